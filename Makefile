@@ -1,0 +1,36 @@
+# Every target sets up what it needs: a .venv with the project and its dev extra.
+PY      ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+
+.PHONY: venv test lint typecheck pytest demo bench lambda-zip clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+test: lint typecheck pytest
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) dist build .mypy_cache .ruff_cache

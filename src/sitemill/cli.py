@@ -1,0 +1,252 @@
+"""The `sitemill` command: build, urls, s3 and validate, over the same core."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from sitemill import __version__
+from sitemill.config import CONFIG_FILE_NAME, Config, load_config, read_config_file
+from sitemill.errors import SitemillError
+from sitemill.pipeline import Report, build_from_tree, build_from_url_list
+from sitemill.sinks import LocalDirSink
+
+log = logging.getLogger("sitemill")
+
+_BOOL_FLAGS = ("respect_noindex", "respect_robots_txt", "robots_txt", "gzip")
+_VALUE_FLAGS = (
+    "base_url",
+    "url_style",
+    "lastmod",
+    "lastmod_precision",
+    "format",
+    "max_urls",
+    "max_bytes",
+    "max_sitemaps_per_index",
+    "templates_dir",
+)
+
+
+def _add_config_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("configuration (flag > SITEMILL_* env > sitemill.toml)")
+    group.add_argument("--base-url", help="absolute http(s) URL the site root is served at")
+    group.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_FILE_NAME})")
+    group.add_argument("--include", action="append", metavar="GLOB", help="pages to list (repeat)")
+    group.add_argument("--exclude", action="append", metavar="GLOB", help="paths to leave out")
+    group.add_argument("--url-style", choices=["directory", "clean", "file"])
+    group.add_argument("--lastmod", choices=["git", "mtime", "none"])
+    group.add_argument("--lastmod-precision", choices=["datetime", "date"])
+    group.add_argument("--format", choices=["xml", "txt"])
+    group.add_argument("--max-urls", metavar="N")
+    group.add_argument("--max-bytes", metavar="N")
+    group.add_argument("--max-sitemaps-per-index", metavar="N")
+    group.add_argument("--templates-dir", metavar="DIR")
+    for key in _BOOL_FLAGS:
+        group.add_argument(
+            f"--{key.replace('_', '-')}", action=argparse.BooleanOptionalAction, default=None
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sitemill", description="Correct, deterministic sitemaps for static sites."
+    )
+    parser.add_argument("--version", action="version", version=f"sitemill {__version__}")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    build = commands.add_parser("build", help="sitemaps for a site directory")
+    build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
+    _add_config_flags(build)
+
+    urls = commands.add_parser("urls", help="sitemaps from a URL list (one per line, TAB lastmod)")
+    urls.add_argument("url_file", metavar="FILE|-")
+    urls.add_argument("--out", type=Path, default=Path("."), help="output directory (default: .)")
+    _add_config_flags(urls)
+
+    s3 = commands.add_parser("s3", help="sitemaps for an S3 bucket, written to the bucket")
+    s3.add_argument("--bucket", required=True)
+    s3.add_argument("--prefix", default="", help="source prefix; sitemaps go under it too")
+    s3.add_argument("--endpoint-url", help="S3-compatible endpoint")
+    s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
+    _add_config_flags(s3)
+
+    validate = commands.add_parser("validate", help="check sitemaps against XSDs and the protocol")
+    validate.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    validate.add_argument("--base-url", help="URL the sitemaps are served from")
+    return parser
+
+
+def config_from_args(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    *,
+    search_dirs: Sequence[Path] = (),
+    require_base_url: bool = True,
+) -> Config:
+    flags: dict[str, Any] = {key: getattr(args, key, None) for key in (*_VALUE_FLAGS, *_BOOL_FLAGS)}
+    flags["include"] = args.include
+    flags["exclude"] = args.exclude
+    config_file = args.config
+    if config_file is None:
+        config_file = next(
+            (
+                d / CONFIG_FILE_NAME
+                for d in (Path("."), *search_dirs)
+                if (d / CONFIG_FILE_NAME).is_file()
+            ),
+            None,
+        )
+    file_values = read_config_file(config_file) if config_file is not None else {}
+    return load_config(flags, env, file_values, require_base_url=require_base_url)
+
+
+class _Progress:
+    """A one-line counter on a terminal's stderr; silent when stderr is not a TTY."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+        self.shown = False
+
+    def __call__(self, count: int) -> None:
+        if self.active:
+            self.stream.write(f"\r{count:,} URLs")
+            self.stream.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+
+
+@contextmanager
+def _progress(stream: TextIO) -> Iterator[_Progress]:
+    progress = _Progress(stream)
+    try:
+        yield progress
+    finally:
+        progress.close()
+
+
+def _print_report(report: Report, out_dir: str, stream: TextIO) -> None:
+    result = report.result
+    files = len(result.files)
+    kind = (
+        "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
+    )
+    stream.write(
+        f"{result.url_count:,} URLs in {kind} in {out_dir} (lastmod: {report.lastmod.value})\n"
+    )
+    if result.written:
+        stream.write(f"written: {', '.join(result.written)}\n")
+    if result.deleted:
+        stream.write(f"deleted: {', '.join(result.deleted)}\n")
+    if not result.changed:
+        stream.write("nothing changed\n")
+    if report.skipped:
+        counts = ", ".join(
+            f"{reason.value} {count}"
+            for reason, count in sorted(report.skipped.items(), key=lambda item: item[0].value)
+        )
+        stream.write(f"skipped: {counts}\n")
+
+
+def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
+    site_dir: Path = args.site_dir
+    config = config_from_args(args, env, search_dirs=[site_dir])
+    out_dir: Path = args.out or site_dir
+    with _progress(sys.stderr) as progress:
+        report = build_from_tree(config, site_dir, LocalDirSink(out_dir), progress=progress)
+    if not args.quiet:
+        _print_report(report, str(out_dir), sys.stdout)
+    return 0
+
+
+def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
+    config = config_from_args(args, env)
+    source: str = args.url_file
+    try:
+        if source == "-":
+            stream = sys.stdin
+            lines: TextIO = stream
+            with _progress(sys.stderr) as progress:
+                report = build_from_url_list(
+                    config, lines, LocalDirSink(args.out), progress=progress
+                )
+        else:
+            with (
+                open(source, encoding="utf-8", newline="") as handle,
+                _progress(sys.stderr) as progress,
+            ):
+                report = build_from_url_list(
+                    config, handle, LocalDirSink(args.out), name=source, progress=progress
+                )
+    except UnicodeDecodeError as exc:
+        raise SitemillError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except OSError as exc:
+        raise SitemillError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    if not args.quiet:
+        _print_report(report, str(args.out), sys.stdout)
+    return 0
+
+
+def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.urls import normalize_base_url
+    from sitemill.validate import validate_paths
+
+    base_url = normalize_base_url(args.base_url) if args.base_url else None
+    violations = validate_paths(args.paths, base_url)
+    for violation in violations:
+        sys.stdout.write(f"{violation}\n")
+    if not violations and not args.quiet:
+        sys.stdout.write(f"valid: {', '.join(str(p) for p in args.paths)}\n")
+    return 1 if violations else 0
+
+
+def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.s3cli import run_s3_command
+
+    config = config_from_args(args, env)
+    return run_s3_command(args, config, sys.stdout)
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
+    "build": _run_build,
+    "urls": _run_urls,
+    "validate": _run_validate,
+    "s3": _run_s3,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.ERROR if args.quiet else logging.WARNING,
+        format="sitemill: warning: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return _COMMANDS[args.command](args, dict(os.environ))
+    except SitemillError as exc:
+        sys.stderr.write(f"sitemill: error: {_one_line(str(exc))}\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
+        return 130
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) if "\n" in text else text
+
+
+if __name__ == "__main__":
+    sys.exit(main())

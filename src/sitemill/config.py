@@ -1,0 +1,274 @@
+"""The one configuration model, read from flags, SITEMILL_* env and sitemill.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from sitemill.errors import ConfigError
+from sitemill.globs import Glob, GlobSyntaxError, compile_glob
+from sitemill.protocol import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_SITEMAPS_PER_INDEX,
+    MAX_BYTES_LIMIT,
+    MAX_SITEMAPS_PER_INDEX_LIMIT,
+    MAX_URLS_PER_SITEMAP,
+    ChangeFreq,
+    Precision,
+    format_priority,
+)
+from sitemill.urls import UrlStyle, normalize_base_url
+
+CONFIG_FILE_NAME: Final = "sitemill.toml"
+ENV_PREFIX: Final = "SITEMILL_"
+DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
+# Smallest sensible file: the XML header, one <url> and the closing tag.
+_MIN_MAX_BYTES: Final = 1_024
+
+E = TypeVar("E", bound=Enum)
+
+
+class LastmodMode(Enum):
+    GIT = "git"
+    MTIME = "mtime"
+    NONE = "none"
+
+
+class OutputFormat(Enum):
+    XML = "xml"
+    TXT = "txt"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One ``[[rules]]`` table: the first rule whose pattern matches a page applies."""
+
+    pattern: Glob
+    changefreq: ChangeFreq | None = None
+    priority: str | None = None  # formatted, e.g. "0.8"
+    exclude: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything a run needs to know; built only by ``load_config``."""
+
+    base_url: str
+    include: tuple[Glob, ...] = ()  # empty: the source's default (DEFAULT_INCLUDE for files)
+    exclude: tuple[Glob, ...] = ()
+    url_style: UrlStyle = UrlStyle.DIRECTORY
+    lastmod: LastmodMode | None = None  # None: git inside a work tree, else mtime
+    lastmod_precision: Precision = Precision.DATETIME
+    rules: tuple[Rule, ...] = ()
+    respect_noindex: bool = True
+    respect_robots_txt: bool = True
+    robots_txt: bool = False
+    gzip: bool = False
+    format: OutputFormat = OutputFormat.XML
+    max_urls: int = MAX_URLS_PER_SITEMAP
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_sitemaps_per_index: int = DEFAULT_MAX_SITEMAPS_PER_INDEX
+    templates_dir: Path | None = None
+
+
+def parse_bool(key: str, value: object) -> bool:
+    """The one boolean parser: TOML booleans, and true/false/yes/no/on/off/1/0 strings."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise ConfigError(key, f"{value!r} is not a boolean (use true or false)")
+
+
+def _parse_enum(enum: type[E]) -> Callable[[str, object], E]:
+    def parse(key: str, value: object) -> E:
+        text = str(value).strip().lower()
+        for member in enum:
+            if member.value == text:
+                return member
+        allowed = ", ".join(str(member.value) for member in enum)
+        raise ConfigError(key, f"{value!r} is not one of: {allowed}")
+
+    return parse
+
+
+def _parse_int_range(low: int, high: int) -> Callable[[str, object], int]:
+    def parse(key: str, value: object) -> int:
+        if isinstance(value, bool):
+            raise ConfigError(key, f"{value!r} is not a whole number")
+        try:
+            number = int(str(value).strip().replace("_", ""))
+        except ValueError as exc:
+            raise ConfigError(key, f"{value!r} is not a whole number") from exc
+        if not low <= number <= high:
+            raise ConfigError(key, f"{number} is out of range ({low:,} to {high:,})")
+        return number
+
+    return parse
+
+
+def _parse_globs(key: str, value: object) -> tuple[Glob, ...]:
+    if isinstance(value, str):
+        items = [part for line in value.splitlines() for part in line.split(",")]
+    elif isinstance(value, list | tuple):
+        items = [str(item) for item in value]
+    else:
+        raise ConfigError(key, f"{value!r} is not a list of glob patterns")
+    globs = []
+    for item in items:
+        if not item.strip():
+            continue
+        try:
+            globs.append(compile_glob(item))
+        except GlobSyntaxError as exc:
+            raise ConfigError(key, f"invalid glob {item!r}: {exc}") from exc
+    return tuple(globs)
+
+
+def _parse_base_url(key: str, value: object) -> str:
+    return normalize_base_url(str(value))
+
+
+def _parse_path(key: str, value: object) -> Path:
+    text = str(value).strip()
+    if not text:
+        raise ConfigError(key, "is empty")
+    return Path(text)
+
+
+def _parse_priority(key: str, value: object) -> str:
+    if isinstance(value, bool):
+        raise ConfigError(key, f"{value!r} is not a number from 0.0 to 1.0")
+    try:
+        number = float(str(value))
+    except ValueError as exc:
+        raise ConfigError(key, f"{value!r} is not a number from 0.0 to 1.0") from exc
+    if not 0.0 <= number <= 1.0:
+        raise ConfigError(key, f"{number} is out of range (0.0 to 1.0)")
+    return format_priority(number)
+
+
+_RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
+
+
+def _parse_rules(key: str, value: object) -> tuple[Rule, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(key, "must be an array of tables ([[rules]])")
+    rules = []
+    for number, table in enumerate(value, start=1):
+        where = f"{key}[{number}]"
+        if not isinstance(table, dict):
+            raise ConfigError(where, "must be a table with pattern, changefreq, priority, exclude")
+        unknown = sorted(set(table) - _RULE_KEYS)
+        if unknown:
+            raise ConfigError(f"{where}.{unknown[0]}", "unknown key")
+        if "pattern" not in table:
+            raise ConfigError(f"{where}.pattern", "is required")
+        (pattern,) = _parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)
+        if pattern is None:
+            raise ConfigError(f"{where}.pattern", "is empty")
+        changefreq = table.get("changefreq")
+        priority = table.get("priority")
+        rules.append(
+            Rule(
+                pattern=pattern,
+                changefreq=None
+                if changefreq is None
+                else _parse_enum(ChangeFreq)(f"{where}.changefreq", changefreq),
+                priority=None
+                if priority is None
+                else _parse_priority(f"{where}.priority", priority),
+                exclude=parse_bool(f"{where}.exclude", table.get("exclude", False)),
+            )
+        )
+    return tuple(rules)
+
+
+# key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.
+_PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
+    "base_url": _parse_base_url,
+    "include": _parse_globs,
+    "exclude": _parse_globs,
+    "url_style": _parse_enum(UrlStyle),
+    "lastmod": _parse_enum(LastmodMode),
+    "lastmod_precision": _parse_enum(Precision),
+    "rules": _parse_rules,
+    "respect_noindex": parse_bool,
+    "respect_robots_txt": parse_bool,
+    "robots_txt": parse_bool,
+    "gzip": parse_bool,
+    "format": _parse_enum(OutputFormat),
+    "max_urls": _parse_int_range(1, MAX_URLS_PER_SITEMAP),
+    "max_bytes": _parse_int_range(_MIN_MAX_BYTES, MAX_BYTES_LIMIT),
+    "max_sitemaps_per_index": _parse_int_range(1, MAX_SITEMAPS_PER_INDEX_LIMIT),
+    "templates_dir": _parse_path,
+}
+CONFIG_KEYS: Final = tuple(_PARSERS)
+_FILE_ONLY: Final = frozenset({"rules"})
+
+
+def env_name(key: str) -> str:
+    return ENV_PREFIX + key.upper()
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """Read a sitemill.toml; relative ``templates_dir`` is taken relative to the file."""
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError as exc:
+        raise ConfigError("config", f"{path} does not exist") from exc
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError("config", f"cannot read {path}: {exc}") from exc
+    unknown = sorted(set(data) - set(_PARSERS))
+    if unknown:
+        raise ConfigError(unknown[0], f"unknown key in {path} (known: {', '.join(CONFIG_KEYS)})")
+    if "templates_dir" in data:
+        data["templates_dir"] = str(path.parent / str(data["templates_dir"]))
+    return data
+
+
+def load_config(
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    file_values: Mapping[str, Any] | None = None,
+    *,
+    require_base_url: bool = True,
+) -> Config:
+    """Merge the spellings (flag > env > file > default), validate each value, build Config.
+
+    ``flags`` holds only values the user gave explicitly (None means not given).
+    """
+    merged: dict[str, Any] = {}
+    for key, parse in _PARSERS.items():
+        raw = _pick(key, flags or {}, env or {}, file_values or {})
+        if raw is not None:
+            merged[key] = parse(key, raw)
+    if "base_url" not in merged:
+        if require_base_url:
+            raise ConfigError(
+                "base_url",
+                "is required (--base-url, SITEMILL_BASE_URL or base_url in sitemill.toml)",
+            )
+        merged["base_url"] = ""
+    return Config(**merged)
+
+
+def _pick(
+    key: str, flags: Mapping[str, Any], env: Mapping[str, str], file_values: Mapping[str, Any]
+) -> Any:
+    value = flags.get(key)
+    if value is not None and not (isinstance(value, Sequence | tuple) and not value):
+        return value
+    if key not in _FILE_ONLY:
+        text = env.get(env_name(key))
+        if text is not None and text.strip():
+            return text
+    return file_values.get(key)

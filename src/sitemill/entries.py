@@ -1,0 +1,53 @@
+"""The data that flows through the pipeline: pages found by a source, entries rendered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A file found by a source: its site-relative POSIX path and when it last changed.
+
+    ``path`` has no leading slash; names that are not valid UTF-8 keep their raw bytes as
+    surrogate escapes (``os.fsdecode``), so that they can be percent-encoded exactly.
+    ``lastmod`` is already a formatted W3C value, or None.
+    """
+
+    path: str
+    lastmod: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One <url> of a sitemap. Every field is already formatted for output.
+
+    ``loc`` is absolute and percent-encoded (XML escaping is the template's job);
+    ``lastmod`` is a W3C datetime in UTC, so plain string comparison orders it.
+    """
+
+    loc: str
+    lastmod: str | None = None
+    changefreq: str | None = None
+    priority: str | None = None
+
+
+class SkipReason(Enum):
+    """Why a page found by a source is not in the sitemap."""
+
+    EXCLUDED = "excluded"
+    NOINDEX = "noindex"
+    ROBOTS_TXT = "robots.txt"
+    DUPLICATE = "duplicate"
+    TOO_LONG = "too long"
+    OFF_SITE = "off site"
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A page left out, with the reason, for reports (summaries, annotations, warnings)."""
+
+    path: str
+    reason: SkipReason
+    detail: str = ""

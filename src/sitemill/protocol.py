@@ -1,0 +1,87 @@
+"""Named constants and value types of the sitemaps.org 0.9 protocol.
+
+See https://www.sitemaps.org/protocol.html for every limit cited here.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from enum import Enum
+from typing import Final
+
+# "Each Sitemap file ... must have no more than 50,000 URLs" (sitemaps.org protocol).
+MAX_URLS_PER_SITEMAP: Final = 50_000
+# "... and must be no larger than 50MB (52,428,800 bytes)" uncompressed (sitemaps.org protocol).
+MAX_BYTES_LIMIT: Final = 52_428_800
+# The size our contract (design.md) uses by default: the older 10 MB figure of the protocol text.
+DEFAULT_MAX_BYTES: Final = 10_485_760
+# "A Sitemap index file can include up to 50,000 Sitemaps" (sitemaps.org protocol).
+MAX_SITEMAPS_PER_INDEX_LIMIT: Final = 50_000
+# Our default: keep index files small and quick to fetch (design.md).
+DEFAULT_MAX_SITEMAPS_PER_INDEX: Final = 1_000
+# "<loc> ... must be less than 2,048 characters" (sitemaps.org protocol).
+MAX_URL_LENGTH: Final = 2_048
+
+SITEMAP_NS: Final = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+class ChangeFreq(Enum):
+    """The seven values <changefreq> may take."""
+
+    ALWAYS = "always"
+    HOURLY = "hourly"
+    DAILY = "daily"
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
+    YEARLY = "yearly"
+    NEVER = "never"
+
+
+class Precision(Enum):
+    """How <lastmod> is written: a W3C date, or a date-time with seconds and a zone."""
+
+    DATETIME = "datetime"
+    DATE = "date"
+
+
+def format_lastmod(moment: datetime | date, precision: Precision) -> str:
+    """W3C Datetime as the official XSD accepts it: YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+00:00.
+
+    Datetimes are converted to UTC (naive ones are taken as UTC). A bare date stays a date:
+    inventing a time of day would claim a precision the source never had.
+    """
+    if not isinstance(moment, datetime):
+        return moment.isoformat()
+    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    if precision is Precision.DATE:
+        return utc.date().isoformat()
+    return utc.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+
+
+def lastmod_from_timestamp(seconds: float, precision: Precision) -> str:
+    """Format a POSIX timestamp (git commit time, file mtime) as a <lastmod> value."""
+    return format_lastmod(datetime.fromtimestamp(int(seconds), UTC), precision)
+
+
+_W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_lastmod(text: str, precision: Precision) -> str:
+    """Parse a W3C Datetime / ISO 8601 value given by a user and return its canonical form.
+
+    Accepts YYYY-MM-DD, and date-times with or without seconds, fractions and a zone
+    (``Z`` or ``±hh:mm``). Raises ValueError for anything else.
+    """
+    value = text.strip()
+    if _W3C_DATE.fullmatch(value):
+        return format_lastmod(date.fromisoformat(value), precision)
+    if "T" not in value:
+        raise ValueError(f"not a W3C datetime: {text!r}")
+    return format_lastmod(datetime.fromisoformat(value), precision)
+
+
+def format_priority(priority: float) -> str:
+    """A <priority> value as a short decimal: 0.5, 0.85, 1.0."""
+    text = f"{priority:.3f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text

@@ -1,0 +1,168 @@
+"""Render entries into sitemap files, each within max_urls and max_bytes, in one stream.
+
+A template renders one file at a time while it pulls entries from a feed. Each pull marks
+the end of the previous entry's output, so the feed knows that entry's exact byte size
+and can decide, before the entry is kept, whether it still fits; if not, it ends the loop
+(the template then writes its closing markup) and keeps the entry for the next file.
+That way any user template is split byte-exactly without rendering anything twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import jinja2
+
+from sitemill.entries import Entry
+from sitemill.errors import TemplateError
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedSitemap:
+    """One finished sitemap file (uncompressed), with what an index needs to know of it."""
+
+    data: bytes
+    url_count: int
+    lastmod: str | None
+
+
+def _utf8_size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+class _PushbackIterator:
+    """An iterator that can take back one item."""
+
+    __slots__ = ("_held", "_source")
+
+    def __init__(self, source: Iterator[Entry]) -> None:
+        self._source = source
+        self._held: Entry | None = None
+
+    def __iter__(self) -> _PushbackIterator:
+        return self
+
+    def __next__(self) -> Entry:
+        if self._held is not None:
+            held, self._held = self._held, None
+            return held
+        return next(self._source)
+
+    def push_back(self, entry: Entry) -> None:
+        self._held = entry
+
+    def exhausted(self) -> bool:
+        if self._held is not None:
+            return False
+        try:
+            self._held = next(self._source)
+        except StopIteration:
+            return True
+        return False
+
+
+class _Feed:
+    """The ``entries`` a template iterates over while one file is rendered.
+
+    The template's output goes straight into ``parts``; each pull records where the
+    previous entry's output began, so that an entry that does not fit can be cut off.
+    """
+
+    __slots__ = (
+        "_budget",
+        "_current",
+        "_mark",
+        "_max_urls",
+        "_source",
+        "count",
+        "lastmod",
+        "parts",
+        "size",
+    )
+
+    def __init__(self, source: _PushbackIterator, max_urls: int, budget: int) -> None:
+        self._source = source
+        self._max_urls = max_urls
+        self._budget = budget  # bytes for header and entries; the footer's share is held back
+        self.parts: list[str] = []
+        self._mark = 0  # index in parts where the current entry's output begins
+        self._current: Entry | None = None
+        self.size = 0  # bytes of parts[:_mark]
+        self.count = 0
+        self.lastmod: str | None = None
+
+    def __iter__(self) -> _Feed:
+        return self
+
+    def __next__(self) -> Entry:
+        parts = self.parts
+        current = self._current
+        if current is None:  # first pull: everything so far is the header
+            self.size = _utf8_size("".join(parts))
+        else:
+            self._current = None
+            size = _utf8_size("".join(parts[self._mark :]))
+            if self.size + size > self._budget:
+                if self.count == 0:
+                    raise TemplateError(
+                        f"one URL does not fit in max_bytes ({self._budget} bytes): {current.loc}"
+                    )
+                del parts[self._mark :]
+                self._source.push_back(current)
+                raise StopIteration
+            self.size += size
+            self.count += 1
+            lastmod = current.lastmod
+            if lastmod is not None and (self.lastmod is None or lastmod > self.lastmod):
+                self.lastmod = lastmod
+        self._mark = len(parts)
+        if self.count >= self._max_urls:
+            raise StopIteration
+        entry = next(self._source)
+        self._current = entry
+        return entry
+
+
+def _footer_size(template: jinja2.Template) -> int:
+    """Bytes a template writes after its entries (measured on an empty render)."""
+    after = 0
+    seen_pull = False
+
+    class Marker:
+        def __iter__(self) -> Marker:
+            return self
+
+        def __next__(self) -> Entry:
+            nonlocal seen_pull
+            seen_pull = True
+            raise StopIteration
+
+    for fragment in template.generate(entries=Marker()):
+        if seen_pull:
+            after += _utf8_size(fragment)
+    return after
+
+
+def render_sitemaps(
+    entries: Iterator[Entry], template: jinja2.Template, *, max_urls: int, max_bytes: int
+) -> Iterator[RenderedSitemap]:
+    """Stream entries into as many files as the limits need; yields nothing for no entries."""
+    source = _PushbackIterator(entries)
+    try:
+        budget = max_bytes - _footer_size(template)
+        while not source.exhausted():
+            feed = _Feed(source, max_urls, budget)
+            append = feed.parts.append
+            for fragment in template.generate(entries=feed):
+                append(fragment)
+            data = "".join(feed.parts).encode("utf-8")
+            if len(data) > max_bytes:
+                raise TemplateError(
+                    f"template {template.name} wrote {len(data)} bytes, over max_bytes {max_bytes}"
+                )
+            if feed.count == 0:
+                raise TemplateError(f"template {template.name} does not iterate over 'entries'")
+            yield RenderedSitemap(data, feed.count, feed.lastmod)
+    except jinja2.TemplateError as exc:
+        raise TemplateError(f"template {template.name}: {exc}") from exc

@@ -1,0 +1,105 @@
+"""Site paths to absolute URLs: url_style, RFC 3986 percent-encoding, the location rule."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from sitemill.errors import ConfigError
+
+# Everything except RFC 3986 "unreserved" characters and "/" is percent-encoded. Encoding
+# reserved characters too is deliberate: in a file name they are data, and servers such as
+# S3 read a raw "+" in a path as a space.
+_PATH_SAFE = "/"
+# A character that may not appear raw in a URI (RFC 3986 section 2), or a "%" that does not
+# start an escape: each is percent-encoded as UTF-8.
+_NEEDS_ENCODING = re.compile(r"[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]|%(?![0-9A-Fa-f]{2})")
+_INDEX_NAMES = ("index.html", "index.htm")
+_PAGE_SUFFIXES = (".html", ".htm")
+
+
+class UrlStyle(Enum):
+    """How a page's path becomes its URL path."""
+
+    DIRECTORY = "directory"  # a/index.html -> a/
+    CLEAN = "clean"  # also a/b.html -> a/b
+    FILE = "file"  # as is
+
+
+def normalize_base_url(value: str) -> str:
+    """Check a base URL and return it canonical: lower-case scheme and host, ends with '/'.
+
+    Raises ConfigError for relative URLs, other schemes, a query, a fragment or user info.
+    """
+    key = "base_url"
+    text = value.strip()
+    if not text:
+        raise ConfigError(key, "is required: the absolute http(s) URL the site is served at")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError(key, f"{text!r} is not a valid URL ({exc})") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise ConfigError(key, f"{text!r} must be an absolute http:// or https:// URL")
+    if not parts.hostname:
+        raise ConfigError(key, f"{text!r} has no host")
+    if parts.query or text.endswith("?"):
+        raise ConfigError(key, f"{text!r} must not have a query (?...)")
+    if parts.fragment or "#" in text:
+        raise ConfigError(key, f"{text!r} must not have a fragment (#...)")
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(key, f"{text!r} must not contain user info")
+    host = _encode_host(parts.hostname, key)
+    netloc = host if port is None else f"{host}:{port}"
+    path = parts.path or "/"
+    if not path.endswith("/"):
+        path += "/"
+    return urlunsplit((scheme, netloc, encode_uri_text(path), "", ""))
+
+
+def _encode_host(hostname: str, key: str) -> str:
+    if ":" in hostname:  # IPv6 literal
+        return f"[{hostname}]"
+    try:
+        return hostname.encode("idna").decode("ascii").lower()
+    except UnicodeError as exc:
+        raise ConfigError(key, f"host {hostname!r} is not a valid domain name") from exc
+
+
+def encode_uri_text(text: str) -> str:
+    """Percent-encode what may not appear raw in a URI, keeping valid escapes and delimiters."""
+    if not _NEEDS_ENCODING.search(text):
+        return text
+    return _NEEDS_ENCODING.sub(lambda match: quote(match.group(), safe=""), text)
+
+
+def encode_path(path: str) -> str:
+    """Percent-encode a site path (UTF-8; raw bytes for names that are not UTF-8)."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe=_PATH_SAFE)
+
+
+def url_path(path: str, style: UrlStyle) -> str:
+    """The URL path (not yet encoded) that serves the file at ``path`` under ``style``."""
+    if style is UrlStyle.FILE:
+        return path
+    head, _, name = path.rpartition("/")
+    if name in _INDEX_NAMES:
+        return f"{head}/" if head else ""
+    if style is UrlStyle.CLEAN:
+        for suffix in _PAGE_SUFFIXES:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                return path[: -len(suffix)]
+    return path
+
+
+def page_url(base_url: str, path: str, style: UrlStyle) -> str:
+    """Absolute, percent-encoded URL of a page; ``base_url`` must be normalized."""
+    return base_url + encode_path(url_path(path, style))
+
+
+def site_root_path(base_url: str) -> str:
+    """The path part of a normalized base URL, e.g. '/' or '/blog/'."""
+    return urlsplit(base_url).path

@@ -1,0 +1,202 @@
+"""Name, stage and publish sitemap files: children first, the index last, then stale ones go."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import jinja2
+
+from sitemill.config import Config, OutputFormat
+from sitemill.entries import Entry
+from sitemill.errors import SourceError, TemplateError
+from sitemill.render import (
+    INDEX_TEMPLATE,
+    TEXT_TEMPLATE,
+    URLSET_TEMPLATE,
+    IndexItem,
+    load_template,
+    make_environment,
+    render_index,
+)
+from sitemill.robots import replace_sitemap_lines
+from sitemill.sinks import Sink
+from sitemill.split import RenderedSitemap, render_sitemaps
+
+ENTRY_XML: Final = "sitemap.xml"
+ENTRY_TXT: Final = "sitemap.txt"
+ROBOTS_TXT: Final = "robots.txt"
+# Every name sitemill writes, and so the only names it ever deletes.
+OWN_NAME: Final = re.compile(
+    r"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml|sitemap-[1-9][0-9]*\.(?:xml|txt)(?:\.gz)?"
+)
+# Fixed compression level and mtime 0: the same input gives the same bytes.
+_GZIP_LEVEL: Final = 6
+_CONTENT_TYPES: Final = {
+    ".xml": "application/xml",
+    ".gz": "application/gzip",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+def content_type(name: str) -> str:
+    return _CONTENT_TYPES[Path(name).suffix]
+
+
+def is_own_name(name: str) -> bool:
+    return OWN_NAME.fullmatch(name) is not None
+
+
+@dataclass
+class WriteResult:
+    """What a run produced and what it changed."""
+
+    entry_files: list[str] = field(default_factory=list)  # sitemap.xml (and further indexes)
+    files: list[str] = field(default_factory=list)  # every sitemap file, entry files first
+    url_count: int = 0
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written or self.deleted)
+
+
+@dataclass(frozen=True, slots=True)
+class _Child:
+    name: str
+    lastmod: str | None
+
+
+def write_sitemaps(
+    entries: Iterator[Entry],
+    sink: Sink,
+    config: Config,
+    *,
+    on_file: Callable[[str, int], None] | None = None,
+) -> WriteResult:
+    """Render all entries, then publish through the sink only if everything rendered.
+
+    Children are staged in a temporary directory so that a failure part-way (a bad line
+    in a URL list, a template error) leaves the previous output exactly as it was.
+    """
+    environment = make_environment(config.templates_dir)
+    text = config.format is OutputFormat.TXT
+    template = load_template(environment, TEXT_TEMPLATE if text else URLSET_TEMPLATE)
+    rendered = render_sitemaps(
+        entries, template, max_urls=config.max_urls, max_bytes=config.max_bytes
+    )
+    result = WriteResult()
+    first = next(rendered, None)
+    if first is None:
+        raise SourceError("no pages to list: nothing matched include/exclude; nothing was written")
+    second = next(rendered, None)
+    if second is None:
+        name = ENTRY_TXT if text else ENTRY_XML
+        result.url_count = first.url_count
+        result.entry_files.append(name)
+        result.files.append(name)
+        _put(sink, result, name, first.data, guard=True)
+    else:
+        with tempfile.TemporaryDirectory(prefix="sitemill-") as staging:
+            children = _stage_children(
+                _chain(first, second, rendered), Path(staging), config, result, on_file
+            )
+            indexes = _render_indexes(children, config, environment)
+            result.entry_files.extend(name for name, _ in indexes)
+            result.files[:0] = result.entry_files
+            for child in children:
+                _put(sink, result, child.name, (Path(staging) / child.name).read_bytes())
+        for name, data in indexes:
+            _put(sink, result, name, data, guard=True)
+    if config.robots_txt:
+        _update_robots(sink, config, result)
+    _delete_stale(sink, result)
+    return result
+
+
+def _chain(
+    first: RenderedSitemap, second: RenderedSitemap, rest: Iterator[RenderedSitemap]
+) -> Iterator[RenderedSitemap]:
+    yield first
+    yield second
+    yield from rest
+
+
+def _stage_children(
+    rendered: Iterator[RenderedSitemap],
+    staging: Path,
+    config: Config,
+    result: WriteResult,
+    on_file: Callable[[str, int], None] | None,
+) -> list[_Child]:
+    suffix = ".txt" if config.format is OutputFormat.TXT else ".xml"
+    if config.gzip:
+        suffix += ".gz"
+    children: list[_Child] = []
+    for number, sitemap in enumerate(rendered, start=1):
+        name = f"sitemap-{number}{suffix}"
+        data = sitemap.data
+        if config.gzip:
+            data = gzip.compress(data, compresslevel=_GZIP_LEVEL, mtime=0)
+        (staging / name).write_bytes(data)
+        children.append(_Child(name, sitemap.lastmod))
+        result.files.append(name)
+        result.url_count += sitemap.url_count
+        if on_file is not None:
+            on_file(name, result.url_count)
+    return children
+
+
+def _render_indexes(
+    children: list[_Child], config: Config, environment: jinja2.Environment
+) -> list[tuple[str, bytes]]:
+    template = load_template(environment, INDEX_TEMPLATE)
+    per_index = config.max_sitemaps_per_index
+    indexes = []
+    for start in range(0, len(children), per_index):
+        number = start // per_index + 1
+        name = ENTRY_XML if number == 1 else f"sitemap-index-{number}.xml"
+        items = [
+            IndexItem(config.base_url + child.name, child.lastmod)
+            for child in children[start : start + per_index]
+        ]
+        data = render_index(template, items)
+        if len(data) > config.max_bytes:
+            raise TemplateError(f"{name} would be {len(data)} bytes, over max_bytes")
+        indexes.append((name, data))
+    return indexes
+
+
+def _put(sink: Sink, result: WriteResult, name: str, data: bytes, *, guard: bool = False) -> None:
+    if sink.put(name, data, content_type=content_type(name), guard=guard):
+        result.written.append(name)
+    else:
+        result.unchanged.append(name)
+
+
+def _update_robots(sink: Sink, config: Config, result: WriteResult) -> None:
+    old = sink.read(ROBOTS_TXT)
+    # surrogateescape keeps any byte that is not UTF-8 exactly as it was.
+    old_text = None if old is None else old.decode("utf-8", "surrogateescape")
+    base = config.base_url
+
+    def is_own(url: str) -> bool:
+        return url.startswith(base) and is_own_name(url[len(base) :])
+
+    new_text = replace_sitemap_lines(old_text, [base + name for name in result.entry_files], is_own)
+    _put(sink, result, ROBOTS_TXT, new_text.encode("utf-8", "surrogateescape"))
+
+
+def _delete_stale(sink: Sink, result: WriteResult) -> None:
+    keep = set(result.files)
+    for name in list(sink.names()):
+        if is_own_name(name) and name not in keep:
+            sink.delete(name)
+            result.deleted.append(name)

@@ -1,0 +1,1 @@
+"""The built-in Jinja templates (urlset, sitemapindex, text), shipped as package data."""

@@ -1,0 +1,148 @@
+"""Helpers to build real git repositories with fixed dates for tests (no global config)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+
+AUTHOR = "Sitemill Test"
+EMAIL = "test@sitemill.invalid"
+
+
+def unix(when: str) -> int:
+    """Unix seconds of an ISO 8601 time; a time without a zone is UTC."""
+    moment = datetime.fromisoformat(when)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp())
+
+
+def clock(start: str, step: int = 3600) -> Iterator[str]:
+    """Strictly increasing ISO 8601 times from ``start``, ``step`` seconds apart."""
+    for seconds in itertools.count(unix(start), step):
+        yield datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
+def git_env(when: str | None = None) -> dict[str, str]:
+    """An environment for git that ignores the user's and the system's configuration.
+
+    GIT_* variables of the caller are dropped: tests may run inside a git hook, where GIT_DIR
+    and GIT_INDEX_FILE point at another repository.
+    """
+    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    env.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_AUTHOR_NAME=AUTHOR,
+        GIT_AUTHOR_EMAIL=EMAIL,
+        GIT_COMMITTER_NAME=AUTHOR,
+        GIT_COMMITTER_EMAIL=EMAIL,
+        LC_ALL="C",
+    )
+    if when is not None:
+        stamp = f"@{unix(when)} +0000"
+        env.update(GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp)
+    return env
+
+
+def git(repo: Path, *args: str | bytes, when: str | None = None, check: bool = True) -> bytes:
+    """Run git in ``repo`` and return its stdout; ``when`` fixes author and committer dates."""
+    done = subprocess.run(
+        ["git", "-C", os.fspath(repo), *args],
+        env=git_env(when),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=False,
+    )
+    if check and done.returncode != 0:
+        output = (done.stdout + done.stderr).decode(errors="replace")
+        raise AssertionError(f"git {args!r} failed: {output}")
+    return done.stdout
+
+
+def make_repo(path: Path, branch: str = "main") -> Path:
+    """Create an empty repository at ``path`` whose first branch is ``branch``."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q")
+    git(path, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    return path
+
+
+def write(repo: Path, files: Mapping[str | bytes, bytes | str | None]) -> None:
+    """Write files (str is UTF-8), deleting those mapped to None; names may be raw bytes."""
+    for name, content in files.items():
+        target = repo / os.fsdecode(name)
+        if content is None:
+            target.unlink()
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.encode() if isinstance(content, str) else content)
+
+
+def commit(
+    repo: Path,
+    files: Mapping[str | bytes, bytes | str | None],
+    when: str,
+    message: str = "change",
+) -> str:
+    """Write ``files``, stage everything and commit at ``when``; return the commit's sha."""
+    write(repo, files)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message, when=when)
+    return head(repo)
+
+
+def merge(
+    repo: Path,
+    *branches: str,
+    when: str,
+    message: str = "merge",
+    files: Mapping[str | bytes, bytes | str | None] | None = None,
+    options: tuple[str, ...] = (),
+) -> str:
+    """Merge ``branches`` into the current branch as a merge commit at ``when``.
+
+    Conflicts are allowed: ``files`` then says how they are resolved (or adds an evil change).
+    """
+    git(repo, "merge", "-q", "--no-ff", "--no-commit", *options, *branches, when=when, check=False)
+    write(repo, files or {})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message, when=when)
+    return head(repo)
+
+
+def checkout(repo: Path, branch: str, *, create: bool = False) -> None:
+    """Switch to ``branch``, creating it at the current commit when asked."""
+    git(repo, "checkout", "-q", *(["-b"] if create else []), branch)
+
+
+def is_ancestor(repo: Path, rev: str) -> bool:
+    """Whether ``rev`` is already part of HEAD's history (a merge would change nothing)."""
+    done = subprocess.run(
+        ["git", "-C", os.fspath(repo), "merge-base", "--is-ancestor", rev, "HEAD"],
+        env=git_env(),
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 0
+
+
+def head(repo: Path) -> str:
+    return git(repo, "rev-parse", "HEAD").decode().strip()
+
+
+def log_date(repo: Path, path: str | bytes) -> int | None:
+    """What ``git log -1 --format=%ct -- path`` says for a repository-relative path."""
+    spec = b":(literal)" + os.fsencode(path)
+    out = git(repo, "log", "-1", "--format=%ct", "--", spec).strip()
+    return int(out) if out else None
+
+
+def tracked(repo: Path) -> list[bytes]:
+    """The repository-relative paths of HEAD's tree, as raw bytes."""
+    listing = git(repo, "ls-tree", "-r", "-z", "--name-only", "HEAD")
+    return [name for name in listing.split(b"\0") if name]

@@ -1,0 +1,127 @@
+"""Building from a URL list: parsing, checks, de-duplication, streaming."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitemill.config import load_config
+from sitemill.entries import SkipReason
+from sitemill.errors import SourceError
+from sitemill.pipeline import build_from_url_list
+from sitemill.sinks import MemorySink
+from xsd import assert_xsd_valid
+
+BASE = "https://example.com/"
+
+
+def build(lines: list[str], **values: object) -> tuple[MemorySink, object]:
+    sink = MemorySink()
+    report = build_from_url_list(
+        load_config({"base_url": BASE, **values}), lines, sink, name="urls.txt"
+    )
+    return sink, report
+
+
+def test_urls_with_lastmod_in_list_order() -> None:
+    sink, _ = build(
+        [
+            "https://example.com/b\t2024-05-01T12:00:00+02:00\n",
+            "# a comment\n",
+            "\n",
+            "https://example.com/a\n",
+            "HTTPS://EXAMPLE.COM/c d\t2024-05-02\r\n",
+        ]
+    )
+    text = sink.files["sitemap.xml"].decode()
+    assert text.index("/b<") < text.index("/a<") < text.index("/c%20d<")
+    assert "<loc>https://example.com/b</loc><lastmod>2024-05-01T10:00:00+00:00</lastmod>" in text
+    assert "<loc>https://example.com/c%20d</loc><lastmod>2024-05-02</lastmod>" in text
+    assert_xsd_valid(sink.files["sitemap.xml"])
+
+
+def test_repeated_urls_are_dropped() -> None:
+    sink, report = build([f"{BASE}x\n", f"{BASE}y\n", f"{BASE}x\n"])
+    assert sink.files["sitemap.xml"].count(b"<url>") == 2
+    assert report.skipped[SkipReason.DUPLICATE] == 1  # type: ignore[attr-defined]
+
+
+def test_off_site_urls_are_skipped() -> None:
+    sink, report = build([f"{BASE}x\n", "https://other.example/y\n", "http://example.com/z\n"])
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert report.skipped[SkipReason.OFF_SITE] == 2  # type: ignore[attr-defined]
+
+
+def test_location_rule_under_the_base_path() -> None:
+    sink = MemorySink()
+    config = load_config({"base_url": "https://example.com/docs/"})
+    build_from_url_list(
+        config, ["https://example.com/docs/a\n", "https://example.com/blog/b\n"], sink
+    )
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/relative/path", "urls.txt:2: '/relative/path' is not an absolute http(s) URL"),
+        ("ftp://example.com/x", "not an absolute http(s) URL"),
+        ("example.com/x", "not an absolute"),
+        (f"{BASE}x\tyesterday", "urls.txt:2: lastmod 'yesterday' is not a W3C datetime"),
+        ("http://[::1/x", "not a valid URL"),
+    ],
+)
+def test_bad_lines_are_one_line_errors_and_write_nothing(line: str, message: str) -> None:
+    sink = MemorySink()
+    config = load_config({"base_url": BASE})
+    with pytest.raises(SourceError) as info:
+        build_from_url_list(config, [f"{BASE}ok\n", line + "\n"], sink, name="urls.txt")
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+    assert sink.files == {}
+
+
+def test_special_characters_are_encoded_and_escaped() -> None:
+    sink, _ = build([f"{BASE}a b/ü?x=1&y=<2>\n", f"{BASE}100%\n"])
+    text = sink.files["sitemap.xml"].decode()
+    assert "<loc>https://example.com/a%20b/%C3%BC?x=1&amp;y=%3C2%3E</loc>" in text
+    assert "<loc>https://example.com/100%25</loc>" in text
+    assert_xsd_valid(sink.files["sitemap.xml"])
+
+
+def test_lastmod_none_drops_given_dates() -> None:
+    sink, _ = build([f"{BASE}x\t2024-01-01\n"], lastmod="none")
+    assert b"<lastmod>" not in sink.files["sitemap.xml"]
+
+
+def test_include_and_rules_apply_when_set() -> None:
+    lines = [f"{BASE}blog/a\n", f"{BASE}shop/b\n", f"{BASE}blog/private/c\n"]
+    config = load_config(
+        {"base_url": BASE, "include": ["blog/**"]},
+        {},
+        {
+            "rules": [
+                {"pattern": "blog/private/**", "exclude": True},
+                {"pattern": "blog/*", "priority": 0.9},
+            ]
+        },
+    )
+    sink = MemorySink()
+    build_from_url_list(config, lines, sink)
+    text = sink.files["sitemap.xml"].decode()
+    assert "<loc>https://example.com/blog/a</loc><priority>0.9</priority>" in text
+    assert text.count("<url>") == 1
+
+
+def test_list_is_consumed_lazily() -> None:
+    consumed = 0
+
+    def lines():  # type: ignore[no-untyped-def]
+        nonlocal consumed
+        for i in range(25):
+            consumed += 1
+            yield f"{BASE}p{i}\n"
+
+    sink = MemorySink()
+    build_from_url_list(load_config({"base_url": BASE, "max_urls": 10}), lines(), sink)
+    assert consumed == 25
+    assert sorted(sink.files) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"]

@@ -1,0 +1,93 @@
+"""Splitting on max_urls and max_bytes at the exact boundaries."""
+
+from collections.abc import Iterator
+
+import pytest
+
+from sitemill.entries import Entry
+from sitemill.errors import TemplateError
+from sitemill.render import TEXT_TEMPLATE, URLSET_TEMPLATE, load_template, make_environment
+from sitemill.split import render_sitemaps
+from xsd import assert_xsd_valid
+
+
+def entries(count: int, *, lastmod: bool = True) -> Iterator[Entry]:
+    for i in range(count):
+        stamp = f"2024-01-{1 + i % 28:02d}T00:00:00+00:00" if lastmod else None
+        yield Entry(f"https://example.com/p/{i}.html", stamp)
+
+
+@pytest.fixture(scope="module")
+def urlset():  # type: ignore[no-untyped-def]
+    return load_template(make_environment(), URLSET_TEMPLATE)
+
+
+@pytest.mark.parametrize(("count", "files"), [(50_000, [50_000]), (50_001, [50_000, 1])])
+def test_split_on_50000_urls(urlset, count: int, files: list[int]) -> None:  # type: ignore[no-untyped-def]
+    rendered = list(render_sitemaps(entries(count), urlset, max_urls=50_000, max_bytes=52_428_800))
+    assert [r.url_count for r in rendered] == files
+    assert_xsd_valid(rendered[-1].data)
+    assert rendered[0].data.count(b"<url>") == 50_000
+
+
+def test_split_on_bytes_exactly(urlset) -> None:  # type: ignore[no-untyped-def]
+    (whole,) = render_sitemaps(entries(100), urlset, max_urls=50_000, max_bytes=1_000_000)
+    size = len(whole.data)
+    (fits,) = render_sitemaps(entries(100), urlset, max_urls=50_000, max_bytes=size)
+    assert fits.data == whole.data
+    split = list(render_sitemaps(entries(100), urlset, max_urls=50_000, max_bytes=size - 1))
+    assert [r.url_count for r in split] == [99, 1]
+    assert len(split[0].data) <= size - 1
+    for part in split:
+        assert_xsd_valid(part.data)
+
+
+def test_every_file_within_max_bytes_and_nothing_lost(urlset) -> None:  # type: ignore[no-untyped-def]
+    rendered = list(render_sitemaps(entries(5_000), urlset, max_urls=700, max_bytes=20_000))
+    assert sum(r.url_count for r in rendered) == 5_000
+    assert all(len(r.data) <= 20_000 and r.url_count <= 700 for r in rendered)
+    locs = b"".join(r.data for r in rendered).count(b"<loc>")
+    assert locs == 5_000
+
+
+def test_lastmod_of_a_file_is_its_newest(urlset) -> None:  # type: ignore[no-untyped-def]
+    rendered = list(render_sitemaps(entries(40), urlset, max_urls=10, max_bytes=1_000_000))
+    assert [r.lastmod for r in rendered] == [
+        "2024-01-10T00:00:00+00:00",
+        "2024-01-20T00:00:00+00:00",
+        "2024-01-28T00:00:00+00:00",
+        "2024-01-12T00:00:00+00:00",
+    ]
+    (none,) = render_sitemaps(entries(3, lastmod=False), urlset, max_urls=10, max_bytes=10_000)
+    assert none.lastmod is None
+
+
+def test_no_entries_no_files(urlset) -> None:  # type: ignore[no-untyped-def]
+    assert list(render_sitemaps(iter(()), urlset, max_urls=10, max_bytes=10_000)) == []
+
+
+def test_an_entry_larger_than_max_bytes_is_an_error(urlset) -> None:  # type: ignore[no-untyped-def]
+    huge = iter([Entry("https://example.com/" + "a" * 2_000)])
+    with pytest.raises(TemplateError, match="does not fit"):
+        list(render_sitemaps(huge, urlset, max_urls=10, max_bytes=1_024))
+
+
+def test_text_format_is_raw_urls() -> None:
+    template = load_template(make_environment(), TEXT_TEMPLATE)
+    urls = iter([Entry("https://e.com/?a=1&b=2"), Entry("https://e.com/x")])
+    (text,) = render_sitemaps(urls, template, max_urls=10, max_bytes=10_000)
+    assert text.data == b"https://e.com/?a=1&b=2\nhttps://e.com/x\n"
+
+
+def test_ampersand_is_escaped_in_xml(urlset) -> None:  # type: ignore[no-untyped-def]
+    urls = iter([Entry("https://e.com/a&b/?x=1&y='2'")])
+    (xml,) = render_sitemaps(urls, urlset, max_urls=10, max_bytes=10_000)
+    assert b"https://e.com/a&amp;b/?x=1&amp;y=&#39;2&#39;" in xml.data
+    assert_xsd_valid(xml.data)
+
+
+def test_user_template_that_ignores_entries_is_an_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / URLSET_TEMPLATE).write_text("<urlset/>", encoding="utf-8")
+    template = load_template(make_environment(tmp_path), URLSET_TEMPLATE)
+    with pytest.raises(TemplateError, match="does not iterate"):
+        list(render_sitemaps(entries(3), template, max_urls=10, max_bytes=10_000))

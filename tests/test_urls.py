@@ -1,0 +1,122 @@
+"""URL mapping: url_style, percent-encoding, base URL checks."""
+
+from urllib.parse import unquote_to_bytes
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sitemill.errors import ConfigError
+from sitemill.urls import (
+    UrlStyle,
+    encode_path,
+    encode_uri_text,
+    normalize_base_url,
+    page_url,
+    url_path,
+)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("https://example.com", "https://example.com/"),
+        ("HTTPS://Example.COM/", "https://example.com/"),
+        ("http://example.com:8080/docs", "http://example.com:8080/docs/"),
+        ("https://example.com/my site/", "https://example.com/my%20site/"),
+        ("https://bücher.example/", "https://xn--bcher-kva.example/"),
+        ("https://example.com/a&b/", "https://example.com/a&b/"),
+        ("  https://example.com/x/  ", "https://example.com/x/"),
+    ],
+)
+def test_base_url_is_normalized(given: str, expected: str) -> None:
+    assert normalize_base_url(given) == expected
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "example.com",
+        "/relative/path",
+        "ftp://example.com/",
+        "file:///srv/site",
+        "https://example.com/?q=1",
+        "https://example.com/?",
+        "https://example.com/#top",
+        "https://user:pw@example.com/",
+        "https://",
+        "https://example.com:99999/",
+    ],
+)
+def test_bad_base_url_is_a_config_error_naming_the_key(bad: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        normalize_base_url(bad)
+    assert info.value.key == "base_url"
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("path", "style", "expected"),
+    [
+        ("index.html", UrlStyle.DIRECTORY, ""),
+        ("a/index.html", UrlStyle.DIRECTORY, "a/"),
+        ("a/index.htm", UrlStyle.DIRECTORY, "a/"),
+        ("a/b.html", UrlStyle.DIRECTORY, "a/b.html"),
+        ("a/b.html", UrlStyle.CLEAN, "a/b"),
+        ("a/b.htm", UrlStyle.CLEAN, "a/b"),
+        ("a/index.html", UrlStyle.CLEAN, "a/"),
+        ("a/.html", UrlStyle.CLEAN, "a/.html"),
+        ("doc.pdf", UrlStyle.CLEAN, "doc.pdf"),
+        ("a/index.html", UrlStyle.FILE, "a/index.html"),
+        ("myindex.html", UrlStyle.DIRECTORY, "myindex.html"),
+    ],
+)
+def test_url_style(path: str, style: UrlStyle, expected: str) -> None:
+    assert url_path(path, style) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("a b.html", "a%20b.html"),
+        ("a&b<c>'\"#?%+.html", "a%26b%3Cc%3E%27%22%23%3F%25%2B.html"),
+        ("tab\there.html", "tab%09here.html"),
+        ("new\nline.html", "new%0Aline.html"),
+        ("café.html", "caf%C3%A9.html"),
+        ("日本/ページ.html", "%E6%97%A5%E6%9C%AC/%E3%83%9A%E3%83%BC%E3%82%B8.html"),
+        ("bad\udcff.html", "bad%FF.html"),  # a name that is not UTF-8 keeps its byte
+        ("ctl\x01.html", "ctl%01.html"),
+        ("keep-._~/x.html", "keep-._~/x.html"),
+    ],
+)
+def test_paths_are_percent_encoded(path: str, expected: str) -> None:
+    assert encode_path(path) == expected
+
+
+@given(st.text(min_size=1))
+def test_encoding_round_trips_and_leaves_only_safe_characters(name: str) -> None:
+    encoded = encode_path(name)
+    assert unquote_to_bytes(encoded) == name.encode("utf-8", "surrogateescape")
+    assert all(c.isascii() and (c.isalnum() or c in "-._~/%") for c in encoded)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("https://e.com/a b", "https://e.com/a%20b"),
+        ("https://e.com/%41ok", "https://e.com/%41ok"),
+        ("https://e.com/100%", "https://e.com/100%25"),
+        ("https://e.com/?a=1&b=2", "https://e.com/?a=1&b=2"),
+        ("https://e.com/é", "https://e.com/%C3%A9"),
+        ("https://e.com/<x>", "https://e.com/%3Cx%3E"),
+    ],
+)
+def test_uri_text_encoding_keeps_valid_escapes(text: str, expected: str) -> None:
+    assert encode_uri_text(text) == expected
+
+
+def test_page_url_joins_base_and_encoded_path() -> None:
+    base = normalize_base_url("https://example.com/docs")
+    assert page_url(base, "a b/index.html", UrlStyle.DIRECTORY) == "https://example.com/docs/a%20b/"
+    assert page_url(base, "index.html", UrlStyle.DIRECTORY) == "https://example.com/docs/"
