@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,12 +20,13 @@ class Page:
     lastmod: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One <url> of a sitemap. Every field is already formatted for output.
 
     ``loc`` is absolute and percent-encoded (XML escaping is the template's job);
     ``lastmod`` is a W3C datetime in UTC, so plain string comparison orders it.
+    A NamedTuple rather than a frozen dataclass: a run can make millions of them, and a
+    tuple is immutable data too, built at a third of the cost.
     """
 
     loc: str

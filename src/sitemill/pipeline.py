@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import posixpath
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -32,7 +33,6 @@ _BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 _HTML_SUFFIXES: Final = (".html", ".htm")
 # Skips kept in full for reports and annotations; beyond this they are only counted.
 MAX_SKIPS_KEPT: Final = 1_000
-PROGRESS_EVERY: Final = 10_000
 
 Progress = Callable[[int], None]
 
@@ -117,7 +117,7 @@ def build_from_pages(
     tally = _Tally(report.skipped, report.skips)
     check = noindex if config.respect_noindex else None
     entries = _page_entries(config, pages, robots, check, tally)
-    report.result = write_sitemaps(_counted(entries, progress), sink, config)
+    report.result = write_sitemaps(entries, sink, config, on_file=_file_progress(progress))
     return report
 
 
@@ -134,7 +134,7 @@ def build_from_url_list(
     report = Report(WriteResult(), mode)
     tally = _Tally(report.skipped, report.skips)
     entries = _listed_entries(config, lines, name, tally)
-    report.result = write_sitemaps(_counted(entries, progress), sink, config)
+    report.result = write_sitemaps(entries, sink, config, on_file=_file_progress(progress))
     return report
 
 
@@ -235,14 +235,10 @@ def _listed_entries(
     filtering = bool(config.include or config.exclude or config.rules)
     keep_lastmod = config.lastmod is not LastmodMode.NONE
     seen = SeenUrls()
-    for listed in read_url_list(lines, config.lastmod_precision, name=name):
-        url = (
-            listed.url
-            if listed.url.startswith(base)
-            else _canonical_url(listed.url, name, listed.line)
-        )
-        if not url.startswith(base):
-            tally.skip(listed.url, SkipReason.OFF_SITE, f"not under {base}")
+    for raw_url, lastmod, line in read_url_list(lines, config.lastmod_precision, name=name):
+        url = raw_url if raw_url.startswith(base) else _canonical_url(raw_url, name, line)
+        if not url.startswith(base) or ("/." in url and not _stays_under(url, base)):
+            tally.skip(raw_url, SkipReason.OFF_SITE, f"not under {base}")
             continue
         loc = encode_uri_text(url)
         changefreq = priority = None
@@ -255,17 +251,24 @@ def _listed_entries(
             rule = next((rule for rule in config.rules if rule.pattern.matches(path)), None)
             if rule is not None:
                 if rule.exclude:
-                    tally.skip(listed.url, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
+                    tally.skip(raw_url, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
                     continue
                 changefreq = None if rule.changefreq is None else rule.changefreq.value
                 priority = rule.priority
         if len(loc) > MAX_URL_LENGTH:
-            tally.skip(listed.url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
+            tally.skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
             continue
         if not seen.add(loc):
             tally.counts[SkipReason.DUPLICATE] += 1  # a list's repeats are dropped quietly
             continue
-        yield Entry(loc, listed.lastmod if keep_lastmod else None, changefreq, priority)
+        yield Entry(loc, lastmod if keep_lastmod else None, changefreq, priority)
+
+
+def _stays_under(url: str, base: str) -> bool:
+    """Whether a URL with dot segments ("/../") still points under base after resolving them."""
+    parts = urlsplit(url)
+    resolved = posixpath.normpath(parts.path) + ("/" if parts.path.endswith("/") else "")
+    return urlunsplit((parts.scheme, parts.netloc, resolved, "", "")).startswith(base)
 
 
 def _canonical_url(url: str, name: str, line: int) -> str:
@@ -281,13 +284,13 @@ def _canonical_url(url: str, name: str, line: int) -> str:
     )
 
 
-def _counted(entries: Iterator[Entry], progress: Progress | None) -> Iterator[Entry]:
+def _file_progress(progress: Progress | None) -> Callable[[str, int], None] | None:
+    """Report progress once per finished sitemap file: no per-URL cost."""
     if progress is None:
-        yield from entries
-        return
-    count = 0
-    for count, entry in enumerate(entries, start=1):
-        if count % PROGRESS_EVERY == 0:
-            progress(count)
-        yield entry
-    progress(count)
+        return None
+    report = progress
+
+    def on_file(name: str, url_count: int) -> None:
+        report(url_count)
+
+    return on_file

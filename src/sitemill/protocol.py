@@ -65,6 +65,7 @@ def lastmod_from_timestamp(seconds: float, precision: Precision) -> str:
 
 
 _W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CANONICAL_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00")
 
 
 def parse_lastmod(text: str, precision: Precision) -> str:
@@ -74,6 +75,9 @@ def parse_lastmod(text: str, precision: Precision) -> str:
     (``Z`` or ``±hh:mm``). Raises ValueError for anything else.
     """
     value = text.strip()
+    if precision is Precision.DATETIME and _CANONICAL_DATETIME.fullmatch(value):
+        datetime.fromisoformat(value)  # already canonical: only check that it is a real time
+        return value
     if _W3C_DATE.fullmatch(value):
         return format_lastmod(date.fromisoformat(value), precision)
     if "T" not in value:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import re
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -140,18 +142,29 @@ def _stage_children(
     if config.gzip:
         suffix += ".gz"
     children: list[_Child] = []
-    for number, sitemap in enumerate(rendered, start=1):
-        name = f"sitemap-{number}{suffix}"
-        data = sitemap.data
-        if config.gzip:
-            data = gzip.compress(data, compresslevel=_GZIP_LEVEL, mtime=0)
-        (staging / name).write_bytes(data)
-        children.append(_Child(name, sitemap.lastmod))
-        result.files.append(name)
-        result.url_count += sitemap.url_count
-        if on_file is not None:
-            on_file(name, result.url_count)
+    # Compressing and writing a child (zlib and file I/O release the GIL) overlaps with
+    # rendering the next one; at most two children are held in memory at a time.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-stage") as pool:
+        pending: deque[Future[None]] = deque()
+        for number, sitemap in enumerate(rendered, start=1):
+            name = f"sitemap-{number}{suffix}"
+            pending.append(pool.submit(_stage_file, staging / name, sitemap.data, config.gzip))
+            children.append(_Child(name, sitemap.lastmod))
+            result.files.append(name)
+            result.url_count += sitemap.url_count
+            if on_file is not None:
+                on_file(name, result.url_count)
+            while len(pending) > 1:
+                pending.popleft().result()
+        for future in pending:
+            future.result()
     return children
+
+
+def _stage_file(path: Path, data: bytes, compress: bool) -> None:
+    if compress:
+        data = gzip.compress(data, compresslevel=_GZIP_LEVEL, mtime=0)
+    path.write_bytes(data)
 
 
 def _render_indexes(

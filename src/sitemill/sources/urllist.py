@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sitemill.errors import SourceError
 from sitemill.protocol import Precision, parse_lastmod
 
 
-@dataclass(frozen=True, slots=True)
-class ListedUrl:
+class ListedUrl(NamedTuple):
     """A line of the list: the URL as written (not yet checked) and its formatted lastmod."""
 
     url: str
@@ -25,13 +24,15 @@ def read_url_list(
 
     A lastmod that is not a W3C datetime raises SourceError naming the file and line.
     """
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r\n")
-        if not line or line.startswith("#") or line.isspace():
+    number = 0
+    for raw in lines:
+        number += 1
+        url, tab, lastmod_text = raw.rstrip("\r\n").partition("\t")
+        url = url.strip()
+        if not url or url[0] == "#":
             continue
-        url, tab, lastmod_text = line.partition("\t")
         lastmod = None
-        if tab and lastmod_text.strip():
+        if tab and lastmod_text and not lastmod_text.isspace():
             try:
                 lastmod = parse_lastmod(lastmod_text, precision)
             except ValueError as exc:
@@ -39,4 +40,4 @@ def read_url_list(
                     f"{name}:{number}: lastmod {lastmod_text.strip()!r} is not a W3C datetime"
                     " (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+00:00)"
                 ) from exc
-        yield ListedUrl(url.strip(), lastmod, number)
+        yield ListedUrl(url, lastmod, number)
