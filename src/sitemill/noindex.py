@@ -35,7 +35,9 @@ _UTF8_BOM: Final = b"\xef\xbb\xbf"
 # The byte-level pre-check below works on lower-cased bytes. It never answers "noindex" itself:
 # it bounds the head from above, and only a robots meta tag holding "noindex" or "none" inside
 # that bound is handed to the parser. Every regex follows the HTML tokenizer closely enough to
-# err only towards a longer head.
+# err only towards a longer head. Known limits, each needing odd markup: a name or rule spelled
+# with character references (&#110;oindex), and an attribute value holding tag-like text (see
+# _not_in_tag and _may_hold_noindex).
 _SPACE = r"[\t\n\f\r ]"
 _NAME_END = r"[\t\n\f\r />]"
 # html.parser also takes \x0b, \x1c-\x1f, \x85 and \xa0 as space around "=" (latin-1 text).
@@ -122,9 +124,13 @@ def _decide(data: bytes, *, complete: bool) -> bool | None:
     """The verdict on ``data``, or None when its head may go on past it."""
     start = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
     low, end = _bound_head(data, start)
-    if _may_hold_noindex(low, start, end if end >= 0 else len(low)):
-        return _parse_head(data[start:].decode("latin-1"), complete=complete)
-    return False if end >= 0 or complete else None
+    if end < 0:
+        end = len(data)
+    elif not complete:
+        complete = True  # the head ends before ``end``: what follows cannot change the verdict
+    if _may_hold_noindex(low, start, end):
+        return _parse_head(data[start:end].decode("latin-1"), complete=complete)
+    return False if complete else None
 
 
 def _bound_head(data: bytes, start: int) -> tuple[bytes, int]:
@@ -184,17 +190,15 @@ def _not_in_tag(low: bytes, start: int, pos: int) -> bool:
 
 def _may_hold_noindex(low: bytes, start: int, end: int) -> bool:
     """Whether ``low[start:end]`` may hold a robots meta noindex: a superset of the parser's."""
-    if low.find(b"noindex", start, end) < 0 and low.find(b"none", start, end) < 0:
-        return False
     for name in (b"robots", b"googlebot"):
         at = low.find(name, start, end)
         while at >= 0:
-            # Harmless when it sits in a meta tag whose whole text has no noindex/none.
+            # A meta tag holding the name decides by its own text; elsewhere (or if the tag is
+            # unclear) the name may still belong to a meta, so any rule in the head counts.
+            # (Fooled only by a "<meta" written inside the robots meta's own attribute value.)
             tag_start = low.rfind(b"<", start, at)
             tag = _META_TAG.match(low, tag_start) if tag_start >= 0 else None
-            if tag is None or tag.end() <= at:
-                return True
-            text = low[tag_start : tag.end()]
+            text = low[tag_start : tag.end()] if tag and tag.end() > at else low[start:end]
             if b"noindex" in text or b"none" in text:
                 return True
             at = low.find(name, at + len(name), end)

@@ -20,7 +20,7 @@ _LINES_WITH_ENDS: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 _USER_AGENT_KEYS: Final = ("user-agent", "useragent", "user agent")
 _DISALLOW_KEYS: Final = ("disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw")
 _SITEMAP_LINE: Final = re.compile(
-    r"[ \t]*(?:sitemap|site-map)[ \t]*:[ \t]*(?P<url>[^#]*?)[ \t]*(?:#.*)?", re.IGNORECASE
+    r"[ \t]*(?:sitemap|site-map)(?:[ \t]*:|[ \t])[ \t]*(?P<url>[^#]*?)[ \t]*(?:#.*)?", re.IGNORECASE
 )
 # An escape (normalised to upper-case hex), or a character a URL path never holds raw: controls,
 # space, non-ASCII, a "%" that starts no escape, and the rest of RFC 3986's excluded characters.
@@ -59,7 +59,8 @@ class RobotsRules:
             text = raw.decode("utf-8", "ignore")
         rules: list[RobotsRule] = []
         in_global_group = False
-        group_has_members = False  # a user-agent line after any other record starts a new group
+        # Any record but a user-agent line ends the run of user-agent lines naming a group.
+        group_has_members = False
         for line in _LINE_END.split(text.removeprefix("\ufeff")):
             record = _split_record(line)
             if record is None:
@@ -79,7 +80,7 @@ class RobotsRules:
             rules.append(RobotsRule.compile(is_allow, pattern))
             # Google: "Allow: /dir/index.html" (or .htm) also allows "/dir/".
             slash = pattern.rfind("/")
-            if is_allow and pattern.startswith("/index.htm", slash):
+            if is_allow and slash >= 0 and pattern.startswith("/index.htm", slash):
                 rules.append(RobotsRule.compile(True, pattern[: slash + 1] + "$"))
         # The longest pattern decides; on a tie the Allow rule wins (RFC 9309 section 2.2.2).
         rules.sort(key=lambda rule: (-len(rule.pattern), not rule.allow))
