@@ -7,6 +7,7 @@ import pytest
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
 from sitemill.render import TEXT_TEMPLATE, URLSET_TEMPLATE, load_template, make_environment
+from sitemill.specialize import compile_template
 from sitemill.split import render_sitemaps
 from xsd import assert_xsd_valid
 
@@ -91,3 +92,27 @@ def test_user_template_that_ignores_entries_is_an_error(tmp_path) -> None:  # ty
     template = load_template(make_environment(tmp_path), URLSET_TEMPLATE)
     with pytest.raises(TemplateError, match="does not iterate"):
         list(render_sitemaps(entries(3), template, max_urls=10, max_bytes=10_000))
+
+
+def test_templates_jinja_must_render_split_the_same_way(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A filter keeps this template out of the compiled path: the streaming Jinja path splits it.
+    (tmp_path / URLSET_TEMPLATE).write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "{% for entry in entries %}<url><loc>{{ entry.loc | lower }}</loc></url>\n{% endfor %}"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    custom = load_template(make_environment(tmp_path), URLSET_TEMPLATE)
+    assert compile_template(custom) is None
+    (whole,) = render_sitemaps(entries(50), custom, max_urls=1000, max_bytes=100_000)
+    size = len(whole.data)
+    (fits,) = render_sitemaps(entries(50), custom, max_urls=1000, max_bytes=size)
+    assert fits.data == whole.data
+    split = list(render_sitemaps(entries(50), custom, max_urls=1000, max_bytes=size - 1))
+    assert [r.url_count for r in split] == [49, 1]
+    assert [
+        r.url_count for r in render_sitemaps(entries(50), custom, max_urls=20, max_bytes=size)
+    ] == [20, 20, 10]
+    for part in split:
+        assert_xsd_valid(part.data)

@@ -7,13 +7,13 @@ from hashlib import blake2b
 from typing import Final
 
 _EMPTY: Final = 0
-_INITIAL_SLOTS: Final = 1 << 12
+_INITIAL_SLOTS: Final = 1 << 14
 
 
 class SeenUrls:
     """An open-addressing set of 64-bit BLAKE2b fingerprints.
 
-    Two distinct URLs share a fingerprint with probability about n²/2⁶⁵ (under 3 in 10⁸
+    Two distinct URLs share a fingerprint with probability about n²/2⁶⁴ (under 6 in 10⁸
     for a million URLs); the hash is keyed by nothing random, so runs stay deterministic.
     """
 

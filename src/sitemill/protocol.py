@@ -68,6 +68,14 @@ _W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CANONICAL_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00")
 
 
+def is_canonical_datetime(text: str) -> bool:
+    """Whether ``text`` is already a valid YYYY-MM-DDThh:mm:ss+00:00 (ValueError if not real)."""
+    if _CANONICAL_DATETIME.fullmatch(text) is None:
+        return False
+    datetime.fromisoformat(text)  # the shape is right: check that the date and time exist
+    return True
+
+
 def parse_lastmod(text: str, precision: Precision) -> str:
     """Parse a W3C Datetime / ISO 8601 value given by a user and return its canonical form.
 
@@ -75,8 +83,7 @@ def parse_lastmod(text: str, precision: Precision) -> str:
     (``Z`` or ``±hh:mm``). Raises ValueError for anything else.
     """
     value = text.strip()
-    if precision is Precision.DATETIME and _CANONICAL_DATETIME.fullmatch(value):
-        datetime.fromisoformat(value)  # already canonical: only check that it is a real time
+    if precision is Precision.DATETIME and is_canonical_datetime(value):
         return value
     if _W3C_DATE.fullmatch(value):
         return format_lastmod(date.fromisoformat(value), precision)

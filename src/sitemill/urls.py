@@ -15,6 +15,7 @@ _PATH_SAFE = "/"
 # A character that may not appear raw in a URI (RFC 3986 section 2), or a "%" that does not
 # start an escape: each is percent-encoded as UTF-8.
 _NEEDS_ENCODING = re.compile(r"[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]|%(?![0-9A-Fa-f]{2})")
+_URI_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;="
 _INDEX_NAMES = ("index.html", "index.htm")
 _PAGE_SUFFIXES = (".html", ".htm")
 
@@ -71,6 +72,9 @@ def _encode_host(hostname: str, key: str) -> str:
 
 def encode_uri_text(text: str) -> str:
     """Percent-encode what may not appear raw in a URI, keeping valid escapes and delimiters."""
+    # Fast path (a C-level scan): ASCII with only URI characters and no "%" needs nothing.
+    if text.isascii() and "%" not in text and not text.encode().translate(None, _URI_BYTES):
+        return text
     if not _NEEDS_ENCODING.search(text):
         return text
     return _NEEDS_ENCODING.sub(lambda match: quote(match.group(), safe=""), text)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from sitemill.errors import SourceError
-from sitemill.protocol import Precision, parse_lastmod
+from sitemill.protocol import Precision, is_canonical_datetime, parse_lastmod
 
 
 class ListedUrl(NamedTuple):
@@ -23,21 +23,28 @@ def read_url_list(
     """Yield each URL of the list; blank lines and lines starting with '#' are skipped.
 
     A lastmod that is not a W3C datetime raises SourceError naming the file and line.
+    This loop runs once per URL of lists with millions of them: the common line (a URL,
+    a TAB and a canonical UTC datetime) takes the fast path of each test.
     """
+    canonical = precision is Precision.DATETIME
     number = 0
     for raw in lines:
         number += 1
-        url, tab, lastmod_text = raw.rstrip("\r\n").partition("\t")
-        url = url.strip()
-        if not url or url[0] == "#":
-            continue
+        url, _, stamp = raw.rstrip("\r\n").partition("\t")
+        if not url or url[0] == "#" or url[0].isspace() or url[-1].isspace():
+            url = url.strip()
+            if not url or url[0] == "#":
+                continue
         lastmod = None
-        if tab and lastmod_text and not lastmod_text.isspace():
+        if stamp:
             try:
-                lastmod = parse_lastmod(lastmod_text, precision)
+                if canonical and is_canonical_datetime(stamp):
+                    lastmod = stamp
+                elif not stamp.isspace():
+                    lastmod = parse_lastmod(stamp, precision)
             except ValueError as exc:
                 raise SourceError(
-                    f"{name}:{number}: lastmod {lastmod_text.strip()!r} is not a W3C datetime"
+                    f"{name}:{number}: lastmod {stamp.strip()!r} is not a W3C datetime"
                     " (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+00:00)"
                 ) from exc
         yield ListedUrl(url, lastmod, number)

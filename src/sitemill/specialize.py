@@ -1,0 +1,137 @@
+"""Compile simple entry templates into plain Python renderers; Jinja renders everything else.
+
+Rendering a sitemap spends most of its time in Jinja's per-entry machinery (a generator
+step per fragment, an attribute lookup and an escape call per field). A template that only
+interpolates entry fields and tests them with ``{% if %}`` — the built-in ones, and most
+user overrides — can be rendered by a small generated function instead, with exactly the
+same output: the same text, the same truthiness, the same escaping as markupsafe. Any
+template outside that subset (filters, macros, loop variables, expressions) is left to
+Jinja, so the output never depends on which path ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import jinja2
+import markupsafe
+from jinja2 import nodes
+
+from sitemill.entries import Entry
+
+_FIELDS = Entry._fields
+# markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
+_XML_SPECIAL = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
+
+
+def xml_escape(value: object) -> str:
+    """Exactly what Jinja's autoescape writes for ``value`` (markupsafe.escape), as a str."""
+    if value.__class__ is not str:
+        return str(markupsafe.escape(value))
+    text: str = value
+    if "&" in text or "<" in text or ">" in text or "'" in text or '"' in text:
+        for char, entity in _XML_SPECIAL:
+            text = text.replace(char, entity)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledTemplate:
+    """A template split into its fixed header and footer and a function per entry."""
+
+    header: str
+    footer: str
+    render_entry: Callable[[Entry], str]
+
+
+class _Unsupported(Exception):
+    """The template uses something beyond the subset this compiler handles."""
+
+
+def compile_template(template: jinja2.Template) -> CompiledTemplate | None:
+    """A specialized renderer for ``template``, or None when Jinja must render it."""
+    environment = template.environment
+    if template.name is None or environment.loader is None or environment.finalize is not None:
+        return None
+    try:
+        source, _, _ = environment.loader.get_source(environment, template.name)
+        tree = environment.parse(source, template.name)
+        autoescape = environment.autoescape
+        escaping = bool(autoescape(template.name) if callable(autoescape) else autoescape)
+        return _compile(tree, escaping)
+    except (_Unsupported, jinja2.TemplateError):
+        return None
+
+
+def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
+    loops = [node for node in tree.body if isinstance(node, nodes.For)]
+    if len(loops) != 1:
+        raise _Unsupported("one {% for %} over entries")
+    loop = loops[0]
+    if not (
+        isinstance(loop.target, nodes.Name)
+        and isinstance(loop.iter, nodes.Name)
+        and loop.iter.name == "entries"
+        and not loop.else_
+        and loop.test is None
+        and not loop.recursive
+    ):
+        raise _Unsupported("a plain {% for entry in entries %}")
+    split = tree.body.index(loop)
+    header = "".join(_static_text(node) for node in tree.body[:split])
+    footer = "".join(_static_text(node) for node in tree.body[split + 1 :])
+    lines = [
+        "def render_entry(entry):",
+        f"    {', '.join('f_' + name for name in _FIELDS)}, = entry",
+        "    text = ''",
+    ]
+    _emit_body(loop.body, loop.target.name, lines, "    ")
+    lines.append("    return text")
+    namespace: dict[str, object] = {"_out": xml_escape if escaping else str}
+    exec(compile("\n".join(lines), "<sitemill-template>", "exec"), namespace)  # noqa: S102
+    render_entry = namespace["render_entry"]
+    assert callable(render_entry)
+    return CompiledTemplate(header, footer, render_entry)
+
+
+def _static_text(node: nodes.Node) -> str:
+    if isinstance(node, nodes.Output) and all(
+        isinstance(n, nodes.TemplateData) for n in node.nodes
+    ):
+        return "".join(n.data for n in node.nodes)  # type: ignore[attr-defined]
+    raise _Unsupported("only text outside the loop")
+
+
+def _field(node: nodes.Node, target: str) -> str:
+    if (
+        isinstance(node, nodes.Getattr)
+        and isinstance(node.node, nodes.Name)
+        and node.node.name == target
+        and node.attr in _FIELDS
+    ):
+        return f"f_{node.attr}"
+    raise _Unsupported("only entry fields")
+
+
+def _emit_body(body: list[nodes.Node], target: str, lines: list[str], indent: str) -> None:
+    for node in body:
+        if isinstance(node, nodes.Output):
+            pieces = []
+            for child in node.nodes:
+                if isinstance(child, nodes.TemplateData):
+                    pieces.append(repr(child.data))
+                else:
+                    pieces.append(f"_out({_field(child, target)})")
+            if pieces:
+                lines.append(f"{indent}text += {' + '.join(pieces)}")
+        elif isinstance(node, nodes.If) and not node.elif_:
+            lines.append(f"{indent}if {_field(node.test, target)}:")
+            lines.append(f"{indent}    pass")
+            _emit_body(node.body, target, lines, indent + "    ")
+            if node.else_:
+                lines.append(f"{indent}else:")
+                lines.append(f"{indent}    pass")
+                _emit_body(node.else_, target, lines, indent + "    ")
+        else:
+            raise _Unsupported(type(node).__name__)
