@@ -6,15 +6,15 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from sitemill import __version__
 from sitemill.config import CONFIG_FILE_NAME, Config, load_config, read_config_file
+from sitemill.console import print_report, terminal_progress
 from sitemill.errors import SitemillError
-from sitemill.pipeline import Report, build_from_tree, build_from_url_list
+from sitemill.pipeline import build_from_tree, build_from_url_list
 from sitemill.sinks import LocalDirSink
 
 log = logging.getLogger("sitemill")
@@ -108,65 +108,14 @@ def config_from_args(
     return load_config(flags, env, file_values, require_base_url=require_base_url)
 
 
-class _Progress:
-    """A one-line counter on a terminal's stderr; silent when stderr is not a TTY."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
-        self.shown = False
-
-    def __call__(self, count: int) -> None:
-        if self.active:
-            self.stream.write(f"\r{count:,} URLs")
-            self.stream.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-
-
-@contextmanager
-def _progress(stream: TextIO) -> Iterator[_Progress]:
-    progress = _Progress(stream)
-    try:
-        yield progress
-    finally:
-        progress.close()
-
-
-def _print_report(report: Report, out_dir: str, stream: TextIO) -> None:
-    result = report.result
-    files = len(result.files)
-    kind = (
-        "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
-    )
-    stream.write(
-        f"{result.url_count:,} URLs in {kind} in {out_dir} (lastmod: {report.lastmod.value})\n"
-    )
-    if result.written:
-        stream.write(f"written: {', '.join(result.written)}\n")
-    if result.deleted:
-        stream.write(f"deleted: {', '.join(result.deleted)}\n")
-    if not result.changed:
-        stream.write("nothing changed\n")
-    if report.skipped:
-        counts = ", ".join(
-            f"{reason.value} {count}"
-            for reason, count in sorted(report.skipped.items(), key=lambda item: item[0].value)
-        )
-        stream.write(f"skipped: {counts}\n")
-
-
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     site_dir: Path = args.site_dir
     config = config_from_args(args, env, search_dirs=[site_dir])
     out_dir: Path = args.out or site_dir
-    with _progress(sys.stderr) as progress:
+    with terminal_progress(sys.stderr) as progress:
         report = build_from_tree(config, site_dir, LocalDirSink(out_dir), progress=progress)
     if not args.quiet:
-        _print_report(report, str(out_dir), sys.stdout)
+        print_report(report, str(out_dir), sys.stdout)
     return 0
 
 
@@ -177,14 +126,14 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
         if source == "-":
             stream = sys.stdin
             lines: TextIO = stream
-            with _progress(sys.stderr) as progress:
+            with terminal_progress(sys.stderr) as progress:
                 report = build_from_url_list(
                     config, lines, LocalDirSink(args.out), progress=progress
                 )
         else:
             with (
                 open(source, encoding="utf-8", newline="") as handle,
-                _progress(sys.stderr) as progress,
+                terminal_progress(sys.stderr) as progress,
             ):
                 report = build_from_url_list(
                     config, handle, LocalDirSink(args.out), name=source, progress=progress
@@ -194,7 +143,7 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
     except OSError as exc:
         raise SitemillError(f"cannot read {source}: {exc.strerror or exc}") from exc
     if not args.quiet:
-        _print_report(report, str(args.out), sys.stdout)
+        print_report(report, str(args.out), sys.stdout)
     return 0
 
 
@@ -215,7 +164,7 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.s3cli import run_s3_command
 
     config = config_from_args(args, env)
-    return run_s3_command(args, config, sys.stdout)
+    return run_s3_command(args, config, sys.stdout, env=env)
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {

@@ -1,0 +1,59 @@
+"""JSON-lines logging for the Lambda: one object per line, easy to query in CloudWatch."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any, Final
+
+_HANDLER_NAME: Final = "sitemill-json"
+
+
+class JsonFormatter(logging.Formatter):
+    """A record as one JSON object: time, level, logger, message and any ``fields``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = getattr(record, "request_id", None)
+        if request_id:
+            line["request_id"] = request_id
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever sys.stdout is at the time (the runtime's, or a test's capture)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stdout
+        super().emit(record)
+
+
+def configure_logging(level: str = "INFO") -> logging.Logger:
+    """Send the ``sitemill`` loggers to stdout as JSON lines; safe to call per invocation.
+
+    They do not propagate, so the Lambda runtime's own root handler adds no second copy.
+    """
+    logger = logging.getLogger("sitemill")
+    if not any(handler.get_name() == _HANDLER_NAME for handler in logger.handlers):
+        handler = _StdoutHandler()
+        handler.set_name(_HANDLER_NAME)
+        handler.setFormatter(JsonFormatter())
+        logger.addHandler(handler)
+    numeric = logging.getLevelName(level.strip().upper())
+    logger.setLevel(numeric if isinstance(numeric, int) else logging.INFO)
+    logger.propagate = False
+    if not isinstance(numeric, int):
+        logger.warning("SITEMILL_LOG_LEVEL %r is not a level name; using INFO", level)
+    return logger

@@ -1,0 +1,143 @@
+"""Read a deployed site from an S3 bucket: its listing as pages, its robots.txt, its old outputs."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from sitemill.config import Config, LastmodMode
+from sitemill.entries import Page
+from sitemill.errors import SourceError
+from sitemill.protocol import format_lastmod
+from sitemill.robots import RobotsRules
+from sitemill.writer import ROBOTS_TXT, is_own_name
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ListObjectsV2RequestPaginateTypeDef, ObjectTypeDef
+
+log = logging.getLogger(__name__)
+
+# ListObjectsV2 returns at most 1,000 keys per call; asking for the maximum keeps calls few.
+# https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html
+LIST_PAGE_SIZE: Final = 1_000
+# Empty "folder" markers made by the S3 console (key ending in "/") and by Hadoop tools.
+_FOLDER_MARKER_SUFFIX: Final = "_$folder$"
+_NOT_FOUND_CODES: Final = frozenset({"NoSuchKey", "404", "NotFound"})
+
+
+@dataclass(frozen=True, slots=True)
+class StoredObject:
+    """What a listing says about one object: enough to tell whether new bytes differ."""
+
+    etag: str
+    size: int
+
+
+@dataclass
+class Inventory:
+    """sitemill's own files and robots.txt at the prefix root, as one listing found them.
+
+    The source fills it while it streams the listing, so that the sink needs no second LIST;
+    ``complete`` turns true once the whole listing has been read.
+    """
+
+    objects: dict[str, StoredObject] = field(default_factory=dict)
+    complete: bool = False
+
+    def note(self, name: str, obj: ObjectTypeDef) -> None:
+        """Remember a root-level object if it is one that the sink may replace or delete."""
+        if name == ROBOTS_TXT or is_own_name(name):
+            self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
+
+
+def normalize_prefix(prefix: str) -> str:
+    """The key prefix of the site root: '' for the whole bucket, else ending in one '/'."""
+    stripped = prefix.strip("/")
+    return f"{stripped}/" if stripped else ""
+
+
+def describe_error(exc: ClientError | BotoCoreError) -> str:
+    """One line naming the S3 error code and HTTP status, without request details."""
+    if isinstance(exc, ClientError):
+        error = exc.response.get("Error", {})
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+        message = " ".join(str(error.get("Message", "")).split())[:200]
+        code = error.get("Code", "error")
+        return f"{code} (HTTP {status}){': ' + message if message else ''}"
+    return " ".join(str(exc).split())[:300]
+
+
+def is_not_found(exc: ClientError) -> bool:
+    """True for the errors S3 gives for a key that does not exist."""
+    return str(exc.response.get("Error", {}).get("Code", "")) in _NOT_FOUND_CODES
+
+
+def list_objects(
+    client: S3Client, bucket: str, prefix: str, *, delimiter: str = ""
+) -> Iterator[ObjectTypeDef]:
+    """Every object under ``prefix``, in key order, one LIST call per 1,000 keys."""
+    request: ListObjectsV2RequestPaginateTypeDef = {
+        "Bucket": bucket,
+        "Prefix": prefix,
+        "PaginationConfig": {"PageSize": LIST_PAGE_SIZE},
+    }
+    if delimiter:
+        request["Delimiter"] = delimiter
+    pages = client.get_paginator("list_objects_v2").paginate(**request)
+    try:
+        for page in pages:
+            yield from page.get("Contents", ())
+    except (ClientError, BotoCoreError) as exc:
+        raise SourceError(f"cannot list s3://{bucket}/{prefix}: {describe_error(exc)}") from exc
+
+
+def read_object(client: S3Client, bucket: str, key: str) -> bytes | None:
+    """The bytes of one object, or None when it does not exist."""
+    try:
+        return client.get_object(Bucket=bucket, Key=key)["Body"].read()
+    except ClientError as exc:
+        if is_not_found(exc):
+            return None
+        raise SourceError(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
+    except BotoCoreError as exc:
+        raise SourceError(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
+
+
+def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRules | None:
+    """The rules of robots.txt at the site root (one GET), or None when there is none."""
+    data = read_object(client, bucket, prefix + ROBOTS_TXT)
+    return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
+
+
+def bucket_pages(
+    config: Config, objects: Iterable[ObjectTypeDef], prefix: str, inventory: Inventory
+) -> Iterator[Page]:
+    """The objects as pages (path relative to the prefix), noting old outputs in ``inventory``.
+
+    Skipped: folder markers, and zero-byte objects, which are not pages but placeholders or
+    website redirects (x-amz-website-redirect-location has an empty body). Include, exclude
+    and every other rule are the pipeline's job, exactly as for a file tree.
+    """
+    precision = config.lastmod_precision
+    keep_lastmod = config.lastmod is not LastmodMode.NONE
+    skipped = 0
+    for obj in objects:
+        path = obj.get("Key", "")[len(prefix) :]
+        if "/" not in path:
+            inventory.note(path, obj)
+            if is_own_name(path):
+                continue
+        if not path or path.endswith(("/", _FOLDER_MARKER_SUFFIX)) or obj.get("Size", 0) == 0:
+            skipped += 1
+            continue
+        modified = obj.get("LastModified")
+        lastmod = format_lastmod(modified, precision) if keep_lastmod and modified else None
+        yield Page(path, lastmod)
+    inventory.complete = True
+    if skipped:
+        log.info("skipped %d folder markers and empty objects", skipped)

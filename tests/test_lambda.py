@@ -1,0 +1,441 @@
+"""The Lambda: event shapes, filtering, one rebuild per batch, SQS failures, logs, CloudFront."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import logging
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from sitemill.cloudfront import caller_reference, invalidation_paths
+from sitemill.errors import ConfigError, SourceError
+from sitemill.lambda_app import handle
+from sitemill.lambda_events import EventError, ObjectChange, parse_event, select_changes
+from xsd import assert_xsd_valid
+
+EVENTS = Path(__file__).parent / "events"
+ROOT = Path(__file__).parent.parent
+BUCKET = "site-bucket"
+BASE = "https://example.com/"
+PAGE = b"<!doctype html><title>x</title>"
+ENV = {"SITEMILL_BASE_URL": BASE}
+
+
+def event(name: str) -> Any:
+    return json.loads((EVENTS / name).read_text(encoding="utf-8"))
+
+
+class Requests:
+    """Every S3 call a client makes, counted by a botocore ``before-call`` hook."""
+
+    def __init__(self, client: Any) -> None:
+        self.calls: list[tuple[str, str]] = []
+        client.meta.events.register("before-call.s3.*", self._record)
+
+    def _record(self, model: Any, params: dict[str, Any], **_: Any) -> None:
+        self.calls.append((model.name, unquote(params["url_path"].lstrip("/"))))
+
+    def summary(self) -> Counter[str]:
+        return Counter(name for name, _ in self.calls)
+
+
+class FakeCloudFront:
+    """Records invalidations; fails when told to."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.fail = fail
+
+    def create_invalidation(self, **kwargs: Any) -> Any:
+        self.calls.append(kwargs)
+        if self.fail:
+            raise RuntimeError("AccessDenied: not allowed")
+        return {"Invalidation": {"Id": "I2J0I21PCUYOIK", "Status": "InProgress"}}
+
+
+class Context:
+    aws_request_id = "c6af9ac6-7b61-11e6-9a41-93e812345678"
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """The handler sends the sitemill loggers to JSON lines; put them back for other tests."""
+    logger = logging.getLogger("sitemill")
+    saved = (list(logger.handlers), logger.propagate, logger.level)
+    yield
+    logger.handlers[:] = saved[0]
+    logger.propagate, logger.level = saved[1], saved[2]
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        monkeypatch.setenv(name, "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        client.create_bucket(Bucket=BUCKET)
+        for key in ("index.html", "about.html", "docs/a b+c%d café.html", "assets/site.css"):
+            client.put_object(Bucket=BUCKET, Key=key, Body=PAGE)
+        yield client
+
+
+def log_lines(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def summary_line(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    (line,) = [line for line in log_lines(capsys) if line["message"] == "sitemill summary"]
+    return line
+
+
+def index(client: Any, key: str = "sitemap.xml") -> bytes:
+    data: bytes = client.get_object(Bucket=BUCKET, Key=key)["Body"].read()
+    return data
+
+
+# --- reading events ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "sqs", "changes", "ignored"),
+    [
+        ("s3_put.json", False, [ObjectChange(BUCKET, "docs/a b+c%d café.html")], {}),
+        ("s3_delete.json", False, [ObjectChange(BUCKET, "blog/old post.html")], {}),
+        (
+            "sqs_s3_batch.json",
+            True,
+            [
+                ObjectChange(BUCKET, "index.html"),
+                ObjectChange(BUCKET, "assets/site.css"),
+                ObjectChange(BUCKET, "blog/old post.html"),
+                ObjectChange(BUCKET, "sitemap.xml"),
+            ],
+            {},
+        ),
+        ("sqs_test_event.json", True, [], {"test_event": 1}),
+        ("eventbridge_created.json", False, [ObjectChange(BUCKET, "news & notes/a b+c.html")], {}),
+        ("eventbridge_deleted.json", False, [ObjectChange(BUCKET, "blog/old post.html")], {}),
+        ("rebuild.json", False, [], {}),
+    ],
+)
+def test_event_shapes(
+    name: str, sqs: bool, changes: list[ObjectChange], ignored: dict[str, int]
+) -> None:
+    trigger = parse_event(event(name))
+    assert trigger.from_sqs is sqs
+    assert trigger.changes == changes
+    assert trigger.ignored == ignored
+    assert trigger.bad_messages == {}
+    assert trigger.rebuild is (name == "rebuild.json")
+
+
+@pytest.mark.parametrize(
+    ("encoded", "key"),
+    [
+        ("a+b.html", "a b.html"),
+        ("a%2Bb.html", "a+b.html"),
+        ("100%25.html", "100%.html"),
+        ("caf%C3%A9/%E6%97%A5%E6%9C%AC.html", "café/日本.html"),
+        ("docs%2Fguide.html", "docs/guide.html"),  # other encoders also escape "/"
+    ],
+)
+def test_notification_keys_are_unquote_plus_decoded(encoded: str, key: str) -> None:
+    body = event("s3_put.json")
+    body["Records"][0]["s3"]["object"]["key"] = encoded
+    assert parse_event(body).changes == [ObjectChange(BUCKET, key)]
+
+
+def test_rebuild_event_options() -> None:
+    trigger = parse_event(event("rebuild_dry_run.json"))
+    assert (trigger.rebuild, trigger.bucket, trigger.dry_run) == (True, BUCKET, True)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (event("malformed.json"), r"Records\[0\]\.s3\.object\.key is missing"),
+        (event("unknown.json"), "not an S3 notification.*top-level keys: hello"),
+        ([1, 2], "the event is a JSON list, not an object"),
+        ({"action": "delete"}, "unknown action 'delete'"),
+        ({"action": "rebuild", "dryrun": True}, "unknown key 'dryrun'"),
+        ({"action": "rebuild", "dry_run": "maybe"}, "dry_run: 'maybe' is not a boolean"),
+        ({"action": "rebuild", "bucket": 7}, '"bucket" must be a non-empty string'),
+        ({"Records": [{"eventSource": "aws:sqs"}]}, "has no messageId"),
+    ],
+)
+def test_malformed_events_are_clear_errors(body: Any, message: str) -> None:
+    with pytest.raises(EventError, match=message):
+        parse_event(body)
+
+
+def test_selection_filters_buckets_prefix_own_outputs_and_non_pages() -> None:
+    changes = [
+        ObjectChange(BUCKET, "site/index.html"),
+        ObjectChange(BUCKET, "site/robots.txt"),
+        ObjectChange(BUCKET, "site/sitemap-3.xml"),
+        ObjectChange(BUCKET, "site/blog/sitemap.xml"),  # not ours; not a page either
+        ObjectChange(BUCKET, "elsewhere/index.html"),
+        ObjectChange("other-bucket", "site/index.html"),
+    ]
+    selection = select_changes(
+        changes,
+        bucket=BUCKET,
+        root="site/",
+        affects_sitemaps=lambda p: p.endswith((".html", ".txt")),
+    )
+    assert selection.relevant == 2
+    assert selection.buckets == {BUCKET}
+    assert selection.ignored == {
+        "own_output": 1,
+        "not_a_page": 1,
+        "outside_prefix": 1,
+        "other_bucket": 1,
+    }
+
+
+# --- handling invocations ------------------------------------------------------------------
+
+
+def test_s3_notification_rebuilds_and_returns_the_summary(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = handle(event("s3_put.json"), Context(), env=ENV, s3=s3)
+    assert result.pop("duration_ms") >= 0
+    assert result == {
+        "status": "ok",
+        "bucket": BUCKET,
+        "urls": 3,
+        "sitemaps": 1,
+        "written": 1,
+        "unchanged": 0,
+        "deleted": 0,
+        "relevant": 1,
+    }
+    assert_xsd_valid(index(s3))
+    assert b"docs/a%20b%2Bc%25d%20caf%C3%A9.html" in index(s3)
+    line = summary_line(capsys)
+    assert line["level"] == "INFO"
+    assert line["request_id"] == Context.aws_request_id
+    assert (line["urls"], line["written"], line["records"]) == (3, 1, 1)
+    assert isinstance(line["duration_ms"], int)
+
+    requests = Requests(s3)
+    again = handle(event("s3_put.json"), Context(), env=ENV, s3=s3)
+    assert (again["written"], again["unchanged"]) == (0, 1)
+    assert requests.summary() == {"ListObjectsV2": 1, "GetObject": 1}
+
+
+def test_sqs_batch_of_ten_thousand_records_costs_one_rebuild(s3: Any) -> None:
+    batch = event("sqs_s3_batch.json")
+    template = batch["Records"][0]
+    records = []
+    for number in range(10_000):
+        record = copy.deepcopy(template)
+        record["messageId"] = f"message-{number}"
+        note = json.loads(record["body"])
+        note["Records"] = note["Records"][:1]
+        note["Records"][0]["s3"]["object"]["key"] = f"uploads/page-{number}.html"
+        record["body"] = json.dumps(note)
+        records.append(record)
+    requests = Requests(s3)
+    result = handle({"Records": records}, Context(), env=ENV, s3=s3)
+    assert result["batchItemFailures"] == []
+    assert result["relevant"] == 10_000
+    assert requests.summary() == {"ListObjectsV2": 1, "GetObject": 1, "PutObject": 1}
+
+
+@pytest.mark.parametrize(
+    ("name", "env", "ignored"),
+    [
+        ("s3_own_output.json", {}, {"own_output": 2}),
+        ("sqs_test_event.json", {}, {"test_event": 1}),
+        ("s3_put.json", {"SITEMILL_PREFIX": "site/"}, {"outside_prefix": 1}),
+        ("s3_put.json", {"SITEMILL_BUCKET": "another-bucket"}, {"other_bucket": 1}),
+        ("s3_put.json", {"SITEMILL_INCLUDE": "**/*.pdf"}, {"not_a_page": 1}),
+    ],
+)
+def test_events_that_cannot_change_a_sitemap_trigger_nothing(
+    s3: Any, name: str, env: dict[str, str], ignored: dict[str, int]
+) -> None:
+    requests = Requests(s3)
+    result = handle(event(name), Context(), env=ENV | env, s3=s3)
+    assert result["status"] == "skipped"
+    assert result["bucket"] is None
+    assert result.get("ignored", {}) == ignored
+    assert result.get("batchItemFailures", []) == []
+    assert requests.calls == []
+
+
+def test_sqs_failure_returns_every_message_for_retry(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = event("sqs_s3_batch.json")
+    for record in body["Records"]:
+        note = json.loads(record["body"])
+        for item in note["Records"]:
+            item["s3"]["bucket"]["name"] = "missing-bucket"
+        record["body"] = json.dumps(note)
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert result["status"] == "error"
+    assert "NoSuchBucket" in result["error"]
+    assert result["batchItemFailures"] == [
+        {"itemIdentifier": record["messageId"]} for record in body["Records"]
+    ]
+    line = summary_line(capsys)
+    assert (line["level"], line["status"], line["messages"]) == ("ERROR", "error", 3)
+
+
+def test_unreadable_sqs_message_is_failed_alone_and_the_rest_rebuilds(s3: Any) -> None:
+    body = event("sqs_malformed_body.json")
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert result["status"] == "ok"
+    assert result["written"] == 1
+    assert result["batchItemFailures"] == [{"itemIdentifier": body["Records"][0]["messageId"]}]
+
+
+def test_a_queued_rebuild_request_is_not_accepted(s3: Any) -> None:
+    body = event("sqs_test_event.json")
+    body["Records"][0]["body"] = json.dumps({"action": "rebuild", "dry_run": True})
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert result["status"] == "skipped"
+    assert result["batchItemFailures"] == [{"itemIdentifier": body["Records"][0]["messageId"]}]
+
+
+def test_direct_invocation_failure_raises(s3: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SourceError, match="NoSuchBucket"):
+        handle({"action": "rebuild", "bucket": "missing-bucket"}, Context(), env=ENV, s3=s3)
+    assert summary_line(capsys)["status"] == "error"
+
+
+def test_missing_base_url_is_a_config_error(s3: Any) -> None:
+    with pytest.raises(ConfigError, match="base_url: is required"):
+        handle(event("rebuild.json"), Context(), env={"SITEMILL_BUCKET": BUCKET}, s3=s3)
+    result = handle(event("sqs_s3_batch.json"), Context(), env={}, s3=s3)
+    assert len(result["batchItemFailures"]) == 3
+
+
+@pytest.mark.parametrize("name", ["malformed.json", "unknown.json"])
+def test_malformed_event_is_reported_not_raised_and_writes_nothing(
+    s3: Any, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    requests = Requests(s3)
+    result = handle(event(name), Context(), env=ENV, s3=s3)
+    assert result["status"] == "error"
+    assert result["error"].startswith("malformed event: ")
+    assert requests.calls == []
+    line = summary_line(capsys)
+    assert (line["level"], line["error"]) == ("ERROR", result["error"])
+
+
+def test_manual_rebuild_dry_run_writes_nothing(s3: Any) -> None:
+    requests = Requests(s3)
+    result = handle(event("rebuild_dry_run.json"), Context(), env=ENV, s3=s3)
+    assert result["dry_run"] is True
+    assert result["would_write"] == ["sitemap.xml"]
+    assert "PutObject" not in requests.summary()
+
+
+def test_manual_rebuild_uses_sitemill_bucket_and_refuses_another(s3: Any) -> None:
+    env = ENV | {"SITEMILL_BUCKET": BUCKET}
+    assert handle(event("rebuild.json"), Context(), env=env, s3=s3)["bucket"] == BUCKET
+    with pytest.raises(ConfigError, match="rebuilds site-bucket"):
+        handle({"action": "rebuild", "bucket": "other"}, Context(), env=env, s3=s3)
+    with pytest.raises(ConfigError, match='give "bucket"'):
+        handle(event("rebuild.json"), Context(), env=ENV, s3=s3)
+
+
+def test_prefix_and_eventbridge(s3: Any) -> None:
+    s3.put_object(Bucket=BUCKET, Key="site/news & notes/a b+c.html", Body=PAGE)
+    env = ENV | {"SITEMILL_PREFIX": "site", "SITEMILL_BASE_URL": BASE + "docs/"}
+    result = handle(event("eventbridge_created.json"), Context(), env=env, s3=s3)
+    assert result["status"] == "skipped"  # the event's key is outside "site/"
+    body = event("eventbridge_created.json")
+    body["detail"]["object"]["key"] = "site/news & notes/a b+c.html"
+    result = handle(body, Context(), env=env, s3=s3)
+    assert (result["status"], result["urls"]) == ("ok", 1)
+    assert b"https://example.com/docs/news%20%26%20notes/a%20b%2Bc.html" in index(
+        s3, "site/sitemap.xml"
+    )
+
+
+def test_cloudfront_invalidation_of_changed_files_only(s3: Any) -> None:
+    env = ENV | {"SITEMILL_CLOUDFRONT_DISTRIBUTION_ID": "E2EXAMPLE", "SITEMILL_MAX_URLS": "1"}
+    cloudfront = FakeCloudFront()
+    result = handle(
+        event("rebuild.json") | {"bucket": BUCKET}, Context(), env=env, s3=s3, cloudfront=cloudfront
+    )
+    (call,) = cloudfront.calls
+    assert call["DistributionId"] == "E2EXAMPLE"
+    paths = call["InvalidationBatch"]["Paths"]
+    assert paths == {
+        "Quantity": 4,
+        "Items": ["/sitemap-1.xml", "/sitemap-2.xml", "/sitemap-3.xml", "/sitemap.xml"],
+    }
+    reference = call["InvalidationBatch"]["CallerReference"]
+    assert reference.startswith(f"sitemill-{Context.aws_request_id}-")
+    assert result["invalidation"]["id"] == "I2J0I21PCUYOIK"
+    handle(
+        event("rebuild.json") | {"bucket": BUCKET}, Context(), env=env, s3=s3, cloudfront=cloudfront
+    )
+    assert len(cloudfront.calls) == 1  # nothing changed: nothing to invalidate
+
+
+def test_many_changed_files_are_invalidated_with_one_wildcard() -> None:
+    changed = [f"sitemap-{number}.xml" for number in range(1, 20)] + ["robots.txt"]
+    assert invalidation_paths("/blog/", changed) == ["/blog/sitemap*", "/blog/robots.txt"]
+    assert invalidation_paths("/", ["sitemap.xml"]) == ["/sitemap.xml"]
+    assert caller_reference("r1", ["/a"]) == caller_reference("r1", ["/a"])
+    assert caller_reference("r1", ["/a"]) != caller_reference("r1", ["/b"])
+    assert caller_reference(None, ["/a"]) != caller_reference(None, ["/a"])
+
+
+def test_cloudfront_failure_is_logged_not_raised(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = ENV | {"SITEMILL_CLOUDFRONT_DISTRIBUTION_ID": "E2EXAMPLE"}
+    body = {"action": "rebuild", "bucket": BUCKET}
+    result = handle(body, Context(), env=env, s3=s3, cloudfront=FakeCloudFront(fail=True))
+    assert result["status"] == "ok"
+    assert result["invalidation"]["error"] == "RuntimeError"
+    lines = log_lines(capsys)
+    assert any(line["message"].startswith("CloudFront invalidation failed") for line in lines)
+
+
+def test_log_level_from_env(s3: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    handle(
+        event("rebuild.json"),
+        Context(),
+        env=ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_LOG_LEVEL": "warning"},
+        s3=s3,
+    )
+    assert log_lines(capsys) == []
+    handle(
+        event("rebuild.json"),
+        Context(),
+        env=ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_LOG_LEVEL": "loud"},
+        s3=s3,
+    )
+    messages = [line["message"] for line in log_lines(capsys)]
+    assert messages[0] == "SITEMILL_LOG_LEVEL 'loud' is not a level name; using INFO"
+    assert "sitemill summary" in messages
+
+
+def test_the_thin_entry_point(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = importlib.util.spec_from_file_location("lambda_handler", ROOT / "lambda" / "handler.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setenv("SITEMILL_BASE_URL", BASE)
+    monkeypatch.setenv("SITEMILL_BUCKET", BUCKET)
+    result = module.handler(event("rebuild.json"), Context())  # builds its own client (moto)
+    assert (result["status"], result["urls"]) == ("ok", 3)
