@@ -32,5 +32,8 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
+lambda-zip: $(STAMP)
+	$(BIN)/python infra/build_lambda_zip.py
+
 clean:
 	rm -rf $(VENV) dist build .mypy_cache .ruff_cache

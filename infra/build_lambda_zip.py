@@ -1,0 +1,197 @@
+"""Build dist/sitemill-lambda.zip: the handler, sitemill, its templates, jinja2 and markupsafe."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import stat
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+ZIP_NAME: Final = "sitemill-lambda.zip"
+# The function's runtime and architecture (Runtime: python3.12, Architectures: arm64 in
+# infra/template.yaml): wheels are chosen for them, not for the build machine.
+PYTHON_VERSION: Final = "3.12"
+PLATFORM: Final = "manylinux2014_aarch64"
+# A budget well below Lambda's 50 MB limit for direct uploads: the zip should stay small
+# enough to deploy and cold-start fast; growing past it means something leaked in.
+MAX_ZIP_BYTES: Final = 5 * 1024 * 1024
+# The earliest time a zip header can hold: no build time or file mtime leaks into the bytes.
+FIXED_DATE_TIME: Final = (1980, 1, 1, 0, 0, 0)
+# Lambda only needs to read the files; one mode for all makes the archive independent of umask.
+FILE_MODE: Final = 0o644
+# pip's install records name the installer and hash installed files; they describe this
+# install, not the package, so they are left out (METADATA and licences stay).
+_INSTALL_RECORDS: Final = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})
+_CACHE_DIRS: Final = frozenset({"__pycache__"})
+_CACHE_SUFFIXES: Final = (".pyc", ".pyo")
+# Validation (xmlschema + XSDs) is a CLI feature; the Lambda never validates.
+_PACKAGE_DIRS_LEFT_OUT: Final = frozenset({"schemas"})
+_STAMP: Final = "wheels.sha256"
+
+
+class BuildError(Exception):
+    """A build step failed; the message says which one and why."""
+
+
+def collect_sources(root: Path) -> dict[str, Path]:
+    """Archive name -> file for the handler, the sitemill package and its templates."""
+    handler = root / "lambda" / "handler.py"
+    if not handler.is_file():
+        raise BuildError(f"{handler} not found: the zip needs the Lambda entry point")
+    files = {"handler.py": handler}
+    package = root / "src" / "sitemill"
+    for path in _walk(package):
+        relative = path.relative_to(package)
+        if relative.parts[0] not in _PACKAGE_DIRS_LEFT_OUT:
+            files[f"sitemill/{relative.as_posix()}"] = path
+    # pyproject maps the top-level templates/ folder onto the package sitemill.templates.
+    templates = root / "templates"
+    names = sorted(path.name for path in templates.glob("*.j2"))
+    if not names:
+        raise BuildError(f"no *.j2 templates in {templates}")
+    for name in [*names, "__init__.py"]:
+        files[f"sitemill/templates/{name}"] = templates / name
+    return files
+
+
+def collect_installed(target: Path) -> dict[str, Path]:
+    """Archive name -> file for what pip installed into ``target``, minus install records."""
+    files = {}
+    for path in _walk(target):
+        relative = path.relative_to(target)
+        top = relative.parts[0]
+        if top == "bin":  # console scripts: useless in Lambda, and they hold a shebang path
+            continue
+        if top.endswith(".dist-info") and relative.name in _INSTALL_RECORDS:
+            continue
+        files[relative.as_posix()] = path
+    return files
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for path in sorted(folder.rglob("*")):
+        if any(part in _CACHE_DIRS for part in path.relative_to(folder).parts):
+            continue
+        if path.is_file() and not path.name.endswith(_CACHE_SUFFIXES):
+            yield path
+
+
+def _run_pip(arguments: Sequence[str], step: str) -> None:
+    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", *arguments]
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        output = (completed.stdout + completed.stderr).strip()
+        raise BuildError(f"{step} failed (exit {completed.returncode}):\n{output}")
+
+
+def _platform_options() -> list[str]:
+    return [
+        "--only-binary=:all:",
+        "--implementation=cp",
+        f"--python-version={PYTHON_VERSION}",
+        f"--platform={PLATFORM}",
+        "--no-deps",  # every dependency is pinned, with its hash, in the requirements file
+    ]
+
+
+def download_wheels(requirements: Path, cache: Path) -> None:
+    """Fill ``cache`` with the pinned wheels, unless it already holds them for this file."""
+    stamp = hashlib.sha256(requirements.read_bytes())
+    stamp.update(f"{PYTHON_VERSION} {PLATFORM}".encode())
+    stamp_path = cache / _STAMP
+    cached = stamp_path.is_file() and stamp_path.read_text().strip() == stamp.hexdigest()
+    if cached and any(cache.glob("*.whl")):
+        print(f"using the wheels cached in {cache}")
+        return
+    cache.mkdir(parents=True, exist_ok=True)
+    for stale in cache.glob("*.whl"):  # only what an earlier download put there
+        stale.unlink()
+    print(f"downloading the wheels for {PLATFORM}, Python {PYTHON_VERSION} into {cache}")
+    command = ["download", *_platform_options(), "--require-hashes", "-r", str(requirements)]
+    _run_pip([*command, "--dest", str(cache)], "pip download (needs access to the package index)")
+    stamp_path.write_text(stamp.hexdigest() + "\n")
+
+
+def install_wheels(requirements: Path, cache: Path, target: Path) -> None:
+    """Install the cached wheels into ``target`` for the function's platform, offline."""
+    # --isolated: no user config or PIP_* variables, so that only the cache is looked at.
+    command = ["--isolated", "install", *_platform_options(), "--require-hashes"]
+    command += ["-r", str(requirements), "--no-index", "--find-links", str(cache)]
+    _run_pip([*command, "--target", str(target), "--no-compile"], "pip install")
+
+
+def write_zip(files: Mapping[str, Path], output: Path, *, max_bytes: int = MAX_ZIP_BYTES) -> int:
+    """Write a reproducible zip (sorted names, fixed times and modes); return its size.
+
+    The archive is written beside ``output`` and moved into place only when it fits in
+    ``max_bytes``, so a failed build never leaves an oversized zip to deploy.
+    """
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_name(output.name + ".partial")
+    with zipfile.ZipFile(partial, "w") as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=FIXED_DATE_TIME)
+            info.create_system = 3  # Unix, so that external_attr carries the mode
+            info.external_attr = (stat.S_IFREG | FILE_MODE) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, files[name].read_bytes(), compresslevel=9)
+    size = partial.stat().st_size
+    if size > max_bytes:
+        partial.unlink()
+        raise BuildError(
+            f"{output.name} would be {size:,} bytes, over the {max_bytes:,}-byte budget:"
+            " look for files that should not be in it"
+        )
+    partial.replace(output)
+    return size
+
+
+def build(root: Path, output: Path, wheel_cache: Path) -> int:
+    """Build the zip from the sources under ``root``; return its size in bytes."""
+    requirements = root / "infra" / "lambda-requirements.txt"
+    files = collect_sources(root)
+    download_wheels(requirements, wheel_cache)
+    with tempfile.TemporaryDirectory(prefix="sitemill-lambda-") as scratch:
+        target = Path(scratch) / "site-packages"
+        install_wheels(requirements, wheel_cache, target)
+        installed = collect_installed(target)
+        clashes = sorted(set(installed) & set(files))
+        if clashes:
+            raise BuildError(f"a dependency ships files that sitemill also ships: {clashes[:5]}")
+        return write_zip({**files, **installed}, output)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: ``python infra/build_lambda_zip.py [--output ZIP] [--wheel-cache DIR]``."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--root", type=Path, default=ROOT, help="project folder (the sources)")
+    parser.add_argument("--output", type=Path, help=f"zip to write (default: ROOT/dist/{ZIP_NAME})")
+    parser.add_argument(
+        "--wheel-cache", type=Path, help="downloaded wheels (default: ROOT/dist/lambda-wheels)"
+    )
+    args = parser.parse_args(argv)
+    root: Path = args.root.resolve()
+    output: Path = args.output or root / "dist" / ZIP_NAME
+    wheel_cache: Path = args.wheel_cache or root / "dist" / "lambda-wheels"
+    try:
+        size = build(root, output, wheel_cache)
+    except BuildError as exc:
+        print(f"build_lambda_zip: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{output}: {size:,} bytes, sha256 {_sha256(output)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
