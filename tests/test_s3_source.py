@@ -188,6 +188,37 @@ def test_missing_bucket_is_a_source_error(s3: Any) -> None:
     assert isinstance(caught.value.__cause__, ClientError)
 
 
+def test_access_denied_on_robots_txt_means_none(s3: Any, caplog: pytest.LogCaptureFixture) -> None:
+    # With s3:ListBucket limited to a prefix, S3 answers a GET of a missing key with 403.
+    def deny(**_: Any) -> None:
+        raise ClientError(
+            {
+                "Error": {"Code": "AccessDenied", "Message": "Access Denied"},
+                "ResponseMetadata": {"HTTPStatusCode": 403},
+            },
+            "GetObject",
+        )
+
+    s3.meta.events.register("before-call.s3.GetObject", deny)
+    assert read_bucket_robots(s3, BUCKET, "site/") is None
+    assert "access denied" in caplog.text
+
+
+def test_other_errors_on_robots_txt_are_source_errors(s3: Any) -> None:
+    def fail(**_: Any) -> None:
+        raise ClientError(
+            {
+                "Error": {"Code": "InternalError", "Message": "boom"},
+                "ResponseMetadata": {"HTTPStatusCode": 500},
+            },
+            "GetObject",
+        )
+
+    s3.meta.events.register("before-call.s3.GetObject", fail)
+    with pytest.raises(SourceError, match="cannot read s3://"):
+        read_bucket_robots(s3, BUCKET, "")
+
+
 def test_robots_txt_is_read_once_and_honoured(s3: Any) -> None:
     requests = Requests(s3)
     assert read_bucket_robots(s3, BUCKET, "") is None

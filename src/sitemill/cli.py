@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -123,21 +124,19 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
     config = config_from_args(args, env)
     source: str = args.url_file
     try:
-        if source == "-":
-            stream = sys.stdin
-            lines: TextIO = stream
-            with terminal_progress(sys.stderr) as progress:
-                report = build_from_url_list(
-                    config, lines, LocalDirSink(args.out), progress=progress
-                )
-        else:
-            with (
-                open(source, encoding="utf-8", newline="") as handle,
-                terminal_progress(sys.stderr) as progress,
-            ):
-                report = build_from_url_list(
-                    config, handle, LocalDirSink(args.out), name=source, progress=progress
-                )
+        with contextlib.ExitStack() as stack:
+            if source == "-":
+                lines: TextIO = sys.stdin
+            else:
+                lines = stack.enter_context(open(source, encoding="utf-8", newline=""))
+            progress = stack.enter_context(terminal_progress(sys.stderr))
+            report = build_from_url_list(
+                config,
+                lines,
+                LocalDirSink(args.out),
+                name=source,
+                progress=progress,
+            )
     except UnicodeDecodeError as exc:
         raise SitemillError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except OSError as exc:

@@ -20,7 +20,7 @@ class SeenUrls:
     __slots__ = ("_count", "_mask", "_slots")
 
     def __init__(self) -> None:
-        self._slots = array("Q", bytes(8 * _INITIAL_SLOTS))
+        self._slots = array("Q", [_EMPTY]) * _INITIAL_SLOTS
         self._mask = _INITIAL_SLOTS - 1
         self._count = 0
 
@@ -29,29 +29,42 @@ class SeenUrls:
 
     def add(self, url: str) -> bool:
         """Record ``url``; True if it was not seen before."""
-        key = int.from_bytes(
-            blake2b(url.encode("utf-8", "surrogateescape"), digest_size=8).digest()
-        )
-        key = key or 1  # 0 marks an empty slot
-        slots, mask = self._slots, self._mask
-        index = key & mask
-        while True:
+        return self.add_many([url])[0]
+
+    def add_many(self, urls: list[str]) -> list[bool]:
+        """``add`` for each URL, in order: one tight loop for the blocks of a long list."""
+        keys = [
+            int.from_bytes(blake2b(url.encode("utf-8", "surrogateescape"), digest_size=8).digest())
+            | 1
+            for url in urls
+        ]
+        new: list[bool] = []
+        append = new.append
+        slots, mask, count = self._slots, self._mask, self._count
+        for key in keys:
+            if count * 2 >= mask:
+                self._count = count
+                self._grow()
+                slots, mask = self._slots, self._mask
+            index = key & mask
             found = slots[index]
-            if found == _EMPTY:
-                break
-            if found == key:
-                return False
-            index = (index + 1) & mask
-        slots[index] = key
-        self._count += 1
-        if self._count * 2 > mask:
-            self._grow()
-        return True
+            while found:
+                if found == key:
+                    append(False)
+                    break
+                index = (index + 1) & mask
+                found = slots[index]
+            else:
+                slots[index] = key
+                count += 1
+                append(True)
+        self._count = count
+        return new
 
     def _grow(self) -> None:
         old = self._slots
         size = len(old) * 2
-        slots = array("Q", bytes(8 * size))
+        slots = array("Q", [_EMPTY]) * size
         mask = size - 1
         for key in old:
             if key != _EMPTY:

@@ -17,12 +17,12 @@ from sitemill.entries import Entry, Page, Skip, SkipReason
 from sitemill.errors import ConfigError, GitError, SourceError
 from sitemill.globs import compile_globs, matches_any
 from sitemill.noindex import page_is_noindex
-from sitemill.protocol import MAX_URL_LENGTH, lastmod_from_timestamp
+from sitemill.protocol import MAX_URL_LENGTH, Precision, lastmod_from_timestamp
 from sitemill.robots import RobotsRules
 from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.tree import TreeFile, walk_tree
-from sitemill.sources.urllist import read_url_list
+from sitemill.sources.urllist import FastBlockReader, read_blocks, read_url_list
 from sitemill.urls import encode_uri_text, page_url, site_root_path
 from sitemill.writer import ROBOTS_TXT, WriteResult, is_own_name, write_sitemaps
 
@@ -35,6 +35,7 @@ _HTML_SUFFIXES: Final = (".html", ".htm")
 MAX_SKIPS_KEPT: Final = 1_000
 
 Progress = Callable[[int], None]
+_WARNED: Final = frozenset({SkipReason.DUPLICATE, SkipReason.TOO_LONG, SkipReason.OFF_SITE})
 
 
 @dataclass
@@ -54,11 +55,16 @@ class _Tally:
         self.kept = kept
 
     def skip(self, path: str, reason: SkipReason, detail: str = "") -> None:
-        self.counts[reason] += 1
+        self.record(Skip(path, reason, detail))
+
+    def record(self, skip: Skip) -> None:
+        self.counts[skip.reason] += 1
         if len(self.kept) < MAX_SKIPS_KEPT:
-            self.kept.append(Skip(path, reason, detail))
-        if reason in (SkipReason.DUPLICATE, SkipReason.TOO_LONG, SkipReason.OFF_SITE):
-            log.warning("skipped %s: %s%s", path, reason.value, f" ({detail})" if detail else "")
+            self.kept.append(skip)
+        # Warn where the user would not expect a page to be missing; a skip without
+        # detail (a URL list's repeated line) is only counted.
+        if skip.detail and skip.reason in _WARNED:
+            log.warning("skipped %s: %s (%s)", skip.path, skip.reason.value, skip.detail)
 
 
 def build_from_tree(
@@ -133,9 +139,17 @@ def build_from_url_list(
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = _Tally(report.skipped, report.skips)
-    entries = _listed_entries(config, lines, name, tally)
+    entries = _tallied(_listed_entries(config, lines, name), tally)
     report.result = write_sitemaps(entries, sink, config, on_file=_file_progress(progress))
     return report
+
+
+def _tallied(items: Iterator[Entry | Skip], tally: _Tally) -> Iterator[Entry]:
+    for item in items:
+        if item.__class__ is Skip:
+            tally.record(item)
+        else:
+            yield item  # type: ignore[misc]
 
 
 def is_candidate(config: Config, path: str) -> bool:
@@ -228,17 +242,45 @@ def _page_entries(
         yield Entry(loc, page.lastmod, changefreq, priority)
 
 
-def _listed_entries(
-    config: Config, lines: Iterable[str], name: str, tally: _Tally
-) -> Iterator[Entry]:
+def _listed_entries(config: Config, lines: Iterable[str], name: str) -> Iterator[Entry | Skip]:
+    filtering = bool(config.include or config.exclude or config.rules)
+    fast = (
+        FastBlockReader(config.base_url)
+        if not filtering and config.lastmod_precision is Precision.DATETIME
+        else None
+    )
+    keep_lastmod = config.lastmod is not LastmodMode.NONE
+    seen = SeenUrls()
+    for first_line, block in read_blocks(lines):
+        simple = fast(block) if fast is not None else None
+        if simple is None:
+            yield from _listed_block(config, block, name, first_line, seen)
+            continue
+        fits = [(loc, lastmod) for loc, lastmod in simple if len(loc) <= MAX_URL_LENGTH]
+        if len(fits) < len(simple):
+            for loc, _ in simple:
+                if len(loc) > MAX_URL_LENGTH:
+                    yield Skip(loc[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
+        new = seen.add_many([loc for loc, _ in fits])
+        for (loc, lastmod), first in zip(fits, new, strict=True):
+            if first:
+                yield Entry(loc, lastmod if lastmod and keep_lastmod else None)
+            else:
+                yield Skip(loc, SkipReason.DUPLICATE)  # a list's repeats are dropped quietly
+
+
+def _listed_block(
+    config: Config, block: list[str], name: str, first_line: int, seen: SeenUrls
+) -> Iterator[Entry | Skip]:
+    """Read a block line by line: any URL, any W3C date, filters and rules."""
     base = config.base_url
     filtering = bool(config.include or config.exclude or config.rules)
     keep_lastmod = config.lastmod is not LastmodMode.NONE
-    seen = SeenUrls()
-    for raw_url, lastmod, line in read_url_list(lines, config.lastmod_precision, name=name):
+    listed = read_url_list(block, config.lastmod_precision, name=name, first_line=first_line)
+    for raw_url, lastmod, line in listed:
         url = raw_url if raw_url.startswith(base) else _canonical_url(raw_url, name, line)
         if not url.startswith(base) or ("/." in url and not _stays_under(url, base)):
-            tally.skip(raw_url, SkipReason.OFF_SITE, f"not under {base}")
+            yield Skip(raw_url, SkipReason.OFF_SITE, f"not under {base}")
             continue
         loc = encode_uri_text(url)
         changefreq = priority = None
@@ -251,15 +293,15 @@ def _listed_entries(
             rule = next((rule for rule in config.rules if rule.pattern.matches(path)), None)
             if rule is not None:
                 if rule.exclude:
-                    tally.skip(raw_url, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
+                    yield Skip(raw_url, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
                     continue
                 changefreq = None if rule.changefreq is None else rule.changefreq.value
                 priority = rule.priority
         if len(loc) > MAX_URL_LENGTH:
-            tally.skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
+            yield Skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
             continue
         if not seen.add(loc):
-            tally.counts[SkipReason.DUPLICATE] += 1  # a list's repeats are dropped quietly
+            yield Skip(loc, SkipReason.DUPLICATE)  # a list's repeats are dropped quietly
             continue
         yield Entry(loc, lastmod if keep_lastmod else None, changefreq, priority)
 

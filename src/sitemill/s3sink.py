@@ -6,6 +6,7 @@ import base64
 import hashlib
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -156,6 +157,9 @@ class S3Sink:
         except BotoCoreError as exc:
             raise SinkError(f"cannot write {self._uri(name)}: {describe_error(exc)}") from exc
         return response.get("ETag", "")
+
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        return self.put(name, staged.read_bytes(), content_type=content_type)
 
     def delete(self, name: str) -> None:
         if not self.dry_run:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -32,6 +33,10 @@ class Sink(Protocol):
         """
         ...
 
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        """``put`` with the bytes in a staged file, which the sink may take over (move)."""
+        ...
+
     def delete(self, name: str) -> None:
         """Remove the file; a file that is already gone is not an error."""
         ...
@@ -58,6 +63,9 @@ class MemorySink:
         self.content_types[name] = content_type
         self.puts += 1
         return True
+
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        return self.put(name, staged.read_bytes(), content_type=content_type)
 
     def delete(self, name: str) -> None:
         self.files.pop(name, None)
@@ -114,6 +122,22 @@ class LocalDirSink:
             raise SinkError(f"cannot write {path}: {exc.strerror or exc}") from exc
         return True
 
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        """Move a staged file into place (no copy when it is on the same file system)."""
+        path = self._path(name)
+        try:
+            size = staged.stat().st_size
+            if _same_size(path, size) and path.read_bytes() == staged.read_bytes():
+                return False
+            self.directory.mkdir(parents=True, exist_ok=True)
+            staged.chmod(0o644)
+            os.replace(staged, path)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise SinkError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            return self.put(name, staged.read_bytes(), content_type=content_type)
+        return True
+
     @staticmethod
     def _holds(path: Path, data: bytes) -> bool:
         try:
@@ -131,3 +155,10 @@ class LocalDirSink:
             pass
         except OSError as exc:
             raise SinkError(f"cannot delete {path}: {exc.strerror or exc}") from exc
+
+
+def _same_size(path: Path, size: int) -> bool:
+    try:
+        return path.stat().st_size == size
+    except FileNotFoundError:
+        return False

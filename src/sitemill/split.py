@@ -9,15 +9,22 @@ That way any user template is split byte-exactly without rendering anything twic
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, islice
+from operator import attrgetter
 
 import jinja2
 
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
 from sitemill.specialize import CompiledTemplate, compile_template
+
+# Entries rendered per step of the compiled path: large enough to keep the loop in C, small
+# enough that the lookahead past a file's end costs nothing.
+_BATCH = 1_024
+_LASTMOD = attrgetter("lastmod")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,43 +166,56 @@ def render_sitemaps(
 def _render_compiled(
     entries: Iterator[Entry], compiled: CompiledTemplate, *, max_urls: int, max_bytes: int
 ) -> Iterator[RenderedSitemap]:
-    """The same split, for a template compiled to a function per entry (see specialize)."""
+    """The same split, for a template compiled to a function per entry (see specialize).
+
+    Entries are rendered a batch at a time and the byte limit is found with running sums
+    and a bisection, so the per-entry work stays in C.
+    """
     render = compiled.render_entry
     budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
-    carried: Entry | None = None
     source = iter(entries)
+    held: list[Entry] = []  # taken from the source, rendered, not yet in a file
+    held_text: list[str] = []
     while True:
         parts = [compiled.header]
         size = count = 0
         lastmod: str | None = None
-        if carried is not None:
-            # chain, not a generator: abandoning a generator would close the source too
-            pending: Iterator[Entry] = chain((carried,), source)
-            carried = None
-        else:
-            pending = source
-        for entry in pending:
-            chunk = render(entry)
-            chunk_size = len(chunk) if chunk.isascii() else len(chunk.encode("utf-8"))
-            if size + chunk_size > budget:
-                if count == 0:
-                    raise TemplateError(
-                        f"one URL does not fit in max_bytes ({max_bytes} bytes): {entry.loc}"
-                    )
-                carried = entry
-                break
-            parts.append(chunk)
-            size += chunk_size
-            count += 1
-            entry_lastmod = entry.lastmod
-            if entry_lastmod is not None and (lastmod is None or entry_lastmod > lastmod):
-                lastmod = entry_lastmod
-            if count >= max_urls:
-                break
+        while count < max_urls:
+            if not held:
+                held = list(islice(source, _BATCH))
+                if not held:
+                    break
+                held_text = list(map(render, held))
+            room = max_urls - count
+            texts = held_text[:room]
+            sizes = (
+                list(map(len, texts))
+                if all(map(str.isascii, texts))
+                else [len(text.encode("utf-8")) for text in texts]
+            )
+            totals = list(accumulate(sizes, initial=size))  # totals[k]: size with k more
+            fit = bisect_right(totals, budget) - 1
+            if fit == 0 and count == 0:
+                raise TemplateError(
+                    f"one URL does not fit in max_bytes ({max_bytes} bytes): {held[0].loc}"
+                )
+            parts += texts[:fit]
+            size = totals[fit]
+            count += fit
+            newest = max(filter(None, map(_LASTMOD, held[:fit])), default=None)
+            if newest is not None and (lastmod is None or newest > lastmod):
+                lastmod = newest
+            held, held_text = held[fit:], held_text[fit:]
+            if fit < len(texts):
+                break  # the next entry does not fit in this file
         if count == 0:
             return
         parts.append(compiled.footer)
-        yield RenderedSitemap("".join(parts).encode("utf-8"), count, lastmod)
+        text = "".join(parts)
+        del parts  # hold at most two copies of a file at a time, and only the bytes after
+        data = text.encode("utf-8")
+        del text
+        yield RenderedSitemap(data, count, lastmod)
 
 
 def _render_with_jinja(

@@ -106,15 +106,21 @@ def write_sitemaps(
         result.files.append(name)
         _put(sink, result, name, first.data, guard=True)
     else:
+        head = [first, second]
+        del first, second  # the staging loop must be the only holder of a rendered file
         with tempfile.TemporaryDirectory(prefix="sitemill-") as staging:
             children = _stage_children(
-                _chain(first, second, rendered), Path(staging), config, result, on_file
+                _chain(head, rendered), Path(staging), config, result, on_file
             )
             indexes = _render_indexes(children, config, environment)
             result.entry_files.extend(name for name, _ in indexes)
             result.files[:0] = result.entry_files
             for child in children:
-                _put(sink, result, child.name, (Path(staging) / child.name).read_bytes())
+                staged = Path(staging) / child.name
+                if sink.put_file(child.name, staged, content_type=content_type(child.name)):
+                    result.written.append(child.name)
+                else:
+                    result.unchanged.append(child.name)
         for name, data in indexes:
             _put(sink, result, name, data, guard=True)
     if config.robots_txt:
@@ -124,10 +130,10 @@ def write_sitemaps(
 
 
 def _chain(
-    first: RenderedSitemap, second: RenderedSitemap, rest: Iterator[RenderedSitemap]
+    head: list[RenderedSitemap], rest: Iterator[RenderedSitemap]
 ) -> Iterator[RenderedSitemap]:
-    yield first
-    yield second
+    while head:
+        yield head.pop(0)
     yield from rest
 
 
@@ -156,6 +162,7 @@ def _stage_children(
                 on_file(name, result.url_count)
             while len(pending) > 1:
                 pending.popleft().result()
+            del sitemap  # only the staging thread holds this file now
         for future in pending:
             future.result()
     return children

@@ -109,9 +109,27 @@ def read_object(client: S3Client, bucket: str, key: str) -> bytes | None:
 
 
 def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRules | None:
-    """The rules of robots.txt at the site root (one GET), or None when there is none."""
-    data = read_object(client, bucket, prefix + ROBOTS_TXT)
+    """The rules of robots.txt at the site root (one GET), or None when there is none.
+
+    S3 answers a GET of a missing key with 403, not 404, when the caller may not list that
+    key (the stack's s3:ListBucket is limited to the source prefix with a condition that a
+    GET does not carry), so AccessDenied here means "no robots.txt", with a warning.
+    https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html (Permissions)
+    """
+    key = prefix + ROBOTS_TXT
+    try:
+        data = read_object(client, bucket, key)
+    except SourceError as exc:
+        cause = exc.__cause__
+        if not (isinstance(cause, ClientError) and _is_access_denied(cause)):
+            raise
+        log.warning("cannot read s3://%s/%s (access denied): taken as no robots.txt", bucket, key)
+        return None
     return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
+
+
+def _is_access_denied(exc: ClientError) -> bool:
+    return exc.response.get("Error", {}).get("Code") in ("AccessDenied", "403")
 
 
 def bucket_pages(
