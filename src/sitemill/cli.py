@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import logging
 import os
 import sys
@@ -130,12 +131,17 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
             else:
                 lines = stack.enter_context(open(source, encoding="utf-8", newline=""))
             progress = stack.enter_context(terminal_progress(sys.stderr))
+            try:  # a file or a redirected one: its size sizes the duplicate check
+                size_hint: int | None = os.fstat(lines.fileno()).st_size or None
+            except (OSError, ValueError, io.UnsupportedOperation):
+                size_hint = None
             report = build_from_url_list(
                 config,
                 lines,
                 LocalDirSink(args.out),
                 name=source,
                 progress=progress,
+                size_hint=size_hint,
             )
     except UnicodeDecodeError as exc:
         raise SitemillError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc

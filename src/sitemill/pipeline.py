@@ -134,12 +134,17 @@ def build_from_url_list(
     *,
     name: str = "-",
     progress: Progress | None = None,
+    size_hint: int | None = None,
 ) -> Report:
-    """Generate sitemaps from a URL list (one URL per line, optional TAB + lastmod)."""
+    """Generate sitemaps from a URL list (one URL per line, optional TAB + lastmod).
+
+    ``size_hint``, the list's size in bytes when known, lets the duplicate check size its
+    table once from the first block's line length instead of growing (and copying) it.
+    """
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = _Tally(report.skipped, report.skips)
-    entries = _tallied(_listed_entries(config, lines, name), tally)
+    entries = _tallied(_listed_entries(config, lines, name, size_hint), tally)
     report.result = write_sitemaps(entries, sink, config, on_file=_file_progress(progress))
     return report
 
@@ -242,7 +247,9 @@ def _page_entries(
         yield Entry(loc, page.lastmod, changefreq, priority)
 
 
-def _listed_entries(config: Config, lines: Iterable[str], name: str) -> Iterator[Entry | Skip]:
+def _listed_entries(
+    config: Config, lines: Iterable[str], name: str, size_hint: int | None = None
+) -> Iterator[Entry | Skip]:
     filtering = bool(config.include or config.exclude or config.rules)
     fast = (
         FastBlockReader(config.base_url)
@@ -252,6 +259,9 @@ def _listed_entries(config: Config, lines: Iterable[str], name: str) -> Iterator
     keep_lastmod = config.lastmod is not LastmodMode.NONE
     seen = SeenUrls()
     for first_line, block in read_blocks(lines):
+        if size_hint and first_line == 1:
+            line_bytes = sum(map(len, block)) / len(block)  # characters: close to bytes for URLs
+            seen.reserve(int(size_hint / max(line_bytes, 1.0) * 1.05))
         simple = fast(block) if fast is not None else None
         if simple is None:
             yield from _listed_block(config, block, name, first_line, seen)
