@@ -1,0 +1,203 @@
+"""Timing and peak memory of a command, and reading back the sitemaps it wrote."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+# Runs in a fresh interpreter per measurement, so RUSAGE_CHILDREN holds only this one command
+# (and whatever it waited for, e.g. git): its peak RSS and CPU time, not the harness's.
+_WRAPPER = """
+import json, resource, subprocess, sys, time
+result_path, log_path, *command = sys.argv[1:]
+with open(log_path, "wb") as log:
+    start = time.perf_counter()
+    code = subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+peak = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
+with open(result_path, "w") as out:
+    json.dump({"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
+               "peak_rss_bytes": peak, "exit_code": code}, out)
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    wall_s: float
+    cpu_s: float
+    peak_rss_bytes: int
+    exit_code: int
+    log: str
+
+
+@dataclass
+class Timing:
+    """A command run `len(runs)` times, each into a fresh `out_dir`; the targets use medians."""
+
+    label: str
+    command: list[str]
+    out_dir: Path
+    runs: list[Run] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.runs) and all(run.exit_code == 0 for run in self.runs)
+
+    @property
+    def wall_s(self) -> float:
+        return statistics.median(run.wall_s for run in self.runs)
+
+    @property
+    def cpu_s(self) -> float:
+        return statistics.median(run.cpu_s for run in self.runs)
+
+    @property
+    def peak_rss_bytes(self) -> int:
+        return int(statistics.median(run.peak_rss_bytes for run in self.runs))
+
+    def failure(self) -> str:
+        """The last lines the failing run printed."""
+        bad = next((run for run in self.runs if run.exit_code != 0), None)
+        if bad is None:
+            return ""
+        tail = " | ".join(bad.log.strip().splitlines()[-3:])
+        return f"exit {bad.exit_code}: {tail}"
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "command": self.command,
+            "ok": self.ok,
+            "median_wall_s": self.wall_s if self.ok else None,
+            "median_cpu_s": self.cpu_s if self.ok else None,
+            "median_peak_rss_bytes": self.peak_rss_bytes if self.ok else None,
+            "runs": [
+                {
+                    "wall_s": run.wall_s,
+                    "cpu_s": run.cpu_s,
+                    "peak_rss_bytes": run.peak_rss_bytes,
+                    "exit_code": run.exit_code,
+                }
+                for run in self.runs
+            ],
+        }
+
+
+def clean_env() -> dict[str, str]:
+    """The environment minus SITEMILL_* settings, so a user's shell cannot change the result."""
+    return {key: value for key, value in os.environ.items() if not key.startswith("SITEMILL_")}
+
+
+def reset_dir(path: Path) -> Path:
+    """An empty directory: each timed run writes everything (no 'nothing changed' shortcut)."""
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path
+
+
+def _measure(timing: Timing, scratch: Path) -> None:
+    reset_dir(timing.out_dir)
+    result_path, log_path = scratch / "measure.json", scratch / "measure.log"
+    subprocess.run(
+        [sys.executable, "-c", _WRAPPER, str(result_path), str(log_path), *timing.command],
+        cwd=scratch,
+        env=clean_env(),
+        check=True,
+    )
+    data = json.loads(result_path.read_text())
+    log = log_path.read_text(encoding="utf-8", errors="replace")
+    run = Run(data["wall_s"], data["cpu_s"], data["peak_rss_bytes"], data["exit_code"], log)
+    timing.runs.append(run)
+
+
+def time_commands(timings: Sequence[Timing], *, repeat: int, scratch: Path) -> None:
+    """Run each command `repeat` times, round-robin, so that a busy spell on the machine hits
+    every command alike rather than one; a command that fails is not run again."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    for round_number in range(1, repeat + 1):
+        for timing in timings:
+            if timing.ok or not timing.runs:
+                print(f"  [{round_number}/{repeat}] {timing.label} …", flush=True)
+                _measure(timing, scratch)
+
+
+# --- reading sitemaps back ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UrlEntry:
+    loc: str
+    lastmod: str | None
+
+
+@dataclass
+class SitemapSet:
+    """What an output directory's `sitemap.xml` lists: child files, index lastmods, URLs."""
+
+    children: list[Path] = field(default_factory=list)
+    child_lastmods: list[str | None] = field(default_factory=list)
+    urls_per_child: list[int] = field(default_factory=list)
+    is_index: bool = False
+
+
+def _parse(path: Path) -> ET.Element:
+    if path.suffix == ".gz":
+        with gzip.open(path) as handle:
+            return ET.parse(handle).getroot()
+    return ET.parse(path).getroot()
+
+
+def _urls_of(root: ET.Element) -> Iterator[UrlEntry]:
+    if root.tag != f"{SITEMAP_NS}urlset":
+        raise ValueError(f"expected a <urlset>, found <{root.tag}>")
+    for url in root.iter(f"{SITEMAP_NS}url"):
+        yield UrlEntry(url.findtext(f"{SITEMAP_NS}loc", ""), url.findtext(f"{SITEMAP_NS}lastmod"))
+
+
+def read_sitemaps(out_dir: Path, sitemap_set: SitemapSet) -> Iterator[tuple[int, UrlEntry]]:
+    """(child number, URL) for every URL reachable from `out_dir/sitemap.xml`, in file order.
+
+    Fills `sitemap_set` as it goes. A lone `<urlset>` counts as child 0.
+    """
+    root = _parse(out_dir / "sitemap.xml")
+    if root.tag == f"{SITEMAP_NS}urlset":
+        sitemap_set.children.append(out_dir / "sitemap.xml")
+        sitemap_set.urls_per_child.append(0)
+        for entry in _urls_of(root):
+            sitemap_set.urls_per_child[0] += 1
+            yield 0, entry
+        return
+    sitemap_set.is_index = True
+    for number, item in enumerate(root.iter(f"{SITEMAP_NS}sitemap")):
+        # Children sit beside the index (location rule), so the URL's last segment is the file.
+        name = urlsplit(item.findtext(f"{SITEMAP_NS}loc", "")).path.rsplit("/", 1)[-1]
+        child = out_dir / name
+        sitemap_set.children.append(child)
+        sitemap_set.child_lastmods.append(item.findtext(f"{SITEMAP_NS}lastmod"))
+        sitemap_set.urls_per_child.append(0)
+        for entry in _urls_of(_parse(child)):
+            sitemap_set.urls_per_child[number] += 1
+            yield number, entry
+
+
+def lastmod_timestamp(text: str | None) -> int | None:
+    """A W3C datetime as a Unix timestamp (None when absent); raises ValueError when malformed."""
+    if text is None:
+        return None
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:  # a bare date: the protocol's dates are UTC here
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp())

@@ -1,0 +1,340 @@
+"""`make bench`: sitemill's performance targets, measured, checked for correctness, reported.
+
+    .venv/bin/python benchmarks/run.py [--quick] [--only urls-1m|build-git-10k]
+
+Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
+any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
+the npm `sitemap` package is installed from benchmarks/npm/package-lock.json on first use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
+from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
+
+BENCH_DIR = Path(__file__).resolve().parent
+OUT = BENCH_DIR / "out"
+NPM_DIR = BENCH_DIR / "npm"
+MAX_URLS_PER_CHILD = 50_000
+MB = 1_000_000
+# Outputs up to this many URLs are also checked with `sitemill validate` (the XSDs and the
+# protocol rules); bigger ones get the structural check below only, to keep the run short.
+VALIDATE_UP_TO = 100_000
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    target: str
+    measured: str
+    passed: bool
+
+
+@dataclass
+class Section:
+    name: str
+    description: str
+    timings: list[Timing] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+
+    def check(self, name: str, target: str, measured: str, passed: bool) -> None:
+        self.checks.append(Check(name, target, measured, passed))
+
+
+@dataclass(frozen=True)
+class Context:
+    quick: bool
+    repeat: int
+    sitemill: list[str]
+
+
+def sitemill_command() -> list[str]:
+    script = Path(sys.executable).parent / "sitemill"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sitemill.cli"]
+
+
+def validate(section: Section, ctx: Context, label: str, out_dir: Path) -> None:
+    done = subprocess.run(
+        [*ctx.sitemill, "validate", str(out_dir), "--base-url", BASE_URL],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        cwd=OUT,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    measured = (
+        "valid" if done.returncode == 0 else " | ".join(lines[:3]) or f"exit {done.returncode}"
+    )
+    section.check(f"{label}: sitemill validate", "exit 0", measured, done.returncode == 0)
+
+
+def verify_url_output(
+    section: Section, label: str, out_dir: Path, count: int, *, index_lastmods: bool
+) -> None:
+    """The output lists exactly the input's URLs, in order, with their lastmods, 50,000 a file."""
+    sitemaps = SitemapSet()
+    expected = listed_urls(count)
+    newest: dict[int, int] = {}
+    problem = ""
+    seen = 0
+    try:
+        for child, entry in read_sitemaps(out_dir, sitemaps):
+            want = next(expected, None)
+            seen += 1
+            stamp = lastmod_timestamp(entry.lastmod)
+            if want is None or (entry.loc, stamp) != want:
+                problem = f"URL #{seen}: {entry.loc} {entry.lastmod}, expected {want}"
+                break
+            newest[child] = max(newest.get(child, 0), want[1])
+    except (OSError, ValueError, SyntaxError) as exc:
+        problem = f"unreadable output: {exc}"
+    children = math.ceil(count / MAX_URLS_PER_CHILD)
+    if not problem and seen != count:
+        problem = f"{seen:,} URLs, expected {count:,}"
+    if not problem and len(sitemaps.children) != children:
+        problem = f"{len(sitemaps.children)} sitemap files, expected {children}"
+    if not problem and index_lastmods and sitemaps.is_index:
+        written = [lastmod_timestamp(text) for text in sitemaps.child_lastmods]
+        if written != [newest[i] for i in range(len(written))]:
+            problem = "an index <lastmod> is not the newest lastmod of its child"
+    files = len(sitemaps.children)
+    measured = problem or f"{seen:,} URLs in {files} file{'s' if files != 1 else ''}"
+    section.check(f"{label}: output correct", "all URLs + lastmods", measured, not problem)
+
+
+def ratio_check(section: Section, name: str, target: str, value: float | None, ok: bool) -> None:
+    measured = "n/a (a run failed)" if value is None else f"{value:.2f}×"
+    section.check(name, target, measured, value is not None and ok)
+
+
+def median_or_none(timing: Timing) -> float | None:
+    return timing.wall_s if timing.ok else None
+
+
+def ensure_npm_sitemap() -> str:
+    """Install the pinned npm `sitemap` (npm ci, from the committed lock file) unless present."""
+    lock = json.loads((NPM_DIR / "package-lock.json").read_text())
+    pinned = str(lock["packages"]["node_modules/sitemap"]["version"])
+    installed = NPM_DIR / "node_modules" / "sitemap" / "package.json"
+    if installed.is_file() and json.loads(installed.read_text())["version"] == pinned:
+        return pinned
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        raise RuntimeError("node and npm are needed for the npm comparison")
+    print(f"installing npm sitemap {pinned} into {NPM_DIR}/node_modules …", flush=True)
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=NPM_DIR, check=True
+    )
+    return pinned
+
+
+def bench_urls(ctx: Context) -> Section:
+    big, small = (100_000, 10_000) if ctx.quick else (1_000_000, 100_000)
+    section = Section("urls-1m", f"`sitemill urls`, {big:,} URLs (and {small:,}) vs npm sitemap")
+    base = OUT / "urls-1m"
+    lists = {count: ensure_url_list(OUT / "data", count) for count in (big, small)}
+
+    def sitemill(label: str, count: int, name: str, *extra: str) -> Timing:
+        command = [*ctx.sitemill, "urls", str(lists[count]), "--base-url", BASE_URL]
+        return Timing(label, [*command, "--out", str(base / name), *extra], base / name)
+
+    plain = sitemill(f"sitemill urls {big:,}", big, "sitemill")
+    gzipped = sitemill(f"sitemill urls --gzip {big:,}", big, "sitemill-gzip", "--gzip")
+    smaller = sitemill(f"sitemill urls {small:,}", small, "sitemill-small")
+    timings = [plain, gzipped, smaller]
+    counts = {plain.label: big, gzipped.label: big, smaller.label: small}
+    npm: Timing | None = None
+    try:
+        version = ensure_npm_sitemap()
+        command = ["node", str(NPM_DIR / "bench.mjs"), str(lists[big]), str(base / "npm"), BASE_URL]
+        npm = Timing(f"npm sitemap {version} {big:,}", command, base / "npm")
+        timings.append(npm)
+        counts[npm.label] = big
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
+        section.check("npm sitemap: set up", "installed", str(exc), False)
+
+    time_commands(timings, repeat=ctx.repeat, scratch=base)
+    section.timings = timings
+    for timing in timings:
+        if not timing.ok:
+            section.check(f"{timing.label}: runs", "exit 0", timing.failure(), False)
+            continue
+        ours = timing is not npm
+        count = counts[timing.label]
+        verify_url_output(section, timing.label, timing.out_dir, count, index_lastmods=ours)
+        if ours and count <= VALIDATE_UP_TO:
+            validate(section, ctx, timing.label, timing.out_dir)
+
+    plain_s, gzip_s = median_or_none(plain), median_or_none(gzipped)
+    npm_s = median_or_none(npm) if npm else None
+    speedup = npm_s / plain_s if npm_s and plain_s else None
+    ratio_check(section, "sitemill vs npm: speed-up", "≥ 2.00×", speedup, (speedup or 0) >= 2)
+    slowdown = gzip_s / plain_s if gzip_s and plain_s else None
+    ratio_check(
+        section, "--gzip vs uncompressed: time", "≤ 1.50×", slowdown, (slowdown or 9) <= 1.5
+    )
+    rss = plain.peak_rss_bytes if plain.ok else None
+    section.check(
+        f"sitemill {big:,}: peak RSS",
+        "≤ 100 MB",
+        "n/a (a run failed)" if rss is None else f"{rss / MB:.1f} MB",
+        rss is not None and rss <= 100 * MB,
+    )
+    growth = plain.peak_rss_bytes / smaller.peak_rss_bytes if plain.ok and smaller.ok else None
+    ratio_check(section, f"peak RSS {big:,} vs {small:,}", "≤ 1.50×", growth, (growth or 9) <= 1.5)
+    return section
+
+
+def bench_build_git(ctx: Context) -> Section:
+    plan = RepoPlan(1_000, 100) if ctx.quick else RepoPlan(10_000, 1_000)
+    section = Section(
+        "build-git-10k",
+        f"`sitemill build --lastmod git`, {plan.files:,} pages, {plan.commits:,} commits",
+    )
+    repo = ensure_git_repo(OUT / "data", plan)
+    base = OUT / "build-git-10k"
+    out_dir = base / "sitemill"
+    command = [*ctx.sitemill, "build", str(repo), "--base-url", BASE_URL]
+    command += ["--out", str(out_dir), "--lastmod", "git"]
+    label = f"sitemill build {plan.files:,} pages"
+    timing = Timing(label, command, out_dir)
+    time_commands([timing], repeat=ctx.repeat, scratch=base)
+    section.timings.append(timing)
+    if not timing.ok:
+        section.check(f"{label}: runs", "exit 0", timing.failure(), False)
+        section.check("end-to-end time", "< 2.00 s", "n/a (a run failed)", False)
+        return section
+    expected = plan.expected_lastmods()
+    today = datetime.now(UTC).date()
+    problem = ""
+    seen: set[str] = set()
+    try:
+        for _, entry in read_sitemaps(out_dir, SitemapSet()):
+            stamp = lastmod_timestamp(entry.lastmod)
+            if entry.loc in seen or entry.loc not in expected:
+                problem = f"unexpected or repeated URL {entry.loc}"
+            elif stamp is not None and datetime.fromtimestamp(stamp, UTC).date() == today:
+                problem = f"{entry.loc}: lastmod {entry.lastmod} is today, not a commit date"
+            elif stamp != expected[entry.loc]:
+                problem = f"{entry.loc}: lastmod {entry.lastmod}, last commit {expected[entry.loc]}"
+            if problem:
+                break
+            seen.add(entry.loc)
+    except (OSError, ValueError, SyntaxError) as exc:
+        problem = f"unreadable output: {exc}"
+    if not problem and len(seen) != plan.files:
+        problem = f"{len(seen):,} URLs, expected {plan.files:,}"
+    measured = problem or f"{len(seen):,} URLs, lastmods = last commit dates"
+    section.check(f"{label}: output correct", "URLs + commit dates", measured, not problem)
+    validate(section, ctx, label, out_dir)
+    wall = timing.wall_s
+    section.check("end-to-end time", "< 2.00 s", f"{wall:.2f} s", wall < 2)
+    return section
+
+
+BENCHMARKS: dict[str, Callable[[Context], Section]] = {
+    "urls-1m": bench_urls,
+    "build-git-10k": bench_build_git,
+}
+
+
+def print_section(section: Section, repeat: int) -> None:
+    runs = "1 run" if repeat == 1 else f"median of {repeat} runs"
+    print(f"\n{section.name}: {section.description} ({runs})")
+    print(f"  {'command':<44} {'wall':>9} {'CPU':>9} {'peak RSS':>10}")
+    for timing in section.timings:
+        if timing.ok:
+            wall, cpu = f"{timing.wall_s:.2f} s", f"{timing.cpu_s:.2f} s"
+            rss = f"{timing.peak_rss_bytes / MB:.1f} MB"
+        else:
+            wall, cpu, rss = "failed", "-", "-"
+        print(f"  {timing.label:<44} {wall:>9} {cpu:>9} {rss:>10}")
+    print(f"  {'check':<44} {'target':>20}  result")
+    for check in section.checks:
+        verdict = "PASS" if check.passed else "FAIL"
+        print(f"  {check.name:<44} {check.target:>20}  {verdict}  {check.measured}")
+
+
+def environment(ctx: Context) -> dict[str, str]:
+    version = subprocess.run(
+        [*ctx.sitemill, "--version"], capture_output=True, text=True, env=clean_env()
+    )
+    node = shutil.which("node")
+    node_version = (
+        subprocess.run([node, "--version"], capture_output=True, text=True) if node else None
+    )
+    return {
+        "sitemill": version.stdout.strip() or f"unavailable (exit {version.returncode})",
+        "python": platform.python_version(),
+        "node": node_version.stdout.strip() if node_version else "missing",
+        "platform": platform.platform(),
+        "cpus": str(os.cpu_count()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="10× smaller sizes, 1 run each")
+    parser.add_argument("--only", choices=sorted(BENCHMARKS), help="run one benchmark")
+    args = parser.parse_args(argv)
+    ctx = Context(quick=args.quick, repeat=1 if args.quick else 3, sitemill=sitemill_command())
+    OUT.mkdir(parents=True, exist_ok=True)
+    env = environment(ctx)
+    print(
+        f"sitemill benchmarks{' (--quick)' if ctx.quick else ''}: {env['sitemill']}, "
+        f"Python {env['python']}, node {env['node']}, {env['cpus']} CPUs"
+    )
+    load = os.getloadavg()[0]
+    if load > 0.5 * (os.cpu_count() or 1):
+        print(
+            f"note: load average {load:.1f} on {env['cpus']} CPUs: other work is running, so "
+            "timings are noisy (CPU times and ratios less so)"
+        )
+    sections = []
+    for name, bench in BENCHMARKS.items():
+        if args.only in (None, name):
+            print(f"running {name} …", flush=True)
+            section = bench(ctx)
+            print_section(section, ctx.repeat)
+            sections.append(section)
+    failed = [check for section in sections for check in section.checks if not check.passed]
+    results = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "quick": ctx.quick,
+        "runs_per_command": ctx.repeat,
+        "environment": env,
+        "load_average_at_start": load,
+        "load_average_at_end": os.getloadavg()[0],
+        "passed": not failed,
+        "benchmarks": {
+            section.name: {
+                "description": section.description,
+                "timings": {timing.label: timing.as_json() for timing in section.timings},
+                "checks": [asdict(check) for check in section.checks],
+            }
+            for section in sections
+        },
+    }
+    results_path = OUT / "results.json"
+    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print(
+        f"\n{len(failed)} of {sum(len(s.checks) for s in sections)} checks failed; "
+        f"results in {results_path.relative_to(BENCH_DIR.parent)}"
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
