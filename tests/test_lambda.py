@@ -5,17 +5,13 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
-import logging
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
-import boto3
 import pytest
-from moto import mock_aws
 
+from s3util import BASE, BUCKET, PAGE, Requests, moto_bucket, restored_logging
 from sitemill.cloudfront import caller_reference, invalidation_paths
 from sitemill.errors import ConfigError, SourceError
 from sitemill.lambda_app import handle
@@ -24,28 +20,11 @@ from xsd import assert_xsd_valid
 
 EVENTS = Path(__file__).parent / "events"
 ROOT = Path(__file__).parent.parent
-BUCKET = "site-bucket"
-BASE = "https://example.com/"
-PAGE = b"<!doctype html><title>x</title>"
 ENV = {"SITEMILL_BASE_URL": BASE}
 
 
 def event(name: str) -> Any:
     return json.loads((EVENTS / name).read_text(encoding="utf-8"))
-
-
-class Requests:
-    """Every S3 call a client makes, counted by a botocore ``before-call`` hook."""
-
-    def __init__(self, client: Any) -> None:
-        self.calls: list[tuple[str, str]] = []
-        client.meta.events.register("before-call.s3.*", self._record)
-
-    def _record(self, model: Any, params: dict[str, Any], **_: Any) -> None:
-        self.calls.append((model.name, unquote(params["url_path"].lstrip("/"))))
-
-    def summary(self) -> Counter[str]:
-        return Counter(name for name, _ in self.calls)
 
 
 class FakeCloudFront:
@@ -68,22 +47,12 @@ class Context:
 
 @pytest.fixture(autouse=True)
 def restore_logging() -> Iterator[None]:
-    """The handler sends the sitemill loggers to JSON lines; put them back for other tests."""
-    logger = logging.getLogger("sitemill")
-    saved = (list(logger.handlers), logger.propagate, logger.level)
-    yield
-    logger.handlers[:] = saved[0]
-    logger.propagate, logger.level = saved[1], saved[2]
+    yield from restored_logging()
 
 
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
-        monkeypatch.setenv(name, "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
+    for client in moto_bucket(monkeypatch):
         for key in ("index.html", "about.html", "docs/a b+c%d café.html", "assets/site.css"):
             client.put_object(Bucket=BUCKET, Key=key, Body=PAGE)
         yield client

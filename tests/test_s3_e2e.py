@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import logging
 import os
 import re
 import socket
@@ -19,11 +18,11 @@ import boto3
 import pytest
 from moto.server import ThreadedMotoServer
 
+from s3util import BUCKET, restored_logging
 from xsd import assert_valid_sitemaps
 
 ROOT = Path(__file__).parent.parent
 BIN = Path(sys.executable).parent
-BUCKET = "site-bucket"
 BASE = "https://www.example.com/"
 CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "testing",
@@ -54,12 +53,7 @@ def free_port() -> int:
 
 @pytest.fixture(autouse=True)
 def restore_logging() -> Iterator[None]:
-    """The handler sends the sitemill loggers to JSON lines; put them back for other tests."""
-    logger = logging.getLogger("sitemill")
-    saved = (list(logger.handlers), logger.propagate, logger.level)
-    yield
-    logger.handlers[:] = saved[0]
-    logger.propagate, logger.level = saved[1], saved[2]
+    yield from restored_logging()
 
 
 @pytest.fixture(scope="module")

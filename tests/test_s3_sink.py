@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -13,37 +12,14 @@ from urllib.parse import unquote
 import boto3
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
-from moto import mock_aws
 
+from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.cli import main
-from sitemill.config import Config, load_config
 from sitemill.errors import SinkError
 from sitemill.s3job import BucketSite, rebuild_bucket
 from sitemill.s3sink import ConflictError, S3Sink, _supports_conditional_put, holds
 from sitemill.sources.s3 import Inventory, StoredObject
 from xsd import assert_xsd_valid
-
-BUCKET = "site-bucket"
-BASE = "https://example.com/"
-PAGE = b"<!doctype html><title>x</title>"
-
-
-def make_config(**values: Any) -> Config:
-    return load_config({"base_url": BASE, **values})
-
-
-class Requests:
-    """Every S3 call a client makes, counted by a botocore ``before-call`` hook."""
-
-    def __init__(self, client: Any) -> None:
-        self.calls: list[tuple[str, str]] = []
-        client.meta.events.register("before-call.s3.*", self._record)
-
-    def _record(self, model: Any, params: dict[str, Any], **_: Any) -> None:
-        self.calls.append((model.name, unquote(params["url_path"].lstrip("/"))))
-
-    def summary(self) -> Counter[str]:
-        return Counter(name for name, _ in self.calls)
 
 
 def fail_on(client: Any, key: str, code: str, status: int, times: int = 1) -> list[int]:
@@ -77,13 +53,7 @@ def before_index_put(client: Any, action: Callable[[], None], times: int = 1) ->
 
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
-        monkeypatch.setenv(name, "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
-        yield client
+    yield from moto_bucket(monkeypatch)
 
 
 def put_pages(client: Any, *paths: str) -> None:

@@ -9,17 +9,14 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import unquote
 
-import boto3
 import pytest
 from botocore.exceptions import ClientError
-from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.aws import make_s3_client, parse_timestamp
-from sitemill.config import Config, load_config
 from sitemill.entries import Page, SkipReason
 from sitemill.errors import SourceError
 from sitemill.s3job import BucketSite, rebuild_bucket
@@ -33,41 +30,10 @@ from sitemill.sources.s3 import (
 )
 from xsd import assert_xsd_valid
 
-BUCKET = "site-bucket"
-BASE = "https://example.com/"
-PAGE = b"<!doctype html><title>x</title>"
-
-
-def make_config(**values: Any) -> Config:
-    return load_config({"base_url": BASE, **values})
-
-
-class Requests:
-    """Every S3 call a client makes, counted by a botocore ``before-call`` hook."""
-
-    def __init__(self, client: Any) -> None:
-        self.calls: list[tuple[str, str]] = []
-        client.meta.events.register("before-call.s3.*", self._record)
-
-    def _record(self, model: Any, params: dict[str, Any], **_: Any) -> None:
-        self.calls.append((model.name, unquote(params["url_path"].lstrip("/"))))
-
-    def count(self, operation: str) -> int:
-        return sum(1 for name, _ in self.calls if name == operation)
-
-    def summary(self) -> Counter[str]:
-        return Counter(name for name, _ in self.calls)
-
 
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
-        monkeypatch.setenv(name, "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
-        yield client
+    yield from moto_bucket(monkeypatch)
 
 
 def seed(keys: dict[str, bytes]) -> None:

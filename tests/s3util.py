@@ -1,0 +1,60 @@
+"""Shared pieces of the S3 and Lambda tests: a moto bucket, request counting, logging reset."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import unquote
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from sitemill.config import Config, load_config
+
+BUCKET = "site-bucket"
+BASE = "https://example.com/"
+PAGE = b"<!doctype html><title>x</title>"
+
+
+def make_config(**values: Any) -> Config:
+    return load_config({"base_url": BASE, **values})
+
+
+class Requests:
+    """Every S3 call a client makes, counted by a botocore ``before-call`` hook."""
+
+    def __init__(self, client: Any) -> None:
+        self.calls: list[tuple[str, str]] = []
+        client.meta.events.register("before-call.s3.*", self._record)
+
+    def _record(self, model: Any, params: dict[str, Any], **_: Any) -> None:
+        self.calls.append((model.name, unquote(params["url_path"].lstrip("/"))))
+
+    def count(self, operation: str) -> int:
+        return sum(1 for name, _ in self.calls if name == operation)
+
+    def summary(self) -> Counter[str]:
+        return Counter(name for name, _ in self.calls)
+
+
+def moto_bucket(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """An in-process moto S3 client with BUCKET created (dummy credentials, no network)."""
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        monkeypatch.setenv(name, "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        client.create_bucket(Bucket=BUCKET)
+        yield client
+
+
+def restored_logging() -> Iterator[None]:
+    """The handler sends the sitemill loggers to JSON lines; put them back for other tests."""
+    logger = logging.getLogger("sitemill")
+    saved = (list(logger.handlers), logger.propagate, logger.level)
+    yield
+    logger.handlers[:] = saved[0]
+    logger.propagate, logger.level = saved[1], saved[2]
