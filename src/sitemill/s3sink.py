@@ -19,6 +19,7 @@ from sitemill.sources.s3 import (
     is_not_found,
     list_objects,
     normalize_prefix,
+    read_object,
 )
 
 if TYPE_CHECKING:
@@ -97,14 +98,7 @@ class S3Sink:
     def read(self, name: str) -> bytes | None:
         if name not in self._objects():
             return None  # the listing says it does not exist: no GET needed
-        try:
-            return self.client.get_object(Bucket=self.bucket, Key=self.prefix + name)["Body"].read()
-        except ClientError as exc:
-            if is_not_found(exc):
-                return None
-            raise SinkError(f"cannot read {self._uri(name)}: {describe_error(exc)}") from exc
-        except BotoCoreError as exc:
-            raise SinkError(f"cannot read {self._uri(name)}: {describe_error(exc)}") from exc
+        return read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
 
     def names(self) -> Iterator[str]:
         return iter(sorted(self._objects()))

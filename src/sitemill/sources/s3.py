@@ -11,7 +11,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
-from sitemill.errors import SourceError
+from sitemill.errors import SitemillError, SourceError
 from sitemill.protocol import format_lastmod
 from sitemill.robots import RobotsRules
 from sitemill.writer import ROBOTS_TXT, is_own_name
@@ -96,16 +96,18 @@ def list_objects(
         raise SourceError(f"cannot list s3://{bucket}/{prefix}: {describe_error(exc)}") from exc
 
 
-def read_object(client: S3Client, bucket: str, key: str) -> bytes | None:
-    """The bytes of one object, or None when it does not exist."""
+def read_object(
+    client: S3Client, bucket: str, key: str, *, error: type[SitemillError] = SourceError
+) -> bytes | None:
+    """The bytes of one object, or None when it does not exist; failures raise ``error``."""
     try:
         return client.get_object(Bucket=bucket, Key=key)["Body"].read()
     except ClientError as exc:
         if is_not_found(exc):
             return None
-        raise SourceError(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
+        raise error(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
     except BotoCoreError as exc:
-        raise SourceError(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
+        raise error(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
 
 
 def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRules | None:
