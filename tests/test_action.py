@@ -21,7 +21,7 @@ from sitemill.errors import ConfigError
 from sitemill.gha import DEFAULT_COMMITTER, main, read_settings
 from sitemill.gha_report import escape_data, escape_property, render_summary, workflow_command
 from sitemill.gitpush import Identity, redact
-from sitemill.pipeline import Report
+from sitemill.report import Report
 from sitemill.writer import WriteResult
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import pytest
 from sitemill.config import load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
-from sitemill.pipeline import build_from_url_list
+from sitemill.lists import build_from_url_list
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sitemill.config import load_config
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Skip
-from sitemill.pipeline import _listed_block, _listed_entries
+from sitemill.lists import _listed_block, _listed_entries
 from sitemill.sources.urllist import FastBlockReader, read_blocks
 
 BASE = "https://example.com/"

@@ -16,7 +16,8 @@ from sitemill import __version__
 from sitemill.config import CONFIG_FILE_NAME, Config, load_config, read_config_file
 from sitemill.console import print_report, terminal_progress
 from sitemill.errors import SitemillError
-from sitemill.pipeline import build_from_tree, build_from_url_list
+from sitemill.lists import build_from_url_list
+from sitemill.pipeline import build_from_tree
 from sitemill.sinks import LocalDirSink
 
 log = logging.getLogger("sitemill")

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from sitemill.pipeline import Report
+from sitemill.report import Report
 
 
 class Progress:

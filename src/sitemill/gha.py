@@ -27,7 +27,8 @@ from sitemill.gha_report import (
     workflow_command,
 )
 from sitemill.gitpush import Identity, Published, Repo, commit_and_push
-from sitemill.pipeline import Report, build_from_tree
+from sitemill.pipeline import build_from_tree
+from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 from sitemill.writer import ROBOTS_TXT, is_own_name
 

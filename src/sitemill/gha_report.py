@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from sitemill.gitpush import Published
-from sitemill.pipeline import Report
+from sitemill.report import Report
 
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20

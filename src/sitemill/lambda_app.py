@@ -21,7 +21,8 @@ from sitemill.lambda_events import (
     select_changes,
 )
 from sitemill.lambda_log import configure_logging
-from sitemill.pipeline import Report, is_candidate
+from sitemill.pipeline import is_candidate
+from sitemill.report import Report
 from sitemill.s3job import BucketSite, rebuild_bucket
 from sitemill.s3sink import DEFAULT_CACHE_CONTROL
 from sitemill.sources.s3 import normalize_prefix

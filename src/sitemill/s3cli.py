@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 from sitemill.aws import make_s3_client
 from sitemill.config import Config
 from sitemill.console import print_report, terminal_progress
-from sitemill.pipeline import Report
+from sitemill.report import Report
 from sitemill.s3job import BucketSite, rebuild_bucket
 from sitemill.s3sink import DEFAULT_CACHE_CONTROL
 

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from sitemill.config import Config, LastmodMode
 from sitemill.errors import SinkError
-from sitemill.pipeline import Progress, Report, build_from_pages
+from sitemill.pipeline import build_from_pages
+from sitemill.report import Progress, Report
 from sitemill.s3sink import DEFAULT_CACHE_CONTROL, ConflictError, S3Sink
 from sitemill.sources.s3 import (
     Inventory,

@@ -1,0 +1,64 @@
+"""What a run reports: the write result, skipped pages by reason, warnings, progress."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from sitemill.config import LastmodMode
+from sitemill.entries import Skip, SkipReason
+from sitemill.writer import WriteResult
+
+log = logging.getLogger(__name__)
+
+# Skips kept in full for reports and annotations; beyond this they are only counted.
+MAX_SKIPS_KEPT: Final = 1_000
+_WARNED: Final = frozenset({SkipReason.DUPLICATE, SkipReason.TOO_LONG, SkipReason.OFF_SITE})
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class Report:
+    """What a build did: the write result, and every page left out with why."""
+
+    result: WriteResult
+    lastmod: LastmodMode
+    skipped: Counter[SkipReason] = field(default_factory=Counter)
+    skips: list[Skip] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Tally:
+    """Counts skips by reason, keeps the first ones, and warns where a user would look."""
+
+    def __init__(self, report_skips: Counter[SkipReason], kept: list[Skip]) -> None:
+        self.counts = report_skips
+        self.kept = kept
+
+    def skip(self, path: str, reason: SkipReason, detail: str = "") -> None:
+        self.record(Skip(path, reason, detail))
+
+    def record(self, skip: Skip) -> None:
+        self.counts[skip.reason] += 1
+        if len(self.kept) < MAX_SKIPS_KEPT:
+            self.kept.append(skip)
+        # Warn where the user would not expect a page to be missing; a skip without
+        # detail (a URL list's repeated line) is only counted.
+        if skip.detail and skip.reason in _WARNED:
+            log.warning("skipped %s: %s (%s)", skip.path, skip.reason.value, skip.detail)
+
+
+def file_progress(progress: Progress | None) -> Callable[[str, int], None] | None:
+    """Report progress once per finished sitemap file: no per-URL cost."""
+    if progress is None:
+        return None
+    report = progress
+
+    def on_file(name: str, url_count: int) -> None:
+        report(url_count)
+
+    return on_file

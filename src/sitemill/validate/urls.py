@@ -1,0 +1,164 @@
+"""The protocol rules for each <loc> and <lastmod>: form, length, host, location, duplicates."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit
+
+from sitemill.errors import ConfigError
+from sitemill.protocol import MAX_URL_LENGTH
+from sitemill.validate.violation import Violation
+
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+
+# RFC 3986 admits none of these anywhere in a URL: they must arrive percent-encoded.
+_MUST_ENCODE = re.compile(r'[\x00-\x20\x7f<>"{}|\\^`]|[^\x00-\x7f]|%(?![0-9A-Fa-f]{2})')
+# What W3C Datetime allows and the XSD accepts: a date, or a date-time with seconds and a zone.
+_W3C_LASTMOD = re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?")
+# Lexical xsd:date | xsd:dateTime. Values outside it are the XSD's to report, not ours.
+_XSD_LASTMOD = re.compile(r"-?\d{4,}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?")
+
+
+# --- where URLs must live ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """The origin and directory of a URL: what the host and location rules compare."""
+
+    origin: tuple[str, str, int]
+    directory: str  # a path ending in "/"
+
+    @property
+    def origin_url(self) -> str:
+        scheme, host, port = self.origin
+        return f"{scheme}://{host}" + ("" if _DEFAULT_PORTS[scheme] == port else f":{port}")
+
+    @property
+    def url(self) -> str:
+        return self.origin_url + self.directory
+
+    def holds(self, other: Place) -> bool:
+        return other.origin == self.origin and other.directory.startswith(self.directory)
+
+
+def place_of(url: str) -> Place | None:
+    """The place of an absolute http(s) URL, or None when it is not one."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    path = parts.path or "/"
+    origin = (parts.scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[parts.scheme])
+    return Place(origin, path[: path.rindex("/") + 1])
+
+
+def base_place(base_url: str) -> Place:
+    """The place of the ``base_url`` the sitemaps are served from; a ConfigError if it has none."""
+    parts = urlsplit(base_url)
+    place = place_of(base_url if base_url.endswith("/") else base_url + "/")
+    if place is None or parts.query or parts.fragment:
+        raise ConfigError("base_url", f"must be an absolute http(s) URL, got {base_url!r}")
+    return place
+
+
+def short(text: str) -> str:
+    """``text`` cut to 100 characters, for messages."""
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+# --- the rules ----------------------------------------------------------------------------------
+
+
+class Group:
+    """Fingerprints of the URLs in every child of a directory's indexes, to find duplicates."""
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+        self.seen: dict[int, int] = {}  # fingerprint -> file number << 32 | line
+
+
+class LocRules:
+    """Checks each URL of one file: form, length, host, location rule, duplicates."""
+
+    def __init__(
+        self, file: str, sink: list[Violation], place: Place | None, group: Group | None
+    ) -> None:
+        self.file, self.sink = file, sink
+        self.place = place  # where every URL must lie; None: learnt from the first URL
+        self.first_line: int | None = None  # the line that taught self.place
+        self.siblings = False  # an index without a known place: children share one directory
+        self.seen: dict[int, int] = {}  # fingerprint -> line
+        self.group, self.number = group, 0
+        if group is not None:
+            self.number = len(group.files)
+            group.files.append(file)
+
+    def check(self, loc: str, line: int) -> None:
+        self.sink.extend(Violation(self.file, line, text) for text in self._problems(loc, line))
+
+    def _problems(self, loc: str, line: int) -> Iterator[str]:
+        if len(loc) > MAX_URL_LENGTH:
+            yield f"loc is {len(loc):,} characters long; the maximum is {MAX_URL_LENGTH:,}"
+        bad = sorted(set(_MUST_ENCODE.findall(loc)))
+        if bad:
+            shown = ", ".join(repr(char) for char in bad[:5])
+            yield f"loc {short(loc)!r} has characters that must be percent-encoded: {shown}"
+        place = place_of(loc)
+        if place is None:
+            yield f"loc {short(loc)!r} is not an absolute http(s) URL"
+        else:
+            yield from self._place_problems(loc, place, line)
+        yield from self._duplicate(loc, line)
+
+    def _place_problems(self, loc: str, place: Place, line: int) -> Iterator[str]:
+        if self.place is None:
+            self.place = place if self.siblings else Place(place.origin, "/")
+            self.first_line = line
+            return
+        expected = self.place
+        if place.origin != expected.origin:
+            why = ", where this sitemap is served"
+            if self.first_line is not None:
+                why = f" like the first loc (line {self.first_line})"
+            yield f"loc {short(loc)} is on {place.origin_url}, not {expected.origin_url}{why}"
+        elif not expected.holds(place):
+            if self.first_line is not None:
+                yield (
+                    f"index child {short(loc)} is not in {expected.url} like the first child "
+                    f"(line {self.first_line}); an index's children must share one directory"
+                )
+            else:
+                yield (
+                    f"loc {short(loc)} is outside {expected.url}, the directory this sitemap "
+                    "is served from (sitemaps.org location rule)"
+                )
+
+    def _duplicate(self, loc: str, line: int) -> Iterator[str]:
+        # 64-bit fingerprints instead of the strings keep a million URLs in tens of MB.
+        digest = hashlib.blake2b(loc.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        fingerprint = int.from_bytes(digest, "big")
+        first = self.seen.setdefault(fingerprint, line)
+        if first != line:
+            yield f"duplicate loc {short(loc)} (first at line {first})"
+        elif self.group is not None:
+            packed = self.group.seen.setdefault(fingerprint, self.number << 32 | line)
+            if packed >> 32 != self.number:
+                other = f"{self.group.files[packed >> 32]}:{packed & 0xFFFFFFFF}"
+                yield f"duplicate loc {short(loc)}: also listed in {other}"
+
+
+def lastmod_problem(value: str) -> str | None:
+    """Flag the forms the XSD accepts but W3C Datetime does not (no zone, a date with a zone)."""
+    if _W3C_LASTMOD.fullmatch(value) or not _XSD_LASTMOD.fullmatch(value):
+        return None
+    if "T" in value and not re.search(r"(Z|[+-]\d{2}:\d{2})$", value):
+        return f"lastmod {value!r} has no time zone; W3C Datetime needs one (e.g. +00:00)"
+    return f"lastmod {value!r} is not W3C Datetime: use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm"
