@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.config import Config, LastmodMode
@@ -36,22 +37,18 @@ def build_from_url_list(
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = Tally(report.skipped, report.skips)
-    entries = _tallied(_listed_entries(config, lines, name, size_hint), tally)
+    entries = _listed_entries(config, lines, name, tally.record, size_hint)
     report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
     return report
 
 
-def _tallied(items: Iterator[Entry | Skip], tally: Tally) -> Iterator[Entry]:
-    for item in items:
-        if item.__class__ is Skip:
-            tally.record(item)
-        else:
-            yield item  # type: ignore[misc]
-
-
 def _listed_entries(
-    config: Config, lines: Iterable[str], name: str, size_hint: int | None = None
-) -> Iterator[Entry | Skip]:
+    config: Config,
+    lines: Iterable[str],
+    name: str,
+    record: Callable[[Skip], None],
+    size_hint: int | None = None,
+) -> Iterator[Entry]:
     filtering = bool(config.include or config.exclude or config.rules)
     fast = (
         FastBlockReader(config.base_url)
@@ -66,24 +63,34 @@ def _listed_entries(
             seen.reserve(int(size_hint / max(line_bytes, 1.0) * 1.05))
         simple = fast(block) if fast is not None else None
         if simple is None:
-            yield from _listed_block(config, block, name, first_line, seen)
+            yield from _listed_block(config, block, name, first_line, seen, record)
             continue
         fits = [(loc, lastmod) for loc, lastmod in simple if len(loc) <= MAX_URL_LENGTH]
         if len(fits) < len(simple):
             for loc, _ in simple:
                 if len(loc) > MAX_URL_LENGTH:
-                    yield Skip(loc[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
-        new = seen.add_many([loc for loc, _ in fits])
-        for (loc, lastmod), first in zip(fits, new, strict=True):
+                    record(Skip(loc[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters"))
+        locs = [loc for loc, _ in fits]
+        stamps = [stamp or None for _, stamp in fits] if keep_lastmod else [None] * len(fits)
+        new = seen.add_many(locs)
+        if all(new):  # the usual block: every entry built in C
+            yield from map(Entry._make, zip(locs, stamps, repeat(None), repeat(None)))
+            continue
+        for loc, lastmod, first in zip(locs, stamps, new, strict=True):
             if first:
-                yield Entry(loc, lastmod if lastmod and keep_lastmod else None)
+                yield Entry(loc, lastmod)
             else:
-                yield Skip(loc, SkipReason.DUPLICATE)  # a list's repeats are dropped quietly
+                record(Skip(loc, SkipReason.DUPLICATE))  # a list's repeats are dropped quietly
 
 
 def _listed_block(
-    config: Config, block: list[str], name: str, first_line: int, seen: SeenUrls
-) -> Iterator[Entry | Skip]:
+    config: Config,
+    block: list[str],
+    name: str,
+    first_line: int,
+    seen: SeenUrls,
+    record: Callable[[Skip], None],
+) -> Iterator[Entry]:
     """Read a block line by line: any URL, any W3C date, filters and rules."""
     base = config.base_url
     filtering = bool(config.include or config.exclude or config.rules)
@@ -92,7 +99,7 @@ def _listed_block(
     for raw_url, lastmod, line in listed:
         url = raw_url if raw_url.startswith(base) else _canonical_url(raw_url, name, line)
         if not url.startswith(base) or ("/." in url and not _stays_under(url, base)):
-            yield Skip(raw_url, SkipReason.OFF_SITE, f"not under {base}")
+            record(Skip(raw_url, SkipReason.OFF_SITE, f"not under {base}"))
             continue
         loc = encode_uri_text(url)
         changefreq = priority = None
@@ -105,15 +112,15 @@ def _listed_block(
             rule = next((rule for rule in config.rules if rule.pattern.matches(path)), None)
             if rule is not None:
                 if rule.exclude:
-                    yield Skip(raw_url, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
+                    record(Skip(raw_url, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}"))
                     continue
                 changefreq = None if rule.changefreq is None else rule.changefreq.value
                 priority = rule.priority
         if len(loc) > MAX_URL_LENGTH:
-            yield Skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
+            record(Skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters"))
             continue
         if not seen.add(loc):
-            yield Skip(loc, SkipReason.DUPLICATE)  # a list's repeats are dropped quietly
+            record(Skip(loc, SkipReason.DUPLICATE))  # a list's repeats are dropped quietly
             continue
         yield Entry(loc, lastmod if keep_lastmod else None, changefreq, priority)
 

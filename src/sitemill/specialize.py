@@ -22,6 +22,7 @@ from sitemill.entries import Entry
 
 _FIELDS = Entry._fields
 # markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
+_XML_SPECIAL_CHARS = "&<>'\""
 _XML_SPECIAL = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
 
 
@@ -86,13 +87,25 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
         f"    {', '.join('f_' + name for name in _FIELDS)}, = entry",
         "    text = ''",
     ]
-    _emit_body(loop.body, loop.target.name, lines, "    ")
+    _emit_body(loop.body, loop.target.name, lines, "    ", escaping)
     lines.append("    return text")
-    namespace: dict[str, object] = {"_out": xml_escape if escaping else str}
+    namespace: dict[str, object] = {"_escape": xml_escape}
     exec(compile("\n".join(lines), "<sitemill-template>", "exec"), namespace)  # noqa: S102
     render_entry = namespace["render_entry"]
     assert callable(render_entry)
     return CompiledTemplate(header, footer, render_entry)
+
+
+def _output(name: str, escaping: bool) -> str:
+    """The expression that writes a field: str() or, when escaping, markupsafe's escape.
+
+    Inlined for the usual case, a str with nothing to escape, which is written as it is;
+    anything else goes through ``xml_escape`` (the same result, a function call slower).
+    """
+    if not escaping:
+        return f"str({name})"
+    plain = " or ".join(f"{char!r} in {name}" for char in _XML_SPECIAL_CHARS)
+    return f"({name} if {name}.__class__ is str and not ({plain}) else _escape({name}))"
 
 
 def _static_text(node: nodes.Node) -> str:
@@ -114,7 +127,9 @@ def _field(node: nodes.Node, target: str) -> str:
     raise _Unsupported("only entry fields")
 
 
-def _emit_body(body: list[nodes.Node], target: str, lines: list[str], indent: str) -> None:
+def _emit_body(
+    body: list[nodes.Node], target: str, lines: list[str], indent: str, escaping: bool
+) -> None:
     for node in body:
         if isinstance(node, nodes.Output):
             pieces = []
@@ -122,16 +137,16 @@ def _emit_body(body: list[nodes.Node], target: str, lines: list[str], indent: st
                 if isinstance(child, nodes.TemplateData):
                     pieces.append(repr(child.data))
                 else:
-                    pieces.append(f"_out({_field(child, target)})")
+                    pieces.append(_output(_field(child, target), escaping))
             if pieces:
                 lines.append(f"{indent}text += {' + '.join(pieces)}")
         elif isinstance(node, nodes.If) and not node.elif_:
             lines.append(f"{indent}if {_field(node.test, target)}:")
             lines.append(f"{indent}    pass")
-            _emit_body(node.body, target, lines, indent + "    ")
+            _emit_body(node.body, target, lines, indent + "    ", escaping)
             if node.else_:
                 lines.append(f"{indent}else:")
                 lines.append(f"{indent}    pass")
-                _emit_body(node.else_, target, lines, indent + "    ")
+                _emit_body(node.else_, target, lines, indent + "    ", escaping)
         else:
             raise _Unsupported(type(node).__name__)
