@@ -52,6 +52,7 @@ def jinja_output(template: jinja2.Template, items: list[Entry]) -> str:
 def compiled_output(template: jinja2.Template, items: list[Entry]) -> str:
     compiled = compile_template(template)
     assert compiled is not None, template.name
+    assert compiled.render_batch(items) == list(map(compiled.render_entry, items))
     return compiled.header + "".join(map(compiled.render_entry, items)) + compiled.footer
 
 

@@ -171,7 +171,7 @@ def _render_compiled(
     Entries are rendered a batch at a time and the byte limit is found with running sums
     and a bisection, so the per-entry work stays in C.
     """
-    render = compiled.render_entry
+    render_batch = compiled.render_batch
     budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
     source = iter(entries)
     held: list[Entry] = []  # taken from the source, rendered, not yet in a file
@@ -185,7 +185,7 @@ def _render_compiled(
                 held = list(islice(source, _BATCH))
                 if not held:
                     break
-                held_text = list(map(render, held))
+                held_text = render_batch(held)
             room = max_urls - count
             texts = held_text[:room]
             sizes = (
