@@ -65,13 +65,14 @@ def _listed_entries(
         if simple is None:
             yield from _listed_block(config, block, name, first_line, seen, record)
             continue
-        fits = [(loc, lastmod) for loc, lastmod in simple if len(loc) <= MAX_URL_LENGTH]
-        if len(fits) < len(simple):
-            for loc, _ in simple:
+        locs = [loc for loc, _ in simple]
+        stamps = [stamp or None for _, stamp in simple] if keep_lastmod else [None] * len(locs)
+        if max(map(len, locs), default=0) > MAX_URL_LENGTH:
+            for loc in locs:
                 if len(loc) > MAX_URL_LENGTH:
                     record(Skip(loc[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters"))
-        locs = [loc for loc, _ in fits]
-        stamps = [stamp or None for _, stamp in fits] if keep_lastmod else [None] * len(fits)
+            kept = [i for i, loc in enumerate(locs) if len(loc) <= MAX_URL_LENGTH]
+            locs, stamps = [locs[i] for i in kept], [stamps[i] for i in kept]
         new = seen.add_many(locs)
         if all(new):  # the usual block: every entry built in C
             yield from map(Entry._make, zip(locs, stamps, repeat(None), repeat(None)))
