@@ -294,3 +294,31 @@ def test_full_build_to_disk_is_valid_and_deterministic(
         "sitemap.xml",
     ]
     assert_valid_sitemaps(out1, BASE_URL)
+
+
+def test_progress_is_reported_while_pages_are_checked(
+    make_site: SiteMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from sitemill import pipeline
+    from sitemill.console import Progress
+
+    monkeypatch.setattr(pipeline, "PROGRESS_EVERY", 2)
+    site = make_site({f"p{i}.html": page() for i in range(7)})
+    seen: list[int] = []
+    build_from_tree(load_config({"base_url": BASE_URL}), site, MemorySink(), progress=seen.append)
+    assert seen == [2, 4, 6]
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    shown = Progress(screen)
+    shown(12_345)
+    shown.close()
+    assert screen.getvalue() == "\rsitemill: 12,345 …\n"
+    quiet = io.StringIO()
+    Progress(quiet)(1)
+    assert quiet.getvalue() == ""

@@ -19,7 +19,7 @@ class Progress:
 
     def __call__(self, count: int) -> None:
         if self.active:
-            self.stream.write(f"\r{count:,} URLs")
+            self.stream.write(f"\rsitemill: {count:,} …")
             self.stream.flush()
             self.shown = True
 

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 _BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 _HTML_SUFFIXES: Final = (".html", ".htm")
+PROGRESS_EVERY: Final = 5_000
 
 
 def build_from_tree(
@@ -84,7 +85,7 @@ def build_from_pages(
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips)
     check = noindex if config.respect_noindex else None
-    entries = _page_entries(config, pages, robots, check, tally)
+    entries = _page_entries(config, pages, robots, check, tally, progress)
     report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
     return report
 
@@ -147,11 +148,14 @@ def _page_entries(
     robots: RobotsRules | None,
     noindex: Callable[[str], bool] | None,
     tally: Tally,
+    progress: Progress | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
     base = config.base_url
     root_path = site_root_path(base)
-    for page in pages:
+    for count, page in enumerate(pages, start=1):
+        if progress is not None and count % PROGRESS_EVERY == 0:
+            progress(count)  # pages checked: reading heads and history can take a while
         path = page.path
         if not is_candidate(config, path):
             continue
