@@ -125,3 +125,16 @@ def test_list_is_consumed_lazily() -> None:
     build_from_url_list(load_config({"base_url": BASE, "max_urls": 10}), lines(), sink)
     assert consumed == 25
     assert sorted(sink.files) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"]
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_url() -> None:
+    sink, _ = build(["\ufeffhttps://example.com/a\n", "https://example.com/b\n"])
+    assert b"<loc>https://example.com/a</loc>" in sink.files["sitemap.xml"]
+
+
+def test_old_mac_line_endings_are_lines() -> None:
+    import io
+
+    text = io.StringIO("https://example.com/a\rhttps://example.com/b\r", newline="")
+    sink, _ = build(list(text))
+    assert sink.files["sitemap.xml"].count(b"<url>") == 2

@@ -23,10 +23,15 @@ class ListedUrl(NamedTuple):
 
 
 def read_blocks(lines: Iterable[str], size: int = BLOCK_LINES) -> Iterator[tuple[int, list[str]]]:
-    """The lines in blocks of ``size``, each with the number of its first line."""
+    """The lines in blocks of ``size``, each with the number of its first line.
+
+    A byte-order mark at the very start (editors on Windows write one) is dropped.
+    """
     source = iter(lines)
     first = 1
     while block := list(islice(source, size)):
+        if first == 1 and block[0].startswith("\ufeff"):
+            block[0] = block[0][1:]
         yield first, block
         first += len(block)
 
