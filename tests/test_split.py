@@ -116,3 +116,19 @@ def test_templates_jinja_must_render_split_the_same_way(tmp_path) -> None:  # ty
     ] == [20, 20, 10]
     for part in split:
         assert_xsd_valid(part.data)
+
+
+def test_templates_that_read_ahead_split_too(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # loop.last makes Jinja read one entry ahead: the file is re-rendered, not streamed.
+    (tmp_path / TEXT_TEMPLATE).write_text(
+        "{% for entry in entries %}{{ entry.loc }}{% if not loop.last %} {% endif %}"
+        "{% endfor %}\n",
+        encoding="utf-8",
+    )
+    template = load_template(make_environment(tmp_path), TEXT_TEMPLATE)
+    assert compile_template(template) is None
+    parts = list(render_sitemaps(entries(30), template, max_urls=50_000, max_bytes=200))
+    assert all(len(part.data) <= 200 for part in parts)
+    lines = b" ".join(part.data for part in parts).split()
+    assert lines == [f"https://example.com/p/{i}.html".encode() for i in range(30)]
+    assert [part.url_count for part in parts] == [6, 6, 6, 6, 6]

@@ -208,3 +208,17 @@ def test_own_names(name: str, own: bool) -> None:
 def test_content_types() -> None:
     assert content_type("robots.txt") == "text/plain; charset=utf-8"
     assert content_type("sitemap-1.txt.gz") == "application/gzip"
+
+
+def test_indexes_split_on_bytes_too() -> None:
+    sink = MemorySink()
+    result = write_sitemaps(entries(60), sink, config(max_urls=2, max_bytes=1_024))
+    assert len(result.entry_files) > 1
+    assert result.entry_files[1] == "sitemap-index-2.xml"
+    listed = []
+    for name in result.entry_files:
+        data = sink.files[name]
+        assert len(data) <= 1_024
+        assert_xsd_valid(data)
+        listed += [line for line in data.split(b"<loc>")[1:]]
+    assert len(listed) == 30

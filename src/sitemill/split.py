@@ -1,19 +1,18 @@
 """Render entries into sitemap files, each within max_urls and max_bytes, in one stream.
 
-A template renders one file at a time while it pulls entries from a feed. Each pull marks
-the end of the previous entry's output, so the feed knows that entry's exact byte size
-and can decide, before the entry is kept, whether it still fits; if not, it ends the loop
-(the template then writes its closing markup) and keeps the entry for the next file.
-That way any user template is split byte-exactly without rendering anything twice.
+A compiled template (see specialize) renders each entry on its own, so the split is found
+with running sums of the entries' sizes. Any other template is rendered a file at a time
+and, when that file is over the byte limit, again with fewer entries until it fits.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
 from operator import attrgetter
+from typing import TypeVar
 
 import jinja2
 
@@ -25,6 +24,7 @@ from sitemill.specialize import CompiledTemplate, compile_template
 # enough that the lookahead past a file's end costs nothing.
 _BATCH = 1_024
 _LASTMOD = attrgetter("lastmod")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,119 +38,6 @@ class RenderedSitemap:
 
 def _utf8_size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8"))
-
-
-class _PushbackIterator:
-    """An iterator that can take back one item."""
-
-    __slots__ = ("_held", "_source")
-
-    def __init__(self, source: Iterator[Entry]) -> None:
-        self._source = source
-        self._held: Entry | None = None
-
-    def __iter__(self) -> _PushbackIterator:
-        return self
-
-    def __next__(self) -> Entry:
-        if self._held is not None:
-            held, self._held = self._held, None
-            return held
-        return next(self._source)
-
-    def push_back(self, entry: Entry) -> None:
-        self._held = entry
-
-    def exhausted(self) -> bool:
-        if self._held is not None:
-            return False
-        try:
-            self._held = next(self._source)
-        except StopIteration:
-            return True
-        return False
-
-
-class _Feed:
-    """The ``entries`` a template iterates over while one file is rendered.
-
-    The template's output goes straight into ``parts``; each pull records where the
-    previous entry's output began, so that an entry that does not fit can be cut off.
-    """
-
-    __slots__ = (
-        "_budget",
-        "_current",
-        "_mark",
-        "_max_urls",
-        "_source",
-        "count",
-        "lastmod",
-        "parts",
-        "size",
-    )
-
-    def __init__(self, source: _PushbackIterator, max_urls: int, budget: int) -> None:
-        self._source = source
-        self._max_urls = max_urls
-        self._budget = budget  # bytes for header and entries; the footer's share is held back
-        self.parts: list[str] = []
-        self._mark = 0  # index in parts where the current entry's output begins
-        self._current: Entry | None = None
-        self.size = 0  # bytes of parts[:_mark]
-        self.count = 0
-        self.lastmod: str | None = None
-
-    def __iter__(self) -> _Feed:
-        return self
-
-    def __next__(self) -> Entry:
-        parts = self.parts
-        current = self._current
-        if current is None:  # first pull: everything so far is the header
-            self.size = _utf8_size("".join(parts))
-        else:
-            self._current = None
-            size = _utf8_size("".join(parts[self._mark :]))
-            if self.size + size > self._budget:
-                if self.count == 0:
-                    raise TemplateError(
-                        f"one URL does not fit in max_bytes ({self._budget} bytes): {current.loc}"
-                    )
-                del parts[self._mark :]
-                self._source.push_back(current)
-                raise StopIteration
-            self.size += size
-            self.count += 1
-            lastmod = current.lastmod
-            if lastmod is not None and (self.lastmod is None or lastmod > self.lastmod):
-                self.lastmod = lastmod
-        self._mark = len(parts)
-        if self.count >= self._max_urls:
-            raise StopIteration
-        entry = next(self._source)
-        self._current = entry
-        return entry
-
-
-def _footer_size(template: jinja2.Template) -> int:
-    """Bytes a template writes after its entries (measured on an empty render)."""
-    after = 0
-    seen_pull = False
-
-    class Marker:
-        def __iter__(self) -> Marker:
-            return self
-
-        def __next__(self) -> Entry:
-            nonlocal seen_pull
-            seen_pull = True
-            raise StopIteration
-
-    for fragment in template.generate(entries=Marker()):
-        if seen_pull:
-            after += _utf8_size(fragment)
-    return after
 
 
 def render_sitemaps(
@@ -221,21 +108,49 @@ def _render_compiled(
 def _render_with_jinja(
     entries: Iterator[Entry], template: jinja2.Template, *, max_urls: int, max_bytes: int
 ) -> Iterator[RenderedSitemap]:
-    source = _PushbackIterator(entries)
-    try:
-        budget = max_bytes - _footer_size(template)
-        while not source.exhausted():
-            feed = _Feed(source, max_urls, budget)
-            append = feed.parts.append
-            for fragment in template.generate(entries=feed):
-                append(fragment)
-            data = "".join(feed.parts).encode("utf-8")
-            if len(data) > max_bytes:
-                raise TemplateError(
-                    f"template {template.name} wrote {len(data)} bytes, over max_bytes {max_bytes}"
-                )
-            if feed.count == 0:
-                raise TemplateError(f"template {template.name} does not iterate over 'entries'")
-            yield RenderedSitemap(data, feed.count, feed.lastmod)
-    except jinja2.TemplateError as exc:
-        raise TemplateError(f"template {template.name}: {exc}") from exc
+    """Any template: render up to max_urls entries, and if that is over max_bytes, find
+    how many fit by rendering again (a few renders: size grows almost linearly)."""
+
+    def render(batch: list[Entry]) -> bytes:
+        try:
+            return template.render(entries=batch).encode("utf-8")
+        except jinja2.TemplateError as exc:
+            raise TemplateError(f"template {template.name}: {exc}") from exc
+
+    source = iter(entries)
+    carried: list[Entry] = []
+    while batch := carried + list(islice(source, max_urls - len(carried))):
+        count, data = fit_within(render, batch, max_bytes)
+        if count == 0:
+            raise TemplateError(
+                f"one URL does not fit in max_bytes ({max_bytes} bytes): {batch[0].loc}"
+            )
+        if data == render([]):
+            raise TemplateError(f"template {template.name} does not iterate over 'entries'")
+        lastmod = max(filter(None, map(_LASTMOD, batch[:count])), default=None)
+        yield RenderedSitemap(data, count, lastmod)
+        carried = batch[count:]
+
+
+def fit_within(
+    render: Callable[[list[T]], bytes], items: list[T], max_bytes: int
+) -> tuple[int, bytes]:
+    """The longest prefix of ``items`` whose rendering fits in ``max_bytes``, and its bytes.
+
+    Interpolation search on the rendered size, which grows almost linearly with the count;
+    returns (0, b"") when not even one item fits.
+    """
+    data = render(items)
+    if len(data) <= max_bytes:
+        return len(items), data
+    low, low_size, best = 0, len(render([])), b""
+    high, high_size = len(items), len(data)
+    while high - low > 1:
+        guess = low + (high - low) * (max_bytes - low_size) // max(high_size - low_size, 1)
+        middle = min(max(guess, low + 1), high - 1)
+        candidate = render(items[:middle])
+        if len(candidate) <= max_bytes:
+            low, low_size, best = middle, len(candidate), candidate
+        else:
+            high, high_size = middle, len(candidate)
+    return low, best

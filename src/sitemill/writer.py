@@ -9,6 +9,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -28,7 +29,7 @@ from sitemill.render import (
 )
 from sitemill.robots import replace_sitemap_lines
 from sitemill.sinks import Sink
-from sitemill.split import RenderedSitemap, render_sitemaps
+from sitemill.split import RenderedSitemap, fit_within, render_sitemaps
 
 ENTRY_XML: Final = "sitemap.xml"
 ENTRY_TXT: Final = "sitemap.txt"
@@ -177,20 +178,19 @@ def _stage_file(path: Path, data: bytes, compress: bool) -> None:
 def _render_indexes(
     children: list[_Child], config: Config, environment: jinja2.Environment
 ) -> list[tuple[str, bytes]]:
+    """Index files of at most max_sitemaps_per_index children and max_bytes each."""
     template = load_template(environment, INDEX_TEMPLATE)
-    per_index = config.max_sitemaps_per_index
-    indexes = []
-    for start in range(0, len(children), per_index):
-        number = start // per_index + 1
-        name = ENTRY_XML if number == 1 else f"sitemap-index-{number}.xml"
-        items = [
-            IndexItem(config.base_url + child.name, child.lastmod)
-            for child in children[start : start + per_index]
-        ]
-        data = render_index(template, items)
-        if len(data) > config.max_bytes:
-            raise TemplateError(f"{name} would be {len(data)} bytes, over max_bytes")
+    items = [IndexItem(config.base_url + child.name, child.lastmod) for child in children]
+    indexes: list[tuple[str, bytes]] = []
+    start = 0
+    while start < len(items):
+        name = ENTRY_XML if not indexes else f"sitemap-index-{len(indexes) + 1}.xml"
+        batch = items[start : start + config.max_sitemaps_per_index]
+        count, data = fit_within(partial(render_index, template), batch, config.max_bytes)
+        if count == 0:
+            raise TemplateError(f"{name}: one <sitemap> entry does not fit in max_bytes")
         indexes.append((name, data))
+        start += count
     return indexes
 
 
