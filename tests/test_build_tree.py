@@ -322,3 +322,16 @@ def test_progress_is_reported_while_pages_are_checked(
     quiet = io.StringIO()
     Progress(quiet)(1)
     assert quiet.getvalue() == ""
+
+
+def test_outputs_in_a_folder_inside_the_site_are_not_pages(make_site: SiteMaker) -> None:
+    site = make_site({"a.txt": "x", "out/b.txt": "y"})
+    config = load_config(
+        {"base_url": BASE_URL, "include": ["**/*.txt"], "format": "txt", "lastmod": "none"}
+    )
+    out = site / "out"
+    first = build_from_tree(config, site, LocalDirSink(out), output_dir=out)
+    second = build_from_tree(config, site, LocalDirSink(out), output_dir=out)
+    assert (out / "sitemap.txt").read_text() == f"{BASE_URL}a.txt\n{BASE_URL}out/b.txt\n"
+    assert first.result.written == ["sitemap.txt"]
+    assert not second.result.changed

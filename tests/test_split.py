@@ -121,8 +121,7 @@ def test_templates_jinja_must_render_split_the_same_way(tmp_path) -> None:  # ty
 def test_templates_that_read_ahead_split_too(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # loop.last makes Jinja read one entry ahead: the file is re-rendered, not streamed.
     (tmp_path / TEXT_TEMPLATE).write_text(
-        "{% for entry in entries %}{{ entry.loc }}{% if not loop.last %} {% endif %}"
-        "{% endfor %}\n",
+        "{% for entry in entries %}{{ entry.loc }}{% if not loop.last %} {% endif %}{% endfor %}\n",
         encoding="utf-8",
     )
     template = load_template(make_environment(tmp_path), TEXT_TEMPLATE)

@@ -116,7 +116,9 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     config = config_from_args(args, env, search_dirs=[site_dir])
     out_dir: Path = args.out or site_dir
     with terminal_progress(sys.stderr) as progress:
-        report = build_from_tree(config, site_dir, LocalDirSink(out_dir), progress=progress)
+        report = build_from_tree(
+            config, site_dir, LocalDirSink(out_dir), progress=progress, output_dir=out_dir
+        )
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0

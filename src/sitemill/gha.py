@@ -142,7 +142,12 @@ def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
     reports: list[Report] = []
 
     def produce() -> list[str]:
-        report = build_from_tree(settings.config, settings.site_dir, LocalDirSink(settings.out_dir))
+        report = build_from_tree(
+            settings.config,
+            settings.site_dir,
+            LocalDirSink(settings.out_dir),
+            output_dir=settings.out_dir,
+        )
         reports.append(report)
         return output_names(report, settings.config)
 

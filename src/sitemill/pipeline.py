@@ -36,9 +36,19 @@ def build_from_tree(
     sink: Sink,
     *,
     progress: Progress | None = None,
+    output_dir: Path | None = None,
 ) -> Report:
-    """Generate the sitemaps of a site directory (a static build, a repository checkout)."""
-    files = [file for file in walk_tree(site_dir) if is_candidate(config, file.path)]
+    """Generate the sitemaps of a site directory (a static build, a repository checkout).
+
+    ``output_dir``, where the sink writes when that is a folder inside the site, keeps
+    sitemill's own files there out of the pages, as at the root.
+    """
+    own = _outputs_prefix(site_dir, output_dir)
+    files = [
+        file
+        for file in walk_tree(site_dir)
+        if is_candidate(config, file.path) and not _is_output(file.path, own)
+    ]
     warnings: list[str] = []
     mode, dates = _resolve_lastmod(config, site_dir, files, warnings)
     precision = config.lastmod_precision
@@ -102,6 +112,24 @@ def is_candidate(config: Config, path: str) -> bool:
     if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):
         return False
     return not matches_any(config.exclude, path)
+
+
+def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
+    """The output folder as a site path prefix ("out/"), or None when it is not inside."""
+    if output_dir is None:
+        return None
+    try:
+        inside = output_dir.resolve().relative_to(site_dir.resolve())
+    except (ValueError, OSError):
+        return None
+    return "" if inside == Path() else inside.as_posix() + "/"
+
+
+def _is_output(path: str, prefix: str | None) -> bool:
+    if prefix is None or not path.startswith(prefix):
+        return False
+    name = path[len(prefix) :]
+    return "/" not in name and (is_own_name(name) or name == ROBOTS_TXT)
 
 
 def _resolve_lastmod(
