@@ -138,3 +138,41 @@ def test_old_mac_line_endings_are_lines() -> None:
     text = io.StringIO("https://example.com/a\rhttps://example.com/b\r", newline="")
     sink, _ = build(list(text))
     assert sink.files["sitemap.xml"].count(b"<url>") == 2
+
+
+@pytest.mark.parametrize(
+    ("base", "line", "expected"),
+    [
+        # percent-encoding normal form: upper-case hex, unreserved characters decoded
+        (BASE, f"{BASE}%7ea%2f%41", "https://example.com/~a%2FA"),
+        # "[" and "]" after the host, and a second "#", are encoded
+        (BASE, f"{BASE}a[1]#b#c", "https://example.com/a%5B1%5D#b%23c"),
+        # dot segments are resolved, encoded ones too
+        (BASE, f"{BASE}x/./y/../z", "https://example.com/x/z"),
+        (BASE, f"{BASE}x/%2e%2E/z", "https://example.com/z"),
+        # internationalised hosts and non-ASCII base paths match their encoded base
+        ("http://bücher.example/", "http://BÜCHER.example/a", "http://xn--bcher-kva.example/a"),
+        ("http://example.com/blög/", "http://example.com/blög/a", "http://example.com/bl%C3%B6g/a"),
+    ],
+)
+def test_urls_are_normalized_before_the_location_rule(base: str, line: str, expected: str) -> None:
+    sink = MemorySink()
+    build_from_url_list(load_config({"base_url": base}), [line + "\n"], sink)
+    assert f"<loc>{expected}</loc>".encode() in sink.files["sitemap.xml"]
+    assert_xsd_valid(sink.files["sitemap.xml"])
+
+
+def test_urls_that_differ_only_in_escapes_are_one_url() -> None:
+    sink, report = build([f"{BASE}%7Ea\n", f"{BASE}%7ea\n", f"{BASE}~a\n"])
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert report.skipped[SkipReason.DUPLICATE] == 2  # type: ignore[attr-defined]
+
+
+def test_encoded_dot_segments_cannot_leave_the_base() -> None:
+    sink = MemorySink()
+    config = load_config({"base_url": "http://example.com/blog/"})
+    report = build_from_url_list(
+        config, ["http://example.com/blog/a\n", "http://example.com/blog/%2e%2e/secret\n"], sink
+    )
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert report.skipped[SkipReason.OFF_SITE] == 1

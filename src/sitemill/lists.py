@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -10,13 +9,13 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from sitemill.config import Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Skip, SkipReason
-from sitemill.errors import SourceError
+from sitemill.errors import ConfigError, SourceError
 from sitemill.globs import matches_any
 from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, file_progress
 from sitemill.sinks import Sink
 from sitemill.sources.urllist import FastBlockReader, read_blocks, read_url_list
-from sitemill.urls import encode_uri_text
+from sitemill.urls import encode_host, encode_uri_text
 from sitemill.writer import WriteResult, write_sitemaps
 
 
@@ -99,10 +98,12 @@ def _listed_block(
     listed = read_url_list(block, config.lastmod_precision, name=name, first_line=first_line)
     for raw_url, lastmod, line in listed:
         url = raw_url if raw_url.startswith(base) else _canonical_url(raw_url, name, line)
-        if not url.startswith(base) or ("/." in url and not _stays_under(url, base)):
+        loc = encode_uri_text(url)  # also decodes %2E, so encoded dot segments show as "/."
+        if "/." in loc:
+            loc = _without_dot_segments(loc)
+        if not loc.startswith(base):
             record(Skip(raw_url, SkipReason.OFF_SITE, f"not under {base}"))
             continue
-        loc = encode_uri_text(url)
         changefreq = priority = None
         if filtering:
             path = unquote(loc[len(base) :].partition("?")[0].partition("#")[0])
@@ -126,21 +127,40 @@ def _listed_block(
         yield Entry(loc, lastmod if keep_lastmod else None, changefreq, priority)
 
 
-def _stays_under(url: str, base: str) -> bool:
-    """Whether a URL with dot segments ("/../") still points under base after resolving them."""
+def _without_dot_segments(url: str) -> str:
+    """The URL with "." and ".." path segments resolved (RFC 3986 section 5.2.4)."""
     parts = urlsplit(url)
-    resolved = posixpath.normpath(parts.path) + ("/" if parts.path.endswith("/") else "")
-    return urlunsplit((parts.scheme, parts.netloc, resolved, "", "")).startswith(base)
+    segments = parts.path.split("/")
+    kept: list[str] = []
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment in (".", ".."):
+            if segment == ".." and len(kept) > 1:
+                kept.pop()
+            if last:
+                kept.append("")
+        else:
+            kept.append(segment)
+    path = "/".join(kept) or "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment))
 
 
 def _canonical_url(url: str, name: str, line: int) -> str:
-    """Lower-case scheme and host so that the prefix test against base_url is fair."""
+    """Scheme and host as base_url has them (lower case, IDNA) so the prefix test is fair."""
     try:
         parts = urlsplit(url)
+        port = parts.port
     except ValueError as exc:
         raise SourceError(f"{name}:{line}: {url[:200]!r} is not a valid URL") from exc
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise SourceError(f"{name}:{line}: {url[:200]!r} is not an absolute http(s) URL")
+    netloc = parts.netloc.lower()
+    if parts.username is None and parts.password is None:
+        try:
+            host = encode_host(parts.hostname, "url")
+        except ConfigError as exc:
+            raise SourceError(f"{name}:{line}: {url[:200]!r} has an invalid host") from exc
+        netloc = host if port is None else f"{host}:{port}"
     return urlunsplit(
-        (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, parts.fragment)
+        (parts.scheme.lower(), netloc, parts.path or "/", parts.query, parts.fragment)
     )

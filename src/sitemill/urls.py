@@ -14,8 +14,12 @@ from sitemill.errors import ConfigError
 _PATH_SAFE = "/"
 # A character that may not appear raw in a URI (RFC 3986 section 2), or a "%" that does not
 # start an escape: each is percent-encoded as UTF-8.
-_NEEDS_ENCODING = re.compile(r"[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]|%(?![0-9A-Fa-f]{2})")
-_URI_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;="
+# "[" and "]" are only allowed around an IPv6 host, and "#" only once, before a fragment:
+# after the host they are encoded too.
+_NEEDS_ENCODING = re.compile(r"[^A-Za-z0-9\-._~:/?@!$&'()*+,;=%]|%(?![0-9A-Fa-f]{2})")
+_URI_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@!$&'()*+,;="
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _INDEX_NAMES = ("index.html", "index.htm")
 _PAGE_SUFFIXES = (".html", ".htm")
 
@@ -53,15 +57,15 @@ def normalize_base_url(value: str) -> str:
         raise ConfigError(key, f"{text!r} must not have a fragment (#...)")
     if parts.username is not None or parts.password is not None:
         raise ConfigError(key, f"{text!r} must not contain user info")
-    host = _encode_host(parts.hostname, key)
+    host = encode_host(parts.hostname, key)
     netloc = host if port is None else f"{host}:{port}"
     path = parts.path or "/"
     if not path.endswith("/"):
         path += "/"
-    return urlunsplit((scheme, netloc, encode_uri_text(path), "", ""))
+    return urlunsplit((scheme, netloc, encode_uri_part(path), "", ""))
 
 
-def _encode_host(hostname: str, key: str) -> str:
+def encode_host(hostname: str, key: str) -> str:
     if ":" in hostname:  # IPv6 literal
         return f"[{hostname}]"
     try:
@@ -71,13 +75,43 @@ def _encode_host(hostname: str, key: str) -> str:
 
 
 def encode_uri_text(text: str) -> str:
-    """Percent-encode what may not appear raw in a URI, keeping valid escapes and delimiters."""
-    # Fast path (a C-level scan): ASCII with only URI characters and no "%" needs nothing.
-    if text.isascii() and "%" not in text and not text.encode().translate(None, _URI_BYTES):
+    """An absolute URL in RFC 3986 normal form, as far as percent-encoding goes.
+
+    What may not appear raw is percent-encoded as UTF-8 (also "[", "]" after the host and
+    every "#" after the first); existing escapes are kept, with upper-case hex digits, and
+    escapes of unreserved characters are decoded (%7E is "~"), so equal URLs compare equal.
+    """
+    # Fast path (a C-level scan): ASCII, only URI characters, no "%", at most one "#".
+    if (
+        text.isascii()
+        and "%" not in text
+        and text.count("#") <= 1
+        and not text.encode().translate(None, _URI_BYTES + b"#")
+    ):
         return text
-    if not _NEEDS_ENCODING.search(text):
-        return text
-    return _NEEDS_ENCODING.sub(lambda match: quote(match.group(), safe=""), text)
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        return encode_uri_part(text)
+    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    path_query, hash_mark, fragment = rest[end:].partition("#")
+    tail = encode_uri_part(path_query)
+    if hash_mark:
+        tail += "#" + encode_uri_part(fragment).replace("#", "%23")
+    return f"{scheme}://{rest[:end]}{tail}"
+
+
+def encode_uri_part(text: str) -> str:
+    """Percent-encode a path, query or fragment; normalize the escapes already there."""
+    if _NEEDS_ENCODING.search(text):
+        text = _NEEDS_ENCODING.sub(lambda match: quote(match.group(), safe=""), text)
+    if "%" in text:
+        text = _ESCAPE.sub(_normal_escape, text)
+    return text
+
+
+def _normal_escape(match: re.Match[str]) -> str:
+    char = chr(int(match.group(1), 16))
+    return char if char in _UNRESERVED else match.group(0).upper()
 
 
 def encode_path(path: str) -> str:

@@ -48,7 +48,7 @@ class FastBlockReader:
 
     def __init__(self, base_url: str) -> None:
         self._pattern = re.compile(
-            rf"^({re.escape(base_url)}[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*)"
+            rf"^({re.escape(base_url)}[A-Za-z0-9\-._~:/?@!$&'()*+,;=]*(?:#[A-Za-z0-9\-._~:/?@!$&'()*+,;=]*)?)"
             r"(?:\t(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00))?\r?$",
             re.MULTILINE,
         )
