@@ -256,6 +256,8 @@ def test_bad_base_url_is_a_config_error(tmp_path: Path, base_url: str) -> None:
         ("https://example.com/{x}|y", "must be percent-encoded: '{', '|', '}'"),
         ("https://example.com/a\\b^c`d", "must be percent-encoded: '\\\\', '^', '`'"),
         ("https://example.com/100%", "must be percent-encoded: '%'"),
+        ("https://example.com/a[1]", "must be percent-encoded: '[', ']'"),
+        ("https://example.com/a#b#c", "must be percent-encoded: \"'#' after the fragment's\""),
     ],
 )
 def test_loc_form(tmp_path: Path, loc: str, fragment: str) -> None:
@@ -266,6 +268,11 @@ def test_loc_form(tmp_path: Path, loc: str, fragment: str) -> None:
 
 def test_percent_encoded_loc_is_fine(tmp_path: Path) -> None:
     document = urlset(url("https://example.com/%C3%BCber?a=1&b=%20#top"))
+    assert validate_paths([write(tmp_path, "sitemap.xml", document)]) == []
+
+
+def test_brackets_around_an_ipv6_host_are_fine(tmp_path: Path) -> None:
+    document = urlset(url("https://[::1]:8080/x"))
     assert validate_paths([write(tmp_path, "sitemap.xml", document)]) == []
 
 

@@ -107,7 +107,11 @@ class LocRules:
     def _problems(self, loc: str, line: int) -> Iterator[str]:
         if len(loc) > MAX_URL_LENGTH:
             yield f"loc is {len(loc):,} characters long; the maximum is {MAX_URL_LENGTH:,}"
-        bad = sorted(set(_MUST_ENCODE.findall(loc)))
+        _, _, rest = loc.partition("://")
+        after_host = rest[min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest)) :]
+        bad = sorted(set(_MUST_ENCODE.findall(loc)) | (set("[]") & set(after_host)))
+        if loc.count("#") > 1:
+            bad.append("'#' after the fragment's")
         if bad:
             shown = ", ".join(repr(char) for char in bad[:5])
             yield f"loc {short(loc)!r} has characters that must be percent-encoded: {shown}"
