@@ -22,8 +22,8 @@ from sitemill.entries import Entry
 
 _FIELDS = Entry._fields
 # markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
-_XML_SPECIAL_CHARS = "&<>'\""
 _XML_SPECIAL = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
+_XML_SPECIAL_CHARS = "".join(char for char, _ in _XML_SPECIAL)
 
 
 def xml_escape(value: object) -> str:

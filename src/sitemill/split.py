@@ -119,13 +119,14 @@ def _render_with_jinja(
 
     source = iter(entries)
     carried: list[Entry] = []
+    empty = render([])
     while batch := carried + list(islice(source, max_urls - len(carried))):
         count, data = fit_within(render, batch, max_bytes)
         if count == 0:
             raise TemplateError(
                 f"one URL does not fit in max_bytes ({max_bytes} bytes): {batch[0].loc}"
             )
-        if data == render([]):
+        if data == empty:
             raise TemplateError(f"template {template.name} does not iterate over 'entries'")
         lastmod = max(filter(None, map(_LASTMOD, batch[:count])), default=None)
         yield RenderedSitemap(data, count, lastmod)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 from enum import Enum
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -16,10 +17,14 @@ _PATH_SAFE = "/"
 # start an escape: each is percent-encoded as UTF-8.
 # "[" and "]" are only allowed around an IPv6 host, and "#" only once, before a fragment:
 # after the host they are encoded too.
-_NEEDS_ENCODING = re.compile(r"[^A-Za-z0-9\-._~:/?@!$&'()*+,;=%]|%(?![0-9A-Fa-f]{2})")
-_URI_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@!$&'()*+,;="
+_UNRESERVED_CHARS = string.ascii_letters + string.digits + "-._~"
+# Characters a URL may hold raw after its host (besides one "#" and valid "%" escapes).
+URI_CHARS = _UNRESERVED_CHARS + ":/?@!$&'()*+,;="
+URI_CHARS_CLASS = "[" + re.escape(URI_CHARS) + "]"  # for regular expressions elsewhere
+_NEEDS_ENCODING = re.compile(rf"[^{re.escape(URI_CHARS)}%]|%(?![0-9A-Fa-f]{{2}})")
+_URI_BYTES = URI_CHARS.encode("ascii")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_UNRESERVED = frozenset(_UNRESERVED_CHARS)
 _INDEX_NAMES = ("index.html", "index.htm")
 _PAGE_SUFFIXES = (".html", ".htm")
 

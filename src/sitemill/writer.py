@@ -118,10 +118,8 @@ def write_sitemaps(
             result.files[:0] = result.entry_files
             for child in children:
                 staged = Path(staging) / child.name
-                if sink.put_file(child.name, staged, content_type=content_type(child.name)):
-                    result.written.append(child.name)
-                else:
-                    result.unchanged.append(child.name)
+                changed = sink.put_file(child.name, staged, content_type=content_type(child.name))
+                _record(result, child.name, changed)
         for name, data in indexes:
             _put(sink, result, name, data, guard=True)
     if config.robots_txt:
@@ -195,10 +193,11 @@ def _render_indexes(
 
 
 def _put(sink: Sink, result: WriteResult, name: str, data: bytes, *, guard: bool = False) -> None:
-    if sink.put(name, data, content_type=content_type(name), guard=guard):
-        result.written.append(name)
-    else:
-        result.unchanged.append(name)
+    _record(result, name, sink.put(name, data, content_type=content_type(name), guard=guard))
+
+
+def _record(result: WriteResult, name: str, changed: bool) -> None:
+    (result.written if changed else result.unchanged).append(name)
 
 
 def _update_robots(sink: Sink, config: Config, result: WriteResult) -> None:

@@ -10,6 +10,7 @@ from typing import Final, NamedTuple
 
 from sitemill.errors import SourceError
 from sitemill.protocol import Precision, is_canonical_datetime, parse_lastmod
+from sitemill.urls import URI_CHARS_CLASS
 
 BLOCK_LINES: Final = 4_096
 
@@ -48,7 +49,7 @@ class FastBlockReader:
 
     def __init__(self, base_url: str) -> None:
         self._pattern = re.compile(
-            rf"^({re.escape(base_url)}[A-Za-z0-9\-._~:/?@!$&'()*+,;=]*(?:#[A-Za-z0-9\-._~:/?@!$&'()*+,;=]*)?)"
+            rf"^({re.escape(base_url)}{URI_CHARS_CLASS}*(?:#{URI_CHARS_CLASS}*)?)"
             r"(?:\t(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00))?\r?$",
             re.MULTILINE,
         )
