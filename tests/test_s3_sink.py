@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Callable, Iterator
@@ -13,11 +14,12 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
 
+from consistency import assert_one_build
 from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.cli import main
-from sitemill.errors import SinkError
+from sitemill.errors import ConflictError, SinkError
 from sitemill.s3job import BucketSite, rebuild_bucket
-from sitemill.s3sink import ConflictError, S3Sink, _supports_conditional_put, holds
+from sitemill.s3sink import S3Sink, _supports_conditional_put, holds
 from sitemill.sources.s3 import Inventory, StoredObject
 from xsd import assert_xsd_valid
 
@@ -142,25 +144,34 @@ def test_a_sink_refuses_to_write_before_the_listing_is_complete(s3: Any) -> None
         sink.put("sitemap.xml", b"<a/>", content_type="application/xml")
 
 
-def test_index_write_is_conditional_on_the_etag_seen_in_the_listing(s3: Any) -> None:
-    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=b"<v1/>")
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap-2.xml", "sitemap-2.xml.gz", "robots.txt"])
+def test_every_write_is_conditional_on_the_etag_seen_in_the_listing(s3: Any, name: str) -> None:
+    s3.put_object(Bucket=BUCKET, Key=name, Body=b"<v1/>")
     sink = S3Sink(s3, BUCKET)
     list(sink.names())
-    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=b"<v2 by another writer/>")
-    with pytest.raises(ConflictError, match=r"s3://site-bucket/sitemap\.xml was changed"):
-        sink.put("sitemap.xml", b"<v3/>", content_type="application/xml", guard=True)
-    assert body(s3, "sitemap.xml") == b"<v2 by another writer/>"
-    # Unguarded files (children) are simply replaced.
-    assert sink.put("sitemap.xml", b"<v3/>", content_type="application/xml") is True
+    s3.put_object(Bucket=BUCKET, Key=name, Body=b"<v2 by another writer/>")
+    with pytest.raises(ConflictError, match=rf"s3://site-bucket/{re.escape(name)} was changed"):
+        sink.put(name, b"<v3/>", content_type="application/xml")
+    assert body(s3, name) == b"<v2 by another writer/>"
 
 
-def test_new_index_is_written_only_if_still_absent(s3: Any) -> None:
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap-7.xml"])
+def test_a_new_file_is_written_only_if_still_absent(s3: Any, name: str) -> None:
     sink = S3Sink(s3, BUCKET)
     list(sink.names())
-    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=b"<theirs/>")
+    s3.put_object(Bucket=BUCKET, Key=name, Body=b"<theirs/>")
     with pytest.raises(ConflictError):
-        sink.put("sitemap.xml", b"<ours/>", content_type="application/xml", guard=True)
-    assert body(s3, "sitemap.xml") == b"<theirs/>"
+        sink.put(name, b"<ours/>", content_type="application/xml")
+    assert body(s3, name) == b"<theirs/>"
+
+
+def test_a_file_deleted_by_another_writer_is_a_conflict(s3: Any) -> None:
+    s3.put_object(Bucket=BUCKET, Key="sitemap-1.xml", Body=b"<v1/>")
+    sink = S3Sink(s3, BUCKET)
+    list(sink.names())
+    s3.delete_object(Bucket=BUCKET, Key="sitemap-1.xml")
+    with pytest.raises(ConflictError):
+        sink.put("sitemap-1.xml", b"<v2/>", content_type="application/xml")
 
 
 def test_conditional_write_support_is_read_from_the_service_model(s3: Any) -> None:
@@ -181,7 +192,7 @@ def test_without_conditional_writes_the_index_is_still_written(
     s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=b"<v1/>")
     sink = S3Sink(s3, BUCKET)
     list(sink.names())
-    assert sink.put("sitemap.xml", b"<v2/>", content_type="application/xml", guard=True)
+    assert sink.put("sitemap.xml", b"<v2/>", content_type="application/xml")
     headers = sent[-1]["headers"]
     assert "If-Match" not in headers and "If-None-Match" not in headers
     assert body(s3, "sitemap.xml") == b"<v2/>"
@@ -191,7 +202,7 @@ def test_errors_are_one_line_sink_errors_without_secrets(s3: Any) -> None:
     fail_on(s3, "sitemap.xml", "AccessDenied", 403)
     sink = sink_for(s3)
     with pytest.raises(SinkError) as caught:
-        sink.put("sitemap.xml", b"<a/>", content_type="application/xml", guard=True)
+        sink.put("sitemap.xml", b"<a/>", content_type="application/xml")
     assert not isinstance(caught.value, ConflictError)
     assert str(caught.value) == (
         "cannot write s3://site-bucket/sitemap.xml: AccessDenied (HTTP 403): stubbed"
@@ -239,21 +250,63 @@ def test_deleting_pages_removes_stale_children_after_the_index(s3: Any) -> None:
     assert_consistent(s3)
 
 
-def test_a_put_failing_on_the_third_child_leaves_the_old_index(s3: Any) -> None:
-    put_pages(s3, *(f"p{number}.html" for number in range(6)))
+def urls_of(*paths: str) -> list[str]:
+    return [BASE + path for path in paths]
+
+
+def s3_reader(client: Any) -> Callable[[str], bytes | None]:
+    def read(name: str) -> bytes | None:
+        try:
+            return body(client, name)
+        except ClientError:
+            return None
+
+    return read
+
+
+def test_a_put_failing_part_way_leaves_a_consistent_live_sitemap(s3: Any) -> None:
+    old_pages = [f"p{number}.html" for number in range(6)]
+    put_pages(s3, *old_pages)
     config = make_config(max_urls=2)
     rebuild_bucket(config, s3, BucketSite(BUCKET))
-    old_index = body(s3, "sitemap.xml")
     put_pages(s3, "a0.html", "a1.html")  # shifts every child, adds a fourth
+    new_pages = ["a0.html", "a1.html", *old_pages]
     fired = fail_on(s3, "sitemap-3.xml", "InternalError", 500)
     with pytest.raises(SinkError, match=r"sitemap-3\.xml: InternalError \(HTTP 500\)"):
         rebuild_bucket(config, s3, BucketSite(BUCKET))
     assert fired == [1]
-    assert body(s3, "sitemap.xml") == old_index
-    assert "sitemap-4.xml" not in keys(s3)
-    assert_consistent(s3)
+    assert_one_build(s3_reader(s3), urls_of(*old_pages), urls_of(*new_pages))
     rebuild_bucket(config, s3, BucketSite(BUCKET))  # the next run repairs everything
     assert len(listed_children(body(s3, "sitemap.xml"))) == 4
+    assert_consistent(s3)
+    assert_one_build(s3_reader(s3), urls_of(*new_pages))
+
+
+@pytest.mark.parametrize("failing", range(1, 12))
+def test_a_fault_at_any_write_leaves_one_build_live_and_a_rerun_repairs(
+    s3: Any, failing: int
+) -> None:
+    old_pages = [f"p{number}.html" for number in range(7)]
+    put_pages(s3, *old_pages)
+    config = make_config(max_urls=2)
+    rebuild_bucket(config, s3, BucketSite(BUCKET))
+    put_pages(s3, "a0.html")  # every child shifts by one URL
+    new_pages = ["a0.html", *old_pages]
+    calls = [0]
+
+    def fault(model: Any, params: dict[str, Any], **_: Any) -> None:
+        if model.name in ("PutObject", "DeleteObject"):
+            calls[0] += 1
+            if calls[0] == failing:
+                raise EndpointConnectionError(endpoint_url="http://127.0.0.1:9")
+
+    s3.meta.events.register("before-call.s3", fault)
+    with contextlib.suppress(SinkError):
+        rebuild_bucket(config, s3, BucketSite(BUCKET))
+    s3.meta.events.unregister("before-call.s3", fault)
+    assert_one_build(s3_reader(s3), urls_of(*old_pages), urls_of(*new_pages))
+    rebuild_bucket(config, s3, BucketSite(BUCKET))
+    assert_one_build(s3_reader(s3), urls_of(*new_pages))
     assert_consistent(s3)
 
 
@@ -278,7 +331,7 @@ def test_two_racing_rebuilds_end_consistent(s3: Any) -> None:
     assert len(listed_children(body(s3, "sitemap.xml"))) == 3
 
 
-def test_a_conflict_409_is_retried_once(s3: Any) -> None:
+def test_a_conflict_409_is_retried(s3: Any) -> None:
     put_pages(s3, "a.html")
     fired = fail_on(s3, "sitemap.xml", "ConditionalRequestConflict", 409)
     report = rebuild_bucket(make_config(), s3, BucketSite(BUCKET))
@@ -286,7 +339,7 @@ def test_a_conflict_409_is_retried_once(s3: Any) -> None:
     assert report.result.written == ["sitemap.xml"]
 
 
-def test_a_second_conflict_gives_up_with_a_sink_error(s3: Any) -> None:
+def test_repeated_conflicts_give_up_with_a_sink_error(s3: Any) -> None:
     put_pages(s3, "a.html")
     other = boto3.client("s3", region_name="us-east-1")
     counter = [0]
@@ -295,11 +348,11 @@ def test_a_second_conflict_gives_up_with_a_sink_error(s3: Any) -> None:
         counter[0] += 1
         other.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=f"<v{counter[0]}/>".encode())
 
-    before_index_put(s3, meddle, times=2)
-    with pytest.raises(SinkError, match="twice: another rebuild is running") as caught:
+    before_index_put(s3, meddle, times=3)
+    with pytest.raises(SinkError, match="3 times: another rebuild is running") as caught:
         rebuild_bucket(make_config(), s3, BucketSite(BUCKET))
     assert not isinstance(caught.value, ConflictError)
-    assert body(s3, "sitemap.xml") == b"<v2/>"
+    assert body(s3, "sitemap.xml") == b"<v3/>"
 
 
 def test_cli_s3_dry_run_then_write_then_nothing(

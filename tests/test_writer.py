@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 from collections.abc import Iterator
 
 import pytest
 
+from consistency import assert_one_build, locs
 from sitemill.config import Config, load_config
 from sitemill.entries import Entry
-from sitemill.errors import SinkError, SourceError
+from sitemill.errors import SinkError, SourceError, TemplateError
 from sitemill.sinks import LocalDirSink, MemorySink
 from sitemill.writer import content_type, is_own_name, write_sitemaps
 from xsd import assert_valid_sitemaps, assert_xsd_valid
@@ -100,38 +102,145 @@ def test_second_run_writes_nothing(tmp_path) -> None:  # type: ignore[no-untyped
 def test_stale_children_are_deleted_after_the_index(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
     out.mkdir()
-    (out / "sitemap-9.xml.gz").write_bytes(b"old")
-    (out / "sitemap-index-7.xml").write_bytes(b"old")
-    (out / "sitemap.txt").write_bytes(b"old")
-    (out / "sitemaps.xml").write_bytes(b"not ours")
-    (out / "page.html").write_bytes(b"not ours")
     write_sitemaps(entries(25), LocalDirSink(out), config(max_urls=10))
     result = write_sitemaps(entries(5), LocalDirSink(out), config(max_urls=10))
     assert sorted(result.deleted) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]
-    names = sorted(p.name for p in out.iterdir())
-    assert names == ["page.html", "sitemap.xml", "sitemaps.xml"]
+    assert sorted(p.name for p in out.iterdir()) == ["sitemap.xml"]
+
+
+def test_only_what_sitemills_earlier_index_named_is_deleted(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    out.mkdir()
+    users = {
+        "sitemap-9.xml.gz": b"old, named by no index",
+        "sitemap-index-1.xml": b"<sitemapindex>a user's own</sitemapindex>",
+        "sitemap-index-7.xml": b"<sitemapindex><sitemap><loc>https://x/blog.xml</loc></sitemap>",
+        "sitemap.txt": b"https://example.com/hand-written\n",
+        "sitemaps.xml": b"not ours",
+        "page.html": b"not ours",
+    }
+    for name, data in users.items():
+        (out / name).write_bytes(data)
+    write_sitemaps(entries(25), LocalDirSink(out), config(max_urls=10))
+    result = write_sitemaps(entries(5), LocalDirSink(out), config(max_urls=10))
+    assert sorted(result.deleted) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]
+    assert sorted(p.name for p in out.iterdir()) == sorted([*users, "sitemap.xml"])
+    assert all((out / name).read_bytes() == data for name, data in users.items())
+
+
+def test_switching_format_deletes_the_earlier_runs_children_only(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    write_sitemaps(entries(25), LocalDirSink(out), config(max_urls=10))
+    result = write_sitemaps(entries(25), LocalDirSink(out), config(max_urls=10, format="txt"))
+    assert sorted(result.deleted) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "sitemap-1.txt",
+        "sitemap-2.txt",
+        "sitemap-3.txt",
+        "sitemap.xml",
+    ]
 
 
 class FailingSink(MemorySink):
-    def __init__(self, fail_on: str) -> None:
+    """Fails the ``fail_at``-th write or delete (1-based; 0: never)."""
+
+    def __init__(self) -> None:
         super().__init__()
-        self.fail_on = fail_on
+        self.fail_at = 0
+        self.calls = 0
 
-    def put(self, name: str, data: bytes, *, content_type: str, guard: bool = False) -> bool:
-        if name == self.fail_on:
+    def _tick(self, name: str) -> None:
+        self.calls += 1
+        if self.calls == self.fail_at:
             raise SinkError(f"cannot write {name}")
-        return super().put(name, data, content_type=content_type, guard=guard)
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
+        if self.files.get(name) != data:
+            self._tick(name)
+        return super().put(name, data, content_type=content_type)
+
+    def delete(self, name: str) -> None:
+        self._tick(name)
+        super().delete(name)
 
 
-def test_failure_before_the_index_leaves_the_old_index() -> None:
-    sink = FailingSink("none")
-    write_sitemaps(entries(25), sink, config(max_urls=10))
-    before = dict(sink.files)
-    sink.fail_on = "sitemap-2.xml"
-    with pytest.raises(SinkError):
-        write_sitemaps(entries(30), sink, config(max_urls=5))
-    assert sink.files["sitemap.xml"] == before["sitemap.xml"]
-    assert set(sink.files) >= set(before)
+def build_urls(count: int, shift: int = 0) -> list[str]:
+    return [f"{BASE}p/{i}.html" for i in range(shift, shift + count)]
+
+
+def shifted(count: int, shift: int) -> Iterator[Entry]:
+    for i in range(shift, shift + count):
+        yield Entry(f"{BASE}p/{i}.html", "2024-02-01")
+
+
+@pytest.mark.parametrize("fail_at", range(1, 14))
+@pytest.mark.parametrize("gzip_children", [False, True])
+def test_a_failure_at_any_write_leaves_one_build_live(fail_at: int, gzip_children: bool) -> None:
+    sink = FailingSink()
+    settings = config(max_urls=4, gzip=gzip_children)
+    write_sitemaps(shifted(14, 0), sink, settings)  # four children
+    sink.fail_at, sink.calls = fail_at, 0
+    with contextlib.suppress(SinkError):  # every child shifts by one URL, a fifth appears
+        write_sitemaps(shifted(17, 1), sink, settings)
+    assert_one_build(sink.files.get, build_urls(14), build_urls(17, 1))
+    sink.fail_at = 0
+    write_sitemaps(shifted(17, 1), sink, settings)  # the next run repairs everything
+    assert_one_build(sink.files.get, build_urls(17, 1))
+    assert not [name for name in sink.files if "-next" in name]
+
+
+def test_several_changed_children_go_live_through_staging_copies() -> None:
+    sink = MemorySink()
+    settings = config(max_urls=4)
+    write_sitemaps(shifted(12, 0), sink, settings)
+    seen: list[tuple[str, list[str]]] = []
+    put = sink.put
+
+    def spy(name: str, data: bytes, *, content_type: str) -> bool:
+        if name == "sitemap.xml":
+            seen.append((name, [loc.rpartition("/")[2] for loc in locs(data)]))
+        return put(name, data, content_type=content_type)
+
+    sink.put = spy  # type: ignore[method-assign]
+    result = write_sitemaps(shifted(12, 1), sink, settings)
+    assert seen == [
+        ("sitemap.xml", ["sitemap-1-next.xml", "sitemap-2-next.xml", "sitemap-3-next.xml"]),
+        ("sitemap.xml", ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]),
+    ]
+    assert result.files == ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]
+    assert result.written == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"]
+    assert result.deleted == []
+    assert sorted(sink.files) == sorted(result.files)
+
+
+def test_one_changed_child_is_replaced_in_place() -> None:
+    sink = MemorySink()
+    settings = config(max_urls=4)
+    write_sitemaps(shifted(12, 0), sink, settings)
+    puts = sink.puts
+    changed = [*shifted(11, 0), Entry(f"{BASE}p/new.html", "2024-02-01")]
+    result = write_sitemaps(iter(changed), sink, settings)
+    assert result.written == ["sitemap-3.xml"]
+    assert sink.puts == puts + 1
+
+
+def test_a_user_template_rendering_ill_formed_xml_publishes_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "urlset.xml.j2").write_text(
+        "<urlset>{% for entry in entries %}<url><loc>{{ entry.loc }}</url>{% endfor %}</urlset>"
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sitemap.xml").write_bytes(b"<old/>")
+    with pytest.raises(TemplateError, match=r"sitemap\.xml: .*not well-formed.*nothing was"):
+        write_sitemaps(entries(3), LocalDirSink(out), config(templates_dir=str(templates)))
+    with pytest.raises(TemplateError, match=r"sitemap-1\.xml: .*not well-formed"):
+        write_sitemaps(
+            entries(30), LocalDirSink(out), config(templates_dir=str(templates), max_urls=10)
+        )
+    assert [p.name for p in out.iterdir()] == ["sitemap.xml"]
+    assert (out / "sitemap.xml").read_bytes() == b"<old/>"
 
 
 def test_a_source_failure_writes_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -4,6 +4,7 @@
     ├── ConfigError     a configuration value is wrong (names the key)
     ├── SourceError     a site tree, URL list or bucket cannot be read
     ├── SinkError       an output cannot be written, replaced or deleted
+    │   └── ConflictError   another writer changed an output during this run
     ├── TemplateError   a template is missing, broken or renders invalid output
     └── GitError        git failed or gave history that cannot be used
 
@@ -31,6 +32,10 @@ class SourceError(SitemillError):
 
 class SinkError(SitemillError):
     """An output file or object cannot be written, replaced or deleted."""
+
+
+class ConflictError(SinkError):
+    """Another writer replaced or created an output after this run read it: list and redo."""
 
 
 class TemplateError(SitemillError):

@@ -1,16 +1,16 @@
-"""One rebuild of a bucket's sitemaps: list, generate, publish; retried once after a race."""
+"""One rebuild of a bucket's sitemaps: list, generate, publish; redone after a race."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from sitemill.config import Config, LastmodMode
-from sitemill.errors import SinkError
+from sitemill.errors import ConflictError, SinkError
 from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
-from sitemill.s3sink import DEFAULT_CACHE_CONTROL, ConflictError, S3Sink
+from sitemill.s3sink import DEFAULT_CACHE_CONTROL, S3Sink
 from sitemill.sources.s3 import (
     Inventory,
     bucket_pages,
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger(__name__)
+
+# Conflicts with another writer are retried this many times in all (each a fresh listing).
+ATTEMPTS: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +74,11 @@ def rebuild_bucket(
     dry_run: bool = False,
     progress: Progress | None = None,
 ) -> Report:
-    """Rebuild the sitemaps of ``site``; when another writer replaced the index meanwhile,
-    list again and retry once (its pages may be newer than ours), then give up."""
+    """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
+    when another writer changed an output meanwhile, list again and redo (its pages may be
+    newer than ours), at most ATTEMPTS times, then give up with a SinkError."""
     earlier: list[str] = []
-    for attempt in (1, 2):
+    for attempt in range(1, ATTEMPTS + 1):
         inventory = Inventory()
         sink = S3Sink(
             client,
@@ -88,9 +92,11 @@ def rebuild_bucket(
             report = build_from_bucket(config, client, site, sink, inventory, progress=progress)
         except ConflictError as exc:
             earlier.extend(sink.written)
-            if attempt == 2:
-                raise SinkError(f"{exc}, twice: another rebuild is running; try again") from exc
-            log.warning("%s; listing the bucket again and retrying once", exc)
+            if attempt == ATTEMPTS:
+                raise SinkError(
+                    f"{exc}, {ATTEMPTS} times: another rebuild is running; try again"
+                ) from exc
+            log.warning("%s; listing the bucket again and redoing the rebuild", exc)
             continue
         _count_earlier_writes(report, earlier)
         return report

@@ -1,4 +1,4 @@
-"""The Sink for an S3 prefix: skips unchanged files, writes indexes conditionally."""
+"""The Sink for an S3 prefix: skips unchanged files; every write is conditional."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.errors import SinkError
+from sitemill.errors import ConflictError, SinkError
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,
@@ -33,10 +33,6 @@ DEFAULT_CACHE_CONTROL: Final = "public, max-age=300"
 # 412: the ETag no longer matches (or the key now exists); 409: a concurrent conditional write.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
 _CONFLICT_STATUSES: Final = frozenset({409, 412})
-
-
-class ConflictError(SinkError):
-    """Another writer replaced an index file after this run listed the bucket."""
 
 
 def _md5(data: bytes) -> bytes:
@@ -80,6 +76,8 @@ class S3Sink:
         self.written: list[str] = []
         self.deleted: list[str] = []
         self._inventory = inventory
+        self._pending: dict[str, bytes] = {}  # a dry run's would-be writes, for reading back
+        self._supports_conditions: bool | None = None
 
     def _uri(self, name: str) -> str:
         return f"s3://{self.bucket}/{self.prefix}{name}"
@@ -96,6 +94,8 @@ class S3Sink:
         return self._inventory.objects
 
     def read(self, name: str) -> bytes | None:
+        if self.dry_run and name in self._pending:
+            return self._pending[name]
         if name not in self._objects():
             return None  # the listing says it does not exist: no GET needed
         return read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
@@ -103,14 +103,26 @@ class S3Sink:
     def names(self) -> Iterator[str]:
         return iter(sorted(self._objects()))
 
-    def put(self, name: str, data: bytes, *, content_type: str, guard: bool = False) -> bool:
+    def holds(self, name: str, staged: Path) -> bool:
+        stored = self._objects().get(name)
+        return stored is not None and holds(stored, staged.read_bytes())
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
+        """Write unless the listed object has these bytes; every write is conditional.
+
+        The condition is the ETag this run listed (``If-Match``), or that the key is still
+        absent (``If-None-Match: *``): a version another writer put there meanwhile is never
+        replaced; the ConflictError tells the caller to list again and redo its work.
+        """
         objects = self._objects()
         stored = objects.get(name)
         if stored is not None and holds(stored, data):
             return False
         digest = _md5(data)
-        if not self.dry_run:
-            etag = self._put_object(name, data, digest, content_type, guard=guard, expected=stored)
+        if self.dry_run:
+            self._pending[name] = data
+        else:
+            etag = self._put_object(name, data, digest, content_type, expected=stored)
             objects[name] = StoredObject(etag, len(data))
         self.written.append(name)
         return True
@@ -122,7 +134,6 @@ class S3Sink:
         digest: bytes,
         content_type: str,
         *,
-        guard: bool,
         expected: StoredObject | None,
     ) -> str:
         request: PutObjectRequestTypeDef = {
@@ -135,7 +146,8 @@ class S3Sink:
         }
         # A conditional write: fail rather than replace a version this run has not seen.
         # https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
-        if guard and _supports_conditional_put(self.client):
+        conditional = self._conditional()
+        if conditional:
             if expected is not None:
                 request["IfMatch"] = expected.etag
             else:
@@ -143,7 +155,7 @@ class S3Sink:
         try:
             response = self.client.put_object(**request)
         except ClientError as exc:
-            if guard and _is_conflict(exc, expected is not None):
+            if conditional and _is_conflict(exc, expected is not None):
                 raise ConflictError(
                     f"{self._uri(name)} was changed by another writer during this run"
                 ) from exc
@@ -151,6 +163,11 @@ class S3Sink:
         except BotoCoreError as exc:
             raise SinkError(f"cannot write {self._uri(name)}: {describe_error(exc)}") from exc
         return response.get("ETag", "")
+
+    def _conditional(self) -> bool:
+        if self._supports_conditions is None:
+            self._supports_conditions = _supports_conditional_put(self.client)
+        return self._supports_conditions
 
     def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
         return self.put(name, staged.read_bytes(), content_type=content_type)
@@ -167,6 +184,7 @@ class S3Sink:
             except BotoCoreError as exc:
                 raise SinkError(f"cannot delete {self._uri(name)}: {describe_error(exc)}") from exc
         self._objects().pop(name, None)
+        self._pending.pop(name, None)
         self.deleted.append(name)
 
 
@@ -179,7 +197,7 @@ def _supports_conditional_put(client: S3Client) -> bool:
     shape = client.meta.service_model.operation_model("PutObject").input_shape
     if shape is not None and {"IfMatch", "IfNoneMatch"} <= set(shape.members):
         return True
-    log.warning("this botocore cannot make conditional writes; writing the index unconditionally")
+    log.warning("this botocore cannot make conditional writes; writing unconditionally")
     return False
 
 

@@ -5,13 +5,20 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Final, Protocol
 
 from sitemill.errors import SinkError
+from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES
+from sitemill.safefs import RefusedError, read_regular
+
+# writer.ROBOTS_TXT (writer imports this module, so it is spelled here too).
+_ROBOTS_TXT: Final = "robots.txt"
 
 
 class Sink(Protocol):
@@ -25,11 +32,15 @@ class Sink(Protocol):
         """Names of the files that exist now (only the ones directly in this namespace)."""
         ...
 
-    def put(self, name: str, data: bytes, *, content_type: str, guard: bool = False) -> bool:
+    def holds(self, name: str, staged: Path) -> bool:
+        """Whether the file exists and holds exactly the bytes of the ``staged`` file."""
+        ...
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
         """Write the file unless it already holds exactly ``data``; True when written.
 
-        ``guard`` asks the sink to refuse to overwrite a version that another writer put
-        there since this run began (S3 uses a conditional write); a local sink ignores it.
+        A sink that can tell (S3) refuses to replace a version that another writer put there
+        since this run read it, with a ConflictError.
         """
         ...
 
@@ -56,7 +67,10 @@ class MemorySink:
     def names(self) -> Iterator[str]:
         return iter(sorted(self.files))
 
-    def put(self, name: str, data: bytes, *, content_type: str, guard: bool = False) -> bool:
+    def holds(self, name: str, staged: Path) -> bool:
+        return self.files.get(name) == staged.read_bytes()
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
         if self.files.get(name) == data:
             return False
         self.files[name] = data
@@ -73,7 +87,18 @@ class MemorySink:
 
 
 class LocalDirSink:
-    """Files in one directory; each write is atomic (temp file + rename) and skipped if equal."""
+    """Files in one directory; each write is atomic (temp file + rename) and skipped if equal.
+
+    Nothing here follows a symbolic link out of the directory. ``read`` returns the bytes of a
+    regular file only, at most what such a file may hold (robots.txt: Google's 500 KiB; a
+    sitemap: the protocol's 50 MiB, a little more gzipped); a name that is a link, a FIFO, a
+    device or a directory, or a file over that bound, is a SinkError rather than a guess:
+    robots.txt is merged, not replaced, so a link there (to ``../.git/config``, say) is neither
+    read nor written through, and the user is told to make it a regular file. ``put`` and
+    ``put_file`` rename over a name, which replaces a link there rather than writing into its
+    target; ``delete`` removes a link itself; ``names`` lists regular files only. The directory
+    itself is trusted as given (callers check where it leads: see ``pipeline``).
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -85,12 +110,18 @@ class LocalDirSink:
         return self.directory / name
 
     def read(self, name: str) -> bytes | None:
+        path = self._path(name)
         try:
-            return self._path(name).read_bytes()
+            return read_regular(path, _read_limit(name), whole=True, follow_symlinks=False)
         except FileNotFoundError:
             return None
+        except RefusedError as exc:
+            raise SinkError(
+                f"refusing to read or replace {exc}: sitemill only rewrites a regular file "
+                "(replace it with one, or remove it)"
+            ) from exc
         except OSError as exc:
-            raise SinkError(f"cannot read {self._path(name)}: {exc.strerror or exc}") from exc
+            raise SinkError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
     def names(self) -> Iterator[str]:
         try:
@@ -104,16 +135,17 @@ class LocalDirSink:
 
     def put(self, name: str, data: bytes, *, content_type: str, guard: bool = False) -> bool:
         path = self._path(name)
-        if self._holds(path, data):
+        if _holds(path, data):
             return False
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
+            # mkstemp creates with O_EXCL (and O_NOFOLLOW): never an existing file or a link.
             handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.directory)
             try:
                 with os.fdopen(handle, "wb") as out:
+                    os.fchmod(out.fileno(), 0o644)
                     out.write(data)
-                os.chmod(temp, 0o644)
-                os.replace(temp, path)
+                os.replace(temp, path)  # replaces a link at ``path``, never writes through it
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
@@ -126,8 +158,7 @@ class LocalDirSink:
         """Move a staged file into place (no copy when it is on the same file system)."""
         path = self._path(name)
         try:
-            size = staged.stat().st_size
-            if _same_size(path, size) and path.read_bytes() == staged.read_bytes():
+            if _same_file_bytes(path, staged):
                 return False
             self.directory.mkdir(parents=True, exist_ok=True)
             staged.chmod(0o644)
@@ -138,27 +169,44 @@ class LocalDirSink:
             return self.put(name, staged.read_bytes(), content_type=content_type)
         return True
 
-    @staticmethod
-    def _holds(path: Path, data: bytes) -> bool:
-        try:
-            if path.stat().st_size != len(data):
-                return False
-            return path.read_bytes() == data
-        except OSError:
-            return False
-
     def delete(self, name: str) -> None:
         path = self._path(name)
         try:
-            path.unlink()
+            path.unlink()  # a link is removed itself, its target left alone
         except FileNotFoundError:
             pass
         except OSError as exc:
             raise SinkError(f"cannot delete {path}: {exc.strerror or exc}") from exc
 
 
-def _same_size(path: Path, size: int) -> bool:
+def _read_limit(name: str) -> int:
+    """The most bytes a file of this name in an output folder may hold, for ``read``."""
+    if name == _ROBOTS_TXT:
+        return MAX_ROBOTS_TXT_BYTES
+    if name.endswith(".gz"):
+        # Deflate's stored blocks add 5 bytes per 64 KiB: incompressible data grows a little.
+        return MAX_BYTES_LIMIT + MAX_BYTES_LIMIT // 8192 + 1024
+    return MAX_BYTES_LIMIT
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) holding exactly ``data``."""
     try:
-        return path.stat().st_size == size
-    except FileNotFoundError:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        return read_regular(path, len(data), whole=True, follow_symlinks=False) == data
+    except (OSError, RefusedError):
+        return False
+
+
+def _same_file_bytes(path: Path, staged: Path) -> bool:
+    """Whether ``path`` is a regular file (not a link) with the bytes of ``staged``."""
+    try:
+        info = path.lstat()
+        size = staged.stat().st_size
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+            return False
+        return _holds(path, staged.read_bytes())
+    except OSError:
         return False

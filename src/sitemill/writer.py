@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Final
+from xml.parsers import expat
 
 import jinja2
 
 from sitemill.config import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SourceError, TemplateError
+from sitemill.publish import Publisher, StagedChild
 from sitemill.render import (
     INDEX_TEMPLATE,
     TEXT_TEMPLATE,
@@ -35,8 +37,10 @@ ENTRY_XML: Final = "sitemap.xml"
 ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
 # Every name sitemill writes, and so the only names it ever deletes.
+# (sitemap-N-next.xml and the like are staging copies, see sitemill.publish.)
 OWN_NAME: Final = re.compile(
-    r"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml|sitemap-[1-9][0-9]*\.(?:xml|txt)(?:\.gz)?"
+    r"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml"
+    r"|sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?"
 )
 # Fixed compression level and mtime 0: the same input gives the same bytes.
 _GZIP_LEVEL: Final = 6
@@ -86,12 +90,14 @@ def write_sitemaps(
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
-    Children are staged in a temporary directory so that a failure part-way (a bad line
-    in a URL list, a template error) leaves the previous output exactly as it was.
+    Children are staged in a temporary directory so that a failure while rendering (a bad
+    line in a URL list, a template error, ill-formed output) leaves the previous output exactly
+    as it was; publishing then keeps the live index consistent at every step (sitemill.publish).
     """
     environment = make_environment(config.templates_dir)
     text = config.format is OutputFormat.TXT
     template = load_template(environment, TEXT_TEMPLATE if text else URLSET_TEMPLATE)
+    checked = not text and template.filename is not None  # a user's template: check its XML
     rendered = render_sitemaps(
         entries, template, max_urls=config.max_urls, max_bytes=config.max_bytes
     )
@@ -105,27 +111,41 @@ def write_sitemaps(
         result.url_count = first.url_count
         result.entry_files.append(name)
         result.files.append(name)
-        _put(sink, result, name, first.data, guard=True)
+        if checked:
+            check_well_formed(name, first.data)
+        publisher = Publisher(sink, content_type, partial(_record, result))
+        publisher.publish_single(name, first.data)
     else:
         head = [first, second]
         del first, second  # the staging loop must be the only holder of a rendered file
         with tempfile.TemporaryDirectory(prefix="sitemill-") as staging:
             children = _stage_children(
-                _chain(head, rendered), Path(staging), config, result, on_file
+                _chain(head, rendered), Path(staging), config, result, on_file, checked=checked
             )
-            indexes = _render_indexes(children, config, environment)
-            result.entry_files.extend(name for name, _ in indexes)
+            render = partial(_render_indexes, children, config, environment)
+            index_names = [name for name, _ in render([child.name for child in children])]
+            result.entry_files.extend(index_names)
             result.files[:0] = result.entry_files
-            for child in children:
-                staged = Path(staging) / child.name
-                changed = sink.put_file(child.name, staged, content_type=content_type(child.name))
-                _record(result, child.name, changed)
-        for name, data in indexes:
-            _put(sink, result, name, data, guard=True)
+            publisher = Publisher(sink, content_type, partial(_record, result))
+            staged = [StagedChild(child.name, Path(staging) / child.name) for child in children]
+            publisher.publish_split(staged, render)
     if config.robots_txt:
         _update_robots(sink, config, result)
-    _delete_stale(sink, result)
+    result.deleted.extend(publisher.delete_stale(result.files))
     return result
+
+
+def check_well_formed(name: str, data: bytes) -> None:
+    """A TemplateError naming the file when ``data`` is not well-formed XML."""
+    parser = expat.ParserCreate()
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        reason = expat.ErrorString(exc.code)
+        raise TemplateError(
+            f"{name}: the template rendered XML that is not well-formed ({reason} at line "
+            f"{exc.lineno}, column {exc.offset + 1}); nothing was written"
+        ) from exc
 
 
 def _chain(
@@ -142,6 +162,8 @@ def _stage_children(
     config: Config,
     result: WriteResult,
     on_file: Callable[[str, int], None] | None,
+    *,
+    checked: bool,
 ) -> list[_Child]:
     suffix = ".txt" if config.format is OutputFormat.TXT else ".xml"
     if config.gzip:
@@ -153,6 +175,8 @@ def _stage_children(
         pending: deque[Future[None]] = deque()
         for number, sitemap in enumerate(rendered, start=1):
             name = f"sitemap-{number}{suffix}"
+            if checked:
+                check_well_formed(name, sitemap.data)
             pending.append(pool.submit(_stage_file, staging / name, sitemap.data, config.gzip))
             children.append(_Child(name, sitemap.lastmod))
             result.files.append(name)
@@ -174,11 +198,18 @@ def _stage_file(path: Path, data: bytes, compress: bool) -> None:
 
 
 def _render_indexes(
-    children: list[_Child], config: Config, environment: jinja2.Environment
+    children: list[_Child], config: Config, environment: jinja2.Environment, names: list[str]
 ) -> list[tuple[str, bytes]]:
-    """Index files of at most max_sitemaps_per_index children and max_bytes each."""
+    """Index files of at most max_sitemaps_per_index children and max_bytes each.
+
+    ``names`` are the file names to give the children (their own, or staging copies').
+    """
     template = load_template(environment, INDEX_TEMPLATE)
-    items = [IndexItem(config.base_url + child.name, child.lastmod) for child in children]
+    checked = template.filename is not None
+    items = [
+        IndexItem(config.base_url + name, child.lastmod)
+        for name, child in zip(names, children, strict=True)
+    ]
     indexes: list[tuple[str, bytes]] = []
     start = 0
     while start < len(items):
@@ -187,17 +218,20 @@ def _render_indexes(
         count, data = fit_within(partial(render_index, template), batch, config.max_bytes)
         if count == 0:
             raise TemplateError(f"{name}: one <sitemap> entry does not fit in max_bytes")
+        if checked:
+            check_well_formed(name, data)
         indexes.append((name, data))
         start += count
     return indexes
 
 
-def _put(sink: Sink, result: WriteResult, name: str, data: bytes, *, guard: bool = False) -> None:
-    _record(result, name, sink.put(name, data, content_type=content_type(name), guard=guard))
+def _put(sink: Sink, result: WriteResult, name: str, data: bytes) -> None:
+    _record(result, name, sink.put(name, data, content_type=content_type(name)))
 
 
 def _record(result: WriteResult, name: str, changed: bool) -> None:
-    (result.written if changed else result.unchanged).append(name)
+    if name not in result.written and name not in result.unchanged:
+        (result.written if changed else result.unchanged).append(name)
 
 
 def _update_robots(sink: Sink, config: Config, result: WriteResult) -> None:
@@ -211,11 +245,3 @@ def _update_robots(sink: Sink, config: Config, result: WriteResult) -> None:
 
     new_text = replace_sitemap_lines(old_text, [base + name for name in result.entry_files], is_own)
     _put(sink, result, ROBOTS_TXT, new_text.encode("utf-8", "surrogateescape"))
-
-
-def _delete_stale(sink: Sink, result: WriteResult) -> None:
-    keep = set(result.files)
-    for name in list(sink.names()):
-        if is_own_name(name) and name not in keep:
-            sink.delete(name)
-            result.deleted.append(name)

@@ -1,0 +1,183 @@
+"""Publish staged sitemap files so that the live index always names one complete build.
+
+A sink replaces one file at a time, so a crawler may read the index between any two writes.
+The order below keeps every such moment consistent:
+
+1. Children that no live index names (new names) are written in place: nobody reads them yet.
+2. If at most one child that the live index names changes, it is written in place last: one
+   atomic replacement moves the live set from the old build to the new one.
+3. If several live children change, each is first written under a staging name
+   (``sitemap-N-next.xml``), an interim index naming those copies goes live, the children are
+   replaced in place, and the final index goes live. A failure at any step leaves a live index
+   whose children all exist and belong to one build; the next run repairs the rest.
+4. Right before anything is deleted, the live index is read again: if another writer replaced
+   it, this run stops with a ConflictError (the caller lists again and redoes its work), and a
+   file that the live index names is never deleted.
+
+Only files that sitemill's own earlier index named, and staging copies, are ever deleted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+from typing import Final
+
+from sitemill.errors import ConflictError
+from sitemill.sinks import Sink
+
+ENTRY_XML: Final = "sitemap.xml"
+# Children and further indexes; staging copies are "sitemap-N-next.xml" and the like.
+_CHILD: Final = re.compile(r"sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?")
+_STAGING: Final = re.compile(r"sitemap-[1-9][0-9]*-next\.(?:xml|txt)(?:\.gz)?")
+_MORE_INDEX: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
+_LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
+# An index is recognised by its root element within its first bytes.
+_INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
+_SNIFF_BYTES: Final = 4_096
+
+Render = Callable[[list[str]], list[tuple[str, bytes]]]
+ContentType = Callable[[str], str]
+
+
+def staging_name(name: str) -> str:
+    """``sitemap-3.xml.gz`` -> ``sitemap-3-next.xml.gz``."""
+    stem, dot, suffix = name.partition(".")
+    return f"{stem}-next{dot}{suffix}"
+
+
+@dataclass
+class LiveSet:
+    """What sitemill's own live indexes name: read before publishing and again before deleting."""
+
+    entry: bytes | None = None  # the bytes of sitemap.xml (an index or a urlset), if any
+    indexes: set[str] = field(default_factory=set)  # own index files: sitemap.xml, -index-N
+    children: set[str] = field(default_factory=set)  # the children those indexes name
+    staging: set[str] = field(default_factory=set)  # staging copies left in the folder
+
+
+def read_live(sink: Sink) -> LiveSet:
+    """The index files that are sitemill's (every child they name is a sitemill name)."""
+    live = LiveSet()
+    names = list(sink.names())
+    live.staging = {name for name in names if _STAGING.fullmatch(name)}
+    candidates = [ENTRY_XML, *sorted(name for name in names if _MORE_INDEX.fullmatch(name))]
+    for name in candidates:
+        data = sink.read(name)
+        if name == ENTRY_XML:
+            live.entry = data
+        children = _own_children(data)
+        if children is not None:
+            live.indexes.add(name)
+            live.children |= children
+    return live
+
+
+def _own_children(data: bytes | None) -> set[str] | None:
+    """The child names an index holds, or None when it is no index of sitemill's."""
+    if data is None or not _INDEX_ROOT.search(data[:_SNIFF_BYTES]):
+        return None
+    children = set()
+    for match in _LOC.finditer(data):
+        # sitemill's children are siblings of their index: the last path segment names them
+        # (whatever the base URL was when that index was written).
+        name = unescape(match.group(1).decode("utf-8", "replace")).rpartition("/")[2]
+        if not _CHILD.fullmatch(name):
+            return None
+        children.add(name)
+    return children
+
+
+@dataclass(frozen=True, slots=True)
+class StagedChild:
+    name: str
+    path: Path
+
+
+class Publisher:
+    """Writes one build through a sink in the order described in the module docstring."""
+
+    def __init__(self, sink: Sink, content_type: ContentType, record: Callable[[str, bool], None]):
+        self.sink = sink
+        self.content_type = content_type
+        self.record = record  # (name, written) for the run's report
+        self.live = read_live(sink)
+        self.entry_bytes: bytes | None = None
+        self.staged: set[str] = set()
+
+    def publish_single(self, name: str, data: bytes) -> None:
+        """One file holds everything: one atomic write."""
+        self._put(name, data)
+
+    def publish_split(self, children: list[StagedChild], render: Render) -> list[str]:
+        """Children, then the indexes ``render`` makes for a list of child names; returns the
+        index names."""
+        sink = self.sink
+        changed = [child for child in children if not sink.holds(child.name, child.path)]
+        risky = [child for child in changed if child.name in self.live.children]
+        for child in children:
+            if child not in changed:
+                self.record(child.name, False)
+        safe = [child for child in changed if child not in risky]
+        if len(risky) <= 1:
+            for child in safe + risky:
+                self.record(child.name, sink.put_file(child.name, child.path, **self._type(child)))
+            return self._put_indexes(render([child.name for child in children]))
+        for child in safe:
+            self.record(child.name, sink.put_file(child.name, child.path, **self._type(child)))
+        copies = {child.name: staging_name(child.name) for child in risky}
+        if copies.keys() & self.live.children & set(copies.values()):
+            raise ConflictError("a staging copy is named by the live index; run again")
+        for child in risky:
+            copy = copies[child.name]
+            self.sink.put(copy, child.path.read_bytes(), content_type=self.content_type(copy))
+            self.staged.add(copy)
+        self._put_indexes(
+            render([copies.get(child.name, child.name) for child in children]), final=False
+        )
+        for child in risky:
+            self.record(child.name, sink.put_file(child.name, child.path, **self._type(child)))
+        return self._put_indexes(render([child.name for child in children]))
+
+    def _type(self, child: StagedChild) -> dict[str, str]:
+        return {"content_type": self.content_type(child.name)}
+
+    def _put_indexes(self, indexes: list[tuple[str, bytes]], *, final: bool = True) -> list[str]:
+        # Further indexes first: sitemap.xml, the one crawlers are told about, goes live last.
+        for name, data in sorted(indexes, key=lambda item: item[0] == ENTRY_XML):
+            if final:
+                self._put(name, data)
+            else:
+                self.sink.put(name, data, content_type=self.content_type(name))
+        return [name for name, _ in indexes]
+
+    def _put(self, name: str, data: bytes) -> None:
+        written = self.sink.put(name, data, content_type=self.content_type(name))
+        self.record(name, written)
+        if name == ENTRY_XML:
+            self.entry_bytes = data
+
+    def delete_stale(self, keep: Iterable[str]) -> list[str]:
+        """Delete what the earlier build named and this one does not, and staging copies;
+        never a file the live index names now. Returns the names deleted that existed
+        before this run."""
+        keep = set(keep)
+        candidates = self.live.indexes | self.live.children | self.live.staging | self.staged
+        stale = sorted(candidates - keep)
+        if not stale:
+            return []
+        now = read_live(self.sink)
+        if self.entry_bytes is not None and now.entry != self.entry_bytes:
+            raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
+        deleted = []
+        for name in stale:
+            if name in now.children or name in now.indexes:
+                continue
+            self.sink.delete(name)
+            # This run's own staging copies come and go within it: nothing to report.
+            if name not in self.staged or name in self.live.staging:
+                deleted.append(name)
+        return deleted
