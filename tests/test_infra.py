@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
+from moto.events.models import EventPattern
 from samtranslator.translator.transform import transform
 
 from sitemill.config import CONFIG_KEYS, ENV_PREFIX, load_config
@@ -403,14 +404,27 @@ def test_s3_writes_only_sitemills_own_keys(
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_s3_reads_robots_txt_and_lists_the_site_only(
+def test_s3_reads_robots_txt_and_own_outputs_and_lists_the_site_only(
     translated: dict[str, Any], variant: dict[str, str]
 ) -> None:
     stack = make_stack(translated, variant)
     statements = stack.role_statements()
     prefix = stack.value("SourcePrefix")
-    (read,) = statements_with(statements, "s3:GetObject")
-    assert _listed(read["Resource"]) == [object_arn(prefix + "robots.txt")]
+    reads = {statement["Sid"]: statement for statement in statements_with(statements, "s3:Get")}
+    assert set(reads) == {"ReadRobotsTxt", "ReadOwnOutputs"}
+    for statement in reads.values():
+        assert _listed(statement["Action"]) == ["s3:GetObject"]
+        assert "Condition" not in statement
+    assert _listed(reads["ReadRobotsTxt"]["Resource"]) == [object_arn(prefix + "robots.txt")]
+    # The live index is read again before stale children go: exactly the keys sitemill writes.
+    (write,) = (s for s in statements if s.get("Sid") == "WriteOwnOutputs")
+    assert reads["ReadOwnOutputs"]["Resource"] == write["Resource"]
+    for name in OWN_OUTPUTS:
+        assert allowed(statements, "s3:GetObject", object_arn(prefix + name)), name
+    for key in (*PAGES, "style.css", "sitemap.xml.bak", "a/sitemap.xml", "other/sitemap.xml"):
+        assert not allowed(statements, "s3:GetObject", object_arn(prefix + key)), key
+    if prefix:
+        assert not allowed(statements, "s3:GetObject", object_arn("sitemap.xml"))
     (listing,) = statements_with(statements, "s3:ListBucket")
     assert _listed(listing["Action"]) == ["s3:ListBucket"]
     assert listing["Resource"] == f"arn:{PARTITION}:s3:::{BUCKET}"
@@ -509,13 +523,20 @@ def s3_filter_matches(rules: list[dict[str, str]], key: str) -> bool:
     return key.startswith(values.get("prefix", "")) and key.endswith(values.get("suffix", ""))
 
 
-@pytest.mark.parametrize("prefix", ["", "site/"])
-def test_bucket_notifications_skip_sitemills_own_writes(
-    translated: dict[str, Any], prefix: str
-) -> None:
+def queue_configurations(translated: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
     stack = make_stack(translated, MODES["created bucket"], {"SourcePrefix": prefix})
     bucket = stack.resources()["SiteBucket"]["Properties"]
-    configurations = bucket["NotificationConfiguration"]["QueueConfigurations"]
+    configurations: list[dict[str, Any]] = bucket["NotificationConfiguration"][
+        "QueueConfigurations"
+    ]
+    return configurations
+
+
+@pytest.mark.parametrize("prefix", ["", "site/"])
+def test_bucket_notifications_deliver_pages_and_sitemap_deletions_only(
+    translated: dict[str, Any], prefix: str
+) -> None:
+    configurations = queue_configurations(translated, prefix)
 
     def triggers(event: str, key: str) -> bool:
         return any(
@@ -527,48 +548,89 @@ def test_bucket_notifications_skip_sitemills_own_writes(
         assert config["Queue"].endswith(":Queue.Arn")
         names = [rule["Name"] for rule in config["Filter"]["S3Key"]["Rules"]]
         assert sorted(names) in (["suffix"], ["prefix", "suffix"])  # S3: one of each at most
-    for event in ("s3:ObjectCreated:*", "s3:ObjectRemoved:*"):
+    created, removed = "s3:ObjectCreated:*", "s3:ObjectRemoved:*"
+    for event in (created, removed):
         for page in (*PAGES, "robots.txt"):
             assert triggers(event, prefix + page), (event, page)
-        for name in OWN_OUTPUTS:
-            assert not triggers(event, prefix + name), (event, name)
         for other in ("style.css", "img/logo.png", "a/robots.txt", "robots.txt.bak"):
             assert not triggers(event, prefix + other), (event, other)
         if prefix:
             assert not triggers(event, "elsewhere/index.html")
+            assert not triggers(event, "sitemap.xml")
+    for name in OWN_OUTPUTS:
+        # Writing a sitemap never triggers; removing one (`aws s3 sync --delete`) does.
+        assert not triggers(created, prefix + name), name
+        assert triggers(removed, prefix + name), name
 
 
-def eventbridge_matches(matchers: list[Any], value: str) -> bool:
-    """The EventBridge matchers this rule uses; the items of a list are alternatives."""
-    for matcher in matchers:
-        if isinstance(matcher, str):
-            found = value == matcher
-        elif "suffix" in matcher:
-            found = value.endswith(matcher["suffix"])
-        elif "prefix" in matcher:
-            found = value.startswith(matcher["prefix"])
-        else:
-            found = not value.startswith(matcher["anything-but"]["prefix"])
-        if found:
-            return True
-    return False
+def _overlap(a: str, b: str, *, ends: bool) -> bool:
+    """Whether two prefix (or, with ``ends``, suffix) rules can match one key ('' matches all)."""
+    if ends:
+        return a.endswith(b) or b.endswith(a)
+    return a.startswith(b) or b.startswith(a)
+
+
+def _events_overlap(a: str, b: str) -> bool:
+    """s3:ObjectRemoved:* covers s3:ObjectRemoved:Delete; different families never meet."""
+    return a == b or a.startswith(b.rstrip("*")) or b.startswith(a.rstrip("*"))
+
+
+@pytest.mark.parametrize("prefix", ["", "site/", "sitemap/"])
+def test_bucket_notifications_do_not_overlap(translated: dict[str, Any], prefix: str) -> None:
+    # S3 refuses the whole configuration ("Configurations overlap") when two rules share an
+    # event type and both their prefixes and their suffixes overlap.
+    # https://docs.aws.amazon.com/AmazonS3/latest/userguide/notification-how-to-filtering.html
+    configurations = queue_configurations(translated, prefix)
+    filters = []
+    for config in configurations:
+        rules = {rule["Name"]: rule["Value"] for rule in config["Filter"]["S3Key"]["Rules"]}
+        filters.append((config["Event"], rules.get("prefix", ""), rules.get("suffix", "")))
+    assert len(filters) == len(set(filters))
+    for number, (event, start, end) in enumerate(filters):
+        for other_event, other_start, other_end in filters[number + 1 :]:
+            clash = (
+                _events_overlap(event, other_event)
+                and _overlap(start, other_start, ends=False)
+                and _overlap(end, other_end, ends=True)
+            )
+            assert not clash, ((event, start, end), (other_event, other_start, other_end))
+
+
+def s3_event(detail_type: str, key: str, bucket: str = BUCKET) -> dict[str, Any]:
+    """An EventBridge S3 event as the rule sees it (see tests/events/eventbridge_*.json)."""
+    return {
+        "version": "0",
+        "detail-type": detail_type,
+        "source": "aws.s3",
+        "account": ACCOUNT,
+        "region": REGION,
+        "resources": [f"arn:{PARTITION}:s3:::{bucket}"],
+        "detail": {"version": "0", "bucket": {"name": bucket}, "object": {"key": key}},
+    }
 
 
 @pytest.mark.parametrize("prefix", ["", "site/"])
-def test_eventbridge_rule_skips_sitemills_own_writes(
+def test_eventbridge_rule_delivers_pages_and_sitemap_deletions_only(
     translated: dict[str, Any], prefix: str
 ) -> None:
     stack = make_stack(translated, MODES["existing bucket"], {"SourcePrefix": prefix})
     rule = stack.resources()["ObjectEventsRule"]["Properties"]
-    pattern = rule["EventPattern"]
-    assert pattern["source"] == ["aws.s3"]
-    assert sorted(pattern["detail-type"]) == ["Object Created", "Object Deleted"]
-    assert pattern["detail"]["bucket"]["name"] == [BUCKET]
-    matchers = pattern["detail"]["object"]["key"]
-    assert any("anything-but" in matcher for matcher in matchers)
-    for page in (*PAGES, "robots.txt"):
-        assert eventbridge_matches(matchers, prefix + page), page
+    # moto's implementation of EventBridge's matching ($or, anything-but, prefix, suffix).
+    pattern = EventPattern.load(json.dumps(rule["EventPattern"]))
+
+    def delivers(detail_type: str, key: str, bucket: str = BUCKET) -> bool:
+        return pattern.matches_event(s3_event(detail_type, key, bucket))
+
+    created, deleted = "Object Created", "Object Deleted"
+    for detail_type in (created, deleted):
+        for page in (*PAGES, "robots.txt", "style.css"):
+            assert delivers(detail_type, prefix + page), (detail_type, page)
+            assert not delivers(detail_type, prefix + page, "other-bucket"), (detail_type, page)
+        assert not delivers("Object Restore Completed", prefix + "index.html")
     for name in OWN_OUTPUTS:
-        assert not eventbridge_matches(matchers, prefix + name), name
+        # Writing a sitemap never triggers; removing one (`aws s3 sync --delete`) does.
+        assert not delivers(created, prefix + name), name
+        assert delivers(deleted, prefix + name), name
+        assert not delivers(deleted, prefix + name, "other-bucket"), name
     (target,) = rule["Targets"]
     assert target["Arn"].endswith(":Queue.Arn")

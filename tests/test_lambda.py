@@ -8,14 +8,17 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote_plus
 
 import pytest
 
+import sitemill.lambda_app
 from s3util import BASE, BUCKET, PAGE, Requests, moto_bucket, restored_logging
 from sitemill.cloudfront import caller_reference, invalidation_paths
 from sitemill.errors import ConfigError, SourceError
 from sitemill.lambda_app import handle
 from sitemill.lambda_events import EventError, ObjectChange, parse_event, select_changes
+from sitemill.writer import is_own_name
 from xsd import assert_xsd_valid
 
 EVENTS = Path(__file__).parent / "events"
@@ -72,6 +75,70 @@ def index(client: Any, key: str = "sitemap.xml") -> bytes:
     return data
 
 
+def sitemap_objects(client: Any) -> dict[str, bytes]:
+    """Every object whose key starts with "sitemap", with its bytes."""
+    listing = client.list_objects_v2(Bucket=BUCKET, Prefix="sitemap")
+    return {item["Key"]: index(client, item["Key"]) for item in listing.get("Contents", [])}
+
+
+# The S3 calls that create an object, and the notification each one sends.
+CREATIONS = {
+    "PutObject": "ObjectCreated:Put",
+    "CopyObject": "ObjectCreated:Copy",
+    "CompleteMultipartUpload": "ObjectCreated:CompleteMultipartUpload",
+}
+
+
+class S3Changes:
+    """The objects a client creates and deletes, as S3 would then notify them."""
+
+    def __init__(self, client: Any) -> None:
+        self.changes: list[tuple[str, str]] = []  # (eventName, key)
+        client.meta.events.register("provide-client-params.s3.*", self._note)
+
+    def _note(self, params: dict[str, Any], model: Any, **_: Any) -> None:
+        if model.name in CREATIONS:
+            self.changes.append((CREATIONS[model.name], params["Key"]))
+        elif model.name == "DeleteObject":
+            self.changes.append(("ObjectRemoved:Delete", params["Key"]))
+        elif model.name == "DeleteObjects":
+            for item in params["Delete"]["Objects"]:
+                self.changes.append(("ObjectRemoved:Delete", item["Key"]))
+
+    def take(self) -> list[tuple[str, str]]:
+        taken, self.changes = self.changes, []
+        return taken
+
+
+def sqs_batch(changes: list[tuple[str, str]]) -> dict[str, Any]:
+    """An SQS batch as the queue delivers S3's notifications: one record per message."""
+    template = event("sqs_s3_batch.json")["Records"][1]
+    messages = []
+    for number, (name, key) in enumerate(changes):
+        note = event("s3_delete.json")
+        note["Records"][0]["eventName"] = name
+        note["Records"][0]["s3"]["object"]["key"] = quote_plus(key, safe="/")
+        message = copy.deepcopy(template)
+        message["messageId"] = f"message-{number}"
+        message["body"] = json.dumps(note)
+        messages.append(message)
+    return {"Records": messages}
+
+
+@pytest.fixture
+def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The buckets the handler rebuilds, in order (the real rebuild still runs)."""
+    calls: list[str] = []
+    real = sitemill.lambda_app.rebuild_bucket
+
+    def counted(config: Any, client: Any, site: Any, **options: Any) -> Any:
+        calls.append(site.bucket)
+        return real(config, client, site, **options)
+
+    monkeypatch.setattr(sitemill.lambda_app, "rebuild_bucket", counted)
+    return calls
+
+
 # --- reading events ------------------------------------------------------------------------
 
 
@@ -79,21 +146,40 @@ def index(client: Any, key: str = "sitemap.xml") -> bytes:
     ("name", "sqs", "changes", "ignored"),
     [
         ("s3_put.json", False, [ObjectChange(BUCKET, "docs/a b+c%d café.html")], {}),
-        ("s3_delete.json", False, [ObjectChange(BUCKET, "blog/old post.html")], {}),
+        ("s3_delete.json", False, [ObjectChange(BUCKET, "blog/old post.html", deleted=True)], {}),
+        ("s3_sitemap_removed.json", False, [ObjectChange(BUCKET, "sitemap.xml", deleted=True)], {}),
         (
             "sqs_s3_batch.json",
             True,
             [
                 ObjectChange(BUCKET, "index.html"),
                 ObjectChange(BUCKET, "assets/site.css"),
-                ObjectChange(BUCKET, "blog/old post.html"),
+                ObjectChange(BUCKET, "blog/old post.html", deleted=True),
                 ObjectChange(BUCKET, "sitemap.xml"),
             ],
             {},
         ),
+        (
+            "sqs_stale_children_removed.json",
+            True,
+            [ObjectChange(BUCKET, f"sitemap-{number}.xml", deleted=True) for number in (4, 5, 6)],
+            {},
+        ),
         ("sqs_test_event.json", True, [], {"test_event": 1}),
         ("eventbridge_created.json", False, [ObjectChange(BUCKET, "news & notes/a b+c.html")], {}),
-        ("eventbridge_deleted.json", False, [ObjectChange(BUCKET, "blog/old post.html")], {}),
+        (
+            "eventbridge_deleted.json",
+            False,
+            [ObjectChange(BUCKET, "blog/old post.html", deleted=True)],
+            {},
+        ),
+        (
+            "eventbridge_sitemap_deleted.json",
+            False,
+            [ObjectChange(BUCKET, "sitemap.xml", deleted=True)],
+            {},
+        ),
+        ("eventbridge_sitemap_created.json", False, [ObjectChange(BUCKET, "sitemap.xml")], {}),
         ("rebuild.json", False, [], {}),
     ],
 )
@@ -118,10 +204,50 @@ def test_event_shapes(
         ("docs%2Fguide.html", "docs/guide.html"),  # other encoders also escape "/"
     ],
 )
-def test_notification_keys_are_unquote_plus_decoded(encoded: str, key: str) -> None:
-    body = event("s3_put.json")
+@pytest.mark.parametrize("name", ["s3_put.json", "s3_delete.json"])
+def test_notification_keys_are_unquote_plus_decoded(encoded: str, key: str, name: str) -> None:
+    body = event(name)
     body["Records"][0]["s3"]["object"]["key"] = encoded
-    assert parse_event(body).changes == [ObjectChange(BUCKET, key)]
+    deleted = name == "s3_delete.json"
+    assert parse_event(body).changes == [ObjectChange(BUCKET, key, deleted=deleted)]
+
+
+@pytest.mark.parametrize(
+    ("key", "decoded"),
+    [
+        ("sitemap.xml", "sitemap.xml"),
+        ("site/sitemap-3.xml.gz", "site/sitemap-3.xml.gz"),
+        ("a+b%2Bc d.html", "a+b%2Bc d.html"),  # EventBridge keys are not encoded
+    ],
+)
+def test_eventbridge_deletions_keep_the_key_as_it_is(key: str, decoded: str) -> None:
+    body = event("eventbridge_deleted.json")
+    body["detail"]["object"]["key"] = key
+    assert parse_event(body).changes == [ObjectChange(BUCKET, decoded, deleted=True)]
+
+
+@pytest.mark.parametrize(
+    ("name", "deleted"),
+    [
+        ("ObjectCreated:Put", False),
+        ("ObjectCreated:Copy", False),
+        ("ObjectCreated:CompleteMultipartUpload", False),
+        ("ObjectRemoved:Delete", True),
+        ("ObjectRemoved:DeleteMarkerCreated", True),
+        ("LifecycleExpiration:Delete", True),
+        ("LifecycleExpiration:DeleteMarkerCreated", True),
+        ("ObjectRestore:Completed", None),
+        ("ObjectTagging:Put", None),
+    ],
+)
+def test_s3_event_names_tell_creations_from_deletions(name: str, deleted: bool | None) -> None:
+    body = event("s3_sitemap_removed.json")
+    body["Records"][0]["eventName"] = name
+    trigger = parse_event(body)
+    if deleted is None:
+        assert (trigger.changes, trigger.ignored) == ([], {"other_event": 1})
+    else:
+        assert trigger.changes == [ObjectChange(BUCKET, "sitemap.xml", deleted=deleted)]
 
 
 def test_rebuild_event_options() -> None:
@@ -163,10 +289,37 @@ def test_selection_filters_buckets_prefix_own_outputs_and_non_pages() -> None:
         affects_sitemaps=lambda p: p.endswith((".html", ".txt")),
     )
     assert selection.relevant == 2
+    assert selection.sitemap_deletions == 0
     assert selection.buckets == {BUCKET}
     assert selection.ignored == {
         "own_output": 1,
         "not_a_page": 1,
+        "outside_prefix": 1,
+        "other_bucket": 1,
+    }
+
+
+def test_selection_counts_deletions_of_sitemills_files() -> None:
+    changes = [
+        ObjectChange(BUCKET, "site/sitemap.xml", deleted=True),
+        ObjectChange(BUCKET, "site/sitemap-3.xml", deleted=True),
+        ObjectChange(BUCKET, "site/sitemap-index-2.xml", deleted=True),
+        ObjectChange(BUCKET, "site/sitemap-4.txt.gz", deleted=True),
+        ObjectChange(BUCKET, "site/sitemap.xml"),  # written by sitemill: ignored
+        ObjectChange(BUCKET, "site/old.html", deleted=True),  # a page: relevant as ever
+        ObjectChange(BUCKET, "site/blog/sitemap.xml", deleted=True),  # not ours, not a page
+        ObjectChange(BUCKET, "site/sitemap.xml.bak", deleted=True),  # not ours, not a page
+        ObjectChange(BUCKET, "sitemap.xml", deleted=True),  # outside the prefix
+        ObjectChange("other-bucket", "site/sitemap.xml", deleted=True),
+    ]
+    selection = select_changes(
+        changes, bucket=BUCKET, root="site/", affects_sitemaps=lambda p: p.endswith(".html")
+    )
+    assert (selection.relevant, selection.sitemap_deletions) == (5, 4)
+    assert selection.buckets == {BUCKET}
+    assert selection.ignored == {
+        "own_output": 1,
+        "not_a_page": 2,
         "outside_prefix": 1,
         "other_bucket": 1,
     }
@@ -201,7 +354,13 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
     requests = Requests(s3)
     again = handle(event("s3_put.json"), Context(), env=ENV, s3=s3)
     assert (again["written"], again["unchanged"]) == (0, 1)
-    assert requests.summary() == {"ListObjectsV2": 1, "GetObject": 1}
+    # Nothing changed: one listing, no write; and GETs only of what the stack's role may read
+    # (robots.txt, and sitemill's own files: the live index is read again before deleting).
+    assert set(requests.summary()) == {"ListObjectsV2", "GetObject"}
+    assert requests.count("ListObjectsV2") == 1
+    read = [key for operation, key in requests.calls if operation == "GetObject"]
+    assert "robots.txt" in read
+    assert all(key == "robots.txt" or is_own_name(key) for key in read), read
 
 
 def test_sqs_batch_of_ten_thousand_records_costs_one_rebuild(s3: Any) -> None:
@@ -227,6 +386,9 @@ def test_sqs_batch_of_ten_thousand_records_costs_one_rebuild(s3: Any) -> None:
     ("name", "env", "ignored"),
     [
         ("s3_own_output.json", {}, {"own_output": 2}),
+        ("eventbridge_sitemap_created.json", {}, {"own_output": 1}),
+        ("s3_sitemap_removed.json", {"SITEMILL_PREFIX": "site/"}, {"outside_prefix": 1}),
+        ("s3_sitemap_removed.json", {"SITEMILL_BUCKET": "another-bucket"}, {"other_bucket": 1}),
         ("sqs_test_event.json", {}, {"test_event": 1}),
         ("s3_put.json", {"SITEMILL_PREFIX": "site/"}, {"outside_prefix": 1}),
         ("s3_put.json", {"SITEMILL_BUCKET": "another-bucket"}, {"other_bucket": 1}),
@@ -264,20 +426,74 @@ def test_sqs_failure_returns_every_message_for_retry(
     assert (line["level"], line["status"], line["messages"]) == ("ERROR", "error", 3)
 
 
-def test_unreadable_sqs_message_is_failed_alone_and_the_rest_rebuilds(s3: Any) -> None:
+def test_unreadable_sqs_message_is_failed_alone_and_the_rest_rebuilds(
+    s3: Any, capsys: pytest.CaptureFixture[str], rebuilds: list[str]
+) -> None:
     body = event("sqs_malformed_body.json")
+    bad = body["Records"][0]["messageId"]
     result = handle(body, Context(), env=ENV, s3=s3)
     assert result["status"] == "ok"
+    assert "error" not in result
     assert result["written"] == 1
-    assert result["batchItemFailures"] == [{"itemIdentifier": body["Records"][0]["messageId"]}]
+    assert rebuilds == [BUCKET]
+    assert result["batchItemFailures"] == [{"itemIdentifier": bad}]
+    lines = log_lines(capsys)
+    (complaint,) = [line for line in lines if line["level"] == "ERROR"]
+    assert complaint["message"].startswith(f"SQS message {bad} cannot be read: the body is not")
+    (summary,) = [line for line in lines if line["message"] == "sitemill summary"]
+    assert (summary["level"], summary["bad_messages"], summary["messages"]) == ("INFO", 1, 2)
 
 
-def test_a_queued_rebuild_request_is_not_accepted(s3: Any) -> None:
+def test_a_batch_of_only_unreadable_messages_is_an_error(
+    s3: Any, capsys: pytest.CaptureFixture[str], rebuilds: list[str]
+) -> None:
+    body = event("sqs_all_malformed.json")
+    ids = [record["messageId"] for record in body["Records"]]
+    requests = Requests(s3)
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert result["status"] == "error"
+    assert result["error"] == (
+        "malformed event: none of the 2 SQS messages can be read; the first, "
+        f"{ids[0]}: the body is not JSON (Expecting value at character 0)"
+    )
+    assert result["batchItemFailures"] == [{"itemIdentifier": message_id} for message_id in ids]
+    assert (rebuilds, requests.calls) == ([], [])
+    lines = log_lines(capsys)
+    summary = [line for line in lines if line["message"] == "sitemill summary"]
+    assert [(line["level"], line["error"]) for line in summary] == [("ERROR", result["error"])]
+    assert summary[0]["bad_messages"] == 2
+    complaints = [line["message"] for line in lines if line["message"] != "sitemill summary"]
+    assert complaints[1] == f"SQS message {ids[1]} cannot be read: " + (
+        "not an S3 notification, EventBridge S3 event, s3:TestEvent or "
+        '{"action": "rebuild"} (top-level keys: hello)'
+    )
+
+
+def test_a_message_that_fails_part_way_counts_for_nothing(s3: Any, rebuilds: list[str]) -> None:
+    body = event("sqs_s3_batch.json")
+    body["Records"] = body["Records"][:1]
+    note = json.loads(body["Records"][0]["body"])
+    note["Records"].append(event("malformed.json")["Records"][0])
+    body["Records"][0]["body"] = json.dumps(note)
+    message_id = body["Records"][0]["messageId"]
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert result["status"] == "error"
+    assert result["error"] == (
+        f"malformed event: SQS message {message_id} cannot be read: "
+        "Records[2].s3.object.key is missing or not a string"
+    )
+    assert result["batchItemFailures"] == [{"itemIdentifier": message_id}]
+    assert rebuilds == []  # its readable first record did not start a rebuild
+
+
+def test_a_queued_rebuild_request_is_not_accepted(s3: Any, rebuilds: list[str]) -> None:
     body = event("sqs_test_event.json")
     body["Records"][0]["body"] = json.dumps({"action": "rebuild", "dry_run": True})
     result = handle(body, Context(), env=ENV, s3=s3)
-    assert result["status"] == "skipped"
+    assert result["status"] == "error"
+    assert "cannot be read: not an S3 notification" in result["error"]
     assert result["batchItemFailures"] == [{"itemIdentifier": body["Records"][0]["messageId"]}]
+    assert rebuilds == []
 
 
 def test_direct_invocation_failure_raises(s3: Any, capsys: pytest.CaptureFixture[str]) -> None:
@@ -408,3 +624,103 @@ def test_the_thin_entry_point(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SITEMILL_BUCKET", BUCKET)
     result = module.handler(event("rebuild.json"), Context())  # builds its own client (moto)
     assert (result["status"], result["urls"]) == ("ok", 3)
+
+
+# --- deletions of sitemill's own files -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "max_urls"),
+    [
+        ("s3_sitemap_removed.json", "sitemap.xml", "50000"),
+        ("eventbridge_sitemap_deleted.json", "sitemap.xml", "50000"),
+        ("s3_sitemap_removed.json", "sitemap.xml", "1"),  # the index of three children
+        ("s3_sitemap_removed.json", "sitemap-3.xml", "1"),
+        ("eventbridge_sitemap_deleted.json", "sitemap-3.xml", "1"),
+    ],
+)
+def test_a_removed_sitemap_is_put_back(
+    s3: Any, rebuilds: list[str], name: str, key: str, max_urls: str
+) -> None:
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": max_urls}
+    assert handle(event("rebuild.json"), Context(), env=env, s3=s3)["status"] == "ok"
+    live = sitemap_objects(s3)
+    assert key in live
+    s3.delete_object(Bucket=BUCKET, Key=key)
+    body = event(name)
+    if "Records" in body:
+        body["Records"][0]["s3"]["object"]["key"] = key
+    else:
+        body["detail"]["object"]["key"] = key
+    result = handle(body, Context(), env=env, s3=s3)
+    assert result["status"] == "ok"
+    assert (result["relevant"], result["sitemap_deletions"]) == (1, 1)
+    assert "ignored" not in result
+    assert rebuilds == [BUCKET, BUCKET]
+    assert sitemap_objects(s3) == live
+    assert_xsd_valid(index(s3, key))
+
+
+def test_sync_delete_of_a_build_without_sitemaps_puts_them_back(
+    s3: Any, rebuilds: list[str]
+) -> None:
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": "1"}
+    assert handle(event("rebuild.json"), Context(), env=env, s3=s3)["status"] == "ok"
+    live = sitemap_objects(s3)
+    assert {"sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"} <= set(live)
+    # `aws s3 sync dist/ s3://bucket --delete`, where dist/ has the pages but no sitemaps:
+    # every sitemap object goes, and S3 sends one notification per deletion.
+    deploy = S3Changes(s3)
+    for key in live:
+        s3.delete_object(Bucket=BUCKET, Key=key)
+    assert sitemap_objects(s3) == {}
+    batch = sqs_batch(deploy.take())
+    result = handle(batch, Context(), env=env, s3=s3)
+    assert result["status"] == "ok"
+    assert result["batchItemFailures"] == []
+    assert result["relevant"] == result["sitemap_deletions"] == len(live)
+    assert rebuilds == [BUCKET, BUCKET]  # the whole batch: one rebuild
+    assert sitemap_objects(s3) == live
+
+
+def test_deletions_by_sitemills_own_cleanup_cost_one_rebuild_that_writes_nothing(
+    s3: Any, rebuilds: list[str]
+) -> None:
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": "1"}
+    handle(event("rebuild.json"), Context(), env=env, s3=s3)
+    live = sitemap_objects(s3)
+    rebuilds.clear()
+    own = S3Changes(s3)
+    # The notifications of an earlier run's stale-child cleanup (sitemap-4.xml and on).
+    result = handle(event("sqs_stale_children_removed.json"), Context(), env=env, s3=s3)
+    assert result["status"] == "ok"
+    assert result["batchItemFailures"] == []
+    assert (result["relevant"], result["sitemap_deletions"]) == (3, 3)
+    assert rebuilds == [BUCKET]
+    assert (result["written"], result["deleted"]) == (0, 0)
+    assert own.take() == []  # nothing written or deleted: no further notification
+    assert sitemap_objects(s3) == live
+
+
+def test_feeding_sitemills_own_changes_back_settles_at_once(s3: Any, rebuilds: list[str]) -> None:
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": "1"}
+    handle(event("rebuild.json"), Context(), env=env, s3=s3)
+    own = S3Changes(s3)
+    # Two pages go: the next rebuild writes fewer children and deletes the stale ones.
+    s3.delete_object(Bucket=BUCKET, Key="about.html")
+    s3.delete_object(Bucket=BUCKET, Key="docs/a b+c%d café.html")
+    result = handle(sqs_batch(own.take()), Context(), env=env, s3=s3)
+    assert (result["status"], result["urls"]) == ("ok", 1)
+    assert result["deleted"] > 0
+    # What that rebuild wrote and deleted comes back from S3 as notifications: its writes
+    # are ignored, its deletions cost one more rebuild, which changes nothing, so the chain
+    # ends there.
+    echo = own.take()
+    assert any(name.startswith("ObjectRemoved:") for name, _ in echo)
+    rebuilds.clear()
+    again = handle(sqs_batch(echo), Context(), env=env, s3=s3)
+    assert again["status"] == "ok"
+    assert again["batchItemFailures"] == []
+    assert rebuilds == [BUCKET]
+    assert own.take() == []
+    assert list(sitemap_objects(s3)) == ["sitemap.xml"]

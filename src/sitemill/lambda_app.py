@@ -76,7 +76,8 @@ def handle(
     """Handle one invocation; clients are built on first use unless given (tests give moto's).
 
     SQS batches: on failure every message is returned in ``batchItemFailures`` (retried, then
-    dead-lettered); a message that cannot be read is returned alone. Direct invocations raise.
+    dead-lettered); a message that cannot be read is returned alone, and a batch with no
+    readable message is an error. Direct invocations raise.
     """
     env = os.environ if env is None else env
     configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
@@ -127,6 +128,10 @@ def _run(
 ) -> dict[str, Any]:
     for message_id, why in trigger.bad_messages.items():
         log.error("SQS message %s cannot be read: %s", message_id, why)
+    if trigger.bad_messages and not trigger.readable_messages:
+        # Nothing readable is left: an error (the messages go back, then to the dead-letter
+        # queue), not a batch that merely asked for nothing.
+        return {"status": "error", "error": _unreadable_batch(trigger.bad_messages)}
     settings = LambdaSettings.from_env(env)
     config = load_config({}, env)
     selection = select_changes(
@@ -137,6 +142,8 @@ def _run(
     )
     bucket = _choose_bucket(trigger, settings, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
+    if selection.sitemap_deletions:
+        base["sitemap_deletions"] = selection.sitemap_deletions
     ignored = trigger.ignored + selection.ignored
     if ignored:
         base["ignored"] = dict(ignored)
@@ -162,6 +169,17 @@ def _run(
             request_id,
         )
     return result
+
+
+def _unreadable_batch(bad_messages: Mapping[str, str]) -> str:
+    """How many messages could not be read, and why the first could not."""
+    message_id, why = next(iter(bad_messages.items()))
+    if len(bad_messages) == 1:
+        return f"malformed event: SQS message {message_id} cannot be read: {why}"
+    return (
+        f"malformed event: none of the {len(bad_messages)} SQS messages can be read; "
+        f"the first, {message_id}: {why}"
+    )
 
 
 def _affects_sitemaps(config: Config, path: str) -> bool:

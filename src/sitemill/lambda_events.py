@@ -13,10 +13,14 @@ from sitemill.config import parse_bool
 from sitemill.errors import ConfigError, SourceError
 from sitemill.writer import is_own_name
 
-# S3 notification event names that change what a bucket holds.
+# S3 notification event names that change what a bucket holds: an object appears (or is
+# replaced), or it goes away (a delete, a delete marker, a lifecycle expiration).
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/notification-how-to-event-types-and-destinations.html
-_CHANGE_EVENTS: Final = ("ObjectCreated:", "ObjectRemoved:", "LifecycleExpiration:")
-_EVENTBRIDGE_CHANGES: Final = frozenset({"Object Created", "Object Deleted"})
+_CREATION_EVENTS: Final = ("ObjectCreated:",)
+_DELETION_EVENTS: Final = ("ObjectRemoved:", "LifecycleExpiration:")
+# EventBridge reports lifecycle expirations as "Object Deleted" too.
+# https://docs.aws.amazon.com/AmazonS3/latest/userguide/ev-events.html
+_EVENTBRIDGE_DELETED: Final = {"Object Created": False, "Object Deleted": True}
 _TEST_EVENT: Final = "s3:TestEvent"
 _REBUILD_KEYS: Final = frozenset({"action", "bucket", "dry_run"})
 
@@ -27,10 +31,11 @@ class EventError(SourceError):
 
 @dataclass(frozen=True, slots=True)
 class ObjectChange:
-    """One object created or deleted, with its key decoded."""
+    """One object created (or replaced) or deleted, with its key decoded."""
 
     bucket: str
     key: str
+    deleted: bool = False
 
 
 @dataclass
@@ -46,6 +51,11 @@ class Trigger:
     bad_messages: dict[str, str] = field(default_factory=dict)  # messageId -> why
     ignored: Counter[str] = field(default_factory=Counter)
     records: int = 0
+
+    @property
+    def readable_messages(self) -> int:
+        """How many of an SQS batch's messages could be read."""
+        return len(set(self.message_ids) - self.bad_messages.keys())
 
 
 def parse_event(event: object) -> Trigger:
@@ -71,11 +81,18 @@ def _parse_sqs(records: list[Any]) -> Trigger:
             raise EventError(f"Records[{number}] of the SQS batch has no messageId")
         message_id = record["messageId"]
         trigger.message_ids.append(message_id)
+        # A message counts whole or not at all: one that fails part-way is retried (then
+        # dead-lettered), so the records read before the failure must not count now.
+        message = Trigger(from_sqs=True)
         try:
             body = json.loads(str(record.get("body", "")))
-            _read_body(body, trigger, from_queue=True)
+            _read_body(body, message, from_queue=True)
         except (ValueError, EventError) as exc:
             trigger.bad_messages[message_id] = _why(exc)
+            continue
+        trigger.changes.extend(message.changes)
+        trigger.ignored.update(message.ignored)
+        trigger.records += message.records
     return trigger
 
 
@@ -142,24 +159,26 @@ def _read_s3_record(record: object, where: str, trigger: Trigger) -> None:
         return
     bucket = _text(record, ("s3", "bucket", "name"), where)
     key = _text(record, ("s3", "object", "key"), where)
-    if not name.startswith(_CHANGE_EVENTS):
+    deleted = name.startswith(_DELETION_EVENTS)
+    if not deleted and not name.startswith(_CREATION_EVENTS):
         trigger.ignored["other_event"] += 1
         return
     # Notification keys are URL-encoded with spaces as "+" ("red flower.jpg" arrives as
     # "red+flower.jpg"), so unquote_plus, not unquote: a literal "+" arrives as "%2B".
     # https://docs.aws.amazon.com/AmazonS3/latest/userguide/notification-content-structure.html
-    trigger.changes.append(ObjectChange(bucket, unquote_plus(key)))
+    trigger.changes.append(ObjectChange(bucket, unquote_plus(key), deleted=deleted))
 
 
 def _read_eventbridge(body: Mapping[str, Any], trigger: Trigger) -> None:
-    if body.get("detail-type") not in _EVENTBRIDGE_CHANGES:
+    deleted = _EVENTBRIDGE_DELETED.get(str(body.get("detail-type")))
+    if deleted is None:
         trigger.ignored["other_event"] += 1
         return
     bucket = _text(body, ("detail", "bucket", "name"), "event")
     # EventBridge gives the key as it is, not encoded.
     # https://docs.aws.amazon.com/AmazonS3/latest/userguide/ev-events.html
     key = _text(body, ("detail", "object", "key"), "event")
-    trigger.changes.append(ObjectChange(bucket, key))
+    trigger.changes.append(ObjectChange(bucket, key, deleted=deleted))
 
 
 def _text(data: Mapping[str, Any], path: tuple[str, ...], where: str) -> str:
@@ -177,6 +196,7 @@ class Selection:
 
     buckets: set[str] = field(default_factory=set)
     relevant: int = 0
+    sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
     ignored: Counter[str] = field(default_factory=Counter)
 
 
@@ -189,21 +209,27 @@ def select_changes(
 ) -> Selection:
     """Keep changes in ``bucket`` (any when None) under ``root`` that can change a sitemap.
 
-    sitemill's own outputs are left out so that writing them cannot trigger another run.
+    Writing sitemill's own outputs is left out, so that a rebuild cannot trigger another.
+    Deleting one counts: ``aws s3 sync --delete`` of a build without sitemaps removes the
+    live ones, and the rebuild puts them back. A deletion sitemill made itself (a stale
+    child) costs one more rebuild, which finds everything in place, so writes and deletes
+    nothing, and the chain ends there.
     """
     selection = Selection()
     for change in changes:
         path = change.key[len(root) :]
+        own = "/" not in path and is_own_name(path)
         if bucket is not None and change.bucket != bucket:
             reason = "other_bucket"
         elif not change.key.startswith(root):
             reason = "outside_prefix"
-        elif "/" not in path and is_own_name(path):
+        elif own and not change.deleted:
             reason = "own_output"
-        elif not affects_sitemaps(path):
+        elif not own and not affects_sitemaps(path):
             reason = "not_a_page"
         else:
             selection.relevant += 1
+            selection.sitemap_deletions += int(own)
             selection.buckets.add(change.bucket)
             continue
         selection.ignored[reason] += 1
