@@ -19,6 +19,7 @@ from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.aws import make_s3_client, parse_timestamp
 from sitemill.entries import Page, SkipReason
 from sitemill.errors import SourceError
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES
 from sitemill.s3job import BucketSite, rebuild_bucket
 from sitemill.sources.s3 import (
     Inventory,
@@ -247,8 +248,31 @@ def test_twenty_thousand_objects_split_and_a_second_run_puts_nothing(s3: Any) ->
     started = time.perf_counter()
     again = rebuild_bucket(config, s3, BucketSite(BUCKET))
     second_seconds = time.perf_counter() - started
-    # The bucket now also holds the 5 sitemap files: ⌈20,005/1000⌉ = 21 LIST calls, no PUT.
-    assert requests.summary() == {"ListObjectsV2": 21, "GetObject": 1}
+    # The bucket now also holds the 5 sitemap files: ⌈20,005/1000⌉ = 21 LIST calls, no PUT;
+    # two GETs: robots.txt and the live index (which children sitemill's last run wrote).
+    assert requests.summary() == {"ListObjectsV2": 21, "GetObject": 2}
     assert again.result.written == []
     assert sorted(again.result.unchanged) == sorted(report.result.files)
     print(f"\n20,000 objects: first rebuild {first_seconds:.2f}s, unchanged {second_seconds:.2f}s")
+
+
+@pytest.mark.parametrize("padding", [0, 1_000, MAX_ROBOTS_TXT_BYTES, 3_000_000])
+def test_robots_txt_is_read_with_one_ranged_get_of_at_most_500_kib(s3: Any, padding: int) -> None:
+    # A rule past Google's 500 KiB is ignored; /dev/zero-sized objects cost no more.
+    data = b"User-agent: *\nDisallow: /private/\n#" + b"x" * padding + b"\nDisallow: /\n"
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=data)
+    sent: list[dict[str, Any]] = []
+    s3.meta.events.register("before-call.s3.GetObject", lambda params, **_: sent.append(params))
+    robots = read_bucket_robots(s3, BUCKET, "")
+    assert robots is not None
+    assert [params["headers"]["Range"] for params in sent] == [
+        f"bytes=0-{MAX_ROBOTS_TXT_BYTES - 1}"
+    ]
+    assert not robots.allows("/private/x.html")
+    assert robots.allows("/page.html") is (len(data) > MAX_ROBOTS_TXT_BYTES)
+
+
+def test_an_empty_robots_txt_allows_everything(s3: Any) -> None:
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=b"")
+    robots = read_bucket_robots(s3, BUCKET, "")
+    assert robots is not None and robots.allows("/anything")

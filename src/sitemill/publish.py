@@ -112,47 +112,50 @@ class Publisher:
         """One file holds everything: one atomic write."""
         self._put(name, data)
 
-    def publish_split(self, children: list[StagedChild], render: Render) -> list[str]:
-        """Children, then the indexes ``render`` makes for a list of child names; returns the
-        index names."""
+    def publish_split(
+        self, children: list[StagedChild], indexes: list[tuple[str, bytes]], render: Render
+    ) -> None:
+        """Children, then ``indexes``; ``render`` makes the indexes for other child names (the
+        interim index that names staging copies)."""
         sink = self.sink
         changed = [child for child in children if not sink.holds(child.name, child.path)]
         risky = [child for child in changed if child.name in self.live.children]
         for child in children:
             if child not in changed:
                 self.record(child.name, False)
-        safe = [child for child in changed if child not in risky]
-        if len(risky) <= 1:
-            for child in safe + risky:
-                self.record(child.name, sink.put_file(child.name, child.path, **self._type(child)))
-            return self._put_indexes(render([child.name for child in children]))
-        for child in safe:
-            self.record(child.name, sink.put_file(child.name, child.path, **self._type(child)))
-        copies = {child.name: staging_name(child.name) for child in risky}
-        if copies.keys() & self.live.children & set(copies.values()):
-            raise ConflictError("a staging copy is named by the live index; run again")
-        for child in risky:
-            copy = copies[child.name]
-            self.sink.put(copy, child.path.read_bytes(), content_type=self.content_type(copy))
-            self.staged.add(copy)
-        self._put_indexes(
-            render([copies.get(child.name, child.name) for child in children]), final=False
+        if len(risky) > 1:
+            copies = {child.name: staging_name(child.name) for child in risky}
+            if self.live.children & set(copies.values()):
+                raise ConflictError("a staging copy is named by the live index; run again")
+            for child in changed:
+                if child not in risky:
+                    self._put_child(child)
+            for child in risky:
+                copy = copies[child.name]
+                sink.put(copy, child.path.read_bytes(), content_type=self.content_type(copy))
+                self.staged.add(copy)
+            interim = render([copies.get(child.name, child.name) for child in children])
+            self._put_indexes(interim, final=False)
+            for child in risky:
+                self._put_child(child)
+        else:  # new names first, then the one live child that changes, if any
+            for child in sorted(changed, key=lambda child: child in risky):
+                self._put_child(child)
+        self._put_indexes(indexes)
+
+    def _put_child(self, child: StagedChild) -> None:
+        content_type = self.content_type(child.name)
+        self.record(
+            child.name, self.sink.put_file(child.name, child.path, content_type=content_type)
         )
-        for child in risky:
-            self.record(child.name, sink.put_file(child.name, child.path, **self._type(child)))
-        return self._put_indexes(render([child.name for child in children]))
 
-    def _type(self, child: StagedChild) -> dict[str, str]:
-        return {"content_type": self.content_type(child.name)}
-
-    def _put_indexes(self, indexes: list[tuple[str, bytes]], *, final: bool = True) -> list[str]:
+    def _put_indexes(self, indexes: list[tuple[str, bytes]], *, final: bool = True) -> None:
         # Further indexes first: sitemap.xml, the one crawlers are told about, goes live last.
         for name, data in sorted(indexes, key=lambda item: item[0] == ENTRY_XML):
             if final:
                 self._put(name, data)
-            else:
+            else:  # an interim index is not this run's result: not recorded
                 self.sink.put(name, data, content_type=self.content_type(name))
-        return [name for name, _ in indexes]
 
     def _put(self, name: str, data: bytes) -> None:
         written = self.sink.put(name, data, content_type=self.content_type(name))

@@ -113,6 +113,7 @@ def write_sitemaps(
         result.files.append(name)
         if checked:
             check_well_formed(name, first.data)
+        robots = _new_robots(sink, config, result.entry_files)
         publisher = Publisher(sink, content_type, partial(_record, result))
         publisher.publish_single(name, first.data)
     else:
@@ -123,14 +124,15 @@ def write_sitemaps(
                 _chain(head, rendered), Path(staging), config, result, on_file, checked=checked
             )
             render = partial(_render_indexes, children, config, environment)
-            index_names = [name for name, _ in render([child.name for child in children])]
-            result.entry_files.extend(index_names)
+            indexes = render([child.name for child in children])
+            result.entry_files.extend(name for name, _ in indexes)
             result.files[:0] = result.entry_files
+            robots = _new_robots(sink, config, result.entry_files)
             publisher = Publisher(sink, content_type, partial(_record, result))
             staged = [StagedChild(child.name, Path(staging) / child.name) for child in children]
-            publisher.publish_split(staged, render)
-    if config.robots_txt:
-        _update_robots(sink, config, result)
+            publisher.publish_split(staged, indexes, render)
+    if robots is not None:
+        _put(sink, result, ROBOTS_TXT, robots)
     result.deleted.extend(publisher.delete_stale(result.files))
     return result
 
@@ -234,7 +236,14 @@ def _record(result: WriteResult, name: str, changed: bool) -> None:
         (result.written if changed else result.unchanged).append(name)
 
 
-def _update_robots(sink: Sink, config: Config, result: WriteResult) -> None:
+def _new_robots(sink: Sink, config: Config, entry_files: list[str]) -> bytes | None:
+    """robots.txt with sitemill's Sitemap lines, or None when it is not maintained.
+
+    Read before anything is published, so that a robots.txt sitemill may not rewrite (a link,
+    a file over Google's 500 KiB) stops the run before it changes anything.
+    """
+    if not config.robots_txt:
+        return None
     old = sink.read(ROBOTS_TXT)
     # surrogateescape keeps any byte that is not UTF-8 exactly as it was.
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
@@ -243,5 +252,5 @@ def _update_robots(sink: Sink, config: Config, result: WriteResult) -> None:
     def is_own(url: str) -> bool:
         return url.startswith(base) and is_own_name(url[len(base) :])
 
-    new_text = replace_sitemap_lines(old_text, [base + name for name in result.entry_files], is_own)
-    _put(sink, result, ROBOTS_TXT, new_text.encode("utf-8", "surrogateescape"))
+    new_text = replace_sitemap_lines(old_text, [base + name for name in entry_files], is_own)
+    return new_text.encode("utf-8", "surrogateescape")

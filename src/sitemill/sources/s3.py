@@ -13,7 +13,7 @@ from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import SitemillError, SourceError
 from sitemill.protocol import format_lastmod
-from sitemill.robots import RobotsRules
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.writer import ROBOTS_TXT, is_own_name
 
 if TYPE_CHECKING:
@@ -97,14 +97,25 @@ def list_objects(
 
 
 def read_object(
-    client: S3Client, bucket: str, key: str, *, error: type[SitemillError] = SourceError
+    client: S3Client,
+    bucket: str,
+    key: str,
+    *,
+    error: type[SitemillError] = SourceError,
+    limit: int | None = None,
 ) -> bytes | None:
-    """The bytes of one object, or None when it does not exist; failures raise ``error``."""
+    """The bytes of one object (its first ``limit`` bytes: one ranged GET), or None when it
+    does not exist; failures raise ``error``."""
     try:
-        return client.get_object(Bucket=bucket, Key=key)["Body"].read()
+        if limit is None:
+            return client.get_object(Bucket=bucket, Key=key)["Body"].read()
+        response = client.get_object(Bucket=bucket, Key=key, Range=f"bytes=0-{limit - 1}")
+        return response["Body"].read(limit)
     except ClientError as exc:
         if is_not_found(exc):
             return None
+        if limit is not None and exc.response.get("Error", {}).get("Code") == "InvalidRange":
+            return b""  # a ranged GET of an empty object
         raise error(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
     except BotoCoreError as exc:
         raise error(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
@@ -119,8 +130,8 @@ def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRule
     https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html (Permissions)
     """
     key = prefix + ROBOTS_TXT
-    try:
-        data = read_object(client, bucket, key)
+    try:  # Google reads the first 500 KiB and ignores the rest: a huge object costs no more
+        data = read_object(client, bucket, key, limit=MAX_ROBOTS_TXT_BYTES)
     except SourceError as exc:
         cause = exc.__cause__
         if not (isinstance(cause, ClientError) and _is_access_denied(cause)):
