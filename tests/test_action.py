@@ -18,7 +18,13 @@ import yaml
 from gitutil import commit, git, head, make_repo
 from sitemill.config import LastmodMode
 from sitemill.errors import ConfigError
-from sitemill.gha import DEFAULT_COMMITTER, main, read_settings
+from sitemill.gha import (
+    ACTION_INPUT_ENV,
+    CONFIG_INPUT_ENV,
+    DEFAULT_COMMITTER,
+    main,
+    read_settings,
+)
 from sitemill.gha_report import escape_data, escape_property, render_summary, workflow_command
 from sitemill.gitpush import Identity, redact
 from sitemill.report import Report
@@ -546,6 +552,9 @@ def test_hostile_input_values_are_data(project: Project) -> None:
         ({"path": "missing"}, "path: 'missing' does not exist"),
         ({"output-dir": "../elsewhere"}, "output-dir: '../elsewhere' is outside the workspace"),
         ({"config": "nope.toml"}, "config: 'nope.toml' is not a file"),
+        ({"config": "../outside.toml"}, "config: '../outside.toml' is outside the workspace"),
+        ({"config": "/etc/hostname"}, "config: '/etc/hostname' is outside the workspace"),
+        ({"templates-dir": "../outside"}, "templates_dir: '../outside' is outside the workspace"),
         ({"commit": "perhaps"}, "commit: 'perhaps' is not a boolean"),
         ({"committer": "just a name"}, "committer: 'just a name' is not of the form"),
         ({"url-style": "pretty"}, "url_style: 'pretty' is not one of"),
@@ -675,3 +684,111 @@ def test_summary_code_spans_hold_backticks() -> None:
     report = Report(WriteResult(files=["sitemap.xml"], url_count=1), LastmodMode.GIT)
     text = render_summary(report, ["we`ird/sitemap.xml"], None, "commit is false", [])
     assert "- Entry file: `` we`ird/sitemap.xml `` (lastmod from git)" in text
+
+
+# --- what a checkout may link to ---------------------------------------------------------------
+
+
+def settings_env(workspace: Path, **inputs: str) -> dict[str, str]:
+    env = {"GITHUB_WORKSPACE": str(workspace), "SITEMILL_BASE_URL": BASE_URL}
+    for name, value in inputs.items():
+        key = name.replace("_", "-")
+        env[ACTION_INPUT_ENV.get(key) or CONFIG_INPUT_ENV[key]] = value
+    return env
+
+
+def test_a_config_linked_out_of_the_workspace_is_an_error(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    outside = tmp_path / "outside.toml"
+    outside.write_text(f'base_url = "{BASE_URL}"\n', encoding="utf-8")
+    (workspace / "conf.toml").symlink_to(outside)
+    with pytest.raises(
+        ConfigError,
+        match=r"config: 'conf\.toml' leads outside the workspace through a symbolic link",
+    ):
+        read_settings(settings_env(workspace, config="conf.toml"), tmp_path)
+    # Found rather than named: a sitemill.toml linked out is refused the same way.
+    (workspace / "sitemill.toml").symlink_to(outside)
+    with pytest.raises(
+        ConfigError, match=r"'sitemill\.toml' leads outside the workspace through a symbolic link"
+    ):
+        read_settings(settings_env(workspace), tmp_path)
+    # A linked directory on the way counts the same.
+    (workspace / "conf").symlink_to(tmp_path)
+    with pytest.raises(ConfigError, match=r"config: 'conf/outside\.toml' leads outside"):
+        read_settings(settings_env(workspace, config="conf/outside.toml"), tmp_path)
+
+
+def test_an_output_dir_linked_out_of_the_workspace_is_an_error(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (workspace / "public").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(ConfigError, match="output-dir: 'public' leads outside the workspace"):
+        read_settings(settings_env(workspace, output_dir="public"), tmp_path)
+
+
+def test_a_config_linked_inside_the_workspace_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "sitemill.toml").write_text('url_style = "file"\n', encoding="utf-8")
+    (tmp_path / "sitemill.toml").symlink_to(".github/sitemill.toml")
+    settings = read_settings(settings_env(tmp_path), tmp_path)
+    assert settings.config.url_style.value == "file"
+
+
+@pytest.mark.parametrize("value", ["../tpl", "/", "linked"])
+def test_templates_dir_must_stay_in_the_workspace(tmp_path: Path, value: str) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (tmp_path / "tpl").mkdir()
+    (workspace / "linked").symlink_to(tmp_path / "tpl")
+    with pytest.raises(ConfigError, match=r"templates_dir: .*outside the workspace"):
+        read_settings(settings_env(workspace, templates_dir=value), tmp_path)
+    (workspace / "sitemill.toml").write_text(f'templates_dir = "{value}"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"templates_dir: .* leads outside"):
+        read_settings(settings_env(workspace), tmp_path)
+
+
+def leaked(remote: Path, secret: str) -> bool:
+    history = git(remote, "log", "--all", "-p", "--format=%H %s").decode()
+    return secret in history
+
+
+def test_a_robots_txt_linked_to_the_git_config_is_never_committed(project: Project) -> None:
+    secret = "ghp_SECRETTOKEN0123456789"
+    git(project.workspace, "config", "http.extraheader", f"AUTHORIZATION: basic {secret}")
+    robots = project.workspace / "robots.txt"
+    robots.unlink()
+    robots.symlink_to(".git/config")
+    before = head(project.remote)
+
+    run = run_action(project.workspace, {"base-url": BASE_URL, "robots-txt": "true"})
+
+    # robots.txt is merged, not replaced: a link there is refused, neither read nor written.
+    assert run.returncode == 1
+    (error,) = run.lines("::error")
+    assert "refusing to read or replace" in error and "symbolic link" in error
+    assert secret not in run.stdout + run.stderr
+    assert head(project.remote) == before and not leaked(project.remote, secret)
+    assert robots.is_symlink()
+
+
+def test_a_robots_txt_linked_out_of_the_site_is_ignored_with_a_warning(project: Project) -> None:
+    secret = "ghp_SECRETTOKEN0123456789"
+    git(project.workspace, "config", "http.extraheader", f"AUTHORIZATION: basic {secret}")
+    robots = project.workspace / "robots.txt"
+    robots.unlink()
+    robots.symlink_to(".git/config")
+
+    run = run_action(
+        project.workspace, {"base-url": BASE_URL, "robots-txt": "true", "output-dir": "public"}
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    (warning,) = [line for line in run.lines("::warning") if "ignoring the site's" in line]
+    assert "robots.txt leads to a hidden path" in warning
+    assert remote_file(project.remote, "public/robots.txt") == (f"Sitemap: {BASE_URL}sitemap.xml\n")
+    assert not leaked(project.remote, secret)
+    # its "Disallow: /drafts/" was not read either: the drafts are listed
+    assert "drafts/wip.html" in remote_file(project.remote, "public/sitemap.xml")

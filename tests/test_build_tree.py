@@ -335,3 +335,50 @@ def test_outputs_in_a_folder_inside_the_site_are_not_pages(make_site: SiteMaker)
     assert (out / "sitemap.txt").read_text() == f"{BASE_URL}a.txt\n{BASE_URL}out/b.txt\n"
     assert first.result.written == ["sitemap.txt"]
     assert not second.result.changed
+
+
+def test_clean_urls_drop_html_only(make_site: SiteMaker) -> None:
+    # GitHub Pages, Netlify and Cloudflare Pages serve /post from post.html, never post.htm.
+    site = make_site(
+        {"a/index.htm": page(), "b.html": page(), "post.htm": page(), "c/index.html": page()}
+    )
+    sink, _ = build(site, url_style="clean")
+    assert locs(sink) == [f"{BASE_URL}a/", f"{BASE_URL}b", f"{BASE_URL}c/", f"{BASE_URL}post.htm"]
+
+
+def test_what_the_walk_skips_is_one_warning_per_reason(
+    make_site: SiteMaker, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    site = make_site({"v2/a.html": page(), "index.html": page()})
+    (tmp_path / "shared").mkdir()
+    for number in range(50):
+        (site / f"out{number}").symlink_to("../shared")
+        (site / f"again{number}").symlink_to("v2")
+    _, report = build(site)
+    assert report.warnings == [
+        "skipped 50 symbolic links leading outside the site (or into hidden paths), "
+        "not followed: out0",
+        "skipped 50 paths to directories already walked (each real directory is listed once, "
+        "under its first path; link loops or second links): again1",
+    ]
+    assert caplog.text.count("skipped 50") == 2
+
+
+def test_a_page_replaced_by_a_fifo_after_the_walk_is_not_read(
+    make_site: SiteMaker, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from sitemill import pipeline
+
+    site = make_site({"index.html": page(), "a.html": page()})
+    walk = pipeline.walk_tree
+
+    def walk_then_swap(root: Path, skipped: object) -> object:
+        files = list(walk(root, skipped))  # type: ignore[arg-type]
+        (site / "a.html").unlink()
+        os.mkfifo(site / "a.html")  # a race: what the walk saw is gone
+        return iter(files)
+
+    monkeypatch.setattr(pipeline, "walk_tree", walk_then_swap)
+    sink, _ = build(site)
+    assert "not reading" in caplog.text and "FIFO" in caplog.text
+    assert f"{BASE_URL}a.html" in locs(sink)

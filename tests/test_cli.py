@@ -27,6 +27,7 @@ def run(
         capture_output=True,
         text=True,
         env=full_env,
+        timeout=60,  # a FIFO or an endless file must fail the test, not hang it
         check=False,
     )
 
@@ -147,3 +148,102 @@ def test_quiet_and_version(make_site: SiteMaker) -> None:
     result = run("-q", "build", str(site), "--base-url", BASE_URL)
     assert result.returncode == 0 and result.stdout == ""
     assert run("--version").stdout.startswith("sitemill ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-q", "build", "{site}"],
+        ["build", "-q", "{site}"],
+        ["build", "{site}", "-q"],
+        ["build", "{site}", "--quiet"],
+        ["--quiet", "build", "{site}", "-q"],
+    ],
+)
+def test_global_options_go_before_or_after_the_command(
+    make_site: SiteMaker, args: list[str]
+) -> None:
+    site = make_site({"index.html": page()})
+    result = run(*[arg.format(site=site) for arg in args], "--base-url", BASE_URL)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert (site / "sitemap.xml").exists()
+
+
+def test_not_quiet_unless_asked(make_site: SiteMaker) -> None:
+    site = make_site({"index.html": page()})
+    result = run("build", str(site), "--base-url", BASE_URL)
+    assert "1 URLs in one sitemap" in result.stdout
+
+
+@pytest.mark.parametrize("command", ["build", "urls", "s3", "validate"])
+def test_version_after_the_command(command: str) -> None:
+    result = run(command, "--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("sitemill ")
+
+
+def test_validate_takes_quiet_after_the_command(make_site: SiteMaker) -> None:
+    site = make_site({"index.html": page()})
+    assert run("build", str(site), "--base-url", BASE_URL).returncode == 0
+    result = run("validate", "-q", str(site / "sitemap.xml"))
+    assert result.returncode == 0 and result.stdout == ""
+
+
+def test_a_deep_config_is_one_line(make_site: SiteMaker) -> None:
+    site = make_site({"index.html": page(), "sitemill.toml": "a = " + "[" * 50_000})
+    result = run("build", str(site), "--base-url", BASE_URL)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "config: cannot read" in result.stderr and "nested too deeply" in result.stderr
+
+
+def test_a_discovered_config_leading_out_of_its_folder_is_skipped(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page()})
+    outside = tmp_path / "outside.toml"
+    outside.write_text('base_url = "https://attacker.example/"\n')
+    (site / "sitemill.toml").symlink_to(outside)
+    result = run("build", str(site))
+    assert result.returncode == 1 and "base_url: is required" in result.stderr
+    assert "sitemill: warning: ignoring" in result.stderr and "leads outside" in result.stderr
+    result = run("build", str(site), "--base-url", BASE_URL)
+    assert result.returncode == 0, result.stderr
+    assert "attacker" not in (site / "sitemap.xml").read_text()
+    # Named on the command line, the same file is the operator's choice: it is read.
+    result = run("build", str(site), "--config", str(outside))
+    assert result.returncode == 0, result.stderr
+    assert "attacker.example" in (site / "sitemap.xml").read_text()
+
+
+def test_a_discovered_config_linked_inside_its_folder_is_read(make_site: SiteMaker) -> None:
+    site = make_site({"index.html": page(), "conf/real.toml": f'base_url = "{BASE_URL}"\n'})
+    (site / "sitemill.toml").symlink_to("conf/real.toml")
+    result = run("build", str(site))
+    assert result.returncode == 0, result.stderr
+
+
+def test_templates_dir_of_a_discovered_config_stays_in_the_site(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site(
+        {
+            "index.html": page(),
+            "sitemill.toml": f'base_url = "{BASE_URL}"\ntemplates_dir = "../t"\n',
+        }
+    )
+    (tmp_path / "t").mkdir()
+    result = run("build", str(site))
+    assert result.returncode == 1
+    assert "templates_dir: '../t' in" in result.stderr and "leads outside" in result.stderr
+
+
+def test_an_explicit_config_must_be_a_regular_file(make_site: SiteMaker, tmp_path: Path) -> None:
+    site = make_site({"index.html": page()})
+    fifo = tmp_path / "conf.toml"
+    os.mkfifo(fifo)
+    result = run("build", str(site), "--base-url", BASE_URL, "--config", str(fifo))
+    assert result.returncode == 1
+    assert "config: cannot read" in result.stderr and "is a FIFO" in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -1,11 +1,16 @@
 """Config: precedence, parsing of every key, one ConfigError naming the key."""
 
+import os
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from sitemill.config import (
     CONFIG_KEYS,
+    MAX_CONFIG_BYTES,
     LastmodMode,
     OutputFormat,
     env_name,
@@ -172,3 +177,102 @@ def test_parse_bool(text: str, value: bool) -> None:
 def test_every_key_has_an_env_spelling() -> None:
     assert env_name("max_urls") == "SITEMILL_MAX_URLS"
     assert "rules" in CONFIG_KEYS and "templates_dir" in CONFIG_KEYS
+
+
+# --- reading the file as an attacker or a careless user would leave it ----------------------
+
+
+def within_deadline(action: Callable[[], object]) -> None:
+    """Run ``action`` in a thread; fail (not hang) when it blocks (a FIFO)."""
+    outcome: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            action()
+        except BaseException as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive(), "blocked reading the config file"
+    if outcome:
+        raise outcome[0]
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda path: os.mkfifo(path), "is a FIFO, not a regular file"),
+        (lambda path: path.symlink_to("/dev/zero"), "is a character device"),
+        (lambda path: path.mkdir(), "is a directory"),
+        (
+            lambda path: path.write_bytes(b"# " + b"x" * MAX_CONFIG_BYTES),
+            f"is larger than {MAX_CONFIG_BYTES:,} bytes",
+        ),
+        (lambda path: path.write_text("a = " + "[" * 50_000), "nested too deeply"),
+        (lambda path: path.write_text("a = " + "{b=" * 50_000), "nested too deeply"),
+        # tomllib's cost grows with the square of a dotted key: this would take minutes and GBs
+        (lambda path: path.write_text("a" + ".a" * 200_000 + " = 1"), "dotted key of more"),
+        (lambda path: path.write_text("[" + "a." * 200_000 + "a]"), "dotted key of more"),
+        (lambda path: path.write_text("x = {" + "a." * 100 + "a = 1}"), "dotted key of more"),
+        (lambda path: path.write_bytes(b'base_url = "\xff"'), "is not UTF-8"),
+    ],
+    ids=[
+        "fifo",
+        "dev zero",
+        "directory",
+        "huge",
+        "deep array",
+        "deep table",
+        "long key",
+        "long header",
+        "long inline key",
+        "not utf-8",
+    ],
+)
+def test_hostile_config_files_are_one_config_error(
+    tmp_path: Path, make: Callable[[Path], None], message: str
+) -> None:
+    path = tmp_path / "sitemill.toml"
+    make(path)
+    started = time.perf_counter()
+    with pytest.raises(ConfigError, match=message) as info:
+        within_deadline(lambda: read_config_file(path))
+    assert info.value.key == "config"
+    assert time.perf_counter() - started < 5
+
+
+def test_dots_in_strings_and_comments_are_not_key_parts(tmp_path: Path) -> None:
+    path = tmp_path / "sitemill.toml"
+    many = "." * 100
+    path.write_text(
+        f'base_url = "https://example.com/{many}"  # {many}\n'
+        f'exclude = [\'{many}\', """{many}"""]\nmax_bytes = 1_024\n'
+        '[[rules]]\npattern = "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.d.e.f"\n'
+    )
+    assert read_config_file(path)["max_bytes"] == 1024
+
+
+def test_a_config_found_inside_a_root_stays_inside_it(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (tmp_path / "outside.toml").write_text('base_url = "https://example.com/"\n')
+    link = site / "sitemill.toml"
+    link.symlink_to("../outside.toml")
+    with pytest.raises(ConfigError, match=r"config: .* leads outside"):
+        read_config_file(link, root=site)
+    # Named by the operator (no root): anywhere, as long as it is a regular file.
+    assert read_config_file(link)["base_url"] == "https://example.com/"
+    (tmp_path / "tpl").mkdir()
+    (site / "tpl").mkdir()
+    (site / "linked").symlink_to("../tpl")
+    own = site / "own.toml"
+    for value, allowed in [("tpl", True), ("../tpl", False), ("/", False), ("linked", False)]:
+        own.write_text(f'templates_dir = "{value}"\n')
+        if allowed:
+            assert read_config_file(own, root=site)["templates_dir"] == str(site / value)
+        else:
+            with pytest.raises(ConfigError, match=r"templates_dir: .* leads outside"):
+                read_config_file(own, root=site)
+        assert read_config_file(own)["templates_dir"] == str(site / value)

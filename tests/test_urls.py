@@ -64,8 +64,16 @@ def test_bad_base_url_is_a_config_error_naming_the_key(bad: str) -> None:
         ("a/index.htm", UrlStyle.DIRECTORY, "a/"),
         ("a/b.html", UrlStyle.DIRECTORY, "a/b.html"),
         ("a/b.html", UrlStyle.CLEAN, "a/b"),
-        ("a/b.htm", UrlStyle.CLEAN, "a/b"),
+        # Hosts map /a/b to a/b.html only (GitHub Pages, Netlify, Cloudflare Pages): a .htm
+        # page keeps its name, or its URL would be a 404.
+        ("a/b.htm", UrlStyle.CLEAN, "a/b.htm"),
+        ("post.htm", UrlStyle.CLEAN, "post.htm"),
+        ("a/b.HTML", UrlStyle.CLEAN, "a/b.HTML"),
+        ("a/b.html.htm", UrlStyle.CLEAN, "a/b.html.htm"),
+        ("a/b.htm.html", UrlStyle.CLEAN, "a/b.htm"),
         ("a/index.html", UrlStyle.CLEAN, "a/"),
+        ("a/index.htm", UrlStyle.CLEAN, "a/"),
+        ("a/.htm", UrlStyle.CLEAN, "a/.htm"),
         ("a/.html", UrlStyle.CLEAN, "a/.html"),
         ("doc.pdf", UrlStyle.CLEAN, "doc.pdf"),
         ("a/index.html", UrlStyle.FILE, "a/index.html"),

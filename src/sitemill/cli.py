@@ -18,6 +18,7 @@ from sitemill.console import print_report, terminal_progress
 from sitemill.errors import SitemillError
 from sitemill.lists import build_from_url_list
 from sitemill.pipeline import build_from_tree
+from sitemill.safefs import RefusedError, Root
 from sitemill.sinks import LocalDirSink
 
 log = logging.getLogger("sitemill")
@@ -57,6 +58,16 @@ def _add_config_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # Global options work before and after the command: `sitemill -q build` and
+    # `sitemill build -q`. SUPPRESS as the commands' default keeps a command from resetting
+    # a value given before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--version", action="version", version=f"sitemill {__version__}", help=argparse.SUPPRESS
+    )
+    common.add_argument(
+        "-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="print errors only"
+    )
     parser = argparse.ArgumentParser(
         prog="sitemill", description="Correct, deterministic sitemaps for static sites."
     )
@@ -64,24 +75,30 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    build = commands.add_parser("build", help="sitemaps for a site directory")
+    build = commands.add_parser("build", parents=[common], help="sitemaps for a site directory")
     build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
     _add_config_flags(build)
 
-    urls = commands.add_parser("urls", help="sitemaps from a URL list (one per line, TAB lastmod)")
+    urls = commands.add_parser(
+        "urls", parents=[common], help="sitemaps from a URL list (one per line, TAB lastmod)"
+    )
     urls.add_argument("url_file", metavar="FILE|-")
     urls.add_argument("--out", type=Path, default=Path("."), help="output directory (default: .)")
     _add_config_flags(urls)
 
-    s3 = commands.add_parser("s3", help="sitemaps for an S3 bucket, written to the bucket")
+    s3 = commands.add_parser(
+        "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
+    )
     s3.add_argument("--bucket", required=True)
     s3.add_argument("--prefix", default="", help="source prefix; sitemaps go under it too")
     s3.add_argument("--endpoint-url", help="S3-compatible endpoint")
     s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
     _add_config_flags(s3)
 
-    validate = commands.add_parser("validate", help="check sitemaps against XSDs and the protocol")
+    validate = commands.add_parser(
+        "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
+    )
     validate.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     validate.add_argument("--base-url", help="URL the sitemaps are served from")
     return parser
@@ -94,21 +111,41 @@ def config_from_args(
     search_dirs: Sequence[Path] = (),
     require_base_url: bool = True,
 ) -> Config:
+    """Flags, env and a config file: ``--config`` (anywhere: the operator named it), else the
+    first ./sitemill.toml or SEARCH_DIR/sitemill.toml that stays inside its directory."""
     flags: dict[str, Any] = {key: getattr(args, key, None) for key in (*_VALUE_FLAGS, *_BOOL_FLAGS)}
     flags["include"] = args.include
     flags["exclude"] = args.exclude
-    config_file = args.config
-    if config_file is None:
-        config_file = next(
-            (
-                d / CONFIG_FILE_NAME
-                for d in (Path("."), *search_dirs)
-                if (d / CONFIG_FILE_NAME).is_file()
-            ),
-            None,
-        )
-    file_values = read_config_file(config_file) if config_file is not None else {}
+    if args.config is not None:
+        file_values = read_config_file(args.config)
+    else:
+        found = _find_config_file((Path("."), *search_dirs))
+        file_values = {} if found is None else read_config_file(found[0], root=found[1])
     return load_config(flags, env, file_values, require_base_url=require_base_url)
+
+
+def _find_config_file(directories: Sequence[Path]) -> tuple[Path, Path] | None:
+    """The first sitemill.toml found in ``directories``, with the directory it was found in.
+
+    Found, not named: one that is a link leading outside its directory, or that is not a
+    regular file, is skipped with a warning (a checkout must not choose what sitemill reads).
+    """
+    for directory in directories:
+        path = directory / CONFIG_FILE_NAME
+        try:
+            real = Root(directory, hidden=True).resolve(CONFIG_FILE_NAME)
+        except FileNotFoundError:
+            continue
+        except RefusedError as exc:
+            log.warning("ignoring %s", exc)
+            continue
+        except OSError:
+            return path, directory  # read_config_file says what is wrong
+        if not os.path.isfile(real):
+            log.warning("ignoring %s: not a regular file", path)
+            continue
+        return path, directory
+    return None
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:

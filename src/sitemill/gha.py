@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -119,11 +120,12 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError("output-dir", f"{out_text!r} is not a directory")
     config_file = _config_file(env, workspace, site_dir)
-    file_values = read_config_file(config_file) if config_file is not None else {}
+    # Inside the workspace, and so must be the templates_dir it names.
+    file_values = read_config_file(config_file, root=workspace) if config_file is not None else {}
     config_env = {name: env[name] for name in CONFIG_INPUT_ENV.values() if name in env}
-    templates = config_env.get(env_name("templates_dir"), "").strip()
-    if templates:  # relative to the workspace, like every other path input
-        config_env[env_name("templates_dir")] = str(workspace / templates)
+    templates = config_env.get(env_name("templates_dir"), "")
+    if templates.strip():  # relative to the workspace, like every other path input
+        config_env[env_name("templates_dir")] = str(_inside(workspace, templates, "templates_dir"))
     if not config_env.get(env_name("base_url"), "").strip() and "base_url" not in file_values:
         raise ConfigError("base_url", "is required: set the base-url input or sitemill.toml")
     return Settings(
@@ -213,27 +215,42 @@ def _input(env: Mapping[str, str], name: str) -> str:
 
 
 def _inside(workspace: Path, text: str, key: str) -> Path:
-    """Resolve a path input against the workspace; it may not point anywhere outside it."""
+    """Resolve a path input against the workspace; it may not lead anywhere outside it.
+
+    Every link on the way is followed first: a committed link out of the workspace is refused.
+    """
     if any(ord(char) < 0x20 for char in text):
         raise ConfigError(key, f"{text!r} contains a control character")
-    path = (workspace / text.strip()).resolve()
+    named = workspace / text.strip()
+    path = named.resolve()
     if not path.is_relative_to(workspace):
+        if Path(os.path.normpath(named)).is_relative_to(workspace):
+            raise ConfigError(
+                key, f"{text!r} leads outside the workspace through a symbolic link (to {path})"
+            )
         raise ConfigError(key, f"{text!r} is outside the workspace ({workspace})")
     return path
 
 
 def _config_file(env: Mapping[str, str], workspace: Path, site_dir: Path) -> Path | None:
-    """The ``config`` input, else a sitemill.toml at the workspace root or in ``path``."""
+    """The ``config`` input, else a sitemill.toml at the workspace root or in ``path``.
+
+    Either must resolve inside the workspace: a link leading out is a ConfigError, never read.
+    """
     text = _input(env, "config").strip()
     if text:
-        path = workspace / text  # read only, so it may live outside, e.g. in RUNNER_TEMP
+        path = _inside(workspace, text, "config")
         if not path.is_file():
             raise ConfigError("config", f"{text!r} is not a file (in {workspace})")
         return path
-    return next(
-        (d / CONFIG_FILE_NAME for d in (workspace, site_dir) if (d / CONFIG_FILE_NAME).is_file()),
-        None,
-    )
+    for directory in (workspace, site_dir):
+        found = directory / CONFIG_FILE_NAME
+        if not os.path.lexists(found):
+            continue
+        path = _inside(workspace, os.path.relpath(found, workspace), "config")
+        if path.is_file():
+            return path
+    return None
 
 
 def _write_outputs(path: str | None, outputs: Mapping[str, str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
@@ -10,15 +11,16 @@ from typing import Final
 from sitemill.config import DEFAULT_INCLUDE, Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Page, SkipReason
-from sitemill.errors import ConfigError, GitError, SourceError
+from sitemill.errors import ConfigError, GitError, SinkError, SourceError
 from sitemill.globs import compile_globs, matches_any
-from sitemill.noindex import page_is_noindex
+from sitemill.noindex import head_is_noindex
 from sitemill.protocol import MAX_URL_LENGTH, lastmod_from_timestamp
 from sitemill.report import Progress, Report, Tally, file_progress
-from sitemill.robots import RobotsRules
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.safefs import RefusedError, Root
 from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
-from sitemill.sources.tree import TreeFile, walk_tree
+from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.urls import page_url, site_root_path
 from sitemill.writer import ROBOTS_TXT, WriteResult, is_own_name, write_sitemaps
 
@@ -28,6 +30,9 @@ _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 _BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 _HTML_SUFFIXES: Final = (".html", ".htm")
 PROGRESS_EVERY: Final = 5_000
+# Page facts come from a bounded prefix of the file (64 KiB): a head is far shorter, and a
+# huge (or endless) file must not be read whole.
+PAGE_FACTS_BYTES: Final = 64 * 1024
 
 
 def build_from_tree(
@@ -41,15 +46,22 @@ def build_from_tree(
     """Generate the sitemaps of a site directory (a static build, a repository checkout).
 
     ``output_dir``, where the sink writes when that is a folder inside the site, keeps
-    sitemill's own files there out of the pages, as at the root.
+    sitemill's own files there out of the pages, as at the root. Pages and robots.txt are
+    read only where they resolve inside the site (see ``sitemill.safefs``); what the walk
+    leaves out (links leading outside, FIFOs, directories reached twice) is one warning per
+    reason.
     """
     own = _outputs_prefix(site_dir, output_dir)
+    skipped = WalkSkips()
     files = [
         file
-        for file in walk_tree(site_dir)
+        for file in walk_tree(site_dir, skipped)
         if is_candidate(config, file.path) and not _is_output(file.path, own)
     ]
     warnings: list[str] = []
+    for message in skipped.messages():
+        log.warning("%s", message)
+        warnings.append(message)
     mode, dates = _resolve_lastmod(config, site_dir, files, warnings)
     precision = config.lastmod_precision
 
@@ -61,10 +73,22 @@ def build_from_tree(
                 lastmod = lastmod_from_timestamp(file.mtime if when is None else when, precision)
             yield Page(file.path, lastmod)
 
-    def noindex(path: str) -> bool:
-        return page_is_noindex(site_dir / path)
+    site = Root(site_dir)
 
-    robots = read_robots(site_dir) if config.respect_robots_txt else None
+    def noindex(path: str) -> bool:
+        try:
+            head = site.read(path, PAGE_FACTS_BYTES)
+        except RefusedError as exc:
+            # The walk only yields regular files inside the site: this one changed since.
+            log.warning("not reading %s", exc)
+            return False
+        except OSError as exc:
+            raise SourceError(f"cannot read {site_dir / path}: {exc.strerror or exc}") from exc
+        if head is None:
+            raise SourceError(f"cannot read {site_dir / path}: it was removed during the build")
+        return head_is_noindex(head)
+
+    robots = read_robots(site_dir, warnings) if config.respect_robots_txt else None
     return build_from_pages(
         config,
         pages(),
@@ -115,13 +139,25 @@ def is_candidate(config: Config, path: str) -> bool:
 
 
 def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
-    """The output folder as a site path prefix ("out/"), or None when it is not inside."""
+    """The output folder as a site path prefix ("out/"), or None when it is not inside.
+
+    A folder named inside the site that a symbolic link takes outside it is a SinkError:
+    sitemill would write (and the Action commit) wherever a committed link points.
+    """
     if output_dir is None:
         return None
-    try:
-        inside = output_dir.resolve().relative_to(site_dir.resolve())
-    except (ValueError, OSError):
+    site_real = os.path.realpath(site_dir)
+    out_real = os.path.realpath(output_dir)
+    if os.path.commonpath([site_real, out_real]) != site_real:
+        named = os.path.abspath(output_dir)
+        site_named = os.path.abspath(site_dir)
+        if os.path.commonpath([site_named, named]) == site_named:
+            raise SinkError(
+                f"output folder {output_dir} is inside the site but leads outside it "
+                f"(to {out_real}): refusing to write through a symbolic link"
+            )
         return None
+    inside = Path(out_real).relative_to(site_real)
     return "" if inside == Path() else inside.as_posix() + "/"
 
 
@@ -159,15 +195,24 @@ def _resolve_lastmod(
     return LastmodMode.GIT, dates
 
 
-def read_robots(site_dir: Path) -> RobotsRules | None:
-    path = site_dir / ROBOTS_TXT
+def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:
+    """The rules of the site's robots.txt, or None when it has none.
+
+    Only a regular file inside the site is read, and only its first 500 KiB (Google's limit:
+    ``/dev/zero`` would never end, a FIFO would block). One that is a link leading outside the
+    site, a FIFO or a device is taken as no robots.txt, with a warning (added to ``warnings``).
+    """
     try:
-        text = path.read_bytes().decode("utf-8", "replace")
-    except FileNotFoundError:
+        data = Root(site_dir).read(ROBOTS_TXT, MAX_ROBOTS_TXT_BYTES)
+    except RefusedError as exc:
+        message = f"ignoring the site's robots.txt: {exc}"
+        log.warning("%s", message)
+        if warnings is not None:
+            warnings.append(message)
         return None
     except OSError as exc:
-        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return RobotsRules.parse(text)
+        raise SourceError(f"cannot read {site_dir / ROBOTS_TXT}: {exc.strerror or exc}") from exc
+    return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
 
 
 def _page_entries(

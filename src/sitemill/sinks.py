@@ -133,7 +133,10 @@ class LocalDirSink:
             raise SinkError(f"cannot list {self.directory}: {exc.strerror or exc}") from exc
         return iter(found)
 
-    def put(self, name: str, data: bytes, *, content_type: str, guard: bool = False) -> bool:
+    def holds(self, name: str, staged: Path) -> bool:
+        return _same_file_bytes(self._path(name), staged)
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
         path = self._path(name)
         if _holds(path, data):
             return False
@@ -158,7 +161,7 @@ class LocalDirSink:
         """Move a staged file into place (no copy when it is on the same file system)."""
         path = self._path(name)
         try:
-            if _same_file_bytes(path, staged):
+            if self.holds(name, staged):
                 return False
             self.directory.mkdir(parents=True, exist_ok=True)
             staged.chmod(0o644)

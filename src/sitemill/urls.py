@@ -25,15 +25,20 @@ _NEEDS_ENCODING = re.compile(rf"[^{re.escape(URI_CHARS)}%]|%(?![0-9A-Fa-f]{{2}})
 _URI_BYTES = URI_CHARS.encode("ascii")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset(_UNRESERVED_CHARS)
+# A directory URL serves its index.html; index.htm as well on the servers that list it
+# (nginx's and Apache's usual defaults, S3 configured so), and two index files of one
+# directory are one URL either way (the first kept, see dedupe).
 _INDEX_NAMES = ("index.html", "index.htm")
-_PAGE_SUFFIXES = (".html", ".htm")
+# Hosts with extension-less URLs (GitHub Pages, Netlify, Cloudflare Pages) map /post to
+# post.html only: dropping ".htm" too would list /post, a 404.
+_CLEAN_SUFFIX = ".html"
 
 
 class UrlStyle(Enum):
     """How a page's path becomes its URL path."""
 
     DIRECTORY = "directory"  # a/index.html -> a/
-    CLEAN = "clean"  # also a/b.html -> a/b
+    CLEAN = "clean"  # also a/b.html -> a/b (not a/b.htm: hosts map /a/b to a/b.html only)
     FILE = "file"  # as is
 
 
@@ -131,10 +136,8 @@ def url_path(path: str, style: UrlStyle) -> str:
     head, _, name = path.rpartition("/")
     if name in _INDEX_NAMES:
         return f"{head}/" if head else ""
-    if style is UrlStyle.CLEAN:
-        for suffix in _PAGE_SUFFIXES:
-            if name.endswith(suffix) and len(name) > len(suffix):
-                return path[: -len(suffix)]
+    if style is UrlStyle.CLEAN and name.endswith(_CLEAN_SUFFIX) and name != _CLEAN_SUFFIX:
+        return path[: -len(_CLEAN_SUFFIX)]
     return path
 
 

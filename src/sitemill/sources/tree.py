@@ -1,17 +1,18 @@
-"""Walk a site directory in a stable, sorted order, yielding every regular file."""
+"""Walk a site directory in a stable, sorted order, yielding each regular file inside it once."""
 
 from __future__ import annotations
 
-import logging
+import errno
 import os
 import stat
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from sitemill.errors import SourceError
-
-log = logging.getLogger(__name__)
+from sitemill.safefs import is_hidden, relative_inside
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +23,59 @@ class TreeFile:
     mtime: float
 
 
-def walk_tree(root: Path) -> Iterator[TreeFile]:
+class WalkSkip(Enum):
+    """What the walk leaves out besides dot-files, each counted: (one, many) for messages."""
+
+    OUTSIDE = (
+        "symbolic link leading outside the site (or into a hidden path), not followed",
+        "symbolic links leading outside the site (or into hidden paths), not followed",
+    )
+    REPEATED = (
+        "path to a directory already walked (each real directory is listed once, "
+        "under its first path; a link loop or a second link)",
+        "paths to directories already walked (each real directory is listed once, "
+        "under its first path; link loops or second links)",
+    )
+    NOT_REGULAR = ("FIFO, socket or device", "FIFOs, sockets or devices")
+    BROKEN = ("broken symbolic link", "broken symbolic links")
+    LOOP = ("symbolic link loop", "symbolic link loops")
+
+
+@dataclass
+class WalkSkips:
+    """The walk's tally of what it left out, by reason, with the first path of each."""
+
+    counts: Counter[WalkSkip] = field(default_factory=Counter)
+    examples: dict[WalkSkip, str] = field(default_factory=dict)
+
+    def add(self, reason: WalkSkip, path: str) -> None:
+        self.counts[reason] += 1
+        self.examples.setdefault(reason, path)
+
+    def messages(self) -> list[str]:
+        """One line per reason (a link farm can hold thousands): count, kind and an example."""
+        lines = []
+        for reason in WalkSkip:
+            count = self.counts[reason]
+            if count:
+                one, many = reason.value
+                example = self.examples[reason]
+                lines.append(f"skipped {count:,} {one if count == 1 else many}: {example}")
+        return lines
+
+
+def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile]:
     """Depth-first, names sorted by their bytes; dot-files and dot-directories are not entered.
 
-    Symlinks to files and directories are followed (static site generators use them); a
-    link that loops back into its own ancestry, or that points nowhere, is skipped with a
-    warning. Names that are not valid UTF-8 keep their bytes as surrogate escapes.
+    Symbolic links are followed only to what lies inside the root (a generator may link
+    ``latest/`` to ``v2/``), and each real directory is walked once, under the first path the
+    sorted walk reaches it by: a link farm (34 links to ``.`` would double the tree 34 times)
+    or a loop lists each file once. Links leading outside the root or into a dot-directory
+    (``/sys``, ``../.git``) are never entered or read; FIFOs, sockets and devices are never
+    yielded. Each of these is counted in ``skipped``. Names that are not valid UTF-8 keep
+    their bytes as surrogate escapes.
     """
+    tally = WalkSkips() if skipped is None else skipped
     try:
         info = root.stat()
     except FileNotFoundError as exc:
@@ -37,38 +84,71 @@ def walk_tree(root: Path) -> Iterator[TreeFile]:
         raise SourceError(f"cannot read site directory {root}: {exc.strerror or exc}") from exc
     if not stat.S_ISDIR(info.st_mode):
         raise SourceError(f"site directory {root} is not a directory")
-    yield from _walk(root, "", {(info.st_dev, info.st_ino)})
-
-
-def _walk(directory: Path, prefix: str, ancestors: set[tuple[int, int]]) -> Iterator[TreeFile]:
-    try:
-        with os.scandir(directory) as scan:
-            items = sorted(scan, key=lambda item: os.fsencode(item.name))
-    except OSError as exc:
-        raise SourceError(f"cannot read directory {directory}: {exc.strerror or exc}") from exc
-    for item in items:
+    root_real = os.path.realpath(root)
+    walked = {(info.st_dev, info.st_ino)}
+    # An explicit stack, not recursion: a committed tree may be thousands of levels deep.
+    stack = [("", iter(_listing(os.fspath(root))))]
+    while stack:
+        prefix, items = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            continue
         if item.name.startswith("."):
             continue
         path = prefix + item.name
+        where = item.path  # what to list when it is a directory: the link's target if a link
         try:
-            info = item.stat()  # follows symlinks
-        except FileNotFoundError:
-            log.warning("skipping %s: broken symbolic link", path)
+            if item.is_symlink():
+                target = _link_target(item.path, root_real)
+                if isinstance(target, WalkSkip):
+                    tally.add(target, path)
+                    continue
+                where = target
+                found = os.stat(target)
+            else:
+                found = item.stat(follow_symlinks=False)
+        except FileNotFoundError:  # gone since the directory was listed
+            tally.add(WalkSkip.BROKEN, path)
             continue
         except OSError as exc:
-            if exc.errno == 40:  # ELOOP: a link chain that never ends
-                log.warning("skipping %s: symbolic link loop", path)
+            raise SourceError(f"cannot read {item.path}: {exc.strerror or exc}") from exc
+        mode = found.st_mode
+        if stat.S_ISREG(mode):
+            yield TreeFile(path, found.st_mtime)
+        elif stat.S_ISDIR(mode):
+            key = (found.st_dev, found.st_ino)
+            if key in walked:
+                tally.add(WalkSkip.REPEATED, path)
                 continue
-            raise SourceError(
-                f"cannot read {directory / item.name}: {exc.strerror or exc}"
-            ) from exc
-        if stat.S_ISDIR(info.st_mode):
-            key = (info.st_dev, info.st_ino)
-            if key in ancestors:
-                log.warning("skipping %s: symbolic link loop back to a parent directory", path)
-                continue
-            ancestors.add(key)
-            yield from _walk(Path(item.path), path + "/", ancestors)
-            ancestors.discard(key)
-        elif stat.S_ISREG(info.st_mode):
-            yield TreeFile(path, info.st_mtime)
+            walked.add(key)
+            stack.append((path + "/", iter(_listing(where))))
+        else:
+            tally.add(WalkSkip.NOT_REGULAR, path)
+
+
+def _listing(directory: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(directory) as scan:
+            return sorted(scan, key=lambda item: os.fsencode(item.name))
+    except OSError as exc:
+        raise SourceError(f"cannot read directory {directory}: {exc.strerror or exc}") from exc
+
+
+def _link_target(link: str, root_real: str) -> str | WalkSkip:
+    """The real path a link leads to, or why it is not followed.
+
+    Only links pay for a ``realpath``: plain entries are inside the root by construction.
+    """
+    try:
+        real = os.path.realpath(link, strict=True)
+    except FileNotFoundError:
+        return WalkSkip.BROKEN
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return WalkSkip.LOOP
+        raise
+    inside = relative_inside(root_real, real)
+    if inside is None or is_hidden(inside):
+        return WalkSkip.OUTSIDE
+    return real

@@ -1,0 +1,175 @@
+"""Safe reads inside a root: only regular files, resolved inside it, never more than a limit.
+
+Every file sitemill reads from a site, a workspace or an output folder goes through here, so
+that a committed symbolic link cannot make it read ``../.git/config`` or ``/proc/self/environ``
+(and write their bytes into a robots.txt it commits), and a FIFO or ``/dev/zero`` cannot make
+it hang or fill memory. The rules:
+
+- the path is resolved (every link followed) and must lie inside the resolved root; with
+  ``hidden=False`` not in a dot-file or dot-directory of it either (a site's ``.git``);
+- only a regular file is opened: a FIFO, socket, device or directory is refused after a
+  ``stat``, before any ``open`` (opening a device can have effects), and the ``open`` itself
+  neither blocks (``O_NONBLOCK``) nor follows a link swapped in meanwhile (``O_NOFOLLOW``)
+  and is checked again with ``fstat``;
+- at most ``limit`` bytes are read (``/proc`` files say size 0 and hold data, so the size is
+  never trusted).
+
+What is refused raises ``RefusedError`` (a ``ValueError``, like ``GlobSyntaxError``): each caller
+decides whether that is a warning (a page, the site's robots.txt) or a ``SitemillError``
+(a config file, a file in the output folder). A file that does not exist is ``None`` from
+``Root.read`` and ``FileNotFoundError`` from ``read_regular``; any other OSError passes through.
+
+A process that swaps a directory of the root for a link *while* sitemill reads can still race
+the resolve-then-open sequence above; the threat here is committed content, not a live attacker.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+# A FIFO opened for reading would wait for a writer; a link at the last component is refused.
+_O_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
+_OPEN_FLAGS: Final = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NOCTTY", 0)
+)
+_CHUNK: Final = 1024 * 1024
+_KINDS: Final = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+class RefusedError(ValueError):
+    """A file sitemill will not read; ``reason`` completes the sentence "<path> ...".
+
+    It leads outside its root (or into a hidden path), it is not a regular file, or it holds
+    more than the caller allows.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        super().__init__(f"{os.fspath(path)} {reason}")
+        self.path = os.fspath(path)
+        self.reason = reason
+
+
+class Root:
+    """A directory whose files are read only where they resolve to inside it.
+
+    ``hidden=False`` also refuses what resolves into a dot-file or dot-directory of the root:
+    sitemill never lists those, so a link into ``.git`` is a way out, not a page.
+    """
+
+    def __init__(self, path: Path, *, hidden: bool = False) -> None:
+        self.path = path
+        self.real = os.path.realpath(path)
+        self.hidden = hidden
+
+    def resolve(self, path: str | os.PathLike[str]) -> str:
+        """The real path of ``path`` (relative to the root, or absolute), if it lies inside.
+
+        FileNotFoundError when it does not exist (a broken link too); RefusedError when it
+        leads outside the root, into a hidden path, or round a link loop.
+        """
+        joined = os.path.join(self.path, path)
+        try:
+            real = os.path.realpath(joined, strict=True)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise RefusedError(joined, "is a symbolic link loop") from exc
+            raise
+        inside = relative_inside(self.real, real)
+        if inside is None:
+            raise RefusedError(joined, f"leads outside {self.path} (to {real})")
+        if not self.hidden and is_hidden(inside):
+            raise RefusedError(joined, f"leads to a hidden path of {self.path} ({inside})")
+        return real
+
+    def read(
+        self, path: str | os.PathLike[str], limit: int, *, whole: bool = False
+    ) -> bytes | None:
+        """The first ``limit`` bytes of the regular file at ``path`` inside the root.
+
+        With ``whole``, all of it, and RefusedError when it holds more than ``limit`` bytes.
+        None when it does not exist.
+        """
+        try:
+            real = self.resolve(path)
+            return read_regular(real, limit, whole=whole, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+
+
+def read_regular(
+    path: str | os.PathLike[str],
+    limit: int,
+    *,
+    whole: bool = False,
+    follow_symlinks: bool = True,
+) -> bytes:
+    """The first ``limit`` bytes of the regular file at ``path`` (anywhere: no root).
+
+    With ``whole``, all of it, and RefusedError when it holds more than ``limit`` bytes.
+    Without ``follow_symlinks`` a link at ``path`` itself is refused, never followed.
+    """
+    _require_regular(path, os.stat(path, follow_symlinks=follow_symlinks).st_mode)
+    flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | _O_NOFOLLOW
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow_symlinks:
+            raise RefusedError(path, "is a symbolic link") from exc
+        raise
+    try:
+        _require_regular(path, os.fstat(descriptor).st_mode)
+        data = _read_at_most(descriptor, limit + 1 if whole else limit)
+    finally:
+        os.close(descriptor)
+    if whole and len(data) > limit:
+        raise RefusedError(path, f"is larger than {limit:,} bytes")
+    return data
+
+
+def relative_inside(root_real: str, real: str) -> str | None:
+    """``real`` relative to ``root_real`` ("" for the root itself), or None when outside.
+
+    Both must be real paths (``os.path.realpath``): this compares strings only.
+    """
+    if real == root_real:
+        return ""
+    prefix = root_real if root_real.endswith(os.sep) else root_real + os.sep
+    return real[len(prefix) :] if real.startswith(prefix) else None
+
+
+def is_hidden(relative: str) -> bool:
+    """Whether a relative path has a dot-file or dot-directory in it."""
+    return relative.startswith(".") or f"{os.sep}." in relative
+
+
+def _require_regular(path: str | os.PathLike[str], mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "of an unknown kind")
+    raise RefusedError(path, f"is {kind}, not a regular file")
+
+
+def _read_at_most(descriptor: int, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0:
+        chunk = os.read(descriptor, min(left, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
