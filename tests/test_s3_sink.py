@@ -381,3 +381,12 @@ def test_cli_s3_reports_a_missing_bucket_in_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "NoSuchBucket" in err
+
+
+def test_an_oversized_robots_txt_is_refused_before_anything_is_written(s3: Any) -> None:
+    put_pages(s3, "a.html")
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=b"#" * (500 * 1024 + 1))
+    requests = Requests(s3)
+    with pytest.raises(SinkError, match=r"refusing to read or replace .*robots\.txt: 512,001"):
+        rebuild_bucket(make_config(robots_txt=True), s3, BucketSite(BUCKET))
+    assert "PutObject" not in requests.summary()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConflictError, SinkError
+from sitemill.sinks import read_limit
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,
@@ -96,8 +97,15 @@ class S3Sink:
     def read(self, name: str) -> bytes | None:
         if self.dry_run and name in self._pending:
             return self._pending[name]
-        if name not in self._objects():
+        stored = self._objects().get(name)
+        if stored is None:
             return None  # the listing says it does not exist: no GET needed
+        if stored.size > read_limit(name):
+            # As for a local folder: no sitemap or robots.txt sitemill rewrites is this big.
+            raise SinkError(
+                f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
+                f"than such a file may hold ({read_limit(name):,}); remove or shrink it"
+            )
         return read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
 
     def names(self) -> Iterator[str]:

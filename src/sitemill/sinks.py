@@ -112,7 +112,7 @@ class LocalDirSink:
     def read(self, name: str) -> bytes | None:
         path = self._path(name)
         try:
-            return read_regular(path, _read_limit(name), whole=True, follow_symlinks=False)
+            return read_regular(path, read_limit(name), whole=True, follow_symlinks=False)
         except FileNotFoundError:
             return None
         except RefusedError as exc:
@@ -182,7 +182,7 @@ class LocalDirSink:
             raise SinkError(f"cannot delete {path}: {exc.strerror or exc}") from exc
 
 
-def _read_limit(name: str) -> int:
+def read_limit(name: str) -> int:
     """The most bytes a file of this name in an output folder may hold, for ``read``."""
     if name == _ROBOTS_TXT:
         return MAX_ROBOTS_TXT_BYTES
