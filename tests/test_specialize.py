@@ -34,6 +34,18 @@ UNSUPPORTED_TEMPLATES = {
     "outside.xml.j2": "{{ title }}{% for e in entries %}{{ e.loc }}{% endfor %}",
     "attr.xml.j2": "{% for e in entries %}{{ e.url }}{% endfor %}",
     "set.xml.j2": "{% for e in entries %}{% set x = 1 %}{{ e.loc }}{% endfor %}",
+    # Reaching past the four fields: the sandboxed Jinja renders these, and refuses them.
+    "dunder.xml.j2": "{% for e in entries %}{{ e.__class__ }}{% endfor %}",
+    "dunder-if.xml.j2": "{% for e in entries %}{% if e.__class__ %}x{% endif %}{% endfor %}",
+    "deeper.xml.j2": "{% for e in entries %}{{ e.loc.__class__.__mro__ }}{% endfor %}",
+    "private.xml.j2": "{% for e in entries %}{{ e._replace(loc='x') }}{% endfor %}",
+    "method.xml.j2": "{% for e in entries %}{{ e.count }}{{ e.loc.upper() }}{% endfor %}",
+    "iter.xml.j2": "{% for e in entries.__class__.__mro__ %}{{ e.loc }}{% endfor %}",
+    "item.xml.j2": "{% for e in entries %}{{ e['loc'] }}{% endfor %}",
+    "global.xml.j2": "{{ cycler.__init__.__globals__ }}{% for e in entries %}{% endfor %}",
+    "include.xml.j2": '{% include "plain.txt.j2" %}{% for e in entries %}{% endfor %}',
+    "extends.xml.j2": '{% extends "plain.txt.j2" %}',
+    "import.xml.j2": '{% import "plain.txt.j2" as p %}{% for e in entries %}{% endfor %}',
 }
 
 

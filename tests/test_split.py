@@ -131,3 +131,44 @@ def test_templates_that_read_ahead_split_too(tmp_path) -> None:  # type: ignore[
     lines = b" ".join(part.data for part in parts).split()
     assert lines == [f"https://example.com/p/{i}.html".encode() for i in range(30)]
     assert [part.url_count for part in parts] == [6, 6, 6, 6, 6]
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            "{% for e in entries %}{% if loop.index == 7 %}{{ 1/0 }}{% endif %}{% endfor %}",
+            "line 1: ZeroDivisionError: division by zero",
+        ),
+        (
+            "{% for e in entries %}\n{{ e.loc | int }}{{ e.loc.__class__ }}\n{% endfor %}",
+            "line 2: SecurityError: access to attribute '__class__' of 'str' object is unsafe.",
+        ),
+        (
+            "{% for e in entries %}{{ e.loc }}{% endfor %}{{ undefined_name }}",
+            "line 1: UndefinedError: 'undefined_name' is undefined",
+        ),
+    ],
+)
+def test_an_error_in_template_code_is_one_line_naming_the_template(  # type: ignore[no-untyped-def]
+    tmp_path, source: str, message: str
+) -> None:
+    (tmp_path / TEXT_TEMPLATE).write_text(source, encoding="utf-8")
+    template = load_template(make_environment(tmp_path), TEXT_TEMPLATE)
+    with pytest.raises(TemplateError) as caught:
+        list(render_sitemaps(entries(30), template, max_urls=10, max_bytes=10_000))
+    assert str(caught.value) == f"template {TEXT_TEMPLATE}, {message}"
+
+
+def test_an_error_in_an_included_template_names_both(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "part.j2").write_text("\n\n{{ 1 // 0 }}", encoding="utf-8")
+    (tmp_path / TEXT_TEMPLATE).write_text(
+        '{% for e in entries %}{% include "part.j2" %}{% endfor %}', encoding="utf-8"
+    )
+    template = load_template(make_environment(tmp_path), TEXT_TEMPLATE)
+    with pytest.raises(TemplateError) as caught:
+        list(render_sitemaps(entries(3), template, max_urls=10, max_bytes=10_000))
+    assert str(caught.value) == (
+        f"template {TEXT_TEMPLATE} (in {tmp_path / 'part.j2'}), line 3: "
+        "ZeroDivisionError: integer division or modulo by zero"
+    )

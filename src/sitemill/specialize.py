@@ -7,6 +7,11 @@ user overrides — can be rendered by a small generated function instead, with e
 same output: the same text, the same truthiness, the same escaping as markupsafe. Any
 template outside that subset (filters, macros, loop variables, expressions) is left to
 Jinja, so the output never depends on which path ran.
+
+The subset is a whitelist of node shapes: static text, one ``{% for x in entries %}``, and
+inside it ``{{ x.<field> }}`` and ``{% if x.<field> %}`` for the four Entry fields. The
+generated code holds only fixed names and repr()-quoted text, so it reaches nothing that
+the sandbox Jinja renders the template in (see sitemill.render) would refuse.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ def compile_template(template: jinja2.Template) -> CompiledTemplate | None:
         autoescape = environment.autoescape
         escaping = bool(autoescape(template.name) if callable(autoescape) else autoescape)
         return _compile(tree, escaping)
-    except (_Unsupported, jinja2.TemplateError):
+    except (_Unsupported, jinja2.TemplateError, RecursionError):  # Jinja renders (or fails)
         return None
 
 

@@ -18,6 +18,7 @@ import jinja2
 
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
+from sitemill.render import template_error
 from sitemill.specialize import CompiledTemplate, compile_template
 
 # Entries rendered per step of the compiled path: large enough to keep the loop in C, small
@@ -46,19 +47,32 @@ def render_sitemaps(
     """Stream entries into as many files as the limits need; yields nothing for no entries."""
     compiled = compile_template(template)
     if compiled is not None:
-        return _render_compiled(entries, compiled, max_urls=max_urls, max_bytes=max_bytes)
+        return _render_compiled(
+            entries, compiled, template.name, max_urls=max_urls, max_bytes=max_bytes
+        )
     return _render_with_jinja(entries, template, max_urls=max_urls, max_bytes=max_bytes)
 
 
 def _render_compiled(
-    entries: Iterator[Entry], compiled: CompiledTemplate, *, max_urls: int, max_bytes: int
+    entries: Iterator[Entry],
+    compiled: CompiledTemplate,
+    name: str | None,
+    *,
+    max_urls: int,
+    max_bytes: int,
 ) -> Iterator[RenderedSitemap]:
     """The same split, for a template compiled to a function per entry (see specialize).
 
     Entries are rendered a batch at a time and the byte limit is found with running sums
     and a bisection, so the per-entry work stays in C.
     """
-    render_batch = compiled.render_batch
+
+    def render_batch(batch: list[Entry]) -> list[str]:
+        try:
+            return compiled.render_batch(batch)
+        except Exception as exc:  # (it only writes fields: a bug, but still one line)
+            raise template_error(name, exc) from exc
+
     budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
     source = iter(entries)
     held: list[Entry] = []  # taken from the source, rendered, not yet in a file
@@ -114,8 +128,8 @@ def _render_with_jinja(
     def render(batch: list[Entry]) -> bytes:
         try:
             return template.render(entries=batch).encode("utf-8")
-        except jinja2.TemplateError as exc:
-            raise TemplateError(f"template {template.name}: {exc}") from exc
+        except Exception as exc:  # whatever the template's own code raised: one line
+            raise template_error(template.name, exc) from exc
 
     source = iter(entries)
     carried: list[Entry] = []
