@@ -13,7 +13,7 @@ from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Page, SkipReason
 from sitemill.errors import ConfigError, GitError, SinkError, SourceError
 from sitemill.globs import compile_globs, matches_any
-from sitemill.noindex import head_is_noindex
+from sitemill.noindex import PAGE_FACTS_BYTES, head_is_noindex
 from sitemill.protocol import MAX_URL_LENGTH, lastmod_from_timestamp
 from sitemill.report import Progress, Report, Tally, file_progress
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -30,9 +30,6 @@ _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 _BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 _HTML_SUFFIXES: Final = (".html", ".htm")
 PROGRESS_EVERY: Final = 5_000
-# Page facts come from a bounded prefix of the file (64 KiB): a head is far shorter, and a
-# huge (or endless) file must not be read whole.
-PAGE_FACTS_BYTES: Final = 64 * 1024
 
 
 def build_from_tree(
