@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules, normalise_path, replace_sitemap_lines
+from sitemill.robots import (
+    MAX_LINE_BYTES,
+    MAX_ROBOTS_TXT_BYTES,
+    RobotsRules,
+    normalise_path,
+    replace_sitemap_lines,
+)
 
 
 def rules_for(*lines: str) -> RobotsRules:
@@ -141,9 +147,13 @@ def test_no_rules_allow_everything() -> None:
         # Consecutive user-agent lines share one group, blank lines or not.
         ("User-agent: bot\nUser-agent: *\nDisallow: /a\n", "/a", False),
         ("User-agent: *\n\nUser-agent: bot\n\nDisallow: /a\n", "/a", False),
-        # Any other record ends the run of user-agent lines (Google's parser).
-        ("User-agent: *\nCrawl-delay: 5\nUser-agent: bot\nDisallow: /a\n", "/a", True),
-        ("User-agent: *\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /a\n", "/a", True),
+        # Only an Allow or Disallow line ends the run of user-agent lines: "a 'Sitemaps' record
+        # MUST NOT terminate a group" (RFC 9309 section 2.2.4), nor do others in Google's parser.
+        ("User-agent: *\nCrawl-delay: 5\nUser-agent: bot\nDisallow: /a\n", "/a", False),
+        ("User-agent: *\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /a\n", "/a", False),
+        ("User-agent: *\nNoindex: /x\nUser-agent: b\nDisallow: /a\n", "/a", False),
+        ("User-agent: *\nDisallow:\nUser-agent: b\nDisallow: /a\n", "/a", True),  # empty ends it
+        ("User-agent: *\nAllow: /x\nUser-agent: b\nDisallow: /a\n", "/a", True),
         # Rules before any user-agent line belong to no group.
         ("Disallow: /a\nUser-agent: *\nDisallow: /b\n", "/a", True),
         # Field names in any case, spacing around the colon, comments, CRLF, CR, a BOM.
@@ -155,6 +165,13 @@ def test_no_rules_allow_everything() -> None:
         ("User-agent: * # every crawler\nDisallow: /a", "/a", False),
         ("User-agent: * extra words\nDisallow: /a", "/a", False),
         ("User-agent: *bot\nDisallow: /a", "/a", True),
+        # ASCII whitespace is what absl strips and C's isspace() sees: tabs, vertical tabs, form
+        # feeds, but not U+00A0.
+        ("User-agent: *\x0bbot\nDisallow: /a", "/a", False),
+        ("User-agent:\x0c*\nDisallow:\x0b/a\x0c\n", "/a", False),
+        ("User-agent: *\nDisallow: \xa0/a\n", "/a", True),
+        ("User-agent: *\nDisallow\xa0: /a\n", "/a", False),  # a key starting with "disallow"
+        ("\xa0User-agent: *\nDisallow: /a\n", "/a", True),  # no key: no group
         ("User-agent: *\nDisallow: /a/*\nUnknown-field: /x\nAllow: /a/b\n", "/a/b", True),
         # Google's leniency: typos of field names, a forgotten colon.
         ("useragent: *\ndisalow: /a\n", "/a", False),
@@ -164,6 +181,9 @@ def test_no_rules_allow_everything() -> None:
         ("User-agent: *\nDisallow: /\nAllow: /docs/index.html\n", "/docs/", True),
         ("User-agent: *\nDisallow: /\nAllow: /docs/index.html\n", "/docs/other", False),
         ("User-agent: *\nDisallow: /\nAllow: /docs/index.htm\n", "/docs/", True),
+        # ... as it stores the pattern: an escaped "i" is no "index.html" there.
+        ("User-agent: *\nDisallow: /\nAllow: /docs/%69ndex.html\n", "/docs/", False),
+        ("User-agent: *\nDisallow: /\nAllow: /docs/%69ndex.html\n", "/docs/index.html", True),
     ],
 )
 def test_groups_and_syntax(text: str, path: str, allowed: bool) -> None:
@@ -178,8 +198,23 @@ def test_groups_and_syntax(text: str, path: str, allowed: bool) -> None:
         ("/%E3%83%84", "/%e3%83%84", False),
         ("/caf%C3%A9", "/café", False),  # a raw path is escaped too
         ("/my file", "/my%20file", False),  # unsafe ASCII is escaped
-        ("/a%2fb", "/a/b", True),  # an escaped "/" is not a "/"
-        ("/%62az", "/baz", True),  # unreserved escapes stay escapes, as in Google's parser
+        # An escaped reserved character is not that character (RFC 9309, google/robotstxt;
+        # fast-robotstxt decodes it, see robots.py).
+        ("/a%2fb", "/a/b", True),
+        ("/a/b", "/a%2Fb", True),
+        ("/a?", "/a%3F", True),
+        ("/a%3Fb", "/a?b", True),
+        ("/a%3F", "/a%3F", False),
+        ("/*%2A", "/a*", True),
+        # RFC 9309 section 2.2.2: an escaped unreserved character is that character (not so in
+        # google/robotstxt, which compares escapes as written; fast-robotstxt decodes them).
+        ("/%62az", "/baz", False),
+        ("/%7Euser", "/~user", False),
+        ("/%7euser", "/~user", False),
+        ("/~user", "/%7Euser", False),
+        ("/%41%2d%5F%2E%30", "/A-_.0", False),
+        ("/%2541", "/A", True),  # "%25" is "%"
+        ("/%2541", "/%2541", False),
         ("/100%", "/100%25", False),  # a "%" that starts no escape is itself escaped
         ("/x", "/X", True),  # paths are case-sensitive
     ],
@@ -191,6 +226,8 @@ def test_percent_encoding(pattern: str, path: str, allowed: bool) -> None:
 def test_normalise_path() -> None:
     assert normalise_path("/plain/path?q=1&x=*") == "/plain/path?q=1&x=*"
     assert normalise_path("/a b/%e3%83%84/ツ/100%/x%2f") == "/a%20b/%E3%83%84/%E3%83%84/100%25/x%2F"
+    assert normalise_path("/%7e%7E%41%61%2D%2E%5F%30%39/%2541") == "/~~Aa-._09/%2541"
+    assert normalise_path("/%3A%3a%40%2A%24%25%20") == "/%3A%3A%40%2A%24%25%20"  # others stay
 
 
 def test_google_ignores_what_follows_500_kib() -> None:
@@ -198,6 +235,43 @@ def test_google_ignores_what_follows_500_kib() -> None:
     text = "User-agent: *\n" + filler * (MAX_ROBOTS_TXT_BYTES // len(filler) + 1) + "Disallow: /\n"
     assert RobotsRules.parse(text).allows("/page")
     assert not RobotsRules.parse("User-agent: *\n" + filler * 10 + "Disallow: /\n").allows("/p")
+
+
+def test_google_ignores_what_follows_a_lines_limit() -> None:
+    def disallow(value: str) -> str:
+        return "User-agent: *\nDisallow: " + value + "\n"
+
+    stars = "*" * (MAX_LINE_BYTES - len("Disallow: /"))
+    assert not RobotsRules.parse(disallow("/" + stars + "x")).allows("/y")  # the "x" is cut off
+    assert RobotsRules.parse(disallow("/" + stars[1:] + "x")).allows("/y")  # it fits
+    # A character cut in two leaves its first bytes, percent-encoded.
+    cut = "/" + stars[2:] + "ツz"  # the line ends after "%E3%83"
+    assert not RobotsRules.parse(disallow(cut)).allows("/%E3%83%84")
+    assert RobotsRules.parse(disallow(cut)).allows("/%E3%81%82")
+
+
+@pytest.mark.parametrize(
+    ("lines", "path", "allowed"),
+    [
+        # The priority is the pattern's length as Google's parser stores it: escapes as written
+        # (hex upper-cased), non-ASCII as UTF-8 escapes, other characters raw.
+        (["Allow: /%7E", "Disallow: /~a"], "/~a", True),  # 4 > 3, though "%7E" is "~"
+        (["Allow: /%7e", "Disallow: /~ab"], "/~ab", True),  # a tie: Allow wins
+        (["Allow: /~", "Disallow: /%7Ea"], "/~a", False),
+        (["Disallow: /a b", "Allow: /a%20"], "/a%20b", True),  # 4 < 5
+        (["Disallow: /ツ", "Allow: /%E3%83%84"], "/%E3%83%84", True),  # a tie: 10 each
+        (["Allow: /ツ", "Disallow: /%E3%83%84x"], "/%E3%83%84x", False),
+    ],
+)
+def test_priority_is_googles_pattern_length(lines: list[str], path: str, allowed: bool) -> None:
+    assert rules_for(*lines).allows(path) is allowed
+
+
+def test_many_wildcards_match_in_linear_time() -> None:
+    rules = rules_for("Disallow: /" + "a*" * 8000 + "b$", "Allow: /" + "*" * 16000 + "c")
+    assert not rules.allows("/" + "a" * 8000 + "b")
+    assert rules.allows("/" + "a" * 7999 + "b")
+    assert rules.allows("/" + "a" * 8000 + "bc")  # not ending in "b": the Allow rule decides
 
 
 def test_rules_are_ordered_and_comparable() -> None:
