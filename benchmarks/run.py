@@ -1,6 +1,6 @@
 """`make bench`: sitemill's performance targets, measured, checked for correctness, reported.
 
-    .venv/bin/python benchmarks/run.py [--quick] [--only urls-1m|build-git-10k]
+    .venv/bin/python benchmarks/run.py [--quick] [--only urls-1m|build-git-10k|validate-50k]
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -24,6 +24,7 @@ from pathlib import Path
 
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
+from validate_bench import URLS, bench_validate
 
 BENCH_DIR = Path(__file__).resolve().parent
 OUT = BENCH_DIR / "out"
@@ -244,9 +245,16 @@ def bench_build_git(ctx: Context) -> Section:
     return section
 
 
+def bench_validate_50k(ctx: Context) -> Section:
+    section = Section("validate-50k", f"`sitemill validate`, {URLS:,} URLs, vs xmllint --schema")
+    bench_validate(section, ctx.sitemill, repeat=ctx.repeat, out=OUT)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
+    "validate-50k": bench_validate_50k,
 }
 
 

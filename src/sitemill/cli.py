@@ -198,11 +198,15 @@ def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
 
     base_url = normalize_base_url(args.base_url) if args.base_url else None
     violations = validate_paths(args.paths, base_url)
-    for violation in violations:
-        sys.stdout.write(f"{violation}\n")
-    if not violations and not args.quiet:
-        sys.stdout.write(f"valid: {', '.join(str(p) for p in args.paths)}\n")
-    return 1 if violations else 0
+    errors = sum(1 for violation in violations if violation.is_error)
+    warnings = len(violations) - errors
+    # Warnings (a repeated loc, a .gz name on plain XML) are findings, not failures: -q hides them.
+    shown = [v for v in violations if v.is_error] if args.quiet else violations
+    sys.stdout.writelines(f"{violation}\n" for violation in shown)
+    if not errors and not args.quiet:
+        also = f" (with {warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
+        sys.stdout.write(f"valid: {', '.join(str(p) for p in args.paths)}{also}\n")
+    return 1 if errors else 0
 
 
 def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:

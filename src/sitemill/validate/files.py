@@ -6,26 +6,20 @@ import gzip
 import io
 import re
 import zlib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
-from sitemill.validate.scan import CHUNK, INDEX, XmlScan, check_root
-from sitemill.validate.urls import Group, LocRules, Place, place_of, short
-from sitemill.validate.violation import Violation
-from sitemill.validate.xsd import xsd_violations
+from sitemill.validate.document import MAX_ERRORS, Document
+from sitemill.validate.engines import Reader
+from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
+from sitemill.validate.names import INDEX, short
+from sitemill.validate.urls import Group, LocRules, Place, place_of
+from sitemill.validate.violation import Violation, warning
 
-if TYPE_CHECKING:
-    from xmlschema import XMLSchemaBase
-
-
-@dataclass(frozen=True, slots=True)
-class _Scanned:
-    root_tag: str
-    children: list[tuple[str, int]]
+GZIP_MAGIC: Final = b"\x1f\x8b"
 
 
 def natural_key(text: str) -> tuple[tuple[int, str], ...]:
@@ -35,22 +29,16 @@ def natural_key(text: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(part), "") if i % 2 else (-1, part) for i, part in enumerate(parts))
 
 
-def _read_chunks(stream: io.BufferedIOBase) -> Iterator[bytes]:
+def read_chunks(stream: io.BufferedIOBase) -> Iterator[bytes]:
     return iter(lambda: stream.read(CHUNK), b"")
 
 
 class Validator:
-    """Walks the given paths; collects violations in ``self.violations``.
+    """Walks the given paths; collects violations in ``self.violations``."""
 
-    ``schemas`` returns the loaded (urlset, index) schemas; it is called for each XML file
-    that gets as far as the XSD check.
-    """
-
-    def __init__(
-        self, base: Place | None, schemas: Callable[[], tuple[XMLSchemaBase, XMLSchemaBase]]
-    ) -> None:
+    def __init__(self, base: Place | None, reader: Reader) -> None:
         self.base = base
-        self.schemas = schemas
+        self.reader = reader
         self.violations: list[Violation] = []
         self.visited: set[Path] = set()
 
@@ -76,9 +64,9 @@ class Validator:
             return
         group = Group()
         for entry in entries:
-            scanned = self._check_file(entry, str(entry), self.base, None)
-            if scanned is not None and scanned.root_tag == INDEX:
-                self._check_children(directory, str(entry), scanned.children, group)
+            checked = self._check_file(entry, str(entry), self.base, None)
+            if checked is not None and checked.root_tag == INDEX:
+                self._check_children(directory, str(entry), checked.children, group)
 
     def _check_children(
         self, directory: Path, index: str, children: list[tuple[str, int]], group: Group
@@ -100,57 +88,75 @@ class Validator:
             if not child.is_file():
                 self._report(index, line, f"child {short(loc)} is missing: no file {child}")
                 continue
-            scanned = self._check_file(child, str(child), place, group)
-            if scanned is not None and scanned.root_tag == INDEX:
+            checked = self._check_file(child, str(child), place, group)
+            if checked is not None and checked.root_tag == INDEX:
                 self._report(index, line, f"child {short(loc)} is an index; indexes cannot nest")
 
     def _check_file(
         self, path: Path, file: str, place: Place | None, group: Group | None
-    ) -> _Scanned | None:
+    ) -> Document | None:
         resolved = path.resolve()
         if resolved in self.visited:
             return None
         self.visited.add(resolved)
-        zipped = path.name.endswith(".gz")
         rules = LocRules(file, self.violations, place, group)
+        zipped = False
         try:
-            with gzip.open(path, "rb") if zipped else path.open("rb") as stream:
-                if path.name.removesuffix(".gz").endswith(".txt"):
-                    self._check_text(stream, file, rules)
-                    return None
-                scan = XmlScan(file, self.violations, rules)
-                tree = scan.parse(_read_chunks(stream))
+            with path.open("rb") as raw:
+                zipped = self._sniff_gzip(raw, file, path.name.endswith(".gz"))
+                with gzip.GzipFile(fileobj=raw) if zipped else raw as stream:
+                    if path.name.removesuffix(".gz").endswith(".txt"):
+                        self._check_text(stream, file, rules)
+                        return None
+                    return self.reader.check(file, self.violations, rules, read_chunks(stream))
         except (OSError, EOFError, zlib.error) as exc:
             reason = "gzip data does not decompress" if zipped else "cannot read the file"
             self._report(file, None, f"{reason}: {exc}")
             return None
-        if tree is None or not check_root(scan, self.violations):
-            return None
-        self.violations += xsd_violations(tree, file, self.schemas())
-        return _Scanned(cast(str, scan.root_tag), scan.children)
+
+    def _sniff_gzip(self, raw: io.BufferedIOBase, file: str, named: bool) -> bool:
+        """Whether the content is gzip, whatever the name says: consumers sniff it too."""
+        zipped = raw.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+        raw.seek(0)
+        if named and not zipped:
+            message = "named .gz but not gzip-compressed; checked as the plain file it is"
+            self.violations.append(warning(file, None, message))
+        elif zipped and not named:
+            message = "gzip-compressed but not named .gz; checked decompressed"
+            self.violations.append(warning(file, None, message))
+        return zipped
 
     def _check_text(self, stream: io.BufferedIOBase, file: str, rules: LocRules) -> None:
         """A text sitemap: one absolute URL per line, UTF-8 (sitemaps.org "Text file")."""
-        size = urls = number = 0
+        size = urls = number = errors = 0
         while raw := stream.readline(MAX_BYTES_LIMIT - size + 1):
             size += len(raw)
             number += 1
             if size > MAX_BYTES_LIMIT:
-                message = f"more than {MAX_BYTES_LIMIT:,} bytes uncompressed; not checked further"
-                self._report(file, None, message)
+                self._report(file, None, TOO_BIG)
                 return
-            try:
-                url = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
-            except UnicodeDecodeError:
-                self._report(file, number, "line is not UTF-8")
-                continue
-            if number == 1:
-                url = url.removeprefix("\ufeff")
-            if not url:
-                self._report(file, number, "empty line; a text sitemap has one URL per line")
-                continue
-            urls += 1
-            if urls == MAX_URLS_PER_SITEMAP + 1:
+            found = len(self.violations)
+            urls += self._check_line(raw, number, file, rules)
+            errors += any(violation.is_error for violation in self.violations[found:])
+            if urls > MAX_URLS_PER_SITEMAP:
                 message = f"more than {MAX_URLS_PER_SITEMAP:,} URLs in one file (protocol maximum)"
-                self._report(file, number, message)
-            rules.check(url, number)
+                self._report(file, number, f"{message}; {NOT_FURTHER}")
+                return
+            if errors > MAX_ERRORS:  # a flood of empty lines must not fill memory with lines
+                self._report(file, None, f"more than {MAX_ERRORS:,} errors; {NOT_FURTHER}")
+                return
+
+    def _check_line(self, raw: bytes, number: int, file: str, rules: LocRules) -> bool:
+        """Check one line; whether it held a URL."""
+        try:
+            url = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
+        except UnicodeDecodeError:
+            self._report(file, number, "line is not UTF-8")
+            return False
+        if number == 1:
+            url = url.removeprefix("\ufeff")
+        if not url:
+            self._report(file, number, "empty line; a text sitemap has one URL per line")
+            return False
+        rules.check(url, number)
+        return True

@@ -1,8 +1,8 @@
-"""The protocol rules for each <loc> and <lastmod>: form, length, host, location, duplicates."""
+"""The protocol rules for each <loc> and <lastmod>: form, length, host, location, repeats."""
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,16 +11,36 @@ from urllib.parse import urlsplit
 
 from sitemill.errors import ConfigError
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.validate.violation import Violation
+from sitemill.validate.names import short
+from sitemill.validate.violation import Violation, warning
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 # RFC 3986 admits none of these anywhere in a URL: they must arrive percent-encoded.
 _MUST_ENCODE = re.compile(r'[\x00-\x20\x7f<>"{}|\\^`]|[^\x00-\x7f]|%(?![0-9A-Fa-f]{2})')
+# The URLs nearly every sitemap holds: RFC 3986 characters only, no brackets (an IPv6 host takes
+# the full check). With at most one '#' and no stray '%' such a URL needs no further form check.
+_PLAIN = re.compile(r"[-A-Za-z0-9._~:/?#@!$&'()*+,;=%]*")
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_PLAIN_PART: Final = (
+    r"[-A-Za-z0-9._~:/?@!$&'()*+,;=]*(?:%[0-9A-Fa-f]{2}[-A-Za-z0-9._~:/?@!$&'()*+,;=]*)*"
+)
+
 # What W3C Datetime allows and the XSD accepts: a date, or a date-time with seconds and a zone.
 _W3C_LASTMOD = re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?")
+# A batch of NUL-terminated W3C values, spelled for speed (ASCII digits, no captures).
+_W3C_BATCH = re.compile(
+    r"(?:[ \t\r\n]*[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?[ \t\r\n]*\0)*"
+)
 # Lexical xsd:date | xsd:dateTime. Values outside it are the XSD's to report, not ours.
 _XSD_LASTMOD = re.compile(r"-?\d{4,}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?")
+
+
+@functools.cache
+def _plain_batch(prefix: str) -> re.Pattern[str]:
+    """NUL-terminated plain URLs under ``prefix`` (NUL: a character XML text cannot hold)."""
+    return re.compile(f"(?:{re.escape(prefix)}{_PLAIN_PART}(?:#{_PLAIN_PART})?\\0)*")
 
 
 # --- where URLs must live ---------------------------------------------------------------------
@@ -69,11 +89,6 @@ def base_place(base_url: str) -> Place:
     return place
 
 
-def short(text: str) -> str:
-    """``text`` cut to 100 characters, for messages."""
-    return text if len(text) <= 100 else text[:97] + "..."
-
-
 # --- the rules ----------------------------------------------------------------------------------
 
 
@@ -86,13 +101,14 @@ class Group:
 
 
 class LocRules:
-    """Checks each URL of one file: form, length, host, location rule, duplicates."""
+    """Checks each URL of one file: form, length, host, location rule; repeats are warnings."""
 
     def __init__(
         self, file: str, sink: list[Violation], place: Place | None, group: Group | None
     ) -> None:
         self.file, self.sink = file, sink
         self.place = place  # where every URL must lie; None: learnt from the first URL
+        self.prefix = place.url if place else None  # what a URL in self.place starts with
         self.first_line: int | None = None  # the line that taught self.place
         self.siblings = False  # an index without a known place: children share one directory
         self.seen: dict[int, int] = {}  # fingerprint -> line
@@ -102,7 +118,51 @@ class LocRules:
             group.files.append(file)
 
     def check(self, loc: str, line: int) -> None:
-        self.sink.extend(Violation(self.file, line, text) for text in self._problems(loc, line))
+        self.check_all([loc], [line])
+
+    def check_all(self, locs: list[str], lines: list[int]) -> None:
+        """Check each loc (stripped) at its line: a batch at once when all are plainly fine."""
+        if self.prefix is None and locs:  # the first URL teaches the place; then the batch
+            self._check_one(locs[0], lines[0])
+            locs, lines = locs[1:], lines[1:]
+        if not self._all_plain(locs, lines):
+            for loc, line in zip(locs, lines, strict=True):
+                self._check_one(loc, line)
+
+    def _all_plain(self, locs: list[str], lines: list[int]) -> bool:
+        """The common case, decided in C loops: plain URLs under the place, none seen before."""
+        if self.prefix is None or not locs or max(map(len, locs)) > MAX_URL_LENGTH:
+            return False
+        if not _plain_batch(self.prefix).fullmatch("\0".join(locs) + "\0"):
+            return False
+        fingerprints = list(map(hash, locs))
+        if len(set(fingerprints)) < len(fingerprints) or not self.seen.keys().isdisjoint(
+            fingerprints
+        ):
+            return False
+        if self.group is not None:
+            if not self.group.seen.keys().isdisjoint(fingerprints):
+                return False
+            packed = (self.number << 32 | line for line in lines)
+            self.group.seen.update(zip(fingerprints, packed, strict=True))
+        self.seen.update(zip(fingerprints, lines, strict=True))
+        return True
+
+    def _check_one(self, loc: str, line: int) -> None:
+        prefix = self.prefix  # learnt from the first URL when not given
+        if not (
+            prefix is not None
+            and len(loc) <= MAX_URL_LENGTH
+            and loc.startswith(prefix)
+            and _PLAIN.fullmatch(loc) is not None
+            and loc.count("#") < 2
+            and ("%" not in loc or _STRAY_PERCENT.search(loc) is None)
+        ):
+            self.sink.extend(Violation(self.file, line, text) for text in self._problems(loc, line))
+        repeat = self._repeat(loc, hash(loc), line)
+        if repeat is not None:
+            # The protocol lets a URL appear twice and every consumer reads such a file.
+            self.sink.append(warning(self.file, line, repeat))
 
     def _problems(self, loc: str, line: int) -> Iterator[str]:
         if len(loc) > MAX_URL_LENGTH:
@@ -120,12 +180,11 @@ class LocRules:
             yield f"loc {short(loc)!r} is not an absolute http(s) URL"
         else:
             yield from self._place_problems(loc, place, line)
-        yield from self._duplicate(loc, line)
 
     def _place_problems(self, loc: str, place: Place, line: int) -> Iterator[str]:
         if self.place is None:
             self.place = place if self.siblings else Place(place.origin, "/")
-            self.first_line = line
+            self.prefix, self.first_line = self.place.url, line
             return
         expected = self.place
         if place.origin != expected.origin:
@@ -145,18 +204,19 @@ class LocRules:
                     "is served from (sitemaps.org location rule)"
                 )
 
-    def _duplicate(self, loc: str, line: int) -> Iterator[str]:
-        # 64-bit fingerprints instead of the strings keep a million URLs in tens of MB.
-        digest = hashlib.blake2b(loc.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-        fingerprint = int.from_bytes(digest, "big")
-        first = self.seen.setdefault(fingerprint, line)
-        if first != line:
-            yield f"duplicate loc {short(loc)} (first at line {first})"
-        elif self.group is not None:
+    def _repeat(self, loc: str, fingerprint: int, line: int) -> str | None:
+        # 64-bit fingerprints (str hashes, stable within a run) instead of the strings keep a
+        # million URLs in tens of MB; a false match needs a 64-bit collision.
+        first = self.seen.get(fingerprint)
+        if first is not None:
+            return f"duplicate loc {short(loc)} (first at line {first})"
+        self.seen[fingerprint] = line
+        if self.group is not None:
             packed = self.group.seen.setdefault(fingerprint, self.number << 32 | line)
             if packed >> 32 != self.number:
                 other = f"{self.group.files[packed >> 32]}:{packed & 0xFFFFFFFF}"
-                yield f"duplicate loc {short(loc)}: also listed in {other}"
+                return f"duplicate loc {short(loc)}: also listed in {other}"
+        return None
 
 
 def lastmod_problem(value: str) -> str | None:
@@ -166,3 +226,12 @@ def lastmod_problem(value: str) -> str | None:
     if "T" in value and not re.search(r"(Z|[+-]\d{2}:\d{2})$", value):
         return f"lastmod {value!r} has no time zone; W3C Datetime needs one (e.g. +00:00)"
     return f"lastmod {value!r} is not W3C Datetime: use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm"
+
+
+def lastmod_problems(values: list[str]) -> Iterator[tuple[int, str]]:
+    """(index, problem) for each flagged value; a batch of W3C values passes in one C match."""
+    if _W3C_BATCH.fullmatch("\0".join(values) + "\0"):
+        return
+    for number, value in enumerate(values):
+        if problem := lastmod_problem(value.strip()):
+            yield number, problem

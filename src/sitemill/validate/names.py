@@ -1,0 +1,42 @@
+"""Element names of the protocol, and how messages print names and values."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from sitemill.protocol import MAX_SITEMAPS_PER_INDEX_LIMIT, MAX_URLS_PER_SITEMAP, SITEMAP_NS
+
+URLSET: Final = f"{{{SITEMAP_NS}}}urlset"
+INDEX: Final = f"{{{SITEMAP_NS}}}sitemapindex"
+LOC: Final = f"{{{SITEMAP_NS}}}loc"
+LASTMOD: Final = f"{{{SITEMAP_NS}}}lastmod"
+ENTRY_TAG: Final = {URLSET: f"{{{SITEMAP_NS}}}url", INDEX: f"{{{SITEMAP_NS}}}sitemap"}
+ENTRY_LIMIT: Final = {URLSET: MAX_URLS_PER_SITEMAP, INDEX: MAX_SITEMAPS_PER_INDEX_LIMIT}
+# Prefixes for element names in messages; the sitemap namespace prints unprefixed.
+PREFIXES: Final = {
+    "": SITEMAP_NS,
+    "image": "http://www.google.com/schemas/sitemap-image/1.1",
+    "video": "http://www.google.com/schemas/sitemap-video/1.1",
+    "news": "http://www.google.com/schemas/sitemap-news/0.9",
+    "xhtml": "http://www.w3.org/1999/xhtml",
+    "xi": "http://www.w3.org/2001/XInclude",
+}
+_LONG_QUOTED = re.compile(r"'([^']{101,})'")
+
+
+def prefixed(text: str) -> str:
+    """``text`` with each known ``{namespace}`` written as its prefix from PREFIXES."""
+    for prefix, uri in PREFIXES.items():
+        text = text.replace(f"{{{uri}}}", f"{prefix}:" if prefix else "")
+    return text
+
+
+def short(text: str) -> str:
+    """``text`` cut to 100 characters, for messages."""
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def clip(message: str) -> str:
+    """A validator's message with long quoted values cut: a 40 MB value must not print whole."""
+    return _LONG_QUOTED.sub(lambda match: repr(short(match[1])), message)
