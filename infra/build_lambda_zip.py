@@ -31,7 +31,7 @@ FILE_MODE: Final = 0o644
 _INSTALL_RECORDS: Final = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})
 _CACHE_DIRS: Final = frozenset({"__pycache__"})
 _CACHE_SUFFIXES: Final = (".pyc", ".pyo")
-# Validation (xmlschema + XSDs) is a CLI feature; the Lambda never validates.
+# Validation (lxml + XSDs) is a CLI feature; the Lambda never validates.
 _PACKAGE_DIRS_LEFT_OUT: Final = frozenset({"schemas"})
 _STAMP: Final = "wheels.sha256"
 
