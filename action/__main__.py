@@ -2,7 +2,7 @@
 
 ``-P`` keeps the workspace (the current directory) off ``sys.path``, so a folder named
 ``action`` or ``sitemill`` in the user's repository cannot shadow this code. All logic is in
-``sitemill.gha``; action.yml installs the package into a private venv first.
+``sitemill.github.action``; action.yml installs the package into a private venv first.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from sitemill.gha import main
+from sitemill.github.action import main
 
 if __name__ == "__main__":
     sys.exit(main(os.environ, Path.cwd(), sys.stdout, sys.stderr))

@@ -13,7 +13,7 @@ from urllib.parse import quote_plus
 import boto3
 from moto import mock_aws
 
-from sitemill.lambda_app import handle
+from sitemill.aws.handler import handle
 
 SITE = Path(__file__).resolve().parent / "site"
 BUCKET = "demo-site"

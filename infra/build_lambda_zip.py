@@ -31,8 +31,9 @@ FILE_MODE: Final = 0o644
 _INSTALL_RECORDS: Final = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})
 _CACHE_DIRS: Final = frozenset({"__pycache__"})
 _CACHE_SUFFIXES: Final = (".pyc", ".pyo")
-# Validation (lxml + XSDs) is a CLI feature; the Lambda never validates.
-_PACKAGE_DIRS_LEFT_OUT: Final = frozenset({"schemas"})
+# Front-ends the Lambda never runs: the terminal command, the GitHub Action, and validation
+# (lxml + the XSDs, a CLI feature).
+_PACKAGE_DIRS_LEFT_OUT: Final = frozenset({"cli", "github", "validate", "schemas"})
 _STAMP: Final = "wheels.sha256"
 
 

@@ -1,8 +1,8 @@
-"""AWS Lambda entry point: everything lives in sitemill.lambda_app (``lambda`` is a keyword)."""
+"""AWS Lambda entry point: everything lives in sitemill.aws.handler (``lambda`` is a keyword)."""
 
 from typing import Any
 
-from sitemill.lambda_app import handle
+from sitemill.aws.handler import handle
 
 
 def handler(event: Any, context: Any) -> dict[str, Any]:

@@ -1,6 +1,111 @@
-"""sitemill: correct, deterministic sitemaps (sitemaps.org 0.9) for static sites."""
+"""sitemill: correct, deterministic sitemaps (sitemaps.org 0.9) for static sites.
 
-from sitemill.errors import ConfigError, SinkError, SitemillError, SourceError, TemplateError
+The public API: the three jobs, the configuration, the sinks and the errors. Names are
+imported on first use, so that ``import sitemill`` stays cheap (the CLI's ``validate``
+needs no Jinja) and the S3 names need boto3 only when they are used.
+"""
 
-__all__ = ["ConfigError", "SinkError", "SitemillError", "SourceError", "TemplateError"]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+# name -> the module that defines it
+_HOMES = {
+    "build_from_tree": "sitemill.jobs.tree",
+    "build_from_url_list": "sitemill.jobs.urllist",
+    "rebuild_bucket": "sitemill.jobs.bucket",
+    "BucketSite": "sitemill.jobs.bucket",
+    "Config": "sitemill.config",
+    "load_config": "sitemill.config",
+    "read_config_file": "sitemill.config_file",
+    "Report": "sitemill.report",
+    "WriteResult": "sitemill.report",
+    "Sink": "sitemill.sinks",
+    "MemorySink": "sitemill.sinks",
+    "LocalDirSink": "sitemill.sinks",
+    "S3Sink": "sitemill.sinks.s3",
+    **{
+        name: "sitemill.errors"
+        for name in (
+            "SitemillError",
+            "ConfigError",
+            "GlobSyntaxError",
+            "SourceError",
+            "EventError",
+            "RefusedError",
+            "SinkError",
+            "ConflictError",
+            "TemplateError",
+            "GitError",
+            "MissingExtraError",
+            "DocumentStop",
+        )
+    },
+}
+__all__ = [
+    "BucketSite",
+    "Config",
+    "ConfigError",
+    "ConflictError",
+    "DocumentStop",
+    "EventError",
+    "GitError",
+    "GlobSyntaxError",
+    "LocalDirSink",
+    "MemorySink",
+    "MissingExtraError",
+    "RefusedError",
+    "Report",
+    "S3Sink",
+    "Sink",
+    "SinkError",
+    "SitemillError",
+    "SourceError",
+    "TemplateError",
+    "WriteResult",
+    "build_from_tree",
+    "build_from_url_list",
+    "load_config",
+    "read_config_file",
+    "rebuild_bucket",
+]
+
+if TYPE_CHECKING:
+    from sitemill.config import Config, load_config
+    from sitemill.config_file import read_config_file
+    from sitemill.errors import (
+        ConfigError,
+        ConflictError,
+        DocumentStop,
+        EventError,
+        GitError,
+        GlobSyntaxError,
+        MissingExtraError,
+        RefusedError,
+        SinkError,
+        SitemillError,
+        SourceError,
+        TemplateError,
+    )
+    from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+    from sitemill.jobs.tree import build_from_tree
+    from sitemill.jobs.urllist import build_from_url_list
+    from sitemill.report import Report, WriteResult
+    from sitemill.sinks import LocalDirSink, MemorySink, Sink
+    from sitemill.sinks.s3 import S3Sink
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'sitemill' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # once imported, a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return [*__all__, "__version__"]

@@ -1,17 +1,24 @@
 """The one error tree of sitemill; adapters map it to exit codes, workflow commands or results.
 
     SitemillError
-    ├── ConfigError     a configuration value is wrong (names the key)
-    ├── SourceError     a site tree, URL list or bucket cannot be read
-    ├── SinkError       an output cannot be written, replaced or deleted
+    ├── ConfigError         a configuration value is wrong (names the key)
+    ├── GlobSyntaxError     a glob pattern cannot be compiled (config names the key)
+    ├── SourceError         a site tree, URL list or bucket cannot be read
+    │   └── EventError      a Lambda event (or one SQS message) cannot be read
+    ├── RefusedError        a file sitemill will not read: outside its root, not regular, too big
+    ├── SinkError           an output cannot be written, replaced or deleted
     │   └── ConflictError   another writer changed an output during this run
-    ├── TemplateError   a template is missing, broken or renders invalid output
-    └── GitError        git failed or gave history that cannot be used
+    ├── TemplateError       a template is missing, broken or renders invalid output
+    ├── GitError            git failed or gave history that cannot be used
+    ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
+    └── DocumentStop        `validate` cannot check one document further (one violation)
 
 A problem with a single page is not an error: it is counted and reported as a skip.
 """
 
 from __future__ import annotations
+
+import os
 
 
 class SitemillError(Exception):
@@ -44,3 +51,38 @@ class TemplateError(SitemillError):
 
 class GitError(SitemillError):
     """git is missing, failed, or its history cannot be used for lastmod."""
+
+
+class GlobSyntaxError(SitemillError, ValueError):
+    """A glob pattern that cannot be compiled; config turns it into a ConfigError naming the key."""
+
+
+class EventError(SourceError):
+    """An event (or one SQS message) that the Lambda cannot read."""
+
+
+class RefusedError(SitemillError, ValueError):
+    """A file sitemill will not read; ``reason`` completes the sentence "<path> ...".
+
+    It leads outside its root (or into a hidden path), it is not a regular file, or it holds
+    more than the caller allows.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        super().__init__(f"{os.fspath(path)} {reason}")
+        self.path = os.fspath(path)
+        self.reason = reason
+
+
+class MissingExtraError(SitemillError):
+    """An optional extra is not installed; the message says what to install."""
+
+
+class DocumentStop(SitemillError):
+    """Raised inside `validate`'s readers when a document cannot be checked further (a limit,
+    an unknown encoding); reported as one violation at ``line``, never to the user as such."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message

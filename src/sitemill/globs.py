@@ -6,9 +6,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-
-class GlobSyntaxError(ValueError):
-    """A pattern that cannot be compiled."""
+from sitemill.errors import GlobSyntaxError
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,26 +3,20 @@
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Final
 
 from sitemill.config import DEFAULT_INCLUDE, Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Page, SkipReason
-from sitemill.errors import ConfigError, GitError, SinkError, SourceError
-from sitemill.globs import compile_globs, matches_any
-from sitemill.noindex import PAGE_FACTS_BYTES, head_is_noindex
-from sitemill.protocol import MAX_URL_LENGTH, lastmod_from_timestamp
-from sitemill.report import Progress, Report, Tally, file_progress
-from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
-from sitemill.safefs import RefusedError, Root
+from sitemill.globs import compile_globs
+from sitemill.protocol import MAX_URL_LENGTH
+from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
+from sitemill.robots import RobotsRules
+from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.sinks import Sink
-from sitemill.sources.git import find_work_tree, read_git_history
-from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.urls import page_url, site_root_path
-from sitemill.writer import ROBOTS_TXT, WriteResult, is_own_name, write_sitemaps
+from sitemill.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
 
@@ -30,72 +24,6 @@ _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 _BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 _HTML_SUFFIXES: Final = (".html", ".htm")
 PROGRESS_EVERY: Final = 5_000
-
-
-def build_from_tree(
-    config: Config,
-    site_dir: Path,
-    sink: Sink,
-    *,
-    progress: Progress | None = None,
-    output_dir: Path | None = None,
-) -> Report:
-    """Generate the sitemaps of a site directory (a static build, a repository checkout).
-
-    ``output_dir``, where the sink writes when that is a folder inside the site, keeps
-    sitemill's own files there out of the pages, as at the root. Pages and robots.txt are
-    read only where they resolve inside the site (see ``sitemill.safefs``); what the walk
-    leaves out (links leading outside, FIFOs, directories reached twice) is one warning per
-    reason.
-    """
-    own = _outputs_prefix(site_dir, output_dir)
-    skipped = WalkSkips()
-    files = [
-        file
-        for file in walk_tree(site_dir, skipped)
-        if is_candidate(config, file.path) and not _is_output(file.path, own)
-    ]
-    warnings: list[str] = []
-    for message in skipped.messages():
-        log.warning("%s", message)
-        warnings.append(message)
-    mode, dates = _resolve_lastmod(config, site_dir, files, warnings)
-    precision = config.lastmod_precision
-
-    def pages() -> Iterator[Page]:
-        for file in files:
-            lastmod = None
-            if mode is not LastmodMode.NONE:
-                when = None if dates is None else dates.get(file.path)
-                lastmod = lastmod_from_timestamp(file.mtime if when is None else when, precision)
-            yield Page(file.path, lastmod)
-
-    site = Root(site_dir)
-
-    def noindex(path: str) -> bool:
-        try:
-            head = site.read(path, PAGE_FACTS_BYTES)
-        except RefusedError as exc:
-            # The walk only yields regular files inside the site: this one changed since.
-            log.warning("not reading %s", exc)
-            return False
-        except OSError as exc:
-            raise SourceError(f"cannot read {site_dir / path}: {exc.strerror or exc}") from exc
-        if head is None:
-            raise SourceError(f"cannot read {site_dir / path}: it was removed during the build")
-        return head_is_noindex(head)
-
-    robots = read_robots(site_dir, warnings) if config.respect_robots_txt else None
-    return build_from_pages(
-        config,
-        pages(),
-        sink,
-        robots=robots,
-        noindex=noindex,
-        lastmod=mode,
-        warnings=warnings,
-        progress=progress,
-    )
 
 
 def build_from_pages(
@@ -121,97 +49,6 @@ def build_from_pages(
     return report
 
 
-def is_candidate(config: Config, path: str) -> bool:
-    """Include/exclude and the built-in excludes: dot-files and dot-directories, 404 pages,
-    sitemill's own outputs and robots.txt at the root."""
-    if path.startswith(".") or "/." in path:
-        return False
-    if "/" not in path and (is_own_name(path) or path == ROBOTS_TXT):
-        return False
-    if path.rpartition("/")[2] in _BUILTIN_EXCLUDE_NAMES:
-        return False
-    if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):
-        return False
-    return not matches_any(config.exclude, path)
-
-
-def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
-    """The output folder as a site path prefix ("out/"), or None when it is not inside.
-
-    A folder named inside the site that a symbolic link takes outside it is a SinkError:
-    sitemill would write (and the Action commit) wherever a committed link points.
-    """
-    if output_dir is None:
-        return None
-    site_real = os.path.realpath(site_dir)
-    out_real = os.path.realpath(output_dir)
-    if os.path.commonpath([site_real, out_real]) != site_real:
-        named = os.path.abspath(output_dir)
-        site_named = os.path.abspath(site_dir)
-        if os.path.commonpath([site_named, named]) == site_named:
-            raise SinkError(
-                f"output folder {output_dir} is inside the site but leads outside it "
-                f"(to {out_real}): refusing to write through a symbolic link"
-            )
-        return None
-    inside = Path(out_real).relative_to(site_real)
-    return "" if inside == Path() else inside.as_posix() + "/"
-
-
-def _is_output(path: str, prefix: str | None) -> bool:
-    if prefix is None or not path.startswith(prefix):
-        return False
-    name = path[len(prefix) :]
-    return "/" not in name and (is_own_name(name) or name == ROBOTS_TXT)
-
-
-def _resolve_lastmod(
-    config: Config, site_dir: Path, files: list[TreeFile], warnings: list[str]
-) -> tuple[LastmodMode, dict[str, int] | None]:
-    mode = config.lastmod
-    if mode is LastmodMode.NONE:
-        return mode, None
-    if find_work_tree(site_dir) is None:
-        if mode is LastmodMode.GIT:
-            raise ConfigError("lastmod", f"git needs a git work tree, and {site_dir} is not in one")
-        return LastmodMode.MTIME, None
-    if mode is LastmodMode.MTIME:
-        return mode, None
-    history = read_git_history(site_dir, {file.path for file in files})
-    if history.shallow:
-        advice = (
-            "this is a shallow clone, so git dates would all be the newest commit's; "
-            "fetch the full history (actions/checkout: fetch-depth: 0)"
-        )
-        if mode is LastmodMode.GIT:
-            raise GitError(f"lastmod = git: {advice}")
-        warnings.append(f"{advice}. Using file modification times instead.")
-        log.warning("%s; using file modification times", advice)
-        return LastmodMode.MTIME, None
-    dates = {path: when for path, when in history.dates.items() if path not in history.dirty}
-    return LastmodMode.GIT, dates
-
-
-def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:
-    """The rules of the site's robots.txt, or None when it has none.
-
-    Only a regular file inside the site is read, and only its first 500 KiB (Google's limit:
-    ``/dev/zero`` would never end, a FIFO would block). One that is a link leading outside the
-    site, a FIFO or a device is taken as no robots.txt, with a warning (added to ``warnings``).
-    """
-    try:
-        data = Root(site_dir).read(ROBOTS_TXT, MAX_ROBOTS_TXT_BYTES)
-    except RefusedError as exc:
-        message = f"ignoring the site's robots.txt: {exc}"
-        log.warning("%s", message)
-        if warnings is not None:
-            warnings.append(message)
-        return None
-    except OSError as exc:
-        raise SourceError(f"cannot read {site_dir / ROBOTS_TXT}: {exc.strerror or exc}") from exc
-    return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
-
-
 def _page_entries(
     config: Config,
     pages: Iterator[Page],
@@ -229,14 +66,11 @@ def _page_entries(
         path = page.path
         if not is_candidate(config, path):
             continue
-        changefreq = priority = None
-        rule = next((rule for rule in config.rules if rule.pattern.matches(path)), None)
-        if rule is not None:
-            if rule.exclude:
-                tally.skip(path, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
-                continue
-            changefreq = None if rule.changefreq is None else rule.changefreq.value
-            priority = rule.priority
+        rule = first_rule(config, path)
+        if rule is not None and rule.exclude:
+            tally.skip(path, SkipReason.EXCLUDED, f"rule {rule.pattern.pattern}")
+            continue
+        changefreq, priority = rule_values(rule)
         loc = page_url(base, path, config.url_style)
         if robots is not None and not robots.allows(root_path + loc[len(base) :]):
             tally.skip(path, SkipReason.ROBOTS_TXT, "disallowed for User-agent: *")

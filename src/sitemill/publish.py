@@ -27,13 +27,15 @@ from pathlib import Path
 from typing import Final
 
 from sitemill.errors import ConflictError
+from sitemill.outputs import (
+    CHILD_NAME,
+    ENTRY_XML,
+    MORE_INDEX_NAME,
+    STAGING_NAME,
+    staging_name,
+)
 from sitemill.sinks import Sink
 
-ENTRY_XML: Final = "sitemap.xml"
-# Children and further indexes; staging copies are "sitemap-N-next.xml" and the like.
-_CHILD: Final = re.compile(r"sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?")
-_STAGING: Final = re.compile(r"sitemap-[1-9][0-9]*-next\.(?:xml|txt)(?:\.gz)?")
-_MORE_INDEX: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
 _LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 # An index is recognised by its root element within its first bytes.
 _INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
@@ -41,12 +43,6 @@ _SNIFF_BYTES: Final = 4_096
 
 Render = Callable[[list[str]], list[tuple[str, bytes]]]
 ContentType = Callable[[str], str]
-
-
-def staging_name(name: str) -> str:
-    """``sitemap-3.xml.gz`` -> ``sitemap-3-next.xml.gz``."""
-    stem, dot, suffix = name.partition(".")
-    return f"{stem}-next{dot}{suffix}"
 
 
 @dataclass
@@ -63,8 +59,8 @@ def read_live(sink: Sink) -> LiveSet:
     """The index files that are sitemill's (every child they name is a sitemill name)."""
     live = LiveSet()
     names = list(sink.names())
-    live.staging = {name for name in names if _STAGING.fullmatch(name)}
-    candidates = [ENTRY_XML, *sorted(name for name in names if _MORE_INDEX.fullmatch(name))]
+    live.staging = {name for name in names if STAGING_NAME.fullmatch(name)}
+    candidates = [ENTRY_XML, *sorted(name for name in names if MORE_INDEX_NAME.fullmatch(name))]
     for name in candidates:
         data = sink.read(name)
         if name == ENTRY_XML:
@@ -85,7 +81,7 @@ def _own_children(data: bytes | None) -> set[str] | None:
         # sitemill's children are siblings of their index: the last path segment names them
         # (whatever the base URL was when that index was written).
         name = unescape(match.group(1).decode("utf-8", "replace")).rpartition("/")[2]
-        if not _CHILD.fullmatch(name):
+        if not CHILD_NAME.fullmatch(name):
             return None
         children.add(name)
     return children

@@ -10,7 +10,6 @@ from typing import Final
 
 from sitemill.config import LastmodMode
 from sitemill.entries import Skip, SkipReason
-from sitemill.writer import WriteResult
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +18,22 @@ MAX_SKIPS_KEPT: Final = 1_000
 _WARNED: Final = frozenset({SkipReason.DUPLICATE, SkipReason.TOO_LONG, SkipReason.OFF_SITE})
 
 Progress = Callable[[int], None]
+
+
+@dataclass
+class WriteResult:
+    """What a run produced and what it changed."""
+
+    entry_files: list[str] = field(default_factory=list)  # sitemap.xml (and further indexes)
+    files: list[str] = field(default_factory=list)  # every sitemap file, entry files first
+    url_count: int = 0
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written or self.deleted)
 
 
 @dataclass

@@ -31,6 +31,8 @@ import stat
 from pathlib import Path
 from typing import Final
 
+from sitemill.errors import RefusedError
+
 # A FIFO opened for reading would wait for a writer; a link at the last component is refused.
 _O_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS: Final = (
@@ -48,19 +50,6 @@ _KINDS: Final = (
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
 )
-
-
-class RefusedError(ValueError):
-    """A file sitemill will not read; ``reason`` completes the sentence "<path> ...".
-
-    It leads outside its root (or into a hidden path), it is not a regular file, or it holds
-    more than the caller allows.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
-        super().__init__(f"{os.fspath(path)} {reason}")
-        self.path = os.fspath(path)
-        self.reason = reason
 
 
 class Root:

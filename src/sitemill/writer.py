@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import gzip
-import re
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Final
@@ -19,8 +18,9 @@ import jinja2
 from sitemill.config import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SourceError, TemplateError
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, content_type, is_own_name
 from sitemill.publish import Publisher, StagedChild
-from sitemill.render import (
+from sitemill.render.environment import (
     INDEX_TEMPLATE,
     TEXT_TEMPLATE,
     URLSET_TEMPLATE,
@@ -29,50 +29,13 @@ from sitemill.render import (
     make_environment,
     render_index,
 )
+from sitemill.render.split import RenderedSitemap, fit_within, render_sitemaps
+from sitemill.report import WriteResult
 from sitemill.robots import replace_sitemap_lines
 from sitemill.sinks import Sink
-from sitemill.split import RenderedSitemap, fit_within, render_sitemaps
 
-ENTRY_XML: Final = "sitemap.xml"
-ENTRY_TXT: Final = "sitemap.txt"
-ROBOTS_TXT: Final = "robots.txt"
-# Every name sitemill writes, and so the only names it ever deletes.
-# (sitemap-N-next.xml and the like are staging copies, see sitemill.publish.)
-OWN_NAME: Final = re.compile(
-    r"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml"
-    r"|sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?"
-)
 # Fixed compression level and mtime 0: the same input gives the same bytes.
 _GZIP_LEVEL: Final = 6
-_CONTENT_TYPES: Final = {
-    ".xml": "application/xml",
-    ".gz": "application/gzip",
-    ".txt": "text/plain; charset=utf-8",
-}
-
-
-def content_type(name: str) -> str:
-    return _CONTENT_TYPES[Path(name).suffix]
-
-
-def is_own_name(name: str) -> bool:
-    return OWN_NAME.fullmatch(name) is not None
-
-
-@dataclass
-class WriteResult:
-    """What a run produced and what it changed."""
-
-    entry_files: list[str] = field(default_factory=list)  # sitemap.xml (and further indexes)
-    files: list[str] = field(default_factory=list)  # every sitemap file, entry files first
-    url_count: int = 0
-    written: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.written or self.deleted)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import SitemillError, SourceError
+from sitemill.outputs import ROBOTS_TXT, is_own_name
 from sitemill.protocol import format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
-from sitemill.writer import ROBOTS_TXT, is_own_name
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

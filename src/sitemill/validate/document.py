@@ -9,8 +9,9 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple, Protocol
 
+from sitemill.errors import DocumentStop
 from sitemill.protocol import SITEMAP_NS
-from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, Stop, too_many_others
+from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
 from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX, prefixed
 from sitemill.validate.prolog import encoding_problem
 from sitemill.validate.urls import LocRules, lastmod_problems
@@ -61,7 +62,7 @@ def text_of(node: Node) -> str:
 
 
 class Document:
-    """Collects a document's violations in ``sink``; raises Stop where checking must end."""
+    """Collects a document's violations in ``sink``; raises DocumentStop where checking must end."""
 
     def __init__(
         self, file: str, sink: list[Violation], rules: LocRules | None, schema: BatchSchema
@@ -78,16 +79,16 @@ class Document:
         self.sink.append(Violation(self.file, line, message))
 
     def head(self, data: bytes) -> None:
-        """The first bytes: the declared encoding (Stop when it is unknown)."""
+        """The first bytes: the declared encoding (DocumentStop when it is unknown)."""
         problem = encoding_problem(data)
         if problem and self.rules is not None:
             self._report(1, problem)
 
     def start(self, tag: str, line: int | None) -> None:
-        """The root element: <urlset> or <sitemapindex>, or Stop."""
+        """The root element: <urlset> or <sitemapindex>, or DocumentStop."""
         self.root_tag, self.root_line = tag, line
         if tag not in ENTRY_TAG:
-            raise Stop(
+            raise DocumentStop(
                 line,
                 f"root element is <{prefixed(tag)}>; expected <urlset> or <sitemapindex> "
                 f"in {SITEMAP_NS}",
@@ -97,7 +98,7 @@ class Document:
 
     def add(self, root: Node, children: Sequence[Node], *, last: bool) -> None:
         """A batch of finished root children, in document order; ``last`` ends the document."""
-        stop: Stop | None = None
+        stop: DocumentStop | None = None
         cut, before = len(children), self.entries
         entry, limit = ENTRY_TAG[self.root_tag], ENTRY_LIMIT[self.root_tag]
         tags = list(map(_TAG, children))
@@ -114,18 +115,18 @@ class Document:
             raise stop
         self._count_errors()
 
-    def _child(self, child: Node) -> Stop | None:
+    def _child(self, child: Node) -> DocumentStop | None:
         tag, entry = child.tag, ENTRY_TAG[self.root_tag]
         if tag == entry:
             self.entries += 1
             limit = ENTRY_LIMIT[self.root_tag]
             if self.entries > limit:
                 message = f"more than {limit:,} <{prefixed(entry)}> in one file (protocol maximum)"
-                return Stop(child.sourceline, f"{message}; {NOT_FURTHER}")
+                return DocumentStop(child.sourceline, f"{message}; {NOT_FURTHER}")
             return None
         if isinstance(tag, str) and (self.entries or _in_own_namespace(tag)):
             # Only elements of other namespaces, before the first entry, may stand here (XSD).
-            return Stop(
+            return DocumentStop(
                 child.sourceline,
                 f"XSD: <{prefixed(tag)}> is not expected here: <{prefixed(self.root_tag)}> holds "
                 f"<{prefixed(entry)}> elements, after any of other namespaces; {NOT_FURTHER}",
@@ -138,12 +139,12 @@ class Document:
         if stop is not None:
             raise stop
 
-    def _count_other(self, line: int | None) -> Stop | None:
+    def _count_other(self, line: int | None) -> DocumentStop | None:
         self.others += 1
         if self.others <= MAX_OTHER_NODES:
             return None
         entry = ENTRY_TAG[self.root_tag]
-        return Stop(line, too_many_others(prefixed(self.root_tag), prefixed(entry)))
+        return DocumentStop(line, too_many_others(prefixed(self.root_tag), prefixed(entry)))
 
     def _xsd(self, root: Node, children: Sequence[Node], before: int, *, last: bool) -> None:
         if not children and not (last and (not self.root_checked or not self.entries)):
@@ -176,7 +177,7 @@ class Document:
         self.counted = len(self.sink)
         self.errors += sum(1 for violation in new if violation.is_error)
         if self.errors > MAX_ERRORS:
-            raise Stop(None, f"more than {MAX_ERRORS:,} errors; {NOT_FURTHER}")
+            raise DocumentStop(None, f"more than {MAX_ERRORS:,} errors; {NOT_FURTHER}")
 
 
 def _in_own_namespace(tag: str) -> bool:

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-from sitemill.errors import SitemillError
+from sitemill.errors import DocumentStop, MissingExtraError
 from sitemill.validate.document import BatchSchema, Document
-from sitemill.validate.limits import Stop, capped
+from sitemill.validate.limits import capped
 from sitemill.validate.urls import LocRules
 from sitemill.validate.violation import Violation
 
@@ -40,7 +40,7 @@ class Reader:
         try:
             with _collection_paused():
                 self.read(document, capped(chunks))
-        except Stop as stop:
+        except DocumentStop as stop:
             sink.append(Violation(file, stop.line, stop.message))
             return None
         return document
@@ -73,7 +73,7 @@ def reader(engine: Engine | None = None) -> Reader:
             from sitemill.validate import lxml_reader
         except ImportError as exc:
             if engine is Engine.LXML:
-                raise SitemillError(f"validation with libxml2 needs lxml: {_INSTALL}") from exc
+                raise MissingExtraError(f"validation with libxml2 needs lxml: {_INSTALL}") from exc
         else:
             return Reader(Engine.LXML, lxml_reader.read, lxml_reader.schema())
     try:
@@ -81,5 +81,5 @@ def reader(engine: Engine | None = None) -> Reader:
 
         from sitemill.validate import expat_reader
     except ImportError as exc:
-        raise SitemillError(f"validation needs the lxml package: {_INSTALL}") from exc
+        raise MissingExtraError(f"validation needs the lxml package: {_INSTALL}") from exc
     return Reader(Engine.XMLSCHEMA, expat_reader.read, expat_reader.schema())

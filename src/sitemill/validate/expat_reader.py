@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import cast
 from xml.parsers import expat
 
+from sitemill.errors import DocumentStop
 from sitemill.validate.document import Document
 from sitemill.validate.limits import (
     CHUNK,
@@ -23,7 +24,6 @@ from sitemill.validate.limits import (
     NOT_FURTHER,
     TOO_DEEP,
     TOO_LONG,
-    Stop,
     entry_too_big,
     too_many_around,
 )
@@ -38,7 +38,7 @@ def _qualify(name: str) -> str:
 
 
 class _Reader:
-    """One document through expat; handlers raise Stop at the first limit crossed."""
+    """One document through expat; handlers raise DocumentStop at the first limit crossed."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
@@ -70,19 +70,19 @@ class _Reader:
 
     def _end_doctype(self) -> None:
         name, line = self.doctype or ("?", self.parser.CurrentLineNumber)
-        raise Stop(line, doctype_message(name, self.entities))
+        raise DocumentStop(line, doctype_message(name, self.entities))
 
     def _start(self, name: str, attrs: dict[str, str]) -> None:
         tag, line = _qualify(name), self.parser.CurrentLineNumber
         qualified = {_qualify(key): value for key, value in attrs.items()} if attrs else {}
         if attrs and max(map(len, attrs.values())) > MAX_TOKEN:
-            raise Stop(line, TOO_LONG)
+            raise DocumentStop(line, TOO_LONG)
         element = cast(LineElement, self.builder.start(tag, qualified))
         element.sourceline = line
         self.depth += 1
         self.run = 0
         if self.depth > MAX_DEPTH:
-            raise Stop(line, TOO_DEEP)
+            raise DocumentStop(line, TOO_DEEP)
         if self.depth == 1:
             self.root = element
             self.doc.start(tag, line)
@@ -96,7 +96,7 @@ class _Reader:
         self.nodes += nodes
         if self.nodes > MAX_ENTRY_NODES:
             entry = self.root[-1].tag if self.root is not None and len(self.root) else ""
-            raise Stop(self.entry_line, entry_too_big(prefixed(entry)))
+            raise DocumentStop(self.entry_line, entry_too_big(prefixed(entry)))
 
     def _end(self, name: str) -> None:
         self.builder.end(_qualify(name))
@@ -109,7 +109,7 @@ class _Reader:
             self._count(1)
         self.run += len(text)
         if self.run > MAX_TOKEN:
-            raise Stop(self.parser.CurrentLineNumber, TOO_LONG)
+            raise DocumentStop(self.parser.CurrentLineNumber, TOO_LONG)
 
     def _other(self, *_: object) -> None:
         self.run = 0
@@ -120,14 +120,14 @@ class _Reader:
         elif self.root is not None:  # after the root (before it, MAX_PROLOG bounds them)
             self.around += 1
             if self.around > MAX_OTHER_NODES:
-                raise Stop(None, too_many_around(prefixed(self.doc.root_tag)))
+                raise DocumentStop(None, too_many_around(prefixed(self.doc.root_tag)))
 
     def feed(self, data: bytes, fed: int) -> int:
         """Parse ``data``; return how many bytes expat holds unparsed (an unfinished token)."""
         self.parser.Parse(data, False)
         behind = fed - self.parser.CurrentByteIndex
         if behind > MAX_TOKEN:
-            raise Stop(self.parser.CurrentLineNumber, TOO_LONG)
+            raise DocumentStop(self.parser.CurrentLineNumber, TOO_LONG)
         self._hand_over(last=False)
         return behind
 
@@ -164,7 +164,7 @@ def read(doc: Document, chunks: Iterable[bytes]) -> None:
             fed += size
             behind = reader.feed(b"".join(pending), fed)
             if reader.root is None and fed > MAX_PROLOG:
-                raise Stop(None, NO_ROOT)
+                raise DocumentStop(None, NO_ROOT)
             # expat re-scans an unfinished token from its start at every call: waiting for
             # twice as much data each time keeps a 48 MB token linear instead of quadratic.
             need = CHUNK if behind < CHUNK else 2 * behind
@@ -173,11 +173,11 @@ def read(doc: Document, chunks: Iterable[bytes]) -> None:
         reader.close()
     except expat.ExpatError as exc:
         reason = expat.ErrorString(exc.code)
-        raise Stop(
+        raise DocumentStop(
             exc.lineno, f"XML is not well-formed: {reason} (column {exc.offset + 1})"
         ) from None
     except LookupError as exc:  # an encoding Python does not know, named by the declaration
-        raise Stop(1, f"unknown encoding: {exc}; {NOT_FURTHER}") from None
+        raise DocumentStop(1, f"unknown encoding: {exc}; {NOT_FURTHER}") from None
 
 
 def schema() -> PySchema:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from sitemill.errors import DocumentStop
 from sitemill.protocol import MAX_BYTES_LIMIT
 
 # Bytes read and fed at a time; also the granularity at which finished entries are checked
@@ -36,22 +37,14 @@ TOO_LONG: Final = (
 )
 
 
-class Stop(Exception):
-    """Raised inside a reader when a document cannot be checked further; carries the line."""
-
-    def __init__(self, line: int | None, message: str) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-
 def capped(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """``chunks`` up to MAX_BYTES_LIMIT bytes in all; past it, Stop (a gzip bomb stops here)."""
+    """``chunks`` up to MAX_BYTES_LIMIT bytes in all; past it, DocumentStop (a gzip bomb ends
+    here)."""
     size = 0
     for chunk in chunks:
         size += len(chunk)
         if size > MAX_BYTES_LIMIT:
-            raise Stop(None, TOO_BIG)
+            raise DocumentStop(None, TOO_BIG)
         yield chunk
 
 

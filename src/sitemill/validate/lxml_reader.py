@@ -12,6 +12,7 @@ from typing import Any, Final, cast
 
 from lxml import etree
 
+from sitemill.errors import DocumentStop
 from sitemill.validate.document import Document
 from sitemill.validate.limits import (
     MAX_DEPTH,
@@ -22,7 +23,6 @@ from sitemill.validate.limits import (
     NOT_FURTHER,
     TOO_DEEP,
     TOO_LONG,
-    Stop,
     entry_too_big,
     too_many_around,
 )
@@ -95,46 +95,48 @@ class _Head:
             entities = [] if subset is None else list(subset.iterentities())
             declared = [(str(entity.name), entity.system_url) for entity in entities]
             name = info.root_name or "?"
-            raise Stop(doctype_line(self.seen), doctype_message(name, declared))
+            raise DocumentStop(doctype_line(self.seen), doctype_message(name, declared))
         self.doc.start(str(element.tag), element.sourceline)
 
 
-def _stop(exc: etree.XMLSyntaxError) -> Stop:
+def _stop(exc: etree.XMLSyntaxError) -> DocumentStop:
     where = _WHERE.search(str(exc.msg))
     text = str(exc.msg)[: where.start() if where else None].strip()
     if text.startswith("Excessive depth"):
-        return Stop(exc.lineno, TOO_DEEP)
+        return DocumentStop(exc.lineno, TOO_DEEP)
     if any(word in text for word in _LIMIT_WORDS):
-        return Stop(exc.lineno, TOO_LONG)
+        return DocumentStop(exc.lineno, TOO_LONG)
     column = f" (column {where[1]})" if where else ""
-    return Stop(exc.lineno or 1, f"XML is not well-formed: {text}{column}")
+    return DocumentStop(exc.lineno or 1, f"XML is not well-formed: {text}{column}")
 
 
 def _recoverable_errors(parser: etree.XMLPullParser) -> None:
-    """Stop at an error libxml2 lets parsing go on after (an undeclared prefix): lxml would
+    """DocumentStop at an error libxml2 lets parsing go on after (an undeclared prefix): lxml would
     raise it at the end, and a flood of them would fill its log first."""
     log = parser.feed_error_log
     for entry in log:
         if entry.level >= etree.ErrorLevels.ERROR:
             message = f"XML is not well-formed: {entry.message.strip()} (column {entry.column})"
-            raise Stop(entry.line, message)
+            raise DocumentStop(entry.line, message)
     if len(log) > MAX_WARNINGS:  # only warnings (a relative namespace URI), but a flood
-        raise Stop(None, f"more than {MAX_WARNINGS:,} XML parser warnings; {NOT_FURTHER}")
+        raise DocumentStop(None, f"more than {MAX_WARNINGS:,} XML parser warnings; {NOT_FURTHER}")
 
 
 def _bounds(root: etree._Element) -> None:
-    """Stop at an element too deep, or a root child too big, in the tree held now."""
+    """DocumentStop at an element too deep, or a root child too big, in the tree held now."""
     if cast(float, _AROUND(root)) > MAX_OTHER_NODES + 1:  # + 1: the root itself
-        raise Stop(None, too_many_around(prefixed(str(root.tag))))
+        raise DocumentStop(None, too_many_around(prefixed(str(root.tag))))
     deep = _TOO_DEEP(root)
     if isinstance(deep, list) and deep:
-        raise Stop(getattr(deep[0], "sourceline", None), TOO_DEEP)
+        raise DocumentStop(getattr(deep[0], "sourceline", None), TOO_DEEP)
     if cast(float, _NODES(root)) <= MAX_ENTRY_NODES:
         return
     big = _TOO_BIG(root, limit=MAX_ENTRY_NODES)
     if isinstance(big, list) and big:
         node = big[0]
-        raise Stop(getattr(node, "sourceline", None), entry_too_big(prefixed(str(node.tag))))
+        raise DocumentStop(
+            getattr(node, "sourceline", None), entry_too_big(prefixed(str(node.tag)))
+        )
 
 
 def read(doc: Document, chunks: Iterable[bytes]) -> None:
@@ -149,7 +151,7 @@ def read(doc: Document, chunks: Iterable[bytes]) -> None:
             if head.parser is not None:
                 head.feed(chunk)
                 if head.parser is not None and fed > MAX_PROLOG:
-                    raise Stop(None, NO_ROOT)
+                    raise DocumentStop(None, NO_ROOT)
             main.feed(chunk)
             _recoverable_errors(main)
             for _, element in main.read_events():

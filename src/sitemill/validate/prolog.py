@@ -6,7 +6,8 @@ import codecs
 import re
 from typing import Final
 
-from sitemill.validate.limits import NOT_FURTHER, Stop
+from sitemill.errors import DocumentStop
+from sitemill.validate.limits import NOT_FURTHER
 
 _BOMS: Final = ((codecs.BOM_UTF8, "UTF-8"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 _DECLARATION = re.compile(rb"<\?xml\s[^>]*?encoding\s*=\s*([\"'])([^\"'>]*)\1")
@@ -30,14 +31,16 @@ def declared_encoding(head: bytes) -> str | None:
 
 
 def encoding_problem(head: bytes) -> str | None:
-    """Why the declared encoding is wrong for a sitemap (UTF-8 only); Stop if it is unknown."""
+    """Why the declared encoding is wrong for a sitemap (UTF-8 only); DocumentStop if unknown."""
     name = declared_encoding(head)
     if name is None or name.lower().replace("_", "-") in _UTF8:
         return None
     try:
         codecs.lookup(name)
     except LookupError:
-        raise Stop(1, f"unknown encoding {name!r} in the XML declaration; {NOT_FURTHER}") from None
+        raise DocumentStop(
+            1, f"unknown encoding {name!r} in the XML declaration; {NOT_FURTHER}"
+        ) from None
     return f"encoding is {name}; use UTF-8"
 
 
@@ -47,8 +50,8 @@ def doctype_line(head: bytes) -> int | None:
     return head.count(b"\n", 0, at) + 1 if at >= 0 else None
 
 
-def doctype_in(head: bytes) -> Stop | None:
-    """The DOCTYPE Stop for a prolog a parser gave up on (libxml2 refuses a billion laughs
+def doctype_in(head: bytes) -> DocumentStop | None:
+    """The DOCTYPE DocumentStop for a prolog a parser gave up on (libxml2 refuses a billion laughs
     while still reading the DTD): the names as the bytes spell them."""
     line = doctype_line(head)
     if line is None:
@@ -59,7 +62,7 @@ def doctype_in(head: bytes) -> Stop | None:
         (entity.decode("utf-8", "replace"), system.decode("utf-8", "replace") if system else None)
         for entity, system in _ENTITY.findall(head)
     ]
-    return Stop(line, doctype_message(name, entities))
+    return DocumentStop(line, doctype_message(name, entities))
 
 
 def doctype_message(name: str, entities: list[tuple[str, str | None]]) -> str:

@@ -1,0 +1,234 @@
+"""The Lambda's logic: an event in, at most one rebuild, a JSON summary out."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
+from sitemill.aws.cloudfront import invalidate
+from sitemill.aws.events import (
+    Selection,
+    Trigger,
+    parse_event,
+    select_changes,
+)
+from sitemill.aws.logs import configure_logging
+from sitemill.config import Config, load_config
+from sitemill.errors import ConfigError, EventError, SitemillError
+from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.outputs import ROBOTS_TXT
+from sitemill.report import Report
+from sitemill.rules import is_candidate
+from sitemill.sources.s3 import normalize_prefix
+from sitemill.urls import site_root_path
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger("sitemill.lambda")
+
+_EMPTY_SUMMARY: Final[Mapping[str, Any]] = {
+    "status": "ok",
+    "bucket": None,
+    "urls": 0,
+    "sitemaps": 0,
+    "written": 0,
+    "unchanged": 0,
+    "deleted": 0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LambdaSettings:
+    """The Lambda's own SITEMILL_* variables (the sitemap options are in Config)."""
+
+    site: BucketSettings  # SITEMILL_BUCKET, _PREFIX, _CACHE_CONTROL
+    distribution_id: str | None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LambdaSettings:
+        """Read the bucket settings and SITEMILL_CLOUDFRONT_DISTRIBUTION_ID."""
+        return cls(
+            site=BucketSettings.read(env),
+            distribution_id=env.get("SITEMILL_CLOUDFRONT_DISTRIBUTION_ID", "").strip() or None,
+        )
+
+
+def handle(
+    event: object,
+    context: object = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    s3: S3Client | None = None,
+    cloudfront: CloudFrontClient | None = None,
+) -> dict[str, Any]:
+    """Handle one invocation; clients are built on first use unless given (tests give moto's).
+
+    SQS batches: on failure every message is returned in ``batchItemFailures`` (retried, then
+    dead-lettered); a message that cannot be read is returned alone, and a batch with no
+    readable message is an error. Direct invocations raise.
+    """
+    env = os.environ if env is None else env
+    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    started = time.monotonic()
+    request_id = str(getattr(context, "aws_request_id", "")) or None
+    summary: dict[str, Any] = dict(_EMPTY_SUMMARY)
+    trigger: Trigger | None = None
+    failure: Exception | None = None
+    try:
+        trigger = parse_event(event)
+        summary.update(_run(trigger, env, s3, cloudfront, request_id))
+    except EventError as exc:
+        # Malformed: retrying cannot help, so say why and return. An SQS batch whose
+        # messages cannot even be told apart is raised, so that nothing is dropped.
+        summary.update(status="error", error=f"malformed event: {exc}")
+        failure = exc if _looks_like_sqs(event) else None
+    except Exception as exc:
+        if isinstance(exc, SitemillError):
+            summary.update(status="error", error=str(exc))
+        else:
+            summary.update(status="error", error=f"unexpected {type(exc).__name__}: {exc}")
+            log.exception("rebuild failed")
+        # SQS: the messages go back to the queue (below). Direct: the caller sees the error.
+        failure = exc if trigger is None or not trigger.from_sqs else None
+    level = logging.ERROR if summary["status"] == "error" else logging.INFO
+    _log_summary(summary, trigger, started, request_id, level)
+    if failure is not None:
+        raise failure
+    if trigger is not None and trigger.from_sqs:
+        failed = trigger.message_ids if summary["status"] == "error" else trigger.bad_messages
+        summary["batchItemFailures"] = [{"itemIdentifier": message_id} for message_id in failed]
+    return summary
+
+
+def _looks_like_sqs(event: object) -> bool:
+    records = event.get("Records") if isinstance(event, Mapping) else None
+    return isinstance(records, list) and any(
+        isinstance(record, Mapping) and record.get("eventSource") == "aws:sqs" for record in records
+    )
+
+
+def _run(
+    trigger: Trigger,
+    env: Mapping[str, str],
+    s3: S3Client | None,
+    cloudfront: CloudFrontClient | None,
+    request_id: str | None,
+) -> dict[str, Any]:
+    for message_id, why in trigger.bad_messages.items():
+        log.error("SQS message %s cannot be read: %s", message_id, why)
+    if trigger.bad_messages and not trigger.readable_messages:
+        # Nothing readable is left: an error (the messages go back, then to the dead-letter
+        # queue), not a batch that merely asked for nothing.
+        return {"status": "error", "error": _unreadable_batch(trigger.bad_messages)}
+    settings = LambdaSettings.from_env(env)
+    config = load_config({}, env)
+    selection = select_changes(
+        trigger.changes,
+        bucket=settings.site.bucket,
+        root=normalize_prefix(settings.site.prefix),
+        affects_sitemaps=lambda path: _affects_sitemaps(config, path),
+    )
+    bucket = _choose_bucket(trigger, settings, selection)
+    base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
+    if selection.sitemap_deletions:
+        base["sitemap_deletions"] = selection.sitemap_deletions
+    ignored = trigger.ignored + selection.ignored
+    if ignored:
+        base["ignored"] = dict(ignored)
+    if bucket is None:
+        return {**base, "status": "skipped"}
+    site = settings.site.site(bucket)
+    client = s3 if s3 is not None else make_s3_client()
+    report = rebuild_bucket(config, client, site, dry_run=trigger.dry_run)
+    result = base | _counts(report)
+    if trigger.dry_run:
+        result |= {
+            "dry_run": True,
+            "would_write": report.result.written,
+            "would_delete": report.result.deleted,
+        }
+    elif settings.distribution_id and report.result.changed:
+        make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
+        result["invalidation"] = invalidate(
+            make_client,
+            settings.distribution_id,
+            site_root_path(config.base_url),
+            [*report.result.written, *report.result.deleted],
+            request_id,
+        )
+    return result
+
+
+def _unreadable_batch(bad_messages: Mapping[str, str]) -> str:
+    """How many messages could not be read, and why the first could not."""
+    message_id, why = next(iter(bad_messages.items()))
+    if len(bad_messages) == 1:
+        return f"malformed event: SQS message {message_id} cannot be read: {why}"
+    return (
+        f"malformed event: none of the {len(bad_messages)} SQS messages can be read; "
+        f"the first, {message_id}: {why}"
+    )
+
+
+def _affects_sitemaps(config: Config, path: str) -> bool:
+    if path == ROBOTS_TXT:
+        return config.respect_robots_txt
+    return is_candidate(config, path)
+
+
+def _choose_bucket(trigger: Trigger, settings: LambdaSettings, selection: Selection) -> str | None:
+    """The bucket to rebuild, or None when nothing in the event asks for a rebuild."""
+    if trigger.rebuild:
+        if settings.site.bucket and trigger.bucket and trigger.bucket != settings.site.bucket:
+            raise ConfigError(
+                "bucket", f"this function rebuilds {settings.site.bucket} (SITEMILL_BUCKET) only"
+            )
+        bucket = settings.site.bucket or trigger.bucket
+        if bucket is None:
+            raise ConfigError("bucket", 'give "bucket" in the event or set SITEMILL_BUCKET')
+        return bucket
+    if not selection.relevant:
+        return None
+    if len(selection.buckets) > 1:
+        names = ", ".join(sorted(selection.buckets))
+        raise ConfigError("bucket", f"events from several buckets ({names}); set SITEMILL_BUCKET")
+    return settings.site.bucket or next(iter(selection.buckets))
+
+
+def _counts(report: Report) -> dict[str, Any]:
+    result = report.result
+    counts: dict[str, Any] = {
+        "urls": result.url_count,
+        "sitemaps": len(result.files),
+        "written": len(result.written),
+        "unchanged": len(result.unchanged),
+        "deleted": len(result.deleted),
+    }
+    if report.skipped:
+        counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
+    return counts
+
+
+def _log_summary(
+    summary: dict[str, Any],
+    trigger: Trigger | None,
+    started: float,
+    request_id: str | None,
+    level: int,
+) -> None:
+    summary["duration_ms"] = round((time.monotonic() - started) * 1000)
+    fields = dict(summary)
+    if trigger is not None:
+        fields["records"] = trigger.records
+        if trigger.from_sqs:
+            fields["messages"] = len(trigger.message_ids)
+            fields["bad_messages"] = len(trigger.bad_messages)
+    fields.pop("would_write", None)
+    fields.pop("would_delete", None)
+    log.log(level, "sitemill summary", extra={"fields": fields, "request_id": request_id})

@@ -1,0 +1,53 @@
+"""`sitemill s3`: rebuild a bucket's sitemaps from the command line, or preview the changes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TextIO
+
+from sitemill.aws.clients import make_s3_client
+from sitemill.cli.console import print_report, terminal_progress
+from sitemill.config import Config
+from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.report import Report
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+
+def run_s3_command(
+    args: argparse.Namespace,
+    config: Config,
+    stdout: TextIO,
+    *,
+    client: S3Client | None = None,
+    env: Mapping[str, str] | None = None,
+) -> int:
+    """Rebuild s3://BUCKET/PREFIX (or, with --dry-run, print what would change); exit code."""
+    env = os.environ if env is None else env
+    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
+    s3 = client if client is not None else make_s3_client(args.endpoint_url)
+    with terminal_progress(sys.stderr) as progress:
+        report = rebuild_bucket(config, s3, site, dry_run=args.dry_run, progress=progress)
+    where = f"s3://{site.bucket}/{site.root}"
+    if args.dry_run:
+        print_preview(report, where, stdout)
+    elif not args.quiet:
+        print_report(report, where, stdout)
+    return 0
+
+
+def print_preview(report: Report, where: str, stream: TextIO) -> None:
+    """What a dry run found: the files that would be written and deleted."""
+    result = report.result
+    stream.write(f"dry run: nothing was written to {where}\n")
+    stream.write(f"{result.url_count:,} URLs in {len(result.files)} sitemap files\n")
+    for name in result.written:
+        stream.write(f"would write: {name}\n")
+    for name in result.deleted:
+        stream.write(f"would delete: {name}\n")
+    if not result.changed:
+        stream.write("nothing would change\n")

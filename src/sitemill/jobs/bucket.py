@@ -1,0 +1,140 @@
+"""One rebuild of a bucket's sitemaps: list, generate, publish; redone after a race."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from sitemill.config import Config, LastmodMode
+from sitemill.errors import ConflictError, SinkError
+from sitemill.pipeline import build_from_pages
+from sitemill.report import Progress, Report
+from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL, S3Sink
+from sitemill.sources.s3 import (
+    Inventory,
+    bucket_pages,
+    list_objects,
+    normalize_prefix,
+    read_bucket_robots,
+)
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger(__name__)
+
+# Conflicts with another writer are retried this many times in all (each a fresh listing).
+ATTEMPTS: Final = 3
+BUCKET_ENV: Final = "SITEMILL_BUCKET"
+PREFIX_ENV: Final = "SITEMILL_PREFIX"
+CACHE_CONTROL_ENV: Final = "SITEMILL_CACHE_CONTROL"
+
+
+@dataclass(frozen=True, slots=True)
+class BucketSite:
+    """Where a deployed site lives: the sitemaps are written under the same prefix."""
+
+    bucket: str
+    prefix: str = ""
+    cache_control: str = DEFAULT_CACHE_CONTROL
+
+    @property
+    def root(self) -> str:
+        """The key prefix of the site root ('' or ending in '/')."""
+        return normalize_prefix(self.prefix)
+
+
+@dataclass(frozen=True, slots=True)
+class BucketSettings:
+    """The bucket, prefix and Cache-Control of a bucket site: one parse for the CLI and the
+    Lambda. A value given explicitly (a flag) wins over SITEMILL_BUCKET / SITEMILL_PREFIX;
+    the bucket may stay unknown (the Lambda takes it from its events)."""
+
+    bucket: str | None
+    prefix: str
+    cache_control: str
+
+    @classmethod
+    def read(
+        cls, env: Mapping[str, str], *, bucket: str | None = None, prefix: str | None = None
+    ) -> BucketSettings:
+        return cls(
+            bucket=(bucket if bucket is not None else env.get(BUCKET_ENV, "")).strip() or None,
+            prefix=(prefix if prefix is not None else env.get(PREFIX_ENV, "")).strip(),
+            cache_control=env.get(CACHE_CONTROL_ENV, "").strip() or DEFAULT_CACHE_CONTROL,
+        )
+
+    def site(self, bucket: str) -> BucketSite:
+        return BucketSite(bucket, self.prefix, self.cache_control)
+
+
+def build_from_bucket(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    sink: S3Sink,
+    inventory: Inventory,
+    *,
+    progress: Progress | None = None,
+) -> Report:
+    """One pass: robots.txt (one GET), the listing (one LIST per 1,000 keys), then the writes.
+
+    ``inventory`` must be the sink's: the listing fills it with the ETags of old outputs.
+    Pages are not opened, so ``respect_noindex`` does not apply here (it would cost a GET
+    per page).
+    """
+    root = site.root
+    robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
+    pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
+    mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
+    return build_from_pages(
+        config, pages, sink, robots=robots, noindex=None, lastmod=mode, progress=progress
+    )
+
+
+def rebuild_bucket(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    *,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+) -> Report:
+    """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
+    when another writer changed an output meanwhile, list again and redo (its pages may be
+    newer than ours), at most ATTEMPTS times, then give up with a SinkError."""
+    earlier: list[str] = []
+    for attempt in range(1, ATTEMPTS + 1):
+        inventory = Inventory()
+        sink = S3Sink(
+            client,
+            site.bucket,
+            site.root,
+            cache_control=site.cache_control,
+            inventory=inventory,
+            dry_run=dry_run,
+        )
+        try:
+            report = build_from_bucket(config, client, site, sink, inventory, progress=progress)
+        except ConflictError as exc:
+            earlier.extend(sink.written)
+            if attempt == ATTEMPTS:
+                raise SinkError(
+                    f"{exc}, {ATTEMPTS} times: another rebuild is running; try again"
+                ) from exc
+            log.warning("%s; listing the bucket again and redoing the rebuild", exc)
+            continue
+        _count_earlier_writes(report, earlier)
+        return report
+    raise AssertionError("unreachable")
+
+
+def _count_earlier_writes(report: Report, earlier: list[str]) -> None:
+    """Files written by a failed first attempt were changed too (a CDN must forget them)."""
+    result = report.result
+    for name in earlier:
+        if name in result.unchanged:
+            result.unchanged.remove(name)
+            result.written.append(name)

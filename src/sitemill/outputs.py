@@ -1,0 +1,53 @@
+"""The files sitemill writes: their names, content types and size bounds; nothing else is ours."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Final
+
+from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES
+
+ENTRY_XML: Final = "sitemap.xml"
+ENTRY_TXT: Final = "sitemap.txt"
+ROBOTS_TXT: Final = "robots.txt"
+# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies (sitemap-N-next.xml,
+# see sitemill.publish), written beside the index.
+CHILD_NAME: Final = re.compile(r"sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?")
+STAGING_NAME: Final = re.compile(r"sitemap-[1-9][0-9]*-next\.(?:xml|txt)(?:\.gz)?")
+# Indexes after the first (sitemap.xml): sitemap-index-2.xml, -3, ...
+MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
+# Every name sitemill writes, and so the only names it may ever delete.
+OWN_NAME: Final = re.compile(
+    rf"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml|{CHILD_NAME.pattern}"
+)
+_CONTENT_TYPES: Final = {
+    ".xml": "application/xml",
+    ".gz": "application/gzip",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+def is_own_name(name: str) -> bool:
+    return OWN_NAME.fullmatch(name) is not None
+
+
+def content_type(name: str) -> str:
+    return _CONTENT_TYPES[PurePosixPath(name).suffix]
+
+
+def staging_name(name: str) -> str:
+    """``sitemap-3.xml.gz`` -> ``sitemap-3-next.xml.gz``."""
+    stem, dot, suffix = name.partition(".")
+    return f"{stem}-next{dot}{suffix}"
+
+
+def read_limit(name: str) -> int:
+    """The most bytes a file of this name in an output folder or prefix may hold, to be read."""
+    if name == ROBOTS_TXT:
+        return MAX_ROBOTS_TXT_BYTES  # Google reads no further
+    if name.endswith(".gz"):
+        # Deflate's stored blocks add 5 bytes per 64 KiB: incompressible data grows a little.
+        return MAX_BYTES_LIMIT + MAX_BYTES_LIMIT // 8192 + 1024
+    return MAX_BYTES_LIMIT

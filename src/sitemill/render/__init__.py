@@ -1,0 +1,1 @@
+"""Rendering: the Jinja environment, templates compiled to plain Python, splitting, indexes."""

@@ -1,0 +1,171 @@
+"""Render entries into sitemap files, each within max_urls and max_bytes, in one stream.
+
+A compiled template (see specialize) renders each entry on its own, so the split is found
+with running sums of the entries' sizes. Any other template is rendered a file at a time
+and, when that file is over the byte limit, again with fewer entries until it fits.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import accumulate, islice
+from operator import attrgetter
+from typing import TypeVar
+
+import jinja2
+
+from sitemill.entries import Entry
+from sitemill.errors import TemplateError
+from sitemill.render.compiled import CompiledTemplate, compile_template
+from sitemill.render.environment import template_error
+
+# Entries rendered per step of the compiled path: large enough to keep the loop in C, small
+# enough that the lookahead past a file's end costs nothing.
+_BATCH = 1_024
+_LASTMOD = attrgetter("lastmod")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedSitemap:
+    """One finished sitemap file (uncompressed), with what an index needs to know of it."""
+
+    data: bytes
+    url_count: int
+    lastmod: str | None
+
+
+def _utf8_size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+def render_sitemaps(
+    entries: Iterator[Entry], template: jinja2.Template, *, max_urls: int, max_bytes: int
+) -> Iterator[RenderedSitemap]:
+    """Stream entries into as many files as the limits need; yields nothing for no entries."""
+    compiled = compile_template(template)
+    if compiled is not None:
+        return _render_compiled(
+            entries, compiled, template.name, max_urls=max_urls, max_bytes=max_bytes
+        )
+    return _render_with_jinja(entries, template, max_urls=max_urls, max_bytes=max_bytes)
+
+
+def _render_compiled(
+    entries: Iterator[Entry],
+    compiled: CompiledTemplate,
+    name: str | None,
+    *,
+    max_urls: int,
+    max_bytes: int,
+) -> Iterator[RenderedSitemap]:
+    """The same split, for a template compiled to a function per entry (see specialize).
+
+    Entries are rendered a batch at a time and the byte limit is found with running sums
+    and a bisection, so the per-entry work stays in C.
+    """
+
+    def render_batch(batch: list[Entry]) -> list[str]:
+        try:
+            return compiled.render_batch(batch)
+        except Exception as exc:  # (it only writes fields: a bug, but still one line)
+            raise template_error(name, exc) from exc
+
+    budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
+    source = iter(entries)
+    held: list[Entry] = []  # taken from the source, rendered, not yet in a file
+    held_text: list[str] = []
+    while True:
+        parts = [compiled.header]
+        size = count = 0
+        lastmod: str | None = None
+        while count < max_urls:
+            if not held:
+                held = list(islice(source, _BATCH))
+                if not held:
+                    break
+                held_text = render_batch(held)
+            room = max_urls - count
+            texts = held_text[:room]
+            sizes = (
+                list(map(len, texts))
+                if all(map(str.isascii, texts))
+                else [len(text.encode("utf-8")) for text in texts]
+            )
+            totals = list(accumulate(sizes, initial=size))  # totals[k]: size with k more
+            fit = bisect_right(totals, budget) - 1
+            if fit == 0 and count == 0:
+                raise TemplateError(
+                    f"one URL does not fit in max_bytes ({max_bytes} bytes): {held[0].loc}"
+                )
+            parts += texts[:fit]
+            size = totals[fit]
+            count += fit
+            newest = max(filter(None, map(_LASTMOD, held[:fit])), default=None)
+            if newest is not None and (lastmod is None or newest > lastmod):
+                lastmod = newest
+            held, held_text = held[fit:], held_text[fit:]
+            if fit < len(texts):
+                break  # the next entry does not fit in this file
+        if count == 0:
+            return
+        parts.append(compiled.footer)
+        text = "".join(parts)
+        del parts  # hold at most two copies of a file at a time, and only the bytes after
+        data = text.encode("utf-8")
+        del text
+        yield RenderedSitemap(data, count, lastmod)
+
+
+def _render_with_jinja(
+    entries: Iterator[Entry], template: jinja2.Template, *, max_urls: int, max_bytes: int
+) -> Iterator[RenderedSitemap]:
+    """Any template: render up to max_urls entries, and if that is over max_bytes, find
+    how many fit by rendering again (a few renders: size grows almost linearly)."""
+
+    def render(batch: list[Entry]) -> bytes:
+        try:
+            return template.render(entries=batch).encode("utf-8")
+        except Exception as exc:  # whatever the template's own code raised: one line
+            raise template_error(template.name, exc) from exc
+
+    source = iter(entries)
+    carried: list[Entry] = []
+    empty = render([])
+    while batch := carried + list(islice(source, max_urls - len(carried))):
+        count, data = fit_within(render, batch, max_bytes)
+        if count == 0:
+            raise TemplateError(
+                f"one URL does not fit in max_bytes ({max_bytes} bytes): {batch[0].loc}"
+            )
+        if data == empty:
+            raise TemplateError(f"template {template.name} does not iterate over 'entries'")
+        lastmod = max(filter(None, map(_LASTMOD, batch[:count])), default=None)
+        yield RenderedSitemap(data, count, lastmod)
+        carried = batch[count:]
+
+
+def fit_within(
+    render: Callable[[list[T]], bytes], items: list[T], max_bytes: int
+) -> tuple[int, bytes]:
+    """The longest prefix of ``items`` whose rendering fits in ``max_bytes``, and its bytes.
+
+    Interpolation search on the rendered size, which grows almost linearly with the count;
+    returns (0, b"") when not even one item fits.
+    """
+    data = render(items)
+    if len(data) <= max_bytes:
+        return len(items), data
+    low, low_size, best = 0, len(render([])), b""
+    high, high_size = len(items), len(data)
+    while high - low > 1:
+        guess = low + (high - low) * (max_bytes - low_size) // max(high_size - low_size, 1)
+        middle = min(max(guess, low + 1), high - 1)
+        candidate = render(items[:middle])
+        if len(candidate) <= max_bytes:
+            low, low_size, best = middle, len(candidate), candidate
+        else:
+            high, high_size = middle, len(candidate)
+    return low, best

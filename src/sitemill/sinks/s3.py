@@ -1,0 +1,215 @@
+"""The Sink for an S3 prefix: skips unchanged files; every write is conditional."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from sitemill.errors import ConflictError, SinkError
+from sitemill.outputs import read_limit
+from sitemill.sources.s3 import (
+    Inventory,
+    StoredObject,
+    describe_error,
+    is_not_found,
+    list_objects,
+    normalize_prefix,
+    read_object,
+)
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import PutObjectRequestTypeDef
+
+log = logging.getLogger(__name__)
+
+# Sitemaps change with every deploy; a short max-age lets crawlers see new ones soon.
+DEFAULT_CACHE_CONTROL: Final = "public, max-age=300"
+# 412: the ETag no longer matches (or the key now exists); 409: a concurrent conditional write.
+# https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
+_CONFLICT_STATUSES: Final = frozenset({409, 412})
+
+
+def _md5(data: bytes) -> bytes:
+    # MD5 is what S3 uses as the ETag of a single-part upload; not a security use.
+    return hashlib.md5(data, usedforsecurity=False).digest()
+
+
+def holds(stored: StoredObject, data: bytes) -> bool:
+    """True when the stored object certainly has exactly these bytes.
+
+    The ETag of a single-part upload without SSE-KMS is the hex MD5 of the body; a multipart
+    ETag has a "-" and an SSE-KMS ETag is opaque, so those never compare equal and the file
+    is simply written again.
+    """
+    return stored.size == len(data) and stored.etag.strip('"') == _md5(data).hex()
+
+
+class S3Sink:
+    """Files under one prefix of a bucket (only sitemill's own names and robots.txt).
+
+    Give it the ``inventory`` the S3 source fills while listing to spare a second LIST; without
+    one it lists the prefix root itself on first use. ``dry_run`` compares and records, and
+    never writes or deletes.
+    """
+
+    def __init__(
+        self,
+        client: S3Client,
+        bucket: str,
+        prefix: str = "",
+        *,
+        cache_control: str = DEFAULT_CACHE_CONTROL,
+        inventory: Inventory | None = None,
+        dry_run: bool = False,
+    ) -> None:
+        self.client = client
+        self.bucket = bucket
+        self.prefix = normalize_prefix(prefix)
+        self.cache_control = cache_control
+        self.dry_run = dry_run
+        self.written: list[str] = []
+        self.deleted: list[str] = []
+        self._inventory = inventory
+        self._pending: dict[str, bytes] = {}  # a dry run's would-be writes, for reading back
+        self._supports_conditions: bool | None = None
+
+    def _uri(self, name: str) -> str:
+        return f"s3://{self.bucket}/{self.prefix}{name}"
+
+    def _objects(self) -> dict[str, StoredObject]:
+        if self._inventory is None:
+            self._inventory = Inventory()
+            for obj in list_objects(self.client, self.bucket, self.prefix, delimiter="/"):
+                self._inventory.note(obj.get("Key", "")[len(self.prefix) :], obj)
+            self._inventory.complete = True
+        if not self._inventory.complete:
+            # The index must be written against the ETags of one finished listing.
+            raise SinkError(f"internal error: {self._uri('')} was written before it was listed")
+        return self._inventory.objects
+
+    def read(self, name: str) -> bytes | None:
+        if self.dry_run and name in self._pending:
+            return self._pending[name]
+        stored = self._objects().get(name)
+        if stored is None:
+            return None  # the listing says it does not exist: no GET needed
+        if stored.size > read_limit(name):
+            # As for a local folder: no sitemap or robots.txt sitemill rewrites is this big.
+            raise SinkError(
+                f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
+                f"than such a file may hold ({read_limit(name):,}); remove or shrink it"
+            )
+        return read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
+
+    def names(self) -> Iterator[str]:
+        return iter(sorted(self._objects()))
+
+    def holds(self, name: str, staged: Path) -> bool:
+        stored = self._objects().get(name)
+        return stored is not None and holds(stored, staged.read_bytes())
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
+        """Write unless the listed object has these bytes; every write is conditional.
+
+        The condition is the ETag this run listed (``If-Match``), or that the key is still
+        absent (``If-None-Match: *``): a version another writer put there meanwhile is never
+        replaced; the ConflictError tells the caller to list again and redo its work.
+        """
+        objects = self._objects()
+        stored = objects.get(name)
+        if stored is not None and holds(stored, data):
+            return False
+        digest = _md5(data)
+        if self.dry_run:
+            self._pending[name] = data
+        else:
+            etag = self._put_object(name, data, digest, content_type, expected=stored)
+            objects[name] = StoredObject(etag, len(data))
+        self.written.append(name)
+        return True
+
+    def _put_object(
+        self,
+        name: str,
+        data: bytes,
+        digest: bytes,
+        content_type: str,
+        *,
+        expected: StoredObject | None,
+    ) -> str:
+        request: PutObjectRequestTypeDef = {
+            "Bucket": self.bucket,
+            "Key": self.prefix + name,
+            "Body": data,
+            "ContentType": content_type,
+            "CacheControl": self.cache_control,
+            "ContentMD5": base64.b64encode(digest).decode("ascii"),
+        }
+        # A conditional write: fail rather than replace a version this run has not seen.
+        # https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
+        conditional = self._conditional()
+        if conditional:
+            if expected is not None:
+                request["IfMatch"] = expected.etag
+            else:
+                request["IfNoneMatch"] = "*"
+        try:
+            response = self.client.put_object(**request)
+        except ClientError as exc:
+            if conditional and _is_conflict(exc, expected is not None):
+                raise ConflictError(
+                    f"{self._uri(name)} was changed by another writer during this run"
+                ) from exc
+            raise SinkError(f"cannot write {self._uri(name)}: {describe_error(exc)}") from exc
+        except BotoCoreError as exc:
+            raise SinkError(f"cannot write {self._uri(name)}: {describe_error(exc)}") from exc
+        return response.get("ETag", "")
+
+    def _conditional(self) -> bool:
+        if self._supports_conditions is None:
+            self._supports_conditions = _supports_conditional_put(self.client)
+        return self._supports_conditions
+
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        return self.put(name, staged.read_bytes(), content_type=content_type)
+
+    def delete(self, name: str) -> None:
+        if not self.dry_run:
+            try:
+                self.client.delete_object(Bucket=self.bucket, Key=self.prefix + name)
+            except ClientError as exc:
+                if not is_not_found(exc):
+                    raise SinkError(
+                        f"cannot delete {self._uri(name)}: {describe_error(exc)}"
+                    ) from exc
+            except BotoCoreError as exc:
+                raise SinkError(f"cannot delete {self._uri(name)}: {describe_error(exc)}") from exc
+        self._objects().pop(name, None)
+        self._pending.pop(name, None)
+        self.deleted.append(name)
+
+
+def _supports_conditional_put(client: S3Client) -> bool:
+    """Whether this botocore knows PutObject's IfMatch (added in late 2024).
+
+    The Lambda runtime's bundled boto3 may be older; without the parameter the write is
+    unconditional, which is still safe with the stack's single writer (reserved concurrency 1).
+    """
+    shape = client.meta.service_model.operation_model("PutObject").input_shape
+    if shape is not None and {"IfMatch", "IfNoneMatch"} <= set(shape.members):
+        return True
+    log.warning("this botocore cannot make conditional writes; writing unconditionally")
+    return False
+
+
+def _is_conflict(exc: ClientError, had_etag: bool) -> bool:
+    status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+    # With IfMatch, a key deleted by another writer answers 404 NoSuchKey.
+    return status in _CONFLICT_STATUSES or (had_etag and is_not_found(exc))

@@ -1,0 +1,163 @@
+"""End to end over HTTP: moto's server, the real `aws` CLI, `sitemill s3` and the Lambda entry."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote_plus
+
+import boto3
+import pytest
+from moto.server import ThreadedMotoServer
+
+from s3util import BUCKET, restored_logging
+from xsd import assert_valid_sitemaps
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+BASE = "https://www.example.com/"
+CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_CONFIG_FILE": os.devnull,
+    "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+}
+EXPECTED_URLS = [
+    BASE + "about.html",
+    BASE + "blog/2024/caf%C3%A9%20%26%20cr%C3%A8me.html",
+    BASE + "blog/2024/hello-world.html",
+    BASE + "blog/",
+    BASE + "docs/guide.html",
+    BASE + "docs/manual.pdf",
+    BASE + "docs/private.html",  # noindex is not read on S3 (a GET per page)
+    BASE,
+    BASE + "news%20%26%20notes/",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    yield from restored_logging()
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[str]:
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.stop()
+
+
+def run(command: list[str], endpoint: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "SITEMILL_"))}
+    env |= CREDENTIALS | {"NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def aws(endpoint: str, cwd: Path, *args: str) -> str:
+    return run([str(BIN / "aws"), "--endpoint-url", endpoint, *args], endpoint, cwd).stdout
+
+
+def sitemill_s3(endpoint: str, cwd: Path, *args: str) -> str:
+    command = [str(BIN / "sitemill"), "s3", "--bucket", BUCKET, "--base-url", BASE]
+    return run([*command, "--endpoint-url", endpoint, *args], endpoint, cwd).stdout
+
+
+def locs(data: bytes) -> list[str]:
+    return re.findall(r"<loc>(.*?)</loc>", data.decode())
+
+
+def notification(key: str, name: str = "ObjectCreated:Put") -> dict[str, Any]:
+    # As S3 sends it: the key URL-encoded with "+" for spaces, "/" left as is.
+    s3 = {"bucket": {"name": BUCKET}, "object": {"key": quote_plus(key, safe="/")}}
+    return {"Records": [{"eventSource": "aws:s3", "eventName": name, "s3": s3}]}
+
+
+def load_handler() -> Any:
+    spec = importlib.util.spec_from_file_location("lambda_handler", ROOT / "lambda" / "handler.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.handler
+
+
+def test_aws_cli_upload_then_sitemill_s3_then_the_lambda(
+    endpoint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    aws(endpoint, tmp_path, "s3", "mb", f"s3://{BUCKET}")
+    aws(
+        endpoint,
+        tmp_path,
+        "s3",
+        "cp",
+        "--recursive",
+        str(ROOT / "examples" / "site"),
+        f"s3://{BUCKET}/",
+    )
+
+    preview = sitemill_s3(endpoint, tmp_path, "--dry-run")
+    assert "would write: sitemap.xml" in preview
+    assert "sitemap.xml" not in aws(endpoint, tmp_path, "s3", "ls", f"s3://{BUCKET}/")
+
+    assert "written: sitemap.xml" in sitemill_s3(endpoint, tmp_path)
+    assert "nothing changed" in sitemill_s3(endpoint, tmp_path)
+    client = boto3.client("s3", endpoint_url=endpoint, **_client_credentials())
+    head = client.head_object(Bucket=BUCKET, Key="sitemap.xml")
+    assert (head["ContentType"], head["CacheControl"]) == ("application/xml", "public, max-age=300")
+    sitemap = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    assert locs(sitemap) == EXPECTED_URLS
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "sitemap.xml").write_bytes(sitemap)
+    assert_valid_sitemaps(tmp_path / "out", BASE)
+
+    # The Lambda entry point, pointed at the same endpoint, sees an upload and a deletion.
+    for name, value in CREDENTIALS.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_ENDPOINT_URL_S3", endpoint)
+    monkeypatch.setenv("SITEMILL_BASE_URL", BASE)
+    handler = load_handler()
+    new_key = "blog/2024/a+b 100% é.html"
+    (tmp_path / "new.html").write_text("<!doctype html><title>new</title>", encoding="utf-8")
+    aws(endpoint, tmp_path, "s3", "cp", str(tmp_path / "new.html"), f"s3://{BUCKET}/{new_key}")
+    result = handler(notification(new_key), None)
+    assert (result["status"], result["urls"], result["written"]) == ("ok", 10, 1)
+    sitemap = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    assert BASE + "blog/2024/a%2Bb%20100%25%20%C3%A9.html" in locs(sitemap)
+
+    aws(endpoint, tmp_path, "s3", "rm", f"s3://{BUCKET}/about.html")
+    result = handler(notification("about.html", "ObjectRemoved:Delete"), None)
+    assert (result["status"], result["urls"]) == ("ok", 9)
+    sitemap = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    assert BASE + "about.html" not in locs(sitemap)
+    own = handler(notification("sitemap.xml"), None)
+    assert (own["status"], own["ignored"]) == ("skipped", {"own_output": 1})
+    print(json.dumps(result))
+
+
+def _client_credentials() -> dict[str, str]:
+    return {
+        "aws_access_key_id": "testing",
+        "aws_secret_access_key": "testing",
+        "region_name": "us-east-1",
+    }

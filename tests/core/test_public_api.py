@@ -1,0 +1,91 @@
+"""The public API in sitemill/__init__.py is honest: every name resolves to its home object."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import subprocess
+import sys
+
+import sitemill
+from sitemill import _HOMES
+
+REQUIRED = {
+    "build_from_tree",
+    "build_from_url_list",
+    "rebuild_bucket",
+    "BucketSite",
+    "load_config",
+    "Config",
+    "Sink",
+    "MemorySink",
+    "LocalDirSink",
+    "S3Sink",
+    "SitemillError",
+}
+
+
+def test_all_lists_exactly_the_names_it_resolves() -> None:
+    assert sitemill.__all__ == sorted(_HOMES)
+    assert set(sitemill.__all__) >= REQUIRED
+    assert set(dir(sitemill)) == {*sitemill.__all__, "__version__"}
+
+
+def test_every_public_name_is_the_object_of_its_home_module() -> None:
+    for name in sitemill.__all__:
+        value = getattr(sitemill, name)
+        assert value is getattr(importlib.import_module(_HOMES[name]), name), name
+        assert inspect.getdoc(value), f"{name} has no docstring"
+
+
+def test_every_error_is_in_the_one_tree() -> None:
+    errors = importlib.import_module("sitemill.errors")
+    classes = [
+        value
+        for value in vars(errors).values()
+        if isinstance(value, type)
+        and issubclass(value, BaseException)
+        and value.__module__ == "sitemill.errors"
+    ]
+    assert all(issubclass(cls, sitemill.SitemillError) for cls in classes)
+    assert {cls.__name__ for cls in classes} <= set(sitemill.__all__)
+
+
+def test_no_other_module_defines_an_exception() -> None:
+    import pkgutil
+
+    found = []
+    for info in pkgutil.walk_packages(sitemill.__path__, "sitemill."):
+        if info.name.startswith(("sitemill.templates", "sitemill.schemas")) or info.name.endswith(
+            "__main__"
+        ):
+            continue
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseException)
+                and value.__module__ == info.name
+                and info.name != "sitemill.errors"
+            ):
+                found.append(f"{info.name}.{value.__name__}")
+    # Private control-flow signals stay local; they never reach a user.
+    assert [name for name in found if not name.rpartition(".")[2].startswith("_")] == []
+
+
+def test_importing_sitemill_is_cheap_and_needs_no_jinja_or_boto3() -> None:
+    code = (
+        "import sys, sitemill; "
+        "print(sorted(m for m in ('jinja2', 'boto3', 'botocore') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_unknown_names_raise_attribute_error() -> None:
+    try:
+        sitemill.no_such_thing  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_thing" in str(exc)
+    else:
+        raise AssertionError("expected AttributeError")

@@ -1,0 +1,404 @@
+"""The Lambda zip: built reproducibly, complete, and working when run on its own against moto."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import zipfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD_SCRIPT = ROOT / "infra" / "build_lambda_zip.py"
+MAX_ZIP_BYTES = 5 * 1024 * 1024
+# What a build reads: copied once, so that the tests build from one consistent snapshot.
+SOURCES = ("lambda/handler.py", "src/sitemill", "templates", "infra/lambda-requirements.txt")
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    """Import a file that is not on sys.path (infra/ and tests/ are not packages)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+build_lambda_zip = load_module("build_lambda_zip", BUILD_SCRIPT)
+infra = load_module("sitemill_test_infra", Path(__file__).with_name("test_infra.py"))
+
+
+def copy_sources(destination: Path) -> Path:
+    for source in SOURCES:
+        origin, target = ROOT / source, destination / source
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_dir():
+            shutil.copytree(origin, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(origin, target)
+    return destination
+
+
+def run_build(root: Path, output: Path, wheel_cache: Path) -> Path:
+    """Run the packaging script as `make lambda-zip` does; fail (never skip) when it fails."""
+    command = [sys.executable, str(BUILD_SCRIPT), "--root", str(root), "--output", str(output)]
+    completed = subprocess.run(
+        [*command, "--wheel-cache", str(wheel_cache)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        pytest.fail(
+            "building the Lambda zip failed; it needs pip to reach the package index once per"
+            f" test run for the aarch64 wheels:\n{completed.stdout}{completed.stderr}",
+            pytrace=False,
+        )
+    return output
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="session")
+def wheel_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One download of the pinned wheels per test run, shared by every build."""
+    return tmp_path_factory.mktemp("lambda-wheels")
+
+
+@pytest.fixture(scope="session")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_sources(tmp_path_factory.mktemp("sources"))
+
+
+@pytest.fixture(scope="session")
+def lambda_zip(tmp_path_factory: pytest.TempPathFactory, sources: Path, wheel_cache: Path) -> Path:
+    output = tmp_path_factory.mktemp("dist") / "sitemill-lambda.zip"
+    return run_build(sources, output, wheel_cache)
+
+
+@pytest.fixture(scope="session")
+def unpacked(tmp_path_factory: pytest.TempPathFactory, lambda_zip: Path) -> Path:
+    folder = tmp_path_factory.mktemp("unpacked")
+    with zipfile.ZipFile(lambda_zip) as archive:
+        archive.extractall(folder)
+    return folder
+
+
+# --- the archive -------------------------------------------------------------------------
+
+
+def test_same_sources_give_the_same_bytes(
+    tmp_path: Path, sources: Path, lambda_zip: Path, wheel_cache: Path
+) -> None:
+    # A second checkout: other mtimes and modes, and a fresh pip install of the wheels.
+    again = copy_sources(tmp_path / "again")
+    for path in sorted(again.rglob("*")):
+        if path.is_file():
+            path.chmod(0o600)
+            os.utime(path, (2_000_000_000, 2_000_000_000))
+    rebuilt = run_build(again, tmp_path / "out" / "sitemill-lambda.zip", wheel_cache)
+    assert sha256(rebuilt) == sha256(lambda_zip)
+
+
+def test_zip_holds_handler_package_templates_and_dependencies(lambda_zip: Path) -> None:
+    with zipfile.ZipFile(lambda_zip) as archive:
+        names = archive.namelist()
+    assert names == sorted(names)
+    assert "handler.py" in names
+    assert {
+        "sitemill/__init__.py",
+        "sitemill/aws/__init__.py",
+        "sitemill/aws/handler.py",
+        "sitemill/render/environment.py",
+        "sitemill/sinks/s3.py",
+        "sitemill/jobs/bucket.py",
+    } <= set(names)
+    # The front-ends the function never runs stay out.
+    assert not [
+        name
+        for name in names
+        if name.startswith(("sitemill/cli/", "sitemill/github/", "sitemill/validate/"))
+    ]
+    templates = {name for name in names if name.startswith("sitemill/templates/")}
+    expected = {f"sitemill/templates/{path.name}" for path in (ROOT / "templates").glob("*.j2")}
+    assert expected and expected | {"sitemill/templates/__init__.py"} == templates
+    assert "jinja2/__init__.py" in names and "markupsafe/__init__.py" in names
+    # Built for the function (python3.12 on arm64), not for this machine.
+    assert "markupsafe/_speedups.cpython-312-aarch64-linux-gnu.so" in names
+
+
+def test_zip_leaves_out_what_lambda_does_not_need(lambda_zip: Path) -> None:
+    with zipfile.ZipFile(lambda_zip) as archive:
+        names = archive.namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert not tops & {"boto3", "botocore", "s3transfer", "bin"}  # the runtime has boto3
+    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+    assert not [name for name in names if name.startswith("sitemill/schemas/")]
+    records = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
+    assert not [name for name in names if ".dist-info/" in name and name.split("/")[-1] in records]
+
+
+def test_zip_entries_have_fixed_times_and_modes(lambda_zip: Path) -> None:
+    assert lambda_zip.stat().st_size < MAX_ZIP_BYTES
+    with zipfile.ZipFile(lambda_zip) as archive:
+        for info in archive.infolist():
+            assert info.date_time == (1980, 1, 1, 0, 0, 0), info.filename
+            assert info.external_attr >> 16 == 0o100644, info.filename
+            assert info.compress_type == zipfile.ZIP_DEFLATED, info.filename
+
+
+def test_oversized_zip_fails_loudly_and_leaves_nothing(tmp_path: Path) -> None:
+    page = tmp_path / "big.bin"
+    page.write_bytes(os.urandom(4096))  # random bytes do not compress
+    output = tmp_path / "dist" / "sitemill-lambda.zip"
+    with pytest.raises(build_lambda_zip.BuildError, match="over the 1,000-byte budget"):
+        build_lambda_zip.write_zip({"big.bin": page}, output, max_bytes=1_000)
+    assert list(output.parent.iterdir()) == []
+
+
+def test_unreachable_index_fails_the_build_with_a_clear_message(
+    tmp_path: Path, sources: Path
+) -> None:
+    offline = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
+    offline |= {
+        "PIP_CONFIG_FILE": os.devnull,  # no site-wide find-links or extra indexes
+        "PIP_INDEX_URL": "http://127.0.0.1:9/simple",  # the discard port: refused at once
+        "PIP_RETRIES": "0",
+        "PIP_TIMEOUT": "2",
+    }
+    command = [sys.executable, str(BUILD_SCRIPT), "--root", str(sources)]
+    command += ["--output", str(tmp_path / "out.zip"), "--wheel-cache", str(tmp_path / "wheels")]
+    completed = subprocess.run(
+        command, capture_output=True, text=True, check=False, env=offline, timeout=120
+    )
+    assert completed.returncode == 1
+    assert "error: pip download (needs access to the package index) failed" in completed.stderr
+    assert not (tmp_path / "out.zip").exists()
+
+
+def test_missing_handler_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(build_lambda_zip.BuildError, match=r"lambda/handler\.py not found"):
+        build_lambda_zip.collect_sources(tmp_path)
+
+
+def test_default_build_reads_this_checkout() -> None:
+    files = build_lambda_zip.collect_sources(build_lambda_zip.ROOT)
+    assert files["handler.py"] == ROOT / "lambda" / "handler.py"
+    assert files["sitemill/templates/urlset.xml.j2"] == ROOT / "templates" / "urlset.xml.j2"
+
+
+# --- the unpacked zip, run on its own ----------------------------------------------------
+
+# Runs in a fresh interpreter (-I -S: no site-packages, no .pth files, so not the editable
+# install either) whose path is the unpacked zip first, then this venv's site-packages for
+# boto3 and moto, which the Lambda runtime would provide.
+RUNNER = textwrap.dedent(
+    """
+    import json, os, sys
+
+    spec = json.loads(sys.argv[1])
+    sys.path.insert(0, spec["package"])
+    sys.path.append(spec["site_packages"])
+    os.environ.update(spec["env"])
+
+    import boto3
+    from moto import mock_aws
+    from moto.core import set_initial_no_auth_action_count
+
+    class Context:
+        aws_request_id = "req-1"
+        function_name = "sitemill"
+        memory_limit_in_mb = 512
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:sitemill"
+
+        def get_remaining_time_in_millis(self):
+            return 300_000
+
+    def denied(call, **kwargs):
+        try:
+            call(**kwargs)
+        except Exception as exc:
+            return "AccessDenied" in str(exc)
+        return False
+
+    with mock_aws():
+        s3 = boto3.client("s3", region_name="us-east-1")
+        bucket = spec["env"]["SITEMILL_BUCKET"]
+        s3.create_bucket(Bucket=bucket)
+        for key, body in spec["objects"].items():
+            s3.put_object(Bucket=bucket, Key=key, Body=body.encode())
+        if spec["policy"] is not None:
+            # From here on every request is checked against the function's policy.
+            iam = boto3.client("iam", region_name="us-east-1")
+            iam.create_user(UserName="sitemill")
+            document = json.dumps(spec["policy"])
+            iam.put_user_policy(UserName="sitemill", PolicyName="fn", PolicyDocument=document)
+            key = iam.create_access_key(UserName="sitemill")["AccessKey"]
+            os.environ["AWS_ACCESS_KEY_ID"] = key["AccessKeyId"]
+            os.environ["AWS_SECRET_ACCESS_KEY"] = key["SecretAccessKey"]
+            boto3.DEFAULT_SESSION = None  # it caches the credentials it found first
+
+        import handler
+
+        def run():
+            report = {"runs": []}
+            for overrides in spec["runs"]:
+                os.environ.update(overrides)
+                report["runs"].append(handler.handler({"action": "rebuild"}, Context()))
+            if spec["policy"] is not None:
+                own = boto3.client("s3", region_name="us-east-1")
+                page = spec["env"]["SITEMILL_PREFIX"] + "index.html"
+                report["denied"] = {
+                    "put page": denied(own.put_object, Bucket=bucket, Key=page, Body=b"x"),
+                    "delete page": denied(own.delete_object, Bucket=bucket, Key=page),
+                    "read page": denied(own.get_object, Bucket=bucket, Key=page),
+                    "put elsewhere": denied(
+                        own.put_object, Bucket=bucket, Key="other/sitemap.xml", Body=b"x"
+                    ),
+                }
+            return report
+
+        if spec["policy"] is not None:
+            run = set_initial_no_auth_action_count(0)(run)
+        report = run()
+        listing = s3.list_objects_v2(Bucket=bucket).get("Contents", [])
+        report["keys"] = sorted(obj["Key"] for obj in listing)
+        report["bodies"] = {
+            key: s3.get_object(Bucket=bucket, Key=key)["Body"].read().decode()
+            for key in report["keys"]
+            if key.endswith(("sitemap.xml", "robots.txt"))
+        }
+    report["modules"] = {
+        name: sys.modules[name].__file__ for name in ("handler", "sitemill", "jinja2", "markupsafe")
+    }
+    print(json.dumps(report))
+    """
+)
+
+SITE = {
+    "index.html": "<html><title>home</title></html>",
+    "about/index.html": "<html><title>about</title></html>",
+    "docs/guide.pdf": "%PDF-1.4",
+    "private/secret.html": "<html></html>",
+    "style.css": "body {}",
+    "robots.txt": "User-agent: *\nDisallow: /private/\n",
+}
+
+
+def run_unpacked(
+    tmp_path: Path,
+    package: Path,
+    prefix: str,
+    runs: list[dict[str, str]],
+    policy: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Seed a moto bucket with SITE, then invoke the unpacked handler once per item of
+    ``runs`` (extra environment for that invocation) with a manual rebuild event."""
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "SITEMILL_BUCKET": infra.BUCKET,
+        "SITEMILL_PREFIX": prefix,
+        "SITEMILL_BASE_URL": "https://example.com/",
+        "SITEMILL_ROBOTS_TXT": "true",
+        "SITEMILL_LOG_LEVEL": "WARNING",
+    }
+    spec = {
+        "package": str(package),
+        "site_packages": sysconfig.get_paths()["purelib"],
+        "env": env,
+        "objects": {prefix + key: body for key, body in SITE.items()},
+        "policy": policy,
+        "runs": runs,
+    }
+    clean = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
+    completed = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", RUNNER, json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env=clean,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    report: dict[str, Any] = json.loads(completed.stdout.splitlines()[-1])
+    return report
+
+
+def test_unpacked_zip_rebuilds_a_bucket_on_its_own(tmp_path: Path, unpacked: Path) -> None:
+    report = run_unpacked(tmp_path, unpacked, "", runs=[{}, {}])
+    for name, file in report["modules"].items():
+        assert Path(file).is_relative_to(unpacked), (name, file)
+    first, second = report["runs"]
+    assert first["status"] == "ok", first
+    assert first["bucket"] == infra.BUCKET
+    assert first["urls"] == 3  # private/ is disallowed by robots.txt, style.css is no page
+    assert first["written"] == 2  # sitemap.xml and robots.txt
+    assert second["status"] == "ok" and second["written"] == 0, second  # no change, no PUT
+    assert "sitemap.xml" in report["keys"]
+    sitemap = report["bodies"]["sitemap.xml"]
+    for path in ("", "about/", "docs/guide.pdf"):
+        assert f"<loc>https://example.com/{path}</loc>" in sitemap, path
+    assert "private" not in sitemap
+    assert "Sitemap: https://example.com/sitemap.xml" in report["bodies"]["robots.txt"]
+
+
+def function_policy(prefix: str) -> dict[str, Any]:
+    """The function's S3 statements from the template, resolved for this bucket and prefix."""
+    stack = infra.make_stack(
+        infra.translate(infra.load_template()), {"SourcePrefix": prefix, "RobotsTxt": "true"}
+    )
+    statements = []
+    for statement in stack.role_statements():
+        if any(action.startswith("s3:") for action in infra._listed(statement["Action"])):
+            # moto does not evaluate S3 condition keys (it would deny every request that has
+            # one); test_infra checks the s3:prefix condition itself.
+            statements.append(
+                {key: value for key, value in statement.items() if key != "Condition"}
+            )
+    return {"Version": "2012-10-17", "Statement": statements}
+
+
+def test_template_policy_is_enough_for_the_handler_and_no_more(
+    tmp_path: Path, unpacked: Path
+) -> None:
+    prefix = "site/"
+    # Three gzipped children, then two: writes every kind of output and deletes a stale one.
+    runs = [
+        {"SITEMILL_MAX_URLS": "1", "SITEMILL_GZIP": "true"},
+        {"SITEMILL_MAX_URLS": "2", "SITEMILL_GZIP": "true"},
+    ]
+    report = run_unpacked(tmp_path, unpacked, prefix, runs, policy=function_policy(prefix))
+    first, second = report["runs"]
+    assert first["status"] == "ok", first
+    assert (first["urls"], first["sitemaps"], first["deleted"]) == (3, 4, 0), first
+    assert second["status"] == "ok", second
+    assert (second["sitemaps"], second["deleted"]) == (3, 1), second
+    outputs = [key for key in report["keys"] if "sitemap" in key]
+    assert outputs == [
+        f"{prefix}sitemap-1.xml.gz",
+        f"{prefix}sitemap-2.xml.gz",
+        f"{prefix}sitemap.xml",
+    ]
+    assert "Sitemap: https://example.com/sitemap.xml" in report["bodies"][f"{prefix}robots.txt"]
+    assert report["denied"] == {
+        "put page": True,
+        "delete page": True,
+        "read page": True,
+        "put elsewhere": True,
+    }

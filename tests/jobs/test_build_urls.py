@@ -1,0 +1,178 @@
+"""Building from a URL list: parsing, checks, de-duplication, streaming."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitemill.config import load_config
+from sitemill.entries import SkipReason
+from sitemill.errors import SourceError
+from sitemill.jobs.urllist import build_from_url_list
+from sitemill.sinks import MemorySink
+from xsd import assert_xsd_valid
+
+BASE = "https://example.com/"
+
+
+def build(lines: list[str], **values: object) -> tuple[MemorySink, object]:
+    sink = MemorySink()
+    report = build_from_url_list(
+        load_config({"base_url": BASE, **values}), lines, sink, name="urls.txt"
+    )
+    return sink, report
+
+
+def test_urls_with_lastmod_in_list_order() -> None:
+    sink, _ = build(
+        [
+            "https://example.com/b\t2024-05-01T12:00:00+02:00\n",
+            "# a comment\n",
+            "\n",
+            "https://example.com/a\n",
+            "HTTPS://EXAMPLE.COM/c d\t2024-05-02\r\n",
+        ]
+    )
+    text = sink.files["sitemap.xml"].decode()
+    assert text.index("/b<") < text.index("/a<") < text.index("/c%20d<")
+    assert "<loc>https://example.com/b</loc><lastmod>2024-05-01T10:00:00+00:00</lastmod>" in text
+    assert "<loc>https://example.com/c%20d</loc><lastmod>2024-05-02</lastmod>" in text
+    assert_xsd_valid(sink.files["sitemap.xml"])
+
+
+def test_repeated_urls_are_dropped() -> None:
+    sink, report = build([f"{BASE}x\n", f"{BASE}y\n", f"{BASE}x\n"])
+    assert sink.files["sitemap.xml"].count(b"<url>") == 2
+    assert report.skipped[SkipReason.DUPLICATE] == 1  # type: ignore[attr-defined]
+
+
+def test_off_site_urls_are_skipped() -> None:
+    sink, report = build([f"{BASE}x\n", "https://other.example/y\n", "http://example.com/z\n"])
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert report.skipped[SkipReason.OFF_SITE] == 2  # type: ignore[attr-defined]
+
+
+def test_location_rule_under_the_base_path() -> None:
+    sink = MemorySink()
+    config = load_config({"base_url": "https://example.com/docs/"})
+    build_from_url_list(
+        config, ["https://example.com/docs/a\n", "https://example.com/blog/b\n"], sink
+    )
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/relative/path", "urls.txt:2: '/relative/path' is not an absolute http(s) URL"),
+        ("ftp://example.com/x", "not an absolute http(s) URL"),
+        ("example.com/x", "not an absolute"),
+        (f"{BASE}x\tyesterday", "urls.txt:2: lastmod 'yesterday' is not a W3C datetime"),
+        ("http://[::1/x", "not a valid URL"),
+    ],
+)
+def test_bad_lines_are_one_line_errors_and_write_nothing(line: str, message: str) -> None:
+    sink = MemorySink()
+    config = load_config({"base_url": BASE})
+    with pytest.raises(SourceError) as info:
+        build_from_url_list(config, [f"{BASE}ok\n", line + "\n"], sink, name="urls.txt")
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+    assert sink.files == {}
+
+
+def test_special_characters_are_encoded_and_escaped() -> None:
+    sink, _ = build([f"{BASE}a b/ü?x=1&y=<2>\n", f"{BASE}100%\n"])
+    text = sink.files["sitemap.xml"].decode()
+    assert "<loc>https://example.com/a%20b/%C3%BC?x=1&amp;y=%3C2%3E</loc>" in text
+    assert "<loc>https://example.com/100%25</loc>" in text
+    assert_xsd_valid(sink.files["sitemap.xml"])
+
+
+def test_lastmod_none_drops_given_dates() -> None:
+    sink, _ = build([f"{BASE}x\t2024-01-01\n"], lastmod="none")
+    assert b"<lastmod>" not in sink.files["sitemap.xml"]
+
+
+def test_include_and_rules_apply_when_set() -> None:
+    lines = [f"{BASE}blog/a\n", f"{BASE}shop/b\n", f"{BASE}blog/private/c\n"]
+    config = load_config(
+        {"base_url": BASE, "include": ["blog/**"]},
+        {},
+        {
+            "rules": [
+                {"pattern": "blog/private/**", "exclude": True},
+                {"pattern": "blog/*", "priority": 0.9},
+            ]
+        },
+    )
+    sink = MemorySink()
+    build_from_url_list(config, lines, sink)
+    text = sink.files["sitemap.xml"].decode()
+    assert "<loc>https://example.com/blog/a</loc><priority>0.9</priority>" in text
+    assert text.count("<url>") == 1
+
+
+def test_list_is_consumed_lazily() -> None:
+    consumed = 0
+
+    def lines():  # type: ignore[no-untyped-def]
+        nonlocal consumed
+        for i in range(25):
+            consumed += 1
+            yield f"{BASE}p{i}\n"
+
+    sink = MemorySink()
+    build_from_url_list(load_config({"base_url": BASE, "max_urls": 10}), lines(), sink)
+    assert consumed == 25
+    assert sorted(sink.files) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"]
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_url() -> None:
+    sink, _ = build(["\ufeffhttps://example.com/a\n", "https://example.com/b\n"])
+    assert b"<loc>https://example.com/a</loc>" in sink.files["sitemap.xml"]
+
+
+def test_old_mac_line_endings_are_lines() -> None:
+    import io
+
+    text = io.StringIO("https://example.com/a\rhttps://example.com/b\r", newline="")
+    sink, _ = build(list(text))
+    assert sink.files["sitemap.xml"].count(b"<url>") == 2
+
+
+@pytest.mark.parametrize(
+    ("base", "line", "expected"),
+    [
+        # percent-encoding normal form: upper-case hex, unreserved characters decoded
+        (BASE, f"{BASE}%7ea%2f%41", "https://example.com/~a%2FA"),
+        # "[" and "]" after the host, and a second "#", are encoded
+        (BASE, f"{BASE}a[1]#b#c", "https://example.com/a%5B1%5D#b%23c"),
+        # dot segments are resolved, encoded ones too
+        (BASE, f"{BASE}x/./y/../z", "https://example.com/x/z"),
+        (BASE, f"{BASE}x/%2e%2E/z", "https://example.com/z"),
+        # internationalised hosts and non-ASCII base paths match their encoded base
+        ("http://bücher.example/", "http://BÜCHER.example/a", "http://xn--bcher-kva.example/a"),
+        ("http://example.com/blög/", "http://example.com/blög/a", "http://example.com/bl%C3%B6g/a"),
+    ],
+)
+def test_urls_are_normalized_before_the_location_rule(base: str, line: str, expected: str) -> None:
+    sink = MemorySink()
+    build_from_url_list(load_config({"base_url": base}), [line + "\n"], sink)
+    assert f"<loc>{expected}</loc>".encode() in sink.files["sitemap.xml"]
+    assert_xsd_valid(sink.files["sitemap.xml"])
+
+
+def test_urls_that_differ_only_in_escapes_are_one_url() -> None:
+    sink, report = build([f"{BASE}%7Ea\n", f"{BASE}%7ea\n", f"{BASE}~a\n"])
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert report.skipped[SkipReason.DUPLICATE] == 2  # type: ignore[attr-defined]
+
+
+def test_encoded_dot_segments_cannot_leave_the_base() -> None:
+    sink = MemorySink()
+    config = load_config({"base_url": "http://example.com/blog/"})
+    report = build_from_url_list(
+        config, ["http://example.com/blog/a\n", "http://example.com/blog/%2e%2e/secret\n"], sink
+    )
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert report.skipped[SkipReason.OFF_SITE] == 1

@@ -1,0 +1,108 @@
+"""Compiled templates write exactly what Jinja writes, and anything else falls back to Jinja."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import markupsafe
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitemill.entries import Entry
+from sitemill.render.compiled import compile_template, xml_escape
+from sitemill.render.environment import (
+    TEXT_TEMPLATE,
+    URLSET_TEMPLATE,
+    load_template,
+    make_environment,
+)
+
+field = st.one_of(st.none(), st.text(), st.sampled_from(["", "a&b", "<'\">", "0.5"]))
+entries = st.lists(st.builds(Entry, st.text(min_size=1), field, field, field), max_size=8)
+
+SIMPLE_TEMPLATES = {
+    "ws.xml.j2": "<r>\n{%- for e in entries -%}\n  <u>{{ e.loc }}</u>{% if e.priority %}"
+    "<p>{{e.priority}}</p>{% else %}<n/>{% endif %}\n{%- endfor %}\n</r>",
+    "nested.xml.j2": "{% for e in entries %}{% if e.lastmod %}{% if e.changefreq %}"
+    "{{ e.changefreq }}{% endif %}|{{ e.lastmod }}{% endif %};{% endfor %}",
+    "plain.txt.j2": "# list\n{% for e in entries %}{{ e.loc }} {{ e.lastmod }}\n{% endfor %}",
+}
+UNSUPPORTED_TEMPLATES = {
+    "filter.xml.j2": "{% for e in entries %}{{ e.loc | upper }}{% endfor %}",
+    "loop.xml.j2": "{% for e in entries %}{{ loop.index }}{{ e.loc }}{% endfor %}",
+    "expr.xml.j2": "{% for e in entries %}{{ e.loc ~ '/' }}{% endfor %}",
+    "test.xml.j2": "{% for e in entries %}{% if e.loc.endswith('x') %}x{% endif %}{% endfor %}",
+    "two.xml.j2": "{% for e in entries %}{% endfor %}{% for e in entries %}{% endfor %}",
+    "other.xml.j2": "{% for e in things %}{{ e.loc }}{% endfor %}",
+    "outside.xml.j2": "{{ title }}{% for e in entries %}{{ e.loc }}{% endfor %}",
+    "attr.xml.j2": "{% for e in entries %}{{ e.url }}{% endfor %}",
+    "set.xml.j2": "{% for e in entries %}{% set x = 1 %}{{ e.loc }}{% endfor %}",
+    # Reaching past the four fields: the sandboxed Jinja renders these, and refuses them.
+    "dunder.xml.j2": "{% for e in entries %}{{ e.__class__ }}{% endfor %}",
+    "dunder-if.xml.j2": "{% for e in entries %}{% if e.__class__ %}x{% endif %}{% endfor %}",
+    "deeper.xml.j2": "{% for e in entries %}{{ e.loc.__class__.__mro__ }}{% endfor %}",
+    "private.xml.j2": "{% for e in entries %}{{ e._replace(loc='x') }}{% endfor %}",
+    "method.xml.j2": "{% for e in entries %}{{ e.count }}{{ e.loc.upper() }}{% endfor %}",
+    "iter.xml.j2": "{% for e in entries.__class__.__mro__ %}{{ e.loc }}{% endfor %}",
+    "item.xml.j2": "{% for e in entries %}{{ e['loc'] }}{% endfor %}",
+    "global.xml.j2": "{{ cycler.__init__.__globals__ }}{% for e in entries %}{% endfor %}",
+    "include.xml.j2": '{% include "plain.txt.j2" %}{% for e in entries %}{% endfor %}',
+    "extends.xml.j2": '{% extends "plain.txt.j2" %}',
+    "import.xml.j2": '{% import "plain.txt.j2" as p %}{% for e in entries %}{% endfor %}',
+}
+
+
+@pytest.fixture(scope="module")
+def custom_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("templates")
+    for name, text in {**SIMPLE_TEMPLATES, **UNSUPPORTED_TEMPLATES}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def jinja_output(template: jinja2.Template, items: list[Entry]) -> str:
+    return "".join(template.generate(entries=items))
+
+
+def compiled_output(template: jinja2.Template, items: list[Entry]) -> str:
+    compiled = compile_template(template)
+    assert compiled is not None, template.name
+    assert compiled.render_batch(items) == list(map(compiled.render_entry, items))
+    return compiled.header + "".join(map(compiled.render_entry, items)) + compiled.footer
+
+
+@settings(max_examples=150, deadline=None)
+@given(entries)
+def test_builtin_templates_compile_to_identical_output(items: list[Entry]) -> None:
+    environment = make_environment()
+    for name in (URLSET_TEMPLATE, TEXT_TEMPLATE):
+        template = load_template(environment, name)
+        assert compiled_output(template, items) == jinja_output(template, items)
+
+
+@settings(max_examples=100, deadline=None)
+@given(entries)
+def test_simple_user_templates_compile_to_identical_output(
+    custom_dir: Path, items: list[Entry]
+) -> None:
+    environment = make_environment(custom_dir)
+    for name in SIMPLE_TEMPLATES:
+        template = load_template(environment, name)
+        assert compiled_output(template, items) == jinja_output(template, items)
+
+
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED_TEMPLATES))
+def test_anything_else_is_left_to_jinja(custom_dir: Path, name: str) -> None:
+    template = load_template(make_environment(custom_dir), name)
+    assert compile_template(template) is None
+
+
+def test_index_template_is_rendered_by_jinja() -> None:
+    assert compile_template(load_template(make_environment(), "sitemapindex.xml.j2")) is None
+
+
+@given(st.one_of(st.text(), st.integers(), st.none(), st.floats(allow_nan=False)))
+def test_xml_escape_matches_markupsafe(value: object) -> None:
+    assert xml_escape(value) == str(markupsafe.escape(value))

@@ -1,0 +1,278 @@
+"""The S3 source: the paginated listing as pages, robots.txt, and a 20,000-object bucket."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.s3.models import s3_backends
+
+from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
+from sitemill.aws.clients import make_s3_client, parse_timestamp
+from sitemill.entries import Page, SkipReason
+from sitemill.errors import SourceError
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES
+from sitemill.sources.s3 import (
+    Inventory,
+    StoredObject,
+    bucket_pages,
+    list_objects,
+    normalize_prefix,
+    read_bucket_robots,
+)
+from xsd import assert_xsd_valid
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    yield from moto_bucket(monkeypatch)
+
+
+def seed(keys: dict[str, bytes]) -> None:
+    """Put objects straight into moto's backend: thousands per second, no HTTP round trip."""
+    backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
+    for key, body in keys.items():
+        backend.put_object(BUCKET, key, body)
+
+
+def listed(key: str, size: int = 10, etag: str = '"e"') -> dict[str, Any]:
+    return {
+        "Key": key,
+        "Size": size,
+        "ETag": etag,
+        "LastModified": datetime(2024, 3, 1, 12, 30, 5, tzinfo=UTC),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2024-03-01T12:30:05.000Z",
+        "2024-03-01T12:30:05Z",
+        "2024-03-01T14:30:05+02:00",
+        "Fri, 01 Mar 2024 12:30:05 GMT",  # HTTP headers (Last-Modified): botocore's parser
+        "1709296205",
+    ],
+)
+def test_fast_timestamp_parser_agrees_with_botocore(text: str) -> None:
+    from botocore.utils import parse_timestamp as botocore_parse
+
+    assert parse_timestamp(text) == botocore_parse(text)
+    assert parse_timestamp(text) == datetime(2024, 3, 1, 12, 30, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [("", ""), ("/", ""), ("site", "site/"), ("/site/", "site/"), ("a/b", "a/b/")],
+)
+def test_normalize_prefix(given: str, expected: str) -> None:
+    assert normalize_prefix(given) == expected
+
+
+def test_pages_are_keys_minus_prefix_without_markers_empty_objects_or_own_outputs() -> None:
+    objects = [
+        listed("site/"),
+        listed("site/about.html"),
+        listed("site/blog/", size=0),
+        listed("site/blog_$folder$", size=0),
+        listed("site/blog/post.html"),
+        listed("site/redirect.html", size=0),  # a website redirect: an empty body
+        listed("site/robots.txt", size=30, etag='"r"'),
+        listed("site/sitemap.xml", size=99, etag='"i"'),
+        listed("site/sitemap-2.xml.gz", size=50, etag='"c"'),
+        listed("site/blog/sitemap.xml"),  # not ours: only the root holds sitemill's files
+    ]
+    inventory = Inventory()
+    pages = list(bucket_pages(make_config(), objects, "site/", inventory))
+    assert pages == [
+        Page("about.html", "2024-03-01T12:30:05+00:00"),
+        Page("blog/post.html", "2024-03-01T12:30:05+00:00"),
+        Page("robots.txt", "2024-03-01T12:30:05+00:00"),
+        Page("blog/sitemap.xml", "2024-03-01T12:30:05+00:00"),
+    ]
+    assert inventory.complete
+    assert inventory.objects == {
+        "robots.txt": StoredObject('"r"', 30),
+        "sitemap.xml": StoredObject('"i"', 99),
+        "sitemap-2.xml.gz": StoredObject('"c"', 50),
+    }
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({}, "2024-03-01T12:30:05+00:00"),
+        ({"lastmod_precision": "date"}, "2024-03-01"),
+        ({"lastmod": "none"}, None),
+        ({"lastmod": "git"}, "2024-03-01T12:30:05+00:00"),  # S3 has no git: object time
+    ],
+)
+def test_lastmod_is_the_object_time(values: dict[str, str], expected: str | None) -> None:
+    (page,) = bucket_pages(make_config(**values), [listed("a.html")], "", Inventory())
+    assert page.lastmod == expected
+
+
+def test_inventory_is_complete_only_after_the_whole_listing() -> None:
+    inventory = Inventory()
+    pages = bucket_pages(make_config(), [listed("a.html"), listed("b.html")], "", inventory)
+    next(pages)
+    assert not inventory.complete
+    list(pages)
+    assert inventory.complete
+
+
+def test_listing_streams_one_call_per_thousand_keys(s3: Any) -> None:
+    seed({f"p/{number:05d}.html": PAGE for number in range(2_500)})
+    requests = Requests(s3)
+    objects = list_objects(s3, BUCKET, "p/")
+    first = next(objects)
+    assert first["Key"] == "p/00000.html"
+    assert requests.count("ListObjectsV2") == 1  # a generator: nothing more is read yet
+    assert sum(1 for _ in objects) == 2_499
+    assert requests.count("ListObjectsV2") == 3
+
+
+def test_empty_bucket_lists_nothing(s3: Any) -> None:
+    assert list(list_objects(s3, BUCKET, "")) == []
+
+
+def test_missing_bucket_is_a_source_error(s3: Any) -> None:
+    with pytest.raises(SourceError) as caught:
+        list(list_objects(s3, "no-such-bucket", ""))
+    message = str(caught.value)
+    assert message.startswith("cannot list s3://no-such-bucket/: NoSuchBucket (HTTP 404)")
+    assert "\n" not in message
+    assert "testing" not in message
+    assert isinstance(caught.value.__cause__, ClientError)
+
+
+def test_access_denied_on_robots_txt_means_none(s3: Any, caplog: pytest.LogCaptureFixture) -> None:
+    # With s3:ListBucket limited to a prefix, S3 answers a GET of a missing key with 403.
+    def deny(**_: Any) -> None:
+        raise ClientError(
+            {
+                "Error": {"Code": "AccessDenied", "Message": "Access Denied"},
+                "ResponseMetadata": {"HTTPStatusCode": 403},
+            },
+            "GetObject",
+        )
+
+    s3.meta.events.register("before-call.s3.GetObject", deny)
+    assert read_bucket_robots(s3, BUCKET, "site/") is None
+    assert "access denied" in caplog.text
+
+
+def test_other_errors_on_robots_txt_are_source_errors(s3: Any) -> None:
+    def fail(**_: Any) -> None:
+        raise ClientError(
+            {
+                "Error": {"Code": "InternalError", "Message": "boom"},
+                "ResponseMetadata": {"HTTPStatusCode": 500},
+            },
+            "GetObject",
+        )
+
+    s3.meta.events.register("before-call.s3.GetObject", fail)
+    with pytest.raises(SourceError, match="cannot read s3://"):
+        read_bucket_robots(s3, BUCKET, "")
+
+
+def test_robots_txt_is_read_once_and_honoured(s3: Any) -> None:
+    requests = Requests(s3)
+    assert read_bucket_robots(s3, BUCKET, "") is None
+    seed({"robots.txt": b"User-agent: *\nDisallow: /private/\n"})
+    rules = read_bucket_robots(s3, BUCKET, "")
+    assert rules is not None
+    assert not rules.allows("/private/a.html")
+    assert rules.allows("/a.html")
+    assert requests.summary() == {"GetObject": 2}
+
+
+def test_rebuild_honours_robots_txt_but_not_noindex(s3: Any) -> None:
+    noindex = b'<html><head><meta name="robots" content="noindex"></head></html>'
+    seed(
+        {
+            "robots.txt": b"User-agent: *\nDisallow: /private/\n",
+            "index.html": PAGE,
+            "private/secret.html": PAGE,
+            "hidden.html": noindex,  # would need a GET per page to see: documented, not read
+        }
+    )
+    report = rebuild_bucket(make_config(), s3, BucketSite(BUCKET))
+    index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read().decode()
+    assert re.findall(r"<loc>(.*?)</loc>", index) == [BASE + "hidden.html", BASE]
+    assert report.skipped == Counter({SkipReason.ROBOTS_TXT: 1})
+    assert [skip.path for skip in report.skips] == ["private/secret.html"]
+
+
+def test_twenty_thousand_objects_split_and_a_second_run_puts_nothing(s3: Any) -> None:
+    count = 20_000
+    seed({f"docs/{number:05d}/index.html": PAGE for number in range(count)})
+    config = make_config(max_urls=6_000, gzip=True)
+    s3 = make_s3_client()  # as the CLI and the Lambda build it (fast timestamp parsing)
+    requests = Requests(s3)
+
+    started = time.perf_counter()
+    report = rebuild_bucket(config, s3, BucketSite(BUCKET))
+    first_seconds = time.perf_counter() - started
+    children = [f"sitemap-{number}.xml.gz" for number in (1, 2, 3, 4)]
+    assert report.result.url_count == count
+    assert report.result.files == ["sitemap.xml", *children]
+    # ⌈N/1000⌉ LIST + one PUT per changed file + at most 3 more (here: the robots.txt GET).
+    assert requests.summary() == {"ListObjectsV2": 20, "PutObject": 5, "GetObject": 1}
+
+    index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")
+    assert index["ContentType"] == "application/xml"
+    assert_xsd_valid(index["Body"].read())
+    total = 0
+    for name in children:
+        child = s3.get_object(Bucket=BUCKET, Key=name)
+        assert child["ContentType"] == "application/gzip"
+        assert child["CacheControl"] == "public, max-age=300"
+        data = gzip.decompress(child["Body"].read())
+        if name == children[-1]:  # the XSD is slow on 6,000 URLs: one child is enough
+            assert_xsd_valid(data)
+        total += data.count(b"<url>")
+    assert total == count
+
+    requests.calls.clear()
+    started = time.perf_counter()
+    again = rebuild_bucket(config, s3, BucketSite(BUCKET))
+    second_seconds = time.perf_counter() - started
+    # The bucket now also holds the 5 sitemap files: ⌈20,005/1000⌉ = 21 LIST calls, no PUT;
+    # two GETs: robots.txt and the live index (which children sitemill's last run wrote).
+    assert requests.summary() == {"ListObjectsV2": 21, "GetObject": 2}
+    assert again.result.written == []
+    assert sorted(again.result.unchanged) == sorted(report.result.files)
+    print(f"\n20,000 objects: first rebuild {first_seconds:.2f}s, unchanged {second_seconds:.2f}s")
+
+
+@pytest.mark.parametrize("padding", [0, 1_000, MAX_ROBOTS_TXT_BYTES, 3_000_000])
+def test_robots_txt_is_read_with_one_ranged_get_of_at_most_500_kib(s3: Any, padding: int) -> None:
+    # A rule past Google's 500 KiB is ignored; /dev/zero-sized objects cost no more.
+    data = b"User-agent: *\nDisallow: /private/\n#" + b"x" * padding + b"\nDisallow: /\n"
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=data)
+    sent: list[dict[str, Any]] = []
+    s3.meta.events.register("before-call.s3.GetObject", lambda params, **_: sent.append(params))
+    robots = read_bucket_robots(s3, BUCKET, "")
+    assert robots is not None
+    assert [params["headers"]["Range"] for params in sent] == [
+        f"bytes=0-{MAX_ROBOTS_TXT_BYTES - 1}"
+    ]
+    assert not robots.allows("/private/x.html")
+    assert robots.allows("/page.html") is (len(data) > MAX_ROBOTS_TXT_BYTES)
+
+
+def test_an_empty_robots_txt_allows_everything(s3: Any) -> None:
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=b"")
+    robots = read_bucket_robots(s3, BUCKET, "")
+    assert robots is not None and robots.allows("/anything")
