@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -70,32 +71,32 @@ def build_from_tree(
                 lastmod = lastmod_from_timestamp(file.mtime if when is None else when, precision)
             yield Page(file.path, lastmod)
 
-    site = Root(site_dir)
-
-    def noindex(path: str) -> bool:
-        try:
-            head = site.read(path, PAGE_FACTS_BYTES)
-        except RefusedError as exc:
-            # The walk only yields regular files inside the site: this one changed since.
-            log.warning("not reading %s", exc)
-            return False
-        except OSError as exc:
-            raise SourceError(f"cannot read {site_dir / path}: {exc.strerror or exc}") from exc
-        if head is None:
-            raise SourceError(f"cannot read {site_dir / path}: it was removed during the build")
-        return head_is_noindex(head)
-
     robots = read_robots(site_dir, warnings) if config.respect_robots_txt else None
     return build_from_pages(
         config,
         pages(),
         sink,
         robots=robots,
-        noindex=noindex,
+        noindex=partial(_page_is_noindex, Root(site_dir)),
         lastmod=mode,
         warnings=warnings,
         progress=progress,
     )
+
+
+def _page_is_noindex(site: Root, path: str) -> bool:
+    """The noindex verdict on a page's first PAGE_FACTS_BYTES, read inside the site only."""
+    try:
+        head = site.read(path, PAGE_FACTS_BYTES)
+    except RefusedError as exc:
+        # The walk only yields regular files inside the site: this one changed since.
+        log.warning("not reading %s", exc)
+        return False
+    except OSError as exc:
+        raise SourceError(f"cannot read {site.path / path}: {exc.strerror or exc}") from exc
+    if head is None:
+        raise SourceError(f"cannot read {site.path / path}: it was removed during the build")
+    return head_is_noindex(head)
 
 
 def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
