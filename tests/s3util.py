@@ -58,3 +58,9 @@ def restored_logging() -> Iterator[None]:
     yield
     logger.handlers[:] = saved[0]
     logger.propagate, logger.level = saved[1], saved[2]
+
+
+def put_pages(client: Any, *paths: str) -> None:
+    """Upload each path as a small HTML page."""
+    for path in paths:
+        client.put_object(Bucket=BUCKET, Key=path, Body=PAGE)

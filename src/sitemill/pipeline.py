@@ -6,10 +6,9 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from sitemill.config import DEFAULT_INCLUDE, Config, LastmodMode
+from sitemill.config import Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Page, SkipReason
-from sitemill.globs import compile_globs
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
@@ -20,8 +19,6 @@ from sitemill.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
 
-_DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
-_BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 _HTML_SUFFIXES: Final = (".html", ".htm")
 PROGRESS_EVERY: Final = 5_000
 

@@ -12,7 +12,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from consistency import assert_one_build, live_urls
-from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
+from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.errors import SinkError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 
@@ -20,11 +20,6 @@ from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield from moto_bucket(monkeypatch)
-
-
-def put_pages(client: Any, *paths: str) -> None:
-    for path in paths:
-        client.put_object(Bucket=BUCKET, Key=path, Body=PAGE)
 
 
 def reader(client: Any) -> Callable[[str], bytes | None]:

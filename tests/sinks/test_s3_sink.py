@@ -15,7 +15,7 @@ import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
 
 from consistency import assert_one_build
-from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
+from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket, put_pages
 from sitemill.cli.main import main
 from sitemill.errors import ConflictError, SinkError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
@@ -56,11 +56,6 @@ def before_index_put(client: Any, action: Callable[[], None], times: int = 1) ->
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield from moto_bucket(monkeypatch)
-
-
-def put_pages(client: Any, *paths: str) -> None:
-    for path in paths:
-        client.put_object(Bucket=BUCKET, Key=path, Body=PAGE)
 
 
 def keys(client: Any) -> list[str]:

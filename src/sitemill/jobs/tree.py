@@ -7,12 +7,10 @@ import os
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
-from typing import Final
 
-from sitemill.config import DEFAULT_INCLUDE, Config, LastmodMode
+from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
-from sitemill.globs import compile_globs
 from sitemill.noindex import PAGE_FACTS_BYTES, head_is_noindex
 from sitemill.outputs import ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
@@ -26,11 +24,6 @@ from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 
 log = logging.getLogger(__name__)
-
-_DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
-_BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
-_HTML_SUFFIXES: Final = (".html", ".htm")
-PROGRESS_EVERY: Final = 5_000
 
 
 def build_from_tree(
