@@ -2,7 +2,7 @@
 
 ``-P`` keeps the workspace (the current directory) off ``sys.path``, so a folder named
 ``action`` or ``sitemill`` in the user's repository cannot shadow this code. All logic is in
-``sitemill.github.action``; action.yml installs the package into a private venv first.
+the ``sitemill.github`` package; action.yml installs the package into a private venv first.
 """
 
 from __future__ import annotations

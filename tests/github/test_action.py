@@ -18,15 +18,16 @@ import yaml
 from gitutil import commit, git, head, make_repo
 from sitemill.config import LastmodMode
 from sitemill.errors import ConfigError
-from sitemill.github.action import (
+from sitemill.github.action import main
+from sitemill.github.commands import escape_data, escape_property, workflow_command
+from sitemill.github.repo import Identity, redact
+from sitemill.github.settings import (
     ACTION_INPUT_ENV,
     CONFIG_INPUT_ENV,
     DEFAULT_COMMITTER,
-    main,
     read_settings,
 )
-from sitemill.github.push import Identity, redact
-from sitemill.github.summary import escape_data, escape_property, render_summary, workflow_command
+from sitemill.github.summary import render_summary
 from sitemill.report import Report, WriteResult
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,8 +112,17 @@ def runner_env(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def run_action(workspace: Path, inputs: dict[str, str], *, cwd: Path | None = None) -> Run:
-    """Do what the runner does for the `run` step: evaluate its env: with these inputs, run bash."""
+def run_action(
+    workspace: Path,
+    inputs: dict[str, str],
+    *,
+    cwd: Path | None = None,
+    inherited: dict[str, str] | None = None,
+) -> Run:
+    """Do what the runner does for the `run` step: evaluate its env: with these inputs, run bash.
+
+    ``inherited`` are further variables of the runner's environment.
+    """
     step = action_run_step()
     unknown = set(inputs) - set(step["defaults"])
     assert not unknown, f"not inputs of action.yml: {unknown}"
@@ -128,7 +138,7 @@ def run_action(workspace: Path, inputs: dict[str, str], *, cwd: Path | None = No
     scratch = workspace.parent
     number = len(list(scratch.glob("output-*"))) + 1
     output, summary = scratch / f"output-{number}", scratch / f"summary-{number}"
-    env = runner_env(scratch)
+    env = runner_env(scratch) | (inherited or {})
     env.update({name: EXPRESSION.sub(evaluate, str(value)) for name, value in step["env"].items()})
     env.update(
         GITHUB_WORKSPACE=str(workspace),
@@ -379,6 +389,33 @@ def test_push_without_credentials_fails_clearly_and_never_prints_the_token(
     assert "git push to origin failed" in error
     assert "permissions: contents: write" in error
     assert "ghs_s3cr3tT0ken" not in run.stdout + run.stderr + run.summary
+
+
+def test_git_variables_of_a_hook_redirect_nothing(project: Project) -> None:
+    # A job that runs inside a git hook inherits these; they name another repository and person.
+    other = make_repo(project.root / "other")
+    commit(other, {"x.txt": "x"}, when=SEED_TIME)
+    before = head(other)
+    git_dir = other / ".git"
+    hook = {
+        "GIT_DIR": str(git_dir),
+        "GIT_WORK_TREE": str(other),
+        "GIT_INDEX_FILE": str(git_dir / "index"),
+        "GIT_COMMON_DIR": str(git_dir),
+        "GIT_OBJECT_DIRECTORY": str(git_dir / "objects"),
+        "GIT_AUTHOR_NAME": "Someone Else",
+        "GIT_COMMITTER_EMAIL": "else@example.invalid",
+        "GIT_GLOB_PATHSPECS": "1",
+    }
+
+    run = run_action(project.workspace, {"base-url": BASE_URL}, inherited=hook)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.outputs["commit-sha"] == head(project.remote)
+    pushed = remote_commit(project.remote)
+    assert (pushed["author"], pushed["committer"]) == (BOT, BOT)
+    assert pushed["changes"] == ["A\tsitemap.xml"]
+    assert head(other) == before
 
 
 def test_a_detached_head_writes_but_does_not_commit(project: Project) -> None:

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from sitemill.config import CONFIG_KEYS
-from sitemill.github.action import (
+from sitemill.github.settings import (
     ACTION_INPUT_ENV,
     CONFIG_INPUT_ENV,
     DEFAULT_COMMIT_MESSAGE,

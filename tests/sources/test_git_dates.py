@@ -27,6 +27,7 @@ from gitutil import (
 from sitemill.errors import GitError
 from sitemill.sources import git as git_source
 from sitemill.sources.git import GitHistory, find_work_tree, read_git_history
+from sitemill.sources.gitlog import Commit
 
 T1, T2, T3, T4, T5, T6, T7 = (f"2024-03-0{day}T10:00:00+00:00" for day in range(1, 8))
 
@@ -386,7 +387,7 @@ def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen = [0]
     parse = git_source._parse_log
 
-    def counting(stream: IO[bytes], relevant: set[bytes]) -> Iterator[git_source._Commit]:
+    def counting(stream: IO[bytes], relevant: set[bytes]) -> Iterator[Commit]:
         for one in parse(stream, relevant):
             seen[0] += 1
             yield one
@@ -446,7 +447,9 @@ def test_git_variables_of_a_hook_and_user_config_do_not_matter(
     )
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
     monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
     monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(other / ".git" / "objects"))
     monkeypatch.setenv("GIT_GLOB_PATHSPECS", "1")
 
     assert read_git_history(repo) == expected

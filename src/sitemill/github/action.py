@@ -2,60 +2,28 @@
 
 from __future__ import annotations
 
-import logging
-import os
-import uuid
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TextIO
 
-from sitemill.config import CONFIG_KEYS, Config, env_name, load_config, parse_bool
-from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
-from sitemill.errors import ConfigError, SinkError, SitemillError
-from sitemill.github.push import Identity, Published, Repo, commit_and_push
-from sitemill.github.summary import (
-    render_failure,
-    render_summary,
+from sitemill.config import Config
+from sitemill.errors import SinkError, SitemillError
+from sitemill.github.commands import (
+    append_to,
+    log_lines,
     skip_annotations,
     workflow_command,
+    write_outputs,
 )
+from sitemill.github.push import Published, commit_and_push
+from sitemill.github.repo import Repo
+from sitemill.github.settings import Settings, read_settings
+from sitemill.github.summary import render_failure, render_summary
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import ROBOTS_TXT, is_own_name
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
-
-# The Action's own inputs (not config keys) reach us as these env names (action.yml `env:`).
-ACTION_INPUT_ENV: Final = {
-    "path": "SITEMILL_ACTION_PATH",
-    "output-dir": "SITEMILL_ACTION_OUTPUT_DIR",
-    "config": "SITEMILL_ACTION_CONFIG",
-    "commit": "SITEMILL_ACTION_COMMIT",
-    "commit-message": "SITEMILL_ACTION_COMMIT_MESSAGE",
-    "committer": "SITEMILL_ACTION_COMMITTER",
-}
-# Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
-CONFIG_INPUT_ENV: Final = {
-    key.replace("_", "-"): env_name(key) for key in CONFIG_KEYS if key != "rules"
-}
-DEFAULT_COMMIT_MESSAGE: Final = "Update sitemap"
-DEFAULT_COMMITTER: Final = (
-    "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """A validated run: the config, the directories (inside the workspace) and how to commit."""
-
-    config: Config
-    workspace: Path
-    site_dir: Path
-    out_dir: Path
-    commit: bool
-    message: str
-    committer: Identity
 
 
 @dataclass
@@ -76,19 +44,19 @@ class Outcome:
 
 def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> int:
     """Run the Action once; 0 on success, 1 (after one ``::error::`` line) on a SitemillError."""
-    with _log_lines(stderr):
+    with log_lines(stderr):
         try:
             settings = read_settings(env, cwd)
             outcome = execute(settings, env)
         except SitemillError as exc:
             stdout.write(workflow_command("error", str(exc), title="sitemill") + "\n")
-            _append(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))
+            append_to(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))
             return 1
     for line in skip_annotations(outcome.report, _relative(settings.site_dir, settings.workspace)):
         stdout.write(line + "\n")
     for warning in [*outcome.report.warnings, *outcome.warnings]:
         stdout.write(workflow_command("warning", warning, title="sitemill") + "\n")
-    _write_outputs(env.get("GITHUB_OUTPUT"), action_outputs(settings, outcome))
+    write_outputs(env.get("GITHUB_OUTPUT"), action_outputs(settings, outcome))
     summary = render_summary(
         outcome.report,
         _file_paths(settings, outcome),
@@ -97,39 +65,8 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
         [*outcome.report.warnings, *outcome.warnings],
         _relative(settings.out_dir, settings.workspace),
     )
-    _append(env.get("GITHUB_STEP_SUMMARY"), summary)
+    append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
     return 0
-
-
-def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
-    """Validate every input; inputs override the config file, empty inputs count as unset."""
-    workspace = Path(env.get("GITHUB_WORKSPACE") or cwd).resolve()
-    site_dir = _inside(workspace, _input(env, "path") or ".", "path")
-    if not site_dir.is_dir():
-        what = "is not a directory" if site_dir.exists() else "does not exist"
-        raise ConfigError("path", f"{_input(env, 'path')!r} {what} (in {workspace})")
-    out_text = _input(env, "output-dir")
-    out_dir = _inside(workspace, out_text, "output-dir") if out_text else site_dir
-    if out_dir.exists() and not out_dir.is_dir():
-        raise ConfigError("output-dir", f"{out_text!r} is not a directory")
-    config_file = _config_file(env, workspace, site_dir)
-    # Inside the workspace, and so must be the templates_dir it names.
-    file_values = read_config_file(config_file, root=workspace) if config_file is not None else {}
-    config_env = {name: env[name] for name in CONFIG_INPUT_ENV.values() if name in env}
-    templates = config_env.get(env_name("templates_dir"), "")
-    if templates.strip():  # relative to the workspace, like every other path input
-        config_env[env_name("templates_dir")] = str(_inside(workspace, templates, "templates_dir"))
-    if not config_env.get(env_name("base_url"), "").strip() and "base_url" not in file_values:
-        raise ConfigError("base_url", "is required: set the base-url input or sitemill.toml")
-    return Settings(
-        config=load_config(None, config_env, file_values),
-        workspace=workspace,
-        site_dir=site_dir,
-        out_dir=out_dir,
-        commit=parse_bool("commit", _input(env, "commit") or "true"),
-        message=_input(env, "commit-message").strip() or DEFAULT_COMMIT_MESSAGE,
-        committer=Identity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
-    )
 
 
 def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
@@ -201,90 +138,3 @@ def _relative(directory: Path, workspace: Path) -> str:
     """``directory`` relative to the workspace as a POSIX prefix: "" or "public/"."""
     text = directory.relative_to(workspace).as_posix()
     return "" if text == "." else text + "/"
-
-
-def _input(env: Mapping[str, str], name: str) -> str:
-    return env.get(ACTION_INPUT_ENV[name], "")
-
-
-def _inside(workspace: Path, text: str, key: str) -> Path:
-    """Resolve a path input against the workspace; it may not lead anywhere outside it.
-
-    Every link on the way is followed first: a committed link out of the workspace is refused.
-    """
-    if any(ord(char) < 0x20 for char in text):
-        raise ConfigError(key, f"{text!r} contains a control character")
-    named = workspace / text.strip()
-    path = named.resolve()
-    if not path.is_relative_to(workspace):
-        if Path(os.path.normpath(named)).is_relative_to(workspace):
-            raise ConfigError(
-                key, f"{text!r} leads outside the workspace through a symbolic link (to {path})"
-            )
-        raise ConfigError(key, f"{text!r} is outside the workspace ({workspace})")
-    return path
-
-
-def _config_file(env: Mapping[str, str], workspace: Path, site_dir: Path) -> Path | None:
-    """The ``config`` input, else a sitemill.toml at the workspace root or in ``path``.
-
-    Either must resolve inside the workspace: a link leading out is a ConfigError, never read.
-    """
-    text = _input(env, "config").strip()
-    if text:
-        path = _inside(workspace, text, "config")
-        if not path.is_file():
-            raise ConfigError("config", f"{text!r} is not a file (in {workspace})")
-        return path
-    for directory in (workspace, site_dir):
-        found = directory / CONFIG_FILE_NAME
-        if not os.path.lexists(found):
-            continue
-        path = _inside(workspace, os.path.relpath(found, workspace), "config")
-        if path.is_file():
-            return path
-    return None
-
-
-def _write_outputs(path: str | None, outputs: Mapping[str, str]) -> None:
-    """Append to $GITHUB_OUTPUT with the ``name<<DELIMITER`` syntax, safe for any value."""
-    if not path:
-        return
-    lines = []
-    for name, value in outputs.items():
-        delimiter = f"ghadelimiter_{uuid.uuid4()}"  # random, so no value can end it early
-        lines.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
-    _append(path, "".join(lines))
-
-
-def _append(path: str | None, text: str) -> None:
-    if not path:
-        return
-    try:
-        with open(path, "a", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise SinkError(f"cannot write {path}: {exc.strerror or exc}") from exc
-
-
-class _OneLine(logging.Formatter):
-    """Log lines that can never start a workflow command: data cannot inject ``::…::``."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = f"sitemill: {record.levelname.lower()}: {record.getMessage()}"
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-@contextmanager
-def _log_lines(stream: TextIO) -> Iterator[None]:
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(_OneLine())
-    logger = logging.getLogger("sitemill")
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)

@@ -1,9 +1,9 @@
-"""What the Action tells the runner: workflow commands (escaped) and the job summary."""
+"""The job summary ($GITHUB_STEP_SUMMARY): counts, files, skips by reason, the commit."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from sitemill.github.push import Published
@@ -12,40 +12,6 @@ from sitemill.report import Report
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20
 _BACKTICKS: Final = re.compile(r"`+")
-
-
-def escape_data(text: str) -> str:
-    """A workflow command's message: ``%``, CR and LF escaped, as @actions/core does."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """A workflow command's property value: also ``:`` and ``,``, which end a property."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def workflow_command(name: str, message: str, **properties: str) -> str:
-    """One ``::name key=value,…::message`` line.
-
-    See https://docs.github.com/actions/reference/workflow-commands-for-github-actions.
-    """
-    props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
-    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
-
-
-def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:
-    """A ``::warning file=…::`` per skipped page, paths relative to the workspace."""
-    for skip in report.skips:
-        detail = f" ({skip.detail})" if skip.detail else ""
-        yield workflow_command(
-            "warning",
-            f"not in the sitemap: {skip.reason.value}{detail}",
-            file=site_prefix + skip.path,
-            title="sitemill skipped this page",
-        )
-    unlisted = sum(report.skipped.values()) - len(report.skips)
-    if unlisted > 0:
-        yield workflow_command("warning", f"{unlisted} more skipped pages are not annotated")
 
 
 def render_summary(

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
-import tempfile
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.errors import GitError
+from sitemill.gitrun import Git, git_env
 from sitemill.sources.gitlog import HistoryWalk
 
 # Private here, and looked up in this module by _read_log_dates on each call (a test wraps it
@@ -19,29 +18,9 @@ from sitemill.sources.gitlog import parse_log as _parse_log
 
 log = logging.getLogger(__name__)
 
-# Options that make git's output the same whatever the user's configuration says.
-_GIT_OPTIONS = (
-    "--no-pager",
-    "--literal-pathspecs",  # the site's own directory name is a path, never a glob
-    "-c",
-    "core.quotepath=off",
-    "-c",
-    "log.diffMerges=separate",  # what -m means since git 2.31; older gits ignore the key
-)
-# These would point git at another repository or index than the one holding the site
-# (git sets them while it runs hooks), or clash with --literal-pathspecs.
-_DROPPED_ENV = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_COMMON_DIR",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_PREFIX",
-    "GIT_GLOB_PATHSPECS",
-    "GIT_NOGLOB_PATHSPECS",
-    "GIT_ICASE_PATHSPECS",
-)
+# With the runner's own options, these make git's output the same whatever the user's
+# configuration says.
+_SETTINGS = ("log.diffMerges=separate",)  # what -m means since git 2.31; older gits ignore it
 _NOT_A_WORK_TREE = (b"not a git repository", b"must be run in a work tree", b"cannot change to")
 
 
@@ -64,16 +43,19 @@ class GitHistory:
 
 def find_work_tree(site_dir: Path) -> Path | None:
     """Return the top of the git work tree holding ``site_dir``, or None (no repo, no git)."""
+    git = _git(site_dir)
     try:
-        done = _run_git(site_dir, "rev-parse", "--show-toplevel")
-    except FileNotFoundError:
+        done = git.run("rev-parse", "--show-toplevel")
+    except GitError as exc:
+        if not isinstance(exc.__cause__, FileNotFoundError):
+            raise
         log.debug("git is not installed")
         return None
     if done.returncode != 0:
         if not any(text in done.stderr for text in _NOT_A_WORK_TREE):
             # Worth a warning: in CI this is usually git's safe.directory check, and the
             # fallback to mtime gives every page the checkout time.
-            log.warning("git cannot read %s: %s", site_dir, _message(done.stderr))
+            log.warning("git cannot read %s: %s", site_dir, git.message(done))
         return None
     top = done.stdout.removesuffix(b"\n")
     return Path(os.fsdecode(top)) if top else None
@@ -89,14 +71,15 @@ def read_git_history(site_dir: Path, wanted: Collection[str] | None = None) -> G
     relative = _site_relative(site_dir, top)
     pathspec = (relative,) if relative else ()
     prefix = os.fsencode(relative + "/") if relative else b""
-    dirty = _read_dirty(top, prefix, pathspec)
+    git = _git(top)
+    dirty = _read_dirty(git, prefix, pathspec)
     if head is None:
         return GitHistory(dates={}, dirty=dirty, shallow=shallow)
-    listing = _git_output(top, "ls-tree", "-r", "-z", "--name-only", "--full-tree", head, *pathspec)
+    listing = git.output("ls-tree", "-r", "-z", "--name-only", "--full-tree", head, *pathspec)
     targets = {name for name in listing.split(b"\0") if name}
     if wanted is not None:
         targets &= {prefix + os.fsencode(path) for path in wanted}
-    dates = _read_log_dates(top, head, targets) if targets else {}
+    dates = _read_log_dates(git, head, targets) if targets else {}
     cut = len(prefix)
     return GitHistory(
         dates={os.fsdecode(name[cut:]): when for name, when in dates.items()},
@@ -107,18 +90,10 @@ def read_git_history(site_dir: Path, wanted: Collection[str] | None = None) -> G
 
 def _locate(site_dir: Path) -> tuple[Path, str | None, bool]:
     """Return the work tree's top, HEAD's commit (None before the first commit), shallowness."""
-    try:
-        done = _run_git(
-            site_dir,
-            "rev-parse",
-            "--is-shallow-repository",
-            "--show-toplevel",
-            "--verify",
-            "-q",
-            "HEAD^{commit}",
-        )
-    except OSError as exc:
-        raise GitError(f"cannot run git: {exc}") from exc
+    git = _git(site_dir)
+    done = git.run(
+        "rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD^{commit}"
+    )
     # Output: "true|false\n<top>\n<sha>\n"; <top> may itself hold newlines, and an unborn
     # HEAD only makes --verify fail with status 1 after the first two lines are out.
     shallow, _, rest = done.stdout.removesuffix(b"\n").partition(b"\n")
@@ -126,7 +101,7 @@ def _locate(site_dir: Path) -> tuple[Path, str | None, bool]:
     if done.returncode == 0:
         rest, _, head = rest.rpartition(b"\n")
     elif done.returncode != 1:
-        raise GitError(f"{site_dir} is not in a git work tree: {_message(done.stderr)}")
+        raise GitError(f"{site_dir} is not in a git work tree: {git.message(done)}")
     if shallow not in (b"true", b"false") or not rest:
         raise GitError(f"{site_dir} is not inside a git work tree")
     return Path(os.fsdecode(rest)), head.decode("ascii") if head else None, shallow == b"true"
@@ -141,10 +116,9 @@ def _site_relative(site_dir: Path, top: Path) -> str:
     return "" if relative == Path() else relative.as_posix()
 
 
-def _read_dirty(top: Path, prefix: bytes, pathspec: tuple[str, ...]) -> frozenset[str]:
+def _read_dirty(git: Git, prefix: bytes, pathspec: tuple[str, ...]) -> frozenset[str]:
     """Return the site-relative paths that differ from HEAD or are untracked (not ignored)."""
-    output = _git_output(
-        top,
+    output = git.output(
         "status",
         "--porcelain",
         "-z",
@@ -167,7 +141,7 @@ def _read_dirty(top: Path, prefix: bytes, pathspec: tuple[str, ...]) -> frozense
     return frozenset(dirty)
 
 
-def _read_log_dates(top: Path, head: str, targets: set[bytes]) -> dict[bytes, int]:
+def _read_log_dates(git: Git, head: str, targets: set[bytes]) -> dict[bytes, int]:
     """Stream one ``git log`` over HEAD's history and date every target path."""
     command = [
         "log",
@@ -186,71 +160,18 @@ def _read_log_dates(top: Path, head: str, targets: set[bytes]) -> dict[bytes, in
         "--",
     ]
     walk = HistoryWalk(head.encode("ascii"), targets)
-    with tempfile.TemporaryFile() as errors:
-        try:
-            process = subprocess.Popen(
-                _git_command(top, command),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=errors,
-                env=_git_env(),
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-        with process:
-            assert process.stdout is not None
-            stopped = False
-            try:
-                for commit in _parse_log(process.stdout, walk.unresolved):
-                    if walk.visit(commit):
-                        stopped = True
-                        break
-            except ValueError as exc:
-                raise GitError(f"unexpected git log output: {exc}") from exc
-            finally:
-                if process.poll() is None:
-                    process.terminate()
-            returncode = process.wait()
-        if returncode != 0 and not stopped:
-            errors.seek(0)
-            raise GitError(f"git log failed: {_message(errors.read())}")
+    try:
+        with git.stream(*command) as output:
+            for commit in _parse_log(output.stdout, walk.unresolved):
+                if walk.visit(commit):
+                    output.stop()
+                    break
+    except ValueError as exc:
+        raise GitError(f"unexpected git log output: {exc}") from exc
     log.debug("dated %d of %d files", len(walk.dates), len(targets))
     return walk.dates
 
 
-def _git_env() -> dict[str, str]:
-    env = {name: value for name, value in os.environ.items() if name not in _DROPPED_ENV}
-    env.update(LC_ALL="C", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0")
-    return env
-
-
-def _git_command(cwd: Path, args: Iterable[str]) -> list[str]:
-    return ["git", "-C", os.fspath(cwd), *_GIT_OPTIONS, *args]
-
-
-def _run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        _git_command(cwd, args),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=_git_env(),
-        check=False,
-    )
-
-
-def _git_output(cwd: Path, *args: str) -> bytes:
-    """Run a short git command and return its output; any failure is a GitError."""
-    try:
-        done = _run_git(cwd, *args)
-        done.check_returncode()
-    except OSError as exc:
-        raise GitError(f"cannot run git: {exc}") from exc
-    except subprocess.CalledProcessError as exc:
-        raise GitError(f"git {args[0]} failed: {_message(exc.stderr)}") from exc
-    return done.stdout
-
-
-def _message(stderr: bytes) -> str:
-    # git ends with the line that says what failed ("fatal: ..."), after any hints.
-    lines = stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else "no message"
+def _git(directory: Path) -> Git:
+    """git in ``directory``, for reading: the environment of this process, made safe."""
+    return Git(directory, git_env(reading=True), _SETTINGS)

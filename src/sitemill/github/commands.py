@@ -1,0 +1,91 @@
+"""What the Action tells the runner on stdout and in its files: workflow commands, outputs, logs.
+
+See https://docs.github.com/actions/reference/workflow-commands-for-github-actions.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TextIO
+
+from sitemill.errors import SinkError
+from sitemill.report import Report
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message: ``%``, CR and LF escaped, as @actions/core does."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value: also ``:`` and ``,``, which end a property."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(name: str, message: str, **properties: str) -> str:
+    """One ``::name key=value,…::message`` line."""
+    props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
+
+
+def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:
+    """A ``::warning file=…::`` per skipped page, paths relative to the workspace."""
+    for skip in report.skips:
+        detail = f" ({skip.detail})" if skip.detail else ""
+        yield workflow_command(
+            "warning",
+            f"not in the sitemap: {skip.reason.value}{detail}",
+            file=site_prefix + skip.path,
+            title="sitemill skipped this page",
+        )
+    unlisted = sum(report.skipped.values()) - len(report.skips)
+    if unlisted > 0:
+        yield workflow_command("warning", f"{unlisted} more skipped pages are not annotated")
+
+
+def write_outputs(path: str | None, outputs: Mapping[str, str]) -> None:
+    """Append to $GITHUB_OUTPUT with the ``name<<DELIMITER`` syntax, safe for any value."""
+    if not path:
+        return
+    lines = []
+    for name, value in outputs.items():
+        delimiter = f"ghadelimiter_{uuid.uuid4()}"  # random, so no value can end it early
+        lines.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+    append_to(path, "".join(lines))
+
+
+def append_to(path: str | None, text: str) -> None:
+    """Append to one of the runner's files ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY), if named."""
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise SinkError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+class _OneLine(logging.Formatter):
+    """Log lines that can never start a workflow command: data cannot inject ``::…::``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return escape_data(f"sitemill: {record.levelname.lower()}: {record.getMessage()}")
+
+
+@contextmanager
+def log_lines(stream: TextIO) -> Iterator[None]:
+    """Send sitemill's log (INFO and up) to ``stream``, one escaped line per record."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(_OneLine())
+    logger = logging.getLogger("sitemill")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

@@ -1,0 +1,188 @@
+"""The repository seen from the output directory: stage, commit, push, fetch and replay."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from sitemill.errors import ConfigError, GitError
+from sitemill.gitrun import Git, git_env
+
+# git's well-known empty tree: the base to diff against on a branch with no commit yet.
+_EMPTY_TREE: Final = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# "https://user:token@host/" in git's messages: the token must never reach a log.
+_USERINFO: Final = re.compile(r"(?<=://)[^/@\s]+@")
+_IDENTITY: Final = re.compile(r"\s*([^<>\x00-\x1f]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """The author and committer of sitemill's commits, e.g. ``Name <email>``."""
+
+    name: str
+    email: str
+
+    @classmethod
+    def parse(cls, text: str) -> Identity:
+        """Read ``Name <email>``; anything else is a ConfigError on ``committer``."""
+        match = _IDENTITY.fullmatch(text)
+        if match is None:
+            raise ConfigError("committer", f"{text!r} is not of the form 'Name <email>'")
+        return cls(match[1], match[2])
+
+
+def redact(text: str) -> str:
+    """Hide user info (tokens) in URLs that git puts in its messages."""
+    return _USERINFO.sub("***@", text)
+
+
+class Repo:
+    """A git work tree seen from the output directory; identity and safety via ``-c`` only.
+
+    git runs with the Action's environment (the credentials actions/checkout set up keep
+    working), minus the variables that would override the identity or the repository.
+    """
+
+    def __init__(self, workdir: Path, identity: Identity, env: Mapping[str, str]) -> None:
+        self.workdir = workdir
+        self.identity = identity
+        self._git = Git(
+            workdir,
+            git_env(env),
+            (f"user.name={identity.name}", f"user.email={identity.email}"),
+            describe=_describe,
+        )
+
+    @classmethod
+    def open(cls, workdir: Path, identity: Identity, env: Mapping[str, str]) -> Repo:
+        """The repository that holds ``workdir``; GitError when there is none."""
+        repo = cls(workdir, identity, env)
+        found = repo.git("rev-parse", "--is-inside-work-tree", check=False)
+        if found.returncode != 0 or _text(found.stdout).strip() != "true":
+            raise GitError(
+                f"commit is true, but {workdir} is not inside a git work tree "
+                "(check out the repository first, or set commit: false)"
+            )
+        return repo
+
+    def git(
+        self,
+        *args: str,
+        check: bool = True,
+        stdin: str | None = None,
+        options: Sequence[str] = (),
+        literal: bool = True,
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run one git command in the output directory; GitError (redacted) when it fails.
+
+        ``options`` are extra ``-c key=value`` settings for this command only; ``literal``
+        takes pathspecs literally (the commands that support it).
+        """
+        data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
+        done = self._git.run(*args, stdin=data, literal=literal, settings=options)
+        if check and done.returncode != 0:
+            raise self._git.failure(args[0], done)
+        return done
+
+    def read(self, *args: str) -> str:
+        """The output of a command that must succeed, as text."""
+        return _text(self.git(*args).stdout)
+
+    def message(self, done: subprocess.CompletedProcess[bytes]) -> str:
+        """Why a command failed, on one line, redacted."""
+        return self._git.message(done)
+
+    def current_branch(self) -> str | None:
+        """The checked-out branch, or None on a detached HEAD."""
+        done = self.git("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+        return _text(done.stdout).strip() if done.returncode == 0 else None
+
+    def push_target(self, branch: str) -> tuple[str, str]:
+        """The remote and the ref a push of ``branch`` goes to: its upstream, else origin."""
+        remote = self._config(f"branch.{branch}.remote") or "origin"
+        ref = self._config(f"branch.{branch}.merge") or f"refs/heads/{branch}"
+        return remote, ref
+
+    def _config(self, key: str) -> str | None:
+        done = self.git("config", "--get", key, check=False)
+        return _text(done.stdout).strip() or None
+
+    def stage(self, names: Sequence[str]) -> list[str]:
+        """Stage these output files (present or deleted); return the ones that differ from HEAD."""
+        present = [name for name in names if (self.workdir / name).exists()]
+        gone = [name for name in names if name not in present]
+        if present:
+            self._refuse_ignored(present)
+            self.git("add", "--", *present)
+        if gone:
+            self.git("rm", "--cached", "--quiet", "--ignore-unmatch", "--", *gone)
+        head = self.git("rev-parse", "--verify", "--quiet", "HEAD", check=False)
+        base = _text(head.stdout).strip() if head.returncode == 0 else _EMPTY_TREE
+        diff = self.read("diff", "--cached", "--name-only", "--relative", "-z", base, "--", *names)
+        return [name for name in diff.split("\0") if name]
+
+    def _refuse_ignored(self, names: Sequence[str]) -> None:
+        # Otherwise `git add` fails with a hint to force it, which is not what the user wants.
+        # check-ignore refuses --literal-pathspecs; sitemill's own names hold no glob characters.
+        done = self.git("check-ignore", "--", *names, check=False, literal=False)
+        ignored = _text(done.stdout).split()
+        if ignored:
+            raise GitError(
+                f"git ignores {', '.join(ignored)} (.gitignore), so it cannot be committed: "
+                "set commit: false to only write the files, or stop ignoring them"
+            )
+
+    def commit(self, names: Sequence[str], message: str) -> str:
+        """Commit exactly these files (``--only``: whatever else is staged stays out)."""
+        self.git(
+            "commit", "--quiet", "--cleanup=whitespace", "--file=-", "--only", "--", *names,
+            stdin=message,
+        )  # fmt: skip
+        return self.read("rev-parse", "HEAD").strip()
+
+    def push(self, remote: str, ref: str) -> str | None:
+        """Push HEAD; None on success, else git's (redacted) message."""
+        done = self.git("push", "--quiet", remote, f"HEAD:{ref}", check=False)
+        return None if done.returncode == 0 else self.message(done)
+
+    def fetch(self, remote: str, ref: str) -> str | None:
+        """The remote's current commit for ``ref``, or None when it cannot be fetched."""
+        done = self.git("fetch", "--quiet", "--no-tags", remote, ref, check=False)
+        if done.returncode != 0:
+            return None
+        return self.read("rev-parse", "FETCH_HEAD").strip()
+
+    def contains(self, commit: str, ancestor: str) -> bool:
+        """Whether ``ancestor`` is part of ``commit``'s history."""
+        done = self.git("merge-base", "--is-ancestor", ancestor, commit, check=False)
+        return done.returncode == 0
+
+    def replay_onto(self, tip: str) -> None:
+        """Drop our unpushed commit, then rebase any earlier local commits onto ``tip``.
+
+        Our commit is regenerated rather than rebased: rebasing generated files conflicts
+        whenever the concurrent push was another sitemill run, and would list a stale tree.
+        """
+        self.git("reset", "--quiet", "--keep", "HEAD~1")
+        done = self.git("rebase", "--quiet", tip, check=False, options=["rebase.autoStash=true"])
+        if done.returncode != 0:
+            self.git("rebase", "--abort", check=False)
+            raise GitError(
+                f"the remote moved and the branch's own commits do not rebase onto it: "
+                f"{self.message(done)}"
+            )
+
+
+def _text(data: bytes) -> str:
+    # What git prints is UTF-8 for sitemill's names; anything else survives the round trip.
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _describe(stderr: bytes, stdout: bytes, returncode: int) -> str:
+    """All of git's message on one line (a push's reason is not its last line), redacted."""
+    text = _text(stderr or stdout).strip()
+    return redact(" ".join(text.split())) or f"exit status {returncode}"

@@ -1,0 +1,119 @@
+"""The Action's inputs, read from the env that action.yml sets, validated into Settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from sitemill.config import CONFIG_KEYS, Config, env_name, load_config, parse_bool
+from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
+from sitemill.errors import ConfigError
+from sitemill.github.repo import Identity
+
+# The Action's own inputs (not config keys) reach us as these env names (action.yml `env:`).
+ACTION_INPUT_ENV: Final = {
+    "path": "SITEMILL_ACTION_PATH",
+    "output-dir": "SITEMILL_ACTION_OUTPUT_DIR",
+    "config": "SITEMILL_ACTION_CONFIG",
+    "commit": "SITEMILL_ACTION_COMMIT",
+    "commit-message": "SITEMILL_ACTION_COMMIT_MESSAGE",
+    "committer": "SITEMILL_ACTION_COMMITTER",
+}
+# Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
+CONFIG_INPUT_ENV: Final = {
+    key.replace("_", "-"): env_name(key) for key in CONFIG_KEYS if key != "rules"
+}
+DEFAULT_COMMIT_MESSAGE: Final = "Update sitemap"
+DEFAULT_COMMITTER: Final = (
+    "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A validated run: the config, the directories (inside the workspace) and how to commit."""
+
+    config: Config
+    workspace: Path
+    site_dir: Path
+    out_dir: Path
+    commit: bool
+    message: str
+    committer: Identity
+
+
+def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
+    """Validate every input; inputs override the config file, empty inputs count as unset."""
+    workspace = Path(env.get("GITHUB_WORKSPACE") or cwd).resolve()
+    site_dir = _inside(workspace, _input(env, "path") or ".", "path")
+    if not site_dir.is_dir():
+        what = "is not a directory" if site_dir.exists() else "does not exist"
+        raise ConfigError("path", f"{_input(env, 'path')!r} {what} (in {workspace})")
+    out_text = _input(env, "output-dir")
+    out_dir = _inside(workspace, out_text, "output-dir") if out_text else site_dir
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ConfigError("output-dir", f"{out_text!r} is not a directory")
+    config_file = _config_file(env, workspace, site_dir)
+    # Inside the workspace, and so must be the templates_dir it names.
+    file_values = read_config_file(config_file, root=workspace) if config_file is not None else {}
+    config_env = {name: env[name] for name in CONFIG_INPUT_ENV.values() if name in env}
+    templates = config_env.get(env_name("templates_dir"), "")
+    if templates.strip():  # relative to the workspace, like every other path input
+        config_env[env_name("templates_dir")] = str(_inside(workspace, templates, "templates_dir"))
+    if not config_env.get(env_name("base_url"), "").strip() and "base_url" not in file_values:
+        raise ConfigError("base_url", "is required: set the base-url input or sitemill.toml")
+    return Settings(
+        config=load_config(None, config_env, file_values),
+        workspace=workspace,
+        site_dir=site_dir,
+        out_dir=out_dir,
+        commit=parse_bool("commit", _input(env, "commit") or "true"),
+        message=_input(env, "commit-message").strip() or DEFAULT_COMMIT_MESSAGE,
+        committer=Identity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
+    )
+
+
+def _input(env: Mapping[str, str], name: str) -> str:
+    return env.get(ACTION_INPUT_ENV[name], "")
+
+
+def _inside(workspace: Path, text: str, key: str) -> Path:
+    """Resolve a path input against the workspace; it may not lead anywhere outside it.
+
+    Every link on the way is followed first: a committed link out of the workspace is refused.
+    """
+    if any(ord(char) < 0x20 for char in text):
+        raise ConfigError(key, f"{text!r} contains a control character")
+    named = workspace / text.strip()
+    path = named.resolve()
+    if not path.is_relative_to(workspace):
+        if Path(os.path.normpath(named)).is_relative_to(workspace):
+            raise ConfigError(
+                key, f"{text!r} leads outside the workspace through a symbolic link (to {path})"
+            )
+        raise ConfigError(key, f"{text!r} is outside the workspace ({workspace})")
+    return path
+
+
+def _config_file(env: Mapping[str, str], workspace: Path, site_dir: Path) -> Path | None:
+    """The ``config`` input, else a sitemill.toml at the workspace root or in ``path``.
+
+    Either must resolve inside the workspace: a link leading out is a ConfigError, never read.
+    """
+    text = _input(env, "config").strip()
+    if text:
+        path = _inside(workspace, text, "config")
+        if not path.is_file():
+            raise ConfigError("config", f"{text!r} is not a file (in {workspace})")
+        return path
+    for directory in (workspace, site_dir):
+        found = directory / CONFIG_FILE_NAME
+        if not os.path.lexists(found):
+            continue
+        path = _inside(workspace, os.path.relpath(found, workspace), "config")
+        if path.is_file():
+            return path
+    return None

@@ -1,0 +1,184 @@
+"""The one way sitemill runs git: a fixed command line and environment, failures as GitError."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Final
+
+from sitemill.errors import GitError
+
+# These would point git at another repository, index or object store than the one holding the
+# directory (git sets several of them while it runs hooks), or clash with --literal-pathspecs.
+_REDIRECTING_ENV: Final = frozenset(
+    {
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_PREFIX",
+        "GIT_GLOB_PATHSPECS",
+        "GIT_NOGLOB_PATHSPECS",
+        "GIT_ICASE_PATHSPECS",
+    }
+)
+# A commit's identity comes from the ``user.*`` settings the caller passes, never from these.
+_IDENTITY_ENV: Final = frozenset(
+    {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
+)
+# Never wait for a password prompt that nobody can answer (a runner, a pipe); never page.
+_UNATTENDED: Final = {"GIT_TERMINAL_PROMPT": "0", "GCM_INTERACTIVE": "never", "GIT_PAGER": "cat"}
+# For a reader whose output is parsed: untranslated messages, and no index refresh written
+# behind the user's back (`git status` otherwise takes the index lock to save one).
+_READING: Final = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+# Settings for every command: paths are printed as they are, never C-quoted.
+_SETTINGS: Final = ("core.quotepath=false",)
+
+Describe = Callable[[bytes, bytes, int], str]
+
+
+def git_env(base: Mapping[str, str] | None = None, *, reading: bool = False) -> dict[str, str]:
+    """The environment for git: ``base`` (default: this process's) made safe to run unattended.
+
+    Configuration files are still read (a system-wide ``safe.directory``, the credentials that
+    actions/checkout sets up); callers fix what they parse with options and ``-c`` settings.
+    """
+    source = os.environ if base is None else base
+    dropped = _REDIRECTING_ENV | _IDENTITY_ENV
+    env = {name: value for name, value in source.items() if name not in dropped}
+    env.update(_UNATTENDED)
+    if reading:
+        env.update(_READING)
+    return env
+
+
+def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
+    """git's last line of error output, which says what failed ("fatal: …") after any hints."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else "no message"
+
+
+@dataclass(slots=True)
+class GitStream:
+    """The output of a long command, read as it comes; ``stop()`` when the rest is not needed."""
+
+    stdout: IO[bytes]
+    stopped: bool = False
+
+    def stop(self) -> None:
+        """The reader has what it needs: git is ended and its exit status ignored."""
+        self.stopped = True
+
+
+@dataclass(frozen=True, slots=True)
+class Git:
+    """git run in one directory, with one environment and ``-c`` settings for every command.
+
+    ``describe`` makes one line of a failed command's (stderr, stdout, exit status) for its
+    GitError; a caller whose commands may print secrets (URLs with tokens) redacts them there.
+    """
+
+    directory: Path
+    env: Mapping[str, str]
+    settings: Sequence[str] = ()
+    describe: Describe = last_line
+
+    def command(
+        self, args: Sequence[str], *, literal: bool = True, settings: Sequence[str] = ()
+    ) -> list[str]:
+        """The command line: ``--literal-pathspecs`` (file names are data, never globs) unless
+        ``literal`` is false, for the few commands that refuse it."""
+        command = ["git", "-C", os.fspath(self.directory), "--no-pager"]
+        if literal:
+            command.append("--literal-pathspecs")
+        for setting in (*_SETTINGS, *self.settings, *settings):
+            command += ["-c", setting]
+        return [*command, *args]
+
+    def run(
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        literal: bool = True,
+        settings: Sequence[str] = (),
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run a short command to its end; its exit status is the caller's to judge."""
+        feed: dict[str, Any] = {"stdin": subprocess.DEVNULL} if stdin is None else {"input": stdin}
+        try:
+            return subprocess.run(
+                self.command(args, literal=literal, settings=settings),
+                env=self.env,
+                capture_output=True,
+                check=False,
+                **feed,
+            )
+        except OSError as exc:
+            raise _cannot_run(exc) from exc
+
+    def output(self, *args: str) -> bytes:
+        """Run a short command and return its stdout; a failure is a GitError naming it."""
+        done = self.run(*args)
+        if done.returncode != 0:
+            raise self.failure(args[0], done)
+        return done.stdout
+
+    def failure(self, what: str, done: subprocess.CompletedProcess[bytes]) -> GitError:
+        """The GitError for a command ``what`` that failed."""
+        return GitError(f"git {what} failed: {self.message(done)}")
+
+    def message(self, done: subprocess.CompletedProcess[bytes]) -> str:
+        """One line on why a command failed."""
+        return self.describe(done.stderr, done.stdout, done.returncode)
+
+    @contextmanager
+    def stream(self, *args: str) -> Iterator[GitStream]:
+        """Run a long command (``git log``) whose output is read while it is written.
+
+        Leaving the block ends git. Its output read to the end, a failure is a GitError; after
+        ``stop()`` or an exception git is terminated and its exit status does not matter.
+        """
+        with tempfile.TemporaryFile() as errors:  # a file: a pipe left unread could block git
+            try:
+                process = subprocess.Popen(
+                    self.command(args),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=errors,
+                    env=self.env,
+                )
+            except OSError as exc:
+                raise _cannot_run(exc) from exc
+            with process:
+                assert process.stdout is not None
+                handle = GitStream(process.stdout)
+                try:
+                    yield handle
+                except BaseException:
+                    _end(process)
+                    raise
+                if handle.stopped:
+                    _end(process)
+                # Read to the end, git has finished writing; if not, it gets EPIPE, not a hang.
+                process.stdout.close()
+                returncode = process.wait()
+            if returncode != 0 and not handle.stopped:
+                errors.seek(0)
+                done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
+                raise self.failure(args[0], done)
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+    process.wait()
+
+
+def _cannot_run(exc: OSError) -> GitError:
+    return GitError(f"cannot run git: {exc.strerror or exc}")
