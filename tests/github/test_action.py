@@ -391,6 +391,20 @@ def test_push_without_credentials_fails_clearly_and_never_prints_the_token(
     assert "ghs_s3cr3tT0ken" not in run.stdout + run.stderr + run.summary
 
 
+def test_a_remote_that_is_a_url_with_a_token_is_never_printed(project: Project) -> None:
+    # branch.<name>.remote may name a URL instead of a remote; sitemill names it in messages.
+    url = "https://x-access-token:ghs_s3cr3tT0ken@127.0.0.1:9/owner/site.git"
+    branch = git(project.workspace, "branch", "--show-current").decode().strip()
+    git(project.workspace, "config", f"branch.{branch}.remote", url)
+
+    run = run_action(project.workspace, {"base-url": BASE_URL})
+
+    assert run.returncode == 1
+    (error,) = run.lines("::error")
+    assert "git push to https://***@127.0.0.1:9/owner/site.git failed" in error
+    assert "ghs_s3cr3tT0ken" not in run.stdout + run.stderr + run.summary
+
+
 def test_git_variables_of_a_hook_redirect_nothing(project: Project) -> None:
     # A job that runs inside a git hook inherits these; they name another repository and person.
     other = make_repo(project.root / "other")

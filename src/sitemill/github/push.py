@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sitemill.errors import GitError
-from sitemill.github.repo import Repo
+from sitemill.github.repo import Repo, redact
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,7 @@ def commit_and_push(
     the sitemap lists the tree that is actually pushed) and retried, ``attempts`` in all.
     """
     remote, ref = repo.push_target(branch)
+    shown = redact(remote)  # a remote may be a URL with a token in it
     for attempt in range(1, attempts + 1):
         changed = repo.stage(produce())
         if not changed:
@@ -54,10 +55,10 @@ def commit_and_push(
         tip = repo.fetch(remote, ref)
         if tip is None or repo.contains(f"{sha}~1", tip):
             # The remote did not move, so retrying cannot help: report git's own reason.
-            raise GitError(f"git push to {remote} failed: {error}; {_CREDENTIALS_HINT}")
-        log.info("%s moved during the run (attempt %d); replaying on %s", remote, attempt, tip)
+            raise GitError(f"git push to {shown} failed: {error}; {_CREDENTIALS_HINT}")
+        log.info("%s moved during the run (attempt %d); replaying on %s", shown, attempt, tip)
         repo.replay_onto(tip)
     raise GitError(
-        f"git push to {remote} was rejected {attempts} times because {ref} kept moving; "
+        f"git push to {shown} was rejected {attempts} times because {ref} kept moving; "
         "run the workflow again (or serialise it with `concurrency:`)"
     )
