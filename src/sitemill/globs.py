@@ -1,4 +1,4 @@
-"""Glob patterns over site paths: `*`, `?`, `[...]` within a segment and `**` across them."""
+"""Glob patterns over site paths, read with git's .gitignore pattern rules (wildmatch)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,17 @@ from sitemill.errors import GlobSyntaxError
 
 @dataclass(frozen=True, slots=True)
 class Glob:
-    """A compiled pattern.
+    """A compiled pattern, matched against one page's own path.
 
     Like .gitignore: a pattern without "/" matches a name at any depth (``*.pdf``); with a
     "/" it is anchored at the site root (a leading "/" is allowed); a trailing "/" matches
-    everything below a directory (``drafts/`` is ``drafts/**``).
+    only directories, so it covers everything below them (``drafts/``, ``a/**/``).
+    Unlike git, which skips whatever is below an ignored directory, a pattern without a
+    trailing "/" is matched against the page's own path: ``blog/*`` matches blog/a.html but
+    not blog/2024/a.html, and ``*.html`` does not take in x.html/logo.png. A "#" is a
+    character, not a comment; a leading "!" (negation) is an error; whitespace around a
+    pattern is dropped (``\\ `` keeps a trailing space).
+    tests/core/test_globs_pathspec.py pins every difference from git and from pathspec.
     """
 
     pattern: str
@@ -27,14 +33,23 @@ class Glob:
 
 def compile_glob(pattern: str) -> Glob:
     """Compile one pattern; raises GlobSyntaxError with the reason."""
-    text = pattern.strip()
+    text = _strip(pattern)
     if not text:
         raise GlobSyntaxError("empty pattern")
+    if text.startswith("!"):
+        raise GlobSyntaxError(
+            "'!' negation is not supported: list the pattern under exclude "
+            "(write '\\!' for a file name that starts with '!')"
+        )
     body = text.removeprefix("/")
-    if body.endswith("/"):
-        body += "**"
-    anchored = "/" in text.rstrip("/") or text.startswith("/")
+    directories_only = body.endswith("/")
+    body = body.removesuffix("/")
+    if not body:
+        raise GlobSyntaxError("'/' alone names no file")
+    anchored = text.startswith("/") or "/" in body
     regex = _translate(body)
+    if directories_only:
+        regex += "/.*"  # the pattern names a directory: everything below it
     if not anchored:
         regex = f"(?:.*/)?{regex}"
     return Glob(pattern, re.compile(regex, re.DOTALL))
@@ -46,6 +61,17 @@ def compile_globs(patterns: Iterable[str]) -> tuple[Glob, ...]:
 
 def matches_any(globs: Iterable[Glob], path: str) -> bool:
     return any(glob.matches(path) for glob in globs)
+
+
+def _strip(pattern: str) -> str:
+    """Drop surrounding whitespace (lists are "a, b" or one per line), but keep the space of
+    a trailing "\\ ", which git reads as an escaped space."""
+    text = pattern.strip()
+    rest = pattern.lstrip()[len(text) :]
+    trailing_backslashes = len(text) - len(text.rstrip("\\"))
+    if trailing_backslashes % 2 and rest:
+        text += rest[0]
+    return text
 
 
 def _translate(body: str) -> str:
@@ -73,7 +99,7 @@ def _translate(body: str) -> str:
         elif char == "[":
             i = _translate_class(body, i, out)
         elif char == "]":
-            raise GlobSyntaxError("unmatched ']'")
+            raise GlobSyntaxError("unmatched ']' (write '\\]' for the character)")
         elif char == "\\":
             if i + 1 >= n:
                 raise GlobSyntaxError("pattern ends with a lone backslash")
@@ -86,24 +112,54 @@ def _translate(body: str) -> str:
 
 
 def _translate_class(body: str, start: int, out: list[str]) -> int:
-    end = start + 1
-    if end < len(body) and body[end] in "!^":
-        end += 1
-    if end < len(body) and body[end] == "]":
-        end += 1
-    end = body.find("]", end)
-    if end < 0:
-        raise GlobSyntaxError("unclosed '[' character class")
-    inner = body[start + 1 : end]
-    negate = inner[:1] in ("!", "^")
+    """Read ``[...]`` as git's wildmatch does and return the index after its "]".
+
+    The first member may be "]" (``[]]``, ``[!]]``); a backslash escapes the next
+    character; "a-z" is a range unless the "-" comes first, last or right after a range.
+    Every member is regex-escaped, so no Python set syntax (``&&``, ``--``) leaks through.
+    """
+    n = len(body)
+    i = start + 1
+    negate = i < n and body[i] in "!^"
     if negate:
-        inner = inner[1:]
-    if "/" in inner:
-        raise GlobSyntaxError("a character class cannot match '/'")
-    escaped = inner.replace("\\", "\\\\").replace("^", "\\^").replace("[", "\\[")
-    try:
-        re.compile(f"[{escaped}]")
-    except re.error as exc:
-        raise GlobSyntaxError(f"bad character class [{inner}]: {exc}") from exc
-    out.append(f"[^/{escaped}]" if negate else f"(?!/)[{escaped}]")
-    return end + 1
+        i += 1
+    members: list[str] = []
+    spans_slash = False
+    first = i
+    while i < n and (i == first or body[i] != "]"):
+        if body.startswith("[:", i) and _is_posix_class(body, i):
+            raise GlobSyntaxError("POSIX classes such as [[:digit:]] are not supported")
+        low, i = _class_char(body, i)
+        high = low
+        if i + 1 < n and body[i] == "-" and body[i + 1] != "]":
+            high, i = _class_char(body, i + 1)
+        if "/" in (low, high):
+            raise GlobSyntaxError("a character class cannot match '/'")
+        if high < low:
+            raise GlobSyntaxError(f"bad character class: range {low}-{high} is reversed")
+        spans_slash = spans_slash or low < "/" < high
+        members.append(re.escape(low) if high == low else f"{re.escape(low)}-{re.escape(high)}")
+    if i >= n:
+        raise GlobSyntaxError("unclosed '[' character class")
+    inner = "".join(members)
+    if negate:
+        out.append(f"[^/{inner}]")
+    else:
+        out.append(f"(?!/)[{inner}]" if spans_slash else f"[{inner}]")
+    return i + 1
+
+
+def _class_char(body: str, i: int) -> tuple[str, int]:
+    """The class member at ``i`` (a backslash escapes the next character) and the index after."""
+    if body[i] != "\\":
+        return body[i], i + 1
+    if i + 1 >= len(body):
+        raise GlobSyntaxError("unclosed '[' character class")
+    return body[i + 1], i + 2
+
+
+def _is_posix_class(body: str, i: int) -> bool:
+    """Whether ``[:`` at ``i`` opens a ``[:name:]`` class: git reads it so only when a ":]"
+    closes it; otherwise the "[" is an ordinary member."""
+    close = body.find("]", i + 2)
+    return close >= i + 3 and body[close - 1] == ":"
