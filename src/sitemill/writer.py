@@ -11,25 +11,15 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Final
-from xml.parsers import expat
-
-import jinja2
 
 from sitemill.config import Config, OutputFormat
 from sitemill.entries import Entry
-from sitemill.errors import SourceError, TemplateError
+from sitemill.errors import SourceError
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, content_type, is_own_name
 from sitemill.publish import Publisher, StagedChild
-from sitemill.render.environment import (
-    INDEX_TEMPLATE,
-    TEXT_TEMPLATE,
-    URLSET_TEMPLATE,
-    IndexItem,
-    load_template,
-    make_environment,
-    render_index,
-)
-from sitemill.render.split import RenderedSitemap, fit_within, render_sitemaps
+from sitemill.render.indexes import IndexItem
+from sitemill.render.renderer import Renderer
+from sitemill.render.split import RenderedSitemap
 from sitemill.report import WriteResult
 from sitemill.robots import replace_sitemap_lines
 from sitemill.sinks import Sink
@@ -57,12 +47,10 @@ def write_sitemaps(
     line in a URL list, a template error, ill-formed output) leaves the previous output exactly
     as it was; publishing then keeps the live index consistent at every step (sitemill.publish).
     """
-    environment = make_environment(config.templates_dir)
     text = config.format is OutputFormat.TXT
-    template = load_template(environment, TEXT_TEMPLATE if text else URLSET_TEMPLATE)
-    checked = not text and template.filename is not None  # a user's template: check its XML
-    rendered = render_sitemaps(
-        entries, template, max_urls=config.max_urls, max_bytes=config.max_bytes
+    renderer = Renderer(config.templates_dir, text=text)
+    rendered = renderer.render_sitemaps(
+        entries, max_urls=config.max_urls, max_bytes=config.max_bytes
     )
     result = WriteResult()
     first = next(rendered, None)
@@ -74,8 +62,7 @@ def write_sitemaps(
         result.url_count = first.url_count
         result.entry_files.append(name)
         result.files.append(name)
-        if checked:
-            check_well_formed(name, first.data)
+        renderer.check(name, first.data)
         robots = _new_robots(sink, config, result.entry_files)
         publisher = Publisher(sink, content_type, partial(_record, result))
         publisher.publish_single(name, first.data)
@@ -84,9 +71,9 @@ def write_sitemaps(
         del first, second  # the staging loop must be the only holder of a rendered file
         with tempfile.TemporaryDirectory(prefix="sitemill-") as staging:
             children = _stage_children(
-                _chain(head, rendered), Path(staging), config, result, on_file, checked=checked
+                _chain(head, rendered), Path(staging), config, result, on_file, renderer.check
             )
-            render = partial(_render_indexes, children, config, environment)
+            render = partial(_render_indexes, renderer, children, config)
             indexes = render([child.name for child in children])
             result.entry_files.extend(name for name, _ in indexes)
             result.files[:0] = result.entry_files
@@ -98,19 +85,6 @@ def write_sitemaps(
         _put(sink, result, ROBOTS_TXT, robots)
     result.deleted.extend(publisher.delete_stale(result.files))
     return result
-
-
-def check_well_formed(name: str, data: bytes) -> None:
-    """A TemplateError naming the file when ``data`` is not well-formed XML."""
-    parser = expat.ParserCreate()
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        reason = expat.ErrorString(exc.code)
-        raise TemplateError(
-            f"{name}: the template rendered XML that is not well-formed ({reason} at line "
-            f"{exc.lineno}, column {exc.offset + 1}); nothing was written"
-        ) from exc
 
 
 def _chain(
@@ -127,8 +101,7 @@ def _stage_children(
     config: Config,
     result: WriteResult,
     on_file: Callable[[str, int], None] | None,
-    *,
-    checked: bool,
+    check: Callable[[str, bytes], None],
 ) -> list[_Child]:
     suffix = ".txt" if config.format is OutputFormat.TXT else ".xml"
     if config.gzip:
@@ -140,8 +113,7 @@ def _stage_children(
         pending: deque[Future[None]] = deque()
         for number, sitemap in enumerate(rendered, start=1):
             name = f"sitemap-{number}{suffix}"
-            if checked:
-                check_well_formed(name, sitemap.data)
+            check(name, sitemap.data)
             pending.append(pool.submit(_stage_file, staging / name, sitemap.data, config.gzip))
             children.append(_Child(name, sitemap.lastmod))
             result.files.append(name)
@@ -163,31 +135,19 @@ def _stage_file(path: Path, data: bytes, compress: bool) -> None:
 
 
 def _render_indexes(
-    children: list[_Child], config: Config, environment: jinja2.Environment, names: list[str]
+    renderer: Renderer, children: list[_Child], config: Config, names: list[str]
 ) -> list[tuple[str, bytes]]:
     """Index files of at most max_sitemaps_per_index children and max_bytes each.
 
     ``names`` are the file names to give the children (their own, or staging copies').
     """
-    template = load_template(environment, INDEX_TEMPLATE)
-    checked = template.filename is not None
     items = [
         IndexItem(config.base_url + name, child.lastmod)
         for name, child in zip(names, children, strict=True)
     ]
-    indexes: list[tuple[str, bytes]] = []
-    start = 0
-    while start < len(items):
-        name = ENTRY_XML if not indexes else f"sitemap-index-{len(indexes) + 1}.xml"
-        batch = items[start : start + config.max_sitemaps_per_index]
-        count, data = fit_within(partial(render_index, template), batch, config.max_bytes)
-        if count == 0:
-            raise TemplateError(f"{name}: one <sitemap> entry does not fit in max_bytes")
-        if checked:
-            check_well_formed(name, data)
-        indexes.append((name, data))
-        start += count
-    return indexes
+    return renderer.render_indexes(
+        items, max_per_index=config.max_sitemaps_per_index, max_bytes=config.max_bytes
+    )
 
 
 def _put(sink: Sink, result: WriteResult, name: str, data: bytes) -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gzip
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from consistency import assert_one_build, locs
+from sitemill import writer
 from sitemill.config import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import SinkError, SourceError, TemplateError
@@ -332,3 +335,16 @@ def test_indexes_split_on_bytes_too() -> None:
         assert_xsd_valid(data)
         listed += [line for line in data.split(b"<loc>")[1:]]
     assert len(listed) == 30
+
+
+def test_the_writer_leaves_jinja_to_the_render_package() -> None:
+    # The writer stages and publishes; templates, Jinja and its types live in sitemill.render.
+    tree = ast.parse(Path(writer.__file__).read_text(encoding="utf-8"))
+    modules = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    modules |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {name for name in modules if name.split(".")[0] in ("jinja2", "markupsafe")}

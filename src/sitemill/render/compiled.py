@@ -29,6 +29,7 @@ _FIELDS = Entry._fields
 # markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
 _XML_SPECIAL = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
 _XML_SPECIAL_CHARS = "".join(char for char, _ in _XML_SPECIAL)
+_FIELD_NAMES = f"fields ({', '.join(_FIELDS)})"
 
 
 def xml_escape(value: object) -> str:
@@ -52,29 +53,50 @@ class CompiledTemplate:
     render_batch: Callable[[list[Entry]], list[str]]  # the same, for many entries at once
 
 
+@dataclass(frozen=True, slots=True)
+class Declined:
+    """Why a template is left to Jinja: what in it lies outside the compiled subset."""
+
+    reason: str
+
+
 class _Unsupported(Exception):
     """The template uses something beyond the subset this compiler handles."""
 
 
 def compile_template(template: jinja2.Template) -> CompiledTemplate | None:
     """A specialized renderer for ``template``, or None when Jinja must render it."""
+    compiled = try_compile_template(template)
+    return compiled if isinstance(compiled, CompiledTemplate) else None
+
+
+def try_compile_template(template: jinja2.Template) -> CompiledTemplate | Declined:
+    """A specialized renderer for ``template``, or why Jinja must render it."""
     environment = template.environment
-    if template.name is None or environment.loader is None or environment.finalize is not None:
-        return None
+    if template.name is None:
+        return Declined("it has no name to read its source by")
+    if environment.loader is None:
+        return Declined("its environment has no loader to read its source from")
+    if environment.finalize is not None:
+        return Declined("its environment finalizes every output")
     try:
         source, _, _ = environment.loader.get_source(environment, template.name)
         tree = environment.parse(source, template.name)
         autoescape = environment.autoescape
         escaping = bool(autoescape(template.name) if callable(autoescape) else autoescape)
         return _compile(tree, escaping)
-    except (_Unsupported, jinja2.TemplateError, RecursionError):  # Jinja renders (or fails)
-        return None
+    except _Unsupported as exc:
+        return Declined(str(exc))
+    except jinja2.TemplateError as exc:  # Jinja renders it (or fails, and says why)
+        return Declined(f"its source could not be read again ({type(exc).__name__})")
+    except RecursionError:
+        return Declined("it is nested too deeply to parse")
 
 
 def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
     loops = [node for node in tree.body if isinstance(node, nodes.For)]
     if len(loops) != 1:
-        raise _Unsupported("one {% for %} over entries")
+        raise _Unsupported(f"{len(loops)} {{% for %}} loops at its top level, not one")
     loop = loops[0]
     if not (
         isinstance(loop.target, nodes.Name)
@@ -84,7 +106,7 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
         and loop.test is None
         and not loop.recursive
     ):
-        raise _Unsupported("a plain {% for entry in entries %}")
+        raise _unsupported(loop, "a loop that is not a plain {% for entry in entries %}")
     split = tree.body.index(loop)
     header = "".join(_static_text(node) for node in tree.body[:split])
     footer = "".join(_static_text(node) for node in tree.body[split + 1 :])
@@ -104,6 +126,11 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
     return CompiledTemplate(header, footer, render_entry, render_batch)
 
 
+def _unsupported(node: nodes.Node, what: str) -> _Unsupported:
+    """The reason, with the line of the template it is on."""
+    return _Unsupported(f"line {node.lineno}: {what}")
+
+
 def _output(name: str, escaping: bool) -> str:
     """The expression that writes a field: str() or, when escaping, markupsafe's escape.
 
@@ -117,11 +144,12 @@ def _output(name: str, escaping: bool) -> str:
 
 
 def _static_text(node: nodes.Node) -> str:
-    if isinstance(node, nodes.Output) and all(
-        isinstance(n, nodes.TemplateData) for n in node.nodes
-    ):
-        return "".join(n.data for n in node.nodes)  # type: ignore[attr-defined]
-    raise _Unsupported("only text outside the loop")
+    if isinstance(node, nodes.Output):
+        dynamic = [n for n in node.nodes if not isinstance(n, nodes.TemplateData)]
+        if not dynamic:
+            return "".join(n.data for n in node.nodes)  # type: ignore[attr-defined]
+        node = dynamic[0]
+    raise _unsupported(node, f"{_kind(node)} outside the loop, where only text is compiled")
 
 
 def _field(node: nodes.Node, target: str) -> str:
@@ -132,7 +160,7 @@ def _field(node: nodes.Node, target: str) -> str:
         and node.attr in _FIELDS
     ):
         return f"f_{node.attr}"
-    raise _Unsupported("only entry fields")
+    raise _unsupported(node, f"{_kind(node)} where only the entry's {_FIELD_NAMES} are compiled")
 
 
 def _expression(body: list[nodes.Node], target: str, escaping: bool) -> str:
@@ -157,7 +185,20 @@ def _expression(body: list[nodes.Node], target: str, escaping: bool) -> str:
             template.append("%s")
             values.append(f"({then} if {_field(node.test, target)} else {otherwise})")
         else:
-            raise _Unsupported(type(node).__name__)
+            raise _unsupported(node, f"{_kind(node)} inside the loop")
     if not values:
         return repr("".join(template).replace("%%", "%"))
     return f"({''.join(template)!r} % ({', '.join(values)},))"
+
+
+def _kind(node: nodes.Node) -> str:
+    """A node, as a reason names it: what the template wrote, where that is short."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name):
+        return f"'{node.node.name}.{node.attr}'"
+    if isinstance(node, nodes.Name):
+        return f"the variable {node.name!r}"
+    if isinstance(node, nodes.Filter | nodes.Test):
+        return f"the {type(node).__name__.lower()} {node.name!r}"
+    if isinstance(node, nodes.If):
+        return "an {% elif %}"
+    return f"a Jinja {type(node).__name__} node"

@@ -11,8 +11,7 @@ import os
 import re
 import stat
 import traceback
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -38,14 +37,6 @@ MAX_INT_BITS: Final = 100_000  # bits of an integer product or power
 _MESSAGE_LENGTH: Final = 300  # an error line quotes at most this much of an exception
 # Frames of template code, as Jinja rewrites them in a traceback (see jinja2.debug).
 _TEMPLATE_FRAME: Final = re.compile(r"template|top-level template code|block '.*'")
-
-
-@dataclass(frozen=True, slots=True)
-class IndexItem:
-    """One <sitemap> of an index: the child's absolute URL and its newest <lastmod>."""
-
-    loc: str
-    lastmod: str | None
 
 
 def _builtin_loader() -> jinja2.BaseLoader:
@@ -167,15 +158,6 @@ def load_template(environment: jinja2.Environment, name: str) -> jinja2.Template
         return environment.get_template(name)
     except Exception as exc:  # a syntax error, a bad include, a template too deep to parse
         raise template_error(name, exc) from exc
-
-
-def render_index(template: jinja2.Template, sitemaps: Iterable[IndexItem]) -> bytes:
-    """Render a <sitemapindex> (small: at most max_sitemaps_per_index children)."""
-    items = list(sitemaps)
-    try:
-        return template.render(sitemaps=items).encode("utf-8")
-    except Exception as exc:  # whatever the template's own code raised
-        raise template_error(template.name, exc) from exc
 
 
 def template_error(name: str | None, exc: BaseException) -> TemplateError:

@@ -1,12 +1,14 @@
 """Render entries into sitemap files, each within max_urls and max_bytes, in one stream.
 
-A compiled template (see specialize) renders each entry on its own, so the split is found
-with running sums of the entries' sizes. Any other template is rendered a file at a time
-and, when that file is over the byte limit, again with fewer entries until it fits.
+A compiled template (see sitemill.render.compiled) renders each entry on its own, so the
+split is found with running sums of the entries' sizes. Any other template is rendered a
+file at a time and, when that file is over the byte limit, again with fewer entries until
+it fits.
 """
 
 from __future__ import annotations
 
+import logging
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ import jinja2
 
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
-from sitemill.render.compiled import CompiledTemplate, compile_template
+from sitemill.render.compiled import CompiledTemplate, try_compile_template
 from sitemill.render.environment import template_error
 
 # Entries rendered per step of the compiled path: large enough to keep the loop in C, small
@@ -26,6 +28,8 @@ from sitemill.render.environment import template_error
 _BATCH = 1_024
 _LASTMOD = attrgetter("lastmod")
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +49,13 @@ def render_sitemaps(
     entries: Iterator[Entry], template: jinja2.Template, *, max_urls: int, max_bytes: int
 ) -> Iterator[RenderedSitemap]:
     """Stream entries into as many files as the limits need; yields nothing for no entries."""
-    compiled = compile_template(template)
-    if compiled is not None:
+    compiled = try_compile_template(template)
+    if isinstance(compiled, CompiledTemplate):
         return _render_compiled(
             entries, compiled, template.name, max_urls=max_urls, max_bytes=max_bytes
         )
+    # Only a user's template gets here (the built-in ones compile): say why it is the slow path.
+    log.debug("template %s is rendered by Jinja, not compiled: %s", template.name, compiled.reason)
     return _render_with_jinja(entries, template, max_urls=max_urls, max_bytes=max_bytes)
 
 
@@ -61,18 +67,11 @@ def _render_compiled(
     max_urls: int,
     max_bytes: int,
 ) -> Iterator[RenderedSitemap]:
-    """The same split, for a template compiled to a function per entry (see specialize).
+    """The same split, for a template compiled to a function per entry.
 
     Entries are rendered a batch at a time and the byte limit is found with running sums
     and a bisection, so the per-entry work stays in C.
     """
-
-    def render_batch(batch: list[Entry]) -> list[str]:
-        try:
-            return compiled.render_batch(batch)
-        except Exception as exc:  # (it only writes fields: a bug, but still one line)
-            raise template_error(name, exc) from exc
-
     budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
     source = iter(entries)
     held: list[Entry] = []  # taken from the source, rendered, not yet in a file
@@ -86,15 +85,9 @@ def _render_compiled(
                 held = list(islice(source, _BATCH))
                 if not held:
                     break
-                held_text = render_batch(held)
-            room = max_urls - count
-            texts = held_text[:room]
-            sizes = (
-                list(map(len, texts))
-                if all(map(str.isascii, texts))
-                else [len(text.encode("utf-8")) for text in texts]
-            )
-            totals = list(accumulate(sizes, initial=size))  # totals[k]: size with k more
+                held_text = _render_batch(compiled, name, held)
+            texts = held_text[: max_urls - count]
+            totals = _running_sizes(size, texts)  # totals[k]: size with k more
             fit = bisect_right(totals, budget) - 1
             if fit == 0 and count == 0:
                 raise TemplateError(
@@ -103,9 +96,7 @@ def _render_compiled(
             parts += texts[:fit]
             size = totals[fit]
             count += fit
-            newest = max(filter(None, map(_LASTMOD, held[:fit])), default=None)
-            if newest is not None and (lastmod is None or newest > lastmod):
-                lastmod = newest
+            lastmod = _newer(lastmod, held[:fit])
             held, held_text = held[fit:], held_text[fit:]
             if fit < len(texts):
                 break  # the next entry does not fit in this file
@@ -117,6 +108,31 @@ def _render_compiled(
         data = text.encode("utf-8")
         del text
         yield RenderedSitemap(data, count, lastmod)
+
+
+def _render_batch(compiled: CompiledTemplate, name: str | None, batch: list[Entry]) -> list[str]:
+    try:
+        return compiled.render_batch(batch)
+    except Exception as exc:  # (it only writes fields: a bug, but still one line)
+        raise template_error(name, exc) from exc
+
+
+def _running_sizes(start: int, texts: list[str]) -> list[int]:
+    """``start``, then ``start`` plus the UTF-8 size of each prefix of ``texts``."""
+    sizes = (
+        list(map(len, texts))
+        if all(map(str.isascii, texts))
+        else [len(text.encode("utf-8")) for text in texts]
+    )
+    return list(accumulate(sizes, initial=start))
+
+
+def _newer(lastmod: str | None, entries: list[Entry]) -> str | None:
+    """The newer of ``lastmod`` and the newest lastmod among ``entries``."""
+    newest: str | None = max(filter(None, map(_LASTMOD, entries)), default=None)
+    if newest is not None and (lastmod is None or newest > lastmod):
+        return newest
+    return lastmod
 
 
 def _render_with_jinja(

@@ -76,14 +76,7 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
     their bytes as surrogate escapes.
     """
     tally = WalkSkips() if skipped is None else skipped
-    try:
-        info = root.stat()
-    except FileNotFoundError as exc:
-        raise SourceError(f"site directory {root} does not exist") from exc
-    except OSError as exc:
-        raise SourceError(f"cannot read site directory {root}: {exc.strerror or exc}") from exc
-    if not stat.S_ISDIR(info.st_mode):
-        raise SourceError(f"site directory {root} is not a directory")
+    info = _root_status(root)
     root_real = os.path.realpath(root)
     walked = {(info.st_dev, info.st_ino)}
     # An explicit stack, not recursion: a committed tree may be thousands of levels deep.
@@ -125,6 +118,19 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
             stack.append((path + "/", iter(_listing(where))))
         else:
             tally.add(WalkSkip.NOT_REGULAR, path)
+
+
+def _root_status(root: Path) -> os.stat_result:
+    """The site directory's status; a SourceError when it is missing or not a directory."""
+    try:
+        info = root.stat()
+    except FileNotFoundError as exc:
+        raise SourceError(f"site directory {root} does not exist") from exc
+    except OSError as exc:
+        raise SourceError(f"cannot read site directory {root}: {exc.strerror or exc}") from exc
+    if not stat.S_ISDIR(info.st_mode):
+        raise SourceError(f"site directory {root} is not a directory")
+    return info
 
 
 def _listing(directory: str) -> list[os.DirEntry[str]]:

@@ -1,0 +1,55 @@
+"""Render sitemap indexes: sitemap.xml, then sitemap-index-2.xml, ... as the limits need."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+
+import jinja2
+
+from sitemill.errors import TemplateError
+from sitemill.outputs import ENTRY_XML
+from sitemill.render.environment import template_error
+from sitemill.render.split import fit_within
+from sitemill.render.wellformed import check_well_formed
+
+
+@dataclass(frozen=True, slots=True)
+class IndexItem:
+    """One <sitemap> of an index: the child's absolute URL and its newest <lastmod>."""
+
+    loc: str
+    lastmod: str | None
+
+
+def render_index(template: jinja2.Template, sitemaps: Iterable[IndexItem]) -> bytes:
+    """Render a <sitemapindex> (small: at most max_sitemaps_per_index children)."""
+    items = list(sitemaps)
+    try:
+        return template.render(sitemaps=items).encode("utf-8")
+    except Exception as exc:  # whatever the template's own code raised
+        raise template_error(template.name, exc) from exc
+
+
+def render_indexes(
+    template: jinja2.Template, items: list[IndexItem], *, max_per_index: int, max_bytes: int
+) -> list[tuple[str, bytes]]:
+    """Index files (name, bytes) of at most ``max_per_index`` items and ``max_bytes`` each.
+
+    The output of a user's template (one with a file name) is checked to be well-formed XML.
+    """
+    checked = template.filename is not None
+    indexes: list[tuple[str, bytes]] = []
+    start = 0
+    while start < len(items):
+        name = ENTRY_XML if not indexes else f"sitemap-index-{len(indexes) + 1}.xml"
+        batch = items[start : start + max_per_index]
+        count, data = fit_within(partial(render_index, template), batch, max_bytes)
+        if count == 0:
+            raise TemplateError(f"{name}: one <sitemap> entry does not fit in max_bytes")
+        if checked:
+            check_well_formed(name, data)
+        indexes.append((name, data))
+        start += count
+    return indexes

@@ -1,0 +1,56 @@
+"""The templates of one run and what the writer renders with them: sitemaps and indexes.
+
+The writer knows files, names and limits; everything Jinja (the environment, loading the
+user's templates before the built-in ones, checking what a user's template wrote) is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from sitemill.entries import Entry
+from sitemill.render.environment import (
+    INDEX_TEMPLATE,
+    TEXT_TEMPLATE,
+    URLSET_TEMPLATE,
+    load_template,
+    make_environment,
+)
+from sitemill.render.indexes import IndexItem, render_indexes
+from sitemill.render.split import RenderedSitemap, render_sitemaps
+from sitemill.render.wellformed import check_well_formed
+
+
+class Renderer:
+    """Renders a run's sitemap files (urlset, or text) and the indexes that list them.
+
+    The entry template is loaded at once, so that a broken one stops the run before any
+    entry is read; the index template only when a run needs an index.
+    """
+
+    def __init__(self, templates_dir: Path | None, *, text: bool) -> None:
+        self._environment = make_environment(templates_dir)
+        self._template = load_template(
+            self._environment, TEXT_TEMPLATE if text else URLSET_TEMPLATE
+        )
+        # A user's XML template may write anything: what it wrote is checked to be XML.
+        self._checked = not text and self._template.filename is not None
+
+    def render_sitemaps(
+        self, entries: Iterator[Entry], *, max_urls: int, max_bytes: int
+    ) -> Iterator[RenderedSitemap]:
+        """Stream entries into as many files as the limits need (see render.split)."""
+        return render_sitemaps(entries, self._template, max_urls=max_urls, max_bytes=max_bytes)
+
+    def check(self, name: str, data: bytes) -> None:
+        """A TemplateError naming the file when a user's XML template wrote ill-formed XML."""
+        if self._checked:
+            check_well_formed(name, data)
+
+    def render_indexes(
+        self, items: list[IndexItem], *, max_per_index: int, max_bytes: int
+    ) -> list[tuple[str, bytes]]:
+        """The index files (name, bytes) that list ``items`` (see render.indexes)."""
+        template = load_template(self._environment, INDEX_TEMPLATE)
+        return render_indexes(template, items, max_per_index=max_per_index, max_bytes=max_bytes)

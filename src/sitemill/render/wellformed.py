@@ -1,0 +1,20 @@
+"""Check that what a user's XML template wrote is well-formed XML, before anything is written."""
+
+from __future__ import annotations
+
+from xml.parsers import expat
+
+from sitemill.errors import TemplateError
+
+
+def check_well_formed(name: str, data: bytes) -> None:
+    """A TemplateError naming the file when ``data`` is not well-formed XML."""
+    parser = expat.ParserCreate()
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        reason = expat.ErrorString(exc.code)
+        raise TemplateError(
+            f"{name}: the template rendered XML that is not well-formed ({reason} at line "
+            f"{exc.lineno}, column {exc.offset + 1}); nothing was written"
+        ) from exc
