@@ -1,10 +1,9 @@
-"""Read a site's robots.txt rules for all crawlers, and keep its Sitemap lines up to date."""
+"""Read a site's robots.txt rules for all crawlers, as Google's parser and RFC 9309 do."""
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -46,13 +45,9 @@ MAX_ROBOTS_TXT_BYTES: Final = 500 * 1024
 MAX_LINE_BYTES: Final = 2083 * 8 - 1
 
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
-_LINES_WITH_ENDS: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 # Google's parser accepts these spellings (and anything starting with them) as field names.
 _USER_AGENT_KEYS: Final = ("user-agent", "useragent", "user agent")
 _DISALLOW_KEYS: Final = ("disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw")
-_SITEMAP_LINE: Final = re.compile(
-    r"[ \t]*(?:sitemap|site-map)(?:[ \t]*:|[ \t])[ \t]*(?P<url>[^#]*?)[ \t]*(?:#.*)?", re.IGNORECASE
-)
 # ASCII whitespace, as absl::StripAsciiWhitespace and C's isspace() see it: not str.strip()'s
 # Unicode spaces (U+00A0 is part of a field name or value). Only space and tab separate words.
 _SPACES: Final = " \t\n\r\x0b\x0c"
@@ -242,42 +237,3 @@ def _split_record(line: str) -> tuple[str, str] | None:
         key, value = words
     key = key.strip(_SPACES).translate(_ASCII_LOWER)
     return (key, value.strip(_SPACES)) if key else None
-
-
-def replace_sitemap_lines(
-    text: str | None, sitemap_urls: Sequence[str], is_own: Callable[[str], bool]
-) -> str:
-    """robots.txt with our Sitemap lines in place of the old ones; every other byte is kept.
-
-    A ``Sitemap:`` line is ours when ``is_own(url)`` is true or its URL is in ``sitemap_urls``.
-    The new lines go where the first of ours was, else at the end, and use the file's own
-    line ending, so running this twice gives the same text.
-    """
-    urls = list(dict.fromkeys(sitemap_urls))
-    wanted = set(urls)
-    text = text or ""
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    text = text.removeprefix(bom)
-    first_end = _LINE_END.search(text)
-    newline = first_end.group() if first_end else "\n"
-
-    kept: list[str] = []
-    insert_at: int | None = None
-    for line in _LINES_WITH_ENDS.findall(text):
-        found = _SITEMAP_LINE.fullmatch(line.rstrip("\r\n"))
-        url = found.group("url") if found else ""
-        if url and (url in wanted or is_own(url)):
-            insert_at = len(kept) if insert_at is None else insert_at
-            continue
-        kept.append(line)
-
-    new_lines = [f"Sitemap: {url}{newline}" for url in urls]
-    if insert_at is None:
-        insert_at = len(kept)
-        if kept and not kept[-1].endswith(("\n", "\r")) and new_lines:
-            kept[-1] += newline
-    elif insert_at == len(kept) and new_lines and not text.endswith(("\n", "\r")):
-        # Ours were the file's last lines and it had no final line end: neither has the result.
-        new_lines[-1] = new_lines[-1].removesuffix(newline)
-    kept[insert_at:insert_at] = new_lines
-    return bom + "".join(kept)

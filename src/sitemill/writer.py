@@ -21,7 +21,7 @@ from sitemill.render.indexes import IndexItem
 from sitemill.render.renderer import Renderer
 from sitemill.render.split import RenderedSitemap
 from sitemill.report import WriteResult
-from sitemill.robots import replace_sitemap_lines
+from sitemill.robots_lines import replace_sitemap_lines
 from sitemill.sinks import Sink
 
 # Fixed compression level and mtime 0: the same input gives the same bytes.

@@ -13,8 +13,8 @@ from sitemill.robots import (
     MAX_ROBOTS_TXT_BYTES,
     RobotsRules,
     normalise_path,
-    replace_sitemap_lines,
 )
+from sitemill.robots_lines import replace_sitemap_lines
 
 
 def rules_for(*lines: str) -> RobotsRules:

@@ -1,0 +1,53 @@
+"""Keep sitemill's ``Sitemap:`` lines in a robots.txt; every other byte stays as it was."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Final
+
+_LINE_END: Final = re.compile(r"\r\n|\r|\n")
+_LINES_WITH_ENDS: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# The spellings Google's parser takes for a Sitemap record.
+_SITEMAP_LINE: Final = re.compile(
+    r"[ \t]*(?:sitemap|site-map)(?:[ \t]*:|[ \t])[ \t]*(?P<url>[^#]*?)[ \t]*(?:#.*)?", re.IGNORECASE
+)
+
+
+def replace_sitemap_lines(
+    text: str | None, sitemap_urls: Sequence[str], is_own: Callable[[str], bool]
+) -> str:
+    """robots.txt with our Sitemap lines in place of the old ones; every other byte is kept.
+
+    A ``Sitemap:`` line is ours when ``is_own(url)`` is true or its URL is in ``sitemap_urls``.
+    The new lines go where the first of ours was, else at the end, and use the file's own
+    line ending, so running this twice gives the same text.
+    """
+    urls = list(dict.fromkeys(sitemap_urls))
+    wanted = set(urls)
+    text = text or ""
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    text = text.removeprefix(bom)
+    first_end = _LINE_END.search(text)
+    newline = first_end.group() if first_end else "\n"
+
+    kept: list[str] = []
+    insert_at: int | None = None
+    for line in _LINES_WITH_ENDS.findall(text):
+        found = _SITEMAP_LINE.fullmatch(line.rstrip("\r\n"))
+        url = found.group("url") if found else ""
+        if url and (url in wanted or is_own(url)):
+            insert_at = len(kept) if insert_at is None else insert_at
+            continue
+        kept.append(line)
+
+    new_lines = [f"Sitemap: {url}{newline}" for url in urls]
+    if insert_at is None:
+        insert_at = len(kept)
+        if kept and not kept[-1].endswith(("\n", "\r")) and new_lines:
+            kept[-1] += newline
+    elif insert_at == len(kept) and new_lines and not text.endswith(("\n", "\r")):
+        # Ours were the file's last lines and it had no final line end: neither has the result.
+        new_lines[-1] = new_lines[-1].removesuffix(newline)
+    kept[insert_at:insert_at] = new_lines
+    return bom + "".join(kept)
