@@ -17,10 +17,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# The generator and the oracle live with the differential test (tests/ is no package).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+# The generator and the oracle live with the differential test (tests/core/ is no package).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "core"))
 
-from sitemill.robots import RobotsRules
 from test_robots_google import (
     RandomChoices,
     documented_divergence,
@@ -28,6 +27,8 @@ from test_robots_google import (
     google_allows,
     make_case,
 )
+
+from sitemill.robots import RobotsRules
 
 
 def main() -> int:
