@@ -25,7 +25,7 @@ from sitemill.render.environment import (
     make_environment,
 )
 from sitemill.render.split import render_sitemaps
-from sitemill.sinks import LocalDirSink
+from sitemill.sinks import LocalDirSink, MemorySink
 
 LOOP = "{% for entry in entries %}<url><loc>{{ entry.loc }}</loc></url>{% endfor %}"
 URLSET = (
@@ -270,3 +270,32 @@ def test_hostile_templates_are_never_compiled(source: str, templates: Path) -> N
     with pytest.raises(TemplateError) as caught:
         list(render_sitemaps(iter([Entry("https://e.com/")]), template, max_urls=9, max_bytes=99))
     assert "SecurityError" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_only_a_users_template_pays_for_the_well_formed_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The built-in templates are well-formed by construction (the renderer fence and the XSD
+    tests hold them to it): checking their output again would cost ~15 % of a large run."""
+    from sitemill.render import indexes, renderer
+
+    calls: list[str] = []
+    for module in (indexes, renderer):
+        monkeypatch.setattr(module, "check_well_formed", lambda name, data: calls.append(name))
+    site = tmp_path / "site"
+    site.mkdir()
+    for number in range(3):
+        (site / f"p{number}.html").write_text("<title>x</title>")
+    config = load_config({"base_url": "https://example.com/", "max_urls": 2})
+    build_from_tree(config, site, MemorySink())
+    assert calls == []
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    builtin = Path(__file__).resolve().parents[2] / "templates"
+    for name in ("urlset.xml.j2", "sitemapindex.xml.j2"):
+        (templates / name).write_text((builtin / name).read_text())
+    user = load_config(
+        {"base_url": "https://example.com/", "max_urls": 2, "templates_dir": str(templates)}
+    )
+    build_from_tree(user, site, MemorySink())
+    assert sorted(calls) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]

@@ -153,6 +153,16 @@ def make_environment(templates_dir: Path | None = None) -> jinja2.Environment:
     )
 
 
+def is_user_template(template: jinja2.Template) -> bool:
+    """Whether ``template`` came from the user's templates_dir (a file), not the built-ins.
+
+    Built-in templates come from a DictLoader, which gives no file name (Jinja then says
+    "<template>"); TemplatesDirLoader gives the file's path.
+    """
+    filename = template.filename
+    return filename is not None and not filename.startswith("<")
+
+
 def load_template(environment: jinja2.Environment, name: str) -> jinja2.Template:
     try:
         return environment.get_template(name)

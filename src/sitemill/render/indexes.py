@@ -10,7 +10,7 @@ import jinja2
 
 from sitemill.errors import TemplateError
 from sitemill.outputs import ENTRY_XML
-from sitemill.render.environment import template_error
+from sitemill.render.environment import is_user_template, template_error
 from sitemill.render.split import fit_within
 from sitemill.render.wellformed import check_well_formed
 
@@ -37,9 +37,9 @@ def render_indexes(
 ) -> list[tuple[str, bytes]]:
     """Index files (name, bytes) of at most ``max_per_index`` items and ``max_bytes`` each.
 
-    The output of a user's template (one with a file name) is checked to be well-formed XML.
+    The output of a user's template (from templates_dir) is checked to be well-formed XML.
     """
-    checked = template.filename is not None
+    checked = is_user_template(template)
     indexes: list[tuple[str, bytes]] = []
     start = 0
     while start < len(items):

@@ -14,6 +14,7 @@ from sitemill.render.environment import (
     INDEX_TEMPLATE,
     TEXT_TEMPLATE,
     URLSET_TEMPLATE,
+    is_user_template,
     load_template,
     make_environment,
 )
@@ -35,7 +36,7 @@ class Renderer:
             self._environment, TEXT_TEMPLATE if text else URLSET_TEMPLATE
         )
         # A user's XML template may write anything: what it wrote is checked to be XML.
-        self._checked = not text and self._template.filename is not None
+        self._checked = not text and is_user_template(self._template)
 
     def render_sitemaps(
         self, entries: Iterator[Entry], *, max_urls: int, max_bytes: int
