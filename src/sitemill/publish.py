@@ -19,6 +19,7 @@ Only files that sitemill's own earlier index named, and staging copies, are ever
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from html import unescape
 from pathlib import Path
 from typing import Final
 
-from sitemill.errors import ConflictError
+from sitemill.errors import ConflictError, RefusedError, SinkError
 from sitemill.outputs import (
     CHILD_NAME,
     ENTRY_XML,
@@ -35,6 +36,8 @@ from sitemill.outputs import (
     staging_name,
 )
 from sitemill.sinks import Sink
+
+log = logging.getLogger(__name__)
 
 _LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 # An index is recognised by its root element within its first bytes.
@@ -62,7 +65,7 @@ def read_live(sink: Sink) -> LiveSet:
     live.staging = {name for name in names if STAGING_NAME.fullmatch(name)}
     candidates = [ENTRY_XML, *sorted(name for name in names if MORE_INDEX_NAME.fullmatch(name))]
     for name in candidates:
-        data = sink.read(name)
+        data = _read_index(sink, name)
         if name == ENTRY_XML:
             live.entry = data
         children = _own_children(data)
@@ -70,6 +73,18 @@ def read_live(sink: Sink) -> LiveSet:
             live.indexes.add(name)
             live.children |= children
     return live
+
+
+def _read_index(sink: Sink, name: str) -> bytes | None:
+    """An index file's bytes, or None when the sink refuses to read it (a link, not a regular
+    file, far too big): then it is no index of sitemill's, and writing replaces it."""
+    try:
+        return sink.read(name)
+    except SinkError as exc:
+        if not isinstance(exc.__cause__, RefusedError):
+            raise
+        log.warning("%s: it is replaced, and names nothing sitemill would delete", exc)
+        return None
 
 
 def _own_children(data: bytes | None) -> set[str] | None:

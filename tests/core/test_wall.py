@@ -389,3 +389,20 @@ def test_an_output_folder_linked_inside_the_site_is_fine(make_site: SiteMaker) -
     out = site / "out"
     build_from_tree(config, site, LocalDirSink(out), output_dir=out)
     assert (site / "public" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap-index-2.xml"])
+def test_an_index_name_that_is_a_link_is_replaced_by_a_build(
+    make_site: SiteMaker, tmp_path: Path, name: str
+) -> None:
+    site = make_site({f"p{number}.html": page() for number in range(5)})
+    out, target = tmp_path / "out", tmp_path / "secret.txt"
+    out.mkdir()
+    target.write_text("<sitemapindex><sitemap><loc>https://x/sitemap-9.xml</loc></sitemap>")
+    (out / name).symlink_to(target)
+    (out / "sitemap-9.xml").write_text("a user's file that the link's text names")
+    config = load_config({"base_url": BASE_URL, "max_urls": 2})
+    build_from_tree(config, site, LocalDirSink(out), output_dir=out)
+    assert target.read_text().startswith("<sitemapindex>")  # never written through
+    assert (out / "sitemap-9.xml").exists()  # never taken as sitemill's own child
+    assert (out / "sitemap.xml").is_file() and not (out / "sitemap.xml").is_symlink()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.errors import ConflictError, SinkError
+from sitemill.errors import ConflictError, RefusedError, SinkError
 from sitemill.outputs import read_limit
 from sitemill.sources.s3 import (
     Inventory,
@@ -102,10 +102,11 @@ class S3Sink:
             return None  # the listing says it does not exist: no GET needed
         if stored.size > read_limit(name):
             # As for a local folder: no sitemap or robots.txt sitemill rewrites is this big.
+            limit = read_limit(name)
             raise SinkError(
                 f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
-                f"than such a file may hold ({read_limit(name):,}); remove or shrink it"
-            )
+                f"than such a file may hold ({limit:,}); remove or shrink it"
+            ) from RefusedError(self._uri(name), f"is larger than {limit:,} bytes")
         return read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
 
     def names(self) -> Iterator[str]:
