@@ -4,32 +4,19 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
 from xsd import assert_valid_sitemaps
-
-SITEMILL = str(Path(sys.executable).parent / "sitemill")
 
 
 def run(
     *args: str, cwd: Path | None = None, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("SITEMILL_")}
-    full_env.update(env or {})
-    return subprocess.run(
-        [SITEMILL, *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=full_env,
-        timeout=60,  # a FIFO or an endless file must fail the test, not hang it
-        check=False,
-    )
+    return run_sitemill(*args, cwd=cwd, stdin=stdin, env=env)
 
 
 def test_build_writes_and_reports(make_site: SiteMaker, tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
 from sitemill.config import load_config
 from sitemill.errors import RefusedError, SinkError
@@ -28,7 +28,6 @@ from sitemill.robots import MAX_ROBOTS_TXT_BYTES
 from sitemill.safefs import Root, read_regular
 from sitemill.sinks import LocalDirSink, MemorySink
 
-SITEMILL = str(Path(sys.executable).parent / "sitemill")
 SECRET = "ghp_SECRETTOKEN0123456789"
 # What a leaked git config or environment would look like in a committed robots.txt.
 SECRET_CONFIG = (
@@ -40,16 +39,7 @@ DEADLINE = 20  # seconds: far more than any of these takes; a hang fails instead
 
 
 def sitemill(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("SITEMILL_")}
-    full_env.update(env or {})
-    return subprocess.run(
-        [SITEMILL, *args],
-        capture_output=True,
-        text=True,
-        env=full_env,
-        timeout=DEADLINE,
-        check=False,
-    )
+    return run_sitemill(*args, env=env, timeout=DEADLINE)
 
 
 def within_deadline(action: Callable[[], Any]) -> Any:
