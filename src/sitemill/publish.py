@@ -119,10 +119,6 @@ class Publisher:
         self.entry_bytes: bytes | None = None
         self.staged: set[str] = set()
 
-    def publish_single(self, name: str, data: bytes) -> None:
-        """One file holds everything: one atomic write."""
-        self._put(name, data)
-
     def publish_split(
         self, children: list[StagedChild], indexes: list[tuple[str, bytes]], render: Render
     ) -> None:
@@ -164,11 +160,12 @@ class Publisher:
         # Further indexes first: sitemap.xml, the one crawlers are told about, goes live last.
         for name, data in sorted(indexes, key=lambda item: item[0] == ENTRY_XML):
             if final:
-                self._put(name, data)
+                self.put(name, data)
             else:  # an interim index is not this run's result: not recorded
                 self.sink.put(name, data, content_type=self.content_type(name))
 
-    def _put(self, name: str, data: bytes) -> None:
+    def put(self, name: str, data: bytes) -> None:
+        """One file in one atomic write (everything in sitemap.xml, robots.txt), recorded."""
         written = self.sink.put(name, data, content_type=self.content_type(name))
         self.record(name, written)
         if name == ENTRY_XML:

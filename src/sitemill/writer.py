@@ -65,7 +65,7 @@ def write_sitemaps(
         renderer.check(name, first.data)
         robots = _new_robots(sink, config, result.entry_files)
         publisher = Publisher(sink, content_type, partial(_record, result))
-        publisher.publish_single(name, first.data)
+        publisher.put(name, first.data)
     else:
         head = [first, second]
         del first, second  # the staging loop must be the only holder of a rendered file
@@ -82,7 +82,7 @@ def write_sitemaps(
             staged = [StagedChild(child.name, Path(staging) / child.name) for child in children]
             publisher.publish_split(staged, indexes, render)
     if robots is not None:
-        _put(sink, result, ROBOTS_TXT, robots)
+        publisher.put(ROBOTS_TXT, robots)
     result.deleted.extend(publisher.delete_stale(result.files))
     return result
 
@@ -150,13 +150,8 @@ def _render_indexes(
     )
 
 
-def _put(sink: Sink, result: WriteResult, name: str, data: bytes) -> None:
-    _record(result, name, sink.put(name, data, content_type=content_type(name)))
-
-
 def _record(result: WriteResult, name: str, changed: bool) -> None:
-    if name not in result.written and name not in result.unchanged:
-        (result.written if changed else result.unchanged).append(name)
+    (result.written if changed else result.unchanged).append(name)
 
 
 def _new_robots(sink: Sink, config: Config, entry_files: list[str]) -> bytes | None:
