@@ -39,6 +39,7 @@ _HOMES = {
             "SinkError",
             "ConflictError",
             "TemplateError",
+            "StateError",
             "GitError",
             "MissingExtraError",
             "DocumentStop",
@@ -64,6 +65,7 @@ __all__ = [
     "SinkError",
     "SitemillError",
     "SourceError",
+    "StateError",
     "TemplateError",
     "WriteResult",
     "build_from_tree",
@@ -88,6 +90,7 @@ if TYPE_CHECKING:
         SinkError,
         SitemillError,
         SourceError,
+        StateError,
         TemplateError,
     )
     from sitemill.jobs.bucket import BucketSite, rebuild_bucket

@@ -62,6 +62,8 @@ class Config:
     lastmod_precision: Precision = Precision.DATETIME
     rules: tuple[Rule, ...] = ()
     respect_noindex: bool = True
+    respect_redirects: bool = True
+    respect_canonical: bool = True
     respect_robots_txt: bool = True
     robots_txt: bool = False
     gzip: bool = False
@@ -198,6 +200,8 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "lastmod_precision": _parse_enum(Precision),
     "rules": _parse_rules,
     "respect_noindex": parse_bool,
+    "respect_redirects": parse_bool,
+    "respect_canonical": parse_bool,
     "respect_robots_txt": parse_bool,
     "robots_txt": parse_bool,
     "gzip": parse_bool,

@@ -36,6 +36,19 @@ class SeenUrls:
         if size > len(self._slots):
             self._resize(size)
 
+    def __contains__(self, url: object) -> bool:
+        if not isinstance(url, str):
+            return False
+        key = _key(url)
+        slots = self._slots
+        size = len(slots)
+        index = key % size
+        while found := slots[index]:
+            if found == key:
+                return True
+            index = index + 1 if index + 1 < size else 0
+        return False
+
     def add(self, url: str) -> bool:
         """Record ``url``; True if it was not seen before."""
         return self.add_many([url])[0]
@@ -44,7 +57,7 @@ class SeenUrls:
         """``add`` for each URL, in order: one tight loop for the blocks of a long list."""
         keys = [
             int.from_bytes(blake2b(url.encode("utf-8", "surrogateescape"), digest_size=8).digest())
-            | 1  # odd: 0 marks an empty slot
+            | 1  # odd: 0 marks an empty slot (as in _key: inlined, it runs per URL of a list)
             for url in urls
         ]
         new: list[bool] = []
@@ -83,6 +96,11 @@ class SeenUrls:
                     index = index + 1 if index + 1 < size else 0
                 slots[index] = key
         self._slots, self._limit = slots, _limit(size)
+
+
+def _key(url: str) -> int:
+    digest = blake2b(url.encode("utf-8", "surrogateescape"), digest_size=8).digest()
+    return int.from_bytes(digest) | 1  # odd: 0 marks an empty slot
 
 
 def _limit(size: int) -> int:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from sitemill.pages import PageFacts
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,11 +16,15 @@ class Page:
 
     ``path`` has no leading slash; names that are not valid UTF-8 keep their raw bytes as
     surrogate escapes (``os.fsdecode``), so that they can be percent-encoded exactly.
-    ``lastmod`` is already a formatted W3C value, or None.
+    ``lastmod`` is already a formatted W3C value, or None. ``version`` identifies the
+    file's bytes where the source can tell without reading them (an S3 ETag); ``facts`` are
+    what its head says, when the source has read them already (else the pipeline reads).
     """
 
     path: str
     lastmod: str | None = None
+    version: str | None = None
+    facts: PageFacts | None = None
 
 
 class Entry(NamedTuple):
@@ -39,8 +46,11 @@ class SkipReason(Enum):
     """Why a page found by a source is not in the sitemap."""
 
     EXCLUDED = "excluded"
-    NOINDEX = "noindex"
+    NOT_A_PAGE = "not a page"
     ROBOTS_TXT = "robots.txt"
+    NOINDEX = "noindex"
+    REDIRECT = "redirect"
+    CANONICAL = "canonical"
     DUPLICATE = "duplicate"
     TOO_LONG = "too long"
     OFF_SITE = "off site"

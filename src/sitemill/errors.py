@@ -9,6 +9,7 @@
     ├── SinkError           an output cannot be written, replaced or deleted
     │   └── ConflictError   another writer changed an output during this run
     ├── TemplateError       a template is missing, broken or renders invalid output
+    ├── StateError          a remembered state cannot be used (a warning: a first run)
     ├── GitError            git failed or gave history that cannot be used
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
     └── DocumentStop        `validate` cannot check one document further (one violation)
@@ -47,6 +48,10 @@ class ConflictError(SinkError):
 
 class TemplateError(SitemillError):
     """A template is missing, fails to render, or produces output over a limit."""
+
+
+class StateError(SitemillError, ValueError):
+    """A remembered state that cannot be used: a warning and a first run, never a failure."""
 
 
 class GitError(SitemillError):

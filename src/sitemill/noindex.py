@@ -30,13 +30,18 @@ def head_is_noindex(data: bytes) -> bool:
     Only a robots meta tag that the head holds whole counts: one cut off at the end of
     ``data`` does not. Linear in ``len(data)``.
     """
-    return any(_is_noindex_meta(tag) for tag in head_start_tags(data, _META, _MARKS))
+    return any(_is_noindex_tag(tag) for tag in head_start_tags(data, _META, _MARKS))
 
 
-def _is_noindex_meta(tag: StartTag) -> bool:
+def _is_noindex_tag(tag: StartTag) -> bool:
     values: dict[str, str] = {}
     for key, value in tag.attributes():
         values.setdefault(key, value)  # HTML keeps the first of repeated attributes
+    return is_noindex_meta(values)
+
+
+def is_noindex_meta(values: dict[str, str]) -> bool:
+    """Whether a meta tag with these attributes (first of each name) says noindex."""
     # A trailing "/" is the self-closing slash of an unquoted value (<meta content=noindex/>).
     name = values.get("name", "").strip(HTML_SPACE).rstrip("/").lower()
     if name not in _ROBOTS_NAMES:

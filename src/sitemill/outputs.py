@@ -12,6 +12,8 @@ from sitemill.robots import MAX_ROBOTS_TXT_BYTES
 ENTRY_XML: Final = "sitemap.xml"
 ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
+# What the last run saw (sitemill.state); sitemill's own file, never a page.
+STATE_NAME: Final = "sitemill-state.json.gz"
 # Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies (sitemap-N-next.xml,
 # see sitemill.publish), written beside the index.
 CHILD_NAME: Final = re.compile(r"sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?")
@@ -21,6 +23,7 @@ MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
 # Every name sitemill writes, and so the only names it may ever delete.
 OWN_NAME: Final = re.compile(
     rf"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml|{CHILD_NAME.pattern}"
+    rf"|{re.escape(STATE_NAME)}"
 )
 _CONTENT_TYPES: Final = {
     ".xml": "application/xml",

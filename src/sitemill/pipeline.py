@@ -9,6 +9,8 @@ from typing import Final
 from sitemill.config import Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Page, SkipReason
+from sitemill.listing import PageChecks, is_verification_file, wants_facts
+from sitemill.pages import PageFacts
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
@@ -18,8 +20,6 @@ from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
-
-_HTML_SUFFIXES: Final = (".html", ".htm")
 PROGRESS_EVERY: Final = 5_000
 
 
@@ -29,20 +29,28 @@ def build_from_pages(
     sink: Sink,
     *,
     robots: RobotsRules | None,
-    noindex: Callable[[str], bool] | None,
+    read_facts: Callable[[str], PageFacts | None] | None,
     lastmod: LastmodMode,
     warnings: list[str] | None = None,
     progress: Progress | None = None,
+    robots_source: bytes | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
-    ``noindex(path)`` tells whether an HTML page asks not to be indexed (None: not checked).
+    A page's facts are the ones its source attached, else ``read_facts(path)`` for an HTML
+    page (None: the page could not be read, no facts). ``robots_source`` is the site's
+    robots.txt when sitemill maintains one elsewhere (``--out``): the starting point.
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips)
-    check = noindex if config.respect_noindex else None
-    entries = _page_entries(config, pages, robots, check, tally, progress)
-    report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
+    checks = PageChecks(config, tally)
+    entries = _page_entries(config, pages, robots, read_facts, checks, progress)
+    report.result = write_sitemaps(
+        entries, sink, config, on_file=file_progress(progress), robots_source=robots_source
+    )
+    for message in checks.summary():
+        log.warning("%s", message)
+        report.warnings.append(message)
     return report
 
 
@@ -50,11 +58,12 @@ def _page_entries(
     config: Config,
     pages: Iterator[Page],
     robots: RobotsRules | None,
-    noindex: Callable[[str], bool] | None,
-    tally: Tally,
+    read_facts: Callable[[str], PageFacts | None] | None,
+    checks: PageChecks,
     progress: Progress | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
+    tally = checks.tally
     base = config.base_url
     root_path = site_root_path(base)
     for count, page in enumerate(pages, start=1):
@@ -62,6 +71,9 @@ def _page_entries(
             progress(count)  # pages checked: reading heads and history can take a while
         path = page.path
         if not is_candidate(config, path):
+            continue
+        if is_verification_file(path):
+            tally.skip(path, SkipReason.EXCLUDED, "search-engine verification file")
             continue
         rule = first_rule(config, path)
         if rule is not None and rule.exclude:
@@ -72,8 +84,11 @@ def _page_entries(
         if robots is not None and not robots.allows(root_path + loc[len(base) :]):
             tally.skip(path, SkipReason.ROBOTS_TXT, "disallowed for User-agent: *")
             continue
-        if noindex is not None and path.lower().endswith(_HTML_SUFFIXES) and noindex(path):
-            tally.skip(path, SkipReason.NOINDEX, "robots meta noindex")
+        facts = page.facts
+        if facts is None and read_facts is not None and wants_facts(path):
+            facts = read_facts(path)
+        if facts is not None and checks.skip_reason(path, loc, facts):
+            checks.left_out(loc)
             continue
         if len(loc) > MAX_URL_LENGTH:
             tally.skip(path, SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
@@ -81,4 +96,21 @@ def _page_entries(
         if not seen.add(loc):
             tally.skip(path, SkipReason.DUPLICATE, f"{loc} is already listed (kept the first)")
             continue
-        yield Entry(loc, page.lastmod, changefreq, priority)
+        yield from checks.offer(Entry(loc, page.lastmod, changefreq, priority), path, facts)
+    yield from checks.finish()
+
+
+def reads_head(config: Config, robots: RobotsRules | None, path: str) -> bool:
+    """Whether the pipeline will look at the facts of the page at ``path``: an HTML page
+    that include, exclude, rules and robots.txt leave in. A source whose reads cost a round
+    trip (S3) reads only these."""
+    if not wants_facts(path) or not is_candidate(config, path) or is_verification_file(path):
+        return False
+    rule = first_rule(config, path)
+    if rule is not None and rule.exclude:
+        return False
+    if robots is None:
+        return True
+    base = config.base_url
+    loc = page_url(base, path, config.url_style)
+    return robots.allows(site_root_path(base) + loc[len(base) :])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from typing import Final
+from urllib.parse import urlsplit, urlunsplit
 
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _LINES_WITH_ENDS: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
@@ -51,3 +52,31 @@ def replace_sitemap_lines(
         new_lines[-1] = new_lines[-1].removesuffix(newline)
     kept[insert_at:insert_at] = new_lines
     return bom + "".join(kept)
+
+
+def robots_scope_warnings(
+    base_url: str, *, maintain: bool, respect: bool, found: bool
+) -> list[str]:
+    """Warnings for a site served below its host's root (a GitHub Pages project site): a
+    crawler reads robots.txt only at the root of the host, so a robots.txt in this site is
+    never read. https://www.rfc-editor.org/rfc/rfc9309#section-2.3
+    """
+    parts = urlsplit(base_url)
+    if parts.path in ("", "/"):
+        return []
+    host_robots = urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", ""))
+    ours = base_url + "robots.txt"
+    lines = []
+    if maintain:
+        lines.append(
+            f"robots_txt: crawlers read only {host_robots}, never {ours} (the site is served "
+            f"below the host's root): put the Sitemap line in {host_robots} or submit "
+            f"{base_url}sitemap.xml in Search Console"
+        )
+    if respect and found:
+        lines.append(
+            f"the site's robots.txt will be served at {ours}, which crawlers never read (only "
+            f"{host_robots} counts); its rules still leave pages out of this sitemap "
+            "(respect_robots_txt = false lists them)"
+        )
+    return lines

@@ -40,6 +40,7 @@ def write_sitemaps(
     config: Config,
     *,
     on_file: Callable[[str, int], None] | None = None,
+    robots_source: bytes | None = None,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
@@ -63,7 +64,7 @@ def write_sitemaps(
         result.entry_files.append(name)
         result.files.append(name)
         renderer.check(name, first.data)
-        robots = _new_robots(sink, config, result.entry_files)
+        robots = _new_robots(sink, config, result.entry_files, robots_source)
         publisher = Publisher(sink, content_type, partial(_record, result))
         publisher.put(name, first.data)
     else:
@@ -77,7 +78,7 @@ def write_sitemaps(
             indexes = render([child.name for child in children])
             result.entry_files.extend(name for name, _ in indexes)
             result.files[:0] = result.entry_files
-            robots = _new_robots(sink, config, result.entry_files)
+            robots = _new_robots(sink, config, result.entry_files, robots_source)
             publisher = Publisher(sink, content_type, partial(_record, result))
             staged = [StagedChild(child.name, Path(staging) / child.name) for child in children]
             publisher.publish_split(staged, indexes, render)
@@ -154,15 +155,22 @@ def _record(result: WriteResult, name: str, changed: bool) -> None:
     (result.written if changed else result.unchanged).append(name)
 
 
-def _new_robots(sink: Sink, config: Config, entry_files: list[str]) -> bytes | None:
+def _new_robots(
+    sink: Sink, config: Config, entry_files: list[str], source: bytes | None
+) -> bytes | None:
     """robots.txt with sitemill's Sitemap lines, or None when it is not maintained.
 
-    Read before anything is published, so that a robots.txt sitemill may not rewrite (a link,
-    a file over Google's 500 KiB) stops the run before it changes anything.
+    The starting point is ``source`` (the site's robots.txt, when the output folder is
+    another one: deploying that folder over the site must keep the site's rules), else the
+    sink's own. That is read in any case before anything is published, so that a robots.txt
+    sitemill may not rewrite (a link, a file over Google's 500 KiB) stops the run before it
+    changes anything.
     """
     if not config.robots_txt:
         return None
     old = sink.read(ROBOTS_TXT)
+    if source is not None:
+        old = source
     # surrogateescape keeps any byte that is not UTF-8 exactly as it was.
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
     base = config.base_url

@@ -21,7 +21,14 @@ from sitemill.safefs import Root
 
 log = logging.getLogger("sitemill")
 
-_BOOL_FLAGS = ("respect_noindex", "respect_robots_txt", "robots_txt", "gzip")
+_BOOL_FLAGS = (
+    "respect_noindex",
+    "respect_redirects",
+    "respect_canonical",
+    "respect_robots_txt",
+    "robots_txt",
+    "gzip",
+)
 _VALUE_FLAGS = (
     "base_url",
     "url_style",

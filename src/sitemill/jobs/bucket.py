@@ -5,20 +5,26 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from sitemill.config import Config, LastmodMode
 from sitemill.errors import ConflictError, SinkError
-from sitemill.pipeline import build_from_pages
+from sitemill.outputs import STATE_NAME, content_type
+from sitemill.pipeline import build_from_pages, reads_head
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL, S3Sink
+from sitemill.sources.heads import HeadCounts, attach_facts
 from sitemill.sources.s3 import (
     Inventory,
     bucket_pages,
     list_objects,
     normalize_prefix,
     read_bucket_robots,
+    read_bucket_state,
+    read_head_facts,
 )
+from sitemill.state import State, dump_state
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -27,6 +33,9 @@ log = logging.getLogger(__name__)
 
 # Conflicts with another writer are retried this many times in all (each a fresh listing).
 ATTEMPTS: Final = 3
+# Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
+MAX_HEAD_READERS: Final = 32
+GZIP_TYPE: Final = content_type(STATE_NAME)
 BUCKET_ENV: Final = "SITEMILL_BUCKET"
 PREFIX_ENV: Final = "SITEMILL_PREFIX"
 CACHE_CONTROL_ENV: Final = "SITEMILL_CACHE_CONTROL"
@@ -79,19 +88,49 @@ def build_from_bucket(
     *,
     progress: Progress | None = None,
 ) -> Report:
-    """One pass: robots.txt (one GET), the listing (one LIST per 1,000 keys), then the writes.
+    """One pass: robots.txt and the state (a GET each), the listing (one LIST per 1,000
+    keys) with a ranged GET of the head of each HTML page that is new or changed since the
+    state was written (many at a time), then the writes, and the state last.
 
     ``inventory`` must be the sink's: the listing fills it with the ETags of old outputs.
-    Pages are not opened, so ``respect_noindex`` does not apply here (it would cost a GET
-    per page).
     """
     root = site.root
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
-    pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
-    mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
-    return build_from_pages(
-        config, pages, sink, robots=robots, noindex=None, lastmod=mode, progress=progress
+    known, problem = read_bucket_state(client, site.bucket, root)
+    warnings = [] if problem is None else [problem]
+    for message in warnings:
+        log.warning("%s", message)
+    remember, counts = State(), HeadCounts()
+    listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
+    pages = attach_facts(
+        listing,
+        needs=partial(reads_head, config, robots),
+        read=lambda path: read_head_facts(client, site.bucket, root + path),
+        known=known,
+        remember=remember,
+        counts=counts,
+        workers=_workers(client),
     )
+    mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
+    report = build_from_pages(
+        config,
+        pages,
+        sink,
+        robots=robots,
+        read_facts=None,
+        lastmod=mode,
+        warnings=warnings,
+        progress=progress,
+    )
+    report.heads_read, report.heads_reused = counts.read, counts.reused
+    report.state_written = sink.put(STATE_NAME, dump_state(remember), content_type=GZIP_TYPE)
+    return report
+
+
+def _workers(client: S3Client) -> int:
+    """As many reads at a time as the client keeps connections (botocore's default is 10)."""
+    pool = getattr(client.meta.config, "max_pool_connections", None)
+    return max(1, min(MAX_HEAD_READERS, pool if isinstance(pool, int) else 10))
 
 
 def rebuild_bucket(

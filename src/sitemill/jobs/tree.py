@@ -11,12 +11,13 @@ from pathlib import Path
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
-from sitemill.noindex import PAGE_FACTS_BYTES, head_is_noindex
 from sitemill.outputs import ROBOTS_TXT, is_own_name
+from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
 from sitemill.pipeline import build_from_pages
 from sitemill.protocol import lastmod_from_timestamp
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.robots_lines import robots_scope_warnings
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sinks import Sink
@@ -64,32 +65,54 @@ def build_from_tree(
                 lastmod = lastmod_from_timestamp(file.mtime if when is None else when, precision)
             yield Page(file.path, lastmod)
 
-    robots = read_robots(site_dir, warnings) if config.respect_robots_txt else None
+    robots_data, robots = _site_robots(config, site_dir, warnings)
     return build_from_pages(
         config,
         pages(),
         sink,
         robots=robots,
-        noindex=partial(_page_is_noindex, Root(site_dir)),
+        read_facts=partial(_read_facts, Root(site_dir)),
         lastmod=mode,
         warnings=warnings,
         progress=progress,
+        robots_source=robots_data,  # the same file when the output folder is the site
     )
 
 
-def _page_is_noindex(site: Root, path: str) -> bool:
-    """The noindex verdict on a page's first PAGE_FACTS_BYTES, read inside the site only."""
+def _site_robots(
+    config: Config, site_dir: Path, warnings: list[str]
+) -> tuple[bytes | None, RobotsRules | None]:
+    """The site's robots.txt (the starting point of one sitemill maintains) and its rules
+    (when respected); warnings when crawlers would never read it (a project site)."""
+    data = _read_site_robots(site_dir, warnings)
+    robots = None
+    if data is not None and config.respect_robots_txt:
+        robots = RobotsRules.parse(data.decode("utf-8", "replace"))
+    scope = robots_scope_warnings(
+        config.base_url,
+        maintain=config.robots_txt,
+        respect=config.respect_robots_txt,
+        found=data is not None,
+    )
+    for message in scope:
+        log.warning("%s", message)
+        warnings.append(message)
+    return data, robots
+
+
+def _read_facts(site: Root, path: str) -> PageFacts | None:
+    """The facts of a page's first PAGE_FACTS_BYTES, read inside the site only."""
     try:
         head = site.read(path, PAGE_FACTS_BYTES)
     except RefusedError as exc:
         # The walk only yields regular files inside the site: this one changed since.
         log.warning("not reading %s", exc)
-        return False
+        return None
     except OSError as exc:
         raise SourceError(f"cannot read {site.path / path}: {exc.strerror or exc}") from exc
     if head is None:
         raise SourceError(f"cannot read {site.path / path}: it was removed during the build")
-    return head_is_noindex(head)
+    return read_page_facts(head)
 
 
 def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
@@ -150,7 +173,13 @@ def _resolve_lastmod(
 
 
 def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:
-    """The rules of the site's robots.txt, or None when it has none.
+    """The rules of the site's robots.txt, or None when it has none (see _read_site_robots)."""
+    data = _read_site_robots(site_dir, warnings)
+    return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
+
+
+def _read_site_robots(site_dir: Path, warnings: list[str] | None = None) -> bytes | None:
+    """The bytes of the site's robots.txt, or None when it has none.
 
     Only a regular file inside the site is read, and only its first 500 KiB (Google's limit:
     ``/dev/zero`` would never end, a FIFO would block). One that is a link leading outside the
@@ -166,4 +195,4 @@ def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRule
         return None
     except OSError as exc:
         raise SourceError(f"cannot read {site_dir / ROBOTS_TXT}: {exc.strerror or exc}") from exc
-    return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
+    return data

@@ -11,10 +11,12 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
-from sitemill.errors import SitemillError, SourceError
-from sitemill.outputs import ROBOTS_TXT, is_own_name
+from sitemill.errors import SitemillError, SourceError, StateError
+from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
 from sitemill.protocol import format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.state import State, parse_state
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -27,6 +29,8 @@ log = logging.getLogger(__name__)
 LIST_PAGE_SIZE: Final = 1_000
 # Empty "folder" markers made by the S3 console (key ending in "/") and by Hadoop tools.
 _FOLDER_MARKER_SUFFIX: Final = "_$folder$"
+# A state larger than this is not one sitemill wrote (a million pages compress to ~20 MB).
+MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 _NOT_FOUND_CODES: Final = frozenset({"NoSuchKey", "404", "NotFound"})
 
 
@@ -121,6 +125,30 @@ def read_object(
         raise error(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
 
 
+def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> tuple[State, str | None]:
+    """The state the last run left at the prefix root (one GET), and a warning when there is
+    one that cannot be used. None there (a first run, or ``aws s3 sync --delete`` removed it)
+    is no warning: the pages' heads are all read once."""
+    key = prefix + STATE_NAME
+    try:
+        data = read_object(client, bucket, key, limit=MAX_STATE_READ_BYTES)
+    except SourceError as exc:
+        return State(), f"cannot read the state s3://{bucket}/{key} ({exc}): reading every page"
+    if data is None:
+        return State(), None
+    try:
+        return parse_state(data), None
+    except StateError as exc:
+        return State(), f"ignoring the state s3://{bucket}/{key}: {exc}; reading every page"
+
+
+def read_head_facts(client: S3Client, bucket: str, key: str) -> PageFacts | None:
+    """The facts of an object's first PAGE_FACTS_BYTES (one ranged GET); None when the
+    object is gone since it was listed (its deletion brings another rebuild)."""
+    data = read_object(client, bucket, key, limit=PAGE_FACTS_BYTES)
+    return None if data is None else read_page_facts(data)
+
+
 def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRules | None:
     """The rules of robots.txt at the site root (one GET), or None when there is none.
 
@@ -168,7 +196,7 @@ def bucket_pages(
             continue
         modified = obj.get("LastModified")
         lastmod = format_lastmod(modified, precision) if keep_lastmod and modified else None
-        yield Page(path, lastmod)
+        yield Page(path, lastmod, version=obj.get("ETag"))
     inventory.complete = True
     if skipped:
         log.info("skipped %d folder markers and empty objects", skipped)

@@ -1,0 +1,135 @@
+"""The state: what the last run saw, so that the next one need not read it again.
+
+A small deterministic file, ``sitemill-state.json.gz``, beside the sitemaps: per page read,
+the version of its bytes (an S3 ETag) and its head facts, also for pages that the facts left
+out (an unchanged object is never read twice). Pure: bytes in, bytes out. A missing,
+unreadable, foreign or newer state is a warning and a first run, never a failure.
+
+    {"format": "sitemill-state", "version": 1, "facts_version": 1,
+     "pages": {"docs/a.html": {"etag": "\\"9b2c…\\"", "facts": {"noindex": true}}}}
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+from sitemill.errors import StateError
+from sitemill.outputs import STATE_NAME
+from sitemill.pages import FACTS_VERSION, PageFacts
+
+__all__ = ["STATE_NAME", "PageRecord", "State", "StateError", "dump_state", "parse_state"]
+
+STATE_FORMAT: Final = "sitemill-state"
+STATE_VERSION: Final = 1
+# A state of a million pages is about 100 MB of JSON; more is not ours (or a gzip bomb).
+MAX_STATE_BYTES: Final = 256 * 1024 * 1024
+_GZIP_LEVEL: Final = 6
+_DEFAULT_FACTS: Final = PageFacts()
+_FACT_FIELDS: Final = tuple(item.name for item in fields(PageFacts))
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """What one run learnt about one page: the version of its bytes and its head facts."""
+
+    version: str
+    facts: PageFacts
+
+
+@dataclass
+class State:
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+
+    def facts(self, path: str, version: str | None) -> PageFacts | None:
+        """The remembered facts of the page at ``path`` if its bytes are still ``version``."""
+        record = self.pages.get(path)
+        if record is None or version is None or record.version != version:
+            return None
+        return record.facts
+
+
+def parse_state(data: bytes) -> State:
+    """The state in ``data`` (gzip-compressed JSON); a StateError names what is wrong."""
+    try:
+        text = _decompress(data)
+        document = json.loads(text)
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
+        if isinstance(exc, StateError):
+            raise
+        raise StateError(f"not a sitemill state ({type(exc).__name__})") from exc
+    if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
+        raise StateError("not a sitemill state (no format marker)")
+    version = document.get("version")
+    if not isinstance(version, int) or version > STATE_VERSION:
+        raise StateError(f"written by a newer sitemill (format version {version!r})")
+    pages = document.get("pages")
+    if not isinstance(pages, dict):
+        raise StateError("its pages are not a table")
+    if document.get("facts_version") != FACTS_VERSION:
+        return State()  # facts read by another sitemill: read them again, one pass
+    return State(dict(_records(pages)))
+
+
+def _decompress(data: bytes) -> str:
+    """The JSON text, never more than MAX_STATE_BYTES of it (a gzip bomb stops there)."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    text = inflater.decompress(data, MAX_STATE_BYTES + 1)
+    if len(text) > MAX_STATE_BYTES or inflater.unconsumed_tail:
+        raise StateError(f"larger than {MAX_STATE_BYTES // (1024 * 1024)} MiB uncompressed")
+    if not inflater.eof:
+        raise StateError("cut off (the gzip stream does not end)")
+    return text.decode("utf-8")
+
+
+def _records(pages: Mapping[str, Any]) -> Iterator[tuple[str, PageRecord]]:
+    for path, item in pages.items():
+        if not isinstance(item, dict):
+            raise StateError(f"the record of {path!r} is not a table")
+        version = item.get("etag")
+        facts = item.get("facts", {})
+        if not isinstance(version, str) or not isinstance(facts, dict):
+            continue  # nothing to reuse for this page: it is read again
+        yield path, PageRecord(version, _facts(facts))
+
+
+def _facts(values: Mapping[str, Any]) -> PageFacts:
+    """Facts from their table; a value of the wrong type is the default (read again later
+    would be better, but the ETag still vouches for the bytes)."""
+    known: dict[str, Any] = {}
+    for name in _FACT_FIELDS:
+        value = values.get(name)
+        default = getattr(_DEFAULT_FACTS, name)
+        if isinstance(default, bool):
+            known[name] = value if isinstance(value, bool) else default
+        else:
+            known[name] = value if isinstance(value, str) else default
+    return PageFacts(**known)
+
+
+def dump_state(state: State) -> bytes:
+    """Deterministic bytes: sorted keys, defaults left out, gzip with mtime 0."""
+    pages = {
+        path: {"etag": record.version, "facts": _fact_values(record.facts)}
+        for path, record in state.pages.items()
+    }
+    document = {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "facts_version": FACTS_VERSION,
+        "pages": pages,
+    }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return gzip.compress(text.encode("ascii"), compresslevel=_GZIP_LEVEL, mtime=0)
+
+
+def _fact_values(facts: PageFacts) -> dict[str, Any]:
+    return {
+        name: getattr(facts, name)
+        for name in _FACT_FIELDS
+        if getattr(facts, name) != getattr(_DEFAULT_FACTS, name)
+    }
