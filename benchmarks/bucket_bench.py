@@ -7,7 +7,8 @@ same ETag), and after one page changed. Requests are counted with a botocore hoo
 targets are zero page GETs on the unchanged and re-uploaded rebuilds (LIST calls, plus the
 fixed GETs of robots.txt, the state and the live index), no PUT when nothing changed, one
 page GET after one change. (After a re-upload the sitemaps are PUT because every
-LastModified, and so every lastmod, moved: content dates are another benchmark's.) Times are moto's in-process times: they show the shape, not AWS latency.
+LastModified, and so every lastmod, moved: content dates are another benchmark's.)
+Times are moto's in-process times: they show the shape, not AWS latency.
 """
 
 from __future__ import annotations

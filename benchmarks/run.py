@@ -1,6 +1,8 @@
 """`make bench`: sitemill's performance targets, measured, checked for correctness, reported.
 
-    .venv/bin/python benchmarks/run.py [--quick] [--only urls-1m|build-git-10k|validate-50k|bucket-20k]
+    .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
+
+NAME: urls-1m, build-git-10k, validate-50k or bucket-20k.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -22,9 +24,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bucket_bench import bench_bucket
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
-from bucket_bench import bench_bucket
 from validate_bench import URLS, bench_validate
 
 BENCH_DIR = Path(__file__).resolve().parent

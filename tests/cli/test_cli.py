@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 from pathlib import Path
@@ -10,6 +11,10 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
+from sitemill.cli.console import print_report
+from sitemill.config import LastmodMode
+from sitemill.entries import SkipReason
+from sitemill.report import Report, WriteResult
 from xsd import assert_valid_sitemaps
 
 
@@ -234,3 +239,123 @@ def test_an_explicit_config_must_be_a_regular_file(make_site: SiteMaker, tmp_pat
     assert result.returncode == 1
     assert "config: cannot read" in result.stderr and "is a FIFO" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+# --- which pages are listed ----------------------------------------------------------------
+
+CHECKED_SITE = {
+    "index.html": page("Home"),
+    # mkdocs-redirects: a stub at an old address
+    "old/index.html": page("Redirecting", '<meta http-equiv="refresh" content="1; url=../">'),
+    # Hugo's paginator: page 2 names the section as its canonical
+    "posts/index.html": page("Posts"),
+    "posts/page/2/index.html": page("Posts", f'<link rel="canonical" href="{BASE_URL}posts/">'),
+    # the shape of the Jinja macro file pydata-sphinx-theme ships in every site
+    "_static/webpack-macros.html": (
+        "<!--\n  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.\n-->\n"
+        "{# Load FontAwesome icons #}\n{% macro head_pre_icons() %}\n"
+        '  <link href="{{ pathto(\'_static/styles/theme.css\', 1) }}" rel="stylesheet">\n'
+        "{% endmacro %}\n"
+    ),
+    "google0123456789abcdef.html": "google-site-verification: google0123456789abcdef.html",
+    "node_modules/pkg/README.html": page("readme"),
+    "guide.html": page("Guide", '<link rel="canonical" href="https://old.example/guide.html">'),
+}
+
+
+def locs(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [part.split("</loc>")[0] for part in text.split("<loc>")[1:]]
+
+
+def test_page_checks_are_counted_and_warned_once(make_site: SiteMaker, tmp_path: Path) -> None:
+    site = make_site(CHECKED_SITE)
+    out = tmp_path / "out"
+    result = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "skipped: excluded 1, not a page 1, redirect 1, canonical 1\n" in result.stdout
+    assert locs(out / "sitemap.xml") == [
+        f"{BASE_URL}guide.html",
+        BASE_URL,
+        f"{BASE_URL}node_modules/pkg/README.html",
+        f"{BASE_URL}posts/",
+    ]
+    warnings = result.stderr.splitlines()
+    assert warnings == [
+        "sitemill: warning: 1 listed page(s) declare a canonical URL off this site "
+        f"({BASE_URL}), e.g. guide.html names https://old.example/guide.html: check the "
+        "generator's site URL setting (site_url, baseURL, html_baseurl, url)",
+        "sitemill: warning: listed 1 page(s) under node_modules/, e.g. "
+        "node_modules/pkg/README.html: third-party files? exclude them with "
+        'exclude = ["**/node_modules/**"]',
+    ]
+    assert "warning" not in result.stdout
+    quiet = run("-q", "build", str(site), "--base-url", BASE_URL, "--out", str(out))
+    assert quiet.returncode == 0 and quiet.stdout == quiet.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "toml", "redirect_listed", "paginator_listed"),
+    [
+        ([], {}, "", False, False),
+        (["--no-respect-redirects"], {}, "", True, False),
+        (["--no-respect-canonical"], {}, "", False, True),
+        (["--no-respect-redirects", "--no-respect-canonical"], {}, "", True, True),
+        ([], {"SITEMILL_RESPECT_REDIRECTS": "false"}, "", True, False),
+        ([], {}, "respect_canonical = false\n", False, True),
+        # a flag beats the environment, the environment beats the config file
+        (["--respect-redirects"], {"SITEMILL_RESPECT_REDIRECTS": "false"}, "", False, False),
+        ([], {"SITEMILL_RESPECT_CANONICAL": "on"}, "respect_canonical = false\n", False, False),
+    ],
+)
+def test_respect_redirects_and_canonical_switches(
+    make_site: SiteMaker,
+    tmp_path: Path,
+    args: list[str],
+    env: dict[str, str],
+    toml: str,
+    redirect_listed: bool,
+    paginator_listed: bool,
+) -> None:
+    site = make_site({**CHECKED_SITE, "sitemill.toml": toml})
+    out = tmp_path / "out"
+    result = run("build", str(site), "--base-url", BASE_URL, "--out", str(out), *args, env=env)
+    assert result.returncode == 0, result.stderr
+    listed = locs(out / "sitemap.xml")
+    assert (f"{BASE_URL}old/" in listed) is redirect_listed
+    assert (f"{BASE_URL}posts/page/2/" in listed) is paginator_listed
+    assert ("redirect 1" in result.stdout) is not redirect_listed
+    assert ("canonical 1" in result.stdout) is not paginator_listed
+
+
+def test_a_project_site_robots_txt_is_warned_about_once(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page(), "robots.txt": "User-agent: *\nDisallow: /x/\n"})
+    out = tmp_path / "out"
+    base = "https://user.github.io/project/"
+    result = run("build", str(site), "--base-url", base, "--out", str(out), "--robots-txt")
+    assert result.returncode == 0, result.stderr
+    # --out elsewhere: the site's robots.txt is the starting point
+    assert (out / "robots.txt").read_text() == (
+        f"User-agent: *\nDisallow: /x/\nSitemap: {base}sitemap.xml\n"
+    )
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 2, warnings
+    assert warnings[0].startswith(
+        "sitemill: warning: robots_txt: crawlers read only https://user.github.io/robots.txt"
+    )
+    assert f"submit {base}sitemap.xml in Search Console" in warnings[0]
+    assert "respect_robots_txt = false lists them" in warnings[1]
+
+
+def test_the_report_shows_page_heads_read_and_remembered() -> None:
+    report = Report(WriteResult(files=["sitemap.xml"], url_count=3), LastmodMode.MTIME)
+    report.heads_read, report.heads_reused = 12, 19_988
+    report.skipped.update({SkipReason.CANONICAL: 2, SkipReason.NOT_A_PAGE: 1500})
+    stream = io.StringIO()
+    print_report(report, "s3://site/", stream)
+    assert stream.getvalue().splitlines()[-2:] == [
+        "page heads: 12 read, 19,988 remembered from the last run",
+        "skipped: not a page 1,500, canonical 2",
+    ]

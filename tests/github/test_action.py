@@ -17,6 +17,7 @@ import yaml
 
 from gitutil import commit, git, head, make_repo
 from sitemill.config import LastmodMode
+from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError
 from sitemill.github.action import main
 from sitemill.github.commands import escape_data, escape_property, workflow_command
@@ -27,7 +28,7 @@ from sitemill.github.settings import (
     DEFAULT_COMMITTER,
     read_settings,
 )
-from sitemill.github.summary import render_summary
+from sitemill.github.summary import SKIP_REASONS, markdown_text, render_summary
 from sitemill.report import Report, WriteResult
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -842,3 +843,148 @@ def test_a_robots_txt_linked_out_of_the_site_is_ignored_with_a_warning(project: 
     assert not leaked(project.remote, secret)
     # its "Disallow: /drafts/" was not read either: the drafts are listed
     assert "drafts/wip.html" in remote_file(project.remote, "public/sitemap.xml")
+
+
+# --- which pages are listed: the page checks as the Action reports them -----------------------
+
+# The shape of the Jinja macro file pydata-sphinx-theme generates (webpack.config.js).
+MACRO_FILE = (
+    "<!--\n  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.\n-->\n"
+    "{# Load FontAwesome icons #}\n"
+    "{% macro head_pre_icons() %}\n"
+    '  <link href="{{ pathto(\'_static/styles/theme.css\', 1) }}" rel="stylesheet">\n'
+    "{% endmacro %}\n"
+)
+CHECKED_PAGES: dict[str | bytes, str | bytes | None] = {
+    # mkdocs-redirects: a stub at the old address of a page that moved
+    "old/index.html": page("Redirecting", '<meta http-equiv="refresh" content="1; url=../">'),
+    # Hugo's paginator: page 2 names the section as its canonical
+    "posts/index.html": page("Posts"),
+    "posts/page/2/index.html": page(
+        "Posts", '<link rel="canonical" href="https://example.com/posts/">'
+    ),
+    # the Jinja macro file pydata-sphinx-theme ships in every site
+    "_static/webpack-macros.html": MACRO_FILE,
+    "google0123456789abcdef.html": "google-site-verification: google0123456789abcdef.html",
+    "node_modules/pkg/README.html": page("A package's readme"),
+    # a wrong site URL in the generator's config
+    "guide.html": page("Guide", '<link rel="canonical" href="https://old.example/guide.html">'),
+}
+
+
+def test_page_checks_are_counted_annotated_and_warned(project: Project) -> None:
+    commit(project.workspace, CHECKED_PAGES, when=SEED_TIME, message="More pages")
+
+    run = run_action(project.workspace, {"base-url": BASE_URL, "commit": "false"})
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    warnings = run.lines("::warning")
+    # The run's warnings come first: the runner shows only a step's first few annotations.
+    assert warnings[:2] == [
+        "::warning title=sitemill::1 listed page(s) declare a canonical URL off this site "
+        "(https://example.com/), e.g. guide.html names https://old.example/guide.html: check "
+        "the generator's site URL setting (site_url, baseURL, html_baseurl, url)",
+        "::warning title=sitemill::listed 1 page(s) under node_modules/, e.g. "
+        "node_modules/pkg/README.html: third-party files? exclude them with "
+        'exclude = ["**/node_modules/**"]',
+    ]
+    assert sorted(warnings[2:]) == [
+        "::warning file=_static/webpack-macros.html,title=sitemill skipped this page::"
+        "not in the sitemap: not a page (not an HTML document)",
+        "::warning file=drafts/wip.html,title=sitemill skipped this page::"
+        "not in the sitemap: robots.txt (disallowed for User-agent: *)",
+        "::warning file=google0123456789abcdef.html,title=sitemill skipped this page::"
+        "not in the sitemap: excluded (search-engine verification file)",
+        "::warning file=old/index.html,title=sitemill skipped this page::"
+        "not in the sitemap: redirect (meta refresh to ../)",
+        "::warning file=posts/page/2/index.html,title=sitemill skipped this page::"
+        "not in the sitemap: canonical (canonical is https://example.com/posts/)",
+        "::warning file=private.html,title=sitemill skipped this page::"
+        "not in the sitemap: noindex (robots meta noindex)",
+    ]
+    assert run.outputs["url-count"] == "6"
+    summary = run.summary
+    assert "Skipped 6 pages:" in summary
+    rows = [line for line in summary.splitlines() if line.startswith("| ")]
+    assert rows == [
+        "| reason | pages | why |",
+        "| --- | ---: | --- |",
+        "| excluded | 1 | a `[[rules]]` exclude, or a search-engine verification file |",
+        "| not a page | 1 | an .html file that is no HTML document (a template, a macro file) |",
+        "| robots.txt | 1 | the site's robots.txt disallows it (`respect-robots-txt`) |",
+        "| noindex | 1 | its robots meta tag says noindex (`respect-noindex`) |",
+        "| redirect | 1 | a meta refresh redirect stub (`respect-redirects`) |",
+        "| canonical | 1 | its canonical is another page of this sitemap (`respect-canonical`) |",
+    ]
+    # Each warning once, as plain text: no bold "/node_modules/" from the glob's stars.
+    assert summary.count("> [!WARNING]") == 2
+    assert (
+        "> listed 1 page(s) under node\\_modules/, e.g. node\\_modules/pkg/README.html: "
+        'third-party files? exclude them with exclude = \\["\\*\\*/node\\_modules/\\*\\*"\\]'
+    ) in summary
+    assert "e.g. guide.html names https://old.example/guide.html: check" in summary
+    assert summary.index("[!WARNING]") < summary.index("Skipped 6 pages")
+
+
+def test_respect_redirects_and_respect_canonical_inputs(project: Project) -> None:
+    commit(project.workspace, CHECKED_PAGES, when=SEED_TIME, message="More pages")
+
+    run = run_action(
+        project.workspace,
+        {
+            "base-url": BASE_URL,
+            "commit": "false",
+            "respect-redirects": "false",
+            "respect-canonical": "false",
+        },
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.outputs["url-count"] == "8"
+    sitemap = (project.workspace / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://example.com/old/</loc>" in sitemap
+    assert "<loc>https://example.com/posts/page/2/</loc>" in sitemap
+    assert "| redirect |" not in run.summary and "| canonical |" not in run.summary
+    # With canonicals not read, none is reported as pointing off the site.
+    assert not [line for line in run.lines("::warning") if "canonical" in line]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("false", False), ("true", True), ("", True), ("no", False)]
+)
+def test_page_check_switches_reach_the_config(tmp_path: Path, value: str, expected: bool) -> None:
+    env = settings_env(tmp_path, respect_redirects=value, respect_canonical=value)
+    config = read_settings(env, tmp_path).config
+    assert (config.respect_redirects, config.respect_canonical) == (expected, expected)
+
+
+def test_every_skip_reason_is_explained_in_the_summary() -> None:
+    assert set(SKIP_REASONS) == set(SkipReason)
+    report = Report(WriteResult(files=["sitemap.xml"], url_count=1), LastmodMode.GIT)
+    for number, reason in enumerate(SkipReason, start=1):
+        report.skipped[reason] = number * 1000
+    text = render_summary(report, ["sitemap.xml"], None, "commit is false", [])
+    rows = [line.split(" | ")[:2] for line in text.splitlines() if line.startswith("| ")][2:]
+    assert rows == [
+        [f"| {reason.value}", f"{n * 1000:,}"] for n, reason in enumerate(SkipReason, 1)
+    ]
+    assert "Skipped 45,000 pages:" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "markdown"),
+    [
+        ("plain words", "plain words"),
+        ("two\nlines  and  spaces", "two lines and spaces"),
+        ('exclude = ["**/node_modules/**"]', 'exclude = \\["\\*\\*/node\\_modules/\\*\\*"\\]'),
+        ('<meta http-equiv="refresh">', '\\<meta http-equiv="refresh"\\>'),
+        ("a | b `c` #d ~e &amp; f! \\", "a \\| b \\`c\\` \\#d \\~e \\&amp; f\\! \\\\"),
+        # URLs stay as they are, for GitHub to link them
+        (
+            "e.g. _x.html names https://a.example/_b_/*c*.html: fix",
+            "e.g. \\_x.html names https://a.example/_b_/*c*.html: fix",
+        ),
+    ],
+)
+def test_summary_warnings_are_plain_text(text: str, markdown: str) -> None:
+    assert markdown_text(text) == markdown

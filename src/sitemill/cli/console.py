@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from sitemill.entries import SkipReason
 from sitemill.report import Report
 
 
@@ -52,9 +53,17 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
         stream.write(f"deleted: {', '.join(result.deleted)}\n")
     if not result.changed:
         stream.write("nothing changed\n")
+    if report.heads_read or report.heads_reused:
+        # A bucket's pages: a ranged GET each, unless the state remembers their ETag.
+        stream.write(
+            f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
+            "the last run\n"
+        )
     if report.skipped:
         counts = ", ".join(
-            f"{reason.value} {count}"
-            for reason, count in sorted(report.skipped.items(), key=lambda item: item[0].value)
+            f"{reason.value} {report.skipped[reason]:,}"
+            for reason in SkipReason  # a fixed order: the README's table
+            if report.skipped[reason]
         )
         stream.write(f"skipped: {counts}\n")
+    # report.warnings are not repeated here: each was logged (to stderr) when it was found.

@@ -52,17 +52,20 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
             stdout.write(workflow_command("error", str(exc), title="sitemill") + "\n")
             append_to(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))
             return 1
+    # The run's warnings first: the runner shows at most ten warning annotations per step, and
+    # one warning (a wrong site URL in every canonical) matters more than ten skipped pages.
+    warnings = list(dict.fromkeys([*outcome.report.warnings, *outcome.warnings]))
+    for warning in warnings:
+        stdout.write(workflow_command("warning", warning, title="sitemill") + "\n")
     for line in skip_annotations(outcome.report, _relative(settings.site_dir, settings.workspace)):
         stdout.write(line + "\n")
-    for warning in [*outcome.report.warnings, *outcome.warnings]:
-        stdout.write(workflow_command("warning", warning, title="sitemill") + "\n")
     write_outputs(env.get("GITHUB_OUTPUT"), action_outputs(settings, outcome))
     summary = render_summary(
         outcome.report,
         _file_paths(settings, outcome),
         outcome.published,
         outcome.not_committed,
-        [*outcome.report.warnings, *outcome.warnings],
+        warnings,
         _relative(settings.out_dir, settings.workspace),
     )
     append_to(env.get("GITHUB_STEP_SUMMARY"), summary)

@@ -6,12 +6,29 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from sitemill.entries import SkipReason
 from sitemill.github.push import Published
 from sitemill.report import Report
 
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20
 _BACKTICKS: Final = re.compile(r"`+")
+# What each reason means, in the words of the Action's inputs (README, "Which pages are listed").
+SKIP_REASONS: Final = {
+    SkipReason.EXCLUDED: "a `[[rules]]` exclude, or a search-engine verification file",
+    SkipReason.NOT_A_PAGE: "an .html file that is no HTML document (a template, a macro file)",
+    SkipReason.ROBOTS_TXT: "the site's robots.txt disallows it (`respect-robots-txt`)",
+    SkipReason.NOINDEX: "its robots meta tag says noindex (`respect-noindex`)",
+    SkipReason.REDIRECT: "a meta refresh redirect stub (`respect-redirects`)",
+    SkipReason.CANONICAL: "its canonical is another page of this sitemap (`respect-canonical`)",
+    SkipReason.DUPLICATE: "a second file for a URL already listed (the first is kept)",
+    SkipReason.TOO_LONG: "its URL would be longer than 2,048 characters",
+    SkipReason.OFF_SITE: "not under the base URL",
+}
+# Markdown would read these in a warning's text (`**/node_modules/**` as bold, `<meta …>` as
+# HTML); URLs are left as they are, for GitHub to link.
+_MARKDOWN: Final = re.compile(r"([\\`*_\[\]<>|~#&!])")
+_URL: Final = re.compile(r"(https?://\S+)")
 
 
 def render_summary(
@@ -38,15 +55,26 @@ def render_summary(
         + (f" and {count - MAX_FILES_LISTED} more" if count > MAX_FILES_LISTED else ""),
         f"- {_commit_line(result.changed, published, not_committed, out_prefix)}",
     ]
+    for warning in dict.fromkeys(warnings):
+        lines += ["", "> [!WARNING]", f"> {markdown_text(warning)}"]
     skipped = sum(report.skipped.values())
     if skipped:
-        lines += ["", f"Skipped {skipped} page{'' if skipped == 1 else 's'}:", ""]
-        lines += ["| reason | pages |", "| --- | ---: |"]
-        for reason, number in sorted(report.skipped.items(), key=lambda item: item[0].value):
-            lines.append(f"| {reason.value} | {number} |")
-    for warning in warnings:
-        lines += ["", "> [!WARNING]", f"> {' '.join(warning.split())}"]
+        lines += ["", f"Skipped {skipped:,} page{'' if skipped == 1 else 's'}:", ""]
+        lines += ["| reason | pages | why |", "| --- | ---: | --- |"]
+        for reason in SkipReason:  # the order of the README's table, fixed
+            if report.skipped[reason]:
+                why = SKIP_REASONS.get(reason, "")
+                lines.append(f"| {reason.value} | {report.skipped[reason]:,} | {why} |")
     return "\n".join(lines) + "\n\n"
+
+
+def markdown_text(text: str) -> str:
+    """``text`` on one line, as plain text in Markdown: what Markdown would read as markup is
+    escaped, except in URLs."""
+    parts = _URL.split(" ".join(text.split()))
+    return "".join(
+        part if index % 2 else _MARKDOWN.sub(r"\\\1", part) for index, part in enumerate(parts)
+    )
 
 
 def _commit_line(
