@@ -54,12 +54,31 @@ def url_key(url: str) -> str:
     scheme = parts.scheme.lower()
     try:
         host = encode_host(parts.hostname or "", "url")
-    except ConfigError:
+        path, query = encode_uri_part(parts.path), encode_uri_part(parts.query)
+    except (ConfigError, UnicodeError):  # a bad host; a lone surrogate (a hand-made state)
         return url
     if port is not None and port != _DEFAULT_PORTS.get(scheme):
         host = f"{host}:{port}"
-    path = strip_page_suffix(encode_uri_part(parts.path) or "/")
-    return urlunsplit((scheme, host, path, encode_uri_part(parts.query), ""))
+    path = strip_page_suffix(_remove_dot_segments(path) or "/")
+    return urlunsplit((scheme, host, path, query, ""))
+
+
+def _remove_dot_segments(path: str) -> str:
+    """``/a/b/../c/./d`` -> ``/a/c/d``, as URL parsers do (``%2e`` was decoded to ``.``).
+    https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4"""
+    if "/." not in path or not path.startswith("/"):
+        return path
+    segments = path.split("/")[1:]
+    kept: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+    if segments[-1] in (".", ".."):
+        kept.append("")  # "/a/b/.." is the folder "/a/"
+    return "/" + "/".join(kept)
 
 
 def strip_page_suffix(path: str) -> str:
@@ -71,13 +90,15 @@ def strip_page_suffix(path: str) -> str:
     return path
 
 
-@dataclass
+@dataclass(eq=False, slots=True)
 class _Held:
     entry: Entry
     path: str
     key: str
-    target: str | None  # the canonical's key, while undecided
+    target: str | None  # the canonical's key, when it names another URL of the site
+    seq: int  # its place in the order of pages
     listed: bool | None = None  # None: undecided
+    waiting: bool = False  # in CanonicalGate._waiting until decided
 
 
 @dataclass
@@ -106,11 +127,13 @@ class CanonicalGate:
     def __init__(self) -> None:
         self.counts = CanonicalCounts()
         self.skipped: list[tuple[str, str]] = []  # (path, canonical key), drained by the caller
-        self._queue: deque[_Held] = deque()
-        self._waiting: dict[str, list[_Held]] = {}
+        self._queue: deque[_Held] = deque()  # every entry not given back yet, in order
+        self._order: deque[_Held] = deque()  # waiting entries, oldest first (and some decided)
+        self._waiting: dict[str, dict[int, _Held]] = {}  # by the key they wait on, then id
+        self._waiting_count = 0
+        self._offered = 0
         self._listed = SeenUrls()
         self._dropped = SeenUrls()
-        self._undecided: dict[str, _Held] = {}
 
     def drop(self, key: str) -> None:
         """A page with this URL is left out (noindex, redirect ...): it is not listed."""
@@ -118,36 +141,61 @@ class CanonicalGate:
         self._settle(key, listed=False)
 
     def offer(self, entry: Entry, path: str, key: str, target: str | None) -> Iterator[Entry]:
-        held = _Held(entry, path, key, target)
+        held = _Held(entry, path, key, target, self._offered)
+        self._offered += 1
         self._queue.append(held)
-        if target is None:
-            self._decide(held, listed=True)
-        elif target in self._listed:
-            self._decide(held, listed=False)
-        elif target in self._dropped:
-            self._decide(held, listed=True)
+        if target is None or target in self._listed or target in self._dropped:
+            self._decide(held, listed=target is None or target not in self._listed)
         else:
-            self._undecided[key] = held
-            self._waiting.setdefault(target, []).append(held)
+            held.waiting = True
+            self._order.append(held)
+            self._waiting.setdefault(target, {})[id(held)] = held
+            self._waiting_count += 1
             if len(self._queue) > MAX_HELD:  # the oldest waits no longer (one per page)
-                self._decide(next(iter(self._undecided.values())), listed=True)
+                self._decide(self._oldest_waiting(), listed=True)
         return self._release()
 
     def finish(self) -> Iterator[Entry]:
-        """Every page still waiting names a URL that is not listed: it stays listed (the first
-        of a loop of canonicals is listed, and the others name it)."""
-        while self._undecided:
-            self._decide(next(iter(self._undecided.values())), listed=True)
+        """Decide the pages still waiting. A page naming a URL that no waiting page has will
+        never see it listed: it stays listed, and the pages waiting on it follow (in
+        A -> B -> nowhere, B is listed and A left out). What remains are loops of
+        canonicals: the first page of each is listed, and the rest follow."""
+        pending: dict[str, _Held] = {}
+        for held in self._order:
+            if held.listed is None:
+                pending.setdefault(held.key, held)
+        for held in list(self._order):
+            if held.listed is None and held.target not in pending:
+                self._decide(held, listed=True)
+        while self._waiting_count:
+            self._decide(_first_of_loop(self._oldest_waiting(), pending), listed=True)
         return self._release()
 
+    def _oldest_waiting(self) -> _Held:
+        order = self._order
+        while order[0].listed is not None:  # decided since: dropped here, once each
+            order.popleft()
+        return order[0]
+
     def _decide(self, held: _Held, *, listed: bool) -> None:
-        held.listed = listed
-        self._undecided.pop(held.key, None)
+        self._set(held, listed, unlink=True)
         if held.target is not None and listed:
             self.counts.count("unlisted", f"{held.path} names {held.target}")
         elif not listed:
             self.skipped.append((held.path, held.target or ""))
         self._settle(held.key, listed=listed)
+
+    def _set(self, held: _Held, listed: bool, *, unlink: bool) -> None:
+        """Decide ``held``; ``unlink``: take it out of the pages waiting on its target (a
+        decision forced by finish or MAX_HELD), so that nothing decided stays in memory."""
+        held.listed = listed
+        if held.waiting:
+            self._waiting_count -= 1
+            if unlink and held.target is not None:
+                waiters = self._waiting[held.target]
+                del waiters[id(held)]
+                if not waiters:
+                    del self._waiting[held.target]
 
     def _settle(self, key: str, *, listed: bool) -> None:
         """Record whether the page at ``key`` is listed, and decide the pages waiting on it:
@@ -156,16 +204,13 @@ class CanonicalGate:
         while stack:
             key, listed = stack.pop()
             (self._listed if listed else self._dropped).add(key)
-            for waiter in self._waiting.pop(key, ()):
-                if waiter.listed is not None:
-                    continue
-                waiter.listed = not listed
-                self._undecided.pop(waiter.key, None)
+            for waiter in self._waiting.pop(key, {}).values():
+                self._set(waiter, not listed, unlink=False)
                 if listed:
                     self.skipped.append((waiter.path, key))
                 else:
                     self.counts.count("unlisted", f"{waiter.path} names {key}")
-                stack.append((waiter.key, waiter.listed))
+                stack.append((waiter.key, not listed))
 
     def _release(self) -> Iterator[Entry]:
         queue = self._queue
@@ -173,3 +218,16 @@ class CanonicalGate:
             held = queue.popleft()
             if held.listed:
                 yield held.entry
+
+
+def _first_of_loop(held: _Held, pending: dict[str, _Held]) -> _Held:
+    """The first page, in order, of the loop of canonicals that ``held`` leads into."""
+    path: dict[int, _Held] = {}
+    while id(held) not in path:
+        path[id(held)] = held
+        after = pending.get(held.target or "")
+        if after is None or after.listed is not None:
+            return held  # (two pages of one URL) it waits on nothing that can be listed
+        held = after
+    walked = list(path.values())
+    return min(walked[walked.index(held) :], key=lambda item: item.seq)

@@ -126,7 +126,7 @@ def _first_look(data: bytes) -> tuple[bytes, bool, int]:
     """
     whole = len(data) <= _FIRST_LOOK
     low = (data if whole else data[:_FIRST_LOOK]).lower()
-    return low, whole, len(_UTF8_BOM) if low.startswith(_UTF8_BOM) else 0
+    return low, whole, len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
 
 
 @functools.cache

@@ -74,7 +74,10 @@ class PageChecks:
 
     def own_key(self, loc: str) -> str:
         """``url_key`` of a page's own URL, the fast way: sitemill wrote it normalized."""
-        return self._site_stem + strip_page_suffix("/" + loc[self._base_length :])
+        path = "/" + loc[self._base_length :]
+        if "/." in path:  # a file named "..html" is "/." with url_style = clean
+            return url_key(loc)
+        return self._site_stem + strip_page_suffix(path)
 
     def left_out(self, loc: str) -> None:
         """A page with facts was left out: canonicals naming it do not name a listed URL."""
@@ -114,6 +117,8 @@ class PageChecks:
         assert self.gate is not None and facts.canonical is not None
         resolved = resolve_url(facts.canonical, loc, facts.base)
         key = None if resolved is None else url_key(resolved)
+        if key == self._site_stem:  # "https://owner.github.io/project": the site's root
+            key = self.site_key
         if key is None or not key.startswith(self.site_key):
             self.gate.counts.count("off_site", f"{path} names {facts.canonical}")
             return None

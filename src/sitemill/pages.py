@@ -20,23 +20,41 @@ from typing import Final
 from sitemill.htmlhead import HTML_SPACE, StartTag, head_start_tags
 from sitemill.noindex import PAGE_FACTS_BYTES, is_noindex_meta
 
-__all__ = ["FACTS_VERSION", "PAGE_FACTS_BYTES", "PageFacts", "read_page_facts"]
+__all__ = [
+    "FACTS_VERSION",
+    "PAGE_FACTS_BYTES",
+    "PageFacts",
+    "read_page_facts",
+    "read_refresh",
+    "refresh_url",
+]
 
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
-FACTS_VERSION: Final = 1
+FACTS_VERSION: Final = 2
 
 _TAGS: Final = frozenset({"meta", "link", "html", "head"})
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
 _MARKS: Final = ((b"noindex", b"none", b"refresh", b"canonical", b"&#", b"{{", b"{%"),)
 _BASE: Final = frozenset({"base"})
-# Template syntax: Go templates (Hugo), Jinja and Liquid (Sphinx, MkDocs, Jekyll themes).
-_TEMPLATE: Final = re.compile(rb"\{\{.{0,500}?\}\}|\{%.{0,500}?%\}", re.DOTALL)
+# Template syntax: Go templates (Hugo), Jinja and Liquid (Sphinx, MkDocs, Jekyll themes). An
+# opener's scan stops at the next opener of its kind (which would match as well), so that
+# each byte is scanned at most twice: linear, even on "{{{{{{...".
+_TEMPLATE: Final = re.compile(
+    rb"\{\{(?:(?!\{\{).){0,500}?\}\}|\{%(?:(?!\{%).){0,500}?%\}", re.DOTALL
+)
 # How templates and front matter begin: Go/Jinja/Liquid, Jinja comments, ERB/EJS, PHP,
 # YAML and TOML front matter.
 _TEMPLATE_OPENERS: Final = (b"{{", b"{%", b"{#", b"<%", b"<?php", b"---", b"+++")
-_LEADING: Final = re.compile(rb"(?:[\t\n\f\r ]++|<!--.*?-->)*+", re.DOTALL)
+# White space, comments and an XML declaration (XHTML) come before what a file begins with.
+_LEADING: Final = re.compile(
+    rb"(?:[\t\n\f\r ]++|<!--.*?-->|<\?xml(?=[\t\n\f\r ?])[^>]*+>)*+", re.DOTALL | re.IGNORECASE
+)
+_DOCTYPE: Final = re.compile(rb"<!doctype(?=[\t\n\f\r >])[^>]*+>", re.IGNORECASE)
+# A layout's <html> tag holds template syntax before its ">" (<html lang="{{ .Lang }}">,
+# <html{% if lang %} lang="{{ lang }}"{% endif %}>).
+_TEMPLATE_HTML: Final = re.compile(rb"<html(?![^\t\n\f\r />{])[^>]*?(?:\{\{|\{%)", re.IGNORECASE)
 # What a document begins with (after white space and comments): a DOCTYPE, or a tag that a
 # parser puts in the document's skeleton or head. Anything else is a fragment.
 _DOCUMENT_START: Final = re.compile(
@@ -45,6 +63,7 @@ _DOCUMENT_START: Final = re.compile(
 )
 _ANY_TAG: Final = re.compile(rb"<[A-Za-z!/?]")
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
+_REL_SPLIT: Final = re.compile(r"[\t\n\f\r ]+")  # rel is a set of tokens split on ASCII space
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +92,10 @@ def read_page_facts(data: bytes) -> PageFacts:
             noindex = noindex or is_noindex_meta(values)
             if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh":
                 refreshes.append(values.get("content", ""))
-        elif tag.name == "link" and "canonical" in values.get("rel", "").lower().split():
+        elif tag.name == "link" and "canonical" in _REL_SPLIT.split(values.get("rel", "").lower()):
             canonicals.append(values.get("href", "").strip(HTML_SPACE))
-    refresh = next((url for url in map(refresh_url, refreshes[:1]) if url is not None), None)
+    # The first valid refresh counts (one that only reloads the page included).
+    refresh = next((url for valid, url in map(read_refresh, refreshes) if valid), None)
     # Google ignores rel=canonical when a page gives several that disagree.
     # https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls
     canonical = canonicals[0] if canonicals and len(set(canonicals)) == 1 else None
@@ -110,8 +130,14 @@ def _is_document_start(data: bytes) -> bool:
     """Whether the bytes begin like an HTML document rather than a template, front matter,
     a fragment holding template syntax, or text without markup."""
     start = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
-    leading = _LEADING.match(data, start)
-    start = leading.end() if leading else start
+    start = _skip_leading(data, start)
+    doctype = _DOCTYPE.match(data, start)
+    if doctype is not None:
+        # What follows a DOCTYPE shows a layout: "{% block head %}", <html lang="{{ … }}">.
+        start = _skip_leading(data, doctype.end())
+        return not data.startswith(_TEMPLATE_OPENERS, start) and not _TEMPLATE_HTML.match(
+            data, start
+        )
     if data.startswith(_TEMPLATE_OPENERS, start):
         return False
     if _DOCUMENT_START.match(data, start):
@@ -121,34 +147,41 @@ def _is_document_start(data: bytes) -> bool:
     return _ANY_TAG.search(data, start) is not None and _TEMPLATE.search(data, start) is None
 
 
+def _skip_leading(data: bytes, start: int) -> int:
+    leading = _LEADING.match(data, start)
+    return leading.end() if leading else start
+
+
 def refresh_url(content: str) -> str | None:
-    """The URL a meta refresh's ``content`` names, or None when it only reloads the page.
+    """The URL a meta refresh's ``content`` names, or None when it only reloads the page
+    (or is not valid: see ``read_refresh``)."""
+    return read_refresh(content)[1]
+
+
+def read_refresh(content: str) -> tuple[bool, str | None]:
+    """Whether a meta refresh's ``content`` is valid, and the URL it names (None: a reload).
 
     The HTML standard's "shared declarative refresh steps": a time, then an optional
-    separator, ``url=`` and an optionally quoted URL.
+    separator, ``url=`` and an optionally quoted URL. Only the first valid refresh of a
+    page counts: an invalid one (no time) is ignored, as if it were not there.
     https://html.spec.whatwg.org/multipage/semantics.html#shared-declarative-refresh-steps
     """
     text = content.lstrip(HTML_SPACE)
-    time = re.match(r"[0-9]*", text)
-    digits = time.group() if time else ""
-    rest = text[len(digits) :]
-    if not digits and not rest.startswith("."):
-        return None
+    rest = text.lstrip("0123456789")
+    if rest == text and not rest.startswith("."):
+        return False, None  # no time: the steps stop, and the next refresh may count
     rest = rest.lstrip("0123456789.")
-    if not rest:
-        return None
-    if rest[0] not in ";," + HTML_SPACE:
-        return None
+    if rest and rest[0] not in ";," + HTML_SPACE:
+        return False, None
     rest = rest.lstrip(HTML_SPACE)
     if rest[:1] in (";", ","):
         rest = rest[1:].lstrip(HTML_SPACE)
     if rest[:3].lower() == "url":
         after = rest[3:].lstrip(HTML_SPACE)
-        if not after.startswith("="):
-            return after.strip(HTML_SPACE) or None  # "url" without "=": the rest, quotes too
-        rest = after[1:].lstrip(HTML_SPACE)
+        if after.startswith("="):  # else the URL is all the rest, "url" included
+            rest = after[1:].lstrip(HTML_SPACE)
     if rest[:1] in ("'", '"'):
         quote, rest = rest[0], rest[1:]
         rest = rest.split(quote, 1)[0]
     url = rest.strip(HTML_SPACE)
-    return url or None
+    return True, url or None

@@ -83,6 +83,7 @@ def _page_entries(
         loc = page_url(base, path, config.url_style)
         if robots is not None and not robots.allows(root_path + loc[len(base) :]):
             tally.skip(path, SkipReason.ROBOTS_TXT, "disallowed for User-agent: *")
+            checks.left_out(loc)  # canonicals naming it need not wait for the end
             continue
         facts = page.facts
         if facts is None and read_facts is not None and wants_facts(path):
@@ -92,6 +93,7 @@ def _page_entries(
             continue
         if len(loc) > MAX_URL_LENGTH:
             tally.skip(path, SkipReason.TOO_LONG, f"URL of {len(loc)} characters")
+            checks.left_out(loc)
             continue
         if not seen.add(loc):
             tally.skip(path, SkipReason.DUPLICATE, f"{loc} is already listed (kept the first)")

@@ -58,7 +58,8 @@ def parse_state(data: bytes) -> State:
     try:
         text = _decompress(data)
         document = json.loads(text)
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
+    # RecursionError: JSON nested thousands deep ("[[[[..."), which json cannot parse.
+    except (OSError, EOFError, zlib.error, ValueError, RecursionError) as exc:
         if isinstance(exc, StateError):
             raise
         raise StateError(f"not a sitemill state ({type(exc).__name__})") from exc

@@ -70,6 +70,8 @@ def test_env_lists_split_on_newlines_and_commas() -> None:
         ("format", "json", "xml, txt"),
         ("gzip", "maybe", "not a boolean"),
         ("robots_txt", "2", "not a boolean"),
+        ("respect_redirects", "sometimes", "not a boolean"),
+        ("respect_canonical", "nein", "not a boolean"),
         ("max_urls", "50001", "out of range"),
         ("max_urls", "0", "out of range"),
         ("max_urls", "ten", "whole number"),
@@ -88,6 +90,29 @@ def test_bad_values_name_the_key(key: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError) as from_env:
         load_config({} if key == "base_url" else BASE, {env_name(key): value})
     assert from_env.value.key == key
+
+
+SWITCHES = ("respect_noindex", "respect_redirects", "respect_canonical", "respect_robots_txt")
+
+
+def test_respect_switches_default_to_true() -> None:
+    config = load_config(BASE)
+    assert [getattr(config, key) for key in SWITCHES] == [True] * len(SWITCHES)
+
+
+@pytest.mark.parametrize("key", SWITCHES)
+@pytest.mark.parametrize(
+    "spelling",
+    ["flag", "env", "file"],
+)
+def test_each_respect_switch_turns_off_alone(key: str, spelling: str) -> None:
+    if spelling == "flag":
+        config = load_config({**BASE, key: False})
+    elif spelling == "env":
+        config = load_config(BASE, {env_name(key): "false"})
+    else:
+        config = load_config({}, {}, {**BASE, key: False})
+    assert [getattr(config, other) for other in SWITCHES] == [other != key for other in SWITCHES]
 
 
 def test_base_url_is_required() -> None:

@@ -1,0 +1,282 @@
+"""The state file: round trips, deterministic bytes, and every way a state can be unusable."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import time
+import zlib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitemill import state as state_module
+from sitemill.pages import FACTS_VERSION, PageFacts
+from sitemill.state import (
+    STATE_FORMAT,
+    STATE_VERSION,
+    PageRecord,
+    State,
+    StateError,
+    dump_state,
+    parse_state,
+)
+
+FACTS = [
+    PageFacts(),
+    PageFacts(noindex=True),
+    PageFacts(refresh="https://example.com/new/"),
+    PageFacts(canonical="../a/", base="/root/"),
+    PageFacts(document=False),
+    PageFacts(noindex=True, refresh="x", canonical="y", base="z", document=True),
+]
+
+
+def sample() -> State:
+    return State(
+        {
+            "index.html": PageRecord('"9b2cf535f27731c974343645a3985328"', FACTS[0]),
+            "a/noindex.html": PageRecord('"d41d8cd98f00b204e9800998ecf8427e-2"', FACTS[1]),
+            "old/index.html": PageRecord("etag-3", FACTS[2]),
+            "p/2/index.html": PageRecord("etag-4", FACTS[3]),
+            "_static/macros.html": PageRecord("etag-5", FACTS[4]),
+            "all.html": PageRecord("etag-6", FACTS[5]),
+        }
+    )
+
+
+def document(data: bytes) -> Any:
+    return json.loads(gzip.decompress(data))
+
+
+def pack(value: Any) -> bytes:
+    return gzip.compress(json.dumps(value).encode(), mtime=0)
+
+
+def header(**pages: Any) -> dict[str, Any]:
+    return {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "facts_version": FACTS_VERSION,
+        "pages": pages,
+    }
+
+
+def test_round_trip() -> None:
+    state = sample()
+    assert parse_state(dump_state(state)) == state
+
+
+def test_the_same_state_gives_the_same_bytes() -> None:
+    state = sample()
+    reordered = State(dict(reversed(list(state.pages.items()))))
+    assert dump_state(state) == dump_state(state) == dump_state(reordered)
+    assert dump_state(parse_state(dump_state(state))) == dump_state(state)
+    assert dump_state(State()) == dump_state(State())
+
+
+def test_the_bytes_are_gzip_with_no_time_in_them() -> None:
+    data = dump_state(sample())
+    assert data[:2] == b"\x1f\x8b"
+    assert data[4:8] == b"\0\0\0\0"  # mtime 0
+
+
+def test_defaults_are_left_out() -> None:
+    pages = document(dump_state(sample()))["pages"]
+    assert pages["index.html"] == {"etag": '"9b2cf535f27731c974343645a3985328"', "facts": {}}
+    assert pages["a/noindex.html"]["facts"] == {"noindex": True}
+    assert pages["_static/macros.html"]["facts"] == {"document": False}
+    assert pages["p/2/index.html"]["facts"] == {"canonical": "../a/", "base": "/root/"}
+
+
+def test_the_header() -> None:
+    assert document(dump_state(State())) == header()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "caf\udce9.html",  # a name that is not UTF-8 (os.fsdecode's surrogate escapes)
+        "\udcff\udcfe/index.html",
+        "日本語/ページ.html",
+        "a b/c%20d.html",
+        'quote"and\\backslash.html',
+        "new\nline.html",
+        "\u2028.html",
+    ],
+)
+def test_odd_paths_round_trip(path: str) -> None:
+    state = State({path: PageRecord("e", PageFacts(canonical="\u00e9/\U0001f600"))})
+    data = dump_state(state)
+    assert parse_state(data) == state
+    data.decode("latin-1")  # (bytes of any kind)
+
+
+def test_unknown_fields_are_ignored() -> None:
+    value = header(**{"a.html": {"etag": "e", "facts": {"noindex": True, "future": 1}, "x": 2}})
+    value["comment"] = "written by a later sitemill of the same format"
+    assert parse_state(pack(value)).pages == {"a.html": PageRecord("e", PageFacts(noindex=True))}
+
+
+@pytest.mark.parametrize("facts_version", [0, FACTS_VERSION - 1, FACTS_VERSION + 1, None, "1"])
+def test_facts_of_another_version_are_read_again(facts_version: object) -> None:
+    value = header(**{"a.html": {"etag": "e", "facts": {"noindex": True}}})
+    value["facts_version"] = facts_version
+    assert parse_state(pack(value)) == State()
+
+
+@pytest.mark.parametrize("version", [STATE_VERSION + 1, 99, "1", None, 1.5])
+def test_a_newer_or_unknown_format_version_is_an_error(version: object) -> None:
+    value = header()
+    value["version"] = version
+    with pytest.raises(StateError):
+        parse_state(pack(value))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {},
+        [],
+        "sitemill-state",
+        None,
+        42,
+        {"format": "other", "version": 1, "pages": {}},
+        {"version": 1, "pages": {}},
+        {"format": STATE_FORMAT, "version": 1},  # no pages
+        {"format": STATE_FORMAT, "version": 1, "pages": []},
+        {"format": STATE_FORMAT, "version": 1, "pages": "x"},
+        {"format": STATE_FORMAT, "version": 1, "facts_version": FACTS_VERSION, "pages": {"a": 1}},
+        {"format": STATE_FORMAT, "version": 1, "facts_version": FACTS_VERSION, "pages": {"a": []}},
+    ],
+)
+def test_foreign_json_is_an_error(value: Any) -> None:
+    with pytest.raises(StateError):
+        parse_state(pack(value))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"{}",  # JSON, but not gzip
+        b"\x1f\x8b",
+        b"\x1f\x8b\x08\x00garbage",
+        gzip.compress(b"not json"),
+        gzip.compress(b"\xff\xfe{}"),  # not UTF-8
+        gzip.compress(b"[" * 100_000),  # nested too deep for json
+        gzip.compress(json.dumps(header()).encode())[:-9],  # cut off
+        gzip.compress(json.dumps(header()).encode())[:20],
+        os.urandom(64),
+        zlib.compress(json.dumps(header()).encode()),  # zlib, not gzip
+    ],
+)
+def test_unreadable_bytes_are_an_error(data: bytes) -> None:
+    with pytest.raises(StateError):
+        parse_state(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_give_a_state_or_a_state_error(data: bytes) -> None:
+    with contextlib.suppress(StateError):
+        assert isinstance(parse_state(data), State)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_gzip_gives_a_state_or_a_state_error(data: bytes) -> None:
+    with contextlib.suppress(StateError):
+        assert isinstance(parse_state(gzip.compress(data)), State)
+
+
+def test_a_gzip_bomb_stops_at_the_limit_fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state_module, "MAX_STATE_BYTES", 1024 * 1024)
+    bomb = gzip.compress(b" " * (64 * 1024 * 1024), compresslevel=9)  # 64 MiB of spaces
+    assert len(bomb) < 100_000
+    started = time.perf_counter()
+    with pytest.raises(StateError, match="larger than 1 MiB"):
+        parse_state(bomb)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_state_just_under_the_limit_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.dumps(header()).encode()
+    monkeypatch.setattr(state_module, "MAX_STATE_BYTES", len(data))
+    assert parse_state(gzip.compress(data)) == State()
+    monkeypatch.setattr(state_module, "MAX_STATE_BYTES", len(data) - 1)
+    with pytest.raises(StateError):
+        parse_state(gzip.compress(data))
+
+
+def test_trailing_bytes_after_the_gzip_stream_are_ignored() -> None:
+    data = dump_state(sample()) + b"\n"
+    assert parse_state(data) == sample()
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        ({"etag": "e"}, PageRecord("e", PageFacts())),  # no facts: an ordinary page
+        ({"etag": "e", "facts": {}}, PageRecord("e", PageFacts())),
+        ({"etag": 5, "facts": {}}, None),  # no usable version: read again
+        ({"etag": None}, None),
+        ({"facts": {"noindex": True}}, None),
+        ({"etag": "e", "facts": None}, None),
+        ({"etag": "e", "facts": []}, None),
+        ({"etag": "e", "facts": "noindex"}, None),
+        ({"etag": "e", "facts": {"noindex": "yes"}}, PageRecord("e", PageFacts())),
+        ({"etag": "e", "facts": {"noindex": 1}}, PageRecord("e", PageFacts())),
+        ({"etag": "e", "facts": {"document": 0}}, PageRecord("e", PageFacts())),
+        ({"etag": "e", "facts": {"canonical": 5}}, PageRecord("e", PageFacts())),
+        ({"etag": "e", "facts": {"refresh": ["x"]}}, PageRecord("e", PageFacts())),
+        ({"etag": "e", "facts": {"base": {"a": 1}}}, PageRecord("e", PageFacts())),
+        ({"etag": "e", "facts": {"refresh": None}}, PageRecord("e", PageFacts())),
+        (
+            {"etag": "e", "facts": {"canonical": "/a/", "noindex": False}},
+            PageRecord("e", PageFacts(canonical="/a/")),
+        ),
+    ],
+)
+def test_wrong_types_inside_a_record(record: dict[str, Any], expected: PageRecord | None) -> None:
+    state = parse_state(pack(header(**{"a.html": record, "b.html": {"etag": "ok"}})))
+    assert state.pages.get("a.html") == expected
+    assert state.pages["b.html"] == PageRecord("ok", PageFacts())
+
+
+def test_facts_are_remembered_per_version() -> None:
+    state = sample()
+    assert state.facts("a/noindex.html", '"d41d8cd98f00b204e9800998ecf8427e-2"') == FACTS[1]
+    assert state.facts("a/noindex.html", '"other"') is None
+    assert state.facts("a/noindex.html", None) is None
+    assert state.facts("missing.html", "etag-3") is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=20),
+        st.builds(
+            PageRecord,
+            st.text(max_size=20),
+            st.builds(
+                PageFacts,
+                st.booleans(),
+                st.none() | st.text(max_size=10),
+                st.none() | st.text(max_size=10),
+                st.none() | st.text(max_size=10),
+                st.booleans(),
+            ),
+        ),
+        max_size=10,
+    )
+)
+def test_any_state_round_trips(pages: dict[str, PageRecord]) -> None:
+    state = State(pages)
+    data = dump_state(state)
+    assert parse_state(data) == state
+    assert dump_state(parse_state(data)) == data
