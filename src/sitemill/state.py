@@ -62,7 +62,9 @@ def parse_state(data: bytes) -> State:
     except (OSError, EOFError, zlib.error, ValueError, RecursionError) as exc:
         if isinstance(exc, StateError):
             raise
-        raise StateError(f"not a sitemill state ({type(exc).__name__})") from exc
+        kinds = {zlib.error: "not gzip", RecursionError: "JSON nested too deep"}
+        kind = kinds.get(type(exc)) or ("not JSON" if isinstance(exc, ValueError) else "error")
+        raise StateError(f"not a sitemill state ({kind})") from exc
     if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
         raise StateError("not a sitemill state (no format marker)")
     version = document.get("version")

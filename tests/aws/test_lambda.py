@@ -180,6 +180,19 @@ def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             {},
         ),
         ("eventbridge_sitemap_created.json", False, [ObjectChange(BUCKET, "sitemap.xml")], {}),
+        ("s3_state_written.json", False, [ObjectChange(BUCKET, "sitemill-state.json.gz")], {}),
+        (
+            "eventbridge_state_created.json",
+            False,
+            [ObjectChange(BUCKET, "sitemill-state.json.gz")],
+            {},
+        ),
+        (
+            "eventbridge_state_deleted.json",
+            False,
+            [ObjectChange(BUCKET, "sitemill-state.json.gz", deleted=True)],
+            {},
+        ),
         ("rebuild.json", False, [], {}),
     ],
 )
@@ -311,6 +324,10 @@ def test_selection_counts_deletions_of_sitemills_files() -> None:
         ObjectChange(BUCKET, "site/sitemap.xml.bak", deleted=True),  # not ours, not a page
         ObjectChange(BUCKET, "sitemap.xml", deleted=True),  # outside the prefix
         ObjectChange("other-bucket", "site/sitemap.xml", deleted=True),
+        # The state: its write is sitemill's own; its deletion changes no sitemap.
+        ObjectChange(BUCKET, "site/sitemill-state.json.gz"),
+        ObjectChange(BUCKET, "site/sitemill-state.json.gz", deleted=True),
+        ObjectChange(BUCKET, "site/blog/sitemill-state.json.gz", deleted=True),  # not ours
     ]
     selection = select_changes(
         changes, bucket=BUCKET, root="site/", affects_sitemaps=lambda p: p.endswith(".html")
@@ -318,8 +335,9 @@ def test_selection_counts_deletions_of_sitemills_files() -> None:
     assert (selection.relevant, selection.sitemap_deletions) == (5, 4)
     assert selection.buckets == {BUCKET}
     assert selection.ignored == {
-        "own_output": 1,
-        "not_a_page": 2,
+        "own_output": 2,
+        "state_deleted": 1,
+        "not_a_page": 3,
         "outside_prefix": 1,
         "other_bucket": 1,
     }
@@ -341,6 +359,9 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
         "written": 1,
         "unchanged": 0,
         "deleted": 0,
+        "pages_read": 3,  # a ranged GET of each HTML page's head
+        "pages_reused": 0,
+        "state": "written",
         "relevant": 1,
     }
     assert_xsd_valid(index(s3))
@@ -354,12 +375,13 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
     requests = Requests(s3)
     again = handle(event("s3_put.json"), Context(), env=ENV, s3=s3)
     assert (again["written"], again["unchanged"]) == (0, 1)
-    # Nothing changed: one listing, no write; and GETs only of what the stack's role may read
-    # (robots.txt, and sitemill's own files: the live index is read again before deleting).
+    assert (again["pages_read"], again["pages_reused"], again["state"]) == (0, 3, "unchanged")
+    # Nothing changed: one listing, no write, and no page read again: GETs only of robots.txt
+    # and sitemill's own files (the state; the live index is read again before deleting).
     assert set(requests.summary()) == {"ListObjectsV2", "GetObject"}
     assert requests.count("ListObjectsV2") == 1
     read = [key for operation, key in requests.calls if operation == "GetObject"]
-    assert "robots.txt" in read
+    assert read[:2] == ["robots.txt", "sitemill-state.json.gz"]
     assert all(key == "robots.txt" or is_own_name(key) for key in read), read
 
 
@@ -379,7 +401,46 @@ def test_sqs_batch_of_ten_thousand_records_costs_one_rebuild(s3: Any) -> None:
     result = handle({"Records": records}, Context(), env=ENV, s3=s3)
     assert result["batchItemFailures"] == []
     assert result["relevant"] == 10_000
-    assert requests.summary() == {"ListObjectsV2": 1, "GetObject": 1, "PutObject": 1}
+    # One rebuild: one LIST; GETs of robots.txt, the state and the head of each of the three
+    # HTML pages (whatever the number of records); PUTs of the sitemap and the state.
+    assert requests.summary() == {"ListObjectsV2": 1, "GetObject": 5, "PutObject": 2}
+    gets = [key for operation, key in requests.calls if operation == "GetObject"]
+    assert gets[:2] == ["robots.txt", "sitemill-state.json.gz"]
+    assert sorted(gets[2:]) == ["about.html", "docs/a b+c%d café.html", "index.html"]
+    puts = [key for operation, key in requests.calls if operation == "PutObject"]
+    assert puts == ["sitemap.xml", "sitemill-state.json.gz"]
+
+
+def test_summary_counts_page_reads_skips_by_reason_and_the_state(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    redirect = b'<!doctype html><meta http-equiv="refresh" content="0; url=/about.html">'
+    noindex = b'<!doctype html><meta name="robots" content="noindex"><title>draft</title>'
+    s3.put_object(Bucket=BUCKET, Key="old.html", Body=redirect)
+    s3.put_object(Bucket=BUCKET, Key="draft.html", Body=noindex)
+    env = ENV | {"SITEMILL_BUCKET": BUCKET}
+
+    def rebuild(**options: Any) -> dict[str, Any]:
+        result = handle({"action": "rebuild", **options}, Context(), env=env, s3=s3)
+        line = summary_line(capsys)
+        for name in ("pages_read", "pages_reused", "state", "skipped"):
+            assert line.get(name) == result.get(name), name  # the log says the same
+        return result
+
+    fields = ("urls", "pages_read", "pages_reused", "state", "skipped")
+    dry = rebuild(dry_run=True)
+    skipped = {"noindex": 1, "redirect": 1}
+    assert [dry[name] for name in fields] == [3, 5, 0, "would write", skipped]
+    keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+    assert "sitemill-state.json.gz" not in keys and "sitemap.xml" not in keys
+    first = rebuild()  # a dry run leaves no state: every head is read again
+    assert [first[name] for name in fields] == [3, 5, 0, "written", skipped]
+    s3.put_object(Bucket=BUCKET, Key="draft.html", Body=PAGE)  # published: a new ETag
+    second = rebuild()
+    assert [second[name] for name in fields] == [4, 1, 4, "written", {"redirect": 1}]
+    third = rebuild()
+    assert [third[name] for name in fields] == [4, 0, 5, "unchanged", {"redirect": 1}]
+    assert (third["written"], third["deleted"]) == (0, 0)
 
 
 @pytest.mark.parametrize(
@@ -387,6 +448,9 @@ def test_sqs_batch_of_ten_thousand_records_costs_one_rebuild(s3: Any) -> None:
     [
         ("s3_own_output.json", {}, {"own_output": 2}),
         ("eventbridge_sitemap_created.json", {}, {"own_output": 1}),
+        ("s3_state_written.json", {}, {"own_output": 1}),
+        ("eventbridge_state_created.json", {}, {"own_output": 1}),
+        ("eventbridge_state_deleted.json", {}, {"state_deleted": 1}),
         ("s3_sitemap_removed.json", {"SITEMILL_PREFIX": "site/"}, {"outside_prefix": 1}),
         ("s3_sitemap_removed.json", {"SITEMILL_BUCKET": "another-bucket"}, {"other_bucket": 1}),
         ("sqs_test_event.json", {}, {"test_event": 1}),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import os
 import re
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +18,13 @@ from urllib.parse import quote_plus
 
 import boto3
 import pytest
+from botocore.config import Config
 from moto.server import ThreadedMotoServer
 
-from s3util import BUCKET, restored_logging
+import sitemill.jobs.bucket
+from s3util import BUCKET, PAGE, make_config, restored_logging
+from sitemill.aws.clients import make_s3_client
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from xsd import assert_valid_sitemaps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,8 +43,7 @@ EXPECTED_URLS = [
     BASE + "blog/2024/hello-world.html",
     BASE + "blog/",
     BASE + "docs/guide.html",
-    BASE + "docs/manual.pdf",
-    BASE + "docs/private.html",  # noindex is not read on S3 (a GET per page)
+    BASE + "docs/manual.pdf",  # docs/private.html says noindex: its head is read on S3 too
     BASE,
     BASE + "news%20%26%20notes/",
 ]
@@ -120,8 +125,15 @@ def test_aws_cli_upload_then_sitemill_s3_then_the_lambda(
     assert "would write: sitemap.xml" in preview
     assert "sitemap.xml" not in aws(endpoint, tmp_path, "s3", "ls", f"s3://{BUCKET}/")
 
-    assert "written: sitemap.xml" in sitemill_s3(endpoint, tmp_path)
-    assert "nothing changed" in sitemill_s3(endpoint, tmp_path)
+    # The dry run read every head and wrote no state: the first real run reads them again.
+    assert "page heads: 8 read, 0 remembered from the last run" in preview
+    first = sitemill_s3(endpoint, tmp_path)
+    assert "written: sitemap.xml" in first
+    assert "page heads: 8 read, 0 remembered from the last run" in first
+    assert "skipped: robots.txt 1, noindex 1" in first  # drafts/, docs/private.html
+    again = sitemill_s3(endpoint, tmp_path)
+    assert "nothing changed" in again
+    assert "page heads: 0 read, 8 remembered from the last run" in again
     client = boto3.client("s3", endpoint_url=endpoint, **_client_credentials())
     head = client.head_object(Bucket=BUCKET, Key="sitemap.xml")
     assert (head["ContentType"], head["CacheControl"]) == ("application/xml", "public, max-age=300")
@@ -141,17 +153,22 @@ def test_aws_cli_upload_then_sitemill_s3_then_the_lambda(
     (tmp_path / "new.html").write_text("<!doctype html><title>new</title>", encoding="utf-8")
     aws(endpoint, tmp_path, "s3", "cp", str(tmp_path / "new.html"), f"s3://{BUCKET}/{new_key}")
     result = handler(notification(new_key), None)
-    assert (result["status"], result["urls"], result["written"]) == ("ok", 10, 1)
+    assert (result["status"], result["urls"], result["written"]) == ("ok", 9, 1)
+    # Only the new page's head is read; the CLI's state vouches for the eight others.
+    assert (result["pages_read"], result["pages_reused"], result["state"]) == (1, 8, "written")
     sitemap = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
     assert BASE + "blog/2024/a%2Bb%20100%25%20%C3%A9.html" in locs(sitemap)
 
     aws(endpoint, tmp_path, "s3", "rm", f"s3://{BUCKET}/about.html")
     result = handler(notification("about.html", "ObjectRemoved:Delete"), None)
-    assert (result["status"], result["urls"]) == ("ok", 9)
+    assert (result["status"], result["urls"]) == ("ok", 8)
+    assert (result["pages_read"], result["pages_reused"], result["state"]) == (0, 8, "written")
     sitemap = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
     assert BASE + "about.html" not in locs(sitemap)
     own = handler(notification("sitemap.xml"), None)
     assert (own["status"], own["ignored"]) == ("skipped", {"own_output": 1})
+    state = handler(notification("sitemill-state.json.gz"), None)
+    assert (state["status"], state["ignored"]) == ("skipped", {"own_output": 1})
     print(json.dumps(result))
 
 
@@ -161,3 +178,54 @@ def _client_credentials() -> dict[str, str]:
         "aws_secret_access_key": "testing",
         "region_name": "us-east-1",
     }
+
+
+class InFlight:
+    """The most GETs a client had under way at once (between sending and the answer)."""
+
+    def __init__(self, client: Any) -> None:
+        self.now = self.peak = 0
+        self._lock = threading.Lock()
+        client.meta.events.register("before-call.s3.GetObject", self._start)
+        client.meta.events.register("after-call.s3.GetObject", self._end)
+
+    def _start(self, **_: Any) -> None:
+        with self._lock:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+
+    def _end(self, **_: Any) -> None:
+        with self._lock:
+            self.now -= 1
+
+
+@pytest.mark.parametrize("pool", [None, 4], ids=["cli and lambda client", "pool of 4"])
+def test_head_reads_share_the_clients_pool_without_discarding_connections(
+    endpoint: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    pool: int | None,
+) -> None:
+    for name, value in CREDENTIALS.items():
+        monkeypatch.setenv(name, value)
+    client = make_s3_client(endpoint)  # the client `sitemill s3` and the Lambda build
+    assert client.meta.config.max_pool_connections == sitemill.jobs.bucket.MAX_HEAD_READERS == 32
+    if pool is not None:
+        # The check's own check: 32 readers on a smaller pool make urllib3 discard
+        # connections ("Connection pool is full"), which is what the right pool avoids.
+        client = boto3.client("s3", endpoint_url=endpoint, config=Config(max_pool_connections=pool))
+        monkeypatch.setattr(sitemill.jobs.bucket, "_workers", lambda _: 32)
+    bucket = f"pool-{pool or 32}"
+    client.create_bucket(Bucket=bucket)
+    for number in range(160):
+        client.put_object(Bucket=bucket, Key=f"p/{number:03d}.html", Body=PAGE)
+    in_flight = InFlight(client)
+    caplog.set_level(logging.WARNING, logger="urllib3")
+    report = rebuild_bucket(make_config(), client, BucketSite(bucket))
+    assert (report.heads_read, report.result.url_count) == (160, 160)
+    discarded = [r for r in caplog.records if "Connection pool is full" in r.getMessage()]
+    if pool is None:
+        assert in_flight.peak > 10, in_flight.peak  # more than botocore's default pool of 10
+        assert discarded == []
+    else:
+        assert discarded

@@ -41,6 +41,8 @@ OWN_OUTPUTS = (
     "sitemap-index-2.xml",
 )
 PAGES = ("index.html", "a/index.htm", "docs/guide.pdf", "sitemap.html", "sitemap-guide.html")
+# What the last run saw: sitemill's own, read and written, never deleted; no trigger.
+STATE = "sitemill-state.json.gz"
 
 
 class _NoRegionLoader:
@@ -377,7 +379,11 @@ def test_no_wildcard_actions_or_resources(
         for resource in _listed(statement["Resource"]):
             assert resource != "*", statement
             if resource.startswith(f"arn:{PARTITION}:s3:::"):
-                # Only a child number may be a wildcard, never a whole key or bucket.
+                # Only a child number may be a wildcard, or (to read, never to write) the
+                # name of an HTML page, never a whole key or bucket.
+                if re.fullmatch(r"[^*?]*/\*\.html?", resource):
+                    assert _listed(statement["Action"]) == ["s3:GetObject"], statement
+                    continue
                 assert re.fullmatch(r"[^*?]*(sitemap-\*\.[a-z.]+)?", resource), resource
 
 
@@ -398,30 +404,53 @@ def test_s3_writes_only_sitemills_own_keys(
             assert not allowed(statements, action, object_arn(elsewhere)), (action, elsewhere)
     assert allowed(statements, "s3:PutObject", object_arn(prefix + "robots.txt")) is robots
     assert not allowed(statements, "s3:DeleteObject", object_arn(prefix + "robots.txt"))
+    # The state is written, never deleted (`aws s3 sync --delete` may; sitemill does not).
+    assert allowed(statements, "s3:PutObject", object_arn(prefix + STATE))
+    assert not allowed(statements, "s3:DeleteObject", object_arn(prefix + STATE))
+    for elsewhere in (f"{prefix}a/{STATE}", f"other/{STATE}", f"{STATE}.bak"):
+        assert not allowed(statements, "s3:PutObject", object_arn(elsewhere)), elsewhere
     # Every other write-like S3 action is absent.
     s3_actions = {a for s in statements_with(statements, "s3:") for a in _listed(s["Action"])}
     assert s3_actions <= {"s3:ListBucket", "s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_s3_reads_robots_txt_and_own_outputs_and_lists_the_site_only(
+def test_s3_reads_robots_txt_html_heads_the_state_and_own_outputs_and_lists_the_site_only(
     translated: dict[str, Any], variant: dict[str, str]
 ) -> None:
     stack = make_stack(translated, variant)
     statements = stack.role_statements()
     prefix = stack.value("SourcePrefix")
     reads = {statement["Sid"]: statement for statement in statements_with(statements, "s3:Get")}
-    assert set(reads) == {"ReadRobotsTxt", "ReadOwnOutputs"}
+    assert set(reads) == {"ReadRobotsTxt", "ReadPageHeads", "ReadWriteState", "ReadOwnOutputs"}
     for statement in reads.values():
-        assert _listed(statement["Action"]) == ["s3:GetObject"]
         assert "Condition" not in statement
+    assert _listed(reads["ReadRobotsTxt"]["Action"]) == ["s3:GetObject"]
     assert _listed(reads["ReadRobotsTxt"]["Resource"]) == [object_arn(prefix + "robots.txt")]
+    # Head facts: a ranged GET of HTML pages under the prefix, at any depth (IAM's "*"
+    # spans "/"), and of nothing else there.
+    assert _listed(reads["ReadPageHeads"]["Action"]) == ["s3:GetObject"]
+    assert _listed(reads["ReadPageHeads"]["Resource"]) == [
+        object_arn(prefix + "*.html"),
+        object_arn(prefix + "*.htm"),
+    ]
+    for page in ("index.html", "a/b/c/index.htm", "sitemap.html", "a b/é+%.html"):
+        assert allowed(statements, "s3:GetObject", object_arn(prefix + page)), page
+    for key in ("docs/guide.pdf", "style.css", "img/a.png", "a.html.bak", ".env", "data.json"):
+        assert not allowed(statements, "s3:GetObject", object_arn(prefix + key)), key
+    if prefix:
+        assert not allowed(statements, "s3:GetObject", object_arn("elsewhere/index.html"))
+        assert not allowed(statements, "s3:GetObject", object_arn(STATE))
+    # The state: read at the start, written after the sitemaps; exactly its one key.
+    assert sorted(_listed(reads["ReadWriteState"]["Action"])) == ["s3:GetObject", "s3:PutObject"]
+    assert _listed(reads["ReadWriteState"]["Resource"]) == [object_arn(prefix + STATE)]
     # The live index is read again before stale children go: exactly the keys sitemill writes.
     (write,) = (s for s in statements if s.get("Sid") == "WriteOwnOutputs")
+    assert _listed(reads["ReadOwnOutputs"]["Action"]) == ["s3:GetObject"]
     assert reads["ReadOwnOutputs"]["Resource"] == write["Resource"]
     for name in OWN_OUTPUTS:
         assert allowed(statements, "s3:GetObject", object_arn(prefix + name)), name
-    for key in (*PAGES, "style.css", "sitemap.xml.bak", "a/sitemap.xml", "other/sitemap.xml"):
+    for key in ("sitemap.xml.bak", "a/sitemap.xml.gz", "other/sitemap.xml", "sitemap-1.json"):
         assert not allowed(statements, "s3:GetObject", object_arn(prefix + key)), key
     if prefix:
         assert not allowed(statements, "s3:GetObject", object_arn("sitemap.xml"))
@@ -561,6 +590,9 @@ def test_bucket_notifications_deliver_pages_and_sitemap_deletions_only(
         # Writing a sitemap never triggers; removing one (`aws s3 sync --delete`) does.
         assert not triggers(created, prefix + name), name
         assert triggers(removed, prefix + name), name
+    # Writing the state must never trigger a rebuild; removing it changes no sitemap.
+    assert not triggers(created, prefix + STATE)
+    assert not triggers(removed, prefix + STATE)
 
 
 def _overlap(a: str, b: str, *, ends: bool) -> bool:
@@ -632,5 +664,35 @@ def test_eventbridge_rule_delivers_pages_and_sitemap_deletions_only(
         assert not delivers(created, prefix + name), name
         assert delivers(deleted, prefix + name), name
         assert not delivers(deleted, prefix + name, "other-bucket"), name
+    # Writing the state must never trigger a rebuild; removing it changes no sitemap.
+    assert not delivers(created, prefix + STATE)
+    assert not delivers(deleted, prefix + STATE)
+    # Root keys starting "sitem" that are pages still are (the suffix matchers).
+    for page in ("sitemill.html", "sitemill-guide.htm", "sitemaps.pdf"):
+        assert delivers(created, prefix + page), page
     (target,) = rule["Targets"]
     assert target["Arn"].endswith(":Queue.Arn")
+
+
+EVENTS = ROOT / "tests" / "events"
+
+
+@pytest.mark.parametrize(
+    ("name", "delivered"),
+    [
+        ("eventbridge_created.json", True),
+        ("eventbridge_deleted.json", True),
+        ("eventbridge_sitemap_deleted.json", True),
+        ("eventbridge_sitemap_created.json", False),
+        ("eventbridge_state_created.json", False),  # sitemill's own write of the state
+        ("eventbridge_state_deleted.json", False),
+    ],
+)
+def test_eventbridge_rule_on_the_recorded_events(
+    translated: dict[str, Any], name: str, delivered: bool
+) -> None:
+    body = json.loads((EVENTS / name).read_text(encoding="utf-8"))
+    bucket = body["detail"]["bucket"]["name"]
+    stack = make_stack(translated, MODES["existing bucket"], {"BucketName": bucket})
+    rule = stack.resources()["ObjectEventsRule"]["Properties"]
+    assert EventPattern.load(json.dumps(rule["EventPattern"])).matches_event(body) is delivered

@@ -260,11 +260,21 @@ RUNNER = textwrap.dedent(
                 report["runs"].append(handler.handler({"action": "rebuild"}, Context()))
             if spec["policy"] is not None:
                 own = boto3.client("s3", region_name="us-east-1")
-                page = spec["env"]["SITEMILL_PREFIX"] + "index.html"
+                prefix = spec["env"]["SITEMILL_PREFIX"]
+                page = prefix + "index.html"
+                state = prefix + "sitemill-state.json.gz"
                 report["denied"] = {
                     "put page": denied(own.put_object, Bucket=bucket, Key=page, Body=b"x"),
                     "delete page": denied(own.delete_object, Bucket=bucket, Key=page),
                     "read page": denied(own.get_object, Bucket=bucket, Key=page),
+                    "read pdf": denied(
+                        own.get_object, Bucket=bucket, Key=prefix + "docs/guide.pdf"
+                    ),
+                    "read css": denied(own.get_object, Bucket=bucket, Key=prefix + "style.css"),
+                    "read page elsewhere": denied(
+                        own.get_object, Bucket=bucket, Key="other/index.html"
+                    ),
+                    "delete state": denied(own.delete_object, Bucket=bucket, Key=state),
                     "put elsewhere": denied(
                         own.put_object, Bucket=bucket, Key="other/sitemap.xml", Body=b"x"
                     ),
@@ -291,6 +301,7 @@ RUNNER = textwrap.dedent(
 SITE = {
     "index.html": "<html><title>home</title></html>",
     "about/index.html": "<html><title>about</title></html>",
+    "old/index.html": '<html><meta http-equiv="refresh" content="0; url=/about/"></html>',
     "docs/guide.pdf": "%PDF-1.4",
     "private/secret.html": "<html></html>",
     "style.css": "body {}",
@@ -347,10 +358,14 @@ def test_unpacked_zip_rebuilds_a_bucket_on_its_own(tmp_path: Path, unpacked: Pat
     first, second = report["runs"]
     assert first["status"] == "ok", first
     assert first["bucket"] == infra.BUCKET
-    assert first["urls"] == 3  # private/ is disallowed by robots.txt, style.css is no page
+    # private/ is disallowed by robots.txt, old/ redirects, style.css is no page.
+    assert first["urls"] == 3
+    assert first["skipped"] == {"robots.txt": 1, "redirect": 1}
     assert first["written"] == 2  # sitemap.xml and robots.txt
+    assert (first["pages_read"], first["pages_reused"], first["state"]) == (3, 0, "written")
     assert second["status"] == "ok" and second["written"] == 0, second  # no change, no PUT
-    assert "sitemap.xml" in report["keys"]
+    assert (second["pages_read"], second["pages_reused"], second["state"]) == (0, 3, "unchanged")
+    assert "sitemap.xml" in report["keys"] and "sitemill-state.json.gz" in report["keys"]
     sitemap = report["bodies"]["sitemap.xml"]
     for path in ("", "about/", "docs/guide.pdf"):
         assert f"<loc>https://example.com/{path}</loc>" in sitemap, path
@@ -387,18 +402,28 @@ def test_template_policy_is_enough_for_the_handler_and_no_more(
     first, second = report["runs"]
     assert first["status"] == "ok", first
     assert (first["urls"], first["sitemaps"], first["deleted"]) == (3, 4, 0), first
+    # The heads of the three HTML pages robots.txt allows (a GET each), then the state.
+    assert (first["pages_read"], first["pages_reused"], first["state"]) == (3, 0, "written")
     assert second["status"] == "ok", second
     assert (second["sitemaps"], second["deleted"]) == (3, 1), second
-    outputs = [key for key in report["keys"] if "sitemap" in key]
+    assert (second["pages_read"], second["pages_reused"], second["state"]) == (0, 3, "unchanged")
+    outputs = [key for key in report["keys"] if key.startswith(f"{prefix}sitem")]
     assert outputs == [
         f"{prefix}sitemap-1.xml.gz",
         f"{prefix}sitemap-2.xml.gz",
         f"{prefix}sitemap.xml",
+        f"{prefix}sitemill-state.json.gz",
     ]
     assert "Sitemap: https://example.com/sitemap.xml" in report["bodies"][f"{prefix}robots.txt"]
+    # Enough: every request above was allowed. No more: the function may read HTML pages
+    # under its prefix, and no other object; it writes no page and never deletes the state.
     assert report["denied"] == {
         "put page": True,
         "delete page": True,
-        "read page": True,
+        "read page": False,
+        "read pdf": True,
+        "read css": True,
+        "read page elsewhere": True,
+        "delete state": True,
         "put elsewhere": True,
     }

@@ -237,11 +237,14 @@ def test_deleting_pages_removes_stale_children_after_the_index(s3: Any) -> None:
     second = rebuild_bucket(config, s3, BucketSite(BUCKET))
     assert second.result.deleted == ["sitemap-3.xml"]
     writes = [call for call in requests.calls if call[0] in ("PutObject", "DeleteObject")]
+    # The state forgets the two pages: written last, after the stale child is gone.
     assert writes == [
         ("PutObject", "sitemap-2.xml"),
         ("PutObject", "sitemap.xml"),
         ("DeleteObject", "sitemap-3.xml"),
+        ("PutObject", "sitemill-state.json.gz"),
     ]
+    assert (second.heads_read, second.heads_reused, second.state_written) == (0, 3, True)
     assert_consistent(s3)
 
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemill.errors import MissingExtraError
+from sitemill.jobs.bucket import MAX_HEAD_READERS
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -55,12 +56,14 @@ def _session() -> Any:
 def make_s3_client(endpoint_url: str | None = None) -> S3Client:
     """An S3 client; ``endpoint_url`` for S3-compatible stores (and moto in tests).
 
+    Its connection pool holds one connection per head read at a time (botocore keeps 10; a
+    busier pool discards connections with urllib3's "Connection pool is full" warning).
     With a custom endpoint, checksums are sent only when an operation requires them: many
     S3-compatible stores reject the CRC headers that botocore adds by default since 1.36.
     """
     from botocore.config import Config
 
-    config = Config(retries={"mode": "standard"})
+    config = Config(retries={"mode": "standard"}, max_pool_connections=MAX_HEAD_READERS)
     if endpoint_url:
         config = config.merge(
             Config(

@@ -11,7 +11,7 @@ from urllib.parse import unquote_plus
 
 from sitemill.config import parse_bool
 from sitemill.errors import ConfigError, EventError
-from sitemill.outputs import is_own_name
+from sitemill.outputs import STATE_NAME, is_own_name
 
 # S3 notification event names that change what a bucket holds: an object appears (or is
 # replaced), or it goes away (a delete, a delete marker, a lifecycle expiration).
@@ -205,11 +205,12 @@ def select_changes(
 ) -> Selection:
     """Keep changes in ``bucket`` (any when None) under ``root`` that can change a sitemap.
 
-    Writing sitemill's own outputs is left out, so that a rebuild cannot trigger another.
-    Deleting one counts: ``aws s3 sync --delete`` of a build without sitemaps removes the
-    live ones, and the rebuild puts them back. A deletion sitemill made itself (a stale
-    child) costs one more rebuild, which finds everything in place, so writes and deletes
-    nothing, and the chain ends there.
+    Writing sitemill's own outputs (the state too) is left out, so that a rebuild cannot
+    trigger another. Deleting a sitemap counts: ``aws s3 sync --delete`` of a build without
+    sitemaps removes the live ones, and the rebuild puts them back. A deletion sitemill made
+    itself (a stale child) costs one more rebuild, which finds everything in place, so
+    writes and deletes nothing, and the chain ends there. Deleting the state changes no
+    sitemap (sitemill never deletes it; the next rebuild reads every page and writes it).
     """
     selection = Selection()
     for change in changes:
@@ -221,6 +222,8 @@ def select_changes(
             reason = "outside_prefix"
         elif own and not change.deleted:
             reason = "own_output"
+        elif own and path == STATE_NAME:
+            reason = "state_deleted"
         elif not own and not affects_sitemaps(path):
             reason = "not_a_page"
         else:

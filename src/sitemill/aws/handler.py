@@ -40,6 +40,9 @@ _EMPTY_SUMMARY: Final[Mapping[str, Any]] = {
     "written": 0,
     "unchanged": 0,
     "deleted": 0,
+    "pages_read": 0,
+    "pages_reused": 0,
+    "state": "unchanged",
 }
 
 
@@ -146,7 +149,7 @@ def _run(
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
     report = rebuild_bucket(config, client, site, dry_run=trigger.dry_run)
-    result = base | _counts(report)
+    result = base | _counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
             "dry_run": True,
@@ -201,14 +204,20 @@ def _choose_bucket(trigger: Trigger, settings: LambdaSettings, selection: Select
     return settings.site.bucket or next(iter(selection.buckets))
 
 
-def _counts(report: Report) -> dict[str, Any]:
+def _counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
+    """The summary's numbers: files, and page heads read (a ranged GET each) or reused from
+    the state, which is "written" (or, in a dry run, "would write") or "unchanged"."""
     result = report.result
+    written = "would write" if dry_run else "written"
     counts: dict[str, Any] = {
         "urls": result.url_count,
         "sitemaps": len(result.files),
         "written": len(result.written),
         "unchanged": len(result.unchanged),
         "deleted": len(result.deleted),
+        "pages_read": report.heads_read,
+        "pages_reused": report.heads_reused,
+        "state": written if report.state_written else "unchanged",
     }
     if report.skipped:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}

@@ -51,3 +51,8 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
         stream.write(f"would delete: {name}\n")
     if not result.changed:
         stream.write("nothing would change\n")
+    if report.heads_read or report.heads_reused:
+        stream.write(
+            f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
+            "the last run\n"
+        )

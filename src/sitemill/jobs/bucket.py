@@ -123,8 +123,23 @@ def build_from_bucket(
         progress=progress,
     )
     report.heads_read, report.heads_reused = counts.read, counts.reused
-    report.state_written = sink.put(STATE_NAME, dump_state(remember), content_type=GZIP_TYPE)
+    report.state_written = _put_state(sink, remember, report)
     return report
+
+
+def _put_state(sink: S3Sink, state: State, report: Report) -> bool:
+    """Write the state after the sitemaps, when it changed. The sitemaps are live by now:
+    a state that cannot be written is a warning (the next run reads every page again),
+    not a failed rebuild; another writer's newer state is a conflict, redone like any."""
+    try:
+        return sink.put(STATE_NAME, dump_state(state), content_type=GZIP_TYPE)
+    except ConflictError:
+        raise
+    except SinkError as exc:
+        message = f"{exc}; the sitemaps are published, but the next run reads every page again"
+        log.warning("%s", message)
+        report.warnings.append(message)
+        return False
 
 
 def _workers(client: S3Client) -> int:

@@ -131,9 +131,9 @@ def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> tuple[State
     is no warning: the pages' heads are all read once."""
     key = prefix + STATE_NAME
     try:
-        data = read_object(client, bucket, key, limit=MAX_STATE_READ_BYTES)
+        data = read_missing_as_none(client, bucket, key, limit=MAX_STATE_READ_BYTES)
     except SourceError as exc:
-        return State(), f"cannot read the state s3://{bucket}/{key} ({exc}): reading every page"
+        return State(), f"{exc}; reading every page without the state"
     if data is None:
         return State(), None
     try:
@@ -145,21 +145,50 @@ def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> tuple[State
 def read_head_facts(client: S3Client, bucket: str, key: str) -> PageFacts | None:
     """The facts of an object's first PAGE_FACTS_BYTES (one ranged GET); None when the
     object is gone since it was listed (its deletion brings another rebuild)."""
-    data = read_object(client, bucket, key, limit=PAGE_FACTS_BYTES)
+    data = read_missing_as_none(client, bucket, key, limit=PAGE_FACTS_BYTES)
     return None if data is None else read_page_facts(data)
+
+
+def read_missing_as_none(client: S3Client, bucket: str, key: str, *, limit: int) -> bytes | None:
+    """``read_object``, where a key that does not exist is None even when S3 says 403.
+
+    S3 answers a GET of a missing key with 403 AccessDenied, not 404, to a caller that may
+    not list it, and the stack's s3:ListBucket carries an s3:prefix condition that a GET
+    does not. A page deleted between the listing and its GET, or a first run's state, must
+    not fail the rebuild: on AccessDenied, one LIST of exactly this key tells "gone" from
+    "denied". https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html
+    """
+    try:
+        return read_object(client, bucket, key, limit=limit)
+    except SourceError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, ClientError) and _is_access_denied(cause):
+            if not _is_listed(client, bucket, key):
+                return None
+            raise SourceError(
+                f"{exc} (the object exists: these credentials may not read it)"
+            ) from cause
+        raise
+
+
+def _is_listed(client: S3Client, bucket: str, key: str) -> bool:
+    """Whether ``key`` exists, by one LIST; True when that cannot be told (a denied LIST)."""
+    try:
+        response = client.list_objects_v2(Bucket=bucket, Prefix=key, MaxKeys=1)
+    except (ClientError, BotoCoreError):
+        return True
+    return any(item.get("Key") == key for item in response.get("Contents", ()))
 
 
 def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRules | None:
     """The rules of robots.txt at the site root (one GET), or None when there is none.
 
-    S3 answers a GET of a missing key with 403, not 404, when the caller may not list that
-    key (the stack's s3:ListBucket is limited to the source prefix with a condition that a
-    GET does not carry), so AccessDenied here means "no robots.txt", with a warning.
-    https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html (Permissions)
+    A robots.txt that exists but may not be read (AccessDenied) is taken as none, with a
+    warning; a missing one is none, whatever S3 says (see ``read_missing_as_none``).
     """
     key = prefix + ROBOTS_TXT
     try:  # Google reads the first 500 KiB and ignores the rest: a huge object costs no more
-        data = read_object(client, bucket, key, limit=MAX_ROBOTS_TXT_BYTES)
+        data = read_missing_as_none(client, bucket, key, limit=MAX_ROBOTS_TXT_BYTES)
     except SourceError as exc:
         cause = exc.__cause__
         if not (isinstance(cause, ClientError) and _is_access_denied(cause)):
