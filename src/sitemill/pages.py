@@ -77,6 +77,9 @@ class PageFacts:
     document: bool = True  # False: not an HTML document (a template, a fragment, text)
 
 
+ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
+
+
 def read_page_facts(data: bytes) -> PageFacts:
     """The facts of a page from its first bytes (PAGE_FACTS_BYTES are enough). Linear."""
     if not _is_document_start(data):

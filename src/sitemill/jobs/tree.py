@@ -5,15 +5,15 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
-from functools import partial
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
 from sitemill.outputs import ROBOTS_TXT, is_own_name
-from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
-from sitemill.pipeline import build_from_pages
+from sitemill.pages import ORDINARY_PAGE, PAGE_FACTS_BYTES, PageFacts, read_page_facts
+from sitemill.pipeline import build_from_pages, reads_head
 from sitemill.protocol import lastmod_from_timestamp
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -54,7 +54,12 @@ def build_from_tree(
     for message in skipped.messages():
         log.warning("%s", message)
         warnings.append(message)
-    mode, dates = _resolve_lastmod(config, site_dir, files, warnings)
+    robots_data, robots = _site_robots(config, site_dir, warnings)
+    # git log is another process: its history is read while this one reads the heads.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
+        dating = pool.submit(_resolve_lastmod, config, site_dir, files, warnings)
+        facts = _read_heads(config, robots, Root(site_dir), files)
+        mode, dates = dating.result()
     precision = config.lastmod_precision
 
     def pages() -> Iterator[Page]:
@@ -65,13 +70,12 @@ def build_from_tree(
                 lastmod = lastmod_from_timestamp(file.mtime if when is None else when, precision)
             yield Page(file.path, lastmod)
 
-    robots_data, robots = _site_robots(config, site_dir, warnings)
     return build_from_pages(
         config,
         pages(),
         sink,
         robots=robots,
-        read_facts=partial(_read_facts, Root(site_dir)),
+        read_facts=lambda path: facts.get(path, ORDINARY_PAGE),
         lastmod=mode,
         warnings=warnings,
         progress=progress,
@@ -98,6 +102,20 @@ def _site_robots(
         log.warning("%s", message)
         warnings.append(message)
     return data, robots
+
+
+def _read_heads(
+    config: Config, robots: RobotsRules | None, site: Root, files: list[TreeFile]
+) -> dict[str, PageFacts | None]:
+    """The facts of every page the pipeline will look at, but those of an ordinary page
+    (most of them: memory stays small), and None for a page that could not be read."""
+    found: dict[str, PageFacts | None] = {}
+    for file in files:
+        if reads_head(config, robots, file.path):
+            facts = _read_facts(site, file.path)
+            if facts != ORDINARY_PAGE:
+                found[file.path] = facts
+    return found
 
 
 def _read_facts(site: Root, path: str) -> PageFacts | None:
