@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import timing
 from sitemill import htmlhead
 from sitemill.htmlhead import HEAD_TAGS, HTML_SPACE, RAW_TEXT_TAGS, head_start_tags
 from sitemill.noindex import PAGE_FACTS_BYTES, head_is_noindex
@@ -376,12 +377,7 @@ ADVERSARIAL: dict[str, Callable[[int], bytes]] = {
 
 
 def fastest(data: bytes, runs: int = 5) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        head_is_noindex(data)
-        best = min(best, time.perf_counter() - started)
-    return best
+    return timing.fastest(head_is_noindex, data, runs)
 
 
 def per_call(*inputs: bytes, samples: int = 5, sample_seconds: float = 0.015) -> list[float]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import time
 from collections.abc import Callable
 
 import pytest
@@ -11,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_noindex import FRAGMENTS, NASTY, page
 
+import timing
 from sitemill.noindex import head_is_noindex
 from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts, read_refresh, refresh_url
 
@@ -468,12 +468,7 @@ ADVERSARIAL: dict[str, Callable[[int], bytes]] = {
 
 
 def fastest(data: bytes, runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        read_page_facts(data)
-        best = min(best, time.perf_counter() - started)
-    return best
+    return timing.fastest(read_page_facts, data, runs)
 
 
 @pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
