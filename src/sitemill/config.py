@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from sitemill.errors import ConfigError, GlobSyntaxError
-from sitemill.globs import Glob, compile_glob
+from sitemill.config_values import (
+    parse_base_url,
+    parse_bool,
+    parse_enum,
+    parse_globs,
+    parse_int_range,
+    parse_location,
+    parse_path,
+    parse_priority,
+    parse_regexes,
+)
+from sitemill.errors import ConfigError
+from sitemill.globs import Glob
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
@@ -18,9 +30,8 @@ from sitemill.protocol import (
     MAX_URLS_PER_SITEMAP,
     ChangeFreq,
     Precision,
-    format_priority,
 )
-from sitemill.urls import UrlStyle, normalize_base_url
+from sitemill.urls import UrlStyle
 
 ENV_PREFIX: Final = "SITEMILL_"
 DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
@@ -72,86 +83,10 @@ class Config:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_sitemaps_per_index: int = DEFAULT_MAX_SITEMAPS_PER_INDEX
     templates_dir: Path | None = None
-
-
-def parse_bool(key: str, value: object) -> bool:
-    """The one boolean parser: TOML booleans, and true/false/yes/no/on/off/1/0 strings."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "on", "1"):
-        return True
-    if text in ("false", "no", "off", "0"):
-        return False
-    raise ConfigError(key, f"{value!r} is not a boolean (use true or false)")
-
-
-def _parse_enum(enum: type[E]) -> Callable[[str, object], E]:
-    def parse(key: str, value: object) -> E:
-        text = str(value).strip().lower()
-        for member in enum:
-            if member.value == text:
-                return member
-        allowed = ", ".join(str(member.value) for member in enum)
-        raise ConfigError(key, f"{value!r} is not one of: {allowed}")
-
-    return parse
-
-
-def _parse_int_range(low: int, high: int) -> Callable[[str, object], int]:
-    def parse(key: str, value: object) -> int:
-        if isinstance(value, bool):
-            raise ConfigError(key, f"{value!r} is not a whole number")
-        try:
-            number = int(str(value).strip().replace("_", ""))
-        except ValueError as exc:
-            raise ConfigError(key, f"{value!r} is not a whole number") from exc
-        if not low <= number <= high:
-            raise ConfigError(key, f"{number} is out of range ({low:,} to {high:,})")
-        return number
-
-    return parse
-
-
-def _parse_globs(key: str, value: object) -> tuple[Glob, ...]:
-    if isinstance(value, str):
-        items = [part for line in value.splitlines() for part in line.split(",")]
-    elif isinstance(value, list | tuple):
-        items = [str(item) for item in value]
-    else:
-        raise ConfigError(key, f"{value!r} is not a list of glob patterns")
-    globs = []
-    for item in items:
-        if not item.strip():
-            continue
-        try:
-            globs.append(compile_glob(item))
-        except GlobSyntaxError as exc:
-            raise ConfigError(key, f"invalid glob {item!r}: {exc}") from exc
-    return tuple(globs)
-
-
-def _parse_base_url(key: str, value: object) -> str:
-    return normalize_base_url(str(value))
-
-
-def _parse_path(key: str, value: object) -> Path:
-    text = str(value).strip()
-    if not text:
-        raise ConfigError(key, "is empty")
-    return Path(text)
-
-
-def _parse_priority(key: str, value: object) -> str:
-    if isinstance(value, bool):
-        raise ConfigError(key, f"{value!r} is not a number from 0.0 to 1.0")
-    try:
-        number = float(str(value))
-    except ValueError as exc:
-        raise ConfigError(key, f"{value!r} is not a number from 0.0 to 1.0") from exc
-    if not 0.0 <= number <= 1.0:
-        raise ConfigError(key, f"{number} is out of range (0.0 to 1.0)")
-    return format_priority(number)
+    content_dates: bool = True
+    fingerprint_ignore: tuple[re.Pattern[str], ...] = ()
+    state: str | None = None  # a path or s3://bucket/key; None: beside the sitemaps
+    previous_state: str | None = None  # a path or an http(s) URL
 
 
 _RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
@@ -170,7 +105,7 @@ def _parse_rules(key: str, value: object) -> tuple[Rule, ...]:
             raise ConfigError(f"{where}.{unknown[0]}", "unknown key")
         if "pattern" not in table:
             raise ConfigError(f"{where}.pattern", "is required")
-        (pattern,) = _parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)
+        (pattern,) = parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)
         if pattern is None:
             raise ConfigError(f"{where}.pattern", "is empty")
         changefreq = table.get("changefreq")
@@ -180,10 +115,10 @@ def _parse_rules(key: str, value: object) -> tuple[Rule, ...]:
                 pattern=pattern,
                 changefreq=None
                 if changefreq is None
-                else _parse_enum(ChangeFreq)(f"{where}.changefreq", changefreq),
+                else parse_enum(ChangeFreq)(f"{where}.changefreq", changefreq),
                 priority=None
                 if priority is None
-                else _parse_priority(f"{where}.priority", priority),
+                else parse_priority(f"{where}.priority", priority),
                 exclude=parse_bool(f"{where}.exclude", table.get("exclude", False)),
             )
         )
@@ -192,12 +127,12 @@ def _parse_rules(key: str, value: object) -> tuple[Rule, ...]:
 
 # key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.
 _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
-    "base_url": _parse_base_url,
-    "include": _parse_globs,
-    "exclude": _parse_globs,
-    "url_style": _parse_enum(UrlStyle),
-    "lastmod": _parse_enum(LastmodMode),
-    "lastmod_precision": _parse_enum(Precision),
+    "base_url": parse_base_url,
+    "include": parse_globs,
+    "exclude": parse_globs,
+    "url_style": parse_enum(UrlStyle),
+    "lastmod": parse_enum(LastmodMode),
+    "lastmod_precision": parse_enum(Precision),
     "rules": _parse_rules,
     "respect_noindex": parse_bool,
     "respect_redirects": parse_bool,
@@ -205,11 +140,15 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "respect_robots_txt": parse_bool,
     "robots_txt": parse_bool,
     "gzip": parse_bool,
-    "format": _parse_enum(OutputFormat),
-    "max_urls": _parse_int_range(1, MAX_URLS_PER_SITEMAP),
-    "max_bytes": _parse_int_range(_MIN_MAX_BYTES, MAX_BYTES_LIMIT),
-    "max_sitemaps_per_index": _parse_int_range(1, MAX_SITEMAPS_PER_INDEX_LIMIT),
-    "templates_dir": _parse_path,
+    "format": parse_enum(OutputFormat),
+    "max_urls": parse_int_range(1, MAX_URLS_PER_SITEMAP),
+    "max_bytes": parse_int_range(_MIN_MAX_BYTES, MAX_BYTES_LIMIT),
+    "max_sitemaps_per_index": parse_int_range(1, MAX_SITEMAPS_PER_INDEX_LIMIT),
+    "templates_dir": parse_path,
+    "content_dates": parse_bool,
+    "fingerprint_ignore": parse_regexes,
+    "state": parse_location,
+    "previous_state": parse_location,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
 _FILE_ONLY: Final = frozenset({"rules"})

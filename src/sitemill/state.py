@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from sitemill.errors import StateError
+from sitemill.fingerprint import FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME
 from sitemill.pages import FACTS_VERSION, PageFacts
 
@@ -35,10 +36,13 @@ _FACT_FIELDS: Final = tuple(item.name for item in fields(PageFacts))
 
 @dataclass(frozen=True, slots=True)
 class PageRecord:
-    """What one run learnt about one page: the version of its bytes and its head facts."""
+    """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
+    facts (None: not remembered), its content fingerprint and the lastmod it was given."""
 
-    version: str
-    facts: PageFacts
+    version: str | None
+    facts: PageFacts | None = None
+    fingerprint: str | None = None
+    lastmod: str | None = None
 
 
 @dataclass
@@ -51,6 +55,9 @@ class State:
         if record is None or version is None or record.version != version:
             return None
         return record.facts
+
+    def record(self, path: str) -> PageRecord | None:
+        return self.pages.get(path)
 
 
 def parse_state(data: bytes) -> State:
@@ -73,9 +80,10 @@ def parse_state(data: bytes) -> State:
     pages = document.get("pages")
     if not isinstance(pages, dict):
         raise StateError("its pages are not a table")
-    if document.get("facts_version") != FACTS_VERSION:
-        return State()  # facts read by another sitemill: read them again, one pass
-    return State(dict(_records(pages)))
+    # Facts read by another sitemill are read again (one pass); the dates are kept.
+    facts_current = document.get("facts_version") == FACTS_VERSION
+    fingerprints_current = document.get("fingerprint_version") == FINGERPRINT_VERSION
+    return State(dict(_records(pages, facts_current, fingerprints_current)))
 
 
 def _decompress(data: bytes) -> str:
@@ -89,15 +97,26 @@ def _decompress(data: bytes) -> str:
     return text.decode("utf-8")
 
 
-def _records(pages: Mapping[str, Any]) -> Iterator[tuple[str, PageRecord]]:
+def _records(
+    pages: Mapping[str, Any], facts_current: bool, fingerprints_current: bool
+) -> Iterator[tuple[str, PageRecord]]:
     for path, item in pages.items():
         if not isinstance(item, dict):
             raise StateError(f"the record of {path!r} is not a table")
-        version = item.get("etag")
-        facts = item.get("facts", {})
-        if not isinstance(version, str) or not isinstance(facts, dict):
-            continue  # nothing to reuse for this page: it is read again
-        yield path, PageRecord(version, _facts(facts))
+        version = _text(item.get("etag"))
+        facts = item.get("facts")
+        fingerprint = _text(item.get("fingerprint")) if fingerprints_current else None
+        record = PageRecord(
+            version,
+            _facts(facts) if facts_current and isinstance(facts, dict) else None,
+            fingerprint,
+            _text(item.get("lastmod")),
+        )
+        yield path, record
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _facts(values: Mapping[str, Any]) -> PageFacts:
@@ -116,18 +135,29 @@ def _facts(values: Mapping[str, Any]) -> PageFacts:
 
 def dump_state(state: State) -> bytes:
     """Deterministic bytes: sorted keys, defaults left out, gzip with mtime 0."""
-    pages = {
-        path: {"etag": record.version, "facts": _fact_values(record.facts)}
-        for path, record in state.pages.items()
-    }
+    pages = {path: _record_values(record) for path, record in state.pages.items()}
     document = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
         "facts_version": FACTS_VERSION,
+        "fingerprint_version": FINGERPRINT_VERSION,
         "pages": pages,
     }
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return gzip.compress(text.encode("ascii"), compresslevel=_GZIP_LEVEL, mtime=0)
+
+
+def _record_values(record: PageRecord) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if record.version is not None:
+        values["etag"] = record.version
+    if record.facts is not None:
+        values["facts"] = _fact_values(record.facts)
+    if record.fingerprint is not None:
+        values["fingerprint"] = record.fingerprint
+    if record.lastmod is not None:
+        values["lastmod"] = record.lastmod
+    return values
 
 
 def _fact_values(facts: PageFacts) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill import state as state_module
+from sitemill.fingerprint import FINGERPRINT_VERSION
 from sitemill.pages import FACTS_VERSION, PageFacts
 from sitemill.state import (
     STATE_FORMAT,
@@ -62,6 +63,7 @@ def header(**pages: Any) -> dict[str, Any]:
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
         "facts_version": FACTS_VERSION,
+        "fingerprint_version": FINGERPRINT_VERSION,
         "pages": pages,
     }
 
@@ -123,10 +125,18 @@ def test_unknown_fields_are_ignored() -> None:
 
 
 @pytest.mark.parametrize("facts_version", [0, FACTS_VERSION - 1, FACTS_VERSION + 1, None, "1"])
-def test_facts_of_another_version_are_read_again(facts_version: object) -> None:
-    value = header(**{"a.html": {"etag": "e", "facts": {"noindex": True}}})
+def test_facts_of_another_version_are_read_again_and_dates_kept(facts_version: object) -> None:
+    record = {"etag": "e", "facts": {"noindex": True}, "fingerprint": "f", "lastmod": "2024-01-02"}
+    value = header(**{"a.html": record})
     value["facts_version"] = facts_version
-    assert parse_state(pack(value)) == State()
+    assert parse_state(pack(value)).pages == {"a.html": PageRecord("e", None, "f", "2024-01-02")}
+
+
+@pytest.mark.parametrize("version", [0, FINGERPRINT_VERSION + 1, None, "1"])
+def test_fingerprints_of_another_version_are_not_compared(version: object) -> None:
+    value = header(**{"a.html": {"etag": "e", "fingerprint": "f", "lastmod": "2024-01-02"}})
+    value["fingerprint_version"] = version
+    assert parse_state(pack(value)).pages == {"a.html": PageRecord("e", None, None, "2024-01-02")}
 
 
 @pytest.mark.parametrize("version", [STATE_VERSION + 1, 99, "1", None, 1.5])
@@ -221,14 +231,15 @@ def test_trailing_bytes_after_the_gzip_stream_are_ignored() -> None:
 @pytest.mark.parametrize(
     ("record", "expected"),
     [
-        ({"etag": "e"}, PageRecord("e", PageFacts())),  # no facts: an ordinary page
+        ({"etag": "e"}, PageRecord("e")),  # no facts: an ordinary page
         ({"etag": "e", "facts": {}}, PageRecord("e", PageFacts())),
-        ({"etag": 5, "facts": {}}, None),  # no usable version: read again
-        ({"etag": None}, None),
-        ({"facts": {"noindex": True}}, None),
-        ({"etag": "e", "facts": None}, None),
-        ({"etag": "e", "facts": []}, None),
-        ({"etag": "e", "facts": "noindex"}, None),
+        ({"etag": 5, "facts": {}}, PageRecord(None, PageFacts())),  # no version: read again
+        ({"etag": None}, PageRecord(None)),
+        ({"facts": {"noindex": True}}, PageRecord(None, PageFacts(noindex=True))),
+        ({"etag": "e", "facts": None}, PageRecord("e")),
+        ({"etag": "e", "facts": []}, PageRecord("e")),
+        ({"etag": "e", "facts": "noindex"}, PageRecord("e")),
+        ({"etag": "e", "fingerprint": 5, "lastmod": ["x"]}, PageRecord("e")),
         ({"etag": "e", "facts": {"noindex": "yes"}}, PageRecord("e", PageFacts())),
         ({"etag": "e", "facts": {"noindex": 1}}, PageRecord("e", PageFacts())),
         ({"etag": "e", "facts": {"document": 0}}, PageRecord("e", PageFacts())),
@@ -245,7 +256,7 @@ def test_trailing_bytes_after_the_gzip_stream_are_ignored() -> None:
 def test_wrong_types_inside_a_record(record: dict[str, Any], expected: PageRecord | None) -> None:
     state = parse_state(pack(header(**{"a.html": record, "b.html": {"etag": "ok"}})))
     assert state.pages.get("a.html") == expected
-    assert state.pages["b.html"] == PageRecord("ok", PageFacts())
+    assert state.pages["b.html"] == PageRecord("ok")
 
 
 def test_facts_are_remembered_per_version() -> None:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from sitemill.config import CONFIG_KEYS, Config, env_name, load_config, parse_bool
+from sitemill.config import CONFIG_KEYS, Config, env_name, load_config
 from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
+from sitemill.config_values import parse_bool
 from sitemill.errors import ConfigError
 from sitemill.github.repo import Identity
 

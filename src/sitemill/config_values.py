@@ -1,0 +1,119 @@
+"""How each configuration value is read and checked: one parser per kind, each naming its key."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import TypeVar
+
+from sitemill.errors import ConfigError, GlobSyntaxError
+from sitemill.globs import Glob, compile_glob
+from sitemill.protocol import format_priority
+from sitemill.urls import normalize_base_url
+
+E = TypeVar("E", bound=Enum)
+
+
+def parse_bool(key: str, value: object) -> bool:
+    """The one boolean parser: TOML booleans, and true/false/yes/no/on/off/1/0 strings."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise ConfigError(key, f"{value!r} is not a boolean (use true or false)")
+
+
+def parse_enum(enum: type[E]) -> Callable[[str, object], E]:
+    def parse(key: str, value: object) -> E:
+        text = str(value).strip().lower()
+        for member in enum:
+            if member.value == text:
+                return member
+        allowed = ", ".join(str(member.value) for member in enum)
+        raise ConfigError(key, f"{value!r} is not one of: {allowed}")
+
+    return parse
+
+
+def parse_int_range(low: int, high: int) -> Callable[[str, object], int]:
+    def parse(key: str, value: object) -> int:
+        if isinstance(value, bool):
+            raise ConfigError(key, f"{value!r} is not a whole number")
+        try:
+            number = int(str(value).strip().replace("_", ""))
+        except ValueError as exc:
+            raise ConfigError(key, f"{value!r} is not a whole number") from exc
+        if not low <= number <= high:
+            raise ConfigError(key, f"{number} is out of range ({low:,} to {high:,})")
+        return number
+
+    return parse
+
+
+def parse_globs(key: str, value: object) -> tuple[Glob, ...]:
+    if isinstance(value, str):
+        items = [part for line in value.splitlines() for part in line.split(",")]
+    elif isinstance(value, list | tuple):
+        items = [str(item) for item in value]
+    else:
+        raise ConfigError(key, f"{value!r} is not a list of glob patterns")
+    globs = []
+    for item in items:
+        if not item.strip():
+            continue
+        try:
+            globs.append(compile_glob(item))
+        except GlobSyntaxError as exc:
+            raise ConfigError(key, f"invalid glob {item!r}: {exc}") from exc
+    return tuple(globs)
+
+
+def parse_base_url(key: str, value: object) -> str:
+    return normalize_base_url(str(value))
+
+
+def parse_path(key: str, value: object) -> Path:
+    text = str(value).strip()
+    if not text:
+        raise ConfigError(key, "is empty")
+    return Path(text)
+
+
+def parse_priority(key: str, value: object) -> str:
+    if isinstance(value, bool):
+        raise ConfigError(key, f"{value!r} is not a number from 0.0 to 1.0")
+    try:
+        number = float(str(value))
+    except ValueError as exc:
+        raise ConfigError(key, f"{value!r} is not a number from 0.0 to 1.0") from exc
+    if not 0.0 <= number <= 1.0:
+        raise ConfigError(key, f"{number} is out of range (0.0 to 1.0)")
+    return format_priority(number)
+
+
+def parse_regexes(key: str, value: object) -> tuple[re.Pattern[str], ...]:
+    if isinstance(value, str):
+        items = [line for line in value.splitlines() if line.strip()]
+    elif isinstance(value, list | tuple):
+        items = [str(item) for item in value]
+    else:
+        raise ConfigError(key, f"{value!r} is not a list of regular expressions")
+    patterns = []
+    for item in items:
+        try:
+            patterns.append(re.compile(item))
+        except re.error as exc:
+            raise ConfigError(key, f"invalid regular expression {item!r}: {exc}") from exc
+    return tuple(patterns)
+
+
+def parse_location(key: str, value: object) -> str:
+    text = str(value).strip()
+    if not text:
+        raise ConfigError(key, "is empty")
+    return text
