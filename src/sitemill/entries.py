@@ -25,6 +25,7 @@ class Page:
     lastmod: str | None = None
     version: str | None = None
     facts: PageFacts | None = None
+    date_reason: str | None = None  # why ``lastmod`` is what it is (sitemill.dating), if known
 
 
 class Entry(NamedTuple):

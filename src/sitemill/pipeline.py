@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Final
 
@@ -44,7 +45,7 @@ def build_from_pages(
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips)
     checks = PageChecks(config, tally)
-    entries = _page_entries(config, pages, robots, read_facts, checks, progress)
+    entries = _page_entries(config, pages, robots, read_facts, checks, progress, report.dates)
     report.result = write_sitemaps(
         entries, sink, config, on_file=file_progress(progress), robots_source=robots_source
     )
@@ -61,6 +62,7 @@ def _page_entries(
     read_facts: Callable[[str], PageFacts | None] | None,
     checks: PageChecks,
     progress: Progress | None = None,
+    dates: Counter[str] | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
     tally = checks.tally
@@ -98,6 +100,8 @@ def _page_entries(
         if not seen.add(loc):
             tally.skip(path, SkipReason.DUPLICATE, f"{loc} is already listed (kept the first)")
             continue
+        if dates is not None and page.date_reason is not None:
+            dates[page.date_reason] += 1  # before the canonical gate: close enough
         yield from checks.offer(Entry(loc, page.lastmod, changefreq, priority), path, facts)
     yield from checks.finish()
 
@@ -106,7 +110,13 @@ def reads_head(config: Config, robots: RobotsRules | None, path: str) -> bool:
     """Whether the pipeline will look at the facts of the page at ``path``: an HTML page
     that include, exclude, rules and robots.txt leave in. A source whose reads cost a round
     trip (S3) reads only these."""
-    if not wants_facts(path) or not is_candidate(config, path) or is_verification_file(path):
+    return wants_facts(path) and reads_page(config, robots, path)
+
+
+def reads_page(config: Config, robots: RobotsRules | None, path: str) -> bool:
+    """Whether the pipeline will look at the page at ``path`` at all (include, exclude,
+    rules, robots.txt): only such pages are read, fingerprinted and dated."""
+    if not is_candidate(config, path) or is_verification_file(path):
         return False
     rule = first_rule(config, path)
     if rule is not None and rule.exclude:

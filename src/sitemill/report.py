@@ -45,6 +45,7 @@ class Report:
     skipped: Counter[SkipReason] = field(default_factory=Counter)
     skips: list[Skip] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    dates: Counter[str] = field(default_factory=Counter)  # listed pages by date reason
     heads_read: int = 0  # pages whose head this run read (an S3 ranged GET each)
     heads_reused: int = 0  # pages whose facts the state remembered for their version
     state_written: bool = False

@@ -16,14 +16,27 @@ import json
 import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from sitemill.errors import StateError
+from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.fingerprint import FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME
 from sitemill.pages import FACTS_VERSION, PageFacts
 
-__all__ = ["STATE_NAME", "PageRecord", "State", "StateError", "dump_state", "parse_state"]
+if TYPE_CHECKING:
+    from sitemill.statestore import StateStore
+
+__all__ = [
+    "STATE_NAME",
+    "PageRecord",
+    "Previous",
+    "State",
+    "StateError",
+    "dump_state",
+    "parse_state",
+    "save_state",
+    "start_state",
+]
 
 STATE_FORMAT: Final = "sitemill-state"
 STATE_VERSION: Final = 1
@@ -166,3 +179,50 @@ def _fact_values(facts: PageFacts) -> dict[str, Any]:
         for name in _FACT_FIELDS
         if getattr(facts, name) != getattr(_DEFAULT_FACTS, name)
     }
+
+
+class Previous(Protocol):
+    """Where a first run may start from (``previous_state``: a path or the live site)."""
+
+    @property
+    def location(self) -> str: ...
+
+    def read(self) -> bytes | None: ...
+
+
+def start_state(store: StateStore, previous: Previous | None) -> tuple[State, bool, list[str]]:
+    """The state to start from, whether this is a first run (none found), and warnings.
+
+    ``previous`` is read only when ``store`` holds no state. Nothing usable is a warning and
+    a first run (dates start from the plain ones, every head is read), never a failure.
+    """
+    warnings: list[str] = []
+    where = store.where
+    try:
+        data = store.read()
+    except SitemillError as exc:
+        warnings.append(f"{exc}; starting without the state")
+        data = None
+    if data is None and previous is not None:
+        where = previous.location
+        data = previous.read()
+    if data is None:
+        return State(), True, warnings
+    try:
+        return parse_state(data), False, warnings
+    except StateError as exc:
+        warnings.append(f"ignoring the state {where}: {exc}; dates and page facts start over")
+        return State(), True, warnings
+
+
+def save_state(store: StateStore, state: State, warnings: list[str]) -> bool:
+    """Write the state after the sitemaps, when it changed; True when written. The sitemaps
+    are live by now: a state that cannot be written is a warning (the next run starts over),
+    not a failed run; another writer's newer state is a conflict, redone like any."""
+    try:
+        return store.write(dump_state(state))
+    except ConflictError:
+        raise
+    except SitemillError as exc:
+        warnings.append(f"{exc}; the sitemaps are published, but the next run starts over")
+        return False

@@ -190,7 +190,9 @@ def site(s3: Any) -> Any:
 
 
 def rebuild(client: Any, **options: Any) -> Report:
-    return rebuild_bucket(make_config(), client, BucketSite(BUCKET), **options)
+    # Page facts alone: with content dates an HTML page is read whole, not only its head
+    # (tests/jobs/test_content_dates.py).
+    return rebuild_bucket(make_config(content_dates=False), client, BucketSite(BUCKET), **options)
 
 
 def live(client: Any, key: str = "sitemap.xml", bucket: str = BUCKET) -> bytes:
@@ -218,7 +220,7 @@ def test_tree_bucket_and_lambda_list_the_same_pages_for_the_same_reasons(
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_bytes(body)
     sink = MemorySink()
-    tree = build_from_tree(make_config(lastmod="mtime"), root, sink)
+    tree = build_from_tree(make_config(lastmod="mtime", content_dates=False), root, sink)
     assert set(locs(sink.files["sitemap.xml"])) == EXPECTED_URLS
     assert tree.skipped == EXPECTED_SKIPS
     out = tmp_path / "out"
@@ -249,7 +251,11 @@ def test_tree_bucket_and_lambda_list_the_same_pages_for_the_same_reasons(
 
     s3.create_bucket(Bucket="lambda-bucket")
     upload(s3, SITE, "lambda-bucket")
-    env = {"SITEMILL_BASE_URL": BASE, "SITEMILL_BUCKET": "lambda-bucket"}
+    env = {
+        "SITEMILL_BASE_URL": BASE,
+        "SITEMILL_BUCKET": "lambda-bucket",
+        "SITEMILL_CONTENT_DATES": "false",
+    }
     result = handle({"action": "rebuild"}, None, env=env, s3=s3)
     assert result["status"] == "ok", result
     assert set(locs(live(s3, bucket="lambda-bucket"))) == EXPECTED_URLS
@@ -413,7 +419,7 @@ def test_a_corrupt_state_is_a_warning_and_a_full_pass_never_a_crash(
     report = rebuild(site)
     warning = report.warnings[0]
     assert warning.startswith(f"ignoring the state s3://{BUCKET}/{STATE_NAME}: "), warning
-    assert problem in warning and warning.endswith("; reading every page")
+    assert problem in warning and warning.endswith("; dates and page facts start over")
     assert "\n" not in warning
     assert report.warnings[1:] == rebuild_warnings()
     assert calls.page_gets() == HEADS
@@ -513,8 +519,7 @@ def test_a_state_the_role_may_not_read_is_a_warning_only_when_it_exists(
     assert calls.page_gets() == HEADS
     denied = (
         f"cannot read s3://{BUCKET}/{STATE_NAME}: AccessDenied (HTTP 403): Access Denied "
-        "(the object exists: these credentials may not read it); reading every page without "
-        "the state"
+        "(the object exists: these credentials may not read it); starting without the state"
     )
     assert report.warnings == ([denied] if exists else []) + rebuild_warnings()
     assert set(locs(live(site))) == EXPECTED_URLS
@@ -544,7 +549,7 @@ def test_a_state_that_cannot_be_written_is_a_warning_after_the_sitemaps(site: An
     assert not report.state_written
     assert report.warnings[-1] == (
         f"cannot write s3://{BUCKET}/{STATE_NAME}: AccessDenied (HTTP 403): Access Denied; "
-        "the sitemaps are published, but the next run reads every page again"
+        "the sitemaps are published, but the next run starts over"
     )
 
 

@@ -19,6 +19,7 @@ from sitemill import safefs
 from sitemill.config import load_config
 from sitemill.entries import SkipReason
 from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.treedates import MAX_PAGE_BYTES
 from sitemill.pages import PAGE_FACTS_BYTES
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink
@@ -250,12 +251,17 @@ def test_only_the_first_64_kib_of_a_page_are_read(
         return data
 
     monkeypatch.setattr(safefs.Root, "read", read)
-    sink, _ = build(site)
+    sink, _ = build(site, content_dates=False)
     assert f"{BASE}en/big.html" in locs(sink)
     assert ("en/big.html", PAGE_FACTS_BYTES, False, PAGE_FACTS_BYTES) in reads
     assert max(length for _, _, _, length in reads) <= PAGE_FACTS_BYTES
     # Only HTML is read: the PDF is not.
     assert not any(path == "docs.pdf" for path, *_ in reads)
+    # With content dates every page is read for its fingerprint, at most 32 MiB of it.
+    reads.clear()
+    build(site)
+    assert ("en/big.html", MAX_PAGE_BYTES, False, len(BIG)) in reads
+    assert any(path == "docs.pdf" for path, *_ in reads)
 
 
 def test_two_runs_give_the_same_bytes_and_the_second_writes_nothing(

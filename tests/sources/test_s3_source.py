@@ -112,7 +112,8 @@ def test_pages_are_keys_minus_prefix_without_markers_empty_objects_or_own_output
     ("values", "expected"),
     [
         ({}, "2024-03-01T12:30:05+00:00"),
-        ({"lastmod_precision": "date"}, "2024-03-01"),
+        # Remembered at full precision; written as configured (sources/heads.py).
+        ({"lastmod_precision": "date"}, "2024-03-01T12:30:05+00:00"),
         ({"lastmod": "none"}, None),
         ({"lastmod": "git"}, "2024-03-01T12:30:05+00:00"),  # S3 has no git: object time
     ],

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config import Config, LastmodMode
 from sitemill.errors import ConflictError, SinkError
+from sitemill.fingerprint import fingerprint_html
 from sitemill.outputs import STATE_NAME, content_type
-from sitemill.pipeline import build_from_pages, reads_head
+from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL, S3Sink
-from sitemill.sources.heads import HeadCounts, attach_facts
+from sitemill.sources.heads import HeadCounts, Knowledge, attach_facts
 from sitemill.sources.s3 import (
     Inventory,
     bucket_pages,
@@ -22,9 +23,10 @@ from sitemill.sources.s3 import (
     normalize_prefix,
     read_bucket_robots,
     read_bucket_state,
-    read_head_facts,
+    read_page,
 )
-from sitemill.state import State, dump_state
+from sitemill.state import Previous, State, save_state, start_state
+from sitemill.statestore import StateStore
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -87,27 +89,33 @@ def build_from_bucket(
     inventory: Inventory,
     *,
     progress: Progress | None = None,
+    state_store: StateStore | None = None,
+    previous: Previous | None = None,
 ) -> Report:
     """One pass: robots.txt and the state (a GET each), the listing (one LIST per 1,000
-    keys) with a ranged GET of the head of each HTML page that is new or changed since the
-    state was written (many at a time), then the writes, and the state last.
+    keys) with a GET of each HTML page that is new or changed since the state was written
+    (many at a time: its head for the facts, its content with content dates), then the
+    writes, and the state last.
 
     ``inventory`` must be the sink's: the listing fills it with the ETags of old outputs.
+    ``state_store`` is where the state lives (default: beside the sitemaps).
     """
     root = site.root
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
-    known, problem = read_bucket_state(client, site.bucket, root)
-    warnings = [] if problem is None else [problem]
+    store = state_store or _BesideSitemaps(client, site, sink)
+    known, first_run, warnings = start_state(store, previous)
     for message in warnings:
         log.warning("%s", message)
-    remember, counts = State(), HeadCounts()
+    dating = config.content_dates and config.lastmod is not LastmodMode.NONE
+    knowledge = Knowledge(known, State(), config.lastmod_precision, dating, first_run)
+    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore) if dating else None
+    counts = HeadCounts()
     listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     pages = attach_facts(
         listing,
-        needs=partial(reads_head, config, robots),
-        read=lambda path: read_head_facts(client, site.bucket, root + path),
-        known=known,
-        remember=remember,
+        needs=partial(reads_page, config, robots),
+        read=lambda path: read_page(client, site.bucket, root + path, fingerprint),
+        knowledge=knowledge,
         counts=counts,
         workers=_workers(client),
     )
@@ -123,23 +131,24 @@ def build_from_bucket(
         progress=progress,
     )
     report.heads_read, report.heads_reused = counts.read, counts.reused
-    report.state_written = _put_state(sink, remember, report)
+    if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
+        report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
 
 
-def _put_state(sink: S3Sink, state: State, report: Report) -> bool:
-    """Write the state after the sitemaps, when it changed. The sitemaps are live by now:
-    a state that cannot be written is a warning (the next run reads every page again),
-    not a failed rebuild; another writer's newer state is a conflict, redone like any."""
-    try:
-        return sink.put(STATE_NAME, dump_state(state), content_type=GZIP_TYPE)
-    except ConflictError:
-        raise
-    except SinkError as exc:
-        message = f"{exc}; the sitemaps are published, but the next run reads every page again"
-        log.warning("%s", message)
-        report.warnings.append(message)
-        return False
+class _BesideSitemaps:
+    """The state at the prefix root, read with one GET and written through the sink (so the
+    write is conditional on the ETag the listing saw)."""
+
+    def __init__(self, client: S3Client, site: BucketSite, sink: S3Sink) -> None:
+        self.client, self.site, self.sink = client, site, sink
+        self.where = f"s3://{site.bucket}/{site.root}{STATE_NAME}"
+
+    def read(self) -> bytes | None:
+        return read_bucket_state(self.client, self.site.bucket, self.site.root)
+
+    def write(self, data: bytes) -> bool:
+        return self.sink.put(STATE_NAME, data, content_type=GZIP_TYPE)
 
 
 def _workers(client: S3Client) -> int:
@@ -155,6 +164,8 @@ def rebuild_bucket(
     *,
     dry_run: bool = False,
     progress: Progress | None = None,
+    state_store: StateStore | None = None,
+    previous: Previous | None = None,
 ) -> Report:
     """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
     when another writer changed an output meanwhile, list again and redo (its pages may be
@@ -171,7 +182,16 @@ def rebuild_bucket(
             dry_run=dry_run,
         )
         try:
-            report = build_from_bucket(config, client, site, sink, inventory, progress=progress)
+            report = build_from_bucket(
+                config,
+                client,
+                site,
+                sink,
+                inventory,
+                progress=progress,
+                state_store=state_store,
+                previous=previous,
+            )
         except ConflictError as exc:
             earlier.extend(sink.written)
             if attempt == ATTEMPTS:

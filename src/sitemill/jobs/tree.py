@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.config import Config, LastmodMode
-from sitemill.entries import Page
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
+from sitemill.jobs.treedates import TreeDating, read_pages
 from sitemill.outputs import ROBOTS_TXT, is_own_name
-from sitemill.pages import ORDINARY_PAGE, PAGE_FACTS_BYTES, PageFacts, read_page_facts
-from sitemill.pipeline import build_from_pages, reads_head
-from sitemill.protocol import lastmod_from_timestamp
+from sitemill.pages import ORDINARY_PAGE
+from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.robots_lines import robots_scope_warnings
@@ -23,6 +22,8 @@ from sitemill.safefs import Root
 from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
+from sitemill.state import Previous, State, save_state, start_state
+from sitemill.statestore import FileStateStore, SinkStateStore, StateStore
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,8 @@ def build_from_tree(
     *,
     progress: Progress | None = None,
     output_dir: Path | None = None,
+    state_store: StateStore | None = None,
+    previous: Previous | None = None,
 ) -> Report:
     """Generate the sitemaps of a site directory (a static build, a repository checkout).
 
@@ -41,7 +44,8 @@ def build_from_tree(
     sitemill's own files there out of the pages, as at the root. Pages and robots.txt are
     read only where they resolve inside the site (see ``sitemill.safefs``); what the walk
     leaves out (links leading outside, FIFOs, directories reached twice) is one warning per
-    reason.
+    reason. With content dates, ``state_store`` keeps what this run saw (default: beside the
+    sitemaps, or ``config.state``) and ``previous`` is where a first run may start from.
     """
     own = _outputs_prefix(site_dir, output_dir)
     skipped = WalkSkips()
@@ -55,32 +59,64 @@ def build_from_tree(
         log.warning("%s", message)
         warnings.append(message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    # git log is another process: its history is read while this one reads the heads.
+    dating = _start_dating(config, sink, state_store, previous, warnings)
+    site = Root(site_dir)
+    # git log is another process: its history is read while this one reads the pages.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
-        dating = pool.submit(_resolve_lastmod, config, site_dir, files, warnings)
-        facts = _read_heads(config, robots, Root(site_dir), files)
-        mode, dates = dating.result()
-    precision = config.lastmod_precision
-
-    def pages() -> Iterator[Page]:
-        for file in files:
-            lastmod = None
-            if mode is not LastmodMode.NONE:
-                when = None if dates is None else dates.get(file.path)
-                lastmod = lastmod_from_timestamp(file.mtime if when is None else when, precision)
-            yield Page(file.path, lastmod)
-
-    return build_from_pages(
+        history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings)
+        reads = read_pages(config, robots, site, files, whole=dating is not None)
+        dating_mode, git_dates = history.result()
+    plan = TreeDating(dating_mode, config.lastmod_precision, git_dates)
+    if dating is not None:
+        plan.fingerprints = reads.fingerprints
+        plan.known, plan.first_run = dating.known, dating.first_run
+    report = build_from_pages(
         config,
-        pages(),
+        plan.pages(files),
         sink,
         robots=robots,
-        read_facts=lambda path: facts.get(path, ORDINARY_PAGE),
-        lastmod=mode,
+        read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
+        lastmod=dating_mode,
         warnings=warnings,
         progress=progress,
         robots_source=robots_data,  # the same file when the output folder is the site
     )
+    if dating is not None:
+        report.state_written = save_state(dating.store, plan.remember, report.warnings)
+    return report
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    store: StateStore
+    known: State
+    first_run: bool
+
+
+def _start_dating(
+    config: Config,
+    sink: Sink,
+    store: StateStore | None,
+    previous: Previous | None,
+    warnings: list[str],
+) -> _Start | None:
+    """The state content dates start from, or None when they are off (no state is kept)."""
+    if not config.content_dates or config.lastmod is LastmodMode.NONE:
+        return None
+    store = store or _default_store(config, sink)
+    known, first_run, problems = start_state(store, previous)
+    for message in problems:
+        log.warning("%s", message)
+        warnings.append(message)
+    return _Start(store, known, first_run)
+
+
+def _default_store(config: Config, sink: Sink) -> StateStore:
+    if config.state is None:
+        return SinkStateStore(sink)
+    if config.state.startswith("s3://"):
+        raise ConfigError("state", "an s3:// state needs an S3 client: use the CLI or the Lambda")
+    return FileStateStore(Path(config.state))
 
 
 def _site_robots(
@@ -102,35 +138,6 @@ def _site_robots(
         log.warning("%s", message)
         warnings.append(message)
     return data, robots
-
-
-def _read_heads(
-    config: Config, robots: RobotsRules | None, site: Root, files: list[TreeFile]
-) -> dict[str, PageFacts | None]:
-    """The facts of every page the pipeline will look at, but those of an ordinary page
-    (most of them: memory stays small), and None for a page that could not be read."""
-    found: dict[str, PageFacts | None] = {}
-    for file in files:
-        if reads_head(config, robots, file.path):
-            facts = _read_facts(site, file.path)
-            if facts != ORDINARY_PAGE:
-                found[file.path] = facts
-    return found
-
-
-def _read_facts(site: Root, path: str) -> PageFacts | None:
-    """The facts of a page's first PAGE_FACTS_BYTES, read inside the site only."""
-    try:
-        head = site.read(path, PAGE_FACTS_BYTES)
-    except RefusedError as exc:
-        # The walk only yields regular files inside the site: this one changed since.
-        log.warning("not reading %s", exc)
-        return None
-    except OSError as exc:
-        raise SourceError(f"cannot read {site.path / path}: {exc.strerror or exc}") from exc
-    if head is None:
-        raise SourceError(f"cannot read {site.path / path}: it was removed during the build")
-    return read_page_facts(head)
 
 
 def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:

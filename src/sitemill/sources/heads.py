@@ -1,9 +1,11 @@
-"""Attach head facts to a stream of pages: remembered ones, or read many at a time, in order.
+"""Attach what the last run knew, or what a read finds, to a stream of pages, in order.
 
-Reading a head is a round trip (an S3 ranged GET); a pool of threads keeps many in flight
-while the pages still come out in the source's order, and at most ``window`` pages wait,
-so the stream stays a stream. Each page read or reused is recorded in ``remember``, the
-state the next run starts from.
+For each page the pipeline will look at: its head facts (HTML pages) and, with content dates,
+its fingerprint and lastmod. An object whose version (S3 ETag) the state remembers costs
+nothing; another HTML page is read (a round trip: many run at a time in a thread pool, while
+the pages still come out in the source's order, at most ``window`` waiting); another file is
+fingerprinted by its version alone. Every page seen is recorded in ``remember``, the state
+the next run starts from.
 """
 
 from __future__ import annotations
@@ -15,11 +17,18 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.dating import Dated, at_precision, content_date
 from sitemill.entries import Page
+from sitemill.listing import wants_facts
 from sitemill.pages import PageFacts
+from sitemill.protocol import Precision
 from sitemill.state import PageRecord, State
 
 DEFAULT_WINDOW: Final = 1_024
+
+# What a read gives: the page's facts and (with content dates) its fingerprint; None when
+# the object is gone since it was listed.
+Reading = tuple[PageFacts, str | None] | None
 
 
 @dataclass
@@ -30,54 +39,112 @@ class HeadCounts:
     reused: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What the run starts from: the last state, whether there was one, and the rules."""
+
+    known: State
+    remember: State
+    precision: Precision
+    content_dates: bool = False
+    first_run: bool = True
+
+
 def attach_facts(
     pages: Iterable[Page],
     *,
     needs: Callable[[str], bool],
-    read: Callable[[str], PageFacts | None],
-    known: State,
-    remember: State,
+    read: Callable[[str], Reading],
+    knowledge: Knowledge,
     counts: HeadCounts,
     workers: int,
     window: int = DEFAULT_WINDOW,
 ) -> Iterator[Page]:
-    """``pages`` in order, with facts for those ``needs`` says are read: from ``known`` when
-    it remembers the page's version, else ``read(path)`` (None: the page is gone, no facts)."""
+    """``pages`` in order, with facts (and content dates) for those ``needs`` says are looked
+    at; ``page.lastmod`` comes in at full precision and goes out at ``knowledge.precision``."""
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sitemill-head") as pool:
-        waiting: deque[tuple[Page, Future[PageFacts | None] | None]] = deque()
+        waiting: deque[tuple[Page, Future[Reading] | None]] = deque()
         for page in pages:
             future = None
             if needs(page.path):
-                facts = known.facts(page.path, page.version)
-                if facts is None:
+                reused = _remembered(page, knowledge)
+                if reused is not None:
+                    counts.reused += wants_facts(page.path)
+                    page = _attach(page, reused[0], reused[1], knowledge)
+                elif wants_facts(page.path):
                     future = pool.submit(read, page.path)
                     counts.read += 1
-                else:
-                    counts.reused += 1
-                    page = dataclasses.replace(page, facts=facts)
-                    _remember(remember, page, facts)
+                else:  # a PDF or the like: its version is its fingerprint, nothing to read
+                    page = _attach(page, None, _version_print(page), knowledge)
+            else:
+                page = dataclasses.replace(
+                    page, lastmod=at_precision(page.lastmod, knowledge.precision)
+                )
             waiting.append((page, future))
             while waiting and (len(waiting) > window or _ready(waiting[0][1])):
-                yield _finish(waiting.popleft(), remember)
+                yield _finish(waiting.popleft(), knowledge)
         while waiting:
-            yield _finish(waiting.popleft(), remember)
+            yield _finish(waiting.popleft(), knowledge)
 
 
-def _ready(future: Future[PageFacts | None] | None) -> bool:
+def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str | None] | None:
+    """The facts and fingerprint the state holds for this version of the page, if complete."""
+    record = knowledge.known.record(page.path)
+    if record is None or page.version is None or record.version != page.version:
+        return None
+    html = wants_facts(page.path)
+    if html and record.facts is None:
+        return None
+    if knowledge.content_dates and (record.fingerprint is None or record.lastmod is None):
+        return None
+    return record.facts if html else None, record.fingerprint
+
+
+def _version_print(page: Page) -> str | None:
+    return None if page.version is None else f"version:{page.version}"
+
+
+def _ready(future: Future[Reading] | None) -> bool:
     return future is None or future.done()
 
 
-def _finish(item: tuple[Page, Future[PageFacts | None] | None], remember: State) -> Page:
+def _finish(item: tuple[Page, Future[Reading] | None], knowledge: Knowledge) -> Page:
     page, future = item
     if future is None:
         return page
-    facts = future.result()  # a failed read raises here, in order
-    if facts is None:
-        return page
-    _remember(remember, page, facts)
-    return dataclasses.replace(page, facts=facts)
+    reading = future.result()  # a failed read raises here, in order
+    if reading is None:  # gone since listed: its deletion brings another rebuild
+        return _at_precision(page, knowledge)
+    return _attach(page, reading[0], reading[1], knowledge)
 
 
-def _remember(state: State, page: Page, facts: PageFacts) -> None:
-    if page.version is not None:
-        state.pages[page.path] = PageRecord(page.version, facts)
+def _at_precision(page: Page, knowledge: Knowledge) -> Page:
+    return dataclasses.replace(page, lastmod=at_precision(page.lastmod, knowledge.precision))
+
+
+def _attach(
+    page: Page, facts: PageFacts | None, fingerprint: str | None, knowledge: Knowledge
+) -> Page:
+    """The page with its facts and date; what it was is remembered for the next run."""
+    record = knowledge.known.record(page.path)
+    dated = None
+    if knowledge.content_dates and fingerprint is not None:
+        dated = content_date(record, fingerprint, page.lastmod, first_run=knowledge.first_run)
+    lastmod = page.lastmod if dated is None else dated.lastmod
+    if page.version is not None and (facts is not None or knowledge.content_dates):
+        knowledge.remember.pages[page.path] = PageRecord(
+            page.version,
+            facts,
+            fingerprint if knowledge.content_dates else None,
+            lastmod if knowledge.content_dates else None,
+        )
+    return dataclasses.replace(
+        page,
+        facts=facts,
+        lastmod=at_precision(lastmod, knowledge.precision),
+        date_reason=_reason(dated),
+    )
+
+
+def _reason(dated: Dated | None) -> str | None:
+    return None if dated is None else dated.reason.value

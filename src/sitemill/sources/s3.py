@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -11,12 +11,11 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
-from sitemill.errors import SitemillError, SourceError, StateError
+from sitemill.errors import SitemillError, SourceError
 from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
-from sitemill.protocol import format_lastmod
+from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
-from sitemill.state import State, parse_state
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -29,6 +28,9 @@ log = logging.getLogger(__name__)
 LIST_PAGE_SIZE: Final = 1_000
 # Empty "folder" markers made by the S3 console (key ending in "/") and by Hadoop tools.
 _FOLDER_MARKER_SUFFIX: Final = "_$folder$"
+# A page's content is fingerprinted from at most this many bytes (what a reader sees of a
+# bigger one is not a sitemap's business).
+MAX_PAGE_BYTES: Final = 32 * 1024 * 1024
 # A state larger than this is not one sitemill wrote (a million pages compress to ~20 MB).
 MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 _NOT_FOUND_CODES: Final = frozenset({"NoSuchKey", "404", "NotFound"})
@@ -125,28 +127,25 @@ def read_object(
         raise error(f"cannot read s3://{bucket}/{key}: {describe_error(exc)}") from exc
 
 
-def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> tuple[State, str | None]:
-    """The state the last run left at the prefix root (one GET), and a warning when there is
-    one that cannot be used. None there (a first run, or ``aws s3 sync --delete`` removed it)
-    is no warning: the pages' heads are all read once."""
-    key = prefix + STATE_NAME
-    try:
-        data = read_missing_as_none(client, bucket, key, limit=MAX_STATE_READ_BYTES)
-    except SourceError as exc:
-        return State(), f"{exc}; reading every page without the state"
+def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> bytes | None:
+    """The bytes of the state the last run left at the prefix root (one GET), or None when
+    there is none (a first run, or ``aws s3 sync --delete`` removed it)."""
+    return read_missing_as_none(client, bucket, prefix + STATE_NAME, limit=MAX_STATE_READ_BYTES)
+
+
+def read_page(
+    client: S3Client, bucket: str, key: str, fingerprint: Callable[[bytes], str] | None
+) -> tuple[PageFacts, str | None] | None:
+    """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET) and, with
+    ``fingerprint``, the fingerprint of its content (then the GET reads the object, up to
+    MAX_PAGE_BYTES); None when the object is gone since it was listed (its deletion brings
+    another rebuild)."""
+    limit = PAGE_FACTS_BYTES if fingerprint is None else MAX_PAGE_BYTES
+    data = read_missing_as_none(client, bucket, key, limit=limit)
     if data is None:
-        return State(), None
-    try:
-        return parse_state(data), None
-    except StateError as exc:
-        return State(), f"ignoring the state s3://{bucket}/{key}: {exc}; reading every page"
-
-
-def read_head_facts(client: S3Client, bucket: str, key: str) -> PageFacts | None:
-    """The facts of an object's first PAGE_FACTS_BYTES (one ranged GET); None when the
-    object is gone since it was listed (its deletion brings another rebuild)."""
-    data = read_missing_as_none(client, bucket, key, limit=PAGE_FACTS_BYTES)
-    return None if data is None else read_page_facts(data)
+        return None
+    facts = read_page_facts(data[:PAGE_FACTS_BYTES])
+    return facts, None if fingerprint is None else fingerprint(data)
 
 
 def read_missing_as_none(client: S3Client, bucket: str, key: str, *, limit: int) -> bytes | None:
@@ -211,7 +210,7 @@ def bucket_pages(
     website redirects (x-amz-website-redirect-location has an empty body). Include, exclude
     and every other rule are the pipeline's job, exactly as for a file tree.
     """
-    precision = config.lastmod_precision
+    precision = Precision.DATETIME  # remembered at full precision; written as configured
     keep_lastmod = config.lastmod is not LastmodMode.NONE
     skipped = 0
     for obj in objects:

@@ -1,0 +1,123 @@
+"""The tree job's reading of pages: head facts for the checks, fingerprints for content dates,
+and each page's lastmod from git history, the remembered state or its mtime."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from sitemill.config import Config, LastmodMode
+from sitemill.dating import Dated, at_precision, content_date, history_date
+from sitemill.entries import Page
+from sitemill.errors import RefusedError, SourceError
+from sitemill.fingerprint import fingerprint_bytes, fingerprint_html
+from sitemill.listing import wants_facts
+from sitemill.pages import ORDINARY_PAGE, PAGE_FACTS_BYTES, PageFacts, read_page_facts
+from sitemill.pipeline import reads_page
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.robots import RobotsRules
+from sitemill.safefs import Root
+from sitemill.sources.tree import TreeFile
+from sitemill.state import PageRecord, State
+
+log = logging.getLogger(__name__)
+
+# A page's content is fingerprinted from at most this many bytes (a reader sees no more of
+# a bigger one in any sense that a sitemap date should follow).
+MAX_PAGE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass
+class PageReads:
+    """What reading the pages found: facts that are not an ordinary page's (None: could not
+    be read) and, with content dates, each page's fingerprint."""
+
+    facts: dict[str, PageFacts | None] = field(default_factory=dict)
+    fingerprints: dict[str, str] = field(default_factory=dict)
+
+
+def read_pages(
+    config: Config, robots: RobotsRules | None, site: Root, files: list[TreeFile], *, whole: bool
+) -> PageReads:
+    """Read every page the pipeline will look at: the head of an HTML page for its facts;
+    with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too."""
+    reads = PageReads()
+    ignore = config.fingerprint_ignore
+    for file in files:
+        path = file.path
+        html = wants_facts(path)
+        if not (html or whole) or not reads_page(config, robots, path):
+            continue
+        data = read_file(site, path, MAX_PAGE_BYTES if whole else PAGE_FACTS_BYTES)
+        if data is None:
+            if html:
+                reads.facts[path] = None
+            continue
+        if html:
+            facts = read_page_facts(data[:PAGE_FACTS_BYTES])
+            if facts != ORDINARY_PAGE:
+                reads.facts[path] = facts
+        if whole:
+            fingerprint = fingerprint_html(data, ignore) if html else fingerprint_bytes(data)
+            reads.fingerprints[path] = fingerprint
+    return reads
+
+
+def read_file(site: Root, path: str, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of a page, read inside the site only (None: refused)."""
+    try:
+        data = site.read(path, limit)
+    except RefusedError as exc:
+        # The walk only yields regular files inside the site: this one changed since.
+        log.warning("not reading %s", exc)
+        return None
+    except OSError as exc:
+        raise SourceError(f"cannot read {site.path / path}: {exc.strerror or exc}") from exc
+    if data is None:
+        raise SourceError(f"cannot read {site.path / path}: it was removed during the build")
+    return data
+
+
+@dataclass
+class TreeDating:
+    """How the tree's pages are dated: the mode, git dates, and (content dates) the state."""
+
+    mode: LastmodMode
+    precision: Precision
+    git_dates: Mapping[str, int] | None = None
+    fingerprints: Mapping[str, str] | None = None  # None: content dates off
+    known: State = field(default_factory=State)
+    first_run: bool = True
+    remember: State = field(default_factory=State)
+
+    def pages(self, files: list[TreeFile]) -> Iterator[Page]:
+        for file in files:
+            if self.mode is LastmodMode.NONE:
+                yield Page(file.path)
+                continue
+            when = None if self.git_dates is None else self.git_dates.get(file.path)
+            plain = lastmod_from_timestamp(file.mtime if when is None else when, Precision.DATETIME)
+            dated = self._date(file.path, plain, from_history=when is not None)
+            if dated is None:
+                yield Page(file.path, at_precision(plain, self.precision))
+                continue
+            yield Page(
+                file.path,
+                at_precision(dated.lastmod, self.precision),
+                date_reason=dated.reason.value,
+            )
+
+    def _date(self, path: str, plain: str, *, from_history: bool) -> Dated | None:
+        if self.fingerprints is None:
+            return None
+        fingerprint = self.fingerprints.get(path)
+        record = self.known.record(path)
+        if from_history:
+            dated = history_date(record, fingerprint, plain, first_run=self.first_run)
+        elif fingerprint is not None:
+            dated = content_date(record, fingerprint, plain, first_run=self.first_run)
+        else:
+            return None  # not read: a page the pipeline leaves out anyway
+        self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
+        return dated
