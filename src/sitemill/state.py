@@ -33,6 +33,7 @@ __all__ = [
     "State",
     "StateError",
     "dump_state",
+    "missing_state_warning",
     "parse_state",
     "save_state",
     "start_state",
@@ -213,6 +214,15 @@ def start_state(store: StateStore, previous: Previous | None) -> tuple[State, bo
     except StateError as exc:
         warnings.append(f"ignoring the state {where}: {exc}; dates and page facts start over")
         return State(), True, warnings
+
+
+def missing_state_warning(where: str) -> str:
+    """A first run beside sitemaps of an earlier run: the state was lost (or never kept)."""
+    return (
+        f"no state at {where}, but sitemaps of an earlier run are there: dates start over from "
+        "the plain ones (was the state deleted? `aws s3 sync --delete` of a build folder removes "
+        "it: keep it elsewhere with `state`)"
+    )
 
 
 def save_state(store: StateStore, state: State, warnings: list[str]) -> bool:

@@ -25,7 +25,7 @@ from sitemill.sources.s3 import (
     read_bucket_state,
     read_page,
 )
-from sitemill.state import Previous, State, save_state, start_state
+from sitemill.state import Previous, State, missing_state_warning, save_state, start_state
 from sitemill.statestore import StateStore
 
 if TYPE_CHECKING:
@@ -131,6 +131,10 @@ def build_from_bucket(
         progress=progress,
     )
     report.heads_read, report.heads_reused = counts.read, counts.reused
+    if dating and first_run and inventory.had_sitemap:
+        message = missing_state_warning(store.where)
+        log.warning("%s", message)
+        report.warnings.append(message)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report

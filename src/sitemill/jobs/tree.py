@@ -11,7 +11,7 @@ from pathlib import Path
 from sitemill.config import Config, LastmodMode
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
 from sitemill.jobs.treedates import TreeDating, read_pages
-from sitemill.outputs import ROBOTS_TXT, is_own_name
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pages import ORDINARY_PAGE
 from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
@@ -22,7 +22,7 @@ from sitemill.safefs import Root
 from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
-from sitemill.state import Previous, State, save_state, start_state
+from sitemill.state import Previous, State, missing_state_warning, save_state, start_state
 from sitemill.statestore import FileStateStore, SinkStateStore, StateStore
 
 log = logging.getLogger(__name__)
@@ -105,6 +105,8 @@ def _start_dating(
         return None
     store = store or _default_store(config, sink)
     known, first_run, problems = start_state(store, previous)
+    if first_run and any(sink.read(name) is not None for name in (ENTRY_XML, ENTRY_TXT)):
+        problems.append(missing_state_warning(store.where))
     for message in problems:
         log.warning("%s", message)
         warnings.append(message)

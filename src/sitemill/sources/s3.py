@@ -12,7 +12,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import SitemillError, SourceError
-from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -54,6 +54,7 @@ class Inventory:
 
     objects: dict[str, StoredObject] = field(default_factory=dict)
     complete: bool = False
+    had_sitemap: bool = False  # the listing found a sitemap.xml or sitemap.txt (an earlier run)
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete."""
@@ -226,5 +227,6 @@ def bucket_pages(
         lastmod = format_lastmod(modified, precision) if keep_lastmod and modified else None
         yield Page(path, lastmod, version=obj.get("ETag"))
     inventory.complete = True
+    inventory.had_sitemap = any(name in inventory.objects for name in (ENTRY_XML, ENTRY_TXT))
     if skipped:
         log.info("skipped %d folder markers and empty objects", skipped)

@@ -1,0 +1,162 @@
+"""Content dates on a bucket: `aws s3 sync` of identical bytes moves no date and PUTs nothing,
+one changed page moves only its own date, and a lost state is a warning and plain dates."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.s3.models import s3_backends
+
+from s3util import BUCKET, Requests, make_config, moto_bucket
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.outputs import STATE_NAME
+from sitemill.report import Report
+from sitemill.state import parse_state
+from xsd import assert_xsd_valid
+
+T1 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+T2 = datetime(2024, 6, 2, 8, 30, tzinfo=UTC)
+T3 = datetime(2024, 9, 3, 18, 45, tzinfo=UTC)
+
+
+def page(title: str, text: str) -> bytes:
+    return (
+        f"<!DOCTYPE html><html><head><title>{title}</title></head>"
+        f"<body><h1>{title}</h1><p>{text}</p></body></html>"
+    ).encode()
+
+
+SITE = {
+    "index.html": page("Home", "Welcome."),
+    "a.html": page("A", "Alpha."),
+    "b.html": page("B", "Beta."),
+    "docs/manual.pdf": b"%PDF-1.4 manual",
+}
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    yield from moto_bucket(monkeypatch)
+
+
+def upload(client: Any, files: dict[str, bytes], when: datetime) -> None:
+    """Put each file and give it ``when`` as its LastModified (moto sets "now")."""
+    backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
+    for key, body in files.items():
+        client.put_object(Bucket=BUCKET, Key=key, Body=body)
+        backend.get_object(BUCKET, key).last_modified = when
+
+
+def rebuild(client: Any, **values: Any) -> Report:
+    return rebuild_bucket(make_config(**values), client, BucketSite(BUCKET))
+
+
+def lastmods(client: Any) -> dict[str, str]:
+    data = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read().decode()
+    return dict(re.findall(r"<loc>https://example.com/(.*?)</loc><lastmod>(.*?)</lastmod>", data))
+
+
+W1 = "2024-03-01T12:00:00+00:00"
+W2 = "2024-06-02T08:30:00+00:00"
+W3 = "2024-09-03T18:45:00+00:00"
+
+
+def test_a_first_run_uses_the_object_times_and_says_so(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    report = rebuild(s3)
+    assert lastmods(s3) == {"": W1, "a.html": W1, "b.html": W1, "docs/manual.pdf": W1}
+    assert report.dates == {"no history": 4}
+    state = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
+    assert {path: record.lastmod for path, record in state.pages.items()} == {
+        "index.html": W1,
+        "a.html": W1,
+        "b.html": W1,
+        "docs/manual.pdf": W1,
+    }
+    assert_xsd_valid(s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read())
+
+
+def test_an_identical_re_upload_moves_no_date_reads_nothing_and_puts_nothing(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3)
+    upload(s3, SITE, T2)  # aws s3 sync after a fresh build: new LastModified, same ETag
+    requests = Requests(s3)
+    report = rebuild(s3)
+    assert lastmods(s3) == {"": W1, "a.html": W1, "b.html": W1, "docs/manual.pdf": W1}
+    assert report.dates == {"kept": 4}
+    assert report.result.written == [] and not report.state_written
+    assert requests.count("PutObject") == 0
+    # robots.txt, the state and the live index; no page.
+    gets = {key for name, key in requests.calls if name == "GetObject"}
+    assert gets == {"robots.txt", STATE_NAME, "sitemap.xml"}
+    assert (report.heads_read, report.heads_reused) == (0, 3)
+
+
+def test_one_changed_page_moves_only_its_own_date(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3)
+    upload(s3, SITE, T2)
+    upload(s3, {"a.html": page("A", "Alpha, rewritten.")}, T3)
+    requests = Requests(s3)
+    report = rebuild(s3)
+    assert lastmods(s3) == {"": W1, "a.html": W3, "b.html": W1, "docs/manual.pdf": W1}
+    assert report.dates == {"kept": 3, "content changed": 1}
+    assert report.heads_read == 1
+    page_gets = [key for name, key in requests.calls if name == "GetObject" and key == "a.html"]
+    assert page_gets == ["a.html"]
+
+
+def test_new_bytes_with_the_same_content_keep_the_date(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3)
+    # A re-render that changes bytes a reader never sees: the ETag moves, the content not.
+    rerendered = SITE["b.html"].replace(b"<head>", b"<head>\n  <!-- built by hugo -->")
+    upload(s3, {"b.html": rerendered}, T2)
+    report = rebuild(s3)
+    assert lastmods(s3)["b.html"] == W1
+    assert report.heads_read == 1 and report.dates["kept"] == 4
+
+
+def test_a_changed_pdf_moves_its_date_without_a_read(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3)
+    upload(s3, {"docs/manual.pdf": b"%PDF-1.4 manual, second edition"}, T2)
+    report = rebuild(s3)
+    assert lastmods(s3)["docs/manual.pdf"] == W2
+    assert report.heads_read == 0
+
+
+def test_a_deleted_state_is_a_warning_and_plain_dates(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3)
+    upload(s3, SITE, T2)
+    s3.delete_object(Bucket=BUCKET, Key=STATE_NAME)
+    report = rebuild(s3)
+    assert lastmods(s3) == {"": W2, "a.html": W2, "b.html": W2, "docs/manual.pdf": W2}
+    assert report.dates == {"no history": 4}
+    assert any("no state" in warning for warning in report.warnings), report.warnings
+
+
+def test_content_dates_off_gives_the_object_times(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3)
+    upload(s3, SITE, T2)
+    report = rebuild(s3, content_dates=False)
+    assert set(lastmods(s3).values()) == {W2}
+    assert report.dates == {}
+
+
+def test_precision_date_writes_dates_and_remembers_full_times(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3, lastmod_precision="date")
+    assert set(lastmods(s3).values()) == {"2024-03-01"}
+    state = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
+    assert state.pages["a.html"].lastmod == W1
+    upload(s3, SITE, T2)
+    rebuild(s3)  # switching back to full precision moves no date
+    assert set(lastmods(s3).values()) == {W1}
