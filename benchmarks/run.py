@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
-NAME: urls-1m, build-git-10k, validate-50k or bucket-20k.
+NAME: urls-1m, build-git-10k, validate-50k, bucket-20k or fingerprint.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bucket_bench import bench_bucket
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
+from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from validate_bench import URLS, bench_validate
 
@@ -263,11 +264,18 @@ def bench_bucket_20k(ctx: Context) -> Section:
     return section
 
 
+def bench_fingerprint(ctx: Context) -> Section:
+    section = Section("fingerprint", "content fingerprint of a generated 100 KB page (in process)")
+    measure_fingerprint(section, quick=ctx.quick)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
     "validate-50k": bench_validate_50k,
     "bucket-20k": bench_bucket_20k,
+    "fingerprint": bench_fingerprint,
 }
 
 
