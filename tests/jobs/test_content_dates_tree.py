@@ -1,0 +1,181 @@
+"""Content dates on a tree that git does not date: a CI build folder rebuilt from scratch keeps
+its dates (new mtimes, new asset names), an edited page moves only its own date, and a
+"Last updated on" footer is left out with fingerprint_ignore."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from sitemill.config import load_config
+from sitemill.jobs.tree import build_from_tree
+from sitemill.outputs import STATE_NAME
+from sitemill.report import Report
+from sitemill.sinks import LocalDirSink
+from sitemill.state import parse_state
+
+BASE = "https://example.com/"
+T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000
+W1, W2, W3 = "2023-11-14T22:13:20+00:00", "2024-03-09T16:00:00+00:00", "2024-07-03T09:46:40+00:00"
+
+
+def render(title: str, text: str, build: str, updated: str = "2024-01-01") -> bytes:
+    """A page as a static site generator writes it: asset names and a generator tag change
+    with every build; what a reader sees does not."""
+    return (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta charset="utf-8">\n'
+        f'  <meta name="generator" content="Hugo 0.12{build}">\n'
+        f"  <title>{title}</title>\n"
+        f'  <link rel="stylesheet" href="/css/site.{build}a1f.css">\n'
+        f'  <script src="/js/app.{build}.js"></script>\n</head>\n<body>\n'
+        f'  <h1>{title}</h1>\n  <p>{text}</p>\n  <img src="/img/logo.png?v={build}">\n'
+        f"  <footer>Last updated on {updated}</footer>\n</body>\n</html>\n"
+    ).encode()
+
+
+PAGES = {
+    "index.html": ("Home", "Welcome."),
+    "a/index.html": ("A", "Alpha."),
+    "b.html": ("B", "Beta."),
+}
+
+
+def build_site(root: Path, build: str, when: int, **changes: Any) -> None:
+    """Write every page fresh, as a CI build does, all with the mtime ``when``."""
+    for path, (title, text) in PAGES.items():
+        file = root / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        body = changes.get(path.replace("/", "_").replace(".", "_"), text)
+        file.write_bytes(render(title, body, build, updated=changes.get("updated", "2024-01-01")))
+        os.utime(file, (when, when))
+    pdf = root / "manual.pdf"
+    pdf.write_bytes(changes.get("pdf", b"%PDF-1.4 manual"))
+    os.utime(pdf, (when, when))
+
+
+def run(site: Path, out: Path, **values: Any) -> Report:
+    config = load_config({"base_url": BASE, "lastmod": "mtime", **values})
+    return build_from_tree(config, site, LocalDirSink(out), output_dir=out)
+
+
+def lastmods(out: Path) -> dict[str, str]:
+    text = (out / "sitemap.xml").read_text()
+    return dict(re.findall(r"<loc>https://example.com/(.*?)</loc><lastmod>(.*?)</lastmod>", text))
+
+
+def snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(out.iterdir())}
+
+
+def test_a_fresh_ci_build_keeps_every_date_and_rewrites_no_file(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    first = run(site, out)
+    assert set(lastmods(out).values()) == {W1}
+    assert first.dates == {"no history": 4}
+    before = snapshot(out)
+    # The next CI run: every file new (mtime T2), new asset names and generator version.
+    build_site(site, "2", T2)
+    second = run(site, out)
+    assert second.dates == {"kept": 4}
+    assert snapshot(out) == before  # not one byte, not one mtime
+    assert not second.result.written and not second.state_written
+
+
+def test_an_edited_page_moves_only_its_own_date(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    run(site, out)
+    build_site(site, "2", T2, a_index_html="Alpha, with one more sentence.")
+    report = run(site, out)
+    assert lastmods(out) == {"": W1, "a/": W2, "b.html": W1, "manual.pdf": W1}
+    assert report.dates == {"kept": 3, "content changed": 1}
+    build_site(site, "3", T3, a_index_html="Alpha, with one more sentence.", pdf=b"%PDF v2")
+    run(site, out)
+    assert lastmods(out) == {"": W1, "a/": W2, "b.html": W1, "manual.pdf": W3}
+
+
+def test_a_last_updated_footer_moves_dates_unless_ignored(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    run(site, out)
+    build_site(site, "2", T2, updated="2024-05-05")
+    run(site, out)
+    assert lastmods(out)["a/"] == W2  # the footer is text a reader sees
+    footer = {"fingerprint_ignore": [r"Last updated on [0-9-]+"]}
+    ignored_out = tmp_path / "ignored"
+    build_site(site, "1", T1)
+    run(site, ignored_out, **footer)
+    build_site(site, "2", T2, updated="2024-05-05")
+    report = run(site, ignored_out, **footer)
+    assert set(lastmods(ignored_out).values()) == {W1}
+    assert report.dates == {"kept": 4}
+
+
+def test_a_new_page_gets_its_mtime(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    run(site, out)
+    build_site(site, "2", T2)
+    (site / "c.html").write_bytes(render("C", "Gamma.", "2"))
+    os.utime(site / "c.html", (T2, T2))
+    report = run(site, out)
+    assert lastmods(out)["c.html"] == W2
+    assert report.dates == {"kept": 4, "new page": 1}
+
+
+def test_the_state_is_deterministic_and_beside_the_sitemaps(tmp_path: Path) -> None:
+    site = tmp_path / "public"
+    build_site(site, "1", T1)
+    run(site, tmp_path / "o1")
+    run(site, tmp_path / "o2")
+    one, two = (tmp_path / name / STATE_NAME for name in ("o1", "o2"))
+    assert one.read_bytes() == two.read_bytes()
+    records = parse_state(one.read_bytes()).pages
+    assert sorted(records) == ["a/index.html", "b.html", "index.html", "manual.pdf"]
+    assert {record.lastmod for record in records.values()} == {W1}
+
+
+def test_a_lost_state_is_a_warning_and_plain_dates(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    run(site, out)
+    (out / STATE_NAME).unlink()
+    build_site(site, "2", T2)
+    report = run(site, out)
+    assert set(lastmods(out).values()) == {W2}
+    assert report.dates == {"no history": 4}
+    assert any("no state at" in warning for warning in report.warnings)
+
+
+def test_a_corrupt_state_is_a_warning_and_a_first_run(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    run(site, out)
+    (out / STATE_NAME).write_bytes(b"not gzip at all")
+    report = run(site, out)
+    assert any("ignoring the state" in warning for warning in report.warnings)
+    assert report.dates == {"no history": 4}
+    assert parse_state((out / STATE_NAME).read_bytes()).pages  # replaced by a good one
+
+
+def test_content_dates_off_keeps_no_state_and_gives_mtimes(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    report = run(site, out, content_dates=False)
+    assert not (out / STATE_NAME).exists()
+    assert report.dates == {}
+    assert set(lastmods(out).values()) == {W1}
+
+
+def test_a_state_elsewhere(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    state = tmp_path / "keep" / "site-state.json.gz"
+    build_site(site, "1", T1)
+    run(site, out, state=str(state))
+    assert state.is_file() and not (out / STATE_NAME).exists()
+    build_site(site, "2", T2)
+    report = run(site, out, state=str(state))
+    assert report.dates == {"kept": 4}
