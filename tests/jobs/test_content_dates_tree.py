@@ -179,3 +179,14 @@ def test_a_state_elsewhere(tmp_path: Path) -> None:
     build_site(site, "2", T2)
     report = run(site, out, state=str(state))
     assert report.dates == {"kept": 4}
+
+
+def test_the_state_names_no_page_the_sitemap_leaves_out_on_purpose(tmp_path: Path) -> None:
+    # The state is published with the site (GitHub Pages): a noindex draft's path stays out.
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    draft = b'<!DOCTYPE html><html><head><meta name="robots" content="noindex"></head></html>'
+    (site / "drafts").mkdir()
+    (site / "drafts" / "secret.html").write_bytes(draft)
+    run(site, out)
+    assert "drafts/secret.html" not in parse_state((out / STATE_NAME).read_bytes()).pages

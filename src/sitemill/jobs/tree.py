@@ -70,6 +70,7 @@ def build_from_tree(
     if dating is not None:
         plan.fingerprints = reads.fingerprints
         plan.known, plan.first_run = dating.known, dating.first_run
+        plan.unlisted = reads.left_out_by_facts()
     report = build_from_pages(
         config,
         plan.pages(files),
