@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import tempfile
@@ -75,6 +76,14 @@ class GitStream:
     def stop(self) -> None:
         """The reader has what it needs: git is ended and its exit status ignored."""
         self.stopped = True
+
+
+@dataclass(frozen=True, slots=True)
+class GitBatch:
+    """A long command's pipes: requests go to ``stdin`` (flush them), answers come on ``stdout``."""
+
+    stdin: IO[bytes]
+    stdout: IO[bytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +178,45 @@ class Git:
                 process.stdout.close()
                 returncode = process.wait()
             if returncode != 0 and not handle.stopped:
+                errors.seek(0)
+                done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
+                raise self.failure(args[0], done)
+
+    @contextmanager
+    def batch(self, *args: str) -> Iterator[GitBatch]:
+        """Run a long command that answers requests written to its stdin (``git cat-file
+        --batch``): write and flush requests, read every answer from ``stdout``.
+
+        Leaving the block closes stdin, which ends git; a failure, or git ending while it is
+        written to, is a GitError. After any other exception git is terminated.
+        """
+        with tempfile.TemporaryFile() as errors:
+            try:
+                process = subprocess.Popen(
+                    self.command(args),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=errors,
+                    env=self.env,
+                )
+            except OSError as exc:
+                raise _cannot_run(exc) from exc
+            with process:
+                assert process.stdin is not None and process.stdout is not None
+                ended_early = False
+                try:
+                    yield GitBatch(process.stdin, process.stdout)
+                    process.stdin.close()
+                except BrokenPipeError:
+                    ended_early = True  # git's message says why
+                    with contextlib.suppress(BrokenPipeError):
+                        process.stdin.close()  # what is still buffered can only be dropped
+                except BaseException:
+                    _end(process)
+                    raise
+                process.stdout.close()  # answers left unread: git ends (EPIPE), never hangs
+                returncode = process.wait()
+            if returncode != 0 or ended_early:
                 errors.seek(0)
                 done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
                 raise self.failure(args[0], done)

@@ -1,0 +1,233 @@
+"""Content dates from git history: the oldest commit of the run of versions at the tip whose
+fingerprint is the file's own (design.md, "lastmod: when the content last changed")."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from sitemill.errors import GitError
+from sitemill.gitrun import Git, GitBatch
+from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative
+from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
+
+log = logging.getLogger(__name__)
+
+Fingerprint = Callable[[str, bytes], str]
+
+# A blob is fingerprinted from at most this many bytes, as a page of the work tree is
+# (sitemill.jobs.treedates.MAX_PAGE_BYTES); the rest is read past, never kept.
+MAX_BLOB_BYTES = 32 * 1024 * 1024
+# Requests in flight to `git cat-file --batch`: two windows of this many, a few KiB of object
+# names, so that writing a request never waits for git, which may be waiting for us to read.
+_WINDOW = 32
+_SKIP_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ContentHistory:
+    """Content dates of a site's files; all paths are site-relative POSIX paths.
+
+    ``dates`` holds, for each wanted file that HEAD holds and the work tree has unchanged, the
+    committer time (unix seconds) of the oldest commit in the unbroken run of versions at the
+    tip whose fingerprint equals the file's current one. The versions are those git shows for
+    the file (sources.gitversions: merges as git simplifies them, renames followed); with every
+    commit changing what a reader sees, the date is the newest commit that changed the file,
+    as sources.git gives it.
+    ``dirty`` names files that differ from HEAD (staged, unstaged or untracked, not ignored):
+    they get no date. ``shallow`` means history is cut off; ``cut`` names the dated files
+    whose run reaches the cut, so their true date may be older.
+    """
+
+    dates: dict[str, int]
+    dirty: frozenset[str]
+    shallow: bool
+    cut: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class FileVersions:
+    """What the log pass found, before any blob is read: each wanted file of HEAD's versions,
+    newest first, by site-relative path; the work tree's top, dirty files and shallowness."""
+
+    top: Path
+    versions: dict[str, list[Version]]
+    dirty: frozenset[str]
+    shallow: bool
+
+
+def read_content_dates(
+    site_dir: Path,
+    paths: Collection[str],
+    fingerprint: Fingerprint,
+    current: Mapping[str, str],
+) -> ContentHistory:
+    """Date ``paths`` by content: one ``git log`` pass for each file's versions, then one
+    ``git cat-file --batch`` for the blobs needed, round by round: the second-newest version
+    of every file, then the next one of the files whose fingerprint still equals ``current``.
+
+    ``fingerprint(path, data)`` is the caller's fingerprint of a file's bytes (at most
+    MAX_BLOB_BYTES of them); ``current`` maps a path to its fingerprint in the work tree (a
+    path missing there keeps the date of its newest version). The two steps are
+    read_file_versions and date_by_content: a caller may run the first while it
+    fingerprints the work tree.
+    """
+    return date_by_content(read_file_versions(site_dir, paths), fingerprint, current)
+
+
+def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
+    """Read, in one ``git log`` pass, the versions of those ``paths`` that are clean in HEAD."""
+    top, head, shallow = _locate(site_dir)
+    relative = _site_relative(site_dir, top)
+    prefix = os.fsencode(relative + "/") if relative else b""
+    git = _git(top)
+    dirty = _read_dirty(git, prefix, (relative,) if relative else ())
+    wanted = {prefix + os.fsencode(path): path for path in paths if path not in dirty}
+    versions = _read_versions(git, head, set(wanted)) if head and wanted else {}
+    return FileVersions(
+        top=top,
+        versions={wanted[key]: chain for key, chain in versions.items() if chain[0].blob},
+        dirty=dirty,
+        shallow=shallow,
+    )
+
+
+def date_by_content(
+    found: FileVersions, fingerprint: Fingerprint, current: Mapping[str, str]
+) -> ContentHistory:
+    """Date the files ``found`` by content, reading the older blobs needed (see above)."""
+    runs = {path: _Run(chain) for path, chain in found.versions.items()}
+    read = 0
+    if any(len(run.chain) > 1 for path, run in runs.items() if path in current):
+        git = _git(found.top)
+        # No lazy fetch of a partial clone's missing blobs (git 2.44+): a missing one ends
+        # a run.
+        reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
+        with reader.batch("cat-file", "--batch") as batch:
+            read = _compare(batch, runs, fingerprint, current)
+    cut = {path for path, run in runs.items() if found.shallow and run.reaches_root()}
+    log.debug("%d files dated by content, %d older blobs read", len(runs), read)
+    return ContentHistory(
+        dates={path: run.date() for path, run in runs.items()},
+        dirty=found.dirty,
+        shallow=found.shallow,
+        cut=frozenset(cut),
+    )
+
+
+def _read_versions(git: Git, head: str, tracked: set[bytes]) -> dict[bytes, list[Version]]:
+    """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
+    commit, as in sources.git) and collect every tracked file's versions."""
+    command = [
+        "log",
+        "-m",  # every merge's diff against each parent, to follow git's simplification
+        "--root",
+        "-M",  # a rename carries the file's history on
+        "--date-order",  # never a parent before all its children
+        "--raw",
+        "--no-abbrev",
+        "-z",
+        "--no-color",
+        "--no-show-signature",
+        "--ignore-submodules=none",
+        # The leading NUL gives an empty token before each header, which no path can be.
+        "--format=%x00%H %ct %T %P",
+        head,
+        "--",
+    ]
+    walk = VersionWalk(head.encode("ascii"), tracked)
+    try:
+        with git.stream(*command) as output:
+            for commit in parse_raw_log(output.stdout, walk.relevant):
+                walk.visit(commit)
+    except ValueError as exc:
+        raise GitError(f"unexpected git log output: {exc}") from exc
+    return walk.versions
+
+
+class _Run:
+    """A file's versions, newest first, and how far back their fingerprint holds."""
+
+    __slots__ = ("chain", "end")
+
+    def __init__(self, chain: list[Version]) -> None:
+        self.chain = chain
+        self.end = 1  # versions before this one have the current fingerprint
+
+    def next_blob(self) -> bytes | None:
+        """The blob to compare next, None when the run is over. A version with the tip's
+        blob holds without reading it; a deletion, or the oldest version, ends the run."""
+        chain, tip = self.chain, self.chain[0].blob
+        while self.end < len(chain) and chain[self.end].blob == tip:
+            self.end += 1
+        return chain[self.end].blob if self.end < len(chain) else None
+
+    def date(self) -> int:
+        return self.chain[self.end - 1].time
+
+    def reaches_root(self) -> bool:
+        return self.end == len(self.chain) and self.chain[-1].root
+
+
+def _compare(
+    batch: GitBatch, runs: dict[str, _Run], fingerprint: Fingerprint, current: Mapping[str, str]
+) -> int:
+    """Extend each run while the next older version has the current fingerprint; return the
+    number of blobs read."""
+    open_runs = {path: run for path, run in runs.items() if path in current}
+    read = 0
+    while open_runs:
+        wanted: dict[bytes, list[str]] = {}
+        for path, run in open_runs.items():
+            blob = run.next_blob()
+            if blob is not None:
+                wanted.setdefault(blob, []).append(path)
+        open_runs = {}
+        read += len(wanted)
+        for blob, data in _read_blobs(batch, list(wanted)):
+            for path in wanted[blob]:
+                run = runs[path]
+                if data is not None and fingerprint(path, data) == current[path]:
+                    run.end += 1
+                    open_runs[path] = run
+    return read
+
+
+def _read_blobs(batch: GitBatch, blobs: Sequence[bytes]) -> Iterator[tuple[bytes, bytes | None]]:
+    """Each blob's first MAX_BLOB_BYTES (None: git does not have it), requests pipelined."""
+    for start in range(0, len(blobs), _WINDOW):
+        if start == 0:
+            _request(batch, blobs[:_WINDOW])
+        _request(batch, blobs[start + _WINDOW : start + 2 * _WINDOW])  # asked while reading
+        for blob in blobs[start : start + _WINDOW]:
+            yield blob, _read_answer(batch)
+
+
+def _request(batch: GitBatch, blobs: Sequence[bytes]) -> None:
+    if blobs:
+        batch.stdin.write(b"".join(blob + b"\n" for blob in blobs))
+        batch.stdin.flush()
+
+
+def _read_answer(batch: GitBatch) -> bytes | None:
+    """Read ``<oid> blob <size>\\n<bytes>\\n`` (or ``<oid> missing\\n``) from cat-file."""
+    stdout = batch.stdout
+    header = stdout.readline()
+    fields = header.split()
+    if not header.endswith(b"\n") or len(fields) not in (2, 3):
+        raise GitError(f"unexpected git cat-file answer {header[:80]!r}")
+    if len(fields) == 2:
+        return None  # missing (a partial or damaged clone)
+    if not fields[2].isdigit():
+        raise GitError(f"unexpected git cat-file answer {header[:80]!r}")
+    size = int(fields[2])
+    data = stdout.read(min(size, MAX_BLOB_BYTES))
+    left = size - len(data)
+    while left > 0 and (chunk := stdout.read(min(left, _SKIP_CHUNK))):
+        left -= len(chunk)
+    if left or stdout.read(1) != b"\n":
+        raise GitError("git cat-file ended in the middle of an object")
+    return data if fields[1] == b"blob" else None
