@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from sitemill.config import Config, LastmodMode
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
-from sitemill.jobs.treedates import TreeDating, read_pages
+from sitemill.fingerprint import fingerprint_file
+from sitemill.jobs.treedates import PageReads, TreeDating, read_pages
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pages import ORDINARY_PAGE
 from sitemill.pipeline import build_from_pages
@@ -21,6 +24,7 @@ from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
+from sitemill.sources.gitcontent import FileVersions, date_by_content, read_file_versions
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.state import Previous, State, missing_state_warning, save_state, start_state
 from sitemill.statestore import FileStateStore, SinkStateStore, StateStore
@@ -60,12 +64,9 @@ def build_from_tree(
         warnings.append(message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
-    site = Root(site_dir)
-    # git log is another process: its history is read while this one reads the pages.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
-        history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings)
-        reads = read_pages(config, robots, site, files, whole=dating is not None)
-        dating_mode, git_dates = history.result()
+    dating_mode, git_dates, reads = _read_pages_and_history(
+        config, site_dir, files, robots, warnings, by_content=dating is not None
+    )
     plan = TreeDating(dating_mode, config.lastmod_precision, git_dates)
     if dating is not None:
         plan.fingerprints = reads.fingerprints
@@ -85,6 +86,28 @@ def build_from_tree(
     if dating is not None:
         report.state_written = save_state(dating.store, plan.remember, report.warnings)
     return report
+
+
+def _read_pages_and_history(
+    config: Config,
+    site_dir: Path,
+    files: list[TreeFile],
+    robots: RobotsRules | None,
+    warnings: list[str],
+    *,
+    by_content: bool,
+) -> tuple[LastmodMode, Mapping[str, int] | None, PageReads]:
+    """The pages' facts (and fingerprints), and git's dates: git log is another process, so
+    its history is read while this one reads the pages; content dates then walk back through
+    each file's versions, which needs the fingerprints."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
+        history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
+        reads = read_pages(config, robots, Root(site_dir), files, whole=by_content)
+        mode, found = history.result()
+    if not isinstance(found, FileVersions):
+        return mode, found, reads
+    fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore)
+    return mode, date_by_content(found, fingerprint, reads.fingerprints).dates, reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +197,10 @@ def _is_output(path: str, prefix: str | None) -> bool:
 
 
 def _resolve_lastmod(
-    config: Config, site_dir: Path, files: list[TreeFile], warnings: list[str]
-) -> tuple[LastmodMode, dict[str, int] | None]:
+    config: Config, site_dir: Path, files: list[TreeFile], warnings: list[str], by_content: bool
+) -> tuple[LastmodMode, dict[str, int] | FileVersions | None]:
+    """The mode that applies, and git's dates (each file's last commit), or with content
+    dates each file's versions (dated once the pages' fingerprints are known)."""
     mode = config.lastmod
     if mode is LastmodMode.NONE:
         return mode, None
@@ -185,7 +210,10 @@ def _resolve_lastmod(
         return LastmodMode.MTIME, None
     if mode is LastmodMode.MTIME:
         return mode, None
-    history = read_git_history(site_dir, {file.path for file in files})
+    paths = {file.path for file in files}
+    history = (
+        read_file_versions(site_dir, paths) if by_content else read_git_history(site_dir, paths)
+    )
     if history.shallow:
         advice = (
             "this is a shallow clone, so git dates would all be the newest commit's; "
@@ -196,6 +224,8 @@ def _resolve_lastmod(
         warnings.append(f"{advice}. Using file modification times instead.")
         log.warning("%s; using file modification times", advice)
         return LastmodMode.MTIME, None
+    if isinstance(history, FileVersions):
+        return LastmodMode.GIT, history
     dates = {path: when for path, when in history.dates.items() if path not in history.dirty}
     return LastmodMode.GIT, dates
 

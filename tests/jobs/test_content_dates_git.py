@@ -1,0 +1,68 @@
+"""Content dates from git history through the tree job: a re-render keeps the date of the last
+edit, an edit moves it, and plain git dates come back with content_dates = false."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from gitutil import commit, make_repo, unix
+from sitemill.config import load_config
+from sitemill.jobs.tree import build_from_tree
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.report import Report
+from sitemill.sinks import MemorySink
+
+BASE = "https://example.com/"
+T1, T2, T3, T4 = (
+    "2024-01-10 09:00:00",
+    "2024-02-20 10:00:00",
+    "2024-03-30 11:00:00",
+    "2024-05-05 12:00:00",
+)
+
+
+def page(text: str, build: str) -> str:
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta name="generator" content="MkDocs 1.{build}">'
+        f'<link rel="stylesheet" href="/assets/main.{build}.css"><title>Guide</title></head>'
+        f"<body>{'  ' * int(build)}<h1>Guide</h1><p>{text}</p></body></html>\n"
+    )
+
+
+def w3c(when: str) -> str:
+    return lastmod_from_timestamp(unix(when), Precision.DATETIME)
+
+
+def build(repo: Path, **values: Any) -> tuple[dict[str, str], Report]:
+    sink = MemorySink()
+    config = load_config({"base_url": BASE, "lastmod": "git", **values})
+    report = build_from_tree(config, repo, sink)
+    text = sink.files["sitemap.xml"].decode()
+    found = re.findall(r"<loc>https://example.com/(.*?)</loc><lastmod>(.*?)</lastmod>", text)
+    return dict(found), report
+
+
+def test_a_re_render_keeps_the_date_of_the_last_edit(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"guide.html": page("First words.", "1"), "other.html": page("Other.", "1")}, T1)
+    commit(repo, {"guide.html": page("Better words.", "1")}, T2)  # an edit
+    # A theme upgrade re-renders every page: new asset names, generator, indentation.
+    commit(repo, {"guide.html": page("Better words.", "2"), "other.html": page("Other.", "2")}, T3)
+    dates, report = build(repo)
+    assert dates == {"guide.html": w3c(T2), "other.html": w3c(T1)}
+    assert report.dates == {"no history": 2}  # no state yet: a first run, however exact
+    plain, _ = build(repo, content_dates=False)
+    assert plain == {"guide.html": w3c(T3), "other.html": w3c(T3)}
+    commit(repo, {"guide.html": page("Best words.", "2")}, T4)  # an edit after it
+    dates, _ = build(repo)
+    assert dates == {"guide.html": w3c(T4), "other.html": w3c(T1)}
+
+
+def test_an_uncommitted_edit_is_dated_by_the_state_and_mtime(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"guide.html": page("First words.", "1")}, T1)
+    (repo / "guide.html").write_text(page("Edited, not committed.", "1"))
+    dates, _ = build(repo)
+    assert dates["guide.html"] != w3c(T1)  # the file's mtime: its content is newer than git's
