@@ -28,6 +28,7 @@ from bucket_bench import bench_bucket
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
+from state_bench import bench_state
 from validate_bench import URLS, bench_validate
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -270,12 +271,20 @@ def bench_fingerprint(ctx: Context) -> Section:
     return section
 
 
+def bench_state_100k(ctx: Context) -> Section:
+    count = "10,000" if ctx.quick else "100,000"
+    section = Section("state-100k", f"the state of {count} pages: dump, parse, peak RSS")
+    bench_state(section, quick=ctx.quick)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
     "validate-50k": bench_validate_50k,
     "bucket-20k": bench_bucket_20k,
     "fingerprint": bench_fingerprint,
+    "state-100k": bench_state_100k,
 }
 
 
