@@ -30,7 +30,8 @@ def read_config_file(path: Path, *, root: Path | None = None) -> dict[str, Any]:
     ``root`` is given for a file sitemill found, or was pointed to, inside a site or a
     workspace rather than one the operator named on a command line: then the file must
     resolve inside ``root`` (a committed link cannot make it read elsewhere), and so must the
-    ``templates_dir`` it names. A relative ``templates_dir`` is taken relative to the file.
+    ``templates_dir`` it names. A relative ``templates_dir``, ``state`` or ``previous_state``
+    path is taken relative to the file.
     """
     try:
         if root is None:
@@ -59,6 +60,15 @@ def read_config_file(path: Path, *, root: Path | None = None) -> dict[str, Any]:
                 root, templates, "templates_dir", f"{data['templates_dir']!r} in {path}"
             )
         data["templates_dir"] = str(templates)
+    # A found file may name where the state goes, but not outside its own folder: a checkout
+    # must not choose a file for sitemill to replace. (An s3:// or http(s) location is no path.)
+    for key in ("state", "previous_state"):
+        value = data.get(key)
+        if isinstance(value, str) and value.strip() and "://" not in value:
+            location = path.parent / value.strip()
+            if root is not None:
+                _require_inside(root, location, key, f"{value!r} in {path}")
+            data[key] = str(location)
     return data
 
 

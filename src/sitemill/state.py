@@ -206,7 +206,11 @@ def start_state(store: StateStore, previous: Previous | None) -> tuple[State, bo
         data = None
     if data is None and previous is not None:
         where = previous.location
-        data = previous.read()
+        try:
+            data = previous.read()
+        except SitemillError as exc:
+            warnings.append(f"{exc}; a first run")
+            data = None
     if data is None:
         return State(), True, warnings
     try:

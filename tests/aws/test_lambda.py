@@ -362,6 +362,7 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
         "pages_read": 3,  # a ranged GET of each HTML page's head
         "pages_reused": 0,
         "state": "written",
+        "dates": {"no history": 3},  # a first run: each page's LastModified
         "relevant": 1,
     }
     assert_xsd_valid(index(s3))
@@ -788,3 +789,61 @@ def test_feeding_sitemills_own_changes_back_settles_at_once(s3: Any, rebuilds: l
     assert rebuilds == [BUCKET]
     assert own.take() == []
     assert list(sitemap_objects(s3)) == ["sitemap.xml"]
+
+
+# --- the state in a bucket of its own (SITEMILL_STATE, as the stack sets it) ---------------
+
+STATE_BUCKET = "sitemill-state-bucket"
+STATE_KEY = f"{BUCKET}/sitemill-state.json.gz"
+STATE_ENV = {**ENV, "SITEMILL_STATE": f"s3://{STATE_BUCKET}/{STATE_KEY}"}
+
+
+def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -> None:
+    s3.create_bucket(Bucket=STATE_BUCKET)
+    first = handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
+    assert first["status"] == "ok", first
+    assert (first["state"], first["dates"]) == ("written", {"no history": 3})
+    site_keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+    assert "sitemill-state.json.gz" not in site_keys
+    (stored,) = s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"]
+    assert stored["Key"] == STATE_KEY
+    sitemap = index(s3)
+
+    # `aws s3 sync --delete` of a fresh build: every page uploaded again, the same bytes.
+    for key in ("index.html", "about.html", "docs/a b+c%d café.html"):
+        s3.put_object(Bucket=BUCKET, Key=key, Body=PAGE)
+    again = handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
+
+    assert again["status"] == "ok", again
+    assert again["dates"] == {"kept": 3}
+    assert (again["written"], again["state"], again["pages_read"]) == (0, "unchanged", 0)
+    assert index(s3) == sitemap
+
+
+def test_a_dry_run_writes_no_state_to_its_bucket(s3: Any) -> None:
+    s3.create_bucket(Bucket=STATE_BUCKET)
+    result = handle(
+        {"action": "rebuild", "bucket": BUCKET, "dry_run": True}, Context(), env=STATE_ENV, s3=s3
+    )
+    assert result["status"] == "ok", result
+    assert result["state"] == "unchanged"
+    assert s3.list_objects_v2(Bucket=STATE_BUCKET)["KeyCount"] == 0
+
+
+def test_a_state_bucket_that_cannot_be_written_is_a_warning_after_the_sitemaps(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No such bucket: the sitemaps are published, the state is a warning, not a failure.
+    result = handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
+    assert result["status"] == "ok", result
+    assert result["written"] == 1
+    assert result["state"] == "unchanged"
+    warnings = [line["message"] for line in log_lines(capsys) if line["level"] == "WARNING"]
+    assert any(f"s3://{STATE_BUCKET}/{STATE_KEY}" in message for message in warnings), warnings
+
+
+def test_a_bad_state_location_is_a_config_error_before_anything_is_written(s3: Any) -> None:
+    env = {**ENV, "SITEMILL_STATE": "s3://Not_A_Bucket/key"}
+    with pytest.raises(ConfigError, match="state: "):
+        handle({"action": "rebuild", "bucket": BUCKET}, Context(), env=env, s3=s3)
+    assert "sitemap.xml" not in [o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import io
 import os
+import re
+import socket
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from clirun import run_sitemill
-from conftest import BASE_URL, SiteMaker, page
-from sitemill.cli.console import print_report
+from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
+from sitemill.cli.console import dates_line, print_report
 from sitemill.config import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.report import Report, WriteResult
@@ -359,3 +365,229 @@ def test_the_report_shows_page_heads_read_and_remembered() -> None:
         "page heads: 12 read, 19,988 remembered from the last run",
         "skipped: not a page 1,500, canonical 2",
     ]
+
+
+# --- content dates: flags, the state elsewhere, a previous state from the live site ------
+
+
+def test_content_date_flags_reach_the_config(tmp_path: Path) -> None:
+    from sitemill.cli.main import build_parser
+    from sitemill.cli.options import config_from_args
+
+    args = build_parser().parse_args(
+        [
+            "build",
+            str(tmp_path),
+            "--base-url",
+            BASE_URL,
+            "--no-content-dates",
+            "--fingerprint-ignore",
+            "Last updated on [^<]*",
+            "--fingerprint-ignore",
+            r"build \d+",
+            "--state",
+            "states/site.json.gz",
+            "--previous-state",
+            "https://example.com/sitemill-state.json.gz",
+        ]
+    )
+    config = config_from_args(args, {})
+    assert config.content_dates is False
+    assert [p.pattern for p in config.fingerprint_ignore] == ["Last updated on [^<]*", r"build \d+"]
+    assert config.state == "states/site.json.gz"
+    assert config.previous_state == "https://example.com/sitemill-state.json.gz"
+    defaults = config_from_args(build_parser().parse_args(["build", "--base-url", BASE_URL]), {})
+    assert (defaults.content_dates, defaults.fingerprint_ignore) == (True, ())
+    assert (defaults.state, defaults.previous_state) == (None, None)
+
+
+def lastmods(path: Path) -> dict[str, str]:
+    text = path.read_text(encoding="utf-8")
+    found = re.findall(r"<loc>([^<]*)</loc>\s*<lastmod>([^<]*)</lastmod>", text)
+    return dict(found)
+
+
+def retouch(site: Path, when: int) -> None:
+    for path in site.rglob("*.html"):
+        os.utime(path, (when, when))
+
+
+@pytest.fixture
+def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder served on 127.0.0.1 as the live site, and its URL."""
+    served = tmp_path / "live"
+    served.mkdir()
+    handler = functools.partial(_QuietHandler, directory=str(served))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02})
+    thread.start()
+    try:
+        yield served, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}
+
+
+def test_a_fresh_build_keeps_the_dates_of_the_live_sites_state(
+    make_site: SiteMaker, tmp_path: Path, live_site: tuple[Path, str]
+) -> None:
+    served, url = live_site
+    pages = {"index.html": page("home"), "a/index.html": page("a")}
+    site = make_site(pages)
+    first = run("build", str(site), "--base-url", BASE_URL, "--out", str(served))
+    assert first.returncode == 0, first.stderr
+    assert "lastmod: 2 from plain dates (no history: a first run)" in first.stdout
+    assert (served / "sitemill-state.json.gz").is_file()
+    published = lastmods(served / "sitemap.xml")
+    # CI builds the site again: every file is new, the output folder is empty.
+    retouch(site, FIXED_MTIME + 86_400)
+    fresh = tmp_path / "fresh"
+    args = ["build", str(site), "--base-url", BASE_URL, "--out", str(fresh)]
+    result = run(*args, "--previous-state", url + "sitemill-state.json.gz", env=NO_PROXY)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "lastmod: 2 kept" in result.stdout
+    assert lastmods(fresh / "sitemap.xml") == published
+    # Without it, the same build dates every page by the new files.
+    plain = run("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "plain"))
+    assert plain.returncode == 0, plain.stderr
+    assert lastmods(tmp_path / "plain" / "sitemap.xml") != published
+
+
+def test_a_previous_state_that_is_not_there_is_a_quiet_first_run(
+    make_site: SiteMaker, tmp_path: Path, live_site: tuple[Path, str]
+) -> None:
+    site = make_site({"index.html": page()})
+    _, url = live_site
+    args = ["build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "out")]
+    result = run(*args, "--previous-state", url + "sitemill-state.json.gz", env=NO_PROXY)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "no history" in result.stdout
+
+
+def test_a_previous_state_that_cannot_be_fetched_is_one_warning(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page()})
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/sitemill-state.json.gz"
+    args = ["build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "out")]
+    result = run(*args, "--previous-state", url, env=NO_PROXY)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"sitemill: warning: cannot fetch the previous state {url}")
+    assert (tmp_path / "out" / "sitemap.xml").is_file()
+
+
+@pytest.mark.parametrize(
+    ("flag", "message"),
+    [
+        (
+            ["--previous-state", "ftp://example.com/s.gz"],
+            "previous_state: 'ftp://example.com/s.gz'",
+        ),
+        (["--state", "https://example.com/s.gz"], "state: 'https://example.com/s.gz'"),
+        (["--state", "s3://Bad_Bucket/s.gz"], "state: 's3://Bad_Bucket/s.gz'"),
+        (["--fingerprint-ignore", "(unclosed"], "fingerprint_ignore: invalid regular expression"),
+    ],
+)
+def test_bad_state_locations_are_one_line_errors_before_anything_is_written(
+    make_site: SiteMaker, flag: list[str], message: str
+) -> None:
+    site = make_site({"index.html": page()})
+    result = run("build", str(site), "--base-url", BASE_URL, *flag)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"sitemill: error: {message}")
+    assert result.stderr.count("\n") == 1
+    assert not (site / "sitemap.xml").exists()
+
+
+def test_the_state_can_live_elsewhere(make_site: SiteMaker, tmp_path: Path) -> None:
+    site = make_site({"index.html": page(), "b.html": page("b")})
+    state = tmp_path / "cache" / "site-state.json.gz"
+    args = ["build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "out")]
+    first = run(*args, "--state", str(state))
+    assert first.returncode == 0, first.stderr
+    assert state.is_file()
+    assert not (tmp_path / "out" / "sitemill-state.json.gz").exists()
+    dates = lastmods(tmp_path / "out" / "sitemap.xml")
+    retouch(site, FIXED_MTIME + 3_600)
+    again = run(*args, "--state", str(state))
+    assert "lastmod: 2 kept" in again.stdout
+    assert "nothing changed" in again.stdout
+    assert lastmods(tmp_path / "out" / "sitemap.xml") == dates
+
+
+def test_no_content_dates_is_the_plain_dates_and_no_state(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page()})
+    out = tmp_path / "out"
+    args = ["build", str(site), "--base-url", BASE_URL, "--out", str(out)]
+    result = run(*args, "--no-content-dates")
+    assert result.returncode == 0, result.stderr
+    assert "lastmod: " not in result.stdout.replace("(lastmod: mtime)", "")
+    assert not (out / "sitemill-state.json.gz").exists()
+
+
+@pytest.mark.parametrize(
+    ("dates", "line"),
+    [
+        ({}, ""),
+        ({"kept": 9_880, "new page": 100, "content changed": 20},
+         "lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)"),
+        ({"kept": 3}, "lastmod: 3 kept"),
+        ({"content changed": 1}, "lastmod: 0 kept, 1 moved (content changed 1)"),
+        ({"no history": 10_000}, "lastmod: 10,000 from plain dates (no history: a first run)"),
+        ({"kept": 1, "no history": 2, "other": 4},
+         "lastmod: 1 kept, 4 moved (other 4), 2 from plain dates (no history: a first run)"),
+    ],
+)  # fmt: skip
+def test_the_report_shows_how_dates_were_decided(dates: dict[str, int], line: str) -> None:
+    report = Report(WriteResult(files=["sitemap.xml"], url_count=3), LastmodMode.MTIME)
+    report.dates.update(dates)
+    assert dates_line(report) == line
+    stream = io.StringIO()
+    print_report(report, "out", stream)
+    assert (line in stream.getvalue()) if line else ("lastmod: " not in stream.getvalue()[40:])
+
+
+def test_s3_keeps_its_state_in_another_bucket(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from s3util import BASE, BUCKET, moto_bucket, put_pages
+    from sitemill.cli.main import main
+
+    for s3 in moto_bucket(monkeypatch):
+        s3.create_bucket(Bucket="state-bucket")
+        put_pages(s3, "index.html", "a/index.html")
+        state = "s3://state-bucket/site-bucket/sitemill-state.json.gz"
+        argv = ["s3", "--bucket", BUCKET, "--base-url", BASE, "--state", state]
+        assert main([*argv, "--dry-run"]) == 0
+        assert s3.list_objects_v2(Bucket="state-bucket")["KeyCount"] == 0
+        capsys.readouterr()
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "lastmod: 2 from plain dates (no history: a first run)" in out
+        keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+        assert "sitemill-state.json.gz" not in keys
+        (stored,) = s3.list_objects_v2(Bucket="state-bucket")["Contents"]
+        assert stored["Key"] == "site-bucket/sitemill-state.json.gz"
+        # An identical re-upload of every page: every date kept, nothing written.
+        put_pages(s3, "index.html", "a/index.html")
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "lastmod: 2 kept" in out
+        assert "nothing changed" in out

@@ -300,3 +300,26 @@ def test_a_config_found_inside_a_root_stays_inside_it(tmp_path: Path) -> None:
             with pytest.raises(ConfigError, match=r"templates_dir: .* leads outside"):
                 read_config_file(own, root=site)
         assert read_config_file(own)["templates_dir"] == str(site / value)
+
+
+@pytest.mark.parametrize("key", ["state", "previous_state"])
+def test_a_found_config_file_cannot_send_the_state_outside_its_folder(
+    tmp_path: Path, key: str
+) -> None:
+    # A committed sitemill.toml must not make `sitemill build` replace ~/.bashrc.
+    site = tmp_path / "site"
+    site.mkdir()
+    own = site / "sitemill.toml"
+    for value, allowed in [
+        ("keep/state.json.gz", True),
+        ("../state.json.gz", False),
+        ("/etc/passwd", False),
+    ]:
+        own.write_text(f'{key} = "{value}"\n')
+        if allowed:
+            assert read_config_file(own, root=site)[key] == str(site / value)
+        else:
+            with pytest.raises(ConfigError, match=rf"{key}: .* leads outside"):
+                read_config_file(own, root=site)
+    own.write_text(f'{key} = "s3://bucket/key"\n')
+    assert read_config_file(own, root=site)[key] == "s3://bucket/key"

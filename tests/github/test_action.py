@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from sitemill.github.settings import (
 )
 from sitemill.github.summary import SKIP_REASONS, markdown_text, render_summary
 from sitemill.report import Report, WriteResult
+from sitemill.sources import previous
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE_URL = "https://example.com/"
@@ -37,6 +39,7 @@ SEED_TIME = "2024-01-01T10:00:00+00:00"
 RUN_TIME = "2024-06-01T12:00:00+00:00"
 CONCURRENT_TIME = "2024-05-01T09:30:00+00:00"
 BOT = DEFAULT_COMMITTER
+STATE = "sitemill-state.json.gz"  # committed with the sitemaps
 
 
 def page(title: str, head_html: str = "") -> str:
@@ -64,6 +67,28 @@ LISTED = (
 
 
 # --- running the action --------------------------------------------------------------------
+
+# The Action's tests never reach the network: the live site's state (the default
+# previous-state, <base-url>sitemill-state.json.gz) goes through a proxy nobody runs, on the
+# discard port of the loopback, so a fetch fails at once; a local server is reached directly.
+DEAD_PROXY = {
+    "http_proxy": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+    "no_proxy": "127.0.0.1",
+}
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """For runs in this process: urllib reads proxies from os.environ (runs in bash get
+    DEAD_PROXY from runner_env)."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in DEAD_PROXY.items():
+        monkeypatch.setenv(name, value)
+    previous._opener.cache_clear()
+    yield
+    previous._opener.cache_clear()
 
 
 @dataclass
@@ -110,6 +135,7 @@ def runner_env(tmp_path: Path) -> dict[str, str]:
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_AUTHOR_DATE": RUN_TIME,
         "GIT_COMMITTER_DATE": RUN_TIME,
+        **DEAD_PROXY,  # the live site's state is never fetched from the network
     }
 
 
@@ -194,6 +220,10 @@ def parse_outputs(text: str) -> dict[str, str]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
+    return make_project(tmp_path)
+
+
+def make_project(tmp_path: Path) -> Project:
     """A bare remote holding the site (two commits), and a clone of it as the workspace."""
     seed = make_repo(tmp_path / "seed")
     commit(seed, {"index.html": page("Home")}, when="2023-12-01T08:00:00+00:00", message="Start")
@@ -245,7 +275,7 @@ def test_commits_and_pushes_the_sitemap(project: Project) -> None:
         "author": BOT,
         "committer": BOT,
         "message": "Update sitemap",
-        "changes": ["A\tsitemap.xml"],
+        "changes": ["A\tsitemap.xml", f"A\t{STATE}"],
     }
     sitemap = remote_file(project.remote, "sitemap.xml")
     assert sitemap == (project.workspace / "sitemap.xml").read_text(encoding="utf-8")
@@ -336,7 +366,7 @@ def test_a_concurrent_push_is_replayed_and_retried(project: Project) -> None:
         "<loc>https://example.com/new-1.html</loc><lastmod>2024-05-01T09:30:00+00:00</lastmod>"
         in "".join(sitemap.split())
     )
-    assert remote_commit(project.remote)["changes"] == ["A\tsitemap.xml"]
+    assert remote_commit(project.remote)["changes"] == ["A\tsitemap.xml", f"A\t{STATE}"]
     assert "after 2 attempts" in run.summary
     assert "moved during the run" in run.stderr
 
@@ -429,7 +459,7 @@ def test_git_variables_of_a_hook_redirect_nothing(project: Project) -> None:
     assert run.outputs["commit-sha"] == head(project.remote)
     pushed = remote_commit(project.remote)
     assert (pushed["author"], pushed["committer"]) == (BOT, BOT)
-    assert pushed["changes"] == ["A\tsitemap.xml"]
+    assert pushed["changes"] == ["A\tsitemap.xml", f"A\t{STATE}"]
     assert head(other) == before
 
 
@@ -457,7 +487,7 @@ def test_only_sitemill_outputs_are_committed(project: Project) -> None:
     run = run_action(project.workspace, {"base-url": BASE_URL})
 
     assert run.returncode == 0, run.stderr
-    assert remote_commit(project.remote)["changes"] == ["A\tsitemap.xml"]
+    assert remote_commit(project.remote)["changes"] == ["A\tsitemap.xml", f"A\t{STATE}"]
     staged = git(project.workspace, "diff", "--cached", "--name-only").decode().split()
     assert staged == ["README.md"]
 
@@ -493,6 +523,7 @@ def test_index_children_and_robots_txt_are_committed_and_stale_ones_deleted(
         "A\tsitemap-2.xml",
         "A\tsitemap-3.xml",
         "A\tsitemap.xml",
+        f"A\t{STATE}",
         "M\trobots.txt",
     ]
     robots = remote_file(project.remote, "robots.txt")

@@ -41,8 +41,10 @@ OWN_OUTPUTS = (
     "sitemap-index-2.xml",
 )
 PAGES = ("index.html", "a/index.htm", "docs/guide.pdf", "sitemap.html", "sitemap-guide.html")
-# What the last run saw: sitemill's own, read and written, never deleted; no trigger.
+# What the last run saw: sitemill's own, read and written, never deleted; no trigger. The
+# stack keeps it in a bucket of its own (StateBucket), under "<site bucket>/<prefix>".
 STATE = "sitemill-state.json.gz"
+STATE_BUCKET = "StateBucket-physical-id"  # the Stack evaluator's Ref of a resource
 
 
 class _NoRegionLoader:
@@ -189,6 +191,10 @@ def object_arn(key: str) -> str:
     return f"arn:{PARTITION}:s3:::{BUCKET}/{key}"
 
 
+def state_arn(key: str) -> str:
+    return f"arn:{PARTITION}:s3:::{STATE_BUCKET}/{key}"
+
+
 MODES = {
     "created bucket": {"CreateBucket": "true"},
     "existing bucket": {"CreateBucket": "false"},
@@ -290,8 +296,8 @@ def test_every_parameter_value_is_one_sitemill_accepts(translated: dict[str, Any
     checked = 0
     for variable, value in variables["Variables"].items():
         key = variable.removeprefix(ENV_PREFIX).lower()
-        if key not in CONFIG_KEYS or key == "base_url":
-            continue
+        if key not in CONFIG_KEYS or key == "base_url" or "Ref" not in value:
+            continue  # SITEMILL_STATE is built by the stack: see test_the_state_lives_apart
         parameter = parameters[value["Ref"]]
         for candidate in parameter.get("AllowedValues", [parameter["Default"]]):
             env = {"SITEMILL_BASE_URL": "https://example.com/", variable: str(candidate)}
@@ -404,11 +410,23 @@ def test_s3_writes_only_sitemills_own_keys(
             assert not allowed(statements, action, object_arn(elsewhere)), (action, elsewhere)
     assert allowed(statements, "s3:PutObject", object_arn(prefix + "robots.txt")) is robots
     assert not allowed(statements, "s3:DeleteObject", object_arn(prefix + "robots.txt"))
-    # The state is written, never deleted (`aws s3 sync --delete` may; sitemill does not).
-    assert allowed(statements, "s3:PutObject", object_arn(prefix + STATE))
-    assert not allowed(statements, "s3:DeleteObject", object_arn(prefix + STATE))
-    for elsewhere in (f"{prefix}a/{STATE}", f"other/{STATE}", f"{STATE}.bak"):
-        assert not allowed(statements, "s3:PutObject", object_arn(elsewhere)), elsewhere
+    # The state lives in the stack's own bucket: never written in the site bucket (a deploy's
+    # `aws s3 sync --delete` cannot erase it there), written and never deleted in its own.
+    for key in (prefix + STATE, STATE):
+        for action in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject"):
+            assert not allowed(statements, action, object_arn(key)), (action, key)
+    state_key = f"{BUCKET}/{prefix}{STATE}"
+    assert allowed(statements, "s3:PutObject", state_arn(state_key))
+    assert not allowed(statements, "s3:DeleteObject", state_arn(state_key))
+    for elsewhere in (
+        STATE,
+        f"{BUCKET}/{prefix}a/{STATE}",
+        f"other-site/{prefix}{STATE}",
+        f"{state_key}.bak",
+        f"{BUCKET}/{prefix}index.html",
+    ):
+        for action in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject"):
+            assert not allowed(statements, action, state_arn(elsewhere)), (action, elsewhere)
     # Every other write-like S3 action is absent.
     s3_actions = {a for s in statements_with(statements, "s3:") for a in _listed(s["Action"])}
     assert s3_actions <= {"s3:ListBucket", "s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
@@ -440,10 +458,13 @@ def test_s3_reads_robots_txt_html_heads_the_state_and_own_outputs_and_lists_the_
         assert not allowed(statements, "s3:GetObject", object_arn(prefix + key)), key
     if prefix:
         assert not allowed(statements, "s3:GetObject", object_arn("elsewhere/index.html"))
-        assert not allowed(statements, "s3:GetObject", object_arn(STATE))
-    # The state: read at the start, written after the sitemaps; exactly its one key.
+    assert not allowed(statements, "s3:GetObject", object_arn(STATE))
+    assert not allowed(statements, "s3:GetObject", object_arn(prefix + STATE))
+    # The state: read at the start, written after the sitemaps; exactly its one key, in the
+    # stack's state bucket.
     assert sorted(_listed(reads["ReadWriteState"]["Action"])) == ["s3:GetObject", "s3:PutObject"]
-    assert _listed(reads["ReadWriteState"]["Resource"]) == [object_arn(prefix + STATE)]
+    state_key = f"{BUCKET}/{prefix}{STATE}"
+    assert _listed(reads["ReadWriteState"]["Resource"]) == [state_arn(state_key)]
     # The live index is read again before stale children go: exactly the keys sitemill writes.
     (write,) = (s for s in statements if s.get("Sid") == "WriteOwnOutputs")
     assert _listed(reads["ReadOwnOutputs"]["Action"]) == ["s3:GetObject"]
@@ -454,13 +475,21 @@ def test_s3_reads_robots_txt_html_heads_the_state_and_own_outputs_and_lists_the_
         assert not allowed(statements, "s3:GetObject", object_arn(prefix + key)), key
     if prefix:
         assert not allowed(statements, "s3:GetObject", object_arn("sitemap.xml"))
-    (listing,) = statements_with(statements, "s3:ListBucket")
+    lists = {statement["Sid"]: statement for statement in statements_with(statements, "s3:List")}
+    assert set(lists) == {"ListSite", "ListState"}
+    listing = lists["ListSite"]
     assert _listed(listing["Action"]) == ["s3:ListBucket"]
     assert listing["Resource"] == f"arn:{PARTITION}:s3:::{BUCKET}"
     if prefix:
         assert listing["Condition"] == {"StringLike": {"s3:prefix": f"{prefix}*"}}
     else:
         assert "Condition" not in listing
+    # The state bucket: one LIST of exactly the state key (a first run's 403 told apart from
+    # a denial), never a listing of other keys.
+    listing = lists["ListState"]
+    assert _listed(listing["Action"]) == ["s3:ListBucket"]
+    assert listing["Resource"] == f"arn:{PARTITION}:s3:::{STATE_BUCKET}"
+    assert listing["Condition"] == {"StringEquals": {"s3:prefix": state_key}}
 
 
 @pytest.mark.parametrize("distribution", ["", "E2ABC123"])
@@ -696,3 +725,80 @@ def test_eventbridge_rule_on_the_recorded_events(
     stack = make_stack(translated, MODES["existing bucket"], {"BucketName": bucket})
     rule = stack.resources()["ObjectEventsRule"]["Properties"]
     assert EventPattern.load(json.dumps(rule["EventPattern"])).matches_event(body) is delivered
+
+
+# --- the state bucket ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES.values(), ids=MODES.keys())
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_state_lives_apart_in_a_private_bucket_the_stack_keeps(
+    translated: dict[str, Any], mode: dict[str, str], variant: dict[str, str]
+) -> None:
+    stack = make_stack(translated, mode, variant)
+    resources = stack.resources()
+    bucket = resources["StateBucket"]
+    assert bucket["Type"] == "AWS::S3::Bucket"
+    assert "Condition" not in translated["Resources"]["StateBucket"]  # both modes
+    # Deleting or replacing the stack keeps the dates.
+    assert (bucket["DeletionPolicy"], bucket["UpdateReplacePolicy"]) == ("Retain", "Retain")
+    properties = bucket["Properties"]
+    assert properties["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    assert properties["BucketEncryption"] == {
+        "ServerSideEncryptionConfiguration": [
+            {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+        ]
+    }
+    assert properties["OwnershipControls"] == {
+        "Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]
+    }
+    # Its writes trigger nothing; the name is CloudFormation's (no clash between stacks).
+    assert "NotificationConfiguration" not in properties
+    assert "BucketName" not in properties
+    (deny,) = resources["StateBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert resources["StateBucketPolicy"]["Properties"]["Bucket"] == STATE_BUCKET
+    assert (deny["Effect"], deny["Principal"], deny["Action"]) == ("Deny", "*", "s3:*")
+    assert deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    bucket_arn = f"arn:{PARTITION}:test:{REGION}:{ACCOUNT}:StateBucket.Arn"
+    assert deny["Resource"] == [bucket_arn, f"{bucket_arn}/*"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_function_is_told_the_key_its_role_may_read_and_write(
+    translated: dict[str, Any], variant: dict[str, str]
+) -> None:
+    from sitemill.sinks.s3state import parse_s3_location
+
+    stack = make_stack(translated, variant)
+    function = stack.resources()["SitemillFunction"]["Properties"]
+    location = function["Environment"]["Variables"]["SITEMILL_STATE"]
+    prefix = stack.value("SourcePrefix")
+    assert location == f"s3://{STATE_BUCKET}/{BUCKET}/{prefix}{STATE}"
+    # CloudFormation names the bucket in lower case (stack name, logical id, a suffix).
+    real = location.replace(STATE_BUCKET, "sitemill-statebucket-1x2y3z4w5v6u")
+    bucket, key = parse_s3_location(real)
+    assert (bucket, key) == ("sitemill-statebucket-1x2y3z4w5v6u", f"{BUCKET}/{prefix}{STATE}")
+    env = {"SITEMILL_BASE_URL": "https://example.com/", "SITEMILL_STATE": real}
+    assert load_config({}, env).state == real
+    statements = stack.role_statements()
+    for action in ("s3:GetObject", "s3:PutObject"):
+        assert allowed(statements, action, state_arn(key)), action
+    outputs = translated["Outputs"]["StateLocation"]["Value"]
+    assert stack.resolve(outputs) == location
+
+
+def test_content_date_parameters_reach_the_function(translated: dict[str, Any]) -> None:
+    variables = translated["Resources"]["SitemillFunction"]["Properties"]["Environment"]
+    assert variables["Variables"]["SITEMILL_CONTENT_DATES"] == {"Ref": "ContentDates"}
+    assert variables["Variables"]["SITEMILL_FINGERPRINT_IGNORE"] == {"Ref": "FingerprintIgnore"}
+    assert translated["Parameters"]["ContentDates"]["Default"] == "true"
+    env = {
+        "SITEMILL_BASE_URL": "https://example.com/",
+        "SITEMILL_FINGERPRINT_IGNORE": "Last updated on [^<]*",
+    }
+    assert [p.pattern for p in load_config({}, env).fingerprint_ignore] == ["Last updated on [^<]*"]

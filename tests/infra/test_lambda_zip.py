@@ -238,6 +238,9 @@ RUNNER = textwrap.dedent(
         s3 = boto3.client("s3", region_name="us-east-1")
         bucket = spec["env"]["SITEMILL_BUCKET"]
         s3.create_bucket(Bucket=bucket)
+        state_bucket = spec.get("state_bucket")
+        if state_bucket:
+            s3.create_bucket(Bucket=state_bucket)
         for key, body in spec["objects"].items():
             s3.put_object(Bucket=bucket, Key=key, Body=body.encode())
         if spec["policy"] is not None:
@@ -274,11 +277,26 @@ RUNNER = textwrap.dedent(
                     "read page elsewhere": denied(
                         own.get_object, Bucket=bucket, Key="other/index.html"
                     ),
-                    "delete state": denied(own.delete_object, Bucket=bucket, Key=state),
                     "put elsewhere": denied(
                         own.put_object, Bucket=bucket, Key="other/sitemap.xml", Body=b"x"
                     ),
+                    "put state beside": denied(own.put_object, Bucket=bucket, Key=state, Body=b"x"),
                 }
+                if state_bucket:
+                    kept = spec["state_key"]
+                    other = "other-site/" + kept.split("/", 1)[1]
+                    report["denied"] |= {
+                        "read state": denied(own.get_object, Bucket=state_bucket, Key=kept),
+                        "delete state": denied(
+                            own.delete_object, Bucket=state_bucket, Key=kept
+                        ),
+                        "read other state": denied(
+                            own.get_object, Bucket=state_bucket, Key=other
+                        ),
+                        "put other state": denied(
+                            own.put_object, Bucket=state_bucket, Key=other, Body=b"x"
+                        ),
+                    }
             return report
 
         if spec["policy"] is not None:
@@ -291,6 +309,9 @@ RUNNER = textwrap.dedent(
             for key in report["keys"]
             if key.endswith(("sitemap.xml", "robots.txt"))
         }
+        if state_bucket:
+            kept = s3.list_objects_v2(Bucket=state_bucket).get("Contents", [])
+            report["state_keys"] = sorted(obj["Key"] for obj in kept)
     report["modules"] = {
         name: sys.modules[name].__file__ for name in ("handler", "sitemill", "jinja2", "markupsafe")
     }
@@ -315,9 +336,11 @@ def run_unpacked(
     prefix: str,
     runs: list[dict[str, str]],
     policy: dict[str, Any] | None = None,
+    state: str | None = None,
 ) -> dict[str, Any]:
     """Seed a moto bucket with SITE, then invoke the unpacked handler once per item of
-    ``runs`` (extra environment for that invocation) with a manual rebuild event."""
+    ``runs`` (extra environment for that invocation) with a manual rebuild event. With
+    ``state`` (s3://bucket/key, as the stack sets SITEMILL_STATE), that bucket exists too."""
     env = {
         "AWS_ACCESS_KEY_ID": "testing",
         "AWS_SECRET_ACCESS_KEY": "testing",
@@ -336,6 +359,9 @@ def run_unpacked(
         "policy": policy,
         "runs": runs,
     }
+    if state is not None:
+        env["SITEMILL_STATE"] = state
+        spec["state_bucket"], spec["state_key"] = state.removeprefix("s3://").split("/", 1)
     clean = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
     completed = subprocess.run(
         [sys.executable, "-I", "-S", "-c", RUNNER, json.dumps(spec)],
@@ -373,11 +399,27 @@ def test_unpacked_zip_rebuilds_a_bucket_on_its_own(tmp_path: Path, unpacked: Pat
     assert "Sitemap: https://example.com/sitemap.xml" in report["bodies"]["robots.txt"]
 
 
-def function_policy(prefix: str) -> dict[str, Any]:
-    """The function's S3 statements from the template, resolved for this bucket and prefix."""
-    stack = infra.make_stack(
+# What CloudFormation would name the stack's state bucket (a Ref of the test evaluator is
+# "StateBucket-physical-id", which no S3 accepts).
+STATE_BUCKET = "sitemill-statebucket-1x2y3z4w5v6u"
+
+
+def function_stack(prefix: str) -> Any:
+    return infra.make_stack(
         infra.translate(infra.load_template()), {"SourcePrefix": prefix, "RobotsTxt": "true"}
     )
+
+
+def function_state(prefix: str) -> str:
+    """SITEMILL_STATE as the stack sets it, for this bucket and prefix."""
+    variables = function_stack(prefix).resources()["SitemillFunction"]["Properties"]
+    location: str = variables["Environment"]["Variables"]["SITEMILL_STATE"]
+    return location.replace(infra.STATE_BUCKET, STATE_BUCKET)
+
+
+def function_policy(prefix: str) -> dict[str, Any]:
+    """The function's S3 statements from the template, resolved for this bucket and prefix."""
+    stack = function_stack(prefix)
     statements = []
     for statement in stack.role_statements():
         if any(action.startswith("s3:") for action in infra._listed(statement["Action"])):
@@ -386,7 +428,9 @@ def function_policy(prefix: str) -> dict[str, Any]:
             statements.append(
                 {key: value for key, value in statement.items() if key != "Condition"}
             )
-    return {"Version": "2012-10-17", "Statement": statements}
+    text = json.dumps({"Version": "2012-10-17", "Statement": statements})
+    policy: dict[str, Any] = json.loads(text.replace(infra.STATE_BUCKET, STATE_BUCKET))
+    return policy
 
 
 def test_template_policy_is_enough_for_the_handler_and_no_more(
@@ -398,7 +442,8 @@ def test_template_policy_is_enough_for_the_handler_and_no_more(
         {"SITEMILL_MAX_URLS": "1", "SITEMILL_GZIP": "true"},
         {"SITEMILL_MAX_URLS": "2", "SITEMILL_GZIP": "true"},
     ]
-    report = run_unpacked(tmp_path, unpacked, prefix, runs, policy=function_policy(prefix))
+    policy, state = function_policy(prefix), function_state(prefix)
+    report = run_unpacked(tmp_path, unpacked, prefix, runs, policy=policy, state=state)
     first, second = report["runs"]
     assert first["status"] == "ok", first
     assert (first["urls"], first["sitemaps"], first["deleted"]) == (3, 4, 0), first
@@ -412,11 +457,13 @@ def test_template_policy_is_enough_for_the_handler_and_no_more(
         f"{prefix}sitemap-1.xml.gz",
         f"{prefix}sitemap-2.xml.gz",
         f"{prefix}sitemap.xml",
-        f"{prefix}sitemill-state.json.gz",
     ]
+    # The state is in the stack's own bucket, under the site bucket's name and the prefix.
+    assert report["state_keys"] == [f"{infra.BUCKET}/{prefix}sitemill-state.json.gz"]
     assert "Sitemap: https://example.com/sitemap.xml" in report["bodies"][f"{prefix}robots.txt"]
     # Enough: every request above was allowed. No more: the function may read HTML pages
-    # under its prefix, and no other object; it writes no page and never deletes the state.
+    # under its prefix, and no other object; it writes no page, never deletes the state, and
+    # touches no other key of the state bucket.
     assert report["denied"] == {
         "put page": True,
         "delete page": True,
@@ -424,6 +471,10 @@ def test_template_policy_is_enough_for_the_handler_and_no_more(
         "read pdf": True,
         "read css": True,
         "read page elsewhere": True,
-        "delete state": True,
         "put elsewhere": True,
+        "put state beside": True,
+        "read state": False,
+        "delete state": True,
+        "read other state": True,
+        "put other state": True,
     }

@@ -24,7 +24,9 @@ from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.outputs import ROBOTS_TXT
 from sitemill.report import Report
 from sitemill.rules import is_candidate
+from sitemill.sources.previous import open_previous
 from sitemill.sources.s3 import normalize_prefix
+from sitemill.statestore import open_state_store
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ _EMPTY_SUMMARY: Final[Mapping[str, Any]] = {
     "pages_read": 0,
     "pages_reused": 0,
     "state": "unchanged",
+    "dates": {},
 }
 
 
@@ -148,7 +151,15 @@ def _run(
         return {**base, "status": "skipped"}
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
-    report = rebuild_bucket(config, client, site, dry_run=trigger.dry_run)
+    # SITEMILL_STATE (the stack's private state bucket): read and written with this client.
+    report = rebuild_bucket(
+        config,
+        client,
+        site,
+        dry_run=trigger.dry_run,
+        state_store=open_state_store(config, s3_client=lambda: client),
+        previous=open_previous(config),
+    )
     result = base | _counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
@@ -218,6 +229,8 @@ def _counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         "pages_read": report.heads_read,
         "pages_reused": report.heads_reused,
         "state": written if report.state_written else "unchanged",
+        # How each listed page got its lastmod: "kept", "new page", "content changed"...
+        "dates": dict(sorted(report.dates.items())),
     }
     if report.skipped:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}

@@ -10,56 +10,17 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sitemill import __version__
 from sitemill.cli.console import print_report, terminal_progress
-from sitemill.config import Config, load_config
-from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
-from sitemill.errors import RefusedError, SitemillError, SourceError
-from sitemill.safefs import Root
+from sitemill.cli.options import add_config_flags, config_from_args
+from sitemill.errors import SitemillError, SourceError
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger("sitemill")
-
-_BOOL_FLAGS = (
-    "respect_noindex",
-    "respect_redirects",
-    "respect_canonical",
-    "respect_robots_txt",
-    "robots_txt",
-    "gzip",
-)
-_VALUE_FLAGS = (
-    "base_url",
-    "url_style",
-    "lastmod",
-    "lastmod_precision",
-    "format",
-    "max_urls",
-    "max_bytes",
-    "max_sitemaps_per_index",
-    "templates_dir",
-)
-
-
-def _add_config_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("configuration (flag > SITEMILL_* env > sitemill.toml)")
-    group.add_argument("--base-url", help="absolute http(s) URL the site root is served at")
-    group.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_FILE_NAME})")
-    group.add_argument("--include", action="append", metavar="GLOB", help="pages to list (repeat)")
-    group.add_argument("--exclude", action="append", metavar="GLOB", help="paths to leave out")
-    group.add_argument("--url-style", choices=["directory", "clean", "file"])
-    group.add_argument("--lastmod", choices=["git", "mtime", "none"])
-    group.add_argument("--lastmod-precision", choices=["datetime", "date"])
-    group.add_argument("--format", choices=["xml", "txt"])
-    group.add_argument("--max-urls", metavar="N")
-    group.add_argument("--max-bytes", metavar="N")
-    group.add_argument("--max-sitemaps-per-index", metavar="N")
-    group.add_argument("--templates-dir", metavar="DIR")
-    for key in _BOOL_FLAGS:
-        group.add_argument(
-            f"--{key.replace('_', '-')}", action=argparse.BooleanOptionalAction, default=None
-        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,14 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", parents=[common], help="sitemaps for a site directory")
     build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
-    _add_config_flags(build)
+    add_config_flags(build)
 
     urls = commands.add_parser(
         "urls", parents=[common], help="sitemaps from a URL list (one per line, TAB lastmod)"
     )
     urls.add_argument("url_file", metavar="FILE|-")
     urls.add_argument("--out", type=Path, default=Path("."), help="output directory (default: .)")
-    _add_config_flags(urls)
+    add_config_flags(urls)
 
     s3 = commands.add_parser(
         "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
@@ -99,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     s3.add_argument("--prefix", default="", help="source prefix; sitemaps go under it too")
     s3.add_argument("--endpoint-url", help="S3-compatible endpoint")
     s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
-    _add_config_flags(s3)
+    add_config_flags(s3)
 
     validate = commands.add_parser(
         "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
@@ -109,64 +70,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(
-    args: argparse.Namespace,
-    env: dict[str, str],
-    *,
-    search_dirs: Sequence[Path] = (),
-    require_base_url: bool = True,
-) -> Config:
-    """Flags, env and a config file: ``--config`` (anywhere: the operator named it), else the
-    first ./sitemill.toml or SEARCH_DIR/sitemill.toml that stays inside its directory."""
-    flags: dict[str, Any] = {key: getattr(args, key, None) for key in (*_VALUE_FLAGS, *_BOOL_FLAGS)}
-    flags["include"] = args.include
-    flags["exclude"] = args.exclude
-    if args.config is not None:
-        file_values = read_config_file(args.config)
-    else:
-        found = _find_config_file((Path("."), *search_dirs))
-        file_values = {} if found is None else read_config_file(found[0], root=found[1])
-    return load_config(flags, env, file_values, require_base_url=require_base_url)
-
-
-def _find_config_file(directories: Sequence[Path]) -> tuple[Path, Path] | None:
-    """The first sitemill.toml found in ``directories``, with the directory it was found in.
-
-    Found, not named: one that is a link leading outside its directory, or that is not a
-    regular file, is skipped with a warning (a checkout must not choose what sitemill reads).
-    """
-    for directory in directories:
-        path = directory / CONFIG_FILE_NAME
-        try:
-            real = Root(directory, hidden=True).resolve(CONFIG_FILE_NAME)
-        except FileNotFoundError:
-            continue
-        except RefusedError as exc:
-            log.warning("ignoring %s", exc)
-            continue
-        except OSError:
-            return path, directory  # read_config_file says what is wrong
-        if not os.path.isfile(real):
-            log.warning("ignoring %s: not a regular file", path)
-            continue
-        return path, directory
-    return None
-
-
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
+    from sitemill.sources.previous import open_previous
+    from sitemill.statestore import open_state_store
 
     site_dir: Path = args.site_dir
     config = config_from_args(args, env, search_dirs=[site_dir])
     out_dir: Path = args.out or site_dir
+    state_store = open_state_store(config, s3_client=_s3_client)
+    previous = open_previous(config)
     with terminal_progress(sys.stderr) as progress:
         report = build_from_tree(
-            config, site_dir, LocalDirSink(out_dir), progress=progress, output_dir=out_dir
+            config,
+            site_dir,
+            LocalDirSink(out_dir),
+            progress=progress,
+            output_dir=out_dir,
+            state_store=state_store,
+            previous=previous,
         )
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0
+
+
+def _s3_client() -> S3Client:
+    """A client for an s3:// state (boto3 is an extra: imported only when one is named)."""
+    from sitemill.aws.clients import make_s3_client
+
+    return make_s3_client()
 
 
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:

@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
-from sitemill.cli.console import print_report, terminal_progress
+from sitemill.cli.console import dates_line, print_report, terminal_progress
 from sitemill.config import Config
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.report import Report
+from sitemill.sources.previous import open_previous
+from sitemill.statestore import open_state_store
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -30,8 +32,18 @@ def run_s3_command(
     env = os.environ if env is None else env
     site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
     s3 = client if client is not None else make_s3_client(args.endpoint_url)
+    # An s3:// state elsewhere is read and written with the same client (and endpoint).
+    state_store = open_state_store(config, s3_client=lambda: s3)
     with terminal_progress(sys.stderr) as progress:
-        report = rebuild_bucket(config, s3, site, dry_run=args.dry_run, progress=progress)
+        report = rebuild_bucket(
+            config,
+            s3,
+            site,
+            dry_run=args.dry_run,
+            progress=progress,
+            state_store=state_store,
+            previous=open_previous(config),
+        )
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:
         print_preview(report, where, stdout)
@@ -56,3 +68,6 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
             f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
             "the last run\n"
         )
+    dates = dates_line(report)
+    if dates:
+        stream.write(f"{dates}\n")

@@ -16,14 +16,16 @@ from sitemill.github.commands import (
     workflow_command,
     write_outputs,
 )
+from sitemill.github.previous import Messages, action_previous, keeps_state_beside
 from sitemill.github.push import Published, commit_and_push
 from sitemill.github.repo import Repo
 from sitemill.github.settings import Settings, read_settings
 from sitemill.github.summary import render_failure, render_summary
 from sitemill.jobs.tree import build_from_tree
-from sitemill.outputs import ROBOTS_TXT, is_own_name
+from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
+from sitemill.statestore import open_state_store
 
 
 @dataclass
@@ -34,6 +36,7 @@ class Outcome:
     published: Published | None = None
     not_committed: str = ""  # why, when commit was asked for and not done
     warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # expected, but worth a line (::notice::)
 
     @property
     def changed(self) -> bool:
@@ -57,6 +60,8 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
     warnings = list(dict.fromkeys([*outcome.report.warnings, *outcome.warnings]))
     for warning in warnings:
         stdout.write(workflow_command("warning", warning, title="sitemill") + "\n")
+    for notice in dict.fromkeys(outcome.notices):
+        stdout.write(workflow_command("notice", notice, title="sitemill") + "\n")
     for line in skip_annotations(outcome.report, _relative(settings.site_dir, settings.workspace)):
         stdout.write(line + "\n")
     write_outputs(env.get("GITHUB_OUTPUT"), action_outputs(settings, outcome))
@@ -67,6 +72,7 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
         outcome.not_committed,
         warnings,
         _relative(settings.out_dir, settings.workspace),
+        notices=outcome.notices,
     )
     append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
     return 0
@@ -75,6 +81,10 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
 def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
     """Build the sitemaps; when asked, commit and push them (regenerating on a retry)."""
     reports: list[Report] = []
+    messages = Messages()
+    state_store = open_state_store(settings.config)  # a path, or None: beside the sitemaps
+    previous = action_previous(settings, messages)
+    state_names = [STATE_NAME] if keeps_state_beside(settings.config) else []
 
     def produce() -> list[str]:
         report = build_from_tree(
@@ -82,13 +92,19 @@ def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
             settings.site_dir,
             LocalDirSink(settings.out_dir),
             output_dir=settings.out_dir,
+            state_store=state_store,
+            previous=previous,
         )
         reports.append(report)
-        return output_names(report, settings.config)
+        return [*output_names(report, settings.config), *state_names]
+
+    def outcome(published: Published | None = None, why: str = "", *warnings: str) -> Outcome:
+        found = [*messages.warnings, *warnings]
+        return Outcome(reports[-1], published, why, found, messages.notices)
 
     if not settings.commit:
         produce()
-        return Outcome(reports[-1], not_committed="commit is false")
+        return outcome(None, "commit is false")
     try:  # git needs a working directory to run in; the sink would create it anyway
         settings.out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -100,13 +116,15 @@ def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
         produce()
         why = "HEAD is detached (a pull_request or tag checkout?)"
         advice = "check out a branch (actions/checkout `ref:`) or set commit: false"
-        return Outcome(
-            reports[-1],
-            not_committed=why,
-            warnings=[f"{why}: the sitemaps were written but not committed; {advice}"],
+        return outcome(None, why, f"{why}: the sitemaps were written but not committed; {advice}")
+    ignored = repo.ignored(state_names) if state_names else []
+    if ignored:
+        state_names.clear()
+        messages.warnings.append(
+            f"git ignores {STATE_NAME} (.gitignore), so it is not committed: the next run "
+            "starts from the live site's copy, or from plain dates"
         )
-    published = commit_and_push(repo, branch, produce, settings.message)
-    return Outcome(reports[-1], published)
+    return outcome(commit_and_push(repo, branch, produce, settings.message))
 
 
 def output_names(report: Report, config: Config) -> list[str]:

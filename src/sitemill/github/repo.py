@@ -125,11 +125,15 @@ class Repo:
         diff = self.read("diff", "--cached", "--name-only", "--relative", "-z", base, "--", *names)
         return [name for name in diff.split("\0") if name]
 
-    def _refuse_ignored(self, names: Sequence[str]) -> None:
-        # Otherwise `git add` fails with a hint to force it, which is not what the user wants.
+    def ignored(self, names: Sequence[str]) -> list[str]:
+        """The names that git ignores (.gitignore, .git/info/exclude)."""
         # check-ignore refuses --literal-pathspecs; sitemill's own names hold no glob characters.
         done = self.git("check-ignore", "--", *names, check=False, literal=False)
-        ignored = _text(done.stdout).split()
+        return _text(done.stdout).split()
+
+    def _refuse_ignored(self, names: Sequence[str]) -> None:
+        # Otherwise `git add` fails with a hint to force it, which is not what the user wants.
+        ignored = self.ignored(names)
         if ignored:
             raise GitError(
                 f"git ignores {', '.join(ignored)} (.gitignore), so it cannot be committed: "

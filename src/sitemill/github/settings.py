@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -67,7 +67,7 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
     if not config_env.get(env_name("base_url"), "").strip() and "base_url" not in file_values:
         raise ConfigError("base_url", "is required: set the base-url input or sitemill.toml")
     return Settings(
-        config=load_config(None, config_env, file_values),
+        config=_state_in_workspace(load_config(None, config_env, file_values), workspace),
         workspace=workspace,
         site_dir=site_dir,
         out_dir=out_dir,
@@ -75,6 +75,23 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         message=_input(env, "commit-message").strip() or DEFAULT_COMMIT_MESSAGE,
         committer=Identity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
     )
+
+
+def _state_in_workspace(config: Config, workspace: Path) -> Config:
+    """``state`` and a ``previous_state`` path, relative to the workspace and inside it (a
+    sitemill.toml in the repository must not make the Action write elsewhere); the Action
+    has no S3 client, so an s3:// state is a ConfigError."""
+    state, previous = config.state, config.previous_state
+    if state is not None:
+        if state.startswith("s3://"):
+            raise ConfigError("state", f"{state!r}: the Action keeps the state in a file")
+        path = _inside(workspace, state, "state")
+        if ".git" in path.relative_to(workspace).parts:
+            raise ConfigError("state", f"{state!r} is inside .git")
+        state = str(path)
+    if previous is not None and "://" not in previous:
+        previous = str(_inside(workspace, previous, "previous_state"))
+    return replace(config, state=state, previous_state=previous)
 
 
 def _input(env: Mapping[str, str], name: str) -> str:

@@ -25,6 +25,8 @@ SKIP_REASONS: Final = {
     SkipReason.TOO_LONG: "its URL would be longer than 2,048 characters",
     SkipReason.OFF_SITE: "not under the base URL",
 }
+# report.dates keys (sitemill.dating.DateReason values): kept, or moved and why.
+_KEPT, _NO_HISTORY, _MOVED = "kept", "no history", ("new page", "content changed")
 # Markdown would read these in a warning's text (`**/node_modules/**` as bold, `<meta …>` as
 # HTML); URLs are left as they are, for GitHub to link.
 _MARKDOWN: Final = re.compile(r"([\\`*_\[\]<>|~#&!])")
@@ -38,6 +40,8 @@ def render_summary(
     not_committed: str,
     warnings: Sequence[str],
     out_prefix: str = "",
+    *,
+    notices: Sequence[str] = (),
 ) -> str:
     """The Markdown for $GITHUB_STEP_SUMMARY: counts, files, skips by reason, the commit.
 
@@ -55,8 +59,13 @@ def render_summary(
         + (f" and {count - MAX_FILES_LISTED} more" if count > MAX_FILES_LISTED else ""),
         f"- {_commit_line(result.changed, published, not_committed, out_prefix)}",
     ]
+    dates = dates_line(report)
+    if dates:
+        lines.insert(3, f"- {dates}")
     for warning in dict.fromkeys(warnings):
         lines += ["", "> [!WARNING]", f"> {markdown_text(warning)}"]
+    for notice in dict.fromkeys(notices):
+        lines += ["", "> [!NOTE]", f"> {markdown_text(notice)}"]
     skipped = sum(report.skipped.values())
     if skipped:
         lines += ["", f"Skipped {skipped:,} page{'' if skipped == 1 else 's'}:", ""]
@@ -88,6 +97,21 @@ def _commit_line(
     retried = f" after {published.attempts} attempts" if published.attempts > 1 else ""
     paths = ", ".join(_code(out_prefix + name) for name in published.paths)
     return f"Committed {_code(published.sha[:12])} to {_code(published.branch)}{retried}: {paths}"
+
+
+def dates_line(report: Report) -> str:
+    """How the run dated its pages by content, in the CLI's words: ``lastmod: 9,880 kept,
+    120 moved (new page 100, content changed 20)``; empty when content dates decided none."""
+    dates = report.dates
+    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, *_MOVED})
+    moved = {reason: dates[reason] for reason in (*_MOVED, *others) if dates[reason]}
+    parts = [f"{dates[_KEPT]:,} kept"] if dates[_KEPT] or moved else []
+    if moved:
+        why = ", ".join(f"{reason} {count:,}" for reason, count in moved.items())
+        parts.append(f"{sum(moved.values()):,} moved ({why})")
+    if dates[_NO_HISTORY]:
+        parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
+    return f"lastmod: {', '.join(parts)}" if parts else ""
 
 
 def render_failure(message: str) -> str:

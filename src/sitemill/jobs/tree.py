@@ -129,7 +129,7 @@ def _start_dating(
         return None
     store = store or _default_store(config, sink)
     known, first_run, problems = start_state(store, previous)
-    if first_run and any(sink.read(name) is not None for name in (ENTRY_XML, ENTRY_TXT)):
+    if first_run and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
         problems.append(missing_state_warning(store.where))
     for message in problems:
         log.warning("%s", message)

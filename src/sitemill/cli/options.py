@@ -1,0 +1,121 @@
+"""The configuration flags of `sitemill build`, `urls` and `s3`, and the Config they give."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sitemill.config import Config, load_config
+from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
+from sitemill.errors import RefusedError
+from sitemill.safefs import Root
+
+log = logging.getLogger("sitemill")
+
+BOOL_FLAGS = (
+    "respect_noindex",
+    "respect_redirects",
+    "respect_canonical",
+    "respect_robots_txt",
+    "robots_txt",
+    "gzip",
+    "content_dates",
+)
+VALUE_FLAGS = (
+    "base_url",
+    "url_style",
+    "lastmod",
+    "lastmod_precision",
+    "format",
+    "max_urls",
+    "max_bytes",
+    "max_sitemaps_per_index",
+    "templates_dir",
+    "state",
+    "previous_state",
+)
+# Repeatable flags: --include GLOB --include GLOB ...
+LIST_FLAGS = ("include", "exclude", "fingerprint_ignore")
+
+
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("configuration (flag > SITEMILL_* env > sitemill.toml)")
+    group.add_argument("--base-url", help="absolute http(s) URL the site root is served at")
+    group.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_FILE_NAME})")
+    group.add_argument("--include", action="append", metavar="GLOB", help="pages to list (repeat)")
+    group.add_argument("--exclude", action="append", metavar="GLOB", help="paths to leave out")
+    group.add_argument("--url-style", choices=["directory", "clean", "file"])
+    group.add_argument("--lastmod", choices=["git", "mtime", "none"])
+    group.add_argument("--lastmod-precision", choices=["datetime", "date"])
+    group.add_argument("--format", choices=["xml", "txt"])
+    group.add_argument("--max-urls", metavar="N")
+    group.add_argument("--max-bytes", metavar="N")
+    group.add_argument("--max-sitemaps-per-index", metavar="N")
+    group.add_argument("--templates-dir", metavar="DIR")
+    group.add_argument(
+        "--fingerprint-ignore",
+        action="append",
+        metavar="REGEX",
+        help="text removed from pages before their content is compared (repeat)",
+    )
+    group.add_argument(
+        "--state",
+        metavar="PATH|s3://BUCKET/KEY",
+        help="where the state of the last run lives (default: beside the sitemaps)",
+    )
+    group.add_argument(
+        "--previous-state",
+        metavar="PATH|URL",
+        help="a state to start from when there is none yet (the live site's copy)",
+    )
+    for key in BOOL_FLAGS:
+        group.add_argument(
+            f"--{key.replace('_', '-')}", action=argparse.BooleanOptionalAction, default=None
+        )
+
+
+def config_from_args(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    *,
+    search_dirs: Sequence[Path] = (),
+    require_base_url: bool = True,
+) -> Config:
+    """Flags, env and a config file: ``--config`` (anywhere: the operator named it), else the
+    first ./sitemill.toml or SEARCH_DIR/sitemill.toml that stays inside its directory."""
+    keys = (*VALUE_FLAGS, *BOOL_FLAGS, *LIST_FLAGS)
+    flags: dict[str, Any] = {key: getattr(args, key, None) for key in keys}
+    if args.config is not None:
+        file_values = read_config_file(args.config)
+    else:
+        found = find_config_file((Path("."), *search_dirs))
+        file_values = {} if found is None else read_config_file(found[0], root=found[1])
+    return load_config(flags, env, file_values, require_base_url=require_base_url)
+
+
+def find_config_file(directories: Sequence[Path]) -> tuple[Path, Path] | None:
+    """The first sitemill.toml found in ``directories``, with the directory it was found in.
+
+    Found, not named: one that is a link leading outside its directory, or that is not a
+    regular file, is skipped with a warning (a checkout must not choose what sitemill reads).
+    """
+    for directory in directories:
+        path = directory / CONFIG_FILE_NAME
+        try:
+            real = Root(directory, hidden=True).resolve(CONFIG_FILE_NAME)
+        except FileNotFoundError:
+            continue
+        except RefusedError as exc:
+            log.warning("ignoring %s", exc)
+            continue
+        except OSError:
+            return path, directory  # read_config_file says what is wrong
+        if not os.path.isfile(real):
+            log.warning("ignoring %s: not a regular file", path)
+            continue
+        return path, directory
+    return None

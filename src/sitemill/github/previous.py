@@ -1,0 +1,64 @@
+"""The Action's state: where a first run starts from, and whether the state is committed.
+
+A site built fresh by a workflow and deployed to GitHub Pages has no state in its output
+folder: without the ``previous-state`` input, the Action starts from the copy the last deploy
+published, ``<base-url>sitemill-state.json.gz``. Nothing there (the first deploy) or a
+network failure is a notice and a first run; a ``previous-state`` the user named that cannot
+be fetched is a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sitemill.config import Config, LastmodMode
+from sitemill.errors import StateError
+from sitemill.github.settings import Settings
+from sitemill.outputs import STATE_NAME
+from sitemill.sources.previous import PreviousState, download, previous_state
+
+
+@dataclass
+class Messages:
+    """What fetching a previous state had to say: notices (expected) and warnings."""
+
+    notices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def keeps_state_beside(config: Config) -> bool:
+    """Whether this run keeps a state file beside the sitemaps (to commit with them)."""
+    return config.state is None and config.content_dates and config.lastmod is not LastmodMode.NONE
+
+
+def action_previous(settings: Settings, messages: Messages) -> PreviousState | None:
+    """The ``previous-state`` input, else the live site's copy when the output folder holds
+    no state; fetched only if the run needs it."""
+    config = settings.config
+    if config.previous_state is not None:
+        return previous_state(config.previous_state, fetch=_fetching(messages.warnings, None))
+    if not keeps_state_beside(config) or (settings.out_dir / STATE_NAME).exists():
+        return None
+    url = config.base_url + STATE_NAME
+    missing = (
+        f"no state at {url} yet (the first deploy with content dates?): dates start from the "
+        "plain ones; the next deploy publishes the state with the sitemaps"
+    )
+    return previous_state(url, fetch=_fetching(messages.notices, missing))
+
+
+def _fetching(messages: list[str], missing: str | None) -> Callable[[str], bytes | None]:
+    """A fetch that adds what went wrong (and, with ``missing``, a 404) to ``messages``."""
+
+    def fetch(url: str) -> bytes | None:
+        try:
+            data = download(url)
+        except StateError as exc:
+            messages.append(f"{exc}; a first run")
+            return None
+        if data is None and missing is not None:
+            messages.append(missing)
+        return data
+
+    return fetch
