@@ -249,7 +249,9 @@ def test_state_inputs_stay_in_the_workspace(
 
 def test_a_state_in_the_config_file_stays_in_the_workspace(tmp_path: Path) -> None:
     (tmp_path / "sitemill.toml").write_text('state = "/home/runner/.bashrc"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"state: '/home/runner/\.bashrc' is outside"):
+    with pytest.raises(
+        ConfigError, match=r"state: '/home/runner/\.bashrc' (is|in .*) (outside|leads outside)"
+    ):
         read_settings(settings_env(tmp_path), tmp_path)
     (tmp_path / "sitemill.toml").write_text('state = "keep/s.gz"\n', encoding="utf-8")
     assert read_settings(settings_env(tmp_path), tmp_path).config.state == str(
