@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import shutil
 import subprocess
 import sys
@@ -24,6 +26,10 @@ def main() -> int:
     run("build", "examples/site", "--config", "examples/sitemill.toml", "--out", "examples/out")
     for path in sorted(OUT.iterdir()):
         print(f"\n--- {path.relative_to(ROOT)}")
+        if path.suffix == ".gz":  # the state: what this run saw, for the next one
+            state = json.loads(gzip.decompress(path.read_bytes()))
+            print(json.dumps(state, indent=1, sort_keys=True))
+            continue
         print(path.read_text(encoding="utf-8"), end="")
     print()
     run("validate", "examples/out", "--base-url", "https://www.example.com/")
