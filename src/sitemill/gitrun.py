@@ -153,34 +153,21 @@ class Git:
         Leaving the block ends git. Its output read to the end, a failure is a GitError; after
         ``stop()`` or an exception git is terminated and its exit status does not matter.
         """
-        with tempfile.TemporaryFile() as errors:  # a file: a pipe left unread could block git
+        with self._started(args, stdin=subprocess.DEVNULL) as (process, errors):
+            assert process.stdout is not None
+            handle = GitStream(process.stdout)
             try:
-                process = subprocess.Popen(
-                    self.command(args),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=errors,
-                    env=self.env,
-                )
-            except OSError as exc:
-                raise _cannot_run(exc) from exc
-            with process:
-                assert process.stdout is not None
-                handle = GitStream(process.stdout)
-                try:
-                    yield handle
-                except BaseException:
-                    _end(process)
-                    raise
-                if handle.stopped:
-                    _end(process)
-                # Read to the end, git has finished writing; if not, it gets EPIPE, not a hang.
-                process.stdout.close()
-                returncode = process.wait()
+                yield handle
+            except BaseException:
+                _end(process)
+                raise
+            if handle.stopped:
+                _end(process)
+            # Read to the end, git has finished writing; if not, it gets EPIPE, not a hang.
+            process.stdout.close()
+            returncode = process.wait()
             if returncode != 0 and not handle.stopped:
-                errors.seek(0)
-                done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
-                raise self.failure(args[0], done)
+                raise self._failed(args, returncode, errors)
 
     @contextmanager
     def batch(self, *args: str) -> Iterator[GitBatch]:
@@ -190,11 +177,35 @@ class Git:
         Leaving the block closes stdin, which ends git; a failure, or git ending while it is
         written to, is a GitError. After any other exception git is terminated.
         """
+        with self._started(args, stdin=subprocess.PIPE) as (process, errors):
+            assert process.stdin is not None and process.stdout is not None
+            ended_early = False
+            try:
+                yield GitBatch(process.stdin, process.stdout)
+                process.stdin.close()
+            except BrokenPipeError:
+                ended_early = True  # git's message says why
+                with contextlib.suppress(BrokenPipeError):
+                    process.stdin.close()  # what is still buffered can only be dropped
+            except BaseException:
+                _end(process)
+                raise
+            process.stdout.close()  # answers left unread: git ends (EPIPE), never hangs
+            returncode = process.wait()
+            if returncode != 0 or ended_early:
+                raise self._failed(args, returncode, errors)
+
+    @contextmanager
+    def _started(
+        self, args: tuple[str, ...], *, stdin: int
+    ) -> Iterator[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+        """A long command, its stdout a pipe and its stderr a file (a pipe left unread could
+        block git); the process is reaped when the block ends."""
         with tempfile.TemporaryFile() as errors:
             try:
                 process = subprocess.Popen(
                     self.command(args),
-                    stdin=subprocess.PIPE,
+                    stdin=stdin,
                     stdout=subprocess.PIPE,
                     stderr=errors,
                     env=self.env,
@@ -202,24 +213,12 @@ class Git:
             except OSError as exc:
                 raise _cannot_run(exc) from exc
             with process:
-                assert process.stdin is not None and process.stdout is not None
-                ended_early = False
-                try:
-                    yield GitBatch(process.stdin, process.stdout)
-                    process.stdin.close()
-                except BrokenPipeError:
-                    ended_early = True  # git's message says why
-                    with contextlib.suppress(BrokenPipeError):
-                        process.stdin.close()  # what is still buffered can only be dropped
-                except BaseException:
-                    _end(process)
-                    raise
-                process.stdout.close()  # answers left unread: git ends (EPIPE), never hangs
-                returncode = process.wait()
-            if returncode != 0 or ended_early:
-                errors.seek(0)
-                done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
-                raise self.failure(args[0], done)
+                yield process, errors
+
+    def _failed(self, args: tuple[str, ...], returncode: int, errors: IO[bytes]) -> GitError:
+        errors.seek(0)
+        done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
+        return self.failure(args[0], done)
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
