@@ -81,3 +81,33 @@ def file_progress(progress: Progress | None) -> Callable[[str, int], None] | Non
         report(url_count)
 
     return on_file
+
+
+# How a run's dates are told (CLI, job summary): reasons in this order, then any other.
+_KEPT, _NO_HISTORY, _MOVED = "kept", "no history", ("new page", "content changed")
+
+
+def dates_line(report: Report) -> str:
+    """``lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)``; empty when
+    content dates decided no page's date."""
+    dates = report.dates
+    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, *_MOVED})
+    moved = {reason: dates[reason] for reason in (*_MOVED, *others) if dates[reason]}
+    parts = [f"{dates[_KEPT]:,} kept"] if dates[_KEPT] or moved else []
+    if moved:
+        why = ", ".join(f"{reason} {count:,}" for reason, count in moved.items())
+        parts.append(f"{sum(moved.values()):,} moved ({why})")
+    if dates[_NO_HISTORY]:
+        parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
+    return f"lastmod: {', '.join(parts)}" if parts else ""
+
+
+def heads_line(report: Report) -> str:
+    """``page heads: 3 read, 17 remembered from the last run`` (a bucket's pages: a GET each
+    unless the state remembers their ETag); empty when no head was read or remembered."""
+    if not (report.heads_read or report.heads_reused):
+        return ""
+    return (
+        f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
+        "the last run"
+    )

@@ -17,10 +17,10 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
-from sitemill.cli.console import dates_line, print_report
+from sitemill.cli.console import print_report
 from sitemill.config import LastmodMode
 from sitemill.entries import SkipReason
-from sitemill.report import Report, WriteResult
+from sitemill.report import Report, WriteResult, dates_line
 from xsd import assert_valid_sitemaps
 
 

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from sitemill.entries import SkipReason
-from sitemill.report import Report
+from sitemill.report import Report, dates_line, heads_line
 
 
 class Progress:
@@ -53,15 +53,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
         stream.write(f"deleted: {', '.join(result.deleted)}\n")
     if not result.changed:
         stream.write("nothing changed\n")
-    if report.heads_read or report.heads_reused:
-        # A bucket's pages: a ranged GET each, unless the state remembers their ETag.
-        stream.write(
-            f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
-            "the last run\n"
-        )
-    dates = dates_line(report)
-    if dates:
-        stream.write(f"{dates}\n")
+    write_counts(report, stream)
     if report.skipped:
         counts = ", ".join(
             f"{reason.value} {report.skipped[reason]:,}"
@@ -73,22 +65,8 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
 
 
 # report.dates keys (sitemill.dating.DateReason values): a date kept, or moved and why.
-_KEPT, _NO_HISTORY = "kept", "no history"
-_MOVED_ORDER = ("new page", "content changed")
-
-
-def dates_line(report: Report) -> str:
-    """``lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)``; empty when
-    no date was decided by content (content dates off, or no page listed)."""
-    dates = report.dates
-    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, *_MOVED_ORDER})
-    moved = {reason: dates[reason] for reason in (*_MOVED_ORDER, *others) if dates[reason]}
-    parts = []
-    if dates[_KEPT] or moved:
-        parts.append(f"{dates[_KEPT]:,} kept")
-    if moved:
-        why = ", ".join(f"{reason} {count:,}" for reason, count in moved.items())
-        parts.append(f"{sum(moved.values()):,} moved ({why})")
-    if dates[_NO_HISTORY]:
-        parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
-    return f"lastmod: {', '.join(parts)}" if parts else ""
+def write_counts(report: Report, stream: TextIO) -> None:
+    """The lines on page heads read and on dates, where there is something to say."""
+    for line in (heads_line(report), dates_line(report)):
+        if line:
+            stream.write(f"{line}\n")

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
-from sitemill.cli.console import dates_line, print_report, terminal_progress
+from sitemill.cli.console import print_report, terminal_progress, write_counts
 from sitemill.config import Config
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.report import Report
@@ -63,11 +63,4 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
         stream.write(f"would delete: {name}\n")
     if not result.changed:
         stream.write("nothing would change\n")
-    if report.heads_read or report.heads_reused:
-        stream.write(
-            f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
-            "the last run\n"
-        )
-    dates = dates_line(report)
-    if dates:
-        stream.write(f"{dates}\n")
+    write_counts(report, stream)

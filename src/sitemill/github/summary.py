@@ -8,7 +8,7 @@ from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.github.push import Published
-from sitemill.report import Report
+from sitemill.report import Report, dates_line
 
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20
@@ -26,7 +26,6 @@ SKIP_REASONS: Final = {
     SkipReason.OFF_SITE: "not under the base URL",
 }
 # report.dates keys (sitemill.dating.DateReason values): kept, or moved and why.
-_KEPT, _NO_HISTORY, _MOVED = "kept", "no history", ("new page", "content changed")
 # Markdown would read these in a warning's text (`**/node_modules/**` as bold, `<meta …>` as
 # HTML); URLs are left as they are, for GitHub to link.
 _MARKDOWN: Final = re.compile(r"([\\`*_\[\]<>|~#&!])")
@@ -97,21 +96,6 @@ def _commit_line(
     retried = f" after {published.attempts} attempts" if published.attempts > 1 else ""
     paths = ", ".join(_code(out_prefix + name) for name in published.paths)
     return f"Committed {_code(published.sha[:12])} to {_code(published.branch)}{retried}: {paths}"
-
-
-def dates_line(report: Report) -> str:
-    """How the run dated its pages by content, in the CLI's words: ``lastmod: 9,880 kept,
-    120 moved (new page 100, content changed 20)``; empty when content dates decided none."""
-    dates = report.dates
-    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, *_MOVED})
-    moved = {reason: dates[reason] for reason in (*_MOVED, *others) if dates[reason]}
-    parts = [f"{dates[_KEPT]:,} kept"] if dates[_KEPT] or moved else []
-    if moved:
-        why = ", ".join(f"{reason} {count:,}" for reason, count in moved.items())
-        parts.append(f"{sum(moved.values()):,} moved ({why})")
-    if dates[_NO_HISTORY]:
-        parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
-    return f"lastmod: {', '.join(parts)}" if parts else ""
 
 
 def render_failure(message: str) -> str:
