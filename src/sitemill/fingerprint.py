@@ -17,6 +17,11 @@ from typing import Final
 # compared (each page's date moves once, to its plain date). The golden value pinned in
 # tests/core/test_fingerprint.py fails first when the algorithm changes.
 FINGERPRINT_VERSION: Final = 1
+# A page is fingerprinted from at most its first this many bytes, wherever it is read (a
+# tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
+# Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
+# 4 MiB of a page does not move its date.
+MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
 
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
 HTML_SUFFIXES: Final = (".html", ".htm")

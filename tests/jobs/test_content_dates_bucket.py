@@ -13,6 +13,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 from s3util import BUCKET, Requests, make_config, moto_bucket
+from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
@@ -160,3 +161,17 @@ def test_precision_date_writes_dates_and_remembers_full_times(s3: Any) -> None:
     upload(s3, SITE, T2)
     rebuild(s3)  # switching back to full precision moves no date
     assert set(lastmods(s3).values()) == {W1}
+
+
+def test_a_page_is_read_whole_but_never_more_than_the_fingerprint_bound(s3: Any) -> None:
+    # 32 reads at once: the bound keeps a bucket of huge pages from filling the Lambda.
+    ranges: dict[str, str] = {}
+
+    def record(params: dict[str, Any], **_: Any) -> None:
+        ranges[params["url_path"].lstrip("/")] = params["headers"].get("Range", "")
+
+    upload(s3, SITE, T1)
+    s3.meta.events.register("before-call.s3.GetObject", record)
+    rebuild(s3)
+    assert ranges["a.html"] == f"bytes=0-{MAX_FINGERPRINT_BYTES - 1}"
+    assert "docs/manual.pdf" not in ranges  # its ETag is its fingerprint

@@ -11,7 +11,7 @@ from sitemill.config import Config, LastmodMode
 from sitemill.dating import Dated, at_precision, content_date, history_date
 from sitemill.entries import Page
 from sitemill.errors import RefusedError, SourceError
-from sitemill.fingerprint import fingerprint_bytes, fingerprint_html
+from sitemill.fingerprint import MAX_FINGERPRINT_BYTES, fingerprint_bytes, fingerprint_html
 from sitemill.listing import wants_facts
 from sitemill.pages import ORDINARY_PAGE, PAGE_FACTS_BYTES, PageFacts, read_page_facts
 from sitemill.pipeline import reads_page
@@ -23,9 +23,7 @@ from sitemill.state import PageRecord, State
 
 log = logging.getLogger(__name__)
 
-# A page's content is fingerprinted from at most this many bytes (a reader sees no more of
-# a bigger one in any sense that a sitemap date should follow).
-MAX_PAGE_BYTES = 32 * 1024 * 1024
+MAX_PAGE_BYTES = MAX_FINGERPRINT_BYTES
 
 
 @dataclass

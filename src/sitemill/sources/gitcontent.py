@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sitemill.errors import GitError
+from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.gitrun import Git, GitBatch
 from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative
 from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
@@ -18,9 +19,9 @@ log = logging.getLogger(__name__)
 
 Fingerprint = Callable[[str, bytes], str]
 
-# A blob is fingerprinted from at most this many bytes, as a page of the work tree is
-# (sitemill.jobs.treedates.MAX_PAGE_BYTES); the rest is read past, never kept.
-MAX_BLOB_BYTES = 32 * 1024 * 1024
+# A blob is fingerprinted from at most this many bytes, as a page of the work tree is; the
+# rest is read past, never kept.
+MAX_BLOB_BYTES = MAX_FINGERPRINT_BYTES
 # Requests in flight to `git cat-file --batch`: two windows of this many, a few KiB of object
 # names, so that writing a request never waits for git, which may be waiting for us to read.
 _WINDOW = 32

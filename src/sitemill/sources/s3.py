@@ -12,6 +12,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config import Config, LastmodMode
 from sitemill.entries import Page
 from sitemill.errors import SitemillError, SourceError
+from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
 from sitemill.protocol import Precision, format_lastmod
@@ -28,9 +29,7 @@ log = logging.getLogger(__name__)
 LIST_PAGE_SIZE: Final = 1_000
 # Empty "folder" markers made by the S3 console (key ending in "/") and by Hadoop tools.
 _FOLDER_MARKER_SUFFIX: Final = "_$folder$"
-# A page's content is fingerprinted from at most this many bytes (what a reader sees of a
-# bigger one is not a sitemap's business).
-MAX_PAGE_BYTES: Final = 32 * 1024 * 1024
+MAX_PAGE_BYTES: Final = MAX_FINGERPRINT_BYTES
 # A state larger than this is not one sitemill wrote (a million pages compress to ~20 MB).
 MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 _NOT_FOUND_CODES: Final = frozenset({"NoSuchKey", "404", "NotFound"})
