@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import io
 import os
 import re
 import socket
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +14,7 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
+from livesite import serve_folder
 from sitemill.cli.console import print_report
 from sitemill.config import LastmodMode
 from sitemill.entries import SkipReason
@@ -417,21 +415,8 @@ def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """A folder served on 127.0.0.1 as the live site, and its URL."""
     served = tmp_path / "live"
     served.mkdir()
-    handler = functools.partial(_QuietHandler, directory=str(served))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    try:
-        yield served, f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+    with serve_folder(served) as url:
+        yield served, url
 
 
 NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}

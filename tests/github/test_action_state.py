@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +23,7 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 )
 
 from gitutil import git, head
+from livesite import serve_folder
 from sitemill.config import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github.settings import read_settings
@@ -65,21 +63,8 @@ def live(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """The deployed site: a folder served on 127.0.0.1, and its base URL."""
     served = tmp_path / "live"
     served.mkdir()
-    handler = functools.partial(_QuietHandler, directory=str(served))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    try:
-        yield served, f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+    with serve_folder(served) as url:
+        yield served, url
 
 
 def deploy(public: Path, served: Path) -> None:
