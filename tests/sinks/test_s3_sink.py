@@ -19,7 +19,7 @@ from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket, put_p
 from sitemill.cli.main import main
 from sitemill.errors import ConflictError, SinkError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.sinks.s3 import S3Sink, _supports_conditional_put, holds
+from sitemill.sinks.s3 import S3Sink, holds, supports_conditional_put
 from sitemill.sources.s3 import Inventory, StoredObject
 from xsd import assert_xsd_valid
 
@@ -170,18 +170,18 @@ def test_a_file_deleted_by_another_writer_is_a_conflict(s3: Any) -> None:
 
 
 def test_conditional_write_support_is_read_from_the_service_model(s3: Any) -> None:
-    assert _supports_conditional_put(s3)
+    assert supports_conditional_put(s3)
     # A botocore from before late 2024 has no IfMatch on PutObject (Lambda may bundle one).
     shape = SimpleNamespace(members={"Bucket": None, "Key": None, "Body": None})
     model = SimpleNamespace(operation_model=lambda name: SimpleNamespace(input_shape=shape))
     old_client = SimpleNamespace(meta=SimpleNamespace(service_model=model))
-    assert not _supports_conditional_put(old_client)  # type: ignore[arg-type]
+    assert not supports_conditional_put(old_client)  # type: ignore[arg-type]
 
 
 def test_without_conditional_writes_the_index_is_still_written(
     s3: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sitemill.sinks.s3._supports_conditional_put", lambda client: False)
+    monkeypatch.setattr("sitemill.sinks.s3.supports_conditional_put", lambda client: False)
     sent: list[dict[str, Any]] = []
     s3.meta.events.register("before-call.s3.PutObject", lambda params, **_: sent.append(params))
     s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=b"<v1/>")

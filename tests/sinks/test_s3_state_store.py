@@ -117,7 +117,7 @@ def test_a_state_deleted_meanwhile_is_a_conflict(s3: Any) -> None:
 def test_without_conditional_writes_the_state_is_still_written(
     s3: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sitemill.sinks.s3state._supports_conditional_put", lambda client: False)
+    monkeypatch.setattr("sitemill.sinks.s3state.supports_conditional_put", lambda client: False)
     sent: list[dict[str, Any]] = []
     s3.meta.events.register("before-call.s3.PutObject", lambda params, **_: sent.append(params))
     s3.put_object(Bucket=STATE_BUCKET, Key=KEY, Body=DATA)

@@ -145,37 +145,21 @@ class S3Sink:
         *,
         expected: StoredObject | None,
     ) -> str:
-        request: PutObjectRequestTypeDef = {
-            "Bucket": self.bucket,
-            "Key": self.prefix + name,
-            "Body": data,
-            "ContentType": content_type,
-            "CacheControl": self.cache_control,
-            "ContentMD5": base64.b64encode(digest).decode("ascii"),
-        }
-        # A conditional write: fail rather than replace a version this run has not seen.
-        # https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
-        conditional = self._conditional()
-        if conditional:
-            if expected is not None:
-                request["IfMatch"] = expected.etag
-            else:
-                request["IfNoneMatch"] = "*"
-        try:
-            response = self.client.put_object(**request)
-        except ClientError as exc:
-            if conditional and _is_conflict(exc, expected is not None):
-                raise ConflictError(
-                    f"{self._uri(name)} was changed by another writer during this run"
-                ) from exc
-            raise SinkError(f"cannot write {self._uri(name)}: {describe_error(exc)}") from exc
-        except BotoCoreError as exc:
-            raise SinkError(f"cannot write {self._uri(name)}: {describe_error(exc)}") from exc
-        return response.get("ETag", "")
+        return put_object(
+            self.client,
+            self.bucket,
+            self.prefix + name,
+            data,
+            digest=digest,
+            content_type=content_type,
+            cache_control=self.cache_control,
+            expected_etag=None if expected is None else expected.etag,
+            conditional=self._conditional(),
+        )
 
     def _conditional(self) -> bool:
         if self._supports_conditions is None:
-            self._supports_conditions = _supports_conditional_put(self.client)
+            self._supports_conditions = supports_conditional_put(self.client)
         return self._supports_conditions
 
     def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
@@ -197,7 +181,52 @@ class S3Sink:
         self.deleted.append(name)
 
 
-def _supports_conditional_put(client: S3Client) -> bool:
+def put_object(
+    client: S3Client,
+    bucket: str,
+    key: str,
+    data: bytes,
+    *,
+    digest: bytes,
+    content_type: str,
+    cache_control: str | None = None,
+    expected_etag: str | None,
+    conditional: bool,
+    label: str | None = None,
+) -> str:
+    """PUT ``data`` and return its new ETag. With ``conditional``, only over the version
+    with ``expected_etag`` (``If-Match``), or where the key is still absent (``If-None-Match:
+    *``): a version another writer put there meanwhile is never replaced, a ConflictError.
+    ``label`` names the object in errors (default: its s3:// URI).
+    https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
+    """
+    request: PutObjectRequestTypeDef = {
+        "Bucket": bucket,
+        "Key": key,
+        "Body": data,
+        "ContentType": content_type,
+        "ContentMD5": base64.b64encode(digest).decode("ascii"),
+    }
+    if cache_control is not None:
+        request["CacheControl"] = cache_control
+    if conditional:
+        if expected_etag is not None:
+            request["IfMatch"] = expected_etag
+        else:
+            request["IfNoneMatch"] = "*"
+    uri = label or f"s3://{bucket}/{key}"
+    try:
+        response = client.put_object(**request)
+    except ClientError as exc:
+        if conditional and _is_conflict(exc, expected_etag is not None):
+            raise ConflictError(f"{uri} was changed by another writer during this run") from exc
+        raise SinkError(f"cannot write {uri}: {describe_error(exc)}") from exc
+    except BotoCoreError as exc:
+        raise SinkError(f"cannot write {uri}: {describe_error(exc)}") from exc
+    return response.get("ETag", "")
+
+
+def supports_conditional_put(client: S3Client) -> bool:
     """Whether this botocore knows PutObject's IfMatch (added in late 2024).
 
     The Lambda runtime's bundled boto3 may be older; without the parameter the write is

@@ -3,7 +3,6 @@ only when changed, and never over a version another writer put there since it wa
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import hashlib
 import logging
@@ -14,20 +13,17 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConfigError, ConflictError, SinkError, SourceError
 from sitemill.outputs import STATE_NAME, content_type
+from sitemill.sinks.s3 import put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_none
 from sitemill.statestore import MAX_STATE_READ_BYTES
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-    from mypy_boto3_s3.type_defs import PutObjectRequestTypeDef
 
 log = logging.getLogger(__name__)
 
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
 _BUCKET_NAME: Final = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
-# 412: the ETag no longer matches (or the key now exists); 409: a concurrent conditional write.
-# https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
-_CONFLICT_STATUSES: Final = frozenset({409, 412})
 _ACCESS_DENIED: Final = frozenset({"AccessDenied", "403"})
 _STATE_TYPE: Final = content_type(STATE_NAME)
 
@@ -111,41 +107,24 @@ class S3StateStore:
             self.read()
         if self._etag is not None and self._etag.strip('"') == _md5(data):
             return False  # an SSE-KMS or multipart ETag never matches: written again
-        request: PutObjectRequestTypeDef = {
-            "Bucket": self.bucket,
-            "Key": self.key,
-            "Body": data,
-            "ContentType": _STATE_TYPE,
-            "ContentMD5": base64.b64encode(bytes.fromhex(_md5(data))).decode("ascii"),
-        }
-        conditional = _supports_conditional_put(self.client)
-        if conditional:
-            if self._etag is not None:
-                request["IfMatch"] = self._etag
-            else:
-                request["IfNoneMatch"] = "*"
         try:
-            response = self.client.put_object(**request)
-        except ClientError as exc:
-            status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
-            if conditional and (status in _CONFLICT_STATUSES or is_not_found(exc)):
-                self._known = False
-                raise ConflictError(
-                    f"the state {self.where} was changed by another writer during this run"
-                ) from exc
-            raise SinkError(f"cannot write the state {self.where}: {describe_error(exc)}") from exc
-        except BotoCoreError as exc:
-            raise SinkError(f"cannot write the state {self.where}: {describe_error(exc)}") from exc
-        self._etag, self._known = response.get("ETag"), True
+            etag = put_object(
+                self.client,
+                self.bucket,
+                self.key,
+                data,
+                digest=bytes.fromhex(_md5(data)),
+                content_type=_STATE_TYPE,
+                expected_etag=self._etag,
+                conditional=supports_conditional_put(self.client),
+                label=f"the state {self.where}",
+            )
+        except ConflictError:
+            self._known = False  # read again before another try
+            raise
+        self._etag, self._known = etag or None, True
         return True
 
 
 def _is_access_denied(exc: ClientError) -> bool:
     return exc.response.get("Error", {}).get("Code") in _ACCESS_DENIED
-
-
-def _supports_conditional_put(client: S3Client) -> bool:
-    """Whether this botocore knows PutObject's IfMatch (late 2024); an older one (the Lambda
-    runtime's own) writes unconditionally, safe with the stack's single writer."""
-    shape = client.meta.service_model.operation_model("PutObject").input_shape
-    return shape is not None and {"IfMatch", "IfNoneMatch"} <= set(shape.members)
