@@ -28,11 +28,26 @@ class Page:
     date_reason: str | None = None  # why ``lastmod`` is what it is (sitemill.dating), if known
 
 
+class Alternate(NamedTuple):
+    """One ``<xhtml:link rel="alternate" hreflang href>`` of an entry: a version of the page
+    in another language (or ``x-default``). ``href`` is a URL the same sitemap lists."""
+
+    hreflang: str
+    href: str
+
+
+class Image(NamedTuple):
+    """One ``<image:image>`` of an entry: an absolute, percent-encoded image URL."""
+
+    loc: str
+
+
 class Entry(NamedTuple):
     """One <url> of a sitemap. Every field is already formatted for output.
 
     ``loc`` is absolute and percent-encoded (XML escaping is the template's job);
     ``lastmod`` is a W3C datetime in UTC, so plain string comparison orders it.
+    ``alternates`` (hreflang) and ``images`` are the sitemap extensions, empty for most runs.
     A NamedTuple rather than a frozen dataclass: a run can make millions of them, and a
     tuple is immutable data too, built at a third of the cost.
     """
@@ -41,6 +56,8 @@ class Entry(NamedTuple):
     lastmod: str | None = None
     changefreq: str | None = None
     priority: str | None = None
+    alternates: tuple[Alternate, ...] = ()
+    images: tuple[Image, ...] = ()
 
 
 class SkipReason(Enum):

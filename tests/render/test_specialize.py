@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.entries import Entry
+from sitemill.entries import Alternate, Entry, Image
 from sitemill.render.compiled import compile_template, xml_escape
 from sitemill.render.environment import (
     TEXT_TEMPLATE,
@@ -20,7 +20,13 @@ from sitemill.render.environment import (
 )
 
 field = st.one_of(st.none(), st.text(), st.sampled_from(["", "a&b", "<'\">", "0.5"]))
-entries = st.lists(st.builds(Entry, st.text(min_size=1), field, field, field), max_size=8)
+text = st.one_of(st.text(), st.sampled_from(["", "a&b", "<'\">", "%s", "x-default"]))
+alternates = st.lists(st.builds(Alternate, text, text), max_size=3).map(tuple)
+images = st.lists(st.builds(Image, text), max_size=3).map(tuple)
+entries = st.lists(
+    st.builds(Entry, st.text(min_size=1), field, field, field, alternates, images), max_size=8
+)
+FLAGS = [(False, False), (True, False), (False, True), (True, True)]
 
 SIMPLE_TEMPLATES = {
     "ws.xml.j2": "<r>\n{%- for e in entries -%}\n  <u>{{ e.loc }}</u>{% if e.priority %}"
@@ -28,6 +34,10 @@ SIMPLE_TEMPLATES = {
     "nested.xml.j2": "{% for e in entries %}{% if e.lastmod %}{% if e.changefreq %}"
     "{{ e.changefreq }}{% endif %}|{{ e.lastmod }}{% endif %};{% endfor %}",
     "plain.txt.j2": "# list\n{% for e in entries %}{{ e.loc }} {{ e.lastmod }}\n{% endfor %}",
+    "ext.xml.j2": "<r{% if uses_images %} i{% endif %}>{% for e in entries %}{{ e.loc }}"
+    "{% for a in e.alternates %}{% if a.hreflang %}[{{ a.hreflang }}]{% endif %}{{ a.href }}"
+    "{% endfor %}{% if e.images %}{% for i in e.images %}({{ i.loc }}){% endfor %}{% endif %}"
+    "{% endfor %}</r>",
 }
 UNSUPPORTED_TEMPLATES = {
     "filter.xml.j2": "{% for e in entries %}{{ e.loc | upper }}{% endfor %}",
@@ -51,6 +61,13 @@ UNSUPPORTED_TEMPLATES = {
     "include.xml.j2": '{% include "plain.txt.j2" %}{% for e in entries %}{% endfor %}',
     "extends.xml.j2": '{% extends "plain.txt.j2" %}',
     "import.xml.j2": '{% import "plain.txt.j2" as p %}{% for e in entries %}{% endfor %}',
+    "deep-loop.xml.j2": "{% for e in entries %}{% for a in e.alternates %}"
+    "{% for b in e.images %}{% endfor %}{% endfor %}{% endfor %}",
+    "item-dunder.xml.j2": "{% for e in entries %}{% for a in e.alternates %}{{ a.__class__ }}"
+    "{% endfor %}{% endfor %}",
+    "loop-of-loc.xml.j2": "{% for e in entries %}{% for c in e.loc %}{{ c }}{% endfor %}{% endfor %}",
+    "flag-else.xml.j2": "{% if uses_images %}i{% else %}n{% endif %}{% for e in entries %}"
+    "{% endfor %}",
 }
 
 
@@ -62,15 +79,22 @@ def custom_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def jinja_output(template: jinja2.Template, items: list[Entry]) -> str:
-    return "".join(template.generate(entries=items))
+def jinja_output(
+    template: jinja2.Template, items: list[Entry], flags: tuple[bool, bool] = (False, False)
+) -> str:
+    return "".join(
+        template.generate(entries=items, uses_alternates=flags[0], uses_images=flags[1])
+    )
 
 
-def compiled_output(template: jinja2.Template, items: list[Entry]) -> str:
+def compiled_output(
+    template: jinja2.Template, items: list[Entry], flags: tuple[bool, bool] = (False, False)
+) -> str:
     compiled = compile_template(template)
     assert compiled is not None, template.name
     assert compiled.render_batch(items) == list(map(compiled.render_entry, items))
-    return compiled.header + "".join(map(compiled.render_entry, items)) + compiled.footer
+    header = compiled.header_for(*flags)
+    return header + "".join(map(compiled.render_entry, items)) + compiled.footer
 
 
 @settings(max_examples=150, deadline=None)
@@ -79,7 +103,8 @@ def test_builtin_templates_compile_to_identical_output(items: list[Entry]) -> No
     environment = make_environment()
     for name in (URLSET_TEMPLATE, TEXT_TEMPLATE):
         template = load_template(environment, name)
-        assert compiled_output(template, items) == jinja_output(template, items)
+        for flags in FLAGS:
+            assert compiled_output(template, items, flags) == jinja_output(template, items, flags)
 
 
 @settings(max_examples=100, deadline=None)
@@ -90,7 +115,8 @@ def test_simple_user_templates_compile_to_identical_output(
     environment = make_environment(custom_dir)
     for name in SIMPLE_TEMPLATES:
         template = load_template(environment, name)
-        assert compiled_output(template, items) == jinja_output(template, items)
+        for flags in FLAGS:
+            assert compiled_output(template, items, flags) == jinja_output(template, items, flags)
 
 
 @pytest.mark.parametrize("name", sorted(UNSUPPORTED_TEMPLATES))

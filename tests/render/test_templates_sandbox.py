@@ -12,7 +12,7 @@ import pytest
 
 from conftest import BASE_URL, SiteMaker, page
 from sitemill.config import load_config
-from sitemill.entries import Entry
+from sitemill.entries import Alternate, Entry, Image
 from sitemill.errors import TemplateError
 from sitemill.jobs.tree import build_from_tree
 from sitemill.render.compiled import compile_template
@@ -240,10 +240,16 @@ def test_the_sandbox_changes_no_byte_of_the_output(name: str, templates: Path) -
     entries = [
         Entry("https://example.com/a?x=1&y=<2>", "2024-01-02T03:04:05+00:00", "daily", "0.5"),
         Entry("https://example.com/É'\"", None, None, None),
+        Entry(
+            "https://example.com/b",
+            alternates=(Alternate("en-GB", "https://example.com/b?a=1&b=<2>"),),
+            images=(Image("https://example.com/i&'.png"),),
+        ),
     ]
     sandboxed = load_template(make_environment(templates), name)
     plain = plain_environment(templates).get_template(name)
-    assert sandboxed.render(entries=entries) == plain.render(entries=entries)
+    flags = {"uses_alternates": True, "uses_images": False}
+    assert sandboxed.render(entries=entries, **flags) == plain.render(entries=entries, **flags)
     index = load_template(make_environment(templates), INDEX_TEMPLATE)
     items = [{"loc": "https://example.com/sitemap-1.xml", "lastmod": "2024-01-02"}]
     assert index.render(sitemaps=items) == plain_environment(templates).get_template(

@@ -8,10 +8,13 @@ same output: the same text, the same truthiness, the same escaping as markupsafe
 template outside that subset (filters, macros, loop variables, expressions) is left to
 Jinja, so the output never depends on which path ran.
 
-The subset is a whitelist of node shapes: static text, one ``{% for x in entries %}``, and
-inside it ``{{ x.<field> }}`` and ``{% if x.<field> %}`` for the four Entry fields. The
-generated code holds only fixed names and repr()-quoted text, so it reaches nothing that
-the sandbox Jinja renders the template in (see sitemill.render.environment) would refuse.
+The subset is a whitelist of node shapes: static text (with ``{% if uses_alternates %}`` and
+``{% if uses_images %}`` around text, for the namespaces a file declares only when it uses
+them), one ``{% for x in entries %}``, and inside it ``{{ x.<field> }}`` and
+``{% if x.<field> %}`` for the Entry fields, and one level of ``{% for a in x.alternates %}``
+or ``{% for i in x.images %}`` with their items' fields. The generated code holds only
+fixed names and repr()-quoted text, so it reaches nothing that the sandbox Jinja renders the
+template in (see sitemill.render.environment) would refuse.
 """
 
 from __future__ import annotations
@@ -23,9 +26,14 @@ import jinja2
 import markupsafe
 from jinja2 import nodes
 
-from sitemill.entries import Entry
+from sitemill.entries import Alternate, Entry, Image
 
 _FIELDS = Entry._fields
+# The fields of an entry that hold a tuple of items, and the fields of those items.
+_ITEM_FIELDS = {"alternates": Alternate._fields, "images": Image._fields}
+# The names a urlset file's header may test: whether any entry of the file has alternates,
+# images (so that a namespace is declared only in the files that use it).
+FILE_FLAGS = ("uses_alternates", "uses_images")
 # markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
 _XML_SPECIAL = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
 _XML_SPECIAL_CHARS = "".join(char for char, _ in _XML_SPECIAL)
@@ -47,10 +55,15 @@ def xml_escape(value: object) -> str:
 class CompiledTemplate:
     """A template split into its fixed header and footer and a function per entry."""
 
-    header: str
+    header: str  # for a file whose entries use no extension
     footer: str
     render_entry: Callable[[Entry], str]
     render_batch: Callable[[list[Entry]], list[str]]  # the same, for many entries at once
+    # The header for a file whose entries use alternates, images: (uses_alternates, uses_images)
+    headers: dict[tuple[bool, bool], str]
+
+    def header_for(self, uses_alternates: bool, uses_images: bool) -> str:
+        return self.headers[uses_alternates, uses_images]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +121,18 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
     ):
         raise _unsupported(loop, "a loop that is not a plain {% for entry in entries %}")
     split = tree.body.index(loop)
-    header = "".join(_static_text(node) for node in tree.body[:split])
-    footer = "".join(_static_text(node) for node in tree.body[split + 1 :])
+    headers = {
+        (alternates, images): "".join(
+            _static_text(node, {"uses_alternates": alternates, "uses_images": images})
+            for node in tree.body[:split]
+        )
+        for alternates in (False, True)
+        for images in (False, True)
+    }
+    footer = "".join(_static_text(node, {}) for node in tree.body[split + 1 :])
     fields = ", ".join(f"f_{name}" for name in _FIELDS)
-    text = _expression(loop.body, loop.target.name, escaping)
+    scope = {loop.target.name: ("f_", _FIELDS)}
+    text = _expression(loop.body, scope, escaping)
     source = (
         f"def render_entry(entry):\n    {fields}, = entry\n    return {text}\n"
         f"def render_batch(entries):\n    return [{text} for {fields} in entries]\n"
@@ -123,7 +144,7 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
         raise _Unsupported("too large to compile") from exc
     render_entry, render_batch = namespace["render_entry"], namespace["render_batch"]
     assert callable(render_entry) and callable(render_batch)
-    return CompiledTemplate(header, footer, render_entry, render_batch)
+    return CompiledTemplate(headers[False, False], footer, render_entry, render_batch, headers)
 
 
 def _unsupported(node: nodes.Node, what: str) -> _Unsupported:
@@ -143,31 +164,72 @@ def _output(name: str, escaping: bool) -> str:
     return f"({name} if {name}.__class__ is str and not ({plain}) else _escape({name}))"
 
 
-def _static_text(node: nodes.Node) -> str:
+def _static_text(node: nodes.Node, flags: dict[str, bool]) -> str:
+    """The text a node outside the loop writes, with ``flags`` for the file's flags."""
     if isinstance(node, nodes.Output):
         dynamic = [n for n in node.nodes if not isinstance(n, nodes.TemplateData)]
         if not dynamic:
             return "".join(n.data for n in node.nodes)  # type: ignore[attr-defined]
         node = dynamic[0]
+    elif (
+        isinstance(node, nodes.If)
+        and isinstance(node.test, nodes.Name)
+        and node.test.name in FILE_FLAGS
+        and not node.elif_
+        and not node.else_
+    ):
+        if not flags.get(node.test.name, False):
+            return ""
+        return "".join(_static_text(child, flags) for child in node.body)
     raise _unsupported(node, f"{_kind(node)} outside the loop, where only text is compiled")
 
 
-def _field(node: nodes.Node, target: str) -> str:
+# A loop variable's name -> the prefix of its fields' Python names, and those fields.
+_Scope = dict[str, tuple[str, tuple[str, ...]]]
+
+
+def _field(node: nodes.Node, scope: _Scope) -> str:
     if (
         isinstance(node, nodes.Getattr)
         and isinstance(node.node, nodes.Name)
-        and node.node.name == target
-        and node.attr in _FIELDS
+        and node.node.name in scope
+        and node.attr in scope[node.node.name][1]
     ):
-        return f"f_{node.attr}"
+        return f"{scope[node.node.name][0]}{node.attr}"
     raise _unsupported(node, f"{_kind(node)} where only the entry's {_FIELD_NAMES} are compiled")
 
 
-def _expression(body: list[nodes.Node], target: str, escaping: bool) -> str:
+def _item_loop(node: nodes.For, scope: _Scope, escaping: bool) -> str:
+    """``{% for item in entry.alternates %}`` (or images): a join over a comprehension, and
+    nothing at all for an entry without items (most entries)."""
+    source = node.iter
+    if not (
+        isinstance(node.target, nodes.Name)
+        and isinstance(source, nodes.Getattr)
+        and isinstance(source.node, nodes.Name)
+        and scope.get(source.node.name, ("", ()))[0] == "f_"
+        and source.attr in _ITEM_FIELDS
+        and not node.else_
+        and node.test is None
+        and not node.recursive
+    ):
+        raise _unsupported(node, "a loop other than {% for item in entry.alternates/images %}")
+    fields = _ITEM_FIELDS[source.attr]
+    inner = {**scope, node.target.name: ("i_", fields)}
+    text = _expression(node.body, inner, escaping, nested=True)
+    names = ", ".join(f"i_{name}" for name in fields)
+    items = f"f_{source.attr}"
+    return f"(''.join([{text} for {names}, in {items}]) if {items} else '')"
+
+
+def _expression(
+    body: list[nodes.Node], scope: _Scope, escaping: bool, *, nested: bool = False
+) -> str:
     """A Python expression for the text a list of template nodes writes for one entry.
 
     Text and fields become one %-format (built in C at once); an ``{% if %}`` becomes a
-    conditional expression whose text is one more %-format inside it.
+    conditional expression whose text is one more %-format inside it, and a loop over an
+    entry's alternates or images a join (``nested``: inside such a loop, where no other is).
     """
     template: list[str] = []
     values: list[str] = []
@@ -178,12 +240,15 @@ def _expression(body: list[nodes.Node], target: str, escaping: bool) -> str:
                     template.append(child.data.replace("%", "%%"))
                 else:
                     template.append("%s")
-                    values.append(_output(_field(child, target), escaping))
+                    values.append(_output(_field(child, scope), escaping))
         elif isinstance(node, nodes.If) and not node.elif_:
-            then = _expression(node.body, target, escaping)
-            otherwise = _expression(node.else_, target, escaping)
+            then = _expression(node.body, scope, escaping, nested=nested)
+            otherwise = _expression(node.else_, scope, escaping, nested=nested)
             template.append("%s")
-            values.append(f"({then} if {_field(node.test, target)} else {otherwise})")
+            values.append(f"({then} if {_field(node.test, scope)} else {otherwise})")
+        elif isinstance(node, nodes.For) and not nested:
+            template.append("%s")
+            values.append(_item_loop(node, scope, escaping))
         else:
             raise _unsupported(node, f"{_kind(node)} inside the loop")
     if not values:

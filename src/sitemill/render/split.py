@@ -27,6 +27,8 @@ from sitemill.render.environment import template_error
 # enough that the lookahead past a file's end costs nothing.
 _BATCH = 1_024
 _LASTMOD = attrgetter("lastmod")
+_ALTERNATES = attrgetter("alternates")
+_IMAGES = attrgetter("images")
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
@@ -70,15 +72,24 @@ def _render_compiled(
     """The same split, for a template compiled to a function per entry.
 
     Entries are rendered a batch at a time and the byte limit is found with running sums
-    and a bisection, so the per-entry work stays in C.
+    and a bisection, so the per-entry work stays in C. A file declares the namespace of an
+    extension only when one of its entries uses it: the first such entry of a file also
+    pays for the declaration, so the split stays exact.
     """
-    budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
+    plain_header = compiled.header_for(False, False)
+    extra = (
+        _utf8_size(compiled.header_for(True, False)) - _utf8_size(plain_header),
+        _utf8_size(compiled.header_for(False, True)) - _utf8_size(plain_header),
+    )
+    budget = max_bytes - _utf8_size(plain_header) - _utf8_size(compiled.footer)
     source = iter(entries)
     held: list[Entry] = []  # taken from the source, rendered, not yet in a file
     held_text: list[str] = []
+    held_flags: list[int] | None = None  # per held entry: 1 alternates, 2 images; None: none
     while True:
-        parts = [compiled.header]
+        parts: list[str] = []
         size = count = 0
+        uses = 0  # the extensions this file's entries use so far (bits as in held_flags)
         lastmod: str | None = None
         while count < max_urls:
             if not held:
@@ -86,8 +97,12 @@ def _render_compiled(
                 if not held:
                     break
                 held_text = _render_batch(compiled, name, held)
+                held_flags = _extension_flags(held)
             texts = held_text[: max_urls - count]
-            totals = _running_sizes(size, texts)  # totals[k]: size with k more
+            if held_flags is None:
+                totals = _running_sizes(size, texts)  # totals[k]: size with k more
+            else:
+                totals = _running_sizes_declaring(size, texts, held_flags, uses, extra)
             fit = bisect_right(totals, budget) - 1
             if fit == 0 and count == 0:
                 raise TemplateError(
@@ -97,17 +112,47 @@ def _render_compiled(
             size = totals[fit]
             count += fit
             lastmod = _newer(lastmod, held[:fit])
+            if held_flags is not None:
+                for flags in held_flags[:fit]:
+                    uses |= flags
+                held_flags = held_flags[fit:]
             held, held_text = held[fit:], held_text[fit:]
             if fit < len(texts):
                 break  # the next entry does not fit in this file
         if count == 0:
             return
+        parts.insert(0, compiled.header_for(bool(uses & 1), bool(uses & 2)))
         parts.append(compiled.footer)
         text = "".join(parts)
         del parts  # hold at most two copies of a file at a time, and only the bytes after
         data = text.encode("utf-8")
         del text
         yield RenderedSitemap(data, count, lastmod)
+
+
+def _extension_flags(batch: list[Entry]) -> list[int] | None:
+    """Per entry, which extensions it uses (1: alternates, 2: images); None when none does
+    (the usual batch: two passes in C)."""
+    if not any(map(_ALTERNATES, batch)) and not any(map(_IMAGES, batch)):
+        return None
+    return [(1 if entry.alternates else 0) | (2 if entry.images else 0) for entry in batch]
+
+
+def _running_sizes_declaring(
+    start: int, texts: list[str], flags: list[int], uses: int, extra: tuple[int, int]
+) -> list[int]:
+    """``_running_sizes``, where the first entry of the file that uses an extension also
+    carries the size of its namespace declaration."""
+    sizes = [start]
+    total = start
+    for text, used in zip(texts, flags, strict=False):
+        total += _utf8_size(text)
+        new = used & ~uses
+        if new:
+            total += (extra[0] if new & 1 else 0) + (extra[1] if new & 2 else 0)
+            uses |= new
+        sizes.append(total)
+    return sizes
 
 
 def _render_batch(compiled: CompiledTemplate, name: str | None, batch: list[Entry]) -> list[str]:
@@ -143,7 +188,11 @@ def _render_with_jinja(
 
     def render(batch: list[Entry]) -> bytes:
         try:
-            return template.render(entries=batch).encode("utf-8")
+            return template.render(
+                entries=batch,
+                uses_alternates=any(map(_ALTERNATES, batch)),
+                uses_images=any(map(_IMAGES, batch)),
+            ).encode("utf-8")
         except Exception as exc:  # whatever the template's own code raised: one line
             raise template_error(template.name, exc) from exc
 
