@@ -3,6 +3,8 @@
 - ``noindex``: a robots meta tag says noindex or none (sitemill.noindex);
 - ``refresh``: the URL a ``<meta http-equiv="refresh">`` sends the reader to (a redirect stub);
 - ``canonical``: the href of the page's ``<link rel="canonical">``;
+- ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
+- ``images``: the sources of the images its body shows, when read (sitemill.images);
 - ``document``: whether the file is an HTML document at all, not a template, a macro or
   include fragment, or a text file with an .html name (a search-engine verification file).
 
@@ -13,11 +15,13 @@ state (sitemill.state), so ``FACTS_VERSION`` moves whenever what is read here ch
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Final
 
 from sitemill.htmlhead import HTML_SPACE, StartTag, head_start_tags
+from sitemill.images import read_image_sources
 from sitemill.noindex import PAGE_FACTS_BYTES, is_noindex_meta
 
 __all__ = [
@@ -27,16 +31,20 @@ __all__ = [
     "read_page_facts",
     "read_refresh",
     "refresh_url",
+    "with_images",
 ]
 
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
-FACTS_VERSION: Final = 2
+FACTS_VERSION: Final = 3
+# A page naming more alternates than this is not a page of a real multilingual site (the
+# largest have a few dozen languages): the rest are left out, so a hostile head costs little.
+MAX_ALTERNATES: Final = 256
 
 _TAGS: Final = frozenset({"meta", "link", "html", "head"})
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
-_MARKS: Final = ((b"noindex", b"none", b"refresh", b"canonical", b"&#", b"{{", b"{%"),)
+_MARKS: Final = ((b"noindex", b"none", b"refresh", b"canonical", b"hreflang", b"&#", b"{{", b"{%"),)
 _BASE: Final = frozenset({"base"})
 # Template syntax: Go templates (Hugo), Jinja and Liquid (Sphinx, MkDocs, Jekyll themes). An
 # opener's scan stops at the next opener of its kind (which would match as well), so that
@@ -73,8 +81,10 @@ class PageFacts:
     noindex: bool = False
     refresh: str | None = None  # the URL of a meta refresh, as written
     canonical: str | None = None  # the href of rel=canonical, as written
-    base: str | None = None  # the href of <base>, when a relative URL above needs it
+    base: str | None = None  # the href of <base>, when a relative URL here needs it
     document: bool = True  # False: not an HTML document (a template, a fragment, text)
+    alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written, in order
+    images: tuple[str, ...] | None = None  # image sources as written; None: body not read
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
@@ -87,6 +97,7 @@ def read_page_facts(data: bytes) -> PageFacts:
     noindex = False
     refreshes: list[str] = []
     canonicals: list[str] = []
+    alternates: list[tuple[str, str]] = []
     for tag in head_start_tags(data, _TAGS, _MARKS):
         if tag.name != "meta" and _TEMPLATE.search(tag.source):
             return PageFacts(document=False)  # <html lang="{{ .Site.Language }}">: a layout
@@ -95,8 +106,14 @@ def read_page_facts(data: bytes) -> PageFacts:
             noindex = noindex or is_noindex_meta(values)
             if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh":
                 refreshes.append(values.get("content", ""))
-        elif tag.name == "link" and "canonical" in _REL_SPLIT.split(values.get("rel", "").lower()):
-            canonicals.append(values.get("href", "").strip(HTML_SPACE))
+        elif tag.name == "link":
+            rel = _REL_SPLIT.split(values.get("rel", "").lower())
+            if "canonical" in rel:
+                canonicals.append(values.get("href", "").strip(HTML_SPACE))
+            elif "alternate" in rel and "hreflang" in values and len(alternates) < MAX_ALTERNATES:
+                href = values.get("href", "").strip(HTML_SPACE)
+                if href:
+                    alternates.append((values["hreflang"].strip(HTML_SPACE), href))
     # The first valid refresh counts (one that only reloads the page included).
     refresh = next((url for valid, url in map(read_refresh, refreshes) if valid), None)
     # Google ignores rel=canonical when a page gives several that disagree.
@@ -104,8 +121,20 @@ def read_page_facts(data: bytes) -> PageFacts:
     canonical = canonicals[0] if canonicals and len(set(canonicals)) == 1 else None
     if canonical == "":
         canonical = None
-    base = _base_href(data) if _is_relative(refresh) or _is_relative(canonical) else None
-    return PageFacts(noindex, refresh, canonical, base)
+    relative = _is_relative(refresh) or _is_relative(canonical)
+    relative = relative or any(_is_relative(href) for _, href in alternates)
+    base = _base_href(data) if relative else None
+    return PageFacts(noindex, refresh, canonical, base, alternates=tuple(alternates))
+
+
+def with_images(facts: PageFacts, data: bytes) -> PageFacts:
+    """``facts`` with the images of the page whose bytes (up to the fingerprint's bound) are
+    ``data``, and the document's base URL when a relative image source needs it."""
+    images = read_image_sources(data)
+    base = facts.base
+    if base is None and any(map(_is_relative, images)):
+        base = _base_href(data)
+    return dataclasses.replace(facts, images=images, base=base)
 
 
 def _values(tag: StartTag) -> dict[str, str]:

@@ -15,13 +15,14 @@ import gzip
 import json
 import zlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.fingerprint import FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME
 from sitemill.pages import FACTS_VERSION, PageFacts
+from sitemill.statefacts import facts_from_json, facts_to_json
 
 if TYPE_CHECKING:
     from sitemill.statestore import StateStore
@@ -44,8 +45,6 @@ STATE_VERSION: Final = 1
 # A state of a million pages is about 100 MB of JSON; more is not ours (or a gzip bomb).
 MAX_STATE_BYTES: Final = 256 * 1024 * 1024
 _GZIP_LEVEL: Final = 6
-_DEFAULT_FACTS: Final = PageFacts()
-_FACT_FIELDS: Final = tuple(item.name for item in fields(PageFacts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +121,7 @@ def _records(
         fingerprint = _text(item.get("fingerprint")) if fingerprints_current else None
         record = PageRecord(
             version,
-            _facts(facts) if facts_current and isinstance(facts, dict) else None,
+            facts_from_json(facts) if facts_current and isinstance(facts, dict) else None,
             fingerprint,
             _text(item.get("lastmod")),
         )
@@ -131,20 +130,6 @@ def _records(
 
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _facts(values: Mapping[str, Any]) -> PageFacts:
-    """Facts from their table; a value of the wrong type is the default (read again later
-    would be better, but the ETag still vouches for the bytes)."""
-    known: dict[str, Any] = {}
-    for name in _FACT_FIELDS:
-        value = values.get(name)
-        default = getattr(_DEFAULT_FACTS, name)
-        if isinstance(default, bool):
-            known[name] = value if isinstance(value, bool) else default
-        else:
-            known[name] = value if isinstance(value, str) else default
-    return PageFacts(**known)
 
 
 def dump_state(state: State) -> bytes:
@@ -166,20 +151,12 @@ def _record_values(record: PageRecord) -> dict[str, Any]:
     if record.version is not None:
         values["etag"] = record.version
     if record.facts is not None:
-        values["facts"] = _fact_values(record.facts)
+        values["facts"] = facts_to_json(record.facts)
     if record.fingerprint is not None:
         values["fingerprint"] = record.fingerprint
     if record.lastmod is not None:
         values["lastmod"] = record.lastmod
     return values
-
-
-def _fact_values(facts: PageFacts) -> dict[str, Any]:
-    return {
-        name: getattr(facts, name)
-        for name in _FACT_FIELDS
-        if getattr(facts, name) != getattr(_DEFAULT_FACTS, name)
-    }
 
 
 class Previous(Protocol):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config import Config, LastmodMode
+from sitemill.config import Config, LastmodMode, OutputFormat
 from sitemill.errors import ConflictError, SinkError
 from sitemill.fingerprint import fingerprint_html
 from sitemill.outputs import STATE_NAME, content_type
@@ -107,14 +107,15 @@ def build_from_bucket(
     for message in warnings:
         log.warning("%s", message)
     dating = config.content_dates and config.lastmod is not LastmodMode.NONE
-    knowledge = Knowledge(known, State(), config.lastmod_precision, dating, first_run)
+    images = config.images and config.format is OutputFormat.XML
+    knowledge = Knowledge(known, State(), config.lastmod_precision, dating, first_run, images)
     fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore) if dating else None
     counts = HeadCounts()
     listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     pages = attach_facts(
         listing,
         needs=partial(reads_page, config, robots),
-        read=lambda path: read_page(client, site.bucket, root + path, fingerprint),
+        read=lambda path: read_page(client, site.bucket, root + path, fingerprint, images=images),
         knowledge=knowledge,
         counts=counts,
         workers=_workers(client),

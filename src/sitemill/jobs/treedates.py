@@ -7,13 +7,19 @@ import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from sitemill.config import Config, LastmodMode
+from sitemill.config import Config, LastmodMode, OutputFormat
 from sitemill.dating import Dated, at_precision, content_date, history_date
 from sitemill.entries import Page
 from sitemill.errors import RefusedError, SourceError
 from sitemill.fingerprint import MAX_FINGERPRINT_BYTES, fingerprint_bytes, fingerprint_html
 from sitemill.listing import wants_facts
-from sitemill.pages import ORDINARY_PAGE, PAGE_FACTS_BYTES, PageFacts, read_page_facts
+from sitemill.pages import (
+    ORDINARY_PAGE,
+    PAGE_FACTS_BYTES,
+    PageFacts,
+    read_page_facts,
+    with_images,
+)
 from sitemill.pipeline import reads_page
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.robots import RobotsRules
@@ -47,21 +53,26 @@ def read_pages(
     config: Config, robots: RobotsRules | None, site: Root, files: list[TreeFile], *, whole: bool
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
-    with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too."""
+    with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
+    ``images`` on, an HTML page's body for its images (in the same read)."""
     reads = PageReads()
     ignore = config.fingerprint_ignore
+    images = config.images and config.format is OutputFormat.XML
     for file in files:
         path = file.path
         html = wants_facts(path)
         if not (html or whole) or not reads_page(config, robots, path):
             continue
-        data = read_file(site, path, MAX_PAGE_BYTES if whole else PAGE_FACTS_BYTES)
+        body = whole or (images and html)
+        data = read_file(site, path, MAX_PAGE_BYTES if body else PAGE_FACTS_BYTES)
         if data is None:
             if html:
                 reads.facts[path] = None
             continue
         if html:
             facts = read_page_facts(data[:PAGE_FACTS_BYTES])
+            if images and facts.document:
+                facts = with_images(facts, data)
             if facts != ORDINARY_PAGE:
                 reads.facts[path] = facts
         if whole:

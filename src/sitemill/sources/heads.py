@@ -48,6 +48,7 @@ class Knowledge:
     precision: Precision
     content_dates: bool = False
     first_run: bool = True
+    images: bool = False  # the facts must hold the page's images (read its body)
 
 
 def attach_facts(
@@ -93,8 +94,11 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
     if record is None or page.version is None or record.version != page.version:
         return None
     html = wants_facts(page.path)
-    if html and record.facts is None:
+    facts = record.facts
+    if html and facts is None:
         return None
+    if html and knowledge.images and facts is not None and facts.document and facts.images is None:
+        return None  # remembered before images were on: read once more
     if knowledge.content_dates and (record.fingerprint is None or record.lastmod is None):
         return None
     return record.facts if html else None, record.fingerprint

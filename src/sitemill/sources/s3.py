@@ -14,7 +14,7 @@ from sitemill.entries import Page
 from sitemill.errors import SitemillError, SourceError
 from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
-from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts
+from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 
@@ -134,17 +134,24 @@ def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> bytes | Non
 
 
 def read_page(
-    client: S3Client, bucket: str, key: str, fingerprint: Callable[[bytes], str] | None
+    client: S3Client,
+    bucket: str,
+    key: str,
+    fingerprint: Callable[[bytes], str] | None,
+    *,
+    images: bool = False,
 ) -> tuple[PageFacts, str | None] | None:
     """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET) and, with
-    ``fingerprint``, the fingerprint of its content (then the GET reads the object, up to
-    MAX_PAGE_BYTES); None when the object is gone since it was listed (its deletion brings
-    another rebuild)."""
-    limit = PAGE_FACTS_BYTES if fingerprint is None else MAX_PAGE_BYTES
+    ``fingerprint``, the fingerprint of its content, with ``images`` the images it shows
+    (then the GET reads the object, up to MAX_PAGE_BYTES); None when the object is gone
+    since it was listed (its deletion brings another rebuild)."""
+    limit = PAGE_FACTS_BYTES if fingerprint is None and not images else MAX_PAGE_BYTES
     data = read_missing_as_none(client, bucket, key, limit=limit)
     if data is None:
         return None
     facts = read_page_facts(data[:PAGE_FACTS_BYTES])
+    if images and facts.document:
+        facts = with_images(facts, data)
     return facts, None if fingerprint is None else fingerprint(data)
 
 
