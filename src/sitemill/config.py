@@ -14,6 +14,7 @@ from sitemill.config_values import (
     parse_bool,
     parse_enum,
     parse_globs,
+    parse_hosts,
     parse_int_range,
     parse_location,
     parse_path,
@@ -22,6 +23,7 @@ from sitemill.config_values import (
 )
 from sitemill.errors import ConfigError
 from sitemill.globs import Glob
+from sitemill.languages import AlternatesSetting, parse_alternates
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
@@ -34,6 +36,7 @@ from sitemill.protocol import (
 from sitemill.urls import UrlStyle
 
 ENV_PREFIX: Final = "SITEMILL_"
+_ALTERNATES_ON: Final = AlternatesSetting()
 DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
 # Smallest sensible file: the XML header, one <url> and the closing tag.
 _MIN_MAX_BYTES: Final = 1_024
@@ -87,6 +90,9 @@ class Config:
     fingerprint_ignore: tuple[re.Pattern[str], ...] = ()
     state: str | None = None  # a path or s3://bucket/key; None: beside the sitemaps
     previous_state: str | None = None  # a path or an http(s) URL
+    images: bool = False
+    image_hosts: tuple[str, ...] = ()  # hosts besides the site's whose images are listed
+    alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
 
 
 _RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
@@ -149,6 +155,9 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "fingerprint_ignore": parse_regexes,
     "state": parse_location,
     "previous_state": parse_location,
+    "images": parse_bool,
+    "image_hosts": parse_hosts,
+    "alternates": parse_alternates,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
 _FILE_ONLY: Final = frozenset({"rules"})
@@ -174,6 +183,12 @@ def load_config(
         raw = _pick(key, flags or {}, env or {}, file_values or {})
         if raw is not None:
             merged[key] = parse(key, raw)
+    table = (file_values or {}).get("alternates")
+    setting = merged.get("alternates")
+    if isinstance(table, dict) and isinstance(setting, AlternatesSetting) and setting.enabled:
+        # --alternates (or SITEMILL_ALTERNATES=true) switches them on: the file's language
+        # folders still say how.
+        merged["alternates"] = parse_alternates("alternates", table)
     if "base_url" not in merged:
         if require_base_url:
             raise ConfigError(

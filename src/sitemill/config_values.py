@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from sitemill.errors import ConfigError, GlobSyntaxError
 from sitemill.globs import Glob, compile_glob
 from sitemill.protocol import format_priority
-from sitemill.urls import normalize_base_url
+from sitemill.urls import encode_host, normalize_base_url
 
 E = TypeVar("E", bound=Enum)
 
@@ -117,3 +117,31 @@ def parse_location(key: str, value: object) -> str:
     if not text:
         raise ConfigError(key, "is empty")
     return text
+
+
+# A host name (or an IPv4 address): letters, digits, hyphens and dots, or non-ASCII (IDNA).
+_HOST: Final = re.compile(r"[^\s/:@?#\[\]]+")
+
+
+def parse_hosts(key: str, value: object) -> tuple[str, ...]:
+    """Host names (``cdn.example.com``), a list or a comma/newline string; a URL's host is
+    taken (``https://cdn.example.com/``), but a URL with a path is an error."""
+    if isinstance(value, str):
+        items = [part.strip() for line in value.splitlines() for part in line.split(",")]
+    elif isinstance(value, list | tuple):
+        items = [str(item).strip() for item in value]
+    else:
+        raise ConfigError(key, f"{value!r} is not a list of host names")
+    hosts: list[str] = []
+    for item in filter(None, items):
+        host = item
+        if "://" in item:
+            scheme, _, rest = item.partition("://")
+            host, _, path = rest.partition("/")
+            if scheme.lower() not in ("http", "https") or path:
+                raise ConfigError(key, f"{item!r} is not a host name (like cdn.example.com)")
+        host = host.rstrip(".")
+        if not _HOST.fullmatch(host):
+            raise ConfigError(key, f"{item!r} is not a host name (like cdn.example.com)")
+        hosts.append(encode_host(host, key))
+    return tuple(dict.fromkeys(hosts))

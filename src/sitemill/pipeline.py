@@ -7,9 +7,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from sitemill.config import Config, LastmodMode
+from sitemill.alternates import AlternateCounts, declared_alternates
+from sitemill.clusters import ClusterResolver
+from sitemill.config import Config, LastmodMode, OutputFormat
 from sitemill.dedupe import SeenUrls
-from sitemill.entries import Entry, Page, SkipReason
+from sitemill.entries import Alternate, Entry, Image, Page, SkipReason
+from sitemill.images import page_images, site_hosts
 from sitemill.listing import PageChecks, is_verification_file, wants_facts
 from sitemill.pages import PageFacts
 from sitemill.protocol import MAX_URL_LENGTH
@@ -45,14 +48,75 @@ def build_from_pages(
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips)
     checks = PageChecks(config, tally)
-    entries = _page_entries(config, pages, robots, read_facts, checks, progress, report.dates)
-    report.result = write_sitemaps(
-        entries, sink, config, on_file=file_progress(progress), robots_source=robots_source
+    extensions = _Extensions(config, checks)
+    entries = _page_entries(
+        config, pages, robots, read_facts, checks, progress, report.dates, extensions
     )
-    for message in checks.summary():
+    if extensions.alternates:
+        entries = ClusterResolver(checks.own_key, extensions.counts).resolve(entries)
+    if extensions.alternates or extensions.images:
+        entries = _counted(entries, report)
+    report.result = write_sitemaps(
+        entries,
+        sink,
+        config,
+        on_file=file_progress(progress),
+        robots_source=robots_source,
+        extensions=extensions.alternates or extensions.images,
+    )
+    for message in (*checks.summary(), *extensions.counts.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
     return report
+
+
+def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
+    """The entries, counting those with alternates and their images for the report."""
+    for entry in entries:
+        if entry.alternates:
+            report.alternates += 1
+        if entry.images:
+            report.images += len(entry.images)
+        yield entry
+
+
+class _Extensions:
+    """The sitemap extensions of a run: what each page declares (alternates, by URL key, for
+    sitemill.clusters to resolve) and shows (images on the site's hosts)."""
+
+    def __init__(self, config: Config, checks: PageChecks) -> None:
+        xml = config.format is OutputFormat.XML
+        self.config = config
+        self.checks = checks
+        self.alternates = xml and config.alternates.enabled
+        self.images = xml and config.images
+        self.hosts = site_hosts(config.base_url, config.image_hosts) if self.images else frozenset()
+        self.counts = AlternateCounts()
+
+    def of(
+        self, path: str, loc: str, facts: PageFacts | None
+    ) -> tuple[tuple[Alternate, ...], tuple[Image, ...]]:
+        alternates: tuple[Alternate, ...] = ()
+        if self.alternates and (
+            (facts is not None and facts.alternates) or self.config.alternates.folders
+        ):
+            config = self.config
+            pairs = declared_alternates(
+                facts,
+                path,
+                loc,
+                config.alternates,
+                own_key=self.checks.own_key,
+                site_key=self.checks.site_key,
+                page_url=lambda version: page_url(config.base_url, version, config.url_style),
+                counts=self.counts,
+            )
+            alternates = tuple(Alternate(hreflang, key) for hreflang, key in pairs)
+        images: tuple[Image, ...] = ()
+        if self.images and facts is not None and facts.images:
+            found = page_images(facts.images, loc, facts.base, self.hosts)
+            images = tuple(map(Image, found))
+        return alternates, images
 
 
 def _page_entries(
@@ -63,6 +127,7 @@ def _page_entries(
     checks: PageChecks,
     progress: Progress | None = None,
     dates: Counter[str] | None = None,
+    extensions: _Extensions | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
     tally = checks.tally
@@ -102,7 +167,12 @@ def _page_entries(
             continue
         if dates is not None and page.date_reason is not None:
             dates[page.date_reason] += 1  # before the canonical gate: close enough
-        yield from checks.offer(Entry(loc, page.lastmod, changefreq, priority), path, facts)
+        entry = Entry(loc, page.lastmod, changefreq, priority)
+        if extensions is not None and (extensions.alternates or extensions.images):
+            alternates, images = extensions.of(path, loc, facts)
+            if alternates or images:
+                entry = Entry(loc, page.lastmod, changefreq, priority, alternates, images)
+        yield from checks.offer(entry, path, facts)
     yield from checks.finish()
 
 

@@ -49,6 +49,8 @@ class Report:
     heads_read: int = 0  # pages whose head this run read (an S3 ranged GET each)
     heads_reused: int = 0  # pages whose facts the state remembered for their version
     state_written: bool = False
+    alternates: int = 0  # listed URLs that carry hreflang alternates
+    images: int = 0  # <image:image> entries written
 
 
 class Tally:
@@ -111,3 +113,13 @@ def heads_line(report: Report) -> str:
         f"page heads: {report.heads_read:,} read, {report.heads_reused:,} remembered from "
         "the last run"
     )
+
+
+def extensions_line(report: Report) -> str:
+    """``extensions: 300 URLs with hreflang alternates, 5,100 images``; empty when none."""
+    parts = []
+    if report.alternates:
+        parts.append(f"{report.alternates:,} URLs with hreflang alternates")
+    if report.images:
+        parts.append(f"{report.images:,} images")
+    return f"extensions: {', '.join(parts)}" if parts else ""

@@ -41,9 +41,12 @@ def write_sitemaps(
     *,
     on_file: Callable[[str, int], None] | None = None,
     robots_source: bytes | None = None,
+    extensions: bool = False,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
+    ``extensions``: whether entries may carry alternates or images (else they are not looked
+    for: a URL list's millions of entries cost nothing more).
     Children are staged in a temporary directory so that a failure while rendering (a bad
     line in a URL list, a template error, ill-formed output) leaves the previous output exactly
     as it was; publishing then keeps the live index consistent at every step (sitemill.publish).
@@ -51,7 +54,7 @@ def write_sitemaps(
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
     rendered = renderer.render_sitemaps(
-        entries, max_urls=config.max_urls, max_bytes=config.max_bytes
+        entries, max_urls=config.max_urls, max_bytes=config.max_bytes, extensions=extensions
     )
     result = WriteResult()
     first = next(rendered, None)

@@ -11,13 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.render.compiled import compile_template, xml_escape
+from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     TEXT_TEMPLATE,
     URLSET_TEMPLATE,
     load_template,
     make_environment,
 )
+from sitemill.render.escape import xml_escape
 
 field = st.one_of(st.none(), st.text(), st.sampled_from(["", "a&b", "<'\">", "0.5"]))
 text = st.one_of(st.text(), st.sampled_from(["", "a&b", "<'\">", "%s", "x-default"]))
@@ -65,7 +66,8 @@ UNSUPPORTED_TEMPLATES = {
     "{% for b in e.images %}{% endfor %}{% endfor %}{% endfor %}",
     "item-dunder.xml.j2": "{% for e in entries %}{% for a in e.alternates %}{{ a.__class__ }}"
     "{% endfor %}{% endfor %}",
-    "loop-of-loc.xml.j2": "{% for e in entries %}{% for c in e.loc %}{{ c }}{% endfor %}{% endfor %}",
+    "loop-of-loc.xml.j2": "{% for e in entries %}{% for c in e.loc %}{{ c }}{% endfor %}"
+    "{% endfor %}",
     "flag-else.xml.j2": "{% if uses_images %}i{% else %}n{% endif %}{% for e in entries %}"
     "{% endfor %}",
 }
@@ -82,9 +84,7 @@ def custom_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def jinja_output(
     template: jinja2.Template, items: list[Entry], flags: tuple[bool, bool] = (False, False)
 ) -> str:
-    return "".join(
-        template.generate(entries=items, uses_alternates=flags[0], uses_images=flags[1])
-    )
+    return "".join(template.generate(entries=items, uses_alternates=flags[0], uses_images=flags[1]))
 
 
 def compiled_output(
@@ -93,6 +93,8 @@ def compiled_output(
     compiled = compile_template(template)
     assert compiled is not None, template.name
     assert compiled.render_batch(items) == list(map(compiled.render_entry, items))
+    plain = [item for item in items if not item.alternates and not item.images]
+    assert compiled.render_plain_batch(plain) == list(map(compiled.render_entry, plain))
     header = compiled.header_for(*flags)
     return header + "".join(map(compiled.render_entry, items)) + compiled.footer
 

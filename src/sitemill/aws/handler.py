@@ -232,6 +232,8 @@ def _counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         # How each listed page got its lastmod: "kept", "new page", "content changed"...
         "dates": dict(sorted(report.dates.items())),
     }
+    if report.alternates or report.images:
+        counts["alternates"], counts["images"] = report.alternates, report.images
     if report.skipped:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
     return counts

@@ -24,6 +24,8 @@ BOOL_FLAGS = (
     "robots_txt",
     "gzip",
     "content_dates",
+    "images",
+    "alternates",
 )
 VALUE_FLAGS = (
     "base_url",
@@ -39,7 +41,7 @@ VALUE_FLAGS = (
     "previous_state",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
-LIST_FLAGS = ("include", "exclude", "fingerprint_ignore")
+LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
 
 
 def add_config_flags(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +63,13 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="REGEX",
         help="text removed from pages before their content is compared (repeat)",
+    )
+    group.add_argument(
+        "--image-host",
+        dest="image_hosts",
+        action="append",
+        metavar="HOST",
+        help="a host besides the site's whose images are listed, a CDN (repeat)",
     )
     group.add_argument(
         "--state",

@@ -23,32 +23,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import jinja2
-import markupsafe
 from jinja2 import nodes
 
-from sitemill.entries import Alternate, Entry, Image
+from sitemill.entries import Entry
+from sitemill.render.entrycode import (
+    FIELDS,
+    Scope,
+    _Unsupported,
+    entry_expression,
+    kind,
+    unsupported,
+)
+from sitemill.render.escape import xml_escape
 
-_FIELDS = Entry._fields
-# The fields of an entry that hold a tuple of items, and the fields of those items.
-_ITEM_FIELDS = {"alternates": Alternate._fields, "images": Image._fields}
 # The names a urlset file's header may test: whether any entry of the file has alternates,
 # images (so that a namespace is declared only in the files that use it).
 FILE_FLAGS = ("uses_alternates", "uses_images")
-# markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
-_XML_SPECIAL = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
-_XML_SPECIAL_CHARS = "".join(char for char, _ in _XML_SPECIAL)
-_FIELD_NAMES = f"fields ({', '.join(_FIELDS)})"
-
-
-def xml_escape(value: object) -> str:
-    """Exactly what Jinja's autoescape writes for ``value`` (markupsafe.escape), as a str."""
-    if value.__class__ is not str:
-        return str(markupsafe.escape(value))
-    text: str = value
-    if "&" in text or "<" in text or ">" in text or "'" in text or '"' in text:
-        for char, entity in _XML_SPECIAL:
-            text = text.replace(char, entity)
-    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +51,9 @@ class CompiledTemplate:
     render_batch: Callable[[list[Entry]], list[str]]  # the same, for many entries at once
     # The header for a file whose entries use alternates, images: (uses_alternates, uses_images)
     headers: dict[tuple[bool, bool], str]
+    # render_batch for entries without alternates and images (the loops over them left out:
+    # the usual batch, at the speed of a template without them)
+    render_plain_batch: Callable[[list[Entry]], list[str]]
 
     def header_for(self, uses_alternates: bool, uses_images: bool) -> str:
         return self.headers[uses_alternates, uses_images]
@@ -71,10 +64,6 @@ class Declined:
     """Why a template is left to Jinja: what in it lies outside the compiled subset."""
 
     reason: str
-
-
-class _Unsupported(Exception):
-    """The template uses something beyond the subset this compiler handles."""
 
 
 def compile_template(template: jinja2.Template) -> CompiledTemplate | None:
@@ -119,7 +108,7 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
         and loop.test is None
         and not loop.recursive
     ):
-        raise _unsupported(loop, "a loop that is not a plain {% for entry in entries %}")
+        raise unsupported(loop, "a loop that is not a plain {% for entry in entries %}")
     split = tree.body.index(loop)
     headers = {
         (alternates, images): "".join(
@@ -130,12 +119,14 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
         for images in (False, True)
     }
     footer = "".join(_static_text(node, {}) for node in tree.body[split + 1 :])
-    fields = ", ".join(f"f_{name}" for name in _FIELDS)
-    scope = {loop.target.name: ("f_", _FIELDS)}
-    text = _expression(loop.body, scope, escaping)
+    fields = ", ".join(f"f_{name}" for name in FIELDS)
+    scope: Scope = {loop.target.name: ("f_", FIELDS)}
+    text = entry_expression(loop.body, scope, escaping)
+    plain = entry_expression(loop.body, scope, escaping, plain=True)
     source = (
         f"def render_entry(entry):\n    {fields}, = entry\n    return {text}\n"
         f"def render_batch(entries):\n    return [{text} for {fields} in entries]\n"
+        f"def render_plain_batch(entries):\n    return [{plain} for {fields} in entries]\n"
     )
     namespace: dict[str, object] = {"_escape": xml_escape}
     try:
@@ -143,25 +134,11 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
     except (SyntaxError, RecursionError, MemoryError) as exc:  # a template too deep to inline
         raise _Unsupported("too large to compile") from exc
     render_entry, render_batch = namespace["render_entry"], namespace["render_batch"]
-    assert callable(render_entry) and callable(render_batch)
-    return CompiledTemplate(headers[False, False], footer, render_entry, render_batch, headers)
-
-
-def _unsupported(node: nodes.Node, what: str) -> _Unsupported:
-    """The reason, with the line of the template it is on."""
-    return _Unsupported(f"line {node.lineno}: {what}")
-
-
-def _output(name: str, escaping: bool) -> str:
-    """The expression that writes a field: str() or, when escaping, markupsafe's escape.
-
-    Inlined for the usual case, a str with nothing to escape, which is written as it is;
-    anything else goes through ``xml_escape`` (the same result, a function call slower).
-    """
-    if not escaping:
-        return f"str({name})"
-    plain = " or ".join(f"{char!r} in {name}" for char in _XML_SPECIAL_CHARS)
-    return f"({name} if {name}.__class__ is str and not ({plain}) else _escape({name}))"
+    render_plain_batch = namespace["render_plain_batch"]
+    assert callable(render_entry) and callable(render_batch) and callable(render_plain_batch)
+    return CompiledTemplate(
+        headers[False, False], footer, render_entry, render_batch, headers, render_plain_batch
+    )
 
 
 def _static_text(node: nodes.Node, flags: dict[str, bool]) -> str:
@@ -181,89 +158,4 @@ def _static_text(node: nodes.Node, flags: dict[str, bool]) -> str:
         if not flags.get(node.test.name, False):
             return ""
         return "".join(_static_text(child, flags) for child in node.body)
-    raise _unsupported(node, f"{_kind(node)} outside the loop, where only text is compiled")
-
-
-# A loop variable's name -> the prefix of its fields' Python names, and those fields.
-_Scope = dict[str, tuple[str, tuple[str, ...]]]
-
-
-def _field(node: nodes.Node, scope: _Scope) -> str:
-    if (
-        isinstance(node, nodes.Getattr)
-        and isinstance(node.node, nodes.Name)
-        and node.node.name in scope
-        and node.attr in scope[node.node.name][1]
-    ):
-        return f"{scope[node.node.name][0]}{node.attr}"
-    raise _unsupported(node, f"{_kind(node)} where only the entry's {_FIELD_NAMES} are compiled")
-
-
-def _item_loop(node: nodes.For, scope: _Scope, escaping: bool) -> str:
-    """``{% for item in entry.alternates %}`` (or images): a join over a comprehension, and
-    nothing at all for an entry without items (most entries)."""
-    source = node.iter
-    if not (
-        isinstance(node.target, nodes.Name)
-        and isinstance(source, nodes.Getattr)
-        and isinstance(source.node, nodes.Name)
-        and scope.get(source.node.name, ("", ()))[0] == "f_"
-        and source.attr in _ITEM_FIELDS
-        and not node.else_
-        and node.test is None
-        and not node.recursive
-    ):
-        raise _unsupported(node, "a loop other than {% for item in entry.alternates/images %}")
-    fields = _ITEM_FIELDS[source.attr]
-    inner = {**scope, node.target.name: ("i_", fields)}
-    text = _expression(node.body, inner, escaping, nested=True)
-    names = ", ".join(f"i_{name}" for name in fields)
-    items = f"f_{source.attr}"
-    return f"(''.join([{text} for {names}, in {items}]) if {items} else '')"
-
-
-def _expression(
-    body: list[nodes.Node], scope: _Scope, escaping: bool, *, nested: bool = False
-) -> str:
-    """A Python expression for the text a list of template nodes writes for one entry.
-
-    Text and fields become one %-format (built in C at once); an ``{% if %}`` becomes a
-    conditional expression whose text is one more %-format inside it, and a loop over an
-    entry's alternates or images a join (``nested``: inside such a loop, where no other is).
-    """
-    template: list[str] = []
-    values: list[str] = []
-    for node in body:
-        if isinstance(node, nodes.Output):
-            for child in node.nodes:
-                if isinstance(child, nodes.TemplateData):
-                    template.append(child.data.replace("%", "%%"))
-                else:
-                    template.append("%s")
-                    values.append(_output(_field(child, scope), escaping))
-        elif isinstance(node, nodes.If) and not node.elif_:
-            then = _expression(node.body, scope, escaping, nested=nested)
-            otherwise = _expression(node.else_, scope, escaping, nested=nested)
-            template.append("%s")
-            values.append(f"({then} if {_field(node.test, scope)} else {otherwise})")
-        elif isinstance(node, nodes.For) and not nested:
-            template.append("%s")
-            values.append(_item_loop(node, scope, escaping))
-        else:
-            raise _unsupported(node, f"{_kind(node)} inside the loop")
-    if not values:
-        return repr("".join(template).replace("%%", "%"))
-    return f"({''.join(template)!r} % ({', '.join(values)},))"
-
-
-def _kind(node: nodes.Node) -> str:
-    """A node, as a reason names it: what the template wrote, where that is short."""
-    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name):
-        return f"'{node.node.name}.{node.attr}'"
-    if isinstance(node, nodes.Name):
-        return f"the variable {node.name!r}"
-    if isinstance(node, nodes.Filter | nodes.Test):
-        return f"the {type(node).__name__.lower()} {node.name!r}"
-    if isinstance(node, nodes.If):
-        return "an {% elif %}"
-    return f"a Jinja {type(node).__name__} node"
+    raise unsupported(node, f"{kind(node)} outside the loop, where only text is compiled")

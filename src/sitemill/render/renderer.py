@@ -39,10 +39,16 @@ class Renderer:
         self._checked = not text and is_user_template(self._template)
 
     def render_sitemaps(
-        self, entries: Iterator[Entry], *, max_urls: int, max_bytes: int
+        self, entries: Iterator[Entry], *, max_urls: int, max_bytes: int, extensions: bool = True
     ) -> Iterator[RenderedSitemap]:
         """Stream entries into as many files as the limits need (see render.split)."""
-        return render_sitemaps(entries, self._template, max_urls=max_urls, max_bytes=max_bytes)
+        return render_sitemaps(
+            entries,
+            self._template,
+            max_urls=max_urls,
+            max_bytes=max_bytes,
+            extensions=extensions,
+        )
 
     def check(self, name: str, data: bytes) -> None:
         """A TemplateError naming the file when a user's XML template wrote ill-formed XML."""

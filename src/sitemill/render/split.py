@@ -8,7 +8,9 @@ it fits.
 
 from __future__ import annotations
 
+import functools
 import logging
+import operator
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -48,13 +50,24 @@ def _utf8_size(text: str) -> int:
 
 
 def render_sitemaps(
-    entries: Iterator[Entry], template: jinja2.Template, *, max_urls: int, max_bytes: int
+    entries: Iterator[Entry],
+    template: jinja2.Template,
+    *,
+    max_urls: int,
+    max_bytes: int,
+    extensions: bool = True,
 ) -> Iterator[RenderedSitemap]:
-    """Stream entries into as many files as the limits need; yields nothing for no entries."""
+    """Stream entries into as many files as the limits need; yields nothing for no entries.
+    Without ``extensions``, no entry has alternates or images (none is looked at for them)."""
     compiled = try_compile_template(template)
     if isinstance(compiled, CompiledTemplate):
         return _render_compiled(
-            entries, compiled, template.name, max_urls=max_urls, max_bytes=max_bytes
+            entries,
+            compiled,
+            template.name,
+            max_urls=max_urls,
+            max_bytes=max_bytes,
+            extensions=extensions,
         )
     # Only a user's template gets here (the built-in ones compile): say why it is the slow path.
     log.debug("template %s is rendered by Jinja, not compiled: %s", template.name, compiled.reason)
@@ -68,20 +81,16 @@ def _render_compiled(
     *,
     max_urls: int,
     max_bytes: int,
+    extensions: bool,
 ) -> Iterator[RenderedSitemap]:
     """The same split, for a template compiled to a function per entry.
 
     Entries are rendered a batch at a time and the byte limit is found with running sums
-    and a bisection, so the per-entry work stays in C. A file declares the namespace of an
-    extension only when one of its entries uses it: the first such entry of a file also
-    pays for the declaration, so the split stays exact.
+    and a bisection, so the per-entry work stays in C. A file declares an extension's
+    namespace only when an entry uses it: the first such entry also pays for the declaration.
     """
-    plain_header = compiled.header_for(False, False)
-    extra = (
-        _utf8_size(compiled.header_for(True, False)) - _utf8_size(plain_header),
-        _utf8_size(compiled.header_for(False, True)) - _utf8_size(plain_header),
-    )
-    budget = max_bytes - _utf8_size(plain_header) - _utf8_size(compiled.footer)
+    extra = _declaration_sizes(compiled)
+    budget = max_bytes - _utf8_size(compiled.header) - _utf8_size(compiled.footer)
     source = iter(entries)
     held: list[Entry] = []  # taken from the source, rendered, not yet in a file
     held_text: list[str] = []
@@ -96,13 +105,11 @@ def _render_compiled(
                 held = list(islice(source, _BATCH))
                 if not held:
                     break
-                held_text = _render_batch(compiled, name, held)
-                held_flags = _extension_flags(held)
+                held_flags = _extension_flags(held) if extensions else None
+                held_text = _render_batch(compiled, name, held, plain=held_flags is None)
             texts = held_text[: max_urls - count]
-            if held_flags is None:
-                totals = _running_sizes(size, texts)  # totals[k]: size with k more
-            else:
-                totals = _running_sizes_declaring(size, texts, held_flags, uses, extra)
+            # totals[k]: the size with k more entries
+            totals = _running_sizes_declaring(size, texts, held_flags, uses, extra)
             fit = bisect_right(totals, budget) - 1
             if fit == 0 and count == 0:
                 raise TemplateError(
@@ -113,8 +120,7 @@ def _render_compiled(
             count += fit
             lastmod = _newer(lastmod, held[:fit])
             if held_flags is not None:
-                for flags in held_flags[:fit]:
-                    uses |= flags
+                uses = functools.reduce(operator.or_, held_flags[:fit], uses)
                 held_flags = held_flags[fit:]
             held, held_text = held[fit:], held_text[fit:]
             if fit < len(texts):
@@ -130,6 +136,15 @@ def _render_compiled(
         yield RenderedSitemap(data, count, lastmod)
 
 
+def _declaration_sizes(compiled: CompiledTemplate) -> tuple[int, int]:
+    """How many bytes the header grows by when a file uses alternates, images."""
+    plain = _utf8_size(compiled.header)
+    return (
+        _utf8_size(compiled.header_for(True, False)) - plain,
+        _utf8_size(compiled.header_for(False, True)) - plain,
+    )
+
+
 def _extension_flags(batch: list[Entry]) -> list[int] | None:
     """Per entry, which extensions it uses (1: alternates, 2: images); None when none does
     (the usual batch: two passes in C)."""
@@ -139,10 +154,12 @@ def _extension_flags(batch: list[Entry]) -> list[int] | None:
 
 
 def _running_sizes_declaring(
-    start: int, texts: list[str], flags: list[int], uses: int, extra: tuple[int, int]
+    start: int, texts: list[str], flags: list[int] | None, uses: int, extra: tuple[int, int]
 ) -> list[int]:
     """``_running_sizes``, where the first entry of the file that uses an extension also
-    carries the size of its namespace declaration."""
+    carries the size of its namespace declaration (``flags``: see _extension_flags)."""
+    if flags is None:
+        return _running_sizes(start, texts)
     sizes = [start]
     total = start
     for text, used in zip(texts, flags, strict=False):
@@ -155,8 +172,12 @@ def _running_sizes_declaring(
     return sizes
 
 
-def _render_batch(compiled: CompiledTemplate, name: str | None, batch: list[Entry]) -> list[str]:
+def _render_batch(
+    compiled: CompiledTemplate, name: str | None, batch: list[Entry], *, plain: bool
+) -> list[str]:
     try:
+        if plain:  # no entry of the batch has alternates or images
+            return compiled.render_plain_batch(batch)
         return compiled.render_batch(batch)
     except Exception as exc:  # (it only writes fields: a bug, but still one line)
         raise template_error(name, exc) from exc
