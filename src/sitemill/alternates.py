@@ -19,6 +19,7 @@ from sitemill.canonical import resolve_url, url_key
 from sitemill.hreflang import normalize_hreflang
 from sitemill.languages import X_DEFAULT, AlternatesSetting, folder_versions, parse_alternates
 from sitemill.pages import PageFacts
+from sitemill.urls import join_plain
 
 __all__ = [
     "X_DEFAULT",
@@ -65,12 +66,13 @@ def declared_alternates(
     *,
     own_key: Callable[[str], str],
     site_key: str,
+    base_url: str,
     page_url: Callable[[str], str],
     counts: AlternateCounts,
 ) -> tuple[tuple[str, str], ...]:
     """The (hreflang, URL key) pairs the page at ``path`` declares: its head's alternates on
     this site, else its language folders' versions. ``own_key`` is the key of a URL that
-    sitemill wrote (fast), ``page_url`` the URL of a site path."""
+    sitemill wrote (fast: for one under ``base_url``), ``page_url`` the URL of a site path."""
     pairs: list[tuple[str, str]] = []
     if facts is not None and facts.alternates:
         for raw, href in facts.alternates:
@@ -78,8 +80,7 @@ def declared_alternates(
             if hreflang is None:
                 counts.count("bad_hreflang", f"{path} declares hreflang={raw!r}")
                 continue
-            resolved = resolve_url(href, loc, facts.base)
-            key = None if resolved is None else url_key(resolved)
+            key = _key(href, loc, facts.base, base_url, own_key)
             if key is None or not key.startswith(site_key):
                 counts.count("off_site", f"{path} names {href}")
                 continue
@@ -90,3 +91,16 @@ def declared_alternates(
             for hreflang, version in folder_versions(setting.folders, path)
         ]
     return tuple(dict.fromkeys(pairs))  # each pair once, in order
+
+
+def _key(
+    href: str, loc: str, base_href: str | None, base_url: str, own_key: Callable[[str], str]
+) -> str | None:
+    """The URL key of ``href`` on the page at ``loc``: a plain path under the site the fast
+    way (as sitemill writes its own URLs), anything else through the URL parser."""
+    if base_href is None:
+        joined = join_plain(href, loc)
+        if joined is not None and joined.startswith(base_url):
+            return own_key(joined)
+    resolved = resolve_url(href, loc, base_href)
+    return None if resolved is None else url_key(resolved)

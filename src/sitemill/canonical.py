@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError
-from sitemill.urls import encode_host, encode_uri_part
+from sitemill.urls import encode_host, encode_uri_part, remove_dot_segments
 
 # At most this many entries wait behind an undecided canonical; past it, the oldest is
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.
@@ -59,26 +59,8 @@ def url_key(url: str) -> str:
         return url
     if port is not None and port != _DEFAULT_PORTS.get(scheme):
         host = f"{host}:{port}"
-    path = strip_page_suffix(_remove_dot_segments(path) or "/")
+    path = strip_page_suffix(remove_dot_segments(path) or "/")
     return urlunsplit((scheme, host, path, query, ""))
-
-
-def _remove_dot_segments(path: str) -> str:
-    """``/a/b/../c/./d`` -> ``/a/c/d``, as URL parsers do (``%2e`` was decoded to ``.``).
-    https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4"""
-    if "/." not in path or not path.startswith("/"):
-        return path
-    segments = path.split("/")[1:]
-    kept: list[str] = []
-    for segment in segments:
-        if segment == "..":
-            if kept:
-                kept.pop()
-        elif segment != ".":
-            kept.append(segment)
-    if segments[-1] in (".", ".."):
-        kept.append("")  # "/a/b/.." is the folder "/a/"
-    return "/" + "/".join(kept)
 
 
 def strip_page_suffix(path: str) -> str:

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sitemill.canonical import resolve_url
 from sitemill.errors import ConfigError
-from sitemill.urls import encode_host, encode_uri_part
+from sitemill.urls import encode_host, encode_uri_part, join_plain, remove_dot_segments
 
 MAX_IMAGES_PER_PAGE: Final = 1_000  # Google reads at most 1,000 <image:image> per <url>
 # At most this many distinct image tags of a page are read (repeated ones count once, pixels
@@ -146,8 +146,12 @@ def page_images(
     escaped), fragment dropped; each once, in order, at most MAX_IMAGES_PER_PAGE. A source
     that cannot be resolved is left out."""
     found: dict[str, None] = {}
+    # A plain relative source on a page of a listed host needs no URL parser (most do).
+    plain = base_href is None and _image_url(page_url, page_url, None, site_hosts) is not None
     for source in sources:
-        url = _image_url(source, page_url, base_href, site_hosts)
+        url = join_plain(source, page_url) if plain else None
+        if url is None:
+            url = _image_url(source, page_url, base_href, site_hosts)
         if url is not None:
             found[url] = None
             if len(found) >= MAX_IMAGES_PER_PAGE:
@@ -195,24 +199,7 @@ def _image_url(source: str, page: str, base: str | None, hosts: frozenset[str]) 
     scheme = parts.scheme.lower()
     if port is not None and port != _DEFAULT_PORTS[scheme]:
         host = f"{host}:{port}"
-    return urlunsplit((scheme, host, _remove_dot_segments(path or "/"), query, ""))
-
-
-def _remove_dot_segments(path: str) -> str:
-    """``/a/b/../c/./d`` -> ``/a/c/d`` (urljoin leaves them in an absolute URL, and the
-    encoding has decoded ``%2e`` to ``.``). https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4"""
-    if "/." not in path:
-        return path
-    segments = path.split("/")[1:]
-    kept: list[str] = []
-    for segment in segments:
-        if segment == ".." and kept:
-            kept.pop()
-        elif segment not in (".", ".."):
-            kept.append(segment)
-    if segments[-1] in (".", ".."):
-        kept.append("")  # "/a/b/.." is the folder "/a/"
-    return "/" + "/".join(kept)
+    return urlunsplit((scheme, host, remove_dot_segments(path or "/"), query, ""))
 
 
 def _attribute(value: str | None) -> str:

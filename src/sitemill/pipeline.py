@@ -108,6 +108,7 @@ class _Extensions:
                 config.alternates,
                 own_key=self.checks.own_key,
                 site_key=self.checks.site_key,
+                base_url=config.base_url,
                 page_url=lambda version: page_url(config.base_url, version, config.url_style),
                 counts=self.counts,
             )

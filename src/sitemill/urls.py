@@ -149,3 +149,40 @@ def page_url(base_url: str, path: str, style: UrlStyle) -> str:
 def site_root_path(base_url: str) -> str:
     """The path part of a normalized base URL, e.g. '/' or '/blog/'."""
     return urlsplit(base_url).path
+
+
+# An href that needs no URL parser: unreserved characters and "/" only (no scheme, query,
+# fragment, escape, back slash or white space).
+_PLAIN_HREF = re.compile(r"[A-Za-z0-9._~/-]++")
+
+
+def join_plain(href: str, page_url: str) -> str | None:
+    """``href`` resolved against ``page_url`` (a URL sitemill wrote: absolute, encoded, no
+    query) when ``href`` is a plain relative or root-relative path, dot segments removed;
+    None for anything else, which urllib.parse.urljoin resolves. Generators write most hrefs
+    so (``../../fr/guide/``, ``img/a.png``, ``/de/``), and this costs a tenth of urljoin."""
+    if not _PLAIN_HREF.fullmatch(href) or "//" in href:  # (urljoin drops empty segments)
+        return None
+    origin_end = page_url.find("/", page_url.find("//") + 2)
+    if origin_end < 0:
+        return None
+    folder = "" if href.startswith("/") else page_url[origin_end : page_url.rfind("/") + 1]
+    return page_url[:origin_end] + remove_dot_segments(folder + href)
+
+
+def remove_dot_segments(path: str) -> str:
+    """``/a/b/../c/./d`` -> ``/a/c/d``, as URL parsers do (``%2e`` was decoded to ``.``).
+    https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4"""
+    if "/." not in path or not path.startswith("/"):
+        return path
+    segments = path.split("/")[1:]
+    kept: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+    if segments[-1] in (".", ".."):
+        kept.append("")  # "/a/b/.." is the folder "/a/"
+    return "/" + "/".join(kept)

@@ -168,6 +168,7 @@ def declared(facts: PageFacts, loc: str = SITE + "en/a/") -> tuple[tuple[str, st
         AlternatesSetting(),
         own_key=url_key,
         site_key=SITE,
+        base_url=SITE,
         page_url=lambda path: SITE + path,
         counts=counts,
     )

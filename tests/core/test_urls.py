@@ -1,16 +1,18 @@
 """URL mapping: url_style, percent-encoding, base URL checks."""
 
-from urllib.parse import unquote_to_bytes
+from urllib.parse import unquote_to_bytes, urljoin
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sitemill.canonical import url_key
 from sitemill.errors import ConfigError
 from sitemill.urls import (
     UrlStyle,
     encode_path,
     encode_uri_text,
+    join_plain,
     normalize_base_url,
     page_url,
     url_path,
@@ -129,3 +131,37 @@ def test_page_url_joins_base_and_encoded_path() -> None:
     base = normalize_base_url("https://example.com/docs")
     assert page_url(base, "a b/index.html", UrlStyle.DIRECTORY) == "https://example.com/docs/a%20b/"
     assert page_url(base, "index.html", UrlStyle.DIRECTORY) == "https://example.com/docs/"
+
+
+@given(
+    st.text(alphabet="ab./-~_", max_size=30),
+    st.sampled_from(
+        ["https://example.com/", "https://example.com/a/b/", "https://example.com/a/b.html"]
+    ),
+)
+def test_join_plain_agrees_with_the_url_parser(href: str, page: str) -> None:
+    joined = join_plain(href, page)
+    if joined is None:
+        assert not href or "//" in href
+        return
+    # urljoin keeps dot segments in some spellings that every browser removes: compare keys.
+    assert url_key(joined) == url_key(urljoin(page, href))
+    assert "/./" not in joined and "/../" not in joined
+
+
+@pytest.mark.parametrize(
+    ("href", "page", "joined"),
+    [
+        ("../../fr/guide/", "https://example.com/en/guide/", "https://example.com/fr/guide/"),
+        ("/de/", "https://example.com:8080/en/", "https://example.com:8080/de/"),
+        ("img/a.png", "https://example.com/p/x.html", "https://example.com/p/img/a.png"),
+        ("../../../..", "https://example.com/a/", "https://example.com/"),
+        ("a?b", "https://example.com/", None),
+        ("https://example.com/", "https://example.com/", None),
+        ("a%20b", "https://example.com/", None),
+        ("//cdn.example.com/a.png", "https://example.com/", None),
+        ("", "https://example.com/", None),
+    ],
+)
+def test_join_plain(href: str, page: str, joined: str | None) -> None:
+    assert join_plain(href, page) == joined
