@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
-NAME: urls-1m, build-git-10k, validate-50k, bucket-20k or fingerprint.
+NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, fingerprint, state-100k or
+extensions-30k.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from bucket_bench import bench_bucket
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
+from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from state_bench import bench_state
@@ -287,6 +289,15 @@ def bench_state_100k(ctx: Context) -> Section:
     return section
 
 
+def bench_extensions_30k(ctx: Context) -> Section:
+    count = "3,000" if ctx.quick else "30,000"
+    section = Section(
+        "extensions-30k", f"`sitemill build`, {count} pages in 3 languages: alternates, images"
+    )
+    bench_extensions(section, ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
@@ -294,6 +305,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "bucket-20k": bench_bucket_20k,
     "fingerprint": bench_fingerprint,
     "state-100k": bench_state_100k,
+    "extensions-30k": bench_extensions_30k,
 }
 
 
