@@ -63,13 +63,20 @@ def test_engines_agree_on_the_fixtures(path: Path) -> None:
     lxml, xmlschema = both(path)
     assert bool([v for v in lxml if v.is_error]) == bool([v for v in xmlschema if v.is_error])
     assert verdict(lxml) == verdict(xmlschema)
-    assert (not lxml) is path.name.startswith("valid-")
+    # (valid-sitemap.xml's hreflang example breaks Google's rules: warnings, not errors)
+    assert (not [v for v in lxml if v.is_error]) is path.name.startswith("valid-")
 
 
 def test_a_big_valid_sitemap_with_extensions(tmp_path: Path) -> None:
-    link = '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>'
+    def links(i: int) -> str:  # pages 2n and 2n + 1: one cluster, English and German
+        pair = (i - i % 2, i - i % 2 + 1)
+        return "".join(
+            f'<xhtml:link rel="alternate" hreflang="{lang}" href="https://example.com/page-{n}"/>'
+            for lang, n in zip(("en", "de"), pair, strict=True)
+        )
+
     image = "<image:image><image:loc>https://example.com/i.png</image:loc></image:image>"
-    entries = [entry(i, link + image) for i in range(2_000)]
+    entries = [entry(i, links(i) + image) for i in range(2_000)]
     namespaces = (
         f' xmlns:xhtml="{XHTML}" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
     )

@@ -37,6 +37,7 @@ def validate_paths(
     validator = Validator(base_place(base_url) if base_url is not None else None, reader(engine))
     for path in paths:
         validator.check_path(path)
+    validator.violations.extend(validator.clusters.finish())
     unique = dict.fromkeys(validator.violations)
     return sorted(unique, key=lambda v: (natural_key(v.file), v.line or 0))
 

@@ -12,7 +12,7 @@ from typing import Final, NamedTuple, Protocol
 from sitemill.errors import DocumentStop
 from sitemill.protocol import SITEMAP_NS
 from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
-from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX, prefixed
+from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX, URLSET, prefixed
 from sitemill.validate.prolog import encoding_problem
 from sitemill.validate.urls import LocRules, lastmod_problems
 from sitemill.validate.violation import Violation
@@ -160,13 +160,15 @@ class Document:
         )
         self.root_checked = True
         if self.rules is not None:
-            self._fields(self.rules, batch)
+            self._fields(self.rules, batch, root, children)
         for line, message in batch.errors:
             self._report(line or self.root_line, message)
 
-    def _fields(self, rules: LocRules, batch: Batch) -> None:
+    def _fields(self, rules: LocRules, batch: Batch, root: Node, children: Sequence[Node]) -> None:
         locs = list(map(str.strip, batch.locs))
         rules.check_all(locs, batch.loc_lines)
+        if rules.extensions is not None and self.root_tag == URLSET:
+            rules.extensions(root, children, locs)
         if self.root_tag == INDEX:
             self.children += zip(locs, batch.loc_lines, strict=True)
         for number, problem in lastmod_problems(batch.lastmods):

@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlsplit
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
 from sitemill.validate.document import MAX_ERRORS, Document
 from sitemill.validate.engines import Reader
+from sitemill.validate.extensions import ClusterSet, ExtensionRules
 from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
 from sitemill.validate.names import INDEX, short
 from sitemill.validate.urls import Group, LocRules, Place, place_of
@@ -41,6 +42,7 @@ class Validator:
         self.reader = reader
         self.violations: list[Violation] = []
         self.visited: set[Path] = set()
+        self.clusters = ClusterSet()  # every urlset's hreflang clusters, for reciprocity
 
     def _report(self, file: str, line: int | None, message: str) -> None:
         self.violations.append(Violation(file, line, message))
@@ -100,6 +102,7 @@ class Validator:
             return None
         self.visited.add(resolved)
         rules = LocRules(file, self.violations, place, group)
+        rules.extensions = ExtensionRules(rules, self.clusters).check
         zipped = False
         try:
             with path.open("rb") as raw:

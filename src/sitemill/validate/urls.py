@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from sitemill.errors import ConfigError
@@ -111,6 +111,8 @@ class LocRules:
         self.prefix = place.url if place else None  # what a URL in self.place starts with
         self.first_line: int | None = None  # the line that taught self.place
         self.siblings = False  # an index without a known place: children share one directory
+        # The extensions' rules of a urlset (sitemill.validate.extensions), when checked.
+        self.extensions: Callable[[Any, Sequence[Any], list[str]], None] | None = None
         self.seen: dict[int, int] = {}  # fingerprint -> line
         self.group, self.number = group, 0
         if group is not None:
