@@ -4,6 +4,7 @@ and across a whole file set, with both engines."""
 from __future__ import annotations
 
 import gzip
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,268 @@ def test_sitemills_own_split_multilingual_output_passes_without_a_warning(
     assert len(list(out.glob("sitemap-*.xml.gz"))) == 4
     assert main(["validate", str(out), "--base-url", SITE]) == 0
     assert capsys.readouterr().out.splitlines() == [f"valid: {out}"]
+
+
+# --- each rule's exact finding, from both engines ---------------------------------------------
+
+NOT_ISO = (
+    "is not an ISO 639-1 language (with an optional ISO 15924 script and ISO 3166-1 region, "
+    "e.g. en-GB, zh-Hant) or x-default"
+)
+MISSING = (
+    "the page https://example.com/en/ is missing from its own cluster (Google ignores its "
+    "alternates): one xhtml:link must name its own URL and language"
+)
+NOT_RECIPROCAL = (
+    "alternates of https://example.com/{} are not reciprocal (Google ignores them): of the 2 "
+    "listed pages its cluster names (https://example.com/en/, https://example.com/fr/), only 1 "
+    "carry the same cluster"
+)
+# (the <url> of en/ on line 3, whose extensions are the case; fr/ on line 4 lists EN_FR)
+RULE_CASES = {
+    "hreflang en-UK": (
+        cluster(("en-UK", "en/"), ("fr", "fr/")),
+        [
+            (3, True, f"hreflang 'en-UK' {NOT_ISO}"),
+            (3, False, MISSING),
+            (4, False, NOT_RECIPROCAL.format("fr/")),
+        ],
+    ),
+    "relative href": (
+        link("en", "/en/") + link("fr", SITE + "fr/"),
+        [
+            (3, True, "alternate href '/en/' is not an absolute http(s) URL"),
+            (3, False, MISSING),
+            (4, False, NOT_RECIPROCAL.format("fr/")),
+        ],
+    ),
+    "href on another host": (
+        EN_FR + link("de", "https://other.example.org/de/"),
+        [
+            (
+                3,
+                False,
+                "alternate https://other.example.org/de/ is on https://other.example.org, not "
+                "https://example.com: Google reads it only when both sites are verified together",
+            )
+        ],
+    ),
+    "page missing from its own cluster": (
+        cluster(("fr", "fr/")),
+        [(3, False, MISSING), (4, False, NOT_RECIPROCAL.format("fr/"))],
+    ),
+    "one hreflang naming two pages": (
+        EN_FR + link("fr", SITE + "fr-old/"),
+        [
+            (
+                3,
+                False,
+                "hreflang fr names two pages in one cluster: https://example.com/fr/ and "
+                "https://example.com/fr-old/",
+            ),
+            (3, False, NOT_RECIPROCAL.format("en/")),
+            (
+                3,
+                False,
+                "alternate https://example.com/fr-old/ of https://example.com/en/ names a page "
+                "this sitemap set does not list",
+            ),
+            (4, False, NOT_RECIPROCAL.format("fr/")),
+        ],
+    ),
+    "the same alternate twice": (
+        EN_FR + link("fr", SITE + "fr/"),
+        [(3, False, "alternate fr https://example.com/fr/ is listed twice")],
+    ),
+    "rel other than alternate": (
+        EN_FR + link("de", SITE + "de/", rel="nofollow"),
+        [(3, True, "xhtml:link rel is 'nofollow'; a sitemap alternate is rel=\"alternate\"")],
+    ),
+    "1,001 images": (
+        EN_FR + "".join(image(f"{SITE}{n}.png") for n in range(1_001)),
+        [
+            (
+                3,
+                True,
+                "1,001 images in the <url> of https://example.com/en/; at most 1,000 are allowed",
+            )
+        ],
+    ),
+    "relative and repeated image:loc": (
+        EN_FR + image("/a.png") + image(SITE + "a.png") * 2,
+        [
+            (3, True, "image:loc '/a.png' is not an absolute http(s) URL"),
+            (3, False, "image https://example.com/a.png is listed twice"),
+        ],
+    ),
+}
+
+
+@ENGINES
+@pytest.mark.parametrize(("parts", "expected"), RULE_CASES.values(), ids=list(RULE_CASES))
+def test_each_rule_exactly(
+    tmp_path: Path, engine: Engine, parts: str, expected: list[tuple[int, bool, str]]
+) -> None:
+    text = urlset(url(SITE + "en/", parts), url(SITE + "fr/", EN_FR))
+    assert check(tmp_path, text, engine) == expected
+
+
+@ENGINES
+def test_an_underscore_hreflang_is_the_xsds_error_alone(tmp_path: Path, engine: Engine) -> None:
+    # en_US is outside the XSD's LanguageCode: the XSD reports it (each engine in its words).
+    text = urlset(url(SITE + "en/", cluster(("en_US", "en/"))))
+    ((line, error, message),) = check(tmp_path, text, engine)
+    assert (line, error) == (3, True)
+    assert message.startswith("XSD: <xhtml:link> attribute ")
+    assert "en_US" in message
+
+
+@ENGINES
+def test_the_shared_invalid_hreflang_fixture(engine: Engine) -> None:
+    fixtures = Path(__file__).resolve().parents[1] / "schema_fixtures"
+    path = fixtures / "invalid-hreflang.xml"
+    shared = fixtures.parents[2] / "shared" / "schemas" / "fixtures" / path.name
+    if shared.is_file():
+        assert path.read_bytes() == shared.read_bytes()
+    found = summary(validate_paths([path], engine=engine))
+    assert found[0] == (
+        13,
+        False,
+        "the page https://example.com/catalog?item=12&desc=vacation_hawaii is missing from its "
+        "own cluster (Google ignores its alternates): one xhtml:link must name its own URL and "
+        "language",
+    )
+    ((line, error, message),) = found[1:]
+    assert (line, error) == (16, True)
+    assert message.startswith("XSD: <xhtml:link> attribute ") and "'en_US!'" in message
+
+
+@ENGINES
+def test_a_cluster_not_reciprocated_in_another_file(tmp_path: Path, engine: Engine) -> None:
+    (tmp_path / "sitemap-1.xml").write_text(urlset(url(SITE + "en/", EN_FR)))
+    (tmp_path / "sitemap-2.xml").write_text(
+        urlset(url(SITE + "fr/", cluster(("fr", "fr/"), ("de", "de/"))))
+    )
+    paths = [tmp_path / "sitemap-1.xml", tmp_path / "sitemap-2.xml"]
+    found = [
+        (Path(v.file).name, v.line, v.is_error, v.message)
+        for v in validate_paths(paths, SITE, engine=engine)
+    ]
+    assert found == [
+        ("sitemap-1.xml", 3, False, NOT_RECIPROCAL.format("en/")),
+        (
+            "sitemap-2.xml",
+            3,
+            False,
+            "alternate https://example.com/de/ of https://example.com/fr/ names a page this "
+            "sitemap set does not list",
+        ),
+    ]
+
+
+# --- namespaces: used without a declaration, declared without a use ---------------------------
+
+NO_XHTML = (
+    'XML is not well-formed: namespace prefix xhtml is not declared; add xmlns:xhtml="'
+    f'{XHTML}" to the root element'
+)
+NO_IMAGE = (
+    'XML is not well-formed: namespace prefix image is not declared; add xmlns:image="'
+    f'{IMAGE}" to the root element'
+)
+NO_A = "no xmlns:a is in scope"
+BARE = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SITEMAP_NS}">\n'
+NAMESPACE_CASES = {
+    "xhtml:link": (BARE + url(SITE, link("en", SITE)), [(3, True, NO_XHTML)]),
+    "image:image": (BARE + url(SITE, image(SITE + "a.png")), [(3, True, NO_IMAGE)]),
+    # A start tag over three lines: both engines name the line where it ends.
+    "over lines": (
+        BARE + f'<url><loc>{SITE}</loc>\n<xhtml:link\n rel="alternate" hreflang="en"\n'
+        f' href="{SITE}"/></url>\n',
+        [(6, True, NO_XHTML)],
+    ),
+    # Declared on the first <url> only: the second one is outside its scope.
+    "out of scope": (
+        BARE
+        + url(SITE, link("en", SITE)).replace("<url>", f'<url xmlns:xhtml="{XHTML}">')
+        + url(SITE + "fr/", link("fr", SITE + "fr/")),
+        [(4, True, NO_XHTML)],
+    ),
+    "an attribute's prefix": (
+        HEAD + url(SITE, link("en", SITE).replace("<xhtml:link ", '<xhtml:link a:b="c:d" ')),
+        [(3, True, "XML is not well-formed: namespace prefix a is not declared; " + NO_A)],
+    ),
+    "declared and unused": (HEAD + url(SITE), []),
+}
+
+
+@ENGINES
+@pytest.mark.parametrize(("head", "expected"), NAMESPACE_CASES.values(), ids=list(NAMESPACE_CASES))
+def test_extension_namespaces(
+    tmp_path: Path, engine: Engine, head: str, expected: list[tuple[int, bool, str]]
+) -> None:
+    assert check(tmp_path, head + "</urlset>\n", engine) == expected
+
+
+# --- a whole multilingual set, as a user runs it ----------------------------------------------
+
+LANGUAGES = ("en-GB", "fr", "de")
+
+
+def multilingual_url(language: str, page: int) -> str:
+    """A page in one language, in its cluster of LANGUAGES plus x-default (the en-GB page)."""
+    pairs = [(lang, f"{SITE}{lang.lower()}/p{page}/") for lang in LANGUAGES]
+    pairs.append(("x-default", f"{SITE}en-gb/p{page}/"))
+    alternates = "".join(link(lang, href) for lang, href in pairs)
+    lastmod = "<lastmod>2024-03-01</lastmod>"
+    return url(f"{SITE}{language.lower()}/p{page}/", lastmod, alternates)
+
+
+def write_multilingual_set(folder: Path, pages: int, names: list[str]) -> None:
+    """An index and one child per name, each language's pages in turn split over them."""
+    urls = [multilingual_url(lang, page) for lang in LANGUAGES for page in range(pages)]
+    size = -(-len(urls) // len(names))
+    for number, name in enumerate(names):
+        data = urlset(*urls[number * size : (number + 1) * size]).encode()
+        (folder / name).write_bytes(gzip.compress(data, mtime=0) if name.endswith(".gz") else data)
+    index = "".join(f"<sitemap><loc>{SITE}{name}</loc></sitemap>\n" for name in names)
+    (folder / "sitemap.xml").write_text(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">\n{index}'
+        "</sitemapindex>\n"
+    )
+
+
+def test_a_valid_multilingual_set_passes_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An index, two children and a gzipped one; each cluster spans files.
+    write_multilingual_set(tmp_path, 20, ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml.gz"])
+    assert main(["validate", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"valid: {tmp_path}"]
+    assert main(["validate", str(tmp_path), "--base-url", SITE]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"valid: {tmp_path}"]
+    for engine in Engine:
+        assert validate_paths([tmp_path], SITE, engine=engine) == []
+
+
+def test_a_child_alone_warns_about_the_pages_of_the_others(tmp_path: Path) -> None:
+    write_multilingual_set(tmp_path, 2, ["sitemap-1.xml", "sitemap-2.xml"])
+    found = summary(validate_paths([tmp_path / "sitemap-1.xml"], SITE))
+    assert found and not [error for _, error, _ in found if error]
+    assert all("names a page this sitemap set does not list" in m for _, _, m in found)
+
+
+def test_memory_stays_bounded_on_a_large_multilingual_set(tmp_path: Path) -> None:
+    # 50,000 URLs in 3-language clusters over 5 files. (200,000 would take about 30 s under
+    # tracemalloc, most of it the tracing of the readers' own allocations.)
+    write_multilingual_set(
+        tmp_path, 50_000 // len(LANGUAGES), [f"sitemap-{n}.xml" for n in range(1, 6)]
+    )
+    tracemalloc.start()
+    try:
+        found = validate_paths([tmp_path], SITE, engine=Engine.LXML)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert found == []
+    assert peak < 100 * 2**20, f"peak {peak / 2**20:.0f} MiB"

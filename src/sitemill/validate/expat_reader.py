@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import cast
@@ -27,9 +28,14 @@ from sitemill.validate.limits import (
     entry_too_big,
     too_many_around,
 )
-from sitemill.validate.names import prefixed
+from sitemill.validate.names import prefixed, undeclared_prefix
 from sitemill.validate.prolog import doctype_message
 from sitemill.validate.py_xsd import LineElement, PySchema
+
+_UNBOUND = expat.errors.codes[expat.errors.XML_ERROR_UNBOUND_PREFIX]
+_QUOTED = re.compile(rb"\"[^\"]*\"|'[^']*'")
+_PREFIX = re.compile(rb"[<\s]([^\s=/>:]+):")  # of the element and of each attribute
+_DECLARED = re.compile(rb"\sxmlns:([^\s=/>]+)")
 
 
 def _qualify(name: str) -> str:
@@ -53,6 +59,13 @@ class _Reader:
         parser.CharacterDataHandler = self._data
         parser.CommentHandler = self._other
         parser.ProcessingInstructionHandler = self._other
+        parser.StartNamespaceDeclHandler = self._declare
+        parser.EndNamespaceDeclHandler = self._undeclare
+        self.bound: dict[str, int] = {}  # prefixes in scope -> how many declarations
+        # The bytes last given to expat, and up to CHUNK before them, with the first one's offset:
+        # where an undeclared prefix is read back from (expat names no prefix).
+        self.data = self.tail = b""
+        self.data_start = 0
         self.builder = ET.TreeBuilder(element_factory=LineElement)
         self.root: LineElement | None = None
         self.depth = self.nodes = self.run = 0  # nodes of the open entry; length of a text
@@ -122,8 +135,35 @@ class _Reader:
             if self.around > MAX_OTHER_NODES:
                 raise DocumentStop(None, too_many_around(prefixed(self.doc.root_tag)))
 
+    def _declare(self, prefix: str | None, _uri: str | None) -> None:
+        if prefix:
+            self.bound[prefix] = self.bound.get(prefix, 0) + 1
+
+    def _undeclare(self, prefix: str | None) -> None:
+        if prefix:
+            self.bound[prefix] -= 1
+
+    def stop(self, exc: expat.ExpatError) -> DocumentStop:
+        """The DocumentStop for a well-formedness error, worded as libxml2's path words it for
+        an undeclared prefix (at the line where the start tag ends, as libxml2 places it)."""
+        if exc.code == _UNBOUND:
+            start = self.data_start - len(self.tail)
+            at, window = self.parser.ErrorByteIndex - start, self.tail + self.data
+            end = window.find(b">", at)
+            tag = _QUOTED.sub(b'""', window[at : end if end >= 0 else None]) if at >= 0 else b""
+            declared = set(_DECLARED.findall(tag)) | {b"xml", b"xmlns"}
+            for prefix in _PREFIX.findall(tag):
+                name = prefix.decode("utf-8", "replace")
+                if prefix not in declared and not self.bound.get(name):
+                    return DocumentStop(exc.lineno + tag.count(b"\n"), undeclared_prefix(name))
+        reason = expat.ErrorString(exc.code)
+        return DocumentStop(
+            exc.lineno, f"XML is not well-formed: {reason} (column {exc.offset + 1})"
+        )
+
     def feed(self, data: bytes, fed: int) -> int:
         """Parse ``data``; return how many bytes expat holds unparsed (an unfinished token)."""
+        self.tail, self.data, self.data_start = self.data[-CHUNK:], data, fed - len(data)
         self.parser.Parse(data, False)
         behind = fed - self.parser.CurrentByteIndex
         if behind > MAX_TOKEN:
@@ -172,10 +212,7 @@ def read(doc: Document, chunks: Iterable[bytes]) -> None:
         reader.feed(b"".join(pending), fed + size)
         reader.close()
     except expat.ExpatError as exc:
-        reason = expat.ErrorString(exc.code)
-        raise DocumentStop(
-            exc.lineno, f"XML is not well-formed: {reason} (column {exc.offset + 1})"
-        ) from None
+        raise reader.stop(exc) from None
     except LookupError as exc:  # an encoding Python does not know, named by the declaration
         raise DocumentStop(1, f"unknown encoding: {exc}; {NOT_FURTHER}") from None
 

@@ -27,7 +27,7 @@ from sitemill.validate.limits import (
     too_many_around,
 )
 from sitemill.validate.lxml_xsd import LxmlSchema
-from sitemill.validate.names import INDEX, URLSET, prefixed
+from sitemill.validate.names import INDEX, URLSET, prefixed, undeclared_prefix
 from sitemill.validate.prolog import doctype_in, doctype_line, doctype_message
 
 _SAFE: Final[dict[str, Any]] = {
@@ -47,6 +47,8 @@ _TOO_BIG = etree.XPath(
 MAX_WARNINGS: Final = 1_000
 _LIMIT_WORDS: Final = ("XML_PARSE_HUGE", "too big", "too long", "Buffer size limit")
 _WHERE = re.compile(r",\s*line \d+, column (\d+)\s*$")
+# libxml2's words for an element's (or an attribute's) undeclared prefix.
+_UNDECLARED = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
 
 
 class _Refuse(etree.Resolver):
@@ -106,6 +108,9 @@ def _stop(exc: etree.XMLSyntaxError) -> DocumentStop:
         return DocumentStop(exc.lineno, TOO_DEEP)
     if any(word in text for word in _LIMIT_WORDS):
         return DocumentStop(exc.lineno, TOO_LONG)
+    undeclared = _UNDECLARED.match(text)
+    if undeclared:
+        return DocumentStop(exc.lineno, undeclared_prefix(undeclared[1]))
     column = f" (column {where[1]})" if where else ""
     return DocumentStop(exc.lineno or 1, f"XML is not well-formed: {text}{column}")
 
@@ -116,6 +121,9 @@ def _recoverable_errors(parser: etree.XMLPullParser) -> None:
     log = parser.feed_error_log
     for entry in log:
         if entry.level >= etree.ErrorLevels.ERROR:
+            undeclared = _UNDECLARED.match(entry.message)
+            if undeclared:
+                raise DocumentStop(entry.line, undeclared_prefix(undeclared[1]))
             message = f"XML is not well-formed: {entry.message.strip()} (column {entry.column})"
             raise DocumentStop(entry.line, message)
     if len(log) > MAX_WARNINGS:  # only warnings (a relative namespace URI), but a flood

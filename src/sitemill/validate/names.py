@@ -32,6 +32,18 @@ def prefixed(text: str) -> str:
     return text
 
 
+def undeclared_prefix(prefix: str) -> str:
+    """The message for a prefix used without its xmlns declaration, the same from both readers
+    (libxml2 and expat word it differently and place it at different columns)."""
+    uri = PREFIXES.get(prefix) if prefix else None
+    fix = (
+        f'add xmlns:{prefix}="{uri}" to the root element'
+        if uri
+        else f"no xmlns:{prefix} is in scope"
+    )
+    return f"XML is not well-formed: namespace prefix {prefix} is not declared; {fix}"
+
+
 def short(text: str) -> str:
     """``text`` cut to 100 characters, for messages."""
     return text if len(text) <= 100 else text[:97] + "..."
