@@ -14,10 +14,16 @@ ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
 # What the last run saw (sitemill.state); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
-# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies (sitemap-N-next.xml,
-# see sitemill.publish), written beside the index.
-CHILD_NAME: Final = re.compile(r"sitemap-[1-9][0-9]*(?:-next)?\.(?:xml|txt)(?:\.gz)?")
-STAGING_NAME: Final = re.compile(r"sitemap-[1-9][0-9]*-next\.(?:xml|txt)(?:\.gz)?")
+# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies, written beside the
+# index. A staging copy's name is unique to the run that wrote it and says when that run began
+# (sitemap-N-next-YYYYMMDDhhmmss-<6 hex>.xml, see sitemill.publish); "sitemap-N-next.xml" is
+# the name earlier versions shared between runs, still recognised as a leftover.
+CHILD_NAME: Final = re.compile(
+    r"sitemap-[1-9][0-9]*(?:-next(?:-[0-9]{14}-[0-9a-f]{6})?)?\.(?:xml|txt)(?:\.gz)?"
+)
+STAGING_NAME: Final = re.compile(
+    r"sitemap-[1-9][0-9]*-next(?:-(?P<stamp>[0-9]{14})-[0-9a-f]{6})?\.(?:xml|txt)(?:\.gz)?"
+)
 # Indexes after the first (sitemap.xml): sitemap-index-2.xml, -3, ...
 MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
 # Every name sitemill writes, and so the only names it may ever delete.
@@ -40,10 +46,11 @@ def content_type(name: str) -> str:
     return _CONTENT_TYPES[PurePosixPath(name).suffix]
 
 
-def staging_name(name: str) -> str:
-    """``sitemap-3.xml.gz`` -> ``sitemap-3-next.xml.gz``."""
+def staging_name(name: str, run: str) -> str:
+    """``sitemap-3.xml.gz`` -> ``sitemap-3-next-<run>.xml.gz``, ``run`` being
+    ``YYYYMMDDhhmmss-<6 hex>`` (sitemill.publish.Staging)."""
     stem, dot, suffix = name.partition(".")
-    return f"{stem}-next{dot}{suffix}"
+    return f"{stem}-next-{run}{dot}{suffix}"
 
 
 def read_limit(name: str) -> int:

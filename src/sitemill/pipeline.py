@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Final
 
 from sitemill.alternates import AlternateCounts, declared_alternates
@@ -38,12 +38,14 @@ def build_from_pages(
     warnings: list[str] | None = None,
     progress: Progress | None = None,
     robots_source: bytes | None = None,
+    remembered: Collection[str] = (),
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
     A page's facts are the ones its source attached, else ``read_facts(path)`` for an HTML
     page (None: the page could not be read, no facts). ``robots_source`` is the site's
     robots.txt when sitemill maintains one elsewhere (``--out``): the starting point.
+    ``remembered``: sitemill's own files that the state says earlier runs left.
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips)
@@ -63,7 +65,9 @@ def build_from_pages(
         on_file=file_progress(progress),
         robots_source=robots_source,
         extensions=extensions.alternates or extensions.images,
+        remembered=remembered,
     )
+    report.warnings.extend(report.result.warnings)
     for message in (*checks.summary(), *extensions.counts.messages()):
         log.warning("%s", message)
         report.warnings.append(message)

@@ -6,22 +6,27 @@ The order below keeps every such moment consistent:
 1. Children that no live index names (new names) are written in place: nobody reads them yet.
 2. If at most one child that the live index names changes, it is written in place last: one
    atomic replacement moves the live set from the old build to the new one.
-3. If several live children change, each is first written under a staging name
-   (``sitemap-N-next.xml``), an interim index naming those copies goes live, the children are
-   replaced in place, and the final index goes live. A failure at any step leaves a live index
-   whose children all exist and belong to one build; the next run repairs the rest.
+3. If several live children change, each is first written under a staging name of this run's
+   own (``sitemap-N-next-<run>.xml``: two writers never share one), an interim index naming
+   those copies goes live, the children are replaced in place, and the final index goes live.
+   A failure at any step leaves a live index whose children all exist and belong to one build;
+   the next run repairs the rest.
 4. Right before anything is deleted, the live index is read again: if another writer replaced
    it, this run stops with a ConflictError (the caller lists again and redoes its work), and a
    file that the live index names is never deleted.
 
-Only files that sitemill's own earlier index named, and staging copies, are ever deleted.
+Only sitemill's own files are ever deleted: those its earlier index named, those the state
+remembers it wrote (a deletion that failed part-way leaves children no index names), this
+run's staging copies, and another run's staging copies once they are old enough to be a
+crashed run's leftovers (a copy another writer's interim index is about to name is young).
+A deletion that fails is a warning, and the name stays remembered for the next run.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
@@ -33,9 +38,9 @@ from sitemill.outputs import (
     ENTRY_XML,
     MORE_INDEX_NAME,
     STAGING_NAME,
-    staging_name,
 )
 from sitemill.sinks import Sink
+from sitemill.staging import Staging
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +60,15 @@ class LiveSet:
     entry: bytes | None = None  # the bytes of sitemap.xml (an index or a urlset), if any
     indexes: set[str] = field(default_factory=set)  # own index files: sitemap.xml, -index-N
     children: set[str] = field(default_factory=set)  # the children those indexes name
-    staging: set[str] = field(default_factory=set)  # staging copies left in the folder
+    staging: set[str] = field(default_factory=set)  # staging copies in the folder
+    names: set[str] = field(default_factory=set)  # every file in the folder
 
 
 def read_live(sink: Sink) -> LiveSet:
     """The index files that are sitemill's (every child they name is a sitemill name)."""
     live = LiveSet()
     names = list(sink.names())
+    live.names = set(names)
     live.staging = {name for name in names if STAGING_NAME.fullmatch(name)}
     candidates = [ENTRY_XML, *sorted(name for name in names if MORE_INDEX_NAME.fullmatch(name))]
     for name in candidates:
@@ -109,13 +116,32 @@ class StagedChild:
 
 
 class Publisher:
-    """Writes one build through a sink in the order described in the module docstring."""
+    """Writes one build through a sink in the order described in the module docstring.
 
-    def __init__(self, sink: Sink, content_type: ContentType, record: Callable[[str, bool], None]):
+    ``remembered`` are the own files the state says earlier runs left (deleted when this
+    build does not name them); ``staging`` names this run's staging copies.
+    """
+
+    def __init__(
+        self,
+        sink: Sink,
+        content_type: ContentType,
+        record: Callable[[str, bool], None],
+        remembered: Collection[str] = (),
+        staging: Staging | None = None,
+    ) -> None:
         self.sink = sink
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
         self.live = read_live(sink)
+        # Children, further indexes and staging copies; never an entry file (sitemap.xml,
+        # sitemap.txt) on the state's word alone: a hand-written one may sit there.
+        self.remembered = {
+            name
+            for name in set(remembered) & self.live.names
+            if CHILD_NAME.fullmatch(name) or MORE_INDEX_NAME.fullmatch(name)
+        }
+        self.staging = staging or Staging.new()
         self.entry_bytes: bytes | None = None
         self.staged: set[str] = set()
 
@@ -131,16 +157,14 @@ class Publisher:
             if child not in changed:
                 self.record(child.name, False)
         if len(risky) > 1:
-            copies = {child.name: staging_name(child.name) for child in risky}
-            if self.live.children & set(copies.values()):
-                raise ConflictError("a staging copy is named by the live index; run again")
+            copies = {child.name: self.staging.name(child.name) for child in risky}
             for child in changed:
                 if child not in risky:
                     self._put_child(child)
             for child in risky:
                 copy = copies[child.name]
+                self.staged.add(copy)  # before the write: a failed write may leave it
                 sink.put(copy, child.path.read_bytes(), content_type=self.content_type(copy))
-                self.staged.add(copy)
             interim = render([copies.get(child.name, child.name) for child in children])
             self._put_indexes(interim, final=False)
             for child in risky:
@@ -171,24 +195,64 @@ class Publisher:
         if name == ENTRY_XML:
             self.entry_bytes = data
 
-    def delete_stale(self, keep: Iterable[str]) -> list[str]:
-        """Delete what the earlier build named and this one does not, and staging copies;
-        never a file the live index names now. Returns the names deleted that existed
-        before this run."""
+    def abandon(self) -> None:
+        """After a failure: delete this run's staging copies that the live index does not
+        name (those it names go when a later build is live). Best effort: the failure that
+        brought this here is the one to report."""
+        if not self.staged:
+            return
+        try:
+            now = read_live(self.sink)
+            for name in sorted(self.staged - now.children - now.indexes):
+                self.sink.delete(name)
+        except SinkError as exc:
+            log.debug("leaving staging copies for a later run: %s", exc)
+
+    def delete_stale(self, keep: Iterable[str]) -> Deletion:
+        """Delete what the earlier builds left and this one does not name (see the module
+        docstring); never a file the live index names now. A deletion that fails is left
+        for the next run (``Deletion.failed``)."""
         keep = set(keep)
-        candidates = self.live.indexes | self.live.children | self.live.staging | self.staged
+        leftovers = {name for name in self.live.staging if self.staging.is_leftover(name)}
+        candidates = (
+            self.live.indexes | self.live.children | leftovers | self.staged | self.remembered
+        )
         stale = sorted(candidates - keep)
+        done = Deletion()
         if not stale:
-            return []
+            return done
         now = read_live(self.sink)
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
-        deleted = []
         for name in stale:
             if name in now.children or name in now.indexes:
                 continue
-            self.sink.delete(name)
+            try:
+                self.sink.delete(name)
+            except SinkError as exc:
+                done.failed.append(name)
+                done.errors.append(str(exc))
+                continue
             # This run's own staging copies come and go within it: nothing to report.
-            if name not in self.staged or name in self.live.staging:
-                deleted.append(name)
-        return deleted
+            if name not in self.staged:
+                done.deleted.append(name)
+        return done
+
+
+@dataclass
+class Deletion:
+    """What ``delete_stale`` did: the names deleted that existed before this run, and those
+    it could not delete (with why), which the next run tries again."""
+
+    deleted: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def warning(self) -> str | None:
+        """One line for the report when a deletion failed."""
+        if not self.failed:
+            return None
+        return (
+            f"could not delete {len(self.failed):,} stale file(s) ({self.errors[0]}): the new "
+            "sitemaps are live and do not name them; the next run deletes them"
+        )

@@ -30,6 +30,10 @@ class WriteResult:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    # sitemill's own files left beside the sitemaps after the run: the files above and any
+    # stale one a deletion failed on (the state remembers them; a later run deletes those).
+    outputs: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.fingerprint import FINGERPRINT_VERSION
-from sitemill.outputs import STATE_NAME
+from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.pages import FACTS_VERSION, PageFacts
 from sitemill.statefacts import facts_from_json, facts_to_json
 
@@ -45,6 +45,9 @@ STATE_VERSION: Final = 1
 # A state of a million pages is about 100 MB of JSON; more is not ours (or a gzip bomb).
 MAX_STATE_BYTES: Final = 256 * 1024 * 1024
 _GZIP_LEVEL: Final = 6
+# More own files than sitemill ever writes beside one set of sitemaps (50,000 children per
+# index, plus indexes and staging copies): a list longer than this is not one it wrote.
+MAX_OUTPUTS: Final = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,9 @@ class PageRecord:
 @dataclass
 class State:
     pages: dict[str, PageRecord] = field(default_factory=dict)
+    # sitemill's own files beside the sitemaps after the run (a child whose deletion failed
+    # among them: no index names it, so only this tells a later run to delete it).
+    outputs: frozenset[str] = frozenset()
 
     def facts(self, path: str, version: str | None) -> PageFacts | None:
         """The remembered facts of the page at ``path`` if its bytes are still ``version``."""
@@ -96,7 +102,18 @@ def parse_state(data: bytes) -> State:
     # Facts read by another sitemill are read again (one pass); the dates are kept.
     facts_current = document.get("facts_version") == FACTS_VERSION
     fingerprints_current = document.get("fingerprint_version") == FINGERPRINT_VERSION
-    return State(dict(_records(pages, facts_current, fingerprints_current)))
+    records = dict(_records(pages, facts_current, fingerprints_current))
+    return State(records, _outputs(document.get("outputs")))
+
+
+def _outputs(value: object) -> frozenset[str]:
+    """sitemill's own file names from their list; anything else in it is dropped (a state
+    is input from outside: it never names a page or another file for sitemill to delete)."""
+    if not isinstance(value, list) or len(value) > MAX_OUTPUTS:
+        return frozenset()
+    return frozenset(
+        name for name in value if isinstance(name, str) and name != STATE_NAME and is_own_name(name)
+    )
 
 
 def _decompress(data: bytes) -> str:
@@ -142,6 +159,8 @@ def dump_state(state: State) -> bytes:
         "fingerprint_version": FINGERPRINT_VERSION,
         "pages": pages,
     }
+    if state.outputs:
+        document["outputs"] = sorted(state.outputs)
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return gzip.compress(text.encode("ascii"), compresslevel=_GZIP_LEVEL, mtime=0)
 
@@ -181,8 +200,9 @@ def start_state(store: StateStore, previous: Previous | None) -> tuple[State, bo
     except SitemillError as exc:
         warnings.append(f"{exc}; starting without the state")
         data = None
+    borrowed = False
     if data is None and previous is not None:
-        where = previous.location
+        where, borrowed = previous.location, True
         try:
             data = previous.read()
         except SitemillError as exc:
@@ -191,10 +211,13 @@ def start_state(store: StateStore, previous: Previous | None) -> tuple[State, bo
     if data is None:
         return State(), True, warnings
     try:
-        return parse_state(data), False, warnings
+        state = parse_state(data)
     except StateError as exc:
         warnings.append(f"ignoring the state {where}: {exc}; dates and page facts start over")
         return State(), True, warnings
+    if borrowed:  # dates from elsewhere, yes; but only this place's own state names its files
+        state.outputs = frozenset()
+    return state, False, warnings
 
 
 def missing_state_warning(where: str) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import logging
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -23,6 +25,9 @@ from sitemill.render.split import RenderedSitemap
 from sitemill.report import WriteResult
 from sitemill.robots_lines import replace_sitemap_lines
 from sitemill.sinks import Sink
+from sitemill.staging import Staging
+
+log = logging.getLogger(__name__)
 
 # Fixed compression level and mtime 0: the same input gives the same bytes.
 _GZIP_LEVEL: Final = 6
@@ -42,6 +47,8 @@ def write_sitemaps(
     on_file: Callable[[str, int], None] | None = None,
     robots_source: bytes | None = None,
     extensions: bool = False,
+    remembered: Collection[str] = (),
+    staging: Staging | None = None,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
@@ -50,6 +57,8 @@ def write_sitemaps(
     Children are staged in a temporary directory so that a failure while rendering (a bad
     line in a URL list, a template error, ill-formed output) leaves the previous output exactly
     as it was; publishing then keeps the live index consistent at every step (sitemill.publish).
+    ``remembered``: the own files the state says earlier runs left (deleted unless this build
+    names them); ``staging``: this run's staging names (default: new ones).
     """
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
@@ -57,6 +66,8 @@ def write_sitemaps(
         entries, max_urls=config.max_urls, max_bytes=config.max_bytes, extensions=extensions
     )
     result = WriteResult()
+    record = partial(_record, result)
+    publisher_for = partial(Publisher, sink, content_type, record, remembered, staging)
     first = next(rendered, None)
     if first is None:
         raise SourceError("no pages to list: nothing matched include/exclude; nothing was written")
@@ -68,27 +79,51 @@ def write_sitemaps(
         result.files.append(name)
         renderer.check(name, first.data)
         robots = _new_robots(sink, config, result.entry_files, robots_source)
-        publisher = Publisher(sink, content_type, partial(_record, result))
+        publisher = publisher_for()
         publisher.put(name, first.data)
     else:
         head = [first, second]
         del first, second  # the staging loop must be the only holder of a rendered file
-        with tempfile.TemporaryDirectory(prefix="sitemill-") as staging:
+        with tempfile.TemporaryDirectory(prefix="sitemill-") as folder:
             children = _stage_children(
-                _chain(head, rendered), Path(staging), config, result, on_file, renderer.check
+                _chain(head, rendered), Path(folder), config, result, on_file, renderer.check
             )
             render = partial(_render_indexes, renderer, children, config)
             indexes = render([child.name for child in children])
             result.entry_files.extend(name for name, _ in indexes)
             result.files[:0] = result.entry_files
             robots = _new_robots(sink, config, result.entry_files, robots_source)
-            publisher = Publisher(sink, content_type, partial(_record, result))
-            staged = [StagedChild(child.name, Path(staging) / child.name) for child in children]
-            publisher.publish_split(staged, indexes, render)
-    if robots is not None:
-        publisher.put(ROBOTS_TXT, robots)
-    result.deleted.extend(publisher.delete_stale(result.files))
+            publisher = publisher_for()
+            staged = [StagedChild(child.name, Path(folder) / child.name) for child in children]
+            with _abandoned_on_failure(publisher):
+                publisher.publish_split(staged, indexes, render)
+    _finish(publisher, robots, result)
     return result
+
+
+def _finish(publisher: Publisher, robots: bytes | None, result: WriteResult) -> None:
+    """robots.txt, then the deletion of what this build no longer names; ``result.outputs``
+    is what is left of sitemill's files (a failed deletion is a warning, tried again later)."""
+    with _abandoned_on_failure(publisher):
+        if robots is not None:
+            publisher.put(ROBOTS_TXT, robots)
+        deletion = publisher.delete_stale(result.files)
+    result.deleted.extend(deletion.deleted)
+    result.outputs = sorted({*result.files, *deletion.failed})
+    warning = deletion.warning()
+    if warning is not None:
+        log.warning("%s", warning)
+        result.warnings.append(warning)
+
+
+@contextmanager
+def _abandoned_on_failure(publisher: Publisher) -> Iterator[None]:
+    """A failure while publishing takes this run's unnamed staging copies with it."""
+    try:
+        yield
+    except BaseException:
+        publisher.abandon()
+        raise
 
 
 def _chain(

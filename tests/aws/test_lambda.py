@@ -328,6 +328,9 @@ def test_selection_counts_deletions_of_sitemills_files() -> None:
         ObjectChange(BUCKET, "site/sitemill-state.json.gz"),
         ObjectChange(BUCKET, "site/sitemill-state.json.gz", deleted=True),
         ObjectChange(BUCKET, "site/blog/sitemill-state.json.gz", deleted=True),  # not ours
+        # A staging copy a publish deleted once its final index was live: nothing changed.
+        ObjectChange(BUCKET, "site/sitemap-2-next-20261123101500-1a2b3c.xml", deleted=True),
+        ObjectChange(BUCKET, "site/sitemap-2-next.xml.gz", deleted=True),  # earlier versions'
     ]
     selection = select_changes(
         changes, bucket=BUCKET, root="site/", affects_sitemaps=lambda p: p.endswith(".html")
@@ -337,6 +340,7 @@ def test_selection_counts_deletions_of_sitemills_files() -> None:
     assert selection.ignored == {
         "own_output": 2,
         "state_deleted": 1,
+        "staging_deleted": 2,
         "not_a_page": 3,
         "outside_prefix": 1,
         "other_bucket": 1,

@@ -6,6 +6,7 @@ import ast
 import contextlib
 import gzip
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from sitemill.entries import Entry
 from sitemill.errors import SinkError, SourceError, TemplateError
 from sitemill.outputs import content_type, is_own_name
 from sitemill.sinks import LocalDirSink, MemorySink
+from sitemill.staging import Staging
 from sitemill.writer import write_sitemaps
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 
@@ -182,13 +184,16 @@ def shifted(count: int, shift: int) -> Iterator[Entry]:
 def test_a_failure_at_any_write_leaves_one_build_live(fail_at: int, gzip_children: bool) -> None:
     sink = FailingSink()
     settings = config(max_urls=4, gzip=gzip_children)
-    write_sitemaps(shifted(14, 0), sink, settings)  # four children
+    first = write_sitemaps(shifted(14, 0), sink, settings)  # four children
     sink.fail_at, sink.calls = fail_at, 0
+    remembered = first.outputs  # what the state remembers of sitemill's files
     with contextlib.suppress(SinkError):  # every child shifts by one URL, a fifth appears
-        write_sitemaps(shifted(17, 1), sink, settings)
+        # A failed deletion is a warning: the run's outputs include what is left to delete.
+        remembered = write_sitemaps(shifted(17, 1), sink, settings).outputs
     assert_one_build(sink.files.get, build_urls(14), build_urls(17, 1))
     sink.fail_at = 0
-    write_sitemaps(shifted(17, 1), sink, settings)  # the next run repairs everything
+    # The next run repairs everything.
+    write_sitemaps(shifted(17, 1), sink, settings, remembered=remembered)
     assert_one_build(sink.files.get, build_urls(17, 1))
     assert not [name for name in sink.files if "-next" in name]
 
@@ -206,9 +211,11 @@ def test_several_changed_children_go_live_through_staging_copies() -> None:
         return put(name, data, content_type=content_type)
 
     sink.put = spy  # type: ignore[method-assign]
-    result = write_sitemaps(shifted(12, 1), sink, settings)
+    run = Staging(datetime(2026, 11, 23, 10, 15, tzinfo=UTC), "1a2b3c")
+    result = write_sitemaps(shifted(12, 1), sink, settings, staging=run)
+    copies = [f"sitemap-{n}-next-20261123101500-1a2b3c.xml" for n in (1, 2, 3)]
     assert seen == [
-        ("sitemap.xml", ["sitemap-1-next.xml", "sitemap-2-next.xml", "sitemap-3-next.xml"]),
+        ("sitemap.xml", copies),
         ("sitemap.xml", ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]),
     ]
     assert result.files == ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]

@@ -539,6 +539,7 @@ def test_index_children_and_robots_txt_are_committed_and_stale_ones_deleted(
         "D\tsitemap-2.xml",
         "D\tsitemap-3.xml",
         "M\tsitemap.xml",
+        f"M\t{STATE}",  # it remembers sitemill's files: now only sitemap.xml
     ]
 
 

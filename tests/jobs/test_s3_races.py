@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import re
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -10,6 +13,7 @@ from urllib.parse import unquote
 import boto3
 import pytest
 from botocore.exceptions import ClientError
+from moto.server import ThreadedMotoServer
 
 from consistency import assert_one_build, live_urls
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, put_pages
@@ -158,3 +162,96 @@ def test_two_threads_rebuilding_at_once_end_with_one_consistent_build(s3: Any, r
         assert sorted(live) == sorted(urls(*everything))
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     assert_one_build(reader(s3), urls(*everything))
+
+
+# --- two writers and a crawler on a moto server ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    moto_server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    moto_server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        moto_server.stop()
+
+
+def server_client(endpoint: str) -> Any:
+    return boto3.client(
+        "s3",
+        region_name="us-east-1",
+        endpoint_url=endpoint,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+
+
+def live_children_exist(client: Any, bucket: str) -> list[str]:
+    """The children the live index names that are missing (a crawler would get a 404)."""
+    try:
+        index = client.get_object(Bucket=bucket, Key="sitemap.xml")["Body"].read()
+    except ClientError:
+        return []
+    missing = []
+    for child in re.findall(rb"<loc>[^<]*/([^/<]+)</loc>", index):
+        try:
+            client.head_object(Bucket=bucket, Key=child.decode())
+        except ClientError:
+            missing.append(child.decode())
+    return missing
+
+
+def test_another_writers_fresh_staging_copies_survive_on_a_moto_server(server: str) -> None:
+    """Writer B has put its staging copies; before its interim index goes live, writer A runs
+    to its end with the same pages. A's final index has the bytes of the index B listed, so
+    B's conditional write (If-Match: an MD5 ETag) still succeeds: had A deleted B's copies, as
+    when all runs shared the names sitemap-N-next.xml, the live index would name missing files."""
+    bucket = "races-staging"
+    client = server_client(server)
+    client.create_bucket(Bucket=bucket)
+    config = make_config(max_urls=2, lastmod="none")  # same number of children: same index
+    site = BucketSite(bucket)
+    for number in range(10, 16):
+        client.put_object(Bucket=bucket, Key=f"p{number}.html", Body=b"<title>p</title>")
+    rebuild_bucket(config, client, site)
+    client.delete_object(Bucket=bucket, Key="p10.html")
+    client.put_object(Bucket=bucket, Key="p16.html", Body=b"<title>p</title>")  # all shift
+    writer_b = server_client(server)
+    checked: list[list[str]] = []
+    fired: list[str] = []
+
+    def run_a_first(params: dict[str, Any], **_: Any) -> None:
+        body = params.get("body")
+        data = body.getvalue() if isinstance(body, io.BytesIO) else body
+        if params["url_path"].endswith("/sitemap.xml") and b"-next" in data and not fired:
+            fired.append("A")
+            rebuild_bucket(config, server_client(server), site)
+
+    def check_live(http_response: Any, model: Any, **_: Any) -> None:
+        checked.append(live_children_exist(client, bucket))
+
+    writer_b.meta.events.register("before-call.s3.PutObject", run_a_first)
+    writer_b.meta.events.register("after-call.s3.PutObject", check_live)
+    writer_b.meta.events.register("after-call.s3.DeleteObject", check_live)
+    rebuild_bucket(config, writer_b, site)
+    assert fired == ["A"]
+    assert len(checked) > 5
+    assert [missing for missing in checked if missing] == []
+    pages = [f"p{number}.html" for number in range(11, 17)]
+    assert_one_build(reader(client_for(client, bucket)), urls(*pages))
+    keys = [obj["Key"] for obj in client.list_objects_v2(Bucket=bucket)["Contents"]]
+    assert not [key for key in keys if "-next" in key]
+
+
+def client_for(client: Any, bucket: str) -> Any:
+    """``client`` reading ``bucket`` wherever the helpers read BUCKET."""
+
+    class Reader:
+        def get_object(self, Bucket: str, Key: str) -> Any:
+            return client.get_object(Bucket=bucket, Key=Key)
+
+    return Reader()

@@ -388,3 +388,37 @@ def test_an_oversized_robots_txt_is_refused_before_anything_is_written(s3: Any) 
     with pytest.raises(SinkError, match=r"refusing to read or replace .*robots\.txt: 512,001"):
         rebuild_bucket(make_config(robots_txt=True), s3, BucketSite(BUCKET))
     assert "PutObject" not in requests.summary()
+
+
+def test_a_deletion_failing_part_way_leaves_nothing_for_good(s3: Any) -> None:
+    """A stale child whose deletion fails is named by no index: the state remembers it, and
+    the next run deletes it; the run that failed to delete it publishes and warns."""
+    put_pages(s3, *(f"p{number}.html" for number in range(10)))
+    config = make_config(max_urls=2)
+    rebuild_bucket(config, s3, BucketSite(BUCKET))  # five children
+    for number in range(4, 10):
+        s3.delete_object(Bucket=BUCKET, Key=f"p{number}.html")  # two children are enough
+
+    def refuse(model: Any, params: dict[str, Any], **_: Any) -> None:
+        if unquote(params["url_path"]) == "/sitemap-4.xml":
+            raise EndpointConnectionError(endpoint_url="http://127.0.0.1:9")
+
+    s3.meta.events.register("before-call.s3.DeleteObject", refuse)
+    report = rebuild_bucket(config, s3, BucketSite(BUCKET))
+    s3.meta.events.unregister("before-call.s3.DeleteObject", refuse)
+    assert report.result.deleted == ["sitemap-3.xml", "sitemap-5.xml"]
+    assert [w for w in report.warnings if "could not delete 1 stale file(s)" in w]
+    assert "sitemap-4.xml" in keys(s3)
+    assert_one_build(s3_reader(s3), urls_of(*(f"p{number}.html" for number in range(4))))
+    s3.put_object(Bucket=BUCKET, Key="sitemap-9.xml", Body=b"<urlset/>")  # not sitemill's
+    again = rebuild_bucket(config, s3, BucketSite(BUCKET))
+    assert again.result.deleted == ["sitemap-4.xml"]
+    assert sorted(keys(s3)) == [
+        *(f"p{number}.html" for number in range(4)),
+        "sitemap-1.xml",
+        "sitemap-2.xml",
+        "sitemap-9.xml",
+        "sitemap.xml",
+        "sitemill-state.json.gz",
+    ]
+    assert rebuild_bucket(config, s3, BucketSite(BUCKET)).result.changed is False

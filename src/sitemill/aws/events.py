@@ -11,7 +11,7 @@ from urllib.parse import unquote_plus
 
 from sitemill.config_values import parse_bool
 from sitemill.errors import ConfigError, EventError
-from sitemill.outputs import STATE_NAME, is_own_name
+from sitemill.outputs import STAGING_NAME, STATE_NAME, is_own_name
 
 # S3 notification event names that change what a bucket holds: an object appears (or is
 # replaced), or it goes away (a delete, a delete marker, a lifecycle expiration).
@@ -210,7 +210,8 @@ def select_changes(
     sitemaps removes the live ones, and the rebuild puts them back. A deletion sitemill made
     itself (a stale child) costs one more rebuild, which finds everything in place, so
     writes and deletes nothing, and the chain ends there. Deleting the state changes no
-    sitemap (sitemill never deletes it; the next rebuild reads every page and writes it).
+    sitemap (sitemill never deletes it; the next rebuild reads every page and writes it), nor
+    does deleting a staging copy (a publish deletes its own once the final index is live).
     """
     selection = Selection()
     for change in changes:
@@ -224,6 +225,8 @@ def select_changes(
             reason = "own_output"
         elif own and path == STATE_NAME:
             reason = "state_deleted"
+        elif own and STAGING_NAME.fullmatch(path):
+            reason = "staging_deleted"  # a copy no build needs any more: no sitemap changed
         elif not own and not affects_sitemaps(path):
             reason = "not_a_page"
         else:

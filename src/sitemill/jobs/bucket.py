@@ -130,7 +130,9 @@ def build_from_bucket(
         lastmod=mode,
         warnings=warnings,
         progress=progress,
+        remembered=known.outputs,
     )
+    knowledge.remember.outputs = frozenset(report.result.outputs)
     report.heads_read, report.heads_reused = counts.read, counts.reused
     if dating and first_run and inventory.had_sitemap:
         message = missing_state_warning(store.where)

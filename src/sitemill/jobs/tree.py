@@ -82,8 +82,10 @@ def build_from_tree(
         warnings=warnings,
         progress=progress,
         robots_source=robots_data,  # the same file when the output folder is the site
+        remembered=() if dating is None else dating.known.outputs,
     )
     if dating is not None:
+        plan.remember.outputs = frozenset(report.result.outputs)
         report.state_written = save_state(dating.store, plan.remember, report.warnings)
     return report
 

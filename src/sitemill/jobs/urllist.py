@@ -38,6 +38,7 @@ def build_from_url_list(
     tally = Tally(report.skipped, report.skips)
     entries = _listed_entries(config, lines, name, tally.record, size_hint)
     report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
+    report.warnings.extend(report.result.warnings)
     return report
 
 
