@@ -1,4 +1,8 @@
-"""The one way sitemill runs git: a fixed command line and environment, failures as GitError."""
+"""The one way sitemill runs git: a fixed command line and environment, failures as GitError.
+
+Every command runs with the environment and settings of sitemill.gittrust, from the top that
+``find_top`` finds: nothing a repository holds makes git run a program.
+"""
 
 from __future__ import annotations
 
@@ -8,56 +12,16 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any
 
 from sitemill.errors import GitError
+from sitemill.gittrust import SETTINGS, driver_settings, find_top, git_env, with_settings
 
-# These would point git at another repository, index or object store than the one holding the
-# directory (git sets several of them while it runs hooks), or clash with --literal-pathspecs.
-_REDIRECTING_ENV: Final = frozenset(
-    {
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_INDEX_FILE",
-        "GIT_COMMON_DIR",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-        "GIT_PREFIX",
-        "GIT_GLOB_PATHSPECS",
-        "GIT_NOGLOB_PATHSPECS",
-        "GIT_ICASE_PATHSPECS",
-    }
-)
-# A commit's identity comes from the ``user.*`` settings the caller passes, never from these.
-_IDENTITY_ENV: Final = frozenset(
-    {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
-)
-# Never wait for a password prompt that nobody can answer (a runner, a pipe); never page.
-_UNATTENDED: Final = {"GIT_TERMINAL_PROMPT": "0", "GCM_INTERACTIVE": "never", "GIT_PAGER": "cat"}
-# For a reader whose output is parsed: untranslated messages, and no index refresh written
-# behind the user's back (`git status` otherwise takes the index lock to save one).
-_READING: Final = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
-# Settings for every command: paths are printed as they are, never C-quoted.
-_SETTINGS: Final = ("core.quotepath=false",)
+__all__ = ["Git", "GitBatch", "GitStream", "find_top", "git_env", "last_line"]
 
 Describe = Callable[[bytes, bytes, int], str]
-
-
-def git_env(base: Mapping[str, str] | None = None, *, reading: bool = False) -> dict[str, str]:
-    """The environment for git: ``base`` (default: this process's) made safe to run unattended.
-
-    Configuration files are still read (a system-wide ``safe.directory``, the credentials that
-    actions/checkout sets up); callers fix what they parse with options and ``-c`` settings.
-    """
-    source = os.environ if base is None else base
-    dropped = _REDIRECTING_ENV | _IDENTITY_ENV
-    env = {name: value for name, value in source.items() if name not in dropped}
-    env.update(_UNATTENDED)
-    if reading:
-        env.update(_READING)
-    return env
 
 
 def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
@@ -107,7 +71,7 @@ class Git:
         command = ["git", "-C", os.fspath(self.directory), "--no-pager"]
         if literal:
             command.append("--literal-pathspecs")
-        for setting in (*_SETTINGS, *self.settings, *settings):
+        for setting in (*SETTINGS, *self.settings, *settings):
             command += ["-c", setting]
         return [*command, *args]
 
@@ -130,6 +94,15 @@ class Git:
             )
         except OSError as exc:
             raise _cannot_run(exc) from exc
+
+    def without_drivers(self) -> Git:
+        """This git, with every configured filter and merge driver switched off: for the
+        commands that read or write the work tree (status, add, commit, reset, rebase)."""
+        found = self.run(
+            "config", "--name-only", "--get-regexp", r"^(filter|merge)\.", literal=False
+        )
+        settings = driver_settings(found.stdout) if found.returncode == 0 else []
+        return replace(self, env=with_settings(self.env, settings))
 
     def output(self, *args: str) -> bytes:
         """Run a short command and return its stdout; a failure is a GitError naming it."""

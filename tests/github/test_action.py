@@ -321,21 +321,24 @@ def test_a_second_run_commits_nothing(project: Project) -> None:
 
 
 def push_concurrently_before_each_push(project: Project, times: int) -> Path:
-    """A real pre-push hook in the workspace: for the first ``times`` pushes, another job
-    pushes a new page to the remote after sitemill committed, before its push lands.
+    """A real pre-receive hook on the remote (sitemill runs no hook of the workspace's, but a
+    server runs its own): for the first ``times`` pushes, another job pushes a new page to
+    the remote while sitemill's push is being received, so that it loses the race.
 
     Returns the file that counts the hook's runs (one line each).
     """
     counter, q = project.root / "pushes", shlex.quote
-    hook = project.workspace / ".git" / "hooks" / "pre-push"
+    hook = project.remote / "hooks" / "pre-receive"
     hook.write_text(
         f"""#!/bin/sh
 cat >/dev/null
+[ -n "$CONCURRENT_JOB" ] && exit 0
 echo push >> {q(str(counter))}
 n=$(wc -l < {q(str(counter))} | tr -d ' ')
 [ "$n" -gt {times} ] && exit 0
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX
-export GIT_AUTHOR_DATE={CONCURRENT_TIME} GIT_COMMITTER_DATE={CONCURRENT_TIME}
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_QUARANTINE_PATH
+unset GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_PUSH_OPTION_COUNT
+export CONCURRENT_JOB=1 GIT_AUTHOR_DATE={CONCURRENT_TIME} GIT_COMMITTER_DATE={CONCURRENT_TIME}
 other={q(str(project.root))}/other-$n
 git clone -q {q(str(project.remote))} "$other" &&
 printf '%s' {q(page("New"))} > "$other/new-$n.html" &&

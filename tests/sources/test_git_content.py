@@ -144,6 +144,22 @@ def test_a_merge_is_dated_along_the_history_git_shows(repo: Path) -> None:
     }
 
 
+def test_an_octopus_merge_with_s_ours_keeps_the_dates_of_the_content_head_kept(
+    repo: Path,
+) -> None:
+    commit(repo, {"a.html": page("a"), "b.html": page("b"), "c.html": page("c")}, when=T1)
+    for branch, name, when in (("one", "b.html", T2), ("two", "c.html", T3)):
+        checkout(repo, branch, create=True)
+        commit(repo, {name: page(f"{name} on {branch}")}, when=when)
+        checkout(repo, "main")
+    commit(repo, {"a.html": page("a2")}, when=T4)
+    merge(repo, "one", "two", when=T6, options=("-s", "ours"))
+
+    expected = {"a.html": unix(T4), "b.html": unix(T1), "c.html": unix(T1)}
+    assert content_dates(repo).dates == expected
+    assert read_git_history(repo).dates == expected
+
+
 def test_a_rename_on_a_merged_branch_keeps_its_history(repo: Path) -> None:
     body = "".join(f"<p>paragraph {index}</p>\n" for index in range(20))
     commit(repo, {"old.html": page("v1") + body, "b.html": page("b")}, when=T1)

@@ -281,6 +281,43 @@ def test_fast_forwardable_and_octopus_merges(repo: Path) -> None:
     assert_matches_git_log(repo)
 
 
+@pytest.mark.parametrize("strategy", [("-s", "ours"), ()], ids=["-s ours", "octopus"])
+def test_an_octopus_merge_follows_only_the_parents_whose_version_head_kept(
+    repo: Path, strategy: tuple[str, ...]
+) -> None:
+    # -s ours keeps main's tree: the side commits gave b.html and c.html content HEAD never got.
+    commit(repo, {"a.html": "a", "b.html": "b", "c.html": "c"}, when=T1)
+    for branch, name, when in (("one", "b.html", T2), ("two", "c.html", T3)):
+        checkout(repo, branch, create=True)
+        commit(repo, {name: f"{name} on {branch}"}, when=when)
+        checkout(repo, "main")
+    commit(repo, {"a.html": "a2"}, when=T4)
+    merge(repo, "one", "two", when=T6, options=strategy)
+
+    got = read_git_history(repo).dates
+    if strategy:
+        assert got == {"a.html": unix(T4), "b.html": unix(T1), "c.html": unix(T1)}
+    else:
+        assert got == {"a.html": unix(T4), "b.html": unix(T2), "c.html": unix(T3)}
+    assert_matches_git_log(repo)
+
+
+def test_an_octopus_merge_with_one_parent_equal_to_it(repo: Path) -> None:
+    # The merge's tree equals its second parent's, so -m prints nothing for that parent.
+    commit(repo, {"a.html": "a", "b.html": "b"}, when=T1)
+    checkout(repo, "one", create=True)
+    commit(repo, {"a.html": "a on one", "b.html": "b on one"}, when=T2)
+    checkout(repo, "two", create=True)  # two holds one's work and more
+    commit(repo, {"b.html": "b on two"}, when=T3)
+    checkout(repo, "main")
+    git(repo, "merge", "-q", "--no-ff", "--no-commit", "-s", "ours", "one", "two", check=False)
+    git(repo, "checkout", "two", "--", ".")  # the result: two's tree exactly
+    git(repo, "commit", "-q", "-m", "octopus", when=T6)
+
+    assert read_git_history(repo).dates == {"a.html": unix(T2), "b.html": unix(T3)}
+    assert_matches_git_log(repo)
+
+
 def random_history(repo: Path, seed: int, steps: int = 45) -> None:
     """Branches, merges (clean, conflicting, -X ours/theirs, -s ours), deletions, re-adds."""
     rng = random.Random(seed)
@@ -297,10 +334,15 @@ def random_history(repo: Path, seed: int, steps: int = 45) -> None:
             checkout(repo, branches[-1], create=True)
         elif roll < 0.3:
             checkout(repo, rng.choice(branches))
-        elif roll < 0.5:
+        elif roll < 0.45:
             other = rng.choice(branches)
             if not is_ancestor(repo, other):
                 merge(repo, other, when=next(times), options=rng.choice(merge_options))
+        elif roll < 0.5:  # an octopus that keeps this branch's tree
+            others = [branch for branch in branches if not is_ancestor(repo, branch)]
+            if len(others) >= 2:
+                chosen = rng.sample(others, 2)
+                merge(repo, *chosen, when=next(times), options=("-s", "ours"))
         else:
             changes: dict[str | bytes, str | None] = {}
             for name in rng.sample(names, rng.randint(1, 3)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -10,8 +11,11 @@ from pathlib import Path
 from typing import Final
 
 from sitemill.errors import ConfigError, GitError
-from sitemill.gitrun import Git, git_env
+from sitemill.gitrun import Git, find_top, git_env
 
+# Commands that read or write files of the work tree, where a filter or merge driver that
+# .gitattributes selects would run: they run with every configured driver switched off.
+_TOUCHING_THE_TREE: Final = frozenset({"add", "commit", "reset", "rebase", "status", "stash"})
 # git's well-known empty tree: the base to diff against on a branch with no commit yet.
 _EMPTY_TREE: Final = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # "https://user:token@host/" in git's messages: the token must never reach a log.
@@ -44,30 +48,39 @@ class Repo:
     """A git work tree seen from the output directory; identity and safety via ``-c`` only.
 
     git runs with the Action's environment (the credentials actions/checkout set up keep
-    working), minus the variables that would override the identity or the repository.
+    working), minus the variables that would override the identity or the repository, from
+    the work tree's top (``top``, see sitemill.gitrun: never from a folder that committed
+    files make look like a bare repository), with paths given relative to ``workdir``.
+    Nothing it runs starts a program the repository names: no hook (commits also pass
+    --no-verify), no filter or merge driver, no fsmonitor, editor, pager or signing.
     """
 
-    def __init__(self, workdir: Path, identity: Identity, env: Mapping[str, str]) -> None:
+    def __init__(self, workdir: Path, top: Path, identity: Identity, env: Mapping[str, str]):
         self.workdir = workdir
         self.identity = identity
+        inside = Path(os.path.realpath(workdir)).relative_to(top).as_posix()
+        self._prefix = "" if inside == "." else inside + "/"  # workdir, from the top
         self._git = Git(
-            workdir,
+            top,
             git_env(env),
             (f"user.name={identity.name}", f"user.email={identity.email}"),
             describe=_describe,
         )
+        self._tree_git: Git | None = None
 
     @classmethod
     def open(cls, workdir: Path, identity: Identity, env: Mapping[str, str]) -> Repo:
         """The repository that holds ``workdir``; GitError when there is none."""
-        repo = cls(workdir, identity, env)
-        found = repo.git("rev-parse", "--is-inside-work-tree", check=False)
-        if found.returncode != 0 or _text(found.stdout).strip() != "true":
-            raise GitError(
-                f"commit is true, but {workdir} is not inside a git work tree "
-                "(check out the repository first, or set commit: false)"
-            )
-        return repo
+        top = find_top(workdir, env)
+        if top is not None:
+            repo = cls(workdir, top, identity, env)
+            found = repo.git("rev-parse", "--is-inside-work-tree", check=False)
+            if found.returncode == 0 and _text(found.stdout).strip() == "true":
+                return repo
+        raise GitError(
+            f"commit is true, but {workdir} is not inside a git work tree "
+            "(check out the repository first, or set commit: false)"
+        )
 
     def git(
         self,
@@ -83,10 +96,20 @@ class Repo:
         takes pathspecs literally (the commands that support it).
         """
         data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
-        done = self._git.run(*args, stdin=data, literal=literal, settings=options)
+        git = self._git if args[0] not in _TOUCHING_THE_TREE else self._without_drivers()
+        done = git.run(*args, stdin=data, literal=literal, settings=options)
         if check and done.returncode != 0:
             raise self._git.failure(args[0], done)
         return done
+
+    def _without_drivers(self) -> Git:
+        if self._tree_git is None:
+            self._tree_git = self._git.without_drivers()
+        return self._tree_git
+
+    def _paths(self, names: Sequence[str]) -> list[str]:
+        """Output names as paths from the top, where git runs."""
+        return [self._prefix + name for name in names]
 
     def read(self, *args: str) -> str:
         """The output of a command that must succeed, as text."""
@@ -117,19 +140,25 @@ class Repo:
         gone = [name for name in names if name not in present]
         if present:
             self._refuse_ignored(present)
-            self.git("add", "--", *present)
+            self.git("add", "--", *self._paths(present))
         if gone:
-            self.git("rm", "--cached", "--quiet", "--ignore-unmatch", "--", *gone)
+            self.git("rm", "--cached", "--quiet", "--ignore-unmatch", "--", *self._paths(gone))
         head = self.git("rev-parse", "--verify", "--quiet", "HEAD", check=False)
         base = _text(head.stdout).strip() if head.returncode == 0 else _EMPTY_TREE
-        diff = self.read("diff", "--cached", "--name-only", "--relative", "-z", base, "--", *names)
+        relative = f"--relative={self._prefix}" if self._prefix else "--relative"
+        diff = self.read(
+            "diff", "--cached", "--name-only", "--no-ext-diff", "--no-textconv", relative, "-z",
+            base, "--", *self._paths(names),
+        )  # fmt: skip
         return [name for name in diff.split("\0") if name]
 
     def ignored(self, names: Sequence[str]) -> list[str]:
         """The names that git ignores (.gitignore, .git/info/exclude)."""
         # check-ignore refuses --literal-pathspecs; sitemill's own names hold no glob characters.
-        done = self.git("check-ignore", "--", *names, check=False, literal=False)
-        return _text(done.stdout).split()
+        paths = "".join(path + "\0" for path in self._paths(names))
+        done = self.git("check-ignore", "-z", "--stdin", stdin=paths, check=False, literal=False)
+        cut = len(self._prefix)
+        return [path[cut:] for path in _text(done.stdout).split("\0") if path]
 
     def _refuse_ignored(self, names: Sequence[str]) -> None:
         # Otherwise `git add` fails with a hint to force it, which is not what the user wants.
@@ -143,8 +172,8 @@ class Repo:
     def commit(self, names: Sequence[str], message: str) -> str:
         """Commit exactly these files (``--only``: whatever else is staged stays out)."""
         self.git(
-            "commit", "--quiet", "--cleanup=whitespace", "--file=-", "--only", "--", *names,
-            stdin=message,
+            "commit", "--quiet", "--no-verify", "--cleanup=whitespace", "--file=-", "--only",
+            "--", *self._paths(names), stdin=message,
         )  # fmt: skip
         return self.read("rev-parse", "HEAD").strip()
 

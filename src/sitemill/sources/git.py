@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
-from sitemill.gitrun import Git, git_env
+from sitemill.gitrun import Git, find_top, git_env
 from sitemill.sources.gitlog import HistoryWalk
 
 # Private here, and looked up in this module by _read_log_dates on each call (a test wraps it
@@ -42,8 +43,13 @@ class GitHistory:
 
 
 def find_work_tree(site_dir: Path) -> Path | None:
-    """Return the top of the git work tree holding ``site_dir``, or None (no repo, no git)."""
-    git = _git(site_dir)
+    """Return the top of the git work tree holding ``site_dir``, or None (no repo, no git).
+
+    git runs from the top that ``find_top`` finds, never from ``site_dir`` (see gitrun)."""
+    found = find_top(site_dir)
+    if found is None:
+        return None
+    git = _git(found)
     try:
         done = git.run("rev-parse", "--show-toplevel")
     except GitError as exc:
@@ -90,7 +96,10 @@ def read_git_history(site_dir: Path, wanted: Collection[str] | None = None) -> G
 
 def _locate(site_dir: Path) -> tuple[Path, str | None, bool]:
     """Return the work tree's top, HEAD's commit (None before the first commit), shallowness."""
-    git = _git(site_dir)
+    found = find_top(site_dir)
+    if found is None:
+        raise GitError(f"{site_dir} is not inside a git work tree")
+    git = _git(found)
     done = git.run(
         "rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD^{commit}"
     )
@@ -118,7 +127,7 @@ def _site_relative(site_dir: Path, top: Path) -> str:
 
 def _read_dirty(git: Git, prefix: bytes, pathspec: tuple[str, ...]) -> frozenset[str]:
     """Return the site-relative paths that differ from HEAD or are untracked (not ignored)."""
-    output = git.output(
+    output = git.without_drivers().output(
         "status",
         "--porcelain",
         "-z",
@@ -153,13 +162,15 @@ def _read_log_dates(git: Git, head: str, targets: set[bytes]) -> dict[bytes, int
         "-z",
         "--no-color",
         "--no-show-signature",
+        "--no-ext-diff",
+        "--no-textconv",
         "--ignore-submodules=none",
         # The leading NUL gives an empty token before each header, which no path can be.
         "--format=%x00%H %ct %T %P",
         head,
         "--",
     ]
-    walk = HistoryWalk(head.encode("ascii"), targets)
+    walk = HistoryWalk(head.encode("ascii"), targets, partial(commit_trees, git))
     try:
         with git.stream(*command) as output:
             for commit in _parse_log(output.stdout, walk.unresolved):
@@ -170,6 +181,12 @@ def _read_log_dates(git: Git, head: str, targets: set[bytes]) -> dict[bytes, int
         raise GitError(f"unexpected git log output: {exc}") from exc
     log.debug("dated %d of %d files", len(walk.dates), len(targets))
     return walk.dates
+
+
+def commit_trees(git: Git, shas: Sequence[bytes]) -> list[bytes]:
+    """The tree of each commit (an octopus merge's parents); [] when git cannot tell."""
+    done = git.run("rev-parse", *(sha.decode("ascii") + "^{tree}" for sha in shas))
+    return done.stdout.split() if done.returncode == 0 else []
 
 
 def _git(directory: Path) -> Git:

@@ -7,12 +7,13 @@ import logging
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
 from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.gitrun import Git, GitBatch
-from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative
+from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative, commit_trees
 from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
 
 log = logging.getLogger(__name__)
@@ -133,13 +134,15 @@ def _read_versions(git: Git, head: str, tracked: set[bytes]) -> dict[bytes, list
         "-z",
         "--no-color",
         "--no-show-signature",
+        "--no-ext-diff",
+        "--no-textconv",
         "--ignore-submodules=none",
         # The leading NUL gives an empty token before each header, which no path can be.
         "--format=%x00%H %ct %T %P",
         head,
         "--",
     ]
-    walk = VersionWalk(head.encode("ascii"), tracked)
+    walk = VersionWalk(head.encode("ascii"), tracked, partial(commit_trees, git))
     try:
         with git.stream(*command) as output:
             for commit in parse_raw_log(output.stdout, walk.relevant):

@@ -2,11 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Protocol, TypeVar
 
 _CHUNK = 1 << 16
+
+# The trees of some commits, asked of git (``rev-parse <sha>^{tree}``...).
+Trees = Callable[[Sequence[bytes]], list[bytes]]
+Block = TypeVar("Block")
+
+
+def octopus_blocks(commit: _Merge[Block], trees: Trees | None, empty: Block) -> list[Block]:
+    """A block per parent of an octopus merge, ``empty`` for each parent whose tree is the
+    merge's (``-m`` prints nothing for those: ``-s ours`` gives every parent after the first
+    one). Without ``trees``, or when they do not account for the blocks, every parent gets
+    an empty block: the merge's content is taken to be the first parent's, as with -s ours."""
+    parent_trees = trees(commit.parents) if trees is not None else []
+    if sum(tree != commit.tree for tree in parent_trees) != len(commit.blocks):
+        return [empty for _ in commit.parents]
+    given = iter(commit.blocks)
+    return [next(given) if tree != commit.tree else empty for tree in parent_trees]
+
+
+class _Merge(Protocol[Block]):
+    @property
+    def tree(self) -> bytes: ...
+    @property
+    def parents(self) -> list[bytes]: ...
+    @property
+    def blocks(self) -> list[Block]: ...
 
 
 @dataclass(slots=True)
@@ -86,8 +111,9 @@ class HistoryWalk:
     reaches it, and a path is dated by the first commit in date order that it reaches and changes.
     """
 
-    def __init__(self, head: bytes, targets: set[bytes]) -> None:
+    def __init__(self, head: bytes, targets: set[bytes], trees: Trees | None = None) -> None:
         self.unresolved = set(targets)
+        self._trees = trees
         self.dates: dict[bytes, int] = {}
         self._reach: dict[bytes, _Reach] = {head: _Reach(excluding=True, paths=frozenset())}
         self._pending: dict[bytes, list[_PendingMerge]] = {}
@@ -116,6 +142,23 @@ class HistoryWalk:
         if not blocks:  # the same tree as every parent: git follows the first
             self._send(parents[0], reach)
         elif len(blocks) == len(parents):
+            self._visit_blocks(commit, reach, blocks)
+        elif len(parents) == 2:
+            # -m prints nothing for a parent with the merge's own tree, so which parent this
+            # block belongs to is known only once one parent's tree is seen.
+            merge = _PendingMerge(commit.tree, parents, reach, frozenset(blocks[0]))
+            for parent in parents:
+                self._pending.setdefault(parent, []).append(merge)
+        else:
+            # An octopus merge with parents whose tree is its own (-s ours): which parent
+            # each block belongs to takes the parents' trees.
+            self._visit_blocks(commit, reach, octopus_blocks(commit, self._trees, []))
+
+    def _visit_blocks(self, commit: Commit, reach: _Reach, blocks: list[list[bytes]]) -> None:
+        """A merge with a block per parent: a path in every block is the merge's change; the
+        others follow the first parent whose block they are not in."""
+        parents = commit.parents
+        if blocks:
             for path in set(blocks[0]).intersection(*blocks[1:]):
                 if path in self.unresolved and reach.covers(path):
                     self._resolve(path, commit.time)  # differs from every parent
@@ -125,17 +168,6 @@ class HistoryWalk:
                 names = set(block)
                 self._send(parent, self._only(reach, changed - names))
                 changed &= names
-        elif len(parents) == 2:
-            # -m prints nothing for a parent with the merge's own tree, so which parent this
-            # block belongs to is known only once one parent's tree is seen.
-            merge = _PendingMerge(commit.tree, parents, reach, frozenset(blocks[0]))
-            for parent in parents:
-                self._pending.setdefault(parent, []).append(merge)
-        else:
-            # An octopus merge with a parent equal to its result: follow every parent, which
-            # can only date a path more recently than git would.
-            for parent in parents:
-                self._send(parent, reach)
 
     def _settle(self, merge: _PendingMerge, parent: Commit) -> None:
         if merge.settled:

@@ -4,15 +4,16 @@ A file's versions are the commits ``git log -- file`` shows, with the blob each 
 file: git's default history simplification, replayed for every file at once (as
 sitemill.sources.gitlog does for the newest commit only). At a merge, a file whose content
 equals a parent's is followed into the first such parent only; a merge that gives it content
-of its own is a version, and the file's history goes on into every parent. A rename that git
-detects in the pass (``R100 old new``) carries the file's history on as ``old``.
-"""
+of its own is a version, and the file's history goes on into every parent. A rename (``R100
+old new``) carries the file's history on as ``old``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple
+
+from sitemill.sources.gitlog import Trees, octopus_blocks
 
 _CHUNK = 1 << 16
 
@@ -33,6 +34,9 @@ class Change(NamedTuple):
     source: bytes | None = None
 
 
+_Block = dict[bytes, Change]
+
+
 @dataclass(slots=True)
 class LogCommit:
     """One commit of the log; with -m a merge has one block per parent its tree differs from."""
@@ -41,7 +45,7 @@ class LogCommit:
     time: int
     tree: bytes
     parents: list[bytes]
-    blocks: list[dict[bytes, Change]] = field(default_factory=list)
+    blocks: list[_Block] = field(default_factory=list)
 
 
 def parse_raw_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[LogCommit]:
@@ -135,7 +139,8 @@ class VersionWalk:
     each one is (renames make them differ); ``relevant`` is every name worth parsing.
     """
 
-    def __init__(self, head: bytes, tracked: set[bytes]) -> None:
+    def __init__(self, head: bytes, tracked: set[bytes], trees: Trees | None = None) -> None:
+        self._trees = trees
         self.tracked = frozenset(tracked)
         self.relevant = set(tracked)
         self.versions: dict[bytes, list[Version]] = {}
@@ -153,7 +158,7 @@ class VersionWalk:
         if len(parents) <= 1:
             self._visit_single(commit, reach)
         elif len(blocks) == len(parents):
-            self._visit_merge(commit, reach)
+            self._visit_merge(commit, reach, blocks)
         elif not blocks:  # the tree of every parent: git follows the first
             self._send(parents[0], reach)
         elif len(parents) == 2:
@@ -163,10 +168,8 @@ class VersionWalk:
             for parent in parents:
                 self._pending.setdefault(parent, []).append(merge)
         else:
-            # An octopus merge with a parent equal to its result: every parent is followed,
-            # as sitemill.sources.gitlog does.
-            for parent in parents:
-                self._send(parent, reach)
+            # An octopus merge with parents of its own tree (-s ours): see octopus_blocks.
+            self._visit_merge(commit, reach, octopus_blocks(commit, self._trees, {}))
 
     def _visit_single(self, commit: LogCommit, reach: _Reach) -> None:
         names: dict[bytes, bytes | None] | None = None
@@ -185,10 +188,10 @@ class VersionWalk:
                 commit.parents[0], reach if names is None else _Reach(reach.everything, names)
             )
 
-    def _visit_merge(self, commit: LogCommit, reach: _Reach) -> None:
+    def _visit_merge(self, commit: LogCommit, reach: _Reach, blocks: list[_Block]) -> None:
         """A merge with a block per parent: a name in none of them follows the first parent,
         in some of them the first parent it is not in, in all of them every parent."""
-        parents, blocks = commit.parents, commit.blocks
+        parents = commit.parents
         sent: list[dict[bytes, bytes | None]] = [dict(reach.names)] + [{} for _ in parents[1:]]
         for name in set().union(*blocks):
             lineage = self._lineage(reach, name)
