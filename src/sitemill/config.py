@@ -18,6 +18,7 @@ from sitemill.config_values import (
     parse_int_range,
     parse_location,
     parse_path,
+    parse_previous_state,
     parse_priority,
     parse_regexes,
 )
@@ -89,7 +90,7 @@ class Config:
     content_dates: bool = True
     fingerprint_ignore: tuple[re.Pattern[str], ...] = ()
     state: str | None = None  # a path or s3://bucket/key; None: beside the sitemaps
-    previous_state: str | None = None  # a path or an http(s) URL
+    previous_state: str | None = None  # a path, an http(s) URL, or PREVIOUS_NONE
     images: bool = False
     image_hosts: tuple[str, ...] = ()  # hosts besides the site's whose images are listed
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
@@ -154,7 +155,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "content_dates": parse_bool,
     "fingerprint_ignore": parse_regexes,
     "state": parse_location,
-    "previous_state": parse_location,
+    "previous_state": parse_previous_state,
     "images": parse_bool,
     "image_hosts": parse_hosts,
     "alternates": parse_alternates,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemill.config import CONFIG_KEYS
+from sitemill.config_values import PREVIOUS_NONE
 from sitemill.errors import ConfigError, RefusedError
 from sitemill.safefs import Root, read_regular, relative_inside
 
@@ -64,7 +65,12 @@ def read_config_file(path: Path, *, root: Path | None = None) -> dict[str, Any]:
     # must not choose a file for sitemill to replace. (An s3:// or http(s) location is no path.)
     for key in ("state", "previous_state"):
         value = data.get(key)
-        if isinstance(value, str) and value.strip() and "://" not in value:
+        if (
+            isinstance(value, str)
+            and value.strip()
+            and "://" not in value
+            and not (key == "previous_state" and value.strip().lower() == PREVIOUS_NONE)
+        ):
             location = path.parent / value.strip()
             if root is not None:
                 _require_inside(root, location, key, f"{value!r} in {path}")

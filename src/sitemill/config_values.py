@@ -119,6 +119,16 @@ def parse_location(key: str, value: object) -> str:
     return text
 
 
+# ``previous_state = "none"``: no previous state at all, not even the Action's default (the
+# live site's copy), for runners that must not reach the site. A file named "none": ./none.
+PREVIOUS_NONE: Final = "none"
+
+
+def parse_previous_state(key: str, value: object) -> str:
+    text = parse_location(key, value)
+    return PREVIOUS_NONE if text.lower() == PREVIOUS_NONE else text
+
+
 # A host name (or an IPv4 address): letters, digits, hyphens and dots, or non-ASCII (IDNA).
 _HOST: Final = re.compile(r"[^\s/:@?#\[\]]+")
 

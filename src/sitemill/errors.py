@@ -10,6 +10,7 @@
     │   └── ConflictError   another writer changed an output during this run
     ├── TemplateError       a template is missing, broken or renders invalid output
     ├── StateError          a remembered state cannot be used (a warning: a first run)
+    ├── FetchError          an http(s) download passed a bound: its deadline, its size
     ├── GitError            git failed or gave history that cannot be used
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
     └── DocumentStop        `validate` cannot check one document further (one violation)
@@ -52,6 +53,10 @@ class TemplateError(SitemillError):
 
 class StateError(SitemillError, ValueError):
     """A remembered state that cannot be used: a warning and a first run, never a failure."""
+
+
+class FetchError(SitemillError):
+    """An http(s) download passed a bound (its deadline, its size) or was cut off."""
 
 
 class GitError(SitemillError):

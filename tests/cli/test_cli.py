@@ -448,16 +448,19 @@ def test_a_fresh_build_keeps_the_dates_of_the_live_sites_state(
     assert lastmods(tmp_path / "plain" / "sitemap.xml") != published
 
 
-def test_a_previous_state_that_is_not_there_is_a_quiet_first_run(
+def test_a_previous_state_named_but_not_there_is_one_warning_and_a_first_run(
     make_site: SiteMaker, tmp_path: Path, live_site: tuple[Path, str]
 ) -> None:
     site = make_site({"index.html": page()})
     _, url = live_site
-    args = ["build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "out")]
-    result = run(*args, "--previous-state", url + "sitemill-state.json.gz", env=NO_PROXY)
-    assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
-    assert "no history" in result.stdout
+    for named in (url + "sitemill-state.json.gz", str(tmp_path / "missing.json.gz")):
+        out = tmp_path / "out" / str(len(named))
+        args = ["build", str(site), "--base-url", BASE_URL, "--out", str(out)]
+        result = run(*args, "--previous-state", named, env=NO_PROXY)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr.startswith(f"sitemill: warning: no previous state at {named} (")
+        assert result.stderr.endswith("; a first run\n") and result.stderr.count("\n") == 1
+        assert "no history" in result.stdout
 
 
 def test_a_previous_state_that_cannot_be_fetched_is_one_warning(

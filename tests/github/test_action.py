@@ -31,7 +31,6 @@ from sitemill.github.settings import (
 )
 from sitemill.github.summary import SKIP_REASONS, markdown_text, render_summary
 from sitemill.report import Report, WriteResult
-from sitemill.sources import previous
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE_URL = "https://example.com/"
@@ -86,9 +85,7 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.delenv(name, raising=False)
     for name, value in DEAD_PROXY.items():
         monkeypatch.setenv(name, value)
-    previous._opener.cache_clear()
     yield
-    previous._opener.cache_clear()
 
 
 @dataclass

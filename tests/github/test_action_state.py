@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import http.server
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -259,3 +261,64 @@ def test_the_summary_says_how_dates_were_decided() -> None:
     assert lines[2].startswith("- Entry file:")
     notes = render_summary(report, ["sitemap.xml"], None, "x", [], notices=["no *state* yet"])
     assert "> [!NOTE]\n> no \\*state\\* yet" in notes
+
+
+@pytest.fixture
+def recording() -> Iterator[tuple[list[str], str]]:
+    """A live site that answers 404 to everything and remembers what it was asked."""
+    asked: list[str] = []
+
+    class Recording(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_error(404)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Recording)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
+    thread.start()
+    try:
+        yield asked, f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_previous_state_none_asks_the_live_site_nothing(
+    tmp_path: Path, recording: tuple[list[str], str]
+) -> None:
+    asked, base_url = recording
+    workspace = tmp_path / "workspace"
+    build_site(workspace, BUILT)
+    inputs = {"base-url": base_url, "path": "public", "commit": "false"}
+
+    run = run_action(workspace, {**inputs, "previous-state": "none"})
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert asked == []
+    assert run.lines("::notice") == run.lines("::warning") == []
+    assert "lastmod: 3 from plain dates (no history: a first run)" in run.summary
+    # Without it, the default asks the live site for its copy.
+    build_site(tmp_path / "other", BUILT)
+    assert run_action(tmp_path / "other", inputs).returncode == 0
+    assert asked == [f"/{STATE}"]
+
+
+def test_a_previous_state_input_that_is_not_there_is_a_warning(
+    tmp_path: Path, recording: tuple[list[str], str]
+) -> None:
+    asked, base_url = recording
+    workspace = tmp_path / "workspace"
+    build_site(workspace, BUILT)
+    url = f"{base_url}old/{STATE}"
+    inputs = {"base-url": BASE_URL, "path": "public", "commit": "false", "previous-state": url}
+
+    run = run_action(workspace, inputs)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert asked == [f"/old/{STATE}"]
+    (warning,) = run.lines("::warning")
+    assert f"no previous state at {url} (HTTP 404 or 410); a first run" in warning

@@ -73,15 +73,11 @@ class Server:
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
         monkeypatch.delenv(name, raising=False)
-    from sitemill.sources import previous
-
-    previous._opener.cache_clear()  # proxies are read from the env when the opener is made
     running = Server()
     running.thread.start()
     yield running
     running.httpd.shutdown()
     running.httpd.server_close()
-    previous._opener.cache_clear()
 
 
 def answer(
@@ -127,12 +123,17 @@ def test_a_gz_file_compressed_again_on_the_fly_is_decoded_once(server: Server) -
 
 
 @pytest.mark.parametrize("status", [404, 410])
-def test_nothing_there_is_none_without_a_warning(
+def test_nothing_there_is_none_and_one_warning_since_it_was_named(
     server: Server, caplog: pytest.LogCaptureFixture, status: int
 ) -> None:
+    # download() says "nothing there" (None); a previous state the user named that is not
+    # there is worth a warning (the Action's default live-site copy is only a notice).
     server.routes["/s.gz"] = answer(status, b"<html>gone</html>")
-    assert fetch_url(server.url("/s.gz")) is None
+    assert download(server.url("/s.gz")) is None
     assert caplog.records == []
+    assert fetch_url(server.url("/s.gz")) is None
+    url = server.url("/s.gz")
+    assert warned(caplog) == f"no previous state at {url} (HTTP 404 or 410); a first run"
 
 
 def test_a_redirect_is_followed(server: Server) -> None:
@@ -226,7 +227,7 @@ def test_a_dripping_body_stops_at_the_deadline(server: Server) -> None:
 
     server.routes["/s.gz"] = drip
     started = time.monotonic()
-    with pytest.raises(StateError, match="still arriving"):
+    with pytest.raises(StateError, match=r"no complete answer within 0\.3 s$"):
         download(server.url("/s.gz"), timeout=1, deadline=0.3)
     assert time.monotonic() - started < 3
 
@@ -307,11 +308,12 @@ def test_a_file(tmp_path: Path) -> None:
     assert previous.read() == STATE
 
 
-def test_a_missing_file_is_none_without_a_warning(
+def test_a_missing_file_is_none_and_one_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    assert previous_state(str(tmp_path / "none.gz")).read() is None
-    assert caplog.records == []
+    missing = tmp_path / "none.gz"
+    assert previous_state(str(missing)).read() is None
+    assert warned(caplog) == f"no previous state at {missing} (no such file); a first run"
 
 
 def test_a_fifo_or_a_big_file_is_a_warning_and_none(
@@ -371,3 +373,68 @@ def test_open_previous_reads_the_config() -> None:
     assert open_previous(load_config(base)) is None
     previous = open_previous(load_config({**base, "previous_state": "https://example.com/s.gz"}))
     assert previous is not None and previous.location == "https://example.com/s.gz"
+
+
+# --- one deadline for the whole request -------------------------------------------------------
+
+
+def drip_status_line(handler: http.server.BaseHTTPRequestHandler) -> None:
+    """The status line and headers, one byte every 50 ms: no single read ever waits long."""
+    for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/gzip\r\n" * 100:
+        handler.wfile.write(bytes([byte]))
+        handler.wfile.flush()
+        time.sleep(0.05)
+
+
+def test_headers_dripping_one_byte_at_a_time_meet_the_deadline(server: Server) -> None:
+    server.routes["/s.gz"] = drip_status_line
+    started = time.monotonic()
+    with pytest.raises(StateError, match=r"no complete answer within 0\.5 s$"):
+        download(server.url("/s.gz"), timeout=2, deadline=0.5)
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_server_that_never_accepts_meets_the_deadline() -> None:
+    with socket.socket() as listener:  # the kernel completes the handshake; nobody answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/s.gz"
+        started = time.monotonic()
+        with pytest.raises(StateError, match=r"within 0\.4 s$"):
+            download(url, timeout=5, deadline=0.4)
+        assert time.monotonic() - started < 1.5
+
+
+def test_the_deadline_covers_every_redirect(server: Server) -> None:
+    def slow_redirect(target: str) -> Handler:
+        def respond(handler: http.server.BaseHTTPRequestHandler) -> None:
+            time.sleep(0.2)
+            answer(302, b"", {"Location": server.url(target)})(handler)
+
+        return respond
+
+    for step in range(4):
+        server.routes[f"/{step}.gz"] = slow_redirect(f"/{step + 1}.gz")
+    server.routes["/4.gz"] = answer()
+    with pytest.raises(StateError, match=r"no complete answer within 0\.5 s$"):
+        download(server.url("/0.gz"), timeout=2, deadline=0.5)
+    assert download(server.url("/0.gz"), timeout=2, deadline=5) == STATE
+
+
+def test_redirects_are_bounded(server: Server) -> None:
+    for step in range(7):
+        server.routes[f"/{step}.gz"] = answer(302, b"", {"Location": server.url(f"/{step + 1}.gz")})
+    server.routes["/7.gz"] = answer()
+    server.routes["/loop.gz"] = answer(302, b"", {"Location": server.url("/loop.gz")})
+    for start in ("/0.gz", "/loop.gz"):
+        with pytest.raises(StateError, match="redirect"):
+            download(server.url(start))
+    assert download(server.url("/2.gz")) == STATE  # five redirects are followed
+
+
+def test_a_redirect_to_another_host_is_followed(server: Server) -> None:
+    # A GitHub Pages site moved to a custom domain answers with the new host.
+    other = server.url("/new.gz").replace("127.0.0.1", "localhost")
+    server.routes["/old.gz"] = answer(301, b"", {"Location": other})
+    server.routes["/new.gz"] = answer()
+    assert download(server.url("/old.gz")) == STATE

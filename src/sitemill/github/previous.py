@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sitemill.config import Config, LastmodMode
+from sitemill.config_values import PREVIOUS_NONE
 from sitemill.errors import StateError
 from sitemill.github.settings import Settings
 from sitemill.outputs import STATE_NAME
@@ -36,6 +37,8 @@ def action_previous(settings: Settings, messages: Messages) -> PreviousState | N
     """The ``previous-state`` input, else the live site's copy when the output folder holds
     no state; fetched only if the run needs it."""
     config = settings.config
+    if config.previous_state == PREVIOUS_NONE:
+        return None  # the runner must not reach the site
     if config.previous_state is not None:
         return previous_state(config.previous_state, fetch=_fetching(messages.warnings, None))
     if not keeps_state_beside(config) or (settings.out_dir / STATE_NAME).exists():
@@ -49,7 +52,8 @@ def action_previous(settings: Settings, messages: Messages) -> PreviousState | N
 
 
 def _fetching(messages: list[str], missing: str | None) -> Callable[[str], bytes | None]:
-    """A fetch that adds what went wrong (and, with ``missing``, a 404) to ``messages``."""
+    """A fetch that adds what went wrong, and a 404 (``missing``, else a warning that names
+    the URL: the user named it), to ``messages``."""
 
     def fetch(url: str) -> bytes | None:
         try:
@@ -57,8 +61,8 @@ def _fetching(messages: list[str], missing: str | None) -> Callable[[str], bytes
         except StateError as exc:
             messages.append(f"{exc}; a first run")
             return None
-        if data is None and missing is not None:
-            messages.append(missing)
+        if data is None:
+            messages.append(missing or f"no previous state at {url} (HTTP 404 or 410); a first run")
         return data
 
     return fetch

@@ -10,7 +10,7 @@ from typing import Final
 
 from sitemill.config import CONFIG_KEYS, Config, env_name, load_config
 from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
-from sitemill.config_values import parse_bool
+from sitemill.config_values import PREVIOUS_NONE, parse_bool
 from sitemill.errors import ConfigError
 from sitemill.github.repo import Identity
 
@@ -89,7 +89,7 @@ def _state_in_workspace(config: Config, workspace: Path) -> Config:
         if ".git" in path.relative_to(workspace).parts:
             raise ConfigError("state", f"{state!r} is inside .git")
         state = str(path)
-    if previous is not None and "://" not in previous:
+    if previous is not None and "://" not in previous and previous != PREVIOUS_NONE:
         previous = str(_inside(workspace, previous, "previous_state"))
     return replace(config, state=state, previous_state=previous)
 

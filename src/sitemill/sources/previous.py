@@ -7,39 +7,33 @@ fail in every way a network can: each is one warning and a first run, never a fa
 
 from __future__ import annotations
 
-import functools
 import http.client
 import logging
 import re
-import ssl
-import time
 import urllib.error
 import urllib.request
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Final, Protocol
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from sitemill import __version__
 from sitemill.config import Config
-from sitemill.errors import ConfigError, RefusedError, StateError
+from sitemill.config_values import PREVIOUS_NONE
+from sitemill.errors import ConfigError, FetchError, RefusedError, StateError
 from sitemill.safefs import read_regular
+from sitemill.sources.fetch import deadline_open
 from sitemill.statestore import MAX_STATE_READ_BYTES
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT: Final = 10.0  # seconds per connect or read
-DEFAULT_DEADLINE: Final = 60.0  # seconds for the whole body (a server dripping bytes)
-_CHUNK: Final = 64 * 1024
+DEFAULT_DEADLINE: Final = 60.0  # seconds for all of it: connect, headers, redirects, body
 _GZIP_MAGIC: Final = b"\x1f\x8b"
 _GONE: Final = frozenset({404, 410})
 _SCHEME: Final = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")  # one letter: a Windows drive
-
-
-class _Body(Protocol):
-    def read1(self, size: int, /) -> bytes: ...
 
 
 @dataclass(frozen=True)
@@ -70,8 +64,11 @@ def previous_state(
 
 
 def open_previous(config: Config) -> PreviousState | None:
-    """The ``previous_state`` of ``config``, if it names one."""
-    return None if config.previous_state is None else previous_state(config.previous_state)
+    """The ``previous_state`` of ``config``, if it names one (``none`` names none)."""
+    location = config.previous_state
+    if location is None or location == PREVIOUS_NONE:
+        return None
+    return previous_state(location)
 
 
 def read_previous_file(path: Path, limit: int = MAX_STATE_READ_BYTES) -> bytes | None:
@@ -80,6 +77,7 @@ def read_previous_file(path: Path, limit: int = MAX_STATE_READ_BYTES) -> bytes |
     try:
         return read_regular(path, limit, whole=True)
     except FileNotFoundError:
+        log.warning("no previous state at %s (no such file); a first run", path)
         return None
     except RefusedError as exc:
         log.warning("ignoring the previous state %s; a first run", exc)
@@ -91,12 +89,16 @@ def read_previous_file(path: Path, limit: int = MAX_STATE_READ_BYTES) -> bytes |
 def fetch_url(
     url: str, *, timeout: float = DEFAULT_TIMEOUT, limit: int = MAX_STATE_READ_BYTES
 ) -> bytes | None:
-    """``download``, where what goes wrong is a one-line warning and None."""
+    """``download``, where what goes wrong is a one-line warning and None: a previous state
+    named explicitly that is not there (404, 410) too."""
     try:
-        return download(url, timeout=timeout, limit=limit)
+        data = download(url, timeout=timeout, limit=limit)
     except StateError as exc:
         log.warning("%s; a first run", exc)
         return None
+    if data is None:
+        log.warning("no previous state at %s (HTTP 404 or 410); a first run", url)
+    return data
 
 
 def download(
@@ -106,10 +108,11 @@ def download(
     limit: int = MAX_STATE_READ_BYTES,
     deadline: float = DEFAULT_DEADLINE,
 ) -> bytes | None:
-    """The bytes of the .gz file at ``url`` (redirects followed, http(s) only), None for a
-    404 or 410; StateError, one line, for any other answer, a DNS, TLS or connection
-    failure, ``timeout`` seconds of silence, a body still arriving after ``deadline``
-    seconds, or one of more than ``limit`` bytes."""
+    """The bytes of the .gz file at ``url`` (at most MAX_REDIRECTS redirects followed, to
+    http(s) only, any host), None for a 404 or 410; StateError, one line, for any other
+    answer, a DNS, TLS or connection failure, ``timeout`` seconds of silence, an answer not
+    complete within ``deadline`` seconds (connecting, headers, redirects and body), or one of
+    more than ``limit`` bytes."""
     request = urllib.request.Request(  # noqa: S310 (the scheme was checked: http(s) only)
         url,
         headers={
@@ -120,14 +123,16 @@ def download(
     )
     what = f"cannot fetch the previous state {url}"
     try:
-        with _opener().open(request, timeout=timeout) as response:
-            body = _read_body(response, limit, time.monotonic() + deadline, what)
+        with deadline_open(request, timeout=timeout, deadline=deadline) as (response, read):
+            body = read(limit)
             encoding = response.headers.get("Content-Encoding", "")
     except urllib.error.HTTPError as exc:
         exc.close()
         if exc.code in _GONE:
             return None
         raise StateError(f"{what}: HTTP {exc.code} {_one_line(exc.reason)}") from exc
+    except FetchError as exc:
+        raise StateError(f"{what}: {exc}") from exc
     except urllib.error.URLError as exc:
         raise StateError(f"{what}: {_one_line(exc.reason)}") from exc
     except TimeoutError as exc:
@@ -135,23 +140,6 @@ def download(
     except (OSError, http.client.HTTPException, ValueError) as exc:
         raise StateError(f"{what}: {_one_line(exc) or type(exc).__name__}") from exc
     return _decoded(body, encoding, limit, what)
-
-
-def _read_body(response: _Body, limit: int, deadline: float, what: str) -> bytes:
-    """At most ``limit`` bytes (StateError on one more), before ``deadline``; ``read1``
-    returns what one receive brought, so a server that drips bytes meets the deadline."""
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := response.read1(min(_CHUNK, limit + 1 - size)):
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise StateError(f"{what}: larger than {limit:,} bytes, so not one sitemill wrote")
-        if time.monotonic() > deadline:
-            raise StateError(f"{what}: the body was still arriving after the time allowed")
-    if getattr(response, "length", None):  # read1 ends quietly where the connection did
-        raise StateError(f"{what}: the body is cut off")
-    return b"".join(chunks)
 
 
 def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
@@ -182,38 +170,3 @@ def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
 
 def _one_line(value: Any) -> str:
     return " ".join(str(value).split())[:300]
-
-
-class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
-    """Redirects are followed (GitHub Pages sends custom-domain moves), to http(s) only."""
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: http.client.HTTPMessage,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        if urlsplit(newurl).scheme.lower() not in ("http", "https"):
-            raise urllib.error.URLError(f"HTTP {code} redirect to {newurl!r}, not http(s)")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-@functools.cache
-def _opener() -> urllib.request.OpenerDirector:
-    """http and https only (no file:, ftp: or data: handlers), proxies from the env."""
-    opener = urllib.request.OpenerDirector()
-    handlers: tuple[urllib.request.BaseHandler, ...] = (
-        urllib.request.ProxyHandler(),
-        urllib.request.UnknownHandler(),
-        urllib.request.HTTPHandler(),
-        urllib.request.HTTPSHandler(context=ssl.create_default_context()),
-        _HttpOnlyRedirects(),
-        urllib.request.HTTPDefaultErrorHandler(),
-        urllib.request.HTTPErrorProcessor(),
-    )
-    for handler in handlers:
-        opener.add_handler(handler)
-    return opener
