@@ -20,7 +20,8 @@ MB = 1_000_000
 
 def round_trip(count: int) -> dict[str, float]:
     from sitemill.pages import PageFacts
-    from sitemill.state import PageRecord, State, dump_state, parse_state
+    from sitemill.state import PageRecord, State, dump_state
+    from sitemill.stateparse import parse_state
 
     state = State()
     for number in range(count):

@@ -19,6 +19,8 @@ class Page:
     ``lastmod`` is already a formatted W3C value, or None. ``version`` identifies the
     file's bytes where the source can tell without reading them (an S3 ETag); ``facts`` are
     what its head says, when the source has read them already (else the pipeline reads).
+    ``verdict`` says the page is left out, and why, as the last run found from these same
+    bytes (the state remembers only that of an unlisted page, never its facts' URLs).
     """
 
     path: str
@@ -26,6 +28,7 @@ class Page:
     version: str | None = None
     facts: PageFacts | None = None
     date_reason: str | None = None  # why ``lastmod`` is what it is (sitemill.dating), if known
+    verdict: SkipReason | None = None
 
 
 class Alternate(NamedTuple):

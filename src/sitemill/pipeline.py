@@ -16,7 +16,7 @@ from sitemill.images import page_images, site_hosts
 from sitemill.listing import PageChecks, is_verification_file, wants_facts
 from sitemill.pages import PageFacts
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
+from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.sinks import Sink
@@ -25,6 +25,12 @@ from sitemill.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY: Final = 5_000
+# The detail of a skip the state remembered (its facts' URLs are not remembered).
+_REMEMBERED: Final = {
+    SkipReason.NOINDEX: "robots meta noindex",
+    SkipReason.NOT_A_PAGE: "not an HTML document",
+    SkipReason.REDIRECT: "meta refresh (unchanged since the last run)",
+}
 
 
 def build_from_pages(
@@ -39,16 +45,18 @@ def build_from_pages(
     progress: Progress | None = None,
     robots_source: bytes | None = None,
     remembered: Collection[str] = (),
+    on_skip: OnSkip | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
     A page's facts are the ones its source attached, else ``read_facts(path)`` for an HTML
     page (None: the page could not be read, no facts). ``robots_source`` is the site's
     robots.txt when sitemill maintains one elsewhere (``--out``): the starting point.
-    ``remembered``: sitemill's own files that the state says earlier runs left.
+    ``remembered``: sitemill's own files that the state says earlier runs left; ``on_skip``
+    is told each page left out (a job forgets those in the state it keeps).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
-    tally = Tally(report.skipped, report.skips)
+    tally = Tally(report.skipped, report.skips, on_skip)
     checks = PageChecks(config, tally)
     extensions = _Extensions(config, checks)
     entries = _page_entries(
@@ -156,6 +164,10 @@ def _page_entries(
         if robots is not None and not robots.allows(root_path + loc[len(base) :]):
             tally.skip(path, SkipReason.ROBOTS_TXT, "disallowed for User-agent: *")
             checks.left_out(loc)  # canonicals naming it need not wait for the end
+            continue
+        if page.verdict is not None:  # left out by these same bytes last time
+            tally.skip(path, page.verdict, _REMEMBERED.get(page.verdict, ""))
+            checks.left_out(loc)
             continue
         facts = page.facts
         if facts is None and read_facts is not None and wants_facts(path):

@@ -57,18 +57,27 @@ class Report:
     images: int = 0  # <image:image> entries written
 
 
+# Told each page a run leaves out (the jobs forget it in the state they keep).
+OnSkip = Callable[[str, SkipReason], None]
+
+
 class Tally:
     """Counts skips by reason, keeps the first ones, and warns where a user would look."""
 
-    def __init__(self, report_skips: Counter[SkipReason], kept: list[Skip]) -> None:
+    def __init__(
+        self, report_skips: Counter[SkipReason], kept: list[Skip], on_skip: OnSkip | None = None
+    ) -> None:
         self.counts = report_skips
         self.kept = kept
+        self.on_skip = on_skip
 
     def skip(self, path: str, reason: SkipReason, detail: str = "") -> None:
         self.record(Skip(path, reason, detail))
 
     def record(self, skip: Skip) -> None:
         self.counts[skip.reason] += 1
+        if self.on_skip is not None:
+            self.on_skip(skip.path, skip.reason)
         if len(self.kept) < MAX_SKIPS_KEPT:
             self.kept.append(skip)
         # Warn where the user would not expect a page to be missing; a skip without

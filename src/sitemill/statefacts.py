@@ -1,4 +1,5 @@
-"""Page facts in the state: as JSON values (defaults left out, tuples as lists), and back."""
+"""Page facts in the state: as JSON values (defaults left out, tuples as lists), and back; and
+what is remembered of a page the sitemaps leave out, keyed by its ETag, never its name."""
 
 from __future__ import annotations
 
@@ -6,7 +7,15 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any, Final
 
+from sitemill.entries import SkipReason
 from sitemill.pages import PageFacts
+
+# What the state remembers of an object the sitemaps leave out: the verdict its own bytes gave
+# (noindex, a redirect, not a page: nothing of its facts, whose URLs may name other hidden
+# pages), or, for a page left out by its canonical or as a duplicate, its facts.
+Unlisted = PageFacts | SkipReason
+VERDICTS: Final = frozenset({SkipReason.NOINDEX, SkipReason.REDIRECT, SkipReason.NOT_A_PAGE})
+_VERDICT_NAMES: Final = {reason.value: reason for reason in VERDICTS}
 
 _DEFAULT_FACTS: Final = PageFacts()
 _FACT_FIELDS: Final = tuple(item.name for item in fields(PageFacts))
@@ -59,3 +68,20 @@ def facts_to_json(facts: PageFacts) -> dict[str, Any]:
             value = [list(item) if isinstance(item, tuple) else item for item in value]
         values[name] = value
     return values
+
+
+def unlisted_to_json(item: Unlisted) -> dict[str, Any]:
+    if isinstance(item, SkipReason):
+        return {"left_out": item.value}
+    return {"facts": facts_to_json(item)}
+
+
+def unlisted_from_json(value: object) -> Unlisted | None:
+    """The verdict or the facts; None for anything else (the object is read again)."""
+    if not isinstance(value, dict):
+        return None
+    verdict = value.get("left_out")
+    if isinstance(verdict, str):
+        return _VERDICT_NAMES.get(verdict)
+    facts = value.get("facts")
+    return facts_from_json(facts) if isinstance(facts, dict) else None

@@ -9,7 +9,8 @@ import time
 import pytest
 
 from sitemill.pages import FACTS_VERSION, MAX_ALTERNATES, PageFacts, read_page_facts, with_images
-from sitemill.state import PageRecord, State, dump_state, parse_state
+from sitemill.state import PageRecord, State, dump_state
+from sitemill.stateparse import parse_state
 
 
 def head(inner: str, body: str = "") -> bytes:

@@ -11,15 +11,9 @@ import pytest
 
 from sitemill.fingerprint import FINGERPRINT_VERSION
 from sitemill.pages import FACTS_VERSION
-from sitemill.state import (
-    MAX_OUTPUTS,
-    STATE_FORMAT,
-    STATE_VERSION,
-    State,
-    dump_state,
-    parse_state,
-    start_state,
-)
+from sitemill.state import MAX_OUTPUTS, STATE_FORMAT, STATE_VERSION, State, dump_state
+from sitemill.stateparse import parse_state
+from sitemill.statestart import start_state
 
 OWN = ["sitemap-1.xml", "sitemap-2-next-20261123101500-1a2b3c.xml.gz", "sitemap.xml"]
 
@@ -103,7 +97,7 @@ class Previous:
 def test_only_the_states_own_place_names_files_to_delete() -> None:
     # The live site's copy (previous_state) gives dates, never names for deletion: whoever
     # answers at the base URL must not decide what sitemill deletes in the output folder.
-    borrowed, first_run, _ = start_state(Store(None), Previous(pack(OWN)))
-    assert (borrowed.outputs, first_run) == (frozenset(), False)
-    own, _, _ = start_state(Store(pack(OWN)), Previous(pack(["sitemap-9.xml"])))
-    assert own.outputs == frozenset(OWN)
+    borrowed = start_state(Store(None), Previous(pack(OWN)))
+    assert (borrowed.state.outputs, borrowed.first_run) == (frozenset(), False)
+    own = start_state(Store(pack(OWN)), Previous(pack(["sitemap-9.xml"])))
+    assert own.state.outputs == frozenset(OWN)

@@ -17,7 +17,7 @@ from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
-from sitemill.state import parse_state
+from sitemill.stateparse import parse_state
 from xsd import assert_xsd_valid
 
 T1 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)

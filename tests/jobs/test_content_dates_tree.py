@@ -14,7 +14,7 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
-from sitemill.state import parse_state
+from sitemill.stateparse import parse_state
 
 BASE = "https://example.com/"
 T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000

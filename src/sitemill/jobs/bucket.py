@@ -9,6 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from sitemill.config import Config, LastmodMode, OutputFormat
+from sitemill.entries import SkipReason
 from sitemill.errors import ConflictError, SinkError
 from sitemill.fingerprint import fingerprint_html
 from sitemill.outputs import STATE_NAME, content_type
@@ -25,7 +26,8 @@ from sitemill.sources.s3 import (
     read_bucket_state,
     read_page,
 )
-from sitemill.state import Previous, State, missing_state_warning, save_state, start_state
+from sitemill.state import State
+from sitemill.statestart import Previous, Start, missing_state_warning, save_state, start_state
 from sitemill.statestore import StateStore
 
 if TYPE_CHECKING:
@@ -103,12 +105,11 @@ def build_from_bucket(
     root = site.root
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
     store = state_store or _BesideSitemaps(client, site, sink)
-    known, first_run, warnings = start_state(store, previous)
-    for message in warnings:
+    start = start_state(store, previous)
+    for message in start.warnings:
         log.warning("%s", message)
-    dating = config.content_dates and config.lastmod is not LastmodMode.NONE
-    images = config.images and config.format is OutputFormat.XML
-    knowledge = Knowledge(known, State(), config.lastmod_precision, dating, first_run, images)
+    knowledge = _knowledge(config, start)
+    dating, images = knowledge.content_dates, knowledge.images
     fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore) if dating else None
     counts = HeadCounts()
     listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
@@ -128,19 +129,43 @@ def build_from_bucket(
         robots=robots,
         read_facts=None,
         lastmod=mode,
-        warnings=warnings,
+        warnings=start.warnings,
         progress=progress,
-        remembered=known.outputs,
+        remembered=start.state.outputs,
+        on_skip=knowledge.remember.forget,  # the state names no page the sitemaps leave out
     )
     knowledge.remember.outputs = frozenset(report.result.outputs)
     report.heads_read, report.heads_reused = counts.read, counts.reused
-    if dating and first_run and inventory.had_sitemap:
+    if dating and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
         log.warning("%s", message)
         report.warnings.append(message)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
+
+
+def _knowledge(config: Config, start: Start) -> Knowledge:
+    """What the run starts from, and what it reads or dates under ``config``."""
+    return Knowledge(
+        start.state,
+        State(),
+        config.lastmod_precision,
+        content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
+        first_run=start.first_run,
+        images=config.images and config.format is OutputFormat.XML,
+        verdicts=verdicts(config),
+    )
+
+
+def verdicts(config: Config) -> frozenset[SkipReason]:
+    """The remembered verdicts that still leave a page out under ``config``'s switches."""
+    found = {SkipReason.NOT_A_PAGE}
+    if config.respect_noindex:
+        found.add(SkipReason.NOINDEX)
+    if config.respect_redirects:
+        found.add(SkipReason.REDIRECT)
+    return frozenset(found)
 
 
 class _BesideSitemaps:

@@ -26,7 +26,8 @@ from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.gitcontent import FileVersions, date_by_content, read_file_versions
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
-from sitemill.state import Previous, State, missing_state_warning, save_state, start_state
+from sitemill.state import State
+from sitemill.statestart import Previous, missing_state_warning, save_state, start_state
 from sitemill.statestore import FileStateStore, SinkStateStore, StateStore
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,6 @@ def build_from_tree(
     if dating is not None:
         plan.fingerprints = reads.fingerprints
         plan.known, plan.first_run = dating.known, dating.first_run
-        plan.unlisted = reads.left_out_by_facts()
     report = build_from_pages(
         config,
         plan.pages(files),
@@ -83,6 +83,7 @@ def build_from_tree(
         progress=progress,
         robots_source=robots_data,  # the same file when the output folder is the site
         remembered=() if dating is None else dating.known.outputs,
+        on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
     )
     if dating is not None:
         plan.remember.outputs = frozenset(report.result.outputs)
@@ -130,13 +131,13 @@ def _start_dating(
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         return None
     store = store or _default_store(config, sink)
-    known, first_run, problems = start_state(store, previous)
-    if first_run and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
-        problems.append(missing_state_warning(store.where))
-    for message in problems:
+    start = start_state(store, previous)
+    if start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
+        start.warnings.append(missing_state_warning(store.where))
+    for message in start.warnings:
         log.warning("%s", message)
         warnings.append(message)
-    return _Start(store, known, first_run)
+    return _Start(store, start.state, start.first_run)
 
 
 def _default_store(config: Config, sink: Sink) -> StateStore:

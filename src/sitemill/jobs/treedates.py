@@ -40,14 +40,6 @@ class PageReads:
     facts: dict[str, PageFacts | None] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
 
-    def left_out_by_facts(self) -> frozenset[str]:
-        """Pages whose facts may leave them out, whatever the switches say."""
-        return frozenset(
-            path
-            for path, facts in self.facts.items()
-            if facts is not None and (facts.noindex or facts.refresh or not facts.document)
-        )
-
 
 def read_pages(
     config: Config, robots: RobotsRules | None, site: Root, files: list[TreeFile], *, whole: bool
@@ -106,10 +98,9 @@ class TreeDating:
     fingerprints: Mapping[str, str] | None = None  # None: content dates off
     known: State = field(default_factory=State)
     first_run: bool = True
+    # What the next run starts from: every page dated here; the pipeline makes it forget
+    # those it leaves out (a state published with the site names no page the sitemaps hide).
     remember: State = field(default_factory=State)
-    # Pages whose head keeps them out (noindex, a redirect, not a page) are not remembered: a
-    # state published with the site must not name what the sitemap leaves out on purpose.
-    unlisted: frozenset[str] = frozenset()
 
     def pages(self, files: list[TreeFile]) -> Iterator[Page]:
         for file in files:
@@ -139,6 +130,5 @@ class TreeDating:
             dated = content_date(record, fingerprint, plain, first_run=self.first_run)
         else:
             return None  # not read: a page the pipeline leaves out anyway
-        if path not in self.unlisted:
-            self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
+        self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
         return dated

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.dating import Dated, at_precision, content_date
-from sitemill.entries import Page
+from sitemill.entries import Page, SkipReason
 from sitemill.listing import wants_facts
 from sitemill.pages import PageFacts
 from sitemill.protocol import Precision
@@ -49,6 +49,8 @@ class Knowledge:
     content_dates: bool = False
     first_run: bool = True
     images: bool = False  # the facts must hold the page's images (read its body)
+    # The remembered verdicts that still leave a page out (respect_noindex, ...).
+    verdicts: frozenset[SkipReason] = frozenset()
 
 
 def attach_facts(
@@ -67,25 +69,40 @@ def attach_facts(
         waiting: deque[tuple[Page, Future[Reading] | None]] = deque()
         for page in pages:
             future = None
-            if needs(page.path):
-                reused = _remembered(page, knowledge)
-                if reused is not None:
-                    counts.reused += wants_facts(page.path)
-                    page = _attach(page, reused[0], reused[1], knowledge)
-                elif wants_facts(page.path):
-                    future = pool.submit(read, page.path)
-                    counts.read += 1
-                else:  # a PDF or the like: its version is its fingerprint, nothing to read
-                    page = _attach(page, None, _version_print(page), knowledge)
-            else:
-                page = dataclasses.replace(
-                    page, lastmod=at_precision(page.lastmod, knowledge.precision)
-                )
+            if not needs(page.path):
+                page = _at_precision(page, knowledge)
+            elif (known := _known(page, knowledge)) is not None:
+                counts.reused += wants_facts(page.path)
+                page = known
+            elif wants_facts(page.path):
+                future = pool.submit(read, page.path)
+                counts.read += 1
+            else:  # a PDF or the like: its version is its fingerprint, nothing to read
+                page = _attach(page, None, _version_print(page), knowledge)
             waiting.append((page, future))
             while waiting and (len(waiting) > window or _ready(waiting[0][1])):
                 yield _finish(waiting.popleft(), knowledge)
         while waiting:
             yield _finish(waiting.popleft(), knowledge)
+
+
+def _known(page: Page, knowledge: Knowledge) -> Page | None:
+    """The page with what the state knows of its bytes, or None when it must be read: its
+    own record (facts, fingerprint, date), else what is remembered by its ETag of an object
+    the sitemaps left out (a verdict the current switches still give, or its facts)."""
+    reused = _remembered(page, knowledge)
+    if reused is not None:
+        return _attach(page, reused[0], reused[1], knowledge)
+    unlisted = None if page.version is None else knowledge.known.unlisted.get(page.version)
+    if unlisted is None or not wants_facts(page.path):
+        return None
+    if isinstance(unlisted, PageFacts):  # left out by its canonical, or a duplicate
+        return _attach(page, unlisted, None, knowledge)
+    if unlisted not in knowledge.verdicts:
+        return None  # the switch that left it out is off now: read what it says
+    assert page.version is not None
+    knowledge.remember.unlisted[page.version] = unlisted
+    return dataclasses.replace(_at_precision(page, knowledge), verdict=unlisted)
 
 
 def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str | None] | None:

@@ -1,0 +1,140 @@
+"""The state as input from outside, through the real `sitemill` command: remembered dates that
+cannot be true, `--previous-state none`, a state that cannot be written, a corrupt one."""
+
+from __future__ import annotations
+
+import gzip
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clirun import run_sitemill
+from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
+from livesite import serve_folder
+from sitemill.outputs import STATE_NAME
+
+NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}
+HOSTILE = [
+    "2999-01-01T00:00:00+00:00",
+    "yesterday",
+    "<b>2024-01-01</b>",
+    "2024-01-01T00:00:00+00:00\nsitemill: error: forged",
+    "9" * 10_000_000,
+]
+
+
+@pytest.fixture
+def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    served = tmp_path / "live"
+    served.mkdir()
+    with serve_folder(served) as url:
+        yield served, url
+
+
+def build(site: Path, out: Path, *extra: str) -> tuple[int, str, str]:
+    done = run_sitemill(
+        "build", str(site), "--base-url", BASE_URL, "--out", str(out), *extra, env=NO_PROXY
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_live_sites_dates_that_cannot_be_true_are_not_published(
+    make_site: SiteMaker, tmp_path: Path, live_site: tuple[Path, str]
+) -> None:
+    served, url = live_site
+    site = make_site({f"p{n}.html": page(f"page {n}") for n in range(len(HOSTILE) + 1)})
+    assert build(site, served)[0] == 0
+    # Whoever answers at the base URL rewrites every date but one (fingerprints kept).
+    document = json.loads(gzip.decompress((served / STATE_NAME).read_bytes()))
+    records = sorted(document["pages"].items())
+    for (_, record), value in zip(records, HOSTILE, strict=False):
+        record["lastmod"] = value
+    (served / STATE_NAME).write_bytes(gzip.compress(json.dumps(document).encode()))
+    out = tmp_path / "fresh"
+    code, stdout, stderr = build(site, out, "--previous-state", url + STATE_NAME)
+    assert code == 0
+    (warning,) = stderr.splitlines()
+    assert warning.startswith("sitemill: warning: ignoring 5 remembered lastmod value(s)")
+    assert "(e.g. '2999-01-01T00:00:00+00:00')" in warning
+    sitemap = (out / "sitemap.xml").read_text()
+    assert sitemap.count("<lastmod>2024-03-01T12:00:00+00:00</lastmod>") == len(HOSTILE) + 1
+    assert "2999" not in sitemap and "forged" not in sitemap
+    assert "lastmod: 1 kept, 5 moved" in stdout
+
+
+def test_previous_state_none_fetches_nothing(make_site: SiteMaker, tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    class Recording(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_error(404)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Recording)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
+    thread.start()
+    try:
+        site = make_site({"index.html": page()})
+        config = tmp_path / "sitemill.toml"
+        url = f"http://127.0.0.1:{server.server_address[1]}/{STATE_NAME}"
+        config.write_text(f'previous_state = "{url}"\n')
+        for spelling in (["--previous-state", "none"], ["--previous-state", "NONE"]):
+            code, _stdout, stderr = build(
+                site, tmp_path / "out", "--config", str(config), *spelling
+            )
+            assert (code, stderr) == (0, "")
+        config.write_text('previous_state = "none"\n')
+        code, _, stderr = build(site, tmp_path / "out2", "--config", str(config))
+        assert (code, stderr) == (0, "")
+        assert asked == []
+        assert build(site, tmp_path / "out3", "--previous-state", url)[0] == 0
+        assert asked == [f"/{STATE_NAME}"]  # the same server, when it is named
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_state_that_cannot_be_written_is_one_warning(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page()})
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    state = blocker / "state.json.gz"  # its folder cannot be made (root or not)
+    code, _stdout, stderr = build(site, tmp_path / "out", "--state", str(state))
+    assert code == 0
+    # Reading it failed too (one warning for each), and the sitemaps are written all the same.
+    read, written = stderr.splitlines()
+    assert read.startswith(f"sitemill: warning: cannot read the state {state}")
+    assert written.startswith(f"sitemill: warning: cannot write the state {state}")
+    assert written.endswith("the sitemaps are published, but the next run starts over")
+    assert (tmp_path / "out" / "sitemap.xml").is_file()
+
+
+def test_a_corrupt_state_beside_earlier_sitemaps_is_one_warning(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page()})
+    out = tmp_path / "out"
+    assert build(site, out)[0] == 0
+    (out / STATE_NAME).write_bytes(b"\x1f\x8bnot gzip at all")
+    code, _, stderr = build(site, out)
+    assert code == 0
+    (warning,) = stderr.splitlines()
+    assert warning.startswith(f"sitemill: warning: ignoring the state {STATE_NAME}: ")
+    assert "was the state deleted" not in stderr
+    # A state that is gone is the other warning, alone.
+    (out / STATE_NAME).unlink()
+    code, _, stderr = build(site, out)
+    assert code == 0
+    (warning,) = stderr.splitlines()
+    assert "was the state deleted?" in warning
+    assert FIXED_MTIME
