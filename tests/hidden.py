@@ -28,13 +28,19 @@ HIDDEN = {
     "hidden-redirect.html": page(
         "redirect stub", '<meta http-equiv="refresh" content="0; url=hidden-target.html">'
     ),
-    "hidden-canonical.html": page("a copy", '<link rel="canonical" href="about.html">'),
+    "hidden-canonical.html": page(
+        "a copy",
+        '<link rel="canonical" href="about.html">'
+        '<link rel="alternate" hreflang="fr" href="hidden-copy-fr.html">',
+    ),
     "hidden-template.html": "{% macro nav() %}<nav>{{ links }}</nav>{% endmacro %}\n",
     "google0123456789abcdef.html": "google-site-verification: google0123456789abcdef.html",
     "hidden-dup/index.html": page("the second file of one URL"),
     f"{_TOO_LONG_FOLDER}/hidden-too-long.html": page("a URL over 2,048 characters"),
     "404.html": page("not found"),
-    # Named only by the pages left out: a redirect's target that is itself left out.
+    # Named only by the pages left out: a copy's alternate and a redirect's target, each
+    # itself left out.
+    "hidden-copy-fr.html": page("alternate of a copy", '<meta name="robots" content="noindex">'),
     "hidden-target.html": page("target", '<meta name="robots" content="noindex">'),
 }
 SITE: dict[str, str] = {

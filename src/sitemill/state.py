@@ -60,11 +60,16 @@ class State:
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
-        its facts, stay by its ETag (an unchanged object is not read again)."""
+        its facts when they name no other page, stay by its ETag (an unchanged object is not
+        read again). A hidden copy's alternates or images may name hidden pages: it is read
+        again instead."""
         record = self.pages.pop(path, None)
         if record is None or record.version is None or record.facts is None:
             return
-        self.unlisted[record.version] = reason if reason in VERDICTS else record.facts
+        if reason in VERDICTS:
+            self.unlisted[record.version] = reason
+        elif not record.facts.alternates and not record.facts.images:
+            self.unlisted[record.version] = record.facts
 
     def facts(self, path: str, version: str | None) -> PageFacts | None:
         """The remembered facts of the page at ``path`` if its bytes are still ``version``."""

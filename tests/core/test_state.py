@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill import statejson
+from sitemill.entries import SkipReason
 from sitemill.errors import StateError
 from sitemill.fingerprint import FINGERPRINT_VERSION
 from sitemill.pages import FACTS_VERSION, PageFacts
@@ -292,3 +293,29 @@ def test_any_state_round_trips(pages: dict[str, PageRecord]) -> None:
 def test_an_etag_that_no_store_gives_is_dropped_and_the_page_read_again(etag: Any) -> None:
     value = header(**{"a.html": {"etag": etag, "facts": {"noindex": True}}})
     assert parse_state(pack(value)).pages["a.html"].version is None
+
+
+def test_a_page_left_out_is_remembered_by_etag_without_a_url_of_another_page() -> None:
+    copy = PageFacts(canonical="/about.html")
+    with_links = PageFacts(canonical="/about.html", alternates=(("fr", "/draft-fr.html"),))
+    with_images = PageFacts(canonical="/about.html", images=("/drafts/secret.png",))
+    state = State(
+        pages={
+            "noindex.html": PageRecord('"e1"', PageFacts(noindex=True, alternates=(("de", "/x"),))),
+            "copy.html": PageRecord('"e2"', copy),
+            "linked.html": PageRecord('"e3"', with_links),
+            "pictured.html": PageRecord('"e4"', with_images),
+            "unread.html": PageRecord('"e5"', None),
+        }
+    )
+    state.forget("noindex.html", SkipReason.NOINDEX)
+    state.forget("copy.html", SkipReason.CANONICAL)
+    state.forget("linked.html", SkipReason.CANONICAL)
+    state.forget("pictured.html", SkipReason.DUPLICATE)
+    state.forget("unread.html", SkipReason.CANONICAL)
+    state.forget("never-seen.html", SkipReason.EXCLUDED)
+    assert state.pages == {}
+    assert state.unlisted == {'"e1"': SkipReason.NOINDEX, '"e2"': copy}
+    text = gzip.decompress(dump_state(state)).decode()
+    for name in ("noindex.html", "copy", "linked", "pictured", "draft", "secret", "/x"):
+        assert name not in text

@@ -104,4 +104,4 @@ def test_a_bucket_rebuild_publishes_no_hidden_name(s3: Any, config_file: Path, w
             private = bucket_files(s3, "private-state", "site/")
             assert list(private) == [STATE_NAME]
             assert_names_no_hidden_page(private, sitemaps=False)
-    assert len(HIDDEN) == 12
+    assert len(HIDDEN) == 13
