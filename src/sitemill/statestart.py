@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from sitemill.errors import ConflictError, SitemillError, StateError
+from sitemill.messages import redact
 from sitemill.state import State, dump_state
 from sitemill.stateparse import parse_state
 
@@ -53,7 +54,7 @@ def start_state(store: StateStore, previous: Previous | None, now: datetime | No
         start.missing = data is None
     borrowed = False
     if data is None and previous is not None:
-        where, borrowed = previous.location, True
+        where, borrowed = redact(previous.location), True  # a URL may carry a token
         try:
             data = previous.read()
         except SitemillError as exc:

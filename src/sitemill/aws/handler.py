@@ -21,6 +21,7 @@ from sitemill.aws.logs import configure_logging
 from sitemill.config import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
 from sitemill.report import Report
 from sitemill.rules import is_candidate
@@ -96,7 +97,7 @@ def handle(
         failure = exc if _looks_like_sqs(event) else None
     except Exception as exc:
         if isinstance(exc, SitemillError):
-            summary.update(status="error", error=str(exc))
+            summary.update(status="error", error=shown(str(exc)))
         else:
             summary.update(status="error", error=f"unexpected {type(exc).__name__}: {exc}")
             log.exception("rebuild failed")

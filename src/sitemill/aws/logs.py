@@ -8,6 +8,8 @@ import sys
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from sitemill.messages import shown
+
 _HANDLER_NAME: Final = "sitemill-json"
 
 
@@ -19,7 +21,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": shown(record.getMessage()),
         }
         request_id = getattr(record, "request_id", None)
         if request_id:

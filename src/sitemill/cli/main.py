@@ -16,6 +16,7 @@ from sitemill import __version__
 from sitemill.cli.console import print_report, terminal_progress
 from sitemill.cli.options import add_config_flags, config_from_args
 from sitemill.errors import SitemillError, SourceError
+from sitemill.messages import printable, shown
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -146,8 +147,8 @@ def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
     errors = sum(1 for violation in violations if violation.is_error)
     warnings = len(violations) - errors
     # Warnings (a repeated loc, a .gz name on plain XML) are findings, not failures: -q hides them.
-    shown = [v for v in violations if v.is_error] if args.quiet else violations
-    sys.stdout.writelines(f"{violation}\n" for violation in shown)
+    listed = [v for v in violations if v.is_error] if args.quiet else violations
+    sys.stdout.writelines(f"{printable(str(violation))}\n" for violation in listed)
     if not errors and not args.quiet:
         also = f" (with {warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
         sys.stdout.write(f"valid: {', '.join(str(p) for p in args.paths)}{also}\n")
@@ -172,19 +173,24 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.ERROR if args.quiet else logging.WARNING,
-        format="sitemill: warning: %(message)s",
-        stream=sys.stderr,
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_Shown())
+    logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler])
     try:
         return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
-        sys.stderr.write(f"sitemill: error: {_one_line(str(exc))}\n")
+        sys.stderr.write(f"sitemill: error: {shown(_one_line(str(exc)))}\n")
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
         return 130
+
+
+class _Shown(logging.Formatter):
+    """``sitemill: warning: …``, one line: no secret, no control character (messages.shown)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"sitemill: warning: {shown(record.getMessage())}"
 
 
 def _one_line(text: str) -> str:

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from sitemill.errors import SinkError
+from sitemill.messages import shown
 from sitemill.report import Report
 
 
@@ -28,7 +29,7 @@ def escape_property(text: str) -> str:
 def workflow_command(name: str, message: str, **properties: str) -> str:
     """One ``::name key=value,…::message`` line."""
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
-    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
+    return f"::{name}{' ' + props if props else ''}::{escape_data(shown(message))}"
 
 
 def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:
@@ -69,10 +70,12 @@ def append_to(path: str | None, text: str) -> None:
 
 
 class _OneLine(logging.Formatter):
-    """Log lines that can never start a workflow command: data cannot inject ``::…::``."""
+    """Log lines that can never start a workflow command: data cannot inject ``::…::``,
+    colour the log or show a secret."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return escape_data(f"sitemill: {record.levelname.lower()}: {record.getMessage()}")
+        message = shown(record.getMessage())
+        return escape_data(f"sitemill: {record.levelname.lower()}: {message}")
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from sitemill.config import Config, LastmodMode
 from sitemill.config_values import PREVIOUS_NONE
 from sitemill.errors import StateError
 from sitemill.github.settings import Settings
+from sitemill.messages import redact
 from sitemill.outputs import STATE_NAME
 from sitemill.sources.previous import PreviousState, download, previous_state
 
@@ -45,8 +46,8 @@ def action_previous(settings: Settings, messages: Messages) -> PreviousState | N
         return None
     url = config.base_url + STATE_NAME
     missing = (
-        f"no state at {url} yet (the first deploy with content dates?): dates start from the "
-        "plain ones; the next deploy publishes the state with the sitemaps"
+        f"no state at {url} yet (the first deploy with content dates?): dates start from "
+        "the plain ones; the next deploy publishes the state with the sitemaps"
     )
     return previous_state(url, fetch=_fetching(messages.notices, missing))
 
@@ -62,7 +63,9 @@ def _fetching(messages: list[str], missing: str | None) -> Callable[[str], bytes
             messages.append(f"{exc}; a first run")
             return None
         if data is None:
-            messages.append(missing or f"no previous state at {url} (HTTP 404 or 410); a first run")
+            messages.append(
+                missing or f"no previous state at {redact(url)} (HTTP 404 or 410); a first run"
+            )
         return data
 
     return fetch

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sitemill.errors import GitError
-from sitemill.github.repo import Repo, redact
+from sitemill.github.repo import Repo
+from sitemill.messages import redact
 
 log = logging.getLogger(__name__)
 

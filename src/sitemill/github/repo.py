@@ -12,14 +12,13 @@ from typing import Final
 
 from sitemill.errors import ConfigError, GitError
 from sitemill.gitrun import Git, find_top, git_env
+from sitemill.messages import redact
 
 # Commands that read or write files of the work tree, where a filter or merge driver that
 # .gitattributes selects would run: they run with every configured driver switched off.
 _TOUCHING_THE_TREE: Final = frozenset({"add", "commit", "reset", "rebase", "status", "stash"})
 # git's well-known empty tree: the base to diff against on a branch with no commit yet.
 _EMPTY_TREE: Final = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-# "https://user:token@host/" in git's messages: the token must never reach a log.
-_USERINFO: Final = re.compile(r"(?<=://)[^/@\s]+@")
 _IDENTITY: Final = re.compile(r"\s*([^<>\x00-\x1f]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*")
 
 
@@ -37,11 +36,6 @@ class Identity:
         if match is None:
             raise ConfigError("committer", f"{text!r} is not of the form 'Name <email>'")
         return cls(match[1], match[2])
-
-
-def redact(text: str) -> str:
-    """Hide user info (tokens) in URLs that git puts in its messages."""
-    return _USERINFO.sub("***@", text)
 
 
 class Repo:

@@ -8,6 +8,7 @@ from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.github.push import Published
+from sitemill.messages import shown
 from sitemill.report import Report, dates_line, extensions_line
 
 # The runner shows only a few annotations per step; the summary has the full counts.
@@ -79,7 +80,7 @@ def render_summary(
 def markdown_text(text: str) -> str:
     """``text`` on one line, as plain text in Markdown: what Markdown would read as markup is
     escaped, except in URLs."""
-    parts = _URL.split(" ".join(text.split()))
+    parts = _URL.split(shown(" ".join(text.split())))
     return "".join(
         part if index % 2 else _MARKDOWN.sub(r"\\\1", part) for index, part in enumerate(parts)
     )

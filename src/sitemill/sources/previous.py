@@ -23,6 +23,7 @@ from sitemill import __version__
 from sitemill.config import Config
 from sitemill.config_values import PREVIOUS_NONE
 from sitemill.errors import ConfigError, FetchError, RefusedError, StateError
+from sitemill.messages import redact
 from sitemill.safefs import read_regular
 from sitemill.sources.fetch import deadline_open
 from sitemill.statestore import MAX_STATE_READ_BYTES
@@ -55,9 +56,16 @@ def previous_state(
     if scheme is None:
         path = Path(text)
         return PreviousState(text, lambda: read_previous_file(path))
-    if scheme[1].lower() not in ("http", "https") or not urlsplit(text).hostname:
+    parts = urlsplit(text)
+    if scheme[1].lower() not in ("http", "https") or not parts.hostname:
         raise ConfigError(
-            "previous_state", f"{text!r} is neither a path nor an http:// or https:// URL"
+            "previous_state", f"{redact(text)!r} is neither a path nor an http:// or https:// URL"
+        )
+    if "@" in parts.netloc:  # urllib would take "user:token@host" for a host name
+        raise ConfigError(
+            "previous_state",
+            f"{redact(text)!r} carries user info; the state is public and is fetched without "
+            "credentials: name its URL without 'user@'",
         )
     get = fetch_url if fetch is None else fetch
     return PreviousState(text, lambda: get(text))
@@ -97,7 +105,7 @@ def fetch_url(
         log.warning("%s; a first run", exc)
         return None
     if data is None:
-        log.warning("no previous state at %s (HTTP 404 or 410); a first run", url)
+        log.warning("no previous state at %s (HTTP 404 or 410); a first run", redact(url))
     return data
 
 
@@ -121,7 +129,7 @@ def download(
             "Accept-Encoding": "gzip",
         },
     )
-    what = f"cannot fetch the previous state {url}"
+    what = f"cannot fetch the previous state {redact(url)}"
     try:
         with deadline_open(request, timeout=timeout, deadline=deadline) as (response, read):
             body = read(limit)

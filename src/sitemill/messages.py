@@ -1,0 +1,47 @@
+"""Messages as sitemill shows them: no secret a URL carries, no character that steers a
+terminal, a log viewer or the reading order.
+
+A message quotes values sitemill was handed: hrefs from pages, keys, URLs from the
+configuration. Before one reaches a terminal, a workflow log, a job summary or CloudWatch,
+``shown`` hides the user info of any URL (``https://***@host/``) and the values of query
+parameters that carry credentials (``X-Amz-Signature=***``, ``token=***``), and writes every
+control character (C0, DEL, C1), line separator and bidirectional control as an escape
+(``\\x1b``, ``\\u202e``): a page cannot forge a ``sitemill: error:`` line, colour a log or turn
+text around.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_USERINFO: Final = re.compile(r"(?<=://)[^/?#@\s]+@")
+# Query parameters (any spelling of their case) whose value is a credential or signs one.
+_SECRET_PARAMETER: Final = re.compile(
+    r"(?i)(?<=[?&;])("
+    r"[\w.-]*(?:token|signature|secret|password|passwd|credential|api[-_]?key|auth|session)"
+    r"[\w.-]*|sig|key|pwd|code|jwt)=(?:[^&#;:\s\"'<>]|:(?![\s]|$))*"
+)
+_UNSAFE: Final = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def redact(text: str) -> str:
+    """``text`` with the user info of URLs and the values of secret parameters as ``***``."""
+    return _SECRET_PARAMETER.sub(r"\1=***", _USERINFO.sub("***@", text))
+
+
+def printable(text: str) -> str:
+    """``text`` with control, separator and bidirectional characters as escapes."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def shown(text: str) -> str:
+    """A message as sitemill shows it anywhere: redacted, then printable."""
+    return printable(redact(text))
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

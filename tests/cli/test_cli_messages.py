@@ -1,0 +1,87 @@
+"""What the CLI prints of values it was handed: no forged line, no escape sequence, no secret."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clirun import run_sitemill
+from conftest import BASE_URL, SiteMaker, page
+from livesite import serve_folder
+
+NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}
+FORGED = "x\x1b[2J\x1b]0;owned\x07\nsitemill: error: forged\u202e"
+
+
+def _assert_safe(stderr: str) -> None:
+    lines = stderr.splitlines()
+    assert lines, "nothing printed"
+    assert all(line.startswith("sitemill: warning: ") for line in lines), lines
+    assert "\x1b" not in stderr and "\x07" not in stderr and "\u202e" not in stderr
+
+
+def test_a_hostile_file_name_cannot_forge_a_line_or_steer_the_terminal(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    # Two files of one URL: the second is skipped with a warning that names it.
+    site = make_site({f"{FORGED}/index.htm": page("a"), f"{FORGED}/index.html": page("b")})
+    result = run_sitemill("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    _assert_safe(result.stderr)
+    assert result.stderr.count("\n") == 1
+    assert "x\\x1b[2J\\x1b]0;owned\\x07\\x0asitemill: error: forged\\u202e/index.html: dup" in (
+        result.stderr
+    )
+
+
+def test_a_hostile_error_is_one_escaped_line(make_site: SiteMaker, tmp_path: Path) -> None:
+    site = make_site({"index.html": page()})
+    result = run_sitemill("build", str(site), "--base-url", f"ftp://{FORGED}")
+    assert result.returncode != 0
+    assert result.stderr.startswith("sitemill: error: ")
+    assert result.stderr.count("\n") == 1
+    assert "\x1b" not in result.stderr and "\u202e" not in result.stderr
+
+
+def test_a_previous_state_url_is_shown_without_its_secrets(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    site = make_site({"index.html": page()})
+    (tmp_path / "live").mkdir()
+    with serve_folder(tmp_path / "live") as url:
+        host = url.removeprefix("http://")
+        named = (
+            f"http://{host}state.json.gz"  # a presigned URL of a state in a private bucket
+            "?X-Amz-Signature=0f1e2d3c&X-Amz-Security-Token=IQoJb3&part=1"
+        )
+        args = ["build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "out")]
+        result = run_sitemill(*args, "--previous-state", named, env=NO_PROXY)
+        assert result.returncode == 0, result.stderr
+        _assert_safe(result.stderr)
+        for secret in ("0f1e2d3c", "IQoJb3"):
+            assert secret not in result.stderr + result.stdout
+        assert (
+            f"no previous state at http://{host}state.json.gz"
+            "?X-Amz-Signature=***&X-Amz-Security-Token=***&part=1 (HTTP 404 or 410)"
+        ) in result.stderr
+        # User info would be taken for a host name: refused, without showing it.
+        named = f"http://deploy:hunter2@{host}state.json.gz"
+        result = run_sitemill(*args, "--previous-state", named, env=NO_PROXY)
+    assert result.returncode == 1
+    assert result.stderr.startswith("sitemill: error: previous_state: 'http://***@127.0.0.1:")
+    assert "carries user info" in result.stderr and "hunter2" not in result.stderr
+
+
+def test_validate_shows_a_hostile_sitemap_safely(tmp_path: Path) -> None:
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://e.com/a&#x1b;[31m&#x202e;\nsitemill: error: forged</loc></url>"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    result = run_sitemill("validate", str(sitemap))
+    assert result.returncode == 1
+    assert result.stdout, result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert not any(line.startswith("sitemill: error") for line in result.stdout.splitlines())

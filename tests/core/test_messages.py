@@ -1,0 +1,100 @@
+"""Messages as shown anywhere: no secret a URL carries, no character that steers a terminal."""
+
+from __future__ import annotations
+
+import json
+import logging
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sitemill.aws.logs import JsonFormatter
+from sitemill.github.commands import workflow_command
+from sitemill.github.summary import markdown_text
+from sitemill.messages import printable, redact, shown
+
+SECRETS = [
+    ("https://user:hunter2@example.com/s.gz", "https://***@example.com/s.gz"),
+    ("https://ghp_abc123@github.com/o/r.git", "https://***@github.com/o/r.git"),
+    (
+        "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4&X-Amz-Credential=AKIA%2F1"
+        "&X-Amz-Signature=0f1e2d&X-Amz-Security-Token=IQo",
+        "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4&X-Amz-Credential=***"
+        "&X-Amz-Signature=***&X-Amz-Security-Token=***",
+    ),
+    ("http://h/s?token=t0k&page=2", "http://h/s?token=***&page=2"),
+    ("http://h/s?access_token=a;sig=b#top", "http://h/s?access_token=***;sig=***#top"),
+    ("http://h/s?API-KEY=k1&Password=p", "http://h/s?API-KEY=***&Password=***"),
+    ("cannot fetch http://h/s?key=k: 404", "cannot fetch http://h/s?key=***: 404"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SECRETS)
+def test_secrets_in_urls_are_redacted(text: str, expected: str) -> None:
+    assert redact(text) == expected
+    assert shown(f"no state at {text}; a first run") == f"no state at {expected}; a first run"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com/a?page=2&sort=asc",
+        "skipped a/index.html: duplicate (https://example.com/a/ is already listed)",
+        "mailto:someone@example.com",  # no "://": no user info to hide
+        "a@b and c://d",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert shown(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\nsitemill: error: forged", "a\\x0asitemill: error: forged"),
+        ("\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m"),
+        ("\x1b]0;title\x07", "\\x1b]0;title\\x07"),
+        ("a\rb\tc\x00d\x7fe\x9bf", "a\\x0db\\x09c\\x00d\\x7fe\\x9bf"),
+        ("txt.\u202eexe", "txt.\\u202eexe"),  # right-to-left override
+        ("a\u2066b\u2069c\u200fd\u061ce", "a\\u2066b\\u2069c\\u200fd\\u061ce"),
+        ("line\u2028sep\u2029x", "line\\u2028sep\\u2029x"),
+        ("zero\u200bwidth\ufeff", "zero\\u200bwidth\\ufeff"),
+        ("café ☕ 東京", "café ☕ 東京"),
+    ],
+)
+def test_control_and_bidi_characters_are_escaped(text: str, expected: str) -> None:
+    assert printable(text) == expected
+
+
+@given(st.text())
+def test_what_is_shown_is_one_line_with_no_control_character(text: str) -> None:
+    result = shown(text)
+    steering = {"Cc", "Zl", "Zp"}
+    assert not any(unicodedata.category(char) in steering for char in result)
+    assert not any(unicodedata.bidirectional(char) in _BIDI_CONTROLS for char in result)
+
+
+_BIDI_CONTROLS = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+
+
+HOSTILE = (
+    "skipped a\x1b[2J\nsitemill: error: forged: duplicate "
+    "(https://u:p@h/x?X-Amz-Signature=s3cr3t\u202e)"
+)
+
+
+def _assert_clean(text: str) -> None:
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "s3cr3t" not in text and "u:p@" not in text
+    assert "\nsitemill: error" not in text and "%0Asitemill: error" not in text
+
+
+def test_every_edge_shows_a_hostile_message_safely() -> None:
+    _assert_clean(workflow_command("warning", HOSTILE))
+    _assert_clean(markdown_text(HOSTILE))
+    record = logging.LogRecord("sitemill", logging.WARNING, __file__, 1, "%s", (HOSTILE,), None)
+    line = JsonFormatter().format(record)
+    assert "\n" not in line
+    _assert_clean(json.loads(line)["message"])
