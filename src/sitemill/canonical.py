@@ -29,17 +29,30 @@ _PAGE_SUFFIXES: Final = (".html", ".htm")
 _BARE_SUFFIXES: Final = ("/.html", "/.htm")
 # The URL parser removes these anywhere in a URL (https://url.spec.whatwg.org/#concept-basic-url-parser).
 _REMOVED: Final = re.compile(r"[\t\n\r]")
+_C0_OR_SPACE: Final = "".join(map(chr, range(0x21)))
+_QUERY_OR_FRAGMENT: Final = re.compile(r"[?#]")
 
 
 def resolve_url(href: str, page_url: str, base_href: str | None = None) -> str | None:
-    """``href`` resolved against the page's document base URL; None unless http(s)."""
+    """``href`` resolved against the page's document base URL as a browser resolves it;
+    None unless http(s)."""
     try:
-        base = urljoin(page_url, _REMOVED.sub("", base_href)) if base_href else page_url
-        target = urljoin(base, _REMOVED.sub("", href).strip(" \f"))
+        base = urljoin(page_url, _as_browsers_read(base_href)) if base_href else page_url
+        target = urljoin(base, _as_browsers_read(href))
         scheme = urlsplit(target).scheme.lower()
     except ValueError:  # an invalid IPv6 host, a port that is not a number
         return None
     return target if scheme in _DEFAULT_PORTS else None
+
+
+def _as_browsers_read(href: str) -> str:
+    """``href`` as the URL parser reads it against an http(s) base: tabs and newlines
+    removed, C0 controls and spaces around it dropped, and a backslash before the query a
+    slash (``/\\evil.org/x`` is ``//evil.org/x``, another host)."""
+    text = _REMOVED.sub("", href).strip(_C0_OR_SPACE)
+    end = _QUERY_OR_FRAGMENT.search(text)
+    cut = end.start() if end else len(text)
+    return text[:cut].replace("\\", "/") + text[cut:]
 
 
 def url_key(url: str) -> str:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import timing
+from sitemill.canonical import resolve_url
 from sitemill.errors import ConfigError
 from sitemill.images import (
     MAX_IMAGE_TAGS,
@@ -595,3 +596,44 @@ def test_hostile_pages_take_linear_time(name: str) -> None:
         small_s = min(small_s, timing.fastest(read_image_sources, small, runs=3))
         large_s = min(large_s, timing.fastest(read_image_sources, large, runs=1))
     assert large_s < 10 * small_s, (small_s, large_s)  # 4x if linear, 16x if quadratic
+
+
+# What a browser's URL parser (WHATWG; Node's URL gave these) makes of odd sources on
+# https://example.com/p/q.html: a backslash before the query is a slash, tabs and newlines
+# vanish, C0 controls and spaces around go. An image that loads from another host is never
+# listed as one of the site's.
+BROWSER_READS = [
+    ("/\\evil.org/f.png", "https://evil.org/f.png"),
+    ("\\\\evil.org/f.png", "https://evil.org/f.png"),
+    ("http:\\\\evil.org\\f.png", "http://evil.org/f.png"),
+    ("https:/\\evil.org/x.png", "https://evil.org/x.png"),
+    ("\\/evil.org/x.png", "https://evil.org/x.png"),
+    (" \t/\n/evil.org/x.png", "https://evil.org/x.png"),
+    ("https:\\/example.com/y.png", "https://example.com/y.png"),
+    ("https://example.com\\x.png", "https://example.com/x.png"),
+    ("a\\b.png", "https://example.com/p/a/b.png"),
+    ("/a/..\\..\\b.png", "https://example.com/b.png"),
+    ("\x01 /a/b.png \x1f", "https://example.com/a/b.png"),
+    ("https:evil.org/x.png", "https://example.com/p/evil.org/x.png"),
+    ("/i/a.png?x=\\y", "https://example.com/i/a.png?x=\\y"),
+]
+
+
+@pytest.mark.parametrize(("source", "browser"), BROWSER_READS)
+def test_sources_resolve_as_a_browser_resolves_them(source: str, browser: str) -> None:
+    assert resolve_url(source, "https://example.com/p/q.html") == browser
+    listed = page_images([source], "https://example.com/p/q.html", None, HOSTS)
+    if browser.startswith("https://example.com/"):
+        assert listed == (browser.replace("\\", "%5C"),)
+    else:
+        assert listed == ()  # it would load from evil.org
+    with_base = page_images([source], "https://example.com/p/q.html", "/p/", HOSTS)
+    assert with_base == listed
+
+
+def test_a_base_with_a_backslash_is_read_as_a_browser_reads_it() -> None:
+    assert page_images(["f.png"], "https://example.com/p/q.html", "/\\evil.org/", HOSTS) == ()
+    cdn = site_hosts("https://example.com/", ["evil.org"])
+    assert page_images(["f.png"], "https://example.com/q.html", "/\\evil.org/i/", cdn) == (
+        "https://evil.org/i/f.png",
+    )

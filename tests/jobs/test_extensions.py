@@ -277,6 +277,19 @@ def test_images_from_every_kind_of_source(tmp_path: Path) -> None:
     assert_valid_sitemaps(tmp_path / "out", BASE, warnings=True)
 
 
+def test_an_image_a_browser_would_load_from_another_host_is_not_listed(tmp_path: Path) -> None:
+    body = (
+        '<img src="/\\evil.org/f.png"><img src="\\\\evil.org/g.png">'
+        '<img src="https:/\\evil.org/h.png"><img src="/\t/evil.org/i.png">'
+        '<img src="img\\ok.png">'
+    )
+    site = write_site(tmp_path / "site", {"p/index.html": html("p", body=body)})
+    build(site, tmp_path / "out", images=True)
+    data = (tmp_path / "out" / "sitemap.xml").read_text()
+    assert "evil.org" not in data
+    assert "<image:loc>https://example.com/p/img/ok.png</image:loc>" in data
+
+
 def test_images_are_off_by_default(tmp_path: Path) -> None:
     site = write_site(tmp_path / "site", {"gallery/index.html": html("g", body=IMAGES_BODY)})
     build(site, tmp_path / "out")
