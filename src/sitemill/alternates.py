@@ -50,6 +50,8 @@ class AlternateCounts:
             "unlisted": "alternate(s) naming a page this sitemap does not list were left out",
             "conflict": "hreflang value(s) of one cluster named two different pages: the one "
             "most pages name was kept",
+            "unconfirmed": "alternate(s) whose target does not name the page back (Google "
+            "needs return links) were left out; other pages' clusters are kept as they are",
             "too_many": "cluster(s) had more versions than a sitemap entry should carry: "
             "the first ones were kept",
         }

@@ -3,7 +3,8 @@
 Google reads alternates from a sitemap only when every version lists every other one, itself
 included. Pages often disagree (a translation added later names the others, the older pages
 do not name it), name pages that do not exist, or give one language twice. So the clusters
-are built, not copied: declarations join the pages they connect (union-find over URL keys),
+are built, not copied: declarations join the pages they connect where the targets confirm
+them (sitemill.confirmed: return links; a page that declares nothing joins whoever names it),
 each cluster keeps the versions this sitemap lists (one page per hreflang: the one most
 pages name), and every listed member carries the whole cluster. Whether a URL is listed is
 known only at the end, so the entries wait in a spool (in memory, then on disk past
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Final
 
 from sitemill.alternates import X_DEFAULT, AlternateCounts
+from sitemill.confirmed import join_confirmed
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Alternate, Entry
 
@@ -73,18 +75,18 @@ class ClusterResolver:
         self._own_key = own_key
         self.counts = counts
         self._listed = SeenUrls()
-        self._parent: dict[str, str] = {}
-        # (hreflang, key) -> how many pages declare it; first declared first.
-        self._votes: dict[tuple[str, str], int] = {}
+        # URL key -> what the page declares, in the order the pages came.
+        self._declared: dict[str, tuple[Alternate, ...]] = {}
 
     def resolve(self, entries: Iterable[Entry]) -> Iterator[Entry]:
         spool = _Spool()
         for entry in entries:
             self._listed.add(entry.loc)
             if entry.alternates:
-                self._declare(self._own_key(entry.loc), entry.alternates)
+                key = self._own_key(entry.loc)
+                self._declared[key] = self._declared.get(key, ()) + entry.alternates
             spool.append(entry)
-        clusters = self._clusters() if self._votes else {}
+        clusters = self._clusters() if self._declared else {}
         own_key = self._own_key
         for entry in spool.drain():
             cluster = clusters.get(own_key(entry.loc), ()) if clusters else ()
@@ -92,39 +94,23 @@ class ClusterResolver:
                 entry = entry._replace(alternates=cluster)
             yield entry
 
-    def _declare(self, key: str, pairs: tuple[Alternate, ...]) -> None:
-        votes = self._votes
-        for hreflang, target in pairs:
-            self._union(key, target)
-            votes[hreflang, target] = votes.get((hreflang, target), 0) + 1
-
-    def _find(self, key: str) -> str:
-        parent = self._parent
-        root = key
-        while (up := parent.get(root, root)) != root:
-            root = up
-        while key != root:  # path compression
-            parent[key], key = root, parent[key]
-        return root
-
-    def _union(self, a: str, b: str) -> None:
-        root_a, root_b = self._find(a), self._find(b)
-        if root_a != root_b:
-            # The smaller key becomes the root: deterministic, whatever the order.
-            low, high = sorted((root_a, root_b))
-            self._parent[high] = low
-            self._parent.setdefault(low, low)
-
     def _clusters(self) -> dict[str, tuple[Alternate, ...]]:
         """Each listed member's key -> its cluster (shared by all its members)."""
+        sets = join_confirmed(self._declared, self.counts)
+        # (hreflang, key) -> how many pages of its cluster declare it; first declared first.
+        votes: dict[tuple[str, str], int] = {}
+        for key, pairs in self._declared.items():
+            group = sets.find(key)
+            for hreflang, target in pairs:
+                if sets.find(target) == group:  # a declaration that was not joined: no say
+                    votes[hreflang, target] = votes.get((hreflang, target), 0) + 1
+        self._declared.clear()
         grouped: dict[str, list[tuple[str, str, int]]] = {}
-        for (hreflang, key), votes in self._votes.items():
-            grouped.setdefault(self._find(key), []).append((hreflang, key, votes))
-        self._votes.clear()
-        self._parent.clear()
+        for (hreflang, key), count in votes.items():
+            grouped.setdefault(sets.find(key), []).append((hreflang, key, count))
         clusters: dict[str, tuple[Alternate, ...]] = {}
-        for pairs in grouped.values():
-            chosen = self._choose(pairs)
+        for versions_named in grouped.values():
+            chosen = self._choose(versions_named)
             if len({loc for _, loc in chosen.values()}) < 2:
                 continue  # one page alone is no cluster
             versions = sorted(chosen.items(), key=lambda item: (item[0] == X_DEFAULT, item[0]))

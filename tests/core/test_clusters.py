@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemill import clusters as clusters_module
 from sitemill.alternates import (
@@ -62,13 +66,69 @@ def test_the_listed_spelling_of_a_url_is_written() -> None:
 
 def test_one_hreflang_naming_two_pages_keeps_the_one_most_pages_name() -> None:
     found, counts = resolve(
+        entry("en/", ("en", "en/"), ("fr", "fr/"), ("fr", "fr-old/"), ("de", "de/")),
+        entry("de/", ("de", "de/"), ("en", "en/"), ("fr", "fr/")),
+        entry("fr/", ("fr", "fr/"), ("en", "en/"), ("de", "de/")),
+        entry("fr-old/", ("fr", "fr-old/"), ("en", "en/")),  # en/ names it back
+    )
+    cluster = [("de", SITE + "de/"), ("en", SITE + "en/"), ("fr", SITE + "fr/")]
+    assert found[SITE + "en/"] == found[SITE + "fr/"] == cluster
+    assert found[SITE + "fr-old/"] == []  # it lost its hreflang: in no cluster
+    assert counts.counts["conflict"] == 1 and counts.counts["unconfirmed"] == 0
+
+
+def test_a_page_that_no_version_names_back_joins_no_cluster() -> None:
+    found, counts = resolve(
         entry("en/", ("en", "en/"), ("fr", "fr/")),
         entry("fr/", ("en", "en/"), ("fr", "fr/")),
-        entry("fr-old/", ("en", "en/"), ("fr", "fr-old/")),
+        entry("fr-old/", ("en", "en/"), ("fr", "fr-old/")),  # nobody names it
     )
-    assert found[SITE + "en/"] == [("en", SITE + "en/"), ("fr", SITE + "fr/")]
-    assert found[SITE + "fr-old/"] == []  # it lost its hreflang: in no cluster
-    assert counts.counts["conflict"] == 1
+    cluster = [("en", SITE + "en/"), ("fr", SITE + "fr/")]
+    assert found == {SITE + "en/": cluster, SITE + "fr/": cluster, SITE + "fr-old/": []}
+    assert counts.counts["unconfirmed"] == 1 and counts.counts["conflict"] == 0
+    assert (
+        counts.examples["unconfirmed"] == f"{SITE}fr-old/ names {SITE}en/, which does not name it"
+    )
+
+
+def test_one_page_cannot_merge_two_clusters() -> None:
+    # Two correct clusters, and a page that claims a page of each (the case).
+    a = [
+        entry("a.html", ("en", "a.html"), ("fr", "a-fr.html")),
+        entry("a-fr.html", ("en", "a.html"), ("fr", "a-fr.html")),
+    ]
+    b = [
+        entry("b.html", ("en-GB", "b.html"), ("de", "b-de.html")),
+        entry("b-de.html", ("en-GB", "b.html"), ("de", "b-de.html")),
+    ]
+    p = entry("p.html", ("en", "a.html"), ("en-GB", "b.html"), ("es", "p.html"))
+    alone, _ = resolve(*a, *b)
+    for order in ([*a, p, *b], [p, *b, *a], [*b, *a, p]):
+        found, counts = resolve(*order)
+        assert found == {**alone, SITE + "p.html": []}
+        assert counts.counts["unconfirmed"] == 2
+    assert alone[SITE + "a.html"] == [("en", SITE + "a.html"), ("fr", SITE + "a-fr.html")]
+    assert alone[SITE + "b-de.html"] == [("de", SITE + "b-de.html"), ("en-GB", SITE + "b.html")]
+
+
+def test_a_page_that_declares_nothing_named_by_two_clusters() -> None:
+    a = [entry("a.html", ("en", "a.html"), ("fr", "free.html"))]
+    b = [entry("b.html", ("de", "b.html"), ("fr", "free.html"))]
+    found, counts = resolve(*a, *b, entry("free.html"))
+    assert found[SITE + "free.html"] == [] and found[SITE + "a.html"] == []  # a tie: none
+    assert (
+        counts.examples["unconfirmed"] == f"{SITE}free is named alike by two clusters"
+    )  # (its URL key)
+    # Named by more pages of one cluster: it joins that one.
+    a.append(entry("a-de.html", ("en", "a.html"), ("de", "a-de.html"), ("fr", "free.html")))
+    a[0] = entry("a.html", ("en", "a.html"), ("de", "a-de.html"), ("fr", "free.html"))
+    found, _ = resolve(*a, *b, entry("free.html"))
+    assert [href for _, href in found[SITE + "free.html"]] == [
+        SITE + "a-de.html",
+        SITE + "a.html",
+        SITE + "free.html",
+    ]
+    assert found[SITE + "b.html"] == []
 
 
 def test_x_default_comes_last_and_may_share_a_url() -> None:
@@ -105,7 +165,9 @@ def test_clusters_do_not_depend_on_order() -> None:
     one, _ = resolve(a, b, c)
     two, _ = resolve(c, b, a)
     assert one == two
-    assert len(one[SITE + "de/"]) == 3
+    # en/ names fr/, which does not name it back: only fr/ and de/ (which names nobody) join.
+    assert one[SITE + "de/"] == [("de", SITE + "de/"), ("fr", SITE + "fr/")]
+    assert one[SITE + "en/"] == []
 
 
 @pytest.mark.parametrize(
@@ -196,3 +258,33 @@ def test_declared_alternates_are_resolved_checked_and_kept_on_the_site() -> None
 def test_a_base_href_moves_relative_alternates() -> None:
     facts = PageFacts(alternates=(("fr", "fr/a/"),), base="/")
     assert declared(facts) == (("fr", SITE + "fr/a/"),)
+
+
+@given(
+    sizes=st.lists(st.integers(2, 4), min_size=1, max_size=5),
+    hostile=st.lists(st.lists(st.integers(0, 19), max_size=6), max_size=4),
+    seed=st.randoms(use_true_random=False),
+)
+@settings(max_examples=150, deadline=None)
+def test_no_page_rewrites_the_clusters_that_do_not_name_it(
+    sizes: list[int], hostile: list[list[int]], seed: random.Random
+) -> None:
+    honest: list[Entry] = []
+    for n, size in enumerate(sizes):
+        members = [(f"l{k}", f"c{n}/{k}.html") for k in range(size)]
+        honest += [entry(path, *members) for _, path in members]
+    paths = [e.loc.removeprefix(SITE) for e in honest]
+    attackers = [
+        entry(
+            f"h{n}.html",
+            ("x-default", f"h{n}.html"),
+            *((f"l{i}", paths[i % len(paths)]) for i in picks),
+        )
+        for n, picks in enumerate(hostile)
+    ]
+    alone, _ = resolve(*honest)
+    mixed = [*honest, *attackers]
+    seed.shuffle(mixed)
+    found, _ = resolve(*mixed)
+    assert {loc: found[loc] for loc in alone} == alone
+    assert all(found[e.loc] == [] for e in attackers)

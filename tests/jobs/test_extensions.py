@@ -148,6 +148,18 @@ def test_a_multilingual_site_gets_reciprocal_clusters_of_listed_pages(tmp_path: 
     assert "https://example.com/de/about/" in warnings
 
 
+def test_a_page_claiming_two_clusters_changes_neither(tmp_path: Path) -> None:
+    honest = write_site(tmp_path / "honest", MULTILINGUAL)
+    build(honest, tmp_path / "before")
+    claims = links(("en", "/en/guide/"), ("en-GB", "/en/about/"), ("fr", "/fr/partner/"))
+    site = write_site(tmp_path / "site", {**MULTILINGUAL, "rogue.html": html("R", claims)})
+    report = build(site, tmp_path / "after")
+    before, after = clusters(tmp_path / "before"), clusters(tmp_path / "after")
+    assert after == {**before, BASE + "rogue.html": []}
+    assert any("whose target does not name the page back" in w for w in report.warnings)
+    assert_valid_sitemaps(tmp_path / "after", BASE, warnings=True)
+
+
 def test_split_output_stays_reciprocal_valid_and_byte_exact(tmp_path: Path) -> None:
     languages = ["de", "en", "es", "fr", "it", "ja", "nl", "pl", "pt", "sv"]
     files: dict[str, str] = {}
