@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
+
+from livesite import serve_folder
 
 BASE_URL = "https://example.com/"
 # A fixed mtime (2024-03-01T12:00:00Z) so that mtime-based lastmod values are predictable.
@@ -38,3 +40,12 @@ def page(title: str = "x", head: str = "") -> str:
     return (
         f"<!doctype html><html><head><title>{title}</title>{head}</head><body>{title}</body></html>"
     )
+
+
+@pytest.fixture
+def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder served on 127.0.0.1 as the live site, and its URL."""
+    served = tmp_path / "live"
+    served.mkdir()
+    with serve_folder(served) as url:
+        yield served, url

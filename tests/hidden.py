@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 BASE = "https://example.com/"
 _TOO_LONG_FOLDER = "/".join(["toolong-" + "x" * 200] * 10)
@@ -87,7 +87,7 @@ def assert_names_no_hidden_page(files: Mapping[str, bytes], *, sitemaps: bool = 
     for path in HIDDEN:
         forms = names(path)
         for name, text in texts.items():
-            strings = set(_strings(text)) if name.endswith(".json.gz") else set()
+            strings = set(json_strings(json.loads(text))) if name.endswith(".json.gz") else set()
             assert not forms & strings, f"{name} names {path}"
             for form in forms:
                 if "/" in form or "." in form:
@@ -110,17 +110,14 @@ def _mentions(text: str, form: str) -> bool:
     return False
 
 
-def _strings(text: str) -> Iterator[str]:
-    yield from _walk(json.loads(text))
-
-
-def _walk(value: object) -> Iterable[str]:
+def json_strings(value: object) -> Iterator[str]:
+    """Every key and string value in a JSON document."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for key, item in value.items():
             yield key
-            yield from _walk(item)
+            yield from json_strings(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _walk(item)
+            yield from json_strings(item)

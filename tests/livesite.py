@@ -28,3 +28,28 @@ def serve_folder(served: Path) -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+@contextlib.contextmanager
+def recording_server() -> Iterator[tuple[list[str], str]]:
+    """A live site that answers 404 to everything and remembers the paths it was asked for;
+    yields that list and its base URL (ending in "/")."""
+    asked: list[str] = []
+
+    class Recording(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_error(404)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Recording)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
+    thread.start()
+    try:
+        yield asked, f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -7,14 +7,12 @@ import os
 import re
 import socket
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
-from livesite import serve_folder
 from sitemill.cli.console import print_report
 from sitemill.config import LastmodMode
 from sitemill.entries import SkipReason
@@ -408,15 +406,6 @@ def lastmods(path: Path) -> dict[str, str]:
 def retouch(site: Path, when: int) -> None:
     for path in site.rglob("*.html"):
         os.utime(path, (when, when))
-
-
-@pytest.fixture
-def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    """A folder served on 127.0.0.1 as the live site, and its URL."""
-    served = tmp_path / "live"
-    served.mkdir()
-    with serve_folder(served) as url:
-        yield served, url
 
 
 NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}

@@ -4,17 +4,12 @@ cannot be true, `--previous-state none`, a state that cannot be written, a corru
 from __future__ import annotations
 
 import gzip
-import http.server
 import json
-import threading
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
-from livesite import serve_folder
+from livesite import recording_server
 from sitemill.outputs import STATE_NAME
 
 NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}
@@ -25,14 +20,6 @@ HOSTILE = [
     "2024-01-01T00:00:00+00:00\nsitemill: error: forged",
     "9" * 10_000_000,
 ]
-
-
-@pytest.fixture
-def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    served = tmp_path / "live"
-    served.mkdir()
-    with serve_folder(served) as url:
-        yield served, url
 
 
 def build(site: Path, out: Path, *extra: str) -> tuple[int, str, str]:
@@ -67,23 +54,10 @@ def test_the_live_sites_dates_that_cannot_be_true_are_not_published(
 
 
 def test_previous_state_none_fetches_nothing(make_site: SiteMaker, tmp_path: Path) -> None:
-    asked: list[str] = []
-
-    class Recording(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            self.send_error(404)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Recording)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    try:
+    with recording_server() as (asked, base):
         site = make_site({"index.html": page()})
         config = tmp_path / "sitemill.toml"
-        url = f"http://127.0.0.1:{server.server_address[1]}/{STATE_NAME}"
+        url = f"{base}{STATE_NAME}"
         config.write_text(f'previous_state = "{url}"\n')
         for spelling in (["--previous-state", "none"], ["--previous-state", "NONE"]):
             code, _stdout, stderr = build(
@@ -96,10 +70,6 @@ def test_previous_state_none_fetches_nothing(make_site: SiteMaker, tmp_path: Pat
         assert asked == []
         assert build(site, tmp_path / "out3", "--previous-state", url)[0] == 0
         assert asked == [f"/{STATE_NAME}"]  # the same server, when it is named
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def test_a_state_that_cannot_be_written_is_one_warning(

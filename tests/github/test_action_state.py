@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import http.server
 import os
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +23,7 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 )
 
 from gitutil import git, head
-from livesite import serve_folder
+from livesite import recording_server, serve_folder
 from sitemill.config import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github.settings import read_settings
@@ -265,26 +263,8 @@ def test_the_summary_says_how_dates_were_decided() -> None:
 
 @pytest.fixture
 def recording() -> Iterator[tuple[list[str], str]]:
-    """A live site that answers 404 to everything and remembers what it was asked."""
-    asked: list[str] = []
-
-    class Recording(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            self.send_error(404)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Recording)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    try:
-        yield asked, f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with recording_server() as found:
+        yield found
 
 
 def test_previous_state_none_asks_the_live_site_nothing(

@@ -21,6 +21,7 @@ from botocore.exceptions import ClientError
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from hidden import json_strings
 from s3util import BASE, BUCKET, make_config, moto_bucket, restored_logging
 from sitemill.aws.handler import handle
 from sitemill.cli.main import main
@@ -271,19 +272,6 @@ def test_tree_bucket_and_lambda_list_the_same_pages_for_the_same_reasons(
     assert result["skipped"] == {reason.value: count for reason, count in EXPECTED_SKIPS.items()}
     assert (result["urls"], result["pages_read"], result["state"]) == (10, len(HEADS), "written")
     assert_xsd_valid(live(s3, bucket="lambda-bucket"))
-
-
-def json_strings(value: object) -> Iterator[str]:
-    """Every key and string value in a JSON document."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from json_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from json_strings(item)
 
 
 def test_the_state_remembers_pages_left_out_by_etag_alone(site: Any) -> None:
