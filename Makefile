@@ -3,6 +3,8 @@ PY      ?= python3
 VENV    ?= .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+# Test processes (pytest-xdist); 1 runs the suite in one process.
+WORKERS ?= 2
 
 .PHONY: venv test lint typecheck pytest demo bench lambda-zip clean
 
@@ -22,7 +24,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS)
 
 test: lint typecheck pytest
 
