@@ -23,7 +23,7 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 )
 
 from gitutil import git, head
-from livesite import recording_server, serve_folder
+from livesite import recording_server
 from sitemill.config import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github.settings import read_settings
@@ -58,24 +58,15 @@ def build_site(workspace: Path, when: int) -> Path:
     return public
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    """The deployed site: a folder served on 127.0.0.1, and its base URL."""
-    served = tmp_path / "live"
-    served.mkdir()
-    with serve_folder(served) as url:
-        yield served, url
-
-
 def deploy(public: Path, served: Path) -> None:
     shutil.rmtree(served)
     shutil.copytree(public, served)
 
 
 def test_a_site_built_fresh_keeps_its_dates_through_the_live_sites_state(
-    tmp_path: Path, live: tuple[Path, str]
+    tmp_path: Path, live_site: tuple[Path, str]
 ) -> None:
-    served, base_url = live
+    served, base_url = live_site
     inputs = {"base-url": base_url, "path": "public", "commit": "false"}
     first_workspace = tmp_path / "run-1"
     public = build_site(first_workspace, BUILT)
@@ -137,8 +128,10 @@ def test_a_previous_state_input_that_cannot_be_fetched_is_a_warning(tmp_path: Pa
     assert f"cannot fetch the previous state {url}" in warning
 
 
-def test_a_previous_state_file_in_the_workspace(tmp_path: Path, live: tuple[Path, str]) -> None:
-    _, base_url = live
+def test_a_previous_state_file_in_the_workspace(
+    tmp_path: Path, live_site: tuple[Path, str]
+) -> None:
+    _, base_url = live_site
     first_workspace = tmp_path / "run-1"
     public = build_site(first_workspace, BUILT)
     inputs = {"base-url": base_url, "path": "public", "commit": "false"}
