@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError
-from sitemill.urls import encode_host, encode_uri_part, remove_dot_segments
+from sitemill.urls import C0_OR_SPACE, encode_host, encode_uri_part, remove_dot_segments
 
 # At most this many entries wait behind an undecided canonical; past it, the oldest is
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.
@@ -29,7 +29,6 @@ _PAGE_SUFFIXES: Final = (".html", ".htm")
 _BARE_SUFFIXES: Final = ("/.html", "/.htm")
 # The URL parser removes these anywhere in a URL (https://url.spec.whatwg.org/#concept-basic-url-parser).
 _REMOVED: Final = re.compile(r"[\t\n\r]")
-_C0_OR_SPACE: Final = "".join(map(chr, range(0x21)))
 _QUERY_OR_FRAGMENT: Final = re.compile(r"[?#]")
 
 
@@ -49,7 +48,7 @@ def _as_browsers_read(href: str) -> str:
     """``href`` as the URL parser reads it against an http(s) base: tabs and newlines
     removed, C0 controls and spaces around it dropped, and a backslash before the query a
     slash (``/\\evil.org/x`` is ``//evil.org/x``, another host)."""
-    text = _REMOVED.sub("", href).strip(_C0_OR_SPACE)
+    text = _REMOVED.sub("", href).strip(C0_OR_SPACE)
     end = _QUERY_OR_FRAGMENT.search(text)
     cut = end.start() if end else len(text)
     return text[:cut].replace("\\", "/") + text[cut:]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemill.config import CONFIG_KEYS
-from sitemill.config_values import PREVIOUS_NONE
+from sitemill.config_values import names_no_previous_state
 from sitemill.errors import ConfigError, RefusedError
 from sitemill.safefs import Root, read_regular, relative_inside
 
@@ -69,7 +69,7 @@ def read_config_file(path: Path, *, root: Path | None = None) -> dict[str, Any]:
             isinstance(value, str)
             and value.strip()
             and "://" not in value
-            and not (key == "previous_state" and value.strip().lower() == PREVIOUS_NONE)
+            and not (key == "previous_state" and names_no_previous_state(value))
         ):
             location = path.parent / value.strip()
             if root is not None:

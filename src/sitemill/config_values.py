@@ -124,9 +124,14 @@ def parse_location(key: str, value: object) -> str:
 PREVIOUS_NONE: Final = "none"
 
 
+def names_no_previous_state(text: str) -> bool:
+    """Whether a ``previous_state`` value is ``none`` (in any case, spaces around)."""
+    return text.strip().lower() == PREVIOUS_NONE
+
+
 def parse_previous_state(key: str, value: object) -> str:
     text = parse_location(key, value)
-    return PREVIOUS_NONE if text.lower() == PREVIOUS_NONE else text
+    return PREVIOUS_NONE if names_no_previous_state(text) else text
 
 
 # A host name (or an IPv4 address): letters, digits, hyphens and dots, or non-ASCII (IDNA).

@@ -19,7 +19,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sitemill.canonical import resolve_url
 from sitemill.errors import ConfigError
-from sitemill.urls import encode_host, encode_uri_part, join_plain, remove_dot_segments
+from sitemill.urls import (
+    C0_OR_SPACE,
+    encode_host,
+    encode_uri_part,
+    join_plain,
+    remove_dot_segments,
+)
 
 MAX_IMAGES_PER_PAGE: Final = 1_000  # Google reads at most 1,000 <image:image> per <url>
 # At most this many distinct image tags of a page are read (repeated ones count once, pixels
@@ -28,8 +34,6 @@ MAX_IMAGE_TAGS: Final = 10 * MAX_IMAGES_PER_PAGE
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _HTML_SPACE: Final = " \t\n\f\r"
-# What the URL parser strips from both ends: https://url.spec.whatwg.org/#url-parsing
-_C0_OR_SPACE: Final = "".join(map(chr, range(0x21)))
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 _ICON_PREFIXES: Final = ("favicon", "apple-touch-icon")  # file names of site icons
 
@@ -181,7 +185,7 @@ def _host(key: str, value: str) -> str:
 
 def _image_url(source: str, page: str, base: str | None, hosts: frozenset[str]) -> str | None:
     """One source as an absolute, encoded URL on ``hosts``, or None."""
-    text = source.strip(_C0_OR_SPACE)
+    text = source.strip(C0_OR_SPACE)
     url = resolve_url(text, page, base) if text else None  # ("" would be the page itself)
     if url is None:
         return None

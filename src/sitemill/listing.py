@@ -28,6 +28,15 @@ VERIFICATION_NAME: Final = re.compile(
 # HTML pages of someone else's).
 _VENDORED: Final = re.compile(r"(?:^|/)(node_modules|bower_components|jspm_packages|js/vendor)/")
 _HTML_SUFFIXES: Final = (".html", ".htm")
+# The detail of each skip the page's own bytes give, read now or remembered by the state
+# (which keeps no URL of an unlisted page: a remembered redirect's target is not known).
+_NOT_A_PAGE: Final = "not an HTML document"
+_NOINDEX: Final = "robots meta noindex"
+_REMEMBERED: Final = {
+    SkipReason.NOT_A_PAGE: _NOT_A_PAGE,
+    SkipReason.NOINDEX: _NOINDEX,
+    SkipReason.REDIRECT: "meta refresh (unchanged since the last run)",
+}
 # When canonicals leave out more than this share of the pages (and at least _MANY_CANONICAL),
 # a template probably names one URL on every page: say so.
 _MANY_CANONICAL: Final = 10
@@ -60,10 +69,10 @@ class PageChecks:
         """Count and return True when the facts leave the page out (before dedupe)."""
         config = self.config
         if not facts.document:
-            self.tally.skip(path, SkipReason.NOT_A_PAGE, "not an HTML document")
+            self.tally.skip(path, SkipReason.NOT_A_PAGE, _NOT_A_PAGE)
             return True
         if config.respect_noindex and facts.noindex:
-            self.tally.skip(path, SkipReason.NOINDEX, "robots meta noindex")
+            self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
             return True
         if config.respect_redirects and facts.refresh is not None:
             target = resolve_url(facts.refresh, loc, facts.base)
@@ -71,6 +80,11 @@ class PageChecks:
                 self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
                 return True
         return False
+
+    def skip_remembered(self, path: str, loc: str, verdict: SkipReason) -> None:
+        """Count a page left out by the verdict the state remembers for these same bytes."""
+        self.tally.skip(path, verdict, _REMEMBERED.get(verdict, ""))
+        self.left_out(loc)
 
     def own_key(self, loc: str) -> str:
         """``url_key`` of a page's own URL, the fast way: sitemill wrote it normalized."""

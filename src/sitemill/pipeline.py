@@ -25,12 +25,6 @@ from sitemill.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY: Final = 5_000
-# The detail of a skip the state remembered (its facts' URLs are not remembered).
-_REMEMBERED: Final = {
-    SkipReason.NOINDEX: "robots meta noindex",
-    SkipReason.NOT_A_PAGE: "not an HTML document",
-    SkipReason.REDIRECT: "meta refresh (unchanged since the last run)",
-}
 
 
 def build_from_pages(
@@ -166,8 +160,7 @@ def _page_entries(
             checks.left_out(loc)  # canonicals naming it need not wait for the end
             continue
         if page.verdict is not None:  # left out by these same bytes last time
-            tally.skip(path, page.verdict, _REMEMBERED.get(page.verdict, ""))
-            checks.left_out(loc)
+            checks.skip_remembered(path, loc, page.verdict)
             continue
         facts = page.facts
         if facts is None and read_facts is not None and wants_facts(path):

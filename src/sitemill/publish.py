@@ -231,7 +231,7 @@ class Publisher:
                 self.sink.delete(name)
             except SinkError as exc:
                 done.failed.append(name)
-                done.errors.append(str(exc))
+                done.first_error = done.first_error or str(exc)
                 continue
             # This run's own staging copies come and go within it: nothing to report.
             if name not in self.staged:
@@ -246,13 +246,13 @@ class Deletion:
 
     deleted: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    first_error: str = ""
 
     def warning(self) -> str | None:
         """One line for the report when a deletion failed."""
         if not self.failed:
             return None
         return (
-            f"could not delete {len(self.failed):,} stale file(s) ({self.errors[0]}): the new "
+            f"could not delete {len(self.failed):,} stale file(s) ({self.first_error}): the new "
             "sitemaps are live and do not name them; the next run deletes them"
         )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.messages import redact
 from sitemill.state import State, dump_state
-from sitemill.stateparse import parse_state
+from sitemill.stateparse import OLDEST_LASTMOD, parse_state
 
 if TYPE_CHECKING:
     from sitemill.statestore import StateStore
@@ -70,7 +70,7 @@ def start_state(store: StateStore, previous: Previous | None, now: datetime | No
     if state.refused:
         start.warnings.append(
             f"ignoring {state.refused:,} remembered lastmod value(s) of the state {where} "
-            f"that are no W3C datetime between 1991-08-06 and now "
+            f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
             f"(e.g. {state.refused_example!r}): those pages get their plain dates"
         )
     if borrowed:  # dates from elsewhere, yes; but only this place's own state names its files

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import string
 from enum import Enum
+from typing import Final
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from sitemill.errors import ConfigError
@@ -153,6 +154,8 @@ def site_root_path(base_url: str) -> str:
 
 # An href that needs no URL parser: unreserved characters and "/" only (no scheme, query,
 # fragment, escape, back slash or white space).
+# What the URL parser strips from both ends of a URL: https://url.spec.whatwg.org/#url-parsing
+C0_OR_SPACE: Final = "".join(map(chr, range(0x21)))
 _PLAIN_HREF = re.compile(r"[A-Za-z0-9._~/-]++")
 
 

@@ -10,6 +10,7 @@ followed to http(s) only, at most MAX_REDIRECTS of them; proxies come from the e
 from __future__ import annotations
 
 import contextlib
+import functools
 import http.client
 import socket
 import ssl
@@ -79,11 +80,17 @@ class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The default TLS context, made once: it loads the system's CA certificates."""
+    return ssl.create_default_context()
+
+
 def _opener(connections: _Connections) -> urllib.request.OpenerDirector:
     """http and https only (no file:, ftp: or data: handlers), proxies from the env."""
     plain = _tracked(http.client.HTTPConnection, connections)
     secure = _tracked(http.client.HTTPSConnection, connections)
-    context = ssl.create_default_context()
+    context = _tls_context()
 
     class Http(urllib.request.HTTPHandler):
         def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:

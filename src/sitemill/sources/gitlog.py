@@ -158,16 +158,15 @@ class HistoryWalk:
         """A merge with a block per parent: a path in every block is the merge's change; the
         others follow the first parent whose block they are not in."""
         parents = commit.parents
-        if blocks:
-            for path in set(blocks[0]).intersection(*blocks[1:]):
-                if path in self.unresolved and reach.covers(path):
-                    self._resolve(path, commit.time)  # differs from every parent
-            changed = set(blocks[0])  # names that differ from every parent seen so far
-            self._send(parents[0], self._without(reach, changed))
-            for parent, block in zip(parents[1:], blocks[1:], strict=True):
-                names = set(block)
-                self._send(parent, self._only(reach, changed - names))
-                changed &= names
+        for path in set(blocks[0]).intersection(*blocks[1:]):
+            if path in self.unresolved and reach.covers(path):
+                self._resolve(path, commit.time)  # differs from every parent
+        changed = set(blocks[0])  # names that differ from every parent seen so far
+        self._send(parents[0], self._without(reach, changed))
+        for parent, block in zip(parents[1:], blocks[1:], strict=True):
+            names = set(block)
+            self._send(parent, self._only(reach, changed - names))
+            changed &= names
 
     def _settle(self, merge: _PendingMerge, parent: Commit) -> None:
         if merge.settled:

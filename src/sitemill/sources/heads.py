@@ -93,15 +93,15 @@ def _known(page: Page, knowledge: Knowledge) -> Page | None:
     reused = _remembered(page, knowledge)
     if reused is not None:
         return _attach(page, reused[0], reused[1], knowledge)
-    unlisted = None if page.version is None else knowledge.known.unlisted.get(page.version)
-    if unlisted is None or not wants_facts(page.path):
+    version = page.version
+    unlisted = None if version is None else knowledge.known.unlisted.get(version)
+    if version is None or unlisted is None or not wants_facts(page.path):
         return None
     if isinstance(unlisted, PageFacts):  # left out by its canonical, or a duplicate
         return _attach(page, unlisted, None, knowledge)
     if unlisted not in knowledge.verdicts:
         return None  # the switch that left it out is off now: read what it says
-    assert page.version is not None
-    knowledge.remember.unlisted[page.version] = unlisted
+    knowledge.remember.unlisted[version] = unlisted
     return dataclasses.replace(_at_precision(page, knowledge), verdict=unlisted)
 
 
