@@ -56,7 +56,7 @@ def bench_bucket(section: Any, *, quick: bool) -> None:
     from moto import mock_aws
 
     from sitemill.aws.clients import make_s3_client
-    from sitemill.config import load_config
+    from sitemill.config.model import load_config
     from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 
     count = 2_000 if quick else 20_000

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -201,3 +202,16 @@ def lastmod_timestamp(text: str | None) -> int | None:
     if moment.tzinfo is None:  # a bare date: the protocol's dates are UTC here
         moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp())
+
+
+def run_child(section: Any, script: Path, count: int, *, label: str) -> dict[str, Any] | None:
+    """Run ``python script count`` (a benchmark whose peak RSS must be its own) and return the
+    JSON line it prints; None, with a failed check in ``section`` (run.Section), if it fails."""
+    done = subprocess.run(
+        [sys.executable, str(script), str(count)], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        section.check(f"{label}: runs", "exit 0", done.stderr.strip()[-300:], False)
+        return None
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result

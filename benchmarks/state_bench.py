@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import json
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from harness import run_child
+
 MB = 1_000_000
 
 
 def round_trip(count: int) -> dict[str, float]:
-    from sitemill.pages import PageFacts
-    from sitemill.state import PageRecord, State, dump_state
-    from sitemill.stateparse import parse_state
+    from sitemill.html.facts import PageFacts
+    from sitemill.state.model import PageRecord, State, dump_state
+    from sitemill.state.parse import parse_state
 
     state = State()
     for number in range(count):
@@ -47,16 +48,9 @@ def round_trip(count: int) -> dict[str, float]:
 def bench_state(section: Any, *, quick: bool) -> None:
     """Fill ``section`` (run.Section) with the round trip's size, times and peak RSS."""
     count = 10_000 if quick else 100_000
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), str(count)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        section.check("state round trip: runs", "exit 0", done.stderr.strip()[-300:], False)
+    result = run_child(section, Path(__file__), count, label="state round trip")
+    if result is None:
         return
-    result = json.loads(done.stdout)
     rss = result["peak_rss_bytes"] / MB
     seconds = result["dump_s"] + result["parse_s"]
     section.check(

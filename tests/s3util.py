@@ -12,7 +12,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from sitemill.config import Config, load_config
+from sitemill.config.model import Config, load_config
 
 BUCKET = "site-bucket"
 BASE = "https://example.com/"

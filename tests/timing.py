@@ -1,9 +1,18 @@
-"""Timing helpers for the tests that bound hostile input's cost (linear, a few ms)."""
+"""Timing helpers for the tests that bound hostile input's cost (linear, a few ms).
+
+A budget in seconds is written for the machine the tests were tuned on; ``budget`` scales it
+by how much slower this machine (and its load right now) runs plain Python, so that a slower
+CI runner does not fail a bound the code meets, and a quadratic blow-up still does.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import cache
+
+# Best of five runs of ``_reference_work`` on the machine the budgets were tuned on.
+TUNED_REFERENCE_SECONDS = 0.0076
 
 
 def fastest(call: Callable[[bytes], object], data: bytes, runs: int = 3) -> float:
@@ -14,3 +23,29 @@ def fastest(call: Callable[[bytes], object], data: bytes, runs: int = 3) -> floa
         call(data)
         best = min(best, time.perf_counter() - started)
     return best
+
+
+def _reference_work(_: bytes) -> int:
+    total = 0
+    for number in range(200_000):
+        total += number & 7
+    return total
+
+
+@cache
+def _slowness() -> float:
+    return max(1.0, fastest(_reference_work, b"", runs=5) / TUNED_REFERENCE_SECONDS)
+
+
+def budget(seconds: float) -> float:
+    """``seconds`` on the tuned machine, as many on this one: never less than given."""
+    return seconds * _slowness()
+
+
+def within_budget(call: Callable[[bytes], object], data: bytes, seconds: float) -> bool:
+    """Whether the fastest of a few runs fits the scaled budget; the machine is measured
+    again before a miss counts, since a busy neighbour can slow one moment of the run."""
+    if fastest(call, data, runs=5) < budget(seconds):
+        return True
+    _slowness.cache_clear()
+    return fastest(call, data, runs=5) < budget(seconds)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from sitemill.version import __version__ as __version__
 
 # name -> the module that defines it
 _HOMES = {
@@ -18,9 +18,9 @@ _HOMES = {
     "build_from_url_list": "sitemill.jobs.urllist",
     "rebuild_bucket": "sitemill.jobs.bucket",
     "BucketSite": "sitemill.jobs.bucket",
-    "Config": "sitemill.config",
-    "load_config": "sitemill.config",
-    "read_config_file": "sitemill.config_file",
+    "Config": "sitemill.config.model",
+    "load_config": "sitemill.config.model",
+    "read_config_file": "sitemill.config.file",
     "Report": "sitemill.report",
     "WriteResult": "sitemill.report",
     "Sink": "sitemill.sinks",
@@ -78,8 +78,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from sitemill.config import Config, load_config
-    from sitemill.config_file import read_config_file
+    from sitemill.config.file import read_config_file
+    from sitemill.config.model import Config, load_config
     from sitemill.errors import (
         ConfigError,
         ConflictError,

@@ -12,7 +12,7 @@ from sitemill.robots import MAX_ROBOTS_TXT_BYTES
 ENTRY_XML: Final = "sitemap.xml"
 ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
-# What the last run saw (sitemill.state); sitemill's own file, never a page.
+# What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
 # Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies, written beside the
 # index. A staging copy's name is unique to the run that wrote it and says when that run began

@@ -7,19 +7,20 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from typing import Final
 
-from sitemill.alternates import AlternateCounts, declared_alternates
-from sitemill.clusters import ClusterResolver
-from sitemill.config import Config, LastmodMode, OutputFormat
+from sitemill.alternates.clusters import ClusterResolver
+from sitemill.alternates.declared import AlternateCounts, declared_alternates
+from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.dedupe import SeenUrls
-from sitemill.entries import Alternate, Entry, Image, Page, SkipReason
-from sitemill.images import page_images, site_hosts
-from sitemill.listing import PageChecks, is_verification_file, wants_facts
-from sitemill.pages import PageFacts
+from sitemill.entries import Alternate, Entry, Image, SkipReason
+from sitemill.html.facts import PageFacts
+from sitemill.html.images import page_images, site_hosts
+from sitemill.listing.checks import PageChecks, is_verification_file, wants_facts
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.sinks import Sink
+from sitemill.sources.page import Page
 from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
@@ -88,7 +89,7 @@ def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
 
 class _Extensions:
     """The sitemap extensions of a run: what each page declares (alternates, by URL key, for
-    sitemill.clusters to resolve) and shows (images on the site's hosts)."""
+    sitemill.alternates.clusters to resolve) and shows (images on the site's hosts)."""
 
     def __init__(self, config: Config, checks: PageChecks) -> None:
         xml = config.format is OutputFormat.XML

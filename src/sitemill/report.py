@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from sitemill.config import LastmodMode
+from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.config import DEFAULT_INCLUDE, Config, Rule
+from sitemill.config.model import DEFAULT_INCLUDE, Config, Rule
 from sitemill.globs import compile_globs, matches_any
 from sitemill.outputs import ROBOTS_TXT, is_own_name
 

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Final
 
-from sitemill.config import Config, OutputFormat
+from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SourceError
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, content_type, is_own_name

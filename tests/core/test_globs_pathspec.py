@@ -27,7 +27,7 @@ import pytest
 from test_globs import GLOB_CASES
 
 from gitutil import git_env, make_repo
-from sitemill.config import DEFAULT_INCLUDE
+from sitemill.config.model import DEFAULT_INCLUDE
 from sitemill.errors import GlobSyntaxError
 from sitemill.globs import Glob, compile_glob
 
@@ -42,7 +42,7 @@ Verdict = bool | Literal["error"]
 # imported as GLOB_CASES).
 PATTERNS_FROM_TESTS = [
     *DEFAULT_INCLUDE,
-    # tests/core/test_config.py
+    # tests/config/test_config.py
     "*.html",
     " docs/**",  # from "*.html,\n docs/**": class "whitespace around a pattern"
     "docs/**",

@@ -1,8 +1,12 @@
-"""The folder tree is the architecture: the core never imports a front-end, modules stay small."""
+"""The folder tree is the architecture: the core never imports a front-end, html/ reads bytes
+only, no module or folder imports itself through others, modules stay small."""
 
 from __future__ import annotations
 
 import ast
+import functools
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "sitemill"
@@ -11,21 +15,45 @@ MAX_MODULE_LINES = 260  # "~250" in style.md
 MAX_FUNCTION_LINES = 60
 
 
-def imported_modules(path: Path) -> set[str]:
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@functools.cache
+def imported_modules(path: Path) -> frozenset[str]:
+    """Every module ``path`` imports, wherever the import stands (in a function, under
+    TYPE_CHECKING: a circle of type-only imports is a circle of meaning all the same);
+    ``from package import name`` imports ``package.name`` when that is a module (the
+    package's ``__init__`` runs first for any of its modules: that is no edge)."""
+    here = module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                stem = package[: len(package) - node.level + 1]
+                base = ".".join([*stem, base] if base else stem)
+            modules = {f"{base}.{alias.name}" for alias in node.names} & MODULES
+            names.update(modules)
+            if len(modules) < len(node.names):  # a name the package itself defines
+                names.add(base)
+    return frozenset(names)
+
+
+def package_modules() -> Iterator[Path]:
+    return (path for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+MODULES = frozenset(module_name(path) for path in package_modules())
 
 
 def core_modules() -> list[Path]:
     return [
-        path
-        for path in PACKAGE.rglob("*.py")
-        if path.relative_to(PACKAGE).parts[0] not in FRONT_ENDS and "__pycache__" not in path.parts
+        path for path in package_modules() if path.relative_to(PACKAGE).parts[0] not in FRONT_ENDS
     ]
 
 
@@ -68,3 +96,84 @@ def test_modules_and_functions_stay_small() -> None:
                 if length > MAX_FUNCTION_LINES:
                     too_big.append(f"{where}:{node.lineno} {node.name}() is {length} lines")
     assert too_big == []
+
+
+# html/ is bytes in, facts out: it may use these and itself, never the pipeline's data, the
+# configuration, a source, a sink or the state.
+HTML_MAY_IMPORT = ("sitemill.errors", "sitemill.protocol", "sitemill.urls", "sitemill.html")
+
+
+def test_html_reads_bytes_and_nothing_else() -> None:
+    found = {
+        str(path.relative_to(PACKAGE)): sorted(
+            name
+            for name in imported_modules(path)
+            if name.split(".")[0] not in sys.stdlib_module_names
+            and not name.startswith(HTML_MAY_IMPORT)
+            and name != "__future__"
+        )
+        for path in (PACKAGE / "html").rglob("*.py")
+    }
+    assert {name: names for name, names in found.items() if names} == {}
+
+
+def own_imports(node_of: dict[str, str]) -> dict[str, set[str]]:
+    """Who imports whom inside the package, one node per module or per folder."""
+    graph: dict[str, set[str]] = {}
+    for path in package_modules():
+        source = node_of[module_name(path)]
+        targets = graph.setdefault(source, set())
+        for name in imported_modules(path):
+            if name in node_of and node_of[name] != source:
+                targets.add(node_of[name])
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = stack[stack.index(node) :]
+            del stack[stack.index(node) :]
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def folder_of(module: str) -> str:
+    """sitemill.html.facts -> sitemill.html; a top-level module is its own node."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else module
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    assert circles(own_imports({module: module for module in MODULES})) == []
+
+
+def test_no_folder_imports_itself_through_others() -> None:
+    graph = own_imports({module: folder_of(module) for module in MODULES})
+    graph.pop("sitemill", None)  # the package's face names every public name (lazily)
+    assert circles(graph) == []
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import BASE_URL, page
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid

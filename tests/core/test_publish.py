@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from consistency import assert_one_build, live_urls
-from sitemill.config import Config, load_config
+from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import SinkError
 from sitemill.outputs import CHILD_NAME, STAGING_NAME, is_own_name

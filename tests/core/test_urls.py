@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.canonical import url_key
 from sitemill.errors import ConfigError
+from sitemill.html.links import url_key
 from sitemill.urls import (
     UrlStyle,
     encode_path,

@@ -21,7 +21,7 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.errors import RefusedError, SinkError
 from sitemill.jobs.tree import build_from_tree, read_robots
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES

@@ -13,7 +13,7 @@ import pytest
 
 from consistency import assert_one_build, locs
 from sitemill import writer
-from sitemill.config import Config, load_config
+from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import SinkError, SourceError, TemplateError
 from sitemill.outputs import content_type, is_own_name

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from gitutil import commit, git, head, make_repo
-from sitemill.config import LastmodMode
+from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError
 from sitemill.github.action import main

@@ -24,7 +24,7 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 
 from gitutil import git, head
 from livesite import recording_server
-from sitemill.config import LastmodMode
+from sitemill.config.model import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github.settings import read_settings
 from sitemill.github.summary import render_summary

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from sitemill.config import CONFIG_KEYS
+from sitemill.config.model import CONFIG_KEYS
 from sitemill.github.settings import (
     ACTION_INPUT_ENV,
     CONFIG_INPUT_ENV,

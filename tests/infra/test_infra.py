@@ -16,7 +16,7 @@ from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 from moto.events.models import EventPattern
 from samtranslator.translator.transform import transform
 
-from sitemill.config import CONFIG_KEYS, ENV_PREFIX, load_config
+from sitemill.config.model import CONFIG_KEYS, ENV_PREFIX, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "infra" / "template.yaml"
@@ -772,7 +772,7 @@ def test_the_state_lives_apart_in_a_private_bucket_the_stack_keeps(
 def test_the_function_is_told_the_key_its_role_may_read_and_write(
     translated: dict[str, Any], variant: dict[str, str]
 ) -> None:
-    from sitemill.sinks.s3state import parse_s3_location
+    from sitemill.state.s3 import parse_s3_location
 
     stack = make_stack(translated, variant)
     function = stack.resources()["SitemillFunction"]["Properties"]

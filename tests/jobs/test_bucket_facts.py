@@ -27,13 +27,13 @@ from sitemill.aws.handler import handle
 from sitemill.cli.main import main
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
+from sitemill.html.facts import PAGE_FACTS_BYTES
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME, is_own_name
-from sitemill.pages import PAGE_FACTS_BYTES
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
-from sitemill.stateparse import parse_state
+from sitemill.state.parse import parse_state
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 
 

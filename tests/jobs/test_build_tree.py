@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BASE_URL, SiteMaker, page
-from sitemill.config import LastmodMode, load_config
+from sitemill.config.model import LastmodMode, load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError, SourceError
 from sitemill.jobs.tree import build_from_tree

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
 from sitemill.jobs.urllist import build_from_url_list

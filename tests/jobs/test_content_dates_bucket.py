@@ -13,11 +13,11 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 from s3util import BUCKET, Requests, make_config, moto_bucket
-from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
+from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
-from sitemill.stateparse import parse_state
+from sitemill.state.parse import parse_state
 from xsd import assert_xsd_valid
 
 T1 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)

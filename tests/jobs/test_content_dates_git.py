@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gitutil import commit, make_repo, unix
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report

@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
-from sitemill.stateparse import parse_state
+from sitemill.state.parse import parse_state
 
 BASE = "https://example.com/"
 T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import write_site
 from s3util import BUCKET, moto_bucket
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink, MemorySink

@@ -20,7 +20,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from sitemill.config import Config, load_config
+from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
 from sitemill.jobs.urllist import build_from_url_list

@@ -11,7 +11,7 @@ import jinja2
 import pytest
 
 from conftest import BASE_URL, SiteMaker, page
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.errors import TemplateError
 from sitemill.jobs.tree import build_from_tree

@@ -17,10 +17,11 @@ from moto.s3.models import s3_backends
 
 from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.aws.clients import make_s3_client, parse_timestamp
-from sitemill.entries import Page, SkipReason
+from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES
+from sitemill.sources.page import Page
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,
@@ -112,7 +113,7 @@ def test_pages_are_keys_minus_prefix_without_markers_empty_objects_or_own_output
     ("values", "expected"),
     [
         ({}, "2024-03-01T12:30:05+00:00"),
-        # Remembered at full precision; written as configured (sources/heads.py).
+        # Remembered at full precision; written as configured (state/knowledge.py).
         ({"lastmod_precision": "date"}, "2024-03-01T12:30:05+00:00"),
         ({"lastmod": "none"}, None),
         ({"lastmod": "git"}, "2024-03-01T12:30:05+00:00"),  # S3 has no git: object time

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Skip
 from sitemill.jobs.urllist import _listed_block, _listed_entries

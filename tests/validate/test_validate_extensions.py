@@ -11,7 +11,7 @@ import pytest
 
 from conftest import write_site
 from sitemill.cli.main import main
-from sitemill.config import load_config
+from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import SITEMAP_NS
 from sitemill.sinks import LocalDirSink

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote_plus
 
-from sitemill.config_values import parse_bool
+from sitemill.config.values import parse_bool
 from sitemill.errors import ConfigError, EventError
 from sitemill.outputs import STAGING_NAME, STATE_NAME, is_own_name
 

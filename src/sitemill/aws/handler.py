@@ -18,16 +18,16 @@ from sitemill.aws.events import (
     select_changes,
 )
 from sitemill.aws.logs import configure_logging
-from sitemill.config import Config, load_config
+from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
 from sitemill.report import Report
 from sitemill.rules import is_candidate
-from sitemill.sources.previous import open_previous
 from sitemill.sources.s3 import normalize_prefix
-from sitemill.statestore import open_state_store
+from sitemill.state.previous import open_previous
+from sitemill.state.store import open_state_store
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:

@@ -64,7 +64,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     # report.warnings are not repeated here: each was logged (to stderr) when it was found.
 
 
-# report.dates keys (sitemill.dating.DateReason values): a date kept, or moved and why.
+# report.dates keys (sitemill.state.dating.DateReason values): a date kept, or moved and why.
 def write_counts(report: Report, stream: TextIO) -> None:
     """The lines on page heads read and on dates, where there is something to say."""
     for line in (heads_line(report), dates_line(report), extensions_line(report)):

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill import __version__
 from sitemill.cli.console import print_report, terminal_progress
 from sitemill.cli.options import add_config_flags, config_from_args
 from sitemill.errors import SitemillError, SourceError
 from sitemill.messages import printable, shown
+from sitemill.version import __version__
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -74,8 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
-    from sitemill.sources.previous import open_previous
-    from sitemill.statestore import open_state_store
+    from sitemill.state.previous import open_previous
+    from sitemill.state.store import open_state_store
 
     site_dir: Path = args.site_dir
     config = config_from_args(args, env, search_dirs=[site_dir])

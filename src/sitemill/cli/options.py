@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sitemill.config import Config, load_config
-from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
+from sitemill.config.file import CONFIG_FILE_NAME, read_config_file
+from sitemill.config.model import Config, load_config
 from sitemill.errors import RefusedError
 from sitemill.safefs import Root
 

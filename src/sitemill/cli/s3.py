@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.cli.console import print_report, terminal_progress, write_counts
-from sitemill.config import Config
+from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.report import Report
-from sitemill.sources.previous import open_previous
-from sitemill.statestore import open_state_store
+from sitemill.state.previous import open_previous
+from sitemill.state.store import open_state_store
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

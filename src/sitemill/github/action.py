@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sitemill.config import Config
+from sitemill.config.model import Config
 from sitemill.errors import SinkError, SitemillError
 from sitemill.github.commands import (
     append_to,
@@ -25,7 +25,7 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
-from sitemill.statestore import open_state_store
+from sitemill.state.store import open_state_store
 
 
 @dataclass

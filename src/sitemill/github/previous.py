@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sitemill.config import Config, LastmodMode
-from sitemill.config_values import PREVIOUS_NONE
+from sitemill.config.model import Config, LastmodMode
+from sitemill.config.values import PREVIOUS_NONE
 from sitemill.errors import StateError
 from sitemill.github.settings import Settings
 from sitemill.messages import redact
 from sitemill.outputs import STATE_NAME
-from sitemill.sources.previous import PreviousState, download, previous_state
+from sitemill.state.previous import PreviousState, download, previous_state
 
 
 @dataclass

@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from sitemill.config import CONFIG_KEYS, Config, env_name, load_config
-from sitemill.config_file import CONFIG_FILE_NAME, read_config_file
-from sitemill.config_values import PREVIOUS_NONE, parse_bool
+from sitemill.config.file import CONFIG_FILE_NAME, read_config_file
+from sitemill.config.model import CONFIG_KEYS, Config, env_name, load_config
+from sitemill.config.values import PREVIOUS_NONE, parse_bool
 from sitemill.errors import ConfigError
 from sitemill.github.repo import Identity
 

@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config import Config, LastmodMode, OutputFormat
+from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
 from sitemill.errors import ConflictError, SinkError
-from sitemill.fingerprint import fingerprint_html
+from sitemill.html.fingerprint import fingerprint_html
 from sitemill.outputs import STATE_NAME, content_type
 from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL, S3Sink
-from sitemill.sources.heads import HeadCounts, Knowledge, attach_facts
 from sitemill.sources.s3 import (
     Inventory,
     bucket_pages,
@@ -26,9 +25,10 @@ from sitemill.sources.s3 import (
     read_bucket_state,
     read_page,
 )
-from sitemill.state import State
-from sitemill.statestart import Previous, Start, missing_state_warning, save_state, start_state
-from sitemill.statestore import StateStore
+from sitemill.state.knowledge import HeadCounts, Knowledge, attach_facts
+from sitemill.state.model import State
+from sitemill.state.start import Previous, Start, missing_state_warning, save_state, start_state
+from sitemill.state.store import StateStore
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

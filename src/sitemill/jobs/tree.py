@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from sitemill.config import Config, LastmodMode
+from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
-from sitemill.fingerprint import fingerprint_file
+from sitemill.html.facts import ORDINARY_PAGE
+from sitemill.html.fingerprint import fingerprint_file
 from sitemill.jobs.treedates import PageReads, TreeDating, read_pages
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
-from sitemill.pages import ORDINARY_PAGE
 from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -26,9 +26,9 @@ from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.gitcontent import FileVersions, date_by_content, read_file_versions
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
-from sitemill.state import State
-from sitemill.statestart import Previous, missing_state_warning, save_state, start_state
-from sitemill.statestore import FileStateStore, SinkStateStore, StateStore
+from sitemill.state.model import State
+from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
+from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 
 log = logging.getLogger(__name__)
 

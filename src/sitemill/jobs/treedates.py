@@ -7,25 +7,25 @@ import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from sitemill.config import Config, LastmodMode, OutputFormat
-from sitemill.dating import Dated, at_precision, content_date, history_date
-from sitemill.entries import Page
+from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.errors import RefusedError, SourceError
-from sitemill.fingerprint import MAX_FINGERPRINT_BYTES, fingerprint_bytes, fingerprint_html
-from sitemill.listing import wants_facts
-from sitemill.pages import (
+from sitemill.html.facts import (
     ORDINARY_PAGE,
     PAGE_FACTS_BYTES,
     PageFacts,
     read_page_facts,
     with_images,
 )
+from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES, fingerprint_bytes, fingerprint_html
+from sitemill.listing.checks import wants_facts
 from sitemill.pipeline import reads_page
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.robots import RobotsRules
 from sitemill.safefs import Root
+from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
-from sitemill.state import PageRecord, State
+from sitemill.state.dating import Dated, at_precision, content_date, history_date
+from sitemill.state.model import PageRecord, State
 
 log = logging.getLogger(__name__)
 

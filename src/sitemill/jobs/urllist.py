@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemill.config import Config, LastmodMode
+from sitemill.config.model import Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Skip, SkipReason
 from sitemill.errors import ConfigError, SourceError

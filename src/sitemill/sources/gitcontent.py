@@ -11,8 +11,8 @@ from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
-from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.gitrun import Git, GitBatch
+from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative, commit_trees
 from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
 

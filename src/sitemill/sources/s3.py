@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.config import Config, LastmodMode
-from sitemill.entries import Page
+from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
-from sitemill.fingerprint import MAX_FINGERPRINT_BYTES
+from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
+from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
-from sitemill.pages import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.sources.page import Page
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from sitemill.hreflang import is_valid_hreflang
+from sitemill.html.hreflang import is_valid_hreflang
 from sitemill.validate.names import LOC, short
 from sitemill.validate.urls import LocRules, place_of
 from sitemill.validate.violation import Violation, warning

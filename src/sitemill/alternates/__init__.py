@@ -1,0 +1,2 @@
+"""hreflang alternates: the ones each page declares (or its language folder gives), joined into
+reciprocal clusters of confirmed links."""

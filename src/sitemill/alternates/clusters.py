@@ -1,0 +1,153 @@
+"""hreflang clusters: the pages' declared alternates joined into reciprocal sets of listed URLs.
+
+Google reads alternates from a sitemap only when every version lists every other one, itself
+included. Pages often disagree (a translation added later names the others, the older pages do
+not name it), name pages that do not exist, or give one language twice. So the clusters are
+built, not copied: declarations join the pages they connect where the targets confirm them
+(sitemill.alternates.confirmed: return links; a page that declares nothing joins whoever names
+it), each cluster keeps the versions this sitemap lists (one page per hreflang: the one most
+pages name), and every listed member carries the whole cluster. Whether a URL is listed is known
+only at the end, so the entries wait in a spool (in memory, then on disk past
+``SPOOL_IN_MEMORY``) and are given back, in order, once the clusters are known.
+"""
+
+from __future__ import annotations
+
+import pickle
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Final
+
+from sitemill.alternates.confirmed import join_confirmed
+from sitemill.alternates.declared import AlternateCounts
+from sitemill.dedupe import SeenUrls
+from sitemill.entries import Alternate, Entry
+from sitemill.html.hreflang import X_DEFAULT
+
+# Entries held in memory before the spool moves to a temporary file (about 300 bytes each).
+SPOOL_IN_MEMORY: Final = 50_000
+# Versions one entry carries at most (a cluster of more is a template naming every page).
+MAX_CLUSTER: Final = 256
+_CHUNK: Final = 4_096  # entries per pickled chunk on disk
+_INDEX_NAMES: Final = ("index.html", "index.htm")
+_PAGE_SUFFIXES: Final = (".html", ".htm")
+
+
+class _Spool:
+    """Entries in order: a list, then chunks pickled to a temporary file."""
+
+    def __init__(self) -> None:
+        self._memory: list[Entry] = []
+        self._file: IO[bytes] | None = None
+
+    def append(self, entry: Entry) -> None:
+        self._memory.append(entry)
+        if len(self._memory) >= SPOOL_IN_MEMORY:
+            self._spill()
+
+    def _spill(self) -> None:
+        if self._file is None:
+            self._file = tempfile.TemporaryFile(prefix="sitemill-spool-")  # noqa: SIM115
+        for start in range(0, len(self._memory), _CHUNK):
+            pickle.dump(self._memory[start : start + _CHUNK], self._file, pickle.HIGHEST_PROTOCOL)
+        self._memory = []
+
+    def drain(self) -> Iterator[Entry]:
+        """Every entry once, in order; the spool is empty after."""
+        file, self._file = self._file, None
+        if file is not None:
+            with file:
+                file.seek(0)
+                while True:
+                    try:
+                        chunk: list[Entry] = pickle.load(file)  # noqa: S301 (our own file)
+                    except EOFError:
+                        break
+                    yield from chunk
+        memory, self._memory = self._memory, []
+        yield from memory
+
+
+class ClusterResolver:
+    """Gives entries back with their clusters: ``resolve`` takes entries whose
+    ``alternates`` hold what each page declares, as Alternate(hreflang, URL key)."""
+
+    def __init__(self, own_key: Callable[[str], str], counts: AlternateCounts) -> None:
+        self._own_key = own_key
+        self.counts = counts
+        self._listed = SeenUrls()
+        # URL key -> what the page declares, in the order the pages came.
+        self._declared: dict[str, tuple[Alternate, ...]] = {}
+
+    def resolve(self, entries: Iterable[Entry]) -> Iterator[Entry]:
+        spool = _Spool()
+        for entry in entries:
+            self._listed.add(entry.loc)
+            if entry.alternates:
+                key = self._own_key(entry.loc)
+                self._declared[key] = self._declared.get(key, ()) + entry.alternates
+            spool.append(entry)
+        clusters = self._clusters() if self._declared else {}
+        own_key = self._own_key
+        for entry in spool.drain():
+            cluster = clusters.get(own_key(entry.loc), ()) if clusters else ()
+            if cluster or entry.alternates:
+                entry = entry._replace(alternates=cluster)
+            yield entry
+
+    def _clusters(self) -> dict[str, tuple[Alternate, ...]]:
+        """Each listed member's key -> its cluster (shared by all its members)."""
+        sets = join_confirmed(self._declared, self.counts)
+        # (hreflang, key) -> how many pages of its cluster declare it; first declared first.
+        votes: dict[tuple[str, str], int] = {}
+        for key, pairs in self._declared.items():
+            group = sets.find(key)
+            for hreflang, target in pairs:
+                if sets.find(target) == group:  # a declaration that was not joined: no say
+                    votes[hreflang, target] = votes.get((hreflang, target), 0) + 1
+        self._declared.clear()
+        grouped: dict[str, list[tuple[str, str, int]]] = {}
+        for (hreflang, key), count in votes.items():
+            grouped.setdefault(sets.find(key), []).append((hreflang, key, count))
+        clusters: dict[str, tuple[Alternate, ...]] = {}
+        for versions_named in grouped.values():
+            chosen = self._choose(versions_named)
+            if len({loc for _, loc in chosen.values()}) < 2:
+                continue  # one page alone is no cluster
+            versions = sorted(chosen.items(), key=lambda item: (item[0] == X_DEFAULT, item[0]))
+            if len(versions) > MAX_CLUSTER:
+                self.counts.count("too_many", f"{len(versions)} versions of {versions[0][1][1]}")
+                versions = versions[:MAX_CLUSTER]
+            cluster = tuple(Alternate(hreflang, loc) for hreflang, (_, loc) in versions)
+            for _, (key, _) in versions:
+                clusters[key] = cluster
+        return clusters
+
+    def _choose(self, pairs: list[tuple[str, str, int]]) -> dict[str, tuple[str, str]]:
+        """hreflang -> (key, listed URL): listed versions only, one per hreflang."""
+        chosen: dict[str, tuple[str, str, int]] = {}
+        for hreflang, key, votes in pairs:
+            loc = self._listed_url(key)
+            if loc is None:
+                self.counts.count("unlisted", f"{key} (hreflang {hreflang})")
+                continue
+            best = chosen.get(hreflang)
+            if best is None:
+                chosen[hreflang] = (key, loc, votes)
+            elif best[0] != key:
+                self.counts.count("conflict", f"hreflang {hreflang} names {best[1]} and {loc}")
+                if votes > best[2]:
+                    chosen[hreflang] = (key, loc, votes)
+        return {hreflang: (key, loc) for hreflang, (key, loc, _) in chosen.items()}
+
+    def _listed_url(self, key: str) -> str | None:
+        """The URL this sitemap lists for the page with ``key``, or None: sitemill writes a
+        page's URL as its key, or with the ``index.html`` or ``.html`` its key leaves out."""
+        listed = self._listed
+        if key in listed:
+            return key
+        suffixes = _INDEX_NAMES if key.endswith("/") else _PAGE_SUFFIXES
+        for suffix in suffixes:
+            if key + suffix in listed:
+                return key + suffix
+        return None

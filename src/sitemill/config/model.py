@@ -1,0 +1,213 @@
+"""The one configuration model, read from flags, SITEMILL_* env and sitemill.toml."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from sitemill.config.alternates import AlternatesSetting, parse_alternates
+from sitemill.config.values import (
+    parse_base_url,
+    parse_bool,
+    parse_enum,
+    parse_globs,
+    parse_hosts,
+    parse_int_range,
+    parse_location,
+    parse_path,
+    parse_previous_state,
+    parse_priority,
+    parse_regexes,
+)
+from sitemill.errors import ConfigError
+from sitemill.globs import Glob
+from sitemill.protocol import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_SITEMAPS_PER_INDEX,
+    MAX_BYTES_LIMIT,
+    MAX_SITEMAPS_PER_INDEX_LIMIT,
+    MAX_URLS_PER_SITEMAP,
+    ChangeFreq,
+    Precision,
+)
+from sitemill.urls import UrlStyle
+
+ENV_PREFIX: Final = "SITEMILL_"
+_ALTERNATES_ON: Final = AlternatesSetting()
+DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
+# Smallest sensible file: the XML header, one <url> and the closing tag.
+_MIN_MAX_BYTES: Final = 1_024
+E = TypeVar("E", bound=Enum)
+
+
+class LastmodMode(Enum):
+    GIT = "git"
+    MTIME = "mtime"
+    NONE = "none"
+
+
+class OutputFormat(Enum):
+    XML = "xml"
+    TXT = "txt"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One ``[[rules]]`` table: the first rule whose pattern matches a page applies."""
+
+    pattern: Glob
+    changefreq: ChangeFreq | None = None
+    priority: str | None = None  # formatted, e.g. "0.8"
+    exclude: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything a run needs to know; built only by ``load_config``."""
+
+    base_url: str
+    include: tuple[Glob, ...] = ()  # empty: the source's default (DEFAULT_INCLUDE for files)
+    exclude: tuple[Glob, ...] = ()
+    url_style: UrlStyle = UrlStyle.DIRECTORY
+    lastmod: LastmodMode | None = None  # None: git inside a work tree, else mtime
+    lastmod_precision: Precision = Precision.DATETIME
+    rules: tuple[Rule, ...] = ()
+    respect_noindex: bool = True
+    respect_redirects: bool = True
+    respect_canonical: bool = True
+    respect_robots_txt: bool = True
+    robots_txt: bool = False
+    gzip: bool = False
+    format: OutputFormat = OutputFormat.XML
+    max_urls: int = MAX_URLS_PER_SITEMAP
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_sitemaps_per_index: int = DEFAULT_MAX_SITEMAPS_PER_INDEX
+    templates_dir: Path | None = None
+    content_dates: bool = True
+    fingerprint_ignore: tuple[re.Pattern[str], ...] = ()
+    state: str | None = None  # a path or s3://bucket/key; None: beside the sitemaps
+    previous_state: str | None = None  # a path, an http(s) URL, or PREVIOUS_NONE
+    images: bool = False
+    image_hosts: tuple[str, ...] = ()  # hosts besides the site's whose images are listed
+    alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
+
+
+_RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
+
+
+def _parse_rules(key: str, value: object) -> tuple[Rule, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(key, "must be an array of tables ([[rules]])")
+    rules = []
+    for number, table in enumerate(value, start=1):
+        where = f"{key}[{number}]"
+        if not isinstance(table, dict):
+            raise ConfigError(where, "must be a table with pattern, changefreq, priority, exclude")
+        unknown = sorted(set(table) - _RULE_KEYS)
+        if unknown:
+            raise ConfigError(f"{where}.{unknown[0]}", "unknown key")
+        if "pattern" not in table:
+            raise ConfigError(f"{where}.pattern", "is required")
+        (pattern,) = parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)
+        if pattern is None:
+            raise ConfigError(f"{where}.pattern", "is empty")
+        changefreq = table.get("changefreq")
+        priority = table.get("priority")
+        rules.append(
+            Rule(
+                pattern=pattern,
+                changefreq=None
+                if changefreq is None
+                else parse_enum(ChangeFreq)(f"{where}.changefreq", changefreq),
+                priority=None
+                if priority is None
+                else parse_priority(f"{where}.priority", priority),
+                exclude=parse_bool(f"{where}.exclude", table.get("exclude", False)),
+            )
+        )
+    return tuple(rules)
+
+
+# key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.
+_PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
+    "base_url": parse_base_url,
+    "include": parse_globs,
+    "exclude": parse_globs,
+    "url_style": parse_enum(UrlStyle),
+    "lastmod": parse_enum(LastmodMode),
+    "lastmod_precision": parse_enum(Precision),
+    "rules": _parse_rules,
+    "respect_noindex": parse_bool,
+    "respect_redirects": parse_bool,
+    "respect_canonical": parse_bool,
+    "respect_robots_txt": parse_bool,
+    "robots_txt": parse_bool,
+    "gzip": parse_bool,
+    "format": parse_enum(OutputFormat),
+    "max_urls": parse_int_range(1, MAX_URLS_PER_SITEMAP),
+    "max_bytes": parse_int_range(_MIN_MAX_BYTES, MAX_BYTES_LIMIT),
+    "max_sitemaps_per_index": parse_int_range(1, MAX_SITEMAPS_PER_INDEX_LIMIT),
+    "templates_dir": parse_path,
+    "content_dates": parse_bool,
+    "fingerprint_ignore": parse_regexes,
+    "state": parse_location,
+    "previous_state": parse_previous_state,
+    "images": parse_bool,
+    "image_hosts": parse_hosts,
+    "alternates": parse_alternates,
+}
+CONFIG_KEYS: Final = tuple(_PARSERS)
+_FILE_ONLY: Final = frozenset({"rules"})
+
+
+def env_name(key: str) -> str:
+    return ENV_PREFIX + key.upper()
+
+
+def load_config(
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    file_values: Mapping[str, Any] | None = None,
+    *,
+    require_base_url: bool = True,
+) -> Config:
+    """Merge the spellings (flag > env > file > default), validate each value, build Config.
+
+    ``flags`` holds only values the user gave explicitly (None means not given).
+    """
+    merged: dict[str, Any] = {}
+    for key, parse in _PARSERS.items():
+        raw = _pick(key, flags or {}, env or {}, file_values or {})
+        if raw is not None:
+            merged[key] = parse(key, raw)
+    table = (file_values or {}).get("alternates")
+    setting = merged.get("alternates")
+    if isinstance(table, dict) and isinstance(setting, AlternatesSetting) and setting.enabled:
+        # --alternates (or SITEMILL_ALTERNATES=true) switches them on: the file's language
+        # folders still say how.
+        merged["alternates"] = parse_alternates("alternates", table)
+    if "base_url" not in merged:
+        if require_base_url:
+            raise ConfigError(
+                "base_url",
+                "is required (--base-url, SITEMILL_BASE_URL or base_url in sitemill.toml)",
+            )
+        merged["base_url"] = ""
+    return Config(**merged)
+
+
+def _pick(
+    key: str, flags: Mapping[str, Any], env: Mapping[str, str], file_values: Mapping[str, Any]
+) -> Any:
+    value = flags.get(key)
+    if value is not None and not (isinstance(value, Sequence | tuple) and not value):
+        return value
+    if key not in _FILE_ONLY:
+        text = env.get(env_name(key))
+        if text is not None and text.strip():
+            return text
+    return file_values.get(key)

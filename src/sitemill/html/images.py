@@ -1,0 +1,249 @@
+"""The images a page shows, for Google's image sitemap extension: read, resolved, filtered.
+
+A page's image tags are found by one regular-expression pass over the whole page (C speed,
+linear: a construct still open where the page ends runs to the end, so no position is
+scanned twice) that skips, as the HTML tokenizer reads them, everything that holds no image
+source: an "<img" in a comment, a script or a quoted attribute value is never read.
+https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from collections.abc import Iterable
+from html.entities import html5
+from typing import Final
+from urllib.parse import urlsplit, urlunsplit
+
+from sitemill.errors import ConfigError
+from sitemill.html.links import resolve_url
+from sitemill.urls import (
+    C0_OR_SPACE,
+    encode_host,
+    encode_uri_part,
+    join_plain,
+    remove_dot_segments,
+)
+
+MAX_IMAGES_PER_PAGE: Final = 1_000  # Google reads at most 1,000 <image:image> per <url>
+# At most this many distinct image tags of a page are read (repeated ones count once, pixels
+# and tags without a source not at all): a hostile page of junk tags costs a bounded time.
+MAX_IMAGE_TAGS: Final = 10 * MAX_IMAGES_PER_PAGE
+
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+_HTML_SPACE: Final = " \t\n\f\r"
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+_ICON_PREFIXES: Final = ("favicon", "apple-touch-icon")  # file names of site icons
+
+_SPACE = r"[\t\n\f\r ]"
+_END = r"(?:>|\Z)"  # a tag cut off by the end of the page runs to it
+_NAME_END = r"(?=[\t\n\f\r />]|\Z)"
+_VALUE = r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
+# A tag's attributes up to its ">" (quotes count only right after "=", as the tokenizer reads
+# them): the alternatives begin differently, stop only at ">" or the end, never backtrack.
+_ATTRS = rf"(?: [^>=]++ | = {_SPACE}*+ {_VALUE} )*+"
+_IMAGE_NAME = rf"(?ai:img|source){_NAME_END}"
+# Elements whose content is text to the tokenizer (raw text and RCDATA: an "<img" there is
+# no tag; Googlebot renders with scripting on, so <noscript> is one), or not shown (<template>
+# is inert, <video> and <audio> hold sources and fallback content). An unclosed one runs to
+# the end of the page. https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody
+_TEXT_ELEMENTS: Final = ("script", "style", "noscript", "textarea", "title", "iframe", "xmp")
+_HIDDEN_ELEMENTS: Final = (*_TEXT_ELEMENTS, "noembed", "noframes", "template", "video", "audio")
+
+
+def _hidden_element(name: str) -> str:
+    return (
+        rf"(?ai:{name}){_NAME_END} {_ATTRS} {_END}"
+        rf" (?: [^<]++ | <(?!/(?ai:{name}){_NAME_END}) )*+"
+        rf" (?: </(?ai:{name}) {_ATTRS} {_END} | \Z )"
+    )
+
+
+def _first_attribute(name: str, value: str) -> str:
+    """A lookahead: the first attribute ``name`` of the tag that follows has a ``value``.
+    Other attributes are skipped whole (``data-src`` or ``srcset`` is never ``src``); HTML
+    keeps the first of repeated ones, so one without "=" (an empty value) ends the search."""
+    other = (
+        rf"(?!(?ai:{name})(?:[\t\n\f\r /=>]|\Z)) [^\t\n\f\r />][^\t\n\f\r /=>]*+"
+        rf" (?: {_SPACE}*+ = {_SPACE}*+ {_VALUE} )?+"
+    )
+    return rf"(?= (?: [\t\n\f\r /]++ | {other} )*+ (?ai:{name}) {_SPACE}*+ = {_SPACE}*+ {value} )"
+
+
+_PIXEL = rf"{_SPACE}*+ [01](?ai:px)?+ {_SPACE}*+"  # a width or height of 0 or 1 (px)
+_PIXEL_VALUE = rf"""(?: "{_PIXEL}" | '{_PIXEL}' | [01](?ai:px)?+ (?=[\t\n\f\r >]|\Z) )"""
+# Whether the tag that follows has a src or srcset attribute with a value ("" counts).
+_HAS_SOURCE = rf"""(?= (?: [\t\n\f\r /]++ | (?!(?ai:src|srcset){_SPACE}*+=)
+    [^\t\n\f\r />][^\t\n\f\r /=>]*+ (?: {_SPACE}*+ = {_SPACE}*+ {_VALUE} )?+ )*+
+    (?ai:src|srcset) {_SPACE}*+ = )"""
+# What holds no image source: text; an <img> or <source> without a src or srcset value, or
+# an <img> 0 or 1 wide and high (a tracking pixel); another start tag (with its quoted
+# values, where an "<img" is text), a hidden element with its content, a comment, a
+# declaration, an end tag, a "<" that starts nothing (first: "<<<<" costs little). The
+# alternatives begin differently, and each one that starts ends at ">" or at the end of the
+# page. (The lookaheads on the first character only spare failed attempts.)
+_NO_IMAGE = rf"""(?: [^<]++ | <(?![a-zA-Z!?/])
+    | < (?: (?=[a-zA-Z]) (?: (?=[iIsS]) (?: {_IMAGE_NAME} (?!{_HAS_SOURCE})
+                | (?ai:img){_NAME_END} {_first_attribute("width", _PIXEL_VALUE)}
+                  {_first_attribute("height", _PIXEL_VALUE)} ) {_ATTRS} {_END}
+            | (?!{_IMAGE_NAME}) (?: (?=(?ai:[{"".join({n[0] for n in _HIDDEN_ELEMENTS})}]))
+                  (?: {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))} )
+                | [a-zA-Z] {_ATTRS} {_END} ) )
+        | !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
+        | [!?] [^>]*+ {_END}
+        | / (?: [a-zA-Z] {_ATTRS} {_END} | [^>]*+ {_END} ) ) )"""
+# Each match is what holds no image, then an image tag (captured if it ends: the tokenizer
+# drops one cut off by the end of the page) or the end: none fails, the page is read once.
+_IMAGE_TAGS: Final = re.compile(
+    rf"""(?: {_NO_IMAGE} )*+
+    (?: (< {_IMAGE_NAME} {_ATTRS} >) | < {_IMAGE_NAME} {_ATTRS} \Z | \Z )""",
+    re.VERBOSE,
+)
+_SOURCES: Final = re.compile(
+    rf"""<(?ai:(?P<source>source)|img) (?:{_first_attribute("src", f"(?P<src>{_VALUE})")})?+
+    (?:{_first_attribute("srcset", f"(?P<srcset>{_VALUE})")})?+""",
+    re.VERBOSE,
+)
+# A srcset's first candidate (trailing commas stripped after), as the standard splits them:
+# https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute
+_FIRST_CANDIDATE: Final = re.compile(r"[\t\n\f\r ,]*+([^\t\n\f\r ]++)")
+_REFERENCE: Final = re.compile(r"&(?:\#[0-9]++;?|\#[xX][0-9a-fA-F]++;?|[a-zA-Z][a-zA-Z0-9]*+[;=]?)")
+
+
+def read_image_sources(data: bytes) -> tuple[str, ...]:
+    """The sources of the images an HTML page shows, as written, in document order: each
+    <img>'s src (its srcset's first candidate if src is empty, missing or ``data:``) and
+    each <source>'s first srcset candidate (<video> and <audio> content is not read);
+    references decoded, white space stripped, each once, at most MAX_IMAGES_PER_PAGE. Left
+    out: images in comments, scripts, styles, <noscript> and <template>, ``data:`` URIs,
+    1x1 tracking pixels, icons (``favicon*``, ``apple-touch-icon*``), a tag cut off; past
+    MAX_IMAGE_TAGS distinct image tags the page is not read."""
+    text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
+    tags = dict.fromkeys(_IMAGE_TAGS.findall(text))  # tags written alike are read once
+    tags.pop("", None)  # the end of the page, a tag cut off there
+    found: dict[str, None] = {}
+    for tag in itertools.islice(tags, MAX_IMAGE_TAGS):
+        values = _SOURCES.match(tag)
+        assert values is not None  # (the tag matched _IMAGE_TAGS)
+        is_source, src, srcset = values.groups()
+        if is_source:
+            source = _first_candidate(_attribute(srcset))
+        else:
+            source = _attribute(src)
+            if not source or _is_data(source):  # a placeholder for a lazy-loaded srcset
+                source = _first_candidate(_attribute(srcset))
+        if source and not _is_data(source) and not _is_icon(source):
+            found[source] = None
+            if len(found) >= MAX_IMAGES_PER_PAGE:
+                break
+    return tuple(found)
+
+
+def page_images(
+    sources: Iterable[str], page_url: str, base_href: str | None, site_hosts: frozenset[str]
+) -> tuple[str, ...]:
+    """The image ``sources`` of the page at ``page_url`` as a sitemap lists them: resolved
+    against the document's base URL (``base_href`` if it has a <base>), kept if http(s) on
+    one of ``site_hosts``, percent-encoded as sitemill encodes URLs (so safe in XML once
+    escaped), fragment dropped; each once, in order, at most MAX_IMAGES_PER_PAGE. A source
+    that cannot be resolved is left out."""
+    found: dict[str, None] = {}
+    # A plain relative source on a page of a listed host needs no URL parser (most do).
+    plain = base_href is None and _image_url(page_url, page_url, None, site_hosts) is not None
+    for source in sources:
+        url = join_plain(source, page_url) if plain else None
+        if url is None:
+            url = _image_url(source, page_url, base_href, site_hosts)
+        if url is not None:
+            found[url] = None
+            if len(found) >= MAX_IMAGES_PER_PAGE:
+                break
+    return tuple(found)
+
+
+def site_hosts(base_url: str, image_hosts: Iterable[str]) -> frozenset[str]:
+    """The hosts whose images are listed: the base URL's and ``image_hosts`` (CDN host names
+    or http(s) URLs), lower case and IDNA-encoded as encode_host writes them. Raises
+    ConfigError for a value without a valid host."""
+    hosts = {_host("base_url", base_url)}
+    hosts.update(_host("image_hosts", value) for value in image_hosts if value.strip())
+    return frozenset(hosts)
+
+
+def _host(key: str, value: str) -> str:
+    text = value.strip()
+    try:
+        hostname = urlsplit(text if "//" in text else f"//{text}").hostname
+    except ValueError:  # an invalid IPv6 host, a port that is not a number
+        hostname = None
+    if not hostname:
+        raise ConfigError(key, f"{text!r} is not a host name (like cdn.example.com)")
+    return encode_host(hostname, key)
+
+
+def _image_url(source: str, page: str, base: str | None, hosts: frozenset[str]) -> str | None:
+    """One source as an absolute, encoded URL on ``hosts``, or None."""
+    text = source.strip(C0_OR_SPACE)
+    url = resolve_url(text, page, base) if text else None  # ("" would be the page itself)
+    if url is None:
+        return None
+    try:
+        parts = urlsplit(url)
+        port, hostname = parts.port, parts.hostname
+        if not hostname or parts.username is not None or parts.password is not None:
+            return None  # credentials are not published
+        host = encode_host(hostname, "image")
+        path, query = encode_uri_part(parts.path), encode_uri_part(parts.query)
+    except (ValueError, ConfigError):  # a bad port, IPv6 or IDNA host; a lone surrogate
+        return None
+    if host not in hosts:
+        return None
+    scheme = parts.scheme.lower()
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        host = f"{host}:{port}"
+    return urlunsplit((scheme, host, remove_dot_segments(path or "/"), query, ""))
+
+
+def _attribute(value: str | None) -> str:
+    """An attribute's value as the tokenizer gives it: unquoted (a quoted one may be
+    unclosed at the end of the page), character references decoded, white space stripped."""
+    if not value:
+        return ""
+    if value[0] in "\"'":
+        value = value[1:-1] if len(value) > 1 and value[-1] == value[0] else value[1:]
+    if "&" in value:
+        value = _REFERENCE.sub(_decode_reference, value)
+    if "\0" in value:  # the tokenizer reads U+0000 in a value as U+FFFD
+        value = value.replace("\0", "\ufffd")
+    return value.strip(_HTML_SPACE)
+
+
+def _decode_reference(reference: re.Match[str]) -> str:
+    """A character reference in an attribute value, as the tokenizer decodes it: a named one
+    without ";" stays as written when "=" or a letter or digit follows (``?a=1&copy=2``).
+    https://html.spec.whatwg.org/multipage/parsing.html#named-character-reference-state"""
+    text = reference[0]
+    if text[1] == "#":
+        return html.unescape(text)
+    # Without ";" only a whole legacy name is decoded (a shorter one is followed by a letter).
+    return text if text.endswith("=") else html5.get(text[1:], text)
+
+
+def _first_candidate(srcset: str) -> str:
+    """The URL of a srcset's first image candidate ("" if it has none).
+    https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute"""
+    found = _FIRST_CANDIDATE.match(srcset)
+    return found[1].rstrip(",") if found else ""
+
+
+def _is_data(source: str) -> bool:
+    return source[:1] in "dD" and source[:5].lower() == "data:"  # (fast for most)
+
+
+def _is_icon(source: str) -> bool:
+    """Whether the URL's file name is a site icon's (``/favicon-32x32.png``)."""
+    path = source.split("?", 1)[0].split("#", 1)[0]  # (up to the first of either)
+    name = path.rpartition("/")[2].rpartition("\\")[2]
+    return name[:16].lower().startswith(_ICON_PREFIXES)

@@ -1,0 +1,2 @@
+"""Which pages a crawler should be sent to: the checks a page's facts lead to, with their
+warnings, and the canonical gate that keeps entry order while a canonical waits for its target."""

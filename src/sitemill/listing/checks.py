@@ -1,0 +1,176 @@
+"""Which pages a crawler should be sent to: the decisions a page's facts lead to, counted.
+
+design.md, "Which pages are listed": a file that is not an HTML document, a noindex page, a
+redirect stub and a page whose canonical is another listed URL are left out, each under its
+reason; canonicals that point off the site or nowhere, and vendored third-party HTML, are
+one summary warning each (a misconfigured ``baseURL`` makes every page do it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Final
+
+from sitemill.config.model import Config
+from sitemill.entries import Entry, SkipReason
+from sitemill.html.facts import PageFacts
+from sitemill.html.links import resolve_url, strip_page_suffix, url_key
+from sitemill.listing.gate import CanonicalGate
+from sitemill.report import Tally
+
+# Files that search engines ask a site owner to upload to prove ownership: never pages.
+# https://support.google.com/webmasters/answer/9008080 (HTML file upload)
+VERIFICATION_NAME: Final = re.compile(
+    r"(?:.*/)?(?:google[0-9a-f]{16}|yandex_[0-9a-f]{16}|pinterest-[0-9a-f]{5})\.html"
+)
+# Folders that hold third-party packages copied into a site (their READMEs and demos are
+# HTML pages of someone else's).
+_VENDORED: Final = re.compile(r"(?:^|/)(node_modules|bower_components|jspm_packages|js/vendor)/")
+_HTML_SUFFIXES: Final = (".html", ".htm")
+# The detail of each skip the page's own bytes give, read now or remembered by the state
+# (which keeps no URL of an unlisted page: a remembered redirect's target is not known).
+_NOT_A_PAGE: Final = "not an HTML document"
+_NOINDEX: Final = "robots meta noindex"
+_REMEMBERED: Final = {
+    SkipReason.NOT_A_PAGE: _NOT_A_PAGE,
+    SkipReason.NOINDEX: _NOINDEX,
+    SkipReason.REDIRECT: "meta refresh (unchanged since the last run)",
+}
+# When canonicals leave out more than this share of the pages (and at least _MANY_CANONICAL),
+# a template probably names one URL on every page: say so.
+_MANY_CANONICAL: Final = 10
+
+
+def is_verification_file(path: str) -> bool:
+    return VERIFICATION_NAME.fullmatch(path) is not None
+
+
+def wants_facts(path: str) -> bool:
+    """Whether a page's head is read for facts: HTML files only."""
+    return path.lower().endswith(_HTML_SUFFIXES)
+
+
+class PageChecks:
+    """The fact-based checks of one run, with what they counted for its summary."""
+
+    def __init__(self, config: Config, tally: Tally) -> None:
+        self.config = config
+        self.tally = tally
+        self.gate = CanonicalGate() if config.respect_canonical else None
+        self.site_key = url_key(config.base_url)
+        self._site_stem = self.site_key[:-1]  # without its final "/"
+        self._base_length = len(config.base_url)
+        self.vendored: Counter[str] = Counter()
+        self.vendored_example: dict[str, str] = {}
+        self.candidates = 0
+
+    def skip_reason(self, path: str, loc: str, facts: PageFacts) -> bool:
+        """Count and return True when the facts leave the page out (before dedupe)."""
+        config = self.config
+        if not facts.document:
+            self.tally.skip(path, SkipReason.NOT_A_PAGE, _NOT_A_PAGE)
+            return True
+        if config.respect_noindex and facts.noindex:
+            self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
+            return True
+        if config.respect_redirects and facts.refresh is not None:
+            target = resolve_url(facts.refresh, loc, facts.base)
+            if target is None or url_key(target) != self.own_key(loc):  # a reload is no redirect
+                self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
+                return True
+        return False
+
+    def skip_remembered(self, path: str, loc: str, verdict: SkipReason) -> None:
+        """Count a page left out by the verdict the state remembers for these same bytes."""
+        self.tally.skip(path, verdict, _REMEMBERED.get(verdict, ""))
+        self.left_out(loc)
+
+    def own_key(self, loc: str) -> str:
+        """``url_key`` of a page's own URL, the fast way: sitemill wrote it normalized."""
+        path = "/" + loc[self._base_length :]
+        if "/." in path:  # a file named "..html" is "/." with url_style = clean
+            return url_key(loc)
+        return self._site_stem + strip_page_suffix(path)
+
+    def left_out(self, loc: str) -> None:
+        """A page with facts was left out: canonicals naming it do not name a listed URL."""
+        if self.gate is not None:
+            self.gate.drop(self.own_key(loc))
+
+    def offer(self, entry: Entry, path: str, facts: PageFacts | None) -> Iterator[Entry]:
+        """The entries that can be written now, in order (a page may wait for its canonical)."""
+        self.candidates += 1
+        found = _VENDORED.search(path)
+        if found is not None:
+            folder = found.group(1)
+            self.vendored[folder] += 1
+            self.vendored_example.setdefault(folder, path)
+        gate = self.gate
+        if gate is None:
+            return iter((entry,))
+        key = self.own_key(entry.loc)
+        target = None
+        if facts is not None and facts.canonical is not None:
+            target = self._canonical_key(path, entry.loc, facts)
+            if target == key:
+                target = None
+        released = gate.offer(entry, path, key, target)
+        self._drain()
+        return released
+
+    def finish(self) -> Iterator[Entry]:
+        if self.gate is None:
+            return iter(())
+        released = self.gate.finish()
+        self._drain()
+        return released
+
+    def _canonical_key(self, path: str, loc: str, facts: PageFacts) -> str | None:
+        """The key of a canonical on this site, or None (counted) when it points elsewhere."""
+        assert self.gate is not None and facts.canonical is not None
+        resolved = resolve_url(facts.canonical, loc, facts.base)
+        key = None if resolved is None else url_key(resolved)
+        if key == self._site_stem:  # "https://owner.github.io/project": the site's root
+            key = self.site_key
+        if key is None or not key.startswith(self.site_key):
+            self.gate.counts.count("off_site", f"{path} names {facts.canonical}")
+            return None
+        return key
+
+    def _drain(self) -> None:
+        assert self.gate is not None
+        for path, target in self.gate.skipped:
+            self.tally.skip(path, SkipReason.CANONICAL, f"canonical is {target}")
+        self.gate.skipped.clear()
+
+    def summary(self) -> list[str]:
+        """One warning per kind of surprise, with a count and an example."""
+        lines: list[str] = []
+        if self.gate is not None:
+            counts = self.gate.counts
+            if counts.off_site:
+                lines.append(
+                    f"{counts.off_site:,} listed page(s) declare a canonical URL off this site "
+                    f"({self.config.base_url}), e.g. {counts.examples['off_site']}: check the "
+                    "generator's site URL setting (site_url, baseURL, html_baseurl, url)"
+                )
+            if counts.unlisted:
+                lines.append(
+                    f"{counts.unlisted:,} listed page(s) declare a canonical URL that this "
+                    f"sitemap does not list, e.g. {counts.examples['unlisted']}"
+                )
+            skipped = self.tally.counts[SkipReason.CANONICAL]
+            if skipped >= _MANY_CANONICAL and skipped * 2 > self.candidates:
+                lines.append(
+                    f"{skipped:,} of {self.candidates:,} pages name another page as their "
+                    "canonical and were left out: if a template sets one canonical for every "
+                    "page, fix it or set respect_canonical = false"
+                )
+        for folder, count in sorted(self.vendored.items()):
+            lines.append(
+                f"listed {count:,} page(s) under {folder}/, e.g. {self.vendored_example[folder]}"
+                f': third-party files? exclude them with exclude = ["**/{folder}/**"]'
+            )
+        return lines

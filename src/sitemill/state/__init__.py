@@ -1,0 +1,3 @@
+"""The state: what the last run saw (the model, its bounded and checked reading), the facts
+remembered per object version, content dating, and where it lives (a file, beside the
+sitemaps, an S3 object, a live site's copy as the previous state)."""

@@ -1,0 +1,96 @@
+"""The state's JSON, read with bounds: a state is input from outside (a live site's copy is
+whatever answers at the base URL), so what reading it may cost is fixed in advance.
+
+json.loads builds every container, string and number it meets: 250 MB of ``[[],[],...]``
+would be some 80 million lists. Before any object is built, the gzip stream is inflated in
+chunks while the bytes that make objects are counted (``{`` and ``[`` for containers, ``"``
+for strings, at C speed, inside strings too: a bound from above); a state over any bound
+stops there, after at most one chunk too many. Only printable ASCII and JSON's whitespace
+may appear (sitemill writes ASCII JSON; a NUL bomb stops in the first chunk); numbers are
+counted as they are parsed (a state holds three), floats and NaN are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from typing import Any, Final
+
+from sitemill.errors import StateError
+
+# About 330,000 pages of a bucket's state (100,000 pages are 19 MB of JSON); past these, a
+# state is not one sitemill wrote. They bound what a hostile one costs: at most about
+# 64 MiB of text and what a million containers and three million strings take.
+MAX_STATE_BYTES: Final = 64 * 1024 * 1024
+# A stored state (gzip) larger than this is not one sitemill wrote (a million pages
+# compress to ~20 MB): no store reads more.
+MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
+MAX_CONTAINERS: Final = 1_000_000
+MAX_STRINGS: Final = 3_000_000
+MAX_NUMBERS: Final = 64
+_CHUNK: Final = 1024 * 1024
+_NOT_JSON_TEXT: Final = re.compile(rb"[^\t\n\r\x20-\x7e]")
+
+
+def load_state_json(data: bytes) -> Any:
+    """The JSON document in the gzip ``data``; a StateError (one line) for anything over the
+    bounds, not gzip, not ASCII JSON, cut off, or nested deeper than Python allows."""
+    text = _inflate(data)
+    numbers = 0
+
+    def count(token: str) -> int:
+        nonlocal numbers
+        numbers += 1
+        if numbers > MAX_NUMBERS:
+            raise StateError(f"not a sitemill state (more than {MAX_NUMBERS} numbers)")
+        if len(token) > 20:
+            raise StateError("not a sitemill state (a number of more than 20 digits)")
+        return int(token)
+
+    def refuse(token: str) -> Any:
+        raise StateError(f"not a sitemill state (a number {token[:20]!r})")
+
+    try:
+        return json.loads(text, parse_int=count, parse_float=refuse, parse_constant=refuse)
+    except RecursionError as exc:
+        raise StateError("not a sitemill state (JSON nested too deep)") from exc
+    except ValueError as exc:
+        if isinstance(exc, StateError):
+            raise
+        raise StateError("not a sitemill state (not JSON)") from exc
+
+
+def _inflate(data: bytes) -> bytes:
+    """The inflated bytes, checked chunk by chunk against the bounds."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    chunks: list[bytes] = []
+    size = containers = quotes = 0
+    pending = data
+    try:
+        while True:
+            chunk = inflater.decompress(pending, _CHUNK)
+            pending = inflater.unconsumed_tail
+            if not chunk:
+                break
+            size += len(chunk)
+            containers += chunk.count(b"{") + chunk.count(b"[")
+            quotes += chunk.count(b'"')
+            _check(chunk, size, containers, quotes)
+            chunks.append(chunk)
+    except zlib.error as exc:
+        raise StateError("not a sitemill state (not gzip)") from exc
+    if not inflater.eof:
+        raise StateError("cut off (the gzip stream does not end)")
+    return b"".join(chunks)
+
+
+def _check(chunk: bytes, size: int, containers: int, quotes: int) -> None:
+    if size > MAX_STATE_BYTES:
+        raise StateError(f"larger than {MAX_STATE_BYTES // (1024 * 1024)} MiB uncompressed")
+    if containers > MAX_CONTAINERS:
+        raise StateError(f"not a sitemill state (more than {MAX_CONTAINERS:,} containers)")
+    if quotes > 2 * MAX_STRINGS:
+        raise StateError(f"not a sitemill state (more than {MAX_STRINGS:,} strings)")
+    if _NOT_JSON_TEXT.search(chunk) is not None:
+        raise StateError("not a sitemill state (not ASCII JSON text)")

@@ -1,0 +1,87 @@
+"""Page facts in the state: as JSON values (defaults left out, tuples as lists), and back; and
+what is remembered of a page the sitemaps leave out, keyed by its ETag, never its name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any, Final
+
+from sitemill.entries import SkipReason
+from sitemill.html.facts import PageFacts
+
+# What the state remembers of an object the sitemaps leave out: the verdict its own bytes gave
+# (noindex, a redirect, not a page: nothing of its facts, whose URLs may name other hidden
+# pages), or, for a page left out by its canonical or as a duplicate, its facts.
+Unlisted = PageFacts | SkipReason
+VERDICTS: Final = frozenset({SkipReason.NOINDEX, SkipReason.REDIRECT, SkipReason.NOT_A_PAGE})
+_VERDICT_NAMES: Final = {reason.value: reason for reason in VERDICTS}
+
+_DEFAULT_FACTS: Final = PageFacts()
+_FACT_FIELDS: Final = tuple(item.name for item in fields(PageFacts))
+
+
+def facts_from_json(values: Mapping[str, Any]) -> PageFacts:
+    """Facts from their table; a value of the wrong type is the default (read again later
+    would be better, but the ETag still vouches for the bytes)."""
+    known: dict[str, Any] = {}
+    for name in _FACT_FIELDS:
+        value = values.get(name)
+        default = getattr(_DEFAULT_FACTS, name)
+        if name == "alternates":
+            known[name] = _pairs(value)
+        elif name == "images":
+            known[name] = _texts(value)
+        elif isinstance(default, bool):
+            known[name] = value if isinstance(value, bool) else default
+        else:
+            known[name] = value if isinstance(value, str) else default
+    return PageFacts(**known)
+
+
+def _pairs(value: object) -> tuple[tuple[str, str], ...]:
+    """Alternates from their list of [hreflang, href]; anything else is none."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(
+        (item[0], item[1])
+        for item in value
+        if isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)
+    )
+
+
+def _texts(value: object) -> tuple[str, ...] | None:
+    """Image sources from their list; anything else: not read (read again)."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return None
+    return tuple(value)
+
+
+def facts_to_json(facts: PageFacts) -> dict[str, Any]:
+    """The facts that are not an ordinary page's (tuples as JSON lists)."""
+    values: dict[str, Any] = {}
+    for name in _FACT_FIELDS:
+        value = getattr(facts, name)
+        if value == getattr(_DEFAULT_FACTS, name):
+            continue
+        if isinstance(value, tuple):
+            value = [list(item) if isinstance(item, tuple) else item for item in value]
+        values[name] = value
+    return values
+
+
+def unlisted_to_json(item: Unlisted) -> dict[str, Any]:
+    if isinstance(item, SkipReason):
+        return {"left_out": item.value}
+    return {"facts": facts_to_json(item)}
+
+
+def unlisted_from_json(value: object) -> Unlisted | None:
+    """The verdict or the facts; None for anything else (the object is read again)."""
+    if not isinstance(value, dict):
+        return None
+    verdict = value.get("left_out")
+    if isinstance(verdict, str):
+        return _VERDICT_NAMES.get(verdict)
+    facts = value.get("facts")
+    return facts_from_json(facts) if isinstance(facts, dict) else None

@@ -1,0 +1,115 @@
+"""The state: what the last run saw, so that the next one need not read it again.
+
+A small deterministic file, ``sitemill-state.json.gz``, beside the sitemaps: per listed page,
+the version of its bytes (an S3 ETag), its head facts, its content fingerprint and lastmod;
+per object the sitemaps leave out, by its ETag alone (the file is public: it names no page
+the sitemaps do not list), the verdict its bytes gave or its facts, so that an unchanged
+object is never read twice; and sitemill's own files. Pure: bytes in, bytes out. A missing,
+unreadable, foreign or newer state is a warning and a first run, never a failure.
+
+    {"format": "sitemill-state", "version": 1, "facts_version": 3,
+     "pages": {"docs/a.html": {"etag": "\\"9b2c…\\"", "fingerprint": "…", "lastmod": "…"}},
+     "unlisted": {"\\"77aa…\\"": {"left_out": "noindex"}},
+     "outputs": ["sitemap-1.xml", "sitemap.xml"]}
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from sitemill.entries import SkipReason
+from sitemill.html.facts import FACTS_VERSION, PageFacts
+from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
+
+STATE_FORMAT: Final = "sitemill-state"
+STATE_VERSION: Final = 1
+_GZIP_LEVEL: Final = 6
+# More own files than sitemill ever writes beside one set of sitemaps (50,000 children per
+# index, plus indexes and staging copies): a list longer than this is not one it wrote.
+MAX_OUTPUTS: Final = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
+    facts (None: not remembered), its content fingerprint and the lastmod it was given."""
+
+    version: str | None
+    facts: PageFacts | None = None
+    fingerprint: str | None = None
+    lastmod: str | None = None
+
+
+@dataclass
+class State:
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+    # sitemill's own files beside the sitemaps after the run (a child whose deletion failed
+    # among them: no index names it, so only this tells a later run to delete it).
+    outputs: frozenset[str] = frozenset()
+    # What is remembered of objects the sitemaps leave out, by ETag: never by name, since a
+    # state beside the sitemaps is public (design.md, "State": privacy).
+    unlisted: dict[str, Unlisted] = field(default_factory=dict)
+    # Read, not written: remembered values a parse refused (a lastmod in the future, not a
+    # W3C datetime, ...), how many and the first one, for one warning.
+    refused: int = 0
+    refused_example: str = ""
+
+    def forget(self, path: str, reason: SkipReason) -> None:
+        """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
+        its facts when they name no other page, stay by its ETag (an unchanged object is not
+        read again). A hidden copy's alternates or images may name hidden pages: it is read
+        again instead."""
+        record = self.pages.pop(path, None)
+        if record is None or record.version is None or record.facts is None:
+            return
+        if reason in VERDICTS:
+            self.unlisted[record.version] = reason
+        elif not record.facts.alternates and not record.facts.images:
+            self.unlisted[record.version] = record.facts
+
+    def facts(self, path: str, version: str | None) -> PageFacts | None:
+        """The remembered facts of the page at ``path`` if its bytes are still ``version``."""
+        record = self.pages.get(path)
+        if record is None or version is None or record.version != version:
+            return None
+        return record.facts
+
+    def record(self, path: str) -> PageRecord | None:
+        return self.pages.get(path)
+
+
+def dump_state(state: State) -> bytes:
+    """Deterministic bytes: sorted keys, defaults left out, gzip with mtime 0."""
+    pages = {path: _record_values(record) for path, record in state.pages.items()}
+    document = {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "facts_version": FACTS_VERSION,
+        "fingerprint_version": FINGERPRINT_VERSION,
+        "pages": pages,
+    }
+    if state.outputs:
+        document["outputs"] = sorted(state.outputs)
+    if state.unlisted:
+        document["unlisted"] = {
+            etag: unlisted_to_json(item) for etag, item in state.unlisted.items()
+        }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return gzip.compress(text.encode("ascii"), compresslevel=_GZIP_LEVEL, mtime=0)
+
+
+def _record_values(record: PageRecord) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if record.version is not None:
+        values["etag"] = record.version
+    if record.facts is not None:
+        values["facts"] = facts_to_json(record.facts)
+    if record.fingerprint is not None:
+        values["fingerprint"] = record.fingerprint
+    if record.lastmod is not None:
+        values["lastmod"] = record.lastmod
+    return values

@@ -1,0 +1,122 @@
+"""Reading a state: bounded (sitemill.state.bounded), and trusting none of what it remembers.
+
+A state or previous state is input from outside: a live site's copy is whatever answers at the
+base URL. A remembered lastmod is used only if it is a W3C datetime in the forms sitemill
+writes, not after the run's time and not before the web began; fingerprints and ETags are
+short printable strings; output names are sitemill's own. Whatever fails is dropped (the page
+gets its plain date, or is read again) and counted, for one warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from sitemill.errors import StateError
+from sitemill.html.facts import FACTS_VERSION
+from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.outputs import STATE_NAME, is_own_name
+from sitemill.state.bounded import load_state_json
+from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
+from sitemill.state.model import MAX_OUTPUTS, STATE_FORMAT, STATE_VERSION, PageRecord, State
+
+# The first web page went up on 6 August 1991: no page's content changed before that.
+OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
+# Clocks differ a little between the machines that wrote and read a state (an S3
+# LastModified is the service's time): a date this far ahead of the run is still taken.
+CLOCK_SKEW: Final = timedelta(minutes=5)
+# An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
+_TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
+_LASTMOD: Final = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\+00:00)?")
+
+
+def parse_state(data: bytes, now: datetime | None = None) -> State:
+    """The state in ``data`` (gzip-compressed JSON); a StateError names what is wrong with
+    the whole, and what is wrong in a record is dropped and counted (``State.refused``).
+    ``now`` is the run's time (default: the clock): no remembered date may be later."""
+    document = load_state_json(data)
+    if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
+        raise StateError("not a sitemill state (no format marker)")
+    version = document.get("version")
+    if not isinstance(version, int) or version > STATE_VERSION:
+        raise StateError(f"written by a newer sitemill (format version {version!r})")
+    pages = document.get("pages")
+    if not isinstance(pages, dict):
+        raise StateError("its pages are not a table")
+    # Facts read by another sitemill are read again (one pass); the dates are kept.
+    facts_current = document.get("facts_version") == FACTS_VERSION
+    fingerprints_current = document.get("fingerprint_version") == FINGERPRINT_VERSION
+    state = State(outputs=_outputs(document.get("outputs")))
+    latest = (now or datetime.now(UTC)) + CLOCK_SKEW
+    state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
+    state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
+    return state
+
+
+def trusted_lastmod(value: object, latest: datetime) -> bool:
+    """Whether a remembered lastmod may be published: ``YYYY-MM-DD`` or
+    ``YYYY-MM-DDThh:mm:ss+00:00``, a real date, from OLDEST_LASTMOD to ``latest``."""
+    if not isinstance(value, str) or _LASTMOD.fullmatch(value) is None:
+        return False
+    try:
+        moment = datetime.fromisoformat(value if "T" in value else value + "T00:00:00+00:00")
+    except ValueError:
+        return False
+    return OLDEST_LASTMOD <= moment <= latest
+
+
+def _records(
+    state: State,
+    pages: Mapping[str, Any],
+    facts_current: bool,
+    fingerprints_current: bool,
+    latest: datetime,
+) -> Iterator[tuple[str, PageRecord]]:
+    for path, item in pages.items():
+        if not isinstance(item, dict):
+            raise StateError(f"the record of {path[:80]!r} is not a table")
+        lastmod = item.get("lastmod")
+        if lastmod is not None and not trusted_lastmod(lastmod, latest):
+            _refuse(state, lastmod)
+            lastmod = None
+        facts = item.get("facts")
+        fingerprint = _token(item.get("fingerprint")) if fingerprints_current else None
+        yield (
+            path,
+            PageRecord(
+                _token(item.get("etag")),
+                facts_from_json(facts) if facts_current and isinstance(facts, dict) else None,
+                fingerprint,
+                lastmod,
+            ),
+        )
+
+
+def _refuse(state: State, value: object) -> None:
+    state.refused += 1
+    if not state.refused_example:
+        text = value if isinstance(value, str) else repr(value)
+        state.refused_example = text if len(text) <= 80 else text[:77] + "..."
+
+
+def _token(value: object) -> str | None:
+    return value if isinstance(value, str) and _TOKEN.fullmatch(value) else None
+
+
+def _unlisted(value: object) -> dict[str, Unlisted]:
+    if not isinstance(value, dict):
+        return {}
+    found = {etag: unlisted_from_json(item) for etag, item in value.items() if _token(etag)}
+    return {etag: item for etag, item in found.items() if item is not None}
+
+
+def _outputs(value: object) -> frozenset[str]:
+    """sitemill's own file names from their list; anything else in it is dropped (a state
+    is input from outside: it never names a page or another file for sitemill to delete)."""
+    if not isinstance(value, list) or len(value) > MAX_OUTPUTS:
+        return frozenset()
+    return frozenset(
+        name for name in value if isinstance(name, str) and name != STATE_NAME and is_own_name(name)
+    )

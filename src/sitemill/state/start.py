@@ -1,0 +1,103 @@
+"""Where a run's state comes from and goes to: the store, else a previous state (the live
+site's copy); what could not be used is a warning and a first run, never a failure."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from sitemill.errors import ConflictError, SitemillError, StateError
+from sitemill.messages import redact
+from sitemill.state.model import State, dump_state
+from sitemill.state.parse import OLDEST_LASTMOD, parse_state
+
+if TYPE_CHECKING:
+    from sitemill.state.store import StateStore
+
+log = logging.getLogger(__name__)
+
+
+class Previous(Protocol):
+    """Where a first run may start from (``previous_state``: a path or the live site)."""
+
+    @property
+    def location(self) -> str: ...
+
+    def read(self) -> bytes | None: ...
+
+
+@dataclass
+class Start:
+    """The state a run starts from; ``first_run`` when none could be used, ``missing`` when
+    there was none at all (not even one that could not be read) where the state is kept."""
+
+    state: State
+    first_run: bool
+    warnings: list[str] = field(default_factory=list)
+    missing: bool = False
+
+
+def start_state(store: StateStore, previous: Previous | None, now: datetime | None = None) -> Start:
+    """The state to start from. ``previous`` is read only when ``store`` holds none; ``now``
+    is the run's time (no remembered date may be later). Nothing usable is a warning and a
+    first run (dates start from the plain ones, every head is read), never a failure."""
+    start = Start(State(), first_run=True)
+    where = store.where
+    try:
+        data = store.read()
+    except SitemillError as exc:
+        start.warnings.append(f"{exc}; starting without the state")
+        data = None
+    else:
+        start.missing = data is None
+    borrowed = False
+    if data is None and previous is not None:
+        where, borrowed = redact(previous.location), True  # a URL may carry a token
+        try:
+            data = previous.read()
+        except SitemillError as exc:
+            start.warnings.append(f"{exc}; a first run")
+            data = None
+    if data is None:
+        return start
+    try:
+        state = parse_state(data, now)
+    except StateError as exc:
+        start.warnings.append(f"ignoring the state {where}: {exc}; dates and page facts start over")
+        return start
+    if state.refused:
+        start.warnings.append(
+            f"ignoring {state.refused:,} remembered lastmod value(s) of the state {where} "
+            f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
+            f"(e.g. {state.refused_example!r}): those pages get their plain dates"
+        )
+    if borrowed:  # dates from elsewhere, yes; but only this place's own state names its files
+        state.outputs = frozenset()
+    start.state, start.first_run, start.missing = state, False, False
+    return start
+
+
+def missing_state_warning(where: str) -> str:
+    """A first run beside sitemaps of an earlier run: the state was lost (or never kept)."""
+    return (
+        f"no state at {where}, but sitemaps of an earlier run are there: dates start over from "
+        "the plain ones (was the state deleted? `aws s3 sync --delete` of a build folder removes "
+        "it: keep it elsewhere with `state`)"
+    )
+
+
+def save_state(store: StateStore, state: State, warnings: list[str]) -> bool:
+    """Write the state after the sitemaps, when it changed; True when written. The sitemaps
+    are live by now: a state that cannot be written is a warning (the next run starts over),
+    not a failed run; another writer's newer state is a conflict, redone like any."""
+    try:
+        return store.write(dump_state(state))
+    except ConflictError:
+        raise
+    except SitemillError as exc:
+        message = f"{exc}; the sitemaps are published, but the next run starts over"
+        log.warning("%s", message)
+        warnings.append(message)
+        return False

@@ -1,0 +1,427 @@
+"""Content fingerprints: what a reader sees moves them, a re-render does not; linear, stable."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import timing
+from sitemill.html.fingerprint import (
+    ASSET_EXTENSIONS,
+    fingerprint_bytes,
+    fingerprint_file,
+    fingerprint_html,
+    reduce_html,
+)
+
+LAST_UPDATED = (re.compile(r"Last updated on [0-9-]+"),)
+HEAD = [
+    '<meta charset="utf-8">',
+    "<title>Getting started &amp; more</title>",
+    '<meta name="description" content="How to start.">',
+    '<meta name="generator" content="Hugo 0.120">',
+    '<meta property="og:title" content="Getting started">',
+    '<link rel="stylesheet" href="/css/site.3f2a.css">',
+    '<link rel="preload" href="/fonts/inter.3f2a.woff2" as="font">',
+    '<link rel="icon" href="/favicon.3f2a.ico">',
+    '<link rel="canonical" href="https://example.com/start/">',
+    '<script src="/js/app.1.js" defer></script>',
+    "<script>var build = 1; document.write('<p>not text</p>');</script>",
+    "<style>p { color: red }</style>",
+]
+BODY = [
+    "<!-- built 1 -->",
+    '<nav><a class="home" href="/">Home</a> <a href="/docs/">Docs</a></nav>',
+    "<main>",
+    "<h1>Getting started</h1>",
+    '<p>Install it, then run <code>sitemill build</code>. <a class="more" href="/docs/">More'
+    " docs</a> and <a href=/faq/>the FAQ</a>.</p>",
+    '<p><img src="/img/a.png?v=1" alt="A"></p>',
+    '<picture><source srcset="/img/b.avif 1x, /img/b2.avif 2x">'
+    '<img src="/img/b.png" srcset="/img/b-480.png 480w, /img/b-960.png 960w"></picture>',
+    "<noscript>Enable JavaScript</noscript><template><p>Later</p></template>",
+    "</main>",
+    "<footer>Last updated on 2024-01-02</footer>",
+]
+
+
+def render(head: list[str] = HEAD, body: list[str] = BODY, indent: str = "\n  ") -> bytes:
+    """The page, indented (or minified with indent="")."""
+    parts = ["<!DOCTYPE html><html><head>", *head, "</head><body>", *body, "</body></html>"]
+    return indent.join(parts).encode()
+
+
+PAGE = render()
+
+
+def edited(*replacements: tuple[str, str]) -> bytes:
+    text = PAGE.decode()
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text.encode()
+
+
+# Edits a reader does not see: the fingerprint stays the same.
+UNCHANGED = [
+    pytest.param(render(indent=""), id="minified"),
+    pytest.param(render(indent="\n\t\t"), id="reindented"),
+    pytest.param(edited(("site.3f2a.css", "site.9c1d.css")), id="stylesheet name"),
+    pytest.param(edited(("/js/app.1.js", "/js/app.2.js")), id="script name"),
+    pytest.param(edited(("inter.3f2a", "inter.9c1d"), ("favicon.3f2a", "f.9c1d")), id="font, icon"),
+    pytest.param(edited(("example.com/start/", "example.org/start/")), id="canonical"),
+    pytest.param(edited(("Hugo 0.120", "Hugo 0.121")), id="generator version"),
+    pytest.param(edited(('content="Getting started">', 'content="Start">')), id="other meta"),
+    pytest.param(edited(("var build = 1;", "var build = 2; var x = '</p>';")), id="script body"),
+    pytest.param(edited(("color: red", "color: blue")), id="inline style"),
+    pytest.param(edited(("<!-- built 1 -->", "<!-- built 2, <p>draft</p> -->")), id="comment"),
+    pytest.param(edited(("/img/a.png?v=1", "/img/a.png?h=abc")), id="image query string"),
+    pytest.param(
+        edited(('<a class="more" href="/docs/">', '<a href="/docs/" class="x">')),
+        id="attribute order",
+    ),
+    pytest.param(
+        edited(('href="/docs/">Docs', "href='/docs/'>Docs"), ("href=/faq/", 'href="/faq/"')),
+        id="quoting",
+    ),
+    pytest.param(
+        edited(('<img src="/img/a.png?v=1" alt="A">', '<IMG ALT=A SRC="/img/a.png?v=1">')),
+        id="tag case",
+    ),
+    pytest.param(edited(("&amp;", "&#38;")), id="character reference"),
+    pytest.param(edited(("then run", "then&nbsp;run")), id="nbsp"),
+    pytest.param(edited(("Enable JavaScript", "JS please"), ("Later", "Soon")), id="noscript"),
+    pytest.param(edited(("/img/b-960.png 960w", "/img/b-1200.png 1200w")), id="srcset rest"),
+    pytest.param(b"\xef\xbb\xbf" + PAGE, id="byte order mark"),
+    pytest.param(edited(('href="/docs/">Docs', 'href=" /docs/\n">Docs')), id="space in a target"),
+]
+# Edits a reader sees: the fingerprint moves.
+CHANGED = [
+    pytest.param(edited(("then run", "then start")), id="one word"),
+    pytest.param(edited(("<title>Getting started", "<title>Get started")), id="title"),
+    pytest.param(edited(("How to start.", "How to begin.")), id="description"),
+    pytest.param(
+        edited(('<meta charset="utf-8">', '<meta name="description" content="More.">')),
+        id="description added",
+    ),
+    pytest.param(edited(("href=/faq/", "href=/help/")), id="link target"),
+    pytest.param(edited(("href=/faq/", "href=/faq/?v=2")), id="link query"),
+    pytest.param(edited(("/img/a.png?v=1", "/img/c.png?v=1")), id="image src"),
+    pytest.param(edited(("<p><img", '<p><img src="/img/new.png"><img')), id="image added"),
+    pytest.param(edited(("/img/b-480.png", "/img/b-320.png")), id="srcset first candidate"),
+    pytest.param(edited(("/img/b.avif", "/img/c.avif")), id="picture source"),
+    pytest.param(edited(("More docs</a> and", "More</a> docs and")), id="text moved out of a link"),
+    pytest.param(
+        edited(("More docs</a> and <a href=/faq/>the", "More</a> <a href=/faq/>docs and the")),
+        id="text moved between links",
+    ),
+    pytest.param(
+        edited(('href="/docs/">More', "href=/faq/>More"), ("href=/faq/>the", 'href="/docs/">the')),
+        id="links swapped",
+    ),
+    pytest.param(edited(("2024-01-02", "2024-03-04")), id="footer date, no ignore"),
+    pytest.param(edited(("Install it,", "Installit,")), id="words joined"),
+]
+
+
+@pytest.mark.parametrize("after", UNCHANGED)
+def test_what_a_reader_does_not_see_does_not_move_it(after: bytes) -> None:
+    assert fingerprint_html(after) == fingerprint_html(PAGE)
+
+
+@pytest.mark.parametrize("after", CHANGED)
+def test_what_a_reader_sees_moves_it(after: bytes) -> None:
+    assert fingerprint_html(after) != fingerprint_html(PAGE)
+
+
+def test_an_ignored_footer_does_not_move_it() -> None:
+    footer = edited(("2024-01-02", "2024-03-04"))
+    assert fingerprint_html(footer, LAST_UPDATED) == fingerprint_html(PAGE, LAST_UPDATED)
+    assert fingerprint_html(footer) != fingerprint_html(PAGE)
+
+
+def test_the_reduction_is_text_and_marked_targets_in_document_order() -> None:
+    assert reduce_html(PAGE).split("\x01") == [
+        "Getting started & more",
+        "DHow to start.",
+        "",
+        "H/",
+        "Home",
+        "E",
+        "",
+        "H/docs/",
+        "Docs",
+        "E",
+        "Getting started Install it, then run sitemill build .",
+        "H/docs/",
+        "More docs",
+        "E",
+        "and",
+        "H/faq/",
+        "the FAQ",
+        "E",
+        ".",
+        "I/img/a.png",
+        "",
+        "S/img/b.avif",
+        "",
+        "I/img/b.png",
+        "",
+        "S/img/b-480.png",
+        "Last updated on 2024-01-02",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "marks"),
+    [
+        ('<a href="/a?x=1&amp;y=2#top">', ["H/a?x=1&y=2#top"]),
+        ("<a href>", []),
+        ("<a name=top>", []),
+        ('<a href="">', ["H"]),
+        ("<a href=/a href=/b>", ["H/a"]),  # the first of a repeated attribute counts
+        ("<a hreflang=en href=/a>", ["H/a"]),
+        ('<a title="a > b" href=/a>', ["H/a"]),
+        ("<a title=it's href=/a>", ["H/a"]),  # a quote counts only right after "="
+        ('<img src="/x.js?v=1">', ["I/x.js"]),
+        ('<img src="/x.JPG?v=1#f">', ["I/x.JPG"]),
+        ('<img src="/photo?id=3">', ["I/photo?id=3"]),  # not an asset name: the query counts
+        ('<img src="/a.png?">', ["I/a.png"]),
+        ('<img srcset=" ,/a.png 1x,/b.png 2x">', ["S/a.png"]),
+        ('<img srcset="/a.png,/b.png">', ["S/a.png,/b.png"]),  # as the HTML standard splits it
+        ('<img srcset=" , ">', []),
+        ("<img alt=x>", []),
+        ("<source src=/v.webm>", ["I/v.webm"]),
+        ('<meta name="Description " content=" Words ">', ["DWords"]),
+        ("<meta content=Words name=description>", ["DWords"]),
+        ('<meta name="description">', []),
+        ('<meta name="generator" content="Hugo">', []),
+        ('<meta property="description" content="x">', []),
+        ('<link rel="stylesheet" href="/a.css">', []),
+        ("<abbr href=/x>", []),
+        ("<a\nhref\n=\n'/a'\n>", ["H/a"]),
+        ('<a href="/unclosed', ["H/unclosed"]),  # cut off by the end of the page
+    ],
+)
+def test_the_targets_of_a_tag(tag: str, marks: list[str]) -> None:
+    reduction = reduce_html(f"<p>x</p>{tag}".encode())
+    assert reduction.split("\x01")[1::2] == marks
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        ("<p>a</p>\n\n  <p>b</p>", "a b"),
+        ("<p>a<!-- hidden --->b</p>", "a b"),
+        ("a<!-->b", "a b"),
+        ("a<!--->b", "a b"),
+        ("a<!-- x --!>b", "a b"),
+        ("a<!-- unclosed <p>b</p>", "a"),
+        ("a<script>x</p>b</script >c", "a c"),
+        ("a<SCRIPT type=module>x</Script>c", "a c"),
+        ("a<script>unclosed", "a"),
+        ("a<scripts>b</scripts>", "a b"),  # not a script
+        ("a<style>p{}</style><noscript>n</noscript><template>t</template>b", "a b"),
+        ("a<!DOCTYPE html><?xml x?></>b", "a b"),
+        ("a &lt;b&gt; &#60;c&#x3e; &amp;amp;", "a <b> <c> &amp;"),
+        ("a&nbsp;&nbsp;b\u3000c\u2003d", "a b c d"),
+        ("a<br>b<wbr>c", "a b c"),
+        ("1 < 2 and 3 > 2", "1 < 2 and 3 > 2"),
+        ("a\x01b", "a b"),  # the mark cannot come from the page
+        ("a&#1;b&#0;c", "ab\ufffdc"),
+        ("<title>T</title><p>Ünïcödé ✓</p>", "T Ünïcödé ✓"),
+    ],
+)
+def test_the_text_a_reader_sees(html: str, text: str) -> None:
+    assert reduce_html(html.encode()) == text
+
+
+def test_ignore_patterns_apply_to_the_page_as_written_before_anything_else() -> None:
+    page = b"<p>Keep</p><p class=stamp>Built 12:00</p><!-- <a href=/x> -->"
+    ignore = (re.compile(r"<p class=stamp>[^<]*</p>"), re.compile("-->"))
+    # With "-->" gone the comment runs to the end: the ignore patterns came first.
+    assert reduce_html(page, ignore) == "Keep"
+    assert fingerprint_html(page, ignore) == fingerprint_html(b"<p>Keep</p>")
+
+
+def test_the_encoding_is_unambiguous() -> None:
+    # A target's text cannot pass for page text, nor text move across a target unnoticed.
+    pairs = [
+        (b'<a href="/x">y</a>', b'<a href="/x y"></a>'),
+        (b"ab<a href=c>", b"a<a href=bc>"),
+        (b"<a href=x><img src=x>", b"<img src=x><a href=x>"),
+        (b"<img src=x>", b"<img srcset=x>"),
+        (b"<a href=x>", b"Hx"),
+    ]
+    for first, second in pairs:
+        assert fingerprint_html(first) != fingerprint_html(second), (first, second)
+
+
+# The fingerprint of PAGE, pinned. When a change of the algorithm changes it, bump
+# FINGERPRINT_VERSION (remembered fingerprints are then not compared, and each date moves once)
+# and pin the new value.
+GOLDEN_PAGE = "d1b4b1da51aae0b8c19a0db276e3b100"
+GOLDEN_BYTES = "cae66941d9efbd404e4d88758ea67670"  # fingerprint_bytes(b"")
+
+
+def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None:
+    code = (
+        "import sys; from sitemill.html.fingerprint import fingerprint_html; "
+        "print(fingerprint_html(sys.stdin.buffer.read()))"
+    )
+    fresh = subprocess.run(
+        [sys.executable, "-c", code],
+        input=PAGE,
+        capture_output=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},  # other str hashes than this process's
+    )
+    assert fresh.stdout.decode().strip() == fingerprint_html(PAGE) == GOLDEN_PAGE
+    assert fingerprint_bytes(b"") == GOLDEN_BYTES
+    assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)
+
+
+@pytest.mark.parametrize(
+    ("path", "as_html"),
+    [
+        ("a/index.html", True),
+        ("A.HTM", True),
+        ("doc.pdf", False),
+        ("x.html.gz", False),
+        ("html", False),
+    ],
+)
+def test_fingerprint_file_goes_by_the_name(path: str, as_html: bool) -> None:
+    data = PAGE
+    expected = fingerprint_html(data, LAST_UPDATED) if as_html else fingerprint_bytes(data)
+    assert fingerprint_file(path, data, LAST_UPDATED) == expected
+
+
+def test_asset_extensions_are_lower_case_names() -> None:
+    assert all(re.fullmatch("[a-z0-9]+", ext) for ext in ASSET_EXTENSIONS)
+
+
+MB = 1_000_000
+
+
+def repeat(unit: bytes) -> Callable[[int], bytes]:
+    return lambda size: unit * (size // len(unit))
+
+
+# name -> (bytes of about the given size, the size the time bound is checked at)
+HOSTILE: dict[str, tuple[Callable[[int], bytes], int]] = {
+    "unclosed <script": (repeat(b"<script"), 5 * MB),
+    "<!-- unclosed": (repeat(b"<!--"), 4 * MB),  # 1,000,000 of them
+    "<a href= unclosed": (repeat(b"<a href="), 8 * MB),  # 1,000,000 of them
+    '<a href=" unclosed': (repeat(b'<a href="'), 4 * MB),
+    "<img srcset= unclosed": (repeat(b'<img src=x srcset="'), 4 * MB),
+    "<meta unclosed": (repeat(b"<meta name="), 4 * MB),
+    "deeply nested tags": (repeat(b"<div><span><b>"), 4 * MB),
+    "one tag, many attributes": (lambda size: b"<img " + b"alt=1 " * (size // 6), 4 * MB),
+    "NUL bytes": (repeat(b"\x00"), 4 * MB),
+    "invalid UTF-8": (repeat(b"\xff\xfe<\x80\xc3"), 4 * MB),
+    "script escapes": (lambda size: b"<script>" + b"<!--<script>" * (size // 12), 4 * MB),
+    "marks and spaces": (repeat(b"\x01 \n\xc2\xa0"), 4 * MB),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_pages_take_linear_time(name: str) -> None:
+    make, size = HOSTILE[name]
+    # Four times the input takes about four times as long, sixteen if it were quadratic: the
+    # bound of ten leaves room for a loaded machine (caches, allocation) and still tells them apart.
+    small, large = make(MB // 4), make(MB)
+    small_s, large_s = float("inf"), float("inf")
+    for _ in range(3):  # in turns, so that a busy machine slows both alike
+        small_s = min(small_s, timing.fastest(fingerprint_html, small, runs=4))
+        large_s = min(large_s, timing.fastest(fingerprint_html, large, runs=1))
+    assert large_s < 10 * small_s, (small_s, large_s)
+    # Several MB of it in well under a second.
+    assert timing.fastest(fingerprint_html, make(size), 2) < 0.5
+
+
+HTML_PIECES = st.sampled_from(
+    [
+        *("<", ">", "/", "!--", "--", "-->", "=", '"', "'", " ", "\n", "a", "img", "meta"),
+        *("script", "style", "href", "src", "srcset", "name", "description", "content", ","),
+        *("?v=1", ".png", "&amp;", "&#", "x", ";", "\x00", "\x01", "é", "</", "<!", "<?"),
+        *("template", "\xa0"),
+    ]
+)
+
+
+@given(st.binary(max_size=2_000))
+def test_any_bytes_give_a_fingerprint(data: bytes) -> None:
+    assert re.fullmatch("[0-9a-f]{32}", fingerprint_html(data))
+
+
+@given(st.lists(HTML_PIECES, max_size=80))
+def test_any_markup_gives_a_fingerprint(pieces: list[str]) -> None:
+    data = "".join(pieces).encode()
+    assert re.fullmatch("[0-9a-f]{32}", fingerprint_html(data))
+    assert fingerprint_html(data) == fingerprint_html(data)
+
+
+# A small document model for the properties: paragraphs of words, links and images.
+WORD = st.text("abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
+TARGET = st.text("abcdefghijklmnopqrstuvwxyz0123456789/-", min_size=1, max_size=12)
+ITEM = st.one_of(
+    st.tuples(st.just("word"), WORD),
+    st.tuples(st.just("link"), TARGET, WORD),
+    st.tuples(st.just("image"), TARGET),
+)
+DOCUMENT = st.lists(st.lists(ITEM, min_size=1, max_size=8), min_size=1, max_size=6)
+Document = list[list[tuple[str, ...]]]
+
+
+def render_document(document: Document, build: str = "1", minified: bool = False) -> bytes:
+    """The document as a generator would write it; ``build`` varies what a re-render changes."""
+    space = "" if minified else "\n    "
+    quote = "" if minified else '"'
+    head = (
+        f'<link rel=stylesheet href="/css/site.{build}.css">'
+        f'<meta name=generator content="v{build}">'
+        f"<script src=/js/app.{build}.js></script><script>var b = {build};</script>"
+    )
+    paragraphs = []
+    for paragraph in document:
+        items = []
+        for kind, *values in paragraph:
+            if kind == "word":
+                items.append(values[0])
+            elif kind == "link":
+                items.append(f"<a class=c{build} href={quote}/{values[0]}{quote}>{values[1]}</a>")
+            else:
+                items.append(f"<img alt=x src={quote}/{values[0]}.png?v={build}{quote}>")
+        paragraphs.append(f"{space}<p>{' '.join(items)}</p><!-- {build} -->")
+    body = "".join(paragraphs)
+    return f"<!DOCTYPE html><html><head>{head}</head><body>{body}{space}</body></html>".encode()
+
+
+@settings(max_examples=200)
+@given(DOCUMENT)
+def test_a_re_render_does_not_move_it(document: Document) -> None:
+    assert fingerprint_html(render_document(document)) == fingerprint_html(
+        render_document(document, build="2", minified=True)
+    )
+
+
+@settings(max_examples=200)
+@given(DOCUMENT, st.data())
+def test_a_changed_word_link_or_image_moves_it(document: Document, data: st.DataObject) -> None:
+    paragraph = data.draw(st.integers(0, len(document) - 1))
+    position = data.draw(st.integers(0, len(document[paragraph]) - 1))
+    kind, *values = document[paragraph][position]
+    changed = [list(items) for items in document]
+    changed[paragraph][position] = (kind, values[0] + "z", *values[1:])  # a word, target or image
+    assert fingerprint_html(render_document(changed)) != fingerprint_html(render_document(document))
+    added = [list(items) for items in document]
+    added[paragraph].insert(position, ("image", "new"))
+    assert fingerprint_html(render_document(added)) != fingerprint_html(render_document(document))
