@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
-NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, fingerprint, state-100k or
-extensions-30k.
+NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, fingerprint, state-100k,
+extensions-30k or plan-100m.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -30,6 +30,7 @@ from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, liste
 from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
+from plan_bench import bench_plan
 from state_bench import bench_state
 from validate_bench import URLS, bench_validate
 
@@ -298,6 +299,15 @@ def bench_extensions_30k(ctx: Context) -> Section:
     return section
 
 
+def bench_plan_100m(ctx: Context) -> Section:
+    count = "10,000,000" if ctx.quick else "100,000,000"
+    section = Section(
+        "plan-100m", f"the shard plan of {count} keys, streamed; shards a change touches"
+    )
+    bench_plan(section, quick=ctx.quick)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
@@ -306,6 +316,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "fingerprint": bench_fingerprint,
     "state-100k": bench_state_100k,
     "extensions-30k": bench_extensions_30k,
+    "plan-100m": bench_plan_100m,
 }
 
 
