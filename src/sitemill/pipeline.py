@@ -41,6 +41,7 @@ def build_from_pages(
     robots_source: bytes | None = None,
     remembered: Collection[str] = (),
     on_skip: OnSkip | None = None,
+    holds: Callable[[str], bool] | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -48,17 +49,20 @@ def build_from_pages(
     page (None: the page could not be read, no facts). ``robots_source`` is the site's
     robots.txt when sitemill maintains one elsewhere (``--out``): the starting point.
     ``remembered``: sitemill's own files that the state says earlier runs left; ``on_skip``
-    is told each page left out (a job forgets those in the state it keeps).
+    is told each page left out (a job forgets those in the state it keeps). ``holds``: whether
+    the site has a page file at a path, where the source knows (a tree), for links to ``/x``
+    that name the folder page ``/x/`` (sitemill.listing.aliases).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally)
+    checks = PageChecks(config, tally, holds)
     extensions = _Extensions(config, checks)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
     )
     if extensions.alternates:
-        entries = ClusterResolver(checks.own_key, extensions.counts).resolve(entries)
+        resolver = ClusterResolver(checks.own_key, extensions.counts, checks.names)
+        entries = resolver.resolve(entries)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
     report.result = write_sitemaps(

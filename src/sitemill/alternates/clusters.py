@@ -72,8 +72,16 @@ class ClusterResolver:
     """Gives entries back with their clusters: ``resolve`` takes entries whose
     ``alternates`` hold what each page declares, as Alternate(hreflang, URL key)."""
 
-    def __init__(self, own_key: Callable[[str], str], counts: AlternateCounts) -> None:
+    def __init__(
+        self,
+        own_key: Callable[[str], str],
+        counts: AlternateCounts,
+        names: Callable[[str], str] | None = None,
+    ) -> None:
+        """``names``: the key of the page a declared key names once every page was seen
+        (sitemill.listing.aliases: ``/x`` names the folder page ``/x/``)."""
         self._own_key = own_key
+        self._names = names
         self.counts = counts
         self._listed = SeenUrls()
         # URL key -> what the page declares, in the order the pages came.
@@ -97,6 +105,12 @@ class ClusterResolver:
 
     def _clusters(self) -> dict[str, tuple[Alternate, ...]]:
         """Each listed member's key -> its cluster (shared by all its members)."""
+        names = self._names
+        if names is not None:
+            self._declared = {
+                key: tuple(dict.fromkeys(Alternate(h, names(target)) for h, target in pairs))
+                for key, pairs in self._declared.items()
+            }
         sets = join_confirmed(self._declared, self.counts)
         # (hreflang, key) -> how many pages of its cluster declare it; first declared first.
         votes: dict[tuple[str, str], int] = {}

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from sitemill.config.model import Config
 from sitemill.entries import Entry, SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, strip_page_suffix, url_key
+from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.gate import CanonicalGate
 from sitemill.report import Tally
+from sitemill.urls import UrlStyle
 
 # Files that search engines ask a site owner to upload to prove ownership: never pages.
 # https://support.google.com/webmasters/answer/9008080 (HTML file upload)
@@ -55,11 +57,16 @@ def wants_facts(path: str) -> bool:
 class PageChecks:
     """The fact-based checks of one run, with what they counted for its summary."""
 
-    def __init__(self, config: Config, tally: Tally) -> None:
+    def __init__(
+        self, config: Config, tally: Tally, holds: Callable[[str], bool] | None = None
+    ) -> None:
+        """``holds``: whether the site has a page file at a path (a tree knows its files)."""
         self.config = config
         self.tally = tally
-        self.gate = CanonicalGate() if config.respect_canonical else None
         self.site_key = url_key(config.base_url)
+        clean = config.url_style is UrlStyle.CLEAN
+        self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
+        self.gate = CanonicalGate(self.aliases) if config.respect_canonical else None
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
         self.vendored: Counter[str] = Counter()
@@ -96,8 +103,14 @@ class PageChecks:
 
     def left_out(self, loc: str) -> None:
         """A page with facts was left out: canonicals naming it do not name a listed URL."""
+        key = self.own_key(loc)
+        self.aliases.saw(key)
         if self.gate is not None:
-            self.gate.drop(self.own_key(loc))
+            self.gate.drop(key)
+
+    def names(self, key: str) -> str:
+        """Once every page was seen: the key of the page a link to ``key`` names."""
+        return self.aliases.names(key, final=True)
 
     def offer(self, entry: Entry, path: str, facts: PageFacts | None) -> Iterator[Entry]:
         """The entries that can be written now, in order (a page may wait for its canonical)."""
@@ -107,13 +120,16 @@ class PageChecks:
             folder = found.group(1)
             self.vendored[folder] += 1
             self.vendored_example.setdefault(folder, path)
+        key = self.own_key(entry.loc)
+        self.aliases.saw(key)
         gate = self.gate
         if gate is None:
             return iter((entry,))
-        key = self.own_key(entry.loc)
         target = None
         if facts is not None and facts.canonical is not None:
             target = self._canonical_key(path, entry.loc, facts)
+            if target is not None:
+                target = self.aliases.names(target, own=key)
             if target == key:
                 target = None
         released = gate.offer(entry, path, key, target)
@@ -148,6 +164,9 @@ class PageChecks:
     def summary(self) -> list[str]:
         """One warning per kind of surprise, with a count and an example."""
         lines: list[str] = []
+        alias_message = self.aliases.message()
+        if alias_message is not None:
+            lines.append(alias_message)
         if self.gate is not None:
             counts = self.gate.counts
             if counts.off_site:

@@ -13,6 +13,7 @@ from typing import Final
 
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry
+from sitemill.listing.aliases import FolderAliases
 
 # At most this many entries wait behind an undecided canonical; past it, the oldest is
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.
@@ -53,8 +54,9 @@ class CanonicalGate:
     entries now decided, in their order. Pages left out are added to ``skipped``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, aliases: FolderAliases | None = None) -> None:
         self.counts = CanonicalCounts()
+        self._aliases = aliases  # a canonical to /x may name the folder page /x/
         self.skipped: list[tuple[str, str]] = []  # (path, canonical key), drained by the caller
         self._queue: deque[_Held] = deque()  # every entry not given back yet, in order
         self._order: deque[_Held] = deque()  # waiting entries, oldest first (and some decided)
@@ -89,6 +91,7 @@ class CanonicalGate:
         never see it listed: it stays listed, and the pages waiting on it follow (in
         A -> B -> nowhere, B is listed and A left out). What remains are loops of
         canonicals: the first page of each is listed, and the rest follow."""
+        self._retarget_to_folders()
         pending: dict[str, _Held] = {}
         for held in self._order:
             if held.listed is None:
@@ -99,6 +102,25 @@ class CanonicalGate:
         while self._waiting_count:
             self._decide(_first_of_loop(self._oldest_waiting(), pending), listed=True)
         return self._release()
+
+    def _retarget_to_folders(self) -> None:
+        """Every page is known: a canonical to ``/x`` that no page has names ``/x/``."""
+        aliases = self._aliases
+        if aliases is None:
+            return
+        for target in list(self._waiting):
+            if target in self._waiting and not aliases.knows(target):
+                named = aliases.names(target, final=True)
+                if named != target:
+                    self._move_waiters(target, named)
+                    if named in self._listed or named in self._dropped:
+                        self._settle(named, listed=named in self._listed)
+
+    def _move_waiters(self, target: str, named: str) -> None:
+        waiters = self._waiting.pop(target)
+        for held in waiters.values():
+            held.target = named
+        self._waiting.setdefault(named, {}).update(waiters)
 
     def _oldest_waiting(self) -> _Held:
         order = self._order
@@ -133,6 +155,10 @@ class CanonicalGate:
         while stack:
             key, listed = stack.pop()
             (self._listed if listed else self._dropped).add(key)
+            if self._aliases is not None:  # pages waiting on /x wait on this /x/
+                for source in self._aliases.sources(key):
+                    if source in self._waiting and self._aliases.names(source) == key:
+                        self._move_waiters(source, key)
             for waiter in self._waiting.pop(key, {}).values():
                 self._set(waiter, not listed, unlink=False)
                 if listed:
