@@ -18,6 +18,7 @@ from sitemill.entries import Entry, SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
+from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle
@@ -67,6 +68,7 @@ class PageChecks:
         clean = config.url_style is UrlStyle.CLEAN
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases) if config.respect_canonical else None
+        self.cross_language = CrossLanguage()
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
         self.vendored: Counter[str] = Counter()
@@ -127,11 +129,18 @@ class PageChecks:
             return iter((entry,))
         target = None
         if facts is not None and facts.canonical is not None:
-            target = self._canonical_key(path, entry.loc, facts)
-            if target is not None:
-                target = self.aliases.names(target, own=key)
+            named = self._canonical_key(entry.loc, facts)
+            if named is not None and named.startswith(self.site_key):
+                target = self.aliases.names(named, own=key)
+            else:  # off the site, or no http(s) URL at all
+                gate.counts.count("off_site", f"{path} names {facts.canonical}")
             if target == key:
                 target = None
+            elif named is not None and facts.alternates:
+                names = self.aliases.names
+                languages = canonical_languages(facts, entry.loc, key, target or named, names)
+                if languages is not None:
+                    self.cross_language.saw(path, target or named, languages)
         released = gate.offer(entry, path, key, target)
         self._drain()
         return released
@@ -143,30 +152,28 @@ class PageChecks:
         self._drain()
         return released
 
-    def _canonical_key(self, path: str, loc: str, facts: PageFacts) -> str | None:
-        """The key of a canonical on this site, or None (counted) when it points elsewhere."""
-        assert self.gate is not None and facts.canonical is not None
+    def _canonical_key(self, loc: str, facts: PageFacts) -> str | None:
+        """The key of the page's canonical, on this site or not; None unless http(s)."""
+        assert facts.canonical is not None
         resolved = resolve_url(facts.canonical, loc, facts.base)
         key = None if resolved is None else url_key(resolved)
         if key == self._site_stem:  # "https://owner.github.io/project": the site's root
             key = self.site_key
-        if key is None or not key.startswith(self.site_key):
-            self.gate.counts.count("off_site", f"{path} names {facts.canonical}")
-            return None
         return key
 
     def _drain(self) -> None:
         assert self.gate is not None
         for path, target in self.gate.skipped:
             self.tally.skip(path, SkipReason.CANONICAL, f"canonical is {target}")
+            self.cross_language.skipped(path)
         self.gate.skipped.clear()
 
     def summary(self) -> list[str]:
         """One warning per kind of surprise, with a count and an example."""
         lines: list[str] = []
-        alias_message = self.aliases.message()
-        if alias_message is not None:
-            lines.append(alias_message)
+        for message in (self.aliases.message(), self.cross_language.message()):
+            if message is not None:
+                lines.append(message)
         if self.gate is not None:
             counts = self.gate.counts
             if counts.off_site:
