@@ -20,6 +20,7 @@ from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
+from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle
 
@@ -69,6 +70,7 @@ class PageChecks:
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
+        self.style_hint = StyleHint(config.url_style)
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
         self.vendored: Counter[str] = Counter()
@@ -129,13 +131,15 @@ class PageChecks:
             return iter((entry,))
         target = None
         if facts is not None and facts.canonical is not None:
-            named = self._canonical_key(entry.loc, facts)
+            resolved, named = self._canonical_key(entry.loc, facts)
             if named is not None and named.startswith(self.site_key):
                 target = self.aliases.names(named, own=key)
             else:  # off the site, or no http(s) URL at all
                 gate.counts.count("off_site", f"{path} names {facts.canonical}")
             if target == key:
                 target = None
+                if resolved is not None and named == key:  # written as the page's own URL
+                    self.style_hint.saw(path, entry.loc, resolved)
             elif named is not None and facts.alternates:
                 names = self.aliases.names
                 languages = canonical_languages(facts, entry.loc, key, target or named, names)
@@ -152,14 +156,15 @@ class PageChecks:
         self._drain()
         return released
 
-    def _canonical_key(self, loc: str, facts: PageFacts) -> str | None:
-        """The key of the page's canonical, on this site or not; None unless http(s)."""
+    def _canonical_key(self, loc: str, facts: PageFacts) -> tuple[str | None, str | None]:
+        """The page's canonical resolved, and its key, on this site or not; None unless
+        http(s)."""
         assert facts.canonical is not None
         resolved = resolve_url(facts.canonical, loc, facts.base)
         key = None if resolved is None else url_key(resolved)
         if key == self._site_stem:  # "https://owner.github.io/project": the site's root
             key = self.site_key
-        return key
+        return resolved, key
 
     def _drain(self) -> None:
         assert self.gate is not None
@@ -171,7 +176,8 @@ class PageChecks:
     def summary(self) -> list[str]:
         """One warning per kind of surprise, with a count and an example."""
         lines: list[str] = []
-        for message in (self.aliases.message(), self.cross_language.message()):
+        hints = (self.aliases.message(), self.cross_language.message(), self.style_hint.message())
+        for message in hints:
             if message is not None:
                 lines.append(message)
         if self.gate is not None:
