@@ -2,9 +2,10 @@
 
 # A reader streams each document: libxml2 through lxml (lxml_reader, lxml_xsd) or, where lxml
 # is not installed, expat and xmlschema (expat_reader, py_xsd). Both hand the root's finished
-# children over in batches to one document.Document, which applies the rules (urls) and the
-# XSD; limits bound what a hostile document can cost; files picks the files (directories,
-# index children, gzip, text sitemaps); engines picks the reader.
+# children over in batches to one document.Document, which applies the rules (urls; paths
+# resolves dot segments for the location rule) and the XSD; limits bound what a hostile document
+# can cost; files picks the files (directories, index children, gzip, text sitemaps); engines
+# picks the reader.
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ def validate_paths(
     """Validate sitemap files, indexes and output directories; return every finding, sorted.
 
     A directory stands for its ``sitemap.xml``/``sitemap.txt`` (and ``sitemap-index-N.xml``)
-    plus every child their indexes list under it. ``base_url`` is where the files are served;
-    without it the location rule is checked only as far as the URLs themselves reveal it.
+    plus every child their indexes list in its directory or below it (Hugo's /sitemap.xml names
+    /en/sitemap.xml). ``base_url`` is where the files are served; without it the location rule
+    is checked only as far as the URLs themselves reveal it, and an index is taken to be served
+    from the deepest directory holding all its children.
     Findings that consumers tolerate (a repeated loc) are warnings: see ``Violation.is_error``.
     ``engine`` picks the XML engine; by default lxml when installed, else xmlschema.
     """

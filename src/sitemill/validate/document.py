@@ -94,7 +94,7 @@ class Document:
                 f"in {SITEMAP_NS}",
             )
         if self.rules is not None:
-            self.rules.siblings = tag == INDEX
+            self.rules.index = tag == INDEX
 
     def add(self, root: Node, children: Sequence[Node], *, last: bool) -> None:
         """A batch of finished root children, in document order; ``last`` ends the document."""

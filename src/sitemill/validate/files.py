@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import re
 import zlib
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from sitemill.validate.engines import Reader
 from sitemill.validate.extensions import ClusterSet, ExtensionRules
 from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
 from sitemill.validate.names import INDEX, short
+from sitemill.validate.paths import normal_path
 from sitemill.validate.urls import Group, LocRules, Place, place_of
 from sitemill.validate.violation import Violation, warning
 
@@ -32,6 +34,23 @@ def natural_key(text: str) -> tuple[tuple[int, str], ...]:
 
 def read_chunks(stream: io.BufferedIOBase) -> Iterator[bytes]:
     return iter(lambda: stream.read(CHUNK), b"")
+
+
+def _is_file_name(name: str) -> bool:
+    """Whether a decoded path segment can name a file or folder here."""
+    return name not in {"", ".", ".."} and "/" not in name and "\0" not in name
+
+
+def _names_under(home: Place, loc: str) -> list[str] | None:
+    """The file names, folder by folder, that ``loc`` (in ``home``) names below ``home``'s
+    directory, from its resolved path; None when it names no file there (a query, a fragment,
+    an empty name, a name holding a slash or NUL once decoded)."""
+    parts = urlsplit(loc)
+    path = normal_path(parts.path)
+    if parts.query or parts.fragment or not path.startswith(home.directory):
+        return None
+    names = [unquote(part) for part in path[len(home.directory) :].split("/")]
+    return names if all(map(_is_file_name, names)) else None
 
 
 class Validator:
@@ -68,31 +87,68 @@ class Validator:
         for entry in entries:
             checked = self._check_file(entry, str(entry), self.base, None)
             if checked is not None and checked.root_tag == INDEX:
-                self._check_children(directory, str(entry), checked.children, group)
+                self._check_children(directory, entry, checked, group)
 
-    def _check_children(
-        self, directory: Path, index: str, children: list[tuple[str, int]], group: Group
-    ) -> None:
-        places = (place_of(loc) for loc, _ in children)
-        # Without base_url the index lives where its children do (they must be siblings).
-        home = self.base or next((place for place in places if place is not None), None)
-        for loc, line in children:
+    def _check_children(self, directory: Path, entry: Path, index: Document, group: Group) -> None:
+        home = self._home(directory, entry, index)
+        if home is None:
+            return
+        itself = entry.resolve()
+        for loc, line in index.children:
             place = place_of(loc)
-            if home is None or place is None or not home.holds(place):
+            if place is None or not home.holds(place):
                 continue  # already reported as off-host or outside the directory
-            parts = urlsplit(loc)
-            names = [unquote(part) for part in parts.path[len(home.directory) :].split("/")]
-            odd = any(name in {"", ".", ".."} or "/" in name for name in names)
-            if parts.query or parts.fragment or odd:
-                self._report(index, line, f"child {short(loc)} does not name a file in {home.url}")
+            names = _names_under(home, loc)
+            if names is None:
+                message = f"child {short(loc)} does not name a file in {home.url}"
+                self._report(str(entry), line, message)
                 continue
             child = directory.joinpath(*names)
             if not child.is_file():
-                self._report(index, line, f"child {short(loc)} is missing: no file {child}")
+                message = f"child {short(loc)} is missing: no file {child}"
+                self._report(str(entry), line, message)
+                continue
+            if child.resolve() == itself:
+                message = f"child {short(loc)} is this index itself; indexes cannot nest"
+                self._report(str(entry), line, message)
                 continue
             checked = self._check_file(child, str(child), place, group)
             if checked is not None and checked.root_tag == INDEX:
-                self._report(index, line, f"child {short(loc)} is an index; indexes cannot nest")
+                message = f"child {short(loc)} is an index; indexes cannot nest"
+                self._report(str(entry), line, message)
+
+    def _home(self, directory: Path, entry: Path, index: Document) -> Place | None:
+        """Where the index is served: base_url's directory. Without it, the deepest directory
+        holding every child (they may sit below the index, as Hugo's /sitemap.xml names
+        /en/sitemap.xml and /fr/sitemap.xml, or beside it, as sitemill writes them), or one
+        above it where only there the first child's file is found (a lone child in a folder)."""
+        if self.base is not None:
+            return self.base
+        learnt = index.rules.place if index.rules is not None else None
+        if learnt is None:
+            return None  # no child is an http(s) URL: each was reported
+        located = [
+            (loc, place.directory)
+            for loc, _ in index.children
+            if (place := place_of(loc)) is not None and place.origin == learnt.origin
+        ]
+        folders = [folder for _, folder in located]
+        common, high = min(folders), max(folders)  # what these two share, all share
+        while not high.startswith(common):
+            common = common[: common.rindex("/", 0, -1) + 1]
+        # The first child's file, looked for from the common directory up: names[level:] below
+        # the index when it is served from the folder ``level`` folders deep (one stat a level).
+        parts = urlsplit(located[0][0])
+        segments = normal_path(parts.path).split("/")[1:]
+        names = [unquote(segment) for segment in segments]
+        bad = [number + 1 for number, name in enumerate(names) if not _is_file_name(name)]
+        lowest = len(names) if parts.query or parts.fragment else max(bad, default=0)
+        itself = os.path.realpath(entry)
+        for level in range(common.count("/") - 1, lowest - 1, -1):
+            child = os.path.join(directory, "/".join(names[level:]))
+            if os.path.isfile(child) and os.path.realpath(child) != itself:
+                return Place(learnt.origin, "/" + "".join(f"{name}/" for name in segments[:level]))
+        return Place(learnt.origin, common)  # where the missing files were looked for
 
     def _check_file(
         self, path: Path, file: str, place: Place | None, group: Group | None

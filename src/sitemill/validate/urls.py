@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from sitemill.errors import ConfigError
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.validate.names import short
+from sitemill.validate.paths import normal_path
 from sitemill.validate.violation import Violation, warning
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -25,6 +26,8 @@ _STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _PLAIN_PART: Final = (
     r"[-A-Za-z0-9._~:/?@!$&'()*+,;=]*(?:%[0-9A-Fa-f]{2}[-A-Za-z0-9._~:/?@!$&'()*+,;=]*)*"
 )
+# What may start a dot segment ("." or "..", "%2e" spelled or not): such a URL is resolved first.
+_MAYBE_DOT_SEGMENT = re.compile(r"/(?:\.|%2[eE])")
 
 # What W3C Datetime allows and the XSD accepts: a date, or a date-time with seconds and a zone.
 _W3C_LASTMOD = re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?")
@@ -67,7 +70,8 @@ class Place:
 
 
 def place_of(url: str) -> Place | None:
-    """The place of an absolute http(s) URL, or None when it is not one."""
+    """The place of an absolute http(s) URL, or None when it is not one. Its directory is that
+    of the resolved path (normal_path); a query or fragment is no part of it."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -75,7 +79,7 @@ def place_of(url: str) -> Place | None:
         return None
     if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
         return None
-    path = parts.path or "/"
+    path = normal_path(parts.path)
     origin = (parts.scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[parts.scheme])
     return Place(origin, path[: path.rindex("/") + 1])
 
@@ -110,7 +114,7 @@ class LocRules:
         self.place = place  # where every URL must lie; None: learnt from the first URL
         self.prefix = place.url if place else None  # what a URL in self.place starts with
         self.first_line: int | None = None  # the line that taught self.place
-        self.siblings = False  # an index without a known place: children share one directory
+        self.index = False  # the file is a <sitemapindex>: its locs are children
         # The extensions' rules of a urlset (sitemill.validate.extensions), when checked.
         self.extensions: Callable[[Any, Sequence[Any], list[str]], None] | None = None
         self.seen: dict[int, int] = {}  # fingerprint -> line
@@ -135,7 +139,8 @@ class LocRules:
         """The common case, decided in C loops: plain URLs under the place, none seen before."""
         if self.prefix is None or not locs or max(map(len, locs)) > MAX_URL_LENGTH:
             return False
-        if not _plain_batch(self.prefix).fullmatch("\0".join(locs) + "\0"):
+        joined = "\0".join(locs) + "\0"
+        if not _plain_batch(self.prefix).fullmatch(joined) or _MAYBE_DOT_SEGMENT.search(joined):
             return False
         fingerprints = list(map(hash, locs))
         if len(set(fingerprints)) < len(fingerprints) or not self.seen.keys().isdisjoint(
@@ -159,6 +164,7 @@ class LocRules:
             and _PLAIN.fullmatch(loc) is not None
             and loc.count("#") < 2
             and ("%" not in loc or _STRAY_PERCENT.search(loc) is None)
+            and _MAYBE_DOT_SEGMENT.search(loc) is None
         ):
             self.sink.extend(Violation(self.file, line, text) for text in self._problems(loc, line))
         repeat = self._repeat(loc, hash(loc), line)
@@ -184,8 +190,8 @@ class LocRules:
             yield from self._place_problems(loc, place, line)
 
     def _place_problems(self, loc: str, place: Place, line: int) -> Iterator[str]:
-        if self.place is None:
-            self.place = place if self.siblings else Place(place.origin, "/")
+        if self.place is None:  # no base_url: the URLs reveal the host, not the directory
+            self.place = Place(place.origin, "/")
             self.prefix, self.first_line = self.place.url, line
             return
         expected = self.place
@@ -195,14 +201,21 @@ class LocRules:
                 why = f" like the first loc (line {self.first_line})"
             yield f"loc {short(loc)} is on {place.origin_url}, not {expected.origin_url}{why}"
         elif not expected.holds(place):
-            if self.first_line is not None:
+            # sitemaps.org location rule: the sitemap's directory or below it, no other.
+            # https://www.sitemaps.org/protocol.html#location
+            path = urlsplit(loc).path or "/"
+            shown = short(loc)
+            if normal_path(path) != path:
+                shown += f" (resolved: {short(place.origin_url + normal_path(path))})"
+            if self.index:
                 yield (
-                    f"index child {short(loc)} is not in {expected.url} like the first child "
-                    f"(line {self.first_line}); an index's children must share one directory"
+                    f"index child {shown} is outside {expected.url}, the directory this index "
+                    "is served from; a child must be there or below it (sitemaps.org location "
+                    "rule)"
                 )
             else:
                 yield (
-                    f"loc {short(loc)} is outside {expected.url}, the directory this sitemap "
+                    f"loc {shown} is outside {expected.url}, the directory this sitemap "
                     "is served from (sitemaps.org location rule)"
                 )
 
