@@ -27,6 +27,8 @@ class Entry(NamedTuple):
     ``loc`` is absolute and percent-encoded (XML escaping is the template's job);
     ``lastmod`` is a W3C datetime in UTC, so plain string comparison orders it.
     ``alternates`` (hreflang) and ``images`` are the sitemap extensions, empty for most runs.
+    ``title`` is the page's title for the HTML sitemap (html_sitemap), never written in the
+    XML sitemaps; None when not read or the page has none.
     A NamedTuple rather than a frozen dataclass: a run can make millions of them, and a
     tuple is immutable data too, built at a third of the cost.
     """
@@ -37,6 +39,7 @@ class Entry(NamedTuple):
     priority: str | None = None
     alternates: tuple[Alternate, ...] = ()
     images: tuple[Image, ...] = ()
+    title: str | None = None
 
 
 class SkipReason(Enum):

@@ -12,6 +12,13 @@ from sitemill.robots import MAX_ROBOTS_TXT_BYTES
 ENTRY_XML: Final = "sitemap.xml"
 ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
+# The HTML sitemap for people (html_sitemap, sitemill.htmlmap). Its name is sitemill's
+# whether or not a run writes it: never listed as a page, and written or deleted only when
+# its head says sitemill wrote it (sitemill.htmlmap.own).
+HTML_SITEMAP: Final = "sitemap.html"
+# The most bytes a sitemap.html may hold: far above what 50,000 links with long titles take
+# (about 25 MB), far below what would strain a Lambda's memory.
+MAX_HTML_SITEMAP_BYTES: Final = 64 * 1024 * 1024
 # What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
 # Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies, written beside the
@@ -28,13 +35,14 @@ STAGING_NAME: Final = re.compile(
 MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
 # Every name sitemill writes, and so the only names it may ever delete.
 OWN_NAME: Final = re.compile(
-    rf"sitemap\.xml|sitemap\.txt|sitemap-index-[1-9][0-9]*\.xml|{CHILD_NAME.pattern}"
+    rf"sitemap\.xml|sitemap\.txt|sitemap\.html|sitemap-index-[1-9][0-9]*\.xml|{CHILD_NAME.pattern}"
     rf"|{re.escape(STATE_NAME)}"
 )
 _CONTENT_TYPES: Final = {
     ".xml": "application/xml",
     ".gz": "application/gzip",
     ".txt": "text/plain; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
 }
 
 
@@ -57,6 +65,8 @@ def read_limit(name: str) -> int:
     """The most bytes a file of this name in an output folder or prefix may hold, to be read."""
     if name == ROBOTS_TXT:
         return MAX_ROBOTS_TXT_BYTES  # Google reads no further
+    if name == HTML_SITEMAP:
+        return MAX_HTML_SITEMAP_BYTES
     if name.endswith(".gz"):
         # Deflate's stored blocks add 5 bytes per 64 KiB: incompressible data grows a little.
         return MAX_BYTES_LIMIT + MAX_BYTES_LIMIT // 8192 + 1024

@@ -13,7 +13,8 @@ from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Alternate, Entry, Image, SkipReason
 from sitemill.html.facts import PageFacts
-from sitemill.html.images import page_images, site_hosts
+from sitemill.images.chrome import SiteChrome
+from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks, is_verification_file, wants_facts
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
@@ -21,6 +22,7 @@ from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
+from sitemill.spool import held
 from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
@@ -42,6 +44,7 @@ def build_from_pages(
     remembered: Collection[str] = (),
     on_skip: OnSkip | None = None,
     holds: Callable[[str], bool] | None = None,
+    has_file: HasFile | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -51,18 +54,17 @@ def build_from_pages(
     ``remembered``: sitemill's own files that the state says earlier runs left; ``on_skip``
     is told each page left out (a job forgets those in the state it keeps). ``holds``: whether
     the site has a page file at a path, where the source knows (a tree), for links to ``/x``
-    that name the folder page ``/x/`` (sitemill.listing.aliases).
+    that name the folder page ``/x/`` (sitemill.listing.aliases). ``has_file``: whether the
+    site holds a file at a path, named exactly so (a tree): images without one are left out.
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
     checks = PageChecks(config, tally, holds)
-    extensions = _Extensions(config, checks)
+    extensions = _Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
     )
-    if extensions.alternates:
-        resolver = ClusterResolver(checks.own_key, extensions.counts, checks.names)
-        entries = resolver.resolve(entries)
+    entries = _across_the_site(entries, extensions, checks)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
     report.result = write_sitemaps(
@@ -75,10 +77,27 @@ def build_from_pages(
         remembered=remembered,
     )
     report.warnings.extend(report.result.warnings)
-    for message in (*checks.summary(), *extensions.counts.messages()):
+    report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
+    for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
     return report
+
+
+def _across_the_site(
+    entries: Iterator[Entry], extensions: _Extensions, checks: PageChecks
+) -> Iterator[Entry]:
+    """The entries with what only the whole site tells: hreflang clusters, and images
+    without the site chrome. Both hold the entries until the last one was seen."""
+    chrome = extensions.chrome
+    if chrome is not None:
+        entries = chrome.count(entries)
+    if extensions.alternates:
+        resolver = ClusterResolver(checks.own_key, extensions.counts, checks.names)
+        entries = resolver.resolve(entries)  # (spools every entry until the last)
+    elif chrome is not None:
+        entries = held(entries)
+    return entries if chrome is None else chrome.drop(entries)
 
 
 def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
@@ -93,16 +112,24 @@ def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
 
 class _Extensions:
     """The sitemap extensions of a run: what each page declares (alternates, by URL key, for
-    sitemill.alternates.clusters to resolve) and shows (images on the site's hosts)."""
+    sitemill.alternates.clusters to resolve) and shows (sitemill.images)."""
 
-    def __init__(self, config: Config, checks: PageChecks) -> None:
+    def __init__(self, config: Config, checks: PageChecks, has_file: HasFile | None) -> None:
         xml = config.format is OutputFormat.XML
         self.config = config
         self.checks = checks
         self.alternates = xml and config.alternates.enabled
         self.images = xml and config.images
-        self.hosts = site_hosts(config.base_url, config.image_hosts) if self.images else frozenset()
         self.counts = AlternateCounts()
+        self.page_images = PageImages(config, has_file) if self.images else None
+        self.chrome = None
+        if self.page_images is not None and not config.keep_image_chrome:
+            self.chrome = SiteChrome(config.image_chrome_share, self.page_images.pages_read)
+
+    def messages(self) -> list[str]:
+        """The images' summary lines: what was left out, and why."""
+        found = [] if self.page_images is None else self.page_images.messages()
+        return found + ([] if self.chrome is None else self.chrome.messages())
 
     def of(
         self, path: str, loc: str, facts: PageFacts | None
@@ -124,10 +151,7 @@ class _Extensions:
                 counts=self.counts,
             )
             alternates = tuple(Alternate(hreflang, key) for hreflang, key in pairs)
-        images: tuple[Image, ...] = ()
-        if self.images and facts is not None and facts.images:
-            found = page_images(facts.images, loc, facts.base, self.hosts)
-            images = tuple(map(Image, found))
+        images = () if self.page_images is None else self.page_images.of(path, loc, facts)
         return alternates, images
 
 
@@ -182,11 +206,12 @@ def _page_entries(
             continue
         if dates is not None and page.date_reason is not None:
             dates[page.date_reason] += 1  # before the canonical gate: close enough
-        entry = Entry(loc, page.lastmod, changefreq, priority)
+        title = None if facts is None else facts.title or None  # read for html_sitemap only
+        entry = Entry(loc, page.lastmod, changefreq, priority, title=title)
         if extensions is not None and (extensions.alternates or extensions.images):
             alternates, images = extensions.of(path, loc, facts)
             if alternates or images:
-                entry = Entry(loc, page.lastmod, changefreq, priority, alternates, images)
+                entry = Entry(loc, page.lastmod, changefreq, priority, alternates, images, title)
         yield from checks.offer(entry, path, facts)
     yield from checks.finish()
 

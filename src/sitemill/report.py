@@ -10,6 +10,7 @@ from typing import Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
+from sitemill.outputs import HTML_SITEMAP
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,11 @@ class WriteResult:
     def changed(self) -> bool:
         return bool(self.written or self.deleted)
 
+    @property
+    def sitemap_count(self) -> int:
+        """The sitemap files and indexes among ``files`` (sitemap.html, for people, is not)."""
+        return sum(1 for name in self.files if name != HTML_SITEMAP)
+
 
 @dataclass
 class Report:
@@ -55,6 +61,7 @@ class Report:
     state_written: bool = False
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
+    image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).
@@ -129,10 +136,13 @@ def heads_line(report: Report) -> str:
 
 
 def extensions_line(report: Report) -> str:
-    """``extensions: 300 URLs with hreflang alternates, 5,100 images``; empty when none."""
+    """``extensions: 300 URLs with hreflang alternates, 5,100 images, 950 site-chrome
+    images left out``; empty when none."""
     parts = []
     if report.alternates:
         parts.append(f"{report.alternates:,} URLs with hreflang alternates")
     if report.images:
         parts.append(f"{report.images:,} images")
+    if report.image_chrome:
+        parts.append(f"{report.image_chrome:,} site-chrome images left out")
     return f"extensions: {', '.join(parts)}" if parts else ""

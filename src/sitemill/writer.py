@@ -17,6 +17,7 @@ from typing import Final
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SourceError
+from sitemill.htmlmap.output import HtmlSitemap
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, content_type, is_own_name
 from sitemill.publish import Publisher, StagedChild
 from sitemill.render.indexes import IndexItem
@@ -62,15 +63,15 @@ def write_sitemaps(
     """
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
+    html = HtmlSitemap(config, sink)  # sitemap.html: its links are taken on the way
+    entries = html.watch(entries)
     rendered = renderer.render_sitemaps(
         entries, max_urls=config.max_urls, max_bytes=config.max_bytes, extensions=extensions
     )
     result = WriteResult()
     record = partial(_record, result)
     publisher_for = partial(Publisher, sink, content_type, record, remembered, staging)
-    first = next(rendered, None)
-    if first is None:
-        raise SourceError("no pages to list: nothing matched include/exclude; nothing was written")
+    first = _first(rendered)
     second = next(rendered, None)
     if second is None:
         name = ENTRY_TXT if text else ENTRY_XML
@@ -78,7 +79,7 @@ def write_sitemaps(
         result.entry_files.append(name)
         result.files.append(name)
         renderer.check(name, first.data)
-        robots = _new_robots(sink, config, result.entry_files, robots_source)
+        robots = _rendered_last(html, renderer, sink, config, result, robots_source)
         publisher = publisher_for()
         publisher.put(name, first.data)
     else:
@@ -92,19 +93,43 @@ def write_sitemaps(
             indexes = render([child.name for child in children])
             result.entry_files.extend(name for name, _ in indexes)
             result.files[:0] = result.entry_files
-            robots = _new_robots(sink, config, result.entry_files, robots_source)
+            robots = _rendered_last(html, renderer, sink, config, result, robots_source)
             publisher = publisher_for()
             staged = [StagedChild(child.name, Path(folder) / child.name) for child in children]
             with _abandoned_on_failure(publisher):
                 publisher.publish_split(staged, indexes, render)
-    _finish(publisher, robots, result)
+    _finish(publisher, robots, result, html)
     return result
 
 
-def _finish(publisher: Publisher, robots: bytes | None, result: WriteResult) -> None:
-    """robots.txt, then the deletion of what this build no longer names; ``result.outputs``
-    is what is left of sitemill's files (a failed deletion is a warning, tried again later)."""
+def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:
+    first = next(rendered, None)
+    if first is None:
+        raise SourceError("no pages to list: nothing matched include/exclude; nothing was written")
+    return first
+
+
+def _rendered_last(
+    html: HtmlSitemap,
+    renderer: Renderer,
+    sink: Sink,
+    config: Config,
+    result: WriteResult,
+    robots_source: bytes | None,
+) -> bytes | None:
+    """Once every entry has been rendered: sitemap.html, and robots.txt's new bytes."""
+    html.render(renderer, result)
+    return _new_robots(sink, config, result.entry_files, robots_source)
+
+
+def _finish(
+    publisher: Publisher, robots: bytes | None, result: WriteResult, html: HtmlSitemap
+) -> None:
+    """sitemap.html and robots.txt, then the deletion of what this build no longer names;
+    ``result.outputs`` is what is left of sitemill's files (a failed deletion is a warning,
+    tried again later)."""
     with _abandoned_on_failure(publisher):
+        html.publish(publisher, result)
         if robots is not None:
             publisher.put(ROBOTS_TXT, robots)
         deletion = publisher.delete_stale(result.files)

@@ -851,3 +851,23 @@ def test_a_bad_state_location_is_a_config_error_before_anything_is_written(s3: A
     with pytest.raises(ConfigError, match="state: "):
         handle({"action": "rebuild", "bucket": BUCKET}, Context(), env=env, s3=s3)
     assert "sitemap.xml" not in [o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+
+
+def test_summary_counts_images_and_the_site_chrome_left_out(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number in range(25):
+        body = (
+            f'<!doctype html><title>p{number}</title><img src="/logo.png"><img src="{number}.jpg">'
+        )
+        s3.put_object(Bucket=BUCKET, Key=f"posts/{number}.html", Body=body.encode())
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_IMAGES": "true"}
+    result = handle({"action": "rebuild"}, Context(), env=env, s3=s3)
+    assert (result["images"], result["image_chrome"]) == (25, 25)
+    line = summary_line(capsys)
+    assert (line["images"], line["image_chrome"]) == (25, 25)
+    assert b"logo.png" not in index(s3)
+    kept = handle(
+        {"action": "rebuild"}, Context(), env=env | {"SITEMILL_KEEP_IMAGE_CHROME": "true"}, s3=s3
+    )
+    assert (kept["images"], kept["image_chrome"]) == (50, 0)

@@ -568,3 +568,13 @@ def test_s3_keeps_its_state_in_another_bucket(
         out = capsys.readouterr().out
         assert "lastmod: 2 kept" in out
         assert "nothing changed" in out
+
+
+def test_the_report_shows_images_and_the_site_chrome_left_out() -> None:
+    report = Report(WriteResult(files=["sitemap.xml"], url_count=30), LastmodMode.MTIME)
+    report.images, report.image_chrome = 30, 60
+    stream = io.StringIO()
+    print_report(report, "out", stream)
+    assert stream.getvalue().splitlines()[-1] == (
+        "extensions: 30 images, 60 site-chrome images left out"
+    )

@@ -1021,3 +1021,10 @@ def test_every_skip_reason_is_explained_in_the_summary() -> None:
 )
 def test_summary_warnings_are_plain_text(text: str, markdown: str) -> None:
     assert markdown_text(text) == markdown
+
+
+def test_summary_shows_images_and_the_site_chrome_left_out() -> None:
+    report = Report(WriteResult(files=["sitemap.xml"], url_count=30), LastmodMode.GIT)
+    report.images, report.image_chrome = 30, 60
+    text = render_summary(report, ["sitemap.xml"], None, "commit is false", [])
+    assert "- extensions: 30 images, 60 site-chrome images left out\n" in text

@@ -52,7 +52,7 @@ READ_CASES: dict[str, tuple[str | bytes, tuple[str, ...]]] = {
     "> inside a quoted value": ('<img alt="a > b" src="a.png">', ("a.png",)),
     "> inside a single-quoted value": ("<img alt='>' src=a.png>", ("a.png",)),
     "src named in another value": ('<img alt="src=bad.png" src="a.png">', ("a.png",)),
-    "data-src is not src": ('<img data-src="lazy.png">', ()),
+    "data-src alone": ('<img data-src="lazy.png">', ("lazy.png",)),
     "data-src before src": ('<img data-src="lazy.png" src="a.png">', ("a.png",)),
     "srcset is not src": ('<img srcset="a.png" src="b.png">', ("b.png",)),
     "xsrc, src-x are not src": ('<img xsrc="x.png" src-x="y.png">', ()),
@@ -118,10 +118,9 @@ READ_CASES: dict[str, tuple[str | bytes, tuple[str, ...]]] = {
     "upper-case hidden elements": (
         "<SCRIPT><img src=s.png></SCRIPT><NoScript><img src=n.png></noscript>"
         "<TITLE><img src=t.png></title><Template><img src=t.png></TEMPLATE><img src=a.png>",
-        ("a.png",),
+        ("n.png", "a.png"),  # (<noscript> content is read: see LAZY_CASES)
     ),
     "style": ('<style>.x{background:url("<img src=s.png>")}</style><img src=a.png>', ("a.png",)),
-    "noscript": ('<noscript><img src="n.png"></noscript><img src="a.png">', ("a.png",)),
     "template": ('<template><img src="t.png"></template><img src="a.png">', ("a.png",)),
     "textarea and title": (
         "<title><img src=t.png></title><textarea><img src=x.png></textarea>",
@@ -189,6 +188,119 @@ def test_read_image_sources(name: str) -> None:
     assert read(html) == expected
 
 
+# Lazy-loaded images, in the shapes real themes and plugins write them: a Hugo theme's
+# lazysizes images listed 2 images where its pages showed 128.
+GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+SVG = (
+    "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20"
+    "viewBox='0%200%20800%20600'%3E%3C/svg%3E"
+)
+PHOTO = "https://example.com/wp-content/uploads/2023/05/photo-1024x768.jpg"
+LAZY_CASES: dict[str, tuple[str, tuple[str, ...]]] = {
+    # lazysizes (https://github.com/aFarkas/lazysizes): class="lazyload" and data-src
+    "lazysizes data-src": (
+        '<img class="lazyload" data-src="/posts/trip/cover.jpg" alt="Cover">',
+        ("/posts/trip/cover.jpg",),
+    ),
+    "lazysizes data-srcset with a GIF placeholder": (
+        f'<img src="{GIF}" data-srcset="/img/a-480.jpg 480w, /img/a-800.jpg 800w"'
+        ' data-sizes="auto" class="lazyload" alt="">',
+        ("/img/a-480.jpg",),
+    ),
+    "lazysizes <picture>": (
+        '<picture><source type="image/webp" data-srcset="/img/b.webp 1x, /img/b@2x.webp 2x">'
+        '<img class="lazyload" data-src="/img/b.jpg" alt=""></picture>',
+        ("/img/b.webp", "/img/b.jpg"),
+    ),
+    # WordPress (WP Rocket and other plugins): an SVG placeholder, data-lazy-src, and the
+    # real image again in <noscript>
+    "WordPress data-lazy-src": (
+        f'<img width="800" height="600" src="{SVG}" data-lazy-src="{PHOTO}" alt="">'
+        f'<noscript><img width="800" height="600" src="{PHOTO}" alt=""></noscript>',
+        (PHOTO,),
+    ),
+    # A Hugo theme: a lazy image, and its <noscript> fallback of the same URL
+    "Hugo <noscript> fallback": (
+        '<img class="lazyload" data-src="/images/algo.png" alt="algo">'
+        '<noscript><img src="/images/algo.png" alt="algo"></noscript>',
+        ("/images/algo.png",),
+    ),
+    "<noscript> fallback only": (
+        '<img class="lazy"><noscript><img src="/images/only.png"></noscript>',
+        ("/images/only.png",),
+    ),
+    # which attribute wins
+    "src beats data-src": ('<img src="a.png" data-src="b.png">', ("a.png",)),
+    "data-src beats data-lazy-src": ('<img data-lazy-src="l.png" data-src="d.png">', ("d.png",)),
+    "data-src beats srcset": ('<img srcset="s.png 2x" data-src="d.png">', ("d.png",)),
+    "data-lazy-src beats srcset": ('<img srcset="s.png" data-lazy-src="l.png">', ("l.png",)),
+    "srcset beats data-srcset": ('<img data-srcset="ds.png" srcset="s.png 1x">', ("s.png",)),
+    "placeholders everywhere but data-srcset": (
+        f'<img src="{GIF}" data-src="data:," data-lazy-src="{SVG}" srcset="{GIF} 1x"'
+        ' data-srcset="real.png 1x, real2.png 2x">',
+        ("real.png",),
+    ),
+    "empty data-src": ('<img data-src="" data-srcset="b.png">', ("b.png",)),
+    "the first of repeated data-src": ('<img data-src="a.png" data-src="b.png">', ("a.png",)),
+    "a data-src without value is empty": ('<img data-src data-src="b.png">', ()),
+    "upper case": ("<IMG DATA-SRC=a.png><Img Data-Lazy-Src=b.png>", ("a.png", "b.png")),
+    "references in data-src": ('<img data-src="a.png?x=1&amp;y=2">', ("a.png?x=1&y=2",)),
+    "a placeholder that is a file wins": (  # (site chrome, shown everywhere, goes later)
+        '<img src="/img/blank.gif" data-src="/img/real.jpg">',
+        ("/img/blank.gif",),
+    ),
+    # names that are not lazy sources
+    "data-src-retina, data-srcx, x-data-src": (
+        '<img data-src-retina="r.png" data-srcx="x.png" x-data-src="y.png">',
+        (),
+    ),
+    "data-original, data-lazy": ('<img data-original="o.png" data-lazy="l.png">', ()),
+    "data-src in another value": ('<img alt="data-src=x.png" data-src="a.png">', ("a.png",)),
+    "data-src on a <source>": ('<picture><source data-src="x.webp"><img src="a.jpg">', ("a.jpg",)),
+    "data-src on another tag": ('<div data-src="d.png" data-bg="e.png"></div>', ()),
+    # left out as before
+    "a lazy pixel": ('<img data-src="p.gif" width="1" height="1">', ()),
+    "a lazy icon": ('<img data-src="/favicon-32x32.png">', ()),
+    "a data: URI only": (f'<img data-src="{GIF}">', ()),
+    "lazy in a comment, a script, a template": (
+        '<!-- <img data-src="c.png"> --><script>x = "<img data-src=s.png>"</script>'
+        '<template><img data-src="t.png"></template>',
+        (),
+    ),
+    # <noscript>: read as markup
+    "noscript": ('<noscript><img src="n.png"></noscript><img src="a.png">', ("n.png", "a.png")),
+    "a tracking pixel in noscript": (
+        '<noscript><img height="1" width="1" style="display:none"'
+        ' src="https://www.facebook.com/tr?id=1&amp;ev=PageView&amp;noscript=1"/></noscript>',
+        (),
+    ),
+    "unclosed noscript": ('<noscript><img src="n.png">', ("n.png",)),
+    "a script in noscript still hides": (
+        "<noscript><script><img src=s.png></script><img src=n.png></noscript>",
+        ("n.png",),
+    ),
+    "noscript in a template": ("<template><noscript><img src=t.png></noscript></template>", ()),
+    "noscript in a comment": ("<!-- <noscript><img src=c.png></noscript> -->", ()),
+    "noscript attributes": ('<noscript class="x" data-src="no.png"><img src=n.png>', ("n.png",)),
+    "</noscript> in a value": ('<noscript><p title="</noscript>"><img src=n.png>', ("n.png",)),
+}
+
+
+@pytest.mark.parametrize("name", list(LAZY_CASES))
+def test_lazy_loaded_images_are_read(name: str) -> None:
+    html, expected = LAZY_CASES[name]
+    assert read(html) == expected
+
+
+def test_a_lazy_image_and_its_noscript_fallback_are_one_image_once_resolved() -> None:
+    html = (
+        '<img class="lazyload" data-src="cover.png">'
+        '<noscript><img src="/blog/post/cover.png"></noscript>'
+    )
+    assert read(html) == ("cover.png", "/blog/post/cover.png")
+    assert page_images(read(html), PAGE, None, HOSTS) == (f"{PAGE}cover.png",)
+
+
 def test_sources_are_in_document_order() -> None:
     html = (
         '<header><img src="/logo.svg"></header><main><picture><source srcset="1.webp">'
@@ -222,7 +334,7 @@ def test_duplicates_do_not_count_toward_the_bound() -> None:
 class _Reference(HTMLParser):
     """The same rules over the standard library's tokenizer (fine for well-formed pages)."""
 
-    HIDDEN = frozenset({"noscript", "template", "textarea", "title", "iframe", "video", "audio"})
+    HIDDEN = frozenset({"template", "textarea", "title", "iframe", "video", "audio"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -242,10 +354,16 @@ class _Reference(HTMLParser):
             pixel.fullmatch(values.get(key, "")) for key in ("width", "height")
         ):
             return
-        source = values.get("src", "") if tag == "img" else ""
-        if not source or source.lower().startswith("data:"):
-            candidates = values.get("srcset", "").replace(",", " ").split()
-            source = candidates[0] if candidates else ""
+        names = ["src", "data-src", "data-lazy-src"] if tag == "img" else []
+        source = ""
+        for name in [*names, "srcset", "data-srcset"]:
+            value = values.get(name, "")
+            if name.endswith("srcset"):
+                candidates = value.replace(",", " ").split()
+                value = candidates[0] if candidates else ""
+            if value and not value.lower().startswith("data:"):
+                source = value
+                break
         name = source.split("?")[0].rsplit("/", 1)[-1].lower()
         icon = name.startswith(("favicon", "apple-touch-icon"))
         if source and not source.lower().startswith("data:") and not icon:
@@ -263,7 +381,12 @@ def reference(html: str) -> tuple[str, ...]:
     return tuple(parser.found)
 
 
-_NAMES = st.sampled_from(["src", "srcset", "data-src", "alt", "width", "height", "SRC", "class"])
+_NAMES = st.sampled_from(
+    [
+        *("src", "srcset", "data-src", "data-srcset", "data-lazy-src", "DATA-SRC", "data-srcx"),
+        *("alt", "width", "height", "SRC", "class"),
+    ]
+)
 _VALUES = st.sampled_from(
     [
         *("a.png", "b.png", "c.png 1x, d.png 2x", "", "1", "1px", "0", "x y", "a>b"),
@@ -570,6 +693,23 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "distinct data: URIs": numbered("<img src=data:%d>"),
     "distinct images": numbered("<img src=%d.png>"),
     "references": repeat(b'<img src="&amp;&#'),
+    # lazy-loaded images and <noscript>
+    '<img data-src=" unclosed': repeat(b'<img data-src="'),
+    "<img data-srcset= unclosed": repeat(b"<img data-srcset="),
+    "<img data-lazy-src=' unclosed": repeat(b"<img data-lazy-src='"),
+    "many data- attributes, one tag": lambda size: b"<img" + b" data-srcs=1" * (size // 11),
+    "many near-source names, one tag": lambda size: (
+        b"<img" + b" data-src-x data-lazy-srcx=1 data-srcsetx data-=x" * (size // 48)
+    ),
+    "many data-src=, one unclosed tag": lambda size: b"<img" + b" data-src=" * (size // 10),
+    "distinct lazy images": numbered("<img data-src=%d.png>"),
+    "distinct placeholders only": numbered(
+        '<img src="data:%d" data-src="data:" data-lazy-src="data:," srcset="data:" '
+        'data-srcset="data:">'
+    ),
+    "<noscript> unclosed": repeat(b"<noscript>"),
+    "<noscript><img unclosed": repeat(b"<noscript><img data-src="),
+    "distinct noscript images": numbered("<noscript><img src=%d.png></noscript>"),
     "invalid UTF-8": repeat(b"\xff\xfe<\x80\xc3"),
 }
 
@@ -586,7 +726,12 @@ def test_hostile_pages_take_well_under_a_second(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ['<img src=" unclosed', "<", "distinct favicons", "<img> without source"]
+    "name",
+    [
+        *('<img src=" unclosed', "<", "distinct favicons", "<img> without source"),
+        *('<img data-src=" unclosed', "many data- attributes, one tag", "<noscript> unclosed"),
+        "many near-source names, one tag",
+    ],
 )
 def test_hostile_pages_take_linear_time(name: str) -> None:
     make = HOSTILE[name]

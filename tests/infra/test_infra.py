@@ -40,7 +40,10 @@ OWN_OUTPUTS = (
     "sitemap-4.txt.gz",
     "sitemap-index-2.xml",
 )
-PAGES = ("index.html", "a/index.htm", "docs/guide.pdf", "sitemap.html", "sitemap-guide.html")
+PAGES = ("index.html", "a/index.htm", "docs/guide.pdf", "sitemap-guide.html", "a/sitemap.html")
+# The HTML sitemap (HtmlSitemap): sitemill's own name, written or deleted only when its head
+# says sitemill wrote it; its writes trigger (the .html rule) and the function ignores them.
+HTML_SITEMAP = "sitemap.html"
 # What the last run saw: sitemill's own, read and written, never deleted; no trigger. The
 # stack keeps it in a bucket of its own (StateBucket), under "<site bucket>/<prefix>".
 STATE = "sitemill-state.json.gz"
@@ -408,6 +411,12 @@ def test_s3_writes_only_sitemills_own_keys(
             assert not allowed(statements, action, object_arn(prefix + page)), (action, page)
         for elsewhere in ("other/sitemap.xml", f"{prefix}a/sitemap.xml", "sitemap.xml.bak"):
             assert not allowed(statements, action, object_arn(elsewhere)), (action, elsewhere)
+    for action in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject"):
+        assert allowed(statements, action, object_arn(prefix + HTML_SITEMAP)), action
+        for elsewhere in (f"{prefix}a/{HTML_SITEMAP}", f"{prefix}{HTML_SITEMAP}.bak"):
+            assert action == "s3:GetObject" or not allowed(
+                statements, action, object_arn(elsewhere)
+            ), (action, elsewhere)
     assert allowed(statements, "s3:PutObject", object_arn(prefix + "robots.txt")) is robots
     assert not allowed(statements, "s3:DeleteObject", object_arn(prefix + "robots.txt"))
     # The state lives in the stack's own bucket: never written in the site bucket (a deploy's

@@ -7,65 +7,26 @@ built, not copied: declarations join the pages they connect where the targets co
 (sitemill.alternates.confirmed: return links; a page that declares nothing joins whoever names
 it), each cluster keeps the versions this sitemap lists (one page per hreflang: the one most
 pages name), and every listed member carries the whole cluster. Whether a URL is listed is known
-only at the end, so the entries wait in a spool (in memory, then on disk past
+only at the end, so the entries wait in a spool (sitemill.spool: in memory, then on disk past
 ``SPOOL_IN_MEMORY``) and are given back, in order, once the clusters are known.
 """
 
 from __future__ import annotations
 
-import pickle
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Final
+from typing import Final
 
 from sitemill.alternates.confirmed import join_confirmed
 from sitemill.alternates.declared import AlternateCounts
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Alternate, Entry
 from sitemill.html.hreflang import X_DEFAULT
+from sitemill.spool import SPOOL_IN_MEMORY, Spool
 
-# Entries held in memory before the spool moves to a temporary file (about 300 bytes each).
-SPOOL_IN_MEMORY: Final = 50_000
 # Versions one entry carries at most (a cluster of more is a template naming every page).
 MAX_CLUSTER: Final = 256
-_CHUNK: Final = 4_096  # entries per pickled chunk on disk
 _INDEX_NAMES: Final = ("index.html", "index.htm")
 _PAGE_SUFFIXES: Final = (".html", ".htm")
-
-
-class _Spool:
-    """Entries in order: a list, then chunks pickled to a temporary file."""
-
-    def __init__(self) -> None:
-        self._memory: list[Entry] = []
-        self._file: IO[bytes] | None = None
-
-    def append(self, entry: Entry) -> None:
-        self._memory.append(entry)
-        if len(self._memory) >= SPOOL_IN_MEMORY:
-            self._spill()
-
-    def _spill(self) -> None:
-        if self._file is None:
-            self._file = tempfile.TemporaryFile(prefix="sitemill-spool-")  # noqa: SIM115
-        for start in range(0, len(self._memory), _CHUNK):
-            pickle.dump(self._memory[start : start + _CHUNK], self._file, pickle.HIGHEST_PROTOCOL)
-        self._memory = []
-
-    def drain(self) -> Iterator[Entry]:
-        """Every entry once, in order; the spool is empty after."""
-        file, self._file = self._file, None
-        if file is not None:
-            with file:
-                file.seek(0)
-                while True:
-                    try:
-                        chunk: list[Entry] = pickle.load(file)  # noqa: S301 (our own file)
-                    except EOFError:
-                        break
-                    yield from chunk
-        memory, self._memory = self._memory, []
-        yield from memory
 
 
 class ClusterResolver:
@@ -88,7 +49,7 @@ class ClusterResolver:
         self._declared: dict[str, tuple[Alternate, ...]] = {}
 
     def resolve(self, entries: Iterable[Entry]) -> Iterator[Entry]:
-        spool = _Spool()
+        spool = Spool(SPOOL_IN_MEMORY)
         for entry in entries:
             self._listed.add(entry.loc)
             if entry.alternates:

@@ -223,7 +223,7 @@ def _counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
     written = "would write" if dry_run else "written"
     counts: dict[str, Any] = {
         "urls": result.url_count,
-        "sitemaps": len(result.files),
+        "sitemaps": result.sitemap_count,
         "written": len(result.written),
         "unchanged": len(result.unchanged),
         "deleted": len(result.deleted),
@@ -233,8 +233,9 @@ def _counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         # How each listed page got its lastmod: "kept", "new page", "content changed"...
         "dates": dict(sorted(report.dates.items())),
     }
-    if report.alternates or report.images:
+    if report.alternates or report.images or report.image_chrome:
         counts["alternates"], counts["images"] = report.alternates, report.images
+        counts["image_chrome"] = report.image_chrome  # image entries left out as site chrome
     if report.skipped:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
     return counts

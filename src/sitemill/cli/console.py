@@ -40,7 +40,7 @@ def terminal_progress(stream: TextIO) -> Iterator[Progress]:
 
 def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     result = report.result
-    files = len(result.files)
+    files = result.sitemap_count
     kind = (
         "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
     )

@@ -25,7 +25,9 @@ BOOL_FLAGS = (
     "gzip",
     "content_dates",
     "images",
+    "keep_image_chrome",
     "alternates",
+    "html_sitemap",
 )
 VALUE_FLAGS = (
     "base_url",
@@ -39,6 +41,7 @@ VALUE_FLAGS = (
     "templates_dir",
     "state",
     "previous_state",
+    "image_chrome_share",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
 LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
@@ -70,6 +73,11 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="HOST",
         help="a host besides the site's whose images are listed, a CDN (repeat)",
+    )
+    group.add_argument(
+        "--image-chrome-share",
+        metavar="SHARE",
+        help="images shown on more than this share of the pages are site chrome (default 0.5)",
     )
     group.add_argument(
         "--state",

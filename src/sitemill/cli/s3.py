@@ -56,7 +56,7 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
     """What a dry run found: the files that would be written and deleted."""
     result = report.result
     stream.write(f"dry run: nothing was written to {where}\n")
-    stream.write(f"{result.url_count:,} URLs in {len(result.files)} sitemap files\n")
+    stream.write(f"{result.url_count:,} URLs in {result.sitemap_count} sitemap files\n")
     for name in result.written:
         stream.write(f"would write: {name}\n")
     for name in result.deleted:

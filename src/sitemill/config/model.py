@@ -22,6 +22,7 @@ from sitemill.config.values import (
     parse_previous_state,
     parse_priority,
     parse_regexes,
+    parse_share,
 )
 from sitemill.errors import ConfigError
 from sitemill.globs import Glob
@@ -93,7 +94,10 @@ class Config:
     previous_state: str | None = None  # a path, an http(s) URL, or PREVIOUS_NONE
     images: bool = False
     image_hosts: tuple[str, ...] = ()  # hosts besides the site's whose images are listed
+    keep_image_chrome: bool = False  # list images shown on most pages (logos) all the same
+    image_chrome_share: float = 0.5  # "most": more than this share of the pages
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
+    html_sitemap: bool = False  # sitemap.html for people (sitemill.htmlmap)
 
 
 _RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
@@ -158,7 +162,10 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "previous_state": parse_previous_state,
     "images": parse_bool,
     "image_hosts": parse_hosts,
+    "keep_image_chrome": parse_bool,
+    "image_chrome_share": parse_share,
     "alternates": parse_alternates,
+    "html_sitemap": parse_bool,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
 _FILE_ONLY: Final = frozenset({"rules"})

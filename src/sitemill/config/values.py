@@ -96,6 +96,20 @@ def parse_priority(key: str, value: object) -> str:
     return format_priority(number)
 
 
+def parse_share(key: str, value: object) -> float:
+    """A share of a whole: a number above 0 and at most 1 (0.5 is half)."""
+    problem = f"{value!r} is not a number above 0 and at most 1 (0.5 is half)"
+    if isinstance(value, bool):
+        raise ConfigError(key, problem)
+    try:
+        number = float(str(value).strip())
+    except ValueError as exc:
+        raise ConfigError(key, problem) from exc
+    if not 0.0 < number <= 1.0:  # (NaN is neither)
+        raise ConfigError(key, problem)
+    return number
+
+
 def parse_regexes(key: str, value: object) -> tuple[re.Pattern[str], ...]:
     if isinstance(value, str):
         items = [line for line in value.splitlines() if line.strip()]

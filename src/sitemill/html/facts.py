@@ -5,6 +5,7 @@
 - ``canonical``: the href of the page's ``<link rel="canonical">``;
 - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
 - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
+- ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
 - ``document``: whether the file is an HTML document at all, not a template, a macro or
   include fragment, or a text file with an .html name (a search-engine verification file).
 
@@ -23,6 +24,7 @@ from typing import Final
 from sitemill.html.head import HTML_SPACE, StartTag, head_start_tags
 from sitemill.html.images import read_image_sources
 from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
+from sitemill.html.title import read_title
 
 __all__ = [
     "FACTS_VERSION",
@@ -36,12 +38,14 @@ __all__ = [
 
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
-FACTS_VERSION: Final = 3
+# 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read
+FACTS_VERSION: Final = 5
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.
 MAX_ALTERNATES: Final = 256
 
 _TAGS: Final = frozenset({"meta", "link", "html", "head"})
+_TAGS_AND_TITLE: Final = _TAGS | {"title"}
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
 _MARKS: Final = ((b"noindex", b"none", b"refresh", b"canonical", b"hreflang", b"&#", b"{{", b"{%"),)
@@ -85,20 +89,28 @@ class PageFacts:
     document: bool = True  # False: not an HTML document (a template, a fragment, text)
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written, in order
     images: tuple[str, ...] | None = None  # image sources as written; None: body not read
+    title: str | None = None  # the <title> text, "" for none; None: not read
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
 
 
-def read_page_facts(data: bytes) -> PageFacts:
-    """The facts of a page from its first bytes (PAGE_FACTS_BYTES are enough). Linear."""
+def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
+    """The facts of a page from its first bytes (PAGE_FACTS_BYTES are enough), with its
+    title when ``titles`` (the first <title> of its head, as a parser builds it). Linear."""
     if not _is_document_start(data):
         return PageFacts(document=False)
+    title: str | None = "" if titles else None
+    titled = False
     noindex = False
     refreshes: list[str] = []
     canonicals: list[str] = []
     alternates: list[tuple[str, str]] = []
-    for tag in head_start_tags(data, _TAGS, _MARKS):
+    for tag in head_start_tags(data, _TAGS_AND_TITLE if titles else _TAGS, _MARKS):
+        if tag.name == "title":
+            if not titled:  # document.title is the first <title>'s, even when empty
+                title, titled = read_title(tag.text), True
+            continue
         if tag.name != "meta" and _TEMPLATE.search(tag.source):
             return PageFacts(document=False)  # <html lang="{{ .Site.Language }}">: a layout
         values = _values(tag)
@@ -124,7 +136,7 @@ def read_page_facts(data: bytes) -> PageFacts:
     relative = _is_relative(refresh) or _is_relative(canonical)
     relative = relative or any(_is_relative(href) for _, href in alternates)
     base = _base_href(data) if relative else None
-    return PageFacts(noindex, refresh, canonical, base, alternates=tuple(alternates))
+    return PageFacts(noindex, refresh, canonical, base, alternates=tuple(alternates), title=title)
 
 
 def with_images(facts: PageFacts, data: bytes) -> PageFacts:

@@ -40,10 +40,12 @@ _FIRST_LOOK: Final = 8 * 1024  # bytes scanned at first (see head_start_tags)
 
 @dataclass(frozen=True, slots=True)
 class StartTag:
-    """A start tag of the head: its lower-case name and its bytes from "<" to ">"."""
+    """A start tag of the head: its lower-case name and its bytes from "<" to ">"; for an
+    element whose content is text (<title>), that text as written (up to its end tag)."""
 
     name: str
     source: bytes
+    text: bytes = b""
 
     def attributes(self) -> list[tuple[str, str]]:
         """(name, value) pairs in order: names lower-cased, character references decoded."""
@@ -113,7 +115,8 @@ def head_start_tags(
         elif tag == "template":
             template_depth = 1
         elif tag in names:
-            yield StartTag(tag, data[token.start("tag") : token.end()])
+            text = data[token.end() : end] if tag in TEXT_CONTENT else b""
+            yield StartTag(tag, data[token.start("tag") : token.end()], text)
         if tag == "plaintext":
             return  # the rest of the page is text
 

@@ -1,9 +1,11 @@
-"""The images a page shows, for Google's image sitemap extension: read, resolved, filtered.
+"""The images a page shows, for Google's image sitemap extension: their sources, read.
 
 A page's image tags are found by one regular-expression pass over the whole page (C speed,
 linear: a construct still open where the page ends runs to the end, so no position is
 scanned twice) that skips, as the HTML tokenizer reads them, everything that holds no image
-source: an "<img" in a comment, a script or a quoted attribute value is never read.
+source: an "<img" in a comment, a script or a quoted attribute value is never read. Each
+image tag found is then read by a fixed number of scans of that tag alone. Resolving the
+sources to URLs is sitemill.html.imageurls (re-exported here).
 https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
 """
 
@@ -12,29 +14,25 @@ from __future__ import annotations
 import html
 import itertools
 import re
-from collections.abc import Iterable
 from html.entities import html5
 from typing import Final
-from urllib.parse import urlsplit, urlunsplit
 
-from sitemill.errors import ConfigError
-from sitemill.html.links import resolve_url
-from sitemill.urls import (
-    C0_OR_SPACE,
-    encode_host,
-    encode_uri_part,
-    join_plain,
-    remove_dot_segments,
-)
+from sitemill.html.imageurls import MAX_IMAGES_PER_PAGE, page_images, site_hosts
 
-MAX_IMAGES_PER_PAGE: Final = 1_000  # Google reads at most 1,000 <image:image> per <url>
+__all__ = [
+    "MAX_IMAGES_PER_PAGE",
+    "MAX_IMAGE_TAGS",
+    "page_images",
+    "read_image_sources",
+    "site_hosts",
+]
+
 # At most this many distinct image tags of a page are read (repeated ones count once, pixels
 # and tags without a source not at all): a hostile page of junk tags costs a bounded time.
 MAX_IMAGE_TAGS: Final = 10 * MAX_IMAGES_PER_PAGE
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _HTML_SPACE: Final = " \t\n\f\r"
-_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 _ICON_PREFIXES: Final = ("favicon", "apple-touch-icon")  # file names of site icons
 
 _SPACE = r"[\t\n\f\r ]"
@@ -46,10 +44,12 @@ _VALUE = r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to it
 _ATTRS = rf"(?: [^>=]++ | = {_SPACE}*+ {_VALUE} )*+"
 _IMAGE_NAME = rf"(?ai:img|source){_NAME_END}"
 # Elements whose content is text to the tokenizer (raw text and RCDATA: an "<img" there is
-# no tag; Googlebot renders with scripting on, so <noscript> is one), or not shown (<template>
-# is inert, <video> and <audio> hold sources and fallback content). An unclosed one runs to
-# the end of the page. https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody
-_TEXT_ELEMENTS: Final = ("script", "style", "noscript", "textarea", "title", "iframe", "xmp")
+# no tag), or not shown (<template> is inert, <video> and <audio> hold sources and fallback
+# content). An unclosed one runs to the end of the page. <noscript> is not one: its content
+# is read as markup, as a browser without scripts reads it, since lazy-loading themes put
+# the real <img src> of a lazy image there (the same image found twice counts once).
+# https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody
+_TEXT_ELEMENTS: Final = ("script", "style", "textarea", "title", "iframe", "xmp")
 _HIDDEN_ELEMENTS: Final = (*_TEXT_ELEMENTS, "noembed", "noframes", "template", "video", "audio")
 
 
@@ -74,11 +74,16 @@ def _first_attribute(name: str, value: str) -> str:
 
 _PIXEL = rf"{_SPACE}*+ [01](?ai:px)?+ {_SPACE}*+"  # a width or height of 0 or 1 (px)
 _PIXEL_VALUE = rf"""(?: "{_PIXEL}" | '{_PIXEL}' | [01](?ai:px)?+ (?=[\t\n\f\r >]|\Z) )"""
-# Whether the tag that follows has a src or srcset attribute with a value ("" counts).
-_HAS_SOURCE = rf"""(?= (?: [\t\n\f\r /]++ | (?!(?ai:src|srcset){_SPACE}*+=)
+# The attributes that may name an image: src and srcset, and the ones lazy-loading scripts
+# fill them from (lazysizes, lozad, vanilla-lazyload: data-src, data-srcset; WP Rocket and
+# other WordPress plugins: data-lazy-src), in the order an <img>'s source is taken from.
+_SOURCE_ATTRIBUTES: Final = ("src", "data-src", "data-lazy-src", "srcset", "data-srcset")
+_SOURCE_NAME = r"(?ai:src(?:set)?+|data-(?:src(?:set)?+|lazy-src))"
+# Whether the tag that follows has one of them with a value ("" counts).
+_HAS_SOURCE = rf"""(?= (?: [\t\n\f\r /]++ | (?!{_SOURCE_NAME}{_SPACE}*+=)
     [^\t\n\f\r />][^\t\n\f\r /=>]*+ (?: {_SPACE}*+ = {_SPACE}*+ {_VALUE} )?+ )*+
-    (?ai:src|srcset) {_SPACE}*+ = )"""
-# What holds no image source: text; an <img> or <source> without a src or srcset value, or
+    {_SOURCE_NAME} {_SPACE}*+ = )"""
+# What holds no image source: text; an <img> or <source> without a source attribute, or
 # an <img> 0 or 1 wide and high (a tracking pixel); another start tag (with its quoted
 # values, where an "<img" is text), a hidden element with its content, a comment, a
 # declaration, an end tag, a "<" that starts nothing (first: "<<<<" costs little). The
@@ -101,9 +106,10 @@ _IMAGE_TAGS: Final = re.compile(
     (?: (< {_IMAGE_NAME} {_ATTRS} >) | < {_IMAGE_NAME} {_ATTRS} \Z | \Z )""",
     re.VERBOSE,
 )
+# An image tag's source attributes, each the first of its name (one scan of the tag each).
 _SOURCES: Final = re.compile(
-    rf"""<(?ai:(?P<source>source)|img) (?:{_first_attribute("src", f"(?P<src>{_VALUE})")})?+
-    (?:{_first_attribute("srcset", f"(?P<srcset>{_VALUE})")})?+""",
+    "<(?ai:(source)|img)"
+    + "".join(f"(?:{_first_attribute(name, f'({_VALUE})')})?+" for name in _SOURCE_ATTRIBUTES),
     re.VERBOSE,
 )
 # A srcset's first candidate (trailing commas stripped after), as the standard splits them:
@@ -114,12 +120,14 @@ _REFERENCE: Final = re.compile(r"&(?:\#[0-9]++;?|\#[xX][0-9a-fA-F]++;?|[a-zA-Z][
 
 def read_image_sources(data: bytes) -> tuple[str, ...]:
     """The sources of the images an HTML page shows, as written, in document order: each
-    <img>'s src (its srcset's first candidate if src is empty, missing or ``data:``) and
-    each <source>'s first srcset candidate (<video> and <audio> content is not read);
-    references decoded, white space stripped, each once, at most MAX_IMAGES_PER_PAGE. Left
-    out: images in comments, scripts, styles, <noscript> and <template>, ``data:`` URIs,
-    1x1 tracking pixels, icons (``favicon*``, ``apple-touch-icon*``), a tag cut off; past
-    MAX_IMAGE_TAGS distinct image tags the page is not read."""
+    <img>'s first of src, data-src, data-lazy-src, srcset's and data-srcset's first
+    candidate that is neither empty nor a ``data:`` placeholder, and each <source>'s first
+    srcset (or data-srcset) candidate (<video> and <audio> content is not read); <img> tags
+    inside <noscript> count (the fallback of a lazy image). References decoded, white space
+    stripped, each once, at most MAX_IMAGES_PER_PAGE. Left out: images in comments, scripts,
+    styles and <template>, ``data:`` URIs, 1x1 tracking pixels, icons (``favicon*``,
+    ``apple-touch-icon*``), a tag cut off; past MAX_IMAGE_TAGS distinct image tags the page
+    is not read."""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     tags = dict.fromkeys(_IMAGE_TAGS.findall(text))  # tags written alike are read once
     tags.pop("", None)  # the end of the page, a tag cut off there
@@ -127,83 +135,40 @@ def read_image_sources(data: bytes) -> tuple[str, ...]:
     for tag in itertools.islice(tags, MAX_IMAGE_TAGS):
         values = _SOURCES.match(tag)
         assert values is not None  # (the tag matched _IMAGE_TAGS)
-        is_source, src, srcset = values.groups()
-        if is_source:
-            source = _first_candidate(_attribute(srcset))
-        else:
-            source = _attribute(src)
-            if not source or _is_data(source):  # a placeholder for a lazy-loaded srcset
-                source = _first_candidate(_attribute(srcset))
-        if source and not _is_data(source) and not _is_icon(source):
+        source = _tag_source(*values.groups())
+        if source and not _is_icon(source):
             found[source] = None
             if len(found) >= MAX_IMAGES_PER_PAGE:
                 break
     return tuple(found)
 
 
-def page_images(
-    sources: Iterable[str], page_url: str, base_href: str | None, site_hosts: frozenset[str]
-) -> tuple[str, ...]:
-    """The image ``sources`` of the page at ``page_url`` as a sitemap lists them: resolved
-    against the document's base URL (``base_href`` if it has a <base>), kept if http(s) on
-    one of ``site_hosts``, percent-encoded as sitemill encodes URLs (so safe in XML once
-    escaped), fragment dropped; each once, in order, at most MAX_IMAGES_PER_PAGE. A source
-    that cannot be resolved is left out."""
-    found: dict[str, None] = {}
-    # A plain relative source on a page of a listed host needs no URL parser (most do).
-    plain = base_href is None and _image_url(page_url, page_url, None, site_hosts) is not None
-    for source in sources:
-        url = join_plain(source, page_url) if plain else None
-        if url is None:
-            url = _image_url(source, page_url, base_href, site_hosts)
-        if url is not None:
-            found[url] = None
-            if len(found) >= MAX_IMAGES_PER_PAGE:
-                break
-    return tuple(found)
-
-
-def site_hosts(base_url: str, image_hosts: Iterable[str]) -> frozenset[str]:
-    """The hosts whose images are listed: the base URL's and ``image_hosts`` (CDN host names
-    or http(s) URLs), lower case and IDNA-encoded as encode_host writes them. Raises
-    ConfigError for a value without a valid host."""
-    hosts = {_host("base_url", base_url)}
-    hosts.update(_host("image_hosts", value) for value in image_hosts if value.strip())
-    return frozenset(hosts)
-
-
-def _host(key: str, value: str) -> str:
-    text = value.strip()
-    try:
-        hostname = urlsplit(text if "//" in text else f"//{text}").hostname
-    except ValueError:  # an invalid IPv6 host, a port that is not a number
-        hostname = None
-    if not hostname:
-        raise ConfigError(key, f"{text!r} is not a host name (like cdn.example.com)")
-    return encode_host(hostname, key)
-
-
-def _image_url(source: str, page: str, base: str | None, hosts: frozenset[str]) -> str | None:
-    """One source as an absolute, encoded URL on ``hosts``, or None."""
-    text = source.strip(C0_OR_SPACE)
-    url = resolve_url(text, page, base) if text else None  # ("" would be the page itself)
-    if url is None:
-        return None
-    try:
-        parts = urlsplit(url)
-        port, hostname = parts.port, parts.hostname
-        if not hostname or parts.username is not None or parts.password is not None:
-            return None  # credentials are not published
-        host = encode_host(hostname, "image")
-        path, query = encode_uri_part(parts.path), encode_uri_part(parts.query)
-    except (ValueError, ConfigError):  # a bad port, IPv6 or IDNA host; a lone surrogate
-        return None
-    if host not in hosts:
-        return None
-    scheme = parts.scheme.lower()
-    if port is not None and port != _DEFAULT_PORTS[scheme]:
-        host = f"{host}:{port}"
-    return urlunsplit((scheme, host, remove_dot_segments(path or "/"), query, ""))
+def _tag_source(
+    is_source: str | None,
+    src: str | None,
+    data_src: str | None,
+    lazy_src: str | None,
+    srcset: str | None,
+    data_srcset: str | None,
+) -> str:
+    """The source an image tag shows ("" if none): a real src wins over a lazy-loading
+    script's attribute, and a single URL over a srcset; a ``data:`` value is a placeholder
+    (a blurred preview, a transparent GIF or SVG), so the next one counts."""
+    if is_source:  # <picture><source>: srcset only (src is a <video>'s)
+        candidates = [srcset, data_srcset]
+        first = 0
+    else:
+        candidates = [src, data_src, lazy_src, srcset, data_srcset]
+        first = 3
+    for number, value in enumerate(candidates):
+        if not value:
+            continue
+        source = _attribute(value)
+        if number >= first:
+            source = _first_candidate(source)
+        if source and not _is_data(source):
+            return source
+    return ""
 
 
 def _attribute(value: str | None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
@@ -25,7 +25,7 @@ from sitemill.sources.s3 import (
     read_bucket_state,
     read_page,
 )
-from sitemill.state.knowledge import HeadCounts, Knowledge, attach_facts
+from sitemill.state.knowledge import HeadCounts, Knowledge, Reading, attach_facts
 from sitemill.state.model import State
 from sitemill.state.start import Previous, Start, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
@@ -109,14 +109,13 @@ def build_from_bucket(
     for message in start.warnings:
         log.warning("%s", message)
     knowledge = _knowledge(config, start)
-    dating, images = knowledge.content_dates, knowledge.images
-    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore) if dating else None
+    dating = knowledge.content_dates
     counts = HeadCounts()
     listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     pages = attach_facts(
         listing,
         needs=partial(reads_page, config, robots),
-        read=lambda path: read_page(client, site.bucket, root + path, fingerprint, images=images),
+        read=_page_reader(client, site, config, knowledge),
         knowledge=knowledge,
         counts=counts,
         workers=_workers(client),
@@ -145,6 +144,18 @@ def build_from_bucket(
     return report
 
 
+def _page_reader(
+    client: S3Client, site: BucketSite, config: Config, knowledge: Knowledge
+) -> Callable[[str], Reading]:
+    """Reads a page (a ranged GET, or the whole object for its fingerprint or images)."""
+    dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
+    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore) if dating else None
+    bucket, root = site.bucket, site.root
+    return lambda path: read_page(
+        client, bucket, root + path, fingerprint, images=images, titles=titles
+    )
+
+
 def _knowledge(config: Config, start: Start) -> Knowledge:
     """What the run starts from, and what it reads or dates under ``config``."""
     return Knowledge(
@@ -154,6 +165,7 @@ def _knowledge(config: Config, start: Start) -> Knowledge:
         content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
         first_run=start.first_run,
         images=config.images and config.format is OutputFormat.XML,
+        titles=config.html_sitemap,
         verdicts=verdicts(config),
     )
 

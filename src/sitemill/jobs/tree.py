@@ -26,6 +26,7 @@ from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.gitcontent import FileVersions, date_by_content, read_file_versions
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
+from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
@@ -85,6 +86,7 @@ def build_from_tree(
         remembered=() if dating is None else dating.known.outputs,
         on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
         holds=frozenset(file.path for file in files).__contains__,
+        has_file=TreeFiles(site_dir).holds,  # images whose file is missing are left out
     )
     if dating is not None:
         plan.remember.outputs = frozenset(report.result.outputs)
@@ -230,8 +232,7 @@ def _resolve_lastmod(
         return LastmodMode.MTIME, None
     if isinstance(history, FileVersions):
         return LastmodMode.GIT, history
-    dates = {path: when for path, when in history.dates.items() if path not in history.dirty}
-    return LastmodMode.GIT, dates
+    return LastmodMode.GIT, {p: when for p, when in history.dates.items() if p not in history.dirty}
 
 
 def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:
@@ -248,7 +249,7 @@ def _read_site_robots(site_dir: Path, warnings: list[str] | None = None) -> byte
     site, a FIFO or a device is taken as no robots.txt, with a warning (added to ``warnings``).
     """
     try:
-        data = Root(site_dir).read(ROBOTS_TXT, MAX_ROBOTS_TXT_BYTES)
+        return Root(site_dir).read(ROBOTS_TXT, MAX_ROBOTS_TXT_BYTES)
     except RefusedError as exc:
         message = f"ignoring the site's robots.txt: {exc}"
         log.warning("%s", message)
@@ -257,4 +258,3 @@ def _read_site_robots(site_dir: Path, warnings: list[str] | None = None) -> byte
         return None
     except OSError as exc:
         raise SourceError(f"cannot read {site_dir / ROBOTS_TXT}: {exc.strerror or exc}") from exc
-    return data

@@ -62,7 +62,7 @@ def read_pages(
                 reads.facts[path] = None
             continue
         if html:
-            facts = read_page_facts(data[:PAGE_FACTS_BYTES])
+            facts = read_page_facts(data[:PAGE_FACTS_BYTES], titles=config.html_sitemap)
             if images and facts.document:
                 facts = with_images(facts, data)
             if facts != ORDINARY_PAGE:

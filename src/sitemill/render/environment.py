@@ -1,4 +1,4 @@
-"""Jinja2 environment and the three templates: urlset, sitemapindex and text.
+"""Jinja2 environment and the templates: urlset, sitemapindex, text and the HTML sitemap.
 
 Templates run in Jinja's immutable sandbox: they see the values they are given (no private
 attributes, no methods that change data), include only templates from templates_dir and the
@@ -26,7 +26,8 @@ from sitemill.errors import ConfigError, TemplateError
 URLSET_TEMPLATE: Final = "urlset.xml.j2"
 INDEX_TEMPLATE: Final = "sitemapindex.xml.j2"
 TEXT_TEMPLATE: Final = "text.txt.j2"
-_BUILTIN_NAMES: Final = (URLSET_TEMPLATE, INDEX_TEMPLATE, TEXT_TEMPLATE)
+HTML_TEMPLATE: Final = "sitemap.html.j2"
+_BUILTIN_NAMES: Final = (URLSET_TEMPLATE, INDEX_TEMPLATE, TEXT_TEMPLATE, HTML_TEMPLATE)
 # A template is markup: far below this. Bigger files, or ones that are not regular files
 # (a FIFO, a device), are refused rather than read.
 MAX_TEMPLATE_BYTES: Final = 1024 * 1024

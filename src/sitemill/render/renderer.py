@@ -6,8 +6,9 @@ user's templates before the built-in ones, checking what a user's template wrote
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from sitemill.entries import Entry
 from sitemill.render.environment import (
@@ -18,13 +19,15 @@ from sitemill.render.environment import (
     load_template,
     make_environment,
 )
+from sitemill.render.htmlpage import render_html_page
 from sitemill.render.indexes import IndexItem, render_indexes
 from sitemill.render.split import RenderedSitemap, render_sitemaps
 from sitemill.render.wellformed import check_well_formed
 
 
 class Renderer:
-    """Renders a run's sitemap files (urlset, or text) and the indexes that list them.
+    """Renders a run's sitemap files (urlset, or text), the indexes that list them and the
+    HTML sitemap.
 
     The entry template is loaded at once, so that a broken one stops the run before any
     entry is read; the index template only when a run needs an index.
@@ -61,3 +64,7 @@ class Renderer:
         """The index files (name, bytes) that list ``items`` (see render.indexes)."""
         template = load_template(self._environment, INDEX_TEMPLATE)
         return render_indexes(template, items, max_per_index=max_per_index, max_bytes=max_bytes)
+
+    def render_html(self, variables: Mapping[str, Any]) -> bytes:
+        """sitemap.html from its variables (see render.htmlpage, htmlmap.page)."""
+        return render_html_page(self._environment, variables)

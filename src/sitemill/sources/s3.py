@@ -140,16 +140,17 @@ def read_page(
     fingerprint: Callable[[bytes], str] | None,
     *,
     images: bool = False,
+    titles: bool = False,
 ) -> tuple[PageFacts, str | None] | None:
-    """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET) and, with
-    ``fingerprint``, the fingerprint of its content, with ``images`` the images it shows
-    (then the GET reads the object, up to MAX_PAGE_BYTES); None when the object is gone
-    since it was listed (its deletion brings another rebuild)."""
+    """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET; its title
+    with ``titles``) and, with ``fingerprint``, the fingerprint of its content, with
+    ``images`` the images it shows (then the GET reads the object, up to MAX_PAGE_BYTES);
+    None when the object is gone since it was listed (its deletion brings another rebuild)."""
     limit = PAGE_FACTS_BYTES if fingerprint is None and not images else MAX_PAGE_BYTES
     data = read_missing_as_none(client, bucket, key, limit=limit)
     if data is None:
         return None
-    facts = read_page_facts(data[:PAGE_FACTS_BYTES])
+    facts = read_page_facts(data[:PAGE_FACTS_BYTES], titles=titles)
     if images and facts.document:
         facts = with_images(facts, data)
     return facts, None if fingerprint is None else fingerprint(data)

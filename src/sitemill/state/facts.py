@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
+from sitemill.html.title import MAX_TITLE_CHARS, clean_title
 
 # What the state remembers of an object the sitemaps leave out: the verdict its own bytes gave
 # (noindex, a redirect, not a page: nothing of its facts, whose URLs may name other hidden
@@ -32,6 +33,8 @@ def facts_from_json(values: Mapping[str, Any]) -> PageFacts:
             known[name] = _pairs(value)
         elif name == "images":
             known[name] = _texts(value)
+        elif name == "title":
+            known[name] = _title(value)
         elif isinstance(default, bool):
             known[name] = value if isinstance(value, bool) else default
         else:
@@ -55,6 +58,14 @@ def _texts(value: object) -> tuple[str, ...] | None:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         return None
     return tuple(value)
+
+
+def _title(value: object) -> str | None:
+    """A remembered title, tidied as a page's own is; one longer than sitemill keeps is no
+    title it wrote: not read (read again when a title is needed)."""
+    if not isinstance(value, str) or len(value) > MAX_TITLE_CHARS:
+        return None
+    return clean_title(value)
 
 
 def facts_to_json(facts: PageFacts) -> dict[str, Any]:

@@ -50,6 +50,7 @@ class Knowledge:
     content_dates: bool = False
     first_run: bool = True
     images: bool = False  # the facts must hold the page's images (read its body)
+    titles: bool = False  # the facts must hold the page's title (the HTML sitemap)
     # The remembered verdicts that still leave a page out (respect_noindex, ...).
     verdicts: frozenset[SkipReason] = frozenset()
 
@@ -117,6 +118,8 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         return None
     if html and knowledge.images and facts is not None and facts.document and facts.images is None:
         return None  # remembered before images were on: read once more
+    if html and knowledge.titles and facts is not None and facts.document and facts.title is None:
+        return None  # remembered without its title (html_sitemap was off): read once more
     if knowledge.content_dates and (record.fingerprint is None or record.lastmod is None):
         return None
     return record.facts if html else None, record.fingerprint
@@ -148,6 +151,8 @@ def _attach(
     page: Page, facts: PageFacts | None, fingerprint: str | None, knowledge: Knowledge
 ) -> Page:
     """The page with its facts and date; what it was is remembered for the next run."""
+    if facts is not None and facts.title is not None and not knowledge.titles:
+        facts = dataclasses.replace(facts, title=None)  # no title kept that nothing shows
     record = knowledge.known.record(page.path)
     dated = None
     if knowledge.content_dates and fingerprint is not None:

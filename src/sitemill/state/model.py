@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from sitemill.entries import SkipReason
@@ -62,14 +62,15 @@ class State:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
         its facts when they name no other page, stay by its ETag (an unchanged object is not
         read again). A hidden copy's alternates or images may name hidden pages: it is read
-        again instead."""
+        again instead. Its title is not kept either: the state tells no title of a page the
+        sitemaps leave out (should the page be listed one day, the next run reads it again)."""
         record = self.pages.pop(path, None)
         if record is None or record.version is None or record.facts is None:
             return
         if reason in VERDICTS:
             self.unlisted[record.version] = reason
         elif not record.facts.alternates and not record.facts.images:
-            self.unlisted[record.version] = record.facts
+            self.unlisted[record.version] = replace(record.facts, title=None)
 
     def facts(self, path: str, version: str | None) -> PageFacts | None:
         """The remembered facts of the page at ``path`` if its bytes are still ``version``."""

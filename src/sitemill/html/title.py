@@ -1,0 +1,40 @@
+"""A page's title as a reader sees it: the text of its <title>, bounded and tidied.
+
+<title> holds RCDATA: the tokenizer decodes character references in it and reads no tags
+(a NUL becomes U+FFFD); ``document.title`` then strips and collapses ASCII white space.
+https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state
+https://html.spec.whatwg.org/multipage/dom.html#document.title
+Control characters, which no reader sees, are removed. A title is kept to MAX_TITLE_CHARS
+characters (search engines show about 60; a title longer than this is no title a person
+reads): the HTML sitemap and the state hold at most that much per page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Final
+
+# Raw bytes of a title looked at: enough for MAX_TITLE_CHARS characters of any script with
+# character references and white space between them, and a bound on what decoding costs.
+MAX_TITLE_SOURCE_BYTES: Final = 8 * 1024
+MAX_TITLE_CHARS: Final = 200
+ELLIPSIS: Final = "\u2026"
+_SPACES: Final = re.compile(r"[\t\n\f\r ]+")
+# C0 controls but the white space above, DEL and the C1 controls.
+_CONTROLS: Final = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]+")
+
+
+def read_title(raw: bytes) -> str:
+    """The title a <title> element's raw content gives ('' when it holds only white space)."""
+    text = raw[:MAX_TITLE_SOURCE_BYTES].decode("utf-8", "replace").replace("\0", "\ufffd")
+    return clean_title(html.unescape(text))
+
+
+def clean_title(text: str) -> str:
+    """``text`` with control characters removed, ASCII white space collapsed and stripped,
+    and cut to MAX_TITLE_CHARS characters (the last one an ellipsis when it was longer)."""
+    text = _SPACES.sub(" ", _CONTROLS.sub("", text)).strip(" ")
+    if len(text) > MAX_TITLE_CHARS:
+        text = text[: MAX_TITLE_CHARS - 1].rstrip(" ") + ELLIPSIS
+    return text
