@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from gitutil import commit, make_repo, unix
+from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
@@ -66,3 +66,22 @@ def test_an_uncommitted_edit_is_dated_by_the_state_and_mtime(tmp_path: Path) -> 
     (repo / "guide.html").write_text(page("Edited, not committed.", "1"))
     dates, _ = build(repo)
     assert dates["guide.html"] != w3c(T1)  # the file's mtime: its content is newer than git's
+
+
+def test_a_missing_blob_keeps_that_pages_plain_date_and_the_run_succeeds(tmp_path: Path) -> None:
+    # A blobless clone or a pruned mirror lacks old objects: `git log -M` used to fail with
+    # "fatal: unable to read" and `sitemill build` exited 1.
+    repo = make_repo(tmp_path / "site")
+    words = " ".join(f"word{n}" for n in range(300))
+    commit(repo, {"old.html": page(words, "1"), "guide.html": page("Guide.", "1")}, T1)
+    commit(repo, {"old.html": None, "moved.html": page(words + " more", "1")}, T2)
+    commit(repo, {"guide.html": page("Guide.", "2")}, T3)  # a re-render
+    commit(repo, {"guide.html": page("Guide.", "3")}, T4)  # another
+    for rev in ("HEAD~3:old.html", "HEAD~1:guide.html"):
+        blob = git(repo, "rev-parse", rev).decode().strip()
+        (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    dates, report = build(repo)
+    assert dates == {"guide.html": w3c(T4), "moved.html": w3c(T2)}
+    (line,) = [text for text in report.warnings if "git does not have" in text]
+    assert "1 file(s) keep their plain git dates, e.g. guide.html" in line
+    assert "renames are not followed" in line

@@ -427,13 +427,55 @@ def test_big_blobs_are_read_up_to_the_limit(repo: Path, monkeypatch: pytest.Monk
     assert read == [16, 16]
 
 
-def test_a_missing_blob_ends_the_run(repo: Path) -> None:
-    commit(repo, {"a.html": page("a")}, when=T1)
-    commit(repo, {"a.html": page("a", "x")}, when=T2)
-    blob = git(repo, "rev-parse", "HEAD~1:a.html").decode().strip()
+def remove_object(repo: Path, rev: str) -> None:
+    """Delete a loose object, as a pruned mirror or a blobless clone lacks it."""
+    blob = git(repo, "rev-parse", rev).decode().strip()
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
 
-    assert content_dates(repo).dates == {"a.html": unix(T2)}
+
+def test_a_missing_blob_gives_that_file_its_plain_date(repo: Path) -> None:
+    commit(repo, {"a.html": page("a"), "b.html": page("b")}, when=T1)
+    commit(repo, {"a.html": page("a", "x"), "b.html": page("b", "x")}, when=T2)
+    commit(repo, {"a.html": page("a", "y"), "b.html": page("b", "y")}, when=T3)
+    remove_object(repo, "HEAD~2:a.html")  # T2's a.html is still there, T1's is not
+
+    history = content_dates(repo)
+
+    # b.html goes back to T1 through two re-renders; a.html keeps its plain date (T3), not
+    # the T2 its readable versions would suggest.
+    assert history.dates == {"a.html": unix(T3), "b.html": unix(T1)}
+    assert history.unreadable == {"a.html"}
+    found = read_file_versions(repo, ["a.html", "b.html"])
+    (line,) = gitcontent.history_warnings(found, history)
+    assert "1 file(s) keep their plain git dates, e.g. a.html" in line
+    assert "renames" not in line
+
+
+def test_a_rename_whose_old_blob_is_missing_is_not_an_error(repo: Path) -> None:
+    long_text = " ".join(f"word{n}" for n in range(300))
+    commit(repo, {"old.html": page(long_text), "b.html": page("b")}, when=T1)
+    commit(repo, {"old.html": None, "new.html": page(long_text + " more")}, when=T2)
+    commit(repo, {"b.html": page("b", "x")}, when=T3)
+    remove_object(repo, "HEAD~2:old.html")  # git log -M would read it: "unable to read"
+
+    found = read_file_versions(repo, ["new.html", "b.html"])
+    history = date_by_content(found, visible, current_fingerprints(repo))
+
+    assert not found.renames_followed
+    assert history.dates == {"new.html": unix(T2), "b.html": unix(T1)}
+    (line,) = gitcontent.history_warnings(found, history)
+    assert line.endswith("renames are not followed; fetch the full history for content dates")
+
+
+def test_a_complete_history_gives_no_warning(repo: Path) -> None:
+    commit(repo, {"a.html": page("a")}, when=T1)
+    found = read_file_versions(repo, ["a.html"])
+    history = date_by_content(found, visible, current_fingerprints(repo))
+    assert found.renames_followed and gitcontent.history_warnings(found, history) == []
+
+
+def current_fingerprints(repo: Path) -> dict[str, str]:
+    return {path: visible(path, (repo / path).read_bytes()) for path in site_files(repo)}
 
 
 def test_git_ending_early_is_a_git_error(repo: Path) -> None:

@@ -24,7 +24,12 @@ from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sinks import Sink
 from sitemill.sources.git import find_work_tree, read_git_history
-from sitemill.sources.gitcontent import FileVersions, date_by_content, read_file_versions
+from sitemill.sources.gitcontent import (
+    FileVersions,
+    date_by_content,
+    history_warnings,
+    read_file_versions,
+)
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
@@ -113,7 +118,11 @@ def _read_pages_and_history(
     if not isinstance(found, FileVersions):
         return mode, found, reads
     fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore)
-    return mode, date_by_content(found, fingerprint, reads.fingerprints).dates, reads
+    dated = date_by_content(found, fingerprint, reads.fingerprints)
+    for message in history_warnings(found, dated):
+        log.warning("%s", message)
+        warnings.append(message)
+    return mode, dated.dates, reads
 
 
 @dataclass(frozen=True, slots=True)

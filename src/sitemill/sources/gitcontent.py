@@ -48,6 +48,10 @@ class ContentHistory:
     dirty: frozenset[str]
     shallow: bool
     cut: frozenset[str] = frozenset()
+    # Files with an older version git does not have (a partial or blobless clone, a pruned
+    # mirror): they keep their plain date, the newest commit that changed them.
+    unreadable: frozenset[str] = frozenset()
+    renames_followed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,7 @@ class FileVersions:
     versions: dict[str, list[Version]]
     dirty: frozenset[str]
     shallow: bool
+    renames_followed: bool = True  # False: a missing object stopped git's rename detection
 
 
 def read_content_dates(
@@ -88,13 +93,48 @@ def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
     git = _git(top)
     dirty = _read_dirty(git, prefix, (relative,) if relative else ())
     wanted = {prefix + os.fsencode(path): path for path in paths if path not in dirty}
-    versions = _read_versions(git, head, set(wanted)) if head and wanted else {}
+    versions: dict[bytes, list[Version]] = {}
+    renames = True
+    if head and wanted:
+        try:
+            versions = _read_versions(git, head, set(wanted), renames=True)
+        except GitError as exc:
+            if not _is_missing_object(exc):
+                raise
+            # Rename detection compares the contents of added and deleted files: without
+            # them, a rename ends a file's history (its older versions count as another
+            # file's), which only makes content dates newer, never wrong.
+            renames = False
+            versions = _read_versions(git, head, set(wanted), renames=False)
     return FileVersions(
         top=top,
         versions={wanted[key]: chain for key, chain in versions.items() if chain[0].blob},
         dirty=dirty,
         shallow=shallow,
+        renames_followed=renames,
     )
+
+
+def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
+    """One summary line when git could not read part of the history."""
+    if history.unreadable or not found.renames_followed:
+        unreadable = sorted(history.unreadable)
+        kept = (
+            f"{len(unreadable):,} file(s) keep their plain git dates, e.g. {unreadable[0]}"
+            if unreadable
+            else "no file lost its date"
+        )
+        renames = "" if found.renames_followed else ", renames are not followed"
+        return [
+            "git does not have part of the history (a partial or blobless clone, or a "
+            f"pruned mirror): {kept}{renames}; fetch the full history for content dates"
+        ]
+    return []
+
+
+def _is_missing_object(exc: GitError) -> bool:
+    text = str(exc)
+    return "unable to read" in text or "missing blob" in text or "bad object" in text
 
 
 def date_by_content(
@@ -103,13 +143,14 @@ def date_by_content(
     """Date the files ``found`` by content, reading the older blobs needed (see above)."""
     runs = {path: _Run(chain) for path, chain in found.versions.items()}
     read = 0
+    unreadable: set[str] = set()
     if any(len(run.chain) > 1 for path, run in runs.items() if path in current):
         git = _git(found.top)
-        # No lazy fetch of a partial clone's missing blobs (git 2.44+): a missing one ends
-        # a run.
+        # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a
+        # missing one keeps its plain date.
         reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
         with reader.batch("cat-file", "--batch") as batch:
-            read = _compare(batch, runs, fingerprint, current)
+            read = _compare(batch, runs, fingerprint, current, unreadable)
     cut = {path for path, run in runs.items() if found.shallow and run.reaches_root()}
     log.debug("%d files dated by content, %d older blobs read", len(runs), read)
     return ContentHistory(
@@ -117,17 +158,23 @@ def date_by_content(
         dirty=found.dirty,
         shallow=found.shallow,
         cut=frozenset(cut),
+        unreadable=frozenset(unreadable),
+        renames_followed=found.renames_followed,
     )
 
 
-def _read_versions(git: Git, head: str, tracked: set[bytes]) -> dict[bytes, list[Version]]:
+def _read_versions(
+    git: Git, head: str, tracked: set[bytes], *, renames: bool
+) -> dict[bytes, list[Version]]:
     """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
-    commit, as in sources.git) and collect every tracked file's versions."""
+    commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
+    partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
+    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
     command = [
         "log",
         "-m",  # every merge's diff against each parent, to follow git's simplification
         "--root",
-        "-M",  # a rename carries the file's history on
+        "-M" if renames else "--no-renames",  # a rename carries the file's history on
         "--date-order",  # never a parent before all its children
         "--raw",
         "--no-abbrev",
@@ -177,10 +224,15 @@ class _Run:
 
 
 def _compare(
-    batch: GitBatch, runs: dict[str, _Run], fingerprint: Fingerprint, current: Mapping[str, str]
+    batch: GitBatch,
+    runs: dict[str, _Run],
+    fingerprint: Fingerprint,
+    current: Mapping[str, str],
+    unreadable: set[str],
 ) -> int:
     """Extend each run while the next older version has the current fingerprint; return the
-    number of blobs read."""
+    number of blobs read. A file with a version git does not have goes back to its plain
+    date (its newest version's), named in ``unreadable``."""
     open_runs = {path: run for path, run in runs.items() if path in current}
     read = 0
     while open_runs:
@@ -194,7 +246,10 @@ def _compare(
         for blob, data in _read_blobs(batch, list(wanted)):
             for path in wanted[blob]:
                 run = runs[path]
-                if data is not None and fingerprint(path, data) == current[path]:
+                if data is None:
+                    run.end = 1
+                    unreadable.add(path)
+                elif fingerprint(path, data) == current[path]:
                     run.end += 1
                     open_runs[path] = run
     return read
