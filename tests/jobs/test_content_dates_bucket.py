@@ -3,6 +3,8 @@ one changed page moves only its own date, and a lost state is a warning and plai
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -13,7 +15,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 from s3util import BUCKET, Requests, make_config, moto_bucket
-from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, MAX_FINGERPRINT_BYTES, fingerprint_html
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
@@ -175,3 +177,35 @@ def test_a_page_is_read_whole_but_never_more_than_the_fingerprint_bound(s3: Any)
     rebuild(s3)
     assert ranges["a.html"] == f"bytes=0-{MAX_FINGERPRINT_BYTES - 1}"
     assert "docs/manual.pdf" not in ranges  # its ETag is its fingerprint
+
+
+def test_an_upgrade_of_the_fingerprint_moves_no_date(s3: Any) -> None:
+    # A state of fingerprint version 1 (every tag a word boundary): the objects whose bytes
+    # are the same (the same ETag) keep their dates although every fingerprint changes; they
+    # are read once more to be fingerprinted anew.
+    site = {**SITE, "c.html": page("C", "Run <code>sitemill</code>.")}
+    upload(s3, site, T1)
+    rebuild(s3)
+    state = s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read()
+    document = json.loads(gzip.decompress(state))
+    document["fingerprint_version"] = 1
+    for key, record in document["pages"].items():
+        if key.endswith(".html"):
+            record["fingerprint"] = fingerprint_html(site[key], version=1)
+    s3.put_object(Bucket=BUCKET, Key=STATE_NAME, Body=gzip.compress(json.dumps(document).encode()))
+    upload(s3, {**site, "a.html": page("A", "Alpha, edited.")}, T2)  # a sync: new times
+    report = rebuild(s3)
+    assert lastmods(s3) == {
+        "": W1,
+        "a.html": W2,
+        "b.html": W1,
+        "c.html": W1,
+        "docs/manual.pdf": W1,
+    }
+    assert report.dates == {"kept": 4, "content changed": 1}
+    assert report.heads_read == 4  # every HTML page once, to fingerprint it anew
+    remembered = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
+    assert remembered.fingerprint_version == FINGERPRINT_VERSION
+    upload(s3, {**site, "a.html": page("A", "Alpha, edited.")}, T3)
+    again = rebuild(s3)
+    assert again.dates == {"kept": 5} and again.heads_read == 0

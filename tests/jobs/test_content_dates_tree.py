@@ -4,12 +4,15 @@ its dates (new mtimes, new asset names), an edited page moves only its own date,
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
 from sitemill.config.model import load_config
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_html
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
@@ -190,3 +193,50 @@ def test_the_state_names_no_page_the_sitemap_leaves_out_on_purpose(tmp_path: Pat
     (site / "drafts" / "secret.html").write_bytes(draft)
     run(site, out)
     assert "drafts/secret.html" not in parse_state((out / STATE_NAME).read_bytes()).pages
+
+
+def downgrade_state(site: Path, out: Path) -> None:
+    """Make the state in ``out`` what sitemill with fingerprint version 1 wrote: the version
+    marker and every HTML page's fingerprint by that algorithm (every tag a word boundary)."""
+    path = out / STATE_NAME
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    document["fingerprint_version"] = 1
+    for name, record in document["pages"].items():
+        if name.endswith(".html"):
+            record["fingerprint"] = fingerprint_html((site / name).read_bytes(), version=1)
+    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+
+
+def test_an_upgrade_of_the_fingerprint_moves_no_date(tmp_path: Path) -> None:
+    # Fingerprint version 2 reads <code>a</code>. as "a." where version 1 read "a .": the
+    # upgrade changes every fingerprint, and a state of version 1 must still keep every date.
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1, b_html="Run <code>sitemill</code>.")
+    run(site, out)
+    downgrade_state(site, out)
+    assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == 1
+    build_site(site, "2", T2, b_html="Run <code>sitemill</code>.", a_index_html="Alpha, edited.")
+    report = run(site, out)
+    assert lastmods(out) == {"": W1, "a/": W2, "b.html": W1, "manual.pdf": W1}
+    assert report.dates == {"kept": 3, "content changed": 1}
+    state = parse_state((out / STATE_NAME).read_bytes())
+    assert state.fingerprint_version == FINGERPRINT_VERSION  # written anew, in this version
+    assert state.pages["b.html"].fingerprint == fingerprint_html((site / "b.html").read_bytes())
+    build_site(site, "3", T3, b_html="Run <code>sitemill</code>.", a_index_html="Alpha, edited.")
+    assert run(site, out).dates == {"kept": 4}
+
+
+def test_a_state_of_an_unknown_fingerprint_version_moves_dates_once(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    build_site(site, "1", T1)
+    run(site, out)
+    path = out / STATE_NAME
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    document["fingerprint_version"] = 99  # a newer sitemill's, or a hand-made value
+    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+    build_site(site, "2", T2)
+    report = run(site, out)
+    assert report.dates == {"content changed": 4}  # nothing it remembers can be compared
+    assert set(lastmods(out).values()) == {W2}
+    build_site(site, "3", T3)
+    assert run(site, out).dates == {"kept": 4}  # once

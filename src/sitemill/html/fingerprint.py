@@ -13,10 +13,13 @@ import html
 import re
 from typing import Final
 
-# Bumped whenever a page would be hashed differently: remembered fingerprints are then not
-# compared (each page's date moves once, to its plain date). The golden value pinned in
-# tests/html/test_fingerprint.py fails first when the algorithm changes.
-FINGERPRINT_VERSION: Final = 1
+# Bumped whenever a page would be hashed differently. A state written with an earlier version
+# is compared by that version's fingerprint (EARLIER_VERSIONS can still be computed), so no
+# date moves because sitemill was upgraded. The golden values pinned in
+# tests/html/test_fingerprint.py fail first when the algorithm changes.
+# 1: every tag a word boundary. 2: the tags of inline elements are not.
+FINGERPRINT_VERSION: Final = 2
+EARLIER_VERSIONS: Final = frozenset({1})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
 # Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
@@ -52,6 +55,13 @@ _ATTRS = rf"(?: [^>=]++ | = {_SPACE}*+ {_VALUE} )*+"
 # Elements whose content no reader sees. An unclosed one runs to the end of the page.
 _HIDDEN_ELEMENTS: Final = ("script", "style", "noscript", "template")
 _KEPT_ELEMENTS = "a|img|source|meta"
+# Phrasing elements that never separate words: a highlighter that wraps part of a token in a
+# <span> (``127.0.0.1:<span>3000</span>`` becoming ``127.0.0.1<span>:</span><span>3000</span>``)
+# changes no word. Their tags are removed; every other tag is a word boundary (a space).
+_INLINE_ELEMENTS: Final = (
+    "abbr|b|bdi|bdo|big|cite|code|data|del|dfn|em|font|i|ins|kbd|mark|nobr|q|s|samp|small"
+    "|span|strike|strong|sub|sup|time|tt|u|var|wbr"
+)
 
 
 def _hidden_element(name: str) -> str:
@@ -70,7 +80,8 @@ def _hidden_element(name: str) -> str:
 # quoted values, which generators write as &lt;, may be read as markup. Deterministic all
 # the same.)
 _NOT_TEXT: Final = re.compile(
-    rf"""< (?: !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
+    rf"""< (?: (?P<inline> /?+ (?ai:{_INLINE_ELEMENTS}){_NAME_END} {_ATTRS} {_END} )
+    | !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
     | [!?] [^>]*+ {_END}
     | {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))}
     | / (?: (?!(?ai:a){_NAME_END}) [a-zA-Z] {_ATTRS} {_END} | (?![a-zA-Z]) [^>]*+ {_END} )
@@ -121,7 +132,9 @@ def fingerprint_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
 
 
-def fingerprint_html(data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> str:
+def fingerprint_html(
+    data: bytes, ignore: tuple[re.Pattern[str], ...] = (), version: int = FINGERPRINT_VERSION
+) -> str:
     """The fingerprint of an HTML page: a hash of what a reader sees.
 
     That is the title and body text (character references decoded, white space collapsed),
@@ -129,32 +142,47 @@ def fingerprint_html(data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> s
     the matches of the ``ignore`` regexes (removed first, from the page's text as it is),
     comments, scripts, styles, <noscript> and <template> content, <link> and other <meta>
     tags, every other attribute, the query strings of asset URLs and white space between tags.
+    The tags of inline elements (``<span>``, ``<code>``, ``<em>`` ...) separate no words; every
+    other tag does. ``version``: the algorithm of an earlier sitemill (EARLIER_VERSIONS), to
+    compare with what a state of it remembers.
     """
-    reduction = reduce_html(data, ignore)
+    reduction = reduce_html(data, ignore, version)
     return fingerprint_bytes(reduction.encode("utf-8"))
 
 
-def fingerprint_file(path: str, data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> str:
+def fingerprint_file(
+    path: str,
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+) -> str:
     """The fingerprint of a file by its name: an HTML page's or its bytes'."""
     if path.lower().endswith(HTML_SUFFIXES):
-        return fingerprint_html(data, ignore)
+        return fingerprint_html(data, ignore, version)
     return fingerprint_bytes(data)
 
 
-def reduce_html(data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> str:
+def reduce_html(
+    data: bytes, ignore: tuple[re.Pattern[str], ...] = (), version: int = FINGERPRINT_VERSION
+) -> str:
     """What fingerprint_html hashes: the page's text with its marked link and image targets."""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
     if _MARK in text:
         text = text.replace(_MARK, " ")
-    text = _NOT_TEXT.sub(" ", text)
+    text = _NOT_TEXT.sub(" " if version < 2 else _not_text, text)
     text = _LINK_END_TAG.sub(_LINK_END_MARK, text)  # (no "<" in a mark: read once)
     text = _KEPT_TAG.sub(_mark_targets, text)
     # After the tags are gone: a reference decoded before would be read as markup. Values in
     # the marks are still raw too, so this one pass decodes them with the text.
     text = _collapse_whitespace(html.unescape(text))
     return text.replace(" " + _MARK, _MARK).replace(_MARK + " ", _MARK)
+
+
+def _not_text(found: re.Match[str]) -> str:
+    """An inline element's tag is nothing; any other tag, comment or hidden element a space."""
+    return "" if found.start("inline") >= 0 else " "
 
 
 def _collapse_whitespace(text: str) -> str:

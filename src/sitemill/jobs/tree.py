@@ -13,7 +13,7 @@ from pathlib import Path
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
 from sitemill.html.facts import ORDINARY_PAGE
-from sitemill.html.fingerprint import fingerprint_file
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_file
 from sitemill.jobs.treedates import PageReads, TreeDating, read_pages
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
@@ -71,12 +71,15 @@ def build_from_tree(
         warnings.append(message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
+    earlier = None
+    if dating is not None and dating.known.fingerprint_version != FINGERPRINT_VERSION:
+        earlier = dating.known.fingerprint_version  # a state of an earlier sitemill
     dating_mode, git_dates, reads = _read_pages_and_history(
-        config, site_dir, files, robots, warnings, by_content=dating is not None
+        config, site_dir, files, robots, warnings, by_content=dating is not None, earlier=earlier
     )
     plan = TreeDating(dating_mode, config.lastmod_precision, git_dates)
     if dating is not None:
-        plan.fingerprints = reads.fingerprints
+        plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier
         plan.known, plan.first_run = dating.known, dating.first_run
     report = build_from_pages(
         config,
@@ -107,13 +110,16 @@ def _read_pages_and_history(
     warnings: list[str],
     *,
     by_content: bool,
+    earlier: int | None,
 ) -> tuple[LastmodMode, Mapping[str, int] | None, PageReads]:
     """The pages' facts (and fingerprints), and git's dates: git log is another process, so
     its history is read while this one reads the pages; content dates then walk back through
     each file's versions, which needs the fingerprints."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
-        reads = read_pages(config, robots, Root(site_dir), files, whole=by_content)
+        reads = read_pages(
+            config, robots, Root(site_dir), files, whole=by_content, earlier_version=earlier
+        )
         mode, found = history.result()
     if not isinstance(found, FileVersions):
         return mode, found, reads

@@ -39,14 +39,23 @@ class PageReads:
 
     facts: dict[str, PageFacts | None] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
+    # With a state of an earlier sitemill: each page's fingerprint in that state's version.
+    earlier: dict[str, str] = field(default_factory=dict)
 
 
 def read_pages(
-    config: Config, robots: RobotsRules | None, site: Root, files: list[TreeFile], *, whole: bool
+    config: Config,
+    robots: RobotsRules | None,
+    site: Root,
+    files: list[TreeFile],
+    *,
+    whole: bool,
+    earlier_version: int | None = None,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
-    ``images`` on, an HTML page's body for its images (in the same read)."""
+    ``images`` on, an HTML page's body for its images (in the same read). ``earlier_version``:
+    the fingerprint version of the state to compare with, when it is not the current one."""
     reads = PageReads()
     ignore = config.fingerprint_ignore
     images = config.images and config.format is OutputFormat.XML
@@ -70,6 +79,8 @@ def read_pages(
         if whole:
             fingerprint = fingerprint_html(data, ignore) if html else fingerprint_bytes(data)
             reads.fingerprints[path] = fingerprint
+            if html and earlier_version is not None:
+                reads.earlier[path] = fingerprint_html(data, ignore, earlier_version)
     return reads
 
 
@@ -97,6 +108,7 @@ class TreeDating:
     git_dates: Mapping[str, int] | None = None
     fingerprints: Mapping[str, str] | None = None  # None: content dates off
     known: State = field(default_factory=State)
+    earlier: Mapping[str, str] = field(default_factory=dict)  # see PageReads.earlier
     first_run: bool = True
     # What the next run starts from: every page dated here; the pipeline makes it forget
     # those it leaves out (a state published with the site names no page the sitemaps hide).
@@ -127,7 +139,10 @@ class TreeDating:
         if from_history:
             dated = history_date(record, fingerprint, plain, first_run=self.first_run)
         elif fingerprint is not None:
-            dated = content_date(record, fingerprint, plain, first_run=self.first_run)
+            earlier = self.earlier.get(path)
+            dated = content_date(
+                record, fingerprint, plain, first_run=self.first_run, earlier=earlier
+            )
         else:
             return None  # not read: a page the pipeline leaves out anyway
         self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)

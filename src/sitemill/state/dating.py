@@ -37,10 +37,23 @@ class Dated:
 
 
 def content_date(
-    record: PageRecord | None, fingerprint: str, plain: str | None, *, first_run: bool
+    record: PageRecord | None,
+    fingerprint: str,
+    plain: str | None,
+    *,
+    first_run: bool,
+    earlier: str | None = None,
 ) -> Dated:
-    """The remembered date while the fingerprint holds, else ``plain``."""
-    if record is not None and record.fingerprint == fingerprint and record.lastmod is not None:
+    """The remembered date while the fingerprint holds, else ``plain``. ``earlier``: the
+    page's fingerprint in the version the record was made with, when that is another one
+    (a state of an earlier sitemill: an upgrade is no content change)."""
+    remembered = None if record is None else record.fingerprint
+    if (
+        record is not None
+        and record.lastmod is not None
+        and remembered is not None
+        and remembered in (fingerprint, earlier)
+    ):
         return Dated(record.lastmod, DateReason.KEPT, fingerprint)
     return Dated(plain, moved(record, first_run=first_run), fingerprint)
 

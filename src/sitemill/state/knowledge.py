@@ -19,6 +19,7 @@ from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
+from sitemill.html.fingerprint import FINGERPRINT_VERSION
 from sitemill.listing.checks import wants_facts
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
@@ -120,8 +121,12 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         return None  # remembered before images were on: read once more
     if html and knowledge.titles and facts is not None and facts.document and facts.title is None:
         return None  # remembered without its title (html_sitemap was off): read once more
-    if knowledge.content_dates and (record.fingerprint is None or record.lastmod is None):
-        return None
+    if knowledge.content_dates and (
+        record.fingerprint is None
+        or record.lastmod is None
+        or knowledge.known.fingerprint_version != FINGERPRINT_VERSION
+    ):
+        return None  # (an earlier sitemill's fingerprint: read once, fingerprinted anew)
     return record.facts if html else None, record.fingerprint
 
 
@@ -156,7 +161,14 @@ def _attach(
     record = knowledge.known.record(page.path)
     dated = None
     if knowledge.content_dates and fingerprint is not None:
-        dated = content_date(record, fingerprint, page.lastmod, first_run=knowledge.first_run)
+        # An earlier sitemill's fingerprint of the same bytes (the same ETag) is the same
+        # content: an upgrade moves no date.
+        earlier = None
+        if record is not None and page.version is not None and record.version == page.version:
+            earlier = record.fingerprint
+        dated = content_date(
+            record, fingerprint, page.lastmod, first_run=knowledge.first_run, earlier=earlier
+        )
     lastmod = page.lastmod if dated is None else dated.lastmod
     if page.version is not None and (facts is not None or knowledge.content_dates):
         knowledge.remember.pages[page.path] = PageRecord(

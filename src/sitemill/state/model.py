@@ -57,6 +57,9 @@ class State:
     # W3C datetime, ...), how many and the first one, for one warning.
     refused: int = 0
     refused_example: str = ""
+    # Read, not written: the fingerprint version of the remembered fingerprints (a state of
+    # an earlier sitemill: html.fingerprint.EARLIER_VERSIONS); written as the current one.
+    fingerprint_version: int = FINGERPRINT_VERSION
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or

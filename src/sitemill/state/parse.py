@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.state.bounded import load_state_json
 from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
@@ -47,8 +47,14 @@ def parse_state(data: bytes, now: datetime | None = None) -> State:
         raise StateError("its pages are not a table")
     # Facts read by another sitemill are read again (one pass); the dates are kept.
     facts_current = document.get("facts_version") == FACTS_VERSION
-    fingerprints_current = document.get("fingerprint_version") == FINGERPRINT_VERSION
+    fingerprint_version = document.get("fingerprint_version")
+    fingerprints_current = fingerprint_version == FINGERPRINT_VERSION or (
+        isinstance(fingerprint_version, int) and fingerprint_version in EARLIER_VERSIONS
+    )
     state = State(outputs=_outputs(document.get("outputs")))
+    if fingerprints_current:  # (one this sitemill can still compute)
+        assert isinstance(fingerprint_version, int)
+        state.fingerprint_version = fingerprint_version
     latest = (now or datetime.now(UTC)) + CLOCK_SKEW
     state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
