@@ -139,7 +139,6 @@ CHANGED = [
         edited(('href="/docs/">More', "href=/faq/>More"), ("href=/faq/>the", 'href="/docs/">the')),
         id="links swapped",
     ),
-    pytest.param(edited(("2024-01-02", "2024-03-04")), id="footer date, no ignore"),
     pytest.param(edited(("Install it,", "Installit,")), id="words joined"),
 ]
 
@@ -155,13 +154,39 @@ def test_what_a_reader_sees_moves_it(after: bytes) -> None:
 
 
 def test_an_ignored_footer_does_not_move_it() -> None:
+    # With content_scope = "body" the footer is content; fingerprint_ignore leaves it out.
     footer = edited(("2024-01-02", "2024-03-04"))
-    assert fingerprint_html(footer, LAST_UPDATED) == fingerprint_html(PAGE, LAST_UPDATED)
-    assert fingerprint_html(footer) != fingerprint_html(PAGE)
+    assert fingerprint_html(footer, LAST_UPDATED, main=False) == fingerprint_html(
+        PAGE, LAST_UPDATED, main=False
+    )
+    assert fingerprint_html(footer, main=False) != fingerprint_html(PAGE, main=False)
+    # The main region leaves out the footer without being told.
+    assert fingerprint_html(footer) == fingerprint_html(PAGE)
 
 
 def test_the_reduction_is_text_and_marked_targets_in_document_order() -> None:
     assert reduce_html(PAGE).split("\x01") == [
+        "Getting started & more",
+        "DHow to start.",
+        "Getting started Install it, then run sitemill build.",
+        "H/docs/",
+        "More docs",
+        "E",
+        "and",
+        "H/faq/",
+        "the FAQ",
+        "E",
+        ".",
+        "I/img/a.png",
+        "",
+        "S/img/b.avif",
+        "",
+        "I/img/b.png",
+        "",
+        "S/img/b-480.png",
+        "",
+    ]
+    assert reduce_html(PAGE, main=False).split("\x01") == [
         "Getting started & more",
         "DHow to start.",
         "",
@@ -284,7 +309,8 @@ def test_the_encoding_is_unambiguous() -> None:
 # The fingerprint of PAGE, pinned. When a change of the algorithm changes it, bump
 # FINGERPRINT_VERSION, keep the earlier one computable (EARLIER_VERSIONS: a state of an earlier
 # sitemill is compared by it, so an upgrade moves no date) and pin the new value.
-GOLDEN_PAGE = "d413a3088a9bc49f8b1a2ba2f52030a9"
+GOLDEN_PAGE = "0d9ca1d994008e708c5bcb28e3c7c266"
+GOLDEN_PAGE_BODY = "d413a3088a9bc49f8b1a2ba2f52030a9"  # content_scope = "body"
 GOLDEN_PAGE_V1 = "d1b4b1da51aae0b8c19a0db276e3b100"  # every tag a word boundary
 GOLDEN_BYTES = "cae66941d9efbd404e4d88758ea67670"  # fingerprint_bytes(b"")
 
@@ -304,6 +330,7 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fresh.stdout.decode().strip() == fingerprint_html(PAGE) == GOLDEN_PAGE
     assert fingerprint_bytes(b"") == GOLDEN_BYTES
     assert fingerprint_html(PAGE, version=1) == GOLDEN_PAGE_V1
+    assert fingerprint_html(PAGE, main=False) == GOLDEN_PAGE_BODY
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)
 
 
@@ -362,8 +389,9 @@ def test_hostile_pages_take_linear_time(name: str) -> None:
         small_s = min(small_s, timing.fastest(fingerprint_html, small, runs=4))
         large_s = min(large_s, timing.fastest(fingerprint_html, large, runs=1))
     assert large_s < 10 * small_s, (small_s, large_s)
-    # Several MB of it in well under a second.
-    assert timing.within_budget(fingerprint_html, make(size), 0.5)
+    # Several MB of it in about a second at worst (a page of nothing but tags: each one a
+    # call into the main region's tracker); a real 100 KB page takes about 1 ms.
+    assert timing.within_budget(fingerprint_html, make(size), 1.0)
 
 
 HTML_PIECES = st.sampled_from(

@@ -25,7 +25,7 @@ from gitutil import (
 )
 from sitemill.errors import GitError
 from sitemill.gitrun import Git, GitBatch, git_env
-from sitemill.sources import gitcontent
+from sitemill.sources import gitblobs, gitcontent
 from sitemill.sources.git import read_git_history
 from sitemill.sources.gitcontent import (
     ContentHistory,
@@ -369,13 +369,13 @@ def test_with_every_commit_changing_text_the_dates_are_the_plain_git_dates(
 def requests(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """Every blob asked of git cat-file."""
     asked: list[bytes] = []
-    request = gitcontent._request
+    request = gitblobs._request
 
     def counting(batch: GitBatch, blobs: Sequence[bytes]) -> None:
         asked.extend(blobs)
         request(batch, blobs)
 
-    monkeypatch.setattr(gitcontent, "_request", counting)
+    monkeypatch.setattr(gitblobs, "_request", counting)
     return asked
 
 
@@ -411,7 +411,7 @@ def test_rounds_ask_again_only_for_the_files_still_equal(repo: Path, requests: l
 def test_big_blobs_are_read_up_to_the_limit(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     commit(repo, {"big.bin": b"0123456789" * 100, "small.html": page("s")}, when=T1)
     commit(repo, {"big.bin": b"0123456789" * 99 + b"x", "small.html": page("s", "x")}, when=T2)
-    monkeypatch.setattr(gitcontent, "MAX_BLOB_BYTES", 16)
+    monkeypatch.setattr(gitblobs, "MAX_BLOB_BYTES", 16)
     read: list[int] = []
 
     def head_only(path: str, data: bytes) -> str:

@@ -60,6 +60,7 @@ def header(**pages: Any) -> dict[str, Any]:
         "version": STATE_VERSION,
         "facts_version": FACTS_VERSION,
         "fingerprint_version": FINGERPRINT_VERSION,
+        "fingerprint_scope": "main",
         "pages": pages,
     }
 

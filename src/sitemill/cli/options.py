@@ -42,6 +42,7 @@ VALUE_FLAGS = (
     "state",
     "previous_state",
     "image_chrome_share",
+    "content_scope",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
 LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
@@ -61,6 +62,11 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--max-bytes", metavar="N")
     group.add_argument("--max-sitemaps-per-index", metavar="N")
     group.add_argument("--templates-dir", metavar="DIR")
+    group.add_argument(
+        "--content-scope",
+        choices=["main", "body"],
+        help="what content dates fingerprint: a page's main region (default) or its body",
+    )
     group.add_argument(
         "--fingerprint-ignore",
         action="append",

@@ -56,6 +56,13 @@ class OutputFormat(Enum):
     TXT = "txt"
 
 
+class ContentScope(Enum):
+    """What a page's content fingerprint covers (html.regions)."""
+
+    MAIN = "main"  # the title, the description and the main region, where there is one
+    BODY = "body"  # the whole body
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One ``[[rules]]`` table: the first rule whose pattern matches a page applies."""
@@ -90,6 +97,7 @@ class Config:
     templates_dir: Path | None = None
     content_dates: bool = True
     fingerprint_ignore: tuple[re.Pattern[str], ...] = ()
+    content_scope: ContentScope = ContentScope.MAIN
     state: str | None = None  # a path or s3://bucket/key; None: beside the sitemaps
     previous_state: str | None = None  # a path, an http(s) URL, or PREVIOUS_NONE
     images: bool = False
@@ -158,6 +166,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "templates_dir": parse_path,
     "content_dates": parse_bool,
     "fingerprint_ignore": parse_regexes,
+    "content_scope": parse_enum(ContentScope),
     "state": parse_location,
     "previous_state": parse_previous_state,
     "images": parse_bool,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config, LastmodMode, OutputFormat
+from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
 from sitemill.errors import ConflictError, SinkError
 from sitemill.html.fingerprint import fingerprint_html
@@ -149,10 +149,11 @@ def _page_reader(
 ) -> Callable[[str], Reading]:
     """Reads a page (a ranged GET, or the whole object for its fingerprint or images)."""
     dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
-    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore) if dating else None
+    main = config.content_scope is ContentScope.MAIN
+    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
     bucket, root = site.bucket, site.root
     return lambda path: read_page(
-        client, bucket, root + path, fingerprint, images=images, titles=titles
+        client, bucket, root + path, fingerprint if dating else None, images=images, titles=titles
     )
 
 
@@ -160,7 +161,7 @@ def _knowledge(config: Config, start: Start) -> Knowledge:
     """What the run starts from, and what it reads or dates under ``config``."""
     return Knowledge(
         start.state,
-        State(),
+        State(fingerprint_main=config.content_scope is ContentScope.MAIN),
         config.lastmod_precision,
         content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
         first_run=start.first_run,

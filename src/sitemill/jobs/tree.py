@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
-from sitemill.config.model import Config, LastmodMode
-from sitemill.errors import ConfigError, GitError, RefusedError, SinkError, SourceError
+from sitemill.config.model import Config, ContentScope, LastmodMode
+from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
 from sitemill.html.facts import ORDINARY_PAGE
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_file
-from sitemill.jobs.treedates import PageReads, TreeDating, read_pages
+from sitemill.jobs.treedates import TreeDating
+from sitemill.jobs.treehistory import earlier_fingerprints, read_pages_and_history
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
@@ -23,14 +20,7 @@ from sitemill.robots_lines import robots_scope_warnings
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sinks import Sink
-from sitemill.sources.git import find_work_tree, read_git_history
-from sitemill.sources.gitcontent import (
-    FileVersions,
-    date_by_content,
-    history_warnings,
-    read_file_versions,
-)
-from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
+from sitemill.sources.tree import WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
@@ -71,13 +61,12 @@ def build_from_tree(
         warnings.append(message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
-    earlier = None
-    if dating is not None and dating.known.fingerprint_version != FINGERPRINT_VERSION:
-        earlier = dating.known.fingerprint_version  # a state of an earlier sitemill
-    dating_mode, git_dates, reads = _read_pages_and_history(
+    earlier = None if dating is None else earlier_fingerprints(config, dating.known)
+    dating_mode, git_dates, reads = read_pages_and_history(
         config, site_dir, files, robots, warnings, by_content=dating is not None, earlier=earlier
     )
     plan = TreeDating(dating_mode, config.lastmod_precision, git_dates)
+    plan.remember.fingerprint_main = config.content_scope is ContentScope.MAIN
     if dating is not None:
         plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier
         plan.known, plan.first_run = dating.known, dating.first_run
@@ -100,35 +89,6 @@ def build_from_tree(
         plan.remember.outputs = frozenset(report.result.outputs)
         report.state_written = save_state(dating.store, plan.remember, report.warnings)
     return report
-
-
-def _read_pages_and_history(
-    config: Config,
-    site_dir: Path,
-    files: list[TreeFile],
-    robots: RobotsRules | None,
-    warnings: list[str],
-    *,
-    by_content: bool,
-    earlier: int | None,
-) -> tuple[LastmodMode, Mapping[str, int] | None, PageReads]:
-    """The pages' facts (and fingerprints), and git's dates: git log is another process, so
-    its history is read while this one reads the pages; content dates then walk back through
-    each file's versions, which needs the fingerprints."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
-        history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
-        reads = read_pages(
-            config, robots, Root(site_dir), files, whole=by_content, earlier_version=earlier
-        )
-        mode, found = history.result()
-    if not isinstance(found, FileVersions):
-        return mode, found, reads
-    fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore)
-    dated = date_by_content(found, fingerprint, reads.fingerprints)
-    for message in history_warnings(found, dated):
-        log.warning("%s", message)
-        warnings.append(message)
-    return mode, dated.dates, reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,39 +175,6 @@ def _is_output(path: str, prefix: str | None) -> bool:
         return False
     name = path[len(prefix) :]
     return "/" not in name and (is_own_name(name) or name == ROBOTS_TXT)
-
-
-def _resolve_lastmod(
-    config: Config, site_dir: Path, files: list[TreeFile], warnings: list[str], by_content: bool
-) -> tuple[LastmodMode, dict[str, int] | FileVersions | None]:
-    """The mode that applies, and git's dates (each file's last commit), or with content
-    dates each file's versions (dated once the pages' fingerprints are known)."""
-    mode = config.lastmod
-    if mode is LastmodMode.NONE:
-        return mode, None
-    if find_work_tree(site_dir) is None:
-        if mode is LastmodMode.GIT:
-            raise ConfigError("lastmod", f"git needs a git work tree, and {site_dir} is not in one")
-        return LastmodMode.MTIME, None
-    if mode is LastmodMode.MTIME:
-        return mode, None
-    paths = {file.path for file in files}
-    history = (
-        read_file_versions(site_dir, paths) if by_content else read_git_history(site_dir, paths)
-    )
-    if history.shallow:
-        advice = (
-            "this is a shallow clone, so git dates would all be the newest commit's; "
-            "fetch the full history (actions/checkout: fetch-depth: 0)"
-        )
-        if mode is LastmodMode.GIT:
-            raise GitError(f"lastmod = git: {advice}")
-        warnings.append(f"{advice}. Using file modification times instead.")
-        log.warning("%s; using file modification times", advice)
-        return LastmodMode.MTIME, None
-    if isinstance(history, FileVersions):
-        return LastmodMode.GIT, history
-    return LastmodMode.GIT, {p: when for p, when in history.dates.items() if p not in history.dirty}
 
 
 def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from sitemill.config.model import Config, LastmodMode, OutputFormat
+from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import RefusedError, SourceError
 from sitemill.html.facts import (
     ORDINARY_PAGE,
@@ -50,14 +50,16 @@ def read_pages(
     files: list[TreeFile],
     *,
     whole: bool,
-    earlier_version: int | None = None,
+    earlier: tuple[int, bool] | None = None,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
-    ``images`` on, an HTML page's body for its images (in the same read). ``earlier_version``:
-    the fingerprint version of the state to compare with, when it is not the current one."""
+    ``images`` on, an HTML page's body for its images (in the same read). ``earlier``: the
+    fingerprint version and scope (main or not) of the state to compare with, when they are
+    not the run's."""
     reads = PageReads()
     ignore = config.fingerprint_ignore
+    main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML
     for file in files:
         path = file.path
@@ -77,10 +79,12 @@ def read_pages(
             if facts != ORDINARY_PAGE:
                 reads.facts[path] = facts
         if whole:
-            fingerprint = fingerprint_html(data, ignore) if html else fingerprint_bytes(data)
+            fingerprint = (
+                fingerprint_html(data, ignore, main=main) if html else fingerprint_bytes(data)
+            )
             reads.fingerprints[path] = fingerprint
-            if html and earlier_version is not None:
-                reads.earlier[path] = fingerprint_html(data, ignore, earlier_version)
+            if html and earlier is not None:
+                reads.earlier[path] = fingerprint_html(data, ignore, earlier[0], main=earlier[1])
     return reads
 
 

@@ -125,6 +125,7 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         record.fingerprint is None
         or record.lastmod is None
         or knowledge.known.fingerprint_version != FINGERPRINT_VERSION
+        or knowledge.known.fingerprint_main != knowledge.remember.fingerprint_main
     ):
         return None  # (an earlier sitemill's fingerprint: read once, fingerprinted anew)
     return record.facts if html else None, record.fingerprint

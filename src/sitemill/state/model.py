@@ -60,6 +60,9 @@ class State:
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of
     # an earlier sitemill: html.fingerprint.EARLIER_VERSIONS); written as the current one.
     fingerprint_version: int = FINGERPRINT_VERSION
+    # Whether the fingerprints cover the main region (content_scope = "main") or the body;
+    # read, and written as the run that keeps the state sets it.
+    fingerprint_main: bool = True
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
@@ -94,6 +97,7 @@ def dump_state(state: State) -> bytes:
         "version": STATE_VERSION,
         "facts_version": FACTS_VERSION,
         "fingerprint_version": FINGERPRINT_VERSION,
+        "fingerprint_scope": "main" if state.fingerprint_main else "body",
         "pages": pages,
     }
     if state.outputs:

@@ -55,6 +55,9 @@ def parse_state(data: bytes, now: datetime | None = None) -> State:
     if fingerprints_current:  # (one this sitemill can still compute)
         assert isinstance(fingerprint_version, int)
         state.fingerprint_version = fingerprint_version
+        # Version 1 had no scope (the body); version 2 writes it (main, unless told body).
+        scope = document.get("fingerprint_scope")
+        state.fingerprint_main = scope == "main" or (scope != "body" and fingerprint_version >= 2)
     latest = (now or datetime.now(UTC)) + CLOCK_SKEW
     state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}

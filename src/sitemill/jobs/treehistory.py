@@ -1,0 +1,97 @@
+"""A tree's history and pages, read side by side: git log runs in another process while this
+one reads the pages; content dates then walk back through each file's versions, which needs
+the pages' fingerprints."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+
+from sitemill.config.model import Config, ContentScope, LastmodMode
+from sitemill.errors import ConfigError, GitError
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_file
+from sitemill.jobs.treedates import PageReads, read_pages
+from sitemill.robots import RobotsRules
+from sitemill.safefs import Root
+from sitemill.sources.git import find_work_tree, read_git_history
+from sitemill.sources.gitcontent import (
+    FileVersions,
+    date_by_content,
+    history_warnings,
+    read_file_versions,
+)
+from sitemill.sources.tree import TreeFile
+from sitemill.state.model import State
+
+log = logging.getLogger(__name__)
+
+
+def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool] | None:
+    """The fingerprint version and scope of the state ``known``, when they are not the run's
+    (a state of an earlier sitemill, or of another content_scope): pages are compared in them."""
+    kind = (known.fingerprint_version, known.fingerprint_main)
+    return (
+        None if kind == (FINGERPRINT_VERSION, config.content_scope is ContentScope.MAIN) else kind
+    )
+
+
+def read_pages_and_history(
+    config: Config,
+    site_dir: Path,
+    files: list[TreeFile],
+    robots: RobotsRules | None,
+    warnings: list[str],
+    *,
+    by_content: bool,
+    earlier: tuple[int, bool] | None,
+) -> tuple[LastmodMode, Mapping[str, int] | None, PageReads]:
+    """The pages' facts (and fingerprints), and git's dates, or content dates from git."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
+        history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
+        reads = read_pages(config, robots, Root(site_dir), files, whole=by_content, earlier=earlier)
+        mode, found = history.result()
+    if not isinstance(found, FileVersions):
+        return mode, found, reads
+    main = config.content_scope is ContentScope.MAIN
+    fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
+    dated = date_by_content(found, fingerprint, reads.fingerprints)
+    for message in history_warnings(found, dated):
+        log.warning("%s", message)
+        warnings.append(message)
+    return mode, dated.dates, reads
+
+
+def _resolve_lastmod(
+    config: Config, site_dir: Path, files: list[TreeFile], warnings: list[str], by_content: bool
+) -> tuple[LastmodMode, dict[str, int] | FileVersions | None]:
+    """The mode that applies, and git's dates (each file's last commit), or with content
+    dates each file's versions (dated once the pages' fingerprints are known)."""
+    mode = config.lastmod
+    if mode is LastmodMode.NONE:
+        return mode, None
+    if find_work_tree(site_dir) is None:
+        if mode is LastmodMode.GIT:
+            raise ConfigError("lastmod", f"git needs a git work tree, and {site_dir} is not in one")
+        return LastmodMode.MTIME, None
+    if mode is LastmodMode.MTIME:
+        return mode, None
+    paths = {file.path for file in files}
+    history = (
+        read_file_versions(site_dir, paths) if by_content else read_git_history(site_dir, paths)
+    )
+    if history.shallow:
+        advice = (
+            "this is a shallow clone, so git dates would all be the newest commit's; "
+            "fetch the full history (actions/checkout: fetch-depth: 0)"
+        )
+        if mode is LastmodMode.GIT:
+            raise GitError(f"lastmod = git: {advice}")
+        warnings.append(f"{advice}. Using file modification times instead.")
+        log.warning("%s; using file modification times", advice)
+        return LastmodMode.MTIME, None
+    if isinstance(history, FileVersions):
+        return LastmodMode.GIT, history
+    return LastmodMode.GIT, {p: when for p, when in history.dates.items() if p not in history.dirty}
