@@ -107,18 +107,24 @@ def file_progress(progress: Progress | None) -> Callable[[str, int], None] | Non
 
 # How a run's dates are told (CLI, job summary): reasons in this order, then any other.
 _KEPT, _NO_HISTORY, _MOVED = "kept", "no history", ("new page", "content changed")
+_OLDER, _LAST = "older than the last commit", "the last commit"  # a git tree's first run
 
 
 def dates_line(report: Report) -> str:
     """``lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)``; empty when
     content dates decided no page's date."""
     dates = report.dates
-    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, *_MOVED})
+    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, _OLDER, _LAST, *_MOVED})
     moved = {reason: dates[reason] for reason in (*_MOVED, *others) if dates[reason]}
     parts = [f"{dates[_KEPT]:,} kept"] if dates[_KEPT] or moved else []
     if moved:
         why = ", ".join(f"{reason} {count:,}" for reason, count in moved.items())
         parts.append(f"{sum(moved.values()):,} moved ({why})")
+    if dates[_OLDER] or dates[_LAST]:
+        parts.append(
+            f"dated by content: {dates[_OLDER]:,} kept older than the last commit, "
+            f"{dates[_LAST]:,} equal"
+        )
     if dates[_NO_HISTORY]:
         parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
     return f"lastmod: {', '.join(parts)}" if parts else ""

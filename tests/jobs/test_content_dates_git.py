@@ -11,7 +11,7 @@ from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.report import Report
+from sitemill.report import Report, dates_line
 from sitemill.sinks import MemorySink
 
 BASE = "https://example.com/"
@@ -52,7 +52,11 @@ def test_a_re_render_keeps_the_date_of_the_last_edit(tmp_path: Path) -> None:
     commit(repo, {"guide.html": page("Better words.", "2"), "other.html": page("Other.", "2")}, T3)
     dates, report = build(repo)
     assert dates == {"guide.html": w3c(T2), "other.html": w3c(T1)}
-    assert report.dates == {"no history": 2}  # no state yet: a first run, however exact
+    # No state yet, a first run: dated by content all the same, and said so.
+    assert report.dates == {"older than the last commit": 2}
+    assert dates_line(report) == (
+        "lastmod: dated by content: 2 kept older than the last commit, 0 equal"
+    )
     plain, _ = build(repo, content_dates=False)
     assert plain == {"guide.html": w3c(T3), "other.html": w3c(T3)}
     commit(repo, {"guide.html": page("Best words.", "2")}, T4)  # an edit after it
@@ -82,6 +86,7 @@ def test_a_missing_blob_keeps_that_pages_plain_date_and_the_run_succeeds(tmp_pat
         (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     dates, report = build(repo)
     assert dates == {"guide.html": w3c(T4), "moved.html": w3c(T2)}
+    assert report.dates == {"the last commit": 2}  # guide.html's plain date, moved.html's own
     (line,) = [text for text in report.warnings if "git does not have" in text]
     assert "1 file(s) keep their plain git dates, e.g. guide.html" in line
     assert "renames are not followed" in line

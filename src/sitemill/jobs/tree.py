@@ -62,10 +62,10 @@ def build_from_tree(
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
     earlier = None if dating is None else earlier_fingerprints(config, dating.known)
-    dating_mode, git_dates, reads = read_pages_and_history(
+    dating_mode, git_dates, newest, reads = read_pages_and_history(
         config, site_dir, files, robots, warnings, by_content=dating is not None, earlier=earlier
     )
-    plan = TreeDating(dating_mode, config.lastmod_precision, git_dates)
+    plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest=newest)
     plan.remember.fingerprint_main = config.content_scope is ContentScope.MAIN
     if dating is not None:
         plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier

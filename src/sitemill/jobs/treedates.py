@@ -110,6 +110,7 @@ class TreeDating:
     mode: LastmodMode
     precision: Precision
     git_dates: Mapping[str, int] | None = None
+    newest: Mapping[str, int] = field(default_factory=dict)  # each file's last commit
     fingerprints: Mapping[str, str] | None = None  # None: content dates off
     known: State = field(default_factory=State)
     earlier: Mapping[str, str] = field(default_factory=dict)  # see PageReads.earlier
@@ -125,7 +126,8 @@ class TreeDating:
                 continue
             when = None if self.git_dates is None else self.git_dates.get(file.path)
             plain = lastmod_from_timestamp(file.mtime if when is None else when, Precision.DATETIME)
-            dated = self._date(file.path, plain, from_history=when is not None)
+            older = when is not None and when < self.newest.get(file.path, when)
+            dated = self._date(file.path, plain, from_history=when is not None, older=older)
             if dated is None:
                 yield Page(file.path, at_precision(plain, self.precision))
                 continue
@@ -135,13 +137,13 @@ class TreeDating:
                 date_reason=dated.reason.value,
             )
 
-    def _date(self, path: str, plain: str, *, from_history: bool) -> Dated | None:
+    def _date(self, path: str, plain: str, *, from_history: bool, older: bool) -> Dated | None:
         if self.fingerprints is None:
             return None
         fingerprint = self.fingerprints.get(path)
         record = self.known.record(path)
         if from_history:
-            dated = history_date(record, fingerprint, plain, first_run=self.first_run)
+            dated = history_date(record, fingerprint, plain, first_run=self.first_run, older=older)
         elif fingerprint is not None:
             earlier = self.earlier.get(path)
             dated = content_date(

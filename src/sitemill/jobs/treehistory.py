@@ -47,21 +47,22 @@ def read_pages_and_history(
     *,
     by_content: bool,
     earlier: tuple[int, bool] | None,
-) -> tuple[LastmodMode, Mapping[str, int] | None, PageReads]:
-    """The pages' facts (and fingerprints), and git's dates, or content dates from git."""
+) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
+    """The pages' facts (and fingerprints), and git's dates, or content dates from git with
+    each file's last commit."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
         reads = read_pages(config, robots, Root(site_dir), files, whole=by_content, earlier=earlier)
         mode, found = history.result()
     if not isinstance(found, FileVersions):
-        return mode, found, reads
+        return mode, found, {}, reads
     main = config.content_scope is ContentScope.MAIN
     fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
     dated = date_by_content(found, fingerprint, reads.fingerprints)
     for message in history_warnings(found, dated):
         log.warning("%s", message)
         warnings.append(message)
-    return mode, dated.dates, reads
+    return mode, dated.dates, dated.newest, reads
 
 
 def _resolve_lastmod(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -44,6 +44,9 @@ class ContentHistory:
     # mirror): they keep their plain date, the newest commit that changed them.
     unreadable: frozenset[str] = frozenset()
     renames_followed: bool = True
+    # Each dated file's last commit (its plain git date): a date older than it was moved by
+    # content.
+    newest: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,7 @@ def date_by_content(
     log.debug("%d files dated by content, %d older blobs read", len(runs), read)
     return ContentHistory(
         dates={path: run.date() for path, run in runs.items()},
+        newest={path: run.chain[0].time for path, run in runs.items()},
         dirty=found.dirty,
         shallow=found.shallow,
         cut=frozenset(cut),

@@ -25,6 +25,10 @@ class DateReason(Enum):
     NEW = "new page"
     CHANGED = "content changed"
     NO_HISTORY = "no history"
+    # A first run in a git tree: the date comes from the history, by content. Older than the
+    # file's last commit (invisible re-renders since), or that commit's.
+    HISTORY_OLDER = "older than the last commit"
+    HISTORY_LAST = "the last commit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +63,20 @@ def content_date(
 
 
 def history_date(
-    record: PageRecord | None, fingerprint: str | None, lastmod: str, *, first_run: bool
+    record: PageRecord | None,
+    fingerprint: str | None,
+    lastmod: str,
+    *,
+    first_run: bool,
+    older: bool = False,
 ) -> Dated:
-    """A date from git history: kept when the last run gave the same one."""
+    """A date from git history: kept when the last run gave the same one. ``older``: the
+    content date is older than the file's last commit (on a first run, said so)."""
     if record is not None and record.lastmod == lastmod:
         return Dated(lastmod, DateReason.KEPT, fingerprint)
+    if first_run:
+        reason = DateReason.HISTORY_OLDER if older else DateReason.HISTORY_LAST
+        return Dated(lastmod, reason, fingerprint)
     return Dated(lastmod, moved(record, first_run=first_run), fingerprint)
 
 
