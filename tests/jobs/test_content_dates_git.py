@@ -7,12 +7,17 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
+from sitemill.outputs import STATE_NAME
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report, dates_line
-from sitemill.sinks import MemorySink
+from sitemill.sinks import LocalDirSink, MemorySink
+from sitemill.sources import gitblobs
+from sitemill.state.parse import parse_state
 
 BASE = "https://example.com/"
 T1, T2, T3, T4 = (
@@ -90,3 +95,31 @@ def test_a_missing_blob_keeps_that_pages_plain_date_and_the_run_succeeds(tmp_pat
     (line,) = [text for text in report.warnings if "git does not have" in text]
     assert "1 file(s) keep their plain git dates, e.g. guide.html" in line
     assert "renames are not followed" in line
+
+
+def test_a_second_run_reads_no_old_blob(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Fingerprints are remembered per git blob id in the state (a blob id names its bytes):
+    # after one new commit, the next run fingerprints only the work tree, no older version.
+    asked: list[bytes] = []
+    request = gitblobs._request
+    monkeypatch.setattr(
+        gitblobs, "_request", lambda batch, blobs: (asked.extend(blobs), request(batch, blobs))
+    )
+    repo = make_repo(tmp_path / "site")
+    out = tmp_path / "out"
+    for build_number, when in enumerate((T1, T2, T3), start=1):
+        commit(repo, {"guide.html": page("Words.", str(build_number))}, when)
+    config = load_config({"base_url": BASE, "lastmod": "git"})
+    build_from_tree(config, repo, LocalDirSink(out), output_dir=out)
+    assert len(asked) == 2  # T2's and T1's versions, once
+    state = parse_state((out / STATE_NAME).read_bytes())
+    assert len(state.blobs) == 3 and re.fullmatch("[0-9a-f]{32}", state.blob_key)
+    asked.clear()
+    commit(repo, {"guide.html": page("Words.", "4")}, T4)  # a fourth re-render
+    report = build_from_tree(config, repo, LocalDirSink(out), output_dir=out)
+    assert asked == []  # T3's version is remembered, so are the rest
+    assert report.dates == {"kept": 1}
+    # Another fingerprint_ignore is another key: nothing remembered is used.
+    other = load_config({"base_url": BASE, "lastmod": "git", "fingerprint_ignore": ["x"]})
+    build_from_tree(other, repo, LocalDirSink(out), output_dir=out)
+    assert len(asked) == 3

@@ -19,7 +19,7 @@ from sitemill.entries import SkipReason
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.html.fingerprint import FINGERPRINT_VERSION
-from sitemill.state import bounded
+from sitemill.state import bounded, parse
 from sitemill.state.model import STATE_FORMAT, STATE_VERSION, PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 
@@ -321,3 +321,32 @@ def test_a_page_left_out_is_remembered_by_etag_without_a_url_of_another_page() -
     text = gzip.decompress(dump_state(state)).decode()
     for name in ("noindex.html", "copy", "linked", "pictured", "draft", "secret", "/x"):
         assert name not in text
+
+
+BLOB = "h" + "ab" * 20
+FINGERPRINT = "0f" * 16
+
+
+@pytest.mark.parametrize(
+    "blobs",
+    [
+        "not a table",
+        {"key": "nothex", "fingerprints": {BLOB: FINGERPRINT}},
+        {"key": FINGERPRINT, "fingerprints": {"x" + BLOB[1:]: FINGERPRINT}},  # no kind
+        {"key": FINGERPRINT, "fingerprints": {BLOB: "../../etc"}},
+        {"key": FINGERPRINT, "fingerprints": {BLOB: 7}},
+        {"key": FINGERPRINT, "fingerprints": [BLOB]},
+        {"fingerprints": {BLOB: FINGERPRINT}},
+    ],
+)
+def test_a_malformed_blob_table_is_ignored_whole(blobs: object) -> None:
+    document = {**header(), "blobs": blobs}
+    state = parse_state(gzip.compress(json.dumps(document).encode()))
+    assert state.blobs == {} and state.blob_key == ""
+
+
+def test_the_blob_table_round_trips_and_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = State(blobs={BLOB: FINGERPRINT, "b" + "cd" * 32: FINGERPRINT}, blob_key=FINGERPRINT)
+    assert parse_state(dump_state(state)) == state
+    monkeypatch.setattr(parse, "MAX_BLOBS", 1)
+    assert parse_state(dump_state(state)).blobs == {}

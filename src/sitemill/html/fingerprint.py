@@ -24,6 +24,7 @@ __all__ = [
     "fingerprint_bytes",
     "fingerprint_file",
     "fingerprint_html",
+    "fingerprint_key",
     "reduce_html",
 ]
 
@@ -86,6 +87,13 @@ def fingerprint_file(
     if path.lower().endswith(HTML_SUFFIXES):
         return fingerprint_html(data, ignore, version, main=main)
     return fingerprint_bytes(data)
+
+
+def fingerprint_key(version: int, main: bool, ignore: tuple[re.Pattern[str], ...]) -> str:
+    """What a fingerprint depends on besides the bytes (the version, the scope, the ignore
+    patterns), as 32 hex digits: fingerprints remembered under another key do not compare."""
+    text = "\0".join((str(version), "main" if main else "body", *(p.pattern for p in ignore)))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def reduce_html(

@@ -11,7 +11,7 @@ from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.jobs.treedates import TreeDating
-from sitemill.jobs.treehistory import earlier_fingerprints, read_pages_and_history
+from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
@@ -61,12 +61,12 @@ def build_from_tree(
         warnings.append(message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
-    earlier = None if dating is None else earlier_fingerprints(config, dating.known)
+    remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
+    known = dating.known if dating is not None else None
     dating_mode, git_dates, newest, reads = read_pages_and_history(
-        config, site_dir, files, robots, warnings, by_content=dating is not None, earlier=earlier
+        config, site_dir, files, robots, warnings, known=known, remember=remember
     )
-    plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest=newest)
-    plan.remember.fingerprint_main = config.content_scope is ContentScope.MAIN
+    plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, remember=remember)
     if dating is not None:
         plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier
         plan.known, plan.first_run = dating.known, dating.first_run

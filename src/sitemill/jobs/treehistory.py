@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_file
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_file, fingerprint_key
 from sitemill.jobs.treedates import PageReads, read_pages
 from sitemill.robots import RobotsRules
 from sitemill.safefs import Root
@@ -24,7 +24,7 @@ from sitemill.sources.gitcontent import (
     read_file_versions,
 )
 from sitemill.sources.tree import TreeFile
-from sitemill.state.model import State
+from sitemill.state.model import MAX_BLOBS, State
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +45,15 @@ def read_pages_and_history(
     robots: RobotsRules | None,
     warnings: list[str],
     *,
-    by_content: bool,
-    earlier: tuple[int, bool] | None,
+    known: State | None,
+    remember: State,
 ) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
-    """The pages' facts (and fingerprints), and git's dates, or content dates from git with
-    each file's last commit."""
+    """The pages' facts (and fingerprints), and git's dates, or (with content dates: the last
+    run's state ``known``) content dates from git with each file's last commit. The blob
+    fingerprints ``known`` remembers under this run's fingerprint key are not read again;
+    ``remember`` gets this run's."""
+    by_content = known is not None
+    earlier = None if known is None else earlier_fingerprints(config, known)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
         reads = read_pages(config, robots, Root(site_dir), files, whole=by_content, earlier=earlier)
@@ -58,7 +62,12 @@ def read_pages_and_history(
         return mode, found, {}, reads
     main = config.content_scope is ContentScope.MAIN
     fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
-    dated = date_by_content(found, fingerprint, reads.fingerprints)
+    key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
+    cached = known.blobs if known is not None and known.blob_key == key else {}
+    dated = date_by_content(found, fingerprint, reads.fingerprints, cached)
+    log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
+    if len(dated.blobs) <= MAX_BLOBS:  # (more: the next run reads them again)
+        remember.blobs, remember.blob_key = dated.blobs, key
     for message in history_warnings(found, dated):
         log.warning("%s", message)
         warnings.append(message)

@@ -4,19 +4,26 @@ fingerprint is the file's own (design.md, "lastmod: when the content last change
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 
-from sitemill.errors import GitError
-from sitemill.gitrun import Git, GitBatch
-from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative, commit_trees
+from sitemill.gitrun import GitBatch
+from sitemill.html.fingerprint import HTML_SUFFIXES
+from sitemill.sources.git import _git
 from sitemill.sources.gitblobs import read_blobs
-from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
+from sitemill.sources.gitfiles import FileVersions, read_file_versions
+from sitemill.sources.gitversions import Version
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "ContentHistory",
+    "FileVersions",
+    "date_by_content",
+    "read_content_dates",
+    "read_file_versions",
+]
 
 Fingerprint = Callable[[str, bytes], str]
 
@@ -47,18 +54,10 @@ class ContentHistory:
     # Each dated file's last commit (its plain git date): a date older than it was moved by
     # content.
     newest: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class FileVersions:
-    """What the log pass found, before any blob is read: each wanted file of HEAD's versions,
-    newest first, by site-relative path; the work tree's top, dirty files and shallowness."""
-
-    top: Path
-    versions: dict[str, list[Version]]
-    dirty: frozenset[str]
-    shallow: bool
-    renames_followed: bool = True  # False: a missing object stopped git's rename detection
+    # The fingerprint of every blob this run compared or knows (HEAD's: the work tree's), by
+    # blob_key: what the next run need not read again.
+    blobs: dict[str, str] = field(default_factory=dict)
+    read: int = 0  # older blobs read from git
 
 
 def read_content_dates(
@@ -80,36 +79,6 @@ def read_content_dates(
     return date_by_content(read_file_versions(site_dir, paths), fingerprint, current)
 
 
-def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
-    """Read, in one ``git log`` pass, the versions of those ``paths`` that are clean in HEAD."""
-    top, head, shallow = _locate(site_dir)
-    relative = _site_relative(site_dir, top)
-    prefix = os.fsencode(relative + "/") if relative else b""
-    git = _git(top)
-    dirty = _read_dirty(git, prefix, (relative,) if relative else ())
-    wanted = {prefix + os.fsencode(path): path for path in paths if path not in dirty}
-    versions: dict[bytes, list[Version]] = {}
-    renames = True
-    if head and wanted:
-        try:
-            versions = _read_versions(git, head, set(wanted), renames=True)
-        except GitError as exc:
-            if not _is_missing_object(exc):
-                raise
-            # Rename detection compares the contents of added and deleted files: without
-            # them, a rename ends a file's history (its older versions count as another
-            # file's), which only makes content dates newer, never wrong.
-            renames = False
-            versions = _read_versions(git, head, set(wanted), renames=False)
-    return FileVersions(
-        top=top,
-        versions={wanted[key]: chain for key, chain in versions.items() if chain[0].blob},
-        dirty=dirty,
-        shallow=shallow,
-        renames_followed=renames,
-    )
-
-
 def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
     """One summary line when git could not read part of the history."""
     if history.unreadable or not found.renames_followed:
@@ -127,25 +96,29 @@ def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
     return []
 
 
-def _is_missing_object(exc: GitError) -> bool:
-    text = str(exc)
-    return "unable to read" in text or "missing blob" in text or "bad object" in text
-
-
 def date_by_content(
-    found: FileVersions, fingerprint: Fingerprint, current: Mapping[str, str]
+    found: FileVersions,
+    fingerprint: Fingerprint,
+    current: Mapping[str, str],
+    known: Mapping[str, str] | None = None,
 ) -> ContentHistory:
-    """Date the files ``found`` by content, reading the older blobs needed (see above)."""
+    """Date the files ``found`` by content, reading the older blobs needed (see above);
+    ``known``: blob fingerprints of an earlier run (blob_key), which are not read again."""
     runs = {path: _Run(chain) for path, chain in found.versions.items()}
     read = 0
     unreadable: set[str] = set()
+    blobs = {
+        blob_key(path, run.chain[0].blob): current[path]
+        for path, run in runs.items()
+        if path in current and run.chain[0].blob is not None
+    }
     if any(len(run.chain) > 1 for path, run in runs.items() if path in current):
         git = _git(found.top)
         # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a
         # missing one keeps its plain date.
         reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
         with reader.batch("cat-file", "--batch") as batch:
-            read = _compare(batch, runs, fingerprint, current, unreadable)
+            read = _compare(batch, runs, fingerprint, current, (known or {}, blobs), unreadable)
     cut = {path for path, run in runs.items() if found.shallow and run.reaches_root()}
     log.debug("%d files dated by content, %d older blobs read", len(runs), read)
     return ContentHistory(
@@ -156,43 +129,33 @@ def date_by_content(
         cut=frozenset(cut),
         unreadable=frozenset(unreadable),
         renames_followed=found.renames_followed,
+        blobs=blobs,
+        read=read,
     )
 
 
-def _read_versions(
-    git: Git, head: str, tracked: set[bytes], *, renames: bool
-) -> dict[bytes, list[Version]]:
-    """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
-    commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
-    partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
-    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
-    command = [
-        "log",
-        "-m",  # every merge's diff against each parent, to follow git's simplification
-        "--root",
-        "-M" if renames else "--no-renames",  # a rename carries the file's history on
-        "--date-order",  # never a parent before all its children
-        "--raw",
-        "--no-abbrev",
-        "-z",
-        "--no-color",
-        "--no-show-signature",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--ignore-submodules=none",
-        # The leading NUL gives an empty token before each header, which no path can be.
-        "--format=%x00%H %ct %T %P",
-        head,
-        "--",
-    ]
-    walk = VersionWalk(head.encode("ascii"), tracked, partial(commit_trees, git))
-    try:
-        with git.stream(*command) as output:
-            for commit in parse_raw_log(output.stdout, walk.relevant):
-                walk.visit(commit)
-    except ValueError as exc:
-        raise GitError(f"unexpected git log output: {exc}") from exc
-    return walk.versions
+def blob_key(path: str, blob: bytes) -> str:
+    """A blob's key among remembered fingerprints: "h" (fingerprinted as HTML) or "b" (as
+    bytes), then its id."""
+    return ("h" if path.lower().endswith(HTML_SUFFIXES) else "b") + blob.decode("ascii")
+
+
+def _next_unknown(
+    run: _Run, path: str, fingerprint: str, remembered: tuple[Mapping[str, str], dict[str, str]]
+) -> bytes | None:
+    """The next blob of ``run`` to read: the versions whose fingerprint an earlier run
+    remembered (``remembered[0]``) extend the run, or end it, without a read."""
+    known, blobs = remembered
+    while (blob := run.next_blob()) is not None:
+        key = blob_key(path, blob)
+        fingerprint_of = known.get(key)
+        if fingerprint_of is None:
+            return blob
+        blobs[key] = fingerprint_of
+        if fingerprint_of != fingerprint:
+            return None
+        run.end += 1
+    return None
 
 
 class _Run:
@@ -224,17 +187,19 @@ def _compare(
     runs: dict[str, _Run],
     fingerprint: Fingerprint,
     current: Mapping[str, str],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
     unreadable: set[str],
 ) -> int:
     """Extend each run while the next older version has the current fingerprint; return the
     number of blobs read. A file with a version git does not have goes back to its plain
     date (its newest version's), named in ``unreadable``."""
+    blobs = remembered[1]
     open_runs = {path: run for path, run in runs.items() if path in current}
     read = 0
     while open_runs:
         wanted: dict[bytes, list[str]] = {}
         for path, run in open_runs.items():
-            blob = run.next_blob()
+            blob = _next_unknown(run, path, current[path], remembered)
             if blob is not None:
                 wanted.setdefault(blob, []).append(path)
         open_runs = {}
@@ -245,7 +210,10 @@ def _compare(
                 if data is None:
                     run.end = 1
                     unreadable.add(path)
-                elif fingerprint(path, data) == current[path]:
+                    continue
+                found = fingerprint(path, data)
+                blobs[blob_key(path, blob)] = found
+                if found == current[path]:
                     run.end += 1
                     open_runs[path] = run
     return read

@@ -30,6 +30,7 @@ STATE_VERSION: Final = 1
 _GZIP_LEVEL: Final = 6
 # More own files than sitemill ever writes beside one set of sitemaps (50,000 children per
 # index, plus indexes and staging copies): a list longer than this is not one it wrote.
+MAX_BLOBS: Final = 500_000  # blob fingerprints a state holds at most (about 40 MB)
 MAX_OUTPUTS: Final = 200_000
 
 
@@ -63,6 +64,11 @@ class State:
     # Whether the fingerprints cover the main region (content_scope = "main") or the body;
     # read, and written as the run that keeps the state sets it.
     fingerprint_main: bool = True
+    # Git blobs already fingerprinted ("h" or "b" for an HTML page or another file, then the
+    # blob id) under ``blob_key`` (html.fingerprint.fingerprint_key): a later run reads only
+    # new blobs. A blob id names bytes, never a page.
+    blobs: dict[str, str] = field(default_factory=dict)
+    blob_key: str = ""
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
@@ -102,6 +108,8 @@ def dump_state(state: State) -> bytes:
     }
     if state.outputs:
         document["outputs"] = sorted(state.outputs)
+    if state.blobs:
+        document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.unlisted:
         document["unlisted"] = {
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()

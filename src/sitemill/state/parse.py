@@ -20,7 +20,14 @@ from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.state.bounded import load_state_json
 from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
-from sitemill.state.model import MAX_OUTPUTS, STATE_FORMAT, STATE_VERSION, PageRecord, State
+from sitemill.state.model import (
+    MAX_BLOBS,
+    MAX_OUTPUTS,
+    STATE_FORMAT,
+    STATE_VERSION,
+    PageRecord,
+    State,
+)
 
 # The first web page went up on 6 August 1991: no page's content changed before that.
 OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
@@ -29,6 +36,8 @@ OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
 CLOCK_SKEW: Final = timedelta(minutes=5)
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
+_HEX32: Final = re.compile(r"[0-9a-f]{32}")
+_BLOB: Final = re.compile(r"[hb](?:[0-9a-f]{40}|[0-9a-f]{64})")  # SHA-1 or SHA-256 ids
 _LASTMOD: Final = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\+00:00)?")
 
 
@@ -61,6 +70,7 @@ def parse_state(data: bytes, now: datetime | None = None) -> State:
     latest = (now or datetime.now(UTC)) + CLOCK_SKEW
     state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
+    state.blob_key, state.blobs = _blobs(document.get("blobs"))
     return state
 
 
@@ -119,6 +129,21 @@ def _unlisted(value: object) -> dict[str, Unlisted]:
         return {}
     found = {etag: unlisted_from_json(item) for etag, item in value.items() if _token(etag)}
     return {etag: item for etag, item in found.items() if item is not None}
+
+
+def _blobs(value: object) -> tuple[str, dict[str, str]]:
+    """The blob fingerprints and their key; none unless every entry is well formed."""
+    if not isinstance(value, dict):
+        return "", {}
+    key, table = value.get("key"), value.get("fingerprints")
+    if not isinstance(key, str) or not _HEX32.fullmatch(key) or not isinstance(table, dict):
+        return "", {}
+    if len(table) > MAX_BLOBS or not all(
+        isinstance(fingerprint, str) and _BLOB.fullmatch(blob) and _HEX32.fullmatch(fingerprint)
+        for blob, fingerprint in table.items()
+    ):
+        return "", {}
+    return key, table
 
 
 def _outputs(value: object) -> frozenset[str]:

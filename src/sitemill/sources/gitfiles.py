@@ -1,0 +1,99 @@
+"""The versions of a site's files in git history: one ``git log`` pass that follows renames
+(sitemill.sources.gitversions), never fetching (a partial clone's missing objects stay
+missing: rename detection is then switched off, with a warning from gitcontent)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from sitemill.errors import GitError
+from sitemill.gitrun import Git
+from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative, commit_trees
+from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
+
+
+@dataclass(frozen=True, slots=True)
+class FileVersions:
+    """What the log pass found, before any blob is read: each wanted file of HEAD's versions,
+    newest first, by site-relative path; the work tree's top, dirty files and shallowness."""
+
+    top: Path
+    versions: dict[str, list[Version]]
+    dirty: frozenset[str]
+    shallow: bool
+    renames_followed: bool = True  # False: a missing object stopped git's rename detection
+
+
+def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
+    """Read, in one ``git log`` pass, the versions of those ``paths`` that are clean in HEAD."""
+    top, head, shallow = _locate(site_dir)
+    relative = _site_relative(site_dir, top)
+    prefix = os.fsencode(relative + "/") if relative else b""
+    git = _git(top)
+    dirty = _read_dirty(git, prefix, (relative,) if relative else ())
+    wanted = {prefix + os.fsencode(path): path for path in paths if path not in dirty}
+    versions: dict[bytes, list[Version]] = {}
+    renames = True
+    if head and wanted:
+        try:
+            versions = _read_versions(git, head, set(wanted), renames=True)
+        except GitError as exc:
+            if not _is_missing_object(exc):
+                raise
+            # Rename detection compares the contents of added and deleted files: without
+            # them, a rename ends a file's history (its older versions count as another
+            # file's), which only makes content dates newer, never wrong.
+            renames = False
+            versions = _read_versions(git, head, set(wanted), renames=False)
+    return FileVersions(
+        top=top,
+        versions={wanted[key]: chain for key, chain in versions.items() if chain[0].blob},
+        dirty=dirty,
+        shallow=shallow,
+        renames_followed=renames,
+    )
+
+
+def _is_missing_object(exc: GitError) -> bool:
+    text = str(exc)
+    return "unable to read" in text or "missing blob" in text or "bad object" in text
+
+
+def _read_versions(
+    git: Git, head: str, tracked: set[bytes], *, renames: bool
+) -> dict[bytes, list[Version]]:
+    """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
+    commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
+    partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
+    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
+    command = [
+        "log",
+        "-m",  # every merge's diff against each parent, to follow git's simplification
+        "--root",
+        "-M" if renames else "--no-renames",  # a rename carries the file's history on
+        "--date-order",  # never a parent before all its children
+        "--raw",
+        "--no-abbrev",
+        "-z",
+        "--no-color",
+        "--no-show-signature",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--ignore-submodules=none",
+        # The leading NUL gives an empty token before each header, which no path can be.
+        "--format=%x00%H %ct %T %P",
+        head,
+        "--",
+    ]
+    walk = VersionWalk(head.encode("ascii"), tracked, partial(commit_trees, git))
+    try:
+        with git.stream(*command) as output:
+            for commit in parse_raw_log(output.stdout, walk.relevant):
+                walk.visit(commit)
+    except ValueError as exc:
+        raise GitError(f"unexpected git log output: {exc}") from exc
+    return walk.versions
