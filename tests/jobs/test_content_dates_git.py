@@ -123,3 +123,46 @@ def test_a_second_run_reads_no_old_blob(tmp_path: Path, monkeypatch: pytest.Monk
     other = load_config({"base_url": BASE, "lastmod": "git", "fingerprint_ignore": ["x"]})
     build_from_tree(other, repo, LocalDirSink(out), output_dir=out)
     assert len(asked) == 3
+
+
+def themed(
+    article: str, *, nav: str = "Home Guide", footer: str = "2024", tags: str = "HTML"
+) -> str:
+    """A page as a themed generator writes it: furniture around a <main> article."""
+    return (
+        "<!DOCTYPE html><html><head><title>T</title></head><body>"
+        f"<header><nav>{nav}</nav><input placeholder='Search'></header>"
+        f"<main><article><h1>T</h1>{article}</article></main>"
+        f"<aside>{tags}</aside><footer>© {footer} Me</footer></body></html>\n"
+    )
+
+
+def test_the_sites_furniture_moves_no_date(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    code = "<pre><code>curl 127.0.0.1:<span>3000</span></code></pre>"
+    articles = {f"p{n}.html": f"<p>Article {n}.</p>{code}" for n in range(4)}
+    commit(repo, {name: themed(text) for name, text in articles.items()}, T1)
+    # A theme upgrade: a nav label gains a word, the footer's year, the tag cloud's spelling,
+    # and a highlighter that now wraps the colon too: no article changed a word.
+    highlighted = "<pre><code>curl 127.0.0.1<span>:</span><span>3000</span></code></pre>"
+    upgraded = {
+        name: themed(
+            text.replace(code, highlighted), nav="Home Guide API", footer="2025", tags="Html"
+        )
+        for name, text in articles.items()
+    }
+    upgraded["p1.html"] = upgraded["p1.html"].replace("Article 1.", "Article 1, edited.")
+    # A page without a main region is fingerprinted whole, as before: its footer counts.
+    upgraded["plain.html"] = "<html><body><p>Plain.</p><footer>2025</footer></body></html>"
+    commit(repo, {**upgraded}, T2)
+    commit(repo, {"plain.html": "<html><body><p>Plain.</p><footer>2026</footer></body></html>"}, T3)
+    dates, _ = build(repo)
+    assert dates == {
+        "p0.html": w3c(T1),
+        "p1.html": w3c(T2),  # its article changed
+        "p2.html": w3c(T1),
+        "p3.html": w3c(T1),
+        "plain.html": w3c(T3),
+    }
+    body, _ = build(repo, content_scope="body")
+    assert set(body.values()) == {w3c(T2), w3c(T3)}  # the whole body: the upgrade moves all
