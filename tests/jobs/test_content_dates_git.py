@@ -11,6 +11,7 @@ import pytest
 
 from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
+from sitemill.jobs import treedates
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME
 from sitemill.protocol import Precision, lastmod_from_timestamp
@@ -166,3 +167,32 @@ def test_the_sites_furniture_moves_no_date(tmp_path: Path) -> None:
     }
     body, _ = build(repo, content_scope="body")
     assert set(body.values()) == {w3c(T2), w3c(T3)}  # the whole body: the upgrade moves all
+
+
+def test_unchanged_pages_are_not_fingerprinted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A page whose work tree bytes are its HEAD blob, fingerprinted by an earlier run, keeps
+    # that fingerprint: only new, edited or uncommitted pages are fingerprinted.
+    fingerprinted: list[int] = []
+    fingerprint_html = treedates.fingerprint_html
+
+    def counting(data: bytes, *args: Any, **values: Any) -> str:
+        fingerprinted.append(len(data))
+        return fingerprint_html(data, *args, **values)
+
+    monkeypatch.setattr(treedates, "fingerprint_html", counting)
+    repo = make_repo(tmp_path / "site")
+    out = tmp_path / "out"
+    names = [f"p{n}.html" for n in range(5)]
+    commit(repo, {name: page(f"Page {name}.", "1") for name in names}, T1)
+    config = load_config({"base_url": BASE, "lastmod": "git"})
+    build_from_tree(config, repo, LocalDirSink(out), output_dir=out)
+    assert len(fingerprinted) == 5
+    fingerprinted.clear()
+    commit(repo, {"p0.html": page("Page p0, edited.", "1")}, T2)  # a commit
+    (repo / "p1.html").write_text(page("Page p1, not committed.", "1"))  # a dirty file
+    dates, report = build(repo, state=str(out / STATE_NAME))
+    assert len(fingerprinted) == 2  # p0 (a new blob) and p1 (dirty); the rest remembered
+    assert dates["p0.html"] == w3c(T2) and dates["p2.html"] == w3c(T1)
+    assert report.dates["kept"] == 3

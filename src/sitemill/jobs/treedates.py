@@ -51,13 +51,17 @@ def read_pages(
     *,
     whole: bool,
     earlier: tuple[int, bool] | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
     ``images`` on, an HTML page's body for its images (in the same read). ``earlier``: the
     fingerprint version and scope (main or not) of the state to compare with, when they are
-    not the run's."""
+    not the run's. ``known``: the fingerprints of pages whose bytes an earlier run
+    fingerprinted (their git blob): not computed again, and only the head is read unless
+    images need the body."""
     reads = PageReads()
+    known = known or {}
     ignore = config.fingerprint_ignore
     main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML
@@ -66,7 +70,11 @@ def read_pages(
         html = wants_facts(path)
         if not (html or whole) or not reads_page(config, robots, path):
             continue
-        body = whole or (images and html)
+        remembered = known.get(path)
+        if remembered is not None and whole and not html:
+            reads.fingerprints[path] = remembered  # nothing else is read of a PDF
+            continue
+        body = (whole and remembered is None) or (images and html)
         data = read_file(site, path, MAX_PAGE_BYTES if body else PAGE_FACTS_BYTES)
         if data is None:
             if html:
@@ -78,7 +86,9 @@ def read_pages(
                 facts = with_images(facts, data)
             if facts != ORDINARY_PAGE:
                 reads.facts[path] = facts
-        if whole:
+        if whole and remembered is not None:
+            reads.fingerprints[path] = remembered
+        elif whole:
             fingerprint = (
                 fingerprint_html(data, ignore, main=main) if html else fingerprint_bytes(data)
             )

@@ -19,10 +19,12 @@ from sitemill.safefs import Root
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.gitcontent import (
     FileVersions,
+    blob_key,
     date_by_content,
     history_warnings,
     read_file_versions,
 )
+from sitemill.sources.gitfiles import clean_head_blobs
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import MAX_BLOBS, State
 
@@ -54,16 +56,20 @@ def read_pages_and_history(
     ``remember`` gets this run's."""
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
+    main = config.content_scope is ContentScope.MAIN
+    key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
+    cached = known.blobs if known is not None and known.blob_key == key else {}
+    remembered = _remembered_prints(site_dir, files, cached)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
-        reads = read_pages(config, robots, Root(site_dir), files, whole=by_content, earlier=earlier)
+        root = Root(site_dir)
+        reads = read_pages(
+            config, robots, root, files, whole=by_content, earlier=earlier, known=remembered
+        )
         mode, found = history.result()
     if not isinstance(found, FileVersions):
         return mode, found, {}, reads
-    main = config.content_scope is ContentScope.MAIN
     fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
-    key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
-    cached = known.blobs if known is not None and known.blob_key == key else {}
     dated = date_by_content(found, fingerprint, reads.fingerprints, cached)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
     if len(dated.blobs) <= MAX_BLOBS:  # (more: the next run reads them again)
@@ -72,6 +78,18 @@ def read_pages_and_history(
         log.warning("%s", message)
         warnings.append(message)
     return mode, dated.dates, dated.newest, reads
+
+
+def _remembered_prints(
+    site_dir: Path, files: list[TreeFile], cached: Mapping[str, str]
+) -> dict[str, str]:
+    """The fingerprints an earlier run remembered for the git blobs that the work tree holds
+    unchanged: those pages need not be fingerprinted again."""
+    if not cached or find_work_tree(site_dir) is None:
+        return {}
+    blobs = clean_head_blobs(site_dir, [file.path for file in files])
+    found = {path: cached.get(blob_key(path, blob.encode("ascii"))) for path, blob in blobs.items()}
+    return {path: value for path, value in found.items() if value is not None}
 
 
 def _resolve_lastmod(

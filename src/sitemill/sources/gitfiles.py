@@ -58,6 +58,29 @@ def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
     )
 
 
+def clean_head_blobs(site_dir: Path, paths: Collection[str]) -> dict[str, str]:
+    """The HEAD blob id (hex) of each of ``paths`` that the work tree holds unchanged (git
+    status): its bytes are that blob's, so a fingerprint remembered for the blob is its own."""
+    top, head, _ = _locate(site_dir)
+    if not head:
+        return {}
+    relative = _site_relative(site_dir, top)
+    prefix = os.fsencode(relative + "/") if relative else b""
+    git = _git(top)
+    pathspec = (relative,) if relative else ()
+    wanted = set(paths) - _read_dirty(git, prefix, pathspec)
+    listing = git.output("ls-tree", "-r", "-z", "--full-tree", head, "--", *pathspec)
+    found: dict[str, str] = {}
+    for record in listing.split(b"\0"):
+        meta, _, name = record.partition(b"\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == b"blob" and name.startswith(prefix):
+            path = os.fsdecode(name[len(prefix) :])
+            if path in wanted:
+                found[path] = fields[2].decode("ascii")
+    return found
+
+
 def _is_missing_object(exc: GitError) -> bool:
     text = str(exc)
     return "unable to read" in text or "missing blob" in text or "bad object" in text
