@@ -49,3 +49,16 @@ def within_budget(call: Callable[[bytes], object], data: bytes, seconds: float) 
         return True
     _slowness.cache_clear()
     return fastest(call, data, runs=5) < budget(seconds)
+
+
+def linear(call: Callable[[bytes], object], small: bytes, large: bytes, bound: float) -> bool:
+    """Whether ``call(large)`` takes less than ``bound`` times ``call(small)``: measured in
+    turns (a busy machine slows both alike), and once more, longer, before a miss counts."""
+    for rounds, small_runs in ((3, 4), (5, 8)):
+        small_s, large_s = float("inf"), float("inf")
+        for _ in range(rounds):
+            small_s = min(small_s, fastest(call, small, runs=small_runs))
+            large_s = min(large_s, fastest(call, large, runs=1))
+        if large_s < bound * small_s:
+            return True
+    return False
