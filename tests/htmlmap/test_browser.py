@@ -11,10 +11,10 @@ import struct
 import subprocess
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from test_html_sitemap import links_of
 
 from conftest import BASE_URL, SiteMaker, page
 from sitemill.config.model import load_config
@@ -103,29 +103,6 @@ def png_pixels(data: bytes, rows: int) -> tuple[int, int, set[bytes]]:
     return width, height, pixels
 
 
-class Dom(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.links: dict[str, str] = {}
-        self.tags: list[str] = []
-        self._href: str | None = None
-        self._text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        if tag == "a":
-            self._href, self._text = dict(attrs).get("href"), []
-
-    def handle_data(self, data: str) -> None:
-        if self._href is not None:
-            self._text.append(data)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "a" and self._href is not None:
-            self.links[self._href] = "".join(self._text)
-            self._href = None
-
-
 def test_chromium_renders_the_page_and_sees_every_link(
     make_site: SiteMaker, tmp_path: Path
 ) -> None:
@@ -146,22 +123,22 @@ def test_chromium_renders_the_page_and_sees_every_link(
     assert (width, height) == (WIDTH, HEIGHT)
     assert len(pixels) >= 3, "the screenshot is one flat colour: nothing was drawn"
 
-    dom = Dom()
-    dom.feed(dom_run.stdout.decode("utf-8"))
+    dom = links_of(dom_run.stdout)
+    links = dict(dom.links)
     assert "script" not in dom.tags and "img" not in dom.tags and "b" not in dom.tags
     listed = re.findall(r"<loc>([^<]*)</loc>", (site / "sitemap.xml").read_text("utf-8"))
     assert len(listed) == len(SITE)
-    assert set(listed) <= set(dom.links)
-    assert dom.links[BASE_URL] == "Home & <garden>"
-    assert dom.links[BASE_URL + "docs/no-title.html"] == "/docs/no-title.html"
-    assert dom.links[BASE_URL + "docs/script.html"] == (
+    assert set(listed) <= set(links)
+    assert links[BASE_URL] == "Home & <garden>"
+    assert links[BASE_URL + "docs/no-title.html"] == "/docs/no-title.html"
+    assert links[BASE_URL + "docs/script.html"] == (
         "<script>alert(1)</script><img src=x onerror=alert(2)>"
     )
-    assert dom.links[BASE_URL + "docs/quotes.html"] == "\"'><b>not bold</b>"
-    assert dom.links[BASE_URL + "docs/a%20%26%20b%2Bc.html"] == (
+    assert links[BASE_URL + "docs/quotes.html"] == "\"'><b>not bold</b>"
+    assert links[BASE_URL + "docs/a%20%26%20b%2Bc.html"] == (
         "Caf\u00e9 \u65e5\u672c \U0001f600 \u202eRTL"
     )
-    assert dom.links[BASE_URL + "docs/long.html"].endswith("\u2026")
+    assert links[BASE_URL + "docs/long.html"].endswith("\u2026")
 
 
 def encode_png(rows: list[bytes], width: int, filters: list[int]) -> bytes:

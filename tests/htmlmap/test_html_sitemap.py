@@ -40,16 +40,18 @@ ODD = {
 
 
 class Links(HTMLParser):
-    """The links of a page (href, text) and whether it holds a <script>."""
+    """The links of a page (href, text), its start tags and how many are <script>."""
 
     def __init__(self) -> None:
         super().__init__()
         self.links: list[tuple[str, str]] = []
+        self.tags: list[str] = []
         self.scripts = 0
         self._href: str | None = None
         self._text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
         if tag == "script":
             self.scripts += 1
         if tag == "a":
