@@ -43,7 +43,6 @@ def build_from_pages(
     robots_source: bytes | None = None,
     remembered: Collection[str] = (),
     on_skip: OnSkip | None = None,
-    holds: Callable[[str], bool] | None = None,
     has_file: HasFile | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
@@ -52,14 +51,14 @@ def build_from_pages(
     page (None: the page could not be read, no facts). ``robots_source`` is the site's
     robots.txt when sitemill maintains one elsewhere (``--out``): the starting point.
     ``remembered``: sitemill's own files that the state says earlier runs left; ``on_skip``
-    is told each page left out (a job forgets those in the state it keeps). ``holds``: whether
-    the site has a page file at a path, where the source knows (a tree), for links to ``/x``
-    that name the folder page ``/x/`` (sitemill.listing.aliases). ``has_file``: whether the
-    site holds a file at a path, named exactly so (a tree): images without one are left out.
+    is told each page left out (a job forgets those in the state it keeps). ``has_file``:
+    whether the site holds a file at a path, named exactly so, where the source knows (a
+    tree): images without one are left out, and a link to ``/x`` names the folder page ``/x/``
+    when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally, holds)
+    checks = PageChecks(config, tally, has_file)
     extensions = _Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions

@@ -6,7 +6,7 @@ import re
 import string
 from enum import Enum
 from typing import Final
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from sitemill.errors import ConfigError
 
@@ -189,3 +189,20 @@ def remove_dot_segments(path: str) -> str:
     if segments[-1] in (".", ".."):
         kept.append("")  # "/a/b/.." is the folder "/a/"
     return "/" + "/".join(kept)
+
+
+# Segments that name no file: a folder ("a//b", "a/"), the directory itself, or its parent.
+_NO_FILE_SEGMENTS: Final = frozenset({"", ".", ".."})
+
+
+def site_file_path(url: str, base_url: str) -> str | None:
+    """The path below the site root that a URL names (percent-decoded as the walk names
+    files, the query dropped), or None when it is not below ``base_url`` or names no file: a
+    folder, an empty or dot segment (never a way above the root)."""
+    if not url.startswith(base_url):
+        return None
+    rest = url[len(base_url) :].partition("?")[0]
+    path = unquote(rest, errors="surrogateescape")  # a file's bytes, as the walk names them
+    if "\0" in path or not _NO_FILE_SEGMENTS.isdisjoint(path.split("/")):
+        return None
+    return path

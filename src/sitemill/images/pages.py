@@ -13,20 +13,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from typing import Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from sitemill.config.model import Config
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Image
 from sitemill.html.facts import PageFacts
 from sitemill.html.imageurls import page_images, site_hosts
+from sitemill.urls import site_file_path as image_path
 
 # Off-site hosts counted one by one (a page of links to every site of the web stays bounded);
 # images on further hosts are only counted together.
 MAX_HOSTS_TRACKED: Final = 1_000
 MAX_HOST_LINES: Final = 10  # off-site hosts named in a line of their own
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
-_NO_FILE_SEGMENTS: Final = frozenset({"", ".", ".."})
 
 # Whether the site holds a file at a site path ("img/a.png"), named exactly so.
 HasFile = Callable[[str], bool]
@@ -105,19 +105,6 @@ class PageImages:
                 "algo.png is not Algo.png)"
             )
         return lines
-
-
-def image_path(url: str, base_url: str) -> str | None:
-    """The path below the site root that an image URL names (percent-decoded, the query
-    dropped), or None when it is not below ``base_url`` or names no file: a folder, an
-    empty or dot segment (never a way above the root)."""
-    if not url.startswith(base_url):
-        return None
-    rest = url[len(base_url) :].partition("?")[0]
-    path = unquote(rest, errors="surrogateescape")  # a file's bytes, as the walk names them
-    if "\0" in path or not _NO_FILE_SEGMENTS.isdisjoint(path.split("/")):
-        return None
-    return path
 
 
 def _without_default_port(base_url: str) -> str:

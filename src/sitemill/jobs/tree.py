@@ -82,8 +82,7 @@ def build_from_tree(
         robots_source=robots_data,  # the same file when the output folder is the site
         remembered=() if dating is None else dating.known.outputs,
         on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
-        holds=frozenset(file.path for file in files).__contains__,
-        has_file=TreeFiles(site_dir).holds,  # images whose file is missing are left out
+        has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
     )
     if dating is not None:
         plan.remember.outputs = frozenset(report.result.outputs)

@@ -59,9 +59,11 @@ def read_pages_and_history(
     main = config.content_scope is ContentScope.MAIN
     key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
     cached = known.blobs if known is not None and known.blob_key == key else {}
-    remembered = _remembered_prints(site_dir, files, cached)
+    remembered, dirty = _remembered_prints(site_dir, files, cached)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
-        history = pool.submit(_resolve_lastmod, config, site_dir, files, warnings, by_content)
+        history = pool.submit(
+            _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
+        )
         root = Root(site_dir)
         reads = read_pages(
             config, robots, root, files, whole=by_content, earlier=earlier, known=remembered
@@ -82,21 +84,28 @@ def read_pages_and_history(
 
 def _remembered_prints(
     site_dir: Path, files: list[TreeFile], cached: Mapping[str, str]
-) -> dict[str, str]:
+) -> tuple[dict[str, str], frozenset[str] | None]:
     """The fingerprints an earlier run remembered for the git blobs that the work tree holds
-    unchanged: those pages need not be fingerprinted again."""
+    unchanged (those pages need not be fingerprinted again), and the dirty files git status
+    named on the way (None: not asked)."""
     if not cached or find_work_tree(site_dir) is None:
-        return {}
-    blobs = clean_head_blobs(site_dir, [file.path for file in files])
+        return {}, None
+    blobs, dirty = clean_head_blobs(site_dir, [file.path for file in files])
     found = {path: cached.get(blob_key(path, blob.encode("ascii"))) for path, blob in blobs.items()}
-    return {path: value for path, value in found.items() if value is not None}
+    return {path: value for path, value in found.items() if value is not None}, dirty
 
 
 def _resolve_lastmod(
-    config: Config, site_dir: Path, files: list[TreeFile], warnings: list[str], by_content: bool
+    config: Config,
+    site_dir: Path,
+    files: list[TreeFile],
+    warnings: list[str],
+    by_content: bool,
+    dirty: frozenset[str] | None,
 ) -> tuple[LastmodMode, dict[str, int] | FileVersions | None]:
     """The mode that applies, and git's dates (each file's last commit), or with content
-    dates each file's versions (dated once the pages' fingerprints are known)."""
+    dates each file's versions (dated once the pages' fingerprints are known); ``dirty``: what
+    git status said already, if it was asked."""
     mode = config.lastmod
     if mode is LastmodMode.NONE:
         return mode, None
@@ -108,7 +117,9 @@ def _resolve_lastmod(
         return mode, None
     paths = {file.path for file in files}
     history = (
-        read_file_versions(site_dir, paths) if by_content else read_git_history(site_dir, paths)
+        read_file_versions(site_dir, paths, dirty)
+        if by_content
+        else read_git_history(site_dir, paths)
     )
     if history.shallow:
         advice = (

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Final
-from urllib.parse import unquote
 
 from sitemill.dedupe import SeenUrls
+from sitemill.urls import site_file_path
 
 _FILE_SUFFIXES: Final = ("", ".html", ".htm")
 _INDEX_NAMES: Final = ("index.html", "index.htm")
@@ -87,15 +87,16 @@ class FolderAliases:
 
     def _absent(self, key: str, *, final: bool) -> bool:
         """Whether no page has ``key`` (which was not seen yet)."""
-        if self._holds is not None:
-            return not any(map(self._holds, self._paths(key)))
+        holds = self._holds
+        if holds is not None:
+            return not any(holds(path) for path in self._paths(key))
         if final:
             return True
         # S3 key order: x, x.htm, x.html come before x/...; once /x/ is known, /x is final.
         return not key.endswith("/") and (key + "/") in self._known
 
-    def _paths(self, key: str) -> tuple[str, ...]:
-        path = unquote(key[len(self._site_key) :], errors="surrogateescape")
-        if path.endswith("/"):
-            return tuple(path + name for name in _INDEX_NAMES)
-        return tuple(path + suffix for suffix in _FILE_SUFFIXES)
+    def _paths(self, key: str) -> list[str]:
+        """The site paths of the files that would be the page ``key``."""
+        names = _INDEX_NAMES if key.endswith("/") else _FILE_SUFFIXES
+        paths = (site_file_path(key + name, self._site_key) for name in names)
+        return [path for path in paths if path is not None]

@@ -28,13 +28,17 @@ class FileVersions:
     renames_followed: bool = True  # False: a missing object stopped git's rename detection
 
 
-def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
-    """Read, in one ``git log`` pass, the versions of those ``paths`` that are clean in HEAD."""
+def read_file_versions(
+    site_dir: Path, paths: Collection[str], dirty: frozenset[str] | None = None
+) -> FileVersions:
+    """Read, in one ``git log`` pass, the versions of those ``paths`` that are clean in HEAD
+    (``dirty``: the files git status names, when the caller has asked it already)."""
     top, head, shallow = _locate(site_dir)
     relative = _site_relative(site_dir, top)
     prefix = os.fsencode(relative + "/") if relative else b""
     git = _git(top)
-    dirty = _read_dirty(git, prefix, (relative,) if relative else ())
+    if dirty is None:
+        dirty = _read_dirty(git, prefix, (relative,) if relative else ())
     wanted = {prefix + os.fsencode(path): path for path in paths if path not in dirty}
     versions: dict[bytes, list[Version]] = {}
     renames = True
@@ -58,17 +62,21 @@ def read_file_versions(site_dir: Path, paths: Collection[str]) -> FileVersions:
     )
 
 
-def clean_head_blobs(site_dir: Path, paths: Collection[str]) -> dict[str, str]:
-    """The HEAD blob id (hex) of each of ``paths`` that the work tree holds unchanged (git
-    status): its bytes are that blob's, so a fingerprint remembered for the blob is its own."""
+def clean_head_blobs(
+    site_dir: Path, paths: Collection[str]
+) -> tuple[dict[str, str], frozenset[str] | None]:
+    """The HEAD blob id (hex) of each of ``paths`` that the work tree holds unchanged: its
+    bytes are that blob's, so a fingerprint remembered for the blob is its own; and the files
+    git status names (None: no HEAD, not asked), for read_file_versions."""
     top, head, _ = _locate(site_dir)
     if not head:
-        return {}
+        return {}, None
     relative = _site_relative(site_dir, top)
     prefix = os.fsencode(relative + "/") if relative else b""
     git = _git(top)
     pathspec = (relative,) if relative else ()
-    wanted = set(paths) - _read_dirty(git, prefix, pathspec)
+    dirty = _read_dirty(git, prefix, pathspec)
+    wanted = set(paths) - dirty
     listing = git.output("ls-tree", "-r", "-z", "--full-tree", head, "--", *pathspec)
     found: dict[str, str] = {}
     for record in listing.split(b"\0"):
@@ -78,7 +86,7 @@ def clean_head_blobs(site_dir: Path, paths: Collection[str]) -> dict[str, str]:
             path = os.fsdecode(name[len(prefix) :])
             if path in wanted:
                 found[path] = fields[2].decode("ascii")
-    return found
+    return found, dirty
 
 
 def _is_missing_object(exc: GitError) -> bool:
