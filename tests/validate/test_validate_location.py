@@ -381,4 +381,4 @@ def test_deep_children_cost_bounded_time(tmp_path: Path) -> None:
     violations = validate_paths([tmp_path])
     assert len(violations) == 1_000
     assert all("is missing: no file" in violation.message for violation in violations)
-    assert within_budget(run, b"", 0.15)
+    assert within_budget(run, b"", 0.4)  # about 0.17 s here; 0.9 s when it was quadratic
