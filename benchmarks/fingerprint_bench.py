@@ -37,10 +37,18 @@ CLASSES = (
 
 
 def make_page(
-    seed: int = 1, *, build: str = "3f2a", generator: str = "0.120", indent: str = "  "
+    seed: int = 1,
+    *,
+    build: str = "3f2a",
+    generator: str = "0.120",
+    indent: str = "  ",
+    paragraphs: int = 50,
+    nav: int = 30,
 ) -> bytes:
-    """A realistic page of about 100 KB; ``build``, ``generator`` and ``indent`` vary what a
-    re-render changes (asset names and query strings, the generator tag, white space)."""
+    """A realistic page of about 100 KB (``paragraphs`` of the article: 50, ``nav`` links in
+    the header's navigation: 30); ``build``,
+    ``generator`` and ``indent`` vary what a re-render changes (asset names and query
+    strings, the generator tag, white space)."""
     rng = random.Random(seed)
     nl = "\n" if indent else ""
 
@@ -81,11 +89,11 @@ def make_page(
     body.append(f'<header class="{CLASSES}"><nav class="{CLASSES}"><ul class="{CLASSES}">')
     body += [
         f'<li class="{CLASSES}"><a class="{CLASSES}" href="/docs/section-{n}/">{words(2)}</a></li>'
-        for n in range(30)
+        for n in range(nav)
     ]
     body.append(f'</ul></nav></header><main class="{CLASSES}"><article class="prose">')
     links, images = 30, 0
-    for paragraph in range(50):
+    for paragraph in range(paragraphs):
         if paragraph % 6 == 0:
             body.append(f'<h2 id="h{paragraph}" class="{CLASSES}">{words(5)}</h2>')
         text = [words(13)]

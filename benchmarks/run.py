@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
-NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, fingerprint, state-100k,
-extensions-30k or plan-100m.
+NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, fingerprint, content-dates-2k,
+state-100k, extensions-30k or plan-100m.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -30,6 +30,7 @@ from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, liste
 from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
+from history_bench import bench_history
 from plan_bench import bench_plan
 from state_bench import bench_state
 from validate_bench import URLS, bench_validate
@@ -308,12 +309,23 @@ def bench_plan_100m(ctx: Context) -> Section:
     return section
 
 
+def bench_content_dates_2k(ctx: Context) -> Section:
+    pages = "200" if ctx.quick else "2,000"
+    section = Section(
+        "content-dates-2k",
+        f"content dates from git, {pages} pages of 200 KB x 5 versions, vs plain git dates",
+    )
+    bench_history(section, quick=ctx.quick, sitemill=ctx.sitemill, repeat=ctx.repeat, out=OUT)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
     "validate-50k": bench_validate_50k,
     "bucket-20k": bench_bucket_20k,
     "fingerprint": bench_fingerprint,
+    "content-dates-2k": bench_content_dates_2k,
     "state-100k": bench_state_100k,
     "extensions-30k": bench_extensions_30k,
     "plan-100m": bench_plan_100m,

@@ -80,6 +80,9 @@ def test_env_lists_split_on_newlines_and_commas() -> None:
         ("include", "[abc", "invalid glob"),
         ("exclude", "a**", "invalid glob"),
         ("base_url", "/relative", "absolute"),
+        ("workers", "0", "out of range"),
+        ("workers", "65", "out of range"),
+        ("workers", "many", "whole number"),
     ],
 )
 def test_bad_values_name_the_key(key: str, value: str, message: str) -> None:
@@ -90,6 +93,14 @@ def test_bad_values_name_the_key(key: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError) as from_env:
         load_config({} if key == "base_url" else BASE, {env_name(key): value})
     assert from_env.value.key == key
+
+
+def test_workers_are_auto_or_a_number() -> None:
+    assert load_config(BASE).workers is None  # the machine's cores
+    assert load_config({**BASE, "workers": "auto"}).workers is None
+    assert load_config({**BASE, "workers": " AUTO "}).workers is None
+    assert load_config({**BASE, "workers": 4}).workers == 4
+    assert load_config(BASE, {env_name("workers"): "2"}).workers == 2
 
 
 SWITCHES = ("respect_noindex", "respect_redirects", "respect_canonical", "respect_robots_txt")

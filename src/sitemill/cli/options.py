@@ -43,6 +43,7 @@ VALUE_FLAGS = (
     "previous_state",
     "image_chrome_share",
     "content_scope",
+    "workers",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
 LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
@@ -66,6 +67,11 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         "--content-scope",
         choices=["main", "body"],
         help="what content dates fingerprint: a page's main region (default) or its body",
+    )
+    group.add_argument(
+        "--workers",
+        metavar="N|auto",
+        help="processes that read a tree's pages (default auto: one per core, one for small sites)",
     )
     group.add_argument(
         "--fingerprint-ignore",

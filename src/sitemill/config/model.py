@@ -23,6 +23,7 @@ from sitemill.config.values import (
     parse_priority,
     parse_regexes,
     parse_share,
+    parse_workers,
 )
 from sitemill.errors import ConfigError
 from sitemill.globs import Glob
@@ -106,6 +107,7 @@ class Config:
     image_chrome_share: float = 0.5  # "most": more than this share of the pages
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
     html_sitemap: bool = False  # sitemap.html for people (sitemill.htmlmap)
+    workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
 
 
 _RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
@@ -175,6 +177,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "image_chrome_share": parse_share,
     "alternates": parse_alternates,
     "html_sitemap": parse_bool,
+    "workers": parse_workers,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
 _FILE_ONLY: Final = frozenset({"rules"})

@@ -12,6 +12,7 @@ from sitemill.errors import ConfigError, GlobSyntaxError
 from sitemill.globs import Glob, compile_glob
 from sitemill.protocol import format_priority
 from sitemill.urls import encode_host, normalize_base_url
+from sitemill.workpool import MAX_WORKERS
 
 E = TypeVar("E", bound=Enum)
 
@@ -53,6 +54,13 @@ def parse_int_range(low: int, high: int) -> Callable[[str, object], int]:
         return number
 
     return parse
+
+
+def parse_workers(key: str, value: object) -> int | None:
+    """ "auto" (None: the machine's cores) or a number of worker processes."""
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return None
+    return parse_int_range(1, MAX_WORKERS)(key, value)
 
 
 def parse_globs(key: str, value: object) -> tuple[Glob, ...]:

@@ -4,8 +4,9 @@ and each page's lastmod from git history, the remembered state or its mtime."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import RefusedError, SourceError
@@ -26,6 +27,7 @@ from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
+from sitemill.workpool import WorkPool, cut
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ def read_pages(
     whole: bool,
     earlier: tuple[int, bool] | None = None,
     known: Mapping[str, str] | None = None,
+    pool: WorkPool | None = None,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
@@ -59,9 +62,33 @@ def read_pages(
     fingerprint version and scope (main or not) of the state to compare with, when they are
     not the run's. ``known``: the fingerprints of pages whose bytes an earlier run
     fingerprinted (their git blob): not computed again, and only the head is read unless
-    images need the body."""
-    reads = PageReads()
+    images need the body. ``pool``: worker processes that read chunks of ``files`` (the
+    result is the same with any number)."""
     known = known or {}
+    chunks = [
+        (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
+        for chunk in cut(files, 1 if pool is None else pool.workers)
+    ]
+    work = partial(_read_chunk, config, robots, site, whole, earlier)
+    reads = PageReads()
+    for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
+        reads.facts.update(part.facts)
+        reads.fingerprints.update(part.fingerprints)
+        reads.earlier.update(part.earlier)
+    return reads
+
+
+def _read_chunk(
+    config: Config,
+    robots: RobotsRules | None,
+    site: Root,
+    whole: bool,
+    earlier: tuple[int, bool] | None,
+    chunk: tuple[Sequence[TreeFile], Mapping[str, str]],
+) -> PageReads:
+    """read_pages of one chunk of files (with the fingerprints known for them)."""
+    files, known = chunk
+    reads = PageReads()
     ignore = config.fingerprint_ignore
     main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML

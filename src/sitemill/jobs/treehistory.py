@@ -27,6 +27,7 @@ from sitemill.sources.gitcontent import (
 from sitemill.sources.gitfiles import clean_head_blobs
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import MAX_BLOBS, State
+from sitemill.workpool import WorkPool, pool_size
 
 log = logging.getLogger(__name__)
 
@@ -60,19 +61,29 @@ def read_pages_and_history(
     key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
+    with (
+        WorkPool(_workers(config, files, remembered, by_content)) as workers,
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool,
+    ):
         history = pool.submit(
             _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
         )
         root = Root(site_dir)
         reads = read_pages(
-            config, robots, root, files, whole=by_content, earlier=earlier, known=remembered
+            config,
+            robots,
+            root,
+            files,
+            whole=by_content,
+            earlier=earlier,
+            known=remembered,
+            pool=workers,
         )
         mode, found = history.result()
-    if not isinstance(found, FileVersions):
-        return mode, found, {}, reads
-    fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
-    dated = date_by_content(found, fingerprint, reads.fingerprints, cached)
+        if not isinstance(found, FileVersions):
+            return mode, found, {}, reads
+        fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
+        dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
     if len(dated.blobs) <= MAX_BLOBS:  # (more: the next run reads them again)
         remember.blobs, remember.blob_key = dated.blobs, key
@@ -80,6 +91,15 @@ def read_pages_and_history(
         log.warning("%s", message)
         warnings.append(message)
     return mode, dated.dates, dated.newest, reads
+
+
+def _workers(
+    config: Config, files: list[TreeFile], remembered: Mapping[str, str], by_content: bool
+) -> int:
+    """Worker processes for the pages: by the bytes read whole (fingerprints, images)."""
+    whole = by_content or config.images
+    work = sum(file.size for file in files if whole and file.path not in remembered)
+    return pool_size(config.workers, work)
 
 
 def _remembered_prints(

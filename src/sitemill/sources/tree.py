@@ -17,10 +17,11 @@ from sitemill.safefs import is_hidden, relative_inside
 
 @dataclass(frozen=True, slots=True)
 class TreeFile:
-    """A file under the site root: its POSIX path relative to the root, and its mtime."""
+    """A file under the site root: its POSIX path relative to the root, its mtime and size."""
 
     path: str
     mtime: float
+    size: int = 0
 
 
 class WalkSkip(Enum):
@@ -108,7 +109,7 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
             raise SourceError(f"cannot read {item.path}: {exc.strerror or exc}") from exc
         mode = found.st_mode
         if stat.S_ISREG(mode):
-            yield TreeFile(path, found.st_mtime)
+            yield TreeFile(path, found.st_mtime, found.st_size)
         elif stat.S_ISDIR(mode):
             key = (found.st_dev, found.st_ino)
             if key in walked:

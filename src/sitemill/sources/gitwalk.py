@@ -1,0 +1,150 @@
+"""Walking files back through their versions for content dates (sources.gitcontent): each
+file's run of versions with its current fingerprint, extended blob by blob through
+``git cat-file --batch``; a chunk of files per worker process, each with its own git."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from sitemill.gitrun import GitBatch
+from sitemill.html.fingerprint import HTML_SUFFIXES
+from sitemill.sources.git import _git
+from sitemill.sources.gitblobs import read_blobs
+from sitemill.sources.gitversions import Version
+
+Fingerprint = Callable[[str, bytes], str]
+
+
+@dataclass(slots=True)
+class Walked:
+    """What walking some files back found: how far each run holds (Run.end), the blob
+    fingerprints compared, the files with a version git does not have, the blobs read."""
+
+    ends: dict[str, int]
+    blobs: dict[str, str]
+    unreadable: set[str] = field(default_factory=set)
+    read: int = 0
+
+    def merge(self, other: Walked) -> None:
+        self.ends.update(other.ends)
+        self.blobs.update(other.blobs)
+        self.unreadable |= other.unreadable
+        self.read += other.read
+
+
+Chunk = tuple[dict[str, "Run"], dict[str, str], dict[str, str]]
+
+
+def chunk_of(runs: dict[str, Run], current: Mapping[str, str], known: Mapping[str, str]) -> Chunk:
+    """Some files' runs with their current fingerprints and the remembered fingerprints of
+    their versions: what a worker needs."""
+    remembered = {}
+    for path, run in runs.items():
+        for version in run.chain:
+            key = None if version.blob is None else blob_key(path, version.blob)
+            if key is not None and key in known:
+                remembered[key] = known[key]
+    return runs, {path: current[path] for path in runs}, remembered
+
+
+def walk(top: Path, fingerprint: Fingerprint, chunk: Chunk) -> Walked:
+    """Walk the runs of ``chunk`` back with one ``git cat-file --batch`` of its own."""
+    runs, current, known = chunk
+    git = _git(top)
+    # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a missing
+    # one keeps its plain date.
+    reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
+    walked = Walked(ends={}, blobs={})
+    with reader.batch("cat-file", "--batch") as batch:
+        walked.read = _compare(
+            batch, runs, fingerprint, current, (known, walked.blobs), walked.unreadable
+        )
+    walked.ends = {path: run.end for path, run in runs.items()}
+    return walked
+
+
+def blob_key(path: str, blob: bytes) -> str:
+    """A blob's key among remembered fingerprints: "h" (fingerprinted as HTML) or "b" (as
+    bytes), then its id."""
+    return ("h" if path.lower().endswith(HTML_SUFFIXES) else "b") + blob.decode("ascii")
+
+
+def _next_unknown(
+    run: Run, path: str, fingerprint: str, remembered: tuple[Mapping[str, str], dict[str, str]]
+) -> bytes | None:
+    """The next blob of ``run`` to read: the versions whose fingerprint an earlier run
+    remembered (``remembered[0]``) extend the run, or end it, without a read."""
+    known, blobs = remembered
+    while (blob := run.next_blob()) is not None:
+        key = blob_key(path, blob)
+        fingerprint_of = known.get(key)
+        if fingerprint_of is None:
+            return blob
+        blobs[key] = fingerprint_of
+        if fingerprint_of != fingerprint:
+            return None
+        run.end += 1
+    return None
+
+
+class Run:
+    """A file's versions, newest first, and how far back their fingerprint holds."""
+
+    __slots__ = ("chain", "end")
+
+    def __init__(self, chain: list[Version]) -> None:
+        self.chain = chain
+        self.end = 1  # versions before this one have the current fingerprint
+
+    def next_blob(self) -> bytes | None:
+        """The blob to compare next, None when the run is over. A version with the tip's
+        blob holds without reading it; a deletion, or the oldest version, ends the run."""
+        chain, tip = self.chain, self.chain[0].blob
+        while self.end < len(chain) and chain[self.end].blob == tip:
+            self.end += 1
+        return chain[self.end].blob if self.end < len(chain) else None
+
+    def date(self) -> int:
+        return self.chain[self.end - 1].time
+
+    def reaches_root(self) -> bool:
+        return self.end == len(self.chain) and self.chain[-1].root
+
+
+def _compare(
+    batch: GitBatch,
+    runs: dict[str, Run],
+    fingerprint: Fingerprint,
+    current: Mapping[str, str],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
+    unreadable: set[str],
+) -> int:
+    """Extend each run while the next older version has the current fingerprint; return the
+    number of blobs read. A file with a version git does not have goes back to its plain
+    date (its newest version's), named in ``unreadable``."""
+    blobs = remembered[1]
+    open_runs = {path: run for path, run in runs.items() if path in current}
+    read = 0
+    while open_runs:
+        wanted: dict[bytes, list[str]] = {}
+        for path, run in open_runs.items():
+            blob = _next_unknown(run, path, current[path], remembered)
+            if blob is not None:
+                wanted.setdefault(blob, []).append(path)
+        open_runs = {}
+        read += len(wanted)
+        for blob, data in read_blobs(batch, list(wanted)):
+            for path in wanted[blob]:
+                run = runs[path]
+                if data is None:
+                    run.end = 1
+                    unreadable.add(path)
+                    continue
+                found = fingerprint(path, data)
+                blobs[blob_key(path, blob)] = found
+                if found == current[path]:
+                    run.end += 1
+                    open_runs[path] = run
+    return read

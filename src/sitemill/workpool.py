@@ -1,0 +1,133 @@
+"""Work spread over the machine's cores: a list cut into chunks, each chunk run in a worker
+process, the results taken in the list's order, so that what a run builds never depends on
+how many workers it had (one gives the same bytes as eight).
+
+Processes, not threads: head facts and fingerprints are pure-Python regex work that holds
+the GIL. Workers are forked from a fork server (a clean interpreter, never a fork of this
+process, whose other threads may hold locks). Where processes cannot start (AWS Lambda has
+no /dev/shm, a sandbox may forbid them) the chunks run here, one after another. A worker's
+log records come back with its result and are emitted here, chunk by chunk in order.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
+from types import TracebackType
+from typing import Final, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Below this many bytes of pages to read whole, one process: starting workers (about 0.2 s
+# for the fork server and the imports) costs more than it saves (benchmarks/README.md,
+# "workers": the crossover measured on 2 cores).
+MIN_POOL_BYTES: Final = 32 * 1024 * 1024
+MAX_WORKERS: Final = 64
+# Chunks per worker: enough that one slow chunk does not leave the other workers idle.
+CHUNKS_PER_WORKER: Final = 4
+_LOGGER = "sitemill"
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on Linux)
+        return os.cpu_count() or 1
+
+
+def pool_size(setting: int | None, work_bytes: int) -> int:
+    """How many workers for ``work_bytes`` of work: ``setting`` (None: the machine's cores),
+    and one below MIN_POOL_BYTES."""
+    wanted = machine_cores() if setting is None else setting
+    return max(1, min(wanted, MAX_WORKERS)) if work_bytes >= MIN_POOL_BYTES else 1
+
+
+def cut(items: Sequence[T], workers: int) -> list[Sequence[T]]:
+    """``items`` in contiguous chunks, CHUNKS_PER_WORKER per worker (one chunk: one worker)."""
+    parts = 1 if workers <= 1 else workers * CHUNKS_PER_WORKER
+    size = max(1, -(-len(items) // parts))
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+class WorkPool:
+    """Runs ``map(work, chunks)`` on up to ``workers`` processes, started on first need."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._failed = workers <= 1
+
+    def __enter__(self) -> WorkPool:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def map(self, work: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
+        """``work`` of each chunk, in order; in this process when there are no workers."""
+        executor = self._start() if len(chunks) > 1 else None
+        if executor is None:
+            return [work(chunk) for chunk in chunks]
+        level = logging.getLogger(_LOGGER).getEffectiveLevel()
+        results = []
+        for result, records in executor.map(_run_logged, repeat(work), chunks, repeat(level)):
+            for record in records:
+                logging.getLogger(record.name).handle(record)
+            results.append(result)
+        return results
+
+    def _start(self) -> ProcessPoolExecutor | None:
+        if self._executor is None and not self._failed:
+            try:
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=_context())
+            except (OSError, ImportError, NotImplementedError, ValueError) as exc:
+                log.debug("no worker processes (%s): one process does the work", exc)
+                self._failed = True
+        return self._executor
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["sitemill.jobs.treehistory"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        record.msg, record.args = record.getMessage(), None  # (arguments may not pickle)
+        record.exc_info = record.exc_text = record.stack_info = None
+        self.records.append(record)
+
+
+def _run_logged(work: Callable[[T], R], chunk: T, level: int) -> tuple[R, list[logging.LogRecord]]:
+    """In a worker: ``work(chunk)`` and what it logged at ``level`` or above."""
+    logger = logging.getLogger(_LOGGER)
+    collect = _Collect()
+    logger.addHandler(collect)
+    logger.setLevel(level)
+    logger.propagate = False
+    try:
+        return work(chunk), collect.records
+    finally:
+        logger.removeHandler(collect)

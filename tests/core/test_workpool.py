@@ -1,0 +1,76 @@
+"""The worker pool: chunks come back in order, whatever the number of workers; a worker's log
+records reach this process; where processes cannot start, the work runs here."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pytest
+
+from sitemill import workpool
+from sitemill.workpool import MIN_POOL_BYTES, WorkPool, cut, pool_size
+
+
+def square_all(chunk: list[int]) -> list[int]:
+    return [n * n for n in chunk]
+
+
+def warn_each(chunk: list[str]) -> int:
+    for name in chunk:
+        logging.getLogger("sitemill.jobs.treedates").warning("not reading %s", name)
+    logging.getLogger("sitemill.jobs.treedates").debug("below the level: %s", chunk)
+    return len(chunk)
+
+
+def test_chunks_cover_the_items_in_order() -> None:
+    items = list(range(103))
+    for workers in (1, 2, 3, 8, 200):
+        chunks = cut(items, workers)
+        assert [n for chunk in chunks for n in chunk] == items
+        assert len(chunks) <= max(1, workers * workpool.CHUNKS_PER_WORKER)
+    assert cut([], 4) == []
+    assert cut(items, 1) == [items]
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_results_come_back_in_order_whatever_the_workers(workers: int) -> None:
+    chunks = cut(list(range(1000)), workers)
+    with WorkPool(workers) as pool:
+        results = pool.map(square_all, chunks)
+    assert [n for part in results for n in part] == [n * n for n in range(1000)]
+
+
+def test_a_workers_warnings_are_logged_here_in_order(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="sitemill")
+    with WorkPool(2) as pool:
+        counts = pool.map(warn_each, [["a.html", "b.html"], ["c.html"], ["d.html"]])
+    assert counts == [2, 1, 1]
+    messages = [r.getMessage() for r in caplog.records if r.name.startswith("sitemill.jobs")]
+    assert messages == [f"not reading {name}.html" for name in "abcd"]
+
+
+def test_without_processes_the_work_runs_here(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> ProcessPoolExecutor:
+        raise OSError(38, "Function not implemented")  # AWS Lambda: no /dev/shm
+
+    monkeypatch.setattr(workpool, "ProcessPoolExecutor", refuse)
+    caplog.set_level(logging.WARNING, logger="sitemill")
+    with WorkPool(4) as pool:
+        results = pool.map(square_all, [[1, 2], [3], [4]])
+        again = pool.map(warn_each, [["x.html"], ["y.html"]])
+    assert results == [[1, 4], [9], [16]]
+    assert again == [1, 1]
+    assert [r.getMessage() for r in caplog.records] == ["not reading x.html", "not reading y.html"]
+
+
+def test_pool_size_follows_the_setting_and_the_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workpool, "machine_cores", lambda: 6)
+    assert pool_size(None, MIN_POOL_BYTES) == 6
+    assert pool_size(3, MIN_POOL_BYTES) == 3
+    assert pool_size(None, MIN_POOL_BYTES - 1) == 1  # a small site: no processes started
+    assert pool_size(1, 10 * MIN_POOL_BYTES) == 1
+    assert pool_size(1_000, MIN_POOL_BYTES) == workpool.MAX_WORKERS
