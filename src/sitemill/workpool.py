@@ -12,13 +12,15 @@ log records come back with its result and are emitted here, chunk by chunk in or
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from types import TracebackType
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
+
+if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
 log = logging.getLogger(__name__)
 
@@ -93,14 +95,22 @@ class WorkPool:
     def _start(self) -> ProcessPoolExecutor | None:
         if self._executor is None and not self._failed:
             try:
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=_context())
+                self._executor = _executor(self.workers)
             except (OSError, ImportError, NotImplementedError, ValueError) as exc:
                 log.debug("no worker processes (%s): one process does the work", exc)
                 self._failed = True
         return self._executor
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _executor(workers: int) -> ProcessPoolExecutor:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers, mp_context=_context())
+
+
+def _context() -> BaseContext:
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 import pytest
 
@@ -54,10 +53,10 @@ def test_a_workers_warnings_are_logged_here_in_order(caplog: pytest.LogCaptureFi
 def test_without_processes_the_work_runs_here(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def refuse(*args: Any, **kwargs: Any) -> ProcessPoolExecutor:
+    def refuse(workers: int) -> ProcessPoolExecutor:
         raise OSError(38, "Function not implemented")  # AWS Lambda: no /dev/shm
 
-    monkeypatch.setattr(workpool, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(workpool, "_executor", refuse)
     caplog.set_level(logging.WARNING, logger="sitemill")
     with WorkPool(4) as pool:
         results = pool.map(square_all, [[1, 2], [3], [4]])
