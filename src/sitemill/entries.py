@@ -28,7 +28,9 @@ class Entry(NamedTuple):
     ``lastmod`` is a W3C datetime in UTC, so plain string comparison orders it.
     ``alternates`` (hreflang) and ``images`` are the sitemap extensions, empty for most runs.
     ``title`` is the page's title for the HTML sitemap (html_sitemap), never written in the
-    XML sitemaps; None when not read or the page has none.
+    XML sitemaps; None when not read or the page has none. ``key`` is where the source found
+    the page (a tree's path, a bucket's key; None for a URL list): what a shard plan's
+    boundaries are laid over (sitemill.shards), never written.
     A NamedTuple rather than a frozen dataclass: a run can make millions of them, and a
     tuple is immutable data too, built at a third of the cost.
     """
@@ -40,6 +42,7 @@ class Entry(NamedTuple):
     alternates: tuple[Alternate, ...] = ()
     images: tuple[Image, ...] = ()
     title: str | None = None
+    key: str | None = None
 
 
 class SkipReason(Enum):

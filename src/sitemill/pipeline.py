@@ -206,11 +206,11 @@ def _page_entries(
         if dates is not None and page.date_reason is not None:
             dates[page.date_reason] += 1  # before the canonical gate: close enough
         title = None if facts is None else facts.title or None  # read for html_sitemap only
-        entry = Entry(loc, page.lastmod, changefreq, priority, title=title)
+        entry = Entry(loc, page.lastmod, changefreq, priority, title=title, key=path)
         if extensions is not None and (extensions.alternates or extensions.images):
             alternates, images = extensions.of(path, loc, facts)
             if alternates or images:
-                entry = Entry(loc, page.lastmod, changefreq, priority, alternates, images, title)
+                entry = entry._replace(alternates=alternates, images=images)
         yield from checks.offer(entry, path, facts)
     yield from checks.finish()
 

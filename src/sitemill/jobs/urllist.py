@@ -75,8 +75,8 @@ def _listed_entries(
             locs, stamps = [locs[i] for i in kept], [stamps[i] for i in kept]
         new = seen.add_many(locs)
         if all(new):  # the usual block: every entry built in C
-            nothing = repeat(None)  # changefreq, priority, title
-            columns = (locs, stamps, nothing, nothing, repeat(()), repeat(()), nothing)
+            nothing = repeat(None)  # changefreq, priority, title, key
+            columns = (locs, stamps, nothing, nothing, repeat(()), repeat(()), nothing, nothing)
             yield from map(Entry._make, zip(*columns, strict=False))  # repeat() never ends
             continue
         for loc, lastmod, first in zip(locs, stamps, new, strict=True):
