@@ -1,0 +1,118 @@
+"""Sharded output: entries rendered shard by shard, each shard a file under its stable name.
+
+Pure: the entries (each with the key its source found it at), the last plan (None: the
+canonical plan of these keys) and a render function in; the plan this build leaves and the
+files, in the plan's order, out. A shard that no longer fits one file is split by the cut rule
+(its first part keeps its id; no other shard is renamed) and rendered again; an emptied shard
+leaves the plan, its range going to its left neighbour. Rendering the same entries with the
+plan a build left gives that plan and the same files again (a fixed point), so an
+incremental build and a full rebuild with the same plan write the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from sitemill.entries import Entry
+from sitemill.errors import SitemillError
+from sitemill.render.split import RenderedSitemap
+from sitemill.shards.cuts import canonical_plan
+from sitemill.shards.evolve import drop_empty, split
+from sitemill.shards.plan import DEFAULT_SHARD_FILL, ORDER_KEY, Order, Plan, shard_id
+
+Render = Callable[[Iterator[Entry]], list[RenderedSitemap]]
+
+# What a <url> costs besides its values: <url><loc></loc><lastmod></lastmod></url> and so on.
+_ENTRY_BYTES: Final = 64
+_ITEM_BYTES: Final = 64  # an <image:image> or <xhtml:link> besides its values
+# Splits in one build: each round splits every shard that did not fit, into parts of fewer
+# entries than it holds, so a few rounds always end (a shard of one family cannot be cut).
+_MAX_ROUNDS: Final = 16
+
+
+@dataclass(frozen=True, slots=True)
+class ShardFile:
+    """One shard's file: its stable id, its boundary and what was rendered."""
+
+    shard: str
+    after: str
+    sitemap: RenderedSitemap
+
+
+def sorted_entries(entries: Iterable[Entry], order: Order) -> list[Entry]:
+    """The entries in the plan's order (a tree's walk, S3 key order), which is how shards
+    hold them; an entry without a key (a URL list's) cannot be sharded."""
+    listed = list(entries)
+    if any(entry.key is None for entry in listed):
+        raise SitemillError("sharded sitemaps need each page's key; a URL list is never sharded")
+    sort_key = ORDER_KEY[order]
+    listed.sort(key=lambda entry: sort_key(entry.key or ""))
+    return listed
+
+
+def weight(entry: Entry) -> int:
+    """An estimate of the bytes an entry renders to, for the cut rule's byte fill."""
+    size = _ENTRY_BYTES + len(entry.loc) + len(entry.lastmod or "")
+    size += sum(_ITEM_BYTES + len(image.loc) for image in entry.images)
+    size += sum(_ITEM_BYTES + len(link.href) for link in entry.alternates)
+    return size
+
+
+def render_shards(
+    entries: list[Entry],
+    plan: Plan | None,
+    render: Render,
+    *,
+    order: Order,
+    max_bytes: int,
+    clean: bool,
+    fill: int = DEFAULT_SHARD_FILL,
+) -> tuple[Plan, list[ShardFile]]:
+    """Render ``entries`` (sorted_entries) shard by shard: the plan as this build leaves it
+    and one file per shard that holds entries, in the plan's order."""
+    if plan is None or plan.order is not order:
+        items = ((entry.key or "", weight(entry)) for entry in entries)
+        plan = canonical_plan(items, fill=fill, max_bytes=max_bytes, clean=clean, order=order)
+    split_once: set[str] = set()  # shards split in this build already
+    for _ in range(_MAX_ROUNDS):
+        groups = _groups(entries, plan)
+        if any(not group for group in groups[1:]):
+            plan = drop_empty(plan, {index: len(group) for index, group in enumerate(groups)})
+            continue
+        rendered = [render(iter(group)) if group else [] for group in groups]
+        grown = [index for index, files in enumerate(rendered) if len(files) > 1]
+        if not grown:
+            files = [
+                ShardFile(shard_id(after), after, sitemaps[0])
+                for after, sitemaps in zip(plan.afters, rendered, strict=True)
+                if sitemaps
+            ]
+            return plan, files
+        for index in reversed(grown):  # (splitting on the right keeps the left's indexes)
+            group, parts = groups[index], len(rendered[index])
+            # shard_fill-sized parts; a part that still does not fit (its entries are larger
+            # than the estimate) is cut again a little smaller than the renderer's own split.
+            after = plan.afters[index]
+            again = after in split_once
+            split_once.add(after)
+            part = max(1, math.floor(len(group) / parts * 0.9)) if again else fill
+            items = ((entry.key or "", weight(entry)) for entry in group)
+            plan = split(plan, index, items, fill=part, max_bytes=max_bytes, clean=clean)
+    raise SitemillError(f"a shard does not fit one sitemap after {_MAX_ROUNDS} splits")
+
+
+def _groups(entries: list[Entry], plan: Plan) -> list[list[Entry]]:
+    """The sorted entries cut at the plan's boundaries: one list per shard."""
+    sort_key = ORDER_KEY[plan.order]
+    bounds = [sort_key(after) for after in plan.afters[1:]]
+    groups: list[list[Entry]] = [[] for _ in plan.afters]
+    index = 0
+    for entry in entries:
+        key = sort_key(entry.key or "")
+        while index < len(bounds) and key > bounds[index]:
+            index += 1
+        groups[index].append(entry)
+    return groups
