@@ -21,15 +21,17 @@ HTML_SITEMAP: Final = "sitemap.html"
 MAX_HTML_SITEMAP_BYTES: Final = 64 * 1024 * 1024
 # What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
-# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz) and their staging copies, written beside the
-# index. A staging copy's name is unique to the run that wrote it and says when that run began
+# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<8 base32>.xml, see
+# sitemill.shards) and their staging copies, written beside the index. A staging copy's name
+# is unique to the run that wrote it and says when that run began
 # (sitemap-N-next-YYYYMMDDhhmmss-<6 hex>.xml, see sitemill.publish); "sitemap-N-next.xml" is
 # the name earlier versions shared between runs, still recognised as a leftover.
+_CHILD: Final = r"sitemap-(?:[1-9][0-9]*|r[a-z2-7]{8})"
 CHILD_NAME: Final = re.compile(
-    r"sitemap-[1-9][0-9]*(?:-next(?:-[0-9]{14}-[0-9a-f]{6})?)?\.(?:xml|txt)(?:\.gz)?"
+    rf"{_CHILD}(?:-next(?:-[0-9]{{14}}-[0-9a-f]{{6}})?)?\.(?:xml|txt)(?:\.gz)?"
 )
 STAGING_NAME: Final = re.compile(
-    r"sitemap-[1-9][0-9]*-next(?:-(?P<stamp>[0-9]{14})-[0-9a-f]{6})?\.(?:xml|txt)(?:\.gz)?"
+    rf"{_CHILD}-next(?:-(?P<stamp>[0-9]{{14}})-[0-9a-f]{{6}})?\.(?:xml|txt)(?:\.gz)?"
 )
 # Indexes after the first (sitemap.xml): sitemap-index-2.xml, -3, ...
 MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")

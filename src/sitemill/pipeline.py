@@ -20,6 +20,7 @@ from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
+from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.spool import held
@@ -44,6 +45,7 @@ def build_from_pages(
     remembered: Collection[str] = (),
     on_skip: OnSkip | None = None,
     has_file: HasFile | None = None,
+    shards: ShardSetup | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -55,6 +57,7 @@ def build_from_pages(
     whether the site holds a file at a path, named exactly so, where the source knows (a
     tree): images without one are left out, and a link to ``/x`` names the folder page ``/x/``
     when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
+    ``shards``: the source's key order and last plan, when its sitemaps may be shards.
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
@@ -74,6 +77,7 @@ def build_from_pages(
         robots_source=robots_source,
         extensions=extensions.alternates or extensions.images,
         remembered=remembered,
+        shards=shards,
     )
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out

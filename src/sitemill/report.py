@@ -11,6 +11,7 @@ from typing import Final
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
 from sitemill.outputs import HTML_SITEMAP
+from sitemill.shards.plan import Plan
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ class WriteResult:
     # stale one a deletion failed on (the state remembers them; a later run deletes those).
     outputs: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    plan: Plan | None = None  # the shard plan the sitemaps were written by (None: not sharded)
 
     @property
     def changed(self) -> bool:

@@ -202,7 +202,7 @@ def test_namespaces_are_declared_only_in_files_that_use_them(tmp_path: Path) -> 
     files["zz/fr/index.html"] = html("fr", links(("en", "/zz/en/"), ("fr", "/zz/fr/")))
     site = write_site(tmp_path / "site", files)
     out = tmp_path / "out"
-    build(site, out, max_urls=4)
+    build(site, out, max_urls=4, shards="off")  # (named by count: in the order written)
     texts = {child.name: child.read_text() for child in sorted(out.glob("sitemap-*.xml"))}
     assert list(texts) == ["sitemap-1.xml", "sitemap-2.xml"]
     assert XHTML_DECLARATION not in texts["sitemap-1.xml"]

@@ -44,9 +44,37 @@ VALUE_FLAGS = (
     "image_chrome_share",
     "content_scope",
     "workers",
+    "shards",
+    "shard_fill",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
 LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
+
+
+# Value flags with a metavar and a help line: (flag, metavar, help).
+_VALUE_HELP = (
+    ("--shard-fill", "N", "URLs a shard is cut after (default 40,000)"),
+    (
+        "--workers",
+        "N|auto",
+        "processes that read a tree's pages (default auto: one per core, one for small sites)",
+    ),
+    (
+        "--image-chrome-share",
+        "SHARE",
+        "images shown on more than this share of the pages are site chrome (default 0.5)",
+    ),
+    (
+        "--state",
+        "PATH|s3://BUCKET/KEY",
+        "where the state of the last run lives (default: beside the sitemaps)",
+    ),
+    (
+        "--previous-state",
+        "PATH|URL",
+        "a state to start from when there is none yet (the live site's copy)",
+    ),
+)
 
 
 def add_config_flags(parser: argparse.ArgumentParser) -> None:
@@ -64,14 +92,14 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--max-sitemaps-per-index", metavar="N")
     group.add_argument("--templates-dir", metavar="DIR")
     group.add_argument(
+        "--shards",
+        choices=["auto", "on", "off"],
+        help="sitemaps as shards with stable names (default auto: when one file is not enough)",
+    )
+    group.add_argument(
         "--content-scope",
         choices=["main", "body"],
         help="what content dates fingerprint: a page's main region (default) or its body",
-    )
-    group.add_argument(
-        "--workers",
-        metavar="N|auto",
-        help="processes that read a tree's pages (default auto: one per core, one for small sites)",
     )
     group.add_argument(
         "--fingerprint-ignore",
@@ -86,21 +114,8 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         metavar="HOST",
         help="a host besides the site's whose images are listed, a CDN (repeat)",
     )
-    group.add_argument(
-        "--image-chrome-share",
-        metavar="SHARE",
-        help="images shown on more than this share of the pages are site chrome (default 0.5)",
-    )
-    group.add_argument(
-        "--state",
-        metavar="PATH|s3://BUCKET/KEY",
-        help="where the state of the last run lives (default: beside the sitemaps)",
-    )
-    group.add_argument(
-        "--previous-state",
-        metavar="PATH|URL",
-        help="a state to start from when there is none yet (the live site's copy)",
-    )
+    for flag, metavar, text in _VALUE_HELP:
+        group.add_argument(flag, metavar=metavar, help=text)
     for key in BOOL_FLAGS:
         group.add_argument(
             f"--{key.replace('_', '-')}", action=argparse.BooleanOptionalAction, default=None

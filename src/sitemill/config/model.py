@@ -36,6 +36,7 @@ from sitemill.protocol import (
     ChangeFreq,
     Precision,
 )
+from sitemill.shards.plan import DEFAULT_SHARD_FILL
 from sitemill.urls import UrlStyle
 
 ENV_PREFIX: Final = "SITEMILL_"
@@ -55,6 +56,14 @@ class LastmodMode(Enum):
 class OutputFormat(Enum):
     XML = "xml"
     TXT = "txt"
+
+
+class ShardsMode(Enum):
+    """Whether a tree's sitemaps are shards with stable names (sitemill.shards)."""
+
+    AUTO = "auto"  # sharded when the site needs more than one sitemap file
+    ON = "on"
+    OFF = "off"  # children split by count, sitemap-1.xml, sitemap-2.xml, ...
 
 
 class ContentScope(Enum):
@@ -108,6 +117,8 @@ class Config:
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
     html_sitemap: bool = False  # sitemap.html for people (sitemill.htmlmap)
     workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
+    shards: ShardsMode = ShardsMode.AUTO
+    shard_fill: int = DEFAULT_SHARD_FILL  # URLs a shard is cut after (scale-out.md)
 
 
 _RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
@@ -178,9 +189,22 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "alternates": parse_alternates,
     "html_sitemap": parse_bool,
     "workers": parse_workers,
+    "shards": parse_enum(ShardsMode),
+    "shard_fill": parse_int_range(1, MAX_URLS_PER_SITEMAP),
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
 _FILE_ONLY: Final = frozenset({"rules"})
+
+
+def refuse_shards_on(config: Config, what: str) -> None:
+    """shards = "on" where a source cannot shard yet is a ConfigError: a URL list never can
+    (its order is not sortable); a bucket's shards come with its partitioned state."""
+    if config.shards is ShardsMode.ON:
+        raise ConfigError(
+            "shards",
+            f'"on" is for a tree (sitemill build): {what} are split by count '
+            '(sitemap-1.xml, ...); use "auto" or "off"',
+        )
 
 
 def env_name(key: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
+from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat, refuse_shards_on
 from sitemill.entries import SkipReason
 from sitemill.errors import ConflictError, SinkError
 from sitemill.html.fingerprint import fingerprint_html
@@ -215,6 +215,7 @@ def rebuild_bucket(
     """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
     when another writer changed an output meanwhile, list again and redo (its pages may be
     newer than ours), at most ATTEMPTS times, then give up with a SinkError."""
+    refuse_shards_on(config, "a bucket's children")
     earlier: list[str] = []
     for attempt in range(1, ATTEMPTS + 1):
         inventory = Inventory()

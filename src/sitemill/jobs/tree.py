@@ -19,6 +19,8 @@ from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.robots_lines import robots_scope_warnings
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
+from sitemill.shards.layout import ShardSetup
+from sitemill.shards.plan import Order
 from sitemill.sinks import Sink
 from sitemill.sources.tree import WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
@@ -55,10 +57,9 @@ def build_from_tree(
         for file in walk_tree(site_dir, skipped)
         if is_candidate(config, file.path) and not _is_output(file.path, own)
     ]
-    warnings: list[str] = []
-    for message in skipped.messages():
+    warnings = skipped.messages()
+    for message in warnings:
         log.warning("%s", message)
-        warnings.append(message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
@@ -83,9 +84,11 @@ def build_from_tree(
         remembered=() if dating is None else dating.known.outputs,
         on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
         has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
+        shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
     )
     if dating is not None:
         plan.remember.outputs = frozenset(report.result.outputs)
+        plan.remember.plan = report.result.plan
         report.state_written = save_state(dating.store, plan.remember, report.warnings)
     return report
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemill.config.model import Config, LastmodMode
+from sitemill.config.model import Config, LastmodMode, refuse_shards_on
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Skip, SkipReason
 from sitemill.errors import ConfigError, SourceError
@@ -33,6 +33,7 @@ def build_from_url_list(
     ``size_hint``, the list's size in bytes when known, lets the duplicate check size its
     table once from the first block's line length instead of growing (and copying) it.
     """
+    refuse_shards_on(config, "a URL list's children")
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = Tally(report.skipped, report.skips)

@@ -34,6 +34,15 @@ _MAX_ROUNDS: Final = 16
 
 
 @dataclass(frozen=True, slots=True)
+class ShardSetup:
+    """What a job that may write shards tells the writer: the order its keys sort in and the
+    plan its last build left (None: none yet)."""
+
+    order: Order
+    plan: Plan | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ShardFile:
     """One shard's file: its stable id, its boundary and what was rendered."""
 

@@ -23,6 +23,8 @@ from typing import Any, Final
 from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.shards.evolve import plan_to_json
+from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
 
 STATE_FORMAT: Final = "sitemill-state"
@@ -69,6 +71,8 @@ class State:
     # new blobs. A blob id names bytes, never a page.
     blobs: dict[str, str] = field(default_factory=dict)
     blob_key: str = ""
+    # The shard plan of a sharded tree (sitemill.shards): the boundaries its children keep.
+    plan: Plan | None = None
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
@@ -110,6 +114,8 @@ def dump_state(state: State) -> bytes:
         document["outputs"] = sorted(state.outputs)
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
+    if state.plan is not None:
+        document["shards"] = plan_to_json(state.plan)
     if state.unlisted:
         document["unlisted"] = {
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()

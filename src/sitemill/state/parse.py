@@ -9,6 +9,7 @@ gets its plain date, or is read again) and counted, for one warning.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
@@ -18,6 +19,8 @@ from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME, is_own_name
+from sitemill.shards.evolve import plan_from_json
+from sitemill.shards.plan import Plan
 from sitemill.state.bounded import load_state_json
 from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
 from sitemill.state.model import (
@@ -28,6 +31,8 @@ from sitemill.state.model import (
     PageRecord,
     State,
 )
+
+log = logging.getLogger(__name__)
 
 # The first web page went up on 6 August 1991: no page's content changed before that.
 OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
@@ -71,7 +76,20 @@ def parse_state(data: bytes, now: datetime | None = None) -> State:
     state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
     state.blob_key, state.blobs = _blobs(document.get("blobs"))
+    state.plan = _plan(document.get("shards"))
     return state
+
+
+def _plan(value: object) -> Plan | None:
+    """The shard plan, checked (sitemill.shards.evolve); none when it is missing or wrong (the
+    next build lays the canonical plan: children are renamed once)."""
+    if value is None:
+        return None
+    try:
+        return plan_from_json(value)
+    except StateError as exc:
+        log.warning("the state's shard plan is ignored: %s", exc)
+        return None
 
 
 def trusted_lastmod(value: object, latest: datetime) -> bool:
