@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, fingerprint, content-dates-2k,
-state-100k, extensions-30k or plan-100m.
+state-100k, extensions-30k, plan-100m or tree-sharded.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -33,6 +33,7 @@ from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitem
 from history_bench import bench_history
 from plan_bench import bench_plan
 from state_bench import bench_state
+from tree_shards_bench import bench_tree_shards
 from validate_bench import URLS, bench_validate
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -319,6 +320,13 @@ def bench_content_dates_2k(ctx: Context) -> Section:
     return section
 
 
+def bench_tree_sharded(ctx: Context) -> Section:
+    pages = "20,000" if ctx.quick else "200,000"
+    section = Section("tree-sharded", f"a {pages}-page tree as shards: the files a change rewrites")
+    bench_tree_shards(section, sitemill=ctx.sitemill, out=OUT, quick=ctx.quick)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
@@ -329,6 +337,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "state-100k": bench_state_100k,
     "extensions-30k": bench_extensions_30k,
     "plan-100m": bench_plan_100m,
+    "tree-sharded": bench_tree_sharded,
 }
 
 

@@ -77,7 +77,7 @@ def shard_children(
     "auto" and one is enough. The entries are held: a shard's are found by their keys."""
     config = out.config
     listed = list(entries)
-    if config.shards is ShardsMode.AUTO and len(listed) <= config.max_urls:
+    if not listed or (config.shards is ShardsMode.AUTO and len(listed) <= config.max_urls):
         rendered = render(iter(listed))
         first = _first(rendered)
         if next(rendered, None) is None:

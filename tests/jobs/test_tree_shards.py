@@ -170,3 +170,12 @@ def test_shards_on_is_refused_where_the_source_cannot_shard(tmp_path: Path) -> N
     sink = MemorySink()
     build_from_url_list(auto, ["https://example.com/a", "https://example.com/b"], sink)
     assert sorted(sink.files) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
+
+
+def test_no_pages_is_an_error_with_shards_on_too(tmp_path: Path) -> None:
+    from sitemill.errors import SourceError
+
+    site = write_site(tmp_path / "site", {"style.css": "x"})
+    with pytest.raises(SourceError, match="no pages"):
+        build(site, tmp_path / "out", shards="on")
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
