@@ -4,11 +4,13 @@ A sink replaces one file at a time, so a crawler may read the index between any 
 The order below keeps every such moment consistent:
 
 1. Children that no live index names (new names) are written in place: nobody reads them yet.
-2. If at most one child that the live index names changes, it is written in place last: one
-   atomic replacement moves the live set from the old build to the new one.
-3. If several live children change, each is first written under a staging name of this run's
-   own (``sitemap-N-next-<run>.xml``: two writers never share one), an interim index naming
-   those copies goes live, the children are replaced in place, and the final index goes live.
+2. If at most one child that the live index names changes and the build has no new name, it
+   is written in place last: one atomic replacement moves the live set from the old build to
+   the new one. (With new names, the old index would not name the URLs that moved to them.)
+3. If several live children change, or one does beside new names (children split by count
+   when pages are appended, a shard split in two), each is first written under a staging name
+   of this run's own (``sitemap-N-next-<run>.xml``: two writers never share one), an interim
+   index naming those copies goes live, the children are replaced in place, then the index.
    A failure at any step leaves a live index whose children all exist and belong to one build;
    the next run repairs the rest.
 4. Right before anything is deleted, the live index is read again: if another writer replaced
@@ -156,7 +158,7 @@ class Publisher:
         for child in children:
             if child not in changed:
                 self.record(child.name, False)
-        if len(risky) > 1:
+        if len(risky) > 1 or (risky and len(changed) > len(risky)):
             copies = {child.name: self.staging.name(child.name) for child in risky}
             for child in changed:
                 if child not in risky:

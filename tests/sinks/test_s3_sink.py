@@ -216,7 +216,7 @@ def test_connection_errors_are_sink_errors(s3: Any) -> None:
 
 def test_dry_run_reports_changes_and_writes_nothing(s3: Any) -> None:
     put_pages(s3, "a.html", "b.html", "c.html")
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")  # (children split by count)
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     s3.delete_object(Bucket=BUCKET, Key="c.html")
     requests = Requests(s3)
@@ -228,7 +228,7 @@ def test_dry_run_reports_changes_and_writes_nothing(s3: Any) -> None:
 
 def test_deleting_pages_removes_stale_children_after_the_index(s3: Any) -> None:
     put_pages(s3, *(f"p{number}.html" for number in range(5)))
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")  # (children split by count)
     first = rebuild_bucket(config, s3, BucketSite(BUCKET))
     assert first.result.files == ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]
     for number in (3, 4):
@@ -265,7 +265,7 @@ def s3_reader(client: Any) -> Callable[[str], bytes | None]:
 def test_a_put_failing_part_way_leaves_a_consistent_live_sitemap(s3: Any) -> None:
     old_pages = [f"p{number}.html" for number in range(6)]
     put_pages(s3, *old_pages)
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")  # (children split by count)
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     put_pages(s3, "a0.html", "a1.html")  # shifts every child, adds a fourth
     new_pages = ["a0.html", "a1.html", *old_pages]
@@ -280,13 +280,16 @@ def test_a_put_failing_part_way_leaves_a_consistent_live_sitemap(s3: Any) -> Non
     assert_one_build(s3_reader(s3), urls_of(*new_pages))
 
 
+@pytest.mark.parametrize("shards", ["off", "auto"])
 @pytest.mark.parametrize("failing", range(1, 12))
 def test_a_fault_at_any_write_leaves_one_build_live_and_a_rerun_repairs(
-    s3: Any, failing: int
+    s3: Any, failing: int, shards: str
 ) -> None:
+    """Split by count, a new first page shifts every child; as shards it splits the first
+    shard in two (the live child changes beside a new name: staged all the same)."""
     old_pages = [f"p{number}.html" for number in range(7)]
     put_pages(s3, *old_pages)
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards=shards)
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     put_pages(s3, "a0.html")  # every child shifts by one URL
     new_pages = ["a0.html", *old_pages]
@@ -310,7 +313,7 @@ def test_a_fault_at_any_write_leaves_one_build_live_and_a_rerun_repairs(
 
 def test_two_racing_rebuilds_end_consistent(s3: Any) -> None:
     put_pages(s3, "a.html", "b.html", "c.html")
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")  # (children split by count)
     other = boto3.client("s3", region_name="us-east-1")
 
     def other_rebuild_with_a_newer_page() -> None:
@@ -394,7 +397,7 @@ def test_a_deletion_failing_part_way_leaves_nothing_for_good(s3: Any) -> None:
     """A stale child whose deletion fails is named by no index: the state remembers it, and
     the next run deletes it; the run that failed to delete it publishes and warns."""
     put_pages(s3, *(f"p{number}.html" for number in range(10)))
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")  # (children split by count)
     rebuild_bucket(config, s3, BucketSite(BUCKET))  # five children
     for number in range(4, 10):
         s3.delete_object(Bucket=BUCKET, Key=f"p{number}.html")  # two children are enough
