@@ -623,7 +623,11 @@ def test_prefix_and_eventbridge(s3: Any) -> None:
 
 
 def test_cloudfront_invalidation_of_changed_files_only(s3: Any) -> None:
-    env = ENV | {"SITEMILL_CLOUDFRONT_DISTRIBUTION_ID": "E2EXAMPLE", "SITEMILL_MAX_URLS": "1"}
+    env = ENV | {
+        "SITEMILL_CLOUDFRONT_DISTRIBUTION_ID": "E2EXAMPLE",
+        "SITEMILL_MAX_URLS": "1",
+        "SITEMILL_SHARDS": "off",
+    }
     cloudfront = FakeCloudFront()
     result = handle(
         event("rebuild.json") | {"bucket": BUCKET}, Context(), env=env, s3=s3, cloudfront=cloudfront
@@ -711,7 +715,8 @@ def test_the_thin_entry_point(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_removed_sitemap_is_put_back(
     s3: Any, rebuilds: list[str], name: str, key: str, max_urls: str
 ) -> None:
-    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": max_urls}
+    # (children split by count: the events name sitemap-3.xml)
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": max_urls, "SITEMILL_SHARDS": "off"}
     assert handle(event("rebuild.json"), Context(), env=env, s3=s3)["status"] == "ok"
     live = sitemap_objects(s3)
     assert key in live
@@ -733,7 +738,7 @@ def test_a_removed_sitemap_is_put_back(
 def test_sync_delete_of_a_build_without_sitemaps_puts_them_back(
     s3: Any, rebuilds: list[str]
 ) -> None:
-    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": "1"}
+    env = ENV | {"SITEMILL_BUCKET": BUCKET, "SITEMILL_MAX_URLS": "1", "SITEMILL_SHARDS": "off"}
     assert handle(event("rebuild.json"), Context(), env=env, s3=s3)["status"] == "ok"
     live = sitemap_objects(s3)
     assert {"sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"} <= set(live)

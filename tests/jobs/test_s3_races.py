@@ -72,7 +72,7 @@ def once_around(client: Any, when: str, key: str, action: Callable[[], None]) ->
 def test_another_index_going_live_before_deletion_stops_the_deletion(s3: Any) -> None:
     """Hook between this run's index write and its deletions: the other writer's index
     names the child this run found stale; it must survive, and this run redoes its work."""
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")
     put_pages(s3, "a.html", "b.html", "c.html", "d.html", "e.html")
     rebuild_bucket(config, s3, BucketSite(BUCKET))  # three children
     s3.delete_object(Bucket=BUCKET, Key="d.html")
@@ -93,7 +93,7 @@ def test_another_index_going_live_before_deletion_stops_the_deletion(s3: Any) ->
 def test_a_stale_run_never_overwrites_a_newer_child(s3: Any) -> None:
     """The lost update: the index bytes do not change (no lastmod), so only a conditional
     child write can notice that another writer replaced the child meanwhile."""
-    config = make_config(max_urls=2, lastmod="none")
+    config = make_config(max_urls=2, lastmod="none", shards="off")
     put_pages(s3, "a.html", "b.html", "c.html", "x.html")
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     s3.delete_object(Bucket=BUCKET, Key="x.html")  # this run: sitemap-2 = [c]
@@ -112,7 +112,7 @@ def test_a_stale_run_never_overwrites_a_newer_child(s3: Any) -> None:
 
 
 def test_an_identical_index_does_not_hide_a_conflict_on_deletion(s3: Any) -> None:
-    config = make_config(max_urls=2, lastmod="none")
+    config = make_config(max_urls=2, lastmod="none", shards="off")
     put_pages(s3, "a.html", "b.html", "c.html")
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     s3.delete_object(Bucket=BUCKET, Key="c.html")  # this run: one file, both children stale
@@ -129,7 +129,7 @@ def test_an_identical_index_does_not_hide_a_conflict_on_deletion(s3: Any) -> Non
 
 @pytest.mark.parametrize("round_", range(6))
 def test_two_threads_rebuilding_at_once_end_with_one_consistent_build(s3: Any, round_: int) -> None:
-    config = make_config(max_urls=2)
+    config = make_config(max_urls=2, shards="off")
     put_pages(s3, *(f"base{number}.html" for number in range(5)))
     rebuild_bucket(config, s3, BucketSite(BUCKET))
     outcomes: list[str] = []
@@ -213,7 +213,9 @@ def test_another_writers_fresh_staging_copies_survive_on_a_moto_server(server: s
     bucket = "races-staging"
     client = server_client(server)
     client.create_bucket(Bucket=bucket)
-    config = make_config(max_urls=2, lastmod="none")  # same number of children: same index
+    config = make_config(
+        max_urls=2, lastmod="none", shards="off"
+    )  # same number of children: same index
     site = BucketSite(bucket)
     for number in range(10, 16):
         client.put_object(Bucket=bucket, Key=f"p{number}.html", Body=b"<title>p</title>")

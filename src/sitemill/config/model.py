@@ -197,12 +197,12 @@ _FILE_ONLY: Final = frozenset({"rules"})
 
 
 def refuse_shards_on(config: Config, what: str) -> None:
-    """shards = "on" where a source cannot shard yet is a ConfigError: a URL list never can
-    (its order is not sortable); a bucket's shards come with its partitioned state."""
+    """shards = "on" where the source cannot shard is a ConfigError: a URL list never can
+    (its order is not sortable)."""
     if config.shards is ShardsMode.ON:
         raise ConfigError(
             "shards",
-            f'"on" is for a tree (sitemill build): {what} are split by count '
+            f'"on" is for a tree or a bucket: {what} are split by count '
             '(sitemap-1.xml, ...); use "auto" or "off"',
         )
 

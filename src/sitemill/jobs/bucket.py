@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat, refuse_shards_on
-from sitemill.entries import SkipReason
+from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConflictError, SinkError
 from sitemill.html.fingerprint import fingerprint_html
 from sitemill.outputs import STATE_NAME, content_type
 from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import Progress, Report
+from sitemill.shards.layout import ShardSetup
+from sitemill.shards.plan import Order
 from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL, S3Sink
 from sitemill.sources.s3 import (
     Inventory,
@@ -25,7 +26,13 @@ from sitemill.sources.s3 import (
     read_bucket_state,
     read_page,
 )
-from sitemill.state.knowledge import HeadCounts, Knowledge, Reading, attach_facts
+from sitemill.state.knowledge import (
+    HeadCounts,
+    Knowledge,
+    Reading,
+    attach_facts,
+    still_leaving_out,
+)
 from sitemill.state.model import State
 from sitemill.state.start import Previous, Start, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
@@ -109,7 +116,6 @@ def build_from_bucket(
     for message in start.warnings:
         log.warning("%s", message)
     knowledge = _knowledge(config, start)
-    dating = knowledge.content_dates
     counts = HeadCounts()
     listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     pages = attach_facts(
@@ -132,10 +138,12 @@ def build_from_bucket(
         progress=progress,
         remembered=start.state.outputs,
         on_skip=knowledge.remember.forget,  # the state names no page the sitemaps leave out
+        shards=ShardSetup(Order.KEYS, start.state.plan),
     )
     knowledge.remember.outputs = frozenset(report.result.outputs)
+    knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused
-    if dating and start.missing and inventory.had_sitemap:
+    if knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
         log.warning("%s", message)
         report.warnings.append(message)
@@ -167,18 +175,10 @@ def _knowledge(config: Config, start: Start) -> Knowledge:
         first_run=start.first_run,
         images=config.images and config.format is OutputFormat.XML,
         titles=config.html_sitemap,
-        verdicts=verdicts(config),
+        verdicts=still_leaving_out(
+            noindex=config.respect_noindex, redirects=config.respect_redirects
+        ),
     )
-
-
-def verdicts(config: Config) -> frozenset[SkipReason]:
-    """The remembered verdicts that still leave a page out under ``config``'s switches."""
-    found = {SkipReason.NOT_A_PAGE}
-    if config.respect_noindex:
-        found.add(SkipReason.NOINDEX)
-    if config.respect_redirects:
-        found.add(SkipReason.REDIRECT)
-    return frozenset(found)
 
 
 class _BesideSitemaps:
@@ -215,7 +215,6 @@ def rebuild_bucket(
     """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
     when another writer changed an output meanwhile, list again and redo (its pages may be
     newer than ours), at most ATTEMPTS times, then give up with a SinkError."""
-    refuse_shards_on(config, "a bucket's children")
     earlier: list[str] = []
     for attempt in range(1, ATTEMPTS + 1):
         inventory = Inventory()

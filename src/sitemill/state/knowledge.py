@@ -188,3 +188,14 @@ def _attach(
 
 def _reason(dated: Dated | None) -> str | None:
     return None if dated is None else dated.reason.value
+
+
+def still_leaving_out(*, noindex: bool, redirects: bool) -> frozenset[SkipReason]:
+    """The remembered verdicts that still leave a page out under the switches
+    (respect_noindex, respect_redirects): a page that is not a page, always."""
+    found = {SkipReason.NOT_A_PAGE}
+    if noindex:
+        found.add(SkipReason.NOINDEX)
+    if redirects:
+        found.add(SkipReason.REDIRECT)
+    return frozenset(found)
