@@ -6,7 +6,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
@@ -38,6 +38,14 @@ class WriteResult:
     warnings: list[str] = field(default_factory=list)
     plan: Plan | None = None  # the shard plan the sitemaps were written by (None: not sharded)
 
+    def count_as_written(self, names: list[str]) -> None:
+        """Files an earlier, failed attempt of this run wrote: changed too (a CDN must
+        forget them) although this attempt found them as it wanted them."""
+        for name in names:
+            if name in self.unchanged:
+                self.unchanged.remove(name)
+                self.written.append(name)
+
     @property
     def changed(self) -> bool:
         return bool(self.written or self.deleted)
@@ -64,6 +72,7 @@ class Report:
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
+    requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).
@@ -143,6 +152,33 @@ def heads_line(report: Report) -> str:
     )
 
 
+# How requests are told, in this order (sitemill.sources.s3.counted_requests names them).
+REQUEST_KINDS: Final = ("LIST", "GET", "HEAD", "PUT", "DELETE")
+
+
+def shards_line(report: Report) -> str:
+    """``shards: 12, 1 child rewritten`` when the sitemaps are shards; else empty."""
+    result = report.result
+    if result.plan is None:
+        return ""
+    return f"shards: {len(result.plan.afters):,}, {_rewritten(result):,} child(ren) rewritten"
+
+
+def _rewritten(result: WriteResult) -> int:
+    """The shards' children a run wrote (sitemill.shards.plan.child_name)."""
+    return sum(1 for name in result.written if name.startswith("sitemap-r"))
+
+
+def requests_line(report: Report) -> str:
+    """``requests: LIST 3, GET 5, PUT 2`` (a bucket's run); empty when none were counted."""
+    counts = report.requests
+    parts = [f"{kind} {counts[kind]:,}" for kind in REQUEST_KINDS if counts[kind]]
+    parts += [
+        f"{kind} {count:,}" for kind, count in sorted(counts.items()) if kind not in REQUEST_KINDS
+    ]
+    return f"requests: {', '.join(parts)}" if parts else ""
+
+
 def extensions_line(report: Report) -> str:
     """``extensions: 300 URLs with hreflang alternates, 5,100 images, 950 site-chrome
     images left out``; empty when none."""
@@ -154,3 +190,32 @@ def extensions_line(report: Report) -> str:
     if report.image_chrome:
         parts.append(f"{report.image_chrome:,} site-chrome images left out")
     return f"extensions: {', '.join(parts)}" if parts else ""
+
+
+def summary_counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
+    """The Lambda summary's numbers: files, shards, S3 requests by kind, page heads read (a
+    ranged GET each) or reused from the state, which is "written" (or, in a dry run, "would
+    write") or "unchanged"."""
+    result = report.result
+    written = "would write" if dry_run else "written"
+    counts: dict[str, Any] = {
+        "urls": result.url_count,
+        "sitemaps": result.sitemap_count,
+        "written": len(result.written),
+        "unchanged": len(result.unchanged),
+        "deleted": len(result.deleted),
+        "pages_read": report.heads_read,
+        "pages_reused": report.heads_reused,
+        "state": written if report.state_written else "unchanged",
+        # How each listed page got its lastmod: "kept", "new page", "content changed"...
+        "dates": dict(sorted(report.dates.items())),
+    }
+    if report.alternates or report.images or report.image_chrome:
+        counts["alternates"], counts["images"] = report.alternates, report.images
+        counts["image_chrome"] = report.image_chrome  # image entries left out as site chrome
+    if report.skipped:
+        counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
+    if result.plan is not None:  # sharded: how many, and the children rewritten
+        counts["shards"], counts["shards_written"] = len(result.plan.afters), _rewritten(result)
+    counts["requests"] = dict(sorted(report.requests.items()))  # S3, by kind
+    return counts

@@ -367,6 +367,9 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
         "pages_reused": 0,
         "state": "written",
         "dates": {"no history": 3},  # a first run: each page's LastModified
+        # GETs of robots.txt, the state (none yet) and 3 page heads; PUTs of the sitemap and
+        # the state
+        "requests": {"GET": 5, "LIST": 1, "PUT": 2},
         "relevant": 1,
     }
     assert_xsd_valid(index(s3))
@@ -381,6 +384,7 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
     again = handle(event("s3_put.json"), Context(), env=ENV, s3=s3)
     assert (again["written"], again["unchanged"]) == (0, 1)
     assert (again["pages_read"], again["pages_reused"], again["state"]) == (0, 3, "unchanged")
+    assert again["requests"] == {"GET": 3, "LIST": 1}  # what the report counts, as the hook
     # Nothing changed: one listing, no write, and no page read again: GETs only of robots.txt
     # and sitemill's own files (the state; the live index is read again before deleting).
     assert set(requests.summary()) == {"ListObjectsV2", "GetObject"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.outputs import STATE_NAME
+from sitemill.report import requests_line, shards_line
 from xsd import assert_xsd_valid
 
 SHARD = re.compile(r"sitemap-r[a-z2-7]{8}\.xml")
@@ -45,4 +47,9 @@ def test_a_new_page_rewrites_its_shard_and_the_index(s3: Any) -> None:
     landed = f"sitemap-{plan.ids[plan.shard_of('b/p10.html')]}.xml"
     # (the index changes only if the new page's second is later than its shard's newest)
     assert landed in puts and set(puts) <= {landed, "sitemap.xml", STATE_NAME}
+    # The report counts requests by kind, as the hook above saw them.
+    kinds = {"ListObjectsV2": "LIST", "GetObject": "GET", "PutObject": "PUT"}
+    assert second.requests == Counter(kinds[name] for name, _ in requests.calls)
+    assert requests_line(second).startswith("requests: LIST 1, GET ")
+    assert shards_line(second) == "shards: 3, 1 child(ren) rewritten"
     assert second.result.files == first.result.files

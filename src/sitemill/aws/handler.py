@@ -23,7 +23,7 @@ from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
-from sitemill.report import Report
+from sitemill.report import summary_counts
 from sitemill.rules import is_candidate
 from sitemill.sources.s3 import normalize_prefix
 from sitemill.state.previous import open_previous
@@ -161,7 +161,7 @@ def _run(
         state_store=open_state_store(config, s3_client=lambda: client),
         previous=open_previous(config),
     )
-    result = base | _counts(report, dry_run=trigger.dry_run)
+    result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
             "dry_run": True,
@@ -214,31 +214,6 @@ def _choose_bucket(trigger: Trigger, settings: LambdaSettings, selection: Select
         names = ", ".join(sorted(selection.buckets))
         raise ConfigError("bucket", f"events from several buckets ({names}); set SITEMILL_BUCKET")
     return settings.site.bucket or next(iter(selection.buckets))
-
-
-def _counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
-    """The summary's numbers: files, and page heads read (a ranged GET each) or reused from
-    the state, which is "written" (or, in a dry run, "would write") or "unchanged"."""
-    result = report.result
-    written = "would write" if dry_run else "written"
-    counts: dict[str, Any] = {
-        "urls": result.url_count,
-        "sitemaps": result.sitemap_count,
-        "written": len(result.written),
-        "unchanged": len(result.unchanged),
-        "deleted": len(result.deleted),
-        "pages_read": report.heads_read,
-        "pages_reused": report.heads_reused,
-        "state": written if report.state_written else "unchanged",
-        # How each listed page got its lastmod: "kept", "new page", "content changed"...
-        "dates": dict(sorted(report.dates.items())),
-    }
-    if report.alternates or report.images or report.image_chrome:
-        counts["alternates"], counts["images"] = report.alternates, report.images
-        counts["image_chrome"] = report.image_chrome  # image entries left out as site chrome
-    if report.skipped:
-        counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
-    return counts
 
 
 def _log_summary(

@@ -7,7 +7,14 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from sitemill.entries import SkipReason
-from sitemill.report import Report, dates_line, extensions_line, heads_line
+from sitemill.report import (
+    Report,
+    dates_line,
+    extensions_line,
+    heads_line,
+    requests_line,
+    shards_line,
+)
 
 
 class Progress:
@@ -67,6 +74,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
 # report.dates keys (sitemill.state.dating.DateReason values): a date kept, or moved and why.
 def write_counts(report: Report, stream: TextIO) -> None:
     """The lines on page heads read and on dates, where there is something to say."""
-    for line in (heads_line(report), dates_line(report), extensions_line(report)):
+    lines = (heads_line, dates_line, extensions_line, shards_line, requests_line)
+    for line in (describe(report) for describe in lines):
         if line:
             stream.write(f"{line}\n")

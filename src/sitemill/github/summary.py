@@ -9,7 +9,7 @@ from typing import Final
 from sitemill.entries import SkipReason
 from sitemill.github.push import Published
 from sitemill.messages import shown
-from sitemill.report import Report, dates_line, extensions_line
+from sitemill.report import Report, dates_line, extensions_line, shards_line
 
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20
@@ -59,7 +59,7 @@ def render_summary(
         + (f" and {count - MAX_FILES_LISTED} more" if count > MAX_FILES_LISTED else ""),
         f"- {_commit_line(result.changed, published, not_committed, out_prefix)}",
     ]
-    for extra in (extensions_line(report), dates_line(report)):
+    for extra in (extensions_line(report), dates_line(report), shards_line(report)):
         if extra:
             lines.insert(3, f"- {extra}")
     for warning in dict.fromkeys(warnings):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -26,6 +27,7 @@ from sitemill.sources.s3 import (
     read_bucket_state,
     read_page,
 )
+from sitemill.sources.s3requests import counted_requests
 from sitemill.state.knowledge import (
     HeadCounts,
     Knowledge,
@@ -216,6 +218,7 @@ def rebuild_bucket(
     when another writer changed an output meanwhile, list again and redo (its pages may be
     newer than ours), at most ATTEMPTS times, then give up with a SinkError."""
     earlier: list[str] = []
+    requests: Counter[str] = Counter()  # every attempt's, by kind
     for attempt in range(1, ATTEMPTS + 1):
         inventory = Inventory()
         sink = S3Sink(
@@ -227,16 +230,17 @@ def rebuild_bucket(
             dry_run=dry_run,
         )
         try:
-            report = build_from_bucket(
-                config,
-                client,
-                site,
-                sink,
-                inventory,
-                progress=progress,
-                state_store=state_store,
-                previous=previous,
-            )
+            with counted_requests(client, requests):
+                report = build_from_bucket(
+                    config,
+                    client,
+                    site,
+                    sink,
+                    inventory,
+                    progress=progress,
+                    state_store=state_store,
+                    previous=previous,
+                )
         except ConflictError as exc:
             earlier.extend(sink.written)
             if attempt == ATTEMPTS:
@@ -245,15 +249,7 @@ def rebuild_bucket(
                 ) from exc
             log.warning("%s; listing the bucket again and redoing the rebuild", exc)
             continue
-        _count_earlier_writes(report, earlier)
+        report.result.count_as_written(earlier)
+        report.requests = requests
         return report
     raise AssertionError("unreachable")
-
-
-def _count_earlier_writes(report: Report, earlier: list[str]) -> None:
-    """Files written by a failed first attempt were changed too (a CDN must forget them)."""
-    result = report.result
-    for name in earlier:
-        if name in result.unchanged:
-            result.unchanged.remove(name)
-            result.written.append(name)
