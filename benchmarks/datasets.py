@@ -118,8 +118,13 @@ class RepoPlan:
         return b"".join(chunks)
 
 
-def _git(*args: str, cwd: Path, stdin: bytes | None = None) -> None:
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+def git_env() -> dict[str, str]:
+    """This environment, without the user's or the system's git configuration."""
+    return {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+def run_git(*args: str, cwd: Path, stdin: bytes | None = None) -> None:
+    env = git_env()
     subprocess.run(["git", *args], cwd=cwd, input=stdin, env=env, check=True, capture_output=True)
 
 
@@ -131,8 +136,8 @@ def ensure_git_repo(directory: Path, plan: RepoPlan) -> Path:
     partial = repo.with_name(repo.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    _git("init", "--quiet", "--initial-branch=main", cwd=partial)
-    _git("fast-import", "--quiet", cwd=partial, stdin=plan.fast_import_stream())
-    _git("checkout", "--quiet", "--force", "main", cwd=partial)
+    run_git("init", "--quiet", "--initial-branch=main", cwd=partial)
+    run_git("fast-import", "--quiet", cwd=partial, stdin=plan.fast_import_stream())
+    run_git("checkout", "--quiet", "--force", "main", cwd=partial)
     partial.replace(repo)
     return repo

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from datasets import BASE_URL
+from datasets import BASE_URL, git_env, run_git
 from fingerprint_bench import make_page
 from harness import SitemapSet, Timing, lastmod_timestamp, read_sitemaps, time_commands
 
@@ -108,11 +108,6 @@ def _stream(pages: int) -> Iterator[bytes]:
     yield f"M 100644 inline {path_of(0)}\ndata {len(data)}\n".encode() + data + b"\n"
 
 
-def _git(*args: str, cwd: Path, stdin: Any = None) -> None:
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-    subprocess.run(["git", *args], cwd=cwd, stdin=stdin, env=env, check=True, capture_output=True)
-
-
 def ensure_history_repo(directory: Path, pages: int) -> Path:
     """The repository above, built once; checked out at `main`."""
     repo = directory / f"history-{pages}.v{_REPO_VERSION}"
@@ -120,10 +115,9 @@ def ensure_history_repo(directory: Path, pages: int) -> Path:
         partial = repo.with_name(repo.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
-        _git("init", "--quiet", "--initial-branch=main", cwd=partial)
-        env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+        run_git("init", "--quiet", "--initial-branch=main", cwd=partial)
         with subprocess.Popen(
-            ["git", "fast-import", "--quiet"], cwd=partial, stdin=subprocess.PIPE, env=env
+            ["git", "fast-import", "--quiet"], cwd=partial, stdin=subprocess.PIPE, env=git_env()
         ) as importer:
             assert importer.stdin is not None
             for chunk in _stream(pages):
@@ -134,10 +128,10 @@ def ensure_history_repo(directory: Path, pages: int) -> Path:
         # As a clone gets it: one pack whose newest versions are whole and older ones deltas
         # of them (fast-import chains each version on the one before: reading an old version
         # then costs git 16x more CPU than in a real clone).
-        _git("repack", "-a", "-d", "-f", "-q", cwd=partial)
-        _git("checkout", "--quiet", "--force", "main", cwd=partial)
+        run_git("repack", "-a", "-d", "-f", "-q", cwd=partial)
+        run_git("checkout", "--quiet", "--force", "main", cwd=partial)
         partial.replace(repo)
-    _git("checkout", "--quiet", "--force", "main", cwd=repo)
+    run_git("checkout", "--quiet", "--force", "main", cwd=repo)
     return repo
 
 
@@ -191,7 +185,7 @@ def bench_history(
     section.check("1 worker vs the machine's", "same bytes", "same" if same else "differ", same)
     state = base / "first-state.json.gz"
     shutil.copyfile(first.out_dir / "sitemill-state.json.gz", state)
-    _git("checkout", "--quiet", "--force", "next", cwd=repo)
+    run_git("checkout", "--quiet", "--force", "next", cwd=repo)
     try:
         second = timing(
             "content dates, second run (one new commit)",
@@ -204,7 +198,7 @@ def bench_history(
             time_commands([second], repeat=1, scratch=base)
         section.timings.append(second)
     finally:
-        _git("checkout", "--quiet", "--force", "main", cwd=repo)
+        run_git("checkout", "--quiet", "--force", "main", cwd=repo)
     if not second.ok:
         section.check(f"{second.label}: runs", "exit 0", second.failure(), False)
         return

@@ -86,12 +86,26 @@ def render_shards(
         items = ((entry.key or "", weight(entry)) for entry in entries)
         plan = canonical_plan(items, fill=fill, max_bytes=max_bytes, clean=clean, order=order)
     split_once: set[str] = set()  # shards split in this build already
+    # A shard's files by (boundary, its sorted entries' span): a round after a split renders
+    # only the parts that changed, not every shard again.
+    done: dict[tuple[str, int, str, str], list[RenderedSitemap]] = {}
+
+    def _rendered(after: str, group: list[Entry]) -> list[RenderedSitemap]:
+        if not group:
+            return []
+        key = (after, len(group), group[0].key or "", group[-1].key or "")
+        if key not in done:
+            done[key] = render(iter(group))
+        return done[key]
+
     for _ in range(_MAX_ROUNDS):
         groups = _groups(entries, plan)
         if any(not group for group in groups[1:]):
             plan = drop_empty(plan, {index: len(group) for index, group in enumerate(groups)})
             continue
-        rendered = [render(iter(group)) if group else [] for group in groups]
+        rendered = [
+            _rendered(after, group) for after, group in zip(plan.afters, groups, strict=True)
+        ]
         grown = [index for index, files in enumerate(rendered) if len(files) > 1]
         if not grown:
             files = [

@@ -152,24 +152,7 @@ def _read_dirty(git: Git, prefix: bytes, pathspec: tuple[str, ...]) -> frozenset
 
 def _read_log_dates(git: Git, head: str, targets: set[bytes]) -> dict[bytes, int]:
     """Stream one ``git log`` over HEAD's history and date every target path."""
-    command = [
-        "log",
-        "-m",  # every merge's diff against each parent: needed to follow git's simplification
-        "--root",
-        "--no-renames",
-        "--date-order",  # never a parent before all its children: reach sets are complete
-        "--name-only",
-        "-z",
-        "--no-color",
-        "--no-show-signature",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--ignore-submodules=none",
-        # The leading NUL gives an empty token before each header, which no path can be.
-        "--format=%x00%H %ct %T %P",
-        head,
-        "--",
-    ]
+    command = log_command(head, "--no-renames", "--name-only")
     walk = HistoryWalk(head.encode("ascii"), targets, partial(commit_trees, git))
     try:
         with git.stream(*command) as output:
@@ -181,6 +164,30 @@ def _read_log_dates(git: Git, head: str, targets: set[bytes]) -> dict[bytes, int
         raise GitError(f"unexpected git log output: {exc}") from exc
     log.debug("dated %d of %d files", len(walk.dates), len(targets))
     return walk.dates
+
+
+def log_command(head: str, *output: str) -> list[str]:
+    """``git log`` over HEAD's whole history as the walkers read it (sources.gitlog,
+    sources.gitversions): every merge's diff against each parent (to follow git's
+    simplification), parents never before all their children (reach sets are complete), no
+    program a repository names (external diff, textconv), one header per commit after a NUL
+    (an empty token no path can be); ``output`` adds the diff format and rename handling."""
+    return [
+        "log",
+        "-m",
+        "--root",
+        "--date-order",
+        *output,
+        "-z",
+        "--no-color",
+        "--no-show-signature",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--ignore-submodules=none",
+        "--format=%x00%H %ct %T %P",
+        head,
+        "--",
+    ]
 
 
 def commit_trees(git: Git, shas: Sequence[bytes]) -> list[bytes]:

@@ -12,7 +12,14 @@ from pathlib import Path
 
 from sitemill.errors import GitError
 from sitemill.gitrun import Git
-from sitemill.sources.git import _git, _locate, _read_dirty, _site_relative, commit_trees
+from sitemill.sources.git import (
+    _git,
+    _locate,
+    _read_dirty,
+    _site_relative,
+    commit_trees,
+    log_command,
+)
 from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
 
 
@@ -101,25 +108,9 @@ def _read_versions(
     commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
     partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
     git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
-    command = [
-        "log",
-        "-m",  # every merge's diff against each parent, to follow git's simplification
-        "--root",
-        "-M" if renames else "--no-renames",  # a rename carries the file's history on
-        "--date-order",  # never a parent before all its children
-        "--raw",
-        "--no-abbrev",
-        "-z",
-        "--no-color",
-        "--no-show-signature",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--ignore-submodules=none",
-        # The leading NUL gives an empty token before each header, which no path can be.
-        "--format=%x00%H %ct %T %P",
-        head,
-        "--",
-    ]
+    # A rename carries the file's history on (-M); whole object names for the blobs.
+    renamed = "-M" if renames else "--no-renames"
+    command = log_command(head, renamed, "--raw", "--no-abbrev")
     walk = VersionWalk(head.encode("ascii"), tracked, partial(commit_trees, git))
     try:
         with git.stream(*command) as output:
