@@ -75,7 +75,7 @@ def test_an_emptied_shard_goes_and_its_neighbours_keep_their_names() -> None:
     assert [urls(file) for file in files] == [3, 3]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     st.lists(st.sets(st.integers(0, 60), max_size=40), min_size=1, max_size=5),
     st.integers(1, 6),
