@@ -24,7 +24,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist worksteal
 
 test: lint typecheck pytest
 

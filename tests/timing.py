@@ -43,9 +43,10 @@ def budget(seconds: float) -> float:
 
 
 def within_budget(call: Callable[[bytes], object], data: bytes, seconds: float) -> bool:
-    """Whether the fastest of a few runs fits the scaled budget; the machine is measured
-    again before a miss counts, since a busy neighbour can slow one moment of the run."""
-    if fastest(call, data, runs=5) < budget(seconds):
+    """Whether the faster of two runs fits the scaled budget; the machine is measured again,
+    and the call run five more times, before a miss counts (a busy neighbour can slow one
+    moment of the run)."""
+    if fastest(call, data, runs=2) < budget(seconds):
         return True
     _slowness.cache_clear()
     return fastest(call, data, runs=5) < budget(seconds)
@@ -54,7 +55,7 @@ def within_budget(call: Callable[[bytes], object], data: bytes, seconds: float) 
 def linear(call: Callable[[bytes], object], small: bytes, large: bytes, bound: float) -> bool:
     """Whether ``call(large)`` takes less than ``bound`` times ``call(small)``: measured in
     turns (a busy machine slows both alike), and once more, longer, before a miss counts."""
-    for rounds, small_runs in ((3, 4), (5, 8)):
+    for rounds, small_runs in ((2, 3), (5, 8)):
         small_s, large_s = float("inf"), float("inf")
         for _ in range(rounds):
             small_s = min(small_s, fastest(call, small, runs=small_runs))

@@ -311,7 +311,7 @@ def cases(draw: st.DrawFn) -> tuple[str, str]:
     return make_case(DrawnChoices(draw))
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(cases())
 def test_sitemill_decides_like_googles_parser(case: tuple[str, str]) -> None:
     robots_txt, path = case

@@ -99,7 +99,7 @@ def compiled_output(
     return header + "".join(map(compiled.render_entry, items)) + compiled.footer
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(entries)
 def test_builtin_templates_compile_to_identical_output(items: list[Entry]) -> None:
     environment = make_environment()
@@ -109,7 +109,7 @@ def test_builtin_templates_compile_to_identical_output(items: list[Entry]) -> No
             assert compiled_output(template, items, flags) == jinja_output(template, items, flags)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(entries)
 def test_simple_user_templates_compile_to_identical_output(
     custom_dir: Path, items: list[Entry]

@@ -423,10 +423,10 @@ def test_a_child_alone_warns_about_the_pages_of_the_others(tmp_path: Path) -> No
 
 
 def test_memory_stays_bounded_on_a_large_multilingual_set(tmp_path: Path) -> None:
-    # 30,000 URLs in 3-language clusters over 5 files. (200,000 would take about 30 s under
+    # 15,000 URLs in 3-language clusters over 5 files. (200,000 would take about 30 s under
     # tracemalloc, most of it the tracing of the readers' own allocations.)
     write_multilingual_set(
-        tmp_path, 30_000 // len(LANGUAGES), [f"sitemap-{n}.xml" for n in range(1, 6)]
+        tmp_path, 15_000 // len(LANGUAGES), [f"sitemap-{n}.xml" for n in range(1, 6)]
     )
     tracemalloc.start()
     try:
