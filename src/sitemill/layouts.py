@@ -3,6 +3,7 @@ names (sitemill.shards.layout); and what is published last of all (sitemap.html,
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -50,6 +51,7 @@ class Out:
         )
         self.publisher = publisher_for()
         self.publisher.put(name, sitemap.data)
+        note_sitemap(result, name, sitemap.data, sitemap)
 
 
 def split_children(
@@ -95,7 +97,14 @@ def shard_children(
     )
     out.result.plan = plan
     suffix = suffix_of(config)
+    out.result.boundaries.update((child_name(file.shard, suffix), file.after) for file in files)
     return ((child_name(file.shard, suffix), file.sitemap) for file in files)
+
+
+def note_sitemap(result: WriteResult, name: str, data: bytes, sitemap: RenderedSitemap) -> None:
+    """Remember what a sitemap file holds, as stored (``WriteResult.sitemaps``)."""
+    digest = hashlib.md5(data, usedforsecurity=False).hexdigest()  # S3's ETag of one PUT
+    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, digest)
 
 
 def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:

@@ -46,6 +46,7 @@ def build_from_pages(
     on_skip: OnSkip | None = None,
     has_file: HasFile | None = None,
     shards: ShardSetup | None = None,
+    kept: Collection[str] = (),
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -57,7 +58,8 @@ def build_from_pages(
     whether the site holds a file at a path, named exactly so, where the source knows (a
     tree): images without one are left out, and a link to ``/x`` names the folder page ``/x/``
     when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
-    ``shards``: the source's key order and last plan, when its sitemaps may be shards.
+    ``shards``: the source's key order and last plan, when its sitemaps may be shards;
+    ``kept``: own files not to delete in this run (sitemill.writer).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
@@ -78,6 +80,7 @@ def build_from_pages(
         extensions=extensions.alternates or extensions.images,
         remembered=remembered,
         shards=shards,
+        kept=kept,
     )
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out

@@ -37,6 +37,10 @@ class WriteResult:
     outputs: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     plan: Plan | None = None  # the shard plan the sitemaps were written by (None: not sharded)
+    # Each sitemap file (not an index) as written: name -> (URLs, newest lastmod, MD5 of the
+    # bytes stored); and each shard child's boundary (sitemill.shards.partition keeps both).
+    sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
+    boundaries: dict[str, str] = field(default_factory=dict)
 
     def count_as_written(self, names: list[str]) -> None:
         """Files an earlier, failed attempt of this run wrote: changed too (a CDN must

@@ -17,7 +17,7 @@ from typing import Final
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
 from sitemill.htmlmap.output import HtmlSitemap
-from sitemill.layouts import Out, rendered_last, shard_children, split_children
+from sitemill.layouts import Out, note_sitemap, rendered_last, shard_children, split_children
 from sitemill.outputs import ROBOTS_TXT, content_type
 from sitemill.publish import Publisher, StagedChild
 from sitemill.render.indexes import IndexItem
@@ -52,6 +52,7 @@ def write_sitemaps(
     remembered: Collection[str] = (),
     staging: Staging | None = None,
     shards: ShardSetup | None = None,
+    kept: Collection[str] = (),
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
@@ -64,7 +65,8 @@ def write_sitemaps(
     names them); ``staging``: this run's staging names (default: new ones). ``shards``: the
     source's key order and last plan, when its sitemaps may be shards (config.shards): then
     the entries are held, and written as shards when one file is not enough (or shards =
-    "on"), each child named by its shard's stable id (sitemill.shards.layout).
+    "on"), each child named by its shard's stable id (sitemill.shards.layout). ``kept``:
+    own files not to delete in this run although no index names them (a deferred deletion).
     """
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
@@ -91,7 +93,7 @@ def write_sitemaps(
     if children is not None:
         _publish_children(children, out, on_file, publisher_for, max_per_index)
     assert out.publisher is not None
-    _finish(out.publisher, out.robots, result, html)
+    _finish(out.publisher, out.robots, result, html, kept)
     return result
 
 
@@ -118,7 +120,11 @@ def _publish_children(
 
 
 def _finish(
-    publisher: Publisher, robots: bytes | None, result: WriteResult, html: HtmlSitemap
+    publisher: Publisher,
+    robots: bytes | None,
+    result: WriteResult,
+    html: HtmlSitemap,
+    kept: Collection[str] = (),
 ) -> None:
     """sitemap.html and robots.txt, then the deletion of what this build no longer names;
     ``result.outputs`` is what is left of sitemill's files (a failed deletion is a warning,
@@ -127,9 +133,9 @@ def _finish(
         html.publish(publisher, result)
         if robots is not None:
             publisher.put(ROBOTS_TXT, robots)
-        deletion = publisher.delete_stale(result.files)
+        deletion = publisher.delete_stale([*result.files, *kept])
     result.deleted.extend(deletion.deleted)
-    result.outputs = sorted({*result.files, *deletion.failed})
+    result.outputs = sorted({*result.files, *deletion.failed, *(set(kept) & publisher.live.names)})
     warning = deletion.warning()
     if warning is not None:
         log.warning("%s", warning)
@@ -161,7 +167,9 @@ def _stage_children(
         pending: deque[Future[None]] = deque()
         for name, sitemap in rendered:
             check(name, sitemap.data)
-            pending.append(pool.submit(_stage_file, staging / name, sitemap.data, config.gzip))
+            pending.append(
+                pool.submit(_stage_file, staging / name, sitemap.data, config.gzip, result, sitemap)
+            )
             children.append(_Child(name, sitemap.lastmod))
             result.files.append(name)
             result.url_count += sitemap.url_count
@@ -175,10 +183,13 @@ def _stage_children(
     return children
 
 
-def _stage_file(path: Path, data: bytes, compress: bool) -> None:
+def _stage_file(
+    path: Path, data: bytes, compress: bool, result: WriteResult, sitemap: RenderedSitemap
+) -> None:
     if compress:
         data = gzip.compress(data, compresslevel=_GZIP_LEVEL, mtime=0)
     path.write_bytes(data)
+    note_sitemap(result, path.name, data, sitemap)
 
 
 def _render_indexes(

@@ -4,39 +4,28 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
+from sitemill.config.model import Config
 from sitemill.errors import ConflictError, SinkError
-from sitemill.html.fingerprint import fingerprint_html
+from sitemill.jobs.bucketpass import MAX_HEAD_READERS as MAX_HEAD_READERS
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
+from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
+from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
+from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
+from sitemill.jobs.bucketsite import BucketSite as BucketSite
 from sitemill.outputs import STATE_NAME, content_type
-from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import Progress, Report
-from sitemill.shards.layout import ShardSetup
-from sitemill.shards.plan import Order
-from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL, S3Sink
+from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
     Inventory,
-    bucket_pages,
     list_objects,
-    normalize_prefix,
     read_bucket_robots,
     read_bucket_state,
-    read_page,
 )
 from sitemill.sources.s3requests import counted_requests
-from sitemill.state.knowledge import (
-    HeadCounts,
-    Knowledge,
-    Reading,
-    attach_facts,
-    still_leaving_out,
-)
-from sitemill.state.model import State
-from sitemill.state.start import Previous, Start, missing_state_warning, save_state, start_state
+from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
 
 if TYPE_CHECKING:
@@ -46,50 +35,7 @@ log = logging.getLogger(__name__)
 
 # Conflicts with another writer are retried this many times in all (each a fresh listing).
 ATTEMPTS: Final = 3
-# Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
-MAX_HEAD_READERS: Final = 32
 GZIP_TYPE: Final = content_type(STATE_NAME)
-BUCKET_ENV: Final = "SITEMILL_BUCKET"
-PREFIX_ENV: Final = "SITEMILL_PREFIX"
-CACHE_CONTROL_ENV: Final = "SITEMILL_CACHE_CONTROL"
-
-
-@dataclass(frozen=True, slots=True)
-class BucketSite:
-    """Where a deployed site lives: the sitemaps are written under the same prefix."""
-
-    bucket: str
-    prefix: str = ""
-    cache_control: str = DEFAULT_CACHE_CONTROL
-
-    @property
-    def root(self) -> str:
-        """The key prefix of the site root ('' or ending in '/')."""
-        return normalize_prefix(self.prefix)
-
-
-@dataclass(frozen=True, slots=True)
-class BucketSettings:
-    """The bucket, prefix and Cache-Control of a bucket site: one parse for the CLI and the
-    Lambda. A value given explicitly (a flag) wins over SITEMILL_BUCKET / SITEMILL_PREFIX;
-    the bucket may stay unknown (the Lambda takes it from its events)."""
-
-    bucket: str | None
-    prefix: str
-    cache_control: str
-
-    @classmethod
-    def read(
-        cls, env: Mapping[str, str], *, bucket: str | None = None, prefix: str | None = None
-    ) -> BucketSettings:
-        return cls(
-            bucket=(bucket if bucket is not None else env.get(BUCKET_ENV, "")).strip() or None,
-            prefix=(prefix if prefix is not None else env.get(PREFIX_ENV, "")).strip(),
-            cache_control=env.get(CACHE_CONTROL_ENV, "").strip() or DEFAULT_CACHE_CONTROL,
-        )
-
-    def site(self, bucket: str) -> BucketSite:
-        return BucketSite(bucket, self.prefix, self.cache_control)
 
 
 def build_from_bucket(
@@ -117,34 +63,10 @@ def build_from_bucket(
     start = start_state(store, previous)
     for message in start.warnings:
         log.warning("%s", message)
-    knowledge = _knowledge(config, start)
-    counts = HeadCounts()
-    listing = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
-    pages = attach_facts(
-        listing,
-        needs=partial(reads_page, config, robots),
-        read=_page_reader(client, site, config, knowledge),
-        knowledge=knowledge,
-        counts=counts,
-        workers=_workers(client),
+    listing = list_objects(client, site.bucket, root)
+    report, knowledge = bucket_pass(
+        config, client, site, sink, inventory, start, listing, robots=robots, progress=progress
     )
-    mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
-    report = build_from_pages(
-        config,
-        pages,
-        sink,
-        robots=robots,
-        read_facts=None,
-        lastmod=mode,
-        warnings=start.warnings,
-        progress=progress,
-        remembered=start.state.outputs,
-        on_skip=knowledge.remember.forget,  # the state names no page the sitemaps leave out
-        shards=ShardSetup(Order.KEYS, start.state.plan),
-    )
-    knowledge.remember.outputs = frozenset(report.result.outputs)
-    knowledge.remember.plan = report.result.plan
-    report.heads_read, report.heads_reused = counts.read, counts.reused
     if knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
         log.warning("%s", message)
@@ -152,35 +74,6 @@ def build_from_bucket(
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
-
-
-def _page_reader(
-    client: S3Client, site: BucketSite, config: Config, knowledge: Knowledge
-) -> Callable[[str], Reading]:
-    """Reads a page (a ranged GET, or the whole object for its fingerprint or images)."""
-    dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
-    main = config.content_scope is ContentScope.MAIN
-    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
-    bucket, root = site.bucket, site.root
-    return lambda path: read_page(
-        client, bucket, root + path, fingerprint if dating else None, images=images, titles=titles
-    )
-
-
-def _knowledge(config: Config, start: Start) -> Knowledge:
-    """What the run starts from, and what it reads or dates under ``config``."""
-    return Knowledge(
-        start.state,
-        State(fingerprint_main=config.content_scope is ContentScope.MAIN),
-        config.lastmod_precision,
-        content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
-        first_run=start.first_run,
-        images=config.images and config.format is OutputFormat.XML,
-        titles=config.html_sitemap,
-        verdicts=still_leaving_out(
-            noindex=config.respect_noindex, redirects=config.respect_redirects
-        ),
-    )
 
 
 class _BesideSitemaps:
@@ -196,12 +89,6 @@ class _BesideSitemaps:
 
     def write(self, data: bytes) -> bool:
         return self.sink.put(STATE_NAME, data, content_type=GZIP_TYPE)
-
-
-def _workers(client: S3Client) -> int:
-    """As many reads at a time as the client keeps connections (botocore's default is 10)."""
-    pool = getattr(client.meta.config, "max_pool_connections", None)
-    return max(1, min(MAX_HEAD_READERS, pool if isinstance(pool, int) else 10))
 
 
 def rebuild_bucket(

@@ -36,14 +36,24 @@ _NOT_JSON_TEXT: Final = re.compile(rb"[^\t\n\r\x20-\x7e]")
 def load_state_json(data: bytes) -> Any:
     """The JSON document in the gzip ``data``; a StateError (one line) for anything over the
     bounds, not gzip, not ASCII JSON, cut off, or nested deeper than Python allows."""
-    text = _inflate(data)
+    return _loads(_inflate(data))
+
+
+def load_json_text(data: bytes, *, max_numbers: int = MAX_NUMBERS) -> Any:
+    """``load_state_json`` of plain (not gzip) JSON text, under the same bounds (and at most
+    ``max_numbers`` numbers: an index-state holds one per child)."""
+    _check(data, len(data), data.count(b"{") + data.count(b"["), data.count(b'"'))
+    return _loads(data, max_numbers)
+
+
+def _loads(text: bytes, max_numbers: int = MAX_NUMBERS) -> Any:
     numbers = 0
 
     def count(token: str) -> int:
         nonlocal numbers
         numbers += 1
-        if numbers > MAX_NUMBERS:
-            raise StateError(f"not a sitemill state (more than {MAX_NUMBERS} numbers)")
+        if numbers > max_numbers:
+            raise StateError(f"not a sitemill state (more than {max_numbers} numbers)")
         if len(token) > 20:
             raise StateError("not a sitemill state (a number of more than 20 digits)")
         return int(token)

@@ -101,8 +101,19 @@ class State:
 
 def dump_state(state: State) -> bytes:
     """Deterministic bytes: sorted keys, defaults left out, gzip with mtime 0."""
+    return dump_document(state_document(state))
+
+
+def dump_document(document: dict[str, Any]) -> bytes:
+    """A state's JSON document as deterministic bytes (sorted keys, gzip with mtime 0)."""
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return gzip.compress(text.encode("ascii"), compresslevel=_GZIP_LEVEL, mtime=0)
+
+
+def state_document(state: State) -> dict[str, Any]:
+    """The state as its JSON document (defaults left out)."""
     pages = {path: _record_values(record) for path, record in state.pages.items()}
-    document = {
+    document: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
         "facts_version": FACTS_VERSION,
@@ -120,8 +131,7 @@ def dump_state(state: State) -> bytes:
         document["unlisted"] = {
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()
         }
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return gzip.compress(text.encode("ascii"), compresslevel=_GZIP_LEVEL, mtime=0)
+    return document
 
 
 def _record_values(record: PageRecord) -> dict[str, Any]:

@@ -50,7 +50,11 @@ def parse_state(data: bytes, now: datetime | None = None) -> State:
     """The state in ``data`` (gzip-compressed JSON); a StateError names what is wrong with
     the whole, and what is wrong in a record is dropped and counted (``State.refused``).
     ``now`` is the run's time (default: the clock): no remembered date may be later."""
-    document = load_state_json(data)
+    return state_from_document(load_state_json(data), now)
+
+
+def state_from_document(document: object, now: datetime | None = None) -> State:
+    """``parse_state`` of a document already read (one a shard state holds)."""
     if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
         raise StateError("not a sitemill state (no format marker)")
     version = document.get("version")

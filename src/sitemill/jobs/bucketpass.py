@@ -1,0 +1,129 @@
+"""One pass over a bucket's listing: pages with their facts, generated and written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Final
+
+from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
+from sitemill.html.fingerprint import fingerprint_html
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.pipeline import build_from_pages, reads_page
+from sitemill.report import Progress, Report
+from sitemill.robots import RobotsRules
+from sitemill.shards.layout import ShardSetup
+from sitemill.shards.plan import Order, Plan
+from sitemill.sinks.s3 import S3Sink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, read_page
+from sitemill.state.knowledge import (
+    HeadCounts,
+    Knowledge,
+    Reading,
+    attach_facts,
+    still_leaving_out,
+)
+from sitemill.state.model import State
+from sitemill.state.start import Start
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+# Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
+MAX_HEAD_READERS: Final = 32
+
+
+def bucket_pass(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    sink: S3Sink,
+    inventory: Inventory,
+    start: Start,
+    listing: Iterable[ObjectTypeDef],
+    *,
+    robots: RobotsRules | None,
+    progress: Progress | None = None,
+    plan: Plan | None = None,
+    kept: Collection[str] = (),
+    on_page: Callable[[Page], None] | None = None,
+) -> tuple[Report, Knowledge]:
+    """The pages of ``listing`` with their facts (heads read many at a time where the start
+    state does not know them), generated and written through ``sink``; and what the run
+    learnt. ``plan``: the shard plan to keep (default: the start state's); ``kept``: own
+    files not to delete yet; ``on_page``: told each page the listing gives, in order."""
+    knowledge = knowledge_for(config, start)
+    counts = HeadCounts()
+    pages: Iterable[Page] = bucket_pages(config, listing, site.root, inventory)
+    if on_page is not None:
+        pages = _told(pages, on_page)
+    attached = attach_facts(
+        pages,
+        needs=partial(reads_page, config, robots),
+        read=page_reader(client, site, config, knowledge),
+        knowledge=knowledge,
+        counts=counts,
+        workers=head_readers(client),
+    )
+    mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
+    report = build_from_pages(
+        config,
+        attached,
+        sink,
+        robots=robots,
+        read_facts=None,
+        lastmod=mode,
+        warnings=start.warnings,
+        progress=progress,
+        remembered=start.state.outputs,
+        on_skip=knowledge.remember.forget,  # the state names no page the sitemaps leave out
+        shards=ShardSetup(Order.KEYS, plan or start.state.plan),
+        kept=kept,
+    )
+    knowledge.remember.outputs = frozenset(report.result.outputs)
+    knowledge.remember.plan = report.result.plan
+    report.heads_read, report.heads_reused = counts.read, counts.reused
+    return report, knowledge
+
+
+def _told(pages: Iterable[Page], on_page: Callable[[Page], None]) -> Iterator[Page]:
+    for page in pages:
+        on_page(page)
+        yield page
+
+
+def page_reader(
+    client: S3Client, site: BucketSite, config: Config, knowledge: Knowledge
+) -> Callable[[str], Reading]:
+    """Reads a page (a ranged GET, or the whole object for its fingerprint or images)."""
+    dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
+    main = config.content_scope is ContentScope.MAIN
+    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
+    bucket, root = site.bucket, site.root
+    return lambda path: read_page(
+        client, bucket, root + path, fingerprint if dating else None, images=images, titles=titles
+    )
+
+
+def knowledge_for(config: Config, start: Start) -> Knowledge:
+    """What the run starts from, and what it reads or dates under ``config``."""
+    return Knowledge(
+        start.state,
+        State(fingerprint_main=config.content_scope is ContentScope.MAIN),
+        config.lastmod_precision,
+        content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
+        first_run=start.first_run,
+        images=config.images and config.format is OutputFormat.XML,
+        titles=config.html_sitemap,
+        verdicts=still_leaving_out(
+            noindex=config.respect_noindex, redirects=config.respect_redirects
+        ),
+    )
+
+
+def head_readers(client: S3Client) -> int:
+    """As many reads at a time as the client keeps connections (botocore's default is 10)."""
+    pool = getattr(client.meta.config, "max_pool_connections", None)
+    return max(1, min(MAX_HEAD_READERS, pool if isinstance(pool, int) else 10))

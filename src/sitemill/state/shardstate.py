@@ -1,0 +1,98 @@
+"""One shard's state in a partitioned bucket state (``<state prefix>/shards/<id>.json.gz``):
+what its last worker listed in its key range, the file it rendered, and the state of its
+pages (sitemill.state.model). Pure; read back bounded and checked, since it is input from
+outside: anything wrong in the listing refuses the whole (the worker then lists its range
+again: a page dropped from it would drop out of the sitemaps)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from sitemill.errors import StateError
+from sitemill.shards.evolve import MAX_KEY_BYTES
+from sitemill.shards.partition import Part, part_from_json, part_to_json
+from sitemill.shards.plan import shard_id
+from sitemill.sources.page import Page
+from sitemill.state.bounded import load_state_json
+from sitemill.state.model import State, dump_document, state_document
+from sitemill.state.parse import CLOCK_SKEW, state_from_document, trusted_lastmod
+
+SHARD_STATE_FORMAT: Final = "sitemill-shard-state"
+SHARD_STATE_VERSION: Final = 1
+_MAX_ETAG: Final = 1100
+
+
+@dataclass
+class ShardState:
+    """A shard's boundary, its listing (the pages a LIST of its range gave, in key order),
+    its file (None: it listed nothing) and its pages' state."""
+
+    after: str
+    listing: list[Page] = field(default_factory=list)
+    part: Part | None = None
+    state: State = field(default_factory=State)
+
+    @property
+    def shard(self) -> str:
+        return shard_id(self.after)
+
+
+def dump_shard_state(shard: ShardState) -> bytes:
+    document: dict[str, Any] = {
+        "format": SHARD_STATE_FORMAT,
+        "version": SHARD_STATE_VERSION,
+        "shard": shard.shard,
+        "after": shard.after,
+        "listing": [[page.path, page.lastmod or "", page.version or ""] for page in shard.listing],
+        "state": state_document(shard.state),
+    }
+    if shard.part is not None:
+        document["part"] = part_to_json(shard.part)
+    return dump_document(document)
+
+
+def parse_shard_state(data: bytes, now: datetime | None = None) -> ShardState:
+    """The shard state in ``data``; a StateError (one line) says what is wrong."""
+    document = load_state_json(data)
+    if not isinstance(document, dict) or document.get("format") != SHARD_STATE_FORMAT:
+        raise StateError("not a sitemill shard state")
+    if document.get("version") != SHARD_STATE_VERSION:
+        raise StateError(f"shard state version {document.get('version')!r} is unknown")
+    after = document.get("after")
+    if not isinstance(after, str) or document.get("shard") != shard_id(after):
+        raise StateError("the shard state's id does not match its boundary")
+    latest = (now or datetime.now(UTC)) + CLOCK_SKEW
+    listing = _listing(document.get("listing"), latest)
+    part = document.get("part")
+    return ShardState(
+        after,
+        listing,
+        None if part is None else part_from_json(part),
+        state_from_document(document.get("state"), now),
+    )
+
+
+def _listing(value: object, latest: datetime) -> list[Page]:
+    if not isinstance(value, list):
+        raise StateError("the shard state's listing is not a list")
+    pages: list[Page] = []
+    for item in value:
+        if not (
+            isinstance(item, list) and len(item) == 3 and all(isinstance(v, str) for v in item)
+        ):
+            raise StateError("a listed page of the shard state is not [path, lastmod, etag]")
+        path, lastmod, etag = item
+        if not path or len(path.encode("utf-8", "surrogateescape")) > MAX_KEY_BYTES:
+            raise StateError("a listed page of the shard state has no valid path")
+        if lastmod and not trusted_lastmod(lastmod, latest):
+            raise StateError(f"the listed date of {path[:80]!r} is not one sitemill writes")
+        if len(etag) > _MAX_ETAG or not etag.isprintable():
+            raise StateError(f"the listed ETag of {path[:80]!r} is not one S3 gives")
+        pages.append(Page(path, lastmod or None, version=etag or None))
+    return pages
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
