@@ -39,6 +39,10 @@ class SourceError(SitemillError):
     """The input (site tree, URL list, bucket listing) cannot be read or parsed."""
 
 
+class NoPagesError(SourceError):
+    """Nothing to list: no page passed include, exclude and the rules (nothing written)."""
+
+
 class SinkError(SitemillError):
     """An output file or object cannot be written, replaced or deleted."""
 

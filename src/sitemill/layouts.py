@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
-from sitemill.errors import SourceError
+from sitemill.errors import NoPagesError
 from sitemill.htmlmap.output import HtmlSitemap
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.publish import Publisher
@@ -110,7 +110,7 @@ def note_sitemap(result: WriteResult, name: str, data: bytes, sitemap: RenderedS
 def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:
     first = next(rendered, None)
     if first is None:
-        raise SourceError("no pages to list: nothing matched include/exclude; nothing was written")
+        raise NoPagesError("no pages to list: nothing matched include/exclude; nothing was written")
     return first
 
 

@@ -20,6 +20,7 @@ from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
     Inventory,
+    bucket_pages,
     list_objects,
     read_bucket_robots,
     read_bucket_state,
@@ -63,9 +64,9 @@ def build_from_bucket(
     start = start_state(store, previous)
     for message in start.warnings:
         log.warning("%s", message)
-    listing = list_objects(client, site.bucket, root)
+    pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     report, knowledge = bucket_pass(
-        config, client, site, sink, inventory, start, listing, robots=robots, progress=progress
+        config, client, site, sink, start, pages, robots=robots, progress=progress
     )
     if knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)

@@ -14,9 +14,9 @@ from sitemill.report import Progress, Report
 from sitemill.robots import RobotsRules
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, Plan
-from sitemill.sinks.s3 import S3Sink
+from sitemill.sinks import Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, read_page
+from sitemill.sources.s3 import read_page
 from sitemill.state.knowledge import (
     HeadCounts,
     Knowledge,
@@ -29,7 +29,6 @@ from sitemill.state.start import Start
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-    from mypy_boto3_s3.type_defs import ObjectTypeDef
 
 # Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
 MAX_HEAD_READERS: Final = 32
@@ -39,10 +38,9 @@ def bucket_pass(
     config: Config,
     client: S3Client,
     site: BucketSite,
-    sink: S3Sink,
-    inventory: Inventory,
+    sink: Sink,
     start: Start,
-    listing: Iterable[ObjectTypeDef],
+    pages: Iterable[Page],
     *,
     robots: RobotsRules | None,
     progress: Progress | None = None,
@@ -50,13 +48,12 @@ def bucket_pass(
     kept: Collection[str] = (),
     on_page: Callable[[Page], None] | None = None,
 ) -> tuple[Report, Knowledge]:
-    """The pages of ``listing`` with their facts (heads read many at a time where the start
-    state does not know them), generated and written through ``sink``; and what the run
-    learnt. ``plan``: the shard plan to keep (default: the start state's); ``kept``: own
-    files not to delete yet; ``on_page``: told each page the listing gives, in order."""
+    """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
+    where the start state does not know them), generated and written through ``sink``; and
+    what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
+    ``kept``: own files not to delete yet; ``on_page``: told each page, in order."""
     knowledge = knowledge_for(config, start)
     counts = HeadCounts()
-    pages: Iterable[Page] = bucket_pages(config, listing, site.root, inventory)
     if on_page is not None:
         pages = _told(pages, on_page)
     attached = attach_facts(

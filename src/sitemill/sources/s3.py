@@ -84,9 +84,17 @@ def is_not_found(exc: ClientError) -> bool:
 
 
 def list_objects(
-    client: S3Client, bucket: str, prefix: str, *, delimiter: str = ""
+    client: S3Client,
+    bucket: str,
+    prefix: str,
+    *,
+    delimiter: str = "",
+    start_after: str = "",
+    last: str | None = None,
 ) -> Iterator[ObjectTypeDef]:
-    """Every object under ``prefix``, in key order, one LIST call per 1,000 keys."""
+    """Every object under ``prefix``, in key order, one LIST call per 1,000 keys; with
+    ``start_after`` and ``last``, only keys ``start_after < key <= last`` (a shard's range:
+    the listing stops at the first key past ``last``)."""
     request: ListObjectsV2RequestPaginateTypeDef = {
         "Bucket": bucket,
         "Prefix": prefix,
@@ -94,10 +102,15 @@ def list_objects(
     }
     if delimiter:
         request["Delimiter"] = delimiter
+    if start_after:
+        request["StartAfter"] = start_after
     pages = client.get_paginator("list_objects_v2").paginate(**request)
     try:
         for page in pages:
-            yield from page.get("Contents", ())
+            for obj in page.get("Contents", ()):
+                if last is not None and obj.get("Key", "") > last:
+                    return
+                yield obj
     except (ClientError, BotoCoreError) as exc:
         raise SourceError(f"cannot list s3://{bucket}/{prefix}: {describe_error(exc)}") from exc
 

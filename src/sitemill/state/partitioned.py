@@ -73,9 +73,16 @@ class PartitionedStore:
         self.index_store = S3StateStore(
             client, bucket, prefix + "index-state.json", limit=_SMALL_LIMIT
         )
+        self._shards: dict[str, S3StateStore] = {}
 
     def shard_store(self, shard: str) -> S3StateStore:
-        return S3StateStore(self.client, self.bucket, f"{self.prefix}shards/{shard}.json.gz")
+        """The store of a shard's state: one per shard, so that a write after a read is
+        conditional on the ETag that read saw, without reading again."""
+        store = self._shards.get(shard)
+        if store is None:
+            store = S3StateStore(self.client, self.bucket, f"{self.prefix}shards/{shard}.json.gz")
+            store = self._shards.setdefault(shard, store)
+        return store
 
     def read_plan(self) -> PlanFile | None:
         """plan.json, or None (none yet; one that cannot be trusted is a warning)."""

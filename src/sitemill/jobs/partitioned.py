@@ -1,0 +1,291 @@
+"""A sharded bucket with a partitioned state (scale-out.md): a deploy that touches a few shards
+re-renders those alone; anything else is a full rebuild that keeps the plan.
+
+The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by
+workers on a small thread pool (sitemill.jobs.shardworker), then published: changed parts,
+their states, the index (conditional on the one this state last wrote), the index-state
+and the plan. With no plan yet, more shards touched, a changed robots.txt, configuration or
+template, or a shard whose pages name pages of other shards, the run is a full rebuild: the
+whole listing through one pass (its shards' ranges listed in parallel by ``threads``), which
+then writes every shard's state. Children no index names are deleted only once they have
+been unnamed longer than a rebuild can take (sitemill.shards.partition.DELETE_AFTER).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import Counter
+from collections.abc import Collection, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from sitemill.config.model import Config
+from sitemill.errors import ConflictError, SinkError
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.shardpublish import publish_shards, save_full
+from sitemill.jobs.shardworker import FullRebuildNeeded, ShardJob, render_shard
+from sitemill.outputs import ROBOTS_TXT
+from sitemill.report import Progress, Report
+from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.shards.partition import DELETE_AFTER, IndexState
+from sitemill.shards.plan import Plan
+from sitemill.sinks.s3 import S3Sink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, list_objects, read_missing_as_none
+from sitemill.sources.s3requests import counted_requests
+from sitemill.state.model import State
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.start import Start
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+log = logging.getLogger(__name__)
+
+# scale-out.md: the router renders up to this many touched shards itself.
+MAX_TOUCHED: Final = 20
+ATTEMPTS: Final = 3
+
+
+def rebuild_partitioned(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    *,
+    changed: Collection[str] | None = None,
+    threads: int = 4,
+    max_touched: int = MAX_TOUCHED,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    now: datetime | None = None,
+) -> Report:
+    """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
+    where that gives what a full rebuild would; else (and with ``changed`` None) in full."""
+    requests: Counter[str] = Counter()
+    moment = now or datetime.now(UTC)
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            with counted_requests(client, requests):
+                report = _attempt(
+                    config,
+                    client,
+                    site,
+                    store,
+                    changed,
+                    threads,
+                    max_touched,
+                    dry_run,
+                    progress,
+                    moment,
+                )
+        except ConflictError as exc:
+            if attempt == ATTEMPTS:
+                raise SinkError(f"{exc}, {ATTEMPTS} times: another rebuild is running") from exc
+            log.warning("%s; reading the state again and redoing the rebuild", exc)
+            continue
+        report.requests = requests
+        return report
+    raise AssertionError("unreachable")
+
+
+def _attempt(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    changed: Collection[str] | None,
+    threads: int,
+    max_touched: int,
+    dry_run: bool,
+    progress: Progress | None,
+    now: datetime,
+) -> Report:
+    robots_data = _robots_bytes(client, site) if _reads_robots(config) else None
+    robots = (
+        RobotsRules.parse(robots_data.decode("utf-8", "replace"))
+        if config.respect_robots_txt and robots_data is not None
+        else None
+    )
+    inputs = inputs_fingerprint(config, robots_data)
+    plan_file = store.read_plan()
+    last = store.read_index()
+    if changed is not None and plan_file is not None and not dry_run:
+        try:
+            if plan_file.inputs != inputs:
+                raise FullRebuildNeeded("robots.txt, the configuration or a template changed")
+            job = ShardJob(config, client, site, store, plan_file.plan, robots)
+            return _incremental(job, changed, last, inputs, threads, max_touched, now)
+        except FullRebuildNeeded as exc:
+            log.info("a full rebuild: %s", exc)
+    plan = None if plan_file is None else plan_file.plan
+    return _full(
+        config, client, site, store, plan, last, robots, inputs, threads, dry_run, progress, now
+    )
+
+
+def _incremental(
+    job: ShardJob,
+    changed: Collection[str],
+    last: IndexState,
+    inputs: str,
+    threads: int,
+    max_touched: int,
+    now: datetime,
+) -> Report:
+    if job.config.html_sitemap:
+        raise FullRebuildNeeded("sitemap.html lists the whole site")
+    if job.config.images and not job.config.keep_image_chrome:
+        raise FullRebuildNeeded("the site chrome among images is counted over the whole site")
+    if ROBOTS_TXT in changed:
+        raise FullRebuildNeeded("robots.txt changed")
+    touched: dict[int, set[str]] = {}
+    for path in changed:
+        touched.setdefault(job.plan.shard_of(path), set()).add(path)
+    if len(touched) > max_touched:
+        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {max_touched}")
+    with ThreadPoolExecutor(max_workers=max(1, min(threads, len(touched) or 1))) as pool:
+        rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
+    return publish_shards(job, rendered, last, inputs, now)
+
+
+def _full(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    plan: Plan | None,
+    last: IndexState,
+    robots: RobotsRules | None,
+    inputs: str,
+    threads: int,
+    dry_run: bool,
+    progress: Progress | None,
+    now: datetime,
+) -> Report:
+    start = _merged_start(store, plan, threads)
+    # The children the last index named or that wait for deletion: the writer's to delete.
+    start.state.outputs = frozenset({part.name for part in last.children} | set(last.unnamed))
+    due = {
+        name
+        for name, since in last.unnamed.items()
+        if now - datetime.fromisoformat(since) >= DELETE_AFTER
+    }
+    kept = ({part.name for part in last.children} | set(last.unnamed)) - due
+    inventory = Inventory()
+    sink = S3Sink(
+        client,
+        site.bucket,
+        site.root,
+        cache_control=site.cache_control,
+        inventory=inventory,
+        dry_run=dry_run,
+    )
+    root = site.root
+    listing = (
+        ranged_listing(client, site.bucket, root, plan, threads)
+        if plan is not None and threads > 1 and len(plan.afters) > 1
+        else list_objects(client, site.bucket, root)
+    )
+    listed: list[Page] = []
+    pages = bucket_pages(config, listing, root, inventory)
+    report, knowledge = bucket_pass(
+        config,
+        client,
+        site,
+        sink,
+        start,
+        pages,
+        robots=robots,
+        progress=progress,
+        plan=plan,
+        kept=kept,
+        on_page=listed.append,
+    )
+    if not dry_run:
+        save_full(
+            config,
+            client,
+            site,
+            store,
+            report,
+            knowledge.remember,
+            listed,
+            last,
+            plan,
+            inputs,
+            now,
+            threads,
+        )
+    return report
+
+
+def ranged_listing(
+    client: S3Client, bucket: str, root: str, plan: Plan, threads: int
+) -> Iterator[ObjectTypeDef]:
+    """The listing of every shard's range, each range listed by its own thread (at most
+    ``threads`` ranges ahead of the one being read), given back in key order."""
+
+    def one(index: int) -> list[ObjectTypeDef]:
+        after, last = plan.bounds(index)
+        return list(
+            list_objects(
+                client,
+                bucket,
+                root,
+                start_after=root + after if after else "",
+                last=None if last is None else root + last,
+            )
+        )
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitemill-list") as pool:
+        pending = [pool.submit(one, index) for index in range(min(threads, len(plan.afters)))]
+        for index in range(len(plan.afters)):
+            objects = pending[index].result()
+            if index + threads < len(plan.afters):
+                pending.append(pool.submit(one, index + threads))
+            pending[index] = None  # type: ignore[call-overload]
+            yield from objects
+
+
+def _merged_start(store: PartitionedStore, plan: Plan | None, threads: int) -> Start:
+    """Every shard's remembered pages in one state, so that no unchanged head is read."""
+    if plan is None:
+        return Start(State(), first_run=True)
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        shards = list(pool.map(store.read_shard, plan.ids))
+    state = State()
+    for shard in shards:
+        if shard is not None:
+            state.pages.update(shard.state.pages)
+            state.unlisted.update(shard.state.unlisted)
+            state.fingerprint_main = shard.state.fingerprint_main
+    return Start(state, first_run=not any(shards))
+
+
+def _reads_robots(config: Config) -> bool:
+    return config.respect_robots_txt or config.robots_txt
+
+
+def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
+    return read_missing_as_none(
+        client, site.bucket, site.root + ROBOTS_TXT, limit=MAX_ROBOTS_TXT_BYTES
+    )
+
+
+def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
+    """A digest of what every shard depends on: the configuration, robots.txt, templates."""
+    digest = hashlib.blake2b(repr(config).encode("utf-8", "surrogateescape"), digest_size=16)
+    digest.update(b"\0robots\0" + (robots if robots is not None else b"\0none"))
+    if config.templates_dir is not None:
+        folder = Path(config.templates_dir)
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            if path.is_file() and not path.is_symlink():
+                digest.update(b"\0" + str(path.relative_to(folder)).encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()

@@ -1,0 +1,215 @@
+"""The worker of an incremental sharded bucket run (scale-out.md): one shard, from its state.
+
+It loads the shard's state, HEADs each changed key of its range (the order of events never
+matters: a HEAD says what is there now), and runs the same pass as a full rebuild over the
+shard's pages alone, rendering its file (split into parts when it outgrew one). It writes
+nothing: the run publishes once every worker has finished (a failed worker publishes
+nothing). A shard whose pages name other URLs of the site (a canonical, alternates) cannot be
+rendered alone: that is a FullRebuildNeeded.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from sitemill.config.model import Config, OutputFormat, ShardsMode
+from sitemill.errors import NoPagesError, SitemillError, SourceError
+from sitemill.html.links import resolve_url, url_key
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML
+from sitemill.report import Report
+from sitemill.robots import RobotsRules
+from sitemill.shards.partition import Part, Summary
+from sitemill.shards.plan import Plan, key_order, shard_id
+from sitemill.sinks.memory import MemorySink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, describe_error, is_not_found
+from sitemill.state.model import State
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.shardstate import ShardState
+from sitemill.state.start import Start
+from sitemill.urls import page_url
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+
+class FullRebuildNeeded(SitemillError):
+    """An incremental run cannot give what a full rebuild would: run one instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShardJob:
+    """What every worker of one run shares."""
+
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    plan: Plan
+    robots: RobotsRules | None
+
+
+@dataclass
+class Rendered:
+    """A worker's result: the summary, each part's bytes as stored, the parts' states."""
+
+    summary: Summary
+    data: dict[str, bytes] = field(default_factory=dict)  # part name -> bytes
+    states: list[ShardState] = field(default_factory=list)
+    report: Report | None = None
+
+
+def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendered:
+    """Shard ``index`` of the plan with the ``changed`` paths (of its range) read again."""
+    after, last = job.plan.bounds(index)
+    shard = shard_id(after)
+    previous = job.store.read_shard(shard)
+    if previous is None or previous.after != after:
+        raise FullRebuildNeeded(f"shard {shard} has no state")
+    alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
+    if not alone and crosses(job.config, previous.state):
+        raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
+    pages = _patched(job, previous.listing, changed)
+    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    sink = MemorySink()
+    start = Start(previous.state, first_run=False)
+    local = Plan(("",)) if not after else Plan(("", after))
+    try:
+        report, knowledge = bucket_pass(
+            config, job.client, job.site, sink, start, pages, robots=job.robots, plan=local
+        )
+    except NoPagesError:  # the shard emptied: it leaves the plan
+        return Rendered(Summary(shard, ()))
+    if not alone and crosses(job.config, knowledge.remember):
+        raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
+    single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
+    rendered = Rendered(Summary(shard, ()), report=report)
+    parts = _parts(job.config, report, sink, single, rendered.data)
+    if parts and parts[0].id != shard:
+        raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
+    rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
+    rendered.states = _states(parts, pages, knowledge.remember, last)
+    return rendered
+
+
+def crosses(config: Config, state: State) -> bool:
+    """Whether a page of ``state`` names another page of the site: a canonical that is not
+    its own URL, or alternates (their membership is decided across the whole site)."""
+    if config.alternates.enabled and config.alternates.folders:
+        return True
+    for path, record in state.pages.items():
+        facts = record.facts
+        if facts is None:
+            continue
+        if facts.alternates and config.alternates.enabled:
+            return True
+        if facts.canonical and config.respect_canonical:
+            loc = page_url(config.base_url, path, config.url_style)
+            resolved = resolve_url(facts.canonical, loc, facts.base)
+            if resolved is not None and url_key(resolved) != url_key(loc):
+                return True
+    return False
+
+
+def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> list[Page]:
+    """The shard's listing with each changed path as a HEAD finds it now."""
+    pages = {page.path: page for page in listing}
+    root = job.site.root
+    for path in sorted(changed):
+        pages.pop(path, None)
+        found = _head(job, root + path)
+        if found is not None:
+            pages.update(
+                (page.path, page) for page in bucket_pages(job.config, [found], root, Inventory())
+            )
+    return [pages[path] for path in sorted(pages, key=key_order)]
+
+
+def _head(job: ShardJob, key: str) -> ObjectTypeDef | None:
+    try:
+        head = job.client.head_object(Bucket=job.site.bucket, Key=key)
+    except ClientError as exc:
+        if is_not_found(exc) or exc.response.get("Error", {}).get("Code") in ("403",):
+            return None
+        raise SourceError(
+            f"cannot read s3://{job.site.bucket}/{key}: {describe_error(exc)}"
+        ) from exc
+    except BotoCoreError as exc:
+        raise SourceError(
+            f"cannot read s3://{job.site.bucket}/{key}: {describe_error(exc)}"
+        ) from exc
+    return {
+        "Key": key,
+        "ETag": head.get("ETag", ""),
+        "Size": head.get("ContentLength", 0),
+        "LastModified": head["LastModified"],
+    }
+
+
+def _parts(
+    config: Config, report: Report, sink: MemorySink, single: bool, data: dict[str, bytes]
+) -> list[Part]:
+    result = report.result
+    parts: list[Part] = []
+    for name, after in result.boundaries.items():
+        urls, lastmod, digest = result.sitemaps[name]
+        parts.append(Part(shard_id(after), after, name, urls, lastmod, digest))
+        data[name] = sink.files[name]
+    if single and len(parts) == 1:  # the one sitemap.xml a small site keeps, never gzip
+        part = parts[0]
+        raw = data.pop(part.name)
+        raw = gzip.decompress(raw) if config.gzip else raw
+        name = ENTRY_TXT if config.format is OutputFormat.TXT else ENTRY_XML
+        data[name] = raw
+        digest = hashlib.md5(raw, usedforsecurity=False).hexdigest()
+        parts = [replace(part, name=name, digest=digest)]
+    return parts
+
+
+def _states(
+    parts: list[Part], pages: Iterable[Page], remember: State, last: str | None
+) -> list[ShardState]:
+    """One state per part: the pages of its range, listed and remembered."""
+    afters = [part.after for part in parts]
+    return split_states(afters, {part.after: part for part in parts}, pages, remember, last)
+
+
+def split_states(
+    afters: list[str],
+    parts: dict[str, Part],
+    pages: Iterable[Page],
+    remember: State,
+    last: str | None = None,
+) -> list[ShardState]:
+    """The states of the shards from ``afters`` (up to ``last``): each one's listed pages,
+    remembered pages and file."""
+    bounds = [key_order(after) for after in afters]
+    listing: list[list[Page]] = [[] for _ in afters]
+    index = 0
+    for page in pages:  # (in key order)
+        key = key_order(page.path)
+        if last is not None and key > key_order(last):
+            break
+        while index + 1 < len(bounds) and key > bounds[index + 1]:
+            index += 1
+        listing[index].append(page)
+    states: list[ShardState] = []
+    for after, inside in zip(afters, listing, strict=True):
+        known = remember.pages
+        state = replace(
+            remember,
+            pages={page.path: known[page.path] for page in inside if page.path in known},
+            plan=None,
+            outputs=frozenset(),
+        )
+        states.append(ShardState(after, inside, parts.get(after), state))
+    return states

@@ -1,0 +1,157 @@
+"""A sharded bucket with a partitioned state (scale-out.md): a one-page deploy re-renders its
+shard alone from the shard's state (HEADs, no whole-bucket LIST) and gives exactly the files
+of a full rebuild with the same plan; deletions wait; a failed worker publishes nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
+from sitemill.config.model import Config
+from sitemill.errors import SitemillError
+from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.partitioned import rebuild_partitioned
+from sitemill.shards.partition import DELETE_AFTER
+from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from xsd import assert_xsd_valid
+
+STATE_BUCKET = "state-bucket"
+SHARD = re.compile(r"sitemap-r[a-z2-7]{8}\.xml")
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    for client in moto_bucket(monkeypatch):
+        client.create_bucket(Bucket=STATE_BUCKET)
+        yield client
+
+
+def config_of(**values: Any) -> Config:
+    return make_config(state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz", **values)
+
+
+def store_of(s3: Any, config: Config) -> PartitionedStore:
+    where = partitioned_prefix(config)
+    assert where is not None
+    return PartitionedStore(s3, *where)
+
+
+def site_files(s3: Any) -> dict[str, bytes]:
+    listed = s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])
+    return {
+        item["Key"]: s3.get_object(Bucket=BUCKET, Key=item["Key"])["Body"].read()
+        for item in listed
+        if item["Key"].startswith("sitemap")
+    }
+
+
+def run(s3: Any, config: Config, changed: list[str] | None = None, **more: Any) -> Any:
+    return rebuild_partitioned(
+        config, s3, BucketSite(BUCKET), store_of(s3, config), changed=changed, now=NOW, **more
+    )
+
+
+def test_the_state_lives_under_the_state_location_in_parts(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    report = run(s3, config)
+    index, *children = report.result.files
+    assert index == "sitemap.xml" and len(children) == 3
+    assert all(SHARD.fullmatch(name) for name in children)
+    keys = sorted(
+        item["Key"] for item in s3.list_objects_v2(Bucket=STATE_BUCKET).get("Contents", [])
+    )
+    assert keys[:2] == ["site/sitemill-state/index-state.json", "site/sitemill-state/plan.json"]
+    assert len(keys) == 5 and all(key.endswith(".json.gz") for key in keys[2:])
+    plan = json.loads(s3.get_object(Bucket=STATE_BUCKET, Key=keys[1])["Body"].read())
+    assert len(plan["plan"]["afters"]) == 3
+    # Nothing is kept beside the public sitemaps.
+    assert "sitemill-state.json.gz" not in {
+        item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]
+    }
+    assert_xsd_valid(s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read())
+
+
+def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    run(s3, config)
+    put_pages(s3, "b/p10.html")
+    requests = Requests(s3)
+    report = run(s3, config, changed=["b/p10.html"])
+    kinds = [name for name, _ in requests.calls]
+    assert "ListObjectsV2" not in kinds  # no whole-bucket LIST
+    assert kinds.count("HeadObject") == 1
+    # robots.txt, the plan, the index-state, the shard's state, the page's head
+    assert kinds.count("GetObject") == 5
+    assert kinds.count("PutObject") <= 4  # the child, its state, the index, the index-state
+    written = [name for name in report.result.written if SHARD.fullmatch(name)]
+    assert len(written) == 1
+    incremental = site_files(s3)
+    # A full rebuild with the same plan writes the same bytes.
+    full = run(s3, config)
+    assert full.result.written == []
+    assert site_files(s3) == incremental
+
+
+def test_a_deleted_page_leaves_its_shard_and_a_rerun_writes_nothing(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    run(s3, config)
+    s3.delete_object(Bucket=BUCKET, Key="a/p1.html")
+    report = run(s3, config, changed=["a/p1.html"])
+    assert b"a/p1.html" not in b"".join(site_files(s3).values())
+    assert report.result.written
+    again = run(s3, config, changed=["a/p1.html"])
+    assert again.result.written == [] and again.result.deleted == []
+
+
+def test_an_emptied_shards_child_is_deleted_only_after_a_while(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    first = run(s3, config)
+    gone = [f"c/p{n}.html" for n in range(4)]
+    for key in gone:
+        s3.delete_object(Bucket=BUCKET, Key=key)
+    report = run(s3, config, changed=gone)
+    assert len(report.result.files) == 3  # the index and two children
+    (stale,) = set(first.result.files) - set(report.result.files)
+    assert stale in site_files(s3)  # not named, not deleted yet
+    later = rebuild_partitioned(
+        config,
+        s3,
+        BucketSite(BUCKET),
+        store_of(s3, config),
+        now=NOW + DELETE_AFTER + timedelta(seconds=1),
+    )
+    assert later.result.deleted == [stale]
+    assert stale not in site_files(s3)
+
+
+def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    run(s3, config)
+    before = site_files(s3)
+    put_pages(s3, "a/p10.html", "c/p10.html")
+
+    def fail(**kwargs: Any) -> None:
+        if kwargs["params"].get("Key", "").endswith("c/p10.html"):
+            raise RuntimeError("injected")
+
+    s3.meta.events.register("before-parameter-build.s3.HeadObject", fail)
+    with pytest.raises(RuntimeError):
+        run(s3, config, changed=["a/p10.html", "c/p10.html"])
+    assert site_files(s3) == before
+    s3.meta.events.unregister("before-parameter-build.s3.HeadObject", fail)
+    run(s3, config, changed=["a/p10.html", "c/p10.html"])
+    incremental = site_files(s3)
+    assert run(s3, config).result.written == []
+    assert site_files(s3) == incremental
