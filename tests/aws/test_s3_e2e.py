@@ -22,6 +22,7 @@ from botocore.config import Config
 from moto.server import ThreadedMotoServer
 
 import sitemill.jobs.bucket
+import sitemill.jobs.bucketpass
 from s3util import BUCKET, PAGE, make_config, restored_logging
 from sitemill.aws.clients import make_s3_client
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
@@ -214,7 +215,7 @@ def test_head_reads_share_the_clients_pool_without_discarding_connections(
         # The check's own check: 32 readers on a smaller pool make urllib3 discard
         # connections ("Connection pool is full"), which is what the right pool avoids.
         client = boto3.client("s3", endpoint_url=endpoint, config=Config(max_pool_connections=pool))
-        monkeypatch.setattr(sitemill.jobs.bucket, "_workers", lambda _: 32)
+        monkeypatch.setattr(sitemill.jobs.bucketpass, "head_readers", lambda _: 32)
     bucket = f"pool-{pool or 32}"
     client.create_bucket(Bucket=bucket)
     for number in range(160):

@@ -14,7 +14,6 @@ import pytest
 
 from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
-from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite
 from sitemill.jobs.partitioned import rebuild_partitioned
 from sitemill.shards.partition import DELETE_AFTER
@@ -34,6 +33,7 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def config_of(**values: Any) -> Config:
+    values.setdefault("shards", "on")
     return make_config(state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz", **values)
 
 

@@ -193,6 +193,7 @@ class Selection:
     buckets: set[str] = field(default_factory=set)
     relevant: int = 0
     sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
+    paths: list[str] = field(default_factory=list)  # the relevant pages' paths (not own files)
     ignored: Counter[str] = field(default_factory=Counter)
 
 
@@ -232,6 +233,8 @@ def select_changes(
         else:
             selection.relevant += 1
             selection.sitemap_deletions += int(own)
+            if not own:
+                selection.paths.append(path)
             selection.buckets.add(change.bucket)
             continue
         selection.ignored[reason] += 1

@@ -21,6 +21,7 @@ from sitemill.aws.logs import configure_logging
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
 from sitemill.report import summary_counts
@@ -152,15 +153,29 @@ def _run(
         return {**base, "status": "skipped"}
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
-    # SITEMILL_STATE (the stack's private state bucket): read and written with this client.
-    report = rebuild_bucket(
-        config,
-        client,
-        site,
-        dry_run=trigger.dry_run,
-        state_store=open_state_store(config, s3_client=lambda: client),
-        previous=open_previous(config),
-    )
+    # SITEMILL_STATE (the stack's private state bucket): read and written with this client;
+    # partitioned there when the sitemaps may be shards (the router of scale-out.md).
+    partitioned = open_partitioned(config, client)
+    if partitioned is not None:
+        full = trigger.rebuild or selection.sitemap_deletions
+        report = rebuild_partitioned(
+            config,
+            client,
+            site,
+            partitioned,
+            changed=None if full else selection.paths,
+            dry_run=trigger.dry_run,
+            threads=config.workers or DEFAULT_THREADS,
+        )
+    else:
+        report = rebuild_bucket(
+            config,
+            client,
+            site,
+            dry_run=trigger.dry_run,
+            state_store=open_state_store(config, s3_client=lambda: client),
+            previous=open_previous(config),
+        )
     result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {

@@ -12,6 +12,7 @@ from sitemill.aws.clients import make_s3_client
 from sitemill.cli.console import print_report, terminal_progress, write_counts
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.report import Report
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -34,16 +35,28 @@ def run_s3_command(
     s3 = client if client is not None else make_s3_client(args.endpoint_url)
     # An s3:// state elsewhere is read and written with the same client (and endpoint).
     state_store = open_state_store(config, s3_client=lambda: s3)
+    partitioned = open_partitioned(config, s3)
     with terminal_progress(sys.stderr) as progress:
-        report = rebuild_bucket(
-            config,
-            s3,
-            site,
-            dry_run=args.dry_run,
-            progress=progress,
-            state_store=state_store,
-            previous=open_previous(config),
-        )
+        if partitioned is not None:  # a sharded bucket with its state in parts: in parallel
+            report = rebuild_partitioned(
+                config,
+                s3,
+                site,
+                partitioned,
+                dry_run=args.dry_run,
+                progress=progress,
+                threads=config.workers or DEFAULT_THREADS,
+            )
+        else:
+            report = rebuild_bucket(
+                config,
+                s3,
+                site,
+                dry_run=args.dry_run,
+                progress=progress,
+                state_store=state_store,
+                previous=open_previous(config),
+            )
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:
         print_preview(report, where, stdout)

@@ -38,7 +38,7 @@ from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects, read_missing_as_none
 from sitemill.sources.s3requests import counted_requests
 from sitemill.state.model import State
-from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.start import Start
 
 if TYPE_CHECKING:
@@ -49,7 +49,15 @@ log = logging.getLogger(__name__)
 
 # scale-out.md: the router renders up to this many touched shards itself.
 MAX_TOUCHED: Final = 20
+# Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
+DEFAULT_THREADS: Final = 4
 ATTEMPTS: Final = 3
+
+
+def open_partitioned(config: Config, client: S3Client) -> PartitionedStore | None:
+    """The partitioned state ``config`` names (sitemill.state.partitioned), or None."""
+    where = partitioned_prefix(config)
+    return None if where is None else PartitionedStore(client, *where)
 
 
 def rebuild_partitioned(
@@ -59,7 +67,7 @@ def rebuild_partitioned(
     store: PartitionedStore,
     *,
     changed: Collection[str] | None = None,
-    threads: int = 4,
+    threads: int = DEFAULT_THREADS,
     max_touched: int = MAX_TOUCHED,
     dry_run: bool = False,
     progress: Progress | None = None,

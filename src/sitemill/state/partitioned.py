@@ -50,10 +50,11 @@ class PlanFile:
 def partitioned_prefix(config: Config) -> tuple[str, str] | None:
     """(bucket, prefix) of the partitioned state, or None when a bucket's state is not
     partitioned: it is only in a state location of its own (never beside the public
-    sitemaps: a shard state names every object of its range) and with shards not "off"."""
+    sitemaps: a shard state names every object of its range) and with shards = "on" (with
+    "auto", a bucket keeps one state object: sharded output, the plan inside it)."""
     if config.state is None or not config.state.startswith("s3://"):
         return None
-    if config.shards is ShardsMode.OFF:
+    if config.shards is not ShardsMode.ON:
         return None
     bucket, key = parse_s3_location(config.state)
     for suffix in _SUFFIXES:
