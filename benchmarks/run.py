@@ -31,7 +31,7 @@ from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from history_bench import bench_history
-from plan_bench import bench_plan
+from plan_bench import KEYS, QUICK_KEYS, bench_plan
 from state_bench import bench_state
 from tree_shards_bench import bench_tree_shards
 from validate_bench import URLS, bench_validate
@@ -302,7 +302,7 @@ def bench_extensions_30k(ctx: Context) -> Section:
 
 
 def bench_plan_100m(ctx: Context) -> Section:
-    count = "10,000,000" if ctx.quick else "100,000,000"
+    count = f"{QUICK_KEYS if ctx.quick else KEYS:,}"
     section = Section(
         "plan-100m", f"the shard plan of {count} keys, streamed; shards a change touches"
     )
