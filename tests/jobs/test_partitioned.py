@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
+from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite
 from sitemill.jobs.partitioned import rebuild_partitioned
 from sitemill.shards.partition import DELETE_AFTER
@@ -155,3 +157,59 @@ def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> Non
     incremental = site_files(s3)
     assert run(s3, config).result.written == []
     assert site_files(s3) == incremental
+
+
+def named_children(s3: Any) -> list[str]:
+    index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read().decode()
+    return [loc.rsplit("/", 1)[1] for loc in re.findall(r"<loc>(.*?)</loc>", index)]
+
+
+def test_a_racing_manual_rebuild_never_leaves_the_index_naming_a_missing_child(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n:02d}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    run(s3, config)
+    failures: list[str] = []
+    missing: list[str] = []
+    stop = threading.Event()
+
+    def deploys() -> None:
+        for number in range(12):
+            key = f"{'abc'[number % 3]}/q{number:02d}.html"
+            put_pages(s3, key)
+            try:
+                run(s3, config, changed=[key])
+            except SitemillError as exc:  # (another rebuild ran: "try again")
+                failures.append(str(exc))
+
+    def rebuilds() -> None:
+        while not stop.is_set():
+            try:
+                run(s3, config)
+            except SitemillError as exc:
+                failures.append(str(exc))
+
+    def watch() -> None:
+        while not stop.is_set():  # the index first: what it names must exist after it
+            named = named_children(s3)
+            live = {item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]}
+            missing.extend(name for name in named if name not in live)
+
+    threads = [threading.Thread(target=rebuilds), threading.Thread(target=watch)]
+    for thread in threads:
+        thread.start()
+    deploys()
+    stop.set()
+    for thread in threads:
+        thread.join()
+    assert missing == []
+    assert all("another rebuild" in failure for failure in failures), failures
+    final = run(s3, config)
+    assert len(final.result.files) > 4  # the new pages split shards
+    again = run(s3, config)
+    assert again.result.written == []
+    listed = {item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]}
+    assert set(named_children(s3)) <= listed
+    urls = b"".join(
+        s3.get_object(Bucket=BUCKET, Key=name)["Body"].read() for name in named_children(s3)
+    )
+    assert all(f"q{number:02d}.html".encode() in urls for number in range(12))
