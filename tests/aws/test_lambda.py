@@ -19,6 +19,7 @@ from sitemill.aws.events import ObjectChange, parse_event, select_changes
 from sitemill.aws.handler import handle
 from sitemill.errors import ConfigError, EventError, SourceError
 from sitemill.outputs import is_own_name
+from sitemill.shards.plan import shard_id
 from xsd import assert_xsd_valid
 
 EVENTS = Path(__file__).resolve().parents[1] / "events"
@@ -809,6 +810,7 @@ def test_feeding_sitemills_own_changes_back_settles_at_once(s3: Any, rebuilds: l
 STATE_BUCKET = "sitemill-state-bucket"
 STATE_KEY = f"{BUCKET}/sitemill-state.json.gz"
 STATE_ENV = {**ENV, "SITEMILL_STATE": f"s3://{STATE_BUCKET}/{STATE_KEY}"}
+STATE_PREFIX = f"{BUCKET}/sitemill-state/"  # the partitioned state's (state key, no .json.gz)
 
 
 def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -> None:
@@ -818,8 +820,13 @@ def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -
     assert (first["state"], first["dates"]) == ("written", {"no history": 3})
     site_keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
     assert "sitemill-state.json.gz" not in site_keys
-    (stored,) = s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"]
-    assert stored["Key"] == STATE_KEY
+    # The state of a bucket whose sitemaps may be shards, in parts (scale-out.md).
+    stored = sorted(item["Key"] for item in s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"])
+    assert stored == [
+        f"{STATE_PREFIX}index-state.json",
+        f"{STATE_PREFIX}plan.json",
+        f"{STATE_PREFIX}shards/{shard_id('')}.json.gz",
+    ]
     sitemap = index(s3)
 
     # `aws s3 sync --delete` of a fresh build: every page uploaded again, the same bytes.
@@ -852,7 +859,7 @@ def test_a_state_bucket_that_cannot_be_written_is_a_warning_after_the_sitemaps(
     assert result["written"] == 1
     assert result["state"] == "unchanged"
     warnings = [line["message"] for line in log_lines(capsys) if line["level"] == "WARNING"]
-    assert any(f"s3://{STATE_BUCKET}/{STATE_KEY}" in message for message in warnings), warnings
+    assert any(f"s3://{STATE_BUCKET}/{STATE_PREFIX}" in message for message in warnings), warnings
 
 
 def test_a_bad_state_location_is_a_config_error_before_anything_is_written(s3: Any) -> None:

@@ -87,13 +87,21 @@ def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
     run(s3, config)
     put_pages(s3, "b/p10.html")
     requests = Requests(s3)
+    listed: list[dict[str, Any]] = []
+    s3.meta.events.register(
+        "before-parameter-build.s3.ListObjectsV2", lambda params, **_: listed.append(params)
+    )
     report = run(s3, config, changed=["b/p10.html"])
     kinds = [name for name, _ in requests.calls]
-    assert "ListObjectsV2" not in kinds  # no whole-bucket LIST
+    # No whole-bucket LIST: one LIST of the changed key alone (a HEAD's facts under the
+    # function's s3:ListBucket), a HEAD of the live index (is it the one the state knows?).
+    assert [(params["Prefix"], params["MaxKeys"]) for params in listed] == [("b/p10.html", 1)]
     assert kinds.count("HeadObject") == 1
     # robots.txt, the plan, the index-state, the shard's state, the page's head
     assert kinds.count("GetObject") == 5
     assert kinds.count("PutObject") <= 4  # the child, its state, the index, the index-state
+    # scale-out.md's budget: at most 10 requests besides the page's own GET.
+    assert len(kinds) - 1 <= 10, requests.calls
     written = [name for name in report.result.written if SHARD.fullmatch(name)]
     assert len(written) == 1
     incremental = site_files(s3)
@@ -145,14 +153,14 @@ def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> Non
     put_pages(s3, "a/p10.html", "c/p10.html")
 
     def fail(**kwargs: Any) -> None:
-        if kwargs["params"].get("Key", "").endswith("c/p10.html"):
+        if kwargs["params"].get("Prefix", "").endswith("c/p10.html"):
             raise RuntimeError("injected")
 
-    s3.meta.events.register("before-parameter-build.s3.HeadObject", fail)
+    s3.meta.events.register("before-parameter-build.s3.ListObjectsV2", fail)
     with pytest.raises(RuntimeError):
         run(s3, config, changed=["a/p10.html", "c/p10.html"])
     assert site_files(s3) == before
-    s3.meta.events.unregister("before-parameter-build.s3.HeadObject", fail)
+    s3.meta.events.unregister("before-parameter-build.s3.ListObjectsV2", fail)
     run(s3, config, changed=["a/p10.html", "c/p10.html"])
     incremental = site_files(s3)
     assert run(s3, config).result.written == []

@@ -22,24 +22,34 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from sitemill.config.model import Config
-from sitemill.errors import ConflictError, SinkError
+from sitemill.errors import ConflictError, SinkError, SourceError
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.shardpublish import publish_shards, save_full
 from sitemill.jobs.shardworker import FullRebuildNeeded, ShardJob, render_shard
-from sitemill.outputs import ROBOTS_TXT
+from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.shards.partition import DELETE_AFTER, IndexState
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, list_objects, read_missing_as_none
+from sitemill.sources.s3 import (
+    Inventory,
+    bucket_pages,
+    describe_error,
+    is_not_found,
+    list_objects,
+    read_missing_as_none,
+)
 from sitemill.sources.s3requests import counted_requests
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
-from sitemill.state.start import Start
+from sitemill.state.s3 import parse_s3_location
+from sitemill.state.start import Start, start_state
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -57,7 +67,11 @@ ATTEMPTS: Final = 3
 def open_partitioned(config: Config, client: S3Client) -> PartitionedStore | None:
     """The partitioned state ``config`` names (sitemill.state.partitioned), or None."""
     where = partitioned_prefix(config)
-    return None if where is None else PartitionedStore(client, *where)
+    if where is None or config.state is None:
+        return None
+    # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
+    # starts from it, so that no head is read again and no content date is lost.
+    return PartitionedStore(client, *where, legacy=parse_s3_location(config.state)[1])
 
 
 def rebuild_partitioned(
@@ -93,11 +107,13 @@ def rebuild_partitioned(
                     moment,
                 )
         except ConflictError as exc:
+            store.warnings.clear()
             if attempt == ATTEMPTS:
                 raise SinkError(f"{exc}, {ATTEMPTS} times: another rebuild is running") from exc
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         report.requests = requests
+        report.warnings.extend(store.warnings)
         return report
     raise AssertionError("unreachable")
 
@@ -123,15 +139,16 @@ def _attempt(
     inputs = inputs_fingerprint(config, robots_data)
     plan_file = store.read_plan()
     last = store.read_index()
-    if changed is not None and plan_file is not None and not dry_run:
+    # The plan written with the index-state (one object: never two runs' halves).
+    plan = last.plan or (None if plan_file is None else plan_file.plan)
+    if changed is not None and plan_file is not None and plan is not None and not dry_run:
         try:
             if plan_file.inputs != inputs:
                 raise FullRebuildNeeded("robots.txt, the configuration or a template changed")
-            job = ShardJob(config, client, site, store, plan_file.plan, robots)
+            job = ShardJob(config, client, site, store, plan, robots)
             return _incremental(job, changed, last, inputs, threads, max_touched, now)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    plan = None if plan_file is None else plan_file.plan
     return _full(
         config, client, site, store, plan, last, robots, inputs, threads, dry_run, progress, now
     )
@@ -157,6 +174,10 @@ def _incremental(
         touched.setdefault(job.plan.shard_of(path), set()).add(path)
     if len(touched) > max_touched:
         raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {max_touched}")
+    if (
+        _live_entry(job, last.entry or ENTRY_XML) != last.digest
+    ):  # (a run whose state could not be written, a hand)
+        raise FullRebuildNeeded("the live sitemap.xml is not the one the state knows")
     with ThreadPoolExecutor(max_workers=max(1, min(threads, len(touched) or 1))) as pool:
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
     return publish_shards(job, rendered, last, inputs, now)
@@ -264,7 +285,11 @@ def ranged_listing(
 def _merged_start(store: PartitionedStore, plan: Plan | None, threads: int) -> Start:
     """Every shard's remembered pages in one state, so that no unchanged head is read."""
     if plan is None:
-        return Start(State(), first_run=True)
+        if store.legacy is None:
+            return Start(State(), first_run=True)
+        start = start_state(store.legacy, None)
+        store.warnings.extend(start.warnings)
+        return start
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         shards = list(pool.map(store.read_shard, plan.ids))
     state = State()
@@ -274,6 +299,19 @@ def _merged_start(store: PartitionedStore, plan: Plan | None, threads: int) -> S
             state.unlisted.update(shard.state.unlisted)
             state.fingerprint_main = shard.state.fingerprint_main
     return Start(state, first_run=not any(shards))
+
+
+def _live_entry(job: ShardJob, name: str) -> str | None:
+    """The MD5 of the live sitemap.xml (its ETag: one PUT), None when there is none."""
+    try:
+        head = job.client.head_object(Bucket=job.site.bucket, Key=job.site.root + name)
+    except ClientError as exc:
+        if is_not_found(exc):
+            return None
+        raise SourceError(f"cannot read {name}: {describe_error(exc)}") from exc
+    except BotoCoreError as exc:
+        raise SourceError(f"cannot read {name}: {describe_error(exc)}") from exc
+    return str(head.get("ETag", "")).strip('"')
 
 
 def _reads_robots(config: Config) -> bool:

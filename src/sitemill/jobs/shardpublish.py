@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, LastmodMode, ShardsMode
-from sitemill.errors import SinkError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.shardworker import FullRebuildNeeded, Rendered, ShardJob, split_states
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, content_type
@@ -55,10 +54,9 @@ def publish_shards(
     summaries = {item.summary.shard: item.summary for item in rendered}
     plan = next_plan(job.plan, summaries)
     parts, missing = current_parts(plan, summaries, last)
-    if missing:
-        raise SinkError(
-            f"shard {missing[0]} has no file from this run or the last "
-            f"({len(missing)} in all): nothing was published"
+    if missing:  # (a state from another sitemill, a hand): a full rebuild knows
+        raise FullRebuildNeeded(
+            f"shard {missing[0]} has no file from this run or the last ({len(missing)} in all)"
         )
     if (
         config.shards is ShardsMode.AUTO
@@ -67,6 +65,9 @@ def publish_shards(
     ):
         raise FullRebuildNeeded("the site may fit one sitemap again")
     result = WriteResult(plan=plan, url_count=sum(part.urls for part in parts))
+    # The states first: a state that cannot be written stops the run before anything is
+    # published (the next run would start from the old one and lose this run's changes).
+    written = [store.write_shard(state) for item in rendered for state in item.states]
     for item in rendered:
         for part in item.summary.parts:
             known = last.part_of(part.id)
@@ -75,16 +76,14 @@ def publish_shards(
                 continue
             _put(job.client, job.site, part.name, item.data[part.name], None)
             result.written.append(part.name)
-    for item in rendered:
-        for state in item.states:
-            store.write_shard(state)
     entry, digest = _publish_entry(job, parts, last, result)
-    _finish(
+    saved = _finish(
         job.client, job.site, store, job.plan, plan, parts, entry, digest, last, inputs, now, result
     )
     report = Report(
         result, LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     )
+    report.state_written = any(written) or saved
     for item in rendered:
         if item.report is not None:
             report.warnings.extend(item.report.warnings)
@@ -92,6 +91,9 @@ def publish_shards(
             report.skips.extend(item.report.skips)
             report.heads_read += item.report.heads_read
             report.heads_reused += item.report.heads_reused
+            report.dates.update(item.report.dates)
+            report.alternates += item.report.alternates
+            report.images += item.report.images
     return report
 
 
@@ -151,8 +153,9 @@ def _finish(
     inputs: str,
     now: datetime,
     result: WriteResult,
-) -> None:
-    """Deferred deletions, the index-state, the plan, and the states of shards gone."""
+) -> bool:
+    """Deferred deletions, the index-state, the plan, and the states of shards gone; whether
+    a state object was written (a failure is a warning: the sitemaps are published)."""
     unnamed, due = unnamed_after(last, [part.name for part in parts], now)
     for name in due:
         if name in result.deleted:  # (by the writer of a full rebuild)
@@ -165,10 +168,14 @@ def _finish(
         result.deleted.append(name)
     for name in result.deleted:
         unnamed.pop(name, None)
-    store.write_index(IndexState(parts, entry, digest, unnamed))
-    store.write_plan(PlanFile(plan, inputs))
+    index_state = IndexState(parts, entry, digest, unnamed, plan)
+    wrote_index = store.write(lambda: store.write_index(index_state))
+    if wrote_index is None:
+        return False  # (the plan stays as it was: the next run is a full rebuild)
+    wrote_plan = store.write(lambda: store.write_plan(PlanFile(plan, inputs)))
     for shard in sorted(set(old.ids if old is not None else ()) - set(plan.ids)):
         store.delete_shard(shard)
+    return bool(wrote_index or wrote_plan)
 
 
 def save_full(
@@ -198,7 +205,11 @@ def save_full(
         parts[""] = Part(shard_id(""), "", name, urls, lastmod, digest)
     states = split_states(list(plan.afters), parts, listed, remember)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        list(pool.map(store.write_shard, states))
+        written = list(
+            pool.map(lambda state: store.write(lambda: store.write_shard(state)), states)
+        )
+    if None in written:  # the index-state stays as it was: the next run is a full rebuild
+        return
     ordered = [parts[after] for after in plan.afters if after in parts]
     entry = result.entry_files[0]
     if result.boundaries:
@@ -206,7 +217,7 @@ def save_full(
         digest = str(head.get("ETag", "")).strip('"')
     else:
         digest = ordered[0].digest
-    _finish(
+    saved = _finish(
         client,
         site,
         store,
@@ -220,3 +231,4 @@ def save_full(
         now,
         WriteResult(deleted=list(result.deleted)),
     )
+    report.state_written = any(written) or saved

@@ -1,11 +1,11 @@
 """The worker of an incremental sharded bucket run (scale-out.md): one shard, from its state.
 
-It loads the shard's state, HEADs each changed key of its range (the order of events never
-matters: a HEAD says what is there now), and runs the same pass as a full rebuild over the
-shard's pages alone, rendering its file (split into parts when it outgrew one). It writes
-nothing: the run publishes once every worker has finished (a failed worker publishes
-nothing). A shard whose pages name other URLs of the site (a canonical, alternates) cannot be
-rendered alone: that is a FullRebuildNeeded.
+It loads the shard's state, looks up each changed key of its range (a LIST of that key
+alone: a HEAD's facts; the order of events never matters, it says what is there now), and
+runs the same pass as a full rebuild over the shard's pages alone, rendering its file (split
+into parts when it outgrew one). It writes nothing: the run publishes once every worker has
+finished (a failed worker publishes nothing). A shard whose pages name other URLs of the
+site (a canonical, alternates) cannot be rendered alone: that is a FullRebuildNeeded.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, describe_error, is_not_found
+from sitemill.sources.s3 import Inventory, bucket_pages, describe_error
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
@@ -126,7 +126,7 @@ def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> li
     root = job.site.root
     for path in sorted(changed):
         pages.pop(path, None)
-        found = _head(job, root + path)
+        found = _stat(job, root + path)
         if found is not None:
             pages.update(
                 (page.path, page) for page in bucket_pages(job.config, [found], root, Inventory())
@@ -134,25 +134,18 @@ def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> li
     return [pages[path] for path in sorted(pages, key=key_order)]
 
 
-def _head(job: ShardJob, key: str) -> ObjectTypeDef | None:
+def _stat(job: ShardJob, key: str) -> ObjectTypeDef | None:
+    """What a listing says of ``key`` now (None: it is gone), by one LIST of that key alone:
+    the same facts as a HEAD, under the s3:ListBucket the function has anyway (a HEAD needs
+    s3:GetObject on every key, and the function may read HTML pages only)."""
     try:
-        head = job.client.head_object(Bucket=job.site.bucket, Key=key)
-    except ClientError as exc:
-        if is_not_found(exc):  # (a 403 fails the run: a denied key is not a deleted one)
-            return None
+        response = job.client.list_objects_v2(Bucket=job.site.bucket, Prefix=key, MaxKeys=1)
+    except (ClientError, BotoCoreError) as exc:
         raise SourceError(
-            f"cannot read s3://{job.site.bucket}/{key}: {describe_error(exc)}"
+            f"cannot list s3://{job.site.bucket}/{key}: {describe_error(exc)}"
         ) from exc
-    except BotoCoreError as exc:
-        raise SourceError(
-            f"cannot read s3://{job.site.bucket}/{key}: {describe_error(exc)}"
-        ) from exc
-    return {
-        "Key": key,
-        "ETag": head.get("ETag", ""),
-        "Size": head.get("ContentLength", 0),
-        "LastModified": head["LastModified"],
-    }
+    found = response.get("Contents", [])
+    return found[0] if found and found[0].get("Key") == key else None
 
 
 def _parts(

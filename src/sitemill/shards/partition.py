@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
-from sitemill.shards.evolve import MAX_KEY_BYTES
+from sitemill.shards.evolve import MAX_KEY_BYTES, plan_from_json, plan_to_json
 from sitemill.shards.plan import MAX_SHARDS, Plan, shard_id
 
 INDEX_STATE_FORMAT: Final = "sitemill-index-state"
@@ -67,6 +67,9 @@ class IndexState:
     entry: str = ""  # sitemap.xml (sitemap.txt): the index, or the single file
     digest: str = ""  # of the entry file's bytes
     unnamed: dict[str, str] = field(default_factory=dict)  # child name -> since (UTC)
+    # The plan these children were rendered by: written with them in one object, so that a
+    # run never reads a plan and children of two different runs.
+    plan: Plan | None = None
 
     def part_of(self, shard: str) -> Part | None:
         return next((part for part in self.children if part.id == shard), None)
@@ -148,6 +151,7 @@ def index_state_to_json(state: IndexState) -> dict[str, Any]:
         "entry": state.entry,
         "digest": state.digest,
         "unnamed": dict(sorted(state.unnamed.items())),
+        **({} if state.plan is None else {"plan": plan_to_json(state.plan)}),
     }
 
 
@@ -174,7 +178,14 @@ def index_state_from_json(value: object) -> IndexState:
         )
     ):
         raise StateError("the index-state's unnamed children are not well formed")
-    return IndexState([part_from_json(part) for part in children], entry, digest, dict(unnamed))
+    plan = value.get("plan")
+    return IndexState(
+        [part_from_json(part) for part in children],
+        entry,
+        digest,
+        dict(unnamed),
+        None if plan is None else plan_from_json(plan),
+    )
 
 
 def next_plan(plan: Plan, summaries: Mapping[str, Summary]) -> Plan:

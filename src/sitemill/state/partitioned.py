@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, ShardsMode
-from sitemill.errors import StateError
+from sitemill.errors import SitemillError, StateError
 from sitemill.shards.evolve import plan_from_json, plan_to_json
 from sitemill.shards.partition import IndexState, index_state_from_json, index_state_to_json
 from sitemill.shards.plan import MAX_SHARDS, Plan
@@ -50,11 +51,10 @@ class PlanFile:
 def partitioned_prefix(config: Config) -> tuple[str, str] | None:
     """(bucket, prefix) of the partitioned state, or None when a bucket's state is not
     partitioned: it is only in a state location of its own (never beside the public
-    sitemaps: a shard state names every object of its range) and with shards = "on" (with
-    "auto", a bucket keeps one state object: sharded output, the plan inside it)."""
+    sitemaps: a shard state names every object of its range) and with shards not "off"."""
     if config.state is None or not config.state.startswith("s3://"):
         return None
-    if config.shards is not ShardsMode.ON:
+    if config.shards is ShardsMode.OFF:
         return None
     bucket, key = parse_s3_location(config.state)
     for suffix in _SUFFIXES:
@@ -67,14 +67,19 @@ def partitioned_prefix(config: Config) -> tuple[str, str] | None:
 class PartitionedStore:
     """The objects of one partitioned state."""
 
-    def __init__(self, client: S3Client, bucket: str, prefix: str) -> None:
+    def __init__(
+        self, client: S3Client, bucket: str, prefix: str, *, legacy: str | None = None
+    ) -> None:
+        """``legacy``: the key of the one state object earlier runs kept (read, never written)."""
         self.client, self.bucket, self.prefix = client, bucket, prefix
+        self.legacy = None if legacy is None else S3StateStore(client, bucket, legacy)
         self.where = f"s3://{bucket}/{prefix}"
         self.plan_store = S3StateStore(client, bucket, prefix + "plan.json", limit=_SMALL_LIMIT)
         self.index_store = S3StateStore(
             client, bucket, prefix + "index-state.json", limit=_SMALL_LIMIT
         )
         self._shards: dict[str, S3StateStore] = {}
+        self.warnings: list[str] = []
 
     def shard_store(self, shard: str) -> S3StateStore:
         """The store of a shard's state: one per shard, so that a write after a read is
@@ -85,9 +90,31 @@ class PartitionedStore:
             store = self._shards.setdefault(shard, store)
         return store
 
+    def _read(self, store: S3StateStore) -> bytes | None:
+        """An object's bytes, or None: none there, or it cannot be read (a warning: the run
+        is then a full rebuild, which writes it again)."""
+        try:
+            return store.read()
+        except SitemillError as exc:
+            self._warn(f"{exc}; rebuilding in full")
+            return None
+
+    def _warn(self, message: str) -> None:
+        log.warning("%s", message)
+        self.warnings.append(message)
+
+    def write(self, write: Callable[[], bool]) -> bool | None:
+        """A state write whose failure is a warning (the sitemaps are published already):
+        True written, False unchanged, None failed."""
+        try:
+            return write()
+        except SitemillError as exc:
+            self._warn(f"{exc}; the next run rebuilds in full")
+            return None
+
     def read_plan(self) -> PlanFile | None:
         """plan.json, or None (none yet; one that cannot be trusted is a warning)."""
-        data = self.plan_store.read()
+        data = self._read(self.plan_store)
         if data is None:
             return None
         try:
@@ -114,13 +141,13 @@ class PartitionedStore:
 
     def read_index(self) -> IndexState:
         """index-state.json (an empty one when there is none or it cannot be trusted)."""
-        data = self.index_store.read()
+        data = self._read(self.index_store)
         if data is None:
             return IndexState()
         try:
             return index_state_from_json(load_json_text(data, max_numbers=MAX_SHARDS + 64))
         except StateError as exc:
-            log.warning("%sindex-state.json is ignored: %s", self.where, exc)
+            self._warn(f"{self.where}index-state.json is ignored: {exc}")
             return IndexState()
 
     def write_index(self, state: IndexState) -> bool:
@@ -128,13 +155,13 @@ class PartitionedStore:
 
     def read_shard(self, shard: str) -> ShardState | None:
         """A shard's state, or None (none, or one that cannot be trusted: a warning)."""
-        data = self.shard_store(shard).read()
+        data = self._read(self.shard_store(shard))
         if data is None:
             return None
         try:
             return parse_shard_state(data)
         except StateError as exc:
-            log.warning("%sshards/%s.json.gz is ignored: %s", self.where, shard, exc)
+            self._warn(f"{self.where}shards/{shard}.json.gz is ignored: {exc}")
             return None
 
     def write_shard(self, shard: ShardState) -> bool:
