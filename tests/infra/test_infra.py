@@ -393,6 +393,11 @@ def test_no_wildcard_actions_or_resources(
                 if re.fullmatch(r"[^*?]*/\*\.html?", resource):
                     assert _listed(statement["Action"]) == ["s3:GetObject"], statement
                     continue
+                # The partitioned state: the keys under sitemill-state/ of the stack's own
+                # state bucket (scale-out.md), nothing else of it.
+                if re.fullmatch(r"[^*?]*/sitemill-state/(shards/)?\*", resource):
+                    assert ":::StateBucket" in resource, resource
+                    continue
                 assert re.fullmatch(r"[^*?]*(sitemap-\*\.[a-z.]+)?", resource), resource
 
 
@@ -427,6 +432,12 @@ def test_s3_writes_only_sitemills_own_keys(
     state_key = f"{BUCKET}/{prefix}{STATE}"
     assert allowed(statements, "s3:PutObject", state_arn(state_key))
     assert not allowed(statements, "s3:DeleteObject", state_arn(state_key))
+    # The partitioned state: its objects written; only a shard's state ever deleted.
+    parts = f"{BUCKET}/{prefix}sitemill-state/"
+    for name in ("plan.json", "index-state.json", "shards/rabcdefgh.json.gz"):
+        assert allowed(statements, "s3:PutObject", state_arn(parts + name)), name
+        deletable = name.startswith("shards/")
+        assert allowed(statements, "s3:DeleteObject", state_arn(parts + name)) is deletable
     for elsewhere in (
         STATE,
         f"{BUCKET}/{prefix}a/{STATE}",
@@ -469,11 +480,12 @@ def test_s3_reads_robots_txt_html_heads_the_state_and_own_outputs_and_lists_the_
         assert not allowed(statements, "s3:GetObject", object_arn("elsewhere/index.html"))
     assert not allowed(statements, "s3:GetObject", object_arn(STATE))
     assert not allowed(statements, "s3:GetObject", object_arn(prefix + STATE))
-    # The state: read at the start, written after the sitemaps; exactly its one key, in the
-    # stack's state bucket.
+    # The state: read at the start, written after the sitemaps; exactly its one key and the
+    # partitioned state's keys beside it (sitemill-state/...), in the stack's state bucket.
     assert sorted(_listed(reads["ReadWriteState"]["Action"])) == ["s3:GetObject", "s3:PutObject"]
     state_key = f"{BUCKET}/{prefix}{STATE}"
-    assert _listed(reads["ReadWriteState"]["Resource"]) == [state_arn(state_key)]
+    parts = f"{BUCKET}/{prefix}sitemill-state/*"
+    assert _listed(reads["ReadWriteState"]["Resource"]) == [state_arn(state_key), state_arn(parts)]
     # The live index is read again before stale children go: exactly the keys sitemill writes.
     (write,) = (s for s in statements if s.get("Sid") == "WriteOwnOutputs")
     assert _listed(reads["ReadOwnOutputs"]["Action"]) == ["s3:GetObject"]
@@ -493,12 +505,12 @@ def test_s3_reads_robots_txt_html_heads_the_state_and_own_outputs_and_lists_the_
         assert listing["Condition"] == {"StringLike": {"s3:prefix": f"{prefix}*"}}
     else:
         assert "Condition" not in listing
-    # The state bucket: one LIST of exactly the state key (a first run's 403 told apart from
-    # a denial), never a listing of other keys.
+    # The state bucket: one LIST of exactly a state key (a first run's 403 told apart from
+    # a denial), never a listing of other sites' keys.
     listing = lists["ListState"]
     assert _listed(listing["Action"]) == ["s3:ListBucket"]
     assert listing["Resource"] == f"arn:{PARTITION}:s3:::{STATE_BUCKET}"
-    assert listing["Condition"] == {"StringEquals": {"s3:prefix": state_key}}
+    assert listing["Condition"] == {"StringLike": {"s3:prefix": [state_key, parts]}}
 
 
 @pytest.mark.parametrize("distribution", ["", "E2ABC123"])

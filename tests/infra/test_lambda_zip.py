@@ -251,6 +251,17 @@ RUNNER = textwrap.dedent(
             iam.create_user(UserName="sitemill")
             document = json.dumps(spec["policy"])
             iam.put_user_policy(UserName="sitemill", PolicyName="fn", PolicyDocument=document)
+            iam.create_user(UserName="deployer")  # uploads a site, as CI does
+            everything = {"Effect": "Allow", "Action": "s3:*", "Resource": "*"}
+            iam.put_user_policy(
+                UserName="deployer", PolicyName="all",
+                PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [everything]}),
+            )
+            deploys = iam.create_access_key(UserName="deployer")["AccessKey"]
+            s3 = boto3.client(
+                "s3", region_name="us-east-1", aws_access_key_id=deploys["AccessKeyId"],
+                aws_secret_access_key=deploys["SecretAccessKey"],
+            )
             key = iam.create_access_key(UserName="sitemill")["AccessKey"]
             os.environ["AWS_ACCESS_KEY_ID"] = key["AccessKeyId"]
             os.environ["AWS_SECRET_ACCESS_KEY"] = key["SecretAccessKey"]
@@ -261,8 +272,18 @@ RUNNER = textwrap.dedent(
         def run():
             report = {"runs": []}
             for overrides in spec["runs"]:
+                overrides = dict(overrides)
+                for key, body in json.loads(overrides.pop("_put", "{}")).items():
+                    s3.put_object(Bucket=bucket, Key=key, Body=body.encode())  # (a deploy)
+                changed = overrides.pop("_event", None)
                 os.environ.update(overrides)
-                report["runs"].append(handler.handler({"action": "rebuild"}, Context()))
+                event = {"action": "rebuild"}
+                if changed is not None:  # the S3 notification of that deploy
+                    event = {"Records": [{
+                        "eventSource": "aws:s3", "eventName": "ObjectCreated:Put",
+                        "s3": {"bucket": {"name": bucket}, "object": {"key": changed}},
+                    }]}
+                report["runs"].append(handler.handler(event, Context()))
             if spec["policy"] is not None:
                 own = boto3.client("s3", region_name="us-east-1")
                 prefix = spec["env"]["SITEMILL_PREFIX"]
@@ -309,7 +330,7 @@ RUNNER = textwrap.dedent(
         report["bodies"] = {
             key: s3.get_object(Bucket=bucket, Key=key)["Body"].read().decode()
             for key in report["keys"]
-            if key.endswith(("sitemap.xml", "robots.txt"))
+            if key.endswith(("sitemap.xml", "robots.txt")) or "/sitemap-r" in "/" + key
         }
         if state_bucket:
             kept = s3.list_objects_v2(Bucket=state_bucket).get("Contents", [])
@@ -433,6 +454,33 @@ def function_policy(prefix: str) -> dict[str, Any]:
     text = json.dumps({"Version": "2012-10-17", "Statement": statements})
     policy: dict[str, Any] = json.loads(text.replace(infra.STATE_BUCKET, STATE_BUCKET))
     return policy
+
+
+def test_template_policy_is_enough_for_sharded_runs_and_their_partitioned_state(
+    tmp_path: Path, unpacked: Path
+) -> None:
+    prefix = "site/"
+    deploy = json.dumps({prefix + "docs/new.pdf": "%PDF-1.4 new"})
+    runs = [  # a full rebuild, a deploy of a PDF (looked up by a LIST of its key), again
+        {"SITEMILL_MAX_URLS": "2", "SITEMILL_SHARD_FILL": "2"},
+        {"_put": deploy, "_event": prefix + "docs/new.pdf"},
+        {"_event": prefix + "docs/new.pdf"},
+    ]
+    policy, state = function_policy(prefix), function_state(prefix)
+    report = run_unpacked(tmp_path, unpacked, prefix, runs, policy=policy, state=state)
+    first, second, third = report["runs"]
+    assert first["status"] == "ok", first
+    assert first["shards"] == 2 and first["state"] == "written", first
+    assert second["status"] == "ok", second
+    assert second["urls"] == 4 and second["requests"].get("LIST") == 1, second
+    assert third["status"] == "ok" and third["written"] == 0, third
+    parts = f"{infra.BUCKET}/{prefix}sitemill-state/"
+    assert [key for key in report["state_keys"] if not key.startswith(parts + "shards/")] == [
+        parts + "index-state.json",
+        parts + "plan.json",
+    ]
+    assert "<loc>https://example.com/docs/new.pdf</loc>" in "".join(report["bodies"].values())
+    assert report["denied"]["read pdf"] is True  # still: a LIST tells a PDF's facts
 
 
 def test_template_policy_is_enough_for_the_handler_and_no_more(

@@ -167,10 +167,10 @@ def _incremental(
         raise FullRebuildNeeded("sitemap.html lists the whole site")
     if job.config.images and not job.config.keep_image_chrome:
         raise FullRebuildNeeded("the site chrome among images is counted over the whole site")
-    if ROBOTS_TXT in changed:
-        raise FullRebuildNeeded("robots.txt changed")
     touched: dict[int, set[str]] = {}
-    for path in changed:
+    # robots.txt's rules are in the inputs' fingerprint (checked): a change to its Sitemap
+    # lines alone (sitemill's own rewrite) changes no shard.
+    for path in (path for path in changed if path != ROBOTS_TXT):
         touched.setdefault(job.plan.shard_of(path), set()).add(path)
     if len(touched) > max_touched:
         raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {max_touched}")
@@ -327,7 +327,12 @@ def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
 def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
     """A digest of what every shard depends on: the configuration, robots.txt, templates."""
     digest = hashlib.blake2b(repr(config).encode("utf-8", "surrogateescape"), digest_size=16)
-    digest.update(b"\0robots\0" + (robots if robots is not None else b"\0none"))
+    if robots is None:
+        digest.update(b"\0no robots.txt")
+    else:  # its rules, not the Sitemap lines sitemill itself rewrites
+        for line in robots.splitlines():
+            if not line.strip().lower().startswith(b"sitemap:"):
+                digest.update(b"\0robots\0" + line)
     if config.templates_dir is not None:
         folder = Path(config.templates_dir)
         for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
