@@ -43,6 +43,11 @@ class NoPagesError(SourceError):
     """Nothing to list: no page passed include, exclude and the rules (nothing written)."""
 
 
+class FullRebuildNeeded(SitemillError):
+    """An incremental run of a sharded bucket cannot give what a full rebuild would (the
+    router runs one instead: sitemill.jobs.partitioned)."""
+
+
 class SinkError(SitemillError):
     """An output file or object cannot be written, replaced or deleted."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -16,10 +17,11 @@ import pytest
 from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
-from sitemill.jobs.bucket import BucketSite
-from sitemill.jobs.partitioned import rebuild_partitioned
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.shards.partition import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.s3 import S3StateStore
 from xsd import assert_xsd_valid
 
 STATE_BUCKET = "state-bucket"
@@ -221,3 +223,39 @@ def test_a_racing_manual_rebuild_never_leaves_the_index_naming_a_missing_child(s
         s3.get_object(Bucket=BUCKET, Key=name)["Body"].read() for name in named_children(s3)
     )
     assert all(f"q{number:02d}.html".encode() in urls for number in range(12))
+
+
+def test_a_re_upload_of_the_same_bytes_writes_nothing_not_even_a_state(s3: Any) -> None:
+    # With content dates (the default) an unchanged ETag moves no date: the S3 LastModified
+    # of a re-upload is not kept either, so no state object changes.
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    run(s3, config)
+    time.sleep(1.1)  # (a later second for every LastModified)
+    put_pages(s3, "a/p1.html", "b/p2.html")
+    again = run(s3, config, changed=["a/p1.html", "b/p2.html"])
+    assert (again.result.written, again.state_written) == ([], False)
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    full = run(s3, config)
+    assert (full.result.written, full.state_written) == ([], False)
+
+
+def test_a_first_partitioned_run_starts_from_the_one_state_of_earlier_runs(s3: Any) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(max_urls=5, shard_fill=4)
+    where = partitioned_prefix(config)
+    assert where is not None and config.state is not None
+    legacy = S3StateStore(s3, STATE_BUCKET, config.state.removeprefix(f"s3://{STATE_BUCKET}/"))
+    earlier = rebuild_bucket(config, s3, BucketSite(BUCKET), state_store=legacy)
+    assert earlier.heads_read == 12
+    store = PartitionedStore(s3, *where, legacy=legacy.key)
+    first = rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
+    assert (first.heads_read, first.heads_reused) == (0, 12)  # no head read again
+    assert first.dates == {"kept": 12} and first.result.written == []
+
+
+def test_a_state_in_the_sites_own_bucket_is_never_partitioned(s3: Any) -> None:
+    config = make_config(state=f"s3://{BUCKET}/sitemill-state.json.gz")
+    assert open_partitioned(config, s3, BucketSite(BUCKET)) is None
+    assert open_partitioned(config_of(), s3, BucketSite(BUCKET)) is not None
+    assert open_partitioned(config_of(shards="off"), s3, BucketSite(BUCKET)) is None

@@ -20,11 +20,11 @@ from sitemill.aws.events import (
 from sitemill.aws.logs import configure_logging
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
-from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
-from sitemill.report import summary_counts
+from sitemill.report import Report, summary_counts
 from sitemill.rules import is_candidate
 from sitemill.sources.s3 import normalize_prefix
 from sitemill.state.previous import open_previous
@@ -153,29 +153,7 @@ def _run(
         return {**base, "status": "skipped"}
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
-    # SITEMILL_STATE (the stack's private state bucket): read and written with this client;
-    # partitioned there when the sitemaps may be shards (the router of scale-out.md).
-    partitioned = open_partitioned(config, client)
-    if partitioned is not None:
-        full = trigger.rebuild or selection.sitemap_deletions
-        report = rebuild_partitioned(
-            config,
-            client,
-            site,
-            partitioned,
-            changed=None if full else selection.paths,
-            dry_run=trigger.dry_run,
-            threads=config.workers or DEFAULT_THREADS,
-        )
-    else:
-        report = rebuild_bucket(
-            config,
-            client,
-            site,
-            dry_run=trigger.dry_run,
-            state_store=open_state_store(config, s3_client=lambda: client),
-            previous=open_previous(config),
-        )
+    report = _rebuild(config, client, site, trigger, selection)
     result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
@@ -193,6 +171,34 @@ def _run(
             request_id,
         )
     return result
+
+
+def _rebuild(
+    config: Config, client: S3Client, site: BucketSite, trigger: Trigger, selection: Selection
+) -> Report:
+    """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
+    read and written with this client; partitioned there when the sitemaps may be shards:
+    then the changed keys go to their shards (the router of scale-out.md)."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        full = trigger.rebuild or selection.sitemap_deletions
+        return rebuild_partitioned(
+            config,
+            client,
+            site,
+            partitioned,
+            changed=None if full else selection.paths,
+            dry_run=trigger.dry_run,
+            threads=config.workers or DEFAULT_THREADS,
+        )
+    return rebuild_bucket(
+        config,
+        client,
+        site,
+        dry_run=trigger.dry_run,
+        state_store=open_state_store(config, s3_client=lambda: client),
+        previous=open_previous(config),
+    )
 
 
 def _unreadable_batch(bad_messages: Mapping[str, str]) -> str:

@@ -35,7 +35,7 @@ def run_s3_command(
     s3 = client if client is not None else make_s3_client(args.endpoint_url)
     # An s3:// state elsewhere is read and written with the same client (and endpoint).
     state_store = open_state_store(config, s3_client=lambda: s3)
-    partitioned = open_partitioned(config, s3)
+    partitioned = open_partitioned(config, s3, site)
     with terminal_progress(sys.stderr) as progress:
         if partitioned is not None:  # a sharded bucket with its state in parts: in parallel
             report = rebuild_partitioned(

@@ -7,10 +7,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
+from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.pipeline import build_from_pages, reads_page
-from sitemill.report import Progress, Report
+from sitemill.report import OnSkip, Progress, Report
 from sitemill.robots import RobotsRules
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, Plan
@@ -47,11 +48,13 @@ def bucket_pass(
     plan: Plan | None = None,
     kept: Collection[str] = (),
     on_page: Callable[[Page], None] | None = None,
+    on_skip: OnSkip | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
     what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
-    ``kept``: own files not to delete yet; ``on_page``: told each page, in order."""
+    ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
+    ``on_skip``: told each page left out, and why."""
     knowledge = knowledge_for(config, start)
     counts = HeadCounts()
     if on_page is not None:
@@ -75,7 +78,7 @@ def bucket_pass(
         warnings=start.warnings,
         progress=progress,
         remembered=start.state.outputs,
-        on_skip=knowledge.remember.forget,  # the state names no page the sitemaps leave out
+        on_skip=_also(knowledge.remember.forget, on_skip),  # (the state names no such page)
         shards=ShardSetup(Order.KEYS, plan or start.state.plan),
         kept=kept,
     )
@@ -83,6 +86,17 @@ def bucket_pass(
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
+
+
+def _also(forget: OnSkip, more: OnSkip | None) -> OnSkip:
+    if more is None:
+        return forget
+
+    def both(path: str, reason: SkipReason) -> None:
+        forget(path, reason)
+        more(path, reason)
+
+    return both
 
 
 def _told(pages: Iterable[Page], on_page: Callable[[Page], None]) -> Iterator[Page]:

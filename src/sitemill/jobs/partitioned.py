@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,35 +25,26 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config
-from sitemill.errors import ConflictError, SinkError, SourceError
-from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.errors import ConflictError, FullRebuildNeeded, SinkError, SourceError
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.shardpublish import publish_shards, save_full
-from sitemill.jobs.shardworker import FullRebuildNeeded, ShardJob, render_shard
+from sitemill.jobs.shardfull import FullRun, rebuild_full
+from sitemill.jobs.shardpublish import publish_shards
+from sitemill.jobs.shardworker import ShardJob, render_shard
 from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
-from sitemill.shards.partition import DELETE_AFTER, IndexState
-from sitemill.shards.plan import Plan
-from sitemill.sinks.s3 import S3Sink
-from sitemill.sources.page import Page
+from sitemill.shards.partition import IndexState
 from sitemill.sources.s3 import (
-    Inventory,
-    bucket_pages,
     describe_error,
     is_not_found,
-    list_objects,
     read_missing_as_none,
 )
 from sitemill.sources.s3requests import counted_requests
-from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import parse_s3_location
-from sitemill.state.start import Start, start_state
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-    from mypy_boto3_s3.type_defs import ObjectTypeDef
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +55,12 @@ DEFAULT_THREADS: Final = 4
 ATTEMPTS: Final = 3
 
 
-def open_partitioned(config: Config, client: S3Client) -> PartitionedStore | None:
-    """The partitioned state ``config`` names (sitemill.state.partitioned), or None."""
+def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:
+    """The partitioned state ``config`` names (sitemill.state.partitioned), or None: also when
+    it would sit in the site's own bucket, where a shard's listing could be served (the one
+    state object there names no page the sitemaps leave out)."""
     where = partitioned_prefix(config)
-    if where is None or config.state is None:
+    if where is None or config.state is None or where[0] == site.bucket:
         return None
     # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
     # starts from it, so that no head is read again and no content date is lost.
@@ -149,9 +142,8 @@ def _attempt(
             return _incremental(job, changed, last, inputs, threads, max_touched, now)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    return _full(
-        config, client, site, store, plan, last, robots, inputs, threads, dry_run, progress, now
-    )
+    run = FullRun(config, client, site, store, threads, now)
+    return rebuild_full(run, plan, last, robots, inputs, dry_run=dry_run, progress=progress)
 
 
 def _incremental(
@@ -181,124 +173,6 @@ def _incremental(
     with ThreadPoolExecutor(max_workers=max(1, min(threads, len(touched) or 1))) as pool:
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
     return publish_shards(job, rendered, last, inputs, now)
-
-
-def _full(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    store: PartitionedStore,
-    plan: Plan | None,
-    last: IndexState,
-    robots: RobotsRules | None,
-    inputs: str,
-    threads: int,
-    dry_run: bool,
-    progress: Progress | None,
-    now: datetime,
-) -> Report:
-    start = _merged_start(store, plan, threads)
-    # The children the last index named or that wait for deletion: the writer's to delete.
-    start.state.outputs = frozenset({part.name for part in last.children} | set(last.unnamed))
-    due = {
-        name
-        for name, since in last.unnamed.items()
-        if now - datetime.fromisoformat(since) >= DELETE_AFTER
-    }
-    kept = ({part.name for part in last.children} | set(last.unnamed)) - due
-    inventory = Inventory()
-    sink = S3Sink(
-        client,
-        site.bucket,
-        site.root,
-        cache_control=site.cache_control,
-        inventory=inventory,
-        dry_run=dry_run,
-    )
-    root = site.root
-    listing = (
-        ranged_listing(client, site.bucket, root, plan, threads)
-        if plan is not None and threads > 1 and len(plan.afters) > 1
-        else list_objects(client, site.bucket, root)
-    )
-    listed: list[Page] = []
-    pages = bucket_pages(config, listing, root, inventory)
-    report, knowledge = bucket_pass(
-        config,
-        client,
-        site,
-        sink,
-        start,
-        pages,
-        robots=robots,
-        progress=progress,
-        plan=plan,
-        kept=kept,
-        on_page=listed.append,
-    )
-    if not dry_run:
-        save_full(
-            config,
-            client,
-            site,
-            store,
-            report,
-            knowledge.remember,
-            listed,
-            last,
-            plan,
-            inputs,
-            now,
-            threads,
-        )
-    return report
-
-
-def ranged_listing(
-    client: S3Client, bucket: str, root: str, plan: Plan, threads: int
-) -> Iterator[ObjectTypeDef]:
-    """The listing of every shard's range, each range listed by its own thread (at most
-    ``threads`` ranges ahead of the one being read), given back in key order."""
-
-    def one(index: int) -> list[ObjectTypeDef]:
-        after, last = plan.bounds(index)
-        return list(
-            list_objects(
-                client,
-                bucket,
-                root,
-                start_after=root + after if after else "",
-                last=None if last is None else root + last,
-            )
-        )
-
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitemill-list") as pool:
-        pending = [pool.submit(one, index) for index in range(min(threads, len(plan.afters)))]
-        for index in range(len(plan.afters)):
-            objects = pending[index].result()
-            if index + threads < len(plan.afters):
-                pending.append(pool.submit(one, index + threads))
-            pending[index] = None  # type: ignore[call-overload]
-            yield from objects
-
-
-def _merged_start(store: PartitionedStore, plan: Plan | None, threads: int) -> Start:
-    """Every shard's remembered pages in one state, so that no unchanged head is read."""
-    if plan is None:
-        if store.legacy is None:
-            return Start(State(), first_run=True)
-        start = start_state(store.legacy, None)
-        store.warnings.extend(start.warnings)
-        return start
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        shards = list(pool.map(store.read_shard, plan.ids))
-    state = State()
-    for shard in shards:
-        if shard is not None:
-            state.pages.update(shard.state.pages)
-            state.unlisted.update(shard.state.unlisted)
-            state.fingerprint_main = shard.state.fingerprint_main
-    return Start(state, first_run=not any(shards))
 
 
 def _live_entry(job: ShardJob, name: str) -> str | None:

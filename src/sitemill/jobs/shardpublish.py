@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, LastmodMode, ShardsMode
+from sitemill.errors import FullRebuildNeeded
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.shardworker import FullRebuildNeeded, Rendered, ShardJob, split_states
+from sitemill.jobs.shardworker import Rendered, ShardJob, split_states
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, content_type
 from sitemill.render.indexes import IndexItem
 from sitemill.render.renderer import Renderer

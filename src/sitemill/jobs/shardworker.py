@@ -12,20 +12,22 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.config.model import Config, OutputFormat, ShardsMode
-from sitemill.errors import NoPagesError, SitemillError, SourceError
+from sitemill.config.model import Config, LastmodMode, OutputFormat, ShardsMode
+from sitemill.entries import SkipReason
+from sitemill.errors import FullRebuildNeeded, NoPagesError, SourceError
 from sitemill.html.links import resolve_url, url_key
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
+from sitemill.rules import is_candidate
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
@@ -42,8 +44,36 @@ if TYPE_CHECKING:
     from mypy_boto3_s3.type_defs import ObjectTypeDef
 
 
-class FullRebuildNeeded(SitemillError):
-    """An incremental run cannot give what a full rebuild would: run one instead."""
+# A page left out for one of these stays in its shard's listing: a change elsewhere in the
+# shard can bring it back (the first file of its URL deleted, its canonical's target gone).
+# Any other page left out is not kept (a change to it, or to the configuration or robots.txt,
+# which is a full rebuild, brings it back): the private state names few hidden pages.
+_RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL})
+
+
+class KeptListing:
+    """What a shard's listing keeps of a pass's pages (an OnSkip: told the pages left out).
+
+    Candidates (include, exclude) not left out for good; with content dates, a page whose
+    ETag did not change keeps the date its listing had (the date comes from the content
+    then: a re-upload of the same bytes changes no byte of the state)."""
+
+    def __init__(self, config: Config, previous: Mapping[str, Page] | None = None) -> None:
+        self.config = config
+        self.previous = previous or {}
+        self.stable = config.content_dates and config.lastmod is not LastmodMode.NONE
+        self.hidden: set[str] = set()
+
+    def __call__(self, path: str, reason: SkipReason) -> None:
+        if reason not in _RETURNING:
+            self.hidden.add(path)
+
+    def kept(self, pages: Iterable[Page]) -> Iterator[Page]:
+        for page in pages:
+            if page.path in self.hidden or not is_candidate(self.config, page.path):
+                continue
+            before = self.previous.get(page.path) if self.stable else None
+            yield before if before is not None and before.version == page.version else page
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +113,18 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     sink = MemorySink()
     start = Start(previous.state, first_run=False)
     local = Plan(("",)) if not after else Plan(("", after))
+    listing = KeptListing(config, {page.path: page for page in previous.listing})
     try:
         report, knowledge = bucket_pass(
-            config, job.client, job.site, sink, start, pages, robots=job.robots, plan=local
+            config,
+            job.client,
+            job.site,
+            sink,
+            start,
+            pages,
+            robots=job.robots,
+            plan=local,
+            on_skip=listing,
         )
     except NoPagesError:  # the shard emptied: it leaves the plan
         return Rendered(Summary(shard, ()))
@@ -97,7 +136,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     if parts and parts[0].id != shard:
         raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
     rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
-    rendered.states = _states(parts, pages, knowledge.remember, last)
+    rendered.states = _states(parts, listing.kept(pages), knowledge.remember, last)
     return rendered
 
 

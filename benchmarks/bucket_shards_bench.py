@@ -1,0 +1,217 @@
+"""`make bench` section bucket-sharded: what a one-page deploy costs a sharded bucket.
+
+Two buckets, of 20,000 and 200,000 HTML pages (2,000 and 20,000 with --quick), each with the
+partitioned state a full rebuild leaves (shards of 2,000 pages, so every shard is the same
+size in both): that state is made by sitemill's own pass, writer and state writer over the
+bucket's listing as it would be read (the pages' heads taken as known: moto would take an hour
+to serve 200,000 ranged GETs), the children and the index uploaded to a moto server (another
+thread), the state to its state bucket. Then one page changes, and a fresh child process runs
+the router on that one key (what the Lambda does with the S3 event): its S3 requests by kind
+(a botocore hook), wall time and peak RSS. Targets: at most 10 requests besides the page's own
+GET; time and memory the same at 200,000 pages as at 20,000 (the run never lists the bucket
+nor reads another shard's state).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+SITE, STATE = "bench-sharded-site", "bench-sharded-state"
+BASE = "https://example.com/"
+FILL: Final = 2_000
+SECTIONS: Final = 20
+_MODIFIED = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def _config(endpoint: str) -> Any:
+    from sitemill.config.model import load_config
+
+    return load_config(
+        {
+            "base_url": BASE,
+            "state": f"s3://{STATE}/site/sitemill-state.json.gz",
+            "shards": "on",  # (auto would keep 20,000 pages in one file)
+            "shard_fill": FILL,
+            "content_dates": False,
+        }
+    )
+
+
+def _client(endpoint: str) -> Any:
+    from sitemill.aws.clients import make_s3_client
+
+    return make_s3_client(endpoint)
+
+
+def _path(number: int, pages: int) -> str:
+    per_section = max(1, pages // SECTIONS)
+    return f"s{number // per_section:02d}/p{number % per_section:06d}.html"
+
+
+def seed(endpoint: str, pages: int) -> str:
+    """The bucket as a full rebuild leaves it; returns the key the deploy changes."""
+    from sitemill.html.facts import ORDINARY_PAGE
+    from sitemill.jobs.bucketpass import bucket_pass
+    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.partitioned import inputs_fingerprint, open_partitioned
+    from sitemill.jobs.shardpublish import save_full
+    from sitemill.protocol import Precision, format_lastmod
+    from sitemill.shards.partition import IndexState
+    from sitemill.sinks.memory import MemorySink
+    from sitemill.sources.page import Page
+    from sitemill.state.model import PageRecord, State
+    from sitemill.state.start import Start
+
+    client, config = _client(endpoint), _config(endpoint)
+    for bucket in (SITE, STATE):
+        client.create_bucket(Bucket=bucket)
+    lastmod = format_lastmod(_MODIFIED, Precision.DATETIME)
+    listed = [Page(_path(n, pages), lastmod, version=f'"{n:032x}"') for n in range(pages)]
+    known = State(pages={page.path: PageRecord(page.version, ORDINARY_PAGE) for page in listed})
+    sink = MemorySink()
+    site = BucketSite(SITE)
+    seen: list[Page] = []
+    report, knowledge = bucket_pass(
+        config,
+        client,
+        site,
+        sink,
+        Start(known, first_run=False),
+        iter(listed),
+        robots=None,
+        on_page=seen.append,
+    )
+    for name, data in sink.files.items():
+        client.put_object(Bucket=SITE, Key=name, Body=data)
+    store = open_partitioned(config, client, site)
+    assert store is not None
+    now = datetime.now(UTC)
+    save_full(
+        config,
+        client,
+        site,
+        store,
+        report,
+        knowledge.remember,
+        seen,
+        IndexState(),
+        None,
+        inputs_fingerprint(config, None),
+        now,
+        4,
+    )
+    changed = _path(pages // 2 + 7, pages)
+    body = b"<!doctype html><html><head><title>changed</title></head><body>new</body></html>"
+    client.put_object(Bucket=SITE, Key=changed, Body=body)
+    return changed
+
+
+def child(endpoint: str, key: str) -> None:
+    """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
+    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
+
+    client, config = _client(endpoint), _config(endpoint)
+    calls: Counter[str] = Counter()
+    client.meta.events.register("before-call.s3.*", lambda model, **_: calls.update([model.name]))
+    store = open_partitioned(config, client, BucketSite(SITE))
+    assert store is not None
+    started = time.perf_counter()
+    report = rebuild_partitioned(config, client, BucketSite(SITE), store, changed=[key])
+    seconds = time.perf_counter() - started
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        json.dumps(
+            {
+                "requests": dict(calls),
+                "seconds": seconds,
+                "rss_mb": rss,
+                "urls": report.result.url_count,
+                "written": report.result.written,
+                "shards": 0 if report.result.plan is None else len(report.result.plan.afters),
+            }
+        )
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def measure(pages: int) -> dict[str, Any]:
+    from moto.server import ThreadedMotoServer
+
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        os.environ.setdefault(name, "testing")
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+    import logging
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # (the server's request log)
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        started = time.perf_counter()
+        key = seed(endpoint, pages)
+        setup = time.perf_counter() - started
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", endpoint, key],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=os.environ.copy(),
+        )
+    finally:
+        server.stop()
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    result["setup_seconds"] = setup
+    result["pages"] = pages
+    return result
+
+
+def bench_bucket_shards(section: Any, *, quick: bool) -> None:
+    """Fill ``section`` (run.Section) with the deploy's cost at two bucket sizes."""
+    small, large = (measure(n) for n in ((2_000, 20_000) if quick else (20_000, 200_000)))
+    for result in (small, large):
+        requests = result["requests"]
+        others = sum(requests.values()) - 1  # besides the changed page's own GET
+        kinds = ", ".join(f"{name} {count}" for name, count in sorted(requests.items()))
+        section.check(
+            f"{result['pages']:,} pages ({result['shards']} shards): requests",
+            "≤ 10 besides the page's GET",
+            f"{others} ({kinds}); {result['seconds']:.2f} s, {result['rss_mb']:.0f} MB",
+            others <= 10 and result["urls"] == result["pages"],
+        )
+    same_requests = small["requests"] == large["requests"]
+    time_ratio = large["seconds"] / small["seconds"]
+    rss_ratio = large["rss_mb"] / small["rss_mb"]
+    section.check(
+        "10× the pages",
+        "same requests; time and RSS ≤ 1.5×",
+        f"requests {'same' if same_requests else 'differ'}; time {time_ratio:.2f}×, "
+        f"RSS {rss_ratio:.2f}×",
+        same_requests and time_ratio <= 1.5 and rss_ratio <= 1.5,
+    )
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if sys.argv[1:2] == ["--child"]:
+        child(sys.argv[2], sys.argv[3])
+    else:
+        for count in map(int, sys.argv[1:] or ["20000"]):
+            print(json.dumps(measure(count)))

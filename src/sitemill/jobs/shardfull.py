@@ -1,0 +1,164 @@
+"""The full rebuild of a sharded bucket with a partitioned state (sitemill.jobs.partitioned):
+the whole listing, its shards' key ranges each listed by its own thread, through one pass that
+decides canonicals, duplicates and hreflang clusters over the whole site; then every shard's
+state. It starts from every shard's remembered pages (no unchanged head is read again), or
+from the one state object of earlier runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sitemill.config.model import Config
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.shardpublish import save_full
+from sitemill.jobs.shardworker import KeptListing
+from sitemill.report import Progress, Report
+from sitemill.robots import RobotsRules
+from sitemill.shards.partition import DELETE_AFTER, IndexState
+from sitemill.shards.plan import Plan
+from sitemill.sinks.s3 import S3Sink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
+from sitemill.state.model import State
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.start import Start, start_state
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+
+@dataclass(frozen=True, slots=True)
+class FullRun:
+    """Where a full rebuild runs, with how many threads, at what time."""
+
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    threads: int
+    now: datetime
+
+
+def due_for_deletion(last: IndexState, now: datetime) -> set[str]:
+    """The children unnamed for DELETE_AFTER: no racing run's index can name them."""
+    return {
+        name
+        for name, since in last.unnamed.items()
+        if now - datetime.fromisoformat(since) >= DELETE_AFTER
+    }
+
+
+def rebuild_full(
+    run: FullRun,
+    plan: Plan | None,
+    last: IndexState,
+    robots: RobotsRules | None,
+    inputs: str,
+    *,
+    dry_run: bool,
+    progress: Progress | None,
+) -> Report:
+    """The whole listing through one pass (exact across shards), every shard's state after."""
+    config, site = run.config, run.site
+    start, previous = merged_start(run.store, plan, run.threads)
+    # The children the last index named or that wait for deletion: the writer's to delete,
+    # once they have been unnamed for DELETE_AFTER.
+    start.state.outputs = frozenset({part.name for part in last.children} | set(last.unnamed))
+    inventory = Inventory()
+    sink = S3Sink(
+        run.client,
+        site.bucket,
+        site.root,
+        cache_control=site.cache_control,
+        inventory=inventory,
+        dry_run=dry_run,
+    )
+    listed: list[Page] = []
+    listing = KeptListing(config, previous)
+    report, knowledge = bucket_pass(
+        config,
+        run.client,
+        site,
+        sink,
+        start,
+        bucket_pages(config, _listing(run, plan), site.root, inventory),
+        robots=robots,
+        progress=progress,
+        plan=plan,
+        kept=start.state.outputs - due_for_deletion(last, run.now),
+        on_page=listed.append,
+        on_skip=listing,
+    )
+    if not dry_run:
+        remember, pages = knowledge.remember, listing.kept(listed)
+        save_full(
+            config, run.client, site, run.store, report, remember, pages, last, plan, inputs,
+            run.now, run.threads,
+        )  # fmt: skip
+    return report
+
+
+def _listing(run: FullRun, plan: Plan | None) -> Iterator[ObjectTypeDef]:
+    """The bucket's listing: by shard ranges in parallel once there is a plan."""
+    bucket, root = run.site.bucket, run.site.root
+    if plan is not None and run.threads > 1 and len(plan.afters) > 1:
+        return ranged_listing(run.client, bucket, root, plan, run.threads)
+    return list_objects(run.client, bucket, root)
+
+
+def ranged_listing(
+    client: S3Client, bucket: str, root: str, plan: Plan, threads: int
+) -> Iterator[ObjectTypeDef]:
+    """The listing of every shard's range, each range listed by its own thread (at most
+    ``threads`` ranges ahead of the one being read), given back in key order."""
+
+    def one(index: int) -> list[ObjectTypeDef]:
+        after, last = plan.bounds(index)
+        return list(
+            list_objects(
+                client,
+                bucket,
+                root,
+                start_after=root + after if after else "",
+                last=None if last is None else root + last,
+            )
+        )
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitemill-list") as pool:
+        pending = [pool.submit(one, index) for index in range(min(threads, len(plan.afters)))]
+        for index in range(len(plan.afters)):
+            objects = pending[index].result()
+            if index + threads < len(plan.afters):
+                pending.append(pool.submit(one, index + threads))
+            pending[index] = None  # type: ignore[call-overload]
+            yield from objects
+
+
+def merged_start(
+    store: PartitionedStore, plan: Plan | None, threads: int
+) -> tuple[Start, dict[str, Page]]:
+    """Every shard's remembered pages in one state, so that no unchanged head is read; and
+    every shard's listing, by path."""
+    if plan is None:
+        if store.legacy is None:
+            return Start(State(), first_run=True), {}
+        start = start_state(store.legacy, None)
+        store.warnings.extend(start.warnings)
+        return start, {}
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        shards = list(pool.map(store.read_shard, plan.ids))
+    state = State()
+    listing: dict[str, Page] = {}
+    for shard in shards:
+        if shard is not None:
+            state.pages.update(shard.state.pages)
+            state.unlisted.update(shard.state.unlisted)
+            state.fingerprint_main = shard.state.fingerprint_main
+            listing.update((page.path, page) for page in shard.listing)
+    return Start(state, first_run=not any(shards)), listing
