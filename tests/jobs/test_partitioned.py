@@ -5,11 +5,13 @@ of a full rebuild with the same plan; deletions wait; a failed worker publishes 
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.jobs.partitioned import inputs_fingerprint, open_partitioned, rebuild_partitioned
 from sitemill.shards.partition import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import S3StateStore
@@ -259,3 +261,23 @@ def test_a_state_in_the_sites_own_bucket_is_never_partitioned(s3: Any) -> None:
     assert open_partitioned(config, s3, BucketSite(BUCKET)) is None
     assert open_partitioned(config_of(), s3, BucketSite(BUCKET)) is not None
     assert open_partitioned(config_of(shards="off"), s3, BucketSite(BUCKET)) is None
+
+
+def test_the_inputs_every_shard_shares_are_fingerprinted(tmp_path: Path) -> None:
+    config = config_of()
+    robots = b"User-agent: *\nDisallow: /private/\n"
+    same = inputs_fingerprint(config, robots)
+    assert inputs_fingerprint(config_of(workers=3), robots) == same  # (no output changes)
+    assert inputs_fingerprint(config, robots + b"Sitemap: https://x/sitemap.xml\n") == same
+    assert inputs_fingerprint(config, robots + b"Disallow: /drafts/\n") != same
+    assert inputs_fingerprint(config, None) != same
+    assert inputs_fingerprint(config_of(max_urls=10), robots) != same
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "urlset.xml.j2").write_text("{{ x }}")
+    with_templates = config_of(templates_dir=str(templates))
+    before = inputs_fingerprint(with_templates, robots)
+    (templates / "urlset.xml.j2").write_text("{{ y }}")
+    assert inputs_fingerprint(with_templates, robots) != before
+    os.mkfifo(templates / "fifo.xml.j2")  # never read (it would block)
+    inputs_fingerprint(with_templates, robots)

@@ -18,6 +18,7 @@ import logging
 from collections import Counter
 from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -25,7 +26,13 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config
-from sitemill.errors import ConflictError, FullRebuildNeeded, SinkError, SourceError
+from sitemill.errors import (
+    ConflictError,
+    FullRebuildNeeded,
+    RefusedError,
+    SinkError,
+    SourceError,
+)
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.shardfull import FullRun, rebuild_full
 from sitemill.jobs.shardpublish import publish_shards
@@ -33,6 +40,7 @@ from sitemill.jobs.shardworker import ShardJob, render_shard
 from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.safefs import read_regular
 from sitemill.shards.partition import IndexState
 from sitemill.sources.s3 import (
     describe_error,
@@ -52,6 +60,7 @@ log = logging.getLogger(__name__)
 MAX_TOUCHED: Final = 20
 # Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
 DEFAULT_THREADS: Final = 4
+MAX_TEMPLATE_BYTES: Final = 1024 * 1024  # a template larger than this is hashed as unreadable
 ATTEMPTS: Final = 3
 
 
@@ -199,8 +208,10 @@ def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
 
 
 def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
-    """A digest of what every shard depends on: the configuration, robots.txt, templates."""
-    digest = hashlib.blake2b(repr(config).encode("utf-8", "surrogateescape"), digest_size=16)
+    """A digest of what every shard depends on: the configuration (not where the state lives
+    nor how many workers run), robots.txt's rules, the templates' files."""
+    settings = replace(config, workers=None, state=None, previous_state=None)
+    digest = hashlib.blake2b(repr(settings).encode("utf-8", "surrogateescape"), digest_size=16)
     if robots is None:
         digest.update(b"\0no robots.txt")
     else:  # its rules, not the Sitemap lines sitemill itself rewrites
@@ -209,8 +220,10 @@ def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
                 digest.update(b"\0robots\0" + line)
     if config.templates_dir is not None:
         folder = Path(config.templates_dir)
-        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
-            if path.is_file() and not path.is_symlink():
-                digest.update(b"\0" + str(path.relative_to(folder)).encode() + b"\0")
-                digest.update(path.read_bytes())
+        for path in sorted(folder.glob("*.j2")) if folder.is_dir() else ():
+            try:  # (a regular file only: never a link, a FIFO, a device)
+                data = read_regular(path, MAX_TEMPLATE_BYTES, whole=True, follow_symlinks=False)
+            except (OSError, RefusedError):
+                data = b"\0unreadable"
+            digest.update(b"\0" + path.name.encode("utf-8", "surrogateescape") + b"\0" + data)
     return digest.hexdigest()
