@@ -26,20 +26,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-SITE, STATE = "bench-sharded-site", "bench-sharded-state"
+# Each size its own buckets: the moto servers of one process share one backend.
+SITE, STATE = "bench-sharded-site-{pages}", "bench-sharded-state-{pages}"
 BASE = "https://example.com/"
 FILL: Final = 2_000
 SECTIONS: Final = 20
 _MODIFIED = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 
-def _config(endpoint: str) -> Any:
+def _config(pages: int) -> Any:
     from sitemill.config.model import load_config
 
     return load_config(
         {
             "base_url": BASE,
-            "state": f"s3://{STATE}/site/sitemill-state.json.gz",
+            "state": f"s3://{STATE.format(pages=pages)}/site/sitemill-state.json.gz",
             "shards": "on",  # (auto would keep 20,000 pages in one file)
             "shard_fill": FILL,
             "content_dates": False,
@@ -72,14 +73,15 @@ def seed(endpoint: str, pages: int) -> str:
     from sitemill.state.model import PageRecord, State
     from sitemill.state.start import Start
 
-    client, config = _client(endpoint), _config(endpoint)
-    for bucket in (SITE, STATE):
+    client, config = _client(endpoint), _config(pages)
+    site_bucket = SITE.format(pages=pages)
+    for bucket in (site_bucket, STATE.format(pages=pages)):
         client.create_bucket(Bucket=bucket)
     lastmod = format_lastmod(_MODIFIED, Precision.DATETIME)
     listed = [Page(_path(n, pages), lastmod, version=f'"{n:032x}"') for n in range(pages)]
     known = State(pages={page.path: PageRecord(page.version, ORDINARY_PAGE) for page in listed})
     sink = MemorySink()
-    site = BucketSite(SITE)
+    site = BucketSite(site_bucket)
     seen: list[Page] = []
     report, knowledge = bucket_pass(
         config,
@@ -92,7 +94,7 @@ def seed(endpoint: str, pages: int) -> str:
         on_page=seen.append,
     )
     for name, data in sink.files.items():
-        client.put_object(Bucket=SITE, Key=name, Body=data)
+        client.put_object(Bucket=site_bucket, Key=name, Body=data)
     store = open_partitioned(config, client, site)
     assert store is not None
     now = datetime.now(UTC)
@@ -112,24 +114,25 @@ def seed(endpoint: str, pages: int) -> str:
     )
     changed = _path(pages // 2 + 7, pages)
     body = b"<!doctype html><html><head><title>changed</title></head><body>new</body></html>"
-    client.put_object(Bucket=SITE, Key=changed, Body=body)
+    client.put_object(Bucket=site_bucket, Key=changed, Body=body)
     return changed
 
 
-def child(endpoint: str, key: str) -> None:
+def child(endpoint: str, pages: int, key: str) -> None:
     """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
 
-    client, config = _client(endpoint), _config(endpoint)
+    client, config = _client(endpoint), _config(pages)
+    site = BucketSite(SITE.format(pages=pages))
     calls: Counter[str] = Counter()
     client.meta.events.register("before-call.s3.*", lambda model, **_: calls.update([model.name]))
-    store = open_partitioned(config, client, BucketSite(SITE))
+    store = open_partitioned(config, client, site)
     assert store is not None
     started = time.perf_counter()
-    report = rebuild_partitioned(config, client, BucketSite(SITE), store, changed=[key])
+    report = rebuild_partitioned(config, client, site, store, changed=[key])
     seconds = time.perf_counter() - started
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = _peak_rss_mb()
     print(
         json.dumps(
             {
@@ -142,6 +145,15 @@ def child(endpoint: str, key: str) -> None:
             }
         )
     )
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak RSS since its exec (VmHWM): ru_maxrss would carry the peak of
+    the process it was forked from, which built a 200,000-page state."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _free_port() -> int:
@@ -169,7 +181,7 @@ def measure(pages: int) -> dict[str, Any]:
         key = seed(endpoint, pages)
         setup = time.perf_counter() - started
         done = subprocess.run(
-            [sys.executable, __file__, "--child", endpoint, key],
+            [sys.executable, __file__, "--child", endpoint, str(pages), key],
             capture_output=True,
             text=True,
             check=True,
@@ -211,7 +223,7 @@ def bench_bucket_shards(section: Any, *, quick: bool) -> None:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     if sys.argv[1:2] == ["--child"]:
-        child(sys.argv[2], sys.argv[3])
+        child(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         for count in map(int, sys.argv[1:] or ["20000"]):
             print(json.dumps(measure(count)))
