@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
-NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, fingerprint,
-content-dates-2k, state-100k, extensions-30k, plan-100m or tree-sharded.
+NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
+fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m or tree-sharded.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bucket_bench import bench_bucket
+from bucket_full_bench import bench_bucket_full
 from bucket_shards_bench import bench_bucket_shards
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
 from extensions_bench import bench_extensions
@@ -289,6 +290,15 @@ def bench_bucket_sharded(ctx: Context) -> Section:
     return section
 
 
+def bench_bucket_full_1m(ctx: Context) -> Section:
+    keys = "100,000" if ctx.quick else "1,000,000"
+    section = Section(
+        "bucket-full-1m", f"a sharded bucket's full rebuild of {keys} keys, then again"
+    )
+    bench_bucket_full(section, quick=ctx.quick)
+    return section
+
+
 def bench_fingerprint(ctx: Context) -> Section:
     section = Section("fingerprint", "content fingerprint of a generated 100 KB page (in process)")
     measure_fingerprint(section, quick=ctx.quick)
@@ -343,6 +353,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "validate-50k": bench_validate_50k,
     "bucket-20k": bench_bucket_20k,
     "bucket-sharded": bench_bucket_sharded,
+    "bucket-full-1m": bench_bucket_full_1m,
     "fingerprint": bench_fingerprint,
     "content-dates-2k": bench_content_dates_2k,
     "state-100k": bench_state_100k,

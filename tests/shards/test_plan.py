@@ -246,6 +246,9 @@ def test_small_neighbours_merge_and_the_left_keeps_its_id() -> None:
     merged = merge_small(plan, {0: 100, 1: 100, 2: 900, 3: 50, 4: 60}, fill=1_000)
     assert merged.afters == ("", "d", "f")
     assert set(merged.ids) <= set(plan.ids)
+    # Only the shards counted may merge: one run's touched shards say nothing of the others.
+    assert merge_small(plan, {}, fill=1_000) == plan
+    assert merge_small(plan, {3: 50, 4: 60}, fill=1_000).afters == (*plan.afters[:4],)
 
 
 # --- the plan as JSON (it lives in the state: untrusted) ---------------------------------------

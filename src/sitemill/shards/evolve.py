@@ -59,12 +59,13 @@ def drop_empty(plan: Plan, counts: Mapping[int, int]) -> Plan:
 
 
 def merge_small(plan: Plan, counts: Mapping[int, int], *, fill: int = DEFAULT_SHARD_FILL) -> Plan:
-    """Neighbours that each hold under a quarter of ``fill`` become one (the left keeps its id)."""
+    """Neighbours that each hold under a quarter of ``fill`` become one (the left keeps its id).
+    A shard missing from ``counts`` is not known to be small: it merges with nothing."""
     small = fill * SMALL_SHARE
     afters = [plan.afters[0]]
-    held = counts.get(0, 0)
+    held = counts.get(0, fill)
     for index in range(1, len(plan.afters)):
-        count = counts.get(index, 0)
+        count = counts.get(index, fill)
         if held < small and count < small:
             held += count  # the left absorbs it: its boundary goes
         else:
