@@ -73,6 +73,7 @@ class Report:
     heads_read: int = 0  # pages whose head this run read (an S3 ranged GET each)
     heads_reused: int = 0  # pages whose facts the state remembered for their version
     state_written: bool = False
+    shards_touched: int | None = None  # shards an incremental run rendered (None: all)
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
@@ -165,7 +166,10 @@ def shards_line(report: Report) -> str:
     result = report.result
     if result.plan is None:
         return ""
-    return f"shards: {len(result.plan.afters):,}, {_rewritten(result):,} child(ren) rewritten"
+    line = f"shards: {len(result.plan.afters):,}, {_rewritten(result):,} child(ren) rewritten"
+    if report.shards_touched is not None:  # an incremental run: the shards it rendered
+        line += f", {report.shards_touched:,} touched"
+    return line
 
 
 def _rewritten(result: WriteResult) -> int:
@@ -221,5 +225,7 @@ def summary_counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
     if result.plan is not None:  # sharded: how many, and the children rewritten
         counts["shards"], counts["shards_written"] = len(result.plan.afters), _rewritten(result)
+        if report.shards_touched is not None:
+            counts["shards_touched"] = report.shards_touched
     counts["requests"] = dict(sorted(report.requests.items()))  # S3, by kind
     return counts

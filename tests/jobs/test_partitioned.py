@@ -21,6 +21,7 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.partitioned import inputs_fingerprint, open_partitioned, rebuild_partitioned
+from sitemill.report import shards_line, summary_counts
 from sitemill.shards.partition import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import S3StateStore
@@ -108,6 +109,8 @@ def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
     assert len(kinds) - 1 <= 10, requests.calls
     written = [name for name in report.result.written if SHARD.fullmatch(name)]
     assert len(written) == 1
+    assert shards_line(report) == "shards: 3, 1 child(ren) rewritten, 1 touched"
+    assert summary_counts(report)["shards_touched"] == 1
     incremental = site_files(s3)
     # A full rebuild with the same plan writes the same bytes.
     full = run(s3, config)

@@ -85,6 +85,7 @@ def publish_shards(
         result, LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     )
     report.state_written = any(written) or saved
+    report.shards_touched = len(rendered)
     for item in rendered:
         if item.report is not None:
             report.warnings.extend(item.report.warnings)
