@@ -4,6 +4,7 @@ of a full rebuild with the same plan; deletions wait; a failed worker publishes 
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -284,3 +285,32 @@ def test_the_inputs_every_shard_shares_are_fingerprinted(tmp_path: Path) -> None
     assert inputs_fingerprint(with_templates, robots) != before
     os.mkfifo(templates / "fifo.xml.j2")  # never read (it would block)
     inputs_fingerprint(with_templates, robots)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"format": "txt"},
+        {"gzip": True},
+        {"max_urls": 50_000, "shards": "auto"},  # one sitemap.xml, rendered by its worker
+        {"url_style": "clean"},
+    ],
+    ids=["text", "gzip", "one file", "clean URLs"],
+)
+def test_every_output_form_gives_the_files_of_a_full_rebuild(
+    s3: Any, values: dict[str, Any]
+) -> None:
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of(**({"max_urls": 5, "shard_fill": 4} | values))
+    first = run(s3, config)
+    put_pages(s3, "b/p10.html")
+    s3.delete_object(Bucket=BUCKET, Key="c/p0.html")
+    incremental = run(s3, config, changed=["b/p10.html", "c/p0.html"])
+    assert incremental.shards_touched == (1 if len(first.result.files) == 1 else 2)
+    files = site_files(s3)
+    text = b"".join(
+        gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data for data in files.values()
+    )
+    assert b"b/p10" in text and b"c/p0" not in text
+    full = run(s3, config)
+    assert full.result.written == [] and site_files(s3) == files
