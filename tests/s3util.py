@@ -64,3 +64,13 @@ def put_pages(client: Any, *paths: str) -> None:
     """Upload each path as a small HTML page."""
     for path in paths:
         client.put_object(Bucket=BUCKET, Key=path, Body=PAGE)
+
+
+def sitemap_files(client: Any, bucket: str = BUCKET) -> dict[str, bytes]:
+    """Every sitemap file of the bucket (key -> bytes)."""
+    listed = client.list_objects_v2(Bucket=bucket).get("Contents", [])
+    return {
+        item["Key"]: client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+        for item in listed
+        if item["Key"].startswith("sitemap")
+    }

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
+from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages, sitemap_files
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
@@ -49,15 +49,6 @@ def store_of(s3: Any, config: Config) -> PartitionedStore:
     where = partitioned_prefix(config)
     assert where is not None
     return PartitionedStore(s3, *where)
-
-
-def site_files(s3: Any) -> dict[str, bytes]:
-    listed = s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])
-    return {
-        item["Key"]: s3.get_object(Bucket=BUCKET, Key=item["Key"])["Body"].read()
-        for item in listed
-        if item["Key"].startswith("sitemap")
-    }
 
 
 def run(s3: Any, config: Config, changed: list[str] | None = None, **more: Any) -> Any:
@@ -112,11 +103,11 @@ def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
     assert len(written) == 1
     assert shards_line(report) == "shards: 3, 1 child(ren) rewritten, 1 touched"
     assert summary_counts(report)["shards_touched"] == 1
-    incremental = site_files(s3)
+    incremental = sitemap_files(s3)
     # A full rebuild with the same plan writes the same bytes.
     full = run(s3, config)
     assert full.result.written == []
-    assert site_files(s3) == incremental
+    assert sitemap_files(s3) == incremental
 
 
 def test_a_deleted_page_leaves_its_shard_and_a_rerun_writes_nothing(s3: Any) -> None:
@@ -125,7 +116,7 @@ def test_a_deleted_page_leaves_its_shard_and_a_rerun_writes_nothing(s3: Any) -> 
     run(s3, config)
     s3.delete_object(Bucket=BUCKET, Key="a/p1.html")
     report = run(s3, config, changed=["a/p1.html"])
-    assert b"a/p1.html" not in b"".join(site_files(s3).values())
+    assert b"a/p1.html" not in b"".join(sitemap_files(s3).values())
     assert report.result.written
     again = run(s3, config, changed=["a/p1.html"])
     assert again.result.written == [] and again.result.deleted == []
@@ -141,7 +132,7 @@ def test_an_emptied_shards_child_is_deleted_only_after_a_while(s3: Any) -> None:
     report = run(s3, config, changed=gone)
     assert len(report.result.files) == 3  # the index and two children
     (stale,) = set(first.result.files) - set(report.result.files)
-    assert stale in site_files(s3)  # not named, not deleted yet
+    assert stale in sitemap_files(s3)  # not named, not deleted yet
     later = rebuild_partitioned(
         config,
         s3,
@@ -150,14 +141,14 @@ def test_an_emptied_shards_child_is_deleted_only_after_a_while(s3: Any) -> None:
         now=NOW + DELETE_AFTER + timedelta(seconds=1),
     )
     assert later.result.deleted == [stale]
-    assert stale not in site_files(s3)
+    assert stale not in sitemap_files(s3)
 
 
 def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> None:
     put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
     config = config_of(max_urls=5, shard_fill=4)
     run(s3, config)
-    before = site_files(s3)
+    before = sitemap_files(s3)
     put_pages(s3, "a/p10.html", "c/p10.html")
 
     def fail(**kwargs: Any) -> None:
@@ -167,12 +158,12 @@ def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> Non
     s3.meta.events.register("before-parameter-build.s3.ListObjectsV2", fail)
     with pytest.raises(RuntimeError):
         run(s3, config, changed=["a/p10.html", "c/p10.html"])
-    assert site_files(s3) == before
+    assert sitemap_files(s3) == before
     s3.meta.events.unregister("before-parameter-build.s3.ListObjectsV2", fail)
     run(s3, config, changed=["a/p10.html", "c/p10.html"])
-    incremental = site_files(s3)
+    incremental = sitemap_files(s3)
     assert run(s3, config).result.written == []
-    assert site_files(s3) == incremental
+    assert sitemap_files(s3) == incremental
 
 
 def named_children(s3: Any) -> list[str]:
@@ -307,10 +298,10 @@ def test_every_output_form_gives_the_files_of_a_full_rebuild(
     s3.delete_object(Bucket=BUCKET, Key="c/p0.html")
     incremental = run(s3, config, changed=["b/p10.html", "c/p0.html"])
     assert incremental.shards_touched == (1 if len(first.result.files) == 1 else 2)
-    files = site_files(s3)
+    files = sitemap_files(s3)
     text = b"".join(
         gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data for data in files.values()
     )
     assert b"b/p10" in text and b"c/p0" not in text
     full = run(s3, config)
-    assert full.result.written == [] and site_files(s3) == files
+    assert full.result.written == [] and sitemap_files(s3) == files

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from s3util import BUCKET, make_config, moto_bucket
+from s3util import BUCKET, make_config, moto_bucket, sitemap_files
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
 from sitemill.jobs.partitioned import rebuild_partitioned
@@ -60,15 +60,6 @@ def config_of() -> Config:
     )
 
 
-def sitemaps(s3: Any) -> dict[str, bytes]:
-    listed = s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])
-    return {
-        item["Key"]: s3.get_object(Bucket=BUCKET, Key=item["Key"])["Body"].read()
-        for item in listed
-        if item["Key"].startswith("sitemap")
-    }
-
-
 def run(s3: Any, config: Config, changed: list[str] | None, threads: int) -> Any:
     where = partitioned_prefix(config)
     assert where is not None
@@ -108,9 +99,9 @@ def test_incremental_runs_give_the_files_of_a_full_rebuild(
             else:
                 s3.put_object(Bucket=BUCKET, Key=key, Body=BODIES[body])
         run(s3, config, sorted({key for key, _ in step}), threads=1 + 3 * (number % 2))
-    incremental = sitemaps(s3)
+    incremental = sitemap_files(s3)
     # A full rebuild with the plan the increments left writes nothing, on 4 threads or 1.
     for threads in (4, 1):
         full = run(s3, config, None, threads=threads)
         assert full.result.written == [] and full.result.deleted == [], threads
-        assert sitemaps(s3) == incremental
+        assert sitemap_files(s3) == incremental
