@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import itertools
 import re
+from functools import cache
 from html.entities import html5
 from typing import Final
 
@@ -101,17 +102,21 @@ _NO_IMAGE = rf"""(?: [^<]++ | <(?![a-zA-Z!?/])
         | / (?: [a-zA-Z] {_ATTRS} {_END} | [^>]*+ {_END} ) ) )"""
 # Each match is what holds no image, then an image tag (captured if it ends: the tokenizer
 # drops one cut off by the end of the page) or the end: none fails, the page is read once.
-_IMAGE_TAGS: Final = re.compile(
-    rf"""(?: {_NO_IMAGE} )*+
-    (?: (< {_IMAGE_NAME} {_ATTRS} >) | < {_IMAGE_NAME} {_ATTRS} \Z | \Z )""",
-    re.VERBOSE,
-)
+_IMAGE_TAGS: Final = rf"""(?: {_NO_IMAGE} )*+
+    (?: (< {_IMAGE_NAME} {_ATTRS} >) | < {_IMAGE_NAME} {_ATTRS} \Z | \Z )"""
 # An image tag's source attributes, each the first of its name (one scan of the tag each).
-_SOURCES: Final = re.compile(
-    "<(?ai:(source)|img)"
-    + "".join(f"(?:{_first_attribute(name, f'({_VALUE})')})?+" for name in _SOURCE_ATTRIBUTES),
-    re.VERBOSE,
+_SOURCES: Final = "<(?ai:(source)|img)" + "".join(
+    f"(?:{_first_attribute(name, f'({_VALUE})')})?+" for name in _SOURCE_ATTRIBUTES
 )
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """_IMAGE_TAGS and _SOURCES compiled, on first use: compiling them takes some 30 ms,
+    which a run without images (and every Lambda cold start) need not pay."""
+    return re.compile(_IMAGE_TAGS, re.VERBOSE), re.compile(_SOURCES, re.VERBOSE)
+
+
 # A srcset's first candidate (trailing commas stripped after), as the standard splits them:
 # https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute
 _FIRST_CANDIDATE: Final = re.compile(r"[\t\n\f\r ,]*+([^\t\n\f\r ]++)")
@@ -129,11 +134,12 @@ def read_image_sources(data: bytes) -> tuple[str, ...]:
     ``apple-touch-icon*``), a tag cut off; past MAX_IMAGE_TAGS distinct image tags the page
     is not read."""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
-    tags = dict.fromkeys(_IMAGE_TAGS.findall(text))  # tags written alike are read once
+    image_tags, sources = _patterns()
+    tags = dict.fromkeys(image_tags.findall(text))  # tags written alike are read once
     tags.pop("", None)  # the end of the page, a tag cut off there
     found: dict[str, None] = {}
     for tag in itertools.islice(tags, MAX_IMAGE_TAGS):
-        values = _SOURCES.match(tag)
+        values = sources.match(tag)
         assert values is not None  # (the tag matched _IMAGE_TAGS)
         source = _tag_source(*values.groups())
         if source and not _is_icon(source):
