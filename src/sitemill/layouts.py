@@ -3,7 +3,6 @@ names (sitemill.shards.layout); and what is published last of all (sitemap.html,
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -11,7 +10,7 @@ from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
 from sitemill.errors import NoPagesError
 from sitemill.htmlmap.output import HtmlSitemap
-from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name, stored_digest
 from sitemill.publish import Publisher
 from sitemill.render.renderer import Renderer
 from sitemill.render.split import RenderedSitemap
@@ -52,6 +51,7 @@ class Out:
         self.publisher = publisher_for()
         self.publisher.put(name, sitemap.data)
         note_sitemap(result, name, sitemap.data, sitemap)
+        result.entry_digest = result.sitemaps[name][2]
 
 
 def split_children(
@@ -103,8 +103,7 @@ def shard_children(
 
 def note_sitemap(result: WriteResult, name: str, data: bytes, sitemap: RenderedSitemap) -> None:
     """Remember what a sitemap file holds, as stored (``WriteResult.sitemaps``)."""
-    digest = hashlib.md5(data, usedforsecurity=False).hexdigest()  # S3's ETag of one PUT
-    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, digest)
+    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, stored_digest(data))
 
 
 def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:

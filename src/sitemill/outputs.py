@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import PurePosixPath
 from typing import Final
@@ -46,6 +47,11 @@ _CONTENT_TYPES: Final = {
     ".txt": "text/plain; charset=utf-8",
     ".html": "text/html; charset=utf-8",
 }
+
+
+def stored_digest(data: bytes) -> str:
+    """The MD5 (hex) of a file's bytes as stored: S3's ETag of one PUT (not a security use)."""
+    return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
 def is_own_name(name: str) -> bool:

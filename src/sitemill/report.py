@@ -41,6 +41,7 @@ class WriteResult:
     # bytes stored); and each shard child's boundary (sitemill.shards.partition keeps both).
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)
+    entry_digest: str = ""  # MD5 of the entry file (sitemap.xml) as published
 
     def count_as_written(self, names: list[str]) -> None:
         """Files an earlier, failed attempt of this run wrote: changed too (a CDN must

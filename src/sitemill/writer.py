@@ -18,7 +18,7 @@ from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
 from sitemill.htmlmap.output import HtmlSitemap
 from sitemill.layouts import Out, note_sitemap, rendered_last, shard_children, split_children
-from sitemill.outputs import ROBOTS_TXT, content_type
+from sitemill.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.publish import Publisher, StagedChild
 from sitemill.render.indexes import IndexItem
 from sitemill.render.renderer import Renderer
@@ -111,6 +111,7 @@ def _publish_children(
         render_index = partial(_render_indexes, renderer, staged, config, max_per_index)
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
+        result.entry_digest = stored_digest(indexes[0][1])
         result.files[:0] = result.entry_files
         out.robots = rendered_last(out.html, renderer, out.sink, config, result, out.robots_source)
         out.publisher = publisher_for()

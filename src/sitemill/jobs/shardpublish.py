@@ -10,7 +10,6 @@ A child is deleted once it has been unnamed for DELETE_AFTER, never sooner.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +21,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config.model import Config, LastmodMode, ShardsMode
 from sitemill.errors import FullRebuildNeeded
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.shardworker import Rendered, ShardJob, split_states
-from sitemill.outputs import ENTRY_TXT, ENTRY_XML, content_type
+from sitemill.jobs.shardworker import Rendered, ShardJob, parts_of, split_states
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, content_type, stored_digest
 from sitemill.render.indexes import IndexItem
 from sitemill.render.renderer import Renderer
 from sitemill.report import Report, WriteResult
@@ -34,7 +33,7 @@ from sitemill.shards.partition import (
     next_plan,
     unnamed_after,
 )
-from sitemill.shards.plan import MAX_SHARDS, Plan, shard_id
+from sitemill.shards.plan import MAX_SHARDS, Plan
 from sitemill.sinks.s3 import put_object, supports_conditional_put
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import describe_error
@@ -114,7 +113,7 @@ def _publish_entry(
     ((_, data),) = renderer.render_indexes(
         items, max_per_index=MAX_SHARDS, max_bytes=config.max_bytes
     )
-    digest = hashlib.md5(data, usedforsecurity=False).hexdigest()
+    digest = stored_digest(data)
     result.entry_files.append(ENTRY_XML)
     result.files.extend([ENTRY_XML, *(part.name for part in parts)])
     if (last.entry, last.digest) == (ENTRY_XML, digest):
@@ -127,7 +126,7 @@ def _publish_entry(
 
 def _put(client: S3Client, site: BucketSite, name: str, data: bytes, expected: str | None) -> None:
     """PUT one of the site's own files; the index If-Match the digest the state knows."""
-    digest = hashlib.md5(data, usedforsecurity=False).digest()
+    digest = bytes.fromhex(stored_digest(data))
     conditional = name == ENTRY_XML and supports_conditional_put(client)
     put_object(
         client,
@@ -197,14 +196,7 @@ def save_full(
     """After a full rebuild: every shard's state, then the index-state and the plan."""
     result = report.result
     plan = result.plan or Plan()
-    parts: dict[str, Part] = {}
-    for name, after in result.boundaries.items():
-        urls, lastmod, digest = result.sitemaps[name]
-        parts[after] = Part(shard_id(after), after, name, urls, lastmod, digest)
-    if not result.boundaries:  # one sitemap.xml
-        name = result.entry_files[0]
-        urls, lastmod, digest = result.sitemaps[name]
-        parts[""] = Part(shard_id(""), "", name, urls, lastmod, digest)
+    parts = {part.after: part for part in parts_of(result)}
     states = split_states(list(plan.afters), parts, listed, remember)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         written = list(
@@ -213,12 +205,6 @@ def save_full(
     if None in written:  # the index-state stays as it was: the next run is a full rebuild
         return
     ordered = [parts[after] for after in plan.afters if after in parts]
-    entry = result.entry_files[0]
-    if result.boundaries:
-        head = client.head_object(Bucket=site.bucket, Key=site.root + entry)
-        digest = str(head.get("ETag", "")).strip('"')
-    else:
-        digest = ordered[0].digest
     saved = _finish(
         client,
         site,
@@ -226,8 +212,8 @@ def save_full(
         old,
         plan,
         ordered,
-        entry,
-        digest,
+        result.entry_files[0],
+        result.entry_digest,
         last,
         inputs,
         now,

@@ -11,28 +11,25 @@ site (a canonical, alternates) cannot be rendered alone: that is a FullRebuildNe
 from __future__ import annotations
 
 import gzip
-import hashlib
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from sitemill.config.model import Config, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
-from sitemill.errors import FullRebuildNeeded, NoPagesError, SourceError
+from sitemill.errors import FullRebuildNeeded, NoPagesError
 from sitemill.html.links import resolve_url, url_key
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.outputs import ENTRY_TXT, ENTRY_XML
-from sitemill.report import Report
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
+from sitemill.report import Report, WriteResult
 from sitemill.robots import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, describe_error
+from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
@@ -41,7 +38,6 @@ from sitemill.urls import page_url
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-    from mypy_boto3_s3.type_defs import ObjectTypeDef
 
 
 # A page left out for one of these stays in its shard's listing: a change elsewhere in the
@@ -160,12 +156,13 @@ def crosses(config: Config, state: State) -> bool:
 
 
 def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> list[Page]:
-    """The shard's listing with each changed path as a HEAD finds it now."""
+    """The shard's listing with each changed path as a LIST of it finds it now (a HEAD's
+    facts, within the function's s3:ListBucket: it may read HTML pages only)."""
     pages = {page.path: page for page in listing}
     root = job.site.root
     for path in sorted(changed):
         pages.pop(path, None)
-        found = _stat(job, root + path)
+        found = listed_object(job.client, job.site.bucket, root + path)
         if found is not None:
             pages.update(
                 (page.path, page) for page in bucket_pages(job.config, [found], root, Inventory())
@@ -173,37 +170,32 @@ def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> li
     return [pages[path] for path in sorted(pages, key=key_order)]
 
 
-def _stat(job: ShardJob, key: str) -> ObjectTypeDef | None:
-    """What a listing says of ``key`` now (None: it is gone), by one LIST of that key alone:
-    the same facts as a HEAD, under the s3:ListBucket the function has anyway (a HEAD needs
-    s3:GetObject on every key, and the function may read HTML pages only)."""
-    try:
-        response = job.client.list_objects_v2(Bucket=job.site.bucket, Prefix=key, MaxKeys=1)
-    except (ClientError, BotoCoreError) as exc:
-        raise SourceError(
-            f"cannot list s3://{job.site.bucket}/{key}: {describe_error(exc)}"
-        ) from exc
-    found = response.get("Contents", [])
-    return found[0] if found and found[0].get("Key") == key else None
-
-
 def _parts(
     config: Config, report: Report, sink: MemorySink, single: bool, data: dict[str, bytes]
 ) -> list[Part]:
-    result = report.result
-    parts: list[Part] = []
-    for name, after in result.boundaries.items():
-        urls, lastmod, digest = result.sitemaps[name]
-        parts.append(Part(shard_id(after), after, name, urls, lastmod, digest))
-        data[name] = sink.files[name]
+    parts = parts_of(report.result)
+    data.update((part.name, sink.files[part.name]) for part in parts)
     if single and len(parts) == 1:  # the one sitemap.xml a small site keeps, never gzip
         part = parts[0]
         raw = data.pop(part.name)
         raw = gzip.decompress(raw) if config.gzip else raw
         name = ENTRY_TXT if config.format is OutputFormat.TXT else ENTRY_XML
         data[name] = raw
-        digest = hashlib.md5(raw, usedforsecurity=False).hexdigest()
-        parts = [replace(part, name=name, digest=digest)]
+        parts = [replace(part, name=name, digest=stored_digest(raw))]
+    return parts
+
+
+def parts_of(result: WriteResult) -> list[Part]:
+    """The shard files a writer wrote (WriteResult.boundaries, .sitemaps), in its order; a
+    single sitemap.xml is the first shard's."""
+    if not result.boundaries and result.entry_files:
+        name = result.entry_files[0]
+        urls, lastmod, digest = result.sitemaps[name]
+        return [Part(shard_id(""), "", name, urls, lastmod, digest)]
+    parts: list[Part] = []
+    for name, after in result.boundaries.items():
+        urls, lastmod, digest = result.sitemaps[name]
+        parts.append(Part(shard_id(after), after, name, urls, lastmod, digest))
     return parts
 
 
@@ -234,12 +226,19 @@ def split_states(
         while index + 1 < len(bounds) and key > bounds[index + 1]:
             index += 1
         listing[index].append(page)
+    known, unlisted = remember.pages, remember.unlisted
     states: list[ShardState] = []
     for after, inside in zip(afters, listing, strict=True):
-        known = remember.pages
+        # Each shard keeps what it lists: its pages' records, and by ETag what is known of
+        # those it leaves out (not the whole site's, once per shard).
         state = replace(
             remember,
             pages={page.path: known[page.path] for page in inside if page.path in known},
+            unlisted={
+                page.version: unlisted[page.version]
+                for page in inside
+                if page.version is not None and page.version in unlisted
+            },
             plan=None,
             outputs=frozenset(),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -183,21 +184,24 @@ def read_missing_as_none(client: S3Client, bucket: str, key: str, *, limit: int)
     except SourceError as exc:
         cause = exc.__cause__
         if isinstance(cause, ClientError) and _is_access_denied(cause):
-            if not _is_listed(client, bucket, key):
-                return None
+            with contextlib.suppress(SourceError):  # (a denied LIST cannot tell: it is there)
+                if listed_object(client, bucket, key) is None:
+                    return None
             raise SourceError(
                 f"{exc} (the object exists: these credentials may not read it)"
             ) from cause
         raise
 
 
-def _is_listed(client: S3Client, bucket: str, key: str) -> bool:
-    """Whether ``key`` exists, by one LIST; True when that cannot be told (a denied LIST)."""
+def listed_object(client: S3Client, bucket: str, key: str) -> ObjectTypeDef | None:
+    """What a listing says of ``key`` (None: no such key), by one LIST of that key alone: a
+    HEAD's facts under s3:ListBucket (a HEAD needs s3:GetObject on the key)."""
     try:
         response = client.list_objects_v2(Bucket=bucket, Prefix=key, MaxKeys=1)
-    except (ClientError, BotoCoreError):
-        return True
-    return any(item.get("Key") == key for item in response.get("Contents", ()))
+    except (ClientError, BotoCoreError) as exc:
+        raise SourceError(f"cannot list s3://{bucket}/{key}: {describe_error(exc)}") from exc
+    found = response.get("Contents", [])
+    return found[0] if found and found[0].get("Key") == key else None
 
 
 def read_bucket_robots(client: S3Client, bucket: str, prefix: str) -> RobotsRules | None:

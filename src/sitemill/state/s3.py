@@ -4,7 +4,6 @@ only when changed, and never over a version another writer put there since it wa
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import re
 from typing import TYPE_CHECKING, Final
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConfigError, ConflictError, SinkError, SourceError
-from sitemill.outputs import STATE_NAME, content_type
+from sitemill.outputs import STATE_NAME, content_type, stored_digest
 from sitemill.sinks.s3 import put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_none
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
@@ -41,11 +40,6 @@ def parse_s3_location(location: str, key_name: str = "state") -> tuple[str, str]
     if any(ord(char) < 0x20 or ord(char) == 0x7F for char in key):
         raise ConfigError(key_name, f"{location!r} has a control character in its key")
     return bucket, key
-
-
-def _md5(data: bytes) -> str:
-    # MD5 is what S3 uses as the ETag of a single-part upload; not a security use.
-    return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
 class S3StateStore:
@@ -105,7 +99,7 @@ class S3StateStore:
     def write(self, data: bytes) -> bool:
         if not self._known:
             self.read()
-        if self._etag is not None and self._etag.strip('"') == _md5(data):
+        if self._etag is not None and self._etag.strip('"') == stored_digest(data):
             return False  # an SSE-KMS or multipart ETag never matches: written again
         try:
             etag = put_object(
@@ -113,7 +107,7 @@ class S3StateStore:
                 self.bucket,
                 self.key,
                 data,
-                digest=bytes.fromhex(_md5(data)),
+                digest=bytes.fromhex(stored_digest(data)),
                 content_type=_STATE_TYPE,
                 expected_etag=self._etag,
                 conditional=supports_conditional_put(self.client),
