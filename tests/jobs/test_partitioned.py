@@ -305,3 +305,20 @@ def test_every_output_form_gives_the_files_of_a_full_rebuild(
     assert b"b/p10" in text and b"c/p0" not in text
     full = run(s3, config)
     assert full.result.written == [] and sitemap_files(s3) == files
+
+
+def test_a_page_left_out_by_a_canonical_in_another_shard_stays_out(s3: Any) -> None:
+    # Its record is forgotten (the state names no page the sitemaps leave out); rendered
+    # alone, its shard would list it (the target is not among the shard's pages): the worker
+    # sees the page name another and the run is a full rebuild.
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    copy = b'<!doctype html><link rel="canonical" href="https://example.com/c/p1.html"><p>c'
+    s3.put_object(Bucket=BUCKET, Key="a/p3.html", Body=copy)
+    config = config_of(max_urls=5, shard_fill=4)
+    run(s3, config)
+    assert b"a/p3.html" not in b"".join(sitemap_files(s3).values())
+    put_pages(s3, "a/p10.html")
+    assert run(s3, config, changed=["a/p10.html"]).shards_touched is None  # (in full)
+    files = sitemap_files(s3)
+    assert b"a/p3.html" not in b"".join(files.values())
+    assert run(s3, config).result.written == [] and sitemap_files(s3) == files

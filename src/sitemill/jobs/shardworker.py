@@ -30,7 +30,7 @@ from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
-from sitemill.state.model import State
+from sitemill.state.model import PageRecord, State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start
@@ -102,7 +102,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     if previous is None or previous.after != after:
         raise FullRebuildNeeded(f"shard {shard} has no state")
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
-    if not alone and crosses(job.config, previous.state):
+    if not alone and crosses(job.config, previous.state.pages):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     pages = _patched(job, previous.listing, changed)
     config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
@@ -124,7 +124,10 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         )
     except NoPagesError:  # the shard emptied: it leaves the plan
         return Rendered(Summary(shard, ()))
-    if not alone and crosses(job.config, knowledge.remember):
+    # (the previous state's records were checked above: only new or changed ones now)
+    before = previous.state.pages
+    fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
+    if not alone and crosses(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
     rendered = Rendered(Summary(shard, ()), report=report)
@@ -136,12 +139,12 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     return rendered
 
 
-def crosses(config: Config, state: State) -> bool:
-    """Whether a page of ``state`` names another page of the site: a canonical that is not
+def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:
+    """Whether a page of ``records`` names another page of the site: a canonical that is not
     its own URL, or alternates (their membership is decided across the whole site)."""
     if config.alternates.enabled and config.alternates.folders:
         return True
-    for path, record in state.pages.items():
+    for path, record in records.items():
         facts = record.facts
         if facts is None:
             continue
