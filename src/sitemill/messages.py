@@ -27,8 +27,23 @@ _UNSAFE: Final = re.compile(
 )
 
 
+# Values that no message may show, whatever quotes them (an IndexNow key: register_secret).
+_SECRETS: set[str] = set()
+_MIN_SECRET: Final = 8
+
+
+def register_secret(value: str) -> None:
+    """From now on ``redact`` shows ``value`` (8 characters or more) as ``***`` wherever."""
+    if len(value) >= _MIN_SECRET:
+        _SECRETS.add(value)
+
+
 def redact(text: str) -> str:
-    """``text`` with the user info of URLs and the values of secret parameters as ``***``."""
+    """``text`` with the user info of URLs, the values of secret parameters and every
+    registered secret as ``***``."""
+    for secret in _SECRETS:
+        if secret in text:
+            text = text.replace(secret, "***")
     return _SECRET_PARAMETER.sub(r"\1=***", _USERINFO.sub("***@", text))
 
 

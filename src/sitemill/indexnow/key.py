@@ -1,0 +1,79 @@
+"""The IndexNow key: its syntax, its file, where engines read it, and that it is never shown.
+
+The key proves the site's owner asked for an announcement: engines fetch ``<key>.txt`` from the
+site and compare. It is public on the site, but sitemill treats it as a secret all the same:
+no message, summary, log line or state holds it (``messages.redact`` hides a registered one).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit
+
+from sitemill.errors import ConfigError
+from sitemill.messages import register_secret
+
+DEFAULT_ENDPOINT: Final = "https://api.indexnow.org/indexnow"
+_KEY: Final = re.compile(r"[A-Za-z0-9-]{8,128}")
+
+
+def parse_indexnow_key(key: str, value: object) -> str:
+    """8 to 128 of ``a-zA-Z0-9-``; a bad one is a ConfigError that does not quote it."""
+    text = str(value).strip()
+    if not _KEY.fullmatch(text):
+        raise ConfigError(
+            key, f"is not 8 to 128 characters of a-z, A-Z, 0-9 and '-' ({len(text)} given)"
+        )
+    register_secret(text)
+    return text
+
+
+def parse_endpoint(key: str, value: object) -> str:
+    """An absolute http(s) URL without user info or fragment."""
+    text = str(value).strip()
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ConfigError(key, f"{text!r} is not an absolute http(s) URL")
+    if parts.username is not None or parts.password is not None or parts.fragment:
+        raise ConfigError(key, f"{text!r} must carry no user info and no fragment")
+    return text
+
+
+def key_file_name(key: str) -> str:
+    return f"{key}.txt"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexNowSettings:
+    """Where to announce, with which key, and where engines read the key file."""
+
+    endpoint: str
+    key: str = ""  # empty: none given (sending is refused, a dry run still shows the URLs)
+    key_location: str | None = None  # None: <scheme>://<host>/<key>.txt for each host
+
+    def __repr__(self) -> str:  # (the key never reaches a log through a repr)
+        return f"IndexNowSettings(endpoint={self.endpoint!r}, key=***)"
+
+    def location_for(self, origin: str) -> str:
+        """The key file's URL for the host of ``origin`` (``scheme://host[:port]``)."""
+        if self.key_location is not None:
+            wanted = urlsplit(self.key_location)
+            if f"{wanted.scheme}://{wanted.netloc}".lower() == origin.lower():
+                return self.key_location
+        return f"{origin}/{key_file_name(self.key)}"
+
+
+def below_root_warning(base_url: str, key_location: str | None) -> str | None:
+    """A site served below its host's root (a GitHub Pages project site) whose key file would
+    sit below the root too: engines read ``/<key>.txt`` at the host's root unless told."""
+    parts = urlsplit(base_url)
+    if parts.path in ("", "/") or key_location is not None:
+        return None
+    return (
+        f"the site is served below its host's root ({parts.path}): engines look for the IndexNow "
+        f"key file at {parts.scheme}://{parts.netloc}/<key>.txt; place it there, or set "
+        f"indexnow_key_location to {base_url}<key>.txt (engines then accept only URLs below "
+        f"{parts.path}, and some refuse a key file below the root)"
+    )
