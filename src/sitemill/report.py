@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
+from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.outputs import HTML_SITEMAP
 from sitemill.shards.plan import Plan
 
@@ -78,6 +79,7 @@ class Report:
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
+    indexnow: IndexNowOutcome | None = None  # what to announce, and what became of it
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.config.model import DEFAULT_INCLUDE, Config, Rule
+from sitemill.config.model import DEFAULT_INCLUDE, Config
+from sitemill.config.rules import Rule
 from sitemill.globs import compile_globs, matches_any
 from sitemill.outputs import ROBOTS_TXT, is_own_name
 
@@ -14,10 +15,13 @@ _BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
 
 def is_candidate(config: Config, path: str) -> bool:
     """Include/exclude and the built-in excludes: dot-files and dot-directories, 404 pages,
-    sitemill's own outputs and robots.txt at the root (files of a tree or a bucket)."""
+    sitemill's own outputs, the IndexNow key file and robots.txt at the root (files of a tree
+    or a bucket)."""
     if path.startswith(".") or "/." in path:
         return False
-    if "/" not in path and (is_own_name(path) or path == ROBOTS_TXT):
+    if "/" not in path and (
+        is_own_name(path) or path == ROBOTS_TXT or path == f"{config.indexnow_key}.txt"
+    ):
         return False
     if path.rpartition("/")[2] in _BUILTIN_EXCLUDE_NAMES:
         return False

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
+from sitemill.config.rules import Rule, parse_rules
 from sitemill.config.values import (
     parse_base_url,
     parse_bool,
@@ -20,20 +21,19 @@ from sitemill.config.values import (
     parse_location,
     parse_path,
     parse_previous_state,
-    parse_priority,
     parse_regexes,
     parse_share,
     parse_workers,
 )
 from sitemill.errors import ConfigError
 from sitemill.globs import Glob
+from sitemill.indexnow.key import DEFAULT_ENDPOINT, parse_endpoint, parse_indexnow_key
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
     MAX_BYTES_LIMIT,
     MAX_SITEMAPS_PER_INDEX_LIMIT,
     MAX_URLS_PER_SITEMAP,
-    ChangeFreq,
     Precision,
 )
 from sitemill.shards.plan import DEFAULT_SHARD_FILL
@@ -66,21 +66,19 @@ class ShardsMode(Enum):
     OFF = "off"  # children split by count, sitemap-1.xml, sitemap-2.xml, ...
 
 
+class IndexNowMode(Enum):
+    """Whether a run announces its changed URLs (sitemill.indexnow); true is "send"."""
+
+    OFF = "off"
+    SEND = "send"  # right after publishing: the pages are live once written
+    LATER = "later"  # kept pending in the state: `sitemill indexnow` sends them after a deploy
+
+
 class ContentScope(Enum):
     """What a page's content fingerprint covers (html.regions)."""
 
     MAIN = "main"  # the title, the description and the main region, where there is one
     BODY = "body"  # the whole body
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One ``[[rules]]`` table: the first rule whose pattern matches a page applies."""
-
-    pattern: Glob
-    changefreq: ChangeFreq | None = None
-    priority: str | None = None  # formatted, e.g. "0.8"
-    exclude: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,42 +117,21 @@ class Config:
     workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
     shards: ShardsMode = ShardsMode.AUTO
     shard_fill: int = DEFAULT_SHARD_FILL  # URLs a shard is cut after (scale-out.md)
+    indexnow: IndexNowMode = IndexNowMode.OFF
+    indexnow_key: str = field(default="", repr=False)  # a secret: never in a repr or a log
+    indexnow_endpoint: str = DEFAULT_ENDPOINT
+    indexnow_key_location: str | None = None  # None: <key>.txt at each host's root
+    indexnow_write_key_file: bool = False  # write <key>.txt as sitemill's own output
 
 
-_RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
+def parse_indexnow_mode(key: str, value: object) -> IndexNowMode:
+    """off, send or later; a boolean too (true: send)."""
+    if isinstance(value, bool) or str(value).strip().lower() in _BOOLEAN_WORDS:
+        return IndexNowMode.SEND if parse_bool(key, value) else IndexNowMode.OFF
+    return parse_enum(IndexNowMode)(key, value)
 
 
-def _parse_rules(key: str, value: object) -> tuple[Rule, ...]:
-    if not isinstance(value, list):
-        raise ConfigError(key, "must be an array of tables ([[rules]])")
-    rules = []
-    for number, table in enumerate(value, start=1):
-        where = f"{key}[{number}]"
-        if not isinstance(table, dict):
-            raise ConfigError(where, "must be a table with pattern, changefreq, priority, exclude")
-        unknown = sorted(set(table) - _RULE_KEYS)
-        if unknown:
-            raise ConfigError(f"{where}.{unknown[0]}", "unknown key")
-        if "pattern" not in table:
-            raise ConfigError(f"{where}.pattern", "is required")
-        (pattern,) = parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)
-        if pattern is None:
-            raise ConfigError(f"{where}.pattern", "is empty")
-        changefreq = table.get("changefreq")
-        priority = table.get("priority")
-        rules.append(
-            Rule(
-                pattern=pattern,
-                changefreq=None
-                if changefreq is None
-                else parse_enum(ChangeFreq)(f"{where}.changefreq", changefreq),
-                priority=None
-                if priority is None
-                else parse_priority(f"{where}.priority", priority),
-                exclude=parse_bool(f"{where}.exclude", table.get("exclude", False)),
-            )
-        )
-    return tuple(rules)
+_BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "1", "0"})
 
 
 # key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.
@@ -165,7 +142,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "url_style": parse_enum(UrlStyle),
     "lastmod": parse_enum(LastmodMode),
     "lastmod_precision": parse_enum(Precision),
-    "rules": _parse_rules,
+    "rules": parse_rules,
     "respect_noindex": parse_bool,
     "respect_redirects": parse_bool,
     "respect_canonical": parse_bool,
@@ -191,6 +168,11 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "workers": parse_workers,
     "shards": parse_enum(ShardsMode),
     "shard_fill": parse_int_range(1, MAX_URLS_PER_SITEMAP),
+    "indexnow": parse_indexnow_mode,
+    "indexnow_key": parse_indexnow_key,
+    "indexnow_endpoint": parse_endpoint,
+    "indexnow_key_location": parse_endpoint,
+    "indexnow_write_key_file": parse_bool,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
 _FILE_ONLY: Final = frozenset({"rules"})
@@ -240,7 +222,21 @@ def load_config(
                 "is required (--base-url, SITEMILL_BASE_URL or base_url in sitemill.toml)",
             )
         merged["base_url"] = ""
-    return Config(**merged)
+    config = Config(**merged)
+    _check_indexnow(config)
+    return config
+
+
+def _check_indexnow(config: Config) -> None:
+    """IndexNow announces what content dates tell changed: it needs them, and a key to send."""
+    if config.indexnow is IndexNowMode.OFF:
+        return
+    if not config.content_dates or config.lastmod is LastmodMode.NONE:
+        raise ConfigError(
+            "indexnow",
+            "needs content dates (content_dates = true and lastmod not none): they tell which "
+            "pages changed",
+        )
 
 
 def _pick(

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config
 from sitemill.errors import ConflictError, SinkError
+from sitemill.indexnow.pending import StatePending
+from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.bucketpass import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
@@ -26,6 +28,7 @@ from sitemill.sources.s3 import (
     read_bucket_state,
 )
 from sitemill.sources.s3requests import counted_requests
+from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
 
@@ -72,9 +75,27 @@ def build_from_bucket(
         message = missing_state_warning(store.where)
         log.warning("%s", message)
         report.warnings.append(message)
+    report.indexnow = record(
+        config,
+        start.state,
+        knowledge.remember,
+        first_run=start.first_run,
+        store=_pending_store(client, site, state_store),
+    )
+    log_messages(report.indexnow, report.warnings)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
+
+
+def _pending_store(client: S3Client, site: BucketSite, store: StateStore | None) -> StatePending:
+    """Where IndexNow's URLs not sent yet are written back after sending: the state object
+    (read again: the sink's write was conditional on the listing's ETag). Public in the
+    site's bucket (it may be served), private elsewhere."""
+    if store is None:
+        return StatePending(S3StateStore(client, site.bucket, site.root + STATE_NAME), public=True)
+    public = isinstance(store, S3StateStore) and store.bucket == site.bucket
+    return StatePending(store, public=public)
 
 
 class _BesideSitemaps:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import (
     ConflictError,
     FullRebuildNeeded,
@@ -34,7 +34,7 @@ from sitemill.errors import (
     SourceError,
 )
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.shardfull import FullRun, rebuild_full
+from sitemill.jobs.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.jobs.shardpublish import publish_shards
 from sitemill.jobs.shardworker import ShardJob, render_shard
 from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
@@ -181,7 +181,10 @@ def _incremental(
         raise FullRebuildNeeded("the live sitemap.xml is not the one the state knows")
     with ThreadPoolExecutor(max_workers=max(1, min(threads, len(touched) or 1))) as pool:
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
-    return publish_shards(job, rendered, last, inputs, now)
+    report = publish_shards(job, rendered, last, inputs, now)
+    found = {url: kind for item in rendered for url, kind in item.found.items()}
+    report.indexnow = record_pending(job.config, job.store, found, first_run=False)
+    return report
 
 
 def _live_entry(job: ShardJob, name: str) -> str | None:
@@ -210,7 +213,16 @@ def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
 def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
     """A digest of what every shard depends on: the configuration (not where the state lives
     nor how many workers run), robots.txt's rules, the templates' files."""
-    settings = replace(config, workers=None, state=None, previous_state=None)
+    settings = replace(  # (nor whether or where IndexNow announces: no shard depends on it)
+        config,
+        workers=None,
+        state=None,
+        previous_state=None,
+        indexnow=IndexNowMode.OFF,
+        indexnow_endpoint="",
+        indexnow_key_location=None,
+        indexnow_write_key_file=False,
+    )
     digest = hashlib.blake2b(repr(settings).encode("utf-8", "surrogateescape"), digest_size=16)
     if robots is None:
         digest.update(b"\0no robots.txt")

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.indexnow.pending import ObjectPending
+from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.shardpublish import save_full
@@ -101,6 +103,9 @@ def rebuild_full(
             config, run.client, site, run.store, report, remember, pages, last, plan, inputs,
             run.now, run.threads,
         )  # fmt: skip
+        if config.indexnow is not IndexNowMode.OFF:
+            found = {} if start.first_run else found_changes(config, start.state, remember)
+            report.indexnow = record_pending(config, run.store, found, first_run=start.first_run)
     return report
 
 
@@ -162,3 +167,15 @@ def merged_start(
             state.fingerprint_main = shard.state.fingerprint_main
             listing.update((page.path, page) for page in shard.listing)
     return Start(state, first_run=not any(shards)), listing
+
+
+def record_pending(
+    config: Config, store: PartitionedStore, found: dict[str, str], *, first_run: bool
+) -> IndexNowOutcome | None:
+    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state."""
+    outcome = record_found(
+        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=False
+    )
+    if outcome is not None:
+        log_messages(outcome, store.warnings)
+    return outcome

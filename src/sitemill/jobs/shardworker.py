@@ -15,10 +15,11 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config, LastmodMode, OutputFormat, ShardsMode
+from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
 from sitemill.html.links import resolve_url, url_key
+from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
@@ -92,6 +93,7 @@ class Rendered:
     data: dict[str, bytes] = field(default_factory=dict)  # part name -> bytes
     states: list[ShardState] = field(default_factory=list)
     report: Report | None = None
+    found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> added, changed...
 
 
 def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendered:
@@ -123,20 +125,29 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
             on_skip=listing,
         )
     except NoPagesError:  # the shard emptied: it leaves the plan
-        return Rendered(Summary(shard, ()))
+        return Rendered(Summary(shard, ()), found=_found(job, previous.state, State()))
     # (the previous state's records were checked above: only new or changed ones now)
     before = previous.state.pages
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
     if not alone and crosses(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
-    rendered = Rendered(Summary(shard, ()), report=report)
+    rendered = Rendered(
+        Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
+    )
     parts = _parts(job.config, report, sink, single, rendered.data)
     if parts and parts[0].id != shard:
         raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
     rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
     rendered.states = _states(parts, listing.kept(pages), knowledge.remember, last)
     return rendered
+
+
+def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:
+    """The shard's URLs to announce (sitemill.indexnow), when IndexNow is on."""
+    if job.config.indexnow is IndexNowMode.OFF:
+        return {}
+    return found_changes(job.config, before, after)
 
 
 def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:

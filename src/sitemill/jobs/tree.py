@@ -10,6 +10,8 @@ from pathlib import Path
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
 from sitemill.html.facts import ORDINARY_PAGE
+from sitemill.indexnow.pending import StatePending
+from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedates import TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
@@ -89,8 +91,27 @@ def build_from_tree(
     if dating is not None:
         plan.remember.outputs = frozenset(report.result.outputs)
         plan.remember.plan = report.result.plan
+        public = _is_public(dating.store, site_dir, output_dir)
+        report.indexnow = record(
+            config,
+            dating.known,
+            plan.remember,
+            first_run=dating.first_run,
+            store=StatePending(dating.store, public=public),
+        )
+        log_messages(report.indexnow, report.warnings)
         report.state_written = save_state(dating.store, plan.remember, report.warnings)
     return report
+
+
+def _is_public(store: StateStore, site_dir: Path, output_dir: Path | None) -> bool:
+    """Whether the state may be served with the site: beside the sitemaps, or a file in the
+    site or its output folder."""
+    if not isinstance(store, FileStateStore):
+        return True
+    where = Path(os.path.realpath(store.path))
+    folders = [site_dir] if output_dir is None else [site_dir, output_dir]
+    return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,9 @@ class State:
     blob_key: str = ""
     # The shard plan of a sharded tree (sitemill.shards): the boundaries its children keep.
     plan: Plan | None = None
+    # IndexNow announcements not sent yet (sitemill.indexnow): URL -> added, changed or
+    # removed. Only listed URLs, or removed ones where the state is private.
+    pending: dict[str, str] = field(default_factory=dict)
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
@@ -127,6 +130,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.plan is not None:
         document["shards"] = plan_to_json(state.plan)
+    if state.pending:
+        document["indexnow"] = {"pending": state.pending}
     if state.unlisted:
         document["unlisted"] = {
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()

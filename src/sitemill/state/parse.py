@@ -18,6 +18,7 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
+from sitemill.indexnow.announce import pending_from_json
 from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
@@ -81,6 +82,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
     state.blob_key, state.blobs = _blobs(document.get("blobs"))
     state.plan = _plan(document.get("shards"))
+    state.pending = pending_from_json(document.get("indexnow"))
     return state
 
 

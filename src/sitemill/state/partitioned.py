@@ -81,6 +81,10 @@ class PartitionedStore:
         self._shards: dict[str, S3StateStore] = {}
         self.warnings: list[str] = []
 
+    def pending_store(self) -> S3StateStore:
+        """The IndexNow URLs not sent yet (sitemill.indexnow.pending.ObjectPending)."""
+        return S3StateStore(self.client, self.bucket, self.prefix + "indexnow.json.gz")
+
     def shard_store(self, shard: str) -> S3StateStore:
         """The store of a shard's state: one per shard, so that a write after a read is
         conditional on the ETag that read saw, without reading again."""

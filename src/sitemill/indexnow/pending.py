@@ -1,0 +1,78 @@
+"""The URLs not announced yet, where a run keeps them: in its state, or (a partitioned state)
+in an object of their own beside it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.errors import StateError
+from sitemill.indexnow.announce import pending_from_json
+from sitemill.state.bounded import load_state_json
+from sitemill.state.model import dump_document, dump_state
+
+if TYPE_CHECKING:
+    from sitemill.state.store import StateStore
+
+PENDING_FORMAT: Final = "sitemill-indexnow"
+
+
+class StatePending:
+    """The ``pending`` table of the state in ``store``; ``public`` when that state sits
+    beside the sitemaps (it keeps no removed URL, indexnow.announce.kept_pending)."""
+
+    def __init__(self, store: StateStore, *, public: bool) -> None:
+        self.store = store
+        self.public = public
+
+    def read(self) -> dict[str, str]:
+        from sitemill.state.parse import parse_state
+
+        data = self.store.read()
+        if data is None:
+            return {}
+        try:
+            return parse_state(data).pending
+        except StateError:
+            return {}
+
+    def write(self, pending: dict[str, str]) -> bool:
+        """The state again with ``pending`` (no write when it holds exactly that, or when
+        there is no state to keep it in)."""
+        from sitemill.state.parse import parse_state
+
+        data = self.store.read()
+        if data is None:
+            return False
+        state = parse_state(data)
+        if state.pending == pending:
+            return False
+        state.pending = dict(pending)
+        return self.store.write(dump_state(state))
+
+
+class ObjectPending:
+    """The pending URLs as a document of their own in ``store`` (a partitioned state's
+    ``indexnow.json.gz``: private, like the state)."""
+
+    public = False
+
+    def __init__(self, store: StateStore) -> None:
+        self.store = store
+
+    def read(self) -> dict[str, str]:
+        data = self.store.read()
+        if data is None:
+            return {}
+        try:
+            document: Any = load_state_json(data)
+        except StateError:
+            return {}
+        if not isinstance(document, dict) or document.get("format") != PENDING_FORMAT:
+            return {}
+        return pending_from_json(document)
+
+    def write(self, pending: dict[str, str]) -> bool:
+        if not pending and self.store.read() is None:
+            return False
+        document = {"format": PENDING_FORMAT, "pending": dict(pending)}
+        return self.store.write(dump_document(document))

@@ -1,0 +1,186 @@
+"""IndexNow in a run: a job records what to announce (in the report, and pending in the state
+it saves); a front-end delivers it once the pages are live, and writes back what is left.
+
+A job never sends: the Lambda sends after its CloudFront invalidation, the CLI after the
+sitemaps are written, `sitemill indexnow` after a deploy. What could not be sent (the key
+file not live yet, 403, 429, 5xx) stays pending in the state for the next run; a state
+beside the sitemaps is public, so there it keeps no removed URL (kept_pending).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.errors import SitemillError
+from sitemill.indexnow.announce import MAX_PENDING, announcements, changes, kept_pending
+from sitemill.indexnow.key import IndexNowSettings, below_root_warning
+from sitemill.state.model import State
+from sitemill.urls import page_url
+
+log = logging.getLogger(__name__)
+
+
+class PendingStore(Protocol):
+    """Where the URLs not sent yet live: the state (``indexnow.pending.StatePending``) or an
+    object of their own beside a partitioned state."""
+
+    @property
+    def public(self) -> bool: ...
+
+    def read(self) -> dict[str, str]: ...
+
+    def write(self, pending: dict[str, str]) -> bool: ...
+
+
+@dataclass
+class IndexNowOutcome:
+    """What a run found to announce and what became of it."""
+
+    mode: IndexNowMode
+    urls: dict[str, str] = field(default_factory=dict, repr=False)  # to announce: URL -> kind
+    found: Counter[str] = field(default_factory=Counter)  # this run's, by kind
+    carried: int = 0  # pending from earlier runs
+    pending: int = 0  # kept for the next run
+    sent: Counter[str] = field(default_factory=Counter)  # accepted, by kind
+    refused: Counter[str] = field(default_factory=Counter)  # dropped for good, by reason
+    held: Counter[str] = field(default_factory=Counter)  # pending, by reason
+    withheld: int = 0  # removed URLs a public state does not keep
+    dropped: int = 0  # over the pending cap
+    would_send: list[tuple[str, int]] = field(default_factory=list)  # a dry run's batches
+    messages: list[str] = field(default_factory=list)
+    store: PendingStore | None = field(default=None, repr=False)
+
+
+def settings_of(config: Config) -> IndexNowSettings:
+    return IndexNowSettings(
+        config.indexnow_endpoint, config.indexnow_key, config.indexnow_key_location
+    )
+
+
+def record(
+    config: Config, known: State, remember: State, *, first_run: bool, store: PendingStore
+) -> IndexNowOutcome | None:
+    """In a job, before it saves ``remember``: this run's announcements over ``known``'s
+    pending; ``remember.pending`` is what the state keeps should none be sent. None (and no
+    pending kept) when IndexNow is off."""
+    if config.indexnow is IndexNowMode.OFF:
+        remember.pending = {}
+        return None
+    found = {} if first_run else found_changes(config, known, remember)
+    outcome, remember.pending = collect(config, known.pending, found, store, first_run=first_run)
+    return outcome
+
+
+def record_found(
+    config: Config, found: dict[str, str], store: PendingStore, *, first_run: bool, dry_run: bool
+) -> IndexNowOutcome | None:
+    """``record`` where the pending URLs live in a store of their own (a partitioned state):
+    read there, and written back (unless a dry run) with this run's."""
+    if config.indexnow is IndexNowMode.OFF:
+        return None
+    outcome, kept = collect(config, store.read(), found, store, first_run=first_run)
+    if not dry_run:
+        try:
+            store.write(kept)
+        except SitemillError as exc:
+            outcome.messages.append(f"IndexNow: the URLs to announce could not be kept: {exc}")
+    return outcome
+
+
+def found_changes(config: Config, known: State, remember: State) -> dict[str, str]:
+    """The listed URLs added, changed or removed from ``known`` to ``remember``."""
+    base, style = config.base_url, config.url_style
+    return changes(known, remember, lambda path: page_url(base, path, style))
+
+
+def collect(
+    config: Config,
+    pending: dict[str, str],
+    found: dict[str, str],
+    store: PendingStore,
+    *,
+    first_run: bool,
+) -> tuple[IndexNowOutcome, dict[str, str]]:
+    """The outcome of a run that ``found`` these and had these ``pending``, and what the
+    pending store keeps should none be sent."""
+    chosen = announcements(pending, found, config.base_url)
+    kept, withheld = kept_pending(chosen.urls, public=store.public)
+    outcome = IndexNowOutcome(
+        config.indexnow,
+        chosen.urls,
+        chosen.found,
+        chosen.carried,
+        pending=len(kept),
+        dropped=chosen.dropped,
+        store=store,
+    )
+    if config.indexnow is IndexNowMode.LATER:
+        outcome.withheld = withheld
+    _note_record(outcome, chosen.foreign, first_run)
+    return outcome, kept
+
+
+def _note_record(outcome: IndexNowOutcome, foreign: int, first_run: bool) -> None:
+    if first_run:
+        outcome.messages.append("IndexNow: a first run (no state) announces nothing")
+    if foreign:
+        outcome.messages.append(
+            f"IndexNow: dropped {foreign:,} pending URL(s) of the state not below the base URL"
+        )
+    if outcome.dropped:
+        outcome.messages.append(
+            f"IndexNow: {outcome.dropped:,} URL(s) over the {MAX_PENDING:,} pending ones a "
+            "state keeps were dropped (the sitemaps still list them; engines read those)"
+        )
+    if outcome.withheld:
+        outcome.messages.append(_withheld_message(outcome.withheld))
+
+
+def _withheld_message(count: int) -> str:
+    return (
+        f"IndexNow: {count:,} removed URL(s) are not kept pending: the state beside the "
+        "sitemaps is public and names no page they leave out (keep the state elsewhere "
+        "with `state`, or send in the run with indexnow = send)"
+    )
+
+
+def deliver(config: Config, outcome: IndexNowOutcome, *, dry_run: bool = False) -> None:
+    """Send ``outcome.urls`` (the pages are live now) and write back what is left pending."""
+    from sitemill.indexnow.send import send_announcements  # (urllib: only when sending)
+
+    warning = below_root_warning(config.base_url, config.indexnow_key_location)
+    if warning is not None:
+        outcome.messages.append(f"IndexNow: {warning}")
+    if not outcome.urls:
+        return
+    sent = send_announcements(outcome.urls, settings_of(config), dry_run=dry_run)
+    outcome.messages.extend(sent.messages)
+    if dry_run:
+        outcome.would_send = list(sent.would_send)
+        return
+    outcome.sent = Counter(sent.sent.values())
+    outcome.refused, outcome.held = Counter(sent.refused), Counter(sent.held)
+    public = outcome.store is not None and outcome.store.public
+    kept, withheld = kept_pending(sent.pending, public=public)
+    outcome.pending, outcome.withheld = len(kept), withheld
+    if withheld:
+        outcome.messages.append(_withheld_message(withheld))
+    if outcome.store is not None:
+        try:
+            outcome.store.write(kept)
+        except SitemillError as exc:
+            outcome.messages.append(
+                f"IndexNow: the URLs are sent, but what is left pending could not be kept: "
+                f"{exc} (the next run may announce some again)"
+            )
+
+
+def log_messages(outcome: IndexNowOutcome | None, warnings: list[str]) -> None:
+    """Each of the outcome's lines as a warning of the run."""
+    for message in [] if outcome is None else outcome.messages:
+        log.warning("%s", message)
+        warnings.append(message)
