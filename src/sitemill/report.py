@@ -231,4 +231,6 @@ def summary_counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         if report.shards_touched is not None:
             counts["shards_touched"] = report.shards_touched
     counts["requests"] = dict(sorted(report.requests.items()))  # S3, by kind
+    if report.indexnow is not None:
+        counts["indexnow"] = report.indexnow.counts()
     return counts

@@ -20,6 +20,8 @@ from sitemill.aws.events import (
 from sitemill.aws.logs import configure_logging
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
+from sitemill.indexnow.after import after_publishing
+from sitemill.indexnow.s3key import bucket_file_writer
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
@@ -170,6 +172,10 @@ def _run(
             [*report.result.written, *report.result.deleted],
             request_id,
         )
+    # The pages are live once uploaded, the sitemaps once invalidated: now announce.
+    after_publishing(config, report, bucket_file_writer(client, site), dry_run=trigger.dry_run)
+    if report.indexnow is not None:
+        result["indexnow"] = report.indexnow.counts()
     return result
 
 

@@ -78,3 +78,5 @@ def write_counts(report: Report, stream: TextIO) -> None:
     for line in (describe(report) for describe in lines):
         if line:
             stream.write(f"{line}\n")
+    if report.indexnow is not None:
+        stream.write(f"{report.indexnow.line()}\n")

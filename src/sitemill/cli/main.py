@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli.console import print_report, terminal_progress
+from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
 from sitemill.errors import SitemillError, SourceError
 from sitemill.messages import printable, shown
@@ -63,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
     add_config_flags(s3)
 
+    add_config_flags(add_indexnow_command(commands, common))
+
     validate = commands.add_parser(
         "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
     )
@@ -72,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.indexnow.after import KEY_FILE_TYPE, after_publishing
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
@@ -92,6 +96,10 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
             state_store=state_store,
             previous=previous,
         )
+    sink = LocalDirSink(out_dir)
+    after_publishing(
+        config, report, lambda name, data: sink.put(name, data, content_type=KEY_FILE_TYPE)
+    )
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0
@@ -162,11 +170,20 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
     return run_s3_command(args, config, sys.stdout, env=env)
 
 
+def _run_indexnow(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.cli.indexnow import run_indexnow_command
+
+    search = [] if args.bucket else [args.site_dir]
+    config = config_from_args(args, env, search_dirs=search)
+    return run_indexnow_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
     "build": _run_build,
     "urls": _run_urls,
     "validate": _run_validate,
     "s3": _run_s3,
+    "indexnow": _run_indexnow,
 }
 
 

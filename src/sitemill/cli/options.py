@@ -28,6 +28,7 @@ BOOL_FLAGS = (
     "keep_image_chrome",
     "alternates",
     "html_sitemap",
+    "indexnow_write_key_file",
 )
 VALUE_FLAGS = (
     "base_url",
@@ -46,6 +47,9 @@ VALUE_FLAGS = (
     "workers",
     "shards",
     "shard_fill",
+    "indexnow",
+    "indexnow_endpoint",
+    "indexnow_key_location",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
 LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
@@ -53,6 +57,8 @@ LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
 
 # Value flags with a metavar and a help line: (flag, metavar, help).
 _VALUE_HELP = (
+    ("--indexnow-endpoint", "URL", "the IndexNow endpoint (default api.indexnow.org)"),
+    ("--indexnow-key-location", "URL", "where engines read the key file (default /<key>.txt)"),
     ("--shard-fill", "N", "URLs a shard is cut after (default 40,000)"),
     (
         "--workers",
@@ -113,6 +119,15 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="HOST",
         help="a host besides the site's whose images are listed, a CDN (repeat)",
+    )
+    group.add_argument(
+        "--indexnow",
+        nargs="?",
+        const="send",
+        choices=["send", "later", "off"],
+        help="announce the URLs added, changed or removed: send right after writing (the "
+        "default), or keep them for `sitemill indexnow` (later); the key comes from "
+        "SITEMILL_INDEXNOW_KEY",
     )
     for flag, metavar, text in _VALUE_HELP:
         group.add_argument(flag, metavar=metavar, help=text)

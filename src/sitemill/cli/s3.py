@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, TextIO
 from sitemill.aws.clients import make_s3_client
 from sitemill.cli.console import print_report, terminal_progress, write_counts
 from sitemill.config.model import Config
+from sitemill.indexnow.after import after_publishing
+from sitemill.indexnow.s3key import bucket_file_writer
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.report import Report
@@ -57,6 +59,7 @@ def run_s3_command(
                 state_store=state_store,
                 previous=open_previous(config),
             )
+    after_publishing(config, report, bucket_file_writer(s3, site), dry_run=args.dry_run)
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:
         print_preview(report, where, stdout)

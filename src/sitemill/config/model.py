@@ -229,8 +229,18 @@ def load_config(
 
 def _check_indexnow(config: Config) -> None:
     """IndexNow announces what content dates tell changed: it needs them, and a key to send."""
+    if config.indexnow_write_key_file and not config.indexnow_key:
+        raise ConfigError(
+            "indexnow_write_key_file", "needs indexnow_key (SITEMILL_INDEXNOW_KEY) to write"
+        )
     if config.indexnow is IndexNowMode.OFF:
         return
+    if config.indexnow is IndexNowMode.SEND and not config.indexnow_key:
+        raise ConfigError(
+            "indexnow_key",
+            "is required to send (SITEMILL_INDEXNOW_KEY from a secret; or indexnow = later, "
+            "and `sitemill indexnow` with the key after the deploy)",
+        )
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         raise ConfigError(
             "indexnow",

@@ -12,11 +12,17 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
-from sitemill.indexnow.announce import MAX_PENDING, announcements, changes, kept_pending
+from sitemill.indexnow.announce import (
+    KINDS,
+    MAX_PENDING,
+    announcements,
+    changes,
+    kept_pending,
+)
 from sitemill.indexnow.key import IndexNowSettings, below_root_warning
 from sitemill.state.model import State
 from sitemill.urls import page_url
@@ -53,6 +59,44 @@ class IndexNowOutcome:
     would_send: list[tuple[str, int]] = field(default_factory=list)  # a dry run's batches
     messages: list[str] = field(default_factory=list)
     store: PendingStore | None = field(default=None, repr=False)
+    delivered: bool = False  # a send was tried (or, in a dry run, shown)
+
+    def counts(self) -> dict[str, Any]:
+        """The numbers for a Lambda summary or a job summary."""
+        counts: dict[str, Any] = {
+            "mode": self.mode.value,
+            "found": {kind: self.found[kind] for kind in KINDS if self.found[kind]},
+            "from_earlier_runs": self.carried,
+            "sent": sum(self.sent.values()),
+            "pending": self.pending,
+            "refused": sum(self.refused.values()),
+        }
+        if self.held:
+            counts["pending_by_reason"] = dict(sorted(self.held.items()))
+        if self.refused:
+            counts["refused_by_reason"] = dict(sorted(self.refused.items()))
+        if self.withheld or self.dropped:
+            counts["withheld"], counts["dropped"] = self.withheld, self.dropped
+        if self.would_send:
+            counts["would_send"] = sum(count for _, count in self.would_send)
+        return counts
+
+    def line(self) -> str:
+        """One line for a terminal: what was found, and sent, kept or refused."""
+        kinds = ", ".join(f"{self.found[kind]:,} {kind}" for kind in KINDS if self.found[kind])
+        found = f"{len(self.urls):,} URL(s) to announce ({kinds or 'none new'}"
+        found += f"; {self.carried:,} from earlier runs)" if self.carried else ")"
+        if self.would_send:
+            return f"IndexNow: {found}; would send {sum(c for _, c in self.would_send):,}"
+        if not self.delivered:
+            return f"IndexNow: {found}; {self.pending:,} pending for `sitemill indexnow`"
+        held = ", ".join(f"{reason} {count:,}" for reason, count in sorted(self.held.items()))
+        refused = sum(self.refused.values())
+        return (
+            f"IndexNow: {found}; {sum(self.sent.values()):,} sent, {self.pending:,} pending"
+            + (f" ({held})" if held else "")
+            + (f", {refused:,} refused" if refused else "")
+        )
 
 
 def settings_of(config: Config) -> IndexNowSettings:
@@ -155,6 +199,7 @@ def deliver(config: Config, outcome: IndexNowOutcome, *, dry_run: bool = False) 
     warning = below_root_warning(config.base_url, config.indexnow_key_location)
     if warning is not None:
         outcome.messages.append(f"IndexNow: {warning}")
+    outcome.delivered = True
     if not outcome.urls:
         return
     sent = send_announcements(outcome.urls, settings_of(config), dry_run=dry_run)

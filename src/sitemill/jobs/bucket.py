@@ -80,7 +80,7 @@ def build_from_bucket(
         start.state,
         knowledge.remember,
         first_run=start.first_run,
-        store=_pending_store(client, site, state_store),
+        store=pending_store(client, site, state_store),
     )
     log_messages(report.indexnow, report.warnings)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
@@ -88,7 +88,7 @@ def build_from_bucket(
     return report
 
 
-def _pending_store(client: S3Client, site: BucketSite, store: StateStore | None) -> StatePending:
+def pending_store(client: S3Client, site: BucketSite, store: StateStore | None) -> StatePending:
     """Where IndexNow's URLs not sent yet are written back after sending: the state object
     (read again: the sink's write was conditional on the listing's ETag). Public in the
     site's bucket (it may be served), private elsewhere."""

@@ -91,7 +91,7 @@ def build_from_tree(
     if dating is not None:
         plan.remember.outputs = frozenset(report.result.outputs)
         plan.remember.plan = report.result.plan
-        public = _is_public(dating.store, site_dir, output_dir)
+        public = state_is_public(dating.store, site_dir, output_dir)
         report.indexnow = record(
             config,
             dating.known,
@@ -104,7 +104,7 @@ def build_from_tree(
     return report
 
 
-def _is_public(store: StateStore, site_dir: Path, output_dir: Path | None) -> bool:
+def state_is_public(store: StateStore, site_dir: Path, output_dir: Path | None) -> bool:
     """Whether the state may be served with the site: beside the sitemaps, or a file in the
     site or its output folder."""
     if not isinstance(store, FileStateStore):

@@ -1,0 +1,113 @@
+"""`sitemill indexnow`: send what the state holds pending (a workflow step after the deploy),
+and the announcements of `sitemill build` and `sitemill s3` after they publish."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.errors import ConfigError
+from sitemill.indexnow.pending import ObjectPending, StatePending
+from sitemill.indexnow.run import IndexNowOutcome, PendingStore, collect, deliver
+from sitemill.messages import printable
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+
+def add_indexnow_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: argparse.ArgumentParser,
+) -> argparse.ArgumentParser:
+    """The parser of `sitemill indexnow [SITE_DIR | --bucket NAME] [--dry-run]`."""
+    command: argparse.ArgumentParser = commands.add_parser(
+        "indexnow",
+        parents=[common],
+        help="announce the URLs the state holds pending (after a deploy)",
+    )
+    command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
+    command.add_argument("--bucket", help="a bucket's pending URLs instead of a folder's")
+    command.add_argument("--prefix", default="", help="the bucket's source prefix")
+    command.add_argument("--endpoint-url", help="S3-compatible endpoint")
+    command.add_argument("--dry-run", action="store_true", help="print what would be sent")
+    return command
+
+
+def run_indexnow_command(
+    args: argparse.Namespace,
+    config: Config,
+    stdout: TextIO,
+    *,
+    s3_client: Callable[[], S3Client],
+    env: Mapping[str, str],
+) -> int:
+    """Send the pending URLs; exit 1 when an engine refused some (400, 422)."""
+    if not config.indexnow_key and not args.dry_run:
+        raise ConfigError("indexnow_key", "is required to send (SITEMILL_INDEXNOW_KEY)")
+    store = _pending_store(args, config, s3_client, env)
+    pending = store.read()
+    outcome, _ = collect(config, pending, {}, store, first_run=False)
+    outcome.mode = IndexNowMode.SEND
+    deliver(config, outcome, dry_run=args.dry_run)
+    for message in outcome.messages:
+        sys.stderr.write(f"sitemill: warning: {printable(message)}\n")
+    if not args.quiet:
+        print_outcome(outcome, stdout, dry_run=args.dry_run)
+    return 1 if outcome.refused else 0
+
+
+def print_outcome(outcome: IndexNowOutcome, stream: TextIO, *, dry_run: bool) -> None:
+    if dry_run:
+        stream.write(f"dry run: nothing was sent ({len(outcome.urls):,} URL(s) pending)\n")
+        for host, count in outcome.would_send:
+            stream.write(f"would send a batch of {count:,} URL(s) for {host}\n")
+        for url, kind in sorted(outcome.urls.items()):
+            stream.write(f"  {kind}: {printable(url)}\n")
+        return
+    stream.write(f"{outcome.line()}\n")
+
+
+def _pending_store(
+    args: argparse.Namespace,
+    config: Config,
+    s3_client: Callable[[], S3Client],
+    env: Mapping[str, str],
+) -> PendingStore:
+    """Where the pending URLs are: the same place as a run with these options keeps them."""
+    from sitemill.state.store import FileStateStore, SinkStateStore, open_state_store
+
+    if args.bucket:
+        return _bucket_pending(args, config, s3_client, env)
+    store = open_state_store(config, s3_client=s3_client)
+    if store is None:
+        from sitemill.sinks import LocalDirSink
+
+        return StatePending(SinkStateStore(LocalDirSink(args.out or args.site_dir)), public=True)
+    if isinstance(store, FileStateStore):
+        from sitemill.jobs.tree import state_is_public
+
+        return StatePending(store, public=state_is_public(store, args.site_dir, args.out))
+    return StatePending(store, public=False)
+
+
+def _bucket_pending(
+    args: argparse.Namespace,
+    config: Config,
+    s3_client: Callable[[], S3Client],
+    env: Mapping[str, str],
+) -> PendingStore:
+    from sitemill.jobs.bucket import BucketSettings, pending_store
+    from sitemill.jobs.partitioned import open_partitioned
+    from sitemill.state.store import open_state_store
+
+    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
+    client = s3_client()
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        return ObjectPending(partitioned.pending_store())
+    return pending_store(client, site, open_state_store(config, s3_client=lambda: client))

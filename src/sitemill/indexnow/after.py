@@ -1,0 +1,36 @@
+"""After a run has published: write the key file where asked, then announce (``send``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.indexnow.key import key_file_name
+from sitemill.indexnow.run import deliver
+from sitemill.report import Report
+
+log = logging.getLogger(__name__)
+
+KEY_FILE_TYPE = "text/plain; charset=utf-8"
+WriteFile = Callable[[str, bytes], bool]
+
+
+def after_publishing(
+    config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool = False
+) -> None:
+    """The key file (``indexnow_write_key_file``) through ``write_file(name, bytes)``, before
+    anything is announced (engines fetch it to check); then, with ``indexnow = send``, the
+    announcements, whose lines become the run's warnings."""
+    if config.indexnow_write_key_file and write_file is not None and not dry_run:
+        key = config.indexnow_key
+        if write_file(key_file_name(key), key.encode("ascii")):
+            log.info("wrote the IndexNow key file")
+    outcome = report.indexnow
+    if outcome is None or config.indexnow is not IndexNowMode.SEND:
+        return
+    known = len(outcome.messages)
+    deliver(config, outcome, dry_run=dry_run)
+    for message in outcome.messages[known:]:
+        log.warning("%s", message)
+        report.warnings.append(message)
