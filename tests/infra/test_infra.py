@@ -133,6 +133,10 @@ class Stack:
                 return str(left) == str(right)
             if key == "Fn::Not":
                 return not self.resolve(arg[0])
+            if key == "Fn::And":
+                return all(self.resolve(item) for item in arg)
+            if key == "Fn::Or":
+                return any(self.resolve(item) for item in arg)
             if key == "Condition":
                 return self.condition(arg)
             if key == "Fn::FindInMap":
@@ -303,7 +307,13 @@ def test_every_parameter_value_is_one_sitemill_accepts(translated: dict[str, Any
             continue  # SITEMILL_STATE is built by the stack: see test_the_state_lives_apart
         parameter = parameters[value["Ref"]]
         for candidate in parameter.get("AllowedValues", [parameter["Default"]]):
-            env = {"SITEMILL_BASE_URL": "https://example.com/", variable: str(candidate)}
+            # (A key: the stack's Rules refuse IndexNow=send or IndexNowWriteKeyFile=true
+            # without one, test_infra_indexnow.)
+            env = {
+                "SITEMILL_BASE_URL": "https://example.com/",
+                "SITEMILL_INDEXNOW_KEY": "0123-abcd-EFGH",
+                variable: str(candidate),
+            }
             load_config({}, env)  # raises ConfigError for a value sitemill rejects
             checked += 1
     assert checked >= 10
