@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages, sitemap_files
+from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, put_pages, sitemap_files
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
@@ -322,3 +322,21 @@ def test_a_page_left_out_by_a_canonical_in_another_shard_stays_out(s3: Any) -> N
     files = sitemap_files(s3)
     assert b"a/p3.html" not in b"".join(files.values())
     assert run(s3, config).result.written == [] and sitemap_files(s3) == files
+
+
+def test_a_dry_run_shows_what_it_would_announce_and_keeps_nothing(s3: Any) -> None:
+    # IndexNow (kept for `sitemill indexnow`): a dry full rebuild finds the edit as a real one
+    # does, and writes no pending URL.
+    put_pages(s3, "a.html", "b.html")
+    config = config_of(indexnow="later")
+    assert run(s3, config).indexnow.found == {}  # (a first run)
+    s3.put_object(Bucket=BUCKET, Key="b.html", Body=b"<!doctype html><title>b, edited</title>")
+    dry = run(s3, config, dry_run=True)
+    assert dry.indexnow is not None
+    assert (dry.indexnow.found, dry.indexnow.urls) == ({"changed": 1}, {BASE + "b.html": "changed"})
+    pending = "site/sitemill-state/indexnow.json.gz"
+    listed = s3.list_objects_v2(Bucket=STATE_BUCKET, Prefix=pending).get("Contents", [])
+    assert listed == []
+    real = run(s3, config)
+    assert real.indexnow.found == {"changed": 1} and real.indexnow.pending == 1
+    assert s3.list_objects_v2(Bucket=STATE_BUCKET, Prefix=pending)["KeyCount"] == 1

@@ -103,9 +103,11 @@ def rebuild_full(
             config, run.client, site, run.store, report, remember, pages, last, plan, inputs,
             run.now, run.threads,
         )  # fmt: skip
-        if config.indexnow is not IndexNowMode.OFF:
-            found = {} if start.first_run else found_changes(config, start.state, remember)
-            report.indexnow = record_pending(config, run.store, found, first_run=start.first_run)
+    if config.indexnow is not IndexNowMode.OFF:  # (a dry run shows what it would announce)
+        found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
+        report.indexnow = record_pending(
+            config, run.store, found, first_run=start.first_run, dry_run=dry_run
+        )
     return report
 
 
@@ -170,11 +172,17 @@ def merged_start(
 
 
 def record_pending(
-    config: Config, store: PartitionedStore, found: dict[str, str], *, first_run: bool
+    config: Config,
+    store: PartitionedStore,
+    found: dict[str, str],
+    *,
+    first_run: bool,
+    dry_run: bool = False,
 ) -> IndexNowOutcome | None:
-    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state."""
+    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state
+    (a dry run reads them, and keeps nothing)."""
     outcome = record_found(
-        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=False
+        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=dry_run
     )
     if outcome is not None:
         log_messages(outcome, store.warnings)
