@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gitutil import commit, make_repo
 from sitemill.cli.main import main
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
@@ -189,3 +190,43 @@ def test_sitemill_indexnow_dry_run_prints_the_pending_urls(
     assert "dry run: nothing was sent (1 URL(s) pending)" in out
     assert f"changed: {BASE}a.html" in out
     assert private.read_bytes() == before  # a dry run keeps everything pending
+
+
+def html(words: str, footer: str) -> str:
+    return (
+        f"<html><head><title>t</title></head><body><nav>menu</nav><main><p>{words}</p></main>"
+        f"<footer>{footer}</footer></body></html>"
+    )
+
+
+def test_in_git_a_theme_rerender_of_every_page_announces_only_the_edited_article(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    pages = {f"p{n}.html": f"article {n}" for n in range(5)}
+    commit(repo, {name: html(words, "2024") for name, words in pages.items()}, "2024-01-01")
+    private = tmp_path / "state.json.gz"
+
+    def build() -> Report:
+        env = {"SITEMILL_INDEXNOW": "later", "SITEMILL_STATE": str(private)}
+        config = load_config({"base_url": BASE}, env)
+        return build_from_tree(config, repo, LocalDirSink(repo), output_dir=repo)
+
+    build()
+    pages["p3.html"] = "article 3, rewritten"
+    rerender = {name: html(words, "2025 new theme") for name, words in pages.items()}
+    commit(repo, rerender, "2025-01-01")
+    report = build()
+    assert report.indexnow is not None
+    assert report.indexnow.urls == {BASE + "p3.html": "changed"}
+
+
+def test_a_url_list_refuses_indexnow_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = tmp_path / "urls.txt"
+    listing.write_text(BASE + "a\n")
+    args = ["urls", str(listing), "--base-url", BASE, "--out", str(tmp_path), "--indexnow=later"]
+    assert main(args) == 1
+    assert "indexnow: a URL list keeps no state" in capsys.readouterr().err
+    assert not (tmp_path / "sitemap.xml").exists()
