@@ -239,3 +239,14 @@ def select_changes(
             continue
         selection.ignored[reason] += 1
     return selection
+
+
+def unreadable_batch(bad_messages: Mapping[str, str]) -> str:
+    """How many messages could not be read, and why the first could not."""
+    message_id, why = next(iter(bad_messages.items()))
+    if len(bad_messages) == 1:
+        return f"malformed event: SQS message {message_id} cannot be read: {why}"
+    return (
+        f"malformed event: none of the {len(bad_messages)} SQS messages can be read; "
+        f"the first, {message_id}: {why}"
+    )

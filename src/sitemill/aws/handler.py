@@ -16,6 +16,7 @@ from sitemill.aws.events import (
     Trigger,
     parse_event,
     select_changes,
+    unreadable_batch,
 )
 from sitemill.aws.logs import configure_logging
 from sitemill.config.model import Config, load_config
@@ -135,7 +136,7 @@ def _run(
     if trigger.bad_messages and not trigger.readable_messages:
         # Nothing readable is left: an error (the messages go back, then to the dead-letter
         # queue), not a batch that merely asked for nothing.
-        return {"status": "error", "error": _unreadable_batch(trigger.bad_messages)}
+        return {"status": "error", "error": unreadable_batch(trigger.bad_messages)}
     settings = LambdaSettings.from_env(env)
     config = load_config({}, env)
     selection = select_changes(
@@ -204,17 +205,6 @@ def _rebuild(
         dry_run=trigger.dry_run,
         state_store=open_state_store(config, s3_client=lambda: client),
         previous=open_previous(config),
-    )
-
-
-def _unreadable_batch(bad_messages: Mapping[str, str]) -> str:
-    """How many messages could not be read, and why the first could not."""
-    message_id, why = next(iter(bad_messages.items()))
-    if len(bad_messages) == 1:
-        return f"malformed event: SQS message {message_id} cannot be read: {why}"
-    return (
-        f"malformed event: none of the {len(bad_messages)} SQS messages can be read; "
-        f"the first, {message_id}: {why}"
     )
 
 

@@ -65,15 +65,34 @@ class IndexNowSettings:
         return f"{origin}/{key_file_name(self.key)}"
 
 
-def below_root_warning(base_url: str, key_location: str | None) -> str | None:
-    """A site served below its host's root (a GitHub Pages project site) whose key file would
-    sit below the root too: engines read ``/<key>.txt`` at the host's root unless told."""
+def site_key_location(
+    base_url: str, key: str, configured: str | None, *, written: bool
+) -> str | None:
+    """The key location to announce: the one configured; else, for a site below its host's
+    root whose key file sitemill writes (so below the root too), that file, scoped to the
+    site (engines then accept only URLs below the site's path, which are all it lists)."""
+    if configured is not None or not written or urlsplit(base_url).path in ("", "/"):
+        return configured
+    return base_url + key_file_name(key)
+
+
+def below_root_warning(base_url: str, key_location: str | None, *, written: bool) -> str | None:
+    """A site served below its host's root (a GitHub Pages project site): engines read
+    ``/<key>.txt`` at the host's root unless told, and some refuse a key file below it."""
     parts = urlsplit(base_url)
     if parts.path in ("", "/") or key_location is not None:
         return None
+    root = f"{parts.scheme}://{parts.netloc}/<key>.txt"
+    if written:
+        return (
+            f"the site is served below its host's root ({parts.path}): its key file is announced "
+            f"as the keyLocation {base_url}<key>.txt, which engines accept only for URLs below "
+            f"{parts.path}, and some refuse below a root; if announcements are refused, place a "
+            f"key file at {root} and set indexnow_key_location to it"
+        )
     return (
         f"the site is served below its host's root ({parts.path}): engines look for the IndexNow "
-        f"key file at {parts.scheme}://{parts.netloc}/<key>.txt; place it there, or set "
-        f"indexnow_key_location to {base_url}<key>.txt (engines then accept only URLs below "
-        f"{parts.path}, and some refuse a key file below the root)"
+        f"key file at {root}; place it there, or set indexnow_key_location to "
+        f"{base_url}<key>.txt (engines then accept only URLs below {parts.path}, and some refuse "
+        "a key file below the root)"
     )

@@ -23,7 +23,7 @@ from sitemill.indexnow.announce import (
     changes,
     kept_pending,
 )
-from sitemill.indexnow.key import IndexNowSettings, below_root_warning
+from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key_location
 from sitemill.state.model import State
 from sitemill.urls import page_url
 
@@ -100,9 +100,11 @@ class IndexNowOutcome:
 
 
 def settings_of(config: Config) -> IndexNowSettings:
-    return IndexNowSettings(
-        config.indexnow_endpoint, config.indexnow_key, config.indexnow_key_location
+    written = config.indexnow_write_key_file
+    location = site_key_location(
+        config.base_url, config.indexnow_key, config.indexnow_key_location, written=written
     )
+    return IndexNowSettings(config.indexnow_endpoint, config.indexnow_key, location)
 
 
 def record(
@@ -196,7 +198,9 @@ def deliver(config: Config, outcome: IndexNowOutcome, *, dry_run: bool = False) 
     """Send ``outcome.urls`` (the pages are live now) and write back what is left pending."""
     from sitemill.indexnow.send import send_announcements  # (urllib: only when sending)
 
-    warning = below_root_warning(config.base_url, config.indexnow_key_location)
+    warning = below_root_warning(
+        config.base_url, config.indexnow_key_location, written=config.indexnow_write_key_file
+    )
     if warning is not None:
         outcome.messages.append(f"IndexNow: {warning}")
     outcome.delivered = True

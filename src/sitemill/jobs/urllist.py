@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemill.config.model import Config, LastmodMode, refuse_shards_on
+from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Skip, SkipReason
 from sitemill.errors import ConfigError, SourceError
@@ -34,6 +34,11 @@ def build_from_url_list(
     table once from the first block's line length instead of growing (and copying) it.
     """
     refuse_shards_on(config, "a URL list's children")
+    if config.indexnow is not IndexNowMode.OFF:
+        raise ConfigError(
+            "indexnow",
+            "a URL list keeps no state to tell which pages changed (use build or s3)",
+        )
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = Tally(report.skipped, report.skips)
