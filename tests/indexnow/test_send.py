@@ -379,9 +379,10 @@ def test_a_dry_run_contacts_nothing(stands: list[Stand]) -> None:
     engine, other = stands
     urls = {**engine.urls(7), **other.urls(2)}
     urls[engine.origin.replace("http://", "HTTP://") + "/Upper"] = "added"
+    urls[engine.origin.replace("http://", "http://someone@") + "/who"] = "added"
     report = send(engine, urls, dry_run=True, batch_size=3)
     assert engine.requests == other.requests == []
-    expected = sorted([(engine.origin, 3), (engine.origin, 3), (engine.origin, 2)])
+    expected = [(engine.origin, 3), (engine.origin, 3), (engine.origin, 3)]
     expected += [(other.origin, 2)]
     assert sorted(report.would_send) == sorted(expected)
     assert (report.sent, report.pending, report.messages) == ({}, {}, [])
@@ -396,9 +397,10 @@ def test_a_dry_run_without_a_key_says_so() -> None:
 
 
 def test_urls_without_an_http_host_are_refused(stand: Stand) -> None:
-    urls = {"mailto:someone@example.com": "added", "/relative": "changed", **stand.urls(1)}
+    urls = {"mailto:a@example.com": "added", "/relative": "changed", "http://[::1/": "added"}
+    urls |= stand.urls(1)
     report = send(stand, urls)
-    assert report.refused == {"not an absolute http(s) URL": 2}
+    assert report.refused == {"not an absolute http(s) URL": 3}
     assert list(report.sent) == list(stand.urls(1))
 
 

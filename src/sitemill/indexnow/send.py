@@ -86,16 +86,20 @@ def send_announcements(
 
 
 def _by_origin(urls: Mapping[str, str], report: SendReport) -> list[tuple[str, list[str]]]:
-    """The URLs by origin (scheme and host lower-cased), each group sorted; a URL that names
-    no http(s) host cannot be announced: refused."""
+    """The URLs by origin (scheme and host lower-cased, no user info), each group sorted; a
+    URL that names no http(s) host cannot be announced: refused."""
     groups: dict[str, list[str]] = {}
     for url in urls:
-        parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        if scheme not in ("http", "https") or not parts.hostname:
+        try:
+            parts = urlsplit(url)
+            scheme, host = parts.scheme.lower(), parts.hostname
+        except ValueError:  # an unclosed [IPv6 address
+            scheme, host = "", None
+        if scheme not in ("http", "https") or not host:
             report.refused[_NOT_HTTP] += 1
             continue
-        groups.setdefault(f"{scheme}://{parts.netloc.lower()}", []).append(url)
+        netloc = parts.netloc.rpartition("@")[2].lower()
+        groups.setdefault(f"{scheme}://{netloc}", []).append(url)
     if report.refused[_NOT_HTTP]:
         count = report.refused[_NOT_HTTP]
         report.messages.append(f"IndexNow: {count:,} URLs without an http(s) host not sent")
