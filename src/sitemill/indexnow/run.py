@@ -16,15 +16,10 @@ from typing import Any, Protocol
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
-from sitemill.indexnow.announce import (
-    KINDS,
-    MAX_PENDING,
-    announcements,
-    changes,
-    kept_pending,
-)
+from sitemill.indexnow.announce import announcements, changes, kept_pending
 from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key_location
 from sitemill.state.model import State
+from sitemill.state.pending import KINDS, MAX_PENDING
 from sitemill.urls import page_url
 
 log = logging.getLogger(__name__)
