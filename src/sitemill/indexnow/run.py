@@ -193,14 +193,14 @@ def deliver(config: Config, outcome: IndexNowOutcome, *, dry_run: bool = False) 
     """Send ``outcome.urls`` (the pages are live now) and write back what is left pending."""
     from sitemill.indexnow.send import send_announcements  # (urllib: only when sending)
 
+    outcome.delivered = True
+    if not outcome.urls:
+        return
     warning = below_root_warning(
         config.base_url, config.indexnow_key_location, written=config.indexnow_write_key_file
     )
     if warning is not None:
         outcome.messages.append(f"IndexNow: {warning}")
-    outcome.delivered = True
-    if not outcome.urls:
-        return
     sent = send_announcements(outcome.urls, settings_of(config), dry_run=dry_run)
     outcome.messages.extend(sent.messages)
     if dry_run:

@@ -77,7 +77,7 @@ def send_announcements(
         for _, group in groups:
             _keep(report, urls, group, "no key")
         if groups:
-            report.messages.append(f"IndexNow: {NO_KEY}; {len(report.pending):,} URLs kept")
+            report.messages.append(f"IndexNow: {NO_KEY}; {_urls(len(report.pending))} kept")
         return report
     sender = _Sender(settings, report, urls, sleep, timeout, deadline, max_wait)
     for origin, group in groups:
@@ -102,7 +102,7 @@ def _by_origin(urls: Mapping[str, str], report: SendReport) -> list[tuple[str, l
         groups.setdefault(f"{scheme}://{netloc}", []).append(url)
     if report.refused[_NOT_HTTP]:
         count = report.refused[_NOT_HTTP]
-        report.messages.append(f"IndexNow: {count:,} URLs without an http(s) host not sent")
+        report.messages.append(f"IndexNow: {_urls(count)} without an http(s) host not sent")
     return [(origin, sorted(groups[origin])) for origin in sorted(groups)]
 
 
@@ -143,7 +143,7 @@ class _Sender:
             self.report.messages.append(
                 f"IndexNow: nothing sent for {self._quoted(origin)}: its key file "
                 f"{self._quoted(location)} is not live ({self._quoted(problem)}); "
-                f"{count:,} URLs kept for the next run"
+                f"{_urls(count)} kept for the next run"
             )
             return
         host = urlsplit(origin).hostname or ""
@@ -177,7 +177,7 @@ class _Sender:
             reason = _REFUSED[answer.status]
             self.report.refused[reason] += len(batch)
             self.report.messages.append(
-                f"IndexNow: {self.endpoint} refused {len(batch):,} URLs of "
+                f"IndexNow: {self.endpoint} refused {_urls(len(batch))} of "
                 f"{self._quoted(origin)}: HTTP {reason}{self._excerpt(answer)}; "
                 "they are not sent again"
             )
@@ -200,7 +200,7 @@ class _Sender:
         )
         self.report.messages.append(
             f"IndexNow: {what} for {self._quoted(origin)}{note}{self._excerpt(answer)}; "
-            f"{count:,} URLs kept for the next run"
+            f"{_urls(count)} kept for the next run"
         )
         return False
 
@@ -225,3 +225,7 @@ def _held_reason(status: int | None) -> str:
     if 500 <= status <= 599:
         return f"{status} server error"
     return f"{status} unexpected answer"
+
+
+def _urls(count: int) -> str:
+    return f"{count:,} URL" if count == 1 else f"{count:,} URLs"
