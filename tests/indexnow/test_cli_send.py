@@ -5,6 +5,7 @@ the key in no output, log or state."""
 from __future__ import annotations
 
 import gzip
+import json
 import time
 from pathlib import Path
 
@@ -155,3 +156,17 @@ def test_the_written_key_file_of_a_project_site_is_its_key_location(
     (post,) = stand.posts
     assert post["keyLocation"] == f"{base}{KEY}.txt" and post["urlList"] == [base + "a.html"]
     assert "below its host's root" in caplog.text and KEY not in caplog.text
+
+
+def test_sending_rewrites_only_the_pending_table_of_the_state(
+    site: Path, stand: Stand, tmp_path: Path
+) -> None:
+    state = tmp_path / "state.json.gz"
+    build(site, stand, state, "--indexnow=later")
+    write(site, "a.html", "edited")
+    build(site, stand, state, "--indexnow=later")
+    before = json.loads(gzip.decompress(state.read_bytes()))
+    assert announce(site, stand, state) == 0
+    after = json.loads(gzip.decompress(state.read_bytes()))
+    assert before.pop("indexnow") == {"pending": {f"{stand.origin}/a.html": "changed"}}
+    assert after == before
