@@ -12,10 +12,10 @@ from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Alternate, Entry, Image, SkipReason
-from sitemill.html.facts import PageFacts
+from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
-from sitemill.listing.checks import PageChecks, is_verification_file, wants_facts
+from sitemill.listing.checks import PageChecks, is_verification_file
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from sitemill.indexnow.announce import (
-    MAX_PENDING,
-    announcements,
-    changes,
-    kept_pending,
-    pending_from_json,
-)
+from sitemill.indexnow.announce import announcements, changes, kept_pending
 from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
+from sitemill.state.pending import MAX_PENDING, pending_from_json
 
 BASE = "https://example.com/"
 

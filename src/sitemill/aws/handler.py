@@ -21,9 +21,9 @@ from sitemill.aws.events import (
 from sitemill.aws.logs import configure_logging
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
-from sitemill.indexnow.after import after_publishing
-from sitemill.indexnow.s3key import bucket_file_writer
+from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
+from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT

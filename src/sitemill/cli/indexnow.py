@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import ConfigError
-from sitemill.indexnow.pending import ObjectPending, StatePending
+from sitemill.indexnow.pending import ObjectPending, StatePending, state_is_public
 from sitemill.indexnow.run import IndexNowOutcome, PendingStore, collect, deliver
 from sitemill.messages import printable
 
@@ -89,9 +89,8 @@ def _pending_store(
 
         return StatePending(SinkStateStore(LocalDirSink(args.out or args.site_dir)), public=True)
     if isinstance(store, FileStateStore):
-        from sitemill.jobs.tree import state_is_public
-
-        return StatePending(store, public=state_is_public(store, args.site_dir, args.out))
+        folders = [args.site_dir, args.out or args.site_dir]
+        return StatePending(store, public=state_is_public(store, folders))
     return StatePending(store, public=False)
 
 

@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.indexnow.after import KEY_FILE_TYPE, after_publishing
+    from sitemill.jobs.afterpublish import KEY_FILE_TYPE, after_publishing
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, TextIO
 from sitemill.aws.clients import make_s3_client
 from sitemill.cli.console import print_report, terminal_progress, write_counts
 from sitemill.config.model import Config
-from sitemill.indexnow.after import after_publishing
-from sitemill.indexnow.s3key import bucket_file_writer
+from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.report import Report
 from sitemill.state.previous import open_previous

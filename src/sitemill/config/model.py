@@ -10,6 +10,13 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
+from sitemill.config.indexnow import (
+    DEFAULT_ENDPOINT,
+    parse_endpoint,
+    parse_indexnow_key,
+    parse_indexnow_mode,
+)
+from sitemill.config.indexnow import IndexNowMode as IndexNowMode
 from sitemill.config.rules import Rule, parse_rules
 from sitemill.config.values import (
     parse_base_url,
@@ -27,7 +34,6 @@ from sitemill.config.values import (
 )
 from sitemill.errors import ConfigError
 from sitemill.globs import Glob
-from sitemill.indexnow.key import DEFAULT_ENDPOINT, parse_endpoint, parse_indexnow_key
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
@@ -64,14 +70,6 @@ class ShardsMode(Enum):
     AUTO = "auto"  # sharded when the site needs more than one sitemap file
     ON = "on"
     OFF = "off"  # children split by count, sitemap-1.xml, sitemap-2.xml, ...
-
-
-class IndexNowMode(Enum):
-    """Whether a run announces its changed URLs (sitemill.indexnow); true is "send"."""
-
-    OFF = "off"
-    SEND = "send"  # right after publishing: the pages are live once written
-    LATER = "later"  # kept pending in the state: `sitemill indexnow` sends them after a deploy
 
 
 class ContentScope(Enum):
@@ -122,16 +120,6 @@ class Config:
     indexnow_endpoint: str = DEFAULT_ENDPOINT
     indexnow_key_location: str | None = None  # None: <key>.txt at each host's root
     indexnow_write_key_file: bool = False  # write <key>.txt as sitemill's own output
-
-
-def parse_indexnow_mode(key: str, value: object) -> IndexNowMode:
-    """off, send or later; a boolean too (true: send)."""
-    if isinstance(value, bool) or str(value).strip().lower() in _BOOLEAN_WORDS:
-        return IndexNowMode.SEND if parse_bool(key, value) else IndexNowMode.OFF
-    return parse_enum(IndexNowMode)(key, value)
-
-
-_BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "1", "0"})
 
 
 # key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.

@@ -229,3 +229,11 @@ def read_refresh(content: str) -> tuple[bool, str | None]:
         rest = rest.split(quote, 1)[0]
     url = rest.strip(HTML_SPACE)
     return True, url or None
+
+
+_HTML_SUFFIXES: Final = (".html", ".htm")
+
+
+def wants_facts(path: str) -> bool:
+    """Whether a page's head is read for facts: HTML files only."""
+    return path.lower().endswith(_HTML_SUFFIXES)

@@ -10,22 +10,12 @@ lastmod did, which content dates move only for a change a reader sees.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final
 
 from sitemill.state.model import State
-
-ADDED: Final = "added"
-CHANGED: Final = "changed"
-REMOVED: Final = "removed"
-KINDS: Final = (ADDED, CHANGED, REMOVED)
-# Pending URLs a state keeps at most (ten full batches); beyond, the oldest are dropped.
-MAX_PENDING: Final = 100_000
-MAX_URL_CHARS: Final = 2_048
-_URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}")
+from sitemill.state.pending import ADDED, CHANGED, MAX_PENDING, REMOVED
 
 
 @dataclass
@@ -103,19 +93,3 @@ def kept_pending(urls: Mapping[str, str], *, public: bool) -> tuple[dict[str, st
         return dict(urls), 0
     kept = {url: kind for url, kind in urls.items() if kind != REMOVED}
     return kept, len(urls) - len(kept)
-
-
-def pending_from_json(value: object) -> dict[str, str]:
-    """A state's pending URLs, checked: a table of at most MAX_PENDING absolute http(s)
-    URLs, each with its kind; anything else in it is dropped (a state is input from outside:
-    a run announces only URLs below its own base URL, ``announcements``)."""
-    if not isinstance(value, dict):
-        return {}
-    table = value.get("pending")
-    if not isinstance(table, dict) or len(table) > MAX_PENDING:
-        return {}
-    return {
-        url: kind
-        for url, kind in table.items()
-        if isinstance(url, str) and _URL.fullmatch(url) and kind in KINDS
-    }

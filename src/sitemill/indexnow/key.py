@@ -7,38 +7,8 @@ no message, summary, log line or state holds it (``messages.redact`` hides a reg
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Final
 from urllib.parse import urlsplit
-
-from sitemill.errors import ConfigError
-from sitemill.messages import register_secret
-
-DEFAULT_ENDPOINT: Final = "https://api.indexnow.org/indexnow"
-_KEY: Final = re.compile(r"[A-Za-z0-9-]{8,128}")
-
-
-def parse_indexnow_key(key: str, value: object) -> str:
-    """8 to 128 of ``a-zA-Z0-9-``; a bad one is a ConfigError that does not quote it."""
-    text = str(value).strip()
-    if not _KEY.fullmatch(text):
-        raise ConfigError(
-            key, f"is not 8 to 128 characters of a-z, A-Z, 0-9 and '-' ({len(text)} given)"
-        )
-    register_secret(text)
-    return text
-
-
-def parse_endpoint(key: str, value: object) -> str:
-    """An absolute http(s) URL without user info or fragment."""
-    text = str(value).strip()
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ConfigError(key, f"{text!r} is not an absolute http(s) URL")
-    if parts.username is not None or parts.password is not None or parts.fragment:
-        raise ConfigError(key, f"{text!r} must carry no user info and no fragment")
-    return text
 
 
 def key_file_name(key: str) -> str:

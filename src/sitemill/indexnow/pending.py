@@ -3,15 +3,15 @@ in an object of their own beside it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+import os
+from pathlib import Path
+from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.indexnow.announce import pending_from_json
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import dump_document, dump_state
-
-if TYPE_CHECKING:
-    from sitemill.state.store import StateStore
+from sitemill.state.pending import pending_from_json
+from sitemill.state.store import FileStateStore, StateStore
 
 PENDING_FORMAT: Final = "sitemill-indexnow"
 
@@ -76,3 +76,12 @@ class ObjectPending:
             return False
         document = {"format": PENDING_FORMAT, "pending": dict(pending)}
         return self.store.write(dump_document(document))
+
+
+def state_is_public(store: StateStore, folders: list[Path]) -> bool:
+    """Whether the state may be served with the site: beside the sitemaps, or a file in the
+    site or its output folder."""
+    if not isinstance(store, FileStateStore):
+        return True
+    where = Path(os.path.realpath(store.path))
+    return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)

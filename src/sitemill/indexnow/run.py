@@ -16,15 +16,10 @@ from typing import Any, Protocol
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
-from sitemill.indexnow.announce import (
-    KINDS,
-    MAX_PENDING,
-    announcements,
-    changes,
-    kept_pending,
-)
+from sitemill.indexnow.announce import announcements, changes, kept_pending
 from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key_location
 from sitemill.state.model import State
+from sitemill.state.pending import KINDS, MAX_PENDING
 from sitemill.urls import page_url
 
 log = logging.getLogger(__name__)
@@ -198,14 +193,14 @@ def deliver(config: Config, outcome: IndexNowOutcome, *, dry_run: bool = False) 
     """Send ``outcome.urls`` (the pages are live now) and write back what is left pending."""
     from sitemill.indexnow.send import send_announcements  # (urllib: only when sending)
 
+    outcome.delivered = True
+    if not outcome.urls:
+        return
     warning = below_root_warning(
         config.base_url, config.indexnow_key_location, written=config.indexnow_write_key_file
     )
     if warning is not None:
         outcome.messages.append(f"IndexNow: {warning}")
-    outcome.delivered = True
-    if not outcome.urls:
-        return
     sent = send_announcements(outcome.urls, settings_of(config), dry_run=dry_run)
     outcome.messages.extend(sent.messages)
     if dry_run:

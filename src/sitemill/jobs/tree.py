@@ -10,7 +10,7 @@ from pathlib import Path
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
 from sitemill.html.facts import ORDINARY_PAGE
-from sitemill.indexnow.pending import StatePending
+from sitemill.indexnow.pending import StatePending, state_is_public
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedates import TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
@@ -89,29 +89,26 @@ def build_from_tree(
         shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
     )
     if dating is not None:
-        plan.remember.outputs = frozenset(report.result.outputs)
-        plan.remember.plan = report.result.plan
-        public = state_is_public(dating.store, site_dir, output_dir)
-        report.indexnow = record(
-            config,
-            dating.known,
-            plan.remember,
-            first_run=dating.first_run,
-            store=StatePending(dating.store, public=public),
-        )
-        log_messages(report.indexnow, report.warnings)
-        report.state_written = save_state(dating.store, plan.remember, report.warnings)
+        _keep_state(config, dating, plan.remember, report, [site_dir, output_dir or site_dir])
     return report
 
 
-def state_is_public(store: StateStore, site_dir: Path, output_dir: Path | None) -> bool:
-    """Whether the state may be served with the site: beside the sitemaps, or a file in the
-    site or its output folder."""
-    if not isinstance(store, FileStateStore):
-        return True
-    where = Path(os.path.realpath(store.path))
-    folders = [site_dir] if output_dir is None else [site_dir, output_dir]
-    return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)
+def _keep_state(
+    config: Config, dating: _Start, remember: State, report: Report, folders: list[Path]
+) -> None:
+    """The state of the run, with what IndexNow is to announce, after the sitemaps."""
+    remember.outputs = frozenset(report.result.outputs)
+    remember.plan = report.result.plan
+    public = state_is_public(dating.store, folders)
+    report.indexnow = record(
+        config,
+        dating.known,
+        remember,
+        first_run=dating.first_run,
+        store=StatePending(dating.store, public=public),
+    )
+    log_messages(report.indexnow, report.warnings)
+    report.state_written = save_state(dating.store, remember, report.warnings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from sitemill.html.facts import (
     PAGE_FACTS_BYTES,
     PageFacts,
     read_page_facts,
+    wants_facts,
     with_images,
 )
 from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES, fingerprint_bytes, fingerprint_html
-from sitemill.listing.checks import wants_facts
 from sitemill.pipeline import reads_page
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.robots import RobotsRules

@@ -32,7 +32,6 @@ VERIFICATION_NAME: Final = re.compile(
 # Folders that hold third-party packages copied into a site (their READMEs and demos are
 # HTML pages of someone else's).
 _VENDORED: Final = re.compile(r"(?:^|/)(node_modules|bower_components|jspm_packages|js/vendor)/")
-_HTML_SUFFIXES: Final = (".html", ".htm")
 # The detail of each skip the page's own bytes give, read now or remembered by the state
 # (which keeps no URL of an unlisted page: a remembered redirect's target is not known).
 _NOT_A_PAGE: Final = "not an HTML document"
@@ -49,11 +48,6 @@ _MANY_CANONICAL: Final = 10
 
 def is_verification_file(path: str) -> bool:
     return VERIFICATION_NAME.fullmatch(path) is not None
-
-
-def wants_facts(path: str) -> bool:
-    """Whether a page's head is read for facts: HTML files only."""
-    return path.lower().endswith(_HTML_SUFFIXES)
 
 
 class PageChecks:

@@ -5,6 +5,7 @@ urllib's ``timeout`` is per socket operation, so a dripping server never trips i
 connection a request opens is remembered, and a timer shuts them all down when the deadline
 passes: whatever read was waiting returns, and the caller gets a FetchError. Redirects are
 followed to http(s) only, at most MAX_REDIRECTS of them; proxies come from the environment.
+With ``follow=False`` (an IndexNow POST) the first answer is the response, whatever its status.
 """
 
 from __future__ import annotations
@@ -86,8 +87,9 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-def _opener(connections: _Connections) -> urllib.request.OpenerDirector:
-    """http and https only (no file:, ftp: or data: handlers), proxies from the env."""
+def _opener(connections: _Connections, follow: bool) -> urllib.request.OpenerDirector:
+    """http and https only (no file:, ftp: or data: handlers), proxies from the env; without
+    ``follow`` no redirect is followed and no status is an HTTPError."""
     plain = _tracked(http.client.HTTPConnection, connections)
     secure = _tracked(http.client.HTTPSConnection, connections)
     context = _tls_context()
@@ -106,10 +108,13 @@ def _opener(connections: _Connections) -> urllib.request.OpenerDirector:
         urllib.request.UnknownHandler(),
         Http(),
         Https(),
-        _HttpOnlyRedirects(),
-        urllib.request.HTTPDefaultErrorHandler(),
-        urllib.request.HTTPErrorProcessor(),
     )
+    if follow:
+        handlers += (
+            _HttpOnlyRedirects(),
+            urllib.request.HTTPDefaultErrorHandler(),
+            urllib.request.HTTPErrorProcessor(),
+        )
     for handler in handlers:
         opener.add_handler(handler)
     return opener
@@ -117,11 +122,13 @@ def _opener(connections: _Connections) -> urllib.request.OpenerDirector:
 
 @contextmanager
 def deadline_open(
-    request: urllib.request.Request, *, timeout: float, deadline: float
+    request: urllib.request.Request, *, timeout: float, deadline: float, follow: bool = True
 ) -> Iterator[tuple[http.client.HTTPResponse, Callable[[int], bytes]]]:
     """Open ``request``; yield the response and a ``read(limit)`` for its body. Every step,
     the body's reading included, ends by ``deadline`` seconds from now (FetchError otherwise);
-    ``timeout`` bounds each silence on its own. HTTPError and URLError as urllib raises."""
+    ``timeout`` bounds each silence on its own. HTTPError and URLError as urllib raises;
+    with ``follow=False`` any status is the response (a 3xx is not followed; an error's body
+    is read within the deadline too), never an HTTPError."""
     connections = _Connections()
     timer = threading.Timer(deadline, connections.expire)
     timer.daemon = True
@@ -129,7 +136,7 @@ def deadline_open(
     ends = time.monotonic() + deadline
     try:
         try:
-            response = _opener(connections).open(request, timeout=timeout)
+            response = _opener(connections, follow).open(request, timeout=timeout)
         except (OSError, http.client.HTTPException) as exc:
             _raise_if_expired(connections, deadline, exc)
             raise

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.entries import SkipReason
-from sitemill.html.facts import PageFacts
+from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.html.fingerprint import FINGERPRINT_VERSION
-from sitemill.listing.checks import wants_facts
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state.dating import Dated, at_precision, content_date

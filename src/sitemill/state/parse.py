@@ -18,7 +18,6 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
-from sitemill.indexnow.announce import pending_from_json
 from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
@@ -32,6 +31,7 @@ from sitemill.state.model import (
     PageRecord,
     State,
 )
+from sitemill.state.pending import pending_from_json
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import SinkError, SourceError
-from sitemill.indexnow.after import KEY_FILE_TYPE, WriteFile
+from sitemill.jobs.afterpublish import KEY_FILE_TYPE, WriteFile
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.sources.s3 import describe_error, read_missing_as_none
 

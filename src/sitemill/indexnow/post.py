@@ -1,0 +1,108 @@
+"""The two requests of an IndexNow announcement: the key file's GET and the engine's POST.
+
+Both run under ``deadline_open``: one deadline for the whole request, the body read bounded.
+The GET follows redirects as an engine would; the POST does not (a 3xx is an answer like any
+other). Neither raises: what went wrong is a short reason, one line, for a message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Final
+
+from sitemill.errors import FetchError
+from sitemill.state.fetch import deadline_open
+from sitemill.version import __version__
+
+KEY_FILE_LIMIT: Final = 1024  # bytes of a key file read (a key is at most 128 characters)
+ANSWER_LIMIT: Final = 4 * 1024  # bytes of an engine's answer read, to quote in a message
+MAX_RETRY_WAIT: Final = 30.0  # seconds: the longest one wait after a 429, whatever it asks
+MIN_RETRY_WAIT: Final = 1.0  # and the shortest (a "Retry-After: 0" is no reason to hammer)
+_EXCERPT: Final = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An engine's answer to one POST."""
+
+    status: int | None  # None: no answer (``detail`` says why)
+    detail: str = ""  # the body of an answer that is not 2xx, one line, bounded; or why none
+    retry_after: str | None = None  # the Retry-After header, as sent
+
+
+def key_file_problem(location: str, key: str, *, timeout: float, deadline: float) -> str | None:
+    """Why the key file at ``location`` does not hold ``key`` (UTF-8, a BOM and white space
+    around allowed); None when it does. The reason may quote the key: redact it."""
+    try:
+        with deadline_open(_request(location), timeout=timeout, deadline=deadline) as (_, read):
+            content = read(KEY_FILE_LIMIT)
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        return f"HTTP {exc.code}"
+    except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
+        return _why(exc, timeout)
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return "it is not UTF-8 text"
+    return None if text.strip() == key else "it does not hold the key"
+
+
+def post(endpoint: str, body: dict[str, object], *, timeout: float, deadline: float) -> Answer:
+    """One POST of ``body`` as JSON, its redirects not followed: the answer's status, and
+    its body (bounded, one line) when not 2xx. The detail may quote the key: redact it."""
+    data = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    try:
+        with deadline_open(
+            _request(endpoint, data), timeout=timeout, deadline=deadline, follow=False
+        ) as (response, read):
+            status = response.status
+            if 200 <= status <= 299:
+                return Answer(status)
+            retry_after = response.headers.get("Retry-After")
+            try:
+                detail = _one_line(read(ANSWER_LIMIT).decode("utf-8", "replace"))
+            except (FetchError, OSError, http.client.HTTPException, ValueError):
+                detail = ""  # the status is the answer; its body is only quoted
+            return Answer(status, detail, retry_after)
+    except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
+        return Answer(None, _why(exc, timeout))
+
+
+def retry_wait(retry_after: str | None, attempt: int, now: float) -> float:
+    """Seconds to wait before try ``attempt + 1`` after a 429: what Retry-After asks (seconds
+    or an HTTP date, ``now`` the epoch time), else 1, 2, 4, ...; between MIN_RETRY_WAIT and
+    MAX_RETRY_WAIT."""
+    wait = float(2 ** min(attempt, 16))
+    text = (retry_after or "").strip()
+    if text.isdigit():
+        wait = float(text)
+    elif text:
+        with contextlib.suppress(TypeError, ValueError, OverflowError):
+            wait = max(0.0, parsedate_to_datetime(text).timestamp() - now)
+    return min(max(wait, MIN_RETRY_WAIT), MAX_RETRY_WAIT)
+
+
+def _request(url: str, data: bytes | None = None) -> urllib.request.Request:
+    headers = {"User-Agent": f"sitemill/{__version__}"}
+    if data is not None:
+        headers["Content-Type"] = "application/json; charset=utf-8"
+    return urllib.request.Request(url, data=data, headers=headers)  # noqa: S310 (http(s) only)
+
+
+def _why(exc: BaseException, timeout: float) -> str:
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {timeout:g} s"
+    if isinstance(exc, urllib.error.URLError):
+        return _one_line(exc.reason)
+    return _one_line(exc) or type(exc).__name__
+
+
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split())[:_EXCERPT]

@@ -1,0 +1,32 @@
+"""IndexNow's URLs not announced yet, as a state keeps them (sitemill.indexnow): their kinds,
+their bound, and the check of a remembered table (a state is input from outside)."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+ADDED: Final = "added"
+CHANGED: Final = "changed"
+REMOVED: Final = "removed"
+KINDS: Final = (ADDED, CHANGED, REMOVED)
+# Pending URLs a state keeps at most (ten full batches); beyond, the oldest are dropped.
+MAX_PENDING: Final = 100_000
+MAX_URL_CHARS: Final = 2_048
+_URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}")
+
+
+def pending_from_json(value: object) -> dict[str, str]:
+    """A state's pending URLs, checked: a table of at most MAX_PENDING absolute http(s)
+    URLs, each with its kind; anything else in it is dropped (a state is input from outside:
+    a run announces only URLs below its own base URL, ``announcements``)."""
+    if not isinstance(value, dict):
+        return {}
+    table = value.get("pending")
+    if not isinstance(table, dict) or len(table) > MAX_PENDING:
+        return {}
+    return {
+        url: kind
+        for url, kind in table.items()
+        if isinstance(url, str) and _URL.fullmatch(url) and kind in KINDS
+    }
