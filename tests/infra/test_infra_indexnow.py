@@ -24,9 +24,9 @@ from test_infra import (
     translate,
 )
 
+from sitemill.config.indexnow import parse_indexnow_key
 from sitemill.config.model import IndexNowMode, load_config
 from sitemill.errors import ConfigError
-from sitemill.indexnow.key import parse_indexnow_key
 
 KEY = "5f0c2a9e-sitemill-infra-key-7b41"
 SEND = {"IndexNow": "send", "IndexNowKey": KEY}
@@ -115,16 +115,27 @@ def function_config_error(stack: Stack) -> str | None:
     return None
 
 
+DATES = {
+    "content dates": {},
+    "no content dates": {"ContentDates": "false"},
+    "no lastmod": {"Lastmod": "none"},
+}
+
+
 @pytest.mark.parametrize(
     ("indexnow", "key", "write", "dates"),
-    list(
-        itertools.product(
-            ["off", "send"],
-            ["", KEY],
-            ["false", "true"],
-            [{}, {"ContentDates": "false"}, {"Lastmod": "none"}],
+    [
+        pytest.param(
+            indexnow,
+            key,
+            write,
+            DATES[dates],
+            id=f"{indexnow}-key {bool(key)}-file {write}-{dates}",
         )
-    ),
+        for indexnow, key, write, dates in itertools.product(
+            ["off", "send"], ["", KEY], ["false", "true"], DATES
+        )
+    ],
 )
 def test_rules_refuse_exactly_what_sitemill_refuses(
     translated: dict[str, Any], indexnow: str, key: str, write: str, dates: dict[str, str]
