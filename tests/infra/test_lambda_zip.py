@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from enginestand import KEY, Stand
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = ROOT / "infra" / "build_lambda_zip.py"
 MAX_ZIP_BYTES = 5 * 1024 * 1024
@@ -305,6 +307,23 @@ RUNNER = textwrap.dedent(
                     ),
                     "put state beside": denied(own.put_object, Bucket=bucket, Key=state, Body=b"x"),
                 }
+                key_file = spec.get("key_file")
+                if key_file:
+                    report["denied"] |= {
+                        "read key file": denied(own.get_object, Bucket=bucket, Key=key_file),
+                        "put key file": denied(
+                            own.put_object, Bucket=bucket, Key=key_file, Body=b"x"
+                        ),
+                        "delete key file": denied(
+                            own.delete_object, Bucket=bucket, Key=key_file
+                        ),
+                        "put other txt": denied(
+                            own.put_object, Bucket=bucket, Key=prefix + "other.txt", Body=b"x"
+                        ),
+                        "put key file elsewhere": denied(
+                            own.put_object, Bucket=bucket, Key="other/" + key_file, Body=b"x"
+                        ),
+                    }
                 if state_bucket:
                     kept = spec["state_key"]
                     other = "other-site/" + kept.split("/", 1)[1]
@@ -360,10 +379,13 @@ def run_unpacked(
     runs: list[dict[str, str]],
     policy: dict[str, Any] | None = None,
     state: str | None = None,
+    extra_env: dict[str, str] | None = None,
+    key_file: str | None = None,
 ) -> dict[str, Any]:
     """Seed a moto bucket with SITE, then invoke the unpacked handler once per item of
     ``runs`` (extra environment for that invocation) with a manual rebuild event. With
-    ``state`` (s3://bucket/key, as the stack sets SITEMILL_STATE), that bucket exists too."""
+    ``state`` (s3://bucket/key, as the stack sets SITEMILL_STATE), that bucket exists too;
+    ``extra_env`` holds for every run; with ``key_file`` (a key), its writes are tried too."""
     env = {
         "AWS_ACCESS_KEY_ID": "testing",
         "AWS_SECRET_ACCESS_KEY": "testing",
@@ -373,6 +395,7 @@ def run_unpacked(
         "SITEMILL_BASE_URL": "https://example.com/",
         "SITEMILL_ROBOTS_TXT": "true",
         "SITEMILL_LOG_LEVEL": "WARNING",
+        **(extra_env or {}),
     }
     spec = {
         "package": str(package),
@@ -381,6 +404,7 @@ def run_unpacked(
         "objects": {prefix + key: body for key, body in SITE.items()},
         "policy": policy,
         "runs": runs,
+        "key_file": key_file,
     }
     if state is not None:
         env["SITEMILL_STATE"] = state
@@ -427,9 +451,10 @@ def test_unpacked_zip_rebuilds_a_bucket_on_its_own(tmp_path: Path, unpacked: Pat
 STATE_BUCKET = "sitemill-statebucket-1x2y3z4w5v6u"
 
 
-def function_stack(prefix: str) -> Any:
+def function_stack(prefix: str, **parameters: str) -> Any:
     return infra.make_stack(
-        infra.translate(infra.load_template()), {"SourcePrefix": prefix, "RobotsTxt": "true"}
+        infra.translate(infra.load_template()),
+        {"SourcePrefix": prefix, "RobotsTxt": "true", **parameters},
     )
 
 
@@ -440,9 +465,10 @@ def function_state(prefix: str) -> str:
     return location.replace(infra.STATE_BUCKET, STATE_BUCKET)
 
 
-def function_policy(prefix: str) -> dict[str, Any]:
-    """The function's S3 statements from the template, resolved for this bucket and prefix."""
-    stack = function_stack(prefix)
+def function_policy(prefix: str, **parameters: str) -> dict[str, Any]:
+    """The function's S3 statements from the template, resolved for this bucket and prefix
+    (and these parameters)."""
+    stack = function_stack(prefix, **parameters)
     statements = []
     for statement in stack.role_statements():
         if any(action.startswith("s3:") for action in infra._listed(statement["Action"])):
@@ -529,3 +555,57 @@ def test_template_policy_is_enough_for_the_handler_and_no_more(
         "read other state": True,
         "put other state": True,
     }
+
+
+def test_template_policy_is_enough_for_indexnow_and_its_key_file_only(
+    tmp_path: Path, unpacked: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prefix = "site/"
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)  # (the function's run inherits the rest)
+    stand = Stand()  # the engine and the live site, on 127.0.0.1
+    stand.thread.start()
+    indexnow = {
+        "SITEMILL_BASE_URL": stand.origin + "/",
+        "SITEMILL_INDEXNOW": "send",
+        "SITEMILL_INDEXNOW_KEY": KEY,
+        "SITEMILL_INDEXNOW_ENDPOINT": stand.origin + "/indexnow",
+        "SITEMILL_INDEXNOW_WRITE_KEY_FILE": "true",
+    }
+    deploy = json.dumps({prefix + "about/index.html": "<html><title>about us</title></html>"})
+    runs = [{}, {"_put": deploy, "_event": prefix + "about/index.html"}]
+    policy = function_policy(prefix, IndexNow="send", IndexNowKey=KEY, IndexNowWriteKeyFile="true")
+    try:
+        report = run_unpacked(
+            tmp_path,
+            unpacked,
+            prefix,
+            runs,
+            policy=policy,
+            state=function_state(prefix),
+            extra_env=indexnow,
+            key_file=f"{prefix}{KEY}.txt",
+        )
+    finally:
+        stand.httpd.shutdown()
+        stand.httpd.server_close()
+    first, second = report["runs"]
+    assert first["status"] == "ok" and second["status"] == "ok", report["runs"]
+    nothing = {"mode": "send", "found": {}, "from_earlier_runs": 0, "sent": 0, "pending": 0}
+    assert first["indexnow"] == {**nothing, "refused": 0}, first  # (a first run)
+    assert second["indexnow"] == {**nothing, "found": {"changed": 1}, "sent": 1, "refused": 0}
+    assert [body["urlList"] for body in stand.posts] == [[stand.origin + "/about/"]]
+    assert f"{prefix}{KEY}.txt" in report["keys"]
+    # The URLs not sent yet beside the partitioned state, in the stack's state bucket.
+    parts = f"{infra.BUCKET}/{prefix}sitemill-state/"
+    assert parts + "indexnow.json.gz" in report["state_keys"]
+    # Enough: the key file read and written. No more: not deleted, no other .txt written.
+    key_file = {
+        "read key file": False,
+        "put key file": False,
+        "delete key file": True,
+        "put other txt": True,
+        "put key file elsewhere": True,
+    }
+    assert {name: report["denied"][name] for name in key_file} == key_file
+    assert report["denied"]["put page"] is True
