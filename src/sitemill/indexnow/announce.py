@@ -38,13 +38,16 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
     )
     found: dict[str, str] = {}
     added: set[str] = set()
+    remembered = old.pages.get
     for path, record in new.pages.items():
-        before = old.pages.get(path)
+        before = remembered(path)
         if before is None:
             added.add(url_of(path))
-        elif _changed(before.fingerprint, record.fingerprint, comparable) or (
-            not comparable and before.lastmod != record.lastmod
-        ):
+        elif comparable:
+            then, now = before.fingerprint, record.fingerprint
+            if then != now and then is not None and now is not None:
+                found[url_of(path)] = CHANGED
+        elif before.lastmod != record.lastmod:
             found[url_of(path)] = CHANGED
     removed = {url_of(path) for path in old.pages.keys() - new.pages.keys()}
     for url in added:  # (a URL another file lists now, such as a.htm for a.html: changed)
@@ -52,10 +55,6 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
     for url in removed - added:
         found[url] = REMOVED
     return found
-
-
-def _changed(before: str | None, now: str | None, comparable: bool) -> bool:
-    return comparable and before is not None and now is not None and before != now
 
 
 def announcements(
