@@ -1,4 +1,6 @@
-"""Shared fixtures: small sites on disk, a fixed base URL."""
+"""Shared fixtures: small sites on disk, a fixed base URL, the local IndexNow engine-and-site
+stands. (The only conftest.py: tests import names from it as ``conftest``, which a second one
+in a subfolder would shadow, depending on the order of collection.)"""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from enginestand import Stand
 from livesite import serve_folder
 
 BASE_URL = "https://example.com/"
@@ -49,3 +52,23 @@ def live_site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     served.mkdir()
     with serve_folder(served) as url:
         yield served, url
+
+
+@pytest.fixture
+def stands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Stand]]:
+    """Two servers (two origins); the first is the engine too."""
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    running = [Stand(), Stand()]
+    for stand in running:
+        stand.thread.start()
+    yield running
+    for stand in running:
+        stand.release.set()
+        stand.httpd.shutdown()
+        stand.httpd.server_close()
+
+
+@pytest.fixture
+def stand(stands: list[Stand]) -> Stand:
+    return stands[0]
