@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from botocore.exceptions import ClientError
 
 import sitemill.indexnow.send
 from enginestand import KEY, Reply, Stand
@@ -337,3 +338,23 @@ def test_a_dry_run_sends_nothing(make_site: Callable[..., Site], layout: str) ->
     # The real run after it still announces the change.
     assert site.rebuild()["indexnow"] == counts({"changed": 1}, sent=1)
     assert site.accepted([200]) == [site.url("blog/post.html")]
+
+
+def test_a_key_file_that_cannot_be_written_is_a_warning_and_the_run_goes_on(
+    make_site: Callable[..., Site], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(SITEMILL_INDEXNOW_WRITE_KEY_FILE="true")
+
+    def deny(params: dict[str, Any], **_: Any) -> None:
+        if params.get("Key") == f"{KEY}.txt":
+            raise ClientError(
+                {"Error": {"Code": "AccessDenied", "Message": "Access Denied"}}, "PutObject"
+            )
+
+    site.s3.meta.events.register("before-parameter-build.s3.PutObject", deny)
+    site.rebuild()  # (status ok: asserted by invoke)
+    site.upload("blog/post.html", page("a post, edited"))
+    assert site.summaries[-1]["indexnow"]["sent"] == 1  # the stand serves the key all the same
+    found = [line for line in warnings(capsys) if "cannot write the key file" in line]
+    assert len(found) == 2 and all(KEY not in line for line in found)
+    assert "sitemap.xml" in site.objects(BUCKET)

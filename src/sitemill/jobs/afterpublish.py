@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 
 from sitemill.config.model import Config, IndexNowMode
+from sitemill.errors import SitemillError
 from sitemill.indexnow.key import key_file_name
 from sitemill.indexnow.run import deliver
 from sitemill.report import Report
@@ -23,9 +24,7 @@ def after_publishing(
     anything is announced (engines fetch it to check); then, with ``indexnow = send``, the
     announcements, whose lines become the run's warnings."""
     if config.indexnow_write_key_file and write_file is not None and not dry_run:
-        key = config.indexnow_key
-        if write_file(key_file_name(key), key.encode("ascii")):
-            log.info("wrote the IndexNow key file")
+        _write_key_file(config.indexnow_key, write_file, report.warnings)
     outcome = report.indexnow
     if outcome is None or config.indexnow is not IndexNowMode.SEND:
         return
@@ -34,3 +33,15 @@ def after_publishing(
     for message in outcome.messages[known:]:
         log.warning("%s", message)
         report.warnings.append(message)
+
+
+def _write_key_file(key: str, write_file: WriteFile, warnings: list[str]) -> None:
+    """The key file; one that cannot be written is a warning, not a failed run: the sitemaps
+    are published, and the URLs stay pending until engines can read the key."""
+    try:
+        if write_file(key_file_name(key), key.encode("ascii")):
+            log.info("wrote the IndexNow key file")
+    except SitemillError as exc:
+        message = f"IndexNow: cannot write the key file: {exc}; what is to announce stays pending"
+        log.warning("%s", message)
+        warnings.append(message)
