@@ -1,0 +1,64 @@
+"""`sitemill s3 --indexnow=later`, then `sitemill indexnow --bucket` after the deploy (moto,
+and the engine-and-site stand on 127.0.0.1): partitioned and single-state layouts."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from enginestand import KEY, Stand
+from s3util import BUCKET, moto_bucket
+from sitemill.cli.main import main
+
+STATE_BUCKET = "sitemill-private-state"
+
+
+def page(words: str) -> bytes:
+    return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("SITEMILL_INDEXNOW_KEY", KEY)
+    for client in moto_bucket(monkeypatch):
+        client.create_bucket(Bucket=STATE_BUCKET)
+        for name in ("a.html", "b.html", "c.html"):
+            client.put_object(Bucket=BUCKET, Key=name, Body=page(name))
+        yield client
+
+
+@pytest.mark.parametrize("shards", ["auto", "off"])
+def test_later_then_announced_after_the_deploy(
+    s3: Any, stand: Stand, shards: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = [
+        "--base-url",
+        stand.origin + "/",
+        "--state",
+        f"s3://{STATE_BUCKET}/sitemill-state.json.gz",
+        "--shards",
+        shards,
+        "--indexnow-endpoint",
+        stand.origin + "/indexnow",
+    ]
+    assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    s3.put_object(Bucket=BUCKET, Key="b.html", Body=page("b, edited"))
+    s3.delete_object(Bucket=BUCKET, Key="c.html")
+    assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    assert "2 pending for `sitemill indexnow`" in capsys.readouterr().out
+    assert stand.requests == []
+    assert main(["indexnow", "--bucket", BUCKET, "--dry-run", *common]) == 0
+    assert f"removed: {stand.origin}/c.html" in capsys.readouterr().out
+    assert stand.requests == []
+    assert main(["indexnow", "--bucket", BUCKET, *common]) == 0
+    (post,) = stand.posts
+    assert post["urlList"] == [f"{stand.origin}/b.html", f"{stand.origin}/c.html"]
+    assert main(["indexnow", "--bucket", BUCKET, *common]) == 0  # nothing left
+    assert len(stand.posts) == 1
+    for item in s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"]:
+        data = s3.get_object(Bucket=STATE_BUCKET, Key=item["Key"])["Body"].read()
+        text = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+        assert KEY.encode() not in text and b"c.html" not in text
