@@ -153,7 +153,7 @@ def run_action(
     unknown = set(inputs) - set(step["defaults"])
     assert not unknown, f"not inputs of action.yml: {unknown}"
     values: dict[str, str] = {**step["defaults"], **inputs}
-    known = {"steps.install.outputs.python": sys.executable}
+    known = {"steps.install.outputs.python": action_python(workspace.parent)}
 
     def evaluate(match: re.Match[str]) -> str:
         name = match[1]
@@ -188,6 +188,23 @@ def run_action(
         parse_outputs(output.read_text(encoding="utf-8") if output.exists() else ""),
         summary.read_text(encoding="utf-8") if summary.exists() else "",
     )
+
+
+def action_python(scratch: Path) -> str:
+    """The Python the install step makes: one that imports sitemill from this checkout, as
+    `pip install "$GITHUB_ACTION_PATH"` installs it (the run step sets PYTHONPATH to the
+    action's folder only, so the test venv's own install, perhaps of another checkout such as
+    a worktree's main, would be used otherwise)."""
+    wrapper = scratch / "action-python"
+    if not wrapper.exists():
+        source = shlex.quote(str(ROOT / "src"))
+        wrapper.write_text(
+            f'#!/bin/sh\nPYTHONPATH="$PYTHONPATH"{os.pathsep}{source} '
+            f"exec {shlex.quote(sys.executable)} \"$@\"\n",
+            encoding="utf-8",
+        )
+        wrapper.chmod(0o755)
+    return str(wrapper)
 
 
 def parse_outputs(text: str) -> dict[str, str]:
