@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -102,8 +103,23 @@ class Repo:
         return self._tree_git
 
     def _paths(self, names: Sequence[str]) -> list[str]:
-        """Output names as paths from the top, where git runs."""
-        return [self._prefix + name for name in names]
+        """Output names as paths from the top, where git runs: a name relative to the
+        output directory may lead out of it (``../.sitemill/state.json.gz``), never out of
+        the work tree."""
+        outside = self.outside(names)
+        if outside:
+            raise GitError(f"{', '.join(outside)} is outside the git work tree: not committed")
+        return [posixpath.normpath(self._prefix + name) for name in names]
+
+    def outside(self, names: Sequence[str]) -> list[str]:
+        """The names that lead out of the work tree (a state file elsewhere in the workspace)."""
+        paths = [posixpath.normpath(self._prefix + name) for name in names]
+        return [name for name, path in zip(names, paths, strict=True) if _leaves(path)]
+
+    def _names(self, paths: Sequence[str], names: Sequence[str]) -> list[str]:
+        """Of ``names``, those whose path from the top is among ``paths`` (git's order)."""
+        of_path = dict(zip(self._paths(names), names, strict=True))
+        return [of_path[path] for path in paths if path in of_path]
 
     def read(self, *args: str) -> str:
         """The output of a command that must succeed, as text."""
@@ -139,20 +155,18 @@ class Repo:
             self.git("rm", "--cached", "--quiet", "--ignore-unmatch", "--", *self._paths(gone))
         head = self.git("rev-parse", "--verify", "--quiet", "HEAD", check=False)
         base = _text(head.stdout).strip() if head.returncode == 0 else _EMPTY_TREE
-        relative = f"--relative={self._prefix}" if self._prefix else "--relative"
         diff = self.read(
-            "diff", "--cached", "--name-only", "--no-ext-diff", "--no-textconv", relative, "-z",
+            "diff", "--cached", "--name-only", "--no-ext-diff", "--no-textconv", "-z",
             base, "--", *self._paths(names),
         )  # fmt: skip
-        return [name for name in diff.split("\0") if name]
+        return self._names(diff.split("\0"), names)
 
     def ignored(self, names: Sequence[str]) -> list[str]:
         """The names that git ignores (.gitignore, .git/info/exclude)."""
         # check-ignore refuses --literal-pathspecs; sitemill's own names hold no glob characters.
         paths = "".join(path + "\0" for path in self._paths(names))
         done = self.git("check-ignore", "-z", "--stdin", stdin=paths, check=False, literal=False)
-        cut = len(self._prefix)
-        return [path[cut:] for path in _text(done.stdout).split("\0") if path]
+        return self._names(_text(done.stdout).split("\0"), names)
 
     def _refuse_ignored(self, names: Sequence[str]) -> None:
         # Otherwise `git add` fails with a hint to force it, which is not what the user wants.
@@ -202,6 +216,10 @@ class Repo:
                 f"the remote moved and the branch's own commits do not rebase onto it: "
                 f"{self.message(done)}"
             )
+
+
+def _leaves(path: str) -> bool:
+    return path == ".." or path.startswith("../") or posixpath.isabs(path)
 
 
 def _text(data: bytes) -> str:
