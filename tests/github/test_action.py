@@ -200,7 +200,7 @@ def action_python(scratch: Path) -> str:
         source = shlex.quote(str(ROOT / "src"))
         wrapper.write_text(
             f'#!/bin/sh\nPYTHONPATH="$PYTHONPATH"{os.pathsep}{source} '
-            f"exec {shlex.quote(sys.executable)} \"$@\"\n",
+            f'exec {shlex.quote(sys.executable)} "$@"\n',
             encoding="utf-8",
         )
         wrapper.chmod(0o755)
@@ -286,6 +286,8 @@ def test_commits_and_pushes_the_sitemap(project: Project) -> None:
         "files": "sitemap.xml",
         "changed": "true",
         "commit-sha": sha,
+        "indexnow-sent": "",  # IndexNow is off
+        "indexnow-pending": "",
     }
     assert remote_commit(project.remote) == {
         "author": BOT,

@@ -26,6 +26,7 @@ WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
 # design.md, "GitHub Action": the config keys in kebab-case (rules are file-only) plus these.
 CONFIG_INPUTS = {key.replace("_", "-") for key in CONFIG_KEYS} - {"rules"}
 ACTION_INPUT_DEFAULTS = {
+    "command": "build",
     "path": ".",
     "output-dir": "",  # empty: the same as path
     "config": "",
@@ -33,7 +34,15 @@ ACTION_INPUT_DEFAULTS = {
     "commit-message": "Update sitemap",
     "committer": "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>",
 }
-OUTPUTS = {"sitemap", "url-count", "files", "changed", "commit-sha"}
+OUTPUTS = {
+    "sitemap",
+    "url-count",
+    "files",
+    "changed",
+    "commit-sha",
+    "indexnow-sent",
+    "indexnow-pending",
+}
 INPUT_EXPRESSION = re.compile(r"\$\{\{\s*inputs\.([a-z0-9-]+)\s*\}\}")
 
 
@@ -129,6 +138,32 @@ def test_every_input_reaches_the_code_by_its_env_name(action: dict[Any, Any]) ->
         if match:
             passed[match[1]] = name
     assert passed == {**CONFIG_INPUT_ENV, **ACTION_INPUT_ENV}
+
+
+def test_no_expression_in_a_description(action: dict[Any, Any]) -> None:
+    # The runner evaluates ${{ }} in every field of action.yml as it loads it, descriptions
+    # too, where no context (secrets, inputs) exists: the action would fail to load.
+    described = [("action", action)]
+    described += [(f"input {name}", spec) for name, spec in action["inputs"].items()]
+    described += [(f"output {name}", spec) for name, spec in action["outputs"].items()]
+    for where, spec in described:
+        assert "${{" not in spec["description"], where
+
+
+def test_the_indexnow_inputs_reach_the_code_by_their_env_names(action: dict[Any, Any]) -> None:
+    env = step(action, "run")["env"]
+    for name in (
+        "indexnow",
+        "indexnow-key",
+        "indexnow-endpoint",
+        "indexnow-key-location",
+        "indexnow-write-key-file",
+    ):
+        variable = "SITEMILL_" + name.replace("-", "_").upper()
+        assert env[variable] == f"${{{{ inputs.{name} }}}}"
+        assert "default" not in action["inputs"][name]
+    assert env["SITEMILL_ACTION_COMMAND"] == "${{ inputs.command }}"
+    assert "secrets.INDEXNOW_KEY" in action["inputs"]["indexnow-key"]["description"]
 
 
 def test_inputs_are_used_only_in_the_run_steps_env(action: dict[Any, Any]) -> None:

@@ -7,20 +7,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sitemill.config.model import Config
-from sitemill.errors import SinkError, SitemillError
+from sitemill.config.model import Config, IndexNowMode, env_name
+from sitemill.errors import SitemillError
+from sitemill.github.announce import (
+    Announced,
+    Announcer,
+    announce_pending,
+    key_file_writer,
+)
 from sitemill.github.commands import (
     append_to,
     log_lines,
+    mask_secret,
     skip_annotations,
     workflow_command,
     write_outputs,
 )
-from sitemill.github.previous import Messages, action_previous, keeps_state_beside
-from sitemill.github.push import Published, commit_and_push
-from sitemill.github.repo import Repo
-from sitemill.github.settings import Settings, read_settings
-from sitemill.github.summary import render_failure, render_summary
+from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
+from sitemill.github.push import Published, commit_outputs
+from sitemill.github.settings import Command, Settings, read_settings
+from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
+from sitemill.indexnow.key import key_file_name
+from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.report import Report
@@ -47,14 +55,30 @@ class Outcome:
 
 def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> int:
     """Run the Action once; 0 on success, 1 (after one ``::error::`` line) on a SitemillError."""
+    # First of all: the runner hides the key in every later line of the log.
+    stdout.writelines(mask_secret(env.get(KEY_ENV, "")))
     with log_lines(stderr):
         try:
             settings = read_settings(env, cwd)
-            outcome = execute(settings, env)
+            if settings.config.indexnow_key != env.get(KEY_ENV, "").strip():
+                stdout.writelines(mask_secret(settings.config.indexnow_key))  # sitemill.toml's
+            if settings.command is Command.INDEXNOW:
+                run: Outcome | Announced = announce_pending(settings, env)
+            else:
+                run = execute(settings, env)
         except SitemillError as exc:
             stdout.write(workflow_command("error", str(exc), title="sitemill") + "\n")
             append_to(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))
             return 1
+    if isinstance(run, Announced):
+        return finish_announce(settings, env, run, stdout)
+    return finish_build(settings, env, run, stdout)
+
+
+def finish_build(
+    settings: Settings, env: Mapping[str, str], outcome: Outcome, stdout: TextIO
+) -> int:
+    """A build's annotations, outputs and job summary."""
     # The run's warnings first: the runner shows at most ten warning annotations per step, and
     # one warning (a wrong site URL in every canonical) matters more than ten skipped pages.
     warnings = list(dict.fromkeys([*outcome.report.warnings, *outcome.warnings]))
@@ -78,53 +102,85 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
     return 0
 
 
+def finish_announce(
+    settings: Settings, env: Mapping[str, str], announced: Announced, stdout: TextIO
+) -> int:
+    """`command: indexnow`'s warnings, outputs and job summary; 1 when an engine refused
+    URLs (400, 422: sending them again cannot help), as `sitemill indexnow` exits."""
+    outcome, committed = announced.outcome, announced.committed
+    warnings = list(dict.fromkeys([*outcome.messages, *announced.warnings, *committed.warnings]))
+    for warning in warnings:
+        stdout.write(workflow_command("warning", warning, title="sitemill") + "\n")
+    published = committed.published
+    sha = published.sha if published is not None else None
+    changed = sha is not None if published is not None else announced.changed
+    outputs = {
+        "sitemap": "",
+        "url-count": "",
+        "files": "",
+        "changed": "true" if changed else "false",
+        "commit-sha": sha or "",
+        **indexnow_outputs(outcome),
+    }
+    write_outputs(env.get("GITHUB_OUTPUT"), outputs)
+    summary = render_indexnow_summary(
+        outcome,
+        published,
+        committed.not_committed,
+        announced.changed,
+        warnings,
+        _relative(settings.out_dir, settings.workspace),
+    )
+    append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
+    return 1 if outcome.refused else 0
+
+
 def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
-    """Build the sitemaps; when asked, commit and push them (regenerating on a retry)."""
+    """Build the sitemaps, write the key file and announce (as asked: IndexNow's pages must
+    be live before they are announced, so ``send`` suits a site served from what is
+    committed); when asked, commit and push them (regenerating on a retry)."""
     reports: list[Report] = []
     messages = Messages()
     state_store = open_state_store(settings.config)  # a path, or None: beside the sitemaps
     previous = action_previous(settings, messages)
-    state_names = [STATE_NAME] if keeps_state_beside(settings.config) else []
+    announcer = Announcer(settings.config)
+    sink = LocalDirSink(settings.out_dir)
 
     def produce() -> list[str]:
         report = build_from_tree(
             settings.config,
             settings.site_dir,
-            LocalDirSink(settings.out_dir),
+            sink,
             output_dir=settings.out_dir,
             state_store=state_store,
             previous=previous,
         )
+        announcer.after_publishing(report, key_file_writer(sink))
         reports.append(report)
-        return [*output_names(report, settings.config), *state_names]
+        return output_names(report, settings.config)
 
-    def outcome(published: Published | None = None, why: str = "", *warnings: str) -> Outcome:
-        found = [*messages.warnings, *warnings]
-        return Outcome(reports[-1], published, why, found, messages.notices)
+    committed = commit_outputs(settings, env, produce, committed_extras(settings))
+    found = [*messages.warnings, *committed.warnings]
+    return Outcome(
+        reports[-1], committed.published, committed.not_committed, found, messages.notices
+    )
 
-    if not settings.commit:
-        produce()
-        return outcome(None, "commit is false")
-    try:  # git needs a working directory to run in; the sink would create it anyway
-        settings.out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SinkError(f"cannot create {settings.out_dir}: {exc.strerror or exc}") from exc
-    repo = Repo.open(settings.out_dir, settings.committer, env)
-    branch = repo.current_branch()
-    if branch is None:
-        # A pull_request checkout is a detached merge commit: nothing to push to.
-        produce()
-        why = "HEAD is detached (a pull_request or tag checkout?)"
-        advice = "check out a branch (actions/checkout `ref:`) or set commit: false"
-        return outcome(None, why, f"{why}: the sitemaps were written but not committed; {advice}")
-    ignored = repo.ignored(state_names) if state_names else []
-    if ignored:
-        state_names.clear()
-        messages.warnings.append(
-            f"git ignores {STATE_NAME} (.gitignore), so it is not committed: the next run "
-            "starts from the live site's copy, or from plain dates"
+
+def committed_extras(settings: Settings) -> dict[str, str]:
+    """The files a build commits besides its outputs (name -> what leaving it out costs):
+    the state beside the sitemaps; the ``state`` input's file when it keeps the URLs still
+    to announce (for `command: indexnow` in a later job, and the next build); the key file."""
+    config = settings.config
+    extras = {}
+    if keeps_state_beside(config):
+        extras[STATE_NAME] = "the next run starts from the live site's copy, or from plain dates"
+    elif config.state is not None and config.indexnow is not IndexNowMode.OFF:
+        extras[state_name(settings)] = (
+            "a later checkout (the next build, `command: indexnow`) starts without it"
         )
-    return outcome(commit_and_push(repo, branch, produce, settings.message))
+    if config.indexnow_write_key_file:
+        extras[key_file_name(config.indexnow_key)] = "the site serves no key file unless it is"
+    return extras
 
 
 def output_names(report: Report, config: Config) -> list[str]:
@@ -147,7 +203,21 @@ def action_outputs(settings: Settings, outcome: Outcome) -> dict[str, str]:
         "files": "\n".join(files),
         "changed": "true" if outcome.changed else "false",
         "commit-sha": sha or "",
+        **indexnow_outputs(outcome.report.indexnow),
     }
+
+
+def indexnow_outputs(outcome: IndexNowOutcome | None) -> dict[str, str]:
+    """``indexnow-sent`` and ``indexnow-pending``: URL counts, empty when IndexNow is off."""
+    if outcome is None:
+        return {"indexnow-sent": "", "indexnow-pending": ""}
+    return {
+        "indexnow-sent": str(sum(outcome.sent.values())),
+        "indexnow-pending": str(outcome.pending),
+    }
+
+
+KEY_ENV = env_name("indexnow_key")  # what the indexnow-key input is passed as
 
 
 def _file_paths(settings: Settings, outcome: Outcome) -> list[str]:

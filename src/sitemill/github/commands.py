@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from sitemill.errors import SinkError
-from sitemill.messages import shown
+from sitemill.messages import register_secret, shown
 from sitemill.report import Report
 
 
@@ -30,6 +30,15 @@ def workflow_command(name: str, message: str, **properties: str) -> str:
     """One ``::name key=value,…::message`` line."""
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     return f"::{name}{' ' + props if props else ''}::{escape_data(shown(message))}"
+
+
+def mask_secret(value: str) -> list[str]:
+    """``::add-mask::`` lines that make the runner hide ``value`` (each of its lines) in the
+    rest of the log; from now on no message of sitemill's shows it either."""
+    lines = [line.strip() for line in value.splitlines() if line.strip()]
+    for line in lines:
+        register_secret(line)
+    return [f"::add-mask::{escape_data(line)}\n" for line in lines]
 
 
 def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:

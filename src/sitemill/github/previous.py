@@ -9,8 +9,10 @@ be fetched is a warning.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.config.values import PREVIOUS_NONE
@@ -32,6 +34,14 @@ class Messages:
 def keeps_state_beside(config: Config) -> bool:
     """Whether this run keeps a state file beside the sitemaps (to commit with them)."""
     return config.state is None and config.content_dates and config.lastmod is not LastmodMode.NONE
+
+
+def state_name(settings: Settings) -> str:
+    """Where the state is (or would be), relative to the output directory: beside the
+    sitemaps, or the ``state`` input's file (which may lie outside that directory)."""
+    if settings.config.state is None:
+        return STATE_NAME
+    return Path(os.path.relpath(settings.config.state, settings.out_dir)).as_posix()
 
 
 def action_previous(settings: Settings, messages: Messages) -> PreviousState | None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from sitemill.errors import GitError
+from sitemill.errors import GitError, SinkError
 from sitemill.github.repo import Repo
+from sitemill.github.settings import Settings
 from sitemill.messages import redact
 
 log = logging.getLogger(__name__)
@@ -63,3 +64,54 @@ def commit_and_push(
         f"git push to {shown} was rejected {attempts} times because {ref} kept moving; "
         "run the workflow again (or serialise it with `concurrency:`)"
     )
+
+
+@dataclass
+class Committed:
+    """What ``commit_outputs`` did: the push (None: no commit was made, and why not)."""
+
+    published: Published | None
+    not_committed: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def commit_outputs(
+    settings: Settings,
+    env: Mapping[str, str],
+    produce: Callable[[], Sequence[str]],
+    extra: Mapping[str, str],
+) -> Committed:
+    """Make the outputs (``produce`` returns their names) and, when ``settings.commit``, commit
+    and push them with the ``extra`` files (name -> what leaving it out costs): the state,
+    the IndexNow key file. Names are relative to the output directory; an extra file that git
+    ignores, or that lies outside the work tree, is left out with a warning."""
+    if not settings.commit:
+        produce()
+        return Committed(None, "commit is false")
+    try:  # git needs a working directory to run in; the sink would create it anyway
+        settings.out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SinkError(f"cannot create {settings.out_dir}: {exc.strerror or exc}") from exc
+    repo = Repo.open(settings.out_dir, settings.committer, env)
+    branch = repo.current_branch()
+    if branch is None:
+        # A pull_request checkout is a detached merge commit: nothing to push to.
+        produce()
+        why = "HEAD is detached (a pull_request or tag checkout?)"
+        advice = "check out a branch (actions/checkout `ref:`) or set commit: false"
+        return Committed(None, why, [f"{why}: the files were written but not committed; {advice}"])
+    warnings = []
+    outside = repo.outside(list(extra))
+    inside = [name for name in extra if name not in outside]
+    ignored = repo.ignored(inside) if inside else []
+    for name in extra:
+        if name in outside:
+            warnings.append(f"{name} is outside the git work tree, so it is not committed")
+        elif name in ignored:
+            warnings.append(f"git ignores {name} (.gitignore), so it is not committed")
+        else:
+            continue
+        warnings[-1] += f": {extra[name]}"
+    kept = [name for name in inside if name not in ignored]
+    published = commit_and_push(repo, branch, lambda: [*produce(), *kept], settings.message)
+    return Committed(published, "", warnings)

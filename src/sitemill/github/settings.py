@@ -5,17 +5,19 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
 from typing import Final
 
 from sitemill.config.file import CONFIG_FILE_NAME, read_config_file
 from sitemill.config.model import CONFIG_KEYS, Config, env_name, load_config
-from sitemill.config.values import PREVIOUS_NONE, parse_bool
+from sitemill.config.values import PREVIOUS_NONE, parse_bool, parse_enum
 from sitemill.errors import ConfigError
 from sitemill.github.repo import Identity
 
 # The Action's own inputs (not config keys) reach us as these env names (action.yml `env:`).
 ACTION_INPUT_ENV: Final = {
+    "command": "SITEMILL_ACTION_COMMAND",
     "path": "SITEMILL_ACTION_PATH",
     "output-dir": "SITEMILL_ACTION_OUTPUT_DIR",
     "config": "SITEMILL_ACTION_CONFIG",
@@ -28,9 +30,18 @@ CONFIG_INPUT_ENV: Final = {
     key.replace("_", "-"): env_name(key) for key in CONFIG_KEYS if key != "rules"
 }
 DEFAULT_COMMIT_MESSAGE: Final = "Update sitemap"
+# The message of `command: indexnow`'s commit when commit-message is left at its default.
+INDEXNOW_COMMIT_MESSAGE: Final = "IndexNow: update the URLs still to announce"
 DEFAULT_COMMITTER: Final = (
     "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"
 )
+
+
+class Command(Enum):
+    """What a run of the Action does (the ``command`` input)."""
+
+    BUILD = "build"  # the sitemaps, and IndexNow as the indexnow input says
+    INDEXNOW = "indexnow"  # send what the state holds pending (a job after the deploy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,7 @@ class Settings:
     commit: bool
     message: str
     committer: Identity
+    command: Command = Command.BUILD
 
 
 def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
@@ -66,14 +78,19 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         config_env[env_name("templates_dir")] = str(_inside(workspace, templates, "templates_dir"))
     if not config_env.get(env_name("base_url"), "").strip() and "base_url" not in file_values:
         raise ConfigError("base_url", "is required: set the base-url input or sitemill.toml")
+    command = parse_enum(Command)("command", _input(env, "command").strip() or "build")
+    message = _input(env, "commit-message").strip() or DEFAULT_COMMIT_MESSAGE
+    if command is Command.INDEXNOW and message == DEFAULT_COMMIT_MESSAGE:
+        message = INDEXNOW_COMMIT_MESSAGE
     return Settings(
         config=_state_in_workspace(load_config(None, config_env, file_values), workspace),
         workspace=workspace,
         site_dir=site_dir,
         out_dir=out_dir,
         commit=parse_bool("commit", _input(env, "commit") or "true"),
-        message=_input(env, "commit-message").strip() or DEFAULT_COMMIT_MESSAGE,
+        message=message,
         committer=Identity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
+        command=command,
     )
 
 

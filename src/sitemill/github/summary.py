@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.github.push import Published
+from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.messages import shown
 from sitemill.report import Report, dates_line, extensions_line, shards_line
+from sitemill.state.pending import KINDS
 
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20
@@ -62,10 +65,14 @@ def render_summary(
     for extra in (extensions_line(report), dates_line(report), shards_line(report)):
         if extra:
             lines.insert(3, f"- {extra}")
+    if report.indexnow is not None:
+        lines[-1:-1] = [f"- {indexnow_line(report.indexnow)}"]
     for warning in dict.fromkeys(warnings):
         lines += ["", "> [!WARNING]", f"> {markdown_text(warning)}"]
     for notice in dict.fromkeys(notices):
         lines += ["", "> [!NOTE]", f"> {markdown_text(notice)}"]
+    if report.indexnow is not None:
+        lines += indexnow_table(report.indexnow)
     skipped = sum(report.skipped.values())
     if skipped:
         lines += ["", f"Skipped {skipped:,} page{'' if skipped == 1 else 's'}:", ""]
@@ -75,6 +82,52 @@ def render_summary(
                 why = SKIP_REASONS.get(reason, "")
                 lines.append(f"| {reason.value} | {report.skipped[reason]:,} | {why} |")
     return "\n".join(lines) + "\n\n"
+
+
+def render_indexnow_summary(
+    outcome: IndexNowOutcome,
+    published: Published | None,
+    not_committed: str,
+    changed: bool,
+    warnings: Sequence[str],
+    out_prefix: str = "",
+) -> str:
+    """The job summary of `command: indexnow`: the counts, what is pending or refused by
+    reason, the commit of the state."""
+    sent, refused = sum(outcome.sent.values()), sum(outcome.refused.values())
+    lines = [
+        f"### sitemill indexnow: {sent:,} sent, {outcome.pending:,} pending, {refused:,} refused",
+        "",
+        f"- {indexnow_line(outcome)}",
+        f"- {_commit_line(changed, published, not_committed, out_prefix)}",
+    ]
+    for warning in dict.fromkeys(warnings):
+        lines += ["", "> [!WARNING]", f"> {markdown_text(warning)}"]
+    return "\n".join([*lines, *indexnow_table(outcome)]) + "\n\n"
+
+
+def indexnow_line(outcome: IndexNowOutcome) -> str:
+    """What a run found to announce, and what became of it."""
+    parts = [f"{outcome.found[kind]:,} {kind}" for kind in KINDS if outcome.found[kind]]
+    if outcome.carried:
+        parts.append(f"{outcome.carried:,} from earlier runs")
+    count = len(outcome.urls)
+    line = f"IndexNow ({outcome.mode.value}): {count:,} URL{'' if count == 1 else 's'} to announce"
+    line += f" ({', '.join(parts)})" if parts else ""
+    if not outcome.delivered:
+        return f"{line}; {outcome.pending:,} kept pending for a `command: indexnow` step"
+    sent, refused = sum(outcome.sent.values()), sum(outcome.refused.values())
+    return f"{line}; {sent:,} sent, {outcome.pending:,} pending, {refused:,} refused"
+
+
+def indexnow_table(outcome: IndexNowOutcome) -> list[str]:
+    """The URLs kept pending and those refused, by reason (none: no table)."""
+    rows = [("pending", reason, count) for reason, count in sorted(outcome.held.items())]
+    rows += [("refused", reason, count) for reason, count in sorted(outcome.refused.items())]
+    if not rows:
+        return []
+    lines = ["", "IndexNow, by reason:", "", "| URLs | count | reason |", "| --- | ---: | --- |"]
+    return lines + [f"| {what} | {n:,} | {markdown_text(why)} |" for what, why, n in rows]
 
 
 def markdown_text(text: str) -> str:
@@ -95,13 +148,16 @@ def _commit_line(
     if published.sha is None:
         return "Nothing changed: no commit"
     retried = f" after {published.attempts} attempts" if published.attempts > 1 else ""
-    paths = ", ".join(_code(out_prefix + name) for name in published.paths)
+    # (shown: the IndexNow key file's name is the key)
+    paths = ", ".join(
+        _code(shown(posixpath.normpath(out_prefix + name))) for name in published.paths
+    )
     return f"Committed {_code(published.sha[:12])} to {_code(published.branch)}{retried}: {paths}"
 
 
 def render_failure(message: str) -> str:
     """The job summary of a run that failed."""
-    return f"### sitemill failed\n\n{_code(message)}\n\n"
+    return f"### sitemill failed\n\n{_code(shown(message))}\n\n"
 
 
 def _code(text: str) -> str:

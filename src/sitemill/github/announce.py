@@ -1,0 +1,134 @@
+"""IndexNow in the Action: a build's key file and announcements (before its commit), and
+`command: indexnow`, which sends what the committed state holds pending, then commits the
+state with what is left, so that a later build does not send it again."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.errors import ConfigError, SitemillError
+from sitemill.github.previous import state_name
+from sitemill.github.push import Committed, commit_outputs
+from sitemill.github.settings import Settings
+from sitemill.indexnow.pending import StatePending, state_is_public
+from sitemill.indexnow.run import IndexNowOutcome, collect, deliver
+from sitemill.jobs.afterpublish import KEY_FILE_TYPE, WriteFile, after_publishing
+from sitemill.report import Report
+from sitemill.sinks import LocalDirSink
+from sitemill.state.store import SinkStateStore, open_state_store
+
+NO_KEY = (
+    "is required to send: set the indexnow-key input from a secret "
+    "(indexnow-key: ${{ secrets.INDEXNOW_KEY }})"
+)
+
+
+@dataclass
+class Announcer:
+    """Delivers a run's announcements, once per attempt at a commit.
+
+    A push the remote refused is retried on its new tip (sitemill.github.push), where the
+    outputs are made again from a state that still holds what an earlier attempt sent: that
+    is neither sent again nor kept pending, and the counts are the attempts' together.
+    """
+
+    config: Config
+    done: dict[str, str] = field(default_factory=dict)  # URL -> kind: sent or refused
+    sent: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+
+    def after_publishing(self, report: Report, write_file: WriteFile) -> None:
+        """A build's: the key file where asked, then (indexnow = send) the announcements."""
+        asked = self._skip_done(report.indexnow)
+        after_publishing(self.config, report, write_file)
+        self._settle(report.indexnow, asked, report.warnings)
+
+    def deliver(self, outcome: IndexNowOutcome) -> None:
+        asked = self._skip_done(outcome)
+        deliver(self.config, outcome)
+        self._settle(outcome, asked, outcome.messages)
+
+    def _skip_done(self, outcome: IndexNowOutcome | None) -> dict[str, str]:
+        if outcome is None:
+            return {}
+        asked = dict(outcome.urls)
+        outcome.urls = {url: kind for url, kind in asked.items() if self.done.get(url) != kind}
+        return asked
+
+    def _settle(
+        self, outcome: IndexNowOutcome | None, asked: dict[str, str], warnings: list[str]
+    ) -> None:
+        if outcome is None or not outcome.delivered:
+            return
+        left = outcome.store.read() if outcome.store is not None else {}
+        self.done.update((url, kind) for url, kind in asked.items() if left.get(url) != kind)
+        self.sent += outcome.sent
+        self.refused += outcome.refused
+        outcome.sent, outcome.refused = Counter(self.sent), Counter(self.refused)
+        if len(outcome.urls) == len(asked) or outcome.store is None:
+            return
+        # (with nothing left to send, deliver wrote nothing: the state still holds them)
+        kept = {url: kind for url, kind in left.items() if self.done.get(url) != kind}
+        outcome.pending = len(kept)
+        try:
+            outcome.store.write(kept)
+        except SitemillError as exc:
+            warnings.append(f"IndexNow: what is left pending could not be kept: {exc}")
+
+
+def key_file_writer(sink: LocalDirSink) -> WriteFile:
+    """``write(name, data)`` into the output directory, as `sitemill build` writes it."""
+    return lambda name, data: sink.put(name, data, content_type=KEY_FILE_TYPE)
+
+
+@dataclass
+class Announced:
+    """What `command: indexnow` did: the announcements, and the commit of the state."""
+
+    outcome: IndexNowOutcome
+    committed: Committed
+    changed: bool  # the state's pending list changed
+    warnings: list[str] = field(default_factory=list)
+
+
+def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
+    """Send the URLs the state holds pending; commit the state with what is left."""
+    config = settings.config
+    if not config.indexnow_key:
+        raise ConfigError("indexnow_key", NO_KEY)
+    store = pending_store(settings)
+    name = state_name(settings)
+    announcer = Announcer(config)
+    runs: list[tuple[IndexNowOutcome, bool]] = []
+    warnings: list[str] = []
+
+    def produce() -> list[str]:
+        before = store.store.read()
+        if before is None:
+            warnings.append(
+                f"IndexNow: no state at {name}: nothing is pending (does this step name the "
+                "same `state`, `path` and `output-dir` as the build?)"
+            )
+        outcome, _ = collect(config, store.read(), {}, store, first_run=False)
+        outcome.mode = IndexNowMode.SEND
+        announcer.deliver(outcome)
+        runs.append((outcome, store.store.read() != before))
+        return []
+
+    cost = "the next checkout still holds the URLs just sent, and a build sends them again"
+    committed = commit_outputs(settings, env, produce, {name: cost})
+    outcome, changed = runs[-1]
+    return Announced(outcome, committed, changed, list(dict.fromkeys(warnings)))
+
+
+def pending_store(settings: Settings) -> StatePending:
+    """The pending URLs where a build with these inputs keeps them: the state beside the
+    sitemaps (public: it keeps no removed URL), or the ``state`` input's file."""
+    store = open_state_store(settings.config)
+    if store is None:
+        return StatePending(SinkStateStore(LocalDirSink(settings.out_dir)), public=True)
+    public = state_is_public(store, [settings.site_dir, settings.out_dir])
+    return StatePending(store, public=public)
