@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -259,3 +260,71 @@ def test_probe_finds_a_new_enough_python(
     assert done.returncode == 0, done.stderr
     found = str(fakes / expected) if expected else ""
     assert output.read_text(encoding="utf-8") == f"python={found}\n"
+
+
+README = ROOT / "README.md"
+_YAML_BLOCK = re.compile(r"^```yaml\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def readme_blocks() -> list[str]:
+    """Every ```yaml block of the README, dedented (a fragment of steps is indented)."""
+    text = README.read_text(encoding="utf-8")
+    return [textwrap.dedent(block) for block in _YAML_BLOCK.findall(text)]
+
+
+def readme_yaml() -> list[Any]:
+    return [yaml.safe_load(block) for block in readme_blocks()]
+
+
+def sitemill_steps(data: Any) -> list[dict[str, Any]]:
+    found = data if isinstance(data, list) else []
+    if isinstance(data, dict):
+        found = [item for job in data.get("jobs", {}).values() for item in job["steps"]]
+    return [item for item in found if str(item.get("uses", "")).startswith("OWNER/sitemill@")]
+
+
+def test_the_readme_uses_only_the_actions_inputs(action: dict[Any, Any]) -> None:
+    steps_found = [item for data in readme_yaml() for item in sitemill_steps(data)]
+    assert len(steps_found) >= 5
+    for item in steps_found:
+        assert set(item.get("with", {})) <= set(action["inputs"]), item["with"]
+
+
+def test_the_readme_workflows_are_valid_for_github(tmp_path: Path) -> None:
+    # Whole workflows only: YAML 1.1 reads the key `on` as true.
+    workflows = [block for block in readme_blocks() if True in yaml.safe_load(block)]
+    assert len(workflows) >= 2
+    for number, block in enumerate(workflows):
+        path = tmp_path / f"workflow-{number}.yml"
+        path.write_text(block, encoding="utf-8")
+        schema = "vendor.github-workflows"
+        done = subprocess.run(
+            [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_readme_builds_deploys_then_announces() -> None:
+    (workflow,) = [
+        data
+        for data in readme_yaml()
+        if isinstance(data, dict) and set(data.get("jobs", {})) == {"build", "deploy", "announce"}
+    ]
+    jobs = workflow["jobs"]
+    assert (jobs["deploy"]["needs"], jobs["announce"]["needs"]) == ("build", "deploy")
+    (build,) = sitemill_steps({"jobs": {"build": jobs["build"]}})
+    (announce,) = sitemill_steps({"jobs": {"announce": jobs["announce"]}})
+    assert build["with"]["indexnow"] == "later"
+    served = build["with"]["path"] + "/"
+    assert not build["with"]["state"].startswith(served)  # a state outside it is private
+    assert announce["with"]["command"] == "indexnow"
+    assert announce["with"]["indexnow-key"] == "${{ secrets.INDEXNOW_KEY }}"
+    for name in ("path", "state", "base-url"):  # where the build keeps the pending URLs
+        assert announce["with"][name] == build["with"][name]
+    build_steps = [item.get("uses", "") for item in jobs["build"]["steps"]]
+    assert any(uses.startswith("actions/upload-pages-artifact@") for uses in build_steps)
+    assert jobs["deploy"]["steps"][0]["uses"].startswith("actions/deploy-pages@")
+    assert jobs["build"]["steps"][0]["with"]["fetch-depth"] == 0
