@@ -172,6 +172,15 @@ def test_what_an_engine_does_not_take_is_counted_by_reason(
     assert run.returncode == returncode, run.stdout + run.stderr
     assert row in run.summary
     assert run.lines("::warning")  # the engine's answer, or the key file's
+    errors = run.lines("::error")
+    assert errors == (
+        []
+        if returncode == 0
+        else [
+            "::error title=sitemill::IndexNow: 2 URL(s) refused (see the warnings); "
+            "they are not sent again"
+        ]
+    )
     held = pending if not live else {}  # kept for the next run, or dropped for good
     assert committed_pending(project, STATE) == held
     assert run.outputs["indexnow-pending"] == str(len(held))

@@ -132,13 +132,17 @@ def finish_announce(
         _relative(settings.out_dir, settings.workspace),
     )
     append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
-    return 1 if outcome.refused else 0
+    refused = sum(outcome.refused.values())
+    if not refused:
+        return 0
+    why = f"IndexNow: {refused:,} URL(s) refused (see the warnings); they are not sent again"
+    stdout.write(workflow_command("error", why, title="sitemill") + "\n")
+    return 1
 
 
 def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
-    """Build the sitemaps, write the key file and announce (as asked: IndexNow's pages must
-    be live before they are announced, so ``send`` suits a site served from what is
-    committed); when asked, commit and push them (regenerating on a retry)."""
+    """Build the sitemaps, write the IndexNow key file and (indexnow = send) announce; when
+    asked, commit and push them all (regenerating on a retry)."""
     reports: list[Report] = []
     messages = Messages()
     state_store = open_state_store(settings.config)  # a path, or None: beside the sitemaps
@@ -179,7 +183,9 @@ def committed_extras(settings: Settings) -> dict[str, str]:
             "a later checkout (the next build, `command: indexnow`) starts without it"
         )
     if config.indexnow_write_key_file:
-        extras[key_file_name(config.indexnow_key)] = "the site serves no key file unless it is"
+        extras[key_file_name(config.indexnow_key)] = (
+            "a site served from the repository serves no key file"
+        )
     return extras
 
 

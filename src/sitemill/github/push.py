@@ -100,18 +100,15 @@ def commit_outputs(
         why = "HEAD is detached (a pull_request or tag checkout?)"
         advice = "check out a branch (actions/checkout `ref:`) or set commit: false"
         return Committed(None, why, [f"{why}: the files were written but not committed; {advice}"])
-    warnings = []
     outside = repo.outside(list(extra))
     inside = [name for name in extra if name not in outside]
     ignored = repo.ignored(inside) if inside else []
-    for name in extra:
+    warnings = []
+    for name, cost in extra.items():
         if name in outside:
-            warnings.append(f"{name} is outside the git work tree, so it is not committed")
+            warnings.append(f"{name} is outside the git work tree, so it is not committed: {cost}")
         elif name in ignored:
-            warnings.append(f"git ignores {name} (.gitignore), so it is not committed")
-        else:
-            continue
-        warnings[-1] += f": {extra[name]}"
+            warnings.append(f"git ignores {name} (.gitignore), so it is not committed: {cost}")
     kept = [name for name in inside if name not in ignored]
     published = commit_and_push(repo, branch, lambda: [*produce(), *kept], settings.message)
     return Committed(published, "", warnings)
