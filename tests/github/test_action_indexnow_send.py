@@ -5,12 +5,7 @@ stands for the engine (POST /indexnow) and the live site (its key file)."""
 
 from __future__ import annotations
 
-import contextlib
-import http.server
-import json
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,60 +20,13 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
     run_action,
     subjects,
 )
-from test_action_indexnow import KEY, committed_pending, edit_and_push
+from test_action_indexnow import committed_pending, edit_and_push
 
+from enginestand import KEY, Reply, Stand
 from gitutil import git
 
-pytest.importorskip("sitemill.indexnow.send")
 pytestmark = pytest.mark.usefixtures("no_network")
 STATE = "sitemill-state.json.gz"
-
-
-@dataclass
-class Stand:
-    """The engine and the site: what was posted, and how to answer."""
-
-    base_url: str = ""
-    status: int = 200  # the engine's answer to every POST
-    key_file_live: bool = True
-    posts: list[dict[str, Any]] = field(default_factory=list)
-
-    def sent(self) -> list[list[str]]:
-        return [post["urlList"] for post in self.posts]
-
-
-@contextlib.contextmanager
-def engine_and_site() -> Iterator[Stand]:
-    stand = Stand()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            live = stand.key_file_live and self.path == f"/{KEY}.txt"
-            self.answer(200 if live else 404, KEY.encode() if live else b"not found")
-
-        def do_POST(self) -> None:
-            stand.posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.answer(stand.status, b"")
-
-        def answer(self, status: int, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    stand.base_url = f"http://127.0.0.1:{server.server_address[1]}/"
-    try:
-        yield stand
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 @pytest.fixture
@@ -88,30 +36,42 @@ def project(tmp_path: Path) -> Project:
 
 @pytest.fixture
 def stand() -> Iterator[Stand]:
-    with engine_and_site() as found:
-        yield found
+    running = Stand()
+    running.thread.start()
+    yield running
+    running.release.set()
+    running.httpd.shutdown()
+    running.httpd.server_close()
+
+
+def sent(stand: Stand) -> list[list[str]]:
+    return [post["urlList"] for post in stand.posts]
+
+
+def base(stand: Stand) -> str:
+    return f"{stand.origin}/"
 
 
 def built_with_pending(project: Project, stand: Stand) -> dict[str, str]:
     """Two builds with indexnow: later around an edit (one page changed, one added, one
     removed); what the committed state holds pending (no removed URL: it is public)."""
-    inputs = {"base-url": stand.base_url, "indexnow": "later"}
+    inputs = {"base-url": base(stand), "indexnow": "later"}
     assert run_action(project.workspace, inputs).returncode == 0
     edit_and_push(project, {"about.html": page("About us"), "news.html": page("News")})
     assert run_action(project.workspace, inputs).returncode == 0
     git(project.workspace, "pull", "-q", "--ff-only")
     pending = committed_pending(project, STATE)
-    base = stand.base_url
-    assert pending == {f"{base}about.html": "changed", f"{base}news.html": "added"}
+    site = base(stand)
+    assert pending == {f"{site}about.html": "changed", f"{site}news.html": "added"}
     return pending
 
 
 def announce(project: Project, stand: Stand) -> Any:
     inputs = {
-        "base-url": stand.base_url,
+        "base-url": base(stand),
         "command": "indexnow",
         "indexnow-key": KEY,
-        "indexnow-endpoint": f"{stand.base_url}indexnow",
+        "indexnow-endpoint": f"{base(stand)}indexnow",
     }
     return run_action(project.workspace, inputs)
 
@@ -128,7 +88,7 @@ def test_command_indexnow_sends_what_is_pending_and_commits_the_state(
         {
             "host": "127.0.0.1",
             "key": KEY,
-            "keyLocation": f"{stand.base_url}{KEY}.txt",
+            "keyLocation": f"{base(stand)}{KEY}.txt",
             "urlList": sorted(pending),
         }
     ]
@@ -146,7 +106,7 @@ def test_command_indexnow_sends_what_is_pending_and_commits_the_state(
 
     # The next build starts from the committed state: nothing is sent or kept again.
     git(project.workspace, "pull", "-q", "--ff-only")
-    later = run_action(project.workspace, {"base-url": stand.base_url, "indexnow": "later"})
+    later = run_action(project.workspace, {"base-url": base(stand), "indexnow": "later"})
     assert later.returncode == 0, later.stdout + later.stderr
     assert later.outputs["indexnow-pending"] == "0"
     assert later.outputs["changed"] == "false"
@@ -165,7 +125,9 @@ def test_what_an_engine_does_not_take_is_counted_by_reason(
 ) -> None:
     pending = built_with_pending(project, stand)
     before = git(project.remote, "rev-parse", "main")
-    stand.status, stand.key_file_live = status, live
+    stand.replies = [Reply(status)]
+    if not live:
+        stand.files.clear()
 
     run = announce(project, stand)
 
@@ -194,10 +156,10 @@ def test_a_build_that_sends_sends_nothing_twice_when_its_push_is_retried(
     project: Project, stand: Stand
 ) -> None:
     inputs = {
-        "base-url": stand.base_url,
+        "base-url": base(stand),
         "indexnow": "send",
         "indexnow-key": KEY,
-        "indexnow-endpoint": f"{stand.base_url}indexnow",
+        "indexnow-endpoint": f"{base(stand)}indexnow",
     }
     assert run_action(project.workspace, inputs).returncode == 0  # a first run: no state
     edit_and_push(project, {"about.html": page("About us")})
@@ -207,8 +169,8 @@ def test_a_build_that_sends_sends_nothing_twice_when_its_push_is_retried(
 
     assert run.returncode == 0, run.stdout + run.stderr
     assert "after 2 attempts" in run.summary
-    base = stand.base_url
-    assert stand.sent() == [[f"{base}about.html"], [f"{base}new-1.html"]]
+    site = base(stand)
+    assert sent(stand) == [[f"{site}about.html"], [f"{site}new-1.html"]]
     assert run.outputs["indexnow-sent"] == "2"  # both attempts' together
     assert run.outputs["indexnow-pending"] == "0"
     assert committed_pending(project, STATE) == {}
