@@ -1,11 +1,11 @@
 """The Action sends to IndexNow: `command: indexnow` after a deploy sends what the committed
 state holds pending and commits the state with what is left; a build with indexnow: send
-sends before its commit, and a retried push sends nothing twice. A server on 127.0.0.1
-stands for the engine (POST /indexnow) and the live site (its key file)."""
+sends before its commit, and a retried push sends nothing twice. The shared stand
+(tests/enginestand.py, the `stand` fixture) on 127.0.0.1 is the engine (POST /indexnow) and
+the live site (its key file)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,16 +32,6 @@ STATE = "sitemill-state.json.gz"
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     return make_project(tmp_path)
-
-
-@pytest.fixture
-def stand() -> Iterator[Stand]:
-    running = Stand()
-    running.thread.start()
-    yield running
-    running.release.set()
-    running.httpd.shutdown()
-    running.httpd.server_close()
 
 
 def sent(stand: Stand) -> list[list[str]]:
