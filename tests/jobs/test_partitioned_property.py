@@ -76,7 +76,7 @@ def clear(s3: Any) -> None:
 
 
 @settings(
-    max_examples=15,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
