@@ -33,38 +33,20 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+def run(command: str, site: Path, stand: Stand, state: Path, *extra: str) -> int:
+    """`sitemill build` or `sitemill indexnow` of ``site`` served by the stand."""
+    options = ["--base-url", stand.origin + "/", "--state", str(state)]
+    options += ["--indexnow-endpoint", stand.origin + "/indexnow"]
+    lastmod = ["--lastmod", "mtime"] if command == "build" else []
+    return main([command, str(site), *options, *lastmod, *extra])
+
+
 def build(site: Path, stand: Stand, state: Path, *extra: str) -> int:
-    return main(
-        [
-            "build",
-            str(site),
-            "--base-url",
-            stand.origin + "/",
-            "--lastmod",
-            "mtime",
-            "--state",
-            str(state),
-            "--indexnow-endpoint",
-            stand.origin + "/indexnow",
-            *extra,
-        ]
-    )
+    return run("build", site, stand, state, *extra)
 
 
 def announce(site: Path, stand: Stand, state: Path, *extra: str) -> int:
-    return main(
-        [
-            "indexnow",
-            str(site),
-            "--base-url",
-            stand.origin + "/",
-            "--state",
-            str(state),
-            "--indexnow-endpoint",
-            stand.origin + "/indexnow",
-            *extra,
-        ]
-    )
+    return run("indexnow", site, stand, state, *extra)
 
 
 def sent_urls(stand: Stand) -> list[str]:
