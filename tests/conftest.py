@@ -4,14 +4,20 @@ in a subfolder would shadow, depending on the order of collection.)"""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+import botocore.session
 import pytest
 
 from enginestand import Stand
 from livesite import serve_folder
+
+# moto gives every test a fresh boto3 session, and each session read the service models (JSON,
+# read-only) again: about 0.2 s per client. One loader per data path for the whole process.
+botocore.session.create_loader = functools.cache(botocore.session.create_loader)  # type: ignore[attr-defined]
 
 BASE_URL = "https://example.com/"
 # A fixed mtime (2024-03-01T12:00:00Z) so that mtime-based lastmod values are predictable.
