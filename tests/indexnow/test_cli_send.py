@@ -121,7 +121,9 @@ def test_a_refusal_is_one_error_and_not_kept(
     build(site, stand, state, "--indexnow=later")
     stand.replies = [Reply(422)]
     assert announce(site, stand, state) == 1
-    assert "422" in capsys.readouterr().err
+    out = capsys.readouterr()
+    assert "422" in out.err
+    assert "0 sent, 0 pending, 1 refused (422 URLs not for this host or key 1)" in out.out
     assert announce(site, stand, state) == 0 and len(stand.posts) == 1  # dropped for good
 
 

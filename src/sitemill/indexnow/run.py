@@ -85,13 +85,16 @@ class IndexNowOutcome:
             return f"IndexNow: {found}; would send {sum(c for _, c in self.would_send):,}"
         if not self.delivered:
             return f"IndexNow: {found}; {self.pending:,} pending for `sitemill indexnow`"
-        held = ", ".join(f"{reason} {count:,}" for reason, count in sorted(self.held.items()))
-        refused = sum(self.refused.values())
+        held, refused = _by_reason(self.held), _by_reason(self.refused)
         return (
             f"IndexNow: {found}; {sum(self.sent.values()):,} sent, {self.pending:,} pending"
             + (f" ({held})" if held else "")
-            + (f", {refused:,} refused" if refused else "")
+            + (f", {sum(self.refused.values()):,} refused ({refused})" if refused else "")
         )
+
+
+def _by_reason(counts: Counter[str]) -> str:
+    return ", ".join(f"{reason} {count:,}" for reason, count in sorted(counts.items()))
 
 
 def settings_of(config: Config) -> IndexNowSettings:
