@@ -20,7 +20,7 @@ def is_candidate(config: Config, path: str) -> bool:
     if path.startswith(".") or "/." in path:
         return False
     if "/" not in path and (
-        is_own_name(path) or path == ROBOTS_TXT or path == f"{config.indexnow_key}.txt"
+        is_own_name(path) or path == ROBOTS_TXT or _is_key_file(path, config.indexnow_key)
     ):
         return False
     if path.rpartition("/")[2] in _BUILTIN_EXCLUDE_NAMES:
@@ -28,6 +28,13 @@ def is_candidate(config: Config, path: str) -> bool:
     if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):
         return False
     return not matches_any(config.exclude, path)
+
+
+def _is_key_file(path: str, key: str) -> bool:
+    """Whether ``path`` is the IndexNow key file, ``<key>.txt`` (no string built per path)."""
+    return (
+        bool(key) and len(path) == len(key) + 4 and path.startswith(key) and path.endswith(".txt")
+    )
 
 
 def is_listed_url_path(config: Config, path: str) -> bool:

@@ -9,10 +9,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config
 from sitemill.errors import ConfigError
-from sitemill.indexnow.pending import ObjectPending, StatePending, state_is_public
-from sitemill.indexnow.run import IndexNowOutcome, PendingStore, collect, deliver
+from sitemill.indexnow.pending import ObjectPending, tree_pending
+from sitemill.indexnow.run import IndexNowOutcome, PendingStore, deliver, pending_outcome
 from sitemill.messages import printable
 
 if TYPE_CHECKING:
@@ -49,10 +49,7 @@ def run_indexnow_command(
     """Send the pending URLs; exit 1 when an engine refused some (400, 422)."""
     if not config.indexnow_key and not args.dry_run:
         raise ConfigError("indexnow_key", "is required to send (SITEMILL_INDEXNOW_KEY)")
-    store = _pending_store(args, config, s3_client, env)
-    pending = store.read()
-    outcome, _ = collect(config, pending, {}, store, first_run=False)
-    outcome.mode = IndexNowMode.SEND
+    outcome = pending_outcome(config, _pending_store(args, config, s3_client, env))
     deliver(config, outcome, dry_run=args.dry_run)
     for message in outcome.messages:
         sys.stderr.write(f"sitemill: warning: {printable(message)}\n")
@@ -79,19 +76,12 @@ def _pending_store(
     env: Mapping[str, str],
 ) -> PendingStore:
     """Where the pending URLs are: the same place as a run with these options keeps them."""
-    from sitemill.state.store import FileStateStore, SinkStateStore, open_state_store
+    from sitemill.state.store import open_state_store
 
     if args.bucket:
         return _bucket_pending(args, config, s3_client, env)
     store = open_state_store(config, s3_client=s3_client)
-    if store is None:
-        from sitemill.sinks import LocalDirSink
-
-        return StatePending(SinkStateStore(LocalDirSink(args.out or args.site_dir)), public=True)
-    if isinstance(store, FileStateStore):
-        folders = [args.site_dir, args.out or args.site_dir]
-        return StatePending(store, public=state_is_public(store, folders))
-    return StatePending(store, public=False)
+    return tree_pending(store, args.site_dir, args.out or args.site_dir)
 
 
 def _bucket_pending(

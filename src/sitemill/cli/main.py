@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.jobs.afterpublish import KEY_FILE_TYPE, after_publishing
+    from sitemill.jobs.afterpublish import after_publishing, folder_writer
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
@@ -96,10 +96,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
             state_store=state_store,
             previous=previous,
         )
-    sink = LocalDirSink(out_dir)
-    after_publishing(
-        config, report, lambda name, data: sink.put(name, data, content_type=KEY_FILE_TYPE)
-    )
+    after_publishing(config, report, folder_writer(LocalDirSink(out_dir)))
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0

@@ -13,7 +13,6 @@ from sitemill.github.announce import (
     Announced,
     Announcer,
     announce_pending,
-    key_file_writer,
 )
 from sitemill.github.commands import (
     append_to,
@@ -29,6 +28,7 @@ from sitemill.github.settings import Command, Settings, read_settings
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name
 from sitemill.indexnow.run import IndexNowOutcome
+from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.report import Report
@@ -159,7 +159,7 @@ def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
             state_store=state_store,
             previous=previous,
         )
-        announcer.after_publishing(report, key_file_writer(sink))
+        announcer.after_publishing(report, folder_writer(sink))
         reports.append(report)
         return output_names(report, settings.config)
 

@@ -8,17 +8,16 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.github.previous import state_name
 from sitemill.github.push import Committed, commit_outputs
 from sitemill.github.settings import Settings
-from sitemill.indexnow.pending import StatePending, state_is_public
-from sitemill.indexnow.run import IndexNowOutcome, collect, deliver
-from sitemill.jobs.afterpublish import KEY_FILE_TYPE, WriteFile, after_publishing
+from sitemill.indexnow.pending import StatePending, tree_pending
+from sitemill.indexnow.run import IndexNowOutcome, deliver, pending_outcome
+from sitemill.jobs.afterpublish import WriteFile, after_publishing
 from sitemill.report import Report
-from sitemill.sinks import LocalDirSink
-from sitemill.state.store import SinkStateStore, open_state_store
+from sitemill.state.store import open_state_store
 
 NO_KEY = (
     "is required to send: set the indexnow-key input from a secret "
@@ -79,11 +78,6 @@ class Announcer:
             warnings.append(f"IndexNow: what is left pending could not be kept: {exc}")
 
 
-def key_file_writer(sink: LocalDirSink) -> WriteFile:
-    """``write(name, data)`` into the output directory, as `sitemill build` writes it."""
-    return lambda name, data: sink.put(name, data, content_type=KEY_FILE_TYPE)
-
-
 @dataclass
 class Announced:
     """What `command: indexnow` did: the announcements, and the commit of the state."""
@@ -112,8 +106,7 @@ def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
                 f"IndexNow: no state at {name}: nothing is pending (does this step name the "
                 "same `state`, `path` and `output-dir` as the build?)"
             )
-        outcome, _ = collect(config, store.read(), {}, store, first_run=False)
-        outcome.mode = IndexNowMode.SEND
+        outcome = pending_outcome(config, store)
         announcer.deliver(outcome)
         runs.append((outcome, store.store.read() != before))
         return []
@@ -128,7 +121,4 @@ def pending_store(settings: Settings) -> StatePending:
     """The pending URLs where a build with these inputs keeps them: the state beside the
     sitemaps (public: it keeps no removed URL), or the ``state`` input's file."""
     store = open_state_store(settings.config)
-    if store is None:
-        return StatePending(SinkStateStore(LocalDirSink(settings.out_dir)), public=True)
-    public = state_is_public(store, [settings.site_dir, settings.out_dir])
-    return StatePending(store, public=public)
+    return tree_pending(store, settings.site_dir, settings.out_dir)

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemill.errors import StateError
+from sitemill.sinks import LocalDirSink
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import dump_document, dump_state
 from sitemill.state.pending import pending_from_json
-from sitemill.state.store import FileStateStore, StateStore
+from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 
 PENDING_FORMAT: Final = "sitemill-indexnow"
 
@@ -78,10 +79,19 @@ class ObjectPending:
         return self.store.write(dump_document(document))
 
 
+def tree_pending(store: StateStore | None, site_dir: Path, out_dir: Path) -> StatePending:
+    """The pending URLs of a tree's runs: in ``store`` (``state``), or the state beside the
+    sitemaps in ``out_dir`` when there is none."""
+    store = store or SinkStateStore(LocalDirSink(out_dir))
+    return StatePending(store, public=state_is_public(store, [site_dir, out_dir]))
+
+
 def state_is_public(store: StateStore, folders: list[Path]) -> bool:
     """Whether the state may be served with the site: beside the sitemaps, or a file in the
-    site or its output folder."""
-    if not isinstance(store, FileStateStore):
+    site or its output folder (an S3 object elsewhere is private)."""
+    if isinstance(store, SinkStateStore):
         return True
+    if not isinstance(store, FileStateStore):
+        return False
     where = Path(os.path.realpath(store.path))
     return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)

@@ -135,6 +135,14 @@ def record_found(
     return outcome
 
 
+def pending_outcome(config: Config, store: PendingStore) -> IndexNowOutcome:
+    """What `sitemill indexnow` (or the Action's announce step) has to send: the pending
+    URLs of ``store``, checked as a run checks them."""
+    outcome, _ = collect(config, store.read(), {}, store, first_run=False)
+    outcome.mode = IndexNowMode.SEND
+    return outcome
+
+
 def found_changes(config: Config, known: State, remember: State) -> dict[str, str]:
     """The listed URLs added, changed or removed from ``known`` to ``remember``."""
     base, style = config.base_url, config.url_style

@@ -10,11 +10,17 @@ from sitemill.errors import SitemillError
 from sitemill.indexnow.key import key_file_name
 from sitemill.indexnow.run import deliver
 from sitemill.report import Report
+from sitemill.sinks import LocalDirSink
 
 log = logging.getLogger(__name__)
 
 KEY_FILE_TYPE = "text/plain; charset=utf-8"
 WriteFile = Callable[[str, bytes], bool]
+
+
+def folder_writer(sink: LocalDirSink) -> WriteFile:
+    """``write(name, data)`` of the key file into a tree's output folder."""
+    return lambda name, data: sink.put(name, data, content_type=KEY_FILE_TYPE)
 
 
 def after_publishing(

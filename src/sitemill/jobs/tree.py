@@ -10,7 +10,7 @@ from pathlib import Path
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
 from sitemill.html.facts import ORDINARY_PAGE
-from sitemill.indexnow.pending import StatePending, state_is_public
+from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedates import TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
@@ -89,23 +89,22 @@ def build_from_tree(
         shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
     )
     if dating is not None:
-        _keep_state(config, dating, plan.remember, report, [site_dir, output_dir or site_dir])
+        _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
     return report
 
 
 def _keep_state(
-    config: Config, dating: _Start, remember: State, report: Report, folders: list[Path]
+    config: Config, dating: _Start, remember: State, report: Report, folders: tuple[Path, Path]
 ) -> None:
     """The state of the run, with what IndexNow is to announce, after the sitemaps."""
     remember.outputs = frozenset(report.result.outputs)
     remember.plan = report.result.plan
-    public = state_is_public(dating.store, folders)
     report.indexnow = record(
         config,
         dating.known,
         remember,
         first_run=dating.first_run,
-        store=StatePending(dating.store, public=public),
+        store=tree_pending(dating.store, *folders),
     )
     log_messages(report.indexnow, report.warnings)
     report.state_written = save_state(dating.store, remember, report.warnings)
