@@ -12,7 +12,8 @@ import re
 from typing import Final
 
 from sitemill.html import reduction
-from sitemill.html.reduction import ASSET_EXTENSIONS
+from sitemill.html.linememo import LineMemo
+from sitemill.html.marks import ASSET_EXTENSIONS
 
 __all__ = [
     "ASSET_EXTENSIONS",
@@ -21,6 +22,7 @@ __all__ = [
     "FINGERPRINT_VERSION",
     "HTML_SUFFIXES",
     "MAX_FINGERPRINT_BYTES",
+    "LineMemo",
     "fingerprint_bytes",
     "fingerprint_file",
     "fingerprint_html",
@@ -56,6 +58,7 @@ def fingerprint_html(
     version: int = FINGERPRINT_VERSION,
     *,
     main: bool = True,
+    memo: LineMemo | None = None,
 ) -> str:
     """The fingerprint of an HTML page: a hash of what a reader sees.
 
@@ -69,9 +72,10 @@ def fingerprint_html(
     (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides its
     title and description: navigation, headers, footers and sidebars outside it are furniture.
     ``version``: the algorithm of an earlier sitemill (EARLIER_VERSIONS), to compare with what
-    a state of it remembers.
+    a state of it remembers. ``memo``: lines of other pages or versions reduced before, which
+    make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
-    reduction = reduce_html(data, ignore, version, main=main)
+    reduction = reduce_html(data, ignore, version, main=main, memo=memo)
     return fingerprint_bytes(reduction.encode("utf-8"))
 
 
@@ -82,10 +86,11 @@ def fingerprint_file(
     version: int = FINGERPRINT_VERSION,
     *,
     main: bool = True,
+    memo: LineMemo | None = None,
 ) -> str:
     """The fingerprint of a file by its name: an HTML page's or its bytes'."""
     if path.lower().endswith(HTML_SUFFIXES):
-        return fingerprint_html(data, ignore, version, main=main)
+        return fingerprint_html(data, ignore, version, main=main, memo=memo)
     return fingerprint_bytes(data)
 
 
@@ -102,8 +107,9 @@ def reduce_html(
     version: int = FINGERPRINT_VERSION,
     *,
     main: bool = True,
+    memo: LineMemo | None = None,
 ) -> str:
     """What fingerprint_html hashes: the page's text with its marked link and image targets;
     with ``main`` (version 2), only the title, the meta description and the main region
     (sitemill.html.regions) when the page has one."""
-    return reduction.reduce_html(data, ignore, version, main=main)
+    return reduction.reduce_html(data, ignore, version, main=main, memo=memo)

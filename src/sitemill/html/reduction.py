@@ -11,35 +11,25 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from functools import partial
 from typing import Final
 
-from sitemill.html.regions import REGION_MARKS, Structure, select
-
-# A query string on a URL whose path ends so is a cache buster (?v=123, ?h=abc): left out.
-ASSET_EXTENSIONS: Final = frozenset(
-    {"css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico"}
-    | {"woff", "woff2", "ttf", "eot"}
+from sitemill.html.linememo import LineMemo, reduce_lines
+from sitemill.html.marks import (
+    ATTRS,
+    END,
+    KEPT_TAG,
+    LINK_END_MARK,
+    LINK_END_TAG,
+    MARK,
+    NAME_END,
+    descriptions,
+    mark_targets,
 )
+from sitemill.html.regions import REGION_MARKS, RoleMain, Structure, flat_end, flat_start, select
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
-_HTML_SPACE: Final = " \t\n\f\r"
-# The reduction is text with marked tokens: a kind letter and a value between two _MARKs
-# (a link's target, its end, an image's source, the first srcset candidate, the meta
-# description). No _MARK is left in the text (it is replaced before the passes, and
-# html.unescape never produces U+0001), so a reduction reads back one way only.
-_MARK: Final = "\x01"
-_LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
-_LINK_END_MARK: Final = f"{_MARK}{_LINK_END}{_MARK}"
-
-_SPACE = r"[\t\n\f\r ]"
-_END = r"(?:>|\Z)"  # a tag cut off by the end of the page runs to it
-_NAME_END = r"(?=[\t\n\f\r />]|\Z)"
-_VALUE = r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
-# A tag's attributes up to its ">". Quotes count only right after "=" (as the HTML tokenizer
-# reads them). The two alternatives begin differently and stop only at ">" or at the end of
-# the page, so a tag once started always matches: no position is scanned twice.
-_ATTRS = rf"(?: [^>=]++ | = {_SPACE}*+ {_VALUE} )*+"
 # Elements whose content no reader sees. An unclosed one runs to the end of the page.
 _HIDDEN_ELEMENTS: Final = ("script", "style", "noscript", "template")
 _KEPT_ELEMENTS = "a|img|source|meta"
@@ -73,9 +63,9 @@ _INLINE_NAMES: Final = _trie(_INLINE_ELEMENTS.split("|"))
 
 def _hidden_element(name: str) -> str:
     return (
-        rf"(?ai:{name}){_NAME_END} {_ATTRS} {_END}"
-        rf" (?: [^<]++ | <(?!/(?ai:{name}){_NAME_END}) )*+"
-        rf" (?: </(?ai:{name}) {_ATTRS} {_END} | \Z )"
+        rf"(?ai:{name}){NAME_END} {ATTRS} {END}"
+        rf" (?: [^<]++ | <(?!/(?ai:{name}){NAME_END}) )*+"
+        rf" (?: </(?ai:{name}) {ATTRS} {END} | \Z )"
     )
 
 
@@ -87,45 +77,18 @@ def _hidden_element(name: str) -> str:
 # quoted values, which generators write as &lt;, may be read as markup. Deterministic all
 # the same.)
 _NOT_TEXT: Final = re.compile(
-    rf"""< (?: (?P<inline> /?+ (?ai:{_INLINE_NAMES}){_NAME_END} {_ATTRS} {_END} )
+    rf"""< (?: (?P<inline> /?+ (?ai:{_INLINE_NAMES}){NAME_END} {ATTRS} {END} )
     | !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
-    | [!?] [^>]*+ {_END}
+    | [!?] [^>]*+ {END}
     | {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))}
-    | / (?: (?!(?ai:a){_NAME_END}) (?P<end>[a-zA-Z][^\t\n\f\r />=]*+) {_ATTRS} {_END}
-        | (?![a-zA-Z]) [^>]*+ {_END} )
-    | (?!(?ai:{_KEPT_ELEMENTS}){_NAME_END}) (?P<start>[a-zA-Z][^\t\n\f\r />=]*+) {_ATTRS} {_END}
+    | / (?: (?!(?ai:a){NAME_END}) (?P<end>[a-zA-Z][^\t\n\f\r />=]*+) {ATTRS} {END}
+        | (?![a-zA-Z]) [^>]*+ {END} )
+    | (?!(?ai:{_KEPT_ELEMENTS}){NAME_END}) (?P<start>[a-zA-Z][^\t\n\f\r />=]*+) {ATTRS} {END}
     )""",
     re.VERBOSE,
 )
 
 
-def _attribute_value(name: str, group: str) -> str:
-    """A lookahead that captures, as ``group``, the raw value of the first attribute ``name``
-    of the tag that follows (optional: the group is None where there is none)."""
-    other = (
-        rf"(?!(?ai:{name})(?:[\t\n\f\r /=>]|\Z)) [^\t\n\f\r />][^\t\n\f\r /=>]*+"
-        rf" (?: {_SPACE}*+ = {_SPACE}*+ {_VALUE} )?+"
-    )
-    return (
-        rf"(?= (?: [\t\n\f\r /]++ | {other} )*+"
-        rf" (?ai:{name}) {_SPACE}*+ = {_SPACE}*+ (?P<{group}>{_VALUE}) )?+"
-    )
-
-
-# Where a link ends counts too (which words are linked): its end tag becomes a mark.
-_LINK_END_TAG: Final = re.compile(rf"</(?ai:a){_NAME_END} {_ATTRS} {_END}", re.VERBOSE)
-# A link, image or meta start tag, with the values it is kept for. Each lookahead reads the
-# tag once more at most (the start tag's attributes: a constant factor).
-_KEPT_TAG: Final = re.compile(
-    rf"""< (?: (?ai:a) (?P<link>) {_NAME_END} {_attribute_value("href", "href")}
-    | (?ai:img|source) (?P<image>) {_NAME_END}
-      {_attribute_value("src", "src")} {_attribute_value("srcset", "srcset")}
-    | (?ai:meta) {_NAME_END}
-      {_attribute_value("name", "meta_name")} {_attribute_value("content", "content")} )
-    {_ATTRS} {_END}""",
-    re.VERBOSE,
-)
-_FIRST_CANDIDATE: Final = re.compile(r"[\t\n\f\r ,]*+([^\t\n\f\r ]++)")
 # White space other than " " as str.isspace() saw it in Python 3.11, spelled out so that a
 # newer Unicode database cannot change a fingerprint. U+00A0 (&nbsp;) is among it.
 _OTHER_WHITESPACE: Final = (
@@ -137,53 +100,84 @@ _SPACES: Final = re.compile("  +")
 
 
 def reduce_html(
-    data: bytes, ignore: tuple[re.Pattern[str], ...], version: int, *, main: bool
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...],
+    version: int,
+    *,
+    main: bool,
+    memo: LineMemo | None = None,
 ) -> str:
     """What fingerprint_html hashes: the page's text with its marked link and image targets;
     with ``main`` (version 2), only the title, the meta description and the main region
-    (sitemill.html.regions) when the page has one."""
+    (sitemill.html.regions) when the page has one. ``memo``: lines reduced before (the same
+    result, line by line: html.linememo)."""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
-    if _MARK in text:
-        text = text.replace(_MARK, " ")
+    if MARK in text:
+        text = text.replace(MARK, " ")
     if version < 2:
-        text = _NOT_TEXT.sub(" ", text)
+        text = _passes(text, " ")
     else:
         for mark in REGION_MARKS:
             if mark in text:
                 text = text.replace(mark, " ")
-        text = _NOT_TEXT.sub(partial(_not_text, Structure() if main else None), text)
-    text = _LINK_END_TAG.sub(_LINK_END_MARK, text)  # (no "<" in a mark: read once)
-    text = _KEPT_TAG.sub(_mark_targets, text)
-    # After the tags are gone: a reference decoded before would be read as markup. Values in
-    # the marks are still raw too, so this one pass decodes them with the text.
-    text = html.unescape(text)
+        text = _reduced(text, main, memo)
     if main and version >= 2:
-        text = select(text, _descriptions)
+        text = select(text, descriptions)
     text = _collapse_whitespace(text)
-    return text.replace(" " + _MARK, _MARK).replace(_MARK + " ", _MARK)
+    return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
 
 
-def _not_text(structure: Structure | None, found: re.Match[str]) -> str:
-    """An inline element's tag is nothing; any other tag, comment or hidden element a space,
-    or (``structure``) a marker where a main region starts or ends."""
+def _reduced(text: str, main: bool, memo: LineMemo | None) -> str:
+    """The passes of version 2, each tag replaced on its own (flat_start), or in order
+    (Structure) on a page with a role=main element."""
+    passes = partial(_passes, not_text=_flat_main if main else _flat_body)
+    try:
+        if memo is None:
+            return passes(text)
+        return reduce_lines(text, passes, memo, main)
+    except RoleMain:
+        return _passes(text, partial(_not_text, Structure()))
+
+
+def _passes(text: str, not_text: str | Callable[[re.Match[str]], str]) -> str:
+    """Tags, comments and hidden elements out (``not_text``: what each becomes), link ends
+    and kept tags as marks, character references decoded. After the tags are gone: a
+    reference decoded before would be read as markup. Values in the marks are still raw too,
+    so this one pass decodes them with the text."""
+    text = _NOT_TEXT.sub(not_text, text)
+    text = LINK_END_TAG.sub(LINK_END_MARK, text)  # (no "<" in a mark: read once)
+    text = KEPT_TAG.sub(mark_targets, text)
+    return html.unescape(text)
+
+
+def _flat_main(found: re.Match[str]) -> str:
+    """_not_text with a marker where a main region may start or end (regions.flat_start)."""
     if found.start("inline") >= 0:
         return ""
-    if structure is not None:
-        name = found["start"]
-        if name is not None:
-            return structure.start(name.lower(), found[0])
-        name = found["end"]
-        if name is not None:
-            return structure.end(name.lower())
-    return " "
+    name = found["start"]
+    if name is not None:
+        return flat_start(name.lower(), found[0])
+    name = found["end"]
+    return " " if name is None else flat_end(name.lower())
 
 
-def _descriptions(text: str) -> list[str]:
-    """The meta description marks of a reduction (marks and text alternate between _MARKs)."""
-    marks = text.split(_MARK)[1::2]
-    return [f"{_MARK}{mark}{_MARK}" for mark in marks if mark.startswith(_DESCRIPTION)]
+def _flat_body(found: re.Match[str]) -> str:
+    """_not_text for content_scope = "body": an inline element's tag is nothing."""
+    return "" if found.start("inline") >= 0 else " "
+
+
+def _not_text(structure: Structure, found: re.Match[str]) -> str:
+    """An inline element's tag is nothing; any other tag, comment or hidden element a space,
+    or a marker where a main region starts or ends (``structure``, told each tag in order)."""
+    if found.start("inline") >= 0:
+        return ""
+    name = found["start"]
+    if name is not None:
+        return structure.start(name.lower(), found[0])
+    name = found["end"]
+    return " " if name is None else structure.end(name.lower())
 
 
 def _collapse_whitespace(text: str) -> str:
@@ -194,44 +188,3 @@ def _collapse_whitespace(text: str) -> str:
         if space in text:
             text = text.replace(space, " ")
     return _SPACES.sub(" ", text).strip(" ")
-
-
-def _mark_targets(tag: re.Match[str]) -> str:
-    """A kept tag as the marked targets it holds (a space if none)."""
-    if tag["link"] is not None:
-        marks = _mark(_LINK, _unquote(tag["href"]))
-    elif tag["image"] is not None:
-        srcset = _first_candidate(_unquote(tag["srcset"]))
-        marks = _mark(_IMAGE, _unquote(tag["src"])) + _mark(_SRCSET, srcset)
-    elif (_unquote(tag["meta_name"]) or "").strip(_HTML_SPACE).lower() == "description":
-        marks = _mark(_DESCRIPTION, _unquote(tag["content"]))
-    else:
-        marks = ""
-    return marks or " "
-
-
-def _unquote(value: str | None) -> str | None:
-    """An attribute's value as written: quoted (maybe unclosed at the end of the page) or not."""
-    if not value:
-        return value
-    quote = value[0]
-    if quote not in "\"'":
-        return value
-    return value[1:-1] if len(value) > 1 and value[-1] == quote else value[1:]
-
-
-def _mark(kind: str, value: str | None) -> str:
-    if value is None:
-        return ""
-    value = value.strip(_HTML_SPACE)
-    path, question, _ = value.partition("?")
-    if question and path.rpartition(".")[2].lower() in ASSET_EXTENSIONS:
-        value = path
-    return f"{_MARK}{kind}{value}{_MARK}"
-
-
-def _first_candidate(srcset: str | None) -> str | None:
-    """The URL of a srcset's first image candidate, as the HTML standard splits it (None if
-    it has none). https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute"""
-    found = _FIRST_CANDIDATE.match(srcset or "")
-    return found[1].rstrip(",") if found else None

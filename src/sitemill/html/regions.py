@@ -36,6 +36,32 @@ _ROLE_MAIN: Final = re.compile(
 )
 
 
+_STARTS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITLE_START}
+_ENDS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
+
+
+class RoleMain(Exception):
+    """Raised by flat_start at a role=main element: its page is read in order (Structure)."""
+
+
+def flat_start(name: str, tag: str) -> str:
+    """What a start tag becomes when no element of the page has role=main: a marker for
+    every <main>, <article> and <title>, else a space. ``select`` then takes the same region
+    as from Structure's markers (the first <main> to the next </main>; the other markers are
+    spaces), and each tag's replacement depends on that tag alone."""
+    marker = _STARTS.get(name)
+    if marker is not None:
+        return marker
+    if "ole" in tag and _ROLE_MAIN.search(tag):
+        raise RoleMain
+    return " "
+
+
+def flat_end(name: str) -> str:
+    """What an end tag becomes when no element has role=main (flat_start)."""
+    return _ENDS.get(name, " ")
+
+
 class Structure:
     """Told each start and end tag the fingerprint removes (by its lower-case name and its
     text), in document order; returns what the tag becomes: a marker or a space."""

@@ -1,0 +1,147 @@
+"""Reducing a page line by line (html.linememo) gives the reduction of the whole page, character
+for character: on generated markup full of constructs that run across lines, on hostile pages,
+and against the reduction that reads every tag in order (regions.Structure)."""
+
+from __future__ import annotations
+
+import pickle
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import timing
+from sitemill.html import linememo
+from sitemill.html.fingerprint import LineMemo, fingerprint_html, reduce_html
+from sitemill.html.regions import RoleMain
+
+SHARED = LineMemo()  # across examples too: lines of other pages are found in it
+
+PIECES = st.sampled_from(
+    [
+        *("\n", "\n", "\n", "\r\n", " ", "text", "more words", "<", ">", "/", "=", '"', "'"),
+        *("<main>", "</main>", "<MAIN class=x>", "<article>", "</article>", "<title>"),
+        *("</title>", "<div role=main>", "<div>", "</div>", '<section role="main x">'),
+        *("<span>", "</span>", "<code>", "<b", "<a href=", '<a href="/x', "</a>", "<a"),
+        *("<img src=", "srcset='a.png 1x, b.png 2x'", "src=/i.png?v=2", "<source srcset="),
+        *("<meta name=description content=", '"The page."', "<script>", "</script>"),
+        *("<style>", "</style", "<!--", "-->", "<!doctype html>", "<?x", "&amp;", "&#10;"),
+        *("&nbsp;", "&", "\x00", "\x01", "\x02", "\x03", "\xa0", "é", "\t", "<noscript>"),
+        *("<template>", "</template>", "<main", "<article\n", "\n>", "href\n=\n'", "role="),
+    ]
+)
+
+
+def in_order(data: bytes, main: bool) -> str:
+    """The oracle: every tag read in document order (the reduction of a role=main page)."""
+    with mock.patch("sitemill.html.reduction.flat_start", side_effect=RoleMain):
+        return reduce_html(data, main=main)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PIECES, max_size=120), st.booleans())
+def test_line_by_line_is_the_whole_pages_reduction(pieces: list[str], main: bool) -> None:
+    data = "".join(pieces).encode()
+    whole = reduce_html(data, main=main)
+    assert reduce_html(data, main=main, memo=SHARED) == whole
+    assert reduce_html(data, main=main, memo=LineMemo()) == whole
+    assert in_order(data, main) == whole
+
+
+def page(article: str, footer: str = "2024", script: str = "var a = 1;") -> bytes:
+    lines = [
+        "<!doctype html><html><head><title>A page</title>",
+        '<meta name="description"',
+        '      content="What it says.">',
+        f"<script>\n{script}\nif (a < b) {{ a = '</p>' }}\n</script>",
+        "</head><body><nav><a href=/>Home</a>",
+        '<a href="/docs/"',
+        ">Docs</a></nav><main>",
+        "<!-- a comment",
+        "over two lines -->",
+        *article.split("|"),
+        f"</main><footer>© {footer}</footer></body></html>",
+    ]
+    return "\n".join(lines).encode()
+
+
+VERSIONS = [
+    page("<p>One.</p>|<p>Two <a href='/t'>links</a>.</p>|<p>Three.</p>"),
+    page("<p>One.</p>|<p>Two <a href='/t'>links</a>.</p>|<p>Three.</p>", footer="2025"),
+    page("<p>One.</p>|<p>Two, edited.</p>|<p>Three.</p>", script="var a = 2;"),
+    page("<p>One.</p>|<p>Two <a\nhref='/t'>links</a>.</p>|<p>Three.</p>"),
+]
+
+
+def test_versions_of_a_page_share_their_lines() -> None:
+    memo = LineMemo()
+    for data in VERSIONS:
+        assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
+    table = memo.table(True)
+    assert "<p>One.</p>" in table and "<!-- a comment" in table  # closed; open
+    assert table["<!-- a comment"] == ""  # left open: reduced with the line after it
+    known = len(table)
+    edited = VERSIONS[0].replace(b"<p>Three.</p>", b"<p>Three, edited.</p>")
+    assert reduce_html(edited, memo=memo) == reduce_html(edited)
+    assert len(table) == known + 1  # the one new line
+
+
+def test_a_role_main_page_is_read_in_order() -> None:
+    data = b"<nav>Menu</nav>\n<div role=main>\n<div>Text</div>\n</div>\n<footer>F</footer>"
+    memo = LineMemo()
+    assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
+    assert "Menu" not in reduce_html(data, memo=memo)
+    assert "<div role=main>" not in memo.table(True)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b"\n\n\n", id="newlines only"),
+        pytest.param(b"<p>no newline at the end</p>", id="one line"),
+        pytest.param(b"<p>a</p>\r\n<p>b</p>\r\n", id="CRLF"),
+        pytest.param(b"<script>\n" + b"x = 1;\n" * 200 + b"</script>\n<p>After.</p>", id="long"),
+        pytest.param(b"<p>Text</p>\n<!--\n" + b"<p>hidden</p>\n" * 100, id="comment to the end"),
+        pytest.param(b"<a href=\n/x>link</a>\n" * 50, id="a value after a newline"),
+        pytest.param(b"<a title='\n\x02\" '0\x02\n'>t</a>\n", id="a separator in the text"),
+    ],
+)
+def test_edges(data: bytes) -> None:
+    memo = LineMemo()
+    for _ in range(2):  # (the second time from the memo)
+        assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
+
+
+def test_it_starts_over_past_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(linememo, "MEMO_CHARS", 2_000)
+    memo = LineMemo()
+    for number in range(50):
+        data = page(f"<p>Page {number}.</p>|" * 10)
+        assert reduce_html(data, memo=memo) == reduce_html(data)
+    assert sum(map(len, memo.table(True))) < 2_000
+
+
+def test_a_memo_pickles_empty() -> None:
+    memo = LineMemo()
+    reduce_html(VERSIONS[0], memo=memo)
+    copy = pickle.loads(pickle.dumps(memo))
+    assert memo.table(True) and not copy.table(True)
+    assert len(pickle.dumps(memo)) < 200
+
+
+MB = 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"<script\n", b"<!--\n", b'<a href="\n', b"<p>text</p>\n", b"<div\n class=x>\n"],
+    ids=["script", "comment", "quote", "closed", "tag over two lines"],
+)
+def test_hostile_lines_take_linear_time(line: bytes) -> None:
+    def reduce(data: bytes) -> str:
+        return fingerprint_html(data, memo=LineMemo())
+
+    assert timing.linear(reduce, line * (MB // 4 // len(line)), line * (MB // len(line)), 10)
+    assert timing.within_budget(reduce, line * (4 * MB // len(line)), 1.5)
