@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
 from functools import partial
 from typing import Final
 
-from sitemill.html.linememo import LineMemo, reduce_lines
+from sitemill.html.linememo import LineMemo, Passes, reduce_lines
 from sitemill.html.marks import (
     ATTRS,
     END,
@@ -27,7 +26,14 @@ from sitemill.html.marks import (
     descriptions,
     mark_targets,
 )
-from sitemill.html.regions import REGION_MARKS, RoleMain, Structure, flat_end, flat_start, select
+from sitemill.html.regions import (
+    REGION_MARKS,
+    Structure,
+    flat_end,
+    flat_start,
+    main_sequence,
+    select,
+)
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 # Elements whose content no reader sees. An unclosed one runs to the end of the page.
@@ -117,7 +123,7 @@ def reduce_html(
     if MARK in text:
         text = text.replace(MARK, " ")
     if version < 2:
-        text = _passes(text, " ")
+        text = _rest(_NOT_TEXT.sub(" ", text))
     else:
         for mark in REGION_MARKS:
             if mark in text:
@@ -130,23 +136,26 @@ def reduce_html(
 
 
 def _reduced(text: str, main: bool, memo: LineMemo | None) -> str:
-    """The passes of version 2, each tag replaced on its own (flat_start), or in order
-    (Structure) on a page with a role=main element."""
-    passes = partial(_passes, not_text=_flat_main if main else _flat_body)
+    """The passes of version 2: each tag replaced on its own (regions.flat_start), which is
+    the same as in order (regions.Structure) unless an element has role=main or the page's
+    <main> and </main> tags are not one of each, in that order; then in order."""
+    passes = _FLAT_MAIN if main else _FLAT_BODY
     try:
-        if memo is None:
-            return passes(text)
-        return reduce_lines(text, passes, memo, main)
-    except RoleMain:
-        return _passes(text, partial(_not_text, Structure()))
+        reduced, notes = (
+            passes.whole(text) if memo is None else reduce_lines(text, passes, memo, main)
+        )
+        if notes in _SAME_IN_ORDER:
+            return reduced
+    except _InOrder:
+        pass
+    return _rest(_NOT_TEXT.sub(partial(_not_text, Structure()), text))
 
 
-def _passes(text: str, not_text: str | Callable[[re.Match[str]], str]) -> str:
-    """Tags, comments and hidden elements out (``not_text``: what each becomes), link ends
-    and kept tags as marks, character references decoded. After the tags are gone: a
-    reference decoded before would be read as markup. Values in the marks are still raw too,
-    so this one pass decodes them with the text."""
-    text = _NOT_TEXT.sub(not_text, text)
+def _rest(text: str) -> str:
+    """After the first pass (tags, comments and hidden elements out): link ends and kept tags
+    as marks, character references decoded. After the tags are gone: a reference decoded
+    before would be read as markup. Values in the marks are still raw too, so this one pass
+    decodes them with the text."""
     text = LINK_END_TAG.sub(LINK_END_MARK, text)  # (no "<" in a mark: read once)
     text = KEPT_TAG.sub(mark_targets, text)
     return html.unescape(text)
@@ -158,14 +167,31 @@ def _flat_main(found: re.Match[str]) -> str:
         return ""
     name = found["start"]
     if name is not None:
-        return flat_start(name.lower(), found[0])
+        replaced = flat_start(name.lower(), found[0])
+        if replaced is None:
+            raise _InOrder
+        return replaced
     name = found["end"]
     return " " if name is None else flat_end(name.lower())
+
+
+class _InOrder(Exception):
+    """The page is read again, its tags in order (regions.Structure): see _reduced."""
 
 
 def _flat_body(found: re.Match[str]) -> str:
     """_not_text for content_scope = "body": an inline element's tag is nothing."""
     return "" if found.start("inline") >= 0 else " "
+
+
+def _no_notes(text: str) -> str:
+    return ""
+
+
+_FLAT_MAIN: Final = Passes(partial(_NOT_TEXT.sub, _flat_main), _rest, main_sequence)
+_FLAT_BODY: Final = Passes(partial(_NOT_TEXT.sub, _flat_body), _rest, _no_notes)
+# The <main> and </main> markers (regions.main_sequence) that Structure writes alike.
+_SAME_IN_ORDER: Final = frozenset({"", "m", "mM"})
 
 
 def _not_text(structure: Structure, found: re.Match[str]) -> str:

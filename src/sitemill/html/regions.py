@@ -26,6 +26,7 @@ _ROLE_START, _ROLE_END = "\x02r\x03", "\x02R\x03"
 _ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
 _TITLE_START, _TITLE_END = "\x02t\x03", "\x02T\x03"
 _MARKERS: Final = re.compile("\x02[a-zA-Z]\x03")
+_MAIN_MARKERS: Final = re.compile("\x02([mM])\x03")
 # role="main" (the first token of the value), as an attribute of the tag; a tag whose other
 # attribute's value spells it is taken alike (rare; deterministic all the same).
 _ROLE_MAIN: Final = re.compile(
@@ -40,26 +41,27 @@ _STARTS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITL
 _ENDS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
 
 
-class RoleMain(Exception):
-    """Raised by flat_start at a role=main element: its page is read in order (Structure)."""
-
-
-def flat_start(name: str, tag: str) -> str:
+def flat_start(name: str, tag: str) -> str | None:
     """What a start tag becomes when no element of the page has role=main: a marker for
     every <main>, <article> and <title>, else a space. ``select`` then takes the same region
     as from Structure's markers (the first <main> to the next </main>; the other markers are
-    spaces), and each tag's replacement depends on that tag alone."""
+    spaces), and each tag's replacement depends on that tag alone. None for a role=main
+    element: its page is read in order (Structure)."""
     marker = _STARTS.get(name)
     if marker is not None:
         return marker
-    if "ole" in tag and _ROLE_MAIN.search(tag):
-        raise RoleMain
-    return " "
+    return None if "ole" in tag and _ROLE_MAIN.search(tag) else " "
 
 
 def flat_end(name: str) -> str:
     """What an end tag becomes when no element has role=main (flat_start)."""
     return _ENDS.get(name, " ")
+
+
+def main_sequence(text: str) -> str:
+    """The markers of <main> and </main> in ``text``, in order: "m" for each start, "M" for
+    each end (flat_start writes one for every such tag, Structure for the first of each)."""
+    return "".join(_MAIN_MARKERS.findall(text)) if REGION_MARKS[0] in text else ""
 
 
 class Structure:
