@@ -5,6 +5,7 @@ and against the reduction that reads every tag in order (regions.Structure)."""
 from __future__ import annotations
 
 import pickle
+import re
 from unittest import mock
 
 import pytest
@@ -28,20 +29,26 @@ PIECES = st.sampled_from(
         *("<style>", "</style", "<!--", "-->", "<!doctype html>", "<?x", "&amp;", "&#10;"),
         *("&nbsp;", "&", "\x00", "\x01", "\x02", "\x03", "\xa0", "é", "\t", "<noscript>"),
         *("<template>", "</template>", "<main", "<article\n", "\n>", "href\n=\n'", "role="),
+        *("\udcff", "\udce2\udc82", "\udcf0\udc9f\udc98", "\ufeff"),  # (bytes not UTF-8)
     ]
 )
 
 
+def encoded(pieces: list[str]) -> bytes:
+    return "".join(pieces).encode("utf-8", "surrogateescape")
+
+
 def in_order(data: bytes, main: bool) -> str:
-    """The oracle: every tag read in document order (the reduction of a role=main page)."""
+    """The oracle: every tag read in document order (as without a memo; with one, where a
+    role=main element needs it)."""
     with mock.patch("sitemill.html.reduction.flat_start", return_value=None):
-        return reduce_html(data, main=main)
+        return reduce_html(data, main=main, memo=LineMemo())
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(PIECES, max_size=120), st.booleans())
 def test_line_by_line_is_the_whole_pages_reduction(pieces: list[str], main: bool) -> None:
-    data = "".join(pieces).encode()
+    data = encoded(pieces)
     whole = reduce_html(data, main=main)
     assert reduce_html(data, main=main, memo=SHARED) == whole
     assert reduce_html(data, main=main, memo=LineMemo()) == whole
@@ -78,8 +85,8 @@ def test_versions_of_a_page_share_their_lines() -> None:
     for data in VERSIONS:
         assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
     table = memo.tables(True)[0]
-    assert "<p>One.</p>" in table and "<!-- a comment" in table  # closed; open
-    assert table["<!-- a comment"] == ""  # left open: reduced with the line after it
+    assert b"<p>One.</p>" in table and b"<!-- a comment" in table  # closed; open
+    assert table[b"<!-- a comment"] == ""  # left open: reduced with the line after it
     known = len(table)
     edited = VERSIONS[0].replace(b"<p>Three.</p>", b"<p>Three, edited.</p>")
     assert reduce_html(edited, memo=memo) == reduce_html(edited)
@@ -91,7 +98,7 @@ def test_a_role_main_page_is_read_in_order() -> None:
     memo = LineMemo()
     assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
     assert "Menu" not in reduce_html(data, memo=memo)
-    assert "<div role=main>" not in memo.tables(True)[0]
+    assert b"<div role=main>" not in memo.tables(True)[0]
 
 
 @pytest.mark.parametrize(
@@ -105,12 +112,23 @@ def test_a_role_main_page_is_read_in_order() -> None:
         pytest.param(b"<p>Text</p>\n<!--\n" + b"<p>hidden</p>\n" * 100, id="comment to the end"),
         pytest.param(b"<a href=\n/x>link</a>\n" * 50, id="a value after a newline"),
         pytest.param(b"<a title='\n\x02\" '0\x02\n'>t</a>\n", id="a separator in the text"),
+        pytest.param(b"<p>caf\xc3\n\xa9 \xf0\x9f\n\x98</p>\n\xff\n", id="UTF-8 cut by newlines"),
+        pytest.param(b"\xef\xbb\xbf<p>a\x01b\x02c\x03d</p>\n<main>m</main>", id="BOM, marks"),
     ],
 )
 def test_edges(data: bytes) -> None:
     memo = LineMemo()
     for _ in range(2):  # (the second time from the memo)
         assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
+
+
+def test_ignored_text_is_left_out_first() -> None:
+    ignore = (re.compile(r"Built on [0-9-]+"), re.compile("<p>Last.*?</p>", re.DOTALL))
+    memo = LineMemo()
+    for day in ("2024-01-02", "2024-01-03"):
+        data = VERSIONS[0].replace(b"</main>", f"<p>Last\nBuilt on {day}</p></main>".encode())
+        assert reduce_html(data, ignore, memo=memo) == reduce_html(data, ignore)
+        assert "Built" not in reduce_html(data, ignore, memo=memo)
 
 
 def test_it_starts_over_past_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,8 +153,11 @@ MB = 1024 * 1024
 
 @pytest.mark.parametrize(
     "line",
-    [b"<script\n", b"<!--\n", b'<a href="\n', b"<p>text</p>\n", b"<div\n class=x>\n"],
-    ids=["script", "comment", "quote", "closed", "tag over two lines"],
+    [
+        *(b"<script\n", b"<!--\n", b'<a href="\n', b"<p>text</p>\n", b"<div\n class=x>\n"),
+        *(b"<main>\n", b"<div role=main>\n"),
+    ],
+    ids=["script", "comment", "quote", "closed", "tag over two lines", "main", "role=main"],
 )
 def test_hostile_lines_take_linear_time(line: bytes) -> None:
     def reduce(data: bytes) -> str:

@@ -18,48 +18,81 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_
 from typing import Final
 
-# After each line of a batch, "\n" and a numbered separator: never in a text the passes read
-# (the reduction replaces U+0002 first) nor in what they write; and never whole in a value the
-# passes copy (a link's target): a quoted value holds one kind of quote only, an unquoted one
-# no space. So a separator is either where it was, and the scan there at top level, or gone.
-_SEPARATOR: Final = "\n\x02\" '{}\x02"
-_SEPARATORS: Final = re.compile("\n\x02\" '([0-9]+)\x02")
+# After each line of a batch, "\n" and a separator: never in a text the passes read (the
+# reduction replaces U+0002 first) nor in what they write; and never whole in a value the passes
+# copy (a link's target): a quoted value holds one kind of quote only, an unquoted one no space.
+# So a separator is either where it was, the scan there at top level, or gone; one that came
+# through has its newline before it (a construct that swallows the newline ends at a ">" or at
+# the end of the text, and a separator holds no ">"). Numbered when some do not come through.
+_SEPARATOR: Final = "\x02\" '\x02"
+_JOIN: Final = b"\n" + _SEPARATOR.encode()
+_NUMBERED: Final = re.compile("\x02\" '([0-9]+)\x02")
 _OPEN: Final = ""  # a line whose reduction runs on into the next one (a closed one ends "\n")
 # Lines reduced together at most before the rest of the page is reduced in one piece.
 _MAX_GROUP: Final = 64
 # Lines of a page whose batch left them unsettled (reduced one by one) at most: a page of more
 # is reduced in one piece.
 _MAX_UNSETTLED: Final = 256
-# What a LineMemo holds at most (characters of lines and their reductions), then it starts over.
+_RESULTS: Final = 1024  # pages' results a LineMemo holds at most
+# What a LineMemo holds at most (bytes of lines and characters of their reductions), then it
+# starts over.
 MEMO_CHARS: Final = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
 class Passes:
     """The reduction's passes in two steps, ``first`` and then ``rest``; ``notes``: what the
-    caller needs to know of a text after the first step (say, which markers it holds), ""
-    mostly: a page's notes are its lines' notes in order."""
+    caller needs to know of a text from the two (say, which markers it holds), "" mostly: a
+    page's notes are its lines' notes in order."""
 
     first: Callable[[str], str]
     rest: Callable[[str], str]
-    notes: Callable[[str], str]
+    notes: Callable[[str, str], str]
 
     def whole(self, text: str) -> tuple[str, str]:
         first = self.first(text)
-        return self.rest(first), self.notes(first)
+        reduced = self.rest(first)
+        return reduced, self.notes(first, reduced)
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """A page's reduction: its pieces (a line's, or a few lines' where one was left open),
+    each piece's notes, and the reduction and notes of what follows the last newline."""
+
+    pieces: list[str]
+    notes: list[str | None]
+    tail: str
+    tail_notes: str
+
+    def text(self) -> str:
+        return "".join(self.pieces) + self.tail
+
+    def all_notes(self) -> str:
+        return "".join(filter(None, self.notes)) + self.tail_notes
+
+
+# Lines' reductions, and the notes of those with any.
+Reduced = tuple[list[str], dict[bytes, str]]
 
 
 class LineMemo:
-    """Lines with their reductions and notes, for one kind of reduction each (``scope``:
-    the content scope); bounded by MEMO_CHARS. Pickled empty: a worker starts its own."""
+    """Lines (as bytes) with their reductions and notes, for one kind of reduction each
+    (``scope``: the content scope); bounded by MEMO_CHARS. Pickled empty: a worker process
+    starts its own."""
 
-    __slots__ = ("_size", "_tables")
+    __slots__ = ("_size", "_tables", "results")
 
     def __init__(self) -> None:
-        self._tables: dict[object, tuple[dict[str, str], dict[str, str]]] = {}
+        self._tables: dict[object, tuple[dict[bytes, str], dict[bytes, str]]] = {}
         self._size = 0
+        # What the caller made of pages, by what it depends on (html.reduction: a page whose
+        # furniture alone changed is the page it was).
+        self.results: dict[object, str] = {}
 
     def __getstate__(self) -> dict[str, object]:
         return {}
@@ -67,16 +100,23 @@ class LineMemo:
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__init__()  # type: ignore[misc]
 
-    def tables(self, scope: object) -> tuple[dict[str, str], dict[str, str]]:
+    def remember(self, key: object, result: str) -> None:
+        """What the caller made of a page (``results``), at most _RESULTS of them."""
+        if len(self.results) >= _RESULTS:
+            self.results.clear()
+        self.results[key] = result
+
+    def tables(self, scope: object) -> tuple[dict[bytes, str], dict[bytes, str]]:
         """The reductions of the lines, and their notes where not empty."""
         return self._tables.setdefault(scope, ({}, {}))
 
-    def add(self, scope: object, lines: Sequence[str], reduced: Reduced) -> None:
+    def add(self, scope: object, lines: Sequence[bytes], reduced: Reduced) -> None:
         size = sum(map(len, lines)) + sum(map(len, reduced[0]))
         if self._size + size > MEMO_CHARS:
             for table, noted in self._tables.values():
                 table.clear()
                 noted.clear()
+            self.results.clear()
             self._size = 0
         table, noted = self.tables(scope)
         table.update(zip(lines, reduced[0], strict=True))
@@ -84,53 +124,73 @@ class LineMemo:
         self._size += size
 
 
-# Lines' reductions, and the notes of those with any.
-Reduced = tuple[list[str], dict[str, str]]
-
-
-def reduce_lines(text: str, passes: Passes, memo: LineMemo, scope: object) -> tuple[str, str]:
-    """``passes.whole(text)``, computed line by line with ``memo`` (see above)."""
-    lines = text.split("\n")  # (each but the last followed by a newline)
+def reduce_lines(data: bytes, passes: Passes, memo: LineMemo, scope: object) -> Lines:
+    """``passes.whole`` of the UTF-8 text ``data`` (decoded with replacement characters),
+    computed line by line with ``memo`` (see above). (Decoding lines one by one gives the
+    text's lines: a newline is never part of a UTF-8 sequence, valid or not.)"""
+    lines = data.split(b"\n")  # (each but the last followed by a newline)
     last = lines.pop()
     table, noted = memo.tables(scope)
     found = list(map(table.get, lines))
     notes: list[str | None] = list(map(noted.get, lines)) if noted else [None] * len(lines)
     if None in found:
-        missing = list(
-            dict.fromkeys(line for line, got in zip(lines, found, strict=True) if got is None)
-        )
+        missing = list(dict.fromkeys(compress(lines, map(is_, found, repeat(None)))))
         reduced = _reduce_many(missing, passes)
         if reduced is None:
-            return passes.whole(text)
+            return Lines([], [], *passes.whole(_text(data)))
         memo.add(scope, missing, reduced)
-        known = dict(zip(missing, reduced[0], strict=True))
-        found = [
-            known[line] if got is None else got for line, got in zip(lines, found, strict=True)
-        ]
-        notes = [
-            reduced[1].get(line, note) if note is None else note
-            for line, note in zip(lines, notes, strict=True)
-        ]
+        found = list(map(dict(zip(missing, reduced[0], strict=True)).get, lines, found))
+        if reduced[1]:
+            notes = list(map(reduced[1].get, lines, notes))
     settled: list[str] = found  # type: ignore[assignment]
     if _OPEN in settled:
         return _grouped(lines, (settled, notes), last, passes, memo, scope)
-    tail = passes.whole(last) if last else ("", "")
-    return "".join(settled) + tail[0], "".join(filter(None, notes)) + tail[1]
+    return Lines(settled, notes, *(passes.whole(_text(last)) if last else ("", "")))
 
 
-def _reduce_many(lines: Sequence[str], passes: Passes) -> Reduced | None:
-    """Each line's reduction alone (_OPEN for a line left open), in one call: the lines whose
-    separators before and after are left are settled; the others are reduced one by one
-    (None: too many of them)."""
-    first = passes.first("".join([line + _SEPARATOR.format(n) for n, line in enumerate(lines)]))
-    parts = _SEPARATORS.split(passes.rest(first))
-    reduced: list[str | None] = [None] * len(lines)
-    previous = -1
-    for piece, number in zip(parts[::2], parts[1::2], strict=False):  # (and the rest)
-        if int(number) == previous + 1:
-            reduced[previous + 1] = piece + "\n"
-        previous = int(number)
-    notes = _notes(lines, first, reduced, passes) if passes.notes(first) else {}
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _reduce_many(lines: Sequence[bytes], passes: Passes) -> Reduced | None:
+    """Each line's reduction alone (_OPEN for a line left open), in one call when all come
+    through; else the lines whose numbered separators before and after came through are
+    settled, and the others reduced one by one (None: too many of them)."""
+    first = passes.first(_text(_JOIN.join(lines) + _JOIN))
+    reduced = passes.rest(first)
+    pieces = reduced.split(_SEPARATOR)
+    if len(pieces) == len(lines) + 1:  # (all came through: each piece ends "\n")
+        pieces.pop()
+        noted = passes.notes(first, reduced)
+        return pieces, _notes(lines, first.split(_SEPARATOR), pieces, passes) if noted else {}
+    return _reduce_numbered(lines, passes)
+
+
+def _notes(
+    lines: Sequence[bytes], firsts: Sequence[str], pieces: Sequence[str], passes: Passes
+) -> dict[bytes, str]:
+    """The notes of ``lines`` from their first steps and reductions."""
+    notes = map(passes.notes, firsts, pieces)
+    return {line: note for line, note in zip(lines, notes, strict=False) if note}
+
+
+def _reduce_numbered(lines: Sequence[bytes], passes: Passes) -> Reduced | None:
+    """_reduce_many when some line is left open (see there)."""
+    numbered = b"".join([line + b"\n\x02\" '%d\x02" % number for number, line in enumerate(lines)])
+    first = passes.first(_text(numbered))
+    whole = passes.rest(first)
+    reduced = _settled(_NUMBERED.split(whole), len(lines))
+    notes: dict[bytes, str] = {}
+    if passes.notes(first, whole):
+        parts = _NUMBERED.split(first)
+        firsts = dict(zip(map(int, parts[1::2]), parts[::2], strict=False))
+        settled = [index for index, piece in enumerate(reduced) if piece is not None]
+        notes = _notes(
+            [lines[i] for i in settled],
+            [firsts[i] for i in settled],
+            [reduced[i] for i in settled],  # type: ignore[misc]
+            passes,
+        )
     unsettled = [index for index, piece in enumerate(reduced) if piece is None]
     if len(unsettled) > _MAX_UNSETTLED:
         return None
@@ -141,49 +201,47 @@ def _reduce_many(lines: Sequence[str], passes: Passes) -> Reduced | None:
     return reduced, notes  # type: ignore[return-value]
 
 
-def _notes(
-    lines: Sequence[str], first: str, reduced: list[str | None], passes: Passes
-) -> dict[str, str]:
-    """The notes of the settled lines (their separators came through the first step too)."""
-    parts = _SEPARATORS.split(first)
-    pieces = dict(zip(map(int, parts[1::2]), parts[::2], strict=False))
-    notes = {}
-    for index, line in enumerate(lines):
-        if reduced[index] is not None and (note := passes.notes(pieces[index])):
-            notes[line] = note
-    return notes
+def _settled(parts: list[str], count: int) -> list[str | None]:
+    """The pieces between two separators that came through one after the other, by line."""
+    reduced: list[str | None] = [None] * count
+    previous = -1
+    for piece, number in zip(parts[::2], map(int, parts[1::2]), strict=False):
+        if number == previous + 1:
+            reduced[number] = piece
+        previous = number
+    return reduced
 
 
-def _reduce_one(lines: str, passes: Passes) -> tuple[str, str]:
+def _reduce_one(lines: bytes, passes: Passes) -> tuple[str, str]:
     """The reduction of ``lines`` and a newline alone, or _OPEN if their end is left open;
     and their notes."""
-    end = _SEPARATOR.format(0)
-    reduced, notes = passes.whole(lines + end)
-    return (reduced[: -len(end)] + "\n" if reduced.endswith(end) else _OPEN), notes
+    reduced, notes = passes.whole(_text(lines + _JOIN))
+    return (reduced[: -len(_SEPARATOR)] if reduced.endswith(_SEPARATOR) else _OPEN), notes
 
 
 def _grouped(
-    lines: list[str],
+    lines: list[bytes],
     found: tuple[list[str], list[str | None]],
-    last: str,
+    last: bytes,
     passes: Passes,
     memo: LineMemo,
     scope: object,
-) -> tuple[str, str]:
+) -> Lines:
     """The reduction when some lines are left open: each open line with the lines after it,
     twice as many each time, until the group closes; past _MAX_GROUP lines, all the rest."""
-    pieces, notes = [], []
+    pieces: list[str] = []
+    notes: list[str | None] = []
     table, noted = memo.tables(scope)
     start = 0
     while start < len(lines):
         if found[0][start] != _OPEN:
             pieces.append(found[0][start])
-            notes.append(found[1][start] or "")
+            notes.append(found[1][start])
             start += 1
             continue
         size = 2
         while start + size <= len(lines) and size <= _MAX_GROUP:
-            group = "\n".join(lines[start : start + size])  # (a key no one line has)
+            group = b"\n".join(lines[start : start + size])  # (a key no one line has)
             reduced, note = table.get(group), noted.get(group, "")
             if reduced is None:
                 reduced, note = _reduce_one(group, passes)
@@ -192,10 +250,9 @@ def _grouped(
                 break
             size *= 2
         else:
-            last = "\n".join(lines[start:]) + "\n" + last
+            last = b"\n".join(lines[start:]) + b"\n" + last
             break
         pieces.append(reduced)
         notes.append(note)
         start += size
-    tail = passes.whole(last) if last else ("", "")
-    return "".join(pieces) + tail[0], "".join(notes) + tail[1]
+    return Lines(pieces, notes, *(passes.whole(_text(last)) if last else ("", "")))

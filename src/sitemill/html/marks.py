@@ -23,6 +23,7 @@ _HTML_SPACE: Final = " \t\n\f\r"
 MARK: Final = "\x01"
 _LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
 LINK_END_MARK: Final = f"{MARK}{_LINK_END}{MARK}"
+DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D")
 
 SPACE = r"[\t\n\f\r ]"
 END = r"(?:>|\Z)"  # a tag cut off by the end of the page runs to it

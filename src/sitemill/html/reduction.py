@@ -14,9 +14,11 @@ import re
 from functools import partial
 from typing import Final
 
+from sitemill.html.furniture import region_key
 from sitemill.html.linememo import LineMemo, Passes, reduce_lines
 from sitemill.html.marks import (
     ATTRS,
+    DESCRIPTION_START,
     END,
     KEPT_TAG,
     LINK_END_MARK,
@@ -31,11 +33,12 @@ from sitemill.html.regions import (
     Structure,
     flat_end,
     flat_start,
-    main_sequence,
+    region_sequence,
     select,
 )
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
+_MARK_BYTES: Final = (b"\x01", b"\x02", b"\x03")
 # Elements whose content no reader sees. An unclosed one runs to the end of the page.
 _HIDDEN_ELEMENTS: Final = ("script", "style", "noscript", "template")
 _KEPT_ELEMENTS = "a|img|source|meta"
@@ -117,38 +120,63 @@ def reduce_html(
     with ``main`` (version 2), only the title, the meta description and the main region
     (sitemill.html.regions) when the page has one. ``memo``: lines reduced before (the same
     result, line by line: html.linememo)."""
-    text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
-    for pattern in ignore:
-        text = pattern.sub("", text)
+    raw = data.removeprefix(_UTF8_BOM)
+    if memo is not None and version >= 2:
+        reduced = _by_lines(raw, ignore, main, memo)
+        if reduced is not None:
+            return reduced
+    text = _ignored(raw.decode("utf-8", "replace"), ignore)
     if MARK in text:
         text = text.replace(MARK, " ")
     if version < 2:
-        text = _rest(_NOT_TEXT.sub(" ", text))
-    else:
-        for mark in REGION_MARKS:
-            if mark in text:
-                text = text.replace(mark, " ")
-        text = _reduced(text, main, memo)
-    if main and version >= 2:
+        return _finished(_rest(_NOT_TEXT.sub(" ", text)), main=False)
+    for mark in REGION_MARKS:
+        if mark in text:
+            text = text.replace(mark, " ")
+    text = _rest(_NOT_TEXT.sub(partial(_not_text, Structure() if main else None), text))
+    return _finished(text, main=main)
+
+
+def _finished(text: str, *, main: bool) -> str:
+    """The title, descriptions and main region (``main``), white space collapsed."""
+    if main:
         text = select(text, descriptions)
     text = _collapse_whitespace(text)
     return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
 
 
-def _reduced(text: str, main: bool, memo: LineMemo | None) -> str:
-    """The passes of version 2: each tag replaced on its own (regions.flat_start), which is
-    the same as in order (regions.Structure) unless an element has role=main or the page's
-    <main> and </main> tags are not one of each, in that order; then in order."""
-    passes = _FLAT_MAIN if main else _FLAT_BODY
+def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
+    for pattern in ignore:
+        text = pattern.sub("", text)
+    return text
+
+
+def _by_lines(
+    raw: bytes, ignore: tuple[re.Pattern[str], ...], main: bool, memo: LineMemo
+) -> str | None:
+    """The reduction line by line, each tag replaced on its own (flat_start): the same as in
+    order (regions.Structure) unless an element has role=main or the page's <main> and
+    </main> tags are not one of each, in that order (None: read it in order). A page whose
+    region, title and descriptions are those of a page reduced before is that page's."""
+    if ignore:
+        raw = _ignored(raw.decode("utf-8", "replace"), ignore).encode("utf-8", "surrogatepass")
+    for mark in _MARK_BYTES:  # (MARK and REGION_MARKS: never in the text the passes read)
+        if mark in raw:
+            raw = raw.replace(mark, b" ")
     try:
-        reduced, notes = (
-            passes.whole(text) if memo is None else reduce_lines(text, passes, memo, main)
-        )
-        if notes in _SAME_IN_ORDER:
-            return reduced
+        lines = reduce_lines(raw, _FLAT_MAIN if main else _FLAT_BODY, memo, main)
     except _InOrder:
-        pass
-    return _rest(_NOT_TEXT.sub(partial(_not_text, Structure()), text))
+        return None
+    notes = lines.all_notes()
+    if notes.translate(_ONLY_MAIN) not in _SAME_IN_ORDER:
+        return None
+    key = region_key(lines, notes) if main else None
+    reduced = None if key is None else memo.results.get(key)
+    if reduced is None:
+        reduced = _finished(lines.text(), main=main)
+        if key is not None:
+            memo.remember(key, reduced)
+    return reduced
 
 
 def _rest(text: str) -> str:
@@ -184,21 +212,37 @@ def _flat_body(found: re.Match[str]) -> str:
     return "" if found.start("inline") >= 0 else " "
 
 
-def _no_notes(text: str) -> str:
+def _main_notes(first: str, reduced: str) -> str:
+    """The notes of a text: the markers of <main> and </main> after the first pass (m, M:
+    whether each tag on its own is the same as in order), then the region markers of the
+    reduction, that select reads (furniture.region_key: s, e, t, T), D for a description."""
+    return (
+        region_sequence(first, _PASSED)
+        + region_sequence(reduced, _REDUCED)
+        + ("D" if DESCRIPTION_START in reduced else "")
+    )
+
+
+def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-_FLAT_MAIN: Final = Passes(partial(_NOT_TEXT.sub, _flat_main), _rest, main_sequence)
+_FLAT_MAIN: Final = Passes(partial(_NOT_TEXT.sub, _flat_main), _rest, _main_notes)
 _FLAT_BODY: Final = Passes(partial(_NOT_TEXT.sub, _flat_body), _rest, _no_notes)
-# The <main> and </main> markers (regions.main_sequence) that Structure writes alike.
+# The <main> and </main> markers (m and M of the notes) that Structure writes alike.
 _SAME_IN_ORDER: Final = frozenset({"", "m", "mM"})
+_PASSED: Final = str.maketrans("tT", "  ")
+_REDUCED: Final = str.maketrans("mM", "se")
+_ONLY_MAIN: Final = str.maketrans("", "", "seTtD ")
 
 
-def _not_text(structure: Structure, found: re.Match[str]) -> str:
+def _not_text(structure: Structure | None, found: re.Match[str]) -> str:
     """An inline element's tag is nothing; any other tag, comment or hidden element a space,
     or a marker where a main region starts or ends (``structure``, told each tag in order)."""
     if found.start("inline") >= 0:
         return ""
+    if structure is None:
+        return " "
     name = found["start"]
     if name is not None:
         return structure.start(name.lower(), found[0])

@@ -26,7 +26,7 @@ _ROLE_START, _ROLE_END = "\x02r\x03", "\x02R\x03"
 _ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
 _TITLE_START, _TITLE_END = "\x02t\x03", "\x02T\x03"
 _MARKERS: Final = re.compile("\x02[a-zA-Z]\x03")
-_MAIN_MARKERS: Final = re.compile("\x02([mM])\x03")
+_REGION_MARKERS: Final = re.compile("\x02([mMtT])\x03")
 # role="main" (the first token of the value), as an attribute of the tag; a tag whose other
 # attribute's value spells it is taken alike (rare; deterministic all the same).
 _ROLE_MAIN: Final = re.compile(
@@ -58,10 +58,13 @@ def flat_end(name: str) -> str:
     return _ENDS.get(name, " ")
 
 
-def main_sequence(text: str) -> str:
-    """The markers of <main> and </main> in ``text``, in order: "m" for each start, "M" for
-    each end (flat_start writes one for every such tag, Structure for the first of each)."""
-    return "".join(_MAIN_MARKERS.findall(text)) if REGION_MARKS[0] in text else ""
+def region_sequence(text: str, letters: dict[int, int]) -> str:
+    """The markers of <main>, </main>, <title> and </title> in ``text``, in order: m, M, t,
+    T translated by ``letters`` (flat_start writes one for every such tag, Structure for the
+    first <main> and the first </main> after it)."""
+    if REGION_MARKS[0] not in text:
+        return ""
+    return "".join(_REGION_MARKERS.findall(text)).translate(letters).replace(" ", "")
 
 
 class Structure:
