@@ -79,6 +79,13 @@ class WorkPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
 
+    def warm(self) -> None:
+        """Start the workers now (the fork server and its imports take a few tenths of a
+        second), while another thread waits for something else."""
+        executor = self._start()
+        if executor is not None:
+            list(executor.map(_nothing, range(self.workers)))
+
     def map(self, work: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
         """``work`` of each chunk, in order; in this process when there are no workers."""
         executor = self._start() if len(chunks) > 1 else None
@@ -117,6 +124,10 @@ def _context() -> BaseContext:
         context.set_forkserver_preload(["sitemill.jobs.treehistory"])
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _nothing(_: int) -> None:
+    return None
 
 
 class _Collect(logging.Handler):

@@ -11,7 +11,7 @@ import pytest
 
 from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
-from sitemill.jobs import treedates
+from sitemill.jobs import treedates, treehistory
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME
 from sitemill.protocol import Precision, lastmod_from_timestamp
@@ -174,14 +174,20 @@ def test_unchanged_pages_are_not_fingerprinted_again(
 ) -> None:
     # A page whose work tree bytes are its HEAD blob, fingerprinted by an earlier run, keeps
     # that fingerprint: only new, edited or uncommitted pages are fingerprinted.
+    # (The current fingerprint of a page with history is taken by the walk through it.)
     fingerprinted: list[int] = []
-    fingerprint_html = treedates.fingerprint_html
+    fingerprint_html, fingerprint_file = treedates.fingerprint_html, treehistory.fingerprint_file
 
     def counting(data: bytes, *args: Any, **values: Any) -> str:
         fingerprinted.append(len(data))
         return fingerprint_html(data, *args, **values)
 
+    def counting_file(path: str, data: bytes, *args: Any, **values: Any) -> str:
+        fingerprinted.append(len(data))
+        return fingerprint_file(path, data, *args, **values)
+
     monkeypatch.setattr(treedates, "fingerprint_html", counting)
+    monkeypatch.setattr(treehistory, "fingerprint_file", counting_file)
     repo = make_repo(tmp_path / "site")
     out = tmp_path / "out"
     names = [f"p{n}.html" for n in range(5)]
@@ -196,3 +202,34 @@ def test_unchanged_pages_are_not_fingerprinted_again(
     assert len(fingerprinted) == 2  # p0 (a new blob) and p1 (dirty); the rest remembered
     assert dates["p0.html"] == w3c(T2) and dates["p2.html"] == w3c(T1)
     assert report.dates["kept"] == 3
+
+
+@pytest.mark.parametrize("lines", ["one line", "a line a tag"])
+def test_the_walk_takes_the_current_fingerprints_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: str
+) -> None:
+    # On a big site the walk through git takes each page's current fingerprint, line by line
+    # (html.linememo) and just before its older versions: the same dates, the same state.
+    def render(text: str, **furniture: str) -> str:
+        html = themed(text, **furniture)
+        return html if lines == "one line" else html.replace("><", ">\n<")
+
+    repo = make_repo(tmp_path / "site")
+    articles = {f"s{n % 3}/p{n}.html": f"<p>Article {n}.</p><p>More.</p>" for n in range(12)}
+    commit(repo, {name: render(text) for name, text in articles.items()}, T1)
+    commit(repo, {name: render(text, footer="2025") for name, text in articles.items()}, T2)
+    articles["s1/p4.html"] = articles["s1/p4.html"].replace("More.", "More, edited.")
+    commit(repo, {"s1/p4.html": render(articles["s1/p4.html"], footer="2025")}, T3)
+    commit(repo, {name: render(text, nav="Home API") for name, text in articles.items()}, T4)
+    results = []
+    for threshold in (treehistory.MIN_POOL_BYTES, 0):
+        monkeypatch.setattr(treehistory, "MIN_POOL_BYTES", threshold)
+        out = tmp_path / f"out-{threshold}"
+        config = load_config({"base_url": BASE, "lastmod": "git", "workers": 1})
+        build_from_tree(config, repo, LocalDirSink(out), output_dir=out)
+        state = parse_state((out / STATE_NAME).read_bytes())
+        results.append(((out / "sitemap.xml").read_bytes(), state.pages, state.blobs))
+    assert results[0] == results[1]
+    sitemap = results[0][0].decode()
+    assert sitemap.count(f"<lastmod>{w3c(T1)}</lastmod>") == 11
+    assert f"s1/p4.html</loc><lastmod>{w3c(T3)}</lastmod>" in sitemap  # its article's edit

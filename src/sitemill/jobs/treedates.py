@@ -18,7 +18,12 @@ from sitemill.html.facts import (
     wants_facts,
     with_images,
 )
-from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES, fingerprint_bytes, fingerprint_html
+from sitemill.html.fingerprint import (
+    MAX_FINGERPRINT_BYTES,
+    LineMemo,
+    fingerprint_bytes,
+    fingerprint_html,
+)
 from sitemill.pipeline import reads_page
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.robots import RobotsRules
@@ -43,6 +48,8 @@ class PageReads:
     fingerprints: dict[str, str] = field(default_factory=dict)
     # With a state of an earlier sitemill: each page's fingerprint in that state's version.
     earlier: dict[str, str] = field(default_factory=dict)
+    # Pages whose fingerprint was left to the walk through git history (``defer``).
+    deferred: set[str] = field(default_factory=set)
 
 
 def read_pages(
@@ -55,6 +62,7 @@ def read_pages(
     earlier: tuple[int, bool] | None = None,
     known: Mapping[str, str] | None = None,
     pool: WorkPool | None = None,
+    defer: frozenset[str] = frozenset(),
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
@@ -69,12 +77,13 @@ def read_pages(
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
         for chunk in cut(files, 1 if pool is None else pool.workers)
     ]
-    work = partial(_read_chunk, config, robots, site, whole, earlier)
+    work = partial(_read_chunk, config, robots, site, whole, earlier, defer)
     reads = PageReads()
     for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
         reads.facts.update(part.facts)
         reads.fingerprints.update(part.fingerprints)
         reads.earlier.update(part.earlier)
+        reads.deferred |= part.deferred
     return reads
 
 
@@ -84,6 +93,7 @@ def _read_chunk(
     site: Root,
     whole: bool,
     earlier: tuple[int, bool] | None,
+    defer: frozenset[str],
     chunk: tuple[Sequence[TreeFile], Mapping[str, str]],
 ) -> PageReads:
     """read_pages of one chunk of files (with the fingerprints known for them)."""
@@ -92,6 +102,7 @@ def _read_chunk(
     ignore = config.fingerprint_ignore
     main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML
+    memo = LineMemo()  # (a site's pages share lines: the navigation, the head, the footer)
     for file in files:
         path = file.path
         html = wants_facts(path)
@@ -101,7 +112,8 @@ def _read_chunk(
         if remembered is not None and whole and not html:
             reads.fingerprints[path] = remembered  # nothing else is read of a PDF
             continue
-        body = (whole and remembered is None) or (images and html)
+        deferred = whole and remembered is None and path in defer
+        body = (whole and remembered is None and not deferred) or (images and html)
         data = read_file(site, path, MAX_PAGE_BYTES if body else PAGE_FACTS_BYTES)
         if data is None:
             if html:
@@ -115,14 +127,23 @@ def _read_chunk(
                 reads.facts[path] = facts
         if whole and remembered is not None:
             reads.fingerprints[path] = remembered
+        elif deferred:
+            reads.deferred.add(path)
         elif whole:
             fingerprint = (
-                fingerprint_html(data, ignore, main=main) if html else fingerprint_bytes(data)
+                fingerprint_html(data, ignore, main=main, memo=memo)
+                if html
+                else fingerprint_bytes(data)
             )
             reads.fingerprints[path] = fingerprint
             if html and earlier is not None:
                 reads.earlier[path] = fingerprint_html(data, ignore, earlier[0], main=earlier[1])
     return reads
+
+
+def read_whole(site: Root, path: str) -> bytes | None:
+    """A page's first MAX_PAGE_BYTES, read inside the site only (None: refused)."""
+    return read_file(site, path, MAX_PAGE_BYTES)
 
 
 def read_file(site: Root, path: str, limit: int) -> bytes | None:

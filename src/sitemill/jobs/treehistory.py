@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_file, fingerprint_key
-from sitemill.jobs.treedates import PageReads, read_pages
+from sitemill.html.fingerprint import (
+    FINGERPRINT_VERSION,
+    LineMemo,
+    fingerprint_file,
+    fingerprint_key,
+)
+from sitemill.jobs.treedates import PageReads, read_pages, read_whole
 from sitemill.robots import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.git import find_work_tree, read_git_history
@@ -27,9 +32,12 @@ from sitemill.sources.gitcontent import (
 from sitemill.sources.gitfiles import clean_head_blobs
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import MAX_BLOBS, State
-from sitemill.workpool import WorkPool, pool_size
+from sitemill.workpool import MIN_POOL_BYTES, WorkPool, pool_size
 
 log = logging.getLogger(__name__)
+
+# What git log gives (_resolve_lastmod): the mode, and dates or each file's versions.
+_History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 
 
 def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool] | None:
@@ -61,14 +69,20 @@ def read_pages_and_history(
     key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
+    work = _work_bytes(config, files, remembered, by_content)
     with (
-        WorkPool(_workers(config, files, remembered, by_content)) as workers,
+        WorkPool(pool_size(config.workers, work)) as workers,
         ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool,
     ):
         history = pool.submit(
             _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
         )
         root = Root(site_dir)
+        # With many pages to fingerprint, the walk back through git takes the current
+        # fingerprint of each file it walks, just before its older versions (their lines in
+        # memory: html.linememo); it waits for git log.
+        defer = by_content and earlier is None and work >= MIN_POOL_BYTES
+        walked = _walked(history, workers) if defer else frozenset()
         reads = read_pages(
             config,
             robots,
@@ -78,12 +92,16 @@ def read_pages_and_history(
             earlier=earlier,
             known=remembered,
             pool=workers,
+            defer=walked,
         )
         mode, found = history.result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
         fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
-        dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers)
+        fingerprint.keywords["memo"] = LineMemo()  # (each worker's own: it pickles empty)
+        unread = (reads.deferred, partial(read_whole, root))
+        dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers, unread)
+        reads.fingerprints.update(dated.fingerprints)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
     if len(dated.blobs) <= MAX_BLOBS:  # (more: the next run reads them again)
         remember.blobs, remember.blob_key = dated.blobs, key
@@ -93,13 +111,22 @@ def read_pages_and_history(
     return mode, dated.dates, dated.newest, reads
 
 
-def _workers(
+def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:
+    """The files that content dates walk back (more than one version in git), from git log
+    (``history``), while the ``workers`` start."""
+    workers.warm()
+    found = history.result()[1]
+    if not isinstance(found, FileVersions):
+        return frozenset()
+    return frozenset(path for path, chain in found.versions.items() if len(chain) > 1)
+
+
+def _work_bytes(
     config: Config, files: list[TreeFile], remembered: Mapping[str, str], by_content: bool
 ) -> int:
-    """Worker processes for the pages: by the bytes read whole (fingerprints, images)."""
+    """The bytes of pages to read whole (fingerprints, images): what sizes the pool."""
     whole = by_content or config.images
-    work = sum(file.size for file in files if whole and file.path not in remembered)
-    return pool_size(config.workers, work)
+    return sum(file.size for file in files if whole and file.path not in remembered)
 
 
 def _remembered_prints(
@@ -122,7 +149,7 @@ def _resolve_lastmod(
     warnings: list[str],
     by_content: bool,
     dirty: frozenset[str] | None,
-) -> tuple[LastmodMode, dict[str, int] | FileVersions | None]:
+) -> _History:
     """The mode that applies, and git's dates (each file's last commit), or with content
     dates each file's versions (dated once the pages' fingerprints are known); ``dirty``: what
     git status said already, if it was asked."""

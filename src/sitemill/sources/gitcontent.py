@@ -10,7 +10,15 @@ from functools import partial
 from pathlib import Path
 
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
-from sitemill.sources.gitwalk import Fingerprint, Run, Walked, blob_key, chunk_of, walk
+from sitemill.sources.gitwalk import (
+    Fingerprint,
+    ReadFile,
+    Run,
+    Walked,
+    blob_key,
+    chunk_of,
+    walk,
+)
 from sitemill.workpool import WorkPool, cut
 
 log = logging.getLogger(__name__)
@@ -55,6 +63,8 @@ class ContentHistory:
     # blob_key: what the next run need not read again.
     blobs: dict[str, str] = field(default_factory=dict)
     read: int = 0  # older blobs read from git
+    # The current fingerprints the walk took itself (``unread`` of date_by_content).
+    fingerprints: dict[str, str] = field(default_factory=dict)
 
 
 def read_content_dates(
@@ -99,33 +109,35 @@ def date_by_content(
     current: Mapping[str, str],
     known: Mapping[str, str] | None = None,
     pool: WorkPool | None = None,
+    unread: tuple[Collection[str], ReadFile] | None = None,
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
     ``pool``: worker processes that walk chunks of the files, each with its own git (the
-    dates are the same with any number; ``fingerprint`` must pickle)."""
+    dates are the same with any number; ``fingerprint`` must pickle). ``unread``: files
+    missing from ``current`` whose fingerprint the walk takes, reading each with the given
+    function (which must pickle), just before their older versions."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
-    walked = Walked(
-        ends={},
-        blobs={
-            blob_key(path, run.chain[0].blob): current[path]
-            for path, run in runs.items()
-            if path in current and run.chain[0].blob is not None
-        },
-    )
+    walked = Walked(ends={}, blobs={})
+    deferred, read = unread or ((), None)
+    walking = {path for path, run in runs.items() if len(run.chain) > 1}
     known = known or {}
     chunks = [
         chunk_of({path: runs[path] for path in paths}, current, known)
         for paths in cut(
-            [path for path, run in runs.items() if path in current and len(run.chain) > 1],
+            [path for path in runs if path in walking and (path in current or path in deferred)],
             1 if pool is None else pool.workers,
         )
     ]
-    work = partial(walk, found.top, fingerprint)
+    work = partial(walk, found.top, fingerprint, read)
     for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
         walked.merge(part)
     for path, end in walked.ends.items():
         runs[path].end = end
+    fingerprints = {**current, **walked.current}
+    for path, run in runs.items():
+        if path in fingerprints and run.chain[0].blob is not None:
+            walked.blobs[blob_key(path, run.chain[0].blob)] = fingerprints[path]
     cut_short = {path for path, run in runs.items() if found.shallow and run.reaches_root()}
     log.debug("%d files dated by content, %d older blobs read", len(runs), walked.read)
     return ContentHistory(
@@ -138,4 +150,5 @@ def date_by_content(
         renames_followed=found.renames_followed,
         blobs=walked.blobs,
         read=walked.read,
+        fingerprints=walked.current,
     )

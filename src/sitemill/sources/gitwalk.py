@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Final
 
 from sitemill.gitrun import GitBatch
 from sitemill.html.fingerprint import HTML_SUFFIXES
@@ -15,6 +16,11 @@ from sitemill.sources.gitblobs import read_blobs
 from sitemill.sources.gitversions import Version
 
 Fingerprint = Callable[[str, bytes], str]
+# Reads a file of the work tree (None: it cannot be read; it then gets no fingerprint).
+ReadFile = Callable[[str], bytes | None]
+# Files walked back together, round by round: their versions share most lines, which the
+# fingerprint may remember (html.linememo) while the group lasts.
+_GROUP: Final = 16
 
 
 @dataclass(slots=True)
@@ -26,43 +32,71 @@ class Walked:
     blobs: dict[str, str]
     unreadable: set[str] = field(default_factory=set)
     read: int = 0
+    current: dict[str, str] = field(default_factory=dict)  # the fingerprints it took
 
     def merge(self, other: Walked) -> None:
         self.ends.update(other.ends)
         self.blobs.update(other.blobs)
         self.unreadable |= other.unreadable
         self.read += other.read
+        self.current.update(other.current)
 
 
-Chunk = tuple[dict[str, "Run"], dict[str, str], dict[str, str]]
+# Some files' runs, their current fingerprints (None: the walk takes it, reading the file),
+# the remembered fingerprints of their versions: what a worker needs.
+Chunk = tuple[dict[str, "Run"], dict[str, str | None], dict[str, str]]
 
 
 def chunk_of(runs: dict[str, Run], current: Mapping[str, str], known: Mapping[str, str]) -> Chunk:
-    """Some files' runs with their current fingerprints and the remembered fingerprints of
-    their versions: what a worker needs."""
+    """The Chunk of ``runs``: those not in ``current`` get their fingerprint in the walk."""
     remembered = {}
     for path, run in runs.items():
         for version in run.chain:
             key = None if version.blob is None else blob_key(path, version.blob)
             if key is not None and key in known:
                 remembered[key] = known[key]
-    return runs, {path: current[path] for path in runs}, remembered
+    return runs, {path: current.get(path) for path in runs}, remembered
 
 
-def walk(top: Path, fingerprint: Fingerprint, chunk: Chunk) -> Walked:
-    """Walk the runs of ``chunk`` back with one ``git cat-file --batch`` of its own."""
-    runs, current, known = chunk
+def walk(top: Path, fingerprint: Fingerprint, read: ReadFile | None, chunk: Chunk) -> Walked:
+    """Walk the runs of ``chunk`` back with one ``git cat-file --batch`` of its own, a few
+    files at a time: first the current fingerprints it is to take (``read``), then their
+    older versions, so that a fingerprint that remembers lines finds theirs."""
+    runs, wanted, known = chunk
     git = _git(top)
     # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a missing
     # one keeps its plain date.
     reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
     walked = Walked(ends={}, blobs={})
+    paths = list(runs)
     with reader.batch("cat-file", "--batch") as batch:
-        walked.read = _compare(
-            batch, runs, fingerprint, current, (known, walked.blobs), walked.unreadable
-        )
+        for start in range(0, len(paths), _GROUP):
+            group = {path: runs[path] for path in paths[start : start + _GROUP]}
+            current = _current(group, wanted, fingerprint, read, walked.current)
+            walked.read += _compare(
+                batch, group, fingerprint, current, (known, walked.blobs), walked.unreadable
+            )
     walked.ends = {path: run.end for path, run in runs.items()}
     return walked
+
+
+def _current(
+    group: Mapping[str, Run],
+    wanted: Mapping[str, str | None],
+    fingerprint: Fingerprint,
+    read: ReadFile | None,
+    taken: dict[str, str],
+) -> dict[str, str]:
+    """The current fingerprints of ``group``: given, or taken here from the work tree
+    (and added to ``taken``); a file that cannot be read has none."""
+    current = {}
+    for path in group:
+        found = wanted.get(path)
+        if found is None and read is not None and (data := read(path)) is not None:
+            found = taken[path] = fingerprint(path, data)
+        if found is not None:
+            current[path] = found
+    return current
 
 
 def blob_key(path: str, blob: bytes) -> str:
