@@ -4,7 +4,8 @@ second run, against plain git dates on the same tree (issue 22's targets).
 The repository (built once with `git fast-import` and repacked as a clone's pack, cached under
 benchmarks/out/data/): 2,000
 pages of about 200 KB (fingerprint_bench.make_page with a 150-paragraph article and a
-215-link navigation: 400 MB of HTML), each written by all 5 commits, 2 GB of versions.
+215-link navigation: 400 MB of HTML; each paragraph names its page, so no two pages share an
+article line), each written by all 5 commits, 2 GB of versions.
 Every commit re-renders every page (new asset hashes and query strings, a new generator
 version); commit 3 also renames a navigation label and commits 4 and 5 change the footer's
 year (furniture outside <main>); page n's article is edited once, by commit 2 + n % 4. So the
@@ -38,7 +39,7 @@ PAGES, QUICK_PAGES = 2_000, 200
 VERSIONS = 5
 SEEDS = 40  # distinct generated pages; page n is seed n % SEEDS with its own title
 FIRST_TARGET, SECOND_TARGET = 4.0, 1.5
-_REPO_VERSION = 1
+_REPO_VERSION = 2
 _START = int(datetime(2024, 3, 1, tzinfo=UTC).timestamp())
 _DAY = 86_400
 
@@ -78,6 +79,9 @@ def _renders(version: int) -> list[bytes]:
 
 def _page(renders: list[bytes], page: int, version: int) -> bytes:
     data = renders[page % SEEDS].replace(b"Example Docs", f"Docs page {page}".encode(), 1)
+    # Every paragraph the page's own (pages share their navigation, head and footer, as a
+    # site's do, but no article text: the line memo finds nothing another page wrote).
+    data = data.replace(b".</p>", f" (page {page}).</p>".encode())
     data = data.replace(b"https://example.com/docs/page/", url_of(page).encode(), 1)
     if version >= edited_by(page):
         edit = f'<article class="prose"><p>Page {page}: edited by commit {edited_by(page)}.</p>'
