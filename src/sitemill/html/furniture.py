@@ -6,6 +6,7 @@ its LineMemo instead of selecting and collapsing it again."""
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Final
 
 from sitemill.html.linememo import Lines
@@ -24,7 +25,8 @@ def region_key(lines: Lines, notes: str) -> tuple[str, ...] | None:
     if region not in ("s", "se") or title not in ("", "tT"):
         return None
     pieces = [*lines.pieces, lines.tail]
-    marked = [(index, note) for index, note in enumerate([*lines.notes, lines.tail_notes]) if note]
+    notes_of = [*lines.notes, lines.tail_notes]
+    marked = [(index, notes_of[index] or "") for index in compress(range(len(pieces)), notes_of)]
     relevant = {index for index, _ in marked}
     relevant.update(_span(marked, "s", "e", len(pieces)))
     relevant.update(_span(marked, "t", "T", len(pieces)))

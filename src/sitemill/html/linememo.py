@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import is_
+from operator import contains, is_, or_
 from typing import Final
 
 # After each line of a batch, "\n" and a separator: never in a text the passes read (the
@@ -52,6 +52,9 @@ class Passes:
     first: Callable[[str], str]
     rest: Callable[[str], str]
     notes: Callable[[str, str], str]
+    # A text has notes only if it holds the first of these after the first step, or the
+    # second in its reduction.
+    signs: tuple[str, str] = ("", "")
 
     def whole(self, text: str) -> tuple[str, str]:
         first = self.first(text)
@@ -169,9 +172,14 @@ def _reduce_many(lines: Sequence[bytes], passes: Passes) -> Reduced | None:
 def _notes(
     lines: Sequence[bytes], firsts: Sequence[str], pieces: Sequence[str], passes: Passes
 ) -> dict[bytes, str]:
-    """The notes of ``lines`` from their first steps and reductions."""
-    notes = map(passes.notes, firsts, pieces)
-    return {line: note for line, note in zip(lines, notes, strict=False) if note}
+    """The notes of ``lines`` from their first steps and reductions (of those with a sign)."""
+    first, reduced = passes.signs
+    signed = map(or_, map(contains, firsts, repeat(first)), map(contains, pieces, repeat(reduced)))
+    notes = {}
+    for index in compress(range(len(lines)), signed):
+        if note := passes.notes(firsts[index], pieces[index]):
+            notes[lines[index]] = note
+    return notes
 
 
 def _reduce_numbered(lines: Sequence[bytes], passes: Passes) -> Reduced | None:

@@ -227,7 +227,9 @@ def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-_FLAT_MAIN: Final = Passes(partial(_NOT_TEXT.sub, _flat_main), _rest, _main_notes)
+_FLAT_MAIN: Final = Passes(
+    partial(_NOT_TEXT.sub, _flat_main), _rest, _main_notes, (REGION_MARKS[0], DESCRIPTION_START)
+)
 _FLAT_BODY: Final = Passes(partial(_NOT_TEXT.sub, _flat_body), _rest, _no_notes)
 # The <main> and </main> markers (m and M of the notes) that Structure writes alike.
 _SAME_IN_ORDER: Final = frozenset({"", "m", "mM"})
