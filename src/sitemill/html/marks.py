@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from sitemill.html.grammar import ATTRS, END, NAME_END, SPACE, VALUE
+
 # A query string on a URL whose path ends so is a cache buster (?v=123, ?h=abc): left out.
 ASSET_EXTENSIONS: Final = frozenset(
     {"css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico"}
@@ -24,15 +26,6 @@ MARK: Final = "\x01"
 _LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
 LINK_END_MARK: Final = f"{MARK}{_LINK_END}{MARK}"
 DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D")
-
-SPACE = r"[\t\n\f\r ]"
-END = r"(?:>|\Z)"  # a tag cut off by the end of the page runs to it
-NAME_END = r"(?=[\t\n\f\r />]|\Z)"
-VALUE = r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
-# A tag's attributes up to its ">". Quotes count only right after "=" (as the HTML tokenizer
-# reads them). The two alternatives begin differently and stop only at ">" or at the end of
-# the page, so a tag once started always matches: no position is scanned twice.
-ATTRS = rf"(?: [^>=]++ | = {SPACE}*+ {VALUE} )*+"
 
 
 def _attribute_value(name: str, group: str) -> str:

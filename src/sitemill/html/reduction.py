@@ -15,16 +15,15 @@ from functools import partial
 from typing import Final
 
 from sitemill.html.furniture import region_key
-from sitemill.html.linememo import LineMemo, Passes, reduce_lines
+from sitemill.html.grammar import NOT_TEXT
+from sitemill.html.linebatch import Passes
+from sitemill.html.linememo import LineMemo, reduce_lines
 from sitemill.html.marks import (
-    ATTRS,
     DESCRIPTION_START,
-    END,
     KEPT_TAG,
     LINK_END_MARK,
     LINK_END_TAG,
     MARK,
-    NAME_END,
     descriptions,
     mark_targets,
 )
@@ -39,65 +38,6 @@ from sitemill.html.regions import (
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _MARK_BYTES: Final = (b"\x01", b"\x02", b"\x03")
-# Elements whose content no reader sees. An unclosed one runs to the end of the page.
-_HIDDEN_ELEMENTS: Final = ("script", "style", "noscript", "template")
-_KEPT_ELEMENTS = "a|img|source|meta"
-# Phrasing elements that never separate words: a highlighter that wraps part of a token in a
-# <span> (``127.0.0.1:<span>3000</span>`` becoming ``127.0.0.1<span>:</span><span>3000</span>``)
-# changes no word. Their tags are removed; every other tag is a word boundary (a space).
-_INLINE_ELEMENTS: Final = (
-    "abbr|b|bdi|bdo|big|cite|code|data|del|dfn|em|font|i|ins|kbd|mark|nobr|q|s|samp|small"
-    "|span|strike|strong|sub|sup|time|tt|u|var|wbr"
-)
-
-
-def _trie(names: list[str]) -> str:
-    """An alternation of ``names`` as a trie (``b(?:d(?:i|o)|ig)?``): the regex engine tries
-    one branch per letter instead of every name, a fifth less time for the tag pass. It
-    matches the same names; each use is followed by a name's end, so which one is the same."""
-    branches: dict[str, list[str]] = {}
-    for name in sorted(set(names)):
-        branches.setdefault(name[:1], []).append(name[1:])
-    optional = "" in branches
-    parts = [re.escape(first) + _trie(rest) for first, rest in branches.items() if first]
-    if not parts:
-        return ""
-    if len(parts) == 1 and not optional:
-        return parts[0]
-    return "(?:" + "|".join(parts) + ")" + ("?" if optional else "")
-
-
-_INLINE_NAMES: Final = _trie(_INLINE_ELEMENTS.split("|"))
-
-
-def _hidden_element(name: str) -> str:
-    return (
-        rf"(?ai:{name}){NAME_END} {ATTRS} {END}"
-        rf" (?: [^<]++ | <(?!/(?ai:{name}){NAME_END}) )*+"
-        rf" (?: </(?ai:{name}) {ATTRS} {END} | \Z )"
-    )
-
-
-# What is not text, but the start and end tags of links and the start tags of images and
-# meta tags: a comment, a declaration or processing instruction, a hidden element with its
-# content, another end or start tag (<link> and <title> among them). Each becomes a space.
-# The alternatives after "<" begin differently, and each one that starts ends at ">" or at
-# the end of the page. (The kept tags are skipped, not read: a raw "<" in one of their
-# quoted values, which generators write as &lt;, may be read as markup. Deterministic all
-# the same.)
-_NOT_TEXT: Final = re.compile(
-    rf"""< (?: (?P<inline> /?+ (?ai:{_INLINE_NAMES}){NAME_END} {ATTRS} {END} )
-    | !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
-    | [!?] [^>]*+ {END}
-    | {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))}
-    | / (?: (?!(?ai:a){NAME_END}) (?P<end>[a-zA-Z][^\t\n\f\r />=]*+) {ATTRS} {END}
-        | (?![a-zA-Z]) [^>]*+ {END} )
-    | (?!(?ai:{_KEPT_ELEMENTS}){NAME_END}) (?P<start>[a-zA-Z][^\t\n\f\r />=]*+) {ATTRS} {END}
-    )""",
-    re.VERBOSE,
-)
-
-
 # White space other than " " as str.isspace() saw it in Python 3.11, spelled out so that a
 # newer Unicode database cannot change a fingerprint. U+00A0 (&nbsp;) is among it.
 _OTHER_WHITESPACE: Final = (
@@ -129,11 +69,11 @@ def reduce_html(
     if MARK in text:
         text = text.replace(MARK, " ")
     if version < 2:
-        return _finished(_rest(_NOT_TEXT.sub(" ", text)), main=False)
+        return _finished(_rest(NOT_TEXT.sub(" ", text)), main=False)
     for mark in REGION_MARKS:
         if mark in text:
             text = text.replace(mark, " ")
-    text = _rest(_NOT_TEXT.sub(partial(_not_text, Structure() if main else None), text))
+    text = _rest(NOT_TEXT.sub(partial(_not_text, Structure() if main else None), text))
     return _finished(text, main=main)
 
 
@@ -228,9 +168,9 @@ def _no_notes(first: str, reduced: str) -> str:
 
 
 _FLAT_MAIN: Final = Passes(
-    partial(_NOT_TEXT.sub, _flat_main), _rest, _main_notes, (REGION_MARKS[0], DESCRIPTION_START)
+    partial(NOT_TEXT.sub, _flat_main), _rest, _main_notes, (REGION_MARKS[0], DESCRIPTION_START)
 )
-_FLAT_BODY: Final = Passes(partial(_NOT_TEXT.sub, _flat_body), _rest, _no_notes)
+_FLAT_BODY: Final = Passes(partial(NOT_TEXT.sub, _flat_body), _rest, _no_notes)
 # The <main> and </main> markers (m and M of the notes) that Structure writes alike.
 _SAME_IN_ORDER: Final = frozenset({"", "m", "mM"})
 _PASSED: Final = str.maketrans("tT", "  ")
