@@ -25,7 +25,7 @@ from sitemill.html.linebatch import OPEN, Passes, Reduced, reduce_many, reduce_o
 
 # Lines reduced together at most before the rest of the page is reduced in one piece.
 _MAX_GROUP: Final = 64
-_RESULTS: Final = 1024  # pages' results a LineMemo holds at most
+_RESULTS: Final = 256  # pages' results a LineMemo holds at most (a walk needs the last few)
 # What a LineMemo holds at most (bytes of lines and characters of their reductions), then it
 # starts over.
 MEMO_CHARS: Final = 32 * 1024 * 1024
