@@ -80,19 +80,24 @@ def run_scripts() -> list[Any]:
     return [pytest.param(item["run"], id=where) for where, item in named if "run" in item]
 
 
+def check_schema(schema: str, path: Path) -> subprocess.CompletedProcess[str]:
+    """check-jsonschema on ``path``: --builtin-schema uses the copy vendored in
+    check-jsonschema, so no network is needed."""
+    return subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize(
     ("schema", "path"),
     [("vendor.github-actions", ACTION), ("vendor.github-workflows", WORKFLOW)],
     ids=["action.yml", "ci.yml"],
 )
 def test_valid_against_githubs_schema_offline(schema: str, path: Path) -> None:
-    # --builtin-schema uses the copy vendored in check-jsonschema: no network needed.
-    done = subprocess.run(
-        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = check_schema(schema, path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -297,13 +302,7 @@ def test_the_readme_workflows_are_valid_for_github(tmp_path: Path) -> None:
     for number, block in enumerate(workflows):
         path = tmp_path / f"workflow-{number}.yml"
         path.write_text(block, encoding="utf-8")
-        schema = "vendor.github-workflows"
-        done = subprocess.run(
-            [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = check_schema("vendor.github-workflows", path)
         assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -2,7 +2,12 @@
 from the region's start to its end, those of its title, and those that hold a description mark.
 The other pieces are furniture (navigation, footer, sidebars): a version of the page that
 differs from another only there reduces to the same text, which html.reduction then takes from
-its LineMemo instead of selecting and collapsing it again."""
+its LineMemo instead of selecting and collapsing it again.
+
+What a piece holds is written in its notes (html.linememo), letters in order: the markers of
+<main> (m) and </main> (M) after the first pass, which say whether replacing each tag on its own
+is the same as reading them in order (same_in_order); then the markers that select reads in its
+reduction: <main> (s), </main> (e), <title> (t), </title> (T); D for a description mark."""
 
 from __future__ import annotations
 
@@ -10,11 +15,34 @@ from itertools import compress
 from typing import Final
 
 from sitemill.html.linememo import Lines
+from sitemill.html.marks import DESCRIPTION_START
+from sitemill.html.regions import REGION_MARKS, region_sequence
 
-# A piece's notes (html.reduction) name, among others, the markers of <main> (s), </main> (e),
-# <title> (t) and </title> (T) in its reduction, in order, and D for a description mark.
+# A text has notes only if it holds the first of these after the first pass, or the second in
+# its reduction (linebatch.Passes.signs).
+NOTE_SIGNS: Final = (REGION_MARKS[0], DESCRIPTION_START)
+_PASSED: Final = str.maketrans("tT", "  ")
+_REDUCED: Final = str.maketrans("mM", "se")
+_ONLY_PASSED: Final = str.maketrans("", "", "seTtD ")
 _ONLY_REGION: Final = str.maketrans("", "", "mMtTD")
 _ONLY_TITLE: Final = str.maketrans("", "", "mMseD")
+# The <main> and </main> markers after the first pass that Structure writes alike.
+_SAME_IN_ORDER: Final = frozenset({"", "m", "mM"})
+
+
+def piece_notes(first: str, reduced: str) -> str:
+    """The notes of a text (see above) from its first pass and its reduction."""
+    return (
+        region_sequence(first, _PASSED)
+        + region_sequence(reduced, _REDUCED)
+        + ("D" if DESCRIPTION_START in reduced else "")
+    )
+
+
+def same_in_order(notes: str) -> bool:
+    """Whether a page with these notes reduces the same with each tag replaced on its own
+    (regions.flat_start) as in order (regions.Structure): one <main>, then one </main>."""
+    return notes.translate(_ONLY_PASSED) in _SAME_IN_ORDER
 
 
 def region_key(lines: Lines, notes: str) -> tuple[str, ...] | None:

@@ -14,12 +14,11 @@ import re
 from functools import partial
 from typing import Final
 
-from sitemill.html.furniture import region_key
+from sitemill.html.furniture import NOTE_SIGNS, piece_notes, region_key, same_in_order
 from sitemill.html.grammar import NOT_TEXT
 from sitemill.html.linebatch import Passes
 from sitemill.html.linememo import LineMemo, reduce_lines
 from sitemill.html.marks import (
-    DESCRIPTION_START,
     KEPT_TAG,
     LINK_END_MARK,
     LINK_END_TAG,
@@ -32,7 +31,6 @@ from sitemill.html.regions import (
     Structure,
     flat_end,
     flat_start,
-    region_sequence,
     select,
 )
 
@@ -108,7 +106,7 @@ def _by_lines(
     except _InOrder:
         return None
     notes = lines.all_notes()
-    if notes.translate(_ONLY_MAIN) not in _SAME_IN_ORDER:
+    if not same_in_order(notes):
         return None
     key = region_key(lines, notes) if main else None
     reduced = None if key is None else memo.results.get(key)
@@ -152,30 +150,12 @@ def _flat_body(found: re.Match[str]) -> str:
     return "" if found.start("inline") >= 0 else " "
 
 
-def _main_notes(first: str, reduced: str) -> str:
-    """The notes of a text: the markers of <main> and </main> after the first pass (m, M:
-    whether each tag on its own is the same as in order), then the region markers of the
-    reduction, that select reads (furniture.region_key: s, e, t, T), D for a description."""
-    return (
-        region_sequence(first, _PASSED)
-        + region_sequence(reduced, _REDUCED)
-        + ("D" if DESCRIPTION_START in reduced else "")
-    )
-
-
 def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-_FLAT_MAIN: Final = Passes(
-    partial(NOT_TEXT.sub, _flat_main), _rest, _main_notes, (REGION_MARKS[0], DESCRIPTION_START)
-)
+_FLAT_MAIN: Final = Passes(partial(NOT_TEXT.sub, _flat_main), _rest, piece_notes, NOTE_SIGNS)
 _FLAT_BODY: Final = Passes(partial(NOT_TEXT.sub, _flat_body), _rest, _no_notes)
-# The <main> and </main> markers (m and M of the notes) that Structure writes alike.
-_SAME_IN_ORDER: Final = frozenset({"", "m", "mM"})
-_PASSED: Final = str.maketrans("tT", "  ")
-_REDUCED: Final = str.maketrans("mM", "se")
-_ONLY_MAIN: Final = str.maketrans("", "", "seTtD ")
 
 
 def _not_text(structure: Structure | None, found: re.Match[str]) -> str:

@@ -65,8 +65,8 @@ def read_pages_and_history(
     ``remember`` gets this run's."""
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
-    main = config.content_scope is ContentScope.MAIN
-    key = fingerprint_key(FINGERPRINT_VERSION, main, config.fingerprint_ignore)
+    main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
+    key = fingerprint_key(FINGERPRINT_VERSION, main, ignore)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
     work = _work_bytes(config, files, remembered, by_content)
@@ -97,8 +97,8 @@ def read_pages_and_history(
         mode, found = history.result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
-        fingerprint = partial(fingerprint_file, ignore=config.fingerprint_ignore, main=main)
-        fingerprint.keywords["memo"] = LineMemo()  # (each worker's own: it pickles empty)
+        # (A LineMemo pickles empty: each worker fills its own.)
+        fingerprint = partial(fingerprint_file, ignore=ignore, main=main, memo=LineMemo())
         unread = (reads.deferred, partial(read_whole, root))
         dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers, unread)
         reads.fingerprints.update(dated.fingerprints)
