@@ -80,6 +80,15 @@ class EventError(SourceError):
     """An event (or one SQS message) that the Lambda cannot read."""
 
 
+class InventoryError(SourceError):
+    """An S3 Inventory report that cannot be trusted (none, tampered, incomplete, malformed):
+    the run falls back to listing the bucket."""
+
+
+class IncompleteRunError(SitemillError):
+    """A distributed rebuild whose shards did not all report: the reducer publishes nothing."""
+
+
 class RefusedError(SitemillError, ValueError):
     """A file sitemill will not read; ``reason`` completes the sentence "<path> ...".
 
