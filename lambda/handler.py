@@ -1,4 +1,9 @@
-"""AWS Lambda entry point: everything lives in sitemill.aws.handler (``lambda`` is a keyword)."""
+"""AWS Lambda entry points: everything lives in sitemill.aws (``lambda`` is a keyword).
+
+``handler`` is the router (S3 -> SQS -> Lambda, and manual rebuilds); ``plan``, ``shuffle``,
+``shard`` and ``reduce`` are the steps of the distributed rebuild's state machine
+(infra/rebuild.asl.json), imported on first use so that the router starts no slower.
+"""
 
 from typing import Any
 
@@ -8,3 +13,31 @@ from sitemill.aws.handler import handle
 def handler(event: Any, context: Any) -> dict[str, Any]:
     """Rebuild the sitemaps for an S3/SQS/EventBridge event or a manual rebuild request."""
     return handle(event, context)
+
+
+def plan(event: Any, context: Any) -> dict[str, Any]:
+    """The state machine's first step: what to render, written down for its Maps."""
+    from sitemill.aws import steps
+
+    return steps.plan(event, context)
+
+
+def shuffle(event: Any, context: Any) -> dict[str, Any]:
+    """One S3 Inventory data file's rows, routed to their groups."""
+    from sitemill.aws import steps
+
+    return steps.shuffle(event, context)
+
+
+def shard(event: Any, context: Any) -> dict[str, Any]:
+    """One render item: its shards rendered and staged."""
+    from sitemill.aws import steps
+
+    return steps.shard(event, context)
+
+
+def reduce(event: Any, context: Any) -> dict[str, Any]:
+    """The verdict: every shard reported, then published; or nothing published."""
+    from sitemill.aws import steps
+
+    return steps.reduce(event, context)

@@ -123,7 +123,7 @@ def rendered_last(
 ) -> bytes | None:
     """Once every entry has been rendered: sitemap.html, and robots.txt's new bytes."""
     html.render(renderer, result)
-    return _new_robots(sink, config, result.entry_files, robots_source)
+    return new_robots(sink, config, result.entry_files, robots_source)
 
 
 def _chain(
@@ -147,7 +147,7 @@ def _numbered(
         yield f"sitemap-{number}{suffix}", sitemap
 
 
-def _new_robots(
+def new_robots(
     sink: Sink, config: Config, entry_files: list[str], source: bytes | None
 ) -> bytes | None:
     """robots.txt with sitemill's Sitemap lines, or None when it is not maintained.

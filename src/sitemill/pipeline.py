@@ -47,6 +47,7 @@ def build_from_pages(
     has_file: HasFile | None = None,
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
+    outside: Callable[[str], bool] | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -59,11 +60,12 @@ def build_from_pages(
     tree): images without one are left out, and a link to ``/x`` names the folder page ``/x/``
     when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
     ``shards``: the source's key order and last plan, when its sitemaps may be shards;
-    ``kept``: own files not to delete in this run (sitemill.writer).
+    ``kept``: own files not to delete in this run (sitemill.writer); ``outside``: whether
+    a URL key that no page of this run has is listed by another shard (a canonical to it).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally, has_file)
+    checks = PageChecks(config, tally, has_file, outside)
     extensions = _Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions

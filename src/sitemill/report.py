@@ -76,6 +76,7 @@ class Report:
     heads_reused: int = 0  # pages whose facts the state remembered for their version
     state_written: bool = False
     shards_touched: int | None = None  # shards an incremental run rendered (None: all)
+    execution: str | None = None  # the distributed rebuild this run started instead
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
@@ -230,6 +231,8 @@ def summary_counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         counts["shards"], counts["shards_written"] = len(result.plan.afters), _rewritten(result)
         if report.shards_touched is not None:
             counts["shards_touched"] = report.shards_touched
+    if report.execution is not None:
+        counts["execution"] = report.execution
     counts["requests"] = dict(sorted(report.requests.items()))  # S3, by kind
     if report.indexnow is not None:
         counts["indexnow"] = report.indexnow.counts()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemill.errors import MissingExtraError
 from sitemill.jobs.bucket import MAX_HEAD_READERS
+from sitemill.jobs.executor import StatesClient
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -72,6 +73,12 @@ def make_s3_client(endpoint_url: str | None = None) -> S3Client:
             )
         )
     client: S3Client = _session().client("s3", endpoint_url=endpoint_url or None, config=config)
+    return client
+
+
+def make_states_client() -> StatesClient:
+    """A Step Functions client (to start the distributed rebuild)."""
+    client: StatesClient = _boto3().client("stepfunctions")
     return client
 
 

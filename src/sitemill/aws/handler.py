@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
 from sitemill.aws.cloudfront import invalidate
+from sitemill.aws.distribute import distributor
 from sitemill.aws.events import (
     Selection,
     Trigger,
@@ -18,12 +19,13 @@ from sitemill.aws.events import (
     select_changes,
     unreadable_batch,
 )
-from sitemill.aws.logs import configure_logging
+from sitemill.aws.logs import configure_logging, log_summary
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.executor import StatesClient
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
@@ -60,13 +62,16 @@ class LambdaSettings:
 
     site: BucketSettings  # SITEMILL_BUCKET, _PREFIX, _CACHE_CONTROL
     distribution_id: str | None
+    state_machine: str | None = None  # the distributed rebuild's (infra/rebuild.asl.json)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> LambdaSettings:
-        """Read the bucket settings and SITEMILL_CLOUDFRONT_DISTRIBUTION_ID."""
+        """Read the bucket settings, SITEMILL_CLOUDFRONT_DISTRIBUTION_ID and
+        SITEMILL_STATE_MACHINE_ARN."""
         return cls(
             site=BucketSettings.read(env),
             distribution_id=env.get("SITEMILL_CLOUDFRONT_DISTRIBUTION_ID", "").strip() or None,
+            state_machine=env.get("SITEMILL_STATE_MACHINE_ARN", "").strip() or None,
         )
 
 
@@ -77,6 +82,7 @@ def handle(
     env: Mapping[str, str] | None = None,
     s3: S3Client | None = None,
     cloudfront: CloudFrontClient | None = None,
+    states: StatesClient | None = None,
 ) -> dict[str, Any]:
     """Handle one invocation; clients are built on first use unless given (tests give moto's).
 
@@ -93,7 +99,7 @@ def handle(
     failure: Exception | None = None
     try:
         trigger = parse_event(event)
-        summary.update(_run(trigger, env, s3, cloudfront, request_id))
+        summary.update(_run(trigger, env, (s3, cloudfront, states), request_id))
     except EventError as exc:
         # Malformed: retrying cannot help, so say why and return. An SQS batch whose
         # messages cannot even be told apart is raised, so that nothing is dropped.
@@ -108,7 +114,7 @@ def handle(
         # SQS: the messages go back to the queue (below). Direct: the caller sees the error.
         failure = exc if trigger is None or not trigger.from_sqs else None
     level = logging.ERROR if summary["status"] == "error" else logging.INFO
-    _log_summary(summary, trigger, started, request_id, level)
+    log_summary(summary, trigger, started, request_id, level)
     if failure is not None:
         raise failure
     if trigger is not None and trigger.from_sqs:
@@ -127,10 +133,10 @@ def _looks_like_sqs(event: object) -> bool:
 def _run(
     trigger: Trigger,
     env: Mapping[str, str],
-    s3: S3Client | None,
-    cloudfront: CloudFrontClient | None,
+    clients: tuple[S3Client | None, CloudFrontClient | None, StatesClient | None],
     request_id: str | None,
 ) -> dict[str, Any]:
+    s3, cloudfront, states = clients
     for message_id, why in trigger.bad_messages.items():
         log.error("SQS message %s cannot be read: %s", message_id, why)
     if trigger.bad_messages and not trigger.readable_messages:
@@ -156,7 +162,8 @@ def _run(
         return {**base, "status": "skipped"}
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
-    report = _rebuild(config, client, site, trigger, selection)
+    distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
+    report = _rebuild(config, client, site, trigger, selection, distribute)
     result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
@@ -181,7 +188,12 @@ def _run(
 
 
 def _rebuild(
-    config: Config, client: S3Client, site: BucketSite, trigger: Trigger, selection: Selection
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    trigger: Trigger,
+    selection: Selection,
+    distribute: Callable[[], str] | None,
 ) -> Report:
     """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
     read and written with this client; partitioned there when the sitemaps may be shards:
@@ -197,6 +209,7 @@ def _rebuild(
             changed=None if full else selection.paths,
             dry_run=trigger.dry_run,
             threads=config.workers or DEFAULT_THREADS,
+            distribute=distribute,
         )
     return rebuild_bucket(
         config,
@@ -231,22 +244,3 @@ def _choose_bucket(trigger: Trigger, settings: LambdaSettings, selection: Select
         names = ", ".join(sorted(selection.buckets))
         raise ConfigError("bucket", f"events from several buckets ({names}); set SITEMILL_BUCKET")
     return settings.site.bucket or next(iter(selection.buckets))
-
-
-def _log_summary(
-    summary: dict[str, Any],
-    trigger: Trigger | None,
-    started: float,
-    request_id: str | None,
-    level: int,
-) -> None:
-    summary["duration_ms"] = round((time.monotonic() - started) * 1000)
-    fields = dict(summary)
-    if trigger is not None:
-        fields["records"] = trigger.records
-        if trigger.from_sqs:
-            fields["messages"] = len(trigger.message_ids)
-            fields["bad_messages"] = len(trigger.bad_messages)
-    fields.pop("would_write", None)
-    fields.pop("would_delete", None)
-    log.log(level, "sitemill summary", extra={"fields": fields, "request_id": request_id})

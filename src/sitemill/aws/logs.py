@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import time
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.messages import shown
+
+if TYPE_CHECKING:
+    from sitemill.aws.events import Trigger
 
 _HANDLER_NAME: Final = "sitemill-json"
 
@@ -59,3 +63,25 @@ def configure_logging(level: str = "INFO") -> logging.Logger:
     if not isinstance(numeric, int):
         logger.warning("SITEMILL_LOG_LEVEL %r is not a level name; using INFO", level)
     return logger
+
+
+def log_summary(
+    summary: dict[str, Any],
+    trigger: Trigger | None,
+    started: float,
+    request_id: str | None,
+    level: int,
+) -> None:
+    """The invocation's summary line: its counts, how long it took, what triggered it."""
+    summary["duration_ms"] = round((time.monotonic() - started) * 1000)
+    fields = dict(summary)
+    if trigger is not None:
+        fields["records"] = trigger.records
+        if trigger.from_sqs:
+            fields["messages"] = len(trigger.message_ids)
+            fields["bad_messages"] = len(trigger.bad_messages)
+    fields.pop("would_write", None)
+    fields.pop("would_delete", None)
+    logging.getLogger("sitemill.lambda").log(
+        level, "sitemill summary", extra={"fields": fields, "request_id": request_id}
+    )

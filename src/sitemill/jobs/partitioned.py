@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config, IndexNowMode, LastmodMode
 from sitemill.errors import (
     ConflictError,
     FullRebuildNeeded,
@@ -38,7 +38,7 @@ from sitemill.jobs.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.jobs.shardpublish import publish_shards
 from sitemill.jobs.shardworker import ShardJob, render_shard
 from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
-from sitemill.report import Progress, Report
+from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.safefs import read_regular
 from sitemill.shards.partition import IndexState
@@ -88,9 +88,12 @@ def rebuild_partitioned(
     dry_run: bool = False,
     progress: Progress | None = None,
     now: datetime | None = None,
+    distribute: Callable[[], str] | None = None,
 ) -> Report:
     """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
-    where that gives what a full rebuild would; else (and with ``changed`` None) in full."""
+    where that gives what a full rebuild would; else (and with ``changed`` None) in full.
+    ``distribute``: starts a distributed full rebuild and names it, for a site of more than
+    ``max_touched`` shards or none yet (the report then says so, and nothing else is done)."""
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)
     for attempt in range(1, ATTEMPTS + 1):
@@ -107,6 +110,7 @@ def rebuild_partitioned(
                     dry_run,
                     progress,
                     moment,
+                    distribute,
                 )
         except ConflictError as exc:
             store.warnings.clear()
@@ -131,8 +135,9 @@ def _attempt(
     dry_run: bool,
     progress: Progress | None,
     now: datetime,
+    distribute: Callable[[], str] | None = None,
 ) -> Report:
-    robots_data = _robots_bytes(client, site) if _reads_robots(config) else None
+    robots_data = robots_bytes(client, site) if reads_robots(config) else None
     robots = (
         RobotsRules.parse(robots_data.decode("utf-8", "replace"))
         if config.respect_robots_txt and robots_data is not None
@@ -151,6 +156,11 @@ def _attempt(
             return _incremental(job, changed, last, inputs, threads, max_touched, now)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
+    if distribute is not None and not dry_run and (plan is None or len(plan.afters) > max_touched):
+        started = Report(WriteResult(), LastmodMode.MTIME)
+        started.execution = distribute()
+        log.info("a distributed rebuild: %s", started.execution)
+        return started
     run = FullRun(config, client, site, store, threads, now)
     return rebuild_full(run, plan, last, robots, inputs, dry_run=dry_run, progress=progress)
 
@@ -200,11 +210,11 @@ def _live_entry(job: ShardJob, name: str) -> str | None:
     return str(head.get("ETag", "")).strip('"')
 
 
-def _reads_robots(config: Config) -> bool:
+def reads_robots(config: Config) -> bool:
     return config.respect_robots_txt or config.robots_txt
 
 
-def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
+def robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
     return read_missing_as_none(
         client, site.bucket, site.root + ROBOTS_TXT, limit=MAX_ROBOTS_TXT_BYTES
     )

@@ -76,8 +76,8 @@ def publish_shards(
                 continue
             _put(job.client, job.site, part.name, item.data[part.name], None)
             result.written.append(part.name)
-    entry, digest = _publish_entry(job, parts, last, result)
-    saved = _finish(
+    entry, digest = publish_entry(job, parts, last, result)
+    saved = finish_publish(
         job.client, job.site, store, job.plan, plan, parts, entry, digest, last, inputs, now, result
     )
     report = Report(
@@ -98,7 +98,7 @@ def publish_shards(
     return report
 
 
-def _publish_entry(
+def publish_entry(
     job: ShardJob, parts: list[Part], last: IndexState, result: WriteResult
 ) -> tuple[str, str]:
     """sitemap.xml: the one file of a site that fits one (a worker rendered it), else the
@@ -141,7 +141,7 @@ def _put(client: S3Client, site: BucketSite, name: str, data: bytes, expected: s
     )
 
 
-def _finish(
+def finish_publish(
     client: S3Client,
     site: BucketSite,
     store: PartitionedStore,
@@ -205,7 +205,7 @@ def save_full(
     if None in written:  # the index-state stays as it was: the next run is a full rebuild
         return
     ordered = [parts[after] for after in plan.afters if after in parts]
-    saved = _finish(
+    saved = finish_publish(
         client,
         site,
         store,

@@ -189,14 +189,19 @@ def _parts(
 ) -> list[Part]:
     parts = parts_of(report.result)
     data.update((part.name, sink.files[part.name]) for part in parts)
-    if single and len(parts) == 1:  # the one sitemap.xml a small site keeps, never gzip
-        part = parts[0]
-        raw = data.pop(part.name)
-        raw = gzip.decompress(raw) if config.gzip else raw
-        name = ENTRY_TXT if config.format is OutputFormat.TXT else ENTRY_XML
-        data[name] = raw
-        parts = [replace(part, name=name, digest=stored_digest(raw))]
+    if single and len(parts) == 1:
+        parts = [single_part(config, parts[0], data)]
     return parts
+
+
+def single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
+    """The one sitemap.xml a small site keeps, never gzip: ``part``'s bytes move in ``data``
+    to that name."""
+    raw = data.pop(part.name)
+    raw = gzip.decompress(raw) if config.gzip else raw
+    name = ENTRY_TXT if config.format is OutputFormat.TXT else ENTRY_XML
+    data[name] = raw
+    return replace(part, name=name, digest=stored_digest(raw))
 
 
 def parts_of(result: WriteResult) -> list[Part]:

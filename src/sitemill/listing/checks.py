@@ -54,15 +54,20 @@ class PageChecks:
     """The fact-based checks of one run, with what they counted for its summary."""
 
     def __init__(
-        self, config: Config, tally: Tally, holds: Callable[[str], bool] | None = None
+        self,
+        config: Config,
+        tally: Tally,
+        holds: Callable[[str], bool] | None = None,
+        outside: Callable[[str], bool] | None = None,
     ) -> None:
-        """``holds``: whether the site has a page file at a path (a tree knows its files)."""
+        """``holds``: whether the site has a page file at a path (a tree knows its files);
+        ``outside``: whether a URL key no page of this run has is listed by another shard."""
         self.config = config
         self.tally = tally
         self.site_key = url_key(config.base_url)
         clean = config.url_style is UrlStyle.CLEAN
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
-        self.gate = CanonicalGate(self.aliases) if config.respect_canonical else None
+        self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
         self.style_hint = StyleHint(config.url_style)
         self._site_stem = self.site_key[:-1]  # without its final "/"

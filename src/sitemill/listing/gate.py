@@ -7,7 +7,7 @@ sitemill.html.links.)
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -54,9 +54,14 @@ class CanonicalGate:
     entries now decided, in their order. Pages left out are added to ``skipped``.
     """
 
-    def __init__(self, aliases: FolderAliases | None = None) -> None:
+    def __init__(
+        self, aliases: FolderAliases | None = None, outside: Callable[[str], bool] | None = None
+    ) -> None:
+        """``outside``: whether a URL no page here has is listed elsewhere (another shard's
+        sitemap, as the last build left it)."""
         self.counts = CanonicalCounts()
         self._aliases = aliases  # a canonical to /x may name the folder page /x/
+        self._outside = outside
         self.skipped: list[tuple[str, str]] = []  # (path, canonical key), drained by the caller
         self._queue: deque[_Held] = deque()  # every entry not given back yet, in order
         self._order: deque[_Held] = deque()  # waiting entries, oldest first (and some decided)
@@ -98,7 +103,11 @@ class CanonicalGate:
                 pending.setdefault(held.key, held)
         for held in list(self._order):
             if held.listed is None and held.target not in pending:
-                self._decide(held, listed=True)
+                target = held.target
+                if self._outside is not None and target is not None and self._outside(target):
+                    self._settle(target, listed=True)  # (decides every page waiting on it)
+                else:
+                    self._decide(held, listed=True)
         while self._waiting_count:
             self._decide(_first_of_loop(self._oldest_waiting(), pending), listed=True)
         return self._release()

@@ -1,0 +1,32 @@
+"""The router's way out (scale-out.md): a full rebuild of a big bucket runs on the stack's
+state machine, started with a deterministic name, instead of in the router itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from sitemill.aws.clients import make_states_client
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.distplan import RunRequest
+from sitemill.jobs.executor import StatesClient, StepFunctionsExecutor, run_name
+
+
+def distributor(
+    state_machine: str | None,
+    site: BucketSite,
+    asked_by: Sequence[str],
+    states: StatesClient | None = None,
+) -> Callable[[], str] | None:
+    """What starts the distributed full rebuild of ``site`` (None without a state machine).
+    ``asked_by``: the SQS message ids of the batch (none: a rebuild asked for by hand)."""
+    if state_machine is None:
+        return None
+
+    def start() -> str:
+        client = states if states is not None else make_states_client()
+        name = run_name("full", asked_by or ("rebuild",), datetime.now(UTC))
+        request = RunRequest(name, site.bucket, site.prefix)
+        return StepFunctionsExecutor(client, state_machine).start(request)
+
+    return start

@@ -1,0 +1,156 @@
+"""The four functions of the distributed rebuild's state machine (infra/rebuild.asl.json):
+``plan``, ``shuffle``, ``shard`` and ``reduce``, each a few lines around sitemill.jobs,
+configured by the same SITEMILL_* environment as the router. A failure is raised: the
+state machine retries what may pass on a second try (its Retry names the error types).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
+from sitemill.aws.cloudfront import invalidate
+from sitemill.aws.handler import LambdaSettings
+from sitemill.aws.logs import configure_logging
+from sitemill.config.model import load_config
+from sitemill.errors import ConfigError, SitemillError
+from sitemill.jobs.afterpublish import after_publishing
+from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.jobs.distreduce import reduce_run
+from sitemill.jobs.distshard import range_listing, render_item
+from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
+from sitemill.jobs.partitioned import open_partitioned, reads_robots, robots_bytes
+from sitemill.jobs.runfiles import item_from_json
+from sitemill.jobs.shardfull import record_pending
+from sitemill.report import summary_counts
+from sitemill.robots import RobotsRules
+from sitemill.urls import site_root_path
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger("sitemill.lambda")
+
+INVENTORY_ENV: Final = "SITEMILL_INVENTORY"
+
+
+def _setup(
+    env: Mapping[str, str] | None, s3: S3Client | None, bucket: str | None = None
+) -> DistributedRun:
+    env = os.environ if env is None else env
+    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    settings = LambdaSettings.from_env(env)
+    config = load_config({}, env)
+    name = settings.site.bucket or bucket
+    if name is None:
+        raise ConfigError("bucket", "set SITEMILL_BUCKET")
+    if bucket is not None and bucket != name:
+        raise ConfigError("bucket", f"this stack rebuilds {name} (SITEMILL_BUCKET) only")
+    client = s3 if s3 is not None else make_s3_client()
+    site = settings.site.site(name)
+    store = open_partitioned(config, client, site)
+    if store is None:
+        raise ConfigError(
+            "state", "a distributed rebuild keeps a partitioned state: SITEMILL_STATE in a "
+            "bucket of its own, with SITEMILL_SHARDS not off",
+        )  # fmt: skip
+    return DistributedRun(config, client, site, store, store.bucket)
+
+
+def _timed(step: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run one step; log its summary line (and an error's) with its duration."""
+    started = time.monotonic()
+    try:
+        result = work()
+    except Exception as exc:
+        fields: dict[str, Any] = {"step": step, "status": "error"}
+        fields["error"] = f"{type(exc).__name__}: {exc}"
+        fields["duration_ms"] = round((time.monotonic() - started) * 1000)
+        log.error("sitemill step failed", extra={"fields": fields})
+        if not isinstance(exc, SitemillError):
+            log.exception("%s failed", step)
+        raise
+    fields = {"step": step, **result, "duration_ms": round((time.monotonic() - started) * 1000)}
+    log.info("sitemill step", extra={"fields": fields})
+    return result
+
+
+def _robots(run: DistributedRun) -> RobotsRules | None:
+    config = run.config
+    data = robots_bytes(run.client, run.site) if reads_robots(config) else None
+    if not config.respect_robots_txt or data is None:
+        return None
+    return RobotsRules.parse(data.decode("utf-8", "replace"))
+
+
+def plan(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
+         s3: S3Client | None = None) -> dict[str, Any]:  # fmt: skip
+    """``{"input": <execution input>, "run": <execution name>}`` -> the run's files."""
+    payload = event if isinstance(event, dict) else {}
+    source = payload.get("input")
+    bucket = source.get("bucket") if isinstance(source, dict) else None
+    run = _setup(env, s3, bucket if isinstance(bucket, str) else None)
+    request = RunRequest.read(source, str(payload.get("run", "")))
+    location = (os.environ if env is None else env).get(INVENTORY_ENV, "").strip()
+    planner = inventory_planner(location) if location else None
+    return _timed("plan", lambda: plan_run(run, request, planner))
+
+
+def shuffle(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
+            s3: S3Client | None = None) -> dict[str, Any]:  # fmt: skip
+    """One inventory data file -> its rows, routed to the groups' fragments."""
+    run = _setup(env, s3)
+    location = (os.environ if env is None else env).get(INVENTORY_ENV, "").strip()
+    return _timed("shuffle", lambda: shuffle_item(run, event, location))
+
+
+def shard(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
+          s3: S3Client | None = None) -> dict[str, Any]:  # fmt: skip
+    """One render item -> its shards' parts, states and summary (staged)."""
+    run = _setup(env, s3)
+    item = item_from_json(event)
+    objects = range_listing(run, item) if item.group is None else fragment_listing(run, item)
+
+    def work() -> dict[str, Any]:
+        summary = render_item(run, item, objects, _robots(run))
+        return {"run": item.run, "item": item.shard, **summary["report"]}
+
+    return _timed("shard", work)
+
+
+def reduce(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
+           s3: S3Client | None = None,
+           cloudfront: CloudFrontClient | None = None) -> dict[str, Any]:  # fmt: skip
+    """The run's verdict: published (then invalidated, announced), or an error."""
+    env = os.environ if env is None else env
+    run = _setup(env, s3)
+    name = event.get("run") if isinstance(event, dict) else None
+    if not isinstance(name, str):
+        raise ConfigError("run", 'the reducer is given no "run"')
+    return _timed("reduce", lambda: _reduce(run, name, env, cloudfront))
+
+
+def _reduce(
+    run: DistributedRun, name: str, env: Mapping[str, str], cloudfront: CloudFrontClient | None
+) -> dict[str, Any]:
+    reduced = reduce_run(run, name)
+    config, report = run.config, reduced.report
+    report.indexnow = record_pending(config, run.store, reduced.found, first_run=reduced.first_run)
+    result = dict(reduced.verdict) | summary_counts(report)
+    distribution = LambdaSettings.from_env(env).distribution_id
+    if distribution and report.result.changed:
+        make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
+        result["invalidation"] = invalidate(
+            make_client,
+            distribution,
+            site_root_path(config.base_url),
+            [*report.result.written, *report.result.deleted],
+            None,
+        )
+    after_publishing(config, report, bucket_file_writer(run.client, run.site))
+    return result

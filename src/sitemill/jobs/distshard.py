@@ -1,0 +1,169 @@
+"""The worker of a distributed rebuild (scale-out.md): one render item, its shards' keys.
+
+It lists its range (or reads the rows the shuffle routed to its group), starts from its
+shards' last states (no unchanged head is read again, content dates are kept), runs the
+same pass as every other rebuild over those pages alone, and stages what it rendered: each
+part's bytes under the run's ``parts/``, each shard's state (conditional, like every state
+write), then its summary. It publishes nothing: the reducer does, once every item reported.
+A canonical naming a page of another shard is decided by what that shard listed in the last
+build (sitemill.jobs.membership): one build behind, until the next full run.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.config.model import Config, IndexNowMode, ShardsMode
+from sitemill.errors import NoPagesError, StateError
+from sitemill.indexnow.run import found_changes
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.distplan import DistributedRun
+from sitemill.jobs.membership import PreviousMembership
+from sitemill.jobs.runfiles import Item, RunFiles
+from sitemill.jobs.shardworker import KeptListing, parts_of, single_part, split_states
+from sitemill.outputs import content_type
+from sitemill.report import Report
+from sitemill.robots import RobotsRules
+from sitemill.shards.partition import Part, Summary, summary_to_json
+from sitemill.shards.plan import Plan, key_order, shard_id
+from sitemill.sinks.memory import MemorySink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
+from sitemill.state.model import State
+from sitemill.state.start import Start
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+ITEM_SUMMARY_FORMAT: Final = "sitemill-item-summary"
+_STATE_THREADS: Final = 8
+
+
+def range_listing(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
+    """The item's keys by one LIST of its range (``afters[0] < key <= last``)."""
+    root, after = run.site.root, item.afters[0]
+    return list_objects(
+        run.client,
+        run.site.bucket,
+        root,
+        start_after=root + after if after else "",
+        last=None if item.last is None else root + item.last,
+    )
+
+
+def render_item(
+    run: DistributedRun,
+    item: Item,
+    objects: Iterable[ObjectTypeDef],
+    robots: RobotsRules | None,
+) -> dict[str, Any]:
+    """Render the item's shards from ``objects`` (its keys, in key order) and stage the
+    result; return its summary (also written to the run's ``summaries/<shard>.json``)."""
+    files = run.files(item.run)
+    # The whole site in one item: it may stay the single sitemap.xml (shards = "auto").
+    single = run.config.shards is ShardsMode.AUTO and item.afters == ("",) and item.last is None
+    with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
+        before = list(pool.map(run.store.read_shard, (shard_id(a) for a in item.afters)))
+    state, previous = State(), dict[str, Page]()
+    for shard in before:
+        if shard is not None:
+            state.pages.update(shard.state.pages)
+            state.unlisted.update(shard.state.unlisted)
+            state.fingerprint_main = shard.state.fingerprint_main
+            previous.update((page.path, page) for page in shard.listing)
+    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    listing = KeptListing(config, previous)
+    listed: list[Page] = []
+    sink = MemorySink()
+    local = Plan(("", *(after for after in item.afters if after)))
+    outside = PreviousMembership(run.config, run.store, lambda: _last_plan(run))
+    try:
+        report, knowledge = bucket_pass(
+            config,
+            run.client,
+            run.site,
+            sink,
+            Start(state, first_run=not any(before)),
+            bucket_pages(config, objects, run.site.root, Inventory()),
+            robots=robots,
+            plan=local,
+            on_page=listed.append,
+            on_skip=listing,
+            outside=outside.lists,
+        )
+    except NoPagesError:
+        report, knowledge = None, None
+    parts = [] if report is None else _staged(config, files, report, sink, single)
+    summaries = _summaries(item, parts, 0 if report is None else sum(report.skipped.values()))
+    if knowledge is not None:
+        states = split_states(
+            [part.after for part in parts],
+            {part.after: part for part in parts},
+            listing.kept(listed),
+            knowledge.remember,
+            item.last,
+        )
+        with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
+            list(pool.map(run.store.write_shard, states))
+    found: dict[str, str] = {}
+    if run.config.indexnow is not IndexNowMode.OFF and knowledge is not None:
+        found = found_changes(run.config, state, knowledge.remember)
+    summary = {
+        "format": ITEM_SUMMARY_FORMAT,
+        "run": item.run,
+        "summaries": [summary_to_json(each) for each in summaries],
+        "found": found,
+        "report": _counts(report),
+        "first_run": not any(before),
+    }
+    files.put_json(f"summaries/{item.shard}.json", summary)
+    return summary
+
+
+def _last_plan(run: DistributedRun) -> Plan | None:
+    """The last build's plan, for the canonicals that name pages of other shards."""
+    plan_file = run.store.read_plan()
+    return None if plan_file is None else plan_file.plan
+
+
+def _staged(
+    config: Config, files: RunFiles, report: Report, sink: MemorySink, single: bool
+) -> list[Part]:
+    """Stage every part's bytes (the reducer copies the changed ones to the site)."""
+    parts = parts_of(report.result)
+    if single and len(parts) == 1:
+        part = single_part(config, parts[0], sink.files)
+        files.put("parts/" + part.name, sink.files[part.name], content_type(part.name))
+        return [part]
+    for part in parts:
+        files.put("parts/" + part.name, sink.files[part.name], content_type(part.name))
+    return parts
+
+
+def _summaries(item: Item, parts: list[Part], skipped: int) -> list[Summary]:
+    """One summary per shard of the item, with the parts of its range (none: it emptied)."""
+    bounds = [key_order(after) for after in item.afters]
+    by_shard: list[list[Part]] = [[] for _ in item.afters]
+    for part in parts:
+        by_shard[max(0, bisect_right(bounds, key_order(part.after)) - 1)].append(part)
+    summaries: list[Summary] = []
+    for index, (after, own) in enumerate(zip(item.afters, by_shard, strict=True)):
+        if own and own[0].after != after:
+            raise StateError(f"shard {shard_id(after)} rendered no file of its own id")
+        summaries.append(Summary(shard_id(after), tuple(own), skipped if index == 0 else 0))
+    return summaries
+
+
+def _counts(report: Report | None) -> dict[str, int]:
+    if report is None:
+        return {"urls": 0, "heads_read": 0, "heads_reused": 0, "skipped": 0}
+    return {
+        "urls": report.result.url_count,
+        "heads_read": report.heads_read,
+        "heads_reused": report.heads_reused,
+        "skipped": sum(report.skipped.values()),
+    }

@@ -1,0 +1,193 @@
+"""A distributed rebuild's listing from an S3 Inventory report (scale-out.md): the planner
+samples the report's rows for group boundaries, each shuffle item routes the rows of one
+data file to its groups' fragments, and each render item reads its group's fragments,
+sorts them and renders its shards. For the first build of a huge bucket, where no plan
+says where shards begin and one LIST would take hours.
+
+Everything read is checked: the report by sitemill.sources.inventory (its checksum, its
+files' MD5s), the run's own files by their format. A render item reads its group only once
+every shuffle item said it finished (a data file whose MD5 fails leaves no marker: the
+render items fail, so the reducer publishes nothing).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.errors import IncompleteRunError, InventoryError, StateError
+from sitemill.jobs.distplan import DistributedRun, InventoryPlanner
+from sitemill.jobs.runfiles import RUN_NAME, Item, RunFiles
+from sitemill.shards.cuts import family
+from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
+from sitemill.sources.inventory import (
+    InventoryFile,
+    InventoryReport,
+    find_report,
+    parse_location,
+    read_rows,
+)
+from sitemill.urls import UrlStyle
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+# A group is what one render item sorts: several shards' worth (fewer fragments to write).
+GROUP_ROWS: Final = 400_000
+SAMPLE_ROWS: Final = 200_000  # rows the planner reads, spread over the data files
+ROW_BYTES: Final = 28  # compressed bytes per row, for files the sample does not read whole
+FLUSH_BYTES: Final = 64 * 1024 * 1024  # a shuffle item writes its fragments past this
+_FRAGMENT_LIMIT: Final = 512 * 1024 * 1024
+_MAX_FILES: Final = 100_000
+
+
+def inventory_planner(
+    location: str, *, group_rows: int = GROUP_ROWS, sample_rows: int = SAMPLE_ROWS
+) -> InventoryPlanner:
+    """The planner of a first build from the inventory report at ``location``."""
+
+    def plan(run: DistributedRun, files: RunFiles) -> Sequence[Item]:
+        report = find_report(run.client, location, run.site.bucket, now=run.now)
+        sample, total = _sample(run, report, sample_rows)
+        groups = min(MAX_SHARDS, max(1, math.ceil(total / group_rows)))
+        afters = _group_afters(sample, groups, run.config.url_style is UrlStyle.CLEAN)
+        files.put_json(
+            "inventory.json",
+            [
+                {"run": files.run, "index": index, "key": item.key, "size": item.size,
+                 "md5": item.md5, "columns": list(report.columns), "bucket": report.bucket}
+                for index, item in enumerate(report.files)
+            ],
+        )  # fmt: skip
+        files.put_json("groups.json", {"afters": afters, "files": len(report.files)})
+        return [
+            Item(files.run, (after,), afters[index + 1] if index + 1 < len(afters) else None, index)
+            for index, after in enumerate(afters)
+        ]
+
+    return plan
+
+
+def _sample(
+    run: DistributedRun, report: InventoryReport, sample_rows: int
+) -> tuple[list[bytes], int]:
+    """Sorted sort keys from the head of every data file, and the rows estimated in all."""
+    budget = max(100, sample_rows // max(1, len(report.files)))
+    keys: list[bytes] = []
+    total = 0
+    root = run.site.root
+    for item in report.files:
+        rows = list(islice(read_rows(run.client, report, item, prefix=root), budget + 1))
+        keys.extend(key_order(row["Key"][len(root) :]) for row in rows[:budget])
+        total += len(rows) if len(rows) <= budget else max(budget, item.size // ROW_BYTES)
+    keys.sort()
+    return keys, total
+
+
+def _group_afters(sample: list[bytes], groups: int, clean: bool) -> list[str]:
+    """Boundaries at the sample's quantiles, each moved past its key's family (``x``,
+    ``x.htm``, ``x.html`` map to one URL: never split)."""
+    afters = [""]
+    for index in range(1, groups):
+        key = sample[index * len(sample) // groups].decode("utf-8", "surrogateescape")
+        stem = family(key, clean=clean)
+        after = key if stem is None else stem + ".html"
+        if key_order(after) > key_order(afters[-1]) and shard_id(after) not in map(
+            shard_id, afters
+        ):
+            afters.append(after)
+    return afters
+
+
+def shuffle_item(run: DistributedRun, event: object, location: str) -> dict[str, Any]:
+    """Route the rows of one data file to the fragments of their groups."""
+    if not isinstance(event, dict) or not RUN_NAME.fullmatch(str(event.get("run", ""))):
+        raise StateError("a shuffle item names no valid run")
+    files = run.files(str(event["run"]))
+    index, item, report = _shuffle_source(event, location, run.site.bucket)
+    bounds = [key_order(after) for after in _groups(files)]
+    buffers: dict[int, list[bytes]] = {}
+    size = flushes = rows = 0
+    root = run.site.root
+    for row in read_rows(run.client, report, item, prefix=root):
+        path = row["Key"][len(root) :]
+        line = json.dumps([path, row["Size"], row["LastModified"].isoformat(), row["ETag"]]).encode(
+            "ascii"
+        )  # (a key's undecodable bytes stay escaped: \udcXX)
+        buffers.setdefault(bisect_right(bounds, key_order(path)) - 1, []).append(line)
+        size += len(line) + 1
+        rows += 1
+        if size > FLUSH_BYTES:
+            _flush(files, index, flushes, buffers)
+            buffers, size, flushes = {}, 0, flushes + 1
+    _flush(files, index, flushes, buffers)
+    # Only now, with the file's MD5 checked (read_rows raises at its end), is it done.
+    files.put_json(f"shuffled/{index:06d}.json", {"rows": rows})
+    return {"run": files.run, "file": index, "rows": rows}
+
+
+def _shuffle_source(
+    event: dict[str, Any], location: str, source_bucket: str
+) -> tuple[int, InventoryFile, InventoryReport]:
+    """The data file a shuffle item names: checked to lie in the configured report folder."""
+    bucket, prefix = parse_location(location)
+    index, key, size, md5 = (event.get(k) for k in ("index", "key", "size", "md5"))
+    columns = event.get("columns")
+    if not (isinstance(index, int) and 0 <= index < _MAX_FILES):
+        raise StateError("a shuffle item names no valid file index")
+    if not (isinstance(key, str) and key.startswith(prefix) and event.get("bucket") == bucket):
+        raise InventoryError(f"a shuffle item names a file outside {location}")
+    if not (isinstance(size, int) and isinstance(md5, str) and isinstance(columns, list)):
+        raise StateError("a shuffle item is not well formed")
+    report = InventoryReport(bucket, "", source_bucket, datetime.min, tuple(map(str, columns)), ())
+    return index, InventoryFile(key, size, md5), report
+
+
+def _groups(files: RunFiles) -> list[str]:
+    value = files.get_json("groups.json", limit=64 * 1024 * 1024)
+    afters = value.get("afters") if isinstance(value, dict) else None
+    if not isinstance(afters, list) or not afters or afters[0] != "":
+        raise StateError(f"run {files.run} has no groups")
+    return [str(after) for after in afters]
+
+
+def _flush(files: RunFiles, index: int, flush: int, buffers: dict[int, list[bytes]]) -> None:
+    for group, lines in sorted(buffers.items()):
+        data = gzip.compress(b"\n".join(lines) + b"\n", compresslevel=5, mtime=0)
+        name = f"fragments/{group:05d}/{index:06d}-{flush:04d}.jsonl.gz"
+        files.put(name, data, "application/gzip")
+
+
+def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]:
+    """A group's rows, sorted by key: once every shuffle item has finished."""
+    files = run.files(item.run)
+    value = files.get_json("groups.json", limit=64 * 1024 * 1024)
+    expected = value.get("files") if isinstance(value, dict) else None
+    done = len(files.names("shuffled"))
+    if not isinstance(expected, int) or done != expected:
+        raise IncompleteRunError(
+            f"run {item.run}: {done} of {expected} inventory files were shuffled"
+        )
+    rows: list[tuple[bytes, list[Any]]] = []
+    for name in files.names(f"fragments/{item.group:05d}"):
+        data = files.get(f"fragments/{item.group:05d}/{name}", _FRAGMENT_LIMIT)
+        if data is None:
+            raise IncompleteRunError(f"run {item.run}: fragment {name} vanished")
+        for line in gzip.decompress(data).splitlines():
+            row = json.loads(line)
+            rows.append((key_order(row[0]), row))
+    rows.sort(key=lambda pair: pair[0])
+    root = run.site.root
+    for _, (path, size, modified, etag) in rows:
+        yield {
+            "Key": root + path,
+            "Size": size,
+            "LastModified": datetime.fromisoformat(modified),
+            "ETag": etag,
+        }

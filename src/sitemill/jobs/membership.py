@@ -1,0 +1,79 @@
+"""Whether the last build listed a URL: what a shard's worker asks of a canonical that names
+a page of another shard (scale-out.md: that filtering is one build behind in sharded mode).
+
+The URL's key is turned back into the keys that could hold it (``x.html``, ``x.htm``, ``x``,
+``x/index.html``...), and each is looked up in the last state of the shard whose range holds
+it: a page it remembers is one it listed (a page left out is forgotten). A few shard states
+are kept, the most recently used: a worker's canonicals mostly name a handful of shards.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final
+from urllib.parse import unquote
+
+from sitemill.config.model import Config
+from sitemill.html.links import url_key
+from sitemill.shards.plan import Plan, shard_id
+from sitemill.state.partitioned import PartitionedStore
+
+# Shard states kept per worker (each up to a few MB: 40,000 pages' records).
+CACHED_SHARDS: Final = 8
+_PAGE_SUFFIXES: Final = (".html", ".htm")
+_INDEX_NAMES: Final = ("index.html", "index.htm")
+
+
+def key_paths(rest: str) -> tuple[str, ...]:
+    """The keys (relative to the site root) whose URL key ends in ``rest``, decoded."""
+    stem = unquote(rest, errors="surrogateescape")
+    if not stem or stem.endswith("/"):
+        return tuple(stem + name for name in _INDEX_NAMES)
+    return (
+        *(stem + suffix for suffix in _PAGE_SUFFIXES),
+        stem,
+        *(f"{stem}/{name}" for name in _INDEX_NAMES),
+    )
+
+
+class PreviousMembership:
+    """``lists(key)``: whether the last build listed the page with URL key ``key``."""
+
+    def __init__(
+        self, config: Config, store: PartitionedStore, plan: Callable[[], Plan | None]
+    ) -> None:
+        self.site_key = url_key(config.base_url)
+        self.store = store
+        self._plan_of = plan
+        self._plan: Plan | None = None
+        self._loaded = False
+        self._shards: OrderedDict[str, frozenset[str]] = OrderedDict()
+
+    def lists(self, key: str) -> bool:
+        if not key.startswith(self.site_key):
+            return False
+        plan = self._last_plan()
+        if plan is None:
+            return False
+        for path in key_paths(key[len(self.site_key) :]):
+            if path in self._listed(shard_id(plan.afters[plan.shard_of(path)])):
+                return True
+        return False
+
+    def _last_plan(self) -> Plan | None:
+        if not self._loaded:
+            self._plan, self._loaded = self._plan_of(), True
+        return self._plan
+
+    def _listed(self, shard: str) -> frozenset[str]:
+        known = self._shards.get(shard)
+        if known is not None:
+            self._shards.move_to_end(shard)
+            return known
+        state = self.store.read_shard(shard)
+        known = frozenset(() if state is None else state.state.pages)
+        self._shards[shard] = known
+        if len(self._shards) > CACHED_SHARDS:
+            self._shards.popitem(last=False)
+        return known
