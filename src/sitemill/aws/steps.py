@@ -23,7 +23,6 @@ from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.jobs.distreduce import reduce_run
 from sitemill.jobs.distshard import range_listing, render_item
-from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.jobs.partitioned import open_partitioned, reads_robots, robots_bytes
 from sitemill.jobs.runfiles import item_from_json
 from sitemill.jobs.shardfull import record_pending
@@ -97,13 +96,19 @@ def plan(event: Any, context: Any = None, *, env: Mapping[str, str] | None = Non
     run = _setup(env, s3, bucket if isinstance(bucket, str) else None)
     request = RunRequest.read(source, str(payload.get("run", "")))
     location = (os.environ if env is None else env).get(INVENTORY_ENV, "").strip()
-    planner = inventory_planner(location) if location else None
+    planner = None
+    if location:  # (the inventory reader is imported only where it is used)
+        from sitemill.jobs.distshuffle import inventory_planner
+
+        planner = inventory_planner(location)
     return _timed("plan", lambda: plan_run(run, request, planner))
 
 
 def shuffle(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
             s3: S3Client | None = None) -> dict[str, Any]:  # fmt: skip
     """One inventory data file -> its rows, routed to the groups' fragments."""
+    from sitemill.jobs.distshuffle import shuffle_item
+
     run = _setup(env, s3)
     location = (os.environ if env is None else env).get(INVENTORY_ENV, "").strip()
     return _timed("shuffle", lambda: shuffle_item(run, event, location))
@@ -114,7 +119,12 @@ def shard(event: Any, context: Any = None, *, env: Mapping[str, str] | None = No
     """One render item -> its shards' parts, states and summary (staged)."""
     run = _setup(env, s3)
     item = item_from_json(event)
-    objects = range_listing(run, item) if item.group is None else fragment_listing(run, item)
+    if item.group is None:
+        objects = range_listing(run, item)
+    else:
+        from sitemill.jobs.distshuffle import fragment_listing
+
+        objects = fragment_listing(run, item)
 
     def work() -> dict[str, Any]:
         summary = render_item(run, item, objects, _robots(run))
