@@ -4,7 +4,8 @@
     ├── ConfigError         a configuration value is wrong (names the key)
     ├── GlobSyntaxError     a glob pattern cannot be compiled (config names the key)
     ├── SourceError         a site tree, URL list or bucket cannot be read
-    │   └── EventError      a Lambda event (or one SQS message) cannot be read
+    │   ├── EventError      a Lambda event (or one SQS message) cannot be read
+    │   └── InventoryError  an S3 Inventory report cannot be trusted (the run lists instead)
     ├── RefusedError        a file sitemill will not read: outside its root, not regular, too big
     ├── SinkError           an output cannot be written, replaced or deleted
     │   └── ConflictError   another writer changed an output during this run
@@ -12,6 +13,7 @@
     ├── StateError          a remembered state cannot be used (a warning: a first run)
     ├── FetchError          an http(s) download passed a bound: its deadline, its size
     ├── GitError            git failed or gave history that cannot be used
+    ├── IncompleteRunError  a distributed rebuild whose shards did not all report
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
     └── DocumentStop        `validate` cannot check one document further (one violation)
 

@@ -1,0 +1,170 @@
+"""An S3 Inventory CSV data file, streamed: its bytes checked, inflated, parsed into rows."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import hashlib
+import re
+import zlib
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Final
+from urllib.parse import unquote_plus
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from sitemill.errors import InventoryError
+from sitemill.sources.s3 import describe_error
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+# Bytes read, and inflated, at a time: memory stays flat whatever the file's size or ratio.
+BLOCK_BYTES: Final = 256 * 1024
+# A key is at most 1,024 bytes of UTF-8, 3,072 URL-encoded; the other columns add a few hundred.
+# https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html
+MAX_LINE_BYTES: Final = 8 * 1024
+_SIZE: Final = re.compile(r"[0-9]{1,20}")
+_ETAG: Final = re.compile(r"[!#-~]{1,160}")  # printable ASCII but '"' (the quotes come after)
+
+
+def decode_key(field: str) -> str:
+    """A key as a CSV inventory writes it, decoded. It is URL-encoded the HTML-form way (a
+    space is "+", a "+" is "%2B": ``unquote`` would leave "+" for a space) over UTF-8; bytes
+    that are not UTF-8 stay as surrogates, as sitemill keeps keys (shards.plan.key_order).
+
+    https://docs.aws.amazon.com/AmazonS3/latest/userguide/storage-inventory.html: "When using
+    the CSV file format, the key name is URL-encoded and must be decoded before you can use
+    it"; "+" for a space: https://github.com/cloud-custodian/cloud-custodian/issues/1997
+    """
+    return unquote_plus(field, encoding="utf-8", errors="surrogateescape")
+
+
+def data_blocks(client: S3Client, bucket: str, key: str, *, size: int, md5: str) -> Iterator[bytes]:
+    """A data file's bytes as they come (one GET), checked against the ``size`` and ``md5``
+    its manifest lists: at its end only, but for a file that grows past ``size``."""
+    where, digest, read = f"s3://{bucket}/{key}", hashlib.md5(usedforsecurity=False), 0
+    try:
+        with contextlib.closing(client.get_object(Bucket=bucket, Key=key)["Body"]) as body:
+            while block := body.read(BLOCK_BYTES):
+                read += len(block)
+                if read > size:
+                    raise InventoryError(f"{where}: more than the {size:,} bytes listed")
+                digest.update(block)
+                yield block
+    except (ClientError, BotoCoreError) as exc:
+        raise InventoryError(f"cannot read {where}: {describe_error(exc)}") from exc
+    if read != size:
+        raise InventoryError(f"{where}: {read:,} bytes, where its manifest says {size:,}")
+    if digest.hexdigest() != md5:
+        raise InventoryError(f"{where}: its MD5 does not match the manifest's MD5checksum")
+
+
+def csv_rows(
+    compressed: Iterator[bytes], columns: tuple[str, ...], prefix: str, where: str
+) -> Iterator[ObjectTypeDef]:
+    """The objects a gzip CSV data file lists (its fields in the order of ``columns``) whose
+    key starts with ``prefix``, as a LIST gives them; older versions and delete markers (a
+    report of every version has IsLatest and IsDeleteMarker columns) left out.
+
+    Each row is one line (the key is URL-encoded: no field holds a line break); a line that
+    is no row of the report raises InventoryError naming ``where`` and the row's number.
+    """
+    index = {name: position for position, name in enumerate(columns)}
+    for number, line in enumerate(_lines(_inflate(compressed, where), where), 1):
+        try:
+            obj = _row(line, index, prefix)
+        except ValueError as exc:  # (UnicodeDecodeError is one)
+            raise InventoryError(f"{where}: row {number}: {exc}") from exc
+        if obj is not None:
+            yield obj
+
+
+def _inflate(blocks: Iterator[bytes], where: str) -> Iterator[bytes]:
+    """The text of one or more gzip members, at most BLOCK_BYTES at a time (a small file may
+    inflate to gigabytes)."""
+    inflate, members, started = zlib.decompressobj(wbits=31), 0, False
+    try:
+        for block in blocks:
+            pending, more = block, False
+            while pending or more:  # more: the output filled up, zlib may hold some back
+                started = True
+                text = inflate.decompress(pending, BLOCK_BYTES)
+                pending, more = inflate.unconsumed_tail, len(text) == BLOCK_BYTES
+                if inflate.eof:  # another member may follow
+                    members, started, more = members + 1, False, False
+                    pending, inflate = inflate.unused_data, zlib.decompressobj(wbits=31)
+                if text:
+                    yield text
+    except zlib.error as exc:
+        raise InventoryError(f"{where}: not gzip ({exc})") from exc
+    if started or not members:
+        raise InventoryError(f"{where}: the gzip stream is cut short")
+
+
+def _lines(blocks: Iterator[bytes], where: str) -> Iterator[bytes]:
+    """The lines of the text; one over MAX_LINE_BYTES is refused before it is all read."""
+    rest, number = b"", 0
+    for block in blocks:
+        *lines, rest = (rest + block).split(b"\n")
+        for line in lines:
+            number += 1
+            yield _bounded(line, number, where)
+        _bounded(rest, number + 1, where)
+    if rest:
+        yield rest
+
+
+def _bounded(line: bytes, number: int, where: str) -> bytes:
+    if len(line) > MAX_LINE_BYTES:
+        raise InventoryError(f"{where}: row {number} is over {MAX_LINE_BYTES:,} bytes")
+    return line
+
+
+def _row(line: bytes, index: dict[str, int], prefix: str) -> ObjectTypeDef | None:
+    """One line as a listed object; None for an older version, a delete marker, or a key
+    outside ``prefix``; ValueError when it is no row of the report."""
+    try:
+        fields = next(csv.reader((line.rstrip(b"\r").decode("utf-8"),), strict=True))
+    except csv.Error as exc:
+        raise ValueError(f"not CSV ({exc})") from exc
+    if len(fields) != len(index):
+        raise ValueError(f"{len(fields)} fields where fileSchema names {len(index)}")
+    latest = _flag(fields, index, "IsLatest", missing=True)
+    if _flag(fields, index, "IsDeleteMarker", missing=False) or not latest:
+        return None
+    key = decode_key(fields[index["Key"]])
+    if not key:
+        raise ValueError("an empty key")
+    if not key.startswith(prefix):
+        return None
+    size, etag = fields[index["Size"]], fields[index["ETag"]].strip('"')
+    if not _SIZE.fullmatch(size):
+        raise ValueError(f"Size {size[:40]!r} is not a byte count")
+    if not _ETAG.fullmatch(etag):
+        raise ValueError(f"ETag {etag[:40]!r} is not an entity tag")
+    modified = _time(fields[index["LastModifiedDate"]])
+    return {"Key": key, "Size": int(size), "LastModified": modified, "ETag": f'"{etag}"'}
+
+
+def _time(text: str) -> datetime:
+    """LastModifiedDate (ISO 8601: 2026-11-22T01:02:03.000Z) in UTC."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise ValueError(f"LastModifiedDate {text[:40]!r} is not an ISO 8601 time with its zone")
+    return when.astimezone(UTC)
+
+
+def _flag(fields: list[str], index: dict[str, int], name: str, *, missing: bool) -> bool:
+    """A true/false column (IsLatest, IsDeleteMarker); ``missing`` when the report has none."""
+    if name not in index:
+        return missing
+    value = fields[index[name]]
+    if value.lower() not in ("true", "false"):
+        raise ValueError(f"{name} {value[:40]!r} is neither true nor false")
+    return value.lower() == "true"
