@@ -26,6 +26,7 @@ CFN_LINT = Path(sys.executable).parent / "cfn-lint"
 PARTITION = "aws"
 ACCOUNT = "123456789012"
 REGION = "us-east-1"
+STACK = "sitemill"
 BUCKET = "example-site"
 PARAMETERS = {"BucketName": BUCKET, "BaseUrl": "https://example.com/"}
 NO_VALUE = object()  # AWS::NoValue: the enclosing list item or key disappears
@@ -66,10 +67,13 @@ def load_template() -> dict[str, Any]:
 def translate(template: Mapping[str, Any]) -> dict[str, Any]:
     """The template after the SAM transform, as CloudFormation will see it."""
     fragment = json.loads(json.dumps(template))
-    # What `sam deploy` / `aws cloudformation package` do: upload the zip, point at it.
-    fragment["Resources"]["SitemillFunction"]["Properties"]["CodeUri"] = (
-        "s3://artifacts/sitemill-lambda.zip"
-    )
+    # What `sam deploy` / `aws cloudformation package` do: upload the zip (and the state
+    # machine's definition), point at it.
+    for resource in fragment["Resources"].values():
+        if resource["Type"] == "AWS::Serverless::Function":
+            resource["Properties"]["CodeUri"] = "s3://artifacts/sitemill-lambda.zip"
+        elif resource["Type"] == "AWS::Serverless::StateMachine":
+            resource["Properties"]["DefinitionUri"] = "s3://artifacts/rebuild.asl.json"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AWS_DEFAULT_REGION", REGION)  # SAM insists on a region
         result: dict[str, Any] = transform(fragment, {}, _NoRegionLoader())
@@ -97,7 +101,12 @@ class Stack:
     parameters: Mapping[str, str]
 
     def value(self, name: str) -> str:
-        pseudo = {"AWS::Partition": PARTITION, "AWS::AccountId": ACCOUNT, "AWS::Region": REGION}
+        pseudo = {
+            "AWS::Partition": PARTITION,
+            "AWS::AccountId": ACCOUNT,
+            "AWS::Region": REGION,
+            "AWS::StackName": STACK,
+        }
         if name in pseudo:
             return pseudo[name]
         if name in self.parameters:
@@ -158,10 +167,13 @@ class Stack:
             if "Condition" not in resource or self.condition(resource["Condition"])
         }
 
-    def role_statements(self) -> list[dict[str, Any]]:
-        """Every statement of every IAM identity policy in the stack."""
+    def role_statements(self, role: str | None = "FunctionRole") -> list[dict[str, Any]]:
+        """Every statement of the IAM identity policies of ``role`` (by default the router's,
+        FunctionRole), or with None of every role and policy in the stack."""
         statements = []
-        for resource in self.resources().values():
+        for name, resource in self.resources().items():
+            if role is not None and name != role:
+                continue
             kind, properties = resource["Type"], resource.get("Properties", {})
             if kind == "AWS::IAM::Role":
                 assert not properties.get("ManagedPolicyArns"), "managed policies use '*'"
@@ -388,7 +400,12 @@ def test_source_prefix_cannot_widen_iam_resources(
 def test_no_wildcard_actions_or_resources(
     translated: dict[str, Any], mode: dict[str, str], variant: dict[str, str]
 ) -> None:
-    statements = make_stack(translated, mode, variant).role_statements()
+    assert_no_wildcards(make_stack(translated, mode, variant).role_statements(None))
+
+
+def assert_no_wildcards(statements: list[dict[str, Any]]) -> None:
+    """No statement of ``statements`` (every role's) allows a wildcard action, or a resource
+    wider than sitemill's own keys."""
     assert statements
     for statement in statements:
         assert statement["Effect"] == "Allow"
@@ -404,9 +421,15 @@ def test_no_wildcard_actions_or_resources(
                     assert _listed(statement["Action"]) == ["s3:GetObject"], statement
                     continue
                 # The partitioned state: the keys under sitemill-state/ of the stack's own
-                # state bucket (scale-out.md), nothing else of it.
-                if re.fullmatch(r"[^*?]*/sitemill-state/(shards/)?\*", resource):
+                # state bucket (scale-out.md), nothing else of it; a distributed rebuild's
+                # run files are among them (sitemill-state/runs/).
+                if re.fullmatch(r"[^*?]*/sitemill-state/((shards|runs)/)?\*", resource):
                     assert ":::StateBucket" in resource, resource
+                    continue
+                # The site bucket's S3 Inventory reports in the state bucket: read only.
+                if re.fullmatch(r"[^*?]*/inventory/[^*?/]+/sitemill/\*", resource):
+                    assert ":::StateBucket" in resource, resource
+                    assert _listed(statement["Action"]) == ["s3:GetObject"], statement
                     continue
                 assert re.fullmatch(r"[^*?]*(sitemap-\*\.[a-z.]+)?", resource), resource
 
