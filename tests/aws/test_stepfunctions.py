@@ -16,9 +16,9 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
+from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.core import DEFAULT_ACCOUNT_ID as ACCOUNT_ID
 from moto.s3.models import s3_backends
-from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from s3util import BASE, BUCKET, PAGE, restored_logging
@@ -68,7 +68,7 @@ class Stack:
                 FunctionName=name, Runtime="python3.12", Role=role, Handler=f"handler.{name}",
                 Code={"ZipFile": b"in-process"},
             )["FunctionArn"]  # fmt: skip
-            text = text.replace("${%sFunctionArn}" % name.capitalize(), arn)
+            text = text.replace("${" + name.capitalize() + "FunctionArn}", arn)
         self.machine = self.states.create_state_machine(
             name="sitemill-rebuild", definition=text, roleArn=role
         )["stateMachineArn"]
@@ -153,7 +153,9 @@ def _logging() -> Iterator[None]:
 
 def sitemap_files(s3: Any) -> dict[str, bytes]:
     listed = s3.list_objects_v2(Bucket=BUCKET, Prefix="sitemap").get("Contents", [])
-    return {item["Key"]: s3.get_object(Bucket=BUCKET, Key=item["Key"])["Body"].read() for item in listed}
+    return {
+        item["Key"]: s3.get_object(Bucket=BUCKET, Key=item["Key"])["Body"].read() for item in listed
+    }
 
 
 def request(name: str, **more: Any) -> dict[str, Any]:
@@ -199,13 +201,14 @@ def test_a_worker_that_fails_once_is_retried_by_the_state_machine(stack: Stack) 
     stack.execute("full-2", request("full-2"))
     verdict = stack.verdict("full-2")
     assert verdict is not None and verdict["status"] == "published"
-    tries = [event for name, event in stack.calls if name == "shard" and event["shard"] == failed[0]]
+    tries = [
+        event for name, event in stack.calls if name == "shard" and event["shard"] == failed[0]
+    ]
     assert len(tries) == 2 and verdict["urls"] == PAGES
 
 
 def test_a_worker_that_always_fails_leaves_nothing_published(stack: Stack) -> None:
-    stack.execute("full-3", request("full-3"))  # the site as it was
-    before = sitemap_files(stack.s3)
+    before = sitemap_files(stack.s3)  # (what earlier tests published, or nothing)
     stack.s3.put_object(Bucket=BUCKET, Key="s1/new.html", Body=PAGE)
     target: list[str] = []
 

@@ -7,10 +7,7 @@ delivery, a careless copy or a tamperer would break it.
 
 from __future__ import annotations
 
-import csv
 import gzip
-import hashlib
-import io
 import json
 import logging
 import re
@@ -28,6 +25,8 @@ from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+import inventoryutil
+from inventoryutil import encode, gzip_csv, md5
 from s3util import Requests
 from sitemill.errors import InventoryError, SourceError
 from sitemill.sources import inventory, inventorycsv
@@ -45,7 +44,6 @@ SOURCE = "site-bucket"
 CONFIG = f"inventory/{SOURCE}/daily/"  # <destination prefix>/<source bucket>/<config id>/
 LOCATION = f"s3://{DEST}/{CONFIG}"
 NOW = datetime(2026, 11, 22, 6, 0, tzinfo=UTC)
-SCHEMA = "Bucket, Key, Size, LastModifiedDate, ETag, StorageClass"
 VERSIONED = "Bucket, Key, VersionId, IsLatest, IsDeleteMarker, Size, LastModifiedDate, ETag"
 ETAG = "d41d8cd98f00b204e9800998ecf8427e"
 MODIFIED = "2026-11-20T01:02:03.000Z"
@@ -104,60 +102,14 @@ def put(key: str, body: bytes) -> None:
     backend().put_object(DEST, key, body)
 
 
-def encode(key: str) -> str:
-    """A key as the CSV holds it: URL-encoded the HTML-form way, a space as '+'."""
-    return quote_plus(key.encode("utf-8", "surrogateescape"), safe="*")
-
-
 def row(key: str, size: int = 10, etag: str = ETAG, modified: str = MODIFIED) -> list[str]:
     """One row of SCHEMA."""
     return [SOURCE, encode(key), str(size), modified, etag, "STANDARD"]
 
 
-def gzip_csv(rows: list[list[str]]) -> bytes:
-    text = io.StringIO()
-    csv.writer(text, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
-    return gzip.compress(text.getvalue().encode("utf-8"), mtime=0)
-
-
-def put_report(
-    s3: Any,
-    when: datetime,
-    parts: list[list[list[str]]],
-    *,
-    schema: str = SCHEMA,
-    edit: Edit | None = None,
-    checksum: bool = True,
-) -> str:
-    """A report as AWS delivers one, its data files (one per part) under data/; ``edit``
-    changes the manifest before its checksum is taken. The manifest's key."""
-    folder = f"{CONFIG}{when:%Y-%m-%dT%H-%MZ}/"
-    files = []
-    for number, rows in enumerate(parts):
-        body = gzip_csv(rows)
-        key = f"{CONFIG}data/{when:%Y%m%d%H%M}-{number:04d}-0b1e6c2a.csv.gz"
-        put(key, body)
-        files.append({"key": key, "size": len(body), "MD5checksum": md5(body)})
-    manifest = {
-        "sourceBucket": SOURCE,
-        "destinationBucket": f"arn:aws:s3:::{DEST}",
-        "version": "2016-11-30",
-        "creationTimestamp": str(int(when.timestamp() * 1000)),
-        "fileFormat": "CSV",
-        "fileSchema": schema,
-        "files": files,
-    }
-    if edit is not None:
-        edit(manifest)
-    data = json.dumps(manifest, indent=2).encode("utf-8")
-    put(folder + "manifest.json", data)
-    if checksum:
-        put(folder + "manifest.checksum", md5(data).encode())
-    return folder + "manifest.json"
-
-
-def md5(data: bytes) -> str:
-    return hashlib.md5(data, usedforsecurity=False).hexdigest()
+def put_report(s3: Any, when: datetime, parts: list[list[list[str]]], **options: Any) -> str:
+    """A report of SOURCE in DEST (inventoryutil.put_report); the manifest's key."""
+    return inventoryutil.put_report(put, CONFIG, SOURCE, DEST, when, parts, **options)
 
 
 def find(s3: Any, **options: Any) -> InventoryReport:

@@ -24,7 +24,8 @@ from sitemill.jobs.distshard import ITEM_SUMMARY_FORMAT
 from sitemill.jobs.runfiles import Item, RunFiles, item_from_json
 from sitemill.jobs.shardpublish import finish_publish, publish_entry
 from sitemill.jobs.shardworker import ShardJob
-from sitemill.outputs import content_type
+from sitemill.layouts import new_robots
+from sitemill.outputs import ROBOTS_TXT, content_type
 from sitemill.report import Report, WriteResult
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.partition import (
@@ -36,6 +37,7 @@ from sitemill.shards.partition import (
     summary_from_json,
 )
 from sitemill.shards.plan import Plan, shard_id
+from sitemill.sinks.s3 import S3Sink
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +93,7 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
     result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
     _publish_parts(run, files, collected.summaries, last, result)
     entry, digest = publish_entry(job, parts, last, result)
+    _robots_line(run, entry, result)
     inputs = str(manifest.get("inputs", ""))
     old = last.plan or plan
     saved = finish_publish(
@@ -199,3 +202,16 @@ def _publish_parts(
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
         list(pool.map(copy, changed))
     result.written.extend(part.name for part in changed)
+
+
+def _robots_line(run: DistributedRun, entry: str, result: WriteResult) -> None:
+    """robots.txt's Sitemap line for the entry file, when sitemill maintains it."""
+    if not run.config.robots_txt:
+        return
+    site = run.site
+    sink = S3Sink(run.client, site.bucket, site.root, cache_control=site.cache_control)
+    old = sink.read(ROBOTS_TXT)
+    new = new_robots(sink, run.config, [entry], None)
+    if new is not None and new != old:
+        sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT))
+        result.written.append(ROBOTS_TXT)

@@ -24,6 +24,7 @@ from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.distplan import DistributedRun
 from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
+from sitemill.jobs.shardfull import merged_states
 from sitemill.jobs.shardworker import KeptListing, parts_of, single_part, split_states
 from sitemill.outputs import content_type
 from sitemill.report import Report
@@ -68,13 +69,7 @@ def render_item(
     single = run.config.shards is ShardsMode.AUTO and item.afters == ("",) and item.last is None
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
         before = list(pool.map(run.store.read_shard, (shard_id(a) for a in item.afters)))
-    state, previous = State(), dict[str, Page]()
-    for shard in before:
-        if shard is not None:
-            state.pages.update(shard.state.pages)
-            state.unlisted.update(shard.state.unlisted)
-            state.fingerprint_main = shard.state.fingerprint_main
-            previous.update((page.path, page) for page in shard.listing)
+    state, previous = merged_states(before)
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing = KeptListing(config, previous)
     listed: list[Page] = []
@@ -99,19 +94,11 @@ def render_item(
         report, knowledge = None, None
     parts = [] if report is None else _staged(config, files, report, sink, single)
     summaries = _summaries(item, parts, 0 if report is None else sum(report.skipped.values()))
-    if knowledge is not None:
-        states = split_states(
-            [part.after for part in parts],
-            {part.after: part for part in parts},
-            listing.kept(listed),
-            knowledge.remember,
-            item.last,
-        )
-        with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
-            list(pool.map(run.store.write_shard, states))
     found: dict[str, str] = {}
-    if run.config.indexnow is not IndexNowMode.OFF and knowledge is not None:
-        found = found_changes(run.config, state, knowledge.remember)
+    if knowledge is not None:
+        _save_states(run, item, parts, listing.kept(listed), knowledge.remember)
+        if run.config.indexnow is not IndexNowMode.OFF:
+            found = found_changes(run.config, state, knowledge.remember)
     summary = {
         "format": ITEM_SUMMARY_FORMAT,
         "run": item.run,
@@ -122,6 +109,16 @@ def render_item(
     }
     files.put_json(f"summaries/{item.shard}.json", summary)
     return summary
+
+
+def _save_states(
+    run: DistributedRun, item: Item, parts: list[Part], pages: Iterable[Page], remember: State
+) -> None:
+    """One state per part (conditional writes, as every state write)."""
+    afters, by_after = [part.after for part in parts], {part.after: part for part in parts}
+    states = split_states(afters, by_after, pages, remember, item.last)
+    with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
+        list(pool.map(run.store.write_shard, states))
 
 
 def _last_plan(run: DistributedRun) -> Plan | None:

@@ -15,17 +15,19 @@ from __future__ import annotations
 import gzip
 import json
 import math
-from bisect import bisect_right
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.errors import IncompleteRunError, InventoryError, StateError
 from sitemill.jobs.distplan import DistributedRun, InventoryPlanner
 from sitemill.jobs.runfiles import RUN_NAME, Item, RunFiles
+from sitemill.outputs import stored_digest
 from sitemill.shards.cuts import family
 from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
+from sitemill.sinks.s3 import put_object
 from sitemill.sources.inventory import (
     InventoryFile,
     InventoryReport,
@@ -33,6 +35,7 @@ from sitemill.sources.inventory import (
     parse_location,
     read_rows,
 )
+from sitemill.sources.s3 import read_missing_as_none
 from sitemill.urls import UrlStyle
 
 if TYPE_CHECKING:
@@ -54,6 +57,11 @@ def inventory_planner(
 
     def plan(run: DistributedRun, files: RunFiles) -> Sequence[Item]:
         report = find_report(run.client, location, run.site.bucket, now=run.now)
+        if report.manifest_key in _refused(run):
+            raise InventoryError(
+                f"s3://{report.bucket}/{report.manifest_key}: a data file of it failed its "
+                "MD5 in an earlier run"
+            )
         sample, total = _sample(run, report, sample_rows)
         groups = min(MAX_SHARDS, max(1, math.ceil(total / group_rows)))
         afters = _group_afters(sample, groups, run.config.url_style is UrlStyle.CLEAN)
@@ -61,7 +69,8 @@ def inventory_planner(
             "inventory.json",
             [
                 {"run": files.run, "index": index, "key": item.key, "size": item.size,
-                 "md5": item.md5, "columns": list(report.columns), "bucket": report.bucket}
+                 "md5": item.md5, "columns": list(report.columns), "bucket": report.bucket,
+                 "manifest": report.manifest_key}
                 for index, item in enumerate(report.files)
             ],
         )  # fmt: skip
@@ -111,6 +120,16 @@ def shuffle_item(run: DistributedRun, event: object, location: str) -> dict[str,
         raise StateError("a shuffle item names no valid run")
     files = run.files(str(event["run"]))
     index, item, report = _shuffle_source(event, location, run.site.bucket)
+    try:
+        return _shuffled(run, files, index, item, report)
+    except InventoryError:
+        _refuse(run, report.manifest_key)  # (the next run lists the bucket instead)
+        raise
+
+
+def _shuffled(
+    run: DistributedRun, files: RunFiles, index: int, item: InventoryFile, report: InventoryReport
+) -> dict[str, Any]:
     bounds = [key_order(after) for after in _groups(files)]
     buffers: dict[int, list[bytes]] = {}
     size = flushes = rows = 0
@@ -120,7 +139,7 @@ def shuffle_item(run: DistributedRun, event: object, location: str) -> dict[str,
         line = json.dumps([path, row["Size"], row["LastModified"].isoformat(), row["ETag"]]).encode(
             "ascii"
         )  # (a key's undecodable bytes stay escaped: \udcXX)
-        buffers.setdefault(bisect_right(bounds, key_order(path)) - 1, []).append(line)
+        buffers.setdefault(bisect_left(bounds, key_order(path)) - 1, []).append(line)
         size += len(line) + 1
         rows += 1
         if size > FLUSH_BYTES:
@@ -138,14 +157,17 @@ def _shuffle_source(
     """The data file a shuffle item names: checked to lie in the configured report folder."""
     bucket, prefix = parse_location(location)
     index, key, size, md5 = (event.get(k) for k in ("index", "key", "size", "md5"))
-    columns = event.get("columns")
+    columns, manifest = event.get("columns"), event.get("manifest")
     if not (isinstance(index, int) and 0 <= index < _MAX_FILES):
         raise StateError("a shuffle item names no valid file index")
     if not (isinstance(key, str) and key.startswith(prefix) and event.get("bucket") == bucket):
         raise InventoryError(f"a shuffle item names a file outside {location}")
+    if not (isinstance(manifest, str) and manifest.startswith(prefix)):
+        raise InventoryError(f"a shuffle item names a report outside {location}")
     if not (isinstance(size, int) and isinstance(md5, str) and isinstance(columns, list)):
         raise StateError("a shuffle item is not well formed")
-    report = InventoryReport(bucket, "", source_bucket, datetime.min, tuple(map(str, columns)), ())
+    created = datetime.min.replace(tzinfo=UTC)
+    report = InventoryReport(bucket, manifest, source_bucket, created, tuple(map(str, columns)), ())
     return index, InventoryFile(key, size, md5), report
 
 
@@ -191,3 +213,26 @@ def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]
             "LastModified": datetime.fromisoformat(modified),
             "ETag": etag,
         }
+
+
+_REFUSED: Final = "inventory-refused.json"
+_MAX_REFUSED: Final = 64
+
+
+def _refused(run: DistributedRun) -> list[str]:
+    """The reports whose data failed a check (kept beside the partitioned state)."""
+    data = read_missing_as_none(
+        run.client, run.state_bucket, run.store.prefix + _REFUSED, limit=1024 * 1024
+    )
+    value = None if data is None else json.loads(data)
+    return [str(key) for key in value] if isinstance(value, list) else []
+
+
+def _refuse(run: DistributedRun, manifest: str) -> None:
+    keys = [manifest, *(key for key in _refused(run) if key != manifest)][:_MAX_REFUSED]
+    data = json.dumps(keys).encode("ascii")
+    put_object(
+        run.client, run.state_bucket, run.store.prefix + _REFUSED, data,
+        digest=bytes.fromhex(stored_digest(data)), content_type="application/json",
+        expected_etag=None, conditional=False,
+    )  # fmt: skip

@@ -9,13 +9,13 @@ import base64
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from sitemill.errors import SinkError
-from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.jobs.distplan import DistributedRun, InventoryPlanner, RunRequest, plan_run
 from sitemill.jobs.distreduce import Reduced, reduce_run
 from sitemill.jobs.distshard import range_listing, render_item
 from sitemill.jobs.runfiles import Item, item_from_json
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 # again is the running execution, and a new one once it ended is refused (ExecutionAlreadyExists):
 # https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html
 _ALREADY: Final = "ExecutionAlreadyExists"
+_ITEMS_LIMIT: Final = 64 * 1024 * 1024
 
 
 class StatesClient(Protocol):
@@ -91,24 +92,37 @@ class LocalExecutor:
         robots: RobotsRules | None,
         *,
         threads: int = 4,
-        listing: Callable[[DistributedRun, Item], Iterable[ObjectTypeDef]] = range_listing,
+        inventory: InventoryPlanner | None = None,
     ) -> None:
+        """``inventory``: the planner of an S3 Inventory report (sitemill.jobs.distshuffle),
+        for a first build, as SITEMILL_INVENTORY gives the state machine one."""
         self.run = run
         self.robots = robots
         self.threads = threads
-        self.listing = listing
+        self.inventory = inventory
 
-    def execute(self, request: RunRequest) -> Reduced:
-        plan_run(self.run, request)
+    def execute(self, request: RunRequest, location: str = "") -> Reduced:
+        """Run every step; ``location``: the inventory's (for its shuffle items)."""
+        planned = plan_run(self.run, request, self.inventory)
         files = self.run.files(request.run)
-        items = [item_from_json(value) for value in _listed(files.get_json("shards.json"))]
-
-        def render(item: Item) -> None:
-            render_item(self.run, item, self.listing(self.run, item), self.robots)
-
         with ThreadPoolExecutor(max_workers=max(1, self.threads)) as pool:
-            list(pool.map(render, items))
+            if planned["inventory"] is not None:
+                from sitemill.jobs.distshuffle import shuffle_item
+
+                shuffles = _listed(files.get_json("inventory.json", limit=_ITEMS_LIMIT))
+                list(pool.map(lambda event: shuffle_item(self.run, event, location), shuffles))
+            items = [item_from_json(value) for value in _listed(files.get_json("shards.json"))]
+            list(pool.map(self._render, items))
         return reduce_run(self.run, request.run)
+
+    def _render(self, item: Item) -> None:
+        if item.group is None:
+            objects: Iterable[ObjectTypeDef] = range_listing(self.run, item)
+        else:
+            from sitemill.jobs.distshuffle import fragment_listing
+
+            objects = fragment_listing(self.run, item)
+        render_item(self.run, item, objects, self.robots)
 
 
 def _listed(value: object) -> list[object]:

@@ -1,5 +1,7 @@
-"""Whether the last build listed a URL: what a shard's worker asks of a canonical that names
-a page of another shard (scale-out.md: that filtering is one build behind in sharded mode).
+"""Pages of one shard that name pages of others (``crosses``: an incremental run cannot render
+that shard alone), and whether the last build listed a URL: what a distributed worker asks of
+a canonical that names a page of another shard (scale-out.md: that filtering is one build
+behind in sharded mode).
 
 The URL's key is turned back into the keys that could hold it (``x.html``, ``x.htm``, ``x``,
 ``x/index.html``...), and each is looked up in the last state of the shard whose range holds
@@ -10,14 +12,16 @@ are kept, the most recently used: a worker's canonicals mostly name a handful of
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 from urllib.parse import unquote
 
 from sitemill.config.model import Config
-from sitemill.html.links import url_key
+from sitemill.html.links import resolve_url, url_key
 from sitemill.shards.plan import Plan, shard_id
+from sitemill.state.model import PageRecord
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.urls import page_url
 
 # Shard states kept per worker (each up to a few MB: 40,000 pages' records).
 CACHED_SHARDS: Final = 8
@@ -77,3 +81,22 @@ class PreviousMembership:
         if len(self._shards) > CACHED_SHARDS:
             self._shards.popitem(last=False)
         return known
+
+
+def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:
+    """Whether a page of ``records`` names another page of the site: a canonical that is not
+    its own URL, or alternates (their membership is decided across the whole site)."""
+    if config.alternates.enabled and config.alternates.folders:
+        return True
+    for path, record in records.items():
+        facts = record.facts
+        if facts is None:
+            continue
+        if facts.alternates and config.alternates.enabled:
+            return True
+        if facts.canonical and config.respect_canonical:
+            loc = page_url(config.base_url, path, config.url_style)
+            resolved = resolve_url(facts.canonical, loc, facts.base)
+            if resolved is not None and url_key(resolved) != url_key(loc):
+                return True
+    return False

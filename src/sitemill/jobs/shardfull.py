@@ -6,7 +6,7 @@ from the one state object of earlier runs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,6 +28,7 @@ from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start, start_state
 
 if TYPE_CHECKING:
@@ -160,6 +161,12 @@ def merged_start(
         return start, {}
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         shards = list(pool.map(store.read_shard, plan.ids))
+    state, listing = merged_states(shards)
+    return Start(state, first_run=not any(shards)), listing
+
+
+def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str, Page]]:
+    """The shards' remembered pages in one state, and their listings by path."""
     state = State()
     listing: dict[str, Page] = {}
     for shard in shards:
@@ -168,7 +175,7 @@ def merged_start(
             state.unlisted.update(shard.state.unlisted)
             state.fingerprint_main = shard.state.fingerprint_main
             listing.update((page.path, page) for page in shard.listing)
-    return Start(state, first_run=not any(shards)), listing
+    return state, listing
 
 
 def record_pending(

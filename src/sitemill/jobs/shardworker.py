@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Final
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
-from sitemill.html.links import resolve_url, url_key
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.membership import crosses
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.robots import RobotsRules
@@ -31,11 +31,10 @@ from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
-from sitemill.state.model import PageRecord, State
+from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start
-from sitemill.urls import page_url
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -148,25 +147,6 @@ def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:
     if job.config.indexnow is IndexNowMode.OFF:
         return {}
     return found_changes(job.config, before, after)
-
-
-def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:
-    """Whether a page of ``records`` names another page of the site: a canonical that is not
-    its own URL, or alternates (their membership is decided across the whole site)."""
-    if config.alternates.enabled and config.alternates.folders:
-        return True
-    for path, record in records.items():
-        facts = record.facts
-        if facts is None:
-            continue
-        if facts.alternates and config.alternates.enabled:
-            return True
-        if facts.canonical and config.respect_canonical:
-            loc = page_url(config.base_url, path, config.url_style)
-            resolved = resolve_url(facts.canonical, loc, facts.base)
-            if resolved is not None and url_key(resolved) != url_key(loc):
-                return True
-    return False
 
 
 def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> list[Page]:
