@@ -5,10 +5,11 @@ child failed, so every check reads the reducer's verdict, never the execution's 
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from moto.core import DEFAULT_ACCOUNT_ID as ACCOUNT_ID
 from moto.s3.models import s3_backends
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
+import inventoryutil
 from s3util import BASE, BUCKET, PAGE, restored_logging
 from sitemill.aws import steps
 from sitemill.aws.handler import handle
@@ -34,17 +36,16 @@ from xsd import assert_xsd_valid
 
 ASL = Path(__file__).resolve().parents[2] / "infra" / "rebuild.asl.json"
 STATE_BUCKET = "state-bucket"
-STATE = f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz"
 REGION = "us-east-1"
 S3_PARTITION = "aws"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
-PAGES = 600
+PAGES = 400
 ENV = {
     "SITEMILL_BUCKET": BUCKET,
     "SITEMILL_BASE_URL": BASE,
-    "SITEMILL_STATE": STATE,
+    "SITEMILL_STATE": f"s3://{STATE_BUCKET}/{BUCKET}/sitemill-state.json.gz",
     "SITEMILL_SHARDS": "on",
-    "SITEMILL_SHARD_FILL": "24",
+    "SITEMILL_SHARD_FILL": "16",
     "SITEMILL_LOG_LEVEL": "WARNING",
 }
 
@@ -59,6 +60,7 @@ class Stack:
         self.states = boto3.client("stepfunctions", region_name=REGION)
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.fault: Fault | None = None
+        self.env = ENV
         iam = boto3.client("iam", region_name=REGION)
         role = iam.create_role(RoleName="sitemill", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
         lam = boto3.client("lambda", region_name=REGION)
@@ -78,22 +80,39 @@ class Stack:
         self.calls.append((name, event))
         if self.fault is not None:
             self.fault(name, event)
-        return getattr(steps, name)(event, env=ENV, s3=self.s3)
+        return getattr(steps, name)(event, env=self.env, s3=self.s3)
 
     def execute(self, name: str, document: dict[str, Any]) -> dict[str, Any]:
         started = self.states.start_execution(
             stateMachineArn=self.machine, name=name, input=json.dumps(document)
         )
+        return self.ended(started["executionArn"])
+
+    def ended(self, execution: str) -> dict[str, Any]:
+        """The execution once it ended (the parser runs it in threads of its own)."""
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            described = self.states.describe_execution(executionArn=started["executionArn"])
+            described = self.states.describe_execution(executionArn=execution)
             if described["status"] != "RUNNING":
                 return described
             time.sleep(0.05)
         raise AssertionError("the execution did not end")
 
-    def verdict(self, run: str) -> dict[str, Any] | None:
-        key = f"site/sitemill-state/runs/{run}/verdict.json"
+    def small_site(self, name: str, pages: int = 48) -> str:
+        """A site of its own (this test's runs see no other), which the functions now serve."""
+        self.s3.create_bucket(Bucket=name)
+        backend = s3_backends[ACCOUNT_ID][S3_PARTITION]
+        for n in range(pages):
+            backend.put_object(name, f"d{n % 3}/p{n:04d}.html", PAGE)
+        self.env = {
+            **ENV,
+            "SITEMILL_BUCKET": name,
+            "SITEMILL_STATE": f"s3://{STATE_BUCKET}/{name}/sitemill-state.json.gz",
+        }
+        return name
+
+    def verdict(self, run: str, site: str = BUCKET) -> dict[str, Any] | None:
+        key = f"{site}/sitemill-state/runs/{run}/verdict.json"
         try:
             return json.loads(self.s3.get_object(Bucket=STATE_BUCKET, Key=key)["Body"].read())
         except ClientError:
@@ -143,7 +162,7 @@ def built() -> Iterator[Stack]:
 def stack(built: Stack) -> Iterator[Stack]:
     built.calls.clear()
     yield built
-    built.fault = None
+    built.fault, built.env = None, ENV
 
 
 @pytest.fixture(autouse=True)
@@ -151,15 +170,13 @@ def _logging() -> Iterator[None]:
     yield from restored_logging()
 
 
-def sitemap_files(s3: Any) -> dict[str, bytes]:
-    listed = s3.list_objects_v2(Bucket=BUCKET, Prefix="sitemap").get("Contents", [])
-    return {
-        item["Key"]: s3.get_object(Bucket=BUCKET, Key=item["Key"])["Body"].read() for item in listed
-    }
+def sitemap_files(s3: Any, bucket: str = BUCKET) -> dict[str, bytes]:
+    listed = s3.list_objects_v2(Bucket=bucket, Prefix="sitemap").get("Contents", [])
+    return {o["Key"]: s3.get_object(Bucket=bucket, Key=o["Key"])["Body"].read() for o in listed}
 
 
-def request(name: str, **more: Any) -> dict[str, Any]:
-    return {"bucket": BUCKET, "prefix": "", "mode": "full", **more}
+def request(bucket: str = BUCKET) -> dict[str, Any]:
+    return {"bucket": bucket, "prefix": "", "mode": "full"}
 
 
 def local_run(stack: Stack) -> DistributedRun:
@@ -173,7 +190,7 @@ def local_run(stack: Stack) -> DistributedRun:
 def test_a_full_rebuild_on_the_state_machine_gives_the_local_executors_files(
     stack: Stack,
 ) -> None:
-    stack.execute("full-1", request("full-1"))
+    stack.execute("full-1", request())
     verdict = stack.verdict("full-1")
     assert verdict is not None and verdict["status"] == "published", verdict
     assert 20 <= verdict["shards"] <= 50 and verdict["urls"] == PAGES
@@ -190,53 +207,94 @@ def test_a_full_rebuild_on_the_state_machine_gives_the_local_executors_files(
 
 
 def test_a_worker_that_fails_once_is_retried_by_the_state_machine(stack: Stack) -> None:
+    site = stack.small_site("retried-site")
     failed: list[str] = []
 
     def once(name: str, event: dict[str, Any]) -> None:
         if name == "shard" and event["afters"][0] and not failed:
             failed.append(event["shard"])
-            raise SourceError("cannot list s3://site-bucket/: SlowDown (injected)")
+            raise SourceError(f"cannot list s3://{site}/: SlowDown (injected)")
 
     stack.fault = once
-    stack.execute("full-2", request("full-2"))
-    verdict = stack.verdict("full-2")
-    assert verdict is not None and verdict["status"] == "published"
+    stack.execute("full-2", request(site))
+    verdict = stack.verdict("full-2", site)
+    assert verdict is not None and verdict["status"] == "published" and verdict["shards"] == 3
     tries = [
         event for name, event in stack.calls if name == "shard" and event["shard"] == failed[0]
     ]
-    assert len(tries) == 2 and verdict["urls"] == PAGES
+    assert len(tries) == 2 and verdict["urls"] == 48
 
 
 def test_a_worker_that_always_fails_leaves_nothing_published(stack: Stack) -> None:
-    before = sitemap_files(stack.s3)  # (what earlier tests published, or nothing)
-    stack.s3.put_object(Bucket=BUCKET, Key="s1/new.html", Body=PAGE)
+    site = stack.small_site("failing-site")
+    stack.execute("full-3", request(site))
+    before = sitemap_files(stack.s3, site)
+    assert len(before) == 4
+    stack.s3.put_object(Bucket=site, Key="d1/new.html", Body=PAGE)
     target: list[str] = []
 
     def always(name: str, event: dict[str, Any]) -> None:
         if name == "shard" and event["afters"][0]:
             target.append(event["shard"])
             if event["shard"] == target[0]:
-                raise SourceError("cannot list s3://site-bucket/: AccessDenied (injected)")
+                raise SourceError(f"cannot list s3://{site}/: AccessDenied (injected)")
 
     stack.fault = always
-    stack.execute("full-4", request("full-4"))
-    verdict = stack.verdict("full-4")
+    stack.execute("full-4", request(site))
+    verdict = stack.verdict("full-4", site)
     assert verdict == {"status": "incomplete", "run": "full-4", "missing": [target[0]]}
-    assert sitemap_files(stack.s3) == before  # nothing of the failed run is live
+    assert sitemap_files(stack.s3, site) == before  # nothing of the failed run is live
 
 
 def test_starting_the_same_run_twice_is_one_execution(stack: Stack) -> None:
     executor = StepFunctionsExecutor(stack.states, stack.machine)
-    first = executor.start(RunRequest("full-same", BUCKET, ""))
-    second = executor.start(RunRequest("full-same", BUCKET, ""))
+    other = RunRequest("full-same", "another-bucket", "")  # (its plan fails at once)
+    first = executor.start(other)
+    second = executor.start(other)
     assert first == second
     executions = stack.states.list_executions(stateMachineArn=stack.machine)["executions"]
     assert [item["name"] for item in executions].count("full-same") == 1
+    assert stack.ended(first)["status"] == "FAILED"
+    assert [name for name, _ in stack.calls] == ["plan"]
 
 
 def test_the_router_starts_the_state_machine_for_a_site_without_a_plan(stack: Stack) -> None:
-    env = {**ENV, "SITEMILL_STATE_MACHINE_ARN": stack.machine}
+    site = stack.small_site("routed-site")
+    env = {**stack.env, "SITEMILL_STATE_MACHINE_ARN": stack.machine}
     summary = handle({"action": "rebuild"}, env=env, s3=stack.s3, states=stack.states)
-    assert summary["status"] == "ok"
-    assert ":execution:sitemill-rebuild:full-" in summary["execution"]
-    assert summary["written"] == 0  # the router itself published nothing
+    assert summary["status"] == "ok" and summary["written"] == 0  # (the router wrote nothing)
+    execution = summary["execution"]
+    assert ":execution:sitemill-rebuild:full-" in execution
+    stack.ended(execution)
+    verdict = stack.verdict(execution.rsplit(":", 1)[1], site)
+    assert verdict is not None and verdict["status"] == "published" and verdict["urls"] == 48
+
+
+def test_a_first_build_from_s3_inventory_runs_the_shuffle_map(stack: Stack) -> None:
+    site = stack.small_site("inventory-site", pages=150)
+    backend = s3_backends[ACCOUNT_ID][S3_PARTITION]
+    listed = stack.s3.list_objects_v2(Bucket=site)["Contents"]
+    rows = [
+        [site, inventoryutil.encode(o["Key"]), str(o["Size"]),
+         o["LastModified"].strftime("%Y-%m-%dT%H:%M:%S.000Z"), o["ETag"].strip('"'), "STANDARD"]
+        for o in listed
+    ]  # fmt: skip
+    folder = f"inventory/{site}/sitemill/"
+    put = functools.partial(backend.put_object, STATE_BUCKET)
+    when = datetime.now(UTC) - timedelta(hours=3)
+    inventoryutil.put_report(
+        put, folder, site, STATE_BUCKET, when, [rows[0::3], rows[1::3], rows[2::3]]
+    )
+    stack.env = {**stack.env, "SITEMILL_INVENTORY": f"s3://{STATE_BUCKET}/{folder}"}
+    stack.execute("full-inventory", {"bucket": site, "prefix": "", "mode": "full"})
+    key = f"{site}/sitemill-state/runs/full-inventory/"
+    verdict = json.loads(
+        stack.s3.get_object(Bucket=STATE_BUCKET, Key=key + "verdict.json")["Body"].read()
+    )
+    # One group (400,000 rows each): one shard, cut only once it outgrows one file.
+    assert verdict["status"] == "published" and verdict["urls"] == 150 and verdict["shards"] == 1
+    assert [name for name, _ in stack.calls].count("shuffle") == 3
+    run = json.loads(stack.s3.get_object(Bucket=STATE_BUCKET, Key=key + "run.json")["Body"].read())
+    assert run["source"] == "inventory"
+    index = stack.s3.get_object(Bucket=site, Key="sitemap.xml")["Body"].read()
+    assert index.count(b"<sitemap>") == 1
