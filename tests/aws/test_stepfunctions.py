@@ -291,10 +291,11 @@ def test_a_first_build_from_s3_inventory_runs_the_shuffle_map(stack: Stack) -> N
     verdict = json.loads(
         stack.s3.get_object(Bucket=STATE_BUCKET, Key=key + "verdict.json")["Body"].read()
     )
-    # One group (400,000 rows each): one shard, cut only once it outgrows one file.
-    assert verdict["status"] == "published" and verdict["urls"] == 150 and verdict["shards"] == 1
+    # One group (of up to 400,000 rows), cut by the cut rule: 16 pages a shard.
+    assert verdict["status"] == "published" and verdict["urls"] == 150
+    assert verdict["shards"] == 10 and [name for name, _ in stack.calls].count("shard") == 1
     assert [name for name, _ in stack.calls].count("shuffle") == 3
     run = json.loads(stack.s3.get_object(Bucket=STATE_BUCKET, Key=key + "run.json")["Body"].read())
     assert run["source"] == "inventory"
     index = stack.s3.get_object(Bucket=site, Key="sitemap.xml")["Body"].read()
-    assert index.count(b"<sitemap>") == 1
+    assert index.count(b"<sitemap>") == 10

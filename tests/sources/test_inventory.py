@@ -37,6 +37,7 @@ from sitemill.sources.inventory import (
     find_report,
     parse_location,
     read_rows,
+    sample_report,
 )
 
 DEST = "inventory-dest"
@@ -518,3 +519,30 @@ def test_read_rows_refuses_a_file_outside_the_report(s3: Any, requests: Requests
     with pytest.raises(InventoryError, match="not a data file of"):
         list(read_rows(s3, report, outside))
     assert requests.count("GetObject") == 2  # find_report's: never the file outside
+
+
+# --- the planner's sample ---------------------------------------------------------------------
+
+
+def test_the_sample_is_uniform_over_files_that_each_hold_one_sorted_range(s3: Any) -> None:
+    # Three files of 3,000 keys each, each file a range of its own (a/, b/, c/): a sample of
+    # each file's first rows would see only the start of every range.
+    parts = [[row(f"{folder}/{n:05d}.html") for n in range(3_000)] for folder in "abc"]
+    put_report(s3, NOW - timedelta(hours=5), parts)
+    report = find(s3)
+    whole = sample_report(s3, report, prefix="", target=100)
+    keys = [key for _, key in whole.keys]
+    assert 100 <= len(keys) <= 200 and whole.rows == 9_000
+    assert 8_500 <= whole.estimate() <= 9_500
+    assert [sum(key.startswith(folder) for key in keys) for folder in "abc"] == [len(keys) // 3] * 3
+    one = sample_report(s3, report, prefix="b/", target=100)
+    assert 2_800 <= one.estimate() <= 3_200 and all(key.startswith("b/") for _, key in one.keys)
+
+
+def test_the_sample_checks_every_data_file(s3: Any) -> None:
+    put_report(s3, NOW - timedelta(hours=5), [[row("a.html")], [row("b.html")]])
+    report = find(s3)
+    key = report.files[1].key
+    backend().put_object(DEST, key, gzip_csv([row("c.html")]))  # (another file's bytes)
+    with pytest.raises(InventoryError, match=r"0001-0b1e6c2a\.csv\.gz"):
+        sample_report(s3, report, prefix="", target=10)

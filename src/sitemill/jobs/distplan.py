@@ -10,7 +10,7 @@ rows, which the shuffle fills), else the canonical plan of one streamed LIST.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
@@ -26,6 +26,7 @@ from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.layout import weight
 from sitemill.shards.plan import Order, Plan
+from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.urls import UrlStyle, page_url
@@ -154,8 +155,9 @@ def _listed_plan(run: DistributedRun) -> Plan:
     """The canonical plan of the bucket's listing (one streamed LIST: memory stays flat).
     A shard that renders more than it may is split by its worker."""
     config = run.config
+    objects = list_objects(run.client, run.site.bucket, run.site.root)
     return canonical_plan(
-        _weighted(config, run.client, run.site),
+        weighted(config, bucket_pages(config, objects, run.site.root, Inventory())),
         fill=config.shard_fill,
         max_bytes=config.max_bytes,
         clean=config.url_style is UrlStyle.CLEAN,
@@ -163,10 +165,10 @@ def _listed_plan(run: DistributedRun) -> Plan:
     )
 
 
-def _weighted(config: Config, client: S3Client, site: BucketSite) -> Iterator[tuple[str, int]]:
-    """(key, estimated bytes) of every candidate page, in key order."""
-    objects = list_objects(client, site.bucket, site.root)
-    for page in bucket_pages(config, objects, site.root, Inventory()):
+def weighted(config: Config, pages: Iterable[Page]) -> Iterator[tuple[str, int]]:
+    """(key, estimated bytes) of every candidate page, in key order: what the cut rule
+    counts (sitemill.shards.cuts)."""
+    for page in pages:
         if is_candidate(config, page.path):
             loc = page_url(config.base_url, page.path, config.url_style)
             yield page.path, weight(Entry(loc, page.lastmod))

@@ -12,16 +12,17 @@ build (sitemill.jobs.membership): one build behind, until the next full run.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import Config, IndexNowMode, ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
-from sitemill.jobs.distplan import DistributedRun
+from sitemill.jobs.distplan import DistributedRun, weighted
 from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
 from sitemill.jobs.shardfull import merged_states
@@ -29,18 +30,21 @@ from sitemill.jobs.shardworker import KeptListing, parts_of, single_part, split_
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
+from sitemill.shards.cuts import cut_points
 from sitemill.shards.partition import Part, Summary, summary_to_json
-from sitemill.shards.plan import Plan, key_order, shard_id
+from sitemill.shards.plan import Order, Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
 from sitemill.state.start import Start
+from sitemill.urls import UrlStyle
 
 if TYPE_CHECKING:
     from mypy_boto3_s3.type_defs import ObjectTypeDef
 
 ITEM_SUMMARY_FORMAT: Final = "sitemill-item-summary"
+_COUNTS: Final = ("urls", "heads_read", "heads_reused", "skipped")
 _STATE_THREADS: Final = 8
 
 
@@ -56,6 +60,16 @@ def range_listing(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
     )
 
 
+@dataclass
+class _Rendered:
+    """What the passes of one item gave, summed."""
+
+    parts: list[Part] = field(default_factory=list)
+    found: dict[str, str] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    first_run: bool = True
+
+
 def render_item(
     run: DistributedRun,
     item: Item,
@@ -63,60 +77,115 @@ def render_item(
     robots: RobotsRules | None,
 ) -> dict[str, Any]:
     """Render the item's shards from ``objects`` (its keys, in key order) and stage the
-    result; return its summary (also written to the run's ``summaries/<shard>.json``)."""
-    files = run.files(item.run)
-    # The whole site in one item: it may stay the single sitemap.xml (shards = "auto").
-    single = run.config.shards is ShardsMode.AUTO and item.afters == ("",) and item.last is None
-    with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
-        before = list(pool.map(run.store.read_shard, (shard_id(a) for a in item.afters)))
-    state, previous = merged_states(before)
-    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
-    listing = KeptListing(config, previous)
-    listed: list[Page] = []
-    sink = MemorySink()
-    local = Plan(("", *(after for after in item.afters if after)))
-    outside = PreviousMembership(run.config, run.store, lambda: _last_plan(run))
-    try:
-        report, knowledge = bucket_pass(
-            config,
-            run.client,
-            run.site,
-            sink,
-            Start(state, first_run=not any(before)),
-            bucket_pages(config, objects, run.site.root, Inventory()),
-            robots=robots,
-            plan=local,
-            on_page=listed.append,
-            on_skip=listing,
-            outside=outside.lists,
-        )
-    except NoPagesError:
-        report, knowledge = None, None
-    parts = [] if report is None else _staged(config, files, report, sink, single)
-    summaries = _summaries(item, parts, 0 if report is None else sum(report.skipped.values()))
-    found: dict[str, str] = {}
-    if knowledge is not None:
-        _save_states(run, item, parts, listing.kept(listed), knowledge.remember)
-        if run.config.indexnow is not IndexNowMode.OFF:
-            found = found_changes(run.config, state, knowledge.remember)
+    result; return its summary (also written to the run's ``summaries/<shard>.json``).
+
+    A group (inventory mode: no plan yet) is cut by the cut rule and rendered a shard at a
+    time, so that a worker holds one shard's pages, not its group's: its first shard keeps
+    the group's id, the others are its parts (as a split's)."""
+    rendered = _Rendered()
+    if item.group is None:
+        _render_range(run, item, item.afters, item.last, objects, robots, rendered)
+    else:
+        _render_group(run, item, list(objects), robots, rendered)
+    summaries = _summaries(item, rendered.parts, rendered.counts["skipped"])
     summary = {
         "format": ITEM_SUMMARY_FORMAT,
         "run": item.run,
         "summaries": [summary_to_json(each) for each in summaries],
-        "found": found,
-        "report": _counts(report),
-        "first_run": not any(before),
+        "found": rendered.found,
+        "report": {key: rendered.counts[key] for key in _COUNTS},
+        "first_run": rendered.first_run,
     }
-    files.put_json(f"summaries/{item.shard}.json", summary)
+    run.files(item.run).put_json(f"summaries/{item.shard}.json", summary)
     return summary
 
 
-def _save_states(
-    run: DistributedRun, item: Item, parts: list[Part], pages: Iterable[Page], remember: State
+def _render_range(
+    run: DistributedRun,
+    item: Item,
+    afters: tuple[str, ...],
+    last: str | None,
+    objects: Iterable[ObjectTypeDef],
+    robots: RobotsRules | None,
+    rendered: _Rendered,
 ) -> None:
-    """One state per part (conditional writes, as every state write)."""
+    """One pass over the shards from ``afters`` to ``last``: their parts staged, their
+    states written, what they found added to ``rendered``."""
+    # The whole site in one item: it may stay the single sitemap.xml (shards = "auto").
+    single = run.config.shards is ShardsMode.AUTO and item.afters == ("",) and item.last is None
+    with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
+        before = list(pool.map(run.store.read_shard, (shard_id(a) for a in afters)))
+    state, previous = merged_states(before)
+    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
+    outside = PreviousMembership(run.config, run.store, lambda: _last_plan(run))
+    try:
+        report, knowledge = bucket_pass(
+            config, run.client, run.site, sink, Start(state, first_run=not any(before)),
+            bucket_pages(config, objects, run.site.root, Inventory()), robots=robots,
+            plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
+            on_skip=listing, outside=outside.lists,
+        )  # fmt: skip
+    except NoPagesError:
+        return
+    parts = _staged(config, run.files(item.run), report, sink, single)
+    _save_states(run, last, parts, listing.kept(listed), knowledge.remember)
+    if run.config.indexnow is not IndexNowMode.OFF:
+        rendered.found.update(found_changes(run.config, state, knowledge.remember))
+    rendered.parts.extend(parts)
+    rendered.first_run = rendered.first_run and not any(before)
+    rendered.counts.update(
+        urls=report.result.url_count,
+        heads_read=report.heads_read,
+        heads_reused=report.heads_reused,
+        skipped=sum(report.skipped.values()),
+    )
+
+
+def _render_group(
+    run: DistributedRun,
+    item: Item,
+    rows: list[ObjectTypeDef],
+    robots: RobotsRules | None,
+    rendered: _Rendered,
+) -> None:
+    """A group's shards, one pass each. A range that renders nothing (every page left out)
+    joins the next range's shard, so the group's first file keeps the group's id."""
+    carry: list[ObjectTypeDef] = []
+    carry_after: str | None = None
+    for after, last, chunk in _group_shards(run.config, run.site.root, item, rows):
+        start = after if carry_after is None else carry_after
+        carry.extend(chunk)
+        count = len(rendered.parts)
+        _render_range(run, item, (start,), last, carry, robots, rendered)
+        carry, carry_after = ([], None) if len(rendered.parts) > count else (carry, start)
+
+
+def _group_shards(
+    config: Config, root: str, item: Item, rows: list[ObjectTypeDef]
+) -> Iterator[tuple[str, str | None, list[ObjectTypeDef]]]:
+    """A group's rows (sorted, their keys under ``root``) in the ranges the cut rule lays
+    over its pages: (boundary, last key, rows), the first boundary the group's own."""
+    pages = bucket_pages(config, rows, root, Inventory())
+    cuts = iter(cut_points(
+        weighted(config, pages), fill=config.shard_fill, max_bytes=config.max_bytes,
+        clean=config.url_style is UrlStyle.CLEAN, order=Order.KEYS,
+        taken={shard_id(item.afters[0])},
+    ))  # fmt: skip
+    after, start, cut = item.afters[0], 0, next(cuts, None)
+    for index, row in enumerate(rows):
+        if cut is not None and key_order(row["Key"][len(root) :]) > key_order(cut):
+            yield after, cut, rows[start:index]
+            after, start, cut = cut, index, next(cuts, None)
+    yield after, item.last, rows[start:]
+
+
+def _save_states(
+    run: DistributedRun, last: str | None, parts: list[Part], pages: Iterable[Page], remember: State
+) -> None:
+    """One state per part, up to ``last`` (conditional writes, as every state write)."""
     afters, by_after = [part.after for part in parts], {part.after: part for part in parts}
-    states = split_states(afters, by_after, pages, remember, item.last)
+    states = split_states(afters, by_after, pages, remember, last)
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
         list(pool.map(run.store.write_shard, states))
 
@@ -153,14 +222,3 @@ def _summaries(item: Item, parts: list[Part], skipped: int) -> list[Summary]:
             raise StateError(f"shard {shard_id(after)} rendered no file of its own id")
         summaries.append(Summary(shard_id(after), tuple(own), skipped if index == 0 else 0))
     return summaries
-
-
-def _counts(report: Report | None) -> dict[str, int]:
-    if report is None:
-        return {"urls": 0, "heads_read": 0, "heads_reused": 0, "skipped": 0}
-    return {
-        "urls": report.result.url_count,
-        "heads_read": report.heads_read,
-        "heads_reused": report.heads_reused,
-        "skipped": sum(report.skipped.values()),
-    }

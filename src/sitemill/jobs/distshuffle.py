@@ -18,7 +18,6 @@ import math
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.errors import IncompleteRunError, InventoryError, StateError
@@ -34,6 +33,7 @@ from sitemill.sources.inventory import (
     find_report,
     parse_location,
     read_rows,
+    sample_report,
 )
 from sitemill.sources.s3 import read_missing_as_none
 from sitemill.urls import UrlStyle
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 
 # A group is what one render item sorts: several shards' worth (fewer fragments to write).
 GROUP_ROWS: Final = 400_000
-SAMPLE_ROWS: Final = 200_000  # rows the planner reads, spread over the data files
-ROW_BYTES: Final = 28  # compressed bytes per row, for files the sample does not read whole
+SAMPLE_ROWS: Final = 100_000  # keys the planner's sample holds (one in every n rows)
 FLUSH_BYTES: Final = 64 * 1024 * 1024  # a shuffle item writes its fragments past this
 _FRAGMENT_LIMIT: Final = 512 * 1024 * 1024
 _MAX_FILES: Final = 100_000
@@ -86,17 +85,12 @@ def inventory_planner(
 def _sample(
     run: DistributedRun, report: InventoryReport, sample_rows: int
 ) -> tuple[list[bytes], int]:
-    """Sorted sort keys from the head of every data file, and the rows estimated in all."""
-    budget = max(100, sample_rows // max(1, len(report.files)))
-    keys: list[bytes] = []
-    total = 0
+    """Sorted sort keys of a uniform sample of the report's rows under the site's root, and
+    the rows estimated there (every data file read, and checked, once)."""
     root = run.site.root
-    for item in report.files:
-        rows = list(islice(read_rows(run.client, report, item, prefix=root), budget + 1))
-        keys.extend(key_order(row["Key"][len(root) :]) for row in rows[:budget])
-        total += len(rows) if len(rows) <= budget else max(budget, item.size // ROW_BYTES)
-    keys.sort()
-    return keys, total
+    sample = sample_report(run.client, report, prefix=root, target=sample_rows)
+    keys = sorted(key_order(key[len(root) :]) for _, key in sample.keys)
+    return keys, sample.estimate()
 
 
 def _group_afters(sample: list[bytes], groups: int, clean: bool) -> list[str]:

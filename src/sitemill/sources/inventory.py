@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import InventoryError
-from sitemill.sources.inventorycsv import csv_rows, data_blocks
+from sitemill.sources.inventorycsv import KeySample, csv_rows, data_blocks
 from sitemill.sources.inventorycsv import decode_key as decode_key
 from sitemill.sources.s3 import LIST_PAGE_SIZE, describe_error, read_object
 
@@ -218,6 +218,23 @@ def _data_file(item: Any, data_folder: str) -> InventoryFile:
 def _is_data_file(key: str, data_folder: str) -> bool:
     name = key[len(data_folder) :]
     return key.startswith(data_folder) and name.endswith(DATA_SUFFIX) and "/" not in name
+
+
+def sample_report(
+    client: S3Client, report: InventoryReport, *, prefix: str, target: int
+) -> KeySample:
+    """A uniform sample of about ``target`` keys of ``report`` under ``prefix``, and its row
+    count: every data file read whole (its size and MD5 checked: a report whose data does
+    not match its manifest is refused here, before any run depends on it)."""
+    sample = KeySample(report.columns, prefix, target)
+    for item in report.files:
+        where = f"s3://{report.bucket}/{item.key}"
+        if not _is_data_file(item.key, _data_folder(report.manifest_key)):
+            raise InventoryError(f"{where}: not a data file of {report.manifest_key}")
+        sample.add(
+            data_blocks(client, report.bucket, item.key, size=item.size, md5=item.md5), where
+        )
+    return sample
 
 
 def read_rows(

@@ -82,6 +82,51 @@ def csv_rows(
             yield obj
 
 
+class KeySample:
+    """Every ``step``-th row of a report's data files (their order: each file as read) with
+    the number of rows: one pass, at most twice ``target`` keys held (when the sample outgrows
+    that, every other key is dropped and ``step`` doubles). For the boundaries of groups of
+    rows: uniform over the rows however the report orders them."""
+
+    def __init__(self, columns: tuple[str, ...], prefix: str, target: int) -> None:
+        self.index = {name: position for position, name in enumerate(columns)}
+        self.prefix, self.target = prefix, max(1, target)
+        self.step, self.rows, self._start = 1, 0, 0
+        self.matched = 0  # rows under the prefix, as the sample estimates them
+        self.keys: list[tuple[int, str]] = []  # (row number, key) of picked rows in prefix
+
+    def add(self, compressed: Iterator[bytes], where: str) -> None:
+        """One data file: its lines counted (in C), every step-th parsed."""
+        rest, self._start = b"", self.rows
+        for block in _inflate(compressed, where):
+            *lines, rest = (rest + block).split(b"\n")
+            _bounded(rest, self.rows - self._start + len(lines) + 1, where)
+            self._take(lines, where)
+        if rest:
+            self._take([rest], where)
+
+    def _take(self, lines: list[bytes], where: str) -> None:
+        first = -self.rows % self.step
+        for offset in range(first, len(lines), self.step):
+            number = self.rows + offset
+            row = number - self._start + 1  # (in its file)
+            try:
+                obj = _row(_bounded(lines[offset], row, where), self.index, "")
+            except ValueError as exc:
+                raise InventoryError(f"{where}: row {row}: {exc}") from exc
+            if obj is not None and obj["Key"].startswith(self.prefix):
+                self.matched += self.step  # (it stands for the step's rows)
+                self.keys.append((number, obj["Key"]))
+        self.rows += len(lines)
+        while len(self.keys) > 2 * self.target:
+            self.step *= 2
+            self.keys = [(n, key) for n, key in self.keys if n % self.step == 0]
+
+    def estimate(self) -> int:
+        """The rows of the report under the prefix (those of the sample, scaled)."""
+        return self.matched
+
+
 def _inflate(blocks: Iterator[bytes], where: str) -> Iterator[bytes]:
     """The text of one or more gzip members, at most BLOCK_BYTES at a time (a small file may
     inflate to gigabytes)."""
