@@ -30,7 +30,7 @@ from sitemill.jobs.shardworker import KeptListing, parts_of, single_part, split_
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
-from sitemill.shards.cuts import cut_points
+from sitemill.shards.cuts import Cutter, byte_fill
 from sitemill.shards.partition import Part, Summary, summary_to_json
 from sitemill.shards.plan import Order, Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
@@ -86,7 +86,7 @@ def render_item(
     if item.group is None:
         _render_range(run, item, item.afters, item.last, objects, robots, rendered)
     else:
-        _render_group(run, item, list(objects), robots, rendered)
+        _render_group(run, item, objects, robots, rendered)
     summaries = _summaries(item, rendered.parts, rendered.counts["skipped"])
     summary = {
         "format": ITEM_SUMMARY_FORMAT,
@@ -145,7 +145,7 @@ def _render_range(
 def _render_group(
     run: DistributedRun,
     item: Item,
-    rows: list[ObjectTypeDef],
+    rows: Iterable[ObjectTypeDef],
     robots: RobotsRules | None,
     rendered: _Rendered,
 ) -> None:
@@ -162,22 +162,42 @@ def _render_group(
 
 
 def _group_shards(
-    config: Config, root: str, item: Item, rows: list[ObjectTypeDef]
+    config: Config, root: str, item: Item, rows: Iterable[ObjectTypeDef]
 ) -> Iterator[tuple[str, str | None, list[ObjectTypeDef]]]:
-    """A group's rows (sorted, their keys under ``root``) in the ranges the cut rule lays
-    over its pages: (boundary, last key, rows), the first boundary the group's own."""
-    pages = bucket_pages(config, rows, root, Inventory())
-    cuts = iter(cut_points(
-        weighted(config, pages), fill=config.shard_fill, max_bytes=config.max_bytes,
+    """A group's rows (in key order, their keys under ``root``) in the ranges the cut rule
+    lays over its pages, streamed: (boundary, last key, rows), the first boundary the
+    group's own. A range's rows are held until its cut is settled, no more."""
+    cutter = Cutter(
+        fill=config.shard_fill, byte_fill=byte_fill(config.max_bytes),
         clean=config.url_style is UrlStyle.CLEAN, order=Order.KEYS,
         taken={shard_id(item.afters[0])},
-    ))  # fmt: skip
-    after, start, cut = item.afters[0], 0, next(cuts, None)
-    for index, row in enumerate(rows):
-        if cut is not None and key_order(row["Key"][len(root) :]) > key_order(cut):
-            yield after, cut, rows[start:index]
-            after, start, cut = cut, index, next(cuts, None)
-    yield after, item.last, rows[start:]
+    )  # fmt: skip
+    after = item.afters[0]
+    chunk: list[ObjectTypeDef] = []
+    for row in rows:
+        chunk.append(row)
+        for path, size in weighted(config, bucket_pages(config, (row,), root, Inventory())):
+            for cut in cutter.add(path, size):
+                chunk, head = _split(chunk, root, cut)
+                yield after, cut, head
+                after = cut
+    for cut in cutter.finish():
+        chunk, head = _split(chunk, root, cut)
+        yield after, cut, head
+        after = cut
+    yield after, item.last, chunk
+
+
+def _split(
+    rows: list[ObjectTypeDef], root: str, cut: str
+) -> tuple[list[ObjectTypeDef], list[ObjectTypeDef]]:
+    """(the rows after ``cut``, the rows up to it)."""
+    bound = key_order(cut)
+    at = next(
+        (n for n, row in enumerate(rows) if key_order(row["Key"][len(root) :]) > bound),
+        len(rows),
+    )
+    return rows[at:], rows[:at]
 
 
 def _save_states(

@@ -190,17 +190,17 @@ def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]
         raise IncompleteRunError(
             f"run {item.run}: {done} of {expected} inventory files were shuffled"
         )
-    rows: list[tuple[bytes, list[Any]]] = []
+    rows: list[tuple[bytes, bytes]] = []  # (sort key, the row as the shuffle wrote it)
     for name in files.names(f"fragments/{item.group:05d}"):
         data = files.get(f"fragments/{item.group:05d}/{name}", _FRAGMENT_LIMIT)
         if data is None:
             raise IncompleteRunError(f"run {item.run}: fragment {name} vanished")
         for line in gzip.decompress(data).splitlines():
-            row = json.loads(line)
-            rows.append((key_order(row[0]), row))
-    rows.sort(key=lambda pair: pair[0])
+            rows.append((key_order(json.loads(line)[0]), line))
+    rows.sort()
     root = run.site.root
-    for _, (path, size, modified, etag) in rows:
+    for _, line in rows:
+        path, size, modified, etag = json.loads(line)
         yield {
             "Key": root + path,
             "Size": size,
