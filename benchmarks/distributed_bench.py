@@ -167,7 +167,7 @@ def measure(rows: int) -> dict[str, Any]:
         renders = [_stage(endpoint, "render", str(group)) for group in groups]
     finally:
         server.stop()
-    return {"plan": plan, "shuffle": shuffles, "render": renders}
+    return {"rows": rows, "plan": plan, "shuffle": shuffles, "render": renders}
 
 
 def bench_distributed(section: Any, *, quick: bool) -> dict[str, Any]:

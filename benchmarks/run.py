@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
-fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m or tree-sharded.
+fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded or
+distributed-10m.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -28,7 +29,9 @@ from pathlib import Path
 from bucket_bench import bench_bucket
 from bucket_full_bench import bench_bucket_full
 from bucket_shards_bench import bench_bucket_shards
+from costs import Rates, table
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
+from distributed_bench import bench_distributed
 from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
@@ -62,6 +65,7 @@ class Section:
     description: str
     timings: list[Timing] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # printed after the checks
 
     def check(self, name: str, target: str, measured: str, passed: bool) -> None:
         self.checks.append(Check(name, target, measured, passed))
@@ -340,6 +344,23 @@ def bench_content_dates_2k(ctx: Context) -> Section:
     return section
 
 
+def bench_distributed_10m(ctx: Context) -> Section:
+    rows = "1,000,000" if ctx.quick else "10,000,000"
+    section = Section(
+        "distributed-10m",
+        f"a distributed rebuild's stages over a {rows}-row S3 Inventory; its cost calculator",
+    )
+    figures = bench_distributed(section, quick=ctx.quick)
+    plan, shuffles, renders = figures["plan"], figures["shuffle"], figures["render"]
+    rates = Rates(
+        render_urls_s=sum(r["rows"] for r in renders) / sum(r["seconds"] for r in renders),
+        shuffle_rows_s=sum(s["rows"] for s in shuffles) / sum(s["seconds"] for s in shuffles),
+        sample_rows_s=figures["rows"] / plan["seconds"],
+    )
+    section.notes = ["  cost and wall clock, estimated from the rates above:", *table(rates)]
+    return section
+
+
 def bench_tree_sharded(ctx: Context) -> Section:
     pages = "20,000" if ctx.quick else "200,000"
     section = Section("tree-sharded", f"a {pages}-page tree as shards: the files a change rewrites")
@@ -360,6 +381,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "extensions-30k": bench_extensions_30k,
     "plan-100m": bench_plan_100m,
     "tree-sharded": bench_tree_sharded,
+    "distributed-10m": bench_distributed_10m,
 }
 
 
@@ -378,6 +400,8 @@ def print_section(section: Section, repeat: int) -> None:
     for check in section.checks:
         verdict = "PASS" if check.passed else "FAIL"
         print(f"  {check.name:<44} {check.target:>20}  {verdict}  {check.measured}")
+    for note in section.notes:
+        print(note)
 
 
 def environment(ctx: Context) -> dict[str, str]:

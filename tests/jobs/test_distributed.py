@@ -21,13 +21,13 @@ from moto.s3.models import s3_backends
 import inventoryutil
 from s3util import BASE, PAGE, make_config
 from sitemill.config.model import Config
-from sitemill.errors import IncompleteRunError, InventoryError, StateError
+from sitemill.errors import ConfigError, IncompleteRunError, InventoryError, StateError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.jobs.distreduce import reduce_run
 from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.jobs.executor import LocalExecutor, run_name
-from sitemill.jobs.partitioned import open_partitioned
+from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.jobs.runfiles import Item, item_from_json, item_to_json
 from xsd import assert_xsd_valid
 
@@ -288,3 +288,37 @@ def test_the_reducer_keeps_robots_txts_sitemap_line(s3: Any) -> None:
     assert "robots.txt" in reduced.report.result.written
     again = LocalExecutor(run, None).execute(RunRequest("full-2", "site-f", ""))
     assert "robots.txt" not in again.report.result.written
+
+
+@pytest.mark.parametrize(
+    ("values", "why"),
+    [
+        ({"alternates": {"en": "en/**", "fr": "fr/**"}}, "language folders"),
+        ({"html_sitemap": True}, "sitemap.html"),
+        ({"images": True}, "the site chrome"),
+    ],
+)
+def test_what_needs_the_whole_site_is_never_distributed(
+    s3: Any, values: dict[str, Any], why: str
+) -> None:
+    site_with_pages(s3, "site-g", count=30)
+    run = run_of(s3, "site-g", **values)
+    with pytest.raises(ConfigError, match=f"a distributed rebuild cannot run here: {why}"):
+        plan_run(run, RunRequest("full-1", "site-g", ""))
+    # The router rebuilds such a site itself, exactly, however big.
+    started: list[str] = []
+    report = rebuild_partitioned(
+        run.config, s3, run.site, run.store, distribute=lambda: started.append("x") or "arn"
+    )
+    assert started == [] and report.execution is None and report.result.url_count == 36
+    assert "Contents" in s3.list_objects_v2(Bucket="site-g", Prefix="sitemap")
+
+
+def test_the_router_distributes_a_site_without_a_plan(s3: Any) -> None:
+    site_with_pages(s3, "site-h", count=30)
+    run = run_of(s3, "site-h")
+    report = rebuild_partitioned(
+        run.config, s3, run.site, run.store, distribute=lambda: "arn:execution:x"
+    )
+    assert report.execution == "arn:execution:x" and report.result.written == []
+    assert "Contents" not in s3.list_objects_v2(Bucket="site-h", Prefix="sitemap")

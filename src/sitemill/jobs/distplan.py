@@ -19,6 +19,7 @@ from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.membership import not_distributable
 from sitemill.jobs.partitioned import inputs_fingerprint, reads_robots, robots_bytes
 from sitemill.jobs.runfiles import Item, RunFiles, item_to_json
 from sitemill.rules import is_candidate
@@ -94,6 +95,9 @@ def plan_run(
 ) -> dict[str, Any]:
     """Write the run's files; return the state machine's next input (scale-out.md)."""
     config, store = run.config, run.store
+    why = not_distributable(config)
+    if why is not None:
+        raise ConfigError("shards", f"a distributed rebuild cannot run here: {why}")
     files = run.files(request.run)
     robots = robots_bytes(run.client, run.site) if reads_robots(config) else None
     inputs = inputs_fingerprint(config, robots)

@@ -100,3 +100,16 @@ def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:
             if resolved is not None and url_key(resolved) != url_key(loc):
                 return True
     return False
+
+
+def not_distributable(config: Config) -> str | None:
+    """Why shards rendered apart cannot give this configuration's sitemaps (None: they can).
+    A canonical to another shard's page is decided by the last build (one build behind), and
+    an hreflang cluster keeps the versions of its own shard; these need every page at once."""
+    if config.alternates.enabled and config.alternates.folders:
+        return "language folders' alternates are clustered over the whole site"
+    if config.html_sitemap:
+        return "sitemap.html lists the whole site"
+    if config.images and not config.keep_image_chrome:
+        return "the site chrome among images is counted over the whole site"
+    return None

@@ -34,6 +34,7 @@ from sitemill.errors import (
     SourceError,
 )
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.membership import not_distributable
 from sitemill.jobs.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.jobs.shardpublish import publish_shards
 from sitemill.jobs.shardworker import ShardJob, render_shard
@@ -156,7 +157,8 @@ def _attempt(
             return _incremental(job, changed, last, inputs, threads, max_touched, now)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    if distribute is not None and not dry_run and (plan is None or len(plan.afters) > max_touched):
+    big = plan is None or len(plan.afters) > max_touched
+    if distribute is not None and not dry_run and big and not_distributable(config) is None:
         started = Report(WriteResult(), LastmodMode.MTIME)
         started.execution = distribute()
         log.info("a distributed rebuild: %s", started.execution)
