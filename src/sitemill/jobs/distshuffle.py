@@ -96,15 +96,14 @@ def _sample(
 def _group_afters(sample: list[bytes], groups: int, clean: bool) -> list[str]:
     """Boundaries at the sample's quantiles, each moved past its key's family (``x``,
     ``x.htm``, ``x.html`` map to one URL: never split)."""
-    afters = [""]
+    afters, ids = [""], {shard_id("")}
     for index in range(1, groups):
         key = sample[index * len(sample) // groups].decode("utf-8", "surrogateescape")
         stem = family(key, clean=clean)
         after = key if stem is None else stem + ".html"
-        if key_order(after) > key_order(afters[-1]) and shard_id(after) not in map(
-            shard_id, afters
-        ):
+        if key_order(after) > key_order(afters[-1]) and shard_id(after) not in ids:
             afters.append(after)
+            ids.add(shard_id(after))
     return afters
 
 
