@@ -64,5 +64,5 @@ def test_a_worker_refuses_an_item_it_cannot_trust(s3: Any) -> None:
 def test_the_reducer_needs_a_planned_run(s3: Any) -> None:
     with pytest.raises(ConfigError, match='given no "run"'):
         steps.reduce({}, env=ENV, s3=s3)
-    with pytest.raises(StateError, match="has no run.json: was it planned"):
+    with pytest.raises(StateError, match=r"has no run\.json: was it planned"):
         steps.reduce({"run": "full-9"}, env=ENV, s3=s3)
