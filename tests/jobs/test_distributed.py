@@ -25,6 +25,7 @@ from sitemill.errors import ConfigError, IncompleteRunError, InventoryError, Sta
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.jobs.distreduce import reduce_run
+from sitemill.jobs.distshard import range_listing, render_item
 from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.jobs.executor import LocalExecutor, run_name
 from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
@@ -322,3 +323,24 @@ def test_the_router_distributes_a_site_without_a_plan(s3: Any) -> None:
     )
     assert report.execution == "arn:execution:x" and report.result.written == []
     assert "Contents" not in s3.list_objects_v2(Bucket="site-h", Prefix="sitemap")
+
+
+def test_a_run_another_run_published_during_publishes_nothing(s3: Any) -> None:
+    site_with_pages(s3, "site-i", count=60)
+    run = run_of(s3, "site-i")
+    LocalExecutor(run, None).execute(RunRequest("full-1", "site-i", ""))
+    plan_run(run, RunRequest("full-2", "site-i", ""))
+    items = run.files("full-2").get_json("shards.json")
+    assert isinstance(items, list)
+    for value in items:
+        item = item_from_json(value)
+        render_item(run, item, range_listing(run, item), None)
+    # Meanwhile the router publishes a deploy of its own.
+    edited = backend().put_object("site-i", "s2/p0002.html", b"<title>new</title><p>words")
+    edited.last_modified = datetime(2026, 11, 2, 3, 4, 5)
+    routed = rebuild_partitioned(run.config, s3, run.site, run.store, changed=["s2/p0002.html"])
+    assert routed.result.written
+    live = files(s3, "site-i")
+    with pytest.raises(IncompleteRunError, match="another run published the sitemaps"):
+        reduce_run(run, "full-2")
+    assert files(s3, "site-i") == live  # (the router's deploy stays live)

@@ -124,6 +124,8 @@ def plan_run(
         "plan": None if plan is None else plan_to_json(plan),
         "inputs": inputs,
         "entry": last.digest,
+        # What was live when the run began: the reducer refuses to publish over a change.
+        "children": {part.id: part.digest for part in last.children},
         "started": run.now.astimezone(UTC).replace(microsecond=0).isoformat(),
         "items": len(items),
     }

@@ -84,6 +84,15 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
         else Plan(tuple(item.afters[0] for item in items))
     )
     last = run.store.read_index()
+    live = {part.id: part.digest for part in last.children}
+    if manifest.get("entry") != last.digest or manifest.get("children") != live:
+        # Another run published while this one rendered: its shards may be newer than
+        # this run's (a page deployed meanwhile); publishing this run could put them back.
+        files.put_json("verdict.json", {"status": "superseded", "run": files.run, "missing": []})
+        raise IncompleteRunError(
+            f"run {files.run}: another run published the sitemaps while it ran; nothing "
+            "was published (the next full rebuild redoes it)"
+        )
     full = manifest.get("mode") == "full"
     plan_next = next_plan(plan, collected.summaries)
     parts, missing = current_parts(plan_next, collected.summaries, IndexState() if full else last)
