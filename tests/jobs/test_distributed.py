@@ -344,3 +344,22 @@ def test_a_run_another_run_published_during_publishes_nothing(s3: Any) -> None:
     with pytest.raises(IncompleteRunError, match="another run published the sitemaps"):
         reduce_run(run, "full-2")
     assert files(s3, "site-i") == live  # (the router's deploy stays live)
+
+
+def test_a_group_of_several_shards_is_an_index_with_shards_auto(s3: Any) -> None:
+    site_with_pages(s3, "site-j", count=54)
+    put_inventory(s3, "site-j")
+    location = f"s3://{STATE}/" + INVENTORY.format(bucket="site-j")
+    config = make_config(
+        state=f"s3://{STATE}/site-j/sitemill-state.json.gz", shards="auto", shard_fill=20
+    )
+    store = open_partitioned(config, s3, BucketSite("site-j"))
+    assert store is not None
+    run = DistributedRun(config, s3, BucketSite("site-j"), store, STATE, NOW)
+    executor = LocalExecutor(run, None, inventory=inventory_planner(location))
+    reduced = executor.execute(RunRequest("full-1", "site-j", ""), location)
+    published = files(s3, "site-j")
+    assert reduced.verdict["shards"] == 3 and len(published) == 4
+    assert published["sitemap.xml"].count(b"<sitemap>") == 3
+    for data in published.values():
+        assert_xsd_valid(data)

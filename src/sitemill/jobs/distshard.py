@@ -111,8 +111,10 @@ def _render_range(
 ) -> None:
     """One pass over the shards from ``afters`` to ``last``: their parts staged, their
     states written, what they found added to ``rendered``."""
-    # The whole site in one item: it may stay the single sitemap.xml (shards = "auto").
-    single = run.config.shards is ShardsMode.AUTO and item.afters == ("",) and item.last is None
+    # The whole site in one listed range: it may stay the single sitemap.xml (shards =
+    # "auto"). (A group renders range after range: its first cannot know it is the only one.)
+    whole = item.afters == ("",) and item.last is None and item.group is None
+    single = run.config.shards is ShardsMode.AUTO and whole
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
         before = list(pool.map(run.store.read_shard, (shard_id(a) for a in afters)))
     state, previous = merged_states(before)
