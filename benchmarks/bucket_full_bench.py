@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bucket_shards_bench import _free_port, _peak_rss_mb
+from bucket_shards_bench import _peak_rss_mb, moto_server
 
 SITE, STATE = "bench-full-site", "bench-full-state"
 BASE = "https://example.com/"
@@ -86,20 +86,9 @@ def child(endpoint: str, count: int) -> None:
 
 
 def measure(count: int) -> list[dict[str, Any]]:
-    import logging
-
     import boto3
-    from moto.server import ThreadedMotoServer
 
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-        os.environ.setdefault(name, "testing")
-    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    port = _free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
+    with moto_server() as endpoint:
         client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
         for bucket in (SITE, STATE):
             client.create_bucket(Bucket=bucket)
@@ -113,8 +102,6 @@ def measure(count: int) -> list[dict[str, Any]]:
                 env=os.environ.copy(),
             )
             runs.append(json.loads(done.stdout.splitlines()[-1]))
-    finally:
-        server.stop()
     return runs
 
 

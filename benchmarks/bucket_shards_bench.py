@@ -14,6 +14,7 @@ nor reads another shard's state).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -163,20 +165,28 @@ def _free_port() -> int:
         return port
 
 
-def measure(pages: int) -> dict[str, Any]:
+@contextlib.contextmanager
+def moto_server() -> Iterator[str]:
+    """A moto server on a free loopback port, with dummy credentials; its endpoint URL."""
+    import logging
+
     from moto.server import ThreadedMotoServer
 
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
         os.environ.setdefault(name, "testing")
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    import logging
-
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # (the server's request log)
     port = _free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
-    endpoint = f"http://127.0.0.1:{port}"
     try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.stop()
+
+
+def measure(pages: int) -> dict[str, Any]:
+    with moto_server() as endpoint:
         started = time.perf_counter()
         key = seed(endpoint, pages)
         setup = time.perf_counter() - started
@@ -187,8 +197,6 @@ def measure(pages: int) -> dict[str, Any]:
             check=True,
             env=os.environ.copy(),
         )
-    finally:
-        server.stop()
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     result["setup_seconds"] = setup
     result["pages"] = pages

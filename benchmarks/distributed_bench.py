@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bucket_shards_bench import _free_port, _peak_rss_mb
+from bucket_shards_bench import _peak_rss_mb, moto_server
 
 SITE, STATE = "bench-dist-site", "bench-dist-state"
 BASE = "https://example.com/"
@@ -142,21 +142,10 @@ def _stage(endpoint: str, stage: str, *arguments: str) -> dict[str, Any]:
 
 
 def measure(rows: int) -> dict[str, Any]:
-    """Every stage's figures: plan, the shuffle (two workers at a time), render items."""
-    import logging
-
+    """Every stage's figures: the plan, every shuffle item, render items."""
     import boto3
-    from moto.server import ThreadedMotoServer
 
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-        os.environ.setdefault(name, "testing")
-    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    port = _free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
+    with moto_server() as endpoint:
         client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
         for bucket in (SITE, STATE):
             client.create_bucket(Bucket=bucket)
@@ -165,8 +154,6 @@ def measure(rows: int) -> dict[str, Any]:
         shuffles = [_stage(endpoint, "shuffle", str(part)) for part in range(FILES)]
         groups = range(min(RENDERED_GROUPS, plan["items"]))
         renders = [_stage(endpoint, "render", str(group)) for group in groups]
-    finally:
-        server.stop()
     return {"rows": rows, "plan": plan, "shuffle": shuffles, "render": renders}
 
 

@@ -12,14 +12,12 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import boto3
 import pytest
-from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 import inventoryutil
-from s3util import BASE, PAGE, make_config
+from s3util import BASE, PAGE, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, IncompleteRunError, InventoryError, StateError
 from sitemill.jobs.bucketsite import BucketSite
@@ -41,11 +39,7 @@ URL = re.compile(rb"<loc>([^<]*)</loc><lastmod>([^<]*)</lastmod>")
 
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
-        monkeypatch.setenv(name, "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
+    for client in moto_bucket(monkeypatch):
         client.create_bucket(Bucket=STATE)
         yield client
 
