@@ -16,6 +16,7 @@ from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks, is_verification_file
+from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
@@ -47,7 +48,7 @@ def build_from_pages(
     has_file: HasFile | None = None,
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
-    outside: Callable[[str], bool] | None = None,
+    others: OtherShards | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -60,17 +61,17 @@ def build_from_pages(
     tree): images without one are left out, and a link to ``/x`` names the folder page ``/x/``
     when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
     ``shards``: the source's key order and last plan, when its sitemaps may be shards;
-    ``kept``: own files not to delete in this run (sitemill.writer); ``outside``: whether
-    a URL key that no page of this run has is listed by another shard (a canonical to it).
+    ``kept``: own files not to delete in this run (sitemill.writer); ``others``: the site's
+    other shards, for a canonical or an alternate naming a page that is not in this run.
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally, has_file, outside)
+    checks = PageChecks(config, tally, has_file, None if others is None else others.lists)
     extensions = _Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
     )
-    entries = _across_the_site(entries, extensions, checks)
+    entries = _across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
     report.result = write_sitemaps(
@@ -93,7 +94,10 @@ def build_from_pages(
 
 
 def _across_the_site(
-    entries: Iterator[Entry], extensions: _Extensions, checks: PageChecks
+    entries: Iterator[Entry],
+    extensions: _Extensions,
+    checks: PageChecks,
+    others: OtherShards | None,
 ) -> Iterator[Entry]:
     """The entries with what only the whole site tells: hreflang clusters, and images
     without the site chrome. Both hold the entries until the last one was seen."""
@@ -101,7 +105,8 @@ def _across_the_site(
     if chrome is not None:
         entries = chrome.count(entries)
     if extensions.alternates:
-        resolver = ClusterResolver(checks.own_key, extensions.counts, checks.names)
+        borrowed = None if others is None else others.page
+        resolver = ClusterResolver(checks.own_key, extensions.counts, checks.names, borrowed)
         entries = resolver.resolve(entries)  # (spools every entry until the last)
     elif chrome is not None:
         entries = held(entries)

@@ -357,3 +357,30 @@ def test_a_group_of_several_shards_is_an_index_with_shards_auto(s3: Any) -> None
     assert published["sitemap.xml"].count(b"<sitemap>") == 3
     for data in published.values():
         assert_xsd_valid(data)
+
+
+def test_an_hreflang_cluster_across_shards_is_joined_from_the_last_build(s3: Any) -> None:
+    s3.create_bucket(Bucket="site-k")
+    for n in range(20):
+        links = "".join(
+            f'<link rel="alternate" hreflang="{lang}" href="/{lang}/p{n:02d}.html">'
+            for lang in ("en", "fr")
+        )
+        for lang in ("en", "fr"):
+            page = f"<!doctype html><html lang={lang}><head><title>{n}</title>{links}</head>"
+            backend().put_object("site-k", f"{lang}/p{n:02d}.html", page.encode())
+    run = run_of(s3, "site-k", shard_fill=10)
+    fr_link = b'hreflang="fr" href="' + BASE.encode() + b'fr/p03.html"'
+
+    def en_child() -> bytes:
+        published = files(s3, "site-k")
+        (child,) = (data for name, data in published.items() if b"en/p03.html<" in data)
+        return child
+
+    LocalExecutor(run, None).execute(RunRequest("full-1", "site-k", ""))
+    # No build before: the French pages were in other shards, unknown to the English ones.
+    assert fr_link not in en_child()
+    LocalExecutor(run, None).execute(RunRequest("full-2", "site-k", ""))
+    child = en_child()
+    assert fr_link in child and b'hreflang="en" href="' + BASE.encode() + b'en/p03.html"' in child
+    assert_xsd_valid(child)

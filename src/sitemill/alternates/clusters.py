@@ -23,6 +23,8 @@ from sitemill.entries import Alternate, Entry
 from sitemill.html.hreflang import X_DEFAULT
 from sitemill.spool import SPOOL_IN_MEMORY, Spool
 
+# A page of another shard: its listed URL and declarations (sitemill.othershards).
+Borrow = Callable[[str], "tuple[str, tuple[Alternate, ...]] | None"]
 # Versions one entry carries at most (a cluster of more is a template naming every page).
 MAX_CLUSTER: Final = 256
 _INDEX_NAMES: Final = ("index.html", "index.htm")
@@ -38,11 +40,16 @@ class ClusterResolver:
         own_key: Callable[[str], str],
         counts: AlternateCounts,
         names: Callable[[str], str] | None = None,
+        borrowed: Borrow | None = None,
     ) -> None:
         """``names``: the key of the page a declared key names once every page was seen
-        (sitemill.listing.aliases: ``/x`` names the folder page ``/x/``)."""
+        (sitemill.listing.aliases: ``/x`` names the folder page ``/x/``); ``borrowed``: the
+        listed URL and the declarations of a page that is not in this run (another shard's,
+        as the last build left it), or None."""
         self._own_key = own_key
         self._names = names
+        self._borrow = borrowed
+        self._borrowed: dict[str, str] = {}  # URL key -> the URL another shard lists
         self.counts = counts
         self._listed = SeenUrls()
         # URL key -> what the page declares, in the order the pages came.
@@ -72,6 +79,8 @@ class ClusterResolver:
                 key: tuple(dict.fromkeys(Alternate(h, names(target)) for h, target in pairs))
                 for key, pairs in self._declared.items()
             }
+        if self._borrow is not None:
+            self._borrow_targets(self._borrow)
         sets = join_confirmed(self._declared, self.counts)
         # (hreflang, key) -> how many pages of its cluster declare it; first declared first.
         votes: dict[tuple[str, str], int] = {}
@@ -97,6 +106,21 @@ class ClusterResolver:
             for _, (key, _) in versions:
                 clusters[key] = cluster
         return clusters
+
+    def _borrow_targets(self, borrow: Borrow) -> None:
+        """The pages this run's pages name that are not in it: their URLs and declarations
+        as another shard has them (so that a cluster spanning shards is confirmed)."""
+        for pairs in list(self._declared.values()):
+            for _, target in pairs:
+                if target in self._declared or target in self._borrowed:
+                    continue
+                if self._listed_url(target) is not None:
+                    continue
+                found = borrow(target)
+                if found is not None:
+                    self._borrowed[target] = found[0]
+                    if found[1]:
+                        self._declared[target] = found[1]
 
     def _choose(self, pairs: list[tuple[str, str, int]]) -> dict[str, tuple[str, str]]:
         """hreflang -> (key, listed URL): listed versions only, one per hreflang."""
@@ -125,4 +149,4 @@ class ClusterResolver:
         for suffix in suffixes:
             if key + suffix in listed:
                 return key + suffix
-        return None
+        return self._borrowed.get(key)

@@ -10,6 +10,7 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.othershards import OtherShards
 from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import OnSkip, Progress, Report
 from sitemill.robots import RobotsRules
@@ -49,14 +50,14 @@ def bucket_pass(
     kept: Collection[str] = (),
     on_page: Callable[[Page], None] | None = None,
     on_skip: OnSkip | None = None,
-    outside: Callable[[str], bool] | None = None,
+    others: OtherShards | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
     what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
     ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
-    ``on_skip``: told each page left out, and why; ``outside``: whether another shard lists
-    a URL key (sitemill.jobs.membership)."""
+    ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
+    last build left them (sitemill.jobs.membership)."""
     knowledge = knowledge_for(config, start)
     counts = HeadCounts()
     if on_page is not None:
@@ -83,7 +84,7 @@ def bucket_pass(
         on_skip=_also(knowledge.remember.forget, on_skip),  # (the state names no such page)
         shards=ShardSetup(Order.KEYS, plan or start.state.plan),
         kept=kept,
-        outside=outside,
+        others=others,
     )
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan

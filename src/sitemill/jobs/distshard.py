@@ -120,13 +120,13 @@ def _render_range(
     state, previous = merged_states(before)
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
-    outside = PreviousMembership(run.config, run.store, lambda: _last_plan(run))
+    others = PreviousMembership(run.config, run.store, lambda: _last_plan(run))
     try:
         report, knowledge = bucket_pass(
             config, run.client, run.site, sink, Start(state, first_run=not any(before)),
             bucket_pages(config, objects, run.site.root, Inventory()), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, outside=outside.lists,
+            on_skip=listing, others=others,
         )  # fmt: skip
     except NoPagesError:
         return

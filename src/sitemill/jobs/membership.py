@@ -1,12 +1,13 @@
 """Pages of one shard that name pages of others (``crosses``: an incremental run cannot render
-that shard alone), and whether the last build listed a URL: what a distributed worker asks of
-a canonical that names a page of another shard (scale-out.md: that filtering is one build
-behind in sharded mode).
+that shard alone), and the other shards as the last build left them: what a distributed
+worker asks of a canonical or an hreflang alternate that names a page of another shard
+(scale-out.md: in sharded mode that is one build behind).
 
 The URL's key is turned back into the keys that could hold it (``x.html``, ``x.htm``, ``x``,
 ``x/index.html``...), and each is looked up in the last state of the shard whose range holds
-it: a page it remembers is one it listed (a page left out is forgotten). A few shard states
-are kept, the most recently used: a worker's canonicals mostly name a handful of shards.
+it: a page it remembers is one it listed (a page left out is forgotten), with the facts its
+head gave (its declared alternates). A few shard states are kept, the most recently used: a
+worker's pages mostly name a handful of shards.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from collections.abc import Callable, Mapping
 from typing import Final
 from urllib.parse import unquote
 
+from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.config.model import Config
+from sitemill.entries import Alternate
 from sitemill.html.links import resolve_url, url_key
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.state.model import PageRecord
@@ -42,41 +45,61 @@ def key_paths(rest: str) -> tuple[str, ...]:
 
 
 class PreviousMembership:
-    """``lists(key)``: whether the last build listed the page with URL key ``key``."""
+    """The site's other shards as the last build left them (sitemill.othershards)."""
 
     def __init__(
         self, config: Config, store: PartitionedStore, plan: Callable[[], Plan | None]
     ) -> None:
+        self.config = config
         self.site_key = url_key(config.base_url)
         self.store = store
         self._plan_of = plan
         self._plan: Plan | None = None
         self._loaded = False
-        self._shards: OrderedDict[str, frozenset[str]] = OrderedDict()
+        self._shards: OrderedDict[str, Mapping[str, PageRecord]] = OrderedDict()
 
     def lists(self, key: str) -> bool:
+        return self._found(key) is not None
+
+    def page(self, key: str) -> tuple[str, tuple[Alternate, ...]] | None:
+        found = self._found(key)
+        if found is None:
+            return None
+        path, record = found
+        config = self.config
+        loc = page_url(config.base_url, path, config.url_style)
+        pairs = declared_alternates(
+            record.facts, path, loc, config.alternates, own_key=url_key, site_key=self.site_key,
+            base_url=config.base_url, counts=AlternateCounts(),
+            page_url=lambda version: page_url(config.base_url, version, config.url_style),
+        )  # fmt: skip
+        return loc, tuple(Alternate(hreflang, target) for hreflang, target in pairs)
+
+    def _found(self, key: str) -> tuple[str, PageRecord] | None:
+        """The path and record of the page with ``key`` that the last build listed."""
         if not key.startswith(self.site_key):
-            return False
+            return None
         plan = self._last_plan()
         if plan is None:
-            return False
+            return None
         for path in key_paths(key[len(self.site_key) :]):
-            if path in self._listed(shard_id(plan.afters[plan.shard_of(path)])):
-                return True
-        return False
+            record = self._listed(shard_id(plan.afters[plan.shard_of(path)])).get(path)
+            if record is not None:
+                return path, record
+        return None
 
     def _last_plan(self) -> Plan | None:
         if not self._loaded:
             self._plan, self._loaded = self._plan_of(), True
         return self._plan
 
-    def _listed(self, shard: str) -> frozenset[str]:
+    def _listed(self, shard: str) -> Mapping[str, PageRecord]:
         known = self._shards.get(shard)
         if known is not None:
             self._shards.move_to_end(shard)
             return known
         state = self.store.read_shard(shard)
-        known = frozenset(() if state is None else state.state.pages)
+        known = {} if state is None else state.state.pages
         self._shards[shard] = known
         if len(self._shards) > CACHED_SHARDS:
             self._shards.popitem(last=False)
@@ -104,8 +127,8 @@ def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:
 
 def not_distributable(config: Config) -> str | None:
     """Why shards rendered apart cannot give this configuration's sitemaps (None: they can).
-    A canonical to another shard's page is decided by the last build (one build behind), and
-    an hreflang cluster keeps the versions of its own shard; these need every page at once."""
+    A canonical or an hreflang alternate naming another shard's page is decided by the last
+    build (one build behind); these need every page at once."""
     if config.alternates.enabled and config.alternates.folders:
         return "language folders' alternates are clustered over the whole site"
     if config.html_sitemap:

@@ -1,0 +1,21 @@
+"""What a shard rendered apart may ask of the others (scale-out.md: as the last build left
+them, one build behind): whether a URL is listed there, and what its page declares."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from sitemill.entries import Alternate
+
+
+class OtherShards(Protocol):
+    """The site's other shards, by URL key (sitemill.html.links.url_key)."""
+
+    def lists(self, key: str) -> bool:
+        """Whether another shard lists the page with this key."""
+        ...
+
+    def page(self, key: str) -> tuple[str, tuple[Alternate, ...]] | None:
+        """The URL another shard lists for this key and the alternates its page declares
+        (as (hreflang, URL key)), or None."""
+        ...
