@@ -288,7 +288,6 @@ def test_the_reducer_keeps_robots_txts_sitemap_line(s3: Any) -> None:
 @pytest.mark.parametrize(
     ("values", "why"),
     [
-        ({"alternates": {"en": "en/**", "fr": "fr/**"}}, "language folders"),
         ({"html_sitemap": True}, "sitemap.html"),
         ({"images": True}, "the site chrome"),
     ],
@@ -359,7 +358,10 @@ def test_a_group_of_several_shards_is_an_index_with_shards_auto(s3: Any) -> None
         assert_xsd_valid(data)
 
 
-def test_an_hreflang_cluster_across_shards_is_joined_from_the_last_build(s3: Any) -> None:
+@pytest.mark.parametrize("folders", [False, True], ids=["declared", "language folders"])
+def test_an_hreflang_cluster_across_shards_is_joined_from_the_last_build(
+    s3: Any, folders: bool
+) -> None:
     s3.create_bucket(Bucket="site-k")
     for n in range(20):
         links = "".join(
@@ -367,9 +369,11 @@ def test_an_hreflang_cluster_across_shards_is_joined_from_the_last_build(s3: Any
             for lang in ("en", "fr")
         )
         for lang in ("en", "fr"):
-            page = f"<!doctype html><html lang={lang}><head><title>{n}</title>{links}</head>"
+            head = "" if folders else links
+            page = f"<!doctype html><html lang={lang}><head><title>{n}</title>{head}</head>"
             backend().put_object("site-k", f"{lang}/p{n:02d}.html", page.encode())
-    run = run_of(s3, "site-k", shard_fill=10)
+    more = {"alternates": {"en": "en/**", "fr": "fr/**"}} if folders else {}
+    run = run_of(s3, "site-k", shard_fill=10, **more)
     fr_link = b'hreflang="fr" href="' + BASE.encode() + b'fr/p03.html"'
 
     def en_child() -> bytes:

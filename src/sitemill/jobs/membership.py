@@ -129,8 +129,6 @@ def not_distributable(config: Config) -> str | None:
     """Why shards rendered apart cannot give this configuration's sitemaps (None: they can).
     A canonical or an hreflang alternate naming another shard's page is decided by the last
     build (one build behind); these need every page at once."""
-    if config.alternates.enabled and config.alternates.folders:
-        return "language folders' alternates are clustered over the whole site"
     if config.html_sitemap:
         return "sitemap.html lists the whole site"
     if config.images and not config.keep_image_chrome:
