@@ -388,3 +388,43 @@ def test_an_hreflang_cluster_across_shards_is_joined_from_the_last_build(
     child = en_child()
     assert fr_link in child and b'hreflang="en" href="' + BASE.encode() + b'en/p03.html"' in child
     assert_xsd_valid(child)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"key": "elsewhere/data/x.csv.gz"}, "names a file outside"),
+        ({"bucket": "another-bucket"}, "names a file outside"),
+        ({"manifest": "elsewhere/manifest.json"}, "names a report outside"),
+        ({"index": -1}, "no valid file index"),
+        ({"run": "../x"}, "no valid run"),
+    ],
+)
+def test_a_hostile_shuffle_item_is_refused(s3: Any, change: dict[str, Any], message: str) -> None:
+    site_with_pages(s3, "site-l", count=10)
+    put_inventory(s3, "site-l")
+    location = f"s3://{STATE}/" + INVENTORY.format(bucket="site-l")
+    run = run_of(s3, "site-l")
+    plan_run(run, RunRequest("full-1", "site-l", ""), inventory_planner(location))
+    shuffles = run.files("full-1").get_json("inventory.json")
+    assert isinstance(shuffles, list)
+    with pytest.raises((StateError, InventoryError), match=message):
+        shuffle_item(run, shuffles[0] | change, location)
+
+
+def test_the_reducer_refuses_run_files_that_do_not_match(s3: Any) -> None:
+    site_with_pages(s3, "site-m", count=60)
+    run = run_of(s3, "site-m")
+    LocalExecutor(run, None).execute(RunRequest("full-1", "site-m", ""))
+    run_files = run.files("full-1")
+    items = run_files.get_json("shards.json")
+    assert isinstance(items, list) and len(items) > 1
+    # A summary written for another item's shards: refused, nothing published.
+    other = run_files.get_json(f"summaries/{items[1]['shard']}.json")
+    run_files.put_json(f"summaries/{items[0]['shard']}.json", other)
+    with pytest.raises(StateError, match="is not of its shards"):
+        reduce_run(run, "full-1")
+    # Items of another run.
+    run_files.put_json("shards.json", [value | {"run": "full-9"} for value in items])
+    with pytest.raises(StateError, match="name another run"):
+        reduce_run(run, "full-1")
