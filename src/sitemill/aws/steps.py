@@ -22,12 +22,11 @@ from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.jobs.distreduce import reduce_run
-from sitemill.jobs.distshard import range_listing, render_item
-from sitemill.jobs.partitioned import open_partitioned, reads_robots, robots_bytes
+from sitemill.jobs.distshard import item_objects, render_item
+from sitemill.jobs.partitioned import open_partitioned, site_robots
 from sitemill.jobs.runfiles import item_from_json
 from sitemill.jobs.shardfull import record_pending
 from sitemill.report import summary_counts
-from sitemill.robots import RobotsRules
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
@@ -79,14 +78,6 @@ def _timed(step: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def _robots(run: DistributedRun) -> RobotsRules | None:
-    config = run.config
-    data = robots_bytes(run.client, run.site) if reads_robots(config) else None
-    if not config.respect_robots_txt or data is None:
-        return None
-    return RobotsRules.parse(data.decode("utf-8", "replace"))
-
-
 def plan(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
          s3: S3Client | None = None) -> dict[str, Any]:  # fmt: skip
     """``{"input": <execution input>, "run": <execution name>}`` -> the run's files."""
@@ -119,15 +110,10 @@ def shard(event: Any, context: Any = None, *, env: Mapping[str, str] | None = No
     """One render item -> its shards' parts, states and summary (staged)."""
     run = _setup(env, s3)
     item = item_from_json(event)
-    if item.group is None:
-        objects = range_listing(run, item)
-    else:
-        from sitemill.jobs.distshuffle import fragment_listing
-
-        objects = fragment_listing(run, item)
+    objects = item_objects(run, item)
 
     def work() -> dict[str, Any]:
-        summary = render_item(run, item, objects, _robots(run))
+        summary = render_item(run, item, objects, site_robots(run.config, run.client, run.site)[1])
         return {"run": item.run, "item": item.shard, **summary["report"]}
 
     return _timed("shard", work)

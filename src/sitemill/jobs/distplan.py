@@ -20,7 +20,7 @@ from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.membership import not_distributable
-from sitemill.jobs.partitioned import inputs_fingerprint, reads_robots, robots_bytes
+from sitemill.jobs.partitioned import inputs_fingerprint, site_robots
 from sitemill.jobs.runfiles import Item, RunFiles, item_to_json
 from sitemill.rules import is_candidate
 from sitemill.shards.cuts import canonical_plan
@@ -99,8 +99,7 @@ def plan_run(
     if why is not None:
         raise ConfigError("shards", f"a distributed rebuild cannot run here: {why}")
     files = run.files(request.run)
-    robots = robots_bytes(run.client, run.site) if reads_robots(config) else None
-    inputs = inputs_fingerprint(config, robots)
+    inputs = inputs_fingerprint(config, site_robots(config, run.client, run.site)[0])
     plan_file, last = store.read_plan(), store.read_index()
     plan = last.plan or (None if plan_file is None else plan_file.plan)
     mode = request.mode

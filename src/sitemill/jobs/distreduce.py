@@ -192,8 +192,7 @@ def _publish_parts(
     changed: list[Part] = []
     for summary in summaries.values():
         for part in summary.parts:
-            known = last.part_of(part.id)
-            if known is not None and (known.name, known.digest) == (part.name, part.digest):
+            if last.holds(part):
                 result.unchanged.append(part.name)
             else:
                 changed.append(part)
@@ -219,8 +218,6 @@ def _robots_line(run: DistributedRun, entry: str, result: WriteResult) -> None:
         return
     site = run.site
     sink = S3Sink(run.client, site.bucket, site.root, cache_control=site.cache_control)
-    old = sink.read(ROBOTS_TXT)
     new = new_robots(sink, run.config, [entry], None)
-    if new is not None and new != old:
-        sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT))
+    if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
         result.written.append(ROBOTS_TXT)

@@ -26,7 +26,7 @@ from sitemill.jobs.distplan import DistributedRun, weighted
 from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
 from sitemill.jobs.shardfull import merged_states
-from sitemill.jobs.shardworker import KeptListing, parts_of, single_part, split_states
+from sitemill.jobs.shardworker import KeptListing, part_states, rendered_parts
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
@@ -64,10 +64,20 @@ def range_listing(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
 class _Rendered:
     """What the passes of one item gave, summed."""
 
+    others: PreviousMembership  # the other shards as the last build left them (cached)
     parts: list[Part] = field(default_factory=list)
     found: dict[str, str] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
     first_run: bool = True
+
+
+def item_objects(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
+    """An item's keys: a LIST of its range, or its group's rows (inventory mode)."""
+    if item.group is None:
+        return range_listing(run, item)
+    from sitemill.jobs.distshuffle import fragment_listing  # (inventory mode only)
+
+    return fragment_listing(run, item)
 
 
 def render_item(
@@ -82,7 +92,7 @@ def render_item(
     A group (inventory mode: no plan yet) is cut by the cut rule and rendered a shard at a
     time, so that a worker holds one shard's pages, not its group's: its first shard keeps
     the group's id, the others are its parts (as a split's)."""
-    rendered = _Rendered()
+    rendered = _Rendered(others=PreviousMembership(run.config, run.store, lambda: _last_plan(run)))
     if item.group is None:
         _render_range(run, item, item.afters, item.last, objects, robots, rendered)
     else:
@@ -120,13 +130,12 @@ def _render_range(
     state, previous = merged_states(before)
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
-    others = PreviousMembership(run.config, run.store, lambda: _last_plan(run))
     try:
         report, knowledge = bucket_pass(
             config, run.client, run.site, sink, Start(state, first_run=not any(before)),
             bucket_pages(config, objects, run.site.root, Inventory()), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=others,
+            on_skip=listing, others=rendered.others,
         )  # fmt: skip
     except NoPagesError:
         return
@@ -175,39 +184,42 @@ def _group_shards(
         taken={shard_id(item.afters[0])},
     )  # fmt: skip
     after = item.afters[0]
-    chunk: list[ObjectTypeDef] = []
-    for row in rows:
-        chunk.append(row)
-        for path, size in weighted(config, bucket_pages(config, (row,), root, Inventory())):
-            for cut in cutter.add(path, size):
-                chunk, head = _split(chunk, root, cut)
-                yield after, cut, head
-                after = cut
+    chunk: list[ObjectTypeDef] = []  # the rows since the last cut (bucket_pages adds them)
+    pages = bucket_pages(config, _kept_in(rows, chunk), root, Inventory())
+    for path, size in weighted(config, pages):
+        for cut in cutter.add(path, size):
+            yield after, cut, _split(chunk, root, cut)
+            after = cut
     for cut in cutter.finish():
-        chunk, head = _split(chunk, root, cut)
-        yield after, cut, head
+        yield after, cut, _split(chunk, root, cut)
         after = cut
     yield after, item.last, chunk
 
 
-def _split(
-    rows: list[ObjectTypeDef], root: str, cut: str
-) -> tuple[list[ObjectTypeDef], list[ObjectTypeDef]]:
-    """(the rows after ``cut``, the rows up to it)."""
+def _kept_in(rows: Iterable[ObjectTypeDef], chunk: list[ObjectTypeDef]) -> Iterator[ObjectTypeDef]:
+    """The rows, each appended to ``chunk`` as it is read."""
+    for row in rows:
+        chunk.append(row)
+        yield row
+
+
+def _split(rows: list[ObjectTypeDef], root: str, cut: str) -> list[ObjectTypeDef]:
+    """The rows up to ``cut``, taken out of ``rows`` (the rows after it stay)."""
     bound = key_order(cut)
     at = next(
         (n for n, row in enumerate(rows) if key_order(row["Key"][len(root) :]) > bound),
         len(rows),
     )
-    return rows[at:], rows[:at]
+    head = rows[:at]
+    del rows[:at]
+    return head
 
 
 def _save_states(
     run: DistributedRun, last: str | None, parts: list[Part], pages: Iterable[Page], remember: State
 ) -> None:
     """One state per part, up to ``last`` (conditional writes, as every state write)."""
-    afters, by_after = [part.after for part in parts], {part.after: part for part in parts}
-    states = split_states(afters, by_after, pages, remember, last)
+    states = part_states(parts, pages, remember, last)
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
         list(pool.map(run.store.write_shard, states))
 
@@ -222,13 +234,10 @@ def _staged(
     config: Config, files: RunFiles, report: Report, sink: MemorySink, single: bool
 ) -> list[Part]:
     """Stage every part's bytes (the reducer copies the changed ones to the site)."""
-    parts = parts_of(report.result)
-    if single and len(parts) == 1:
-        part = single_part(config, parts[0], sink.files)
-        files.put("parts/" + part.name, sink.files[part.name], content_type(part.name))
-        return [part]
+    data: dict[str, bytes] = {}
+    parts = rendered_parts(config, report, sink, single, data)
     for part in parts:
-        files.put("parts/" + part.name, sink.files[part.name], content_type(part.name))
+        files.put("parts/" + part.name, data[part.name], content_type(part.name))
     return parts
 
 

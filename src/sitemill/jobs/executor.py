@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from sitemill.errors import SinkError
 from sitemill.jobs.distplan import DistributedRun, InventoryPlanner, RunRequest, plan_run
 from sitemill.jobs.distreduce import Reduced, reduce_run
-from sitemill.jobs.distshard import range_listing, render_item
+from sitemill.jobs.distshard import item_objects, render_item
 from sitemill.jobs.runfiles import Item, item_from_json
 from sitemill.robots import RobotsRules
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3.type_defs import ObjectTypeDef
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -116,13 +116,7 @@ class LocalExecutor:
         return reduce_run(self.run, request.run)
 
     def _render(self, item: Item) -> None:
-        if item.group is None:
-            objects: Iterable[ObjectTypeDef] = range_listing(self.run, item)
-        else:
-            from sitemill.jobs.distshuffle import fragment_listing
-
-            objects = fragment_listing(self.run, item)
-        render_item(self.run, item, objects, self.robots)
+        render_item(self.run, item, item_objects(self.run, item), self.robots)
 
 
 def _listed(value: object) -> list[object]:

@@ -138,12 +138,7 @@ def _attempt(
     now: datetime,
     distribute: Callable[[], str] | None = None,
 ) -> Report:
-    robots_data = robots_bytes(client, site) if reads_robots(config) else None
-    robots = (
-        RobotsRules.parse(robots_data.decode("utf-8", "replace"))
-        if config.respect_robots_txt and robots_data is not None
-        else None
-    )
+    robots_data, robots = site_robots(config, client, site)
     inputs = inputs_fingerprint(config, robots_data)
     plan_file = store.read_plan()
     last = store.read_index()
@@ -212,11 +207,21 @@ def _live_entry(job: ShardJob, name: str) -> str | None:
     return str(head.get("ETag", "")).strip('"')
 
 
-def reads_robots(config: Config) -> bool:
+def site_robots(
+    config: Config, client: S3Client, site: BucketSite
+) -> tuple[bytes | None, RobotsRules | None]:
+    """robots.txt's bytes when the configuration reads it, and its rules when it obeys them."""
+    data = _robots_bytes(client, site) if _reads_robots(config) else None
+    if not config.respect_robots_txt or data is None:
+        return data, None
+    return data, RobotsRules.parse(data.decode("utf-8", "replace"))
+
+
+def _reads_robots(config: Config) -> bool:
     return config.respect_robots_txt or config.robots_txt
 
 
-def robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
+def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
     return read_missing_as_none(
         client, site.bucket, site.root + ROBOTS_TXT, limit=MAX_ROBOTS_TXT_BYTES
     )

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import SinkError, StateError
-from sitemill.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML, stored_digest
+from sitemill.outputs import stored_digest
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, shard_id
 from sitemill.sinks.s3 import put_object
-from sitemill.sources.s3 import describe_error, read_missing_as_none
+from sitemill.sources.s3 import describe_error, list_objects, read_missing_as_none
 from sitemill.state.bounded import load_json_text
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ RUN_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,80}")
 _JSON: Final = "application/json"
 _RUN_LIMIT: Final = 64 * 1024 * 1024  # run.json names up to 50,000 boundaries of 1,024 bytes
 _SMALL_LIMIT: Final = 4 * 1024 * 1024  # a summary: one shard's parts (a few, each ~300 bytes)
-_PART_LIMIT: Final = 64 * 1024 * 1024  # a rendered file: at most 50 MB (sitemaps.org) + slack
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +87,6 @@ def _is_key(value: object, *, empty: bool) -> bool:
     )
 
 
-def is_part_name(name: str) -> bool:
-    return name in (ENTRY_XML, ENTRY_TXT) or CHILD_NAME.fullmatch(name) is not None
-
-
 class RunFiles:
     """The files of run ``run`` in the state bucket."""
 
@@ -137,19 +132,8 @@ class RunFiles:
 
     def names(self, folder: str) -> list[str]:
         """The names of the run files under ``folder/`` (one LIST per 1,000)."""
-        found: list[str] = []
         start = self.key(folder + "/")
-        try:
-            pages = self.client.get_paginator("list_objects_v2").paginate(
-                Bucket=self.bucket, Prefix=start
-            )
-            for page in pages:
-                found.extend(obj["Key"][len(start) :] for obj in page.get("Contents", ()))
-        except (ClientError, BotoCoreError) as exc:
-            raise SinkError(
-                f"cannot list s3://{self.bucket}/{start}: {describe_error(exc)}"
-            ) from exc
-        return found
+        return [obj["Key"][len(start) :] for obj in list_objects(self.client, self.bucket, start)]
 
     def get_run(self) -> object:
         value = self.get_json("run.json", limit=_RUN_LIMIT)
@@ -173,6 +157,3 @@ class RunFiles:
             )
         except (ClientError, BotoCoreError) as exc:
             raise SinkError(f"cannot publish {name}: {describe_error(exc)}") from exc
-
-
-PART_LIMIT: Final = _PART_LIMIT

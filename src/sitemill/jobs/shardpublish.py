@@ -70,8 +70,7 @@ def publish_shards(
     written = [store.write_shard(state) for item in rendered for state in item.states]
     for item in rendered:
         for part in item.summary.parts:
-            known = last.part_of(part.id)
-            if known is not None and (known.name, known.digest) == (part.name, part.digest):
+            if last.holds(part):
                 result.unchanged.append(part.name)
                 continue
             _put(job.client, job.site, part.name, item.data[part.name], None)

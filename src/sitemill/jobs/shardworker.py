@@ -134,11 +134,11 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     rendered = Rendered(
         Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
     )
-    parts = _parts(job.config, report, sink, single, rendered.data)
+    parts = rendered_parts(job.config, report, sink, single, rendered.data)
     if parts and parts[0].id != shard:
         raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
     rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
-    rendered.states = _states(parts, listing.kept(pages), knowledge.remember, last)
+    rendered.states = part_states(parts, listing.kept(pages), knowledge.remember, last)
     return rendered
 
 
@@ -164,17 +164,19 @@ def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> li
     return [pages[path] for path in sorted(pages, key=key_order)]
 
 
-def _parts(
+def rendered_parts(
     config: Config, report: Report, sink: MemorySink, single: bool, data: dict[str, bytes]
 ) -> list[Part]:
+    """The parts a pass rendered, their bytes put in ``data`` by name (``single``: a site of
+    one part keeps the single sitemap.xml)."""
     parts = parts_of(report.result)
     data.update((part.name, sink.files[part.name]) for part in parts)
     if single and len(parts) == 1:
-        parts = [single_part(config, parts[0], data)]
+        parts = [_single_part(config, parts[0], data)]
     return parts
 
 
-def single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
+def _single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
     """The one sitemap.xml a small site keeps, never gzip: ``part``'s bytes move in ``data``
     to that name."""
     raw = data.pop(part.name)
@@ -198,7 +200,7 @@ def parts_of(result: WriteResult) -> list[Part]:
     return parts
 
 
-def _states(
+def part_states(
     parts: list[Part], pages: Iterable[Page], remember: State, last: str | None
 ) -> list[ShardState]:
     """One state per part: the pages of its range, listed and remembered."""

@@ -74,6 +74,11 @@ class IndexState:
     def part_of(self, shard: str) -> Part | None:
         return next((part for part in self.children if part.id == shard), None)
 
+    def holds(self, part: Part) -> bool:
+        """Whether the last run published ``part`` as it is (same name, same bytes)."""
+        known = self.part_of(part.id)
+        return known is not None and (known.name, known.digest) == (part.name, part.digest)
+
 
 def part_to_json(part: Part) -> dict[str, Any]:
     values: dict[str, Any] = {
