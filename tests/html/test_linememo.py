@@ -39,9 +39,12 @@ def encoded(pieces: list[str]) -> bytes:
 
 
 def in_order(data: bytes, main: bool) -> str:
-    """The oracle: every tag read in document order (as without a memo; with one, where a
-    role=main element needs it)."""
-    with mock.patch("sitemill.html.reduction.flat_start", return_value=None):
+    """The oracle: every tag read in document order (as where a role=main element needs it),
+    never a tag replaced on its own (flat_start, html.firstpass)."""
+    with (
+        mock.patch("sitemill.html.reduction.flat_start", return_value=None),
+        mock.patch("sitemill.html.reduction.first_pass", return_value=None),
+    ):
         return reduce_html(data, main=main, memo=LineMemo())
 
 

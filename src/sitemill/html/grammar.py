@@ -74,3 +74,22 @@ NOT_TEXT: Final = re.compile(
     )""",
     re.VERBOSE,
 )
+
+# NOT_TEXT again, its tags with one group, "name": a start or end tag's name as written ("/"
+# before an end tag's, "=" after a name that one follows directly), None for the rest (a
+# comment, a declaration, a hidden element, "</" with no name). The same matches, in the same
+# places, as NOT_TEXT (tests/html/test_firstpass.py): what each becomes depends on its name alone
+# (html.firstpass), so one split replaces a Python call per tag. A "=" right after a name is the
+# start of an attribute value in NOT_TEXT's ATTRS, read here as ATTRS would read it.
+TAGS: Final = re.compile(
+    rf"""< (?: !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
+    | [!?] [^>]*+ {END}
+    | {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))}
+    | / (?![a-zA-Z]) [^>]*+ {END}
+    | (?P<name> / (?!(?ai:a){NAME_END}) [a-zA-Z][^\t\n\f\r />=]*+ =?+
+        | (?!(?ai:{_KEPT_ELEMENTS}){NAME_END}) [a-zA-Z][^\t\n\f\r />=]*+ =?+ )
+      (?: (?<==) {SPACE}*+ {VALUE} )?+ {ATTRS} {END}
+    )""",
+    re.VERBOSE,
+)
+INLINE_ELEMENTS: Final = frozenset(_INLINE_ELEMENTS.split("|"))

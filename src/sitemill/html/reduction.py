@@ -14,6 +14,7 @@ import re
 from functools import partial
 from typing import Final
 
+from sitemill.html.firstpass import first_pass
 from sitemill.html.furniture import NOTE_SIGNS, piece_notes, region_key, same_in_order
 from sitemill.html.grammar import NOT_TEXT
 from sitemill.html.linebatch import Passes
@@ -154,8 +155,21 @@ def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-_FLAT_MAIN: Final = Passes(partial(NOT_TEXT.sub, _flat_main), _rest, piece_notes, NOTE_SIGNS)
-_FLAT_BODY: Final = Passes(partial(NOT_TEXT.sub, _flat_body), _rest, _no_notes)
+def _first_main(text: str) -> str:
+    """The first pass of a page read line by line: NOT_TEXT.sub(_flat_main, text), by one
+    split where no element may have role=main (html.firstpass)."""
+    first = first_pass(text, main=True)
+    return NOT_TEXT.sub(_flat_main, text) if first is None else first
+
+
+def _first_body(text: str) -> str:
+    """NOT_TEXT.sub(_flat_body, text), by one split (html.firstpass)."""
+    first = first_pass(text, main=False)
+    return NOT_TEXT.sub(_flat_body, text) if first is None else first
+
+
+_FLAT_MAIN: Final = Passes(_first_main, _rest, piece_notes, NOTE_SIGNS)
+_FLAT_BODY: Final = Passes(_first_body, _rest, _no_notes)
 
 
 def _not_text(structure: Structure | None, found: re.Match[str]) -> str:

@@ -37,8 +37,14 @@ _ROLE_MAIN: Final = re.compile(
 )
 
 
-_STARTS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITLE_START}
-_ENDS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
+START_MARKERS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITLE_START}
+END_MARKERS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
+
+
+def may_have_role_main(text: str) -> bool:
+    """Whether a start tag in ``text`` may have role=main as flat_start finds it ("ole" in
+    the tag and _ROLE_MAIN in it), cheapest test first: False is sure, True may be wrong."""
+    return "ole" in text and "role" in text.lower() and _ROLE_MAIN.search(text) is not None
 
 
 def flat_start(name: str, tag: str) -> str | None:
@@ -47,7 +53,7 @@ def flat_start(name: str, tag: str) -> str | None:
     as from Structure's markers (the first <main> to the next </main>; the other markers are
     spaces), and each tag's replacement depends on that tag alone. None for a role=main
     element: its page is read in order (Structure)."""
-    marker = _STARTS.get(name)
+    marker = START_MARKERS.get(name)
     if marker is not None:
         return marker
     return None if "ole" in tag and _ROLE_MAIN.search(tag) else " "
@@ -55,7 +61,7 @@ def flat_start(name: str, tag: str) -> str | None:
 
 def flat_end(name: str) -> str:
     """What an end tag becomes when no element has role=main (flat_start)."""
-    return _ENDS.get(name, " ")
+    return END_MARKERS.get(name, " ")
 
 
 def region_sequence(text: str, letters: dict[int, int]) -> str:

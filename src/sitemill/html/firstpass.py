@@ -1,0 +1,62 @@
+"""The reduction's first pass over a page read line by line (html.reduction), with no Python
+call per tag: the tags are found by one split (grammar.TAGS finds what NOT_TEXT finds, with the
+tag's name as its one group) and each becomes what its name makes it: an inline element's tag
+nothing, a <main>, <article> or <title> tag its marker (with ``main``), any other tag, comment
+or hidden element a space. That is what NOT_TEXT.sub with html.reduction's _flat_main or
+_flat_body gives, character for character (tests/html/test_firstpass.py); a tag's replacement
+there depends on its tag's name alone, but for an element that may have role=main, which
+leaves its page to be read in order: first_pass then returns None, and the caller's own pass
+says so.
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+from typing import Final
+
+from sitemill.html.grammar import INLINE_ELEMENTS, TAGS
+from sitemill.html.regions import END_MARKERS, START_MARKERS, may_have_role_main
+
+_INLINE: Final = {name: "" for name in INLINE_ELEMENTS} | {
+    "/" + name: "" for name in INLINE_ELEMENTS
+}
+_BODY: Final = _INLINE
+_MAIN: Final = (
+    _INLINE | START_MARKERS | {"/" + name: marker for name, marker in END_MARKERS.items()}
+)
+
+
+def first_pass(text: str, *, main: bool) -> str | None:
+    """The first pass of ``text`` (see above), None where some element may have role=main."""
+    if main and may_have_role_main(text):
+        return None
+    parts = TAGS.split(text)
+    names = parts[1::2]
+    table = _MAIN if main else _BODY
+    odd = {name for name in set(names) if name is not None and _unusual(name, table)}
+    if odd:
+        table = table | {name: _replacement(name, main) for name in odd}
+    parts[1::2] = map(table.get, names, repeat(" "))
+    return "".join(parts)
+
+
+def _unusual(name: str, table: dict[str, str]) -> bool:
+    """Whether the ``table`` and its default may not say what ``name`` becomes: a name that
+    is not in lower-case ASCII, or that a "=" follows."""
+    return name not in table and not (name.isascii() and name.islower() and name[-1] != "=")
+
+
+def _replacement(name: str, main: bool) -> str:
+    """What the tag ``name`` (as grammar.TAGS captures it) becomes, when no element has
+    role=main: NOT_TEXT's inline alternative wants a name of an inline element in ASCII of
+    any case, followed by its end (not "="); _flat_main lower-cases the name of a start or
+    end tag (str.lower, as regions.flat_start and flat_end are given it)."""
+    end = name.startswith("/")
+    bare = name[1:] if end else name
+    if bare.endswith("="):
+        bare = bare[:-1]
+    elif bare.isascii() and bare.lower() in INLINE_ELEMENTS:
+        return ""
+    if not main:
+        return " "
+    return (END_MARKERS if end else START_MARKERS).get(bare.lower(), " ")
