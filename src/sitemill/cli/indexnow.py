@@ -9,14 +9,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.config.model import Config
 from sitemill.errors import ConfigError
-from sitemill.indexnow.pending import ObjectPending, tree_pending
-from sitemill.indexnow.run import IndexNowOutcome, PendingStore, deliver, pending_outcome
 from sitemill.messages import printable
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
+    # and the parser need none of them)
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.config.model import Config
+    from sitemill.indexnow.run import IndexNowOutcome, PendingStore
 
 
 def add_indexnow_command(
@@ -47,6 +48,8 @@ def run_indexnow_command(
     env: Mapping[str, str],
 ) -> int:
     """Send the pending URLs; exit 1 when an engine refused some (400, 422)."""
+    from sitemill.indexnow.run import deliver, pending_outcome
+
     if not config.indexnow_key and not args.dry_run:
         raise ConfigError("indexnow_key", "is required to send (SITEMILL_INDEXNOW_KEY)")
     outcome = pending_outcome(config, _pending_store(args, config, s3_client, env))
@@ -76,6 +79,7 @@ def _pending_store(
     env: Mapping[str, str],
 ) -> PendingStore:
     """Where the pending URLs are: the same place as a run with these options keeps them."""
+    from sitemill.indexnow.pending import tree_pending
     from sitemill.state.store import open_state_store
 
     if args.bucket:
@@ -90,6 +94,7 @@ def _bucket_pending(
     s3_client: Callable[[], S3Client],
     env: Mapping[str, str],
 ) -> PendingStore:
+    from sitemill.indexnow.pending import ObjectPending
     from sitemill.jobs.bucket import BucketSettings, pending_store
     from sitemill.jobs.partitioned import open_partitioned
     from sitemill.state.store import open_state_store

@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.console import print_report, terminal_progress
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
 from sitemill.errors import SitemillError, SourceError
@@ -75,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.cli.console import print_report, terminal_progress
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
@@ -110,6 +110,7 @@ def _s3_client() -> S3Client:
 
 
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.cli.console import print_report, terminal_progress
     from sitemill.jobs.urllist import build_from_url_list
     from sitemill.sinks import LocalDirSink
 
