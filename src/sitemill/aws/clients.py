@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemill.errors import MissingExtraError
 from sitemill.jobs.bucket import MAX_HEAD_READERS
-from sitemill.jobs.executor import StatesClient
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.jobs.executor import StatesClient
 
 
 class CloudFrontClient(Protocol):

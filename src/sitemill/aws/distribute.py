@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sitemill.aws.clients import make_states_client
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.distplan import RunRequest
-from sitemill.jobs.executor import StatesClient, StepFunctionsExecutor, run_name
+
+if TYPE_CHECKING:  # (the rebuild's modules load when one starts: not on every cold start)
+    from sitemill.jobs.executor import StatesClient
 
 
 def distributor(
@@ -24,6 +26,9 @@ def distributor(
         return None
 
     def start() -> str:
+        from sitemill.jobs.distplan import RunRequest
+        from sitemill.jobs.executor import StepFunctionsExecutor, run_name
+
         client = states if states is not None else make_states_client()
         name = run_name("full", asked_by or ("rebuild",), datetime.now(UTC))
         request = RunRequest(name, site.bucket, site.prefix)

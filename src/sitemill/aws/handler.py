@@ -25,7 +25,6 @@ from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
-from sitemill.jobs.executor import StatesClient
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
@@ -38,6 +37,8 @@ from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.jobs.executor import StatesClient
 
 log = logging.getLogger("sitemill.lambda")
 
