@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
-fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded or
-distributed-10m.
+fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
+distributed-10m or lambda-start.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -36,6 +36,7 @@ from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from history_bench import bench_history
+from lambda_bench import bench_lambda
 from plan_bench import KEYS, QUICK_KEYS, bench_plan
 from state_bench import bench_state
 from tree_shards_bench import bench_tree_shards
@@ -384,6 +385,12 @@ def bench_distributed_10m(ctx: Context) -> Section:
     return section
 
 
+def bench_lambda_start(ctx: Context) -> Section:
+    section = Section("lambda-start", "the Lambda's cold start: its import, a first event, its zip")
+    bench_lambda(section)
+    return section
+
+
 def bench_tree_sharded(ctx: Context) -> Section:
     pages = "20,000" if ctx.quick else "200,000"
     section = Section("tree-sharded", f"a {pages}-page tree as shards: the files a change rewrites")
@@ -405,6 +412,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "plan-100m": bench_plan_100m,
     "tree-sharded": bench_tree_sharded,
     "distributed-10m": bench_distributed_10m,
+    "lambda-start": bench_lambda_start,
 }
 
 
