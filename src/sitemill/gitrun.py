@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from sitemill.errors import GitError
+from sitemill.gittrust import SETTINGS, driver_settings, find_top, git_env, with_settings
 
 try:
     import fcntl
 except ImportError:  # (not on Windows: pipes keep their size)
     fcntl = None  # type: ignore[assignment]
-from sitemill.gittrust import SETTINGS, driver_settings, find_top, git_env, with_settings
 
 __all__ = ["Git", "GitBatch", "GitStream", "find_top", "git_env", "last_line"]
 
@@ -208,7 +208,7 @@ class Git:
 
 def _widen(pipe: IO[bytes]) -> None:
     """Make ``pipe`` PIPE_BYTES long where the system allows it; as it is elsewhere."""
-    setting = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None)  # (None too where fcntl is)
     if setting is not None:
         with contextlib.suppress(OSError):
             fcntl.fcntl(pipe.fileno(), setting, PIPE_BYTES)

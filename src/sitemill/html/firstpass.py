@@ -1,20 +1,22 @@
 """The reduction's first pass over a page read line by line (html.reduction), with no Python
-call per tag: the tags are found by one split (grammar.TAGS finds what NOT_TEXT finds, with the
-tag's name as its one group) and each becomes what its name makes it: an inline element's tag
-nothing, a <main>, <article> or <title> tag its marker (with ``main``), any other tag, comment
-or hidden element a space. That is what NOT_TEXT.sub with html.reduction's _flat_main or
-_flat_body gives, character for character (tests/html/test_firstpass.py); a tag's replacement
-there depends on its tag's name alone, but for an element that may have role=main, which
-leaves its page to be read in order: first_pass then returns None, and the caller's own pass
-says so.
+call per tag: the tags are found by one split (grammar.TAGS_PATTERN finds what NOT_TEXT finds,
+with the tag's name as its one group) and each becomes what its name makes it: an inline
+element's tag nothing, a <main>, <article> or <title> tag its marker (with ``main``), any other
+tag, comment or hidden element a space. That is what NOT_TEXT.sub with html.reduction's
+_flat_main or _flat_body gives, character for character (tests/html/test_firstpass.py); a tag's
+replacement there depends on its tag's name alone, but for an element that may have role=main,
+which leaves its page to be read in order: first_pass then returns None, and the caller's own
+pass says so.
 """
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from itertools import repeat
 from typing import Final
 
-from sitemill.html.grammar import INLINE_ELEMENTS, TAGS
+from sitemill.html.grammar import INLINE_ELEMENTS, TAGS_PATTERN
 from sitemill.html.regions import END_MARKERS, START_MARKERS, may_have_role_main
 
 _INLINE: Final = {name: "" for name in INLINE_ELEMENTS} | {
@@ -30,7 +32,7 @@ def first_pass(text: str, *, main: bool) -> str | None:
     """The first pass of ``text`` (see above), None where some element may have role=main."""
     if main and may_have_role_main(text):
         return None
-    parts = TAGS.split(text)
+    parts = _tags().split(text)
     names = parts[1::2]
     table = _MAIN if main else _BODY
     odd = {name for name in set(names) if name is not None and _unusual(name, table)}
@@ -40,6 +42,11 @@ def first_pass(text: str, *, main: bool) -> str | None:
     return "".join(parts)
 
 
+@cache
+def _tags() -> re.Pattern[str]:
+    return re.compile(TAGS_PATTERN, re.VERBOSE)
+
+
 def _unusual(name: str, table: dict[str, str]) -> bool:
     """Whether the ``table`` and its default may not say what ``name`` becomes: a name that
     is not in lower-case ASCII, or that a "=" follows."""
@@ -47,7 +54,7 @@ def _unusual(name: str, table: dict[str, str]) -> bool:
 
 
 def _replacement(name: str, main: bool) -> str:
-    """What the tag ``name`` (as grammar.TAGS captures it) becomes, when no element has
+    """What the tag ``name`` (as grammar.TAGS_PATTERN captures it) becomes, when no element has
     role=main: NOT_TEXT's inline alternative wants a name of an inline element in ASCII of
     any case, followed by its end (not "="); _flat_main lower-cases the name of a start or
     end tag (str.lower, as regions.flat_start and flat_end are given it)."""

@@ -45,7 +45,8 @@ def _trie(names: list[str]) -> str:
     return "(?:" + "|".join(parts) + ")" + ("?" if optional else "")
 
 
-_INLINE_NAMES: Final = _trie(_INLINE_ELEMENTS.split("|"))
+INLINE_ELEMENTS: Final = frozenset(_INLINE_ELEMENTS.split("|"))
+_INLINE_NAMES: Final = _trie(list(INLINE_ELEMENTS))
 
 
 def _hidden_element(name: str) -> str:
@@ -56,6 +57,16 @@ def _hidden_element(name: str) -> str:
     )
 
 
+# The pieces of the two patterns below, after "<": a comment, a declaration or processing
+# instruction, a hidden element with its content, "</" with no name, a tag's name.
+_COMMENT: Final = r"!-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )"
+_DECLARATION: Final = rf"[!?] [^>]*+ {END}"
+_HIDDEN: Final = " | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))
+_NO_NAME: Final = rf"(?![a-zA-Z]) [^>]*+ {END}"
+_NAME: Final = r"[a-zA-Z][^\t\n\f\r />=]*+"
+_NOT_A_LINK_END: Final = rf"(?!(?ai:a){NAME_END})"
+_NOT_KEPT: Final = rf"(?!(?ai:{_KEPT_ELEMENTS}){NAME_END})"
+
 # What is not text, but the start and end tags of links and the start tags of images and
 # meta tags: a comment, a declaration or processing instruction, a hidden element with its
 # content, another end or start tag (<link> and <title> among them). Each becomes a space.
@@ -65,12 +76,12 @@ def _hidden_element(name: str) -> str:
 # the same.)
 NOT_TEXT: Final = re.compile(
     rf"""< (?: (?P<inline> /?+ (?ai:{_INLINE_NAMES}){NAME_END} {ATTRS} {END} )
-    | !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
-    | [!?] [^>]*+ {END}
-    | {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))}
-    | / (?: (?!(?ai:a){NAME_END}) (?P<end>[a-zA-Z][^\t\n\f\r />=]*+) {ATTRS} {END}
-        | (?![a-zA-Z]) [^>]*+ {END} )
-    | (?!(?ai:{_KEPT_ELEMENTS}){NAME_END}) (?P<start>[a-zA-Z][^\t\n\f\r />=]*+) {ATTRS} {END}
+    | {_COMMENT}
+    | {_DECLARATION}
+    | {_HIDDEN}
+    | / (?: {_NOT_A_LINK_END} (?P<end>{_NAME}) {ATTRS} {END}
+        | {_NO_NAME} )
+    | {_NOT_KEPT} (?P<start>{_NAME}) {ATTRS} {END}
     )""",
     re.VERBOSE,
 )
@@ -80,16 +91,13 @@ NOT_TEXT: Final = re.compile(
 # comment, a declaration, a hidden element, "</" with no name). The same matches, in the same
 # places, as NOT_TEXT (tests/html/test_firstpass.py): what each becomes depends on its name alone
 # (html.firstpass), so one split replaces a Python call per tag. A "=" right after a name is the
-# start of an attribute value in NOT_TEXT's ATTRS, read here as ATTRS would read it.
-TAGS: Final = re.compile(
-    rf"""< (?: !-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )
-    | [!?] [^>]*+ {END}
-    | {" | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))}
-    | / (?![a-zA-Z]) [^>]*+ {END}
-    | (?P<name> / (?!(?ai:a){NAME_END}) [a-zA-Z][^\t\n\f\r />=]*+ =?+
-        | (?!(?ai:{_KEPT_ELEMENTS}){NAME_END}) [a-zA-Z][^\t\n\f\r />=]*+ =?+ )
+# start of an attribute value in NOT_TEXT's ATTRS, read here as ATTRS would read it. Compiled on
+# first use (html.firstpass.first_pass): most runs read no page line by line, and every start-up
+# would pay for it.
+TAGS_PATTERN: Final = rf"""< (?: {_COMMENT}
+    | {_DECLARATION}
+    | {_HIDDEN}
+    | / {_NO_NAME}
+    | (?P<name> / {_NOT_A_LINK_END} {_NAME} =?+ | {_NOT_KEPT} {_NAME} =?+ )
       (?: (?<==) {SPACE}*+ {VALUE} )?+ {ATTRS} {END}
-    )""",
-    re.VERBOSE,
-)
-INLINE_ELEMENTS: Final = frozenset(_INLINE_ELEMENTS.split("|"))
+    )"""

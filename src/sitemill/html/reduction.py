@@ -155,21 +155,15 @@ def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-def _first_main(text: str) -> str:
-    """The first pass of a page read line by line: NOT_TEXT.sub(_flat_main, text), by one
-    split where no element may have role=main (html.firstpass)."""
-    first = first_pass(text, main=True)
-    return NOT_TEXT.sub(_flat_main, text) if first is None else first
+def _first(main: bool, text: str) -> str:
+    """The first pass of a page read line by line: NOT_TEXT.sub with _flat_main (``main``)
+    or _flat_body, by one split where no element may have role=main (html.firstpass)."""
+    first = first_pass(text, main=main)
+    return NOT_TEXT.sub(_flat_main if main else _flat_body, text) if first is None else first
 
 
-def _first_body(text: str) -> str:
-    """NOT_TEXT.sub(_flat_body, text), by one split (html.firstpass)."""
-    first = first_pass(text, main=False)
-    return NOT_TEXT.sub(_flat_body, text) if first is None else first
-
-
-_FLAT_MAIN: Final = Passes(_first_main, _rest, piece_notes, NOTE_SIGNS)
-_FLAT_BODY: Final = Passes(_first_body, _rest, _no_notes)
+_FLAT_MAIN: Final = Passes(partial(_first, True), _rest, piece_notes, NOTE_SIGNS)
+_FLAT_BODY: Final = Passes(partial(_first, False), _rest, _no_notes)
 
 
 def _not_text(structure: Structure | None, found: re.Match[str]) -> str:
