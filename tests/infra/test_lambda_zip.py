@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -149,10 +150,21 @@ def test_zip_leaves_out_what_lambda_does_not_need(lambda_zip: Path) -> None:
         names = archive.namelist()
     tops = {name.split("/")[0] for name in names}
     assert not tops & {"boto3", "botocore", "s3transfer", "bin"}  # the runtime has boto3
-    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
-    assert not [name for name in names if name.startswith("sitemill/schemas/")]
-    records = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
-    assert not [name for name in names if ".dist-info/" in name and name.split("/")[-1] in records]
+    # Bytecode only for the runtime's Python, one per module, and none when this machine has
+    # no such interpreter (the build says so): never a stray cache of the build machine's.
+    tag = "cpython-" + build_lambda_zip.PYTHON_VERSION.replace(".", "")
+    cached = [name for name in names if "__pycache__" in name or name.endswith((".pyc", ".pyo"))]
+    modules = [name for name in names if name.endswith(".py")]
+    if build_lambda_zip.bytecode_python(None) is None:
+        assert not cached
+    else:
+        assert sorted(cached) == sorted(cached_name(name, tag) for name in modules)
+
+
+def cached_name(module: str, tag: str) -> str:
+    """Where the bytecode of ``module`` (an archive name) sits, for the interpreter ``tag``."""
+    folder, _, file = module.rpartition("/")
+    return f"{folder}/__pycache__/{file[:-3]}.{tag}.pyc".lstrip("/")
 
 
 def test_zip_entries_have_fixed_times_and_modes(lambda_zip: Path) -> None:
@@ -202,6 +214,85 @@ def test_default_build_reads_this_checkout() -> None:
     files = build_lambda_zip.collect_sources(build_lambda_zip.ROOT)
     assert files["handler.py"] == ROOT / "lambda" / "handler.py"
     assert files["sitemill/templates/urlset.xml.j2"] == ROOT / "templates" / "urlset.xml.j2"
+
+
+# --- bytecode ----------------------------------------------------------------------------
+
+# Counts the modules the importing interpreter had to compile from source.
+COMPILES = textwrap.dedent(
+    """
+    import importlib._bootstrap_external as external, json, sys
+    compiled = []
+    original = external.SourceLoader.source_to_code
+    def counted(self, data, path, *, _optimize=-1):
+        compiled.append(path)
+        return original(self, data, path, _optimize=_optimize)
+    external.SourceLoader.source_to_code = counted
+    sys.path.insert(0, sys.argv[1])
+    import handler, sitemill.version
+    print(json.dumps({"compiled": compiled, "marker": getattr(sitemill.version, "MARKER", None)}))
+    """
+)
+
+
+def import_unpacked(folder: Path) -> dict[str, Any]:
+    """Import the handler from ``folder`` in a fresh interpreter that writes no bytecode."""
+    completed = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", COMPILES, str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    found: dict[str, Any] = json.loads(completed.stdout.splitlines()[-1])
+    return found
+
+
+def test_the_build_wants_the_runtimes_python_for_bytecode() -> None:
+    # Bytecode loads only in the version that wrote it: another one, asked for, is an error.
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    if here == build_lambda_zip.PYTHON_VERSION:
+        assert build_lambda_zip.bytecode_python(sys.executable) == sys.executable
+    else:
+        with pytest.raises(build_lambda_zip.BuildError, match=r"is not Python 3\.12"):
+            build_lambda_zip.bytecode_python(sys.executable)
+    with pytest.raises(build_lambda_zip.BuildError, match="is not Python"):
+        build_lambda_zip.bytecode_python(str(Path(sys.executable).parent / "no-such-python"))
+
+
+def test_bytecode_is_loaded_instead_of_compiling_and_follows_edits(
+    tmp_path: Path, unpacked: Path
+) -> None:
+    folder = tmp_path / "task"
+    shutil.copytree(unpacked, folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # Without bytecode (/var/task is read-only), every module is compiled at each cold start.
+    assert len(import_unpacked(folder)["compiled"]) > 50
+    sources = {path.relative_to(folder).as_posix(): path for path in folder.rglob("*.py")}
+    made = build_lambda_zip.compile_bytecode(sources, sys.executable, folder)
+    tag = sys.implementation.cache_tag
+    assert f"sitemill/__pycache__/pipeline.{tag}.pyc" in made
+    assert f"__pycache__/handler.{tag}.pyc" in made
+    assert len(made) == len(sources)
+    first = {name: path.read_bytes() for name, path in made.items()}
+    again = build_lambda_zip.compile_bytecode(sources, sys.executable, tmp_path / "again")
+    assert {name: path.read_bytes() for name, path in again.items()} == first  # reproducible
+    pyc = first[f"sitemill/__pycache__/pipeline.{tag}.pyc"]
+    assert int.from_bytes(pyc[4:8], "little") == 0b11  # hash-based, source checked
+    assert marshal.loads(pyc[16:]).co_filename == "/var/task/sitemill/pipeline.py"
+    assert import_unpacked(folder)["compiled"] == []
+    # Someone edits a file in the console: the edit runs, not the stale bytecode.
+    version = folder / "sitemill" / "version.py"
+    version.write_text(version.read_text() + "\nMARKER = 'edited'\n")
+    found = import_unpacked(folder)
+    assert found["marker"] == "edited" and found["compiled"] == [str(version)]
+
+
+def test_a_source_that_does_not_compile_fails_the_build(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def (:\n")
+    with pytest.raises(build_lambda_zip.BuildError, match=r"compiling the bytecode .* failed"):
+        build_lambda_zip.compile_bytecode({"broken.py": broken}, sys.executable, tmp_path / "out")
 
 
 # --- the unpacked zip, run on its own ----------------------------------------------------

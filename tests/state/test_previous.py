@@ -20,10 +20,9 @@ import pytest
 from sitemill import __version__
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, StateError
+from sitemill.state.download import download, fetch_url
 from sitemill.state.previous import (
     PreviousState,
-    download,
-    fetch_url,
     open_previous,
     previous_state,
     read_previous_file,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -56,4 +55,8 @@ def caller_reference(request_id: str | None, paths: Sequence[str]) -> str:
     """Equal for a retry of one request with the same paths (CloudFront then creates nothing
     new); different otherwise."""
     digest = hashlib.sha256("\n".join(paths).encode()).hexdigest()[:16]
-    return f"sitemill-{request_id or uuid.uuid4()}-{digest}"
+    if not request_id:  # run by hand: Lambda always has one, so uuid loads only then
+        import uuid
+
+        request_id = str(uuid.uuid4())
+    return f"sitemill-{request_id}-{digest}"

@@ -20,7 +20,8 @@ from sitemill.errors import StateError
 from sitemill.github.settings import Settings
 from sitemill.messages import redact
 from sitemill.outputs import STATE_NAME
-from sitemill.state.previous import PreviousState, download, previous_state
+from sitemill.state.download import download
+from sitemill.state.previous import PreviousState, previous_state
 
 
 @dataclass

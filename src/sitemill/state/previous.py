@@ -7,33 +7,23 @@ fail in every way a network can: each is one warning and a first run, never a fa
 
 from __future__ import annotations
 
-import http.client
 import logging
 import re
-import urllib.error
-import urllib.request
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.config.model import Config
 from sitemill.config.values import PREVIOUS_NONE
-from sitemill.errors import ConfigError, FetchError, RefusedError, StateError
+from sitemill.errors import ConfigError, RefusedError
 from sitemill.messages import redact
 from sitemill.safefs import read_regular
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
-from sitemill.state.fetch import deadline_open
-from sitemill.version import __version__
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TIMEOUT: Final = 10.0  # seconds per connect or read
-DEFAULT_DEADLINE: Final = 60.0  # seconds for all of it: connect, headers, redirects, body
-_GZIP_MAGIC: Final = b"\x1f\x8b"
-_GONE: Final = frozenset({404, 410})
 _SCHEME: Final = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")  # one letter: a Windows drive
 
 
@@ -49,7 +39,7 @@ class PreviousState:
 def previous_state(
     location: str, *, fetch: Callable[[str], bytes | None] | None = None
 ) -> PreviousState:
-    """A path or an http(s) URL (read with ``fetch``, default ``fetch_url``); any other
+    """A path or an http(s) URL (read with ``fetch``, default state.download.fetch_url); any other
     scheme is a ConfigError naming ``previous_state``."""
     text = location.strip()
     scheme = _SCHEME.match(text)
@@ -67,7 +57,7 @@ def previous_state(
             f"{redact(text)!r} carries user info; the state is public and is fetched without "
             "credentials: name its URL without 'user@'",
         )
-    get = fetch_url if fetch is None else fetch
+    get = _fetch_url if fetch is None else fetch
     return PreviousState(text, lambda: get(text))
 
 
@@ -94,87 +84,7 @@ def read_previous_file(path: Path, limit: int = MAX_STATE_READ_BYTES) -> bytes |
     return None
 
 
-def fetch_url(
-    url: str, *, timeout: float = DEFAULT_TIMEOUT, limit: int = MAX_STATE_READ_BYTES
-) -> bytes | None:
-    """``download``, where what goes wrong is a one-line warning and None: a previous state
-    named explicitly that is not there (404, 410) too."""
-    try:
-        data = download(url, timeout=timeout, limit=limit)
-    except StateError as exc:
-        log.warning("%s; a first run", exc)
-        return None
-    if data is None:
-        log.warning("no previous state at %s (HTTP 404 or 410); a first run", redact(url))
-    return data
+def _fetch_url(url: str) -> bytes | None:
+    from sitemill.state.download import fetch_url  # the network's modules, only when needed
 
-
-def download(
-    url: str,
-    *,
-    timeout: float = DEFAULT_TIMEOUT,
-    limit: int = MAX_STATE_READ_BYTES,
-    deadline: float = DEFAULT_DEADLINE,
-) -> bytes | None:
-    """The bytes of the .gz file at ``url`` (at most MAX_REDIRECTS redirects followed, to
-    http(s) only, any host), None for a 404 or 410; StateError, one line, for any other
-    answer, a DNS, TLS or connection failure, ``timeout`` seconds of silence, an answer not
-    complete within ``deadline`` seconds (connecting, headers, redirects and body), or one of
-    more than ``limit`` bytes."""
-    request = urllib.request.Request(  # noqa: S310 (the scheme was checked: http(s) only)
-        url,
-        headers={
-            "User-Agent": f"sitemill/{__version__}",
-            "Accept": "application/gzip, application/octet-stream;q=0.9, */*;q=0.5",
-            "Accept-Encoding": "gzip",
-        },
-    )
-    what = f"cannot fetch the previous state {redact(url)}"
-    try:
-        with deadline_open(request, timeout=timeout, deadline=deadline) as (response, read):
-            body = read(limit)
-            encoding = response.headers.get("Content-Encoding", "")
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        if exc.code in _GONE:
-            return None
-        raise StateError(f"{what}: HTTP {exc.code} {_one_line(exc.reason)}") from exc
-    except FetchError as exc:
-        raise StateError(f"{what}: {exc}") from exc
-    except urllib.error.URLError as exc:
-        raise StateError(f"{what}: {_one_line(exc.reason)}") from exc
-    except TimeoutError as exc:
-        raise StateError(f"{what}: no answer within {timeout:g} s") from exc
-    except (OSError, http.client.HTTPException, ValueError) as exc:
-        raise StateError(f"{what}: {_one_line(exc) or type(exc).__name__}") from exc
-    return _decoded(body, encoding, limit, what)
-
-
-def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
-    """The bytes of the .gz file, whichever way the server sent it.
-
-    Without a Content-Encoding (GitHub Pages: application/gzip) the body is the file. With
-    ``Content-Encoding: gzip`` the server either declared the file itself as gzip-encoded
-    JSON (S3 with ContentEncoding metadata; decoding gives JSON: the body is the file) or
-    compressed the file once more on the fly (decoding gives the file: gzip again).
-    """
-    codings = [part.strip().lower() for part in encoding.split(",")]
-    codings = [coding for coding in codings if coding and coding != "identity"]
-    if not codings:
-        return body
-    if codings not in (["gzip"], ["x-gzip"]):
-        raise StateError(f"{what}: unexpected Content-Encoding {_one_line(encoding)!r}")
-    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-    try:
-        inner = inflater.decompress(body, limit + 1)
-    except zlib.error as exc:
-        raise StateError(f"{what}: Content-Encoding gzip, but {exc}") from exc
-    if len(inner) > limit:
-        raise StateError(f"{what}: larger than {limit:,} bytes decoded, so not one sitemill wrote")
-    if not inflater.eof:
-        raise StateError(f"{what}: Content-Encoding gzip, but the body is cut off")
-    return inner if inner.startswith(_GZIP_MAGIC) else body
-
-
-def _one_line(value: Any) -> str:
-    return " ".join(str(value).split())[:300]
+    return fetch_url(url)

@@ -1,0 +1,113 @@
+"""Downloading the live site's copy of the state: bounded, and every failure one line.
+
+Apart from state.previous so that http.client, ssl and email load only when a previous state
+is fetched (a Lambda cold start never fetches one).
+"""
+
+from __future__ import annotations
+
+import http.client
+import logging
+import urllib.error
+import urllib.request
+import zlib
+from typing import Any, Final
+
+from sitemill.errors import FetchError, StateError
+from sitemill.messages import redact
+from sitemill.state.bounded import MAX_STATE_READ_BYTES
+from sitemill.state.fetch import deadline_open
+from sitemill.version import __version__
+
+log = logging.getLogger("sitemill.state.previous")
+
+DEFAULT_TIMEOUT: Final = 10.0  # seconds per connect or read
+DEFAULT_DEADLINE: Final = 60.0  # seconds for all of it: connect, headers, redirects, body
+_GZIP_MAGIC: Final = b"\x1f\x8b"
+_GONE: Final = frozenset({404, 410})
+
+
+def fetch_url(
+    url: str, *, timeout: float = DEFAULT_TIMEOUT, limit: int = MAX_STATE_READ_BYTES
+) -> bytes | None:
+    """``download``, where what goes wrong is a one-line warning and None: a previous state
+    named explicitly that is not there (404, 410) too."""
+    try:
+        data = download(url, timeout=timeout, limit=limit)
+    except StateError as exc:
+        log.warning("%s; a first run", exc)
+        return None
+    if data is None:
+        log.warning("no previous state at %s (HTTP 404 or 410); a first run", redact(url))
+    return data
+
+
+def download(
+    url: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    limit: int = MAX_STATE_READ_BYTES,
+    deadline: float = DEFAULT_DEADLINE,
+) -> bytes | None:
+    """The bytes of the .gz file at ``url`` (at most MAX_REDIRECTS redirects followed, to
+    http(s) only, any host), None for a 404 or 410; StateError, one line, for any other
+    answer, a DNS, TLS or connection failure, ``timeout`` seconds of silence, an answer not
+    complete within ``deadline`` seconds (connecting, headers, redirects and body), or one of
+    more than ``limit`` bytes."""
+    request = urllib.request.Request(  # noqa: S310 (the scheme was checked: http(s) only)
+        url,
+        headers={
+            "User-Agent": f"sitemill/{__version__}",
+            "Accept": "application/gzip, application/octet-stream;q=0.9, */*;q=0.5",
+            "Accept-Encoding": "gzip",
+        },
+    )
+    what = f"cannot fetch the previous state {redact(url)}"
+    try:
+        with deadline_open(request, timeout=timeout, deadline=deadline) as (response, read):
+            body = read(limit)
+            encoding = response.headers.get("Content-Encoding", "")
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        if exc.code in _GONE:
+            return None
+        raise StateError(f"{what}: HTTP {exc.code} {_one_line(exc.reason)}") from exc
+    except FetchError as exc:
+        raise StateError(f"{what}: {exc}") from exc
+    except urllib.error.URLError as exc:
+        raise StateError(f"{what}: {_one_line(exc.reason)}") from exc
+    except TimeoutError as exc:
+        raise StateError(f"{what}: no answer within {timeout:g} s") from exc
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        raise StateError(f"{what}: {_one_line(exc) or type(exc).__name__}") from exc
+    return _decoded(body, encoding, limit, what)
+
+
+def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
+    """The bytes of the .gz file, whichever way the server sent it.
+
+    Without a Content-Encoding (GitHub Pages: application/gzip) the body is the file. With
+    ``Content-Encoding: gzip`` the server either declared the file itself as gzip-encoded
+    JSON (S3 with ContentEncoding metadata; decoding gives JSON: the body is the file) or
+    compressed the file once more on the fly (decoding gives the file: gzip again).
+    """
+    codings = [part.strip().lower() for part in encoding.split(",")]
+    codings = [coding for coding in codings if coding and coding != "identity"]
+    if not codings:
+        return body
+    if codings not in (["gzip"], ["x-gzip"]):
+        raise StateError(f"{what}: unexpected Content-Encoding {_one_line(encoding)!r}")
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        inner = inflater.decompress(body, limit + 1)
+    except zlib.error as exc:
+        raise StateError(f"{what}: Content-Encoding gzip, but {exc}") from exc
+    if len(inner) > limit:
+        raise StateError(f"{what}: larger than {limit:,} bytes decoded, so not one sitemill wrote")
+    if not inflater.eof:
+        raise StateError(f"{what}: Content-Encoding gzip, but the body is cut off")
+    return inner if inner.startswith(_GZIP_MAGIC) else body
+
+
+def _one_line(value: Any) -> str:
+    return " ".join(str(value).split())[:300]
