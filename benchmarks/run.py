@@ -4,7 +4,7 @@
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
 fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
-distributed-10m or lambda-start.
+tree-pool-5k, distributed-10m or lambda-start.
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -39,6 +39,9 @@ from history_bench import bench_history
 from lambda_bench import bench_lambda
 from plan_bench import KEYS, QUICK_KEYS, bench_plan
 from state_bench import bench_state
+from tree_pool_bench import PAGES as POOL_PAGES
+from tree_pool_bench import QUICK_PAGES as QUICK_POOL_PAGES
+from tree_pool_bench import bench_tree_pool
 from tree_shards_bench import bench_tree_shards
 from validate_bench import URLS, bench_validate
 
@@ -398,6 +401,18 @@ def bench_tree_sharded(ctx: Context) -> Section:
     return section
 
 
+def bench_tree_pool_5k(ctx: Context) -> Section:
+    pages = QUICK_POOL_PAGES if ctx.quick else POOL_PAGES
+    section = Section(
+        "tree-pool-5k", f"`sitemill build`, {pages:,} pages of 100 KB: every core vs one process"
+    )
+    cores = len(os.sched_getaffinity(0))
+    bench_tree_pool(
+        section, sitemill=ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat, cores=cores
+    )
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
@@ -411,6 +426,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "extensions-30k": bench_extensions_30k,
     "plan-100m": bench_plan_100m,
     "tree-sharded": bench_tree_sharded,
+    "tree-pool-5k": bench_tree_pool_5k,
     "distributed-10m": bench_distributed_10m,
     "lambda-start": bench_lambda_start,
 }

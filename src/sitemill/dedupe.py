@@ -51,7 +51,19 @@ class SeenUrls:
 
     def add(self, url: str) -> bool:
         """Record ``url``; True if it was not seen before."""
-        return self.add_many([url])[0]
+        if self._count >= self._limit:
+            self._resize(len(self._slots) * 2)
+        key = _key(url)
+        slots = self._slots
+        size = len(slots)
+        index = key % size
+        while found := slots[index]:
+            if found == key:
+                return False
+            index = index + 1 if index + 1 < size else 0
+        slots[index] = key
+        self._count += 1
+        return True
 
     def add_many(self, urls: list[str]) -> list[bool]:
         """``add`` for each URL, in order: one tight loop for the blocks of a long list."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -59,6 +59,24 @@ def cut(items: Sequence[T], workers: int) -> list[Sequence[T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
+class EarlyStart:
+    """Starts the fork server as soon as MIN_POOL_BYTES of work has been seen (while a tree
+    is listed, say), so that its start and imports overlap with what this process does
+    before the pool is needed. A site too small for a pool never starts one."""
+
+    def __init__(self, setting: int | None) -> None:
+        """``setting``: the pool's size setting (None: the machine's cores; 1: no pool)."""
+        self._left = MIN_POOL_BYTES if pool_size(setting, MIN_POOL_BYTES) > 1 else None
+
+    def see(self, size: int) -> None:
+        """Count ``size`` bytes of work; start the fork server when they are enough."""
+        if self._left is not None:
+            self._left -= size
+            if self._left <= 0:
+                self._left = None
+                _start_fork_server()
+
+
 class WorkPool:
     """Runs ``map(work, chunks)`` on up to ``workers`` processes, started on first need."""
 
@@ -88,16 +106,18 @@ class WorkPool:
 
     def map(self, work: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
         """``work`` of each chunk, in order; in this process when there are no workers."""
+        return list(self.imap(work, chunks))
+
+    def imap(self, work: Callable[[T], R], chunks: Sequence[T]) -> Iterator[R]:
+        """``map``, each result as soon as it and those before it are done: every chunk is
+        handed to the workers now, so they go on while the caller uses the first results
+        (in this process, each chunk is worked when its result is asked for)."""
         executor = self._start() if len(chunks) > 1 else None
         if executor is None:
-            return [work(chunk) for chunk in chunks]
+            return map(work, chunks)
         level = logging.getLogger(_LOGGER).getEffectiveLevel()
-        results = []
-        for result, records in executor.map(_run_logged, repeat(work), chunks, repeat(level)):
-            for record in records:
-                logging.getLogger(record.name).handle(record)
-            results.append(result)
-        return results
+        done = executor.map(_run_logged, repeat(work), chunks, repeat(level))
+        return _logged(done)
 
     def _start(self) -> ProcessPoolExecutor | None:
         if self._executor is None and not self._failed:
@@ -124,6 +144,23 @@ def _context() -> BaseContext:
         context.set_forkserver_preload(["sitemill.jobs.treehistory"])
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _start_fork_server() -> None:
+    try:
+        if _context().get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
+    except (OSError, ImportError, ValueError) as exc:  # (the pool says why, if it is needed)
+        log.debug("fork server not started ahead: %s", exc)
+
+
+def _logged(done: Iterator[tuple[R, list[logging.LogRecord]]]) -> Iterator[R]:
+    for result, records in done:
+        for record in records:
+            logging.getLogger(record.name).handle(record)
+        yield result
 
 
 def _nothing(_: int) -> None:

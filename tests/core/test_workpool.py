@@ -73,3 +73,26 @@ def test_pool_size_follows_the_setting_and_the_work(monkeypatch: pytest.MonkeyPa
     assert pool_size(None, MIN_POOL_BYTES - 1) == 1  # a small site: no processes started
     assert pool_size(1, 10 * MIN_POOL_BYTES) == 1
     assert pool_size(1_000, MIN_POOL_BYTES) == workpool.MAX_WORKERS
+
+
+def test_the_fork_server_starts_early_only_for_enough_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[bool] = []
+    monkeypatch.setattr(workpool, "_start_fork_server", lambda: started.append(True))
+    monkeypatch.setattr(workpool, "machine_cores", lambda: 4)
+    small = workpool.EarlyStart(None)
+    small.see(MIN_POOL_BYTES - 1)
+    assert started == []  # a site too small for a pool starts nothing
+    small.see(1)
+    small.see(MIN_POOL_BYTES)
+    assert started == [True]  # once, however much more comes
+    one = workpool.EarlyStart(1)
+    one.see(10 * MIN_POOL_BYTES)
+    monkeypatch.setattr(workpool, "machine_cores", lambda: 1)
+    workpool.EarlyStart(None).see(10 * MIN_POOL_BYTES)
+    assert started == [True]  # one worker asked for, or one core: no pool, no server
+
+
+def test_starting_the_fork_server_early_is_harmless() -> None:
+    workpool._start_fork_server()  # (the pool that follows uses it)
+    with WorkPool(2) as pool:
+        assert pool.map(square_all, [[1], [2], [3]]) == [[1], [4], [9]]

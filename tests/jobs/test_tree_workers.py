@@ -4,16 +4,23 @@ process (a worker's log records reaching this process: tests/core/test_workpool.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gitutil import commit, make_repo
 from sitemill import workpool
 from sitemill.config.model import load_config
+from sitemill.errors import SourceError
+from sitemill.jobs import treedates
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME
 from sitemill.sinks import LocalDirSink
+from sitemill.sources.page import Page
+from sitemill.sources.tree import TreeFile
 
 BASE = "https://example.com/"
 WHEN = ("2024-01-10 09:00:00", "2024-02-20 10:00:00", "2024-03-30 11:00:00")
@@ -81,3 +88,66 @@ def test_one_worker_and_four_write_the_same_bytes(
     again_one = outputs(repo, tmp_path / "one", 1)
     again_four = outputs(repo, tmp_path / "four", 4)
     assert again_one == again_four == one
+
+
+def plain_site(folder: Path) -> Path:
+    """Pages with no git history (mtime dates): the pipeline takes them as workers read."""
+    folder.mkdir()
+    for n in range(60):
+        path = folder / f"p{n}.html"
+        path.write_text(page(n, "Words.", 1))
+        os.utime(path, (1_700_000_000 + n, 1_700_000_000 + n))
+    return folder
+
+
+def test_without_history_the_pipeline_starts_before_the_last_chunk_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = plain_site(tmp_path / "site")
+    monkeypatch.setattr(workpool, "MIN_POOL_BYTES", 0)
+    events: list[str] = []
+    real_take, real_pages = treedates.PageReads._take, treedates.TreeDating.pages
+
+    def take(self: treedates.PageReads) -> None:
+        events.append("chunk")
+        real_take(self)
+
+    def pages(self: treedates.TreeDating, files: Iterable[TreeFile]) -> Iterator[Page]:
+        for item in real_pages(self, files):
+            events.append("page")
+            yield item
+
+    monkeypatch.setattr(treedates.PageReads, "_take", take)
+    monkeypatch.setattr(treedates.TreeDating, "pages", pages)
+    one = outputs(folder, tmp_path / "one", 1)
+    assert events == ["chunk"] + ["page"] * 60  # one process: read first, then the pipeline
+    events.clear()
+    four = outputs(folder, tmp_path / "four", 4)
+    assert events.count("chunk") == len(workpool.cut(range(60), 4)) > 1
+    assert events.index("page") < len(events) - 1 - events[::-1].index("chunk")
+    assert one == four
+    text = one["sitemap.xml"].decode()
+    assert "p3.html" not in text and "p1.html" not in text  # noindex, canonical: both read
+    assert "<loc>https://example.com/p58.html</loc><lastmod>2023-11-14T22:14:18+00:00" in text
+
+
+def test_a_chunk_that_fails_late_publishes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = plain_site(tmp_path / "site")
+    monkeypatch.setattr(workpool, "MIN_POOL_BYTES", 0)
+    # Threads stand in for the processes, so that the failure below reaches the workers.
+    monkeypatch.setattr(workpool, "_executor", lambda workers: ThreadPoolExecutor(workers))
+    real_chunk = treedates._read_chunk
+
+    def failing(*arguments: Any) -> treedates.PageReads:
+        files = arguments[-1][0]
+        if any(file.path == "p58.html" for file in files):
+            raise SourceError(f"cannot read {folder / 'p58.html'}: Input/output error")
+        return real_chunk(*arguments)
+
+    monkeypatch.setattr(treedates, "_read_chunk", failing)
+    out = tmp_path / "out"
+    with pytest.raises(SourceError, match=r"p58\.html: Input/output error"):
+        outputs(folder, out, 4)
+    assert not out.exists() or not [name for name in os.listdir(out) if name.endswith(".xml")]

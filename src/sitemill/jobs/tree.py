@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,11 +25,12 @@ from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order
 from sitemill.sinks import Sink
-from sitemill.sources.tree import WalkSkips, walk_tree
+from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.workpool import EarlyStart
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +56,7 @@ def build_from_tree(
     """
     own = _outputs_prefix(site_dir, output_dir)
     skipped = WalkSkips()
-    files = [
-        file
-        for file in walk_tree(site_dir, skipped)
-        if is_candidate(config, file.path) and not _is_output(file.path, own)
-    ]
+    files = _list_pages(config, site_dir, own, skipped)
     warnings = skipped.messages()
     for message in warnings:
         log.warning("%s", message)
@@ -66,31 +64,48 @@ def build_from_tree(
     dating = _start_dating(config, sink, state_store, previous, warnings)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
     known = dating.known if dating is not None else None
-    dating_mode, git_dates, newest, reads = read_pages_and_history(
-        config, site_dir, files, robots, warnings, known=known, remember=remember
-    )
-    plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, remember=remember)
-    if dating is not None:
-        plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier
-        plan.known, plan.first_run = dating.known, dating.first_run
-    report = build_from_pages(
-        config,
-        plan.pages(files),
-        sink,
-        robots=robots,
-        read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
-        lastmod=dating_mode,
-        warnings=warnings,
-        progress=progress,
-        robots_source=robots_data,  # the same file when the output folder is the site
-        remembered=() if dating is None else dating.known.outputs,
-        on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
-        has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
-        shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
-    )
+    with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
+        dating_mode, git_dates, newest, reads = read_pages_and_history(
+            config, site_dir, files, robots, warnings, known=known, remember=remember, stack=stack
+        )
+        plan = TreeDating(
+            dating_mode, config.lastmod_precision, git_dates, newest, remember=remember
+        )
+        if dating is not None:
+            plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier
+            plan.known, plan.first_run = dating.known, dating.first_run
+        report = build_from_pages(
+            config,
+            plan.pages(reads.follow(files)),
+            sink,
+            robots=robots,
+            read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
+            lastmod=dating_mode,
+            warnings=warnings,
+            progress=progress,
+            robots_source=robots_data,  # the same file when the output folder is the site
+            remembered=() if dating is None else dating.known.outputs,
+            on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
+            has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
+            shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
+        )
     if dating is not None:
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
     return report
+
+
+def _list_pages(
+    config: Config, site_dir: Path, own: str | None, skipped: WalkSkips
+) -> list[TreeFile]:
+    """The files that may be pages (include, exclude, not sitemill's outputs). With pages to
+    read whole (fingerprints, images), the pool's fork server starts during the walk."""
+    files = []
+    early = EarlyStart(config.workers if config.content_dates or config.images else 1)
+    for file in walk_tree(site_dir, skipped):
+        if is_candidate(config, file.path) and not _is_output(file.path, own):
+            files.append(file)
+            early.see(file.size)
+    return files
 
 
 def _keep_state(

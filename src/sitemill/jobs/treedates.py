@@ -4,7 +4,8 @@ and each page's lastmod from git history, the remembered state or its mtime."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -42,7 +43,8 @@ MAX_PAGE_BYTES = MAX_FINGERPRINT_BYTES
 @dataclass
 class PageReads:
     """What reading the pages found: facts that are not an ordinary page's (None: could not
-    be read) and, with content dates, each page's fingerprint."""
+    be read) and, with content dates, each page's fingerprint. While workers still read (see
+    read_pages), ``follow`` and ``complete`` take their chunks in."""
 
     facts: dict[str, PageFacts | None] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
@@ -50,6 +52,33 @@ class PageReads:
     earlier: dict[str, str] = field(default_factory=dict)
     # Pages whose fingerprint was left to the walk through git history (``defer``).
     deferred: set[str] = field(default_factory=set)
+    # The chunks still being read, in order, and how many files each covers.
+    _pending: Iterator[PageReads] = field(default_factory=lambda: iter(()), repr=False)
+    _sizes: deque[int] = field(default_factory=deque, repr=False)
+    _taken: int = 0  # files whose chunk is in
+
+    def add(self, part: PageReads) -> None:
+        self.facts.update(part.facts)
+        self.fingerprints.update(part.fingerprints)
+        self.earlier.update(part.earlier)
+        self.deferred |= part.deferred
+
+    def follow(self, files: list[TreeFile]) -> Iterator[TreeFile]:
+        """``files`` (those read_pages was given), each once what was read of it is in."""
+        for index, file in enumerate(files):
+            while index >= self._taken and self._sizes:
+                self._take()
+            yield file
+
+    def complete(self) -> PageReads:
+        """Take every chunk in; return self."""
+        while self._sizes:
+            self._take()
+        return self
+
+    def _take(self) -> None:
+        self.add(next(self._pending))
+        self._taken += self._sizes.popleft()
 
 
 def read_pages(
@@ -63,6 +92,7 @@ def read_pages(
     known: Mapping[str, str] | None = None,
     pool: WorkPool | None = None,
     defer: frozenset[str] = frozenset(),
+    stream: bool = False,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
@@ -71,20 +101,18 @@ def read_pages(
     not the run's. ``known``: the fingerprints of pages whose bytes an earlier run
     fingerprinted (their git blob): not computed again, and only the head is read unless
     images need the body. ``pool``: worker processes that read chunks of ``files`` (the
-    result is the same with any number)."""
+    result is the same with any number); with ``stream``, what they read is taken in as the
+    caller follows the files (PageReads.follow), so that this process goes on with the first
+    pages while the workers read the rest."""
     known = known or {}
     chunks = [
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
         for chunk in cut(files, 1 if pool is None else pool.workers)
     ]
     work = partial(_read_chunk, config, robots, site, whole, earlier, defer)
-    reads = PageReads()
-    for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
-        reads.facts.update(part.facts)
-        reads.fingerprints.update(part.fingerprints)
-        reads.earlier.update(part.earlier)
-        reads.deferred |= part.deferred
-    return reads
+    parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
+    reads = PageReads(_pending=parts, _sizes=deque(len(chunk) for chunk, _ in chunks))
+    return reads if stream and pool is not None else reads.complete()
 
 
 def _read_chunk(
@@ -177,7 +205,7 @@ class TreeDating:
     # those it leaves out (a state published with the site names no page the sitemaps hide).
     remember: State = field(default_factory=State)
 
-    def pages(self, files: list[TreeFile]) -> Iterator[Page]:
+    def pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
         for file in files:
             if self.mode is LastmodMode.NONE:
                 yield Page(file.path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
@@ -58,11 +59,13 @@ def read_pages_and_history(
     *,
     known: State | None,
     remember: State,
+    stack: ExitStack,
 ) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
     """The pages' facts (and fingerprints), and git's dates, or (with content dates: the last
     run's state ``known``) content dates from git with each file's last commit. The blob
     fingerprints ``known`` remembers under this run's fingerprint key are not read again;
-    ``remember`` gets this run's."""
+    ``remember`` gets this run's. The worker processes stay up until ``stack`` closes: without
+    a walk through git history, the reads come in as the caller follows the files."""
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
     main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
@@ -70,17 +73,14 @@ def read_pages_and_history(
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
     work = _work_bytes(config, files, remembered, by_content)
-    with (
-        WorkPool(pool_size(config.workers, work)) as workers,
-        ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool,
-    ):
+    workers = stack.enter_context(WorkPool(pool_size(config.workers, work)))
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(
             _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
         )
         root = Root(site_dir)
-        # With many pages to fingerprint, the walk back through git takes the current
-        # fingerprint of each file it walks, just before its older versions (their lines in
-        # memory: html.linememo); it waits for git log.
+        # With many pages, the walk through git fingerprints the current version of each file
+        # it walks, just before its older ones (html.linememo); it waits for git log.
         defer = by_content and earlier is None and work >= MIN_POOL_BYTES
         walked = _walked(history, workers) if defer else frozenset()
         reads = read_pages(
@@ -93,11 +93,12 @@ def read_pages_and_history(
             known=remembered,
             pool=workers,
             defer=walked,
+            stream=True,
         )
         mode, found = history.result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
-        # (A LineMemo pickles empty: each worker fills its own.)
+        reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
         fingerprint = partial(fingerprint_file, ignore=ignore, main=main, memo=LineMemo())
         unread = (reads.deferred, partial(read_whole, root))
         dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers, unread)

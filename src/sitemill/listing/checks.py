@@ -130,7 +130,12 @@ class PageChecks:
             return iter((entry,))
         target = None
         if facts is not None and facts.canonical is not None:
-            resolved, named = self._canonical_key(entry.loc, facts)
+            resolved: str | None
+            named: str | None
+            if facts.canonical == entry.loc:  # the usual case: the page names itself as listed
+                resolved, named = entry.loc, key
+            else:
+                resolved, named = self._canonical_key(entry.loc, facts)
             if named is not None and named.startswith(self.site_key):
                 target = self.aliases.names(named, own=key)
             else:  # off the site, or no http(s) URL at all
