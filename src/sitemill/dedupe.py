@@ -40,30 +40,28 @@ class SeenUrls:
         if not isinstance(url, str):
             return False
         key = _key(url)
-        slots = self._slots
-        size = len(slots)
-        index = key % size
-        while found := slots[index]:
-            if found == key:
-                return True
-            index = index + 1 if index + 1 < size else 0
-        return False
+        return self._slots[self._find(key)] == key
 
     def add(self, url: str) -> bool:
         """Record ``url``; True if it was not seen before."""
         if self._count >= self._limit:
             self._resize(len(self._slots) * 2)
         key = _key(url)
+        index = self._find(key)
+        if self._slots[index] == key:
+            return False
+        self._slots[index] = key
+        self._count += 1
+        return True
+
+    def _find(self, key: int) -> int:
+        """The slot that holds ``key``, or the empty one where it would go."""
         slots = self._slots
         size = len(slots)
         index = key % size
-        while found := slots[index]:
-            if found == key:
-                return False
+        while (found := slots[index]) and found != key:
             index = index + 1 if index + 1 < size else 0
-        slots[index] = key
-        self._count += 1
-        return True
+        return index
 
     def add_many(self, urls: list[str]) -> list[bool]:
         """``add`` for each URL, in order: one tight loop for the blocks of a long list."""
