@@ -401,5 +401,12 @@ def test_adversarial_heads_take_linear_time(shape: str) -> None:
     # Page facts come from 64 KiB: the worst of them stays well under 50 ms.
     assert timing.within_budget(head_is_noindex, make(PAGE_FACTS_BYTES)[:PAGE_FACTS_BYTES], 0.050)
     # Four times the input takes about four times as long (sixteen if it were quadratic).
-    small, large = per_call(make(PAGE_FACTS_BYTES), make(4 * PAGE_FACTS_BYTES))
+    # A miss is measured again, longer, before it counts: under a parallel suite the other
+    # worker can slow the large samples alone (seen: 6x one run, 3.6x the next).
+    for sample_seconds in (0.015, 0.060):
+        small, large = per_call(
+            make(PAGE_FACTS_BYTES), make(4 * PAGE_FACTS_BYTES), sample_seconds=sample_seconds
+        )
+        if large < 8 * small:
+            break
     assert large < 8 * small, (small, large)
