@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
+from itertools import chain
 from typing import NamedTuple
 
 
@@ -66,3 +68,39 @@ class Skip:
     path: str
     reason: SkipReason
     detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class UrlBlock:
+    """Consecutive entries of a URL list in columns: what the block renderer writes at once.
+
+    Each loc is absolute and percent-encoded, so ASCII (XML escaping is the template's job);
+    ``lastmods`` holds each entry's W3C datetime or None, or is None when no entry has one.
+    ``lines``: the same entries as the list wrote them, ``loc<TAB>lastmod\\n`` each (or
+    ``loc\\n`` when ``lastmods`` is None), when they were read so: a renderer may then write
+    the whole block by replacing its separators instead of joining its fields.
+    """
+
+    locs: list[bytes]
+    lastmods: list[bytes] | list[bytes | None] | None
+    lines: bytes | None = None
+
+    def entries(self) -> Iterator[Entry]:
+        """The block as entries, for a renderer that takes one entry at a time."""
+        locs = [loc.decode("ascii") for loc in self.locs]
+        if self.lastmods is None:
+            return map(Entry, locs)
+        stamps = [stamp.decode("ascii") if stamp else None for stamp in self.lastmods]
+        return map(Entry, locs, stamps)
+
+
+class UrlBlocks(Iterator[Entry]):
+    """A URL list's entries, a block at a time (``blocks``) for a renderer that writes
+    whole blocks, else one entry at a time: iterate one way or the other, not both."""
+
+    def __init__(self, blocks: Iterator[UrlBlock]) -> None:
+        self.blocks = blocks
+        self._entries: Iterator[Entry] = chain.from_iterable(b.entries() for b in blocks)
+
+    def __next__(self) -> Entry:
+        return next(self._entries)

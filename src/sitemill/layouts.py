@@ -3,7 +3,7 @@ names (sitemill.shards.layout); and what is published last of all (sitemap.html,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
@@ -12,8 +12,8 @@ from sitemill.errors import NoPagesError
 from sitemill.htmlmap.output import HtmlSitemap
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name, stored_digest
 from sitemill.publish import Publisher
+from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
-from sitemill.render.split import RenderedSitemap
 from sitemill.report import WriteResult
 from sitemill.robots_lines import replace_sitemap_lines
 from sitemill.shards.layout import ShardSetup, render_shards, sorted_entries
@@ -44,13 +44,14 @@ class Out:
         result.url_count = sitemap.url_count
         result.entry_files.append(name)
         result.files.append(name)
-        self.renderer.check(name, sitemap.data)
+        data = sitemap.data
+        self.renderer.check(name, data)
         self.robots = rendered_last(
             self.html, self.renderer, self.sink, self.config, result, self.robots_source
         )
         self.publisher = publisher_for()
-        self.publisher.put(name, sitemap.data)
-        note_sitemap(result, name, sitemap.data, sitemap)
+        self.publisher.put(name, data)
+        note_sitemap(result, name, data, sitemap)
         result.entry_digest = result.sitemaps[name][2]
 
 
@@ -59,7 +60,9 @@ def split_children(
 ) -> Iterator[tuple[str, RenderedSitemap]] | None:
     """Children split by count, or (None) one file, published here."""
     first = _first(rendered)
-    second = next(rendered, None)
+    if first.last is False:  # the renderer knows more follow: no second file held to tell
+        return _numbered(_chain([first], rendered), suffix_of(out.config))
+    second = None if first.last else next(rendered, None)
     if second is None:
         out.single(first, publisher_for)
         return None
@@ -101,9 +104,15 @@ def shard_children(
     return ((child_name(file.shard, suffix), file.sitemap) for file in files)
 
 
-def note_sitemap(result: WriteResult, name: str, data: bytes, sitemap: RenderedSitemap) -> None:
-    """Remember what a sitemap file holds, as stored (``WriteResult.sitemaps``)."""
-    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, stored_digest(data))
+def note_sitemap(
+    result: WriteResult,
+    name: str,
+    stored: bytes | Iterable[bytes | memoryview],
+    sitemap: RenderedSitemap,
+) -> None:
+    """Remember what a sitemap file holds, as ``stored`` (its bytes whole or in parts:
+    ``WriteResult.sitemaps``)."""
+    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, stored_digest(stored))
 
 
 def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:
@@ -145,6 +154,7 @@ def _numbered(
     """Children split by count: sitemap-1.xml, sitemap-2.xml, ..."""
     for number, sitemap in enumerate(rendered, start=1):
         yield f"sitemap-{number}{suffix}", sitemap
+        del sitemap  # not held while the next one renders: one file in memory, not two
 
 
 def new_robots(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import Final
 
@@ -49,9 +50,15 @@ _CONTENT_TYPES: Final = {
 }
 
 
-def stored_digest(data: bytes) -> str:
-    """The MD5 (hex) of a file's bytes as stored: S3's ETag of one PUT (not a security use)."""
-    return hashlib.md5(data, usedforsecurity=False).hexdigest()
+def stored_digest(data: bytes | Iterable[bytes | memoryview]) -> str:
+    """The MD5 (hex) of a file's bytes as stored, whole or in parts: S3's ETag of one PUT
+    (not a security use)."""
+    if isinstance(data, bytes):
+        return hashlib.md5(data, usedforsecurity=False).hexdigest()
+    digest = hashlib.md5(usedforsecurity=False)
+    for part in data:
+        digest.update(part)
+    return digest.hexdigest()
 
 
 def is_own_name(name: str) -> bool:

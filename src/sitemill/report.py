@@ -6,13 +6,15 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
-from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.outputs import HTML_SITEMAP
-from sitemill.shards.plan import Plan
+
+if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
+    from sitemill.indexnow.run import IndexNowOutcome
+    from sitemill.shards.plan import Plan
 
 log = logging.getLogger(__name__)
 

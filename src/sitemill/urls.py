@@ -21,7 +21,6 @@ _PATH_SAFE = "/"
 _UNRESERVED_CHARS = string.ascii_letters + string.digits + "-._~"
 # Characters a URL may hold raw after its host (besides one "#" and valid "%" escapes).
 URI_CHARS = _UNRESERVED_CHARS + ":/?@!$&'()*+,;="
-URI_CHARS_CLASS = "[" + re.escape(URI_CHARS) + "]"  # for regular expressions elsewhere
 _NEEDS_ENCODING = re.compile(rf"[^{re.escape(URI_CHARS)}%]|%(?![0-9A-Fa-f]{{2}})")
 _URI_BYTES = URI_CHARS.encode("ascii")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")

@@ -21,8 +21,8 @@ from sitemill.layouts import Out, note_sitemap, rendered_last, shard_children, s
 from sitemill.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.publish import Publisher, StagedChild
 from sitemill.render.indexes import IndexItem
+from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
-from sitemill.render.split import RenderedSitemap
 from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
@@ -159,7 +159,7 @@ def _stage_children(
     config: Config,
     result: WriteResult,
     on_file: Callable[[str, int], None] | None,
-    check: Callable[[str, bytes], None],
+    check: Callable[[str, RenderedSitemap], None],
 ) -> list[_Child]:
     children: list[_Child] = []
     # Compressing and writing a child (zlib and file I/O release the GIL) overlaps with
@@ -167,10 +167,8 @@ def _stage_children(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-stage") as pool:
         pending: deque[Future[None]] = deque()
         for name, sitemap in rendered:
-            check(name, sitemap.data)
-            pending.append(
-                pool.submit(_stage_file, staging / name, sitemap.data, config.gzip, result, sitemap)
-            )
+            check(name, sitemap)
+            pending.append(pool.submit(_stage_file, staging / name, config.gzip, result, sitemap))
             children.append(_Child(name, sitemap.lastmod))
             result.files.append(name)
             result.url_count += sitemap.url_count
@@ -184,13 +182,15 @@ def _stage_children(
     return children
 
 
-def _stage_file(
-    path: Path, data: bytes, compress: bool, result: WriteResult, sitemap: RenderedSitemap
-) -> None:
+def _stage_file(path: Path, compress: bool, result: WriteResult, sitemap: RenderedSitemap) -> None:
     if compress:
-        data = gzip.compress(data, compresslevel=_GZIP_LEVEL, mtime=0)
-    path.write_bytes(data)
-    note_sitemap(result, path.name, data, sitemap)
+        data = gzip.compress(sitemap.data, compresslevel=_GZIP_LEVEL, mtime=0)
+        path.write_bytes(data)
+        note_sitemap(result, path.name, data, sitemap)
+        return
+    with path.open("wb") as file:  # in its parts: the file is never copied whole
+        file.writelines(sitemap.parts)
+    note_sitemap(result, path.name, sitemap.parts, sitemap)
 
 
 def _render_indexes(

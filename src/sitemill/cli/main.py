@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
@@ -119,9 +119,9 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
     try:
         with contextlib.ExitStack() as stack:
             if source == "-":
-                lines: TextIO = sys.stdin
+                lines: BinaryIO = sys.stdin.buffer
             else:
-                lines = stack.enter_context(open(source, encoding="utf-8", newline=""))
+                lines = stack.enter_context(open(source, "rb"))
             progress = stack.enter_context(terminal_progress(sys.stderr))
             try:  # a file or a redirected one: its size sizes the duplicate check
                 size_hint: int | None = os.fstat(lines.fileno()).st_size or None
@@ -135,8 +135,6 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
                 progress=progress,
                 size_hint=size_hint,
             )
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except OSError as exc:
         raise SourceError(f"cannot read {source}: {exc.strerror or exc}") from exc
     if not args.quiet:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Final
 
@@ -79,6 +78,8 @@ def read_config_file(path: Path, *, root: Path | None = None) -> dict[str, Any]:
 
 
 def _parse_toml(path: Path, raw: bytes) -> dict[str, Any]:
+    import tomllib  # (only a run with a config file reads one)
+
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

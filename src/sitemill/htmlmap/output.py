@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, RefusedError, SinkError
-from sitemill.html.generator import made_by_sitemill
 from sitemill.htmlmap.links import MAX_HTML_LINKS, LinkCollector
-from sitemill.htmlmap.page import page_variables
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, HTML_SITEMAP
 from sitemill.publish import Publisher
 from sitemill.render.htmlpage import MARKER
@@ -50,6 +48,8 @@ class HtmlSitemap:
             return
         _refuse_foreign(self.sink)
         entry_file = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
+        from sitemill.htmlmap.page import page_variables  # (the page's head: when there is one)
+
         variables = page_variables(
             collector.links(),
             base_url=self.config.base_url,
@@ -77,7 +77,7 @@ class HtmlSitemap:
             return
         sink = publisher.sink
         try:
-            if not made_by_sitemill(_read(sink) or b""):
+            if not _made_by_sitemill(_read(sink) or b""):
                 return  # someone's own page: not sitemill's to delete
             sink.delete(HTML_SITEMAP)
         except SinkError as exc:
@@ -88,6 +88,13 @@ class HtmlSitemap:
             result.warnings.append(message)
             return
         result.deleted.append(HTML_SITEMAP)
+
+
+def _made_by_sitemill(data: bytes) -> bool:
+    # (the HTML reader loads only when a sitemap.html is there to look at)
+    from sitemill.html.generator import made_by_sitemill
+
+    return made_by_sitemill(data)
 
 
 def _read(sink: Sink) -> bytes | None:
@@ -103,7 +110,7 @@ def _read(sink: Sink) -> bytes | None:
 def _refuse_foreign(sink: Sink) -> None:
     """A ConfigError when a sitemap.html that sitemill did not write sits where it would go."""
     data = sink.read(HTML_SITEMAP)  # a link or a FIFO there: a SinkError says so
-    if data is not None and not made_by_sitemill(data):
+    if data is not None and not _made_by_sitemill(data):
         raise ConfigError(
             "html_sitemap",
             f"{HTML_SITEMAP} is there already and sitemill did not write it (its head has no "

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable, Iterator
-from itertools import repeat
+from itertools import chain
+from typing import BinaryIO, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
-from sitemill.dedupe import SeenUrls
-from sitemill.entries import Entry, Skip, SkipReason
+from sitemill.dedupe import SeenUrlBytes
+from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
 from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
-from sitemill.sources.urllist import FastBlockReader, read_blocks, read_url_list
+from sitemill.sources.urlchunks import Chunk, PlainChunks, chunks_of_lines, read_chunks
+from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text
 from sitemill.writer import write_sitemaps
 
 
 def build_from_url_list(
     config: Config,
-    lines: Iterable[str],
+    lines: Iterable[str] | BinaryIO,
     sink: Sink,
     *,
     name: str = "-",
@@ -30,8 +33,10 @@ def build_from_url_list(
 ) -> Report:
     """Generate sitemaps from a URL list (one URL per line, optional TAB + lastmod).
 
-    ``size_hint``, the list's size in bytes when known, lets the duplicate check size its
-    table once from the first block's line length instead of growing (and copying) it.
+    ``lines``: the list's lines as text, or a binary stream of it (UTF-8), read a chunk at
+    a time. ``size_hint``, the list's size in bytes when known, lets the duplicate check
+    size its table once from the first chunk's line length instead of growing (and
+    copying) it.
     """
     refuse_shards_on(config, "a URL list's children")
     if config.indexnow is not IndexNowMode.OFF:
@@ -42,62 +47,101 @@ def build_from_url_list(
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = Tally(report.skipped, report.skips)
-    entries = _listed_entries(config, lines, name, tally.record, size_hint)
+    chunks = _chunks(lines)
+    entries = _listed_entries(config, chunks, name, tally.record, size_hint)
     report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
     report.warnings.extend(report.result.warnings)
     return report
 
 
+def _chunks(lines: Iterable[str] | BinaryIO) -> Iterator[Chunk]:
+    """A binary stream read a chunk at a time, or lines of text gathered in chunks."""
+    if hasattr(lines, "read") and not isinstance(lines, io.TextIOBase):
+        return read_chunks(cast(BinaryIO, lines))
+    return chunks_of_lines(lines)
+
+
 def _listed_entries(
     config: Config,
-    lines: Iterable[str],
+    chunks: Iterable[Chunk],
     name: str,
     record: Callable[[Skip], None],
     size_hint: int | None = None,
 ) -> Iterator[Entry]:
+    """The listed entries: in blocks (UrlBlocks) for a renderer that writes them a block
+    at a time, unless rules give entries a changefreq or priority (one entry at a time)."""
+    parts = _listed_parts(config, chunks, name, record, size_hint)
+    if config.rules:
+        return chain.from_iterable(
+            part.entries() if isinstance(part, UrlBlock) else part for part in parts
+        )
+    return UrlBlocks(part if isinstance(part, UrlBlock) else _block_of(part) for part in parts)
+
+
+def _listed_parts(
+    config: Config,
+    chunks: Iterable[Chunk],
+    name: str,
+    record: Callable[[Skip], None],
+    size_hint: int | None,
+) -> Iterator[UrlBlock | list[Entry]]:
+    """Each chunk's listed entries: a block when the chunk is plain (PlainChunks), else the
+    entries its lines give; each URL once."""
     filtering = bool(config.include or config.exclude or config.rules)
-    fast = (
-        FastBlockReader(config.base_url)
+    plain = (
+        PlainChunks(config.base_url)
         if not filtering and config.lastmod_precision is Precision.DATETIME
         else None
     )
     keep_lastmod = config.lastmod is not LastmodMode.NONE
-    seen = SeenUrls()
-    for first_line, block in read_blocks(lines):
-        if size_hint and first_line == 1:
-            line_bytes = sum(map(len, block)) / len(block)  # characters: close to bytes for URLs
-            seen.reserve(int(size_hint / max(line_bytes, 1.0) * 1.05))
-        simple = fast(block) if fast is not None else None
-        if simple is None:
-            yield from _listed_block(config, block, name, first_line, seen, record)
+    seen = SeenUrlBytes()
+    for chunk in chunks:
+        if size_hint and chunk.first_line == 1 and chunk.data:
+            line_bytes = len(chunk.data) / max(chunk.data.count(b"\n"), 1)
+            seen.reserve(int(size_hint / line_bytes * 1.05))
+        block = plain(chunk.data, keep_lastmod) if plain is not None else None
+        if block is None:
+            lines = io.StringIO(_text_of(chunk, name), newline="")
+            yield list(_listed_block(config, lines, name, chunk.first_line, seen, record))
             continue
-        locs = [loc for loc, _ in simple]
-        stamps = [stamp or None for _, stamp in simple] if keep_lastmod else [None] * len(locs)
-        if max(map(len, locs), default=0) > MAX_URL_LENGTH:
-            for loc in locs:
-                if len(loc) > MAX_URL_LENGTH:
-                    record(Skip(loc[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters"))
-            kept = [i for i, loc in enumerate(locs) if len(loc) <= MAX_URL_LENGTH]
-            locs, stamps = [locs[i] for i in kept], [stamps[i] for i in kept]
-        new = seen.add_many(locs)
-        if all(new):  # the usual block: every entry built in C
-            nothing = repeat(None)  # changefreq, priority, title, key
-            columns = (locs, stamps, nothing, nothing, repeat(()), repeat(()), nothing, nothing)
-            yield from map(Entry._make, zip(*columns, strict=False))  # repeat() never ends
-            continue
-        for loc, lastmod, first in zip(locs, stamps, new, strict=True):
-            if first:
-                yield Entry(loc, lastmod)
-            else:
-                record(Skip(loc, SkipReason.DUPLICATE))  # a list's repeats are dropped quietly
+        repeated = seen.repeats(block.locs)
+        yield _without(block, repeated, record) if repeated else block
+
+
+def _text_of(chunk: Chunk, name: str) -> str:
+    try:
+        return chunk.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = chunk.offset + exc.start
+        raise SourceError(f"{name}: not UTF-8 text ({exc.reason} at byte {at})") from exc
+
+
+def _without(block: UrlBlock, repeated: list[int], record: Callable[[Skip], None]) -> UrlBlock:
+    """The block without the entries at ``repeated`` (URLs listed before: dropped quietly)."""
+    dropped = set(repeated)
+    for position in repeated:
+        record(Skip(block.locs[position].decode("ascii"), SkipReason.DUPLICATE))
+    kept = [i for i in range(len(block.locs)) if i not in dropped]
+    locs = [block.locs[i] for i in kept]
+    lastmods = None if block.lastmods is None else [block.lastmods[i] for i in kept]
+    return UrlBlock(locs, lastmods)
+
+
+def _block_of(entries: list[Entry]) -> UrlBlock:
+    """Entries read line by line (no rule gave them more than a loc and a lastmod), as a
+    block."""
+    locs = [entry.loc.encode("utf-8") for entry in entries]
+    if not any(entry.lastmod for entry in entries):
+        return UrlBlock(locs, None)
+    return UrlBlock(locs, [e.lastmod.encode("ascii") if e.lastmod else None for e in entries])
 
 
 def _listed_block(
     config: Config,
-    block: list[str],
+    block: Iterable[str],
     name: str,
     first_line: int,
-    seen: SeenUrls,
+    seen: SeenUrlBytes,
     record: Callable[[Skip], None],
 ) -> Iterator[Entry]:
     """Read a block line by line: any URL, any W3C date, filters and rules."""
@@ -126,7 +170,7 @@ def _listed_block(
         if len(loc) > MAX_URL_LENGTH:
             record(Skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters"))
             continue
-        if not seen.add(loc):
+        if not seen.add(loc.encode("utf-8")):
             record(Skip(loc, SkipReason.DUPLICATE))  # a list's repeats are dropped quietly
             continue
         yield Entry(loc, lastmod if keep_lastmod else None, changefreq, priority)

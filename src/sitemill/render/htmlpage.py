@@ -14,7 +14,6 @@ from typing import Any, Final
 import jinja2
 
 from sitemill.errors import TemplateError
-from sitemill.html.generator import made_by_sitemill
 from sitemill.outputs import MAX_HTML_SITEMAP_BYTES
 from sitemill.render.environment import (
     HTML_TEMPLATE,
@@ -46,6 +45,8 @@ def render_html_page(environment: jinja2.Environment, variables: Mapping[str, An
     except Exception as exc:  # anything the template's code did (see template_error)
         raise template_error(HTML_TEMPLATE, exc) from exc
     data = b"".join(chunks)
+    from sitemill.html.generator import made_by_sitemill  # (the HTML reader: for pages only)
+
     if is_user_template(template) and not made_by_sitemill(data):
         raise TemplateError(
             f"template {HTML_TEMPLATE}: its page must keep {MARKER} in its <head>: by it "

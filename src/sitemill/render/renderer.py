@@ -10,7 +10,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from sitemill.entries import Entry
+from sitemill.entries import Entry, UrlBlocks
+from sitemill.render.blocks import render_block_sitemaps
+from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     INDEX_TEMPLATE,
     TEXT_TEMPLATE,
@@ -21,7 +23,9 @@ from sitemill.render.environment import (
 )
 from sitemill.render.htmlpage import render_html_page
 from sitemill.render.indexes import IndexItem, render_indexes
-from sitemill.render.split import RenderedSitemap, render_sitemaps
+from sitemill.render.lineform import line_form
+from sitemill.render.rendered import RenderedSitemap
+from sitemill.render.split import render_sitemaps
 from sitemill.render.wellformed import check_well_formed
 
 
@@ -44,7 +48,15 @@ class Renderer:
     def render_sitemaps(
         self, entries: Iterator[Entry], *, max_urls: int, max_bytes: int, extensions: bool = True
     ) -> Iterator[RenderedSitemap]:
-        """Stream entries into as many files as the limits need (see render.split)."""
+        """Stream entries into as many files as the limits need (see render.split); a URL
+        list's blocks a block at a time where the template allows (see render.blocks)."""
+        if isinstance(entries, UrlBlocks):
+            compiled = compile_template(self._template)
+            form = line_form(compiled) if compiled is not None else None
+            if compiled is not None and form is not None:
+                return render_block_sitemaps(
+                    entries.blocks, form, compiled, max_urls=max_urls, max_bytes=max_bytes
+                )
         return render_sitemaps(
             entries,
             self._template,
@@ -53,10 +65,10 @@ class Renderer:
             extensions=extensions,
         )
 
-    def check(self, name: str, data: bytes) -> None:
+    def check(self, name: str, data: bytes | RenderedSitemap) -> None:
         """A TemplateError naming the file when a user's XML template wrote ill-formed XML."""
         if self._checked:
-            check_well_formed(name, data)
+            check_well_formed(name, data if isinstance(data, bytes) else data.data)
 
     def render_indexes(
         self, items: list[IndexItem], *, max_per_index: int, max_bytes: int

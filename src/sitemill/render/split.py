@@ -13,7 +13,6 @@ import logging
 import operator
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import accumulate, islice
 from operator import attrgetter
 from typing import TypeVar
@@ -24,6 +23,7 @@ from sitemill.entries import Entry
 from sitemill.errors import TemplateError
 from sitemill.render.compiled import CompiledTemplate, try_compile_template
 from sitemill.render.environment import template_error
+from sitemill.render.rendered import RenderedSitemap
 
 # Entries rendered per step of the compiled path: large enough to keep the loop in C, small
 # enough that the lookahead past a file's end costs nothing.
@@ -34,15 +34,6 @@ _IMAGES = attrgetter("images")
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class RenderedSitemap:
-    """One finished sitemap file (uncompressed), with what an index needs to know of it."""
-
-    data: bytes
-    url_count: int
-    lastmod: str | None
 
 
 def _utf8_size(text: str) -> int:
@@ -133,7 +124,7 @@ def _render_compiled(
         del parts  # hold at most two copies of a file at a time, and only the bytes after
         data = text.encode("utf-8")
         del text
-        yield RenderedSitemap(data, count, lastmod)
+        yield RenderedSitemap((data,), count, lastmod)
 
 
 def _declaration_sizes(compiled: CompiledTemplate) -> tuple[int, int]:
@@ -229,7 +220,7 @@ def _render_with_jinja(
         if data == empty:
             raise TemplateError(f"template {template.name} does not iterate over 'entries'")
         lastmod = max(filter(None, map(_LASTMOD, batch[:count])), default=None)
-        yield RenderedSitemap(data, count, lastmod)
+        yield RenderedSitemap((data,), count, lastmod)
         carried = batch[count:]
 
 

@@ -18,7 +18,7 @@ from typing import Final
 
 from sitemill.entries import Entry
 from sitemill.errors import SitemillError
-from sitemill.render.split import RenderedSitemap
+from sitemill.render.rendered import RenderedSitemap
 from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import drop_empty, split
 from sitemill.shards.plan import DEFAULT_SHARD_FILL, ORDER_KEY, Order, Plan, shard_id
