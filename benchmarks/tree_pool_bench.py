@@ -111,6 +111,12 @@ def run_once(command: Sequence[str], scratch: Path, *, sample: bool = False) -> 
     return PoolRun(wall, peak[0], code, log_path.read_text(errors="replace"))
 
 
+def summed_pss(command: Sequence[str], scratch: Path) -> int | None:
+    """The largest sum of the PSS of ``command``'s processes over one run (None: it failed)."""
+    run = run_once(command, scratch, sample=True)
+    return run.memory_bytes if run.exit_code == 0 else None
+
+
 def _same_output(left: Path, right: Path) -> bool:
     names = sorted(path.name for path in left.iterdir())
     if names != sorted(path.name for path in right.iterdir()):

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import io
+import os
+
 import pytest
 
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
 from sitemill.jobs.urllist import build_from_url_list
+from sitemill.repeatfinder import ForkedRepeats
+from sitemill.report import Report
 from sitemill.sinks import MemorySink
+from sitemill.sources.urlchunks import read_chunks
 from xsd import assert_xsd_valid
 
 BASE = "https://example.com/"
@@ -176,3 +183,69 @@ def test_encoded_dot_segments_cannot_leave_the_base() -> None:
     )
     assert sink.files["sitemap.xml"].count(b"<url>") == 1
     assert report.skipped[SkipReason.OFF_SITE] == 1
+
+
+def test_the_duplicate_check_on_a_second_core_gives_the_same_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long list's repeats are found by a forked helper a block behind the reader
+    (sitemill.repeatfinder): the files and the report are those of one process, for plain
+    chunks and chunks read line by line, repeats within a chunk and across chunks."""
+    lines = []
+    for n in range(3_000):
+        url = f"{BASE}p/{n % 1_700}"
+        if n % 500 < 40:  # some chunks not plain: read line by line
+            url = url.replace("https://example.com", "HTTPS://Example.COM")
+        lines.append(f"{url}\t2024-01-{n % 28 + 1:02d}T00:00:00+00:00\n")
+    data = "".join(lines).encode()
+    monkeypatch.setattr(
+        "sitemill.jobs.urllist.read_chunks", functools.partial(read_chunks, size=4096)
+    )
+
+    def run(workers: int) -> tuple[MemorySink, Report]:
+        sink = MemorySink()
+        config = load_config({"base_url": BASE, "workers": workers})
+        return sink, build_from_url_list(config, io.BytesIO(data), sink, size_hint=len(data))
+
+    alone_sink, alone = run(1)
+    forks: list[int] = []
+    started = ForkedRepeats.__init__
+
+    def counted(self: ForkedRepeats, *args: object) -> None:
+        started(self, *args)  # type: ignore[arg-type]
+        forks.append(1)
+
+    monkeypatch.setattr(ForkedRepeats, "__init__", counted)
+    monkeypatch.setattr("sitemill.jobs.urllist.FORK_AT_BYTES", 4096)
+    monkeypatch.setattr("sitemill.repeatfinder._can_fork", lambda: True)
+    helped_sink, helped = run(2)
+    assert forks == [1]
+    assert helped_sink.files == alone_sink.files
+    assert alone.skipped[SkipReason.DUPLICATE] == 3_000 - 1_700
+    assert helped.skipped == alone.skipped and helped.skips == alone.skips
+
+
+def test_an_error_after_the_helper_started_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad line far into a long list read from a pipe (no size known: a helper once the
+    first chunk is full): the run stops with its error, nothing written, the helper gone."""
+    data = "".join(f"{BASE}p/{n}\n" for n in range(2_000)).encode() + b"\xff\n"
+    monkeypatch.setattr(
+        "sitemill.jobs.urllist.read_chunks", functools.partial(read_chunks, size=1024)
+    )
+    monkeypatch.setattr("sitemill.jobs.urllist.CHUNK_BYTES", 1024)
+    monkeypatch.setattr("sitemill.repeatfinder._can_fork", lambda: True)
+    helpers: list[int] = []
+    started = ForkedRepeats.__init__
+
+    def noted(self: ForkedRepeats, *args: object) -> None:
+        started(self, *args)  # type: ignore[arg-type]
+        helpers.append(self._pid or 0)
+
+    monkeypatch.setattr(ForkedRepeats, "__init__", noted)
+    sink = MemorySink()
+    with pytest.raises(SourceError, match="not UTF-8"):
+        build_from_url_list(load_config({"base_url": BASE}), io.BytesIO(data), sink)
+    assert sink.files == {}
+    assert len(helpers) == 1
+    with pytest.raises(ChildProcessError):  # (the helper was waited for)
+        os.waitpid(helpers[0], os.WNOHANG)

@@ -12,7 +12,7 @@ from sitemill.config.model import load_config
 from sitemill.dedupe import SeenUrlBytes
 from sitemill.entries import Entry, Skip, UrlBlock
 from sitemill.errors import SourceError
-from sitemill.jobs.urllist import _listed_block, _listed_entries
+from sitemill.jobs.urllist import _listed_block, _listed_entries, _unique
 from sitemill.sources.urlchunks import (
     MAX_LINE_BYTES,
     PlainChunks,
@@ -68,7 +68,7 @@ def run_chunks(data: bytes, size: int) -> Outcome:
     skips: list[Skip] = []
     try:
         chunks = read_chunks(io.BytesIO(data), size)
-        return list(_listed_entries(config, chunks, "urls.txt", skips.append)), skips
+        return list(_listed_entries(config, chunks, "urls.txt", skips.append)), by_reason(skips)
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
 
@@ -79,10 +79,19 @@ def run_slow(text: str) -> Outcome:
     skips: list[Skip] = []
     lines_ = io.StringIO(text.removeprefix("\ufeff"), newline="")
     try:
-        entries = list(_listed_block(config, lines_, "urls.txt", 1, SeenUrlBytes(), skips.append))
+        entries = list(_listed_block(config, lines_, "urls.txt", 1, skips.append))
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
-    return entries, skips
+    locs = [entry.loc.encode() for entry in entries]
+    unique = _unique(entries, SeenUrlBytes().repeats(locs), skips.append)
+    assert isinstance(unique, list)
+    return unique, by_reason(skips)
+
+
+def by_reason(skips: list[Skip]) -> list[Skip]:
+    """The skips of each reason in the list's order (a chunk's repeats are found after its
+    other skips, a chunk later)."""
+    return sorted(skips, key=lambda skip: skip.reason.value)
 
 
 @settings(max_examples=400, deadline=None)

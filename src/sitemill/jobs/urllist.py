@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import BinaryIO, cast
@@ -13,12 +14,13 @@ from sitemill.dedupe import SeenUrlBytes
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
 from sitemill.protocol import MAX_URL_LENGTH, Precision
+from sitemill.repeatfinder import FORK_AT_BYTES, RepeatFinder, repeat_finder
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
-from sitemill.sources.urlchunks import Chunk, PlainChunks, chunks_of_lines, read_chunks
+from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of_lines, read_chunks
 from sitemill.sources.urllist import read_url_list
-from sitemill.urls import encode_host, encode_uri_text
+from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
 from sitemill.writer import write_sitemaps
 
 
@@ -86,7 +88,8 @@ def _listed_parts(
     size_hint: int | None,
 ) -> Iterator[UrlBlock | list[Entry]]:
     """Each chunk's listed entries: a block when the chunk is plain (PlainChunks), else the
-    entries its lines give; each URL once."""
+    entries its lines give; each URL once. A long list's duplicate check runs on another
+    core, a block behind (sitemill.repeatfinder)."""
     filtering = bool(config.include or config.exclude or config.rules)
     plain = (
         PlainChunks(config.base_url)
@@ -94,18 +97,67 @@ def _listed_parts(
         else None
     )
     keep_lastmod = config.lastmod is not LastmodMode.NONE
-    seen = SeenUrlBytes()
-    for chunk in chunks:
-        if size_hint and chunk.first_line == 1 and chunk.data:
-            line_bytes = len(chunk.data) / max(chunk.data.count(b"\n"), 1)
-            seen.reserve(int(size_hint / line_bytes * 1.05))
-        block = plain(chunk.data, keep_lastmod) if plain is not None else None
-        if block is None:
-            lines = io.StringIO(_text_of(chunk, name), newline="")
-            yield list(_listed_block(config, lines, name, chunk.first_line, seen, record))
-            continue
-        repeated = seen.repeats(block.locs)
-        yield _without(block, repeated, record) if repeated else block
+    finder: RepeatFinder | None = None
+    waiting: deque[UrlBlock | list[Entry]] = deque()
+    try:
+        for chunk in chunks:
+            if finder is None:
+                fork = config.workers != 1 and _long(chunk, size_hint)
+                finder = repeat_finder(SeenUrlBytes(), _table_size(chunk, size_hint), fork=fork)
+            block = plain(chunk.data, keep_lastmod) if plain is not None else None
+            if block is None:
+                lines = io.StringIO(_text_of(chunk, name), newline="")
+                part: UrlBlock | list[Entry] = list(
+                    _listed_block(config, lines, name, chunk.first_line, record)
+                )
+            else:
+                part = block
+            finder.submit(_locs_of(part))
+            waiting.append(part)
+            while len(waiting) > finder.lag:
+                yield _unique(waiting.popleft(), finder.result(), record)
+        while waiting and finder:
+            yield _unique(waiting.popleft(), finder.result(), record)
+    finally:
+        if finder:
+            finder.close()
+
+
+def _long(first: Chunk, size_hint: int | None) -> bool:
+    """Whether a list is long enough to give its duplicate check a helper: FORK_AT_BYTES,
+    or of unknown length (a pipe) with a full first chunk (cut at a line's end: over half
+    CHUNK_BYTES). Judged at the first chunk: a later fork might copy a lock held by the
+    writer's thread."""
+    return size_hint >= FORK_AT_BYTES if size_hint else len(first.data) > CHUNK_BYTES // 2
+
+
+def _table_size(chunk: Chunk, size_hint: int | None) -> int:
+    """The URLs a list of ``size_hint`` bytes holds, judged by its first chunk (so that
+    the duplicate check sizes its table once instead of growing it), or 0."""
+    if not size_hint or not chunk.data:
+        return 0
+    line_bytes = len(chunk.data) / max(chunk.data.count(b"\n"), 1)
+    return int(size_hint / line_bytes * 1.05)
+
+
+def _locs_of(part: UrlBlock | list[Entry]) -> list[bytes]:
+    if isinstance(part, UrlBlock):
+        return part.locs
+    return [entry.loc.encode("utf-8") for entry in part]
+
+
+def _unique(
+    part: UrlBlock | list[Entry], repeated: list[int], record: Callable[[Skip], None]
+) -> UrlBlock | list[Entry]:
+    """The part without the URLs at ``repeated`` (listed before: dropped quietly)."""
+    if not repeated:
+        return part
+    if isinstance(part, UrlBlock):
+        return _without(part, repeated, record)
+    dropped = set(repeated)
+    for position in repeated:
+        record(Skip(part[position].loc, SkipReason.DUPLICATE))
+    return [entry for position, entry in enumerate(part) if position not in dropped]
 
 
 def _text_of(chunk: Chunk, name: str) -> str:
@@ -141,10 +193,10 @@ def _listed_block(
     block: Iterable[str],
     name: str,
     first_line: int,
-    seen: SeenUrlBytes,
     record: Callable[[Skip], None],
 ) -> Iterator[Entry]:
-    """Read a block line by line: any URL, any W3C date, filters and rules."""
+    """Read a block line by line: any URL, any W3C date, filters and rules (each URL as
+    often as listed: repeats are dropped after, _unique)."""
     base = config.base_url
     filtering = bool(config.include or config.exclude or config.rules)
     keep_lastmod = config.lastmod is not LastmodMode.NONE
@@ -170,27 +222,13 @@ def _listed_block(
         if len(loc) > MAX_URL_LENGTH:
             record(Skip(raw_url[:100], SkipReason.TOO_LONG, f"URL of {len(loc)} characters"))
             continue
-        if not seen.add(loc.encode("utf-8")):
-            record(Skip(loc, SkipReason.DUPLICATE))  # a list's repeats are dropped quietly
-            continue
         yield Entry(loc, lastmod if keep_lastmod else None, changefreq, priority)
 
 
 def _without_dot_segments(url: str) -> str:
     """The URL with "." and ".." path segments resolved (RFC 3986 section 5.2.4)."""
     parts = urlsplit(url)
-    segments = parts.path.split("/")
-    kept: list[str] = []
-    for index, segment in enumerate(segments):
-        last = index == len(segments) - 1
-        if segment in (".", ".."):
-            if segment == ".." and len(kept) > 1:
-                kept.pop()
-            if last:
-                kept.append("")
-        else:
-            kept.append(segment)
-    path = "/".join(kept) or "/"
+    path = remove_dot_segments(parts.path or "/")
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment))
 
 
