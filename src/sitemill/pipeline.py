@@ -12,13 +12,14 @@ from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.dedupe import SeenUrls
 from sitemill.entries import Alternate, Entry, Image, SkipReason
+from sitemill.errors import NoPagesError
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks, is_verification_file
 from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
+from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress, no_pages
 from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.shards.layout import ShardSetup
@@ -74,17 +75,20 @@ def build_from_pages(
     entries = _across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
-    report.result = write_sitemaps(
-        entries,
-        sink,
-        config,
-        on_file=file_progress(progress),
-        robots_source=robots_source,
-        extensions=extensions.alternates or extensions.images,
-        remembered=remembered,
-        shards=shards,
-        kept=kept,
-    )
+    try:
+        report.result = write_sitemaps(
+            entries,
+            sink,
+            config,
+            on_file=file_progress(progress),
+            robots_source=robots_source,
+            extensions=extensions.alternates or extensions.images,
+            remembered=remembered,
+            shards=shards,
+            kept=kept,
+        )
+    except NoPagesError:
+        raise no_pages(report.skipped) from None
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
+from sitemill.errors import NoPagesError
 from sitemill.outputs import HTML_SITEMAP
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
@@ -21,6 +22,9 @@ log = logging.getLogger(__name__)
 # Skips kept in full for reports and annotations; beyond this they are only counted.
 MAX_SKIPS_KEPT: Final = 1_000
 _WARNED: Final = frozenset({SkipReason.DUPLICATE, SkipReason.TOO_LONG, SkipReason.OFF_SITE})
+# Warnings of one reason before the rest are only counted: a list made for another site
+# would otherwise print a line for each of its million URLs (the summary counts them all).
+MAX_WARNINGS_PER_REASON: Final = 20
 
 Progress = Callable[[int], None]
 
@@ -99,6 +103,7 @@ class Tally:
         self.counts = report_skips
         self.kept = kept
         self.on_skip = on_skip
+        self.warned: Counter[SkipReason] = Counter()
 
     def skip(self, path: str, reason: SkipReason, detail: str = "") -> None:
         self.record(Skip(path, reason, detail))
@@ -112,7 +117,27 @@ class Tally:
         # Warn where the user would not expect a page to be missing; a skip without
         # detail (a URL list's repeated line) is only counted.
         if skip.detail and skip.reason in _WARNED:
+            self._warn(skip)
+
+    def _warn(self, skip: Skip) -> None:
+        warned = self.warned[skip.reason] = self.warned[skip.reason] + 1
+        if warned <= MAX_WARNINGS_PER_REASON:
             log.warning("skipped %s: %s (%s)", skip.path, skip.reason.value, skip.detail)
+        if warned == MAX_WARNINGS_PER_REASON:
+            log.warning(
+                "more skipped as %s are counted, not shown (the summary gives how many)",
+                skip.reason.value,
+            )
+
+
+def no_pages(skipped: Counter[SkipReason]) -> NoPagesError:
+    """The error of a run that found nothing to list, saying what it left out and why."""
+    if not skipped:
+        why = "none found, or none matched include/exclude"
+    else:
+        counts = ", ".join(f"{reason.value} {count:,}" for reason, count in skipped.most_common())
+        why = f"every page found was left out ({counts})"
+    return NoPagesError(f"no pages to list: {why}; nothing was written")
 
 
 def file_progress(progress: Progress | None) -> Callable[[str, int], None] | None:

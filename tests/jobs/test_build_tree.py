@@ -278,6 +278,18 @@ def test_empty_site_is_a_clear_error_and_writes_nothing(
     assert not out.exists()
 
 
+def test_a_site_of_only_left_out_pages_says_why(make_site: SiteMaker, tmp_path: Path) -> None:
+    """Every page noindex (a staging build deployed by mistake): the error says so."""
+    noindex = page(head='<meta name="robots" content="noindex">')
+    site = make_site({f"p{n}.html": noindex for n in range(3)})
+    config = load_config({"base_url": BASE_URL})
+    with pytest.raises(SourceError) as raised:
+        build_from_tree(config, site, LocalDirSink(tmp_path / "out"))
+    assert str(raised.value) == (
+        "no pages to list: every page found was left out (noindex 3); nothing was written"
+    )
+
+
 def test_full_build_to_disk_is_valid_and_deterministic(
     make_site: SiteMaker, tmp_path: Path
 ) -> None:

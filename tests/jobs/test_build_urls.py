@@ -249,3 +249,37 @@ def test_an_error_after_the_helper_started_loses_nothing(monkeypatch: pytest.Mon
     assert len(helpers) == 1
     with pytest.raises(ChildProcessError):  # (the helper was waited for)
         os.waitpid(helpers[0], os.WNOHANG)
+
+
+def test_a_list_for_another_site_warns_a_few_times_and_says_why_nothing_was_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A careless user's wrong --base-url: 5,000 off-site URLs give 20 warnings and one
+    line saying the rest are counted, and the error names the reason and the count."""
+    lines = [f"https://www.example.org/p/{n}\n" for n in range(5_000)]
+    with caplog.at_level("WARNING", logger="sitemill"), pytest.raises(SourceError) as raised:
+        build(lines)
+    assert str(raised.value) == (
+        "no pages to list: every page found was left out (off site 5,000); nothing was written"
+    )
+    warnings = [record.getMessage() for record in caplog.records]
+    assert len(warnings) == 21
+    assert warnings[0].startswith("skipped https://www.example.org/p/0: off site")
+    assert (
+        warnings[-1]
+        == "more skipped as off site are counted, not shown (the summary gives how many)"
+    )
+
+
+def test_a_few_skips_of_each_reason_are_each_shown(caplog: pytest.LogCaptureFixture) -> None:
+    lines = [f"https://www.example.org/p/{n}\n" for n in range(3)]
+    lines += [f"{BASE}{'x' * 2_100}{n}\n" for n in range(3)] + [f"{BASE}ok\n"]
+    with caplog.at_level("WARNING", logger="sitemill"):
+        sink, _ = build(lines)
+    assert sink.files["sitemap.xml"].count(b"<url>") == 1
+    assert len(caplog.records) == 6
+
+
+def test_an_empty_list_says_nothing_was_found() -> None:
+    with pytest.raises(SourceError, match="none found, or none matched include/exclude"):
+        build(["# only a comment\n"])
