@@ -11,15 +11,15 @@ from sitemill.alternates.clusters import ClusterResolver
 from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.dedupe import SeenUrls
+from sitemill.emptyrun import says_why_nothing
 from sitemill.entries import Alternate, Entry, Image, SkipReason
-from sitemill.errors import NoPagesError
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks, is_verification_file
 from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress, no_pages
+from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.shards.layout import ShardSetup
@@ -75,7 +75,7 @@ def build_from_pages(
     entries = _across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
-    try:
+    with says_why_nothing(report.skipped):
         report.result = write_sitemaps(
             entries,
             sink,
@@ -87,8 +87,6 @@ def build_from_pages(
             shards=shards,
             kept=kept,
         )
-    except NoPagesError:
-        raise no_pages(report.skipped) from None
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):

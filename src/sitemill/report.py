@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
-from sitemill.errors import NoPagesError
 from sitemill.outputs import HTML_SITEMAP
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
@@ -120,24 +119,11 @@ class Tally:
             self._warn(skip)
 
     def _warn(self, skip: Skip) -> None:
-        warned = self.warned[skip.reason] = self.warned[skip.reason] + 1
-        if warned <= MAX_WARNINGS_PER_REASON:
+        self.warned[skip.reason] += 1
+        if (warned := self.warned[skip.reason]) <= MAX_WARNINGS_PER_REASON:
             log.warning("skipped %s: %s (%s)", skip.path, skip.reason.value, skip.detail)
         if warned == MAX_WARNINGS_PER_REASON:
-            log.warning(
-                "more skipped as %s are counted, not shown (the summary gives how many)",
-                skip.reason.value,
-            )
-
-
-def no_pages(skipped: Counter[SkipReason]) -> NoPagesError:
-    """The error of a run that found nothing to list, saying what it left out and why."""
-    if not skipped:
-        why = "none found, or none matched include/exclude"
-    else:
-        counts = ", ".join(f"{reason.value} {count:,}" for reason, count in skipped.most_common())
-        why = f"every page found was left out ({counts})"
-    return NoPagesError(f"no pages to list: {why}; nothing was written")
+            log.warning("more skipped as %s are counted, not shown", skip.reason.value)
 
 
 def file_progress(progress: Progress | None) -> Callable[[str, int], None] | None:

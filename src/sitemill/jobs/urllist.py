@@ -11,11 +11,12 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.dedupe import SeenUrlBytes
+from sitemill.emptyrun import says_why_nothing
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
-from sitemill.errors import ConfigError, NoPagesError, SourceError
+from sitemill.errors import ConfigError, SourceError
 from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.repeatfinder import FORK_AT_BYTES, RepeatFinder, repeat_finder
-from sitemill.report import Progress, Report, Tally, WriteResult, file_progress, no_pages
+from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
 from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of_lines, read_chunks
@@ -51,10 +52,8 @@ def build_from_url_list(
     tally = Tally(report.skipped, report.skips)
     chunks = _chunks(lines)
     entries = _listed_entries(config, chunks, name, tally.record, size_hint)
-    try:
+    with says_why_nothing(report.skipped):
         report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
-    except NoPagesError:
-        raise no_pages(report.skipped) from None
     report.warnings.extend(report.result.warnings)
     return report
 
