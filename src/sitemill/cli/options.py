@@ -7,12 +7,14 @@ import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sitemill.config.file import CONFIG_FILE_NAME, read_config_file
-from sitemill.config.model import Config, load_config
+from sitemill.config import CONFIG_FILE_NAME
 from sitemill.errors import RefusedError
 from sitemill.safefs import Root
+
+if TYPE_CHECKING:  # (loaded by the commands that read a configuration: not validate)
+    from sitemill.config.model import Config
 
 log = logging.getLogger("sitemill")
 
@@ -146,6 +148,9 @@ def config_from_args(
 ) -> Config:
     """Flags, env and a config file: ``--config`` (anywhere: the operator named it), else the
     first ./sitemill.toml or SEARCH_DIR/sitemill.toml that stays inside its directory."""
+    from sitemill.config.file import read_config_file
+    from sitemill.config.model import load_config
+
     keys = (*VALUE_FLAGS, *BOOL_FLAGS, *LIST_FLAGS)
     flags: dict[str, Any] = {key: getattr(args, key, None) for key in keys}
     if args.config is not None:

@@ -1,2 +1,8 @@
 """One configuration: the model and its defaults, the file reader (``sitemill.toml``), the
 value parsers every front-end shares."""
+
+from typing import Final
+
+# The file a run reads its settings from, found beside the site or named by --config: here,
+# where the command line names it without loading the configuration's model.
+CONFIG_FILE_NAME: Final = "sitemill.toml"

@@ -12,7 +12,6 @@ from sitemill.config.values import names_no_previous_state
 from sitemill.errors import ConfigError, RefusedError
 from sitemill.safefs import Root, read_regular, relative_inside
 
-CONFIG_FILE_NAME: Final = "sitemill.toml"
 # A sitemill.toml is a few hundred bytes; the bound stops a link to a huge file or a device.
 MAX_CONFIG_BYTES: Final = 1024 * 1024
 _MAX_KEY_PARTS: Final = 32

@@ -9,7 +9,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Final
 
-from sitemill.config.file import CONFIG_FILE_NAME, read_config_file
+from sitemill.config import CONFIG_FILE_NAME
+from sitemill.config.file import read_config_file
 from sitemill.config.model import CONFIG_KEYS, Config, env_name, load_config
 from sitemill.config.values import PREVIOUS_NONE, parse_bool, parse_enum
 from sitemill.errors import ConfigError
