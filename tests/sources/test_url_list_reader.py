@@ -53,7 +53,18 @@ plain_lines = st.lists(
     st.builds(
         lambda path, stamp: f"{BASE}{path}{stamp}\n",
         st.sampled_from(["a", "b", "c/d", "e?f=g&h", "i'j", "k#l", "m"]),
-        st.sampled_from(["", "\t2024-05-01T10:00:00+00:00", "\t2024-02-29T23:59:59+00:00"]),
+        st.sampled_from(
+            [
+                "",
+                "\t2024-05-01T10:00:00+00:00",
+                "\t2024-02-29T23:59:59+00:00",
+                "\t2024-05-01",  # a date: kept as written
+                "\t2024-02-29",
+                "\t2023-02-29",  # no such day: an error, on either path
+                "\t2024-05-01T10:00:00Z",  # written with +00:00
+                "\t2100-02-29T00:00:00Z",
+            ]
+        ),
     ),
     max_size=40,
 )
@@ -143,6 +154,27 @@ def test_plain_chunks_take_simple_chunks_only() -> None:
         f"{BASE}{'x' * 2048}\n",
     ):
         assert plain(f"{BASE}ok\n{odd}".encode()) is None, odd
+
+
+def test_plain_chunks_take_dates_and_z_datetimes() -> None:
+    """A list with dates, or datetimes ending in "Z" (what most exporters write), takes the
+    fast path too: a date as written, "Z" written "+00:00" as the line reader writes it."""
+    plain = PlainChunks(BASE)
+    data = f"{BASE}a\t2024-05-01\n{BASE}b\t2024-02-29T10:00:00Z\n{BASE}Z\t2024-01-01\n"
+    written = data.replace("10:00:00Z", "10:00:00+00:00").encode()
+    assert plain(data.encode()) == UrlBlock(
+        [f"{BASE}a".encode(), f"{BASE}b".encode(), f"{BASE}Z".encode()],
+        [b"2024-05-01", b"2024-02-29T10:00:00+00:00", b"2024-01-01"],
+        written,
+    )
+    for odd in (
+        "2023-02-29",
+        "2100-02-29T00:00:00Z",
+        "2024-05-01Z",
+        "2024-05-01T10:00Z",
+        "2024-5-01",
+    ):
+        assert plain(f"{BASE}ok\t2024-05-01\n{BASE}a\t{odd}\n".encode()) is None, odd
 
 
 def test_chunks_number_their_lines_and_bytes() -> None:

@@ -1,7 +1,7 @@
 """Read a URL list a chunk of whole lines at a time, and take a plain chunk whole.
 
 A chunk of a generated list (every line a URL under base_url made only of URI characters,
-each with a canonical UTC datetime, or none with one) is recognised and split into its
+each with a date or a UTC datetime, or none with one) is recognised and split into its
 columns by a few passes in C over the whole chunk; any other chunk is read line by line
 (sitemill.sources.urllist). Both give the same entries: the tests compare them.
 """
@@ -25,13 +25,14 @@ MAX_LINE_BYTES: Final = 1 << 20
 _BOM: Final = b"\xef\xbb\xbf"
 _LINES_PER_BLOCK: Final = 8_192
 _URI: Final = b"[" + re.escape(URI_CHARS.encode("ascii")) + b"]"
-# A canonical UTC datetime whose fields are in range, each month's days with it (the 29th of
-# February is looked at once more: _leap_days_exist).
-_DATETIME: Final = (
+# A lastmod the line reader keeps as written (a date, or a canonical UTC datetime), or one
+# ending in "Z" that it writes with "+00:00": fields in range, each month's days with it
+# (the 29th of February is looked at once more: _leap_days_exist).
+_DATE: Final = (
     rb"(?!0000)[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
     rb"|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-9]))"
-    rb"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\+00:00"
 )
+_LASTMOD: Final = _DATE + rb"(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\+00:00|Z))?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +120,16 @@ def chunks_of_lines(lines: Iterable[str]) -> Iterator[Chunk]:
 
 
 class PlainChunks:
-    """Takes a chunk whole when every line is simply ``URL<TAB>datetime``, or every line
+    """Takes a chunk whole when every line is simply ``URL<TAB>lastmod``, or every line
     simply ``URL``: a URL under base_url of URI characters only (no "%", at most one "#", no
-    dot segment, at most MAX_URL_LENGTH characters), a canonical UTC datetime that exists."""
+    dot segment, at most MAX_URL_LENGTH characters), a lastmod that exists: a date, or a
+    UTC datetime ending in "+00:00" or "Z" (written with "+00:00", as the line reader
+    writes it)."""
 
     def __init__(self, base_url: str) -> None:
         base = re.escape(base_url.encode("ascii"))
         url = base + _URI + rb"*+(?:#" + _URI + rb"*+)?"
-        self._dated = re.compile(rb"(?:" + url + rb"\t" + _DATETIME + rb"\n)*+")
+        self._dated = re.compile(rb"(?:" + url + rb"\t" + _LASTMOD + rb"\n)*+")
         self._undated = re.compile(rb"(?:" + url + rb"\n)*+")
 
     def __call__(self, data: bytes, keep_lastmod: bool = True) -> UrlBlock | None:
@@ -138,8 +141,10 @@ class PlainChunks:
         dated = b"\t" in first
         if (self._dated if dated else self._undated).fullmatch(data) is None:
             return None
-        if dated and b"-02-29T" in data and not _leap_days_exist(data):
+        if dated and b"-02-29" in data and not _leap_days_exist(data):
             return None
+        if dated and b"Z\n" in data:  # (only a datetime ends a line that has a TAB)
+            data = data.replace(b"Z\n", b"+00:00\n")
         if dated:
             columns = data.replace(b"\t", b"\n").split(b"\n")
             locs, stamps = columns[0:-1:2], columns[1::2]
@@ -156,11 +161,11 @@ class PlainChunks:
 def _leap_days_exist(data: bytes) -> bool:
     """Whether each 29th of February among the chunk's datetimes is in a leap year (a few
     a chunk: each found by a search in C, not a pattern tried at every TAB)."""
-    at = data.find(b"-02-29T")
+    at = data.find(b"-02-29")
     while at >= 0:
         if data[at - 5 : at - 4] == b"\t" and not _is_leap(int(data[at - 4 : at])):
             return False
-        at = data.find(b"-02-29T", at + 7)
+        at = data.find(b"-02-29", at + 6)
     return True
 
 
