@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
-from clirun import run_sitemill
+from clirun import SITEMILL, run_sitemill
 from conftest import BASE_URL, SiteMaker, page
 from livesite import serve_folder
 
@@ -85,3 +86,23 @@ def test_validate_shows_a_hostile_sitemap_safely(tmp_path: Path) -> None:
     assert result.stdout, result.stderr
     assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
     assert not any(line.startswith("sitemill: error") for line in result.stdout.splitlines())
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`sitemill urls list | head -0`: the report cannot be printed; the sitemaps are written,
+    and the run ends with status 1 and no traceback."""
+    listed = tmp_path / "urls.txt"
+    listed.write_text("".join(f"https://example.com/p{n}\n" for n in range(10)))
+    command = [SITEMILL, "urls", str(listed), "--base-url", "https://example.com/"]
+    process = subprocess.Popen(
+        [*command, "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # before the command writes a line
+    with process.stderr:
+        errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 1
+    assert "Traceback" not in errors and "BrokenPipe" not in errors
+    assert (tmp_path / "out" / "sitemap.xml").exists()

@@ -197,6 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
         return 130
+    except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
+        return 1
 
 
 class _Shown(logging.Formatter):
