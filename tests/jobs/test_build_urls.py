@@ -280,3 +280,14 @@ def test_a_few_skips_of_each_reason_are_each_shown(caplog: pytest.LogCaptureFixt
 def test_an_empty_list_says_nothing_was_found() -> None:
     with pytest.raises(SourceError, match="none found, or none matched include/exclude"):
         build(["# only a comment\n"])
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_utf16_list_is_named_as_such(encoding: str) -> None:
+    """What Excel's "Unicode text" and PowerShell's Out-File write: said plainly."""
+    data = "\ufeff" * (encoding == "utf-16-be") + f"{BASE}a\n{BASE}b\n"
+    sink = MemorySink()
+    config = load_config({"base_url": BASE})
+    with pytest.raises(SourceError, match=r"^urls.txt: UTF-16 text; save the list as UTF-8$"):
+        build_from_url_list(config, io.BytesIO(data.encode(encoding)), sink, name="urls.txt")
+    assert sink.files == {}

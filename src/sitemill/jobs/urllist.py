@@ -167,6 +167,8 @@ def _text_of(chunk: Chunk, name: str) -> str:
         return chunk.data.decode("utf-8")
     except UnicodeDecodeError as exc:
         at = chunk.offset + exc.start
+        if at == 0 and chunk.data.startswith((b"\xff\xfe", b"\xfe\xff")):  # (Excel, PowerShell)
+            raise SourceError(f"{name}: UTF-16 text; save the list as UTF-8") from None
         raise SourceError(f"{name}: not UTF-8 text ({exc.reason} at byte {at})") from exc
 
 
