@@ -110,7 +110,8 @@ class ForkedRepeats:
             with suppress(OSError):  # (a helper gone mid-write: nothing to flush to)
                 stream.close()
         if self._pid is not None:
-            os.waitpid(self._pid, 0)
+            with suppress(ChildProcessError):  # (a caller's SIGCHLD ignored: reaped already)
+                os.waitpid(self._pid, 0)
             self._pid = None
 
     def _stopped(self) -> SourceError:

@@ -114,3 +114,14 @@ def test_random_blocks_against_a_set() -> None:
     local = answers(LocalRepeats(SeenUrlBytes()), parts)
     assert answers(ForkedRepeats(SeenUrlBytes(), 0), parts) == local
     assert sum(map(len, local)) > 10_000
+
+
+def test_a_process_that_ignores_sigchld_still_gets_its_answers() -> None:
+    """A library caller that sets SIGCHLD to SIG_IGN has its children reaped by the kernel:
+    waiting for the helper then finds none, which is no error."""
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        parts = [[b"https://example.com/a", b"https://example.com/a"]]
+        assert answers(ForkedRepeats(SeenUrlBytes(), 0), parts) == [[1]]
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
