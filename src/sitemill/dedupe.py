@@ -28,9 +28,19 @@ def _stable_keys(urls: Iterable[str]) -> Iterable[int]:
     return map(or_, map(_SIGNED, map(_DIGEST, map(_BLAKE2B_8, encoded))), repeat(1))
 
 
+def _stable_key(url: str) -> int:
+    """One URL's key as _stable_keys gives it (for a URL added alone)."""
+    digest = _BLAKE2B_8(url.encode("utf-8", "surrogateescape")).digest()
+    return _SIGNED(digest) | 1
+
+
 def _local_keys(urls: Iterable[bytes]) -> Iterable[int]:
     """Python's own 64-bit hash of each URL's bytes (SipHash, keyed per process), made odd."""
     return map(or_, map(hash, urls), repeat(1))
+
+
+def _local_key(url: bytes) -> int:
+    return hash(url) | 1
 
 
 U = TypeVar("U", str, bytes)
@@ -45,6 +55,7 @@ class _UrlSet(Generic[U]):
     __slots__ = ("_count", "_limit", "_slots")
     _type: type[U]
     _keys: Callable[[Iterable[U]], Iterable[int]]
+    _key: Callable[[U], int]  # the same key for one URL
 
     def __init__(self) -> None:
         self._slots = array("q", [_EMPTY]) * _INITIAL_SLOTS
@@ -63,12 +74,21 @@ class _UrlSet(Generic[U]):
     def __contains__(self, url: object) -> bool:
         if not isinstance(url, self._type):
             return False
-        (key,) = self._keys((url,))
+        key = self._key(url)
         return self._slots[self._find(key)] == key
 
     def add(self, url: U) -> bool:
-        """Record ``url``; True if it was not seen before."""
-        return not self.repeats([url])
+        """Record ``url``; True if it was not seen before (one key, one probe: a tree's
+        pages are added one at a time)."""
+        if self._count >= self._limit:
+            self.reserve(self._count + 1)
+        key = self._key(url)
+        index = self._find(key)
+        if self._slots[index] == key:
+            return False
+        self._slots[index] = key
+        self._count += 1
+        return True
 
     def repeats(self, urls: list[U]) -> list[int]:
         """Record each URL, in order; the positions of those seen before (earlier in
@@ -130,6 +150,7 @@ class SeenUrls(_UrlSet[str]):
     __slots__ = ()
     _type = str
     _keys = staticmethod(_stable_keys)
+    _key = staticmethod(_stable_key)
 
 
 class SeenUrlBytes(_UrlSet[bytes]):
@@ -144,6 +165,7 @@ class SeenUrlBytes(_UrlSet[bytes]):
     __slots__ = ()
     _type = bytes
     _keys = staticmethod(_local_keys)
+    _key = staticmethod(_local_key)
 
 
 def _positions(keys: list[int], repeated: list[int]) -> list[int]:

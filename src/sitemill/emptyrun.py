@@ -18,7 +18,8 @@ def says_why_nothing(skipped: Counter[SkipReason]) -> Iterator[None]:
         yield
     except NoPagesError:
         counts = ", ".join(f"{reason.value} {count:,}" for reason, count in skipped.most_common())
-        why = f"every page found was left out ({counts})"
-        if not counts:
+        if counts:
+            why = f"every page found was left out ({counts})"
+        else:
             why = "none found, or none matched include/exclude"
         raise NoPagesError(f"no pages to list: {why}; nothing was written") from None

@@ -53,10 +53,8 @@ _CONTENT_TYPES: Final = {
 def stored_digest(data: bytes | Iterable[bytes | memoryview]) -> str:
     """The MD5 (hex) of a file's bytes as stored, whole or in parts: S3's ETag of one PUT
     (not a security use)."""
-    if isinstance(data, bytes):
-        return hashlib.md5(data, usedforsecurity=False).hexdigest()
     digest = hashlib.md5(usedforsecurity=False)
-    for part in data:
+    for part in (data,) if isinstance(data, bytes) else data:
         digest.update(part)
     return digest.hexdigest()
 

@@ -102,7 +102,7 @@ class ForkedRepeats:
         bits = self._in.read(size) if size >= 0 else b""
         if size != (count + 7) // 8 or len(bits) != size:
             raise self._stopped()
-        return _positions(bits) if any(bits) else []
+        return _set_bits(bits) if any(bits) else []
 
     def close(self) -> None:
         """Let the helper go (it ends when its input does) and wait for it."""
@@ -171,7 +171,7 @@ def _bitmap(positions: list[int], count: int) -> bytes:
     return bytes(bits)
 
 
-def _positions(bits: bytes) -> list[int]:
+def _set_bits(bits: bytes) -> list[int]:
     return [
         index * 8 + bit
         for index, byte in enumerate(bits)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,20 +19,15 @@ urls = st.lists(st.sampled_from([f"https://example.com/{n}" for n in range(60)] 
 
 def answers(items: list[str], one_by_one: bool, as_bytes: bool) -> tuple[list[bool], int]:
     """Whether each URL was new, and how many the set holds after."""
-    if as_bytes:
-        keys = [item.encode("utf-8", "surrogateescape") for item in items]
-        seen_bytes = SeenUrlBytes()
-        if one_by_one:
-            return [seen_bytes.add(key) for key in keys], len(seen_bytes)
-        repeated = set(seen_bytes.repeats(keys))
-        assert all(key in seen_bytes for key in keys)
-        return [i not in repeated for i in range(len(keys))], len(seen_bytes)
-    seen = SeenUrls()
+    seen: SeenUrls | SeenUrlBytes = SeenUrlBytes() if as_bytes else SeenUrls()
+    keys: list[Any] = (
+        [item.encode("utf-8", "surrogateescape") for item in items] if as_bytes else items
+    )
     if one_by_one:
-        return [seen.add(url) for url in items], len(seen)
-    repeated = set(seen.repeats(items))
-    assert all(url in seen for url in items)
-    return [i not in repeated for i in range(len(items))], len(seen)
+        return [seen.add(key) for key in keys], len(seen)
+    repeated = set(seen.repeats(keys))
+    assert all(key in seen for key in keys)  # (one key alone as a batch keys it)
+    return [i not in repeated for i in range(len(keys))], len(seen)
 
 
 @settings(max_examples=200, deadline=None)

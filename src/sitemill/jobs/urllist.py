@@ -6,7 +6,7 @@ import io
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
-from typing import BinaryIO, cast
+from typing import BinaryIO, TypeVar, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
@@ -15,7 +15,7 @@ from sitemill.emptyrun import says_why_nothing
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
 from sitemill.protocol import MAX_URL_LENGTH, Precision
-from sitemill.repeatfinder import FORK_AT_BYTES, RepeatFinder, repeat_finder
+from sitemill.repeatfinder import FORK_AT_BYTES, repeat_finder
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
@@ -23,6 +23,8 @@ from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_o
 from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
 from sitemill.writer import write_sitemaps
+
+T = TypeVar("T")
 
 
 def build_from_url_list(
@@ -75,11 +77,9 @@ def _listed_entries(
     """The listed entries: in blocks (UrlBlocks) for a renderer that writes them a block
     at a time, unless rules give entries a changefreq or priority (one entry at a time)."""
     parts = _listed_parts(config, chunks, name, record, size_hint)
-    if config.rules:
-        return chain.from_iterable(
-            part.entries() if isinstance(part, UrlBlock) else part for part in parts
-        )
-    return UrlBlocks(part if isinstance(part, UrlBlock) else _block_of(part) for part in parts)
+    if config.rules:  # (no plain chunk with rules: each part is a list of entries)
+        return chain.from_iterable(cast("Iterator[list[Entry]]", parts))
+    return UrlBlocks(cast("Iterator[UrlBlock]", parts))
 
 
 def _listed_parts(
@@ -89,8 +89,9 @@ def _listed_parts(
     record: Callable[[Skip], None],
     size_hint: int | None,
 ) -> Iterator[UrlBlock | list[Entry]]:
-    """Each chunk's listed entries: a block when the chunk is plain (PlainChunks), else the
-    entries its lines give; each URL once. A long list's duplicate check runs on another
+    """Each chunk's listed entries, each URL once: a block (the chunk's columns when it is
+    plain, PlainChunks; else the entries its lines give), or with rules (which give entries
+    a changefreq or a priority) the entries. A long list's duplicate check runs on another
     core, a block behind (sitemill.repeatfinder)."""
     filtering = bool(config.include or config.exclude or config.rules)
     plain = (
@@ -99,30 +100,30 @@ def _listed_parts(
         else None
     )
     keep_lastmod = config.lastmod is not LastmodMode.NONE
-    finder: RepeatFinder | None = None
+    source = iter(chunks)
+    first = next(source, None)
+    if first is None:
+        return
+    fork = config.workers != 1 and _long(first, size_hint)
+    finder = repeat_finder(SeenUrlBytes(), _table_size(first, size_hint), fork=fork)
     waiting: deque[UrlBlock | list[Entry]] = deque()
     try:
-        for chunk in chunks:
-            if finder is None:
-                fork = config.workers != 1 and _long(chunk, size_hint)
-                finder = repeat_finder(SeenUrlBytes(), _table_size(chunk, size_hint), fork=fork)
-            block = plain(chunk.data, keep_lastmod) if plain is not None else None
-            if block is None:
+        for chunk in chain([first], source):
+            part: UrlBlock | list[Entry] | None = None
+            if plain is not None:
+                part = plain(chunk.data, keep_lastmod)
+            if part is None:
                 lines = io.StringIO(_text_of(chunk, name), newline="")
-                part: UrlBlock | list[Entry] = list(
-                    _listed_block(config, lines, name, chunk.first_line, record)
-                )
-            else:
-                part = block
+                entries = list(_listed_block(config, lines, name, chunk.first_line, record))
+                part = entries if config.rules else _block_of(entries)
             finder.submit(_locs_of(part))
             waiting.append(part)
             while len(waiting) > finder.lag:
                 yield _unique(waiting.popleft(), finder.result(), record)
-        while waiting and finder:
+        while waiting:
             yield _unique(waiting.popleft(), finder.result(), record)
     finally:
-        if finder:
-            finder.close()
+        finder.close()
 
 
 def _long(first: Chunk, size_hint: int | None) -> bool:
@@ -155,11 +156,20 @@ def _unique(
     if not repeated:
         return part
     if isinstance(part, UrlBlock):
-        return _without(part, repeated, record)
-    dropped = set(repeated)
+        for position in repeated:
+            record(Skip(part.locs[position].decode("ascii"), SkipReason.DUPLICATE))
+        stamps = cast("list[bytes | None] | None", part.lastmods)
+        lastmods = None if stamps is None else _kept(stamps, repeated)
+        return UrlBlock(_kept(part.locs, repeated), lastmods)
     for position in repeated:
         record(Skip(part[position].loc, SkipReason.DUPLICATE))
-    return [entry for position, entry in enumerate(part) if position not in dropped]
+    return _kept(part, repeated)
+
+
+def _kept(items: list[T], dropped: list[int]) -> list[T]:
+    """``items`` without those at the positions ``dropped``."""
+    gone = set(dropped)
+    return [item for position, item in enumerate(items) if position not in gone]
 
 
 def _text_of(chunk: Chunk, name: str) -> str:
@@ -170,17 +180,6 @@ def _text_of(chunk: Chunk, name: str) -> str:
         if at == 0 and chunk.data.startswith((b"\xff\xfe", b"\xfe\xff")):  # (Excel, PowerShell)
             raise SourceError(f"{name}: UTF-16 text; save the list as UTF-8") from None
         raise SourceError(f"{name}: not UTF-8 text ({exc.reason} at byte {at})") from exc
-
-
-def _without(block: UrlBlock, repeated: list[int], record: Callable[[Skip], None]) -> UrlBlock:
-    """The block without the entries at ``repeated`` (URLs listed before: dropped quietly)."""
-    dropped = set(repeated)
-    for position in repeated:
-        record(Skip(block.locs[position].decode("ascii"), SkipReason.DUPLICATE))
-    kept = [i for i in range(len(block.locs)) if i not in dropped]
-    locs = [block.locs[i] for i in kept]
-    lastmods = None if block.lastmods is None else [block.lastmods[i] for i in kept]
-    return UrlBlock(locs, lastmods)
 
 
 def _block_of(entries: list[Entry]) -> UrlBlock:

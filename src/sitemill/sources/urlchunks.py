@@ -141,11 +141,11 @@ class PlainChunks:
         dated = b"\t" in first
         if (self._dated if dated else self._undated).fullmatch(data) is None:
             return None
-        if dated and b"-02-29" in data and not _leap_days_exist(data):
-            return None
-        if dated and b"Z\n" in data:  # (only a datetime ends a line that has a TAB)
-            data = data.replace(b"Z\n", b"+00:00\n")
         if dated:
+            if b"-02-29" in data and not _leap_days_exist(data):
+                return None
+            if b"Z\n" in data:  # (only a datetime ends a line that has a TAB)
+                data = data.replace(b"Z\n", b"+00:00\n")
             columns = data.replace(b"\t", b"\n").split(b"\n")
             locs, stamps = columns[0:-1:2], columns[1::2]
         else:
@@ -159,7 +159,7 @@ class PlainChunks:
 
 
 def _leap_days_exist(data: bytes) -> bool:
-    """Whether each 29th of February among the chunk's datetimes is in a leap year (a few
+    """Whether each 29th of February among the chunk's lastmods is in a leap year (a few
     a chunk: each found by a search in C, not a pattern tried at every TAB)."""
     at = data.find(b"-02-29")
     while at >= 0:
