@@ -48,7 +48,10 @@ def same_in_order(notes: str) -> bool:
 def region_key(lines: Lines, notes: str) -> tuple[str, ...] | None:
     """The pieces the reduction of ``lines`` depends on, with their ``notes`` (all_notes),
     or None where that is not known: a region that is not one <main> marker then at most one
-    </main> marker, a title that is not one <title> then one </title>."""
+    </main> marker, a title that is not one <title> then one </title>. Joined, the pieces
+    select (regions.select) as the whole text does: the region and the title are runs of
+    whole pieces, every description mark is in a noted piece, and the marks of a piece pair
+    up within it (a line's reduction is closed), so the pieces left out shift no mark."""
     region, title = notes.translate(_ONLY_REGION), notes.translate(_ONLY_TITLE)
     if region not in ("s", "se") or title not in ("", "tT"):
         return None

@@ -44,6 +44,7 @@ _OTHER_WHITESPACE: Final = (
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000"
 )
+_ASCII_WHITESPACE: Final = "".join(space for space in _OTHER_WHITESPACE if space.isascii())
 _SPACES: Final = re.compile("  +")
 
 
@@ -110,11 +111,14 @@ def _by_lines(
     if not same_in_order(notes):
         return None
     key = region_key(lines, notes) if main else None
-    reduced = None if key is None else memo.results.get(key)
+    if key is None:
+        return _finished(lines.text(), main=main)
+    reduced = memo.results.get(key)
     if reduced is None:
-        reduced = _finished(lines.text(), main=main)
-        if key is not None:
-            memo.remember(key, reduced)
+        # The key's pieces select as the page does (furniture.region_key): the title, the
+        # descriptions and the region, with no navigation or footer to copy and scan.
+        reduced = _finished("".join(key[1:]), main=True)
+        memo.remember(key, reduced)
     return reduced
 
 
@@ -184,7 +188,7 @@ def _collapse_whitespace(text: str) -> str:
     """Runs of white space as one space, none at either end. (str.replace runs at memchr
     speed, and a pattern with a literal prefix matches only where spaces pile up: several
     times faster than one re.sub with a class of these characters.)"""
-    for space in _OTHER_WHITESPACE:
+    for space in _ASCII_WHITESPACE if text.isascii() else _OTHER_WHITESPACE:
         if space in text:
             text = text.replace(space, " ")
     return _SPACES.sub(" ", text).strip(" ")
