@@ -71,6 +71,8 @@ def test_pool_size_follows_the_setting_and_the_work(monkeypatch: pytest.MonkeyPa
     assert pool_size(None, MIN_POOL_BYTES) == 6
     assert pool_size(3, MIN_POOL_BYTES) == 3
     assert pool_size(None, MIN_POOL_BYTES - 1) == 1  # a small site: no processes started
+    assert pool_size(None, sum(map(workpool.page_work, [120] * 4_096))) == 6  # by their number
+    assert pool_size(None, sum(map(workpool.page_work, [120] * 4_000))) == 1
     assert pool_size(1, 10 * MIN_POOL_BYTES) == 1
     assert pool_size(1_000, MIN_POOL_BYTES) == workpool.MAX_WORKERS
 
@@ -80,16 +82,23 @@ def test_the_fork_server_starts_early_only_for_enough_work(monkeypatch: pytest.M
     monkeypatch.setattr(workpool, "_start_fork_server", lambda: started.append(True))
     monkeypatch.setattr(workpool, "machine_cores", lambda: 4)
     small = workpool.EarlyStart(None)
-    small.see(MIN_POOL_BYTES - 1)
+    small.see(MIN_POOL_BYTES - workpool.PAGE_WORK_BYTES - 1)
     assert started == []  # a site too small for a pool starts nothing
-    small.see(1)
+    small.see(0)  # a page's work is more than its bytes
+    assert started == [True]
     small.see(MIN_POOL_BYTES)
     assert started == [True]  # once, however much more comes
+    many = workpool.EarlyStart(None)
+    for _ in range(MIN_POOL_BYTES // workpool.PAGE_WORK_BYTES - 1):
+        many.see(0)
+    assert started == [True]
+    many.see(0)
+    assert started == [True, True]  # many small pages are enough work by their number
     one = workpool.EarlyStart(1)
     one.see(10 * MIN_POOL_BYTES)
     monkeypatch.setattr(workpool, "machine_cores", lambda: 1)
     workpool.EarlyStart(None).see(10 * MIN_POOL_BYTES)
-    assert started == [True]  # one worker asked for, or one core: no pool, no server
+    assert started == [True, True]  # one worker asked for, or one core: no pool, no server
 
 
 def test_starting_the_fork_server_early_is_harmless() -> None:

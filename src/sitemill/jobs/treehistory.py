@@ -33,7 +33,7 @@ from sitemill.sources.gitcontent import (
 from sitemill.sources.gitfiles import clean_head_blobs
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import MAX_BLOBS, State
-from sitemill.workpool import MIN_POOL_BYTES, WorkPool, pool_size
+from sitemill.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +125,11 @@ def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:
 def _work_bytes(
     config: Config, files: list[TreeFile], remembered: Mapping[str, str], by_content: bool
 ) -> int:
-    """The bytes of pages to read whole (fingerprints, images): what sizes the pool."""
-    whole = by_content or config.images
-    return sum(file.size for file in files if whole and file.path not in remembered)
+    """The work of the pages to read whole (fingerprints, images), in bytes (page_work): what
+    sizes the pool."""
+    if not (by_content or config.images):
+        return 0
+    return sum(page_work(file.size) for file in files if file.path not in remembered)
 
 
 def _remembered_prints(
