@@ -114,7 +114,7 @@ class WorkPool:
         second), while another thread waits for something else."""
         executor = self._start()
         if executor is not None:
-            list(executor.map(_nothing, range(self.workers)))
+            list(self._taken(lambda: executor.map(_nothing, range(self.workers)), _nothing, ()))
 
     def map(self, work: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
         """``work`` of each chunk, in order; in this process when there are no workers."""
@@ -128,11 +128,36 @@ class WorkPool:
         if executor is None:
             return map(work, chunks)
         level = logging.getLogger(_LOGGER).getEffectiveLevel()
-        done = executor.map(_run_logged, repeat(work), chunks, repeat(level))
-        return _logged(done)
+        return self._taken(
+            lambda: _logged(executor.map(_run_logged, repeat(work), chunks, repeat(level))),
+            work,
+            chunks,
+        )
+
+    def _taken(
+        self, results: Callable[[], Iterator[R]], work: Callable[[T], R], chunks: Sequence[T]
+    ) -> Iterator[R]:
+        """The workers' ``results``; from the first chunk whose worker died (the kernel's OOM
+        killer, a kill -9), the rest of ``chunks`` here: the same results, one warning."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        taken = 0
+        try:
+            for result in results():
+                taken += 1
+                yield result
+        except BrokenProcessPool:
+            log.warning(
+                "a worker process ended abruptly (out of memory?); the rest of the work "
+                "runs in this process"
+            )
+            self._failed = True  # (later work too; __exit__ shuts the broken pool down)
+            yield from map(work, chunks[taken:])
 
     def _start(self) -> ProcessPoolExecutor | None:
-        if self._executor is None and not self._failed:
+        if self._failed:
+            return None
+        if self._executor is None:
             try:
                 self._executor = _executor(self.workers)
             except (OSError, ImportError, NotImplementedError, ValueError) as exc:

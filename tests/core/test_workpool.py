@@ -1,9 +1,13 @@
 """The worker pool: chunks come back in order, whatever the number of workers; a worker's log
-records reach this process; where processes cannot start, the work runs here."""
+records reach this process; where processes cannot start, or a worker dies, the work runs
+here."""
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -105,3 +109,36 @@ def test_starting_the_fork_server_early_is_harmless() -> None:
     workpool._start_fork_server()  # (the pool that follows uses it)
     with WorkPool(2) as pool:
         assert pool.map(square_all, [[1], [2], [3]]) == [[1], [4], [9]]
+
+
+def square_all_but_die_on_two(chunk: list[int]) -> list[int]:
+    if chunk == [2] and multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGKILL)  # a worker the kernel's OOM killer picked
+    return square_all(chunk)
+
+
+def test_a_worker_that_dies_costs_a_warning_not_the_run(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="sitemill")
+    chunks = [[1], [2], [3], [4]]
+    with WorkPool(2) as pool:
+        assert pool.map(square_all_but_die_on_two, chunks) == [[1], [4], [9], [16]]
+        assert pool.map(square_all, chunks) == [[1], [4], [9], [16]]  # here, from now on
+        pool.warm()
+    died = [r.getMessage() for r in caplog.records if "ended abruptly" in r.getMessage()]
+    assert died == [
+        "a worker process ended abruptly (out of memory?); the rest of the work runs in this "
+        "process"
+    ]
+
+
+def test_a_pool_broken_before_its_work_runs_it_here(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="sitemill")
+    with WorkPool(2) as pool:
+        pool.warm()
+        executor = pool._executor
+        assert executor is not None
+        for process in list(executor._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)  # while idle: the next submit finds it broken
+            process.join()
+        assert pool.map(square_all, [[1], [2], [3]]) == [[1], [4], [9]]
+    assert any("ended abruptly" in r.getMessage() for r in caplog.records)
