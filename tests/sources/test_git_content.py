@@ -6,7 +6,8 @@ import hashlib
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from gitutil import (
 )
 from sitemill.errors import GitError
 from sitemill.gitrun import Git, GitBatch, git_env
-from sitemill.sources import gitblobs, gitcontent
+from sitemill.sources import gitblobs, gitcontent, gitwalk
 from sitemill.sources.git import read_git_history
 from sitemill.sources.gitcontent import (
     ContentHistory,
@@ -542,3 +543,58 @@ def test_a_later_run_reads_only_new_blobs(repo: Path, requests: list[bytes]) -> 
     as_bytes = {"b" + key[1:]: value for key, value in first.blobs.items()}
     third = date_by_content(read_file_versions(repo, paths), visible, current, as_bytes)
     assert third.dates == second.dates and third.read == 4  # a: T3, T2, T1; b: T3
+
+
+def test_a_worker_walks_all_its_chunks_with_one_git(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = [f"page{index}.html" for index in range(12)]
+    commit(repo, {name: page(name) for name in names}, when=T1)
+    commit(repo, {name: page(name, "2") for name in names}, when=T2)
+    started: list[GitBatch] = []
+    batch = Git.batch
+
+    def counting(self: Git, *args: str) -> Iterator[GitBatch]:
+        with batch(self, *args) as opened:
+            started.append(opened)
+            yield opened
+
+    monkeypatch.setattr(Git, "batch", contextmanager(counting))
+    found = read_file_versions(repo, names)
+    current = {name: visible(name, (repo / name).read_bytes()) for name in names}
+    runs = {name: gitwalk.Run(found.versions[name]) for name in names}
+    chunks = [
+        gitwalk.chunk_of({n: runs[n] for n in names[i : i + 4]}, current, {}) for i in (0, 4, 8)
+    ]
+
+    ends = {}
+    for chunk in chunks:  # (as a worker process is handed them)
+        ends.update(gitwalk.walk(repo, visible, None, chunk, keep=True).ends)
+    kept = started[0]
+    assert len(started) == 1 and not kept.stdin.closed
+    gitwalk.release()
+
+    assert kept.stdin.closed and kept.stdout.closed  # git has ended
+    assert ends == {name: 2 for name in names}  # (both versions alike: each run reaches T1)
+    gitwalk.walk(repo, visible, None, chunks[0], keep=True)
+    assert len(started) == 2  # released: the next walk starts its own
+    gitwalk.release()
+
+
+def test_a_kept_git_is_dropped_when_a_walk_fails(repo: Path) -> None:
+    commit(repo, {"a.html": page("a")}, when=T1)
+    commit(repo, {"a.html": page("a", "2")}, when=T2)
+    found = read_file_versions(repo, ["a.html"])
+    chunk = gitwalk.chunk_of({"a.html": gitwalk.Run(found.versions["a.html"])}, {"a.html": "x"}, {})
+
+    def failing(path: str, data: bytes) -> str:
+        raise RuntimeError("fingerprint failed")
+
+    with pytest.raises(RuntimeError, match="fingerprint failed"):
+        gitwalk.walk(repo, failing, None, chunk, keep=True)
+
+    # Nothing is left open for the next walk, whose git would answer the failed one's requests.
+    assert gitwalk._KEPT._open is None
+    walked = gitwalk.walk(repo, visible, None, chunk, keep=True)
+    gitwalk.release()
+    assert walked.ends == {"a.html": 1}

@@ -17,6 +17,7 @@ from sitemill.sources.gitwalk import (
     Walked,
     blob_key,
     chunk_of,
+    release,
     walk,
 )
 from sitemill.workpool import WorkPool, cut
@@ -129,9 +130,13 @@ def date_by_content(
             1 if pool is None else pool.workers,
         )
     ]
-    work = partial(walk, found.top, fingerprint, read)
-    for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
-        walked.merge(part)
+    # Each worker keeps one git for all its chunks; here, chunks a broken pool left over.
+    work = partial(walk, found.top, fingerprint, read, keep=pool is not None)
+    try:
+        for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
+            walked.merge(part)
+    finally:
+        release()
     for path, end in walked.ends.items():
         runs[path].end = end
     fingerprints = {**current, **walked.current}

@@ -4,12 +4,14 @@ file's run of versions with its current fingerprint, extended blob by blob throu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
-from sitemill.gitrun import GitBatch
+from sitemill.errors import SitemillError
+from sitemill.gitrun import Git, GitBatch
 from sitemill.html.fingerprint import HTML_SUFFIXES
 from sitemill.sources.git import _git
 from sitemill.sources.gitblobs import read_blobs
@@ -58,10 +60,13 @@ def chunk_of(runs: dict[str, Run], current: Mapping[str, str], known: Mapping[st
     return runs, {path: current.get(path) for path in runs}, remembered
 
 
-def walk(top: Path, fingerprint: Fingerprint, read: ReadFile | None, chunk: Chunk) -> Walked:
-    """Walk the runs of ``chunk`` back with one ``git cat-file --batch`` of its own, a few
-    files at a time: first the current fingerprints it is to take (``read``), then their
-    older versions, so that a fingerprint that remembers lines finds theirs."""
+def walk(
+    top: Path, fingerprint: Fingerprint, read: ReadFile | None, chunk: Chunk, *, keep: bool = False
+) -> Walked:
+    """Walk the runs of ``chunk`` back with a ``git cat-file --batch``, a few files at a
+    time: first the current fingerprints it is to take (``read``), then their older versions,
+    so that a fingerprint that remembers lines finds theirs. ``keep``: the batch stays open
+    for this process's next chunk (a worker's; release() or the process's end closes it)."""
     runs, wanted, known = chunk
     git = _git(top)
     # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a missing
@@ -69,7 +74,7 @@ def walk(top: Path, fingerprint: Fingerprint, read: ReadFile | None, chunk: Chun
     reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
     walked = Walked(ends={}, blobs={})
     paths = list(runs)
-    with reader.batch("cat-file", "--batch") as batch:
+    with _KEPT.batch(reader) if keep else reader.batch("cat-file", "--batch") as batch:
         for start in range(0, len(paths), _GROUP):
             group = {path: runs[path] for path in paths[start : start + _GROUP]}
             current = _current(group, wanted, fingerprint, read, walked.current)
@@ -78,6 +83,57 @@ def walk(top: Path, fingerprint: Fingerprint, read: ReadFile | None, chunk: Chun
             )
     walked.ends = {path: run.end for path, run in runs.items()}
     return walked
+
+
+class _KeptBatch:
+    """One ``git cat-file --batch`` kept open across the chunks a worker process walks: a new
+    git for each chunk starts its delta base cache and the pack's pages cold again (8 chunks
+    on 2 workers: 1.67 s of git's CPU, against 1.04 s for the same blobs through 2 gits)."""
+
+    def __init__(self) -> None:
+        self._git: Git | None = None
+        self._open: tuple[ExitStack, GitBatch] | None = None
+        self._finalizer = False
+
+    @contextmanager
+    def batch(self, git: Git) -> Iterator[GitBatch]:
+        """The batch of ``git``, opened on first use; closed here if the block fails (what
+        git has still to answer is unknown)."""
+        if self._open is None or self._git != git:
+            self.release()
+            stack = ExitStack()
+            self._open = stack, stack.enter_context(git.batch("cat-file", "--batch"))
+            self._git = git
+            self._close_at_exit()
+        try:
+            yield self._open[1]
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self) -> None:
+        """End the kept git, if any (its failure then no longer matters: every answer was
+        read)."""
+        opened, self._open, self._git = self._open, None, None
+        if opened is not None:
+            with suppress(SitemillError, OSError):
+                opened[0].close()
+
+    def _close_at_exit(self) -> None:
+        """A worker process ends without atexit: multiprocessing's own finalizers run."""
+        if not self._finalizer:
+            from multiprocessing import util
+
+            util.Finalize(None, self.release, exitpriority=10)
+            self._finalizer = True
+
+
+_KEPT: Final = _KeptBatch()
+
+
+def release() -> None:
+    """Close this process's kept ``git cat-file --batch`` (walk's ``keep``), if any."""
+    _KEPT.release()
 
 
 def _current(
