@@ -76,6 +76,12 @@ def fingerprint_html(
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
     reduction = reduce_html(data, ignore, version, main=main, memo=memo)
+    if memo is None:
+        return _hashed(reduction)
+    return memo.digest(reduction, _hashed)
+
+
+def _hashed(reduction: str) -> str:
     return fingerprint_bytes(reduction.encode("utf-8"))
 
 

@@ -11,7 +11,7 @@ reduction: <main> (s), </main> (e), <title> (t), </title> (T); D for a descripti
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import chain, compress
 from typing import Final
 
 from sitemill.html.linememo import Lines
@@ -58,10 +58,25 @@ def region_key(lines: Lines, notes: str) -> tuple[str, ...] | None:
     pieces = [*lines.pieces, lines.tail]
     notes_of = [*lines.notes, lines.tail_notes]
     marked = [(index, notes_of[index] or "") for index in compress(range(len(pieces)), notes_of)]
-    relevant = {index for index, _ in marked}
-    relevant.update(_span(marked, "s", "e", len(pieces)))
-    relevant.update(_span(marked, "t", "T", len(pieces)))
-    return (notes, *[pieces[index] for index in sorted(relevant)])
+    spans = [(index, index + 1) for index, _ in marked]
+    for start, end in (("s", "e"), ("t", "T")):
+        found = _span(marked, start, end, len(pieces))
+        if found:
+            spans.append((found.start, found.stop))
+    return (notes, *chain.from_iterable(pieces[start:stop] for start, stop in _merged(spans)))
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of the index ranges ``spans`` (start, stop) as sorted disjoint ranges: the
+    pieces are taken by slices, a region's hundreds of lines at once."""
+    merged: list[tuple[int, int]] = []
+    for start, stop in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if stop > merged[-1][1]:
+                merged[-1] = (merged[-1][0], stop)
+        else:
+            merged.append((start, stop))
+    return merged
 
 
 def _span(marked: list[tuple[int, str]], start: str, end: str, count: int) -> range:

@@ -15,7 +15,7 @@ markup full of constructs that run across lines, on edge cases and on hostile pa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import is_
@@ -54,7 +54,7 @@ class LineMemo:
     (``scope``: the content scope); bounded by MEMO_CHARS. Pickled empty: a worker process
     starts its own."""
 
-    __slots__ = ("_size", "_tables", "results")
+    __slots__ = ("_digests", "_size", "_tables", "results")
 
     def __init__(self) -> None:
         self._tables: dict[object, tuple[dict[bytes, str], dict[bytes, str]]] = {}
@@ -62,6 +62,9 @@ class LineMemo:
         # What the caller made of pages, by what it depends on (html.reduction: a page whose
         # furniture alone changed is the page it was).
         self.results: dict[object, str] = {}
+        # What digest() made of each str in results, by its id (None: not asked yet). A page
+        # whose furniture alone changed gets its result, the same str, hashed once.
+        self._digests: dict[int, str | None] = {}
 
     def __getstate__(self) -> dict[str, object]:
         return {}
@@ -73,7 +76,19 @@ class LineMemo:
         """What the caller made of a page (``results``), at most _RESULTS of them."""
         if len(self.results) >= _RESULTS:
             self.results.clear()
+            self._digests.clear()
         self.results[key] = result
+        self._digests.setdefault(id(result), None)
+
+    def digest(self, reduction: str, compute: Callable[[str], str]) -> str:
+        """``compute(reduction)``, remembered while ``reduction`` is a str in ``results`` (an
+        id in _digests names a str that results holds: no other can have it meanwhile)."""
+        if id(reduction) not in self._digests:
+            return compute(reduction)
+        found = self._digests[id(reduction)]
+        if found is None:
+            found = self._digests[id(reduction)] = compute(reduction)
+        return found
 
     def tables(self, scope: object) -> tuple[dict[bytes, str], dict[bytes, str]]:
         """The reductions of the lines, and their notes where not empty."""
@@ -86,6 +101,7 @@ class LineMemo:
                 table.clear()
                 noted.clear()
             self.results.clear()
+            self._digests.clear()
             self._size = 0
         table, noted = self.tables(scope)
         table.update(zip(lines, reduced[0], strict=True))
