@@ -96,6 +96,24 @@ def test_versions_of_a_page_share_their_lines() -> None:
     assert len(table) == known + 1  # the one new line
 
 
+def test_a_result_is_hashed_once_and_nothing_else_is_kept() -> None:
+    memo, hashed = LineMemo(), []
+
+    def digest(text: str) -> str:
+        hashed.append(text)
+        return f"#{len(hashed)}"
+
+    memo.remember("key", result := "".join(["the page's ", "region"]))
+    assert memo.digest(result, digest) == memo.digest(result, digest) == "#1"
+    other = "".join(["the page's ", "region"])  # equal, but not the str results holds
+    assert memo.digest(other, digest) == "#2" and memo.digest(other, digest) == "#3"
+    assert memo._digests == {id(result): "#1"}  # (a page without a region is never kept)
+    for number in range(300):  # results start over: their digests with them
+        memo.remember(number, f"result {number}")
+    assert len(memo._digests) == len(memo.results) < 300
+    assert fingerprint_html(VERSIONS[0], memo=memo) == fingerprint_html(VERSIONS[0])
+
+
 def test_a_role_main_page_is_read_in_order() -> None:
     data = b"<nav>Menu</nav>\n<div role=main>\n<div>Text</div>\n</div>\n<footer>F</footer>"
     memo = LineMemo()
