@@ -13,8 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import timing
-from sitemill.html import linememo
+from sitemill.html import linememo, reduction
 from sitemill.html.fingerprint import LineMemo, fingerprint_html, reduce_html
+
+# Pages of any length read line by line (tests/html/conftest.py).
+pytestmark = pytest.mark.usefixtures("every_page_by_lines")
+
 
 SHARED = LineMemo()  # across examples too: lines of other pages are found in it
 
@@ -186,3 +190,16 @@ def test_hostile_lines_take_linear_time(line: bytes) -> None:
 
     assert timing.linear(reduce, line * (MB // 4 // len(line)), line * (MB // len(line)), 10)
     assert timing.within_budget(reduce, line * (4 * MB // len(line)), 1.5)
+
+
+def test_a_page_of_a_few_lines_is_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reduction, "_MEMO_LINES", 8)
+    memo = LineMemo()
+    stub = b"<!doctype html>\n<html><head><title>Moved</title></head><body><p>See <a href=/b>b</a>."
+    minified = VERSIONS[0].replace(b"\n", b" ")
+
+    for data in (stub, minified):
+        assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
+    assert not memo.tables(True)[0]  # nothing for the memo: no line of theirs recurs
+    assert reduce_html(VERSIONS[0], memo=memo) == reduce_html(VERSIONS[0])
+    assert memo.tables(True)[0]  # (a page of lines is read line by line)
