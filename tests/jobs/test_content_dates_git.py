@@ -224,6 +224,7 @@ def test_the_walk_takes_the_current_fingerprints_alike(
     results = []
     for threshold in (treehistory.MIN_POOL_BYTES, 0):
         monkeypatch.setattr(treehistory, "MIN_POOL_BYTES", threshold)
+        monkeypatch.setattr(treehistory, "DEFER_MEAN_BYTES", threshold)  # (these pages: small)
         out = tmp_path / f"out-{threshold}"
         config = load_config({"base_url": BASE, "lastmod": "git", "workers": 1})
         build_from_tree(config, repo, LocalDirSink(out), output_dir=out)
