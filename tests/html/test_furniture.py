@@ -9,7 +9,7 @@ from sitemill.html.fingerprint import LineMemo, reduce_html
 from sitemill.html.furniture import region_key
 from sitemill.html.linememo import Lines
 
-# Pages of any length read line by line (tests/html/conftest.py).
+# Pages of any length read line by line (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("every_page_by_lines")
 
 

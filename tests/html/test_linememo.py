@@ -16,7 +16,7 @@ import timing
 from sitemill.html import linememo, reduction
 from sitemill.html.fingerprint import LineMemo, fingerprint_html, reduce_html
 
-# Pages of any length read line by line (tests/html/conftest.py).
+# Pages of any length read line by line (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("every_page_by_lines")
 
 

@@ -84,11 +84,7 @@ def read_pages_and_history(
             _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
         )
         root = Root(site_dir)
-        # With many pages of many lines, the walk through git fingerprints the current version
-        # of each file it walks, just before its older ones (html.linememo): the reads wait
-        # for git log. Small pages are read meanwhile (their memo saves less than the wait).
-        defer = by_content and earlier is None and work >= MIN_POOL_BYTES
-        defer = defer and _mean_size(files, remembered) >= DEFER_MEAN_BYTES
+        defer = by_content and earlier is None and _defers(work, files, remembered)
         walked = _walked(history, workers) if defer else frozenset()
         reads = read_pages(
             config,
@@ -129,10 +125,14 @@ def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:
     return frozenset(path for path, chain in found.versions.items() if len(chain) > 1)
 
 
-def _mean_size(files: list[TreeFile], remembered: Mapping[str, str]) -> float:
-    """The mean size of the pages to read whole (0 for none)."""
+def _defers(work: int, files: list[TreeFile], remembered: Mapping[str, str]) -> bool:
+    """Whether the walk through git fingerprints the current version of each file it walks,
+    just before its older ones (html.linememo), the reads waiting for git log: with many
+    pages (``work``: a pool's) of DEFER_MEAN_BYTES or more on average (to read whole)."""
+    if work < MIN_POOL_BYTES:
+        return False
     sizes = [file.size for file in files if file.path not in remembered]
-    return sum(sizes) / len(sizes) if sizes else 0
+    return bool(sizes) and sum(sizes) / len(sizes) >= DEFER_MEAN_BYTES
 
 
 def _work_bytes(
