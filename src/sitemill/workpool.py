@@ -135,24 +135,40 @@ class WorkPool:
         )
 
     def _taken(
-        self, results: Callable[[], Iterator[R]], work: Callable[[T], R], chunks: Sequence[T]
+        self, submit: Callable[[], Iterator[R]], work: Callable[[T], R], chunks: Sequence[T]
     ) -> Iterator[R]:
-        """The workers' ``results``; from the first chunk whose worker died (the kernel's OOM
-        killer, a kill -9), the rest of ``chunks`` here: the same results, one warning."""
+        """The results of ``submit()``, which hands every chunk to the workers now (not when
+        the first result is asked for); from the first chunk whose worker died (the kernel's
+        OOM killer, a kill -9), or all of them if the pool was found broken, the rest of
+        ``chunks`` here: the same results, one warning."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            results = submit()
+        except BrokenProcessPool:
+            return self._here(work, chunks)
+        return self._followed(results, work, chunks)
+
+    def _followed(
+        self, results: Iterator[R], work: Callable[[T], R], chunks: Sequence[T]
+    ) -> Iterator[R]:
         from concurrent.futures.process import BrokenProcessPool
 
         taken = 0
         try:
-            for result in results():
+            for result in results:
                 taken += 1
                 yield result
         except BrokenProcessPool:
-            log.warning(
-                "a worker process ended abruptly (out of memory?); the rest of the work "
-                "runs in this process"
-            )
-            self._failed = True  # (later work too; __exit__ shuts the broken pool down)
-            yield from map(work, chunks[taken:])
+            yield from self._here(work, chunks[taken:])
+
+    def _here(self, work: Callable[[T], R], chunks: Sequence[T]) -> Iterator[R]:
+        log.warning(
+            "a worker process ended abruptly (out of memory?); the rest of the work runs in "
+            "this process"
+        )
+        self._failed = True  # (later work too; __exit__ shuts the broken pool down)
+        return map(work, chunks)
 
     def _start(self) -> ProcessPoolExecutor | None:
         if self._failed:

@@ -8,7 +8,9 @@ import logging
 import multiprocessing
 import os
 import signal
+import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +45,25 @@ def test_results_come_back_in_order_whatever_the_workers(workers: int) -> None:
     with WorkPool(workers) as pool:
         results = pool.map(square_all, chunks)
     assert [n for part in results for n in part] == [n * n for n in range(1000)]
+
+
+def touch_each(chunk: list[str]) -> int:
+    for name in chunk:
+        Path(name).touch()
+    return len(chunk)
+
+
+def test_imap_hands_every_chunk_to_the_workers_at_once(tmp_path: Path) -> None:
+    # The caller goes on with other work (git log, say) before it asks for the first result:
+    # the workers must not wait for that.
+    names = [[str(tmp_path / f"{number}.done")] for number in range(4)]
+    with WorkPool(2) as pool:
+        results = pool.imap(touch_each, names)
+        deadline = time.monotonic() + 30
+        while not all(Path(name).exists() for [name] in names) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert all(Path(name).exists() for [name] in names)  # before any result was asked for
+        assert list(results) == [1, 1, 1, 1]
 
 
 def test_a_workers_warnings_are_logged_here_in_order(caplog: pytest.LogCaptureFixture) -> None:
