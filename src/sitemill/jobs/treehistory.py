@@ -77,14 +77,15 @@ def read_pages_and_history(
     key = fingerprint_key(FINGERPRINT_VERSION, main, ignore)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
-    work = _work_bytes(config, files, remembered, by_content)
+    sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
+    work = _work_bytes(config, sizes, by_content)
     workers = stack.enter_context(WorkPool(pool_size(config.workers, work)))
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(
             _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
         )
         root = Root(site_dir)
-        defer = by_content and earlier is None and _defers(work, files, remembered)
+        defer = by_content and earlier is None and _defers(work, sizes)
         walked = _walked(history, workers) if defer else frozenset()
         reads = read_pages(
             config,
@@ -125,24 +126,17 @@ def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:
     return frozenset(path for path, chain in found.versions.items() if len(chain) > 1)
 
 
-def _defers(work: int, files: list[TreeFile], remembered: Mapping[str, str]) -> bool:
+def _defers(work: int, sizes: list[int]) -> bool:
     """Whether the walk through git fingerprints the current version of each file it walks,
     just before its older ones (html.linememo), the reads waiting for git log: with many
-    pages (``work``: a pool's) of DEFER_MEAN_BYTES or more on average (to read whole)."""
-    if work < MIN_POOL_BYTES:
-        return False
-    sizes = [file.size for file in files if file.path not in remembered]
-    return bool(sizes) and sum(sizes) / len(sizes) >= DEFER_MEAN_BYTES
+    pages (``work``: a pool's) whose ``sizes`` are DEFER_MEAN_BYTES or more on average."""
+    return work >= MIN_POOL_BYTES and bool(sizes) and sum(sizes) / len(sizes) >= DEFER_MEAN_BYTES
 
 
-def _work_bytes(
-    config: Config, files: list[TreeFile], remembered: Mapping[str, str], by_content: bool
-) -> int:
-    """The work of the pages to read whole (fingerprints, images), in bytes (page_work): what
-    sizes the pool."""
-    if not (by_content or config.images):
-        return 0
-    return sum(page_work(file.size) for file in files if file.path not in remembered)
+def _work_bytes(config: Config, sizes: list[int], by_content: bool) -> int:
+    """The work of the pages to read whole (fingerprints, images), of these ``sizes``, in bytes
+    (page_work): what sizes the pool."""
+    return sum(map(page_work, sizes)) if by_content or config.images else 0
 
 
 def _remembered_prints(
