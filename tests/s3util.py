@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -74,3 +75,15 @@ def sitemap_files(client: Any, bucket: str = BUCKET) -> dict[str, bytes]:
         for item in listed
         if item["Key"].startswith("sitemap")
     }
+
+
+def live_files(client: Any, bucket: str = BUCKET, entry: str = "sitemap.xml") -> dict[str, bytes]:
+    """The live entry file and every child it names (what a crawler reads), by name: a
+    sharded bucket keeps children no index names for a while (their deletion waits)."""
+    data = client.get_object(Bucket=bucket, Key=entry)["Body"].read()
+    files = {entry: data}
+    if b"<sitemapindex" in data[:500]:
+        for url in re.findall(rb"<loc>(.*?)</loc>", data):
+            name = url.decode().rpartition("/")[2]
+            files[name] = client.get_object(Bucket=bucket, Key=name)["Body"].read()
+    return files

@@ -6,7 +6,7 @@ See https://www.sitemaps.org/protocol.html for every limit cited here.
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from enum import Enum
 from typing import Final
 
@@ -24,6 +24,12 @@ DEFAULT_MAX_SITEMAPS_PER_INDEX: Final = 1_000
 MAX_URL_LENGTH: Final = 2_048
 
 SITEMAP_NS: Final = "http://www.sitemaps.org/schemas/sitemap/0.9"
+# The first web page went up on 6 August 1991: no page's content changed before that.
+OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
+# Clocks differ a little between the machines that wrote and read a remembered date (an S3
+# LastModified is the service's time): a date this far ahead of the run is still taken.
+CLOCK_SKEW: Final = timedelta(minutes=5)
+_WRITTEN_LASTMOD: Final = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\+00:00)?")
 
 
 class ChangeFreq(Enum):
@@ -96,3 +102,15 @@ def format_priority(priority: float) -> str:
     """A <priority> value as a short decimal: 0.5, 0.85, 1.0."""
     text = f"{priority:.3f}".rstrip("0")
     return text + "0" if text.endswith(".") else text
+
+
+def trusted_lastmod(value: object, latest: datetime) -> bool:
+    """Whether a remembered lastmod (a state's, a manifest's) may be published: ``YYYY-MM-DD``
+    or ``YYYY-MM-DDThh:mm:ss+00:00``, a real date, from OLDEST_LASTMOD to ``latest``."""
+    if not isinstance(value, str) or _WRITTEN_LASTMOD.fullmatch(value) is None:
+        return False
+    try:
+        moment = datetime.fromisoformat(value if "T" in value else value + "T00:00:00+00:00")
+    except ValueError:
+        return False
+    return OLDEST_LASTMOD <= moment <= latest

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from s3util import BASE, BUCKET, PAGE, Requests, moto_bucket, restored_logging
 from sitemill.aws.cloudfront import caller_reference, invalidation_paths
 from sitemill.aws.events import ObjectChange, parse_event, select_changes
 from sitemill.aws.handler import handle
-from sitemill.errors import ConfigError, EventError, SourceError
+from sitemill.errors import ConfigError, EventError, SinkError, SourceError
 from sitemill.outputs import is_own_name
 from sitemill.shards.plan import shard_id
 from xsd import assert_xsd_valid
@@ -822,11 +823,9 @@ def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -
     assert "sitemill-state.json.gz" not in site_keys
     # The state of a bucket whose sitemaps may be shards, in parts (scale-out.md).
     stored = sorted(item["Key"] for item in s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"])
-    assert stored == [
-        f"{STATE_PREFIX}index-state.json",
-        f"{STATE_PREFIX}plan.json",
-        f"{STATE_PREFIX}shards/{shard_id('')}.json.gz",
-    ]
+    assert stored[0] == f"{STATE_PREFIX}index-state.json"
+    (shard,) = stored[1:]  # its one shard's state, under a name its bytes give
+    assert re.fullmatch(rf"{STATE_PREFIX}shards/{shard_id('')}-[a-z2-7]{{8}}\.json\.gz", shard)
     sitemap = index(s3)
 
     # `aws s3 sync --delete` of a fresh build: every page uploaded again, the same bytes.
@@ -850,16 +849,16 @@ def test_a_dry_run_writes_no_state_to_its_bucket(s3: Any) -> None:
     assert s3.list_objects_v2(Bucket=STATE_BUCKET)["KeyCount"] == 0
 
 
-def test_a_state_bucket_that_cannot_be_written_is_a_warning_after_the_sitemaps(
+def test_a_state_bucket_that_cannot_be_written_publishes_nothing(
     s3: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # No such bucket: the sitemaps are published, the state is a warning, not a failure.
-    result = handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
-    assert result["status"] == "ok", result
-    assert result["written"] == 1
-    assert result["state"] == "unchanged"
-    warnings = [line["message"] for line in log_lines(capsys) if line["level"] == "WARNING"]
-    assert any(f"s3://{STATE_BUCKET}/{STATE_PREFIX}" in message for message in warnings), warnings
+    # No such bucket: a run commits by writing its manifest there (docs/distributed.md, "How a
+    # run commits"), so nothing goes live, and one error line names the state location.
+    with pytest.raises(SinkError, match=f"s3://{STATE_BUCKET}/{STATE_PREFIX}"):
+        handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
+    assert "sitemap.xml" not in [o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+    (error,) = [line for line in log_lines(capsys) if line["level"] == "ERROR"]
+    assert f"s3://{STATE_BUCKET}/{STATE_PREFIX}" in error["error"], error
 
 
 def test_a_bad_state_location_is_a_config_error_before_anything_is_written(s3: Any) -> None:

@@ -562,7 +562,7 @@ def test_s3_keeps_its_state_in_another_bucket(
         assert "sitemill-state.json.gz" not in keys
         # In parts (scale-out.md), under the state key without its .json.gz.
         stored = {item["Key"] for item in s3.list_objects_v2(Bucket="state-bucket")["Contents"]}
-        assert {"site-bucket/sitemill-state/plan.json"} < stored
+        assert {"site-bucket/sitemill-state/index-state.json"} < stored
         assert all(key.startswith("site-bucket/sitemill-state/") for key in stored)
         # An identical re-upload of every page: every date kept, nothing written.
         put_pages(s3, "index.html", "a/index.html")

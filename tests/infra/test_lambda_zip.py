@@ -594,7 +594,6 @@ def test_template_policy_is_enough_for_sharded_runs_and_their_partitioned_state(
     parts = f"{infra.BUCKET}/{prefix}sitemill-state/"
     assert [key for key in report["state_keys"] if not key.startswith(parts + "shards/")] == [
         parts + "index-state.json",
-        parts + "plan.json",
     ]
     assert "<loc>https://example.com/docs/new.pdf</loc>" in "".join(report["bodies"].values())
     assert report["denied"]["read pdf"] is True  # still: a LIST tells a PDF's facts

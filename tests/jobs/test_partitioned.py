@@ -18,19 +18,31 @@ from typing import Any
 import pytest
 from moto.core.botocore_stubber import BotocoreStubber
 
-from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, put_pages, sitemap_files
+from consistency import live_urls
+from s3util import (
+    BASE,
+    BUCKET,
+    Requests,
+    live_files,
+    make_config,
+    moto_bucket,
+    put_pages,
+    sitemap_files,
+)
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.partitioned import inputs_fingerprint, open_partitioned, rebuild_partitioned
+from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.jobs.shardinputs import inputs_fingerprint
 from sitemill.report import shards_line, summary_counts
-from sitemill.shards.partition import DELETE_AFTER
+from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import S3StateStore
 from xsd import assert_xsd_valid
 
 STATE_BUCKET = "state-bucket"
-SHARD = re.compile(r"sitemap-r[a-z2-7]{8}\.xml")
+SHARD = re.compile(r"sitemap-r[a-z2-7]{8}-[a-z2-7]{8}\.xml")
+STATE = re.compile(r"site/sitemill-state/shards/r[a-z2-7]{8}-[a-z2-7]{8}\.json\.gz")
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
@@ -68,10 +80,13 @@ def test_the_state_lives_under_the_state_location_in_parts(s3: Any) -> None:
     keys = sorted(
         item["Key"] for item in s3.list_objects_v2(Bucket=STATE_BUCKET).get("Contents", [])
     )
-    assert keys[:2] == ["site/sitemill-state/index-state.json", "site/sitemill-state/plan.json"]
-    assert len(keys) == 5 and all(key.endswith(".json.gz") for key in keys[2:])
-    plan = json.loads(s3.get_object(Bucket=STATE_BUCKET, Key=keys[1])["Body"].read())
-    assert len(plan["plan"]["afters"]) == 3
+    # The manifest, and one state object per shard that it names (a name its bytes give).
+    assert keys[0] == "site/sitemill-state/index-state.json"
+    assert len(keys) == 4 and all(STATE.fullmatch(key) for key in keys[1:])
+    manifest = json.loads(s3.get_object(Bucket=STATE_BUCKET, Key=keys[0])["Body"].read())
+    assert len(manifest["plan"]["afters"]) == 3
+    named = {"site/sitemill-state/" + ref["name"] for ref in manifest["states"].values()}
+    assert named == set(keys[1:])
     # Nothing is kept beside the public sitemaps.
     assert "sitemill-state.json.gz" not in {
         item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]
@@ -95,20 +110,20 @@ def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
     # function's s3:ListBucket), a HEAD of the live index (is it the one the state knows?).
     assert [(params["Prefix"], params["MaxKeys"]) for params in listed] == [("b/p10.html", 1)]
     assert kinds.count("HeadObject") == 1
-    # robots.txt, the plan, the index-state, the shard's state, the page's head
-    assert kinds.count("GetObject") == 5
-    assert kinds.count("PutObject") <= 4  # the child, its state, the index, the index-state
+    # robots.txt, the manifest, the shard's state, the page's head
+    assert kinds.count("GetObject") == 4
+    assert kinds.count("PutObject") <= 4  # the child, its state, the manifest, the index
     # scale-out.md's budget: at most 10 requests besides the page's own GET.
     assert len(kinds) - 1 <= 10, requests.calls
     written = [name for name in report.result.written if SHARD.fullmatch(name)]
     assert len(written) == 1
     assert shards_line(report) == "shards: 3, 1 child(ren) rewritten, 1 touched"
     assert summary_counts(report)["shards_touched"] == 1
-    incremental = sitemap_files(s3)
+    incremental = live_files(s3)
     # A full rebuild with the same plan writes the same bytes.
     full = run(s3, config)
     assert full.result.written == []
-    assert sitemap_files(s3) == incremental
+    assert live_files(s3) == incremental
 
 
 def test_a_deleted_page_leaves_its_shard_and_a_rerun_writes_nothing(s3: Any) -> None:
@@ -117,7 +132,7 @@ def test_a_deleted_page_leaves_its_shard_and_a_rerun_writes_nothing(s3: Any) -> 
     run(s3, config)
     s3.delete_object(Bucket=BUCKET, Key="a/p1.html")
     report = run(s3, config, changed=["a/p1.html"])
-    assert b"a/p1.html" not in b"".join(sitemap_files(s3).values())
+    assert b"a/p1.html" not in b"".join(live_files(s3).values())
     assert report.result.written
     again = run(s3, config, changed=["a/p1.html"])
     assert again.result.written == [] and again.result.deleted == []
@@ -149,7 +164,7 @@ def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> Non
     put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
     config = config_of(max_urls=5, shard_fill=4)
     run(s3, config)
-    before = sitemap_files(s3)
+    before = live_files(s3)
     put_pages(s3, "a/p10.html", "c/p10.html")
 
     def fail(**kwargs: Any) -> None:
@@ -159,12 +174,12 @@ def test_a_failed_worker_publishes_nothing_and_a_rerun_converges(s3: Any) -> Non
     s3.meta.events.register("before-parameter-build.s3.ListObjectsV2", fail)
     with pytest.raises(RuntimeError):
         run(s3, config, changed=["a/p10.html", "c/p10.html"])
-    assert sitemap_files(s3) == before
+    assert live_files(s3) == before
     s3.meta.events.unregister("before-parameter-build.s3.ListObjectsV2", fail)
     run(s3, config, changed=["a/p10.html", "c/p10.html"])
-    incremental = sitemap_files(s3)
+    incremental = live_files(s3)
     assert run(s3, config).result.written == []
-    assert sitemap_files(s3) == incremental
+    assert live_files(s3) == incremental
 
 
 def named_children(s3: Any) -> list[str]:
@@ -261,7 +276,11 @@ def test_a_first_partitioned_run_starts_from_the_one_state_of_earlier_runs(s3: A
     store = PartitionedStore(s3, *where, legacy=legacy.key)
     first = rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
     assert (first.heads_read, first.heads_reused) == (0, 12)  # no head read again
-    assert first.dates == {"kept": 12} and first.result.written == []
+    assert first.dates == {"kept": 12}
+    # The same sitemaps, now under names their content gives.
+    assert sorted(live_urls(live_files(s3).get)) == sorted(
+        BASE + f"{section}/p{n}.html" for section in "abc" for n in range(4)
+    )
 
 
 def test_a_state_in_the_sites_own_bucket_is_never_partitioned(s3: Any) -> None:
@@ -311,13 +330,18 @@ def test_every_output_form_gives_the_files_of_a_full_rebuild(
     s3.delete_object(Bucket=BUCKET, Key="c/p0.html")
     incremental = run(s3, config, changed=["b/p10.html", "c/p0.html"])
     assert incremental.shards_touched == (1 if len(first.result.files) == 1 else 2)
-    files = sitemap_files(s3)
+    entry = (
+        "sitemap.txt"
+        if values.get("format") == "txt" and len(first.result.files) == 1
+        else "sitemap.xml"
+    )
+    files = live_files(s3, entry=entry)
     text = b"".join(
         gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data for data in files.values()
     )
     assert b"b/p10" in text and b"c/p0" not in text
     full = run(s3, config)
-    assert full.result.written == [] and sitemap_files(s3) == files
+    assert full.result.written == [] and live_files(s3, entry=entry) == files
 
 
 def test_a_page_left_out_by_a_canonical_in_another_shard_stays_out(s3: Any) -> None:

@@ -1,30 +1,26 @@
 """The partitioned state's pure rules (sitemill.shards.partition, sitemill.state.shardstate):
-the next plan from workers' summaries, the completeness check, deferred deletion, and every
-document read back as untrusted input."""
+the next plan from workers' summaries, the completeness check, and every document read back
+as untrusted input. The manifest: tests/shards/test_manifest.py."""
 
 from __future__ import annotations
 
 import gzip
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from sitemill.errors import StateError
 from sitemill.shards.partition import (
-    DELETE_AFTER,
-    IndexState,
     Part,
+    StateRef,
     Summary,
     current_parts,
-    index_state_from_json,
-    index_state_to_json,
     next_plan,
     part_from_json,
     summary_from_json,
     summary_to_json,
-    unnamed_after,
 )
 from sitemill.shards.plan import Plan, child_name, shard_id
 from sitemill.sources.page import Page
@@ -50,39 +46,34 @@ def test_a_split_comes_in_after_its_shard_and_an_emptied_one_leaves() -> None:
 
 
 def test_every_shard_needs_a_file_from_this_run_or_the_last() -> None:
-    last = IndexState([part(""), part("b/"), part("d/")])
+    last = {p.id: p for p in (part(""), part("b/"), part("d/"))}
     ran = Summary(shard_id("b/"), (part("b/", urls=5),))
     parts, missing = current_parts(PLAN, {ran.shard: ran}, last)
     assert [p.urls for p in parts] == [3, 5, 3] and missing == []
-    parts, missing = current_parts(PLAN, {}, IndexState([part("")]))
+    parts, missing = current_parts(PLAN, {}, {shard_id(""): part("")})
     assert missing == [shard_id("b/"), shard_id("d/")]
 
 
-def test_a_child_is_deleted_only_once_unnamed_for_long_enough() -> None:
-    last = IndexState([part(""), part("b/")])
-    gone = part("b/").name
-    unnamed, due = unnamed_after(last, [part("").name], NOW)
-    assert due == [] and set(unnamed) == {gone}
-    later = IndexState([part("")], unnamed=unnamed)
-    assert unnamed_after(later, [part("").name], NOW + DELETE_AFTER - timedelta(seconds=1))[1] == []
-    assert unnamed_after(later, [part("").name], NOW + DELETE_AFTER)[1] == [gone]
-    # Named again: no longer waiting.
-    assert unnamed_after(later, [part("").name, gone], NOW + DELETE_AFTER) == ({}, [])
+def ref(shard: str) -> StateRef:
+    return StateRef(f"shards/{shard}-aaaaaaaa.json.gz", "1" * 32)
 
 
-def test_documents_round_trip() -> None:
-    state = IndexState(
-        [part(""), part("b/")],
-        "sitemap.xml",
-        "f" * 32,
-        {"sitemap-raaaaaaaa.xml": "2026-11-23T12:00:00+00:00"},
-        PLAN,
-    )
-    assert index_state_from_json(json.loads(json.dumps(index_state_to_json(state)))) == state
+def test_a_summary_round_trips_with_the_states_of_its_parts() -> None:
+    b, m = part("b/"), part("b/m.html")
     summary = Summary(
-        shard_id("b/"), (part("b/"), part("b/m.html")), 2, frozenset({part("b/").name})
+        b.id, (b, m), 2, frozenset({b.name}), states={b.id: ref(b.id), m.id: ref(m.id)}
     )
     assert summary_from_json(summary_to_json(summary)) == summary
+    emptied = Summary(shard_id(""), (), states={shard_id(""): ref(shard_id(""))})
+    assert summary_from_json(summary_to_json(emptied)) == emptied
+    for states in (
+        {b.id: ref(b.id)},  # a part without its state
+        {b.id: ref(b.id), m.id: ref(b.id)},  # another shard's state
+        {b.id: StateRef("shards/../x.json.gz", "1" * 32), m.id: ref(m.id)},
+        {b.id: StateRef(ref(b.id).name, "x"), m.id: ref(m.id)},
+    ):
+        with pytest.raises(StateError):
+            summary_from_json(summary_to_json(Summary(b.id, (b, m), states=states)))
 
 
 @pytest.mark.parametrize(
@@ -108,18 +99,6 @@ def test_a_part_that_is_not_one_sitemill_wrote_is_refused(change: dict[str, Any]
     }
     with pytest.raises(StateError):
         part_from_json(values | change)
-
-
-def test_an_index_state_naming_foreign_files_is_refused() -> None:
-    good = index_state_to_json(IndexState([part("")], "sitemap.xml", "0" * 32))
-    for bad in (
-        {"entry": "../etc/passwd"},
-        {"unnamed": {"index.html": "2026-11-23T12:00:00+00:00"}},  # never a page to delete
-        {"unnamed": {"sitemap-raaaaaaaa.xml": "soon"}},
-        {"format": "other"},
-    ):
-        with pytest.raises(StateError):
-            index_state_from_json(good | bad)
 
 
 def shard_state() -> ShardState:
@@ -159,3 +138,25 @@ def test_a_shard_state_under_another_id_is_refused() -> None:
     document["shard"] = shard_id("x/")
     with pytest.raises(StateError, match="id"):
         parse_shard_state(gzip.compress(json.dumps(document).encode()), NOW)
+
+
+@pytest.mark.parametrize(
+    ("bounds", "listing"),
+    [
+        (("b/", "d/"), [["a.html", "", '"e1"']]),  # before the range: another shard's page
+        (("b/", "d/"), [["b/", "", '"e1"']]),  # the boundary itself is the shard before's
+        (("b/", "d/"), [["e.html", "", '"e1"']]),  # after the range
+        (("b/", None), [["b/x.html", "", '"e1"'], ["b/x.html", "", '"e1"']]),  # listed twice
+        (("b/", None), [["b/y.html", "", '"e1"'], ["b/x.html", "", '"e1"']]),  # out of order
+        (("c/", None), [["c/x.html", "", '"e1"']]),  # the state of another boundary
+    ],
+)
+def test_a_shard_state_listing_pages_outside_its_range_is_refused(
+    bounds: tuple[str, str | None], listing: list[list[str]]
+) -> None:
+    document = json.loads(gzip.decompress(dump_shard_state(shard_state())))
+    document["listing"] = listing
+    data = gzip.compress(json.dumps(document).encode())
+    with pytest.raises(StateError):
+        parse_shard_state(data, NOW, bounds=bounds)
+    assert parse_shard_state(dump_shard_state(shard_state()), NOW, bounds=("b/", "d/")).listing

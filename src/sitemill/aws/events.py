@@ -194,6 +194,7 @@ class Selection:
     relevant: int = 0
     sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
     paths: list[str] = field(default_factory=list)  # the relevant pages' paths (not own files)
+    own_deleted: list[str] = field(default_factory=list)  # sitemill's own files deleted
     ignored: Counter[str] = field(default_factory=Counter)
 
 
@@ -233,8 +234,7 @@ def select_changes(
         else:
             selection.relevant += 1
             selection.sitemap_deletions += int(own)
-            if not own:
-                selection.paths.append(path)
+            (selection.own_deleted if own else selection.paths).append(path)
             selection.buckets.add(change.bucket)
             continue
         selection.ignored[reason] += 1

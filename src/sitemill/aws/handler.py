@@ -201,13 +201,15 @@ def _rebuild(
     then the changed keys go to their shards (the router of scale-out.md)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
-        full = trigger.rebuild or selection.sitemap_deletions
+        # A deletion of sitemill's own file is a full rebuild when the manifest names it
+        # (the router tells); its own retired files' deletions change nothing.
         return rebuild_partitioned(
             config,
             client,
             site,
             partitioned,
-            changed=None if full else selection.paths,
+            changed=None if trigger.rebuild else selection.paths,
+            deleted=selection.own_deleted,
             dry_run=trigger.dry_run,
             threads=config.workers or DEFAULT_THREADS,
             distribute=distribute,

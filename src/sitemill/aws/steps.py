@@ -23,9 +23,10 @@ from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.jobs.distreduce import reduce_run
 from sitemill.jobs.distshard import item_objects, render_item
-from sitemill.jobs.partitioned import open_partitioned, site_robots
+from sitemill.jobs.partitioned import open_partitioned
 from sitemill.jobs.runfiles import item_from_json
 from sitemill.jobs.shardfull import record_pending
+from sitemill.jobs.shardinputs import site_robots
 from sitemill.report import summary_counts
 from sitemill.urls import site_root_path
 

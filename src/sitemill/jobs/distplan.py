@@ -20,8 +20,9 @@ from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.membership import not_distributable
-from sitemill.jobs.partitioned import inputs_fingerprint, site_robots
 from sitemill.jobs.runfiles import Item, RunFiles, item_to_json
+from sitemill.jobs.shardcommit import read_live
+from sitemill.jobs.shardinputs import inputs_fingerprint, site_robots
 from sitemill.rules import is_candidate
 from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import plan_to_json
@@ -100,11 +101,15 @@ def plan_run(
         raise ConfigError("shards", f"a distributed rebuild cannot run here: {why}")
     files = run.files(request.run)
     inputs = inputs_fingerprint(config, site_robots(config, run.client, run.site)[0])
-    plan_file, last = store.read_plan(), store.read_index()
-    plan = last.plan or (None if plan_file is None else plan_file.plan)
+    live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
+    base = store.read_manifest()
+    plan = base.plan
+    # The files the manifest names are live, so a run that renders some shards may keep the
+    # others' (a full run puts up every file the bucket does not hold).
+    current = store.trusted and not base.legacy and live.digest == base.digest
     mode = request.mode
-    if mode == "shards" and (plan is None or plan_file is None or plan_file.inputs != inputs):
-        log.info("rendering every shard: no plan yet, or its inputs changed")
+    if mode == "shards" and (plan is None or not current or base.inputs != inputs):
+        log.info("rendering every shard: no plan yet, its inputs changed, or it is not live")
         mode = "full"
     items: Sequence[Item] | None = None
     if plan is None and inventory is not None:
@@ -122,9 +127,9 @@ def plan_run(
         "source": source,
         "plan": None if plan is None else plan_to_json(plan),
         "inputs": inputs,
-        "entry": last.digest,
-        # What was live when the run began: the reducer refuses to publish over a change.
-        "children": {part.id: part.digest for part in last.children},
+        # The manifest the run starts from: the reducer commits only over this version.
+        "base": store.etag,
+        "current": current,
         "started": run.now.astimezone(UTC).replace(microsecond=0).isoformat(),
         "items": len(items),
     }

@@ -15,21 +15,26 @@ import logging
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from sitemill.config.model import LastmodMode
-from sitemill.errors import IncompleteRunError, StateError
+from sitemill.errors import ConflictError, IncompleteRunError, StateError
 from sitemill.jobs.distplan import RUN_FORMAT, DistributedRun
 from sitemill.jobs.distshard import ITEM_SUMMARY_FORMAT
 from sitemill.jobs.runfiles import Item, RunFiles, item_from_json
-from sitemill.jobs.shardpublish import finish_publish, publish_entry
-from sitemill.jobs.shardworker import ShardJob
-from sitemill.layouts import new_robots
-from sitemill.outputs import ROBOTS_TXT, content_type
+from sitemill.jobs.shardcollect import find_strays
+from sitemill.jobs.shardcommit import (
+    Commit,
+    commit_and_go_live,
+    entry_of,
+    read_live,
+    robots_line,
+)
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.shards.evolve import plan_from_json
+from sitemill.shards.manifest import IndexState, Published
 from sitemill.shards.partition import (
-    IndexState,
     Part,
     Summary,
     current_parts,
@@ -37,7 +42,6 @@ from sitemill.shards.partition import (
     summary_from_json,
 )
 from sitemill.shards.plan import Plan, shard_id
-from sitemill.sinks.s3 import S3Sink
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +72,8 @@ class Reduced:
 
 def reduce_run(run: DistributedRun, name: str) -> Reduced:
     """Check the run, publish it; the report and the verdict (also ``verdict.json``).
-    IncompleteRunError, after writing the verdict, when an item or a shard is missing."""
+    IncompleteRunError, after writing the verdict, when an item or a shard is missing, or
+    when another run committed since this one was planned (then nothing was published)."""
     files = run.files(name)
     manifest = files.get_run()
     if not isinstance(manifest, dict) or manifest.get("format") != RUN_FORMAT:
@@ -83,32 +88,48 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
         if raw_plan is not None
         else Plan(tuple(item.afters[0] for item in items))
     )
-    last = run.store.read_index()
-    live = {part.id: part.digest for part in last.children}
-    if manifest.get("entry") != last.digest or manifest.get("children") != live:
-        # Another run published while this one rendered: its shards may be newer than
-        # this run's (a page deployed meanwhile); publishing this run could put them back.
-        files.put_json("verdict.json", {"status": "superseded", "run": files.run, "missing": []})
-        raise IncompleteRunError(
-            f"run {files.run}: another run published the sitemaps while it ran; nothing "
-            "was published (the next full rebuild redoes it)"
-        )
+    live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
+    base = run.store.read_manifest()
+    if run.store.etag != manifest.get("base"):
+        _superseded(files)
     full = manifest.get("mode") == "full"
     plan_next = next_plan(plan, collected.summaries)
-    parts, missing = current_parts(plan_next, collected.summaries, IndexState() if full else last)
+    known = {} if full else {part.id: part for part in base.children}
+    parts, missing = current_parts(plan_next, collected.summaries, known)
+    states = {} if full else {s: ref for s, ref in base.states.items() if s in plan.ids}
+    for summary in collected.summaries.values():
+        states.pop(summary.shard, None)
+        states.update(summary.states)
+    missing += [shard for shard in plan_next.ids if shard not in states and shard not in missing]
     if missing:
-        _refuse(files, "incomplete", missing, "shards have no file")
-    job = ShardJob(run.config, run.client, run.site, run.store, plan_next, None)
+        _refuse(files, "incomplete", missing, "shards have no file or state")
     result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
-    _publish_parts(run, files, collected.summaries, last, result)
-    entry, digest = publish_entry(job, parts, last, result)
-    _robots_line(run, entry, result)
+    single = _publish_parts(run, files, collected.summaries, base, manifest, result)
+    entry, data = entry_of(run.config, parts, single)
     inputs = str(manifest.get("inputs", ""))
-    old = last.plan or plan
-    saved = finish_publish(
-        run.client, run.site, run.store, old, plan_next, parts, entry, digest, last, inputs,
-        run.now, result,
-    )  # fmt: skip
+    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    try:
+        saved = commit_and_go_live(
+            run.client, run.site, run.store, Commit(base, published, data, strays), live,
+            run.now, result,
+        )  # fmt: skip
+    except ConflictError:
+        _superseded(files)
+    robots_line(run.config, run.client, run.site, entry, result)
+    return _published(run, name, files, collected, parts, result, saved)
+
+
+def _published(
+    run: DistributedRun,
+    name: str,
+    files: RunFiles,
+    collected: Collected,
+    parts: list[Part],
+    result: WriteResult,
+    saved: bool,
+) -> Reduced:
+    """The report and verdict of a published run (``verdict.json`` written)."""
     mode = LastmodMode.NONE if run.config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(result, mode)
     report.state_written = saved
@@ -126,6 +147,17 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
     files.put_json("verdict.json", verdict)
     log.info("run %s published: %d shards, %d URLs", name, len(parts), result.url_count)
     return Reduced(report, verdict, collected.found, collected.first_run)
+
+
+def _superseded(files: RunFiles) -> NoReturn:
+    """Another run committed while this one rendered: its shards may be newer than this
+    run's (a page deployed meanwhile), so this run commits nothing (its staged files are
+    garbage no manifest names)."""
+    files.put_json("verdict.json", {"status": "superseded", "run": files.run, "missing": []})
+    raise IncompleteRunError(
+        f"run {files.run}: another run published the sitemaps while it ran; nothing "
+        "was published (the next full rebuild redoes it)"
+    )
 
 
 def _items(files: RunFiles) -> list[Item]:
@@ -185,14 +217,21 @@ def _publish_parts(
     run: DistributedRun,
     files: RunFiles,
     summaries: Mapping[str, Summary],
-    last: IndexState,
+    base: IndexState,
+    manifest: Mapping[str, object],
     result: WriteResult,
-) -> None:
-    """Copy each part whose bytes are not the live ones from the run's staging to the site."""
+) -> bytes | None:
+    """Copy each part from the run's staging to the site under its own name (inside S3),
+    unless the base manifest names it and was live when the run was planned; the single
+    sitemap.xml's bytes, if the run rendered one (it goes live from the commit)."""
+    named = base.named() if manifest.get("current") is True else set()
     changed: list[Part] = []
+    single: bytes | None = None
     for summary in summaries.values():
         for part in summary.parts:
-            if last.holds(part):
+            if part.name in (ENTRY_XML, ENTRY_TXT):
+                single = files.get("parts/" + part.name, limit=read_limit(part.name))
+            elif part.name in named:
                 result.unchanged.append(part.name)
             else:
                 changed.append(part)
@@ -210,14 +249,4 @@ def _publish_parts(
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
         list(pool.map(copy, changed))
     result.written.extend(part.name for part in changed)
-
-
-def _robots_line(run: DistributedRun, entry: str, result: WriteResult) -> None:
-    """robots.txt's Sitemap line for the entry file, when sitemill maintains it."""
-    if not run.config.robots_txt:
-        return
-    site = run.site
-    sink = S3Sink(run.client, site.bucket, site.root, cache_control=site.cache_control)
-    new = new_robots(sink, run.config, [entry], None)
-    if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
-        result.written.append(ROBOTS_TXT)
+    return single

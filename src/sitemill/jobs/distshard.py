@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
@@ -22,7 +22,8 @@ from sitemill.config.model import Config, IndexNowMode, ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
-from sitemill.jobs.distplan import DistributedRun, weighted
+from sitemill.jobs.distgroup import group_shards
+from sitemill.jobs.distplan import DistributedRun
 from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
 from sitemill.jobs.shardfull import merged_states
@@ -30,15 +31,14 @@ from sitemill.jobs.shardworker import KeptListing, part_states, rendered_parts
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
-from sitemill.shards.cuts import Cutter, byte_fill
-from sitemill.shards.partition import Part, Summary, summary_to_json
-from sitemill.shards.plan import Order, Plan, key_order, shard_id
+from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
+from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
+from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start
-from sitemill.urls import UrlStyle
 
 if TYPE_CHECKING:
     from mypy_boto3_s3.type_defs import ObjectTypeDef
@@ -66,6 +66,7 @@ class _Rendered:
 
     others: PreviousMembership  # the other shards as the last build left them (cached)
     parts: list[Part] = field(default_factory=list)
+    states: dict[str, StateRef] = field(default_factory=dict)  # shard id -> its new state
     found: dict[str, str] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
     first_run: bool = True
@@ -92,12 +93,13 @@ def render_item(
     A group (inventory mode: no plan yet) is cut by the cut rule and rendered a shard at a
     time, so that a worker holds one shard's pages, not its group's: its first shard keeps
     the group's id, the others are its parts (as a split's)."""
+    run.store.ensure_manifest()  # (the one the run started from, or the reducer refuses)
     rendered = _Rendered(others=PreviousMembership(run.config, run.store, lambda: _last_plan(run)))
     if item.group is None:
         _render_range(run, item, item.afters, item.last, objects, robots, rendered)
     else:
         _render_group(run, item, objects, robots, rendered)
-    summaries = _summaries(item, rendered.parts, rendered.counts["skipped"])
+    summaries = _summaries(item, rendered.parts, rendered.states, rendered.counts["skipped"])
     summary = {
         "format": ITEM_SUMMARY_FORMAT,
         "run": item.run,
@@ -137,10 +139,12 @@ def _render_range(
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
             on_skip=listing, others=rendered.others,
         )  # fmt: skip
-    except NoPagesError:
+    except NoPagesError:  # (the first shard stays in the plan, with an empty state)
+        if not afters[0]:
+            rendered.states.update(_save_states(run, None, [], [], State(), first=True))
         return
-    parts = _staged(config, run.files(item.run), report, sink, single)
-    _save_states(run, last, parts, listing.kept(listed), knowledge.remember)
+    parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
+    rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
     if run.config.indexnow is not IndexNowMode.OFF:
         rendered.found.update(found_changes(run.config, state, knowledge.remember))
     rendered.parts.extend(parts)
@@ -164,7 +168,7 @@ def _render_group(
     joins the next range's shard, so the group's first file keeps the group's id."""
     carry: list[ObjectTypeDef] = []
     carry_after: str | None = None
-    for after, last, chunk in _group_shards(run.config, run.site.root, item, rows):
+    for after, last, chunk in group_shards(run.config, run.site.root, item, rows):
         start = after if carry_after is None else carry_after
         carry.extend(chunk)
         count = len(rendered.parts)
@@ -172,84 +176,74 @@ def _render_group(
         carry, carry_after = ([], None) if len(rendered.parts) > count else (carry, start)
 
 
-def _group_shards(
-    config: Config, root: str, item: Item, rows: Iterable[ObjectTypeDef]
-) -> Iterator[tuple[str, str | None, list[ObjectTypeDef]]]:
-    """A group's rows (in key order, their keys under ``root``) in the ranges the cut rule
-    lays over its pages, streamed: (boundary, last key, rows), the first boundary the
-    group's own. A range's rows are held until its cut is settled, no more."""
-    cutter = Cutter(
-        fill=config.shard_fill, byte_fill=byte_fill(config.max_bytes),
-        clean=config.url_style is UrlStyle.CLEAN, order=Order.KEYS,
-        taken={shard_id(item.afters[0])},
-    )  # fmt: skip
-    after = item.afters[0]
-    chunk: list[ObjectTypeDef] = []  # the rows since the last cut (bucket_pages adds them)
-    pages = bucket_pages(config, _kept_in(rows, chunk), root, Inventory())
-    for path, size in weighted(config, pages):
-        for cut in cutter.add(path, size):
-            yield after, cut, _split(chunk, root, cut)
-            after = cut
-    for cut in cutter.finish():
-        yield after, cut, _split(chunk, root, cut)
-        after = cut
-    yield after, item.last, chunk
-
-
-def _kept_in(rows: Iterable[ObjectTypeDef], chunk: list[ObjectTypeDef]) -> Iterator[ObjectTypeDef]:
-    """The rows, each appended to ``chunk`` as it is read."""
-    for row in rows:
-        chunk.append(row)
-        yield row
-
-
-def _split(rows: list[ObjectTypeDef], root: str, cut: str) -> list[ObjectTypeDef]:
-    """The rows up to ``cut``, taken out of ``rows`` (the rows after it stay)."""
-    bound = key_order(cut)
-    at = next(
-        (n for n, row in enumerate(rows) if key_order(row["Key"][len(root) :]) > bound),
-        len(rows),
-    )
-    head = rows[:at]
-    del rows[:at]
-    return head
-
-
 def _save_states(
-    run: DistributedRun, last: str | None, parts: list[Part], pages: Iterable[Page], remember: State
-) -> None:
-    """One state per part, up to ``last`` (conditional writes, as every state write)."""
-    states = part_states(parts, pages, remember, last)
+    run: DistributedRun,
+    last: str | None,
+    parts: list[Part],
+    pages: Iterable[Page],
+    remember: State,
+    *,
+    first: bool = False,
+) -> dict[str, StateRef]:
+    """One state per part, up to ``last``, each put up as a new object (nothing trusts it
+    before the reducer's manifest names it: a retried or superseded worker changes nothing);
+    ``first``: the emptied first shard's empty one."""
+    states = [ShardState("")] if first else part_states(parts, pages, remember, last)
+    base = run.store.manifest
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
-        list(pool.map(run.store.write_shard, states))
+        refs = list(
+            pool.map(
+                lambda state: run.store.write_state(
+                    state, base.retired, known=base.states.get(state.shard)
+                ),
+                states,
+            )
+        )
+    return {state.shard: ref for state, ref in zip(states, refs, strict=True)}
 
 
 def _last_plan(run: DistributedRun) -> Plan | None:
     """The last build's plan, for the canonicals that name pages of other shards."""
-    plan_file = run.store.read_plan()
-    return None if plan_file is None else plan_file.plan
+    return run.store.manifest.plan
 
 
 def _staged(
-    config: Config, files: RunFiles, report: Report, sink: MemorySink, single: bool
+    config: Config,
+    files: RunFiles,
+    report: Report,
+    sink: MemorySink,
+    single: bool,
+    retired: Container[str],
 ) -> list[Part]:
     """Stage every part's bytes (the reducer copies the changed ones to the site)."""
     data: dict[str, bytes] = {}
-    parts = rendered_parts(config, report, sink, single, data)
+    parts = rendered_parts(config, report, sink, single, data, retired)
     for part in parts:
         files.put("parts/" + part.name, data[part.name], content_type(part.name))
     return parts
 
 
-def _summaries(item: Item, parts: list[Part], skipped: int) -> list[Summary]:
-    """One summary per shard of the item, with the parts of its range (none: it emptied)."""
+def _summaries(
+    item: Item, parts: list[Part], states: dict[str, StateRef], skipped: int
+) -> list[Summary]:
+    """One summary per shard of the item, with the parts of its range (none: it emptied)
+    and their states."""
     bounds = [key_order(after) for after in item.afters]
     by_shard: list[list[Part]] = [[] for _ in item.afters]
     for part in parts:
         by_shard[max(0, bisect_right(bounds, key_order(part.after)) - 1)].append(part)
     summaries: list[Summary] = []
     for index, (after, own) in enumerate(zip(item.afters, by_shard, strict=True)):
+        shard = shard_id(after)
         if own and own[0].after != after:
-            raise StateError(f"shard {shard_id(after)} rendered no file of its own id")
-        summaries.append(Summary(shard_id(after), tuple(own), skipped if index == 0 else 0))
+            raise StateError(f"shard {shard} rendered no file of its own id")
+        ids = [part.id for part in own] or ([shard] if shard in states else [])
+        summaries.append(
+            Summary(
+                shard,
+                tuple(own),
+                skipped if index == 0 else 0,
+                states={owner: states[owner] for owner in ids},
+            )
+        )
     return summaries

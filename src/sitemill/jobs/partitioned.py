@@ -13,41 +13,31 @@ been unnamed longer than a rebuild can take (sitemill.shards.partition.DELETE_AF
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections import Counter
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from sitemill.config.model import Config, IndexNowMode, LastmodMode
+from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.errors import (
     ConflictError,
     FullRebuildNeeded,
-    RefusedError,
     SinkError,
-    SourceError,
 )
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.membership import not_distributable
+from sitemill.jobs.shardcommit import Live, read_live
 from sitemill.jobs.shardfull import FullRun, rebuild_full, record_pending
+from sitemill.jobs.shardinputs import inputs_fingerprint, site_robots
 from sitemill.jobs.shardpublish import publish_shards
 from sitemill.jobs.shardworker import ShardJob, render_shard
-from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
+from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.report import Progress, Report, WriteResult
-from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
-from sitemill.safefs import read_regular
-from sitemill.shards.partition import IndexState
-from sitemill.sources.s3 import (
-    describe_error,
-    is_not_found,
-    read_missing_as_none,
-)
+from sitemill.shards.manifest import IndexState
+from sitemill.shards.plan import Plan
 from sitemill.sources.s3requests import counted_requests
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import parse_s3_location
@@ -61,7 +51,6 @@ log = logging.getLogger(__name__)
 MAX_TOUCHED: Final = 20
 # Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
 DEFAULT_THREADS: Final = 4
-MAX_TEMPLATE_BYTES: Final = 1024 * 1024  # a template larger than this is hashed as unreadable
 ATTEMPTS: Final = 3
 
 
@@ -84,6 +73,7 @@ def rebuild_partitioned(
     store: PartitionedStore,
     *,
     changed: Collection[str] | None = None,
+    deleted: Collection[str] = (),
     threads: int = DEFAULT_THREADS,
     max_touched: int = MAX_TOUCHED,
     dry_run: bool = False,
@@ -93,24 +83,21 @@ def rebuild_partitioned(
 ) -> Report:
     """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
     where that gives what a full rebuild would; else (and with ``changed`` None) in full.
+    ``deleted``: sitemill's own files someone deleted (one the manifest names, or the entry
+    file, is a full rebuild; the others were this run's predecessors' retired files).
     ``distribute``: starts a distributed full rebuild and names it, for a site of more than
-    ``max_touched`` shards or none yet (the report then says so, and nothing else is done)."""
+    ``max_touched`` shards or none yet (the report then says so, and nothing else is done).
+    A run that finds another run committed meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)
     for attempt in range(1, ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
                 report = _attempt(
-                    config,
-                    client,
-                    site,
-                    store,
+                    _Run(config, client, site, store, threads, max_touched, dry_run, moment),
                     changed,
-                    threads,
-                    max_touched,
-                    dry_run,
+                    deleted,
                     progress,
-                    moment,
                     distribute,
                 )
         except ConflictError as exc:
@@ -125,51 +112,77 @@ def rebuild_partitioned(
     raise AssertionError("unreachable")
 
 
+@dataclass(frozen=True, slots=True)
+class _Run:
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    threads: int
+    max_touched: int
+    dry_run: bool
+    now: datetime
+
+
 def _attempt(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    store: PartitionedStore,
+    run: _Run,
     changed: Collection[str] | None,
-    threads: int,
-    max_touched: int,
-    dry_run: bool,
+    deleted: Collection[str],
     progress: Progress | None,
-    now: datetime,
-    distribute: Callable[[], str] | None = None,
+    distribute: Callable[[], str] | None,
 ) -> Report:
+    config, client, site, store = run.config, run.client, run.site, run.store
     robots_data, robots = site_robots(config, client, site)
     inputs = inputs_fingerprint(config, robots_data)
-    plan_file = store.read_plan()
-    last = store.read_index()
-    # The plan written with the index-state (one object: never two runs' halves).
-    plan = last.plan or (None if plan_file is None else plan_file.plan)
-    if changed is not None and plan_file is not None and plan is not None and not dry_run:
+    # The live entry first, then the manifest: a run goes live only over what it read.
+    lives = {name: read_live(client, site, name) for name in _entry_names(config)}
+    base = store.read_manifest()
+    live = lives.get(base.entry) or next(iter(lives.values()))
+    if changed is not None and not run.dry_run:
         try:
-            if plan_file.inputs != inputs:
-                raise FullRebuildNeeded("robots.txt, the configuration or a template changed")
-            job = ShardJob(config, client, site, store, plan, robots)
-            return _incremental(job, changed, last, inputs, threads, max_touched, now)
+            job = ShardJob(config, client, site, store, _fresh_plan(store, live, inputs), robots)
+            if set(deleted) & (base.named() | {base.entry}):
+                raise FullRebuildNeeded("a file the sitemaps name was deleted")
+            return _incremental(job, changed, base, live, inputs, run)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    big = plan is None or len(plan.afters) > max_touched
-    if distribute is not None and not dry_run and big and not_distributable(config) is None:
+    plan = base.plan
+    big = plan is None or len(plan.afters) > run.max_touched
+    if distribute is not None and not run.dry_run and big and not_distributable(config) is None:
         started = Report(WriteResult(), LastmodMode.MTIME)
         started.execution = distribute()
         log.info("a distributed rebuild: %s", started.execution)
         return started
-    run = FullRun(config, client, site, store, threads, now)
-    return rebuild_full(run, plan, last, robots, inputs, dry_run=dry_run, progress=progress)
+    full = FullRun(config, client, site, store, run.threads, run.now)
+    return rebuild_full(full, base, live, robots, inputs, dry_run=run.dry_run, progress=progress)
+
+
+def _entry_names(config: Config) -> tuple[str, ...]:
+    """The entry files a run may find live: sitemap.xml (an index, or the one file), and
+    sitemap.txt for the text format's one file."""
+    return (ENTRY_XML, ENTRY_TXT) if config.format is OutputFormat.TXT else (ENTRY_XML,)
+
+
+def _fresh_plan(store: PartitionedStore, live: Live, inputs: str) -> Plan:
+    """The plan an incremental run renders by: the committed manifest's, when it is trusted,
+    live (the entry file is the one it names) and of the same inputs; else FullRebuildNeeded."""
+    base = store.manifest
+    if not store.trusted or base.legacy or base.plan is None:
+        raise FullRebuildNeeded("no manifest of this version yet")
+    if live.digest != base.digest:  # (a run cut off after its commit, a hand, a generator)
+        raise FullRebuildNeeded(f"the live {base.entry} is not the one the manifest names")
+    if base.inputs != inputs:
+        raise FullRebuildNeeded("robots.txt, the configuration or a template changed")
+    return base.plan
 
 
 def _incremental(
     job: ShardJob,
     changed: Collection[str],
-    last: IndexState,
+    base: IndexState,
+    live: Live,
     inputs: str,
-    threads: int,
-    max_touched: int,
-    now: datetime,
+    run: _Run,
 ) -> Report:
     if job.config.html_sitemap:
         raise FullRebuildNeeded("sitemap.html lists the whole site")
@@ -180,79 +193,13 @@ def _incremental(
     # lines alone (sitemill's own rewrite) changes no shard.
     for path in (path for path in changed if path != ROBOTS_TXT):
         touched.setdefault(job.plan.shard_of(path), set()).add(path)
-    if len(touched) > max_touched:
-        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {max_touched}")
-    if (
-        _live_entry(job, last.entry or ENTRY_XML) != last.digest
-    ):  # (a run whose state could not be written, a hand)
-        raise FullRebuildNeeded("the live sitemap.xml is not the one the state knows")
-    with ThreadPoolExecutor(max_workers=max(1, min(threads, len(touched) or 1))) as pool:
+    if len(touched) > run.max_touched:
+        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {run.max_touched}")
+    with ThreadPoolExecutor(max_workers=max(1, min(run.threads, len(touched) or 1))) as pool:
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
-    report = publish_shards(job, rendered, last, inputs, now)
     found = {url: kind for item in rendered for url, kind in item.found.items()}
-    report.indexnow = record_pending(job.config, job.store, found, first_run=False)
+    # Recorded before the commit: a run that fails after it is redone, and finds them again.
+    outcome = record_pending(job.config, job.store, found, first_run=False)
+    report = publish_shards(job, rendered, base, live, inputs, run.now)
+    report.indexnow = outcome
     return report
-
-
-def _live_entry(job: ShardJob, name: str) -> str | None:
-    """The MD5 of the live sitemap.xml (its ETag: one PUT), None when there is none."""
-    try:
-        head = job.client.head_object(Bucket=job.site.bucket, Key=job.site.root + name)
-    except ClientError as exc:
-        if is_not_found(exc):
-            return None
-        raise SourceError(f"cannot read {name}: {describe_error(exc)}") from exc
-    except BotoCoreError as exc:
-        raise SourceError(f"cannot read {name}: {describe_error(exc)}") from exc
-    return str(head.get("ETag", "")).strip('"')
-
-
-def site_robots(
-    config: Config, client: S3Client, site: BucketSite
-) -> tuple[bytes | None, RobotsRules | None]:
-    """robots.txt's bytes when the configuration reads it, and its rules when it obeys them."""
-    data = _robots_bytes(client, site) if _reads_robots(config) else None
-    if not config.respect_robots_txt or data is None:
-        return data, None
-    return data, RobotsRules.parse(data.decode("utf-8", "replace"))
-
-
-def _reads_robots(config: Config) -> bool:
-    return config.respect_robots_txt or config.robots_txt
-
-
-def _robots_bytes(client: S3Client, site: BucketSite) -> bytes | None:
-    return read_missing_as_none(
-        client, site.bucket, site.root + ROBOTS_TXT, limit=MAX_ROBOTS_TXT_BYTES
-    )
-
-
-def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
-    """A digest of what every shard depends on: the configuration (not where the state lives
-    nor how many workers run), robots.txt's rules, the templates' files."""
-    settings = replace(  # (nor whether or where IndexNow announces: no shard depends on it)
-        config,
-        workers=None,
-        state=None,
-        previous_state=None,
-        indexnow=IndexNowMode.OFF,
-        indexnow_endpoint="",
-        indexnow_key_location=None,
-        indexnow_write_key_file=False,
-    )
-    digest = hashlib.blake2b(repr(settings).encode("utf-8", "surrogateescape"), digest_size=16)
-    if robots is None:
-        digest.update(b"\0no robots.txt")
-    else:  # its rules, not the Sitemap lines sitemill itself rewrites
-        for line in robots.splitlines():
-            if not line.strip().lower().startswith(b"sitemap:"):
-                digest.update(b"\0robots\0" + line)
-    if config.templates_dir is not None:
-        folder = Path(config.templates_dir)
-        for path in sorted(folder.glob("*.j2")) if folder.is_dir() else ():
-            try:  # (a regular file only: never a link, a FIFO, a device)
-                data = read_regular(path, MAX_TEMPLATE_BYTES, whole=True, follow_symlinks=False)
-            except (OSError, RefusedError):
-                data = b"\0unreadable"
-            digest.update(b"\0" + path.name.encode("utf-8", "surrogateescape") + b"\0" + data)
-    return digest.hexdigest()

@@ -1,14 +1,14 @@
 """The full rebuild of a sharded bucket with a partitioned state (sitemill.jobs.partitioned):
 the whole listing, its shards' key ranges each listed by its own thread, through one pass that
 decides canonicals, duplicates and hreflang clusters over the whole site; then every shard's
-state. It starts from every shard's remembered pages (no unchanged head is read again), or
-from the one state object of earlier runs."""
+state, and the commit (sitemill.jobs.shardcommit). It starts from every shard's remembered
+pages (no unchanged head is read again), or from the one state object of earlier runs."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -17,11 +17,22 @@ from sitemill.indexnow.pending import ObjectPending
 from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.shardpublish import save_full
-from sitemill.jobs.shardworker import KeptListing
-from sitemill.report import Progress, Report
+from sitemill.jobs.shardcollect import find_strays
+from sitemill.jobs.shardcommit import (
+    Commit,
+    Live,
+    commit_and_go_live,
+    entry_of,
+    publish_html_sitemap,
+    robots_line,
+)
+from sitemill.jobs.shardstage import StagedOutputs
+from sitemill.jobs.shardworker import KeptListing, parts_of, split_states
+from sitemill.outputs import ENTRY_XML, HTML_SITEMAP, stored_digest
+from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots import RobotsRules
-from sitemill.shards.partition import DELETE_AFTER, IndexState
+from sitemill.shards.manifest import IndexState, Published
+from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
@@ -48,68 +59,85 @@ class FullRun:
     now: datetime
 
 
-def due_for_deletion(last: IndexState, now: datetime) -> set[str]:
-    """The children unnamed for DELETE_AFTER: no racing run's index can name them."""
-    return {
-        name
-        for name, since in last.unnamed.items()
-        if now - datetime.fromisoformat(since) >= DELETE_AFTER
-    }
-
-
 def rebuild_full(
     run: FullRun,
-    plan: Plan | None,
-    last: IndexState,
+    base: IndexState,
+    live: Live,
     robots: RobotsRules | None,
     inputs: str,
     *,
     dry_run: bool,
     progress: Progress | None,
 ) -> Report:
-    """The whole listing through one pass (exact across shards), every shard's state after."""
+    """The whole listing through one pass (exact across shards), committed over the manifest
+    ``base`` (sitemill.jobs.shardcommit): a ConflictError when another run committed since."""
     config, site = run.config, run.site
-    start, previous = merged_start(run.store, plan, run.threads)
-    # The children the last index named or that wait for deletion: the writer's to delete,
-    # once they have been unnamed for DELETE_AFTER.
-    start.state.outputs = frozenset({part.name for part in last.children} | set(last.unnamed))
+    start, previous = merged_start(run.store, base.plan, run.threads)
     inventory = Inventory()
-    sink = S3Sink(
-        run.client,
-        site.bucket,
-        site.root,
-        cache_control=site.cache_control,
-        inventory=inventory,
-        dry_run=dry_run,
-    )
+    reader = S3Sink(run.client, site.bucket, site.root, inventory=inventory, dry_run=True)
+    staged = StagedOutputs(run.client, site, inventory, base.retired, dry_run=dry_run, live=reader)
     listed: list[Page] = []
     listing = KeptListing(config, previous)
     report, knowledge = bucket_pass(
-        config,
-        run.client,
-        site,
-        sink,
-        start,
-        bucket_pages(config, _listing(run, plan), site.root, inventory),
-        robots=robots,
-        progress=progress,
-        plan=plan,
-        kept=start.state.outputs - due_for_deletion(last, run.now),
-        on_page=listed.append,
-        on_skip=listing,
-    )
-    if not dry_run:
-        remember, pages = knowledge.remember, listing.kept(listed)
-        save_full(
-            config, run.client, site, run.store, report, remember, pages, last, plan, inputs,
-            run.now, run.threads,
-        )  # fmt: skip
-    if config.indexnow is not IndexNowMode.OFF:  # (a dry run shows what it would announce)
+        replace(config, robots_txt=False), run.client, site, staged, start,
+        bucket_pages(config, _listing(run, base.plan), site.root, inventory), robots=robots,
+        progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing,
+    )  # fmt: skip
+    if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
         found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
         report.indexnow = record_pending(
             config, run.store, found, first_run=start.first_run, dry_run=dry_run
         )
+    parts = [replace(p, name=staged.names_of.get(p.name, p.name)) for p in parts_of(report.result)]
+    plan = report.result.plan or Plan()
+    report.result = WriteResult(
+        plan=plan, url_count=report.result.url_count, written=list(staged.written),
+        unchanged=list(staged.unchanged), warnings=report.result.warnings,
+    )  # fmt: skip
+    if dry_run:
+        report.result.files = [ENTRY_XML, *(part.name for part in parts)]
+        return report
+    states = split_states(
+        list(plan.afters), {p.after: p for p in parts}, listing.kept(listed), knowledge.remember
+    )
+    single = staged.files.get(parts[0].name) if len(parts) == 1 else None
+    report.state_written = _publish_full(run, base, live, inputs, parts, states, single, report)
+    if HTML_SITEMAP in staged.files:
+        publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
     return report
+
+
+def _publish_full(
+    run: FullRun,
+    base: IndexState,
+    live: Live,
+    inputs: str,
+    parts: list[Part],
+    states: list[ShardState],
+    single: bytes | None,
+    report: Report,
+) -> bool:
+    """Every shard's state up (new objects), then the commit: whether the manifest changed."""
+    plan = report.result.plan or Plan()
+    with ThreadPoolExecutor(max_workers=max(1, run.threads)) as pool:
+        refs = list(
+            pool.map(
+                lambda state: run.store.write_state(
+                    state, base.retired, known=base.states.get(state.shard)
+                ),
+                states,
+            )
+        )
+    entry, data = entry_of(run.config, parts, single)
+    published = Published(
+        plan, inputs, parts, dict(zip(plan.ids, refs, strict=True)), entry, stored_digest(data)
+    )
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    commit = Commit(base, published, data, strays)
+    result = report.result
+    committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
+    robots_line(run.config, run.client, run.site, entry, result)
+    return committed
 
 
 def _listing(run: FullRun, plan: Plan | None) -> Iterator[ObjectTypeDef]:

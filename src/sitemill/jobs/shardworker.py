@@ -11,7 +11,7 @@ site (a canonical, alternates) cannot be rendered alone: that is a FullRebuildNe
 from __future__ import annotations
 
 import gzip
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
@@ -26,6 +26,7 @@ from sitemill.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.robots import RobotsRules
 from sitemill.rules import is_candidate
+from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.memory import MemorySink
@@ -123,8 +124,10 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
             plan=local,
             on_skip=listing,
         )
-    except NoPagesError:  # the shard emptied: it leaves the plan
-        return Rendered(Summary(shard, ()), found=_found(job, previous.state, State()))
+    except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
+        emptied = Rendered(Summary(shard, ()), found=_found(job, previous.state, State()))
+        emptied.states = [] if after else [ShardState(after)]
+        return emptied
     # (the previous state's records were checked above: only new or changed ones now)
     before = previous.state.pages
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
@@ -134,7 +137,8 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     rendered = Rendered(
         Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
     )
-    parts = rendered_parts(job.config, report, sink, single, rendered.data)
+    retired = job.store.manifest.retired
+    parts = rendered_parts(job.config, report, sink, single, rendered.data, retired)
     if parts and parts[0].id != shard:
         raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
     rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
@@ -165,15 +169,23 @@ def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> li
 
 
 def rendered_parts(
-    config: Config, report: Report, sink: MemorySink, single: bool, data: dict[str, bytes]
+    config: Config,
+    report: Report,
+    sink: MemorySink,
+    single: bool,
+    data: dict[str, bytes],
+    retired: Container[str],
 ) -> list[Part]:
-    """The parts a pass rendered, their bytes put in ``data`` by name (``single``: a site of
-    one part keeps the single sitemap.xml)."""
+    """The parts a pass rendered, each under the name its content gives (past the names
+    being ``retired``: sitemill.shards.manifest), their bytes put in ``data`` by that name
+    (``single``: a site of one part keeps the single sitemap.xml)."""
     parts = parts_of(report.result)
-    data.update((part.name, sink.files[part.name]) for part in parts)
     if single and len(parts) == 1:
-        parts = [_single_part(config, parts[0], data)]
-    return parts
+        data[parts[0].name] = sink.files[parts[0].name]
+        return [_single_part(config, parts[0], data)]
+    named = [replace(part, name=child_version(part.name, part.digest, retired)) for part in parts]
+    data.update((new.name, sink.files[old.name]) for old, new in zip(parts, named, strict=True))
+    return named
 
 
 def _single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:

@@ -1,11 +1,11 @@
-"""The partitioned state of a sharded bucket (scale-out.md, "State, partitioned"), pure.
+"""What the workers of a sharded bucket run report (scale-out.md, "The worker, the reducer,
+the router"), pure.
 
 A worker renders one shard and reports its parts (a shard that outgrew one file is split:
-its first part keeps the id); the reducer folds the reports into the next plan, checks that
-every shard of it has a file from this run or an unchanged one from the last, and keeps the
-index-state: which child each shard has, and since when each child that no index names any
-more has been unnamed (it is deleted only after a rebuild's longest run: a racing writer's
-index may still name it). Everything here is read back as untrusted input.
+its first part keeps the id) and the state object it wrote for each; the reducer folds the
+reports into the next plan and checks that every shard of it has a file from this run or an
+unchanged one from the last manifest (sitemill.shards.manifest). Everything here is read
+back as untrusted input.
 """
 
 from __future__ import annotations
@@ -13,25 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
-from sitemill.shards.evolve import MAX_KEY_BYTES, plan_from_json, plan_to_json
+from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, Plan, shard_id
 
-INDEX_STATE_FORMAT: Final = "sitemill-index-state"
 SUMMARY_FORMAT: Final = "sitemill-shard-summary"
-FORMAT_VERSION: Final = 1
-# A child no index names is deleted once it has been unnamed this long: longer than a
-# rebuild can take (the function's 15-minute timeout), so a racing rebuild's index, written
-# after ours, never names a child we deleted.
-DELETE_AFTER: Final = timedelta(minutes=30)
+FORMAT_VERSION: Final = 2
 _ID: Final = re.compile(r"r[a-z2-7]{8}")
 _DIGEST: Final = re.compile(r"[0-9a-f]{32}")
 _LASTMOD: Final = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\+00:00|Z))?")
-_MOMENT: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00")
+_STATE_NAME: Final = re.compile(r"shards/(r[a-z2-7]{8})-[a-z2-7]{8}\.json\.gz")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,36 +42,24 @@ class Part:
 
 
 @dataclass(frozen=True, slots=True)
+class StateRef:
+    """A shard's state object: its name under the state prefix, the MD5 of its bytes."""
+
+    name: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """What a worker reports of one shard: its parts in order (none: the shard emptied),
-    the pages it left out, and which of its parts it wrote."""
+    the pages it left out, which of its parts it wrote, and the state object it wrote for
+    each shard it leaves in the plan (its parts', and its own when the first shard emptied)."""
 
     shard: str
     parts: tuple[Part, ...]
     skipped: int = 0
     written: frozenset[str] = frozenset()
-
-
-@dataclass
-class IndexState:
-    """What the reducer last published: the children (by boundary), the index's digest and
-    name, and the children no index names any more, with when that began."""
-
-    children: list[Part] = field(default_factory=list)
-    entry: str = ""  # sitemap.xml (sitemap.txt): the index, or the single file
-    digest: str = ""  # of the entry file's bytes
-    unnamed: dict[str, str] = field(default_factory=dict)  # child name -> since (UTC)
-    # The plan these children were rendered by: written with them in one object, so that a
-    # run never reads a plan and children of two different runs.
-    plan: Plan | None = None
-
-    def part_of(self, shard: str) -> Part | None:
-        return next((part for part in self.children if part.id == shard), None)
-
-    def holds(self, part: Part) -> bool:
-        """Whether the last run published ``part`` as it is (same name, same bytes)."""
-        known = self.part_of(part.id)
-        return known is not None and (known.name, known.digest) == (part.name, part.digest)
+    states: dict[str, StateRef] = field(default_factory=dict)
 
 
 def part_to_json(part: Part) -> dict[str, Any]:
@@ -128,6 +110,10 @@ def summary_to_json(summary: Summary) -> dict[str, Any]:
             part_to_json(part) | {"written": part.name in summary.written} for part in summary.parts
         ],
         "skipped": summary.skipped,
+        "states": {
+            shard: {"name": ref.name, "digest": ref.digest}
+            for shard, ref in sorted(summary.states.items())
+        },
     }
 
 
@@ -145,52 +131,26 @@ def summary_from_json(value: object) -> Summary:
     written = frozenset(
         part.name for part, raw in zip(read, parts, strict=True) if raw.get("written") is True
     )
-    return Summary(shard, read, skipped, written)
+    states = _summary_states(value.get("states"), shard)
+    if set(states) != ({part.id for part in read} if read else set(states) & {shard}):
+        raise StateError(f"the summary of shard {shard} names no state for each of its parts")
+    return Summary(shard, read, skipped, written, states)
 
 
-def index_state_to_json(state: IndexState) -> dict[str, Any]:
-    return {
-        "format": INDEX_STATE_FORMAT,
-        "version": FORMAT_VERSION,
-        "children": [part_to_json(part) for part in state.children],
-        "entry": state.entry,
-        "digest": state.digest,
-        "unnamed": dict(sorted(state.unnamed.items())),
-        **({} if state.plan is None else {"plan": plan_to_json(state.plan)}),
-    }
-
-
-def index_state_from_json(value: object) -> IndexState:
-    if not isinstance(value, dict) or value.get("format") != INDEX_STATE_FORMAT:
-        raise StateError("not a sitemill index-state")
-    if value.get("version") != FORMAT_VERSION:
-        raise StateError(f"index-state version {value.get('version')!r} is unknown")
-    children, entry = value.get("children"), value.get("entry")
-    digest, unnamed = value.get("digest"), value.get("unnamed")
-    if not isinstance(children, list) or len(children) > MAX_SHARDS:
-        raise StateError("the index-state's children are not a list")
-    if entry not in ("", ENTRY_XML, ENTRY_TXT) or not isinstance(digest, str):
-        raise StateError("the index-state names no valid entry file")
-    if (
-        not isinstance(unnamed, dict)
-        or len(unnamed) > MAX_SHARDS
-        or not all(
-            isinstance(name, str)
-            and CHILD_NAME.fullmatch(name)
-            and isinstance(since, str)
-            and _MOMENT.fullmatch(since)
-            for name, since in unnamed.items()
-        )
-    ):
-        raise StateError("the index-state's unnamed children are not well formed")
-    plan = value.get("plan")
-    return IndexState(
-        [part_from_json(part) for part in children],
-        entry,
-        digest,
-        dict(unnamed),
-        None if plan is None else plan_from_json(plan),
-    )
+def _summary_states(value: object, shard: str) -> dict[str, StateRef]:
+    if not isinstance(value, dict) or len(value) > MAX_SHARDS:
+        raise StateError(f"the summary of shard {shard} names no states")
+    states: dict[str, StateRef] = {}
+    for owner, ref in value.items():
+        name = ref.get("name") if isinstance(ref, dict) else None
+        digest = ref.get("digest") if isinstance(ref, dict) else None
+        if not (isinstance(name, str) and isinstance(digest, str) and _DIGEST.fullmatch(digest)):
+            raise StateError(f"the summary of shard {shard} names a state that is not one")
+        found = _STATE_NAME.fullmatch(name)
+        if found is None or found.group(1) != owner:
+            raise StateError(f"the summary of shard {shard} names a state that is not one")
+        states[owner] = StateRef(name, digest)
+    return states
 
 
 def next_plan(plan: Plan, summaries: Mapping[str, Summary]) -> Plan:
@@ -209,11 +169,11 @@ def next_plan(plan: Plan, summaries: Mapping[str, Summary]) -> Plan:
 
 
 def current_parts(
-    plan: Plan, summaries: Mapping[str, Summary], last: IndexState
+    plan: Plan, summaries: Mapping[str, Summary], known: Mapping[str, Part]
 ) -> tuple[list[Part], list[str]]:
     """The file of every shard of ``plan`` (next_plan's) in order, from this run's summaries
-    or, for a shard no worker ran, the last index-state; and the shards that have neither
-    (the completeness check: then nothing may be published)."""
+    or, for a shard no worker ran, the ``known`` ones (the last manifest's, by shard id); and
+    the shards that have neither (the completeness check: then nothing may be published)."""
     reported = {part.id: part for summary in summaries.values() for part in summary.parts}
     ran = set(summaries)
     parts: list[Part] = []
@@ -222,7 +182,7 @@ def current_parts(
         shard = shard_id(after)
         part = reported.get(shard)
         if part is None and shard not in ran:
-            part = last.part_of(shard)
+            part = known.get(shard)
             if part is None and after:  # (the first shard may hold nothing)
                 missing.append(shard)
         if part is not None:
@@ -234,22 +194,3 @@ def newest(lastmods: Iterable[str | None]) -> str | None:
     """The latest of W3C dates written by one configuration (same precision): by text."""
     known = [lastmod for lastmod in lastmods if lastmod]
     return max(known) if known else None
-
-
-def unnamed_after(
-    last: IndexState, named: Iterable[str], now: datetime
-) -> tuple[dict[str, str], list[str]]:
-    """Children no index names, with since when, after publishing ``named``; and those
-    unnamed for longer than DELETE_AFTER (to delete now)."""
-    named_now = set(named)
-    unnamed = {name: since for name, since in last.unnamed.items() if name not in named_now}
-    stamp = now.astimezone(UTC).replace(microsecond=0).isoformat()
-    for part in last.children:
-        if part.name not in named_now and CHILD_NAME.fullmatch(part.name):
-            unnamed.setdefault(part.name, stamp)
-    due = sorted(
-        name
-        for name, since in unnamed.items()
-        if now - datetime.fromisoformat(since) >= DELETE_AFTER
-    )
-    return unnamed, due

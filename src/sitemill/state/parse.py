@@ -12,13 +12,16 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME, is_own_name
+from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
+from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
+from sitemill.protocol import trusted_lastmod as trusted_lastmod
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
 from sitemill.state.bounded import load_state_json
@@ -35,16 +38,10 @@ from sitemill.state.pending import pending_from_json
 
 log = logging.getLogger(__name__)
 
-# The first web page went up on 6 August 1991: no page's content changed before that.
-OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
-# Clocks differ a little between the machines that wrote and read a state (an S3
-# LastModified is the service's time): a date this far ahead of the run is still taken.
-CLOCK_SKEW: Final = timedelta(minutes=5)
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 _BLOB: Final = re.compile(r"[hb](?:[0-9a-f]{40}|[0-9a-f]{64})")  # SHA-1 or SHA-256 ids
-_LASTMOD: Final = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\+00:00)?")
 
 
 def parse_state(data: bytes, now: datetime | None = None) -> State:
@@ -96,18 +93,6 @@ def _plan(value: object) -> Plan | None:
     except StateError as exc:
         log.warning("the state's shard plan is ignored: %s", exc)
         return None
-
-
-def trusted_lastmod(value: object, latest: datetime) -> bool:
-    """Whether a remembered lastmod may be published: ``YYYY-MM-DD`` or
-    ``YYYY-MM-DDThh:mm:ss+00:00``, a real date, from OLDEST_LASTMOD to ``latest``."""
-    if not isinstance(value, str) or _LASTMOD.fullmatch(value) is None:
-        return False
-    try:
-        moment = datetime.fromisoformat(value if "T" in value else value + "T00:00:00+00:00")
-    except ValueError:
-        return False
-    return OLDEST_LASTMOD <= moment <= latest
 
 
 def _records(

@@ -1,8 +1,8 @@
 """A sharded bucket's state, partitioned (scale-out.md): under the state location's prefix,
-``plan.json`` (the plan and the fingerprint of the global inputs), ``index-state.json`` (what
-the last reducer published) and ``shards/<id>.json.gz`` (one per shard). Every object is
-read bounded and written conditionally (sitemill.state.s3: If-Match the ETag read,
-If-None-Match for a new key), and only when its bytes changed.
+``index-state.json`` (the manifest: sitemill.shards.manifest), written once per run and only
+conditionally (If-Match the version the run read, If-None-Match when there was none): that
+write commits the run; and ``shards/<id>-<version>.json.gz``, one immutable object per shard
+state, named by its content, which nothing trusts before a manifest names it.
 
 The prefix is the state location's key without its ``.json.gz``: the stack's
 ``s3://<state bucket>/<site>/sitemill-state.json.gz`` keeps them in
@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Collection
+from datetime import datetime
+from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, ShardsMode
 from sitemill.errors import SitemillError, StateError
-from sitemill.shards.evolve import plan_from_json, plan_to_json
-from sitemill.shards.partition import IndexState, index_state_from_json, index_state_to_json
-from sitemill.shards.plan import MAX_SHARDS, Plan
+from sitemill.outputs import content_type, stored_digest
+from sitemill.shards.manifest import STATE_SUFFIX, IndexState, state_version
+from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
+from sitemill.shards.partition import StateRef
+from sitemill.shards.plan import MAX_SHARDS
+from sitemill.sinks.s3 import put_object
 from sitemill.sources.s3 import describe_error
 from sitemill.state.bounded import load_json_text
 from sitemill.state.s3 import S3StateStore, parse_s3_location
@@ -34,18 +37,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PLAN_FILE_FORMAT: Final = "sitemill-partitioned-plan"
 _SUFFIXES: Final = (".json.gz", ".gz", ".json")
-_SMALL_LIMIT: Final = 16 * 1024 * 1024  # plan.json, index-state.json: 50,000 children fit
-
-
-@dataclass(frozen=True, slots=True)
-class PlanFile:
-    """plan.json: the plan and the fingerprint of the inputs every shard shares (the
-    configuration, robots.txt, the templates): a change to them is a full rebuild."""
-
-    plan: Plan
-    inputs: str
+_SMALL_LIMIT: Final = 16 * 1024 * 1024  # index-state.json: 50,000 children fit
+_STATE_TYPE: Final = content_type("x.gz")
 
 
 def partitioned_prefix(config: Config) -> tuple[str, str] | None:
@@ -65,7 +59,8 @@ def partitioned_prefix(config: Config) -> tuple[str, str] | None:
 
 
 class PartitionedStore:
-    """The objects of one partitioned state."""
+    """The objects of one partitioned state, as one run sees them: ``read_manifest`` once per
+    attempt, ``read_shard`` of the states that manifest names, ``commit`` of the next one."""
 
     def __init__(
         self, client: S3Client, bucket: str, prefix: str, *, legacy: str | None = None
@@ -74,112 +69,124 @@ class PartitionedStore:
         self.client, self.bucket, self.prefix = client, bucket, prefix
         self.legacy = None if legacy is None else S3StateStore(client, bucket, legacy)
         self.where = f"s3://{bucket}/{prefix}"
-        self.plan_store = S3StateStore(client, bucket, prefix + "plan.json", limit=_SMALL_LIMIT)
         self.index_store = S3StateStore(
             client, bucket, prefix + "index-state.json", limit=_SMALL_LIMIT
         )
-        self._shards: dict[str, S3StateStore] = {}
+        self.manifest = IndexState()  # the committed manifest read last (empty: none)
+        self.trusted = False  # whether one was read and trusted
+        self.loaded = False  # whether it was read
         self.warnings: list[str] = []
 
     def pending_store(self) -> S3StateStore:
         """The IndexNow URLs not sent yet (sitemill.indexnow.pending.ObjectPending)."""
         return S3StateStore(self.client, self.bucket, self.prefix + "indexnow.json.gz")
 
-    def shard_store(self, shard: str) -> S3StateStore:
-        """The store of a shard's state: one per shard, so that a write after a read is
-        conditional on the ETag that read saw, without reading again."""
-        store = self._shards.get(shard)
-        if store is None:
-            store = S3StateStore(self.client, self.bucket, f"{self.prefix}shards/{shard}.json.gz")
-            store = self._shards.setdefault(shard, store)
-        return store
-
-    def _read(self, store: S3StateStore) -> bytes | None:
-        """An object's bytes, or None: none there, or it cannot be read (a warning: the run
-        is then a full rebuild, which writes it again)."""
-        try:
-            return store.read()
-        except SitemillError as exc:
-            self._warn(f"{exc}; rebuilding in full")
-            return None
-
     def _warn(self, message: str) -> None:
         log.warning("%s", message)
         self.warnings.append(message)
 
-    def write(self, write: Callable[[], bool]) -> bool | None:
-        """A state write whose failure is a warning (the sitemaps are published already):
-        True written, False unchanged, None failed."""
+    @property
+    def etag(self) -> str | None:
+        """The ETag of the manifest read last (None: there was none)."""
+        return self.index_store.etag
+
+    def read_manifest(self, now: datetime | None = None) -> IndexState:
+        """The committed manifest (an empty one when there is none or it cannot be trusted:
+        a warning, and the run is a full rebuild; its commit is still conditional on the
+        version read, so that a racing run's commit is never overwritten)."""
+        self.manifest, self.trusted, self.loaded = IndexState(), False, True
         try:
-            return write()
+            data = self.index_store.read()
         except SitemillError as exc:
-            self._warn(f"{exc}; the next run rebuilds in full")
-            return None
-
-    def read_plan(self) -> PlanFile | None:
-        """plan.json, or None (none yet; one that cannot be trusted is a warning)."""
-        data = self._read(self.plan_store)
+            self._warn(f"{exc}; rebuilding in full")
+            return self.manifest
         if data is None:
-            return None
+            return self.manifest
         try:
-            document = load_json_text(data)
-            if not isinstance(document, dict) or document.get("format") != PLAN_FILE_FORMAT:
-                raise StateError("not a sitemill plan file")
-            inputs = document.get("inputs")
-            if not isinstance(inputs, str) or len(inputs) > 64:
-                raise StateError("the plan file has no fingerprint of its inputs")
-            return PlanFile(plan_from_json(document.get("plan")), inputs)
+            value = load_json_text(data, max_numbers=4 * MAX_SHARDS + 64)
+            self.manifest = manifest_from_json(value, now)
         except StateError as exc:
-            log.warning(
-                "%splan.json is ignored (a full rebuild lays a new plan): %s", self.where, exc
-            )
+            self._warn(f"{self.where}index-state.json is ignored (a full rebuild follows): {exc}")
+            return self.manifest
+        self.trusted = True
+        return self.manifest
+
+    def ensure_manifest(self, now: datetime | None = None) -> IndexState:
+        """The manifest, read once (a worker of a distributed run reads the run's base)."""
+        return self.manifest if self.loaded else self.read_manifest(now)
+
+    def commit(self, manifest: IndexState) -> bool:
+        """Write the next manifest over the one read (If-Match; If-None-Match when none):
+        True written, False unchanged. A ConflictError: another run committed meanwhile."""
+        text = json.dumps(
+            manifest_to_json(manifest), sort_keys=True, separators=(",", ":"), ensure_ascii=True
+        )
+        written = self.index_store.write((text + "\n").encode("ascii"))
+        self.manifest, self.trusted = manifest, True
+        return written
+
+    def state_name(self, shard: str) -> tuple[str, str | None] | None:
+        """The key (under the prefix) of a shard's state the manifest names, with its digest
+        (None: a version-1 state under its fixed name, unchecked); None when it names none."""
+        ref = self.manifest.states.get(shard)
+        if ref is not None:
+            return ref.name, ref.digest
+        plan = self.manifest.plan
+        if self.manifest.legacy and plan is not None and shard in plan.ids:
+            return f"shards/{shard}{STATE_SUFFIX}", None
+        return None
+
+    def read_shard(self, shard: str, now: datetime | None = None) -> ShardState | None:
+        """The state the manifest names for ``shard``, checked: its bytes are the ones the
+        manifest names, its listing lies in the shard's range; None (a warning) otherwise."""
+        found = self.state_name(shard)
+        plan = self.manifest.plan
+        if found is None or plan is None:
+            return None
+        name, digest = found
+        try:
+            data = S3StateStore(self.client, self.bucket, self.prefix + name).read()
+            if data is None:
+                raise StateError("it is missing")
+            if digest is not None and stored_digest(data) != digest:
+                raise StateError("its bytes are not the ones the index-state names")
+            index = plan.ids.index(shard)
+            return parse_shard_state(data, now, bounds=plan.bounds(index))
+        except SitemillError as exc:
+            self._warn(f"{self.where}{name} is ignored: {exc}")
             return None
 
-    def write_plan(self, plan_file: PlanFile) -> bool:
-        document = {
-            "format": PLAN_FILE_FORMAT,
-            "inputs": plan_file.inputs,
-            "plan": plan_to_json(plan_file.plan),
-        }
-        return self.plan_store.write(_json_bytes(document))
+    def write_state(
+        self, state: ShardState, retired: Collection[str], *, known: StateRef | None = None
+    ) -> StateRef:
+        """Put a shard's state up as a new object, named by its content (past the names being
+        retired): no reader trusts it before a manifest names it. Unconditional: whatever a
+        name holds, it is these bytes. Nothing is written when ``known`` (the state the last
+        manifest names) is this one already."""
+        data = dump_shard_state(state)
+        digest = stored_digest(data)
+        name = state_version(state.shard, digest, retired)
+        if known == StateRef(name, digest):
+            return known
+        put_object(
+            self.client,
+            self.bucket,
+            self.prefix + name,
+            data,
+            digest=bytes.fromhex(digest),
+            content_type=_STATE_TYPE,
+            expected_etag=None,
+            conditional=False,
+            label=f"the shard state {self.where}{name}",
+        )
+        return StateRef(name, digest)
 
-    def read_index(self) -> IndexState:
-        """index-state.json (an empty one when there is none or it cannot be trusted)."""
-        data = self._read(self.index_store)
-        if data is None:
-            return IndexState()
+    def delete(self, name: str) -> bool:
+        """Delete an object of the state location that a committed manifest retired (a
+        failure is a warning: the object stays, named by nothing)."""
         try:
-            return index_state_from_json(load_json_text(data, max_numbers=MAX_SHARDS + 64))
-        except StateError as exc:
-            self._warn(f"{self.where}index-state.json is ignored: {exc}")
-            return IndexState()
-
-    def write_index(self, state: IndexState) -> bool:
-        return self.index_store.write(_json_bytes(index_state_to_json(state)))
-
-    def read_shard(self, shard: str) -> ShardState | None:
-        """A shard's state, or None (none, or one that cannot be trusted: a warning)."""
-        data = self._read(self.shard_store(shard))
-        if data is None:
-            return None
-        try:
-            return parse_shard_state(data)
-        except StateError as exc:
-            self._warn(f"{self.where}shards/{shard}.json.gz is ignored: {exc}")
-            return None
-
-    def write_shard(self, shard: ShardState) -> bool:
-        return self.shard_store(shard.shard).write(dump_shard_state(shard))
-
-    def delete_shard(self, shard: str) -> None:
-        """Delete a shard's state (a shard the plan no longer has); a failure is a warning."""
-        key = f"{self.prefix}shards/{shard}.json.gz"
-        try:
-            self.client.delete_object(Bucket=self.bucket, Key=key)
+            self.client.delete_object(Bucket=self.bucket, Key=self.prefix + name)
         except (ClientError, BotoCoreError) as exc:
-            log.warning("cannot delete s3://%s/%s: %s", self.bucket, key, describe_error(exc))
-
-
-def _json_bytes(document: dict[str, Any]) -> bytes:
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return (text + "\n").encode("ascii")
+            log.warning("cannot delete %s%s: %s", self.where, name, describe_error(exc))
+            return False
+        return True

@@ -59,6 +59,11 @@ class S3StateStore:
         self._etag: str | None = None  # of the version last read or written
         self._known = False  # whether _etag says what is there (None: nothing)
 
+    @property
+    def etag(self) -> str | None:
+        """The ETag of the version read or written last (None: none, or not read yet)."""
+        return self._etag if self._known else None
+
     def read(self) -> bytes | None:
         """The object's bytes, or None when there is none; SinkError when it cannot be read
         or is larger than the limit (no state sitemill wrote is): the body is read no

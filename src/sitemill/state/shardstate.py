@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.partition import Part, part_from_json, part_to_json
-from sitemill.shards.plan import shard_id
+from sitemill.shards.plan import key_order, shard_id
 from sitemill.sources.page import Page
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import State, dump_document, state_document
@@ -53,8 +54,12 @@ def dump_shard_state(shard: ShardState) -> bytes:
     return dump_document(document)
 
 
-def parse_shard_state(data: bytes, now: datetime | None = None) -> ShardState:
-    """The shard state in ``data``; a StateError (one line) says what is wrong."""
+def parse_shard_state(
+    data: bytes, now: datetime | None = None, *, bounds: tuple[str, str | None] | None = None
+) -> ShardState:
+    """The shard state in ``data``; a StateError (one line) says what is wrong. ``bounds``:
+    the shard's range in the plan, (after, last): its boundary must be ``after``, and every
+    page it lists must lie in the range, once, in key order."""
     document = load_state_json(data)
     if not isinstance(document, dict) or document.get("format") != SHARD_STATE_FORMAT:
         raise StateError("not a sitemill shard state")
@@ -63,8 +68,12 @@ def parse_shard_state(data: bytes, now: datetime | None = None) -> ShardState:
     after = document.get("after")
     if not isinstance(after, str) or document.get("shard") != shard_id(after):
         raise StateError("the shard state's id does not match its boundary")
+    if bounds is not None and after != bounds[0]:
+        raise StateError("the shard state's boundary is not its shard's")
     latest = (now or datetime.now(UTC)) + CLOCK_SKEW
     listing = _listing(document.get("listing"), latest)
+    if bounds is not None:
+        _check_range(listing, *bounds)
     part = document.get("part")
     return ShardState(
         after,
@@ -94,5 +103,11 @@ def _listing(value: object, latest: datetime) -> list[Page]:
     return pages
 
 
-def _is_text(value: object) -> bool:
-    return isinstance(value, str)
+def _check_range(listing: list[Page], after: str, last: str | None) -> None:
+    """Every listed page in ``after < key <= last``, in strictly increasing key order: a
+    page of another shard's range would be listed twice, a repeated one twice here."""
+    keys = [key_order(page.path) for page in listing]
+    if keys and (keys[0] <= key_order(after) or (last is not None and keys[-1] > key_order(last))):
+        raise StateError("the shard state lists a page outside its shard's range")
+    if any(a >= b for a, b in pairwise(keys)):
+        raise StateError("the shard state's listing is not in key order, each page once")

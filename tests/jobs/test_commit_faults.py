@@ -1,0 +1,263 @@
+"""Nothing is lost at any fault or race (issue 39): a run of a sharded bucket commits by one
+conditional write of its manifest (docs/distributed.md, "How a run commits").
+
+For a router's deploy that splits a shard, a full rebuild and a distributed run's reducer:
+every S3 call the run makes is found by a dry pass; then, one world per call, a fault is
+injected at it (or a second writer runs right before it). The live sitemap must be one
+whole build at every moment that can be observed (every child it names exists, each URL
+once), and after the run is done again (SQS redelivers a failed batch) the sitemaps must be
+those of a full rebuild with the same plan, byte for byte, listing every page with the date
+an independent reading of the bucket gives.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from consistency import assert_one_build, live_urls
+from faults import Calls, Signature, fail, one_request_at_a_time, precondition_failed
+from s3util import BASE, BUCKET, PAGE, live_files, make_config
+from sitemill.config.model import Config
+from sitemill.errors import IncompleteRunError, SitemillError
+from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.distplan import DistributedRun, RunRequest
+from sitemill.jobs.executor import LocalExecutor
+from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.report import Report
+
+STATE_BUCKET = "state-bucket"
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+PAGES = [f"{section}/p{n}.html" for section in "abc" for n in range(4)]
+SPLIT = ["b/p10.html", "b/p11.html", "b/p12.html"]  # shard b outgrows max_urls: a split
+OTHER = ["b/p20.html", "c/p20.html"]  # a second writer's deploy, one page in the same shard
+CONFIG = make_config(
+    state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+    shards="on",
+    max_urls=5,
+    shard_fill=4,
+)
+
+
+@pytest.fixture(autouse=True)
+def credentials(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        monkeypatch.setenv(name, "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with one_request_at_a_time(monkeypatch):
+        yield
+
+
+def client() -> Any:
+    return boto3.client("s3", region_name="us-east-1")
+
+
+def run(s3: Any, changed: list[str] | None = None, config: Config = CONFIG) -> Report:
+    store = open_partitioned(config, s3, BucketSite(BUCKET))
+    assert store is not None
+    site = BucketSite(BUCKET)
+    return rebuild_partitioned(config, s3, site, store, changed=changed, now=NOW, threads=2)
+
+
+def distributed(s3: Any, name: str) -> Any:
+    store = open_partitioned(CONFIG, s3, BucketSite(BUCKET))
+    assert store is not None
+    execution = DistributedRun(CONFIG, s3, BucketSite(BUCKET), store, STATE_BUCKET, NOW)
+    return LocalExecutor(execution, None, threads=2).execute(RunRequest(name, BUCKET, ""))
+
+
+def put(s3: Any, *keys: str) -> None:
+    for key in keys:
+        s3.put_object(Bucket=BUCKET, Key=key, Body=PAGE)
+
+
+@contextmanager
+def world() -> Iterator[Any]:
+    """A bucket of 12 pages in three shards, published once."""
+    with mock_aws():
+        s3 = client()
+        s3.create_bucket(Bucket=BUCKET)
+        s3.create_bucket(Bucket=STATE_BUCKET)
+        put(s3, *PAGES)
+        run(s3)
+        yield s3
+
+
+def reader(s3: Any) -> Callable[[str], bytes | None]:
+    def read(name: str) -> bytes | None:
+        try:
+            data: bytes = s3.get_object(Bucket=BUCKET, Key=name)["Body"].read()
+        except s3.exceptions.NoSuchKey:
+            return None
+        return data
+
+    return read
+
+
+def urls(*keys: str) -> list[str]:
+    return [BASE + key for key in keys]
+
+
+def expected_dates(s3: Any) -> dict[str, str]:
+    """Each page's URL and date as a first reading of the bucket gives them: its
+    LastModified (the oracle: no sitemill code)."""
+    found: dict[str, str] = {}
+    for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]:
+        if item["Key"].endswith(".html"):
+            moment = item["LastModified"].astimezone(UTC).replace(microsecond=0)
+            found[BASE + item["Key"]] = moment.isoformat()
+    return found
+
+
+def assert_converged(s3: Any) -> None:
+    """A full rebuild with the committed plan writes nothing (the same bytes), and the live
+    sitemaps list every page with its date."""
+    live = live_files(s3)
+    full = run(s3)
+    assert full.result.written == [], full.result.written
+    assert live_files(s3) == live
+    import re
+
+    listed = {
+        loc.decode(): lastmod.decode()
+        for data in live.values()
+        for loc, lastmod in re.findall(rb"<url><loc>(.*?)</loc><lastmod>(.*?)</lastmod>", data)
+    }
+    assert listed == expected_dates(s3)
+
+
+def dry_pass(prepare: Callable[[Any], None], action: Callable[[Any], object]) -> list[Signature]:
+    """The calls ``action`` makes on a fresh world (``prepare``d), in order of first
+    occurrence."""
+    with world() as s3:
+        prepare(s3)
+        calls = Calls(s3)
+        action(s3)
+        return calls.seen
+
+
+def split(s3: Any) -> None:
+    put(s3, *SPLIT)
+
+
+def deploy_split(s3: Any) -> object:
+    return run(s3, changed=SPLIT)
+
+
+def full_rebuild(s3: Any) -> object:
+    return run(s3)
+
+
+@pytest.mark.parametrize("action", [deploy_split, full_rebuild], ids=["router", "full rebuild"])
+@pytest.mark.parametrize("fault", [fail, precondition_failed], ids=["failure", "412"])
+def test_a_fault_at_any_call_loses_nothing(
+    action: Callable[[Any], object], fault: Callable[[], None]
+) -> None:
+    signatures = dry_pass(split, action)
+    assert len(signatures) >= 10, signatures
+    for call in signatures:
+        with world() as s3:
+            before = live_urls(reader(s3))
+            split(s3)
+            calls = Calls(s3)
+            calls.arm(call, fault)
+            with suppress(SitemillError):
+                action(s3)
+            calls.assert_fired()
+            assert_one_build(reader(s3), before, before + urls(*SPLIT))
+            action(s3)  # done again (SQS redelivers a failed batch)
+            assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
+            assert_converged(s3)
+
+
+def second_writer(s3: Any, full: bool) -> Callable[[], None]:
+    """Another router (or a manual full rebuild) publishing a deploy of its own, with a
+    client of its own, right before the first run's armed call."""
+    other = client()
+
+    def write() -> None:
+        put(other, *OTHER)
+        run(other, None if full else OTHER)
+
+    return write
+
+
+@pytest.mark.parametrize(
+    ("action", "full"),
+    [(deploy_split, False), (deploy_split, True), (full_rebuild, False)],
+    ids=["two routers", "router, then a manual full rebuild", "full rebuild, then a router"],
+)
+def test_a_second_writer_at_any_call_loses_nothing(
+    action: Callable[[Any], object], full: bool
+) -> None:
+    for call in dry_pass(split, action):
+        with world() as s3:
+            before = live_urls(reader(s3))
+            split(s3)
+            calls = Calls(s3)
+            calls.arm(call, second_writer(s3, full))
+            action(s3)  # (a conflict is redone from the other writer's manifest)
+            calls.assert_fired()
+            everything = before + urls(*SPLIT, *OTHER)
+            assert sorted(live_urls(reader(s3))) == sorted(everything), call
+            assert_converged(s3)
+
+
+def rebuild_distributed(s3: Any) -> object:
+    return distributed(s3, "full-1")
+
+
+def test_a_fault_at_any_call_of_a_distributed_run_loses_nothing() -> None:
+    for call in dry_pass(split, rebuild_distributed):
+        with world() as s3:
+            before = live_urls(reader(s3))
+            split(s3)
+            calls = Calls(s3)
+            calls.arm(call, fail)
+            with suppress(SitemillError):
+                rebuild_distributed(s3)
+            calls.assert_fired()
+            assert_one_build(reader(s3), before, before + urls(*SPLIT))
+            distributed(s3, "full-2")  # a new run, or a redrive
+            assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
+            assert_converged(s3)
+
+
+def test_a_router_deploy_during_a_distributed_run_is_never_overwritten() -> None:
+    """The reducer commits only over the manifest its run was planned from: a router commit
+    at any call of the run makes it publish nothing (item 3), and the deploy stays live."""
+    for call in dry_pass(split, rebuild_distributed):
+        with world() as s3:
+            before = live_urls(reader(s3))
+            split(s3)
+            calls = Calls(s3)
+            calls.arm(call, second_writer(s3, False))
+            try:
+                rebuild_distributed(s3)
+            except IncompleteRunError as exc:
+                assert "nothing was published" in str(exc)
+            calls.assert_fired()
+            live = live_urls(reader(s3))
+            assert set(urls(*OTHER)) <= set(live), call  # the router's deploy is live
+            assert set(before) <= set(live), call
+            distributed(s3, "full-2")
+            assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT, *OTHER))
+            assert_converged(s3)
+
+
+def test_the_cost_of_a_fault_free_deploy_stays_small() -> None:
+    with world() as s3:
+        put(s3, "b/p10.html")
+        calls = Calls(s3)
+        run(s3, changed=["b/p10.html"])
+        kinds = [operation for operation, _, _ in calls.seen]
+        assert kinds.count("PutObject") <= 5  # (the page), child, its state, manifest, index
+        assert len(kinds) <= 12, calls.seen
+    assert os.environ["AWS_DEFAULT_REGION"] == "us-east-1"
