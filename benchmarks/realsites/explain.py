@@ -48,7 +48,22 @@ def element_lines(data: bytes, article_xpath: str | None) -> list[str]:
 def sitemill_words(data: bytes) -> list[str]:
     from sitemill.html.fingerprint import reduce_html
 
-    return reduce_html(data).split()
+    text = reduce_html(data)
+    for mark, shown in (("\x01H", " ⟨H "), ("\x01I", " ⟨I "), ("\x01S", " ⟨S "), ("\x01D", " ⟨D ")):
+        text = text.replace(mark, shown)
+    return text.replace("\x01E", " ⟩ ").replace("\x01", " ").split()
+
+
+def word_changes(before: bytes, after: bytes) -> list[str]:
+    """Where sitemill's reductions of two versions differ, word by word (its link and image
+    marks shown as ⟨H target⟩ / ⟨I target⟩)."""
+    old, new = sitemill_words(before), sitemill_words(after)
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    changes = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            changes.append(f"{' '.join(old[i1:i2])!r} -> {' '.join(new[j1:j2])!r}")
+    return changes
 
 
 def show(
@@ -64,7 +79,12 @@ def show(
             ["git", "-C", str(checkout), "show", f"{rev}:{page}"], capture_output=True, check=True
         ).stdout
 
-    before, after = blob(f"{commit}^"), blob(commit)
+    try:
+        before = blob(f"{commit}^")
+    except subprocess.CalledProcessError:
+        print(f"{page} is not in {commit}^: this commit added it (or git followed a rename to it)")
+        return
+    after = blob(commit)
     print(
         "oracle key equal:",
         oracle.content_key(before, article_xpath) == oracle.content_key(after, article_xpath),
@@ -81,11 +101,8 @@ def show(
         print(line[:300])
     if with_sitemill:
         print("--- what sitemill's fingerprint read differently (words):")
-        old, new = sitemill_words(before), sitemill_words(after)
-        matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "equal":
-                print(f"  {tag}: {' '.join(old[i1:i2])[:300]!r} -> {' '.join(new[j1:j2])[:300]!r}")
+        for change in word_changes(before, after):
+            print(f"  {change[:600]}")
 
 
 def main() -> int:

@@ -66,6 +66,7 @@ INLINE_TAGS = frozenset(
     ]
 )
 SPACE = re.compile(r"\s+")
+HTML_DOCUMENT = re.compile(rb"<(?:!doctype|html|head|body|title)\b", re.IGNORECASE)
 NOT_FOUND_TITLE = re.compile(r"\b404\b|page not found|not found", re.IGNORECASE)
 
 
@@ -263,6 +264,8 @@ def page_facts(path: str, data: bytes) -> PageFacts:
     doc = parse(data)
     if doc is None:
         return PageFacts(skip="empty")
+    if not HTML_DOCUMENT.search(data[:65536]):
+        return PageFacts(skip="not a page")  # a template or fragment (mkdocs overrides/main.html)
     facts = PageFacts(title=page_title(doc))
     canonical = doc.xpath("//link[translate(@rel,'CANONICAL','canonical')='canonical']/@href")
     facts.canonical = canonical[0].strip() if canonical else None

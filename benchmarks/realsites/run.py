@@ -142,7 +142,18 @@ def links_differ(reader: oracle.BlobReader, before: str, after: str, xpath: str 
     return oracle.link_key(old, xpath) != oracle.link_key(new, xpath)
 
 
-def measure(site: dict[str, str], data: Path, sitemill: str) -> dict[str, object]:
+def what_sitemill_saw(reader: oracle.BlobReader, before: str, after: str) -> list[str]:
+    """The first words sitemill's fingerprint read differently in the two versions (an
+    explanation of the culprit, from the installed package's own reduction: not the oracle)."""
+    from explain import word_changes
+
+    old, new = reader.read(before), reader.read(after)
+    if old is None or new is None:
+        return []
+    return word_changes(old, new)[:3]
+
+
+def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> dict[str, object]:
     checkout = data / site["name"]
     head = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "HEAD"],
@@ -176,6 +187,7 @@ def measure(site: dict[str, str], data: Path, sitemill: str) -> dict[str, object
     same = later = earlier = undated = 0
     later_commits: Counter[tuple[str, str]] = Counter()
     later_links: Counter[tuple[str, str]] = Counter()
+    later_blobs: dict[tuple[str, str], tuple[str, str]] = {}
     reader = oracle.BlobReader(checkout)
     xpath = site.get("article_xpath")
     later_examples: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -234,6 +246,8 @@ def measure(site: dict[str, str], data: Path, sitemill: str) -> dict[str, object
             later_commits[commit] += 1
             if at is not None and at + 1 < len(verdict.versions):
                 before, after = verdict.versions[at + 1].blob, verdict.versions[at].blob
+                if before and after:
+                    later_blobs.setdefault(commit, (before, after))
                 if before and after and links_differ(reader, before, after, xpath):
                     later_links[commit] += 1
             if len(later_examples[commit]) < 3:
@@ -260,6 +274,11 @@ def measure(site: dict[str, str], data: Path, sitemill: str) -> dict[str, object
                         ),
                     }
                 )
+    seen_by_sitemill = {
+        commit: what_sitemill_saw(reader, *later_blobs[commit])
+        for commit, _ in later_commits.most_common(top)
+        if commit in later_blobs
+    }
     reader.close()
     unlisted = [p for p, d in dates.items() if d.time is not None and p not in listed_files]
     result.update(
@@ -277,6 +296,7 @@ def measure(site: dict[str, str], data: Path, sitemill: str) -> dict[str, object
                     "pages": n,
                     "examples": later_examples[(c, s)],
                     "article_links_changed": later_links[(c, s)],
+                    "sitemill_saw": seen_by_sitemill.get((c, s), []),
                 }
                 for (c, s), n in later_commits.most_common()
             ],
@@ -313,6 +333,8 @@ def print_table(results: list[dict[str, object]], top: int) -> None:
                 f"   later {entry['pages']:>4}  {entry['commit']}  {entry['subject'][:100]}{note}"
             )
             print(f"              e.g. {', '.join(entry['examples'])}")
+            for change in entry["sitemill_saw"]:
+                print(f"              sitemill saw: {change[:150]}")
         for why, count in r["earlier_why"].items():  # type: ignore[union-attr]
             print(f"   earlier {count:>4}  {why}")
         for entry in r["earlier_examples"][:top]:  # type: ignore[index]
@@ -345,7 +367,7 @@ def main() -> int:
                 f"{site['name']}: no checkout under {args.data} (run checkout.py)", file=sys.stderr
             )
             continue
-        results.append(measure(site, args.data, args.sitemill))
+        results.append(measure(site, args.data, args.sitemill, args.top))
     print_table(results, args.top)
     if args.details:
         args.details.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
