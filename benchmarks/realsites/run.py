@@ -187,6 +187,7 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
     same = later = earlier = undated = 0
     later_commits: Counter[tuple[str, str]] = Counter()
     later_links: Counter[tuple[str, str]] = Counter()
+    later_pages: dict[tuple[str, str], list[str]] = defaultdict(list)
     later_blobs: dict[tuple[str, str], tuple[str, str]] = {}
     reader = oracle.BlobReader(checkout)
     xpath = site.get("article_xpath")
@@ -250,6 +251,7 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
                     later_blobs.setdefault(commit, (before, after))
                 if before and after and links_differ(reader, before, after, xpath):
                     later_links[commit] += 1
+            later_pages[commit].append(path)
             if len(later_examples[commit]) < 3:
                 later_examples[commit].append(path)
         else:
@@ -297,6 +299,7 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
                     "examples": later_examples[(c, s)],
                     "article_links_changed": later_links[(c, s)],
                     "sitemill_saw": seen_by_sitemill.get((c, s), []),
+                    "all_pages": later_pages[(c, s)],
                 }
                 for (c, s), n in later_commits.most_common()
             ],
