@@ -1,0 +1,342 @@
+"""An independent oracle for content dates: when did each page's article text last change?
+
+For every HTML page of a git checkout, the oracle walks the page's own history (one ``git log``
+pass over the branch, one ``git cat-file --batch`` for the blobs) and finds the commit time of the
+oldest commit in the unbroken run of versions at the tip whose *article text* (plus the page's
+``<title>``) equals today's. It reads HTML with lxml and shares no code with sitemill: it is a
+measuring tool that plays a careful human reader, not a rule of the product.
+
+The article: the element an ``article_xpath`` of the site names (when the theme's article is
+unmistakable), else the single ``<article>`` inside the main region, else the main region
+(``<main>``, ``[role=main]``), else ``<body>``. Left out wherever they stand: ``script``,
+``style``, ``nav``, ``aside``, ``header``, ``footer``, ``noscript``, ``template``, ``svg`` and the
+navigation, complementary, search, banner and contentinfo roles; a ``header`` that holds an
+``<h1>`` stays (the article's headline block: Docusaurus 3.8 wraps the h1 in one). Text is what
+a reader sees: inline elements join their text, block elements separate it, whitespace is
+collapsed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lxml.etree
+import lxml.html
+
+HTML_SUFFIXES = (".html", ".htm")
+DROP_TAGS = ("script", "style", "nav", "aside", "header", "footer", "noscript", "template", "svg")
+DROP_ROLES = ("navigation", "complementary", "search", "banner", "contentinfo")
+# Elements whose text runs into its neighbours' (no word boundary): what a browser renders inline.
+INLINE_TAGS = frozenset(
+    [
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "bdo",
+        "cite",
+        "code",
+        "data",
+        "del",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "ins",
+        "kbd",
+        "mark",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "tt",
+        "u",
+        "var",
+        "wbr",
+        "label",
+    ]
+)
+SPACE = re.compile(r"\s+")
+HTML_DOCUMENT = re.compile(rb"<(?:!doctype|html|head|body|title)\b", re.IGNORECASE)
+NOT_FOUND_TITLE = re.compile(r"\b404\b|page not found|not found", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Version:
+    """One commit that touched a file: the blob it left there (None when it deleted the file)."""
+
+    commit: str
+    time: int
+    subject: str
+    status: str  # A, M, D, T (git's raw status letter)
+    blob: str | None
+
+
+@dataclass
+class PageFacts:
+    """What the current version of a page says about itself."""
+
+    skip: str | None = None  # why the oracle does not date it: redirect, noindex, 404, empty
+    canonical: str | None = None
+    title: str = ""
+
+
+@dataclass
+class OracleDate:
+    """The oracle's verdict for one page."""
+
+    path: str
+    facts: PageFacts
+    time: int | None = None  # the commit time sitemill should give; None when skipped
+    commit: str | None = None
+    versions: list[Version] = field(default_factory=list)  # newest first, as git log lists them
+
+
+def parse_log(raw: bytes) -> Iterator[tuple[str, int, str, list[tuple[str, str | None, str]]]]:
+    """Yield (commit, time, subject, [(path, blob, status)]) from ``git log --raw -z`` output."""
+    for chunk in raw.split(b"\x01")[1:]:
+        header, _, rest = chunk.partition(b"\0")
+        sha, time, subject = [*header.decode("utf-8", "replace").split(" ", 2), ""][:3]
+        tokens = rest.lstrip(b"\n").split(b"\0")
+        changes = []
+        for meta, path in zip(tokens[0::2], tokens[1::2], strict=False):
+            if not meta.startswith(b":"):
+                continue
+            fields = meta[1:].split()
+            new_mode, new_blob, status = fields[1], fields[3], fields[4][:1]
+            blob = None if status == b"D" or set(new_blob) == {ord("0")} else new_blob.decode()
+            if new_mode == b"160000":
+                continue
+            changes.append((path.decode("utf-8", "surrogateescape"), blob, status.decode()))
+        yield sha, int(time), subject, changes
+
+
+def file_histories(checkout: Path) -> dict[str, list[Version]]:
+    """Every HTML path's versions on the checked-out branch, newest first (first-parent)."""
+    raw = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(checkout),
+            "log",
+            "--first-parent",
+            "-m",
+            "--no-renames",
+            "--raw",
+            "--no-abbrev",
+            "-z",
+            "--format=%x01%H %ct %s",
+            "HEAD",
+            "--",
+            *(f"*{suffix}" for suffix in HTML_SUFFIXES),
+        ],
+        check=True,
+        capture_output=True,
+    ).stdout
+    histories: dict[str, list[Version]] = {}
+    for sha, time, subject, changes in parse_log(raw):
+        for path, blob, status in changes:
+            histories.setdefault(path, []).append(Version(sha, time, subject, status, blob))
+    return histories
+
+
+class BlobReader:
+    """One ``git cat-file --batch`` kept open: blob id in, bytes out (None when git lacks it)."""
+
+    def __init__(self, checkout: Path) -> None:
+        self._proc = subprocess.Popen(
+            ["git", "-C", str(checkout), "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+
+    def read(self, blob: str) -> bytes | None:
+        assert self._proc.stdin and self._proc.stdout
+        self._proc.stdin.write(blob.encode() + b"\n")
+        self._proc.stdin.flush()
+        header = self._proc.stdout.readline().split()
+        if len(header) < 3 or header[1] == b"missing":
+            return None
+        data = self._proc.stdout.read(int(header[2]))
+        self._proc.stdout.read(1)
+        return data
+
+    def close(self) -> None:
+        if self._proc.stdin:
+            self._proc.stdin.close()
+        self._proc.wait()
+
+
+PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+
+
+def parse(data: bytes) -> lxml.html.HtmlElement | None:
+    try:
+        return lxml.html.document_fromstring(data, parser=PARSER)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+
+
+def visible_text(element: lxml.html.HtmlElement) -> str:
+    """The element's text as a reader sees it: block boundaries are spaces, inline ones are not."""
+    parts: list[str] = []
+    for event, node in lxml.etree.iterwalk(element, events=("start", "end")):
+        tag = node.tag.lower() if isinstance(node.tag, str) else ""
+        block = tag not in INLINE_TAGS
+        if event == "start":
+            parts.append(" " if block else "")
+            parts.append(node.text or "")
+        else:
+            parts.append(" " if block else "")
+            if node is not element:
+                parts.append(node.tail or "")
+    text = "".join(parts).replace("\u200b", "").replace("\ufeff", "")
+    return SPACE.sub(" ", text).strip()
+
+
+def strip_furniture(article: lxml.html.HtmlElement) -> None:
+    xpath = " | ".join(
+        [f".//{tag}" for tag in DROP_TAGS]
+        + [f".//*[@role='{role}']" for role in DROP_ROLES]
+        + [".//*[local-name()='svg']"]
+    )
+    for node in article.xpath(xpath):
+        if node.tag == "header" and node.xpath(".//h1"):
+            continue  # an article's headline block (Docusaurus wraps the h1 so): content
+        parent = node.getparent()
+        if parent is not None:
+            node.drop_tree()
+
+
+def find_article(doc: lxml.html.HtmlElement, article_xpath: str | None) -> lxml.html.HtmlElement:
+    if article_xpath:
+        found = doc.xpath(article_xpath)
+        if found:
+            return found[0]
+    regions = doc.xpath("//main") or doc.xpath("//*[@role='main']")
+    region = regions[0] if regions else (doc.find("body") if doc.find("body") is not None else doc)
+    articles = region.xpath(".//article")
+    return articles[0] if len(articles) == 1 else region
+
+
+def page_title(doc: lxml.html.HtmlElement) -> str:
+    titles = doc.xpath("//head/title") or doc.xpath("//title")
+    return SPACE.sub(" ", titles[0].text_content()).strip() if titles else ""
+
+
+def content_key(data: bytes, article_xpath: str | None) -> str:
+    """What a reader compares between two versions: the title and the article's visible text."""
+    doc = parse(data)
+    if doc is None:
+        return ""
+    title = page_title(doc)
+    article = find_article(doc, article_xpath)
+    strip_furniture(article)
+    return title + "\n" + visible_text(article)
+
+
+def link_key(data: bytes, article_xpath: str | None) -> str:
+    """The targets of the article's links and images, in order: a change here that leaves the
+    text alone (a fixed URL, a re-hashed image) is invisible to a reader but not to a crawler."""
+    doc = parse(data)
+    if doc is None:
+        return ""
+    article = find_article(doc, article_xpath)
+    strip_furniture(article)
+    targets = []
+    for node in article.iter("a", "img"):
+        target = node.get("href") if node.tag == "a" else node.get("src")
+        if target and not target.startswith("#"):
+            targets.append(target.split("#", 1)[0])
+    return "\n".join(targets)
+
+
+def page_facts(path: str, data: bytes) -> PageFacts:
+    doc = parse(data)
+    if doc is None:
+        return PageFacts(skip="empty")
+    if not HTML_DOCUMENT.search(data[:65536]):
+        return PageFacts(skip="not a page")  # a template or fragment (mkdocs overrides/main.html)
+    facts = PageFacts(title=page_title(doc))
+    canonical = doc.xpath("//link[translate(@rel,'CANONICAL','canonical')='canonical']/@href")
+    facts.canonical = canonical[0].strip() if canonical else None
+    refresh = doc.xpath("//meta[translate(@http-equiv,'REFSH','refsh')='refresh']/@content")
+    robots = " ".join(doc.xpath("//meta[translate(@name,'ROBTS','robts')='robots']/@content"))
+    name = path.rsplit("/", 1)[-1]
+    if refresh and "url=" in refresh[0].lower():
+        facts.skip = "redirect"
+    elif "noindex" in robots.lower():
+        facts.skip = "noindex"
+    elif name in ("404.html", "404.htm") or path.endswith("404/index.html"):
+        facts.skip = "404"
+    elif NOT_FOUND_TITLE.search(facts.title) and len(visible_text(find_article(doc, None))) < 400:
+        facts.skip = "404"  # a not-found page under another name: short, and titled so
+    return facts
+
+
+def tracked_pages(checkout: Path) -> list[str]:
+    out = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(checkout),
+            "ls-files",
+            "-z",
+            "-t",
+            "--",
+            *(f"*{s}" for s in HTML_SUFFIXES),
+        ],
+        check=True,
+        capture_output=True,
+    ).stdout
+    pages = []
+    for entry in out.split(b"\0"):
+        if entry[:2] == b"H ":  # tracked and in the work tree (S: left out of a sparse checkout)
+            pages.append(entry[2:].decode("utf-8", "surrogateescape"))
+    return pages
+
+
+def date_pages(checkout: Path, article_xpath: str | None = None) -> dict[str, OracleDate]:
+    """The oracle's date for every tracked HTML page of the checkout (see the module docstring)."""
+    histories = file_histories(checkout)
+    reader = BlobReader(checkout)
+    keys: dict[str, str] = {}
+
+    def key(blob: str | None) -> str | None:
+        if blob is None:
+            return None
+        if blob not in keys:
+            data = reader.read(blob)
+            keys[blob] = "\0missing" + blob if data is None else content_key(data, article_xpath)
+        return keys[blob]
+
+    results: dict[str, OracleDate] = {}
+    try:
+        for path in tracked_pages(checkout):
+            versions = histories.get(path, [])
+            current = (checkout / path).read_bytes()
+            verdict = OracleDate(path, page_facts(path, current), versions=versions)
+            results[path] = verdict
+            if verdict.facts.skip or not versions or versions[0].blob is None:
+                if not verdict.facts.skip:
+                    verdict.facts.skip = "no history"
+                continue
+            today = key(versions[0].blob)
+            for version in versions:
+                if version.blob is None or key(version.blob) != today:
+                    break
+                verdict.time, verdict.commit = version.time, version.commit
+                if version.status == "A":
+                    break
+    finally:
+        reader.close()
+    return results

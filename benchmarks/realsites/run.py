@@ -1,0 +1,381 @@
+"""Run sitemill on real built sites and hold its lastmod against the oracle's (oracle.py).
+
+    python benchmarks/realsites/run.py --sites benchmarks/realsites/sites.json \
+        --data /work/realsites-data [--only NAME] [--details results.json]
+
+Runs ``sitemill build <checkout> --base-url <url> --out <tmp>`` as a new user would (nothing else),
+reads the sitemaps it wrote, and prints per site: pages listed, pages the oracle dated, pages
+sitemill dates later than their content (furniture re-dated them) and earlier (a real change
+missed), the commits behind "later", and the page-set problems seen in the listing. A measuring
+tool run by hand on checkouts made by checkout.py; no test depends on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import lxml.etree
+
+sys.path.insert(0, str(Path(__file__).parent))
+import oracle
+
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+SOURCE_SHA = re.compile(r"\b[0-9a-f]{40}\b")
+
+
+def read_sitemaps(out: Path) -> dict[str, str | None]:
+    """Every <loc> sitemill wrote, with its <lastmod>, following an index to its children."""
+    entries: dict[str, str | None] = {}
+    pending = [out / name for name in ("sitemap.xml", "sitemap.xml.gz") if (out / name).exists()]
+    seen: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        root = lxml.etree.fromstring(data)
+        if root.tag == SM + "sitemapindex":
+            for loc in root.iter(SM + "loc"):
+                pending.append(out / urlsplit(loc.text or "").path.rsplit("/", 1)[-1])
+            continue
+        for url in root.iter(SM + "url"):
+            loc = url.findtext(SM + "loc") or ""
+            entries[loc] = url.findtext(SM + "lastmod")
+    return entries
+
+
+def run_sitemill(sitemill: str, checkout: Path, base_url: str, out: Path) -> tuple[float, str]:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sitemill, "build", str(checkout), "--base-url", base_url, "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"sitemill build failed ({done.returncode}): {done.stderr.strip()}")
+    return time.monotonic() - started, (done.stdout + done.stderr).strip()
+
+
+def url_keys(path: str) -> list[str]:
+    """The URL paths a file can be served as: x/index.html, x/, x; x.html, x."""
+    keys = [path]
+    for index in ("index.html", "index.htm"):
+        if path == index or path.endswith("/" + index):
+            keys.append(path[: -len(index)])
+            keys.append(path[: -len(index)].rstrip("/"))
+    for suffix in oracle.HTML_SUFFIXES:
+        if path.endswith(suffix):
+            keys.append(path[: -len(suffix)])
+    return keys
+
+
+def comparable(url: str) -> str:
+    """A URL in one spelling, to tell a canonical that names another page from one spelled
+    differently: percent-decoded, no index.html, no .html, no trailing slash, lower-case host."""
+    parts = urlsplit(url)
+    path = unquote(parts.path)
+    for tail in ("index.html", "index.htm"):
+        if path.endswith("/" + tail) or path == tail:
+            path = path[: -len(tail)]
+    for suffix in oracle.HTML_SUFFIXES:
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path.rstrip('/')}"
+
+
+def spelling_kind(loc: str, canonical: str) -> str:
+    a, b = urlsplit(loc).path, urlsplit(canonical).path
+    if unquote(a) == unquote(b):
+        return "percent-encoding"
+    if a.rstrip("/") == b.rstrip("/"):
+        return "trailing slash"
+    if re.sub(r"(index)?\.html?$", "", a) == re.sub(r"(index)?\.html?$", "", b) or (
+        re.sub(r"\.html?$", "", a).rstrip("/") == re.sub(r"\.html?$", "", b).rstrip("/")
+    ):
+        return ".html vs clean"
+    return "other spelling"
+
+
+def epoch(lastmod: str | None) -> int | None:
+    if not lastmod:
+        return None
+    if len(lastmod) == 10:
+        lastmod += "T00:00:00+00:00"
+    return int(datetime.fromisoformat(lastmod.replace("Z", "+00:00")).timestamp())
+
+
+def day(seconds: int | None) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(seconds)) if seconds is not None else "-"
+
+
+def source_subject(checkout: Path, subject: str) -> str:
+    """A deploy commit names its source commit: show that commit's subject when git has it."""
+    match = SOURCE_SHA.search(subject)
+    if not match:
+        return subject
+    done = subprocess.run(
+        ["git", "-C", str(checkout), "log", "-1", "--format=%s", match.group(0)],
+        capture_output=True,
+        text=True,
+    )
+    return f"{subject} [{done.stdout.strip()}]" if done.returncode == 0 else subject
+
+
+def links_differ(reader: oracle.BlobReader, before: str, after: str, xpath: str | None) -> bool:
+    old, new = reader.read(before), reader.read(after)
+    if old is None or new is None:
+        return False
+    return oracle.link_key(old, xpath) != oracle.link_key(new, xpath)
+
+
+def what_sitemill_saw(reader: oracle.BlobReader, before: str, after: str) -> list[str]:
+    """The first words sitemill's fingerprint read differently in the two versions (an
+    explanation of the culprit, from the installed package's own reduction: not the oracle)."""
+    from explain import word_changes
+
+    old, new = reader.read(before), reader.read(after)
+    if old is None or new is None:
+        return []
+    return word_changes(old, new)[:3]
+
+
+def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> dict[str, object]:
+    checkout = data / site["name"]
+    head = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    base = site["base_url"]
+    with tempfile.TemporaryDirectory(prefix="sitemill-realsites-") as tmp:
+        seconds, said = run_sitemill(sitemill, checkout, base, Path(tmp))
+        listed = read_sitemaps(Path(tmp))
+    started = time.monotonic()
+    dates = oracle.date_pages(checkout, site.get("article_xpath"))
+    oracle_seconds = time.monotonic() - started
+
+    by_key: dict[str, str] = {}
+    for path in dates:
+        for key in url_keys(path):
+            by_key.setdefault(key, path)
+
+    result: dict[str, object] = {
+        "name": site["name"],
+        "head": head,
+        "expected_commit": site["commit"],
+        "sitemill_seconds": round(seconds, 1),
+        "oracle_seconds": round(oracle_seconds, 1),
+        "sitemill_said": said,
+        "listed": len(listed),
+        "oracle_dated": sum(1 for d in dates.values() if d.time is not None),
+    }
+    same = later = earlier = undated = 0
+    later_commits: Counter[tuple[str, str]] = Counter()
+    later_links: Counter[tuple[str, str]] = Counter()
+    later_pages: dict[tuple[str, str], list[str]] = defaultdict(list)
+    later_blobs: dict[tuple[str, str], tuple[str, str]] = {}
+    reader = oracle.BlobReader(checkout)
+    xpath = site.get("article_xpath")
+    later_examples: dict[tuple[str, str], list[str]] = defaultdict(list)
+    earlier_examples: list[dict[str, str]] = []
+    earlier_why: Counter[str] = Counter()
+    problems: dict[str, list[str]] = defaultdict(list)
+    listed_files: set[str] = set()
+    for loc, lastmod in sorted(listed.items()):
+        if not loc.startswith(base):
+            problems["outside the base URL"].append(loc)
+            continue
+        rel = unquote(loc[len(base) :])
+        path = by_key.get(rel)
+        if path is None:
+            suffix = rel.rsplit(".", 1)[-1].lower() if "." in rel.rsplit("/", 1)[-1] else "?"
+            problems[f"non-HTML listed (.{suffix})"].append(loc)
+            if "_static/" in rel:
+                problems["_static/ asset listed"].append(loc)
+            continue
+        listed_files.add(path)
+        verdict = dates[path]
+        facts = verdict.facts
+        if facts.skip in ("redirect", "noindex", "404"):
+            problems[f"{facts.skip} page listed"].append(loc)
+        if facts.canonical:
+            canonical = urljoin(loc, facts.canonical)
+            if canonical != loc:
+                if urlsplit(canonical).netloc.lower() != urlsplit(loc).netloc.lower():
+                    problems["canonical on another host"].append(f"{loc} -> {canonical}")
+                elif comparable(canonical) != comparable(loc):
+                    problems["canonical names another page (a copy)"].append(
+                        f"{loc} -> {canonical}"
+                    )
+                else:
+                    kind = spelling_kind(loc, canonical)
+                    problems[f"<loc> spelled unlike its canonical ({kind})"].append(
+                        f"{loc} vs {canonical}"
+                    )
+        if verdict.time is None:
+            undated += 1
+            continue
+        ours = epoch(lastmod)
+        if ours is None:
+            undated += 1
+        elif ours == verdict.time:
+            same += 1
+        elif ours > verdict.time:
+            later += 1
+            at = next((i for i, v in enumerate(verdict.versions) if v.time == ours), None)
+            culprit = verdict.versions[at] if at is not None else None
+            commit = (
+                (culprit.commit[:10], source_subject(checkout, culprit.subject))
+                if culprit
+                else ("?", f"no commit of this page at {lastmod}")
+            )
+            later_commits[commit] += 1
+            if at is not None and at + 1 < len(verdict.versions):
+                before, after = verdict.versions[at + 1].blob, verdict.versions[at].blob
+                if before and after:
+                    later_blobs.setdefault(commit, (before, after))
+                if before and after and links_differ(reader, before, after, xpath):
+                    later_links[commit] += 1
+            later_pages[commit].append(path)
+            if len(later_examples[commit]) < 3:
+                later_examples[commit].append(path)
+        else:
+            earlier += 1
+            first = min(v.time for v in verdict.versions)
+            why = (
+                "older than the page's path: a rename git reports, followed"
+                if ours < first
+                else "a text change the oracle sees was not counted"
+            )
+            earlier_why[why] += 1
+            if len(earlier_examples) < 10:
+                earlier_examples.append(
+                    {
+                        "page": path,
+                        "sitemill": lastmod or "",
+                        "oracle": day(verdict.time),
+                        "why": why,
+                        "oracle_commit": (verdict.commit or "")[:10],
+                        "subject": next(
+                            (v.subject for v in verdict.versions if v.commit == verdict.commit), ""
+                        ),
+                    }
+                )
+    seen_by_sitemill = {
+        commit: what_sitemill_saw(reader, *later_blobs[commit])
+        for commit, _ in later_commits.most_common(top)
+        if commit in later_blobs
+    }
+    reader.close()
+    unlisted = [p for p, d in dates.items() if d.time is not None and p not in listed_files]
+    result.update(
+        {
+            "later_article_links": sum(later_links.values()),
+            "compared": same + later + earlier,
+            "same": same,
+            "later": later,
+            "earlier": earlier,
+            "listed_undated": undated,
+            "later_commits": [
+                {
+                    "commit": c,
+                    "subject": s,
+                    "pages": n,
+                    "examples": later_examples[(c, s)],
+                    "article_links_changed": later_links[(c, s)],
+                    "sitemill_saw": seen_by_sitemill.get((c, s), []),
+                    "all_pages": later_pages[(c, s)],
+                }
+                for (c, s), n in later_commits.most_common()
+            ],
+            "earlier_examples": earlier_examples,
+            "earlier_why": dict(earlier_why),
+            "problems": {k: v for k, v in sorted(problems.items())},
+            "oracle_dated_unlisted": unlisted,
+            "oracle_skipped": dict(Counter(d.facts.skip for d in dates.values() if d.facts.skip)),
+        }
+    )
+    return result
+
+
+def print_table(results: list[dict[str, object]], top: int) -> None:
+    print(
+        f"{'site':20} {'listed':>6} {'dated':>6} {'same':>6} {'later':>6} {'(links)':>7} "
+        f"{'earlier':>7} {'unlisted':>8} {'sitemill s':>10} {'oracle s':>8}"
+    )
+    for r in results:
+        print(
+            f"{r['name']:20} {r['listed']:>6} {r['oracle_dated']:>6} {r['same']:>6} "
+            f"{r['later']:>6} {r['later_article_links']:>7} {r['earlier']:>7} "
+            f"{len(r['oracle_dated_unlisted']):>8} "  # type: ignore[arg-type]
+            f"{r['sitemill_seconds']:>10} {r['oracle_seconds']:>8}"
+        )
+    for r in results:
+        print(f"\n== {r['name']} (HEAD {str(r['head'])[:12]})")
+        if r["head"] != r["expected_commit"]:
+            print(f"   warning: checkout is not at the listed commit {r['expected_commit']}")
+        for entry in r["later_commits"][:top]:  # type: ignore[index]
+            links = entry["article_links_changed"]
+            note = f" ({links} of them: article link/image targets changed)" if links else ""
+            print(
+                f"   later {entry['pages']:>4}  {entry['commit']}  {entry['subject'][:100]}{note}"
+            )
+            print(f"              e.g. {', '.join(entry['examples'])}")
+            for change in entry["sitemill_saw"]:
+                print(f"              sitemill saw: {change[:150]}")
+        for why, count in r["earlier_why"].items():  # type: ignore[union-attr]
+            print(f"   earlier {count:>4}  {why}")
+        for entry in r["earlier_examples"][:top]:  # type: ignore[index]
+            print(
+                f"   earlier  {entry['page']}: sitemill {entry['sitemill'][:10]}, oracle "
+                f"{entry['oracle']} ({entry['oracle_commit']} {entry['subject'][:60]})"
+            )
+        for kind, locs in r["problems"].items():  # type: ignore[union-attr]
+            print(f"   page set: {kind}: {len(locs)}, e.g. {locs[0]}")
+        if r["oracle_dated_unlisted"]:
+            unlisted = r["oracle_dated_unlisted"]
+            print(f"   not listed, dated by the oracle: {len(unlisted)}, e.g. {unlisted[:3]}")  # type: ignore[index]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sites", type=Path, default=Path(__file__).with_name("sites.json"))
+    parser.add_argument("--data", type=Path, default=Path("/work/realsites-data"))
+    parser.add_argument("--sitemill", default=str(Path(sys.executable).with_name("sitemill")))
+    parser.add_argument("--only", action="append", help="a site name (repeat)")
+    parser.add_argument("--top", type=int, default=5, help="commits and examples shown per site")
+    parser.add_argument("--details", type=Path, help="write every finding as JSON here")
+    args = parser.parse_args()
+    results = []
+    for site in json.loads(args.sites.read_text()):
+        if args.only and site["name"] not in args.only:
+            continue
+        if not (args.data / site["name"]).exists():
+            print(
+                f"{site['name']}: no checkout under {args.data} (run checkout.py)", file=sys.stderr
+            )
+            continue
+        results.append(measure(site, args.data, args.sitemill, args.top))
+    print_table(results, args.top)
+    if args.details:
+        args.details.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
