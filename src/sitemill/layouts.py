@@ -97,11 +97,15 @@ def shard_children(
         max_bytes=config.max_bytes,
         clean=config.url_style is UrlStyle.CLEAN,
         fill=min(config.shard_fill, config.max_urls),
+        keys=shards.keys,
     )
     out.result.plan = plan
     suffix = suffix_of(config)
-    out.result.boundaries.update((child_name(file.shard, suffix), file.after) for file in files)
-    return ((child_name(file.shard, suffix), file.sitemap) for file in files)
+    names = [child_name(file.shard, suffix, file.number) for file in files]
+    out.result.boundaries.update(
+        (name, file.after) for name, file in zip(names, files, strict=True)
+    )
+    return ((name, file.sitemap) for name, file in zip(names, files, strict=True))
 
 
 def note_sitemap(

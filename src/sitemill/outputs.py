@@ -24,12 +24,13 @@ MAX_HTML_SITEMAP_BYTES: Final = 64 * 1024 * 1024
 # What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
 # Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<8 base32>.xml, see
-# sitemill.shards, and in a bucket with a partitioned state sitemap-r<8>-<8 base32>.xml, a
-# name its content gives: sitemill.shards.manifest) and their staging copies, written beside
+# sitemill.shards, -2.xml and on for a shard no cut can split, and in a bucket with a
+# partitioned state sitemap-r<8>-<8 base32>.xml, a name its content gives:
+# sitemill.shards.manifest) and their staging copies, written beside
 # the index. A staging copy's name is unique to the run that wrote it and says when that run
 # began (sitemap-N-next-YYYYMMDDhhmmss-<6 hex>.xml, see sitemill.publish);
 # "sitemap-N-next.xml" is the name earlier versions shared between runs, still recognised.
-_CHILD: Final = r"sitemap-(?:[1-9][0-9]*|r[a-z2-7]{8}(?:-[a-z2-7]{8})?)"
+_CHILD: Final = r"sitemap-(?:[1-9][0-9]*|r[a-z2-7]{8}(?:-[a-z2-7]{8}|-[1-9][0-9]*)?)"
 CHILD_NAME: Final = re.compile(
     rf"{_CHILD}(?:-next(?:-[0-9]{{14}}-[0-9a-f]{{6}})?)?\.(?:xml|txt)(?:\.gz)?"
 )

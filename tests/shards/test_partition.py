@@ -46,11 +46,11 @@ def test_a_split_comes_in_after_its_shard_and_an_emptied_one_leaves() -> None:
 
 
 def test_every_shard_needs_a_file_from_this_run_or_the_last() -> None:
-    last = {p.id: p for p in (part(""), part("b/"), part("d/"))}
+    last = {p.id: [p] for p in (part(""), part("b/"), part("d/"))}
     ran = Summary(shard_id("b/"), (part("b/", urls=5),))
     parts, missing = current_parts(PLAN, {ran.shard: ran}, last)
     assert [p.urls for p in parts] == [3, 5, 3] and missing == []
-    parts, missing = current_parts(PLAN, {}, {shard_id(""): part("")})
+    parts, missing = current_parts(PLAN, {}, {shard_id(""): [part("")]})
     assert missing == [shard_id("b/"), shard_id("d/")]
 
 

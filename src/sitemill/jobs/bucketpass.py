@@ -14,6 +14,7 @@ from sitemill.othershards import OtherShards
 from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import OnSkip, Progress, Report
 from sitemill.robots import RobotsRules
+from sitemill.rules import is_candidate
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, Plan
 from sitemill.sinks import Sink
@@ -51,17 +52,20 @@ def bucket_pass(
     on_page: Callable[[Page], None] | None = None,
     on_skip: OnSkip | None = None,
     others: OtherShards | None = None,
+    raw_keys: bool = False,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
     what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
     ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
     ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
-    last build left them (sitemill.jobs.membership)."""
+    last build left them (sitemill.jobs.membership); ``raw_keys``: cut shards among every
+    candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
+    state: a boundary may then be a key the sitemaps leave out)."""
     knowledge = knowledge_for(config, start)
     counts = HeadCounts()
-    if on_page is not None:
-        pages = _told(pages, on_page)
+    setup = ShardSetup(Order.KEYS, plan or start.state.plan)
+    pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
     attached = attach_facts(
         pages,
         needs=partial(reads_page, config, robots),
@@ -82,7 +86,7 @@ def bucket_pass(
         progress=progress,
         remembered=start.state.outputs,
         on_skip=_also(knowledge.remember.forget, on_skip),  # (the state names no such page)
-        shards=ShardSetup(Order.KEYS, plan or start.state.plan),
+        shards=setup,
         kept=kept,
         others=others,
     )
@@ -103,9 +107,19 @@ def _also(forget: OnSkip, more: OnSkip | None) -> OnSkip:
     return both
 
 
-def _told(pages: Iterable[Page], on_page: Callable[[Page], None]) -> Iterator[Page]:
+def _told(
+    pages: Iterable[Page],
+    on_page: Callable[[Page], None] | None,
+    config: Config,
+    keys: list[str] | None,
+) -> Iterator[Page]:
+    """The pages, each told to ``on_page``, and each candidate's key noted in ``keys`` (the
+    raw keys the cut rule cuts among: a duplicate's too)."""
     for page in pages:
-        on_page(page)
+        if on_page is not None:
+            on_page(page)
+        if keys is not None and is_candidate(config, page.path):
+            keys.append(page.path)
         yield page
 
 

@@ -94,7 +94,7 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
         _superseded(files)
     full = manifest.get("mode") == "full"
     plan_next = next_plan(plan, collected.summaries)
-    known = {} if full else {part.id: part for part in base.children}
+    known = {} if full else base.files()
     parts, missing = current_parts(plan_next, collected.summaries, known)
     states = {} if full else {s: ref for s, ref in base.states.items() if s in plan.ids}
     for summary in collected.summaries.values():

@@ -27,7 +27,7 @@ from sitemill.jobs.distplan import DistributedRun
 from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
 from sitemill.jobs.shardfull import merged_states
-from sitemill.jobs.shardworker import KeptListing, part_states, rendered_parts
+from sitemill.jobs.shardworker import KeptListing, rendered_parts
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
@@ -37,7 +37,7 @@ from sitemill.sinks.memory import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
-from sitemill.state.shardstate import ShardState
+from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def _render_range(
             config, run.client, run.site, sink, Start(state, first_run=not any(before)),
             bucket_pages(config, objects, run.site.root, Inventory()), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others,
+            on_skip=listing, others=rendered.others, raw_keys=True,
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:

@@ -27,7 +27,7 @@ from sitemill.jobs.shardcommit import (
     robots_line,
 )
 from sitemill.jobs.shardstage import StagedOutputs
-from sitemill.jobs.shardworker import KeptListing, parts_of, split_states
+from sitemill.jobs.shardworker import KeptListing, parts_of
 from sitemill.outputs import ENTRY_XML, HTML_SITEMAP, stored_digest
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots import RobotsRules
@@ -39,7 +39,7 @@ from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.shardstate import ShardState
+from sitemill.state.shardstate import ShardState, first_parts, split_states
 from sitemill.state.start import Start, start_state
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def rebuild_full(
     report, knowledge = bucket_pass(
         replace(config, robots_txt=False), run.client, site, staged, start,
         bucket_pages(config, _listing(run, base.plan), site.root, inventory), robots=robots,
-        progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing,
+        progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
     )  # fmt: skip
     if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
         found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
@@ -98,7 +98,7 @@ def rebuild_full(
         report.result.files = [ENTRY_XML, *(part.name for part in parts)]
         return report
     states = split_states(
-        list(plan.afters), {p.after: p for p in parts}, listing.kept(listed), knowledge.remember
+        list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
     single = staged.files.get(parts[0].name) if len(parts) == 1 else None
     report.state_written = _publish_full(run, base, live, inputs, parts, states, single, report)

@@ -40,7 +40,7 @@ def publish_shards(
     config, store = job.config, job.store
     summaries = {item.summary.shard: item.summary for item in rendered}
     plan = next_plan(job.plan, summaries)
-    parts, missing = current_parts(plan, summaries, {part.id: part for part in base.children})
+    parts, missing = current_parts(plan, summaries, base.files())
     if missing:  # (a manifest from another sitemill, a hand): a full rebuild knows
         raise FullRebuildNeeded(
             f"shard {missing[0]} has no file from this run or the last ({len(missing)} in all)"

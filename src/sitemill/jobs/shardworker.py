@@ -34,7 +34,7 @@ from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.shardstate import ShardState
+from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
 
 if TYPE_CHECKING:
@@ -123,6 +123,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
             robots=job.robots,
             plan=local,
             on_skip=listing,
+            raw_keys=True,
         )
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
         emptied = Rendered(Summary(shard, ()), found=_found(job, previous.state, State()))
@@ -210,50 +211,3 @@ def parts_of(result: WriteResult) -> list[Part]:
         urls, lastmod, digest = result.sitemaps[name]
         parts.append(Part(shard_id(after), after, name, urls, lastmod, digest))
     return parts
-
-
-def part_states(
-    parts: list[Part], pages: Iterable[Page], remember: State, last: str | None
-) -> list[ShardState]:
-    """One state per part: the pages of its range, listed and remembered."""
-    afters = [part.after for part in parts]
-    return split_states(afters, {part.after: part for part in parts}, pages, remember, last)
-
-
-def split_states(
-    afters: list[str],
-    parts: dict[str, Part],
-    pages: Iterable[Page],
-    remember: State,
-    last: str | None = None,
-) -> list[ShardState]:
-    """The states of the shards from ``afters`` (up to ``last``): each one's listed pages,
-    remembered pages and file."""
-    bounds = [key_order(after) for after in afters]
-    listing: list[list[Page]] = [[] for _ in afters]
-    index = 0
-    for page in pages:  # (in key order)
-        key = key_order(page.path)
-        if last is not None and key > key_order(last):
-            break
-        while index + 1 < len(bounds) and key > bounds[index + 1]:
-            index += 1
-        listing[index].append(page)
-    known, unlisted = remember.pages, remember.unlisted
-    states: list[ShardState] = []
-    for after, inside in zip(afters, listing, strict=True):
-        # Each shard keeps what it lists: its pages' records, and by ETag what is known of
-        # those it leaves out (not the whole site's, once per shard).
-        state = replace(
-            remember,
-            pages={page.path: known[page.path] for page in inside if page.path in known},
-            unlisted={
-                page.version: unlisted[page.version]
-                for page in inside
-                if page.version is not None and page.version in unlisted
-            },
-            plan=None,
-            outputs=frozenset(),
-        )
-        states.append(ShardState(after, inside, parts.get(after), state))
-    return states

@@ -78,8 +78,10 @@ class Cutter:
         self._pending: deque[_Candidate] = deque()
         self._settled = (0, 0)  # the totals at the last settled cut
 
-    def add(self, key: str, weight: int) -> Sequence[str]:
-        """Take the next key; return the boundaries settled by it, in order."""
+    def add(self, key: str, weight: int, count: int = 1) -> Sequence[str]:
+        """Take the next key; return the boundaries settled by it, in order. ``count``: 0 for
+        a key that gives no URL (a second file of one, a page left out): it fills nothing,
+        but its family is open all the same (no cut falls between it and a later member)."""
         sort_key = self.sort_key(key)
         open_now = self._open
         if open_now:
@@ -102,7 +104,7 @@ class Cutter:
                 member = key.endswith(_LAST_MEMBER)
                 last = sort_key if member else self.sort_key(stem + _LAST_MEMBER)
                 self._open.append((stem, last))
-        self.count += 1
+        self.count += count
         self.size += weight
         self.last = key
         return self._confirm(at_end=False) if self._pending else ()
@@ -144,7 +146,7 @@ def byte_fill(max_bytes: int) -> int:
 
 
 def cut_points(
-    items: Iterable[tuple[str, int]],
+    items: Iterable[tuple[str, int]] | Iterable[tuple[str, int, int]],
     *,
     fill: int,
     max_bytes: int,
@@ -152,20 +154,21 @@ def cut_points(
     order: Order,
     taken: Iterable[str] = (),
 ) -> Iterator[str]:
-    """The boundaries the cut rule puts among sorted ``items`` (streamed: memory stays flat)."""
+    """The boundaries the cut rule puts among sorted ``items`` (key, estimated bytes, and
+    optionally how many URLs it gives: sitemill.shards.cuts.Cutter.add), streamed."""
     cutter = Cutter(
         fill=fill, byte_fill=byte_fill(max_bytes), clean=clean, order=order, taken=taken
     )
     add = cutter.add
-    for key, weight in items:
-        cuts = add(key, weight)
+    for item in items:
+        cuts = add(*item)
         if cuts:
             yield from cuts
     yield from cutter.finish()
 
 
 def canonical_plan(
-    items: Iterable[tuple[str, int]],
+    items: Iterable[tuple[str, int]] | Iterable[tuple[str, int, int]],
     *,
     fill: int = DEFAULT_SHARD_FILL,
     max_bytes: int,

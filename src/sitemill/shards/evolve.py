@@ -30,7 +30,7 @@ def outgrows(
 def split(
     plan: Plan,
     index: int,
-    items: Iterable[tuple[str, int]],
+    items: Iterable[tuple[str, int]] | Iterable[tuple[str, int, int]],
     *,
     fill: int = DEFAULT_SHARD_FILL,
     max_bytes: int,

@@ -12,8 +12,9 @@ incremental build and a full rebuild with the same plan write the same bytes.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from sitemill.entries import Entry
@@ -35,20 +36,26 @@ _MAX_ROUNDS: Final = 16
 
 @dataclass(frozen=True, slots=True)
 class ShardSetup:
-    """What a job that may write shards tells the writer: the order its keys sort in and the
-    plan its last build left (None: none yet)."""
+    """What a job that may write shards tells the writer: the order its keys sort in, the
+    plan its last build left (None: none yet), and the list the pass fills with every
+    candidate key it sees, in order: the raw keys the cut rule cuts among (scale-out.md: a
+    key that gives no URL, a duplicate's, still keeps its family together)."""
 
     order: Order
     plan: Plan | None = None
+    keys: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
 class ShardFile:
-    """One shard's file: its stable id, its boundary and what was rendered."""
+    """One file of a shard: its stable id, its boundary and what was rendered. A shard that
+    no cut can split (more keys than a file holds between two of one URL's, ``x.htm`` and
+    ``x.html``) keeps several files, ``number`` 2, 3... after its first."""
 
     shard: str
     after: str
     sitemap: RenderedSitemap
+    number: int = 1
 
 
 def sorted_entries(entries: Iterable[Entry], order: Order) -> list[Entry]:
@@ -79,13 +86,15 @@ def render_shards(
     max_bytes: int,
     clean: bool,
     fill: int = DEFAULT_SHARD_FILL,
+    keys: list[str] | None = None,
 ) -> tuple[Plan, list[ShardFile]]:
     """Render ``entries`` (sorted_entries) shard by shard: the plan as this build leaves it
-    and one file per shard that holds entries, in the plan's order."""
+    and the files of each shard that holds entries, in the plan's order. ``keys``: every
+    candidate key in order (ShardSetup.keys), which the cuts fall among (default: the
+    entries' own)."""
+    cuts = _Cuts(entries, keys, order, fill=fill, max_bytes=max_bytes, clean=clean)
     if plan is None or plan.order is not order:
-        items = ((entry.key or "", weight(entry)) for entry in entries)
-        plan = canonical_plan(items, fill=fill, max_bytes=max_bytes, clean=clean, order=order)
-    split_once: set[str] = set()  # shards split in this build already
+        plan = cuts.canonical()
     # A shard's files by (boundary, its sorted entries' span): a round after a split renders
     # only the parts that changed, not every shard again.
     done: dict[tuple[str, int, str, str], list[RenderedSitemap]] = {}
@@ -106,24 +115,19 @@ def render_shards(
         rendered = [
             _rendered(after, group) for after, group in zip(plan.afters, groups, strict=True)
         ]
-        grown = [index for index, files in enumerate(rendered) if len(files) > 1]
+        grown = [
+            index
+            for index, files in enumerate(rendered)
+            if len(files) > 1 and plan.afters[index] not in cuts.whole
+        ]
         if not grown:
-            files = [
-                ShardFile(shard_id(after), after, sitemaps[0])
+            return plan, [
+                ShardFile(shard_id(after), after, sitemap, number)
                 for after, sitemaps in zip(plan.afters, rendered, strict=True)
-                if sitemaps
+                for number, sitemap in enumerate(sitemaps, start=1)
             ]
-            return plan, files
         for index in reversed(grown):  # (splitting on the right keeps the left's indexes)
-            group, parts = groups[index], len(rendered[index])
-            # shard_fill-sized parts; a part that still does not fit (its entries are larger
-            # than the estimate) is cut again a little smaller than the renderer's own split.
-            after = plan.afters[index]
-            again = after in split_once
-            split_once.add(after)
-            part = max(1, math.floor(len(group) / parts * 0.9)) if again else fill
-            items = ((entry.key or "", weight(entry)) for entry in group)
-            plan = split(plan, index, items, fill=part, max_bytes=max_bytes, clean=clean)
+            plan = cuts.split(plan, index, len(groups[index]), len(rendered[index]))
     raise SitemillError(f"a shard does not fit one sitemap after {_MAX_ROUNDS} splits")
 
 
@@ -139,3 +143,60 @@ def _groups(entries: list[Entry], plan: Plan) -> list[list[Entry]]:
             index += 1
         groups[index].append(entry)
     return groups
+
+
+class _Cuts:
+    """Where cuts fall: among the raw keys in order, each with its entry's estimated bytes
+    and one URL, or none (a key that gives no URL)."""
+
+    def __init__(
+        self,
+        entries: list[Entry],
+        keys: list[str] | None,
+        order: Order,
+        *,
+        fill: int,
+        max_bytes: int,
+        clean: bool,
+    ) -> None:
+        self.weights = {entry.key or "": weight(entry) for entry in entries}
+        self.order, self.sort_key = order, ORDER_KEY[order]
+        # (a source lists in its own order: a tree's walk need not be the plan's)
+        self.keys = sorted(keys, key=self.sort_key) if keys else [e.key or "" for e in entries]
+        self.fill, self.max_bytes, self.clean = fill, max_bytes, clean
+        self.split_once: set[str] = set()  # shards split in this build already
+        self.whole: set[str] = set()  # shards no cut can split: they keep several files
+
+    def canonical(self) -> Plan:
+        return canonical_plan(
+            self.between("", None),
+            fill=self.fill,
+            max_bytes=self.max_bytes,
+            clean=self.clean,
+            order=self.order,
+        )
+
+    def split(self, plan: Plan, index: int, entries: int, files: int) -> Plan:
+        """Shard ``index`` (``entries`` rendered to ``files``) cut into parts: shard_fill-sized;
+        a part that still does not fit (its entries are larger than the estimate) is cut again
+        a little smaller than the renderer's own split. No cut at all: it stays whole."""
+        after, last = plan.bounds(index)
+        again = after in self.split_once
+        self.split_once.add(after)
+        part = max(1, math.floor(entries / files * 0.9)) if again else self.fill
+        items = self.between(after, last)
+        wider = split(plan, index, items, fill=part, max_bytes=self.max_bytes, clean=self.clean)
+        if wider == plan:
+            self.whole.add(after)  # every gap lies inside one URL's family
+        return wider
+
+    def between(self, after: str, last: str | None) -> Iterator[tuple[str, int, int]]:
+        """The items of the keys ``after < key <= last`` (a shard's range; the whole: "")."""
+        sort_key, weights = self.sort_key, self.weights
+        start = bisect_right(self.keys, sort_key(after), key=sort_key) if after else 0
+        bound = None if last is None else sort_key(last)
+        for key in self.keys[start:]:
+            if bound is not None and sort_key(key) > bound:
+                return
+            known = weights.get(key)
+            yield (key, 0, 0) if known is None else (key, known, 1)

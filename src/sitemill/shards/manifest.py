@@ -55,13 +55,12 @@ class IndexState:
     retired: dict[str, str] = field(default_factory=dict)  # name -> since (UTC)
     legacy: bool = False
 
-    def part_of(self, shard: str) -> Part | None:
-        return next((part for part in self.children if part.id == shard), None)
-
-    def holds(self, part: Part) -> bool:
-        """Whether the last run published ``part`` as it is (same name, same bytes)."""
-        known = self.part_of(part.id)
-        return known is not None and (known.name, known.digest) == (part.name, part.digest)
+    def files(self) -> dict[str, list[Part]]:
+        """Each shard's files, by shard id (most shards have one)."""
+        files: dict[str, list[Part]] = {}
+        for part in self.children:
+            files.setdefault(part.id, []).append(part)
+        return files
 
     def named(self) -> set[str]:
         """The children and state objects this manifest names (a legacy one: its shards'
@@ -86,10 +85,10 @@ def versioned(stem: str, digest: str, suffix: str, retired: Container[str]) -> s
 
 
 def child_version(name: str, digest: str, retired: Container[str]) -> str:
-    """The name a shard's file (``sitemap-r<id>.xml``, ``.xml.gz``, ``.txt``) goes up under in
-    a bucket with a partitioned state: ``sitemap-r<id>-<version>.xml``."""
+    """The name a shard's file (``sitemap-r<id>.xml``, ``-2.xml``, ``.xml.gz``, ``.txt``)
+    goes up under in a bucket with a partitioned state: ``sitemap-r<id>-<version>.xml``."""
     stem, dot, suffix = name.partition(".")
-    return versioned(stem, digest, dot + suffix, retired)
+    return versioned(stem[: len("sitemap-") + 9], digest, dot + suffix, retired)
 
 
 def state_version(shard: str, digest: str, retired: Container[str]) -> str:

@@ -98,7 +98,7 @@ def _children(
     children = [part_from_json(part) for part in value]
     position = {shard: index for index, shard in enumerate(plan.ids)}
     places = [position.get(part.id, -1) for part in children]
-    if -1 in places or places != sorted(set(places)):
+    if -1 in places or places != sorted(places):  # (a shard of several files: in a row)
         raise StateError("the index-state's children are not the plan's shards in order")
     if any(part.after != plan.afters[place] for part, place in zip(children, places, strict=True)):
         raise StateError("a child of the index-state does not start at its shard's boundary")

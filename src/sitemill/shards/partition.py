@@ -11,7 +11,7 @@ back as untrusted input.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -161,32 +161,34 @@ def next_plan(plan: Plan, summaries: Mapping[str, Summary]) -> Plan:
         summary = summaries.get(shard_id(after))
         if summary is None:
             afters.append(after)
-        elif summary.parts:
-            afters.extend(part.after for part in summary.parts)
+        elif summary.parts:  # (a shard of several files: one boundary)
+            afters.extend(dict.fromkeys(part.after for part in summary.parts))
         elif index == 0:
             afters.append(after)
     return plan.with_afters(afters)
 
 
 def current_parts(
-    plan: Plan, summaries: Mapping[str, Summary], known: Mapping[str, Part]
+    plan: Plan, summaries: Mapping[str, Summary], known: Mapping[str, Sequence[Part]]
 ) -> tuple[list[Part], list[str]]:
-    """The file of every shard of ``plan`` (next_plan's) in order, from this run's summaries
+    """The files of every shard of ``plan`` (next_plan's) in order, from this run's summaries
     or, for a shard no worker ran, the ``known`` ones (the last manifest's, by shard id); and
     the shards that have neither (the completeness check: then nothing may be published)."""
-    reported = {part.id: part for summary in summaries.values() for part in summary.parts}
+    reported: dict[str, list[Part]] = {}
+    for summary in summaries.values():
+        for part in summary.parts:
+            reported.setdefault(part.id, []).append(part)
     ran = set(summaries)
     parts: list[Part] = []
     missing: list[str] = []
     for after in plan.afters:
         shard = shard_id(after)
-        part = reported.get(shard)
-        if part is None and shard not in ran:
-            part = known.get(shard)
-            if part is None and after:  # (the first shard may hold nothing)
+        files = reported.get(shard)
+        if files is None and shard not in ran:
+            files = list(known.get(shard, ()))
+            if not files and after:  # (the first shard may hold nothing)
                 missing.append(shard)
-        if part is not None:
-            parts.append(part)
+        parts.extend(files or ())
     return parts, missing
 
 

@@ -62,9 +62,10 @@ def shard_id(after: str) -> str:
     return _ID_PREFIX + base64.b32encode(digest).decode("ascii").lower()
 
 
-def child_name(shard: str, suffix: str) -> str:
-    """``sitemap-r<8 base32>.xml`` (``.xml.gz``, ``.txt``: the suffix of the output format)."""
-    return f"sitemap-{shard}{suffix}"
+def child_name(shard: str, suffix: str, number: int = 1) -> str:
+    """``sitemap-r<8 base32>.xml`` (``.xml.gz``, ``.txt``: the suffix of the output format);
+    a shard's further files (no cut could split it) ``sitemap-r<8 base32>-2.xml`` and on."""
+    return f"sitemap-{shard}{suffix}" if number == 1 else f"sitemap-{shard}-{number}{suffix}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ again: a page dropped from it would drop out of the sitemaps)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any, Final
@@ -111,3 +112,58 @@ def _check_range(listing: list[Page], after: str, last: str | None) -> None:
         raise StateError("the shard state lists a page outside its shard's range")
     if any(a >= b for a, b in pairwise(keys)):
         raise StateError("the shard state's listing is not in key order, each page once")
+
+
+def part_states(
+    parts: list[Part], pages: Iterable[Page], remember: State, last: str | None
+) -> list[ShardState]:
+    """One state per shard of ``parts``: the pages of its range, listed and remembered."""
+    firsts = first_parts(parts)
+    return split_states(list(firsts), firsts, pages, remember, last)
+
+
+def first_parts(parts: Iterable[Part]) -> dict[str, Part]:
+    """Each shard's first file, by boundary, in order (a shard no cut can split has more)."""
+    firsts: dict[str, Part] = {}
+    for part in parts:
+        firsts.setdefault(part.after, part)
+    return firsts
+
+
+def split_states(
+    afters: list[str],
+    parts: dict[str, Part],
+    pages: Iterable[Page],
+    remember: State,
+    last: str | None = None,
+) -> list[ShardState]:
+    """The states of the shards from ``afters`` (up to ``last``): each one's listed pages,
+    remembered pages and file."""
+    bounds = [key_order(after) for after in afters]
+    listing: list[list[Page]] = [[] for _ in afters]
+    index = 0
+    for page in pages:  # (in key order)
+        key = key_order(page.path)
+        if last is not None and key > key_order(last):
+            break
+        while index + 1 < len(bounds) and key > bounds[index + 1]:
+            index += 1
+        listing[index].append(page)
+    known, unlisted = remember.pages, remember.unlisted
+    states: list[ShardState] = []
+    for after, inside in zip(afters, listing, strict=True):
+        # Each shard keeps what it lists: its pages' records, and by ETag what is known of
+        # those it leaves out (not the whole site's, once per shard).
+        state = replace(
+            remember,
+            pages={page.path: known[page.path] for page in inside if page.path in known},
+            unlisted={
+                page.version: unlisted[page.version]
+                for page in inside
+                if page.version is not None and page.version in unlisted
+            },
+            plan=None,
+            outputs=frozenset(),
+        )
+        states.append(ShardState(after, inside, parts.get(after), state))
+    return states
