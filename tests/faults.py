@@ -38,7 +38,13 @@ class Calls:
         self.seen: list[Signature] = []
         self.armed: dict[Signature, Callable[[], None]] = {}
         self._lock = threading.Lock()
+        self._client = client
         client.meta.events.register("before-parameter-build.s3.*", self._before)
+
+    def stop(self) -> list[Signature]:
+        """Stop recording; the calls seen."""
+        self._client.meta.events.unregister("before-parameter-build.s3.*", self._before)
+        return list(self.seen)
 
     def _before(self, params: dict[str, Any], model: Any, **_: Any) -> None:
         call = signature(model, params)

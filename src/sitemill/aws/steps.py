@@ -25,7 +25,6 @@ from sitemill.jobs.distreduce import reduce_run
 from sitemill.jobs.distshard import item_objects, render_item
 from sitemill.jobs.partitioned import open_partitioned
 from sitemill.jobs.runfiles import item_from_json
-from sitemill.jobs.shardfull import record_pending
 from sitemill.jobs.shardinputs import site_robots
 from sitemill.report import summary_counts
 from sitemill.urls import site_root_path
@@ -137,7 +136,6 @@ def _reduce(
 ) -> dict[str, Any]:
     reduced = reduce_run(run, name)
     config, report = run.config, reduced.report
-    report.indexnow = record_pending(config, run.store, reduced.found, first_run=reduced.first_run)
     result = dict(reduced.verdict) | summary_counts(report)
     distribution = LambdaSettings.from_env(env).distribution_id
     if distribution and report.result.changed:

@@ -123,15 +123,14 @@ def record_found(
     config: Config, found: dict[str, str], store: PendingStore, *, first_run: bool, dry_run: bool
 ) -> IndexNowOutcome | None:
     """``record`` where the pending URLs live in a store of their own (a partitioned state):
-    read there, and written back (unless a dry run) with this run's."""
+    read there, and written back (unless a dry run) with this run's, before the run commits:
+    a store that cannot be written fails the run (it is redone, and finds them again)
+    rather than lose them."""
     if config.indexnow is IndexNowMode.OFF:
         return None
     outcome, kept = collect(config, store.read(), found, store, first_run=first_run)
     if not dry_run:
-        try:
-            store.write(kept)
-        except SitemillError as exc:
-            outcome.messages.append(f"IndexNow: the URLs to announce could not be kept: {exc}")
+        store.write(kept)
     return outcome
 
 

@@ -30,6 +30,7 @@ from sitemill.jobs.shardcommit import (
     read_live,
     robots_line,
 )
+from sitemill.jobs.shardfull import record_pending
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.shards.evolve import plan_from_json
@@ -57,17 +58,14 @@ class Collected:
     found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> kind
     counts: dict[str, int] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)  # items without a summary
-    first_run: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class Reduced:
-    """A published run: its report, its verdict, and its URLs to announce (IndexNow)."""
+    """A published run: its report (with its URLs to announce: IndexNow) and its verdict."""
 
     report: Report
     verdict: dict[str, Any]
-    found: dict[str, str]
-    first_run: bool
 
 
 def reduce_run(run: DistributedRun, name: str) -> Reduced:
@@ -109,6 +107,10 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
     inputs = str(manifest.get("inputs", ""))
     published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    # Kept before the commit (never lost to a failure after it); a first build has none.
+    first_run = not run.store.trusted
+    found = {} if first_run else collected.found
+    outcome = record_pending(run.config, run.store, found, first_run=first_run)
     try:
         saved = commit_and_go_live(
             run.client, run.site, run.store, Commit(base, published, data, strays), live,
@@ -117,7 +119,9 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
     except ConflictError:
         _superseded(files)
     robots_line(run.config, run.client, run.site, entry, result)
-    return _published(run, name, files, collected, parts, result, saved)
+    reduced = _published(run, name, files, collected, parts, result, saved)
+    reduced.report.indexnow = outcome
+    return reduced
 
 
 def _published(
@@ -146,7 +150,7 @@ def _published(
     }
     files.put_json("verdict.json", verdict)
     log.info("run %s published: %d shards, %d URLs", name, len(parts), result.url_count)
-    return Reduced(report, verdict, collected.found, collected.first_run)
+    return Reduced(report, verdict)
 
 
 def _superseded(files: RunFiles) -> NoReturn:
@@ -190,7 +194,6 @@ def _collect(files: RunFiles, items: list[Item]) -> Collected:
             for key, count in counts.items():
                 if isinstance(count, int):
                     collected.counts[key] = collected.counts.get(key, 0) + count
-        collected.first_run = collected.first_run and value.get("first_run") is True
     return collected
 
 

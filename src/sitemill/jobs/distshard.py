@@ -69,7 +69,6 @@ class _Rendered:
     states: dict[str, StateRef] = field(default_factory=dict)  # shard id -> its new state
     found: dict[str, str] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
-    first_run: bool = True
 
 
 def item_objects(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
@@ -106,7 +105,6 @@ def render_item(
         "summaries": [summary_to_json(each) for each in summaries],
         "found": rendered.found,
         "report": {key: rendered.counts[key] for key in _COUNTS},
-        "first_run": rendered.first_run,
     }
     run.files(item.run).put_json(f"summaries/{item.shard}.json", summary)
     return summary
@@ -148,7 +146,6 @@ def _render_range(
     if run.config.indexnow is not IndexNowMode.OFF:
         rendered.found.update(found_changes(run.config, state, knowledge.remember))
     rendered.parts.extend(parts)
-    rendered.first_run = rendered.first_run and not any(before)
     rendered.counts.update(
         urls=report.result.url_count,
         heads_read=report.heads_read,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, ShardsMode
-from sitemill.errors import SitemillError, StateError
+from sitemill.errors import StateError
 from sitemill.outputs import content_type, stored_digest
 from sitemill.shards.manifest import STATE_SUFFIX, IndexState, state_version
 from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
@@ -93,13 +93,11 @@ class PartitionedStore:
     def read_manifest(self, now: datetime | None = None) -> IndexState:
         """The committed manifest (an empty one when there is none or it cannot be trusted:
         a warning, and the run is a full rebuild; its commit is still conditional on the
-        version read, so that a racing run's commit is never overwritten)."""
+        version read, so that a racing run's commit is never overwritten). One that cannot
+        be read now (the network, a throttle) is a SinkError: the run fails and is redone,
+        never taken for a first run (it would forget every date)."""
         self.manifest, self.trusted, self.loaded = IndexState(), False, True
-        try:
-            data = self.index_store.read()
-        except SitemillError as exc:
-            self._warn(f"{exc}; rebuilding in full")
-            return self.manifest
+        data = self.index_store.read()
         if data is None:
             return self.manifest
         try:
@@ -144,15 +142,16 @@ class PartitionedStore:
         if found is None or plan is None:
             return None
         name, digest = found
+        # (a state that cannot be read now is a SinkError: the run is redone, dates kept)
+        data = S3StateStore(self.client, self.bucket, self.prefix + name).read()
         try:
-            data = S3StateStore(self.client, self.bucket, self.prefix + name).read()
             if data is None:
                 raise StateError("it is missing")
             if digest is not None and stored_digest(data) != digest:
                 raise StateError("its bytes are not the ones the index-state names")
             index = plan.ids.index(shard)
             return parse_shard_state(data, now, bounds=plan.bounds(index))
-        except SitemillError as exc:
+        except StateError as exc:
             self._warn(f"{self.where}{name} is ignored: {exc}")
             return None
 
