@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Final
 
 import pytest
@@ -79,10 +78,10 @@ def precondition_failed() -> None:
     )
 
 
-@contextmanager
-def one_request_at_a_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def one_request_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """S3 serves each request whole; moto's in-process backend does not when threads share
-    it (a GET of an object another PUT replaces saw its buffer closed): one at a time."""
+    it (a GET of an object another PUT replaces saw its buffer closed): one at a time, until
+    the test ends."""
     lock = threading.RLock()
     process = BotocoreStubber.process_request
 
@@ -91,4 +90,3 @@ def one_request_at_a_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             return process(self, request)
 
     monkeypatch.setattr(BotocoreStubber, "process_request", serialised)
-    yield

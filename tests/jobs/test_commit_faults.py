@@ -51,8 +51,8 @@ def credentials(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
         monkeypatch.setenv(name, "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with one_request_at_a_time(monkeypatch):
-        yield
+    one_request_at_a_time(monkeypatch)
+    yield
 
 
 def client() -> Any:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from moto.core.botocore_stubber import BotocoreStubber
 
 from consistency import live_urls
+from faults import one_request_at_a_time
 from s3util import (
     BASE,
     BUCKET,
@@ -190,16 +190,7 @@ def named_children(s3: Any) -> list[str]:
 def test_a_racing_manual_rebuild_never_leaves_the_index_naming_a_missing_child(
     s3: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # S3 serves each request whole; moto's in-process backend does not when threads share it
-    # (a GET reading an object another PUT is replacing saw its buffer closed): one at a time.
-    lock = threading.Lock()
-    process = BotocoreStubber.process_request
-
-    def one_at_a_time(self: BotocoreStubber, request: Any) -> Any:
-        with lock:
-            return process(self, request)
-
-    monkeypatch.setattr(BotocoreStubber, "process_request", one_at_a_time)
+    one_request_at_a_time(monkeypatch)
     put_pages(s3, *(f"{section}/p{n:02d}.html" for section in "abc" for n in range(4)))
     config = config_of(max_urls=5, shard_fill=4)
     run(s3, config)
