@@ -29,7 +29,7 @@ import inventoryutil
 from inventoryutil import encode, gzip_csv, md5
 from s3util import Requests
 from sitemill.errors import InventoryError, SourceError
-from sitemill.sources import inventory, inventorycsv
+from sitemill.sources import inventory, inventorycsv, inventorymanifest
 from sitemill.sources.inventory import (
     InventoryFile,
     InventoryReport,
@@ -277,7 +277,7 @@ def test_a_manifest_that_is_not_json_is_refused(s3: Any, data: bytes, reason: st
 
 def test_a_manifest_of_too_many_files_is_refused(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     put_report(s3, NOW - timedelta(hours=5), [[row("a.html")], [row("b.html")], [row("c.html")]])
-    monkeypatch.setattr(inventory, "MAX_FILES", 2)
+    monkeypatch.setattr(inventorymanifest, "MAX_FILES", 2)
     with pytest.raises(InventoryError, match=r"manifest.json: files is not a list of 1 to 2 data"):
         find(s3)
 
