@@ -1,8 +1,8 @@
 """A distributed rebuild's listing from an S3 Inventory report (scale-out.md): the planner
 samples the report's rows for group boundaries, each shuffle item routes the rows of one
 data file to its groups' fragments, and each render item reads its group's fragments,
-sorts them and renders its shards. For the first build of a huge bucket, where no plan
-says where shards begin and one LIST would take hours.
+sorts them and renders its shards (sitemill.jobs.distfragments). For the first build of a
+huge bucket, where no plan says where shards begin and one LIST would take hours.
 
 Everything read is checked: the report by sitemill.sources.inventory (its checksum, its
 files' MD5s), the run's own files by their format. A render item reads its group only once
@@ -12,15 +12,22 @@ render items fail, so the reducer publishes nothing).
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from sitemill.errors import IncompleteRunError, InventoryError, StateError
+from sitemill.errors import InventoryError, StateError
+from sitemill.jobs.distfragments import (
+    FLUSH_BYTES,
+    fragment_line,
+    latest_time,
+    trusted_time,
+    write_fragments,
+)
+from sitemill.jobs.distfragments import fragment_listing as fragment_listing
 from sitemill.jobs.distplan import DistributedRun, InventoryPlanner
 from sitemill.jobs.runfiles import RUN_NAME, Item, RunFiles
 from sitemill.outputs import stored_digest
@@ -38,14 +45,9 @@ from sitemill.sources.inventory import (
 from sitemill.sources.s3 import read_missing_as_none
 from sitemill.urls import UrlStyle
 
-if TYPE_CHECKING:
-    from mypy_boto3_s3.type_defs import ObjectTypeDef
-
 # A group is what one render item sorts: several shards' worth (fewer fragments to write).
 GROUP_ROWS: Final = 400_000
 SAMPLE_ROWS: Final = 100_000  # keys the planner's sample holds (one in every n rows)
-FLUSH_BYTES: Final = 64 * 1024 * 1024  # a shuffle item writes its fragments past this
-_FRAGMENT_LIMIT: Final = 512 * 1024 * 1024
 _MAX_FILES: Final = 100_000
 
 
@@ -126,22 +128,24 @@ def _shuffled(
     bounds = [key_order(after) for after in _groups(files)]
     buffers: dict[int, list[bytes]] = {}
     size = flushes = rows = 0
-    root = run.site.root
-    for row in read_rows(run.client, report, item, prefix=root):
-        path = row["Key"][len(root) :]
-        line = json.dumps([path, row["Size"], row["LastModified"].isoformat(), row["ETag"]]).encode(
-            "ascii"
-        )  # (a key's undecodable bytes stay escaped: \udcXX)
+    root, latest = run.site.root, latest_time(run)
+    undated = 0  # rows whose date was not trusted (read_rows warned): their pages, undated
+    for row in read_rows(
+        run.client, report, item, prefix=root, trusted=lambda moment: trusted_time(moment, latest)
+    ):
+        path, modified = row["Key"][len(root) :], row.get("LastModified")
+        undated += modified is None
+        line = fragment_line(path, row["Size"], modified, row["ETag"])
         buffers.setdefault(bisect_left(bounds, key_order(path)) - 1, []).append(line)
         size += len(line) + 1
         rows += 1
         if size > FLUSH_BYTES:
-            _flush(files, index, flushes, buffers)
+            write_fragments(files, index, flushes, buffers)
             buffers, size, flushes = {}, 0, flushes + 1
-    _flush(files, index, flushes, buffers)
+    write_fragments(files, index, flushes, buffers)
     # Only now, with the file's MD5 checked (read_rows raises at its end), is it done.
-    files.put_json(f"shuffled/{index:06d}.json", {"rows": rows})
-    return {"run": files.run, "file": index, "rows": rows}
+    files.put_json(f"shuffled/{index:06d}.json", {"rows": rows, "undated": undated})
+    return {"run": files.run, "file": index, "rows": rows, "undated": undated}
 
 
 def _shuffle_source(
@@ -170,42 +174,6 @@ def _groups(files: RunFiles) -> list[str]:
     if not isinstance(afters, list) or not afters or afters[0] != "":
         raise StateError(f"run {files.run} has no groups")
     return [str(after) for after in afters]
-
-
-def _flush(files: RunFiles, index: int, flush: int, buffers: dict[int, list[bytes]]) -> None:
-    for group, lines in sorted(buffers.items()):
-        data = gzip.compress(b"\n".join(lines) + b"\n", compresslevel=5, mtime=0)
-        name = f"fragments/{group:05d}/{index:06d}-{flush:04d}.jsonl.gz"
-        files.put(name, data, "application/gzip")
-
-
-def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]:
-    """A group's rows, sorted by key: once every shuffle item has finished."""
-    files = run.files(item.run)
-    value = files.get_json("groups.json", limit=64 * 1024 * 1024)
-    expected = value.get("files") if isinstance(value, dict) else None
-    done = len(files.names("shuffled"))
-    if not isinstance(expected, int) or done != expected:
-        raise IncompleteRunError(
-            f"run {item.run}: {done} of {expected} inventory files were shuffled"
-        )
-    rows: list[tuple[bytes, bytes]] = []  # (sort key, the row as the shuffle wrote it)
-    for name in files.names(f"fragments/{item.group:05d}"):
-        data = files.get(f"fragments/{item.group:05d}/{name}", _FRAGMENT_LIMIT)
-        if data is None:
-            raise IncompleteRunError(f"run {item.run}: fragment {name} vanished")
-        for line in gzip.decompress(data).splitlines():
-            rows.append((key_order(json.loads(line)[0]), line))
-    rows.sort()
-    root = run.site.root
-    for _, line in rows:
-        path, size, modified, etag = json.loads(line)
-        yield {
-            "Key": root + path,
-            "Size": size,
-            "LastModified": datetime.fromisoformat(modified),
-            "ETag": etag,
-        }
 
 
 _REFUSED: Final = "inventory-refused.json"

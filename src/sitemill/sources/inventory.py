@@ -6,7 +6,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import InventoryError
-from sitemill.sources.inventorycsv import KeySample, csv_rows, data_blocks
+from sitemill.sources.inventorycsv import KeySample, UntrustedDates, csv_rows, data_blocks
 from sitemill.sources.inventorycsv import decode_key as decode_key
 from sitemill.sources.inventorymanifest import (
     MANIFEST_NAME,
@@ -171,11 +171,21 @@ def sample_report(
 
 
 def read_rows(
-    client: S3Client, report: InventoryReport, item: InventoryFile, *, prefix: str = ""
+    client: S3Client,
+    report: InventoryReport,
+    item: InventoryFile,
+    *,
+    prefix: str = "",
+    trusted: Callable[[datetime], bool],
 ) -> Iterator[ObjectTypeDef]:
     """The objects one data file of ``report`` lists whose key starts with ``prefix``, as a
     LIST gives them (Key, Size, LastModified in UTC, ETag in quotes); older versions and
     delete markers left out (inventorycsv.csv_rows).
+
+    A report is input from outside: a LastModifiedDate dates its object only when
+    ``trusted`` (the caller's rule for remembered dates, design.md "Trust"). An object whose
+    date is not comes without LastModified (its page is listed, without a lastmod), and the
+    file's end logs one warning with their count and the first one's text.
 
     The file is streamed, never whole in memory. Its size and MD5 are known at its end only:
     a mismatch raises InventoryError after rows were yielded. On any InventoryError the
@@ -185,4 +195,11 @@ def read_rows(
     if not is_data_file(item.key, data_folder(report.manifest_key)):
         raise InventoryError(f"{where}: not a data file of {report.manifest_key}")
     blocks = data_blocks(client, report.bucket, item.key, size=item.size, md5=item.md5)
-    yield from csv_rows(blocks, report.columns, prefix, where)
+    untrusted = UntrustedDates()
+    yield from csv_rows(blocks, report.columns, prefix, where, trusted=trusted, untrusted=untrusted)
+    if untrusted.count:
+        log.warning(
+            "%s: %d rows have a LastModifiedDate that is no date a page may have (the first: "
+            "%r): their pages are listed without one",
+            where, untrusted.count, untrusted.example,
+        )  # fmt: skip

@@ -1,0 +1,220 @@
+"""A distributed rebuild from an S3 Inventory report trusts no file of the state bucket
+(issue 39): a row's date is a page's lastmod only when every remembered date would be
+(design.md, "Trust"), in the report and in the shuffle's fragments alike.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import random
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.s3.models import s3_backends
+
+import inventoryutil
+from s3util import BASE, PAGE, make_config, moto_bucket
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
+from sitemill.jobs.executor import LocalExecutor
+from sitemill.jobs.partitioned import open_partitioned
+from sitemill.jobs.runfiles import Item, item_from_json
+from xsd import assert_xsd_valid
+
+STATE = "state-bucket"
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+INVENTORY = "inventory/{bucket}/sitemill/"
+MODIFIED = datetime(2026, 11, 20, 8, 0)  # (moto's keys: naive UTC)
+URL = re.compile(rb"<url><loc>([^<]*)</loc>(?:<lastmod>([^<]*)</lastmod>)?")
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    for client in moto_bucket(monkeypatch):
+        client.create_bucket(Bucket=STATE)
+        yield client
+
+
+def backend() -> Any:
+    return s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
+
+
+def site(s3: Any, bucket: str, count: int = 40) -> list[str]:
+    s3.create_bucket(Bucket=bucket)
+    keys = [f"s{n % 4}/p{n:04d}.html" for n in range(count)]
+    for n, key in enumerate(keys):
+        stored = backend().put_object(bucket, key, PAGE)
+        stored.last_modified = MODIFIED + timedelta(seconds=n)
+    return keys
+
+
+def put_inventory(s3: Any, bucket: str, dates: dict[str, str] | None = None) -> str:
+    """A report of every object of ``bucket`` over 3 data files; ``dates`` replaces the
+    LastModifiedDate of some keys."""
+    rows = [
+        [bucket, inventoryutil.encode(o["Key"]), str(o["Size"]),
+         (dates or {}).get(o["Key"], o["LastModified"].strftime("%Y-%m-%dT%H:%M:%S.000Z")),
+         o["ETag"].strip('"'), "STANDARD"]
+        for o in s3.list_objects_v2(Bucket=bucket)["Contents"]
+    ]  # fmt: skip
+    random.Random(3).shuffle(rows)
+
+    def put(key: str, data: bytes) -> None:
+        backend().put_object(STATE, key, data)
+
+    folder = INVENTORY.format(bucket=bucket)
+    split = [rows[index::3] for index in range(3)]
+    return inventoryutil.put_report(put, folder, bucket, STATE, NOW - timedelta(hours=6), split)
+
+
+def location(bucket: str) -> str:
+    return f"s3://{STATE}/" + INVENTORY.format(bucket=bucket)
+
+
+def run_of(s3: Any, bucket: str) -> DistributedRun:
+    config = make_config(
+        shards="on", shard_fill=10, state=f"s3://{STATE}/{bucket}/sitemill-state.json.gz"
+    )
+    site_ = BucketSite(bucket)
+    store = open_partitioned(config, s3, site_)
+    assert store is not None
+    return DistributedRun(config, s3, site_, store, STATE, NOW)
+
+
+def inventory_run(s3: Any, bucket: str, name: str) -> Any:
+    planner = inventory_planner(location(bucket), group_rows=15, sample_rows=100)
+    executor = LocalExecutor(run_of(s3, bucket), None, threads=2, inventory=planner)
+    return executor.execute(RunRequest(name, bucket, ""), location(bucket))
+
+
+def manifest(s3: Any, bucket: str, run: str) -> dict[str, Any]:
+    key = f"{bucket}/sitemill-state/runs/{run}/run.json"
+    return dict(json.loads(s3.get_object(Bucket=STATE, Key=key)["Body"].read()))
+
+
+def published(s3: Any, bucket: str) -> dict[bytes, bytes | None]:
+    """Every <url> of the bucket's children: loc -> lastmod (None: none written)."""
+    found: dict[bytes, bytes | None] = {}
+    for o in s3.list_objects_v2(Bucket=bucket, Prefix="sitemap-")["Contents"]:
+        data = s3.get_object(Bucket=bucket, Key=o["Key"])["Body"].read()
+        assert_xsd_valid(data)
+        found.update((loc, lastmod or None) for loc, lastmod in URL.findall(data))
+    return found
+
+
+# --- item 1: a row's LastModifiedDate ---------------------------------------------------------
+
+BAD_DATES = {
+    "s1/p0001.html": "2999-01-01T00:00:00.000Z",
+    "s2/p0002.html": "1970-01-01T00:00:00.000Z",
+    "s3/p0003.html": "9999-12-31T23:59:59.000-14:00",  # (no datetime in UTC)
+}
+
+
+def test_untrusted_report_dates_list_their_pages_undated(s3: Any, caplog: Any) -> None:
+    keys = site(s3, "site-a")
+    put_inventory(s3, "site-a", BAD_DATES)
+    with caplog.at_level(logging.WARNING, logger="sitemill"):
+        reduced = inventory_run(s3, "site-a", "full-1")
+    assert manifest(s3, "site-a", "full-1")["source"] == "inventory"
+    assert reduced.verdict["status"] == "published" and reduced.verdict["urls"] == len(keys)
+    urls = published(s3, "site-a")
+    assert len(urls) == len(keys)  # (no page dropped)
+    for key in keys:
+        lastmod = urls[BASE.encode() + key.encode()]
+        if key in BAD_DATES:
+            assert lastmod is None, key  # never 2999, never 1970
+        else:
+            assert lastmod is not None and lastmod.startswith(b"2026-11-20"), key
+    assert b"2999" not in b"".join(v or b"" for v in urls.values())
+    warned = [r.getMessage() for r in caplog.records if "LastModifiedDate" in r.getMessage()]
+    assert 1 <= len(warned) <= 3  # one a data file (one a shuffle item), with its count
+    assert sum(int(re.search(r": (\d+) rows", m)[1]) for m in warned) == 3  # type: ignore[index]
+    # The shuffle items say how many rows they listed undated.
+    files = run_of(s3, "site-a").files("full-1")
+    markers = [files.get_json(f"shuffled/{name}") for name in files.names("shuffled")]
+    assert sum(m["undated"] for m in markers if isinstance(m, dict)) == 3
+    # The next rebuild lists the bucket (the plan exists): S3's own dates date those pages.
+    LocalExecutor(run_of(s3, "site-a"), None).execute(RunRequest("full-2", "site-a", ""))
+    assert manifest(s3, "site-a", "full-2")["source"] == "list"
+    again = published(s3, "site-a")
+    for key in BAD_DATES:
+        assert (again[BASE.encode() + key.encode()] or b"").startswith(b"2026-11-20"), key
+
+
+def planned(s3: Any, bucket: str, dates: dict[str, str] | None = None) -> tuple[Any, list[Item]]:
+    """A planned and shuffled run "full-1"; its render items."""
+    site(s3, bucket)
+    put_inventory(s3, bucket, dates)
+    run = run_of(s3, bucket)
+    planner = inventory_planner(location(bucket), group_rows=15, sample_rows=100)
+    assert plan_run(run, RunRequest("full-1", bucket, ""), planner)["inventory"] is not None
+    files = run.files("full-1")
+    shuffles = files.get_json("inventory.json")
+    assert isinstance(shuffles, list)
+    for event in shuffles:
+        shuffle_item(run, event, location(bucket))
+    items = files.get_json("shards.json")
+    assert isinstance(items, list) and len(items) > 1
+    return run, [item_from_json(value) for value in items]
+
+
+def fragments(s3: Any, bucket: str, group: int = 0) -> list[str]:
+    prefix = f"{bucket}/sitemill-state/runs/full-1/fragments/{group:05d}/"
+    return [o["Key"] for o in s3.list_objects_v2(Bucket=STATE, Prefix=prefix)["Contents"]]
+
+
+def rewrite(s3: Any, key: str, edit: Callable[[list[Any]], list[Any]]) -> None:
+    """Each line of a fragment through ``edit``."""
+    text = gzip.decompress(s3.get_object(Bucket=STATE, Key=key)["Body"].read())
+    lines = [json.dumps(edit(json.loads(line))) for line in text.splitlines()]
+    backend().put_object(STATE, key, gzip.compress(("\n".join(lines) + "\n").encode()))
+
+
+def test_the_shuffle_writes_untrusted_dates_as_none(s3: Any) -> None:
+    run, items = planned(s3, "site-b", BAD_DATES)
+    files = run.files("full-1")
+    markers = [files.get_json(f"shuffled/{name}") for name in files.names("shuffled")]
+    assert sum(m["undated"] for m in markers if isinstance(m, dict)) == len(BAD_DATES)
+    rows = [row for item in items for row in fragment_listing(run, item)]
+    assert len(rows) == 40
+    undated = sorted(row["Key"] for row in rows if "LastModified" not in row)
+    assert undated == sorted(BAD_DATES)
+    for key in fragments(s3, "site-b") + fragments(s3, "site-b", 1):
+        text = gzip.decompress(s3.get_object(Bucket=STATE, Key=key)["Body"].read())
+        assert b"2999" not in text and b"1970" not in text and b"9999" not in text
+
+
+@pytest.mark.parametrize(
+    "modified",
+    [
+        "2999-01-01T00:00:00+00:00",
+        "1970-01-01T00:00:00+00:00",
+        "2026-11-23T12:05:01+00:00",  # (one second past the clock skew)
+        "9999-12-31T23:59:59-14:00",
+        "2026-11-20T08:00:00",  # (no zone)
+        "yesterday",
+    ],
+)
+def test_an_untrusted_date_in_a_fragment_is_dropped(s3: Any, modified: str, caplog: Any) -> None:
+    """A fragment is a file of the state bucket: its dates are checked again when read."""
+    run, items = planned(s3, "site-c")
+    for key in fragments(s3, "site-c"):
+        rewrite(s3, key, lambda row: [row[0], row[1], modified, row[3]])
+    with caplog.at_level(logging.WARNING, logger="sitemill"):
+        rows = list(fragment_listing(run, items[0]))
+    assert rows and all("LastModified" not in row for row in rows)
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert f"{len(rows)} rows of group 0" in warning and repr(modified[:40]) in warning
+    # Within the bound, the date is kept.
+    for key in fragments(s3, "site-c"):
+        rewrite(s3, key, lambda row: [row[0], row[1], "2026-11-23T12:05:00+00:00", row[3]])
+    when = datetime(2026, 11, 23, 12, 5, tzinfo=UTC)
+    assert all(row["LastModified"] == when for row in fragment_listing(run, items[0]))
