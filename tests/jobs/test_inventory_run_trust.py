@@ -1,6 +1,7 @@
 """A distributed rebuild from an S3 Inventory report trusts no file of the state bucket
 (issue 39): a row's date is a page's lastmod only when every remembered date would be
-(design.md, "Trust"), in the report and in the shuffle's fragments alike.
+(design.md, "Trust"), in the report and in the shuffle's fragments alike, and a fragment is
+read bounded and checked.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from moto.s3.models import s3_backends
 
 import inventoryutil
 from s3util import BASE, PAGE, make_config, moto_bucket
+from sitemill.errors import IncompleteRunError, StateError
+from sitemill.jobs import distfragments
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
@@ -218,3 +221,103 @@ def test_an_untrusted_date_in_a_fragment_is_dropped(s3: Any, modified: str, capl
         rewrite(s3, key, lambda row: [row[0], row[1], "2026-11-23T12:05:00+00:00", row[3]])
     when = datetime(2026, 11, 23, 12, 5, tzinfo=UTC)
     assert all(row["LastModified"] == when for row in fragment_listing(run, items[0]))
+
+
+# --- fragments are read bounded and checked (item 1: a row's date travels through them) -------
+
+
+def lines_of(*rows: object) -> bytes:
+    return gzip.compress(b"".join(json.dumps(row).encode() + b"\n" for row in rows))
+
+
+ETAG = '"d41d8cd98f00b204e9800998ecf8427e"'
+MOMENT = "2026-11-20T08:00:00+00:00"
+
+
+BROKEN = [
+    (b"not gzip", "not gzip"),
+    (gzip.compress(b'["s0/a.html", 1, null, "\\"e\\""]'), "not one whole gzip member"),
+    (lines_of(["s0/a.html", 1, None, ETAG])[:-6], "not one whole gzip member"),
+    (lines_of(["s0/a.html", 1, None, ETAG]) * 2, "not one whole gzip member"),
+    (gzip.compress(b"{\n"), "line 1: not JSON"),
+    (gzip.compress(b"[" * 5000 + b"\n"), "line 1: not JSON"),
+    (gzip.compress(b"\n"), "line 1: not JSON"),
+    (lines_of({"path": "s0/a.html"}), "line 1: not a row"),
+    (lines_of(["s0/a.html", 1, None]), "line 1: not a row"),
+    (lines_of(["s0/a.html", "1", None, ETAG]), "line 1: no byte count"),
+    (lines_of(["s0/a.html", True, None, ETAG]), "line 1: no byte count"),
+    (lines_of(["s0/a.html", -1, None, ETAG]), "line 1: no byte count"),
+    (lines_of(["s0/a.html", 10**21, None, ETAG]), "line 1: no byte count"),
+    (lines_of(["s0/a.html", 1, 5, ETAG]), "line 1: no time"),
+    (lines_of(["s0/a.html", 1, None, "e"]), "line 1: no entity tag"),
+    (lines_of(["s0/a.html", 1, None, '"a b"']), "line 1: no entity tag"),
+    (lines_of(["", 1, None, ETAG]), "line 1: no key"),
+    (lines_of(["s0/" + "x" * 1100, 1, None, ETAG]), "line 1: no key"),
+    (lines_of(["s0/\ud800.html", 1, None, ETAG]), "line 1: no key"),
+    (lines_of(["s0/a.html", 1, MOMENT, ETAG], [None, 1, None, ETAG]), "line 2: no key"),
+    (lines_of(["s0/a.html", 1, None, ETAG + " " * 9000]), "line 1: over 8,192 bytes"),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"), BROKEN, ids=[f"{n}-{message}" for n, (_, message) in enumerate(BROKEN)]
+)
+def test_a_broken_fragment_fails_its_item(s3: Any, data: bytes, message: str) -> None:
+    run, items = planned(s3, "site-d")
+    backend().put_object(STATE, fragments(s3, "site-d")[0], data)
+    with pytest.raises(StateError, match=re.escape(message)):
+        list(fragment_listing(run, items[0]))
+
+
+def test_a_row_outside_its_groups_range_fails_its_item(s3: Any) -> None:
+    """A tampered fragment (or groups.json) cannot put a key in another group's shards."""
+    run, items = planned(s3, "site-e")
+    outside = items[1].afters[0] + "-next.html"  # (after the boundary: group 1's)
+    backend().put_object(STATE, fragments(s3, "site-e")[0], lines_of([outside, 1, None, ETAG]))
+    with pytest.raises(StateError, match="a key outside the group's range"):
+        list(fragment_listing(run, items[0]))
+    first = fragments(s3, "site-e", 1)[0]
+    backend().put_object(STATE, first, lines_of([items[1].afters[0], 1, None, ETAG]))
+    with pytest.raises(StateError, match="a key outside the group's range"):
+        list(fragment_listing(run, items[1]))  # (the boundary itself is the group before's)
+
+
+@pytest.mark.parametrize("name", ["x.jsonl.gz", "000099-0000.jsonl.gz", "000000-0000.json"])
+def test_a_fragment_the_shuffle_never_writes_fails_its_item(s3: Any, name: str) -> None:
+    run, items = planned(s3, "site-f")
+    key = f"site-f/sitemill-state/runs/full-1/fragments/00000/{name}"
+    backend().put_object(STATE, key, lines_of(["s0/a.html", 1, None, ETAG]))
+    with pytest.raises(StateError, match="is no fragment the shuffle writes"):
+        list(fragment_listing(run, items[0]))
+
+
+def test_a_fragment_is_inflated_within_bounds(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gzip bomb (a few KB inflating to gigabytes) stops at what a fragment may hold."""
+    run, items = planned(s3, "site-g")
+    monkeypatch.setattr(distfragments, "_FRAGMENT_TEXT", 1024 * 1024)
+    bomb = gzip.compress(b"\n" * (8 * 1024 * 1024))
+    backend().put_object(STATE, fragments(s3, "site-g")[0], bomb)
+    with pytest.raises(StateError, match="more than 1,048,576 bytes inflated"):
+        list(fragment_listing(run, items[0]))
+
+
+def test_a_fragment_is_read_within_bounds(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    run, items = planned(s3, "site-h")
+    monkeypatch.setattr(distfragments, "_FRAGMENT_BYTES", 100)
+    with pytest.raises(StateError, match="larger than 100 bytes"):
+        list(fragment_listing(run, items[0]))
+
+
+def test_fragments_as_the_shuffle_writes_them_are_read(s3: Any) -> None:
+    """The bounds hold for what the shuffle writes: odd keys, sizes, every group."""
+    run, items = planned(s3, "site-i")
+    rows = [row for item in items for row in fragment_listing(run, item)]
+    assert [row["Key"] for row in rows] == sorted(row["Key"] for row in rows)
+    assert len(rows) == 40 and all(row["LastModified"].year == 2026 for row in rows)
+
+
+def test_the_shuffle_done_count_is_still_checked(s3: Any) -> None:
+    run, items = planned(s3, "site-j")
+    s3.delete_object(Bucket=STATE, Key="site-j/sitemill-state/runs/full-1/shuffled/000001.json")
+    with pytest.raises(IncompleteRunError, match="2 of 3 inventory files were shuffled"):
+        list(fragment_listing(run, items[0]))

@@ -18,6 +18,7 @@ from moto.s3.models import s3_backends
 
 import inventoryutil
 from inventoryutil import encode
+from sitemill.errors import InventoryError
 from sitemill.jobs.distfragments import trusted_time
 from sitemill.sources.inventory import InventoryReport, find_report, read_rows, sample_report
 from sitemill.state.parse import CLOCK_SKEW, OLDEST_LASTMOD
@@ -138,3 +139,17 @@ def test_the_sample_takes_any_date(s3: Any, name: str, modified: str) -> None:
     report = one_report(s3, [row("a.html"), row("b.html", modified)])
     sample = sample_report(s3, report, prefix="", target=10)
     assert [key for _, key in sample.keys] == ["a.html", "b.html"]
+
+
+@pytest.mark.parametrize("size", [1024, 1025])
+def test_a_key_over_s3s_limit_is_no_row(s3: Any, size: int) -> None:
+    """S3 keys are at most 1,024 bytes: a longer one is no row of a real report (and would
+    outgrow the bounds of the shuffle's fragment lines)."""
+    key = "é" * (size // 2) + "x" * (size % 2)
+    report = one_report(s3, [row(key)])
+    rows = read_rows(s3, report, report.files[0], trusted=rule(NOW))
+    if size <= 1024:
+        assert [obj["Key"] for obj in rows] == [key]
+    else:
+        with pytest.raises(InventoryError, match="row 1: a key over 1,024 bytes"):
+            list(rows)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 BLOCK_BYTES: Final = 256 * 1024
 # A key is at most 1,024 bytes of UTF-8, 3,072 URL-encoded; the other columns add a few hundred.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html
+MAX_KEY_BYTES: Final = 1024
 MAX_LINE_BYTES: Final = 8 * 1024
 _SIZE: Final = re.compile(r"[0-9]{1,20}")
 _ETAG: Final = re.compile(r"[!#-~]{1,160}")  # printable ASCII but '"' (the quotes come after)
@@ -211,8 +212,8 @@ def _row(
     if _flag(fields, index, "IsDeleteMarker", missing=False) or not current:
         return None
     key = decode_key(fields[index["Key"]])
-    if not key:
-        raise ValueError("an empty key")
+    if not 0 < len(key.encode("utf-8", "surrogateescape")) <= MAX_KEY_BYTES:
+        raise ValueError("an empty key" if not key else f"a key over {MAX_KEY_BYTES:,} bytes")
     if not key.startswith(prefix):
         return None
     size, etag = fields[index["Size"]], fields[index["ETag"]].strip('"')
