@@ -21,7 +21,7 @@ from moto.s3.models import s3_backends
 
 import inventoryutil
 from s3util import BASE, PAGE, make_config, moto_bucket
-from sitemill.errors import IncompleteRunError, StateError
+from sitemill.errors import IncompleteRunError, InventoryError, StateError
 from sitemill.jobs import distfragments
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
@@ -321,3 +321,74 @@ def test_the_shuffle_done_count_is_still_checked(s3: Any) -> None:
     s3.delete_object(Bucket=STATE, Key="site-j/sitemill-state/runs/full-1/shuffled/000001.json")
     with pytest.raises(IncompleteRunError, match="2 of 3 inventory files were shuffled"):
         list(fragment_listing(run, items[0]))
+
+
+# --- item 2: inventory-refused.json -----------------------------------------------------------
+
+REFUSED = "inventory-refused.json"
+
+
+def refused_key(bucket: str) -> str:
+    return f"{bucket}/sitemill-state/{REFUSED}"
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"not json", "not JSON"),
+        (b"\xff\xfe[]", "not ASCII JSON"),
+        (b"[" * 100_000, "nested too deep"),
+        (b'{"keys": []}', "not a list of at most 64 keys"),
+        (b'"x"', "not a list of at most 64 keys"),
+        (b"[1, 2]", "not a list of at most 64 keys"),
+        (b'["", "x"]', "not a list of at most 64 keys"),
+        (json.dumps(["x"] * 65).encode(), "not a list of at most 64 keys"),
+        (json.dumps(["x" * 1025]).encode(), "not a list of at most 64 keys"),
+        (b"[" + b"[]," * 100_000 + b"[]]", "not a list of at most 64 keys"),
+        (b'["' + b"x" * (1024 * 1024) + b'"]', "larger than 1,048,576 bytes"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else None,
+)
+def test_a_refused_list_that_is_no_list_is_ignored(
+    s3: Any, data: bytes, why: str, caplog: Any
+) -> None:
+    """The planner reads inventory-refused.json in every plan: a file there that is not the
+    list sitemill writes is a warning and no refusal, never a plan that fails."""
+    keys = site(s3, "site-r")
+    put_inventory(s3, "site-r")
+    backend().put_object(STATE, refused_key("site-r"), data)
+    with caplog.at_level(logging.WARNING, logger="sitemill"):
+        reduced = inventory_run(s3, "site-r", "full-1")
+    assert manifest(s3, "site-r", "full-1")["source"] == "inventory"
+    assert reduced.verdict["status"] == "published" and reduced.verdict["urls"] == len(keys)
+    (warning,) = [r.getMessage() for r in caplog.records if REFUSED in r.getMessage()]
+    assert why in warning and "taken as none" in warning
+
+
+def test_a_refused_list_still_refuses_its_reports(s3: Any) -> None:
+    site(s3, "site-s")
+    manifest_key = put_inventory(s3, "site-s")
+    backend().put_object(STATE, refused_key("site-s"), json.dumps([manifest_key]).encode())
+    inventory_run(s3, "site-s", "full-1")
+    assert manifest(s3, "site-s", "full-1")["source"] == "list"
+
+
+def test_a_shuffle_refusing_a_report_replaces_a_broken_list(s3: Any) -> None:
+    """A data file that fails its MD5 in the shuffle refuses its report: over a broken file
+    too (it raised JSONDecodeError there, hiding the InventoryError)."""
+    site(s3, "site-t")
+    manifest_key = put_inventory(s3, "site-t")
+    run = run_of(s3, "site-t")
+    plan_run(run, RunRequest("full-1", "site-t", ""), inventory_planner(location("site-t")))
+    document = json.loads(s3.get_object(Bucket=STATE, Key=manifest_key)["Body"].read())
+    data_key = document["files"][0]["key"]
+    data = bytearray(s3.get_object(Bucket=STATE, Key=data_key)["Body"].read())
+    data[-8] ^= 1  # (its gzip CRC-32: same size, another MD5)
+    backend().put_object(STATE, data_key, bytes(data))
+    backend().put_object(STATE, refused_key("site-t"), b"\x00garbage")
+    shuffles = run.files("full-1").get_json("inventory.json")
+    assert isinstance(shuffles, list)
+    with pytest.raises(InventoryError):
+        shuffle_item(run, shuffles[0], location("site-t"))
+    stored = s3.get_object(Bucket=STATE, Key=refused_key("site-t"))["Body"].read()
+    assert json.loads(stored) == [manifest_key]

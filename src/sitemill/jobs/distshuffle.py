@@ -13,6 +13,7 @@ render items fail, so the reducer publishes nothing).
 from __future__ import annotations
 
 import json
+import logging
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -32,6 +33,7 @@ from sitemill.jobs.distplan import DistributedRun, InventoryPlanner
 from sitemill.jobs.runfiles import RUN_NAME, Item, RunFiles
 from sitemill.outputs import stored_digest
 from sitemill.shards.cuts import family
+from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
 from sitemill.sinks.s3 import put_object
 from sitemill.sources.inventory import (
@@ -43,7 +45,10 @@ from sitemill.sources.inventory import (
     sample_report,
 )
 from sitemill.sources.s3 import read_missing_as_none
+from sitemill.state.bounded import load_json_text
 from sitemill.urls import UrlStyle
+
+log = logging.getLogger(__name__)
 
 # A group is what one render item sorts: several shards' worth (fewer fragments to write).
 GROUP_ROWS: Final = 400_000
@@ -178,15 +183,35 @@ def _groups(files: RunFiles) -> list[str]:
 
 _REFUSED: Final = "inventory-refused.json"
 _MAX_REFUSED: Final = 64
+_REFUSED_BYTES: Final = 1024 * 1024  # 64 keys of 1,024 bytes, each escaped in 6 at most: 400 KB
 
 
 def _refused(run: DistributedRun) -> list[str]:
-    """The reports whose data failed a check (kept beside the partitioned state)."""
-    data = read_missing_as_none(
-        run.client, run.state_bucket, run.store.prefix + _REFUSED, limit=1024 * 1024
-    )
-    value = None if data is None else json.loads(data)
-    return [str(key) for key in value] if isinstance(value, list) else []
+    """The reports whose data failed a check (kept beside the partitioned state). A file
+    there is input like any other of the state bucket: one that is not the list sitemill
+    writes (not JSON, another shape, too large) is taken as none, with a warning. That is
+    safe: the planner's sample checks every data file of a report anyway."""
+    key = run.store.prefix + _REFUSED
+    data = read_missing_as_none(run.client, run.state_bucket, key, limit=_REFUSED_BYTES + 1)
+    if data is None:
+        return []
+    try:
+        if len(data) > _REFUSED_BYTES:
+            raise StateError(f"larger than {_REFUSED_BYTES:,} bytes")
+        value = load_json_text(data)
+        if (
+            not isinstance(value, list)
+            or len(value) > _MAX_REFUSED
+            or not all(isinstance(item, str) and 0 < len(item) <= MAX_KEY_BYTES for item in value)
+        ):
+            raise StateError(f"not a list of at most {_MAX_REFUSED} keys")
+    except StateError as exc:
+        log.warning(
+            "s3://%s/%s is not the list of refused inventory reports sitemill writes (%s): "
+            "taken as none", run.state_bucket, key, exc,
+        )  # fmt: skip
+        return []
+    return value
 
 
 def _refuse(run: DistributedRun, manifest: str) -> None:
