@@ -1,13 +1,17 @@
 """An S3 Inventory report is input from outside (issue 39): a row's LastModifiedDate dates a
 page only when every remembered date would (design.md, "Trust": the rule the shuffle gives
-read_rows, sitemill.jobs.distfragments.trusted_time), and no date, however odd, fails a read.
+read_rows, sitemill.jobs.distfragments.trusted_time), and no date, however odd, fails a read;
+whatever a report's folders, manifest or rows say, reading it costs what its bounds allow and
+fails, if it fails, with an InventoryError (one line), never another exception.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import boto3
@@ -17,9 +21,10 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 import inventoryutil
-from inventoryutil import encode
+from inventoryutil import encode, md5
 from sitemill.errors import InventoryError
 from sitemill.jobs.distfragments import trusted_time
+from sitemill.sources import inventorymanifest
 from sitemill.sources.inventory import InventoryReport, find_report, read_rows, sample_report
 from sitemill.state.parse import CLOCK_SKEW, OLDEST_LASTMOD
 
@@ -139,6 +144,105 @@ def test_the_sample_takes_any_date(s3: Any, name: str, modified: str) -> None:
     report = one_report(s3, [row("a.html"), row("b.html", modified)])
     sample = sample_report(s3, report, prefix="", target=10)
     assert [key for _, key in sample.keys] == ["a.html", "b.html"]
+
+
+# --- item 3: the report's folders and manifest ----------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["2026-13-01T00-00Z", "2026-11-31T00-00Z", "2026-11-22T25-00Z"])
+def test_a_report_folder_that_is_no_date_is_skipped(s3: Any, name: str, caplog: Any) -> None:
+    """A folder whose name looks like a report's but is no date (no AWS report) never fails
+    the search: the reports beside it are found."""
+    put(f"{CONFIG}{name}/manifest.json", b"{}")
+    report = one_report(s3, [row("a.html")])
+    assert (
+        report.manifest_key == f"{CONFIG}{(NOW - timedelta(hours=5)):%Y-%m-%dT%H-%MZ}/manifest.json"
+    )
+    assert name in caplog.text
+
+
+def test_only_bad_folders_is_no_report(s3: Any) -> None:
+    put(f"{CONFIG}2026-13-01T00-00Z/manifest.json", b"{}")
+    with pytest.raises(InventoryError, match="no inventory report"):
+        find_report(s3, LOCATION, SOURCE, now=NOW)
+
+
+def put_manifest(document: dict[str, Any]) -> None:
+    """``document`` as the manifest of a report of an hour ago (the newest)."""
+    when = NOW - timedelta(hours=1)
+    folder = f"{CONFIG}{when:%Y-%m-%dT%H-%MZ}/"
+    stamp = str(int(when.timestamp() * 1000))
+    data = json.dumps(document | {"creationTimestamp": stamp}).encode()
+    put(folder + "manifest.json", data)
+    put(folder + "manifest.checksum", md5(data).encode())
+
+
+def good_manifest(s3: Any) -> dict[str, Any]:
+    report = one_report(s3, [row("a.html")])
+    return dict(json.loads(s3.get_object(Bucket=DEST, Key=report.manifest_key)["Body"].read()))
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        ({"padding": [[] for _ in range(200)]}, "more JSON containers than"),
+        ({"padding": [{} for _ in range(200)]}, "more JSON containers than"),
+        ({"padding": ["" for _ in range(2_000)]}, "more JSON strings than"),
+        ({"padding": list(range(1_000, 3_000))}, "more JSON numbers than"),
+        ({"padding": [0.5] * 2_000}, "more JSON numbers than"),
+    ],
+)
+def test_a_manifest_is_parsed_within_bounds(
+    s3: Any, monkeypatch: pytest.MonkeyPatch, extra: dict[str, Any], reason: str
+) -> None:
+    """Sixteen MiB of ``[[],[],...]`` would be millions of lists: a manifest holds what its
+    files need (MAX_FILES of them) and little more."""
+    monkeypatch.setattr(inventorymanifest, "MAX_FILES", 10)
+    put_manifest(good_manifest(s3) | extra)
+    with pytest.raises(InventoryError, match=reason):
+        find_report(s3, LOCATION, SOURCE, now=NOW, max_age=timedelta(hours=2))
+
+
+@pytest.mark.parametrize(
+    ("text", "what"), [(b"[[]," * 300 + b"[]]", "containers"), (b'[""]' * 1, "")]
+)
+def test_containers_and_strings_are_counted_before_parsing(
+    monkeypatch: pytest.MonkeyPatch, text: bytes, what: str
+) -> None:
+    monkeypatch.setattr(inventorymanifest, "MAX_FILES", 10)
+    parsed: list[bytes] = []
+    monkeypatch.setattr(
+        inventorymanifest, "json", SimpleNamespace(loads=lambda data, **_: parsed.append(data))
+    )
+    if what:
+        with pytest.raises(ValueError, match=f"more JSON {what} than a manifest of 10 files"):
+            inventorymanifest.load_manifest(text)
+        assert parsed == []  # (refused before json.loads builds one object)
+    else:
+        inventorymanifest.load_manifest(text)
+        assert parsed == [text]
+
+
+def test_a_manifest_of_many_files_is_still_read(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inventorymanifest, "MAX_FILES", 10)
+    document = good_manifest(s3)
+    document["files"] = document["files"] * 10
+    put_manifest(document)
+    report = find_report(s3, LOCATION, SOURCE, now=NOW, max_age=timedelta(hours=2))
+    assert len(report.files) == 10
+
+
+@pytest.mark.parametrize(
+    ("schema", "reason"),
+    [
+        ("Bucket, Key, Size, LastModifiedDate, ETag" + ", X" * 100, "more than 64 columns"),
+        ("Key, Size, LastModifiedDate, ETag, " + "x" * 5_000, "longer than"),
+    ],
+)
+def test_a_file_schema_is_bounded(s3: Any, schema: str, reason: str) -> None:
+    put_manifest(good_manifest(s3) | {"fileSchema": schema})
+    with pytest.raises(InventoryError, match=reason):
+        find_report(s3, LOCATION, SOURCE, now=NOW, max_age=timedelta(hours=2))
 
 
 @pytest.mark.parametrize("size", [1024, 1025])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -21,6 +20,7 @@ from sitemill.sources.inventorymanifest import (
     check_manifest,
     data_folder,
     is_data_file,
+    load_manifest,
 )
 from sitemill.sources.inventorymanifest import InventoryFile as InventoryFile
 from sitemill.sources.s3 import LIST_PAGE_SIZE, describe_error, read_object
@@ -116,7 +116,13 @@ def _report_folders(client: S3Client, bucket: str, folder: str) -> list[tuple[st
             for common in page.get("CommonPrefixes", ()):
                 name = common.get("Prefix", "")[len(folder) : -1]
                 if _REPORT_FOLDER.fullmatch(name):  # not data/ nor hive/
-                    started = datetime.strptime(name, _REPORT_TIME).replace(tzinfo=UTC)
+                    try:
+                        started = datetime.strptime(name, _REPORT_TIME).replace(tzinfo=UTC)
+                    except ValueError:  # (2026-13-01T00-00Z: no folder AWS writes)
+                        log.warning(
+                            "s3://%s/%s%s/ skipped: its name is no date", bucket, folder, name
+                        )
+                        continue
                     found.append((name, started))
     except (ClientError, BotoCoreError) as exc:
         raise InventoryError(f"cannot list s3://{bucket}/{folder}: {describe_error(exc)}") from exc
@@ -138,7 +144,7 @@ def _read_report(
     if checksum.strip().lower() != hashlib.md5(data, usedforsecurity=False).hexdigest().encode():
         raise InventoryError(f"{where}: {CHECKSUM_NAME} does not match")
     try:
-        manifest = json.loads(data)
+        manifest = load_manifest(data)
         created, columns, files = check_manifest(manifest, source, folder, now, oldest)
     except (ValueError, RecursionError) as exc:  # (a JSON nested too deep is a RecursionError)
         raise InventoryError(f"{where}: {' '.join(str(exc).split())[:300]}") from exc

@@ -3,6 +3,7 @@ finds it and verifies its checksum first)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -16,6 +17,8 @@ DATA_FOLDER: Final = "data/"
 DATA_SUFFIX: Final = ".csv.gz"
 # Bounds on what a report may hold; AWS's own stay far below them (a manifest lists a few files).
 MAX_FILES: Final = 100_000
+MAX_COLUMNS: Final = 64  # (AWS's fields are some 20)
+_MAX_SCHEMA: Final = 4096  # characters of fileSchema
 # The columns a listing needs; fileSchema names them in the order of the CSV's fields (the
 # files have no header). Bucket, StorageClass and the rest are optional and ignored.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/storage-inventory.html
@@ -33,6 +36,39 @@ class InventoryFile:
     key: str
     size: int
     md5: str
+
+
+def load_manifest(data: bytes) -> Any:
+    """The JSON of a manifest (at most MAX_MANIFEST_BYTES), within what one of MAX_FILES data
+    files holds: an object per file and a few fields, five strings and a number per file. The
+    containers and strings are counted before json.loads builds any (16 MiB of [[],[],...]
+    would be millions of lists), numbers as they are parsed. ValueError says what is wrong."""
+    files = MAX_FILES  # (read when called: the tests lower it)
+    if data.count(b"{") + data.count(b"[") > 2 * files + 64:
+        raise ValueError(f"more JSON containers than a manifest of {files:,} files holds")
+    if data.count(b'"') > 2 * (8 * files + 64):
+        raise ValueError(f"more JSON strings than a manifest of {files:,} files holds")
+    numbers = 0
+
+    def number(text: str, kind: type[int] | type[float]) -> int | float:
+        nonlocal numbers
+        numbers += 1
+        if numbers > 2 * files + 64:
+            raise ValueError(f"more JSON numbers than a manifest of {files:,} files holds")
+        return kind(text)
+
+    return json.loads(
+        data, parse_int=lambda text: number(text, int), parse_float=lambda t: number(t, float)
+    )
+
+
+def check_columns(columns: tuple[str, ...]) -> None:
+    """ValueError unless ``columns`` (fileSchema's) name each of REQUIRED_COLUMNS once, and
+    at most MAX_COLUMNS (a shuffle item carries them too)."""
+    if len(columns) > MAX_COLUMNS:
+        raise ValueError(f"names more than {MAX_COLUMNS} columns")
+    if not set(REQUIRED_COLUMNS) <= set(columns) or len(set(columns)) != len(columns):
+        raise ValueError(f"lacks {'/'.join(REQUIRED_COLUMNS)} or repeats")
 
 
 def check_manifest(
@@ -54,9 +90,14 @@ def check_manifest(
         late = "in the future" if created > now else f"before {oldest:%Y-%m-%dT%H:%MZ}"
         raise ValueError(f"creationTimestamp {created:%Y-%m-%dT%H:%MZ} is {late}")
     schema = manifest.get("fileSchema")
+    if isinstance(schema, str) and len(schema) > _MAX_SCHEMA:
+        raise ValueError(f"fileSchema is longer than {_MAX_SCHEMA:,} characters")
     columns = tuple(name.strip() for name in schema.split(",")) if isinstance(schema, str) else ()
-    if not set(REQUIRED_COLUMNS) <= set(columns) or len(set(columns)) != len(columns):
-        raise ValueError(f"fileSchema {schema!r} lacks {'/'.join(REQUIRED_COLUMNS)} or repeats")
+    try:
+        check_columns(columns)
+    except ValueError as exc:
+        shown = repr(schema) if len(repr(schema)) <= 100 else repr(schema)[:97] + "..."
+        raise ValueError(f"fileSchema {shown} {exc}") from None
     files = manifest.get("files")
     if not isinstance(files, list) or not 1 <= len(files) <= MAX_FILES:
         raise ValueError(f"files is not a list of 1 to {MAX_FILES:,} data files")
