@@ -392,3 +392,86 @@ def test_a_shuffle_refusing_a_report_replaces_a_broken_list(s3: Any) -> None:
         shuffle_item(run, shuffles[0], location("site-t"))
     stored = s3.get_object(Bucket=STATE, Key=refused_key("site-t"))["Body"].read()
     assert json.loads(stored) == [manifest_key]
+
+
+# --- item 3: the run's other inventory files ------------------------------------------------
+
+
+def shuffle_items(run: Any, bucket: str) -> list[dict[str, Any]]:
+    planner = inventory_planner(location(bucket), group_rows=15, sample_rows=100)
+    plan_run(run, RunRequest("full-1", bucket, ""), planner)
+    shuffles = run.files("full-1").get_json("inventory.json")
+    assert isinstance(shuffles, list)
+    return shuffles
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"columns": ["Bucket", "Size", "LastModifiedDate", "ETag"]}, "lacks Key/Size"),
+        ({"columns": ["Key", "Key", "Size", "LastModifiedDate", "ETag"]}, "or repeats"),
+        ({"columns": ["Key", "Size", "LastModifiedDate", "ETag", *"x" * 100]}, "more than 64"),
+        ({"columns": ["Key", "Size", "LastModifiedDate", "ETag", 5]}, "no valid columns"),
+        ({"columns": "Key,Size,LastModifiedDate,ETag"}, "no valid columns"),
+        ({"index": True}, "no valid file index"),
+        ({"size": -1}, "no valid size and MD5"),
+        ({"size": True}, "no valid size and MD5"),
+        ({"md5": "xyz"}, "no valid size and MD5"),
+    ],
+)
+def test_a_shuffle_item_that_is_not_the_planners_is_refused(
+    s3: Any, change: dict[str, Any], message: str
+) -> None:
+    """An item is a file of the state bucket (inventory.json): a broken one fails its
+    shuffle with a StateError, and never marks the report refused (a KeyError, or an
+    InventoryError that refused a good report, before)."""
+    site(s3, "site-u")
+    put_inventory(s3, "site-u")
+    run = run_of(s3, "site-u")
+    shuffles = shuffle_items(run, "site-u")
+    with pytest.raises(StateError, match=message):
+        shuffle_item(run, shuffles[0] | change, location("site-u"))
+    assert "Contents" not in s3.list_objects_v2(Bucket=STATE, Prefix=refused_key("site-u"))
+
+
+@pytest.mark.parametrize(
+    "afters",
+    [
+        ["", "s2/", "s1/"],  # (not ascending: rows would go to other groups)
+        ["", "s1/", "s1/"],
+        ["", 5],
+        ["", "x" * 1100],
+        ["", "\ud800"],
+    ],
+)
+def test_groups_that_are_no_ascending_keys_fail_the_shuffle(s3: Any, afters: list[Any]) -> None:
+    site(s3, "site-v")
+    put_inventory(s3, "site-v")
+    run = run_of(s3, "site-v")
+    shuffles = shuffle_items(run, "site-v")
+    run.files("full-1").put_json("groups.json", {"afters": afters, "files": 3})
+    with pytest.raises(StateError, match="its groups are no ascending keys"):
+        shuffle_item(run, shuffles[0], location("site-v"))
+
+
+@pytest.mark.parametrize("stray", ["extra.json", "000099.json", "000000.json.bak"])
+def test_only_the_shuffles_own_markers_count(s3: Any, stray: str) -> None:
+    """A stray object under shuffled/ never stands in for a file that was not shuffled (its
+    rows would be missing from every group: pages dropped without a word)."""
+    run, items = planned(s3, "site-w")
+    folder = "site-w/sitemill-state/runs/full-1/shuffled/"
+    s3.delete_object(Bucket=STATE, Key=folder + "000001.json")
+    backend().put_object(STATE, folder + stray, b"{}")
+    with pytest.raises(IncompleteRunError, match="2 of 3 inventory files were shuffled"):
+        list(fragment_listing(run, items[0]))
+
+
+@pytest.mark.parametrize("count", [None, True, 0, "3"])
+def test_a_groups_file_count_that_is_no_count_fails(s3: Any, count: object) -> None:
+    run, items = planned(s3, "site-x")
+    files = run.files("full-1")
+    groups = files.get_json("groups.json")
+    assert isinstance(groups, dict)
+    files.put_json("groups.json", groups | {"files": count})
+    with pytest.raises(StateError, match="names no count of inventory files"):
+        list(fragment_listing(run, items[0]))

@@ -41,6 +41,7 @@ _FRAGMENT_LINE: Final = 8 * 1024
 _FRAGMENT_TEXT: Final = FLUSH_BYTES + _FRAGMENT_LINE + 1
 _FRAGMENT_BYTES: Final = _FRAGMENT_TEXT + 1024 * 1024  # (gzip grows text it cannot compress)
 _FRAGMENT_NAME: Final = re.compile(r"([0-9]{6})-[0-9]{4}\.jsonl\.gz")  # (file, flush)
+_MARKER: Final = re.compile(r"([0-9]{6})\.json")  # shuffled/<file>.json
 _QUOTED_ETAG: Final = re.compile(r'"[!#-~]{1,160}"')  # as inventorycsv gives it
 _MAX_SIZE: Final = 10**20  # (inventorycsv: at most 20 digits)
 
@@ -80,8 +81,12 @@ def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]
     files = run.files(item.run)
     value = files.get_json("groups.json", limit=64 * 1024 * 1024)
     expected = value.get("files") if isinstance(value, dict) else None
-    done = len(files.names("shuffled"))
-    if not isinstance(expected, int) or done != expected:
+    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
+        raise StateError(f"run {item.run}: its groups.json names no count of inventory files")
+    # Each shuffle item's marker, by its file's index: no other object there counts.
+    marked = (_MARKER.fullmatch(name) for name in files.names("shuffled"))
+    done = len({int(match[1]) for match in marked if match and int(match[1]) < expected})
+    if done != expected:
         raise IncompleteRunError(
             f"run {item.run}: {done} of {expected} inventory files were shuffled"
         )

@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Final
+from itertools import pairwise
+from typing import Any, Final, TypeGuard
 
 from sitemill.errors import InventoryError, StateError
 from sitemill.jobs.distfragments import (
@@ -44,6 +46,7 @@ from sitemill.sources.inventory import (
     read_rows,
     sample_report,
 )
+from sitemill.sources.inventorymanifest import check_columns
 from sitemill.sources.s3 import read_missing_as_none
 from sitemill.state.bounded import load_json_text
 from sitemill.urls import UrlStyle
@@ -54,6 +57,7 @@ log = logging.getLogger(__name__)
 GROUP_ROWS: Final = 400_000
 SAMPLE_ROWS: Final = 100_000  # keys the planner's sample holds (one in every n rows)
 _MAX_FILES: Final = 100_000
+_MD5_HEX: Final = re.compile(r"[0-9a-f]{32}")  # (as the planner writes it: lower case)
 
 
 def inventory_planner(
@@ -156,29 +160,51 @@ def _shuffled(
 def _shuffle_source(
     event: dict[str, Any], location: str, source_bucket: str
 ) -> tuple[int, InventoryFile, InventoryReport]:
-    """The data file a shuffle item names: checked to lie in the configured report folder."""
+    """The data file a shuffle item names: checked to lie in the configured report folder,
+    and to be what the planner writes (an item is a file of the state bucket: input)."""
     bucket, prefix = parse_location(location)
     index, key, size, md5 = (event.get(k) for k in ("index", "key", "size", "md5"))
     columns, manifest = event.get("columns"), event.get("manifest")
-    if not (isinstance(index, int) and 0 <= index < _MAX_FILES):
+    if not (_is_count(index) and index < _MAX_FILES):
         raise StateError("a shuffle item names no valid file index")
     if not (isinstance(key, str) and key.startswith(prefix) and event.get("bucket") == bucket):
         raise InventoryError(f"a shuffle item names a file outside {location}")
     if not (isinstance(manifest, str) and manifest.startswith(prefix)):
         raise InventoryError(f"a shuffle item names a report outside {location}")
-    if not (isinstance(size, int) and isinstance(md5, str) and isinstance(columns, list)):
-        raise StateError("a shuffle item is not well formed")
+    if not (_is_count(size) and isinstance(md5, str) and _MD5_HEX.fullmatch(md5)):
+        raise StateError("a shuffle item names no valid size and MD5")
+    if not (isinstance(columns, list) and all(isinstance(name, str) for name in columns)):
+        raise StateError("a shuffle item names no valid columns")
+    try:
+        check_columns(tuple(columns))
+    except ValueError as exc:
+        raise StateError(f"a shuffle item's columns: {exc}") from None
     created = datetime.min.replace(tzinfo=UTC)
-    report = InventoryReport(bucket, manifest, source_bucket, created, tuple(map(str, columns)), ())
+    report = InventoryReport(bucket, manifest, source_bucket, created, tuple(columns), ())
     return index, InventoryFile(key, size, md5), report
 
 
+def _is_count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _groups(files: RunFiles) -> list[str]:
+    """The groups' boundaries the planner wrote: checked (the shuffle routes rows by them)."""
     value = files.get_json("groups.json", limit=64 * 1024 * 1024)
     afters = value.get("afters") if isinstance(value, dict) else None
-    if not isinstance(afters, list) or not afters or afters[0] != "":
+    if not (isinstance(afters, list) and 0 < len(afters) <= MAX_SHARDS and afters[0] == ""):
         raise StateError(f"run {files.run} has no groups")
-    return [str(after) for after in afters]
+    try:
+        orders = [key_order(after) for after in afters if isinstance(after, str)]
+    except UnicodeEncodeError:  # (a lone surrogate: no key)
+        orders = []
+    if (
+        len(orders) != len(afters)
+        or any(len(order) > MAX_KEY_BYTES for order in orders)
+        or any(one >= other for one, other in pairwise(orders))
+    ):
+        raise StateError(f"run {files.run}: its groups are no ascending keys")
+    return afters
 
 
 _REFUSED: Final = "inventory-refused.json"
