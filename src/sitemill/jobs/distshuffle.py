@@ -1,8 +1,8 @@
 """A distributed rebuild's listing from an S3 Inventory report (scale-out.md): the planner
 samples the report's rows for group boundaries, each shuffle item routes the rows of one
 data file to its groups' fragments, and each render item reads its group's fragments,
-sorts them and renders its shards. For the first build of a huge bucket, where no plan
-says where shards begin and one LIST would take hours.
+sorts them and renders its shards (sitemill.jobs.distfragments). For the first build of a
+huge bucket, where no plan says where shards begin and one LIST would take hours.
 
 Everything read is checked: the report by sitemill.sources.inventory (its checksum, its
 files' MD5s), the run's own files by their format. A render item reads its group only once
@@ -12,19 +12,30 @@ render items fail, so the reducer publishes nothing).
 
 from __future__ import annotations
 
-import gzip
 import json
+import logging
 import math
+import re
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from itertools import pairwise
+from typing import Any, Final, TypeGuard
 
-from sitemill.errors import IncompleteRunError, InventoryError, StateError
+from sitemill.errors import InventoryError, StateError
+from sitemill.jobs.distfragments import (
+    FLUSH_BYTES,
+    fragment_line,
+    latest_time,
+    trusted_time,
+    write_fragments,
+)
+from sitemill.jobs.distfragments import fragment_listing as fragment_listing
 from sitemill.jobs.distplan import DistributedRun, InventoryPlanner
 from sitemill.jobs.runfiles import RUN_NAME, Item, RunFiles
 from sitemill.outputs import stored_digest
 from sitemill.shards.cuts import family
+from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
 from sitemill.sinks.s3 import put_object
 from sitemill.sources.inventory import (
@@ -35,18 +46,18 @@ from sitemill.sources.inventory import (
     read_rows,
     sample_report,
 )
+from sitemill.sources.inventorymanifest import check_columns
 from sitemill.sources.s3 import read_missing_as_none
+from sitemill.state.bounded import load_json_text
 from sitemill.urls import UrlStyle
 
-if TYPE_CHECKING:
-    from mypy_boto3_s3.type_defs import ObjectTypeDef
+log = logging.getLogger(__name__)
 
 # A group is what one render item sorts: several shards' worth (fewer fragments to write).
 GROUP_ROWS: Final = 400_000
 SAMPLE_ROWS: Final = 100_000  # keys the planner's sample holds (one in every n rows)
-FLUSH_BYTES: Final = 64 * 1024 * 1024  # a shuffle item writes its fragments past this
-_FRAGMENT_LIMIT: Final = 512 * 1024 * 1024
 _MAX_FILES: Final = 100_000
+_MD5_HEX: Final = re.compile(r"[0-9a-f]{32}")  # (as the planner writes it: lower case)
 
 
 def inventory_planner(
@@ -126,99 +137,107 @@ def _shuffled(
     bounds = [key_order(after) for after in _groups(files)]
     buffers: dict[int, list[bytes]] = {}
     size = flushes = rows = 0
-    root = run.site.root
-    for row in read_rows(run.client, report, item, prefix=root):
-        path = row["Key"][len(root) :]
-        line = json.dumps([path, row["Size"], row["LastModified"].isoformat(), row["ETag"]]).encode(
-            "ascii"
-        )  # (a key's undecodable bytes stay escaped: \udcXX)
+    root, latest = run.site.root, latest_time(run)
+    undated = 0  # rows whose date was not trusted (read_rows warned): their pages, undated
+    for row in read_rows(
+        run.client, report, item, prefix=root, trusted=lambda moment: trusted_time(moment, latest)
+    ):
+        path, modified = row["Key"][len(root) :], row.get("LastModified")
+        undated += modified is None
+        line = fragment_line(path, row["Size"], modified, row["ETag"])
         buffers.setdefault(bisect_left(bounds, key_order(path)) - 1, []).append(line)
         size += len(line) + 1
         rows += 1
         if size > FLUSH_BYTES:
-            _flush(files, index, flushes, buffers)
+            write_fragments(files, index, flushes, buffers)
             buffers, size, flushes = {}, 0, flushes + 1
-    _flush(files, index, flushes, buffers)
+    write_fragments(files, index, flushes, buffers)
     # Only now, with the file's MD5 checked (read_rows raises at its end), is it done.
-    files.put_json(f"shuffled/{index:06d}.json", {"rows": rows})
-    return {"run": files.run, "file": index, "rows": rows}
+    files.put_json(f"shuffled/{index:06d}.json", {"rows": rows, "undated": undated})
+    return {"run": files.run, "file": index, "rows": rows, "undated": undated}
 
 
 def _shuffle_source(
     event: dict[str, Any], location: str, source_bucket: str
 ) -> tuple[int, InventoryFile, InventoryReport]:
-    """The data file a shuffle item names: checked to lie in the configured report folder."""
+    """The data file a shuffle item names: checked to lie in the configured report folder,
+    and to be what the planner writes (an item is a file of the state bucket: input)."""
     bucket, prefix = parse_location(location)
     index, key, size, md5 = (event.get(k) for k in ("index", "key", "size", "md5"))
     columns, manifest = event.get("columns"), event.get("manifest")
-    if not (isinstance(index, int) and 0 <= index < _MAX_FILES):
+    if not (_is_count(index) and index < _MAX_FILES):
         raise StateError("a shuffle item names no valid file index")
     if not (isinstance(key, str) and key.startswith(prefix) and event.get("bucket") == bucket):
         raise InventoryError(f"a shuffle item names a file outside {location}")
     if not (isinstance(manifest, str) and manifest.startswith(prefix)):
         raise InventoryError(f"a shuffle item names a report outside {location}")
-    if not (isinstance(size, int) and isinstance(md5, str) and isinstance(columns, list)):
-        raise StateError("a shuffle item is not well formed")
+    if not (_is_count(size) and isinstance(md5, str) and _MD5_HEX.fullmatch(md5)):
+        raise StateError("a shuffle item names no valid size and MD5")
+    if not (isinstance(columns, list) and all(isinstance(name, str) for name in columns)):
+        raise StateError("a shuffle item names no valid columns")
+    try:
+        check_columns(tuple(columns))
+    except ValueError as exc:
+        raise StateError(f"a shuffle item's columns: {exc}") from None
     created = datetime.min.replace(tzinfo=UTC)
-    report = InventoryReport(bucket, manifest, source_bucket, created, tuple(map(str, columns)), ())
+    report = InventoryReport(bucket, manifest, source_bucket, created, tuple(columns), ())
     return index, InventoryFile(key, size, md5), report
 
 
+def _is_count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _groups(files: RunFiles) -> list[str]:
+    """The groups' boundaries the planner wrote: checked (the shuffle routes rows by them)."""
     value = files.get_json("groups.json", limit=64 * 1024 * 1024)
     afters = value.get("afters") if isinstance(value, dict) else None
-    if not isinstance(afters, list) or not afters or afters[0] != "":
+    if not (isinstance(afters, list) and 0 < len(afters) <= MAX_SHARDS and afters[0] == ""):
         raise StateError(f"run {files.run} has no groups")
-    return [str(after) for after in afters]
-
-
-def _flush(files: RunFiles, index: int, flush: int, buffers: dict[int, list[bytes]]) -> None:
-    for group, lines in sorted(buffers.items()):
-        data = gzip.compress(b"\n".join(lines) + b"\n", compresslevel=5, mtime=0)
-        name = f"fragments/{group:05d}/{index:06d}-{flush:04d}.jsonl.gz"
-        files.put(name, data, "application/gzip")
-
-
-def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]:
-    """A group's rows, sorted by key: once every shuffle item has finished."""
-    files = run.files(item.run)
-    value = files.get_json("groups.json", limit=64 * 1024 * 1024)
-    expected = value.get("files") if isinstance(value, dict) else None
-    done = len(files.names("shuffled"))
-    if not isinstance(expected, int) or done != expected:
-        raise IncompleteRunError(
-            f"run {item.run}: {done} of {expected} inventory files were shuffled"
-        )
-    rows: list[tuple[bytes, bytes]] = []  # (sort key, the row as the shuffle wrote it)
-    for name in files.names(f"fragments/{item.group:05d}"):
-        data = files.get(f"fragments/{item.group:05d}/{name}", _FRAGMENT_LIMIT)
-        if data is None:
-            raise IncompleteRunError(f"run {item.run}: fragment {name} vanished")
-        for line in gzip.decompress(data).splitlines():
-            rows.append((key_order(json.loads(line)[0]), line))
-    rows.sort()
-    root = run.site.root
-    for _, line in rows:
-        path, size, modified, etag = json.loads(line)
-        yield {
-            "Key": root + path,
-            "Size": size,
-            "LastModified": datetime.fromisoformat(modified),
-            "ETag": etag,
-        }
+    try:
+        orders = [key_order(after) for after in afters if isinstance(after, str)]
+    except UnicodeEncodeError:  # (a lone surrogate: no key)
+        orders = []
+    if (
+        len(orders) != len(afters)
+        or any(len(order) > MAX_KEY_BYTES for order in orders)
+        or any(one >= other for one, other in pairwise(orders))
+    ):
+        raise StateError(f"run {files.run}: its groups are no ascending keys")
+    return afters
 
 
 _REFUSED: Final = "inventory-refused.json"
 _MAX_REFUSED: Final = 64
+_REFUSED_BYTES: Final = 1024 * 1024  # 64 keys of 1,024 bytes, each escaped in 6 at most: 400 KB
 
 
 def _refused(run: DistributedRun) -> list[str]:
-    """The reports whose data failed a check (kept beside the partitioned state)."""
-    data = read_missing_as_none(
-        run.client, run.state_bucket, run.store.prefix + _REFUSED, limit=1024 * 1024
-    )
-    value = None if data is None else json.loads(data)
-    return [str(key) for key in value] if isinstance(value, list) else []
+    """The reports whose data failed a check (kept beside the partitioned state). A file
+    there is input like any other of the state bucket: one that is not the list sitemill
+    writes (not JSON, another shape, too large) is taken as none, with a warning. That is
+    safe: the planner's sample checks every data file of a report anyway."""
+    key = run.store.prefix + _REFUSED
+    data = read_missing_as_none(run.client, run.state_bucket, key, limit=_REFUSED_BYTES + 1)
+    if data is None:
+        return []
+    try:
+        if len(data) > _REFUSED_BYTES:
+            raise StateError(f"larger than {_REFUSED_BYTES:,} bytes")
+        value = load_json_text(data)
+        if (
+            not isinstance(value, list)
+            or len(value) > _MAX_REFUSED
+            or not all(isinstance(item, str) and 0 < len(item) <= MAX_KEY_BYTES for item in value)
+        ):
+            raise StateError(f"not a list of at most {_MAX_REFUSED} keys")
+    except StateError as exc:
+        log.warning(
+            "s3://%s/%s is not the list of refused inventory reports sitemill writes (%s): "
+            "taken as none", run.state_bucket, key, exc,
+        )  # fmt: skip
+        return []
+    return value
 
 
 def _refuse(run: DistributedRun, manifest: str) -> None:

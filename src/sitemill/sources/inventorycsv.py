@@ -7,7 +7,8 @@ import csv
 import hashlib
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final
 from urllib.parse import unquote_plus
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 BLOCK_BYTES: Final = 256 * 1024
 # A key is at most 1,024 bytes of UTF-8, 3,072 URL-encoded; the other columns add a few hundred.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html
+MAX_KEY_BYTES: Final = 1024
 MAX_LINE_BYTES: Final = 8 * 1024
 _SIZE: Final = re.compile(r"[0-9]{1,20}")
 _ETAG: Final = re.compile(r"[!#-~]{1,160}")  # printable ASCII but '"' (the quotes come after)
@@ -62,12 +64,34 @@ def data_blocks(client: S3Client, bucket: str, key: str, *, size: int, md5: str)
         raise InventoryError(f"{where}: its MD5 does not match the manifest's MD5checksum")
 
 
+@dataclass(slots=True)
+class UntrustedDates:
+    """Rows whose LastModifiedDate may not date a page: counted, with the first one's text,
+    for one warning."""
+
+    count: int = 0
+    example: str = ""
+
+    def add(self, text: str) -> None:
+        self.count += 1
+        if not self.example:
+            self.example = text[:40]
+
+
 def csv_rows(
-    compressed: Iterator[bytes], columns: tuple[str, ...], prefix: str, where: str
+    compressed: Iterator[bytes],
+    columns: tuple[str, ...],
+    prefix: str,
+    where: str,
+    *,
+    trusted: Callable[[datetime], bool],
+    untrusted: UntrustedDates,
 ) -> Iterator[ObjectTypeDef]:
     """The objects a gzip CSV data file lists (its fields in the order of ``columns``) whose
     key starts with ``prefix``, as a LIST gives them; older versions and delete markers (a
-    report of every version has IsLatest and IsDeleteMarker columns) left out.
+    report of every version has IsLatest and IsDeleteMarker columns) left out. An object
+    whose LastModifiedDate is not ``trusted`` comes without LastModified, counted in
+    ``untrusted``: a report is input from outside, and may say 2999.
 
     Each row is one line (the key is URL-encoded: no field holds a line break); a line that
     is no row of the report raises InventoryError naming ``where`` and the row's number.
@@ -75,7 +99,7 @@ def csv_rows(
     index = {name: position for position, name in enumerate(columns)}
     for number, line in enumerate(_lines(_inflate(compressed, where), where), 1):
         try:
-            obj = _row(line, index, prefix)
+            obj = _row(line, index, prefix, trusted, untrusted)
         except ValueError as exc:  # (UnicodeDecodeError is one)
             raise InventoryError(f"{where}: row {number}: {exc}") from exc
         if obj is not None:
@@ -110,8 +134,8 @@ class KeySample:
         for offset in range(first, len(lines), self.step):
             number = self.rows + offset
             row = number - self._start + 1  # (in its file)
-            try:
-                obj = _row(_bounded(lines[offset], row, where), self.index, "")
+            try:  # (keys only: no date is wanted)
+                obj = _row(_bounded(lines[offset], row, where), self.index, "", None, None)
             except ValueError as exc:
                 raise InventoryError(f"{where}: row {row}: {exc}") from exc
             if obj is not None and obj["Key"].startswith(self.prefix):
@@ -168,21 +192,28 @@ def _bounded(line: bytes, number: int, where: str) -> bytes:
     return line
 
 
-def _row(line: bytes, index: dict[str, int], prefix: str) -> ObjectTypeDef | None:
+def _row(
+    line: bytes,
+    index: dict[str, int],
+    prefix: str,
+    trusted: Callable[[datetime], bool] | None,
+    untrusted: UntrustedDates | None,
+) -> ObjectTypeDef | None:
     """One line as a listed object; None for an older version, a delete marker, or a key
-    outside ``prefix``; ValueError when it is no row of the report."""
+    outside ``prefix``; ValueError when it is no row of the report. Its LastModified only
+    when ``trusted`` (else counted in ``untrusted``; None: no date wanted)."""
     try:
         fields = next(csv.reader((line.rstrip(b"\r").decode("utf-8"),), strict=True))
     except csv.Error as exc:
         raise ValueError(f"not CSV ({exc})") from exc
     if len(fields) != len(index):
         raise ValueError(f"{len(fields)} fields where fileSchema names {len(index)}")
-    latest = _flag(fields, index, "IsLatest", missing=True)
-    if _flag(fields, index, "IsDeleteMarker", missing=False) or not latest:
+    current = _flag(fields, index, "IsLatest", missing=True)
+    if _flag(fields, index, "IsDeleteMarker", missing=False) or not current:
         return None
     key = decode_key(fields[index["Key"]])
-    if not key:
-        raise ValueError("an empty key")
+    if not 0 < len(key.encode("utf-8", "surrogateescape")) <= MAX_KEY_BYTES:
+        raise ValueError("an empty key" if not key else f"a key over {MAX_KEY_BYTES:,} bytes")
     if not key.startswith(prefix):
         return None
     size, etag = fields[index["Size"]], fields[index["ETag"]].strip('"')
@@ -190,19 +221,29 @@ def _row(line: bytes, index: dict[str, int], prefix: str) -> ObjectTypeDef | Non
         raise ValueError(f"Size {size[:40]!r} is not a byte count")
     if not _ETAG.fullmatch(etag):
         raise ValueError(f"ETag {etag[:40]!r} is not an entity tag")
-    modified = _time(fields[index["LastModifiedDate"]])
-    return {"Key": key, "Size": int(size), "LastModified": modified, "ETag": f'"{etag}"'}
+    text = fields[index["LastModifiedDate"]]
+    modified = _time(text)
+    obj: ObjectTypeDef = {"Key": key, "Size": int(size), "ETag": f'"{etag}"'}
+    if trusted is not None and modified is not None and trusted(modified):
+        obj["LastModified"] = modified
+    elif untrusted is not None:
+        untrusted.add(text)
+    return obj
 
 
-def _time(text: str) -> datetime:
-    """LastModifiedDate (ISO 8601: 2026-11-22T01:02:03.000Z) in UTC."""
+def _time(text: str) -> datetime | None:
+    """LastModifiedDate (ISO 8601: 2026-11-22T01:02:03.000Z) in UTC; None for a time no
+    datetime holds in UTC (9999-12-31T23:59:59-14:00: no date to trust either)."""
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
         when = None
     if when is None or when.tzinfo is None:
         raise ValueError(f"LastModifiedDate {text[:40]!r} is not an ISO 8601 time with its zone")
-    return when.astimezone(UTC)
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        return None
 
 
 def _flag(fields: list[str], index: dict[str, int], name: str, *, missing: bool) -> bool:
