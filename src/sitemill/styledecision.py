@@ -1,0 +1,41 @@
+"""What ``url_style = "auto"`` settled on (sitemill.listing.autostyle counts the votes): a
+run reports it, and a state keeps it (sitemill.state.model) so that it never flips on a small
+change to the site."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from sitemill.urls import UrlStyle
+
+# Pages whose canonical names themselves needed to decide; fewer: "directory", not kept.
+MIN_VOTES: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class StyleDecision:
+    """What ``auto`` settled on: the style, the pages voting for it among those whose
+    canonical names themselves, and whether the decision is the state's (an earlier run's)."""
+
+    style: UrlStyle
+    votes: int = 0
+    pages: int = 0
+    kept: bool = False
+
+    @property
+    def decided(self) -> bool:
+        """Whether enough pages voted for the decision to be kept."""
+        return self.pages >= MIN_VOTES
+
+    def line(self) -> str:
+        """``url style: clean (142 of 150 pages' own canonicals say so)``, for the report."""
+        said = f"{self.votes:,} of {self.pages:,} pages' own canonicals"
+        if self.kept:
+            return f"url style: {self.style.value} (kept from an earlier run: {said} said so)"
+        if self.decided:
+            return f"url style: {self.style.value} ({said} say so)"
+        return (
+            f"url style: {self.style.value} ({self.pages:,} page(s) name themselves as "
+            f"canonical, fewer than the {MIN_VOTES} auto needs to decide)"
+        )
