@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from s3util import BUCKET, make_config, moto_bucket
+from s3util import BUCKET, live_files, make_config, moto_bucket
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.outputs import STATE_NAME
-from sitemill.report import Report
+from sitemill.report import Report, shards_line
 from sitemill.state.parse import parse_state
 from sitemill.styledecision import StyleDecision
 from sitemill.urls import UrlStyle
@@ -89,3 +90,45 @@ def test_the_votes_come_from_remembered_facts_too(s3: Any) -> None:
     assert report.url_style == StyleDecision(UrlStyle.CLEAN, 12, 12)
     assert "https://example.com/posts/p0" in locs(s3)
     assert kept(s3) == StyleDecision(UrlStyle.CLEAN, 12, 12)
+
+
+STATE_BUCKET = "state-bucket"
+
+
+def test_a_partitioned_bucket_decides_in_full_and_its_shards_keep_it(s3: Any) -> None:
+    s3.create_bucket(Bucket=STATE_BUCKET)
+    config = make_config(
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+        shards="on",
+        max_urls=5,
+        shard_fill=4,
+    )
+    store = open_partitioned(config, s3, BucketSite(BUCKET))
+    assert store is not None
+
+    def run(changed: list[str] | None = None) -> Report:
+        return rebuild_partitioned(config, s3, BucketSite(BUCKET), store, changed=changed)
+
+    sections = {
+        f"{section}/p{n}.html": page(f"https://example.com/{section}/p{n}")
+        for section in "abc"
+        for n in range(4)
+    }
+    put(s3, sections)
+    full = run()
+    assert full.url_style == StyleDecision(UrlStyle.CLEAN, 12, 12)
+    urls = {
+        url for data in live_files(s3).values() for url in re.findall(rb"<loc>(.*?)</loc>", data)
+    }
+    assert b"https://example.com/b/p1" in urls and not any(url.endswith(b".html") for url in urls)
+    # a one-page deploy: its shard alone, in the style the full rebuild decided
+    put(s3, {"b/p10.html": page("https://example.com/b/p10.html")})
+    report = run(changed=["b/p10.html"])
+    assert shards_line(report).endswith("1 touched")
+    urls = {
+        url for data in live_files(s3).values() for url in re.findall(rb"<loc>(.*?)</loc>", data)
+    }
+    assert b"https://example.com/b/p10" in urls
+    assert not any(url.endswith(b".html") for url in urls)
+    # and a full rebuild after it keeps the decision
+    assert run().url_style == StyleDecision(UrlStyle.CLEAN, 12, 12, kept=True)

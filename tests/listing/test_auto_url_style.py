@@ -125,14 +125,19 @@ def test_a_docusaurus_tree_gets_clean(tmp_path: Path) -> None:
     assert "https://example.com/docs/d0/" in locs(sink)  # (served at /x/: hosts redirect /x)
 
 
-def test_fewer_than_ten_votes_give_directory_and_are_not_kept(tmp_path: Path) -> None:
+def test_fewer_than_ten_votes_give_directory_until_ten_decide(tmp_path: Path) -> None:
     sink = MemorySink()
     files = {**jekyll(MIN_VOTES - 1), **{f"plain{n}.html": page(None) for n in range(20)}}
-    report = build(write_site(tmp_path / "site", files), sink)
+    site = write_site(tmp_path / "site", files)
+    report = build(site, sink)
     assert report.url_style == StyleDecision(DIRECTORY, 0, MIN_VOTES - 1)
     assert "https://example.com/posts/p0.html" in locs(sink)
     assert "fewer than the 10 auto needs to decide" in report.url_style.line()
-    assert kept(sink) is None  # the next run decides again
+    # kept as it is (a shard's run renders by it), but the next whole run decides again
+    assert kept(sink) == {"style": "directory", "votes": 0, "pages": MIN_VOTES - 1}
+    write_site(site, jekyll(MIN_VOTES))
+    assert build(site, sink).url_style == StyleDecision(CLEAN, MIN_VOTES, MIN_VOTES)
+    assert "https://example.com/posts/p0" in locs(sink)
 
 
 def test_the_decision_is_kept_when_most_pages_go(tmp_path: Path) -> None:
@@ -155,7 +160,7 @@ def test_a_style_set_wins_and_warns_when_the_pages_disagree(tmp_path: Path) -> N
     assert report.url_style is None
     assert "https://example.com/posts/p0.html" in locs(sink)
     assert [line for line in report.warnings if 'set url_style = "clean"' in line]
-    assert kept(sink) is None
+    assert kept(sink) is None  # (nothing decided)
     # a state that kept another decision does not move a style the configuration sets
     state = parse_state(sink.files[STATE_NAME])
     state.url_style = StyleDecision(FILE, 12, 12)
@@ -172,14 +177,13 @@ def test_without_a_state_each_run_decides(tmp_path: Path) -> None:
 
 
 def test_the_state_keeps_a_decision_and_refuses_anything_else() -> None:
-    state = State(url_style=StyleDecision(CLEAN, 142, 150))
-    assert parse_state(dump_state(state)).url_style == StyleDecision(CLEAN, 142, 150)
+    for decision in (StyleDecision(CLEAN, 142, 150), StyleDecision(DIRECTORY, 0, 3)):
+        assert parse_state(dump_state(State(url_style=decision))).url_style == decision
     for value in (
         {"style": "auto", "votes": 12, "pages": 12},
         {"style": "pretty", "votes": 12, "pages": 12},
         {"style": "clean", "votes": True, "pages": 12},
         {"style": "clean", "votes": 13, "pages": 12},
-        {"style": "clean", "votes": 3, "pages": 3},  # too few to have been kept
         {"style": "clean", "votes": -1, "pages": 12},
         "clean",
     ):

@@ -88,8 +88,8 @@ def settle_style(
     """The style of a run with ``url_style = "auto"``: the ``kept`` decision of an earlier
     run, or the votes of every page's facts (``facts_of``: None for a page that does not
     count); and the pages, as they came (held, when they were all read for the votes)."""
-    if kept is not None:
-        return StyleDecision(kept.style, kept.votes, kept.pages, kept=True), iter(pages)
+    if kept is not None and kept.decided:
+        return replace(kept, kept=True), iter(pages)
     held = list(pages)  # (every head is read before the first URL is made)
     votes = StyleVotes(base_url)
     for page in held:
@@ -98,11 +98,21 @@ def settle_style(
 
 
 def keep_style(config: Config, report: Report, remember: State) -> Config:
-    """``config`` with the URL style its run settled on; ``remember`` (the state the run
-    keeps) keeps a decision enough pages made (fewer: the next run decides again)."""
+    """``config`` with the URL style its run settled on, which ``remember`` (the state the
+    run keeps) keeps: for good when enough pages decided it, else until a run that sees the
+    whole site decides again (a shard's run keeps it as it is: kept_style)."""
     decision = report.url_style
     if decision is None:
         return config
-    if decision.decided:
-        remember.url_style = replace(decision, kept=False)
+    remember.url_style = replace(decision, kept=False)
     return replace(config, url_style=decision.style)
+
+
+def kept_style(config: Config, state: State) -> Config:
+    """For a run that renders a part of the site (shards): ``config`` with the style that
+    ``state`` keeps for ``auto`` (the votes are the whole site's: a part cannot count them),
+    ``directory`` while it keeps none (the next full rebuild decides)."""
+    if config.url_style is not UrlStyle.AUTO:
+        return config
+    kept = state.url_style
+    return replace(config, url_style=UrlStyle.DIRECTORY if kept is None else kept.style)

@@ -87,8 +87,8 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
 
 
 def _url_style(value: object) -> StyleDecision | None:
-    """What url_style = "auto" decided: a URL style by enough votes, else nothing (the run
-    decides again)."""
+    """What url_style = "auto" decided: a URL style with its votes (fewer than it takes to
+    decide: kept only until a run that sees the whole site decides again); else nothing."""
     if not isinstance(value, dict):
         return None
     name, votes, pages = value.get("style"), value.get("votes"), value.get("pages")
@@ -97,8 +97,7 @@ def _url_style(value: object) -> StyleDecision | None:
     if name not in styles or not all(type(count) is int and count >= 0 for count in counts):
         return None
     assert isinstance(name, str) and isinstance(votes, int) and isinstance(pages, int)
-    decision = StyleDecision(styles[name], votes, pages)
-    return decision if decision.decided and votes <= pages else None
+    return StyleDecision(styles[name], votes, pages) if votes <= pages else None
 
 
 def _plan(value: object) -> Plan | None:
