@@ -14,6 +14,7 @@ import pytest
 
 from conftest import write_site
 from sitemill.config.model import load_config
+from sitemill.github.summary import render_summary
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.autostyle import StyleVotes
@@ -197,3 +198,10 @@ def test_robots_txt_lets_auto_read_a_page_allowed_in_any_style() -> None:
     auto = load_config({"base_url": BASE})
     assert reads_page(auto, robots, "a/b.html")  # /a/b is allowed: read, then decided
     assert not reads_page(load_config({"base_url": BASE, "url_style": "file"}), robots, "a/b.html")
+
+
+def test_the_action_summary_says_which_style_and_why(tmp_path: Path) -> None:
+    sink = MemorySink()
+    report = build(write_site(tmp_path / "site", jekyll(12)), sink)
+    text = render_summary(report, ["sitemap.xml"], None, "commit is false", [])
+    assert "- url style: clean (12 of 12 pages' own canonicals say so)" in text.splitlines()
