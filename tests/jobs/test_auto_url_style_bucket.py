@@ -4,7 +4,7 @@ remembers, kept in the state, and kept by every later run (incremental: few head
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -95,19 +95,29 @@ def test_the_votes_come_from_remembered_facts_too(s3: Any) -> None:
 STATE_BUCKET = "state-bucket"
 
 
-def test_a_partitioned_bucket_decides_in_full_and_its_shards_keep_it(s3: Any) -> None:
+def live_locs(client: Any) -> set[bytes]:
+    """The URLs of the live index's children (a sharded bucket keeps old ones a while)."""
+    files = live_files(client).values()
+    return {url for data in files for url in re.findall(rb"<loc>(.*?)</loc>", data)}
+
+
+def partitioned(s3: Any, **values: Any) -> Callable[[list[str] | None], Report]:
+    """A sharded bucket with a partitioned state: its runs (``changed`` None: in full)."""
     s3.create_bucket(Bucket=STATE_BUCKET)
     config = make_config(
-        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
-        shards="on",
-        max_urls=5,
-        shard_fill=4,
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz", shards="on", **values
     )
     store = open_partitioned(config, s3, BucketSite(BUCKET))
     assert store is not None
 
     def run(changed: list[str] | None = None) -> Report:
         return rebuild_partitioned(config, s3, BucketSite(BUCKET), store, changed=changed)
+
+    return run
+
+
+def test_a_partitioned_bucket_decides_in_full_and_its_shards_keep_it(s3: Any) -> None:
+    run = partitioned(s3, max_urls=5, shard_fill=4)
 
     sections = {
         f"{section}/p{n}.html": page(f"https://example.com/{section}/p{n}")
@@ -117,18 +127,33 @@ def test_a_partitioned_bucket_decides_in_full_and_its_shards_keep_it(s3: Any) ->
     put(s3, sections)
     full = run()
     assert full.url_style == StyleDecision(UrlStyle.CLEAN, 12, 12)
-    urls = {
-        url for data in live_files(s3).values() for url in re.findall(rb"<loc>(.*?)</loc>", data)
-    }
+    urls = live_locs(s3)
     assert b"https://example.com/b/p1" in urls and not any(url.endswith(b".html") for url in urls)
     # a one-page deploy: its shard alone, in the style the full rebuild decided
     put(s3, {"b/p10.html": page("https://example.com/b/p10.html")})
     report = run(changed=["b/p10.html"])
     assert shards_line(report).endswith("1 touched")
-    urls = {
-        url for data in live_files(s3).values() for url in re.findall(rb"<loc>(.*?)</loc>", data)
-    }
+    urls = live_locs(s3)
     assert b"https://example.com/b/p10" in urls
     assert not any(url.endswith(b".html") for url in urls)
     # and a full rebuild after it keeps the decision
     assert run().url_style == StyleDecision(UrlStyle.CLEAN, 12, 12, kept=True)
+
+
+def test_a_shard_never_decides_for_the_site(s3: Any) -> None:
+    run = partitioned(s3, max_urls=15, shard_fill=12)
+    plain = b"<!doctype html><title>t</title>"
+    put(s3, {f"{section}/p{n}.html": plain for section in "ac" for n in range(12)})
+    put(s3, {f"b/p{n}.html": page(f"https://example.com/b/p{n}") for n in range(9)})
+    assert run().url_style == StyleDecision(UrlStyle.DIRECTORY, 0, 9)  # too few: not decided
+    new = {f"b/p{n}.html": page(f"https://example.com/b/p{n}") for n in range(9, 12)}
+    put(s3, new)
+    report = run(sorted(new))  # shard b alone now has 12 votes: it still renders as the site
+    assert shards_line(report).endswith("1 touched")
+    assert not [line for line in report.warnings if "url_style" in line]
+    assert b"https://example.com/b/p10.html" in live_locs(s3)
+    assert b"https://example.com/a/p1.html" in live_locs(s3)
+    full = run()  # the site's 12 votes decide, for every shard
+    assert full.url_style == StyleDecision(UrlStyle.CLEAN, 12, 12)
+    assert b"https://example.com/b/p10" in live_locs(s3)
+    assert b"https://example.com/a/p1" in live_locs(s3)  # (every page: the site's style)

@@ -28,7 +28,7 @@ from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
 from sitemill.jobs.shardfull import merged_states
 from sitemill.jobs.shardworker import KeptListing, rendered_parts
-from sitemill.listing.autostyle import kept_style
+from sitemill.listing.autostyle import as_kept, kept_style
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
@@ -131,11 +131,11 @@ def _render_range(
     state, previous = merged_states(before)
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
-    config = replace(settled, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     try:
         report, knowledge = bucket_pass(
-            config, run.client, run.site, sink, Start(state, first_run=not any(before)),
+            config, run.client, run.site, sink, Start(as_kept(state), first_run=not any(before)),
             bucket_pages(config, objects, run.site.root, Inventory()), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
             on_skip=listing, others=rendered.others, raw_keys=True,
@@ -144,7 +144,6 @@ def _render_range(
         if not afters[0]:
             rendered.states.update(_save_states(run, None, [], [], State(), first=True))
         return
-    knowledge.remember.url_style = state.url_style
     parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
     rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
     if run.config.indexnow is not IndexNowMode.OFF:

@@ -86,9 +86,10 @@ def settle_style(
     kept: StyleDecision | None,
 ) -> tuple[StyleDecision, Iterator[Page]]:
     """The style of a run with ``url_style = "auto"``: the ``kept`` decision of an earlier
-    run, or the votes of every page's facts (``facts_of``: None for a page that does not
-    count); and the pages, as they came (held, when they were all read for the votes)."""
-    if kept is not None and kept.decided:
+    run when enough pages made it (or it is marked to stand: as_kept), else the votes of
+    every page's facts (``facts_of``: None for a page that does not count); and the pages,
+    as they came (held, when they were all read for the votes)."""
+    if kept is not None and (kept.decided or kept.kept):
         return replace(kept, kept=True), iter(pages)
     held = list(pages)  # (every head is read before the first URL is made)
     votes = StyleVotes(base_url)
@@ -116,3 +117,11 @@ def kept_style(config: Config, state: State) -> Config:
         return config
     kept = state.url_style
     return replace(config, url_style=UrlStyle.DIRECTORY if kept is None else kept.style)
+
+
+def as_kept(state: State) -> State:
+    """``state`` for a run over a part of the site (shards): the style it keeps for ``auto``
+    stands as it is, ``directory`` while it keeps none (the whole site's votes decide, which
+    a part cannot count: the next full rebuild does)."""
+    decision = state.url_style or StyleDecision(UrlStyle.DIRECTORY)
+    return replace(state, url_style=replace(decision, kept=True))
