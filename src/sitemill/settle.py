@@ -27,8 +27,8 @@ def settled(
     report: Report,
 ) -> tuple[Config, Iterator[Page]]:
     """``config`` and its ``pages`` as they are (a URL style it sets), or with ``url_style =
-    "auto"`` settled (sitemill.listing.autostyle) on the facts of the pages
-    the pipeline reads, or as an earlier run ``kept`` it: told to ``report``."""
+    "auto"`` settled (sitemill.listing.autostyle) on the facts of the pages the pipeline
+    reads, or as an earlier run ``kept`` it; the decision is told to ``report``."""
 
     def facts(page: Page) -> PageFacts | None:
         if page.verdict is not None or not reads_head(config, robots, page.path):

@@ -9,7 +9,8 @@ from typing import Final
 
 from sitemill.urls import UrlStyle
 
-# Pages whose canonical names themselves needed to decide; fewer: "directory", not kept.
+# Pages whose canonical names themselves needed to decide for good; fewer: "directory", until
+# a run that sees the whole site finds enough.
 MIN_VOTES: Final = 10
 
 
@@ -25,17 +26,18 @@ class StyleDecision:
 
     @property
     def decided(self) -> bool:
-        """Whether enough pages voted for the decision to be kept."""
+        """Whether enough pages voted for the decision to stand for good."""
         return self.pages >= MIN_VOTES
 
     def line(self) -> str:
         """``url style: clean (142 of 150 pages' own canonicals say so)``, for the report."""
-        said = f"{self.votes:,} of {self.pages:,} pages' own canonicals"
-        if self.kept:
-            return f"url style: {self.style.value} (kept from an earlier run: {said} said so)"
+        style, said = self.style.value, f"{self.votes:,} of {self.pages:,} pages' own canonicals"
         if self.decided:
-            return f"url style: {self.style.value} ({said} say so)"
+            if self.kept:
+                return f"url style: {style} (kept from an earlier run: {said} said so)"
+            return f"url style: {style} ({said} say so)"
+        kept = "kept from an earlier run: " if self.kept else ""
         return (
-            f"url style: {self.style.value} ({self.pages:,} page(s) name themselves as "
-            f"canonical, fewer than the {MIN_VOTES} auto needs to decide)"
+            f"url style: {style} ({kept}{self.pages:,} page(s) name themselves as canonical, "
+            f"fewer than the {MIN_VOTES} auto needs to decide)"
         )

@@ -8,7 +8,8 @@ A page whose canonical names the page itself votes for each style that writes it
 no trailing slash) ``clean``, the style of URLs without one. The style with the most votes
 wins, ties in URL_STYLES order; with fewer than MIN_VOTES pages voting, ``directory``. A run
 that keeps a state decides once and keeps the decision there (sitemill.state.model), so that
-a small change to the site never moves every URL; a decision from fewer pages is not kept.
+a small change to the site never moves every URL; a decision of fewer pages stands only until
+a run that sees the whole site decides again (a shard's run cannot count the site's votes).
 """
 
 from __future__ import annotations
