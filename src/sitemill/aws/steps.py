@@ -136,7 +136,7 @@ def _reduce(
 ) -> dict[str, Any]:
     reduced = reduce_run(run, name)
     config, report = run.config, reduced.report
-    result = dict(reduced.verdict) | summary_counts(report)
+    result = dict(reduced.verdict)
     distribution = LambdaSettings.from_env(env).distribution_id
     if distribution and report.result.changed:
         make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
@@ -148,4 +148,4 @@ def _reduce(
             None,
         )
     after_publishing(config, report, bucket_file_writer(run.client, run.site))
-    return result
+    return result | summary_counts(report)  # (after sending: what was sent, what is pending)
