@@ -392,6 +392,7 @@ def test_the_reducer_announces_only_urls_below_the_base_url(
             site.base + "../escape.html": "added",  # out of the base path
             site.base + "%2e%2e/escape.html": "changed",
             site.base + "a/./b.html": "changed",
+            site.base + "index.html": "deleted",  # no kind of announcement
         }
         files.put_json(name, summary)
 
