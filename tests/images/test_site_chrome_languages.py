@@ -161,3 +161,23 @@ def test_a_replayed_spool_gives_every_entry_and_keeps_them_for_the_drain() -> No
         assert list(spool.replay()) == entries
         assert list(spool.drain()) == entries
         assert list(spool.drain()) == []
+
+
+def test_memory_holds_a_language_per_distinct_image_and_sets_for_shared_ones_only() -> None:
+    languages = ("en", "fr", "de")
+    entries = (
+        page(f"p{n}", "logo.png", f"{n % 3}.png", language=languages[n % 3]) for n in range(30_000)
+    )  # a generator: nothing held but the counts
+    pages_read = SeenUrls()
+    for n in range(30_000):
+        pages_read.add(f"{SITE}p{n}/")
+    chrome = SiteChrome(0.5, pages_read)
+    for _entry in chrome.count(entries):
+        assert len(chrome._counts) == len(chrome._language) <= 4
+        assert len(chrome._mixed) <= 1  # only the logo, shown in every language
+    assert chrome._mixed == {SITE + "logo.png": set(languages)}
+    assert list(chrome.drop([page("p0", "logo.png")])) == [page("p0")]
+    # The logo among the whole site, each language's own image among its pages: all chrome.
+    assert chrome.chrome == {SITE + "logo.png": 30_000} | {
+        f"{SITE}{n}.png": 10_000 for n in range(3)
+    }

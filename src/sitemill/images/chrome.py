@@ -35,7 +35,7 @@ MIN_CHROME_PAGES: Final = 20  # an image on fewer pages than this is never site 
 # them): its pages are counted with those of no known language, and it makes no site
 # multilingual (a stray translated page leaves the share counted over the whole site).
 MIN_LANGUAGE_PAGES: Final = MIN_CHROME_PAGES
-MAX_IMAGES_COUNTED: Final = 100_000  # distinct images counted (about 150 bytes each)
+MAX_IMAGES_COUNTED: Final = 100_000  # distinct images counted (about 250 bytes each)
 MAX_LANGUAGES_NAMED: Final = 8  # languages named in the summary line
 _OTHER: Final = ""  # the group of the pages of no language of its own
 
