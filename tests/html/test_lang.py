@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.html.facts import PageFacts, read_page_facts, with_images
+import timing
+from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
 from sitemill.html.lang import language_tag, read_html_lang
 from sitemill.state.facts import facts_from_json, facts_to_json
 
@@ -48,3 +49,21 @@ def test_the_lang_comes_with_the_images_and_is_remembered() -> None:
     assert facts_from_json(facts_to_json(facts)) == facts
     assert "lang" not in facts_to_json(PageFacts(images=()))  # the default is left out
     assert facts_from_json({"lang": 7}).lang == ""  # a value of the wrong type: none
+
+
+ADVERSARIAL = {
+    "an open html tag": lambda n: b"<!doctype html><html " + b"a " * (n // 2),
+    "comments": lambda n: b"<!--" * (n // 4),
+    "heads of links": lambda n: b"<html><head>" + b"<link rel=x href=y>" * (n // 19),
+    "quotes": lambda n: b"<html lang='" + b"x" * n,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
+def test_hostile_pages_take_linear_time(shape: str) -> None:
+    make = ADVERSARIAL[shape]
+    assert timing.within_budget(read_html_lang, make(PAGE_FACTS_BYTES), 0.050)
+    # Past the scanner's first look (a few KiB), four times the bytes take about four times
+    # as long, sixteen times if quadratic.
+    four, sixteen = make(4 * PAGE_FACTS_BYTES), make(16 * PAGE_FACTS_BYTES)
+    assert timing.linear(read_html_lang, four, sixteen, 8)
