@@ -41,3 +41,11 @@ class StyleDecision:
             f"url style: {style} ({kept}{self.pages:,} page(s) name themselves as canonical, "
             f"fewer than the {MIN_VOTES} auto needs to decide)"
         )
+
+
+def style_kept(style: UrlStyle, decision: StyleDecision | None) -> UrlStyle:
+    """The style a run that does not decide renders in: ``style`` when set, else (``auto``)
+    the ``decision`` a state keeps, ``directory`` while it keeps none."""
+    if style is not UrlStyle.AUTO:
+        return style
+    return UrlStyle.DIRECTORY if decision is None else decision.style

@@ -25,7 +25,7 @@ from sitemill.html.links import resolve_url, url_key
 from sitemill.report import Report
 from sitemill.sources.page import Page
 from sitemill.state.model import State
-from sitemill.styledecision import MIN_VOTES, StyleDecision
+from sitemill.styledecision import MIN_VOTES, StyleDecision, style_kept
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path, url_path
 
 
@@ -114,10 +114,7 @@ def kept_style(config: Config, state: State) -> Config:
     """For a run that renders a part of the site (shards): ``config`` with the style that
     ``state`` keeps for ``auto`` (the votes are the whole site's: a part cannot count them),
     ``directory`` while it keeps none (the next full rebuild decides)."""
-    if config.url_style is not UrlStyle.AUTO:
-        return config
-    kept = state.url_style
-    return replace(config, url_style=UrlStyle.DIRECTORY if kept is None else kept.style)
+    return replace(config, url_style=style_kept(config.url_style, state.url_style))
 
 
 def as_kept(state: State) -> State:
