@@ -20,9 +20,11 @@ from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
 from sitemill.rules import first_rule, is_candidate, rule_values
+from sitemill.settle import settled
 from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
+from sitemill.styledecision import StyleDecision
 from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
@@ -47,6 +49,7 @@ def build_from_pages(
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
     others: OtherShards | None = None,
+    style: StyleDecision | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -60,11 +63,14 @@ def build_from_pages(
     when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
     ``shards``: the source's key order and last plan, when its sitemaps may be shards;
     ``kept``: own files not to delete in this run (sitemill.writer); ``others``: the site's
-    other shards, for a canonical or an alternate naming a page that is not in this run.
+    other shards, for a canonical or an alternate naming a page that is not in this run;
+    ``style``: what ``url_style = "auto"`` decided in an earlier run (sitemill.settle).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally, has_file, None if others is None else others.lists)
+    config, pages = settled(config, pages, robots, read_facts, style, report)
+    lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
+    checks = PageChecks(config, tally, has_file, lists, hint=report.url_style is None)
     extensions = Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
@@ -84,12 +90,17 @@ def build_from_pages(
             shards=shards,
             kept=kept,
         )
+    _summarize(report, checks, extensions)
+    return report
+
+
+def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> None:
+    """The run's summary lines into ``report`` (and the log)."""
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
-    return report
 
 
 def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
@@ -159,25 +170,3 @@ def _page_entries(
             entry = extensions.of(entry, path, facts)
         yield from checks.offer(entry, path, facts)
     yield from checks.finish()
-
-
-def reads_head(config: Config, robots: RobotsRules | None, path: str) -> bool:
-    """Whether the pipeline will look at the facts of the page at ``path``: an HTML page
-    that include, exclude, rules and robots.txt leave in. A source whose reads cost a round
-    trip (S3) reads only these."""
-    return wants_facts(path) and reads_page(config, robots, path)
-
-
-def reads_page(config: Config, robots: RobotsRules | None, path: str) -> bool:
-    """Whether the pipeline will look at the page at ``path`` at all (include, exclude,
-    rules, robots.txt): only such pages are read, fingerprinted and dated."""
-    if not is_candidate(config, path) or is_verification_file(path):
-        return False
-    rule = first_rule(config, path)
-    if rule is not None and rule.exclude:
-        return False
-    if robots is None:
-        return True
-    base = config.base_url
-    loc = page_url(base, path, config.url_style)
-    return robots.allows(site_root_path(base) + loc[len(base) :])
