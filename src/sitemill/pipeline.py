@@ -16,12 +16,12 @@ from sitemill.entries import Alternate, Entry, Image, SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
-from sitemill.listing.checks import PageChecks, is_verification_file
+from sitemill.listing.checks import PageChecks
 from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
-from sitemill.rules import first_rule, is_candidate, rule_values
+from sitemill.rules import builtin_exclusion, first_rule, is_candidate, rule_values
 from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
@@ -190,8 +190,8 @@ def _page_entries(
         path = page.path
         if not is_candidate(config, path):
             continue
-        if is_verification_file(path):
-            tally.skip(path, SkipReason.EXCLUDED, "search-engine verification file")
+        if (builtin := builtin_exclusion(path)) is not None:
+            tally.skip(path, SkipReason.EXCLUDED, builtin)
             continue
         rule = first_rule(config, path)
         if rule is not None and rule.exclude:
@@ -241,7 +241,7 @@ def reads_head(config: Config, robots: RobotsRules | None, path: str) -> bool:
 def reads_page(config: Config, robots: RobotsRules | None, path: str) -> bool:
     """Whether the pipeline will look at the page at ``path`` at all (include, exclude,
     rules, robots.txt): only such pages are read, fingerprinted and dated."""
-    if not is_candidate(config, path) or is_verification_file(path):
+    if not is_candidate(config, path) or builtin_exclusion(path) is not None:
         return False
     rule = first_rule(config, path)
     if rule is not None and rule.exclude:

@@ -131,7 +131,8 @@ def test_aws_cli_upload_then_sitemill_s3_then_the_lambda(
     first = sitemill_s3(endpoint, tmp_path)
     assert "written: sitemap.xml" in first
     assert "page heads: 8 read, 0 remembered from the last run" in first
-    assert "skipped: robots.txt 1, noindex 1" in first  # drafts/, docs/private.html
+    # drafts/, docs/private.html; the 404 page
+    assert "skipped: excluded 1, robots.txt 1, noindex 1" in first
     again = sitemill_s3(endpoint, tmp_path)
     assert "nothing changed" in again
     assert "page heads: 0 read, 8 remembered from the last run" in again

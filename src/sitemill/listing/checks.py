@@ -24,11 +24,6 @@ from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle
 
-# Files that search engines ask a site owner to upload to prove ownership: never pages.
-# https://support.google.com/webmasters/answer/9008080 (HTML file upload)
-VERIFICATION_NAME: Final = re.compile(
-    r"(?:.*/)?(?:google[0-9a-f]{16}|yandex_[0-9a-f]{16}|pinterest-[0-9a-f]{5})\.html"
-)
 # Folders that hold third-party packages copied into a site (their READMEs and demos are
 # HTML pages of someone else's).
 _VENDORED: Final = re.compile(r"(?:^|/)(node_modules|bower_components|jspm_packages|js/vendor)/")
@@ -44,10 +39,6 @@ _REMEMBERED: Final = {
 # When canonicals leave out more than this share of the pages (and at least _MANY_CANONICAL),
 # a template probably names one URL on every page: say so.
 _MANY_CANONICAL: Final = 10
-
-
-def is_verification_file(path: str) -> bool:
-    return VERIFICATION_NAME.fullmatch(path) is not None
 
 
 class PageChecks:
