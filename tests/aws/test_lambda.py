@@ -623,7 +623,7 @@ def test_prefix_and_eventbridge(s3: Any) -> None:
     body["detail"]["object"]["key"] = "site/news & notes/a b+c.html"
     result = handle(body, Context(), env=env, s3=s3)
     assert (result["status"], result["urls"]) == ("ok", 1)
-    assert b"https://example.com/docs/news%20%26%20notes/a%20b%2Bc.html" in index(
+    assert b"https://example.com/docs/news%20&amp;%20notes/a%20b%2Bc.html" in index(
         s3, "site/sitemap.xml"
     )
 

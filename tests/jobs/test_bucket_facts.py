@@ -90,6 +90,8 @@ SITE: dict[str, bytes] = {
     # The 404 page as Gatsby and Next.js write it, and a language's own.
     "404/index.html": page("Not found"),
     "fr/404.html": page("Introuvable"),
+    # Gatsby keeps ( ) ! in a path raw, as RFC 3986 allows: so does the sitemap.
+    "C/unicode(a)!/index.html": page("Unicode", '<link rel="canonical" href="/C/unicode(a)!/">'),
     VERIFICATION: f"google-site-verification: {VERIFICATION}".encode(),
     "node_modules/pkg/index.html": page("pkg README"),
     "draft.html": page("Draft", '<meta name="robots" content="noindex, nofollow">'),
@@ -111,6 +113,7 @@ EXPECTED_URLS = {
         "node_modules/pkg/",
         "big.html",
         "manual.pdf",
+        "C/unicode(a)!/",
     )
 }
 EXPECTED_SKIPS = {
@@ -279,7 +282,7 @@ def test_tree_bucket_and_lambda_list_the_same_pages_for_the_same_reasons(
     assert result["status"] == "ok", result
     assert set(locs(live(s3, bucket="lambda-bucket"))) == EXPECTED_URLS
     assert result["skipped"] == {reason.value: count for reason, count in EXPECTED_SKIPS.items()}
-    assert (result["urls"], result["pages_read"], result["state"]) == (10, len(HEADS), "written")
+    assert (result["urls"], result["pages_read"], result["state"]) == (11, len(HEADS), "written")
     assert_xsd_valid(live(s3, bucket="lambda-bucket"))
 
 

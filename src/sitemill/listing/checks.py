@@ -22,7 +22,7 @@ from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
-from sitemill.urls import UrlStyle
+from sitemill.urls import UrlStyle, path_key
 
 # Folders that hold third-party packages copied into a site (their READMEs and demos are
 # HTML pages of someone else's).
@@ -90,7 +90,7 @@ class PageChecks:
 
     def own_key(self, loc: str) -> str:
         """``url_key`` of a page's own URL, the fast way: sitemill wrote it normalized."""
-        path = "/" + loc[self._base_length :]
+        path = path_key("/" + loc[self._base_length :])  # ("+" is written "%2B")
         if "/." in path:  # a file named "..html" is "/." with url_style = clean
             return url_key(loc)
         return self._site_stem + strip_page_suffix(path)
