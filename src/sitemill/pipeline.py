@@ -14,12 +14,12 @@ from sitemill.entries import Entry, SkipReason
 from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.pages import HasFile
-from sitemill.listing.checks import PageChecks, is_verification_file
+from sitemill.listing.checks import PageChecks
 from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
-from sitemill.rules import first_rule, is_candidate, rule_values
+from sitemill.rules import builtin_exclusion, first_rule, is_candidate, rule_values
 from sitemill.settle import settled
 from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
@@ -133,8 +133,8 @@ def _page_entries(
         path = page.path
         if not is_candidate(config, path):
             continue
-        if is_verification_file(path):
-            tally.skip(path, SkipReason.EXCLUDED, "search-engine verification file")
+        if (builtin := builtin_exclusion(path)) is not None:
+            tally.skip(path, SkipReason.EXCLUDED, builtin)
             continue
         rule = first_rule(config, path)
         if rule is not None and rule.exclude:

@@ -19,7 +19,8 @@ MAX_FILES_LISTED: Final = 20
 _BACKTICKS: Final = re.compile(r"`+")
 # What each reason means, in the words of the Action's inputs (README, "Which pages are listed").
 SKIP_REASONS: Final = {
-    SkipReason.EXCLUDED: "a `[[rules]]` exclude, or a search-engine verification file",
+    SkipReason.EXCLUDED: "a 404 page, a `_static/` theme asset, a search-engine verification "
+    "file, or a `[[rules]]` exclude",
     SkipReason.NOT_A_PAGE: "an .html file that is no HTML document (a template, a macro file)",
     SkipReason.ROBOTS_TXT: "the site's robots.txt disallows it (`respect-robots-txt`)",
     SkipReason.NOINDEX: "its robots meta tag says noindex (`respect-noindex`)",

@@ -22,13 +22,8 @@ from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
-from sitemill.urls import UrlStyle
+from sitemill.urls import UrlStyle, path_key
 
-# Files that search engines ask a site owner to upload to prove ownership: never pages.
-# https://support.google.com/webmasters/answer/9008080 (HTML file upload)
-VERIFICATION_NAME: Final = re.compile(
-    r"(?:.*/)?(?:google[0-9a-f]{16}|yandex_[0-9a-f]{16}|pinterest-[0-9a-f]{5})\.html"
-)
 # Folders that hold third-party packages copied into a site (their READMEs and demos are
 # HTML pages of someone else's).
 _VENDORED: Final = re.compile(r"(?:^|/)(node_modules|bower_components|jspm_packages|js/vendor)/")
@@ -44,10 +39,6 @@ _REMEMBERED: Final = {
 # When canonicals leave out more than this share of the pages (and at least _MANY_CANONICAL),
 # a template probably names one URL on every page: say so.
 _MANY_CANONICAL: Final = 10
-
-
-def is_verification_file(path: str) -> bool:
-    return VERIFICATION_NAME.fullmatch(path) is not None
 
 
 class PageChecks:
@@ -103,7 +94,7 @@ class PageChecks:
 
     def own_key(self, loc: str) -> str:
         """``url_key`` of a page's own URL, the fast way: sitemill wrote it normalized."""
-        path = "/" + loc[self._base_length :]
+        path = path_key("/" + loc[self._base_length :])  # ("+" is written "%2B")
         if "/." in path:  # a file named "..html" is "/." with url_style = clean
             return url_key(loc)
         return self._site_stem + strip_page_suffix(path)
