@@ -116,17 +116,32 @@ class Structure:
         return " "
 
 
+TITLE_MARKERS: Final = (_TITLE_START, _TITLE_END)
+
+
+def region_of(text: str) -> tuple[int, int] | None:
+    """Where the main region of a marked ``text`` is: its first <main>, else its role=main
+    element, else its only <article> (None: none)."""
+    region = between(text, _MAIN_START, _MAIN_END) or between(text, _ROLE_START, _ROLE_END)
+    if region is None and text.count(_ARTICLE_START) == 1:
+        region = between(text, _ARTICLE_START, _ARTICLE_END)
+    return region
+
+
+def unmarked(text: str) -> str:
+    """``text`` with every marker a space."""
+    return _MARKERS.sub(" ", text)
+
+
 def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` when it has one; else ``text``; markers removed either way."""
     if REGION_MARKS[0] not in text:
         return text
-    region = _between(text, _MAIN_START, _MAIN_END) or _between(text, _ROLE_START, _ROLE_END)
-    if region is None and text.count(_ARTICLE_START) == 1:
-        region = _between(text, _ARTICLE_START, _ARTICLE_END)
+    region = region_of(text)
     if region is not None:
         start, end = region
-        title = _between(text, _TITLE_START, _TITLE_END)
+        title = between(text, _TITLE_START, _TITLE_END)
         outside = text[:start] + " " + text[end:]
         text = " ".join(
             (
@@ -138,7 +153,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
     return _MARKERS.sub(" ", text)
 
 
-def _between(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:
+def between(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:
     """Where the text between the first ``start_marker`` and the next ``end_marker`` (or
     the end of the text) is."""
     start = text.find(start_marker)

@@ -74,7 +74,7 @@ def read_pages_and_history(
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
     main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
-    key = fingerprint_key(FINGERPRINT_VERSION, main, ignore)
+    key = fingerprint_key(FINGERPRINT_VERSION, main, ignore, config.base_url)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
@@ -103,7 +103,9 @@ def read_pages_and_history(
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
         reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
-        fingerprint = partial(fingerprint_file, ignore=ignore, main=main, memo=LineMemo())
+        fingerprint = partial(
+            fingerprint_file, ignore=ignore, main=main, memo=LineMemo(), base=config.base_url
+        )
         unread = (reads.deferred, partial(read_whole, root))
         dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers, unread)
         reads.fingerprints.update(dated.fingerprints)
