@@ -41,6 +41,10 @@ PIECES = st.sampled_from(
         *("&nbsp;", "&", "\x00", "\x01", "\x02", "\x03", "\xa0", "é", "\t", "<noscript>"),
         *("<template>", "</template>", "<main", "<article\n", "\n>", "href\n=\n'", "role="),
         *("\udcff", "\udce2\udc82", "\udcf0\udc9f\udc98", "\ufeff"),  # (bytes not UTF-8)
+        # Fingerprint version 3's furniture (html.scope3), inside the region and out.
+        *("<nav>", "</nav>", "<aside class=x>", "</aside>", "<header>", "</header>"),
+        *("<footer>", "</footer>", "<div role=navigation>", "<p role='search'>", "</p>"),
+        *("Last updated on 2024-01-02", "<a href=https://x/commit/1>", "<a href=./x/>"),
     ]
 )
 
@@ -54,6 +58,7 @@ def in_order(data: bytes, main: bool) -> str:
     never a tag replaced on its own (flat_start, html.firstpass)."""
     with (
         mock.patch("sitemill.html.reduction.flat_start", return_value=None),
+        mock.patch("sitemill.html.scope3.flat_start", return_value=None),
         mock.patch("sitemill.html.reduction.first_pass", return_value=None),
     ):
         return reduce_html(data, main=main, memo=LineMemo())

@@ -35,7 +35,8 @@ def render(title: str, text: str, build: str, updated: str = "2024-01-01") -> by
         f'  <link rel="stylesheet" href="/css/site.{build}a1f.css">\n'
         f'  <script src="/js/app.{build}.js"></script>\n</head>\n<body>\n'
         f'  <h1>{title}</h1>\n  <p>{text}</p>\n  <img src="/img/logo.png?v={build}">\n'
-        f"  <p>Built {updated}</p>\n  <footer>Last updated on {updated}</footer>\n</body>\n</html>\n"
+        f"  <p>Built {updated}</p>\n  <footer>Last updated on {updated}</footer>\n"
+        "</body>\n</html>\n"
     ).encode()
 
 

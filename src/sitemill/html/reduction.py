@@ -93,6 +93,8 @@ def reduce_html(
 
 def _finished3(text: str, *, main: bool, url: str) -> str:
     """_finished of version 3: its region (html.scope3) and targets (html.targets)."""
+    if targets.EMPTY_DESCRIPTION in text:
+        text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     text = _finished(scope3.select(text, descriptions) if main else text, main=False)
     return targets.finished(text, url)
 
@@ -142,17 +144,16 @@ def _by_lines(
         if version < 3:
             return _finished(lines.text(), main=main)
         return _finished3(lines.text(), main=main, url=url)
-    if version >= 3:
-        key = (version, url, *key)
-    reduced = memo.results.get(key)
+    page_key = key if version < 3 else ("3", url, *key)
+    reduced = memo.results.get(page_key)
     if reduced is None:
         # The key's pieces select as the page does (furniture.region_key): the title, the
         # descriptions and the region, with no navigation or footer to copy and scan.
         if version < 3:
             reduced = _finished("".join(key[1:]), main=True)
         else:
-            reduced = _finished3("".join(key[3:]), main=True, url=url)
-        memo.remember(key, reduced)
+            reduced = _finished3("".join(key[1:]), main=True, url=url)
+        memo.remember(page_key, reduced)
     return reduced
 
 

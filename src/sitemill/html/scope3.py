@@ -130,7 +130,9 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
             return regions.unmarked(kept)
         text, body = kept, kept[region[0] : region[1]]
     else:
-        kept = without_furniture(text[region[0] : region[1]])
+        # (a region that is an article: its header and footer are the article's)
+        within = text[region[0] - len(_ARTICLE_START) : region[0]] == _ARTICLE_START
+        kept = without_furniture(text[region[0] : region[1]], article=int(within))
         article = _one_article(kept)
         body = kept if article is None else kept[article[0] : article[1]]
     title = regions.between(text, *regions.TITLE_MARKERS)
@@ -147,14 +149,15 @@ def _one_article(text: str) -> tuple[int, int] | None:
     return regions.between(text, _ARTICLE_START, _ARTICLE_END)
 
 
-def without_furniture(text: str) -> str:
+def without_furniture(text: str, *, article: int = 0) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
     furniture roles, and a header or footer outside any article. One left open runs to the
-    end of the text; furniture of the same kind nested in it closes with it."""
+    end of the text; furniture of the same kind nested in it closes with it. ``article``: 1
+    when the text is an article's."""
     if "\x02" not in text:
         return text
     kept: list[str] = []
-    position = article = depth = 0
+    position = depth = 0
     skipping = closing = ""
     for found in _MARKERS.finditer(text):
         letter = found[1]

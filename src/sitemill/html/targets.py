@@ -22,8 +22,9 @@ from typing import Final
 
 from sitemill.html.marks import MARK
 
+_SPACES: Final = re.compile("  +")
 _KINDS: Final = frozenset("HIS")  # (marks.py: a link's target, an image's, a srcset's)
-_EMPTY_DESCRIPTION: Final = f"{MARK}D{MARK}"
+EMPTY_DESCRIPTION: Final = f"{MARK}D{MARK}"  # (left out before the white space collapses)
 _SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _MONTH: Final = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -47,9 +48,9 @@ SELF_DATE: Final = re.compile(
 def finished(text: str, url: str) -> str:
     """A collapsed reduction of version 3 (see above), for the page at ``url``."""
     if "ast " in text:
-        text = SELF_DATE.sub("", text)
-    if _EMPTY_DESCRIPTION in text:
-        text = text.replace(_EMPTY_DESCRIPTION, "")
+        dated = SELF_DATE.sub("", text)
+        if dated != text:
+            text = _SPACES.sub(" ", dated).strip(" ")
     if MARK not in text:
         return text
     parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
