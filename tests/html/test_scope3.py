@@ -66,7 +66,9 @@ def test_a_target_has_one_spelling(spelling: str) -> None:
 @pytest.mark.parametrize(
     ("value", "spelled"),
     [
-        ("#top", "#top"),
+        ("#top", "/docs#top"),  # (the page's own path)
+        ("/docs/index.html#top", "/docs#top"),
+        ("/a/%E6%9D%82%E8%AE%B0/", "/a/杂记"),
         ("x/?q=1#a", "/docs/x?q=1#a"),
         ("", "/docs"),  # the page itself
         ("https://other.org/x/", "https://other.org/x/"),  # another site: as written
@@ -74,7 +76,8 @@ def test_a_target_has_one_spelling(spelling: str) -> None:
         ("//example.com/y/", "/y"),
         ("HTTP://EXAMPLE.COM/", "/"),
         ("../../..", "/"),
-        ("x.html", "/docs/x.html"),  # another file
+        ("x.html", "/docs/x"),  # (static hosts serve x.html at x)
+        ("x.htm", "/docs/x.htm"),
     ],
 )
 def test_targets_as_a_reader_follows_them(value: str, spelled: str) -> None:

@@ -3,11 +3,13 @@ and image targets in one spelling, self-dates and empty descriptions left out.
 
 - **Targets as a reader follows them**: each link, image and srcset target is resolved
   against the page's URL and written in one spelling: its site's own origin left out, dot
-  segments resolved, a last ``index.html`` (``index.htm``) and a trailing slash dropped. So
-  ``x``, ``x/``, ``x/index.html``, ``./x/`` and ``https://host/x/`` (from a page of
-  ``https://host/``) are one target: a theme that drops a trailing slash or makes its links
-  relative moves no date. Fragments and queries stay (they go elsewhere); other origins,
-  ``mailto:``, ``data:`` and the like are kept as written.
+  segments resolved, percent-encoding decoded, a last ``index.html`` (``index.htm``), the
+  ``.html`` of a file and a trailing slash dropped. So ``x``, ``x/``, ``x/index.html``,
+  ``x.html``, ``./x/`` and ``https://host/x/`` (from a page of ``https://host/``) are one
+  target, as static hosts serve them: a theme that drops a trailing slash or makes its links
+  relative moves no date, nor does ``#part`` spelled ``/page#part``. Fragments and queries
+  stay (they go elsewhere); other origins, ``mailto:``, ``data:`` and the like are kept as
+  written.
 - **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>:
   <a href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the
   page changed: they change with it (or with a repository rename) and are no content.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import Final
+from urllib.parse import unquote
 
 from sitemill.html.marks import MARK
 
@@ -74,8 +77,6 @@ def _split(url: str) -> tuple[str, str, str]:
 def target(value: str, origin: str, page: str) -> str:
     """A link's target ``value`` on the page whose path is ``page`` (on ``origin``) as a
     reader follows it, in one spelling (see above)."""
-    if value.startswith("#"):
-        return value
     cut = len(value)
     for sign in "?#":
         found = value.find(sign)
@@ -105,6 +106,8 @@ def _same_host(host: str, origin: str) -> bool:
 def _spelled(path: str) -> str:
     """An absolute path with its dot segments resolved, without a last index.html or
     index.htm or a trailing slash ("/" for the root)."""
+    if "%" in path:
+        path = unquote(path, errors="surrogateescape")
     segments = path.split("/")
     if "." in segments or ".." in segments:
         kept: list[str] = []
@@ -117,7 +120,10 @@ def _spelled(path: str) -> str:
         if segments[-1] in (".", ".."):
             kept.append("")
         segments = ["", *kept]
-    if segments[-1].lower() in ("index.html", "index.htm"):
+    last = segments[-1].lower()
+    if last in ("index.html", "index.htm"):
         segments[-1] = ""
+    elif last.endswith(".html"):
+        segments[-1] = segments[-1][: -len(".html")]
     spelled = "/".join(segments).rstrip("/")
     return spelled or "/"
