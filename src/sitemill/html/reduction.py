@@ -81,10 +81,7 @@ def reduce_html(
     for mark in REGION_MARKS:
         if mark in text:
             text = text.replace(mark, " ")
-    if version < 3:
-        structure = Structure() if main else None
-    else:
-        structure = scope3.Structure() if main else None
+    structure = (Structure() if version < 3 else scope3.Structure()) if main else None
     text = _rest(NOT_TEXT.sub(partial(_not_text, structure), text))
     if version < 3:
         return _finished(text, main=main)
@@ -214,7 +211,7 @@ _FLAT_MAIN3: Final = Passes(partial(_first, True, 3), _rest, piece_notes, NOTE_S
 _FLAT_BODY: Final = Passes(partial(_first, False, 2), _rest, _no_notes)
 
 
-def _not_text(structure: Structure | None, found: re.Match[str]) -> str:
+def _not_text(structure: Structure | scope3.Structure | None, found: re.Match[str]) -> str:
     """An inline element's tag is nothing; any other tag, comment or hidden element a space,
     or a marker where a main region starts or ends (``structure``, told each tag in order)."""
     if found.start("inline") >= 0:

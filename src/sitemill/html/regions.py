@@ -37,6 +37,7 @@ _ROLE_MAIN: Final = re.compile(
 )
 
 
+ROLE_MARKERS: Final = (_ROLE_START, _ROLE_END)
 START_MARKERS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITLE_START}
 END_MARKERS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
 
@@ -45,6 +46,11 @@ def may_have_role_main(text: str) -> bool:
     """Whether a start tag in ``text`` may have role=main as flat_start finds it ("ole" in
     the tag and _ROLE_MAIN in it), cheapest test first: False is sure, True may be wrong."""
     return "ole" in text and "role" in text.lower() and _ROLE_MAIN.search(text) is not None
+
+
+def has_role_main(tag: str) -> bool:
+    """Whether a start tag has role=main (the first token of its role)."""
+    return _ROLE_MAIN.search(tag) is not None
 
 
 def flat_start(name: str, tag: str) -> str | None:

@@ -36,6 +36,11 @@ _PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
 START_MARKERS: Final = {**regions.START_MARKERS, **_FURNITURE_START, **_PAGE_START}
 END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END}
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
+_MAIN_START, _MAIN_END = regions.START_MARKERS["main"], regions.END_MARKERS["main"]
+_ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
+# The tags whose marker depends on their name alone (every one but <main>'s).
+_STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
+_ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
 # Each furniture start letter and its end letter; h and f only outside an article.
 _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
 _ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
@@ -75,44 +80,56 @@ def flat_end(name: str) -> str:
     return END_MARKERS.get(name, " ")
 
 
-class Structure(regions.Structure):
-    """Version 2's Structure, with markers for the furniture elements and roles (see above)."""
+class Structure:
+    """Version 2's regions.Structure (the same markers for <main>, role=main, <article> and
+    <title>), with markers for the furniture elements and roles (see above); one dict lookup
+    for most tags."""
 
-    __slots__ = ("_furniture", "_furniture_depth", "_furniture_name")
+    __slots__ = ("_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
 
     def __init__(self) -> None:
-        super().__init__()
-        self._furniture = False
-        self._furniture_name = ""
-        self._furniture_depth = 0
+        self._main = 0  # 0: none seen, 1: open, 2: closed
+        self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
+        self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
 
     def start(self, name: str, tag: str) -> str:
-        marker = _FURNITURE_START.get(name) or _PAGE_START.get(name)
+        marker = _STARTS.get(name)
         if marker is not None:
             return marker
-        if self._furniture and name == self._furniture_name:
-            self._furniture_depth += 1
-        replaced = super().start(name, tag)
-        if (
-            replaced == " "
-            and not self._furniture
-            and "ole" in tag
-            and _ROLE_FURNITURE.search(tag) is not None
-        ):
-            self._furniture, self._furniture_name, self._furniture_depth = True, name, 1
+        if name == "main" and not self._main:
+            self._main = 1
+            return _MAIN_START
+        if self._state == 1 and name == self._name:
+            self._role_depth += 1
+        if self._depth and name == self._furniture:
+            self._depth += 1
+        if "ole" not in tag:
+            return " "
+        if not self._state and regions.has_role_main(tag):
+            self._name, self._role_depth, self._state = name, 1, 1
+            return _ROLE_MAIN_START
+        if not self._depth and _ROLE_FURNITURE.search(tag) is not None:
+            self._furniture, self._depth = name, 1
             return _ROLE_START
-        return replaced
+        return " "
 
     def end(self, name: str) -> str:
-        marker = _FURNITURE_END.get(name) or _PAGE_END.get(name)
+        marker = _ENDS.get(name)
         if marker is not None:
             return marker
-        replaced = super().end(name)
-        if self._furniture and name == self._furniture_name:
-            self._furniture_depth -= 1
-            if not self._furniture_depth:
-                self._furniture = False
-                return replaced + _ROLE_END if replaced != " " else _ROLE_END
+        replaced = " "
+        if name == "main" and self._main == 1:
+            self._main = 2
+            replaced = _MAIN_END
+        if self._state == 1 and name == self._name:
+            self._role_depth -= 1
+            if not self._role_depth:
+                self._state = 2
+                replaced = _ROLE_MAIN_END if replaced == " " else replaced + _ROLE_MAIN_END
+        if self._depth and name == self._furniture:
+            self._depth -= 1
+            if not self._depth:
+                replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
         return replaced
 
 
@@ -144,9 +161,12 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
 
 def _one_article(text: str) -> tuple[int, int] | None:
     """Where the text of the one <article> of ``text`` is (None: none, or more than one)."""
-    if text.count(_ARTICLE_START) != 1:
+    start = text.find(_ARTICLE_START)
+    if start < 0 or text.find(_ARTICLE_START, start + 1) >= 0:
         return None
-    return regions.between(text, _ARTICLE_START, _ARTICLE_END)
+    start += len(_ARTICLE_START)
+    end = text.find(_ARTICLE_END, start)
+    return start, len(text) if end < 0 else end
 
 
 def without_furniture(text: str, *, article: int = 0) -> str:
@@ -177,6 +197,8 @@ def without_furniture(text: str, *, article: int = 0) -> str:
         elif letter in _CLOSES and (letter not in "hf" or not article):
             kept.append(text[position : found.start()])
             skipping, closing, depth = letter, _CLOSES[letter], 1
+    if not kept:  # (nothing left out)
+        return text
     if not skipping:
         kept.append(text[position:])
     return " ".join(kept)
