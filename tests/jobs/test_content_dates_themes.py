@@ -6,13 +6,38 @@ dropped moves nothing (fingerprint version 3)."""
 
 from __future__ import annotations
 
+import gzip
+import json
+import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from test_content_dates_bucket import T1 as BUCKET_T1
+from test_content_dates_bucket import T2 as BUCKET_T2
+from test_content_dates_bucket import T3 as BUCKET_T3
+from test_content_dates_bucket import W1 as BUCKET_W1
+from test_content_dates_bucket import lastmods as bucket_lastmods
+from test_content_dates_bucket import rebuild, s3, upload
 from test_content_dates_git import T1, T2, T3, T4, build, w3c
+from test_content_dates_tree import T1 as UNIX_T1
+from test_content_dates_tree import T2 as UNIX_T2
+from test_content_dates_tree import T3 as UNIX_T3
+from test_content_dates_tree import W1 as TREE_W1
+from test_content_dates_tree import lastmods as tree_lastmods
+from test_content_dates_tree import run as run_tree
 
 from gitutil import commit, make_repo
+from s3util import BUCKET
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_html
+from sitemill.outputs import STATE_NAME
+from sitemill.state.parse import parse_state
+
+__all__ = ["s3"]  # (the moto bucket fixture, used here)
+UNIX = (UNIX_T1, UNIX_T2, UNIX_T3)
+W = (TREE_W1,)
+BUCKET_TIMES = (BUCKET_T1, BUCKET_T2, BUCKET_T3)
 
 PAGES = ("guide", "install", "faq")
 
@@ -112,7 +137,9 @@ def nextjs(name: str, article: str, build: int, link: str) -> str:
 THEMES = [material, docsy, docusaurus, starlight, nextjs]
 
 
-def site(theme: Callable[[str, str, int, str], str], build: int, **changes: str) -> dict:
+def site_pages(
+    theme: Callable[[str, str, int, str], str], build: int, **changes: str
+) -> dict[str, str]:
     """Every page of the site at one build (its furniture), with its link to the FAQ spelled
     ``link`` and the articles ``changes`` name edited."""
     link = changes.pop("link", "../faq/")
@@ -127,12 +154,12 @@ def test_only_an_article_edit_moves_a_date(
     tmp_path: Path, theme: Callable[[str, str, int, str], str]
 ) -> None:
     repo = make_repo(tmp_path / "site")
-    commit(repo, site(theme, 0), T1)
+    commit(repo, site_pages(theme, 0), T1)
     # A theme upgrade and new pages elsewhere: every piece of furniture changes, no article.
-    commit(repo, site(theme, 1), T2)
+    commit(repo, site_pages(theme, 1), T2)
     # The link spelled otherwise (absolute, no trailing slash, index.html, ./), one edit.
-    commit(repo, site(theme, 1, link="https://example.com/faq", install="About install!"), T3)
-    commit(repo, site(theme, 1, link="../faq/index.html", install="About install!"), T4)
+    commit(repo, site_pages(theme, 1, link="https://example.com/faq", install="About install!"), T3)
+    commit(repo, site_pages(theme, 1, link="../faq/index.html", install="About install!"), T4)
     dates, _ = build(repo)
     assert dates == {"guide/": w3c(T1), "install/": w3c(T3), "faq/": w3c(T1)}
 
@@ -142,7 +169,69 @@ def test_a_link_that_goes_elsewhere_moves_its_page(
     tmp_path: Path, theme: Callable[[str, str, int, str], str]
 ) -> None:
     repo = make_repo(tmp_path / "site")
-    commit(repo, site(theme, 0), T1)
-    commit(repo, site(theme, 0, link="./faq/"), T2)  # from guide/: guide/faq, elsewhere
+    commit(repo, site_pages(theme, 0), T1)
+    commit(repo, site_pages(theme, 0, link="./faq/"), T2)  # from guide/: guide/faq, elsewhere
     dates, _ = build(repo)
     assert set(dates.values()) == {w3c(T2)}
+
+
+def downgraded(state: bytes, pages: dict[str, str]) -> bytes:
+    """The state as sitemill with fingerprint version 2 wrote it for ``pages``."""
+    document = json.loads(gzip.decompress(state))
+    document["fingerprint_version"] = 2
+    for name, record in document["pages"].items():
+        record["fingerprint"] = fingerprint_html(pages[name].encode(), version=2)
+    return gzip.compress(json.dumps(document).encode(), mtime=0)
+
+
+def write_tree(root: Path, pages: dict[str, str], when: int) -> None:
+    for name, text in pages.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+        os.utime(root / name, (when, when))
+
+
+def test_an_upgrade_from_version_2_moves_no_date_on_a_tree(tmp_path: Path) -> None:
+    # Material's pages: version 3 leaves out the sidebars that version 2 counted, so every
+    # fingerprint changes; a state of version 2 keeps every date all the same.
+    site, out = tmp_path / "public", tmp_path / "out"
+    write_tree(site, site_pages(material, 0), UNIX[0])
+    run_tree(site, out)
+    (out / STATE_NAME).write_bytes(
+        downgraded((out / STATE_NAME).read_bytes(), site_pages(material, 0))
+    )
+    write_tree(site, site_pages(material, 0), UNIX[1])  # a CI rebuild: new times, same bytes
+    assert run_tree(site, out).dates == {"kept": 3}
+    assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == FINGERPRINT_VERSION
+    write_tree(site, site_pages(material, 1), UNIX[2])  # then a nav and TOC change
+    assert run_tree(site, out).dates == {"kept": 3}
+    assert set(tree_lastmods(out).values()) == {W[0]}
+
+
+def test_an_upgrade_from_version_2_moves_no_date_on_a_bucket(s3: Any) -> None:
+    upload(s3, site_pages(material, 0), BUCKET_TIMES[0])
+    rebuild(s3)
+    state = s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read()
+    s3.put_object(Bucket=BUCKET, Key=STATE_NAME, Body=downgraded(state, site_pages(material, 0)))
+    upload(s3, site_pages(material, 0), BUCKET_TIMES[1])  # aws s3 sync: new times, same bytes
+    assert rebuild(s3).dates == {"kept": 3}
+    upload(s3, site_pages(material, 1), BUCKET_TIMES[2])  # a nav and TOC change
+    report = rebuild(s3)
+    assert report.dates == {"kept": 3}
+    assert set(bucket_lastmods(s3).values()) == {BUCKET_W1}
+
+
+@pytest.mark.parametrize("theme", THEMES, ids=lambda theme: theme.__name__)
+def test_a_tree_and_a_bucket_give_the_same_fingerprints(
+    tmp_path: Path, s3: Any, theme: Callable[[str, str, int, str], str]
+) -> None:
+    pages = site_pages(theme, 1)
+    write_tree(tmp_path / "public", pages, UNIX[0])
+    run_tree(tmp_path / "public", tmp_path / "out")
+    upload(s3, pages, BUCKET_TIMES[0])
+    rebuild(s3)
+    tree = parse_state((tmp_path / "out" / STATE_NAME).read_bytes()).pages
+    bucket = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read()).pages
+    assert {name: tree[name].fingerprint for name in pages} == {
+        name: bucket[name].fingerprint for name in pages
+    }
