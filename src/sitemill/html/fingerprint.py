@@ -74,7 +74,10 @@ def fingerprint_html(
     The tags of inline elements (``<span>``, ``<code>``, ``<em>`` ...) separate no words; every
     other tag does. With ``main`` (``content_scope = "main"``), a page with a main region
     (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides its
-    title and description: navigation, headers, footers and sidebars outside it are furniture.
+    title and description: navigation, headers, footers and sidebars outside it are furniture;
+    from version 3 inside it too, and a page without one counts its body less its furniture
+    (html.scope3); self-dates and empty descriptions are left out, and link and image targets
+    are spelled as a reader follows them from ``url``, the page's URL (html.targets).
     ``version``: the algorithm of an earlier sitemill (EARLIER_VERSIONS), to compare with what
     a state of it remembers. ``memo``: lines of other pages or versions reduced before, which
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
