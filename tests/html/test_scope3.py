@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+import timing
 from sitemill.html.fingerprint import LineMemo, fingerprint_html, page_url, reduce_html
 from sitemill.html.targets import target
 
@@ -133,3 +134,23 @@ def test_an_article_edit_moves_it() -> None:
     assert fingerprint_html(page.format("One.").encode()) != fingerprint_html(
         page.format("Two.").encode()
     )
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        b"<nav>",
+        b"<div role=navigation><div>",
+        b"<header><article>",
+        b"<div role=main><nav><div role=search>",
+        b"Page last updated January 1, 2024 at 10:00: ",
+        b"<a href=../../../x/./y/index.html>",
+        b"<a href='#x'>",
+    ],
+)
+def test_hostile_furniture_takes_linear_time(unit: bytes) -> None:
+    def make(size: int) -> bytes:
+        return unit * (size // len(unit))
+
+    assert timing.linear(fingerprint_html, make(250_000), make(1_000_000), 10)
+    assert timing.within_budget(fingerprint_html, make(2_000_000), 0.5)
