@@ -40,6 +40,13 @@ class UrlStyle(Enum):
     DIRECTORY = "directory"  # a/index.html -> a/
     CLEAN = "clean"  # also a/b.html -> a/b (not a/b.htm: hosts map /a/b to a/b.html only)
     FILE = "file"  # as is
+    # The style the pages' own canonicals are written in (sitemill.listing.autostyle): a run
+    # settles it before any URL is made; undecided, a path maps as with "directory".
+    AUTO = "auto"
+
+
+# The styles a URL is made in, in the order auto breaks ties in (the fallback first).
+URL_STYLES: Final = (UrlStyle.DIRECTORY, UrlStyle.CLEAN, UrlStyle.FILE)
 
 
 def normalize_base_url(value: str) -> str:

@@ -6,6 +6,7 @@
 - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
 - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
 - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
+- ``lang``: its ``<html lang>``, read with the images (sitemill.html.lang: site chrome);
 - ``document``: whether the file is an HTML document at all, not a template, a macro or
   include fragment, or a text file with an .html name (a search-engine verification file).
 
@@ -23,6 +24,7 @@ from typing import Final
 
 from sitemill.html.head import HTML_SPACE, StartTag, head_start_tags
 from sitemill.html.images import read_image_sources
+from sitemill.html.lang import read_html_lang
 from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
 from sitemill.html.title import read_title
 
@@ -38,8 +40,9 @@ __all__ = [
 
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
-# 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read
-FACTS_VERSION: Final = 5
+# 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read;
+# 6: <html lang> is read with the images
+FACTS_VERSION: Final = 6
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.
 MAX_ALTERNATES: Final = 256
@@ -90,6 +93,7 @@ class PageFacts:
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written, in order
     images: tuple[str, ...] | None = None  # image sources as written; None: body not read
     title: str | None = None  # the <title> text, "" for none; None: not read
+    lang: str = ""  # <html lang> as written, read with the images; "" for none
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
@@ -141,12 +145,13 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
 
 def with_images(facts: PageFacts, data: bytes) -> PageFacts:
     """``facts`` with the images of the page whose bytes (up to the fingerprint's bound) are
-    ``data``, and the document's base URL when a relative image source needs it."""
+    ``data``, its ``<html lang>``, and the document's base URL when a relative image source
+    needs it."""
     images = read_image_sources(data)
     base = facts.base
     if base is None and any(map(_is_relative, images)):
         base = _base_href(data)
-    return dataclasses.replace(facts, images=images, base=base)
+    return dataclasses.replace(facts, images=images, base=base, lang=read_html_lang(data))
 
 
 def _values(tag: StartTag) -> dict[str, str]:

@@ -10,8 +10,10 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.listing.autostyle import keep_style
 from sitemill.othershards import OtherShards
-from sitemill.pipeline import build_from_pages, reads_page
+from sitemill.pipeline import build_from_pages
+from sitemill.reads import reads_page
 from sitemill.report import OnSkip, Progress, Report
 from sitemill.robots import RobotsRules
 from sitemill.rules import is_candidate
@@ -89,7 +91,9 @@ def bucket_pass(
         shards=setup,
         kept=kept,
         others=others,
+        style=start.state.url_style,
     )
+    keep_style(config, report, knowledge.remember)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused

@@ -26,8 +26,8 @@ from sitemill.html.fingerprint import (
     fingerprint_html,
     page_url,
 )
-from sitemill.pipeline import reads_page
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.reads import reads_page
 from sitemill.robots import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.page import Page

@@ -59,9 +59,13 @@ class PageChecks:
         tally: Tally,
         holds: Callable[[str], bool] | None = None,
         outside: Callable[[str], bool] | None = None,
+        *,
+        hint: bool = True,
     ) -> None:
         """``holds``: whether the site has a page file at a path (a tree knows its files);
-        ``outside``: whether a URL key no page of this run has is listed by another shard."""
+        ``outside``: whether a URL key no page of this run has is listed by another shard;
+        ``hint``: say when the pages' own canonicals are written in another style (a style
+        the user set: ``auto`` chose the style from them)."""
         self.config = config
         self.tally = tally
         self.site_key = url_key(config.base_url)
@@ -69,7 +73,7 @@ class PageChecks:
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
-        self.style_hint = StyleHint(config.url_style)
+        self.style_hint = StyleHint(config.url_style) if hint else None
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
         self.vendored: Counter[str] = Counter()
@@ -142,8 +146,9 @@ class PageChecks:
                 gate.counts.count("off_site", f"{path} names {facts.canonical}")
             if target == key:
                 target = None
-                if resolved is not None and named == key:  # written as the page's own URL
-                    self.style_hint.saw(path, entry.loc, resolved)
+                hint = self.style_hint
+                if hint is not None and resolved is not None and named == key:  # (its own URL)
+                    hint.saw(path, entry.loc, resolved)
             elif named is not None and facts.alternates:
                 names = self.aliases.names
                 languages = canonical_languages(facts, entry.loc, key, target or named, names)
@@ -180,7 +185,8 @@ class PageChecks:
     def summary(self) -> list[str]:
         """One warning per kind of surprise, with a count and an example."""
         lines: list[str] = []
-        hints = (self.aliases.message(), self.cross_language.message(), self.style_hint.message())
+        style = None if self.style_hint is None else self.style_hint.message()
+        hints = (self.aliases.message(), self.cross_language.message(), style)
         for message in hints:
             if message is not None:
                 lines.append(message)
