@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
-from sitemill.html.fingerprint import fingerprint_html
+from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.listing.autostyle import keep_style
 from sitemill.othershards import OtherShards
@@ -134,9 +134,14 @@ def page_reader(
     dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
     main = config.content_scope is ContentScope.MAIN
     fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
-    bucket, root = site.bucket, site.root
+    bucket, root, base = site.bucket, site.root, config.base_url
     return lambda path: read_page(
-        client, bucket, root + path, fingerprint if dating else None, images=images, titles=titles
+        client,
+        bucket,
+        root + path,
+        partial(fingerprint, url=page_url(base, path)) if dating else None,
+        images=images,
+        titles=titles,
     )
 
 

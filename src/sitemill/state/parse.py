@@ -43,7 +43,10 @@ log = logging.getLogger(__name__)
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
-_BLOB: Final = re.compile(r"[hb](?:[0-9a-f]{40}|[0-9a-f]{64})")  # SHA-1 or SHA-256 ids
+# SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (sources.gitwalk.blob_key)
+_BLOB: Final = re.compile(
+    r"b(?:[0-9a-f]{40}|[0-9a-f]{64})|h(?:[0-9a-f]{40}|[0-9a-f]{64})(?:-[0-9a-f]{8})?"
+)
 
 
 def parse_state(data: bytes, now: datetime | None = None) -> State:
