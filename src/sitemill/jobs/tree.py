@@ -63,9 +63,8 @@ def build_from_tree(
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
-    remember = State(
-        fingerprint_main=config.content_scope is ContentScope.MAIN, base_url=config.base_url
-    )
+    remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
+    remember.base_url = config.base_url
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
