@@ -63,7 +63,8 @@ def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> Part
         return None
     # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
     # starts from it, so that no head is read again and no content date is lost.
-    return PartitionedStore(client, *where, legacy=parse_s3_location(config.state)[1])
+    legacy = parse_s3_location(config.state)[1]
+    return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
 
 
 def rebuild_partitioned(
