@@ -1000,6 +1000,25 @@ def test_a_base_url_the_canonicals_contradict_is_asked_about(project: Project) -
     assert f"> {markdown_text(question)}" in run.summary
 
 
+def test_a_project_site_built_at_its_owners_root_is_asked_about(project: Project) -> None:
+    inputs = {"base-url": "https://owner.github.io/", "commit": "false"}
+    repository = {"GITHUB_REPOSITORY": "owner/project"}
+
+    run = run_action(project.workspace, inputs, inherited=repository)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    question = (
+        "owner/project is a GitHub Pages project site, served at https://owner.github.io/project/"
+        ", but the base URL is https://owner.github.io/ (its path left out): is base-url right? "
+        "(if the site is deployed to owner.github.io from another repository, it is)"
+    )
+    assert run.lines("::warning")[0] == f"::warning title=sitemill::{question}"
+    assert f"> {markdown_text(question)}" in run.summary
+    right = {"base-url": "https://owner.github.io/project/", "commit": "false"}
+    again = run_action(project.workspace, right, inherited=repository)
+    assert not [line for line in again.lines("::warning") if "project site" in line]
+
+
 def test_respect_redirects_and_respect_canonical_inputs(project: Project) -> None:
     commit(project.workspace, CHECKED_PAGES, when=SEED_TIME, message="More pages")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
+QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.pages)
 # Pages declaring another base URL needed before the question is asked (a stray page or two
 # keeps the off-site or unlisted canonical warning).
 MIN_PAGES: Final = 3
@@ -65,6 +66,6 @@ class DeclaredBase:
         )
         return (
             f"{pages} under {base}, not under the base URL {self._base_url}, e.g. "
-            f"{self._examples[base]}: is --base-url right? If it is, fix the generator's site "
+            f"{self._examples[base]}: {QUESTION} If it is, fix the generator's site "
             "URL setting (site_url, baseURL, html_baseurl, url)"
         )
