@@ -138,6 +138,7 @@ def _attempt(
     # The live entry first, then the manifest: a run goes live only over what it read.
     lives = {name: read_live(client, site, name) for name in _entry_names(config)}
     base = store.read_manifest()
+    store.say_move()
     live = lives.get(base.entry) or next(iter(lives.values()))
     if changed is not None and not run.dry_run:
         try:

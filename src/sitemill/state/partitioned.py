@@ -117,10 +117,14 @@ class PartitionedStore:
             self._warn(f"{self.where}index-state.json is ignored (a full rebuild follows): {exc}")
             return self.manifest
         self.trusted = True
+        return self.manifest
+
+    def say_move(self) -> None:
+        """Warn when the manifest read was committed at another base URL than this run's
+        (by the step that starts a run: once, not by each of a distributed run's workers)."""
         moved = base_moved(self.manifest.base_url, self.base_url)
         if moved is not None:
             self._warn(moved)
-        return self.manifest
 
     def ensure_manifest(self, now: datetime | None = None) -> IndexState:
         """The manifest, read once (a worker of a distributed run reads the run's base)."""
