@@ -38,13 +38,15 @@ __all__ = [
 
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
-# 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read
-FACTS_VERSION: Final = 5
+# 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read;
+# 6: a meta refresh inside the head's <noscript> is a redirect (mike's version stubs)
+FACTS_VERSION: Final = 6
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.
 MAX_ALTERNATES: Final = 256
 
-_TAGS: Final = frozenset({"meta", "link", "html", "head"})
+_TAGS: Final = frozenset({"meta", "link", "html", "head", "noscript"})
+_META: Final = frozenset({"meta"})
 _TAGS_AND_TITLE: Final = _TAGS | {"title"}
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
@@ -111,6 +113,9 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
             if not titled:  # document.title is the first <title>'s, even when empty
                 title, titled = read_title(tag.text), True
             continue
+        if tag.name == "noscript":
+            refreshes.extend(_noscript_refreshes(tag.text))
+            continue
         if tag.name != "meta" and _TEMPLATE.search(tag.source):
             return PageFacts(document=False)  # <html lang="{{ .Site.Language }}">: a layout
         values = _values(tag)
@@ -147,6 +152,20 @@ def with_images(facts: PageFacts, data: bytes) -> PageFacts:
     if base is None and any(map(_is_relative, images)):
         base = _base_href(data)
     return dataclasses.replace(facts, images=images, base=base)
+
+
+def _noscript_refreshes(text: bytes) -> list[str]:
+    """The contents of the meta refreshes inside a <noscript> of the head. A reader that
+    runs no scripts (a crawler among them) parses them as the head's and follows them: mike's
+    version stub is ``<noscript><meta http-equiv="refresh" content="1; url=latest/">
+    </noscript>`` beside a script that redirects the others. The noscript's content is read
+    as a head of its own (the parser's "in head noscript" mode takes metadata tags)."""
+    found: list[str] = []
+    for tag in head_start_tags(text, _META, _MARKS):
+        values = _values(tag)
+        if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh":
+            found.append(values.get("content", ""))
+    return found
 
 
 def _values(tag: StartTag) -> dict[str, str]:
