@@ -210,7 +210,6 @@ def _page_entries(
         if facts is None and read_facts is not None and wants_facts(path):
             facts = read_facts(path)
         if facts is not None and checks.skip_reason(path, loc, facts):
-            checks.left_out(loc)
             continue
         if len(loc) > MAX_URL_LENGTH:
             tally.skip(path, SkipReason.TOO_LONG, f"URL of {len(loc)} characters")

@@ -20,6 +20,7 @@ from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
+from sitemill.listing.stubs import StubEnd, Stubs
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle
@@ -69,6 +70,7 @@ class PageChecks:
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
+        self.stubs = Stubs()
         self.style_hint = StyleHint(config.url_style)
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
@@ -77,20 +79,29 @@ class PageChecks:
         self.candidates = 0
 
     def skip_reason(self, path: str, loc: str, facts: PageFacts) -> bool:
-        """Count and return True when the facts leave the page out (before dedupe)."""
+        """Count and return True when the facts leave the page out (before dedupe); the
+        page is then known as left out (``left_out``), a redirect stub with its target."""
         config = self.config
         if not facts.document:
             self.tally.skip(path, SkipReason.NOT_A_PAGE, _NOT_A_PAGE)
-            return True
-        if config.respect_noindex and facts.noindex:
+        elif config.respect_noindex and facts.noindex:
             self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
-            return True
-        if config.respect_redirects and facts.refresh is not None:
+        elif config.respect_redirects and facts.refresh is not None:
+            key = self.own_key(loc)
             target = resolve_url(facts.refresh, loc, facts.base)
-            if target is None or url_key(target) != self.own_key(loc):  # a reload is no redirect
-                self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
-                return True
-        return False
+            named = None if target is None else self._on_site(url_key(target))
+            if named == key:
+                return False  # a reload is no redirect
+            self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
+            self.stubs.saw(path, named)
+            self.aliases.saw(key)
+            if self.gate is not None:
+                self.gate.redirect(key, named)
+            return True
+        else:
+            return False
+        self.left_out(loc)
+        return True
 
     def skip_remembered(self, path: str, loc: str, verdict: SkipReason) -> None:
         """Count a page left out by the verdict the state remembers for these same bytes."""
@@ -169,6 +180,24 @@ class PageChecks:
         if key == self._site_stem:  # "https://owner.github.io/project": the site's root
             key = self.site_key
         return resolved, key
+
+    def _on_site(self, key: str) -> str | None:
+        """``key`` when it is a URL of this site (its root without the final "/" too)."""
+        if key == self._site_stem:
+            return self.site_key
+        return key if key.startswith(self.site_key) else None
+
+    def stub_ends(self) -> dict[str, StubEnd]:
+        """Once every page was decided: where each redirect stub leads (listing.stubs)."""
+        gate = self.gate
+        if gate is None:
+            return self.stubs.ends(None)
+
+        def lead(key: str) -> str | None:
+            end = gate.follow(self.aliases.names(key, final=True))
+            return end if gate.lists(end) else None
+
+        return self.stubs.ends(lead)
 
     def _drain(self) -> None:
         assert self.gate is not None
