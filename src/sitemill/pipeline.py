@@ -88,11 +88,18 @@ def build_from_pages(
             kept=kept,
         )
     report.warnings.extend(report.result.warnings)
+    _summed_up(report, checks, extensions)
+    return report
+
+
+def _summed_up(report: Report, checks: PageChecks, extensions: _Extensions) -> None:
+    """What the whole run found, into ``report``: the images left out as site chrome, where
+    each redirect stub leads (what a state may remember of it), and the summary warnings."""
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
+    report.stubs = checks.stub_ends()
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
-    return report
 
 
 def _across_the_site(

@@ -90,6 +90,7 @@ def bucket_pass(
         kept=kept,
         others=others,
     )
+    knowledge.remember.settle_stubs(report.stubs)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused

@@ -20,7 +20,7 @@ from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
-from sitemill.listing.stubs import StubEnd, Stubs
+from sitemill.listing.stubs import Stubs
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle
@@ -187,7 +187,7 @@ class PageChecks:
             return self.site_key
         return key if key.startswith(self.site_key) else None
 
-    def stub_ends(self) -> dict[str, StubEnd]:
+    def stub_ends(self) -> dict[str, bool]:
         """Once every page was decided: where each redirect stub leads (listing.stubs)."""
         gate = self.gate
         if gate is None:

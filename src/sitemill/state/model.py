@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -76,20 +77,45 @@ class State:
     # IndexNow announcements not sent yet (sitemill.indexnow): URL -> added, changed or
     # removed. Only listed URLs, or removed ones where the state is private.
     pending: dict[str, str] = field(default_factory=dict)
+    # Not written: the redirect stubs this run read (path -> ETag, facts), until
+    # ``settle_stubs`` knows where each leads.
+    stubs: dict[str, tuple[str, PageFacts]] = field(default_factory=dict)
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
         its facts when they name no other page, stay by its ETag (an unchanged object is not
         read again). A hidden copy's alternates or images may name hidden pages: it is read
         again instead. Its title is not kept either: the state tells no title of a page the
-        sitemaps leave out (should the page be listed one day, the next run reads it again)."""
+        sitemaps leave out (should the page be listed one day, the next run reads it again).
+        A redirect stub waits for ``settle_stubs``."""
         record = self.pages.pop(path, None)
         if record is None or record.version is None or record.facts is None:
             return
-        if reason in VERDICTS:
+        if reason is SkipReason.REDIRECT:
+            self.stubs[path] = (record.version, record.facts)
+        elif reason in VERDICTS:
             self.unlisted[record.version] = reason
         elif not record.facts.alternates and not record.facts.images:
             self.unlisted[record.version] = replace(record.facts, title=None)
+
+    def settle_stubs(self, ends: Mapping[str, bool]) -> None:
+        """Remember each stub of the run by its ETag as ``ends`` allows (listing.stubs): its
+        refresh (to follow it again) when it leads to a listed page, its verdict when it leads
+        off the site, nothing else (the sitemaps name its target: nothing hidden is told).
+        Two stubs of one ETag that lead to different ends are not remembered."""
+        settled: dict[str, Unlisted | None] = {}
+        for path, (version, facts) in self.stubs.items():
+            end = ends.get(path)
+            found: Unlisted | None = SkipReason.REDIRECT
+            if end is None:
+                found = None
+            elif end:
+                found = PageFacts(refresh=facts.refresh, base=facts.base)
+            settled[version] = found if settled.get(version, found) == found else None
+        self.stubs = {}
+        for version, found in settled.items():
+            if found is not None:
+                self.unlisted[version] = found
 
     def facts(self, path: str, version: str | None) -> PageFacts | None:
         """The remembered facts of the page at ``path`` if its bytes are still ``version``."""

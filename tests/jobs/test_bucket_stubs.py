@@ -1,0 +1,163 @@
+"""A canonical through a redirect stub in a bucket: the first run, incremental runs that reuse
+what the state remembers of an unchanged stub, a stub whose target changes, and a public state
+that names no page the sitemaps leave out."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from hidden import json_strings
+from s3util import BASE, BUCKET, make_config, moto_bucket, restored_logging
+from sitemill.entries import SkipReason
+from sitemill.html.facts import PageFacts
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.outputs import STATE_NAME
+from sitemill.report import Report
+from sitemill.state.model import State
+from sitemill.state.parse import parse_state
+
+
+def page(title: str, canonical: str | None = None, extra: str = "") -> bytes:
+    link = "" if canonical is None else f'<link rel="canonical" href="{canonical}">'
+    return (
+        f"<!DOCTYPE html><html><head><title>{title}</title>{link}{extra}</head>"
+        f"<body><p>{title}</p></body></html>"
+    ).encode()
+
+
+def stub(url: str) -> bytes:
+    return (
+        f'<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url={url}">'
+        f'</head><body><a href="{url}">moved</a></body></html>'
+    ).encode()
+
+
+# A multi-version Sphinx site: every version names /x.html, a stub to the current version.
+SITE = {
+    "x.html": stub("stable/x.html"),
+    "y.html": stub("stable/y.html"),
+    "old/x.html": page("x 1.0", f"{BASE}x.html"),
+    "old/y.html": page("y 1.0", f"{BASE}y.html"),
+    "stable/x.html": page("x", f"{BASE}x.html"),
+    "stable/y.html": page("y", f"{BASE}y.html"),
+}
+CURRENT = [f"{BASE}stable/x.html", f"{BASE}stable/y.html"]
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    yield from restored_logging()
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    yield from moto_bucket(monkeypatch)
+
+
+def upload(client: Any, files: dict[str, bytes]) -> None:
+    for key, body in files.items():
+        client.put_object(Bucket=BUCKET, Key=key, Body=body)
+
+
+def rebuild(client: Any) -> Report:
+    return rebuild_bucket(make_config(content_dates=False), client, BucketSite(BUCKET))
+
+
+def listed(client: Any) -> list[str]:
+    data = client.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    return re.findall(r"<loc>(.*?)</loc>", data.decode())
+
+
+def state_strings(client: Any) -> set[str]:
+    data = client.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read()
+    return set(json_strings(json.loads(gzip.decompress(data))))
+
+
+def remembered(client: Any) -> State:
+    return parse_state(client.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
+
+
+def etag(client: Any, key: str) -> str:
+    found: str = client.head_object(Bucket=BUCKET, Key=key)["ETag"]
+    return found
+
+
+def test_old_copies_are_left_out_on_every_run(s3: Any) -> None:
+    upload(s3, SITE)
+    first = rebuild(s3)
+    assert listed(s3) == CURRENT
+    assert first.skipped[SkipReason.CANONICAL] == 2 and first.skipped[SkipReason.REDIRECT] == 2
+    # An unchanged stub is not read again: its refresh is remembered by its ETag, and a
+    # canonical naming it still leads to its target.
+    state = remembered(s3)
+    assert state.unlisted[etag(s3, "x.html")] == PageFacts(refresh="stable/x.html")
+    second = rebuild(s3)
+    assert (second.heads_read, second.heads_reused) == (0, len(SITE))
+    assert second.skipped[SkipReason.CANONICAL] == 2 and not second.state_written
+    assert listed(s3) == CURRENT
+
+
+def test_a_stub_whose_target_changes(s3: Any) -> None:
+    upload(s3, {**SITE, "gone.html": page("gone", extra='<meta name="robots" content="noindex">')})
+    rebuild(s3)
+    # x.html now sends readers to a hidden page: the old copy names no listed page.
+    upload(s3, {"x.html": stub("gone.html")})
+    moved = rebuild(s3)
+    assert moved.heads_read == 1
+    assert listed(s3) == [f"{BASE}old/x.html", *CURRENT]
+    # The public state tells nothing of a stub to a hidden page: it is read again next time.
+    assert not state_strings(s3) & {"gone.html", f"{BASE}gone.html", "x.html"}
+    again = rebuild(s3)
+    assert again.heads_read == 1 and listed(s3) == [f"{BASE}old/x.html", *CURRENT]
+    # Back to the current page: the copy is left out again.
+    upload(s3, {"x.html": stub("stable/x.html")})
+    back = rebuild(s3)
+    assert back.heads_read == 1 and listed(s3) == CURRENT
+    assert rebuild(s3).heads_read == 0 and listed(s3) == CURRENT
+
+
+def test_a_target_that_stops_being_listed_under_an_unchanged_stub(s3: Any) -> None:
+    upload(s3, SITE)
+    rebuild(s3)
+    # The stub stays as it is; its target becomes noindex.
+    hidden = page("x", f"{BASE}x.html", '<meta name="robots" content="noindex">')
+    upload(s3, {"stable/x.html": hidden})
+    report = rebuild(s3)
+    assert report.heads_read == 1  # the target; the stub's refresh came from the state
+    assert listed(s3) == [f"{BASE}old/x.html", f"{BASE}stable/y.html"]
+    # The stub's remembered refresh named a page the sitemaps no longer list: forgotten.
+    assert etag(s3, "x.html") not in remembered(s3).unlisted
+    assert not state_strings(s3) & {"stable/x.html", f"{BASE}stable/x.html"}
+
+
+def test_chains_loops_and_stubs_off_the_site_in_a_bucket(s3: Any) -> None:
+    upload(
+        s3,
+        {
+            "a.html": stub("moved/a.html"),
+            "moved/a.html": stub("../stable/a.html"),
+            "b.html": stub("c.html"),
+            "c.html": stub("b.html"),
+            "d.html": stub("https://other.example/d.html"),
+            "old/a.html": page("a 1.0", "/a.html"),
+            "old/b.html": page("b 1.0", "/b.html"),
+            "old/d.html": page("d 1.0", "/d.html"),
+            "stable/a.html": page("a", "/a.html"),
+        },
+    )
+    kept = [f"{BASE}old/b.html", f"{BASE}old/d.html", f"{BASE}stable/a.html"]
+    rebuild(s3)
+    assert listed(s3) == kept
+    state = remembered(s3)
+    # Off the site: the verdict alone; a loop leads to no listed page: nothing remembered.
+    assert state.unlisted[etag(s3, "d.html")] is SkipReason.REDIRECT
+    assert etag(s3, "b.html") not in state.unlisted and etag(s3, "c.html") not in state.unlisted
+    assert not state_strings(s3) & {"b.html", "c.html", "https://other.example/d.html"}
+    second = rebuild(s3)
+    assert second.heads_read == 2 and listed(s3) == kept  # the loop's two stubs
