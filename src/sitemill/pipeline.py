@@ -17,6 +17,7 @@ from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks, is_verification_file
+from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
@@ -50,6 +51,7 @@ def build_from_pages(
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
     others: OtherShards | None = None,
+    redirects: WebsiteRedirect | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -63,11 +65,12 @@ def build_from_pages(
     when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
     ``shards``: the source's key order and last plan, when its sitemaps may be shards;
     ``kept``: own files not to delete in this run (sitemill.writer); ``others``: the site's
-    other shards, for a canonical or an alternate naming a page that is not in this run.
+    other shards, for a canonical or an alternate naming a page that is not in this run;
+    ``redirects``: the website redirect of an object no page is (sitemill.listing.stubs).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally, has_file, None if others is None else others.lists)
+    checks = PageChecks(config, tally, has_file, others.lists if others else None, redirects)
     extensions = _Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
@@ -77,29 +80,17 @@ def build_from_pages(
         entries = _counted(entries, report)
     with says_why_nothing(report.skipped):
         report.result = write_sitemaps(
-            entries,
-            sink,
-            config,
-            on_file=file_progress(progress),
-            robots_source=robots_source,
-            extensions=extensions.alternates or extensions.images,
-            remembered=remembered,
-            shards=shards,
-            kept=kept,
-        )
+            entries, sink, config, on_file=file_progress(progress), robots_source=robots_source,
+            extensions=extensions.alternates or extensions.images, remembered=remembered,
+            shards=shards, kept=kept,
+        )  # fmt: skip
     report.warnings.extend(report.result.warnings)
-    _summed_up(report, checks, extensions)
-    return report
-
-
-def _summed_up(report: Report, checks: PageChecks, extensions: _Extensions) -> None:
-    """What the whole run found, into ``report``: the images left out as site chrome, where
-    each redirect stub leads (what a state may remember of it), and the summary warnings."""
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
-    report.stubs = checks.stub_ends()
+    report.stubs = checks.stub_ends()  # (what a state may remember of each redirect stub)
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
+    return report
 
 
 def _across_the_site(

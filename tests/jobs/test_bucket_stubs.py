@@ -161,3 +161,49 @@ def test_chains_loops_and_stubs_off_the_site_in_a_bucket(s3: Any) -> None:
     assert not state_strings(s3) & {"b.html", "c.html", "https://other.example/d.html"}
     second = rebuild(s3)
     assert second.heads_read == 2 and listed(s3) == kept  # the loop's two stubs
+
+
+# --- S3 website redirects (x-amz-website-redirect-location) ---------------------------------
+
+
+def redirect_object(client: Any, key: str, location: str, body: bytes = b"") -> None:
+    client.put_object(Bucket=BUCKET, Key=key, Body=body, WebsiteRedirectLocation=location)
+
+
+def test_a_canonical_naming_an_empty_website_redirect_object(s3: Any) -> None:
+    # The stubs are empty objects that S3 website hosting answers with a 301.
+    upload(s3, {key: body for key, body in SITE.items() if key not in ("x.html", "y.html")})
+    redirect_object(s3, "x.html", "/stable/x.html")
+    redirect_object(s3, "y.html", "/moved/y.html")  # a chain: one more empty object
+    redirect_object(s3, "moved/y.html", "https://example.com/stable/y.html")
+    redirect_object(s3, "z.html", "https://other.example/z.html")  # named by nothing
+    calls: list[str] = []
+    s3.meta.events.register(
+        "provide-client-params.s3.HeadObject", lambda params, **_: calls.append(params["Key"])
+    )
+    first = rebuild(s3)
+    assert listed(s3) == CURRENT
+    assert first.skipped[SkipReason.CANONICAL] == 2
+    # Asked only for the objects that canonicals name (z.html is not).
+    assert sorted(calls) == ["moved/y.html", "x.html", "y.html"]
+    second = rebuild(s3)  # (asked again: empty objects all share one ETag)
+    assert second.skipped[SkipReason.CANONICAL] == 2 and listed(s3) == CURRENT
+
+
+def test_an_empty_website_redirect_off_the_site_or_looping_keeps_the_copy(s3: Any) -> None:
+    upload(s3, {key: body for key, body in SITE.items() if key not in ("x.html", "y.html")})
+    redirect_object(s3, "x.html", "https://other.example/x.html")
+    redirect_object(s3, "y.html", "/y2.html")
+    redirect_object(s3, "y2.html", "/y.html")
+    rebuild(s3)
+    assert listed(s3) == [f"{BASE}old/x.html", f"{BASE}old/y.html", *CURRENT]
+
+
+def test_a_page_object_with_a_website_redirect_is_a_stub(s3: Any) -> None:
+    # S3 website hosting answers a 301 whatever the body: the page is never seen.
+    upload(s3, {key: body for key, body in SITE.items() if key != "x.html"})
+    redirect_object(s3, "x.html", "/stable/x.html", body=page("x, the old text"))
+    report = rebuild(s3)
+    assert listed(s3) == CURRENT
+    assert report.skipped[SkipReason.REDIRECT] == 2
+    assert report.skipped[SkipReason.CANONICAL] == 2

@@ -69,8 +69,9 @@ def build_from_bucket(
         log.warning("%s", message)
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     report, knowledge = bucket_pass(
-        config, client, site, sink, start, pages, robots=robots, progress=progress
-    )
+        config, client, site, sink, start, pages, robots=robots, progress=progress,
+        empty=inventory.empty,
+    )  # fmt: skip
     if knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
         log.warning("%s", message)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Container, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html
+from sitemill.html.links import url_key
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.othershards import OtherShards
 from sitemill.pipeline import build_from_pages, reads_page
@@ -19,7 +20,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, Plan
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import read_page
+from sitemill.sources.s3pages import WebsiteRedirects, read_page
 from sitemill.state.knowledge import (
     HeadCounts,
     Knowledge,
@@ -29,6 +30,7 @@ from sitemill.state.knowledge import (
 )
 from sitemill.state.model import State
 from sitemill.state.start import Start
+from sitemill.urls import page_url
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -53,6 +55,7 @@ def bucket_pass(
     on_skip: OnSkip | None = None,
     others: OtherShards | None = None,
     raw_keys: bool = False,
+    empty: Container[str] | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
@@ -61,19 +64,17 @@ def bucket_pass(
     ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
     last build left them (sitemill.jobs.membership); ``raw_keys``: cut shards among every
     candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
-    state: a boundary may then be a key the sitemaps leave out)."""
+    state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
+    (website redirects, asked when a canonical names one)."""
     knowledge = knowledge_for(config, start)
     counts = HeadCounts()
     setup = ShardSetup(Order.KEYS, plan or start.state.plan)
     pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
     attached = attach_facts(
-        pages,
-        needs=partial(reads_page, config, robots),
-        read=page_reader(client, site, config, knowledge),
-        knowledge=knowledge,
-        counts=counts,
+        pages, needs=partial(reads_page, config, robots),
+        read=page_reader(client, site, config, knowledge), knowledge=knowledge, counts=counts,
         workers=head_readers(client),
-    )
+    )  # fmt: skip
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = build_from_pages(
         config,
@@ -89,12 +90,24 @@ def bucket_pass(
         shards=setup,
         kept=kept,
         others=others,
+        redirects=website_redirects(config, client, site, empty),
     )
     knowledge.remember.settle_stubs(report.stubs)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
+
+
+def website_redirects(
+    config: Config, client: S3Client, site: BucketSite, empty: Container[str] | None
+) -> WebsiteRedirects | None:
+    """Where a canonical naming an empty object of the bucket leads (None: not asked)."""
+    if empty is None or not (config.respect_redirects and config.respect_canonical):
+        return None
+    base, style = config.base_url, config.url_style
+    url = partial(page_url, base, style=style)
+    return WebsiteRedirects(client, site.bucket, site.root, empty, url, url_key(base))
 
 
 def _also(forget: OnSkip, more: OnSkip | None) -> OnSkip:

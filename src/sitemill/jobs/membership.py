@@ -15,33 +15,19 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Final
-from urllib.parse import unquote
 
 from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.config.model import Config
 from sitemill.entries import Alternate
 from sitemill.html.links import resolve_url, url_key
 from sitemill.shards.plan import Plan, shard_id
+from sitemill.sources.s3pages import key_paths
 from sitemill.state.model import PageRecord
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.urls import page_url
 
 # Shard states kept per worker (each up to a few MB: 40,000 pages' records).
 CACHED_SHARDS: Final = 8
-_PAGE_SUFFIXES: Final = (".html", ".htm")
-_INDEX_NAMES: Final = ("index.html", "index.htm")
-
-
-def key_paths(rest: str) -> tuple[str, ...]:
-    """The keys (relative to the site root) whose URL key ends in ``rest``, decoded."""
-    stem = unquote(rest, errors="surrogateescape")
-    if not stem or stem.endswith("/"):
-        return tuple(stem + name for name in _INDEX_NAMES)
-    return (
-        *(stem + suffix for suffix in _PAGE_SUFFIXES),
-        stem,
-        *(f"{stem}/{name}" for name in _INDEX_NAMES),
-    )
 
 
 class PreviousMembership:

@@ -20,7 +20,7 @@ from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
-from sitemill.listing.stubs import Stubs
+from sitemill.listing.stubs import Stubs, WebsiteRedirect
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle
@@ -60,9 +60,12 @@ class PageChecks:
         tally: Tally,
         holds: Callable[[str], bool] | None = None,
         outside: Callable[[str], bool] | None = None,
+        redirects: WebsiteRedirect | None = None,
     ) -> None:
         """``holds``: whether the site has a page file at a path (a tree knows its files);
-        ``outside``: whether a URL key no page of this run has is listed by another shard."""
+        ``outside``: whether a URL key no page of this run has is listed by another shard;
+        ``redirects``: the URL and redirect of an object at a URL key no page has (a bucket's
+        empty objects with a website redirect), or None."""
         self.config = config
         self.tally = tally
         self.site_key = url_key(config.base_url)
@@ -70,7 +73,8 @@ class PageChecks:
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
-        self.stubs = Stubs()
+        self.stubs = Stubs(self.gate, self.aliases, self._on_site)
+        self._redirects = redirects
         self.style_hint = StyleHint(config.url_style)
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
@@ -93,10 +97,7 @@ class PageChecks:
             if named == key:
                 return False  # a reload is no redirect
             self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
-            self.stubs.saw(path, named)
-            self.aliases.saw(key)
-            if self.gate is not None:
-                self.gate.redirect(key, named)
+            self.stubs.saw(path, key, named)
             return True
         else:
             return False
@@ -167,6 +168,8 @@ class PageChecks:
     def finish(self) -> Iterator[Entry]:
         if self.gate is None:
             return iter(())
+        if self._redirects is not None:
+            self.stubs.ask(self._redirects)
         released = self.gate.finish()
         self._drain()
         return released
@@ -189,15 +192,7 @@ class PageChecks:
 
     def stub_ends(self) -> dict[str, bool]:
         """Once every page was decided: where each redirect stub leads (listing.stubs)."""
-        gate = self.gate
-        if gate is None:
-            return self.stubs.ends(None)
-
-        def lead(key: str) -> str | None:
-            end = gate.follow(self.aliases.names(key, final=True))
-            return end if gate.lists(end) else None
-
-        return self.stubs.ends(lead)
+        return self.stubs.ends()
 
     def _drain(self) -> None:
         assert self.gate is not None

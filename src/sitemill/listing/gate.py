@@ -108,6 +108,10 @@ class CanonicalGate:
             end = after
         return end
 
+    def waiting_targets(self) -> list[str]:
+        """The keys that pages wait on (undecided yet)."""
+        return list(self._waiting)
+
     def lists(self, key: str) -> bool:
         """Whether the page at ``key`` was decided listed."""
         return key in self._listed
