@@ -207,3 +207,21 @@ def test_a_page_object_with_a_website_redirect_is_a_stub(s3: Any) -> None:
     assert listed(s3) == CURRENT
     assert report.skipped[SkipReason.REDIRECT] == 2
     assert report.skipped[SkipReason.CANONICAL] == 2
+
+
+def test_a_website_redirect_is_never_remembered_by_its_etag(s3: Any) -> None:
+    # The redirect is metadata: an object of the same bytes without one is a page, and the
+    # redirect may go while the bytes (the ETag) stay.
+    upload(s3, {key: body for key, body in SITE.items() if key != "x.html"})
+    redirect_object(s3, "x.html", "/stable/x.html", body=page("x, the old text"))
+    rebuild(s3)
+    assert listed(s3) == CURRENT
+    upload(s3, {"copy/x.html": page("x, the old text")})  # the same bytes, no redirect
+    second = rebuild(s3)
+    assert second.heads_read == 2  # the copy, and the redirect read again
+    assert listed(s3) == [f"{BASE}copy/x.html", *CURRENT]
+    upload(s3, {"x.html": page("x, the old text")})  # the redirect removed, same ETag
+    third = rebuild(s3)
+    assert third.heads_read == 1
+    # x.html is a page now: the canonical of every version names it.
+    assert listed(s3) == [f"{BASE}copy/x.html", f"{BASE}stable/y.html", f"{BASE}x.html"]

@@ -92,6 +92,8 @@ class PageFacts:
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written, in order
     images: tuple[str, ...] | None = None  # image sources as written; None: body not read
     title: str | None = None  # the <title> text, "" for none; None: not read
+    # ``refresh`` is the object's S3 website redirect, not in its bytes (sitemill.sources.s3pages)
+    website_redirect: bool = False
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest

@@ -50,7 +50,9 @@ def read_page(
     printed = None if fingerprint is None else fingerprint(data)
     if redirect:  # (read as complete: nothing of its bytes is shown)
         title = "" if titles else None
-        return PageFacts(refresh=redirect[0], images=() if images else None, title=title), printed
+        shown = () if images else None
+        facts = PageFacts(refresh=redirect[0], images=shown, title=title, website_redirect=True)
+        return facts, printed
     facts = read_page_facts(data[:PAGE_FACTS_BYTES], titles=titles)
     if images and facts.document:
         facts = with_images(facts, data)

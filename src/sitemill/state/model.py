@@ -92,7 +92,10 @@ class State:
         if record is None or record.version is None or record.facts is None:
             return
         if reason is SkipReason.REDIRECT:
-            self.stubs[path] = (record.version, record.facts)
+            # A website redirect is metadata, not bytes: another object of this ETag may have
+            # none, and a new one leaves the ETag as it was. It is read again each time.
+            if not record.facts.website_redirect:
+                self.stubs[path] = (record.version, record.facts)
         elif reason in VERDICTS:
             self.unlisted[record.version] = reason
         elif not record.facts.alternates and not record.facts.images:
