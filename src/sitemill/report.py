@@ -87,8 +87,9 @@ class Report:
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
     indexnow: IndexNowOutcome | None = None  # what to announce, and what became of it
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
-    # Redirect stubs by path: True, it leads to a listed page; False, off the site.
-    stubs: dict[str, bool] = field(default_factory=dict)
+    # Redirect stubs by path: True, it leads to a listed page; False, off the site; None, to
+    # a page of the site that is not listed (sitemill.listing.stubs).
+    stubs: dict[str, bool | None] = field(default_factory=dict)
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).

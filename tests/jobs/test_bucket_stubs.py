@@ -8,19 +8,22 @@ import gzip
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from hidden import json_strings
-from s3util import BASE, BUCKET, make_config, moto_bucket, restored_logging
+from s3util import BASE, BUCKET, make_config, moto_bucket, restored_logging, sitemap_files
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.partitioned import rebuild_partitioned
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
+from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 
 
 def page(title: str, canonical: str | None = None, extra: str = "") -> bytes:
@@ -48,6 +51,7 @@ SITE = {
     "stable/y.html": page("y", f"{BASE}y.html"),
 }
 CURRENT = [f"{BASE}stable/x.html", f"{BASE}stable/y.html"]
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
@@ -225,3 +229,62 @@ def test_a_website_redirect_is_never_remembered_by_its_etag(s3: Any) -> None:
     assert third.heads_read == 1
     # x.html is a page now: the canonical of every version names it.
     assert listed(s3) == [f"{BASE}copy/x.html", f"{BASE}stable/y.html", f"{BASE}x.html"]
+
+
+# --- sharded, with a partitioned state: a stub and the copies naming it in other shards -----
+
+STATE_BUCKET = "state-bucket"
+
+
+def sharded_run(s3: Any, changed: list[str] | None = None) -> Report:
+    config = make_config(
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+        shards="on",
+        max_urls=5,
+        shard_fill=4,
+        content_dates=False,
+    )
+    where = partitioned_prefix(config)
+    assert where is not None
+    store = PartitionedStore(s3, *where)
+    return rebuild_partitioned(config, s3, BucketSite(BUCKET), store, changed=changed, now=NOW)
+
+
+def all_listed(s3: Any) -> list[str]:
+    return sorted(url for data in sitemap_files(s3).values() for url in re.findall(
+        r"<loc>(.*?)</loc>", data.decode()
+    ))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "copy_listed", "full"),
+    [
+        pytest.param(stub("../gone.html"), True, True, id="to a page that is not there"),
+        pytest.param(stub("/c/p2.html"), False, True, id="to another listed page"),
+        pytest.param(None, True, True, id="deleted"),
+        # The URL the copy names is a listed page now: the copy stays out, no stub changed.
+        pytest.param(page("b/x, a page now"), False, False, id="a page now"),
+    ],
+)
+def test_a_changed_stub_decides_the_copies_of_other_shards(
+    s3: Any, change: bytes | None, copy_listed: bool, full: bool
+) -> None:
+    s3.create_bucket(Bucket=STATE_BUCKET)
+    upload(
+        s3, {f"{section}/p{n}.html": page(f"{section}{n}") for section in "abc" for n in range(4)}
+    )
+    upload(s3, {"a/p3.html": page("a copy", f"{BASE}b/x.html"), "b/x.html": stub("../c/p1.html")})
+    sharded_run(s3)
+    copy = f"{BASE}a/p3.html"
+    assert copy not in all_listed(s3)
+    if change is None:
+        s3.delete_object(Bucket=BUCKET, Key="b/x.html")
+    else:
+        upload(s3, {"b/x.html": change})
+    report = sharded_run(s3, changed=["b/x.html"])
+    # A stub changed or gone: other shards may name it, the run is a full rebuild.
+    assert (report.shards_touched is None) is full
+    incremental = sitemap_files(s3)
+    assert (copy in all_listed(s3)) is copy_listed
+    full = sharded_run(s3)
+    assert full.result.written == [] and sitemap_files(s3) == incremental

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
+from sitemill.html.facts import wants_facts
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
@@ -134,6 +135,10 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
     if not alone and crosses(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
+    if not alone and _stub_changed(job.config, report, previous.listing, pages, changed):
+        raise FullRebuildNeeded(
+            f"a redirect stub of shard {shard} changed (a canonical may name it)"
+        )
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
     rendered = Rendered(
         Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
@@ -145,6 +150,20 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
     rendered.states = part_states(parts, listing.kept(pages), knowledge.remember, last)
     return rendered
+
+
+def _stub_changed(
+    config: Config, report: Report, before: list[Page], now: list[Page], changed: Collection[str]
+) -> bool:
+    """Whether a changed path is a redirect stub, or may have been one (an HTML page gone
+    that the shard's listing did not keep): a canonical of another shard may name it, and
+    leads elsewhere now (sitemill.listing.stubs). A shard's listing keeps no stub."""
+    if not (config.respect_canonical and config.respect_redirects):
+        return False
+    if report.stubs:
+        return True
+    present = {page.path for page in before} | {page.path for page in now}
+    return any(wants_facts(path) and path not in present for path in changed)
 
 
 def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:

@@ -190,7 +190,7 @@ class PageChecks:
             return self.site_key
         return key if key.startswith(self.site_key) else None
 
-    def stub_ends(self) -> dict[str, bool]:
+    def stub_ends(self) -> dict[str, bool | None]:
         """Once every page was decided: where each redirect stub leads (listing.stubs)."""
         return self.stubs.ends()
 

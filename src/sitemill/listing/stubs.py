@@ -5,7 +5,7 @@ A state beside the sitemaps is public and names no page they leave out (design.m
 privacy), so what an unchanged stub may be remembered by is decided at the end: its facts (its
 target's URL) when it leads to a listed page (True); its verdict alone when it leads off the
 site (False: no page of the site can be its target); nothing when it leads to a page of the
-site that is not listed (read again next time: that page may be listed by then).
+site that is not listed (None: read again next time, that page may be listed by then).
 """
 
 from __future__ import annotations
@@ -64,14 +64,17 @@ class Stubs:
                         target, None if resolved is None else self.on_site(url_key(resolved))
                     )
 
-    def ends(self) -> dict[str, bool]:
+    def ends(self) -> dict[str, bool | None]:
         """Once every page was decided, each stub's end by path: True, it leads to a listed
-        page; False, off the site (or canonicals are not followed at all)."""
-        found: dict[str, bool] = {}
+        page; False, off the site (or canonicals are not followed at all); None, to a page of
+        the site that is not listed."""
+        found: dict[str, bool | None] = {}
         gate = self.gate
         for path, target in self._found:
             if target is None or gate is None:
                 found[path] = False
-            elif gate.lists(gate.follow(self.aliases.names(target, final=True))):
-                found[path] = True
+            else:
+                found[path] = (
+                    gate.lists(gate.follow(self.aliases.names(target, final=True))) or None
+                )
         return found

@@ -101,7 +101,7 @@ class State:
         elif not record.facts.alternates and not record.facts.images:
             self.unlisted[record.version] = replace(record.facts, title=None)
 
-    def settle_stubs(self, ends: Mapping[str, bool]) -> None:
+    def settle_stubs(self, ends: Mapping[str, bool | None]) -> None:
         """Remember each stub of the run by its ETag as ``ends`` allows (listing.stubs): its
         refresh (to follow it again) when it leads to a listed page, its verdict when it leads
         off the site, nothing else (the sitemaps name its target: nothing hidden is told).
