@@ -14,11 +14,21 @@ from typing import Any
 import pytest
 
 from hidden import json_strings
-from s3util import BASE, BUCKET, make_config, moto_bucket, restored_logging, sitemap_files
+from s3util import (
+    BASE,
+    BUCKET,
+    live_files,
+    make_config,
+    moto_bucket,
+    restored_logging,
+    sitemap_files,
+)
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.partitioned import rebuild_partitioned
+from sitemill.jobs.distplan import DistributedRun, RunRequest
+from sitemill.jobs.executor import LocalExecutor
+from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
 from sitemill.state.model import State
@@ -251,9 +261,9 @@ def sharded_run(s3: Any, changed: list[str] | None = None) -> Report:
 
 
 def all_listed(s3: Any) -> list[str]:
-    return sorted(url for data in sitemap_files(s3).values() for url in re.findall(
-        r"<loc>(.*?)</loc>", data.decode()
-    ))  # fmt: skip
+    """The URLs of the live sitemaps (the index and the children it names)."""
+    found = re.findall(r"<loc>(.*?)</loc>", b"".join(live_files(s3).values()).decode())
+    return sorted(url for url in found if not url.split("/")[-1].startswith("sitemap"))
 
 
 @pytest.mark.parametrize(
@@ -262,8 +272,10 @@ def all_listed(s3: Any) -> list[str]:
         pytest.param(stub("../gone.html"), True, True, id="to a page that is not there"),
         pytest.param(stub("/c/p2.html"), False, True, id="to another listed page"),
         pytest.param(None, True, True, id="deleted"),
-        # The URL the copy names is a listed page now: the copy stays out, no stub changed.
-        pytest.param(page("b/x, a page now"), False, False, id="a page now"),
+        # The URL the copy names is a listed page now: the copy stays out.
+        pytest.param(page("b/x, a page now"), False, True, id="a page now"),
+        # An unchanged stub among the changed paths: no full rebuild.
+        pytest.param(stub("../c/p1.html"), False, False, id="the same bytes again"),
     ],
 )
 def test_a_changed_stub_decides_the_copies_of_other_shards(
@@ -288,3 +300,27 @@ def test_a_changed_stub_decides_the_copies_of_other_shards(
     assert (copy in all_listed(s3)) is copy_listed
     full = sharded_run(s3)
     assert full.result.written == [] and sitemap_files(s3) == incremental
+
+
+def test_a_stub_in_another_shard_of_a_distributed_run_is_followed_by_the_last_build(
+    s3: Any,
+) -> None:
+    s3.create_bucket(Bucket=STATE_BUCKET)
+    upload(s3, {f"p{n:03d}.html": page(f"p{n}") for n in range(60)})
+    # The copy (first shard) names p045.html (last shard), a stub to p030.html (the middle one).
+    upload(s3, {"p000.html": page("a copy", "/p045.html"), "p045.html": stub("p030.html")})
+    config = make_config(
+        shards="on", shard_fill=20, state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz"
+    )
+    site = BucketSite(BUCKET)
+    store = open_partitioned(config, s3, site)
+    assert store is not None
+    run = DistributedRun(config, s3, site, store, STATE_BUCKET, NOW)
+    LocalExecutor(run, None).execute(RunRequest("full-1", BUCKET, ""))
+    assert len(store.read_manifest().plan.afters) >= 3  # type: ignore[union-attr]
+    # No build before this one: where the stub leads was not known.
+    assert f"{BASE}p000.html" in all_listed(s3)
+    LocalExecutor(run, None).execute(RunRequest("full-2", BUCKET, ""))
+    listed_now = all_listed(s3)
+    assert f"{BASE}p000.html" not in listed_now and f"{BASE}p030.html" in listed_now
+    assert f"{BASE}p045.html" not in listed_now

@@ -11,6 +11,7 @@ from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html
 from sitemill.html.links import url_key
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
 from sitemill.pipeline import build_from_pages, reads_page
 from sitemill.report import OnSkip, Progress, Report
@@ -90,9 +91,9 @@ def bucket_pass(
         shards=setup,
         kept=kept,
         others=others,
-        redirects=website_redirects(config, client, site, empty),
+        redirects=_either(website_redirects(config, client, site, empty), others),
     )
-    knowledge.remember.settle_stubs(report.stubs)
+    knowledge.remember.settle_stubs(report.stubs, private=raw_keys)  # (raw keys: private)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused
@@ -108,6 +109,19 @@ def website_redirects(
     base, style = config.base_url, config.url_style
     url = partial(page_url, base, style=style)
     return WebsiteRedirects(client, site.bucket, site.root, empty, url, url_key(base))
+
+
+def _either(website: WebsiteRedirects | None, others: OtherShards | None) -> WebsiteRedirect | None:
+    """A stub's redirect from the bucket (a website redirect), else from another shard."""
+    if others is None:
+        return website
+    if website is None:
+        return others.redirect
+
+    def either(key: str) -> tuple[str, str] | None:
+        return website(key) or others.redirect(key)
+
+    return either
 
 
 def _also(forget: OnSkip, more: OnSkip | None) -> OnSkip:

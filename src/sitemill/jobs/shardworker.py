@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
-from sitemill.html.facts import wants_facts
+from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
@@ -46,7 +46,9 @@ if TYPE_CHECKING:
 # shard can bring it back (the first file of its URL deleted, its canonical's target gone).
 # Any other page left out is not kept (a change to it, or to the configuration or robots.txt,
 # which is a full rebuild, brings it back): the private state names few hidden pages.
-_RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL})
+# A redirect stub stays too: a canonical in another shard may name it (sitemill.listing.stubs,
+# sitemill.jobs.membership), and its shard's state remembers where it leads.
+_RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL, SkipReason.REDIRECT})
 
 
 class KeptListing:
@@ -135,7 +137,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
     if not alone and crosses(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
-    if not alone and _stub_changed(job.config, report, previous.listing, pages, changed):
+    if not alone and _stub_changed(job.config, report, previous, pages, changed):
         raise FullRebuildNeeded(
             f"a redirect stub of shard {shard} changed (a canonical may name it)"
         )
@@ -153,17 +155,30 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
 
 
 def _stub_changed(
-    config: Config, report: Report, before: list[Page], now: list[Page], changed: Collection[str]
+    config: Config,
+    report: Report,
+    previous: ShardState,
+    pages: list[Page],
+    changed: Collection[str],
 ) -> bool:
-    """Whether a changed path is a redirect stub, or may have been one (an HTML page gone
-    that the shard's listing did not keep): a canonical of another shard may name it, and
-    leads elsewhere now (sitemill.listing.stubs). A shard's listing keeps no stub."""
+    """Whether a changed path's bytes are a redirect stub now, or were one (the shard's state
+    remembers each stub's refresh): a canonical in another shard may name it, and it leads
+    elsewhere now (sitemill.listing.stubs)."""
     if not (config.respect_canonical and config.respect_redirects):
         return False
-    if report.stubs:
-        return True
-    present = {page.path for page in before} | {page.path for page in now}
-    return any(wants_facts(path) and path not in present for path in changed)
+    before = {page.path: page.version for page in previous.listing}
+    now = {page.path: page.version for page in pages}
+    unlisted = previous.state.unlisted
+    for path in changed:
+        if before.get(path) == now.get(path):
+            continue  # the same bytes again (or still none)
+        if path in report.stubs:
+            return True
+        version = before.get(path)
+        facts = None if version is None else unlisted.get(version)
+        if isinstance(facts, PageFacts) and facts.refresh is not None:
+            return True
+    return False
 
 
 def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:

@@ -101,14 +101,15 @@ class State:
         elif not record.facts.alternates and not record.facts.images:
             self.unlisted[record.version] = replace(record.facts, title=None)
 
-    def settle_stubs(self, ends: Mapping[str, bool | None]) -> None:
+    def settle_stubs(self, ends: Mapping[str, bool | None], *, private: bool = False) -> None:
         """Remember each stub of the run by its ETag as ``ends`` allows (listing.stubs): its
         refresh (to follow it again) when it leads to a listed page, its verdict when it leads
         off the site, nothing else (the sitemaps name its target: nothing hidden is told).
-        Two stubs of one ETag that lead to different ends are not remembered."""
+        Two stubs of one ETag that lead to different ends are not remembered. A ``private``
+        state (a shard's) remembers every stub's refresh: another shard may list its target."""
         settled: dict[str, Unlisted | None] = {}
         for path, (version, facts) in self.stubs.items():
-            end = ends.get(path)
+            end = True if private and path in ends else ends.get(path)
             found: Unlisted | None = SkipReason.REDIRECT
             if end is None:
                 found = None
