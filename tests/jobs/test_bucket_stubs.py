@@ -221,6 +221,9 @@ def test_a_page_object_with_a_website_redirect_is_a_stub(s3: Any) -> None:
     assert listed(s3) == CURRENT
     assert report.skipped[SkipReason.REDIRECT] == 2
     assert report.skipped[SkipReason.CANONICAL] == 2
+    details = {skip.path: skip.detail for skip in report.skips}
+    assert details["x.html"] == "S3 website redirect to /stable/x.html"
+    assert details["y.html"] == "meta refresh to stable/y.html"
 
 
 def test_a_website_redirect_is_never_remembered_by_its_etag(s3: Any) -> None:

@@ -96,7 +96,8 @@ class PageChecks:
             named = None if target is None else self._on_site(url_key(target))
             if named == key:
                 return False  # a reload is no redirect
-            self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
+            kind = "S3 website redirect" if facts.website_redirect else "meta refresh"
+            self.tally.skip(path, SkipReason.REDIRECT, f"{kind} to {facts.refresh}")
             self.stubs.saw(path, key, named)
             return True
         else:
