@@ -327,3 +327,20 @@ def test_a_stub_in_another_shard_of_a_distributed_run_is_followed_by_the_last_bu
     listed_now = all_listed(s3)
     assert f"{BASE}p000.html" not in listed_now and f"{BASE}p030.html" in listed_now
     assert f"{BASE}p045.html" not in listed_now
+
+
+def test_a_noindex_stub_is_remembered_as_one(s3: Any) -> None:
+    # Hugo's alias: noindex and a refresh. Left out as noindex, followed as a stub, each run.
+    alias = (
+        f'<!DOCTYPE html><html><head><meta name="robots" content="noindex">'
+        f'<meta http-equiv="refresh" content="0; url={BASE}stable/x.html"></head></html>'
+    ).encode()
+    upload(s3, {**SITE, "x.html": alias})
+    for run in range(2):
+        report = rebuild(s3)
+        assert listed(s3) == CURRENT, run
+        assert report.skipped[SkipReason.NOINDEX] == 1 and report.skipped[SkipReason.CANONICAL] == 2
+    assert report.heads_read == 0
+    assert remembered(s3).unlisted[etag(s3, "x.html")] == PageFacts(
+        noindex=True, refresh=f"{BASE}stable/x.html"
+    )

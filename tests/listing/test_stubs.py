@@ -266,3 +266,39 @@ def test_respect_redirects_false_lists_the_stubs_and_follows_none(make_site: Sit
     listed, _ = build(site, respect_redirects=False)
     # The stub is a listed page now: the copy names it, and is left out for it.
     assert listed == [f"{BASE_URL}stable/x.html", f"{BASE_URL}x.html"]
+
+
+# Hugo's alias template: a stub that is noindex too. A crawler follows it all the same.
+def hugo_alias(url: str) -> str:
+    return (
+        f"<!DOCTYPE html><html><head><title>{url}</title>"
+        f'<link rel="canonical" href="{url}"><meta name="robots" content="noindex">'
+        f'<meta charset="utf-8"><meta http-equiv="refresh" content="0; url={url}"></head></html>'
+    )
+
+
+def test_a_noindex_stub_is_followed_and_counted_as_noindex(make_site: SiteMaker) -> None:
+    site = make_site(
+        {
+            "docs/x/index.html": hugo_alias(f"{BASE_URL}docs/v2/x/"),
+            "docs/v1/x/index.html": page("x 1", canonical(f"{BASE_URL}docs/x/")),
+            "docs/v2/x/index.html": page("x 2", canonical(f"{BASE_URL}docs/x/")),
+        }
+    )
+    listed, report = build(site)
+    assert listed == [f"{BASE_URL}docs/v2/x/"]
+    assert report.skipped[SkipReason.NOINDEX] == 1 and report.skipped[SkipReason.CANONICAL] == 1
+
+
+def test_a_canonical_without_the_slash_names_a_folder_stub(make_site: SiteMaker) -> None:
+    # /docs/x names the folder page /docs/x/ (x/index.html), which is a stub.
+    site = make_site(
+        {
+            "docs/x/index.html": stub("../v2/x/"),
+            "docs/v1/x/index.html": page("x 1", canonical("/docs/x")),
+            "docs/v2/x/index.html": page("x 2", canonical("/docs/x")),
+        }
+    )
+    listed, report = build(site)
+    assert listed == [f"{BASE_URL}docs/v2/x/"]
+    assert report.skipped[SkipReason.CANONICAL] == 1

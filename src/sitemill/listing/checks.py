@@ -84,25 +84,31 @@ class PageChecks:
 
     def skip_reason(self, path: str, loc: str, facts: PageFacts) -> bool:
         """Count and return True when the facts leave the page out (before dedupe); the
-        page is then known as left out (``left_out``), a redirect stub with its target."""
+        page is then known as left out (``left_out``), a redirect stub with its target (a
+        noindex stub too, as Hugo's aliases are: a crawler follows it all the same)."""
         config = self.config
         if not facts.document:
             self.tally.skip(path, SkipReason.NOT_A_PAGE, _NOT_A_PAGE)
-        elif config.respect_noindex and facts.noindex:
-            self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
-        elif config.respect_redirects and facts.refresh is not None:
-            key = self.own_key(loc)
+            self.left_out(loc)
+            return True
+        key = self.own_key(loc)
+        stub = False
+        named = None
+        if config.respect_redirects and facts.refresh is not None:
             target = resolve_url(facts.refresh, loc, facts.base)
             named = None if target is None else self._on_site(url_key(target))
-            if named == key:
-                return False  # a reload is no redirect
+            stub = named != key  # a reload is no redirect
+        if config.respect_noindex and facts.noindex:
+            self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
+        elif stub:
             kind = "S3 website redirect" if facts.website_redirect else "meta refresh"
             self.tally.skip(path, SkipReason.REDIRECT, f"{kind} to {facts.refresh}")
-            self.stubs.saw(path, key, named)
-            return True
         else:
             return False
-        self.left_out(loc)
+        if stub:
+            self.stubs.saw(path, key, named)
+        else:
+            self.left_out(loc)
         return True
 
     def skip_remembered(self, path: str, loc: str, verdict: SkipReason) -> None:

@@ -77,9 +77,9 @@ class State:
     # IndexNow announcements not sent yet (sitemill.indexnow): URL -> added, changed or
     # removed. Only listed URLs, or removed ones where the state is private.
     pending: dict[str, str] = field(default_factory=dict)
-    # Not written: the redirect stubs this run read (path -> ETag, facts), until
-    # ``settle_stubs`` knows where each leads.
-    stubs: dict[str, tuple[str, PageFacts]] = field(default_factory=dict)
+    # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
+    # until ``settle_stubs`` knows where each leads.
+    stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
@@ -91,11 +91,11 @@ class State:
         record = self.pages.pop(path, None)
         if record is None or record.version is None or record.facts is None:
             return
-        if reason is SkipReason.REDIRECT:
+        if reason is SkipReason.REDIRECT or (reason is SkipReason.NOINDEX and record.facts.refresh):
             # A website redirect is metadata, not bytes: another object of this ETag may have
             # none, and a new one leaves the ETag as it was. It is read again each time.
             if not record.facts.website_redirect:
-                self.stubs[path] = (record.version, record.facts)
+                self.stubs[path] = (record.version, record.facts, reason)
         elif reason in VERDICTS:
             self.unlisted[record.version] = reason
         elif not record.facts.alternates and not record.facts.images:
@@ -108,13 +108,13 @@ class State:
         Two stubs of one ETag that lead to different ends are not remembered. A ``private``
         state (a shard's) remembers every stub's refresh: another shard may list its target."""
         settled: dict[str, Unlisted | None] = {}
-        for path, (version, facts) in self.stubs.items():
+        for path, (version, facts, reason) in self.stubs.items():
             end = True if private and path in ends else ends.get(path)
-            found: Unlisted | None = SkipReason.REDIRECT
-            if end is None:
+            found: Unlisted | None = reason  # (a noindex page that is no stub: its verdict)
+            if path in ends and end is None:
                 found = None
             elif end:
-                found = PageFacts(refresh=facts.refresh, base=facts.base)
+                found = PageFacts(facts.noindex, facts.refresh, base=facts.base)
             settled[version] = found if settled.get(version, found) == found else None
         self.stubs = {}
         for version, found in settled.items():
