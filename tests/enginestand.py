@@ -23,6 +23,7 @@ class Reply:
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     stall: bool = False
+    partial: bytes = b""  # with ``stall``: these bytes of the answer first (cut headers)
 
 
 class Stand:
@@ -55,6 +56,8 @@ class Stand:
                 stand.content_types.append(self.headers["Content-Type"])
                 reply = stand.replies.pop(0) if len(stand.replies) > 1 else stand.replies[0]
                 if reply.stall:
+                    self.wfile.write(reply.partial)
+                    self.wfile.flush()
                     stand.release.wait(5)
                     return
                 self.answer(reply)

@@ -32,7 +32,9 @@ class Entry(NamedTuple):
     ``title`` is the page's title for the HTML sitemap (html_sitemap), never written in the
     XML sitemaps; None when not read or the page has none. ``key`` is where the source found
     the page (a tree's path, a bucket's key; None for a URL list): what a shard plan's
-    boundaries are laid over (sitemill.shards), never written.
+    boundaries are laid over (sitemill.shards), never written. ``language`` is the page's
+    language as the page alone tells it (its language folder, else its ``<html lang>``; "" for
+    none), set only where site chrome is counted per language (sitemill.images.chrome).
     A NamedTuple rather than a frozen dataclass: a run can make millions of them, and a
     tuple is immutable data too, built at a third of the cost.
     """
@@ -45,6 +47,7 @@ class Entry(NamedTuple):
     images: tuple[Image, ...] = ()
     title: str | None = None
     key: str | None = None
+    language: str = ""
 
 
 class SkipReason(Enum):

@@ -91,6 +91,11 @@ class IncompleteRunError(SitemillError):
     """A distributed rebuild whose shards did not all report: the reducer publishes nothing."""
 
 
+class RedactedError(SitemillError):
+    """An error whose text held a secret, raised in its place with the secret redacted (the
+    Lambda runtime shows a raised error's text to the caller; Step Functions keeps it)."""
+
+
 class RefusedError(SitemillError, ValueError):
     """A file sitemill will not read; ``reason`` completes the sentence "<path> ...".
 

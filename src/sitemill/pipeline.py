@@ -7,15 +7,13 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from typing import Final
 
-from sitemill.alternates.clusters import ClusterResolver
-from sitemill.alternates.declared import AlternateCounts, declared_alternates
-from sitemill.config.model import Config, LastmodMode, OutputFormat
+from sitemill.config.model import Config, LastmodMode
 from sitemill.dedupe import SeenUrls
 from sitemill.emptyrun import says_why_nothing
-from sitemill.entries import Alternate, Entry, Image, SkipReason
+from sitemill.entries import Entry, SkipReason
+from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
-from sitemill.images.chrome import SiteChrome
-from sitemill.images.pages import HasFile, PageImages
+from sitemill.images.pages import HasFile
 from sitemill.listing.checks import PageChecks, is_verification_file
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
@@ -26,7 +24,6 @@ from sitemill.rules import first_rule, is_candidate, rule_values
 from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
-from sitemill.spool import held
 from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
@@ -71,11 +68,11 @@ def build_from_pages(
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
     checks = PageChecks(config, tally, has_file, others.lists if others else None, redirects)
-    extensions = _Extensions(config, checks, has_file)
+    extensions = Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
     )
-    entries = _across_the_site(entries, extensions, checks, others)
+    entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
     with says_why_nothing(report.skipped):
@@ -93,26 +90,6 @@ def build_from_pages(
     return report
 
 
-def _across_the_site(
-    entries: Iterator[Entry],
-    extensions: _Extensions,
-    checks: PageChecks,
-    others: OtherShards | None,
-) -> Iterator[Entry]:
-    """The entries with what only the whole site tells: hreflang clusters, and images
-    without the site chrome. Both hold the entries until the last one was seen."""
-    chrome = extensions.chrome
-    if chrome is not None:
-        entries = chrome.count(entries)
-    if extensions.alternates:
-        borrowed = None if others is None else others.page
-        resolver = ClusterResolver(checks.own_key, extensions.counts, checks.names, borrowed)
-        entries = resolver.resolve(entries)  # (spools every entry until the last)
-    elif chrome is not None:
-        entries = held(entries)
-    return entries if chrome is None else chrome.drop(entries)
-
-
 def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
     """The entries, counting those with alternates and their images for the report."""
     for entry in entries:
@@ -123,51 +100,6 @@ def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
         yield entry
 
 
-class _Extensions:
-    """The sitemap extensions of a run: what each page declares (alternates, by URL key, for
-    sitemill.alternates.clusters to resolve) and shows (sitemill.images)."""
-
-    def __init__(self, config: Config, checks: PageChecks, has_file: HasFile | None) -> None:
-        xml = config.format is OutputFormat.XML
-        self.config = config
-        self.checks = checks
-        self.alternates = xml and config.alternates.enabled
-        self.images = xml and config.images
-        self.counts = AlternateCounts()
-        self.page_images = PageImages(config, has_file) if self.images else None
-        self.chrome = None
-        if self.page_images is not None and not config.keep_image_chrome:
-            self.chrome = SiteChrome(config.image_chrome_share, self.page_images.pages_read)
-
-    def messages(self) -> list[str]:
-        """The images' summary lines: what was left out, and why."""
-        found = [] if self.page_images is None else self.page_images.messages()
-        return found + ([] if self.chrome is None else self.chrome.messages())
-
-    def of(
-        self, path: str, loc: str, facts: PageFacts | None
-    ) -> tuple[tuple[Alternate, ...], tuple[Image, ...]]:
-        alternates: tuple[Alternate, ...] = ()
-        if self.alternates and (
-            (facts is not None and facts.alternates) or self.config.alternates.folders
-        ):
-            config = self.config
-            pairs = declared_alternates(
-                facts,
-                path,
-                loc,
-                config.alternates,
-                own_key=self.checks.own_key,
-                site_key=self.checks.site_key,
-                base_url=config.base_url,
-                page_url=lambda version: page_url(config.base_url, version, config.url_style),
-                counts=self.counts,
-            )
-            alternates = tuple(Alternate(hreflang, key) for hreflang, key in pairs)
-        images = () if self.page_images is None else self.page_images.of(path, loc, facts)
-        return alternates, images
-
-
 def _page_entries(
     config: Config,
     pages: Iterator[Page],
@@ -176,7 +108,7 @@ def _page_entries(
     checks: PageChecks,
     progress: Progress | None = None,
     dates: Counter[str] | None = None,
-    extensions: _Extensions | None = None,
+    extensions: Extensions | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
     tally = checks.tally
@@ -221,9 +153,7 @@ def _page_entries(
         title = None if facts is None else facts.title or None  # read for html_sitemap only
         entry = Entry(loc, page.lastmod, changefreq, priority, title=title, key=path)
         if extensions is not None and (extensions.alternates or extensions.images):
-            alternates, images = extensions.of(path, loc, facts)
-            if alternates or images:
-                entry = entry._replace(alternates=alternates, images=images)
+            entry = extensions.of(entry, path, facts)
         yield from checks.offer(entry, path, facts)
     yield from checks.finish()
 

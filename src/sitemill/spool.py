@@ -39,20 +39,32 @@ class Spool:
             pickle.dump(self._memory[start : start + _CHUNK], self._file, pickle.HIGHEST_PROTOCOL)
         self._memory = []
 
+    def replay(self) -> Iterator[Entry]:
+        """Every entry in order, kept for ``drain``: a look at them all (one more read of
+        the file) once the last was appended."""
+        if self._file is not None:
+            yield from _chunks(self._file)
+        yield from self._memory
+
     def drain(self) -> Iterator[Entry]:
         """Every entry once, in order; the spool is empty after."""
         file, self._file = self._file, None
         if file is not None:
             with file:
-                file.seek(0)
-                while True:
-                    try:
-                        chunk: list[Entry] = pickle.load(file)  # noqa: S301 (our own file)
-                    except EOFError:
-                        break
-                    yield from chunk
+                yield from _chunks(file)
         memory, self._memory = self._memory, []
         yield from memory
+
+
+def _chunks(file: IO[bytes]) -> Iterator[Entry]:
+    """The entries pickled to ``file``, from its start."""
+    file.seek(0)
+    while True:
+        try:
+            chunk: list[Entry] = pickle.load(file)  # noqa: S301 (our own file)
+        except EOFError:
+            return
+        yield from chunk
 
 
 def held(entries: Iterable[Entry], in_memory: int | None = None) -> Iterator[Entry]:

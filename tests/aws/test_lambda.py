@@ -577,6 +577,36 @@ def test_direct_invocation_failure_raises(s3: Any, capsys: pytest.CaptureFixture
     assert summary_line(capsys)["status"] == "error"
 
 
+# Secrets of the function's environment, unique to this test (redaction is process-wide).
+INDEXNOW_KEY, SESSION_TOKEN = "k39-redacted-indexnow-key-55e1", "k39-session-token-AQoDYXdzEJr"
+
+
+@pytest.mark.parametrize("sqs", [False, True], ids=["direct", "sqs"])
+def test_an_unexpected_errors_text_is_redacted_in_the_answer_and_the_log(
+    s3: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sqs: bool
+) -> None:
+    """An exception sitemill did not expect may quote anything (issue 39, item 10): the
+    IndexNow key and the secrets of the environment reach neither the answer nor the log."""
+
+    def crash(*args: Any, **options: Any) -> Any:
+        raise RuntimeError(f"broken near {INDEXNOW_KEY} with {SESSION_TOKEN}")
+
+    monkeypatch.setattr(sitemill.aws.handler, "rebuild_bucket", crash)
+    env = {**ENV, "SITEMILL_INDEXNOW_KEY": INDEXNOW_KEY, "AWS_SESSION_TOKEN": SESSION_TOKEN}
+    if sqs:
+        answer = str(
+            handle(sqs_batch([("ObjectCreated:Put", "a.html")]), Context(), env=env, s3=s3)
+        )
+    else:
+        with pytest.raises(Exception, match="broken near") as raised:
+            handle({"action": "rebuild", "bucket": BUCKET}, Context(), env=env, s3=s3)
+        answer = f"{raised.value!r} {raised.value}"
+    logged = capsys.readouterr().out
+    assert "broken near ***" in answer and "broken near ***" in logged
+    for secret in (INDEXNOW_KEY, SESSION_TOKEN):
+        assert secret not in answer and secret not in logged
+
+
 def test_missing_base_url_is_a_config_error(s3: Any) -> None:
     with pytest.raises(ConfigError, match="base_url: is required"):
         handle(event("rebuild.json"), Context(), env={"SITEMILL_BUCKET": BUCKET}, s3=s3)

@@ -1,6 +1,8 @@
 """The Lambda and IndexNow, end to end: a moto bucket, and one local server on 127.0.0.1 that is
 both the IndexNow engine and the live site (its key file). What each event announces, what an
-engine's 429 and 503 do, where the key never goes, the key file, a dry run."""
+engine's 429 and 503 do, where the key never goes, the key file, a dry run; what is trusted:
+the reducer of a distributed run announces only URLs below the base URL whatever a run file
+names, and a state beside the sitemaps (public) has no URL announced the run does not list."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from botocore.exceptions import ClientError
 import sitemill.indexnow.send
 from enginestand import KEY, Reply, Stand
 from s3util import BUCKET, moto_bucket, restored_logging
+from sitemill.aws import steps
 from sitemill.aws.handler import handle
 
 STATE_BUCKET = "sitemill-state-bucket"
@@ -358,3 +361,75 @@ def test_a_key_file_that_cannot_be_written_is_a_warning_and_the_run_goes_on(
     found = [line for line in warnings(capsys) if "cannot write the key file" in line]
     assert len(found) == 2 and all(KEY not in line for line in found)
     assert "sitemap.xml" in site.objects(BUCKET)
+
+
+# --- what IndexNow trusts (issue 39, items 4 and 9) --------------------------------------
+
+
+def test_the_reducer_announces_only_urls_below_the_base_url(
+    make_site: Callable[..., Site], s3: Any
+) -> None:
+    site = make_site("partitioned", SITEMILL_SHARDS="on", SITEMILL_MAX_URLS="3")
+    site.rebuild()  # a first build: nothing to announce
+    other = Stand()  # a host a tampered run file names
+    other.thread.start()
+    try:
+        s3.put_object(Bucket=BUCKET, Key="fresh.html", Body=page("fresh"))
+        request = {"bucket": BUCKET, "prefix": "", "mode": "full"}
+        steps.plan({"input": request, "run": "full-2"}, env=site.env, s3=s3)
+        run = steps._setup(site.env, s3)
+        files = run.files("full-2")
+        items = files.get_json("shards.json")
+        assert isinstance(items, list) and items
+        for item in items:
+            steps.shard(item, env=site.env, s3=s3)
+        name = f"summaries/{items[0]['shard']}.json"
+        summary = files.get_json(name)
+        assert isinstance(summary, dict)
+        summary["found"] = {
+            **summary["found"],
+            other.origin + "/elsewhere.html": "added",  # another host
+            site.base + "../escape.html": "added",  # out of the base path
+            site.base + "%2e%2e/escape.html": "changed",
+            site.base + "a/./b.html": "changed",
+            site.base + "index.html": "deleted",  # no kind of announcement
+        }
+        files.put_json(name, summary)
+
+        answer = steps.reduce({"run": "full-2"}, env=site.env, s3=s3)
+
+        assert other.requests == []
+        assert site.stand.requests == [("GET", f"/{KEY}.txt"), ("POST", "/indexnow")]
+        assert [body["urlList"] for body in site.stand.posts] == [[site.url("fresh.html")]]
+        assert answer["status"] == "published"
+        assert answer["indexnow"]["sent"] == 1 and answer["indexnow"]["pending"] == 0, answer
+    finally:
+        other.httpd.shutdown()
+        other.httpd.server_close()
+
+
+def test_an_edited_public_state_has_no_url_announced_the_run_does_not_list(
+    make_site: Callable[..., Site], s3: Any
+) -> None:
+    site = make_site("state beside")
+    hidden = page("hidden", head='<meta name="robots" content="noindex">')
+    s3.put_object(Bucket=BUCKET, Key="hidden.html", Body=hidden)
+    site.rebuild()
+    key = "sitemill-state.json.gz"
+    state = json.loads(gzip.decompress(s3.get_object(Bucket=BUCKET, Key=key)["Body"].read()))
+    state["indexnow"] = {
+        "pending": {
+            site.url("hidden.html"): "added",  # noindex: the sitemaps leave it out
+            site.url("never/listed.html"): "added",
+            site.url("../outside.html"): "changed",
+            site.url("news.html"): "removed",  # listed: a public state keeps no removed URL
+            site.url("about/"): "changed",  # listed: announced
+        }
+    }
+    s3.put_object(Bucket=BUCKET, Key=key, Body=gzip.compress(json.dumps(state).encode()))
+
+    summary = site.upload("blog/post.html", page("a post, edited"))
+
+    posted = [body["urlList"] for body in site.stand.posts]
+    assert posted == [[site.url("about/"), site.url("blog/post.html")]]
+    assert summary["indexnow"]["sent"] == 2 and summary["indexnow"]["pending"] == 0

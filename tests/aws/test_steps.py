@@ -66,3 +66,21 @@ def test_the_reducer_needs_a_planned_run(s3: Any) -> None:
         steps.reduce({}, env=ENV, s3=s3)
     with pytest.raises(StateError, match=r"has no run\.json: was it planned"):
         steps.reduce({"run": "full-9"}, env=ENV, s3=s3)
+
+
+def test_an_unexpected_errors_text_is_redacted_in_the_raised_error_and_the_log(
+    s3: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The state machine records a step's error as its cause (issue 39, item 10)."""
+    secret = "k39-steps-session-token-Zm9vYmFy"
+
+    def crash(*args: Any, **options: Any) -> Any:
+        raise RuntimeError(f"broken near {secret}")
+
+    monkeypatch.setattr(steps, "plan_run", crash)
+    event = {"input": {"bucket": BUCKET, "prefix": "", "mode": "full"}, "run": "full-1"}
+    with pytest.raises(Exception, match=r"RuntimeError: broken near \*\*\*") as raised:
+        steps.plan(event, env={**ENV, "AWS_SESSION_TOKEN": secret}, s3=s3)
+    logged = capsys.readouterr().out
+    assert "broken near ***" in logged
+    assert secret not in f"{raised.value!r} {raised.value}" + logged

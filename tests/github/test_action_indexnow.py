@@ -6,6 +6,9 @@ test_action_indexnow_send.py."""
 from __future__ import annotations
 
 import gzip
+import os
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -169,3 +172,44 @@ def test_bad_indexnow_inputs_fail_before_anything_is_written(
     if key is not None:  # masked first, quoted nowhere
         assert run.stdout.splitlines()[0] == f"::add-mask::{key}"
         assert key not in run.stdout.split("\n", 1)[1] + run.stderr + run.summary
+
+
+def test_the_key_is_in_the_argv_of_no_git_command(project: Project, tmp_path: Path) -> None:
+    """Every git the Action runs is recorded (a `git` first on PATH, before the real one):
+    the key file's name reaches git through stdin or a file, never its command line, which
+    any process of the runner may read (issue 39, item 10); the commit still holds exactly
+    the files of the run."""
+    real = shutil.which("git")
+    assert real is not None
+    wrappers, log = tmp_path / "wrappers", tmp_path / "argv.log"
+    wrappers.mkdir()
+    wrapper = wrappers / "git"
+    wrapper.write_text(
+        f'#!/bin/sh\nfor arg in "$@"; do printf "%s\\n" "$arg"; done >> {shlex.quote(str(log))}\n'
+        f'printf "%s\\n" "--" >> {shlex.quote(str(log))}\nexec {shlex.quote(real)} "$@"\n',
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    inputs = {
+        "base-url": BASE_URL,
+        "indexnow": "later",
+        "indexnow-key": KEY,
+        "indexnow-write-key-file": "true",
+    }
+    path = {"PATH": f"{wrappers}{os.pathsep}{os.environ['PATH']}"}
+
+    first = run_action(project.workspace, inputs, inherited=path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert sorted(remote_commit(project.remote)["changes"]) == sorted(
+        [f"A\t{KEY}.txt", "A\tsitemap.xml", f"A\t{STATE}"]
+    )
+    edit_and_push(project, EDIT)
+    second = run_action(project.workspace, inputs, inherited=path)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert sorted(remote_commit(project.remote)["changes"]) == ["M\tsitemap.xml", f"M\t{STATE}"]
+
+    argv = log.read_text(encoding="utf-8")
+    commands = argv.split("\n--\n")
+    assert any("commit" in command.split("\n") for command in commands), argv[:2000]
+    assert any("add" in command.split("\n") for command in commands), argv[:2000]
+    assert KEY not in argv

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sitemill.indexnow.announce import announcements, changes, kept_pending
+from sitemill.indexnow.announce import announcements, below_base, changes, kept_pending
 from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 from sitemill.state.pending import MAX_PENDING, pending_from_json
@@ -70,6 +70,38 @@ def test_pending_merge_keeps_added_over_changed_and_drops_foreign_urls() -> None
     assert result.urls == {BASE + "a": "added", BASE + "b": "changed", BASE + "c": "removed"}
     assert (result.carried, result.foreign, result.dropped) == (1, 1, 0)
     assert dict(result.found) == {"changed": 1, "removed": 1}
+
+
+def test_found_urls_not_below_the_base_url_are_dropped() -> None:
+    """A run file (a distributed worker's summary) may have been edited: a URL of another
+    host, or one a dot segment leads out of the base path, is never announced (issue 39,
+    item 4: the key file would be read from that host)."""
+    base = "https://example.com/docs/"
+    outside = [
+        "https://evil.example/docs/x",
+        "https://example.com/other/x",
+        "https://example.com.evil.example/docs/x",
+        base + "../x",
+        base + "a/../../x",
+        base + "%2e%2e/x",
+        base + "%2E%2e/x",
+        base + "./x",
+        base + "a\\..\\..\\x",
+        base + "x#frag",
+    ]
+    inside = [base + "x", base + "a/", base, base + "a..b/x", base + "x?q=1"]
+    assert [url for url in outside + inside if below_base(url, base)] == inside
+    result = announcements({}, dict.fromkeys(outside + inside, "added"), base)
+    assert sorted(result.urls) == sorted(inside)
+    assert (result.off_site, dict(result.found)) == (len(outside), {"added": len(inside)})
+
+
+def test_a_public_states_pending_urls_count_only_if_the_run_lists_them() -> None:
+    pending = {BASE + "listed": "changed", BASE + "noindex": "added", BASE + "gone": "removed"}
+    result = announcements(pending, {}, BASE, listed={BASE + "listed", BASE + "gone"})
+    assert result.urls == {BASE + "listed": "changed"}
+    assert (result.carried, result.unlisted) == (1, 2)
+    assert announcements(pending, {}, BASE).urls == pending  # a private state: trusted
 
 
 def test_a_removed_page_that_comes_back_is_announced_as_what_it_is_now() -> None:

@@ -164,6 +164,25 @@ def test_an_engine_that_never_answers_meets_the_deadline(stand: Stand) -> None:
     assert "within 0.4 s" in message
 
 
+@pytest.mark.parametrize(
+    "partial",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Ty",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\nshort",
+    ],
+    ids=["cut in a header", "cut between headers", "cut in the body"],
+)
+def test_a_200_cut_by_the_deadline_is_no_answer(stand: Stand, partial: bytes) -> None:
+    """The engine's status line came, the rest of its answer did not before the deadline
+    (issue 39, item 9): that is no answer, and the URLs are kept, never counted as sent."""
+    stand.replies = [Reply(stall=True, partial=partial)]
+    urls = stand.urls(2)
+    report = send(stand, urls, timeout=5, deadline=0.4)
+    assert (report.sent, report.pending) == ({}, urls)
+    assert report.held == {"no answer": 2}
+
+
 def test_an_engine_that_refuses_connections_is_no_answer(stand: Stand) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

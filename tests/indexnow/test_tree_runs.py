@@ -230,3 +230,26 @@ def test_a_url_list_refuses_indexnow_with_one_line(
     assert main(args) == 1
     assert "indexnow: a URL list keeps no state" in capsys.readouterr().err
     assert not (tmp_path / "sitemap.xml").exists()
+
+
+def test_sitemill_indexnow_sends_no_url_a_public_state_does_not_list(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The state beside the sitemaps is served with the site (issue 39, item 9): pending URLs
+    added to it by hand are sent only when its own pages list them."""
+    run(site, None)
+    write(site, "a.html", "edit")
+    run(site, None)
+    path = site / "sitemill-state.json.gz"
+    document = state_document(path)
+    assert document["indexnow"]["pending"] == {f"{BASE}a.html": "changed"}
+    document["indexnow"]["pending"] |= {
+        f"{BASE}never-listed.html": "added",
+        f"{BASE}../outside.html": "added",
+        f"{BASE}b.html": "removed",
+    }
+    path.write_bytes(gzip.compress(json.dumps(document).encode()))
+    assert main(["indexnow", str(site), "--base-url", BASE, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "dry run: nothing was sent (1 URL(s) pending)" in out
+    assert f"changed: {BASE}a.html" in out

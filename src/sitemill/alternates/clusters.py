@@ -55,7 +55,11 @@ class ClusterResolver:
         # URL key -> what the page declares, in the order the pages came.
         self._declared: dict[str, tuple[Alternate, ...]] = {}
 
-    def resolve(self, entries: Iterable[Entry]) -> Iterator[Entry]:
+    def resolve(
+        self, entries: Iterable[Entry], look: Callable[[Iterator[Entry]], None] | None = None
+    ) -> Iterator[Entry]:
+        """``entries`` in order, each with its cluster. ``look`` is shown them all, with their
+        clusters, before the first is given back (site chrome is counted per language)."""
         spool = Spool(SPOOL_IN_MEMORY)
         for entry in entries:
             self._listed.add(entry.loc)
@@ -64,8 +68,15 @@ class ClusterResolver:
                 self._declared[key] = self._declared.get(key, ()) + entry.alternates
             spool.append(entry)
         clusters = self._clusters() if self._declared else {}
+        if look is not None:
+            look(self._with_clusters(spool.replay(), clusters))
+        yield from self._with_clusters(spool.drain(), clusters)
+
+    def _with_clusters(
+        self, entries: Iterator[Entry], clusters: dict[str, tuple[Alternate, ...]]
+    ) -> Iterator[Entry]:
         own_key = self._own_key
-        for entry in spool.drain():
+        for entry in entries:
             cluster = clusters.get(own_key(entry.loc), ()) if clusters else ()
             if cluster or entry.alternates:
                 entry = entry._replace(alternates=cluster)

@@ -19,7 +19,7 @@ from sitemill.aws.events import (
     select_changes,
     unreadable_batch,
 )
-from sitemill.aws.logs import configure_logging, log_summary
+from sitemill.aws.logs import configure_logging, log_summary, redacted, register_env_secrets
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
@@ -93,6 +93,7 @@ def handle(
     """
     env = os.environ if env is None else env
     configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    register_env_secrets(env)
     started = time.monotonic()
     request_id = str(getattr(context, "aws_request_id", "")) or None
     summary: dict[str, Any] = dict(_EMPTY_SUMMARY)
@@ -110,14 +111,16 @@ def handle(
         if isinstance(exc, SitemillError):
             summary.update(status="error", error=shown(str(exc)))
         else:
-            summary.update(status="error", error=f"unexpected {type(exc).__name__}: {exc}")
+            summary.update(status="error", error=shown(f"unexpected {type(exc).__name__}: {exc}"))
             log.exception("rebuild failed")
         # SQS: the messages go back to the queue (below). Direct: the caller sees the error.
         failure = exc if trigger is None or not trigger.from_sqs else None
     level = logging.ERROR if summary["status"] == "error" else logging.INFO
     log_summary(summary, trigger, started, request_id, level)
     if failure is not None:
-        raise failure
+        if redacted(failure) is failure:
+            raise failure
+        raise redacted(failure) from None
     if trigger is not None and trigger.from_sqs:
         failed = trigger.message_ids if summary["status"] == "error" else trigger.bad_messages
         summary["batchItemFailures"] = [{"itemIdentifier": message_id} for message_id in failed]

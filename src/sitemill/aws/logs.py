@@ -4,17 +4,39 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.messages import shown
+from sitemill.errors import RedactedError
+from sitemill.messages import redact, register_secret, shown
 
 if TYPE_CHECKING:
     from sitemill.aws.events import Trigger
 
 _HANDLER_NAME: Final = "sitemill-json"
+# The function's variables whose values are secrets (SITEMILL_INDEXNOW_KEY, the runtime's
+# AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN): never in an answer or a log line.
+_SECRET_NAME: Final = re.compile(r"(?:KEY|TOKEN|SECRET|PASSWORD)\Z")
+
+
+def register_env_secrets(env: Mapping[str, str]) -> None:
+    """Redact the values of ``env``'s secret variables from every message from now on."""
+    for name, value in env.items():
+        if _SECRET_NAME.search(name.upper()):
+            register_secret(value)
+
+
+def redacted(exc: Exception) -> Exception:
+    """``exc``, or, when its text holds a secret, a RedactedError naming its type with the
+    text redacted (raise it ``from None``: the runtime shows no chained text either)."""
+    text = str(exc)
+    if redact(text) == text:
+        return exc
+    return RedactedError(f"{type(exc).__name__}: {redact(text)}")
 
 
 class JsonFormatter(logging.Formatter):
@@ -32,9 +54,12 @@ class JsonFormatter(logging.Formatter):
             line["request_id"] = request_id
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
-            line.update(fields)
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
+            line.update(
+                (name, redact(value) if isinstance(value, str) else value)
+                for name, value in fields.items()
+            )
+        if record.exc_info:  # (a traceback quotes the exception's text)
+            line["exception"] = redact(self.formatException(record.exc_info))
         return json.dumps(line, ensure_ascii=False, default=str)
 
 

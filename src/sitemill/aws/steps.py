@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
 from sitemill.aws.cloudfront import invalidate
 from sitemill.aws.handler import LambdaSettings
-from sitemill.aws.logs import configure_logging
+from sitemill.aws.logs import configure_logging, redacted, register_env_secrets
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
@@ -42,6 +42,7 @@ def _setup(
 ) -> DistributedRun:
     env = os.environ if env is None else env
     configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    register_env_secrets(env)
     settings = LambdaSettings.from_env(env)
     config = load_config({}, env)
     name = settings.site.bucket or bucket
@@ -72,7 +73,9 @@ def _timed(step: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         log.error("sitemill step failed", extra={"fields": fields})
         if not isinstance(exc, SitemillError):
             log.exception("%s failed", step)
-        raise
+        if redacted(exc) is exc:
+            raise
+        raise redacted(exc) from None  # (its text is the execution's error cause)
     fields = {"step": step, **result, "duration_ms": round((time.monotonic() - started) * 1000)}
     log.info("sitemill step", extra={"fields": fields})
     return result
@@ -136,7 +139,7 @@ def _reduce(
 ) -> dict[str, Any]:
     reduced = reduce_run(run, name)
     config, report = run.config, reduced.report
-    result = dict(reduced.verdict) | summary_counts(report)
+    result = dict(reduced.verdict)
     distribution = LambdaSettings.from_env(env).distribution_id
     if distribution and report.result.changed:
         make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
@@ -148,4 +151,4 @@ def _reduce(
             None,
         )
     after_publishing(config, report, bucket_file_writer(run.client, run.site))
-    return result
+    return result | summary_counts(report)  # (after sending: what was sent, what is pending)

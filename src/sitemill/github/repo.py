@@ -6,6 +6,7 @@ import os
 import posixpath
 import re
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,8 @@ from sitemill.messages import redact
 _TOUCHING_THE_TREE: Final = frozenset({"add", "commit", "reset", "rebase", "status", "stash"})
 # git's well-known empty tree: the base to diff against on a branch with no commit yet.
 _EMPTY_TREE: Final = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# Pathspecs read from stdin, NUL-terminated (add, rm and commit take them so).
+_FROM_STDIN: Final = ("--pathspec-from-file=-", "--pathspec-file-nul")
 _IDENTITY: Final = re.compile(r"\s*([^<>\x00-\x1f]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*")
 
 
@@ -150,16 +153,25 @@ class Repo:
         gone = [name for name in names if name not in present]
         if present:
             self._refuse_ignored(present)
-            self.git("add", "--", *self._paths(present))
+            self.git("add", *_FROM_STDIN, stdin=self._pathspecs(present))
         if gone:
-            self.git("rm", "--cached", "--quiet", "--ignore-unmatch", "--", *self._paths(gone))
+            self.git(
+                "rm", "--cached", "--quiet", "--ignore-unmatch", *_FROM_STDIN,
+                stdin=self._pathspecs(gone),
+            )  # fmt: skip
         head = self.git("rev-parse", "--verify", "--quiet", "HEAD", check=False)
         base = _text(head.stdout).strip() if head.returncode == 0 else _EMPTY_TREE
+        # Every staged difference, filtered here: git diff takes no pathspec file.
         diff = self.read(
-            "diff", "--cached", "--name-only", "--no-ext-diff", "--no-textconv", "-z",
-            base, "--", *self._paths(names),
+            "diff", "--cached", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv",
+            "-z", base,
         )  # fmt: skip
         return self._names(diff.split("\0"), names)
+
+    def _pathspecs(self, names: Sequence[str]) -> str:
+        """``names`` as a pathspec file (from the top, NUL-terminated) for git's stdin: never
+        on a command line, which any process may read (the IndexNow key file's name)."""
+        return "".join(path + "\0" for path in self._paths(names))
 
     def ignored(self, names: Sequence[str]) -> list[str]:
         """The names that git ignores (.gitignore, .git/info/exclude)."""
@@ -179,10 +191,13 @@ class Repo:
 
     def commit(self, names: Sequence[str], message: str) -> str:
         """Commit exactly these files (``--only``: whatever else is staged stays out)."""
-        self.git(
-            "commit", "--quiet", "--no-verify", "--cleanup=whitespace", "--file=-", "--only",
-            "--", *self._paths(names), stdin=message,
-        )  # fmt: skip
+        with tempfile.TemporaryDirectory(prefix="sitemill-commit-") as scratch:
+            text = Path(scratch) / "message"  # (stdin carries the pathspecs)
+            text.write_bytes(message.encode("utf-8", "surrogateescape"))
+            self.git(
+                "commit", "--quiet", "--no-verify", "--cleanup=whitespace", f"--file={text}",
+                "--only", *_FROM_STDIN, stdin=self._pathspecs(names),
+            )  # fmt: skip
         return self.read("rev-parse", "HEAD").strip()
 
     def push(self, remote: str, ref: str) -> str | None:

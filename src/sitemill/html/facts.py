@@ -6,6 +6,7 @@
 - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
 - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
 - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
+- ``lang``: its ``<html lang>``, read with the images (sitemill.html.lang: site chrome);
 - ``document``: whether the file is an HTML document at all, not a template, a macro or
   include fragment, or a text file with an .html name (a search-engine verification file).
 
@@ -23,6 +24,7 @@ from typing import Final
 
 from sitemill.html.head import HTML_SPACE, StartTag, head_start_tags
 from sitemill.html.images import read_image_sources
+from sitemill.html.lang import read_html_lang
 from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
 from sitemill.html.title import read_title
 
@@ -39,8 +41,8 @@ __all__ = [
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
 # 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read;
-# 6: a meta refresh inside the head's <noscript> is a redirect (mike's version stubs)
-FACTS_VERSION: Final = 6
+# 6: <html lang> is read with the images; 7: a refresh in the head's <noscript> counts
+FACTS_VERSION: Final = 7
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.
 MAX_ALTERNATES: Final = 256
@@ -92,8 +94,8 @@ class PageFacts:
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written, in order
     images: tuple[str, ...] | None = None  # image sources as written; None: body not read
     title: str | None = None  # the <title> text, "" for none; None: not read
-    # ``refresh`` is the object's S3 website redirect, not in its bytes (sitemill.sources.s3pages)
-    website_redirect: bool = False
+    lang: str = ""  # <html lang> as written, read with the images; "" for none
+    website_redirect: bool = False  # ``refresh`` is an S3 object's (sources.s3pages)
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
@@ -148,26 +150,25 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
 
 def with_images(facts: PageFacts, data: bytes) -> PageFacts:
     """``facts`` with the images of the page whose bytes (up to the fingerprint's bound) are
-    ``data``, and the document's base URL when a relative image source needs it."""
+    ``data``, its ``<html lang>``, and the document's base URL when a relative image source
+    needs it."""
     images = read_image_sources(data)
     base = facts.base
     if base is None and any(map(_is_relative, images)):
         base = _base_href(data)
-    return dataclasses.replace(facts, images=images, base=base)
+    return dataclasses.replace(facts, images=images, base=base, lang=read_html_lang(data))
 
 
 def _noscript_refreshes(text: bytes) -> list[str]:
-    """The contents of the meta refreshes inside a <noscript> of the head. A reader that
-    runs no scripts (a crawler among them) parses them as the head's and follows them: mike's
-    version stub is ``<noscript><meta http-equiv="refresh" content="1; url=latest/">
-    </noscript>`` beside a script that redirects the others. The noscript's content is read
-    as a head of its own (the parser's "in head noscript" mode takes metadata tags)."""
-    found: list[str] = []
-    for tag in head_start_tags(text, _META, _MARKS):
-        values = _values(tag)
-        if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh":
-            found.append(values.get("content", ""))
-    return found
+    """The contents of the meta refreshes in a <noscript> of the head, which a crawler that
+    runs no script follows (mike's root beside a script that redirects the others), read as
+    the parser's "in head noscript" mode does: a head of metadata tags of its own."""
+    tags = (_values(tag) for tag in head_start_tags(text, _META, _MARKS))
+    return [
+        values.get("content", "")
+        for values in tags
+        if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh"
+    ]
 
 
 def _values(tag: StartTag) -> dict[str, str]:

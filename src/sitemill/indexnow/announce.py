@@ -6,13 +6,19 @@ never announced, and a first run (no state) announces nothing. A page's content 
 its fingerprint did; where the two states' fingerprints are not comparable (another
 fingerprint version or scope: sitemill was upgraded, ``content_scope`` switched), when its
 lastmod did, which content dates move only for a change a reader sees.
+
+Every URL announced is below the base URL (no dot segment leads out of it): one a run file,
+a summary or a state names elsewhere is dropped, so the key file is only ever read from the
+site's own origin. A public state (beside the sitemaps: anyone who can edit the site can edit
+it) is trusted for no URL this run does not list.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from sitemill.state.model import State
 from sitemill.state.pending import ADDED, CHANGED, MAX_PENDING, REMOVED
@@ -27,6 +33,8 @@ class Announcements:
     carried: int = 0  # pending from earlier runs among ``urls``
     dropped: int = 0  # over MAX_PENDING, left out (the oldest first)
     foreign: int = 0  # pending URLs not below the base URL (a state from elsewhere): dropped
+    off_site: int = 0  # found URLs not below the base URL (a run file's, edited): dropped
+    unlisted: int = 0  # a public state's pending URLs this run does not list: dropped
 
 
 def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, str]:
@@ -63,12 +71,20 @@ def announcements(
     base_url: str,
     *,
     cap: int = MAX_PENDING,
+    listed: Collection[str] | None = None,
 ) -> Announcements:
     """This run's ``found`` merged over the ``pending`` of earlier runs (a page added, then
-    changed before it was announced, stays added), bounded by ``cap``: this run's first."""
-    result = Announcements(found=Counter(found.values()))
-    earlier = {url: kind for url, kind in pending.items() if url.startswith(base_url)}
+    changed before it was announced, stays added), each below ``base_url``, bounded by ``cap``:
+    this run's first. ``listed``: the URLs this run lists, when ``pending`` comes from a
+    public state (only those of its URLs are trusted; never a removed one)."""
+    own = {url: kind for url, kind in found.items() if below_base(url, base_url)}
+    result = Announcements(found=Counter(own.values()), off_site=len(found) - len(own))
+    found = own
+    earlier = {url: kind for url, kind in pending.items() if below_base(url, base_url)}
     result.foreign = len(pending) - len(earlier)
+    if listed is not None:
+        trusted = {u: kind for u, kind in earlier.items() if kind != REMOVED and u in listed}
+        result.unlisted, earlier = len(earlier) - len(trusted), trusted
     merged = dict(found)
     for url, kind in earlier.items():
         now = merged.get(url)
@@ -92,3 +108,16 @@ def kept_pending(urls: Mapping[str, str], *, public: bool) -> tuple[dict[str, st
         return dict(urls), 0
     kept = {url: kind for url, kind in urls.items() if kind != REMOVED}
     return kept, len(urls) - len(kept)
+
+
+def below_base(url: str, base_url: str) -> bool:
+    """Whether ``url`` names a page below ``base_url``: it starts with it, and no segment
+    after it is a dot segment (``..``, ``.``, percent-encoded or not), a backslash or a
+    fragment (a way out of the base path once an engine or a server resolves it)."""
+    if not url.startswith(base_url):
+        return False
+    rest = url[len(base_url) :]
+    if "#" in rest:
+        return False
+    path = unquote(rest.partition("?")[0], errors="surrogateescape")
+    return "\\" not in path and not {".", ".."} & set(path.split("/"))

@@ -10,7 +10,7 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.sinks import LocalDirSink
 from sitemill.state.bounded import load_state_json
-from sitemill.state.model import dump_document, dump_state
+from sitemill.state.model import State, dump_document, dump_state
 from sitemill.state.pending import pending_from_json
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 
@@ -26,15 +26,20 @@ class StatePending:
         self.public = public
 
     def read(self) -> dict[str, str]:
+        state = self.state()
+        return {} if state is None else state.pending
+
+    def state(self) -> State | None:
+        """The state itself (None when there is none or it cannot be read)."""
         from sitemill.state.parse import parse_state
 
         data = self.store.read()
         if data is None:
-            return {}
+            return None
         try:
-            return parse_state(data).pending
+            return parse_state(data)
         except StateError:
-            return {}
+            return None
 
     def write(self, pending: dict[str, str]) -> bool:
         """The state again with ``pending`` (no write when it holds exactly that, or when

@@ -1,6 +1,7 @@
 """The two requests of an IndexNow announcement: the key file's GET and the engine's POST.
 
-Both run under ``deadline_open``: one deadline for the whole request, the body read bounded.
+Both run under ``deadline_open``: one deadline for the whole request, the body read bounded;
+an answer cut by it (its headers or its body) is no answer, whatever its status line said.
 The GET follows redirects as an engine would; the POST does not (a 3xx is an answer like any
 other). Neither raises: what went wrong is a short reason, one line, for a message.
 """
@@ -63,7 +64,8 @@ def post(endpoint: str, body: dict[str, object], *, timeout: float, deadline: fl
             _request(endpoint, data), timeout=timeout, deadline=deadline, follow=False
         ) as (response, read):
             status = response.status
-            if 200 <= status <= 299:
+            if 200 <= status <= 299:  # (accepted once the whole answer came within the deadline)
+                read(ANSWER_LIMIT)
                 return Answer(status)
             retry_after = response.headers.get("Retry-After")
             try:

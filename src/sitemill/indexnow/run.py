@@ -16,8 +16,9 @@ from typing import Any, Protocol
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
-from sitemill.indexnow.announce import announcements, changes, kept_pending
+from sitemill.indexnow.announce import Announcements, announcements, changes, kept_pending
 from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key_location
+from sitemill.indexnow.pending import StatePending
 from sitemill.state.model import State
 from sitemill.state.pending import KINDS, MAX_PENDING
 from sitemill.urls import page_url
@@ -115,7 +116,10 @@ def record(
         remember.pending = {}
         return None
     found = {} if first_run else found_changes(config, known, remember)
-    outcome, remember.pending = collect(config, known.pending, found, store, first_run=first_run)
+    listed = _listed(config, remember) if store.public else None
+    outcome, remember.pending = collect(
+        config, known.pending, found, store, first_run=first_run, listed=listed
+    )
     return outcome
 
 
@@ -137,9 +141,18 @@ def record_found(
 def pending_outcome(config: Config, store: PendingStore) -> IndexNowOutcome:
     """What `sitemill indexnow` (or the Action's announce step) has to send: the pending
     URLs of ``store``, checked as a run checks them."""
-    outcome, _ = collect(config, store.read(), {}, store, first_run=False)
+    listed = None
+    if store.public:  # (only a state's own pages, read from the same file, are listed)
+        listed = _listed(config, store.state()) if isinstance(store, StatePending) else set()
+    outcome, _ = collect(config, store.read(), {}, store, first_run=False, listed=listed)
     outcome.mode = IndexNowMode.SEND
     return outcome
+
+
+def _listed(config: Config, state: State | None) -> set[str]:
+    """The URLs of the pages ``state`` lists."""
+    base, style = config.base_url, config.url_style
+    return set() if state is None else {page_url(base, path, style) for path in state.pages}
 
 
 def found_changes(config: Config, known: State, remember: State) -> dict[str, str]:
@@ -155,10 +168,12 @@ def collect(
     store: PendingStore,
     *,
     first_run: bool,
+    listed: set[str] | None = None,
 ) -> tuple[IndexNowOutcome, dict[str, str]]:
     """The outcome of a run that ``found`` these and had these ``pending``, and what the
-    pending store keeps should none be sent."""
-    chosen = announcements(pending, found, config.base_url)
+    pending store keeps should none be sent; ``listed``: the URLs a public store's pending
+    ones must be among (announce.announcements)."""
+    chosen = announcements(pending, found, config.base_url, listed=listed)
     kept, withheld = kept_pending(chosen.urls, public=store.public)
     outcome = IndexNowOutcome(
         config.indexnow,
@@ -171,17 +186,20 @@ def collect(
     )
     if config.indexnow is IndexNowMode.LATER:
         outcome.withheld = withheld
-    _note_record(outcome, chosen.foreign, first_run)
+    _note_record(outcome, chosen, first_run)
     return outcome, kept
 
 
-def _note_record(outcome: IndexNowOutcome, foreign: int, first_run: bool) -> None:
+def _note_record(outcome: IndexNowOutcome, chosen: Announcements, first_run: bool) -> None:
     if first_run:
         outcome.messages.append("IndexNow: a first run (no state) announces nothing")
-    if foreign:
-        outcome.messages.append(
-            f"IndexNow: dropped {foreign:,} pending URL(s) of the state not below the base URL"
-        )
+    for count, what in (
+        (chosen.foreign, "pending URL(s) of the state not below the base URL"),
+        (chosen.off_site, "URL(s) of the run's files not below the base URL (never announced)"),
+        (chosen.unlisted, "pending URL(s) of the public state that the sitemaps do not list"),
+    ):
+        if count:
+            outcome.messages.append(f"IndexNow: dropped {count:,} {what}")
     if outcome.dropped:
         outcome.messages.append(
             f"IndexNow: {outcome.dropped:,} URL(s) over the {MAX_PENDING:,} pending ones a "

@@ -43,6 +43,7 @@ from sitemill.shards.partition import (
     summary_from_json,
 )
 from sitemill.shards.plan import Plan, shard_id
+from sitemill.state.pending import KINDS
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +189,7 @@ def _collect(files: RunFiles, items: list[Item]) -> Collected:
         assert isinstance(value, dict)
         found = value.get("found")
         if isinstance(found, dict):
-            collected.found.update((k, v) for k, v in found.items() if isinstance(v, str))
+            collected.found.update((k, v) for k, v in found.items() if v in KINDS)
         counts = value.get("report")
         if isinstance(counts, dict):
             for key, count in counts.items():

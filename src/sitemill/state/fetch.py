@@ -141,6 +141,8 @@ def deadline_open(
             _raise_if_expired(connections, deadline, exc)
             raise
         with response:
+            if connections.expired:  # shut down mid-headers: http.client took EOF for their end
+                raise FetchError(f"no complete answer within {deadline:g} s")
 
             def read(limit: int) -> bytes:
                 try:
