@@ -48,7 +48,6 @@ FACTS_VERSION: Final = 7
 MAX_ALTERNATES: Final = 256
 
 _TAGS: Final = frozenset({"meta", "link", "html", "head", "noscript"})
-_META: Final = frozenset({"meta"})
 _TAGS_AND_TITLE: Final = _TAGS | {"title"}
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
@@ -163,7 +162,7 @@ def _noscript_refreshes(text: bytes) -> list[str]:
     """The contents of the meta refreshes in a <noscript> of the head, which a crawler that
     runs no script follows (mike's root beside a script that redirects the others), read as
     the parser's "in head noscript" mode does: a head of metadata tags of its own."""
-    tags = (_values(tag) for tag in head_start_tags(text, _META, _MARKS))
+    tags = (_values(tag) for tag in head_start_tags(text, frozenset({"meta"}), _MARKS))
     return [
         values.get("content", "")
         for values in tags
