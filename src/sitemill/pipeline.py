@@ -14,16 +14,18 @@ from sitemill.entries import Entry, SkipReason
 from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.pages import HasFile
-from sitemill.listing.checks import PageChecks, is_verification_file
+from sitemill.listing.checks import PageChecks
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
-from sitemill.rules import first_rule, is_candidate, rule_values
+from sitemill.rules import builtin_exclusion, first_rule, is_candidate, rule_values
+from sitemill.settle import settled
 from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
+from sitemill.styledecision import StyleDecision
 from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
@@ -48,6 +50,7 @@ def build_from_pages(
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
     others: OtherShards | None = None,
+    style: StyleDecision | None = None,
     redirects: WebsiteRedirect | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
@@ -63,11 +66,14 @@ def build_from_pages(
     ``shards``: the source's key order and last plan, when its sitemaps may be shards;
     ``kept``: own files not to delete in this run (sitemill.writer); ``others``: the site's
     other shards, for a canonical or an alternate naming a page that is not in this run;
+    ``style``: what ``url_style = "auto"`` decided in an earlier run (sitemill.settle);
     ``redirects``: the website redirect of an object no page is (sitemill.listing.stubs).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    checks = PageChecks(config, tally, has_file, others.lists if others else None, redirects)
+    config, pages = settled(config, pages, robots, read_facts, style, report)
+    lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
+    checks = PageChecks(config, tally, has_file, lists, redirects, hint=report.url_style is None)
     extensions = Extensions(config, checks, has_file)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, progress, report.dates, extensions
@@ -77,17 +83,29 @@ def build_from_pages(
         entries = _counted(entries, report)
     with says_why_nothing(report.skipped):
         report.result = write_sitemaps(
-            entries, sink, config, on_file=file_progress(progress), robots_source=robots_source,
-            extensions=extensions.alternates or extensions.images, remembered=remembered,
-            shards=shards, kept=kept,
-        )  # fmt: skip
+            entries,
+            sink,
+            config,
+            on_file=file_progress(progress),
+            robots_source=robots_source,
+            extensions=extensions.alternates or extensions.images,
+            remembered=remembered,
+            shards=shards,
+            kept=kept,
+        )
+    _summarize(report, checks, extensions)
+    return report
+
+
+def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> None:
+    """The run's summary lines into ``report`` (and the log), and where each redirect stub
+    leads (what a state may remember of it)."""
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
     report.stubs = checks.stub_ends()  # (what a state may remember of each redirect stub)
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
-    return report
 
 
 def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
@@ -120,8 +138,8 @@ def _page_entries(
         path = page.path
         if not is_candidate(config, path):
             continue
-        if is_verification_file(path):
-            tally.skip(path, SkipReason.EXCLUDED, "search-engine verification file")
+        if (builtin := builtin_exclusion(path)) is not None:
+            tally.skip(path, SkipReason.EXCLUDED, builtin)
             continue
         rule = first_rule(config, path)
         if rule is not None and rule.exclude:
@@ -156,25 +174,3 @@ def _page_entries(
             entry = extensions.of(entry, path, facts)
         yield from checks.offer(entry, path, facts)
     yield from checks.finish()
-
-
-def reads_head(config: Config, robots: RobotsRules | None, path: str) -> bool:
-    """Whether the pipeline will look at the facts of the page at ``path``: an HTML page
-    that include, exclude, rules and robots.txt leave in. A source whose reads cost a round
-    trip (S3) reads only these."""
-    return wants_facts(path) and reads_page(config, robots, path)
-
-
-def reads_page(config: Config, robots: RobotsRules | None, path: str) -> bool:
-    """Whether the pipeline will look at the page at ``path`` at all (include, exclude,
-    rules, robots.txt): only such pages are read, fingerprinted and dated."""
-    if not is_candidate(config, path) or is_verification_file(path):
-        return False
-    rule = first_rule(config, path)
-    if rule is not None and rule.exclude:
-        return False
-    if robots is None:
-        return True
-    base = config.base_url
-    loc = page_url(base, path, config.url_style)
-    return robots.allows(site_root_path(base) + loc[len(base) :])

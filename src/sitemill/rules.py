@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from sitemill.config.model import DEFAULT_INCLUDE, Config
@@ -10,24 +11,58 @@ from sitemill.globs import compile_globs, matches_any
 from sitemill.outputs import ROBOTS_TXT, is_own_name
 
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
-_BUILTIN_EXCLUDE_NAMES: Final = frozenset({"404.html", "404.htm"})
+# The 404 page in every spelling a generator writes it, at any depth (a language's own too):
+# Jekyll, Hugo and MkDocs write 404.html, Gatsby and Next.js 404/index.html.
+_NOT_FOUND_PAGES: Final = ("404.html", "404.htm", "404/index.html", "404/index.htm")
+# Files that search engines ask a site owner to upload to prove ownership: never pages.
+# https://support.google.com/webmasters/answer/9008080 (HTML file upload)
+_VERIFICATION_NAME: Final = re.compile(
+    r"(?:.*/)?(?:google[0-9a-f]{16}|yandex_[0-9a-f]{16}|pinterest-[0-9a-f]{5})\.html"
+)
+# Sphinx copies its theme's files (scripts, fonts, a theme's own PDFs and HTML) to _static/.
+_THEME_ASSETS: Final = "_static/"
+NOT_FOUND_PAGE: Final = "the 404 page"
+THEME_ASSET: Final = "a theme asset under _static/"
+VERIFICATION_FILE: Final = "search-engine verification file"
+# The details of the built-in excludes: files every site has, counted but never warned about.
+BUILTIN_EXCLUSIONS: Final = frozenset({NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE})
 
 
 def is_candidate(config: Config, path: str) -> bool:
-    """Include/exclude and the built-in excludes: dot-files and dot-directories, 404 pages,
+    """Include/exclude and the silent built-in excludes: dot-files and dot-directories,
     sitemill's own outputs, the IndexNow key file and robots.txt at the root (files of a tree
-    or a bucket)."""
+    or a bucket). The counted ones are ``builtin_exclusion``'s."""
     if path.startswith(".") or "/." in path:
         return False
     if "/" not in path and (
         is_own_name(path) or path == ROBOTS_TXT or _is_key_file(path, config.indexnow_key)
     ):
         return False
-    if path.rpartition("/")[2] in _BUILTIN_EXCLUDE_NAMES:
-        return False
     if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):
         return False
     return not matches_any(config.exclude, path)
+
+
+def builtin_exclusion(path: str) -> str | None:
+    """Why a candidate is never a page, counted under ``excluded`` (trees and buckets alike):
+    a 404 page in any spelling at any depth, a theme asset under ``_static/``, a
+    search-engine verification file; None for any other path."""
+    if path.endswith(_NOT_FOUND_PAGES) and _whole_tail(path, _NOT_FOUND_PAGES):
+        return NOT_FOUND_PAGE
+    if path.startswith(_THEME_ASSETS) or f"/{_THEME_ASSETS}" in path:
+        return THEME_ASSET
+    if _VERIFICATION_NAME.fullmatch(path) is not None:
+        return VERIFICATION_FILE
+    return None
+
+
+def _whole_tail(path: str, tails: tuple[str, ...]) -> bool:
+    """Whether ``path`` ends with one of ``tails`` as whole segments ("a/404.html", not
+    "a/x404.html")."""
+    return any(
+        path.endswith(tail) and (len(path) == len(tail) or path[-len(tail) - 1] == "/")
+        for tail in tails
+    )
 
 
 def _is_key_file(path: str, key: str) -> bool:

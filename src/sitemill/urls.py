@@ -10,10 +10,15 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from sitemill.errors import ConfigError
 
-# Everything except RFC 3986 "unreserved" characters and "/" is percent-encoded. Encoding
-# reserved characters too is deliberate: in a file name they are data, and servers such as
-# S3 read a raw "+" in a path as a space.
-_PATH_SAFE = "/"
+# The least encoding RFC 3986 allows in a path (section 3.3: pchar), as generators write
+# their own links (Gatsby's "/C/unicode(a)!/"): unreserved characters, "/" and the
+# sub-delims "!$&'()*,;=" with ":" and "@" stay raw; everything else is percent-encoded as
+# UTF-8, "%" too (a file's "%" is data). Save "+": S3 (REST, website endpoints, CloudFront
+# in front) reads a raw "+" in a path as a space, so a raw "+" would name another object;
+# "%2B" is the one spelling every host serves. (A ":" in a first segment matters only to a
+# relative reference: sitemill writes absolute URLs.)
+PATH_RAW_DELIMS: Final = "!$&'()*,;=:@"
+_PATH_SAFE = "/" + PATH_RAW_DELIMS
 # A character that may not appear raw in a URI (RFC 3986 section 2), or a "%" that does not
 # start an escape: each is percent-encoded as UTF-8.
 # "[" and "]" are only allowed around an IPv6 host, and "#" only once, before a fragment:
@@ -25,6 +30,8 @@ _NEEDS_ENCODING = re.compile(rf"[^{re.escape(URI_CHARS)}%]|%(?![0-9A-Fa-f]{{2}})
 _URI_BYTES = URI_CHARS.encode("ascii")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset(_UNRESERVED_CHARS)
+# An escape of one of "!$&'()*+,;=:@" (0x21 0x24 0x26-0x2C 0x3A 0x3B 0x3D 0x40).
+_DELIM_ESCAPE = re.compile(r"%(2[146-9A-Ca-c]|3[ABDabd]|40)")
 # A directory URL serves its index.html; index.htm as well on the servers that list it
 # (nginx's and Apache's usual defaults, S3 configured so), and two index files of one
 # directory are one URL either way (the first kept, see dedupe).
@@ -40,6 +47,13 @@ class UrlStyle(Enum):
     DIRECTORY = "directory"  # a/index.html -> a/
     CLEAN = "clean"  # also a/b.html -> a/b (not a/b.htm: hosts map /a/b to a/b.html only)
     FILE = "file"  # as is
+    # The style the pages' own canonicals are written in (sitemill.listing.autostyle): a run
+    # settles it before any URL is made; undecided, a path maps as with "directory".
+    AUTO = "auto"
+
+
+# The styles a URL is made in, in the order auto breaks ties in (the fallback first).
+URL_STYLES: Final = (UrlStyle.DIRECTORY, UrlStyle.CLEAN, UrlStyle.FILE)
 
 
 def normalize_base_url(value: str) -> str:
@@ -125,8 +139,21 @@ def _normal_escape(match: re.Match[str]) -> str:
 
 
 def encode_path(path: str) -> str:
-    """Percent-encode a site path (UTF-8; raw bytes for names that are not UTF-8)."""
+    """Percent-encode a site path with the least encoding (UTF-8; raw bytes for names that
+    are not UTF-8)."""
     return quote(path.encode("utf-8", "surrogateescape"), safe=_PATH_SAFE)
+
+
+def path_key(path: str) -> str:
+    """An encoded URL path with the escapes of the delimiters a path may hold raw decoded
+    ("%28" is "(", "%2B" is "+"): RFC 3986 calls "/a%28b%29/" and "/a(b)/" different URLs
+    (section 6.2.2.2), but every static host serves one file at both, so they name one
+    page. For comparing only: a loc keeps its spelling."""
+    return _DELIM_ESCAPE.sub(_delim, path) if "%" in path else path
+
+
+def _delim(match: re.Match[str]) -> str:
+    return chr(int(match.group(1), 16))
 
 
 def url_path(path: str, style: UrlStyle) -> str:

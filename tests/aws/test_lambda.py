@@ -482,6 +482,17 @@ def test_events_that_cannot_change_a_sitemap_trigger_nothing(
     assert requests.calls == []
 
 
+@pytest.mark.parametrize("key", ["404.html", "404/index.html", "fr/404.htm", "_static/theme.pdf"])
+def test_a_built_in_exclude_changed_triggers_nothing(s3: Any, key: str) -> None:
+    # The 404 page in any spelling and Sphinx theme assets are never listed: no rebuild.
+    requests = Requests(s3)
+    body = event("eventbridge_created.json")
+    body["detail"]["object"]["key"] = key
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert (result["status"], result.get("ignored")) == ("skipped", {"not_a_page": 1})
+    assert requests.calls == []
+
+
 def test_sqs_failure_returns_every_message_for_retry(
     s3: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -653,7 +664,7 @@ def test_prefix_and_eventbridge(s3: Any) -> None:
     body["detail"]["object"]["key"] = "site/news & notes/a b+c.html"
     result = handle(body, Context(), env=env, s3=s3)
     assert (result["status"], result["urls"]) == ("ok", 1)
-    assert b"https://example.com/docs/news%20%26%20notes/a%20b%2Bc.html" in index(
+    assert b"https://example.com/docs/news%20&amp;%20notes/a%20b%2Bc.html" in index(
         s3, "site/sitemap.xml"
     )
 

@@ -253,7 +253,7 @@ CHECKED_SITE = {
     "posts/index.html": page("Posts"),
     "posts/page/2/index.html": page("Posts", f'<link rel="canonical" href="{BASE_URL}posts/">'),
     # the shape of the Jinja macro file pydata-sphinx-theme ships in every site
-    "_static/webpack-macros.html": (
+    "theme/webpack-macros.html": (
         "<!--\n  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.\n-->\n"
         "{# Load FontAwesome icons #}\n{% macro head_pre_icons() %}\n"
         '  <link href="{{ pathto(\'_static/styles/theme.css\', 1) }}" rel="stylesheet">\n'

@@ -1,5 +1,7 @@
 """URL mapping: url_style, percent-encoding, base URL checks."""
 
+import re
+import string
 from urllib.parse import unquote_to_bytes, urljoin
 
 import pytest
@@ -11,10 +13,12 @@ from sitemill.html.links import url_key
 from sitemill.urls import (
     UrlStyle,
     encode_path,
+    encode_uri_part,
     encode_uri_text,
     join_plain,
     normalize_base_url,
     page_url,
+    path_key,
     url_path,
 )
 
@@ -90,7 +94,13 @@ def test_url_style(path: str, style: UrlStyle, expected: str) -> None:
     ("path", "expected"),
     [
         ("a b.html", "a%20b.html"),
-        ("a&b<c>'\"#?%+.html", "a%26b%3Cc%3E%27%22%23%3F%25%2B.html"),
+        # The least encoding: a path keeps the sub-delims, ":" and "@" raw (RFC 3986 pchar)...
+        ("C/unicode(a)!/x.html", "C/unicode(a)!/x.html"),
+        ("!$&'()*,;=:@.html", "!$&'()*,;=:@.html"),
+        # ...but "+", which S3 reads as a space; "%" is data in a name, never an escape.
+        ("a&b<c>'\"#?%+.html", "a&b%3Cc%3E'%22%23%3F%25%2B.html"),
+        ("%28.html", "%2528.html"),
+        ("[x]{y}|^`\\.html", "%5Bx%5D%7By%7D%7C%5E%60%5C.html"),
         ("tab\there.html", "tab%09here.html"),
         ("new\nline.html", "new%0Aline.html"),
         ("café.html", "caf%C3%A9.html"),
@@ -104,11 +114,25 @@ def test_paths_are_percent_encoded(path: str, expected: str) -> None:
     assert encode_path(path) == expected
 
 
+# RFC 3986, appendix A: path-abempty = *( "/" segment ), segment = *pchar,
+# pchar = unreserved / pct-encoded / sub-delims / ":" / "@".
+RFC3986_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*")
+RAW_IN_PATH = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*,;=:@/")
+
+
 @given(st.text(min_size=1))
-def test_encoding_round_trips_and_leaves_only_safe_characters(name: str) -> None:
+def test_encoding_round_trips_with_the_least_encoding(name: str) -> None:
     encoded = encode_path(name)
     assert unquote_to_bytes(encoded) == name.encode("utf-8", "surrogateescape")
-    assert all(c.isascii() and (c.isalnum() or c in "-._~/%") for c in encoded)
+    assert RFC3986_PATH.fullmatch(encoded)
+    # Least: no escape of a character a path may hold raw ("+" alone is escaped, for S3).
+    escaped = {chr(int(hex_, 16)) for hex_ in re.findall(r"%([0-9A-F]{2})", encoded)}
+    assert not escaped & RAW_IN_PATH
+    assert "+" not in encoded
+    # A loc written again reads the same: an already encoded path is never encoded twice.
+    assert encode_uri_part(encoded) == encoded
+    # And its key is the key of the path as a reader's link spells it.
+    assert url_key("https://e.com/" + encoded) == url_key("https://e.com/" + path_key(encoded))
 
 
 @pytest.mark.parametrize(
@@ -125,6 +149,54 @@ def test_encoding_round_trips_and_leaves_only_safe_characters(name: str) -> None
 )
 def test_uri_text_encoding_keeps_valid_escapes(text: str, expected: str) -> None:
     assert encode_uri_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A URL list's spelling is kept: sub-delims raw or escaped, as given (RFC 3986
+        # 6.2.2.2 makes only unreserved characters' escapes equivalent)...
+        ("https://e.com/a(b)!/", "https://e.com/a(b)!/"),
+        ("https://e.com/a%28b%29%21/", "https://e.com/a%28b%29%21/"),
+        ("https://e.com/a%2bb+c", "https://e.com/a%2Bb+c"),
+        ("https://e.com/x;y=1,z", "https://e.com/x;y=1,z"),
+        # ...already encoded text is never encoded again, and unreserved escapes decoded.
+        ("https://e.com/caf%C3%A9/%7Euser/%2D", "https://e.com/caf%C3%A9/~user/-"),
+        ("https://e.com/[x]", "https://e.com/%5Bx%5D"),
+    ],
+)
+def test_a_url_lists_spelling_is_kept_but_for_unreserved_escapes(text: str, expected: str) -> None:
+    assert encode_uri_text(text) == expected
+    assert encode_uri_text(expected) == expected
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        # A canonical written with escapes names the page its raw spelling names: every
+        # static host serves one file at both (RFC 3986 calls them two URLs).
+        ("https://e.com/C/a%28b%29%21/", "https://e.com/C/a(b)!/"),
+        ("https://e.com/tags/c%2B%2B/", "https://e.com/tags/c++/"),
+        ("https://e.com/a%3Ab%40c%3D", "https://e.com/a:b@c="),
+        ("https://e.com/a%28b%29.html", "https://e.com/a(b)"),
+    ],
+)
+def test_escaped_delimiters_in_a_path_name_the_same_page(one: str, other: str) -> None:
+    assert url_key(one) == url_key(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("https://e.com/a%2Fb", "https://e.com/a/b"),  # "/" is structure, not data
+        ("https://e.com/a%2528", "https://e.com/a("),  # decoded once, never twice
+        ("https://e.com/a%3Fb", "https://e.com/a?b"),
+        ("https://e.com/a%23b", "https://e.com/a#b"),
+        ("https://e.com/?a=%26", "https://e.com/?a=&"),  # a query's delimiters are its own
+    ],
+)
+def test_other_escapes_name_other_urls(one: str, other: str) -> None:
+    assert url_key(one) != url_key(other)
 
 
 def test_page_url_joins_base_and_encoded_path() -> None:

@@ -317,7 +317,9 @@ def test_reports_skipped_pages_as_annotations_and_in_the_summary(project: Projec
     summary = run.summary
     assert "### sitemill: 3 URLs in 1 file" in summary
     assert "- Entry file: `sitemap.xml` (lastmod from git)" in summary
-    assert "Skipped 2 pages:" in summary
+    # 404.html too: counted, not annotated (every site has one)
+    assert "Skipped 3 pages:" in summary
+    assert "| excluded | 1 |" in summary
     assert "| noindex | 1 |" in summary
     assert "| robots.txt | 1 |" in summary
     assert f"Committed `{head(project.remote)[:12]}` to `main`: `sitemap.xml`" in summary
@@ -912,8 +914,9 @@ CHECKED_PAGES: dict[str | bytes, str | bytes | None] = {
     "posts/page/2/index.html": page(
         "Posts", '<link rel="canonical" href="https://example.com/posts/">'
     ),
-    # the Jinja macro file pydata-sphinx-theme ships in every site
-    "_static/webpack-macros.html": MACRO_FILE,
+    # the Jinja macro file pydata-sphinx-theme ships (in _static/, a built-in exclude), copied
+    # where no built-in exclude leaves it out
+    "layouts/macros.html": MACRO_FILE,
     "google0123456789abcdef.html": "google-site-verification: google0123456789abcdef.html",
     "node_modules/pkg/README.html": page("A package's readme"),
     # a wrong site URL in the generator's config
@@ -938,12 +941,10 @@ def test_page_checks_are_counted_annotated_and_warned(project: Project) -> None:
         'exclude = ["**/node_modules/**"]',
     ]
     assert sorted(warnings[2:]) == [
-        "::warning file=_static/webpack-macros.html,title=sitemill skipped this page::"
-        "not in the sitemap: not a page (not an HTML document)",
         "::warning file=drafts/wip.html,title=sitemill skipped this page::"
         "not in the sitemap: robots.txt (disallowed for User-agent: *)",
-        "::warning file=google0123456789abcdef.html,title=sitemill skipped this page::"
-        "not in the sitemap: excluded (search-engine verification file)",
+        "::warning file=layouts/macros.html,title=sitemill skipped this page::"
+        "not in the sitemap: not a page (not an HTML document)",
         "::warning file=old/index.html,title=sitemill skipped this page::"
         "not in the sitemap: redirect (meta refresh to ../)",
         "::warning file=posts/page/2/index.html,title=sitemill skipped this page::"
@@ -953,12 +954,14 @@ def test_page_checks_are_counted_annotated_and_warned(project: Project) -> None:
     ]
     assert run.outputs["url-count"] == "6"
     summary = run.summary
-    assert "Skipped 6 pages:" in summary
+    assert "Skipped 7 pages:" in summary
     rows = [line for line in summary.splitlines() if line.startswith("| ")]
     assert rows == [
         "| reason | pages | why |",
         "| --- | ---: | --- |",
-        "| excluded | 1 | a `[[rules]]` exclude, or a search-engine verification file |",
+        # the project's 404.html and the verification file: counted, never annotated
+        "| excluded | 2 | a 404 page, a `_static/` theme asset, a search-engine verification file, "
+        "or a `[[rules]]` exclude |",
         "| not a page | 1 | an .html file that is no HTML document (a template, a macro file) |",
         "| robots.txt | 1 | the site's robots.txt disallows it (`respect-robots-txt`) |",
         "| noindex | 1 | its robots meta tag says noindex (`respect-noindex`) |",
@@ -972,7 +975,7 @@ def test_page_checks_are_counted_annotated_and_warned(project: Project) -> None:
         'third-party files? exclude them with exclude = \\["\\*\\*/node\\_modules/\\*\\*"\\]'
     ) in summary
     assert "e.g. guide.html names https://old.example/guide.html: check" in summary
-    assert summary.index("[!WARNING]") < summary.index("Skipped 6 pages")
+    assert summary.index("[!WARNING]") < summary.index("Skipped 7 pages")
 
 
 def test_respect_redirects_and_respect_canonical_inputs(project: Project) -> None:

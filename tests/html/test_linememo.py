@@ -14,12 +14,19 @@ from hypothesis import strategies as st
 
 import timing
 from sitemill.html import linememo, reduction
-from sitemill.html.fingerprint import LineMemo, fingerprint_html, reduce_html
+from sitemill.html.fingerprint import (
+    FINGERPRINT_VERSION,
+    LineMemo,
+    fingerprint_html,
+    reduce_html,
+)
 
 # Pages of any length read line by line (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("every_page_by_lines")
 
 
+# The key of the main scope's lines in a memo: fingerprint version 3's (html.reduction).
+SCOPE = (FINGERPRINT_VERSION, True)
 SHARED = LineMemo()  # across examples too: lines of other pages are found in it
 
 PIECES = st.sampled_from(
@@ -34,6 +41,10 @@ PIECES = st.sampled_from(
         *("&nbsp;", "&", "\x00", "\x01", "\x02", "\x03", "\xa0", "é", "\t", "<noscript>"),
         *("<template>", "</template>", "<main", "<article\n", "\n>", "href\n=\n'", "role="),
         *("\udcff", "\udce2\udc82", "\udcf0\udc9f\udc98", "\ufeff"),  # (bytes not UTF-8)
+        # Fingerprint version 3's furniture (html.scope3), inside the region and out.
+        *("<nav>", "</nav>", "<aside class=x>", "</aside>", "<header>", "</header>"),
+        *("<footer>", "</footer>", "<div role=navigation>", "<p role='search'>", "</p>"),
+        *("Last updated on 2024-01-02", "<a href=https://x/commit/1>", "<a href=./x/>"),
     ]
 )
 
@@ -47,6 +58,7 @@ def in_order(data: bytes, main: bool) -> str:
     never a tag replaced on its own (flat_start, html.firstpass)."""
     with (
         mock.patch("sitemill.html.reduction.flat_start", return_value=None),
+        mock.patch("sitemill.html.scope3.flat_start", return_value=None),
         mock.patch("sitemill.html.reduction.first_pass", return_value=None),
     ):
         return reduce_html(data, main=main, memo=LineMemo())
@@ -91,7 +103,7 @@ def test_versions_of_a_page_share_their_lines() -> None:
     memo = LineMemo()
     for data in VERSIONS:
         assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
-    table = memo.tables(True)[0]
+    table = memo.tables(SCOPE)[0]
     assert b"<p>One.</p>" in table and b"<!-- a comment" in table  # closed; open
     assert table[b"<!-- a comment"] == ""  # left open: reduced with the line after it
     known = len(table)
@@ -123,7 +135,7 @@ def test_a_role_main_page_is_read_in_order() -> None:
     memo = LineMemo()
     assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
     assert "Menu" not in reduce_html(data, memo=memo)
-    assert b"<div role=main>" not in memo.tables(True)[0]
+    assert b"<div role=main>" not in memo.tables(SCOPE)[0]
 
 
 @pytest.mark.parametrize(
@@ -162,14 +174,14 @@ def test_it_starts_over_past_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     for number in range(50):
         data = page(f"<p>Page {number}.</p>|" * 10)
         assert reduce_html(data, memo=memo) == reduce_html(data)
-    assert sum(map(len, memo.tables(True)[0])) < 2_000
+    assert sum(map(len, memo.tables(SCOPE)[0])) < 2_000
 
 
 def test_a_memo_pickles_empty() -> None:
     memo = LineMemo()
     reduce_html(VERSIONS[0], memo=memo)
     copy = pickle.loads(pickle.dumps(memo))
-    assert memo.tables(True)[0] and not copy.tables(True)[0]
+    assert memo.tables(SCOPE)[0] and not copy.tables(SCOPE)[0]
     assert len(pickle.dumps(memo)) < 200
 
 
@@ -200,6 +212,6 @@ def test_a_page_of_a_few_lines_is_read_whole(monkeypatch: pytest.MonkeyPatch) ->
 
     for data in (stub, minified):
         assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
-    assert not memo.tables(True)[0]  # nothing for the memo: no line of theirs recurs
+    assert not memo.tables(SCOPE)[0]  # nothing for the memo: no line of theirs recurs
     assert reduce_html(VERSIONS[0], memo=memo) == reduce_html(VERSIONS[0])
-    assert memo.tables(True)[0]  # (a page of lines is read line by line)
+    assert memo.tables(SCOPE)[0]  # (a page of lines is read line by line)

@@ -253,3 +253,20 @@ def test_sitemill_indexnow_sends_no_url_a_public_state_does_not_list(
     out = capsys.readouterr().out
     assert "dry run: nothing was sent (1 URL(s) pending)" in out
     assert f"changed: {BASE}a.html" in out
+
+
+def test_the_indexnow_command_lists_a_public_state_in_the_style_auto_decided(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "clean"
+    site.mkdir()
+    for n in range(12):  # x.html declaring x: auto lists the site in the clean style
+        write(site, f"p{n}.html", f"words {n}", head=f'<link rel="canonical" href="{BASE}p{n}">')
+    assert run(site, None).url_style is not None
+    write(site, "p1.html", "an edit", head=f'<link rel="canonical" href="{BASE}p1">')
+    report = run(site, None)
+    assert report.indexnow is not None and report.indexnow.urls == {f"{BASE}p1": "changed"}
+    capsys.readouterr()
+    assert main(["indexnow", str(site), "--base-url", BASE, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert f"changed: {BASE}p1" in out and "(1 URL(s) pending)" in out

@@ -82,7 +82,16 @@ SITE: dict[str, bytes] = {
     ),
     "café/index.html": page("Café", '<link rel="canonical" href="https://EXAMPLE.com/caf%c3%a9/">'),
     "elsewhere.html": page("Moved", '<link rel="canonical" href="https://other.example.org/x/">'),
+    # A Sphinx theme's assets under _static/ (its macros, a PDF of its own): never pages.
     "_static/webpack-macros.html": JINJA_MACROS,
+    "_static/theme-guide.pdf": b"%PDF-1.4\n",
+    # The same macros copied anywhere else: read, and no HTML document.
+    "theme/macros.html": JINJA_MACROS,
+    # The 404 page as Gatsby and Next.js write it, and a language's own.
+    "404/index.html": page("Not found"),
+    "fr/404.html": page("Introuvable"),
+    # Gatsby keeps ( ) ! in a path raw, as RFC 3986 allows: so does the sitemap.
+    "C/unicode(a)!/index.html": page("Unicode", '<link rel="canonical" href="/C/unicode(a)!/">'),
     VERIFICATION: f"google-site-verification: {VERIFICATION}".encode(),
     "node_modules/pkg/index.html": page("pkg README"),
     "draft.html": page("Draft", '<meta name="robots" content="noindex, nofollow">'),
@@ -104,29 +113,32 @@ EXPECTED_URLS = {
         "node_modules/pkg/",
         "big.html",
         "manual.pdf",
+        "C/unicode(a)!/",
     )
 }
 EXPECTED_SKIPS = {
     SkipReason.REDIRECT: 1,  # index.html
     SkipReason.NOINDEX: 2,  # old/ (Hugo's alias says noindex first), draft.html
     SkipReason.CANONICAL: 1,  # blog/page/2/
-    SkipReason.NOT_A_PAGE: 1,  # _static/webpack-macros.html
-    SkipReason.EXCLUDED: 1,  # the verification file
+    SkipReason.NOT_A_PAGE: 1,  # theme/macros.html
+    # the verification file, the two 404 pages, the two files under _static/
+    SkipReason.EXCLUDED: 5,
     SkipReason.ROBOTS_TXT: 1,  # private/a.html
 }
 # The HTML pages whose heads the pipeline looks at: robots.txt leaves them in, and they are
-# no verification file. Each costs one ranged GET when its ETag is new.
+# no built-in exclude. Each costs one ranged GET when its ETag is new.
+BUILTIN_EXCLUDES = (VERIFICATION, "404/index.html", "fr/404.html", "_static/webpack-macros.html")
 HEADS = sorted(
     path
     for path in SITE
-    if path.endswith(".html") and not path.startswith("private/") and path != VERIFICATION
+    if path.endswith(".html") and not path.startswith("private/") and path not in BUILTIN_EXCLUDES
 )
 # What the state remembers by ETag alone: those pages the sitemap leaves out.
 LEFT_OUT = {
     "index.html": SkipReason.REDIRECT,
     "old/index.html": SkipReason.NOINDEX,
     "draft.html": SkipReason.NOINDEX,
-    "_static/webpack-macros.html": SkipReason.NOT_A_PAGE,
+    "theme/macros.html": SkipReason.NOT_A_PAGE,
     "blog/page/2/index.html": SkipReason.CANONICAL,
 }
 LISTED_HEADS = [path for path in HEADS if path not in LEFT_OUT]
@@ -270,7 +282,7 @@ def test_tree_bucket_and_lambda_list_the_same_pages_for_the_same_reasons(
     assert result["status"] == "ok", result
     assert set(locs(live(s3, bucket="lambda-bucket"))) == EXPECTED_URLS
     assert result["skipped"] == {reason.value: count for reason, count in EXPECTED_SKIPS.items()}
-    assert (result["urls"], result["pages_read"], result["state"]) == (10, len(HEADS), "written")
+    assert (result["urls"], result["pages_read"], result["state"]) == (11, len(HEADS), "written")
     assert_xsd_valid(live(s3, bucket="lambda-bucket"))
 
 
@@ -283,7 +295,7 @@ def test_the_state_remembers_pages_left_out_by_etag_alone(site: Any) -> None:
         assert record.version == site.head_object(Bucket=BUCKET, Key=path)["ETag"], path
     etag = {path: site.head_object(Bucket=BUCKET, Key=path)["ETag"] for path in LEFT_OUT}
     # Pages left out by their own bytes: the verdict only, none of their facts' URLs.
-    for path in ("draft.html", "_static/webpack-macros.html"):
+    for path in ("draft.html", "theme/macros.html"):
         assert state.unlisted[etag[path]] == LEFT_OUT[path], path
     # A redirect stub to a listed page (Hugo's alias is noindex too): its refresh, which names
     # that listed page only (a canonical naming the stub is followed).
@@ -293,7 +305,7 @@ def test_the_state_remembers_pages_left_out_by_etag_alone(site: Any) -> None:
     # Left out by its canonical, which names a listed page: its facts (the gate needs them).
     assert state.unlisted[etag["blog/page/2/index.html"]].canonical == "/blog/"
     strings = set(json_strings(json.loads(gzip.decompress(data))))
-    for path in (*LEFT_OUT, "private/a.html", VERIFICATION):
+    for path in (*LEFT_OUT, "private/a.html", *BUILTIN_EXCLUDES, "_static/theme-guide.pdf"):
         named = {path, "/" + path, BASE + path, path.removesuffix("index.html")}
         assert not strings & named, path
     head = site.head_object(Bucket=BUCKET, Key=STATE_NAME)
@@ -593,7 +605,7 @@ def test_cli_prints_how_many_heads_it_read_and_remembered(
     out = capsys.readouterr().out
     assert f"page heads: {len(HEADS)} read, 0 remembered from the last run\n" in out
     assert (
-        "skipped: excluded 1, not a page 1, robots.txt 1, noindex 2, redirect 1, canonical 1\n"
+        "skipped: excluded 5, not a page 1, robots.txt 1, noindex 2, redirect 1, canonical 1\n"
         in out
     )
     assert main(argv) == 0

@@ -38,6 +38,17 @@ def test_default_include_and_builtin_excludes(make_site: SiteMaker) -> None:
             "doc.pdf": b"%PDF",
             "style.css": "x",
             "404.html": page(),
+            # The 404 page in every spelling, at any depth (Gatsby and Next.js: 404/index.html).
+            "404/index.html": page(),
+            "fr/404.htm": page(),
+            "fr/404/index.htm": page(),
+            # Sphinx's theme assets: a theme's PDF and HTML under _static/, at any depth.
+            "_static/theme.pdf": b"%PDF",
+            "v2/_static/x.html": page(),
+            # Not the 404 page, nor _static/: listed.
+            "x404.html": page(),
+            "404/more.html": page(),
+            "my_static/y.pdf": b"%PDF",
             ".hidden.html": page(),
             ".git/x.html": page(),
             "a/.secret/x.html": page(),
@@ -45,15 +56,23 @@ def test_default_include_and_builtin_excludes(make_site: SiteMaker) -> None:
             "sitemap.xml": "old",
         }
     )
-    sink, _ = build(site)
+    sink, report = build(site)
     # sorted walk: names ordered by their bytes, depth first
     assert locs(sink) == [
+        f"{BASE_URL}404/more.html",
         f"{BASE_URL}a/b.html",
         f"{BASE_URL}a/",
         f"{BASE_URL}doc.pdf",
         f"{BASE_URL}",
+        f"{BASE_URL}my_static/y.pdf",
+        f"{BASE_URL}x404.html",
     ]
     assert_xsd_valid(sink.files["sitemap.xml"])
+    # The 404 pages and the theme assets are counted; dot-files and own outputs are not.
+    assert report.skipped == {SkipReason.EXCLUDED: 6}
+    details = sorted((skip.path, skip.detail) for skip in report.skips)
+    assert details[0] == ("404.html", "the 404 page")
+    assert ("v2/_static/x.html", "a theme asset under _static/") in details
 
 
 def test_lastmod_from_mtime(make_site: SiteMaker) -> None:
@@ -225,7 +244,10 @@ def test_odd_file_names_give_valid_escaped_output(make_site: SiteMaker) -> None:
     sink, _ = build(site)
     found = locs(sink)
     assert len(found) == len(ODD_NAMES) + 1
-    assert f"{BASE_URL}a%20%26%20b.html" in found
+    # The least encoding: "&" stays raw in the URL ("&amp;" in XML), "+" is "%2B" (S3).
+    assert f"{BASE_URL}a%20&amp;%20b.html" in found
+    assert f"{BASE_URL}plus%2Bsign.html" in found
+    assert f"{BASE_URL}percent%2541.html" in found
     assert f"{BASE_URL}raw/latin1-%E9.html" in found
     assert f"{BASE_URL}new%0Aline.html" in found
     assert_xsd_valid(sink.files["sitemap.xml"])

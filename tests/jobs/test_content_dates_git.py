@@ -153,10 +153,11 @@ def test_the_sites_furniture_moves_no_date(tmp_path: Path) -> None:
         for name, text in articles.items()
     }
     upgraded["p1.html"] = upgraded["p1.html"].replace("Article 1.", "Article 1, edited.")
-    # A page without a main region is fingerprinted whole, as before: its footer counts.
+    # A page without a main region is fingerprinted whole but its page-level furniture (a
+    # footer: fingerprint version 3), so its footer's year moves no date; its text does.
     upgraded["plain.html"] = "<html><body><p>Plain.</p><footer>2025</footer></body></html>"
     commit(repo, {**upgraded}, T2)
-    commit(repo, {"plain.html": "<html><body><p>Plain.</p><footer>2026</footer></body></html>"}, T3)
+    commit(repo, {"plain.html": "<html><body><p>Plain!</p><footer>2026</footer></body></html>"}, T3)
     dates, _ = build(repo)
     assert dates == {
         "p0.html": w3c(T1),

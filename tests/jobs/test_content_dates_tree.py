@@ -1,6 +1,7 @@
 """Content dates on a tree that git does not date: a CI build folder rebuilt from scratch keeps
-its dates (new mtimes, new asset names), an edited page moves only its own date, and a
-"Last updated on" footer is left out with fingerprint_ignore."""
+its dates (new mtimes, new asset names), an edited page moves only its own date, a
+build stamp is left out with fingerprint_ignore, and a "Last updated on" footer without being
+told (fingerprint version 3: a self-date in a page-level footer)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def render(title: str, text: str, build: str, updated: str = "2024-01-01") -> by
         f'  <link rel="stylesheet" href="/css/site.{build}a1f.css">\n'
         f'  <script src="/js/app.{build}.js"></script>\n</head>\n<body>\n'
         f'  <h1>{title}</h1>\n  <p>{text}</p>\n  <img src="/img/logo.png?v={build}">\n'
-        f"  <footer>Last updated on {updated}</footer>\n</body>\n</html>\n"
+        f"  <p>Built {updated}</p>\n  <footer>Last updated on {updated}</footer>\n"
+        "</body>\n</html>\n"
     ).encode()
 
 
@@ -106,8 +108,8 @@ def test_a_last_updated_footer_moves_dates_unless_ignored(tmp_path: Path) -> Non
     run(site, out)
     build_site(site, "2", T2, updated="2024-05-05")
     run(site, out)
-    assert lastmods(out)["a/"] == W2  # the footer is text a reader sees
-    footer = {"fingerprint_ignore": [r"Last updated on [0-9-]+"]}
+    assert lastmods(out)["a/"] == W2  # the build stamp is text a reader sees
+    footer = {"fingerprint_ignore": [r"Built [0-9-]+"]}
     ignored_out = tmp_path / "ignored"
     build_site(site, "1", T1)
     run(site, ignored_out, **footer)

@@ -53,6 +53,13 @@ SAME = [
     ("https://example.com/a/c", "https://example.com/a/b/%2e%2e/c"),
     ("https://example.com/a/", "https://user:pw@example.com/a/"),
     ("https://[::1]/", "https://[::1]:443/"),
+    # A path's delimiters, raw or escaped: one file on every static host (urls.path_key).
+    ("https://example.com/a(b)!/", "https://example.com/a%28b%29%21/"),
+    ("https://example.com/c++/", "https://example.com/c%2b%2B/"),
+    (
+        "https://example.com/a:b@c;d=e,f&g$h'i*",
+        "https://example.com/a%3Ab%40c%3Bd%3De%2Cf%26g%24h%27i%2A",
+    ),
 ]
 DIFFERENT = [
     ("https://example.com/a/", "http://example.com/a/"),
@@ -68,6 +75,8 @@ DIFFERENT = [
     ("https://example.com/.html", "https://example.com/"),  # a file named ".html"
     ("https://example.com/a/.htm", "https://example.com/a/"),
     ("https://example.com/a/..b", "https://example.com/"),  # not a dot segment
+    ("https://example.com/a%2528", "https://example.com/a("),  # "%25" is a "%" of the name
+    ("https://example.com/a?b=%26", "https://example.com/a?b=&"),  # a query keeps its escapes
 ]
 
 
@@ -195,7 +204,9 @@ BASES = [
 ]
 _SEGMENT_CHARS = st.characters(
     blacklist_characters="/\x00", blacklist_categories=("Cs",)
-) | st.sampled_from(["\udcff", "\udc80", "%", "#", "?", "~", ".", " "])
+) | st.sampled_from(
+    ["\udcff", "\udc80", "%", "#", "?", "~", ".", " ", "(", ")", "!", "+", ":", "@", "&", "="]
+)
 _SEGMENT = st.text(_SEGMENT_CHARS, min_size=1, max_size=8).filter(lambda s: s not in {".", ".."})
 _NAME = _SEGMENT | st.sampled_from(
     ["index.html", "index.htm", ".html", ".htm", "a.html", "a.htm", "a.HTML", "a.pdf", "..html"]
@@ -430,6 +441,36 @@ def test_a_self_canonical_is_the_page_itself(href: str) -> None:
     assert offer(checks, "a/index.html", href) == ["https://example.com/docs/a/"]
     assert checks.gate is not None
     assert checks.gate.counts.off_site == checks.gate.counts.unlisted == 0
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "https://example.com/docs/C/unicode(a)!/",  # Gatsby writes them raw
+        "/docs/C/unicode(a)!/",
+        "/docs/C/unicode%28a%29%21/",  # escaped: the same file on every static host
+        "https://example.com/docs/C/unicode%28a%29!/index.html",
+    ],
+)
+def test_a_self_canonical_with_delimiters_in_its_path_is_the_page_itself(href: str) -> None:
+    checks = checks_for()
+    listed = offer(checks, "C/unicode(a)!/index.html", href)
+    assert listed == ["https://example.com/docs/C/unicode(a)!/"]
+    assert checks.gate is not None
+    assert checks.gate.counts.off_site == checks.gate.counts.unlisted == 0
+
+
+def test_a_copy_naming_an_escaped_spelling_of_a_listed_page_is_left_out() -> None:
+    checks = checks_for()
+    # "+" is the one delimiter a loc escapes (S3 reads a raw "+" as a space)...
+    assert offer(checks, "c++.html", None) == ["https://example.com/docs/c%2B%2B.html"]
+    # ...and copies naming it either way are copies of it.
+    assert offer(checks, "v1/c++.html", "/docs/c%2B%2B.html") == []
+    assert offer(checks, "v2/c++.html", "https://example.com/docs/c++") == []
+    assert offer(checks, "v3/a(b).html", "/docs/a%28b%29.html") == []  # waits for a(b)
+    assert offer(checks, "a(b).html", "a(b).html") == ["https://example.com/docs/a(b).html"]
+    assert list(checks.finish()) == []
+    assert checks.tally.counts == {SkipReason.CANONICAL: 3}
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
-"""Pages whose canonicals are written in another url_style than the run's: the summary says
-which style matches (a site with clean canonicals, /a/b, built with the default directory
-style lists /a/b.html, a URL that differs from every canonical)."""
+"""Pages whose canonicals are written in another url_style than the one the configuration
+sets: the summary says which style matches (a site with clean canonicals, /a/b, built with
+url_style = "directory" lists /a/b.html, a URL that differs from every canonical). With
+"auto", the default, the canonicals choose the style: nothing to say."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def page(canonical: str) -> str:
 
 
 def hints(tmp_path: Path, files: dict[str, str], **values: Any) -> list[str]:
-    config = load_config({"base_url": BASE, "lastmod": "none", **values})
+    config = load_config({"base_url": BASE, "lastmod": "none", "url_style": "directory", **values})
     report = build_from_tree(config, write_site(tmp_path / "site", files), MemorySink())
     return [line for line in report.warnings if "url_style" in line]
 
@@ -43,6 +44,14 @@ def test_clean_canonicals_on_a_directory_build_suggest_clean(tmp_path: Path) -> 
     assert "(only 0 as listed)" in line
     assert "posts/post-0.html declares https://example.com/posts/post-0, listed as " in line
     assert 'set url_style = "clean"' in line
+
+
+def test_auto_says_nothing_it_lists_what_the_canonicals_say(tmp_path: Path) -> None:
+    config = load_config({"base_url": BASE, "lastmod": "none"})
+    sink = MemorySink()
+    report = build_from_tree(config, write_site(tmp_path / "site", CLEAN_CANONICALS), sink)
+    assert [line for line in report.warnings if "url_style" in line] == []
+    assert "<loc>https://example.com/posts/post-0</loc>" in sink.files["sitemap.xml"].decode()
 
 
 def test_the_matching_style_says_nothing(tmp_path: Path) -> None:

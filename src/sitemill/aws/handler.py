@@ -29,7 +29,7 @@ from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
 from sitemill.report import Report, summary_counts
-from sitemill.rules import is_candidate
+from sitemill.rules import builtin_exclusion, is_candidate
 from sitemill.sources.s3 import normalize_prefix
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -230,7 +230,7 @@ def _rebuild(
 def _affects_sitemaps(config: Config, path: str) -> bool:
     if path == ROBOTS_TXT:
         return config.respect_robots_txt
-    return is_candidate(config, path)
+    return is_candidate(config, path) and builtin_exclusion(path) is None
 
 
 def _choose_bucket(trigger: Trigger, settings: LambdaSettings, selection: Selection) -> str | None:

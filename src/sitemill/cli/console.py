@@ -14,6 +14,7 @@ from sitemill.report import (
     heads_line,
     requests_line,
     shards_line,
+    style_line,
 )
 
 
@@ -74,7 +75,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
 # report.dates keys (sitemill.state.dating.DateReason values): a date kept, or moved and why.
 def write_counts(report: Report, stream: TextIO) -> None:
     """The lines on page heads read and on dates, where there is something to say."""
-    lines = (heads_line, dates_line, extensions_line, shards_line, requests_line)
+    lines = (style_line, heads_line, dates_line, extensions_line, shards_line, requests_line)
     for line in (describe(report) for describe in lines):
         if line:
             stream.write(f"{line}\n")

@@ -91,7 +91,7 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_FILE_NAME})")
     group.add_argument("--include", action="append", metavar="GLOB", help="pages to list (repeat)")
     group.add_argument("--exclude", action="append", metavar="GLOB", help="paths to leave out")
-    group.add_argument("--url-style", choices=["directory", "clean", "file"])
+    group.add_argument("--url-style", choices=["auto", "directory", "clean", "file"])
     group.add_argument("--lastmod", choices=["git", "mtime", "none"])
     group.add_argument("--lastmod-precision", choices=["datetime", "date"])
     group.add_argument("--format", choices=["xml", "txt"])

@@ -86,7 +86,7 @@ class Config:
     base_url: str
     include: tuple[Glob, ...] = ()  # empty: the source's default (DEFAULT_INCLUDE for files)
     exclude: tuple[Glob, ...] = ()
-    url_style: UrlStyle = UrlStyle.DIRECTORY
+    url_style: UrlStyle = UrlStyle.AUTO  # settled by each run (sitemill.listing.autostyle)
     lastmod: LastmodMode | None = None  # None: git inside a work tree, else mtime
     lastmod_precision: Precision = Precision.DATETIME
     rules: tuple[Rule, ...] = ()

@@ -11,9 +11,11 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TextIO
 
+from sitemill.entries import SkipReason
 from sitemill.errors import SinkError
 from sitemill.messages import register_secret, shown
 from sitemill.report import Report
+from sitemill.rules import BUILTIN_EXCLUSIONS
 
 
 def escape_data(text: str) -> str:
@@ -42,8 +44,11 @@ def mask_secret(value: str) -> list[str]:
 
 
 def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:
-    """A ``::warning file=…::`` per skipped page, paths relative to the workspace."""
+    """A ``::warning file=…::`` per skipped page, paths relative to the workspace; none for
+    the built-in excludes (every site has a 404 page: the summary counts it)."""
     for skip in report.skips:
+        if skip.reason is SkipReason.EXCLUDED and skip.detail in BUILTIN_EXCLUSIONS:
+            continue
         detail = f" ({skip.detail})" if skip.detail else ""
         yield workflow_command(
             "warning",

@@ -11,7 +11,7 @@ from sitemill.entries import SkipReason
 from sitemill.github.push import Published
 from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.messages import shown
-from sitemill.report import Report, dates_line, extensions_line, shards_line
+from sitemill.report import Report, dates_line, extensions_line, shards_line, style_line
 from sitemill.state.pending import KINDS
 
 # The runner shows only a few annotations per step; the summary has the full counts.
@@ -19,7 +19,8 @@ MAX_FILES_LISTED: Final = 20
 _BACKTICKS: Final = re.compile(r"`+")
 # What each reason means, in the words of the Action's inputs (README, "Which pages are listed").
 SKIP_REASONS: Final = {
-    SkipReason.EXCLUDED: "a `[[rules]]` exclude, or a search-engine verification file",
+    SkipReason.EXCLUDED: "a 404 page, a `_static/` theme asset, a search-engine verification "
+    "file, or a `[[rules]]` exclude",
     SkipReason.NOT_A_PAGE: "an .html file that is no HTML document (a template, a macro file)",
     SkipReason.ROBOTS_TXT: "the site's robots.txt disallows it (`respect-robots-txt`)",
     SkipReason.NOINDEX: "its robots meta tag says noindex (`respect-noindex`)",
@@ -65,6 +66,8 @@ def render_summary(
     for extra in (extensions_line(report), dates_line(report), shards_line(report)):
         if extra:
             lines.insert(3, f"- {extra}")
+    if report.url_style is not None:  # (what auto decided, and why)
+        lines.insert(3, f"- {markdown_text(style_line(report))}")
     if report.indexnow is not None:
         lines[-1:-1] = [f"- {indexnow_line(report.indexnow)}"]
     for warning in dict.fromkeys(warnings):

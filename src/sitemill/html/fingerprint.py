@@ -27,6 +27,7 @@ __all__ = [
     "fingerprint_file",
     "fingerprint_html",
     "fingerprint_key",
+    "page_url",
     "reduce_html",
 ]
 
@@ -34,9 +35,11 @@ __all__ = [
 # is compared by that version's fingerprint (EARLIER_VERSIONS can still be computed), so no
 # date moves because sitemill was upgraded. The golden values pinned in
 # tests/html/test_fingerprint.py fail first when the algorithm changes.
-# 1: every tag a word boundary. 2: the tags of inline elements are not.
-FINGERPRINT_VERSION: Final = 2
-EARLIER_VERSIONS: Final = frozenset({1})
+# 1: every tag a word boundary. 2: the tags of inline elements are not. 3: furniture left
+# out inside the main region too, one article narrowed to, self-dates and empty descriptions
+# left out, targets resolved from the page's URL (html.scope3, html.targets).
+FINGERPRINT_VERSION: Final = 3
+EARLIER_VERSIONS: Final = frozenset({1, 2})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
 # Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
@@ -59,6 +62,7 @@ def fingerprint_html(
     *,
     main: bool = True,
     memo: LineMemo | None = None,
+    url: str = "",
 ) -> str:
     """The fingerprint of an HTML page: a hash of what a reader sees.
 
@@ -70,12 +74,15 @@ def fingerprint_html(
     The tags of inline elements (``<span>``, ``<code>``, ``<em>`` ...) separate no words; every
     other tag does. With ``main`` (``content_scope = "main"``), a page with a main region
     (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides its
-    title and description: navigation, headers, footers and sidebars outside it are furniture.
+    title and description: navigation, headers, footers and sidebars outside it are furniture;
+    from version 3 inside it too, and a page without one counts its body less its furniture
+    (html.scope3); self-dates and empty descriptions are left out, and link and image targets
+    are spelled as a reader follows them from ``url``, the page's URL (html.targets).
     ``version``: the algorithm of an earlier sitemill (EARLIER_VERSIONS), to compare with what
     a state of it remembers. ``memo``: lines of other pages or versions reduced before, which
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
-    reduction = reduce_html(data, ignore, version, main=main, memo=memo)
+    reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
     if memo is None:
         return _hashed(reduction)
     return memo.digest(reduction, _hashed)
@@ -93,17 +100,32 @@ def fingerprint_file(
     *,
     main: bool = True,
     memo: LineMemo | None = None,
+    base: str = "",
 ) -> str:
-    """The fingerprint of a file by its name: an HTML page's or its bytes'."""
+    """The fingerprint of a file by its name: an HTML page's or its bytes'. ``base``: the
+    site's base URL, which with ``path`` (the file's path in the site) makes the page's URL."""
     if path.lower().endswith(HTML_SUFFIXES):
-        return fingerprint_html(data, ignore, version, main=main, memo=memo)
+        url = page_url(base, path)
+        return fingerprint_html(data, ignore, version, main=main, memo=memo, url=url)
     return fingerprint_bytes(data)
 
 
-def fingerprint_key(version: int, main: bool, ignore: tuple[re.Pattern[str], ...]) -> str:
+def page_url(base: str, path: str) -> str:
+    """The URL a page's links are resolved from (version 3): the site's ``base`` URL and the
+    page's ``path`` in the site (a file's path, as a browser that opened it resolves them)."""
+    if not base:
+        return ""
+    return base.rstrip("/") + "/" + path.lstrip("/")
+
+
+def fingerprint_key(
+    version: int, main: bool, ignore: tuple[re.Pattern[str], ...], base: str = ""
+) -> str:
     """What a fingerprint depends on besides the bytes (the version, the scope, the ignore
-    patterns), as 32 hex digits: fingerprints remembered under another key do not compare."""
-    text = "\0".join((str(version), "main" if main else "body", *(p.pattern for p in ignore)))
+    patterns; from version 3, the site's ``base`` URL, which links to the site are resolved
+    with), as 32 hex digits: fingerprints remembered under another key do not compare."""
+    parts = (str(version), "main" if main else "body", *(p.pattern for p in ignore))
+    text = "\0".join((*parts, base) if version >= 3 else parts)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
@@ -114,8 +136,9 @@ def reduce_html(
     *,
     main: bool = True,
     memo: LineMemo | None = None,
+    url: str = "",
 ) -> str:
     """What fingerprint_html hashes: the page's text with its marked link and image targets;
     with ``main`` (version 2), only the title, the meta description and the main region
     (sitemill.html.regions) when the page has one."""
-    return reduction.reduce_html(data, ignore, version, main=main, memo=memo)
+    return reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)

@@ -16,6 +16,7 @@ from functools import cache
 from itertools import repeat
 from typing import Final
 
+from sitemill.html import scope3
 from sitemill.html.grammar import INLINE_ELEMENTS, TAGS_PATTERN
 from sitemill.html.regions import END_MARKERS, START_MARKERS, may_have_role_main
 
@@ -26,18 +27,25 @@ _BODY: Final = _INLINE
 _MAIN: Final = (
     _INLINE | START_MARKERS | {"/" + name: marker for name, marker in END_MARKERS.items()}
 )
+# Version 3 (html.scope3): markers for the furniture elements too.
+_MAIN3: Final = (
+    _INLINE
+    | scope3.START_MARKERS
+    | {"/" + name: marker for name, marker in scope3.END_MARKERS.items()}
+)
 
 
-def first_pass(text: str, *, main: bool) -> str | None:
-    """The first pass of ``text`` (see above), None where some element may have role=main."""
-    if main and may_have_role_main(text):
+def first_pass(text: str, *, main: bool, version: int = 2) -> str | None:
+    """The first pass of ``text`` (see above), None where some element may have role=main
+    (from ``version`` 3, or a furniture role: html.scope3)."""
+    if main and (may_have_role_main(text) if version < 3 else scope3.may_have_role(text)):
         return None
     parts = _tags().split(text)
     names = parts[1::2]
-    table = _MAIN if main else _BODY
+    table = (_MAIN if version < 3 else _MAIN3) if main else _BODY
     odd = {name for name in set(names) if name is not None and _unusual(name, table)}
     if odd:
-        table = table | {name: _replacement(name, main) for name in odd}
+        table = table | {name: _replacement(name, main, version) for name in odd}
     parts[1::2] = map(table.get, names, repeat(" "))
     return "".join(parts)
 
@@ -53,7 +61,7 @@ def _unusual(name: str, table: dict[str, str]) -> bool:
     return name not in table and not (name.isascii() and name.islower() and name[-1] != "=")
 
 
-def _replacement(name: str, main: bool) -> str:
+def _replacement(name: str, main: bool, version: int) -> str:
     """What the tag ``name`` (as grammar.TAGS_PATTERN captures it) becomes, when no element has
     role=main: NOT_TEXT's inline alternative wants a name of an inline element in ASCII of
     any case, followed by its end (not "="); _flat_main lower-cases the name of a start or
@@ -66,4 +74,6 @@ def _replacement(name: str, main: bool) -> str:
         return ""
     if not main:
         return " "
+    if version >= 3:
+        return (scope3.END_MARKERS if end else scope3.START_MARKERS).get(bare.lower(), " ")
     return (END_MARKERS if end else START_MARKERS).get(bare.lower(), " ")

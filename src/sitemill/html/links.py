@@ -12,7 +12,13 @@ from typing import Final
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from sitemill.errors import ConfigError
-from sitemill.urls import C0_OR_SPACE, encode_host, encode_uri_part, remove_dot_segments
+from sitemill.urls import (
+    C0_OR_SPACE,
+    encode_host,
+    encode_uri_part,
+    path_key,
+    remove_dot_segments,
+)
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 _INDEX_SUFFIXES: Final = ("/index.html", "/index.htm")
@@ -47,8 +53,9 @@ def _as_browsers_read(href: str) -> str:
 
 def url_key(url: str) -> str:
     """The URL in a form where two spellings of one page are equal: scheme and host lower
-    case, default port and fragment dropped, escapes normalized, ``index.html`` and the
-    ``.html`` of clean URLs removed. An unparsable URL is its own key."""
+    case, default port and fragment dropped, escapes normalized (a path's delimiters
+    decoded: ``%28`` is ``(``, see urls.path_key), ``index.html`` and the ``.html`` of clean
+    URLs removed. An unparsable URL is its own key."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -62,7 +69,7 @@ def url_key(url: str) -> str:
         return url
     if port is not None and port != _DEFAULT_PORTS.get(scheme):
         host = f"{host}:{port}"
-    path = strip_page_suffix(remove_dot_segments(path) or "/")
+    path = strip_page_suffix(path_key(remove_dot_segments(path)) or "/")
     return urlunsplit((scheme, host, path, query, ""))
 
 

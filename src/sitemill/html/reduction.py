@@ -4,7 +4,8 @@ The page is reduced to its title and body text, its meta description and the tar
 links and images, by a few regular-expression passes over the whole page (C speed, each
 linear: every construct that is still open where the page ends runs to the end, so no
 position is scanned twice). With ``main``, only the title, the description and the main region
-(html.regions) count, where the page has one.
+(html.regions) count, where the page has one; version 3 leaves the furniture out wherever it
+stands (html.scope3) and spells targets as a reader follows them (html.targets).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from functools import partial
 from typing import Final
 
+from sitemill.html import scope3, targets
 from sitemill.html.firstpass import first_pass
 from sitemill.html.furniture import NOTE_SIGNS, piece_notes, region_key, same_in_order
 from sitemill.html.grammar import NOT_TEXT
@@ -60,14 +62,16 @@ def reduce_html(
     *,
     main: bool,
     memo: LineMemo | None = None,
+    url: str = "",
 ) -> str:
     """What fingerprint_html hashes: the page's text with its marked link and image targets;
     with ``main`` (version 2), only the title, the meta description and the main region
-    (sitemill.html.regions) when the page has one. ``memo``: lines reduced before (the same
-    result, line by line: html.linememo)."""
+    (sitemill.html.regions) when the page has one; version 3 leaves the furniture out of it
+    (html.scope3) and spells targets as a reader follows them from ``url`` (html.targets).
+    ``memo``: lines reduced before (the same result, line by line: html.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
     if memo is not None and version >= 2 and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
-        reduced = _by_lines(raw, ignore, main, memo)
+        reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
             return reduced
     text = _ignored(raw.decode("utf-8", "replace"), ignore)
@@ -78,8 +82,19 @@ def reduce_html(
     for mark in REGION_MARKS:
         if mark in text:
             text = text.replace(mark, " ")
-    text = _rest(NOT_TEXT.sub(partial(_not_text, Structure() if main else None), text))
-    return _finished(text, main=main)
+    structure = (Structure() if version < 3 else scope3.Structure()) if main else None
+    text = _rest(NOT_TEXT.sub(partial(_not_text, structure), text))
+    if version < 3:
+        return _finished(text, main=main)
+    return _finished3(text, main=main, url=url)
+
+
+def _finished3(text: str, *, main: bool, url: str) -> str:
+    """_finished of version 3: its region (html.scope3) and targets (html.targets)."""
+    if targets.EMPTY_DESCRIPTION in text:
+        text = text.replace(targets.EMPTY_DESCRIPTION, " ")
+    text = _finished(scope3.select(text, descriptions) if main else text, main=False)
+    return targets.finished(text, url)
 
 
 def _finished(text: str, *, main: bool) -> str:
@@ -97,19 +112,26 @@ def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
 
 
 def _by_lines(
-    raw: bytes, ignore: tuple[re.Pattern[str], ...], main: bool, memo: LineMemo
+    raw: bytes,
+    ignore: tuple[re.Pattern[str], ...],
+    main: bool,
+    memo: LineMemo,
+    page: tuple[int, str],
 ) -> str | None:
     """The reduction line by line, each tag replaced on its own (flat_start): the same as in
-    order (regions.Structure) unless an element has role=main or the page's <main> and
-    </main> tags are not one of each, in that order (None: read it in order). A page whose
-    region, title and descriptions are those of a page reduced before is that page's."""
+    order (regions.Structure) unless an element has role=main (from version 3, a furniture
+    role) or the page's <main> and </main> tags are not one of each, in that order (None: read
+    it in order). A page whose region, title and descriptions are those of a page reduced
+    before is that page's. ``page``: the version and the page's URL (version 3's targets)."""
+    version, url = page
     if ignore:
         raw = _ignored(raw.decode("utf-8", "replace"), ignore).encode("utf-8", "surrogatepass")
     for mark in _MARK_BYTES:  # (MARK and REGION_MARKS: never in the text the passes read)
         if mark in raw:
             raw = raw.replace(mark, b" ")
+    passes = (_FLAT_MAIN if version < 3 else _FLAT_MAIN3) if main else _FLAT_BODY
     try:
-        lines = reduce_lines(raw, _FLAT_MAIN if main else _FLAT_BODY, memo, main)
+        lines = reduce_lines(raw, passes, memo, (version, main) if version >= 3 else main)
     except _InOrder:
         return None
     notes = lines.all_notes()
@@ -117,13 +139,19 @@ def _by_lines(
         return None
     key = region_key(lines, notes) if main else None
     if key is None:
-        return _finished(lines.text(), main=main)
-    reduced = memo.results.get(key)
+        if version < 3:
+            return _finished(lines.text(), main=main)
+        return _finished3(lines.text(), main=main, url=url)
+    page_key = key if version < 3 else ("3", url, *key)
+    reduced = memo.results.get(page_key)
     if reduced is None:
         # The key's pieces select as the page does (furniture.region_key): the title, the
         # descriptions and the region, with no navigation or footer to copy and scan.
-        reduced = _finished("".join(key[1:]), main=True)
-        memo.remember(key, reduced)
+        if version < 3:
+            reduced = _finished("".join(key[1:]), main=True)
+        else:
+            reduced = _finished3("".join(key[1:]), main=True, url=url)
+        memo.remember(page_key, reduced)
     return reduced
 
 
@@ -137,18 +165,24 @@ def _rest(text: str) -> str:
     return html.unescape(text)
 
 
-def _flat_main(found: re.Match[str]) -> str:
-    """_not_text with a marker where a main region may start or end (regions.flat_start)."""
+def _flat_main(found: re.Match[str], version: int = 2) -> str:
+    """_not_text with a marker where a main region may start or end (regions.flat_start;
+    from ``version`` 3, where furniture may: scope3.flat_start)."""
     if found.start("inline") >= 0:
         return ""
     name = found["start"]
     if name is not None:
-        replaced = flat_start(name.lower(), found[0])
+        if version < 3:
+            replaced = flat_start(name.lower(), found[0])
+        else:
+            replaced = scope3.flat_start(name.lower(), found[0])
         if replaced is None:
             raise _InOrder
         return replaced
     name = found["end"]
-    return " " if name is None else flat_end(name.lower())
+    if name is None:
+        return " "
+    return flat_end(name.lower()) if version < 3 else scope3.flat_end(name.lower())
 
 
 class _InOrder(Exception):
@@ -164,18 +198,21 @@ def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-def _first(main: bool, text: str) -> str:
+def _first(main: bool, version: int, text: str) -> str:
     """The first pass of a page read line by line: NOT_TEXT.sub with _flat_main (``main``)
     or _flat_body, by one split where no element may have role=main (html.firstpass)."""
-    first = first_pass(text, main=main)
-    return NOT_TEXT.sub(_flat_main if main else _flat_body, text) if first is None else first
+    first = first_pass(text, main=main, version=version)
+    if first is not None:
+        return first
+    return NOT_TEXT.sub(partial(_flat_main, version=version) if main else _flat_body, text)
 
 
-_FLAT_MAIN: Final = Passes(partial(_first, True), _rest, piece_notes, NOTE_SIGNS)
-_FLAT_BODY: Final = Passes(partial(_first, False), _rest, _no_notes)
+_FLAT_MAIN: Final = Passes(partial(_first, True, 2), _rest, piece_notes, NOTE_SIGNS)
+_FLAT_MAIN3: Final = Passes(partial(_first, True, 3), _rest, piece_notes, NOTE_SIGNS)
+_FLAT_BODY: Final = Passes(partial(_first, False, 2), _rest, _no_notes)
 
 
-def _not_text(structure: Structure | None, found: re.Match[str]) -> str:
+def _not_text(structure: Structure | scope3.Structure | None, found: re.Match[str]) -> str:
     """An inline element's tag is nothing; any other tag, comment or hidden element a space,
     or a marker where a main region starts or ends (``structure``, told each tag in order)."""
     if found.start("inline") >= 0:

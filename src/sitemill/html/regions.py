@@ -37,6 +37,7 @@ _ROLE_MAIN: Final = re.compile(
 )
 
 
+ROLE_MARKERS: Final = (_ROLE_START, _ROLE_END)
 START_MARKERS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITLE_START}
 END_MARKERS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
 
@@ -45,6 +46,11 @@ def may_have_role_main(text: str) -> bool:
     """Whether a start tag in ``text`` may have role=main as flat_start finds it ("ole" in
     the tag and _ROLE_MAIN in it), cheapest test first: False is sure, True may be wrong."""
     return "ole" in text and "role" in text.lower() and _ROLE_MAIN.search(text) is not None
+
+
+def has_role_main(tag: str) -> bool:
+    """Whether a start tag has role=main (the first token of its role)."""
+    return _ROLE_MAIN.search(tag) is not None
 
 
 def flat_start(name: str, tag: str) -> str | None:
@@ -116,17 +122,32 @@ class Structure:
         return " "
 
 
+TITLE_MARKERS: Final = (_TITLE_START, _TITLE_END)
+
+
+def region_of(text: str) -> tuple[int, int] | None:
+    """Where the main region of a marked ``text`` is: its first <main>, else its role=main
+    element, else its only <article> (None: none)."""
+    region = between(text, _MAIN_START, _MAIN_END) or between(text, _ROLE_START, _ROLE_END)
+    if region is None and text.count(_ARTICLE_START) == 1:
+        region = between(text, _ARTICLE_START, _ARTICLE_END)
+    return region
+
+
+def unmarked(text: str) -> str:
+    """``text`` with every marker a space."""
+    return _MARKERS.sub(" ", text)
+
+
 def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` when it has one; else ``text``; markers removed either way."""
     if REGION_MARKS[0] not in text:
         return text
-    region = _between(text, _MAIN_START, _MAIN_END) or _between(text, _ROLE_START, _ROLE_END)
-    if region is None and text.count(_ARTICLE_START) == 1:
-        region = _between(text, _ARTICLE_START, _ARTICLE_END)
+    region = region_of(text)
     if region is not None:
         start, end = region
-        title = _between(text, _TITLE_START, _TITLE_END)
+        title = between(text, _TITLE_START, _TITLE_END)
         outside = text[:start] + " " + text[end:]
         text = " ".join(
             (
@@ -138,7 +159,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
     return _MARKERS.sub(" ", text)
 
 
-def _between(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:
+def between(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:
     """Where the text between the first ``start_marker`` and the next ``end_marker`` (or
     the end of the text) is."""
     start = text.find(start_marker)

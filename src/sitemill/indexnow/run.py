@@ -21,6 +21,7 @@ from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key
 from sitemill.indexnow.pending import StatePending
 from sitemill.state.model import State
 from sitemill.state.pending import KINDS, MAX_PENDING
+from sitemill.styledecision import style_kept
 from sitemill.urls import page_url
 
 log = logging.getLogger(__name__)
@@ -150,9 +151,9 @@ def pending_outcome(config: Config, store: PendingStore) -> IndexNowOutcome:
 
 
 def _listed(config: Config, state: State | None) -> set[str]:
-    """The URLs of the pages ``state`` lists."""
-    base, style = config.base_url, config.url_style
-    return set() if state is None else {page_url(base, path, style) for path in state.pages}
+    """The URLs of the pages ``state`` lists (in the style it keeps, with ``auto``)."""
+    style = style_kept(config.url_style, None if state is None else state.url_style)
+    return set() if state is None else {page_url(config.base_url, p, style) for p in state.pages}
 
 
 def found_changes(config: Config, known: State, remember: State) -> dict[str, str]:

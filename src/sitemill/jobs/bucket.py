@@ -17,6 +17,7 @@ from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
+from sitemill.listing.autostyle import keep_style
 from sitemill.outputs import STATE_NAME, content_type
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
@@ -72,6 +73,7 @@ def build_from_bucket(
         config, client, site, sink, start, pages, robots=robots, progress=progress,
         empty=inventory.empty,
     )  # fmt: skip
+    config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
     if knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
         log.warning("%s", message)

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
-from sitemill.html.fingerprint import fingerprint_html
-from sitemill.html.links import url_key
+from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.listing.autostyle import keep_style
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
-from sitemill.pipeline import build_from_pages, reads_page
+from sitemill.pipeline import build_from_pages
+from sitemill.reads import reads_page
 from sitemill.report import OnSkip, Progress, Report
 from sitemill.robots import RobotsRules
 from sitemill.rules import is_candidate
@@ -31,7 +32,6 @@ from sitemill.state.knowledge import (
 )
 from sitemill.state.model import State
 from sitemill.state.start import Start
-from sitemill.urls import page_url
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -91,8 +91,10 @@ def bucket_pass(
         shards=setup,
         kept=kept,
         others=others,
+        style=start.state.url_style,
         redirects=_either(website_redirects(config, client, site, empty), others),
     )
+    keep_style(config, report, knowledge.remember)
     knowledge.remember.settle_stubs(report.stubs, private=raw_keys)  # (raw keys: private)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
@@ -106,9 +108,7 @@ def website_redirects(
     """Where a canonical naming an empty object of the bucket leads (None: not asked)."""
     if empty is None or not (config.respect_redirects and config.respect_canonical):
         return None
-    base, style = config.base_url, config.url_style
-    url = partial(page_url, base, style=style)
-    return WebsiteRedirects(client, site.bucket, site.root, empty, url, url_key(base))
+    return WebsiteRedirects(client, site.bucket, site.root, empty, config.base_url)
 
 
 def _either(website: WebsiteRedirects | None, others: OtherShards | None) -> WebsiteRedirect | None:
@@ -158,9 +158,14 @@ def page_reader(
     dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
     main = config.content_scope is ContentScope.MAIN
     fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
-    bucket, root = site.bucket, site.root
+    bucket, root, base = site.bucket, site.root, config.base_url
     return lambda path: read_page(
-        client, bucket, root + path, fingerprint if dating else None, images=images, titles=titles
+        client,
+        bucket,
+        root + path,
+        partial(fingerprint, url=page_url(base, path)) if dating else None,
+        images=images,
+        titles=titles,
     )
 
 

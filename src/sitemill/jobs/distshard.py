@@ -28,6 +28,7 @@ from sitemill.jobs.membership import PreviousMembership
 from sitemill.jobs.runfiles import Item, RunFiles
 from sitemill.jobs.shardfull import merged_states
 from sitemill.jobs.shardworker import KeptListing, rendered_parts
+from sitemill.listing.autostyle import as_kept, kept_style
 from sitemill.outputs import content_type
 from sitemill.report import Report
 from sitemill.robots import RobotsRules
@@ -128,12 +129,14 @@ def _render_range(
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
         before = list(pool.map(run.store.read_shard, (shard_id(a) for a in afters)))
     state, previous = merged_states(before)
+    settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
+    rendered.others.config = settled
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()
     try:
         report, knowledge = bucket_pass(
-            config, run.client, run.site, sink, Start(state, first_run=not any(before)),
+            config, run.client, run.site, sink, Start(as_kept(state), first_run=not any(before)),
             bucket_pages(config, objects, run.site.root, inventory), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
             on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,
@@ -145,7 +148,7 @@ def _render_range(
     parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
     rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
     if run.config.indexnow is not IndexNowMode.OFF:
-        rendered.found.update(found_changes(run.config, state, knowledge.remember))
+        rendered.found.update(found_changes(settled, state, knowledge.remember))
     rendered.parts.extend(parts)
     rendered.counts.update(
         urls=report.result.url_count,

@@ -28,6 +28,7 @@ from sitemill.jobs.shardcommit import (
 )
 from sitemill.jobs.shardstage import StagedOutputs
 from sitemill.jobs.shardworker import KeptListing, parts_of
+from sitemill.listing.autostyle import keep_style
 from sitemill.outputs import ENTRY_XML, HTML_SITEMAP, stored_digest
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots import RobotsRules
@@ -84,6 +85,7 @@ def rebuild_full(
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty,
     )  # fmt: skip
+    config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
     if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
         found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
         report.indexnow = record_pending(
@@ -203,6 +205,7 @@ def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str,
             state.pages.update(shard.state.pages)
             state.unlisted.update(shard.state.unlisted)
             state.fingerprint_main = shard.state.fingerprint_main
+            state.url_style = state.url_style or shard.state.url_style  # (every shard's)
             listing.update((page.path, page) for page in shard.listing)
     return state, listing
 

@@ -23,6 +23,7 @@ from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.membership import crosses
+from sitemill.listing.autostyle import as_kept, kept_style
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.robots import RobotsRules
@@ -37,6 +38,7 @@ from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
+from sitemill.urls import UrlStyle
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -106,13 +108,17 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     previous = job.store.read_shard(shard)
     if previous is None or previous.after != after:
         raise FullRebuildNeeded(f"shard {shard} has no state")
+    if job.config.url_style is UrlStyle.AUTO and previous.state.url_style is None:
+        raise FullRebuildNeeded("url_style = auto has not decided the style yet")
+    # auto stays auto, the style the state keeps standing (as_kept); its URLs are in that one
+    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
     if not alone and crosses(job.config, previous.state.pages):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     pages = _patched(job, previous.listing, changed)
-    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     sink = MemorySink()
-    start = Start(previous.state, first_run=False)
+    start = Start(as_kept(previous.state), first_run=False)
     local = Plan(("",)) if not after else Plan(("", after))
     listing = KeptListing(config, {page.path: page for page in previous.listing})
     try:

@@ -15,6 +15,7 @@ from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedates import TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
+from sitemill.listing.autostyle import keep_style
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
 from sitemill.report import Progress, Report
@@ -88,8 +89,10 @@ def build_from_tree(
             on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
             has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
+            style=None if dating is None else dating.known.url_style,
         )
     if dating is not None:
+        config = keep_style(config, report, plan.remember)
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
     return report
 

@@ -24,9 +24,10 @@ from sitemill.html.fingerprint import (
     LineMemo,
     fingerprint_bytes,
     fingerprint_html,
+    page_url,
 )
-from sitemill.pipeline import reads_page
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.reads import reads_page
 from sitemill.robots import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.page import Page
@@ -159,7 +160,9 @@ def _read_chunk(
             reads.deferred.add(path)
         elif whole:
             fingerprint = (
-                fingerprint_html(data, ignore, main=main, memo=memo)
+                fingerprint_html(
+                    data, ignore, main=main, memo=memo, url=page_url(config.base_url, path)
+                )
                 if html
                 else fingerprint_bytes(data)
             )

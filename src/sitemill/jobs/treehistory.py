@@ -74,7 +74,7 @@ def read_pages_and_history(
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
     main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
-    key = fingerprint_key(FINGERPRINT_VERSION, main, ignore)
+    key = fingerprint_key(FINGERPRINT_VERSION, main, ignore, config.base_url)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty = _remembered_prints(site_dir, files, cached)
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
@@ -103,7 +103,7 @@ def read_pages_and_history(
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
         reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
-        fingerprint = partial(fingerprint_file, ignore=ignore, main=main, memo=LineMemo())
+        fingerprint = _fingerprint(config)
         unread = (reads.deferred, partial(read_whole, root))
         dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers, unread)
         reads.fingerprints.update(dated.fingerprints)
@@ -114,6 +114,18 @@ def read_pages_and_history(
         log.warning("%s", message)
         warnings.append(message)
     return mode, dated.dates, dated.newest, reads
+
+
+def _fingerprint(config: Config) -> partial[str]:
+    """The fingerprint of a file of the site and of its older versions (fingerprint_file),
+    with a LineMemo for the walk; its links resolve from the site's base URL."""
+    return partial(
+        fingerprint_file,
+        ignore=config.fingerprint_ignore,
+        main=config.content_scope is ContentScope.MAIN,
+        memo=LineMemo(),
+        base=config.base_url,
+    )
 
 
 def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:

@@ -23,13 +23,8 @@ from sitemill.listing.gate import CanonicalGate
 from sitemill.listing.stubs import Stubs, WebsiteRedirect
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
-from sitemill.urls import UrlStyle
+from sitemill.urls import UrlStyle, path_key
 
-# Files that search engines ask a site owner to upload to prove ownership: never pages.
-# https://support.google.com/webmasters/answer/9008080 (HTML file upload)
-VERIFICATION_NAME: Final = re.compile(
-    r"(?:.*/)?(?:google[0-9a-f]{16}|yandex_[0-9a-f]{16}|pinterest-[0-9a-f]{5})\.html"
-)
 # Folders that hold third-party packages copied into a site (their READMEs and demos are
 # HTML pages of someone else's).
 _VENDORED: Final = re.compile(r"(?:^|/)(node_modules|bower_components|jspm_packages|js/vendor)/")
@@ -47,10 +42,6 @@ _REMEMBERED: Final = {
 _MANY_CANONICAL: Final = 10
 
 
-def is_verification_file(path: str) -> bool:
-    return VERIFICATION_NAME.fullmatch(path) is not None
-
-
 class PageChecks:
     """The fact-based checks of one run, with what they counted for its summary."""
 
@@ -61,11 +52,15 @@ class PageChecks:
         holds: Callable[[str], bool] | None = None,
         outside: Callable[[str], bool] | None = None,
         redirects: WebsiteRedirect | None = None,
+        *,
+        hint: bool = True,
     ) -> None:
         """``holds``: whether the site has a page file at a path (a tree knows its files);
         ``outside``: whether a URL key no page of this run has is listed by another shard;
         ``redirects``: the URL and redirect of an object at a URL key no page has (a bucket's
-        empty objects with a website redirect), or None."""
+        empty objects with a website redirect), or None; ``hint``: say when the pages' own
+        canonicals are written in another style (a style the user set: ``auto`` chose the
+        style from them)."""
         self.config = config
         self.tally = tally
         self.site_key = url_key(config.base_url)
@@ -75,7 +70,7 @@ class PageChecks:
         self.cross_language = CrossLanguage()
         self.stubs = Stubs(self.gate, self.aliases, self._on_site)
         self._redirects = redirects
-        self.style_hint = StyleHint(config.url_style)
+        self.style_hint = StyleHint(config.url_style) if hint else None
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
         self.vendored: Counter[str] = Counter()
@@ -118,7 +113,7 @@ class PageChecks:
 
     def own_key(self, loc: str) -> str:
         """``url_key`` of a page's own URL, the fast way: sitemill wrote it normalized."""
-        path = "/" + loc[self._base_length :]
+        path = path_key("/" + loc[self._base_length :])  # ("+" is written "%2B")
         if "/." in path:  # a file named "..html" is "/." with url_style = clean
             return url_key(loc)
         return self._site_stem + strip_page_suffix(path)
@@ -161,8 +156,9 @@ class PageChecks:
                 gate.counts.count("off_site", f"{path} names {facts.canonical}")
             if target == key:
                 target = None
-                if resolved is not None and named == key:  # written as the page's own URL
-                    self.style_hint.saw(path, entry.loc, resolved)
+                hint = self.style_hint
+                if hint is not None and resolved is not None and named == key:  # (its own URL)
+                    hint.saw(path, entry.loc, resolved)
             elif named is not None and facts.alternates:
                 names = self.aliases.names
                 languages = canonical_languages(facts, entry.loc, key, target or named, names)
@@ -211,7 +207,8 @@ class PageChecks:
     def summary(self) -> list[str]:
         """One warning per kind of surprise, with a count and an example."""
         lines: list[str] = []
-        hints = (self.aliases.message(), self.cross_language.message(), self.style_hint.message())
+        style = None if self.style_hint is None else self.style_hint.message()
+        hints = (self.aliases.message(), self.cross_language.message(), style)
         for message in hints:
             if message is not None:
                 lines.append(message)

@@ -4,6 +4,7 @@ file's run of versions with its current fingerprint, extended blob by blob throu
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -157,8 +158,13 @@ def _current(
 
 def blob_key(path: str, blob: bytes) -> str:
     """A blob's key among remembered fingerprints: "h" (fingerprinted as HTML) or "b" (as
-    bytes), then its id."""
-    return ("h" if path.lower().endswith(HTML_SUFFIXES) else "b") + blob.decode("ascii")
+    bytes), then its id; an HTML blob's, then "-" and 8 hex digits of a hash of ``path``: its
+    links are resolved from the page's URL (fingerprint version 3), so the same bytes at two
+    paths (a copy of the docs in stable/ and latest/) may have two fingerprints."""
+    if not path.lower().endswith(HTML_SUFFIXES):
+        return "b" + blob.decode("ascii")
+    where = hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+    return f"h{blob.decode('ascii')}-{where}"
 
 
 def _next_unknown(

@@ -18,6 +18,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.errors import SourceError
 from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
 from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
+from sitemill.html.links import url_key
 from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_none
 
 if TYPE_CHECKING:
@@ -80,13 +81,14 @@ class WebsiteRedirects:
         bucket: str,
         root: str,
         empty: Container[str],
-        page_url: Callable[[str], str],
-        site_key: str,
+        site_url: str,
     ) -> None:
         self.client, self.bucket, self.root = client, bucket, root
         self.empty = empty  # the empty objects of the listing, relative to ``root``
-        self.page_url = page_url  # an object's own URL (a redirect resolves against it)
-        self.site_key = site_key
+        # A website redirect names "/..." or an http(s) URL (S3 refuses any other), so it
+        # resolves alike against every URL of the site: against its root here.
+        self.site_url = site_url
+        self.site_key = url_key(site_url)
         self.asked = 0
 
     def __call__(self, key: str) -> tuple[str, str] | None:
@@ -97,7 +99,7 @@ class WebsiteRedirects:
         for path in key_paths(key[len(self.site_key) :]):
             if path in self.empty:
                 location = self._location(path)
-                return None if location is None else (self.page_url(path), location)
+                return None if location is None else (self.site_url, location)
         return None
 
     def _location(self, path: str) -> str | None:

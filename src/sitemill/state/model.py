@@ -10,7 +10,8 @@ unreadable, foreign or newer state is a warning and a first run, never a failure
     {"format": "sitemill-state", "version": 1, "facts_version": 3,
      "pages": {"docs/a.html": {"etag": "\\"9b2c…\\"", "fingerprint": "…", "lastmod": "…"}},
      "unlisted": {"\\"77aa…\\"": {"left_out": "noindex"}},
-     "outputs": ["sitemap-1.xml", "sitemap.xml"]}
+     "outputs": ["sitemap-1.xml", "sitemap.xml"],
+     "url_style": {"style": "clean", "votes": 142, "pages": 150}}
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sitemill.html.fingerprint import FINGERPRINT_VERSION
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
+from sitemill.styledecision import StyleDecision
 
 STATE_FORMAT: Final = "sitemill-state"
 STATE_VERSION: Final = 1
@@ -77,6 +79,9 @@ class State:
     # IndexNow announcements not sent yet (sitemill.indexnow): URL -> added, changed or
     # removed. Only listed URLs, or removed ones where the state is private.
     pending: dict[str, str] = field(default_factory=dict)
+    # What url_style = "auto" decided from the pages' own canonicals (decided by enough of
+    # them): kept, so that a small change to the site never moves every URL.
+    url_style: StyleDecision | None = None
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -162,6 +167,13 @@ def state_document(state: State) -> dict[str, Any]:
         document["shards"] = plan_to_json(state.plan)
     if state.pending:
         document["indexnow"] = {"pending": state.pending}
+    if state.url_style is not None:
+        decision = state.url_style
+        document["url_style"] = {
+            "style": decision.style.value,
+            "votes": decision.votes,
+            "pages": decision.pages,
+        }
     if state.unlisted:
         document["unlisted"] = {
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()

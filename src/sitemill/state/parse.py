@@ -35,13 +35,18 @@ from sitemill.state.model import (
     State,
 )
 from sitemill.state.pending import pending_from_json
+from sitemill.styledecision import StyleDecision
+from sitemill.urls import URL_STYLES
 
 log = logging.getLogger(__name__)
 
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
-_BLOB: Final = re.compile(r"[hb](?:[0-9a-f]{40}|[0-9a-f]{64})")  # SHA-1 or SHA-256 ids
+# SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (sources.gitwalk.blob_key)
+_BLOB: Final = re.compile(
+    r"b(?:[0-9a-f]{40}|[0-9a-f]{64})|h(?:[0-9a-f]{40}|[0-9a-f]{64})(?:-[0-9a-f]{8})?"
+)
 
 
 def parse_state(data: bytes, now: datetime | None = None) -> State:
@@ -80,7 +85,22 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.blob_key, state.blobs = _blobs(document.get("blobs"))
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
+    state.url_style = _url_style(document.get("url_style"))
     return state
+
+
+def _url_style(value: object) -> StyleDecision | None:
+    """What url_style = "auto" decided: a URL style with its votes (fewer than it takes to
+    decide: kept only until a run that sees the whole site decides again); else nothing."""
+    if not isinstance(value, dict):
+        return None
+    name, votes, pages = value.get("style"), value.get("votes"), value.get("pages")
+    styles = {style.value: style for style in URL_STYLES}
+    counts = (votes, pages)
+    if name not in styles or not all(type(count) is int and count >= 0 for count in counts):
+        return None
+    assert isinstance(name, str) and isinstance(votes, int) and isinstance(pages, int)
+    return StyleDecision(styles[name], votes, pages) if votes <= pages else None
 
 
 def _plan(value: object) -> Plan | None:

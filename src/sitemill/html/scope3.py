@@ -1,0 +1,204 @@
+"""The content region of fingerprint version 3: furniture is left out wherever it stands.
+
+Version 2 (html.regions) counts everything inside the main region. Real themes put their
+furniture there too: Material for MkDocs wraps its navigation and table-of-contents sidebars
+in ``<main class="md-main">``, Starlight ends ``<main>`` with a ``<footer>`` whose prev/next
+labels renumber when a chapter is inserted, Docusaurus puts its paginator (``nav``) in
+``<main>``. Version 3 leaves out, inside the region and in a page without one alike:
+
+- ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
+  ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+- a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
+  inside an ``<article>``);
+
+and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
+
+The tags are told to a ``Structure`` in document order (html.reduction), which leaves markers
+(regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
+reads them. The markers of <main>, role=main, <article> and <title> are version 2's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Final
+
+from sitemill.html import regions
+from sitemill.html.regions import REGION_MARKS
+
+# Start and end markers of the furniture elements, by element name; "l"/"L": an element of
+# a furniture role (tracked in order, like role=main: its end tag is found by its name).
+_FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
+_FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
+_PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
+_PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
+START_MARKERS: Final = {**regions.START_MARKERS, **_FURNITURE_START, **_PAGE_START}
+END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END}
+_ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
+_MAIN_START, _MAIN_END = regions.START_MARKERS["main"], regions.END_MARKERS["main"]
+_ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
+# The tags whose marker depends on their name alone (every one but <main>'s).
+_STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
+_ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
+# Each furniture start letter and its end letter; h and f only outside an article.
+_CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
+_ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
+_MARKERS: Final = re.compile("\x02([a-zA-Z])\x03")
+_ROLE_FURNITURE: Final = re.compile(
+    r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
+    (?: "[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^"]*)?"
+    | '[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^']*)?'
+    | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
+    re.IGNORECASE | re.ASCII | re.VERBOSE,
+)
+
+
+def may_have_role(text: str) -> bool:
+    """Whether a start tag in ``text`` may have role=main or a furniture role (False is sure):
+    such a page is read in order (Structure), not line by line."""
+    return (
+        "ole" in text
+        and "role" in text.lower()
+        and (regions.may_have_role_main(text) or _ROLE_FURNITURE.search(text) is not None)
+    )
+
+
+def flat_start(name: str, tag: str) -> str | None:
+    """What a start tag becomes when no element has role=main or a furniture role: its marker
+    (START_MARKERS) or a space; None for a tag with such a role (read the page in order)."""
+    marker = START_MARKERS.get(name)
+    if marker is not None:
+        return marker
+    if "ole" in tag and (regions.may_have_role_main(tag) or _ROLE_FURNITURE.search(tag)):
+        return None
+    return " "
+
+
+def flat_end(name: str) -> str:
+    """What an end tag becomes when no element has a role (flat_start)."""
+    return END_MARKERS.get(name, " ")
+
+
+class Structure:
+    """Version 2's regions.Structure (the same markers for <main>, role=main, <article> and
+    <title>), with markers for the furniture elements and roles (see above); one dict lookup
+    for most tags."""
+
+    __slots__ = ("_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
+
+    def __init__(self) -> None:
+        self._main = 0  # 0: none seen, 1: open, 2: closed
+        self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
+        self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
+
+    def start(self, name: str, tag: str) -> str:
+        marker = _STARTS.get(name)
+        if marker is not None:
+            return marker
+        if name == "main" and not self._main:
+            self._main = 1
+            return _MAIN_START
+        if self._state == 1 and name == self._name:
+            self._role_depth += 1
+        if self._depth and name == self._furniture:
+            self._depth += 1
+        if "ole" not in tag:
+            return " "
+        if not self._state and regions.has_role_main(tag):
+            self._name, self._role_depth, self._state = name, 1, 1
+            return _ROLE_MAIN_START
+        if not self._depth and _ROLE_FURNITURE.search(tag) is not None:
+            self._furniture, self._depth = name, 1
+            return _ROLE_START
+        return " "
+
+    def end(self, name: str) -> str:
+        marker = _ENDS.get(name)
+        if marker is not None:
+            return marker
+        replaced = " "
+        if name == "main" and self._main == 1:
+            self._main = 2
+            replaced = _MAIN_END
+        if self._state == 1 and name == self._name:
+            self._role_depth -= 1
+            if not self._role_depth:
+                self._state = 2
+                replaced = _ROLE_MAIN_END if replaced == " " else replaced + _ROLE_MAIN_END
+        if self._depth and name == self._furniture:
+            self._depth -= 1
+            if not self._depth:
+                replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
+        return replaced
+
+
+def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
+    """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
+    main region of ``text`` without its furniture, narrowed to its one article; a page with no
+    main region: its text without its furniture, or its title, descriptions and one article."""
+    if REGION_MARKS[0] not in text:
+        return text
+    region = regions.region_of(text)
+    if region is None:
+        kept = without_furniture(text)
+        region = _one_article(kept)
+        if region is None:
+            return regions.unmarked(kept)
+        text, body = kept, kept[region[0] : region[1]]
+    else:
+        # (a region that is an article: its header and footer are the article's)
+        within = text[region[0] - len(_ARTICLE_START) : region[0]] == _ARTICLE_START
+        kept = without_furniture(text[region[0] : region[1]], article=int(within))
+        article = _one_article(kept)
+        body = kept if article is None else kept[article[0] : article[1]]
+    title = regions.between(text, *regions.TITLE_MARKERS)
+    outside = text[: region[0]] + " " + text[region[1] :]
+    return regions.unmarked(
+        " ".join(("" if title is None else text[title[0] : title[1]], *descriptions(outside), body))
+    )
+
+
+def _one_article(text: str) -> tuple[int, int] | None:
+    """Where the text of the one <article> of ``text`` is (None: none, or more than one)."""
+    start = text.find(_ARTICLE_START)
+    if start < 0 or text.find(_ARTICLE_START, start + 1) >= 0:
+        return None
+    start += len(_ARTICLE_START)
+    end = text.find(_ARTICLE_END, start)
+    return start, len(text) if end < 0 else end
+
+
+def without_furniture(text: str, *, article: int = 0) -> str:
+    """``text`` without the furniture elements' spans, markers and all: nav, aside, the
+    furniture roles, and a header or footer outside any article. One left open runs to the
+    end of the text; furniture of the same kind nested in it closes with it. ``article``: 1
+    when the text is an article's."""
+    if "\x02" not in text:
+        return text
+    kept: list[str] = []
+    position = depth = 0
+    skipping = closing = ""
+    for found in _MARKERS.finditer(text):
+        letter = found[1]
+        if skipping:
+            if letter == skipping:
+                depth += 1
+            elif letter == closing:
+                depth -= 1
+                if not depth:
+                    skipping = ""
+                    position = found.end()
+            continue
+        if letter == "a":
+            article += 1
+        elif letter == "A":
+            article = max(0, article - 1)
+        elif letter in _CLOSES and (letter not in "hf" or not article):
+            kept.append(text[position : found.start()])
+            skipping, closing, depth = letter, _CLOSES[letter], 1
+    if not kept:  # (nothing left out)
+        return text
+    if not skipping:
+        kept.append(text[position:])
+    return " ".join(kept)

@@ -1,0 +1,149 @@
+"""What fingerprint version 3 does to a page's reduction after its region is selected: link
+and image targets in one spelling, self-dates and empty descriptions left out.
+
+- **Targets as a reader follows them**: each link, image and srcset target is resolved
+  against the page's URL and written in one spelling: its site's own origin left out, dot
+  segments resolved, percent-encoding decoded, a last ``index.html`` (``index.htm``), the
+  ``.html`` of a file and a trailing slash dropped. So ``x``, ``x/``, ``x/index.html``,
+  ``x.html``, ``./x/`` and ``https://host/x/`` (from a page of ``https://host/``) are one
+  target, as static hosts serve them: a theme that drops a trailing slash or makes its links
+  relative moves no date, nor does ``#part`` spelled ``/page#part``. Fragments and queries
+  stay (they go elsewhere); other origins, ``mailto:``, ``data:`` and the like are kept as
+  written.
+- **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>:
+  <a href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the
+  page changed: they change with it (or with a repository rename) and are no content.
+- **An empty description** (``content=""`` or a bare ``content``) is none.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Final
+from urllib.parse import unquote
+
+from sitemill.html.marks import MARK
+
+_SPACES: Final = re.compile("  +")
+_KINDS: Final = ("H", "I", "S")
+# Marks spelled before, by the page's origin and path (a page's versions, and the pages of
+# one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
+_SPELLED: dict[tuple[str, str], dict[str, str]] = {}
+_PAGES_REMEMBERED: Final = 1024
+_TARGETS_REMEMBERED: Final = 4096  # (marks.py: a link's target, an image's, a srcset's)
+EMPTY_DESCRIPTION: Final = f"{MARK}D{MARK}"  # (left out before the white space collapses)
+_SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+_MONTH: Final = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DATE: Final = (
+    rf"(?: {_MONTH} \ \d{{1,2}}(?:st|nd|rd|th)?,?\ \d{{4}}"
+    rf" | \d{{1,2}}(?:st|nd|rd|th)?\.?\ {_MONTH},?\ \d{{4}}"
+    r" | \d{4}[-/.]\d{1,2}[-/.]\d{1,2} | \d{1,2}[-/.]\d{1,2}[-/.]\d{4} )"
+    r"(?: ,?\ (?:at\ )?\d{1,2}:\d{2}(?::\d{2})?(?:\ ?[ap]m)?(?:\ ?(?:utc|gmt|[+-]\d{2}:?\d{2}))? )?"
+)
+# A self-date, with the link to its commit where one follows (the link's text is the commit's
+# message): the reduction's white space is collapsed and a mark has no space beside it.
+SELF_DATE: Final = re.compile(
+    rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
+    (?: \ ?[:,-]?\ ?{MARK}H[^{MARK}]*/commits?/[^{MARK}]*{MARK}[^{MARK}]*{MARK}E{MARK} )?""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+# What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
+_SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
+
+
+def finished(text: str, url: str) -> str:
+    """A collapsed reduction of version 3 (see above), for the page at ``url``."""
+    if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
+        dated = SELF_DATE.sub("", text)
+        if dated != text:
+            text = _SPACES.sub(" ", dated).strip(" ")
+    if MARK not in text:
+        return text
+    parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
+    origin, _, page = _split(url)
+    spelled = _SPELLED.get((origin, page))
+    if spelled is None:
+        if len(_SPELLED) >= _PAGES_REMEMBERED:
+            _SPELLED.clear()
+        spelled = _SPELLED[origin, page] = {}
+    marks = parts[1::2]
+    for index, mark in enumerate(marks):
+        if mark[:1] in _KINDS:
+            found = spelled.get(mark)
+            if found is None:
+                if len(spelled) >= _TARGETS_REMEMBERED:
+                    spelled.clear()
+                found = spelled[mark] = mark[0] + target(mark[1:], origin, page)
+            marks[index] = found
+    parts[1::2] = marks
+    return MARK.join(parts)
+
+
+def _split(url: str) -> tuple[str, str, str]:
+    """A page's URL as its origin in lower case, "", and its path ("/" if none)."""
+    found = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)([^?#]*)", url)
+    if found is None:
+        return "", "", "/"
+    return found[1].lower(), "", found[2] or "/"
+
+
+@lru_cache(maxsize=64 * 1024)
+def target(value: str, origin: str, page: str) -> str:
+    """A link's target ``value`` on the page whose path is ``page`` (on ``origin``) as a
+    reader follows it, in one spelling (see above)."""
+    cut = len(value)
+    for sign in "?#":
+        found = value.find(sign)
+        if 0 <= found < cut:
+            cut = found
+    path, suffix = value[:cut], value[cut:]
+    if path.startswith("//"):
+        path = "http:" + path
+    if _SCHEME.match(path):
+        scheme, _, rest = path.partition("://")
+        host, slash, local = rest.partition("/")
+        if scheme.lower() not in ("http", "https") or not _same_host(host, origin):
+            return value
+        path = slash + local
+    elif not path:
+        path = page
+    elif not path.startswith("/"):
+        path = page[: page.rfind("/") + 1] + path
+    return _spelled(path) + suffix
+
+
+def _same_host(host: str, origin: str) -> bool:
+    """Whether ``host`` (of an http or https URL) is that of ``origin``."""
+    return bool(origin) and origin.partition("://")[2] == host.lower()
+
+
+def _spelled(path: str) -> str:
+    """An absolute path with its dot segments resolved, without a last index.html or
+    index.htm or a trailing slash ("/" for the root)."""
+    if "%" in path:
+        path = unquote(path, errors="surrogateescape")
+    segments = path.split("/")
+    if "." in segments or ".." in segments:
+        kept: list[str] = []
+        for segment in segments[1:]:
+            if segment == "..":
+                if kept:
+                    kept.pop()
+            elif segment != ".":
+                kept.append(segment)
+        if segments[-1] in (".", ".."):
+            kept.append("")
+        segments = ["", *kept]
+    last = segments[-1].lower()
+    if last in ("index.html", "index.htm"):
+        segments[-1] = ""
+    elif last.endswith(".html"):
+        segments[-1] = segments[-1][: -len(".html")]
+    spelled = "/".join(segments).rstrip("/")
+    return spelled or "/"

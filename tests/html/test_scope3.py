@@ -1,0 +1,156 @@
+"""Fingerprint version 3 (html.scope3, html.targets): furniture is left out wherever it stands,
+a region of one article narrows to it, self-dates and empty descriptions are left out, and link
+targets count as a reader follows them."""
+
+from __future__ import annotations
+
+import pytest
+
+import timing
+from sitemill.html.fingerprint import LineMemo, fingerprint_html, page_url, reduce_html
+from sitemill.html.targets import target
+
+
+@pytest.mark.parametrize(
+    ("page", "reduction"),
+    [
+        # Material for MkDocs: the sidebars' nav inside <main>, one article: narrowed to it.
+        (
+            "<title>T</title><main><div class=md-sidebar><nav>Home Guide</nav></div>"
+            "<div class=md-content><article>Text</article></div></main>",
+            "T Text",
+        ),
+        # Starlight: a page footer (prev/next) inside <main>, no article.
+        ("<main><h1>H</h1><p>Text</p><footer><a>Next: 44. X</a></footer></main>", "H Text"),
+        # Docusaurus: the paginator nav inside <main>, after the article.
+        ("<main><article>A</article><nav class=pagination-nav>Newer post</nav></main>", "A"),
+        # An article's own header and footer are content.
+        ("<main><article><header>H</header>A<footer>tags</footer></article></main>", "H A tags"),
+        # A page header inside <main>, outside its articles, is furniture.
+        ("<main><header>Site</header><article>a</article><article>b</article></main>", "a b"),
+        # The furniture roles, on any element, nested elements of its name counted.
+        ("<main><div role=navigation>n<div>m</div>o</div>Text</main>", "Text"),
+        ("<main><div role='complementary x'>c</div><p role=search>s</p>T</main>", "T"),
+        ("<div role=banner>b</div><p>Body</p><div role=contentinfo>(c)</div>", "Body"),
+        # No main region: the whole body without its furniture.
+        ("<header>Site</header><p>Body</p><aside>Bio</aside><footer>(c) 2024</footer>", "Body"),
+        # No main region, one article left once the furniture is out: narrowed to it.
+        ("<title>T</title><p>x</p><article>A</article><aside><article>t</article></aside>", "T A"),
+        # Nested furniture of one kind closes with it; one left open runs to the end.
+        ("<main><nav>a<nav>b</nav>c</nav>T<aside>open", "T"),
+        # Lists of articles stay whole.
+        ("<main><article>a</article><article>b</article></main>", "a b"),
+        # A region's <main> tag inside an article's header: the article's header is content.
+        ("<article><header><nav>crumbs</nav>H</header>A</article>", "H A"),
+    ],
+)
+def test_the_region_without_its_furniture(page: str, reduction: str) -> None:
+    assert reduce_html(page.encode()) == reduction
+    memo = LineMemo()
+    lines = page.replace(">", ">\n").encode()  # (read line by line: the same)
+    assert reduce_html(lines, memo=memo) == reduce_html(lines) == reduction
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["x", "x/", "x/index.html", "./x/", "https://example.com/docs/x/", "/docs/x", "../docs/x"],
+)
+def test_a_target_has_one_spelling(spelling: str) -> None:
+    url = page_url("https://example.com/", "docs/index.html")
+    assert target(spelling, "https://example.com", "/docs/index.html") == "/docs/x"
+    page = f'<main><a href="{spelling}">X</a></main>'.encode()
+    assert fingerprint_html(page, url=url) == fingerprint_html(
+        b"<main><a href=x>X</a></main>", url=url
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "spelled"),
+    [
+        ("#top", "/docs#top"),  # (the page's own path)
+        ("/docs/index.html#top", "/docs#top"),
+        ("/a/%E6%9D%82%E8%AE%B0/", "/a/杂记"),
+        ("x/?q=1#a", "/docs/x?q=1#a"),
+        ("", "/docs"),  # the page itself
+        ("https://other.org/x/", "https://other.org/x/"),  # another site: as written
+        ("mailto:a@example.com", "mailto:a@example.com"),
+        ("//example.com/y/", "/y"),
+        ("HTTP://EXAMPLE.COM/", "/"),
+        ("../../..", "/"),
+        ("x.html", "/docs/x"),  # (static hosts serve x.html at x)
+        ("x.htm", "/docs/x.htm"),
+    ],
+)
+def test_targets_as_a_reader_follows_them(value: str, spelled: str) -> None:
+    assert target(value, "https://example.com", "/docs/index.html") == spelled
+
+
+def test_a_target_that_changes_where_it_goes_moves_it() -> None:
+    before = b"<main><a href=/a/>X</a><img src=i.png></main>"
+    for after in (
+        b"<main><a href=/b/>X</a><img src=i.png>",
+        b"<main><a href=/a/>X</a><img src=j.png>",
+    ):
+        assert fingerprint_html(after) != fingerprint_html(before)
+    # The same relative link from another folder goes elsewhere.
+    page = b"<main><a href=x>X</a></main>"
+    assert fingerprint_html(page, url="https://e.com/a/p.html") != fingerprint_html(
+        page, url="https://e.com/b/p.html"
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # Docsy: the self-date with its commit link (a repository renamed).
+        (
+            "Page last updated February 2, 2026: <a href=https://github.com/a/old/commit/655c>"
+            "Fix (655c)</a>",
+            "Last modified March 3, 2026: <a href=https://github.com/a/new/commit/77ab>"
+            "Other (77ab)</a>",
+        ),
+        ("<p><em>Last updated on February 18, 2022.</em></p>", "<p>Last updated on 2024-01-05</p>"),
+        ("<p>Last updated: <time>Jun 18, 2026</time></p>", "<p>Last updated: 7.08.2026</p>"),
+        ("Last update: 2024-08-06", "Last update: 2024-09-12 10:00"),
+    ],
+)
+def test_a_self_date_moves_nothing(before: str, after: str) -> None:
+    page = "<title>T</title><main><p>Article.</p><div>{}</div></main>"
+    old, new = page.format(before).encode(), page.format(after).encode()
+    assert reduce_html(new) == reduce_html(old) == "T Article."
+    assert fingerprint_html(new, version=2) != fingerprint_html(old, version=2)
+
+
+def test_an_empty_description_is_none() -> None:
+    none = b"<title>T</title><main>A</main>"
+    for empty in (b'<meta name=description content="">', b"<meta name=description content>"):
+        assert fingerprint_html(empty + none) == fingerprint_html(none)
+    described = b'<meta name=description content="About A">' + none
+    assert fingerprint_html(described) != fingerprint_html(none)
+
+
+def test_an_article_edit_moves_it() -> None:
+    page = "<main><nav>N</nav><article><h1>H</h1><p>{}</p></article><footer>F</footer></main>"
+    assert fingerprint_html(page.format("One.").encode()) != fingerprint_html(
+        page.format("Two.").encode()
+    )
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        b"<nav>",
+        b"<div role=navigation><div>",
+        b"<header><article>",
+        b"<div role=main><nav><div role=search>",
+        b"Page last updated January 1, 2024 at 10:00: ",
+        b"<a href=../../../x/./y/index.html>",
+        b"<a href='#x'>",
+    ],
+)
+def test_hostile_furniture_takes_linear_time(unit: bytes) -> None:
+    def make(size: int) -> bytes:
+        return unit * (size // len(unit))
+
+    assert timing.linear(fingerprint_html, make(250_000), make(1_000_000), 10)
+    assert timing.within_budget(fingerprint_html, make(2_000_000), 0.5)
