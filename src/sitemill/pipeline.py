@@ -52,6 +52,7 @@ def build_from_pages(
     others: OtherShards | None = None,
     style: StyleDecision | None = None,
     redirects: WebsiteRedirect | None = None,
+    on_stubs: Callable[[dict[str, bool | None]], None] | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
@@ -67,7 +68,8 @@ def build_from_pages(
     ``kept``: own files not to delete in this run (sitemill.writer); ``others``: the site's
     other shards, for a canonical or an alternate naming a page that is not in this run;
     ``style``: what ``url_style = "auto"`` decided in an earlier run (sitemill.settle);
-    ``redirects``: the website redirect of an object no page is (sitemill.listing.stubs).
+    ``redirects``: the website redirect of an object no page is; ``on_stubs``: told where
+    each redirect stub leads, at the end (sitemill.listing.stubs).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
@@ -83,26 +85,20 @@ def build_from_pages(
         entries = _counted(entries, report)
     with says_why_nothing(report.skipped):
         report.result = write_sitemaps(
-            entries,
-            sink,
-            config,
-            on_file=file_progress(progress),
-            robots_source=robots_source,
-            extensions=extensions.alternates or extensions.images,
-            remembered=remembered,
-            shards=shards,
-            kept=kept,
-        )
+            entries, sink, config, on_file=file_progress(progress), robots_source=robots_source,
+            extensions=extensions.alternates or extensions.images, remembered=remembered,
+            shards=shards, kept=kept,
+        )  # fmt: skip
     _summarize(report, checks, extensions)
+    if on_stubs is not None:
+        on_stubs(checks.stub_ends())
     return report
 
 
 def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> None:
-    """The run's summary lines into ``report`` (and the log), and where each redirect stub
-    leads (what a state may remember of it)."""
+    """The run's summary lines into ``report`` (and the log)."""
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
-    report.stubs = checks.stub_ends()  # (what a state may remember of each redirect stub)
     for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)

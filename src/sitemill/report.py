@@ -89,9 +89,6 @@ class Report:
     indexnow: IndexNowOutcome | None = None  # what to announce, and what became of it
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
-    # Redirect stubs by path: True, it leads to a listed page; False, off the site; None, to
-    # a page of the site that is not listed (sitemill.listing.stubs).
-    stubs: dict[str, bool | None] = field(default_factory=dict)
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).

@@ -93,9 +93,9 @@ def bucket_pass(
         others=others,
         style=start.state.url_style,
         redirects=_either(website_redirects(config, client, site, empty), others),
+        on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
     )
     keep_style(config, report, knowledge.remember)
-    knowledge.remember.settle_stubs(report.stubs, private=raw_keys)  # (raw keys: private)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused

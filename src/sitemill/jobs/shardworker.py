@@ -143,7 +143,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
     if not alone and crosses(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
-    if not alone and _stub_changed(job.config, report, previous, pages, changed):
+    if not alone and _stub_changed(job.config, knowledge.remember, previous, pages, changed):
         raise FullRebuildNeeded(
             f"a redirect stub of shard {shard} changed (a canonical may name it)"
         )
@@ -162,7 +162,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
 
 def _stub_changed(
     config: Config,
-    report: Report,
+    remember: State,
     previous: ShardState,
     pages: list[Page],
     changed: Collection[str],
@@ -178,7 +178,7 @@ def _stub_changed(
     for path in changed:
         if before.get(path) == now.get(path):
             continue  # the same bytes again (or still none)
-        if path in report.stubs:
+        if path in remember.stub_ends:
             return True
         version = before.get(path)
         facts = None if version is None else unlisted.get(version)

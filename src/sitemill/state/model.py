@@ -85,6 +85,8 @@ class State:
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
+    # Not written: where each stub of the run leads, once settled (sitemill.listing.stubs).
+    stub_ends: dict[str, bool | None] = field(default_factory=dict)
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
@@ -121,7 +123,7 @@ class State:
             elif end:
                 found = PageFacts(facts.noindex, facts.refresh, base=facts.base)
             settled[version] = found if settled.get(version, found) == found else None
-        self.stubs = {}
+        self.stubs, self.stub_ends = {}, dict(ends)
         for version, found in settled.items():
             if found is not None:
                 self.unlisted[version] = found
