@@ -2,7 +2,8 @@
 
 MkDocs always writes its own sitemap.xml and sitemap.xml.gz; the site must publish the one sitemill
 writes from the built pages, with no stale twin of MkDocs' beside it. Strict mode must fail on a
-broken link between pages and on a page missing from the nav (mkdocs.yml's validation settings)."""
+broken link or anchor between pages and on a page missing from the nav (mkdocs.yml's
+validation settings; headings get GitHub's anchors, so a link works on GitHub and on the site)."""
 
 from __future__ import annotations
 
@@ -76,8 +77,9 @@ def test_make_docs_builds_the_site_and_sitemill_writes_its_sitemap(tmp_path: Pat
     [
         ("orphan.md", "# Not in the nav\n", "orphan.md"),
         ("README.md", "# Home\n\n[a page that is not there](nowhere.md)\n", "nowhere.md"),
+        ("README.md", "# Home\n\n[a heading that is not there](cli.md#nowhere)\n", "#nowhere"),
     ],
-    ids=["a page missing from the nav", "a broken link"],
+    ids=["a page missing from the nav", "a broken link", "a broken anchor"],
 )
 def test_strict_mode_fails_on_what_would_break_the_site(
     tmp_path: Path, page: str, text: str, said: str
