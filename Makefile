@@ -6,7 +6,11 @@ STAMP   := $(VENV)/.installed
 # Test processes (pytest-xdist); 1 runs the suite in one process.
 WORKERS ?= 2
 
-.PHONY: venv test lint typecheck pytest demo bench lambda-zip clean
+# make docs: where the docs site is written and served (python -m http.server -d site 8000).
+DOCS_SITE ?= site
+DOCS_URL  ?= http://127.0.0.1:8000/
+
+.PHONY: venv test lint typecheck pytest demo bench lambda-zip docs clean
 
 venv: $(STAMP)
 
@@ -37,5 +41,13 @@ bench: $(STAMP)
 lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py
 
+# The docs site, its sitemap written by sitemill from the built pages, not by MkDocs: MkDocs
+# always writes sitemap.xml and sitemap.xml.gz; sitemill replaces sitemap.xml, and the .gz twin
+# is removed here so that no stale sitemap of MkDocs' stays beside ours.
+docs: $(STAMP)
+	DOCS_URL=$(DOCS_URL) NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir $(DOCS_SITE)
+	rm -f $(DOCS_SITE)/sitemap.xml.gz
+	$(BIN)/sitemill build $(DOCS_SITE) --base-url $(DOCS_URL)
+
 clean:
-	rm -rf $(VENV) dist build .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist build site .mypy_cache .ruff_cache

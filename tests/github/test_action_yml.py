@@ -1,4 +1,4 @@
-"""action.yml and the CI workflow: valid for GitHub, injection-free, and the design's contract."""
+"""action.yml and the workflows: valid for GitHub, injection-free, and the design's contract."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from sitemill.github.settings import (
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
 WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 
 # design.md, "GitHub Action": the config keys in kebab-case (rules are file-only) plus these.
 CONFIG_INPUTS = {key.replace("_", "-") for key in CONFIG_KEYS} - {"rules"}
@@ -73,10 +74,11 @@ def step(action: dict[Any, Any], step_id: str) -> dict[str, Any]:
 
 
 def run_scripts() -> list[Any]:
-    """Every run: script of action.yml and of the CI workflow, named by where it is."""
+    """Every run: script of action.yml and of each workflow, named by where it is."""
     named = [(f"action.yml-{item.get('id')}", item) for item in steps(load(ACTION))]
-    for job_name, job in load(WORKFLOW)["jobs"].items():
-        named += [(f"ci.yml-{job_name}-{n}", item) for n, item in enumerate(job["steps"])]
+    for path in WORKFLOWS:
+        for job_name, job in load(path)["jobs"].items():
+            named += [(f"{path.name}-{job_name}-{n}", item) for n, item in enumerate(job["steps"])]
     return [pytest.param(item["run"], id=where) for where, item in named if "run" in item]
 
 
@@ -93,8 +95,8 @@ def check_schema(schema: str, path: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(
     ("schema", "path"),
-    [("vendor.github-actions", ACTION), ("vendor.github-workflows", WORKFLOW)],
-    ids=["action.yml", "ci.yml"],
+    [("vendor.github-actions", ACTION)] + [("vendor.github-workflows", path) for path in WORKFLOWS],
+    ids=["action.yml", *(path.name for path in WORKFLOWS)],
 )
 def test_valid_against_githubs_schema_offline(schema: str, path: Path) -> None:
     done = check_schema(schema, path)
@@ -267,18 +269,27 @@ def test_probe_finds_a_new_enough_python(
     assert output.read_text(encoding="utf-8") == f"python={found}\n"
 
 
-README = ROOT / "README.md"
-_YAML_BLOCK = re.compile(r"^```yaml\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+# The README's quick start and the docs pages the Action's workflows moved to (docs/action.md,
+# docs/indexnow.md): every workflow a user may copy.
+USER_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+_YAML_BLOCK = re.compile(r"^ *```yaml\n(.*?)^ *```$", re.MULTILINE | re.DOTALL)
 
 
 def readme_blocks() -> list[str]:
-    """Every ```yaml block of the README, dedented (a fragment of steps is indented)."""
-    text = README.read_text(encoding="utf-8")
-    return [textwrap.dedent(block) for block in _YAML_BLOCK.findall(text)]
+    """Every ```yaml block of the README and docs/, dedented (a fragment of steps is indented)."""
+    texts = [page.read_text(encoding="utf-8") for page in USER_PAGES]
+    return [textwrap.dedent(block) for text in texts for block in _YAML_BLOCK.findall(text)]
 
 
 def readme_yaml() -> list[Any]:
     return [yaml.safe_load(block) for block in readme_blocks()]
+
+
+def test_the_readme_opens_its_action_quick_start_with_a_whole_workflow() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = _YAML_BLOCK.findall(text)  # the basic workflow; the rest is in docs/
+    (item,) = sitemill_steps(yaml.safe_load(block))
+    assert set(item["with"]) == {"base-url", "path"}
 
 
 def sitemill_steps(data: Any) -> list[dict[str, Any]]:
