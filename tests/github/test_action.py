@@ -978,6 +978,47 @@ def test_page_checks_are_counted_annotated_and_warned(project: Project) -> None:
     assert summary.index("[!WARNING]") < summary.index("Skipped 7 pages")
 
 
+def test_a_base_url_the_canonicals_contradict_is_asked_about(project: Project) -> None:
+    # A site served over https (its canonicals say so), built with http:// by mistake.
+    pages = {
+        name: page(name, f'<link rel="canonical" href="https://example.com/{name}">')
+        for name in ("about.html", "blog/post.html", "guide.html")
+    }
+    commit(project.workspace, pages, when=SEED_TIME, message="Canonicals")
+
+    run = run_action(project.workspace, {"base-url": "http://example.com/", "commit": "false"})
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    question = (
+        "all 3 pages with a canonical URL declare it under https://example.com/, not under the "
+        "base URL http://example.com/, e.g. about.html names https://example.com/about.html: "
+        "is --base-url right? If it is, fix the generator's site URL setting (site_url, "
+        "baseURL, html_baseurl, url)"
+    )
+    assert run.lines("::warning")[0] == f"::warning title=sitemill::{question}"
+    assert not [line for line in run.lines("::warning") if "off this site" in line]
+    assert f"> {markdown_text(question)}" in run.summary
+
+
+def test_a_project_site_built_at_its_owners_root_is_asked_about(project: Project) -> None:
+    inputs = {"base-url": "https://owner.github.io/", "commit": "false"}
+    repository = {"GITHUB_REPOSITORY": "owner/project"}
+
+    run = run_action(project.workspace, inputs, inherited=repository)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    question = (
+        "owner/project is a GitHub Pages project site, served at https://owner.github.io/project/"
+        ", but the base URL is https://owner.github.io/ (its path left out): is base-url right? "
+        "(if the site is deployed to owner.github.io from another repository, it is)"
+    )
+    assert run.lines("::warning")[0] == f"::warning title=sitemill::{question}"
+    assert f"> {markdown_text(question)}" in run.summary
+    right = {"base-url": "https://owner.github.io/project/", "commit": "false"}
+    again = run_action(project.workspace, right, inherited=repository)
+    assert not [line for line in again.lines("::warning") if "project site" in line]
+
+
 def test_respect_redirects_and_respect_canonical_inputs(project: Project) -> None:
     commit(project.workspace, CHECKED_PAGES, when=SEED_TIME, message="More pages")
 

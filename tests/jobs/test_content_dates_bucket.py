@@ -209,3 +209,31 @@ def test_an_upgrade_of_the_fingerprint_moves_no_date(s3: Any) -> None:
     upload(s3, {**site, "a.html": page("A", "Alpha, edited.")}, T3)
     again = rebuild(s3)
     assert again.dates == {"kept": 5} and again.heads_read == 0
+
+
+def test_a_base_url_change_is_said_once_keeps_dates_and_announces_nothing(s3: Any) -> None:
+    upload(s3, SITE, T1)
+    rebuild(s3, indexnow="later")
+    upload(s3, {"a.html": page("A", "Alpha, edited.")}, T2)  # pending, not sent yet
+    before = rebuild(s3, indexnow="later")
+    assert before.indexnow is not None and before.indexnow.urls == {
+        "https://example.com/a.html": "changed"
+    }
+    upload(s3, SITE | {"a.html": page("A", "Alpha, edited.")}, T3)  # `aws s3 sync` again
+    moved = rebuild(s3, base_url="https://example.com/project/", indexnow="later")
+    said = [w for w in moved.warnings if "every URL moved" in w]
+    assert said == [
+        "every URL moved from https://example.com/ to https://example.com/project/: the base "
+        "URL is not the last run's (dates are kept; IndexNow announces no page for the move); "
+        "if the move was not meant, check --base-url (base_url)"
+    ]
+    data = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read().decode()
+    dates = dict(re.findall(r"<loc>https://example.com/project/(.*?)</loc><lastmod>(.*?)<", data))
+    assert dates == {"": W1, "a.html": W2, "b.html": W1, "docs/manual.pdf": W1}
+    assert moved.indexnow is not None  # only what was pending, at its new URL
+    assert moved.indexnow.urls == {"https://example.com/project/a.html": "changed"}
+    assert dict(moved.indexnow.found) == {}
+    state = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
+    assert state.base_url == "https://example.com/project/"
+    again = rebuild(s3, base_url="https://example.com/project/", indexnow="later")
+    assert not [w for w in again.warnings if "every URL moved" in w]

@@ -22,6 +22,7 @@ from sitemill.github.commands import (
     workflow_command,
     write_outputs,
 )
+from sitemill.github.pages import project_site_question
 from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github.push import Published, commit_outputs
 from sitemill.github.settings import Command, Settings, read_settings
@@ -30,6 +31,7 @@ from sitemill.indexnow.key import key_file_name
 from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
+from sitemill.listing.declaredbase import QUESTION
 from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
@@ -165,6 +167,9 @@ def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
 
     committed = commit_outputs(settings, env, produce, committed_extras(settings))
     found = [*messages.warnings, *committed.warnings]
+    question = project_site_question(settings.config.base_url, env.get("GITHUB_REPOSITORY"))
+    if question is not None and not any(QUESTION in line for line in reports[-1].warnings):
+        found.insert(0, question)  # (the canonicals, when they tell, ask it already)
     return Outcome(
         reports[-1], committed.published, committed.not_committed, found, messages.notices
     )

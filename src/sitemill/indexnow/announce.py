@@ -4,8 +4,11 @@ the sitemaps since the last run, merged with those an earlier run could not send
 Only pages a state remembers as listed are compared, so a page that was never listed is
 never announced, and a first run (no state) announces nothing. A page's content changed when
 its fingerprint did; where the two states' fingerprints are not comparable (another
-fingerprint version or scope: sitemill was upgraded, ``content_scope`` switched), when its
-lastmod did, which content dates move only for a change a reader sees.
+fingerprint version or scope: sitemill was upgraded, ``content_scope`` switched; another
+base URL, which relative links are resolved from), when its lastmod did, which content dates
+move only for a change a reader sees. A base URL change is no content change: pages are
+compared by path, so it announces nothing, and what was pending moves with it
+(state.pending.rebased).
 
 Every URL announced is below the base URL (no dot segment leads out of it): one a run file,
 a summary or a state names elsewhere is dropped, so the key file is only ever read from the
@@ -43,7 +46,7 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
     comparable = (old.fingerprint_version, old.fingerprint_main) == (
         new.fingerprint_version,
         new.fingerprint_main,
-    )
+    ) and not moved(old, new)
     found: dict[str, str] = {}
     added: set[str] = set()
     remembered = old.pages.get
@@ -63,6 +66,11 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
     for url in removed - added:
         found[url] = REMOVED
     return found
+
+
+def moved(old: State, new: State) -> bool:
+    """Whether ``new`` was made at another base URL than ``old`` (both known)."""
+    return None not in (old.base_url, new.base_url) and old.base_url != new.base_url
 
 
 def announcements(

@@ -65,7 +65,7 @@ def build_from_bucket(
     root = site.root
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
     store = state_store or _BesideSitemaps(client, site, sink)
-    start = start_state(store, previous)
+    start = start_state(store, previous, base_url=config.base_url)
     for message in start.warnings:
         log.warning("%s", message)
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)

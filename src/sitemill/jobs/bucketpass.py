@@ -173,7 +173,7 @@ def knowledge_for(config: Config, start: Start) -> Knowledge:
     """What the run starts from, and what it reads or dates under ``config``."""
     return Knowledge(
         start.state,
-        State(fingerprint_main=config.content_scope is ContentScope.MAIN),
+        State(fingerprint_main=config.content_scope is ContentScope.MAIN, base_url=config.base_url),
         config.lastmod_precision,
         content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
         first_run=start.first_run,

@@ -103,6 +103,7 @@ def plan_run(
     inputs = inputs_fingerprint(config, site_robots(config, run.client, run.site)[0])
     live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
     base = store.read_manifest()
+    store.say_move()  # (in the plan step's log: a distributed run's summary has no warnings)
     plan = base.plan
     # The files the manifest names are live, so a run that renders some shards may keep the
     # others' (a full run puts up every file the bucket does not hold).

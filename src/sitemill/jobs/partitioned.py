@@ -63,7 +63,8 @@ def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> Part
         return None
     # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
     # starts from it, so that no head is read again and no content date is lost.
-    return PartitionedStore(client, *where, legacy=parse_s3_location(config.state)[1])
+    legacy = parse_s3_location(config.state)[1]
+    return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
 
 
 def rebuild_partitioned(
@@ -137,6 +138,7 @@ def _attempt(
     # The live entry first, then the manifest: a run goes live only over what it read.
     lives = {name: read_live(client, site, name) for name in _entry_names(config)}
     base = store.read_manifest()
+    store.say_move()
     live = lives.get(base.entry) or next(iter(lives.values()))
     if changed is not None and not run.dry_run:
         try:

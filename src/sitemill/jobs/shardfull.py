@@ -187,7 +187,7 @@ def merged_start(
     if plan is None:
         if store.legacy is None:
             return Start(State(), first_run=True), {}
-        start = start_state(store.legacy, None)
+        start = start_state(store.legacy, None, base_url=store.base_url)
         store.warnings.extend(start.warnings)
         return start, {}
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:

@@ -64,6 +64,7 @@ def build_from_tree(
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
+    remember.base_url = config.base_url
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
@@ -146,7 +147,7 @@ def _start_dating(
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         return None
     store = store or _default_store(config, sink)
-    start = start_state(store, previous)
+    start = start_state(store, previous, base_url=config.base_url)
     if start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
         start.warnings.append(missing_state_warning(store.where))
     for message in start.warnings:

@@ -89,7 +89,7 @@ def read_pages(
     files: list[TreeFile],
     *,
     whole: bool,
-    earlier: tuple[int, bool] | None = None,
+    earlier: tuple[int, bool, str] | None = None,
     known: Mapping[str, str] | None = None,
     pool: WorkPool | None = None,
     defer: frozenset[str] = frozenset(),
@@ -98,8 +98,8 @@ def read_pages(
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
     ``images`` on, an HTML page's body for its images (in the same read). ``earlier``: the
-    fingerprint version and scope (main or not) of the state to compare with, when they are
-    not the run's. ``known``: the fingerprints of pages whose bytes an earlier run
+    fingerprint version, scope (main or not) and base URL of the state to compare with, when
+    they are not the run's. ``known``: the fingerprints of pages whose bytes an earlier run
     fingerprinted (their git blob): not computed again, and only the head is read unless
     images need the body. ``pool``: worker processes that read chunks of ``files`` (the
     result is the same with any number); with ``stream``, what they read is taken in as the
@@ -121,7 +121,7 @@ def _read_chunk(
     robots: RobotsRules | None,
     site: Root,
     whole: bool,
-    earlier: tuple[int, bool] | None,
+    earlier: tuple[int, bool, str] | None,
     defer: frozenset[str],
     chunk: tuple[Sequence[TreeFile], Mapping[str, str]],
 ) -> PageReads:
@@ -168,7 +168,9 @@ def _read_chunk(
             )
             reads.fingerprints[path] = fingerprint
             if html and earlier is not None:
-                reads.earlier[path] = fingerprint_html(data, ignore, earlier[0], main=earlier[1])
+                version, scope, base = earlier
+                url = page_url(base, path)
+                reads.earlier[path] = fingerprint_html(data, ignore, version, main=scope, url=url)
     return reads
 
 

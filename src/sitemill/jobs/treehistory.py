@@ -46,13 +46,14 @@ DEFER_MEAN_BYTES: Final = 8 * 1024
 _History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 
 
-def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool] | None:
-    """The fingerprint version and scope of the state ``known``, when they are not the run's
-    (a state of an earlier sitemill, or of another content_scope): pages are compared in them."""
-    kind = (known.fingerprint_version, known.fingerprint_main)
-    return (
-        None if kind == (FINGERPRINT_VERSION, config.content_scope is ContentScope.MAIN) else kind
-    )
+def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool, str] | None:
+    """The fingerprint version, scope and base URL of the state ``known``, when they are not
+    the run's (a state of an earlier sitemill, of another content_scope, or written at another
+    base URL, which links are resolved from): pages are compared in them."""
+    base = known.base_url or config.base_url
+    kind = (known.fingerprint_version, known.fingerprint_main, base)
+    now = (FINGERPRINT_VERSION, config.content_scope is ContentScope.MAIN, config.base_url)
+    return None if kind == now else kind
 
 
 def read_pages_and_history(

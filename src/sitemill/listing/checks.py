@@ -3,7 +3,9 @@
 design.md, "Which pages are listed": a file that is not an HTML document, a noindex page, a
 redirect stub and a page whose canonical is another listed URL are left out, each under its
 reason; canonicals that point off the site or nowhere, and vendored third-party HTML, are
-one summary warning each (a misconfigured ``baseURL`` makes every page do it).
+one summary warning each (a misconfigured ``baseURL`` makes every page do it); when most
+canonicals place the site under another base URL, that warning asks whether ``--base-url``
+is right instead (listing.declaredbase).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
+from sitemill.listing.declaredbase import DeclaredBase
 from sitemill.listing.gate import CanonicalGate
 from sitemill.listing.stubs import Stubs, WebsiteRedirect
 from sitemill.listing.urlstyle import StyleHint
@@ -68,6 +71,7 @@ class PageChecks:
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
+        self.declared = DeclaredBase(config.base_url, self.site_key)
         self.stubs = Stubs(self.gate, self.aliases, self._on_site)
         self._redirects = redirects
         self.style_hint = StyleHint(config.url_style) if hint else None
@@ -139,17 +143,19 @@ class PageChecks:
             self.vendored_example.setdefault(folder, path)
         key = self.own_key(entry.loc)
         self.aliases.saw(key)
+        resolved: str | None = None
+        named: str | None = None
+        if facts is not None and facts.canonical is not None:
+            if facts.canonical == entry.loc:  # the usual case: the page names itself as listed
+                resolved, named = entry.loc, key
+            else:
+                resolved, named = self._canonical_key(entry.loc, facts)
+            self.declared.saw(path, key, named, facts.canonical)
         gate = self.gate
         if gate is None:
             return iter((entry,))
         target = None
         if facts is not None and facts.canonical is not None:
-            resolved: str | None
-            named: str | None
-            if facts.canonical == entry.loc:  # the usual case: the page names itself as listed
-                resolved, named = entry.loc, key
-            else:
-                resolved, named = self._canonical_key(entry.loc, facts)
             if named is not None and named.startswith(self.site_key):
                 target = self.aliases.names(named, own=key)
             else:  # off the site, or no http(s) URL at all
@@ -212,15 +218,18 @@ class PageChecks:
         for message in hints:
             if message is not None:
                 lines.append(message)
+        question = self.declared.message()  # (it stands for the two warnings below)
+        if question is not None:
+            lines.append(question)
         if self.gate is not None:
             counts = self.gate.counts
-            if counts.off_site:
+            if counts.off_site and question is None:
                 lines.append(
                     f"{counts.off_site:,} listed page(s) declare a canonical URL off this site "
                     f"({self.config.base_url}), e.g. {counts.examples['off_site']}: check the "
                     "generator's site URL setting (site_url, baseURL, html_baseurl, url)"
                 )
-            if counts.unlisted:
+            if counts.unlisted and question is None:
                 lines.append(
                     f"{counts.unlisted:,} listed page(s) declare a canonical URL that this "
                     f"sitemap does not list, e.g. {counts.examples['unlisted']}"

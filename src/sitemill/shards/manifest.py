@@ -54,6 +54,7 @@ class IndexState:
     states: dict[str, StateRef] = field(default_factory=dict)  # shard id -> its state
     retired: dict[str, str] = field(default_factory=dict)  # name -> since (UTC)
     legacy: bool = False
+    base_url: str | None = None  # the run's that committed it (state.start.base_moved)
 
     def files(self) -> dict[str, list[Part]]:
         """Each shard's files, by shard id (most shards have one)."""

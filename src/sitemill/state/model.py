@@ -11,7 +11,8 @@ unreadable, foreign or newer state is a warning and a first run, never a failure
      "pages": {"docs/a.html": {"etag": "\\"9b2c…\\"", "fingerprint": "…", "lastmod": "…"}},
      "unlisted": {"\\"77aa…\\"": {"left_out": "noindex"}},
      "outputs": ["sitemap-1.xml", "sitemap.xml"],
-     "url_style": {"style": "clean", "votes": 142, "pages": 150}}
+     "url_style": {"style": "clean", "votes": 142, "pages": 150},
+     "base_url": "https://example.org/docs/"}
 """
 
 from __future__ import annotations
@@ -82,6 +83,9 @@ class State:
     # What url_style = "auto" decided from the pages' own canonicals (decided by enough of
     # them): kept, so that a small change to the site never moves every URL.
     url_style: StyleDecision | None = None
+    # The base URL the run that wrote the state served the pages at: a run at another one
+    # says once that every URL moved (state.start.base_moved), and announces nothing for it.
+    base_url: str | None = None
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -176,6 +180,8 @@ def state_document(state: State) -> dict[str, Any]:
             "votes": decision.votes,
             "pages": decision.pages,
         }
+    if state.base_url is not None:
+        document["base_url"] = state.base_url
     if state.unlisted:
         document["unlisted"] = {
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()

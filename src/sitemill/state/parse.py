@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
+_BASE_URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}/")
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 # SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (sources.gitwalk.blob_key)
 _BLOB: Final = re.compile(
@@ -86,7 +87,16 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
     state.url_style = _url_style(document.get("url_style"))
+    state.base_url = _base_url(document.get("base_url"))
     return state
+
+
+def _base_url(value: object) -> str | None:
+    """The base URL of the run that wrote the state: an absolute http(s) URL ending in "/"
+    (the form sitemill keeps), else nothing (a run then says nothing of a move)."""
+    if isinstance(value, str) and _BASE_URL.fullmatch(value):
+        return value
+    return None
 
 
 def _url_style(value: object) -> StyleDecision | None:

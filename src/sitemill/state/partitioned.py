@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Collection
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
@@ -31,6 +32,7 @@ from sitemill.sources.s3 import describe_error
 from sitemill.state.bounded import load_json_text
 from sitemill.state.s3 import S3StateStore, parse_s3_location
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
+from sitemill.state.start import base_moved
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -63,10 +65,18 @@ class PartitionedStore:
     attempt, ``read_shard`` of the states that manifest names, ``commit`` of the next one."""
 
     def __init__(
-        self, client: S3Client, bucket: str, prefix: str, *, legacy: str | None = None
+        self,
+        client: S3Client,
+        bucket: str,
+        prefix: str,
+        *,
+        legacy: str | None = None,
+        base_url: str | None = None,
     ) -> None:
-        """``legacy``: the key of the one state object earlier runs kept (read, never written)."""
+        """``legacy``: the key of the one state object earlier runs kept (read, never written);
+        ``base_url``: the run's, kept in the manifest it commits (a move is said once)."""
         self.client, self.bucket, self.prefix = client, bucket, prefix
+        self.base_url = base_url
         self.legacy = None if legacy is None else S3StateStore(client, bucket, legacy)
         self.where = f"s3://{bucket}/{prefix}"
         self.index_store = S3StateStore(
@@ -109,6 +119,13 @@ class PartitionedStore:
         self.trusted = True
         return self.manifest
 
+    def say_move(self) -> None:
+        """Warn when the manifest read was committed at another base URL than this run's
+        (by the step that starts a run: once, not by each of a distributed run's workers)."""
+        moved = base_moved(self.manifest.base_url, self.base_url)
+        if moved is not None:
+            self._warn(moved)
+
     def ensure_manifest(self, now: datetime | None = None) -> IndexState:
         """The manifest, read once (a worker of a distributed run reads the run's base)."""
         return self.manifest if self.loaded else self.read_manifest(now)
@@ -116,6 +133,7 @@ class PartitionedStore:
     def commit(self, manifest: IndexState) -> bool:
         """Write the next manifest over the one read (If-Match; If-None-Match when none):
         True written, False unchanged. A ConflictError: another run committed meanwhile."""
+        manifest = replace(manifest, base_url=self.base_url or manifest.base_url)
         text = json.dumps(
             manifest_to_json(manifest), sort_keys=True, separators=(",", ":"), ensure_ascii=True
         )

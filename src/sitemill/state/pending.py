@@ -4,6 +4,7 @@ their bound, and the check of a remembered table (a state is input from outside)
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Final
 
 ADDED: Final = "added"
@@ -29,4 +30,16 @@ def pending_from_json(value: object) -> dict[str, str]:
         url: kind
         for url, kind in table.items()
         if isinstance(url, str) and _URL.fullmatch(url) and kind in KINDS
+    }
+
+
+def rebased(pending: Mapping[str, str], before: str | None, now: str) -> dict[str, str]:
+    """The pending URLs of a state written at base URL ``before``, moved below ``now`` (the
+    same pages, announced at their new URLs); others stay as they are (announcements drops
+    those not below the base URL)."""
+    if before is None or before == now:
+        return dict(pending)
+    return {
+        now + url[len(before) :] if url.startswith(before) else url: kind
+        for url, kind in pending.items()
     }

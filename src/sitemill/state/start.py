@@ -12,6 +12,7 @@ from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.messages import redact
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import OLDEST_LASTMOD, parse_state
+from sitemill.state.pending import rebased
 
 if TYPE_CHECKING:
     from sitemill.state.store import StateStore
@@ -39,10 +40,17 @@ class Start:
     missing: bool = False
 
 
-def start_state(store: StateStore, previous: Previous | None, now: datetime | None = None) -> Start:
+def start_state(
+    store: StateStore,
+    previous: Previous | None,
+    now: datetime | None = None,
+    *,
+    base_url: str | None = None,
+) -> Start:
     """The state to start from. ``previous`` is read only when ``store`` holds none; ``now``
     is the run's time (no remembered date may be later). Nothing usable is a warning and a
-    first run (dates start from the plain ones, every head is read), never a failure."""
+    first run (dates start from the plain ones, every head is read), never a failure.
+    ``base_url``: the run's, said once when the state was written at another one."""
     start = Start(State(), first_run=True)
     where = store.where
     try:
@@ -73,10 +81,28 @@ def start_state(store: StateStore, previous: Previous | None, now: datetime | No
             f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
             f"(e.g. {state.refused_example!r}): those pages get their plain dates"
         )
+    moved = base_moved(state.base_url, base_url)
+    if moved is not None:
+        assert base_url is not None and state.base_url is not None
+        start.warnings.append(moved)
+        state.pending = rebased(state.pending, state.base_url, base_url)
     if borrowed:  # dates from elsewhere, yes; but only this place's own state names its files
         state.outputs = frozenset()
     start.state, start.first_run, start.missing = state, False, False
     return start
+
+
+def base_moved(before: str | None, now: str | None) -> str | None:
+    """The warning of a run at another base URL than the one its state was written at (a
+    state of an earlier sitemill names none: nothing to say). The state is keyed by path:
+    dates stay, and IndexNow announces no page for the move (indexnow.announce.changes)."""
+    if before is None or now is None or before == now:
+        return None
+    return (
+        f"every URL moved from {before} to {now}: the base URL is not the last run's (dates "
+        "are kept; IndexNow announces no page for the move); if the move was not meant, "
+        "check --base-url (base_url)"
+    )
 
 
 def missing_state_warning(where: str) -> str:

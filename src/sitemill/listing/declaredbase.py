@@ -1,0 +1,71 @@
+"""Under which base URL the pages' own canonicals place the site, when it is not the run's.
+
+A wrong ``--base-url`` passes without a word otherwise: ``http://`` for ``https://``, or a
+GitHub Pages project site built without its path (``https://user.github.io/`` for a site
+served at ``https://user.github.io/project/``). A page's canonical names the page at its
+real URL: where it ends in the page's own path in the site, what comes before is the base
+URL the page declares. When most pages with a canonical declare one other than the run's,
+the summary asks whether ``--base-url`` is right, naming what they declare (one warning:
+it stands for the off-site or unlisted canonical warning of the same pages).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Final
+
+QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.pages)
+# Pages declaring another base URL needed before the question is asked (a stray page or two
+# keeps the off-site or unlisted canonical warning).
+MIN_PAGES: Final = 3
+# Distinct declared base URLs counted at most (a site whose canonicals all go elsewhere).
+_MAX_BASES: Final = 1_000
+
+
+class DeclaredBase:
+    """Counts the base URLs the pages' canonicals declare, by ``url_key`` spelling."""
+
+    def __init__(self, base_url: str, site_key: str) -> None:
+        self._base_url = base_url
+        self._site_key = site_key
+        self._stem = site_key[:-1]  # (without its final "/")
+        self.pages = 0  # pages with a canonical
+        self._bases: Counter[str] = Counter()
+        self._examples: dict[str, str] = {}
+
+    def saw(self, path: str, key: str, named: str | None, canonical: str) -> None:
+        """The page at ``path`` (its own URL's key ``key``) declares ``canonical``, of key
+        ``named`` (None: no http(s) URL)."""
+        self.pages += 1
+        if named == key:  # (the usual case: the page names itself)
+            self._bases[self._site_key] += 1
+            return
+        if named is None or not key.startswith(self._stem):
+            return
+        own = key[len(self._stem) :].rstrip("/")  # "/a/b", "" for the root
+        declared = named.rstrip("/")
+        if not declared.endswith(own) or "://" not in declared[: len(declared) - len(own)]:
+            return  # another page's URL: no base URL to read from it
+        base = declared[: len(declared) - len(own)] + "/"
+        if base not in self._bases and len(self._bases) >= _MAX_BASES:
+            return
+        self._bases[base] += 1
+        self._examples.setdefault(base, f"{path} names {canonical}")
+
+    def message(self) -> str | None:
+        """The question, when most pages with a canonical declare another base URL."""
+        if not self._bases:
+            return None
+        base, count = self._bases.most_common(1)[0]
+        if base == self._site_key or count < MIN_PAGES or count * 2 <= self.pages:
+            return None
+        pages = (
+            f"all {count:,} pages with a canonical URL declare it"
+            if count == self.pages
+            else f"most pages ({count:,} of {self.pages:,} with a canonical URL) declare it"
+        )
+        return (
+            f"{pages} under {base}, not under the base URL {self._base_url}, e.g. "
+            f"{self._examples[base]}: {QUESTION} If it is, fix the generator's site "
+            "URL setting (site_url, baseURL, html_baseurl, url)"
+        )
