@@ -530,6 +530,17 @@ def test_no_content_dates_is_the_plain_dates_and_no_state(
         ({"no history": 10_000}, "lastmod: 10,000 from plain dates (no history: a first run)"),
         ({"kept": 1, "no history": 2, "other": 4},
          "lastmod: 1 kept, 4 moved (other 4), 2 from plain dates (no history: a first run)"),
+        # A git tree's first run, dated by content (issue 41: "0 kept older than the last
+        # commit, 61 equal" did not say what it meant).
+        ({"the last commit": 61},
+         "lastmod: 61 pages dated by their last commit; none kept an older date, since no "
+         "commit changed a page without changing its content"),
+        ({"older than the last commit": 232, "the last commit": 1_308},
+         "lastmod: 232 pages dated by an earlier commit (the later ones only re-rendered "
+         "them), 1,308 by their last commit"),
+        ({"older than the last commit": 1, "the last commit": 1},
+         "lastmod: 1 page dated by an earlier commit (the later ones only re-rendered it), "
+         "1 by its last commit"),
     ],
 )  # fmt: skip
 def test_the_report_shows_how_dates_were_decided(dates: dict[str, int], line: str) -> None:

@@ -117,7 +117,7 @@ def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
     assert len(kinds) - 1 <= 10, requests.calls
     written = [name for name in report.result.written if SHARD.fullmatch(name)]
     assert len(written) == 1
-    assert shards_line(report) == "shards: 3, 1 child(ren) rewritten, 1 touched"
+    assert shards_line(report) == "shards: 3, 1 child rewritten, 1 touched"
     assert summary_counts(report)["shards_touched"] == 1
     incremental = live_files(s3)
     # A full rebuild with the same plan writes the same bytes.
