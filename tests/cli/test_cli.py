@@ -64,6 +64,13 @@ def test_urls_from_stdin(tmp_path: Path) -> None:
         "sitemap.xml",
     ]
     assert_valid_sitemaps(tmp_path, BASE_URL)
+    # Where the dates come from: the list's column (issue 41: it said "lastmod: mtime").
+    assert "5 URLs in an index of 3 sitemaps in " in result.stdout
+    assert result.stdout.splitlines()[0].endswith("(lastmod: the list's second column)")
+    undated = run("urls", "-", "--base-url", BASE_URL, "--out", str(tmp_path), stdin=BASE_URL)
+    assert undated.returncode == 0, undated.stderr
+    first = undated.stdout.splitlines()[0]
+    assert first.endswith("(lastmod: none: no line of the list has a date (URL, TAB, date))")
 
 
 @pytest.mark.parametrize(
