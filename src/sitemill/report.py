@@ -222,8 +222,9 @@ def summary_counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         counts["image_chrome"] = report.image_chrome  # image entries left out as site chrome
     if report.skipped:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
-    if result.plan is not None:  # sharded: how many, and the children rewritten
-        counts["shards"], counts["shards_written"] = len(result.plan.afters), _rewritten(result)
+    if result.plan is not None:  # sharded: how many, and the children among "written"
+        counts["shards"] = len(result.plan.afters)
+        counts["shard_children_written"] = _rewritten(result)  # (the index is not one)
         if report.shards_touched is not None:
             counts["shards_touched"] = report.shards_touched
     if report.execution is not None:
