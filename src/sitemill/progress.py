@@ -22,7 +22,7 @@ _UNITS: Final = {
     LISTING: ("file", "files"),
     HISTORY: ("commit", "commits"),
     READING: ("page", "pages"),
-    DATES: ("file dated by content", "files dated by content"),
+    DATES: ("file with older versions", "files with older versions"),
     WRITING: ("URL", "URLs"),
 }
 

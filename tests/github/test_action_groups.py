@@ -31,6 +31,8 @@ def test_a_phase_starting_beside_another_ends_the_open_group() -> None:
     groups("reading", 0, 3)  # git log runs in a thread while the pages are read
     groups("history", 1_204, 1_204)
     groups("reading", 3, 3)
+    groups("dates", 0, 0)  # nothing to walk: begun and finished at once, told once
+    groups("dates", 0, 0)
     groups.close()
     assert log.getvalue() == (
         "::group::sitemill: history\n"
@@ -38,5 +40,8 @@ def test_a_phase_starting_beside_another_ends_the_open_group() -> None:
         "::group::sitemill: reading\n"
         "sitemill: history: 1,204 commits\n"
         "sitemill: reading: 3 pages\n"
+        "::endgroup::\n"
+        "::group::sitemill: dates\n"
+        "sitemill: dates: 0 files with older versions\n"
         "::endgroup::\n"
     )

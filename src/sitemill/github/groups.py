@@ -21,6 +21,7 @@ class LogGroups:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.started: set[str] = set()
+        self.ended: set[str] = set()
         self.open = False
         self.lock = threading.Lock()
 
@@ -31,7 +32,8 @@ class LogGroups:
                 self._end()
                 self.stream.write(f"::group::sitemill: {phase}\n")
                 self.open = True
-            if done == total:
+            if done == total and phase not in self.ended:  # (told once: an empty phase ends twice)
+                self.ended.add(phase)
                 self.stream.write(f"sitemill: {phase_text(phase, done, total)}\n")
             self.stream.flush()
 
