@@ -174,7 +174,7 @@ def test_global_options_go_before_or_after_the_command(
 def test_not_quiet_unless_asked(make_site: SiteMaker) -> None:
     site = make_site({"index.html": page()})
     result = run("build", str(site), "--base-url", BASE_URL)
-    assert "1 URLs in one sitemap" in result.stdout
+    assert "1 URL in one sitemap" in result.stdout  # (issue 41: "1 URLs")
 
 
 @pytest.mark.parametrize("command", ["build", "urls", "s3", "validate"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from sitemill.entries import SkipReason
+from sitemill.messages import counted
 from sitemill.report import (
     Report,
     dates_line,
@@ -23,7 +24,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
         "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
     )
     dates = report.lastmod_from or report.lastmod.value
-    stream.write(f"{result.url_count:,} URLs in {kind} in {out_dir} (lastmod: {dates})\n")
+    stream.write(f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})\n")
     if result.written:
         stream.write(f"written: {', '.join(result.written)}\n")
     if result.deleted:
