@@ -13,7 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from clirun import run_sitemill
+from sitemill.cli import liveline
 from sitemill.cli.liveline import LiveLine
 
 BASE = "https://example.com/"
@@ -103,5 +106,25 @@ def test_quiet_draws_no_line_and_a_warning_starts_on_a_clean_line() -> None:
     line("history", 1_204, None)
     line("pages", 2_310, 3_119)  # two phases under way (git log runs in a thread)
     assert screen.getvalue().endswith("sitemill: history: 1,204 commits · pages: 2,310 of 3,119")
-    line.clear()
+    line.close()
     assert re.fullmatch(r"(\r[^\r]*)+\r +\r", screen.getvalue())
+
+
+def test_the_line_moves_while_no_count_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # powertools-python: git log gave its first commit after 9 s, and a worker's chunk of
+    # pages took 10 s: a frozen "history: 0 commits" looks like a hang.
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(liveline, "CLOCK", 0.05)
+    monkeypatch.setattr(liveline, "SHOW_TIME", 0.0)
+    screen = Terminal()
+    line = LiveLine(screen, active=True)
+    line("history", 0, None)
+    time.sleep(0.5)
+    line.close()
+    drawn = screen.getvalue().split("\r")
+    assert sum(1 for text in drawn if text.startswith("sitemill: history: 0 commits · ")) >= 3
+    assert drawn[-1] == "" and drawn[-2].strip() == ""  # wiped at the end, clock stopped
+    assert line.clock is not None and not line.clock.is_alive()
