@@ -3,6 +3,12 @@
 A budget in seconds is written for the machine the tests were tuned on; ``budget`` scales it
 by how much slower this machine (and its load right now) runs plain Python, so that a slower
 CI runner does not fail a bound the code meets, and a quadratic blow-up still does.
+
+Every figure is this process's CPU time (``time.process_time``), not the wall clock: on a
+machine whose cores other processes keep busy (a parallel suite, a second job on the CI
+runner), the wall clock counts the turns this process waited for a core, which made a
+linear call look quadratic at random (seen at a load of 8 on 2 cores: a different handful
+of the linear-time tests failed on each run, while their CPU-time ratios stayed at 4.0-4.5).
 """
 
 from __future__ import annotations
@@ -19,9 +25,9 @@ def fastest(call: Callable[[bytes], object], data: bytes, runs: int = 3) -> floa
     """The shortest of ``runs`` timings of ``call(data)``: the least noisy figure."""
     best = float("inf")
     for _ in range(runs):
-        started = time.perf_counter()
+        started = time.process_time()
         call(data)
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     return best
 
 

@@ -19,3 +19,8 @@ class OtherShards(Protocol):
         """The URL another shard lists for this key and the alternates its page declares
         (as (hreflang, URL key)), or None."""
         ...
+
+    def redirect(self, key: str) -> tuple[str, str] | None:
+        """The URL of a redirect stub with this key in another shard and the URL it leads
+        to, or None."""
+        ...

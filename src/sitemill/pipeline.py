@@ -15,6 +15,7 @@ from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.pages import HasFile
 from sitemill.listing.checks import PageChecks
+from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
 from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
@@ -51,6 +52,8 @@ def build_from_pages(
     kept: Collection[str] = (),
     others: OtherShards | None = None,
     style: StyleDecision | None = None,
+    redirects: WebsiteRedirect | None = None,
+    on_stubs: Callable[[dict[str, bool | None]], None] | None = None,
     expected: int | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
@@ -64,13 +67,15 @@ def build_from_pages(
     (sitemill.listing.aliases). ``shards``: the source's key order and last plan, when its
     sitemaps may be shards; ``kept``: own files to keep now (sitemill.writer); ``others``: the
     other shards, for a canonical or alternate naming a page not in this run; ``style``: what
-    ``url_style = "auto"`` decided before (sitemill.settle); ``expected``: the pages, if known.
+    ``url_style = "auto"`` decided before (sitemill.settle); ``redirects``: the website redirect
+    of an object no page is; ``on_stubs``: told where each redirect stub leads, at the end
+    (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
     config, pages = settled(config, pages, robots, read_facts, style, report)
     lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
-    checks = PageChecks(config, tally, has_file, lists, hint=report.url_style is None)
+    checks = PageChecks(config, tally, has_file, lists, redirects, hint=report.url_style is None)
     extensions = Extensions(config, checks, has_file)
     told = Ticker(progress, PAGES, expected, every=PROGRESS_EVERY)
     entries = _page_entries(
@@ -81,17 +86,13 @@ def build_from_pages(
         entries = _counted(entries, report)
     with says_why_nothing(report.skipped):
         report.result = write_sitemaps(
-            entries,
-            sink,
-            config,
-            on_file=file_progress(progress),
-            robots_source=robots_source,
-            extensions=extensions.alternates or extensions.images,
-            remembered=remembered,
-            shards=shards,
-            kept=kept,
-        )
+            entries, sink, config, on_file=file_progress(progress), robots_source=robots_source,
+            extensions=extensions.alternates or extensions.images, remembered=remembered,
+            shards=shards, kept=kept,
+        )  # fmt: skip
     _summarize(report, checks, extensions)
+    if on_stubs is not None:
+        on_stubs(checks.stub_ends())
     return report
 
 
@@ -153,7 +154,6 @@ def _page_entries(
         if facts is None and read_facts is not None and wants_facts(path):
             facts = read_facts(path)
         if facts is not None and checks.skip_reason(path, loc, facts):
-            checks.left_out(loc)
             continue
         if len(loc) > MAX_URL_LENGTH:
             tally.skip(path, SkipReason.TOO_LONG, f"URL of {len(loc)} characters")

@@ -130,13 +130,64 @@ def test_refresh_spellings(markup: str) -> None:
         ('<meta http-equiv="refresh">', ""),
         ('<meta http-equiv="refresh-x" content="0; url=/new/">', ""),
         ("<!-- <meta http-equiv=refresh content='0;url=/new/'> -->", ""),
-        ("<noscript><meta http-equiv=refresh content='0;url=/new/'></noscript>", ""),
         ("<template><meta http-equiv=refresh content='0;url=/new/'></template>", ""),
         ("", "<meta http-equiv=refresh content='0;url=/new/'>"),  # in the body
     ],
 )
 def test_no_refresh(markup: str, body: str) -> None:
     assert read_page_facts(head(markup, body)).refresh is None
+
+
+# mike's version stub (Material for MkDocs): a crawler that runs no script follows the refresh
+# inside <noscript>, the others the script; either way the page is a redirect stub.
+MIKE_STUB = """<!DOCTYPE html>
+<html>
+<head>
+  <meta charset="utf-8">
+  <title>Redirecting</title>
+  <noscript>
+    <meta http-equiv="refresh" content="1; url=latest/" />
+  </noscript>
+  <script>
+    window.location.replace("latest/" + window.location.search + window.location.hash);
+  </script>
+</head>
+<body>
+  Redirecting to <a href="latest/">latest/</a>...
+</body>
+</html>
+"""
+
+
+NEW = "<meta http-equiv=refresh content='0;url=/new/'>"
+
+
+def test_a_refresh_inside_the_heads_noscript_counts() -> None:
+    assert read_page_facts(MIKE_STUB.encode()).refresh == "latest/"
+
+
+@pytest.mark.parametrize(
+    ("markup", "url"),
+    [
+        ("<noscript><meta http-equiv=refresh content='0;url=/new/'></noscript>", "/new/"),
+        (f"<noscript><link rel=stylesheet href=/s.css>{NEW}</noscript>", "/new/"),
+        # The head's own refresh comes first: it counts.
+        (f"<meta http-equiv=refresh content='0;url=/a/'><noscript>{NEW}</noscript>", "/a/"),
+        # In the noscript mode, anything but metadata ends the head: the meta is the body's.
+        (f"<noscript><p>Enable JavaScript</p>{NEW}</noscript>", None),
+        ("<noscript><!-- <meta http-equiv=refresh content='0;url=/new/'> --></noscript>", None),
+        ("<noscript><meta name=refresh content='0;url=/new/'></noscript>", None),
+    ],
+)
+def test_refresh_in_noscript(markup: str, url: str | None) -> None:
+    assert read_page_facts(head(markup)).refresh == url
+
+
+def test_a_noscript_refresh_outside_the_head_does_not_count() -> None:
+    after_head = b"<html><head></head><noscript><meta http-equiv=refresh content='0;url=/x/'>"
+    in_body = b"<html><head></head><body><noscript><meta http-equiv=refresh content='0;url=/x/'>"
+    assert read_page_facts(after_head).refresh is None
+    assert read_page_facts(in_body).refresh is None
 
 
 # --- rel=canonical ---------------------------------------------------------------------------

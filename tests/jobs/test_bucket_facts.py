@@ -27,7 +27,7 @@ from sitemill.aws.handler import handle
 from sitemill.cli.main import main
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
-from sitemill.html.facts import PAGE_FACTS_BYTES
+from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
 from sitemill.outputs import STATE_NAME, is_own_name
@@ -295,8 +295,13 @@ def test_the_state_remembers_pages_left_out_by_etag_alone(site: Any) -> None:
         assert record.version == site.head_object(Bucket=BUCKET, Key=path)["ETag"], path
     etag = {path: site.head_object(Bucket=BUCKET, Key=path)["ETag"] for path in LEFT_OUT}
     # Pages left out by their own bytes: the verdict only, none of their facts' URLs.
-    for path in ("index.html", "old/index.html", "draft.html", "theme/macros.html"):
+    for path in ("draft.html", "theme/macros.html"):
         assert state.unlisted[etag[path]] == LEFT_OUT[path], path
+    # A redirect stub to a listed page (Hugo's alias is noindex too): its refresh, which names
+    # that listed page only (a canonical naming the stub is followed).
+    assert state.unlisted[etag["index.html"]] == PageFacts(refresh="en/")
+    alias = PageFacts(noindex=True, refresh="https://example.com/new/")
+    assert state.unlisted[etag["old/index.html"]] == alias
     # Left out by its canonical, which names a listed page: its facts (the gate needs them).
     assert state.unlisted[etag["blog/page/2/index.html"]].canonical == "/blog/"
     strings = set(json_strings(json.loads(gzip.decompress(data))))

@@ -101,13 +101,16 @@ def test_a_bucket_rebuild_publishes_no_hidden_name(s3: Any, config_file: Path, w
         assert_names_no_hidden_page(files)
         if where == "in a private bucket":
             # The state of a bucket whose sitemaps may be shards, partitioned (scale-out.md):
-            # paths of listed pages, ETags of the others; and, in a shard's listing, the two
+            # paths of listed pages, ETags of the others; and, in a shard's listing, the
             # pages a change to another page of the shard can bring back (the second file of
-            # a URL, a page whose canonical names another): private, never beside the site.
+            # a URL, a page whose canonical names another) and the redirect stubs, whose
+            # refresh names their target (a canonical in another shard may name the stub):
+            # private, never beside the site.
             private = bucket_files(s3, "private-state", "site/")
             assert sorted(private)[0] == "sitemill-state/index-state.json"
             assert all(name.startswith("sitemill-state/shards/") for name in sorted(private)[1:])
             assert all(name.startswith("sitemill-state/") for name in private)
             returning = {"hidden-dup/index.html", "hidden-canonical.html"}
+            returning |= {"hidden-redirect.html", "hidden-target.html"}
             assert_names_no_hidden_page(private, sitemaps=False, but=returning)
     assert len(HIDDEN) == 13

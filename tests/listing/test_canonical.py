@@ -355,7 +355,7 @@ def test_the_counts_name_an_example() -> None:
 
 def test_many_pages_waiting_on_one_target_are_fast() -> None:
     count = 10_000
-    started = time.perf_counter()
+    started = time.process_time()
     gate = CanonicalGate()
     out = []
     for index in range(count):
@@ -364,20 +364,20 @@ def test_many_pages_waiting_on_one_target_are_fast() -> None:
     out += gate.finish()
     assert [entry.loc for entry in out] == ["target"]
     assert len(gate.skipped) == count
-    assert time.perf_counter() - started < 2.0  # about 0.1 s
+    assert time.process_time() - started < 2.0  # about 0.1 s
 
 
 def test_many_pages_waiting_on_nothing_are_fast() -> None:
     # Each names a URL that never appears: all are decided at the end, in linear time.
     count = 40_000
-    started = time.perf_counter()
+    started = time.process_time()
     gate = CanonicalGate()
     out = []
     for index in range(count):
         out += gate.offer(Entry(f"p{index}"), f"p{index}", f"p{index}", f"missing{index}")
     out += gate.finish()
     assert len(out) == count
-    assert time.perf_counter() - started < 4.0  # about 0.5 s
+    assert time.process_time() - started < 4.0  # about 0.5 s
 
 
 def _capped_run(count: int) -> tuple[list[str], list[tuple[str, str]], int, int]:
@@ -572,9 +572,9 @@ def test_long_chains_and_loops_are_decided_in_linear_time(shape: str) -> None:
     steps: list[tuple[str, ...]] = [("offer", f"k{i}", f"k{i + 1}") for i in range(count)]
     if shape == "loop":
         steps[-1] = ("offer", f"k{count - 1}", "k0")
-    started = time.perf_counter()
+    started = time.process_time()
     out, skipped, _ = run_gate(steps)
-    assert time.perf_counter() - started < 3.0  # about 0.2 s
+    assert time.process_time() - started < 3.0  # about 0.2 s
     # Alternately listed and left out: every other page names a listed one.
     if shape == "chain":  # the last names nothing listed: listed, the one before it not ...
         assert out == [f"k{i}" for i in range(count - 1, -1, -2)][::-1]

@@ -41,13 +41,13 @@ __all__ = [
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
 # 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read;
-# 6: <html lang> is read with the images
-FACTS_VERSION: Final = 6
+# 6: <html lang> is read with the images; 7: a refresh in the head's <noscript> counts
+FACTS_VERSION: Final = 7
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.
 MAX_ALTERNATES: Final = 256
 
-_TAGS: Final = frozenset({"meta", "link", "html", "head"})
+_TAGS: Final = frozenset({"meta", "link", "html", "head", "noscript"})
 _TAGS_AND_TITLE: Final = _TAGS | {"title"}
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
@@ -94,6 +94,7 @@ class PageFacts:
     images: tuple[str, ...] | None = None  # image sources as written; None: body not read
     title: str | None = None  # the <title> text, "" for none; None: not read
     lang: str = ""  # <html lang> as written, read with the images; "" for none
+    website_redirect: bool = False  # ``refresh`` is an S3 object's (sources.s3pages)
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
@@ -114,6 +115,9 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
         if tag.name == "title":
             if not titled:  # document.title is the first <title>'s, even when empty
                 title, titled = read_title(tag.text), True
+            continue
+        if tag.name == "noscript":
+            refreshes.extend(_noscript_refreshes(tag.text))
             continue
         if tag.name != "meta" and _TEMPLATE.search(tag.source):
             return PageFacts(document=False)  # <html lang="{{ .Site.Language }}">: a layout
@@ -152,6 +156,18 @@ def with_images(facts: PageFacts, data: bytes) -> PageFacts:
     if base is None and any(map(_is_relative, images)):
         base = _base_href(data)
     return dataclasses.replace(facts, images=images, base=base, lang=read_html_lang(data))
+
+
+def _noscript_refreshes(text: bytes) -> list[str]:
+    """The contents of the meta refreshes in a <noscript> of the head, which a crawler that
+    runs no script follows (mike's root beside a script that redirects the others), read as
+    the parser's "in head noscript" mode does: a head of metadata tags of its own."""
+    tags = (_values(tag) for tag in head_start_tags(text, frozenset({"meta"}), _MARKS))
+    return [
+        values.get("content", "")
+        for values in tags
+        if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh"
+    ]
 
 
 def _values(tag: StartTag) -> dict[str, str]:

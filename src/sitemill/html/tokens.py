@@ -20,8 +20,9 @@ HEAD_TAGS: Final = frozenset(
 )
 # Elements whose content the tokenizer reads as text up to their end tag (<script> has more
 # states, see head._script_end). Googlebot renders with scripting on, so <noscript> is
-# raw text and a meta inside it does not count. Those outside HEAD_TAGS matter only inside a
-# <template>, whose content is tokenized but inert.
+# raw text and a meta inside it does not count (but for a refresh, which a crawler that runs
+# no script follows: sitemill.html.facts reads the head's <noscript> for it). Those outside
+# HEAD_TAGS matter only inside a <template>, whose content is tokenized but inert.
 RAW_TEXT_TAGS: Final = frozenset(
     {"iframe", "noembed", "noframes", "noscript", "style", "textarea", "title", "xmp"}
 )

@@ -70,8 +70,9 @@ def build_from_bucket(
         log.warning("%s", message)
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     report, knowledge = bucket_pass(
-        config, client, site, sink, start, pages, robots=robots, progress=progress
-    )
+        config, client, site, sink, start, pages, robots=robots, progress=progress,
+        empty=inventory.empty,
+    )  # fmt: skip
     config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
     if knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)

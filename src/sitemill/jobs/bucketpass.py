@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Container, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
@@ -11,6 +11,7 @@ from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.listing.autostyle import keep_style
+from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
 from sitemill.pipeline import build_from_pages
 from sitemill.reads import reads_page
@@ -21,7 +22,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, Plan
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import read_page
+from sitemill.sources.s3pages import WebsiteRedirects, read_page
 from sitemill.state.knowledge import (
     HeadCounts,
     Knowledge,
@@ -55,6 +56,7 @@ def bucket_pass(
     on_skip: OnSkip | None = None,
     others: OtherShards | None = None,
     raw_keys: bool = False,
+    empty: Container[str] | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
@@ -63,19 +65,17 @@ def bucket_pass(
     ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
     last build left them (sitemill.jobs.membership); ``raw_keys``: cut shards among every
     candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
-    state: a boundary may then be a key the sitemaps leave out)."""
+    state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
+    (website redirects, asked when a canonical names one)."""
     knowledge = knowledge_for(config, start)
     counts = HeadCounts()
     setup = ShardSetup(Order.KEYS, plan or start.state.plan)
     pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
     attached = attach_facts(
-        pages,
-        needs=partial(reads_page, config, robots),
-        read=page_reader(client, site, config, knowledge),
-        knowledge=knowledge,
-        counts=counts,
+        pages, needs=partial(reads_page, config, robots),
+        read=page_reader(client, site, config, knowledge), knowledge=knowledge, counts=counts,
         workers=head_readers(client),
-    )
+    )  # fmt: skip
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = build_from_pages(
         config,
@@ -92,12 +92,36 @@ def bucket_pass(
         kept=kept,
         others=others,
         style=start.state.url_style,
+        redirects=_either(website_redirects(config, client, site, empty), others),
+        on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
     )
     keep_style(config, report, knowledge.remember)
     knowledge.remember.outputs = frozenset(report.result.outputs)
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
+
+
+def website_redirects(
+    config: Config, client: S3Client, site: BucketSite, empty: Container[str] | None
+) -> WebsiteRedirects | None:
+    """Where a canonical naming an empty object of the bucket leads (None: not asked)."""
+    if empty is None or not (config.respect_redirects and config.respect_canonical):
+        return None
+    return WebsiteRedirects(client, site.bucket, site.root, empty, config.base_url)
+
+
+def _either(website: WebsiteRedirects | None, others: OtherShards | None) -> WebsiteRedirect | None:
+    """A stub's redirect from the bucket (a website redirect), else from another shard."""
+    if others is None:
+        return website
+    if website is None:
+        return others.redirect
+
+    def either(key: str) -> tuple[str, str] | None:
+        return website(key) or others.redirect(key)
+
+    return either
 
 
 def _also(forget: OnSkip, more: OnSkip | None) -> OnSkip:

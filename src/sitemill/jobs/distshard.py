@@ -133,12 +133,13 @@ def _render_range(
     rendered.others.config = settled
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
+    inventory = Inventory()
     try:
         report, knowledge = bucket_pass(
             config, run.client, run.site, sink, Start(as_kept(state), first_run=not any(before)),
-            bucket_pages(config, objects, run.site.root, Inventory()), robots=robots,
+            bucket_pages(config, objects, run.site.root, inventory), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others, raw_keys=True,
+            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:

@@ -14,34 +14,24 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Final
-from urllib.parse import unquote
+from typing import Any, Final
 
 from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.config.model import Config
 from sitemill.entries import Alternate
+from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.shards.plan import Plan, shard_id
+from sitemill.sources.s3pages import key_paths
 from sitemill.state.model import PageRecord
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.shardstate import ShardState
 from sitemill.urls import page_url
 
 # Shard states kept per worker (each up to a few MB: 40,000 pages' records).
 CACHED_SHARDS: Final = 8
-_PAGE_SUFFIXES: Final = (".html", ".htm")
-_INDEX_NAMES: Final = ("index.html", "index.htm")
-
-
-def key_paths(rest: str) -> tuple[str, ...]:
-    """The keys (relative to the site root) whose URL key ends in ``rest``, decoded."""
-    stem = unquote(rest, errors="surrogateescape")
-    if not stem or stem.endswith("/"):
-        return tuple(stem + name for name in _INDEX_NAMES)
-    return (
-        *(stem + suffix for suffix in _PAGE_SUFFIXES),
-        stem,
-        *(f"{stem}/{name}" for name in _INDEX_NAMES),
-    )
+# What a shard state tells: its listed pages' records, and its stubs' targets, by path.
+_Known = tuple[Mapping[str, PageRecord], Mapping[str, str]]
 
 
 class PreviousMembership:
@@ -56,7 +46,7 @@ class PreviousMembership:
         self._plan_of = plan
         self._plan: Plan | None = None
         self._loaded = False
-        self._shards: OrderedDict[str, Mapping[str, PageRecord]] = OrderedDict()
+        self._shards: OrderedDict[str, _Known] = OrderedDict()
 
     def lists(self, key: str) -> bool:
         return self._found(key) is not None
@@ -67,7 +57,7 @@ class PreviousMembership:
             return None
         path, record = found
         config = self.config
-        loc = page_url(config.base_url, path, config.url_style)
+        loc = self._url(path)
         pairs = declared_alternates(
             record.facts, path, loc, config.alternates, own_key=url_key, site_key=self.site_key,
             base_url=config.base_url, counts=AlternateCounts(),
@@ -75,35 +65,61 @@ class PreviousMembership:
         )  # fmt: skip
         return loc, tuple(Alternate(hreflang, target) for hreflang, target in pairs)
 
+    def redirect(self, key: str) -> tuple[str, str] | None:
+        """The URL of the redirect stub with ``key`` that the last build saw and the URL it
+        leads to (a shard state remembers a stub's refresh when that was a listed page)."""
+        found = self._in_shards(key, 1)
+        return None if found is None else (self._url(found[0]), found[1])
+
     def _found(self, key: str) -> tuple[str, PageRecord] | None:
         """The path and record of the page with ``key`` that the last build listed."""
+        return self._in_shards(key, 0)
+
+    def _in_shards(self, key: str, which: int) -> tuple[str, Any] | None:
+        """The path with ``key`` in the last build's listed pages (``which`` 0) or stubs (1),
+        and what is known of it."""
         if not key.startswith(self.site_key):
             return None
         plan = self._last_plan()
         if plan is None:
             return None
         for path in key_paths(key[len(self.site_key) :]):
-            record = self._listed(shard_id(plan.afters[plan.shard_of(path)])).get(path)
-            if record is not None:
-                return path, record
+            known = self._shard(shard_id(plan.afters[plan.shard_of(path)]))[which].get(path)
+            if known is not None:
+                return path, known
         return None
+
+    def _url(self, path: str) -> str:
+        return page_url(self.config.base_url, path, self.config.url_style)
 
     def _last_plan(self) -> Plan | None:
         if not self._loaded:
             self._plan, self._loaded = self._plan_of(), True
         return self._plan
 
-    def _listed(self, shard: str) -> Mapping[str, PageRecord]:
+    def _shard(self, shard: str) -> _Known:
         known = self._shards.get(shard)
         if known is not None:
             self._shards.move_to_end(shard)
             return known
         state = self.store.read_shard(shard)
-        known = {} if state is None else state.state.pages
+        known = ({}, {}) if state is None else (state.state.pages, self._stubs(state))
         self._shards[shard] = known
         if len(self._shards) > CACHED_SHARDS:
             self._shards.popitem(last=False)
         return known
+
+    def _stubs(self, shard: ShardState) -> dict[str, str]:
+        """The shard's stubs that led to a listed page, and where (resolved)."""
+        found: dict[str, str] = {}
+        unlisted = shard.state.unlisted
+        for page in shard.listing:
+            facts = None if page.version is None else unlisted.get(page.version)
+            if isinstance(facts, PageFacts) and facts.refresh is not None:
+                target = resolve_url(facts.refresh, self._url(page.path), facts.base)
+                if target is not None:
+                    found[page.path] = target
+        return found
 
 
 def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:

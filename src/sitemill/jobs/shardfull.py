@@ -83,6 +83,7 @@ def rebuild_full(
         replace(config, robots_txt=False), run.client, site, staged, start,
         bucket_pages(config, _listing(run, base.plan), site.root, inventory), robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
+        empty=inventory.empty,
     )  # fmt: skip
     config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
     if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
+from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
@@ -47,7 +48,9 @@ if TYPE_CHECKING:
 # shard can bring it back (the first file of its URL deleted, its canonical's target gone).
 # Any other page left out is not kept (a change to it, or to the configuration or robots.txt,
 # which is a full rebuild, brings it back): the private state names few hidden pages.
-_RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL})
+# A redirect stub stays too: a canonical in another shard may name it (sitemill.listing.stubs,
+# sitemill.jobs.membership), and its shard's state remembers where it leads.
+_RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL, SkipReason.REDIRECT})
 
 
 class KeptListing:
@@ -140,6 +143,10 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
     if not alone and crosses(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
+    if not alone and _stub_changed(job.config, knowledge.remember, previous, pages, changed):
+        raise FullRebuildNeeded(
+            f"a redirect stub of shard {shard} changed (a canonical may name it)"
+        )
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
     rendered = Rendered(
         Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
@@ -151,6 +158,33 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
     rendered.states = part_states(parts, listing.kept(pages), knowledge.remember, last)
     return rendered
+
+
+def _stub_changed(
+    config: Config,
+    remember: State,
+    previous: ShardState,
+    pages: list[Page],
+    changed: Collection[str],
+) -> bool:
+    """Whether a changed path's bytes are a redirect stub now, or were one (the shard's state
+    remembers each stub's refresh): a canonical in another shard may name it, and it leads
+    elsewhere now (sitemill.listing.stubs)."""
+    if not (config.respect_canonical and config.respect_redirects):
+        return False
+    before = {page.path: page.version for page in previous.listing}
+    now = {page.path: page.version for page in pages}
+    unlisted = previous.state.unlisted
+    for path in changed:
+        if before.get(path) == now.get(path):
+            continue  # the same bytes again (or still none)
+        if path in remember.stub_ends:
+            return True
+        version = before.get(path)
+        facts = None if version is None else unlisted.get(version)
+        if isinstance(facts, PageFacts) and facts.refresh is not None:
+            return True
+    return False
 
 
 def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:

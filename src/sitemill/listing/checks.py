@@ -20,6 +20,7 @@ from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.gate import CanonicalGate
+from sitemill.listing.stubs import Stubs, WebsiteRedirect
 from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle, path_key
@@ -50,13 +51,16 @@ class PageChecks:
         tally: Tally,
         holds: Callable[[str], bool] | None = None,
         outside: Callable[[str], bool] | None = None,
+        redirects: WebsiteRedirect | None = None,
         *,
         hint: bool = True,
     ) -> None:
         """``holds``: whether the site has a page file at a path (a tree knows its files);
         ``outside``: whether a URL key no page of this run has is listed by another shard;
-        ``hint``: say when the pages' own canonicals are written in another style (a style
-        the user set: ``auto`` chose the style from them)."""
+        ``redirects``: the URL and redirect of an object at a URL key no page has (a bucket's
+        empty objects with a website redirect), or None; ``hint``: say when the pages' own
+        canonicals are written in another style (a style the user set: ``auto`` chose the
+        style from them)."""
         self.config = config
         self.tally = tally
         self.site_key = url_key(config.base_url)
@@ -64,6 +68,8 @@ class PageChecks:
         self.aliases = FolderAliases(self.site_key, clean=clean, holds=holds)
         self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
+        self.stubs = Stubs(self.gate, self.aliases, self._on_site)
+        self._redirects = redirects
         self.style_hint = StyleHint(config.url_style) if hint else None
         self._site_stem = self.site_key[:-1]  # without its final "/"
         self._base_length = len(config.base_url)
@@ -72,20 +78,33 @@ class PageChecks:
         self.candidates = 0
 
     def skip_reason(self, path: str, loc: str, facts: PageFacts) -> bool:
-        """Count and return True when the facts leave the page out (before dedupe)."""
+        """Count and return True when the facts leave the page out (before dedupe); the
+        page is then known as left out (``left_out``), a redirect stub with its target (a
+        noindex stub too, as Hugo's aliases are: a crawler follows it all the same)."""
         config = self.config
         if not facts.document:
             self.tally.skip(path, SkipReason.NOT_A_PAGE, _NOT_A_PAGE)
+            self.left_out(loc)
             return True
-        if config.respect_noindex and facts.noindex:
-            self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
-            return True
+        key = self.own_key(loc)
+        stub = False
+        named = None
         if config.respect_redirects and facts.refresh is not None:
             target = resolve_url(facts.refresh, loc, facts.base)
-            if target is None or url_key(target) != self.own_key(loc):  # a reload is no redirect
-                self.tally.skip(path, SkipReason.REDIRECT, f"meta refresh to {facts.refresh}")
-                return True
-        return False
+            named = None if target is None else self._on_site(url_key(target))
+            stub = named != key  # a reload is no redirect
+        if config.respect_noindex and facts.noindex:
+            self.tally.skip(path, SkipReason.NOINDEX, _NOINDEX)
+        elif stub:
+            kind = "S3 website redirect" if facts.website_redirect else "meta refresh"
+            self.tally.skip(path, SkipReason.REDIRECT, f"{kind} to {facts.refresh}")
+        else:
+            return False
+        if stub:
+            self.stubs.saw(path, key, named)
+        else:
+            self.left_out(loc)
+        return True
 
     def skip_remembered(self, path: str, loc: str, verdict: SkipReason) -> None:
         """Count a page left out by the verdict the state remembers for these same bytes."""
@@ -152,6 +171,8 @@ class PageChecks:
     def finish(self) -> Iterator[Entry]:
         if self.gate is None:
             return iter(())
+        if self._redirects is not None:
+            self.stubs.ask(self._redirects)
         released = self.gate.finish()
         self._drain()
         return released
@@ -165,6 +186,16 @@ class PageChecks:
         if key == self._site_stem:  # "https://owner.github.io/project": the site's root
             key = self.site_key
         return resolved, key
+
+    def _on_site(self, key: str) -> str | None:
+        """``key`` when it is a URL of this site (its root without the final "/" too)."""
+        if key == self._site_stem:
+            return self.site_key
+        return key if key.startswith(self.site_key) else None
+
+    def stub_ends(self) -> dict[str, bool | None]:
+        """Once every page was decided: where each redirect stub leads (listing.stubs)."""
+        return self.stubs.ends()
 
     def _drain(self) -> None:
         assert self.gate is not None

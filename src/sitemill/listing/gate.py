@@ -1,7 +1,9 @@
 """The canonical gate: a page whose canonical is another URL of this site is left out only
 when that URL is listed; since the target may come later in the walk, such a page waits here,
-and entries come back in their original order. (Resolving and comparing the URLs is
-sitemill.html.links.)
+and entries come back in their original order. A canonical naming a redirect stub of the site
+names the stub's target (a multi-version docs site's old copies name ``/x.html``, a stub to
+``/stable/x.html``): chains are followed, a loop leads nowhere. (Resolving and comparing the
+URLs is sitemill.html.links.)
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from sitemill.listing.aliases import FolderAliases
 # At most this many entries wait behind an undecided canonical; past it, the oldest is
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.
 MAX_HELD: Final = 100_000
+# Redirect stubs followed from a canonical at most (a browser stops at about 20 redirects).
+MAX_HOPS: Final = 20
 
 
 @dataclass(eq=False, slots=True)
@@ -70,13 +74,53 @@ class CanonicalGate:
         self._offered = 0
         self._listed = SeenUrls()
         self._dropped = SeenUrls()
+        self._redirects: dict[str, str] = {}  # a stub's key -> its target's key (on the site)
 
     def drop(self, key: str) -> None:
         """A page with this URL is left out (noindex, redirect ...): it is not listed."""
         self._dropped.add(key)
         self._settle(key, listed=False)
 
+    def redirect(self, key: str, target: str | None) -> None:
+        """The page at ``key`` is a redirect stub to ``target`` (a key of the site; None: off
+        it): it is not listed, and a canonical naming it names where it leads."""
+        if target is None or target == key:
+            self.drop(key)
+            return
+        self._redirects[key] = target
+        self._dropped.add(key)
+        end = self.follow(key)
+        if end == key:  # a loop of stubs: leads nowhere
+            self._settle(key, listed=False)
+        elif key in self._waiting:
+            self._move_waiters(key, end)
+            self._settle_known(end)
+
+    def follow(self, key: str) -> str:
+        """Where the stubs from ``key`` lead: the first key that is no stub (``key`` when
+        it is none), or ``key`` itself when they loop or go on too long."""
+        seen = {key}
+        end = key
+        while (after := self._redirects.get(end)) is not None:
+            if after in seen or len(seen) > MAX_HOPS:
+                return key
+            seen.add(after)
+            end = after
+        return end
+
+    def waiting_targets(self) -> list[str]:
+        """The keys that pages wait on (undecided yet)."""
+        return list(self._waiting)
+
+    def lists(self, key: str) -> bool:
+        """Whether the page at ``key`` was decided listed."""
+        return key in self._listed
+
     def offer(self, entry: Entry, path: str, key: str, target: str | None) -> Iterator[Entry]:
+        if target is not None and target in self._redirects:
+            target = self.follow(target)
+            if target == key:  # through a stub to the page itself: the current page
+                target = None
         held = _Held(entry, path, key, target, self._offered)
         self._offered += 1
         self._queue.append(held)
@@ -121,15 +165,27 @@ class CanonicalGate:
             if target in self._waiting and not aliases.knows(target):
                 named = aliases.names(target, final=True)
                 if named != target:
-                    self._move_waiters(target, named)
-                    if named in self._listed or named in self._dropped:
-                        self._settle(named, listed=named in self._listed)
+                    self._move_waiters(target, self.follow(named))
+                    self._settle_known(self.follow(named))
+
+    def _settle_known(self, key: str) -> None:
+        """Decide the pages now waiting on ``key`` if it was decided already."""
+        if key in self._listed or key in self._dropped:
+            self._settle(key, listed=key in self._listed)
 
     def _move_waiters(self, target: str, named: str) -> None:
         waiters = self._waiting.pop(target)
-        for held in waiters.values():
-            held.target = named
-        self._waiting.setdefault(named, {}).update(waiters)
+        moved: dict[int, _Held] = {}
+        for ident, held in waiters.items():
+            if held.key == named:  # through a stub to itself: listed, as its own canonical
+                held.target = None
+                self._set(held, True, unlink=False)
+                self._settle(held.key, listed=True)
+            else:
+                held.target = named
+                moved[ident] = held
+        if moved:
+            self._waiting.setdefault(named, {}).update(moved)
 
     def _oldest_waiting(self) -> _Held:
         order = self._order

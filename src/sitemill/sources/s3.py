@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -12,8 +12,6 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
-from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
-from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -30,7 +28,6 @@ log = logging.getLogger(__name__)
 LIST_PAGE_SIZE: Final = 1_000
 # Empty "folder" markers made by the S3 console (key ending in "/") and by Hadoop tools.
 _FOLDER_MARKER_SUFFIX: Final = "_$folder$"
-MAX_PAGE_BYTES: Final = MAX_FINGERPRINT_BYTES
 # A state larger than this is not one sitemill wrote (a million pages compress to ~20 MB).
 MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 _NOT_FOUND_CODES: Final = frozenset({"NoSuchKey", "404", "NotFound"})
@@ -55,6 +52,8 @@ class Inventory:
     objects: dict[str, StoredObject] = field(default_factory=dict)
     complete: bool = False
     had_sitemap: bool = False  # the listing found a sitemap.xml or sitemap.txt (an earlier run)
+    # Empty objects the listing skipped (website redirects among them), relative to the prefix.
+    empty: set[str] = field(default_factory=set)
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete."""
@@ -123,13 +122,18 @@ def read_object(
     *,
     error: type[SitemillError] = SourceError,
     limit: int | None = None,
+    redirect: list[str] | None = None,
 ) -> bytes | None:
     """The bytes of one object (its first ``limit`` bytes: one ranged GET), or None when it
-    does not exist; failures raise ``error``."""
+    does not exist; failures raise ``error``. ``redirect`` gets the object's website
+    redirect (x-amz-website-redirect-location), if it has one."""
     try:
         if limit is None:
-            return client.get_object(Bucket=bucket, Key=key)["Body"].read()
-        response = client.get_object(Bucket=bucket, Key=key, Range=f"bytes=0-{limit - 1}")
+            response = client.get_object(Bucket=bucket, Key=key)
+        else:
+            response = client.get_object(Bucket=bucket, Key=key, Range=f"bytes=0-{limit - 1}")
+        if redirect is not None and response.get("WebsiteRedirectLocation"):
+            redirect.append(response["WebsiteRedirectLocation"])
         return response["Body"].read(limit)
     except ClientError as exc:
         if is_not_found(exc):
@@ -147,30 +151,9 @@ def read_bucket_state(client: S3Client, bucket: str, prefix: str) -> bytes | Non
     return read_missing_as_none(client, bucket, prefix + STATE_NAME, limit=MAX_STATE_READ_BYTES)
 
 
-def read_page(
-    client: S3Client,
-    bucket: str,
-    key: str,
-    fingerprint: Callable[[bytes], str] | None,
-    *,
-    images: bool = False,
-    titles: bool = False,
-) -> tuple[PageFacts, str | None] | None:
-    """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET; its title
-    with ``titles``) and, with ``fingerprint``, the fingerprint of its content, with
-    ``images`` the images it shows (then the GET reads the object, up to MAX_PAGE_BYTES);
-    None when the object is gone since it was listed (its deletion brings another rebuild)."""
-    limit = PAGE_FACTS_BYTES if fingerprint is None and not images else MAX_PAGE_BYTES
-    data = read_missing_as_none(client, bucket, key, limit=limit)
-    if data is None:
-        return None
-    facts = read_page_facts(data[:PAGE_FACTS_BYTES], titles=titles)
-    if images and facts.document:
-        facts = with_images(facts, data)
-    return facts, None if fingerprint is None else fingerprint(data)
-
-
-def read_missing_as_none(client: S3Client, bucket: str, key: str, *, limit: int) -> bytes | None:
+def read_missing_as_none(
+    client: S3Client, bucket: str, key: str, *, limit: int, redirect: list[str] | None = None
+) -> bytes | None:
     """``read_object``, where a key that does not exist is None even when S3 says 403.
 
     S3 answers a GET of a missing key with 403 AccessDenied, not 404, to a caller that may
@@ -180,7 +163,7 @@ def read_missing_as_none(client: S3Client, bucket: str, key: str, *, limit: int)
     "denied". https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html
     """
     try:
-        return read_object(client, bucket, key, limit=limit)
+        return read_object(client, bucket, key, limit=limit, redirect=redirect)
     except SourceError as exc:
         cause = exc.__cause__
         if isinstance(cause, ClientError) and _is_access_denied(cause):
@@ -245,6 +228,8 @@ def bucket_pages(
             if is_own_name(path):
                 continue
         if not path or path.endswith(("/", _FOLDER_MARKER_SUFFIX)) or obj.get("Size", 0) == 0:
+            if path and not path.endswith(("/", _FOLDER_MARKER_SUFFIX)):
+                inventory.empty.add(path)  # (a website redirect? asked only if named)
             skipped += 1
             continue
         modified = obj.get("LastModified")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -81,20 +82,51 @@ class State:
     # What url_style = "auto" decided from the pages' own canonicals (decided by enough of
     # them): kept, so that a small change to the site never moves every URL.
     url_style: StyleDecision | None = None
+    # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
+    # until ``settle_stubs`` knows where each leads.
+    stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
+    # Not written: where each stub of the run leads, once settled (sitemill.listing.stubs).
+    stub_ends: dict[str, bool | None] = field(default_factory=dict)
 
     def forget(self, path: str, reason: SkipReason) -> None:
         """The page at ``path`` is left out: its record goes; a verdict of its own bytes, or
         its facts when they name no other page, stay by its ETag (an unchanged object is not
         read again). A hidden copy's alternates or images may name hidden pages: it is read
         again instead. Its title is not kept either: the state tells no title of a page the
-        sitemaps leave out (should the page be listed one day, the next run reads it again)."""
+        sitemaps leave out (should the page be listed one day, the next run reads it again).
+        A redirect stub waits for ``settle_stubs``."""
         record = self.pages.pop(path, None)
         if record is None or record.version is None or record.facts is None:
             return
-        if reason in VERDICTS:
+        if reason is SkipReason.REDIRECT or (reason is SkipReason.NOINDEX and record.facts.refresh):
+            # A website redirect is metadata, not bytes: another object of this ETag may have
+            # none, and a new one leaves the ETag as it was. It is read again each time.
+            if not record.facts.website_redirect:
+                self.stubs[path] = (record.version, record.facts, reason)
+        elif reason in VERDICTS:
             self.unlisted[record.version] = reason
         elif not record.facts.alternates and not record.facts.images:
             self.unlisted[record.version] = replace(record.facts, title=None)
+
+    def settle_stubs(self, ends: Mapping[str, bool | None], *, private: bool = False) -> None:
+        """Remember each stub of the run by its ETag as ``ends`` allows (listing.stubs): its
+        refresh (to follow it again) when it leads to a listed page, its verdict when it leads
+        off the site, nothing else (the sitemaps name its target: nothing hidden is told).
+        Two stubs of one ETag that lead to different ends are not remembered. A ``private``
+        state (a shard's) remembers every stub's refresh: another shard may list its target."""
+        settled: dict[str, Unlisted | None] = {}
+        for path, (version, facts, reason) in self.stubs.items():
+            end = True if private and path in ends else ends.get(path)
+            found: Unlisted | None = reason  # (a noindex page that is no stub: its verdict)
+            if path in ends and end is None:
+                found = None
+            elif end:
+                found = PageFacts(facts.noindex, facts.refresh, base=facts.base)
+            settled[version] = found if settled.get(version, found) == found else None
+        self.stubs, self.stub_ends = {}, dict(ends)
+        for version, found in settled.items():
+            if found is not None:
+                self.unlisted[version] = found
 
     def facts(self, path: str, version: str | None) -> PageFacts | None:
         """The remembered facts of the page at ``path`` if its bytes are still ``version``."""
