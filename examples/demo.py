@@ -20,6 +20,25 @@ def run(*args: str) -> None:
     subprocess.run([str(SITEMILL), *args], check=True, cwd=ROOT)
 
 
+def state_summary(path: Path) -> str:
+    """The state in a few lines (its size and what it holds), not the whole of it."""
+    data = path.read_bytes()
+    state = json.loads(gzip.decompress(data))
+    pages = state.get("pages", {})
+    lines = [
+        f"the state, {len(data):,} bytes gzipped ({state.get('format')} {state.get('version')}):"
+        " what this run saw, for the next one",
+        f"  pages: {len(pages)}, each with the fingerprint of its content and its lastmod",
+    ]
+    if pages:
+        path_, record = next(iter(sorted(pages.items())))
+        lines.append(f"    e.g. {path_}: {json.dumps(record, sort_keys=True)}")
+    lines.append(f"  outputs: {', '.join(state.get('outputs', [])) or 'none'}")
+    rest = sorted(set(state) - {"pages", "outputs", "format", "version"})
+    lines.append(f"  also: {', '.join(rest)} (see docs/lastmod.md)")
+    return "\n".join(lines)
+
+
 def main() -> int:
     shutil.rmtree(OUT, ignore_errors=True)
     print("== File tree: examples/site -> examples/out\n")
@@ -27,8 +46,7 @@ def main() -> int:
     for path in sorted(OUT.iterdir()):
         print(f"\n--- {path.relative_to(ROOT)}")
         if path.suffix == ".gz":  # the state: what this run saw, for the next one
-            state = json.loads(gzip.decompress(path.read_bytes()))
-            print(json.dumps(state, indent=1, sort_keys=True))
+            print(state_summary(path))
             continue
         print(path.read_text(encoding="utf-8"), end="")
     print()

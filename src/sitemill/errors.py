@@ -23,6 +23,7 @@ A problem with a single page is not an error: it is counted and reported as a sk
 from __future__ import annotations
 
 import os
+from typing import Final
 
 
 class SitemillError(Exception):
@@ -111,6 +112,17 @@ class RefusedError(SitemillError, ValueError):
 
 class MissingExtraError(SitemillError):
     """An optional extra is not installed; the message says what to install."""
+
+
+# The extras of pyproject.toml (tests/core/test_messages.py holds them equal): what each holds.
+EXTRAS: Final = {"s3": "boto3>=1.34", "validate": "lxml>=5.0"}
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra while sitemill is on no package index (``sitemill[s3]`` would
+    not be found): the package it holds, or the extra from a checkout of sitemill."""
+    checkout = f"in a sitemill checkout: pip install -e '.[{extra}]'"
+    return f"pip install '{EXTRAS[extra]}' (the {extra} extra; {checkout})"
 
 
 class DocumentStop(SitemillError):

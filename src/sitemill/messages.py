@@ -60,3 +60,8 @@ def shown(text: str) -> str:
 def _escape(match: re.Match[str]) -> str:
     code = ord(match[0])
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``1 file``, ``3 files``, ``1,204 commits``: a count and its noun, singular for one."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"

@@ -17,6 +17,7 @@ from sitemill.images.pages import HasFile
 from sitemill.listing.checks import PageChecks
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.othershards import OtherShards
+from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots import RobotsRules
@@ -30,7 +31,7 @@ from sitemill.urls import page_url, site_root_path
 from sitemill.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
-PROGRESS_EVERY: Final = 5_000
+PROGRESS_EVERY: Final = 100  # pages between two ticks of progress (a call: cheap)
 
 
 def build_from_pages(
@@ -53,23 +54,22 @@ def build_from_pages(
     style: StyleDecision | None = None,
     redirects: WebsiteRedirect | None = None,
     on_stubs: Callable[[dict[str, bool | None]], None] | None = None,
+    expected: int | None = None,
 ) -> Report:
     """Generate sitemaps from any source of files (a tree, a bucket listing).
 
-    A page's facts are the ones its source attached, else ``read_facts(path)`` for an HTML
-    page (None: the page could not be read, no facts). ``robots_source`` is the site's
-    robots.txt when sitemill maintains one elsewhere (``--out``): the starting point.
-    ``remembered``: sitemill's own files that the state says earlier runs left; ``on_skip``
-    is told each page left out (a job forgets those in the state it keeps). ``has_file``:
-    whether the site holds a file at a path, named exactly so, where the source knows (a
-    tree): images without one are left out, and a link to ``/x`` names the folder page ``/x/``
-    when there is no file ``x``, ``x.html`` or ``x.htm`` (sitemill.listing.aliases).
-    ``shards``: the source's key order and last plan, when its sitemaps may be shards;
-    ``kept``: own files not to delete in this run (sitemill.writer); ``others``: the site's
-    other shards, for a canonical or an alternate naming a page that is not in this run;
-    ``style``: what ``url_style = "auto"`` decided in an earlier run (sitemill.settle);
-    ``redirects``: the website redirect of an object no page is; ``on_stubs``: told where
-    each redirect stub leads, at the end (sitemill.listing.stubs).
+    A page's facts: its source's, else ``read_facts(path)`` for an HTML page (None: could not be
+    read). ``robots_source``: the site's robots.txt if sitemill keeps one elsewhere (``--out``).
+    ``remembered``: own files the state says earlier runs left; ``on_skip`` is told each page
+    left out (a job forgets those in its state). ``has_file``: whether the site holds a file at
+    a path, named exactly so, where the source knows: images without one are left out, a link to
+    ``/x`` names the folder page ``/x/`` without a file ``x``, ``x.html`` or ``x.htm``
+    (sitemill.listing.aliases). ``shards``: the source's key order and last plan, when its
+    sitemaps may be shards; ``kept``: own files to keep now (sitemill.writer); ``others``: the
+    other shards, for a canonical or alternate naming a page not in this run; ``style``: what
+    ``url_style = "auto"`` decided before (sitemill.settle); ``redirects``: the website redirect
+    of an object no page is; ``on_stubs``: told where each redirect stub leads, at the end
+    (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
@@ -77,8 +77,9 @@ def build_from_pages(
     lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
     checks = PageChecks(config, tally, has_file, lists, redirects, hint=report.url_style is None)
     extensions = Extensions(config, checks, has_file)
+    told = Ticker(progress, PAGES, expected, every=PROGRESS_EVERY)
     entries = _page_entries(
-        config, pages, robots, read_facts, checks, progress, report.dates, extensions
+        config, pages, robots, read_facts, checks, told, report.dates, extensions
     )
     entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
@@ -120,7 +121,7 @@ def _page_entries(
     robots: RobotsRules | None,
     read_facts: Callable[[str], PageFacts | None] | None,
     checks: PageChecks,
-    progress: Progress | None = None,
+    ticker: Ticker,
     dates: Counter[str] | None = None,
     extensions: Extensions | None = None,
 ) -> Iterator[Entry]:
@@ -128,9 +129,8 @@ def _page_entries(
     tally = checks.tally
     base = config.base_url
     root_path = site_root_path(base)
-    for count, page in enumerate(pages, start=1):
-        if progress is not None and count % PROGRESS_EVERY == 0:
-            progress(count)  # pages checked: reading heads and history can take a while
+    for page in pages:
+        ticker.step()  # pages checked: reading heads and history can take a while
         path = page.path
         if not is_candidate(config, path):
             continue
@@ -169,4 +169,5 @@ def _page_entries(
         if extensions is not None and (extensions.alternates or extensions.images):
             entry = extensions.of(entry, path, facts)
         yield from checks.offer(entry, path, facts)
+    ticker.finish()
     yield from checks.finish()

@@ -1,4 +1,5 @@
-"""What a run reports: the write result, skipped pages by reason, warnings, progress."""
+"""What a run reports: the write result, skipped pages by reason, warnings (its progress:
+sitemill.progress, re-exported here)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import LastmodMode
+from sitemill.datesline import dates_text
 from sitemill.entries import Skip, SkipReason
+from sitemill.messages import counted
 from sitemill.outputs import HTML_SITEMAP
+from sitemill.progress import Progress as Progress  # (the jobs import these from here)
+from sitemill.progress import file_progress as file_progress
 from sitemill.styledecision import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
@@ -25,8 +30,6 @@ _WARNED: Final = frozenset({SkipReason.DUPLICATE, SkipReason.TOO_LONG, SkipReaso
 # Warnings of one reason before the rest are only counted: a list made for another site
 # would otherwise print a line for each of its million URLs (the summary counts them all).
 MAX_WARNINGS_PER_REASON: Final = 20
-
-Progress = Callable[[int], None]
 
 
 @dataclass
@@ -89,6 +92,7 @@ class Report:
     indexnow: IndexNowOutcome | None = None  # what to announce, and what became of it
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
+    lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).
@@ -128,41 +132,10 @@ class Tally:
             log.warning("more skipped as %s are counted, not shown", skip.reason.value)
 
 
-def file_progress(progress: Progress | None) -> Callable[[str, int], None] | None:
-    """Report progress once per finished sitemap file: no per-URL cost."""
-    if progress is None:
-        return None
-    report = progress
-
-    def on_file(name: str, url_count: int) -> None:
-        report(url_count)
-
-    return on_file
-
-
-# How a run's dates are told (CLI, job summary): reasons in this order, then any other.
-_KEPT, _NO_HISTORY, _MOVED = "kept", "no history", ("new page", "content changed")
-_OLDER, _LAST = "older than the last commit", "the last commit"  # a git tree's first run
-
-
 def dates_line(report: Report) -> str:
     """``lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)``; empty when
-    content dates decided no page's date."""
-    dates = report.dates
-    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, _OLDER, _LAST, *_MOVED})
-    moved = {reason: dates[reason] for reason in (*_MOVED, *others) if dates[reason]}
-    parts = [f"{dates[_KEPT]:,} kept"] if dates[_KEPT] or moved else []
-    if moved:
-        why = ", ".join(f"{reason} {count:,}" for reason, count in moved.items())
-        parts.append(f"{sum(moved.values()):,} moved ({why})")
-    if dates[_OLDER] or dates[_LAST]:
-        parts.append(
-            f"dated by content: {dates[_OLDER]:,} kept older than the last commit, "
-            f"{dates[_LAST]:,} equal"
-        )
-    if dates[_NO_HISTORY]:
-        parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
-    return f"lastmod: {', '.join(parts)}" if parts else ""
+    content dates decided no page's date (sitemill.datesline)."""
+    return dates_text(report.dates)
 
 
 def style_line(report: Report) -> str:
@@ -191,7 +164,8 @@ def shards_line(report: Report) -> str:
     result = report.result
     if result.plan is None:
         return ""
-    line = f"shards: {len(result.plan.afters):,}, {_rewritten(result):,} child(ren) rewritten"
+    children = counted(_rewritten(result), "child", "children")
+    line = f"shards: {len(result.plan.afters):,}, {children} rewritten"
     if report.shards_touched is not None:  # an incremental run: the shards it rendered
         line += f", {report.shards_touched:,} touched"
     return line
@@ -217,11 +191,11 @@ def extensions_line(report: Report) -> str:
     images left out``; empty when none."""
     parts = []
     if report.alternates:
-        parts.append(f"{report.alternates:,} URLs with hreflang alternates")
+        parts.append(f"{counted(report.alternates, 'URL')} with hreflang alternates")
     if report.images:
-        parts.append(f"{report.images:,} images")
+        parts.append(counted(report.images, "image"))
     if report.image_chrome:
-        parts.append(f"{report.image_chrome:,} site-chrome images left out")
+        parts.append(f"{counted(report.image_chrome, 'site-chrome image')} left out")
     return f"extensions: {', '.join(parts)}" if parts else ""
 
 
@@ -248,8 +222,9 @@ def summary_counts(report: Report, *, dry_run: bool = False) -> dict[str, Any]:
         counts["image_chrome"] = report.image_chrome  # image entries left out as site chrome
     if report.skipped:
         counts["skipped"] = {reason.value: count for reason, count in report.skipped.items()}
-    if result.plan is not None:  # sharded: how many, and the children rewritten
-        counts["shards"], counts["shards_written"] = len(result.plan.afters), _rewritten(result)
+    if result.plan is not None:  # sharded: how many, and the children among "written"
+        counts["shards"] = len(result.plan.afters)
+        counts["shard_children_written"] = _rewritten(result)  # (the index is not one)
         if report.shards_touched is not None:
             counts["shards_touched"] = report.shards_touched
     if report.execution is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.messages import counted
 from sitemill.urls import UrlStyle
 
 # Pages whose canonical names themselves needed to decide for good; fewer: "directory", until
@@ -38,7 +39,8 @@ class StyleDecision:
             return f"url style: {style} ({said} say so)"
         kept = "kept from an earlier run: " if self.kept else ""
         return (
-            f"url style: {style} ({kept}{self.pages:,} page(s) name themselves as canonical, "
+            f"url style: {style} ({kept}{counted(self.pages, 'page')} "
+            f"{'names itself' if self.pages == 1 else 'name themselves'} as canonical, "
             f"fewer than the {MIN_VOTES} auto needs to decide)"
         )
 

@@ -618,11 +618,14 @@ def test_an_unexpected_errors_text_is_redacted_in_the_answer_and_the_log(
         assert secret not in answer and secret not in logged
 
 
-def test_missing_base_url_is_a_config_error(s3: Any) -> None:
+def test_missing_base_url_is_a_config_error(s3: Any, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ConfigError, match="base_url: is required"):
         handle(event("rebuild.json"), Context(), env={"SITEMILL_BUCKET": BUCKET}, s3=s3)
+    assert summary_line(capsys)["bucket"] == BUCKET  # (issue 41: was null)
     result = handle(event("sqs_s3_batch.json"), Context(), env={}, s3=s3)
     assert len(result["batchItemFailures"]) == 3
+    # The bucket the events come from, although the run failed before choosing it.
+    assert (result["status"], result["bucket"]) == ("error", BUCKET)
 
 
 @pytest.mark.parametrize("name", ["malformed.json", "unknown.json"])

@@ -64,6 +64,13 @@ def test_urls_from_stdin(tmp_path: Path) -> None:
         "sitemap.xml",
     ]
     assert_valid_sitemaps(tmp_path, BASE_URL)
+    # Where the dates come from: the list's column (issue 41: it said "lastmod: mtime").
+    assert "5 URLs in an index of 3 sitemaps in " in result.stdout
+    assert result.stdout.splitlines()[0].endswith("(lastmod: the list's second column)")
+    undated = run("urls", "-", "--base-url", BASE_URL, "--out", str(tmp_path), stdin=BASE_URL)
+    assert undated.returncode == 0, undated.stderr
+    first = undated.stdout.splitlines()[0]
+    assert first.endswith("(lastmod: none: no line of the list has a date (URL, TAB, date))")
 
 
 @pytest.mark.parametrize(
@@ -167,7 +174,7 @@ def test_global_options_go_before_or_after_the_command(
 def test_not_quiet_unless_asked(make_site: SiteMaker) -> None:
     site = make_site({"index.html": page()})
     result = run("build", str(site), "--base-url", BASE_URL)
-    assert "1 URLs in one sitemap" in result.stdout
+    assert "1 URL in one sitemap" in result.stdout  # (issue 41: "1 URLs")
 
 
 @pytest.mark.parametrize("command", ["build", "urls", "s3", "validate"])
@@ -530,6 +537,17 @@ def test_no_content_dates_is_the_plain_dates_and_no_state(
         ({"no history": 10_000}, "lastmod: 10,000 from plain dates (no history: a first run)"),
         ({"kept": 1, "no history": 2, "other": 4},
          "lastmod: 1 kept, 4 moved (other 4), 2 from plain dates (no history: a first run)"),
+        # A git tree's first run, dated by content (issue 41: "0 kept older than the last
+        # commit, 61 equal" did not say what it meant).
+        ({"the last commit": 61},
+         "lastmod: 61 pages dated by their last commit; none kept an older date, since no "
+         "commit changed a page without changing its content"),
+        ({"older than the last commit": 232, "the last commit": 1_308},
+         "lastmod: 232 pages dated by an earlier commit (the later ones only re-rendered "
+         "them), 1,308 by their last commit"),
+        ({"older than the last commit": 1, "the last commit": 1},
+         "lastmod: 1 page dated by an earlier commit (the later ones only re-rendered it), "
+         "1 by its last commit"),
     ],
 )  # fmt: skip
 def test_the_report_shows_how_dates_were_decided(dates: dict[str, int], line: str) -> None:

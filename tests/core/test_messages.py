@@ -98,3 +98,43 @@ def test_every_edge_shows_a_hostile_message_safely() -> None:
     line = JsonFormatter().format(record)
     assert "\n" not in line
     _assert_clean(json.loads(line)["message"])
+
+
+def test_counts_are_singular_for_one_everywhere_a_report_says_them() -> None:
+    # Issue 41: "1 sitemap files", "1 child(ren) rewritten", "1 page(s) name themselves".
+    from sitemill.config.model import LastmodMode
+    from sitemill.messages import counted
+    from sitemill.report import Report, WriteResult, extensions_line
+    from sitemill.styledecision import StyleDecision
+    from sitemill.urls import UrlStyle
+
+    assert [counted(1, "file"), counted(3_119, "file")] == ["1 file", "3,119 files"]
+    assert counted(1, "child", "children") + counted(2, "child", "children") == "1 child2 children"
+    report = Report(WriteResult(), LastmodMode.MTIME)
+    report.alternates, report.images, report.image_chrome = 1, 1, 1
+    assert extensions_line(report) == (
+        "extensions: 1 URL with hreflang alternates, 1 image, 1 site-chrome image left out"
+    )
+    one = StyleDecision(UrlStyle.DIRECTORY, votes=1, pages=1).line()
+    assert "(1 page names itself as canonical, fewer than" in one
+    none = StyleDecision(UrlStyle.DIRECTORY, votes=0, pages=0).line()
+    assert "(0 pages name themselves as canonical, fewer than" in none
+
+
+def test_install_hints_name_what_the_extras_hold_as_pyproject_says() -> None:
+    # Issue 41: "pip install 'sitemill[s3]'" named a package no index has yet.
+    import tomllib
+    from pathlib import Path
+
+    from sitemill.errors import EXTRAS, install_hint
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    held = extras["optional-dependencies"]
+    assert {name: [package] for name, package in EXTRAS.items()} == {
+        name: held[name] for name in EXTRAS
+    }
+    assert set(held) - set(EXTRAS) == {"dev"}  # every user-facing extra has its hint
+    assert install_hint("s3") == (
+        "pip install 'boto3>=1.34' (the s3 extra; in a sitemill checkout: pip install -e '.[s3]')"
+    )

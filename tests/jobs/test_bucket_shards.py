@@ -51,5 +51,5 @@ def test_a_new_page_rewrites_its_shard_and_the_index(s3: Any) -> None:
     kinds = {"ListObjectsV2": "LIST", "GetObject": "GET", "PutObject": "PUT"}
     assert second.requests == Counter(kinds[name] for name, _ in requests.calls)
     assert requests_line(second).startswith("requests: LIST 1, GET ")
-    assert shards_line(second) == "shards: 3, 1 child(ren) rewritten"
+    assert shards_line(second) == "shards: 3, 1 child rewritten"
     assert second.result.files == first.result.files

@@ -334,32 +334,24 @@ def test_full_build_to_disk_is_valid_and_deterministic(
     assert_valid_sitemaps(out1, BASE_URL)
 
 
-def test_progress_is_reported_while_pages_are_checked(
+def test_progress_tells_each_phase_with_its_counts(
     make_site: SiteMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import io
-
+    # Issue 41: a 3,119-page site's first run was 40 s of blank terminal, as the pages were
+    # told only every 5,000 and nothing else was told at all.
     from sitemill import pipeline
-    from sitemill.cli.console import Progress
 
     monkeypatch.setattr(pipeline, "PROGRESS_EVERY", 2)
-    site = make_site({f"p{i}.html": page() for i in range(7)})
-    seen: list[int] = []
-    build_from_tree(load_config({"base_url": BASE_URL}), site, MemorySink(), progress=seen.append)
-    assert seen == [2, 4, 6]
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    screen = Terminal()
-    shown = Progress(screen)
-    shown(12_345)
-    shown.close()
-    assert screen.getvalue() == "\rsitemill: 12,345 …\n"
-    quiet = io.StringIO()
-    Progress(quiet)(1)
-    assert quiet.getvalue() == ""
+    site = make_site({f"p{i}.html": page() for i in range(5)})
+    seen: list[tuple[str, int, int | None]] = []
+    config = load_config({"base_url": BASE_URL, "lastmod": "mtime", "max_urls": 2})
+    build_from_tree(config, site, MemorySink(), progress=lambda *tick: seen.append(tick))
+    phases = {phase: [(done, total) for p, done, total in seen if p == phase] for phase, *_ in seen}
+    assert phases["listing"][0] == (0, None) and phases["listing"][-1] == (5, 5)
+    assert phases["reading"][0] == (0, 5) and phases["reading"][-1] == (5, 5)
+    assert phases["pages"] == [(0, 5), (2, 5), (4, 5), (5, 5)]  # each PROGRESS_EVERY, and done
+    assert phases["writing"] == [(2, None), (4, None), (5, None)]  # as each file is done
+    assert list(phases) == ["listing", "reading", "pages", "writing"]
 
 
 def test_outputs_in_a_folder_inside_the_site_are_not_pages(make_site: SiteMaker) -> None:

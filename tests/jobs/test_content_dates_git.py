@@ -61,7 +61,7 @@ def test_a_re_render_keeps_the_date_of_the_last_edit(tmp_path: Path) -> None:
     # No state yet, a first run: dated by content all the same, and said so.
     assert report.dates == {"older than the last commit": 2}
     assert dates_line(report) == (
-        "lastmod: dated by content: 2 kept older than the last commit, 0 equal"
+        "lastmod: 2 pages dated by an earlier commit (the later ones only re-rendered them)"
     )
     plain, _ = build(repo, content_dates=False)
     assert plain == {"guide.html": w3c(T3), "other.html": w3c(T3)}
@@ -235,3 +235,20 @@ def test_the_walk_takes_the_current_fingerprints_alike(
     sitemap = results[0][0].decode()
     assert sitemap.count(f"<lastmod>{w3c(T1)}</lastmod>") == 11
     assert f"s1/p4.html</loc><lastmod>{w3c(T3)}</lastmod>" in sitemap  # its article's edit
+
+
+def test_progress_tells_the_commits_read_and_the_files_dated(tmp_path: Path) -> None:
+    # Issue 41: git log and the walk through older versions were the long, silent part of a
+    # first run (powertools-python: 14 s and 27 s); each now tells its count.
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"guide.html": page("First words.", "1"), "other.html": page("Other.", "1")}, T1)
+    commit(repo, {"guide.html": page("Better words.", "1")}, T2)
+    commit(repo, {"guide.html": page("Better words.", "2"), "other.html": page("Other.", "2")}, T3)
+    seen: list[tuple[str, int, int | None]] = []
+    config = load_config({"base_url": BASE, "lastmod": "git"})
+    build_from_tree(config, repo, MemorySink(), progress=lambda *tick: seen.append(tick))
+    ends = {phase: (done, total) for phase, done, total in seen if done == total}
+    assert ends["history"] == (3, 3)  # the three commits
+    assert ends["dates"] == (2, 2)  # both pages have older versions to walk back through
+    assert ends["reading"] == (2, 2) and ends["pages"] == (2, 2)
+    assert ("history", 0, None) in seen and ("dates", 0, 2) in seen  # each told as it starts

@@ -365,6 +365,7 @@ def test_cli_s3_dry_run_then_write_then_nothing(
     assert main([*argv, "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "dry run: nothing was written to s3://site-bucket/site/" in out
+    assert "2 URLs in 1 sitemap file\n" in out  # (issue 41: was "1 sitemap files")
     assert "would write: sitemap.xml" in out
     assert "site/sitemap.xml" not in keys(s3)
     assert main(argv) == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sitemill.errors import MissingExtraError
+from sitemill.errors import MissingExtraError, install_hint
 from sitemill.jobs.bucket import MAX_HEAD_READERS
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def _boto3() -> Any:
     try:
         import boto3  # optional dependency: the "s3" extra
     except ImportError as exc:
-        raise MissingExtraError("S3 support needs boto3: pip install 'sitemill[s3]'") from exc
+        raise MissingExtraError(f"S3 support needs boto3: {install_hint('s3')}") from exc
     return boto3
 
 

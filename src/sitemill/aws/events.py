@@ -53,6 +53,13 @@ class Trigger:
         """How many of an SQS batch's messages could be read."""
         return len(set(self.message_ids) - self.bad_messages.keys())
 
+    @property
+    def named_bucket(self) -> str | None:
+        """The bucket the invocation names: a manual rebuild's, or the one all its changes
+        come from (for the summary of a run that failed before choosing one)."""
+        buckets = {change.bucket for change in self.changes}
+        return self.bucket or (buckets.pop() if len(buckets) == 1 else None)
+
 
 def parse_event(event: object) -> Trigger:
     """Classify an invocation's event; raises EventError for a shape sitemill does not know."""

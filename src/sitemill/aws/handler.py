@@ -25,6 +25,7 @@ from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.bucketsite import BUCKET_ENV
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.outputs import ROBOTS_TXT
@@ -115,6 +116,9 @@ def handle(
             log.exception("rebuild failed")
         # SQS: the messages go back to the queue (below). Direct: the caller sees the error.
         failure = exc if trigger is None or not trigger.from_sqs else None
+    if summary["status"] == "error" and summary["bucket"] is None:  # (failed before _run said)
+        named = env.get(BUCKET_ENV, "").strip() or None
+        summary["bucket"] = named or (trigger.named_bucket if trigger is not None else None)
     level = logging.ERROR if summary["status"] == "error" else logging.INFO
     log_summary(summary, trigger, started, request_id, level)
     if failure is not None:

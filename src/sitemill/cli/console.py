@@ -1,12 +1,11 @@
-"""What the CLI shows on a terminal: a progress counter and the report of a run."""
+"""What the CLI shows at the end of a run: its report (the live line: sitemill.cli.liveline)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TextIO
 
 from sitemill.entries import SkipReason
+from sitemill.messages import counted
 from sitemill.report import (
     Report,
     dates_line,
@@ -18,43 +17,14 @@ from sitemill.report import (
 )
 
 
-class Progress:
-    """A one-line counter on a terminal's stderr; silent when stderr is not a TTY."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
-        self.shown = False
-
-    def __call__(self, count: int) -> None:
-        if self.active:
-            self.stream.write(f"\rsitemill: {count:,} …")
-            self.stream.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-
-
-@contextmanager
-def terminal_progress(stream: TextIO) -> Iterator[Progress]:
-    progress = Progress(stream)
-    try:
-        yield progress
-    finally:
-        progress.close()
-
-
 def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     result = report.result
     files = result.sitemap_count
     kind = (
         "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
     )
-    stream.write(
-        f"{result.url_count:,} URLs in {kind} in {out_dir} (lastmod: {report.lastmod.value})\n"
-    )
+    dates = report.lastmod_from or report.lastmod.value
+    stream.write(f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})\n")
     if result.written:
         stream.write(f"written: {', '.join(result.written)}\n")
     if result.deleted:

@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.console import print_report, terminal_progress
+    from sitemill.cli.console import print_report
+    from sitemill.cli.liveline import live_line
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
@@ -86,7 +87,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     out_dir: Path = args.out or site_dir
     state_store = open_state_store(config, s3_client=_s3_client)
     previous = open_previous(config)
-    with terminal_progress(sys.stderr) as progress:
+    with live_line(sys.stderr, quiet=args.quiet) as progress:
         report = build_from_tree(
             config,
             site_dir,
@@ -110,7 +111,8 @@ def _s3_client() -> S3Client:
 
 
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.console import print_report, terminal_progress
+    from sitemill.cli.console import print_report
+    from sitemill.cli.liveline import live_line
     from sitemill.jobs.urllist import build_from_url_list
     from sitemill.sinks import LocalDirSink
 
@@ -122,7 +124,7 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
                 lines: BinaryIO = sys.stdin.buffer
             else:
                 lines = stack.enter_context(open(source, "rb"))
-            progress = stack.enter_context(terminal_progress(sys.stderr))
+            progress = stack.enter_context(live_line(sys.stderr, quiet=args.quiet))
             try:  # a file or a redirected one: its size sizes the duplicate check
                 size_hint: int | None = os.fstat(lines.fileno()).st_size or None
             except (OSError, ValueError, io.UnsupportedOperation):

@@ -9,12 +9,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
-from sitemill.cli.console import print_report, terminal_progress, write_counts
+from sitemill.cli.console import print_report, write_counts
+from sitemill.cli.liveline import live_line
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
+from sitemill.messages import counted
 from sitemill.report import Report
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -38,7 +40,7 @@ def run_s3_command(
     # An s3:// state elsewhere is read and written with the same client (and endpoint).
     state_store = open_state_store(config, s3_client=lambda: s3)
     partitioned = open_partitioned(config, s3, site)
-    with terminal_progress(sys.stderr) as progress:
+    with live_line(sys.stderr, quiet=args.quiet) as progress:
         if partitioned is not None:  # a sharded bucket with its state in parts: in parallel
             report = rebuild_partitioned(
                 config,
@@ -72,7 +74,9 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
     """What a dry run found: the files that would be written and deleted."""
     result = report.result
     stream.write(f"dry run: nothing was written to {where}\n")
-    stream.write(f"{result.url_count:,} URLs in {result.sitemap_count} sitemap files\n")
+    stream.write(
+        f"{counted(result.url_count, 'URL')} in {counted(result.sitemap_count, 'sitemap file')}\n"
+    )
     for name in result.written:
         stream.write(f"would write: {name}\n")
     for name in result.deleted:

@@ -22,6 +22,7 @@ from sitemill.github.commands import (
     workflow_command,
     write_outputs,
 )
+from sitemill.github.groups import log_groups
 from sitemill.github.pages import project_site_question
 from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github.push import Published, commit_outputs
@@ -33,6 +34,7 @@ from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.declaredbase import QUESTION
 from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.progress import Progress
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 from sitemill.state.store import open_state_store
@@ -67,7 +69,8 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
             if settings.command is Command.INDEXNOW:
                 run: Outcome | Announced = announce_pending(settings, env)
             else:
-                run = execute(settings, env)
+                with log_groups(stdout) as progress:
+                    run = execute(settings, env, progress)
         except SitemillError as exc:
             stdout.write(workflow_command("error", str(exc), title="sitemill") + "\n")
             append_to(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))
@@ -142,9 +145,12 @@ def finish_announce(
     return 1
 
 
-def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
+def execute(
+    settings: Settings, env: Mapping[str, str], progress: Progress | None = None
+) -> Outcome:
     """Build the sitemaps, write the IndexNow key file and (indexnow = send) announce; when
-    asked, commit and push them all (regenerating on a retry)."""
+    asked, commit and push them all (regenerating on a retry); ``progress`` is told each
+    phase of the build."""
     reports: list[Report] = []
     messages = Messages()
     state_store = open_state_store(settings.config)  # a path, or None: beside the sitemaps
@@ -160,6 +166,7 @@ def execute(settings: Settings, env: Mapping[str, str]) -> Outcome:
             output_dir=settings.out_dir,
             state_store=state_store,
             previous=previous,
+            progress=progress,
         )
         announcer.after_publishing(report, folder_writer(sink))
         reports.append(report)

@@ -10,7 +10,7 @@ from typing import Final
 from sitemill.entries import SkipReason
 from sitemill.github.push import Published
 from sitemill.indexnow.run import IndexNowOutcome
-from sitemill.messages import shown
+from sitemill.messages import counted, shown
 from sitemill.report import Report, dates_line, extensions_line, shards_line, style_line
 from sitemill.state.pending import KINDS
 
@@ -54,7 +54,7 @@ def render_summary(
     result = report.result
     count = len(files)
     lines = [
-        f"### sitemill: {result.url_count:,} URLs in {count} file{'' if count == 1 else 's'}",
+        f"### sitemill: {counted(result.url_count, 'URL')} in {counted(count, 'file')}",
         "",
         f"- Entry file: {_code(files[0])} (lastmod from {report.lastmod.value})"
         if files

@@ -18,6 +18,7 @@ from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.listing.autostyle import keep_style
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
+from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report
 from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.robots_lines import robots_scope_warnings
@@ -57,7 +58,7 @@ def build_from_tree(
     """
     own = _outputs_prefix(site_dir, output_dir)
     skipped = WalkSkips()
-    files = _list_pages(config, site_dir, own, skipped)
+    files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     warnings = skipped.messages()
     for message in warnings:
         log.warning("%s", message)
@@ -68,7 +69,7 @@ def build_from_tree(
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
-            config, site_dir, files, robots, warnings, known=known, remember=remember, stack=stack
+            config, site_dir, files, robots, warnings, known, remember, stack, progress
         )
         plan = TreeDating(
             dating_mode, config.lastmod_precision, git_dates, newest, remember=remember
@@ -91,6 +92,7 @@ def build_from_tree(
             has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
+            expected=len(files),
         )
     if dating is not None:
         config = keep_style(config, report, plan.remember)
@@ -99,7 +101,7 @@ def build_from_tree(
 
 
 def _list_pages(
-    config: Config, site_dir: Path, own: str | None, skipped: WalkSkips
+    config: Config, site_dir: Path, own: str | None, skipped: WalkSkips, ticker: Ticker
 ) -> list[TreeFile]:
     """The files that may be pages (include, exclude, not sitemill's outputs). With pages to
     read whole (fingerprints, images), the pool's fork server starts during the walk."""
@@ -109,6 +111,8 @@ def _list_pages(
         if is_candidate(config, file.path) and not _is_output(file.path, own):
             files.append(file)
             early.see(file.size)
+            ticker.step()
+    ticker.finish()
     return files
 
 

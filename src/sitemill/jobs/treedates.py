@@ -26,6 +26,7 @@ from sitemill.html.fingerprint import (
     fingerprint_html,
     page_url,
 )
+from sitemill.progress import Ticker
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.reads import reads_page
 from sitemill.robots import RobotsRules
@@ -57,6 +58,7 @@ class PageReads:
     _pending: Iterator[PageReads] = field(default_factory=lambda: iter(()), repr=False)
     _sizes: deque[int] = field(default_factory=deque, repr=False)
     _taken: int = 0  # files whose chunk is in
+    ticker: Ticker | None = field(default=None, repr=False)  # told the files taken in
 
     def add(self, part: PageReads) -> None:
         self.facts.update(part.facts)
@@ -79,7 +81,12 @@ class PageReads:
 
     def _take(self) -> None:
         self.add(next(self._pending))
-        self._taken += self._sizes.popleft()
+        size = self._sizes.popleft()
+        self._taken += size
+        if self.ticker is not None:
+            self.ticker.step(size)
+            if not self._sizes:
+                self.ticker.finish()
 
 
 def read_pages(
@@ -94,6 +101,7 @@ def read_pages(
     pool: WorkPool | None = None,
     defer: frozenset[str] = frozenset(),
     stream: bool = False,
+    ticker: Ticker | None = None,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
@@ -104,7 +112,7 @@ def read_pages(
     images need the body. ``pool``: worker processes that read chunks of ``files`` (the
     result is the same with any number); with ``stream``, what they read is taken in as the
     caller follows the files (PageReads.follow), so that this process goes on with the first
-    pages while the workers read the rest."""
+    pages while the workers read the rest; ``ticker`` counts the pages read."""
     known = known or {}
     chunks = [
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
@@ -112,7 +120,8 @@ def read_pages(
     ]
     work = partial(_read_chunk, config, robots, site, whole, earlier, defer)
     parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
-    reads = PageReads(_pending=parts, _sizes=deque(len(chunk) for chunk, _ in chunks))
+    sizes = deque(len(chunk) for chunk, _ in chunks)
+    reads = PageReads(_pending=parts, _sizes=sizes, ticker=ticker)
     return reads if stream and pool is not None else reads.complete()
 
 

@@ -21,10 +21,12 @@ from sitemill.html.fingerprint import (
     fingerprint_key,
 )
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
+from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
 from sitemill.robots import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.gitcontent import (
+    ContentHistory,
     FileVersions,
     blob_key,
     date_by_content,
@@ -62,16 +64,17 @@ def read_pages_and_history(
     files: list[TreeFile],
     robots: RobotsRules | None,
     warnings: list[str],
-    *,
     known: State | None,
     remember: State,
     stack: ExitStack,
+    progress: Progress | None = None,
 ) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
     """The pages' facts (and fingerprints), and git's dates, or (with content dates: the last
     run's state ``known``) content dates from git with each file's last commit. The blob
     fingerprints ``known`` remembers under this run's fingerprint key are not read again;
     ``remember`` gets this run's. The worker processes stay up until ``stack`` closes: without
-    a walk through git history, the reads come in as the caller follows the files."""
+    a walk through git history, the reads come in as the caller follows the files.
+    ``progress`` is told the commits read, the pages read and the files dated."""
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
     main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
@@ -83,7 +86,7 @@ def read_pages_and_history(
     workers = stack.enter_context(WorkPool(pool_size(config.workers, work)))
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
         history = pool.submit(
-            _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty
+            _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty, progress
         )
         root = Root(site_dir)
         defer = by_content and earlier is None and _defers(work, sizes)
@@ -99,15 +102,12 @@ def read_pages_and_history(
             pool=workers,
             defer=walked,
             stream=True,
+            ticker=Ticker(progress, READING, len(files)),
         )
         mode, found = history.result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
-        reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
-        fingerprint = _fingerprint(config)
-        unread = (reads.deferred, partial(read_whole, root))
-        dated = date_by_content(found, fingerprint, reads.fingerprints, cached, workers, unread)
-        reads.fingerprints.update(dated.fingerprints)
+        dated = _dated(config, found, reads, cached, workers, root, progress)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
     if len(dated.blobs) <= MAX_BLOBS:  # (more: the next run reads them again)
         remember.blobs, remember.blob_key = dated.blobs, key
@@ -115,6 +115,26 @@ def read_pages_and_history(
         log.warning("%s", message)
         warnings.append(message)
     return mode, dated.dates, dated.newest, reads
+
+
+def _dated(
+    config: Config,
+    found: FileVersions,
+    reads: PageReads,
+    cached: Mapping[str, str],
+    workers: WorkPool,
+    root: Root,
+    progress: Progress | None,
+) -> ContentHistory:
+    """The files' content dates, once every page is read (and fingerprinted)."""
+    reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
+    unread = (reads.deferred, partial(read_whole, root))
+    told = Ticker(progress, DATES, start=False)
+    dated = date_by_content(
+        found, _fingerprint(config), reads.fingerprints, cached, workers, unread, told
+    )
+    reads.fingerprints.update(dated.fingerprints)
+    return dated
 
 
 def _fingerprint(config: Config) -> partial[str]:
@@ -172,6 +192,7 @@ def _resolve_lastmod(
     warnings: list[str],
     by_content: bool,
     dirty: frozenset[str] | None,
+    progress: Progress | None = None,
 ) -> _History:
     """The mode that applies, and git's dates (each file's last commit), or with content
     dates each file's versions (dated once the pages' fingerprints are known); ``dirty``: what
@@ -186,11 +207,13 @@ def _resolve_lastmod(
     if mode is LastmodMode.MTIME:
         return mode, None
     paths = {file.path for file in files}
+    commits = Ticker(progress, HISTORY)
     history = (
-        read_file_versions(site_dir, paths, dirty)
+        read_file_versions(site_dir, paths, dirty, commits.to)
         if by_content
-        else read_git_history(site_dir, paths)
+        else read_git_history(site_dir, paths, commits.to)
     )
+    commits.finish()
     if history.shallow:
         advice = (
             "this is a shallow clone, so git dates would all be the newest commit's; "

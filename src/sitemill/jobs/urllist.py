@@ -10,6 +10,7 @@ from typing import BinaryIO, TypeVar, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
+from sitemill.datesline import list_dates_from
 from sitemill.dedupe import SeenUrlBytes
 from sitemill.emptyrun import says_why_nothing
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
@@ -57,6 +58,7 @@ def build_from_url_list(
     with says_why_nothing(report.skipped):
         report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
     report.warnings.extend(report.result.warnings)
+    report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
     return report
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -67,11 +67,15 @@ def find_work_tree(site_dir: Path) -> Path | None:
     return Path(os.fsdecode(top)) if top else None
 
 
-def read_git_history(site_dir: Path, wanted: Collection[str] | None = None) -> GitHistory:
+def read_git_history(
+    site_dir: Path,
+    wanted: Collection[str] | None = None,
+    on_commits: Callable[[int], None] | None = None,
+) -> GitHistory:
     """Read commit dates, dirty files and shallowness for the files under ``site_dir``.
 
     With ``wanted``, dates are read for those paths only, and git stops as soon as each of
-    them that HEAD holds has its date.
+    them that HEAD holds has its date. ``on_commits`` is told the commits read so far.
     """
     top, head, shallow = _locate(site_dir)
     relative = _site_relative(site_dir, top)
@@ -85,7 +89,7 @@ def read_git_history(site_dir: Path, wanted: Collection[str] | None = None) -> G
     targets = {name for name in listing.split(b"\0") if name}
     if wanted is not None:
         targets &= {prefix + os.fsencode(path) for path in wanted}
-    dates = _read_log_dates(git, head, targets) if targets else {}
+    dates = _read_log_dates(git, head, targets, on_commits) if targets else {}
     cut = len(prefix)
     return GitHistory(
         dates={os.fsdecode(name[cut:]): when for name, when in dates.items()},
@@ -150,13 +154,17 @@ def _read_dirty(git: Git, prefix: bytes, pathspec: tuple[str, ...]) -> frozenset
     return frozenset(dirty)
 
 
-def _read_log_dates(git: Git, head: str, targets: set[bytes]) -> dict[bytes, int]:
+def _read_log_dates(
+    git: Git, head: str, targets: set[bytes], on_commits: Callable[[int], None] | None = None
+) -> dict[bytes, int]:
     """Stream one ``git log`` over HEAD's history and date every target path."""
     command = log_command(head, "--no-renames", "--name-only")
     walk = HistoryWalk(head.encode("ascii"), targets, partial(commit_trees, git))
     try:
         with git.stream(*command) as output:
-            for commit in _parse_log(output.stdout, walk.unresolved):
+            for count, commit in enumerate(_parse_log(output.stdout, walk.unresolved), 1):
+                if on_commits is not None:
+                    on_commits(count)
                 if walk.visit(commit):
                     output.stop()
                     break

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
 from sitemill.sources.gitwalk import (
     Fingerprint,
@@ -111,32 +112,39 @@ def date_by_content(
     known: Mapping[str, str] | None = None,
     pool: WorkPool | None = None,
     unread: tuple[Collection[str], ReadFile] | None = None,
+    ticker: Ticker | None = None,
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
     ``pool``: worker processes that walk chunks of the files, each with its own git (the
     dates are the same with any number; ``fingerprint`` must pickle). ``unread``: files
     missing from ``current`` whose fingerprint the walk takes, reading each with the given
-    function (which must pickle), just before their older versions."""
+    function (which must pickle), just before their older versions. ``ticker`` counts the
+    files dated."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     walked = Walked(ends={}, blobs={})
     deferred, read = unread or ((), None)
     walking = {path for path, run in runs.items() if len(run.chain) > 1}
     known = known or {}
-    chunks = [
-        chunk_of({path: runs[path] for path in paths}, current, known)
-        for paths in cut(
-            [path for path in runs if path in walking and (path in current or path in deferred)],
-            1 if pool is None else pool.workers,
-        )
-    ]
+    groups = cut(
+        [path for path in runs if path in walking and (path in current or path in deferred)],
+        1 if pool is None else pool.workers,
+    )
+    chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
+    if ticker is not None:
+        ticker.begin(sum(map(len, groups)))
     # Each worker keeps one git for all its chunks; here, chunks a broken pool left over.
     work = partial(walk, found.top, fingerprint, read, keep=pool is not None)
     try:
-        for part in [work(chunk) for chunk in chunks] if pool is None else pool.map(work, chunks):
+        parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
+        for part, paths in zip(parts, groups, strict=True):
             walked.merge(part)
+            if ticker is not None:
+                ticker.step(len(paths))
     finally:
         release()
+    if ticker is not None:
+        ticker.finish()
     for path, end in walked.ends.items():
         runs[path].end = end
     fingerprints = {**current, **walked.current}

@@ -5,7 +5,7 @@ missing: rename detection is then switched off, with a warning from gitcontent).
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -36,10 +36,14 @@ class FileVersions:
 
 
 def read_file_versions(
-    site_dir: Path, paths: Collection[str], dirty: frozenset[str] | None = None
+    site_dir: Path,
+    paths: Collection[str],
+    dirty: frozenset[str] | None = None,
+    on_commits: Callable[[int], None] | None = None,
 ) -> FileVersions:
     """Read, in one ``git log`` pass, the versions of those ``paths`` that are clean in HEAD
-    (``dirty``: the files git status names, when the caller has asked it already)."""
+    (``dirty``: the files git status names, when the caller has asked it already);
+    ``on_commits`` is told the commits read so far, as they come."""
     top, head, shallow = _locate(site_dir)
     relative = _site_relative(site_dir, top)
     prefix = os.fsencode(relative + "/") if relative else b""
@@ -51,7 +55,7 @@ def read_file_versions(
     renames = True
     if head and wanted:
         try:
-            versions = _read_versions(git, head, set(wanted), renames=True)
+            versions = _read_versions(git, head, set(wanted), renames=True, on_commits=on_commits)
         except GitError as exc:
             if not _is_missing_object(exc):
                 raise
@@ -59,7 +63,7 @@ def read_file_versions(
             # them, a rename ends a file's history (its older versions count as another
             # file's), which only makes content dates newer, never wrong.
             renames = False
-            versions = _read_versions(git, head, set(wanted), renames=False)
+            versions = _read_versions(git, head, set(wanted), renames=False, on_commits=on_commits)
     return FileVersions(
         top=top,
         versions={wanted[key]: chain for key, chain in versions.items() if chain[0].blob},
@@ -102,7 +106,12 @@ def _is_missing_object(exc: GitError) -> bool:
 
 
 def _read_versions(
-    git: Git, head: str, tracked: set[bytes], *, renames: bool
+    git: Git,
+    head: str,
+    tracked: set[bytes],
+    *,
+    renames: bool,
+    on_commits: Callable[[int], None] | None = None,
 ) -> dict[bytes, list[Version]]:
     """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
     commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
@@ -114,8 +123,10 @@ def _read_versions(
     walk = VersionWalk(head.encode("ascii"), tracked, partial(commit_trees, git))
     try:
         with git.stream(*command) as output:
-            for commit in parse_raw_log(output.stdout, walk.relevant):
+            for count, commit in enumerate(parse_raw_log(output.stdout, walk.relevant), 1):
                 walk.visit(commit)
+                if on_commits is not None:
+                    on_commits(count)
     except ValueError as exc:
         raise GitError(f"unexpected git log output: {exc}") from exc
     return walk.versions

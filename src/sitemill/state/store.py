@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from sitemill.config.model import Config
-from sitemill.errors import ConfigError, MissingExtraError, RefusedError, SinkError
+from sitemill.errors import ConfigError, MissingExtraError, RefusedError, SinkError, install_hint
 from sitemill.outputs import STATE_NAME, content_type
 from sitemill.safefs import read_regular
 from sitemill.sinks import Sink
@@ -143,9 +143,7 @@ def open_state_store(
         try:
             from sitemill.state.s3 import S3StateStore, parse_s3_location
         except ImportError as exc:
-            raise MissingExtraError(
-                "an s3:// state needs boto3: pip install 'sitemill[s3]'"
-            ) from exc
+            raise MissingExtraError(f"an s3:// state needs boto3: {install_hint('s3')}") from exc
         bucket, key = parse_s3_location(location)
         if s3_client is None:
             raise ConfigError("state", f"{location!r}: an S3 state needs S3 (the CLI or Lambda)")

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-from sitemill.errors import DocumentStop, MissingExtraError
+from sitemill.errors import DocumentStop, MissingExtraError, install_hint
 from sitemill.validate.document import BatchSchema, Document
 from sitemill.validate.limits import capped
 from sitemill.validate.urls import LocRules
 from sitemill.validate.violation import Violation
 
-_INSTALL = "pip install 'sitemill[validate]'"
+_INSTALL = install_hint("validate")
 
 
 class Engine(Enum):
