@@ -59,8 +59,7 @@ def build_from_tree(
     own = _outputs_prefix(site_dir, output_dir)
     skipped = WalkSkips()
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
-    warnings = skipped.messages()
-    for message in warnings:
+    for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
