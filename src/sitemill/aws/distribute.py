@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sitemill.aws.clients import make_states_client
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.report import Report
 
 if TYPE_CHECKING:  # (the rebuild's modules load when one starts: not on every cold start)
     from sitemill.jobs.executor import StatesClient
@@ -35,3 +36,16 @@ def distributor(
         return StepFunctionsExecutor(client, state_machine).start(request)
 
     return start
+
+
+def started_answer(report: Report) -> dict[str, Any]:
+    """The answer of a run that handed the rebuild to the state machine: no counts of a
+    rebuild that has not happened yet, but the execution, and why."""
+    execution = report.execution or ""
+    return {
+        "status": "started",
+        "execution": execution,
+        "execution_name": execution.rsplit(":", 1)[-1],
+        "why": f"a distributed rebuild on Step Functions: {report.distributed}",
+        "requests": dict(sorted(report.requests.items())),
+    }

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
 from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.distribute import distributor
+from sitemill.aws.distribute import distributor, started_answer
 from sitemill.aws.events import (
     Selection,
     Trigger,
@@ -55,6 +55,9 @@ _EMPTY_SUMMARY: Final[Mapping[str, Any]] = {
     "state": "unchanged",
     "dates": {},
 }
+
+# What a run that started the distributed rebuild instead does not answer.
+_RUN_COUNTS: Final = frozenset(_EMPTY_SUMMARY) - {"status", "bucket"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,8 @@ def handle(
     try:
         trigger = parse_event(event)
         summary.update(_run(trigger, env, (s3, cloudfront, states), request_id))
+        if summary["status"] == "started":  # (the counts are the execution's own)
+            summary = {key: value for key, value in summary.items() if key not in _RUN_COUNTS}
     except EventError as exc:
         # Malformed: retrying cannot help, so say why and return. An SQS batch whose
         # messages cannot even be told apart is raised, so that nothing is dropped.
@@ -168,6 +173,8 @@ def _run(
     client = s3 if s3 is not None else make_s3_client()
     distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
     report = _rebuild(config, client, site, trigger, selection, distribute)
+    if report.execution is not None:
+        return base | started_answer(report)
     result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
