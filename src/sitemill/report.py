@@ -83,7 +83,6 @@ class Report:
     state_written: bool = False
     shards_touched: int | None = None  # shards an incremental run rendered (None: all)
     execution: str | None = None  # the distributed rebuild this run started instead
-    distributed: str | None = None  # why (the site does not fit the function)
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)

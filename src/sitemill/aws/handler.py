@@ -174,7 +174,7 @@ def _run(
     distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
     report = _rebuild(config, client, site, trigger, selection, distribute)
     if report.execution is not None:
-        return base | started_answer(report)
+        return base | started_answer(report, distribute.why if distribute else "")
     result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
@@ -204,7 +204,7 @@ def _rebuild(
     site: BucketSite,
     trigger: Trigger,
     selection: Selection,
-    distribute: Callable[[], str] | None,
+    distribute: Callable[[str], str] | None,
 ) -> Report:
     """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
     read and written with this client; partitioned there when the sitemaps may be shards:

@@ -80,7 +80,7 @@ def rebuild_partitioned(
     dry_run: bool = False,
     progress: Progress | None = None,
     now: datetime | None = None,
-    distribute: Callable[[], str] | None = None,
+    distribute: Callable[[str], str] | None = None,
 ) -> Report:
     """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
     where that gives what a full rebuild would; else (and with ``changed`` None) in full.
@@ -131,7 +131,7 @@ def _attempt(
     changed: Collection[str] | None,
     deleted: Collection[str],
     progress: Progress | None,
-    distribute: Callable[[], str] | None,
+    distribute: Callable[[str], str] | None,
 ) -> Report:
     config, client, site, store = run.config, run.client, run.site, run.store
     robots_data, robots = site_robots(config, client, site)
@@ -155,7 +155,7 @@ def _attempt(
         why = too_big(config, client, site, plan, run.max_touched)
         if why is not None:
             started = Report(WriteResult(), LastmodMode.MTIME)
-            started.execution, started.distributed = distribute(), why
+            started.execution = distribute(why)
             log.info("a distributed rebuild (%s): %s", why, started.execution)
             return started
     full = FullRun(config, client, site, store, run.threads, run.now)
