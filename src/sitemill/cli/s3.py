@@ -33,7 +33,7 @@ def run_s3_command(
 ) -> int:
     """Rebuild s3://BUCKET/PREFIX (or, with --dry-run, print what would change); exit code."""
     env = os.environ if env is None else env
-    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
+    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
     s3 = client if client is not None else make_s3_client(args.endpoint_url)
     # An s3:// state elsewhere is read and written with the same client (and endpoint).
     state_store = open_state_store(config, s3_client=lambda: s3)
