@@ -121,3 +121,37 @@ def test_a_wrong_function_or_no_bucket_is_one_line(
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"sitemill: error: {line}") and err.count("\n") == 1, err
+
+
+def test_the_old_terminal_command_on_a_sharded_stack_site_says_where_the_state_is(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sharded = {**STACK_ENV, "SITEMILL_SHARDS": "on", "SITEMILL_SHARD_FILL": "16"}
+    assert handle({"action": "rebuild"}, env=sharded, s3=s3)["sitemaps"] == 5
+    published = sitemaps(s3)
+    assert main(["s3", "--bucket", SITE, "--base-url", BASE]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"sitemill: error: state: s3://{SITE}/sitemap.xml names shards of a run that keeps its "
+        "state elsewhere (the stack's state bucket), and there is no state here: run "
+        "`sitemill s3 --function <the stack's FunctionName>` (its TerminalRebuildCommand "
+        "output), or give that state with --state\n"
+    )
+    assert sitemaps(s3) == published and not any("sitemill" in key for key in objects(s3, SITE))
+
+
+def test_a_state_location_beside_the_stacks_says_where_the_stacks_is(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handle({"action": "rebuild"}, env=STACK_ENV, s3=s3)
+    state = objects(s3, STATE_BUCKET)
+    wrong = f"s3://{STATE_BUCKET}/sitemill-state.json.gz"  # (the site's folder left out)
+    assert main(["s3", "--bucket", SITE, "--base-url", BASE, "--state", wrong]) == 1
+    assert capsys.readouterr().err == (
+        f"sitemill: error: state: no state at {wrong}, but the stack's is in the same bucket: "
+        f"give --state s3://{STATE_BUCKET}/{SITE}/sitemill-state.json.gz (or run "
+        "`sitemill s3 --function <the stack's FunctionName>`)\n"
+    )
+    assert objects(s3, STATE_BUCKET) == state
+    right = f"s3://{STATE_BUCKET}/{SITE}/sitemill-state.json.gz"
+    assert main(["s3", "--bucket", SITE, "--base-url", BASE, "--state", right, "-q"]) == 0
