@@ -27,6 +27,14 @@ ZIP_NAME: Final = "sitemill-lambda.zip"
 # infra/template.yaml): wheels are chosen for them, not for the build machine.
 PYTHON_VERSION: Final = "3.12"
 PLATFORM: Final = "manylinux2014_aarch64"
+# The runtimes python3.12 and 3.13 run Amazon Linux 2023, glibc 2.34: a wheel of any
+# manylinux_2_17 (= manylinux2014) to manylinux_2_34 tag runs there. pip widens only the
+# legacy manylinux2014 tag by itself, so every glibc version is named, newest first.
+GLIBC: Final = (2, 34)
+PLATFORMS: Final = (
+    *(f"manylinux_{GLIBC[0]}_{minor}_aarch64" for minor in range(GLIBC[1], 16, -1)),
+    PLATFORM,
+)
 # A budget well below Lambda's 50 MB limit for direct uploads: the zip should stay small
 # enough to deploy and cold-start fast; growing past it means something leaked in.
 MAX_ZIP_BYTES: Final = 5 * 1024 * 1024
@@ -118,7 +126,7 @@ def _platform_options() -> list[str]:
         "--only-binary=:all:",
         "--implementation=cp",
         f"--python-version={PYTHON_VERSION}",
-        f"--platform={PLATFORM}",
+        *(f"--platform={platform}" for platform in PLATFORMS),
         "--no-deps",  # every dependency is pinned, with its hash, in the requirements file
     ]
 
@@ -126,7 +134,7 @@ def _platform_options() -> list[str]:
 def download_wheels(requirements: Path, cache: Path) -> None:
     """Fill ``cache`` with the pinned wheels, unless it already holds them for this file."""
     stamp = hashlib.sha256(requirements.read_bytes())
-    stamp.update(f"{PYTHON_VERSION} {PLATFORM}".encode())
+    stamp.update(f"{PYTHON_VERSION} {' '.join(PLATFORMS)}".encode())
     stamp_path = cache / _STAMP
     cached = stamp_path.is_file() and stamp_path.read_text().strip() == stamp.hexdigest()
     if cached and any(cache.glob("*.whl")):
@@ -135,7 +143,10 @@ def download_wheels(requirements: Path, cache: Path) -> None:
     cache.mkdir(parents=True, exist_ok=True)
     for stale in cache.glob("*.whl"):  # only what an earlier download put there
         stale.unlink()
-    print(f"downloading the wheels for {PLATFORM}, Python {PYTHON_VERSION} into {cache}")
+    print(
+        f"downloading the wheels for {PLATFORMS[0]} (glibc {GLIBC[0]}.{GLIBC[1]}) or older, "
+        f"Python {PYTHON_VERSION} into {cache}"
+    )
     command = ["download", *_platform_options(), "--require-hashes", "-r", str(requirements)]
     _run_pip([*command, "--dest", str(cache)], "pip download (needs access to the package index)")
     stamp_path.write_text(stamp.hexdigest() + "\n")

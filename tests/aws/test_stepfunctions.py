@@ -175,6 +175,15 @@ def sitemap_files(s3: Any, bucket: str = BUCKET) -> dict[str, bytes]:
     return {o["Key"]: s3.get_object(Bucket=bucket, Key=o["Key"])["Body"].read() for o in listed}
 
 
+def executions(stack: Stack) -> list[str]:
+    listed = stack.states.list_executions(stateMachineArn=stack.machine)["executions"]
+    return sorted(item["name"] for item in listed)
+
+
+def _objects(s3: Any, bucket: str) -> list[dict[str, Any]]:
+    return list(s3.list_objects_v2(Bucket=bucket).get("Contents", []))
+
+
 def request(bucket: str = BUCKET) -> dict[str, Any]:
     return {"bucket": bucket, "prefix": "", "mode": "full"}
 
@@ -258,16 +267,50 @@ def test_starting_the_same_run_twice_is_one_execution(stack: Stack) -> None:
     assert [name for name, _ in stack.calls] == ["plan"]
 
 
-def test_the_router_starts_the_state_machine_for_a_site_without_a_plan(stack: Stack) -> None:
-    site = stack.small_site("routed-site")
+def test_the_router_starts_the_state_machine_for_a_site_too_big_for_it(stack: Stack) -> None:
+    # No plan yet, and more than 20 shards' worth of pages (20 x 16 = 320): listed until the
+    # 321st page, then handed over; the answer says so, and names the execution.
+    site = stack.small_site("routed-site", pages=330)
     env = {**stack.env, "SITEMILL_STATE_MACHINE_ARN": stack.machine}
     summary = handle({"action": "rebuild"}, env=env, s3=stack.s3, states=stack.states)
-    assert summary["status"] == "ok" and summary["written"] == 0  # (the router wrote nothing)
+    assert summary["status"] == "started" and "urls" not in summary and "written" not in summary
     execution = summary["execution"]
     assert ":execution:sitemill-rebuild:full-" in execution
+    assert summary["execution_name"] == execution.rsplit(":", 1)[1]
+    assert summary["why"] == (
+        "a distributed rebuild on Step Functions: no plan yet, and more than 320 pages "
+        "(20 shards of 16 the function takes)"
+    )
     stack.ended(execution)
-    verdict = stack.verdict(execution.rsplit(":", 1)[1], site)
-    assert verdict is not None and verdict["status"] == "published" and verdict["urls"] == 48
+    verdict = stack.verdict(summary["execution_name"], site)
+    assert verdict is not None and verdict["status"] == "published" and verdict["urls"] == 330
+
+
+def test_a_small_sites_first_rebuild_with_the_stacks_settings_answers_with_its_urls(
+    stack: Stack,
+) -> None:
+    # infra/template.yaml's environment: the state in the private state bucket, shards "auto"
+    # (40,000 a shard), the state machine configured. 61 pages: rebuilt in the function.
+    site = stack.small_site("first-site", pages=61)
+    env = {
+        **stack.env, "SITEMILL_SHARDS": "auto", "SITEMILL_SHARD_FILL": "40000",
+        "SITEMILL_STATE_MACHINE_ARN": stack.machine,
+    }  # fmt: skip
+    del env["SITEMILL_LOG_LEVEL"]
+    before = executions(stack)
+    summary = handle({"action": "rebuild"}, env=env, s3=stack.s3, states=stack.states)
+    assert summary["status"] == "ok" and "execution" not in summary, summary
+    assert summary["urls"] == 61 and summary["sitemaps"] == 1 and summary["written"] == 1
+    assert summary["state"] == "written" and summary["pages_read"] == 61
+    published = sitemap_files(stack.s3, site)
+    assert list(published) == ["sitemap.xml"] and published["sitemap.xml"].count(b"<url>") == 61
+    assert_xsd_valid(published["sitemap.xml"])
+    # No execution started, and no state in the site bucket: it is in the state bucket.
+    assert executions(stack) == before
+    assert not any("state" in key for key in (o["Key"] for o in _objects(stack.s3, site)))
+    state = stack.s3.list_objects_v2(Bucket=STATE_BUCKET, Prefix=f"{site}/sitemill-state/")
+    assert state["KeyCount"] > 0
+    print(json.dumps(summary))  # (the README's example answer: pytest -s shows it)
 
 
 def test_a_first_build_from_s3_inventory_runs_the_shuffle_map(stack: Stack) -> None:

@@ -308,20 +308,36 @@ def test_what_needs_the_whole_site_is_never_distributed(
     # The router rebuilds such a site itself, exactly, however big.
     started: list[str] = []
     report = rebuild_partitioned(
-        run.config, s3, run.site, run.store, distribute=lambda: started.append("x") or "arn"
+        run.config, s3, run.site, run.store, distribute=lambda why: started.append(why) or "arn"
     )
     assert started == [] and report.execution is None and report.result.url_count == 36
     assert "Contents" in s3.list_objects_v2(Bucket="site-g", Prefix="sitemap")
 
 
-def test_the_router_distributes_a_site_without_a_plan(s3: Any) -> None:
+def test_the_router_distributes_a_site_without_a_plan_that_does_not_fit_it(s3: Any) -> None:
     site_with_pages(s3, "site-h", count=30)
     run = run_of(s3, "site-h")
+    # One shard of 20 pages is all the function takes here: 36 do not fit.
+    started: list[str] = []
     report = rebuild_partitioned(
-        run.config, s3, run.site, run.store, distribute=lambda: "arn:execution:x"
-    )
+        run.config, s3, run.site, run.store, max_touched=1,
+        distribute=lambda why: started.append(why) or "arn:execution:x",
+    )  # fmt: skip
     assert report.execution == "arn:execution:x" and report.result.written == []
+    assert started == ["no plan yet, and more than 20 pages (1 shard of 20 the function takes)"]
     assert "Contents" not in s3.list_objects_v2(Bucket="site-h", Prefix="sitemap")
+
+
+def test_the_router_rebuilds_a_site_without_a_plan_that_fits_it_itself(s3: Any) -> None:
+    site_with_pages(s3, "site-h2", count=30)
+    run = run_of(s3, "site-h2")
+    started: list[str] = []
+    report = rebuild_partitioned(
+        run.config, s3, run.site, run.store, distribute=lambda why: started.append(why) or "arn"
+    )  # (36 pages: 2 shards of 20, of the 20 the function takes)
+    assert started == [] and report.execution is None and report.result.url_count == 36
+    assert len(report.result.written) == 3 and report.state_written
+    assert len(live_files(s3, "site-h2")) == 3
 
 
 def test_a_run_another_run_published_during_publishes_nothing(s3: Any) -> None:

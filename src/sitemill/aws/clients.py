@@ -87,3 +87,12 @@ def make_cloudfront_client() -> CloudFrontClient:
     """A CloudFront client (for invalidations)."""
     client: CloudFrontClient = _boto3().client("cloudfront")
     return client
+
+
+def function_environment(name: str) -> dict[str, str]:
+    """The environment variables of a deployed Lambda function (the stack's sitemill: its
+    configuration, bucket and state location), by its name or ARN."""
+    client = _boto3().client("lambda")
+    configuration = client.get_function_configuration(FunctionName=name)
+    variables = configuration.get("Environment", {}).get("Variables", {})
+    return {str(key): str(value) for key, value in variables.items()}

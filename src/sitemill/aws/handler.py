@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
 from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.distribute import distributor
+from sitemill.aws.distribute import distributor, started_answer
 from sitemill.aws.events import (
     Selection,
     Trigger,
@@ -56,6 +56,9 @@ _EMPTY_SUMMARY: Final[Mapping[str, Any]] = {
     "state": "unchanged",
     "dates": {},
 }
+
+# What a run that started the distributed rebuild instead does not answer.
+_RUN_COUNTS: Final = frozenset(_EMPTY_SUMMARY) - {"status", "bucket"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,8 @@ def handle(
     try:
         trigger = parse_event(event)
         summary.update(_run(trigger, env, (s3, cloudfront, states), request_id))
+        if summary["status"] == "started":  # (the counts are the execution's own)
+            summary = {key: value for key, value in summary.items() if key not in _RUN_COUNTS}
     except EventError as exc:
         # Malformed: retrying cannot help, so say why and return. An SQS batch whose
         # messages cannot even be told apart is raised, so that nothing is dropped.
@@ -172,6 +177,8 @@ def _run(
     client = s3 if s3 is not None else make_s3_client()
     distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
     report = _rebuild(config, client, site, trigger, selection, distribute)
+    if report.execution is not None:
+        return base | started_answer(report, distribute.why if distribute else "")
     result = base | summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
         result |= {
@@ -201,7 +208,7 @@ def _rebuild(
     site: BucketSite,
     trigger: Trigger,
     selection: Selection,
-    distribute: Callable[[], str] | None,
+    distribute: Callable[[str], str] | None,
 ) -> Report:
     """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
     read and written with this client; partitioned there when the sitemaps may be shards:

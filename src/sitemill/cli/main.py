@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
-from sitemill.errors import SitemillError, SourceError
+from sitemill.errors import ConfigError, SitemillError, SourceError
 from sitemill.messages import printable, shown
 from sitemill.version import __version__
 
@@ -57,8 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     s3 = commands.add_parser(
         "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
     )
-    s3.add_argument("--bucket", required=True)
-    s3.add_argument("--prefix", default="", help="source prefix; sitemaps go under it too")
+    s3.add_argument("--bucket", help="the site bucket (or SITEMILL_BUCKET, or --function's)")
+    s3.add_argument(
+        "--function",
+        metavar="NAME",
+        help="the stack's Lambda function: its configuration, bucket and state location",
+    )
+    s3.add_argument("--prefix", help="source prefix; sitemaps go under it too (default: none)")
     s3.add_argument("--endpoint-url", help="S3-compatible endpoint")
     s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
     add_config_flags(s3)
@@ -164,6 +169,16 @@ def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
 def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.s3 import run_s3_command
 
+    if args.function:
+        from sitemill.cli.stack import stack_environment
+
+        env = stack_environment(args.function, env)
+        if args.bucket and args.bucket != env["SITEMILL_BUCKET"]:
+            message = f"{args.function} rebuilds {env['SITEMILL_BUCKET']}, not {args.bucket}"
+            raise ConfigError("bucket", message)
+    args.bucket = args.bucket or env.get("SITEMILL_BUCKET", "").strip() or None
+    if args.bucket is None:
+        raise ConfigError("bucket", "give --bucket (or --function: the stack's function)")
     config = config_from_args(args, env)
     return run_s3_command(args, config, sys.stdout, env=env)
 

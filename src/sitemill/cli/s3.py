@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, TextIO
 from sitemill.aws.clients import make_s3_client
 from sitemill.cli.console import print_report, write_counts
 from sitemill.cli.liveline import live_line
+from sitemill.cli.stack import stack_state_elsewhere
 from sitemill.config.model import Config
+from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
@@ -35,9 +37,12 @@ def run_s3_command(
 ) -> int:
     """Rebuild s3://BUCKET/PREFIX (or, with --dry-run, print what would change); exit code."""
     env = os.environ if env is None else env
-    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
+    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
     s3 = client if client is not None else make_s3_client(args.endpoint_url)
     # An s3:// state elsewhere is read and written with the same client (and endpoint).
+    elsewhere = stack_state_elsewhere(config, s3, site)
+    if elsewhere is not None:  # (a second state would start over: every date, every head)
+        raise ConfigError("state", elsewhere)
     state_store = open_state_store(config, s3_client=lambda: s3)
     partitioned = open_partitioned(config, s3, site)
     with live_line(sys.stderr, quiet=args.quiet) as progress:

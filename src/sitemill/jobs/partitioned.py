@@ -34,6 +34,7 @@ from sitemill.jobs.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.jobs.shardinputs import inputs_fingerprint, site_robots
 from sitemill.jobs.shardpublish import publish_shards
 from sitemill.jobs.shardworker import ShardJob, render_shard
+from sitemill.jobs.sitefit import too_big
 from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.shards.manifest import IndexState
@@ -80,14 +81,15 @@ def rebuild_partitioned(
     dry_run: bool = False,
     progress: Progress | None = None,
     now: datetime | None = None,
-    distribute: Callable[[], str] | None = None,
+    distribute: Callable[[str], str] | None = None,
 ) -> Report:
     """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
     where that gives what a full rebuild would; else (and with ``changed`` None) in full.
     ``deleted``: sitemill's own files someone deleted (one the manifest names, or the entry
     file, is a full rebuild; the others were this run's predecessors' retired files).
     ``distribute``: starts a distributed full rebuild and names it, for a site of more than
-    ``max_touched`` shards or none yet (the report then says so, and nothing else is done).
+    ``max_touched`` shards, or with no plan yet more than that many shards' worth of pages
+    (sitemill.jobs.sitefit; the report then says so and why, and nothing else is done).
     A run that finds another run committed meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)
@@ -130,7 +132,7 @@ def _attempt(
     changed: Collection[str] | None,
     deleted: Collection[str],
     progress: Progress | None,
-    distribute: Callable[[], str] | None,
+    distribute: Callable[[str], str] | None,
 ) -> Report:
     config, client, site, store = run.config, run.client, run.site, run.store
     robots_data, robots = site_robots(config, client, site)
@@ -149,12 +151,15 @@ def _attempt(
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
     plan = base.plan
-    big = plan is None or len(plan.afters) > run.max_touched
-    if distribute is not None and not run.dry_run and big and not_distributable(config) is None:
-        started = Report(WriteResult(), LastmodMode.MTIME)
-        started.execution = distribute()
-        log.info("a distributed rebuild: %s", started.execution)
-        return started
+    if distribute is not None and not run.dry_run and not_distributable(config) is None:
+        # In this function when the site fits it (a small site's first rebuild answers with
+        # its URLs), else on the state machine: the report names the execution, and why.
+        why = too_big(config, client, site, plan, run.max_touched)
+        if why is not None:
+            started = Report(WriteResult(), LastmodMode.MTIME)
+            started.execution = distribute(why)
+            log.info("a distributed rebuild (%s): %s", why, started.execution)
+            return started
     full = FullRun(config, client, site, store, run.threads, run.now)
     return rebuild_full(full, base, live, robots, inputs, dry_run=run.dry_run, progress=progress)
 
