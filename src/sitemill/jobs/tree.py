@@ -31,6 +31,7 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.takeover import Takeover, announce, find_takeover, retire
 from sitemill.workpool import EarlyStart
 
 log = logging.getLogger(__name__)
@@ -55,14 +56,14 @@ def build_from_tree(
     reason. With content dates, ``state_store`` keeps what this run saw (default: beside the
     sitemaps, or ``config.state``) and ``previous`` is where a first run may start from.
     """
-    own = _outputs_prefix(site_dir, output_dir)
     skipped = WalkSkips()
-    files = _list_pages(config, site_dir, own, skipped)
+    files = _list_pages(config, site_dir, _outputs_prefix(site_dir, output_dir), skipped)
     warnings = skipped.messages()
     for message in warnings:
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    dating = _start_dating(config, sink, state_store, previous, warnings)
+    takeover = find_takeover(sink, config.base_url)
+    dating = _start_dating(config, sink, state_store, previous, warnings, takeover)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
@@ -91,6 +92,7 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
         )
+    retire(sink, takeover, report)  # the generator's files that would contradict sitemill's
     if dating is not None:
         config = keep_style(config, report, plan.remember)
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
@@ -141,13 +143,21 @@ def _start_dating(
     store: StateStore | None,
     previous: Previous | None,
     warnings: list[str],
+    takeover: Takeover | None,
 ) -> _Start | None:
-    """The state content dates start from, or None when they are off (no state is kept)."""
+    """The state content dates start from, or None when they are off (no state is kept).
+    A generator's sitemap replaced on a first run is said once (``takeover``)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
+        announce(takeover, warnings)
         return None
     store = store or _default_store(config, sink)
     start = start_state(store, previous)
-    if start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
+    if takeover is not None:  # (the generator's sitemap: no sign of a lost state)
+        if start.first_run:
+            announce(takeover, warnings)
+        else:  # the generator wrote it again since the last run (a fresh build)
+            log.info("%s", takeover.message())
+    elif start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
         start.warnings.append(missing_state_warning(store.where))
     for message in start.warnings:
         log.warning("%s", message)
