@@ -29,6 +29,11 @@ class Generator:
     name: str
     setting: str  # a sentence: how the generator's sitemap is turned off
 
+    @property
+    def owner(self) -> str:
+        """``MkDocs'``, ``Hugo's``: the generator's name as a possessive."""
+        return self.name + ("'" if self.name.endswith("s") else "'s")
+
 
 MKDOCS: Final = Generator(
     "MkDocs",

@@ -53,7 +53,7 @@ class Takeover:
 
     def message(self) -> str:
         """One line: whose sitemap is replaced, what goes with it, how to turn it off."""
-        named = self.generator.name + ("'" if self.generator.name.endswith("s") else "'s")
+        named = self.generator.owner
         if self.replaced == ENTRY_XML:
             what = f"replacing {named} {ENTRY_XML} with sitemill's"
         else:
@@ -106,7 +106,7 @@ def retire(sink: Sink, takeover: Takeover | None, report: Report) -> None:
             else:
                 sink.delete(name)
         except (SinkError, OSError, RefusedError) as exc:
-            message = f"could not delete {takeover.generator.name}'s {name}: {exc}"
+            message = f"could not delete {takeover.generator.owner} {name}: {exc}"
             log.warning("%s", message)
             report.warnings.append(message)
             continue
@@ -125,7 +125,7 @@ def _robots_still_naming(sink: Sink, takeover: Takeover, report: Report) -> None
         named = value.strip().rpartition("/")[2]
         if field_name.strip().lower() == "sitemap" and named in report.result.deleted:
             message = (
-                f"{ROBOTS_TXT} still names {takeover.generator.name}'s {named}, deleted: "
+                f"{ROBOTS_TXT} still names {takeover.generator.owner} {named}, deleted: "
                 f"replace that line with one naming {ENTRY_XML}"
             )
             log.warning("%s", message)

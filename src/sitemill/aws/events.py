@@ -11,7 +11,7 @@ from urllib.parse import unquote_plus
 
 from sitemill.config.values import parse_bool
 from sitemill.errors import ConfigError, EventError
-from sitemill.outputs import STAGING_NAME, STATE_NAME, is_own_name
+from sitemill.outputs import ENTRY_XML, STAGING_NAME, STATE_NAME, is_own_name
 
 # S3 notification event names that change what a bucket holds: an object appears (or is
 # replaced), or it goes away (a delete, a delete marker, a lifecycle expiration).
@@ -195,6 +195,7 @@ class Selection:
     sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
     paths: list[str] = field(default_factory=list)  # the relevant pages' paths (not own files)
     own_deleted: list[str] = field(default_factory=list)  # sitemill's own files deleted
+    own_written: list[ObjectChange] = field(default_factory=list)  # sitemap.xml written
     ignored: Counter[str] = field(default_factory=Counter)
 
 
@@ -224,7 +225,9 @@ def select_changes(
         elif not change.key.startswith(root):
             reason = "outside_prefix"
         elif own and not change.deleted:
-            reason = "own_output"
+            reason = "own_output"  # (sitemap.xml: unless another writer's: aws.overwritten)
+            if path == ENTRY_XML:
+                selection.own_written.append(change)
         elif own and path == STATE_NAME:
             reason = "state_deleted"
         elif own and STAGING_NAME.fullmatch(path):

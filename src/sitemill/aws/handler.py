@@ -20,6 +20,7 @@ from sitemill.aws.events import (
     unreadable_batch,
 )
 from sitemill.aws.logs import configure_logging, log_summary, redacted, register_env_secrets
+from sitemill.aws.overwritten import restore_overwritten
 from sitemill.config.model import Config, load_config
 from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
@@ -155,6 +156,8 @@ def _run(
         root=normalize_prefix(settings.site.prefix),
         affects_sitemaps=lambda path: _affects_sitemaps(config, path),
     )
+    if selection.own_written and not selection.relevant and not trigger.rebuild:
+        restore_overwritten(config, selection, lambda: s3 if s3 is not None else make_s3_client())
     bucket = _choose_bucket(trigger, settings, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
     if selection.sitemap_deletions:
