@@ -15,10 +15,11 @@ import os
 import re
 import stat
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError, SinkError
@@ -34,13 +35,23 @@ from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report
 from sitemill.safefs import Root
-from sitemill.sinks import Sink
 
 log = logging.getLogger(__name__)
 
 GZ_TWIN: Final = ENTRY_XML + ".gz"
 _LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 _INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
+
+
+class Files(Protocol):
+    """Where the generator's files are: a sink (a local folder: sitemill.sinks.local), or a
+    bucket's prefix (sitemill.jobs.buckettakeover, whose ``nested`` names hold "/")."""
+
+    def names(self) -> Iterator[str]: ...
+
+    def read(self, name: str) -> bytes | None: ...
+
+    def delete(self, name: str) -> None: ...
 
 
 @dataclass
@@ -63,7 +74,7 @@ class Takeover:
         return f"{what}{also}: {self.generator.setting}"
 
 
-def find_takeover(sink: Sink, base_url: str) -> Takeover | None:
+def find_takeover(sink: Files, base_url: str) -> Takeover | None:
     """The generator's sitemap in the sink's folder, when one is there and sitemill can tell
     whose it is; None when the folder holds none, or only sitemill's own."""
     names = set(sink.names())
@@ -92,7 +103,7 @@ def announce(takeover: Takeover | None, warnings: list[str]) -> None:
         warnings.append(takeover.message())
 
 
-def retire(sink: Sink, takeover: Takeover | None, report: Report) -> None:
+def retire(sink: Files, takeover: Takeover | None, report: Report) -> None:
     """Delete the generator's twins once sitemill's sitemaps are live (never a name this run
     wrote), as the run's deletions; one warning for each that could not be deleted."""
     if takeover is None:
@@ -101,7 +112,7 @@ def retire(sink: Sink, takeover: Takeover | None, report: Report) -> None:
         if name in report.result.outputs:
             continue
         try:
-            if "/" in name:
+            if "/" in name and not getattr(sink, "nested", False):
                 _delete_below(_folder(sink), name)
             else:
                 sink.delete(name)
@@ -114,7 +125,7 @@ def retire(sink: Sink, takeover: Takeover | None, report: Report) -> None:
     _robots_still_naming(sink, takeover, report)
 
 
-def _robots_still_naming(sink: Sink, takeover: Takeover, report: Report) -> None:
+def _robots_still_naming(sink: Files, takeover: Takeover, report: Report) -> None:
     """A warning when the folder's robots.txt still points crawlers at a deleted file (Astro's
     guide adds ``Sitemap: .../sitemap-index.xml``): sitemill rewrites only its own lines."""
     robots = _read(sink, ROBOTS_TXT) if ROBOTS_TXT in set(sink.names()) else None
@@ -133,7 +144,7 @@ def _robots_still_naming(sink: Sink, takeover: Takeover, report: Report) -> None
             return
 
 
-def _children(sink: Sink, index: bytes, base_url: str, generator: Generator) -> list[str]:
+def _children(sink: Files, index: bytes, base_url: str, generator: Generator) -> list[str]:
     """The files the generator's index names that are in the folder, in ``generator``'s shape."""
     base = urlsplit(base_url).path
     folder = _folder(sink)
@@ -146,7 +157,7 @@ def _children(sink: Sink, index: bytes, base_url: str, generator: Generator) -> 
         name = path[len(base) :]
         if not name or name.endswith("/") or ".." in name.split("/"):
             continue
-        if "/" in name:
+        if "/" in name and not getattr(sink, "nested", False):
             data = None if folder is None else _read_below(folder, name)
         else:
             data = _read(sink, name)
@@ -158,7 +169,7 @@ def _children(sink: Sink, index: bytes, base_url: str, generator: Generator) -> 
     return found
 
 
-def _read(sink: Sink, name: str) -> bytes | None:
+def _read(sink: Files, name: str) -> bytes | None:
     try:
         return sink.read(name)
     except SinkError as exc:
@@ -173,7 +184,7 @@ def _gunzipped(data: bytes) -> bytes | None:
         return None
 
 
-def _folder(sink: Sink) -> Path | None:
+def _folder(sink: Files) -> Path | None:
     """The local folder a sink writes to (children in subfolders are read and deleted there)."""
     directory = getattr(sink, "directory", None)
     return directory if isinstance(directory, Path) else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gzip
 import importlib.util
 import json
 import re
@@ -970,3 +971,41 @@ def test_a_sync_that_overwrites_sitemap_xml_gets_sitemills_back(
     again = handle(sqs_batch(echo), Context(), env=env, s3=s3)
     assert (again["status"], again["ignored"]) == ("skipped", {"own_output": 1})
     assert rebuilds == []
+
+
+def test_a_first_rebuild_over_a_synced_generator_sitemap_takes_over(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No state, and the bucket holds MkDocs' sitemap.xml and its .gz twin (a sync of the
+    build folder): the generator is named, not a lost state, and the twin goes."""
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=MKDOCS_SITEMAP)
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml.gz", Body=gzip.compress(MKDOCS_SITEMAP))
+    s3.put_object(Bucket=BUCKET, Key="sitemap-notes.txt", Body=b"not a twin: stays")
+    capsys.readouterr()
+    result = handle(event("rebuild.json"), Context(), env=ENV | {"SITEMILL_BUCKET": BUCKET}, s3=s3)
+    assert (result["status"], result["written"], result["deleted"]) == ("ok", 1, 1)
+    assert set(sitemap_objects(s3)) == {"sitemap.xml", "sitemap-notes.txt"}
+    assert b"only-mkdocs" not in index(s3)
+    warnings = [line["message"] for line in log_lines(capsys) if line["level"] == "WARNING"]
+    assert warnings == [
+        "replacing MkDocs' sitemap.xml with sitemill's (deleting sitemap.xml.gz with it): "
+        "MkDocs writes both on every build and has no setting to turn them off: run sitemill "
+        "after every `mkdocs build`, which replaces them"
+    ]
+
+
+def test_a_first_rebuild_deletes_hugos_language_sitemaps_its_index_named(s3: Any) -> None:
+    declaration = b'<?xml version="1.0" encoding="utf-8" standalone="yes"?>'
+    hugo_index = (
+        declaration + b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<sitemap><loc>/en/sitemap.xml</loc></sitemap></sitemapindex>"
+    )
+    child = declaration + b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=hugo_index)
+    s3.put_object(Bucket=BUCKET, Key="en/sitemap.xml", Body=child)
+    s3.put_object(Bucket=BUCKET, Key="fr/sitemap.xml", Body=child)  # not named: stays
+    result = handle(event("rebuild.json"), Context(), env=ENV | {"SITEMILL_BUCKET": BUCKET}, s3=s3)
+    assert (result["status"], result["deleted"]) == ("ok", 1)
+    keys = {item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]}
+    assert "en/sitemap.xml" not in keys
+    assert "fr/sitemap.xml" in keys
