@@ -1009,3 +1009,23 @@ def test_a_first_rebuild_deletes_hugos_language_sitemaps_its_index_named(s3: Any
     keys = {item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]}
     assert "en/sitemap.xml" not in keys
     assert "fr/sitemap.xml" in keys
+
+
+def test_a_sync_that_brings_back_the_gz_twin_loses_it_again(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = ENV | {"SITEMILL_BUCKET": BUCKET}
+    handle(event("rebuild.json"), Context(), env=env, s3=s3)
+    changes = S3Changes(s3)
+    # The next deploy's sync: MkDocs' sitemap.xml over sitemill's, and its .gz twin.
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=MKDOCS_SITEMAP)
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml.gz", Body=gzip.compress(MKDOCS_SITEMAP))
+    capsys.readouterr()
+    result = handle(sqs_batch(changes.take()), Context(), env=env, s3=s3)
+    assert (result["status"], result["written"], result["deleted"]) == ("ok", 1, 1)
+    assert set(sitemap_objects(s3)) == {"sitemap.xml"}
+    # A state exists: the overwrite is the one warning, the takeover itself is said as info.
+    assert [line["level"] for line in log_lines(capsys) if "MkDocs" in line["message"]] == [
+        "WARNING",
+        "INFO",
+    ]

@@ -75,12 +75,14 @@ def build_from_bucket(
         config, client, site, sink, start, pages, robots=robots, progress=progress
     )
     config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
-    # No state: was the sitemap.xml replaced the generator's (a sync of its build folder)?
-    found = None
-    if start.missing:
-        found = find_bucket_takeover(client, site, config.base_url, sink, inventory)
+    # Was the sitemap.xml replaced the generator's (a sync of its build folder)? Said once,
+    # on the first run; its twins go whenever a sync brings them back.
+    found = find_bucket_takeover(client, site, config.base_url, sink, inventory)
     if found is not None:
-        announce(found[1], report.warnings)
+        if start.missing:
+            announce(found[1], report.warnings)
+        else:
+            log.info("%s", found[1].message())
         retire(found[0], found[1], report)
     elif knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
