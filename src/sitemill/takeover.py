@@ -71,6 +71,8 @@ class Takeover:
             what = f"sitemill's {ENTRY_XML} takes over from {named} {self.replaced}"
         gone = [name for name in self.twins if name != self.replaced]
         also = f" (deleting {_listed(gone)} with it)" if gone else ""
+        if self.replaced in self.twins:  # Astro's index goes too
+            also = f" (deleting it{' and ' + _listed(gone) if gone else ''})"
         return f"{what}{also}: {self.generator.setting}"
 
 

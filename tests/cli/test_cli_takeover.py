@@ -153,7 +153,7 @@ def test_astro_index_and_child_go_and_robots_txt_is_pointed_out(make_site: SiteM
     takeover, pointed = warnings_of(stderr)
     assert takeover == (
         "sitemill: warning: sitemill's sitemap.xml takes over from Astro's sitemap-index.xml "
-        "(deleting sitemap-0.xml with it): turn it off by removing `@astrojs/sitemap` from "
+        "(deleting it and sitemap-0.xml): turn it off by removing `@astrojs/sitemap` from "
         "`integrations` in astro.config.mjs"
     )
     assert pointed.startswith("sitemill: warning: robots.txt still names Astro's sitemap-index")
