@@ -74,3 +74,22 @@ def test_a_named_file_deleted_by_someone_else_is_put_back(s3: Any, which: str) -
     result = handle(deleted(key), Context(), env=ENV, s3=s3)
     assert result["status"] == "ok", result
     assert sorted(live_urls(live_files(s3).get)) == before == [BASE + page for page in PAGES]
+
+
+def test_an_entry_file_overwritten_by_a_sync_is_put_back(s3: Any) -> None:
+    """`aws s3 sync` of a build folder holding the generator's sitemap.xml (Hugo's here)."""
+    before = live_files(s3)
+    hugo = (
+        b'<?xml version="1.0" encoding="utf-8" standalone="yes"?><urlset '
+        b'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>'
+        + BASE.encode()
+        + b"only-hugo/</loc></url></urlset>"
+    )
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=hugo)
+    body = deleted("sitemap.xml")
+    body["Records"][0]["eventName"] = "ObjectCreated:Put"
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert result["status"] == "ok", result
+    assert result["relevant"] == 1
+    assert live_files(s3) == before
+    assert sorted(live_urls(live_files(s3).get)) == [BASE + page for page in PAGES]

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket
-from sitemill.aws.events import ObjectChange, select_changes
+from sitemill.aws.events import ObjectChange
+from sitemill.aws.selection import select_changes
 from sitemill.errors import ConfigError
 from sitemill.html.title import MAX_TITLE_CHARS
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote_plus
 
 from sitemill.config.values import parse_bool
 from sitemill.errors import ConfigError, EventError
-from sitemill.outputs import STAGING_NAME, STATE_NAME, is_own_name
 
 # S3 notification event names that change what a bucket holds: an object appears (or is
 # replaced), or it goes away (a delete, a delete marker, a lifecycle expiration).
@@ -191,61 +190,6 @@ def _text(data: Mapping[str, Any], path: tuple[str, ...], where: str) -> str:
     if not isinstance(value, str) or not value:
         raise EventError(f"{where}.{'.'.join(path)} is missing or not a string")
     return value
-
-
-@dataclass
-class Selection:
-    """The changes that matter for one bucket's sitemaps, and why the others do not."""
-
-    buckets: set[str] = field(default_factory=set)
-    relevant: int = 0
-    sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
-    paths: list[str] = field(default_factory=list)  # the relevant pages' paths (not own files)
-    own_deleted: list[str] = field(default_factory=list)  # sitemill's own files deleted
-    ignored: Counter[str] = field(default_factory=Counter)
-
-
-def select_changes(
-    changes: Iterable[ObjectChange],
-    *,
-    bucket: str | None,
-    root: str,
-    affects_sitemaps: Callable[[str], bool],
-) -> Selection:
-    """Keep changes in ``bucket`` (any when None) under ``root`` that can change a sitemap.
-
-    Writing sitemill's own outputs (the state too) is left out, so that a rebuild cannot
-    trigger another. Deleting a sitemap counts: ``aws s3 sync --delete`` of a build without
-    sitemaps removes the live ones, and the rebuild puts them back. A deletion sitemill made
-    itself (a stale child) costs one more rebuild, which finds everything in place, so
-    writes and deletes nothing, and the chain ends there. Deleting the state changes no
-    sitemap (sitemill never deletes it; the next rebuild reads every page and writes it), nor
-    does deleting a staging copy (a publish deletes its own once the final index is live).
-    """
-    selection = Selection()
-    for change in changes:
-        path = change.key[len(root) :]
-        own = "/" not in path and is_own_name(path)
-        if bucket is not None and change.bucket != bucket:
-            reason = "other_bucket"
-        elif not change.key.startswith(root):
-            reason = "outside_prefix"
-        elif own and not change.deleted:
-            reason = "own_output"
-        elif own and path == STATE_NAME:
-            reason = "state_deleted"
-        elif own and STAGING_NAME.fullmatch(path):
-            reason = "staging_deleted"  # a copy no build needs any more: no sitemap changed
-        elif not own and not affects_sitemaps(path):
-            reason = "not_a_page"
-        else:
-            selection.relevant += 1
-            selection.sitemap_deletions += int(own)
-            (selection.own_deleted if own else selection.paths).append(path)
-            selection.buckets.add(change.bucket)
-            continue
-        selection.ignored[reason] += 1
-    return selection
 
 
 def unreadable_batch(bad_messages: Mapping[str, str]) -> str:

@@ -12,25 +12,19 @@ from typing import TYPE_CHECKING, Any, Final
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
 from sitemill.aws.cloudfront import invalidate
 from sitemill.aws.distribute import distributor, started_answer
-from sitemill.aws.events import (
-    Selection,
-    Trigger,
-    parse_event,
-    select_changes,
-    unreadable_batch,
-)
+from sitemill.aws.events import Trigger, parse_event, unreadable_batch
 from sitemill.aws.logs import configure_logging, log_summary, redacted, register_env_secrets
+from sitemill.aws.overwritten import restore_overwritten
+from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, select_changes
 from sitemill.config.model import Config, load_config
-from sitemill.errors import ConfigError, EventError, SitemillError
+from sitemill.errors import EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.bucketsite import BUCKET_ENV
 from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
-from sitemill.outputs import ROBOTS_TXT
 from sitemill.report import Report, summary_counts
-from sitemill.rules import builtin_exclusion, is_candidate
 from sitemill.sources.s3 import normalize_prefix
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -162,9 +156,11 @@ def _run(
         trigger.changes,
         bucket=settings.site.bucket,
         root=normalize_prefix(settings.site.prefix),
-        affects_sitemaps=lambda path: _affects_sitemaps(config, path),
+        affects_sitemaps=lambda path: affects_sitemaps(config, path),
     )
-    bucket = _choose_bucket(trigger, settings, selection)
+    if selection.own_written and not selection.relevant and not trigger.rebuild:
+        restore_overwritten(config, selection, lambda: s3 if s3 is not None else make_s3_client())
+    bucket = choose_bucket(trigger, settings.site.bucket, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
     if selection.sitemap_deletions:
         base["sitemap_deletions"] = selection.sitemap_deletions
@@ -236,28 +232,3 @@ def _rebuild(
         state_store=open_state_store(config, s3_client=lambda: client),
         previous=open_previous(config),
     )
-
-
-def _affects_sitemaps(config: Config, path: str) -> bool:
-    if path == ROBOTS_TXT:
-        return config.respect_robots_txt
-    return is_candidate(config, path) and builtin_exclusion(path) is None
-
-
-def _choose_bucket(trigger: Trigger, settings: LambdaSettings, selection: Selection) -> str | None:
-    """The bucket to rebuild, or None when nothing in the event asks for a rebuild."""
-    if trigger.rebuild:
-        if settings.site.bucket and trigger.bucket and trigger.bucket != settings.site.bucket:
-            raise ConfigError(
-                "bucket", f"this function rebuilds {settings.site.bucket} (SITEMILL_BUCKET) only"
-            )
-        bucket = settings.site.bucket or trigger.bucket
-        if bucket is None:
-            raise ConfigError("bucket", 'give "bucket" in the event or set SITEMILL_BUCKET')
-        return bucket
-    if not selection.relevant:
-        return None
-    if len(selection.buckets) > 1:
-        names = ", ".join(sorted(selection.buckets))
-        raise ConfigError("bucket", f"events from several buckets ({names}); set SITEMILL_BUCKET")
-    return settings.site.bucket or next(iter(selection.buckets))

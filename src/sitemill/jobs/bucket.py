@@ -17,6 +17,7 @@ from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
+from sitemill.jobs.buckettakeover import find_bucket_takeover
 from sitemill.listing.autostyle import keep_style
 from sitemill.outputs import STATE_NAME, content_type
 from sitemill.report import Progress, Report
@@ -32,6 +33,7 @@ from sitemill.sources.s3requests import counted_requests
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
+from sitemill.takeover import announce, retire
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -74,7 +76,16 @@ def build_from_bucket(
         empty=inventory.empty,
     )  # fmt: skip
     config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
-    if knowledge.content_dates and start.missing and inventory.had_sitemap:
+    # Was the sitemap.xml replaced the generator's (a sync of its build folder)? Said once,
+    # on the first run; its twins go whenever a sync brings them back.
+    found = find_bucket_takeover(client, site, config.base_url, sink, inventory)
+    if found is not None:
+        if start.missing:
+            announce(found[1], report.warnings)
+        else:
+            log.info("%s", found[1].message())
+        retire(found[0], found[1], report)
+    elif knowledge.content_dates and start.missing and inventory.had_sitemap:
         message = missing_state_warning(store.where)
         log.warning("%s", message)
         report.warnings.append(message)

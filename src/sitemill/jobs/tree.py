@@ -32,6 +32,7 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.takeover import Takeover, announce, find_takeover, retire
 from sitemill.workpool import EarlyStart
 
 log = logging.getLogger(__name__)
@@ -49,20 +50,19 @@ def build_from_tree(
 ) -> Report:
     """Generate the sitemaps of a site directory (a static build, a repository checkout).
 
-    ``output_dir``, where the sink writes when that is a folder inside the site, keeps
-    sitemill's own files there out of the pages, as at the root. Pages and robots.txt are
-    read only where they resolve inside the site (see ``sitemill.safefs``); what the walk
-    leaves out (links leading outside, FIFOs, directories reached twice) is one warning per
-    reason. With content dates, ``state_store`` keeps what this run saw (default: beside the
-    sitemaps, or ``config.state``) and ``previous`` is where a first run may start from.
-    """
-    own = _outputs_prefix(site_dir, output_dir)
+    ``output_dir``, a folder inside the site where the sink writes, keeps sitemill's own files
+    there out of the pages. Pages and robots.txt are read only where they resolve inside the
+    site (``sitemill.safefs``: links leading outside, FIFOs, directories reached twice are one
+    warning per reason). With content dates, ``state_store`` keeps what this run saw (default:
+    beside the sitemaps, or ``config.state``); a first run may start from ``previous``."""
     skipped = WalkSkips()
+    own = _outputs_prefix(site_dir, output_dir)
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    dating = _start_dating(config, sink, state_store, previous, warnings)
+    takeover = find_takeover(sink, config.base_url)
+    dating = _start_dating(config, sink, state_store, previous, warnings, takeover)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
     remember.base_url = config.base_url
     known = dating.known if dating is not None else None
@@ -93,6 +93,7 @@ def build_from_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
         )
+    retire(sink, takeover, report)  # the generator's files that would contradict sitemill's
     if dating is not None:
         config = keep_style(config, report, plan.remember)
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
@@ -145,13 +146,21 @@ def _start_dating(
     store: StateStore | None,
     previous: Previous | None,
     warnings: list[str],
+    takeover: Takeover | None,
 ) -> _Start | None:
-    """The state content dates start from, or None when they are off (no state is kept)."""
+    """The state content dates start from, or None when they are off (no state is kept).
+    A generator's sitemap replaced on a first run is said once (``takeover``)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
+        announce(takeover, warnings)
         return None
     store = store or _default_store(config, sink)
     start = start_state(store, previous, base_url=config.base_url)
-    if start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
+    if takeover is not None:  # (the generator's sitemap: no sign of a lost state)
+        if start.first_run:
+            announce(takeover, warnings)
+        else:  # the generator wrote it again since the last run (a fresh build)
+            log.info("%s", takeover.message())
+    elif start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
         start.warnings.append(missing_state_warning(store.where))
     for message in start.warnings:
         log.warning("%s", message)

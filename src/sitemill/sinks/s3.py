@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConflictError, RefusedError, SinkError
-from sitemill.outputs import read_limit
+from sitemill.outputs import ENTRY_XML, read_limit
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,
@@ -77,6 +77,7 @@ class S3Sink:
         self.written: list[str] = []
         self.deleted: list[str] = []
         self._inventory = inventory
+        self.entry_before: bytes | None = None  # sitemap.xml as first read, before any write
         self._pending: dict[str, bytes] = {}  # a dry run's would-be writes, for reading back
         self._supports_conditions: bool | None = None
 
@@ -107,7 +108,10 @@ class S3Sink:
                 f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
                 f"than such a file may hold ({limit:,}); remove or shrink it"
             ) from RefusedError(self._uri(name), f"is larger than {limit:,} bytes")
-        return read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
+        data = read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
+        if name == ENTRY_XML and not self.written and self.entry_before is None:
+            self.entry_before = data  # (sitemill.jobs.buckettakeover: whose it was)
+        return data
 
     def names(self) -> Iterator[str]:
         return iter(sorted(self._objects()))

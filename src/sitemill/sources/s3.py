@@ -54,11 +54,14 @@ class Inventory:
     had_sitemap: bool = False  # the listing found a sitemap.xml or sitemap.txt (an earlier run)
     # Empty objects the listing skipped (website redirects among them), relative to the prefix.
     empty: set[str] = field(default_factory=set)
+    others: set[str] = field(default_factory=set)  # other "sitemap*": sitemill.takeover
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete."""
         if name == ROBOTS_TXT or is_own_name(name):
             self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
+        elif name.startswith("sitemap"):
+            self.others.add(name)
 
 
 def normalize_prefix(prefix: str) -> str:

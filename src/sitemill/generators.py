@@ -1,0 +1,101 @@
+"""Sitemaps that site generators write, told apart by their shape: whose sitemap.xml
+sitemill is about to replace, and the setting that turns the generator's off.
+
+Every shape below is what a generator's built-in template or library writes, in its first
+bytes (sitemill's own built-in templates match none of them: tests/core/test_takeover.py):
+
+- MkDocs (``mkdocs build``): ``<url>`` then ``<loc>`` indented by nine spaces, and a
+  ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting.
+- Hugo: the declaration ``standalone="yes"``; multilingual, an index naming ``en/sitemap.xml``.
+- Jekyll (jekyll-sitemap): ``xmlns:xsi`` and ``xsi:schemaLocation`` before ``xmlns``.
+- Docusaurus (plugin-sitemap, through the npm ``sitemap`` package): one line declaring the
+  news, xhtml, image and video namespaces.
+- Astro (@astrojs/sitemap, the same package): ``sitemap-index.xml``, all on the declaration's
+  line, naming ``sitemap-0.xml`` (a urlset of that package's shape, as Docusaurus' is).
+- Sphinx (sphinx-sitemap, through ElementTree): the declaration in single quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """A site generator that writes its own sitemap, and how to turn that off."""
+
+    name: str
+    setting: str  # a sentence: how the generator's sitemap is turned off
+
+    @property
+    def owner(self) -> str:
+        """``MkDocs'``, ``Hugo's``: the generator's name as a possessive."""
+        return self.name + ("'" if self.name.endswith("s") else "'s")
+
+
+MKDOCS: Final = Generator(
+    "MkDocs",
+    "MkDocs writes both on every build and has no setting to turn them off: run sitemill "
+    "after every `mkdocs build`, which replaces them",
+)
+HUGO: Final = Generator("Hugo", 'turn it off with `disableKinds = ["sitemap"]` in hugo.toml')
+JEKYLL: Final = Generator(
+    "Jekyll", "turn it off by removing `jekyll-sitemap` from `plugins` in _config.yml"
+)
+DOCUSAURUS: Final = Generator(
+    "Docusaurus",
+    "turn it off with `sitemap: false` in the options of `@docusaurus/preset-classic` "
+    "(docusaurus.config.js)",
+)
+ASTRO: Final = Generator(
+    "Astro", "turn it off by removing `@astrojs/sitemap` from `integrations` in astro.config.mjs"
+)
+SPHINX: Final = Generator(
+    "Sphinx", "turn it off by removing `sphinx_sitemap` from `extensions` in conf.py"
+)
+# Astro's entry file (sitemill writes sitemap.xml: this one would stay beside it).
+ASTRO_INDEX: Final = "sitemap-index.xml"
+
+_SNIFF: Final = 2_048
+_SHAPES: Final = (
+    (MKDOCS, re.compile(rb"<url>\r?\n {9}<loc>")),
+    (HUGO, re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]*standalone=["']yes["']""")),
+    (JEKYLL, re.compile(rb"<urlset xmlns:xsi=\S+ xsi:schemaLocation=")),
+    (DOCUSAURUS, re.compile(rb"<urlset xmlns=\S+ xmlns:news=\S+ xmlns:xhtml=\S+ xmlns:image=")),
+    (SPHINX, re.compile(rb"^<\?xml version='1\.0' encoding='utf-8'\?>\s*<urlset")),
+)
+_ASTRO: Final = re.compile(
+    rb'^<\?xml version="1\.0" encoding="UTF-8"\?><sitemapindex xmlns="[^"]*"><sitemap><loc>'
+)
+# The first bytes of sitemill's built-in templates (templates/urlset.xml.j2,
+# sitemapindex.xml.j2; sitemill.render.compiled writes the same).
+_SITEMILL: Final = re.compile(
+    rb'^<\?xml version="1\.0" encoding="UTF-8"\?>\n'
+    rb'<(?:urlset xmlns="http://www\.sitemaps\.org/schemas/sitemap/0\.9"'
+    rb'(?: xmlns:xhtml="[^"]*")?(?: xmlns:image="[^"]*")?>\n(?:  <url><loc>|</urlset>)'
+    rb'|sitemapindex xmlns="http://www\.sitemaps\.org/schemas/sitemap/0\.9">\n'
+    rb"(?:  <sitemap><loc>|</sitemapindex>))"
+)
+
+
+def written_by(data: bytes) -> Generator | None:
+    """The generator whose built-in sitemap ``data`` (a sitemap.xml) is, when it can be told."""
+    head = data[:_SNIFF]
+    if _SITEMILL.match(head):
+        return None
+    for generator, shape in _SHAPES:
+        if shape.search(head):
+            return generator
+    return None
+
+
+def is_astro_index(data: bytes) -> bool:
+    """Whether ``data`` (a sitemap-index.xml) is the index @astrojs/sitemap writes."""
+    return _ASTRO.search(data[:_SNIFF]) is not None
+
+
+def looks_like_sitemills(data: bytes) -> bool:
+    """Whether ``data`` begins as sitemill's built-in templates write a sitemap."""
+    return _SITEMILL.match(data[:_SNIFF]) is not None
