@@ -42,11 +42,10 @@ lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py
 
 # The docs site, its sitemap written by sitemill from the built pages, not by MkDocs: MkDocs
-# always writes sitemap.xml and sitemap.xml.gz; sitemill replaces sitemap.xml, and the .gz twin
-# is removed here so that no stale sitemap of MkDocs' stays beside ours.
+# always writes sitemap.xml and sitemap.xml.gz; sitemill replaces both (it recognises MkDocs'
+# sitemap and deletes its .gz twin), so no stale sitemap of MkDocs' stays beside ours.
 docs: $(STAMP)
 	DOCS_URL=$(DOCS_URL) NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir $(DOCS_SITE)
-	rm -f $(DOCS_SITE)/sitemap.xml.gz
 	$(BIN)/sitemill build $(DOCS_SITE) --base-url $(DOCS_URL)
 
 clean:
