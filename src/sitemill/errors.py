@@ -15,6 +15,7 @@
     ├── GitError            git failed or gave history that cannot be used
     ├── IncompleteRunError  a distributed rebuild whose shards did not all report
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
+    ├── UsageError          a command line that names something wrong (exit 2, as argparse's)
     └── DocumentStop        `validate` cannot check one document further (one violation)
 
 A problem with a single page is not an error: it is counted and reported as a skip.
@@ -111,6 +112,16 @@ class RefusedError(SitemillError, ValueError):
 
 class MissingExtraError(SitemillError):
     """An optional extra is not installed; the message says what to install."""
+
+
+# How to install the s3 extra: sitemill is installed from its repository (it is not on the
+# package index yet).
+S3_EXTRA_HINT = "in a checkout of the sitemill repository, pip install '.[s3]'"
+
+
+class UsageError(SitemillError):
+    """A command line that names something wrong: a SITE_DIR that is a file, an --out inside
+    SITE_DIR (the CLI exits 2 for it, as for a flag argparse refuses or a ConfigError)."""
 
 
 class DocumentStop(SitemillError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sitemill.errors import MissingExtraError
+from sitemill.errors import S3_EXTRA_HINT, MissingExtraError
 from sitemill.jobs.bucket import MAX_HEAD_READERS
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def _boto3() -> Any:
     try:
         import boto3  # optional dependency: the "s3" extra
     except ImportError as exc:
-        raise MissingExtraError("S3 support needs boto3: pip install 'sitemill[s3]'") from exc
+        raise MissingExtraError(f"S3 support needs boto3: {S3_EXTRA_HINT}") from exc
     return boto3
 
 
@@ -63,6 +63,7 @@ def make_s3_client(endpoint_url: str | None = None) -> S3Client:
     With a custom endpoint, checksums are sent only when an operation requires them: many
     S3-compatible stores reject the CRC headers that botocore adds by default since 1.36.
     """
+    _boto3()  # (first: without the extra, botocore is missing too)
     from botocore.config import Config
 
     config = Config(retries={"mode": "standard"}, max_pool_connections=MAX_HEAD_READERS)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from sitemill.config.model import Config
-from sitemill.errors import ConfigError, MissingExtraError, RefusedError, SinkError
+from sitemill.errors import S3_EXTRA_HINT, ConfigError, MissingExtraError, RefusedError, SinkError
 from sitemill.outputs import STATE_NAME, content_type
 from sitemill.safefs import read_regular
 from sitemill.sinks import Sink
@@ -144,7 +144,7 @@ def open_state_store(
             from sitemill.state.s3 import S3StateStore, parse_s3_location
         except ImportError as exc:
             raise MissingExtraError(
-                "an s3:// state needs boto3: pip install 'sitemill[s3]'"
+                f"an s3:// state needs boto3, the s3 extra: {S3_EXTRA_HINT}"
             ) from exc
         bucket, key = parse_s3_location(location)
         if s3_client is None:
