@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 # Test processes (pytest-xdist); 1 runs the suite in one process.
 WORKERS ?= 2
 
-.PHONY: venv test lint typecheck pytest demo bench lambda-zip clean
+.PHONY: venv test lint typecheck pytest demo bench lambda-zip config-docs clean
 
 venv: $(STAMP)
 
@@ -36,6 +36,10 @@ bench: $(STAMP)
 
 lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py
+
+# docs/configuration.md from the config model, the CLI, action.yml and infra/template.yaml.
+config-docs: $(STAMP)
+	$(BIN)/python tools/config_reference.py
 
 clean:
 	rm -rf $(VENV) dist build .mypy_cache .ruff_cache
