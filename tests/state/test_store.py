@@ -256,5 +256,7 @@ def test_an_s3_state_without_boto3_says_what_to_install(monkeypatch: pytest.Monk
     from sitemill.errors import MissingExtraError
 
     monkeypatch.setitem(sys.modules, "sitemill.state.s3", None)  # as if botocore were absent
-    with pytest.raises(MissingExtraError, match=r"pip install 'sitemill\[s3\]'"):
+    with pytest.raises(
+        MissingExtraError, match=r"in a checkout of the sitemill repository, pip install '\.\[s3\]'"
+    ):
         open_state_store(config("s3://state-bucket/key.gz"), s3_client=lambda: object())  # type: ignore[arg-type,return-value]
