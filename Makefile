@@ -10,7 +10,7 @@ WORKERS ?= 2
 DOCS_SITE ?= site
 DOCS_URL  ?= http://127.0.0.1:8000/
 
-.PHONY: venv test lint typecheck pytest demo bench lambda-zip docs clean
+.PHONY: venv test lint typecheck pytest demo bench lambda-zip docs config-docs clean
 
 venv: $(STAMP)
 
@@ -47,6 +47,10 @@ lambda-zip: $(STAMP)
 docs: $(STAMP)
 	DOCS_URL=$(DOCS_URL) NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir $(DOCS_SITE)
 	$(BIN)/sitemill build $(DOCS_SITE) --base-url $(DOCS_URL)
+
+# docs/configuration.md from the config model, the CLI, action.yml and infra/template.yaml.
+config-docs: $(STAMP)
+	$(BIN)/python tools/config_reference.py
 
 clean:
 	rm -rf $(VENV) dist build site .mypy_cache .ruff_cache

@@ -48,6 +48,7 @@ _HOMES = {
             "FetchError",
             "GitError",
             "MissingExtraError",
+            "UsageError",
             "DocumentStop",
         )
     },
@@ -79,6 +80,7 @@ __all__ = [
     "SourceError",
     "StateError",
     "TemplateError",
+    "UsageError",
     "WriteResult",
     "build_from_tree",
     "build_from_url_list",
@@ -110,6 +112,7 @@ if TYPE_CHECKING:
         SourceError,
         StateError,
         TemplateError,
+        UsageError,
     )
     from sitemill.jobs.bucket import BucketSite, rebuild_bucket
     from sitemill.jobs.tree import build_from_tree

@@ -15,6 +15,7 @@
     ├── GitError            git failed or gave history that cannot be used
     ├── IncompleteRunError  a distributed rebuild whose shards did not all report
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
+    ├── UsageError          a command line that names something wrong (exit 2, as argparse's)
     └── DocumentStop        `validate` cannot check one document further (one violation)
 
 A problem with a single page is not an error: it is counted and reported as a skip.
@@ -123,6 +124,11 @@ def install_hint(extra: str) -> str:
     not be found): the package it holds, or the extra from a checkout of sitemill."""
     checkout = f"in a sitemill checkout: pip install -e '.[{extra}]'"
     return f"pip install '{EXTRAS[extra]}' (the {extra} extra; {checkout})"
+
+
+class UsageError(SitemillError):
+    """A command line that names something wrong: a SITE_DIR that is a file, an --out inside
+    SITE_DIR (the CLI exits 2 for it, as for a flag argparse refuses or a ConfigError)."""
 
 
 class DocumentStop(SitemillError):

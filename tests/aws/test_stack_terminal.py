@@ -100,7 +100,7 @@ def test_the_terminal_command_uses_the_stacks_state_and_gives_the_functions_site
 def test_a_flag_still_wins_but_not_another_bucket(
     s3: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["s3", "--function", FUNCTION, "--bucket", "other", "--dry-run"]) == 1
+    assert main(["s3", "--function", FUNCTION, "--bucket", "other", "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert err == f"sitemill: error: bucket: {FUNCTION} rebuilds {SITE}, not other\n"
     assert main(["s3", "--function", FUNCTION, "--dry-run", "--exclude", "docs/p0*"]) == 0
@@ -118,7 +118,7 @@ def test_a_flag_still_wins_but_not_another_bucket(
 def test_a_wrong_function_or_no_bucket_is_one_line(
     s3: Any, capsys: pytest.CaptureFixture[str], argv: list[str], line: str
 ) -> None:
-    assert main(argv) == 1
+    assert main(argv) == 2  # a mistake on the command line: one line, exit 2
     err = capsys.readouterr().err
     assert err.startswith(f"sitemill: error: {line}") and err.count("\n") == 1, err
 
@@ -129,7 +129,7 @@ def test_the_old_terminal_command_on_a_sharded_stack_site_says_where_the_state_i
     sharded = {**STACK_ENV, "SITEMILL_SHARDS": "on", "SITEMILL_SHARD_FILL": "16"}
     assert handle({"action": "rebuild"}, env=sharded, s3=s3)["sitemaps"] == 5
     published = sitemaps(s3)
-    assert main(["s3", "--bucket", SITE, "--base-url", BASE]) == 1
+    assert main(["s3", "--bucket", SITE, "--base-url", BASE]) == 2
     err = capsys.readouterr().err
     assert err == (
         f"sitemill: error: state: s3://{SITE}/sitemap.xml names shards of a run that keeps its "
@@ -146,7 +146,7 @@ def test_a_state_location_beside_the_stacks_says_where_the_stacks_is(
     handle({"action": "rebuild"}, env=STACK_ENV, s3=s3)
     state = objects(s3, STATE_BUCKET)
     wrong = f"s3://{STATE_BUCKET}/sitemill-state.json.gz"  # (the site's folder left out)
-    assert main(["s3", "--bucket", SITE, "--base-url", BASE, "--state", wrong]) == 1
+    assert main(["s3", "--bucket", SITE, "--base-url", BASE, "--state", wrong]) == 2
     assert capsys.readouterr().err == (
         f"sitemill: error: state: no state at {wrong}, but the stack's is in the same bucket: "
         f"give --state s3://{STATE_BUCKET}/{SITE}/sitemill-state.json.gz (or run "

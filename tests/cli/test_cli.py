@@ -92,13 +92,14 @@ def test_urls_from_stdin(tmp_path: Path) -> None:
         (["urls", "{missing}", "--base-url", BASE_URL], "cannot read"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_1(
+def test_a_mistake_is_one_line_and_exit_2_bad_input_exit_1(
     make_site: SiteMaker, tmp_path: Path, args: list[str], message: str
 ) -> None:
     site = make_site({"index.html": page()})
     values = {"site": str(site), "missing": str(tmp_path / "missing")}
     result = run(*[arg.format(**values) for arg in args])
-    assert result.returncode == 1
+    # A configuration or command line that is wrong: 2; an input that cannot be read: 1.
+    assert result.returncode == (1 if message == "cannot read" else 2)
     assert message in result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert not (site / "sitemap.xml").exists()
@@ -194,7 +195,7 @@ def test_validate_takes_quiet_after_the_command(make_site: SiteMaker) -> None:
 def test_a_deep_config_is_one_line(make_site: SiteMaker) -> None:
     site = make_site({"index.html": page(), "sitemill.toml": "a = " + "[" * 50_000})
     result = run("build", str(site), "--base-url", BASE_URL)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert "config: cannot read" in result.stderr and "nested too deeply" in result.stderr
 
@@ -207,7 +208,7 @@ def test_a_discovered_config_leading_out_of_its_folder_is_skipped(
     outside.write_text('base_url = "https://attacker.example/"\n')
     (site / "sitemill.toml").symlink_to(outside)
     result = run("build", str(site))
-    assert result.returncode == 1 and "base_url: is required" in result.stderr
+    assert result.returncode == 2 and "base_url: is required" in result.stderr
     assert "sitemill: warning: ignoring" in result.stderr and "leads outside" in result.stderr
     result = run("build", str(site), "--base-url", BASE_URL)
     assert result.returncode == 0, result.stderr
@@ -236,7 +237,7 @@ def test_templates_dir_of_a_discovered_config_stays_in_the_site(
     )
     (tmp_path / "t").mkdir()
     result = run("build", str(site))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "templates_dir: '../t' in" in result.stderr and "leads outside" in result.stderr
 
 
@@ -245,7 +246,7 @@ def test_an_explicit_config_must_be_a_regular_file(make_site: SiteMaker, tmp_pat
     fifo = tmp_path / "conf.toml"
     os.mkfifo(fifo)
     result = run("build", str(site), "--base-url", BASE_URL, "--config", str(fifo))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "config: cannot read" in result.stderr and "is a FIFO" in result.stderr
     assert result.stderr.count("\n") == 1
 
@@ -492,7 +493,7 @@ def test_bad_state_locations_are_one_line_errors_before_anything_is_written(
 ) -> None:
     site = make_site({"index.html": page()})
     result = run("build", str(site), "--base-url", BASE_URL, *flag)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.startswith(f"sitemill: error: {message}")
     assert result.stderr.count("\n") == 1
     assert not (site / "sitemap.xml").exists()

@@ -67,7 +67,7 @@ def test_a_previous_state_url_is_shown_without_its_secrets(
         # User info would be taken for a host name: refused, without showing it.
         named = f"http://deploy:hunter2@{host}state.json.gz"
         result = run_sitemill(*args, "--previous-state", named, env=NO_PROXY)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.startswith("sitemill: error: previous_state: 'http://***@127.0.0.1:")
     assert "carries user info" in result.stderr and "hunter2" not in result.stderr
 

@@ -227,7 +227,7 @@ def test_a_url_list_refuses_indexnow_with_one_line(
     listing = tmp_path / "urls.txt"
     listing.write_text(BASE + "a\n")
     args = ["urls", str(listing), "--base-url", BASE, "--out", str(tmp_path), "--indexnow=later"]
-    assert main(args) == 1
+    assert main(args) == 2  # a configuration the command cannot take: a usage error
     assert "indexnow: a URL list keeps no state" in capsys.readouterr().err
     assert not (tmp_path / "sitemap.xml").exists()
 

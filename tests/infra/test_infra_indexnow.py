@@ -24,7 +24,7 @@ from test_infra import (
     translate,
 )
 
-from sitemill.config.indexnow import parse_indexnow_key
+from sitemill.config.indexnow import DEFAULT_ENDPOINT, parse_indexnow_key
 from sitemill.config.model import IndexNowMode, load_config
 from sitemill.errors import ConfigError
 
@@ -89,10 +89,17 @@ def test_parameters_reach_the_function(translated: dict[str, Any]) -> None:
     variables = translated["Resources"]["SitemillFunction"]["Properties"]["Environment"]
     for variable, parameter in INDEXNOW_VARIABLES.items():
         assert variables["Variables"][variable] == {"Ref": parameter}, variable
-    # The endpoint and the key's location are sitemill's defaults (api.indexnow.org, the
-    # host's root).
-    assert "SITEMILL_INDEXNOW_ENDPOINT" not in variables["Variables"]
-    assert "SITEMILL_INDEXNOW_KEY_LOCATION" not in variables["Variables"]
+    # The endpoint and the key's location are parameters whose defaults are sitemill's own
+    # (api.indexnow.org; empty, which sitemill reads as not set: the host's root).
+    parameters = translated["Parameters"]
+    for variable, parameter, default in (
+        ("SITEMILL_INDEXNOW_ENDPOINT", "IndexNowEndpoint", DEFAULT_ENDPOINT),
+        ("SITEMILL_INDEXNOW_KEY_LOCATION", "IndexNowKeyLocation", ""),
+    ):
+        assert variables["Variables"][variable] == {"Ref": parameter}, variable
+        assert parameters[parameter]["Default"] == default, parameter
+    unset = {"SITEMILL_BASE_URL": "https://example.com/", "SITEMILL_INDEXNOW_KEY_LOCATION": ""}
+    assert load_config({}, unset).indexnow_key_location is None
 
 
 def rules_hold(stack: Stack) -> bool:

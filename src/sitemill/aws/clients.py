@@ -63,6 +63,7 @@ def make_s3_client(endpoint_url: str | None = None) -> S3Client:
     With a custom endpoint, checksums are sent only when an operation requires them: many
     S3-compatible stores reject the CRC headers that botocore adds by default since 1.36.
     """
+    _boto3()  # (first: without the extra, botocore is missing too)
     from botocore.config import Config
 
     config = Config(retries={"mode": "standard"}, max_pool_connections=MAX_HEAD_READERS)

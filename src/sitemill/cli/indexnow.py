@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from sitemill.cli.usage import Parser, bucket_name, endpoint_url, key_prefix
 from sitemill.errors import ConfigError
 from sitemill.messages import printable
 
@@ -21,8 +22,8 @@ if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill
 
 
 def add_indexnow_command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: argparse.ArgumentParser,
+    commands: argparse._SubParsersAction[Parser],
+    common: Parser,
 ) -> argparse.ArgumentParser:
     """The parser of `sitemill indexnow [SITE_DIR | --bucket NAME] [--dry-run]`."""
     command: argparse.ArgumentParser = commands.add_parser(
@@ -32,9 +33,11 @@ def add_indexnow_command(
     )
     command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
-    command.add_argument("--bucket", help="a bucket's pending URLs instead of a folder's")
-    command.add_argument("--prefix", default="", help="the bucket's source prefix")
-    command.add_argument("--endpoint-url", help="S3-compatible endpoint")
+    command.add_argument(
+        "--bucket", type=bucket_name, metavar="NAME", help="a bucket's pending URLs, not a folder's"
+    )
+    command.add_argument("--prefix", default="", type=key_prefix, help="the bucket's source prefix")
+    command.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
     command.add_argument("--dry-run", action="store_true", help="print what would be sent")
     return command
 

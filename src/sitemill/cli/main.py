@@ -14,7 +14,20 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
-from sitemill.errors import ConfigError, SitemillError, SourceError
+from sitemill.cli.usage import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    Parser,
+    bucket_name,
+    check_out_dir,
+    check_site_dir,
+    endpoint_url,
+    function_name,
+    key_prefix,
+    parse_command_line,
+    require_s3_extra,
+)
+from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import printable, shown
 from sitemill.version import __version__
 
@@ -24,18 +37,18 @@ if TYPE_CHECKING:
 log = logging.getLogger("sitemill")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     # Global options work before and after the command: `sitemill -q build` and
     # `sitemill build -q`. SUPPRESS as the commands' default keeps a command from resetting
     # a value given before it.
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument(
         "--version", action="version", version=f"sitemill {__version__}", help=argparse.SUPPRESS
     )
     common.add_argument(
         "-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="print errors only"
     )
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sitemill", description="Correct, deterministic sitemaps for static sites."
     )
     parser.add_argument("--version", action="version", version=f"sitemill {__version__}")
@@ -57,14 +70,20 @@ def build_parser() -> argparse.ArgumentParser:
     s3 = commands.add_parser(
         "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
     )
-    s3.add_argument("--bucket", help="the site bucket (or SITEMILL_BUCKET, or --function's)")
+    s3.add_argument(
+        "--bucket",
+        type=bucket_name,
+        metavar="NAME",
+        help="the site bucket (or SITEMILL_BUCKET, or --function's)",
+    )
     s3.add_argument(
         "--function",
+        type=function_name,
         metavar="NAME",
         help="the stack's Lambda function: its configuration, bucket and state location",
     )
-    s3.add_argument("--prefix", help="source prefix; sitemaps go under it too (default: none)")
-    s3.add_argument("--endpoint-url", help="S3-compatible endpoint")
+    s3.add_argument("--prefix", type=key_prefix, help="source prefix; sitemaps go under it too")
+    s3.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
     s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
     add_config_flags(s3)
 
@@ -88,8 +107,10 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.state.store import open_state_store
 
     site_dir: Path = args.site_dir
-    config = config_from_args(args, env, search_dirs=[site_dir])
+    check_site_dir(site_dir)
     out_dir: Path = args.out or site_dir
+    check_out_dir(site_dir, out_dir)
+    config = config_from_args(args, env, search_dirs=[site_dir])
     state_store = open_state_store(config, s3_client=_s3_client)
     previous = open_previous(config)
     with live_line(sys.stderr, quiet=args.quiet) as progress:
@@ -110,6 +131,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 def _s3_client() -> S3Client:
     """A client for an s3:// state (boto3 is an extra: imported only when one is named)."""
+    require_s3_extra()
     from sitemill.aws.clients import make_s3_client
 
     return make_s3_client()
@@ -121,6 +143,10 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.jobs.urllist import build_from_url_list
     from sitemill.sinks import LocalDirSink
 
+    check_out_dir(None, args.out)
+    for flag in ("state", "previous_state"):
+        if getattr(args, flag) is not None:
+            raise UsageError(f"--{flag.replace('_', '-')}: a URL list keeps no state")
     config = config_from_args(args, env)
     source: str = args.url_file
     try:
@@ -167,18 +193,14 @@ def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.s3 import run_s3_command
+    require_s3_extra()  # (before sitemill.aws, whose modules import botocore)
+    from sitemill.cli.s3 import run_s3_command, site_bucket
 
     if args.function:
         from sitemill.cli.stack import stack_environment
 
         env = stack_environment(args.function, env)
-        if args.bucket and args.bucket != env["SITEMILL_BUCKET"]:
-            message = f"{args.function} rebuilds {env['SITEMILL_BUCKET']}, not {args.bucket}"
-            raise ConfigError("bucket", message)
-    args.bucket = args.bucket or env.get("SITEMILL_BUCKET", "").strip() or None
-    if args.bucket is None:
-        raise ConfigError("bucket", "give --bucket (or --function: the stack's function)")
+    args.bucket = site_bucket(args.bucket, args.function, env)
     config = config_from_args(args, env)
     return run_s3_command(args, config, sys.stdout, env=env)
 
@@ -186,6 +208,11 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
 def _run_indexnow(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.indexnow import run_indexnow_command
 
+    if args.bucket:
+        require_s3_extra()
+    else:
+        check_site_dir(args.site_dir)
+        check_out_dir(args.site_dir, args.out or args.site_dir)
     search = [] if args.bucket else [args.site_dir]
     config = config_from_args(args, env, search_dirs=search)
     return run_indexnow_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
@@ -202,7 +229,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_command_line(parser, argv)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_Shown())
     logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler])
@@ -210,7 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
         sys.stderr.write(f"sitemill: error: {shown(_one_line(str(exc)))}\n")
-        return 1
+        # A wrong command line or configuration is a usage error; the rest is invalid input.
+        usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
+        return EXIT_USAGE if usage else EXIT_INVALID
     except KeyboardInterrupt:
         sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
         return 130

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitemill.config import CONFIG_FILE_NAME
-from sitemill.errors import RefusedError
+from sitemill.errors import ConfigError, RefusedError
 from sitemill.safefs import Root
 
 if TYPE_CHECKING:  # (loaded by the commands that read a configuration: not validate)
@@ -158,7 +158,21 @@ def config_from_args(
     else:
         found = find_config_file((Path("."), *search_dirs))
         file_values = {} if found is None else read_config_file(found[0], root=found[1])
-    return load_config(flags, env, file_values, require_base_url=require_base_url)
+    config = load_config(flags, env, file_values, require_base_url=require_base_url)
+    _check_places(config)
+    return config
+
+
+def _check_places(config: Config) -> None:
+    """The places a configuration names that a command may not reach before its input (or
+    at all): checked now, so that a mistake is one line before anything is read."""
+    from sitemill.config.values import names_no_previous_state
+    from sitemill.state.previous import previous_state
+
+    if config.templates_dir is not None and not config.templates_dir.is_dir():
+        raise ConfigError("templates_dir", f"{config.templates_dir} is not a directory")
+    if config.previous_state and not names_no_previous_state(config.previous_state):
+        previous_state(config.previous_state)  # (a ConfigError for what is no path or URL)
 
 
 def find_config_file(directories: Sequence[Path]) -> tuple[Path, Path] | None:

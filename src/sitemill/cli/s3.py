@@ -89,3 +89,15 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
     if not result.changed:
         stream.write("nothing would change\n")
     write_counts(report, stream)
+
+
+def site_bucket(given: str | None, function: str | None, env: Mapping[str, str]) -> str:
+    """The bucket ``sitemill s3`` rebuilds: --bucket, else SITEMILL_BUCKET (the stack's own
+    with --function, which a different --bucket may not contradict)."""
+    configured = env.get("SITEMILL_BUCKET", "").strip() or None
+    if function and given and given != configured:
+        raise ConfigError("bucket", f"{function} rebuilds {configured}, not {given}")
+    bucket = given or configured
+    if bucket is None:
+        raise ConfigError("bucket", "give --bucket (or --function: the stack's function)")
+    return bucket

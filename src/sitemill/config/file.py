@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemill.config.model import CONFIG_KEYS
+from sitemill.config.names import did_you_mean
 from sitemill.config.values import names_no_previous_state
 from sitemill.errors import ConfigError, RefusedError
 from sitemill.safefs import Root, read_regular, relative_inside
@@ -51,7 +52,8 @@ def read_config_file(path: Path, *, root: Path | None = None) -> dict[str, Any]:
     data = _parse_toml(path, raw)
     unknown = sorted(set(data) - set(CONFIG_KEYS))
     if unknown:
-        raise ConfigError(unknown[0], f"unknown key in {path} (known: {', '.join(CONFIG_KEYS)})")
+        hint = did_you_mean(unknown[0], CONFIG_KEYS) or f" (known: {', '.join(CONFIG_KEYS)})"
+        raise ConfigError(unknown[0], f"unknown key in {path}{hint}")
     if "templates_dir" in data:
         templates = path.parent / str(data["templates_dir"])
         if root is not None:

@@ -17,6 +17,9 @@ from sitemill.config.indexnow import (
     parse_indexnow_mode,
 )
 from sitemill.config.indexnow import IndexNowMode as IndexNowMode
+from sitemill.config.names import ENV_PREFIX as ENV_PREFIX
+from sitemill.config.names import env_name as env_name
+from sitemill.config.names import warn_unknown_env
 from sitemill.config.rules import Rule, parse_rules
 from sitemill.config.values import (
     parse_base_url,
@@ -45,7 +48,6 @@ from sitemill.protocol import (
 from sitemill.shards.plan import DEFAULT_SHARD_FILL
 from sitemill.urls import UrlStyle
 
-ENV_PREFIX: Final = "SITEMILL_"
 _ALTERNATES_ON: Final = AlternatesSetting()
 DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
 # Smallest sensible file: the XML header, one <url> and the closing tag.
@@ -177,10 +179,6 @@ def refuse_shards_on(config: Config, what: str) -> None:
         )
 
 
-def env_name(key: str) -> str:
-    return ENV_PREFIX + key.upper()
-
-
 def load_config(
     flags: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
@@ -192,6 +190,7 @@ def load_config(
 
     ``flags`` holds only values the user gave explicitly (None means not given).
     """
+    warn_unknown_env(env or {}, _PARSERS)
     merged: dict[str, Any] = {}
     for key, parse in _PARSERS.items():
         raw = _pick(key, flags or {}, env or {}, file_values or {})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.config.names import did_you_mean
 from sitemill.config.values import parse_bool, parse_enum, parse_globs, parse_priority
 from sitemill.errors import ConfigError
 from sitemill.globs import Glob
@@ -34,7 +35,9 @@ def parse_rules(key: str, value: object) -> tuple[Rule, ...]:
             raise ConfigError(where, "must be a table with pattern, changefreq, priority, exclude")
         unknown = sorted(set(table) - _RULE_KEYS)
         if unknown:
-            raise ConfigError(f"{where}.{unknown[0]}", "unknown key")
+            raise ConfigError(
+                f"{where}.{unknown[0]}", "unknown key" + did_you_mean(unknown[0], _RULE_KEYS)
+            )
         if "pattern" not in table:
             raise ConfigError(f"{where}.pattern", "is required")
         (pattern,) = parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)

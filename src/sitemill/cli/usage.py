@@ -1,0 +1,141 @@
+"""Usage errors of the `sitemill` command: one line on stderr, exit 2, and "did you mean …?"
+for a near miss (a misspelt command, flag or choice)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, NoReturn
+from urllib.parse import urlsplit
+
+from sitemill.config.names import did_you_mean
+from sitemill.errors import MissingExtraError, UsageError, install_hint
+
+# Exit codes (design.md): 1 for an input that cannot be read or fails validation, 2 for a
+# command line or a configuration that is wrong before any input is read.
+EXIT_INVALID: Final = 1
+EXIT_USAGE: Final = 2
+
+_INVALID_CHOICE: Final = re.compile(
+    r"invalid choice: '(?P<given>[^']*)' \(choose from (?P<all>.*)\)"
+)
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block) and name a near miss."""
+
+    def error(self, message: str) -> NoReturn:
+        found = _INVALID_CHOICE.search(message)
+        if found:
+            message += did_you_mean(found["given"], re.findall(r"'([^']*)'", found["all"]))
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def parse_command_line(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args``, where an unknown flag is named with the command's closest one."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command = _command_parsers(parser).get(getattr(args, "command", None) or "", parser)
+        first = next((extra for extra in extras if extra.startswith("-")), "")
+        hint = did_you_mean(first.partition("=")[0], _flags(command)) if first else ""
+        command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    return args
+
+
+def _command_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _flags(parser: argparse.ArgumentParser) -> list[str]:
+    return [flag for action in parser._actions for flag in action.option_strings]
+
+
+# What a bucket name can hold (S3's rules, with the capitals and underscores of old us-east-1
+# names): a path, a space or an s3:// URL is a mistake.
+_BUCKET: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]")
+
+
+def bucket_name(text: str) -> str:
+    """The type of --bucket: a bucket's name (``s3://name/`` is named as the mistake it is)."""
+    if _BUCKET.fullmatch(text):
+        return text
+    if text.startswith("s3://"):
+        name = text[5:].partition("/")[0]
+        raise argparse.ArgumentTypeError(f"{text!r} is a URL: give the name, --bucket {name}")
+    raise argparse.ArgumentTypeError(f"{text!r} is not a bucket name (like my-site)")
+
+
+# A Lambda function's name, or its (partial) ARN, as GetFunctionConfiguration takes it.
+_FUNCTION: Final = re.compile(
+    r"(arn:[a-z-]+:lambda:[a-z0-9-]+:\d{12}:function:)?[A-Za-z0-9_-]{1,64}"
+)
+
+
+def function_name(text: str) -> str:
+    """The type of --function: the stack's function, by its name or ARN."""
+    if _FUNCTION.fullmatch(text):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not a Lambda function's name (the stack's FunctionName output)"
+    )
+
+
+def endpoint_url(text: str) -> str:
+    """The type of --endpoint-url: an absolute http(s) URL (boto3 refuses any other)."""
+    parts = urlsplit(text.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an http(s) URL (like http://localhost:9000)"
+        )
+    return text.strip()
+
+
+def check_site_dir(site_dir: Path) -> None:
+    """SITE_DIR must be a directory: a file or a missing path is a mistake on the command line."""
+    if not site_dir.exists():
+        raise UsageError(f"SITE_DIR {site_dir} does not exist")
+    if not site_dir.is_dir():
+        raise UsageError(f"SITE_DIR {site_dir} is not a directory (the built site's folder)")
+
+
+def key_prefix(text: str) -> str:
+    """The type of --prefix: a key prefix such as ``site/`` (keys have no leading "/")."""
+    if text.startswith(("/", "s3://")) or {".", ".."} & set(text.split("/")):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a key prefix (like site/: no leading /, no . or .. segment)"
+        )
+    return text
+
+
+def check_out_dir(site_dir: Path | None, out_dir: Path) -> None:
+    """--out is a folder: SITE_DIR (the default) or one outside it, never one inside it.
+
+    The sitemaps must sit at the root the base URL names: a sitemap may list only the URLs
+    at or below its own folder (sitemaps.org, "Sitemap file location"), so sitemaps written
+    to SITE_DIR/sub/ could not list the pages above them.
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {out_dir} is not a directory")
+    if site_dir is None:
+        return
+    site, out = site_dir.resolve(), out_dir.resolve()
+    if out != site and out.is_relative_to(site):
+        raise UsageError(
+            f"--out {out_dir} is inside SITE_DIR {site_dir}: sitemaps must sit at the root the "
+            "base URL names (a sitemap lists only URLs at or below its own folder); use "
+            "SITE_DIR itself or a folder outside it that is deployed as the site's root"
+        )
+
+
+def require_s3_extra() -> None:
+    """boto3 and botocore, or a MissingExtraError saying how to install them (one line)."""
+    try:
+        import boto3  # noqa: F401  (the "s3" extra)
+        import botocore  # noqa: F401
+    except ImportError as exc:
+        raise MissingExtraError(f"S3 support needs boto3: {install_hint('s3')}") from exc
