@@ -24,6 +24,7 @@ from typing import Final
 from urllib.parse import unquote
 
 from sitemill.html.marks import MARK
+from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
@@ -128,18 +129,7 @@ def _spelled(path: str) -> str:
     index.htm or a trailing slash ("/" for the root)."""
     if "%" in path:
         path = unquote(path, errors="surrogateescape")
-    segments = path.split("/")
-    if "." in segments or ".." in segments:
-        kept: list[str] = []
-        for segment in segments[1:]:
-            if segment == "..":
-                if kept:
-                    kept.pop()
-            elif segment != ".":
-                kept.append(segment)
-        if segments[-1] in (".", ".."):
-            kept.append("")
-        segments = ["", *kept]
+    segments = remove_dot_segments(path).split("/")
     last = segments[-1].lower()
     if last in ("index.html", "index.htm"):
         segments[-1] = ""
