@@ -5,8 +5,11 @@ targets count as a reader follows them."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import timing
+from sitemill.html import regions, scope3
 from sitemill.html.fingerprint import LineMemo, fingerprint_html, page_url, reduce_html
 from sitemill.html.targets import target
 
@@ -154,3 +157,27 @@ def test_hostile_furniture_takes_linear_time(unit: bytes) -> None:
 
     assert timing.linear(fingerprint_html, make(250_000), make(1_000_000), 10)
     assert timing.within_budget(fingerprint_html, make(2_000_000), 0.5)
+
+
+ROLE_PIECES = st.sampled_from(
+    [
+        *("<div", " ", "\t", "\x0b", "/", "=", '"', "'", ">", "é", "\u0130", "\ud800", "x"),
+        *("role", "ROLE", "Role", "rOlE", "ole", "whole", "console", "r", "ole=", "Role ="),
+        *("main", "MAIN", "navigation", "Search", "banner", "contentinfo", "complementary"),
+        *("<div role=main>", "<p class=console ROLE='Navigation x'>", ' role = "search é"'),
+        *("<nav role=mainx>", "<div role='é main'>", "<div\nrole=banner/>", "roleрole=main"),
+    ]
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(ROLE_PIECES, max_size=40))
+def test_where_a_role_may_stand_is_where_a_search_finds_one(pieces: list[str]) -> None:
+    """may_have_role looks for the role attribute's name in the page's bytes, not with a
+    case-insensitive search of its text (which took most of a fingerprint's time): the same
+    answer, in any case and around characters outside ASCII."""
+    text = "".join(pieces)
+    main = "ole" in text and regions.has_role_main(text)
+    furniture = "ole" in text and scope3._ROLE_FURNITURE.search(text) is not None
+    assert regions.may_have_role_main(text) == main
+    assert scope3.may_have_role(text) == (main or furniture)

@@ -12,9 +12,10 @@ pass says so.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import repeat
-from typing import Final
+from typing import Final, cast
 
 from sitemill.html import scope3
 from sitemill.html.grammar import INLINE_ELEMENTS, TAGS_PATTERN
@@ -41,13 +42,19 @@ def first_pass(text: str, *, main: bool, version: int = 2) -> str | None:
     if main and (may_have_role_main(text) if version < 3 else scope3.may_have_role(text)):
         return None
     parts = _tags().split(text)
-    names = parts[1::2]
+    parts[1::2] = replacements(parts[1::2], main=main, version=version)
+    return "".join(parts)
+
+
+def replacements(names: Sequence[str | None], *, main: bool, version: int) -> list[str]:
+    """What each tag of ``names`` (grammar.TAGS_PATTERN's, in order) becomes when no element
+    has role=main (or, from ``version`` 3, a furniture role): first_pass's replacements."""
     table = (_MAIN if version < 3 else _MAIN3) if main else _BODY
     odd = {name for name in set(names) if name is not None and _unusual(name, table)}
     if odd:
         table = table | {name: _replacement(name, main, version) for name in odd}
-    parts[1::2] = map(table.get, names, repeat(" "))
-    return "".join(parts)
+    lookup = cast("Callable[[str | None, str], str]", table.get)  # (None: a space)
+    return list(map(lookup, names, repeat(" ")))
 
 
 @cache

@@ -19,6 +19,7 @@ from sitemill.html import scope3, targets
 from sitemill.html.firstpass import first_pass
 from sitemill.html.furniture import NOTE_SIGNS, piece_notes, region_key, same_in_order
 from sitemill.html.grammar import NOT_TEXT
+from sitemill.html.inorder import in_order
 from sitemill.html.linebatch import Passes
 from sitemill.html.linememo import LineMemo, reduce_lines
 from sitemill.html.marks import (
@@ -70,7 +71,13 @@ def reduce_html(
     (html.scope3) and spells targets as a reader follows them from ``url`` (html.targets).
     ``memo``: lines reduced before (the same result, line by line: html.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    if memo is not None and version >= 2 and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
+    if (
+        memo is not None
+        and version >= 2
+        and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES
+        # (a page with a role is read in order: lines of it would be reduced for nothing)
+        and not (version >= 3 and main and scope3.may_have_role_in(raw))
+    ):
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
             return reduced
@@ -82,7 +89,9 @@ def reduce_html(
     for mark in REGION_MARKS:
         if mark in text:
             text = text.replace(mark, " ")
-    structure = (Structure() if version < 3 else scope3.Structure()) if main else None
+    if version >= 3 and main:
+        return _finished3(_rest(in_order(text)), main=main, url=url)
+    structure = Structure() if main else None
     text = _rest(NOT_TEXT.sub(partial(_not_text, structure), text))
     if version < 3:
         return _finished(text, main=main)

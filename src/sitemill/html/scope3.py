@@ -52,15 +52,20 @@ _ROLE_FURNITURE: Final = re.compile(
     | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
+_ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
 
 
 def may_have_role(text: str) -> bool:
     """Whether a start tag in ``text`` may have role=main or a furniture role (False is sure):
     such a page is read in order (Structure), not line by line."""
-    return (
-        "ole" in text
-        and "role" in text.lower()
-        and (regions.may_have_role_main(text) or _ROLE_FURNITURE.search(text) is not None)
+    return "ole" in text and may_have_role_in(text.encode("utf-8", "surrogatepass"))
+
+
+def may_have_role_in(data: bytes) -> bool:
+    """may_have_role of a text's UTF-8 ``data``."""
+    return b"ole" in data and any(
+        regions.has_role_main_at(data, at) or _ROLE_FURNITURE_BYTES.match(data, at)
+        for at in regions.role_attributes(data)
     )
 
 
