@@ -45,6 +45,12 @@ PIECES = st.sampled_from(
         *("<nav>", "</nav>", "<aside class=x>", "</aside>", "<header>", "</header>"),
         *("<footer>", "</footer>", "<div role=navigation>", "<p role='search'>", "</p>"),
         *("Last updated on 2024-01-02", "<a href=https://x/commit/1>", "<a href=./x/>"),
+        # Elements with roles, read line by line too (html.rolelines).
+        *("<div class=md-search role=search>", "<DIV Role='banner x'>", "</DIV>", "<Div>"),
+        *("<ol role=navigation>", "</ol>", "<ol>", "<div=x role=contentinfo>", "</div="),
+        *("<span role=search>", "<main role=main>", "<nav role=search>", "<p class=console>"),
+        *('<a title="<div>">', "<img alt='</div>' src=/i.png>", '<div title="<p" role=search>'),
+        *("<section role=complementary>", "</section>", "<section>", "<div\nrole=main>"),
     ]
 )
 
@@ -130,12 +136,26 @@ def test_a_result_is_hashed_once_and_nothing_else_is_kept() -> None:
     assert fingerprint_html(VERSIONS[0], memo=memo) == fingerprint_html(VERSIONS[0])
 
 
-def test_a_role_main_page_is_read_in_order() -> None:
-    data = b"<nav>Menu</nav>\n<div role=main>\n<div>Text</div>\n</div>\n<footer>F</footer>"
+def test_a_page_with_roles_is_read_line_by_line() -> None:
+    """Its elements with roles end where reading in order ends them (html.rolelines): the
+    role=main region, its nested <div>s counted, and the search box inside it left out."""
+    data = (
+        b"<nav>Menu</nav>\n<div role=main>\n<div>Text</div>\n"
+        b"<div class=s role=search>\n<div>Search</div>\n</div>\nMore\n</div>\n<footer>F</footer>"
+    )
     memo = LineMemo()
     assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
-    assert "Menu" not in reduce_html(data, memo=memo)
-    assert b"<div role=main>" not in memo.tables(SCOPE)[0]
+    assert reduce_html(data, memo=memo) == "Text More"
+    assert b"<div role=main>" in memo.tables((FINGERPRINT_VERSION, True, ("div",)))[0]
+
+
+def test_a_role_on_main_is_the_regions_and_two_mains_are_read_in_order() -> None:
+    docsy = b"<main class=col role=main>\n<div>Text</div>\n</main>\n<footer>F</footer>"
+    memo = LineMemo()
+    assert reduce_html(docsy, memo=memo) == reduce_html(docsy) == in_order(docsy, True) == "Text"
+    assert b"<main class=col role=main>" in memo.tables(SCOPE)[0]
+    two = b"<main>\n<main role=search>\nx\n</main>\ny\n</main>\n<div role=search>\n</div>"
+    assert reduce_html(two, memo=memo) == reduce_html(two) == in_order(two, True)
 
 
 @pytest.mark.parametrize(

@@ -29,15 +29,15 @@ _Told: TypeAlias = tuple[str, bool]
 
 def in_order(text: str) -> str:
     """NOT_TEXT.sub with scope3.Structure told each tag in order, character for character."""
-    parts = _tags().split(text)
+    parts = tags_and_names().split(text)
     tags: list[str] = parts[1::3]  # (the whole match: always a string)
     names: list[str | None] = parts[2::3]
     replaced = replacements(names, main=True, version=3)
     structure = scope3.Structure()
     told = _told(tags, names)
     for at in compress(count(), map(told.__contains__, names)):
-        bare, end = told[names[at] or ""]
-        replaced[at] = structure.end(bare) if end else structure.start(bare, tags[at])
+        told_name, end = told[names[at] or ""]
+        replaced[at] = structure.end(told_name) if end else structure.start(told_name, tags[at])
     parts[1::3] = replaced
     parts[2::3] = repeat("", len(names))
     return "".join(parts)
@@ -50,22 +50,22 @@ def _told(tags: list[str], names: list[str | None]) -> dict[str, _Told]:
     which no Structure sees). Telling it more tags than these changes nothing: NOT_TEXT.sub
     tells it every one."""
     roles = compress(names, map(contains, tags, repeat("ole")))
-    wanted = {"main"} | {_bare(name) for name in roles if name is not None}
-    spellings = [name for name in set(names) if name is not None and _bare(name) in wanted]
+    wanted = {"main"} | {bare(name) for name in roles if name is not None}
+    spellings = [name for name in set(names) if name is not None and bare(name) in wanted]
     return {
-        name: (_bare(name), name.startswith("/"))
+        name: (bare(name), name.startswith("/"))
         for name, into in zip(spellings, replacements(spellings, main=True, version=3), strict=True)
         if into
     }
 
 
-def _bare(name: str) -> str:
+def bare(name: str) -> str:
     """The tag's name as NOT_TEXT's start or end group has it, lower-cased (as _not_text
     tells the Structure): no "/" before an end tag's, no "=" after."""
     return name.removeprefix("/").removesuffix("=").lower()
 
 
 @cache
-def _tags() -> re.Pattern[str]:
+def tags_and_names() -> re.Pattern[str]:
     # TAGS_PATTERN with the whole match as a group before its own: the tag's text, its name.
     return re.compile(f"({TAGS_PATTERN})", re.VERBOSE)

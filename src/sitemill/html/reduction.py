@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import html
 import re
-from functools import partial
+from functools import cache, partial
 from typing import Final
 
-from sitemill.html import scope3, targets
+from sitemill.html import rolelines, scope3, targets
 from sitemill.html.firstpass import first_pass
 from sitemill.html.furniture import NOTE_SIGNS, piece_notes, region_key, same_in_order
 from sitemill.html.grammar import NOT_TEXT
@@ -71,13 +71,7 @@ def reduce_html(
     (html.scope3) and spells targets as a reader follows them from ``url`` (html.targets).
     ``memo``: lines reduced before (the same result, line by line: html.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    if (
-        memo is not None
-        and version >= 2
-        and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES
-        # (a page with a role is read in order: lines of it would be reduced for nothing)
-        and not (version >= 3 and main and scope3.may_have_role_in(raw))
-    ):
+    if memo is not None and version >= 2 and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
             return reduced
@@ -139,13 +133,19 @@ def _by_lines(
         if mark in raw:
             raw = raw.replace(mark, b" ")
     passes = (_FLAT_MAIN if version < 3 else _FLAT_MAIN3) if main else _FLAT_BODY
+    scope: object = (version, main) if version >= 3 else main
+    names = rolelines.role_names(raw) if version >= 3 and main else ()
+    if names:  # (elements with roles: html.rolelines)
+        passes, scope = _role_passes(names), (version, main, names)
     try:
-        lines = reduce_lines(raw, passes, memo, (version, main) if version >= 3 else main)
-    except _InOrder:
+        lines = reduce_lines(raw, passes, memo, scope)
+    except (_InOrder, rolelines.ReadInOrder):
         return None
     notes = lines.all_notes()
     if not same_in_order(notes):
         return None
+    if names:
+        return _finished3(rolelines.resolved(names, lines.text()), main=main, url=url)
     key = region_key(lines, notes) if main else None
     if key is None:
         if version < 3:
@@ -219,6 +219,12 @@ def _first(main: bool, version: int, text: str) -> str:
 _FLAT_MAIN: Final = Passes(partial(_first, True, 2), _rest, piece_notes, NOTE_SIGNS)
 _FLAT_MAIN3: Final = Passes(partial(_first, True, 3), _rest, piece_notes, NOTE_SIGNS)
 _FLAT_BODY: Final = Passes(partial(_first, False, 2), _rest, _no_notes)
+
+
+@cache
+def _role_passes(names: tuple[str, ...]) -> Passes:
+    """The passes of a page whose elements of ``names`` have roles (html.rolelines)."""
+    return Passes(partial(rolelines.first_pass, names), _rest, piece_notes, NOTE_SIGNS)
 
 
 def _not_text(structure: Structure | scope3.Structure | None, found: re.Match[str]) -> str:

@@ -63,10 +63,18 @@ def may_have_role(text: str) -> bool:
 
 def may_have_role_in(data: bytes) -> bool:
     """may_have_role of a text's UTF-8 ``data``."""
-    return b"ole" in data and any(
-        regions.has_role_main_at(data, at) or _ROLE_FURNITURE_BYTES.match(data, at)
-        for at in regions.role_attributes(data)
-    )
+    return b"ole" in data and any(has_role_at(data, at) for at in regions.role_attributes(data))
+
+
+def has_furniture_role(tag: str) -> bool:
+    """Whether a start tag has a furniture role (the first token of its role)."""
+    return _ROLE_FURNITURE.search(tag) is not None
+
+
+def has_role_at(data: bytes, at: int) -> bool:
+    """Whether role=main or a furniture role starts at ``at`` in ``data``, a text's UTF-8
+    (regions.role_attributes)."""
+    return regions.has_role_main_at(data, at) or _ROLE_FURNITURE_BYTES.match(data, at) is not None
 
 
 def flat_start(name: str, tag: str) -> str | None:
@@ -113,7 +121,7 @@ class Structure:
         if not self._state and regions.has_role_main(tag):
             self._name, self._role_depth, self._state = name, 1, 1
             return _ROLE_MAIN_START
-        if not self._depth and _ROLE_FURNITURE.search(tag) is not None:
+        if not self._depth and has_furniture_role(tag):
             self._furniture, self._depth = name, 1
             return _ROLE_START
         return " "
