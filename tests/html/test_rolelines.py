@@ -38,6 +38,7 @@ def test_role_names(page: bytes, names: tuple[str, ...]) -> None:
         pytest.param('<div title="<p" role=search>x</div>', id="a name a quoted < hides"),
         pytest.param('<a title="<div>">link</a>', id="a marker inside a link's tag"),
         pytest.param("<img alt='</div>' src=/i.png>", id="inside an image's tag"),
+        pytest.param("<source srcset=</a><div role=search>x", id="after a link end's mark"),
     ],
 )
 def test_where_markers_cannot_stand_the_page_is_read_in_order(text: str) -> None:

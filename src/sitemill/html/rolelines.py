@@ -36,7 +36,7 @@ from sitemill.html import regions, scope3
 from sitemill.html.firstpass import replacements
 from sitemill.html.grammar import INLINE_ELEMENTS
 from sitemill.html.inorder import bare, tags_and_names
-from sitemill.html.marks import KEPT_TAG, LINK_END_TAG
+from sitemill.html.marks import KEPT_TAG, LINK_END_MARK, LINK_END_TAG
 
 # A name marker: U+0002 U+0005, s (start tag) or e (end tag), the name's index, U+0003; a role
 # marker: M (role=main), F (a furniture role) or B (both) for s. Neither U+0002 nor U+0005 is
@@ -44,6 +44,8 @@ from sitemill.html.marks import KEPT_TAG, LINK_END_TAG
 # put; U+0002 makes a line's reduction noted (html.furniture), as the region markers do.
 _MARK: Final = "\x02\x05"
 _MARKER: Final = re.compile("\x02\x05([seMFB])([0-9]+)\x03")
+_NAME_MARKER: Final = re.compile("\x02\x05[se][0-9]+\x03")
+_ROLE_MARKER: Final = re.compile("\x02\x05[MFB][0-9]+\x03")
 # A tag that gives each kind of role to scope3.Structure as the page's tag did.
 _ROLE_TAGS: Final = {
     "M": "< role=main>",
@@ -106,18 +108,29 @@ def first_pass(names: Sequence[str], text: str) -> str:
 
 
 def resolved(names: Sequence[str], text: str) -> str:
-    """``text`` with its markers (see above) as scope3.Structure answers them, in order."""
+    """``text`` with its markers (see above) as scope3.Structure answers them, in order. While
+    no element with a role is open (``listening`` False), a name marker is a space and changes
+    nothing: those are replaced in one pass, and the Structure is told the markers from each
+    role marker until it stops listening (a Material page: 2 of its 900)."""
     if _MARK not in text:
         return text
     structure = scope3.Structure()
-
-    def answer(found: re.Match[str]) -> str:
-        kind, name = found[1], names[int(found[2])]
-        if kind == "e":
-            return structure.end(name)
-        return structure.start(name, _ROLE_TAGS.get(kind, ""))
-
-    return _MARKER.sub(answer, text)
+    pieces, at = [], 0
+    while (role := _ROLE_MARKER.search(text, at)) is not None:
+        pieces.append(_NAME_MARKER.sub(" ", text[at : role.start()]))
+        at = role.start()
+        for found in _MARKER.finditer(text, at):
+            pieces.append(text[at : found.start()])
+            kind, name = found[1], names[int(found[2])]
+            if kind == "e":
+                pieces.append(structure.end(name))
+            else:
+                pieces.append(structure.start(name, _ROLE_TAGS.get(kind, "")))
+            at = found.end()
+            if not structure.listening():
+                break
+    pieces.append(_NAME_MARKER.sub(" ", text[at:]))
+    return "".join(pieces)
 
 
 def _name_markers(spellings: set[str], index: dict[str, str]) -> dict[str | None, str]:
@@ -143,10 +156,10 @@ def _kind(tag: str) -> str | None:
 
 
 def _in_a_value(first: str) -> bool:
-    """Whether a marker is inside a link, image or meta tag or a link's end tag, whose values
-    the reduction copies (html.marks): there the call per tag writes a space."""
-    return any(
-        _MARK in found[0]
-        for pattern in (KEPT_TAG, LINK_END_TAG)
-        for found in pattern.finditer(first)
-    )
+    """Whether a marker is inside a link's end tag or a link, image or meta tag, whose values
+    the reduction copies (html.reduction._rest: link ends first, then the kept tags, which
+    may run on over a link end's mark): there the call per tag writes a space."""
+    if any(_MARK in found[0] for found in LINK_END_TAG.finditer(first)):
+        return True
+    linked = LINK_END_TAG.sub(LINK_END_MARK, first)
+    return any(_MARK in found[0] for found in KEPT_TAG.finditer(linked))

@@ -126,6 +126,12 @@ class Structure:
             return _ROLE_START
         return " "
 
+    def listening(self) -> bool:
+        """Whether a tag of any name may change what this answers next (an element with
+        role=main or a furniture role is open); if not, a tag of a name not in START_MARKERS
+        or END_MARKERS, without "ole" in it, is a space and changes nothing."""
+        return self._state == 1 or self._depth > 0
+
     def end(self, name: str) -> str:
         marker = _ENDS.get(name)
         if marker is not None:
