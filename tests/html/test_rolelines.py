@@ -43,7 +43,7 @@ def test_role_names(page: bytes, names: tuple[str, ...]) -> None:
 )
 def test_where_markers_cannot_stand_the_page_is_read_in_order(text: str) -> None:
     names = rolelines.role_names(text.encode()) or ("div",)
-    with pytest.raises(rolelines.ReadInOrder):
+    with pytest.raises(rolelines.IN_ORDER):
         rolelines.first_pass(names, text)
     data = (text + "\n<p>after</p>\n" * 3).encode()
     assert reduce_html(data, memo=LineMemo()) == reduce_html(data)

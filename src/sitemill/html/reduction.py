@@ -139,7 +139,7 @@ def _by_lines(
         passes, scope = _role_passes(names), (version, main, names)
     try:
         lines = reduce_lines(raw, passes, memo, scope)
-    except (_InOrder, rolelines.ReadInOrder):
+    except (_InOrder, rolelines.IN_ORDER):
         return None
     notes = lines.all_notes()
     if not same_in_order(notes):

@@ -17,7 +17,7 @@ makes it, so lines are reduced and remembered as on any page:
   as the call per tag would have told it those tags, and writes what it answers.
 
 The Structure is told no other tag: one of another name, without a role, changes none of its
-states (as in html.inorder). Where this cannot be the same as reading in order, ReadInOrder is
+states (as in html.inorder). Where this cannot be the same as reading in order, IN_ORDER is
 raised and the page is read in order: an element of the page with a role whose name
 role_names did not find, or a marker that a link, image or meta tag left open would copy into
 a value (``<a title="<div>"``), where the call per tag writes a space.
@@ -59,15 +59,19 @@ _NO_ROLE: Final = frozenset(scope3.START_MARKERS) | INLINE_ELEMENTS
 _NAME: Final = re.compile(rb"[a-zA-Z][^\t\n\f\r />=]*")
 
 
-class ReadInOrder(Exception):
-    """This page is read in order (see above)."""
+class _ReadInOrder(Exception):
+    """This page is read in order (see above): a signal between this module and the
+    reduction's, which never reaches a user."""
+
+
+IN_ORDER: Final[type[Exception]] = _ReadInOrder  # (what the reduction catches)
 
 
 def role_names(data: bytes) -> tuple[str, ...]:
     """The lower-case names of the elements of ``data`` (a page's UTF-8) that may have
     role=main or a furniture role and whose roles scope3.Structure reads, sorted. The name
     before each such attribute: one a quoted "<" hides is not found, and first_pass then
-    raises ReadInOrder."""
+    raises IN_ORDER."""
     names = set()
     for at in regions.role_attributes(data):
         if scope3.has_role_at(data, at):
@@ -97,13 +101,13 @@ def first_pass(names: Sequence[str], text: str) -> str:
         if kind is None or lowered in _NO_ROLE:
             continue
         if lowered not in index:
-            raise ReadInOrder
+            raise _ReadInOrder
         replaced[at] = f"{_MARK}{kind}{index[lowered]}\x03"
     parts[1::3] = replaced
     parts[2::3] = repeat("", len(spelled))
     first = "".join(parts)
     if _MARK in first and _in_a_value(first):
-        raise ReadInOrder
+        raise _ReadInOrder
     return first
 
 
