@@ -122,10 +122,12 @@ def _by_lines(
     page: tuple[int, str],
 ) -> str | None:
     """The reduction line by line, each tag replaced on its own (flat_start): the same as in
-    order (regions.Structure) unless an element has role=main (from version 3, a furniture
-    role) or the page's <main> and </main> tags are not one of each, in that order (None: read
-    it in order). A page whose region, title and descriptions are those of a page reduced
-    before is that page's. ``page``: the version and the page's URL (version 3's targets)."""
+    order (regions.Structure) unless an element has role=main (version 2; from version 3,
+    elements with roles are marked and resolved: html.rolelines) or the page's <main> and
+    </main> tags are not one of each, in that order (None: read it in order). A page whose
+    region, title and descriptions are those of a page reduced before is that page's (not one
+    with roles, whose markers are resolved over the whole page). ``page``: the version and the
+    page's URL (version 3's targets)."""
     version, url = page
     if ignore:
         raw = _ignored(raw.decode("utf-8", "replace"), ignore).encode("utf-8", "surrogatepass")

@@ -58,12 +58,10 @@ _ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
 def may_have_role(text: str) -> bool:
     """Whether a start tag in ``text`` may have role=main or a furniture role (False is sure):
     such a page is read in order (Structure), not line by line."""
-    return "ole" in text and may_have_role_in(text.encode("utf-8", "surrogatepass"))
-
-
-def may_have_role_in(data: bytes) -> bool:
-    """may_have_role of a text's UTF-8 ``data``."""
-    return b"ole" in data and any(has_role_at(data, at) for at in regions.role_attributes(data))
+    if "ole" not in text:
+        return False
+    data = text.encode("utf-8", "surrogatepass")
+    return any(has_role_at(data, at) for at in regions.role_attributes(data))
 
 
 def has_furniture_role(tag: str) -> bool:
