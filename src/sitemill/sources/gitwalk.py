@@ -24,6 +24,12 @@ ReadFile = Callable[[str], bytes | None]
 # Files walked back together, round by round: their versions share most lines, which the
 # fingerprint may remember (html.linememo) while the group lasts.
 _GROUP: Final = 16
+# git's cache of delta bases while it reads old versions (core.deltaBaseCacheLimit, 96 MiB by
+# default): a walk that reads each page's versions newest first keeps the bases it needs in
+# far less. At 16 MiB a 30-page blog's first build peaks at 60 MB instead of 110 (git is the
+# largest process), and a 491-page site's at 55 MB instead of 127, in the same time
+# (measured with GNU time's peak on real sites).
+_DELTA_CACHE: Final = "core.deltaBaseCacheLimit=16m"
 
 
 @dataclass(slots=True)
@@ -72,7 +78,9 @@ def walk(
     git = _git(top)
     # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a missing
     # one keeps its plain date.
-    reader = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
+    reader = replace(
+        git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"}, settings=(*git.settings, _DELTA_CACHE)
+    )
     walked = Walked(ends={}, blobs={})
     paths = list(runs)
     with _KEPT.batch(reader) if keep else reader.batch("cat-file", "--batch") as batch:
