@@ -74,9 +74,11 @@ def endpoint() -> Iterator[str]:
         server.stop()
 
 
-def run(command: list[str], endpoint: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(
+    command: list[str], endpoint: str, cwd: Path, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "SITEMILL_"))}
-    env |= CREDENTIALS | {"NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
+    env |= CREDENTIALS | {"NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"} | (extra or {})
     result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     return result
@@ -233,3 +235,26 @@ def test_head_reads_share_the_clients_pool_without_discarding_connections(
         assert discarded == []
     else:
         assert discarded
+
+
+def test_indexnow_reads_a_bucket_at_the_endpoint_given(endpoint: str, tmp_path: Path) -> None:
+    """`sitemill indexnow --bucket NAME --endpoint-url URL` reads what a run left pending at
+    that endpoint, as `sitemill s3` does (it asked AWS instead). Any request to another host
+    goes to a closed port on 127.0.0.1 here, so it fails at once."""
+    bucket = "indexnow-at-an-endpoint"
+    aws(endpoint, tmp_path, "s3", "mb", f"s3://{bucket}")
+    page = tmp_path / "a.html"
+    elsewhere = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
+    key = {"SITEMILL_INDEXNOW_KEY": "0123456789abcdef0123456789abcdef"}
+    common = ["--bucket", bucket, "--base-url", BASE, "--endpoint-url", endpoint]
+    for words in ("One.", "One, edited."):
+        page.write_text(f"<title>A</title><main><p>{words}</p></main>")
+        aws(endpoint, tmp_path, "s3", "cp", str(page), f"s3://{bucket}/a.html")
+        ran = run(
+            [str(BIN / "sitemill"), "s3", *common, "--indexnow=later"], endpoint, tmp_path, key
+        )
+    assert "1 pending for `sitemill indexnow`" in ran.stdout
+
+    command = [str(BIN / "sitemill"), "indexnow", *common, "--dry-run"]
+    announced = run(command, endpoint, tmp_path, key | elsewhere).stdout
+    assert f"changed: {BASE}a.html" in announced
