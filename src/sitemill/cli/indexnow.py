@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -47,15 +48,17 @@ def run_indexnow_command(
     config: Config,
     stdout: TextIO,
     *,
-    s3_client: Callable[[], S3Client],
+    s3_client: Callable[[str | None], S3Client],
     env: Mapping[str, str],
 ) -> int:
-    """Send the pending URLs; exit 1 when an engine refused some (400, 422)."""
+    """Send the pending URLs; exit 1 when an engine refused some (400, 422). ``s3_client``
+    makes a client at an endpoint (--endpoint-url, as `sitemill s3`'s), when one is needed."""
     from sitemill.indexnow.run import deliver, pending_outcome
 
     if not config.indexnow_key and not args.dry_run:
         raise ConfigError("indexnow_key", "is required to send (SITEMILL_INDEXNOW_KEY)")
-    outcome = pending_outcome(config, _pending_store(args, config, s3_client, env))
+    client = partial(s3_client, args.endpoint_url)
+    outcome = pending_outcome(config, _pending_store(args, config, client, env))
     deliver(config, outcome, dry_run=args.dry_run)
     for message in outcome.messages:
         sys.stderr.write(f"sitemill: warning: {printable(message)}\n")

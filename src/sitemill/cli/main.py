@@ -9,7 +9,6 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -131,8 +130,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 def _s3_client(endpoint_url: str | None = None) -> S3Client:
-    """A client for an s3:// state (boto3 is an extra: imported only when one is named), or
-    for `sitemill indexnow --bucket` (at its ``endpoint_url``, as `sitemill s3`'s)."""
+    """An S3 client, made only when one is needed (boto3 is an extra)."""
     require_s3_extra()
     from sitemill.aws.clients import make_s3_client
 
@@ -217,9 +215,7 @@ def _run_indexnow(args: argparse.Namespace, env: dict[str, str]) -> int:
         check_out_dir(args.site_dir, args.out or args.site_dir)
     search = [] if args.bucket else [args.site_dir]
     config = config_from_args(args, env, search_dirs=search)
-    return run_indexnow_command(
-        args, config, sys.stdout, s3_client=partial(_s3_client, args.endpoint_url), env=env
-    )
+    return run_indexnow_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
