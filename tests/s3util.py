@@ -67,6 +67,12 @@ def put_pages(client: Any, *paths: str) -> None:
         client.put_object(Bucket=BUCKET, Key=path, Body=PAGE)
 
 
+def upload(client: Any, files: dict[str, bytes]) -> None:
+    """Objects of ``files`` (key: bytes) into the site bucket."""
+    for key, body in files.items():
+        client.put_object(Bucket=BUCKET, Key=key, Body=body)
+
+
 def sitemap_files(client: Any, bucket: str = BUCKET) -> dict[str, bytes]:
     """Every sitemap file of the bucket (key -> bytes)."""
     listed = client.list_objects_v2(Bucket=bucket).get("Contents", [])

@@ -29,6 +29,8 @@ OLDEST_LASTMOD: Final = datetime(1991, 8, 6, tzinfo=UTC)
 # Clocks differ a little between the machines that wrote and read a remembered date (an S3
 # LastModified is the service's time): a date this far ahead of the run is still taken.
 CLOCK_SKEW: Final = timedelta(minutes=5)
+# A run's base URL as a state or manifest keeps it: absolute http(s), ending in "/".
+_BASE_URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}/")
 _WRITTEN_LASTMOD: Final = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\+00:00)?")
 
 
@@ -114,3 +116,11 @@ def trusted_lastmod(value: object, latest: datetime) -> bool:
     except ValueError:
         return False
     return OLDEST_LASTMOD <= moment <= latest
+
+
+def kept_base_url(value: object) -> str | None:
+    """The base URL a state or a manifest recorded (its run's: an absolute http(s) URL ending
+    in "/", the form sitemill keeps), else None: a run then says nothing of a move."""
+    if isinstance(value, str) and _BASE_URL.fullmatch(value):
+        return value
+    return None

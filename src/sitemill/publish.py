@@ -46,10 +46,10 @@ from sitemill.staging import Staging
 
 log = logging.getLogger(__name__)
 
-_LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
+LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 # An index is recognised by its root element within its first bytes.
-_INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
-_SNIFF_BYTES: Final = 4_096
+INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
+SNIFF_BYTES: Final = 4_096
 
 Render = Callable[[list[str]], list[tuple[str, bytes]]]
 ContentType = Callable[[str], str]
@@ -98,10 +98,10 @@ def _read_index(sink: Sink, name: str) -> bytes | None:
 
 def _own_children(data: bytes | None) -> set[str] | None:
     """The child names an index holds, or None when it is no index of sitemill's."""
-    if data is None or not _INDEX_ROOT.search(data[:_SNIFF_BYTES]):
+    if data is None or not INDEX_ROOT.search(data[:SNIFF_BYTES]):
         return None
     children = set()
-    for match in _LOC.finditer(data):
+    for match in LOC.finditer(data):
         # sitemill's children are siblings of their index: the last path segment names them
         # (whatever the base URL was when that index was written).
         name = unescape(match.group(1).decode("utf-8", "replace")).rpartition("/")[2]

@@ -56,6 +56,11 @@ def builtin_exclusion(path: str) -> str | None:
     return None
 
 
+def is_page_candidate(config: Config, path: str) -> bool:
+    """is_candidate, and no built-in exclusion either (where the reason is not counted)."""
+    return is_candidate(config, path) and builtin_exclusion(path) is None
+
+
 def _whole_tail(path: str, tails: tuple[str, ...]) -> bool:
     """Whether ``path`` ends with one of ``tails`` as whole segments ("a/404.html", not
     "a/x404.html")."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gzip
 import logging
 import os
-import re
 import stat
 import zlib
 from collections.abc import Iterator
@@ -33,14 +32,13 @@ from sitemill.generators import (
 )
 from sitemill.outputs import ENTRY_XML, ROBOTS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.publish import INDEX_ROOT, LOC, SNIFF_BYTES
 from sitemill.report import Report
 from sitemill.safefs import Root
 
 log = logging.getLogger(__name__)
 
 GZ_TWIN: Final = ENTRY_XML + ".gz"
-_LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
-_INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
 
 
 class Files(Protocol):
@@ -80,14 +78,14 @@ def find_takeover(sink: Files, base_url: str) -> Takeover | None:
     """The generator's sitemap in the sink's folder, when one is there and sitemill can tell
     whose it is; None when the folder holds none, or only sitemill's own."""
     names = set(sink.names())
-    entry = _read(sink, ENTRY_XML) if ENTRY_XML in names else None
+    entry = _read(sink, ENTRY_XML) if ENTRY_XML in names and _maybe_a_generators(sink) else None
     generator = None if entry is None else written_by(entry)
     if entry is not None and generator is not None:
         takeover = Takeover(generator, ENTRY_XML)
         twin = _read(sink, GZ_TWIN) if GZ_TWIN in names else None
         if twin is not None and _gunzipped(twin) == entry:
             takeover.twins.append(GZ_TWIN)
-        if _INDEX_ROOT.search(entry[:4_096]):
+        if INDEX_ROOT.search(entry[:SNIFF_BYTES]):
             takeover.twins += _children(sink, entry, base_url, generator)
         return takeover
     astro = _read(sink, ASTRO_INDEX) if ASTRO_INDEX in names else None
@@ -151,7 +149,7 @@ def _children(sink: Files, index: bytes, base_url: str, generator: Generator) ->
     base = urlsplit(base_url).path
     folder = _folder(sink)
     found = []
-    for match in _LOC.finditer(index):
+    for match in LOC.finditer(index):
         loc = unescape(match.group(1).decode("utf-8", "replace"))
         path = urlsplit(loc).path
         if not path.startswith(base):
@@ -184,6 +182,20 @@ def _gunzipped(data: bytes) -> bytes | None:
         return gzip.decompress(data)
     except (OSError, EOFError, zlib.error):
         return None
+
+
+def _maybe_a_generators(sink: Files) -> bool:
+    """Whether the sink's sitemap.xml may be a generator's (False is sure): in a local folder,
+    told from its first bytes, so that sitemill's own (every run's but the first) is never
+    read whole here; elsewhere (a bucket's, already read) True."""
+    folder = _folder(sink)
+    if folder is None:
+        return True
+    try:
+        head = Root(folder).read(ENTRY_XML, SNIFF_BYTES)
+    except (RefusedError, OSError):
+        return False  # (the sink's own read refuses it too: no generator's then)
+    return head is not None and written_by(head) is not None
 
 
 def _folder(sink: Files) -> Path | None:

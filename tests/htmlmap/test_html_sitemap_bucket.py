@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from s3util import BASE, BUCKET, Requests, make_config, moto_bucket
+from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, upload
 from sitemill.aws.events import ObjectChange
 from sitemill.aws.selection import select_changes
 from sitemill.errors import ConfigError
@@ -40,11 +40,6 @@ SITE = {
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield from moto_bucket(monkeypatch)
-
-
-def upload(client: Any, files: dict[str, bytes]) -> None:
-    for key, body in files.items():
-        client.put_object(Bucket=BUCKET, Key=key, Body=body)
 
 
 def rebuild(client: Any, **values: Any) -> Any:

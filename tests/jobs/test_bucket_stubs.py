@@ -22,6 +22,7 @@ from s3util import (
     moto_bucket,
     restored_logging,
     sitemap_files,
+    upload,
 )
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
@@ -72,11 +73,6 @@ def restore_logging() -> Iterator[None]:
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield from moto_bucket(monkeypatch)
-
-
-def upload(client: Any, files: dict[str, bytes]) -> None:
-    for key, body in files.items():
-        client.put_object(Bucket=BUCKET, Key=key, Body=body)
 
 
 def rebuild(client: Any) -> Report:

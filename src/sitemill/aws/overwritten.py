@@ -35,9 +35,9 @@ def restore_overwritten(
     s3 = client()
     for change in selection.own_written:
         head = _head(s3, change)
-        if head is None or _is_sitemills(config, head):
+        generator = None if head is None else written_by(head)
+        if head is None or (generator is None and _is_sitemills(config, head)):
             continue
-        generator = written_by(head)
         whose = f"{generator.owner} sitemap" if generator else "a file sitemill did not write"
         log.warning(
             "s3://%s/%s was overwritten by %s (a sync of a build folder?): rebuilding puts "
@@ -54,8 +54,8 @@ def restore_overwritten(
 
 
 def _is_sitemills(config: Config, head: bytes) -> bool:
-    if written_by(head) is not None:
-        return False
+    """Whether ``head``, no generator's, is sitemill's (any file is, with templates of the
+    user's: their shape cannot be told)."""
     return config.templates_dir is not None or looks_like_sitemills(head)
 
 

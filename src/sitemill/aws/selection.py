@@ -10,7 +10,7 @@ from sitemill.aws.events import ObjectChange, Trigger
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.outputs import ENTRY_XML, ROBOTS_TXT, STAGING_NAME, STATE_NAME, is_own_name
-from sitemill.rules import builtin_exclusion, is_candidate
+from sitemill.rules import is_page_candidate
 
 
 @dataclass
@@ -75,7 +75,7 @@ def affects_sitemaps(config: Config, path: str) -> bool:
     """Whether a change of ``path`` can change the sitemaps: robots.txt, or a candidate page."""
     if path == ROBOTS_TXT:
         return config.respect_robots_txt
-    return is_candidate(config, path) and builtin_exclusion(path) is None
+    return is_page_candidate(config, path)
 
 
 def choose_bucket(trigger: Trigger, configured: str | None, selection: Selection) -> str | None:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from sitemill.aws.clients import function_environment
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, SitemillError
@@ -37,13 +39,7 @@ def stack_environment(
     """``env`` with the function's SITEMILL_* variables over it (flags still win)."""
     try:
         variables = read(function)
-    except SitemillError:  # (no boto3: the extra's one line)
-        raise
-    except Exception as exc:
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        if not isinstance(exc, ClientError | BotoCoreError):
-            raise
+    except (ClientError, BotoCoreError) as exc:
         why = describe_error(exc)
         raise ConfigError("function", f"cannot read the Lambda function {function}: {why}") from exc
     settings = {

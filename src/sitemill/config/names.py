@@ -3,7 +3,6 @@ unknown key in sitemill.toml (an error) or an unknown SITEMILL_* variable (a war
 
 from __future__ import annotations
 
-import difflib
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Final
@@ -38,13 +37,10 @@ def env_name(key: str) -> str:
     return ENV_PREFIX + key.upper()
 
 
-def flag_name(key: str) -> str:
-    """A key's flag: ``base_url`` is ``--base-url``."""
-    return "--" + key.replace("_", "-")
-
-
 def did_you_mean(given: str, known: Iterable[str]) -> str:
     """``"; did you mean X?"`` for the closest of ``known`` (difflib), else ``""``."""
+    import difflib  # (a mistake's only: not at every start)
+
     close = difflib.get_close_matches(given, list(known), n=1, cutoff=0.6)
     return f"; did you mean {close[0]}?" if close else ""
 

@@ -15,6 +15,7 @@ state of the Structure and gets its marker or a space (tests/html/test_inorder.p
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterable
 from functools import cache
 from itertools import compress, count, repeat
 from operator import contains
@@ -51,12 +52,16 @@ def _told(tags: list[str], names: list[str | None]) -> dict[str, _Told]:
     tells it every one."""
     roles = compress(names, map(contains, tags, repeat("ole")))
     wanted = {"main"} | {bare(name) for name in roles if name is not None}
-    spellings = [name for name in set(names) if name is not None and bare(name) in wanted]
-    return {
-        name: (bare(name), name.startswith("/"))
-        for name, into in zip(spellings, replacements(spellings, main=True, version=3), strict=True)
-        if into
-    }
+    spelled = {name for name in names if name is not None}
+    return {name: (bare(name), name.startswith("/")) for name in told_spellings(spelled, wanted)}
+
+
+def told_spellings(spellings: Iterable[str], wanted: Container[str]) -> list[str]:
+    """The tag names of ``spellings`` (grammar.TAGS_PATTERN's) whose names are ``wanted``,
+    but an inline element's: NOT_TEXT's inline alternative, which no Structure is told."""
+    named = [name for name in spellings if bare(name) in wanted]
+    kept = replacements(named, main=True, version=3)  # (an inline element's: nothing)
+    return [name for name, into in zip(named, kept, strict=True) if into]
 
 
 def bare(name: str) -> str:

@@ -35,7 +35,7 @@ from typing import Final
 from sitemill.html import regions, scope3
 from sitemill.html.firstpass import replacements
 from sitemill.html.grammar import INLINE_ELEMENTS
-from sitemill.html.inorder import bare, tags_and_names
+from sitemill.html.inorder import bare, tags_and_names, told_spellings
 from sitemill.html.marks import KEPT_TAG, LINK_END_MARK, LINK_END_TAG
 
 # A name marker: U+0002 U+0005, s (start tag) or e (end tag), the name's index, U+0003; a role
@@ -140,12 +140,9 @@ def resolved(names: Sequence[str], text: str) -> str:
 def _name_markers(spellings: set[str], index: dict[str, str]) -> dict[str | None, str]:
     """The name markers of the tags spelled as ``spellings`` whose names are the role names
     (``index``); an inline element's tags stay nothing (no Structure is told them)."""
-    named = [name for name in spellings if bare(name) in index]
-    inline = replacements(named, main=True, version=3)
     return {
         name: f"{_MARK}{'e' if name.startswith('/') else 's'}{index[bare(name)]}\x03"
-        for name, into in zip(named, inline, strict=True)
-        if into
+        for name in told_spellings(spellings, index)
     }
 
 

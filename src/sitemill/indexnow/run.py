@@ -140,12 +140,11 @@ def record_found(
 
 
 def pending_outcome(config: Config, store: PendingStore) -> IndexNowOutcome:
-    """What `sitemill indexnow` (or the Action's announce step) has to send: the pending
-    URLs of ``store``, checked as a run checks them."""
-    listed = None
-    if store.public:  # (only a state's own pages, read from the same file, are listed)
-        listed = _listed(config, store.state()) if isinstance(store, StatePending) else set()
-    outcome, _ = collect(config, store.read(), {}, store, first_run=False, listed=listed)
+    """What `sitemill indexnow` has to send: ``store``'s pending URLs, checked as a run does."""
+    state = store.state() if store.public and isinstance(store, StatePending) else None
+    pending = store.read() if state is None else state.pending  # (a public state: read once)
+    listed = _listed(config, state) if store.public else None  # (only its pages are listed)
+    outcome, _ = collect(config, pending, {}, store, first_run=False, listed=listed)
     outcome.mode = IndexNowMode.SEND
     return outcome
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.rules import builtin_exclusion, is_candidate
+from sitemill.rules import is_page_candidate
 from sitemill.shards.plan import Plan
 from sitemill.sources.s3 import list_objects
 
@@ -39,7 +39,7 @@ def too_big(
     pages = 0
     for keys, listed in enumerate(list_objects(client, site.bucket, site.root), start=1):
         path = listed.get("Key", "")[len(site.root) :]
-        if is_candidate(config, path) and builtin_exclusion(path) is None:
+        if is_page_candidate(config, path):
             pages += 1
             if pages > pages_bound:
                 worth = f"{max_shards} shard{'' if max_shards == 1 else 's'}"

@@ -90,10 +90,9 @@ class PageChecks:
             self.tally.skip(path, SkipReason.NOT_A_PAGE, _NOT_A_PAGE)
             self.left_out(loc)
             return True
-        key = self.own_key(loc)
-        stub = False
-        named = None
+        stub, named, key = False, None, ""
         if config.respect_redirects and facts.refresh is not None:
+            key = self.own_key(loc)
             target = resolve_url(facts.refresh, loc, facts.base)
             named = None if target is None else self._on_site(url_key(target))
             stub = named != key  # a reload is no redirect

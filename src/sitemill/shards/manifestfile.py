@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
-from sitemill.protocol import CLOCK_SKEW, trusted_lastmod
+from sitemill.protocol import CLOCK_SKEW, kept_base_url, trusted_lastmod
 from sitemill.shards.evolve import plan_from_json, plan_to_json
 from sitemill.shards.manifest import (
     INDEX_STATE_FORMAT,
@@ -24,7 +24,6 @@ from sitemill.shards.manifest import (
 from sitemill.shards.partition import Part, StateRef, part_from_json, part_to_json
 from sitemill.shards.plan import MAX_SHARDS, Plan
 
-_BASE_URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}/")
 _DIGEST: Final = re.compile(r"[0-9a-f]{32}")
 _MOMENT: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00")
 _ENTRIES: Final = (ENTRY_XML, ENTRY_TXT)
@@ -81,20 +80,12 @@ def manifest_from_json(value: object, now: datetime | None = None) -> IndexState
         {} if version == 1 else _states(value.get("states"), plan),
         {} if version == 1 else _leaving(value.get("retired"), "retired", latest),
         legacy=version == 1,
-        base_url=_base_url(value.get("base_url")),
+        base_url=kept_base_url(value.get("base_url")),  # (no part of the manifest)
     )
     clash = state.named() & (set(state.unnamed) | set(state.retired))
     if clash:
         raise StateError(f"the index-state names {sorted(clash)[0]} and lets it go")
     return state
-
-
-def _base_url(value: object) -> str | None:
-    """The base URL of the run that committed it (an http(s) URL ending in "/"), else none:
-    no part of the manifest, only what a run says of a move."""
-    if isinstance(value, str) and _BASE_URL.fullmatch(value):
-        return value
-    return None
 
 
 def _children(

@@ -21,6 +21,7 @@ from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
+from sitemill.protocol import kept_base_url
 from sitemill.protocol import trusted_lastmod as trusted_lastmod
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
-_BASE_URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}/")
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 # SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (sources.gitwalk.blob_key)
 _BLOB: Final = re.compile(
@@ -87,16 +87,8 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
     state.url_style = _url_style(document.get("url_style"))
-    state.base_url = _base_url(document.get("base_url"))
+    state.base_url = kept_base_url(document.get("base_url"))
     return state
-
-
-def _base_url(value: object) -> str | None:
-    """The base URL of the run that wrote the state: an absolute http(s) URL ending in "/"
-    (the form sitemill keeps), else nothing (a run then says nothing of a move)."""
-    if isinstance(value, str) and _BASE_URL.fullmatch(value):
-        return value
-    return None
 
 
 def _url_style(value: object) -> StyleDecision | None:
