@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sitemill.html import rolelines
-from sitemill.html.fingerprint import LineMemo, reduce_html
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, LineMemo, reduce_html
 
 MATERIAL = (
     b"<header><div class=md-search role=dialog>\n"
@@ -52,7 +52,7 @@ def test_where_markers_cannot_stand_the_page_is_read_in_order(text: str) -> None
 def test_a_material_page_is_its_article_and_shares_its_lines() -> None:
     memo = LineMemo()
     assert reduce_html(MATERIAL, memo=memo) == reduce_html(MATERIAL) == "Logger Text."
-    table = memo.tables((3, True, ("div",)))[0]
+    table = memo.tables((FINGERPRINT_VERSION, True, ("div",)))[0]
     assert b'<div class="md-search__inner" role="search">' in table
     edited = MATERIAL.replace(b"<p>Text.</p>", b"<p>Text, edited.</p>")
     known = len(table)

@@ -1,6 +1,6 @@
-"""Fingerprint version 3 (html.scope3, html.targets): furniture is left out wherever it stands,
-a region of one article narrows to it, self-dates and empty descriptions are left out, and link
-targets count as a reader follows them."""
+"""Fingerprint versions 3 and 4 (html.scope3, html.targets): furniture is left out wherever it
+stands, a region of one article narrows to it, self-dates and empty descriptions are left out,
+and link targets count as a reader follows them."""
 
 from __future__ import annotations
 
@@ -181,3 +181,28 @@ def test_where_a_role_may_stand_is_where_a_search_finds_one(pieces: list[str]) -
     furniture = "ole" in text and scope3._ROLE_FURNITURE.search(text) is not None
     assert regions.may_have_role_main(text) == main
     assert scope3.may_have_role(text) == (main or furniture)
+
+
+def test_a_self_date_beside_a_link_leaves_no_space_there() -> None:
+    # Material for MkDocs (a real site): "Last update" in the article, then its sponsor link;
+    # a theme upgrade moved the self-date out of the article (an aside: furniture).
+    article = "<main><article><p>Report it.</p>{}<footer><a href=/s>Sponsor</a></footer>"
+    old = article.format("<div><small>Last update: <span>March 2, 2023</span></small></div>")
+    new = article.format("<aside><span>Last update: March 2, 2024</span></aside>")
+    assert fingerprint_html(old.encode()) == fingerprint_html(new.encode())
+    # (version 3 left a space where the self-date was: the states it wrote compare by it)
+    assert fingerprint_html(old.encode(), version=3) != fingerprint_html(new.encode(), version=3)
+
+
+def test_an_inline_image_counts_by_its_media_type() -> None:
+    # A blurred placeholder encoded anew (a Gatsby image library upgrade) beside the image.
+    page = '<main><p>Me.</p><img src="data:image/jpeg;base64,{}"><img src=/me.jpg></main>'
+    old, new = page.format("/9j/2wBDABAL").encode(), page.format("/9j/2wBDAAEB").encode()
+    assert fingerprint_html(old) == fingerprint_html(new)
+    assert fingerprint_html(old, version=3) != fingerprint_html(new, version=3)
+    # Another kind of image, or the image itself, still moves the page.
+    assert fingerprint_html(page.replace("jpeg", "png").format("x").encode()) != fingerprint_html(
+        old
+    )
+    assert fingerprint_html(old.replace(b"/me.jpg", b"/you.jpg")) != fingerprint_html(old)
+    assert "data:image/svg+xml" in reduce_html(b"<img src='DATA:Image/SVG+XML;utf8,<svg/>'>")

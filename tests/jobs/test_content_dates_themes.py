@@ -2,7 +2,7 @@
 sites, text our own), in real git repositories with fixed dates: a change of the navigation,
 the table of contents, a sidebar, a paginator, a "last updated" line or an empty description
 moves no page; an article edit moves exactly that page; a link made relative or a trailing slash
-dropped moves nothing (fingerprint version 3)."""
+dropped moves nothing (fingerprint versions 3 and 4)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from test_content_dates_bucket import W1 as BUCKET_W1
 from test_content_dates_bucket import lastmods as bucket_lastmods
 from test_content_dates_bucket import rebuild, s3, upload
 from test_content_dates_git import T1, T2, T3, T4, build, w3c
+from test_content_dates_tree import BASE as TREE_BASE
 from test_content_dates_tree import T1 as UNIX_T1
 from test_content_dates_tree import T2 as UNIX_T2
 from test_content_dates_tree import T3 as UNIX_T3
@@ -30,7 +31,7 @@ from test_content_dates_tree import run as run_tree
 
 from gitutil import commit, make_repo
 from s3util import BUCKET
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_html
+from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_html, page_url
 from sitemill.outputs import STATE_NAME
 from sitemill.state.parse import parse_state
 
@@ -134,7 +135,38 @@ def nextjs(name: str, article: str, build: int, link: str) -> str:
     )
 
 
-THEMES = [material, docsy, docusaurus, starlight, nextjs]
+def material_sponsored(name: str, article: str, build: int, link: str) -> str:
+    """Material for MkDocs before and after 9.5: the "Last update" line inside the article, right
+    before the article's own sponsor footer (a link); then in an aside (furniture)."""
+    dated = (
+        f"<hr><div class=md-source-file><small>Last update: <span>March {build + 2}, 2023</span>"
+        "</small></div>",
+        f'<aside class="md-source-file"><span class="md-source-file__fact">Last update: '
+        f"2024-0{build}-06</span></aside>",
+    )[build % 2]
+    return (
+        f"<!doctype html><html><head><title>{name} - Docs</title></head><body><main>"
+        f'<div class="md-content"><article class="md-content__inner md-typeset"><h1>{name}</h1>'
+        f'<p>{article} See <a href="{link}">the FAQ</a>.</p>{dated}<footer class=sponsorship>'
+        f'<a href="https://github.com/sponsors/someone">Sponsor</a></footer></article></div>'
+        f"</main></body></html>\n"
+    )
+
+
+def gatsby(name: str, article: str, build: int, link: str) -> str:
+    """A Gatsby blog: the author's picture after the post, a blur-up placeholder (a data: URI
+    that each image library version encodes anew) beside the image itself."""
+    placeholder = ("/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0o", "/9j/2wBDAAEBAQEBAQEBAQEB")
+    return (
+        f"<!doctype html><html><head><title>{name}</title></head><body><div id=___gatsby>"
+        f'<div class="blog-post"><h1>{name}</h1><div class="blog-content"><p>{article} See '
+        f'<a href="{link}">the FAQ</a>.</p></div><div class="css-14e3tt2"><img aria-hidden=true '
+        f'src="data:image/jpeg;base64,{placeholder[build % 2]}"><img src="/static/ab12/me.png">'
+        f"</div></div></div></body></html>\n"
+    )
+
+
+THEMES = [material, docsy, docusaurus, starlight, nextjs, material_sponsored, gatsby]
 
 
 def site_pages(
@@ -175,12 +207,13 @@ def test_a_link_that_goes_elsewhere_moves_its_page(
     assert set(dates.values()) == {w3c(T2)}
 
 
-def downgraded(state: bytes, pages: dict[str, str]) -> bytes:
-    """The state as sitemill with fingerprint version 2 wrote it for ``pages``."""
+def downgraded(state: bytes, pages: dict[str, str], version: int = 2) -> bytes:
+    """The state as sitemill with fingerprint ``version`` wrote it for ``pages``."""
     document = json.loads(gzip.decompress(state))
-    document["fingerprint_version"] = 2
+    document["fingerprint_version"] = version
     for name, record in document["pages"].items():
-        record["fingerprint"] = fingerprint_html(pages[name].encode(), version=2)
+        url = page_url(TREE_BASE, name)
+        record["fingerprint"] = fingerprint_html(pages[name].encode(), version=version, url=url)
     return gzip.compress(json.dumps(document).encode(), mtime=0)
 
 
@@ -204,6 +237,31 @@ def test_an_upgrade_from_version_2_moves_no_date_on_a_tree(tmp_path: Path) -> No
     assert run_tree(site, out).dates == {"kept": 3}
     assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == FINGERPRINT_VERSION
     write_tree(site, site_pages(material, 1), UNIX[2])  # then a nav and TOC change
+    assert run_tree(site, out).dates == {"kept": 3}
+    assert set(tree_lastmods(out).values()) == {W[0]}
+
+
+@pytest.mark.parametrize("theme", [material_sponsored, gatsby], ids=lambda theme: theme.__name__)
+def test_an_upgrade_from_version_3_moves_no_date_on_a_tree(
+    tmp_path: Path, theme: Callable[[str, str, int, str], str]
+) -> None:
+    # Version 4 mends a space left by a self-date beside a link, and counts an inline image by
+    # its type: fingerprints of such pages change, and a state of version 3 keeps their dates.
+    site, out = tmp_path / "public", tmp_path / "out"
+    write_tree(site, site_pages(theme, 0), UNIX[0])
+    run_tree(site, out)
+    pages, upgraded = site_pages(theme, 0), site_pages(theme, 1)
+    # (version 3 would date every page by the theme's upgrade)
+    assert all(
+        fingerprint_html(pages[name].encode(), version=3)
+        != fingerprint_html(upgraded[name].encode(), version=3)
+        for name in pages
+    )
+    (out / STATE_NAME).write_bytes(downgraded((out / STATE_NAME).read_bytes(), pages, 3))
+    write_tree(site, pages, UNIX[1])  # a CI rebuild: new times, same bytes
+    assert run_tree(site, out).dates == {"kept": 3}
+    assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == FINGERPRINT_VERSION
+    write_tree(site, upgraded, UNIX[2])  # the theme's upgrade
     assert run_tree(site, out).dates == {"kept": 3}
     assert set(tree_lastmods(out).values()) == {W[0]}
 

@@ -84,20 +84,21 @@ def reduce_html(
         if mark in text:
             text = text.replace(mark, " ")
     if version >= 3 and main:
-        return _finished3(_rest(in_order(text)), main=main, url=url)
+        return _finished3(_rest(in_order(text)), main=main, url=url, version=version)
     structure = Structure() if main else None
     text = _rest(NOT_TEXT.sub(partial(_not_text, structure), text))
     if version < 3:
         return _finished(text, main=main)
-    return _finished3(text, main=main, url=url)
+    return _finished3(text, main=main, url=url, version=version)
 
 
-def _finished3(text: str, *, main: bool, url: str) -> str:
-    """_finished of version 3: its region (html.scope3) and targets (html.targets)."""
+def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
+    """_finished of version 3 and later: its region (html.scope3) and targets
+    (html.targets)."""
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     text = _finished(scope3.select(text, descriptions) if main else text, main=False)
-    return targets.finished(text, url)
+    return targets.finished(text, url, version)
 
 
 def _finished(text: str, *, main: bool) -> str:
@@ -147,13 +148,14 @@ def _by_lines(
     if not same_in_order(notes):
         return None
     if names:
-        return _finished3(rolelines.resolved(names, lines.text()), main=main, url=url)
+        resolved = rolelines.resolved(names, lines.text())
+        return _finished3(resolved, main=main, url=url, version=version)
     key = region_key(lines, notes) if main else None
     if key is None:
         if version < 3:
             return _finished(lines.text(), main=main)
-        return _finished3(lines.text(), main=main, url=url)
-    page_key = key if version < 3 else ("3", url, *key)
+        return _finished3(lines.text(), main=main, url=url, version=version)
+    page_key = key if version < 3 else (str(version), url, *key)
     reduced = memo.results.get(page_key)
     if reduced is None:
         # The key's pieces select as the page does (furniture.region_key): the title, the
@@ -161,7 +163,7 @@ def _by_lines(
         if version < 3:
             reduced = _finished("".join(key[1:]), main=True)
         else:
-            reduced = _finished3("".join(key[1:]), main=True, url=url)
+            reduced = _finished3("".join(key[1:]), main=True, url=url, version=version)
         memo.remember(page_key, reduced)
     return reduced
 
