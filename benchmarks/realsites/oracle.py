@@ -13,7 +13,11 @@ unmistakable), else the single ``<article>`` inside the main region, else the ma
 navigation, complementary, search, banner and contentinfo roles; a ``header`` that holds an
 ``<h1>`` stays (the article's headline block: Docusaurus 3.8 wraps the h1 in one). Text is what
 a reader sees: inline elements join their text, block elements separate it, whitespace is
-collapsed.
+collapsed. A self-date is not article text either (design.md, Scope): an element whose text
+is "Last updated on <date>", "Last modified <date>: <commit>", "Page last updated ..." says when
+the page changed, not what it says. A page moved to a new path keeps its history: git's rename
+detection (``-M``) chains the old path's versions behind the new one's, as a reader of the moved
+article would (its text did not change when its address did).
 """
 
 from __future__ import annotations
@@ -67,6 +71,10 @@ INLINE_TAGS = frozenset(
 )
 SPACE = re.compile(r"\s+")
 HTML_DOCUMENT = re.compile(rb"<(?:!doctype|html|head|body|title)\b", re.IGNORECASE)
+# The text of an element that only says when the page changed (left out; short, so an article
+# that happens to start so is not).
+SELF_DATE = re.compile(r"^(?:page )?last (?:updated|modified|update|edited)\b", re.IGNORECASE)
+SELF_DATE_CHARS = 300
 NOT_FOUND_TITLE = re.compile(r"\b404\b|page not found|not found", re.IGNORECASE)
 
 
@@ -77,8 +85,10 @@ class Version:
     commit: str
     time: int
     subject: str
-    status: str  # A, M, D, T (git's raw status letter)
+    status: str  # A, M, D, T, R (git's raw status letter)
     blob: str | None
+    renamed_from: str | None = None  # R: the path the file had before this commit
+    order: int = 0  # the commit's place in the log, 0 for the newest
 
 
 @dataclass
@@ -101,22 +111,30 @@ class OracleDate:
     versions: list[Version] = field(default_factory=list)  # newest first, as git log lists them
 
 
-def parse_log(raw: bytes) -> Iterator[tuple[str, int, str, list[tuple[str, str | None, str]]]]:
-    """Yield (commit, time, subject, [(path, blob, status)]) from ``git log --raw -z`` output."""
+def parse_log(
+    raw: bytes,
+) -> Iterator[tuple[str, int, str, list[tuple[str, str | None, str, str | None]]]]:
+    """Yield (commit, time, subject, [(path, blob, status, old path)]) from ``git log --raw -z``
+    output; a rename (R) or copy (C) names the old path, then the new one."""
     for chunk in raw.split(b"\x01")[1:]:
         header, _, rest = chunk.partition(b"\0")
         sha, time, subject = [*header.decode("utf-8", "replace").split(" ", 2), ""][:3]
-        tokens = rest.lstrip(b"\n").split(b"\0")
+        tokens = iter(rest.lstrip(b"\n").split(b"\0"))
         changes = []
-        for meta, path in zip(tokens[0::2], tokens[1::2], strict=False):
+        for meta in tokens:
             if not meta.startswith(b":"):
                 continue
             fields = meta[1:].split()
             new_mode, new_blob, status = fields[1], fields[3], fields[4][:1]
+            old = next(tokens, b"") if status in (b"R", b"C") else None
+            path = next(tokens, b"")
             blob = None if status == b"D" or set(new_blob) == {ord("0")} else new_blob.decode()
             if new_mode == b"160000":
                 continue
-            changes.append((path.decode("utf-8", "surrogateescape"), blob, status.decode()))
+            renamed = old.decode("utf-8", "surrogateescape") if status == b"R" and old else None
+            changes.append(
+                (path.decode("utf-8", "surrogateescape"), blob, status.decode(), renamed)
+            )
         yield sha, int(time), subject, changes
 
 
@@ -130,7 +148,7 @@ def file_histories(checkout: Path) -> dict[str, list[Version]]:
             "log",
             "--first-parent",
             "-m",
-            "--no-renames",
+            "-M",
             "--raw",
             "--no-abbrev",
             "-z",
@@ -143,10 +161,31 @@ def file_histories(checkout: Path) -> dict[str, list[Version]]:
         capture_output=True,
     ).stdout
     histories: dict[str, list[Version]] = {}
-    for sha, time, subject, changes in parse_log(raw):
-        for path, blob, status in changes:
-            histories.setdefault(path, []).append(Version(sha, time, subject, status, blob))
+    for order, (sha, time, subject, changes) in enumerate(parse_log(raw)):
+        for path, blob, status, renamed in changes:
+            version = Version(sha, time, subject, status, blob, renamed, order)
+            histories.setdefault(path, []).append(version)
     return histories
+
+
+def chained(histories: dict[str, list[Version]], path: str) -> list[Version]:
+    """The versions of ``path``, newest first, followed through renames to its older paths
+    (an old path may be used again later: only its versions before the rename count)."""
+    versions: list[Version] = []
+    seen, after = {path}, -1
+    while True:
+        renamed = None
+        for version in histories.get(path, []):
+            if version.order <= after:
+                continue
+            versions.append(version)
+            if version.renamed_from is not None:
+                renamed = version
+                break
+        if renamed is None or renamed.renamed_from in seen:
+            return versions
+        path, after = str(renamed.renamed_from), renamed.order
+        seen.add(path)
 
 
 class BlobReader:
@@ -203,6 +242,18 @@ def visible_text(element: lxml.html.HtmlElement) -> str:
     return SPACE.sub(" ", text).strip()
 
 
+def strip_self_dates(article: lxml.html.HtmlElement) -> None:
+    """Leave out the outermost elements whose whole text is a self-date (see the docstring)."""
+    for node in list(article.iter()):
+        if node is article or not isinstance(node.tag, str):
+            continue
+        if not any(ancestor is article for ancestor in node.iterancestors()):
+            continue  # (inside an element left out already)
+        text = visible_text(node)
+        if len(text) <= SELF_DATE_CHARS and SELF_DATE.match(text):
+            node.drop_tree()
+
+
 def strip_furniture(article: lxml.html.HtmlElement) -> None:
     xpath = " | ".join(
         [f".//{tag}" for tag in DROP_TAGS]
@@ -241,6 +292,7 @@ def content_key(data: bytes, article_xpath: str | None) -> str:
     title = page_title(doc)
     article = find_article(doc, article_xpath)
     strip_furniture(article)
+    strip_self_dates(article)
     return title + "\n" + visible_text(article)
 
 
@@ -322,7 +374,7 @@ def date_pages(checkout: Path, article_xpath: str | None = None) -> dict[str, Or
     results: dict[str, OracleDate] = {}
     try:
         for path in tracked_pages(checkout):
-            versions = histories.get(path, [])
+            versions = chained(histories, path)
             current = (checkout / path).read_bytes()
             verdict = OracleDate(path, page_facts(path, current), versions=versions)
             results[path] = verdict
@@ -335,7 +387,7 @@ def date_pages(checkout: Path, article_xpath: str | None = None) -> dict[str, Or
                 if version.blob is None or key(version.blob) != today:
                     break
                 verdict.time, verdict.commit = version.time, version.commit
-                if version.status == "A":
+                if version.status in ("A", "C"):
                     break
     finally:
         reader.close()
