@@ -47,11 +47,11 @@ def _objects(count: int, start_after: str = "", last: str | None = None) -> Iter
 
 def child(endpoint: str, count: int) -> None:
     """One full rebuild (a JSON line: seconds, peak RSS, files written, state written)."""
-    import sitemill.jobs.shardfull as full
+    import sitemill.scaleout.shardfull as full
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
+    from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 
     real = full.list_objects
 

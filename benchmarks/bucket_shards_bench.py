@@ -66,9 +66,9 @@ def seed(endpoint: str, pages: int) -> str:
     from sitemill.html.facts import ORDINARY_PAGE
     from sitemill.jobs.bucketpass import bucket_pass
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.jobs.partitioned import inputs_fingerprint, open_partitioned
-    from sitemill.jobs.shardpublish import save_full
     from sitemill.protocol import Precision, format_lastmod
+    from sitemill.scaleout.partitioned import inputs_fingerprint, open_partitioned
+    from sitemill.scaleout.shardpublish import save_full
     from sitemill.shards.partition import IndexState
     from sitemill.sinks.memory import MemorySink
     from sitemill.sources.page import Page
@@ -123,7 +123,7 @@ def seed(endpoint: str, pages: int) -> str:
 def child(endpoint: str, pages: int, key: str) -> None:
     """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
+    from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 
     client, config = _client(endpoint), _config(pages)
     site = BucketSite(SITE.format(pages=pages))

@@ -92,11 +92,11 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
-    from sitemill.jobs.distshard import render_item
-    from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
-    from sitemill.jobs.partitioned import open_partitioned
-    from sitemill.jobs.runfiles import item_from_json
+    from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+    from sitemill.scaleout.distshard import render_item
+    from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
+    from sitemill.scaleout.partitioned import open_partitioned
+    from sitemill.scaleout.runfiles import item_from_json
 
     client = make_s3_client(endpoint)
     state = f"s3://{STATE}/{SITE}/sitemill-state.json.gz"

@@ -28,7 +28,7 @@ from test_robots_google import (
     make_case,
 )
 
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 
 
 def main() -> int:

@@ -49,7 +49,7 @@ class NoPagesError(SourceError):
 
 class FullRebuildNeeded(SitemillError):
     """An incremental run of a sharded bucket cannot give what a full rebuild would (the
-    router runs one instead: sitemill.jobs.partitioned)."""
+    router runs one instead: sitemill.scaleout.partitioned)."""
 
 
 class SinkError(SitemillError):

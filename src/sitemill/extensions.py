@@ -10,13 +10,13 @@ from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.alternates.languages import folder_language
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image
+from sitemill.frugal.spool import held
 from sitemill.html.facts import PageFacts
 from sitemill.html.lang import language_tag
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks
-from sitemill.othershards import OtherShards
-from sitemill.spool import held
+from sitemill.shards.others import OtherShards
 from sitemill.urls import page_url
 
 

@@ -8,27 +8,27 @@ from collections.abc import Callable, Collection, Iterator
 from typing import Final
 
 from sitemill.config.model import Config, LastmodMode
-from sitemill.dedupe import SeenUrls
-from sitemill.emptyrun import says_why_nothing
 from sitemill.entries import Entry, SkipReason
 from sitemill.extensions import Extensions, across_the_site
+from sitemill.frugal.dedupe import SeenUrls
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.pages import HasFile
 from sitemill.listing.checks import PageChecks
 from sitemill.listing.stubs import WebsiteRedirect
-from sitemill.othershards import OtherShards
 from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.rules import builtin_exclusion, first_rule, is_candidate, rule_values
 from sitemill.settle import settled
 from sitemill.shards.layout import ShardSetup
+from sitemill.shards.others import OtherShards
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.styledecision import StyleDecision
 from sitemill.urls import page_url, site_root_path
-from sitemill.writer import write_sitemaps
+from sitemill.writing.emptyrun import says_why_nothing
+from sitemill.writing.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY: Final = 100  # pages between two ticks of progress (a call: cheap)
@@ -65,11 +65,11 @@ def build_from_pages(
     a path, named exactly so, where the source knows: images without one are left out, a link to
     ``/x`` names the folder page ``/x/`` without a file ``x``, ``x.html`` or ``x.htm``
     (sitemill.listing.aliases). ``shards``: the source's key order and last plan, when its
-    sitemaps may be shards; ``kept``: own files to keep now (sitemill.writer); ``others``: the
-    other shards, for a canonical or alternate naming a page not in this run; ``style``: what
-    ``url_style = "auto"`` decided before (sitemill.settle); ``redirects``: the website redirect
-    of an object no page is; ``on_stubs``: told where each redirect stub leads, at the end
-    (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
+    sitemaps may be shards; ``kept``: own files to keep now (sitemill.writing.writer);
+    ``others``: the other shards, for a canonical or alternate naming a page not in this run;
+    ``style``: what ``url_style = "auto"`` decided before (sitemill.settle); ``redirects``: the
+    website redirect of an object no page is; ``on_stubs``: told where each redirect stub
+    leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sitemill.config.model import Config
 from sitemill.html.facts import wants_facts
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.rules import first_rule, is_page_candidate
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Final
 from sitemill.config.model import LastmodMode
 from sitemill.datesline import dates_text
 from sitemill.entries import Skip, SkipReason
+from sitemill.filenames.outputs import HTML_SITEMAP
 from sitemill.messages import counted
-from sitemill.outputs import HTML_SITEMAP
 from sitemill.progress import Progress as Progress  # (the jobs import these from here)
 from sitemill.progress import file_progress as file_progress
 from sitemill.styledecision import StyleDecision

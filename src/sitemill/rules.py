@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from sitemill.config.globs import compile_globs, matches_any
 from sitemill.config.model import DEFAULT_INCLUDE, Config
 from sitemill.config.rules import Rule
-from sitemill.globs import compile_globs, matches_any
-from sitemill.outputs import ROBOTS_TXT, is_own_name
+from sitemill.filenames.outputs import ROBOTS_TXT, is_own_name
 
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 # The 404 page in every spelling a generator writes it, at any depth (a language's own too):

@@ -12,7 +12,7 @@ from sitemill.html.facts import PageFacts
 from sitemill.listing.autostyle import settle_style
 from sitemill.reads import reads_head
 from sitemill.report import Report
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.sources.page import Page
 from sitemill.styledecision import StyleDecision
 from sitemill.urls import UrlStyle

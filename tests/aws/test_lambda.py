@@ -21,7 +21,7 @@ from sitemill.aws.events import ObjectChange, parse_event
 from sitemill.aws.handler import handle
 from sitemill.aws.selection import select_changes
 from sitemill.errors import ConfigError, EventError, SinkError, SourceError
-from sitemill.outputs import is_own_name
+from sitemill.filenames.outputs import is_own_name
 from sitemill.shards.plan import shard_id
 from xsd import assert_xsd_valid
 

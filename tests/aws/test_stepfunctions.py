@@ -29,9 +29,9 @@ from sitemill.aws.handler import handle
 from sitemill.config.model import load_config
 from sitemill.errors import SourceError
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.distplan import DistributedRun, RunRequest
-from sitemill.jobs.executor import LocalExecutor, StepFunctionsExecutor
-from sitemill.jobs.partitioned import open_partitioned
+from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor
+from sitemill.scaleout.partitioned import open_partitioned
 from xsd import assert_xsd_valid
 
 ASL = Path(__file__).resolve().parents[2] / "infra" / "rebuild.asl.json"

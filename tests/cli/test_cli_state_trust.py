@@ -10,7 +10,7 @@ from pathlib import Path
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
 from livesite import recording_server
-from sitemill.outputs import STATE_NAME
+from sitemill.filenames.outputs import STATE_NAME
 
 NO_PROXY = {"no_proxy": "*", "NO_PROXY": "*"}
 HOSTILE = [

@@ -2,8 +2,8 @@
 
 import pytest
 
+from sitemill.config.globs import compile_glob
 from sitemill.errors import GlobSyntaxError
-from sitemill.globs import compile_glob
 
 # (pattern, path, matches); test_globs_pathspec.py also runs these against pathspec.
 GLOB_CASES = [

@@ -27,9 +27,9 @@ import pytest
 from test_globs import GLOB_CASES
 
 from gitutil import git_env, make_repo
+from sitemill.config.globs import Glob, compile_glob
 from sitemill.config.model import DEFAULT_INCLUDE
 from sitemill.errors import GlobSyntaxError
-from sitemill.globs import Glob, compile_glob
 
 try:
     from pathspec import GitIgnoreSpec

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from conftest import BASE_URL, page
 from sitemill.config.model import load_config
+from sitemill.filenames.outputs import is_own_name
 from sitemill.jobs.tree import build_from_tree
-from sitemill.outputs import is_own_name
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
 

@@ -12,10 +12,10 @@ from consistency import assert_one_build, live_urls
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import SinkError
-from sitemill.outputs import CHILD_NAME, STAGING_NAME, is_own_name
+from sitemill.filenames.outputs import CHILD_NAME, STAGING_NAME, is_own_name
+from sitemill.filenames.staging import STAGING_MAX_AGE, Staging
 from sitemill.sinks import MemorySink
-from sitemill.staging import STAGING_MAX_AGE, Staging
-from sitemill.writer import write_sitemaps
+from sitemill.writing.writer import write_sitemaps
 
 BASE = "https://example.com/"
 BEGAN = datetime(2026, 11, 23, 10, 15, tzinfo=UTC)

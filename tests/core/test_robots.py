@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.robots import (
+from sitemill.robots.lines import replace_sitemap_lines
+from sitemill.robots.rules import (
     MAX_LINE_BYTES,
     MAX_ROBOTS_TXT_BYTES,
     RobotsRules,
     normalise_path,
 )
-from sitemill.robots_lines import replace_sitemap_lines
 
 
 def rules_for(*lines: str) -> RobotsRules:

@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.urls import encode_path, encode_uri_part
 
 try:

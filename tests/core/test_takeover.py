@@ -1,4 +1,4 @@
-"""The shapes of generators' sitemaps (sitemill.generators): each generator's is told, and
+"""The shapes of generators' sitemaps (sitemill.writing.generators): each generator's is told, and
 none of sitemill's own outputs (a urlset with alternates and images, a sharded index and its
 children, the empty urlset) is taken for a generator's, or for anything but sitemill's."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
-from sitemill.generators import (
+from sitemill.writing.generators import (
     DOCUSAURUS,
     HUGO,
     JEKYLL,

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemill import workpool
-from sitemill.workpool import MIN_POOL_BYTES, WorkPool, cut, pool_size
+from sitemill.frugal import workpool
+from sitemill.frugal.workpool import MIN_POOL_BYTES, WorkPool, cut, pool_size
 
 
 def square_all(chunk: list[int]) -> list[int]:

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from consistency import assert_one_build, locs
-from sitemill import writer
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import SinkError, SourceError, TemplateError
-from sitemill.outputs import content_type, is_own_name
+from sitemill.filenames.outputs import content_type, is_own_name
+from sitemill.filenames.staging import Staging
 from sitemill.sinks import LocalDirSink, MemorySink
-from sitemill.staging import Staging
-from sitemill.writer import write_sitemaps
+from sitemill.writing import writer
+from sitemill.writing.writer import write_sitemaps
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 
 BASE = "https://example.com/"

@@ -15,13 +15,13 @@ import pytest
 from conftest import BASE_URL, SiteMaker, page, write_site
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SinkError, TemplateError
+from sitemill.filenames.outputs import HTML_SITEMAP, content_type, is_own_name
 from sitemill.github.action import output_names
-from sitemill.htmlmap.links import MAX_HTML_LINKS
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.urllist import build_from_url_list
-from sitemill.outputs import HTML_SITEMAP, content_type, is_own_name
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink
+from sitemill.writing.htmlmap.links import MAX_HTML_LINKS
 from xsd import assert_valid_sitemaps
 
 MARKER = b'<meta name="generator" content="sitemill">'

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.dedupe import SeenUrls
 from sitemill.entries import Entry, Image
+from sitemill.frugal.dedupe import SeenUrls
+from sitemill.frugal.spool import Spool, held
 from sitemill.images import chrome as chrome_module
 from sitemill.images.chrome import MIN_CHROME_PAGES, SiteChrome
-from sitemill.spool import Spool, held
 
 SITE = "https://example.com/"
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from s3util import BUCKET, live_files, make_config, moto_bucket
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
-from sitemill.outputs import STATE_NAME
 from sitemill.report import Report, shards_line
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.state.parse import parse_state
 from sitemill.styledecision import StyleDecision
 from sitemill.urls import UrlStyle

@@ -27,10 +27,10 @@ from sitemill.aws.handler import handle
 from sitemill.cli.main import main
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
+from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
-from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
 from sitemill.state.parse import parse_state

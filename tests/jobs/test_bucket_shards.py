@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.outputs import STATE_NAME
 from sitemill.report import requests_line, shards_line
 from xsd import assert_xsd_valid
 

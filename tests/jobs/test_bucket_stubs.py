@@ -25,13 +25,13 @@ from s3util import (
     upload,
 )
 from sitemill.entries import SkipReason
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.distplan import DistributedRun, RunRequest
-from sitemill.jobs.executor import LocalExecutor
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
-from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
+from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.executor import LocalExecutor
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix

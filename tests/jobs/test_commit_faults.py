@@ -28,10 +28,10 @@ from s3util import BASE, BUCKET, PAGE, live_files, make_config
 from sitemill.config.model import Config
 from sitemill.errors import IncompleteRunError, SitemillError
 from sitemill.jobs.bucket import BucketSite
-from sitemill.jobs.distplan import DistributedRun, RunRequest
-from sitemill.jobs.executor import LocalExecutor
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.report import Report
+from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.executor import LocalExecutor
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

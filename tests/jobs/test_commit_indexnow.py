@@ -19,12 +19,12 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.jobs.bucket import BucketSite
-from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
-from sitemill.jobs.distreduce import reduce_run
-from sitemill.jobs.distshard import item_objects, render_item
-from sitemill.jobs.executor import LocalExecutor
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
-from sitemill.jobs.runfiles import item_from_json
+from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.scaleout.distreduce import reduce_run
+from sitemill.scaleout.distshard import item_objects, render_item
+from sitemill.scaleout.executor import LocalExecutor
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.runfiles import item_from_json
 from sitemill.state.partitioned import PartitionedStore
 
 STATE_BUCKET = "state-bucket"

@@ -11,9 +11,9 @@ import pytest
 
 from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import treedates, treehistory
 from sitemill.jobs.tree import build_from_tree
-from sitemill.outputs import STATE_NAME
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report, dates_line
 from sitemill.sinks import LocalDirSink, MemorySink

@@ -31,8 +31,8 @@ from test_content_dates_tree import run as run_tree
 
 from gitutil import commit, make_repo
 from s3util import BUCKET
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_html, page_url
-from sitemill.outputs import STATE_NAME
 from sitemill.state.parse import parse_state
 
 __all__ = ["s3"]  # (the moto bucket fixture, used here)

@@ -21,13 +21,13 @@ from s3util import BASE, PAGE, live_files, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, IncompleteRunError, InventoryError, StateError
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
-from sitemill.jobs.distreduce import reduce_run
-from sitemill.jobs.distshard import range_listing, render_item
-from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
-from sitemill.jobs.executor import LocalExecutor, run_name
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
-from sitemill.jobs.runfiles import Item, item_from_json, item_to_json
+from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.scaleout.distreduce import reduce_run
+from sitemill.scaleout.distshard import range_listing, render_item
+from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
+from sitemill.scaleout.executor import LocalExecutor, run_name
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.runfiles import Item, item_from_json, item_to_json
 from xsd import assert_xsd_valid
 
 STATE = "state-bucket"

@@ -22,13 +22,13 @@ from moto.s3.models import s3_backends
 import inventoryutil
 from s3util import BASE, PAGE, make_config, moto_bucket
 from sitemill.errors import IncompleteRunError, InventoryError, StateError
-from sitemill.jobs import distfragments
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
-from sitemill.jobs.distshuffle import fragment_listing, inventory_planner, shuffle_item
-from sitemill.jobs.executor import LocalExecutor
-from sitemill.jobs.partitioned import open_partitioned
-from sitemill.jobs.runfiles import Item, item_from_json
+from sitemill.scaleout import distfragments
+from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
+from sitemill.scaleout.executor import LocalExecutor
+from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.scaleout.runfiles import Item, item_from_json
 from xsd import assert_xsd_valid
 
 STATE = "state-bucket"

@@ -32,9 +32,9 @@ from s3util import (
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.partitioned import open_partitioned, rebuild_partitioned
-from sitemill.jobs.shardinputs import inputs_fingerprint
 from sitemill.report import shards_line, summary_counts
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.shardinputs import inputs_fingerprint
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import S3StateStore

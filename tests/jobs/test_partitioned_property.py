@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from s3util import BUCKET, make_config, moto_bucket, sitemap_files
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
-from sitemill.jobs.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 
 STATE_BUCKET = "state-bucket"

@@ -16,7 +16,7 @@ from gitutil import commit, make_repo
 from hidden import CONFIG_TOML, HIDDEN, SITE, assert_names_no_hidden_page
 from s3util import BASE, BUCKET, moto_bucket
 from sitemill.cli.main import main
-from sitemill.outputs import STATE_NAME
+from sitemill.filenames.outputs import STATE_NAME
 
 
 def write_tree(root: Path) -> Path:

@@ -14,8 +14,8 @@ import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, page, write_site
 from sitemill.config.model import load_config
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.tree import build_from_tree
-from sitemill.outputs import STATE_NAME
 from sitemill.report import Report
 from sitemill.shards.plan import shard_id
 from sitemill.sinks import LocalDirSink

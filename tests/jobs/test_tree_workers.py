@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from gitutil import commit, make_repo
-from sitemill import workpool
 from sitemill.config.model import load_config
 from sitemill.errors import SourceError
+from sitemill.filenames.outputs import STATE_NAME
+from sitemill.frugal import workpool
 from sitemill.jobs import treedates
 from sitemill.jobs.tree import build_from_tree
-from sitemill.outputs import STATE_NAME
 from sitemill.sinks import LocalDirSink
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile

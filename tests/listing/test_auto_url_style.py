@@ -14,14 +14,14 @@ import pytest
 
 from conftest import write_site
 from sitemill.config.model import load_config
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.summary import render_summary
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.autostyle import StyleVotes
-from sitemill.outputs import STATE_NAME
 from sitemill.reads import reads_page
 from sitemill.report import Report
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.sinks import MemorySink
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import parse_state

@@ -23,15 +23,15 @@ import pytest
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.jobs.urllist import build_from_url_list
-from sitemill.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.protocol import ChangeFreq, Precision, format_lastmod
 from sitemill.render import split
 from sitemill.render.compiled import CompiledTemplate, Declined, try_compile_template
 from sitemill.render.environment import TEXT_TEMPLATE, URLSET_TEMPLATE
 from sitemill.report import WriteResult
 from sitemill.sinks import MemorySink
-from sitemill.writer import write_sitemaps
+from sitemill.writing.writer import write_sitemaps
 
 BASE = "https://example.com/"
 SWITCHED_OFF = Declined("switched off by the fence")

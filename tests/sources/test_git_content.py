@@ -25,7 +25,7 @@ from gitutil import (
     write,
 )
 from sitemill.errors import GitError
-from sitemill.gitrun import Git, GitBatch, git_env
+from sitemill.git.run import Git, GitBatch, git_env
 from sitemill.sources import gitblobs, gitcontent, gitwalk
 from sitemill.sources.git import read_git_history
 from sitemill.sources.gitcontent import (

@@ -20,7 +20,7 @@ from sitemill.aws.clients import make_s3_client, parse_timestamp
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.robots import MAX_ROBOTS_TXT_BYTES
+from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import (
     Inventory,

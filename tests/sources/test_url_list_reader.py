@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.config.model import load_config
-from sitemill.dedupe import SeenUrlBytes
 from sitemill.entries import Entry, Skip, UrlBlock
 from sitemill.errors import SourceError
+from sitemill.frugal.dedupe import SeenUrlBytes
 from sitemill.jobs.urllist import _listed_block, _listed_entries, _unique
 from sitemill.sources.urlchunks import (
     MAX_LINE_BYTES,

@@ -13,7 +13,7 @@ import pytest
 
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SinkError
-from sitemill.outputs import STATE_NAME
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.sinks import MemorySink
 from sitemill.state import store as store_module
 from sitemill.state.store import FileStateStore, SinkStateStore, open_state_store

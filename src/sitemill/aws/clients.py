@@ -11,7 +11,7 @@ from sitemill.jobs.bucket import MAX_HEAD_READERS
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.jobs.executor import StatesClient
+    from sitemill.scaleout.executor import StatesClient
 
 
 class CloudFrontClient(Protocol):

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from sitemill.aws.clients import CloudFrontClient
-from sitemill.outputs import ROBOTS_TXT
+from sitemill.filenames.outputs import ROBOTS_TXT
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Report
 
 if TYPE_CHECKING:  # (the rebuild's modules load when one starts: not on every cold start)
-    from sitemill.jobs.executor import StatesClient
+    from sitemill.scaleout.executor import StatesClient
 
 
 class Distributor:
@@ -34,8 +34,8 @@ class Distributor:
 
     def __call__(self, why: str) -> str:
         """Start it (``why``: the site does not fit the function); the execution's ARN."""
-        from sitemill.jobs.distplan import RunRequest
-        from sitemill.jobs.executor import StepFunctionsExecutor, run_name
+        from sitemill.scaleout.distplan import RunRequest
+        from sitemill.scaleout.executor import StepFunctionsExecutor, run_name
 
         self.why = why
         client = self.states if self.states is not None else make_states_client()

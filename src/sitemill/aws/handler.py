@@ -22,9 +22,9 @@ from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.bucketsite import BUCKET_ENV
-from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import shown
 from sitemill.report import Report, summary_counts
+from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.sources.s3 import normalize_prefix
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -33,7 +33,7 @@ from sitemill.urls import site_root_path
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.jobs.executor import StatesClient
+    from sitemill.scaleout.executor import StatesClient
 
 log = logging.getLogger("sitemill.lambda")
 

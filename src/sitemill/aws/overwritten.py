@@ -15,14 +15,14 @@ from botocore.exceptions import ClientError
 from sitemill.aws.events import ObjectChange
 from sitemill.aws.selection import Selection
 from sitemill.config.model import Config
-from sitemill.generators import looks_like_sitemills, written_by
+from sitemill.writing.generators import looks_like_sitemills, written_by
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger(__name__)
 
-# Enough of a sitemap's head to tell whose template wrote it (sitemill.generators).
+# Enough of a sitemap's head to tell whose template wrote it (sitemill.writing.generators).
 _HEAD_BYTES: Final = 4_096
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from sitemill.aws.events import ObjectChange, Trigger
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
-from sitemill.outputs import ENTRY_XML, ROBOTS_TXT, STAGING_NAME, STATE_NAME, is_own_name
+from sitemill.filenames.outputs import ENTRY_XML, ROBOTS_TXT, STAGING_NAME, STATE_NAME, is_own_name
 from sitemill.rules import is_page_candidate
 
 

@@ -20,13 +20,13 @@ from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucketkey import bucket_file_writer
-from sitemill.jobs.distplan import DistributedRun, RunRequest, plan_run
-from sitemill.jobs.distreduce import reduce_run
-from sitemill.jobs.distshard import item_objects, render_item
-from sitemill.jobs.partitioned import open_partitioned
-from sitemill.jobs.runfiles import item_from_json
-from sitemill.jobs.shardinputs import site_robots
 from sitemill.report import summary_counts
+from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.scaleout.distreduce import reduce_run
+from sitemill.scaleout.distshard import item_objects, render_item
+from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.scaleout.runfiles import item_from_json
+from sitemill.scaleout.shardinputs import site_robots
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def plan(event: Any, context: Any = None, *, env: Mapping[str, str] | None = Non
     location = (os.environ if env is None else env).get(INVENTORY_ENV, "").strip()
     planner = None
     if location:  # (the inventory reader is imported only where it is used)
-        from sitemill.jobs.distshuffle import inventory_planner
+        from sitemill.scaleout.distshuffle import inventory_planner
 
         planner = inventory_planner(location)
     return _timed("plan", lambda: plan_run(run, request, planner))
@@ -101,7 +101,7 @@ def plan(event: Any, context: Any = None, *, env: Mapping[str, str] | None = Non
 def shuffle(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
             s3: S3Client | None = None) -> dict[str, Any]:  # fmt: skip
     """One inventory data file -> its rows, routed to the groups' fragments."""
-    from sitemill.jobs.distshuffle import shuffle_item
+    from sitemill.scaleout.distshuffle import shuffle_item
 
     run = _setup(env, s3)
     location = (os.environ if env is None else env).get(INVENTORY_ENV, "").strip()

@@ -17,9 +17,9 @@ from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
-from sitemill.jobs.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.messages import counted
 from sitemill.report import Report
+from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
 

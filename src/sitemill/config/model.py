@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
+from sitemill.config.globs import Glob
 from sitemill.config.indexnow import (
     DEFAULT_ENDPOINT,
     parse_endpoint,
@@ -36,7 +37,6 @@ from sitemill.config.values import (
     parse_workers,
 )
 from sitemill.errors import ConfigError
-from sitemill.globs import Glob
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
@@ -113,7 +113,7 @@ class Config:
     keep_image_chrome: bool = False  # list images shown on most pages (logos) all the same
     image_chrome_share: float = 0.5  # "most": more than this share of the pages
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
-    html_sitemap: bool = False  # sitemap.html for people (sitemill.htmlmap)
+    html_sitemap: bool = False  # sitemap.html for people (sitemill.writing.htmlmap)
     workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
     shards: ShardsMode = ShardsMode.AUTO
     shard_fill: int = DEFAULT_SHARD_FILL  # URLs a shard is cut after (scale-out.md)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.config.globs import Glob
 from sitemill.config.names import did_you_mean
 from sitemill.config.values import parse_bool, parse_enum, parse_globs, parse_priority
 from sitemill.errors import ConfigError
-from sitemill.globs import Glob
 from sitemill.protocol import ChangeFreq
 
 

@@ -8,11 +8,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Final, TypeVar
 
+from sitemill.config.globs import Glob, compile_glob
 from sitemill.errors import ConfigError, GlobSyntaxError
-from sitemill.globs import Glob, compile_glob
+from sitemill.frugal.workpool import MAX_WORKERS
 from sitemill.protocol import format_priority
 from sitemill.urls import encode_host, normalize_base_url
-from sitemill.workpool import MAX_WORKERS
 
 E = TypeVar("E", bound=Enum)
 

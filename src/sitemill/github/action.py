@@ -9,6 +9,7 @@ from typing import TextIO
 
 from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.errors import SitemillError
+from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.github.announce import (
     Announced,
     Announcer,
@@ -33,7 +34,6 @@ from sitemill.indexnow.run import IndexNowOutcome
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.declaredbase import QUESTION
-from sitemill.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.progress import Progress
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink

@@ -17,9 +17,9 @@ from pathlib import Path
 from sitemill.config.model import Config, LastmodMode
 from sitemill.config.values import PREVIOUS_NONE
 from sitemill.errors import StateError
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.settings import Settings
 from sitemill.messages import redact
-from sitemill.outputs import STATE_NAME
 from sitemill.state.download import download
 from sitemill.state.previous import PreviousState, previous_state
 

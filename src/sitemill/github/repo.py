@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from sitemill.errors import ConfigError, GitError
-from sitemill.gitrun import Git, find_top, git_env
+from sitemill.git.run import Git, find_top, git_env
 from sitemill.messages import redact
 
 # Commands that read or write files of the work tree, where a filter or merge driver that
@@ -47,7 +47,7 @@ class Repo:
 
     git runs with the Action's environment (the credentials actions/checkout set up keep
     working), minus the variables that would override the identity or the repository, from
-    the work tree's top (``top``, see sitemill.gitrun: never from a folder that committed
+    the work tree's top (``top``, see sitemill.git.run: never from a folder that committed
     files make look like a bare repository), with paths given relative to ``workdir``.
     Nothing it runs starts a program the repository names: no hook (commits also pass
     --no-verify), no filter or merge driver, no fsmonitor, editor, pager or signing.

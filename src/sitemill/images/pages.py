@@ -16,8 +16,8 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.config.model import Config
-from sitemill.dedupe import SeenUrls
 from sitemill.entries import Image
+from sitemill.frugal.dedupe import SeenUrls
 from sitemill.html.facts import PageFacts
 from sitemill.html.imageurls import page_images, site_hosts
 from sitemill.urls import site_file_path as image_path

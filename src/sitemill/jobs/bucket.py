@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config
 from sitemill.errors import ConflictError, SinkError
+from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.indexnow.pending import StatePending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.bucketpass import MAX_HEAD_READERS as MAX_HEAD_READERS
@@ -19,7 +20,6 @@ from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
 from sitemill.jobs.buckettakeover import find_bucket_takeover
 from sitemill.listing.autostyle import keep_style
-from sitemill.outputs import STATE_NAME, content_type
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
@@ -33,7 +33,7 @@ from sitemill.sources.s3requests import counted_requests
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
-from sitemill.takeover import announce, retire
+from sitemill.writing.takeover import announce, retire
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

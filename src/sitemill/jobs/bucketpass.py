@@ -12,13 +12,13 @@ from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.listing.autostyle import keep_style
 from sitemill.listing.stubs import WebsiteRedirect
-from sitemill.othershards import OtherShards
 from sitemill.pipeline import build_from_pages
 from sitemill.reads import reads_page
 from sitemill.report import OnSkip, Progress, Report
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.shards.layout import ShardSetup
+from sitemill.shards.others import OtherShards
 from sitemill.shards.plan import Order, Plan
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
@@ -63,7 +63,7 @@ def bucket_pass(
     what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
     ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
     ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
-    last build left them (sitemill.jobs.membership); ``raw_keys``: cut shards among every
+    last build left them (sitemill.scaleout.membership); ``raw_keys``: cut shards among every
     candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
     state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
     (website redirects, asked when a canonical names one)."""

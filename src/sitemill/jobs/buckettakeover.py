@@ -1,4 +1,4 @@
-"""Taking over from a generator's sitemap in a bucket (sitemill.takeover): on a first run
+"""Taking over from a generator's sitemap in a bucket (sitemill.writing.takeover): on a first run
 (no state), the sitemap.xml an `aws s3 sync` of a build folder uploaded is the generator's,
 not an earlier run's. No request of its own: the listing noted the "sitemap*" names and the
 sink the sitemap.xml it replaced; a GET only of each twin candidate that is there."""
@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import SinkError
+from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.outputs import ENTRY_XML, read_limit
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import Inventory, describe_error, read_object
-from sitemill.takeover import Takeover, find_takeover
+from sitemill.writing.takeover import Takeover, find_takeover
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 class BucketFiles:
     """The generator's files at the prefix root, and in folders below it (Hugo's
-    ``en/sitemap.xml``), as sitemill.takeover reads and deletes them."""
+    ``en/sitemap.xml``), as sitemill.writing.takeover reads and deletes them."""
 
     nested = True  # names with "/" are keys below the prefix
 

@@ -10,18 +10,19 @@ from pathlib import Path
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
+from sitemill.frugal.workpool import EarlyStart
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedates import TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.listing.autostyle import keep_style
-from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report
-from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
-from sitemill.robots_lines import robots_scope_warnings
+from sitemill.robots.lines import robots_scope_warnings
+from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
@@ -32,8 +33,7 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
-from sitemill.takeover import Takeover, announce, find_takeover, retire
-from sitemill.workpool import EarlyStart
+from sitemill.writing.takeover import Takeover, announce, find_takeover, retire
 
 log = logging.getLogger(__name__)
 

@@ -11,6 +11,7 @@ from functools import partial
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import RefusedError, SourceError
+from sitemill.frugal.workpool import WorkPool, cut
 from sitemill.html.facts import (
     ORDINARY_PAGE,
     PAGE_FACTS_BYTES,
@@ -29,13 +30,12 @@ from sitemill.html.fingerprint import (
 from sitemill.progress import Ticker
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.reads import reads_page
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
-from sitemill.workpool import WorkPool, cut
 
 log = logging.getLogger(__name__)
 

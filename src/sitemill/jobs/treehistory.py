@@ -14,6 +14,7 @@ from typing import Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
+from sitemill.frugal.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 from sitemill.html.fingerprint import (
     FINGERPRINT_VERSION,
     LineMemo,
@@ -22,7 +23,7 @@ from sitemill.html.fingerprint import (
 )
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
 from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
-from sitemill.robots import RobotsRules
+from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.git import find_work_tree, read_git_history
 from sitemill.sources.gitcontent import (
@@ -36,7 +37,6 @@ from sitemill.sources.gitcontent import (
 from sitemill.sources.gitfiles import clean_head_blobs
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import MAX_BLOBS, State
-from sitemill.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 
 log = logging.getLogger(__name__)
 

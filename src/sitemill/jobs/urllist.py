@@ -11,19 +11,19 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.datesline import list_dates_from
-from sitemill.dedupe import SeenUrlBytes
-from sitemill.emptyrun import says_why_nothing
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
+from sitemill.frugal.dedupe import SeenUrlBytes
+from sitemill.frugal.repeatfinder import FORK_AT_BYTES, repeat_finder
 from sitemill.protocol import MAX_URL_LENGTH, Precision
-from sitemill.repeatfinder import FORK_AT_BYTES, repeat_finder
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
 from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of_lines, read_chunks
 from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
-from sitemill.writer import write_sitemaps
+from sitemill.writing.emptyrun import says_why_nothing
+from sitemill.writing.writer import write_sitemaps
 
 T = TypeVar("T")
 
@@ -94,7 +94,7 @@ def _listed_parts(
     """Each chunk's listed entries, each URL once: a block (the chunk's columns when it is
     plain, PlainChunks; else the entries its lines give), or with rules (which give entries
     a changefreq or a priority) the entries. A long list's duplicate check runs on another
-    core, a block behind (sitemill.repeatfinder)."""
+    core, a block behind (sitemill.frugal.repeatfinder)."""
     filtering = bool(config.include or config.exclude or config.rules)
     plain = (
         PlainChunks(config.base_url)

@@ -3,7 +3,7 @@
 The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a
 template that loops far more than its links cannot hold the run's memory. A user's template
 must keep sitemill's generator meta tag, by which a later run tells its own sitemap.html from
-a page someone wrote by hand under that name (sitemill.htmlmap.own).
+a page someone wrote by hand under that name (sitemill.writing.htmlmap.own).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Final
 import jinja2
 
 from sitemill.errors import TemplateError
-from sitemill.outputs import MAX_HTML_SITEMAP_BYTES
+from sitemill.filenames.outputs import MAX_HTML_SITEMAP_BYTES
 from sitemill.render.environment import (
     HTML_TEMPLATE,
     is_user_template,
@@ -27,7 +27,7 @@ MARKER: Final = '<meta name="generator" content="sitemill">'
 
 
 def render_html_page(environment: jinja2.Environment, variables: Mapping[str, Any]) -> bytes:
-    """The bytes of sitemap.html: UTF-8, from ``variables`` (sitemill.htmlmap.page)."""
+    """The bytes of sitemap.html: UTF-8, from ``variables`` (sitemill.writing.htmlmap.page)."""
     template = load_template(environment, HTML_TEMPLATE)
     chunks: list[bytes] = []
     size = 0

@@ -9,7 +9,7 @@ from functools import partial
 import jinja2
 
 from sitemill.errors import TemplateError
-from sitemill.outputs import ENTRY_XML
+from sitemill.filenames.outputs import ENTRY_XML
 from sitemill.render.environment import is_user_template, template_error
 from sitemill.render.split import fit_within
 from sitemill.render.wellformed import check_well_formed

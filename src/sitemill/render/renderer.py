@@ -78,5 +78,5 @@ class Renderer:
         return render_indexes(template, items, max_per_index=max_per_index, max_bytes=max_bytes)
 
     def render_html(self, variables: Mapping[str, Any]) -> bytes:
-        """sitemap.html from its variables (see render.htmlpage, htmlmap.page)."""
+        """sitemap.html from its variables (see render.htmlpage, writing.htmlmap.page)."""
         return render_html_page(self._environment, variables)

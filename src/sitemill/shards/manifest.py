@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from sitemill.outputs import CHILD_NAME
+from sitemill.filenames.outputs import CHILD_NAME
 from sitemill.shards.partition import Part, StateRef
 from sitemill.shards.plan import Plan
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
+from sitemill.filenames.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
 from sitemill.protocol import CLOCK_SKEW, kept_base_url, trusted_lastmod
 from sitemill.shards.evolve import plan_from_json, plan_to_json
 from sitemill.shards.manifest import (

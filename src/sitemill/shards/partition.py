@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
+from sitemill.filenames.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, Plan, shard_id
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sitemill.errors import RefusedError, SinkError
-from sitemill.outputs import read_limit
+from sitemill.filenames.outputs import read_limit
 from sitemill.safefs import read_regular
 
 

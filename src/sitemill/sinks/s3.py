@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConflictError, RefusedError, SinkError
-from sitemill.outputs import ENTRY_XML, read_limit
+from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,

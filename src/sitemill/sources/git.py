@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
-from sitemill.gitrun import Git, find_top, git_env
+from sitemill.git.run import Git, find_top, git_env
 from sitemill.sources.gitlog import HistoryWalk
 
 # Private here, and looked up in this module by _read_log_dates on each call (a test wraps it
@@ -45,7 +45,7 @@ class GitHistory:
 def find_work_tree(site_dir: Path) -> Path | None:
     """Return the top of the git work tree holding ``site_dir``, or None (no repo, no git).
 
-    git runs from the top that ``find_top`` finds, never from ``site_dir`` (see gitrun)."""
+    git runs from the top that ``find_top`` finds, never from ``site_dir`` (see git.run)."""
     found = find_top(site_dir)
     if found is None:
         return None

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from sitemill.errors import GitError
-from sitemill.gitrun import GitBatch
+from sitemill.git.run import GitBatch
 from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
 
 # A blob is fingerprinted from at most this many bytes, as a page of the work tree is; the

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from sitemill.frugal.workpool import WorkPool, cut
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
 from sitemill.sources.gitwalk import (
@@ -21,7 +22,6 @@ from sitemill.sources.gitwalk import (
     release,
     walk,
 )
-from sitemill.workpool import WorkPool, cut
 
 log = logging.getLogger(__name__)
 

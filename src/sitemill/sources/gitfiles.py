@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
-from sitemill.gitrun import Git
+from sitemill.git.run import Git
 from sitemill.sources.git import (
     _git,
     _locate,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Final
 
 from sitemill.errors import SitemillError
-from sitemill.gitrun import Git, GitBatch
+from sitemill.git.run import Git, GitBatch
 from sitemill.html.fingerprint import HTML_SUFFIXES
 from sitemill.sources.git import _git
 from sitemill.sources.gitblobs import read_blobs

@@ -12,9 +12,9 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
-from sitemill.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.protocol import Precision, format_lastmod
-from sitemill.robots import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.sources.page import Page
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class Inventory:
     had_sitemap: bool = False  # the listing found a sitemap.xml or sitemap.txt (an earlier run)
     # Empty objects the listing skipped (website redirects among them), relative to the prefix.
     empty: set[str] = field(default_factory=set)
-    others: set[str] = field(default_factory=set)  # other "sitemap*": sitemill.takeover
+    others: set[str] = field(default_factory=set)  # other "sitemap*": sitemill.writing.takeover
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete."""

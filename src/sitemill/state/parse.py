@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from sitemill.errors import StateError
+from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
-from sitemill.outputs import STATE_NAME, is_own_name
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
 from sitemill.protocol import kept_base_url

@@ -22,7 +22,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, ShardsMode
 from sitemill.errors import StateError
-from sitemill.outputs import content_type, stored_digest
+from sitemill.filenames.outputs import content_type, stored_digest
 from sitemill.shards.manifest import STATE_SUFFIX, IndexState, state_version
 from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
 from sitemill.shards.partition import StateRef

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, MissingExtraError, RefusedError, SinkError, install_hint
-from sitemill.outputs import STATE_NAME, content_type
+from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.safefs import read_regular
 from sitemill.sinks import Sink
 from sitemill.state.bounded import MAX_STATE_READ_BYTES

@@ -1,0 +1,88 @@
+"""The files sitemill writes: their names, content types and size bounds; nothing else is ours."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+from typing import Final
+
+from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
+
+ENTRY_XML: Final = "sitemap.xml"
+ENTRY_TXT: Final = "sitemap.txt"
+ROBOTS_TXT: Final = "robots.txt"
+# The HTML sitemap for people (html_sitemap, sitemill.writing.htmlmap). Its name is sitemill's
+# whether or not a run writes it: never listed as a page, and written or deleted only when
+# its head says sitemill wrote it (sitemill.writing.htmlmap.own).
+HTML_SITEMAP: Final = "sitemap.html"
+# The most bytes a sitemap.html may hold: far above what 50,000 links with long titles take
+# (about 25 MB), far below what would strain a Lambda's memory.
+MAX_HTML_SITEMAP_BYTES: Final = 64 * 1024 * 1024
+# What the last run saw (sitemill.state.model); sitemill's own file, never a page.
+STATE_NAME: Final = "sitemill-state.json.gz"
+# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<8 base32>.xml, see
+# sitemill.shards, -2.xml and on for a shard no cut can split, and in a bucket with a
+# partitioned state sitemap-r<8>-<8 base32>.xml, a name its content gives:
+# sitemill.shards.manifest) and their staging copies, written beside
+# the index. A staging copy's name is unique to the run that wrote it and says when that run
+# began (sitemap-N-next-YYYYMMDDhhmmss-<6 hex>.xml, see sitemill.writing.publish);
+# "sitemap-N-next.xml" is the name earlier versions shared between runs, still recognised.
+_CHILD: Final = r"sitemap-(?:[1-9][0-9]*|r[a-z2-7]{8}(?:-[a-z2-7]{8}|-[1-9][0-9]*)?)"
+CHILD_NAME: Final = re.compile(
+    rf"{_CHILD}(?:-next(?:-[0-9]{{14}}-[0-9a-f]{{6}})?)?\.(?:xml|txt)(?:\.gz)?"
+)
+STAGING_NAME: Final = re.compile(
+    rf"{_CHILD}-next(?:-(?P<stamp>[0-9]{{14}})-[0-9a-f]{{6}})?\.(?:xml|txt)(?:\.gz)?"
+)
+# Indexes after the first (sitemap.xml): sitemap-index-2.xml, -3, ...
+MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
+# Every name sitemill writes, and so the only names it may ever delete.
+OWN_NAME: Final = re.compile(
+    rf"sitemap\.xml|sitemap\.txt|sitemap\.html|sitemap-index-[1-9][0-9]*\.xml|{CHILD_NAME.pattern}"
+    rf"|{re.escape(STATE_NAME)}"
+)
+_CONTENT_TYPES: Final = {
+    ".xml": "application/xml",
+    ".gz": "application/gzip",
+    ".txt": "text/plain; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+}
+
+
+def stored_digest(data: bytes | Iterable[bytes | memoryview]) -> str:
+    """The MD5 (hex) of a file's bytes as stored, whole or in parts: S3's ETag of one PUT
+    (not a security use)."""
+    digest = hashlib.md5(usedforsecurity=False)
+    for part in (data,) if isinstance(data, bytes) else data:
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def is_own_name(name: str) -> bool:
+    return OWN_NAME.fullmatch(name) is not None
+
+
+def content_type(name: str) -> str:
+    return _CONTENT_TYPES[PurePosixPath(name).suffix]
+
+
+def staging_name(name: str, run: str) -> str:
+    """``sitemap-3.xml.gz`` -> ``sitemap-3-next-<run>.xml.gz``, ``run`` being
+    ``YYYYMMDDhhmmss-<6 hex>`` (sitemill.writing.publish.Staging)."""
+    stem, dot, suffix = name.partition(".")
+    return f"{stem}-next-{run}{dot}{suffix}"
+
+
+def read_limit(name: str) -> int:
+    """The most bytes a file of this name in an output folder or prefix may hold, to be read."""
+    if name == ROBOTS_TXT:
+        return MAX_ROBOTS_TXT_BYTES  # Google reads no further
+    if name == HTML_SITEMAP:
+        return MAX_HTML_SITEMAP_BYTES
+    if name.endswith(".gz"):
+        # Deflate's stored blocks add 5 bytes per 64 KiB: incompressible data grows a little.
+        return MAX_BYTES_LIMIT + MAX_BYTES_LIMIT // 8192 + 1024
+    return MAX_BYTES_LIMIT

@@ -1,0 +1,256 @@
+"""The last step of a distributed rebuild (scale-out.md): the reducer, and its verdict.
+
+Every render item of the run must have reported, and every shard of the next plan must have
+a file from this run (or, when only some shards ran, an unchanged one from the last): else
+nothing is published, the verdict says which shards are missing, and the step fails. Never
+the Map's status: a Distributed Map run can end without some of its children's results.
+Then the changed parts are copied from the run's staging to the site (inside S3), the index
+is written (If-Match the one this state last wrote), then the index-state and the plan;
+children no index names are deleted only after DELETE_AFTER, as in every sharded run.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, NoReturn
+
+from sitemill.config.model import LastmodMode
+from sitemill.errors import ConflictError, IncompleteRunError, StateError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
+from sitemill.report import Report, WriteResult
+from sitemill.scaleout.distplan import RUN_FORMAT, DistributedRun
+from sitemill.scaleout.distshard import ITEM_SUMMARY_FORMAT
+from sitemill.scaleout.runfiles import Item, RunFiles, item_from_json
+from sitemill.scaleout.shardcollect import find_strays
+from sitemill.scaleout.shardcommit import (
+    Commit,
+    commit_and_go_live,
+    entry_of,
+    read_live,
+    robots_line,
+)
+from sitemill.scaleout.shardfull import record_pending
+from sitemill.shards.evolve import plan_from_json
+from sitemill.shards.manifest import IndexState, Published
+from sitemill.shards.partition import (
+    Part,
+    Summary,
+    current_parts,
+    next_plan,
+    summary_from_json,
+)
+from sitemill.shards.plan import Plan, shard_id
+from sitemill.state.pending import KINDS
+
+log = logging.getLogger(__name__)
+
+_THREADS: Final = 16
+_SHARDS_LIMIT: Final = 64 * 1024 * 1024  # shards.json: 50,000 items of up to ~2 KB
+
+
+@dataclass
+class Collected:
+    """What the items of a run reported."""
+
+    summaries: dict[str, Summary] = field(default_factory=dict)
+    found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> kind
+    counts: dict[str, int] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # items without a summary
+
+
+@dataclass(frozen=True, slots=True)
+class Reduced:
+    """A published run: its report (with its URLs to announce: IndexNow) and its verdict."""
+
+    report: Report
+    verdict: dict[str, Any]
+
+
+def reduce_run(run: DistributedRun, name: str) -> Reduced:
+    """Check the run, publish it; the report and the verdict (also ``verdict.json``).
+    IncompleteRunError, after writing the verdict, when an item or a shard is missing, or
+    when another run committed since this one was planned (then nothing was published)."""
+    files = run.files(name)
+    manifest = files.get_run()
+    if not isinstance(manifest, dict) or manifest.get("format") != RUN_FORMAT:
+        raise StateError(f"run {name}'s run.json is not one sitemill wrote")
+    items = _items(files)
+    collected = _collect(files, items)
+    if collected.missing:
+        _refuse(files, "incomplete", collected.missing, "items did not report")
+    raw_plan = manifest.get("plan")
+    plan = (
+        plan_from_json(raw_plan)
+        if raw_plan is not None
+        else Plan(tuple(item.afters[0] for item in items))
+    )
+    live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
+    base = run.store.read_manifest()
+    if run.store.etag != manifest.get("base"):
+        _superseded(files)
+    full = manifest.get("mode") == "full"
+    plan_next = next_plan(plan, collected.summaries)
+    known = {} if full else base.files()
+    parts, missing = current_parts(plan_next, collected.summaries, known)
+    states = {} if full else {s: ref for s, ref in base.states.items() if s in plan.ids}
+    for summary in collected.summaries.values():
+        states.pop(summary.shard, None)
+        states.update(summary.states)
+    missing += [shard for shard in plan_next.ids if shard not in states and shard not in missing]
+    if missing:
+        _refuse(files, "incomplete", missing, "shards have no file or state")
+    result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
+    single = _publish_parts(run, files, collected.summaries, base, manifest, result)
+    entry, data = entry_of(run.config, parts, single)
+    inputs = str(manifest.get("inputs", ""))
+    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    # Kept before the commit (never lost to a failure after it); a first build has none.
+    first_run = not run.store.trusted
+    found = {} if first_run else collected.found
+    outcome = record_pending(run.config, run.store, found, first_run=first_run)
+    try:
+        saved = commit_and_go_live(
+            run.client, run.site, run.store, Commit(base, published, data, strays), live,
+            run.now, result,
+        )  # fmt: skip
+    except ConflictError:
+        _superseded(files)
+    robots_line(run.config, run.client, run.site, entry, result)
+    reduced = _published(run, name, files, collected, parts, result, saved)
+    reduced.report.indexnow = outcome
+    return reduced
+
+
+def _published(
+    run: DistributedRun,
+    name: str,
+    files: RunFiles,
+    collected: Collected,
+    parts: list[Part],
+    result: WriteResult,
+    saved: bool,
+) -> Reduced:
+    """The report and verdict of a published run (``verdict.json`` written)."""
+    mode = LastmodMode.NONE if run.config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
+    report = Report(result, mode)
+    report.state_written = saved
+    report.heads_read = collected.counts.get("heads_read", 0)
+    report.heads_reused = collected.counts.get("heads_reused", 0)
+    verdict = {
+        "status": "published",
+        "run": name,
+        "shards": len(parts),
+        "urls": result.url_count,
+        "written": len(result.written),
+        "unchanged": len(result.unchanged),
+        "deleted": len(result.deleted),
+    }
+    files.put_json("verdict.json", verdict)
+    log.info("run %s published: %d shards, %d URLs", name, len(parts), result.url_count)
+    return Reduced(report, verdict)
+
+
+def _superseded(files: RunFiles) -> NoReturn:
+    """Another run committed while this one rendered: its shards may be newer than this
+    run's (a page deployed meanwhile), so this run commits nothing (its staged files are
+    garbage no manifest names)."""
+    files.put_json("verdict.json", {"status": "superseded", "run": files.run, "missing": []})
+    raise IncompleteRunError(
+        f"run {files.run}: another run published the sitemaps while it ran; nothing "
+        "was published (the next full rebuild redoes it)"
+    )
+
+
+def _items(files: RunFiles) -> list[Item]:
+    value = files.get_json("shards.json", limit=_SHARDS_LIMIT)
+    if not isinstance(value, list) or not value:
+        raise StateError(f"run {files.run} has no render items")
+    items = [item_from_json(item) for item in value]
+    if any(item.run != files.run for item in items):
+        raise StateError(f"run {files.run}'s render items name another run")
+    return items
+
+
+def _collect(files: RunFiles, items: list[Item]) -> Collected:
+    """Every item's summary (read many at a time), checked against the item."""
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        read = list(pool.map(lambda item: files.get_json(f"summaries/{item.shard}.json"), items))
+    collected = Collected()
+    for item, value in zip(items, read, strict=True):
+        if value is None:
+            collected.missing.append(item.shard)
+            continue
+        summaries = _item_summaries(item, value)
+        collected.summaries.update((summary.shard, summary) for summary in summaries)
+        assert isinstance(value, dict)
+        found = value.get("found")
+        if isinstance(found, dict):
+            collected.found.update((k, v) for k, v in found.items() if v in KINDS)
+        counts = value.get("report")
+        if isinstance(counts, dict):
+            for key, count in counts.items():
+                if isinstance(count, int):
+                    collected.counts[key] = collected.counts.get(key, 0) + count
+    return collected
+
+
+def _item_summaries(item: Item, value: object) -> list[Summary]:
+    if not isinstance(value, dict) or value.get("format") != ITEM_SUMMARY_FORMAT:
+        raise StateError(f"the summary of item {item.shard} is not one sitemill wrote")
+    raw = value.get("summaries")
+    if not isinstance(raw, list):
+        raise StateError(f"the summary of item {item.shard} lists no shards")
+    summaries = [summary_from_json(each) for each in raw]
+    if [summary.shard for summary in summaries] != [shard_id(after) for after in item.afters]:
+        raise StateError(f"the summary of item {item.shard} is not of its shards")
+    return summaries
+
+
+def _refuse(files: RunFiles, status: str, missing: list[str], what: str) -> None:
+    files.put_json("verdict.json", {"status": status, "run": files.run, "missing": missing})
+    raise IncompleteRunError(
+        f"run {files.run}: {len(missing)} {what} (first: {missing[0]}); nothing was published"
+    )
+
+
+def _publish_parts(
+    run: DistributedRun,
+    files: RunFiles,
+    summaries: Mapping[str, Summary],
+    base: IndexState,
+    manifest: Mapping[str, object],
+    result: WriteResult,
+) -> bytes | None:
+    """Copy each part from the run's staging to the site under its own name (inside S3),
+    unless the base manifest names it and was live when the run was planned; the single
+    sitemap.xml's bytes, if the run rendered one (it goes live from the commit)."""
+    named = base.named() if manifest.get("current") is True else set()
+    changed: list[Part] = []
+    single: bytes | None = None
+    for summary in summaries.values():
+        for part in summary.parts:
+            if part.name in (ENTRY_XML, ENTRY_TXT):
+                single = files.get("parts/" + part.name, limit=read_limit(part.name))
+            elif part.name in named:
+                result.unchanged.append(part.name)
+            else:
+                changed.append(part)
+    site = run.site
+
+    def copy(part: Part) -> None:
+        files.copy_part(
+            part.name,
+            site.bucket,
+            site.root + part.name,
+            content_type=content_type(part.name),
+            cache=site.cache_control,
+        )
+
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        list(pool.map(copy, changed))
+    result.written.extend(part.name for part in changed)
+    return single

@@ -1,0 +1,212 @@
+"""A sharded bucket with a partitioned state (scale-out.md): a deploy that touches a few shards
+re-renders those alone; anything else is a full rebuild that keeps the plan.
+
+The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by
+workers on a small thread pool (sitemill.scaleout.shardworker), then published: changed parts,
+their states, the index (conditional on the one this state last wrote), the index-state
+and the plan. With no plan yet, more shards touched, a changed robots.txt, configuration or
+template, or a shard whose pages name pages of other shards, the run is a full rebuild: the
+whole listing through one pass (its shards' ranges listed in parallel by ``threads``), which
+then writes every shard's state. Children no index names are deleted only once they have
+been unnamed longer than a rebuild can take (sitemill.shards.partition.DELETE_AFTER).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Final
+
+from sitemill.config.model import Config, LastmodMode, OutputFormat
+from sitemill.errors import (
+    ConflictError,
+    FullRebuildNeeded,
+    SinkError,
+)
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.sitefit import too_big
+from sitemill.report import Progress, Report, WriteResult
+from sitemill.scaleout.membership import not_distributable
+from sitemill.scaleout.shardcommit import Live, read_live
+from sitemill.scaleout.shardfull import FullRun, rebuild_full, record_pending
+from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+from sitemill.scaleout.shardpublish import publish_shards
+from sitemill.scaleout.shardworker import ShardJob, render_shard
+from sitemill.shards.manifest import IndexState
+from sitemill.shards.plan import Plan
+from sitemill.sources.s3requests import counted_requests
+from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.s3 import parse_s3_location
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger(__name__)
+
+# scale-out.md: the router renders up to this many touched shards itself.
+MAX_TOUCHED: Final = 20
+# Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
+DEFAULT_THREADS: Final = 4
+ATTEMPTS: Final = 3
+
+
+def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:
+    """The partitioned state ``config`` names (sitemill.state.partitioned), or None: also when
+    it would sit in the site's own bucket, where a shard's listing could be served (the one
+    state object there names no page the sitemaps leave out)."""
+    where = partitioned_prefix(config)
+    if where is None or config.state is None or where[0] == site.bucket:
+        return None
+    # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
+    # starts from it, so that no head is read again and no content date is lost.
+    legacy = parse_s3_location(config.state)[1]
+    return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
+
+
+def rebuild_partitioned(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    *,
+    changed: Collection[str] | None = None,
+    deleted: Collection[str] = (),
+    threads: int = DEFAULT_THREADS,
+    max_touched: int = MAX_TOUCHED,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    now: datetime | None = None,
+    distribute: Callable[[str], str] | None = None,
+) -> Report:
+    """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
+    where that gives what a full rebuild would; else (and with ``changed`` None) in full.
+    ``deleted``: sitemill's own files someone deleted (one the manifest names, or the entry
+    file, is a full rebuild; the others were this run's predecessors' retired files).
+    ``distribute``: starts a distributed full rebuild and names it, for a site of more than
+    ``max_touched`` shards, or with no plan yet more than that many shards' worth of pages
+    (sitemill.jobs.sitefit; the report then says so and why, and nothing else is done).
+    A run that finds another run committed meanwhile starts again from its manifest."""
+    requests: Counter[str] = Counter()
+    moment = now or datetime.now(UTC)
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            with counted_requests(client, requests):
+                report = _attempt(
+                    _Run(config, client, site, store, threads, max_touched, dry_run, moment),
+                    changed,
+                    deleted,
+                    progress,
+                    distribute,
+                )
+        except ConflictError as exc:
+            store.warnings.clear()
+            if attempt == ATTEMPTS:
+                raise SinkError(f"{exc}, {ATTEMPTS} times: another rebuild is running") from exc
+            log.warning("%s; reading the state again and redoing the rebuild", exc)
+            continue
+        report.requests = requests
+        report.warnings.extend(store.warnings)
+        return report
+    raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    threads: int
+    max_touched: int
+    dry_run: bool
+    now: datetime
+
+
+def _attempt(
+    run: _Run,
+    changed: Collection[str] | None,
+    deleted: Collection[str],
+    progress: Progress | None,
+    distribute: Callable[[str], str] | None,
+) -> Report:
+    config, client, site, store = run.config, run.client, run.site, run.store
+    robots_data, robots = site_robots(config, client, site)
+    inputs = inputs_fingerprint(config, robots_data)
+    # The live entry first, then the manifest: a run goes live only over what it read.
+    lives = {name: read_live(client, site, name) for name in _entry_names(config)}
+    base = store.read_manifest()
+    store.say_move()
+    live = lives.get(base.entry) or next(iter(lives.values()))
+    if changed is not None and not run.dry_run:
+        try:
+            job = ShardJob(config, client, site, store, _fresh_plan(store, live, inputs), robots)
+            if set(deleted) & (base.named() | {base.entry}):
+                raise FullRebuildNeeded("a file the sitemaps name was deleted")
+            return _incremental(job, changed, base, live, inputs, run)
+        except FullRebuildNeeded as exc:
+            log.info("a full rebuild: %s", exc)
+    plan = base.plan
+    if distribute is not None and not run.dry_run and not_distributable(config) is None:
+        # In this function when the site fits it (a small site's first rebuild answers with
+        # its URLs), else on the state machine: the report names the execution, and why.
+        why = too_big(config, client, site, plan, run.max_touched)
+        if why is not None:
+            started = Report(WriteResult(), LastmodMode.MTIME)
+            started.execution = distribute(why)
+            log.info("a distributed rebuild (%s): %s", why, started.execution)
+            return started
+    full = FullRun(config, client, site, store, run.threads, run.now)
+    return rebuild_full(full, base, live, robots, inputs, dry_run=run.dry_run, progress=progress)
+
+
+def _entry_names(config: Config) -> tuple[str, ...]:
+    """The entry files a run may find live: sitemap.xml (an index, or the one file), and
+    sitemap.txt for the text format's one file."""
+    return (ENTRY_XML, ENTRY_TXT) if config.format is OutputFormat.TXT else (ENTRY_XML,)
+
+
+def _fresh_plan(store: PartitionedStore, live: Live, inputs: str) -> Plan:
+    """The plan an incremental run renders by: the committed manifest's, when it is trusted,
+    live (the entry file is the one it names) and of the same inputs; else FullRebuildNeeded."""
+    base = store.manifest
+    if not store.trusted or base.legacy or base.plan is None:
+        raise FullRebuildNeeded("no manifest of this version yet")
+    if live.digest != base.digest:  # (a run cut off after its commit, a hand, a generator)
+        raise FullRebuildNeeded(f"the live {base.entry} is not the one the manifest names")
+    if base.inputs != inputs:
+        raise FullRebuildNeeded("robots.txt, the configuration or a template changed")
+    return base.plan
+
+
+def _incremental(
+    job: ShardJob,
+    changed: Collection[str],
+    base: IndexState,
+    live: Live,
+    inputs: str,
+    run: _Run,
+) -> Report:
+    if job.config.html_sitemap:
+        raise FullRebuildNeeded("sitemap.html lists the whole site")
+    if job.config.images and not job.config.keep_image_chrome:
+        raise FullRebuildNeeded("the site chrome among images is counted over the whole site")
+    touched: dict[int, set[str]] = {}
+    # robots.txt's rules are in the inputs' fingerprint (checked): a change to its Sitemap
+    # lines alone (sitemill's own rewrite) changes no shard.
+    for path in (path for path in changed if path != ROBOTS_TXT):
+        touched.setdefault(job.plan.shard_of(path), set()).add(path)
+    if len(touched) > run.max_touched:
+        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {run.max_touched}")
+    with ThreadPoolExecutor(max_workers=max(1, min(run.threads, len(touched) or 1))) as pool:
+        rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
+    found = {url: kind for item in rendered for url, kind in item.found.items()}
+    # Recorded before the commit: a run that fails after it is redone, and finds them again.
+    outcome = record_pending(job.config, job.store, found, first_run=False)
+    report = publish_shards(job, rendered, base, live, inputs, run.now)
+    report.indexnow = outcome
+    return report

@@ -1,0 +1,220 @@
+"""How a run of a sharded bucket commits (docs/distributed.md, "How a run commits").
+
+1. Stage: every file and shard state the run made goes up as a new object under a name its
+   content gives (sitemill.shards.manifest): nothing a reader trusts changes.
+2. Commit: one conditional write of the manifest (If-Match the version the run started
+   from) names them. A 412 means another run committed meanwhile: a ConflictError, and the
+   caller starts again from the new manifest. A run that fails before this leaves garbage
+   that no manifest names, never a half-published sitemap.
+3. Go live: the entry file (the index, or the single sitemap.xml) is written from the
+   committed manifest, If-Match the version live when the run read it: a racing writer's
+   newer one is never replaced by an older one.
+4. Collect: the names the commit retired are deleted, after it and only after it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Final
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from sitemill.config.model import Config
+from sitemill.errors import ConflictError, SourceError
+from sitemill.filenames.outputs import (
+    ENTRY_TXT,
+    ENTRY_XML,
+    HTML_SITEMAP,
+    ROBOTS_TXT,
+    content_type,
+    stored_digest,
+)
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.render.indexes import IndexItem
+from sitemill.render.renderer import Renderer
+from sitemill.report import WriteResult
+from sitemill.scaleout.shardcollect import collect
+from sitemill.shards.manifest import (
+    IndexState,
+    Published,
+    next_manifest,
+)
+from sitemill.shards.partition import Part
+from sitemill.shards.plan import MAX_SHARDS
+from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
+from sitemill.sources.s3 import describe_error, is_not_found
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.writing.layouts import new_robots
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger(__name__)
+
+# Times the entry file is written again after another writer replaced it right after this
+# run's commit (each time only while the committed manifest is still this run's).
+_GO_LIVE_TRIES: Final = 3
+_ENTRIES: Final = (ENTRY_XML, ENTRY_TXT)
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """An entry file as it was live when the run began: its ETag (None: there was none)."""
+
+    etag: str | None
+    name: str = ENTRY_XML
+
+    @property
+    def digest(self) -> str | None:
+        return None if self.etag is None else self.etag.strip('"')
+
+
+def read_live(client: S3Client, site: BucketSite, name: str = ENTRY_XML) -> Live:
+    """The live entry file's ETag, by one HEAD (the MD5 of its bytes: one PUT wrote it)."""
+    try:
+        head = client.head_object(Bucket=site.bucket, Key=site.root + name)
+    except ClientError as exc:
+        if is_not_found(exc):
+            return Live(None, name)
+        raise SourceError(f"cannot read {name}: {describe_error(exc)}") from exc
+    except BotoCoreError as exc:
+        raise SourceError(f"cannot read {name}: {describe_error(exc)}") from exc
+    return Live(str(head.get("ETag", "")) or None, name)
+
+
+def put_child(client: S3Client, site: BucketSite, name: str, data: bytes) -> None:
+    """Put one of a run's files up under its own name (unconditional: whatever the name
+    holds, it is these bytes; no reader follows it before a manifest names it)."""
+    put_object(
+        client,
+        site.bucket,
+        site.root + name,
+        data,
+        digest=bytes.fromhex(stored_digest(data)),
+        content_type=content_type(name),
+        cache_control=site.cache_control,
+        expected_etag=None,
+        conditional=False,
+    )
+
+
+def render_index(config: Config, parts: list[Part]) -> bytes:
+    """The index of ``parts`` (the children a manifest names), as it goes live."""
+    items = [IndexItem(config.base_url + part.name, part.lastmod) for part in parts]
+    renderer = Renderer(config.templates_dir, text=False)
+    ((_, data),) = renderer.render_indexes(
+        items, max_per_index=MAX_SHARDS, max_bytes=config.max_bytes
+    )
+    return data
+
+
+def entry_of(config: Config, parts: list[Part], single: bytes | None) -> tuple[str, bytes]:
+    """The entry file of ``parts``: the single file itself, or their index."""
+    if len(parts) == 1 and parts[0].name in _ENTRIES:
+        if single is None:
+            raise ValueError("a single sitemap's bytes are needed to publish it")
+        return parts[0].name, single
+    return ENTRY_XML, render_index(config, parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """What a run publishes over ``base``: the manifest's parts and its entry's bytes."""
+
+    base: IndexState
+    published: Published
+    entry: bytes
+    strays: tuple[str, ...] = ()
+
+
+def commit_and_go_live(
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    commit: Commit,
+    live: Live,
+    now: datetime,
+    result: WriteResult,
+) -> bool:
+    """Commit the manifest (a ConflictError when another run committed since ``base`` was
+    read), then write the entry file from it, then delete what the commit retired; whether
+    the manifest was written. ``result`` gets the entry's name and every write."""
+    manifest, due = next_manifest(commit.base, commit.published, now, commit.strays)
+    name = commit.published.entry
+    if live.name != name:  # (one file became an index, or the other way round)
+        live = read_live(client, site, name)
+    committed = store.commit(manifest)
+    result.entry_files.append(name)
+    result.files[:0] = [name] + [p.name for p in commit.published.children if p.name != name]
+    result.entry_digest = commit.published.digest
+    if go_live(client, site, store, name, commit.entry, live):
+        result.written.insert(0, name)
+    else:
+        result.unchanged.insert(0, name)
+    old = commit.base.entry
+    if old and old != name:  # the entry file the index replaces (its own URL in robots.txt)
+        due = [*due, old]
+    result.deleted.extend(collect(client, site, store, due))
+    return committed
+
+
+def go_live(
+    client: S3Client, site: BucketSite, store: PartitionedStore, name: str, data: bytes, live: Live
+) -> bool:
+    """Write the committed entry file over the one live when the run began (If-Match): if
+    another writer replaced it since, read both again and write once more while the
+    committed manifest is still this run's (a newer one is its committer's to publish)."""
+    digest = stored_digest(data)
+    ours = store.etag
+    for attempt in range(1, _GO_LIVE_TRIES + 1):
+        if live.digest == digest:
+            return False
+        try:
+            put_object(
+                client,
+                site.bucket,
+                site.root + name,
+                data,
+                digest=bytes.fromhex(digest),
+                content_type=content_type(name),
+                cache_control=site.cache_control,
+                expected_etag=live.etag,
+                conditional=supports_conditional_put(client),
+            )
+        except ConflictError:
+            live = read_live(client, site, name)  # (first: then the manifest it must match)
+            store.read_manifest()
+            if store.etag != ours or attempt == _GO_LIVE_TRIES:
+                log.warning(
+                    "%s was replaced by another writer right after this run's commit; the "
+                    "run that committed last, or the next one, puts it right",
+                    name,
+                )
+                return False
+            continue
+        return True
+    return False
+
+
+def publish_html_sitemap(
+    client: S3Client, site: BucketSite, data: bytes, result: WriteResult
+) -> None:
+    """sitemap.html, once the sitemaps it links are live (in place, conditional)."""
+    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
+    if sink.put(HTML_SITEMAP, data, content_type=content_type(HTML_SITEMAP)):
+        result.written.append(HTML_SITEMAP)
+
+
+def robots_line(
+    config: Config, client: S3Client, site: BucketSite, entry: str, result: WriteResult
+) -> None:
+    """robots.txt's Sitemap line for the entry file, when sitemill maintains it (written
+    in place, conditional on the version read: it names only the entry file)."""
+    if not config.robots_txt:
+        return
+    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
+    new = new_robots(sink, config, [entry], None)
+    if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
+        result.written.append(ROBOTS_TXT)

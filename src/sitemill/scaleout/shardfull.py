@@ -1,0 +1,228 @@
+"""The full rebuild of a sharded bucket with a partitioned state (sitemill.scaleout.partitioned):
+the whole listing, its shards' key ranges each listed by its own thread, through one pass that
+decides canonicals, duplicates and hreflang clusters over the whole site; then every shard's
+state, and the commit (sitemill.scaleout.shardcommit). It starts from every shard's remembered
+pages (no unchanged head is read again), or from the one state object of earlier runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.filenames.outputs import ENTRY_XML, HTML_SITEMAP, stored_digest
+from sitemill.indexnow.pending import ObjectPending
+from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.listing.autostyle import keep_style
+from sitemill.report import Progress, Report, WriteResult
+from sitemill.robots.rules import RobotsRules
+from sitemill.scaleout.shardcollect import find_strays
+from sitemill.scaleout.shardcommit import (
+    Commit,
+    Live,
+    commit_and_go_live,
+    entry_of,
+    publish_html_sitemap,
+    robots_line,
+)
+from sitemill.scaleout.shardstage import StagedOutputs
+from sitemill.scaleout.shardworker import KeptListing, parts_of
+from sitemill.shards.manifest import IndexState, Published
+from sitemill.shards.partition import Part
+from sitemill.shards.plan import Plan
+from sitemill.sinks.s3 import S3Sink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
+from sitemill.state.model import State
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.shardstate import ShardState, first_parts, split_states
+from sitemill.state.start import Start, start_state
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
+
+
+@dataclass(frozen=True, slots=True)
+class FullRun:
+    """Where a full rebuild runs, with how many threads, at what time."""
+
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    threads: int
+    now: datetime
+
+
+def rebuild_full(
+    run: FullRun,
+    base: IndexState,
+    live: Live,
+    robots: RobotsRules | None,
+    inputs: str,
+    *,
+    dry_run: bool,
+    progress: Progress | None,
+) -> Report:
+    """The whole listing through one pass (exact across shards), committed over the manifest
+    ``base`` (sitemill.scaleout.shardcommit): a ConflictError when another run committed since."""
+    config, site = run.config, run.site
+    start, previous = merged_start(run.store, base.plan, run.threads)
+    inventory = Inventory()
+    reader = S3Sink(run.client, site.bucket, site.root, inventory=inventory, dry_run=True)
+    staged = StagedOutputs(run.client, site, inventory, base.retired, dry_run=dry_run, live=reader)
+    listed: list[Page] = []
+    listing = KeptListing(config, previous)
+    report, knowledge = bucket_pass(
+        replace(config, robots_txt=False), run.client, site, staged, start,
+        bucket_pages(config, _listing(run, base.plan), site.root, inventory), robots=robots,
+        progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
+        empty=inventory.empty,
+    )  # fmt: skip
+    config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
+    if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
+        found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
+        report.indexnow = record_pending(
+            config, run.store, found, first_run=start.first_run, dry_run=dry_run
+        )
+    parts = [replace(p, name=staged.names_of.get(p.name, p.name)) for p in parts_of(report.result)]
+    plan = report.result.plan or Plan()
+    report.result = WriteResult(
+        plan=plan, url_count=report.result.url_count, written=list(staged.written),
+        unchanged=list(staged.unchanged), warnings=report.result.warnings,
+    )  # fmt: skip
+    if dry_run:
+        report.result.files = [ENTRY_XML, *(part.name for part in parts)]
+        return report
+    states = split_states(
+        list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
+    )
+    single = staged.files.get(parts[0].name) if len(parts) == 1 else None
+    report.state_written = _publish_full(run, base, live, inputs, parts, states, single, report)
+    if HTML_SITEMAP in staged.files:
+        publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
+    return report
+
+
+def _publish_full(
+    run: FullRun,
+    base: IndexState,
+    live: Live,
+    inputs: str,
+    parts: list[Part],
+    states: list[ShardState],
+    single: bytes | None,
+    report: Report,
+) -> bool:
+    """Every shard's state up (new objects), then the commit: whether the manifest changed."""
+    plan = report.result.plan or Plan()
+    with ThreadPoolExecutor(max_workers=max(1, run.threads)) as pool:
+        refs = list(
+            pool.map(
+                lambda state: run.store.write_state(
+                    state, base.retired, known=base.states.get(state.shard)
+                ),
+                states,
+            )
+        )
+    entry, data = entry_of(run.config, parts, single)
+    published = Published(
+        plan, inputs, parts, dict(zip(plan.ids, refs, strict=True)), entry, stored_digest(data)
+    )
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    commit = Commit(base, published, data, strays)
+    result = report.result
+    committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
+    robots_line(run.config, run.client, run.site, entry, result)
+    return committed
+
+
+def _listing(run: FullRun, plan: Plan | None) -> Iterator[ObjectTypeDef]:
+    """The bucket's listing: by shard ranges in parallel once there is a plan."""
+    bucket, root = run.site.bucket, run.site.root
+    if plan is not None and run.threads > 1 and len(plan.afters) > 1:
+        return ranged_listing(run.client, bucket, root, plan, run.threads)
+    return list_objects(run.client, bucket, root)
+
+
+def ranged_listing(
+    client: S3Client, bucket: str, root: str, plan: Plan, threads: int
+) -> Iterator[ObjectTypeDef]:
+    """The listing of every shard's range, each range listed by its own thread (at most
+    ``threads`` ranges ahead of the one being read), given back in key order."""
+
+    def one(index: int) -> list[ObjectTypeDef]:
+        after, last = plan.bounds(index)
+        return list(
+            list_objects(
+                client,
+                bucket,
+                root,
+                start_after=root + after if after else "",
+                last=None if last is None else root + last,
+            )
+        )
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitemill-list") as pool:
+        pending = [pool.submit(one, index) for index in range(min(threads, len(plan.afters)))]
+        for index in range(len(plan.afters)):
+            objects = pending[index].result()
+            if index + threads < len(plan.afters):
+                pending.append(pool.submit(one, index + threads))
+            pending[index] = None  # type: ignore[call-overload]
+            yield from objects
+
+
+def merged_start(
+    store: PartitionedStore, plan: Plan | None, threads: int
+) -> tuple[Start, dict[str, Page]]:
+    """Every shard's remembered pages in one state, so that no unchanged head is read; and
+    every shard's listing, by path."""
+    if plan is None:
+        if store.legacy is None:
+            return Start(State(), first_run=True), {}
+        start = start_state(store.legacy, None, base_url=store.base_url)
+        store.warnings.extend(start.warnings)
+        return start, {}
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        shards = list(pool.map(store.read_shard, plan.ids))
+    state, listing = merged_states(shards)
+    return Start(state, first_run=not any(shards)), listing
+
+
+def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str, Page]]:
+    """The shards' remembered pages in one state, and their listings by path."""
+    state = State()
+    listing: dict[str, Page] = {}
+    for shard in shards:
+        if shard is not None:
+            state.pages.update(shard.state.pages)
+            state.unlisted.update(shard.state.unlisted)
+            state.fingerprint_main = shard.state.fingerprint_main
+            state.url_style = state.url_style or shard.state.url_style  # (every shard's)
+            listing.update((page.path, page) for page in shard.listing)
+    return state, listing
+
+
+def record_pending(
+    config: Config,
+    store: PartitionedStore,
+    found: dict[str, str],
+    *,
+    first_run: bool,
+    dry_run: bool = False,
+) -> IndexNowOutcome | None:
+    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state
+    (a dry run reads them, and keeps nothing)."""
+    outcome = record_found(
+        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=dry_run
+    )
+    if outcome is not None:
+        log_messages(outcome, store.warnings)
+    return outcome

@@ -1,0 +1,253 @@
+"""The worker of an incremental sharded bucket run (scale-out.md): one shard, from its state.
+
+It loads the shard's state, looks up each changed key of its range (a LIST of that key
+alone: a HEAD's facts; the order of events never matters, it says what is there now), and
+runs the same pass as a full rebuild over the shard's pages alone, rendering its file (split
+into parts when it outgrew one). It writes nothing: the run publishes once every worker has
+finished (a failed worker publishes nothing). A shard whose pages name other URLs of the
+site (a canonical, alternates) cannot be rendered alone: that is a FullRebuildNeeded.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Final
+
+from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
+from sitemill.entries import SkipReason
+from sitemill.errors import FullRebuildNeeded, NoPagesError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
+from sitemill.html.facts import PageFacts
+from sitemill.indexnow.run import found_changes
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.listing.autostyle import as_kept, kept_style
+from sitemill.report import Report, WriteResult
+from sitemill.robots.rules import RobotsRules
+from sitemill.rules import is_candidate
+from sitemill.scaleout.membership import crosses
+from sitemill.shards.manifest import child_version
+from sitemill.shards.partition import Part, Summary
+from sitemill.shards.plan import Plan, key_order, shard_id
+from sitemill.sinks.memory import MemorySink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
+from sitemill.state.model import State
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.shardstate import ShardState, part_states
+from sitemill.state.start import Start
+from sitemill.urls import UrlStyle
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+
+# A page left out for one of these stays in its shard's listing: a change elsewhere in the
+# shard can bring it back (the first file of its URL deleted, its canonical's target gone).
+# Any other page left out is not kept (a change to it, or to the configuration or robots.txt,
+# which is a full rebuild, brings it back): the private state names few hidden pages.
+# A redirect stub stays too: a canonical in another shard may name it (sitemill.listing.stubs,
+# sitemill.scaleout.membership), and its shard's state remembers where it leads.
+_RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL, SkipReason.REDIRECT})
+
+
+class KeptListing:
+    """What a shard's listing keeps of a pass's pages (an OnSkip: told the pages left out).
+
+    Candidates (include, exclude) not left out for good; with content dates, a page whose
+    ETag did not change keeps the date its listing had (the date comes from the content
+    then: a re-upload of the same bytes changes no byte of the state)."""
+
+    def __init__(self, config: Config, previous: Mapping[str, Page] | None = None) -> None:
+        self.config = config
+        self.previous = previous or {}
+        self.stable = config.content_dates and config.lastmod is not LastmodMode.NONE
+        self.hidden: set[str] = set()
+
+    def __call__(self, path: str, reason: SkipReason) -> None:
+        if reason not in _RETURNING:
+            self.hidden.add(path)
+
+    def kept(self, pages: Iterable[Page]) -> Iterator[Page]:
+        for page in pages:
+            if page.path in self.hidden or not is_candidate(self.config, page.path):
+                continue
+            before = self.previous.get(page.path) if self.stable else None
+            yield before if before is not None and before.version == page.version else page
+
+
+@dataclass(frozen=True, slots=True)
+class ShardJob:
+    """What every worker of one run shares."""
+
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    plan: Plan
+    robots: RobotsRules | None
+
+
+@dataclass
+class Rendered:
+    """A worker's result: the summary, each part's bytes as stored, the parts' states."""
+
+    summary: Summary
+    data: dict[str, bytes] = field(default_factory=dict)  # part name -> bytes
+    states: list[ShardState] = field(default_factory=list)
+    report: Report | None = None
+    found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> added, changed...
+
+
+def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendered:
+    """Shard ``index`` of the plan with the ``changed`` paths (of its range) read again."""
+    after, last = job.plan.bounds(index)
+    shard = shard_id(after)
+    previous = job.store.read_shard(shard)
+    if previous is None or previous.after != after:
+        raise FullRebuildNeeded(f"shard {shard} has no state")
+    if job.config.url_style is UrlStyle.AUTO and previous.state.url_style is None:
+        raise FullRebuildNeeded("url_style = auto has not decided the style yet")
+    # auto stays auto, the style the state keeps standing (as_kept); its URLs are in that one
+    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    job = replace(job, config=kept_style(job.config, previous.state))
+    alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
+    if not alone and crosses(job.config, previous.state.pages):
+        raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
+    pages = _patched(job, previous.listing, changed)
+    sink = MemorySink()
+    start = Start(as_kept(previous.state), first_run=False)
+    local = Plan(("",)) if not after else Plan(("", after))
+    listing = KeptListing(config, {page.path: page for page in previous.listing})
+    try:
+        report, knowledge = bucket_pass(
+            config,
+            job.client,
+            job.site,
+            sink,
+            start,
+            pages,
+            robots=job.robots,
+            plan=local,
+            on_skip=listing,
+            raw_keys=True,
+        )
+    except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
+        emptied = Rendered(Summary(shard, ()), found=_found(job, previous.state, State()))
+        emptied.states = [] if after else [ShardState(after)]
+        return emptied
+    # (the previous state's records were checked above: only new or changed ones now)
+    before = previous.state.pages
+    fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
+    if not alone and crosses(job.config, fresh):
+        raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
+    if not alone and _stub_changed(job.config, knowledge.remember, previous, pages, changed):
+        raise FullRebuildNeeded(
+            f"a redirect stub of shard {shard} changed (a canonical may name it)"
+        )
+    single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
+    rendered = Rendered(
+        Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
+    )
+    retired = job.store.manifest.retired
+    parts = rendered_parts(job.config, report, sink, single, rendered.data, retired)
+    if parts and parts[0].id != shard:
+        raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
+    rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
+    rendered.states = part_states(parts, listing.kept(pages), knowledge.remember, last)
+    return rendered
+
+
+def _stub_changed(
+    config: Config,
+    remember: State,
+    previous: ShardState,
+    pages: list[Page],
+    changed: Collection[str],
+) -> bool:
+    """Whether a changed path's bytes are a redirect stub now, or were one (the shard's state
+    remembers each stub's refresh): a canonical in another shard may name it, and it leads
+    elsewhere now (sitemill.listing.stubs)."""
+    if not (config.respect_canonical and config.respect_redirects):
+        return False
+    before = {page.path: page.version for page in previous.listing}
+    now = {page.path: page.version for page in pages}
+    unlisted = previous.state.unlisted
+    for path in changed:
+        if before.get(path) == now.get(path):
+            continue  # the same bytes again (or still none)
+        if path in remember.stub_ends:
+            return True
+        version = before.get(path)
+        facts = None if version is None else unlisted.get(version)
+        if isinstance(facts, PageFacts) and facts.refresh is not None:
+            return True
+    return False
+
+
+def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:
+    """The shard's URLs to announce (sitemill.indexnow), when IndexNow is on."""
+    if job.config.indexnow is IndexNowMode.OFF:
+        return {}
+    return found_changes(job.config, before, after)
+
+
+def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> list[Page]:
+    """The shard's listing with each changed path as a LIST of it finds it now (a HEAD's
+    facts, within the function's s3:ListBucket: it may read HTML pages only)."""
+    pages = {page.path: page for page in listing}
+    root = job.site.root
+    for path in sorted(changed):
+        pages.pop(path, None)
+        found = listed_object(job.client, job.site.bucket, root + path)
+        if found is not None:
+            pages.update(
+                (page.path, page) for page in bucket_pages(job.config, [found], root, Inventory())
+            )
+    return [pages[path] for path in sorted(pages, key=key_order)]
+
+
+def rendered_parts(
+    config: Config,
+    report: Report,
+    sink: MemorySink,
+    single: bool,
+    data: dict[str, bytes],
+    retired: Container[str],
+) -> list[Part]:
+    """The parts a pass rendered, each under the name its content gives (past the names
+    being ``retired``: sitemill.shards.manifest), their bytes put in ``data`` by that name
+    (``single``: a site of one part keeps the single sitemap.xml)."""
+    parts = parts_of(report.result)
+    if single and len(parts) == 1:
+        data[parts[0].name] = sink.files[parts[0].name]
+        return [_single_part(config, parts[0], data)]
+    named = [replace(part, name=child_version(part.name, part.digest, retired)) for part in parts]
+    data.update((new.name, sink.files[old.name]) for old, new in zip(parts, named, strict=True))
+    return named
+
+
+def _single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
+    """The one sitemap.xml a small site keeps, never gzip: ``part``'s bytes move in ``data``
+    to that name."""
+    raw = data.pop(part.name)
+    raw = gzip.decompress(raw) if config.gzip else raw
+    name = ENTRY_TXT if config.format is OutputFormat.TXT else ENTRY_XML
+    data[name] = raw
+    return replace(part, name=name, digest=stored_digest(raw))
+
+
+def parts_of(result: WriteResult) -> list[Part]:
+    """The shard files a writer wrote (WriteResult.boundaries, .sitemaps), in its order; a
+    single sitemap.xml is the first shard's."""
+    if not result.boundaries and result.entry_files:
+        name = result.entry_files[0]
+        urls, lastmod, digest = result.sitemaps[name]
+        return [Part(shard_id(""), "", name, urls, lastmod, digest)]
+    parts: list[Part] = []
+    for name, after in result.boundaries.items():
+        urls, lastmod, digest = result.sitemaps[name]
+        parts.append(Part(shard_id(after), after, name, urls, lastmod, digest))
+    return parts

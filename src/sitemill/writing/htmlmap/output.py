@@ -1,0 +1,120 @@
+"""sitemap.html in one run: its links collected as the entries stream to the sitemaps, the
+page rendered once they all have, and published after the index; with html_sitemap off,
+sitemill's own copy from an earlier run is deleted.
+
+"sitemap.html" is also a name people give pages of their own. sitemill replaces or deletes a
+sitemap.html only when its head says sitemill made it (``<meta name="generator"
+content="sitemill">``, which the page keeps whatever its template); with html_sitemap on, one
+that is someone else's stops the run with a ConfigError before anything is written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from sitemill.config.model import Config, OutputFormat
+from sitemill.entries import Entry
+from sitemill.errors import ConfigError, RefusedError, SinkError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, HTML_SITEMAP
+from sitemill.render.htmlpage import MARKER
+from sitemill.render.renderer import Renderer
+from sitemill.report import WriteResult
+from sitemill.sinks import Sink
+from sitemill.writing.htmlmap.links import MAX_HTML_LINKS, LinkCollector
+from sitemill.writing.publish import Publisher
+
+log = logging.getLogger(__name__)
+
+
+class HtmlSitemap:
+    """What a run does with sitemap.html (see the module docstring)."""
+
+    def __init__(self, config: Config, sink: Sink) -> None:
+        self.config, self.sink = config, sink
+        self.collector = LinkCollector(config.base_url) if config.html_sitemap else None
+        self.page: bytes | None = None
+
+    def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        """The entries, each one collected on its way to the sitemaps (when on)."""
+        return entries if self.collector is None else self.collector.watch(entries)
+
+    def render(self, renderer: Renderer, result: WriteResult) -> None:
+        """Render the page, once every entry has gone by (a bucket's listing is complete),
+        before anything is published: a sitemap.html that is not sitemill's, or a template
+        that fails, stops the run with nothing written."""
+        collector = self.collector
+        if collector is None:
+            return
+        _refuse_foreign(self.sink)
+        entry_file = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
+        from sitemill.writing.htmlmap.page import (
+            page_variables,  # (the page's head: when there is one)
+        )
+
+        variables = page_variables(
+            collector.links(),
+            base_url=self.config.base_url,
+            total=collector.total,
+            entry_file=entry_file,
+        )
+        self.page = renderer.render_html(variables)
+        result.files.append(HTML_SITEMAP)
+        if collector.omitted:
+            message = (
+                f"{HTML_SITEMAP} links {collector.total - collector.omitted:,} of the "
+                f"{collector.total:,} listed pages (at most {MAX_HTML_LINKS:,}, the least deep "
+                f"first); the {entry_file} sitemaps list them all"
+            )
+            log.warning("%s", message)
+            result.warnings.append(message)
+
+    def publish(self, publisher: Publisher, result: WriteResult) -> None:
+        """After the index: write the page when its bytes changed; with html_sitemap off,
+        delete sitemill's own copy from an earlier run (a failure is a warning)."""
+        if self.page is not None:
+            publisher.put(HTML_SITEMAP, self.page)
+            return
+        if self.collector is not None or HTML_SITEMAP not in publisher.live.names:
+            return
+        sink = publisher.sink
+        try:
+            if not _made_by_sitemill(_read(sink) or b""):
+                return  # someone's own page: not sitemill's to delete
+            sink.delete(HTML_SITEMAP)
+        except SinkError as exc:
+            message = (
+                f"could not delete sitemill's old {HTML_SITEMAP} ({exc}); the next run tries again"
+            )
+            log.warning("%s", message)
+            result.warnings.append(message)
+            return
+        result.deleted.append(HTML_SITEMAP)
+
+
+def _made_by_sitemill(data: bytes) -> bool:
+    # (the HTML reader loads only when a sitemap.html is there to look at)
+    from sitemill.html.generator import made_by_sitemill
+
+    return made_by_sitemill(data)
+
+
+def _read(sink: Sink) -> bytes | None:
+    """sitemap.html's bytes; None when there is none, or it is no regular file (a link)."""
+    try:
+        return sink.read(HTML_SITEMAP)
+    except SinkError as exc:
+        if isinstance(exc.__cause__, RefusedError):
+            return None
+        raise
+
+
+def _refuse_foreign(sink: Sink) -> None:
+    """A ConfigError when a sitemap.html that sitemill did not write sits where it would go."""
+    data = sink.read(HTML_SITEMAP)  # a link or a FIFO there: a SinkError says so
+    if data is not None and not _made_by_sitemill(data):
+        raise ConfigError(
+            "html_sitemap",
+            f"{HTML_SITEMAP} is there already and sitemill did not write it (its head has no "
+            f"{MARKER}); rename it, or delete it to let sitemill write one",
+        )

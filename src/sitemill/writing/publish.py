@@ -1,0 +1,260 @@
+"""Publish staged sitemap files so that the live index always names one complete build.
+
+A sink replaces one file at a time, so a crawler may read the index between any two writes.
+The order below keeps every such moment consistent:
+
+1. Children that no live index names (new names) are written in place: nobody reads them yet.
+2. If at most one child that the live index names changes and the build has no new name, it
+   is written in place last: one atomic replacement moves the live set from the old build to
+   the new one. (With new names, the old index would not name the URLs that moved to them.)
+3. If several live children change, or one does beside new names (children split by count
+   when pages are appended, a shard split in two), each is first written under a staging name
+   of this run's own (``sitemap-N-next-<run>.xml``: two writers never share one), an interim
+   index naming those copies goes live, the children are replaced in place, then the index.
+   A failure at any step leaves a live index whose children all exist and belong to one build;
+   the next run repairs the rest.
+4. Right before anything is deleted, the live index is read again: if another writer replaced
+   it, this run stops with a ConflictError (the caller lists again and redoes its work), and a
+   file that the live index names is never deleted.
+
+Only sitemill's own files are ever deleted: those its earlier index named, those the state
+remembers it wrote (a deletion that failed part-way leaves children no index names), this
+run's staging copies, and another run's staging copies once they are old enough to be a
+crashed run's leftovers (a copy another writer's interim index is about to name is young).
+A deletion that fails is a warning, and the name stays remembered for the next run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+from typing import Final
+
+from sitemill.errors import ConflictError, RefusedError, SinkError
+from sitemill.filenames.outputs import (
+    CHILD_NAME,
+    ENTRY_XML,
+    MORE_INDEX_NAME,
+    STAGING_NAME,
+)
+from sitemill.filenames.staging import Staging
+from sitemill.sinks import Sink
+
+log = logging.getLogger(__name__)
+
+LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
+# An index is recognised by its root element within its first bytes.
+INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
+SNIFF_BYTES: Final = 4_096
+
+Render = Callable[[list[str]], list[tuple[str, bytes]]]
+ContentType = Callable[[str], str]
+
+
+@dataclass
+class LiveSet:
+    """What sitemill's own live indexes name: read before publishing and again before deleting."""
+
+    entry: bytes | None = None  # the bytes of sitemap.xml (an index or a urlset), if any
+    indexes: set[str] = field(default_factory=set)  # own index files: sitemap.xml, -index-N
+    children: set[str] = field(default_factory=set)  # the children those indexes name
+    staging: set[str] = field(default_factory=set)  # staging copies in the folder
+    names: set[str] = field(default_factory=set)  # every file in the folder
+
+
+def read_live(sink: Sink) -> LiveSet:
+    """The index files that are sitemill's (every child they name is a sitemill name)."""
+    live = LiveSet()
+    names = list(sink.names())
+    live.names = set(names)
+    live.staging = {name for name in names if STAGING_NAME.fullmatch(name)}
+    candidates = [ENTRY_XML, *sorted(name for name in names if MORE_INDEX_NAME.fullmatch(name))]
+    for name in candidates:
+        data = _read_index(sink, name)
+        if name == ENTRY_XML:
+            live.entry = data
+        children = _own_children(data)
+        if children is not None:
+            live.indexes.add(name)
+            live.children |= children
+    return live
+
+
+def _read_index(sink: Sink, name: str) -> bytes | None:
+    """An index file's bytes, or None when the sink refuses to read it (a link, not a regular
+    file, far too big): then it is no index of sitemill's, and writing replaces it."""
+    try:
+        return sink.read(name)
+    except SinkError as exc:
+        if not isinstance(exc.__cause__, RefusedError):
+            raise
+        log.warning("%s: it is replaced, and names nothing sitemill would delete", exc)
+        return None
+
+
+def _own_children(data: bytes | None) -> set[str] | None:
+    """The child names an index holds, or None when it is no index of sitemill's."""
+    if data is None or not INDEX_ROOT.search(data[:SNIFF_BYTES]):
+        return None
+    children = set()
+    for match in LOC.finditer(data):
+        # sitemill's children are siblings of their index: the last path segment names them
+        # (whatever the base URL was when that index was written).
+        name = unescape(match.group(1).decode("utf-8", "replace")).rpartition("/")[2]
+        if not CHILD_NAME.fullmatch(name):
+            return None
+        children.add(name)
+    return children
+
+
+@dataclass(frozen=True, slots=True)
+class StagedChild:
+    name: str
+    path: Path
+
+
+class Publisher:
+    """Writes one build through a sink in the order described in the module docstring.
+
+    ``remembered`` are the own files the state says earlier runs left (deleted when this
+    build does not name them); ``staging`` names this run's staging copies.
+    """
+
+    def __init__(
+        self,
+        sink: Sink,
+        content_type: ContentType,
+        record: Callable[[str, bool], None],
+        remembered: Collection[str] = (),
+        staging: Staging | None = None,
+    ) -> None:
+        self.sink = sink
+        self.content_type = content_type
+        self.record = record  # (name, written) for the run's report
+        self.live = read_live(sink)
+        # Children, further indexes and staging copies; never an entry file (sitemap.xml,
+        # sitemap.txt) on the state's word alone: a hand-written one may sit there.
+        self.remembered = {
+            name
+            for name in set(remembered) & self.live.names
+            if CHILD_NAME.fullmatch(name) or MORE_INDEX_NAME.fullmatch(name)
+        }
+        self.staging = staging or Staging.new()
+        self.entry_bytes: bytes | None = None
+        self.staged: set[str] = set()
+
+    def publish_split(
+        self, children: list[StagedChild], indexes: list[tuple[str, bytes]], render: Render
+    ) -> None:
+        """Children, then ``indexes``; ``render`` makes the indexes for other child names (the
+        interim index that names staging copies)."""
+        sink = self.sink
+        changed = [child for child in children if not sink.holds(child.name, child.path)]
+        risky = [child for child in changed if child.name in self.live.children]
+        for child in children:
+            if child not in changed:
+                self.record(child.name, False)
+        if len(risky) > 1 or (risky and len(changed) > len(risky)):
+            copies = {child.name: self.staging.name(child.name) for child in risky}
+            for child in changed:
+                if child not in risky:
+                    self._put_child(child)
+            for child in risky:
+                copy = copies[child.name]
+                self.staged.add(copy)  # before the write: a failed write may leave it
+                sink.put(copy, child.path.read_bytes(), content_type=self.content_type(copy))
+            interim = render([copies.get(child.name, child.name) for child in children])
+            self._put_indexes(interim, final=False)
+            for child in risky:
+                self._put_child(child)
+        else:  # new names first, then the one live child that changes, if any
+            for child in sorted(changed, key=lambda child: child in risky):
+                self._put_child(child)
+        self._put_indexes(indexes)
+
+    def _put_child(self, child: StagedChild) -> None:
+        content_type = self.content_type(child.name)
+        self.record(
+            child.name, self.sink.put_file(child.name, child.path, content_type=content_type)
+        )
+
+    def _put_indexes(self, indexes: list[tuple[str, bytes]], *, final: bool = True) -> None:
+        # Further indexes first: sitemap.xml, the one crawlers are told about, goes live last.
+        for name, data in sorted(indexes, key=lambda item: item[0] == ENTRY_XML):
+            if final:
+                self.put(name, data)
+            else:  # an interim index is not this run's result: not recorded
+                self.sink.put(name, data, content_type=self.content_type(name))
+
+    def put(self, name: str, data: bytes) -> None:
+        """One file in one atomic write (everything in sitemap.xml, robots.txt), recorded."""
+        written = self.sink.put(name, data, content_type=self.content_type(name))
+        self.record(name, written)
+        if name == ENTRY_XML:
+            self.entry_bytes = data
+
+    def abandon(self) -> None:
+        """After a failure: delete this run's staging copies that the live index does not
+        name (those it names go when a later build is live). Best effort: the failure that
+        brought this here is the one to report."""
+        if not self.staged:
+            return
+        try:
+            now = read_live(self.sink)
+            for name in sorted(self.staged - now.children - now.indexes):
+                self.sink.delete(name)
+        except SinkError as exc:
+            log.debug("leaving staging copies for a later run: %s", exc)
+
+    def delete_stale(self, keep: Iterable[str]) -> Deletion:
+        """Delete what the earlier builds left and this one does not name (see the module
+        docstring); never a file the live index names now. A deletion that fails is left
+        for the next run (``Deletion.failed``)."""
+        keep = set(keep)
+        leftovers = {name for name in self.live.staging if self.staging.is_leftover(name)}
+        candidates = (
+            self.live.indexes | self.live.children | leftovers | self.staged | self.remembered
+        )
+        stale = sorted(candidates - keep)
+        done = Deletion()
+        if not stale:
+            return done
+        now = read_live(self.sink)
+        if self.entry_bytes is not None and now.entry != self.entry_bytes:
+            raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
+        for name in stale:
+            if name in now.children or name in now.indexes:
+                continue
+            try:
+                self.sink.delete(name)
+            except SinkError as exc:
+                done.failed.append(name)
+                done.first_error = done.first_error or str(exc)
+                continue
+            # This run's own staging copies come and go within it: nothing to report.
+            if name not in self.staged:
+                done.deleted.append(name)
+        return done
+
+
+@dataclass
+class Deletion:
+    """What ``delete_stale`` did: the names deleted that existed before this run, and those
+    it could not delete (with why), which the next run tries again."""
+
+    deleted: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    first_error: str = ""
+
+    def warning(self) -> str | None:
+        """One line for the report when a deletion failed."""
+        if not self.failed:
+            return None
+        return (
+            f"could not delete {len(self.failed):,} stale file(s) ({self.first_error}): the new "
+            "sitemaps are live and do not name them; the next run deletes them"
+        )
