@@ -1,5 +1,7 @@
-"""The folder tree is the architecture: the core never imports a front-end, html/ reads bytes
-only, no module or folder imports itself through others, modules stay small."""
+"""The folder tree is the architecture (docs/architecture.md): the core never imports a
+front-end, html/ reads bytes only, no module or folder imports itself through others, the
+scale-out wing stands on the jobs and under the front ends, the top level holds the pipeline and
+its basic data only, modules stay small."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "sitemill"
 FRONT_ENDS = ("cli", "github", "aws")
+FRONT_ENDS_AT = frozenset(f"sitemill.{front}" for front in FRONT_ENDS)
+WING = "scaleout"  # the router's shard worker and publisher, the full rebuild, the Step Functions
+MAX_FLAT_MODULES = 16
 MAX_MODULE_LINES = 260  # "~250" in style.md
 MAX_FUNCTION_LINES = 60
 
@@ -177,3 +182,30 @@ def test_the_circle_check_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
     assert circles(graph) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_top_level_tells_the_flow() -> None:
+    # The pipeline and its basic data (entries, protocol, urls, errors, messages, report,
+    # rules, version ...); writing, git, robots.txt, the memory and core savers are folders.
+    flat = sorted(path.stem for path in PACKAGE.glob("*.py") if path.name != "__init__.py")
+    assert len(flat) <= MAX_FLAT_MODULES, flat
+    assert {"pipeline", "entries", "protocol", "urls", "errors", "report", "rules"} <= set(flat)
+
+
+def test_the_wing_stands_on_the_jobs_under_the_front_ends() -> None:
+    wing = f"sitemill.{WING}"
+    # No front end is imported by the wing ...
+    for path in (PACKAGE / WING).rglob("*.py"):
+        fronts = [name for name in imported_modules(path) if folder_of(name) in FRONT_ENDS_AT]
+        assert fronts == [], f"{path.relative_to(PACKAGE)} imports {fronts}"
+    # ... and only the front ends and the wing itself import it: not a job, not the pipeline.
+    for path in core_modules():
+        if path.relative_to(PACKAGE).parts[0] == WING:
+            continue
+        found = [name for name in imported_modules(path) if folder_of(name) == wing]
+        assert found == [], f"{path.relative_to(PACKAGE)} imports {found}"
+    # So jobs/ and the wing make no circle (the wing uses jobs.bucketpass, jobs.bucketsite).
+    graph = own_imports({module: folder_of(module) for module in MODULES})
+    pair = {"sitemill.jobs", wing}
+    assert circles({node: graph.get(node, set()) & pair for node in pair}) == []
+    assert "sitemill.jobs" in graph[wing]
