@@ -206,3 +206,54 @@ def test_an_inline_image_counts_by_its_media_type() -> None:
     )
     assert fingerprint_html(old.replace(b"/me.jpg", b"/you.jpg")) != fingerprint_html(old)
     assert "data:image/svg+xml" in reduce_html(b"<img src='DATA:Image/SVG+XML;utf8,<svg/>'>")
+
+
+MINIMAL_MISTAKES = (
+    "<title>Post</title><div id=main role=main><div class='sidebar sticky'><h3>Author</h3>"
+    "<a href=https://twitter.com/a>Twitter</a></div><article class=page><header><h1>Post</h1>"
+    "</header><section class=page__content><p>Text.</p></section></article>"
+    "<div class=page__related><h2>You may also enjoy</h2>{}</div></div>"
+)
+TEASERS = "".join(
+    f"<div class=grid__item><article class=archive__item><h2><a href=/p{n}>P{n}</a></h2>"
+    f"<p>Teaser {n}.</p></article></div>"
+    for n in range(3)
+)
+
+
+def test_of_several_articles_the_one_with_the_headline_is_the_page() -> None:
+    # Minimal Mistakes: the post beside related-post teasers (articles) and the author sidebar
+    # (a div), all inside role=main: version 4 narrows to the post, whose <h1> it holds.
+    page = MINIMAL_MISTAKES.format(TEASERS).encode()
+    assert reduce_html(page) == "Post Post Text."
+    other = MINIMAL_MISTAKES.format(TEASERS.replace("Teaser 1", "Another")).encode()
+    assert fingerprint_html(other) == fingerprint_html(page)
+    assert fingerprint_html(other, version=3) != fingerprint_html(page, version=3)
+    # An edit of the post still moves it.
+    edited = page.replace(b"<p>Text.</p>", b"<p>Text, edited.</p>")
+    assert fingerprint_html(edited) != fingerprint_html(page)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # A list page: its headline over the teasers, in none of them.
+        "<main><h1>Blog</h1>" + TEASERS + "</main>",
+        # Two articles with a headline each: neither is the page's alone.
+        "<main><article><h1>A</h1><p>Teaser 0.</p></article><article><h1>B</h1></article></main>",
+        # Teasers only, no headline at all.
+        "<main>" + TEASERS + "</main>",
+    ],
+)
+def test_without_one_headline_article_every_article_counts(page: str) -> None:
+    assert "Teaser 0." in reduce_html(page.encode())
+    assert reduce_html(page.encode()) == reduce_html(page.encode(), version=3)
+
+
+def test_the_headline_article_is_the_same_read_line_by_line() -> None:
+    # A real page has a line per tag or so: read line by line (html.rolelines, its role=main;
+    # html.linememo without it), the memo shared by two pages, it reduces as read whole.
+    memo = LineMemo()
+    for text in (MINIMAL_MISTAKES, MINIMAL_MISTAKES.replace(" role=main", "")):
+        page = text.format(TEASERS).replace("><", ">\n<").encode()
+        assert reduce_html(page, memo=memo) == reduce_html(page) == "Post Post Text."

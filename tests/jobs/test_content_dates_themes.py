@@ -166,7 +166,37 @@ def gatsby(name: str, article: str, build: int, link: str) -> str:
     )
 
 
-THEMES = [material, docsy, docusaurus, starlight, nextjs, material_sponsored, gatsby]
+def minimal_mistakes(name: str, article: str, build: int, link: str) -> str:
+    """Jekyll Minimal Mistakes: the author sidebar and the "You may also enjoy" teasers
+    (articles) beside the post, all inside [role=main]; the post holds the page's <h1>."""
+    teasers = "".join(
+        f'<div class="grid__item"><article class="archive__item"><h2 class="archive__item-title">'
+        f'<a href="/{page}/">{page.title()}</a></h2><p>{page} in {build}.</p></article></div>'
+        for page in PAGES[build % 2 :]
+    )
+    twitter = '<li><a href="https://twitter.com/someone">Twitter</a></li>' * (1 - build % 2)
+    return (
+        f"<!doctype html><html><head><title>{name}</title></head><body>"
+        f'<div class="masthead"><nav id="site-nav">Home</nav></div><div id="main" role="main">'
+        f'<div class="sidebar sticky"><h3 class="author__name">Someone</h3><ul>{twitter}</ul>'
+        f'</div><article class="page"><div class="page__inner-wrap"><header><h1 id="page-title">'
+        f'{name}</h1></header><section class="page__content"><p>{article} See <a href="{link}">'
+        f'the FAQ</a>.</p></section></div></article><div class="page__related">'
+        f'<h2 class="page__related-title">You may also enjoy</h2><div class="grid__wrapper">'
+        f"{teasers}</div></div></div></body></html>\n"
+    )
+
+
+THEMES = [
+    material,
+    docsy,
+    docusaurus,
+    starlight,
+    nextjs,
+    material_sponsored,
+    gatsby,
+    minimal_mistakes,
+]
 
 
 def site_pages(
@@ -241,7 +271,9 @@ def test_an_upgrade_from_version_2_moves_no_date_on_a_tree(tmp_path: Path) -> No
     assert set(tree_lastmods(out).values()) == {W[0]}
 
 
-@pytest.mark.parametrize("theme", [material_sponsored, gatsby], ids=lambda theme: theme.__name__)
+@pytest.mark.parametrize(
+    "theme", [material_sponsored, gatsby, minimal_mistakes], ids=lambda theme: theme.__name__
+)
 def test_an_upgrade_from_version_3_moves_no_date_on_a_tree(
     tmp_path: Path, theme: Callable[[str, str, int, str], str]
 ) -> None:

@@ -97,7 +97,7 @@ def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
     (html.targets)."""
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
-    text = _finished(scope3.select(text, descriptions) if main else text, main=False)
+    text = _finished(scope3.select(text, descriptions, version) if main else text, main=False)
     return targets.finished(text, url, version)
 
 

@@ -12,6 +12,8 @@ labels renumber when a chapter is inserted, Docusaurus puts its paginator (``nav
   inside an ``<article>``);
 
 and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
+Version 4 narrows one that holds several to the one with the page's ``<h1>`` (html.articles;
+<h1> has markers from version 3 on, which version 3 reads as spaces).
 
 The tags are told to a ``Structure`` in document order (html.reduction), which leaves markers
 (regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
@@ -25,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from sitemill.html import regions
+from sitemill.html.articles import one_article
 from sitemill.html.regions import REGION_MARKS
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -33,8 +36,16 @@ _FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
 _FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
 _PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
 _PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
-START_MARKERS: Final = {**regions.START_MARKERS, **_FURNITURE_START, **_PAGE_START}
-END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END}
+# The page's headline (<h1>): which of several articles is the page's (version 4).
+_HEADLINE_START: Final = {"h1": "\x02g\x03"}
+_HEADLINE_END: Final = {"h1": "\x02G\x03"}
+START_MARKERS: Final = {
+    **regions.START_MARKERS,
+    **_FURNITURE_START,
+    **_PAGE_START,
+    **_HEADLINE_START,
+}
+END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END, **_HEADLINE_END}
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
 _MAIN_START, _MAIN_END = regions.START_MARKERS["main"], regions.END_MARKERS["main"]
 _ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
@@ -150,16 +161,17 @@ class Structure:
         return replaced
 
 
-def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
+def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
-    main region of ``text`` without its furniture, narrowed to its one article; a page with no
-    main region: its text without its furniture, or its title, descriptions and one article."""
+    main region of ``text`` without its furniture, narrowed to its one article (from
+    ``version`` 4, of several, to the one that holds the page's <h1>); a page with no main
+    region: its text without its furniture, or its title, descriptions and one article."""
     if REGION_MARKS[0] not in text:
         return text
     region = regions.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        region = _one_article(kept)
+        region = one_article(kept, version)
         if region is None:
             return regions.unmarked(kept)
         text, body = kept, kept[region[0] : region[1]]
@@ -167,23 +179,13 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(_ARTICLE_START) : region[0]] == _ARTICLE_START
         kept = without_furniture(text[region[0] : region[1]], article=int(within))
-        article = _one_article(kept)
+        article = one_article(kept, version)
         body = kept if article is None else kept[article[0] : article[1]]
     title = regions.between(text, *regions.TITLE_MARKERS)
     outside = text[: region[0]] + " " + text[region[1] :]
     return regions.unmarked(
         " ".join(("" if title is None else text[title[0] : title[1]], *descriptions(outside), body))
     )
-
-
-def _one_article(text: str) -> tuple[int, int] | None:
-    """Where the text of the one <article> of ``text`` is (None: none, or more than one)."""
-    start = text.find(_ARTICLE_START)
-    if start < 0 or text.find(_ARTICLE_START, start + 1) >= 0:
-        return None
-    start += len(_ARTICLE_START)
-    end = text.find(_ARTICLE_END, start)
-    return start, len(text) if end < 0 else end
 
 
 def without_furniture(text: str, *, article: int = 0) -> str:

@@ -1,0 +1,52 @@
+"""Which article of a region is the page's (html.scope3): its one ``<article>``; from
+fingerprint version 4, of several, the one that holds the page's ``<h1>``."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
+_ARTICLE_MARKERS: Final = re.compile("\x02([aAg])\x03")  # (g: an <h1>, scope3's marker)
+
+
+def one_article(text: str, version: int = 3) -> tuple[int, int] | None:
+    """Where the text of the one <article> of ``text`` is (None: none, or more than one; from
+    ``version`` 4, of several, the one that holds the headline: headline_article)."""
+    start = text.find(_ARTICLE_START)
+    if start < 0:
+        return None
+    if text.find(_ARTICLE_START, start + 1) >= 0:
+        return headline_article(text) if version >= 4 else None
+    start += len(_ARTICLE_START)
+    end = text.find(_ARTICLE_END, start)
+    return start, len(text) if end < 0 else end
+
+
+def headline_article(text: str) -> tuple[int, int] | None:
+    """Where the text of the one outermost <article> of ``text`` that holds an <h1> is: the
+    page's own, where the others are teasers (Minimal Mistakes' "You may also enjoy" beside a
+    post). None when no article or several hold one, or an <h1> stands outside every article
+    (a list page's headline over its teasers). One left open runs to the end."""
+    found: tuple[int, int] | None = None
+    depth = start = 0
+    holds = False
+    for marker in _ARTICLE_MARKERS.finditer(text):
+        letter = marker[1]
+        if letter == "g":
+            if not depth:
+                return None
+            holds = True
+        elif letter == "a":
+            if not depth:
+                start, holds = marker.end(), False
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth and holds:
+                if found is not None:
+                    return None
+                found = (start, marker.start())
+    if depth and holds:
+        return None if found is not None else (start, len(text))
+    return found
