@@ -142,6 +142,22 @@ def links_differ(reader: oracle.BlobReader, before: str, after: str, xpath: str 
     return oracle.link_key(old, xpath) != oracle.link_key(new, xpath)
 
 
+def targets_only(reader: oracle.BlobReader, before: str, after: str, url: str) -> bool:
+    """Whether sitemill's reductions of the two versions differ in link and image targets only
+    (their text, marks and all, the same with every target blanked): a change a crawler follows
+    and a reader of the text does not see. From sitemill's own reduction, not the oracle's."""
+    from sitemill.html.fingerprint import reduce_html
+
+    old, new = reader.read(before), reader.read(after)
+    if old is None or new is None:
+        return False
+    blanked = [TARGET_MARK.sub("\x01\\1\x01", reduce_html(data, url=url)) for data in (old, new)]
+    return blanked[0] == blanked[1]
+
+
+TARGET_MARK = re.compile("\x01([HIS])[^\x01]*\x01")
+
+
 def what_sitemill_saw(reader: oracle.BlobReader, before: str, after: str) -> list[str]:
     """The first words sitemill's fingerprint read differently in the two versions (an
     explanation of the culprit, from the installed package's own reduction: not the oracle)."""
@@ -187,6 +203,9 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
     same = later = earlier = undated = 0
     later_commits: Counter[tuple[str, str]] = Counter()
     later_links: Counter[tuple[str, str]] = Counter()
+    # Pages whose culprit changed link or image targets: the oracle's article links, or targets
+    # alone in sitemill's own reduction (targets_only).
+    later_targets = 0
     later_pages: dict[tuple[str, str], list[str]] = defaultdict(list)
     later_blobs: dict[tuple[str, str], tuple[str, str]] = {}
     reader = oracle.BlobReader(checkout)
@@ -249,8 +268,11 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
                 before, after = verdict.versions[at + 1].blob, verdict.versions[at].blob
                 if before and after:
                     later_blobs.setdefault(commit, (before, after))
-                if before and after and links_differ(reader, before, after, xpath):
+                links = bool(before and after and links_differ(reader, before, after, xpath))
+                if links:
                     later_links[commit] += 1
+                if links or (before and after and targets_only(reader, before, after, base + path)):
+                    later_targets += 1
             later_pages[commit].append(path)
             if len(later_examples[commit]) < 3:
                 later_examples[commit].append(path)
@@ -286,6 +308,7 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
     result.update(
         {
             "later_article_links": sum(later_links.values()),
+            "later_targets_only": later_targets,
             "compared": same + later + earlier,
             "same": same,
             "later": later,
@@ -316,12 +339,13 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
 def print_table(results: list[dict[str, object]], top: int) -> None:
     print(
         f"{'site':20} {'listed':>6} {'dated':>6} {'same':>6} {'later':>6} {'(links)':>7} "
-        f"{'earlier':>7} {'unlisted':>8} {'sitemill s':>10} {'oracle s':>8}"
+        f"{'(targets)':>9} {'earlier':>7} {'unlisted':>8} {'sitemill s':>10} {'oracle s':>8}"
     )
     for r in results:
         print(
             f"{r['name']:20} {r['listed']:>6} {r['oracle_dated']:>6} {r['same']:>6} "
-            f"{r['later']:>6} {r['later_article_links']:>7} {r['earlier']:>7} "
+            f"{r['later']:>6} {r['later_article_links']:>7} {r['later_targets_only']:>9} "
+            f"{r['earlier']:>7} "
             f"{len(r['oracle_dated_unlisted']):>8} "  # type: ignore[arg-type]
             f"{r['sitemill_seconds']:>10} {r['oracle_seconds']:>8}"
         )
