@@ -38,7 +38,8 @@ __all__ = [
 # 1: every tag a word boundary. 2: the tags of inline elements are not. 3: furniture left
 # out inside the main region too, one article narrowed to, self-dates and empty descriptions
 # left out, targets resolved from the page's URL (html.scope3, html.targets). 4: no space
-# left beside a mark where a self-date was, inline (data:) images by their media type.
+# left beside a mark where a self-date was, inline (data:) images by their media type, of
+# several articles the one with the page's <h1> narrowed to (html.articles).
 FINGERPRINT_VERSION: Final = 4
 EARLIER_VERSIONS: Final = frozenset({1, 2, 3})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
