@@ -249,9 +249,21 @@ def strip_self_dates(article: lxml.html.HtmlElement) -> None:
             continue
         if not any(ancestor is article for ancestor in node.iterancestors()):
             continue  # (inside an element left out already)
+        if _first_letter(node) not in ("l", "p"):
+            continue  # (its text is read whole only where it may be a self-date)
         text = visible_text(node)
         if len(text) <= SELF_DATE_CHARS and SELF_DATE.match(text):
             node.drop_tree()
+
+
+def _first_letter(node: lxml.html.HtmlElement) -> str:
+    """The first character of visible_text(node), lower-cased: its texts in order, the
+    first one that is not all white space (nor zero-width)."""
+    for text in node.itertext():
+        kept = text.replace("\u200b", "").replace("\ufeff", "").lstrip()
+        if kept:
+            return kept[0].lower()
+    return ""
 
 
 def strip_furniture(article: lxml.html.HtmlElement) -> None:

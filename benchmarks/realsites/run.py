@@ -135,22 +135,16 @@ def source_subject(checkout: Path, subject: str) -> str:
     return f"{subject} [{done.stdout.strip()}]" if done.returncode == 0 else subject
 
 
-def links_differ(reader: oracle.BlobReader, before: str, after: str, xpath: str | None) -> bool:
-    old, new = reader.read(before), reader.read(after)
-    if old is None or new is None:
-        return False
+def links_differ(old: bytes, new: bytes, xpath: str | None) -> bool:
     return oracle.link_key(old, xpath) != oracle.link_key(new, xpath)
 
 
-def targets_only(reader: oracle.BlobReader, before: str, after: str, url: str) -> bool:
+def targets_only(old: bytes, new: bytes, url: str) -> bool:
     """Whether sitemill's reductions of the two versions differ in link and image targets only
     (their text, marks and all, the same with every target blanked): a change a crawler follows
     and a reader of the text does not see. From sitemill's own reduction, not the oracle's."""
     from sitemill.html.fingerprint import reduce_html
 
-    old, new = reader.read(before), reader.read(after)
-    if old is None or new is None:
-        return False
     blanked = [TARGET_MARK.sub("\x01\\1\x01", reduce_html(data, url=url)) for data in (old, new)]
     return blanked[0] == blanked[1]
 
@@ -268,11 +262,12 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
                 before, after = verdict.versions[at + 1].blob, verdict.versions[at].blob
                 if before and after:
                     later_blobs.setdefault(commit, (before, after))
-                links = bool(before and after and links_differ(reader, before, after, xpath))
-                if links:
-                    later_links[commit] += 1
-                if links or (before and after and targets_only(reader, before, after, base + path)):
-                    later_targets += 1
+                old = reader.read(before) if before else None
+                new = reader.read(after) if after else None
+                if old is not None and new is not None:
+                    links = links_differ(old, new, xpath)
+                    later_links[commit] += links
+                    later_targets += links or targets_only(old, new, base + path)
             later_pages[commit].append(path)
             if len(later_examples[commit]) < 3:
                 later_examples[commit].append(path)

@@ -6,19 +6,27 @@ from __future__ import annotations
 import re
 from typing import Final
 
-_ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
-_ARTICLE_MARKERS: Final = re.compile("\x02([aAg])\x03")  # (g: an <h1>, scope3's marker)
+from sitemill.html.regions import END_MARKERS, START_MARKERS
+
+ARTICLE_START: Final = START_MARKERS["article"]
+_ARTICLE_END: Final = END_MARKERS["article"]
+# The markers of the page's headline (<h1>), which scope3 writes from version 3 on.
+HEADLINE_START: Final = "\x02g\x03"
+HEADLINE_END: Final = "\x02G\x03"
+_ARTICLE_MARKERS: Final = re.compile(
+    "\x02([%s])\x03" % (ARTICLE_START[1] + _ARTICLE_END[1] + HEADLINE_START[1])
+)
 
 
 def one_article(text: str, version: int = 3) -> tuple[int, int] | None:
     """Where the text of the one <article> of ``text`` is (None: none, or more than one; from
     ``version`` 4, of several, the one that holds the headline: headline_article)."""
-    start = text.find(_ARTICLE_START)
+    start = text.find(ARTICLE_START)
     if start < 0:
         return None
-    if text.find(_ARTICLE_START, start + 1) >= 0:
+    if text.find(ARTICLE_START, start + 1) >= 0:
         return headline_article(text) if version >= 4 else None
-    start += len(_ARTICLE_START)
+    start += len(ARTICLE_START)
     end = text.find(_ARTICLE_END, start)
     return start, len(text) if end < 0 else end
 
@@ -33,11 +41,11 @@ def headline_article(text: str) -> tuple[int, int] | None:
     holds = False
     for marker in _ARTICLE_MARKERS.finditer(text):
         letter = marker[1]
-        if letter == "g":
+        if letter == HEADLINE_START[1]:
             if not depth:
                 return None
             holds = True
-        elif letter == "a":
+        elif letter == ARTICLE_START[1]:
             if not depth:
                 start, holds = marker.end(), False
             depth += 1

@@ -62,6 +62,11 @@ _DESCRIPTION_MARKS: Final = re.compile(
 )
 
 
+def tight(text: str) -> str:
+    """``text`` without the spaces beside its marks: a mark is a word boundary of its own."""
+    return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
+
+
 def descriptions(text: str) -> list[str]:
     """The meta description marks of a reduction (marks and text alternate between _MARKs)."""
     return [f"{MARK}{mark}{MARK}" for mark in _DESCRIPTION_MARKS.findall(text) if mark]

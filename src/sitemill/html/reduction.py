@@ -29,6 +29,7 @@ from sitemill.html.marks import (
     MARK,
     descriptions,
     mark_targets,
+    tight,
 )
 from sitemill.html.regions import (
     REGION_MARKS,
@@ -105,8 +106,7 @@ def _finished(text: str, *, main: bool) -> str:
     """The title, descriptions and main region (``main``), white space collapsed."""
     if main:
         text = select(text, descriptions)
-    text = _collapse_whitespace(text)
-    return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
+    return tight(_collapse_whitespace(text))
 
 
 def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from sitemill.html import regions
-from sitemill.html.articles import one_article
+from sitemill.html.articles import ARTICLE_START, HEADLINE_END, HEADLINE_START, one_article
 from sitemill.html.regions import REGION_MARKS
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -37,8 +37,8 @@ _FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
 _PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
 _PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
 # The page's headline (<h1>): which of several articles is the page's (version 4).
-_HEADLINE_START: Final = {"h1": "\x02g\x03"}
-_HEADLINE_END: Final = {"h1": "\x02G\x03"}
+_HEADLINE_START: Final = {"h1": HEADLINE_START}
+_HEADLINE_END: Final = {"h1": HEADLINE_END}
 START_MARKERS: Final = {
     **regions.START_MARKERS,
     **_FURNITURE_START,
@@ -54,7 +54,6 @@ _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != 
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
 # Each furniture start letter and its end letter; h and f only outside an article.
 _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
-_ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
 _MARKERS: Final = re.compile("\x02([a-zA-Z])\x03")
 _ROLE_FURNITURE: Final = re.compile(
     r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
@@ -177,7 +176,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
-        within = text[region[0] - len(_ARTICLE_START) : region[0]] == _ARTICLE_START
+        within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
         kept = without_furniture(text[region[0] : region[1]], article=int(within))
         article = one_article(kept, version)
         body = kept if article is None else kept[article[0] : article[1]]

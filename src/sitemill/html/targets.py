@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Final
 from urllib.parse import unquote
 
-from sitemill.html.marks import MARK
+from sitemill.html.marks import MARK, tight
 from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")
@@ -73,7 +73,7 @@ def finished(text: str, url: str, version: int = 3) -> str:
         if dated != text:
             text = _SPACES.sub(" ", dated).strip(" ")
             if version >= 4:  # (as reduction._finished has it: no space beside a mark)
-                text = text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
+                text = tight(text)
     if MARK not in text:
         return text
     parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
