@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import ENTRY_XML, HTML_SITEMAP, stored_digest
+from sitemill.frugal.threadpool import generator_pool
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
 from sitemill.jobs.bucketpass import bucket_pass
@@ -169,7 +170,7 @@ def ranged_listing(
             )
         )
 
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitemill-list") as pool:
+    with generator_pool(threads, "sitemill-list") as pool:
         pending = [pool.submit(one, index) for index in range(min(threads, len(plan.afters)))]
         for index in range(len(plan.afters)):
             objects = pending[index].result()

@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Final
 
 from sitemill.entries import SkipReason
+from sitemill.frugal.threadpool import generator_pool
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.html.fingerprint import FINGERPRINT_VERSION
 from sitemill.protocol import Precision
@@ -67,7 +68,7 @@ def attach_facts(
 ) -> Iterator[Page]:
     """``pages`` in order, with facts (and content dates) for those ``needs`` says are looked
     at; ``page.lastmod`` comes in at full precision and goes out at ``knowledge.precision``."""
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sitemill-head") as pool:
+    with generator_pool(workers, "sitemill-head") as pool:
         waiting: deque[tuple[Page, Future[Reading] | None]] = deque()
         for page in pages:
             future = None
