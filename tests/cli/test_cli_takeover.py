@@ -96,16 +96,35 @@ def test_mkdocs_sitemap_and_its_gz_twin_are_replaced_once(make_site: SiteMaker) 
     assert "nothing changed" in stdout
 
 
-def test_a_gz_with_other_bytes_is_no_twin_and_stays(make_site: SiteMaker) -> None:
+RSS = (
+    '<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n'
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>x</title>'
+    "</channel></rss>"
+).encode()
+
+
+@pytest.mark.parametrize(
+    ("twin", "gone"),
+    [
+        (gzip.compress(MKDOCS.replace(b"gone/", b"stale/"), mtime=0), True),  # stale: a sitemap
+        (gzip.compress(RSS, mtime=0), False),  # a feed, gzipped: never deleted
+        (b"not gzip at all", False),
+        (gzip.compress(b"<urlset/>", mtime=0), False),  # no sitemaps.org namespace
+    ],
+)
+def test_a_gz_twin_goes_only_when_it_is_a_sitemap(
+    make_site: SiteMaker, twin: bytes, gone: bool
+) -> None:
     site = make_site({"index.html": page("home")})
     (site / "sitemap.xml").write_bytes(MKDOCS)
-    other = gzip.compress(MKDOCS.replace(b"gone/", b"kept/"), mtime=0)
-    (site / "sitemap.xml.gz").write_bytes(other)
-    code, _, stderr = build(site)
+    (site / "sitemap.xml.gz").write_bytes(twin)
+    code, stdout, stderr = build(site)
     assert code == 0
     (warning,) = warnings_of(stderr)
-    assert "replacing MkDocs' sitemap.xml" in warning and "deleting" not in warning
-    assert (site / "sitemap.xml.gz").read_bytes() == other
+    assert "replacing MkDocs' sitemap.xml" in warning
+    assert ("deleting sitemap.xml.gz" in warning) is gone
+    assert ("deleted: sitemap.xml.gz" in stdout) is gone
+    assert (site / "sitemap.xml.gz").exists() is not gone
 
 
 def test_hugo_multilingual_index_and_its_children_are_replaced(make_site: SiteMaker) -> None:
