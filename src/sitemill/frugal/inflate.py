@@ -12,14 +12,19 @@ from sitemill.errors import InflateError
 CHUNK: Final = 1024 * 1024
 _GZIP: Final = 16 + zlib.MAX_WBITS
 GZIP_MAGIC: Final = b"\x1f\x8b"
+# InflateError.kind
+TOO_BIG: Final = "too big"
+NOT_GZIP: Final = "not gzip"
+CUT_OFF: Final = "cut off"
+MORE_MEMBERS: Final = "more members"
 
 
 def inflate_chunks(
-    data: bytes, limit: int, *, what: str = "gzip data", chunk: int = CHUNK
+    data: bytes, limit: int, *, what: str = "gzip data", chunk: int = CHUNK, single: bool = False
 ) -> Iterator[bytes]:
-    """The bytes ``data`` (one or more gzip members) inflates to, ``chunk`` at a time;
-    InflateError as soon as more than ``limit`` would come out, when it is no gzip or when
-    it is cut off. Memory stays within a chunk whatever ``data`` holds."""
+    """The bytes ``data`` (one or more gzip members; ``single``: exactly one; bytes after
+    the last are ignored, as gzip does) inflates to, ``chunk`` at a time; InflateError as soon as more than ``limit`` would come out, when it
+    is no gzip or when it is cut off. Memory stays within a chunk whatever ``data`` holds."""
     inflater = zlib.decompressobj(_GZIP)
     pending, size = data, 0
     try:
@@ -28,24 +33,26 @@ def inflate_chunks(
             pending = inflater.unconsumed_tail
             size += len(out)
             if size > limit:
-                raise InflateError(f"{what} inflates to more than {limit:,} bytes")
+                raise InflateError(f"{what} inflates to more than {limit:,} bytes", TOO_BIG)
             if out:
                 yield out
             if inflater.eof:
                 pending = inflater.unused_data
-                if not pending.strip(b"\0"):  # (padding after the last member, as gzip allows)
+                if not pending.startswith(GZIP_MAGIC):  # padding, trailing bytes: as gzip(1)
                     return
+                if single:
+                    raise InflateError(f"{what} holds more than one gzip member", MORE_MEMBERS)
                 inflater = zlib.decompressobj(_GZIP)
             elif not out and not pending:
-                raise InflateError(f"{what} is cut off (the gzip stream does not end)")
+                raise InflateError(f"{what} is cut off (the gzip stream does not end)", CUT_OFF)
     except zlib.error as exc:
-        raise InflateError(f"{what} is not gzip ({exc})") from exc
+        raise InflateError(f"{what} is not gzip ({exc})", NOT_GZIP) from exc
 
 
-def inflate(data: bytes, limit: int, *, what: str = "gzip data") -> bytes:
+def inflate(data: bytes, limit: int, *, what: str = "gzip data", single: bool = False) -> bytes:
     """All the bytes ``data`` inflates to: InflateError when more than ``limit`` (nothing
     past the limit is ever inflated), when it is no gzip or when it is cut off."""
-    return b"".join(inflate_chunks(data, limit, what=what))
+    return b"".join(inflate_chunks(data, limit, what=what, single=single))
 
 
 def inflate_head(data: bytes, size: int) -> bytes | None:
