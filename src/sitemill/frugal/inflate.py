@@ -23,8 +23,9 @@ def inflate_chunks(
     data: bytes, limit: int, *, what: str = "gzip data", chunk: int = CHUNK, single: bool = False
 ) -> Iterator[bytes]:
     """The bytes ``data`` (one or more gzip members; ``single``: exactly one; bytes after
-    the last are ignored, as gzip does) inflates to, ``chunk`` at a time; InflateError as soon as more than ``limit`` would come out, when it
-    is no gzip or when it is cut off. Memory stays within a chunk whatever ``data`` holds."""
+    the last are ignored, as gzip does) inflates to, ``chunk`` at a time. InflateError as
+    soon as more than ``limit`` would come out, when it is no gzip or when it is cut off.
+    Memory stays within a chunk whatever ``data`` holds."""
     inflater = zlib.decompressobj(_GZIP)
     pending, size = data, 0
     try:
