@@ -96,9 +96,10 @@ def find_takeover(files: Files, *, text: bool, remembered: Collection[str] = ())
         if generator is not None or ENTRY_XML not in remembered:
             entry = head if len(head) < HEAD_BYTES else files.read(ENTRY_XML, MAX_BYTES_LIMIT)
             return Takeover(generator, ENTRY_XML, entry or head, kept=text)
-    astro = files.read(ASTRO_INDEX, MAX_BYTES_LIMIT)
+    astro = files.read(ASTRO_INDEX, HEAD_BYTES)
     if astro is not None and is_astro_index(astro):
-        return Takeover(ASTRO, ASTRO_INDEX, astro, kept=text)
+        whole = astro if len(astro) < HEAD_BYTES else files.read(ASTRO_INDEX, MAX_BYTES_LIMIT)
+        return Takeover(ASTRO, ASTRO_INDEX, whole or astro, kept=text)
     return None
 
 
