@@ -306,6 +306,22 @@ def test_text_output_touches_neither_hugos_index_nor_its_children(make_site: Sit
     assert (again.returncode, again.stderr) == (0, "")  # said once
 
 
+def test_text_output_leaves_mkdocs_sitemap_and_says_how_to_drop_it(make_site: SiteMaker) -> None:
+    site = make_site({"index.html": page("home")})
+    (site / "sitemap.xml").write_bytes(MKDOCS)
+    (site / "sitemap.xml.gz").write_bytes(gzip.compress(MKDOCS, mtime=0))
+    done = run_sitemill("build", str(site), "--base-url", BASE_URL, "--format", "txt")
+    assert done.returncode == 0, done.stderr
+    (warning,) = warnings_of(done.stderr)
+    assert warning.startswith("sitemill: warning: MkDocs' sitemap.xml stays beside sitemill's")
+    assert warning.endswith(
+        'delete both after every `mkdocs build`, or let sitemill write XML (format = "xml")'
+    )
+    assert "which replaces them" not in warning
+    assert (site / "sitemap.xml").read_bytes() == MKDOCS
+    assert gzip.decompress((site / "sitemap.xml.gz").read_bytes()) == MKDOCS
+
+
 def test_text_output_leaves_astros_index_and_says_so(make_site: SiteMaker) -> None:
     site = make_site(
         {

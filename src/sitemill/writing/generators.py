@@ -29,6 +29,8 @@ class Generator:
 
     name: str
     setting: str  # a sentence: how the generator's sitemap is turned off
+    # The same, when sitemill writes text and so leaves the generator's sitemap (None: as above).
+    setting_beside_text: str | None = None
 
     @property
     def owner(self) -> str:
@@ -40,6 +42,8 @@ MKDOCS: Final = Generator(
     "MkDocs",
     "MkDocs writes both on every build and has no setting to turn them off: run sitemill "
     "after every `mkdocs build`, which replaces them",
+    "MkDocs writes it (and sitemap.xml.gz) on every build and has no setting to turn them off: "
+    'delete both after every `mkdocs build`, or let sitemill write XML (format = "xml")',
 )
 HUGO: Final = Generator("Hugo", 'turn it off with `disableKinds = ["sitemap"]` in hugo.toml')
 JEKYLL: Final = Generator(

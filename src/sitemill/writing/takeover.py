@@ -71,6 +71,8 @@ class Takeover:
         else:
             setting = self.generator.setting
         if self.kept:
+            if self.generator is not None and self.generator.setting_beside_text:
+                setting = self.generator.setting_beside_text
             return (
                 f"{named} stays beside sitemill's {ENTRY_TXT} (text output replaces neither it "
                 f"nor the files it names), and crawlers may read both: {setting}"
