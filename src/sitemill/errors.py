@@ -7,6 +7,7 @@
     │   ├── EventError      a Lambda event (or one SQS message) cannot be read
     │   └── InventoryError  an S3 Inventory report cannot be trusted (the run lists instead)
     ├── RefusedError        a file sitemill will not read: outside its root, not regular, too big
+    ├── InflateError        gzip data that is no gzip, is cut off, or inflates past its bound
     ├── SinkError           an output cannot be written, replaced or deleted
     │   └── ConflictError   another writer changed an output during this run
     ├── TemplateError       a template is missing, broken or renders invalid output
@@ -109,6 +110,16 @@ class RefusedError(SitemillError, ValueError):
         super().__init__(f"{os.fspath(path)} {reason}")
         self.path = os.fspath(path)
         self.reason = reason
+
+
+class InflateError(SitemillError):
+    """gzip data that is no gzip, is cut off, or would inflate past the bound it is read to
+    (a few MB may inflate to gigabytes): sitemill.frugal.inflate. ``kind`` says which:
+    "too big", "not gzip" or "cut off"."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class MissingExtraError(SitemillError):

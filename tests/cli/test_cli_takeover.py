@@ -96,16 +96,35 @@ def test_mkdocs_sitemap_and_its_gz_twin_are_replaced_once(make_site: SiteMaker) 
     assert "nothing changed" in stdout
 
 
-def test_a_gz_with_other_bytes_is_no_twin_and_stays(make_site: SiteMaker) -> None:
+RSS = (
+    b'<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n'
+    b'<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>x</title>'
+    b"</channel></rss>"
+)
+
+
+@pytest.mark.parametrize(
+    ("twin", "gone"),
+    [
+        (gzip.compress(MKDOCS.replace(b"gone/", b"stale/"), mtime=0), True),  # stale: a sitemap
+        (gzip.compress(RSS, mtime=0), False),  # a feed, gzipped: never deleted
+        (b"not gzip at all", False),
+        (gzip.compress(b"<urlset/>", mtime=0), False),  # no sitemaps.org namespace
+    ],
+)
+def test_a_gz_twin_goes_only_when_it_is_a_sitemap(
+    make_site: SiteMaker, twin: bytes, gone: bool
+) -> None:
     site = make_site({"index.html": page("home")})
     (site / "sitemap.xml").write_bytes(MKDOCS)
-    other = gzip.compress(MKDOCS.replace(b"gone/", b"kept/"), mtime=0)
-    (site / "sitemap.xml.gz").write_bytes(other)
-    code, _, stderr = build(site)
+    (site / "sitemap.xml.gz").write_bytes(twin)
+    code, stdout, stderr = build(site)
     assert code == 0
     (warning,) = warnings_of(stderr)
-    assert "replacing MkDocs' sitemap.xml" in warning and "deleting" not in warning
-    assert (site / "sitemap.xml.gz").read_bytes() == other
+    assert "replacing MkDocs' sitemap.xml" in warning
+    assert ("deleting sitemap.xml.gz" in warning) is gone
+    assert ("deleted: sitemap.xml.gz" in stdout) is gone
+    assert (site / "sitemap.xml.gz").exists() is not gone
 
 
 def test_hugo_multilingual_index_and_its_children_are_replaced(make_site: SiteMaker) -> None:
@@ -193,3 +212,193 @@ def test_each_generator_is_named_with_its_setting(
     (warning,) = warnings_of(stderr)
     assert f"replacing {named} sitemap.xml with sitemill's: " in warning
     assert setting in warning
+
+
+# Hugo's RSS feed (layouts/_default/rss.xml): the same declaration as its sitemap.
+HUGO_RSS = (
+    f'{HUGO_DECLARATION}\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">\n'
+    f"  <channel>\n    <title>Site</title>\n    <link>{BASE_URL}</link>\n  </channel>\n</rss>"
+)
+
+
+def hugo_index(*locs: str) -> str:
+    items = "".join(f"<sitemap><loc>{loc}</loc></sitemap>" for loc in locs)
+    return (
+        f'{HUGO_DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"{items}</sitemapindex>"
+    )
+
+
+def test_an_index_naming_a_feed_and_a_page_deletes_only_its_sitemaps(
+    make_site: SiteMaker,
+) -> None:
+    about = page("about")
+    site = make_site(
+        {
+            "index.html": page("home"),
+            "about/index.html": about,
+            "index.xml": HUGO_RSS,
+            "sitemap.xml": hugo_index(
+                "/index.xml", f"{BASE_URL}about/index.html", "/en/sitemap.xml", "/fr/sitemap.xml"
+            ),
+            "en/sitemap.xml": hugo_urlset(BASE_URL),
+            "fr/sitemap.xml": hugo_urlset(f"{BASE_URL}fr/"),
+        }
+    )
+    code, stdout, stderr = build(site)
+    assert code == 0, stderr
+    (warning,) = warnings_of(stderr)
+    assert warning.startswith(
+        "sitemill: warning: replacing Hugo's sitemap.xml with sitemill's (deleting "
+        "en/sitemap.xml, fr/sitemap.xml with it): "
+    )
+    assert (site / "index.xml").read_text() == HUGO_RSS  # the feed and the page stay
+    assert (site / "about" / "index.html").read_text() == about
+    assert not (site / "en" / "sitemap.xml").exists()
+    assert not (site / "fr" / "sitemap.xml").exists()
+    assert "deleted: en/sitemap.xml, fr/sitemap.xml" in stdout
+    assert "index.xml" not in stdout.replace("sitemap.xml", "")
+    validate(site)
+
+
+def test_a_named_child_that_is_a_link_stays_and_so_does_its_target(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere.xml"
+    outside.write_text(hugo_urlset(BASE_URL))
+    site = make_site(
+        {"index.html": page("home"), "sitemap.xml": hugo_index("/en/sitemap.xml", "/de/x.xml")}
+    )
+    (site / "en").mkdir()
+    (site / "en" / "sitemap.xml").symlink_to(outside)
+    (site / "de").symlink_to(tmp_path, target_is_directory=True)  # a folder leading outside
+    (tmp_path / "x.xml").write_text(hugo_urlset(BASE_URL))
+    code, _, stderr = build(site)
+    assert code == 0, stderr
+    (warning,) = [line for line in warnings_of(stderr) if "Hugo" in line]
+    assert warning.startswith("sitemill: warning: replacing Hugo's sitemap.xml with sitemill's: ")
+    assert (site / "en" / "sitemap.xml").is_symlink()
+    assert outside.read_text() == hugo_urlset(BASE_URL)
+    assert (tmp_path / "x.xml").exists()
+
+
+def test_text_output_touches_neither_hugos_index_nor_its_children(make_site: SiteMaker) -> None:
+    files = {
+        "sitemap.xml": hugo_index("/en/sitemap.xml", "/fr/sitemap.xml"),
+        "en/sitemap.xml": hugo_urlset(BASE_URL),
+        "fr/sitemap.xml": hugo_urlset(f"{BASE_URL}fr/"),
+    }
+    site = make_site({"index.html": page("home"), "fr/index.html": page("accueil"), **files})
+    done = run_sitemill("build", str(site), "--base-url", BASE_URL, "--format", "txt")
+    assert done.returncode == 0, done.stderr
+    (warning,) = warnings_of(done.stderr)
+    assert warning == (
+        "sitemill: warning: Hugo's sitemap.xml stays beside sitemill's sitemap.txt (text output "
+        "replaces neither it nor the files it names), and crawlers may read both: turn it off "
+        'with `disableKinds = ["sitemap"]` in hugo.toml'
+    )
+    assert "replacing" not in done.stderr
+    assert "deleted" not in done.stdout
+    for name, text in files.items():
+        assert (site / name).read_text() == text, name
+    assert set((site / "sitemap.txt").read_text().split()) == {BASE_URL, f"{BASE_URL}fr/"}
+    again = run_sitemill("build", str(site), "--base-url", BASE_URL, "--format", "txt")
+    assert (again.returncode, again.stderr) == (0, "")  # said once
+
+
+def test_text_output_leaves_mkdocs_sitemap_and_says_how_to_drop_it(make_site: SiteMaker) -> None:
+    site = make_site({"index.html": page("home")})
+    (site / "sitemap.xml").write_bytes(MKDOCS)
+    (site / "sitemap.xml.gz").write_bytes(gzip.compress(MKDOCS, mtime=0))
+    done = run_sitemill("build", str(site), "--base-url", BASE_URL, "--format", "txt")
+    assert done.returncode == 0, done.stderr
+    (warning,) = warnings_of(done.stderr)
+    assert warning.startswith("sitemill: warning: MkDocs' sitemap.xml stays beside sitemill's")
+    assert warning.endswith(
+        'delete both after every `mkdocs build`, or let sitemill write XML (format = "xml")'
+    )
+    assert "which replaces them" not in warning
+    assert (site / "sitemap.xml").read_bytes() == MKDOCS
+    assert gzip.decompress((site / "sitemap.xml.gz").read_bytes()) == MKDOCS
+
+
+def test_text_output_leaves_astros_index_and_says_so(make_site: SiteMaker) -> None:
+    site = make_site(
+        {
+            "index.html": page("home"),
+            "sitemap-index.xml": ASTRO_INDEX,
+            "sitemap-0.xml": ASTRO_URLSET,
+        }
+    )
+    done = run_sitemill("build", str(site), "--base-url", BASE_URL, "--format", "txt")
+    assert done.returncode == 0, done.stderr
+    (warning,) = warnings_of(done.stderr)
+    assert warning.startswith("sitemill: warning: Astro's sitemap-index.xml stays beside")
+    assert (site / "sitemap-index.xml").read_text() == ASTRO_INDEX
+    assert (site / "sitemap-0.xml").read_text() == ASTRO_URLSET
+
+
+# MkDocs 1.6 without site_url (`mkdocs build`, checked): an empty urlset, and its .gz twin.
+MKDOCS_EMPTY = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n</urlset>'
+)
+HAND_WRITTEN = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\r\n'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\r\n'
+    b"  <url>\r\n    <loc>https://example.org/old-page.html</loc>\r\n  </url>\r\n</urlset>\r\n"
+)
+OTHER_TOOL = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n<!-- generated by some-sitemap-tool 2.1 -->\n'
+    b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    b"<sitemap><loc>https://example.org/sitemap-pages.xml</loc></sitemap>\n</sitemapindex>\n"
+)
+GENERIC = "a sitemap.xml sitemill did not write (no state names it)"
+
+
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [(MKDOCS_EMPTY, "MkDocs' sitemap.xml"), (HAND_WRITTEN, GENERIC), (OTHER_TOOL, GENERIC)],
+)
+def test_any_foreign_sitemap_is_replaced_once_with_its_stale_twin(
+    make_site: SiteMaker, data: bytes, named: str
+) -> None:
+    site = make_site({"index.html": page("home"), "about/index.html": page("about")})
+    (site / "sitemap.xml").write_bytes(data)
+    (site / "sitemap.xml.gz").write_bytes(gzip.compress(data, mtime=0))
+    child = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+    (site / "sitemap-pages.xml").write_bytes(child)  # the other tool's child
+    code, stdout, stderr = build(site)
+    assert code == 0, stderr
+    (warning,) = warnings_of(stderr)
+    assert warning.startswith(f"sitemill: warning: replacing {named} with sitemill's (deleting ")
+    assert "was the state deleted" not in stderr
+    assert not (site / "sitemap.xml.gz").exists()
+    assert "deleted: " in stdout
+    assert (site / "sitemap-pages.xml").exists() is (data is not OTHER_TOOL)
+    validate(site)
+    code, _, stderr = build(site)  # a second run: nothing to say
+    assert (code, stderr) == (0, "")
+
+
+def test_a_sitemap_this_run_leaves_as_it_was_is_ours_whatever_its_shape(
+    make_site: SiteMaker, tmp_path: Path
+) -> None:
+    """No state names it, and it is not in sitemill's templates' shape (the user's own
+    template), but this run writes the same bytes: sitemill's, and only the lost state is said."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "urlset.xml.j2").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "{% for entry in entries %}    <url><loc>{{ entry.loc }}</loc></url>\n{% endfor %}"
+        "</urlset>\n"
+    )
+    site = make_site({"index.html": page("home")})
+    flags = ("build", str(site), "--base-url", BASE_URL, "--templates-dir", str(templates))
+    assert run_sitemill(*flags).returncode == 0
+    (site / "sitemill-state.json.gz").unlink()
+    done = run_sitemill(*flags)
+    assert done.returncode == 0, done.stderr
+    (warning,) = warnings_of(done.stderr)
+    assert "was the state deleted?" in warning

@@ -1,13 +1,16 @@
 """The shapes of generators' sitemaps (sitemill.writing.generators): each generator's is told, and
 none of sitemill's own outputs (a urlset with alternates and images, a sharded index and its
-children, the empty urlset) is taken for a generator's, or for anything but sitemill's."""
+children, the empty urlset) is taken for a generator's, or for anything but sitemill's. And what
+is a sitemap at all (sitemill.writing.sitemapfile): its root element, never a feed or a page."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
 
+from bombs import gzip_bomb
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
 from sitemill.writing.generators import (
@@ -21,6 +24,7 @@ from sitemill.writing.generators import (
     looks_like_sitemills,
     written_by,
 )
+from sitemill.writing.sitemapfile import HEAD_BYTES, index_locs, sitemap_root
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
@@ -104,3 +108,52 @@ def test_none_of_sitemills_outputs_is_taken_for_a_generators(
     for name, data in files.items():
         assert written_by(data) is None, name
         assert looks_like_sitemills(data), (name, data[:200])
+
+
+LAUGHS = (
+    '<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY a "aaaaaaaaaa">'
+    '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+    f"<urlset {NS}><url><loc>&b;</loc></url></urlset>"
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "root"),
+    [
+        (f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n</urlset>', "urlset"),
+        (f"\ufeff<?xml version='1.0'?><!-- a comment --><sitemapindex {NS}>", "sitemapindex"),
+        ('<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">', "urlset"),
+        # Hugo's RSS feed carries its sitemap's declaration: never a sitemap.
+        ('<?xml version="1.0" encoding="utf-8" standalone="yes"?><rss version="2.0">', None),
+        ('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom">', None),
+        ("<!DOCTYPE html><html><head><title>about</title></head>", None),
+        ("<urlset><url><loc>https://x.org/</loc></url></urlset>", None),  # no namespace
+        (f"<url {NS}><loc>https://x.org/</loc></url>", None),
+        (LAUGHS, None),  # a DOCTYPE: not read on (no entity is ever expanded)
+        ("", None),
+        ("\x00\x01 binary", None),
+    ],
+)
+def test_a_sitemap_is_told_by_its_root_element(data: str, root: str | None) -> None:
+    assert sitemap_root(data.encode()) == root
+    assert sitemap_root(gzip.compress(data.encode(), mtime=0)) == root
+
+
+def test_a_gzip_head_of_a_bomb_or_of_a_cut_file_is_read_enough() -> None:
+    bomb = gzip_bomb(f'<?xml version="1.0"?>\n<urlset {NS}>'.encode())
+    assert sitemap_root(bomb) == "urlset"
+    assert sitemap_root(bomb[:HEAD_BYTES]) == "urlset"  # (a ranged GET of its head)
+
+
+def test_an_index_names_its_children_and_nothing_else() -> None:
+    index = (
+        '<?xml version="1.0" encoding="utf-8" standalone="yes"?>'
+        f"<sitemapindex {NS}><sitemap><loc> /en/sitemap.xml </loc></sitemap>"
+        "<sitemap><loc>https://x.org/a?b=1&amp;c=2</loc><lastmod>2026-01-01</lastmod></sitemap>"
+        "<loc>/stray.xml</loc><sitemap><other><loc>/deep.xml</loc></other></sitemap>"
+        "</sitemapindex>"
+    )
+    assert index_locs(index.encode()) == ["/en/sitemap.xml", "https://x.org/a?b=1&c=2"]
+    assert index_locs(f"<urlset {NS}><url><loc>/a</loc></url></urlset>".encode()) == []
+    cut = index.encode()[: index.index("</sitemap>") + 20]
+    assert index_locs(cut) == ["/en/sitemap.xml"]  # cut short: what was read

@@ -6,7 +6,7 @@ import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, OutputFormat
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.indexnow.pending import StatePending
@@ -33,7 +33,7 @@ from sitemill.sources.s3requests import counted_requests
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
-from sitemill.writing.takeover import announce, retire
+from sitemill.writing.takeover import take_over
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -76,19 +76,18 @@ def build_from_bucket(
         empty=inventory.empty,
     )  # fmt: skip
     config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
-    # Was the sitemap.xml replaced the generator's (a sync of its build folder)? Said once,
-    # on the first run; its twins go whenever a sync brings them back.
-    found = find_bucket_takeover(client, site, config.base_url, sink, inventory)
-    if found is not None:
-        if start.missing:
-            announce(found[1], report.warnings)
-        else:
-            log.info("%s", found[1].message())
-        retire(found[0], found[1], report)
-    elif knowledge.content_dates and start.missing and inventory.had_sitemap:
-        message = missing_state_warning(store.where)
-        log.warning("%s", message)
-        report.warnings.append(message)
+    # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
+    # the first run; its twins go whenever a sync brings them back.
+    text = config.format is OutputFormat.TXT
+    files, found = find_bucket_takeover(
+        client, site, sink, inventory, text=text, remembered=start.state.outputs
+    )
+    lost = knowledge.content_dates and start.missing and inventory.had_sitemap
+    take_over(
+        files, found, report, config.base_url,
+        first=start.missing,
+        lost=missing_state_warning(store.where) if lost else None,
+    )  # fmt: skip
     report.indexnow = record(
         config,
         start.state,

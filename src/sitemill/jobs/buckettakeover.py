@@ -1,11 +1,11 @@
-"""Taking over from a generator's sitemap in a bucket (sitemill.writing.takeover): on a first run
-(no state), the sitemap.xml an `aws s3 sync` of a build folder uploaded is the generator's,
-not an earlier run's. No request of its own: the listing noted the "sitemap*" names and the
-sink the sitemap.xml it replaced; a GET only of each twin candidate that is there."""
+"""Taking over a sitemap sitemill did not write, in a bucket (sitemill.writing.takeover): on a
+first run (no state), the sitemap.xml an `aws s3 sync` of a build folder uploaded is the
+generator's, not an earlier run's. Few requests of its own: the listing noted the "sitemap*"
+names and the sink the sitemap.xml it replaced; a ranged GET of each twin's head."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -22,24 +22,33 @@ if TYPE_CHECKING:
 
 
 class BucketFiles:
-    """The generator's files at the prefix root, and in folders below it (Hugo's
-    ``en/sitemap.xml``), as sitemill.writing.takeover reads and deletes them."""
+    """The files at the prefix root, and in folders below it (Hugo's ``en/sitemap.xml``), as
+    sitemill.writing.takeover reads and deletes them (the keys under the prefix only)."""
 
-    nested = True  # names with "/" are keys below the prefix
-
-    def __init__(self, client: S3Client, site: BucketSite, sink: S3Sink, inventory: Inventory):
+    def __init__(
+        self, client: S3Client, site: BucketSite, sink: S3Sink, inventory: Inventory, text: bool
+    ) -> None:
         self.client, self.site, self.sink, self.inventory = client, site, sink, inventory
+        self.text = text  # the run writes sitemap.txt: sitemap.xml, left, is read here
 
-    def names(self) -> Iterator[str]:
-        return iter(sorted(set(self.inventory.objects) | self.inventory.others))
-
-    def read(self, name: str) -> bytes | None:
-        if name == ENTRY_XML:
-            return self.sink.entry_before  # what the run replaced
+    def read(self, name: str, limit: int) -> bytes | None:
+        listed = name in self.inventory.objects or name in self.inventory.others
+        if name == ENTRY_XML and (self.sink.entry_before is not None or not self.text):
+            data = self.sink.entry_before  # what the run replaced (None: nothing)
+            return None if data is None else data[:limit]
+        if "/" not in name and not listed:
+            return None  # the listing says it is not there: no GET
         key = self.site.root + name
-        return read_object(
-            self.client, self.site.bucket, key, error=SinkError, limit=read_limit(name)
-        )
+        try:
+            return read_object(
+                self.client,
+                self.site.bucket,
+                key,
+                error=SinkError,
+                limit=min(limit, read_limit(name)),
+            )
+        except SinkError:
+            return None
 
     def delete(self, name: str) -> None:
         if self.sink.dry_run:
@@ -53,12 +62,17 @@ class BucketFiles:
 
 
 def find_bucket_takeover(
-    client: S3Client, site: BucketSite, base_url: str, sink: S3Sink, inventory: Inventory
-) -> tuple[BucketFiles, Takeover] | None:
-    """The generator's sitemap this run replaced under the site's prefix, with where its
-    files are deleted; None when there was none."""
-    if sink.entry_before is None and not inventory.others:
-        return None
-    files = BucketFiles(client, site, sink, inventory)
-    takeover = find_takeover(files, base_url)
-    return None if takeover is None else (files, takeover)
+    client: S3Client,
+    site: BucketSite,
+    sink: S3Sink,
+    inventory: Inventory,
+    *,
+    text: bool,
+    remembered: Collection[str],
+) -> tuple[BucketFiles, Takeover | None]:
+    """Where the files are, and the sitemap this run replaced (or, with ``text``, left) under
+    the site's prefix that sitemill did not write; None when there was none."""
+    files = BucketFiles(client, site, sink, inventory, text)
+    if sink.entry_before is None and not inventory.others and not text:
+        return files, None
+    return files, find_takeover(files, text=text, remembered=remembered)

@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitemill.config.model import Config, ContentScope, LastmodMode
+from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
 from sitemill.frugal.workpool import EarlyStart
@@ -33,7 +33,8 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
-from sitemill.writing.takeover import Takeover, announce, find_takeover, retire
+from sitemill.writing.takeover import Takeover, find_takeover, take_over
+from sitemill.writing.takeoverfiles import files_of
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,8 @@ def build_from_tree(
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    takeover = find_takeover(sink, config.base_url)
-    dating = _start_dating(config, sink, state_store, previous, warnings, takeover)
+    dating = _start_dating(config, sink, state_store, previous, warnings)
+    found = _find_takeover(config, sink, dating)  # (before this run replaces it)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
     remember.base_url = config.base_url
     known = dating.known if dating is not None else None
@@ -93,7 +94,7 @@ def build_from_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
         )
-    retire(sink, takeover, report)  # the generator's files that would contradict sitemill's
+    _take_over(config, sink, found, report, dating)
     if dating is not None:
         config = keep_style(config, report, plan.remember)
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
@@ -138,6 +139,7 @@ class _Start:
     store: StateStore
     known: State
     first_run: bool
+    lost: bool  # no state where it is kept, but sitemaps are there
 
 
 def _start_dating(
@@ -146,26 +148,32 @@ def _start_dating(
     store: StateStore | None,
     previous: Previous | None,
     warnings: list[str],
-    takeover: Takeover | None,
 ) -> _Start | None:
-    """The state content dates start from, or None when they are off (no state is kept).
-    A generator's sitemap replaced on a first run is said once (``takeover``)."""
+    """The state content dates start from, or None when they are off (no state is kept);
+    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
-        announce(takeover, warnings)
         return None
     store = store or _default_store(config, sink)
     start = start_state(store, previous, base_url=config.base_url)
-    if takeover is not None:  # (the generator's sitemap: no sign of a lost state)
-        if start.first_run:
-            announce(takeover, warnings)
-        else:  # the generator wrote it again since the last run (a fresh build)
-            log.info("%s", takeover.message())
-    elif start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names()):
-        start.warnings.append(missing_state_warning(store.where))
     for message in start.warnings:
         log.warning("%s", message)
         warnings.append(message)
-    return _Start(store, start.state, start.first_run)
+    lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
+    return _Start(store, start.state, start.first_run, lost)
+
+
+def _find_takeover(config: Config, sink: Sink, dating: _Start | None) -> Takeover | None:
+    remembered = dating.known.outputs if dating else ()
+    text = config.format is OutputFormat.TXT
+    return find_takeover(files_of(sink), text=text, remembered=remembered)
+
+
+def _take_over(
+    config: Config, sink: Sink, found: Takeover | None, report: Report, dating: _Start | None
+) -> None:
+    lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
+    first = not dating or dating.first_run
+    take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)
 
 
 def _default_store(config: Config, sink: Sink) -> StateStore:

@@ -15,12 +15,12 @@ import gzip
 import json
 import logging
 import re
-import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final
 
-from sitemill.errors import IncompleteRunError, StateError
+from sitemill.errors import IncompleteRunError, InflateError, StateError
+from sitemill.frugal.inflate import NOT_GZIP, TOO_BIG, inflate
 from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.shards.evolve import MAX_KEY_BYTES
@@ -130,14 +130,15 @@ def fragment_listing(run: DistributedRun, item: Item) -> Iterator[ObjectTypeDef]
 def _inflated(data: bytes, where: str) -> bytes:
     """A fragment's text: one gzip member of lines, inflated no further than one may hold
     (a few KB of gzip can inflate to gigabytes)."""
-    inflate = zlib.decompressobj(wbits=31)
     try:
-        text = inflate.decompress(data, _FRAGMENT_TEXT + 1)
-    except zlib.error as exc:
-        raise StateError(f"{where}: not gzip ({exc})") from exc
-    if len(text) > _FRAGMENT_TEXT:
-        raise StateError(f"{where}: more than {_FRAGMENT_TEXT:,} bytes inflated")
-    if not inflate.eof or inflate.unused_data or not text.endswith(b"\n"):
+        text = inflate(data, _FRAGMENT_TEXT, single=True)
+    except InflateError as exc:
+        if exc.kind == TOO_BIG:
+            raise StateError(f"{where}: more than {_FRAGMENT_TEXT:,} bytes inflated") from exc
+        if exc.kind == NOT_GZIP:
+            raise StateError(f"{where}: not gzip ({exc.__cause__})") from exc
+        raise StateError(f"{where}: not one whole gzip member of lines") from exc
+    if not text.endswith(b"\n"):
         raise StateError(f"{where}: not one whole gzip member of lines")
     return text
 

@@ -10,7 +10,6 @@ site (a canonical, alternates) cannot be rendered alone: that is a FullRebuildNe
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Collection, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
@@ -19,11 +18,13 @@ from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
+from sitemill.frugal.inflate import inflate
 from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.listing.autostyle import as_kept, kept_style
+from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
@@ -233,7 +234,7 @@ def _single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
     """The one sitemap.xml a small site keeps, never gzip: ``part``'s bytes move in ``data``
     to that name."""
     raw = data.pop(part.name)
-    raw = gzip.decompress(raw) if config.gzip else raw
+    raw = inflate(raw, MAX_BYTES_LIMIT, what=part.name) if config.gzip else raw
     name = ENTRY_TXT if config.format is OutputFormat.TXT else ENTRY_XML
     data[name] = raw
     return replace(part, name=name, digest=stored_digest(raw))

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 from typing import Any, Final
 
-from sitemill.errors import StateError
+from sitemill.errors import InflateError, StateError
+from sitemill.frugal.inflate import CUT_OFF, TOO_BIG, inflate_chunks
 
 # About 330,000 pages of a bucket's state (100,000 pages are 19 MB of JSON); past these, a
 # state is not one sitemill wrote. They bound what a hostile one costs: at most about
@@ -73,34 +73,34 @@ def _loads(text: bytes, max_numbers: int = MAX_NUMBERS) -> Any:
 
 def _inflate(data: bytes) -> bytes:
     """The inflated bytes, checked chunk by chunk against the bounds."""
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     chunks: list[bytes] = []
     size = containers = quotes = 0
-    pending = data
     try:
-        while True:
-            chunk = inflater.decompress(pending, _CHUNK)
-            pending = inflater.unconsumed_tail
-            if not chunk:
-                break
+        for chunk in inflate_chunks(data, MAX_STATE_BYTES, chunk=_CHUNK):
             size += len(chunk)
             containers += chunk.count(b"{") + chunk.count(b"[")
             quotes += chunk.count(b'"')
             _check(chunk, size, containers, quotes)
             chunks.append(chunk)
-    except zlib.error as exc:
+    except InflateError as exc:
+        if exc.kind == TOO_BIG:
+            raise StateError(_too_big()) from exc
+        if exc.kind == CUT_OFF:
+            raise StateError("cut off (the gzip stream does not end)") from exc
         raise StateError("not a sitemill state (not gzip)") from exc
-    if not inflater.eof:
-        raise StateError("cut off (the gzip stream does not end)")
     return b"".join(chunks)
 
 
 def _check(chunk: bytes, size: int, containers: int, quotes: int) -> None:
     if size > MAX_STATE_BYTES:
-        raise StateError(f"larger than {MAX_STATE_BYTES // (1024 * 1024)} MiB uncompressed")
+        raise StateError(_too_big())
     if containers > MAX_CONTAINERS:
         raise StateError(f"not a sitemill state (more than {MAX_CONTAINERS:,} containers)")
     if quotes > 2 * MAX_STRINGS:
         raise StateError(f"not a sitemill state (more than {MAX_STRINGS:,} strings)")
     if _NOT_JSON_TEXT.search(chunk) is not None:
         raise StateError("not a sitemill state (not ASCII JSON text)")
+
+
+def _too_big() -> str:
+    return f"larger than {MAX_STATE_BYTES // (1024 * 1024)} MiB uncompressed"

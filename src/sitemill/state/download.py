@@ -10,10 +10,10 @@ import http.client
 import logging
 import urllib.error
 import urllib.request
-import zlib
 from typing import Any, Final
 
-from sitemill.errors import FetchError, StateError
+from sitemill.errors import FetchError, InflateError, StateError
+from sitemill.frugal.inflate import CUT_OFF, TOO_BIG, inflate
 from sitemill.messages import redact
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
 from sitemill.state.fetch import deadline_open
@@ -97,15 +97,16 @@ def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
         return body
     if codings not in (["gzip"], ["x-gzip"]):
         raise StateError(f"{what}: unexpected Content-Encoding {_one_line(encoding)!r}")
-    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
     try:
-        inner = inflater.decompress(body, limit + 1)
-    except zlib.error as exc:
+        inner = inflate(body, limit)
+    except InflateError as exc:
+        if exc.kind == TOO_BIG:
+            raise StateError(
+                f"{what}: larger than {limit:,} bytes decoded, so not one sitemill wrote"
+            ) from exc
+        if exc.kind == CUT_OFF:
+            raise StateError(f"{what}: Content-Encoding gzip, but the body is cut off") from exc
         raise StateError(f"{what}: Content-Encoding gzip, but {exc}") from exc
-    if len(inner) > limit:
-        raise StateError(f"{what}: larger than {limit:,} bytes decoded, so not one sitemill wrote")
-    if not inflater.eof:
-        raise StateError(f"{what}: Content-Encoding gzip, but the body is cut off")
     return inner if inner.startswith(_GZIP_MAGIC) else body
 
 

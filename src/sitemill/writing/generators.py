@@ -5,7 +5,8 @@ Every shape below is what a generator's built-in template or library writes, in 
 bytes (sitemill's own built-in templates match none of them: tests/core/test_takeover.py):
 
 - MkDocs (``mkdocs build``): ``<url>`` then ``<loc>`` indented by nine spaces, and a
-  ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting.
+  ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting. Without
+  ``site_url`` (MkDocs 1.6) an empty urlset, ``</urlset>`` on the second line, no newline after.
 - Hugo: the declaration ``standalone="yes"``; multilingual, an index naming ``en/sitemap.xml``.
 - Jekyll (jekyll-sitemap): ``xmlns:xsi`` and ``xsi:schemaLocation`` before ``xmlns``.
 - Docusaurus (plugin-sitemap, through the npm ``sitemap`` package): one line declaring the
@@ -28,6 +29,8 @@ class Generator:
 
     name: str
     setting: str  # a sentence: how the generator's sitemap is turned off
+    # The same, when sitemill writes text and so leaves the generator's sitemap (None: as above).
+    setting_beside_text: str | None = None
 
     @property
     def owner(self) -> str:
@@ -39,6 +42,8 @@ MKDOCS: Final = Generator(
     "MkDocs",
     "MkDocs writes both on every build and has no setting to turn them off: run sitemill "
     "after every `mkdocs build`, which replaces them",
+    "MkDocs writes it (and sitemap.xml.gz) on every build and has no setting to turn them off: "
+    'delete both after every `mkdocs build`, or let sitemill write XML (format = "xml")',
 )
 HUGO: Final = Generator("Hugo", 'turn it off with `disableKinds = ["sitemap"]` in hugo.toml')
 JEKYLL: Final = Generator(
@@ -61,6 +66,12 @@ ASTRO_INDEX: Final = "sitemap-index.xml"
 _SNIFF: Final = 2_048
 _SHAPES: Final = (
     (MKDOCS, re.compile(rb"<url>\r?\n {9}<loc>")),
+    (
+        MKDOCS,
+        re.compile(
+            rb'\A<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset xmlns="[^"]*">\n</urlset>\Z'
+        ),
+    ),
     (HUGO, re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]*standalone=["']yes["']""")),
     (JEKYLL, re.compile(rb"<urlset xmlns:xsi=\S+ xsi:schemaLocation=")),
     (DOCUSAURUS, re.compile(rb"<urlset xmlns=\S+ xmlns:news=\S+ xmlns:xhtml=\S+ xmlns:image=")),
@@ -70,13 +81,14 @@ _ASTRO: Final = re.compile(
     rb'^<\?xml version="1\.0" encoding="UTF-8"\?><sitemapindex xmlns="[^"]*"><sitemap><loc>'
 )
 # The first bytes of sitemill's built-in templates (templates/urlset.xml.j2,
-# sitemapindex.xml.j2; sitemill.render.compiled writes the same).
+# sitemapindex.xml.j2; sitemill.render.compiled writes the same); an empty one ends in a
+# newline (sitemill writes none in a tree: a run with no page writes nothing).
 _SITEMILL: Final = re.compile(
     rb'^<\?xml version="1\.0" encoding="UTF-8"\?>\n'
     rb'<(?:urlset xmlns="http://www\.sitemaps\.org/schemas/sitemap/0\.9"'
-    rb'(?: xmlns:xhtml="[^"]*")?(?: xmlns:image="[^"]*")?>\n(?:  <url><loc>|</urlset>)'
+    rb'(?: xmlns:xhtml="[^"]*")?(?: xmlns:image="[^"]*")?>\n(?:  <url><loc>|</urlset>\n\Z)'
     rb'|sitemapindex xmlns="http://www\.sitemaps\.org/schemas/sitemap/0\.9">\n'
-    rb"(?:  <sitemap><loc>|</sitemapindex>))"
+    rb"(?:  <sitemap><loc>|</sitemapindex>\n\Z))"
 )
 
 

@@ -1,40 +1,38 @@
-"""Taking over from a generator's sitemap: the sitemap.xml sitemill replaces on a first run
-may be the site generator's (MkDocs, Hugo, Jekyll, Docusaurus, Sphinx), or the generator's
-index may sit beside it under another name (Astro's sitemap-index.xml). sitemill says so once,
-with the setting that turns the generator's off, and after publishing deletes the generator's
-files that would contradict what is live: the ``.gz`` twin of the replaced file (only when it
-holds the same bytes), the replaced index's children and Astro's index with its children
-(only files that index names, in the generator's own shape). Nothing else is ever deleted.
+"""Taking over a sitemap sitemill did not write: a site generator's (MkDocs, Hugo, Jekyll,
+Docusaurus, Sphinx, Astro's sitemap-index.xml beside it), an empty one, a hand-written one.
+
+It is someone else's when no state names it and its bytes are not ours (sitemill's
+templates' shape; a file this run leaves unchanged is ours whatever its shape). sitemill says
+so once (with the generator's setting that turns it off, where the generator is known) and,
+once its own sitemap.xml is live, deletes what would contradict it: the replaced file's
+stale ``.gz`` twin, the children the replaced index names, Astro's index. Each only when it
+is itself a sitemap (its root element, sitemill.writing.sitemapfile) inside the folder or
+prefix, never a name this run wrote, and only when this run wrote the replacement: with text
+output (sitemap.txt) the generator's sitemap.xml and its children all stay, and that is said.
 """
 
 from __future__ import annotations
 
-import gzip
 import logging
-import os
-import stat
-import zlib
-from collections.abc import Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from html import unescape
-from pathlib import Path
 from typing import Final, Protocol
 from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError, SinkError
-from sitemill.filenames.outputs import ENTRY_XML, ROBOTS_TXT
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report
-from sitemill.safefs import Root
+from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 from sitemill.writing.generators import (
     ASTRO,
     ASTRO_INDEX,
-    DOCUSAURUS,
     Generator,
     is_astro_index,
+    looks_like_sitemills,
     written_by,
 )
-from sitemill.writing.publish import INDEX_ROOT, LOC, SNIFF_BYTES
+from sitemill.writing.sitemapfile import HEAD_BYTES, SITEMAPINDEX, index_locs, sitemap_root
 
 log = logging.getLogger(__name__)
 
@@ -42,93 +40,147 @@ GZ_TWIN: Final = ENTRY_XML + ".gz"
 
 
 class Files(Protocol):
-    """Where the generator's files are: a sink (a local folder: sitemill.sinks.local), or a
-    bucket's prefix (sitemill.jobs.buckettakeover, whose ``nested`` names hold "/")."""
+    """Where the replaced files are: a local folder (sitemill.writing.takeoverfiles) or a
+    bucket's prefix (sitemill.jobs.buckettakeover); names below it hold "/"."""
 
-    def names(self) -> Iterator[str]: ...
-
-    def read(self, name: str) -> bytes | None: ...
+    def read(self, name: str, limit: int) -> bytes | None:
+        """The first ``limit`` bytes of ``name``; None when it is not there or not readable."""
+        ...
 
     def delete(self, name: str) -> None: ...
 
 
 @dataclass
 class Takeover:
-    """The generator's sitemap files this run replaces, and those it deletes once live."""
+    """A sitemap sitemill did not write, and what goes with it once sitemill's is live."""
 
-    generator: Generator
+    generator: Generator | None  # None: whose it is cannot be told
     replaced: str  # sitemap.xml, or Astro's sitemap-index.xml
+    data: bytes  # its bytes as found (an index names its children)
+    kept: bool = False  # sitemill writes sitemap.txt: this one stays, with all it names
     twins: list[str] = field(default_factory=list)  # folder-relative paths to delete
 
     def message(self) -> str:
-        """One line: whose sitemap is replaced, what goes with it, how to turn it off."""
-        named = self.generator.owner
-        if self.replaced == ENTRY_XML:
-            what = f"replacing {named} {ENTRY_XML} with sitemill's"
+        """One line: whose sitemap is replaced (or stays), what goes with it, how to turn
+        it off."""
+        owner = "a" if self.generator is None else self.generator.owner
+        named = f"{owner} {self.replaced}"
+        if self.generator is None:
+            named += " sitemill did not write (no state names it)"
+            setting = "if a tool writes it on every build, turn that off or run sitemill after it"
         else:
-            what = f"sitemill's {ENTRY_XML} takes over from {named} {self.replaced}"
+            setting = self.generator.setting
+        if self.kept:
+            if self.generator is not None and self.generator.setting_beside_text:
+                setting = self.generator.setting_beside_text
+            return (
+                f"{named} stays beside sitemill's {ENTRY_TXT} (text output replaces neither it "
+                f"nor the files it names), and crawlers may read both: {setting}"
+            )
+        if self.replaced == ENTRY_XML:
+            what = f"replacing {named} with sitemill's"
+        else:
+            what = f"sitemill's {ENTRY_XML} takes over from {named}"
         gone = [name for name in self.twins if name != self.replaced]
         also = f" (deleting {_listed(gone)} with it)" if gone else ""
         if self.replaced in self.twins:  # Astro's index goes too
             also = f" (deleting it{' and ' + _listed(gone) if gone else ''})"
-        return f"{what}{also}: {self.generator.setting}"
+        return f"{what}{also}: {setting}"
 
 
-def find_takeover(sink: Files, base_url: str) -> Takeover | None:
-    """The generator's sitemap in the sink's folder, when one is there and sitemill can tell
-    whose it is; None when the folder holds none, or only sitemill's own."""
-    names = set(sink.names())
-    entry = _read(sink, ENTRY_XML) if ENTRY_XML in names and _maybe_a_generators(sink) else None
-    generator = None if entry is None else written_by(entry)
-    if entry is not None and generator is not None:
-        takeover = Takeover(generator, ENTRY_XML)
-        twin = _read(sink, GZ_TWIN) if GZ_TWIN in names else None
-        if twin is not None and _gunzipped(twin) == entry:
-            takeover.twins.append(GZ_TWIN)
-        if INDEX_ROOT.search(entry[:SNIFF_BYTES]):
-            takeover.twins += _children(sink, entry, base_url, generator)
-        return takeover
-    astro = _read(sink, ASTRO_INDEX) if ASTRO_INDEX in names else None
+def find_takeover(files: Files, *, text: bool, remembered: Collection[str] = ()) -> Takeover | None:
+    """The sitemap there that sitemill did not write, if any (a folder's read before the run
+    writes; a bucket's, the bytes the run replaced). ``text``: this run writes sitemap.txt;
+    ``remembered``: the files the state says sitemill wrote (a name it holds is ours)."""
+    head = files.read(ENTRY_XML, HEAD_BYTES)
+    if head is not None and not looks_like_sitemills(head):
+        generator = written_by(head)
+        if generator is not None or ENTRY_XML not in remembered:
+            entry = head if len(head) < HEAD_BYTES else files.read(ENTRY_XML, MAX_BYTES_LIMIT)
+            return Takeover(generator, ENTRY_XML, entry or head, kept=text)
+    astro = files.read(ASTRO_INDEX, HEAD_BYTES)
     if astro is not None and is_astro_index(astro):
-        takeover = Takeover(ASTRO, ASTRO_INDEX, [ASTRO_INDEX])
-        takeover.twins += _children(sink, astro, base_url, DOCUSAURUS)  # (one npm package)
-        return takeover
+        whole = astro if len(astro) < HEAD_BYTES else files.read(ASTRO_INDEX, MAX_BYTES_LIMIT)
+        return Takeover(ASTRO, ASTRO_INDEX, whole or astro, kept=text)
     return None
 
 
-def announce(takeover: Takeover | None, warnings: list[str]) -> None:
-    """Say it (a warning of the run), when there is a takeover."""
-    if takeover is not None:
-        log.warning("%s", takeover.message())
-        warnings.append(takeover.message())
+def take_over(
+    files: Files,
+    found: Takeover | None,
+    report: Report,
+    base_url: str,
+    *,
+    first: bool,
+    lost: str | None = None,
+) -> None:
+    """After the run: what of ``found`` it took over (settle), said (announce; a warning
+    when ``first``: no state named it), then its twins deleted (retire). ``lost``: the
+    warning of sitemaps beside no state, said when they were not someone else's."""
+    takeover = settle(files, found, report, base_url)
+    announce(takeover, report.warnings, first=first)
+    if takeover is None and lost is not None:
+        log.warning("%s", lost)
+        report.warnings.append(lost)
+    retire(files, takeover, report)
 
 
-def retire(sink: Files, takeover: Takeover | None, report: Report) -> None:
-    """Delete the generator's twins once sitemill's sitemaps are live (never a name this run
-    wrote), as the run's deletions; one warning for each that could not be deleted."""
+def settle(files: Files, found: Takeover | None, report: Report, base_url: str) -> Takeover | None:
+    """What of ``found`` this run took over, once its sitemaps are written: None when it
+    wrote no replacement (an empty run) or left the file as it was (then it was ours); its
+    twins, each a sitemap that this run did not write."""
+    if found is None:
+        return None
+    result = report.result
+    if found.kept:
+        return None if found.replaced in result.outputs else found
+    if ENTRY_XML not in (result.written if found.replaced == ENTRY_XML else result.outputs):
+        return None
+    candidates = [GZ_TWIN] if found.replaced == ENTRY_XML else [ASTRO_INDEX]
+    if sitemap_root(found.data[:HEAD_BYTES]) == SITEMAPINDEX:
+        candidates += _children(found.data, base_url)
+    for name in dict.fromkeys(candidates):
+        if name in result.outputs or name in found.twins:
+            continue
+        if name == found.replaced or sitemap_root(files.read(name, HEAD_BYTES) or b""):
+            found.twins.append(name)
+    return found
+
+
+def announce(takeover: Takeover | None, warnings: list[str], *, first: bool) -> None:
+    """Say it: a warning of the run when no state names what was there (``first``), else
+    only in the log (a generator wrote its sitemap again since the last run)."""
     if takeover is None:
         return
+    if first:
+        log.warning("%s", takeover.message())
+        warnings.append(takeover.message())
+    else:
+        log.info("%s", takeover.message())
+
+
+def retire(files: Files, takeover: Takeover | None, report: Report) -> None:
+    """Delete the twins once sitemill's sitemaps are live, as the run's deletions; one
+    warning for each that could not be deleted."""
+    if takeover is None or not takeover.twins:
+        return
+    owner = "a" if takeover.generator is None else takeover.generator.owner
     for name in takeover.twins:
-        if name in report.result.outputs:
-            continue
         try:
-            if "/" in name and not getattr(sink, "nested", False):
-                _delete_below(_folder(sink), name)
-            else:
-                sink.delete(name)
+            files.delete(name)
         except (SinkError, OSError, RefusedError) as exc:
-            message = f"could not delete {takeover.generator.owner} {name}: {exc}"
+            message = f"could not delete {owner} {name}: {exc}"
             log.warning("%s", message)
             report.warnings.append(message)
             continue
         report.result.deleted.append(name)
-    _robots_still_naming(sink, takeover, report)
+    _robots_still_naming(files, owner, report)
 
 
-def _robots_still_naming(sink: Files, takeover: Takeover, report: Report) -> None:
+def _robots_still_naming(files: Files, owner: str, report: Report) -> None:
     """A warning when the folder's robots.txt still points crawlers at a deleted file (Astro's
     guide adds ``Sitemap: .../sitemap-index.xml``): sitemill rewrites only its own lines."""
-    robots = _read(sink, ROBOTS_TXT) if ROBOTS_TXT in set(sink.names()) else None
+    robots = files.read(ROBOTS_TXT, MAX_ROBOTS_TXT_BYTES)
     if robots is None:
         return
     for line in robots.decode("utf-8", "replace").splitlines():
@@ -136,7 +188,7 @@ def _robots_still_naming(sink: Files, takeover: Takeover, report: Report) -> Non
         named = value.strip().rpartition("/")[2]
         if field_name.strip().lower() == "sitemap" and named in report.result.deleted:
             message = (
-                f"{ROBOTS_TXT} still names {takeover.generator.owner} {named}, deleted: "
+                f"{ROBOTS_TXT} still names {owner} {named}, deleted: "
                 f"replace that line with one naming {ENTRY_XML}"
             )
             log.warning("%s", message)
@@ -144,82 +196,20 @@ def _robots_still_naming(sink: Files, takeover: Takeover, report: Report) -> Non
             return
 
 
-def _children(sink: Files, index: bytes, base_url: str, generator: Generator) -> list[str]:
-    """The files the generator's index names that are in the folder, in ``generator``'s shape."""
+def _children(index: bytes, base_url: str) -> list[str]:
+    """The folder-relative names of the files the index names below the base URL's path."""
     base = urlsplit(base_url).path
-    folder = _folder(sink)
     found = []
-    for match in LOC.finditer(index):
-        loc = unescape(match.group(1).decode("utf-8", "replace"))
+    for loc in index_locs(index):
         path = urlsplit(loc).path
         if not path.startswith(base):
             continue
         name = path[len(base) :]
-        if not name or name.endswith("/") or ".." in name.split("/"):
+        parts = name.split("/")
+        if not name or name.endswith("/") or any(part in ("", ".", "..") for part in parts):
             continue
-        if "/" in name and not getattr(sink, "nested", False):
-            data = None if folder is None else _read_below(folder, name)
-        else:
-            data = _read(sink, name)
-        if data is None:
-            continue
-        shape = written_by(data)
-        if shape is generator:
-            found.append(name)
+        found.append(name)
     return found
-
-
-def _read(sink: Files, name: str) -> bytes | None:
-    try:
-        return sink.read(name)
-    except SinkError as exc:
-        log.debug("not reading %s: %s", name, exc)
-        return None
-
-
-def _gunzipped(data: bytes) -> bytes | None:
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error):
-        return None
-
-
-def _maybe_a_generators(sink: Files) -> bool:
-    """Whether the sink's sitemap.xml may be a generator's (False is sure): in a local folder,
-    told from its first bytes, so that sitemill's own (every run's but the first) is never
-    read whole here; elsewhere (a bucket's, already read) True."""
-    folder = _folder(sink)
-    if folder is None:
-        return True
-    try:
-        head = Root(folder).read(ENTRY_XML, SNIFF_BYTES)
-    except (RefusedError, OSError):
-        return False  # (the sink's own read refuses it too: no generator's then)
-    return head is not None and written_by(head) is not None
-
-
-def _folder(sink: Files) -> Path | None:
-    """The local folder a sink writes to (children in subfolders are read and deleted there)."""
-    directory = getattr(sink, "directory", None)
-    return directory if isinstance(directory, Path) else None
-
-
-def _read_below(folder: Path, name: str) -> bytes | None:
-    try:
-        return Root(folder).read(name, MAX_BYTES_LIMIT, whole=True)
-    except (RefusedError, OSError):
-        return None
-
-
-def _delete_below(folder: Path | None, name: str) -> None:
-    """Delete a regular file inside ``folder`` (a link is refused, never followed)."""
-    if folder is None:
-        raise SinkError(f"{name} is not in a local folder")
-    real = Root(folder).resolve(os.path.dirname(name) or ".")
-    path = os.path.join(real, os.path.basename(name))
-    if not stat.S_ISREG(os.lstat(path).st_mode):
-        raise RefusedError(path, "is not a regular file")
-    os.unlink(path)
 
 
 def _listed(names: list[str]) -> str:

@@ -1,0 +1,94 @@
+"""Whether a file is a sitemap (its root element, parsed from a bounded head), and the
+children a sitemap index names: expat, no DOCTYPE (so no entity), never a regex over bytes
+that a feed or a page could match too."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Final
+from xml.parsers import expat
+
+from sitemill.frugal.inflate import GZIP_MAGIC, inflate_head
+from sitemill.protocol import SITEMAP_NS
+
+# A sitemap's root element comes after its declaration and perhaps a comment: well within.
+HEAD_BYTES: Final = 64 * 1024
+URLSET: Final = "urlset"
+SITEMAPINDEX: Final = "sitemapindex"
+_SEPARATOR: Final = "}"
+_LOC_PATH: Final = tuple(
+    f"{SITEMAP_NS}{_SEPARATOR}{name}" for name in (SITEMAPINDEX, "sitemap", "loc")
+)
+
+
+class _Stop(Exception):
+    """Raised from a handler: what was looked for is found (or cannot be)."""
+
+
+def sitemap_root(head: bytes) -> str | None:
+    """``urlset`` or ``sitemapindex`` when ``head`` (a file's first bytes, gzip or not)
+    begins a sitemap: that root element in the sitemaps.org namespace. None for anything
+    else: a page, an RSS or Atom feed, a root without the namespace, no XML, a DOCTYPE."""
+    if head.startswith(GZIP_MAGIC):
+        inflated = inflate_head(head, HEAD_BYTES)
+        if inflated is None:
+            return None
+        head = inflated
+    found: list[str] = []
+
+    def start(name: str, _attributes: object) -> None:
+        found.append(name)
+        raise _Stop
+
+    def doctype(*_: object) -> None:
+        raise _Stop
+
+    parser = _parser()
+    parser.StartElementHandler = start
+    parser.StartDoctypeDeclHandler = doctype
+    with contextlib.suppress(_Stop, expat.ExpatError):
+        parser.Parse(head[:HEAD_BYTES], False)
+    if not found:
+        return None
+    namespace, _, local = found[0].rpartition(_SEPARATOR)
+    if namespace != SITEMAP_NS or local not in (URLSET, SITEMAPINDEX):
+        return None
+    return local
+
+
+def index_locs(data: bytes) -> list[str]:
+    """The ``<loc>`` of each ``<sitemap>`` of the sitemap index ``data`` (already read to its
+    bound), in order; none when it is not a sitemap index. A document that stops being
+    well-formed gives the locs read until then."""
+    locs: list[str] = []
+    path: list[str] = []
+    text: list[str] = []
+
+    def start(name: str, _attributes: object) -> None:
+        path.append(name)
+        if len(path) == 1 and name != _LOC_PATH[0]:
+            raise _Stop
+        text.clear()
+
+    def end(_name: str) -> None:
+        if tuple(path) == _LOC_PATH:
+            locs.append("".join(text).strip())
+        path.pop()
+
+    def doctype(*_: object) -> None:
+        raise _Stop
+
+    parser = _parser()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text.append
+    parser.StartDoctypeDeclHandler = doctype
+    with contextlib.suppress(_Stop, expat.ExpatError):
+        parser.Parse(data, True)
+    return locs
+
+
+def _parser() -> expat.XMLParserType:
+    parser = expat.ParserCreate(namespace_separator=_SEPARATOR)
+    parser.buffer_text = True
+    return parser

@@ -1,0 +1,88 @@
+"""The function takes over a sitemap sitemill did not write as the CLI does (the same job):
+a 2 GiB-inflating .gz twin is read bounded and goes (no MemoryError on every redelivery),
+and with text output the generator's index and its children all stay."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bombs import gzip_bomb
+from s3util import BASE, BUCKET, PAGE, moto_bucket, restored_logging
+from sitemill.aws.handler import handle
+
+ENV = {"SITEMILL_BASE_URL": BASE, "SITEMILL_BUCKET": BUCKET}
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+HUGO = '<?xml version="1.0" encoding="utf-8" standalone="yes"?>'
+MKDOCS = (
+    f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n    <url>\n'
+    f"         <loc>{BASE}only-mkdocs/</loc>\n    </url>\n</urlset>"
+).encode()
+REBUILD = {"action": "rebuild"}
+
+
+class Context:
+    aws_request_id = "c6af9ac6-7b61-11e6-9a41-93e812345678"
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    yield from restored_logging()
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    for client in moto_bucket(monkeypatch):
+        client.put_object(Bucket=BUCKET, Key="index.html", Body=PAGE)
+        yield client
+
+
+def warnings_of(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return [line["message"] for line in lines if line["level"] == "WARNING"]
+
+
+def test_a_bomb_twin_is_read_bounded_and_deleted(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n'.encode()
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=MKDOCS)
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml.gz", Body=gzip_bomb(head))
+    capsys.readouterr()
+    tracemalloc.start()
+    try:
+        result = handle(REBUILD, Context(), env=ENV, s3=s3)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 1024 * 1024
+    assert (result["status"], result["deleted"]) == ("ok", 1)
+    (warning,) = warnings_of(capsys)
+    assert warning.startswith("replacing MkDocs' sitemap.xml with sitemill's (deleting sitemap")
+    keys = {item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]}
+    assert "sitemap.xml.gz" not in keys
+
+
+def test_text_output_leaves_hugos_index_and_children(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = (
+        f"{HUGO}<sitemapindex {NS}><sitemap><loc>/en/sitemap.xml</loc></sitemap></sitemapindex>"
+    ).encode()
+    child = f"{HUGO}<urlset {NS}><url><loc>{BASE}</loc></url></urlset>".encode()
+    s3.put_object(Bucket=BUCKET, Key="sitemap.xml", Body=index)
+    s3.put_object(Bucket=BUCKET, Key="en/sitemap.xml", Body=child)
+    capsys.readouterr()
+    result = handle(REBUILD, Context(), env=ENV | {"SITEMILL_FORMAT": "txt"}, s3=s3)
+    assert result["status"] == "ok"
+    assert result.get("deleted", 0) == 0
+    read = s3.get_object
+    assert read(Bucket=BUCKET, Key="sitemap.xml")["Body"].read() == index
+    assert read(Bucket=BUCKET, Key="en/sitemap.xml")["Body"].read() == child
+    (warning,) = warnings_of(capsys)
+    assert warning.startswith("Hugo's sitemap.xml stays beside sitemill's sitemap.txt")
+    assert "replacing" not in warning
