@@ -158,12 +158,15 @@ def _run(
         root=normalize_prefix(settings.site.prefix),
         affects_sitemaps=lambda path: affects_sitemaps(config, path),
     )
-    if selection.own_written and not selection.relevant and not trigger.rebuild:
-        restore_overwritten(config, selection, lambda: s3 if s3 is not None else make_s3_client())
+    if selection.own_written and not trigger.rebuild:
+        make_s3 = (lambda: s3) if s3 is not None else make_s3_client
+        restore_overwritten(config, selection, make_s3, settings.site.site)
     bucket = choose_bucket(trigger, settings.site.bucket, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
     if selection.sitemap_deletions:
         base["sitemap_deletions"] = selection.sitemap_deletions
+    if selection.own_replaced:
+        base["sitemaps_replaced"] = len(selection.own_replaced)
     ignored = trigger.ignored + selection.ignored
     if ignored:
         base["ignored"] = dict(ignored)
@@ -211,15 +214,16 @@ def _rebuild(
     then the changed keys go to their shards (the router of scale-out.md)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
-        # A deletion of sitemill's own file is a full rebuild when the manifest names it
-        # (the router tells); its own retired files' deletions change nothing.
+        # A deletion of sitemill's own file, or its replacement by other bytes, is a full
+        # rebuild when the manifest names it (the router tells); its own retired files'
+        # deletions change nothing.
         return rebuild_partitioned(
             config,
             client,
             site,
             partitioned,
             changed=None if trigger.rebuild else selection.paths,
-            deleted=selection.own_deleted,
+            deleted=[*selection.own_deleted, *selection.own_replaced],
             dry_run=trigger.dry_run,
             threads=config.workers or DEFAULT_THREADS,
             distribute=distribute,

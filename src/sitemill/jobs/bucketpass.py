@@ -97,6 +97,11 @@ def bucket_pass(
     )
     keep_style(config, report, knowledge.remember)
     knowledge.remember.outputs = frozenset(report.result.outputs)
+    knowledge.remember.digests = {
+        name: digest
+        for name, digest in report.result.digests().items()
+        if name in knowledge.remember.outputs
+    }
     knowledge.remember.plan = report.result.plan
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
