@@ -1,5 +1,6 @@
-"""The stack end to end on moto: the site bucket's S3 -> SQS notifications configured exactly as
-infra/template.yaml's own filters say, the function driven with the SQS messages they queue.
+"""The stack end to end on moto: the site bucket's S3 -> SQS notifications (or its EventBridge
+rule) configured exactly as infra/template.yaml's own filters say, the function driven with the
+SQS messages they queue.
 A sitemap-only upload (`aws s3 sync --size-only` of a build whose pages did not change, the
 generator's sitemap.xml, or sitemill's own from a staging run) is heard and put right; the
 function's own writes, heard the same way, trigger nothing."""
@@ -24,11 +25,15 @@ REGION = "us-east-1"
 BASE = "https://example.com/"
 STATE_BUCKET = "sitemill-state-bucket"
 PAGES = ["index.html", "a.html", "b.html", "docs/c.html", "docs/d.html"]
+SHARDED = {"Shards": "on", "MaxUrls": "2", "ShardFill": "2", "Gzip": "true"}
 STACKS = {
     "defaults": {},
     "prefix": {"SourcePrefix": "site/"},
     "shards off": {"Shards": "off", "MaxUrls": "2", "Gzip": "true"},
-    "sharded": {"Shards": "on", "MaxUrls": "2", "ShardFill": "2", "Gzip": "true"},
+    "sharded": SHARDED,
+    # Mode (b): an existing bucket, its events through the stack's EventBridge rule.
+    "eventbridge": {"CreateBucket": "false", "SourcePrefix": "site/"},
+    "eventbridge sharded": {"CreateBucket": "false", **SHARDED},
 }
 MKDOCS_SITEMAP = (
     b'<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -63,7 +68,18 @@ class Stack:
         self.queue_arn = arn["Attributes"]["QueueArn"]
         self.s3.create_bucket(Bucket=BUCKET)
         self.s3.create_bucket(Bucket=STATE_BUCKET)
-        notifications = resources["SiteBucket"]["Properties"]["NotificationConfiguration"]
+        if "SiteBucket" in resources:  # mode (a): the bucket's own notifications to the queue
+            self._notify_queue(resources["SiteBucket"]["Properties"]["NotificationConfiguration"])
+        else:  # mode (b): EventBridge delivery on, the stack's rule targets the queue
+            self._route_events(resources["ObjectEventsRule"]["Properties"])
+        variables = resources["SitemillFunction"]["Properties"]["Environment"]["Variables"]
+        self.env = {name: str(value) for name, value in variables.items()}
+        # The stack's state bucket (the evaluator names it StateBucket-physical-id).
+        state = self.env["SITEMILL_STATE"].split("/", 3)[3]
+        self.env["SITEMILL_STATE"] = f"s3://{STATE_BUCKET}/{state}"
+        self.drain()  # (S3's s3:TestEvent for the new configuration)
+
+    def _notify_queue(self, notifications: dict[str, Any]) -> None:
         self.s3.put_bucket_notification_configuration(
             Bucket=BUCKET,
             NotificationConfiguration={
@@ -77,12 +93,15 @@ class Stack:
                 ]
             },
         )
-        variables = resources["SitemillFunction"]["Properties"]["Environment"]["Variables"]
-        self.env = {name: str(value) for name, value in variables.items()}
-        # The stack's state bucket (the evaluator names it StateBucket-physical-id).
-        state = self.env["SITEMILL_STATE"].split("/", 3)[3]
-        self.env["SITEMILL_STATE"] = f"s3://{STATE_BUCKET}/{state}"
-        self.drain()  # (S3's s3:TestEvent for the new configuration)
+
+    def _route_events(self, rule: dict[str, Any]) -> None:
+        self.s3.put_bucket_notification_configuration(
+            Bucket=BUCKET, NotificationConfiguration={"EventBridgeConfiguration": {}}
+        )
+        events = boto3.client("events", region_name=REGION)
+        events.put_rule(Name="sitemill", EventPattern=json.dumps(rule["EventPattern"]))
+        ((target),) = rule["Targets"]
+        events.put_targets(Rule="sitemill", Targets=[{"Id": target["Id"], "Arn": self.queue_arn}])
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -130,11 +149,16 @@ class Stack:
 
 
 def keys_of(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(eventName, key) of each S3 notification in the messages."""
+    """("created" or "deleted", key) of each S3 notification or EventBridge event queued."""
     found = []
     for record in records:
-        for note in json.loads(record["body"]).get("Records", []):
-            found.append((note["eventName"], unquote_plus(note["s3"]["object"]["key"])))
+        body = json.loads(record["body"])
+        if "detail" in body:
+            kind = {"Object Created": "created", "Object Deleted": "deleted"}[body["detail-type"]]
+            found.append((kind, body["detail"]["object"]["key"]))
+        for note in body.get("Records", []):
+            kind = "created" if note["eventName"].startswith("ObjectCreated:") else "deleted"
+            found.append((kind, unquote_plus(note["s3"]["object"]["key"])))
     return found
 
 
@@ -184,14 +208,14 @@ def test_a_sitemap_only_upload_is_heard_and_sitemills_restored(stack: Stack, upl
     assert other != live
     stack.s3.put_object(Bucket=BUCKET, Key=stack.key("sitemap.xml"), Body=other)
     records = stack.drain()
-    assert keys_of(records) == [("ObjectCreated:Put", stack.key("sitemap.xml"))]
+    assert keys_of(records) == [("created", stack.key("sitemap.xml"))]
     result = stack.deliver(records)
     assert (result["status"], result.get("sitemaps_replaced")) == ("ok", 1), result
     assert stack.sitemaps() == ours
     settle(stack)
 
 
-@pytest.mark.parametrize("stack", ["shards off", "sharded"], indirect=True)
+@pytest.mark.parametrize("stack", ["shards off", "sharded", "eventbridge sharded"], indirect=True)
 def test_a_gz_child_overwritten_by_a_staging_copy_is_restored(stack: Stack) -> None:
     ours = stack.sitemaps()
     children = sorted(name for name in ours if name != stack.key("sitemap.xml"))
@@ -199,7 +223,7 @@ def test_a_gz_child_overwritten_by_a_staging_copy_is_restored(stack: Stack) -> N
     child = children[0]
     stack.s3.put_object(Bucket=BUCKET, Key=child, Body=staging_copy(ours[child]))
     records = stack.drain()
-    assert keys_of(records) == [("ObjectCreated:Put", child)]
+    assert keys_of(records) == [("created", child)]
     result = stack.deliver(records)
     assert (result["status"], result.get("sitemaps_replaced")) == ("ok", 1), result
     assert stack.sitemaps() == ours
