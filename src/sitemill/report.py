@@ -63,9 +63,11 @@ class WriteResult:
                 self.written.append(name)
 
     def digests(self) -> dict[str, str]:
-        """Each sitemap file and index published, by name: the MD5 of its bytes as stored."""
+        """Each sitemap file and index published and left among the outputs, by name: the
+        MD5 of its bytes as stored."""
         found = {name: digest for name, (_, _, digest) in self.sitemaps.items()}
-        return found | self.index_digests
+        found |= self.index_digests
+        return {name: digest for name, digest in found.items() if name in self.outputs}
 
     @property
     def changed(self) -> bool:

@@ -152,15 +152,7 @@ def _run(
         return {"status": "error", "error": unreadable_batch(trigger.bad_messages)}
     settings = LambdaSettings.from_env(env)
     config = load_config({}, env)
-    selection = select_changes(
-        trigger.changes,
-        bucket=settings.site.bucket,
-        root=normalize_prefix(settings.site.prefix),
-        affects_sitemaps=lambda path: affects_sitemaps(config, path),
-    )
-    if selection.own_written and not trigger.rebuild:
-        make_s3 = (lambda: s3) if s3 is not None else make_s3_client
-        restore_overwritten(config, selection, make_s3, settings.site.site)
+    selection = _select(trigger, settings, config, s3)
     bucket = choose_bucket(trigger, settings.site.bucket, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
     if selection.sitemap_deletions:
@@ -199,6 +191,23 @@ def _run(
     if report.indexnow is not None:
         result["indexnow"] = report.indexnow.counts()
     return result
+
+
+def _select(
+    trigger: Trigger, settings: LambdaSettings, config: Config, s3: S3Client | None
+) -> Selection:
+    """The changes that ask for a rebuild; a notified write of one of sitemill's sitemap
+    files does when its bytes are not the ones sitemill published (sitemill.aws.overwritten)."""
+    selection = select_changes(
+        trigger.changes,
+        bucket=settings.site.bucket,
+        root=normalize_prefix(settings.site.prefix),
+        affects_sitemaps=lambda path: affects_sitemaps(config, path),
+    )
+    if selection.own_written and not trigger.rebuild:
+        make_s3 = (lambda: s3) if s3 is not None else make_s3_client
+        restore_overwritten(config, selection, make_s3, settings.site.site)
+    return selection
 
 
 def _rebuild(
