@@ -16,7 +16,8 @@ from urllib.parse import unquote_plus
 import boto3
 import pytest
 from moto import mock_aws
-from test_infra import BUCKET, MODES, make_stack, translate
+from test_infra import BUCKET, MODES, allowed, make_stack, translate
+from test_infra import STATE_BUCKET as STACK_STATE_BUCKET
 
 from s3util import PAGE, Requests, restored_logging
 from sitemill.aws.handler import handle
@@ -60,6 +61,7 @@ class Stack:
     def __init__(self, translated: dict[str, Any], parameters: dict[str, str]) -> None:
         stack = make_stack(translated, MODES["created bucket"], {"BaseUrl": BASE}, parameters)
         resources = stack.resources()
+        self.statements = stack.role_statements()  # the function's IAM policy
         self.prefix = parameters.get("SourcePrefix", "")
         self.s3 = boto3.client("s3", region_name=REGION)
         self.sqs = boto3.client("sqs", region_name=REGION)
@@ -135,9 +137,23 @@ class Stack:
                 self.sqs.delete_message(QueueUrl=self.queue, ReceiptHandle=message["ReceiptHandle"])
 
     def deliver(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        """The function run on one batch of queued messages."""
-        result = handle({"Records": records}, env=self.env, s3=self.s3)
+        """The function run on one batch of queued messages; every S3 request it makes is one
+        its role allows (least privilege: nothing was added for these reads)."""
+        calls: list[tuple[str, dict[str, Any]]] = []
+
+        def note(params: dict[str, Any], model: Any, **_: Any) -> None:
+            calls.append((model.name, dict(params)))
+
+        self.s3.meta.events.register("provide-client-params.s3.*", note)
+        try:
+            result = handle({"Records": records}, env=self.env, s3=self.s3)
+        finally:
+            self.s3.meta.events.unregister("provide-client-params.s3.*", note)
         assert result["batchItemFailures"] == [], result
+        assert calls, "the function read what it needed"
+        for operation, params in calls:
+            action, arn = grant_for(operation, params)
+            assert allowed(self.statements, action, arn), (operation, params)
         return result
 
     def sitemaps(self) -> dict[str, bytes]:
@@ -146,6 +162,24 @@ class Stack:
             item["Key"]: self.get(item["Key"][len(self.prefix) :])
             for item in listing.get("Contents", [])
         }
+
+
+ACTIONS = {
+    "HeadObject": "s3:GetObject",
+    "GetObject": "s3:GetObject",
+    "PutObject": "s3:PutObject",
+    "DeleteObject": "s3:DeleteObject",
+    "ListObjectsV2": "s3:ListBucket",
+}
+
+
+def grant_for(operation: str, params: dict[str, Any]) -> tuple[str, str]:
+    """The IAM action and resource an S3 request needs (the stack's state bucket by the name
+    the template evaluator gives it)."""
+    bucket = STACK_STATE_BUCKET if params["Bucket"] == STATE_BUCKET else params["Bucket"]
+    if operation == "ListObjectsV2":
+        return ACTIONS[operation], f"arn:aws:s3:::{bucket}"
+    return ACTIONS[operation], f"arn:aws:s3:::{bucket}/{params['Key']}"
 
 
 def keys_of(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
