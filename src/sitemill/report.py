@@ -52,6 +52,7 @@ class WriteResult:
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)
     entry_digest: str = ""  # MD5 of the entry file (sitemap.xml) as published
+    index_digests: dict[str, str] = field(default_factory=dict)  # each index's, by name
 
     def count_as_written(self, names: list[str]) -> None:
         """Files an earlier, failed attempt of this run wrote: changed too (a CDN must
@@ -60,6 +61,13 @@ class WriteResult:
             if name in self.unchanged:
                 self.unchanged.remove(name)
                 self.written.append(name)
+
+    def digests(self) -> dict[str, str]:
+        """Each sitemap file and index published and left among the outputs, by name: the
+        MD5 of its bytes as stored."""
+        found = {name: digest for name, (_, _, digest) in self.sitemaps.items()}
+        found |= self.index_digests
+        return {name: digest for name, digest in found.items() if name in self.outputs}
 
     @property
     def changed(self) -> bool:

@@ -152,18 +152,13 @@ def _run(
         return {"status": "error", "error": unreadable_batch(trigger.bad_messages)}
     settings = LambdaSettings.from_env(env)
     config = load_config({}, env)
-    selection = select_changes(
-        trigger.changes,
-        bucket=settings.site.bucket,
-        root=normalize_prefix(settings.site.prefix),
-        affects_sitemaps=lambda path: affects_sitemaps(config, path),
-    )
-    if selection.own_written and not selection.relevant and not trigger.rebuild:
-        restore_overwritten(config, selection, lambda: s3 if s3 is not None else make_s3_client())
+    selection = _select(trigger, settings, config, s3)
     bucket = choose_bucket(trigger, settings.site.bucket, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}
     if selection.sitemap_deletions:
         base["sitemap_deletions"] = selection.sitemap_deletions
+    if selection.own_replaced:
+        base["sitemaps_replaced"] = len(selection.own_replaced)
     ignored = trigger.ignored + selection.ignored
     if ignored:
         base["ignored"] = dict(ignored)
@@ -198,6 +193,23 @@ def _run(
     return result
 
 
+def _select(
+    trigger: Trigger, settings: LambdaSettings, config: Config, s3: S3Client | None
+) -> Selection:
+    """The changes that ask for a rebuild; a notified write of one of sitemill's sitemap
+    files does when its bytes are not the ones sitemill published (sitemill.aws.overwritten)."""
+    selection = select_changes(
+        trigger.changes,
+        bucket=settings.site.bucket,
+        root=normalize_prefix(settings.site.prefix),
+        affects_sitemaps=lambda path: affects_sitemaps(config, path),
+    )
+    if selection.own_written and not trigger.rebuild:
+        make_s3 = (lambda: s3) if s3 is not None else make_s3_client
+        restore_overwritten(config, selection, make_s3, settings.site.site)
+    return selection
+
+
 def _rebuild(
     config: Config,
     client: S3Client,
@@ -211,15 +223,16 @@ def _rebuild(
     then the changed keys go to their shards (the router of scale-out.md)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
-        # A deletion of sitemill's own file is a full rebuild when the manifest names it
-        # (the router tells); its own retired files' deletions change nothing.
+        # A deletion of sitemill's own file, or its replacement by other bytes, is a full
+        # rebuild when the manifest names it (the router tells); its own retired files'
+        # deletions change nothing.
         return rebuild_partitioned(
             config,
             client,
             site,
             partitioned,
             changed=None if trigger.rebuild else selection.paths,
-            deleted=selection.own_deleted,
+            deleted=[*selection.own_deleted, *selection.own_replaced],
             dry_run=trigger.dry_run,
             threads=config.workers or DEFAULT_THREADS,
             distribute=distribute,

@@ -1,71 +1,156 @@
-"""sitemill's sitemap.xml overwritten by another writer: `aws s3 sync` of a build folder that
-holds the generator's sitemap.xml (MkDocs, Hugo, Jekyll, Docusaurus, Sphinx) replaces the one
-sitemill wrote. Its notification names one of sitemill's files, which is otherwise ignored as
-sitemill's own output (a rebuild must not trigger another); here the object is read, and one
-that sitemill did not write asks for the rebuild that puts sitemill's back."""
+"""sitemill's sitemap files overwritten by another writer, told by the digests this site's
+committed record holds (the sharded manifest, else the state), never by a file's shape.
+
+`aws s3 sync` of a build folder replaces sitemill's sitemap.xml with the generator's, or
+with sitemill's own from another run (a staging build's, its URLs on localhost). The
+creation of each of sitemill's names reaches the function (infra/template.yaml); here the
+object under it is compared with what the committed record says sitemill published: other
+bytes ask for the rebuild that puts sitemill's back, the same bytes are sitemill's own
+write coming back, which must not trigger another rebuild (a rebuild records the digest of
+every file it writes before its writes come back as events).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.aws.events import ObjectChange
 from sitemill.aws.selection import Selection
-from sitemill.config.model import Config
-from sitemill.writing.generators import looks_like_sitemills, written_by
+from sitemill.config.model import Config, OutputFormat
+from sitemill.errors import SitemillError, SourceError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, read_limit, stored_digest
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.sources.s3 import describe_error, is_not_found, read_bucket_state, read_object
+from sitemill.state.parse import parse_state
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.store import open_state_store
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger(__name__)
 
-# Enough of a sitemap's head to tell whose template wrote it (sitemill.writing.generators).
-_HEAD_BYTES: Final = 4_096
+Digests = dict[str, str]  # name (under the prefix) -> the MD5 hex of the bytes published
+# An ETag that is the MD5 of the body: a single PUT without SSE-KMS. Another one (a multipart
+# upload's "…-N", an SSE-KMS object's) tells nothing: the bytes are read and hashed instead.
+_KMS: Final = ("aws:kms", "aws:kms:dsse")
 
 
 def restore_overwritten(
-    config: Config, selection: Selection, client: Callable[[], S3Client]
+    config: Config,
+    selection: Selection,
+    client: Callable[[], S3Client],
+    site_of: Callable[[str], BucketSite],
 ) -> None:
-    """Count as relevant each write of sitemap.xml whose object is not sitemill's: a
-    generator's shape, or (with the built-in templates) not the shape sitemill writes. An
-    object that cannot be read, or is gone, changes nothing here."""
+    """Count as relevant (``selection.own_replaced``) each of sitemill's sitemap files whose
+    write was notified and whose object is not what the committed record says sitemill
+    published: one HEAD each (a GET where the ETag is no MD5), after one read of the record.
+    With no record to read, the entry file is counted (the rebuild records one); another
+    file waits for its index. An object that is gone changes nothing here (its deletion is
+    an event of its own)."""
+    buckets = sorted({change.bucket for change in selection.own_written})
+    if len(buckets) != 1:
+        return  # (none, or several with no SITEMILL_BUCKET: choose_bucket refuses those)
+    site = site_of(buckets[0])
+    names = sorted({change.key[len(site.root) :] for change in selection.own_written})
     s3 = client()
-    for change in selection.own_written:
-        head = _head(s3, change)
-        generator = None if head is None else written_by(head)
-        if head is None or (generator is None and _is_sitemills(config, head)):
+    partitioned = open_partitioned(config, s3, site)
+    if selection.relevant and partitioned is None:
+        return  # a full pass rewrites every file whose bytes are not the ones it publishes
+    record = published_digests(config, s3, site, partitioned)
+    for name in names:
+        why = _why_replaced(s3, site, name, record, _entry_names(config))
+        if why is None:
             continue
-        whose = f"{generator.owner} sitemap" if generator else "a file sitemill did not write"
         log.warning(
-            "s3://%s/%s was overwritten by %s (a sync of a build folder?): rebuilding puts "
-            "sitemill's back",
-            change.bucket,
-            change.key,
-            whose,
+            "s3://%s/%s%s %s (a sync of a build folder?): rebuilding puts sitemill's back",
+            site.bucket,
+            site.root,
+            name,
+            why,
         )
+        selection.own_replaced.append(name)
         selection.relevant += 1
-        selection.buckets.add(change.bucket)
-        selection.ignored["own_output"] -= 1
-        if not selection.ignored["own_output"]:
-            del selection.ignored["own_output"]
+        selection.buckets.add(site.bucket)
+        _unignore(selection, sum(1 for c in selection.own_written if c.key == site.root + name))
 
 
-def _is_sitemills(config: Config, head: bytes) -> bool:
-    """Whether ``head``, no generator's, is sitemill's (any file is, with templates of the
-    user's: their shape cannot be told)."""
-    return config.templates_dir is not None or looks_like_sitemills(head)
-
-
-def _head(s3: S3Client, change: ObjectChange) -> bytes | None:
+def published_digests(
+    config: Config, s3: S3Client, site: BucketSite, partitioned: PartitionedStore | None
+) -> Digests | None:
+    """What the committed record says sitemill published: the sharded manifest's entry file
+    and children (``partitioned``), else the state's digests; None when there is none to
+    read or trust."""
     try:
-        answer = s3.get_object(
-            Bucket=change.bucket, Key=change.key, Range=f"bytes=0-{_HEAD_BYTES - 1}"
-        )
-        data: bytes = answer["Body"].read()
-    except ClientError as exc:
-        log.debug("not reading s3://%s/%s: %s", change.bucket, change.key, exc)
+        if partitioned is not None:
+            manifest = partitioned.read_manifest()
+            if not partitioned.trusted or not manifest.entry or not manifest.digest:
+                return None
+            found = {part.name: part.digest for part in manifest.children}
+            return found | {manifest.entry: manifest.digest}
+        store = open_state_store(config, s3_client=lambda: s3)
+        data = read_bucket_state(s3, site.bucket, site.root) if store is None else store.read()
+        if data is None:
+            return None
+        return parse_state(data).digests or None
+    except SitemillError as exc:
+        log.warning("cannot read what sitemill last published (%s): a rebuild decides", exc)
         return None
-    return data
+
+
+def _entry_names(config: Config) -> tuple[str, ...]:
+    """The entry files crawlers are told about that this configuration writes."""
+    return (ENTRY_XML, ENTRY_TXT) if config.format is OutputFormat.TXT else (ENTRY_XML,)
+
+
+def _why_replaced(
+    s3: S3Client, site: BucketSite, name: str, record: Digests | None, entries: Iterable[str]
+) -> str | None:
+    """Why the object ``name`` is not sitemill's (None: it is, or it is gone, or nothing of
+    sitemill's names it: another run's file on its way, or a stray)."""
+    expected = None if record is None else record.get(name)
+    if expected is None and name not in entries:
+        return None  # (with no record: the entry file, what crawlers read, is counted)
+    held = _held_digest(s3, site, name)
+    if held is None or held == expected:
+        return None
+    if record is None:
+        return "was written, and no record of what sitemill published can be read"
+    return "is not the file sitemill published"
+
+
+def _held_digest(s3: S3Client, site: BucketSite, name: str) -> str | None:
+    """The MD5 of the object's bytes: its ETag (one HEAD) when that is one, else from its
+    bytes (one GET, bounded); None when the object is gone. A file larger than sitemill
+    writes under the name is no file of sitemill's ("" never matches)."""
+    key = site.root + name
+    try:
+        head = s3.head_object(Bucket=site.bucket, Key=key)
+    except ClientError as exc:
+        if is_not_found(exc):
+            return None
+        raise _read_error(site, key, exc) from exc
+    except BotoCoreError as exc:
+        raise _read_error(site, key, exc) from exc
+    etag = str(head.get("ETag", "")).strip('"')
+    if "-" not in etag and str(head.get("ServerSideEncryption", "")) not in _KMS:
+        return etag
+    if int(head.get("ContentLength", 0)) > read_limit(name):
+        return ""
+    data = read_object(s3, site.bucket, key, limit=read_limit(name) + 1)
+    return None if data is None else stored_digest(data)
+
+
+def _read_error(site: BucketSite, key: str, exc: ClientError | BotoCoreError) -> SourceError:
+    return SourceError(f"cannot read s3://{site.bucket}/{key}: {describe_error(exc)}")
+
+
+def _unignore(selection: Selection, count: int) -> None:
+    """The writes of a file found replaced are relevant, not sitemill's own output."""
+    selection.ignored["own_output"] -= count
+    if selection.ignored["own_output"] <= 0:
+        del selection.ignored["own_output"]

@@ -9,7 +9,16 @@ from dataclasses import dataclass, field
 from sitemill.aws.events import ObjectChange, Trigger
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
-from sitemill.filenames.outputs import ENTRY_XML, ROBOTS_TXT, STAGING_NAME, STATE_NAME, is_own_name
+from sitemill.filenames.outputs import (
+    CHILD_NAME,
+    ENTRY_TXT,
+    ENTRY_XML,
+    MORE_INDEX_NAME,
+    ROBOTS_TXT,
+    STAGING_NAME,
+    STATE_NAME,
+    is_own_name,
+)
 from sitemill.rules import is_page_candidate
 
 
@@ -22,7 +31,10 @@ class Selection:
     sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
     paths: list[str] = field(default_factory=list)  # the relevant pages' paths (not own files)
     own_deleted: list[str] = field(default_factory=list)  # sitemill's own files deleted
-    own_written: list[ObjectChange] = field(default_factory=list)  # sitemap.xml written
+    # sitemill's sitemap files and indexes written (by whom: sitemill.aws.overwritten), and
+    # those of them found not to hold the bytes sitemill published (relevant then).
+    own_written: list[ObjectChange] = field(default_factory=list)
+    own_replaced: list[str] = field(default_factory=list)
     ignored: Counter[str] = field(default_factory=Counter)
 
 
@@ -36,8 +48,10 @@ def select_changes(
     """Keep changes in ``bucket`` (any when None) under ``root`` that can change a sitemap.
 
     Writing sitemill's own outputs (the state too) is left out, so that a rebuild cannot
-    trigger another. Deleting a sitemap counts: ``aws s3 sync --delete`` of a build without
-    sitemaps removes the live ones, and the rebuild puts them back. A deletion sitemill made
+    trigger another; a write of one of its sitemap files is kept aside in ``own_written``
+    (is it the file sitemill published? sitemill.aws.overwritten). Deleting a sitemap
+    counts: ``aws s3 sync --delete`` of a build without sitemaps removes the live ones, and
+    the rebuild puts them back. A deletion sitemill made
     itself (a stale child) costs one more rebuild, which finds everything in place, so
     writes and deletes nothing, and the chain ends there. Deleting the state changes no
     sitemap (sitemill never deletes it; the next rebuild reads every page and writes it), nor
@@ -52,8 +66,8 @@ def select_changes(
         elif not change.key.startswith(root):
             reason = "outside_prefix"
         elif own and not change.deleted:
-            reason = "own_output"  # (sitemap.xml: unless another writer's: aws.overwritten)
-            if path == ENTRY_XML:
+            reason = "own_output"  # (unless another writer's: aws.overwritten)
+            if is_sitemap_file(path):
                 selection.own_written.append(change)
         elif own and path == STATE_NAME:
             reason = "state_deleted"
@@ -69,6 +83,14 @@ def select_changes(
             continue
         selection.ignored[reason] += 1
     return selection
+
+
+def is_sitemap_file(name: str) -> bool:
+    """Whether ``name`` is one of sitemill's sitemap files or indexes as they go live (not a
+    staging copy, the state, sitemap.html)."""
+    if name in (ENTRY_XML, ENTRY_TXT) or MORE_INDEX_NAME.fullmatch(name):
+        return True
+    return CHILD_NAME.fullmatch(name) is not None and not STAGING_NAME.fullmatch(name)
 
 
 def affects_sitemaps(config: Config, path: str) -> bool:

@@ -14,7 +14,7 @@ from sitemill.listing.autostyle import keep_style
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.pipeline import build_from_pages
 from sitemill.reads import reads_page
-from sitemill.report import OnSkip, Progress, Report
+from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.shards.layout import ShardSetup
@@ -96,10 +96,16 @@ def bucket_pass(
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
     )
     keep_style(config, report, knowledge.remember)
-    knowledge.remember.outputs = frozenset(report.result.outputs)
-    knowledge.remember.plan = report.result.plan
+    _remember_files(knowledge.remember, report.result)
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
+
+
+def _remember_files(remember: State, result: WriteResult) -> None:
+    """What the state keeps of the files written: their names, digests and shard plan."""
+    remember.outputs = frozenset(result.outputs)
+    remember.digests = result.digests()
+    remember.plan = result.plan
 
 
 def website_redirects(

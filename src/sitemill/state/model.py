@@ -11,6 +11,7 @@ unreadable, foreign or newer state is a warning and a first run, never a failure
      "pages": {"docs/a.html": {"etag": "\\"9b2c…\\"", "fingerprint": "…", "lastmod": "…"}},
      "unlisted": {"\\"77aa…\\"": {"left_out": "noindex"}},
      "outputs": ["sitemap-1.xml", "sitemap.xml"],
+     "digests": {"sitemap-1.xml": "5d41…", "sitemap.xml": "7d79…"},
      "url_style": {"style": "clean", "votes": 142, "pages": 150},
      "base_url": "https://example.org/docs/"}
 """
@@ -57,6 +58,10 @@ class State:
     # sitemill's own files beside the sitemaps after the run (a child whose deletion failed
     # among them: no index names it, so only this tells a later run to delete it).
     outputs: frozenset[str] = frozenset()
+    # The MD5 of each sitemap file and index among them as the run published it (a bucket's
+    # ETag of its bytes): what says, in a bucket, that an object under one of sitemill's
+    # names is the one it wrote (sitemill.aws.overwritten), whatever its shape.
+    digests: dict[str, str] = field(default_factory=dict)
     # What is remembered of objects the sitemaps leave out, by ETag: never by name, since a
     # state beside the sitemaps is public (design.md, "State": privacy).
     unlisted: dict[str, Unlisted] = field(default_factory=dict)
@@ -167,6 +172,8 @@ def state_document(state: State) -> dict[str, Any]:
     }
     if state.outputs:
         document["outputs"] = sorted(state.outputs)
+    if state.digests:
+        document["digests"] = dict(sorted(state.digests.items()))
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.plan is not None:

@@ -74,6 +74,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
         isinstance(fingerprint_version, int) and fingerprint_version in EARLIER_VERSIONS
     )
     state = State(outputs=_outputs(document.get("outputs")))
+    state.digests = _digests(document.get("digests"), state.outputs)
     if fingerprints_current:  # (one this sitemill can still compute)
         assert isinstance(fingerprint_version, int)
         state.fingerprint_version = fingerprint_version
@@ -185,3 +186,16 @@ def _outputs(value: object) -> frozenset[str]:
     return frozenset(
         name for name in value if isinstance(name, str) and name != STATE_NAME and is_own_name(name)
     )
+
+
+def _digests(value: object, outputs: frozenset[str]) -> dict[str, str]:
+    """The MD5 of each of sitemill's files the outputs name; none unless every entry is well
+    formed (a state is input from outside: a wrong one only costs a rebuild)."""
+    if not isinstance(value, dict) or len(value) > MAX_OUTPUTS:
+        return {}
+    if not all(
+        name in outputs and isinstance(digest, str) and _HEX32.fullmatch(digest)
+        for name, digest in value.items()
+    ):
+        return {}
+    return dict(value)

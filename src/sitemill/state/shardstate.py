@@ -164,6 +164,7 @@ def split_states(
             },
             plan=None,
             outputs=frozenset(),
+            digests={},
         )
         states.append(ShardState(after, inside, parts.get(after), state))
     return states

@@ -119,6 +119,7 @@ def _publish_children(
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
         result.entry_digest = stored_digest(indexes[0][1])
+        result.index_digests = {name: stored_digest(data) for name, data in indexes}
         result.files[:0] = result.entry_files
         out.robots = rendered_last(out.html, renderer, out.sink, config, result, out.robots_source)
         out.publisher = publisher_for()
