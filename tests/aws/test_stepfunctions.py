@@ -383,6 +383,12 @@ def test_a_run_superseded_by_the_router_hands_its_pages_on(stack: Stack) -> None
     following = verdict["next"]
     assert following.endswith(":execution:sitemill-rebuild:" + next_run_name("full-h2"))
     assert stack.ended(following)["status"] == "SUCCEEDED"
+    handed = stack.verdict(next_run_name("full-h2"), site)
+    assert handed is not None and handed["status"] == "published", handed
+    # It published: it started no run of its own (runs never hand on in a loop).
+    assert [name for name in executions(stack) if name.startswith("next-")] == [
+        next_run_name("full-h2")
+    ]
     stack.fault = None
     published = sitemap_files(stack.s3, site)
     pages = {BASE + o["Key"] for o in _objects(stack.s3, site) if o["Key"].endswith(".html")}

@@ -6,6 +6,7 @@ result is byte for byte what a clean rebuild of the same pages writes."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -91,6 +92,12 @@ def clean_rebuild(pages: list[str]) -> dict[str, bytes]:
     return sitemap_files(other, "clean")
 
 
+def second_writer(other: Any, added: list[str]) -> None:
+    """Another rebuild, with a client of its own, after its own deploy of ``added``."""
+    put_pages(other, *added)
+    rebuild_bucket(CONFIG, other, BucketSite(BUCKET))
+
+
 @pytest.mark.parametrize(
     "added", [GONE, ["g.html", "h.html"]], ids=["the same third child", "another third child"]
 )
@@ -107,12 +114,8 @@ def test_a_second_writer_at_any_call_of_the_delete_phase_loses_no_child(added: l
             watch(s3, observer, seen)
             watch(other, observer, seen)
 
-            def second_writer() -> None:
-                put_pages(other, *added)
-                rebuild_bucket(CONFIG, other, BucketSite(BUCKET))
-
             calls = Calls(s3)
-            calls.arm(call, second_writer)
+            calls.arm(call, functools.partial(second_writer, other, added))
             rebuild_bucket(CONFIG, s3, BucketSite(BUCKET))
             calls.assert_fired()
             assert [missing for missing in seen if missing] == [], call
@@ -122,4 +125,3 @@ def test_a_second_writer_at_any_call_of_the_delete_phase_loses_no_child(added: l
             assert files == clean_rebuild(pages), call
             again = rebuild_bucket(CONFIG, observer, BucketSite(BUCKET))
             assert again.result.written == [] and sitemap_files(observer) == files, call
-
