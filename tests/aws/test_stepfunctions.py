@@ -28,7 +28,7 @@ from s3util import BASE, BUCKET, PAGE, restored_logging
 from sitemill.aws import steps
 from sitemill.aws.handler import handle
 from sitemill.config.model import load_config
-from sitemill.errors import SourceError
+from sitemill.errors import IncompleteRunError, SourceError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor, next_run_name
@@ -385,7 +385,10 @@ def test_a_run_superseded_by_the_router_hands_its_pages_on(stack: Stack) -> None
     assert stack.ended(following)["status"] == "SUCCEEDED"
     handed = stack.verdict(next_run_name("full-h2"), site)
     assert handed is not None and handed["status"] == "published", handed
-    # It published: it started no run of its own (runs never hand on in a loop).
+    # The superseded reducer retried (Step Functions, a redrive) starts no second run, and
+    # the run it started published: it started none of its own (no loop of runs).
+    with pytest.raises(IncompleteRunError, match=next_run_name("full-h2") + " was started"):
+        steps.reduce({"run": "full-h2"}, env=stack.env, s3=stack.s3, states=stack.states)
     assert [name for name in executions(stack) if name.startswith("next-")] == [
         next_run_name("full-h2")
     ]
