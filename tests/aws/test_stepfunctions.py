@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -27,11 +28,11 @@ from s3util import BASE, BUCKET, PAGE, restored_logging
 from sitemill.aws import steps
 from sitemill.aws.handler import handle
 from sitemill.config.model import load_config
-from sitemill.errors import SourceError
+from sitemill.errors import IncompleteRunError, SourceError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
-from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor
-from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor, next_run_name
+from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 from xsd import assert_xsd_valid
 
 ASL = Path(__file__).resolve().parents[2] / "infra" / "rebuild.asl.json"
@@ -80,7 +81,8 @@ class Stack:
         self.calls.append((name, event))
         if self.fault is not None:
             self.fault(name, event)
-        return getattr(steps, name)(event, env=self.env, s3=self.s3)
+        extra = {"states": self.states} if name == "reduce" else {}
+        return getattr(steps, name)(event, env=self.env, s3=self.s3, **extra)
 
     def execute(self, name: str, document: dict[str, Any]) -> dict[str, Any]:
         started = self.states.start_execution(
@@ -342,3 +344,61 @@ def test_a_first_build_from_s3_inventory_runs_the_shuffle_map(stack: Stack) -> N
     assert run["source"] == "inventory"
     index = stack.s3.get_object(Bucket=site, Key="sitemap.xml")["Body"].read()
     assert index.count(b"<sitemap>") == 10
+
+
+def listed_urls(files: dict[str, bytes]) -> set[str]:
+    found = set()
+    for name, data in files.items():
+        if name != "sitemap.xml":
+            found |= {loc.decode() for loc in re.findall(rb"<loc>([^<]*)</loc>", data)}
+    return found
+
+
+def test_a_run_superseded_by_the_router_hands_its_pages_on(stack: Stack) -> None:
+    """Pages whose events were folded into a distributed run that a router deploy then
+    overtook are listed by no other run: the superseded reducer publishes nothing and starts
+    the next full run itself, which lists them (no schedule, no person: issue 46, item 6)."""
+    site = stack.small_site("handed-on-site")
+    stack.env = {**stack.env, "SITEMILL_STATE_MACHINE_ARN": stack.machine}
+    stack.execute("full-h1", request(site))
+    folded = ["d1/folded-a.html", "d2/folded-b.html"]  # (only the next run lists them)
+    for key in folded:
+        stack.s3.put_object(Bucket=site, Key=key, Body=PAGE)
+    deployed: list[str] = []
+
+    def router_deploy(name: str, event: dict[str, Any]) -> None:
+        if name == "reduce" and event.get("run") == "full-h2" and not deployed:
+            deployed.append("d0/deployed.html")
+            stack.s3.put_object(Bucket=site, Key=deployed[0], Body=PAGE)
+            config = load_config({}, stack.env)
+            store = open_partitioned(config, stack.s3, BucketSite(site))
+            assert store is not None
+            rebuild_partitioned(config, stack.s3, BucketSite(site), store, changed=deployed)
+
+    stack.fault = router_deploy
+    described = stack.execute("full-h2", request(site))
+    assert described["status"] == "FAILED"  # (it published nothing)
+    verdict = stack.verdict("full-h2", site)
+    assert verdict is not None and verdict["status"] == "superseded", verdict
+    following = verdict["next"]
+    assert following.endswith(":execution:sitemill-rebuild:" + next_run_name("full-h2"))
+    assert stack.ended(following)["status"] == "SUCCEEDED"
+    handed = stack.verdict(next_run_name("full-h2"), site)
+    assert handed is not None and handed["status"] == "published", handed
+    # The superseded reducer retried (Step Functions, a redrive) starts no second run, and
+    # the run it started published: it started none of its own (no loop of runs).
+    with pytest.raises(IncompleteRunError, match=next_run_name("full-h2") + " was started"):
+        steps.reduce({"run": "full-h2"}, env=stack.env, s3=stack.s3, states=stack.states)
+    assert [name for name in executions(stack) if name.startswith("next-")] == [
+        next_run_name("full-h2")
+    ]
+    stack.fault = None
+    published = sitemap_files(stack.s3, site)
+    pages = {BASE + o["Key"] for o in _objects(stack.s3, site) if o["Key"].endswith(".html")}
+    assert len(pages) == 51 and listed_urls(published) == pages
+    # The same bytes as a clean full rebuild of the same plan: it writes nothing.
+    stack.execute("full-h3", request(site))
+    again = stack.verdict("full-h3", site)
+    assert again is not None and again["status"] == "published" and again["written"] == 0
+    assert sitemap_files(stack.s3, site) == published
+    assert_xsd_valid(published["sitemap.xml"])

@@ -297,7 +297,7 @@ def test_the_four_functions_are_the_routers_zip_and_environment(
     resources = translated["Resources"]
     router = resources["SitemillFunction"]["Properties"]
     shared = dict(router["Environment"]["Variables"])
-    del shared["SITEMILL_STATE_MACHINE_ARN"]
+    machine = shared.pop("SITEMILL_STATE_MACHINE_ARN")
     code = template["Resources"]["SitemillFunction"]["Properties"]["CodeUri"]
     for name, (handler, role, log_group, memory) in WORKERS.items():
         function = resources[name]["Properties"]
@@ -313,12 +313,17 @@ def test_the_four_functions_are_the_routers_zip_and_environment(
         variables = dict(function["Environment"]["Variables"])
         assert "SITEMILL_INVENTORY" in variables
         del variables["SITEMILL_INVENTORY"]
+        # The reducer starts the next run when its own was superseded (and only it).
+        if name == "ReduceFunction":
+            assert variables.pop("SITEMILL_STATE_MACHINE_ARN") == machine
         assert variables == shared, name  # the same SITEMILL_* list as the router, no drift
     memory = translated["Parameters"]["ShardMemorySize"]
     assert (memory["Type"], memory["Default"]) == ("Number", 1024)
 
 
-def test_only_the_router_knows_the_state_machine(translated: dict[str, Any]) -> None:
+def test_only_the_router_and_the_reducer_know_the_state_machine(
+    translated: dict[str, Any],
+) -> None:
     stack = rebuild_stack(translated)
     for name, resource in stack.resources().items():
         if resource["Type"] != "AWS::Lambda::Function":
@@ -327,6 +332,8 @@ def test_only_the_router_knows_the_state_machine(translated: dict[str, Any]) -> 
         if name == "SitemillFunction":
             assert variables["SITEMILL_STATE_MACHINE_ARN"] == MACHINE_ARN
             assert "SITEMILL_INVENTORY" not in variables
+        elif name == "ReduceFunction":  # (a superseded run starts the next one)
+            assert variables["SITEMILL_STATE_MACHINE_ARN"] == MACHINE_ARN
         else:
             assert "SITEMILL_STATE_MACHINE_ARN" not in variables, name
     assert stack.value("RebuildStateMachine") == MACHINE_ARN  # the ARN its fixed name gives
@@ -411,7 +418,7 @@ def roles(stack: Stack) -> dict[str, list[dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("schedule", SCHEDULES)
-def test_only_the_router_the_schedule_and_the_maps_start_this_machine(
+def test_only_the_router_the_reducer_the_schedule_and_the_maps_start_this_machine(
     translated: dict[str, Any], schedule: str
 ) -> None:
     stack = rebuild_stack(translated, {"FullRebuildSchedule": schedule})
@@ -428,7 +435,7 @@ def test_only_the_router_the_schedule_and_the_maps_start_this_machine(
                 assert actions == {"states:DescribeExecution", "states:StopExecution"}
                 execution = f"arn:{PARTITION}:states:{REGION}:{ACCOUNT}:execution:{MACHINE}"
                 assert _listed(statement["Resource"]) == [f"{execution}/*", f"{execution}:*"]
-    expected = {"FunctionRole", "StateMachineRole"}
+    expected = {"FunctionRole", "StateMachineRole", "ReduceRole"}  # (a superseded run's next)
     if schedule != "off":
         expected.add("FullRebuildScheduleRole")
     assert starters == expected

@@ -426,3 +426,36 @@ def test_a_deletion_failing_part_way_leaves_nothing_for_good(s3: Any) -> None:
         "sitemill-state.json.gz",
     ]
     assert rebuild_bucket(config, s3, BucketSite(BUCKET)).result.changed is False
+
+
+def test_a_deletion_is_conditional_on_the_version_listed(s3: Any) -> None:
+    """Another writer's version of a child, put after this run listed it, is never deleted
+    (its index may name it): a ConflictError, and the object stays (issue 46, item 7)."""
+    s3.put_object(Bucket=BUCKET, Key="sitemap-3.xml", Body=b"old")
+    s3.put_object(Bucket=BUCKET, Key="sitemap-4.xml", Body=b"old")
+    sink = S3Sink(s3, BUCKET)
+    assert list(sink.names()) == ["sitemap-3.xml", "sitemap-4.xml"]  # (listed)
+    s3.put_object(Bucket=BUCKET, Key="sitemap-3.xml", Body=b"the other writer's")
+    with pytest.raises(ConflictError):
+        sink.delete("sitemap-3.xml")
+    assert s3.get_object(Bucket=BUCKET, Key="sitemap-3.xml")["Body"].read() == b"the other writer's"
+    sink.delete("sitemap-4.xml")  # (unchanged since listed: deleted)
+    s3.delete_object(Bucket=BUCKET, Key="sitemap-3.xml")
+    assert "Contents" not in s3.list_objects_v2(Bucket=BUCKET)
+
+
+def test_renewing_keeps_the_bytes_and_changes_the_etag(s3: Any) -> None:
+    """A child whose bytes are there already, written again under a new ETag: a deletion
+    conditional on the ETag listed before (another run's) then fails."""
+    s3.put_object(Bucket=BUCKET, Key="sitemap-3.xml", Body=b"<urlset/>")
+    other = S3Sink(s3, BUCKET)  # (a run that listed it, about to delete it)
+    assert list(other.names()) == ["sitemap-3.xml"]
+    sink = S3Sink(s3, BUCKET)
+    before = s3.head_object(Bucket=BUCKET, Key="sitemap-3.xml")["ETag"]
+    sink.renew("sitemap-3.xml", b"<urlset/>", content_type="application/xml")
+    head = s3.head_object(Bucket=BUCKET, Key="sitemap-3.xml")
+    assert head["ETag"] != before and head["ContentType"] == "application/xml"
+    assert s3.get_object(Bucket=BUCKET, Key="sitemap-3.xml")["Body"].read() == b"<urlset/>"
+    with pytest.raises(ConflictError):
+        other.delete("sitemap-3.xml")
+    assert not s3.list_multipart_uploads(Bucket=BUCKET).get("Uploads")

@@ -12,7 +12,12 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
+from sitemill.aws.clients import (
+    CloudFrontClient,
+    make_cloudfront_client,
+    make_s3_client,
+    make_states_client,
+)
 from sitemill.aws.cloudfront import invalidate
 from sitemill.aws.handler import LambdaSettings
 from sitemill.aws.logs import configure_logging, redacted, register_env_secrets
@@ -31,6 +36,8 @@ from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.scaleout.executor import StatesClient
 
 log = logging.getLogger("sitemill.lambda")
 
@@ -123,21 +130,44 @@ def shard(event: Any, context: Any = None, *, env: Mapping[str, str] | None = No
 
 
 def reduce(event: Any, context: Any = None, *, env: Mapping[str, str] | None = None,
-           s3: S3Client | None = None,
-           cloudfront: CloudFrontClient | None = None) -> dict[str, Any]:  # fmt: skip
-    """The run's verdict: published (then invalidated, announced), or an error."""
+           s3: S3Client | None = None, cloudfront: CloudFrontClient | None = None,
+           states: StatesClient | None = None) -> dict[str, Any]:  # fmt: skip
+    """The run's verdict: published (then invalidated, announced), or an error (a run
+    superseded by another's commit starts the next one first: SITEMILL_STATE_MACHINE_ARN)."""
     env = os.environ if env is None else env
     run = _setup(env, s3)
     name = event.get("run") if isinstance(event, dict) else None
     if not isinstance(name, str):
         raise ConfigError("run", 'the reducer is given no "run"')
-    return _timed("reduce", lambda: _reduce(run, name, env, cloudfront))
+    hand_on = _hand_on(run, LambdaSettings.from_env(env).state_machine, states)
+    return _timed("reduce", lambda: _reduce(run, name, env, cloudfront, hand_on))
+
+
+def _hand_on(
+    run: DistributedRun, machine: str | None, states: StatesClient | None
+) -> Callable[[str], str] | None:
+    """What starts the full run a superseded run hands its pages on to (its ARN)."""
+    if machine is None:
+        return None
+
+    def start(superseded: str) -> str:
+        from sitemill.scaleout.executor import StepFunctionsExecutor, next_run_name
+
+        client = states if states is not None else make_states_client()
+        request = RunRequest(next_run_name(superseded), run.site.bucket, run.site.prefix)
+        return StepFunctionsExecutor(client, machine).start(request)
+
+    return start
 
 
 def _reduce(
-    run: DistributedRun, name: str, env: Mapping[str, str], cloudfront: CloudFrontClient | None
+    run: DistributedRun,
+    name: str,
+    env: Mapping[str, str],
+    cloudfront: CloudFrontClient | None,
+    hand_on: Callable[[str], str] | None,
 ) -> dict[str, Any]:
-    reduced = reduce_run(run, name)
+    reduced = reduce_run(run, name, hand_on)
     config, report = run.config, reduced.report
     result = dict(reduced.verdict)
     distribution = LambdaSettings.from_env(env).distribution_id

@@ -1,18 +1,17 @@
-"""The last step of a distributed rebuild (scale-out.md): the reducer, and its verdict.
+"""The last step of a distributed rebuild (docs/distributed.md): the reducer, and its verdict.
 
-Every render item of the run must have reported, and every shard of the next plan must have
-a file from this run (or, when only some shards ran, an unchanged one from the last): else
-nothing is published, the verdict says which shards are missing, and the step fails. Never
-the Map's status: a Distributed Map run can end without some of its children's results.
-Then the changed parts are copied from the run's staging to the site (inside S3), the index
-is written (If-Match the one this state last wrote), then the index-state and the plan;
-children no index names are deleted only after DELETE_AFTER, as in every sharded run.
+Every render item must have reported, and every shard of the next plan must have a file from
+this run (or, when only some shards ran, an unchanged one from the last): else nothing is
+published, the verdict says which shards are missing, and the step fails (never the Map's
+status: a Distributed Map run can end without some of its children's results). Then the
+changed parts are copied from the run's staging to the site (inside S3), and the run commits.
+A run another one overtook publishes nothing and starts the next run, which lists its pages.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
@@ -69,10 +68,13 @@ class Reduced:
     verdict: dict[str, Any]
 
 
-def reduce_run(run: DistributedRun, name: str) -> Reduced:
+def reduce_run(
+    run: DistributedRun, name: str, hand_on: Callable[[str], str] | None = None
+) -> Reduced:
     """Check the run, publish it; the report and the verdict (also ``verdict.json``).
     IncompleteRunError, after writing the verdict, when an item or a shard is missing, or
-    when another run committed since this one was planned (then nothing was published)."""
+    when another run committed since this one was planned (then nothing was published, and
+    ``hand_on(name)`` starts the run that publishes its pages: the next run's name)."""
     files = run.files(name)
     manifest = files.get_run()
     if not isinstance(manifest, dict) or manifest.get("format") != RUN_FORMAT:
@@ -82,15 +84,12 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
     if collected.missing:
         _refuse(files, "incomplete", collected.missing, "items did not report")
     raw_plan = manifest.get("plan")
-    plan = (
-        plan_from_json(raw_plan)
-        if raw_plan is not None
-        else Plan(tuple(item.afters[0] for item in items))
-    )
+    afters = tuple(item.afters[0] for item in items)
+    plan = plan_from_json(raw_plan) if raw_plan is not None else Plan(afters)
     live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
     base = run.store.read_manifest()
     if run.store.etag != manifest.get("base"):
-        _superseded(files)
+        _superseded(files, hand_on)
     full = manifest.get("mode") == "full"
     plan_next = next_plan(plan, collected.summaries)
     known = {} if full else base.files()
@@ -118,7 +117,7 @@ def reduce_run(run: DistributedRun, name: str) -> Reduced:
             run.now, result,
         )  # fmt: skip
     except ConflictError:
-        _superseded(files)
+        _superseded(files, hand_on)
     robots_line(run.config, run.client, run.site, entry, result)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
@@ -154,14 +153,16 @@ def _published(
     return Reduced(report, verdict)
 
 
-def _superseded(files: RunFiles) -> NoReturn:
-    """Another run committed while this one rendered: its shards may be newer than this
-    run's (a page deployed meanwhile), so this run commits nothing (its staged files are
-    garbage no manifest names)."""
-    files.put_json("verdict.json", {"status": "superseded", "run": files.run, "missing": []})
+def _superseded(files: RunFiles, hand_on: Callable[[str], str] | None) -> NoReturn:
+    """Another run committed since the plan (its shards may be newer): commit nothing, and
+    start the next full run (``hand_on``), which lists this run's pages."""
+    following = hand_on(files.run) if hand_on is not None else None
+    verdict: dict[str, object] = {"status": "superseded", "run": files.run, "missing": []}
+    files.put_json("verdict.json", verdict | {"next": following})
+    then = f"run {following.rsplit(':', 1)[-1]} was started" if following else "start a new run"
     raise IncompleteRunError(
-        f"run {files.run}: another run published the sitemaps while it ran; nothing "
-        "was published (the next full rebuild redoes it)"
+        f"run {files.run}: another run published the sitemaps while it ran; nothing was "
+        f"published ({then} to publish its pages)"
     )
 
 

@@ -43,11 +43,20 @@ def run_name(mode: str, what: Iterable[str], now: datetime) -> str:
     """A deterministic execution name: the mode, a digest of what asked for the run (a
     batch's message ids: SQS's redelivery of one batch starts nothing new) and the UTC
     minute (a rebuild asked for by hand twice in one minute is one run)."""
+    return f"{mode}-{_code(what)}-{now.strftime('%Y%m%dT%H%MZ')}"
+
+
+def next_run_name(run: str) -> str:
+    """The name of the full run a superseded run ``run`` hands its pages on to: one per
+    run (a retried reducer starts it once), unlike the name of any other run."""
+    return f"next-{_code([run])}"
+
+
+def _code(what: Iterable[str]) -> str:
     digest = hashlib.blake2b(digest_size=5)
     for part in sorted(what):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    code = base64.b32encode(digest.digest()).decode("ascii").lower()
-    return f"{mode}-{code}-{now.strftime('%Y%m%dT%H%MZ')}"
+    return base64.b32encode(digest.digest()).decode("ascii").lower()
 
 
 class StepFunctionsExecutor:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class Sink(Protocol):
@@ -36,4 +36,15 @@ class Sink(Protocol):
 
     def delete(self, name: str) -> None:
         """Remove the file; a file that is already gone is not an error."""
+        ...
+
+
+@runtime_checkable
+class Renewing(Protocol):
+    """A sink whose readers can see versions (S3's ETags): a file whose bytes are there
+    already but that no live index names may be another run's to delete, conditional on
+    the version it listed; writing it again under a new version makes that deletion fail."""
+
+    def renew(self, name: str, data: bytes, *, content_type: str) -> None:
+        """Write ``data`` (the bytes the file holds) again, under a new version."""
         ...

@@ -13,6 +13,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConflictError, RefusedError, SinkError
 from sitemill.filenames.outputs import ENTRY_XML, read_limit
+from sitemill.sinks.s3conditional import delete_object, renew_object
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,
@@ -169,17 +170,24 @@ class S3Sink:
     def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
         return self.put(name, staged.read_bytes(), content_type=content_type)
 
+    def renew(self, name: str, data: bytes, *, content_type: str) -> None:
+        """Give the listed object that holds ``data`` a new ETag (sitemill.sinks.port)."""
+        stored = self._objects().get(name)
+        if stored is not None and not self.dry_run:
+            etag = renew_object(
+                self.client, self.bucket, self.prefix + name, data, content_type=content_type,
+                cache_control=self.cache_control,
+                expected_etag=stored.etag if self._conditional() else None,
+            )  # fmt: skip
+            self._objects()[name] = StoredObject(etag, len(data))
+
     def delete(self, name: str) -> None:
+        """Delete, if the object is still the version listed (If-Match): one another writer
+        put there since is never deleted (a ConflictError)."""
         if not self.dry_run:
-            try:
-                self.client.delete_object(Bucket=self.bucket, Key=self.prefix + name)
-            except ClientError as exc:
-                if not is_not_found(exc):
-                    raise SinkError(
-                        f"cannot delete {self._uri(name)}: {describe_error(exc)}"
-                    ) from exc
-            except BotoCoreError as exc:
-                raise SinkError(f"cannot delete {self._uri(name)}: {describe_error(exc)}") from exc
+            stored = self._objects().get(name)
+            etag = stored.etag if stored is not None and self._conditional() else None
+            delete_object(self.client, self.bucket, self.prefix + name, etag, self._uri(name))
         self._objects().pop(name, None)
         self._pending.pop(name, None)
         self.deleted.append(name)

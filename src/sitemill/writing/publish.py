@@ -14,14 +14,13 @@ The order below keeps every such moment consistent:
    A failure at any step leaves a live index whose children all exist and belong to one build;
    the next run repairs the rest.
 4. Right before anything is deleted, the live index is read again: if another writer replaced
-   it, this run stops with a ConflictError (the caller lists again and redoes its work), and a
-   file that the live index names is never deleted.
+   it, this run stops with a ConflictError (the caller lists again and redoes its work). Each
+   deletion is conditional on the version listed (S3's ETag), and a child that is there but
+   that the index read did not name is written again under a new version (sinks.port.Renewing).
 
-Only sitemill's own files are ever deleted: those its earlier index named, those the state
-remembers it wrote (a deletion that failed part-way leaves children no index names), this
-run's staging copies, and another run's staging copies once they are old enough to be a
-crashed run's leftovers (a copy another writer's interim index is about to name is young).
-A deletion that fails is a warning, and the name stays remembered for the next run.
+Only sitemill's own files are deleted: those its earlier index named, those the state
+remembers it wrote, this run's staging copies, and another run's once old enough to be a
+crashed run's leftovers. A deletion that fails is a warning; the state remembers the name.
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ from sitemill.filenames.outputs import (
 )
 from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
+from sitemill.sinks.port import Renewing
 
 log = logging.getLogger(__name__)
 
@@ -118,11 +118,9 @@ class StagedChild:
 
 
 class Publisher:
-    """Writes one build through a sink in the order described in the module docstring.
-
-    ``remembered`` are the own files the state says earlier runs left (deleted when this
-    build does not name them); ``staging`` names this run's staging copies.
-    """
+    """Writes one build through a sink in the order the module docstring tells.
+    ``remembered``: own files the state says earlier runs left (deleted when this build does
+    not name them); ``staging`` names this run's staging copies."""
 
     def __init__(
         self,
@@ -138,11 +136,8 @@ class Publisher:
         self.live = read_live(sink)
         # Children, further indexes and staging copies; never an entry file (sitemap.xml,
         # sitemap.txt) on the state's word alone: a hand-written one may sit there.
-        self.remembered = {
-            name
-            for name in set(remembered) & self.live.names
-            if CHILD_NAME.fullmatch(name) or MORE_INDEX_NAME.fullmatch(name)
-        }
+        own = (CHILD_NAME.fullmatch, MORE_INDEX_NAME.fullmatch)
+        self.remembered = {n for n in set(remembered) & self.live.names if any(f(n) for f in own)}
         self.staging = staging or Staging.new()
         self.entry_bytes: bytes | None = None
         self.staged: set[str] = set()
@@ -155,9 +150,11 @@ class Publisher:
         sink = self.sink
         changed = [child for child in children if not sink.holds(child.name, child.path)]
         risky = [child for child in changed if child.name in self.live.children]
-        for child in children:
-            if child not in changed:
-                self.record(child.name, False)
+        for child in (child for child in children if child not in changed):
+            if child.name not in self.live.children and isinstance(sink, Renewing):
+                data = child.path.read_bytes()  # (unnamed: another run may be deleting it)
+                sink.renew(child.name, data, content_type=self.content_type(child.name))
+            self.record(child.name, False)
         if len(risky) > 1 or (risky and len(changed) > len(risky)):
             copies = {child.name: self.staging.name(child.name) for child in risky}
             for child in changed:
@@ -231,6 +228,8 @@ class Publisher:
                 continue
             try:
                 self.sink.delete(name)
+            except ConflictError:
+                raise  # (another writer's version: its index may name it now)
             except SinkError as exc:
                 done.failed.append(name)
                 done.first_error = done.first_error or str(exc)
