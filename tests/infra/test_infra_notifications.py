@@ -168,6 +168,11 @@ ACTIONS = {
     "HeadObject": "s3:GetObject",
     "GetObject": "s3:GetObject",
     "PutObject": "s3:PutObject",
+    # A renewed child (sitemill.sinks.s3conditional) goes up as a one-part multipart upload,
+    # which IAM authorises as s3:PutObject.
+    "CreateMultipartUpload": "s3:PutObject",
+    "UploadPart": "s3:PutObject",
+    "CompleteMultipartUpload": "s3:PutObject",
     "DeleteObject": "s3:DeleteObject",
     "ListObjectsV2": "s3:ListBucket",
 }
