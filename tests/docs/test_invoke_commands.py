@@ -36,7 +36,7 @@ def template_output_values() -> list[str]:
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: str(node.value))
-    template = yaml.load((ROOT / "infra" / "template.yaml").read_text(), Loader=Loader)  # noqa: S506
+    template = yaml.load((ROOT / "infra" / "template.yaml").read_text(), Loader=Loader)
     return [str(output["Value"]) for output in template["Outputs"].values()]
 
 
