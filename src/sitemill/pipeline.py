@@ -101,7 +101,8 @@ def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> No
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
     report.declared_base = checks.declared.contradicting()
-    for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
+    summary = checks.summary(changed=report.result.changed)
+    for message in (*summary, *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
 
