@@ -98,3 +98,12 @@ def test_the_install_section_says_to_clone_first() -> None:
     section = text[text.index("\n## Install\n") :]
     before = section[: section.index("pip install .")]
     assert "clone" in before and "not released on a package index yet" in before
+
+
+def test_the_development_section_states_no_suite_time_that_drifts() -> None:
+    """``make test``'s time depends on the machine and grows with the suite: a figure in the
+    README ("about 5 minutes on two cores") went stale; pytest prints the real one."""
+    text = README.read_text(encoding="utf-8")
+    block = text[text.index("\n## Development\n") :]
+    block = block[: block.index("make lint")]
+    assert re.search(r"\d+\s*(?:s|seconds?|minutes?)\b", block) is None, block
