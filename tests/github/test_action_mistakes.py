@@ -18,6 +18,11 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 )
 
 from gitutil import commit, git
+from sitemill.config.model import LastmodMode
+from sitemill.errors import ConfigError
+from sitemill.github.mismatch import refuse_mismatch
+from sitemill.github.settings import ACTION_INPUT_ENV, read_settings
+from sitemill.report import Report, WriteResult
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -99,3 +104,28 @@ def test_each_warning_is_printed_once(project: Project) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     said = [line for line in (run.stdout + run.stderr).splitlines() if "node_modules/" in line]
     assert len(said) == 1 and said[0].startswith("::warning title=sitemill::listed 1 page(s)")
+
+
+@pytest.mark.parametrize(
+    ("path", "declared", "key", "advice"),
+    [
+        ("public/blog", f"{LIVE}blog/", "path", "Set path to 'public'"),
+        ("blog", f"{LIVE}blog/", "path", "Set path to '.'"),
+        ("public/my blog", f"{LIVE}my%20blog/", "path", "Set path to 'public'"),
+        # A folder whose name only ends like the declared one is no sub-folder of it.
+        ("public/myblog", f"{LIVE}blog/", "base-url", f"Set base-url to {LIVE}blog/"),
+        ("public", "https://staging.example.net/", "base-url", "Set base-url to https://staging"),
+    ],
+)
+def test_the_error_names_what_to_fix(
+    tmp_path: Path, path: str, declared: str, key: str, advice: str
+) -> None:
+    (tmp_path / path).mkdir(parents=True)
+    env = {"GITHUB_WORKSPACE": str(tmp_path), "SITEMILL_BASE_URL": LIVE}
+    env[ACTION_INPUT_ENV["path"]] = path
+    report = Report(WriteResult(), LastmodMode.MTIME, declared_base=declared)
+    with pytest.raises(ConfigError) as raised:
+        refuse_mismatch(read_settings(env, tmp_path), report)
+    assert raised.value.key == key and advice in str(raised.value)
+    env[ACTION_INPUT_ENV["allow-base-url-mismatch"]] = "true"
+    refuse_mismatch(read_settings(env, tmp_path), report)  # (meant: no error)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from urllib.parse import unquote
 
 from sitemill.errors import ConfigError
 from sitemill.github.settings import Settings
@@ -20,10 +21,10 @@ def refuse_mismatch(settings: Settings, report: Report) -> None:
         return
     base = settings.config.base_url
     override = f"or set `{ALLOW_INPUT}: true` if the change is meant (a domain move)"
-    below = _folder_below(base, declared)
+    below = PurePosixPath(_folder_below(base, declared)).parts
     path = PurePosixPath(settings.site_dir.relative_to(settings.workspace).as_posix())
-    if below and path.as_posix().endswith(below) and path.as_posix() != ".":
-        root = path.as_posix()[: -len(below)].rstrip("/") or "."
+    if below and len(path.parts) >= len(below) and path.parts[-len(below) :] == below:
+        root = PurePosixPath(*path.parts[: -len(below)]).as_posix()  # ("." for the workspace)
         raise ConfigError(
             "path",
             f"{path.as_posix()!r} looks like a sub-folder of the site: most pages' canonicals "
@@ -40,7 +41,7 @@ def refuse_mismatch(settings: Settings, report: Report) -> None:
 
 
 def _folder_below(base: str, declared: str) -> str:
-    """``blog`` when ``declared`` is ``base`` + ``blog/``; else ""."""
+    """``blog`` when ``declared`` is ``base`` + ``blog/`` (decoded: a folder's name); else ""."""
     if declared.startswith(base) and len(declared) > len(base):
-        return declared[len(base) :].strip("/")
+        return unquote(declared[len(base) :].strip("/"))
     return ""
