@@ -100,7 +100,9 @@ def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> No
     """The run's summary lines into ``report`` (and the log)."""
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
-    for message in (*checks.summary(), *extensions.counts.messages(), *extensions.messages()):
+    report.declared_base = checks.declared.contradicting()
+    summary = checks.summary(changed=report.result.changed)
+    for message in (*summary, *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
 

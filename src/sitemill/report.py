@@ -101,6 +101,8 @@ class Report:
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
     lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say
+    # The base URL most pages' canonicals declare, when not the run's (listing.declaredbase).
+    declared_base: str | None = None
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).

@@ -18,12 +18,15 @@ MIN_VOTES: Final = 10
 @dataclass(frozen=True, slots=True)
 class StyleDecision:
     """What ``auto`` settled on: the style, the pages voting for it among those whose
-    canonical names themselves, and whether the decision is the state's (an earlier run's)."""
+    canonical names themselves, and whether the decision is the state's (an earlier run's);
+    ``unslashed``: the votes of folder pages (``x/index.html``) whose canonical is ``…/x``,
+    listed as ``…/x/`` all the same (sitemill.listing.aliases), so not as they say."""
 
     style: UrlStyle
     votes: int = 0
     pages: int = 0
     kept: bool = False
+    unslashed: int = 0
 
     @property
     def decided(self) -> bool:
@@ -31,12 +34,19 @@ class StyleDecision:
         return self.pages >= MIN_VOTES
 
     def line(self) -> str:
-        """``url style: clean (142 of 150 pages' own canonicals say so)``, for the report."""
-        style, said = self.style.value, f"{self.votes:,} of {self.pages:,} pages' own canonicals"
+        """``url style: clean (142 of 150 pages' own canonicals say so)``, for the report:
+        the count is of canonicals that name the listed URL exactly."""
+        style, exact = self.style.value, self.votes - self.unslashed
+        said = f"{exact:,} of {self.pages:,} pages' own canonicals"
         if self.decided:
-            if self.kept:
-                return f"url style: {style} (kept from an earlier run: {said} said so)"
-            return f"url style: {style} ({said} say so)"
+            kept = "kept from an earlier run: " if self.kept else ""
+            if not self.unslashed:
+                return f"url style: {style} ({kept}{said} {'said' if self.kept else 'say'} so)"
+            return (
+                f"url style: {style} ({kept}{said} {'named' if self.kept else 'name'} their "
+                f"listed URL, {self.unslashed:,} more without its final slash: a folder page "
+                "x/index.html is listed at …/x/, where hosts serve it)"
+            )
         kept = "kept from an earlier run: " if self.kept else ""
         return (
             f"url style: {style} ({kept}{counted(self.pages, 'page')} "

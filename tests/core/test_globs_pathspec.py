@@ -64,7 +64,7 @@ PATTERNS_FROM_TESTS = [
     "nothing/**",
     "$(touch x)",
     "`touch pwned-2` ; touch pwned-3",
-    # README.md and docs/configuring.md
+    # README.md and docs/config-file.md
     "drafts/",
     "**/print.html",
     "archive/**",

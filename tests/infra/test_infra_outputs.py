@@ -61,7 +61,10 @@ def test_the_outputs_name_the_function_the_state_and_ready_commands(
 ) -> None:
     assert outputs["FunctionName"] == FUNCTION
     assert outputs["StateBucketName"] == STATE_BUCKET
-    assert outputs["StateLocation"] == f"s3://{STATE_BUCKET}/{SITE}/sitemill-state.json.gz"
+    # (Shards=auto, the default: the partitioned state's manifest)
+    assert outputs["StateLocation"] == (
+        f"s3://{STATE_BUCKET}/{SITE}/sitemill-state/index-state.json"
+    )
     assert outputs["RebuildCommand"] == (
         """printf '{"action":"rebuild"}' > rebuild.json && aws lambda invoke """
         f"--function-name {FUNCTION} --cli-read-timeout 900 --payload fileb://rebuild.json "
@@ -161,6 +164,10 @@ def test_the_printed_commands_rebuild_and_rebuild_again_from_a_terminal(
     assert json.loads(done.stdout[done.stdout.index("{", done.stdout.index("}") + 1) :]) == answer
     published = sitemaps(endpoint)
     assert list(published) == ["sitemap.xml"]
+    # StateLocation names the object the run keeps its state in.
+    location = outputs["StateLocation"].removeprefix(f"s3://{STATE_BUCKET}/")
+    kept = _client("s3", endpoint).list_objects_v2(Bucket=STATE_BUCKET).get("Contents", [])
+    assert location in [item["Key"] for item in kept], [item["Key"] for item in kept]
     print(json.dumps(answer))  # (the README's example: pytest -s shows it)
     again = shell(outputs["TerminalRebuildCommand"], endpoint, tmp_path)
     assert again.returncode == 0, again.stderr

@@ -122,7 +122,7 @@ def test_a_jekyll_tree_gets_clean_urls(tmp_path: Path) -> None:
 def test_a_docusaurus_tree_gets_clean(tmp_path: Path) -> None:
     sink = MemorySink()
     report = build(write_site(tmp_path / "site", docusaurus(11)), sink)
-    assert report.url_style == StyleDecision(CLEAN, 11, 11)
+    assert report.url_style == StyleDecision(CLEAN, 11, 11, unslashed=11)
     assert "https://example.com/docs/d0/" in locs(sink)  # (served at /x/: hosts redirect /x)
 
 

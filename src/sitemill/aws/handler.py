@@ -16,8 +16,8 @@ from sitemill.aws.events import Trigger, parse_event, unreadable_batch
 from sitemill.aws.logs import configure_logging, log_summary, redacted, register_env_secrets
 from sitemill.aws.overwritten import restore_overwritten
 from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, select_changes
-from sitemill.config.model import Config, load_config
-from sitemill.errors import EventError, SitemillError
+from sitemill.config.model import Config, env_name, load_config
+from sitemill.errors import ConfigError, EventError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings, BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
@@ -115,9 +115,11 @@ def handle(
             log.exception("rebuild failed")
         # SQS: the messages go back to the queue (below). Direct: the caller sees the error.
         failure = exc if trigger is None or not trigger.from_sqs else None
-    if summary["status"] == "error" and summary["bucket"] is None:  # (failed before _run said)
+    if summary["bucket"] is None:  # (failed before _run said, or nothing to rebuild)
         named = env.get(BUCKET_ENV, "").strip() or None
         summary["bucket"] = named or (trigger.named_bucket if trigger is not None else None)
+    if summary["bucket"] is None:  # (no bucket to name: the key is left out, never null)
+        del summary["bucket"]
     level = logging.ERROR if summary["status"] == "error" else logging.INFO
     log_summary(summary, trigger, started, request_id, level)
     if failure is not None:
@@ -128,6 +130,16 @@ def handle(
         failed = trigger.message_ids if summary["status"] == "error" else trigger.bad_messages
         summary["batchItemFailures"] = [{"itemIdentifier": message_id} for message_id in failed]
     return summary
+
+
+def _lambda_config(env: Mapping[str, str]) -> Config:
+    """The function's Config; a missing base URL names the stack's parameter (no flags here)."""
+    if not env.get(env_name("base_url"), "").strip():
+        raise ConfigError(
+            "base_url",
+            "is required: set the stack's BaseUrl parameter (the function's SITEMILL_BASE_URL)",
+        )
+    return load_config({}, env)
 
 
 def _looks_like_sqs(event: object) -> bool:
@@ -151,7 +163,7 @@ def _run(
         # queue), not a batch that merely asked for nothing.
         return {"status": "error", "error": unreadable_batch(trigger.bad_messages)}
     settings = LambdaSettings.from_env(env)
-    config = load_config({}, env)
+    config = _lambda_config(env)
     selection = _select(trigger, settings, config, s3)
     bucket = choose_bucket(trigger, settings.site.bucket, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}

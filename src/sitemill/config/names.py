@@ -21,6 +21,7 @@ OTHER_ENV: Final[Mapping[str, str]] = {
     "SITEMILL_INVENTORY": "the stack's rebuild functions: the S3 Inventory location",
     "SITEMILL_STATE_MACHINE_ARN": "the Lambda: the distributed rebuild it starts",
     "SITEMILL_ACTION_BASE_PYTHON": "the Action's steps (action.yml)",
+    "SITEMILL_ACTION_ALLOW_BASE_URL_MISMATCH": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_COMMAND": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_COMMIT": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_COMMIT_MESSAGE": "the Action's steps (action.yml)",

@@ -39,6 +39,9 @@ PAGE_WORK_BYTES: Final = 8 * 1024
 MAX_WORKERS: Final = 64
 # Chunks per worker: enough that one slow chunk does not leave the other workers idle.
 CHUNKS_PER_WORKER: Final = 4
+# Items at most in a chunk whose end is counted as progress (pages read, files dated): a
+# phase of a few hundred pages would otherwise sit at "0 of 382" until its one chunk is done.
+PROGRESS_CHUNK: Final = 64
 _LOGGER = "sitemill"
 
 
@@ -63,9 +66,12 @@ def pool_size(setting: int | None, work_bytes: int) -> int:
     return max(1, min(wanted, MAX_WORKERS)) if work_bytes >= MIN_POOL_BYTES else 1
 
 
-def cut(items: Sequence[T], workers: int) -> list[Sequence[T]]:
-    """``items`` in contiguous chunks, CHUNKS_PER_WORKER per worker (one chunk: one worker)."""
+def cut(items: Sequence[T], workers: int, most: int | None = None) -> list[Sequence[T]]:
+    """``items`` in contiguous chunks, CHUNKS_PER_WORKER per worker (one chunk: one worker),
+    and of at most ``most`` items each (a phase whose progress is counted by chunk moves)."""
     parts = 1 if workers <= 1 else workers * CHUNKS_PER_WORKER
+    if most is not None:
+        parts = max(parts, -(-len(items) // most))
     size = max(1, -(-len(items) // parts))
     return [items[start : start + size] for start in range(0, len(items), size)]
 

@@ -24,6 +24,7 @@ from sitemill.github.commands import (
     write_outputs,
 )
 from sitemill.github.groups import log_groups
+from sitemill.github.mismatch import refuse_mismatch
 from sitemill.github.pages import project_site_question
 from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github.push import Published, commit_outputs
@@ -61,7 +62,7 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
     """Run the Action once; 0 on success, 1 (after one ``::error::`` line) on a SitemillError."""
     # First of all: the runner hides the key in every later line of the log.
     stdout.writelines(mask_secret(env.get(KEY_ENV, "")))
-    with log_lines(stderr):
+    with log_lines(stderr) as held:
         try:
             settings = read_settings(env, cwd)
             if settings.config.indexnow_key != env.get(KEY_ENV, "").strip():
@@ -72,11 +73,15 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
                 with log_groups(stdout) as progress:
                     run = execute(settings, env, progress)
         except SitemillError as exc:
+            held.flush_to(stderr)
             stdout.write(workflow_command("error", str(exc), title="sitemill") + "\n")
             append_to(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))
             return 1
     if isinstance(run, Announced):
+        said = [*run.outcome.messages, *run.warnings, *run.committed.warnings]
+        run.warnings.extend(held.unsaid(said))
         return finish_announce(settings, env, run, stdout)
+    run.warnings.extend(held.unsaid([*run.report.warnings, *run.warnings]))
     return finish_build(settings, env, run, stdout)
 
 
@@ -168,6 +173,7 @@ def execute(
             previous=previous,
             progress=progress,
         )
+        refuse_mismatch(settings, report)  # (before anything is announced or committed)
         announcer.after_publishing(report, folder_writer(sink))
         reports.append(report)
         return output_names(report, settings.config)

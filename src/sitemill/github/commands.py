@@ -9,7 +9,7 @@ import logging
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TextIO
+from typing import Final, TextIO
 
 from sitemill.entries import SkipReason
 from sitemill.errors import SinkError
@@ -92,17 +92,52 @@ class _OneLine(logging.Formatter):
         return escape_data(f"sitemill: {record.levelname.lower()}: {message}")
 
 
+class HeldWarnings(logging.Handler):
+    """sitemill's warnings, held back from the log: a run's warnings become annotations
+    (``::warning::``), and a log line besides would say each twice."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def unsaid(self, said: list[str]) -> list[str]:
+        """The held warnings no annotation says: not among ``said`` (a warning a job logs in
+        other words than its report's begins the same), nor a skipped page
+        (``skip_annotations`` gives each its own, with its file)."""
+        heads = {message[:_SAME_HEAD] for message in said}
+        messages = (record.getMessage() for record in self.records if record.name != _TALLY)
+        return [text for text in dict.fromkeys(messages) if text[:_SAME_HEAD] not in heads]
+
+    def flush_to(self, stream: TextIO) -> None:
+        """The held warnings as log lines (a run that failed shows no annotation for them)."""
+        for record in self.records:
+            stream.write(_OneLine().format(record) + "\n")
+        self.records.clear()
+
+
+_SAME_HEAD: Final = 48  # characters two wordings of one warning begin with alike
+_TALLY: Final = "sitemill.report"  # the logger that warns of skipped pages (report.Tally)
+
+
 @contextmanager
-def log_lines(stream: TextIO) -> Iterator[None]:
-    """Send sitemill's log (INFO and up) to ``stream``, one escaped line per record."""
+def log_lines(stream: TextIO) -> Iterator[HeldWarnings]:
+    """Send sitemill's log (INFO and up) to ``stream``, one escaped line per record; its
+    warnings are held (``HeldWarnings``) for the caller to annotate."""
     handler = logging.StreamHandler(stream)
     handler.setFormatter(_OneLine())
+    handler.addFilter(lambda record: record.levelno < logging.WARNING)
+    held = HeldWarnings()
     logger = logging.getLogger("sitemill")
     logger.addHandler(handler)
+    logger.addHandler(held)
     level = logger.level
     logger.setLevel(logging.INFO)
     try:
-        yield
+        yield held
     finally:
         logger.removeHandler(handler)
+        logger.removeHandler(held)
         logger.setLevel(level)

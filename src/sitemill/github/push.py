@@ -17,7 +17,9 @@ log = logging.getLogger(__name__)
 PUSH_ATTEMPTS: Final = 3
 _CREDENTIALS_HINT: Final = (
     "if it is about credentials: does the job have `permissions: contents: write`, and did "
-    "actions/checkout keep its credentials (persist-credentials: true, the default)?"
+    "actions/checkout keep its credentials (persist-credentials: true, the default)? If the "
+    "branch is protected (a rule or ruleset that requires pull requests or status checks), "
+    "let the workflow's token bypass it, or set commit: false and commit another way"
 )
 
 

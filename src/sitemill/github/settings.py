@@ -25,6 +25,7 @@ ACTION_INPUT_ENV: Final = {
     "commit": "SITEMILL_ACTION_COMMIT",
     "commit-message": "SITEMILL_ACTION_COMMIT_MESSAGE",
     "committer": "SITEMILL_ACTION_COMMITTER",
+    "allow-base-url-mismatch": "SITEMILL_ACTION_ALLOW_BASE_URL_MISMATCH",
 }
 # Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
 CONFIG_INPUT_ENV: Final = {
@@ -57,6 +58,8 @@ class Settings:
     message: str
     committer: Identity
     command: Command = Command.BUILD
+    # Commit even when most pages' canonicals declare another base URL (github.mismatch).
+    allow_base_url_mismatch: bool = False
 
 
 def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
@@ -92,6 +95,9 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         message=message,
         committer=Identity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
         command=command,
+        allow_base_url_mismatch=parse_bool(
+            "allow-base-url-mismatch", _input(env, "allow-base-url-mismatch") or "false"
+        ),
     )
 
 

@@ -11,7 +11,7 @@ from functools import partial
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import RefusedError, SourceError
-from sitemill.frugal.workpool import WorkPool, cut
+from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.html.facts import (
     ORDINARY_PAGE,
     PAGE_FACTS_BYTES,
@@ -116,7 +116,7 @@ def read_pages(
     known = known or {}
     chunks = [
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
-        for chunk in cut(files, 1 if pool is None else pool.workers)
+        for chunk in cut(files, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     ]
     work = partial(_read_chunk, config, robots, site, whole, earlier, defer)
     parts = map(work, chunks) if pool is None else pool.imap(work, chunks)

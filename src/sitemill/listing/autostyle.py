@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from sitemill.config.model import Config
@@ -28,6 +29,9 @@ from sitemill.state.model import State
 from sitemill.styledecision import MIN_VOTES, StyleDecision, style_kept
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path, url_path
 
+# The vote of a folder page whose canonical is its URL without the final slash (Docusaurus).
+_UNSLASHED: Final = (UrlStyle.CLEAN,)
+
 
 class StyleVotes:
     """Counts the styles the pages' own canonicals are written in."""
@@ -36,6 +40,7 @@ class StyleVotes:
         self.base_url = base_url
         self.counts: Counter[UrlStyle] = Counter()
         self.pages = 0
+        self.unslashed = 0  # folder pages voting clean by a canonical without the final slash
         self._site_key = url_key(base_url)
         self._root = unquote(site_root_path(base_url))
 
@@ -47,6 +52,8 @@ class StyleVotes:
         if styles:
             self.pages += 1
             self.counts.update(styles)
+            if styles == _UNSLASHED and url_path(path, UrlStyle.CLEAN).endswith("/"):
+                self.unslashed += 1
 
     def styles_of(self, path: str, facts: PageFacts) -> tuple[UrlStyle, ...]:
         """The styles in which the page's canonical names the page itself (none: it names
@@ -70,14 +77,15 @@ class StyleVotes:
         if styles or not rest:
             return styles
         folder = url_path(path, UrlStyle.DIRECTORY)
-        return (UrlStyle.CLEAN,) if folder.endswith("/") and folder == rest + "/" else ()
+        return _UNSLASHED if folder.endswith("/") and folder == rest + "/" else ()
 
     def decision(self) -> StyleDecision:
         counts, pages = self.counts, self.pages
         if pages < MIN_VOTES:
             return StyleDecision(UrlStyle.DIRECTORY, counts[UrlStyle.DIRECTORY], pages)
         best = max(URL_STYLES, key=lambda style: (counts[style], -URL_STYLES.index(style)))
-        return StyleDecision(best, counts[best], pages)
+        unslashed = self.unslashed if best is UrlStyle.CLEAN else 0
+        return StyleDecision(best, counts[best], pages, unslashed=unslashed)
 
 
 def settle_style(

@@ -209,11 +209,15 @@ class PageChecks:
             self.cross_language.skipped(path)
         self.gate.skipped.clear()
 
-    def summary(self) -> list[str]:
-        """One warning per kind of surprise, with a count and an example."""
+    def summary(self, *, changed: bool = True) -> list[str]:
+        """One warning per kind of surprise, with a count and an example. ``changed``: the
+        run wrote something; the folder aliases' note (links the run followed as they are
+        meant) is said by a run whose output changed only, not again by every later run
+        that finds the same links and changes nothing."""
         lines: list[str] = []
         style = None if self.style_hint is None else self.style_hint.message()
-        hints = (self.aliases.message(), self.cross_language.message(), style)
+        aliases = self.aliases.message() if changed else None
+        hints = (aliases, self.cross_language.message(), style)
         for message in hints:
             if message is not None:
                 lines.append(message)

@@ -52,13 +52,21 @@ class DeclaredBase:
         self._bases[base] += 1
         self._examples.setdefault(base, f"{path} names {canonical}")
 
-    def message(self) -> str | None:
-        """The question, when most pages with a canonical declare another base URL."""
+    def contradicting(self) -> str | None:
+        """The base URL most pages with a canonical declare, when it is not the run's."""
         if not self._bases:
             return None
         base, count = self._bases.most_common(1)[0]
         if base == self._site_key or count < MIN_PAGES or count * 2 <= self.pages:
             return None
+        return base
+
+    def message(self) -> str | None:
+        """The question, when most pages with a canonical declare another base URL."""
+        base = self.contradicting()
+        if base is None:
+            return None
+        count = self._bases[base]
         pages = (
             f"all {count:,} pages with a canonical URL declare it"
             if count == self.pages

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
-from sitemill.filenames.outputs import ENTRY_XML, HTML_SITEMAP, stored_digest
+from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.frugal.threadpool import generator_pool
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
@@ -98,13 +98,17 @@ def rebuild_full(
         plan=plan, url_count=report.result.url_count, written=list(staged.written),
         unchanged=list(staged.unchanged), warnings=report.result.warnings,
     )  # fmt: skip
-    if dry_run:
-        report.result.files = [ENTRY_XML, *(part.name for part in parts)]
+    single = staged.files.get(parts[0].name) if len(parts) == 1 else None
+    if dry_run:  # what the run would publish: the one sitemap.xml, or the index and its parts
+        entry, data = entry_of(config, parts, single)
+        report.result.entry_files = [entry]
+        report.result.files = [entry, *(part.name for part in parts if part.name != entry)]
+        if reader.read(entry) != data and entry not in report.result.written:
+            report.result.written.append(entry)
         return report
     states = split_states(
         list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
-    single = staged.files.get(parts[0].name) if len(parts) == 1 else None
     report.state_written = _publish_full(run, base, live, inputs, parts, states, single, report)
     if HTML_SITEMAP in staged.files:
         publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from sitemill.frugal.workpool import WorkPool, cut
+from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
 from sitemill.sources.gitwalk import (
@@ -126,15 +126,13 @@ def date_by_content(
     deferred, read = unread or ((), None)
     walking = {path for path, run in runs.items() if len(run.chain) > 1}
     known = known or {}
-    groups = cut(
-        [path for path in runs if path in walking and (path in current or path in deferred)],
-        1 if pool is None else pool.workers,
-    )
+    dated = [path for path in runs if path in walking and (path in current or path in deferred)]
+    groups = cut(dated, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
     if ticker is not None:
         ticker.begin(sum(map(len, groups)))
-    # Each worker keeps one git for all its chunks; here, chunks a broken pool left over.
-    work = partial(walk, found.top, fingerprint, read, keep=pool is not None)
+    # Each process keeps one git for all its chunks (this one's is released below).
+    work = partial(walk, found.top, fingerprint, read, keep=True)
     try:
         parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
         for part, paths in zip(parts, groups, strict=True):

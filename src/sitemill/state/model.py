@@ -187,6 +187,8 @@ def state_document(state: State) -> dict[str, Any]:
             "votes": decision.votes,
             "pages": decision.pages,
         }
+        if decision.unslashed:  # (the votes that name a folder page without its final slash)
+            document["url_style"]["unslashed"] = decision.unslashed
     if state.base_url is not None:
         document["base_url"] = state.base_url
     if state.unlisted:

@@ -103,7 +103,12 @@ def _url_style(value: object) -> StyleDecision | None:
     if name not in styles or not all(type(count) is int and count >= 0 for count in counts):
         return None
     assert isinstance(name, str) and isinstance(votes, int) and isinstance(pages, int)
-    return StyleDecision(styles[name], votes, pages) if votes <= pages else None
+    unslashed = value.get("unslashed", 0)
+    if type(unslashed) is not int or not 0 <= unslashed <= votes:
+        unslashed = 0
+    if votes > pages:
+        return None
+    return StyleDecision(styles[name], votes, pages, unslashed=unslashed)
 
 
 def _plan(value: object) -> Plan | None:
