@@ -16,7 +16,7 @@ from sitemill.config.model import load_config
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.frugal import workpool
-from sitemill.jobs import treedates
+from sitemill.jobs import treedates, treedating
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 from sitemill.sources.page import Page
@@ -106,19 +106,19 @@ def test_without_history_the_pipeline_starts_before_the_last_chunk_is_read(
     folder = plain_site(tmp_path / "site")
     monkeypatch.setattr(workpool, "MIN_POOL_BYTES", 0)
     events: list[str] = []
-    real_take, real_pages = treedates.PageReads._take, treedates.TreeDating.pages
+    real_take, real_pages = treedates.PageReads._take, treedating.TreeDating.pages
 
     def take(self: treedates.PageReads) -> None:
         events.append("chunk")
         real_take(self)
 
-    def pages(self: treedates.TreeDating, files: Iterable[TreeFile]) -> Iterator[Page]:
+    def pages(self: treedating.TreeDating, files: Iterable[TreeFile]) -> Iterator[Page]:
         for item in real_pages(self, files):
             events.append("page")
             yield item
 
     monkeypatch.setattr(treedates.PageReads, "_take", take)
-    monkeypatch.setattr(treedates.TreeDating, "pages", pages)
+    monkeypatch.setattr(treedating.TreeDating, "pages", pages)
     one = outputs(folder, tmp_path / "one", 1)
     assert events == ["chunk"] + ["page"] * 60  # one process: read first, then the pipeline
     events.clear()
