@@ -107,23 +107,20 @@ def bucket_pass(
 def _judged(
     config: Config, robots: RobotsRules | None, knowledge: Knowledge, pages: Iterable[Page]
 ) -> tuple[Knowledge, Iterable[Page]]:
-    """On a first run with content dates, the knowledge with the run's evidence ladder: the
-    stamp rule looks at every first-seen page's LastModified before the first is dated (the
-    pages are held meanwhile)."""
-    if not (knowledge.content_dates and knowledge.first_run):
+    """With content dates, the knowledge with the run's evidence ladder where it may date a
+    page (a first run; a state that remembers pages undated): the stamp rule looks at the
+    LastModified of every page the run reads before the first is dated (the pages are held
+    meanwhile)."""
+    if not (knowledge.content_dates and (knowledge.first_run or knowledge.known.undated())):
         return knowledge, pages
     held = list(pages)
-    ladder = first_run_ladder(_first_seen_times(config, robots, held), uploads=True)
+    times = (
+        seconds(page.lastmod)
+        for page in held
+        if page.lastmod is not None and reads_page(config, robots, page.path)
+    )
+    ladder = first_run_ladder(times, uploads=True)
     return dataclasses.replace(knowledge, ladder=ladder), held
-
-
-def _first_seen_times(
-    config: Config, robots: RobotsRules | None, pages: Iterable[Page]
-) -> Iterator[float]:
-    """The LastModified of every page a first run looks at (the stamp rule's times)."""
-    for page in pages:
-        if page.lastmod is not None and reads_page(config, robots, page.path):
-            yield seconds(page.lastmod)
 
 
 def _remember_files(remember: State, result: WriteResult) -> None:

@@ -36,12 +36,13 @@ class TreeDating:
     def start(
         self, known: State, first_run: bool, reads: PageReads, looked_at: Iterable[TreeFile]
     ) -> None:
-        """Date from ``known`` (the state the run starts from) and what ``reads`` found. On a
-        first run, the mtimes of the pages ``looked_at`` (those the run reads) that history
-        does not date are judged once, before the first page is dated."""
+        """Date from ``known`` (the state the run starts from) and what ``reads`` found. Where
+        the ladder may date a page (a first run; a state that remembers pages undated), the
+        mtimes of the pages ``looked_at`` (those the run reads) that history does not date
+        are judged once, before the first page is dated."""
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
         self.known, self.first_run = known, first_run
-        if first_run:
+        if first_run or known.undated():
             dated = self.git_dates or {}
             self.ladder = first_run_ladder(f.mtime for f in looked_at if f.path not in dated)
 

@@ -41,16 +41,18 @@ def content_date(
     ladder: Ladder | None = None,
     path: str = "",
 ) -> Dated:
-    """The remembered date while the fingerprint holds (no date, when the run that saw it
-    found no evidence), else ``plain``. ``earlier``: the page's fingerprint in the version
-    the record was made with, when that is another one (a state of an earlier sitemill: an
-    upgrade is no content change). On a first run, the page ``path`` takes ``ladder``
-    (none given: no evidence beyond the history, no date)."""
+    """The remembered date while the fingerprint holds, else ``plain``. ``earlier``: the
+    page's fingerprint in the version the record was made with, when that is another one (a
+    state of an earlier sitemill: an upgrade is no content change). On a first run, and
+    while an unchanged page has no remembered date, the page ``path`` takes ``ladder``
+    (none given: no date)."""
     remembered = None if record is None else record.fingerprint
     if record is not None and remembered is not None and remembered in (fingerprint, earlier):
-        if record.lastmod is None:
-            return Dated(None, DateReason.NONE_KEPT, fingerprint)
-        return Dated(record.lastmod, DateReason.KEPT, fingerprint)
+        if record.lastmod is not None:
+            return Dated(record.lastmod, DateReason.KEPT, fingerprint)
+        # Unchanged and never dated: the ladder once more (its file time may now be evidence).
+        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
+        return Dated(lastmod, reason if lastmod else DateReason.NONE_KEPT, fingerprint)
     if first_run:
         lastmod, reason = (ladder or Ladder()).first_date(path, plain)
         return Dated(lastmod, reason, fingerprint)
