@@ -79,8 +79,7 @@ def start_state(
         start.warnings.append(
             f"ignoring {state.refused:,} remembered lastmod value(s) of the state {where} "
             f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
-            f"(e.g. {state.refused_example!r}): those pages get no date until their content "
-            "changes"
+            f"(e.g. {state.refused_example!r}): those pages are dated anew, from evidence only"
         )
     moved = base_moved(state.base_url, base_url)
     if moved is not None:
