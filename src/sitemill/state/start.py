@@ -49,7 +49,7 @@ def start_state(
 ) -> Start:
     """The state to start from. ``previous`` is read only when ``store`` holds none; ``now``
     is the run's time (no remembered date may be later). Nothing usable is a warning and a
-    first run (dates start from the plain ones, every head is read), never a failure.
+    first run (dates start over from evidence only, every head is read), never a failure.
     ``base_url``: the run's, said once when the state was written at another one."""
     start = Start(State(), first_run=True)
     where = store.where
@@ -108,9 +108,9 @@ def base_moved(before: str | None, now: str | None) -> str | None:
 def missing_state_warning(where: str) -> str:
     """A first run beside sitemaps of an earlier run: the state was lost (or never kept)."""
     return (
-        f"no state at {where}, but sitemaps of an earlier run are there: dates start over from "
-        "the plain ones (was the state deleted? `aws s3 sync --delete` of a build folder removes "
-        "it: keep it elsewhere with `state`)"
+        f"no state at {where}, but sitemaps of an earlier run are there: dates start over, "
+        "from evidence only (was the state deleted? `aws s3 sync --delete` of a build folder "
+        "removes it: keep it elsewhere with `state`)"
     )
 
 
