@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
-from sitemill.cli.terminal import one_line, say
+from sitemill.cli.terminal import interrupted, one_line, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
@@ -243,8 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
     except KeyboardInterrupt:
-        sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
-        return 130
+        return interrupted()
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1
