@@ -61,7 +61,7 @@ def _spaced(url: str, stamp: str, name: str, number: int) -> tuple[str, str]:
     by hand; no TAB); any other space is refused with the line's number, never folded into
     the URL as ``%20``."""
     parts = url.split()
-    if len(parts) == 1:  # (control characters, no space: the URL check says what is wrong)
+    if len(parts) == 1 or "://" not in parts[0]:  # (the URL check says what is wrong)
         return url, stamp
     if len(parts) == 2 and not stamp and _DATE_START.match(parts[1]):
         return parts[0], parts[1]
