@@ -6,10 +6,13 @@ it."""
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
+from moto.server import ThreadedMotoServer
 
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
@@ -169,3 +172,39 @@ def test_no_user_info_reaches_the_terminal(tmp_path: Path, argv: list[str]) -> N
     assert done.returncode == 2 and said.count("\n") == 1, said
     for part in ("KEYUSER1", "PASS1", "WORD2"):
         assert part not in said, said
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_a_key_that_would_be_deleted_is_escaped() -> None:
+    """`sitemill s3 --dry-run` over a bucket (moto's server) whose Hugo index names a child
+    sitemap under a key that carries terminal sequences."""
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        client = boto3.client("s3", endpoint_url=endpoint, **BOTO_ENV)
+        client.create_bucket(Bucket="site-bucket")
+        files = {"index.html": page("home"), **hugo_index_naming(EIGHT_BIT)}
+        for key, text in files.items():
+            client.put_object(Bucket="site-bucket", Key=key, Body=text.encode())
+        argv = ["s3", "--bucket", "site-bucket", "--endpoint-url", endpoint, "--dry-run"]
+        done = run_sitemill(*argv, "--base-url", BASE_URL, env=AWS_ENV)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert "would delete: x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stdout
+    assert_escaped(done.stdout + done.stderr)
+
+
+BOTO_ENV = {
+    "aws_access_key_id": "testing",
+    "aws_secret_access_key": "testing",
+    "region_name": "us-east-1",
+}
