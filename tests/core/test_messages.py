@@ -44,6 +44,9 @@ def test_secrets_in_urls_are_redacted(text: str, expected: str) -> None:
         "skipped a/index.html: duplicate (https://example.com/a/ is already listed)",
         "mailto:someone@example.com",  # no "://": no user info to hide
         "a@b and c://d",
+        "answered HTTP 503 for http://127.0.0.1:41659: try again",  # a port, then ":"
+        "(like http://localhost:9000); see https://h:8080/a@b, http://[::1]:9000/.",
+        "https://example.com/@someone/ and https://example.com:/",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
@@ -139,3 +142,21 @@ def test_install_hints_name_what_the_extras_hold_as_pyproject_says() -> None:
     assert install_hint("s3") == (
         "pip install 'boto3>=1.34' (the s3 extra; in a sitemill checkout: pip install -e '.[s3]')"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ftp://KEY:SECRET@h/", "ftp://***@h/"),
+        ("https://KEY:SECRET", "https://***"),  # no "@": the password reads as a port
+        ("'https://KEY:SECRET' is not", "'https://***' is not"),
+        ("`https://KEY:SEC/RET@h/` was", "`https://***@h/` was"),
+        ("https://KEY:SEC#RET@h/", "https://***@h/"),
+        ("https://KEY:SEC?RET@h/x", "https://***@h/x"),
+        ("https://KEY:SEC@RET@h/", "https://***@h/"),  # (urlsplit: the last "@")
+        ("--endpoint-url=KEY:SECRET@h", "--endpoint-url=***@h"),
+        ("//KEY:SECRET@h/", "//***@h/"),
+    ],
+)
+def test_user_info_is_hidden_however_the_password_is_spelt(text: str, expected: str) -> None:
+    assert shown(text) == expected

@@ -6,7 +6,8 @@ Processes, not threads: head facts and fingerprints are pure-Python regex work t
 the GIL. Workers are forked from a fork server (a clean interpreter, never a fork of this
 process, whose other threads may hold locks). Where processes cannot start (AWS Lambda has
 no /dev/shm, a sandbox may forbid them) the chunks run here, one after another. A worker's
-log records come back with its result and are emitted here, chunk by chunk in order.
+log records come back with its result and are emitted here, chunk by chunk in order. Ctrl-C
+is the main process's alone (frugal.interrupts): it ends the workers, the work under way dropped.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
+
+from sitemill.frugal.interrupts import ignore_interrupts, interrupts_held
 
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
@@ -112,8 +115,15 @@ class WorkPool:
         value: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is None:
+            return
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            # Ctrl-C: no chunk under way is waited for; the workers (ignoring it) end here.
+            for process in list(self._executor._processes.values()):
+                process.terminate()
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            return
+        self._executor.shutdown(wait=True, cancel_futures=True)
 
     def warm(self) -> None:
         """Start the workers now (the fork server and its imports take a few tenths of a
@@ -150,7 +160,8 @@ class WorkPool:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            results = submit()
+            with interrupts_held():  # (the first submit starts the workers)
+                results = submit()
         except BrokenProcessPool:
             return self._here(work, chunks)
         return self._followed(results, work, chunks)
@@ -191,7 +202,8 @@ class WorkPool:
 def _executor(workers: int) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, mp_context=_context())
+    _start_fork_server()  # (with Ctrl-C held: frugal.interrupts)
+    return ProcessPoolExecutor(workers, mp_context=_context(), initializer=ignore_interrupts)
 
 
 def _context() -> BaseContext:
@@ -208,9 +220,11 @@ def _context() -> BaseContext:
 def _start_fork_server() -> None:
     try:
         if _context().get_start_method() == "forkserver":
-            from multiprocessing import forkserver
+            from multiprocessing import forkserver, resource_tracker
 
-            forkserver.ensure_running()
+            resource_tracker.ensure_running()  # (first: starting, it unblocks SIGINT here)
+            with interrupts_held():
+                forkserver.ensure_running()
     except (OSError, ImportError, ValueError) as exc:  # (the pool says why, if it is needed)
         log.debug("fork server not started ahead: %s", exc)
 
