@@ -103,6 +103,20 @@ def test_every_edge_shows_a_hostile_message_safely() -> None:
     _assert_clean(json.loads(line)["message"])
 
 
+def test_a_hostile_name_in_an_annotations_file_or_a_summarys_list_is_shown_safely() -> None:
+    # Issue 46, item 9: a skipped page's file name reached the Action's log raw through the
+    # annotation's file= property, and the Lambda's would_delete list through its log line.
+    line = workflow_command("warning", "skipped", file=HOSTILE)
+    _assert_clean(line)
+    assert line.count("::") == 2  # (no forged command from the name)
+    record = logging.LogRecord("sitemill", logging.INFO, __file__, 1, "summary", (), None)
+    record.fields = {"would_delete": [HOSTILE], "bucket": HOSTILE, "urls": 3}
+    logged = json.loads(JsonFormatter().format(record))
+    _assert_clean(logged["would_delete"][0])
+    _assert_clean(logged["bucket"])
+    assert logged["urls"] == 3
+
+
 def test_counts_are_singular_for_one_everywhere_a_report_says_them() -> None:
     # Issue 41: "1 sitemap files", "1 child(ren) rewritten", "1 page(s) name themselves".
     from sitemill.config.model import LastmodMode
