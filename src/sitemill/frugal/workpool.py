@@ -34,16 +34,13 @@ R = TypeVar("R")
 # for the fork server and the imports) costs more than it saves (benchmarks/README.md,
 # "workers": the crossover measured on 2 cores).
 MIN_POOL_BYTES: Final = 32 * 1024 * 1024
-# What a page costs besides its bytes (opening and reading it, its head facts, the fixed part
-# of its fingerprint: some 70 us, against some 10 ns a byte), in bytes: a site of many small
-# pages reaches MIN_POOL_BYTES by their number (4,096 pages of 120 bytes; the crossover
-# measured on 2 cores lies between 2,000 and 5,000 such pages).
+# A page's cost besides its bytes (opening it, head facts, a fingerprint's fixed part: ~70 us
+# against ~10 ns a byte): many small pages reach MIN_POOL_BYTES by number (2,000-5,000 measured).
 PAGE_WORK_BYTES: Final = 8 * 1024
 MAX_WORKERS: Final = 64
 # Chunks per worker: enough that one slow chunk does not leave the other workers idle.
 CHUNKS_PER_WORKER: Final = 4
-# Items at most in a chunk whose end is counted as progress (pages read, files dated): a
-# phase of a few hundred pages would otherwise sit at "0 of 382" until its one chunk is done.
+# Items at most in a chunk counted as progress: else a small phase sits at "0 of 382".
 PROGRESS_CHUNK: Final = 64
 _LOGGER = "sitemill"
 
