@@ -30,9 +30,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 R = TypeVar("R")
 
-# Below this many bytes of pages to read whole, one process: starting workers (about 0.2 s
-# for the fork server and the imports) costs more than it saves (benchmarks/README.md,
-# "workers": the crossover measured on 2 cores).
+# Below this many bytes of pages to read whole, one process: starting workers (~0.2 s) costs
+# more than it saves (benchmarks/README.md, "workers": the crossover measured on 2 cores).
 MIN_POOL_BYTES: Final = 32 * 1024 * 1024
 # A page's cost besides its bytes (opening it, head facts, a fingerprint's fixed part: ~70 us
 # against ~10 ns a byte): many small pages reach MIN_POOL_BYTES by number (2,000-5,000 measured).
