@@ -222,12 +222,11 @@ def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
     taker = threading.Thread(target=take)
     taker.start()
     ran_to_the_end = []
-    with pytest.raises(KeyboardInterrupt):
-        with interrupts_held():
-            go.set()
-            taker.join()
-            for _ in range(200):  # (bytecodes enough for Python to run a pending handler)
-                time.sleep(0.001)
-            ran_to_the_end.append(True)
+    with pytest.raises(KeyboardInterrupt), interrupts_held():
+        go.set()
+        taker.join()
+        for _ in range(200):  # (bytecodes enough for Python to run a pending handler)
+            time.sleep(0.001)
+        ran_to_the_end.append(True)
     assert ran_to_the_end == [True]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
