@@ -43,10 +43,11 @@ _PROPERTIES: Final = {
     "og:updated_time": OG_UPDATED,
 }
 # What a "last updated" line says before its <time>, where an element's text begins
-# (\0 stands for a tag): Docusaurus "Last updated on", Minimal Mistakes "Updated:".
+# (\0 stands for a tag or a comment): Docusaurus "Last updated<!-- --> on", Minimal Mistakes
+# "Updated:".
 _LAST_UPDATED: Final = re.compile(
-    r"(?:^|\0)[\s\0]*(?:page\s+)?(?:last\s+(?:updated|modified|update)|updated)"
-    r"(?:\s+on)?\s*:?[\s\0]*\Z",
+    r"(?:^|\0)[\s\0]*(?:page[\s\0]+)?(?:last[\s\0]+(?:updated|modified|update)|updated)"
+    r"(?:[\s\0]+on)?[\s\0]*:?[\s\0]*\Z",
     re.IGNORECASE,
 )
 _BEFORE_TIME: Final = 300  # characters of the line before its <time> that are read
