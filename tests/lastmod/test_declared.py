@@ -118,6 +118,8 @@ PUBLISHED = "2019-01-01T00:00:00Z"
         (f'<style>/* <meta property="article:modified_time" content="{WHEN}"> */</style>', ""),
         ("", f'<template><meta property="article:modified_time" content="{WHEN}"></template>'),
         ("", f'<textarea><time datetime="{WHEN}">Last updated</time></textarea>'),
+        ("", f'<iframe><meta property="article:modified_time" content="{WHEN}"></iframe>'),
+        ("", f'<xmp><meta property="article:modified_time" content="{WHEN}"></xmp>'),
         (
             f"<script>var s = '<meta property=article:modified_time content={WHEN}>';</script>",
             "",

@@ -98,7 +98,16 @@ def test_a_page_keeps_its_first_candidate_that_is_no_stamp() -> None:
     pages = {"p": [date("2030-01-01"), date("2021-01-01"), date("2022-01-01")], "q": []}
     check = drop_build_stamps(pages, RUN)
     assert check.accepted == {"p": date("2021-01-01")}
+    assert check.refused == {}
     assert check.dropped == {FUTURE: 1}
+
+
+def test_a_page_that_keeps_no_date_says_why() -> None:
+    pages = {"p": [date("2030-01-01"), date("2025-06-01")], "q": [date("2021-01-01")]}
+    check = drop_build_stamps(pages, RUN)
+    assert check.accepted == {"q": date("2021-01-01")}
+    assert check.refused == {"p": (date("2030-01-01"), FUTURE)}
+    assert check.dropped == {FUTURE: 1, RUN_TIME: 1}
 
 
 def test_the_result_does_not_depend_on_the_order_of_pages() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from sitemill.html.head import StartTag
-from sitemill.html.tokens import RAW_TEXT_END, TOKEN
+from sitemill.html.tokens import RAW_TEXT_END, RAW_TEXT_TAGS, TOKEN
 from sitemill.lastmod.w3cdate import (
     ARTICLE_MODIFIED,
     ITEMPROP_MODIFIED,
@@ -33,9 +33,8 @@ DECLARED_BYTES: Final = 512 * 1024  # a footer's "last updated" line comes late 
 MAX_JSON_LD_BYTES: Final = 64 * 1024  # one script's JSON: a larger one is not read
 MAX_JSON_DEPTH: Final = 32  # nesting: a deeper document is not read
 _NAME_END = rb"(?=[\t\n\f\r />])"
-_SKIM: Final = re.compile(
-    rb"<!--|<(?:meta|time|script|style|title|textarea|noscript|template|xmp)" + _NAME_END
-)
+_SKIPPED: Final = "|".join(sorted(RAW_TEXT_TAGS | {"template"}))  # content that declares nothing
+_SKIM: Final = re.compile(rb"<!--|<(?:meta|time|script|" + _SKIPPED.encode() + rb")" + _NAME_END)
 _SCRIPT_END: Final = re.compile(rb"</script" + _NAME_END)
 _TEMPLATE_END: Final = re.compile(rb"</template" + _NAME_END)
 _PROPERTIES: Final = {

@@ -32,10 +32,12 @@ SHARED: Final = "one instant on most pages"
 
 @dataclass(frozen=True)
 class StampCheck(Generic[Page]):
-    """The date each page keeps (the first of its candidates left), and how many candidate
-    dates were dropped, by reason."""
+    """The date each page keeps (the first of its candidates left); for each page that
+    declared dates and keeps none, its first and why it was refused (for ``sitemill why``);
+    how many candidate dates were dropped, by reason."""
 
     accepted: Mapping[Page, DeclaredDate]
+    refused: Mapping[Page, tuple[DeclaredDate, str]] = field(default_factory=dict)
     dropped: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -66,15 +68,18 @@ def drop_build_stamps(
     stamps = _shared(candidates.values(), min_pages)
     since = run_time - run_minutes
     accepted: dict[Page, DeclaredDate] = {}
+    refused: dict[Page, tuple[DeclaredDate, str]] = {}
     dropped: Counter[str] = Counter()
     for page, dates in candidates.items():
         for declared in dates:
             reason = _stamp(declared, run_time, since, stamps)
             if reason is not None:
                 dropped[reason] += 1
+                refused.setdefault(page, (declared, reason))
             elif page not in accepted:
                 accepted[page] = declared
-    return StampCheck(accepted, dict(sorted(dropped.items())))
+    refused = {page: why for page, why in refused.items() if page not in accepted}
+    return StampCheck(accepted, refused, dict(sorted(dropped.items())))
 
 
 def _stamp(
