@@ -1,0 +1,1 @@
+"""How a page is dated: the evidence ladder and its rungs."""
