@@ -15,7 +15,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
-_USERINFO: Final = re.compile(r"(?<=://)[^/?#@\s]+@")
+# A URL's user info, as urlsplit reads it: up to the last "@" of the authority (a password
+# may hold "@"). A password holding "/", "?" or "#" ends the authority early for urlsplit, which
+# then reads "user:pa" as a host and a port that is no number (``https://u:pa/ss@host/``,
+# ``https://KEY:SECRET``): such an authority is hidden up to the token's last "@", or whole.
+# A user name and password with no "//" before them (``KEY:SECRET@host``) go the same way,
+# but an address (``mailto:someone@example.com``).
+_UNQUOTED: Final = r"[^\s'\"<>`]"
+_USERINFO: Final = re.compile(
+    rf"(?<=//)(?:[^/?#\s'\"<>`]*@|(?!\[)[^/?#@:\s'\"<>`]*:(?![0-9]*(?:[/?#\s'\"<>`),.;:!\]]|$))"
+    rf"(?:{_UNQUOTED}*@|[^/?#\s'\"<>`]*))"
+    rf"|(?<![^\s'\"<>`=(\[])(?!mailto:)[\w.%+~-]+:[^\s/?#@'\"<>`]+@"
+)
 # Query parameters (any spelling of their case) whose value is a credential or signs one.
 _SECRET_PARAMETER: Final = re.compile(
     r"(?i)(?<=[?&;])("
@@ -44,7 +55,11 @@ def redact(text: str) -> str:
     for secret in _SECRETS:
         if secret in text:
             text = text.replace(secret, "***")
-    return _SECRET_PARAMETER.sub(r"\1=***", _USERINFO.sub("***@", text))
+    return _SECRET_PARAMETER.sub(r"\1=***", _USERINFO.sub(_hidden, text))
+
+
+def _hidden(match: re.Match[str]) -> str:
+    return "***@" if match[0].endswith("@") else "***"
 
 
 def printable(text: str) -> str:

@@ -39,6 +39,7 @@ _INDEX_NAMES = ("index.html", "index.htm")
 # Hosts with extension-less URLs (GitHub Pages, Netlify, Cloudflare Pages) map /post to
 # post.html only: dropping ".htm" too would list /post, a 404.
 _CLEAN_SUFFIX = ".html"
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 
 class UrlStyle(Enum):
@@ -57,36 +58,47 @@ URL_STYLES: Final = (UrlStyle.DIRECTORY, UrlStyle.CLEAN, UrlStyle.FILE)
 
 
 def normalize_base_url(value: str) -> str:
-    """Check a base URL and return it canonical: lower-case scheme and host, ends with '/'.
+    """Check a base URL and return it in its one spelling (RFC 3986 section 6.2.2-6.2.3):
+    lower-case scheme and host, no trailing dot, no default port, dot segments resolved,
+    the least percent-encoding, ending in "/", so that every front end and the state see
+    the same base URL (``HTTPS://Example.COM.:443`` is ``https://example.com/``).
 
-    Raises ConfigError for relative URLs, other schemes, a query, a fragment or user info.
+    Raises ConfigError for relative URLs, other schemes, a query, a fragment or user info,
+    never quoting a URL that may hold a password (urlsplit reads a password holding "/" or
+    "#" as a port: its message quotes part of it).
     """
     key = "base_url"
     text = value.strip()
     if not text:
         raise ConfigError(key, "is required: the absolute http(s) URL the site is served at")
+    quoted = "the URL given" if "@" in text else repr(text)
     try:
         parts = urlsplit(text)
         port = parts.port
-    except ValueError as exc:
-        raise ConfigError(key, f"{text!r} is not a valid URL ({exc})") from exc
+    except ValueError:  # (not quoted: "https://KEY:SECRET" has a "port")
+        why = "contains user info" if "@" in text else "has a port that is no number to 65535"
+        raise ConfigError(key, f"the URL given {why}") from None
     scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        raise ConfigError(key, f"{text!r} must be an absolute http:// or https:// URL")
-    if not parts.hostname:
-        raise ConfigError(key, f"{text!r} has no host")
-    if parts.query or text.endswith("?"):
-        raise ConfigError(key, f"{text!r} must not have a query (?...)")
-    if parts.fragment or "#" in text:
-        raise ConfigError(key, f"{text!r} must not have a fragment (#...)")
+    if scheme not in _DEFAULT_PORTS:
+        raise ConfigError(key, f"{quoted} must be an absolute http:// or https:// URL")
     if parts.username is not None or parts.password is not None:
-        raise ConfigError(key, f"{text!r} must not contain user info")
-    host = encode_host(parts.hostname, key)
-    netloc = host if port is None else f"{host}:{port}"
-    path = parts.path or "/"
-    if not path.endswith("/"):
-        path += "/"
-    return urlunsplit((scheme, netloc, encode_uri_part(path), "", ""))
+        raise ConfigError(key, f"{quoted} must not contain user info")
+    if parts.query or text.endswith("?"):
+        raise ConfigError(key, f"{quoted} must not have a query (?...)")
+    if parts.fragment or "#" in text:
+        raise ConfigError(key, f"{quoted} must not have a fragment (#...)")
+    hostname = (parts.hostname or "").removesuffix(".")  # (the root's empty label)
+    if not hostname:
+        raise ConfigError(key, f"{quoted} has no host")
+    host = encode_host(hostname, key)
+    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    path = remove_dot_segments(encode_uri_part(parts.path or "/"))
+    return urlunsplit((scheme, netloc, path if path.endswith("/") else path + "/", "", ""))
+
+
+def url_origin(url: str) -> str:
+    """``scheme://host[:port]`` of an absolute http(s) URL, spelt as normalize_base_url does."""
+    return normalize_base_url(urlunsplit((*urlsplit(url)[:2], "", "", "")))[:-1]
 
 
 def encode_host(hostname: str, key: str) -> str:

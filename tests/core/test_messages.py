@@ -44,6 +44,9 @@ def test_secrets_in_urls_are_redacted(text: str, expected: str) -> None:
         "skipped a/index.html: duplicate (https://example.com/a/ is already listed)",
         "mailto:someone@example.com",  # no "://": no user info to hide
         "a@b and c://d",
+        "answered HTTP 503 for http://127.0.0.1:41659: try again",  # a port, then ":"
+        "(like http://localhost:9000); see https://h:8080/a@b, http://[::1]:9000/.",
+        "https://example.com/@someone/ and https://example.com:/",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
@@ -100,6 +103,20 @@ def test_every_edge_shows_a_hostile_message_safely() -> None:
     _assert_clean(json.loads(line)["message"])
 
 
+def test_a_hostile_name_in_an_annotations_file_or_a_summarys_list_is_shown_safely() -> None:
+    # Issue 46, item 9: a skipped page's file name reached the Action's log raw through the
+    # annotation's file= property, and the Lambda's would_delete list through its log line.
+    line = workflow_command("warning", "skipped", file=HOSTILE)
+    _assert_clean(line)
+    assert line.count("::") == 2  # (no forged command from the name)
+    record = logging.LogRecord("sitemill", logging.INFO, __file__, 1, "summary", (), None)
+    record.fields = {"would_delete": [HOSTILE], "bucket": HOSTILE, "urls": 3}
+    logged = json.loads(JsonFormatter().format(record))
+    _assert_clean(logged["would_delete"][0])
+    _assert_clean(logged["bucket"])
+    assert logged["urls"] == 3
+
+
 def test_counts_are_singular_for_one_everywhere_a_report_says_them() -> None:
     # Issue 41: "1 sitemap files", "1 child(ren) rewritten", "1 page(s) name themselves".
     from sitemill.config.model import LastmodMode
@@ -139,3 +156,21 @@ def test_install_hints_name_what_the_extras_hold_as_pyproject_says() -> None:
     assert install_hint("s3") == (
         "pip install 'boto3>=1.34' (the s3 extra; in a sitemill checkout: pip install -e '.[s3]')"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ftp://KEY:SECRET@h/", "ftp://***@h/"),
+        ("https://KEY:SECRET", "https://***"),  # no "@": the password reads as a port
+        ("'https://KEY:SECRET' is not", "'https://***' is not"),
+        ("`https://KEY:SEC/RET@h/` was", "`https://***@h/` was"),
+        ("https://KEY:SEC#RET@h/", "https://***@h/"),
+        ("https://KEY:SEC?RET@h/x", "https://***@h/x"),
+        ("https://KEY:SEC@RET@h/", "https://***@h/"),  # (urlsplit: the last "@")
+        ("--endpoint-url=KEY:SECRET@h", "--endpoint-url=***@h"),
+        ("//KEY:SECRET@h/", "//***@h/"),
+    ],
+)
+def test_user_info_is_hidden_however_the_password_is_spelt(text: str, expected: str) -> None:
+    assert shown(text) == expected

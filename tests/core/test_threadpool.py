@@ -9,7 +9,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import Any
 
-from sitemill.frugal.threadpool import generator_pool
+import pytest
+
+from sitemill.frugal.threadpool import generator_pool, interruptible_pool
 
 PREFIX = "sitemill-test-pool"
 
@@ -71,3 +73,22 @@ def test_a_generator_closed_early_cancels_what_has_not_started() -> None:
     gen.close()  # (from another thread than its own: it waits for the task that runs)
     assert futures[0].cancelled()
     assert not [thread for thread in threading.enumerate() if thread.name.startswith(PREFIX)]
+
+
+def test_an_interrupted_pool_waits_for_no_work_under_way() -> None:
+    """Ctrl-C: the work not started is cancelled, the work under way (git log over a long
+    history) is not waited for (the CLI then exits at once: cli.terminal.interrupted)."""
+    release = threading.Event()
+    try:
+        with pytest.raises(KeyboardInterrupt), interruptible_pool(1, PREFIX) as pool:
+            under_way = pool.submit(release.wait, 60)
+            queued = pool.submit(release.wait, 60)
+            raise KeyboardInterrupt
+        assert queued.cancelled()
+        assert not under_way.done()  # (returned without waiting for it)
+        with pytest.raises(KeyboardInterrupt), generator_pool(1, PREFIX) as pool:
+            under_way = pool.submit(release.wait, 60)
+            raise KeyboardInterrupt
+        assert not under_way.done()
+    finally:
+        release.set()

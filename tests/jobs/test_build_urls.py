@@ -36,7 +36,7 @@ def test_urls_with_lastmod_in_list_order() -> None:
             "# a comment\n",
             "\n",
             "https://example.com/a\n",
-            "HTTPS://EXAMPLE.COM/c d\t2024-05-02\r\n",
+            "HTTPS://EXAMPLE.COM/c%20d\t2024-05-02\r\n",
         ]
     )
     text = sink.files["sitemap.xml"].decode()
@@ -88,7 +88,7 @@ def test_bad_lines_are_one_line_errors_and_write_nothing(line: str, message: str
 
 
 def test_special_characters_are_encoded_and_escaped() -> None:
-    sink, _ = build([f"{BASE}a b/ü?x=1&y=<2>\n", f"{BASE}100%\n"])
+    sink, _ = build([f"{BASE}a%20b/ü?x=1&y=<2>\n", f"{BASE}100%\n"])
     text = sink.files["sitemap.xml"].decode()
     assert "<loc>https://example.com/a%20b/%C3%BC?x=1&amp;y=%3C2%3E</loc>" in text
     assert "<loc>https://example.com/100%25</loc>" in text

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.config.model import load_config
+from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry, Skip, UrlBlock
 from sitemill.errors import SourceError
 from sitemill.frugal.dedupe import SeenUrlBytes
@@ -220,3 +220,46 @@ def test_bytes_that_are_not_utf8_are_named_by_their_offset() -> None:
         SourceError, match=rf"not UTF-8 text \(invalid start byte at byte {len(data) - 2}\)"
     ):
         list(_listed_entries(config, read_chunks(io.BytesIO(data), 1000), "urls.txt", print))
+
+
+@pytest.mark.parametrize(
+    ("line", "url", "lastmod"),
+    [
+        ("https://example.com/a 2024-02-01", "https://example.com/a", "2024-02-01"),
+        ("https://example.com/a   2024-02-01  ", "https://example.com/a", "2024-02-01"),
+        (
+            "https://example.com/a 2024-02-01T10:00:00Z",
+            "https://example.com/a",
+            "2024-02-01T10:00:00+00:00",
+        ),
+    ],
+)
+def test_a_date_after_a_space_is_the_lastmod(line: str, url: str, lastmod: str) -> None:
+    config = load_config({"base_url": BASE})
+    (entry,) = entries_of(config, [line + "\n"])
+    assert (entry.loc, entry.lastmod) == (url, lastmod)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "https://example.com/my page",
+        "https://example.com/a b 2024-02-01",
+        "https://example.com/a 2024-02-01\t2024-02-01",
+        "https://example.com/a\u00a0b",  # (a no-break space)
+    ],
+)
+def test_any_other_space_is_refused_with_its_line(line: str) -> None:
+    config = load_config({"base_url": BASE})
+    with pytest.raises(SourceError, match=r"^list\.txt:2: .* holds white space"):
+        entries_of(config, [f"{BASE}first\n", line + "\n"])
+
+
+def test_a_bad_date_after_a_space_is_named_as_a_date() -> None:
+    config = load_config({"base_url": BASE})
+    with pytest.raises(SourceError, match=r"^list\.txt:1: lastmod '2024-13-01' is not"):
+        entries_of(config, [f"{BASE}a 2024-13-01\n"])
+
+
+def entries_of(config: Config, lines_: list[str]) -> list[Entry]:
+    return list(_listed_entries(config, chunks_of_lines(lines_), "list.txt", lambda skip: None))

@@ -54,13 +54,20 @@ class JsonFormatter(logging.Formatter):
             line["request_id"] = request_id
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
-            line.update(
-                (name, redact(value) if isinstance(value, str) else value)
-                for name, value in fields.items()
-            )
+            line.update((name, _field(value)) for name, value in fields.items())
         if record.exc_info:  # (a traceback quotes the exception's text)
             line["exception"] = redact(self.formatException(record.exc_info))
         return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def _field(value: Any) -> Any:
+    """A summary field as logged: its strings (keys, names: from outside) shown as any message
+    is, redacted and escaped, in lists too (``would_write``, ``would_delete``)."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, list | tuple):
+        return [_field(item) for item in value]
+    return value
 
 
 class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from sitemill.cli.terminal import say
 from sitemill.entries import SkipReason
 from sitemill.messages import counted
 from sitemill.report import (
@@ -24,13 +25,13 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
         "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
     )
     dates = report.lastmod_from or report.lastmod.value
-    stream.write(f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})\n")
+    say(stream, f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})")
     if result.written:
-        stream.write(f"written: {', '.join(result.written)}\n")
-    if result.deleted:
-        stream.write(f"deleted: {', '.join(result.deleted)}\n")
+        say(stream, f"written: {', '.join(result.written)}")
+    if result.deleted:  # (a replaced index's children: names another tool chose)
+        say(stream, f"deleted: {', '.join(result.deleted)}")
     if not result.changed:
-        stream.write("nothing changed\n")
+        say(stream, "nothing changed")
     write_counts(report, stream)
     if report.skipped:
         counts = ", ".join(
@@ -38,7 +39,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
             for reason in SkipReason  # a fixed order: the README's table
             if report.skipped[reason]
         )
-        stream.write(f"skipped: {counts}\n")
+        say(stream, f"skipped: {counts}")
     # report.warnings are not repeated here: each was logged (to stderr) when it was found.
 
 
@@ -48,6 +49,6 @@ def write_counts(report: Report, stream: TextIO) -> None:
     lines = (style_line, heads_line, dates_line, extensions_line, shards_line, requests_line)
     for line in (describe(report) for describe in lines):
         if line:
-            stream.write(f"{line}\n")
+            say(stream, line)
     if report.indexnow is not None:
-        stream.write(f"{report.indexnow.line()}\n")
+        say(stream, report.indexnow.line())

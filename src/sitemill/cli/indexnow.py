@@ -10,9 +10,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from sitemill.cli.terminal import say
 from sitemill.cli.usage import Parser, bucket_name, endpoint_url, key_prefix
 from sitemill.errors import ConfigError
-from sitemill.messages import printable
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
     # and the parser need none of them)
@@ -61,7 +61,7 @@ def run_indexnow_command(
     outcome = pending_outcome(config, _pending_store(args, config, client, env))
     deliver(config, outcome, dry_run=args.dry_run)
     for message in outcome.messages:
-        sys.stderr.write(f"sitemill: warning: {printable(message)}\n")
+        say(sys.stderr, f"sitemill: warning: {message}")
     if not args.quiet:
         print_outcome(outcome, stdout, dry_run=args.dry_run)
     return 1 if outcome.refused else 0
@@ -69,13 +69,13 @@ def run_indexnow_command(
 
 def print_outcome(outcome: IndexNowOutcome, stream: TextIO, *, dry_run: bool) -> None:
     if dry_run:
-        stream.write(f"dry run: nothing was sent ({len(outcome.urls):,} URL(s) pending)\n")
+        say(stream, f"dry run: nothing was sent ({len(outcome.urls):,} URL(s) pending)")
         for host, count in outcome.would_send:
-            stream.write(f"would send a batch of {count:,} URL(s) for {host}\n")
+            say(stream, f"would send a batch of {count:,} URL(s) for {host}")
         for url, kind in sorted(outcome.urls.items()):
-            stream.write(f"  {kind}: {printable(url)}\n")
+            say(stream, f"  {kind}: {url}")
         return
-    stream.write(f"{outcome.line()}\n")
+    say(stream, outcome.line())
 
 
 def _pending_store(

@@ -13,6 +13,7 @@ Nothing is written when stderr is not a terminal: a log or a pipe gets only the 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -91,7 +92,8 @@ class LiveLine:
         """Stop the clock and wipe the line: what the summary follows."""
         self.stopped.set()
         if self.clock is not None:
-            self.clock.join()
+            with contextlib.suppress(RuntimeError):  # (Ctrl-C while it started: never ran)
+                self.clock.join()
         self.clear()
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args
+from sitemill.cli.terminal import interrupted, one_line, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
@@ -28,7 +29,7 @@ from sitemill.cli.usage import (
     require_s3_extra,
 )
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
-from sitemill.messages import printable, shown
+from sitemill.messages import shown
 from sitemill.version import __version__
 
 if TYPE_CHECKING:
@@ -185,10 +186,11 @@ def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
     warnings = len(violations) - errors
     # Warnings (a repeated loc, a .gz name on plain XML) are findings, not failures: -q hides them.
     listed = [v for v in violations if v.is_error] if args.quiet else violations
-    sys.stdout.writelines(f"{printable(str(violation))}\n" for violation in listed)
+    for violation in listed:
+        say(sys.stdout, str(violation))
     if not errors and not args.quiet:
         also = f" (with {warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
-        sys.stdout.write(f"valid: {', '.join(str(p) for p in args.paths)}{also}\n")
+        say(sys.stdout, f"valid: {', '.join(str(p) for p in args.paths)}{also}")
     return 1 if errors else 0
 
 
@@ -236,13 +238,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
-        sys.stderr.write(f"sitemill: error: {shown(_one_line(str(exc)))}\n")
+        say(sys.stderr, f"sitemill: error: {one_line(str(exc))}")
         # A wrong command line or configuration is a usage error; the rest is invalid input.
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
     except KeyboardInterrupt:
-        sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
-        return 130
+        return interrupted()
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1
@@ -253,7 +254,3 @@ class _Shown(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return f"sitemill: warning: {shown(record.getMessage())}"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split()) if "\n" in text else text

@@ -12,6 +12,7 @@ from sitemill.aws.clients import make_s3_client
 from sitemill.cli.console import print_report, write_counts
 from sitemill.cli.liveline import live_line
 from sitemill.cli.stack import stack_state_elsewhere
+from sitemill.cli.terminal import say
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing
@@ -78,16 +79,17 @@ def run_s3_command(
 def print_preview(report: Report, where: str, stream: TextIO) -> None:
     """What a dry run found: the files that would be written and deleted."""
     result = report.result
-    stream.write(f"dry run: nothing was written to {where}\n")
-    stream.write(
-        f"{counted(result.url_count, 'URL')} in {counted(result.sitemap_count, 'sitemap file')}\n"
+    say(stream, f"dry run: nothing was written to {where}")
+    say(
+        stream,
+        f"{counted(result.url_count, 'URL')} in {counted(result.sitemap_count, 'sitemap file')}",
     )
     for name in result.written:
-        stream.write(f"would write: {name}\n")
+        say(stream, f"would write: {name}")
     for name in result.deleted:
-        stream.write(f"would delete: {name}\n")
+        say(stream, f"would delete: {name}")
     if not result.changed:
-        stream.write("nothing would change\n")
+        say(stream, "nothing would change")
     write_counts(report, stream)
 
 

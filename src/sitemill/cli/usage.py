@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from sitemill.config.names import did_you_mean
 from sitemill.errors import MissingExtraError, UsageError, install_hint
+from sitemill.messages import shown
 
 # Exit codes (design.md): 1 for an input that cannot be read or fails validation, 2 for a
 # command line or a configuration that is wrong before any input is read.
@@ -30,7 +31,9 @@ class Parser(argparse.ArgumentParser):
         found = _INVALID_CHOICE.search(message)
         if found:
             message += did_you_mean(found["given"], re.findall(r"'([^']*)'", found["all"]))
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # argparse quotes argv (an unknown flag, a refused value): shown as any message is,
+        # with no URL's user info and no character that steers the terminal.
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)} (see {self.prog} --help)\n")
 
 
 def parse_command_line(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:
@@ -86,13 +89,24 @@ def function_name(text: str) -> str:
 
 
 def endpoint_url(text: str) -> str:
-    """The type of --endpoint-url: an absolute http(s) URL (boto3 refuses any other)."""
-    parts = urlsplit(text.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    """The type of --endpoint-url: an absolute http(s) URL with a host and no user info
+    (boto3 refuses any other; the credentials come from the AWS environment)."""
+    given = text.strip()
+    try:
+        parts = urlsplit(given)
+        parts.port  # noqa: B018  (a ValueError for a "port" that is no number: a password?)
+    except ValueError:
+        parts = None
+    if parts is None or "@" in (parts.netloc if parts else given):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an http(s) URL (like http://localhost:9000)"
+            "the URL given carries user info or a port that is no number: give the endpoint "
+            "alone (like http://localhost:9000); the credentials come from the AWS environment"
         )
-    return text.strip()
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(
+            f"{given!r} is not an http(s) URL (like http://localhost:9000)"
+        )
+    return given
 
 
 def check_site_dir(site_dir: Path) -> None:

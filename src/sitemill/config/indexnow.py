@@ -1,15 +1,17 @@
-"""The IndexNow settings' values: the key (a secret from now on) and the endpoint."""
+"""The IndexNow settings' values: the key (a secret from now on), the endpoint and where
+engines read the key file."""
 
 from __future__ import annotations
 
 import re
 from enum import Enum
 from typing import Final
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from sitemill.config.values import parse_bool, parse_enum
 from sitemill.errors import ConfigError
 from sitemill.messages import register_secret
+from sitemill.urls import url_origin
 
 DEFAULT_ENDPOINT: Final = "https://api.indexnow.org/indexnow"
 _KEY: Final = re.compile(r"[A-Za-z0-9-]{8,128}")
@@ -29,12 +31,44 @@ def parse_indexnow_key(key: str, value: object) -> str:
 def parse_endpoint(key: str, value: object) -> str:
     """An absolute http(s) URL without user info or fragment."""
     text = str(value).strip()
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  (a ValueError for a "port" that is no number: a password?)
+    except ValueError:
+        raise ConfigError(key, "the URL given has user info or a port that is no number") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise ConfigError(key, f"{text!r} is not an absolute http(s) URL")
     if parts.username is not None or parts.password is not None or parts.fragment:
         raise ConfigError(key, f"{text!r} must carry no user info and no fragment")
     return text
+
+
+def parse_key_location(key: str, value: object) -> str:
+    """The key file's URL (parse_endpoint), its scheme and host spelt as the base URL's are
+    (urls.normalize_base_url), so that it compares with the site's origin."""
+    text = parse_endpoint(key, value)
+    parts = urlsplit(text)
+    try:
+        origin = url_origin(text)
+    except ConfigError as exc:
+        raise ConfigError(key, f"{text!r} has no valid host") from exc
+    return urlunsplit((*urlsplit(origin)[:2], parts.path or "/", parts.query, ""))
+
+
+def check_key_location(base_url: str, location: str | None) -> None:
+    """A key location on another origin than the site's is refused: engines accept a key
+    file only on the host of the URLs announced (sitemill used to put ``/<key>.txt`` in its
+    place without a word)."""
+    if location is None or not base_url:
+        return
+    site, where = url_origin(base_url), url_origin(location)
+    if where != site:
+        raise ConfigError(
+            "indexnow_key_location",
+            f"is on {where}, not on the site's {site}: engines accept a key file only on the "
+            f"host of the URLs announced; give a URL on {site}, or leave it out for "
+            f"{site}/<key>.txt",
+        )
 
 
 class IndexNowMode(Enum):

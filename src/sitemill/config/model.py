@@ -13,9 +13,11 @@ from sitemill.config.alternates import AlternatesSetting, parse_alternates
 from sitemill.config.globs import Glob
 from sitemill.config.indexnow import (
     DEFAULT_ENDPOINT,
+    check_key_location,
     parse_endpoint,
     parse_indexnow_key,
     parse_indexnow_mode,
+    parse_key_location,
 )
 from sitemill.config.indexnow import IndexNowMode as IndexNowMode
 from sitemill.config.names import ENV_PREFIX as ENV_PREFIX
@@ -161,7 +163,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "indexnow": parse_indexnow_mode,
     "indexnow_key": parse_indexnow_key,
     "indexnow_endpoint": parse_endpoint,
-    "indexnow_key_location": parse_endpoint,
+    "indexnow_key_location": parse_key_location,
     "indexnow_write_key_file": parse_bool,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
@@ -215,7 +217,9 @@ def load_config(
 
 
 def _check_indexnow(config: Config) -> None:
-    """IndexNow announces what content dates tell changed: it needs them, and a key to send."""
+    """IndexNow announces what content dates tell changed: it needs them, and a key to send;
+    its key file lies on the site's host."""
+    check_key_location(config.base_url, config.indexnow_key_location)
     if config.indexnow_write_key_file and not config.indexnow_key:
         raise ConfigError(
             "indexnow_write_key_file", "needs indexnow_key (SITEMILL_INDEXNOW_KEY) to write"

@@ -10,7 +10,8 @@ from typing import Final
 MEANINGS: Final[Mapping[str, str]] = {
     "base_url": (
         "absolute http(s) URL at which the site directory (or S3 prefix) is served; sitemaps "
-        "are written at that root"
+        "are written at that root; used in one spelling (lower-case scheme and host, no "
+        "default port, no trailing dot: `HTTPS://Example.com.:443` is `https://example.com/`)"
     ),
     "include": ("globs of pages"),
     "exclude": ("globs to leave out"),
@@ -108,7 +109,10 @@ MEANINGS: Final[Mapping[str, str]] = {
         "flag, so it never shows in a process list)"
     ),
     "indexnow_endpoint": ("where announcements are POSTed"),
-    "indexnow_key_location": ("the key file's URL, when not `<host>/<key>.txt`"),
+    "indexnow_key_location": (
+        "the key file's URL, when not `<host>/<key>.txt`; on the site's own host (another is "
+        "refused: engines read the key on the host of the URLs announced)"
+    ),
     "indexnow_write_key_file": (
         "write `<key>.txt` beside the sitemaps (a tree's output, the bucket's prefix) before "
         "announcing"

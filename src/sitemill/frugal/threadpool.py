@@ -6,7 +6,8 @@ between two items) is closed by the garbage collector, and that may run in one o
 own threads: waiting there for itself raised "cannot join current thread" (a sharded bucket's
 ranged listing, after a fault injected in its consumer). ``generator_pool`` waits for its
 threads, so that no run leaves one behind, except in one of them; closed before its end, it
-cancels the work that has not started.
+cancels the work that has not started. Interrupted (Ctrl-C), a pool waits for nothing: the
+front end exits at once (``interruptible_pool``; the CLI leaves no thread to wait for).
 """
 
 from __future__ import annotations
@@ -26,9 +27,28 @@ def generator_pool(workers: int, prefix: str) -> Iterator[ThreadPoolExecutor]:
         thread_name_prefix=prefix,
         initializer=lambda: own.add(threading.get_ident()),
     )
-    finished = False
+    finished = interrupted = False
     try:
         yield pool
         finished = True
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        pool.shutdown(wait=threading.get_ident() not in own, cancel_futures=not finished)
+        wait = threading.get_ident() not in own and not interrupted
+        pool.shutdown(wait=wait, cancel_futures=not finished)
+
+
+@contextmanager
+def interruptible_pool(workers: int, prefix: str) -> Iterator[ThreadPoolExecutor]:
+    """``with ThreadPoolExecutor(...)``, but a KeyboardInterrupt cancels the work not started
+    and waits for none under way (a git log of a large history, a file being staged)."""
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=prefix)
+    interrupted = False
+    try:
+        yield pool
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        pool.shutdown(wait=not interrupted, cancel_futures=interrupted)

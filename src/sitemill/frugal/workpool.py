@@ -6,7 +6,8 @@ Processes, not threads: head facts and fingerprints are pure-Python regex work t
 the GIL. Workers are forked from a fork server (a clean interpreter, never a fork of this
 process, whose other threads may hold locks). Where processes cannot start (AWS Lambda has
 no /dev/shm, a sandbox may forbid them) the chunks run here, one after another. A worker's
-log records come back with its result and are emitted here, chunk by chunk in order.
+log records come back with its result and are emitted here, chunk by chunk in order. Ctrl-C
+is the main process's alone (frugal.interrupts): it ends the workers, the work under way dropped.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from itertools import repeat
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
+from sitemill.frugal.interrupts import ignore_interrupts, interrupts_held
+
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.context import BaseContext
@@ -27,20 +30,16 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 R = TypeVar("R")
 
-# Below this many bytes of pages to read whole, one process: starting workers (about 0.2 s
-# for the fork server and the imports) costs more than it saves (benchmarks/README.md,
-# "workers": the crossover measured on 2 cores).
+# Below this many bytes of pages to read whole, one process: starting workers (~0.2 s) costs
+# more than it saves (benchmarks/README.md, "workers": the crossover measured on 2 cores).
 MIN_POOL_BYTES: Final = 32 * 1024 * 1024
-# What a page costs besides its bytes (opening and reading it, its head facts, the fixed part
-# of its fingerprint: some 70 us, against some 10 ns a byte), in bytes: a site of many small
-# pages reaches MIN_POOL_BYTES by their number (4,096 pages of 120 bytes; the crossover
-# measured on 2 cores lies between 2,000 and 5,000 such pages).
+# A page's cost besides its bytes (opening it, head facts, a fingerprint's fixed part: ~70 us
+# against ~10 ns a byte): many small pages reach MIN_POOL_BYTES by number (2,000-5,000 measured).
 PAGE_WORK_BYTES: Final = 8 * 1024
 MAX_WORKERS: Final = 64
 # Chunks per worker: enough that one slow chunk does not leave the other workers idle.
 CHUNKS_PER_WORKER: Final = 4
-# Items at most in a chunk whose end is counted as progress (pages read, files dated): a
-# phase of a few hundred pages would otherwise sit at "0 of 382" until its one chunk is done.
+# Items at most in a chunk counted as progress: else a small phase sits at "0 of 382".
 PROGRESS_CHUNK: Final = 64
 _LOGGER = "sitemill"
 
@@ -112,8 +111,15 @@ class WorkPool:
         value: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is None:
+            return
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            # Ctrl-C: no chunk under way is waited for; the workers (ignoring it) end here.
+            for process in list(self._executor._processes.values()):
+                process.terminate()
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            return
+        self._executor.shutdown(wait=True, cancel_futures=True)
 
     def warm(self) -> None:
         """Start the workers now (the fork server and its imports take a few tenths of a
@@ -150,7 +156,8 @@ class WorkPool:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            results = submit()
+            with interrupts_held():  # (the first submit starts the workers)
+                results = submit()
         except BrokenProcessPool:
             return self._here(work, chunks)
         return self._followed(results, work, chunks)
@@ -191,7 +198,8 @@ class WorkPool:
 def _executor(workers: int) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, mp_context=_context())
+    _start_fork_server()  # (with Ctrl-C held: frugal.interrupts)
+    return ProcessPoolExecutor(workers, mp_context=_context(), initializer=ignore_interrupts)
 
 
 def _context() -> BaseContext:
@@ -208,9 +216,11 @@ def _context() -> BaseContext:
 def _start_fork_server() -> None:
     try:
         if _context().get_start_method() == "forkserver":
-            from multiprocessing import forkserver
+            from multiprocessing import forkserver, resource_tracker
 
-            forkserver.ensure_running()
+            resource_tracker.ensure_running()  # (first: starting, it unblocks SIGINT here)
+            with interrupts_held():
+                forkserver.ensure_running()
     except (OSError, ImportError, ValueError) as exc:  # (the pool says why, if it is needed)
         log.debug("fork server not started ahead: %s", exc)
 

@@ -24,8 +24,10 @@ def escape_data(text: str) -> str:
 
 
 def escape_property(text: str) -> str:
-    """A workflow command's property value: also ``:`` and ``,``, which end a property."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    """A workflow command's property value (a file name: from outside), shown as any message
+    is, and also ``:`` and ``,`` escaped, which end a property."""
+    # (CR and LF first, as the runner reads them, so that only other controls become escapes)
+    return shown(escape_data(text)).replace(":", "%3A").replace(",", "%2C")
 
 
 def workflow_command(name: str, message: str, **properties: str) -> str:

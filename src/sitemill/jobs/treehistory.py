@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -14,6 +14,7 @@ from typing import Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
+from sitemill.frugal.threadpool import interruptible_pool
 from sitemill.frugal.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 from sitemill.html.fingerprint import (
     FINGERPRINT_VERSION,
@@ -84,7 +85,7 @@ def read_pages_and_history(
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
     work = _work_bytes(config, sizes, by_content)
     workers = stack.enter_context(WorkPool(pool_size(config.workers, work)))
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-git") as pool:
+    with interruptible_pool(1, "sitemill-git") as pool:
         history = pool.submit(
             _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty, progress
         )

@@ -238,7 +238,8 @@ def _without_dot_segments(url: str) -> str:
 
 
 def _canonical_url(url: str, name: str, line: int) -> str:
-    """Scheme and host as base_url has them (lower case, IDNA) so the prefix test is fair."""
+    """Scheme and host as base_url has them (lower case, IDNA, no trailing dot, no default
+    port: urls.normalize_base_url) so the prefix test is fair."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -249,10 +250,11 @@ def _canonical_url(url: str, name: str, line: int) -> str:
     netloc = parts.netloc.lower()
     if parts.username is None and parts.password is None:
         try:
-            host = encode_host(parts.hostname, "url")
+            host = encode_host(parts.hostname.removesuffix("."), "url")
         except ConfigError as exc:
             raise SourceError(f"{name}:{line}: {url[:200]!r} has an invalid host") from exc
-        netloc = host if port is None else f"{host}:{port}"
+        default = 443 if parts.scheme.lower() == "https" else 80
+        netloc = host if port in (None, default) else f"{host}:{port}"
     return urlunsplit(
         (parts.scheme.lower(), netloc, parts.path or "/", parts.query, parts.fragment)
     )

@@ -1,12 +1,15 @@
-"""Read a URL list: one absolute URL per line, optionally a TAB and its lastmod."""
+"""Read a URL list: one absolute URL per line, optionally a TAB (or a space) and its lastmod."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from sitemill.errors import SourceError
 from sitemill.protocol import Precision, is_canonical_datetime, parse_lastmod
+
+_DATE_START: Final = re.compile(r"[0-9]{4}-[0-9]")
 
 
 class ListedUrl(NamedTuple):
@@ -35,6 +38,8 @@ def read_url_list(
             url = url.strip()
             if not url or url[0] == "#":
                 continue
+        if " " in url or not url.isprintable():  # (printable: no other white space either)
+            url, stamp = _spaced(url, stamp, name, number)
         lastmod = None
         if stamp:
             try:
@@ -48,3 +53,19 @@ def read_url_list(
                     " (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+00:00)"
                 ) from exc
         yield ListedUrl(url, lastmod, number)
+
+
+def _spaced(url: str, stamp: str, name: str, number: int) -> tuple[str, str]:
+    """A line whose URL holds white space: a URL cannot hold a raw space, so what follows
+    the last space is the lastmod when it starts as a date does (``URL 2024-02-01``, typed
+    by hand; no TAB); any other space is refused with the line's number, never folded into
+    the URL as ``%20``."""
+    parts = url.split()
+    if len(parts) == 1 or "://" not in parts[0]:  # (the URL check says what is wrong)
+        return url, stamp
+    if len(parts) == 2 and not stamp and _DATE_START.match(parts[1]):
+        return parts[0], parts[1]
+    raise SourceError(
+        f"{name}:{number}: {url[:200]!r} holds white space, which no URL can: write a space "
+        "as %20, and put a TAB (or one space) between the URL and its lastmod"
+    )

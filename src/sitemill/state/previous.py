@@ -47,6 +47,12 @@ def previous_state(
         path = Path(text)
         return PreviousState(text, lambda: read_previous_file(path))
     parts = urlsplit(text)
+    try:
+        parts.port  # noqa: B018  (a "port" that is no number: a password holding "/" or "#"?)
+    except ValueError:
+        raise ConfigError(
+            "previous_state", "the URL given has user info or a port that is no number"
+        ) from None
     if scheme[1].lower() not in ("http", "https") or not parts.hostname:
         raise ConfigError(
             "previous_state", f"{redact(text)!r} is neither a path nor an http:// or https:// URL"

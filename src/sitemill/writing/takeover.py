@@ -138,7 +138,7 @@ def settle(files: Files, found: Takeover | None, report: Report, base_url: str) 
         return None
     candidates = [GZ_TWIN] if found.replaced == ENTRY_XML else [ASTRO_INDEX]
     if sitemap_root(found.data[:HEAD_BYTES]) == SITEMAPINDEX:
-        candidates += _children(found.data, base_url)
+        candidates += index_children(found.data, base_url)
     for name in dict.fromkeys(candidates):
         if name in result.outputs or name in found.twins:
             continue
@@ -196,8 +196,9 @@ def _robots_still_naming(files: Files, owner: str, report: Report) -> None:
             return
 
 
-def _children(index: bytes, base_url: str) -> list[str]:
-    """The folder-relative names of the files the index names below the base URL's path."""
+def index_children(index: bytes, base_url: str) -> list[str]:
+    """The folder-relative names of the files the index names below the base URL's path
+    (sitemill.writing.replaced reads them too)."""
     base = urlsplit(base_url).path
     found = []
     for loc in index_locs(index):

@@ -7,7 +7,7 @@ import logging
 import tempfile
 from collections import deque
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -18,6 +18,7 @@ from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.filenames.staging import Staging
+from sitemill.frugal.threadpool import interruptible_pool
 from sitemill.render.indexes import IndexItem
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
@@ -172,7 +173,7 @@ def _stage_children(
     children: list[_Child] = []
     # Compressing and writing a child (zlib and file I/O release the GIL) overlaps with
     # rendering the next one; at most two children are held in memory at a time.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemill-stage") as pool:
+    with interruptible_pool(1, "sitemill-stage") as pool:
         pending: deque[Future[None]] = deque()
         for name, sitemap in rendered:
             check(name, sitemap)
