@@ -6,12 +6,16 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Iterator
+from datetime import datetime, timedelta
+from itertools import count
 from typing import Any
 from urllib.parse import unquote
 
 import boto3
 import pytest
 from moto import mock_aws
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.s3.models import s3_backends
 
 from sitemill.config.model import Config, load_config
 
@@ -62,9 +66,18 @@ def restored_logging() -> Iterator[None]:
 
 
 def put_pages(client: Any, *paths: str) -> None:
-    """Upload each path as a small HTML page."""
+    """Upload each path as a small HTML page, 11 minutes after the one before: uploaded one
+    by one, so that a first run dates each by its LastModified (one sync's minutes would date
+    none: docs/lastmod.md, "No date without evidence")."""
+    backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
     for path in paths:
         client.put_object(Bucket=BUCKET, Key=path, Body=PAGE)
+        later = timedelta(minutes=11 * next(_UPLOADS))
+        backend.get_object(BUCKET, path).last_modified = UPLOADED + later
+
+
+UPLOADED = datetime(2024, 1, 1, 12, 0)  # put_pages' first LastModified (moto's: naive UTC)
+_UPLOADS = count()
 
 
 def upload(client: Any, files: dict[str, bytes]) -> None:

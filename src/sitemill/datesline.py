@@ -6,17 +6,33 @@ from collections import Counter
 from collections.abc import Mapping
 
 from sitemill.config.model import LastmodMode
+from sitemill.lastmod.ladder import DateReason
 from sitemill.messages import counted
 
 # How a run's dates are told (CLI, job summary): reasons in this order, then any other.
-_KEPT, _NO_HISTORY, _MOVED = "kept", "no history", ("new page", "content changed")
-_OLDER, _LAST = "older than the last commit", "the last commit"  # a git tree's first run
+_KEPT, _MOVED = DateReason.KEPT.value, (DateReason.NEW.value, DateReason.CHANGED.value)
+_OLDER, _LAST = DateReason.HISTORY_OLDER.value, DateReason.HISTORY_LAST.value  # git, a first run
+# The other rungs of a first run's evidence ladder (sitemill.lastmod.ladder).
+_RUNGS = {
+    DateReason.SOURCE.value: "by their source's last change",
+    DateReason.DECLARED.value: "by their declared modification date",
+    DateReason.FILE_TIME.value: "by their file times (a first run; the times are spread, no stamp)",
+}
+# Why a page has no <lastmod> (docs/lastmod.md, "No date without evidence").
+_UNDATED = {
+    DateReason.NONE_BUILD.value: "no evidence on a first run (file times are one build's)",
+    DateReason.NONE_SYNC.value: "no evidence on a first run (upload times are one sync's)",
+    DateReason.NONE_AFTER_RUN.value: "no evidence on a first run (a file time is after the run)",
+    DateReason.NONE.value: "no evidence on a first run",
+    DateReason.NONE_KEPT.value: "unchanged, and the state remembers none",
+}
+_TOLD = {_KEPT, _OLDER, _LAST, *_MOVED, *_RUNGS, *_UNDATED}
 
 
 def dates_text(dates: Counter[str]) -> str:
     """``lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)``; empty when
     content dates decided no page's date."""
-    others = sorted(set(dates) - {_KEPT, _NO_HISTORY, _OLDER, _LAST, *_MOVED})
+    others = sorted(set(dates) - _TOLD)
     moved = {reason: dates[reason] for reason in (*_MOVED, *others) if dates[reason]}
     parts = [f"{dates[_KEPT]:,} kept"] if dates[_KEPT] or moved else []
     if moved:
@@ -24,9 +40,20 @@ def dates_text(dates: Counter[str]) -> str:
         parts.append(f"{sum(moved.values()):,} moved ({why})")
     if dates[_OLDER] or dates[_LAST]:
         parts.append(_history_part(dates[_OLDER], dates[_LAST]))
-    if dates[_NO_HISTORY]:
-        parts.append(f"{dates[_NO_HISTORY]:,} from plain dates (no history: a first run)")
+    parts.extend(f"{dates[key]:,} dated {how}" for key, how in _RUNGS.items() if dates[key])
+    undated = {why: dates[key] for key, why in _UNDATED.items() if dates[key]}
+    if undated:
+        parts.append(_undated_part(undated))
     return f"lastmod: {', '.join(parts)}" if parts else ""
+
+
+def _undated_part(undated: dict[str, int]) -> str:
+    """``8 without a date: no evidence on a first run (file times are one build's)``; with
+    several reasons, each one's count after the colon, separated by semicolons."""
+    total = sum(undated.values())
+    if len(undated) == 1:
+        return f"{total:,} without a date: {next(iter(undated))}"
+    return f"{total:,} without a date: " + "; ".join(f"{n:,} {why}" for why, n in undated.items())
 
 
 def _history_part(older: int, last: int) -> str:

@@ -370,7 +370,8 @@ def test_s3_notification_rebuilds_and_returns_the_summary(
         "pages_read": 3,  # a ranged GET of each HTML page's head
         "pages_reused": 0,
         "state": "written",
-        "dates": {"no history": 3},  # a first run: each page's LastModified
+        # A first run over one upload's times: no evidence, no <lastmod> (docs/lastmod.md).
+        "dates": {"no date (upload times are one sync's)": 3},
         # GETs of robots.txt, the state (none yet) and 3 page heads; PUTs of the sitemap and
         # the state
         "requests": {"GET": 5, "LIST": 1, "PUT": 2},
@@ -876,7 +877,8 @@ def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -
     s3.create_bucket(Bucket=STATE_BUCKET)
     first = handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
     assert first["status"] == "ok", first
-    assert (first["state"], first["dates"]) == ("written", {"no history": 3})
+    undated = {"no date (upload times are one sync's)": 3}  # (one upload's times)
+    assert (first["state"], first["dates"]) == ("written", undated)
     site_keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
     assert "sitemill-state.json.gz" not in site_keys
     # The state of a bucket whose sitemaps may be shards, in parts (scale-out.md).
@@ -892,7 +894,8 @@ def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -
     again = handle(event("s3_put.json"), Context(), env=STATE_ENV, s3=s3)
 
     assert again["status"] == "ok", again
-    assert again["dates"] == {"kept": 3}
+    # Undated (a first run over one upload's times), and still so: no sync's time on a page.
+    assert again["dates"] == {"no date (unchanged, none remembered)": 3}
     assert (again["written"], again["state"], again["pages_read"]) == (0, "unchanged", 0)
     assert index(s3) == sitemap
 

@@ -411,6 +411,12 @@ def lastmods(path: Path) -> dict[str, str]:
     return dict(found)
 
 
+def spread(site: Path) -> None:
+    """Each page written 40 days before the next: no build's stamp, a first run's dates."""
+    for number, path in enumerate(sorted(site.rglob("*.html"))):
+        os.utime(path, (FIXED_MTIME - number * 40 * 86_400,) * 2)
+
+
 def retouch(site: Path, when: int) -> None:
     for path in site.rglob("*.html"):
         os.utime(path, (when, when))
@@ -425,9 +431,10 @@ def test_a_fresh_build_keeps_the_dates_of_the_live_sites_state(
     served, url = live_site
     pages = {"index.html": page("home"), "a/index.html": page("a")}
     site = make_site(pages)
+    spread(site)
     first = run("build", str(site), "--base-url", BASE_URL, "--out", str(served))
     assert first.returncode == 0, first.stderr
-    assert "lastmod: 2 from plain dates (no history: a first run)" in first.stdout
+    assert "lastmod: 2 dated by their file times" in first.stdout
     assert (served / "sitemill-state.json.gz").is_file()
     published = lastmods(served / "sitemap.xml")
     # CI builds the site again: every file is new, the output folder is empty.
@@ -439,10 +446,12 @@ def test_a_fresh_build_keeps_the_dates_of_the_live_sites_state(
     assert result.stderr == ""
     assert "lastmod: 2 kept" in result.stdout
     assert lastmods(fresh / "sitemap.xml") == published
-    # Without it, the same build dates every page by the new files.
+    # Without it, a first run over one build's files: no evidence, no date (before: the build's
+    # time on every page).
     plain = run("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "plain"))
     assert plain.returncode == 0, plain.stderr
-    assert lastmods(tmp_path / "plain" / "sitemap.xml") != published
+    assert lastmods(tmp_path / "plain" / "sitemap.xml") == {}
+    assert "without a date: no evidence on a first run" in plain.stdout
 
 
 def test_a_previous_state_named_but_not_there_is_one_warning_and_a_first_run(
@@ -457,7 +466,7 @@ def test_a_previous_state_named_but_not_there_is_one_warning_and_a_first_run(
         assert result.returncode == 0, result.stderr
         assert result.stderr.startswith(f"sitemill: warning: no previous state at {named} (")
         assert result.stderr.endswith("; a first run\n") and result.stderr.count("\n") == 1
-        assert "no history" in result.stdout
+        assert "no evidence on a first run" in result.stdout
 
 
 def test_a_previous_state_that_cannot_be_fetched_is_one_warning(
@@ -501,6 +510,7 @@ def test_bad_state_locations_are_one_line_errors_before_anything_is_written(
 
 def test_the_state_can_live_elsewhere(make_site: SiteMaker, tmp_path: Path) -> None:
     site = make_site({"index.html": page(), "b.html": page("b")})
+    spread(site)
     state = tmp_path / "cache" / "site-state.json.gz"
     args = ["build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "out")]
     first = run(*args, "--state", str(state))
@@ -535,9 +545,12 @@ def test_no_content_dates_is_the_plain_dates_and_no_state(
          "lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)"),
         ({"kept": 3}, "lastmod: 3 kept"),
         ({"content changed": 1}, "lastmod: 0 kept, 1 moved (content changed 1)"),
-        ({"no history": 10_000}, "lastmod: 10,000 from plain dates (no history: a first run)"),
-        ({"kept": 1, "no history": 2, "other": 4},
-         "lastmod: 1 kept, 4 moved (other 4), 2 from plain dates (no history: a first run)"),
+        ({"no date (file times are one build's)": 10_000},
+         "lastmod: 10,000 without a date: no evidence on a first run (file times are one "
+         "build's)"),
+        ({"kept": 1, "file time": 2, "other": 4},
+         "lastmod: 1 kept, 4 moved (other 4), 2 dated by their file times (a first run; the "
+         "times are spread, no stamp)"),
         # A git tree's first run, dated by content (issue 41: "0 kept older than the last
         # commit, 61 equal" did not say what it meant).
         ({"the last commit": 61},
@@ -576,7 +589,7 @@ def test_s3_keeps_its_state_in_another_bucket(
         capsys.readouterr()
         assert main(argv) == 0
         out = capsys.readouterr().out
-        assert "lastmod: 2 from plain dates (no history: a first run)" in out
+        assert "lastmod: 2 dated by their file times" in out  # (uploaded one by one)
         keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
         assert "sitemill-state.json.gz" not in keys
         # In parts (scale-out.md), under the state key without its .json.gz.

@@ -47,14 +47,16 @@ def lastmods(path: Path) -> dict[str, str]:
     return dict(re.findall(r"<loc>([^<]*)</loc><lastmod>([^<]*)</lastmod>", text))
 
 
-def build_site(workspace: Path, when: int) -> Path:
-    """A site as a static site generator leaves it in a workflow: every file new."""
+def build_site(workspace: Path, when: int, *, spread: bool = False) -> Path:
+    """A site as a static site generator leaves it in a workflow: every file new (``spread``:
+    each 40 days older than the one before, as a site uploaded page by page)."""
     public = workspace / "public"
-    for name, content in PAGES.items():
+    for index, (name, content) in enumerate(PAGES.items()):
         path = public / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
-        os.utime(path, (when, when))
+        stamp = when - index * 40 * 86_400 if spread else when
+        os.utime(path, (stamp, stamp))
     return public
 
 
@@ -74,11 +76,17 @@ def test_a_site_built_fresh_keeps_its_dates_through_the_live_sites_state(
     first = run_action(first_workspace, inputs)
 
     assert first.returncode == 0, first.stdout + first.stderr
-    # The first deploy: nothing published yet, a notice (not a warning) and plain dates.
+    # The first deploy: nothing published yet, a notice (not a warning), and no date: the
+    # files are one build's (before: the build's time on every page).
     (notice,) = first.lines("::notice")
     assert f"no state at {base_url}{STATE} yet" in notice
+    assert "never by the build's time" in notice
     assert first.lines("::warning") == []
-    assert "lastmod: 3 from plain dates (no history: a first run)" in first.summary
+    assert (
+        "lastmod: 3 without a date: no evidence on a first run (file times are one build's)"
+        in first.summary
+    )
+    assert lastmods(public / "sitemap.xml") == {}
     assert "> [!NOTE]" in first.summary
     assert (public / STATE).is_file()
     assert first.outputs["files"] == "public/sitemap.xml"  # the state is no sitemap file
@@ -93,8 +101,9 @@ def test_a_site_built_fresh_keeps_its_dates_through_the_live_sites_state(
 
     assert second.returncode == 0, second.stdout + second.stderr
     assert second.lines("::notice") == second.lines("::warning") == []
-    assert "- lastmod: 3 kept" in second.summary
-    assert lastmods(public / "sitemap.xml") == published
+    # Still no build's time on any page: undated, the content unchanged.
+    assert "- lastmod: 3 without a date: unchanged, and the state remembers none" in second.summary
+    assert lastmods(public / "sitemap.xml") == published == {}
     assert (public / STATE).read_bytes() == (served / STATE).read_bytes()
 
 
@@ -133,10 +142,11 @@ def test_a_previous_state_file_in_the_workspace(
 ) -> None:
     _, base_url = live_site
     first_workspace = tmp_path / "run-1"
-    public = build_site(first_workspace, BUILT)
+    public = build_site(first_workspace, BUILT, spread=True)
     inputs = {"base-url": base_url, "path": "public", "commit": "false"}
     assert run_action(first_workspace, inputs).returncode == 0
     published = lastmods(public / "sitemap.xml")
+    assert len(published) == 3  # (by the spread mtimes)
     second_workspace = tmp_path / "run-2"
     public = build_site(second_workspace, BUILT + 60)
     (second_workspace / "cache").mkdir()
@@ -273,7 +283,7 @@ def test_previous_state_none_asks_the_live_site_nothing(
     assert run.returncode == 0, run.stdout + run.stderr
     assert asked == []
     assert run.lines("::notice") == run.lines("::warning") == []
-    assert "lastmod: 3 from plain dates (no history: a first run)" in run.summary
+    assert "lastmod: 3 without a date: no evidence on a first run" in run.summary
     # Without it, the default asks the live site for its copy.
     build_site(tmp_path / "other", BUILT)
     assert run_action(tmp_path / "other", inputs).returncode == 0

@@ -34,7 +34,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     for name in ("a.html", "b.html", "c.html"):
         write(folder, name, f"words of {name}")
-        os.utime(folder / name, (1_700_000_000, 1_700_000_000))
+        when = 1_700_000_000 - "abc".index(name[0]) * 40 * 86_400  # months apart: evidence
+        os.utime(folder / name, (when, when))
     return folder
 
 

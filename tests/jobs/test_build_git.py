@@ -28,6 +28,8 @@ def lastmods(sink: MemorySink) -> dict[str, str | None]:
     return found
 
 
+DAY = 86_400
+
 # The fixed times of the repository's three commits, as <lastmod> spells them.
 ONE, TWO, THREE = (
     "2023-01-02T03:04:05+00:00",
@@ -65,16 +67,30 @@ def test_lastmod_is_the_last_commit_that_touched_each_page(repo: Path) -> None:
 
 
 def test_modified_and_untracked_pages_use_their_mtime(repo: Path) -> None:
+    # Their mtimes are months apart (no build's stamp): on a first run they are evidence.
     site = repo / "site"
     (site / "a.html").write_text(page("edited"))
     (site / "new.html").write_text(page("new"))
-    for name in ("a.html", "new.html"):
-        os.utime(site / name, (FIXED_MTIME, FIXED_MTIME))
+    os.utime(site / "a.html", (FIXED_MTIME, FIXED_MTIME))
+    os.utime(site / "new.html", (FIXED_MTIME + 90 * DAY, FIXED_MTIME + 90 * DAY))
     sink, _ = build(site)
     found = lastmods(sink)
     assert found[f"{BASE_URL}a.html"] == "2024-03-01T12:00:00+00:00"
-    assert found[f"{BASE_URL}new.html"] == "2024-03-01T12:00:00+00:00"
+    assert found[f"{BASE_URL}new.html"] == "2024-05-30T12:00:00+00:00"
     assert found[BASE_URL] == ONE
+
+
+def test_modified_and_untracked_pages_of_one_build_get_no_date(repo: Path) -> None:
+    # Written in one minute (a build's) and no run has seen them: no evidence, no date.
+    site = repo / "site"
+    (site / "a.html").write_text(page("edited"))
+    (site / "new.html").write_text(page("new"))
+    sink, report = build(site)
+    found = lastmods(sink)
+    assert found[f"{BASE_URL}a.html"] is None and found[f"{BASE_URL}new.html"] is None
+    assert found[BASE_URL] == ONE
+    assert report.dates["no date (file times are one build's)"] == 2  # type: ignore[attr-defined]
+    assert_xsd_valid(sink.files["sitemap.xml"])
 
 
 def test_the_build_time_is_never_a_lastmod(repo: Path) -> None:
@@ -87,11 +103,16 @@ def test_the_build_time_is_never_a_lastmod(repo: Path) -> None:
 
 
 def test_lastmod_mtime_ignores_history(repo: Path) -> None:
-    for path in (repo / "site").iterdir():
-        os.utime(path, (FIXED_MTIME, FIXED_MTIME))
+    files = sorted((repo / "site").iterdir())
+    for number, path in enumerate(files):  # months apart: no build's stamp
+        os.utime(path, (FIXED_MTIME + number * 60 * DAY,) * 2)
     sink, report = build(repo / "site", lastmod="mtime")
     assert report.lastmod is LastmodMode.MTIME  # type: ignore[attr-defined]
-    assert set(lastmods(sink).values()) == {"2024-03-01T12:00:00+00:00"}
+    assert sorted(lastmods(sink).values()) == [  # type: ignore[type-var]
+        "2024-03-01T12:00:00+00:00",
+        "2024-04-30T12:00:00+00:00",
+        "2024-06-29T12:00:00+00:00",
+    ]
 
 
 def test_a_shallow_clone_warns_and_falls_back_to_mtime(repo: Path, tmp_path: Path) -> None:
@@ -103,6 +124,8 @@ def test_a_shallow_clone_warns_and_falls_back_to_mtime(repo: Path, tmp_path: Pat
     assert report.lastmod is LastmodMode.MTIME  # type: ignore[attr-defined]
     assert "shallow clone" in report.warnings[0]  # type: ignore[attr-defined]
     assert "fetch-depth: 0" in report.warnings[0]  # type: ignore[attr-defined]
-    assert set(lastmods(sink).values()) == {"2024-03-01T12:00:00+00:00"}
+    # One instant on every file (the checkout's): no evidence on a first run, no date.
+    assert set(lastmods(sink).values()) == {None}
+    assert report.dates == {"no date (file times are one build's)": 3}  # type: ignore[attr-defined]
     with pytest.raises(GitError, match="shallow clone"):
         build(clone / "site", lastmod="git")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASE_URL, SiteMaker, page
+from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
 from sitemill.config.model import LastmodMode, load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError, SourceError
@@ -76,8 +76,11 @@ def test_default_include_and_builtin_excludes(make_site: SiteMaker) -> None:
 
 
 def test_lastmod_from_mtime(make_site: SiteMaker) -> None:
-    site = make_site({"index.html": page()})
+    site = make_site({"index.html": page(), "old.html": page()})
+    # Months apart, no build's stamp: the mtimes are evidence on a first run.
+    os.utime(site / "old.html", (FIXED_MTIME - 200 * 86_400,) * 2)
     sink, _ = build(site)
+    assert "<lastmod>2023-08-14T12:00:00+00:00</lastmod>" in sink.files["sitemap.xml"].decode()
     assert "<lastmod>2024-03-01T12:00:00+00:00</lastmod>" in sink.files["sitemap.xml"].decode()
     sink, _ = build(site, lastmod_precision="date")
     assert "<lastmod>2024-03-01</lastmod>" in sink.files["sitemap.xml"].decode()

@@ -15,12 +15,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from itertools import count
 from typing import Any
 
 import boto3
 import pytest
 from moto import mock_aws
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.s3.models import s3_backends
 
 from consistency import assert_one_build, live_urls
 from faults import Calls, Signature, fail, one_request_at_a_time, precondition_failed
@@ -35,6 +38,8 @@ from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+UPLOADED = datetime(2024, 1, 1, 12, 0)  # (moto's times: naive UTC)
+_UPLOADS = count()
 PAGES = [f"{section}/p{n}.html" for section in "abc" for n in range(4)]
 SPLIT = ["b/p10.html", "b/p11.html", "b/p12.html"]  # shard b outgrows max_urls: a split
 OTHER = ["b/p20.html", "c/p20.html"]  # a second writer's deploy, one page in the same shard
@@ -74,8 +79,13 @@ def distributed(s3: Any, name: str) -> Any:
 
 
 def put(s3: Any, *keys: str) -> None:
+    """Upload each page 11 minutes after the one before (one by one: a first run dates each by
+    its LastModified; one sync's minutes would date none, docs/lastmod.md)."""
+    backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
     for key in keys:
         s3.put_object(Bucket=BUCKET, Key=key, Body=PAGE)
+        later = timedelta(minutes=11 * next(_UPLOADS))
+        backend.get_object(BUCKET, key).last_modified = UPLOADED + later
 
 
 @contextmanager

@@ -1,5 +1,5 @@
 """Content dates on a bucket: `aws s3 sync` of identical bytes moves no date and PUTs nothing,
-one changed page moves only its own date, and a lost state is a warning and plain dates."""
+one changed page moves only its own date, and a lost state is a warning and a first run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gzip
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -47,12 +47,13 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield from moto_bucket(monkeypatch)
 
 
-def upload(client: Any, files: dict[str, bytes], when: datetime) -> None:
-    """Put each file and give it ``when`` as its LastModified (moto sets "now")."""
+def upload(client: Any, files: dict[str, bytes], when: datetime, *, spread: bool = False) -> None:
+    """Put each file and give it ``when`` as its LastModified (moto sets "now"); ``spread``:
+    each SPREAD earlier than the one before (a site uploaded page by page: FIRST, from T1)."""
     backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
-    for key, body in files.items():
+    for index, (key, body) in enumerate(files.items()):
         client.put_object(Bucket=BUCKET, Key=key, Body=body)
-        backend.get_object(BUCKET, key).last_modified = when
+        backend.get_object(BUCKET, key).last_modified = when - index * SPREAD if spread else when
 
 
 def rebuild(client: Any, **values: Any) -> Report:
@@ -67,30 +68,44 @@ def lastmods(client: Any) -> dict[str, str]:
 W1 = "2024-03-01T12:00:00+00:00"
 W2 = "2024-06-02T08:30:00+00:00"
 W3 = "2024-09-03T18:45:00+00:00"
+# Objects uploaded weeks apart are no sync's stamp: a first run dates each by its own time.
+SPREAD = timedelta(days=45)
+
+
+def w3c(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+
+
+FIRST = {
+    "": W1,
+    "a.html": w3c(T1 - SPREAD),
+    "b.html": w3c(T1 - 2 * SPREAD),
+    "docs/manual.pdf": w3c(T1 - 3 * SPREAD),
+}
 
 
 def test_a_first_run_uses_the_object_times_and_says_so(s3: Any) -> None:
-    upload(s3, SITE, T1)
+    upload(s3, SITE, T1, spread=True)
     report = rebuild(s3)
-    assert lastmods(s3) == {"": W1, "a.html": W1, "b.html": W1, "docs/manual.pdf": W1}
-    assert report.dates == {"no history": 4}
+    assert lastmods(s3) == FIRST
+    assert report.dates == {"file time": 4}
     state = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
     assert {path: record.lastmod for path, record in state.pages.items()} == {
         "index.html": W1,
-        "a.html": W1,
-        "b.html": W1,
-        "docs/manual.pdf": W1,
+        "a.html": FIRST["a.html"],
+        "b.html": FIRST["b.html"],
+        "docs/manual.pdf": FIRST["docs/manual.pdf"],
     }
     assert_xsd_valid(s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read())
 
 
 def test_an_identical_re_upload_moves_no_date_reads_nothing_and_puts_nothing(s3: Any) -> None:
-    upload(s3, SITE, T1)
+    upload(s3, SITE, T1, spread=True)
     rebuild(s3)
     upload(s3, SITE, T2)  # aws s3 sync after a fresh build: new LastModified, same ETag
     requests = Requests(s3)
     report = rebuild(s3)
-    assert lastmods(s3) == {"": W1, "a.html": W1, "b.html": W1, "docs/manual.pdf": W1}
+    assert lastmods(s3) == FIRST
     assert report.dates == {"kept": 4}
     assert report.result.written == [] and not report.state_written
     assert requests.count("PutObject") == 0
@@ -101,13 +116,13 @@ def test_an_identical_re_upload_moves_no_date_reads_nothing_and_puts_nothing(s3:
 
 
 def test_one_changed_page_moves_only_its_own_date(s3: Any) -> None:
-    upload(s3, SITE, T1)
+    upload(s3, SITE, T1, spread=True)
     rebuild(s3)
     upload(s3, SITE, T2)
     upload(s3, {"a.html": page("A", "Alpha, rewritten.")}, T3)
     requests = Requests(s3)
     report = rebuild(s3)
-    assert lastmods(s3) == {"": W1, "a.html": W3, "b.html": W1, "docs/manual.pdf": W1}
+    assert lastmods(s3) == {**FIRST, "a.html": W3}
     assert report.dates == {"kept": 3, "content changed": 1}
     assert report.heads_read == 1
     page_gets = [key for name, key in requests.calls if name == "GetObject" and key == "a.html"]
@@ -115,13 +130,13 @@ def test_one_changed_page_moves_only_its_own_date(s3: Any) -> None:
 
 
 def test_new_bytes_with_the_same_content_keep_the_date(s3: Any) -> None:
-    upload(s3, SITE, T1)
+    upload(s3, SITE, T1, spread=True)
     rebuild(s3)
     # A re-render that changes bytes a reader never sees: the ETag moves, the content not.
     rerendered = SITE["b.html"].replace(b"<head>", b"<head>\n  <!-- built by hugo -->")
     upload(s3, {"b.html": rerendered}, T2)
     report = rebuild(s3)
-    assert lastmods(s3)["b.html"] == W1
+    assert lastmods(s3)["b.html"] == FIRST["b.html"]
     assert report.heads_read == 1 and report.dates["kept"] == 4
 
 
@@ -134,14 +149,14 @@ def test_a_changed_pdf_moves_its_date_without_a_read(s3: Any) -> None:
     assert report.heads_read == 0
 
 
-def test_a_deleted_state_is_a_warning_and_plain_dates(s3: Any) -> None:
-    upload(s3, SITE, T1)
+def test_a_deleted_state_is_a_warning_and_a_first_run_that_dates_no_sync(s3: Any) -> None:
+    upload(s3, SITE, T1, spread=True)
     rebuild(s3)
-    upload(s3, SITE, T2)
+    upload(s3, SITE, T2)  # a full sync: one instant on every object
     s3.delete_object(Bucket=BUCKET, Key=STATE_NAME)
     report = rebuild(s3)
-    assert lastmods(s3) == {"": W2, "a.html": W2, "b.html": W2, "docs/manual.pdf": W2}
-    assert report.dates == {"no history": 4}
+    assert lastmods(s3) == {}  # (before: the sync's time W2 on every page)
+    assert report.dates == {"no date (upload times are one sync's)": 4}
     assert any("no state" in warning for warning in report.warnings), report.warnings
 
 
@@ -155,14 +170,14 @@ def test_content_dates_off_gives_the_object_times(s3: Any) -> None:
 
 
 def test_precision_date_writes_dates_and_remembers_full_times(s3: Any) -> None:
-    upload(s3, SITE, T1)
+    upload(s3, SITE, T1, spread=True)
     rebuild(s3, lastmod_precision="date")
-    assert set(lastmods(s3).values()) == {"2024-03-01"}
+    assert lastmods(s3) == {path: when[:10] for path, when in FIRST.items()}
     state = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
-    assert state.pages["a.html"].lastmod == W1
+    assert state.pages["a.html"].lastmod == FIRST["a.html"]
     upload(s3, SITE, T2)
     rebuild(s3)  # switching back to full precision moves no date
-    assert set(lastmods(s3).values()) == {W1}
+    assert lastmods(s3) == FIRST
 
 
 def test_a_page_is_read_whole_but_never_more_than_the_fingerprint_bound(s3: Any) -> None:
@@ -184,7 +199,7 @@ def test_an_upgrade_of_the_fingerprint_moves_no_date(s3: Any) -> None:
     # are the same (the same ETag) keep their dates although every fingerprint changes; they
     # are read once more to be fingerprinted anew.
     site = {**SITE, "c.html": page("C", "Run <code>sitemill</code>.")}
-    upload(s3, site, T1)
+    upload(s3, site, T1, spread=True)
     rebuild(s3)
     state = s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read()
     document = json.loads(gzip.decompress(state))
@@ -195,13 +210,7 @@ def test_an_upgrade_of_the_fingerprint_moves_no_date(s3: Any) -> None:
     s3.put_object(Bucket=BUCKET, Key=STATE_NAME, Body=gzip.compress(json.dumps(document).encode()))
     upload(s3, {**site, "a.html": page("A", "Alpha, edited.")}, T2)  # a sync: new times
     report = rebuild(s3)
-    assert lastmods(s3) == {
-        "": W1,
-        "a.html": W2,
-        "b.html": W1,
-        "c.html": W1,
-        "docs/manual.pdf": W1,
-    }
+    assert lastmods(s3) == {**FIRST, "a.html": W2, "c.html": w3c(T1 - 4 * SPREAD)}
     assert report.dates == {"kept": 4, "content changed": 1}
     assert report.heads_read == 4  # every HTML page once, to fingerprint it anew
     remembered = parse_state(s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read())
@@ -212,7 +221,7 @@ def test_an_upgrade_of_the_fingerprint_moves_no_date(s3: Any) -> None:
 
 
 def test_a_base_url_change_is_said_once_keeps_dates_and_announces_nothing(s3: Any) -> None:
-    upload(s3, SITE, T1)
+    upload(s3, SITE, T1, spread=True)
     rebuild(s3, indexnow="later")
     upload(s3, {"a.html": page("A", "Alpha, edited.")}, T2)  # pending, not sent yet
     before = rebuild(s3, indexnow="later")
@@ -229,7 +238,7 @@ def test_a_base_url_change_is_said_once_keeps_dates_and_announces_nothing(s3: An
     ]
     data = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read().decode()
     dates = dict(re.findall(r"<loc>https://example.com/project/(.*?)</loc><lastmod>(.*?)<", data))
-    assert dates == {"": W1, "a.html": W2, "b.html": W1, "docs/manual.pdf": W1}
+    assert dates == {**FIRST, "a.html": W2}
     assert moved.indexnow is not None  # only what was pending, at its new URL
     assert moved.indexnow.urls == {"https://example.com/project/a.html": "changed"}
     assert dict(moved.indexnow.found) == {}

@@ -3,6 +3,7 @@ edit, an edit moves it, and plain git dates come back with content_dates = false
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -72,10 +73,20 @@ def test_a_re_render_keeps_the_date_of_the_last_edit(tmp_path: Path) -> None:
 
 def test_an_uncommitted_edit_is_dated_by_the_state_and_mtime(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "site")
-    commit(repo, {"guide.html": page("First words.", "1")}, T1)
+    commit(repo, {"guide.html": page("First words.", "1"), "other.html": page("Other.", "1")}, T1)
     (repo / "guide.html").write_text(page("Edited, not committed.", "1"))
-    dates, _ = build(repo)
-    assert dates["guide.html"] != w3c(T1)  # the file's mtime: its content is newer than git's
+    sink = MemorySink()  # (keeps the state between the runs)
+    config = load_config({"base_url": BASE, "lastmod": "git"})
+    report = build_from_tree(config, repo, sink)
+    # A first run: newer than git's, but its mtime alone (just written) is no evidence.
+    assert "guide.html</loc><lastmod>" not in sink.files["sitemap.xml"].decode()
+    assert report.dates == {"the last commit": 1, "no date (file times are one build's)": 1}
+    (repo / "guide.html").write_text(page("Edited once more.", "1"))
+    os.utime(repo / "guide.html", (unix(T2),) * 2)
+    report = build_from_tree(config, repo, sink)
+    # A run that saw the site: the edit is dated by its mtime, as the deploy that brought it.
+    assert f"guide.html</loc><lastmod>{w3c(T2)}</lastmod>" in sink.files["sitemap.xml"].decode()
+    assert report.dates == {"kept": 1, "content changed": 1}
 
 
 def test_a_missing_blob_keeps_that_pages_plain_date_and_the_run_succeeds(tmp_path: Path) -> None:

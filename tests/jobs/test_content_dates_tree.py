@@ -23,6 +23,15 @@ from sitemill.state.parse import parse_state
 BASE = "https://example.com/"
 T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000
 W1, W2, W3 = "2023-11-14T22:13:20+00:00", "2024-03-09T16:00:00+00:00", "2024-07-03T09:46:40+00:00"
+# A first build whose files were written weeks apart (a site uploaded page by page): its
+# mtimes are no build's stamp, so a first run dates each page by its own (FIRST).
+SPREAD = 45 * 86_400
+FIRST = {
+    "": W1,
+    "a/": "2023-09-30T22:13:20+00:00",
+    "b.html": "2023-08-16T22:13:20+00:00",
+    "manual.pdf": "2023-07-02T22:13:20+00:00",
+}
 
 
 def render(title: str, text: str, build: str, updated: str = "2024-01-01") -> bytes:
@@ -47,17 +56,20 @@ PAGES = {
 }
 
 
-def build_site(root: Path, build: str, when: int, **changes: Any) -> None:
-    """Write every page fresh, as a CI build does, all with the mtime ``when``."""
-    for path, (title, text) in PAGES.items():
+def build_site(root: Path, build: str, when: int, *, spread: bool = False, **changes: Any) -> None:
+    """Write every page fresh, as a CI build does, all with the mtime ``when``; ``spread``:
+    each file SPREAD earlier than the one before (FIRST, from T1)."""
+    for index, (path, (title, text)) in enumerate(PAGES.items()):
         file = root / path
         file.parent.mkdir(parents=True, exist_ok=True)
         body = changes.get(path.replace("/", "_").replace(".", "_"), text)
         file.write_bytes(render(title, body, build, updated=changes.get("updated", "2024-01-01")))
-        os.utime(file, (when, when))
+        stamp = when - index * SPREAD if spread else when
+        os.utime(file, (stamp, stamp))
     pdf = root / "manual.pdf"
     pdf.write_bytes(changes.get("pdf", b"%PDF-1.4 manual"))
-    os.utime(pdf, (when, when))
+    stamp = when - len(PAGES) * SPREAD if spread else when
+    os.utime(pdf, (stamp, stamp))
 
 
 def run(site: Path, out: Path, **values: Any) -> Report:
@@ -76,10 +88,10 @@ def snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
 
 def test_a_fresh_ci_build_keeps_every_date_and_rewrites_no_file(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     first = run(site, out)
-    assert set(lastmods(out).values()) == {W1}
-    assert first.dates == {"no history": 4}
+    assert lastmods(out) == FIRST
+    assert first.dates == {"file time": 4}
     before = snapshot(out)
     # The next CI run: every file new (mtime T2), new asset names and generator version.
     build_site(site, "2", T2)
@@ -91,37 +103,37 @@ def test_a_fresh_ci_build_keeps_every_date_and_rewrites_no_file(tmp_path: Path) 
 
 def test_an_edited_page_moves_only_its_own_date(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, out)
     build_site(site, "2", T2, a_index_html="Alpha, with one more sentence.")
     report = run(site, out)
-    assert lastmods(out) == {"": W1, "a/": W2, "b.html": W1, "manual.pdf": W1}
+    assert lastmods(out) == {**FIRST, "a/": W2}
     assert report.dates == {"kept": 3, "content changed": 1}
     build_site(site, "3", T3, a_index_html="Alpha, with one more sentence.", pdf=b"%PDF v2")
     run(site, out)
-    assert lastmods(out) == {"": W1, "a/": W2, "b.html": W1, "manual.pdf": W3}
+    assert lastmods(out) == {**FIRST, "a/": W2, "manual.pdf": W3}
 
 
 def test_a_last_updated_footer_moves_dates_unless_ignored(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, out)
     build_site(site, "2", T2, updated="2024-05-05")
     run(site, out)
     assert lastmods(out)["a/"] == W2  # the build stamp is text a reader sees
     footer = {"fingerprint_ignore": [r"Built [0-9-]+"]}
     ignored_out = tmp_path / "ignored"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, ignored_out, **footer)
     build_site(site, "2", T2, updated="2024-05-05")
     report = run(site, ignored_out, **footer)
-    assert set(lastmods(ignored_out).values()) == {W1}
+    assert lastmods(ignored_out) == FIRST
     assert report.dates == {"kept": 4}
 
 
 def test_a_new_page_gets_its_mtime(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, out)
     build_site(site, "2", T2)
     (site / "c.html").write_bytes(render("C", "Gamma.", "2"))
@@ -133,36 +145,38 @@ def test_a_new_page_gets_its_mtime(tmp_path: Path) -> None:
 
 def test_the_state_is_deterministic_and_beside_the_sitemaps(tmp_path: Path) -> None:
     site = tmp_path / "public"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, tmp_path / "o1")
     run(site, tmp_path / "o2")
     one, two = (tmp_path / name / STATE_NAME for name in ("o1", "o2"))
     assert one.read_bytes() == two.read_bytes()
     records = parse_state(one.read_bytes()).pages
     assert sorted(records) == ["a/index.html", "b.html", "index.html", "manual.pdf"]
-    assert {record.lastmod for record in records.values()} == {W1}
+    assert {record.lastmod for record in records.values()} == set(FIRST.values())
 
 
-def test_a_lost_state_is_a_warning_and_plain_dates(tmp_path: Path) -> None:
+def test_a_lost_state_is_a_warning_and_a_first_run_that_dates_no_build_stamp(
+    tmp_path: Path,
+) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, out)
     (out / STATE_NAME).unlink()
-    build_site(site, "2", T2)
+    build_site(site, "2", T2)  # a fresh build: one instant on every file
     report = run(site, out)
-    assert set(lastmods(out).values()) == {W2}
-    assert report.dates == {"no history": 4}
+    assert lastmods(out) == {}  # (before: the build's time W2 on every page)
+    assert report.dates == {"no date (file times are one build's)": 4}
     assert any("no state at" in warning for warning in report.warnings)
 
 
 def test_a_corrupt_state_is_a_warning_and_a_first_run(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, out)
     (out / STATE_NAME).write_bytes(b"not gzip at all")
     report = run(site, out)
     assert any("ignoring the state" in warning for warning in report.warnings)
-    assert report.dates == {"no history": 4}
+    assert report.dates == {"file time": 4}
     assert parse_state((out / STATE_NAME).read_bytes()).pages  # replaced by a good one
 
 
@@ -178,7 +192,7 @@ def test_content_dates_off_keeps_no_state_and_gives_mtimes(tmp_path: Path) -> No
 def test_a_state_elsewhere(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
     state = tmp_path / "keep" / "site-state.json.gz"
-    build_site(site, "1", T1)
+    build_site(site, "1", T1, spread=True)
     run(site, out, state=str(state))
     assert state.is_file() and not (out / STATE_NAME).exists()
     build_site(site, "2", T2)
@@ -213,13 +227,13 @@ def test_an_upgrade_of_the_fingerprint_moves_no_date(tmp_path: Path) -> None:
     # Fingerprint version 2 reads <code>a</code>. as "a." where version 1 read "a .": the
     # upgrade changes every fingerprint, and a state of version 1 must still keep every date.
     site, out = tmp_path / "public", tmp_path / "out"
-    build_site(site, "1", T1, b_html="Run <code>sitemill</code>.")
+    build_site(site, "1", T1, spread=True, b_html="Run <code>sitemill</code>.")
     run(site, out)
     downgrade_state(site, out)
     assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == 1
     build_site(site, "2", T2, b_html="Run <code>sitemill</code>.", a_index_html="Alpha, edited.")
     report = run(site, out)
-    assert lastmods(out) == {"": W1, "a/": W2, "b.html": W1, "manual.pdf": W1}
+    assert lastmods(out) == {**FIRST, "a/": W2}
     assert report.dates == {"kept": 3, "content changed": 1}
     state = parse_state((out / STATE_NAME).read_bytes())
     assert state.fingerprint_version == FINGERPRINT_VERSION  # written anew, in this version

@@ -54,7 +54,7 @@ def site_with_pages(s3: Any, bucket: str, count: int = 300) -> list[str]:
     for n, key in enumerate(keys):
         stored = backend().put_object(bucket, key, PAGE)
         # Before the runs' NOW: a report's date after a run's time is not trusted.
-        stored.last_modified = datetime(2026, 11, 20, 8, 0) + timedelta(seconds=n)
+        stored.last_modified = datetime(2026, 11, 20, 8, 0) + timedelta(minutes=11 * n)
     return keys
 
 
@@ -239,8 +239,9 @@ def test_mode_shards_renders_those_shards_alone(s3: Any) -> None:
 
 def test_a_canonical_to_another_shard_is_decided_by_the_last_build(s3: Any) -> None:
     s3.create_bucket(Bucket="site-d")
-    for n in range(60):
-        backend().put_object("site-d", f"p{n:03d}.html", PAGE)
+    for n in range(60):  # uploaded one by one: a first run dates them
+        stored = backend().put_object("site-d", f"p{n:03d}.html", PAGE)
+        stored.last_modified = datetime(2026, 11, 20, 8, 0) + timedelta(minutes=11 * n)
     copy = b'<!doctype html><title>x</title><link rel="canonical" href="/p059.html">'
     backend().put_object("site-d", "p000.html", copy)
     run = run_of(s3, "site-d")

@@ -16,7 +16,7 @@ from sitemill.config.model import load_config
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.frugal import workpool
-from sitemill.jobs import treedates
+from sitemill.jobs import treedates, treedating
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 from sitemill.sources.page import Page
@@ -96,7 +96,7 @@ def plain_site(folder: Path) -> Path:
     for n in range(60):
         path = folder / f"p{n}.html"
         path.write_text(page(n, "Words.", 1))
-        os.utime(path, (1_700_000_000 + n, 1_700_000_000 + n))
+        os.utime(path, (1_700_000_000 + n * 86_400,) * 2)  # a day apart: no build's stamp
     return folder
 
 
@@ -106,19 +106,19 @@ def test_without_history_the_pipeline_starts_before_the_last_chunk_is_read(
     folder = plain_site(tmp_path / "site")
     monkeypatch.setattr(workpool, "MIN_POOL_BYTES", 0)
     events: list[str] = []
-    real_take, real_pages = treedates.PageReads._take, treedates.TreeDating.pages
+    real_take, real_pages = treedates.PageReads._take, treedating.TreeDating.pages
 
     def take(self: treedates.PageReads) -> None:
         events.append("chunk")
         real_take(self)
 
-    def pages(self: treedates.TreeDating, files: Iterable[TreeFile]) -> Iterator[Page]:
+    def pages(self: treedating.TreeDating, files: Iterable[TreeFile]) -> Iterator[Page]:
         for item in real_pages(self, files):
             events.append("page")
             yield item
 
     monkeypatch.setattr(treedates.PageReads, "_take", take)
-    monkeypatch.setattr(treedates.TreeDating, "pages", pages)
+    monkeypatch.setattr(treedating.TreeDating, "pages", pages)
     one = outputs(folder, tmp_path / "one", 1)
     assert events == ["chunk"] + ["page"] * 60  # one process: read first, then the pipeline
     events.clear()
@@ -128,7 +128,7 @@ def test_without_history_the_pipeline_starts_before_the_last_chunk_is_read(
     assert one == four
     text = one["sitemap.xml"].decode()
     assert "p3.html" not in text and "p1.html" not in text  # noindex, canonical: both read
-    assert "<loc>https://example.com/p58.html</loc><lastmod>2023-11-14T22:14:18+00:00" in text
+    assert "<loc>https://example.com/p58.html</loc><lastmod>2024-01-11T22:13:20+00:00" in text
 
 
 def test_a_chunk_that_fails_late_publishes_nothing(

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.lastmod.replaced import page_key, replaced_dates, urlset_dates
 from sitemill.lastmod.w3cdate import REPLACED_SITEMAP, Precision
+from sitemill.writing.replaced import page_key, replaced_dates, urlset_dates
 from sitemill.writing.takeover import find_takeover
 from sitemill.writing.takeoverfiles import FolderFiles
 

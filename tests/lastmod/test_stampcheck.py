@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from sitemill.lastmod.declared import declared_dates
-from sitemill.lastmod.replaced import urlset_dates
 from sitemill.lastmod.stampcheck import FUTURE, RUN_TIME, SHARED, drop_build_stamps
 from sitemill.lastmod.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
+from sitemill.writing.replaced import urlset_dates
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RUN = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)

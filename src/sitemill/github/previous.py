@@ -57,8 +57,9 @@ def action_previous(settings: Settings, messages: Messages) -> PreviousState | N
         return None
     url = config.base_url + STATE_NAME
     missing = (
-        f"no state at {url} yet (the first deploy with content dates?): dates start from "
-        "the plain ones; the next deploy publishes the state with the sitemaps"
+        f"no state at {url} yet (the first deploy with content dates?): a first run dates "
+        "pages from evidence only, never by the build's time; the next deploy publishes the "
+        "state with the sitemaps"
     )
     return previous_state(url, fetch=_fetching(messages.notices, missing))
 

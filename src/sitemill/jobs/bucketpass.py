@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Container, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Final
@@ -10,6 +11,8 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.lastmod.ladder import first_run_ladder
+from sitemill.lastmod.stamps import seconds
 from sitemill.listing.autostyle import keep_style
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.pipeline import build_from_pages
@@ -67,7 +70,7 @@ def bucket_pass(
     candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
     state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
     (website redirects, asked when a canonical names one)."""
-    knowledge = knowledge_for(config, start)
+    knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages)
     counts = HeadCounts()
     setup = ShardSetup(Order.KEYS, plan or start.state.plan)
     pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
@@ -99,6 +102,25 @@ def bucket_pass(
     _remember_files(knowledge.remember, report.result)
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
+
+
+def _judged(
+    config: Config, robots: RobotsRules | None, knowledge: Knowledge, pages: Iterable[Page]
+) -> tuple[Knowledge, Iterable[Page]]:
+    """With content dates, the knowledge with the run's evidence ladder where it may date a
+    page (a first run; a state that remembers pages undated): the stamp rule looks at the
+    LastModified of every page the run reads before the first is dated (the pages are held
+    meanwhile)."""
+    if not (knowledge.content_dates and (knowledge.first_run or knowledge.known.undated())):
+        return knowledge, pages
+    held = list(pages)
+    times = (
+        seconds(page.lastmod)
+        for page in held
+        if page.lastmod is not None and reads_page(config, robots, page.path)
+    )
+    ladder = first_run_ladder(times, uploads=True)
+    return dataclasses.replace(knowledge, ladder=ladder), held
 
 
 def _remember_files(remember: State, result: WriteResult) -> None:

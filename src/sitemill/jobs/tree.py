@@ -15,11 +15,12 @@ from sitemill.frugal.workpool import EarlyStart
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.treedates import TreeDating
+from sitemill.jobs.treedating import TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
+from sitemill.reads import reads_page
 from sitemill.report import Progress, Report
 from sitemill.robots.lines import robots_scope_warnings
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -71,12 +72,11 @@ def build_from_tree(
         dating_mode, git_dates, newest, reads = read_pages_and_history(
             config, site_dir, files, robots, warnings, known, remember, stack, progress
         )
-        plan = TreeDating(
-            dating_mode, config.lastmod_precision, git_dates, newest, remember=remember
-        )
+        plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest)
+        plan.remember = remember
         if dating is not None:
-            plan.fingerprints, plan.earlier = reads.fingerprints, reads.earlier
-            plan.known, plan.first_run = dating.known, dating.first_run
+            looked_at = (file for file in files if reads_page(config, robots, file.path))
+            plan.start(dating.known, dating.first_run, reads, looked_at)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),

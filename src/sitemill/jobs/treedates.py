@@ -1,15 +1,15 @@
-"""The tree job's reading of pages: head facts for the checks, fingerprints for content dates,
-and each page's lastmod from git history, the remembered state or its mtime."""
+"""The tree job's reading of pages: head facts for the checks, fingerprints for content dates
+(each page's lastmod is sitemill.jobs.treedating's)."""
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
+from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.errors import RefusedError, SourceError
 from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.html.facts import (
@@ -28,14 +28,10 @@ from sitemill.html.fingerprint import (
     page_url,
 )
 from sitemill.progress import Ticker
-from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.reads import reads_page
 from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
-from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
-from sitemill.state.dating import Dated, at_precision, content_date, history_date
-from sitemill.state.model import PageRecord, State
 
 log = logging.getLogger(__name__)
 
@@ -201,55 +197,3 @@ def read_file(site: Root, path: str, limit: int) -> bytes | None:
     if data is None:
         raise SourceError(f"cannot read {site.path / path}: it was removed during the build")
     return data
-
-
-@dataclass
-class TreeDating:
-    """How the tree's pages are dated: the mode, git dates, and (content dates) the state."""
-
-    mode: LastmodMode
-    precision: Precision
-    git_dates: Mapping[str, int] | None = None
-    newest: Mapping[str, int] = field(default_factory=dict)  # each file's last commit
-    fingerprints: Mapping[str, str] | None = None  # None: content dates off
-    known: State = field(default_factory=State)
-    earlier: Mapping[str, str] = field(default_factory=dict)  # see PageReads.earlier
-    first_run: bool = True
-    # What the next run starts from: every page dated here; the pipeline makes it forget
-    # those it leaves out (a state published with the site names no page the sitemaps hide).
-    remember: State = field(default_factory=State)
-
-    def pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
-        for file in files:
-            if self.mode is LastmodMode.NONE:
-                yield Page(file.path)
-                continue
-            when = None if self.git_dates is None else self.git_dates.get(file.path)
-            plain = lastmod_from_timestamp(file.mtime if when is None else when, Precision.DATETIME)
-            older = when is not None and when < self.newest.get(file.path, when)
-            dated = self._date(file.path, plain, from_history=when is not None, older=older)
-            if dated is None:
-                yield Page(file.path, at_precision(plain, self.precision))
-                continue
-            yield Page(
-                file.path,
-                at_precision(dated.lastmod, self.precision),
-                date_reason=dated.reason.value,
-            )
-
-    def _date(self, path: str, plain: str, *, from_history: bool, older: bool) -> Dated | None:
-        if self.fingerprints is None:
-            return None
-        fingerprint = self.fingerprints.get(path)
-        record = self.known.record(path)
-        if from_history:
-            dated = history_date(record, fingerprint, plain, first_run=self.first_run, older=older)
-        elif fingerprint is not None:
-            earlier = self.earlier.get(path)
-            dated = content_date(
-                record, fingerprint, plain, first_run=self.first_run, earlier=earlier
-            )
-        else:
-            return None  # not read: a page the pipeline leaves out anyway
-        self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
-        return dated

@@ -1,1 +1,1 @@
-"""How a page is dated: the evidence ladder and its rungs."""
+"""How a page is dated: the evidence ladder, its rungs and the stamp rule (docs/lastmod.md)."""

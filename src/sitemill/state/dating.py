@@ -1,11 +1,12 @@
 """lastmod by content: a page keeps the date the last run gave it while its fingerprint holds.
 
-design.md, "lastmod": a page whose content fingerprint equals the one remembered in the state
-keeps the remembered date; a new page, or one whose content changed, gets its plain date (the
-file's mtime, the object's LastModified). git history, where there is some, gives the date
-directly (sitemill.sources.gitcontent). Each decision has a reason, counted in the report:
-``kept`` (the same date as the last run gave), ``new page``, ``content changed``, and
-``no history`` (no state to compare with: a first run).
+docs/lastmod.md: a page whose content fingerprint equals the one remembered in the state
+keeps the remembered date (or stays without one); one whose content changed, or that is new
+since a run that saw the site, gets its plain date (the file's mtime, the object's
+LastModified: the deploy that brought it). git history, where there is some, gives the date
+directly (sitemill.sources.gitcontent). A page no run has seen takes the evidence ladder
+(sitemill.lastmod.ladder): no evidence, no date. Each decision has a reason
+(sitemill.lastmod.ladder.DateReason), counted in the report.
 
 Dates are remembered at full precision (``YYYY-MM-DDThh:mm:ss+00:00``) and written at the
 configured one, so switching ``lastmod_precision`` moves no date.
@@ -14,21 +15,11 @@ configured one, so switching ``lastmod_precision`` moves no date.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
+from sitemill.lastmod.ladder import DateReason as DateReason
+from sitemill.lastmod.ladder import Ladder
 from sitemill.protocol import Precision
 from sitemill.state.model import PageRecord
-
-
-class DateReason(Enum):
-    KEPT = "kept"
-    NEW = "new page"
-    CHANGED = "content changed"
-    NO_HISTORY = "no history"
-    # A first run in a git tree: the date comes from the history, by content. Older than the
-    # file's last commit (invisible re-renders since), or that commit's.
-    HISTORY_OLDER = "older than the last commit"
-    HISTORY_LAST = "the last commit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,19 +38,25 @@ def content_date(
     *,
     first_run: bool,
     earlier: str | None = None,
+    ladder: Ladder | None = None,
+    path: str = "",
 ) -> Dated:
     """The remembered date while the fingerprint holds, else ``plain``. ``earlier``: the
-    page's fingerprint in the version the record was made with, when that is another one
-    (a state of an earlier sitemill: an upgrade is no content change)."""
+    page's fingerprint in the version the record was made with, when that is another one (a
+    state of an earlier sitemill: an upgrade is no content change). On a first run, and
+    while an unchanged page has no remembered date, the page ``path`` takes ``ladder``
+    (none given: no date)."""
     remembered = None if record is None else record.fingerprint
-    if (
-        record is not None
-        and record.lastmod is not None
-        and remembered is not None
-        and remembered in (fingerprint, earlier)
-    ):
-        return Dated(record.lastmod, DateReason.KEPT, fingerprint)
-    return Dated(plain, moved(record, first_run=first_run), fingerprint)
+    if record is not None and remembered is not None and remembered in (fingerprint, earlier):
+        if record.lastmod is not None:
+            return Dated(record.lastmod, DateReason.KEPT, fingerprint)
+        # Unchanged and never dated: the ladder once more (its file time may now be evidence).
+        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
+        return Dated(lastmod, reason if lastmod else DateReason.NONE_KEPT, fingerprint)
+    if first_run:
+        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
+        return Dated(lastmod, reason, fingerprint)
+    return Dated(plain, moved(record), fingerprint)
 
 
 def history_date(
@@ -77,12 +74,11 @@ def history_date(
     if first_run:
         reason = DateReason.HISTORY_OLDER if older else DateReason.HISTORY_LAST
         return Dated(lastmod, reason, fingerprint)
-    return Dated(lastmod, moved(record, first_run=first_run), fingerprint)
+    return Dated(lastmod, moved(record), fingerprint)
 
 
-def moved(record: PageRecord | None, *, first_run: bool) -> DateReason:
-    if first_run:
-        return DateReason.NO_HISTORY
+def moved(record: PageRecord | None) -> DateReason:
+    """Why a page of a site a run has seen gets the deploy's date: new, or changed since."""
     return DateReason.NEW if record is None else DateReason.CHANGED
 
 

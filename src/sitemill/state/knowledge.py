@@ -21,6 +21,7 @@ from sitemill.entries import SkipReason
 from sitemill.frugal.threadpool import generator_pool
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.lastmod.ladder import Ladder
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state.dating import Dated, at_precision, content_date
@@ -54,6 +55,8 @@ class Knowledge:
     titles: bool = False  # the facts must hold the page's title (the HTML sitemap)
     # The remembered verdicts that still leave a page out (respect_noindex, ...).
     verdicts: frozenset[SkipReason] = frozenset()
+    # How a page no run has seen is dated (a first run: sitemill.lastmod.ladder).
+    ladder: Ladder = dataclasses.field(default_factory=Ladder)
 
 
 def attach_facts(
@@ -122,8 +125,7 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
     if html and knowledge.titles and facts is not None and facts.document and facts.title is None:
         return None  # remembered without its title (html_sitemap was off): read once more
     if knowledge.content_dates and (
-        record.fingerprint is None
-        or record.lastmod is None
+        record.fingerprint is None  # (a lastmod of None: a page an earlier run left undated)
         or knowledge.known.fingerprint_version != FINGERPRINT_VERSION
         or knowledge.known.fingerprint_main != knowledge.remember.fingerprint_main
     ):
@@ -168,8 +170,9 @@ def _attach(
         if record is not None and page.version is not None and record.version == page.version:
             earlier = record.fingerprint
         dated = content_date(
-            record, fingerprint, page.lastmod, first_run=knowledge.first_run, earlier=earlier
-        )
+            record, fingerprint, page.lastmod, first_run=knowledge.first_run, earlier=earlier,
+            ladder=knowledge.ladder, path=page.path,
+        )  # fmt: skip
     lastmod = page.lastmod if dated is None else dated.lastmod
     if page.version is not None and (facts is not None or knowledge.content_dates):
         knowledge.remember.pages[page.path] = PageRecord(

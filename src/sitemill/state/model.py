@@ -147,6 +147,10 @@ class State:
     def record(self, path: str) -> PageRecord | None:
         return self.pages.get(path)
 
+    def undated(self) -> frozenset[str]:
+        """The pages remembered by their content but with no date (no evidence yet)."""
+        return frozenset(p for p, r in self.pages.items() if r.lastmod is None and r.fingerprint)
+
 
 def dump_state(state: State) -> bytes:
     """Deterministic bytes: sorted keys, defaults left out, gzip with mtime 0."""

@@ -50,7 +50,7 @@ def start_state(
 ) -> Start:
     """The state to start from. ``previous`` is read only when ``store`` holds none; ``now``
     is the run's time (no remembered date may be later). Nothing usable is a warning and a
-    first run (dates start from the plain ones, every head is read), never a failure.
+    first run (dates start over from evidence only, every head is read), never a failure.
     ``base_url``: the run's, said once when the state was written at another one."""
     start = Start(State(), first_run=True)
     where = store.where
@@ -80,7 +80,7 @@ def start_state(
         start.warnings.append(
             f"ignoring {state.refused:,} remembered lastmod value(s) of the state {where} "
             f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
-            f"(e.g. {state.refused_example!r}): those pages get their plain dates"
+            f"(e.g. {state.refused_example!r}): those pages are dated anew, from evidence only"
         )
     moved = base_moved(state.base_url, base_url)
     if moved is not None:
@@ -117,9 +117,9 @@ def _spelt(base_url: str) -> str:
 def missing_state_warning(where: str) -> str:
     """A first run beside sitemaps of an earlier run: the state was lost (or never kept)."""
     return (
-        f"no state at {where}, but sitemaps of an earlier run are there: dates start over from "
-        "the plain ones (was the state deleted? `aws s3 sync --delete` of a build folder removes "
-        "it: keep it elsewhere with `state`)"
+        f"no state at {where}, but sitemaps of an earlier run are there: dates start over, "
+        "from evidence only (was the state deleted? `aws s3 sync --delete` of a build folder "
+        "removes it: keep it elsewhere with `state`)"
     )
 
 

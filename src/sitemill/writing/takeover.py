@@ -198,7 +198,7 @@ def _robots_still_naming(files: Files, owner: str, report: Report) -> None:
 
 def index_children(index: bytes, base_url: str) -> list[str]:
     """The folder-relative names of the files the index names below the base URL's path
-    (sitemill.lastmod.replaced reads them too)."""
+    (sitemill.writing.replaced reads them too)."""
     base = urlsplit(base_url).path
     found = []
     for loc in index_locs(index):

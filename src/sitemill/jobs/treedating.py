@@ -1,0 +1,83 @@
+"""How the tree job dates its pages: git history, the remembered state, the evidence ladder
+of a first run (sitemill.lastmod.ladder), or the plain mtime with content dates off."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from sitemill.config.model import LastmodMode
+from sitemill.jobs.treedates import PageReads
+from sitemill.lastmod.ladder import Ladder, first_run_ladder
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.sources.page import Page
+from sitemill.sources.tree import TreeFile
+from sitemill.state.dating import Dated, at_precision, content_date, history_date
+from sitemill.state.model import PageRecord, State
+
+
+@dataclass
+class TreeDating:
+    """How the tree's pages are dated: the mode, git dates, and (content dates) the state."""
+
+    mode: LastmodMode
+    precision: Precision
+    git_dates: Mapping[str, int] | None = None
+    newest: Mapping[str, int] = field(default_factory=dict)  # each file's last commit
+    fingerprints: Mapping[str, str] | None = None  # None: content dates off
+    known: State = field(default_factory=State)
+    earlier: Mapping[str, str] = field(default_factory=dict)  # see PageReads.earlier
+    first_run: bool = True
+    ladder: Ladder = field(default_factory=Ladder)  # a first run: pages history leaves undated
+    # What the next run starts from: every page dated here; the pipeline makes it forget
+    # those it leaves out (a state published with the site names no page the sitemaps hide).
+    remember: State = field(default_factory=State)
+
+    def start(
+        self, known: State, first_run: bool, reads: PageReads, looked_at: Iterable[TreeFile]
+    ) -> None:
+        """Date from ``known`` (the state the run starts from) and what ``reads`` found. Where
+        the ladder may date a page (a first run; a state that remembers pages undated), the
+        mtimes of the pages ``looked_at`` (those the run reads) that history does not date
+        are judged once, before the first page is dated."""
+        self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
+        self.known, self.first_run = known, first_run
+        if first_run or known.undated():
+            dated = self.git_dates or {}
+            self.ladder = first_run_ladder(f.mtime for f in looked_at if f.path not in dated)
+
+    def pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
+        for file in files:
+            if self.mode is LastmodMode.NONE:
+                yield Page(file.path)
+                continue
+            when = None if self.git_dates is None else self.git_dates.get(file.path)
+            plain = lastmod_from_timestamp(file.mtime if when is None else when, Precision.DATETIME)
+            older = when is not None and when < self.newest.get(file.path, when)
+            dated = self._date(file.path, plain, from_history=when is not None, older=older)
+            if dated is None:
+                yield Page(file.path, at_precision(plain, self.precision))
+                continue
+            yield Page(
+                file.path,
+                at_precision(dated.lastmod, self.precision),
+                date_reason=dated.reason.value,
+            )
+
+    def _date(self, path: str, plain: str, *, from_history: bool, older: bool) -> Dated | None:
+        if self.fingerprints is None:
+            return None
+        fingerprint = self.fingerprints.get(path)
+        record = self.known.record(path)
+        if from_history:
+            dated = history_date(record, fingerprint, plain, first_run=self.first_run, older=older)
+        elif fingerprint is not None:
+            earlier = self.earlier.get(path)
+            dated = content_date(
+                record, fingerprint, plain, first_run=self.first_run, earlier=earlier,
+                ladder=self.ladder, path=path,
+            )  # fmt: skip
+        else:
+            return None  # not read: a page the pipeline leaves out anyway
+        self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
+        return dated
