@@ -88,15 +88,14 @@ class _SeenPrevious:
 
 
 def site_path(page: str, base_url: str | None) -> str | None:
-    """The site-relative name a PAGE argument gives: a path as is, a URL's path under
-    ``base_url`` (None: a URL outside it), percent-decoded, without its leading slash."""
-    parts = urlsplit(page)
-    if parts.scheme in ("http", "https"):
-        if base_url is None or not page.startswith(base_url):
-            return None
-        page = page[len(base_url) :]
-        parts = urlsplit(page)
-    return unquote(parts.path).lstrip("/")
+    """The site-relative name a PAGE argument gives: a path as it is spelt (a file name may
+    hold any character), or a URL's path under ``base_url`` percent-decoded (None: a URL
+    outside it); without the leading slash."""
+    if urlsplit(page).scheme not in ("http", "https"):
+        return page.lstrip("/")
+    if base_url is None or not page.startswith(base_url):
+        return None
+    return unquote(urlsplit(page[len(base_url) :]).path).lstrip("/")
 
 
 def spellings(name: str) -> list[str]:
