@@ -1,4 +1,4 @@
-"""`sitemill why PAGE [SITE_DIR]`: one page's date and its evidence, from a run that writes nothing."""
+"""`sitemill why PAGE [SITE_DIR]`: one page's date and its evidence, from a dry run."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     found = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file():
-            found[path.relative_to(folder).as_posix()] = (path.read_bytes(), path.stat().st_mtime_ns)
+            name = path.relative_to(folder).as_posix()
+            found[name] = (path.read_bytes(), path.stat().st_mtime_ns)
     return found
 
 
@@ -169,3 +170,7 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         main(["why"])
     assert exit_.value.code == 2
     assert main(["why", "a.html", str(tmp_path / "missing"), "--base-url", BASE_URL]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["why", "", str(tmp_path), "--base-url", BASE_URL])
+    assert exit_.value.code == 2
+    assert "PAGE is empty" in capsys.readouterr().err

@@ -23,10 +23,17 @@ def add_why_command(commands: Any, common: argparse.ArgumentParser) -> None:
     why = commands.add_parser(
         "why", parents=[common], help="one page's date and its evidence (writes nothing)"
     )
-    why.add_argument("page", metavar="PAGE", help="a site path (blog/post/) or a URL")
+    why.add_argument("page", type=_page, metavar="PAGE", help="a site path (blog/post/) or a URL")
     why.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     why.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
     add_config_flags(why)
+
+
+def _page(text: str) -> str:
+    """The type of PAGE: any name but an empty one (a file name may hold any character)."""
+    if not text:
+        raise argparse.ArgumentTypeError("PAGE is empty: give a site path (blog/post/) or a URL")
+    return text
 
 
 def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
