@@ -101,6 +101,9 @@ def test_a_near_miss_is_named(
     code, out = why(capsys, "blog/pots/", str(site))
     assert code == 1
     assert "no page of the site has this name; did you mean blog/post/index.html?" in out
+    code, out = why(capsys, "blog/post/", str(site), "--exclude", "blog/**")
+    assert code == 1
+    assert out.startswith("blog/post/index.html: not listed: excluded")
     code, out = why(capsys, "https://elsewhere.example/blog/post/", str(site))
     assert code == 1
     assert "not under the base URL" in out
@@ -174,3 +177,31 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         main(["why", "", str(tmp_path), "--base-url", BASE_URL])
     assert exit_.value.code == 2
     assert "PAGE is empty" in capsys.readouterr().err
+
+
+def test_a_changed_page_is_dated_by_the_deploy_and_says_what_was_remembered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "public"
+    for i in range(4):
+        write_site(site, {f"p{i}.html": html(f"P{i}", f"t{i}")}, mtime=FIXED_MTIME + i * 30 * DAY)
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    write_site(site, {"p1.html": html("P1", "rewritten")}, mtime=FIXED_MTIME + 400 * DAY)
+    code, out = why(capsys, "p1.html", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "p1.html: <lastmod>2025-04-05T12:00:00+00:00</lastmod>"
+    assert "the content changed since the state at" in lines[1]
+    assert "dated by this deploy, its file time 2025-04-05 12:00 UTC" in lines[1]
+    assert "(it remembered 2024-03-31T12:00:00+00:00)" in lines[1]
+
+
+def test_a_page_kept_from_history_says_so(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, first, _ = repo
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    code, out = why(capsys, "blog/post/", str(site))
+    assert code == 0
+    assert "kept: the state at" in out and "from the git history" in out
+    assert first[:10] in out

@@ -95,7 +95,7 @@ def _evidence(why: PageWhy) -> list[str]:
     if reason is None:
         source = "the file's last commit" if why.mode is LastmodMode.GIT else "the file's time"
         return [f"why: content dates are off: the plain date, {source}"]
-    if reason in (R.HISTORY_OLDER, R.HISTORY_LAST) or (reason is R.KEPT and why.content_commit):
+    if why.from_history:
         return _history(why)
     lines = {
         R.KEPT: f"why: kept: {_state(why)} remembers this date; the content is unchanged",
@@ -114,9 +114,12 @@ def _evidence(why: PageWhy) -> list[str]:
 
 def _history(why: PageWhy) -> list[str]:
     content, last = why.content_commit, why.last_commit
-    lines = ["why: its git history: the oldest commit with today's content"]
+    head = "why: its git history: the oldest commit with today's content"
     if why.reason is DateReason.KEPT:
-        lines = [f"why: kept: {_state(why)} remembers this date, from the git history"]
+        head = f"why: kept: {_state(why)} remembers this date, from the git history"
+    elif why.reason in (DateReason.NEW, DateReason.CHANGED):
+        head += f" ({why.reason.value} since {_state(why)})"
+    lines = [head]
     lines.append(f"content since: {_commit(content)}")
     if last is not None and content is not None and last.sha != content.sha:
         lines.append(f"last commit:   {_commit(last)} (changed nothing a reader sees)")

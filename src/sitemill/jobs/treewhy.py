@@ -45,6 +45,7 @@ class PageWhy:
     excluded: bool = False  # a file the include/exclude rules leave out
     near: str = ""
     mtime: float | None = None
+    from_history: bool = False  # dated by the page's own git history
     content_commit: Commit | None = None  # history: the oldest version with today's content
     last_commit: Commit | None = None  # the file's last commit
     remembered: PageRecord | None = None
@@ -140,6 +141,7 @@ def explain_page(
         skipped=watch.skipped,
         detail=detail,
         mtime=watch.mtime,
+        from_history=watch.from_history,
         content_commit=content,
         last_commit=last,
         remembered=None if plan is None else plan.known.record(watched),
