@@ -135,7 +135,7 @@ def test_a_page_kept_by_the_state_says_the_remembered_date(
     lines = out.splitlines()
     assert lines[0] == "p2.html: <lastmod>2024-04-30T12:00:00+00:00</lastmod>"
     assert "kept" in lines[1] and "sitemill-state.json.gz" in lines[1]
-    assert "content is unchanged" in lines[1]
+    assert "remembers 2024-04-30T12:00:00+00:00 and the same content fingerprint" in lines[1]
 
 
 def test_why_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,7 +98,7 @@ def _evidence(why: PageWhy) -> list[str]:
     if why.from_history:
         return _history(why)
     lines = {
-        R.KEPT: f"why: kept: {_state(why)} remembers this date; the content is unchanged",
+        R.KEPT: f"why: kept: {_state(why)} remembers {_remembered(why)}",
         R.NEW: f"why: new since the last run ({_state(why)} has no record of it): {_moved(why)}",
         R.CHANGED: f"why: the content changed since {_state(why)}: {_moved(why)}",
         R.SOURCE: "why: its source in the repository",
@@ -134,6 +134,12 @@ def _commit(commit: Commit | None) -> str:
 
 def _state(why: PageWhy) -> str:
     return "the state" if why.state_from is None else f"the state at {why.state_from}"
+
+
+def _remembered(why: PageWhy) -> str:
+    remembered = why.remembered
+    date = "this date" if remembered is None else remembered.lastmod
+    return f"{date} and the same content fingerprint (unchanged)"
 
 
 def _moved(why: PageWhy) -> str:
