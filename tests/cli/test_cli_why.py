@@ -205,3 +205,14 @@ def test_a_page_kept_from_history_says_so(
     assert code == 0
     assert "kept: the state at" in out and "from the git history" in out
     assert first[:10] in out
+
+
+def test_a_link_leading_outside_is_no_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = write_site(tmp_path / "outside", {"secret.html": html("S", "s")})
+    site = write_site(tmp_path / "public", {"a.html": html("A", "a")})
+    (site / "link.html").symlink_to(outside / "secret.html")
+    code, out = why(capsys, "link.html", str(site))
+    assert code == 1
+    assert out.startswith("link.html: not listed: excluded (the build does not read it: a link")

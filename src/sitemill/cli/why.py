@@ -76,7 +76,7 @@ def why_lines(why: PageWhy, page: str) -> list[str]:
         near = f"; did you mean {why.near}?" if why.near else ""
         return [f"{page}: no page of the site has this name{near}"]
     if why.excluded:
-        return [f"{why.path}: not listed: excluded (the include/exclude rules leave it out)"]
+        return [f"{why.path}: not listed: excluded ({why.detail})"]
     if why.skipped is not None:
         detail = f" ({why.detail})" if why.detail else ""
         return [f"{why.path}: not listed: {why.skipped.value}{detail}"]

@@ -8,6 +8,7 @@ from urllib.parse import unquote, urlsplit
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import SkipReason
+from sitemill.errors import RefusedError
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.commits import Commit, page_commits
@@ -42,7 +43,7 @@ class PageWhy:
     reason: DateReason | None = None  # None: content dates off (a plain date)
     skipped: SkipReason | None = None  # left out of the sitemaps, and why
     detail: str = ""
-    excluded: bool = False  # a file the include/exclude rules leave out
+    excluded: bool = False  # a file the build leaves out before reading it (``detail``: why)
     near: str = ""
     mtime: float | None = None
     from_history: bool = False  # dated by the page's own git history
@@ -158,9 +159,16 @@ def _watch_for(site_dir: Path, name: str) -> str:
         try:
             if root.read(path, 0) is not None:
                 return path
-        except (OSError, ValueError):
+        except (OSError, ValueError, RefusedError):
             continue
     return name
+
+
+# A file the walk does not yield (safefs, sitemill's outputs): said as the build would.
+_UNREAD = (
+    "the build does not read it: a link leading outside the site, a hidden path, "
+    "or one of sitemill's own files"
+)
 
 
 def _missing(config: Config, site_dir: Path, name: str, path: str, paths: list[str]) -> PageWhy:
@@ -170,7 +178,10 @@ def _missing(config: Config, site_dir: Path, name: str, path: str, paths: list[s
     excluded = is_file and not is_candidate(config, path)
     hint = "" if excluded else did_you_mean(name, paths)
     near = hint.removeprefix("; did you mean ").removesuffix("?")
-    return PageWhy(path if is_file else None, config.lastmod, excluded=excluded, near=near)
+    detail = "the include/exclude rules leave it out" if excluded else _UNREAD
+    return PageWhy(
+        path if is_file else None, config.lastmod, detail=detail, excluded=is_file, near=near
+    )
 
 
 def _commits(site_dir: Path, watch: PageWatch) -> tuple[Commit | None, Commit | None]:
