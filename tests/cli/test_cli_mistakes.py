@@ -23,8 +23,11 @@ BASE_URL = "https://example.com/"
 BAD_VALUES = {
     "build site_dir": "{file}",
     "indexnow site_dir": "{file}",
+    "why site_dir": "{file}",
+    "why page": "{file}",  # (after "--", the site folder comes first: it lands on SITE_DIR)
     "build out": "{site}/sub",
     "indexnow out": "{site}/sub",
+    "why out": "{site}/sub",
     "urls out": "{file}",
     "url_file": "{missing}",
     "paths": "{missing}",
@@ -61,6 +64,7 @@ GOOD = {
     "s3": ["--bucket", "my-site", "--base-url", BASE_URL],
     "indexnow": ["{site}", "--base-url", BASE_URL, "--dry-run"],
     "validate": ["{sitemap}"],
+    "why": ["index.html", "{site}", "--base-url", BASE_URL],
 }
 
 

@@ -28,6 +28,7 @@ from sitemill.cli.usage import (
     parse_command_line,
     require_s3_extra,
 )
+from sitemill.cli.why import add_why_command, run_why
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__
@@ -89,6 +90,7 @@ def build_parser() -> Parser:
     add_config_flags(s3)
 
     add_config_flags(add_indexnow_command(commands, common))
+    add_why_command(commands, common)
 
     validate = commands.add_parser(
         "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
@@ -226,6 +228,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
     "validate": _run_validate,
     "s3": _run_s3,
     "indexnow": _run_indexnow,
+    "why": run_why,
 }
 
 

@@ -15,7 +15,7 @@ from sitemill.frugal.workpool import EarlyStart
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.treedating import TreeDating
+from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
@@ -49,6 +49,7 @@ def build_from_tree(
     output_dir: Path | None = None,
     state_store: StateStore | None = None,
     previous: Previous | None = None,
+    watch: PageWatch | None = None,  # sees one page dated (sitemill why)
 ) -> Report:
     """Generate the sitemaps of a site directory (a static build, a repository checkout).
 
@@ -72,7 +73,7 @@ def build_from_tree(
         dating_mode, git_dates, newest, reads = read_pages_and_history(
             config, site_dir, files, robots, warnings, known, remember, stack, progress
         )
-        plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest)
+        plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         if dating is not None:
             looked_at = (file for file in files if reads_page(config, robots, file.path))
@@ -88,7 +89,7 @@ def build_from_tree(
             progress=progress,
             robots_source=robots_data,  # the same file when the output folder is the site
             remembered=() if dating is None else dating.known.outputs,
-            on_skip=plan.remember.forget,  # the state names no page the sitemaps leave out
+            on_skip=plan.skipped,  # the state names no page the sitemaps leave out
             has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
@@ -163,8 +164,7 @@ def _start_dating(
 
 
 def _find_takeover(config: Config, sink: Sink, dating: _Start | None) -> Takeover | None:
-    remembered = dating.known.outputs if dating else ()
-    text = config.format is OutputFormat.TXT
+    text, remembered = config.format is OutputFormat.TXT, dating.known.outputs if dating else ()
     return find_takeover(files_of(sink), text=text, remembered=remembered)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from sitemill.config.model import LastmodMode
+from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
 from sitemill.lastmod.ladder import Ladder, first_run_ladder
 from sitemill.protocol import Precision, lastmod_from_timestamp
@@ -14,6 +15,22 @@ from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
+
+
+@dataclass
+class PageWatch:
+    """What the run decided for one page, for ``sitemill why``: seen by TreeDating while it
+    dates (only when a watch is given: the build's own runs keep none)."""
+
+    path: str
+    paths: list[str] = field(default_factory=list)  # every page the run dated (a near miss)
+    page: Page | None = None  # the watched page as dated
+    mtime: float | None = None
+    dated: Dated | None = None  # None: content dates off
+    from_history: bool = False
+    times: tuple[float, ...] = ()  # the first-seen file times the ladder judged
+    plan: TreeDating | None = None
+    skipped: SkipReason | None = None
 
 
 @dataclass
@@ -32,6 +49,7 @@ class TreeDating:
     # What the next run starts from: every page dated here; the pipeline makes it forget
     # those it leaves out (a state published with the site names no page the sitemaps hide).
     remember: State = field(default_factory=State)
+    watch: PageWatch | None = None  # sitemill why: one page's decision, seen
 
     def start(
         self, known: State, first_run: bool, reads: PageReads, looked_at: Iterable[TreeFile]
@@ -44,9 +62,23 @@ class TreeDating:
         self.known, self.first_run = known, first_run
         if first_run or known.undated():
             dated = self.git_dates or {}
-            self.ladder = first_run_ladder(f.mtime for f in looked_at if f.path not in dated)
+            times = [f.mtime for f in looked_at if f.path not in dated]
+            self.ladder = first_run_ladder(times)
+            if self.watch is not None:
+                self.watch.times = tuple(times)
+
+    def skipped(self, path: str, reason: SkipReason) -> None:
+        """The pipeline left the page at ``path`` out: the state forgets it."""
+        self.remember.forget(path, reason)
+        if self.watch is not None and path == self.watch.path:
+            self.watch.skipped = reason
 
     def pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
+        if self.watch is not None:
+            return self._watched(files, self.watch)
+        return self._pages(files)
+
+    def _pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
         for file in files:
             if self.mode is LastmodMode.NONE:
                 yield Page(file.path)
@@ -64,6 +96,16 @@ class TreeDating:
                 date_reason=dated.reason.value,
             )
 
+    def _watched(self, files: Iterable[TreeFile], watch: PageWatch) -> Iterator[Page]:
+        """pages(), telling ``watch`` every path and the watched page (_date: its decision)."""
+        watch.plan = self
+        for file in files:
+            watch.paths.append(file.path)
+            for page in self._pages((file,)):
+                if file.path == watch.path:
+                    watch.page, watch.mtime = page, file.mtime
+                yield page
+
     def _date(self, path: str, plain: str, *, from_history: bool, older: bool) -> Dated | None:
         if self.fingerprints is None:
             return None
@@ -80,4 +122,6 @@ class TreeDating:
         else:
             return None  # not read: a page the pipeline leaves out anyway
         self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
+        if self.watch is not None and path == self.watch.path:
+            self.watch.dated, self.watch.from_history = dated, from_history
         return dated

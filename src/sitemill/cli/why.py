@@ -1,0 +1,175 @@
+"""`sitemill why PAGE [SITE_DIR]`: one page's date and its evidence, in a few lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sitemill.cli.options import add_config_flags, config_from_args
+from sitemill.cli.terminal import say
+from sitemill.cli.usage import EXIT_INVALID, check_out_dir, check_site_dir, require_s3_extra
+from sitemill.lastmod.ladder import DateReason
+
+if TYPE_CHECKING:
+    from sitemill.jobs.treewhy import PageWhy, Window
+    from sitemill.lastmod.commits import Commit
+
+
+def add_why_command(commands: Any, common: argparse.ArgumentParser) -> None:
+    """The ``why`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
+    why = commands.add_parser(
+        "why", parents=[common], help="one page's date and its evidence (writes nothing)"
+    )
+    why.add_argument("page", type=_page, metavar="PAGE", help="a site path (blog/post/) or a URL")
+    why.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    why.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
+    add_config_flags(why)
+
+
+def _page(text: str) -> str:
+    """The type of PAGE: any name but an empty one (a file name may hold any character)."""
+    if not text:
+        raise argparse.ArgumentTypeError("PAGE is empty: give a site path (blog/post/) or a URL")
+    return text
+
+
+def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
+    """Run the build's reading and dating dry, and print what it decided for PAGE."""
+    from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.jobs.treewhy import explain_page, site_path
+    from sitemill.sinks import LocalDirSink
+    from sitemill.state.previous import open_previous
+    from sitemill.state.store import SinkStateStore, open_state_store
+
+    site_dir: Path = args.site_dir
+    check_site_dir(site_dir)
+    out_dir: Path = args.out or site_dir
+    check_out_dir(site_dir, out_dir)
+    config = config_from_args(args, env, search_dirs=[site_dir])
+    name = site_path(args.page, config.base_url)
+    if name is None:
+        say(sys.stdout, f"{args.page} is not under the base URL {config.base_url}")
+        return EXIT_INVALID
+    sink = LocalDirSink(out_dir)
+    beside = SinkStateStore(sink, str(out_dir / STATE_NAME))
+    store = open_state_store(config, s3_client=_s3_client) or beside
+    why = explain_page(config, site_dir, name, sink, store, open_previous(config))
+    for line in why_lines(why, args.page):
+        say(sys.stdout, line)
+    return 0 if why.path is not None and why.skipped is None and not why.excluded else EXIT_INVALID
+
+
+def _s3_client(endpoint_url: str | None = None) -> Any:
+    """An S3 client for an s3:// --state (boto3 is an extra)."""
+    require_s3_extra()
+    from sitemill.aws.clients import make_s3_client
+
+    return make_s3_client(endpoint_url)
+
+
+def why_lines(why: PageWhy, page: str) -> list[str]:
+    """What ``sitemill why`` prints for ``why`` (``page``: as the user named it)."""
+    if why.path is None:
+        near = f"; did you mean {why.near}?" if why.near else ""
+        return [f"{page}: no page of the site has this name{near}"]
+    if why.excluded:
+        return [f"{why.path}: not listed: excluded ({why.detail})"]
+    if why.skipped is not None:
+        detail = f" ({why.detail})" if why.detail else ""
+        return [f"{why.path}: not listed: {why.skipped.value}{detail}"]
+    written = "no <lastmod>" if why.lastmod is None else f"<lastmod>{why.lastmod}</lastmod>"
+    return [f"{why.path}: {written}", *(f"  {line}" for line in _evidence(why))]
+
+
+def _evidence(why: PageWhy) -> list[str]:
+    from sitemill.config.model import LastmodMode
+
+    R = DateReason
+
+    reason = why.reason
+    if why.mode is LastmodMode.NONE:
+        return ["why: lastmod = none (no page gets a date)"]
+    if reason is None:
+        source = "the file's last commit" if why.mode is LastmodMode.GIT else "the file's time"
+        return [f"why: content dates are off: the plain date, {source}"]
+    if why.from_history:
+        return _history(why)
+    lines = {
+        R.KEPT: f"why: kept: {_state(why)} remembers {_remembered(why)}",
+        R.NEW: f"why: new since the last run ({_state(why)} has no record of it): {_moved(why)}",
+        R.CHANGED: f"why: the content changed since {_state(why)}: {_moved(why)}",
+        R.SOURCE: "why: its source in the repository",
+        R.DECLARED: "why: its own declared modification date (no build stamp)",
+        R.FILE_TIME: f"why: its file time, {_time(why.mtime)} (a first run; no other evidence)",
+        R.NONE_KEPT: f"why: unchanged since {_state(why)}, which remembers no date for it",
+        R.NONE_BUILD: f"why: {_no_rung()}; the file times are one build's",
+        R.NONE_SYNC: f"why: {_no_rung()}; the upload times are one sync's",
+        R.NONE_AFTER_RUN: f"why: {_no_rung()}; a file time is after the run",
+    }.get(reason, f"why: {_no_rung()}")
+    return [lines, *_times(why.window)]
+
+
+def _history(why: PageWhy) -> list[str]:
+    content, last = why.content_commit, why.last_commit
+    head = "why: its git history: the oldest commit with today's content"
+    if why.reason is DateReason.KEPT:
+        head = f"why: kept: {_state(why)} remembers this date, from the git history"
+    elif why.reason in (DateReason.NEW, DateReason.CHANGED):
+        head += f" ({why.reason.value} since {_state(why)})"
+    lines = [head]
+    lines.append(f"content since: {_commit(content)}")
+    if last is not None and content is not None and last.sha != content.sha:
+        lines.append(f"last commit:   {_commit(last)} (changed nothing a reader sees)")
+    return lines
+
+
+def _commit(commit: Commit | None) -> str:
+    if commit is None:
+        return "(its commit is not in the file's log)"
+    return f'{commit.sha[:10]} {_time(commit.when)} "{commit.subject}"'
+
+
+def _state(why: PageWhy) -> str:
+    return "the state" if why.state_from is None else f"the state at {why.state_from}"
+
+
+def _remembered(why: PageWhy) -> str:
+    remembered = why.remembered
+    date = "this date" if remembered is None else remembered.lastmod
+    return f"{date} and the same content fingerprint (unchanged)"
+
+
+def _moved(why: PageWhy) -> str:
+    remembered = why.remembered
+    was = ""
+    if remembered is not None and remembered.lastmod is not None:
+        was = f" (it remembered {remembered.lastmod})"
+    return f"dated by this deploy, its file time {_time(why.mtime)}{was}"
+
+
+def _no_rung() -> str:
+    return "no evidence: no git history, no remembered date, no source or declared date"
+
+
+def _times(window: Window | None) -> list[str]:
+    from sitemill.lastmod.stamps import STAMP_WINDOW, Stamp
+
+    if window is None:
+        return []
+    minutes = int(STAMP_WINDOW // 60)
+    share = f"{window.busiest} of {window.of} pages' times fall within {minutes} minutes"
+    verdict = {
+        Stamp.ONE_DEPLOY: "one build's or one sync's: no evidence",
+        Stamp.SPREAD: "spread: evidence",
+        Stamp.AFTER_RUN: "one is after the run: no evidence",
+    }.get(window.verdict, "not judged")
+    return [f"file times: {share} ({verdict})"]
+
+
+def _time(seconds: float | None) -> str:
+    if seconds is None:
+        return "(unknown)"
+    return datetime.fromtimestamp(int(seconds), UTC).strftime("%Y-%m-%d %H:%M UTC")

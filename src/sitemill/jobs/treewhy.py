@@ -1,0 +1,201 @@
+"""One page's date and its evidence (``sitemill why``): the tree job run dry, one page watched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from sitemill.config.model import Config, LastmodMode
+from sitemill.entries import SkipReason
+from sitemill.errors import RefusedError
+from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.treedating import PageWatch
+from sitemill.lastmod.commits import Commit, page_commits
+from sitemill.lastmod.ladder import DateReason
+from sitemill.lastmod.stamps import Stamp, busiest_window
+from sitemill.rules import is_candidate
+from sitemill.safefs import Root
+from sitemill.sinks.overlay import OverlaySink
+from sitemill.sinks.port import Sink
+from sitemill.state.model import PageRecord
+from sitemill.state.start import Previous
+from sitemill.state.store import StateStore
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The stamp verdict on a first run's file times: how many the busiest window holds."""
+
+    verdict: Stamp
+    busiest: int
+    of: int
+
+
+@dataclass(frozen=True, slots=True)
+class PageWhy:
+    """What a dry run decided for one page and on what evidence. ``path`` None: no file of
+    the site answers the name (``near``: the closest page's path, or "")."""
+
+    path: str | None
+    mode: LastmodMode | None = None  # how the run dated (None: not known)
+    lastmod: str | None = None  # as written; None: no <lastmod>
+    reason: DateReason | None = None  # None: content dates off (a plain date)
+    skipped: SkipReason | None = None  # left out of the sitemaps, and why
+    detail: str = ""
+    excluded: bool = False  # a file the build leaves out before reading it (``detail``: why)
+    near: str = ""
+    mtime: float | None = None
+    from_history: bool = False  # dated by the page's own git history
+    content_commit: Commit | None = None  # history: the oldest version with today's content
+    last_commit: Commit | None = None  # the file's last commit
+    remembered: PageRecord | None = None
+    state_from: str | None = None  # where the remembered state was read; None: no state
+    fingerprint: str | None = None
+    window: Window | None = None
+
+
+class ReadOnlyStore:
+    """A state store that is read, and whose writes are dropped: ``read`` says whether it held
+    a state (``found``)."""
+
+    def __init__(self, store: StateStore) -> None:
+        self.store, self.found = store, False
+
+    @property
+    def where(self) -> str:
+        return self.store.where
+
+    def read(self) -> bytes | None:
+        data = self.store.read()
+        self.found = self.found or data is not None
+        return data
+
+    def write(self, data: bytes) -> bool:
+        return False
+
+
+class _SeenPrevious:
+    def __init__(self, previous: Previous) -> None:
+        self.previous, self.found = previous, False
+
+    @property
+    def location(self) -> str:
+        return self.previous.location
+
+    def read(self) -> bytes | None:
+        data = self.previous.read()
+        self.found = self.found or data is not None
+        return data
+
+
+def site_path(page: str, base_url: str | None) -> str | None:
+    """The site-relative name a PAGE argument gives: a path as it is spelt (a file name may
+    hold any character), or a URL's path under ``base_url`` percent-decoded (None: a URL
+    outside it); without the leading slash."""
+    if urlsplit(page).scheme not in ("http", "https"):
+        return page.lstrip("/")
+    if base_url is None or not page.startswith(base_url):
+        return None
+    return unquote(urlsplit(page[len(base_url) :]).path).lstrip("/")
+
+
+def spellings(name: str) -> list[str]:
+    """The files a page name may be served from, in the order a static server tries them."""
+    if name in ("", ".") or name.endswith("/"):
+        folder = "" if name in ("", ".") else name
+        return [folder + "index.html", folder + "index.htm"]
+    return [name, name + ".html", name + ".htm", name + "/index.html", name + "/index.htm"]
+
+
+def explain_page(
+    config: Config,
+    site_dir: Path,
+    name: str,
+    sink: Sink,
+    store: StateStore,
+    previous: Previous | None = None,
+) -> PageWhy:
+    """Run the tree job dry on ``site_dir`` (the sitemaps and state as ``sink`` and ``store``
+    hold them; nothing is written) and say what it decided for the page ``name`` (a site path)."""
+    watched = _watch_for(site_dir, name)
+    seen = ReadOnlyStore(store)
+    before = None if previous is None else _SeenPrevious(previous)
+    watch = PageWatch(watched)
+    report = build_from_tree(
+        config, site_dir, OverlaySink(sink), state_store=seen, previous=before, watch=watch
+    )
+    paths = set(watch.paths)
+    if watched not in paths:
+        return _missing(config, site_dir, name, watched, watch.paths)
+    detail = next((s.detail for s in report.skips if s.path == watched), "")
+    plan = watch.plan
+    state_from = None
+    if plan is not None and not plan.first_run:
+        state_from = store.where if seen.found else None if before is None else before.location
+    content, last = _commits(site_dir, watch)
+    return PageWhy(
+        watched,
+        config.lastmod if plan is None else plan.mode,
+        lastmod=None if watch.page is None else watch.page.lastmod,
+        reason=None if watch.dated is None else watch.dated.reason,
+        skipped=watch.skipped,
+        detail=detail,
+        mtime=watch.mtime,
+        from_history=watch.from_history,
+        content_commit=content,
+        last_commit=last,
+        remembered=None if plan is None else plan.known.record(watched),
+        state_from=state_from,
+        fingerprint=None if watch.dated is None else watch.dated.fingerprint,
+        window=_window(watch),
+    )
+
+
+def _watch_for(site_dir: Path, name: str) -> str:
+    """The first spelling of ``name`` that is a file of the site (else ``name``)."""
+    root = Root(site_dir)
+    for path in spellings(name):
+        try:
+            if root.read(path, 0) is not None:
+                return path
+        except (OSError, ValueError, RefusedError):
+            continue
+    return name
+
+
+# A file the walk does not yield (safefs, sitemill's outputs): said as the build would.
+_UNREAD = (
+    "the build does not read it: a link leading outside the site, a hidden path, "
+    "or one of sitemill's own files"
+)
+
+
+def _missing(config: Config, site_dir: Path, name: str, path: str, paths: list[str]) -> PageWhy:
+    from sitemill.config.names import did_you_mean
+
+    is_file = (site_dir / path).is_file()
+    excluded = is_file and not is_candidate(config, path)
+    hint = "" if excluded else did_you_mean(name, paths)
+    near = hint.removeprefix("; did you mean ").removesuffix("?")
+    detail = "the include/exclude rules leave it out" if excluded else _UNREAD
+    return PageWhy(
+        path if is_file else None, config.lastmod, detail=detail, excluded=is_file, near=near
+    )
+
+
+def _commits(site_dir: Path, watch: PageWatch) -> tuple[Commit | None, Commit | None]:
+    plan = watch.plan
+    if not watch.from_history or plan is None or plan.git_dates is None:
+        return None, None
+    when = plan.git_dates.get(watch.path)
+    if when is None:
+        return None, None
+    return page_commits(site_dir, watch.path, when, plan.newest.get(watch.path, when))
+
+
+def _window(watch: PageWatch) -> Window | None:
+    plan = watch.plan
+    if plan is None or not watch.times:
+        return None
+    return Window(plan.ladder.times, busiest_window(sorted(watch.times)), len(watch.times))

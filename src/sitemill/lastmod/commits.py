@@ -1,0 +1,48 @@
+"""The commits behind a page's git date, named for ``sitemill why``: one ``git log`` of one file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitemill.errors import GitError
+from sitemill.git.run import Git, git_env
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A commit as a user names it: its sha, its committer time (POSIX), its subject."""
+
+    sha: str
+    when: int
+    subject: str
+
+
+def file_log(site_dir: Path, path: str) -> list[Commit]:
+    """The commits that changed ``path`` (relative to ``site_dir``, renames followed), newest
+    first; [] when git cannot tell (no repository, a file it does not track)."""
+    git = Git(site_dir, git_env(reading=True))
+    try:
+        done = git.run("log", "--follow", "-z", "--format=%H %ct %s", "HEAD", "--", path)
+    except GitError:
+        return []
+    if done.returncode != 0:
+        return []
+    commits = []
+    for record in done.stdout.decode("utf-8", "replace").split("\0"):
+        sha, _, rest = record.strip("\n").partition(" ")
+        when, _, subject = rest.partition(" ")
+        if sha and when.isdigit():
+            commits.append(Commit(sha, int(when), subject))
+    return commits
+
+
+def page_commits(
+    site_dir: Path, path: str, content: int, last: int
+) -> tuple[Commit | None, Commit | None]:
+    """The commit whose time is the page's ``content`` date (the oldest of the unbroken run
+    of versions with today's content) and its ``last`` commit, found in the file's log."""
+    commits = file_log(site_dir, path)
+    dated = [commit for commit in commits if commit.when == content]
+    newest = next((commit for commit in commits if commit.when == last), None)
+    return (dated[-1] if dated else None), newest

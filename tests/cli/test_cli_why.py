@@ -1,0 +1,218 @@
+"""`sitemill why PAGE [SITE_DIR]`: one page's date and its evidence, from a dry run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import BASE_URL, FIXED_MTIME, write_site
+from gitutil import commit, make_repo
+from sitemill.cli.main import main
+
+DAY = 86_400
+
+
+@pytest.fixture(autouse=True)
+def _no_sitemill_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [name for name in os.environ if name.startswith("SITEMILL_")]:
+        monkeypatch.delenv(name)
+
+
+def why(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["why", *args, "--base-url", BASE_URL])
+    return code, capsys.readouterr().out
+
+
+def html(title: str, text: str, head: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><title>{title}</title>{head}</head>"
+        f"<body><main><h1>{title}</h1><p>{text}</p></main></body></html>"
+    )
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder`` (.git too): its bytes and mtime."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            name = path.relative_to(folder).as_posix()
+            found[name] = (path.read_bytes(), path.stat().st_mtime_ns)
+    return found
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, str, str]:
+    """A built site committed twice: the post written, then a theme change nobody reads."""
+    site = make_repo(tmp_path / "repo")
+    first = commit(
+        site,
+        {
+            "index.html": html("Home", "welcome"),
+            "blog/post/index.html": html("Post", "hello world"),
+            "hidden.html": html("Hidden", "x", '<meta name="robots" content="noindex">'),
+        },
+        "2024-01-05T10:00:00",
+        "Write the post",
+    )
+    theme = html("Post", "hello world").replace("<main>", '<main class="v2">  ')
+    last = commit(site, {"blog/post/index.html": theme}, "2024-03-01T09:00:00", "Theme upgrade")
+    return site, first, last
+
+
+def test_a_page_dated_by_history_names_its_commits(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, first, last = repo
+    code, out = why(capsys, "blog/post/index.html", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "blog/post/index.html: <lastmod>2024-01-05T10:00:00+00:00</lastmod>"
+    assert "git history" in lines[1]
+    assert f'content since: {first[:10]} 2024-01-05 10:00 UTC "Write the post"' in out
+    assert f'last commit:   {last[:10]} 2024-03-01 09:00 UTC "Theme upgrade"' in out
+
+
+def test_a_url_and_a_folder_name_the_page(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, first, _ = repo
+    for name in (f"{BASE_URL}blog/post/", "blog/post/", "/blog/post"):
+        code, out = why(capsys, name, str(site))
+        assert code == 0, name
+        assert out.startswith("blog/post/index.html: <lastmod>2024-01-05T10:00:00+00:00"), name
+        assert first[:10] in out
+
+
+def test_a_noindex_page_is_not_a_listed_page(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, _, _ = repo
+    code, out = why(capsys, "hidden.html", str(site))
+    assert code == 1
+    assert out.startswith("hidden.html: not listed: noindex")
+
+
+def test_a_near_miss_is_named(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, _, _ = repo
+    code, out = why(capsys, "blog/pots/", str(site))
+    assert code == 1
+    assert "no page of the site has this name; did you mean blog/post/index.html?" in out
+    code, out = why(capsys, "blog/post/", str(site), "--exclude", "blog/**")
+    assert code == 1
+    assert out.startswith("blog/post/index.html: not listed: excluded")
+    code, out = why(capsys, "https://elsewhere.example/blog/post/", str(site))
+    assert code == 1
+    assert "not under the base URL" in out
+
+
+def test_a_fresh_build_gets_no_date_and_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = write_site(tmp_path / "public", {f"p{i}.html": html(f"P{i}", f"t{i}") for i in range(8)})
+    code, out = why(capsys, "p3.html", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "p3.html: no <lastmod>"
+    assert "no evidence" in lines[1] and "one build's" in lines[1]
+    assert "8 of 8 pages' times fall within 10 minutes" in lines[2]
+
+
+def test_a_page_kept_by_the_state_says_the_remembered_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "public"
+    for i in range(4):  # a first run over spread times: each page dated by its file time
+        write_site(site, {f"p{i}.html": html(f"P{i}", f"t{i}")}, mtime=FIXED_MTIME + i * 30 * DAY)
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    for i in range(4):  # rebuilt: new file times, the same content
+        write_site(site, {f"p{i}.html": html(f"P{i}", f"t{i}")}, mtime=FIXED_MTIME + 400 * DAY)
+    code, out = why(capsys, "p2", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "p2.html: <lastmod>2024-04-30T12:00:00+00:00</lastmod>"
+    assert "kept" in lines[1] and "sitemill-state.json.gz" in lines[1]
+    assert "remembers 2024-04-30T12:00:00+00:00 and the same content fingerprint" in lines[1]
+
+
+def test_why_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = make_repo(tmp_path / "repo")
+    commit(site, {"a.html": html("A", "a"), "b.html": html("B", "b")}, "2024-01-05T10:00:00")
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    (site / "a.html").write_text(html("A", "changed"))  # a run would write the sitemaps again
+    (site / "c.html").write_text(html("C", "new"))
+    (site / "sitemap.xml").unlink()  # ... and replace a lost one
+    before = snapshot(site)
+    code, out = why(capsys, "a.html", str(site))
+    assert code == 0 and out.startswith("a.html: ")
+    assert snapshot(site) == before
+    state = tmp_path / "elsewhere.json.gz"
+    code, _ = why(capsys, "c.html", str(site), "--state", str(state))
+    assert code == 0
+    assert not state.exists()
+    assert snapshot(site) == before
+
+
+def test_a_hostile_file_name_is_shown_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "x\x1b]52;c;aGk=\x07\nfake: <lastmod>2099<lastmod>.html"
+    site = write_site(tmp_path / "public", {name: html("X", "x"), "y.html": html("Y", "y")})
+    code, out = why(capsys, name, str(site))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert len(out.splitlines()) == 3  # the name's line break starts no line of its own
+    assert out.startswith("x\\x1b]52;c;aGk=\\x07\\x0afake: <lastmod>2099<lastmod>.html: no")
+
+
+def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["why"])
+    assert exit_.value.code == 2
+    assert main(["why", "a.html", str(tmp_path / "missing"), "--base-url", BASE_URL]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["why", "", str(tmp_path), "--base-url", BASE_URL])
+    assert exit_.value.code == 2
+    assert "PAGE is empty" in capsys.readouterr().err
+
+
+def test_a_changed_page_is_dated_by_the_deploy_and_says_what_was_remembered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "public"
+    for i in range(4):
+        write_site(site, {f"p{i}.html": html(f"P{i}", f"t{i}")}, mtime=FIXED_MTIME + i * 30 * DAY)
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    write_site(site, {"p1.html": html("P1", "rewritten")}, mtime=FIXED_MTIME + 400 * DAY)
+    code, out = why(capsys, "p1.html", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "p1.html: <lastmod>2025-04-05T12:00:00+00:00</lastmod>"
+    assert "the content changed since the state at" in lines[1]
+    assert "dated by this deploy, its file time 2025-04-05 12:00 UTC" in lines[1]
+    assert "(it remembered 2024-03-31T12:00:00+00:00)" in lines[1]
+
+
+def test_a_page_kept_from_history_says_so(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, first, _ = repo
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    code, out = why(capsys, "blog/post/", str(site))
+    assert code == 0
+    assert "kept: the state at" in out and "from the git history" in out
+    assert first[:10] in out
+
+
+def test_a_link_leading_outside_is_no_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = write_site(tmp_path / "outside", {"secret.html": html("S", "s")})
+    site = write_site(tmp_path / "public", {"a.html": html("A", "a")})
+    (site / "link.html").symlink_to(outside / "secret.html")
+    code, out = why(capsys, "link.html", str(site))
+    assert code == 1
+    assert out.startswith("link.html: not listed: excluded (the build does not read it: a link")
