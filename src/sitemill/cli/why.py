@@ -160,7 +160,7 @@ def _times(window: Window | None) -> list[str]:
     if window is None:
         return []
     minutes = int(STAMP_WINDOW // 60)
-    share = f"{window.busiest} of {window.of} pages' times fall within {minutes} minutes"
+    share = f"{window.busiest:,} of {window.of:,} pages' times fall within {minutes} minutes"
     verdict = {
         Stamp.ONE_DEPLOY: "one build's or one sync's: no evidence",
         Stamp.SPREAD: "spread: evidence",
