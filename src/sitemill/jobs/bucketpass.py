@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Collection, Container, Iterable, Iterator
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
@@ -11,8 +12,11 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.lastmod.declared import declared_dates
+from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import first_run_ladder
 from sitemill.lastmod.stamps import seconds
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.pipeline import build_from_pages
@@ -110,7 +114,8 @@ def _judged(
     """With content dates, the knowledge with the run's evidence ladder where it may date a
     page (a first run; a state that remembers pages undated): the stamp rule looks at the
     LastModified of every page the run reads before the first is dated (the pages are held
-    meanwhile)."""
+    meanwhile). A first run asks the pages' declared dates first (read with their heads: every
+    page is read on a first run), checked for build stamps once over all of them."""
     if not (knowledge.content_dates and (knowledge.first_run or knowledge.known.undated())):
         return knowledge, pages
     held = list(pages)
@@ -119,8 +124,12 @@ def _judged(
         for page in held
         if page.lastmod is not None and reads_page(config, robots, page.path)
     )
-    ladder = first_run_ladder(times, uploads=True)
-    return dataclasses.replace(knowledge, ladder=ladder), held
+    if not knowledge.first_run:
+        return dataclasses.replace(knowledge, ladder=first_run_ladder(times, uploads=True)), held
+    declared: dict[str, tuple[DeclaredDate, ...]] = {}
+    rung = DeclaredRung(lambda: declared, datetime.now(UTC))
+    ladder = first_run_ladder(times, uploads=True, providers=(rung,))
+    return dataclasses.replace(knowledge, ladder=ladder, declared=declared), held
 
 
 def _remember_files(remember: State, result: WriteResult) -> None:
@@ -187,6 +196,7 @@ def page_reader(
     main = config.content_scope is ContentScope.MAIN
     fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
     bucket, root, base = site.bucket, site.root, config.base_url
+    declared = knowledge.declared
     return lambda path: read_page(
         client,
         bucket,
@@ -194,7 +204,15 @@ def page_reader(
         partial(fingerprint, url=page_url(base, path)) if dating else None,
         images=images,
         titles=titles,
+        seen=None if declared is None else partial(_declares, declared, path),
     )
+
+
+def _declares(declared: dict[str, tuple[DeclaredDate, ...]], path: str, data: bytes) -> None:
+    """Note the modification dates the page at ``path`` declares in ``data`` (a head reader's
+    thread: one key each)."""
+    if dates := tuple(declared_dates(data)):
+        declared[path] = dates
 
 
 def knowledge_for(config: Config, start: Start) -> Knowledge:

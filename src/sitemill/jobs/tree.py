@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import logging
-import os
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
-from sitemill.errors import ConfigError, RefusedError, SinkError, SourceError
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name
+from sitemill.errors import ConfigError, RefusedError, SourceError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.frugal.workpool import EarlyStart
 from sitemill.html.facts import ORDINARY_PAGE
+from sitemill.html.fingerprint import page_url
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
+from sitemill.jobs.treeoutputs import is_output, outputs_prefix
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -34,6 +37,7 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.writing.replaced import replaced_dates
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
 
@@ -59,25 +63,26 @@ def build_from_tree(
     warning per reason). With content dates, ``state_store`` keeps what this run saw (default:
     beside the sitemaps, or ``config.state``); a first run may start from ``previous``."""
     skipped = WalkSkips()
-    own = _outputs_prefix(site_dir, output_dir)
+    own = outputs_prefix(site_dir, output_dir)
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
-    found = _find_takeover(config, sink, dating)  # (before this run replaces it)
+    found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
     remember.base_url = config.base_url
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
-            config, site_dir, files, robots, warnings, known, remember, stack, progress
-        )
+            config, site_dir, files, robots, warnings, known, remember, stack, progress,
+            declare=replaced is not None,
+        )  # fmt: skip
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         if dating is not None:
             looked_at = (file for file in files if reads_page(config, robots, file.path))
-            plan.start(dating.known, dating.first_run, reads, looked_at)
+            plan.start(dating.known, dating.first_run, reads, looked_at, replaced)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),
@@ -110,7 +115,7 @@ def _list_pages(
     files = []
     early = EarlyStart(config.workers if config.content_dates or config.images else 1)
     for file in walk_tree(site_dir, skipped):
-        if is_candidate(config, file.path) and not _is_output(file.path, own):
+        if is_candidate(config, file.path) and not is_output(file.path, own):
             files.append(file)
             early.see(file.size)
             ticker.step()
@@ -163,9 +168,16 @@ def _start_dating(
     return _Start(store, start.state, start.first_run, lost)
 
 
-def _find_takeover(config: Config, sink: Sink, dating: _Start | None) -> Takeover | None:
-    text, remembered = config.format is OutputFormat.TXT, dating.known.outputs if dating else ()
-    return find_takeover(files_of(sink), text=text, remembered=remembered)
+def _find_takeover(
+    config: Config, sink: Sink, dating: _Start | None
+) -> tuple[Takeover | None, Callable[[str], DeclaredDate | None] | None]:
+    """The sitemap this run replaces and, on a first run, its date of a page's path."""
+    remembered, text = dating.known.outputs if dating else (), config.format is OutputFormat.TXT
+    found = find_takeover(files_of(sink), text=text, remembered=remembered)
+    if dating is None or not dating.first_run:
+        return found, None
+    dates = replaced_dates(files_of(sink), found, config.base_url)
+    return found, lambda path: dates.date_of(page_url(config.base_url, path))
 
 
 def _take_over(
@@ -203,36 +215,6 @@ def _site_robots(
         log.warning("%s", message)
         warnings.append(message)
     return data, robots
-
-
-def _outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
-    """The output folder as a site path prefix ("out/"), or None when it is not inside.
-
-    A folder named inside the site that a symbolic link takes outside it is a SinkError:
-    sitemill would write (and the Action commit) wherever a committed link points.
-    """
-    if output_dir is None:
-        return None
-    site_real = os.path.realpath(site_dir)
-    out_real = os.path.realpath(output_dir)
-    if os.path.commonpath([site_real, out_real]) != site_real:
-        named = os.path.abspath(output_dir)
-        site_named = os.path.abspath(site_dir)
-        if os.path.commonpath([site_named, named]) == site_named:
-            raise SinkError(
-                f"output folder {output_dir} is inside the site but leads outside it "
-                f"(to {out_real}): refusing to write through a symbolic link"
-            )
-        return None
-    inside = Path(out_real).relative_to(site_real)
-    return "" if inside == Path() else inside.as_posix() + "/"
-
-
-def _is_output(path: str, prefix: str | None) -> bool:
-    if prefix is None or not path.startswith(prefix):
-        return False
-    name = path[len(prefix) :]
-    return "/" not in name and (is_own_name(name) or name == ROBOTS_TXT)
 
 
 def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:

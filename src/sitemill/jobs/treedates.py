@@ -27,6 +27,8 @@ from sitemill.html.fingerprint import (
     fingerprint_html,
     page_url,
 )
+from sitemill.lastmod.declared import declared_dates
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.progress import Ticker
 from sitemill.reads import reads_page
 from sitemill.robots.rules import RobotsRules
@@ -50,6 +52,8 @@ class PageReads:
     earlier: dict[str, str] = field(default_factory=dict)
     # Pages whose fingerprint was left to the walk through git history (``defer``).
     deferred: set[str] = field(default_factory=set)
+    # With ``declare`` (a first run): the modification dates each page declares, in order.
+    declared: dict[str, tuple[DeclaredDate, ...]] = field(default_factory=dict)
     # The chunks still being read, in order, and how many files each covers.
     _pending: Iterator[PageReads] = field(default_factory=lambda: iter(()), repr=False)
     _sizes: deque[int] = field(default_factory=deque, repr=False)
@@ -61,6 +65,7 @@ class PageReads:
         self.fingerprints.update(part.fingerprints)
         self.earlier.update(part.earlier)
         self.deferred |= part.deferred
+        self.declared.update(part.declared)
 
     def follow(self, files: list[TreeFile]) -> Iterator[TreeFile]:
         """``files`` (those read_pages was given), each once what was read of it is in."""
@@ -98,6 +103,7 @@ def read_pages(
     defer: frozenset[str] = frozenset(),
     stream: bool = False,
     ticker: Ticker | None = None,
+    declare: bool = False,
 ) -> PageReads:
     """Read every page the pipeline will look at: the head of an HTML page for its facts;
     with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
@@ -108,13 +114,16 @@ def read_pages(
     images need the body. ``pool``: worker processes that read chunks of ``files`` (the
     result is the same with any number); with ``stream``, what they read is taken in as the
     caller follows the files (PageReads.follow), so that this process goes on with the first
-    pages while the workers read the rest; ``ticker`` counts the pages read."""
+    pages while the workers read the rest; ``ticker`` counts the pages read. With ``declare``
+    (a first run), an HTML page's declared modification dates are read from the bytes read
+    (sitemill.lastmod.declared: up to its first 512 KiB, the head alone for a page left to
+    the walk through git history or fingerprinted by an earlier run)."""
     known = known or {}
     chunks = [
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
         for chunk in cut(files, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     ]
-    work = partial(_read_chunk, config, robots, site, whole, earlier, defer)
+    work = partial(_read_chunk, config, robots, site, (whole, declare), earlier, defer)
     parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
     sizes = deque(len(chunk) for chunk, _ in chunks)
     reads = PageReads(_pending=parts, _sizes=sizes, ticker=ticker)
@@ -125,14 +134,14 @@ def _read_chunk(
     config: Config,
     robots: RobotsRules | None,
     site: Root,
-    whole: bool,
+    wants: tuple[bool, bool],
     earlier: tuple[int, bool, str] | None,
     defer: frozenset[str],
     chunk: tuple[Sequence[TreeFile], Mapping[str, str]],
 ) -> PageReads:
     """read_pages of one chunk of files (with the fingerprints known for them)."""
     files, known = chunk
-    reads = PageReads()
+    (whole, declare), reads = wants, PageReads()
     ignore = config.fingerprint_ignore
     main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML
@@ -159,6 +168,8 @@ def _read_chunk(
                 facts = with_images(facts, data)
             if facts != ORDINARY_PAGE:
                 reads.facts[path] = facts
+            if declare and (dates := tuple(declared_dates(data))):
+                reads.declared[path] = dates
         if whole and remembered is not None:
             reads.fingerprints[path] = remembered
         elif deferred:

@@ -1,15 +1,19 @@
 """How the tree job dates its pages: git history, the remembered state, the evidence ladder
-of a first run (sitemill.lastmod.ladder), or the plain mtime with content dates off."""
+of a first run (sitemill.lastmod.ladder: the declared dates, the file times), or the plain
+mtime with content dates off."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
+from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import Ladder, first_run_ladder
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
@@ -52,20 +56,28 @@ class TreeDating:
     watch: PageWatch | None = None  # sitemill why: one page's decision, seen
 
     def start(
-        self, known: State, first_run: bool, reads: PageReads, looked_at: Iterable[TreeFile]
+        self,
+        known: State,
+        first_run: bool,
+        reads: PageReads,
+        looked_at: Iterable[TreeFile],
+        replaced: Callable[[str], DeclaredDate | None] | None = None,
     ) -> None:
         """Date from ``known`` (the state the run starts from) and what ``reads`` found. Where
         the ladder may date a page (a first run; a state that remembers pages undated), the
         mtimes of the pages ``looked_at`` (those the run reads) that history does not date
-        are judged once, before the first page is dated."""
+        are judged once, before the first page is dated. On a first run, those pages'
+        declared dates are asked before their mtimes (``replaced``: the replaced generator
+        sitemap's date of a page's path), checked for build stamps once over all of them."""
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
         self.known, self.first_run = known, first_run
         if first_run or known.undated():
             dated = self.git_dates or {}
-            times = [f.mtime for f in looked_at if f.path not in dated]
-            self.ladder = first_run_ladder(times)
+            domain = [file for file in looked_at if file.path not in dated]
+            rungs = (declared_rung(reads, domain, replaced),) if first_run else ()
+            self.ladder = first_run_ladder((f.mtime for f in domain), providers=rungs)
             if self.watch is not None:
-                self.watch.times = tuple(times)
+                self.watch.times = tuple(f.mtime for f in domain)
 
     def skipped(self, path: str, reason: SkipReason) -> None:
         """The pipeline left the page at ``path`` out: the state forgets it."""
@@ -125,3 +137,23 @@ class TreeDating:
         if self.watch is not None and path == self.watch.path:
             self.watch.dated, self.watch.from_history = dated, from_history
         return dated
+
+
+def declared_rung(
+    reads: PageReads,
+    domain: Iterable[TreeFile],
+    replaced: Callable[[str], DeclaredDate | None] | None,
+) -> DeclaredRung:
+    """Rung 3 over the first-seen pages of ``domain``: what each declares in the page, then
+    the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream)."""
+    paths = [file.path for file in domain]
+
+    def candidates() -> dict[str, tuple[DeclaredDate, ...]]:
+        reads.complete()
+        found = {}
+        for path in paths:
+            listed = None if replaced is None else replaced(path)
+            found[path] = reads.declared.get(path, ()) + (() if listed is None else (listed,))
+        return found
+
+    return DeclaredRung(candidates, datetime.now(UTC))

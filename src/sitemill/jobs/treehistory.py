@@ -69,6 +69,8 @@ def read_pages_and_history(
     remember: State,
     stack: ExitStack,
     progress: Progress | None = None,
+    *,
+    declare: bool = False,  # the pages' declared dates are read too (read_pages)
 ) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
     """The pages' facts (and fingerprints), and git's dates, or (with content dates: the last
     run's state ``known``) content dates from git with each file's last commit. The blob
@@ -104,6 +106,7 @@ def read_pages_and_history(
             defer=walked,
             stream=True,
             ticker=Ticker(progress, READING, len(files)),
+            declare=declare,
         )
         mode, found = history.result()
         if not isinstance(found, FileVersions):

@@ -37,17 +37,21 @@ def read_page(
     *,
     images: bool = False,
     titles: bool = False,
+    seen: Callable[[bytes], None] | None = None,
 ) -> tuple[PageFacts, str | None] | None:
     """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET; its title
     with ``titles``) and, with ``fingerprint``, the fingerprint of its content, with
     ``images`` the images it shows (then the GET reads the object, up to MAX_PAGE_BYTES);
     None when the object is gone since it was listed (its deletion brings another rebuild).
-    An object with a website redirect is a redirect stub to it, whatever its bytes say."""
+    An object with a website redirect is a redirect stub to it, whatever its bytes say.
+    ``seen`` is given the bytes read (a first run's declared dates are read from them)."""
     limit = PAGE_FACTS_BYTES if fingerprint is None and not images else MAX_PAGE_BYTES
     redirect: list[str] = []
     data = read_missing_as_none(client, bucket, key, limit=limit, redirect=redirect)
     if data is None:
         return None
+    if seen is not None:
+        seen(data)
     printed = None if fingerprint is None else fingerprint(data)
     if redirect:  # (read as complete: nothing of its bytes is shown)
         title = "" if titles else None

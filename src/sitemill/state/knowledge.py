@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,6 +22,7 @@ from sitemill.frugal.threadpool import generator_pool
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.html.fingerprint import FINGERPRINT_VERSION
 from sitemill.lastmod.ladder import Ladder
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state.dating import Dated, at_precision, content_date
@@ -57,6 +58,9 @@ class Knowledge:
     verdicts: frozenset[SkipReason] = frozenset()
     # How a page no run has seen is dated (a first run: sitemill.lastmod.ladder).
     ladder: Ladder = dataclasses.field(default_factory=Ladder)
+    # A first run: the modification dates each page read declares (filled by the reads; the
+    # ladder's declared rung decides over all of them, so no page is dated before all are in).
+    declared: dict[str, tuple[DeclaredDate, ...]] | None = None
 
 
 def attach_facts(
@@ -70,7 +74,9 @@ def attach_facts(
     window: int = DEFAULT_WINDOW,
 ) -> Iterator[Page]:
     """``pages`` in order, with facts (and content dates) for those ``needs`` says are looked
-    at; ``page.lastmod`` comes in at full precision and goes out at ``knowledge.precision``."""
+    at; ``page.lastmod`` comes in at full precision and goes out at ``knowledge.precision``.
+    With ``knowledge.declared`` (a first run), every read is in before the first page goes."""
+    hold = knowledge.declared is not None
     with generator_pool(workers, "sitemill-head") as pool:
         waiting: deque[tuple[Page, Future[Reading] | None]] = deque()
         for page in pages:
@@ -86,8 +92,9 @@ def attach_facts(
             else:  # a PDF or the like: its version is its fingerprint, nothing to read
                 page = _attach(page, None, _version_print(page), knowledge)
             waiting.append((page, future))
-            while waiting and (len(waiting) > window or _ready(waiting[0][1])):
+            while waiting and not hold and (len(waiting) > window or _ready(waiting[0][1])):
                 yield _finish(waiting.popleft(), knowledge)
+        wait([future for _, future in waiting if future is not None])
         while waiting:
             yield _finish(waiting.popleft(), knowledge)
 

@@ -1,0 +1,50 @@
+"""Rung 3 of the evidence ladder: a first-seen page's declared modification date, asked.
+
+The candidates (each page's in-page declarations, then the replaced generator sitemap's
+``<lastmod>``: docs/lastmod.md, "Declared dates") of every page the ladder may date are
+gathered first; the build-stamp check (sitemill.lastmod.stampcheck) runs once over all of
+them, the first time a page is asked for, so the dates depend on the pages only, never on
+the order they are dated in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+
+from sitemill.lastmod.ladder import DateReason, Evidence
+from sitemill.lastmod.stampcheck import StampCheck, drop_build_stamps
+from sitemill.lastmod.w3cdate import DeclaredDate, Precision
+
+# Every first-seen page's candidates, in order of preference (called once, when asked first).
+Candidates = Callable[[], Mapping[str, Sequence[DeclaredDate]]]
+
+
+class DeclaredRung:
+    """An EvidenceProvider (sitemill.lastmod.ladder): the declared date of a page the stamp
+    check accepts, as a lastmod at full precision (a date without a time stays a date)."""
+
+    def __init__(self, candidates: Candidates, run_time: datetime) -> None:
+        self._candidates = candidates
+        self._run_time = run_time
+        self._check: StampCheck[str] | None = None
+
+    def check(self) -> StampCheck[str]:
+        """The stamp check over all the candidates (made on the first call)."""
+        if self._check is None:
+            found = {page: dates for page, dates in self._candidates().items() if dates}
+            self._check = drop_build_stamps(found, self._run_time)
+        return self._check
+
+    def __call__(self, path: str) -> Evidence | None:
+        declared = self.check().accepted.get(path)
+        if declared is None:
+            return None
+        return Evidence(as_lastmod(declared), DateReason.DECLARED)
+
+
+def as_lastmod(declared: DeclaredDate) -> str:
+    """``YYYY-MM-DD`` for a date, ``YYYY-MM-DDThh:mm:ss+00:00`` for an instant."""
+    if declared.precision is Precision.DAY:
+        return declared.when.strftime("%Y-%m-%d")
+    return declared.when.strftime("%Y-%m-%dT%H:%M:%S+00:00")
