@@ -70,8 +70,7 @@ def build_from_tree(
     robots_data, robots = _site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings)
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
-    remember = State(fingerprint_main=config.content_scope is ContentScope.MAIN)
-    remember.base_url = config.base_url
+    remember = _remembering(config)
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
@@ -105,6 +104,13 @@ def build_from_tree(
         config = keep_style(config, report, plan.remember)
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
     return report
+
+
+def _remembering(config: Config) -> State:
+    """What this run will remember: its fingerprints' scope and its base URL, the pages next."""
+    return State(
+        fingerprint_main=config.content_scope is ContentScope.MAIN, base_url=config.base_url
+    )
 
 
 def _list_pages(
