@@ -9,26 +9,30 @@ bear the name of one of sitemill's.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote, urlsplit
-from xml.parsers import expat
 
 from sitemill.errors import InflateError
 from sitemill.frugal.inflate import GZIP_MAGIC, inflate
 from sitemill.lastmod.w3cdate import REPLACED_SITEMAP, DeclaredDate, parse_declared
 from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
-from sitemill.writing.sitemapfile import HEAD_BYTES, SITEMAPINDEX, sitemap_root
+from sitemill.writing.sitemapfile import (
+    HEAD_BYTES,
+    SEPARATOR,
+    SITEMAPINDEX,
+    Stop,
+    parse_sitemap,
+    sitemap_root,
+)
 from sitemill.writing.takeover import Files, Takeover, index_children
 
 MAX_CHILDREN: Final = 1_000  # an index's children read (a generator writes a few)
-_SEPARATOR: Final = "}"
-_URLSET: Final = f"{SITEMAP_NS}{_SEPARATOR}urlset"
-_URL: Final = (_URLSET, f"{SITEMAP_NS}{_SEPARATOR}url")
-_LOC: Final = f"{SITEMAP_NS}{_SEPARATOR}loc"
-_LASTMOD: Final = f"{SITEMAP_NS}{_SEPARATOR}lastmod"
+_URLSET: Final = f"{SITEMAP_NS}{SEPARATOR}urlset"
+_URL: Final = (_URLSET, f"{SITEMAP_NS}{SEPARATOR}url")
+_LOC: Final = f"{SITEMAP_NS}{SEPARATOR}loc"
+_LASTMOD: Final = f"{SITEMAP_NS}{SEPARATOR}lastmod"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +99,7 @@ def _read_urlset(data: bytes, dates: dict[str, DeclaredDate]) -> None:
 
     def start(name: str, _attributes: object) -> None:
         if not path and name != _URLSET:
-            raise _Stop
+            raise Stop
         path.append(name)
         text.clear()
 
@@ -110,18 +114,4 @@ def _read_urlset(data: bytes, dates: dict[str, DeclaredDate]) -> None:
             url.clear()
         path.pop()
 
-    def doctype(*_: object) -> None:
-        raise _Stop
-
-    parser = expat.ParserCreate(namespace_separator=_SEPARATOR)
-    parser.buffer_text = True
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text.append
-    parser.StartDoctypeDeclHandler = doctype
-    with contextlib.suppress(_Stop, expat.ExpatError):
-        parser.Parse(data, True)
-
-
-class _Stop(Exception):
-    """Raised from a handler: no urlset, or a DOCTYPE."""
+    parse_sitemap(data, start, end, text.append)

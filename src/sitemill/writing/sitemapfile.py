@@ -5,6 +5,7 @@ that a feed or a page could match too."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Final
 from xml.parsers import expat
 
@@ -15,14 +16,41 @@ from sitemill.protocol import SITEMAP_NS
 HEAD_BYTES: Final = 64 * 1024
 URLSET: Final = "urlset"
 SITEMAPINDEX: Final = "sitemapindex"
-_SEPARATOR: Final = "}"
+SEPARATOR: Final = "}"
 _LOC_PATH: Final = tuple(
-    f"{SITEMAP_NS}{_SEPARATOR}{name}" for name in (SITEMAPINDEX, "sitemap", "loc")
+    f"{SITEMAP_NS}{SEPARATOR}{name}" for name in (SITEMAPINDEX, "sitemap", "loc")
 )
 
 
-class _Stop(Exception):
+class Stop(Exception):
     """Raised from a handler: what was looked for is found (or cannot be)."""
+
+
+def parse_sitemap(
+    data: bytes,
+    start: Callable[[str, object], None],
+    end: Callable[[str], None] | None = None,
+    text: Callable[[str], None] | None = None,
+    *,
+    final: bool = True,
+) -> None:
+    """Run expat over ``data`` with these handlers (names as ``namespace}local``) until the
+    end, a Stop from a handler, a DOCTYPE (refused: no entity is ever expanded) or the first
+    error (what was read until then stands)."""
+
+    def doctype(*_: object) -> None:
+        raise Stop
+
+    parser = expat.ParserCreate(namespace_separator=SEPARATOR)
+    parser.buffer_text = True
+    parser.StartElementHandler = start
+    if end is not None:
+        parser.EndElementHandler = end
+    if text is not None:
+        parser.CharacterDataHandler = text
+    parser.StartDoctypeDeclHandler = doctype
+    with contextlib.suppress(Stop, expat.ExpatError):
+        parser.Parse(data, final)
 
 
 def sitemap_root(head: bytes) -> str | None:
@@ -38,19 +66,12 @@ def sitemap_root(head: bytes) -> str | None:
 
     def start(name: str, _attributes: object) -> None:
         found.append(name)
-        raise _Stop
+        raise Stop
 
-    def doctype(*_: object) -> None:
-        raise _Stop
-
-    parser = _parser()
-    parser.StartElementHandler = start
-    parser.StartDoctypeDeclHandler = doctype
-    with contextlib.suppress(_Stop, expat.ExpatError):
-        parser.Parse(head[:HEAD_BYTES], False)
+    parse_sitemap(head[:HEAD_BYTES], start, final=False)
     if not found:
         return None
-    namespace, _, local = found[0].rpartition(_SEPARATOR)
+    namespace, _, local = found[0].rpartition(SEPARATOR)
     if namespace != SITEMAP_NS or local not in (URLSET, SITEMAPINDEX):
         return None
     return local
@@ -67,7 +88,7 @@ def index_locs(data: bytes) -> list[str]:
     def start(name: str, _attributes: object) -> None:
         path.append(name)
         if len(path) == 1 and name != _LOC_PATH[0]:
-            raise _Stop
+            raise Stop
         text.clear()
 
     def end(_name: str) -> None:
@@ -75,20 +96,5 @@ def index_locs(data: bytes) -> list[str]:
             locs.append("".join(text).strip())
         path.pop()
 
-    def doctype(*_: object) -> None:
-        raise _Stop
-
-    parser = _parser()
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text.append
-    parser.StartDoctypeDeclHandler = doctype
-    with contextlib.suppress(_Stop, expat.ExpatError):
-        parser.Parse(data, True)
+    parse_sitemap(data, start, end, text.append)
     return locs
-
-
-def _parser() -> expat.XMLParserType:
-    parser = expat.ParserCreate(namespace_separator=_SEPARATOR)
-    parser.buffer_text = True
-    return parser
