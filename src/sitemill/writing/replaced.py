@@ -22,9 +22,9 @@ from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     SEPARATOR,
     SITEMAPINDEX,
-    Stop,
     parse_sitemap,
     sitemap_root,
+    stop_parsing,
 )
 from sitemill.writing.takeover import Files, Takeover, index_children
 
@@ -99,7 +99,7 @@ def _read_urlset(data: bytes, dates: dict[str, DeclaredDate]) -> None:
 
     def start(name: str, _attributes: object) -> None:
         if not path and name != _URLSET:
-            raise Stop
+            stop_parsing()
         path.append(name)
         text.clear()
 

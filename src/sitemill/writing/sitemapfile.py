@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NoReturn
 from xml.parsers import expat
 
 from sitemill.frugal.inflate import GZIP_MAGIC, inflate_head
@@ -22,8 +22,13 @@ _LOC_PATH: Final = tuple(
 )
 
 
-class Stop(Exception):
-    """Raised from a handler: what was looked for is found (or cannot be)."""
+class _Stop(Exception):
+    """Raised from a handler (stop_parsing): what was looked for is found (or cannot be)."""
+
+
+def stop_parsing() -> NoReturn:
+    """From a handler of parse_sitemap: read no further."""
+    raise _Stop
 
 
 def parse_sitemap(
@@ -35,11 +40,11 @@ def parse_sitemap(
     final: bool = True,
 ) -> None:
     """Run expat over ``data`` with these handlers (names as ``namespace}local``) until the
-    end, a Stop from a handler, a DOCTYPE (refused: no entity is ever expanded) or the first
+    end, stop_parsing() from a handler, a DOCTYPE (refused: no entity is ever expanded) or the first
     error (what was read until then stands)."""
 
     def doctype(*_: object) -> None:
-        raise Stop
+        raise _Stop
 
     parser = expat.ParserCreate(namespace_separator=SEPARATOR)
     parser.buffer_text = True
@@ -49,7 +54,7 @@ def parse_sitemap(
     if text is not None:
         parser.CharacterDataHandler = text
     parser.StartDoctypeDeclHandler = doctype
-    with contextlib.suppress(Stop, expat.ExpatError):
+    with contextlib.suppress(_Stop, expat.ExpatError):
         parser.Parse(data, final)
 
 
@@ -66,7 +71,7 @@ def sitemap_root(head: bytes) -> str | None:
 
     def start(name: str, _attributes: object) -> None:
         found.append(name)
-        raise Stop
+        raise _Stop
 
     parse_sitemap(head[:HEAD_BYTES], start, final=False)
     if not found:
@@ -88,7 +93,7 @@ def index_locs(data: bytes) -> list[str]:
     def start(name: str, _attributes: object) -> None:
         path.append(name)
         if len(path) == 1 and name != _LOC_PATH[0]:
-            raise Stop
+            raise _Stop
         text.clear()
 
     def end(_name: str) -> None:
