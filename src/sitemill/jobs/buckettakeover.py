@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from sitemill.errors import SinkError
 from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.sinks.s3 import S3Sink
-from sitemill.sources.s3 import Inventory, describe_error, read_object
+from sitemill.sinks.s3conditional import delete_object
+from sitemill.sources.s3 import Inventory, read_object
 from sitemill.writing.takeover import Takeover, find_takeover
 
 if TYPE_CHECKING:
@@ -54,11 +53,7 @@ class BucketFiles:
         if self.sink.dry_run:
             return
         key = self.site.root + name
-        try:
-            self.client.delete_object(Bucket=self.site.bucket, Key=key)
-        except (ClientError, BotoCoreError) as exc:
-            where = f"s3://{self.site.bucket}/{key}"
-            raise SinkError(f"cannot delete {where}: {describe_error(exc)}") from exc
+        delete_object(self.client, self.site.bucket, key, None, f"s3://{self.site.bucket}/{key}")
 
 
 def find_bucket_takeover(

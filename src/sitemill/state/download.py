@@ -13,7 +13,7 @@ import urllib.request
 from typing import Any, Final
 
 from sitemill.errors import FetchError, InflateError, StateError
-from sitemill.frugal.inflate import CUT_OFF, TOO_BIG, inflate
+from sitemill.frugal.inflate import CUT_OFF, GZIP_MAGIC, TOO_BIG, inflate
 from sitemill.messages import redact
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
 from sitemill.state.fetch import deadline_open
@@ -23,7 +23,6 @@ log = logging.getLogger("sitemill.state.previous")
 
 DEFAULT_TIMEOUT: Final = 10.0  # seconds per connect or read
 DEFAULT_DEADLINE: Final = 60.0  # seconds for all of it: connect, headers, redirects, body
-_GZIP_MAGIC: Final = b"\x1f\x8b"
 _GONE: Final = frozenset({404, 410})
 
 
@@ -107,7 +106,7 @@ def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
         if exc.kind == CUT_OFF:
             raise StateError(f"{what}: Content-Encoding gzip, but the body is cut off") from exc
         raise StateError(f"{what}: Content-Encoding gzip, but {exc}") from exc
-    return inner if inner.startswith(_GZIP_MAGIC) else body
+    return inner if inner.startswith(GZIP_MAGIC) else body
 
 
 def _one_line(value: Any) -> str:
