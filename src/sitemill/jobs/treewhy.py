@@ -55,38 +55,42 @@ class PageWhy:
     window: Window | None = None
 
 
-class ReadOnlyStore:
+class _Seen:
+    """Reads through ``source`` and notes whether any read found a state (``found``)."""
+
+    def __init__(self, source: StateStore | Previous) -> None:
+        self.source, self.found = source, False
+
+    def read(self) -> bytes | None:
+        data = self.source.read()
+        self.found = self.found or data is not None
+        return data
+
+
+class ReadOnlyStore(_Seen):
     """A state store that is read, and whose writes are dropped: ``read`` says whether it held
     a state (``found``)."""
 
     def __init__(self, store: StateStore) -> None:
-        self.store, self.found = store, False
+        super().__init__(store)
+        self.store = store
 
     @property
     def where(self) -> str:
         return self.store.where
 
-    def read(self) -> bytes | None:
-        data = self.store.read()
-        self.found = self.found or data is not None
-        return data
-
     def write(self, data: bytes) -> bool:
         return False
 
 
-class _SeenPrevious:
+class _SeenPrevious(_Seen):
     def __init__(self, previous: Previous) -> None:
-        self.previous, self.found = previous, False
+        super().__init__(previous)
+        self.previous = previous
 
     @property
     def location(self) -> str:
         return self.previous.location
-
-    def read(self) -> bytes | None:
-        data = self.previous.read()
-        self.found = self.found or data is not None
-        return data
 
 
 def site_path(page: str, base_url: str | None) -> str | None:
