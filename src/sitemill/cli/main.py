@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.indexnow import add_indexnow_command
-from sitemill.cli.options import add_config_flags, config_from_args
+from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.terminal import interrupted, one_line, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
@@ -109,11 +109,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
 
-    site_dir: Path = args.site_dir
-    check_site_dir(site_dir)
-    out_dir: Path = args.out or site_dir
-    check_out_dir(site_dir, out_dir)
-    config = config_from_args(args, env, search_dirs=[site_dir])
+    site_dir, out_dir, config = site_and_config(args, env)
     state_store = open_state_store(config, s3_client=_s3_client)
     previous = open_previous(config)
     with live_line(sys.stderr, quiet=args.quiet) as progress:

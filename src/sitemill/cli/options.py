@@ -163,6 +163,18 @@ def config_from_args(
     return config
 
 
+def site_and_config(args: argparse.Namespace, env: dict[str, str]) -> tuple[Path, Path, Config]:
+    """A folder command's site, its output folder (the site, unless ``--out``) and its
+    configuration, each checked (build, why)."""
+    from sitemill.cli.usage import check_out_dir, check_site_dir
+
+    site_dir: Path = args.site_dir
+    check_site_dir(site_dir)
+    out_dir: Path = args.out or site_dir
+    check_out_dir(site_dir, out_dir)
+    return site_dir, out_dir, config_from_args(args, env, search_dirs=[site_dir])
+
+
 def _check_places(config: Config) -> None:
     """The places a configuration names that a command may not reach before its input (or
     at all): checked now, so that a mistake is one line before anything is read."""

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sitemill.cli.options import add_config_flags, config_from_args
+from sitemill.cli.options import add_config_flags, site_and_config
 from sitemill.cli.terminal import say
-from sitemill.cli.usage import EXIT_INVALID, check_out_dir, check_site_dir, require_s3_extra
+from sitemill.cli.usage import EXIT_INVALID, require_s3_extra
 from sitemill.lastmod.ladder import DateReason
 
 if TYPE_CHECKING:
@@ -44,11 +44,7 @@ def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.state.previous import open_previous
     from sitemill.state.store import SinkStateStore, open_state_store
 
-    site_dir: Path = args.site_dir
-    check_site_dir(site_dir)
-    out_dir: Path = args.out or site_dir
-    check_out_dir(site_dir, out_dir)
-    config = config_from_args(args, env, search_dirs=[site_dir])
+    site_dir, out_dir, config = site_and_config(args, env)
     name = site_path(args.page, config.base_url)
     if name is None:
         say(sys.stdout, f"{args.page} is not under the base URL {config.base_url}")
