@@ -1,18 +1,20 @@
 """How the tree job dates its pages: git history, the remembered state, the evidence ladder
-of a first run (sitemill.lastmod.ladder: the declared dates, the file times), or the plain
-mtime with content dates off."""
+of a first run (sitemill.lastmod.ladder: the sources, the declared dates, the file times), or
+the plain mtime with content dates off."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
 from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.ladder import Ladder, first_run_ladder
+from sitemill.lastmod.ladder import EvidenceProvider, Ladder, first_run_ladder
+from sitemill.lastmod.sources.rung import SourceRung
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sources.page import Page
@@ -54,6 +56,7 @@ class TreeDating:
     # those it leaves out (a state published with the site names no page the sitemaps hide).
     remember: State = field(default_factory=State)
     watch: PageWatch | None = None  # sitemill why: one page's decision, seen
+    source: SourceRung | None = None  # rung 2 of a first run (close() ends its git)
 
     def start(
         self,
@@ -62,22 +65,34 @@ class TreeDating:
         reads: PageReads,
         looked_at: Iterable[TreeFile],
         replaced: Callable[[str], DeclaredDate | None] | None = None,
+        site_dir: Path | None = None,
     ) -> None:
         """Date from ``known`` (the state the run starts from) and what ``reads`` found. Where
         the ladder may date a page (a first run; a state that remembers pages undated), the
         mtimes of the pages ``looked_at`` (those the run reads) that history does not date
         are judged once, before the first page is dated. On a first run, those pages'
         declared dates are asked before their mtimes (``replaced``: the replaced generator
-        sitemap's date of a page's path), checked for build stamps once over all of them."""
+        sitemap's date of a page's path), checked for build stamps once over all of them;
+        before those, the pages' sources in the repository holding ``site_dir`` (rung 2)."""
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
         self.known, self.first_run = known, first_run
         if first_run or known.undated():
             dated = self.git_dates or {}
             domain = [file for file in looked_at if file.path not in dated]
-            rungs = (declared_rung(reads, domain, replaced),) if first_run else ()
+            rungs: tuple[EvidenceProvider, ...] = ()
+            if first_run:
+                if site_dir is not None:
+                    self.source = SourceRung(site_dir, [file.path for file in domain])
+                    rungs = (self.source,)
+                rungs += (declared_rung(reads, domain, replaced),)
             self.ladder = first_run_ladder((f.mtime for f in domain), providers=rungs)
             if self.watch is not None:
                 self.watch.times = tuple(f.mtime for f in domain)
+
+    def close(self) -> None:
+        """End what the rungs keep open (the sources' git)."""
+        if self.source is not None:
+            self.source.close()
 
     def skipped(self, path: str, reason: SkipReason) -> None:
         """The pipeline left the page at ``path`` out: the state forgets it."""

@@ -1,0 +1,135 @@
+"""Rung 2 of the evidence ladder: a first-seen page dated by the last change of its source's
+text in the repository that holds the site (docs/lastmod.md, "Rung 2: the page's source")."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sitemill.errors import GitError
+from sitemill.lastmod.ladder import DateReason, Evidence
+from sitemill.lastmod.sources.mapping import SourceMap, source_map
+from sitemill.lastmod.sources.repository import (
+    BlobReader,
+    Repository,
+    find_repository,
+    repo_view,
+    tracked,
+)
+from sitemill.lastmod.sources.textdates import TextDate, TextDates, read_text_dates
+from sitemill.protocol import Precision, lastmod_from_timestamp
+
+log = logging.getLogger(__name__)
+
+# The page-to-source mapping of a repository (sitemill.lastmod.sources.mapping).
+MapSources = Callable[..., SourceMap]
+
+
+@dataclass(frozen=True, slots=True)
+class PageSource:
+    """A page's date from its source: the source file (repo-relative) and its last change."""
+
+    source: str
+    change: TextDate
+
+
+@dataclass(slots=True)
+class _Found:
+    """What the rung found, once: each page's source date, and the pages a shallow clone's
+    cut left undated though their sources are known."""
+
+    dates: dict[str, PageSource] = field(default_factory=dict)
+    repository: Repository | None = None
+    cut_pages: int = 0
+
+
+class SourceRung:
+    """An EvidenceProvider (sitemill.lastmod.ladder): a first-seen page's newest source text
+    change, as a lastmod at full precision; None when it has no source in the repository or
+    no date (the next rung answers). The repository is read, and its history walked in one
+    ``git log`` pass over every source of the ``pages`` (the pages the ladder may date), the
+    first time a page is asked for; never when none is."""
+
+    def __init__(
+        self, site_root: Path, pages: Collection[str], mapper: MapSources | None = None
+    ) -> None:
+        self._site_root = site_root
+        self._pages = tuple(pages)
+        self._mapper = mapper
+        self._found: _Found | None = None
+        self._reader: BlobReader | None = None
+
+    def __call__(self, path: str) -> Evidence | None:
+        found = self.found().dates.get(path)
+        if found is None:
+            return None
+        lastmod = lastmod_from_timestamp(found.change.time, Precision.DATETIME)
+        return Evidence(lastmod, DateReason.SOURCE)
+
+    def explain(self, path: str) -> PageSource | None:
+        """The source and the commit that dated the page at ``path``, if this rung did."""
+        return None if self._found is None else self._found.dates.get(path)
+
+    @property
+    def repository(self) -> Repository | None:
+        return None if self._found is None else self._found.repository
+
+    def shallow_note(self) -> str | None:
+        """The one line on a shallow clone whose cut left pages with known sources undated
+        (None: not asked, not shallow, or no such page)."""
+        found = self._found
+        if found is None or found.repository is None or not found.repository.shallow:
+            return None
+        if not found.cut_pages:
+            return None
+        return (
+            f"the checkout is shallow: {found.cut_pages:,} page(s) could be dated by their "
+            "sources' history: run `git fetch --unshallow` (actions/checkout: fetch-depth: 0) "
+            "first"
+        )
+
+    def found(self) -> _Found:
+        if self._found is None:
+            self._found = _Found()
+            try:
+                self._found = self._find()
+            except GitError as exc:
+                log.warning("the sources' history cannot be read: %s", exc)
+        return self._found
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def _find(self) -> _Found:
+        repository = find_repository(self._site_root) if self._pages else None
+        if repository is None or not repository.site_dir:
+            return _Found(repository=repository)  # the site is the repository: no source
+        self._reader = reader = BlobReader(repository)
+        mapper = self._mapper or source_map  # (looked up now: a test may stand in for it)
+        mapped = mapper(repo_view(repository, reader), repository.site_dir, self._site_root)
+        sources = {page: tracked(repository, mapped.sources(page)) for page in self._pages}
+        sources = {page: found for page, found in sources.items() if found}
+        if not sources:
+            return _Found(repository=repository)
+        wanted = {source for found in sources.values() for source in found}
+        text = read_text_dates(repository, reader, wanted)
+        dates = {}
+        for page, found in sources.items():
+            dated = _newest(found, text)
+            if dated is not None:
+                dates[page] = dated
+        return _Found(dates, repository, len(sources) - len(dates))
+
+
+def _newest(sources: list[str], text: TextDates) -> PageSource | None:
+    """The newest text change among a page's sources; None when one of them is unknown (its
+    change may be the newest) or none is dated. A source whose change lies before a shallow
+    clone's cut is older than every dated one."""
+    if any(source in text.unknown for source in sources):
+        return None
+    dated = [PageSource(source, text.dates[source]) for source in sources if source in text.dates]
+    return max(dated, key=lambda found: found.change.time, default=None)
