@@ -18,7 +18,8 @@ def page(title: str, body: str, **front: str) -> str:
 
 
 def html(text: str) -> str:
-    return f"<!doctype html><html><head><title>{text}</title></head><body><main><p>{text}</p></main></body></html>"
+    head = f"<!doctype html><html><head><title>{text}</title></head>"
+    return f"{head}<body><main><p>{text}</p></main></body></html>"
 
 
 class TableMap:
