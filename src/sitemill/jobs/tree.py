@@ -17,7 +17,7 @@ from sitemill.html.fingerprint import page_url
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating
-from sitemill.jobs.treehistory import SHALLOW_CLONE, read_pages_and_history
+from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
@@ -82,7 +82,6 @@ def build_from_tree(
         if dating is not None:
             looked_at = (file for file in files if reads_page(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, site_dir)
-            stack.callback(plan.close)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),
@@ -100,21 +99,11 @@ def build_from_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
         )
-    _source_note(plan, report)
-    _take_over(config, sink, found, report, dating)
+    _take_over(config, sink, found, report, dating, plan)
     if dating is not None:
         config = keep_style(config, report, plan.remember)
         _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
     return report
-
-
-def _source_note(plan: TreeDating, report: Report) -> None:
-    """The one line on a shallow checkout that kept pages from their sources' dates (unless
-    the pages' own history said it is shallow already)."""
-    note = None if plan.source is None else plan.source.shallow_note()
-    if note is not None and not any(w.startswith(SHALLOW_CLONE) for w in report.warnings):
-        log.warning("%s", note)
-        report.warnings.append(note)
 
 
 def _remembering(config: Config) -> State:
@@ -198,8 +187,14 @@ def _find_takeover(
 
 
 def _take_over(
-    config: Config, sink: Sink, found: Takeover | None, report: Report, dating: _Start | None
+    config: Config,
+    sink: Sink,
+    found: Takeover | None,
+    report: Report,
+    dating: _Start | None,
+    plan: TreeDating,
 ) -> None:
+    plan.note_sources(report.warnings)  # (before the takeover's own lines)
     lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
     first = not dating or dating.first_run
     take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)

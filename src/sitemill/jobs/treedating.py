@@ -4,6 +4,7 @@ the plain mtime with content dates off."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -12,6 +13,7 @@ from pathlib import Path
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
+from sitemill.jobs.treehistory import SHALLOW_CLONE
 from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import EvidenceProvider, Ladder, first_run_ladder
 from sitemill.lastmod.sources.rung import SourceRung
@@ -21,6 +23,8 @@ from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -89,6 +93,14 @@ class TreeDating:
             if self.watch is not None:
                 self.watch.times = tuple(f.mtime for f in domain)
 
+    def note_sources(self, warnings: list[str]) -> None:
+        """Add the one line on a shallow checkout that kept pages from their sources' dates
+        to ``warnings``, unless the pages' own history said it is shallow already."""
+        note = None if self.source is None else self.source.shallow_note()
+        if note is not None and not any(line.startswith(SHALLOW_CLONE) for line in warnings):
+            log.warning("%s", note)
+            warnings.append(note)
+
     def close(self) -> None:
         """End what the rungs keep open (the sources' git)."""
         if self.source is not None:
@@ -101,9 +113,16 @@ class TreeDating:
             self.watch.skipped = reason
 
     def pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
+        """The pages of ``files``, dated; what the rungs keep open ends with them."""
         if self.watch is not None:
-            return self._watched(files, self.watch)
-        return self._pages(files)
+            return self._closing(self._watched(files, self.watch))
+        return self._closing(self._pages(files))
+
+    def _closing(self, pages: Iterator[Page]) -> Iterator[Page]:
+        try:
+            yield from pages
+        finally:
+            self.close()
 
     def _pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
         for file in files:

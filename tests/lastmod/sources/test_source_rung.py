@@ -14,6 +14,7 @@ import pytest
 from sourcerepo import BASE, TableMap, build_site, page, source_repo
 
 from gitutil import git, git_env
+from sitemill.cli.main import main
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.tree import build_from_tree
@@ -166,3 +167,21 @@ def test_the_sources_history_is_one_git_log_and_one_cat_file(
     started.commands.clear()
     build(site)
     assert started.counts() == without
+
+
+def test_why_names_the_source_and_the_commit_escaped(
+    tmp_path: Path, table: TableMap, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = [*HISTORY, (T3, {"content/b.md": page("B", "B, edited.")})]
+    repo = source_repo(tmp_path, history)
+    git(repo, "commit", "-q", "--amend", "-m", "Edit b \x1b[31mred", when=T3)
+    site = build_site(repo)
+    code = main(["why", "b.html", str(site), "--base-url", BASE])
+    out = capsys.readouterr().out
+    sha = git(repo, "rev-parse", "HEAD").decode()[:10]
+    assert code == 0
+    assert out.splitlines() == [
+        f"b.html: <lastmod>{T3}+00:00</lastmod>",
+        "  why: its source in the repository, content/b.md, as a reader sees it",
+        f'  text since: {sha} {T3[:10]} {T3[11:16]} UTC "Edit b \\x1b[31mred"',
+    ]

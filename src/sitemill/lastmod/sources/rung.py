@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitemill.errors import GitError
+from sitemill.lastmod.commits import Commit
 from sitemill.lastmod.ladder import DateReason, Evidence
 from sitemill.lastmod.sources.mapping import SourceMap, source_map
 from sitemill.lastmod.sources.repository import (
@@ -72,9 +73,18 @@ class SourceRung:
         """The source and the commit that dated the page at ``path``, if this rung did."""
         return None if self._found is None else self._found.dates.get(path)
 
-    @property
-    def repository(self) -> Repository | None:
-        return None if self._found is None else self._found.repository
+    def commit(self, path: str) -> tuple[str, Commit] | None:
+        """The source that dated the page at ``path`` and its commit as a user names it (the
+        subject asked of git here: for ``sitemill why``)."""
+        found = self.explain(path)
+        repository = None if self._found is None else self._found.repository
+        if found is None or repository is None:
+            return None
+        done = repository.git().run(
+            "log", "-1", "--no-show-signature", "--format=%s", found.change.sha, "--"
+        )
+        subject = done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
+        return found.source, Commit(found.change.sha, found.change.time, subject)
 
     def shallow_note(self) -> str | None:
         """The one line on a shallow clone whose cut left pages with known sources undated
