@@ -185,3 +185,18 @@ def test_why_names_the_source_and_the_commit_escaped(
         "  why: its source in the repository, content/b.md, as a reader sees it",
         f'  text since: {sha} {T3[:10]} {T3[11:16]} UTC "Edit b \\x1b[31mred"',
     ]
+
+
+def test_a_shallow_checkout_of_a_committed_site_says_it_once(
+    tmp_path: Path, table: TableMap
+) -> None:
+    repo = source_repo(tmp_path, HISTORY)
+    (repo / ".gitignore").write_text("")  # the built site is committed
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "commit the site", when="2022-02-02T00:00:00")
+    shallow = clone(repo, tmp_path / "shallow", "--depth", "1")
+    (shallow / "public" / "new.html").write_text("<p>not committed</p>")
+    table.table["new.html"] = ("content/a.md",)
+    report = build(shallow / "public")
+    said = [warning for warning in report.warnings if "shallow" in warning]
+    assert len(said) == 1 and said[0].startswith("this is a shallow clone")
