@@ -19,6 +19,7 @@ from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
+from sitemill.lastmod.sources.rung import SourceRung
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
@@ -68,7 +69,7 @@ def build_from_tree(
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    dating = _start_dating(config, sink, state_store, previous, warnings)
+    dating = _start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     remember = _remembering(config)
     known = dating.known if dating is not None else None
@@ -81,7 +82,7 @@ def build_from_tree(
         plan.remember = remember
         if dating is not None:
             looked_at = (file for file in files if reads_page(config, robots, file.path))
-            plan.start(dating.known, dating.first_run, reads, looked_at, replaced, site_dir)
+            plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),
@@ -152,6 +153,7 @@ class _Start:
     known: State
     first_run: bool
     lost: bool  # no state where it is kept, but sitemaps are there
+    source: SourceRung | None = None  # a first run: rung 2, reading while the pages are read
 
 
 def _start_dating(
@@ -160,9 +162,11 @@ def _start_dating(
     store: StateStore | None,
     previous: Previous | None,
     warnings: list[str],
+    site: tuple[Path, list[TreeFile]],
 ) -> _Start | None:
     """The state content dates start from, or None when they are off (no state is kept);
-    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's)."""
+    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's). On
+    a first run, rung 2 starts over the ``site``'s candidate files (the folder, the files)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         return None
     store = store or _default_store(config, sink)
@@ -171,7 +175,8 @@ def _start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    return _Start(store, start.state, start.first_run, lost)
+    source = SourceRung.started(site[0], (f.path for f in site[1])) if start.first_run else None
+    return _Start(store, start.state, start.first_run, lost, source)
 
 
 def _find_takeover(

@@ -8,7 +8,6 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
@@ -69,7 +68,7 @@ class TreeDating:
         reads: PageReads,
         looked_at: Iterable[TreeFile],
         replaced: Callable[[str], DeclaredDate | None] | None = None,
-        site_dir: Path | None = None,
+        source: SourceRung | None = None,
     ) -> None:
         """Date from ``known`` (the state the run starts from) and what ``reads`` found. Where
         the ladder may date a page (a first run; a state that remembers pages undated), the
@@ -77,7 +76,7 @@ class TreeDating:
         are judged once, before the first page is dated. On a first run, those pages'
         declared dates are asked before their mtimes (``replaced``: the replaced generator
         sitemap's date of a page's path), checked for build stamps once over all of them;
-        before those, the pages' sources in the repository holding ``site_dir`` (rung 2)."""
+        before those, ``source``: the pages' sources in the repository (rung 2)."""
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
         self.known, self.first_run = known, first_run
         if first_run or known.undated():
@@ -85,9 +84,8 @@ class TreeDating:
             domain = [file for file in looked_at if file.path not in dated]
             rungs: tuple[EvidenceProvider, ...] = ()
             if first_run:
-                if site_dir is not None:
-                    self.source = SourceRung(site_dir, [file.path for file in domain])
-                    rungs = (self.source,)
+                if source is not None:
+                    self.source, rungs = source, (source,)
                 rungs += (declared_rung(reads, domain, replaced),)
             self.ladder = first_run_ladder((f.mtime for f in domain), providers=rungs)
             if self.watch is not None:

@@ -4,7 +4,8 @@ text in the repository that holds the site (docs/lastmod.md, "Rung 2: the page's
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,35 +39,46 @@ class PageSource:
 
 @dataclass(slots=True)
 class _Found:
-    """What the rung found, once: each page's source date, and the pages a shallow clone's
-    cut left undated though their sources are known."""
+    """What the rung found, once: each page's source date, and the pages whose sources are
+    known (a page among them without a date: its sources' history could not tell)."""
 
     dates: dict[str, PageSource] = field(default_factory=dict)
     repository: Repository | None = None
-    cut_pages: int = 0
+    sourced: frozenset[str] = frozenset()
 
 
 class SourceRung:
     """An EvidenceProvider (sitemill.lastmod.ladder): a first-seen page's newest source text
     change, as a lastmod at full precision; None when it has no source in the repository or
-    no date (the next rung answers). The repository is read, and its history walked in one
-    ``git log`` pass over every source of the ``pages`` (the pages the ladder may date), the
-    first time a page is asked for; never when none is."""
+    no date (the next rung answers).
+
+    The sources of all the ``pages`` (the run's candidates, a superset of those the ladder
+    will ask for) are dated in one ``git log`` pass over the repository holding the site.
+    ``start()`` begins it in a thread while the run reads its pages, when some page is
+    untracked at HEAD (so no history of its own can date it: the ladder will ask); otherwise
+    it runs the first time a page is asked for, and never when none is."""
 
     def __init__(
-        self, site_root: Path, pages: Collection[str], mapper: MapSources | None = None
+        self, site_root: Path, pages: Iterable[str], mapper: MapSources | None = None
     ) -> None:
         self._site_root = site_root
         self._pages = tuple(pages)
         self._mapper = mapper
+        self._repository: Repository | None = None
         self._found: _Found | None = None
         self._reader: BlobReader | None = None
+        self._thread: threading.Thread | None = None
+        self._failed: Exception | None = None
+        self._undated: set[str] = set()  # pages asked for, with sources and no date
 
     def __call__(self, path: str) -> Evidence | None:
-        found = self.found().dates.get(path)
-        if found is None:
+        found = self.found()
+        dated = found.dates.get(path)
+        if dated is None:
+            if path in found.sourced:
+                self._undated.add(path)
             return None
-        lastmod = lastmod_from_timestamp(found.change.time, Precision.DATETIME)
+        lastmod = lastmod_from_timestamp(dated.change.time, Precision.DATETIME)
         return Evidence(lastmod, DateReason.SOURCE)
 
     def explain(self, path: str) -> PageSource | None:
@@ -87,35 +99,77 @@ class SourceRung:
         return found.source, Commit(found.change.sha, found.change.time, subject)
 
     def shallow_note(self) -> str | None:
-        """The one line on a shallow clone whose cut left pages with known sources undated
-        (None: not asked, not shallow, or no such page)."""
+        """The one line on a shallow clone whose cut left pages asked for undated though
+        their sources are known (None: not shallow, or no such page)."""
         found = self._found
         if found is None or found.repository is None or not found.repository.shallow:
             return None
-        if not found.cut_pages:
+        if not self._undated:
             return None
         return (
-            f"the checkout is shallow: {found.cut_pages:,} page(s) could be dated by their "
+            f"the checkout is shallow: {len(self._undated):,} page(s) could be dated by their "
             "sources' history: run `git fetch --unshallow` (actions/checkout: fetch-depth: 0) "
             "first"
         )
 
+    @classmethod
+    def started(cls, site_root: Path, pages: Iterable[str]) -> SourceRung:
+        """A rung over ``pages`` of the site in ``site_root``, started (``start()``)."""
+        rung = cls(site_root, pages)
+        rung.start()
+        return rung
+
+    def start(self) -> None:
+        """Begin in a thread (daemon: an interrupted run waits for nothing), see above."""
+        if self._found is None and self._thread is None and self._pages:
+            self._thread = threading.Thread(target=self._early, name="sitemill-sources")
+            self._thread.daemon = True
+            self._thread.start()
+
     def found(self) -> _Found:
-        if self._found is None:
-            self._found = _Found()
-            try:
-                self._found = self._find()
-            except GitError as exc:
-                log.warning("the sources' history cannot be read: %s", exc)
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        if self._found is None and self._failed is None:
+            self._run()
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            raise failed
+        assert self._found is not None
         return self._found
 
     def close(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
         if self._reader is not None:
             self._reader.close()
             self._reader = None
 
+    def _early(self) -> None:
+        try:
+            self._repository = repository = find_repository(self._site_root)
+        except Exception as exc:  # (raised where the dates are asked for)
+            self._failed = exc
+            return
+        if repository is None or not repository.site_dir:
+            self._found = _Found(repository=repository)  # the site is the repository
+            return
+        prefix = repository.site_dir + "/"
+        if any(prefix + page not in repository.blobs for page in self._pages):
+            self._run()
+
+    def _run(self) -> None:
+        self._found = _Found()
+        try:
+            self._found = self._find()
+        except GitError as exc:
+            log.warning("the sources' history cannot be read: %s", exc)
+        except Exception as exc:  # (raised where the dates are asked for)
+            self._failed = exc
+
     def _find(self) -> _Found:
-        repository = find_repository(self._site_root) if self._pages else None
+        repository = self._repository or find_repository(self._site_root)
         if repository is None or not repository.site_dir:
             return _Found(repository=repository)  # the site is the repository: no source
         self._reader = reader = BlobReader(repository)
@@ -132,7 +186,7 @@ class SourceRung:
             dated = _newest(found, text)
             if dated is not None:
                 dates[page] = dated
-        return _Found(dates, repository, len(sources) - len(dates))
+        return _Found(dates, repository, frozenset(sources))
 
 
 def _newest(sources: list[str], text: TextDates) -> PageSource | None:
