@@ -76,7 +76,8 @@ def make(folder: Path) -> Path:
     site = repo / "public"
     site.mkdir()
     for n in range(SOURCES):
-        text = f"<!doctype html><html><head><title>Source {n}</title></head><body><main><p>{body_of(n, 0)}</p></main></body></html>"
+        head = f"<!doctype html><html><head><title>Source {n}</title></head>"
+        text = f"{head}<body><main><p>{body_of(n, 0)}</p></main></body></html>"
         (site / f"p{n:04d}.html").write_text(text)
     return site
 
