@@ -104,9 +104,8 @@ def run(site: Path, with_map: bool) -> None:
         started = time.perf_counter()
         report = build_from_tree(load_config({"base_url": BASE}), site, LocalDirSink(Path(out)))
         took = time.perf_counter() - started
-    print(
-        f"{took:.2f} s  {dict(report.dates)}  ({os.path.dirname(rung.__file__) if rung else 'no rung 2'})"
-    )
+    where = os.path.dirname(rung.__file__) if rung else "no rung 2"
+    print(f"{took:.2f} s  {dict(report.dates)}  ({where})")
 
 
 if __name__ == "__main__":
