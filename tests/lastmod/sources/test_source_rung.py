@@ -200,3 +200,21 @@ def test_a_shallow_checkout_of_a_committed_site_says_it_once(
     report = build(shallow / "public")
     said = [warning for warning in report.warnings if "shallow" in warning]
     assert len(said) == 1 and said[0].startswith("this is a shallow clone")
+
+
+def test_a_committed_site_dated_by_its_own_history_reads_no_source_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = source_repo(tmp_path, HISTORY)
+    (repo / ".gitignore").write_text("")  # the built site is committed: rung 1 dates it
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "commit the site", when="2022-02-02T00:00:00")
+    started = Processes(monkeypatch)
+    report = build(repo / "public")
+    without = started.counts()
+    assert set(report.dates) == {"the last commit"}
+    forget(repo / "public")
+    monkeypatch.setattr(rung, "source_map", TableMap(TABLE).mapper())
+    started.commands.clear()
+    assert build(repo / "public").dates == report.dates
+    assert started.counts() == without  # no git log, no cat-file of rung 2
