@@ -102,7 +102,8 @@ def clean_head_blobs(
 
 def _is_missing_object(exc: GitError) -> bool:
     text = str(exc)
-    return "unable to read" in text or "missing blob" in text or "bad object" in text
+    missing = ("unable to read", "missing blob", "bad object", "could not fetch")
+    return any(found in text for found in missing)
 
 
 def _read_versions(
@@ -116,7 +117,9 @@ def _read_versions(
     """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
     commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
     partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
-    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
+    # A git before 2.44 ignores GIT_NO_LAZY_FETCH: with no transport allowed (an empty
+    # GIT_ALLOW_PROTOCOL lists none), its lazy fetch fails ("could not fetch") unconnected.
+    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": ""})
     # A rename carries the file's history on (-M); whole object names for the blobs.
     renamed = "-M" if renames else "--no-renames"
     command = log_command(head, renamed, "--raw", "--no-abbrev")

@@ -5,6 +5,7 @@ a shallow checkout says one line, and the history pass is one git log."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -218,3 +219,25 @@ def test_a_committed_site_dated_by_its_own_history_reads_no_source_history(
     started.commands.clear()
     assert build(repo / "public").dates == report.dates
     assert started.counts() == without  # no git log, no cat-file of rung 2
+
+
+def test_a_partial_clone_builds_without_its_remote(tmp_path: Path, table: TableMap) -> None:
+    moved = "2022-03-03T00:00:00"
+    d = page("C", "C.\n" * 29 + "D.\n")
+    history = [*HISTORY, (T3, {"content/c.md": page("C", "C.\n" * 30)})]
+    history.append((moved, {"content/c.md": None, "content/b.md": None, "content/d.md": d}))
+    repo = source_repo(tmp_path, history)
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    git(bare, "config", "uploadpack.allowFilter", "true")
+    partial = clone(bare, tmp_path / "partial", "--filter=blob:none")
+    shutil.rmtree(bare)  # a fetch could only fail now: the build must neither fail nor hang
+    objects = git(partial, "count-objects", "-v")
+    site = with_both(partial)
+    table.table["d.html"] = ("content/d.md",)
+    report = build(site)
+    # a.md's older versions are not in the clone: unknown, no date (nor for both.html); d.md
+    # has one version there (its rename with an edit is no exact rename): added at ``moved``.
+    assert listed(site) == {"a.html": None, "both.html": None, "d.html": f"{moved}+00:00"}
+    assert report.dates == {"source": 1, "no date (file times are one build's)": 2}
+    assert git(partial, "count-objects", "-v") == objects  # nothing fetched
