@@ -54,6 +54,13 @@ def read_file_versions(
     versions: dict[bytes, list[Version]] = {}
     renames = True
     if head and wanted:
+        # Only files HEAD holds have versions: a site of untracked build output inside the
+        # repository (public/ in .gitignore) needs no pass over the history at all.
+        pathspec = (relative,) if relative else ()
+        listing = git.output("ls-tree", "-r", "-z", "--name-only", "--full-tree", head, *pathspec)
+        held = set(listing.split(b"\0"))
+        wanted = {key: path for key, path in wanted.items() if key in held}
+    if head and wanted:
         try:
             versions = _read_versions(git, head, set(wanted), renames=True, on_commits=on_commits)
         except GitError as exc:
