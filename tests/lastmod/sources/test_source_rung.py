@@ -20,7 +20,7 @@ from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.sources import rung
-from sitemill.report import Report, dates_line
+from sitemill.report import Report, dates_line, summary_counts
 from sitemill.sinks import LocalDirSink
 
 T1, T2, T3 = "2021-03-01T10:00:00", "2021-06-01T10:00:00", "2022-01-01T10:00:00"
@@ -79,6 +79,7 @@ def test_a_first_run_dates_pages_by_their_sources_and_the_next_moves_nothing(
     assert table.site_dir == "public" and "content/a.md" in table.files
     assert report.dates == {"source": 3}
     assert "3 dated by their source's last change" in dates_line(report)
+    assert summary_counts(report)["dates"] == {"source": 3}
     assert not any("shallow" in warning for warning in report.warnings)
     again = build(site)
     assert not again.result.written
