@@ -612,3 +612,19 @@ def test_the_report_shows_images_and_the_site_chrome_left_out() -> None:
     assert stream.getvalue().splitlines()[-1] == (
         "extensions: 30 images, 60 site-chrome images left out"
     )
+
+
+def test_the_first_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path: Path) -> None:
+    # A first run over a fresh build: one page declares its date, the other has no evidence.
+    # Before, the line said "(lastmod: mtime)", though no page had its file time.
+    modified = '<meta property="article:modified_time" content="2024-03-01T10:00:00+00:00">'
+    site = make_site({"a.html": page("a", modified), "b.html": page("b"), "c.html": page("c")})
+    out = tmp_path / "out"
+    result = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].endswith("(lastmod: declared 1, none 2)")
+    again = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
+    assert again.stdout.splitlines()[0].endswith("(lastmod: kept 1, none 2)")
+    plain = run("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "plain"),
+                "--no-content-dates")  # fmt: skip
+    assert plain.stdout.splitlines()[0].endswith("(lastmod: mtime)")  # each page's file time
