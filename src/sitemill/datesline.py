@@ -89,7 +89,7 @@ def dated_by(dates: Counter[str], mode: LastmodMode) -> str:
         by[_DATED_BY.get(reason, mode.value)] += count
     if not +by:
         return mode.value
-    order = [mode.value, *dict.fromkeys(_DATED_BY.values())]
+    order = dict.fromkeys([mode.value, *_DATED_BY.values()])  # ("git": once)
     return ", ".join(f"{name} {by[name]:,}" for name in order if by[name])
 
 
