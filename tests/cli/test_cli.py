@@ -635,7 +635,8 @@ def test_the_first_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path
     [
         (LastmodMode.MTIME, {}, "mtime"),  # content dates off: each page's file time
         (LastmodMode.GIT, {"older than the last commit": 2, "the last commit": 53}, "git 55"),
-        (LastmodMode.GIT, {"the last commit": 3, "new page": 1, "declared": 1}, "git 4, declared 1"),
+        (LastmodMode.GIT, {"the last commit": 3, "new page": 1, "declared": 1},
+         "git 4, declared 1"),
         (LastmodMode.MTIME, {"kept": 5, "content changed": 2, "no date (no evidence)": 1},
          "mtime 2, kept 5, none 1"),
         (LastmodMode.MTIME, {"source": 7, "file time": 1, "no date (a time after the run)": 2,

@@ -98,7 +98,7 @@ def _evidence(why: PageWhy) -> list[str]:
         R.NEW: f"why: new since the last run ({_state(why)} has no record of it): {_moved(why)}",
         R.CHANGED: f"why: the content changed since {_state(why)}: {_moved(why)}",
         R.SOURCE: "why: its source in the repository",
-        R.DECLARED: "why: its own declared modification date (after its publication, no build stamp)",
+        R.DECLARED: "why: its own declared modification date (after its publication, no stamp)",
         R.FILE_TIME: f"why: its file time, {_time(why.mtime)} (a first run; no other evidence)",
         R.NONE_KEPT: f"why: unchanged since {_state(why)}, which remembers no date for it",
         R.NONE_BUILD: f"why: {_no_rung()}; the file times are one build's",
