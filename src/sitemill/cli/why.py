@@ -105,7 +105,15 @@ def _evidence(why: PageWhy) -> list[str]:
         R.NONE_SYNC: f"why: {_no_rung()}; the upload times are one sync's",
         R.NONE_AFTER_RUN: f"why: {_no_rung()}; a file time is after the run",
     }.get(reason, f"why: {_no_rung()}")
-    return [lines, *_times(why.window)]
+    return [lines, *_declared(why), *_times(why.window)]
+
+
+def _declared(why: PageWhy) -> list[str]:
+    """The page's declared date rung 3 refused, and why."""
+    if why.refused is None or why.lastmod is not None:
+        return []
+    declared, reason = why.refused
+    return [f"declared: {declared.w3c()} ({declared.source}), refused: {reason}"]
 
 
 def _history(why: PageWhy) -> list[str]:
