@@ -1,0 +1,48 @@
+"""Sphinx: the docname ``x/y`` of ``x/y.rst|.md|.ipynb|.txt`` -> ``x/y.html`` (the dirhtml
+builder: ``x/y/index.html``, ``x/index`` -> ``x/index.html``)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Final
+
+from sitemill.lastmod.sources.conventions.base import (
+    PageMap,
+    Project,
+    Tree,
+    add,
+    config_text,
+    directory_page,
+    file_page,
+    split_extension,
+)
+
+_SUFFIXES: Final = frozenset({".rst", ".md", ".ipynb", ".txt", ".myst"})
+# Folders of a Sphinx source tree that hold no documents (themes, templates, a build).
+_NOT_DOCUMENTS: Final = ("_build", "_templates", "_static", "_ext", "build")
+_SOURCE_SUFFIX: Final = re.compile(r"""^source_suffix\s*=""", re.M)
+
+
+def sphinx_pages(project: Project, tree: Tree) -> PageMap:
+    """Every page a Sphinx project builds from a document beside or under its conf.py."""
+    dirhtml = "dirhtml" in project.site_dir.split("/")
+    suffixes = _suffixes(config_text(project, tree))
+    pages: PageMap = {}
+    for path, relative in tree.under(project.folder):
+        docname, extension = split_extension(relative)
+        if extension not in suffixes or relative.split("/", 1)[0] in _NOT_DOCUMENTS:
+            continue
+        if dirhtml and posixpath.basename(docname) != "index":
+            add(pages, directory_page(docname), path)
+        else:
+            add(pages, file_page(docname), path)
+    return pages
+
+
+def _suffixes(config: str) -> frozenset[str]:
+    """The document suffixes: .rst, .md and .ipynb (MyST, nbsphinx), .txt only when the
+    config's ``source_suffix`` names it."""
+    if _SOURCE_SUFFIX.search(config) and ("'.txt'" in config or '".txt"' in config):
+        return _SUFFIXES
+    return _SUFFIXES - {".txt"}
