@@ -4,7 +4,9 @@ parent chain, confirmed by the built home page's ``<meta name="generator">`` whe
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -50,6 +52,7 @@ _GENERATORS: Final = (
     ("quarto", "quarto"),
     ("mdbook", "mdbook"),
 )
+_SAMPLED: Final = 20  # pages read for a generator meta when the home page has none
 # A Hugo config named config.* is taken only beside a folder a Hugo project has.
 _HUGO_FOLDERS: Final = ("content", "layouts", "archetypes", "themes")
 
@@ -91,13 +94,33 @@ def _plausible(tree: Tree, family: str, config: str) -> bool:
 
 
 def _named_family(site_root: Path) -> str | None:
-    """The family the built home page's generator meta names, if any."""
-    try:
-        data = Root(site_root).read("index.html", PAGE_FACTS_BYTES)
-    except (OSError, RefusedError):
-        return None
-    generator = page_generator(data) if data else None
-    if not generator:
-        return None
-    lowered = generator.lower()
-    return next((family for start, family in _GENERATORS if lowered.startswith(start)), None)
+    """The family the generator meta of the built home page (else of the first built pages
+    a short walk finds) names, if any."""
+    root = Root(site_root)
+    for page in _sample_pages(site_root):
+        try:
+            data = root.read(page, PAGE_FACTS_BYTES)
+        except (OSError, RefusedError):
+            continue
+        generator = page_generator(data) if data else None
+        if generator:
+            lowered = generator.lower()
+            return next(
+                (family for start, family in _GENERATORS if lowered.startswith(start)), None
+            )
+    return None
+
+
+def _sample_pages(site_root: Path) -> Iterator[str]:
+    """index.html, then the first _SAMPLED pages of a sorted walk (links not followed, dot
+    folders skipped): where a generator meta is, most pages carry it."""
+    yield "index.html"
+    seen = 0
+    for folder, folders, names in os.walk(site_root):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(names):
+            if name.endswith((".html", ".htm")) and seen < _SAMPLED:
+                seen += 1
+                yield os.path.relpath(os.path.join(folder, name), site_root)
+        if seen >= _SAMPLED:
+            return

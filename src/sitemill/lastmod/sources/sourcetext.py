@@ -15,9 +15,9 @@ _WORD: Final = re.compile(r"\w+")
 _TAKEN_OFF: Final = re.compile(
     r"""<!--.*?-->                       # HTML comments
     | \{%.*?%\} | \{\{.*?\}\} | \{\#.*?\#\}  # template tags (Liquid, Jinja, Nunjucks, Hugo)
-    | \]\([^)\s]*(?:\s+"[^"]*")?\)         # a Markdown link's or image's target
-    | ^\s*\[[^\]]+\]:\s*\S+.*$             # a Markdown reference definition
-    | ^\.\.\s+[\w:-]+::.*$                 # an rST directive line (its content stays)
+    | \]\([^)\s]*(?:\s+(?:"[^"]*"|'[^']*'))?\)  # a Markdown link's or image's target
+    | ^[ \t]*\[[^\]\n]+\]:[ \t]*\S+[^\n]*$     # a Markdown reference definition
+    | ^\.\.[ \t]+[\w:-]+::[^\n]*$              # an rST directive line (its content stays)
     | :[\w:-]+:`[^`<]*<[^>]*>`              # an rST role with a target: its target
     | <[^>\n]+>                            # inline HTML tags and autolinks
     | https?://\S+                         # bare URLs

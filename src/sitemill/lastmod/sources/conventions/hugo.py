@@ -90,8 +90,9 @@ def _page(meta: dict[str, object], folder: str, name: str, language: str, site: 
     if url is not None:
         return url_page(site.spelled(url))
     prefix = site.prefix(language)
-    if name == "_index":
-        return directory_page(site.spelled(join(prefix, folder)))
+    if name == "_index":  # a section's list page (uglyURLs: posts.html)
+        route = site.spelled(join(prefix, folder))
+        return file_page(route) if site.ugly and folder else directory_page(route)
     if name == "index":
         route = join(prefix, folder)
         if text_value(meta, "slug"):

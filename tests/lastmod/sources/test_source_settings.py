@@ -1,0 +1,115 @@
+"""The generator's own settings move its pages (Jekyll permalink styles, Docusaurus
+routeBasePath and trailingSlash, Hugo's config folder, Eleventy's permalink: false), and the
+project is found where the generator keeps it (docs/lastmod.md, rung 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from srcmaputil import build_site, mapped, repo_view
+
+from sitemill.lastmod.sources.mapping import source_map
+
+POST = "_posts/2024-02-09-my-post.md"
+POST_TEXT = "---\ncategory: Notes\n---\nHello"
+
+
+@pytest.mark.parametrize(
+    ("permalink", "post_page", "page"),
+    [
+        ("date", "notes/2024/02/09/my-post.html", "about.html"),
+        ("pretty", "notes/2024/02/09/my-post/index.html", "about/index.html"),
+        ("ordinal", "notes/2024/040/my-post.html", "about.html"),
+        ("none", "notes/my-post.html", "about.html"),
+        ("/blog/:year/:title/", "blog/2024/my-post/index.html", "about/index.html"),
+        ('"/:year/:month/:title:output_ext"', "2024/02/my-post.html", "about.html"),
+        ("/:title", "my-post.html", "about.html"),
+    ],
+)
+def test_jekyll_posts_and_pages_follow_the_permalink_setting(
+    tmp_path: Path, permalink: str, post_page: str, page: str
+) -> None:
+    files = {
+        "_config.yml": f"permalink: {permalink}\n",
+        POST: POST_TEXT,
+        "about.md": "---\ntitle: About\n---\n",
+    }
+    found = mapped(tmp_path, files, "_site", [post_page, page])
+    assert found == {post_page: (POST,), page: ("about.md",)}
+
+
+def test_docusaurus_route_base_path_and_no_trailing_slash(tmp_path: Path) -> None:
+    files = {
+        "website/docusaurus.config.ts": "export default { trailingSlash: false, presets: "
+        "[['classic', { docs: { routeBasePath: '/' }, blog: { routeBasePath: 'news' } }]] };",
+        "website/docs/intro.md": "# Intro",
+        "website/docs/guide/setup.mdx": "---\nslug: start\n---\n",
+        "website/blog/2020-05-06-hello.md": "# Hi",
+    }
+    pages = ["intro.html", "guide/start.html", "news/2020/05/06/hello.html"]
+    found = mapped(tmp_path, files, "website/build", pages)
+    assert found == {
+        "intro.html": ("website/docs/intro.md",),
+        "guide/start.html": ("website/docs/guide/setup.mdx",),
+        "news/2020/05/06/hello.html": ("website/blog/2020-05-06-hello.md",),
+    }
+
+
+def test_hugo_settings_in_a_config_folder(tmp_path: Path) -> None:
+    files = {
+        "config/_default/hugo.toml": 'contentDir = "pages"\n',
+        "config/_default/languages.toml": "[en]\nweight = 1\n[de]\ncontentDir = 'pages-de'\n",
+        "pages/guide.md": "---\ntitle: G\n---\n",
+        "pages-de/guide.md": "---\ntitle: G\n---\n",
+    }
+    found = mapped(tmp_path, files, "public", ["guide/index.html", "de/guide/index.html"])
+    assert found == {
+        "guide/index.html": ("pages/guide.md",),
+        "de/guide/index.html": ("pages-de/guide.md",),
+    }
+
+
+def test_eleventy_permalink_false_builds_no_page(tmp_path: Path) -> None:
+    files = {
+        "eleventy.config.js": "export default function () {}",
+        "draft.md": "---\npermalink: false\n---\nnot written",
+        "kept.md": "# Kept",
+    }
+    found = mapped(tmp_path, files, "_site", ["draft/index.html", "kept/index.html"])
+    assert found == {"draft/index.html": (), "kept/index.html": ("kept.md",)}
+
+
+def test_the_generator_meta_chooses_between_two_projects(tmp_path: Path) -> None:
+    # A mkdocs.yml beside a Hugo project: the built pages say which one built them.
+    files = {
+        "mkdocs.yml": "site_name: Docs\n",
+        "docs/guide.md": "# Guide (MkDocs)",
+        "config.toml": "title = 'Blog'\n",
+        "content/guide.md": "---\ntitle: Guide (Hugo)\n---\n",
+    }
+    hugo = '<meta name="generator" content="Hugo 0.111.3">'
+    assert mapped(tmp_path / "a", files, "public", ["guide/index.html"], hugo) == {
+        "guide/index.html": ("content/guide.md",)
+    }
+    assert mapped(tmp_path / "b", files, "public", ["guide/index.html"]) == {
+        "guide/index.html": ("docs/guide.md",)
+    }
+
+
+def test_a_site_at_the_repository_root_has_no_sources(tmp_path: Path) -> None:
+    files = {"index.md": "---\ntitle: x\n---\n", "_config.yml": "", "index.html": "<p>x</p>"}
+    root = build_site(tmp_path, {"index.html": "x"})
+    assert source_map(repo_view(files), "", root).sources("index.html") == ()
+
+
+def test_sources_inside_the_built_folder_are_no_candidates(tmp_path: Path) -> None:
+    # A Sphinx build folder inside the source folder, committed: its .txt copies are no docs.
+    files = {
+        "docs/conf.py": "source_suffix = ['.rst', '.txt']\n",
+        "docs/page.txt": "Page\n====\n",
+        "docs/_build/html/_sources/page.rst.txt": "Page\n====\n",
+        "docs/_build/html/other.rst": "Other\n=====\n",
+    }
+    found = mapped(tmp_path, files, "docs/_build/html", ["page.html", "_build/html/other.html"])
+    assert found == {"page.html": ("docs/page.txt",), "_build/html/other.html": ()}
