@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -85,14 +86,13 @@ class ConventionsThenText:
             self._index = TextIndex(self._candidates())
         return self._index
 
-    def _candidates(self) -> list[tuple[str, list[str]]]:
-        found = []
+    def _candidates(self) -> Iterator[tuple[str, list[str]]]:
+        """Each candidate source and its words, one at a time (the index keeps shingles)."""
         for path, relative in self._tree.under(self._folder):
             if split_extension(relative)[1] in TEXT_SOURCES:
-                text = self._tree.text(path)
+                text = self._tree.text_once(path)
                 if text:
-                    found.append((path, source_words(text)))
-        return found
+                    yield path, source_words(text)
 
 
 def source_map(repo: RepoView, site_dir: str, site_root: Path) -> SourceMap:

@@ -68,6 +68,13 @@ class Tree:
             self._texts[path] = self._read(path) if path in self._set else None
         return self._texts[path]
 
+    def text_once(self, path: str) -> str | None:
+        """The text of ``path``, forgotten afterwards (the content match reads each
+        candidate once and keeps only its shingles)."""
+        if path in self._texts:
+            return self._texts.pop(path)
+        return self._read(path) if path in self._set else None
+
     def meta(self, path: str) -> dict[str, object]:
         """The front matter of ``path`` ({} when none or unreadable)."""
         if path not in self._meta:
