@@ -113,3 +113,29 @@ def test_sources_inside_the_built_folder_are_no_candidates(tmp_path: Path) -> No
     }
     found = mapped(tmp_path, files, "docs/_build/html", ["page.html", "_build/html/other.html"])
     assert found == {"page.html": ("docs/page.txt",), "_build/html/other.html": ()}
+
+
+def test_hugo_permalinks_place_a_section_s_pages(tmp_path: Path) -> None:
+    # Short pages: the content match could not find them; the setting does.
+    files = {
+        "hugo.yaml": "permalinks:\n  posts: /:year/:month/:title/\n  notes: /n/:slug/\n",
+        "content/posts/first.md": "---\ntitle: First Post!\ndate: 2024-03-05T10:00:00Z\n---\nHi",
+        "content/posts/bundle/index.md": '+++\ntitle = "B"\ndate = 2023-07-01\n+++\n',
+        "content/notes/x.md": "---\ntitle: X\nslug: Exe\n---\n",
+        "content/notes/undated.md": "---\ntitle: Undated\n---\n",
+        "content/posts/_index.md": "---\ntitle: Posts\n---\n",
+    }
+    pages = [
+        "2024/03/first-post/index.html",
+        "2023/07/b/index.html",
+        "n/exe/index.html",
+        "n/undated/index.html",
+        "posts/index.html",
+    ]
+    assert mapped(tmp_path, files, "public", pages) == {
+        "2024/03/first-post/index.html": ("content/posts/first.md",),
+        "2023/07/b/index.html": ("content/posts/bundle/index.md",),
+        "n/exe/index.html": ("content/notes/x.md",),
+        "n/undated/index.html": ("content/notes/undated.md",),
+        "posts/index.html": ("content/posts/_index.md",),
+    }

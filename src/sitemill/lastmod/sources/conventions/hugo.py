@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import posixpath
+from dataclasses import dataclass
 from typing import Final
 
 from sitemill.lastmod.sources.conventions.base import (
@@ -20,6 +21,7 @@ from sitemill.lastmod.sources.conventions.base import (
     split_extension,
     url_page,
 )
+from sitemill.lastmod.sources.conventions.hugolinks import permalink_patterns, permalink_url
 from sitemill.lastmod.sources.frontmatter import text_value
 
 _CONTENT: Final = frozenset(
@@ -43,6 +45,7 @@ def hugo_pages(project: Project, tree: Tree) -> PageMap:
         in_subdir=in_subdir,
         ugly=settings.get("uglyurls") is True,
         lower=settings.get("disablepathtolower") is not True,
+        permalinks=permalink_patterns(settings),
     )
     roots = [(join(project.folder, str(settings.get("contentdir") or "content")), default)]
     for language, table in languages.items():
@@ -56,12 +59,16 @@ def hugo_pages(project: Project, tree: Tree) -> PageMap:
     return pages
 
 
+@dataclass(frozen=True, slots=True)
 class _Site:
-    def __init__(
-        self, *, languages: frozenset[str], default: str, in_subdir: bool, ugly: bool, lower: bool
-    ) -> None:
-        self.languages, self.default, self.in_subdir = languages, default, in_subdir
-        self.ugly, self.lower = ugly, lower
+    """The settings a page's built path depends on."""
+
+    languages: frozenset[str]
+    default: str
+    in_subdir: bool
+    ugly: bool
+    lower: bool
+    permalinks: dict[str, str]
 
     def prefix(self, language: str) -> str:
         if not self.languages or (language == self.default and not self.in_subdir):
@@ -90,6 +97,12 @@ def _page(meta: dict[str, object], folder: str, name: str, language: str, site: 
     if url is not None:
         return url_page(site.spelled(url))
     prefix = site.prefix(language)
+    pattern = site.permalinks.get(folder.split("/", 1)[0] if folder else "page")
+    if pattern is not None and name != "_index":
+        own = posixpath.basename(folder) if name == "index" else name
+        filled = permalink_url(pattern, meta, folder, own)
+        if filled is not None:
+            return url_page(site.spelled(join(prefix, filled) + ("/" * filled.endswith("/"))))
     if name == "_index":  # a section's list page (uglyURLs: posts.html)
         route = site.spelled(join(prefix, folder))
         return file_page(route) if site.ugly and folder else directory_page(route)
