@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from srcmaputil import build_site, mapped, repo_view
+from srcmaputil import build_site, mapped, prose, repo_view
 
 from sitemill.lastmod.sources.mapping import source_map
+from sitemill.lastmod.sources.repoview import RepoView
 
 POST = "_posts/2024-02-09-my-post.md"
 POST_TEXT = "---\ncategory: Notes\n---\nHello"
@@ -139,3 +140,38 @@ def test_hugo_permalinks_place_a_section_s_pages(tmp_path: Path) -> None:
         "n/undated/index.html": ("content/notes/undated.md",),
         "posts/index.html": ("content/posts/_index.md",),
     }
+
+
+def test_sphinx_viewcode_pages_come_from_their_modules(tmp_path: Path) -> None:
+    files = {
+        "docs/conf.py": "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.viewcode']\n",
+        "docs/index.rst": "API\n===\n\n.. automodule:: pkg.mod\n",
+        "src/pkg/__init__.py": "",
+        "src/pkg/mod.py": "def f():\n    return 1\n",
+    }
+    pages = ["_modules/pkg/mod.html", "_modules/pkg.html", "_modules/index.html"]
+    assert mapped(tmp_path, files, "docs/_build/html", pages) == {
+        "_modules/pkg/mod.html": ("src/pkg/mod.py",),
+        "_modules/pkg.html": ("src/pkg/__init__.py",),
+        "_modules/index.html": (),
+    }
+
+
+def test_mdbook_s_whole_book_page_is_no_chapter_s(tmp_path: Path) -> None:
+    # A one-chapter book: print.html holds that chapter's text, yet it is the whole book.
+    chapter = prose("chapter")
+    files = {"book.toml": "[book]\n", "src/SUMMARY.md": "- [C](c.md)\n", "src/c.md": chapter}
+    root = build_site(tmp_path / "book", {"print.html": chapter, "c.html": chapter})
+    found = source_map(repo_view(files), "book", root)
+    assert (found.sources("print.html"), found.sources("c.html")) == ((), ("src/c.md",))
+
+
+def test_an_unsorted_file_list_is_read_all_the_same(tmp_path: Path) -> None:
+    files = {"mkdocs.yml": "", "docs/b.md": "# B", "docs/a.md": "# A", "README.md": "r"}
+    root = build_site(tmp_path / "site", {"a/index.html": "A", "b/index.html": "B"})
+    view = RepoView(("mkdocs.yml", "docs/b.md", "docs/a.md", "README.md"), files.get)
+    found = source_map(view, "site", root)
+    assert (found.sources("a/index.html"), found.sources("b/index.html")) == (
+        ("docs/a.md",),
+        ("docs/b.md",),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import posixpath
 import tomllib
@@ -38,7 +39,8 @@ class Tree:
     the built site, a dot-folder or node_modules), texts and front matter read once each."""
 
     def __init__(self, repo: RepoView, site_dir: str) -> None:
-        self.files = repo.files
+        # under() walks a prefix by bisection: sorted as Python compares (UTF-8 byte order).
+        self.files = repo.files if _is_sorted(repo.files) else tuple(sorted(repo.files))
         self._read = repo.read_text
         self._site = site_dir.strip("/") + "/"
         self._set = frozenset(repo.files)
@@ -83,6 +85,10 @@ class Tree:
 
 
 Convention = Callable[[Project, Tree], PageMap]
+
+
+def _is_sorted(files: tuple[str, ...]) -> bool:
+    return all(a <= b for a, b in itertools.pairwise(files))
 
 
 def _skipped(relative: str) -> bool:

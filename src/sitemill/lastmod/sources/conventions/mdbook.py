@@ -37,6 +37,8 @@ def mdbook_pages(project: Project, tree: Tree) -> PageMap:
         if name.lower() == "readme":
             add(pages, join(directory, "index.html"), path)
         add(pages, file_page(stem), path)
+    for whole_book in ("print.html", "toc.html"):  # every chapter at once; the sidebar
+        add(pages, whole_book)
     first = _CHAPTER.search(tree.text(join(source, "SUMMARY.md")) or "")
     if first is not None and tree.exists(join(source, posixpath.normpath(first[1]))):
         add(pages, "index.html", join(source, posixpath.normpath(first[1])))

@@ -15,6 +15,7 @@ from sitemill.lastmod.sources.conventions.base import (
     config_text,
     directory_page,
     file_page,
+    join,
     split_extension,
 )
 
@@ -37,7 +38,23 @@ def sphinx_pages(project: Project, tree: Tree) -> PageMap:
             add(pages, directory_page(docname), path)
         else:
             add(pages, file_page(docname), path)
+    _add_module_pages(pages, tree, project)
     return pages
+
+
+def _add_module_pages(pages: PageMap, tree: Tree, project: Project) -> None:
+    """viewcode's ``_modules/a/b.html``: the highlighted source of the module ``a.b``, from
+    ``a/b.py`` (or ``a/b/__init__.py``) at the repository's root, under ``src/`` or ``lib/``,
+    or beside the project's parent folder."""
+    parent = posixpath.dirname(project.folder)
+    for root in dict.fromkeys(("", "src", "lib", parent, join(parent, "src"))):
+        for path, relative in tree.under(root):
+            stem, extension = split_extension(relative)
+            if extension != ".py" or not stem.replace("/", "").replace("_", "a").isalnum():
+                continue
+            module = posixpath.dirname(stem) if stem.endswith("/__init__") else stem
+            if module and module != "__init__":
+                add(pages, f"_modules/{module}.html", path)
 
 
 def _suffixes(config: str) -> frozenset[str]:
