@@ -175,3 +175,26 @@ def test_an_unsorted_file_list_is_read_all_the_same(tmp_path: Path) -> None:
         ("docs/a.md",),
         ("docs/b.md",),
     )
+
+
+def test_the_site_folder_is_read_as_a_path(tmp_path: Path) -> None:
+    files = {"mkdocs.yml": "", "docs/a.md": "# A"}
+    root = build_site(tmp_path / "site", {"a/index.html": "A"})
+    spelled = [
+        source_map(repo_view(files), site_dir, root).sources("a/index.html")
+        for site_dir in ("./site", "site/", "site/./", "../site")
+    ]
+    assert spelled == [("docs/a.md",), ("docs/a.md",), ("docs/a.md",), ()]
+
+
+def test_a_config_file_inside_the_built_folder_is_no_project(tmp_path: Path) -> None:
+    # Hugo publishes into docs/ (for GitHub Pages); a conf.py from its static/ folder lands
+    # there too: no Sphinx project builds from the built folder.
+    files = {
+        "hugo.toml": "publishDir = 'docs'\n",
+        "content/a.md": "---\ntitle: A\n---\n",
+        "static/conf.py": "",
+        "docs/conf.py": "",
+        "docs/a/index.html": "<p>built</p>",
+    }
+    assert mapped(tmp_path, files, "docs", ["a/index.html"]) == {"a/index.html": ("content/a.md",)}

@@ -4,6 +4,7 @@ content match, else none (docs/lastmod.md, rung 2)."""
 from __future__ import annotations
 
 import logging
+import posixpath
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,8 +99,8 @@ class ConventionsThenText:
 def source_map(repo: RepoView, site_dir: str, site_root: Path) -> SourceMap:
     """The source map of the site built into ``site_dir`` (relative to the repository's
     root) and found on disk at ``site_root``."""
-    site_dir = site_dir.strip("/")
-    if site_dir in ("", "."):
+    site_dir = posixpath.normpath(site_dir.strip("/") or ".")
+    if site_dir == "." or site_dir.startswith("../"):  # the repository itself, or outside it
         return NoSources()
     tree = Tree(repo, site_dir)
     project = find_project(tree, site_dir, site_root)

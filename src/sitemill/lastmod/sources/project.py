@@ -78,7 +78,8 @@ def _candidates(tree: Tree, site_dir: str) -> list[Project]:
         for family, names in CONFIG_FILES:
             for name in names:
                 config = posixpath.join(level, name) if level else name
-                if tree.exists(config) and _plausible(tree, family, config):
+                inside = config.startswith(f"{site_dir.strip('/')}/")  # built output
+                if tree.exists(config) and not inside and _plausible(tree, family, config):
                     folder = posixpath.dirname(config).removesuffix("config/_default")
                     folder = folder.rstrip("/")
                     found.append(Project(family, folder, config, site_dir.strip("/")))
