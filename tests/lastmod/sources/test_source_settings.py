@@ -198,3 +198,20 @@ def test_a_config_file_inside_the_built_folder_is_no_project(tmp_path: Path) -> 
         "docs/a/index.html": "<p>built</p>",
     }
     assert mapped(tmp_path, files, "docs", ["a/index.html"]) == {"a/index.html": ("content/a.md",)}
+
+
+def test_a_sphinx_page_s_included_files_are_its_sources_too(tmp_path: Path) -> None:
+    files = {
+        "docs/conf.py": "",
+        "docs/community/updates.rst": "Updates\n=======\n\n.. include:: ../../HISTORY.md\n",
+        "docs/guide.md": "# Guide\n\n```{include} /snippets/intro.md\n```\n",
+        "docs/snippets/intro.md": "Intro",
+        "docs/missing.rst": ".. include:: nowhere.rst\n",
+        "HISTORY.md": "# History",
+    }
+    pages = ["community/updates.html", "guide.html", "missing.html"]
+    assert mapped(tmp_path, files, "docs/_build/html", pages) == {
+        "community/updates.html": ("docs/community/updates.rst", "HISTORY.md"),
+        "guide.html": ("docs/guide.md", "docs/snippets/intro.md"),
+        "missing.html": ("docs/missing.rst",),
+    }

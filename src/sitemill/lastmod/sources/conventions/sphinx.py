@@ -22,6 +22,7 @@ from sitemill.lastmod.sources.conventions.base import (
 _SUFFIXES: Final = frozenset({".rst", ".md", ".ipynb", ".txt", ".myst"})
 # Folders of a Sphinx source tree that hold no documents (themes, templates, a build).
 _NOT_DOCUMENTS: Final = ("_build", "_templates", "_static", "_ext", "build")
+_INCLUDE: Final = re.compile(r"^[ \t]*(?:\.\.[ \t]+include::|```\{include\})[ \t]+(\S+)", re.M)
 _SOURCE_SUFFIX: Final = re.compile(r"""^source_suffix\s*=""", re.M)
 
 
@@ -34,12 +35,22 @@ def sphinx_pages(project: Project, tree: Tree) -> PageMap:
         docname, extension = split_extension(relative)
         if extension not in suffixes or relative.split("/", 1)[0] in _NOT_DOCUMENTS:
             continue
-        if dirhtml and posixpath.basename(docname) != "index":
-            add(pages, directory_page(docname), path)
-        else:
-            add(pages, file_page(docname), path)
+        built = directory_page if dirhtml and posixpath.basename(docname) != "index" else file_page
+        add(pages, built(docname), path, *included(tree, path, project.folder))
     _add_module_pages(pages, tree, project)
     return pages
+
+
+def included(tree: Tree, path: str, folder: str) -> tuple[str, ...]:
+    """The files a document's ``.. include::`` directives (rST, or MyST's ``{include}``) put
+    in its page, as the repository has them: their text is the page's too."""
+    found = []
+    for name in _INCLUDE.findall(tree.text(path) or ""):
+        start = folder if name.startswith("/") else posixpath.dirname(path)
+        target = posixpath.normpath(join(start, name))
+        if tree.exists(target) and target not in found:
+            found.append(target)
+    return tuple(found)
 
 
 def _add_module_pages(pages: PageMap, tree: Tree, project: Project) -> None:
