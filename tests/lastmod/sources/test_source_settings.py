@@ -215,3 +215,18 @@ def test_a_sphinx_page_s_included_files_are_its_sources_too(tmp_path: Path) -> N
         "guide.html": ("docs/guide.md", "docs/snippets/intro.md"),
         "missing.html": ("docs/missing.rst",),
     }
+
+
+def test_mkdocs_snippets_and_includes_are_a_page_s_sources_too(tmp_path: Path) -> None:
+    files = {
+        "mkdocs.yml": "markdown_extensions:\n  - pymdownx.snippets\n",
+        "docs/index.md": '# Home\n\n--8<-- "README.md"\n',
+        "docs/guide.md": '# Guide\n\n{% include-markdown "parts/intro.md" %}\n--8<-- "gone.md"\n',
+        "docs/parts/intro.md": "Intro",
+        "README.md": "# The project",
+    }
+    pages = ["index.html", "guide/index.html"]
+    assert mapped(tmp_path, files, "site", pages) == {
+        "index.html": ("docs/index.md", "README.md"),
+        "guide/index.html": ("docs/guide.md", "docs/parts/intro.md"),
+    }
