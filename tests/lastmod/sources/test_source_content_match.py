@@ -5,6 +5,8 @@ page's article text, clearly more than any other; a near tie, a weak match or a 
 from __future__ import annotations
 
 import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -108,3 +110,20 @@ def test_a_clear_margin_is_needed(runner_up: float) -> None:
     share = int(len(page) * runner_up)
     index = TextIndex([("best.md", page), ("second.md", page[:share])])
     assert index.best(page) == ("best.md" if runner_up < 0.6 else None)
+
+
+def test_pages_asked_from_several_threads_share_one_index(tmp_path: Path) -> None:
+    reads: list[str] = []
+
+    def read_text(path: str) -> str | None:
+        reads.append(path)
+        time.sleep(0.01)  # a slow reader (git cat-file): the threads meet while indexing
+        return SOURCES.get(path)
+
+    pages = {f"p{n}.html": ALPHA for n in range(8)}
+    site = build_site(tmp_path / "out", pages)
+    found = source_map(RepoView(tuple(sorted(SOURCES)), read_text), "out", site)
+    with ThreadPoolExecutor(8) as pool:
+        results = set(pool.map(found.sources, pages))
+    assert results == {("notes/alpha.md",)}
+    assert sorted(reads) == sorted(set(reads))

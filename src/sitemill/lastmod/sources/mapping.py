@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final, Protocol
@@ -63,6 +64,7 @@ class ConventionsThenText:
         self._folder = folder
         self._root = Root(site_root)
         self._index: TextIndex | None = None
+        self._lock = threading.Lock()
 
     def sources(self, page: str) -> tuple[str, ...]:
         page = page.lstrip("/")
@@ -83,9 +85,10 @@ class ConventionsThenText:
 
     def index(self) -> TextIndex:
         """The candidate sources' text index, built once."""
-        if self._index is None:
-            self._index = TextIndex(self._candidates())
-        return self._index
+        with self._lock:  # pages may be asked from several threads: one index
+            if self._index is None:
+                self._index = TextIndex(self._candidates())
+            return self._index
 
     def _candidates(self) -> Iterator[tuple[str, list[str]]]:
         """Each candidate source and its words, one at a time (the index keeps shingles)."""
