@@ -87,7 +87,7 @@ SPHINX = {
 ASTRO = {
     "astro.config.mjs": "import starlight from '@astrojs/starlight';",
     "src/content/docs/index.mdx": FM,
-    "src/content/docs/Guides/Example.md": FM,
+    "src/content/docs/Guides/Example Guide!.md": FM,
     "src/content/blog/first.md": FM,
     "src/pages/blog/[...slug].astro": "---\n---",
     "src/pages/about.astro": "---\n---",
@@ -233,7 +233,7 @@ CASES = [
         "dist",
         {
             "index.html": ("src/content/docs/index.mdx",),
-            "guides/example/index.html": ("src/content/docs/Guides/Example.md",),
+            "guides/example-guide/index.html": ("src/content/docs/Guides/Example Guide!.md",),
             "blog/first/index.html": ("src/content/blog/first.md",),
             "about/index.html": ("src/pages/about.astro",),
         },

@@ -25,6 +25,7 @@ from sitemill.lastmod.sources.frontmatter import text_value
 
 _PAGES: Final = MARKDOWN | {".astro", ".html", ".mdoc"}
 Built = Callable[[str], str]  # a route -> the file it is built to
+_NOT_IN_SLUG: Final = re.compile(r"[^\w\-.]")
 _DYNAMIC: Final = re.compile(r"^\[(?:\.\.\.)?(?:slug|id)\]\.astro$")
 
 
@@ -59,8 +60,14 @@ def _add_collection(pages: PageMap, tree: Tree, folder: str, base: str, built: B
         if extension not in _PAGES or relative.startswith("_"):
             continue
         slug = text_value(tree.meta(path), "slug")
-        route = slug.strip("/") if slug else stem.lower()
+        route = slug.strip("/") if slug else "/".join(map(_slugged, stem.split("/")))
         if posixpath.basename(route) == "index":
             route = posixpath.dirname(route)
         route = join(base, route)
         add(pages, built(route) if route else directory_page(route), path)
+
+
+def _slugged(segment: str) -> str:
+    """A path segment as Astro's content slugs spell it (github-slugger): lower case,
+    spaces to hyphens, other punctuation left out."""
+    return _NOT_IN_SLUG.sub("", segment.lower().replace(" ", "-"))
