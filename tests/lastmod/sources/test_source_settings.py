@@ -17,27 +17,45 @@ POST_TEXT = "---\ncategory: Notes\n---\nHello"
 
 
 @pytest.mark.parametrize(
-    ("permalink", "post_page", "page"),
+    ("permalink", "post_page", "page", "recipe"),
     [
-        ("date", "notes/2024/02/09/my-post.html", "about.html"),
-        ("pretty", "notes/2024/02/09/my-post/index.html", "about/index.html"),
-        ("ordinal", "notes/2024/040/my-post.html", "about.html"),
-        ("none", "notes/my-post.html", "about.html"),
-        ("/blog/:year/:title/", "blog/2024/my-post/index.html", "about/index.html"),
-        ('"/:year/:month/:title:output_ext"', "2024/02/my-post.html", "about.html"),
-        ("/:title", "my-post.html", "about.html"),
+        ("date", "notes/2024/02/09/my-post.html", "about.html", "recipes/soup.html"),
+        (
+            "pretty",
+            "notes/2024/02/09/my-post/index.html",
+            "about/index.html",
+            "recipes/soup/index.html",
+        ),
+        ("ordinal", "notes/2024/040/my-post.html", "about.html", "recipes/soup.html"),
+        ("none", "notes/my-post.html", "about.html", "recipes/soup.html"),
+        (
+            "/blog/:year/:title/",
+            "blog/2024/my-post/index.html",
+            "about/index.html",
+            "recipes/soup/index.html",
+        ),
+        (
+            '"/:year/:month/:title:output_ext"',
+            "2024/02/my-post.html",
+            "about.html",
+            "recipes/soup.html",
+        ),
+        ("/:title", "my-post.html", "about.html", "recipes/soup.html"),
     ],
 )
-def test_jekyll_posts_and_pages_follow_the_permalink_setting(
-    tmp_path: Path, permalink: str, post_page: str, page: str
+def test_jekyll_posts_pages_and_collections_follow_the_permalink_setting(
+    tmp_path: Path, permalink: str, post_page: str, page: str, recipe: str
 ) -> None:
+    # Checked against Jekyll 4.3 builds of the same project for date, pretty, none and
+    # /blog/:year/:title/.
     files = {
-        "_config.yml": f"permalink: {permalink}\n",
+        "_config.yml": f"permalink: {permalink}\ncollections:\n  recipes:\n    output: true\n",
         POST: POST_TEXT,
         "about.md": "---\ntitle: About\n---\n",
+        "_recipes/soup.md": "---\ntitle: Soup\n---\n",
     }
-    found = mapped(tmp_path, files, "_site", [post_page, page])
-    assert found == {post_page: (POST,), page: ("about.md",)}
+    found = mapped(tmp_path, files, "_site", [post_page, page, recipe])
+    assert found == {post_page: (POST,), page: ("about.md",), recipe: ("_recipes/soup.md",)}
 
 
 def test_docusaurus_route_base_path_and_no_trailing_slash(tmp_path: Path) -> None:

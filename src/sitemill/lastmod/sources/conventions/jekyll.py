@@ -30,7 +30,6 @@ _STYLES: Final = {
     "weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
     "none": "/:categories/:title:output_ext",
 }
-_PAGE_STYLES: Final = {"pretty": "/:path/:basename/", "date": "/:path/:basename:output_ext"}
 _POST_NAME: Final = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)$")
 _PLACEHOLDER: Final = re.compile(r":([a-z_]+)")
 
@@ -54,7 +53,7 @@ def jekyll_pages(project: Project, tree: Tree) -> PageMap:
         if "_posts" in parts[:-1]:
             page = _post(relative, meta, own or template)
         elif parts[0][1:] in outputs and parts[0].startswith("_"):
-            style = own or outputs[parts[0][1:]] or "/:collection/:path:output_ext"
+            style = own or outputs[parts[0][1:]] or _with_suffix("/:collection/:path", permalink)
             page = _fill(
                 style,
                 {
@@ -70,7 +69,7 @@ def jekyll_pages(project: Project, tree: Tree) -> PageMap:
         ):
             continue
         else:
-            style = own or _page_style(permalink)
+            style = own or _with_suffix("/:path/:basename", permalink)
             page = _page(stem, style)
         if page:
             add(pages, page, path)
@@ -120,12 +119,12 @@ def _post(relative: str, meta: dict[str, object], template: str) -> str | None:
     return _fill(template, values)
 
 
-def _page_style(permalink: str) -> str:
-    """Pages follow the posts' style: pretty for pretty or a template ending in a slash."""
-    if permalink in _PAGE_STYLES:
-        return _PAGE_STYLES[permalink]
-    pretty = permalink.endswith("/") and permalink not in _STYLES
-    return _PAGE_STYLES["pretty" if pretty else "date"]
+def _with_suffix(template: str, permalink: str) -> str:
+    """A page's or a collection's URL template ends as the site's permalink style does
+    (Jekyll's add_permalink_suffix): "/" for pretty or a style ending in "/", else the
+    output extension."""
+    pretty = permalink == "pretty" or (permalink not in _STYLES and permalink.endswith("/"))
+    return f"{template}/" if pretty else f"{template}:output_ext"
 
 
 def _page(stem: str, style: str) -> str | None:
