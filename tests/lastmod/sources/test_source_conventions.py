@@ -35,7 +35,7 @@ HUGO = {
     "content/posts/bundle/index.md": FM,
     "content/posts/bundle/extra.md": FM,  # a page resource of the bundle
     "content/about.md": "---\ntitle: About\nslug: about-us\n---\n",
-    "content/special.md": '+++\ntitle = "S"\nurl = "/special/place/"\n+++\n',
+    "content/special.md": '+++\ntitle = "S"\nurl = "/Special/Place/"\n+++\n',
     "layouts/_default/single.html": "{{ .Content }}",
 }
 HUGO_UGLY = {
@@ -152,7 +152,7 @@ CASES = [
             "posts/bundle/index.html": ("content/posts/bundle/index.md",),
             "posts/bundle/extra/index.html": (),
             "about-us/index.html": ("content/about.md",),
-            "special/place/index.html": ("content/special.md",),
+            "Special/Place/index.html": ("content/special.md",),
             "tags/alpha/index.html": (),
             "tags/index.html": (),
             "posts/page/2/index.html": (),

@@ -94,8 +94,8 @@ def _add_root(pages: PageMap, tree: Tree, root: str, language: str, site: _Site)
 
 def _page(meta: dict[str, object], folder: str, name: str, language: str, site: _Site) -> str:
     url = text_value(meta, "url")
-    if url is not None:
-        return url_page(site.spelled(url))
+    if url is not None:  # taken as written: Hugo lower-cases the paths it makes, not this
+        return url_page(url)
     prefix = site.prefix(language)
     pattern = site.permalinks.get(folder.split("/", 1)[0] if folder else "page")
     if pattern is not None and name != "_index":
