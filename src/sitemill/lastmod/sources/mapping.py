@@ -1,5 +1,7 @@
-"""Which source file a built page was rendered from: the generator's conventions, else a
-content match, else none (docs/lastmod.md, rung 2)."""
+"""Which source file a built page was rendered from (docs/lastmod.md, rung 2).
+
+The generator's conventions first, else a content match, else none.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
-"""Docusaurus: ``docs/x/01-y.md`` -> ``docs/x/y/index.html`` (number prefixes stripped, front
+"""Docusaurus: which source file each built page comes from.
+
+``docs/x/01-y.md`` -> ``docs/x/y/index.html`` (number prefixes stripped, front
 matter ``id`` and ``slug``), ``blog/YYYY-MM-DD-slug.md`` -> ``blog/YYYY/MM/DD/slug/``,
 ``versioned_docs/version-X/``, ``src/pages/``; ``routeBasePath`` and ``trailingSlash: false``
-read from the config with simple patterns (else the defaults)."""
+read from the config with simple patterns (else the defaults).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""Jekyll: posts ``_posts/YYYY-MM-DD-title.md`` by the ``permalink`` setting (``date``,
+"""Jekyll: which post, page or collection document each built page comes from.
+
+Posts ``_posts/YYYY-MM-DD-title.md`` by the ``permalink`` setting (``date``,
 ``pretty``, ``ordinal``, ``none`` or a template) or their own; pages ``about.md`` ->
-``about.html``; collections whose ``output`` is true."""
+``about.html``; collections whose ``output`` is true.
+"""
 
 from __future__ import annotations
 
