@@ -103,14 +103,22 @@ def _evidence(why: PageWhy) -> list[str]:
         R.NEW: f"why: new since the last run ({_state(why)} has no record of it): {_moved(why)}",
         R.CHANGED: f"why: the content changed since {_state(why)}: {_moved(why)}",
         R.SOURCE: "why: its source in the repository",
-        R.DECLARED: "why: its own declared modification date (no build stamp)",
+        R.DECLARED: "why: its own declared modification date (after its publication, no stamp)",
         R.FILE_TIME: f"why: its file time, {_time(why.mtime)} (a first run; no other evidence)",
         R.NONE_KEPT: f"why: unchanged since {_state(why)}, which remembers no date for it",
         R.NONE_BUILD: f"why: {_no_rung()}; the file times are one build's",
         R.NONE_SYNC: f"why: {_no_rung()}; the upload times are one sync's",
         R.NONE_AFTER_RUN: f"why: {_no_rung()}; a file time is after the run",
     }.get(reason, f"why: {_no_rung()}")
-    return [lines, *_times(why.window)]
+    return [lines, *_declared(why), *_times(why.window)]
+
+
+def _declared(why: PageWhy) -> list[str]:
+    """The page's declared date rung 3 refused, and why."""
+    if why.refused is None or why.lastmod is not None:
+        return []
+    declared, reason = why.refused
+    return [f"declared: {declared.w3c()} ({declared.source}), refused: {reason}"]
 
 
 def _history(why: PageWhy) -> list[str]:

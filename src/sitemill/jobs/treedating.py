@@ -86,7 +86,7 @@ class TreeDating:
             if first_run:
                 if source is not None:
                     self.source, rungs = source, (source,)
-                rungs += (declared_rung(reads, domain, replaced),)
+                rungs += (declared_rung(reads, domain, replaced, dated),)
             self.ladder = first_run_ladder((f.mtime for f in domain), providers=rungs)
             if self.watch is not None:
                 self.watch.times = tuple(f.mtime for f in domain)
@@ -175,17 +175,27 @@ def declared_rung(
     reads: PageReads,
     domain: Iterable[TreeFile],
     replaced: Callable[[str], DeclaredDate | None] | None,
+    history: Mapping[str, int],
 ) -> DeclaredRung:
     """Rung 3 over the first-seen pages of ``domain``: what each declares in the page, then
-    the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream)."""
+    the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
+    pages ``history`` dates (git: their content's date) are what the site's declared dates
+    are held against."""
     paths = [file.path for file in domain]
+
+    def declared(path: str) -> tuple[DeclaredDate, ...]:
+        listed = None if replaced is None else replaced(path)
+        return reads.declared.get(path, ()) + (() if listed is None else (listed,))
 
     def candidates() -> dict[str, tuple[DeclaredDate, ...]]:
         reads.complete()
-        found = {}
-        for path in paths:
-            listed = None if replaced is None else replaced(path)
-            found[path] = reads.declared.get(path, ()) + (() if listed is None else (listed,))
-        return found
+        return {path: declared(path) for path in paths}
 
-    return DeclaredRung(candidates, datetime.now(UTC))
+    def held() -> tuple[dict[str, tuple[DeclaredDate, ...]], dict[str, datetime]]:
+        reads.complete()
+        return (
+            {path: declared(path) for path in history},
+            {path: datetime.fromtimestamp(when, UTC) for path, when in history.items()},
+        )
+
+    return DeclaredRung(candidates, datetime.now(UTC), held if history else None)

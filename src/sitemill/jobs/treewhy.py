@@ -12,8 +12,10 @@ from sitemill.errors import RefusedError
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.commits import Commit, page_commits
+from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import DateReason
 from sitemill.lastmod.stamps import Stamp, busiest_window
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sinks.overlay import OverlaySink
@@ -55,6 +57,7 @@ class PageWhy:
     state_from: str | None = None  # where the remembered state was read; None: no state
     fingerprint: str | None = None
     window: Window | None = None
+    refused: tuple[DeclaredDate, str] | None = None  # a declared date refused, and why
 
 
 class _Seen:
@@ -158,6 +161,7 @@ def explain_page(
         state_from=state_from,
         fingerprint=None if watch.dated is None else watch.dated.fingerprint,
         window=_window(watch),
+        refused=_refused(watch),
     )
 
 
@@ -208,3 +212,13 @@ def _window(watch: PageWatch) -> Window | None:
     if plan is None or not watch.times:
         return None
     return Window(plan.ladder.times, busiest_window(sorted(watch.times)), len(watch.times))
+
+
+def _refused(watch: PageWatch) -> tuple[DeclaredDate, str] | None:
+    """The declared date rung 3 refused for the watched page, and why (None: none)."""
+    if watch.plan is None or watch.dated is None:
+        return None
+    for rung in watch.plan.ladder.providers:
+        if isinstance(rung, DeclaredRung):
+            return rung.check().refused.get(watch.path)
+    return None

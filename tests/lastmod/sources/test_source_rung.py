@@ -86,9 +86,24 @@ def test_a_first_run_dates_pages_by_their_sources_and_the_next_moves_nothing(
     assert again.dates == {"kept": 3}
 
 
-def test_without_a_known_source_the_next_rungs_answer(tmp_path: Path) -> None:
+def test_a_hugo_site_is_dated_by_its_sources_with_the_real_map(tmp_path: Path) -> None:
+    hugo = {"hugo.toml": 'baseURL = "https://www.example.com/"\n'}
+    repo = source_repo(tmp_path, [(T1, {**hugo, **HISTORY[0][1]}), *HISTORY[1:]])
+    site = repo / "public"
+    for name in ("a", "b"):  # Hugo's pretty URLs: content/a.md -> public/a/index.html
+        (site / name).mkdir()
+        (site / f"{name}.html").rename(site / name / "index.html")
+    report = build(site)
+    assert listed(site) == {"a/": f"{T2}+00:00", "b/": f"{T1}+00:00"}
+    assert report.dates == {"source": 2}
+
+
+def test_without_a_known_source_the_next_rungs_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rung, "source_map", TableMap({}).mapper())
     site = source_repo(tmp_path, HISTORY) / "public"
-    report = build(site)  # (the placeholder map knows no source)
+    report = build(site)
     assert set(listed(site).values()) == {None}
     assert report.dates == {"no date (file times are one build's)": 2}
 
@@ -155,8 +170,9 @@ def test_the_sources_history_is_one_git_log_and_one_cat_file(
     many.append((T2, {f"content/p{day}.md": page("P", f"{day}", date="2") for day in days}))
     many.append((T3, {f"content/p{day}.md": page("P", f"{day}.", date="3") for day in days}))
     site = source_repo(tmp_path, many) / "public"
+    monkeypatch.setattr(rung, "source_map", TableMap({}).mapper())  # a map of no source
     started = Processes(monkeypatch)
-    build(site)  # (the placeholder map knows no source)
+    build(site)
     without = started.counts()
     assert without == (0, 0)  # untracked pages: no git log of their own history either
     forget(site)

@@ -12,7 +12,7 @@ import pytest
 from sourcerepo import page, source_repo
 
 from gitutil import commit, git, git_env, head, make_repo, unix
-from sitemill.lastmod.sources.readertext import reader_text, split_front_matter
+from sitemill.lastmod.sources.readertext import reader_text
 from sitemill.lastmod.sources.repository import BlobReader, find_repository, repo_view
 from sitemill.lastmod.sources.textdates import TextDates, read_text_dates
 
@@ -40,23 +40,33 @@ def when(found: TextDates, source: str) -> int | None:
 
 
 @pytest.mark.parametrize(
-    ("text", "shown", "body"),
+    ("one", "other", "same"),
     [
-        ("---\ntitle: A\ndate: 2020-01-01\n---\nbody\n", ("title: A",), "body\n"),
-        ('+++\ntitle = "A"\nweight = 3\n+++\nbody', ('title = "A"',), "body"),
-        ('{"title": "A", "tags": ["x"]}\nbody', ('title: "A"',), "\nbody"),
+        ("---\ntitle: A\ndate: 2020-01-01\n---\nbody\n", "---\ntitle: A\n---\n\nbody", True),
+        (
+            '+++\ntitle = "A"\nweight = 3\n+++\nbody',
+            '+++\ntitle = "A"\nweight = 4\n+++\nbody',
+            True,
+        ),
+        ('+++\ntitle = "A"\n+++\nbody', '+++\ntitle = "B"\n+++\nbody', False),
+        ('{"title": "A", "tags": ["x"]}\nbody', '{"title": "A", "tags": ["y"]}\nbody', True),
+        ('{"title": "A"}\nbody', '{"title": "A", "description": "d"}\nbody', False),
         (
             "---\ndescription: >\n  two\n  lines\ntags: [a]\n---\nb",
-            ("description: >\n  two\n  lines",),
-            "b",
+            "---\ndescription: >\n  two\n  lines\n---\nb",
+            True,
         ),
-        ("no front matter\n---\n", (), "no front matter\n---\n"),
+        (
+            "---\ndescription: >\n  two\n  lines\n---\nb",
+            "---\ndescription: >\n  two\n  words\n---\nb",
+            False,
+        ),
+        ("no front matter\r\n", "no front matter  \n\n", True),
+        ("no front matter", "no front matter, edited", False),
     ],
 )
-def test_front_matter_is_split_into_what_a_reader_sees(
-    text: str, shown: tuple[str, ...], body: str
-) -> None:
-    assert split_front_matter(text) == (shown, body)
+def test_what_a_reader_sees_of_a_source(one: str, other: str, same: bool) -> None:
+    assert (reader_text(one) == reader_text(other)) is same
 
 
 def test_only_title_description_and_body_count() -> None:

@@ -1,1 +1,1 @@
-"""Rung 2 of the evidence ladder: a built page's source in the repository, and its dates."""
+"""A built page's source in the repository and its dates: rung 2 of the ladder (docs/lastmod.md)."""
