@@ -5,11 +5,12 @@ run without rung 2 (a checkout of main, or the placeholder map that knows no sou
     python benchmarks/sources_bench.py make DIR        # the repository and its built site
     python benchmarks/sources_bench.py run DIR/repo/public [--no-map]
 
-``make`` writes the history with one ``git fast-import``: commit n edits three sources, the
-body of one and the front matter only (its date) of another, and adds or retitles a third.
-``run`` times one first run (no state, fresh sitemaps) of the interpreter's sitemill; with
-rung 2 present, a convention map (public/pNNNN.html <- content/pNNNN.md) stands in for the
-page-to-source mapping. Run it with each checkout's own interpreter to compare.
+``make`` writes the history with one ``git fast-import`` (a Hugo project: hugo.toml,
+content/pNNNN.md -> public/pNNNN/index.html): commit n edits three sources, the body of one,
+the front matter only (its date) of another, and the title of a third. ``run`` times one
+first run (no state, fresh sitemaps) of the interpreter's sitemill, its own source map
+included; ``--no-map``: a map that knows no source (rung 2 asks, finds none). Run it with
+each checkout's own interpreter to compare.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def make(folder: Path) -> Path:
         stream.append(f"{head}data {len(message)}\n{message}\n".encode())
         if number == 0:
             blob(".gitignore", b"public/\n")
+            blob("hugo.toml", f'baseURL = "{BASE}"\n'.encode())
             for n in range(SOURCES):
                 blob(f"content/p{n:04d}.md", source(n, f"Source {n}", body_of(n, 0), START))
             continue
@@ -78,15 +80,16 @@ def make(folder: Path) -> Path:
     for n in range(SOURCES):
         head = f"<!doctype html><html><head><title>Source {n}</title></head>"
         text = f"{head}<body><main><p>{body_of(n, 0)}</p></main></body></html>"
-        (site / f"p{n:04d}.html").write_text(text)
+        (site / f"p{n:04d}").mkdir()
+        (site / f"p{n:04d}" / "index.html").write_text(text)
     return site
 
 
-class ConventionMap:
-    """public/pNNNN.html <- content/pNNNN.md (the page-to-source mapping stands in)."""
+class NoSources:
+    """A map that knows no source: rung 2 off (``--no-map``)."""
 
     def sources(self, page: str) -> tuple[str, ...]:
-        return (f"content/{page.removesuffix('.html')}.md",) if page.endswith(".html") else ()
+        return ()
 
 
 def run(site: Path, with_map: bool) -> None:
@@ -98,8 +101,8 @@ def run(site: Path, with_map: bool) -> None:
         from sitemill.lastmod.sources import rung
     except ImportError:
         rung = None  # type: ignore[assignment]  # main: no rung 2
-    if rung is not None and with_map:
-        rung.source_map = lambda repo, site_dir, root: ConventionMap()  # type: ignore[assignment]
+    if rung is not None and not with_map:
+        rung.source_map = lambda repo, site_dir, root: NoSources()  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
         report = build_from_tree(load_config({"base_url": BASE}), site, LocalDirSink(Path(out)))
