@@ -10,16 +10,19 @@ content/pNNNN.md -> public/pNNNN/index.html): commit n edits three sources, the 
 the front matter only (its date) of another, and the title of a third. ``run`` times one
 first run (no state, fresh sitemaps) of the interpreter's sitemill, its own source map
 included; ``--no-map``: a map that knows no source (rung 2 asks, finds none). Run it with
-each checkout's own interpreter to compare.
+each checkout's own interpreter to compare. A run that dates pages by their sources is
+checked against an oracle replayed from ``make``'s rules (the last body or title change).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 SOURCES, COMMITS = 3_000, 2_000
@@ -85,6 +88,23 @@ def make(folder: Path) -> Path:
     return site
 
 
+def oracle() -> dict[str, str]:
+    """Each page's expected lastmod, replayed from make()'s own rules: when its source's
+    body or title last changed (a date-only change is none)."""
+    titles = {n: f"Source {n}" for n in range(SOURCES)}
+    last = dict.fromkeys(range(SOURCES), START)
+    for number in range(1, COMMITS):
+        when = START + number * 3600
+        last[(number * 7) % SOURCES] = when  # the body
+        titled = (number * 29) % SOURCES
+        if titles[titled] != (title := f"Source {titled}, v{number}"):
+            titles[titled], last[titled] = title, when
+    return {
+        f"{BASE}p{n:04d}/": datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+        for n, when in last.items()
+    }
+
+
 class NoSources:
     """A map that knows no source: rung 2 off (``--no-map``)."""
 
@@ -107,6 +127,11 @@ def run(site: Path, with_map: bool) -> None:
         started = time.perf_counter()
         report = build_from_tree(load_config({"base_url": BASE}), site, LocalDirSink(Path(out)))
         took = time.perf_counter() - started
+        text = (Path(out) / "sitemap.xml").read_text()
+    if report.dates.get("source"):
+        written = dict(re.findall(r"<loc>([^<]*)</loc><lastmod>([^<]*)</lastmod>", text))
+        wrong = sum(1 for url, when in oracle().items() if written.get(url) != when)
+        print(f"{wrong} of {SOURCES:,} pages differ from the oracle")
     where = os.path.dirname(rung.__file__) if rung else "no rung 2"
     print(f"{took:.2f} s  {dict(report.dates)}  ({where})")
 
