@@ -3,6 +3,7 @@ whole history, then the old and new blobs of each source's changes, newest first
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from collections.abc import Collection
@@ -81,7 +82,7 @@ def read_text_dates(
     dates: dict[str, TextDate] = {}
     cut: set[str] = set()
     unknown: set[str] = set()
-    texts: dict[bytes, str | None] = {}
+    texts: dict[bytes, bytes | None] = {}  # blob -> a digest of its reader text (None: unread)
     at = dict.fromkeys(versions, 0)  # the version whose change is looked at next
     while at:
         needed: set[bytes] = set()
@@ -100,7 +101,7 @@ def read_text_dates(
                 cut.add(path)
         for blob, data in reader.read(sorted(needed - texts.keys())):
             text = None if data is None else as_text(data)
-            texts[blob] = None if text is None else reader_text(text)
+            texts[blob] = None if text is None else _digest(reader_text(text))
         for path, index in list(at.items()):
             chain = versions[path]
             new, old = texts.get(chain[index].blob or b""), texts.get(chain[index + 1].blob or b"")
@@ -116,6 +117,11 @@ def read_text_dates(
         "%d sources dated by their text, %d cut, %d unknown", len(dates), len(cut), len(unknown)
     )
     return TextDates(dates, frozenset(cut), frozenset(unknown))
+
+
+def _digest(text: str) -> bytes:
+    """What is kept of a version's reader text: enough to tell two apart, not the text."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _decided(chain: list[Version], index: int, shallow: bool) -> bool | None:
