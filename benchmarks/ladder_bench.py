@@ -163,6 +163,7 @@ def _check(
     if "baseline" not in sides:
         section.notes.append("  no BASELINE given: the ladder's cost is not compared")
         return
+    section.notes.append(f"  {len(ours.runs)} rounds; ratios: the median of the rounds' pairs")
     for kind, target, figure in (
         (kinds[0], FIRST_TARGET, "wall"),
         (kinds[1], SECOND_TARGET, "wall"),
