@@ -7,6 +7,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConfigError, RefusedError, SourceError
@@ -19,11 +20,10 @@ from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
-from sitemill.reads import reads_page
+from sitemill.reads import reads_candidate
 from sitemill.report import Progress, Report
 from sitemill.robots.lines import robots_scope_warnings
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -37,9 +37,11 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
-from sitemill.writing.replaced import replaced_dates
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
+
+if TYPE_CHECKING:
+    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,7 @@ def build_from_tree(
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         if dating is not None:
-            looked_at = (file for file in files if reads_page(config, robots, file.path))
+            looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced)
         report = build_from_pages(
             config,
@@ -182,6 +184,8 @@ def _find_takeover(
     found = find_takeover(files_of(sink), text=text, remembered=remembered)
     if dating is None or not dating.first_run:
         return found, None
+    from sitemill.writing.replaced import replaced_dates  # (a first run's only)
+
     dates = replaced_dates(files_of(sink), found, config.base_url)
     return found, lambda path: dates.date_of(page_url(config.base_url, path))
 

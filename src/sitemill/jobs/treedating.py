@@ -7,18 +7,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
-from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import Ladder, first_run_ladder
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
+
+if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
+    from sitemill.lastmod.declaredrung import DeclaredRung
+    from sitemill.lastmod.w3cdate import DeclaredDate
 
 
 @dataclass
@@ -149,6 +152,8 @@ def declared_rung(
     the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
     pages ``history`` dates (git: their content's date) are what the site's declared dates
     are held against."""
+    from sitemill.lastmod.declaredrung import DeclaredRung
+
     paths = [file.path for file in domain]
 
     def declared(path: str) -> tuple[DeclaredDate, ...]:
