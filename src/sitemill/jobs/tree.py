@@ -7,6 +7,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConfigError, RefusedError, SourceError
@@ -16,15 +17,13 @@ from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.html.fingerprint import page_url
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.treedating import PageWatch, TreeDating
+from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.lastmod.sources.rung import SourceRung
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
-from sitemill.reads import reads_page
+from sitemill.reads import reads_candidate
 from sitemill.report import Progress, Report
 from sitemill.robots.lines import robots_scope_warnings
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -38,9 +37,12 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
-from sitemill.writing.replaced import replaced_dates
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
+
+if TYPE_CHECKING:
+    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +83,7 @@ def build_from_tree(
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         if dating is not None:
-            looked_at = (file for file in files if reads_page(config, robots, file.path))
+            looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         report = build_from_pages(
             config,
@@ -100,10 +102,10 @@ def build_from_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
         )
-    _take_over(config, sink, found, report, dating, plan)
+    _take_over(config, sink, found, report, dating)
     if dating is not None:
         config = keep_style(config, report, plan.remember)
-        _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
+        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))
     return report
 
 
@@ -131,9 +133,12 @@ def _list_pages(
 
 
 def _keep_state(
-    config: Config, dating: _Start, remember: State, report: Report, folders: tuple[Path, Path]
+    config: Config, dating: _Start, plan: TreeDating, report: Report, folders: tuple[Path, Path]
 ) -> None:
-    """The state of the run, with what IndexNow is to announce, after the sitemaps."""
+    """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
+    line on a shallow checkout that kept pages from their sources' dates)."""
+    plan.note_sources(report.warnings)
+    remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
     remember.plan = report.result.plan
     report.indexnow = record(
@@ -175,7 +180,7 @@ def _start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    source = SourceRung.started(site[0], (f.path for f in site[1])) if start.first_run else None
+    source = first_run_sources(*site) if start.first_run else None
     return _Start(store, start.state, start.first_run, lost, source)
 
 
@@ -187,19 +192,15 @@ def _find_takeover(
     found = find_takeover(files_of(sink), text=text, remembered=remembered)
     if dating is None or not dating.first_run:
         return found, None
+    from sitemill.writing.replaced import replaced_dates  # (a first run's only)
+
     dates = replaced_dates(files_of(sink), found, config.base_url)
     return found, lambda path: dates.date_of(page_url(config.base_url, path))
 
 
 def _take_over(
-    config: Config,
-    sink: Sink,
-    found: Takeover | None,
-    report: Report,
-    dating: _Start | None,
-    plan: TreeDating,
+    config: Config, sink: Sink, found: Takeover | None, report: Report, dating: _Start | None
 ) -> None:
-    plan.note_sources(report.warnings)  # (before the takeover's own lines)
     lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
     first = not dating or dating.first_run
     take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)

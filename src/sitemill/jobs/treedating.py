@@ -8,20 +8,24 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
 from sitemill.jobs.treehistory import SHALLOW_CLONE
-from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import EvidenceProvider, Ladder, first_run_ladder
-from sitemill.lastmod.sources.rung import SourceRung
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
+
+if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
+    from sitemill.lastmod.declaredrung import DeclaredRung
+    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +185,8 @@ def declared_rung(
     the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
     pages ``history`` dates (git: their content's date) are what the site's declared dates
     are held against."""
+    from sitemill.lastmod.declaredrung import DeclaredRung
+
     paths = [file.path for file in domain]
 
     def declared(path: str) -> tuple[DeclaredDate, ...]:
@@ -199,3 +205,11 @@ def declared_rung(
         )
 
     return DeclaredRung(candidates, datetime.now(UTC), held if history else None)
+
+
+def first_run_sources(site_dir: Path, files: Iterable[TreeFile]) -> SourceRung:
+    """Rung 2 over the candidate ``files`` of the site in ``site_dir``, started (it reads the
+    repository while the pages are read); imported by a first run alone."""
+    from sitemill.lastmod.sources.rung import SourceRung
+
+    return SourceRung.started(site_dir, (file.path for file in files))
