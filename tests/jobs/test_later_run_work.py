@@ -23,10 +23,14 @@ from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sources.tree import walk_tree
 
-# The modules of a first run's declared dates (rung 3) and of the replaced sitemap's dates.
+# The modules of a first run's sources (rung 2), declared dates (rung 3) and of the replaced
+# sitemap's dates.
 FIRST_RUN_ONLY = (
     "sitemill.lastmod.declared",
     "sitemill.lastmod.declaredrung",
+    "sitemill.lastmod.sources.mapping",
+    "sitemill.lastmod.sources.rung",
+    "sitemill.lastmod.sources.textdates",
     "sitemill.lastmod.stampcheck",
     "sitemill.lastmod.w3cdate",
     "sitemill.writing.replaced",

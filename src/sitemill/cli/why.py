@@ -93,6 +93,11 @@ def _evidence(why: PageWhy) -> list[str]:
         return [f"why: content dates are off: the plain date, {source}"]
     if why.from_history:
         return _history(why)
+    if reason is DateReason.SOURCE and why.source is not None:
+        return [
+            f"why: its source in the repository, {why.source}, as a reader sees it",
+            f"text since: {_commit(why.source_commit)}",
+        ]
     lines = {
         R.KEPT: f"why: kept: {_state(why)} remembers {_remembered(why)}",
         R.NEW: f"why: new since the last run ({_state(why)} has no record of it): {_moved(why)}",

@@ -17,7 +17,7 @@ from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.html.fingerprint import page_url
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.treedating import PageWatch, TreeDating
+from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
 from sitemill.listing.autostyle import keep_style
@@ -41,6 +41,7 @@ from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
 
 if TYPE_CHECKING:
+    from sitemill.lastmod.sources.rung import SourceRung
     from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ def build_from_tree(
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    dating = _start_dating(config, sink, state_store, previous, warnings)
+    dating = _start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     remember = _remembering(config)
     known = dating.known if dating is not None else None
@@ -83,7 +84,7 @@ def build_from_tree(
         plan.remember = remember
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
-            plan.start(dating.known, dating.first_run, reads, looked_at, replaced)
+            plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),
@@ -104,7 +105,7 @@ def build_from_tree(
     _take_over(config, sink, found, report, dating)
     if dating is not None:
         config = keep_style(config, report, plan.remember)
-        _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
+        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))
     return report
 
 
@@ -132,9 +133,12 @@ def _list_pages(
 
 
 def _keep_state(
-    config: Config, dating: _Start, remember: State, report: Report, folders: tuple[Path, Path]
+    config: Config, dating: _Start, plan: TreeDating, report: Report, folders: tuple[Path, Path]
 ) -> None:
-    """The state of the run, with what IndexNow is to announce, after the sitemaps."""
+    """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
+    line on a shallow checkout that kept pages from their sources' dates)."""
+    plan.note_sources(report.warnings)
+    remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
     remember.plan = report.result.plan
     report.indexnow = record(
@@ -154,6 +158,7 @@ class _Start:
     known: State
     first_run: bool
     lost: bool  # no state where it is kept, but sitemaps are there
+    source: SourceRung | None = None  # a first run: rung 2, reading while the pages are read
 
 
 def _start_dating(
@@ -162,9 +167,11 @@ def _start_dating(
     store: StateStore | None,
     previous: Previous | None,
     warnings: list[str],
+    site: tuple[Path, list[TreeFile]],
 ) -> _Start | None:
     """The state content dates start from, or None when they are off (no state is kept);
-    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's)."""
+    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's). On
+    a first run, rung 2 starts over the ``site``'s candidate files (the folder, the files)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         return None
     store = store or _default_store(config, sink)
@@ -173,7 +180,8 @@ def _start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    return _Start(store, start.state, start.first_run, lost)
+    source = first_run_sources(*site) if start.first_run else None
+    return _Start(store, start.state, start.first_run, lost, source)
 
 
 def _find_takeover(

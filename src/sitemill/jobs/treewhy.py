@@ -51,6 +51,8 @@ class PageWhy:
     from_history: bool = False  # dated by the page's own git history
     content_commit: Commit | None = None  # history: the oldest version with today's content
     last_commit: Commit | None = None  # the file's last commit
+    source: str | None = None  # rung 2: the source file that dated it (repo-relative) ...
+    source_commit: Commit | None = None  # ... and the commit that last changed its text
     remembered: PageRecord | None = None
     state_from: str | None = None  # where the remembered state was read; None: no state
     fingerprint: str | None = None
@@ -141,6 +143,7 @@ def explain_page(
     if plan is not None and not plan.first_run:
         state_from = store.where if seen.found else None if before is None else before.location
     content, last = _commits(site_dir, watch)
+    source = None if plan is None or plan.source is None else plan.source.commit(watched)
     return PageWhy(
         watched,
         config.lastmod if plan is None else plan.mode,
@@ -152,6 +155,8 @@ def explain_page(
         from_history=watch.from_history,
         content_commit=content,
         last_commit=last,
+        source=None if source is None else source[0],
+        source_commit=None if source is None else source[1],
         remembered=None if plan is None else plan.known.record(watched),
         state_from=state_from,
         fingerprint=None if watch.dated is None else watch.dated.fingerprint,
