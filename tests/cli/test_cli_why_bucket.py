@@ -94,7 +94,7 @@ def test_a_first_rebuild_after_a_one_minute_sync_gives_no_date_and_the_stamp_ver
         "  why: no evidence: no remembered date, no declared date; the upload times are one sync's"
     )
     assert lines[2] == (
-        "  LastModified: 6 of 6 objects' LastModified fall within 10 minutes"
+        "  upload times: 6 of 6 objects' LastModified fall within 10 minutes"
         " (one sync's: no evidence)"
     )
 

@@ -195,7 +195,7 @@ def _times(window: Window | None) -> list[str]:
         Stamp.SPREAD: "spread: evidence",
         Stamp.AFTER_RUN: "one is after the run: no evidence",
     }.get(window.verdict, "not judged")
-    return [f"{'LastModified' if window.uploads else 'file times'}: {share} ({verdict})"]
+    return [f"{'upload times' if window.uploads else 'file times'}: {share} ({verdict})"]
 
 
 def _time(seconds: float | None) -> str:
