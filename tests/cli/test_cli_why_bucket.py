@@ -197,3 +197,20 @@ def test_a_prefix_without_a_bucket_is_a_mistake(capsys: pytest.CaptureFixture[st
     code = main(["why", "p0.html", "--prefix", "site/", "--base-url", BASE])
     assert code == 2
     assert "give --bucket" in capsys.readouterr().err
+
+
+def test_a_state_kept_in_parts_in_another_bucket_is_read(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s3.create_bucket(Bucket="state-bucket")
+    state = ["--state", "s3://state-bucket/site-bucket/sitemill-state.json.gz"]
+    pages = {f"p{n}.html": html(f"P{n}") for n in range(4)}
+    sync(s3, pages, datetime(2025, 1, 1, 8, 0), timedelta(days=30))  # uploaded page by page
+    assert main(["s3", "--bucket", BUCKET, "--base-url", BASE, "-q", *state]) == 0
+    sync(s3, pages, SYNCED, timedelta(seconds=1))  # the same bytes, synced again
+    before = objects(s3)
+    code, lines = why(capsys, "p2.html", *state)
+    assert code == 0
+    assert lines[0] == "p2.html: <lastmod>2025-03-02T08:00:00+00:00</lastmod>"
+    assert lines[1].startswith("  why: kept: the state at s3://state-bucket/site-bucket/sitemill-")
+    assert objects(s3) == before

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from sitemill.cli.options import config_from_args
 from sitemill.cli.terminal import say
 from sitemill.cli.usage import EXIT_INVALID, require_s3_extra
 from sitemill.cli.why import run_why, why_code, why_lines
 from sitemill.errors import ConfigError
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.config.model import Config
+    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.state.start import Start
 
 
 def run_why_command(args: argparse.Namespace, env: dict[str, str]) -> int:
@@ -46,9 +54,27 @@ def run_bucket_why(args: argparse.Namespace, env: dict[str, str]) -> int:
     if elsewhere is not None:  # (the dates the stack keeps are not where this run looks)
         raise ConfigError("state", elsewhere)
     store = open_state_store(config, s3_client=lambda: s3)
+    begun = partitioned_start(config, s3, site)
     why = explain_bucket_page(
-        config, s3, site, name, state_store=store, previous=open_previous(config)
+        config, s3, site, name, state_store=store, previous=open_previous(config), begun=begun
     )
     for line in why_lines(why, args.page):
         say(sys.stdout, line)
     return why_code(why)
+
+
+def partitioned_start(
+    config: Config, client: S3Client, site: BucketSite
+) -> tuple[Start, str] | None:
+    """The state a rebuild starts from when it is kept in parts (every shard's pages in one),
+    and where it was read; None: the state is one object."""
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned
+    from sitemill.scaleout.shardfull import merged_start
+
+    store = open_partitioned(config, client, site)
+    if store is None:
+        return None
+    plan = store.read_manifest().plan
+    start, _ = merged_start(store, plan, config.workers or DEFAULT_THREADS)
+    legacy = store.legacy
+    return start, store.where if plan is not None or legacy is None else legacy.where

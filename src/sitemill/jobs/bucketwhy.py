@@ -104,17 +104,20 @@ def explain_bucket_page(
     *,
     state_store: StateStore | None = None,
     previous: Previous | None = None,
+    begun: tuple[Start, str] | None = None,
 ) -> PageWhy:
     """Run the bucket job's reading and dating dry on ``site`` (a dry-run sink: nothing is
-    written, deleted or remembered) and say what it decided for the page ``name``."""
+    written, deleted or remembered) and say what it decided for the page ``name``. The state
+    is read from ``state_store`` (default: beside the sitemaps), else ``previous``; or
+    ``begun``: the start state already read (a partitioned one) and where it was read."""
     robots = None
     if config.respect_robots_txt:
         robots = read_bucket_robots(client, site.bucket, site.root)
     inventory = Inventory()
     sink = S3Sink(client, site.bucket, site.root, inventory=inventory, dry_run=True)
-    seen = ReadOnlyStore(state_store or _BucketState(client, site))
-    before = None if previous is None else SeenPrevious(previous)
-    start = start_state(seen, before, base_url=config.base_url)
+    if begun is None:
+        begun = _start(config, state_store or _BucketState(client, site), previous)
+    start, where = begun
     watch = _Watch(key_names(name, site.root), config, robots)
     pages = bucket_pages(config, list_objects(client, site.bucket, site.root), site.root, inventory)
     report, knowledge = bucket_pass(
@@ -124,11 +127,18 @@ def explain_bucket_page(
     path = next((key for key in watch.names if key in watch.listed), None)
     if path is None:
         return _missing(config, name, watch, inventory)
-    state_from = None
-    if not start.first_run:
-        state_from = seen.where if seen.found or before is None else before.location
+    state_from = None if start.first_run else where
     detail = next((s.detail for s in report.skips if s.path == path), "")
     return _decided(config, path, watch, start, knowledge, state_from, detail)
+
+
+def _start(config: Config, store: StateStore, previous: Previous | None) -> tuple[Start, str]:
+    """The state the run starts from, read from ``store`` (never written), else ``previous``;
+    and where it was read."""
+    seen = ReadOnlyStore(store)
+    before = None if previous is None else SeenPrevious(previous)
+    start = start_state(seen, before, base_url=config.base_url)
+    return start, seen.where if seen.found or before is None else before.location
 
 
 def _decided(
