@@ -237,3 +237,16 @@ def test_a_declared_date_refused_is_named_with_its_reason(
         "  declared: 2021-05-09T04:00:00Z (<time> of a 'last updated' line), refused: not "
         "after the page's publication date"
     )
+
+
+def test_an_accepted_declared_date_names_its_declaration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    meta = '<meta property="article:modified_time" content="2024-0{0}-1{0}T08:30:00Z">'
+    pages = {f"p{i}.html": html(f"P{i}", f"t{i}", meta.format(i + 1)) for i in range(4)}
+    site = write_site(tmp_path / "public", pages)  # a fresh build: every mtime this minute
+    code, out = why(capsys, "p2.html", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "p2.html: <lastmod>2024-03-13T08:30:00+00:00</lastmod>"
+    assert lines[2] == "  declared: 2024-03-13T08:30:00Z (meta article:modified_time), accepted"

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from sitemill.cli.bucketwhy import run_why_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.terminal import interrupted, one_line, say
@@ -28,7 +29,7 @@ from sitemill.cli.usage import (
     parse_command_line,
     require_s3_extra,
 )
-from sitemill.cli.why import add_why_command, run_why
+from sitemill.cli.why import add_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__
@@ -224,7 +225,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
     "validate": _run_validate,
     "s3": _run_s3,
     "indexnow": _run_indexnow,
-    "why": run_why,
+    "why": run_why_command,
 }
 
 

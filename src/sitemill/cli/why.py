@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from sitemill.cli.options import add_config_flags, site_and_config
 from sitemill.cli.terminal import say
-from sitemill.cli.usage import EXIT_INVALID, require_s3_extra
+from sitemill.cli.usage import EXIT_INVALID, bucket_name, endpoint_url, key_prefix, require_s3_extra
 from sitemill.lastmod.ladder import DateReason
 
 if TYPE_CHECKING:
@@ -24,8 +24,11 @@ def add_why_command(commands: Any, common: argparse.ArgumentParser) -> None:
         "why", parents=[common], help="one page's date and its evidence (writes nothing)"
     )
     why.add_argument("page", type=_page, metavar="PAGE", help="a site path (blog/post/) or a URL")
-    why.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    why.add_argument("site_dir", nargs="?", type=Path, metavar="SITE_DIR")
     why.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
+    why.add_argument("--bucket", type=bucket_name, metavar="NAME", help="a page of this bucket")
+    why.add_argument("--prefix", type=key_prefix, help="the bucket's site prefix")
+    why.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
     add_config_flags(why)
 
 
@@ -44,6 +47,7 @@ def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.state.previous import open_previous
     from sitemill.state.store import SinkStateStore, open_state_store
 
+    args.site_dir = Path(".") if args.site_dir is None else args.site_dir
     site_dir, out_dir, config = site_and_config(args, env)
     name = site_path(args.page, config.base_url)
     if name is None:
@@ -55,6 +59,11 @@ def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
     why = explain_page(config, site_dir, name, sink, store, open_previous(config))
     for line in why_lines(why, args.page):
         say(sys.stdout, line)
+    return why_code(why)
+
+
+def why_code(why: PageWhy) -> int:
+    """The exit code of ``sitemill why``: 0 for a page the sitemaps list."""
     return 0 if why.path is not None and why.skipped is None and not why.excluded else EXIT_INVALID
 
 
@@ -104,17 +113,24 @@ def _evidence(why: PageWhy) -> list[str]:
         R.CHANGED: f"why: the content changed since {_state(why)}: {_moved(why)}",
         R.SOURCE: "why: its source in the repository",
         R.DECLARED: "why: its own declared modification date (after its publication, no stamp)",
-        R.FILE_TIME: f"why: its file time, {_time(why.mtime)} (a first run; no other evidence)",
+        R.FILE_TIME: f"why: its {_clock(why)}, {_time(why.mtime)} (a first run; no other evidence)",
         R.NONE_KEPT: f"why: unchanged since {_state(why)}, which remembers no date for it",
-        R.NONE_BUILD: f"why: {_no_rung()}; the file times are one build's",
-        R.NONE_SYNC: f"why: {_no_rung()}; the upload times are one sync's",
-        R.NONE_AFTER_RUN: f"why: {_no_rung()}; a file time is after the run",
-    }.get(reason, f"why: {_no_rung()}")
+        R.NONE_BUILD: f"why: {_no_rung(why)}; the file times are one build's",
+        R.NONE_SYNC: f"why: {_no_rung(why)}; the upload times are one sync's",
+        R.NONE_AFTER_RUN: f"why: {_no_rung(why)}; a {_clock(why)} is after the run",
+    }.get(reason, f"why: {_no_rung(why)}")
     return [lines, *_declared(why), *_times(why.window)]
 
 
+def _clock(why: PageWhy) -> str:
+    """What a first run's plain time is: a bucket object's LastModified, a file's mtime."""
+    return "LastModified" if why.uploads else "file time"
+
+
 def _declared(why: PageWhy) -> list[str]:
-    """The page's declared date rung 3 refused, and why."""
+    """The page's declared date rung 3 accepted (which declaration), or refused and why."""
+    if why.declared is not None and why.reason is DateReason.DECLARED:
+        return [f"declared: {why.declared.w3c()} ({why.declared.source}), accepted"]
     if why.refused is None or why.lastmod is not None:
         return []
     declared, reason = why.refused
@@ -156,10 +172,12 @@ def _moved(why: PageWhy) -> str:
     was = ""
     if remembered is not None and remembered.lastmod is not None:
         was = f" (it remembered {remembered.lastmod})"
-    return f"dated by this deploy, its file time {_time(why.mtime)}{was}"
+    return f"dated by this deploy, its {_clock(why)} {_time(why.mtime)}{was}"
 
 
-def _no_rung() -> str:
+def _no_rung(why: PageWhy) -> str:
+    if why.uploads:  # a bucket has no repository: rungs 1 (the state), 3 and 4
+        return "no evidence: no remembered date, no declared date"
     return "no evidence: no git history, no remembered date, no source or declared date"
 
 
@@ -169,13 +187,15 @@ def _times(window: Window | None) -> list[str]:
     if window is None:
         return []
     minutes = int(STAMP_WINDOW // 60)
-    share = f"{window.busiest:,} of {window.of:,} pages' times fall within {minutes} minutes"
+    times = "objects' LastModified" if window.uploads else "pages' times"
+    share = f"{window.busiest:,} of {window.of:,} {times} fall within {minutes} minutes"
+    deploy = "one sync's" if window.uploads else "one build's or one sync's"
     verdict = {
-        Stamp.ONE_DEPLOY: "one build's or one sync's: no evidence",
+        Stamp.ONE_DEPLOY: f"{deploy}: no evidence",
         Stamp.SPREAD: "spread: evidence",
         Stamp.AFTER_RUN: "one is after the run: no evidence",
     }.get(window.verdict, "not judged")
-    return [f"file times: {share} ({verdict})"]
+    return [f"{'upload times' if window.uploads else 'file times'}: {share} ({verdict})"]
 
 
 def _time(seconds: float | None) -> str:

@@ -64,6 +64,7 @@ def bucket_pass(
     others: OtherShards | None = None,
     raw_keys: bool = False,
     empty: Container[str] | None = None,
+    on_dated: Callable[[Page], None] | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
@@ -73,24 +74,24 @@ def bucket_pass(
     last build left them (sitemill.scaleout.membership); ``raw_keys``: cut shards among every
     candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
     state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
-    (website redirects, asked when a canonical names one)."""
+    (website redirects, asked when a canonical names one); ``on_dated``: told each page with
+    its facts and date, in order (sitemill why)."""
     knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages)
     counts = HeadCounts()
     setup = ShardSetup(Order.KEYS, plan or start.state.plan)
     pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
-    attached = attach_facts(
+    attached = _told(attach_facts(
         pages, needs=partial(reads_page, config, robots),
         read=page_reader(client, site, config, knowledge), knowledge=knowledge, counts=counts,
         workers=head_readers(client),
-    )  # fmt: skip
-    mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
+    ), on_dated, config, None)  # fmt: skip
     report = build_from_pages(
         config,
         attached,
         sink,
         robots=robots,
         read_facts=None,
-        lastmod=mode,
+        lastmod=LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME,
         warnings=start.warnings,
         progress=progress,
         remembered=start.state.outputs,

@@ -13,7 +13,7 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.commits import Commit, page_commits
 from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.ladder import DateReason
+from sitemill.lastmod.ladder import DateReason, Ladder
 from sitemill.lastmod.stamps import Stamp, busiest_window
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.rules import is_candidate
@@ -32,6 +32,7 @@ class Window:
     verdict: Stamp
     busiest: int
     of: int
+    uploads: bool = False  # a bucket's LastModified (else files' mtimes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class PageWhy:
     fingerprint: str | None = None
     window: Window | None = None
     refused: tuple[DeclaredDate, str] | None = None  # a declared date refused, and why
+    declared: DeclaredDate | None = None  # the declared date accepted (rung 3)
+    uploads: bool = False  # a bucket's page: its time is its LastModified
 
 
 class _Seen:
@@ -88,7 +91,9 @@ class ReadOnlyStore(_Seen):
         return False
 
 
-class _SeenPrevious(_Seen):
+class SeenPrevious(_Seen):
+    """A previous state that is read, noting whether it held one (``found``)."""
+
     def __init__(self, previous: Previous) -> None:
         super().__init__(previous)
         self.previous = previous
@@ -129,7 +134,7 @@ def explain_page(
     hold them; nothing is written) and say what it decided for the page ``name`` (a site path)."""
     watched = _watch_for(site_dir, name)
     seen = ReadOnlyStore(store)
-    before = None if previous is None else _SeenPrevious(previous)
+    before = None if previous is None else SeenPrevious(previous)
     watch = PageWatch(watched)
     report = build_from_tree(
         config, site_dir, OverlaySink(sink), state_store=seen, previous=before, watch=watch
@@ -162,6 +167,7 @@ def explain_page(
         fingerprint=None if watch.dated is None else watch.dated.fingerprint,
         window=_window(watch),
         refused=_refused(watch),
+        declared=_accepted(watch),
     )
 
 
@@ -216,9 +222,16 @@ def _window(watch: PageWatch) -> Window | None:
 
 def _refused(watch: PageWatch) -> tuple[DeclaredDate, str] | None:
     """The declared date rung 3 refused for the watched page, and why (None: none)."""
-    if watch.plan is None or watch.dated is None:
-        return None
-    for rung in watch.plan.ladder.providers:
-        if isinstance(rung, DeclaredRung):
-            return rung.check().refused.get(watch.path)
-    return None
+    rung = None if watch.plan is None or watch.dated is None else declared_rung(watch.plan.ladder)
+    return None if rung is None else rung.check().refused.get(watch.path)
+
+
+def _accepted(watch: PageWatch) -> DeclaredDate | None:
+    """The declared date rung 3 accepted for the watched page (None: none)."""
+    rung = None if watch.plan is None or watch.dated is None else declared_rung(watch.plan.ladder)
+    return None if rung is None else rung.check().accepted.get(watch.path)
+
+
+def declared_rung(ladder: Ladder) -> DeclaredRung | None:
+    """The ladder's rung 3 (None: it has none)."""
+    return next((rung for rung in ladder.providers if isinstance(rung, DeclaredRung)), None)

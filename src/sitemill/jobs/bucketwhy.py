@@ -1,0 +1,191 @@
+"""One bucket page's date and its evidence (``sitemill why --bucket``): the bucket job run dry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitemill.config.model import Config, LastmodMode
+from sitemill.config.names import did_you_mean
+from sitemill.entries import SkipReason
+from sitemill.filenames.outputs import STATE_NAME, is_own_name
+from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.treewhy import (
+    PageWhy,
+    ReadOnlyStore,
+    SeenPrevious,
+    Window,
+    declared_rung,
+    spellings,
+)
+from sitemill.lastmod.ladder import DateReason
+from sitemill.lastmod.stamps import Stamp, busiest_window, seconds
+from sitemill.reads import reads_page
+from sitemill.robots.rules import RobotsRules
+from sitemill.sinks.s3 import S3Sink
+from sitemill.sources.page import Page
+from sitemill.sources.s3 import (
+    Inventory,
+    bucket_pages,
+    list_objects,
+    read_bucket_robots,
+    read_bucket_state,
+)
+from sitemill.state.knowledge import Knowledge
+from sitemill.state.start import Previous, Start, start_state
+from sitemill.state.store import StateStore
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+# Objects the bucket job lists but never takes for a page: said as the rebuild would.
+_EMPTY = "an empty object (a folder marker, a placeholder or a website redirect): not a page"
+_OWN = "one of sitemill's own files"
+
+
+@dataclass
+class _Watch:
+    """What the dry run saw of the keys that may be the page asked about (``names``)."""
+
+    names: list[str]
+    config: Config
+    robots: RobotsRules | None
+    paths: list[str] = field(default_factory=list)  # every page listed (a near miss)
+    times: list[float] = field(default_factory=list)  # LastModified the stamp rule judges
+    listed: dict[str, Page] = field(default_factory=dict)  # as listed
+    dated: dict[str, Page] = field(default_factory=dict)  # with facts and date
+    skipped: dict[str, SkipReason] = field(default_factory=dict)
+
+    def page(self, page: Page) -> None:
+        self.paths.append(page.path)
+        if page.lastmod is not None and reads_page(self.config, self.robots, page.path):
+            self.times.append(seconds(page.lastmod))
+        if page.path in self.names:
+            self.listed[page.path] = page
+
+    def date(self, page: Page) -> None:
+        if page.path in self.names:
+            self.dated[page.path] = page
+
+    def skip(self, path: str, reason: SkipReason) -> None:
+        if path in self.names:
+            self.skipped.setdefault(path, reason)
+
+
+class _BucketState:
+    """The state beside the sitemaps, read with one GET; never written."""
+
+    def __init__(self, client: S3Client, site: BucketSite) -> None:
+        self.client, self.site = client, site
+        self.where = f"s3://{site.bucket}/{site.root}{STATE_NAME}"
+
+    def read(self) -> bytes | None:
+        return read_bucket_state(self.client, self.site.bucket, self.site.root)
+
+    def write(self, data: bytes) -> bool:
+        return False
+
+
+def key_names(name: str, root: str) -> list[str]:
+    """The keys (relative to the prefix ``root``) a page name may be served from: the name
+    as a site path, then as a whole key under the prefix."""
+    names = spellings(name)
+    if root and name.startswith(root):
+        names += [key for key in spellings(name[len(root) :]) if key not in names]
+    return names
+
+
+def explain_bucket_page(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    name: str,
+    *,
+    state_store: StateStore | None = None,
+    previous: Previous | None = None,
+    begun: tuple[Start, str] | None = None,
+) -> PageWhy:
+    """Run the bucket job's reading and dating dry on ``site`` (a dry-run sink: nothing is
+    written, deleted or remembered) and say what it decided for the page ``name``. The state
+    is read from ``state_store`` (default: beside the sitemaps), else ``previous``; or
+    ``begun``: the start state already read (a partitioned one) and where it was read."""
+    robots = None
+    if config.respect_robots_txt:
+        robots = read_bucket_robots(client, site.bucket, site.root)
+    inventory = Inventory()
+    sink = S3Sink(client, site.bucket, site.root, inventory=inventory, dry_run=True)
+    if begun is None:
+        begun = _start(config, state_store or _BucketState(client, site), previous)
+    start, where = begun
+    watch = _Watch(key_names(name, site.root), config, robots)
+    pages = bucket_pages(config, list_objects(client, site.bucket, site.root), site.root, inventory)
+    report, knowledge = bucket_pass(
+        config, client, site, sink, start, pages, robots=robots, on_page=watch.page,
+        on_skip=watch.skip, on_dated=watch.date, empty=inventory.empty,
+    )  # fmt: skip
+    path = next((key for key in watch.names if key in watch.listed), None)
+    if path is None:
+        return _missing(config, name, watch, inventory)
+    state_from = None if start.first_run else where
+    detail = next((s.detail for s in report.skips if s.path == path), "")
+    return _decided(config, path, watch, start, knowledge, state_from, detail)
+
+
+def _start(config: Config, store: StateStore, previous: Previous | None) -> tuple[Start, str]:
+    """The state the run starts from, read from ``store`` (never written), else ``previous``;
+    and where it was read."""
+    seen = ReadOnlyStore(store)
+    before = None if previous is None else SeenPrevious(previous)
+    start = start_state(seen, before, base_url=config.base_url)
+    return start, seen.where if seen.found or before is None else before.location
+
+
+def _decided(
+    config: Config,
+    path: str,
+    watch: _Watch,
+    start: Start,
+    knowledge: Knowledge,
+    state_from: str | None,
+    detail: str,
+) -> PageWhy:
+    """What the run decided for the listed page ``path``, and on what evidence."""
+    page = watch.dated.get(path)
+    reason = None if page is None or page.date_reason is None else DateReason(page.date_reason)
+    listed = watch.listed[path].lastmod
+    record = knowledge.remember.record(path)
+    rung = declared_rung(knowledge.ladder) if reason is not None else None
+    check = None if rung is None else rung.check()
+    window = None
+    if knowledge.ladder.times is not Stamp.UNJUDGED and watch.times:
+        ordered = sorted(watch.times)
+        window = Window(knowledge.ladder.times, busiest_window(ordered), len(ordered), True)
+    return PageWhy(
+        path,
+        LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME,
+        lastmod=None if page is None else page.lastmod,
+        reason=reason,
+        skipped=watch.skipped.get(path),
+        detail=detail,
+        mtime=None if listed is None else seconds(listed),
+        remembered=start.state.record(path),
+        state_from=state_from,
+        fingerprint=None if record is None else record.fingerprint,
+        window=window,
+        refused=None if check is None else check.refused.get(path),
+        declared=None if check is None else check.accepted.get(path),
+        uploads=True,
+    )
+
+
+def _missing(config: Config, name: str, watch: _Watch, inventory: Inventory) -> PageWhy:
+    """No page answers ``name``: an object the job leaves out before the pipeline, or none."""
+    mode = config.lastmod
+    for key in watch.names:
+        if key in inventory.empty:
+            return PageWhy(key, mode, detail=_EMPTY, excluded=True)
+        if "/" not in key and is_own_name(key) and key in inventory.objects:
+            return PageWhy(key, mode, detail=_OWN, excluded=True)
+    hint = did_you_mean(name, watch.paths)
+    return PageWhy(None, mode, near=hint.removeprefix("; did you mean ").removesuffix("?"))
