@@ -227,7 +227,9 @@ def compare(
         else:
             counts["earlier"] += 1
             verdict = "earlier"
-            counts["earlier_words"] += sm >= (ow or "")
+            # still earlier when whitespace-only edits do not count, or against the author date
+            counts["earlier_words"] += sm < (ow or "")
+            counts["earlier_authored"] += sm < (day(od.strict.authored) or "")
         counts["same_day_authored"] += sm == day(od.strict.authored)
         row["verdict"] = verdict
         if verdict in ("earlier", "later") and asked < why_limit:
