@@ -284,6 +284,7 @@ def measure(site: dict[str, Any], args: argparse.Namespace, depth1: bool) -> dic
             ln for ln in summary["report"] if re.search(r"shallow|deepen|unshallow|fetch", ln, re.I)
         ]
         return summary
+    summary["mapcheck"] = mapcheck(args.sitemill, site, work, res["pages"], mapping)
     dates = oracle(work, mapping)
     counts, rows = compare(res["pages"], mapping, dates, args.sitemill, site, work, args.why_limit)
     summary.update(counts)
@@ -291,6 +292,36 @@ def measure(site: dict[str, Any], args: argparse.Namespace, depth1: bool) -> dic
         for row in rows:
             out.write(json.dumps(row) + "\n")
     return summary
+
+
+def mapcheck(
+    sitemill: str, site: dict[str, Any], work: Path, pages: dict[str, Any], mapping: dict[str, str]
+) -> dict[str, Any] | str:
+    """sitemill's own page->source map (rung 2) against the generator's, where it has one."""
+    tracked = set(git("ls-files", cwd=work).splitlines())
+    want = {p: (mapping[p] if mapping.get(p) in tracked else None) for p in pages}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(want, f)
+    python = str(Path(sitemill).parent / "python")
+    proc = subprocess.run(
+        [python, str(HERE / "mapcheck.py"), str(work), site["site_dir"], f.name],
+        capture_output=True,
+        text=True,
+    )
+    Path(f.name).unlink()
+    if proc.returncode:
+        return "not run: " + (proc.stderr.strip().splitlines() or ["?"])[-1][:200]
+    result: dict[str, Any] = json.loads(proc.stdout)
+    return result
+
+
+def maps(check: Any) -> str:
+    if not isinstance(check, dict):
+        return "–"
+    c = check["counts"]
+    return (
+        f"{c['agree']} / {c['other source']} / {c['none found']} / {c['source for no-source page']}"
+    )
 
 
 def pct(n: int, d: int) -> str:
@@ -307,10 +338,11 @@ def table(summaries: list[dict[str, Any]]) -> str:
             f"### {group}",
             "",
             "| site | generator | pages | with source | rungs (report) | dated (with source)"
-            " | same day | later | earlier | no date (with source) | no source: dated /"
-            " undated | build-time lastmods | depth 1: dated / pages |",
+            " | same day | later | earlier (words / authored) | no date (with source)"
+            " | no source: dated / undated | build-time lastmods | depth 1: dated / pages"
+            " | sitemill's source map: agree / other / none / extra |",
             "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---:"
-            " | ---: |",
+            " | ---: | ---: |",
         ]
         for s in full:
             d1 = next(
@@ -322,9 +354,10 @@ def table(summaries: list[dict[str, Any]]) -> str:
             lines.append(
                 f"| {s['site']} | {s['generator']} | {s['pages']} | {s['with_source']} | {rung}"
                 f" | {dated} ({pct(dated, s['with_source'])}) | {s['same_day']} | {s['later']}"
-                f" | {s['earlier']} | {s['undated_with_source']} | {s['dated_no_source']} /"
+                f" | {s['earlier']} ({s['earlier_words']} / {s['earlier_authored']})"
+                f" | {s['undated_with_source']} | {s['dated_no_source']} /"
                 f" {s['undated_no_source']} | {s['build_stamps']} |"
-                f" {shallow} |"
+                f" {shallow} | {maps(s.get('mapcheck'))} |"
             )
         lines.append("")
     return "\n".join(lines)
@@ -364,8 +397,27 @@ def main() -> None:
             with (args.results / "sites.jsonl").open("a") as out:
                 out.write(json.dumps(s) + "\n")
     ok = [s for s in summaries if "error" not in s]
-    (args.results / "table.md").write_text(table(ok) + "\n")
-    print(table(ok))
+    text = table(ok) + "\n" + earlier_list(args.results / "pages.jsonl")
+    (args.results / "table.md").write_text(text)
+    print(text)
+
+
+def earlier_list(pages: Path) -> str:
+    """The pages dated earlier than the oracle, one line each: what the lead acts on."""
+    rows = [json.loads(line) for line in pages.read_text().splitlines()] if pages.exists() else []
+    rows = [r for r in rows if r.get("verdict") == "earlier"]
+    lines = [f"### Earlier than the oracle: {len(rows)} pages", ""]
+    if rows:
+        lines += [
+            "| site | page | sitemill | oracle (committed / authored, sha) | source |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+    for r in rows:
+        lines.append(
+            f"| {r['site']} | {r['page']} | {r['sitemill']} | {r['oracle']} /"
+            f" {r['oracle_authored']} {r['oracle_sha'][:10]} | {r['source']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
