@@ -152,7 +152,26 @@ def build_hexo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
 
 
 def build_docusaurus(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
-    sh(["npx", "--no-install", "docusaurus", "build"], clone, log)
+    # One locale at a time, the default first (its build empties the whole folder): each build
+    # rewrites .docusaurus/ with that locale's route data, which is read before the next.
+    pages: dict[str, str] = {}
+    for locale in site.get("locales", [None]):
+        sh(
+            [
+                "npx",
+                "--no-install",
+                "docusaurus",
+                "build",
+                *(["--locale", locale] if locale else []),
+            ],
+            clone,
+            log,
+        )
+        pages.update(_docusaurus_routes(clone, site))
+    return pages
+
+
+def _docusaurus_routes(clone: Path, site: dict[str, Any]) -> dict[str, str]:
     root = clone / site["site_dir"]
     pages: dict[str, str] = {}
     for data in sorted((clone / ".docusaurus").rglob("*.json")):

@@ -66,7 +66,12 @@ def prepare(site: dict[str, Any], work: Path, full: Path, log: Path) -> None:
     if not site.get("prepare"):
         return
     if work != full:
-        (work / "node_modules").symlink_to(full / "node_modules")
+        # a hard-linked copy, not a symlink: a bundler resolving real paths would load two
+        # copies of a module (Docusaurus's SSG then fails)
+        if not (work / "node_modules").exists():
+            subprocess.run(
+                ["cp", "-al", str(full / "node_modules"), str(work / "node_modules")], check=True
+            )
         return
     if not (work / "node_modules").exists():
         with log.open("a") as out:
