@@ -192,6 +192,7 @@ def compare(
             "dated_no_source",
             "undated_no_source",
             "earlier_words",
+            "earlier_authored",
             "same_day_authored",
         ],
         0,
