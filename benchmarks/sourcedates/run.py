@@ -294,7 +294,13 @@ def measure(site: dict[str, Any], args: argparse.Namespace, depth1: bool) -> dic
     dates = oracle(work, mapping)
     counts, rows = compare(res["pages"], mapping, dates, args.sitemill, site, work, args.why_limit)
     summary.update(counts)
-    with (args.results / "pages.jsonl").open("a") as out:
+    keep = args.results / "pages.jsonl"
+    if keep.exists():  # a site measured again replaces its rows
+        lines = keep.read_text().splitlines()
+        keep.write_text(
+            "".join(f"{ln}\n" for ln in lines if json.loads(ln)["site"] != site["name"])
+        )
+    with keep.open("a") as out:
         for row in rows:
             out.write(json.dumps(row) + "\n")
     return summary
@@ -377,10 +383,24 @@ def main() -> None:
     ap.add_argument("--sites", default="")
     ap.add_argument("--no-shallow", action="store_true")
     ap.add_argument("--why-limit", type=int, default=30)
+    ap.add_argument(
+        "--table-only",
+        action="store_true",
+        help="only rewrite table.md from --results (the last line per site and clone)",
+    )
     args = ap.parse_args()
+    if args.table_only:
+        last = {}
+        for line in (args.results / "sites.jsonl").read_text().splitlines():
+            s = json.loads(line)
+            last[s["site"], s["clone"]] = s
+        done = [s for s in last.values() if "error" not in s]
+        text = table(done) + "\n" + earlier_list(args.results / "pages.jsonl")
+        (args.results / "table.md").write_text(text)
+        print(text)
+        return
     args.work.mkdir(parents=True, exist_ok=True)
     args.results.mkdir(parents=True, exist_ok=True)
-    (args.results / "pages.jsonl").unlink(missing_ok=True)
     sites = json.loads((HERE / "sites.json").read_text())
     wanted = set(filter(None, args.sites.split(",")))
     summaries = []
