@@ -105,13 +105,14 @@ def build_hugo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
         page = built_file(root, row["permalink"])
         if page:
             pages[page] = row["path"]
-    # `hugo list all` (0.111) leaves out section pages: their _index.md by Hugo's own rule
+    # `hugo list all` (0.111) leaves out section pages: their _index.* by Hugo's own rule
     # (content dir + section path; the language's prefix from the site's config).
     tracked = _tracked(clone)
     for path in tracked:
         for content, prefix in site.get("languages", {"content": ""}).items():
-            if path.startswith(content + "/") and path.rsplit("/", 1)[-1] == "_index.md":
-                section = path[len(content) + 1 : -len("_index.md")]
+            name = path.rsplit("/", 1)[-1]
+            if path.startswith(content + "/") and name.rsplit(".", 1)[0] == "_index":
+                section = path[len(content) + 1 : -len(name)]
                 page = built_file(root, "/" + prefix + section)
                 if page and page not in pages:
                     pages[page] = path
