@@ -263,10 +263,18 @@ def measure(site: dict[str, Any], args: argparse.Namespace, depth1: bool) -> dic
     log = args.results / f"{site['name']}{'-depth1' if depth1 else ''}.log"
     clone(site, work, depth1)
     prepare(site, work, full, log)
-    started = time.time()
-    t = time.monotonic()
-    mapping = BUILDERS[site["generator"]](work, site, log)
-    build_secs = time.monotonic() - t
+    cache = work / "sourcedates-build.json"
+    if args.reuse_builds and cache.exists():  # the built folder and map of an earlier run
+        kept = json.loads(cache.read_text())
+        started, build_secs, mapping = kept["started"], kept["seconds"], kept["mapping"]
+    else:
+        started = time.time()
+        t = time.monotonic()
+        mapping = BUILDERS[site["generator"]](work, site, log)
+        build_secs = time.monotonic() - t
+        cache.write_text(
+            json.dumps({"started": started, "seconds": build_secs, "mapping": mapping})
+        )
     res = run_sitemill(args.sitemill, site, work)
     summary: dict[str, Any] = {
         "site": site["name"],
@@ -383,6 +391,11 @@ def main() -> None:
     ap.add_argument("--sites", default="")
     ap.add_argument("--no-shallow", action="store_true")
     ap.add_argument("--why-limit", type=int, default=30)
+    ap.add_argument(
+        "--reuse-builds",
+        action="store_true",
+        help="keep a clone's built folder and page map from an earlier run",
+    )
     ap.add_argument(
         "--table-only",
         action="store_true",
