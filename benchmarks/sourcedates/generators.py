@@ -153,22 +153,34 @@ def build_hexo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
 
 
 def build_docusaurus(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
-    # One locale at a time, the default first (its build empties the whole folder): each build
-    # rewrites .docusaurus/ with that locale's route data, which is read before the next.
-    pages: dict[str, str] = {}
-    for locale in site.get("locales", [None]):
+    # The build a user deploys: all locales, the default one at the root, the others under
+    # /<locale>/. Each locale's build rewrites .docusaurus/ with its route data, so after it
+    # only the last locale's is there: the others are read from a build of that locale alone
+    # into a scratch folder (a default-locale build alone has the same permalinks).
+    sh(["npx", "--no-install", "docusaurus", "build"], clone, log)
+    pages = _docusaurus_routes(clone, site)
+    locales = site.get("locales", [])
+    for locale in locales[:-1]:
+        if locale != locales[0]:
+            raise ValueError("only the default locale is re-read alone (its permalinks agree)")
+        scratch = clone / "sourcedates-locale-build"
         sh(
             [
                 "npx",
                 "--no-install",
                 "docusaurus",
                 "build",
-                *(["--locale", locale] if locale else []),
+                "--locale",
+                locale,
+                "--out-dir",
+                str(scratch),
             ],
             clone,
             log,
         )
-        pages.update(_docusaurus_routes(clone, site))
+        shutil.rmtree(scratch)
+        for page, src in _docusaurus_routes(clone, site).items():
+            pages.setdefault(page, src)
     return pages
 
 

@@ -270,7 +270,9 @@ def measure(site: dict[str, Any], args: argparse.Namespace, depth1: bool) -> dic
     else:
         started = time.time()
         t = time.monotonic()
-        mapping = BUILDERS[site["generator"]](work, site, log)
+        # a depth-1 clone needs its build, not the full page map (no extra locale builds)
+        built = {**site, "locales": []} if depth1 else site
+        mapping = BUILDERS[site["generator"]](work, built, log)
         build_secs = time.monotonic() - t
         cache.write_text(
             json.dumps({"started": started, "seconds": build_secs, "mapping": mapping})
