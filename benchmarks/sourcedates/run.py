@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generators import BUILDERS
-from textoracle import Blobs, source_dates
+from textoracle import Blobs, SourceDates, source_dates
 
 HERE = Path(__file__).resolve().parent
 MIRRORS = Path("/work/.mirror")
@@ -161,15 +161,45 @@ def day(iso: str | None) -> str | None:
     return datetime.fromisoformat(iso).astimezone(UTC).date().isoformat()
 
 
-def oracle(work: Path, mapping: dict[str, str]) -> dict[str, Any]:
+def oracle(work: Path, mapping: dict[str, str], site: dict[str, Any]) -> dict[str, Any]:
+    """Each tracked source's oracle dates; a source that includes others (pymdownx.snippets'
+    ``--8<-- "file"`` line, the generator's own include) takes the newest of them all."""
     tracked = set(git("ls-files", cwd=work).splitlines())
     blobs = Blobs(work)
     found = {}
     for src in sorted(set(mapping.values())):
         if src in tracked:
-            found[src] = source_dates(work, src, blobs)
+            parts = [source_dates(work, src, blobs)]
+            for inc in includes(work / src, site.get("snippets", []), tracked):
+                parts.append(source_dates(work, inc, blobs))
+            found[src] = newest(parts)
     blobs.close()
     return found
+
+
+SNIPPET = re.compile(r'^\s*-{1,}8<-{1,}\s+"([^"]+)"\s*$', re.MULTILINE)
+
+
+def includes(path: Path, bases: list[str], tracked: set[str]) -> list[str]:
+    """The tracked files a source includes with pymdownx.snippets (its ``base_path``s)."""
+    if not bases:
+        return []
+    found = []
+    for name in SNIPPET.findall(path.read_text(errors="replace")):
+        for base in bases:
+            cand = base if base.rsplit("/", 1)[-1] == name else f"{base}/{name}"
+            if cand in tracked:
+                found.append(cand)
+                break
+    return found
+
+
+def newest(parts: list[SourceDates]) -> SourceDates:
+    if len(parts) == 1:
+        return parts[0]
+    strict = max((p.strict for p in parts if p.strict), key=lambda c: c.committed, default=None)
+    words = max((p.words for p in parts if p.words), key=lambda c: c.committed, default=None)
+    return SourceDates(parts[0].path, sum(p.versions for p in parts), strict, words)
 
 
 def compare(
@@ -301,7 +331,7 @@ def measure(site: dict[str, Any], args: argparse.Namespace, depth1: bool) -> dic
         ]
         return summary
     summary["mapcheck"] = mapcheck(args.sitemill, site, work, res["pages"], mapping)
-    dates = oracle(work, mapping)
+    dates = oracle(work, mapping, site)
     counts, rows = compare(res["pages"], mapping, dates, args.sitemill, site, work, args.why_limit)
     summary.update(counts)
     keep = args.results / "pages.jsonl"

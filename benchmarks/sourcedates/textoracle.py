@@ -1,6 +1,7 @@
 """An independent oracle: when did each source file's reader-visible text last change?
 
-For one source path at HEAD, walk ``git log --follow`` (renames followed, one call per file),
+For one source path at HEAD, walk ``git log --follow`` (renames followed, one call per file;
+a copy, which ``--follow`` also follows, starts a new file),
 read every version with one ``git cat-file --batch`` and find the newest commit whose version's
 visible text differs from the version before it (or the commit that added the file). Visible
 text: the body after the front matter plus the front matter's ``title`` and ``description``;
@@ -120,10 +121,14 @@ def history(repo: Path, path: str) -> list[tuple[str, str, str, str | None]]:
         lines = [line for line in chunk.split("\n") if line.strip()]
         sha, ct, at = lines[0].split()
         name: str | None = None
+        copied = False
         for line in lines[1:]:
             cols = line.split("\t")
             name = None if cols[0].startswith("D") else cols[-1]
+            copied = cols[0].startswith("C")
         rows.append((sha, _iso(ct), _iso(at), name))
+        if copied:  # --follow also follows copies: a copy is a new file, its history starts here
+            break
     return rows
 
 
