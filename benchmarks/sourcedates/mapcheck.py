@@ -2,7 +2,8 @@
 
     <sitemill venv python> mapcheck.py CLONE SITE_DIR ORACLE_JSON
 
-ORACLE_JSON maps each listed page to the generator's source for it (or null). Prints JSON: the
+ORACLE_JSON maps each listed page to the generator's source for it (or null), or to a list:
+the source, then the files it includes (either one found counts as agreeing). Prints JSON: the
 counts (agree, other source, none found, a source for a page the generator gives none) and up
 to 20 examples of each disagreement. Needs a sitemill with ``sitemill.lastmod.sources.mapping``;
 the RepoView is built here from ``git ls-files`` and ``git show HEAD:path``.
@@ -19,7 +20,7 @@ from sitemill.lastmod.sources.mapping import source_map
 from sitemill.lastmod.sources.repoview import RepoView
 
 clone, site_dir, oracle_json = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
-oracle: dict[str, str | None] = json.loads(oracle_json.read_text())
+oracle: dict[str, str | list[str] | None] = json.loads(oracle_json.read_text())
 files = tuple(
     sorted(
         subprocess.run(
@@ -43,9 +44,10 @@ counts = dict.fromkeys(
 examples: dict[str, list[list[object]]] = {k: [] for k in counts}
 for page, want in sorted(oracle.items()):
     got = smap.sources(page)
-    if want is None:
+    parts = [want] if isinstance(want, str) else (want or [])  # the source, then its includes
+    if not parts:
         key = "source for no-source page" if got else "no source both"
-    elif want in got:
+    elif set(parts) & set(got):
         key = "agree"
     else:
         key = "other source" if got else "none found"

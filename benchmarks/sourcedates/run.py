@@ -351,7 +351,13 @@ def mapcheck(
 ) -> dict[str, Any] | str:
     """sitemill's own page->source map (rung 2) against the generator's, where it has one."""
     tracked = set(git("ls-files", cwd=work).splitlines())
-    want = {p: (mapping[p] if mapping.get(p) in tracked else None) for p in pages}
+    want: dict[str, list[str] | None] = {}
+    for p in pages:
+        src = mapping.get(p)
+        if src in tracked:
+            want[p] = [src, *includes(work / src, site.get("snippets", []), tracked)]
+        else:
+            want[p] = None
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(want, f)
     python = str(Path(sitemill).parent / "python")
