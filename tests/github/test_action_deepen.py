@@ -17,7 +17,7 @@ BIG = 1_200_000  # over the 1 MiB limit: an image's old version stays on the ser
 INPUTS = {"base-url": BASE_URL, "path": "public", "commit": "false", "previous-state": "none"}
 
 
-def shallow_checkout(tmp_path: Path) -> tuple[Path, Path]:
+def shallow_checkout(tmp_path: Path, *, filters: bool = True) -> tuple[Path, Path]:
     """A remote with four commits (a text source edited, a big binary replaced), another
     branch and a tag, and a depth-1 checkout of it; returns (workspace, remote)."""
     seed = make_repo(tmp_path / "seed")
@@ -29,7 +29,7 @@ def shallow_checkout(tmp_path: Path) -> tuple[Path, Path]:
     commit(seed, {"docs/b.md": "# B\n"}, when="2024-04-01")
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(remote, "config", "uploadpack.allowFilter", "true")
+    git(remote, "config", "uploadpack.allowFilter", "true" if filters else "false")
     git(seed, "push", "-q", str(remote), "HEAD:refs/heads/main", "HEAD~2:refs/heads/gh-pages")
     git(remote, "tag", "v1", "main~1")
     return checkout(tmp_path / "workspace", remote), remote
@@ -79,7 +79,7 @@ def test_a_shallow_checkout_is_deepened_without_the_big_binaries_old_versions(
     (said,) = [line for line in run.stdout.splitlines() if line.startswith("Deepened")]
     assert said.startswith(
         "Deepened the shallow checkout to its 4 commits, for the pages' source dates, "
-        "without file versions over 1 MiB ("
+        "with no file version over 1 MiB ("
     )
     assert said.endswith(" s; deepen: false turns this off)")
     assert not is_shallow(workspace)
@@ -130,3 +130,19 @@ def test_a_remote_that_cannot_be_reached_is_a_warning_and_the_build_goes_on(
     assert "set fetch-depth: 0 on actions/checkout" in warning
     assert is_shallow(workspace)
     assert (workspace / "public" / "sitemap.xml").is_file()
+
+
+def test_a_server_that_does_not_filter_sends_everything_and_the_line_says_so(
+    tmp_path: Path,
+) -> None:
+    workspace, _ = shallow_checkout(tmp_path, filters=False)
+
+    run = run_action(workspace, INPUTS)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (
+        "Deepened the shallow checkout to its 4 commits, for the pages' source dates, with "
+        "every file version (the server does not filter) ("
+    ) in run.stdout
+    assert not is_shallow(workspace)
+    assert missing_blobs(workspace) == set()

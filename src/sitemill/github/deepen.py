@@ -24,6 +24,8 @@ from sitemill.messages import redact
 # File versions larger than this stay on the server (images, videos, bundles).
 BLOB_LIMIT: Final = "1m"
 TURN_OFF: Final = "deepen: false turns this off"
+_FILTERED: Final = "no file version over 1 MiB"
+_UNFILTERED: Final = b"filtering not recognized by server"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,7 @@ def deepen_checkout(settings: Settings, env: Mapping[str, str]) -> Deepening:
     top = find_top(settings.site_dir, env)
     if top is None:
         return Deepening()
-    git = Git(top, git_env(env), describe=_redacted)
+    git = Git(top, git_env(env, reading=True), describe=_redacted)  # (messages in English)
     found = git.run("rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD^{commit}")
     shallow, _, head = found.stdout.decode("ascii", "replace").partition("\n")
     if found.returncode != 0 or shallow != "true":
@@ -68,10 +70,12 @@ def deepen_checkout(settings: Settings, env: Mapping[str, str]) -> Deepening:
         return Deepening(warning=_cannot(f"git fetch failed: {git.message(done)}"))
     seconds = time.monotonic() - started
     counted = git.run("rev-list", "--count", "HEAD").stdout.decode("ascii", "replace").strip()
+    # A server that does not filter (uploadpack.allowFilter off) sends every version.
+    unfiltered = _UNFILTERED in done.stderr
+    which = "every file version (the server does not filter)" if unfiltered else _FILTERED
     return Deepening(
         said=f"Deepened the shallow checkout to its {int(counted or 0):,} commits, for the "
-        f"pages' source dates, without file versions over 1 MiB ({seconds:.1f} s; "
-        f"{TURN_OFF})"
+        f"pages' source dates, with {which} ({seconds:.1f} s; {TURN_OFF})"
     )
 
 
