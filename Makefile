@@ -35,8 +35,9 @@ test: lint typecheck pytest
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
+# make bench BASELINE=PATH: ladder-3k compares with that sitemill (a venv of 0fab719's).
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE))
 
 lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py

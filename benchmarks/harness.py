@@ -111,17 +111,22 @@ def reset_dir(path: Path) -> Path:
 
 def _measure(timing: Timing, scratch: Path) -> None:
     reset_dir(timing.out_dir)
+    timing.runs.append(run_once(timing.command, scratch))
+
+
+def run_once(command: Sequence[str], scratch: Path) -> Run:
+    """One run of ``command`` in a fresh wrapper process: its wall and CPU time and peak RSS
+    (what it writes is left where it is: a second run starts from the first's)."""
     result_path, log_path = scratch / "measure.json", scratch / "measure.log"
     subprocess.run(
-        [sys.executable, "-c", _WRAPPER, str(result_path), str(log_path), *timing.command],
+        [sys.executable, "-c", _WRAPPER, str(result_path), str(log_path), *command],
         cwd=scratch,
         env=clean_env(),
         check=True,
     )
     data = json.loads(result_path.read_text())
     log = log_path.read_text(encoding="utf-8", errors="replace")
-    run = Run(data["wall_s"], data["cpu_s"], data["peak_rss_bytes"], data["exit_code"], log)
-    timing.runs.append(run)
+    return Run(data["wall_s"], data["cpu_s"], data["peak_rss_bytes"], data["exit_code"], log)
 
 
 def time_commands(timings: Sequence[Timing], *, repeat: int, scratch: Path) -> None:

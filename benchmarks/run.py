@@ -4,7 +4,8 @@
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
 fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
-tree-pool-5k, distributed-10m or lambda-start.
+tree-pool-5k, ladder-3k, distributed-10m or lambda-start. --baseline SITEMILL: the sitemill
+ladder-3k compares with (make bench BASELINE=PATH).
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -36,6 +37,9 @@ from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from history_bench import bench_history
+from ladder_bench import PAGES as LADDER_PAGES
+from ladder_bench import QUICK_PAGES as QUICK_LADDER_PAGES
+from ladder_bench import bench_ladder
 from lambda_bench import bench_lambda
 from plan_bench import KEYS, QUICK_KEYS, bench_plan
 from state_bench import bench_state
@@ -80,6 +84,7 @@ class Context:
     quick: bool
     repeat: int
     sitemill: list[str]
+    baseline: str | None = None  # ladder-3k's pre-ladder sitemill
 
 
 def sitemill_command() -> list[str]:
@@ -441,6 +446,22 @@ def bench_tree_pool_5k(ctx: Context) -> Section:
     return section
 
 
+def bench_ladder_3k(ctx: Context) -> Section:
+    pages = QUICK_LADDER_PAGES if ctx.quick else LADDER_PAGES
+    section = Section(
+        "ladder-3k", f"`sitemill build`, {pages:,} pages, no evidence: a first and a second run"
+    )
+    bench_ladder(
+        section,
+        sitemill=ctx.sitemill,
+        baseline=ctx.baseline,
+        out=OUT,
+        quick=ctx.quick,
+        repeat=5 if ctx.baseline else ctx.repeat,
+    )
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
@@ -455,6 +476,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "plan-100m": bench_plan_100m,
     "tree-sharded": bench_tree_sharded,
     "tree-pool-5k": bench_tree_pool_5k,
+    "ladder-3k": bench_ladder_3k,
     "distributed-10m": bench_distributed_10m,
     "lambda-start": bench_lambda_start,
 }
@@ -500,8 +522,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="10× smaller sizes, 1 run each")
     parser.add_argument("--only", choices=sorted(BENCHMARKS), help="run one benchmark")
+    parser.add_argument(
+        "--baseline", metavar="SITEMILL", help="ladder-3k: the sitemill before the ladder (0fab719)"
+    )
     args = parser.parse_args(argv)
-    ctx = Context(quick=args.quick, repeat=1 if args.quick else 3, sitemill=sitemill_command())
+    ctx = Context(
+        quick=args.quick,
+        repeat=1 if args.quick else 3,
+        sitemill=sitemill_command(),
+        baseline=args.baseline,
+    )
     OUT.mkdir(parents=True, exist_ok=True)
     env = environment(ctx)
     env["bytecode"] = compile_bytecode()

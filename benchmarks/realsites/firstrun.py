@@ -1,7 +1,10 @@
 """A first run with no history, as a site built fresh in CI meets sitemill: each checkout copied
 without .git (fresh file times), built, and every <lastmod> held against the oracle's date from
-the page's own git history (oracle.py): same day, later, earlier, or no date. One JSON line per
-site and sitemill (comma-separated paths, to compare two versions on the same oracle run):
+the page's own git history (oracle.py): same day, later, earlier, or no date; of the earlier,
+how many the oracle dates by the page's first version in the branch (``earlier_first``: the
+history starts there, so the content may be older: a declared date before it is not proven
+wrong). One JSON line per site and sitemill (comma-separated paths, to compare two versions
+on the same oracle run):
 
     python benchmarks/realsites/firstrun.py benchmarks/realsites/sites.json /work/realsites-data \
         OLD/bin/sitemill,.venv/bin/sitemill [SITE ...]
@@ -35,7 +38,7 @@ def judge(site, by_key, sitemill, checkout):
         took = time.monotonic() - started
         entries = run.read_sitemaps(out)
     base = site["base_url"]
-    c = dict(same_day=0, later=0, earlier=0, no_date=0, dated_unjudged=0)
+    c = dict(same_day=0, later=0, earlier=0, earlier_first=0, no_date=0, dated_unjudged=0)
     for loc, lastmod in entries.items():
         rel = loc[len(base) :] if loc.startswith(base) else None
         truth = by_key.get(rel) if rel is not None else None
@@ -45,8 +48,10 @@ def judge(site, by_key, sitemill, checkout):
             c["dated_unjudged"] += 1
         else:
             a = datetime.fromtimestamp(run.epoch(lastmod), UTC).date()
-            b = datetime.fromtimestamp(truth, UTC).date()
+            b = datetime.fromtimestamp(truth.time, UTC).date()
             c["same_day" if a == b else "later" if a > b else "earlier"] += 1
+            first = truth.versions[-1].commit if truth.versions else None
+            c["earlier_first"] += a < b and truth.commit == first
     return dict(
         site=site["name"],
         sitemill=sitemill.split("/")[2],
@@ -65,7 +70,7 @@ def main(sites_json, data, sitemills, only):
         for path, verdict in oracle.date_pages(checkout, site.get("article_xpath")).items():
             if verdict.time is not None:
                 for key in run.url_keys(path):
-                    by_key.setdefault(key, verdict.time)
+                    by_key.setdefault(key, verdict)
         for sitemill in sitemills.split(","):
             print(json.dumps(judge(site, by_key, sitemill, checkout)), flush=True)
 

@@ -27,6 +27,16 @@ _UNDATED = {
     DateReason.NONE_KEPT.value: "unchanged, and the state remembers none",
 }
 _TOLD = {_KEPT, _OLDER, _LAST, *_MOVED, *_RUNGS, *_UNDATED}
+# What dated the pages, in the report's first line: each reason's name there, in this order.
+_DATED_BY = {
+    _KEPT: "kept",
+    _OLDER: "git",
+    _LAST: "git",
+    DateReason.SOURCE.value: "source",
+    DateReason.DECLARED.value: "declared",
+    DateReason.FILE_TIME.value: "file time",
+    **dict.fromkeys(_UNDATED, "none"),
+}
 
 
 def dates_text(dates: Counter[str]) -> str:
@@ -68,6 +78,19 @@ def _history_part(older: int, last: int) -> str:
     them = "it" if older == 1 else "them"
     part = f"{counted(older, 'page')} dated by an earlier commit (the later ones only re-rendered"
     return f"{part} {them}), {last:,} by {their} last commit" if last else f"{part} {them})"
+
+
+def dated_by(dates: Counter[str], mode: LastmodMode) -> str:
+    """What dated a run's listed pages, for the report's first line: ``declared 28, none 27``
+    (the pages each source dated; ``none``: no <lastmod>), and ``mode`` (``git``, ``mtime``)
+    for pages a deploy dated (new, changed) or when content dates decided nothing."""
+    by: Counter[str] = Counter()
+    for reason, count in dates.items():
+        by[_DATED_BY.get(reason, mode.value)] += count
+    if not +by:
+        return mode.value
+    order = dict.fromkeys([mode.value, *_DATED_BY.values()])  # ("git": once)
+    return ", ".join(f"{name} {by[name]:,}" for name in order if by[name])
 
 
 def list_dates_from(sitemaps: Mapping[str, tuple[int, str | None, str]], mode: LastmodMode) -> str:

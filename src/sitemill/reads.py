@@ -6,7 +6,7 @@ from __future__ import annotations
 from sitemill.config.model import Config
 from sitemill.html.facts import wants_facts
 from sitemill.robots.rules import RobotsRules
-from sitemill.rules import first_rule, is_page_candidate
+from sitemill.rules import builtin_exclusion, first_rule, is_candidate
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path
 
 
@@ -21,7 +21,13 @@ def reads_page(config: Config, robots: RobotsRules | None, path: str) -> bool:
     """Whether the pipeline will look at the page at ``path`` at all (include, exclude,
     rules, robots.txt): only such pages are read, fingerprinted and dated. While ``auto``
     has not settled the URL style, a page robots.txt allows in any style is read."""
-    if not is_page_candidate(config, path):
+    return is_candidate(config, path) and reads_candidate(config, robots, path)
+
+
+def reads_candidate(config: Config, robots: RobotsRules | None, path: str) -> bool:
+    """reads_page of a path that is_candidate let in (a tree's listed files: include and
+    exclude are not asked again, on every page of every run)."""
+    if builtin_exclusion(path) is not None:
         return False
     rule = first_rule(config, path)
     if rule is not None and rule.exclude:

@@ -612,3 +612,43 @@ def test_the_report_shows_images_and_the_site_chrome_left_out() -> None:
     assert stream.getvalue().splitlines()[-1] == (
         "extensions: 30 images, 60 site-chrome images left out"
     )
+
+
+def test_the_first_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path: Path) -> None:
+    # A first run over a fresh build: one page declares its date, the other has no evidence.
+    # Before, the line said "(lastmod: mtime)", though no page had its file time.
+    modified = '<meta property="article:modified_time" content="2024-03-01T10:00:00+00:00">'
+    site = make_site({"a.html": page("a", modified), "b.html": page("b"), "c.html": page("c")})
+    out = tmp_path / "out"
+    result = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].endswith("(lastmod: declared 1, none 2)")
+    again = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
+    assert again.stdout.splitlines()[0].endswith("(lastmod: kept 1, none 2)")
+    plain = run("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "plain"),
+                "--no-content-dates")  # fmt: skip
+    assert plain.stdout.splitlines()[0].endswith("(lastmod: mtime)")  # each page's file time
+
+
+@pytest.mark.parametrize(
+    ("mode", "dates", "said"),
+    [
+        (LastmodMode.MTIME, {}, "mtime"),  # content dates off: each page's file time
+        (LastmodMode.GIT, {"older than the last commit": 2, "the last commit": 53}, "git 55"),
+        (LastmodMode.GIT, {"the last commit": 3, "new page": 1, "declared": 1},
+         "git 4, declared 1"),
+        (LastmodMode.MTIME, {"kept": 5, "content changed": 2, "no date (no evidence)": 1},
+         "mtime 2, kept 5, none 1"),
+        (LastmodMode.MTIME, {"source": 7, "file time": 1, "no date (a time after the run)": 2,
+                             "no date (file times are one build's)": 3},
+         "source 7, file time 1, none 5"),
+    ],
+)  # fmt: skip
+def test_the_first_line_names_each_source_of_dates_once(
+    mode: LastmodMode, dates: dict[str, int], said: str
+) -> None:
+    report = Report(WriteResult(files=["sitemap.xml"], url_count=3), mode)
+    report.dates.update(dates)
+    stream = io.StringIO()
+    print_report(report, "out", stream)
+    assert stream.getvalue().splitlines()[0] == f"3 URLs in one sitemap in out (lastmod: {said})"

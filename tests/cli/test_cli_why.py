@@ -216,3 +216,24 @@ def test_a_link_leading_outside_is_no_page(
     code, out = why(capsys, "link.html", str(site))
     assert code == 1
     assert out.startswith("link.html: not listed: excluded (the build does not read it: a link")
+
+
+def test_a_declared_date_refused_is_named_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Minimal Mistakes without last_modified_at: "Updated:" shows the post's own date.
+    post = html(
+        "Post",
+        'hello <span>Updated:</span> <time datetime="2021-05-09T00:00:00-04:00">May 9</time>',
+        '<meta property="article:published_time" content="2021-05-09T00:00:00-04:00">',
+    )
+    pages = {f"p{i}.html": html(f"P{i}", f"t{i}") for i in range(5)} | {"post.html": post}
+    site = write_site(tmp_path / "public", pages)
+    code, out = why(capsys, "post.html", str(site))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "post.html: no <lastmod>"
+    assert lines[2] == (
+        "  declared: 2021-05-09T04:00:00Z (<time> of a 'last updated' line), refused: not "
+        "after the page's publication date"
+    )

@@ -18,8 +18,11 @@ from sitemill.lastmod.declared import (
 )
 from sitemill.lastmod.w3cdate import (
     ARTICLE_MODIFIED,
+    ARTICLE_PUBLISHED,
     ITEMPROP_MODIFIED,
+    ITEMPROP_PUBLISHED,
     JSON_LD,
+    JSON_LD_PUBLISHED,
     LAST_UPDATED_LINE,
     OG_UPDATED,
     Precision,
@@ -102,11 +105,6 @@ PUBLISHED = "2019-01-01T00:00:00Z"
 @pytest.mark.parametrize(
     ("head", "body"),
     [
-        # Publication dates are no modification dates: the page may have been edited since.
-        (ld({"@type": "Article", "datePublished": PUBLISHED}), ""),
-        (ld({"@graph": [{"datePublished": PUBLISHED, "dateCreated": PUBLISHED}]}), ""),
-        (f'<meta property="article:published_time" content="{PUBLISHED}">', ""),
-        (f'<meta itemprop="datePublished" content="{PUBLISHED}">', ""),
         ("", f'Published <time datetime="{PUBLISHED}">Jan 1</time>'),
         ("", f'<p>Posted on <time datetime="{PUBLISHED}">Jan 1</time></p>'),
         # A <time> whose line does not begin with "last updated".
@@ -135,6 +133,28 @@ PUBLISHED = "2019-01-01T00:00:00Z"
 )
 def test_what_declares_no_modification_date(head: str, body: str) -> None:
     assert list(declared_dates(page(head, body))) == []
+
+
+@pytest.mark.parametrize(
+    ("head", "source"),
+    [
+        (ld({"@type": "Article", "datePublished": PUBLISHED}), JSON_LD_PUBLISHED),
+        (ld({"@graph": [{"datePublished": PUBLISHED, "dateCreated": "x"}]}), JSON_LD_PUBLISHED),
+        (f'<meta property="article:published_time" content="{PUBLISHED}">', ARTICLE_PUBLISHED),
+        (f'<meta itemprop="datePublished" content="{PUBLISHED}">', ITEMPROP_PUBLISHED),
+        (f'<p><time itemprop="datePublished" datetime="{PUBLISHED}">x</time>', ITEMPROP_PUBLISHED),
+    ],
+)
+def test_publication_dates_are_read_as_such_and_never_as_modification_dates(
+    head: str, source: str
+) -> None:
+    # The page may have been edited since: a publication date is read only to hold the
+    # modification dates against (sitemill.lastmod.declaredcheck), never to date the page.
+    dates = list(declared_dates(page(head)))
+    assert [(date.source, date.w3c(), date.published) for date in dates] == [
+        (source, "2019-01-01T00:00:00Z", True)
+    ]
+    assert declared_date(page(head)) is None
 
 
 @pytest.mark.parametrize(
@@ -206,18 +226,22 @@ def test_a_big_page_is_read_in_linear_time() -> None:
     assert time.perf_counter() - start < 5
 
 
-def test_real_docsy_page_declares_its_modified_time_not_its_published_time() -> None:
+def test_real_docsy_page_declares_its_modified_time_and_its_published_time() -> None:
     data = (FIXTURES / "hugegraph-docsy-blog.html").read_bytes()
-    dates = list(declared_dates(data))
+    dates = [date for date in declared_dates(data) if not date.published]
     assert [date.source for date in dates] == [ARTICLE_MODIFIED, ITEMPROP_MODIFIED]
     assert {date.w3c() for date in dates} == {"2022-03-21T10:55:33Z"}  # not 2018-01-04
+    published = {(d.source, d.w3c()) for d in declared_dates(data) if d.published}
+    assert (ARTICLE_PUBLISHED, "2018-01-04T00:00:00Z") in published
 
 
-def test_real_minimal_mistakes_post_declares_three_times() -> None:
+def test_real_minimal_mistakes_post_declares_three_modification_times() -> None:
     data = (FIXTURES / "geekdude-minimal-mistakes-post.html").read_bytes()
     dates = [(date.source, date.w3c()) for date in declared_dates(data)]
     assert dates == [
+        (ARTICLE_PUBLISHED, "2022-04-14T04:00:00Z"),
         (ARTICLE_MODIFIED, "2022-04-26T10:00:00Z"),
+        (ITEMPROP_PUBLISHED, "2022-04-14T04:00:00Z"),
         (ITEMPROP_MODIFIED, "2022-04-26T10:00:00Z"),
         (LAST_UPDATED_LINE, "2022-04-26"),  # its "Updated:" line: a date
     ]

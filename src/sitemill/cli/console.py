@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from sitemill.cli.terminal import say
+from sitemill.datesline import dated_by
 from sitemill.entries import SkipReason
 from sitemill.messages import counted
 from sitemill.report import (
@@ -24,7 +25,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     kind = (
         "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
     )
-    dates = report.lastmod_from or report.lastmod.value
+    dates = report.lastmod_from or dated_by(report.dates, report.lastmod)
     say(stream, f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})")
     if result.written:
         say(stream, f"written: {', '.join(result.written)}")

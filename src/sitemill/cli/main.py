@@ -112,12 +112,12 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     site_dir, out_dir, config = site_and_config(args, env)
     state_store = open_state_store(config, s3_client=_s3_client)
     previous = open_previous(config)
-    with live_line(sys.stderr, quiet=args.quiet) as progress:
+    with live_line(sys.stderr, quiet=args.quiet) as line:
         report = build_from_tree(
             config,
             site_dir,
             LocalDirSink(out_dir),
-            progress=progress,
+            progress=line if line.active else None,  # (none shown: the pages read in fewer chunks)
             output_dir=out_dir,
             state_store=state_store,
             previous=previous,

@@ -93,19 +93,32 @@ def _evidence(why: PageWhy) -> list[str]:
         return [f"why: content dates are off: the plain date, {source}"]
     if why.from_history:
         return _history(why)
+    if reason is DateReason.SOURCE and why.source is not None:
+        return [
+            f"why: its source in the repository, {why.source}, as a reader sees it",
+            f"text since: {_commit(why.source_commit)}",
+        ]
     lines = {
         R.KEPT: f"why: kept: {_state(why)} remembers {_remembered(why)}",
         R.NEW: f"why: new since the last run ({_state(why)} has no record of it): {_moved(why)}",
         R.CHANGED: f"why: the content changed since {_state(why)}: {_moved(why)}",
         R.SOURCE: "why: its source in the repository",
-        R.DECLARED: "why: its own declared modification date (no build stamp)",
+        R.DECLARED: "why: its own declared modification date (after its publication, no stamp)",
         R.FILE_TIME: f"why: its file time, {_time(why.mtime)} (a first run; no other evidence)",
         R.NONE_KEPT: f"why: unchanged since {_state(why)}, which remembers no date for it",
         R.NONE_BUILD: f"why: {_no_rung()}; the file times are one build's",
         R.NONE_SYNC: f"why: {_no_rung()}; the upload times are one sync's",
         R.NONE_AFTER_RUN: f"why: {_no_rung()}; a file time is after the run",
     }.get(reason, f"why: {_no_rung()}")
-    return [lines, *_times(why.window)]
+    return [lines, *_declared(why), *_times(why.window)]
+
+
+def _declared(why: PageWhy) -> list[str]:
+    """The page's declared date rung 3 refused, and why."""
+    if why.refused is None or why.lastmod is not None:
+        return []
+    declared, reason = why.refused
+    return [f"declared: {declared.w3c()} ({declared.source}), refused: {reason}"]
 
 
 def _history(why: PageWhy) -> list[str]:

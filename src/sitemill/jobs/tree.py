@@ -7,6 +7,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConfigError, RefusedError, SourceError
@@ -16,14 +17,13 @@ from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.html.fingerprint import page_url
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.treedating import PageWatch, TreeDating
+from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.autostyle import keep_style
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
-from sitemill.reads import reads_page
+from sitemill.reads import reads_candidate
 from sitemill.report import Progress, Report
 from sitemill.robots.lines import robots_scope_warnings
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -37,9 +37,12 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
-from sitemill.writing.replaced import replaced_dates
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
+
+if TYPE_CHECKING:
+    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +71,7 @@ def build_from_tree(
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = _site_robots(config, site_dir, warnings)
-    dating = _start_dating(config, sink, state_store, previous, warnings)
+    dating = _start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     remember = _remembering(config)
     known = dating.known if dating is not None else None
@@ -80,8 +83,8 @@ def build_from_tree(
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         if dating is not None:
-            looked_at = (file for file in files if reads_page(config, robots, file.path))
-            plan.start(dating.known, dating.first_run, reads, looked_at, replaced)
+            looked_at = (file for file in files if reads_candidate(config, robots, file.path))
+            plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),
@@ -102,7 +105,7 @@ def build_from_tree(
     _take_over(config, sink, found, report, dating)
     if dating is not None:
         config = keep_style(config, report, plan.remember)
-        _keep_state(config, dating, plan.remember, report, (site_dir, output_dir or site_dir))
+        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))
     return report
 
 
@@ -130,9 +133,12 @@ def _list_pages(
 
 
 def _keep_state(
-    config: Config, dating: _Start, remember: State, report: Report, folders: tuple[Path, Path]
+    config: Config, dating: _Start, plan: TreeDating, report: Report, folders: tuple[Path, Path]
 ) -> None:
-    """The state of the run, with what IndexNow is to announce, after the sitemaps."""
+    """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
+    line on a shallow checkout that kept pages from their sources' dates)."""
+    plan.note_sources(report.warnings)
+    remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
     remember.plan = report.result.plan
     report.indexnow = record(
@@ -152,6 +158,7 @@ class _Start:
     known: State
     first_run: bool
     lost: bool  # no state where it is kept, but sitemaps are there
+    source: SourceRung | None = None  # a first run: rung 2, reading while the pages are read
 
 
 def _start_dating(
@@ -160,9 +167,11 @@ def _start_dating(
     store: StateStore | None,
     previous: Previous | None,
     warnings: list[str],
+    site: tuple[Path, list[TreeFile]],
 ) -> _Start | None:
     """The state content dates start from, or None when they are off (no state is kept);
-    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's)."""
+    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's). On
+    a first run, rung 2 starts over the ``site``'s candidate files (the folder, the files)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         return None
     store = store or _default_store(config, sink)
@@ -171,7 +180,8 @@ def _start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    return _Start(store, start.state, start.first_run, lost)
+    source = first_run_sources(*site) if start.first_run else None
+    return _Start(store, start.state, start.first_run, lost, source)
 
 
 def _find_takeover(
@@ -182,6 +192,8 @@ def _find_takeover(
     found = find_takeover(files_of(sink), text=text, remembered=remembered)
     if dating is None or not dating.first_run:
         return found, None
+    from sitemill.writing.replaced import replaced_dates  # (a first run's only)
+
     dates = replaced_dates(files_of(sink), found, config.base_url)
     return found, lambda path: dates.date_of(page_url(config.base_url, path))
 

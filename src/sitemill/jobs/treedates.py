@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.errors import RefusedError, SourceError
@@ -27,13 +28,14 @@ from sitemill.html.fingerprint import (
     fingerprint_html,
     page_url,
 )
-from sitemill.lastmod.declared import declared_dates
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.progress import Ticker
-from sitemill.reads import reads_page
+from sitemill.reads import reads_candidate
 from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
+
+if TYPE_CHECKING:  # (a first run's only: a later run imports it not)
+    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -114,14 +116,19 @@ def read_pages(
     images need the body. ``pool``: worker processes that read chunks of ``files`` (the
     result is the same with any number); with ``stream``, what they read is taken in as the
     caller follows the files (PageReads.follow), so that this process goes on with the first
-    pages while the workers read the rest; ``ticker`` counts the pages read. With ``declare``
+    pages while the workers read the rest; ``ticker`` counts the pages read (by chunks of at
+    most PROGRESS_CHUNK pages, when it tells a progress: without one, a pool's chunks are as
+    few as its workers need, each one's set-up paid fewer times). With ``declare``
     (a first run), an HTML page's declared modification dates are read from the bytes read
     (sitemill.lastmod.declared: up to its first 512 KiB, the head alone for a page left to
     the walk through git history or fingerprinted by an earlier run)."""
     known = known or {}
+    told = ticker is not None and ticker.progress is not None
     chunks = [
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
-        for chunk in cut(files, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
+        for chunk in cut(
+            files, 1 if pool is None else pool.workers, PROGRESS_CHUNK if told else None
+        )
     ]
     work = partial(_read_chunk, config, robots, site, (whole, declare), earlier, defer)
     parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
@@ -146,10 +153,11 @@ def _read_chunk(
     main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML
     memo = LineMemo()  # (a site's pages share lines: the navigation, the head, the footer)
+    declared = _declared_reader() if declare else None
     for file in files:
         path = file.path
         html = wants_facts(path)
-        if not (html or whole) or not reads_page(config, robots, path):
+        if not (html or whole) or not reads_candidate(config, robots, path):
             continue
         remembered = known.get(path)
         if remembered is not None and whole and not html:
@@ -168,7 +176,7 @@ def _read_chunk(
                 facts = with_images(facts, data)
             if facts != ORDINARY_PAGE:
                 reads.facts[path] = facts
-            if declare and (dates := tuple(declared_dates(data))):
+            if declared is not None and (dates := tuple(declared(data))):
                 reads.declared[path] = dates
         if whole and remembered is not None:
             reads.fingerprints[path] = remembered
@@ -188,6 +196,14 @@ def _read_chunk(
                 url = page_url(base, path)
                 reads.earlier[path] = fingerprint_html(data, ignore, version, main=scope, url=url)
     return reads
+
+
+def _declared_reader() -> Callable[[bytes], Iterator[DeclaredDate]]:
+    """sitemill.lastmod.declared.declared_dates, imported by a first run only: a later run
+    reads no declared date, and neither it nor a worker imports what reads them."""
+    from sitemill.lastmod.declared import declared_dates
+
+    return declared_dates
 
 
 def read_whole(site: Root, path: str) -> bytes | None:

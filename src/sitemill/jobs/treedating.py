@@ -1,24 +1,33 @@
 """How the tree job dates its pages: git history, the remembered state, the evidence ladder
-of a first run (sitemill.lastmod.ladder: the declared dates, the file times), or the plain
-mtime with content dates off."""
+of a first run (sitemill.lastmod.ladder: the sources, the declared dates, the file times), or
+the plain mtime with content dates off."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
-from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.ladder import Ladder, first_run_ladder
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.jobs.treehistory import SHALLOW_CLONE
+from sitemill.lastmod.ladder import EvidenceProvider, Ladder, first_run_ladder
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
+
+if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
+    from sitemill.lastmod.declaredrung import DeclaredRung
+    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.w3cdate import DeclaredDate
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -54,6 +63,7 @@ class TreeDating:
     # those it leaves out (a state published with the site names no page the sitemaps hide).
     remember: State = field(default_factory=State)
     watch: PageWatch | None = None  # sitemill why: one page's decision, seen
+    source: SourceRung | None = None  # rung 2 of a first run (close() ends its git)
 
     def start(
         self,
@@ -62,22 +72,41 @@ class TreeDating:
         reads: PageReads,
         looked_at: Iterable[TreeFile],
         replaced: Callable[[str], DeclaredDate | None] | None = None,
+        source: SourceRung | None = None,
     ) -> None:
         """Date from ``known`` (the state the run starts from) and what ``reads`` found. Where
         the ladder may date a page (a first run; a state that remembers pages undated), the
         mtimes of the pages ``looked_at`` (those the run reads) that history does not date
         are judged once, before the first page is dated. On a first run, those pages'
         declared dates are asked before their mtimes (``replaced``: the replaced generator
-        sitemap's date of a page's path), checked for build stamps once over all of them."""
+        sitemap's date of a page's path), checked for build stamps once over all of them;
+        before those, ``source``: the pages' sources in the repository (rung 2)."""
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
         self.known, self.first_run = known, first_run
         if first_run or known.undated():
             dated = self.git_dates or {}
             domain = [file for file in looked_at if file.path not in dated]
-            rungs = (declared_rung(reads, domain, replaced),) if first_run else ()
+            rungs: tuple[EvidenceProvider, ...] = ()
+            if first_run:
+                if source is not None:
+                    self.source, rungs = source, (source,)
+                rungs += (declared_rung(reads, domain, replaced, dated),)
             self.ladder = first_run_ladder((f.mtime for f in domain), providers=rungs)
             if self.watch is not None:
                 self.watch.times = tuple(f.mtime for f in domain)
+
+    def note_sources(self, warnings: list[str]) -> None:
+        """Add the one line on a shallow checkout that kept pages from their sources' dates
+        to ``warnings``, unless the pages' own history said it is shallow already."""
+        note = None if self.source is None else self.source.shallow_note()
+        if note is not None and not any(line.startswith(SHALLOW_CLONE) for line in warnings):
+            log.warning("%s", note)
+            warnings.append(note)
+
+    def close(self) -> None:
+        """End what the rungs keep open (the sources' git)."""
+        if self.source is not None:
+            self.source.close()
 
     def skipped(self, path: str, reason: SkipReason) -> None:
         """The pipeline left the page at ``path`` out: the state forgets it."""
@@ -86,9 +115,16 @@ class TreeDating:
             self.watch.skipped = reason
 
     def pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
+        """The pages of ``files``, dated; what the rungs keep open ends with them."""
         if self.watch is not None:
-            return self._watched(files, self.watch)
-        return self._pages(files)
+            return self._closing(self._watched(files, self.watch))
+        return self._closing(self._pages(files))
+
+    def _closing(self, pages: Iterator[Page]) -> Iterator[Page]:
+        try:
+            yield from pages
+        finally:
+            self.close()
 
     def _pages(self, files: Iterable[TreeFile]) -> Iterator[Page]:
         for file in files:
@@ -143,17 +179,37 @@ def declared_rung(
     reads: PageReads,
     domain: Iterable[TreeFile],
     replaced: Callable[[str], DeclaredDate | None] | None,
+    history: Mapping[str, int],
 ) -> DeclaredRung:
     """Rung 3 over the first-seen pages of ``domain``: what each declares in the page, then
-    the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream)."""
+    the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
+    pages ``history`` dates (git: their content's date) are what the site's declared dates
+    are held against."""
+    from sitemill.lastmod.declaredrung import DeclaredRung
+
     paths = [file.path for file in domain]
+
+    def declared(path: str) -> tuple[DeclaredDate, ...]:
+        listed = None if replaced is None else replaced(path)
+        return reads.declared.get(path, ()) + (() if listed is None else (listed,))
 
     def candidates() -> dict[str, tuple[DeclaredDate, ...]]:
         reads.complete()
-        found = {}
-        for path in paths:
-            listed = None if replaced is None else replaced(path)
-            found[path] = reads.declared.get(path, ()) + (() if listed is None else (listed,))
-        return found
+        return {path: declared(path) for path in paths}
 
-    return DeclaredRung(candidates, datetime.now(UTC))
+    def held() -> tuple[dict[str, tuple[DeclaredDate, ...]], dict[str, datetime]]:
+        reads.complete()
+        return (
+            {path: declared(path) for path in history},
+            {path: datetime.fromtimestamp(when, UTC) for path, when in history.items()},
+        )
+
+    return DeclaredRung(candidates, datetime.now(UTC), held if history else None)
+
+
+def first_run_sources(site_dir: Path, files: Iterable[TreeFile]) -> SourceRung:
+    """Rung 2 over the candidate ``files`` of the site in ``site_dir``, started (it reads the
+    repository while the pages are read); imported by a first run alone."""
+    from sitemill.lastmod.sources.rung import SourceRung
+
+    return SourceRung.started(site_dir, (file.path for file in files))

@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 # git log runs, not after it by the walk: their older versions share fewer lines with them
 # than the wait costs (build-git-10k, 10,000 pages of 120 bytes: git log takes 0.4 s).
 DEFER_MEAN_BYTES: Final = 8 * 1024
+# How the warning on a shallow clone begins (one such warning per run: jobs.tree).
+SHALLOW_CLONE: Final = "this is a shallow clone"
 # What git log gives (_resolve_lastmod): the mode, and dates or each file's versions.
 _History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 
@@ -218,9 +220,11 @@ def _resolve_lastmod(
         else read_git_history(site_dir, paths, commits.to)
     )
     commits.finish()
-    if history.shallow:
-        advice = (
-            "this is a shallow clone, so git dates would all be the newest commit's; "
+    # A shallow clone that holds none of the site's files (untracked build output) says
+    # nothing here: its pages have no history to cut; the sources' rung says what it lost.
+    tracks = history.versions if isinstance(history, FileVersions) else history.dates
+    if history.shallow and tracks:
+        advice = f"{SHALLOW_CLONE}, so git dates would all be the newest commit's; " + (
             "fetch the full history (actions/checkout: fetch-depth: 0)"
         )
         if mode is LastmodMode.GIT:

@@ -12,8 +12,10 @@ from sitemill.errors import RefusedError
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.commits import Commit, page_commits
+from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.ladder import DateReason
 from sitemill.lastmod.stamps import Stamp, busiest_window
+from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sinks.overlay import OverlaySink
@@ -49,10 +51,13 @@ class PageWhy:
     from_history: bool = False  # dated by the page's own git history
     content_commit: Commit | None = None  # history: the oldest version with today's content
     last_commit: Commit | None = None  # the file's last commit
+    source: str | None = None  # rung 2: the source file that dated it (repo-relative) ...
+    source_commit: Commit | None = None  # ... and the commit that last changed its text
     remembered: PageRecord | None = None
     state_from: str | None = None  # where the remembered state was read; None: no state
     fingerprint: str | None = None
     window: Window | None = None
+    refused: tuple[DeclaredDate, str] | None = None  # a declared date refused, and why
 
 
 class _Seen:
@@ -138,6 +143,7 @@ def explain_page(
     if plan is not None and not plan.first_run:
         state_from = store.where if seen.found else None if before is None else before.location
     content, last = _commits(site_dir, watch)
+    source = None if plan is None or plan.source is None else plan.source.commit(watched)
     return PageWhy(
         watched,
         config.lastmod if plan is None else plan.mode,
@@ -149,10 +155,13 @@ def explain_page(
         from_history=watch.from_history,
         content_commit=content,
         last_commit=last,
+        source=None if source is None else source[0],
+        source_commit=None if source is None else source[1],
         remembered=None if plan is None else plan.known.record(watched),
         state_from=state_from,
         fingerprint=None if watch.dated is None else watch.dated.fingerprint,
         window=_window(watch),
+        refused=_refused(watch),
     )
 
 
@@ -203,3 +212,13 @@ def _window(watch: PageWatch) -> Window | None:
     if plan is None or not watch.times:
         return None
     return Window(plan.ladder.times, busiest_window(sorted(watch.times)), len(watch.times))
+
+
+def _refused(watch: PageWatch) -> tuple[DeclaredDate, str] | None:
+    """The declared date rung 3 refused for the watched page, and why (None: none)."""
+    if watch.plan is None or watch.dated is None:
+        return None
+    for rung in watch.plan.ladder.providers:
+        if isinstance(rung, DeclaredRung):
+            return rung.check().refused.get(watch.path)
+    return None

@@ -4,9 +4,10 @@ Read from the page's first bytes (DECLARED_BYTES) in one forward skim: the tags 
 declare one are found by a regular expression and read whole by the head tokenizer's own
 patterns (sitemill.html.tokens, sitemill.html.head); comments, <template> content and the
 raw text of <style>, <title>, <textarea> and <noscript> declare nothing (Googlebot renders
-with scripting on: a meta inside <noscript> is text). Only modification dates: a page may
-have been edited since it was published, so datePublished and article:published_time are
-never read.
+with scripting on: a meta inside <noscript> is text). A page may have been edited since it
+was published, so datePublished and article:published_time never date it: they are read only
+to tell a modification date that merely repeats the publication date (a template's default),
+which is no evidence of a modification (sitemill.lastmod.nomodification).
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ from sitemill.html.head import StartTag
 from sitemill.html.tokens import RAW_TEXT_END, RAW_TEXT_TAGS, TOKEN
 from sitemill.lastmod.w3cdate import (
     ARTICLE_MODIFIED,
+    ARTICLE_PUBLISHED,
     ITEMPROP_MODIFIED,
+    ITEMPROP_PUBLISHED,
     JSON_LD,
+    JSON_LD_PUBLISHED,
     LAST_UPDATED_LINE,
     OG_UPDATED,
     DeclaredDate,
@@ -40,7 +44,10 @@ _TEMPLATE_END: Final = re.compile(rb"</template" + _NAME_END)
 _PROPERTIES: Final = {
     "article:modified_time": ARTICLE_MODIFIED,
     "og:updated_time": OG_UPDATED,
+    "article:published_time": ARTICLE_PUBLISHED,
 }
+_ITEMPROPS: Final = {"datemodified": ITEMPROP_MODIFIED, "datepublished": ITEMPROP_PUBLISHED}
+_JSON_LD_KEYS: Final = (("dateModified", JSON_LD), ("datePublished", JSON_LD_PUBLISHED))
 # What a "last updated" line says before its <time>, where an element's text begins
 # (\0 stands for a tag or a comment): Docusaurus "Last updated<!-- --> on", Minimal Mistakes
 # "Updated:".
@@ -57,15 +64,17 @@ _BRACKET: Final = re.compile(rb"[\[\]{}]")
 
 def declared_date(page: bytes) -> DeclaredDate | None:
     """The first modification date ``page`` declares (see declared_dates)."""
-    return next(declared_dates(page), None)
+    return next((date for date in declared_dates(page) if not date.published), None)
 
 
 def declared_dates(page: bytes) -> Iterator[DeclaredDate]:
     """Each valid modification date ``page`` declares, in the order they stand: JSON-LD
     ``dateModified`` (objects, arrays, ``@graph``), ``<meta property="article:modified_time">``
     and ``og:updated_time``, ``itemprop="dateModified"`` (a meta's content, a time's
-    datetime), and the ``datetime`` of a ``<time>`` that a "last updated" line holds. A value
-    that is no date is skipped (sitemill.lastmod.w3cdate); malformed JSON is ignored."""
+    datetime), and the ``datetime`` of a ``<time>`` that a "last updated" line holds; and
+    among them its publication dates (``published``: JSON-LD ``datePublished``,
+    ``article:published_time``, ``itemprop="datePublished"``). A value that is no date is
+    skipped (sitemill.lastmod.w3cdate); malformed JSON is ignored."""
     data = page[:DECLARED_BYTES]
     low = data.lower()
     pos = 0
@@ -106,18 +115,16 @@ def _content_end(low: bytes, pos: int, name: str) -> int:
 def _tag_date(tag: StartTag, data: bytes, start: int) -> DeclaredDate | None:
     """The date a <meta> or <time> declares, if it declares a modification date."""
     attributes = dict(reversed(tag.attributes()))  # the first of a name counts
-    itemprop = attributes.get("itemprop", "").strip().lower() == "datemodified"
+    itemprop = _ITEMPROPS.get(attributes.get("itemprop", "").strip().lower())
     if tag.name == "meta":
-        source = _PROPERTIES.get(attributes.get("property", "").strip().lower())
-        if source is None and itemprop:
-            source = ITEMPROP_MODIFIED
+        source = _PROPERTIES.get(attributes.get("property", "").strip().lower()) or itemprop
         if source is None or "content" not in attributes:
             return None
         return parse_declared(attributes["content"], source)
     if "datetime" not in attributes:
         return None
-    if itemprop:
-        return parse_declared(attributes["datetime"], ITEMPROP_MODIFIED)
+    if itemprop is not None:
+        return parse_declared(attributes["datetime"], itemprop)
     if _in_last_updated_line(data, start):
         return parse_declared(attributes["datetime"], LAST_UPDATED_LINE)
     return None
@@ -132,7 +139,8 @@ def _in_last_updated_line(data: bytes, start: int) -> bool:
 
 
 def _json_ld(tag: StartTag, content: bytes) -> Iterator[DeclaredDate]:
-    """The ``dateModified`` of a JSON-LD script's top-level nodes and ``@graph`` members."""
+    """The ``dateModified`` and ``datePublished`` of a JSON-LD script's top-level nodes and
+    ``@graph`` members."""
     kind = dict(reversed(tag.attributes())).get("type", "").strip().lower()
     if kind != "application/ld+json" or len(content) > MAX_JSON_LD_BYTES:
         return
@@ -148,10 +156,12 @@ def _json_ld(tag: StartTag, content: bytes) -> Iterator[DeclaredDate]:
             continue
         graph = node.get("@graph")
         for member in [node, *(graph if isinstance(graph, list) else [graph])]:
-            if isinstance(member, dict):
-                value = member.get("dateModified")
+            if not isinstance(member, dict):
+                continue
+            for key, source in _JSON_LD_KEYS:
+                value = member.get(key)
                 value = value[0] if isinstance(value, list) and value else value
-                if isinstance(value, str) and (date := parse_declared(value, JSON_LD)):
+                if isinstance(value, str) and (date := parse_declared(value, source)):
                     yield date
 
 

@@ -2,9 +2,9 @@
 
 The candidates (each page's in-page declarations, then the replaced generator sitemap's
 ``<lastmod>``: docs/lastmod.md, "Declared dates") of every page the ladder may date are
-gathered first; the build-stamp check (sitemill.lastmod.stampcheck) runs once over all of
-them, the first time a page is asked for, so the dates depend on the pages only, never on
-the order they are dated in.
+gathered first; the checks (sitemill.lastmod.declaredcheck: not the publication date, no
+build stamp, not behind the history the run has) run once over all of them, the first time a
+page is asked for, so the dates depend on the pages only, never on the order they are dated in.
 """
 
 from __future__ import annotations
@@ -12,28 +12,40 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
+from sitemill.lastmod.declaredcheck import behind_history, check_declared, distrusted
 from sitemill.lastmod.ladder import DateReason, Evidence
-from sitemill.lastmod.stampcheck import StampCheck, drop_build_stamps
+from sitemill.lastmod.stampcheck import StampCheck
 from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
 # Every first-seen page's candidates, in order of preference (called once, when asked first).
 Candidates = Callable[[], Mapping[str, Sequence[DeclaredDate]]]
+# The pages the run's history dates: each one's declarations, and its history date.
+History = Callable[[], tuple[Mapping[str, Sequence[DeclaredDate]], Mapping[str, datetime]]]
 
 
 class DeclaredRung:
     """An EvidenceProvider (sitemill.lastmod.ladder): the declared date of a page the stamp
-    check accepts, as a lastmod at full precision (a date without a time stays a date)."""
+    check accepts, as a lastmod at full precision (a date without a time stays a date).
+    ``history``: the pages the run's history dates, to hold the site's declared dates against
+    (None: the run has none, as in a bucket)."""
 
-    def __init__(self, candidates: Candidates, run_time: datetime) -> None:
+    def __init__(
+        self, candidates: Candidates, run_time: datetime, history: History | None = None
+    ) -> None:
         self._candidates = candidates
         self._run_time = run_time
+        self._history = history
         self._check: StampCheck[str] | None = None
 
     def check(self) -> StampCheck[str]:
-        """The stamp check over all the candidates (made on the first call)."""
+        """The checks over all the candidates (made on the first call)."""
         if self._check is None:
             found = {page: dates for page, dates in self._candidates().items() if dates}
-            self._check = drop_build_stamps(found, self._run_time)
+            self._check = check_declared(found, self._run_time)
+            if self._history is not None and self._check.accepted:
+                declared, dates = self._history()
+                known = check_declared(declared, self._run_time).accepted
+                self._check = distrusted(self._check, behind_history(known, dates))
         return self._check
 
     def __call__(self, path: str) -> Evidence | None:

@@ -64,7 +64,11 @@ def drop_build_stamps(
     """The declared dates of a run's first-seen pages (each page's in order of preference)
     less the build stamps: any after ``run_time`` (aware), any that may fall within
     ``run_minutes`` before it, and any on the instant most of the declaring pages share.
-    Deterministic: the result depends on the dates only, never on the order of pages."""
+    Deterministic: the result depends on the dates only, never on the order of pages.
+    Publication dates among them are left out: they never date a page."""
+    candidates = {
+        page: [date for date in dates if not date.published] for page, dates in candidates.items()
+    }
     stamps = _shared(candidates.values(), min_pages)
     since = run_time - run_minutes
     accepted: dict[Page, DeclaredDate] = {}

@@ -21,6 +21,12 @@ OG_UPDATED: Final = "meta og:updated_time"
 ITEMPROP_MODIFIED: Final = "itemprop dateModified"
 LAST_UPDATED_LINE: Final = "<time> of a 'last updated' line"
 REPLACED_SITEMAP: Final = "the replaced sitemap's <lastmod>"
+# Publication dates, read only to hold the modification dates against (never a lastmod):
+# a template that fills its modification date with the publication date says nothing.
+JSON_LD_PUBLISHED: Final = "JSON-LD datePublished"
+ARTICLE_PUBLISHED: Final = "meta article:published_time"
+ITEMPROP_PUBLISHED: Final = "itemprop datePublished"
+PUBLICATIONS: Final = frozenset({JSON_LD_PUBLISHED, ARTICLE_PUBLISHED, ITEMPROP_PUBLISHED})
 
 _LONGEST: Final = 64  # characters: a longer value is no date
 # The first web page went up in 1991: a page modified before that is a typo or a default.
@@ -43,11 +49,17 @@ class Precision(Enum):
 
 @dataclass(frozen=True, slots=True)
 class DeclaredDate:
-    """A modification date a page (or the sitemap sitemill replaces) declares."""
+    """A modification date a page (or the sitemap sitemill replaces) declares, or the page's
+    publication date (``published``: its source is one of PUBLICATIONS)."""
 
     when: datetime  # aware, UTC
     precision: Precision
     source: str  # where it was read: one of the names above
+
+    @property
+    def published(self) -> bool:
+        """Whether it is a publication date (no modification date)."""
+        return self.source in PUBLICATIONS
 
     def earliest(self) -> datetime:
         """The earliest instant it may mean: a date begins first at UTC+14."""

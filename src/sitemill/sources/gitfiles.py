@@ -54,6 +54,13 @@ def read_file_versions(
     versions: dict[bytes, list[Version]] = {}
     renames = True
     if head and wanted:
+        # Only files HEAD holds have versions: a site of untracked build output inside the
+        # repository (public/ in .gitignore) needs no pass over the history at all.
+        pathspec = (relative,) if relative else ()
+        listing = git.output("ls-tree", "-r", "-z", "--name-only", "--full-tree", head, *pathspec)
+        held = set(listing.split(b"\0"))
+        wanted = {key: path for key, path in wanted.items() if key in held}
+    if head and wanted:
         try:
             versions = _read_versions(git, head, set(wanted), renames=True, on_commits=on_commits)
         except GitError as exc:
@@ -102,7 +109,8 @@ def clean_head_blobs(
 
 def _is_missing_object(exc: GitError) -> bool:
     text = str(exc)
-    return "unable to read" in text or "missing blob" in text or "bad object" in text
+    missing = ("unable to read", "missing blob", "bad object", "could not fetch")
+    return any(found in text for found in missing)
 
 
 def _read_versions(
@@ -116,7 +124,9 @@ def _read_versions(
     """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
     commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
     partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
-    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"})
+    # A git before 2.44 ignores GIT_NO_LAZY_FETCH: with no transport allowed (an empty
+    # GIT_ALLOW_PROTOCOL lists none), its lazy fetch fails ("could not fetch") unconnected.
+    git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": ""})
     # A rename carries the file's history on (-M); whole object names for the blobs.
     renamed = "-M" if renames else "--no-renames"
     command = log_command(head, renamed, "--raw", "--no-abbrev")

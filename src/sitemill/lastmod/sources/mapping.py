@@ -1,0 +1,114 @@
+"""Which source file a built page was rendered from (docs/lastmod.md, rung 2).
+
+The generator's conventions first, else a content match, else none.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final, Protocol
+
+from sitemill.errors import RefusedError
+from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
+from sitemill.lastmod.sources.conventions import CONVENTIONS
+from sitemill.lastmod.sources.conventions.base import PageMap, Tree, split_extension
+from sitemill.lastmod.sources.project import find_project
+from sitemill.lastmod.sources.repoview import RepoView
+from sitemill.lastmod.sources.sourcetext import page_words, source_words
+from sitemill.lastmod.sources.textmatch import TextIndex
+from sitemill.safefs import Root
+
+logger = logging.getLogger(__name__)
+
+# Source files the content match considers (templates and HTML are no page's own text).
+TEXT_SOURCES: Final = frozenset(
+    {".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".txt", ".adoc", ".asciidoc"}
+    | {".org", ".ipynb", ".qmd", ".rmd", ".textile", ".mdoc"}
+)
+# Pages no single source has: taxonomy and list pages, pagination, search, indexes, 404.
+_NO_SOURCE: Final = re.compile(
+    r"""(?:^|/)(?:tags?|categories|category|authors?|archives?|series|topics)(?:/|\.html?$)
+    | (?:^|/)page/\d+(?:/|\.html?$)
+    | (?:^|/)(?:search|genindex|py-modindex|404)(?:/index)?\.html?$""",
+    re.X | re.I,
+)
+
+
+class SourceMap(Protocol):
+    """A site's built pages -> the source files they were rendered from."""
+
+    def sources(self, page: str) -> tuple[str, ...]:
+        """Repo-relative POSIX paths of the source file(s) the built page at site-relative
+        path `page` (e.g. "guide/install/index.html") was rendered from; () if unknown."""
+        ...
+
+
+class NoSources:
+    """The source map of a site with none in the repository (the site is the repository's
+    root, a committed gh-pages branch): every page ()."""
+
+    def sources(self, page: str) -> tuple[str, ...]:
+        return ()
+
+
+class ConventionsThenText:
+    """The generator's conventions first; then, for a page that is no list or index page,
+    the one source whose text holds the page's (indexed on the first such page)."""
+
+    def __init__(self, pages: PageMap, tree: Tree, folder: str, site_root: Path) -> None:
+        self._pages = pages
+        self._tree = tree
+        self._folder = folder
+        self._root = Root(site_root)
+        self._index: TextIndex | None = None
+        self._lock = threading.Lock()
+
+    def sources(self, page: str) -> tuple[str, ...]:
+        page = page.lstrip("/")
+        found = self._pages.get(page)
+        if found is not None:
+            return found
+        if not page.lower().endswith((".html", ".htm")) or _NO_SOURCE.search(page):
+            return ()
+        try:
+            data = self._root.read(page, MAX_FINGERPRINT_BYTES)
+        except (OSError, RefusedError) as exc:
+            logger.debug("cannot read %s for its source: %s", page, exc)
+            return ()
+        if not data:
+            return ()
+        best = self.index().best(page_words(data))
+        return (best,) if best is not None else ()
+
+    def index(self) -> TextIndex:
+        """The candidate sources' text index, built once."""
+        with self._lock:  # pages may be asked from several threads: one index
+            if self._index is None:
+                self._index = TextIndex(self._candidates())
+            return self._index
+
+    def _candidates(self) -> Iterator[tuple[str, list[str]]]:
+        """Each candidate source and its words, one at a time (the index keeps shingles)."""
+        for path, relative in self._tree.under(self._folder):
+            if split_extension(relative)[1] in TEXT_SOURCES:
+                text = self._tree.text_once(path)
+                if text:
+                    yield path, source_words(text)
+
+
+def source_map(repo: RepoView, site_dir: str, site_root: Path) -> SourceMap:
+    """The source map of the site built into ``site_dir`` (relative to the repository's
+    root) and found on disk at ``site_root``."""
+    site_dir = posixpath.normpath(site_dir.strip("/") or ".")
+    if site_dir == "." or site_dir.startswith("../"):  # the repository itself, or outside it
+        return NoSources()
+    tree = Tree(repo, site_dir)
+    project = find_project(tree, site_dir, site_root)
+    pages = CONVENTIONS[project.family](project, tree) if project is not None else {}
+    folder = project.folder if project is not None else ""
+    return ConventionsThenText(pages, tree, folder, site_root)

@@ -1,0 +1,285 @@
+"""Each generator's convention maps its built pages to their sources, honouring its settings
+(docs/lastmod.md, rung 2): a tmp repository shaped as the generator's project, its built
+output on disk, and what each built page maps to (() for pages with no source of their own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from srcmaputil import mapped
+
+FM = "---\ntitle: T\n---\nbody\n"
+
+MKDOCS = {
+    "mkdocs.yml": "site_name: S\n",
+    "docs/index.md": "# Home",
+    "docs/about.md": "# About",
+    "docs/guide/README.md": "# Guide",
+    "docs/guide/install.md": "# Install",
+    "docs/img/logo.png": "",
+}
+MKDOCS_DIR_FALSE = {
+    "mkdocs.yml": "site_name: S\ndocs_dir: 'pages'  # renamed\nuse_directory_urls: false\n",
+    "pages/index.md": "# Home",
+    "pages/guide/index.md": "# Guide",
+    "pages/guide/README.md": "# Readme beside index",
+    "pages/guide/install.md": "# Install",
+    "docs/stray.md": "# not the docs_dir",
+}
+HUGO = {
+    "hugo.toml": 'baseURL = "https://e.org/"\n',
+    "content/_index.md": FM,
+    "content/posts/_index.md": FM,
+    "content/posts/First Post.md": FM,
+    "content/posts/bundle/index.md": FM,
+    "content/posts/bundle/extra.md": FM,  # a page resource of the bundle
+    "content/about.md": "---\ntitle: About\nslug: about-us\n---\n",
+    "content/special.md": '+++\ntitle = "S"\nurl = "/Special/Place/"\n+++\n',
+    "layouts/_default/single.html": "{{ .Content }}",
+}
+HUGO_UGLY = {
+    "config.yaml": "uglyURLs: true\ncontentDir: src\ndefaultContentLanguage: en\n"
+    "languages:\n  en:\n    weight: 1\n  fr:\n    weight: 2\n",
+    "src/_index.md": FM,
+    "src/posts/_index.md": FM,
+    "src/posts/a.md": FM,
+    "src/posts/a.fr.md": FM,
+    "archetypes/default.md": FM,
+}
+JEKYLL = {
+    "_config.yml": "title: S\ncollections:\n  recipes:\n    output: true\n  drafts:\n"
+    "    output: false\n",
+    "_posts/2024-03-05-hello-world.md": "---\ncategories: [News, Tech]\n---\nHi",
+    "_posts/2024-03-06-own.md": "---\npermalink: /own/place/\n---\nHi",
+    "blog/_posts/2023-01-02-in-folder.md": FM,
+    "about.md": FM,
+    "index.html": FM,
+    "README.md": "no front matter: copied, not rendered",
+    "_recipes/soup.md": FM,
+    "_drafts_col/x.md": FM,
+    "_layouts/default.html": "{{ content }}",
+}
+DOCUSAURUS = {
+    "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: "
+    "{ sidebarPath: 'x' }, blog: { showReadingTime: true } }]] };",
+    "docs/intro.md": FM,
+    "docs/01-guides/02-install.md": FM,
+    "docs/01-guides/index.md": FM,
+    "docs/api.md": "---\nslug: /reference/api\n---\n",
+    "docs/renamed.md": "---\nid: other-id\n---\n",
+    "blog/2024-01-02-launch.md": FM,
+    "blog/2024-02-03-folder/index.md": FM,
+    "blog/custom.md": "---\nslug: my-slug\n---\n",
+    "versioned_docs/version-1.0/intro.md": FM,
+    "versions.json": '["1.0"]',
+    "src/pages/index.js": "export default () => null;",
+    "src/pages/help.md": FM,
+}
+SPHINX = {
+    "docs/conf.py": "project = 'P'\n",
+    "docs/index.rst": "Home\n====\n",
+    "docs/usage.md": "# Usage",
+    "docs/api/module.rst": "Module\n======\n",
+    "docs/notebook.ipynb": "{}",
+    "docs/_templates/layout.html": "",
+}
+ASTRO = {
+    "astro.config.mjs": "import starlight from '@astrojs/starlight';",
+    "src/content/docs/index.mdx": FM,
+    "src/content/docs/Guides/Example Guide!.md": FM,
+    "src/content/blog/first.md": FM,
+    "src/pages/blog/[...slug].astro": "---\n---",
+    "src/pages/about.astro": "---\n---",
+}
+ELEVENTY = {
+    ".eleventy.js": 'module.exports = () => ({ dir: { input: "src", output: "_site" } });',
+    "src/index.md": FM,
+    "src/about.md": FM,
+    "src/posts/first/index.md": FM,
+    "src/feed.njk": "---\npermalink: /feed.xml\n---\n",
+    "src/moved.md": "---\npermalink: /elsewhere/\n---\n",
+    "src/_includes/base.njk": "{{ content }}",
+}
+QUARTO = {
+    "_quarto.yml": "project:\n  type: website\n",
+    "index.qmd": FM,
+    "about.md": FM,
+    "posts/analysis.ipynb": "{}",
+    "posts/report.Rmd": FM,
+    "_partial.qmd": FM,
+}
+MDBOOK = {
+    "book.toml": '[book]\ntitle = "B"\nsrc = "src"\n',
+    "src/SUMMARY.md": "# Summary\n\n- [Intro](./intro.md)\n- [Ch](chapter/page.md)\n",
+    "src/intro.md": "# Intro",
+    "src/chapter/page.md": "# Page",
+    "src/chapter/README.md": "# Chapter",
+}
+
+CASES = [
+    (
+        "mkdocs",
+        MKDOCS,
+        "site",
+        {
+            "index.html": ("docs/index.md",),
+            "about/index.html": ("docs/about.md",),
+            "guide/index.html": ("docs/guide/README.md",),
+            "guide/install/index.html": ("docs/guide/install.md",),
+            "404.html": (),
+        },
+    ),
+    (
+        "mkdocs docs_dir, use_directory_urls false, index.md over README.md",
+        MKDOCS_DIR_FALSE,
+        "site",
+        {
+            "index.html": ("pages/index.md",),
+            "guide/index.html": ("pages/guide/index.md",),
+            "guide/install.html": ("pages/guide/install.md",),
+            "stray/index.html": (),
+        },
+    ),
+    (
+        "hugo: sections, bundles, slug, url, page resources, taxonomies",
+        HUGO,
+        "public",
+        {
+            "index.html": ("content/_index.md",),
+            "posts/index.html": ("content/posts/_index.md",),
+            "posts/first-post/index.html": ("content/posts/First Post.md",),
+            "posts/bundle/index.html": ("content/posts/bundle/index.md",),
+            "posts/bundle/extra/index.html": (),
+            "about-us/index.html": ("content/about.md",),
+            "Special/Place/index.html": ("content/special.md",),
+            "tags/alpha/index.html": (),
+            "tags/index.html": (),
+            "posts/page/2/index.html": (),
+        },
+    ),
+    (
+        "hugo uglyURLs, contentDir, a second language",
+        HUGO_UGLY,
+        "public",
+        {
+            "index.html": ("src/_index.md",),
+            "posts.html": ("src/posts/_index.md",),
+            "posts/a.html": ("src/posts/a.md",),
+            "fr/posts/a.html": ("src/posts/a.fr.md",),
+        },
+    ),
+    (
+        "jekyll: date permalinks, categories, front matter, pages, collections",
+        JEKYLL,
+        "_site",
+        {
+            "news/tech/2024/03/05/hello-world.html": ("_posts/2024-03-05-hello-world.md",),
+            "own/place/index.html": ("_posts/2024-03-06-own.md",),
+            "blog/2023/01/02/in-folder.html": ("blog/_posts/2023-01-02-in-folder.md",),
+            "about.html": ("about.md",),
+            "index.html": ("index.html",),
+            "README.html": (),
+            "recipes/soup.html": ("_recipes/soup.md",),
+            "categories/news/index.html": (),
+        },
+    ),
+    (
+        "docusaurus: number prefixes, slug, id, blog dates, versions, pages",
+        DOCUSAURUS,
+        "build",
+        {
+            "docs/next/intro/index.html": ("docs/intro.md",),
+            "docs/next/guides/install/index.html": ("docs/01-guides/02-install.md",),
+            "docs/next/guides/index.html": ("docs/01-guides/index.md",),
+            "docs/next/reference/api/index.html": ("docs/api.md",),
+            "docs/next/other-id/index.html": ("docs/renamed.md",),
+            "docs/intro/index.html": ("versioned_docs/version-1.0/intro.md",),
+            "blog/2024/01/02/launch/index.html": ("blog/2024-01-02-launch.md",),
+            "blog/2024/02/03/folder/index.html": ("blog/2024-02-03-folder/index.md",),
+            "blog/my-slug/index.html": ("blog/custom.md",),
+            "blog/tags/index.html": (),
+            "index.html": ("src/pages/index.js",),
+            "help/index.html": ("src/pages/help.md",),
+        },
+    ),
+    (
+        "sphinx html",
+        SPHINX,
+        "docs/_build/html",
+        {
+            "index.html": ("docs/index.rst",),
+            "usage.html": ("docs/usage.md",),
+            "api/module.html": ("docs/api/module.rst",),
+            "notebook.html": ("docs/notebook.ipynb",),
+            "genindex.html": (),
+            "search.html": (),
+        },
+    ),
+    (
+        "sphinx dirhtml",
+        SPHINX,
+        "docs/_build/dirhtml",
+        {
+            "index.html": ("docs/index.rst",),
+            "usage/index.html": ("docs/usage.md",),
+            "api/module/index.html": ("docs/api/module.rst",),
+            "genindex/index.html": (),
+        },
+    ),
+    (
+        "astro starlight and a routed collection",
+        ASTRO,
+        "dist",
+        {
+            "index.html": ("src/content/docs/index.mdx",),
+            "guides/example-guide/index.html": ("src/content/docs/Guides/Example Guide!.md",),
+            "blog/first/index.html": ("src/content/blog/first.md",),
+            "about/index.html": ("src/pages/about.astro",),
+        },
+    ),
+    (
+        "eleventy input folder and permalinks",
+        ELEVENTY,
+        "_site",
+        {
+            "index.html": ("src/index.md",),
+            "about/index.html": ("src/about.md",),
+            "posts/first/index.html": ("src/posts/first/index.md",),
+            "elsewhere/index.html": ("src/moved.md",),
+        },
+    ),
+    (
+        "quarto",
+        QUARTO,
+        "_site",
+        {
+            "index.html": ("index.qmd",),
+            "about.html": ("about.md",),
+            "posts/analysis.html": ("posts/analysis.ipynb",),
+            "posts/report.html": ("posts/report.Rmd",),
+            "_partial.html": (),
+        },
+    ),
+    (
+        "mdbook",
+        MDBOOK,
+        "book",
+        {
+            "index.html": ("src/intro.md",),
+            "intro.html": ("src/intro.md",),
+            "chapter/page.html": ("src/chapter/page.md",),
+            "chapter/index.html": ("src/chapter/README.md",),
+            "print.html": (),
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("files", "site_dir", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_a_convention_maps_each_built_page_to_its_source(
+    tmp_path: Path, files: dict[str, str], site_dir: str, expected: dict[str, tuple[str, ...]]
+) -> None:
+    assert mapped(tmp_path, files, site_dir, list(expected)) == expected
