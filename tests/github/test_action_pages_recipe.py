@@ -26,8 +26,11 @@ ABOUT_ADDED = "2024-02-12T10:00:00+00:00"  # about.md
 INSTALL_EDITED = "2024-03-15T11:00:00+00:00"  # a body edit of guide/install.md
 FRONT_MATTER = "2024-04-18T12:00:00+00:00"  # about.md's front matter only: no reader sees it
 THEME = "2024-05-20T13:00:00+00:00"  # nav and theme: every built page changes
+RENAMED = "2024-05-22T09:00:00+00:00"  # about.md -> team.md, and a big image renamed and edited
 INSTALL_AGAIN = "2024-06-15T14:00:00+00:00"  # after the second deploy
 INSTALL = "guide/install/"
+TEAM = "team/"  # from about.md, renamed
+PHOTO = b"\x89PNG" + b"1" * 1_200_000  # over the 1 MiB the deepening leaves on the server
 
 
 def mkdocs_yml(base_url: str, theme: str, pages: str) -> str:
@@ -50,14 +53,28 @@ def make_history(seed: Path, base_url: str) -> None:
         "docs/guide/install.md": INSTALL_MD,
     }
     commit(seed, files, when=STARTED, message="Start the docs")
-    about = {"mkdocs.yml": mkdocs_yml(base_url, "mkdocs", ABOUT_NAV), "docs/about.md": ABOUT_MD}
+    about = {
+        "mkdocs.yml": mkdocs_yml(base_url, "mkdocs", ABOUT_NAV),
+        "docs/about.md": ABOUT_MD,
+        "docs/img/photo.png": PHOTO,
+    }
     commit(seed, about, when=ABOUT_ADDED, message="About")
     install = INSTALL_MD + "\nThen restart.\n"
     commit(seed, {"docs/guide/install.md": install}, when=INSTALL_EDITED, message="Restart")
     owned = ABOUT_MD.replace("title: About us\n", "title: About us\nowner: docs-team\n")
     commit(seed, {"docs/about.md": owned}, when=FRONT_MATTER, message="Front matter")
-    themed = mkdocs_yml(base_url, "readthedocs", ABOUT_NAV.replace("Install", "Installing"))
-    commit(seed, {"mkdocs.yml": themed}, when=THEME, message="New theme and nav")
+    nav = ABOUT_NAV.replace("Install", "Installing")
+    commit(seed, {"mkdocs.yml": mkdocs_yml(base_url, "readthedocs", nav)}, when=THEME)
+    # A rename the history follows, in a commit whose other rename git's rename detection
+    # would read old big blobs for: the deepened clone does not hold them.
+    renamed = {
+        "mkdocs.yml": mkdocs_yml(base_url, "readthedocs", nav.replace("about.md", "team.md")),
+        "docs/about.md": None,
+        "docs/team.md": owned,
+        "docs/img/photo.png": None,
+        "docs/img/hero.png": PHOTO + b"2",
+    }
+    commit(seed, renamed, when=RENAMED, message="Rename")
 
 
 def checkout(workspace: Path, remote: Path) -> Path:
@@ -113,12 +130,14 @@ class Deploy:
     dates: dict[str, str]
     sitemap: bytes
     state: bytes
+    missing: set[str]  # objects of HEAD's history not local after the run
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 @dataclass
 class Recipe:
     base_url: str
+    seed: Path
     deploys: list[Deploy]
 
 
@@ -150,18 +169,26 @@ def recipe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recipe]:
             sitemap = site / "sitemap.xml"
             dates = lastmods(sitemap, base_url)
             state = (site / STATE).read_bytes()
-            deploys.append(Deploy(run, site, dates, sitemap.read_bytes(), state, started))
+            listed = git(workspace, "rev-list", "--objects", "--missing=print", "HEAD").decode()
+            missing = {line[1:] for line in listed.split() if line.startswith("?")}
+            deploys.append(Deploy(run, site, dates, sitemap.read_bytes(), state, missing, started))
             shutil.rmtree(served)  # actions/deploy-pages: the artifact replaces the live site
             shutil.copytree(site, served)
-        yield Recipe(base_url, deploys)
+        yield Recipe(base_url, seed, deploys)
 
 
-PAGES = {"", INSTALL, "about/", "search.html"}  # (the theme's search page: no source)
+PAGES = {"", INSTALL, TEAM, "search.html"}  # (the theme's search page: no source)
 
 
 def test_every_run_deepens_the_shallow_checkout(recipe: Recipe) -> None:
+    # Every version of every source is local; the big image's old version is not.
+    before_rename = "HEAD~2"  # (the seed holds the third run's edit too)
+    old_photo = (
+        git(recipe.seed, "rev-parse", f"{before_rename}:docs/img/photo.png").decode().strip()
+    )
+    assert recipe.deploys[0].missing == {old_photo}
     for number, deploy in enumerate(recipe.deploys, start=1):
-        commits = 5 if number < 3 else 6
+        commits = 6 if number < 3 else 7
         said = [line for line in deploy.run.stdout.splitlines() if line.startswith("Deepened")]
         assert said == [
             line
@@ -200,13 +227,18 @@ def test_an_edited_source_moves_that_page_only(recipe: Recipe) -> None:
     assert third.run.lines("::warning") == []
 
 
-@pytest.mark.xfail(reason="rung 2 (the page's source in the repository) is not merged", strict=True)
 def test_the_first_deploy_dates_each_page_by_its_sources_last_text_change(recipe: Recipe) -> None:
     first = recipe.deploys[0]
-    # Not the build's time, not the front-matter-only commit, not the theme's.
+    # Not the build's time, not the front-matter-only commit, not the theme's, not the rename.
     assert first.dates == {
         "": STARTED,
         INSTALL: INSTALL_EDITED,
-        "about/": ABOUT_ADDED,
+        TEAM: ABOUT_ADDED,  # followed through its rename
         "search.html": "",  # rendered from no source: no evidence, no date
     }
+    assert (
+        "- lastmod: 3 dated by their source's last change, 1 without a date: no evidence on a "
+        "first run (file times are one build's)"
+    ) in first.run.summary
+    second = recipe.deploys[1]
+    assert "- lastmod: 3 kept, 1 without a date: unchanged" in second.run.summary
