@@ -596,7 +596,8 @@ def test_a_shallow_clone_warns_and_falls_back_to_mtime(project: Project) -> None
     shallow = project.root / "shallow"
     git(project.root, "clone", "-q", "--depth", "1", f"file://{project.remote}", str(shallow))
 
-    run = run_action(shallow, {"base-url": BASE_URL, "commit": "false"})
+    # (deepened by default: test_action_deepen.py)
+    run = run_action(shallow, {"base-url": BASE_URL, "commit": "false", "deepen": "false"})
 
     assert run.returncode == 0, run.stderr
     (warning,) = [line for line in run.lines("::warning") if "shallow" in line]
@@ -610,7 +611,7 @@ def test_a_shallow_clone_with_lastmod_git_is_an_error(project: Project) -> None:
     shallow = project.root / "shallow"
     git(project.root, "clone", "-q", "--depth", "1", f"file://{project.remote}", str(shallow))
 
-    run = run_action(shallow, {"base-url": BASE_URL, "lastmod": "git"})
+    run = run_action(shallow, {"base-url": BASE_URL, "lastmod": "git", "deepen": "false"})
 
     assert run.returncode == 1
     (error,) = run.lines("::error")

@@ -36,6 +36,7 @@ ACTION_INPUT_DEFAULTS = {
     "commit-message": "Update sitemap",
     "committer": "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>",
     "allow-base-url-mismatch": "false",
+    "deepen": "true",
 }
 OUTPUTS = {
     "sitemap",

@@ -23,6 +23,7 @@ from sitemill.github.commands import (
     workflow_command,
     write_outputs,
 )
+from sitemill.github.deepen import deepen_checkout
 from sitemill.github.groups import log_groups
 from sitemill.github.mismatch import refuse_mismatch
 from sitemill.github.pages import project_site_question
@@ -70,8 +71,11 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
             if settings.command is Command.INDEXNOW:
                 run: Outcome | Announced = announce_pending(settings, env)
             else:
+                deepened = deepen_checkout(settings, env)
+                stdout.write(deepened.said + "\n" if deepened.said else "")
                 with log_groups(stdout) as progress:
                     run = execute(settings, env, progress)
+                run.warnings[:0] = [deepened.warning] if deepened.warning else []
         except SitemillError as exc:
             held.flush_to(stderr)
             stdout.write(workflow_command("error", str(exc), title="sitemill") + "\n")

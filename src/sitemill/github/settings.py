@@ -26,6 +26,7 @@ ACTION_INPUT_ENV: Final = {
     "commit-message": "SITEMILL_ACTION_COMMIT_MESSAGE",
     "committer": "SITEMILL_ACTION_COMMITTER",
     "allow-base-url-mismatch": "SITEMILL_ACTION_ALLOW_BASE_URL_MISMATCH",
+    "deepen": "SITEMILL_ACTION_DEEPEN",
 }
 # Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
 CONFIG_INPUT_ENV: Final = {
@@ -60,6 +61,8 @@ class Settings:
     command: Command = Command.BUILD
     # Commit even when most pages' canonicals declare another base URL (github.mismatch).
     allow_base_url_mismatch: bool = False
+    # Fetch the history of a shallow checkout before the build (github.deepen).
+    deepen: bool = True
 
 
 def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
@@ -98,6 +101,7 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         allow_base_url_mismatch=parse_bool(
             "allow-base-url-mismatch", _input(env, "allow-base-url-mismatch") or "false"
         ),
+        deepen=parse_bool("deepen", _input(env, "deepen") or "true"),
     )
 
 
