@@ -96,6 +96,29 @@ HEXO_DEFAULTS = {
     "package.json": '{"dependencies": {"hexo": "^7.0.0"}}',
     "src/_posts/first.md": "---\ndate: 2021-5-7 08:00\n---\n",
 }
+DOCUSAURUS_I18N = {
+    "docusaurus.config.js": """module.exports = {
+  i18n: { defaultLocale: 'en', locales: ['en', 'fr'] },
+  plugins: [
+    // the news blog
+    ['@docusaurus/plugin-content-blog', { id: 'news', routeBasePath: 'updates', path: './news' }],
+    /* [ '@docusaurus/plugin-content-blog', { id: 'old', path: './old' } ], */
+  ],
+  presets: [['classic', { docs: { editUrl: 'https://e.org/edit/' }, blog: {} }]],
+};""",
+    "docs/intro.md": FM,
+    "docs/guide.md": FM,
+    "blog/2021/07-20-post-mpd.md": FM,
+    "news/2022/06-08-release.mdx": "---\nslug: 06-news-release\n---\n",
+    "news/2022/07-01-other.mdx": FM,
+    "old/2020-01-01-gone.md": FM,
+    "src/pages/index.js": "export default () => null;",
+    "i18n/fr/docusaurus-plugin-content-docs/current/intro.md": FM,
+    "i18n/fr/docusaurus-plugin-content-blog-news/2022/06-08-release.mdx": (
+        "---\nslug: 06-news-release\n---\n"
+    ),
+    "i18n/fr/docusaurus-plugin-content-pages/index.js": "export default () => null;",
+}
 SPHINX = {
     "docs/conf.py": "project = 'P'\n",
     "docs/index.rst": "Home\n====\n",
@@ -247,6 +270,28 @@ CASES = [
         {
             "2021/05/07/first/index.html": ("src/_posts/first.md",),
             "archives/2021/05/index.html": (),
+        },
+    ),
+    (
+        "docusaurus: locales, translations with fallback, a second blog instance",
+        DOCUSAURUS_I18N,
+        "build",
+        {
+            "docs/intro/index.html": ("docs/intro.md",),
+            "fr/docs/intro/index.html": (
+                "i18n/fr/docusaurus-plugin-content-docs/current/intro.md",
+            ),
+            "fr/docs/guide/index.html": ("docs/guide.md",),
+            "blog/2021/07/20/post-mpd/index.html": ("blog/2021/07-20-post-mpd.md",),
+            "fr/blog/2021/07/20/post-mpd/index.html": ("blog/2021/07-20-post-mpd.md",),
+            "updates/06-news-release/index.html": ("news/2022/06-08-release.mdx",),
+            "fr/updates/06-news-release/index.html": (
+                "i18n/fr/docusaurus-plugin-content-blog-news/2022/06-08-release.mdx",
+            ),
+            "fr/updates/2022/07/01/other/index.html": ("news/2022/07-01-other.mdx",),
+            "old/2020/01/01/gone/index.html": (),
+            "index.html": ("src/pages/index.js",),
+            "fr/index.html": ("i18n/fr/docusaurus-plugin-content-pages/index.js",),
         },
     ),
     (
