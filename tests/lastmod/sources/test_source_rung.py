@@ -144,8 +144,10 @@ def test_the_shallow_line_counts_only_the_pages_the_run_lists(
 ) -> None:
     shallow = clone(source_repo(tmp_path, HISTORY), tmp_path / "shallow", "--depth", "1")
     site = with_both(shallow)
-    hidden = (site / "both.html").read_text().replace(
-        "<head>", '<head><meta name="robots" content="noindex">'
+    hidden = (
+        (site / "both.html")
+        .read_text()
+        .replace("<head>", '<head><meta name="robots" content="noindex">')
     )
     (site / "both.html").write_text(hidden)
     report = build(site)
