@@ -118,6 +118,8 @@ DOCUSAURUS_I18N = {
         "---\nslug: 06-news-release\n---\n"
     ),
     "i18n/fr/docusaurus-plugin-content-pages/index.js": "export default () => null;",
+    "src/pages/help.js": "export default () => null;",
+    "i18n/fr/code.json": '{"help.title": {"message": "Aide"}}',
 }
 SPHINX = {
     "docs/conf.py": "project = 'P'\n",
@@ -291,7 +293,12 @@ CASES = [
             "fr/updates/2022/07/01/other/index.html": ("news/2022/07-01-other.mdx",),
             "old/2020/01/01/gone/index.html": (),
             "index.html": ("src/pages/index.js",),
-            "fr/index.html": ("i18n/fr/docusaurus-plugin-content-pages/index.js",),
+            "fr/index.html": (
+                "i18n/fr/docusaurus-plugin-content-pages/index.js",
+                "i18n/fr/code.json",
+            ),
+            "help/index.html": ("src/pages/help.js",),
+            "fr/help/index.html": ("src/pages/help.js", "i18n/fr/code.json"),
         },
     ),
     (

@@ -106,8 +106,12 @@ def _add_pages(pages: PageMap, tree: Tree, content: Content, base: str, files: B
         if extension not in _PAGES or name.startswith("_") or "[" in stem:
             continue
         route = join(base, posixpath.dirname(stem) if name == "index" else stem)
-        source = content.source(tree, path, relative)
-        add(pages, directory_page(route) if name == "index" else files(route), source)
+        sources = [content.source(tree, path, relative)]
+        # A component page in another locale shows its strings from i18n/<locale>/code.json.
+        strings = join(posixpath.dirname(content.translated or ""), "code.json")
+        if content.translated and extension not in MARKDOWN and tree.exists(strings):
+            sources.append(strings)
+        add(pages, directory_page(route) if name == "index" else files(route), *sources)
 
 
 def _versions(project: Project, tree: Tree, plugin: str) -> list[str]:
