@@ -111,6 +111,8 @@ class TreeDating:
     def skipped(self, path: str, reason: SkipReason) -> None:
         """The pipeline left the page at ``path`` out: the state forgets it."""
         self.remember.forget(path, reason)
+        if self.source is not None:  # the shallow line counts only the pages listed
+            self.source.forget(path)
         if self.watch is not None and path == self.watch.path:
             self.watch.skipped = reason
 

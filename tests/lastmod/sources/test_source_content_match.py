@@ -127,3 +127,25 @@ def test_pages_asked_from_several_threads_share_one_index(tmp_path: Path) -> Non
         results = set(pool.map(found.sources, pages))
     assert results == {("notes/alpha.md",)}
     assert sorted(reads) == sorted(set(reads))
+
+
+def test_a_page_showing_a_source_that_has_its_own_page_names_no_source(tmp_path: Path) -> None:
+    # A blog's archive or home page shows the newest post in full and lists the others: the
+    # post's history is not the list's. Only where the post's own page is built.
+    files = {
+        "mkdocs.yml": "site_name: S\n",
+        "docs/alpha.md": f"# Alpha\n\n{ALPHA}\n",
+        "docs/beta.md": f"# Beta\n\n{BETA}\n",
+    }
+    site = build_site(
+        tmp_path / "site",
+        {
+            "alpha/index.html": f"Alpha {ALPHA}",
+            "news/2024/index.html": f"Alpha {ALPHA} Beta Gamma",
+            "moved/beta.html": f"Beta {BETA}",  # beta's own page is not where mkdocs puts it
+        },
+    )
+    found = source_map(repo_view(files), "site", site)
+    assert found.sources("alpha/index.html") == ("docs/alpha.md",)
+    assert found.sources("news/2024/index.html") == ()
+    assert found.sources("moved/beta.html") == ("docs/beta.md",)

@@ -76,6 +76,51 @@ DOCUSAURUS = {
     "src/pages/index.js": "export default () => null;",
     "src/pages/help.md": FM,
 }
+HEXO = {
+    "_config.yml": "title: S\npermalink: news/:year/:month/:day/:title/\narchive_dir: news\n"
+    "new_post_name: :year-:month-:day-:title.md # file name of new posts\n",
+    "package.json": '{"name": "s", "dependencies": {"hexo": "^8.0.0"}}',
+    "source/_posts/2024-03-05-hello-world.md": FM,
+    "source/_posts/2024-03-05-hello-world/diagram.png": "",  # the post's asset folder
+    "source/_posts/renamed.md": "---\ntitle: R\ndate: 2023-11-02 10:00:00\n---\nHi",
+    "source/_posts/own.md": "---\ndate: 2022-01-02\npermalink: elsewhere/own/\n---\n",
+    "source/_posts/undated.md": FM,  # Hexo would date it by the file's time: no evidence
+    "source/index.md": FM,
+    "source/docs/setup.md": FM,
+    "source/ja/docs/setup.md": FM,
+    "source/_data/menu.md": FM,
+    "themes/navy/layout/index.ejs": "<%- body %>",
+}
+HEXO_DEFAULTS = {
+    "_config.yml": "title: S\nsource_dir: src\n",
+    "package.json": '{"dependencies": {"hexo": "^7.0.0"}}',
+    "src/_posts/first.md": "---\ndate: 2021-5-7 08:00\n---\n",
+}
+DOCUSAURUS_I18N = {
+    "docusaurus.config.js": """module.exports = {
+  i18n: { defaultLocale: 'en', locales: ['en', 'fr'] },
+  plugins: [
+    // the news blog
+    ['@docusaurus/plugin-content-blog', { id: 'news', routeBasePath: 'updates', path: './news' }],
+    /* [ '@docusaurus/plugin-content-blog', { id: 'old', path: './old' } ], */
+  ],
+  presets: [['classic', { docs: { editUrl: 'https://e.org/edit/' }, blog: {} }]],
+};""",
+    "docs/intro.md": FM,
+    "docs/guide.md": FM,
+    "blog/2021/07-20-post-mpd.md": FM,
+    "news/2022/06-08-release.mdx": "---\nslug: 06-news-release\n---\n",
+    "news/2022/07-01-other.mdx": FM,
+    "old/2020-01-01-gone.md": FM,
+    "src/pages/index.js": "export default () => null;",
+    "i18n/fr/docusaurus-plugin-content-docs/current/intro.md": FM,
+    "i18n/fr/docusaurus-plugin-content-blog-news/2022/06-08-release.mdx": (
+        "---\nslug: 06-news-release\n---\n"
+    ),
+    "i18n/fr/docusaurus-plugin-content-pages/index.js": "export default () => null;",
+    "src/pages/help.js": "export default () => null;",
+    "i18n/fr/code.json": '{"help.title": {"message": "Aide"}}',
+}
 SPHINX = {
     "docs/conf.py": "project = 'P'\n",
     "docs/index.rst": "Home\n====\n",
@@ -201,6 +246,59 @@ CASES = [
             "blog/tags/index.html": (),
             "index.html": ("src/pages/index.js",),
             "help/index.html": ("src/pages/help.md",),
+        },
+    ),
+    (
+        "hexo: new_post_name, permalink, front matter date and permalink, pages, archives",
+        HEXO,
+        "public",
+        {
+            "news/2024/03/05/hello-world/index.html": ("source/_posts/2024-03-05-hello-world.md",),
+            "news/2023/11/02/renamed/index.html": ("source/_posts/renamed.md",),
+            "elsewhere/own/index.html": ("source/_posts/own.md",),
+            "index.html": ("source/index.md",),
+            "docs/setup.html": ("source/docs/setup.md",),
+            "ja/docs/setup.html": ("source/ja/docs/setup.md",),
+            "_data/menu.html": (),
+            "news/index.html": (),
+            "news/2024/index.html": (),
+            "news/2023/11/index.html": (),
+        },
+    ),
+    (
+        "hexo defaults: source_dir, permalink :year/:month/:day/:title/",
+        HEXO_DEFAULTS,
+        "public",
+        {
+            "2021/05/07/first/index.html": ("src/_posts/first.md",),
+            "archives/2021/05/index.html": (),
+        },
+    ),
+    (
+        "docusaurus: locales, translations with fallback, a second blog instance",
+        DOCUSAURUS_I18N,
+        "build",
+        {
+            "docs/intro/index.html": ("docs/intro.md",),
+            "fr/docs/intro/index.html": (
+                "i18n/fr/docusaurus-plugin-content-docs/current/intro.md",
+            ),
+            "fr/docs/guide/index.html": ("docs/guide.md",),
+            "blog/2021/07/20/post-mpd/index.html": ("blog/2021/07-20-post-mpd.md",),
+            "fr/blog/2021/07/20/post-mpd/index.html": ("blog/2021/07-20-post-mpd.md",),
+            "updates/06-news-release/index.html": ("news/2022/06-08-release.mdx",),
+            "fr/updates/06-news-release/index.html": (
+                "i18n/fr/docusaurus-plugin-content-blog-news/2022/06-08-release.mdx",
+            ),
+            "fr/updates/2022/07/01/other/index.html": ("news/2022/07-01-other.mdx",),
+            "old/2020/01/01/gone/index.html": (),
+            "index.html": ("src/pages/index.js",),
+            "fr/index.html": (
+                "i18n/fr/docusaurus-plugin-content-pages/index.js",
+                "i18n/fr/code.json",
+            ),
+            "help/index.html": ("src/pages/help.js",),
+            "fr/help/index.html": ("src/pages/help.js", "i18n/fr/code.json"),
         },
     ),
     (

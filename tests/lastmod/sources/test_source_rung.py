@@ -139,6 +139,23 @@ def test_a_shallow_checkout_dates_nothing_by_sources_and_says_how_in_one_line(
     assert fetched.dates == {"source": 3}
 
 
+def test_the_shallow_line_counts_only_the_pages_the_run_lists(
+    tmp_path: Path, table: TableMap
+) -> None:
+    shallow = clone(source_repo(tmp_path, HISTORY), tmp_path / "shallow", "--depth", "1")
+    site = with_both(shallow)
+    hidden = (
+        (site / "both.html")
+        .read_text()
+        .replace("<head>", '<head><meta name="robots" content="noindex">')
+    )
+    (site / "both.html").write_text(hidden)
+    report = build(site)
+    assert set(listed(site)) == {"a.html", "b.html"}
+    said = [warning for warning in report.warnings if "shallow" in warning]
+    assert len(said) == 1 and said[0].startswith("the checkout is shallow: 2 page(s)")
+
+
 class Processes:
     """Counts the git commands started (every subprocess goes through Popen)."""
 

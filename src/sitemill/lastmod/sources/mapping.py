@@ -6,6 +6,7 @@ The generator's conventions first, else a content match, else none.
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
 import re
 import threading
@@ -58,7 +59,10 @@ class NoSources:
 
 class ConventionsThenText:
     """The generator's conventions first; then, for a page that is no list or index page,
-    the one source whose text holds the page's (indexed on the first such page)."""
+    the one source whose text holds the page's (indexed on the first such page), unless
+    that source is another built page's by the conventions: then this page copies or lists
+    it (a blog's archive or home page shows the newest post in full) and lists others
+    whose changes the source's history does not hold."""
 
     def __init__(self, pages: PageMap, tree: Tree, folder: str, site_root: Path) -> None:
         self._pages = pages
@@ -67,6 +71,10 @@ class ConventionsThenText:
         self._root = Root(site_root)
         self._index: TextIndex | None = None
         self._lock = threading.Lock()
+        self._claimed: dict[str, list[str]] = {}  # a source -> the pages mapped to it
+        for mapped, sources in pages.items():
+            for source in sources:
+                self._claimed.setdefault(source, []).append(mapped)
 
     def sources(self, page: str) -> tuple[str, ...]:
         page = page.lstrip("/")
@@ -83,7 +91,19 @@ class ConventionsThenText:
         if not data:
             return ()
         best = self.index().best(page_words(data))
-        return (best,) if best is not None else ()
+        if best is None or self._has_own_page(best):
+            return ()
+        return (best,)
+
+    def _has_own_page(self, source: str) -> bool:
+        """Whether a page the conventions map ``source`` to is in the built site."""
+        for page in self._claimed.get(source, ()):
+            try:
+                if os.path.isfile(self._root.resolve(page)):
+                    return True
+            except (OSError, RefusedError):
+                continue
+        return False
 
     def index(self) -> TextIndex:
         """The candidate sources' text index, built once."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
@@ -32,6 +33,7 @@ CONFIG_FILES: Final = (
     ("mkdocs", ("mkdocs.yml", "mkdocs.yaml")),
     ("sphinx", ("conf.py", "source/conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py")),
     ("hugo", _HUGO_CONFIGS),
+    ("hexo", ("_config.yml", "_config.yaml")),
     ("jekyll", ("_config.yml", "_config.yaml", "_config.toml")),
     ("docusaurus", tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs"))),
     ("astro", tuple(f"astro.config.{e}" for e in ("mjs", "ts", "js", "mts", "cjs"))),
@@ -47,6 +49,7 @@ _GENERATORS: Final = (
     ("mkdocs", "mkdocs"),
     ("hugo", "hugo"),
     ("jekyll", "jekyll"),
+    ("hexo", "hexo"),
     ("docusaurus", "docusaurus"),
     ("sphinx", "sphinx"),
     ("astro", "astro"),
@@ -91,6 +94,9 @@ def _candidates(tree: Tree, site_dir: str) -> list[Project]:
 
 
 def _plausible(tree: Tree, family: str, config: str) -> bool:
+    if family == "hexo":  # a _config.yml is Hexo's only beside a package.json that needs it
+        package = tree.text(posixpath.join(posixpath.dirname(config), "package.json")) or ""
+        return re.search(r'"hexo"\s*:', package) is not None
     if family != "hugo" or posixpath.basename(config).startswith("hugo."):
         return True
     folder = posixpath.dirname(config).removesuffix("config/_default").rstrip("/")

@@ -112,6 +112,11 @@ class SourceRung:
             "first"
         )
 
+    def forget(self, path: str) -> None:
+        """The run left the page at ``path`` out of its sitemaps: the shallow line does not
+        count it."""
+        self._undated.discard(path)
+
     @classmethod
     def started(cls, site_root: Path, pages: Iterable[str]) -> SourceRung:
         """A rung over ``pages`` of the site in ``site_root``, started (``start()``)."""

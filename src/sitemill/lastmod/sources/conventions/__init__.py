@@ -8,6 +8,7 @@ from sitemill.lastmod.sources.conventions.astro import astro_pages
 from sitemill.lastmod.sources.conventions.base import Convention
 from sitemill.lastmod.sources.conventions.docusaurus import docusaurus_pages
 from sitemill.lastmod.sources.conventions.eleventy import eleventy_pages
+from sitemill.lastmod.sources.conventions.hexo import hexo_pages
 from sitemill.lastmod.sources.conventions.hugo import hugo_pages
 from sitemill.lastmod.sources.conventions.jekyll import jekyll_pages
 from sitemill.lastmod.sources.conventions.mdbook import mdbook_pages
@@ -20,6 +21,7 @@ CONVENTIONS: Final[dict[str, Convention]] = {
     "astro": astro_pages,
     "docusaurus": docusaurus_pages,
     "eleventy": eleventy_pages,
+    "hexo": hexo_pages,
     "hugo": hugo_pages,
     "jekyll": jekyll_pages,
     "mdbook": mdbook_pages,

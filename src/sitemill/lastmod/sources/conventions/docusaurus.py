@@ -1,9 +1,13 @@
 """Docusaurus: which source file each built page comes from.
 
 ``docs/x/01-y.md`` -> ``docs/x/y/index.html`` (number prefixes stripped, front
-matter ``id`` and ``slug``), ``blog/YYYY-MM-DD-slug.md`` -> ``blog/YYYY/MM/DD/slug/``,
-``versioned_docs/version-X/``, ``src/pages/``; ``routeBasePath`` and ``trailingSlash: false``
-read from the config with simple patterns (else the defaults).
+matter ``id`` and ``slug``), ``blog/YYYY-MM-DD-slug.md`` (or ``blog/YYYY/MM-DD-slug.md``)
+-> ``blog/YYYY/MM/DD/slug/``, ``versioned_docs/version-X/``, ``src/pages/``; the content
+plugin instances the config declares (``id``, ``path``, ``routeBasePath``) and its locales:
+the default locale at the root, each other under ``<locale>/``, where a file translated under
+``i18n/<locale>/docusaurus-plugin-content-<kind>[-<id>]/`` is the page's source and an
+untranslated page falls back to the default locale's (sitemill.lastmod.sources.conventions.
+docusaurusconfig reads the config).
 """
 
 from __future__ import annotations
@@ -26,64 +30,105 @@ from sitemill.lastmod.sources.conventions.base import (
     join,
     split_extension,
 )
+from sitemill.lastmod.sources.conventions.docusaurusconfig import Instance, read_config
 from sitemill.lastmod.sources.frontmatter import text_value
 
 _NUMBER_PREFIX: Final = re.compile(r"^\d+\s*[-_.]+\s*(?=.)")
-_BLOG_NAME: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
+_BLOG_DATE: Final = re.compile(r"^(.*?)(\d{4})[-/](\d{1,2})[-/](\d{1,2})[-/]?(.*)$")
 _PAGES: Final = MARKDOWN | {".js", ".jsx", ".ts", ".tsx"}
 Built = Callable[[str], str]  # a route -> the file it is built to
 
 
-def _route_base(config: str, plugin: str, default: str) -> str:
-    found = re.search(
-        plugin + r"""\s*:\s*\{[^{}]*?routeBasePath\s*:\s*['"`]([^'"`]*)['"`]""", config
-    )
-    return found[1].strip("/") if found else default
-
-
 def docusaurus_pages(project: Project, tree: Tree) -> PageMap:
-    """Every page the Docusaurus project builds from a doc, a blog post or a page."""
-    config = config_text(project, tree)
-    no_slash = re.search(r"trailingSlash\s*:\s*false", config)
-    files: Built = file_page if no_slash else directory_page
-    docs_base = _route_base(config, "docs", "docs")
+    """Every page the Docusaurus project builds from a doc, a blog post or a page, in
+    every locale."""
+    config = read_config(config_text(project, tree))
+    files: Built = file_page if config.trailing_slash_false else directory_page
     pages: PageMap = {}
-    versions = _versions(project, tree)
-    current = join(docs_base, "next") if versions else docs_base
-    _add_docs(pages, tree, join(project.folder, "docs"), current, files)
-    for number, version in enumerate(versions):
-        folder = join(project.folder, "versioned_docs", f"version-{version}")
-        _add_docs(
-            pages, tree, folder, docs_base if number == 0 else join(docs_base, version), files
-        )
-    _add_blog(pages, tree, join(project.folder, "blog"), _route_base(config, "blog", "blog"), files)
-    _add_pages(pages, tree, join(project.folder, "src/pages"), files)
+    for number, locale in enumerate(config.locales):
+        for instance in config.instances:
+            i18n = join(project.folder, instance.i18n_folder(locale)) if number else None
+            _add_instance(pages, tree, project, instance, i18n, locale if number else "", files)
     return pages
 
 
-def _add_pages(pages: PageMap, tree: Tree, folder: str, files: Built) -> None:
-    for path, relative in tree.under(folder):
+def _add_instance(
+    pages: PageMap,
+    tree: Tree,
+    project: Project,
+    instance: Instance,
+    i18n: str | None,
+    prefix: str,
+    files: Built,
+) -> None:
+    """The pages of one content plugin in one locale (``i18n``: its translations' folder,
+    None for the default locale; ``prefix``: the locale's route)."""
+    folder = join(project.folder, instance.path)
+    base = join(prefix, instance.route)
+    if instance.kind == "blog":
+        _add_blog(pages, tree, Content(folder, i18n), base, files)
+        return
+    if instance.kind == "pages":
+        _add_pages(pages, tree, Content(folder, i18n), base, files)
+        return
+    versions = _versions(project, tree, instance.id)
+    current = join(base, "next") if versions else base
+    _add_docs(pages, tree, Content(folder, i18n and join(i18n, "current")), current, files)
+    named = "" if instance.id == "default" else f"{instance.id}_"
+    for number, version in enumerate(versions):
+        content = Content(
+            join(project.folder, f"{named}versioned_docs", f"version-{version}"),
+            i18n and join(i18n, f"version-{version}"),
+        )
+        _add_docs(pages, tree, content, base if number == 0 else join(base, version), files)
+
+
+class Content:
+    """A plugin's folder and, in a locale other than the default, its translations' folder:
+    the files listed are the folder's; each one's source is its translation where one is."""
+
+    def __init__(self, folder: str, translated: str | None) -> None:
+        self.folder = folder
+        self.translated = translated
+
+    def source(self, tree: Tree, path: str, relative: str) -> str:
+        if self.translated is not None:
+            translation = join(self.translated, relative)
+            if tree.exists(translation):
+                return translation
+        return path
+
+
+def _add_pages(pages: PageMap, tree: Tree, content: Content, base: str, files: Built) -> None:
+    for path, relative in tree.under(content.folder):
         stem, extension = split_extension(relative)
         name = posixpath.basename(stem)
         if extension not in _PAGES or name.startswith("_") or "[" in stem:
             continue
-        route = posixpath.dirname(stem) if name == "index" else stem
-        add(pages, directory_page(route) if name == "index" else files(route), path)
+        route = join(base, posixpath.dirname(stem) if name == "index" else stem)
+        sources = [content.source(tree, path, relative)]
+        # A component page in another locale shows its strings from i18n/<locale>/code.json.
+        strings = join(posixpath.dirname(content.translated or ""), "code.json")
+        if content.translated and extension not in MARKDOWN and tree.exists(strings):
+            sources.append(strings)
+        add(pages, directory_page(route) if name == "index" else files(route), *sources)
 
 
-def _versions(project: Project, tree: Tree) -> list[str]:
+def _versions(project: Project, tree: Tree, plugin: str) -> list[str]:
+    name = "versions.json" if plugin == "default" else f"{plugin}_versions.json"
     try:
-        versions = json.loads(tree.text(join(project.folder, "versions.json")) or "[]")
+        versions = json.loads(tree.text(join(project.folder, name)) or "[]")
     except ValueError:
         return []
     return [str(v) for v in versions] if isinstance(versions, list) else []
 
 
-def _add_docs(pages: PageMap, tree: Tree, folder: str, base: str, files: Built) -> None:
-    for path, relative in tree.under(folder):
+def _add_docs(pages: PageMap, tree: Tree, content: Content, base: str, files: Built) -> None:
+    for path, relative in tree.under(content.folder):
         stem, extension = split_extension(relative)
         if extension not in MARKDOWN or any(p.startswith("_") for p in relative.split("/")):
             continue
+        path = content.source(tree, path, relative)
         meta = tree.meta(path)
         directory, name = posixpath.split(stem)
         parts = [_NUMBER_PREFIX.sub("", part) for part in directory.split("/") if part]
@@ -100,19 +145,20 @@ def _add_docs(pages: PageMap, tree: Tree, folder: str, base: str, files: Built) 
         add(pages, files(join(base, route)) if route else directory_page(base), path)
 
 
-def _add_blog(pages: PageMap, tree: Tree, folder: str, base: str, files: Built) -> None:
-    for path, relative in tree.under(folder):
+def _add_blog(pages: PageMap, tree: Tree, content: Content, base: str, files: Built) -> None:
+    for path, relative in tree.under(content.folder):
         stem, extension = split_extension(relative)
         if extension not in MARKDOWN or any(p.startswith("_") for p in relative.split("/")):
             continue
+        path = content.source(tree, path, relative)
         if posixpath.basename(stem) == "index":
             stem = posixpath.dirname(stem)
-        named = _BLOG_NAME.match(posixpath.basename(stem))
+        dated = _BLOG_DATE.match(stem)
         slug = text_value(tree.meta(path), "slug")
         if slug is not None:
             route = slug.strip("/")
-        elif named:
-            route = join(posixpath.dirname(stem), "/".join(named.groups()))
+        elif dated:
+            route = join(*dated.groups())
         else:
             route = stem
         add(pages, files(join(base, route)), path)
