@@ -95,9 +95,10 @@ def _mkdocs_docs_dir(config: Path) -> str:
 
 
 def build_hugo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
-    sh(["hugo", "-d", site["site_dir"]], clone, log)
+    hugo = site.get("hugo", "hugo")  # a newer Hugo than Debian's where the theme needs one
+    sh([hugo, "-d", site["site_dir"]], clone, log)
     listed = subprocess.run(
-        ["hugo", "list", "all"], cwd=clone, capture_output=True, text=True, check=True
+        [hugo, "list", "all"], cwd=clone, capture_output=True, text=True, check=True
     ).stdout
     root = clone / site["site_dir"]
     pages: dict[str, str] = {}
@@ -121,7 +122,8 @@ def build_hugo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
 
 def build_sphinx(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
     out = site["site_dir"]
-    sh([GEN_PY, "-m", "sphinx", "-b", "html", site["source_dir"], out], clone, log)
+    builder = site.get("sphinx_builder", "html")  # "dirhtml": a page per folder
+    sh([GEN_PY, "-m", "sphinx", "-b", builder, site["source_dir"], out], clone, log)
     res = subprocess.run(
         [GEN_PY, str(HERE / "dump" / "sphinx_docs.py"), str(clone / out)],
         capture_output=True,
@@ -131,8 +133,15 @@ def build_sphinx(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]
     pages = {}
     for docname, src in json.loads(res).items():
         rel = os.path.relpath(src, clone)
-        pages[docname + ".html"] = rel
+        pages[_sphinx_page(docname, builder)] = rel
     return pages
+
+
+def _sphinx_page(docname: str, builder: str) -> str:
+    """The file Sphinx writes a document to (its builders' own rule for dirhtml)."""
+    if builder != "dirhtml" or docname == "index" or docname.endswith("/index"):
+        return docname + ".html"
+    return docname + "/index.html"
 
 
 def build_hexo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:

@@ -388,7 +388,7 @@ def pct(n: int, d: int) -> str:
 
 def table(summaries: list[dict[str, Any]]) -> str:
     lines = []
-    for group in ("tuning", "held-out"):
+    for group in ("tuning", "held-out", "held-out-2"):
         full = [s for s in summaries if s["set"] == group and s["clone"] == "full"]
         if not full:
             continue
@@ -427,6 +427,12 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/work/measure-sites"))
     ap.add_argument("--results", type=Path, default=Path("/work/measure-sites/results"))
     ap.add_argument("--sites", default="")
+    ap.add_argument(
+        "--sites-file",
+        type=Path,
+        default=HERE / "sites.json",
+        help="the sites to measure (sites.json, or heldout2.json: a later held-out set)",
+    )
     ap.add_argument("--no-shallow", action="store_true")
     ap.add_argument("--why-limit", type=int, default=30)
     ap.add_argument(
@@ -452,7 +458,7 @@ def main() -> None:
         return
     args.work.mkdir(parents=True, exist_ok=True)
     args.results.mkdir(parents=True, exist_ok=True)
-    sites = json.loads((HERE / "sites.json").read_text())
+    sites = json.loads(args.sites_file.read_text())
     wanted = set(filter(None, args.sites.split(",")))
     summaries = []
     for site in sites:
