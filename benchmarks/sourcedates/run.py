@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generators import BUILDERS
+from generators import BUILDERS, INCLUDES
 from textoracle import Blobs, SourceDates, source_dates
 
 HERE = Path(__file__).resolve().parent
@@ -54,11 +54,58 @@ def clone(site: dict[str, Any], into: Path, depth1: bool) -> None:
     if into.exists():
         return
     cmd = ["clone", "-q", "--branch", site["branch"]]
+    if site.get("missing_blobs"):
+        # the snapshot lacks some blobs (large images): clone without them, check out the rest
+        cmd += ["--no-checkout"]
+        if depth1:
+            cmd += ["--filter=blob:none", "-u", "git -c uploadpack.allowFilter=true upload-pack"]
     if depth1:
         cmd += ["--depth", "1", f"file://{mirror}"]
     else:
         cmd += [str(mirror)]
     git(*cmd, str(into))
+    if site.get("missing_blobs"):
+        checkout_present(mirror, into)
+        if not depth1:
+            stand_ins(mirror, into)
+
+
+def stand_ins(mirror: Path, into: Path) -> None:
+    """A replace ref to a one-line stand-in for each blob the snapshot lacks anywhere in its
+    history (old images), so that ``git log -M`` (the oracle's and sitemill's) can run; each
+    stand-in's text differs, so no two pair up as an exact rename."""
+    objs = git("rev-list", "--objects", "--all", "--missing=print", cwd=mirror).splitlines()
+    missing = sorted({ln[1:].split()[0] for ln in objs if ln.startswith("?")})
+    for sha in missing:
+        stub = subprocess.run(
+            ["git", "hash-object", "-w", "--stdin"],
+            cwd=into,
+            input=f"blob {sha} is absent from the snapshot\n",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        git("update-ref", f"refs/replace/{sha}", stub, cwd=into)
+    print(f"{into.name}: {len(missing)} absent blob(s) given stand-ins", flush=True)
+
+
+def checkout_present(mirror: Path, into: Path) -> None:
+    """Check out HEAD but the files whose blobs the mirror lacks (left skip-worktree)."""
+    tree = git("ls-tree", "-r", "HEAD", cwd=mirror).splitlines()
+    blobs = {ln.split()[2]: ln.split("\t", 1)[1] for ln in tree if ln.split()[1] == "blob"}
+    probe = subprocess.run(
+        ["git", "cat-file", "--batch-check"],
+        cwd=mirror,
+        input="".join(f"{b}\n" for b in blobs),
+        capture_output=True,
+        text=True,
+    ).stdout
+    missing = [blobs[ln.split()[0]] for ln in probe.splitlines() if ln.endswith(" missing")]
+    git("read-tree", "HEAD", cwd=into)
+    for i in range(0, len(missing), 200):
+        git("update-index", "--skip-worktree", "--", *missing[i : i + 200], cwd=into)
+    git("checkout-index", "-a", cwd=into)
+    print(f"{into.name}: {len(missing)} file(s) without a blob in the snapshot left out", flush=True)
 
 
 def prepare(site: dict[str, Any], work: Path, full: Path, log: Path) -> None:
@@ -170,7 +217,7 @@ def oracle(work: Path, mapping: dict[str, str], site: dict[str, Any]) -> dict[st
     for src in sorted(set(mapping.values())):
         if src in tracked:
             parts = [source_dates(work, src, blobs)]
-            for inc in includes(work / src, site.get("snippets", []), tracked):
+            for inc in includes(work / src, site.get("snippets", []), tracked, work):
                 parts.append(source_dates(work, inc, blobs))
             found[src] = newest(parts)
     blobs.close()
@@ -180,8 +227,13 @@ def oracle(work: Path, mapping: dict[str, str], site: dict[str, Any]) -> dict[st
 SNIPPET = re.compile(r'^\s*-{1,}8<-{1,}\s+"([^"]+)"\s*$', re.MULTILINE)
 
 
-def includes(path: Path, bases: list[str], tracked: set[str]) -> list[str]:
-    """The tracked files a source includes with pymdownx.snippets (its ``base_path``s)."""
+def includes(path: Path, bases: list[str], tracked: set[str], work: Path) -> list[str]:
+    """The tracked files a source includes with pymdownx.snippets (its ``base_path``s), or,
+    where the generator recorded them (Sphinx's dependencies), those."""
+    recorded = work / INCLUDES
+    if recorded.exists():
+        deps = json.loads(recorded.read_text()).get(path.relative_to(work).as_posix(), [])
+        return [d for d in deps if d in tracked]
     if not bases:
         return []
     found = []
@@ -355,7 +407,7 @@ def mapcheck(
     for p in pages:
         src = mapping.get(p)
         if src in tracked:
-            want[p] = [src, *includes(work / src, site.get("snippets", []), tracked)]
+            want[p] = [src, *includes(work / src, site.get("snippets", []), tracked, work)]
         else:
             want[p] = None
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
