@@ -105,7 +105,7 @@ def checkout_present(mirror: Path, into: Path) -> None:
     for i in range(0, len(missing), 200):
         git("update-index", "--skip-worktree", "--", *missing[i : i + 200], cwd=into)
     git("checkout-index", "-a", cwd=into)
-    print(f"{into.name}: {len(missing)} file(s) without a blob in the snapshot left out", flush=True)
+    print(f"{into.name}: {len(missing)} file(s) without a blob left out", flush=True)
 
 
 def prepare(site: dict[str, Any], work: Path, full: Path, log: Path) -> None:
@@ -320,8 +320,9 @@ def compare(
             counts["earlier_authored"] += sm < (day(od.strict.authored) or "")
         counts["same_day_authored"] += sm == day(od.strict.authored)
         row["verdict"] = verdict
-        if verdict in ("earlier", "later") and asked < why_limit:
-            asked += 1
+        # every earlier page is explained; later ones up to the limit
+        if verdict == "earlier" or (verdict == "later" and asked < why_limit):
+            asked += verdict == "later"
             row["why"] = why(sitemill, site, work, page)
         rows.append(row)
     return counts, rows
