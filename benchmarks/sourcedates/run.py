@@ -54,7 +54,8 @@ def clone(site: dict[str, Any], into: Path, depth1: bool) -> None:
     if into.exists():
         return
     cmd = ["clone", "-q", "--branch", site["branch"]]
-    if site.get("missing_blobs"):
+    at_head = site.get("missing_blobs") == "head"  # "history": only older commits lack some
+    if at_head:
         # the snapshot lacks some blobs (large images): clone without them, check out the rest
         cmd += ["--no-checkout"]
         if depth1:
@@ -64,10 +65,10 @@ def clone(site: dict[str, Any], into: Path, depth1: bool) -> None:
     else:
         cmd += [str(mirror)]
     git(*cmd, str(into))
-    if site.get("missing_blobs"):
+    if at_head:
         checkout_present(mirror, into)
-        if not depth1:
-            stand_ins(mirror, into)
+    if site.get("missing_blobs") and not depth1:
+        stand_ins(mirror, into)
 
 
 def stand_ins(mirror: Path, into: Path) -> None:
