@@ -147,6 +147,7 @@ def run_sitemill(sitemill: str, site: dict[str, Any], work: Path) -> dict[str, A
             str(out),
             "--indexnow",
             "off",
+            *site.get("sitemill_args", []),
         ],
         cwd=work,
         capture_output=True,
@@ -193,7 +194,15 @@ def rungs(output: str) -> dict[str, int]:
 
 def why(sitemill: str, site: dict[str, Any], work: Path, page: str) -> str:
     proc = subprocess.run(
-        [sitemill, "why", page, site["site_dir"], "--base-url", site["base_url"]],
+        [
+            sitemill,
+            "why",
+            page,
+            site["site_dir"],
+            "--base-url",
+            site["base_url"],
+            *site.get("sitemill_args", []),
+        ],
         cwd=work,
         capture_output=True,
         text=True,
