@@ -18,9 +18,11 @@ import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 GEN_PY = os.environ.get("GEN_PY", "/work/gen-venv/bin/python")
+INCLUDES = "sourcedates-includes.json"  # {source: [files it includes]}, where the generator says
 
 
 def sh(cmd: list[str] | str, cwd: Path, log: Path) -> None:
@@ -95,14 +97,17 @@ def _mkdocs_docs_dir(config: Path) -> str:
 
 
 def build_hugo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
-    sh(["hugo", "-d", site["site_dir"]], clone, log)
+    hugo = site.get("hugo", "hugo")  # a newer Hugo than Debian's where the theme needs one
+    sh([hugo, "-d", site["site_dir"]], clone, log)
     listed = subprocess.run(
-        ["hugo", "list", "all"], cwd=clone, capture_output=True, text=True, check=True
+        [hugo, "list", "all"], cwd=clone, capture_output=True, text=True, check=True
     ).stdout
     root = clone / site["site_dir"]
     pages: dict[str, str] = {}
     for row in csv.DictReader(io.StringIO(listed)):
-        page = built_file(root, row["permalink"])
+        if row.get("draft") == "true" or "?" in row["permalink"]:
+            continue  # a draft is not built; a "?p=" permalink names no file of its own
+        page = built_file(root, _site_path(row["permalink"]))
         if page:
             pages[page] = row["path"]
     # `hugo list all` (0.111) leaves out section pages: their _index.* by Hugo's own rule
@@ -119,11 +124,18 @@ def build_hugo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
     return pages
 
 
+def _site_path(permalink: str) -> str:
+    """A permalink's path on the site: newer Hugo lists absolute URLs (a root-served site)."""
+    return urlsplit(permalink).path if "://" in permalink else permalink
+
+
 def build_sphinx(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
     out = site["site_dir"]
-    sh([GEN_PY, "-m", "sphinx", "-b", "html", site["source_dir"], out], clone, log)
+    builder = site.get("sphinx_builder", "html")  # "dirhtml": a page per folder
+    sh([GEN_PY, "-m", "sphinx", "-b", builder, site["source_dir"], out], clone, log)
+    deps = clone / INCLUDES
     res = subprocess.run(
-        [GEN_PY, str(HERE / "dump" / "sphinx_docs.py"), str(clone / out)],
+        [GEN_PY, str(HERE / "dump" / "sphinx_docs.py"), str(clone / out), str(deps)],
         capture_output=True,
         text=True,
         check=True,
@@ -131,8 +143,25 @@ def build_sphinx(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]
     pages = {}
     for docname, src in json.loads(res).items():
         rel = os.path.relpath(src, clone)
-        pages[docname + ".html"] = rel
+        pages[_sphinx_page(docname, builder)] = rel
+    # the files each source includes (include, literalinclude, autodoc): repo-relative
+    found = json.loads(deps.read_text())
+    deps.write_text(
+        json.dumps(
+            {
+                os.path.relpath(src, clone): [os.path.relpath(d, clone) for d in ds]
+                for src, ds in found.items()
+            }
+        )
+    )
     return pages
+
+
+def _sphinx_page(docname: str, builder: str) -> str:
+    """The file Sphinx writes a document to (its builders' own rule for dirhtml)."""
+    if builder != "dirhtml" or docname == "index" or docname.endswith("/index"):
+        return docname + ".html"
+    return docname + "/index.html"
 
 
 def build_hexo(clone: Path, site: dict[str, Any], log: Path) -> dict[str, str]:
