@@ -225,13 +225,22 @@ def test_a_sphinx_page_s_included_files_are_its_sources_too(tmp_path: Path) -> N
         "docs/guide.md": "# Guide\n\n```{include} /snippets/intro.md\n```\n",
         "docs/snippets/intro.md": "Intro",
         "docs/missing.rst": ".. include:: nowhere.rst\n",
+        # A literalinclude shows the file's text (or some of its lines) in the page: the whole
+        # file is a source (a change outside the lines shown dates the page later, never earlier).
+        "docs/blocks.rst": (
+            "Blocks\n======\n\n.. literalinclude:: ../src/pkg/theme.conf\n   :lines: 10-20\n"
+        ),
+        "docs/myst.md": "# MyST\n\n```{literalinclude} /snippets/intro.md\n```\n",
+        "src/pkg/theme.conf": "[theme]",
         "HISTORY.md": "# History",
     }
-    pages = ["community/updates.html", "guide.html", "missing.html"]
+    pages = ["community/updates.html", "guide.html", "missing.html", "blocks.html", "myst.html"]
     assert mapped(tmp_path, files, "docs/_build/html", pages) == {
         "community/updates.html": ("docs/community/updates.rst", "HISTORY.md"),
         "guide.html": ("docs/guide.md", "docs/snippets/intro.md"),
         "missing.html": ("docs/missing.rst",),
+        "blocks.html": ("docs/blocks.rst", "src/pkg/theme.conf"),
+        "myst.html": ("docs/myst.md", "docs/snippets/intro.md"),
     }
 
 

@@ -25,7 +25,9 @@ from sitemill.lastmod.sources.conventions.base import (
 _SUFFIXES: Final = frozenset({".rst", ".md", ".ipynb", ".txt", ".myst"})
 # Folders of a Sphinx source tree that hold no documents (themes, templates, a build).
 _NOT_DOCUMENTS: Final = ("_build", "_templates", "_static", "_ext", "build")
-_INCLUDE: Final = re.compile(r"^[ \t]*(?:\.\.[ \t]+include::|```\{include\})[ \t]+(\S+)", re.M)
+_INCLUDE: Final = re.compile(
+    r"^[ \t]*(?:\.\.[ \t]+(?:literal)?include::|```\{(?:literal)?include\})[ \t]+(\S+)", re.M
+)
 _SOURCE_SUFFIX: Final = re.compile(r"""^source_suffix\s*=""", re.M)
 
 
@@ -45,8 +47,9 @@ def sphinx_pages(project: Project, tree: Tree) -> PageMap:
 
 
 def included(tree: Tree, path: str, folder: str) -> tuple[str, ...]:
-    """The files a document's ``.. include::`` directives (rST, or MyST's ``{include}``) put
-    in its page, as the repository has them: their text is the page's too."""
+    """The files a document's ``.. include::`` and ``.. literalinclude::`` directives (rST, or
+    MyST's ``{include}``, ``{literalinclude}``) put in its page, as the repository has them:
+    their text is the page's too (all of a file, where the page shows some of its lines)."""
     found = []
     for name in _INCLUDE.findall(tree.text(path) or ""):
         start = folder if name.startswith("/") else posixpath.dirname(path)
