@@ -326,6 +326,18 @@ CASES = [
         },
     ),
     (
+        # `sphinx-build -b dirhtml docs build/docs`: the builder is not in the folder's name.
+        "sphinx dirhtml into a folder not named for it",
+        SPHINX,
+        "build/docs",
+        {
+            "index.html": ("docs/index.rst",),
+            "usage/index.html": ("docs/usage.md",),
+            "api/module/index.html": ("docs/api/module.rst",),
+            "genindex/index.html": (),
+        },
+    ),
+    (
         "astro starlight and a routed collection",
         ASTRO,
         "dist",

@@ -36,12 +36,23 @@ def sphinx_pages(project: Project, tree: Tree) -> PageMap:
     dirhtml = "dirhtml" in project.site_dir.split("/")
     suffixes = _suffixes(config_text(project, tree))
     pages: PageMap = {}
+    # The builder is not always in the output folder's name (`sphinx-build -b dirhtml docs
+    # build/docs`): each document is mapped to the other builder's page too, after every
+    # document's own, so a page both could name keeps the one its folder's name says.
+    others: list[tuple[str, tuple[str, ...]]] = []
     for path, relative in tree.under(project.folder):
         docname, extension = split_extension(relative)
         if extension not in suffixes or relative.split("/", 1)[0] in _NOT_DOCUMENTS:
             continue
-        built = directory_page if dirhtml and posixpath.basename(docname) != "index" else file_page
-        add(pages, built(docname), path, *included(tree, path, project.folder))
+        sources = (path, *included(tree, path, project.folder))
+        if posixpath.basename(docname) == "index":
+            add(pages, file_page(docname), *sources)
+            continue
+        built, other = (directory_page, file_page) if dirhtml else (file_page, directory_page)
+        add(pages, built(docname), *sources)
+        others.append((other(docname), sources))
+    for page, sources in others:
+        add(pages, page, *sources)
     _add_module_pages(pages, tree, project)
     return pages
 
