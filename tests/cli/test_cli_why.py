@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -250,3 +252,19 @@ def test_an_accepted_declared_date_names_its_declaration(
     lines = out.splitlines()
     assert lines[0] == "p2.html: <lastmod>2024-03-13T08:30:00+00:00</lastmod>"
     assert lines[2] == "  declared: 2024-03-13T08:30:00Z (meta article:modified_time), accepted"
+
+
+def test_the_cli_loads_no_dating_code_until_why_runs() -> None:
+    """`sitemill --version` and every command's start load the why command's parser only: its
+    explanation (and the ladder it explains) is imported when `why` runs."""
+    code = (
+        "import sys\n"
+        "import sitemill.cli.main\n"
+        "print(sorted(m for m in sys.modules if m.startswith('sitemill.')))\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    assert "sitemill.cli.whycommand" in loaded
+    for module in ("sitemill.cli.why", "sitemill.cli.bucketwhy", "sitemill.lastmod.ladder"):
+        assert f"'{module}'" not in loaded

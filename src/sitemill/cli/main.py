@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from sitemill.cli.bucketwhy import run_why_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.terminal import interrupted, one_line, say
@@ -29,7 +28,7 @@ from sitemill.cli.usage import (
     parse_command_line,
     require_s3_extra,
 )
-from sitemill.cli.why import add_why_command
+from sitemill.cli.whycommand import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__

@@ -8,35 +8,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sitemill.cli.options import add_config_flags, site_and_config
+from sitemill.cli.options import site_and_config
 from sitemill.cli.terminal import say
-from sitemill.cli.usage import EXIT_INVALID, bucket_name, endpoint_url, key_prefix, require_s3_extra
+from sitemill.cli.usage import EXIT_INVALID, require_s3_extra
 from sitemill.lastmod.ladder import DateReason
 
 if TYPE_CHECKING:
     from sitemill.jobs.treewhy import PageWhy, Window
     from sitemill.lastmod.commits import Commit
-
-
-def add_why_command(commands: Any, common: argparse.ArgumentParser) -> None:
-    """The ``why`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
-    why = commands.add_parser(
-        "why", parents=[common], help="one page's date and its evidence (writes nothing)"
-    )
-    why.add_argument("page", type=_page, metavar="PAGE", help="a site path (blog/post/) or a URL")
-    why.add_argument("site_dir", nargs="?", type=Path, metavar="SITE_DIR")
-    why.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
-    why.add_argument("--bucket", type=bucket_name, metavar="NAME", help="a page of this bucket")
-    why.add_argument("--prefix", type=key_prefix, help="the bucket's site prefix")
-    why.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
-    add_config_flags(why)
-
-
-def _page(text: str) -> str:
-    """The type of PAGE: any name but an empty one (a file name may hold any character)."""
-    if not text:
-        raise argparse.ArgumentTypeError("PAGE is empty: give a site path (blog/post/) or a URL")
-    return text
 
 
 def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
