@@ -146,3 +146,22 @@ def tracked(repo: Path) -> list[bytes]:
     """The repository-relative paths of HEAD's tree, as raw bytes."""
     listing = git(repo, "ls-tree", "-r", "-z", "--name-only", "HEAD")
     return [name for name in listing.split(b"\0") if name]
+
+
+def shallow_clone(workspace: Path, remote: Path, branch: str = "main") -> Path:
+    """What actions/checkout does with its defaults: the one commit at the tip of ``branch``
+    of ``remote`` (fetch-depth 1, no tags), checked out in a new repository at ``workspace``."""
+    sha = git(remote, "rev-parse", branch).decode().strip()
+    make_repo(workspace)
+    git(workspace, "remote", "add", "origin", f"file://{remote}")
+    git(
+        workspace,
+        "fetch",
+        "-q",
+        "--no-tags",
+        "--depth=1",
+        "origin",
+        f"+{sha}:refs/remotes/origin/{branch}",
+    )
+    git(workspace, "checkout", "-q", "--force", "-B", branch, f"refs/remotes/origin/{branch}")
+    return workspace

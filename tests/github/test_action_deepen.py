@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_action import BASE_URL, no_network, page, run_action  # noqa: F401 (a fixture)
 
-from gitutil import commit, git, make_repo
+from gitutil import commit, git, make_repo, shallow_clone
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -37,19 +37,7 @@ def shallow_checkout(tmp_path: Path, *, filters: bool = True) -> tuple[Path, Pat
 
 def checkout(workspace: Path, remote: Path) -> Path:
     """What actions/checkout does with its defaults (fetch-depth 1), then a build's folder."""
-    sha = git(remote, "rev-parse", "main").decode().strip()
-    make_repo(workspace)
-    git(workspace, "remote", "add", "origin", f"file://{remote}")
-    git(
-        workspace,
-        "fetch",
-        "-q",
-        "--no-tags",
-        "--depth=1",
-        "origin",
-        f"+{sha}:refs/remotes/origin/main",
-    )
-    git(workspace, "checkout", "-q", "--force", "-B", "main", "refs/remotes/origin/main")
+    shallow_clone(workspace, remote)
     public = workspace / "public"  # built by the workflow, never committed
     public.mkdir()
     (public / "index.html").write_text(page("Home"), encoding="utf-8")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from test_action import STATE, Run, run_action
 
-from gitutil import commit, git, make_repo
+from gitutil import commit, git, make_repo, shallow_clone
 from livesite import serve_folder
 
 # The project's history: the dates the pages must carry, and the commits that must move none.
@@ -75,24 +75,6 @@ def make_history(seed: Path, base_url: str) -> None:
         "docs/img/hero.png": PHOTO + b"2",
     }
     commit(seed, renamed, when=RENAMED, message="Rename")
-
-
-def checkout(workspace: Path, remote: Path) -> Path:
-    """actions/checkout with its defaults: the one commit at the tip (fetch-depth 1)."""
-    sha = git(remote, "rev-parse", "main").decode().strip()
-    make_repo(workspace)
-    git(workspace, "remote", "add", "origin", f"file://{remote}")
-    git(
-        workspace,
-        "fetch",
-        "-q",
-        "--no-tags",
-        "--depth=1",
-        "origin",
-        f"+{sha}:refs/remotes/origin/main",
-    )
-    git(workspace, "checkout", "-q", "--force", "-B", "main", "refs/remotes/origin/main")
-    return workspace
 
 
 def mkdocs_build(workspace: Path) -> Path:
@@ -161,7 +143,7 @@ def recipe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recipe]:
                 commit(seed, {"docs/guide/install.md": edited}, when=INSTALL_AGAIN)
                 git(seed, "push", "-q", str(remote), "HEAD:refs/heads/main")
             started = datetime.now(UTC)
-            workspace = checkout(root / f"run-{number}" / "workspace", remote)
+            workspace = shallow_clone(root / f"run-{number}" / "workspace", remote)
             site = mkdocs_build(workspace)
             inputs = {"base-url": base_url, "path": "site", "commit": "false"}
             run = run_action(workspace, inputs)
