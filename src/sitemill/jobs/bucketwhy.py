@@ -30,9 +30,9 @@ from sitemill.sources.s3 import (
     bucket_pages,
     list_objects,
     read_bucket_robots,
-    read_bucket_state,
 )
 from sitemill.state.knowledge import Knowledge
+from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, Start, start_state
 from sitemill.state.store import StateStore
 
@@ -73,20 +73,6 @@ class _Watch:
             self.skipped.setdefault(path, reason)
 
 
-class _BucketState:
-    """The state beside the sitemaps, read with one GET; never written."""
-
-    def __init__(self, client: S3Client, site: BucketSite) -> None:
-        self.client, self.site = client, site
-        self.where = f"s3://{site.bucket}/{site.root}{STATE_NAME}"
-
-    def read(self) -> bytes | None:
-        return read_bucket_state(self.client, self.site.bucket, self.site.root)
-
-    def write(self, data: bytes) -> bool:
-        return False
-
-
 def key_names(name: str, root: str) -> list[str]:
     """The keys (relative to the prefix ``root``) a page name may be served from: the name
     as a site path, then as a whole key under the prefix."""
@@ -116,7 +102,8 @@ def explain_bucket_page(
     inventory = Inventory()
     sink = S3Sink(client, site.bucket, site.root, inventory=inventory, dry_run=True)
     if begun is None:
-        begun = _start(config, state_store or _BucketState(client, site), previous)
+        store = state_store or S3StateStore(client, site.bucket, site.root + STATE_NAME)
+        begun = _start(config, store, previous)  # (read as the job reads it; never written)
     start, where = begun
     watch = _Watch(key_names(name, site.root), config, robots)
     pages = bucket_pages(config, list_objects(client, site.bucket, site.root), site.root, inventory)
