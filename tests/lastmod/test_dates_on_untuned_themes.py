@@ -58,7 +58,10 @@ def kept(tmp_path: Path, first: Site, second: Site) -> None:
     """Every page is dated by commit 1: commit 2 changed nothing a reader reads."""
     found = dates(tmp_path, first, second)
     assert len(found) >= 4
-    assert {loc for loc, when in found.items() if when != w3c(T1)} == set()
+    redated = {loc for loc, when in found.items() if when != w3c(T1)}
+    assert redated == set(), (
+        f"re-dated by commit 2, which changed nothing a reader reads: {redated}"
+    )
 
 
 # A plain blog theme (header, nav and footer outside <main>): the ordinary pages of most cases.
