@@ -15,16 +15,17 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 from test_dates_on_untuned_themes import (
     BASE,
-    BOOK,
     QUARTO_DOI,
+    SELF_LINKS,
     Site,
-    next_site,
+    next_sites,
     papermod_post,
     papermod_site,
     plain,
     plain_site,
-    quarto_book_page,
+    quarto_book_sites,
     quarto_site,
+    self_link_sites,
     share_site,
 )
 
@@ -95,38 +96,19 @@ def test_2_papermod_home_gains_a_post_teaser_moves(s3: Any) -> None:
 
 def test_11_quarto_book_title_parts_reordered_on_every_page_moves_nothing(s3: Any) -> None:
     """A Quarto book's every <title> in Quarto 1.5's order and separator (case 11)."""
-    first, second = {}, {}
-    for name, number, chapter, text in BOOK:
-        heading = f"{number} {chapter}" if number else chapter
-        first[name] = quarto_book_page(f"Book - {heading}", number, chapter, text)
-        second[name] = quarto_book_page(f"{heading} \N{EN DASH} Book", number, chapter, text)
-    kept(s3, first, second)
+    kept(s3, *quarto_book_sites())
 
 
 def test_12_hexo_next_auto_excerpt_re_cut_and_re_escaped_moves_nothing(s3: Any) -> None:
     """Hexo NexT's meta description, the start of the post's text, cut and escaped anew
     (case 12)."""
-    first = next_site({"proxy": 157, "tls": 64, "logs": 32}, "'", "&#34;")
-    second = next_site({"proxy": 203, "tls": 97, "logs": 57}, "&#39;", "&quot;")
-    kept(s3, first, second)
+    kept(s3, *next_sites())
 
 
-@pytest.mark.parametrize("href", ["/posts/a/", "https://example.org/posts/a/index.html#top", "./"])
+@pytest.mark.parametrize("href", SELF_LINKS)
 def test_13_headline_becomes_a_link_to_the_page_itself_moves_nothing(s3: Any, href: str) -> None:
     """A post's <h1> becomes a link to the post itself, in three spellings (case 13)."""
-
-    def page(headline: str) -> str:
-        return plain(
-            "Soil moisture",
-            f"<article><h1>{headline}</h1><p>A probe pushed into the soil reads its water content."
-            f"</p></article>",
-        )
-
-    kept(
-        s3,
-        plain_site(page("Soil moisture")),
-        plain_site(page(f'<a href="{href}">Soil moisture</a>')),
-    )
+    kept(s3, *self_link_sites(href))
 
 
 def test_14_share_links_carrying_the_pages_own_url_moved_to_another_host_move_nothing(
