@@ -307,6 +307,16 @@ GOLDEN_PAGE_V2 = "0d9ca1d994008e708c5bcb28e3c7c266"  # furniture counted inside 
 GOLDEN_PAGE_V2_BODY = "d413a3088a9bc49f8b1a2ba2f52030a9"
 GOLDEN_PAGE_V1 = "d1b4b1da51aae0b8c19a0db276e3b100"  # every tag a word boundary
 GOLDEN_BYTES = "cae66941d9efbd404e4d88758ea67670"  # fingerprint_bytes(b"")
+# A page of version 5's rules (a reordered title, an excerpt, a self-link in the headline's
+# header, an inline drawing, two articles), at https://example.org/a/, by version 5 and 4.
+PAGE_V5 = (
+    b'<title>Book - 1 What</title><meta name=description content="An excerpt of the body of'
+    b' this page, cut"><main><header><h1><a href="./">1 What</a></h1></header><p>An excerpt of'
+    b' the body of this page, cut short here.</p><img src="data:image/svg+xml;base64,PHN2Zy8+">'
+    b"<article><p>Beside.</p></article><article><p>Two.</p></article></main>"
+)
+GOLDEN_PAGE_V5 = "40dbd30dfac74e3a811d82bc7d10ae5a"
+GOLDEN_PAGE_V5_BY_4 = "10b56b87b34a74ae65541964bafca816"
 
 
 def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None:
@@ -328,6 +338,10 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fingerprint_html(PAGE, version=2) == GOLDEN_PAGE_V2
     assert fingerprint_html(PAGE, version=3) == GOLDEN_PAGE_V3
     assert fingerprint_html(PAGE, main=False, version=2) == GOLDEN_PAGE_V2_BODY
+    assert fingerprint_html(PAGE, version=4) == GOLDEN_PAGE  # (5 changed no word of PAGE)
+    url = "https://example.org/a/index.html"
+    assert fingerprint_html(PAGE_V5, url=url) == GOLDEN_PAGE_V5
+    assert fingerprint_html(PAGE_V5, url=url, version=4) == GOLDEN_PAGE_V5_BY_4
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)
 
 

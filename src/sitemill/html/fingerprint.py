@@ -40,8 +40,8 @@ __all__ = [
 # left out, targets resolved from the page's URL (html.scope3, html.targets). 4: no space
 # left beside a mark where a self-date was, inline (data:) images by their media type, of
 # several articles the one with the page's <h1> narrowed to (html.articles).
-FINGERPRINT_VERSION: Final = 4
-EARLIER_VERSIONS: Final = frozenset({1, 2, 3})
+FINGERPRINT_VERSION: Final = 5
+EARLIER_VERSIONS: Final = frozenset({1, 2, 3, 4})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
 # Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
