@@ -28,6 +28,7 @@ __all__ = [
     "fingerprint_html",
     "fingerprint_key",
     "page_url",
+    "reduce_file",
     "reduce_html",
 ]
 
@@ -110,6 +111,22 @@ def fingerprint_file(
         url = page_url(base, path)
         return fingerprint_html(data, ignore, version, main=main, memo=memo, url=url)
     return fingerprint_bytes(data)
+
+
+def reduce_file(
+    path: str,
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    base: str = "",
+) -> str:
+    """What fingerprint_file hashes for an HTML page: its reduction (reduce_html), its links
+    resolved from its URL (``base`` and ``path``)."""
+    url = page_url(base, path)
+    return reduce_html(data, ignore, version, main=main, memo=memo, url=url)
 
 
 def page_url(base: str, path: str) -> str:

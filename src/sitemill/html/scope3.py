@@ -35,6 +35,7 @@ from sitemill.html.articles import (
     one_article,
     own_article,
 )
+from sitemill.html.marks import TITLE_END
 from sitemill.html.regions import REGION_MARKS
 from sitemill.html.titleparts import title_parts
 
@@ -198,8 +199,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
     found = regions.between(text, *regions.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    if version >= 5:
-        title = title_parts(regions.unmarked(title))
+    if version >= 5:  # (the title's end marked: sources.gittemplate reads it apart)
+        title = title_parts(regions.unmarked(title)) + TITLE_END
         if said:
             own = excerpts.letters(regions.unmarked(body))
             said = [mark for mark in said if not excerpts.is_excerpt(mark[2:-1], own)]

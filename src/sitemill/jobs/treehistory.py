@@ -21,6 +21,7 @@ from sitemill.html.fingerprint import (
     LineMemo,
     fingerprint_file,
     fingerprint_key,
+    reduce_file,
 )
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
 from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
@@ -137,7 +138,14 @@ def _dated(
     unread = (reads.deferred, partial(read_whole, root))
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
-        found, _fingerprint(config), reads.fingerprints, cached, workers, unread, told
+        found,
+        _fingerprint(config),
+        reads.fingerprints,
+        cached,
+        workers,
+        unread,
+        told,
+        _reduce(config),
     )
     reads.fingerprints.update(dated.fingerprints)
     return dated
@@ -148,6 +156,18 @@ def _fingerprint(config: Config) -> partial[str]:
     with a LineMemo for the walk; its links resolve from the site's base URL."""
     return partial(
         fingerprint_file,
+        ignore=config.fingerprint_ignore,
+        main=config.content_scope is ContentScope.MAIN,
+        memo=LineMemo(),
+        base=config.base_url,
+    )
+
+
+def _reduce(config: Config) -> partial[str]:
+    """What _fingerprint hashes of an HTML page: its reduction (template edits are judged
+    on it: sources.gittemplate)."""
+    return partial(
+        reduce_file,
         ignore=config.fingerprint_ignore,
         main=config.content_scope is ContentScope.MAIN,
         memo=LineMemo(),

@@ -12,13 +12,16 @@ from pathlib import Path
 from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
+from sitemill.sources.gittemplate import Reduce, follow_template_edits
 from sitemill.sources.gitwalk import (
     Fingerprint,
     ReadFile,
     Run,
     Walked,
     blob_key,
+    blob_reader,
     chunk_of,
+    compare,
     release,
     walk,
 )
@@ -113,6 +116,7 @@ def date_by_content(
     pool: WorkPool | None = None,
     unread: tuple[Collection[str], ReadFile] | None = None,
     ticker: Ticker | None = None,
+    reduce: Reduce | None = None,
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
@@ -120,7 +124,8 @@ def date_by_content(
     dates are the same with any number; ``fingerprint`` must pickle). ``unread``: files
     missing from ``current`` whose fingerprint the walk takes, reading each with the given
     function (which must pickle), just before their older versions. ``ticker`` counts the
-    files dated."""
+    files dated. ``reduce``: the reduction the fingerprint hashes (of an HTML page), with
+    which runs are carried on past template edits (sources.gittemplate)."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     walked = Walked(ends={}, blobs={})
     deferred, read = unread or ((), None)
@@ -145,6 +150,10 @@ def date_by_content(
         ticker.finish()
     for path, end in walked.ends.items():
         runs[path].end = end
+    if reduce is not None:
+        _past_templates(
+            found.top, {path: runs[path] for path in dated}, walked, fingerprint, reduce, known
+        )
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -163,3 +172,24 @@ def date_by_content(
         read=walked.read,
         fingerprints=walked.current,
     )
+
+
+def _past_templates(
+    top: Path,
+    runs: dict[str, Run],
+    walked: Walked,
+    fingerprint: Fingerprint,
+    reduce: Reduce,
+    known: Mapping[str, str],
+) -> None:
+    """Carry ``runs`` on past the template edits of the history (sources.gittemplate),
+    reading with one git of this process; what it reads is counted in ``walked``."""
+    with blob_reader(top).batch("cat-file", "--batch") as batch:
+
+        def extend(some: dict[str, Run], reference: dict[str, str]) -> None:
+            remembered = (known, walked.blobs)
+            walked.read += compare(
+                batch, some, fingerprint, reference, remembered, walked.unreadable
+            )
+
+        walked.read += follow_template_edits(runs, walked.blobs, batch, reduce, extend)
