@@ -174,9 +174,11 @@ def _attach(
         # The same bytes (the same ETag) as a record of an earlier sitemill's fingerprint, or
         # of one it can no longer compute (State.outdated), are the same content: an upgrade
         # moves no date.
-        same = record is not None and page.version is not None and record.version == page.version
-        unchanged = same and record is not None and (
-            record.fingerprint is not None or knowledge.known.outdated
+        unchanged = (
+            record is not None
+            and page.version is not None
+            and record.version == page.version
+            and (record.fingerprint is not None or knowledge.known.outdated)
         )
         dated = content_date(
             record, fingerprint, page.lastmod, first_run=knowledge.first_run,
