@@ -18,18 +18,20 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 from gitutil import commit, make_repo, unix
-from s3util import BUCKET, make_config, moto_bucket
-from sitemill.config.model import load_config
-from sitemill.filenames.outputs import STATE_NAME
+from s3util import BUCKET, make_config, moto_bucket, put_pages
+from sitemill.config.model import Config, load_config
+from sitemill.filenames.outputs import STATE_NAME, stored_digest
 from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION, fingerprint_html
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report
+from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.shardfull import merged_states
 from sitemill.sinks import LocalDirSink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
+from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.shardstate import ShardState
 
 BASE = "https://example.com/"
@@ -278,3 +280,59 @@ def test_merged_shard_states_are_read_in_their_oldest_version() -> None:
     assert earlier.fingerprint_version == previous and not earlier.outdated
     mixed = [shard(FINGERPRINT_VERSION), shard(old), shard(previous)]
     assert merged_states(mixed)[0].outdated
+
+
+# A partitioned state (a state per shard, scale-out.md).
+
+STATE_BUCKET = "state-bucket"
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+
+
+def partitioned(s3: Any) -> tuple[Config, PartitionedStore]:
+    config = make_config(
+        shards="on", max_urls=5, shard_fill=4, state=f"s3://{STATE_BUCKET}/site/state.json.gz"
+    )
+    where = partitioned_prefix(config)
+    assert where is not None
+    return config, PartitionedStore(s3, *where)
+
+
+def outdated_shards(s3: Any, version: int) -> int:
+    """Every shard state made one of fingerprint ``version`` (the index-state names their new
+    bytes); how many there are."""
+    key = "site/state/index-state.json"
+    manifest = json.loads(s3.get_object(Bucket=STATE_BUCKET, Key=key)["Body"].read())
+    for ref in manifest["states"].values():
+        name = "site/state/" + ref["name"]
+        shard = json.loads(
+            gzip.decompress(s3.get_object(Bucket=STATE_BUCKET, Key=name)["Body"].read())
+        )
+        shard["state"] = json.loads(
+            gzip.decompress(outdated(gzip.compress(json.dumps(shard["state"]).encode()), version))
+        )
+        data = gzip.compress(json.dumps(shard).encode(), mtime=0)
+        s3.put_object(Bucket=STATE_BUCKET, Key=name, Body=data)
+        ref["digest"] = stored_digest(data)
+    s3.put_object(Bucket=STATE_BUCKET, Key=key, Body=json.dumps(manifest).encode())
+    return len(manifest["states"])
+
+
+def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
+    # Every shard's state is of a version this sitemill cannot compute: the objects of
+    # unchanged ETag keep their dates; the one changed takes the ladder (the objects' upload
+    # times are spread: its own), not "content changed".
+    s3.create_bucket(Bucket=STATE_BUCKET)
+    keys = [f"{section}/p{n}.html" for section in "abc" for n in range(4)]
+    put_pages(s3, *keys)
+    config, store = partitioned(s3)
+    rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
+    assert outdated_shards(s3, FINGERPRINT_VERSION - 2) == 3
+    put_pages(s3, *keys)  # a sync: new times, the same bytes
+    s3.put_object(Bucket=BUCKET, Key="b/p1.html", Body=b"<!doctype html><title>y</title>")
+    config, store = partitioned(s3)
+    report = rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
+    assert report.dates == {"kept": 11, "file time": 1}
+    assert report.heads_read == 12  # every page once, to fingerprint it anew
+    config, store = partitioned(s3)
+    again = rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
+    assert again.heads_read == 0 and not again.state_written and not again.result.written
