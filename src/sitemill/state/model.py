@@ -153,7 +153,7 @@ class State:
         """Whether the remembered fingerprints are of a version this sitemill cannot compute
         (older than the previous one, a newer sitemill's, or no version at all): a page whose
         bytes (ETag, blob) are unchanged keeps its date; another takes the evidence ladder,
-        as on a first run (docs/lastmod.md, "Upgrading")."""
+        as on a first run (docs/lastmod.md, "Upgrading from an older sitemill")."""
         version = self.fingerprint_version
         return version != FINGERPRINT_VERSION and version not in EARLIER_VERSIONS
 
