@@ -78,13 +78,13 @@ def build_from_tree(
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
             config, site_dir, files, robots, warnings, known, remember, stack, progress,
-            declare=dating is not None and dating.ladder,
+            declare=dating is not None and (dating.first_run or dating.known.outdated),
         )  # fmt: skip
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
-            plan.start(dating.known, dating.ladder, reads, looked_at, replaced, dating.source)
+            plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         report = build_from_pages(
             config,
             plan.pages(reads.follow(files)),
@@ -159,10 +159,6 @@ class _Start:
     first_run: bool
     lost: bool  # no state where it is kept, but sitemaps are there
     source: SourceRung | None = None  # a first run: rung 2, reading while the pages are read
-    # The pages are dated as on a first run (the evidence ladder): a first run, or a state
-    # whose fingerprints this sitemill cannot compute (State.outdated: a page whose blob is
-    # unchanged keeps its date, html.fingerprint.EARLIER_VERSIONS).
-    ladder: bool = True
 
 
 def _start_dating(
@@ -184,9 +180,8 @@ def _start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    ladder = start.first_run or start.state.outdated
-    source = first_run_sources(*site) if ladder else None
-    return _Start(store, start.state, start.first_run, lost, source, ladder)
+    source = first_run_sources(*site) if start.first_run or start.state.outdated else None
+    return _Start(store, start.state, start.first_run, lost, source)
 
 
 def _find_takeover(
