@@ -55,7 +55,10 @@ _History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool, str] | None:
     """The fingerprint version, scope and base URL of the state ``known``, when they are not
     the run's (a state of an earlier sitemill, of another content_scope, or written at another
-    base URL, which links are resolved from): pages are compared in them."""
+    base URL, which links are resolved from): pages are compared in them. None too when this
+    sitemill cannot compute the state's version (State.outdated: no page is compared by it)."""
+    if known.outdated:
+        return None
     base = known.base_url or config.base_url
     kind = (known.fingerprint_version, known.fingerprint_main, base)
     now = (FINGERPRINT_VERSION, config.content_scope is ContentScope.MAIN, config.base_url)
