@@ -312,7 +312,7 @@ def content_key(data: bytes, article_xpath: str | None) -> str:
 
 
 # Where a title's parts are joined: a dash, a bar, a dot, a chevron, spaced on both sides.
-TITLE_JOIN = re.compile(r"\s+(?:[-\u2013\u2014|\u00b7\u2022\u00bb]|::)\s+")
+TITLE_JOIN = re.compile(r"(?<!\s)\s+(?:[-\u2013\u2014|\u00b7\u2022\u00bb]|::)\s+")
 NOT_ALNUM = re.compile(r"[\W_]+")
 WHITE = re.compile(r"\s+")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from htmlutil import text_of
 from sitemill.html.fingerprint import fingerprint_html, reduce_html
 
 URL = "https://example.org/posts/a/index.html"
@@ -11,7 +12,7 @@ PAGE = "<title>A</title><main><h1>{}</h1><p>Read it (now).</p>{}</main>"
 
 
 def reduced(headline: str, extra: str = "", version: int = 5) -> str:
-    return reduce_html(PAGE.format(headline, extra).encode(), url=URL, version=version)
+    return text_of(reduce_html(PAGE.format(headline, extra).encode(), url=URL, version=version))
 
 
 @pytest.mark.parametrize(

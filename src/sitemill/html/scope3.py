@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Final
 
-from sitemill.html import excerpts, regions
+from sitemill.html import readerparts, regions
 from sitemill.html.articles import (
     ARTICLE_START,
     HEADLINE_END,
@@ -35,9 +35,7 @@ from sitemill.html.articles import (
     one_article,
     own_article,
 )
-from sitemill.html.marks import TITLE_END
 from sitemill.html.regions import REGION_MARKS
-from sitemill.html.titleparts import title_parts
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
 # a furniture role (tracked in order, like role=main: its end tag is found by its name).
@@ -172,12 +170,10 @@ class Structure:
 
 def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
-    main region of ``text`` without its furniture, narrowed to its one article (from
-    ``version`` 4, of several, to the one that holds the page's <h1>; from version 5, to the
-    page's own article alone: html.articles.own_article); a page with no main region: its
-    text without its furniture, or its title, descriptions and one article. Version 5 reads
-    the title by its parts (html.titleparts) and leaves out a description that is an excerpt
-    of what is kept (html.excerpts)."""
+    main region of ``text`` without its furniture, narrowed to its one article (version 4: of
+    several, to the one with the page's <h1>; 5: html.articles.own_article); a page with no
+    main region: its text without its furniture, or its title, descriptions and one article.
+    Version 5 reads the title and descriptions as html.readerparts does."""
     if REGION_MARKS[0] not in text:
         return text
     narrowed = own_article if version >= 5 else partial(one_article, version=version)
@@ -186,7 +182,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
         kept = without_furniture(text)
         region = narrowed(kept)
         if region is None:
-            return regions.unmarked(kept)
+            return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
@@ -199,11 +195,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
     found = regions.between(text, *regions.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    if version >= 5:  # (the title's end marked: sources.gittemplate reads it apart)
-        title = title_parts(regions.unmarked(title)) + TITLE_END
-        if said:
-            own = excerpts.letters(regions.unmarked(body))
-            said = [mark for mark in said if not excerpts.is_excerpt(mark[2:-1], own)]
+    if version >= 5:
+        return readerparts.joined(title, list(said), body)
     return regions.unmarked(" ".join((title, *said, body)))
 
 

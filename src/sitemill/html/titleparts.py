@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-_SEPARATOR: Final = re.compile(r"\s+(?:[-–—|·•»]|::)\s+")
+# (A match starts only where white space does: linear on a title of nothing but spaces.)
+_SEPARATOR: Final = re.compile(r"(?<!\s)\s+(?:[-–—|·•»]|::)\s+")
 JOINER: Final = " | "
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
-from sitemill.sources.gittemplate import Reduce, follow_template_edits
+from sitemill.sources.gittemplate import Reduce, follow_template_edits, has_candidates
 from sitemill.sources.gitwalk import (
     Fingerprint,
     ReadFile,
@@ -120,18 +120,16 @@ def date_by_content(
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
-    ``pool``: worker processes that walk chunks of the files, each with its own git (the
-    dates are the same with any number; ``fingerprint`` must pickle). ``unread``: files
-    missing from ``current`` whose fingerprint the walk takes, reading each with the given
-    function (which must pickle), just before their older versions. ``ticker`` counts the
-    files dated. ``reduce``: the reduction the fingerprint hashes (of an HTML page), with
-    which runs are carried on past template edits (sources.gittemplate)."""
+    ``pool``: worker processes that walk chunks of the files, each with its own git (any
+    number, the same dates; ``fingerprint`` must pickle). ``unread``: files missing from
+    ``current`` whose fingerprint the walk takes (read with the given function, which must
+    pickle). ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes
+    (sources.gittemplate's edits)."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     walked = Walked(ends={}, blobs={})
     deferred, read = unread or ((), None)
-    walking = {path for path, run in runs.items() if len(run.chain) > 1}
     known = known or {}
-    dated = [path for path in runs if path in walking and (path in current or path in deferred)]
+    dated = [p for p, run in runs.items() if len(run.chain) > 1 and (p in current or p in deferred)]
     groups = cut(dated, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
     if ticker is not None:
@@ -148,12 +146,10 @@ def date_by_content(
         release()
     if ticker is not None:
         ticker.finish()
-    for path, end in walked.ends.items():
+    for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
-    if reduce is not None:
-        _past_templates(
-            found.top, {path: runs[path] for path in dated}, walked, fingerprint, reduce, known
-        )
+    if reduce is not None:  # (the runs dated, past the history's template edits)
+        _past_templates(found.top, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -183,7 +179,10 @@ def _past_templates(
     known: Mapping[str, str],
 ) -> None:
     """Carry ``runs`` on past the template edits of the history (sources.gittemplate),
-    reading with one git of this process; what it reads is counted in ``walked``."""
+    reading with one git of this process (none where no stop may be one); what it reads is
+    counted in ``walked``."""
+    if not has_candidates(runs):
+        return
     with blob_reader(top).batch("cat-file", "--batch") as batch:
 
         def extend(some: dict[str, Run], reference: dict[str, str]) -> None:

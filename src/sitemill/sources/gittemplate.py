@@ -87,6 +87,13 @@ def _words(tokens: Counter[str]) -> Counter[str]:
     return words
 
 
+def has_candidates(runs: Mapping[str, Run]) -> bool:
+    """Whether any stop of ``runs`` may be a template edit (most pages of a section stop at
+    one commit): if not, follow_template_edits reads nothing and changes nothing."""
+    pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
+    return bool(_stops(pages, Counter(section_of(path) for path in pages)))
+
+
 def follow_template_edits(
     runs: Mapping[str, Run],
     prints: Mapping[str, str],
