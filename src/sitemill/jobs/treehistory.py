@@ -5,7 +5,7 @@ the pages' fingerprints."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from contextlib import ExitStack
 from functools import partial
@@ -148,29 +148,19 @@ def _dated(
         workers,
         unread,
         told,
-        _reduce(config),
+        _fingerprint(config, reduce_file),
     )
     reads.fingerprints.update(dated.fingerprints)
     return dated
 
 
-def _fingerprint(config: Config) -> partial[str]:
-    """The fingerprint of a file of the site and of its older versions (fingerprint_file),
-    with a LineMemo for the walk; its links resolve from the site's base URL."""
+def _fingerprint(config: Config, function: Callable[..., str] = fingerprint_file) -> partial[str]:
+    """The fingerprint of a file of the site and of its older versions (fingerprint_file; or
+    what it hashes of an HTML page, reduce_file, on which template edits are judged:
+    sources.gittemplate), with a LineMemo for the walk; its links resolve from the site's
+    base URL."""
     return partial(
-        fingerprint_file,
-        ignore=config.fingerprint_ignore,
-        main=config.content_scope is ContentScope.MAIN,
-        memo=LineMemo(),
-        base=config.base_url,
-    )
-
-
-def _reduce(config: Config) -> partial[str]:
-    """What _fingerprint hashes of an HTML page: its reduction (template edits are judged
-    on it: sources.gittemplate)."""
-    return partial(
-        reduce_file,
+        function,
         ignore=config.fingerprint_ignore,
         main=config.content_scope is ContentScope.MAIN,
         memo=LineMemo(),
