@@ -27,9 +27,9 @@ T2 = datetime(2024, 6, 2, 8, 30, tzinfo=UTC)
 T3 = datetime(2024, 9, 3, 18, 45, tzinfo=UTC)
 
 
-def page(title: str, text: str) -> bytes:
+def page(title: str, text: str, head: str = "") -> bytes:
     return (
-        f"<!DOCTYPE html><html><head><title>{title}</title></head>"
+        f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head>"
         f"<body><h1>{title}</h1><p>{text}</p></body></html>"
     ).encode()
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
+from test_content_dates_bucket import SITE, page
 
 from gitutil import commit, make_repo, unix
 from s3util import BUCKET, make_config, moto_bucket, put_pages
@@ -184,21 +185,6 @@ def test_a_git_checkout_with_an_outdated_state(tmp_path: Path, version: int) -> 
 B1 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 B2 = datetime(2024, 6, 2, 8, 30, tzinfo=UTC)
 DECLARED = "2024-05-01T00:00:00+00:00"
-
-
-def page(title: str, text: str, head: str = "") -> bytes:
-    return (
-        f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head>"
-        f"<body><h1>{title}</h1><p>{text}</p></body></html>"
-    ).encode()
-
-
-SITE = {
-    "index.html": page("Home", "Welcome."),
-    "a.html": page("A", "Alpha."),
-    "b.html": page("B", "Beta."),
-    "docs/manual.pdf": b"%PDF-1.4 manual",
-}
 
 
 @pytest.fixture
