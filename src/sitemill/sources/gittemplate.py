@@ -8,23 +8,21 @@ page's own words. After the walk has found, for each page, the newest version th
 from its current one (its stop), each stop's edit is named by what it took out and put in: the
 title's words, the link and image targets, the descriptions, and the text's words, each whose
 count fell or rose, whatever the number (``edit_of``). When more than half of a section's pages
-that reach a commit (its first folder; at least MIN_SECTION of them; a page changed since does
-not reach it) stop at it with one edit, that edit is template: those pages' runs go on past
-it, compared with the version before it, and their next stops are judged the same way, round
-after round (MAX_ROUNDS).
+(its first folder; at least MIN_SECTION pages) stop at one commit with one edit, that edit is
+template: those pages' runs go on past it, compared with the version before it, and their next
+stops are judged the same way, round after round (MAX_ROUNDS).
 
 An edit that adds, drops or rewords the text's words (beyond their letter case) is never
 template, however many pages it is made on: what a reader reads changed (a theme's new
 decoration of a post's closing words, a release number in the text). A page whose commit
 also changed its own words keeps that date; a new post's teaser, added to the home page and a
-few archive pages, is an edit of few of the pages that reach its commit. Only pages whose walk
-reaches a commit count for it or against it: a page changed since tells nothing of it.
+few archive pages, is an edit of few pages. Only pages whose walk reaches a commit count for
+it, so an edit is taken as template on less evidence than it has, never on more.
 """
 
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Final
@@ -93,7 +91,7 @@ def has_candidates(runs: Mapping[str, Run]) -> bool:
     """Whether any stop of ``runs`` may be a template edit (most pages of a section stop at
     one commit): if not, follow_template_edits reads nothing and changes nothing."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    return bool(_stops(pages, _Voters(pages)))
+    return bool(_stops(pages, Counter(section_of(path) for path in pages)))
 
 
 def follow_template_edits(
@@ -109,11 +107,11 @@ def follow_template_edits(
     ``extend(runs, reference)`` walks those runs on while their older versions have the
     ``reference`` fingerprint (as the walk does with the current one)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
+    sections = Counter(section_of(path) for path in pages)
     edits: dict[tuple[str, int], str | None] = {}  # (path, its run's end at the stop): edit
     read = 0
     for _ in range(MAX_ROUNDS):
-        voters = _Voters(pages)
-        stops = _stops(pages, voters)
+        stops = _stops(pages, sections)
         read += _name_edits(
             [stop for stop in stops if stop not in edits], pages, batch, reduce, edits
         )
@@ -121,8 +119,7 @@ def follow_template_edits(
         census = Counter(_place(path, end, pages, edits) for path, end in named)
         reference = {}
         for path, end in named:
-            place = _place(path, end, pages, edits)
-            if not voters.most(census[place], place[0], place[1]):
+            if 2 * census[_place(path, end, pages, edits)] <= sections[section_of(path)]:
                 continue
             older = pages[path].chain[end].blob
             found = None if older is None else prints.get(blob_key(path, older))
@@ -135,24 +132,6 @@ def follow_template_edits(
     return read
 
 
-class _Voters:
-    """Who may show that an edit of one commit is most pages': in each section, the pages
-    whose run reaches that commit (their content unchanged since it, or changed by it). A page
-    changed since (its date newer) says nothing of it, nor does one made after it."""
-
-    def __init__(self, pages: Mapping[str, Run]) -> None:
-        reaches: dict[str, list[int]] = {}
-        for path, run in pages.items():
-            reaches.setdefault(section_of(path), []).append(run.chain[run.end - 1].time)
-        self._reaches = {section: sorted(times) for section, times in reaches.items()}
-
-    def most(self, count: int, section: str, time: int) -> bool:
-        """Whether ``count`` pages are more than half of those of ``section`` that reach the
-        commit at ``time`` (MIN_SECTION of them at least)."""
-        voters = bisect_right(self._reaches.get(section, ()), time)
-        return voters >= MIN_SECTION and 2 * count > voters
-
-
 def _place(
     path: str, end: int, pages: Mapping[str, Run], edits: Mapping[tuple[str, int], str | None]
 ) -> tuple[str, int, str | None]:
@@ -160,13 +139,15 @@ def _place(
     return section_of(path), pages[path].chain[end - 1].time, edits[path, end]
 
 
-def _stops(pages: Mapping[str, Run], voters: _Voters) -> list[tuple[str, int]]:
+def _stops(pages: Mapping[str, Run], sections: Counter[str]) -> list[tuple[str, int]]:
     """The pages whose run stops at an older version with content (not a deletion, not the
-    end of the history), where most pages that reach the commit stop there: the stops (path,
-    the run's end) whose edits are worth naming."""
+    end of the history), where more than half of their section's pages stop at one commit:
+    the stops (path, the run's end) whose edits are worth naming."""
     found: list[tuple[str, int]] = []
     per_commit: Counter[tuple[str, int]] = Counter()
     for path, run in pages.items():
+        if sections[section_of(path)] < MIN_SECTION:
+            continue
         end = run.end
         if end < len(run.chain) and run.chain[end].blob is not None:
             found.append((path, end))
@@ -174,11 +155,8 @@ def _stops(pages: Mapping[str, Run], voters: _Voters) -> list[tuple[str, int]]:
     return [
         (path, end)
         for path, end in found
-        if voters.most(
-            per_commit[section_of(path), pages[path].chain[end - 1].time],
-            section_of(path),
-            pages[path].chain[end - 1].time,
-        )
+        if 2 * per_commit[section_of(path), pages[path].chain[end - 1].time]
+        > sections[section_of(path)]
     ]
 
 
