@@ -5,7 +5,7 @@ the author wrote none (Hexo, Hugo, Jekyll's excerpts), and re-cut and re-escape 
 are upgraded: a Hexo NexT upgrade changed about 42 of 185 descriptions on one real site, with
 no word of a post changed. Such a description says nothing the page does not say: it is left
 out when its words, read as letters and digits alone (case, punctuation, white space and a
-trailing ellipsis ignored), stand in the page's kept text, and they are a sentence's worth
+trailing ellipsis ignored), stand at the start of the page's kept text, and are a sentence's worth
 (MIN_LETTERS): a description an author wrote stays content, and so does a short one whose few
 words the page happens to hold ("More.").
 """
@@ -20,6 +20,9 @@ from sitemill.html.marks import MARK
 _MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)")
 _NOT_LETTERS: Final = re.compile(r"[\W_]+")
 MIN_LETTERS: Final = 24  # (five or six words)
+# An excerpt is the start of the page's text: it is looked for in the text's first this many
+# characters, besides twice its own length (the title, a date and tags may come first).
+START_CHARS: Final = 2048
 
 
 def letters(text: str) -> str:
@@ -34,3 +37,18 @@ def is_excerpt(description: str, page_letters: str) -> bool:
     kept text reads ``page_letters`` (``letters``): every letter of it stands there in order."""
     own = letters(description)
     return len(own) >= MIN_LETTERS and own in page_letters
+
+
+def authored(marks: list[str], body: str) -> list[str]:
+    """The description ``marks`` (html.marks: a MARK, "D", the value, a MARK) that are not
+    excerpts of ``body``, the page's kept text (its start: START_CHARS)."""
+    kept = []
+    for mark in marks:
+        value = mark[2:-1]
+        own = letters(value)
+        if len(own) >= MIN_LETTERS:
+            start = letters(body[: START_CHARS + 2 * len(value)])
+            if own in start:
+                continue
+        kept.append(mark)
+    return kept

@@ -32,6 +32,5 @@ def joined(title: str, said: list[str], body: str) -> str:
     left out) and the body of a page's selected text (see above), joined."""
     title = title_parts(regions.unmarked(title)) + TITLE_END
     if said:
-        own = excerpts.letters(regions.unmarked(body))
-        said = [mark for mark in said if not excerpts.is_excerpt(mark[2:-1], own)]
+        said = excerpts.authored(said, body)
     return regions.unmarked(" ".join((title, *said, body)))
