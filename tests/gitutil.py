@@ -136,9 +136,10 @@ def head(repo: Path) -> str:
 
 
 def log_date(repo: Path, path: str | bytes) -> int | None:
-    """What ``git log -1 --format=%ct -- path`` says for a repository-relative path."""
+    """What ``git log --first-parent -1 --format=%ct -- path`` says for a repository-relative
+    path: the branch's own history, a merge dated when it brought the change."""
     spec = b":(literal)" + os.fsencode(path)
-    out = git(repo, "log", "-1", "--format=%ct", "--", spec).strip()
+    out = git(repo, "log", "--first-parent", "-1", "--format=%ct", "--", spec).strip()
     return int(out) if out else None
 
 

@@ -305,7 +305,26 @@ def content_key(data: bytes, article_xpath: str | None) -> str:
     article = find_article(doc, article_xpath)
     strip_furniture(article)
     strip_self_dates(article)
-    return title + "\n" + visible_text(article)
+    text = visible_text(article)
+    # White space alone is no change (the contract: "whitespace and indentation" do not count):
+    # a code highlighter that puts a "[docs]" link on its own line inside <pre> changes none.
+    return WHITE.sub("", own_title(title, text) + "\n" + text)
+
+
+# Where a title's parts are joined: a dash, a bar, a dot, a chevron, spaced on both sides.
+TITLE_JOIN = re.compile(r"(?<!\s)\s+(?:[-\u2013\u2014|\u00b7\u2022\u00bb]|::)\s+")
+NOT_ALNUM = re.compile(r"[\W_]+")
+WHITE = re.compile(r"\s+")
+
+
+def own_title(title: str, text: str) -> str:
+    """The part of a title that is the page's own (the contract: the part most pages share,
+    the site's name with its separator wherever it stands, is template): the parts that stand
+    in the article's text, as a reader finds the page's headline there, in sorted order."""
+    article = NOT_ALNUM.sub("", text.casefold())
+    parts = [part.strip() for part in TITLE_JOIN.split(title)]
+    own = [part for part in parts if part and NOT_ALNUM.sub("", part.casefold()) in article]
+    return " | ".join(sorted(own))
 
 
 def link_key(data: bytes, article_xpath: str | None) -> str:

@@ -275,7 +275,8 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
             earlier += 1
             first = min(v.time for v in verdict.versions)
             why = (
-                "older than the page's path: a rename git reports, followed"
+                "older than the page's first version on the branch (its first-parent line): "
+                "a merged branch's commit, or a rename the oracle does not follow"
                 if ours < first
                 else "a text change the oracle sees was not counted"
             )

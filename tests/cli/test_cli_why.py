@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, write_site
-from gitutil import commit, make_repo
+from gitutil import checkout, commit, git, make_repo, merge
 from sitemill.cli.main import main
 
 DAY = 86_400
@@ -74,6 +74,27 @@ def test_a_page_dated_by_history_names_its_commits(
     assert "git history" in lines[1]
     assert f'content since: {first[:10]} 2024-01-05 10:00 UTC "Write the post"' in out
     assert f'last commit:   {last[:10]} 2024-03-01 09:00 UTC "Theme upgrade"' in out
+
+
+def test_a_page_a_merge_published_names_the_merge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pull request's branch adds the page days before its merge publishes it; a later
+    commit moves it unchanged."""
+    site = make_repo(tmp_path / "repo")
+    commit(site, {"index.html": html("Home", "welcome")}, "2024-01-02T10:00:00", "Start")
+    checkout(site, "pull", create=True)
+    commit(site, {"html/guide.html": html("Guide", "how to")}, "2024-01-05T10:00:00", "Build")
+    checkout(site, "main")
+    merged = merge(site, "pull", when="2024-01-09T10:00:00", message="Merge pull request")
+    git(site, "mv", "html", "v1")
+    commit(site, {"index.html": html("Home", "v1 docs")}, "2024-02-01T10:00:00", "Move to v1")
+
+    code, out = why(capsys, "v1/guide.html", str(site))
+
+    assert code == 0
+    assert out.splitlines()[0] == "v1/guide.html: <lastmod>2024-01-09T10:00:00+00:00</lastmod>"
+    assert f'content since: {merged[:10]} 2024-01-09 10:00 UTC "Merge pull request"' in out
 
 
 def test_a_url_and_a_folder_name_the_page(

@@ -202,9 +202,11 @@ def test_the_reduction_is_text_and_marked_targets_in_document_order() -> None:
     assert reduce_html(PAGE, main=False, version=2).split("\x01") == body
     # Version 3: targets in one spelling (a trailing slash dropped), the self-date left out.
     spelled = [mark.rstrip("/") if mark.startswith("H") else mark for mark in MAIN_REDUCTION]
-    assert reduce_html(PAGE).split("\x01") == spelled
+    assert reduce_html(PAGE, version=4).split("\x01") == spelled
     body3 = [*spelled[:2], "", "H/", "Home", "E", "", "H/docs", "Docs", "E", *spelled[2:-1], ""]
-    assert reduce_html(PAGE, main=False).split("\x01") == body3
+    assert reduce_html(PAGE, main=False, version=4).split("\x01") == body3
+    # Version 5: the title's end marked (its parts: one here), then the same.
+    assert reduce_html(PAGE).split("\x01") == [spelled[0], "T", "", *spelled[1:]]
 
 
 @pytest.mark.parametrize(
@@ -269,7 +271,7 @@ def test_the_targets_of_a_tag(tag: str, marks: list[str]) -> None:
         ("1 < 2 and 3 > 2", "1 < 2 and 3 > 2"),
         ("a\x01b", "a b"),  # the mark cannot come from the page
         ("a&#1;b&#0;c", "ab\ufffdc"),
-        ("<title>T</title><p>Ünïcödé ✓</p>", "T Ünïcödé ✓"),
+        ("<title>T</title><p>Ünïcödé ✓</p>", "T\x01T\x01Ünïcödé ✓"),  # (5: the title's end)
     ],
 )
 def test_the_text_a_reader_sees(html: str, text: str) -> None:
@@ -300,13 +302,24 @@ def test_the_encoding_is_unambiguous() -> None:
 # The fingerprint of PAGE, pinned. When a change of the algorithm changes it, bump
 # FINGERPRINT_VERSION, keep the earlier one computable (EARLIER_VERSIONS: a state of an earlier
 # sitemill is compared by it, so an upgrade moves no date) and pin the new value.
-GOLDEN_PAGE = "ab4f53e328c08581e70822241c374076"
+GOLDEN_PAGE = "846c94ab1c9781d6bd0a943e696fbc4e"  # (5: the title's end marked)
+GOLDEN_PAGE_V4 = "ab4f53e328c08581e70822241c374076"
 GOLDEN_PAGE_BODY = "f28512b964e5e2d0e26536b324cf7128"  # content_scope = "body"
-GOLDEN_PAGE_V3 = "ab4f53e328c08581e70822241c374076"  # (4 changed no word of PAGE)
+GOLDEN_PAGE_V3 = GOLDEN_PAGE_V4  # (4 changed no word of PAGE)
 GOLDEN_PAGE_V2 = "0d9ca1d994008e708c5bcb28e3c7c266"  # furniture counted inside <main>
 GOLDEN_PAGE_V2_BODY = "d413a3088a9bc49f8b1a2ba2f52030a9"
 GOLDEN_PAGE_V1 = "d1b4b1da51aae0b8c19a0db276e3b100"  # every tag a word boundary
 GOLDEN_BYTES = "cae66941d9efbd404e4d88758ea67670"  # fingerprint_bytes(b"")
+# A page of version 5's rules (a reordered title, an excerpt, a self-link in the headline's
+# header, an inline drawing, two articles), at https://example.org/a/, by version 5 and 4.
+PAGE_V5 = (
+    b'<title>Book - 1 What</title><meta name=description content="An excerpt of the body of'
+    b' this page, cut"><main><header><h1><a href="./">1 What</a></h1></header><p>An excerpt of'
+    b' the body of this page, cut short here.</p><img src="data:image/svg+xml;base64,PHN2Zy8+">'
+    b"<article><p>Beside.</p></article><article><p>Two.</p></article></main>"
+)
+GOLDEN_PAGE_V5 = "a6122994a149e53449726382d7dcc5bd"
+GOLDEN_PAGE_V5_BY_4 = "10b56b87b34a74ae65541964bafca816"
 
 
 def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None:
@@ -328,6 +341,10 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fingerprint_html(PAGE, version=2) == GOLDEN_PAGE_V2
     assert fingerprint_html(PAGE, version=3) == GOLDEN_PAGE_V3
     assert fingerprint_html(PAGE, main=False, version=2) == GOLDEN_PAGE_V2_BODY
+    assert fingerprint_html(PAGE, version=4) == GOLDEN_PAGE_V4
+    url = "https://example.org/a/index.html"
+    assert fingerprint_html(PAGE_V5, url=url) == GOLDEN_PAGE_V5
+    assert fingerprint_html(PAGE_V5, url=url, version=4) == GOLDEN_PAGE_V5_BY_4
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)
 
 

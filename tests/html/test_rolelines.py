@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from htmlutil import text_of
 from sitemill.html import rolelines
 from sitemill.html.fingerprint import FINGERPRINT_VERSION, LineMemo, reduce_html
 
@@ -51,12 +52,14 @@ def test_where_markers_cannot_stand_the_page_is_read_in_order(text: str) -> None
 
 def test_a_material_page_is_its_article_and_shares_its_lines() -> None:
     memo = LineMemo()
-    assert reduce_html(MATERIAL, memo=memo) == reduce_html(MATERIAL) == "Logger Text."
+    assert reduce_html(MATERIAL, memo=memo) == reduce_html(MATERIAL)
+    assert text_of(reduce_html(MATERIAL)) == "Logger Text."
     table = memo.tables((FINGERPRINT_VERSION, True, ("div",)))[0]
     assert b'<div class="md-search__inner" role="search">' in table
     edited = MATERIAL.replace(b"<p>Text.</p>", b"<p>Text, edited.</p>")
     known = len(table)
-    assert reduce_html(edited, memo=memo) == reduce_html(edited) == "Logger Text, edited."
+    assert reduce_html(edited, memo=memo) == reduce_html(edited)
+    assert text_of(reduce_html(edited)) == "Logger Text, edited."
     assert len(table) == known + 1  # the one new line
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import timing
+from htmlutil import text_of
 from sitemill.html import regions, scope3
 from sitemill.html.fingerprint import LineMemo, fingerprint_html, page_url, reduce_html
 from sitemill.html.targets import target
@@ -48,10 +49,11 @@ from sitemill.html.targets import target
     ],
 )
 def test_the_region_without_its_furniture(page: str, reduction: str) -> None:
-    assert reduce_html(page.encode()) == reduction
+    assert text_of(reduce_html(page.encode())) == reduction
     memo = LineMemo()
     lines = page.replace(">", ">\n").encode()  # (read line by line: the same)
-    assert reduce_html(lines, memo=memo) == reduce_html(lines) == reduction
+    assert reduce_html(lines, memo=memo) == reduce_html(lines)
+    assert text_of(reduce_html(lines)) == reduction
 
 
 @pytest.mark.parametrize(
@@ -107,10 +109,10 @@ def test_a_target_that_changes_where_it_goes_moves_it() -> None:
     [
         # Docsy: the self-date with its commit link (a repository renamed).
         (
-            "Page last updated February 2, 2026: <a href=https://github.com/a/old/commit/655c>"
-            "Fix (655c)</a>",
-            "Last modified March 3, 2026: <a href=https://github.com/a/new/commit/77ab>"
-            "Other (77ab)</a>",
+            "Page last updated February 2, 2026: <a href=https://github.com/a/old/commit/"
+            "655c3fd93bf766c359056ecd99672ad379d6928c>Fix (655c3fd9)</a>",
+            "Last modified March 3, 2026: <a href=https://github.com/a/new/commit/77abe1f>"
+            "Other (#12) (77abe1f)</a>",
         ),
         ("<p><em>Last updated on February 18, 2022.</em></p>", "<p>Last updated on 2024-01-05</p>"),
         ("<p>Last updated: <time>Jun 18, 2026</time></p>", "<p>Last updated: 7.08.2026</p>"),
@@ -120,8 +122,41 @@ def test_a_target_that_changes_where_it_goes_moves_it() -> None:
 def test_a_self_date_moves_nothing(before: str, after: str) -> None:
     page = "<title>T</title><main><p>Article.</p><div>{}</div></main>"
     old, new = page.format(before).encode(), page.format(after).encode()
-    assert reduce_html(new) == reduce_html(old) == "T Article."
+    assert reduce_html(new) == reduce_html(old)
+    assert text_of(reduce_html(new)) == "T Article."
+    assert reduce_html(new, version=4) == reduce_html(old, version=4) == "T Article."
     assert fingerprint_html(new, version=2) != fingerprint_html(old, version=2)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # A commit link whose words are not the commit's (hash, date, or message ending with
+        # the hash its URL names) is content beside a self-date (version 5).
+        (
+            "Last updated: 2024-01-02 <a href=https://github.com/o/r/commit/0123abc>Fix the"
+            " install steps</a>",
+            "Last updated: 2024-01-02 <a href=https://github.com/o/r/commit/0123abc>Install"
+            " with pip</a>",
+        ),
+        (
+            "Last updated: 2024-01-02 <a href=https://github.com/o/r/commit/0123abc>Fix (0123abc)"
+            "</a>",
+            "Last updated: 2024-01-02 <a href=https://github.com/o/r/commit/0123abc>Fix (9876fed)"
+            "</a>",
+        ),
+        # A sentence of the page that says when something changed is no self-date.
+        (
+            "<p>The survey data was last changed on 2024-01-02 by the field team.</p>",
+            "<p>The survey data was last changed on 2024-03-09 by the field team.</p>",
+        ),
+    ],
+)
+def test_what_a_self_date_does_not_hold_moves_it(before: str, after: str) -> None:
+    page = "<title>T</title><main><p>Article.</p><div>{}</div></main>"
+    old, new = page.format(before).encode(), page.format(after).encode()
+    assert fingerprint_html(new) != fingerprint_html(old)
+    assert fingerprint_html(new, version=4) == fingerprint_html(old, version=4)
 
 
 def test_an_empty_description_is_none() -> None:
@@ -225,13 +260,43 @@ def test_of_several_articles_the_one_with_the_headline_is_the_page() -> None:
     # Minimal Mistakes: the post beside related-post teasers (articles) and the author sidebar
     # (a div), all inside role=main: version 4 narrows to the post, whose <h1> it holds.
     page = MINIMAL_MISTAKES.format(TEASERS).encode()
-    assert reduce_html(page) == "Post Post Text."
+    assert reduce_html(page, version=4) == "Post Post Text."
     other = MINIMAL_MISTAKES.format(TEASERS.replace("Teaser 1", "Another")).encode()
-    assert fingerprint_html(other) == fingerprint_html(page)
+    assert fingerprint_html(other, version=4) == fingerprint_html(page, version=4)
     assert fingerprint_html(other, version=3) != fingerprint_html(page, version=3)
     # An edit of the post still moves it.
     edited = page.replace(b"<p>Text.</p>", b"<p>Text, edited.</p>")
-    assert fingerprint_html(edited) != fingerprint_html(page)
+    assert fingerprint_html(edited, version=4) != fingerprint_html(page, version=4)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # Minimal Mistakes' post with its teasers beside it (version 4's case).
+        MINIMAL_MISTAKES.format(TEASERS),
+        # A home page: an intro article holds the <h1>, the posts' teasers stand beside it.
+        "<main><article><h1>Hi</h1><p>Intro.</p></article>" + TEASERS + "</main>",
+        # The body in an article beside the headline's.
+        "<main><article><h1>T</h1></article><article><p>Teaser 1.</p></article></main>",
+        # Body text beside one teaser, the <h1> outside it.
+        "<main><h1>T</h1><p>Teaser 1.</p><article><h2>Other</h2></article></main>",
+    ],
+)
+def test_version_5_drops_no_article_beside_the_headline(page: str) -> None:
+    # What only this page says is content wherever it stands: no article is narrowed to
+    # where another article, or text outside the one, stands beside it.
+    edited = page.replace("Teaser 1.", "Teaser one.").encode()
+    assert fingerprint_html(edited) != fingerprint_html(page.encode())
+    assert fingerprint_html(edited, version=4) == fingerprint_html(page.encode(), version=4)
+
+
+def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
+    # Its comments (articles inside it) are its own; the furniture beside it stays out.
+    page = (
+        "<main><div class=toc>Contents</div><article><h1>T</h1><p>Body.</p>"
+        "<article><p>A comment.</p></article></article></main>"
+    )
+    assert text_of(reduce_html(page.encode())) == "T Body. A comment."
 
 
 @pytest.mark.parametrize(
@@ -247,7 +312,7 @@ def test_of_several_articles_the_one_with_the_headline_is_the_page() -> None:
 )
 def test_without_one_headline_article_every_article_counts(page: str) -> None:
     assert "Teaser 0." in reduce_html(page.encode())
-    assert reduce_html(page.encode()) == reduce_html(page.encode(), version=3)
+    assert text_of(reduce_html(page.encode())) == reduce_html(page.encode(), version=3)
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
@@ -256,4 +321,6 @@ def test_the_headline_article_is_the_same_read_line_by_line() -> None:
     memo = LineMemo()
     for text in (MINIMAL_MISTAKES, MINIMAL_MISTAKES.replace(" role=main", "")):
         page = text.format(TEASERS).replace("><", ">\n<").encode()
-        assert reduce_html(page, memo=memo) == reduce_html(page) == "Post Post Text."
+        assert reduce_html(page, memo=memo, version=4) == reduce_html(page, version=4)
+        assert reduce_html(page, version=4) == "Post Post Text."
+        assert reduce_html(page, memo=memo) == reduce_html(page)

@@ -66,6 +66,22 @@ def test_lastmod_is_the_last_commit_that_touched_each_page(repo: Path) -> None:
     assert lastmods(sink)[BASE_URL] == "2023-01-02"
 
 
+def test_a_versioned_folder_behind_a_link_is_listed_and_dated_by_its_own_path(
+    tmp_path: Path,
+) -> None:
+    """pyproj's gh-pages commits ``dev -> latest``: the pages are listed under latest/,
+    the path git tracks, so each gets its history's date (through dev/: none)."""
+    repo = make_repo(tmp_path / "repo")
+    commit(repo, {"index.html": page("home"), "latest/guide.html": page("guide")}, ONE, "one")
+    (repo / "dev").symlink_to("latest")
+    git(repo, "add", "dev")
+    commit(repo, {"latest/guide.html": page("guide, edited")}, TWO, "two")
+
+    sink, _ = build(repo)
+
+    assert lastmods(sink) == {f"{BASE_URL}": ONE, f"{BASE_URL}latest/guide.html": TWO}
+
+
 def test_modified_and_untracked_pages_use_their_mtime(repo: Path) -> None:
     # Their mtimes are months apart (no build's stamp): on a first run they are evidence.
     site = repo / "site"

@@ -391,8 +391,8 @@ def test_what_the_walk_skips_is_one_warning_per_reason(
     assert report.warnings == [
         "skipped 50 symbolic links leading outside the site (or into hidden paths), "
         "not followed: out0",
-        "skipped 50 paths to directories already walked (each real directory is listed once, "
-        "under its first path; link loops or second links): again1",
+        "skipped 50 symbolic links to directories of the site, not followed (each directory "
+        "is listed under its own path): again0",
     ]
     assert caplog.text.count("skipped 50") == 2
 

@@ -127,7 +127,7 @@ def test_a_rename_keeps_the_history_of_its_content(repo: Path, requests: list[by
     assert sorted(requests) == sorted(older)
 
 
-def test_a_merge_is_dated_along_the_history_git_shows(repo: Path) -> None:
+def test_a_merge_is_dated_along_the_branch_first_parent_line(repo: Path) -> None:
     commit(repo, {"a.html": page("a"), "c.html": page("c"), "s.html": page("s")}, when=T1)
     checkout(repo, "side", create=True)
     commit(repo, {"a.html": page("a", "side theme"), "c.html": page("c on side")}, when=T2)
@@ -138,11 +138,11 @@ def test_a_merge_is_dated_along_the_history_git_shows(repo: Path) -> None:
 
     history = content_dates(repo)
 
-    # a.html: re-rendered on the side (which git follows), so its first version's date.
-    # c.html: the merge's version, then main's (the same text) at T3, then the side's.
+    # a.html: the merge brought the side's re-render, then main's first version: the same text.
+    # c.html: the merge's version, then main's (the same text) at T3; the side is not walked.
     assert history.dates == {"a.html": unix(T1), "c.html": unix(T3), "s.html": unix(T3)}
     assert read_git_history(repo).dates == {
-        "a.html": unix(T2),
+        "a.html": unix(T4),
         "c.html": unix(T4),
         "s.html": unix(T3),
     }
@@ -176,6 +176,31 @@ def test_a_rename_on_a_merged_branch_keeps_its_history(repo: Path) -> None:
     merge(repo, "side", when=T5)
 
     assert content_dates(repo).dates == {"new.html": unix(T2), "b.html": unix(T4)}
+
+
+def test_pages_a_merge_brought_are_dated_by_the_merge_not_the_side_commit(repo: Path) -> None:
+    """The shape of pyproj's gh-pages: a pull request's branch adds a built docs folder (its
+    commit made days before), the merge publishes it, a later commit moves the folder to a
+    versioned path unchanged. Readers of the branch first saw those pages at the merge."""
+    body = "".join(f"<p>section {index} of the manual</p>\n" for index in range(20))
+    commit(repo, {"index.html": page("home"), "old/page.html": page("first manual")}, when=T1)
+    checkout(repo, "contributor", create=True)
+    commit(repo, {"docs/index.html": page("docs home") + body}, when=T2)
+    commit(repo, {"docs/api.html": page("api") + body}, when=T3)
+    checkout(repo, "main")
+    merge(repo, "contributor", when=T4)
+    git(repo, "mv", "docs", "v1rel")
+    commit(repo, {"index.html": page("home, pointing to v1rel")}, when=T5)
+
+    history = content_dates(repo)
+
+    # Before, the side commits' T2 and T3: earlier than any reader of main saw the pages.
+    assert history.dates == {
+        "index.html": unix(T5),
+        "old/page.html": unix(T1),
+        "v1rel/index.html": unix(T4),
+        "v1rel/api.html": unix(T4),
+    }
 
 
 def test_changed_untracked_and_deleted_files_get_no_date(repo: Path) -> None:

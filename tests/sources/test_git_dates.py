@@ -199,7 +199,7 @@ def test_a_rename_dates_the_new_path(repo: Path) -> None:
     assert_matches_git_log(repo)
 
 
-def test_a_merge_keeps_the_branch_dates(repo: Path) -> None:
+def test_a_merge_dates_what_it_brought_into_the_branch(repo: Path) -> None:
     commit(repo, {"a.html": "a", "b.html": "b", "c.html": "c", "d.html": "d"}, when=T1)
     checkout(repo, "side", create=True)
     commit(repo, {"a.html": "a from side", "c.html": "c from side"}, when=T2)
@@ -210,8 +210,9 @@ def test_a_merge_keeps_the_branch_dates(repo: Path) -> None:
 
     history = read_git_history(repo)
 
+    # a.html changed on the side at T2, but readers of main first saw it at the merge.
     assert history.dates == {
-        "a.html": unix(T2),
+        "a.html": unix(T4),
         "b.html": unix(T3),
         "c.html": unix(T4),
         "d.html": unix(T1),
@@ -219,8 +220,8 @@ def test_a_merge_keeps_the_branch_dates(repo: Path) -> None:
     assert_matches_git_log(repo)
 
 
-def test_merges_follow_git_history_simplification(repo: Path) -> None:
-    """Cases where a branch's change does not reach HEAD: git log -1 -- path skips that branch."""
+def test_a_branch_change_the_merge_did_not_keep_moves_no_date(repo: Path) -> None:
+    """Cases where a branch's change does not reach HEAD: the merge changed nothing of main."""
     base: dict[str | bytes, str] = {
         name: name for name in ("ours.html", "theirs.html", "revert.html", "same.html")
     }
@@ -273,16 +274,17 @@ def test_fast_forwardable_and_octopus_merges(repo: Path) -> None:
     checkout(repo, "main")
     merge(repo, "one", "two", when=T6)
 
+    # Each merge is the branch's change: the merged branches' commits are not walked.
     assert read_git_history(repo).dates == {
-        "a.html": unix(T2),
-        "b.html": unix(T4),
-        "c.html": unix(T5),
+        "a.html": unix(T3),
+        "b.html": unix(T6),
+        "c.html": unix(T6),
     }
     assert_matches_git_log(repo)
 
 
 @pytest.mark.parametrize("strategy", [("-s", "ours"), ()], ids=["-s ours", "octopus"])
-def test_an_octopus_merge_follows_only_the_parents_whose_version_head_kept(
+def test_an_octopus_merge_dates_only_what_it_brought_into_the_branch(
     repo: Path, strategy: tuple[str, ...]
 ) -> None:
     # -s ours keeps main's tree: the side commits gave b.html and c.html content HEAD never got.
@@ -298,7 +300,7 @@ def test_an_octopus_merge_follows_only_the_parents_whose_version_head_kept(
     if strategy:
         assert got == {"a.html": unix(T4), "b.html": unix(T1), "c.html": unix(T1)}
     else:
-        assert got == {"a.html": unix(T4), "b.html": unix(T2), "c.html": unix(T3)}
+        assert got == {"a.html": unix(T4), "b.html": unix(T6), "c.html": unix(T6)}
     assert_matches_git_log(repo)
 
 
@@ -314,7 +316,7 @@ def test_an_octopus_merge_with_one_parent_equal_to_it(repo: Path) -> None:
     git(repo, "checkout", "two", "--", ".")  # the result: two's tree exactly
     git(repo, "commit", "-q", "-m", "octopus", when=T6)
 
-    assert read_git_history(repo).dates == {"a.html": unix(T2), "b.html": unix(T3)}
+    assert read_git_history(repo).dates == {"a.html": unix(T6), "b.html": unix(T6)}
     assert_matches_git_log(repo)
 
 

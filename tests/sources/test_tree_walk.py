@@ -32,18 +32,21 @@ def test_sorted_depth_first_without_dot_paths(tmp_path: Path) -> None:
     assert not skipped.counts
 
 
-def test_links_inside_the_site_are_followed_and_each_real_directory_walked_once(
-    tmp_path: Path,
+@pytest.mark.parametrize("alias", ["latest", "dev"])
+def test_a_directory_is_walked_by_its_own_path_never_through_a_link(
+    tmp_path: Path, alias: str
 ) -> None:
+    # pyproj's gh-pages: dev -> latest. The link sorts first or last: the real path is
+    # listed, the one git tracks (and dates) and the link's target on the server.
     touch(tmp_path, "v2/index.html", "v2/guide/a.html", "page.html")
-    (tmp_path / "latest").symlink_to("v2")  # a generator's alias: walked, it sorts first
+    (tmp_path / alias).symlink_to("v2")
     (tmp_path / "alias.html").symlink_to("page.html")  # a file link: a page of its own
     paths, skipped = walk(tmp_path)
-    assert paths == ["alias.html", "latest/guide/a.html", "latest/index.html", "page.html"]
-    assert skipped.counts == {WalkSkip.REPEATED: 1}
+    assert paths == ["alias.html", "page.html", "v2/guide/a.html", "v2/index.html"]
+    assert skipped.counts == {WalkSkip.DIRECTORY_LINK: 1}
     assert skipped.messages() == [
-        "skipped 1 path to a directory already walked (each real directory is listed once, "
-        "under its first path; a link loop or a second link): v2"
+        "skipped 1 symbolic link to a directory of the site, not followed (the directory is "
+        f"listed under its own path): {alias}"
     ]
 
 
@@ -66,7 +69,7 @@ def test_doubling_links_list_each_real_file_once_and_fast(
     paths, skipped = walk(tmp_path)
     elapsed = time.perf_counter() - started
     assert len(paths) == len(set(paths)) == levels + 1
-    assert skipped.counts == {WalkSkip.REPEATED: levels}
+    assert skipped.counts == {WalkSkip.DIRECTORY_LINK: levels}
     assert len(skipped.messages()) == 1
     assert elapsed < 0.5, f"{elapsed:.3f} s"
 
@@ -82,7 +85,7 @@ def test_self_links_in_every_directory(tmp_path: Path) -> None:
         directory.mkdir()
     paths, skipped = walk(tmp_path)
     assert len(paths) == 34
-    assert skipped.counts == {WalkSkip.REPEATED: 34 + 33}
+    assert skipped.counts == {WalkSkip.DIRECTORY_LINK: 34 + 33}
 
 
 def test_links_out_of_the_site_are_never_entered(tmp_path: Path) -> None:
@@ -122,7 +125,7 @@ def test_broken_links_loops_and_special_files(tmp_path: Path) -> None:
     paths, skipped = walk(tmp_path)
     assert paths == ["a/index.html"]
     assert skipped.counts == {
-        WalkSkip.REPEATED: 1,
+        WalkSkip.DIRECTORY_LINK: 1,
         WalkSkip.LOOP: 3,
         WalkSkip.BROKEN: 1,
         WalkSkip.NOT_REGULAR: 3,
@@ -165,7 +168,7 @@ def test_a_root_that_is_a_link(tmp_path: Path) -> None:
     (tmp_path / "real" / "again").symlink_to(tmp_path / "site")
     paths, skipped = walk(tmp_path / "site")
     assert paths == ["index.html"]
-    assert skipped.counts == {WalkSkip.REPEATED: 1}
+    assert skipped.counts == {WalkSkip.DIRECTORY_LINK: 1}
 
 
 def test_a_directory_that_cannot_be_read_is_a_source_error(tmp_path: Path) -> None:

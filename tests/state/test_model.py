@@ -129,11 +129,35 @@ def test_facts_of_another_version_are_read_again_and_dates_kept(facts_version: o
     assert parse_state(pack(value)).pages == {"a.html": PageRecord("e", None, "f", "2024-01-02")}
 
 
-@pytest.mark.parametrize("version", [0, FINGERPRINT_VERSION + 1, None, "1"])
+OUTDATED = [FINGERPRINT_VERSION - 2, 1, 0, -1, FINGERPRINT_VERSION + 1, None, "1", True]
+
+
+@pytest.mark.parametrize("version", OUTDATED)
 def test_fingerprints_of_another_version_are_not_compared(version: object) -> None:
+    # Only the current and the previous version stay computable: a page of any other is known
+    # by its bytes alone (its ETag; a file that is not HTML, by its fingerprint: its bytes').
+    value = header(
+        **{
+            "a.html": {"etag": "e", "fingerprint": "f", "lastmod": "2024-01-02"},
+            "b.pdf": {"etag": "p", "fingerprint": "version:p", "lastmod": "2024-01-03"},
+        }
+    )
+    value["fingerprint_version"] = version
+    state = parse_state(pack(value))
+    assert state.pages == {
+        "a.html": PageRecord("e", None, None, "2024-01-02"),
+        "b.pdf": PageRecord("p", None, "version:p", "2024-01-03"),
+    }
+    assert state.outdated and state.fingerprint_version != FINGERPRINT_VERSION
+
+
+@pytest.mark.parametrize("version", [FINGERPRINT_VERSION, FINGERPRINT_VERSION - 1])
+def test_fingerprints_of_the_current_and_the_previous_version_are_compared(version: int) -> None:
     value = header(**{"a.html": {"etag": "e", "fingerprint": "f", "lastmod": "2024-01-02"}})
     value["fingerprint_version"] = version
-    assert parse_state(pack(value)).pages == {"a.html": PageRecord("e", None, None, "2024-01-02")}
+    state = parse_state(pack(value))
+    assert state.pages == {"a.html": PageRecord("e", None, "f", "2024-01-02")}
+    assert (state.fingerprint_version, state.outdated) == (version, False)
 
 
 @pytest.mark.parametrize("version", [STATE_VERSION + 1, 99, "1", None, 1.5])

@@ -58,3 +58,36 @@ def headline_article(text: str) -> tuple[int, int] | None:
     if depth and holds:
         return None if found is not None else (start, len(text))
     return found
+
+
+def own_article(text: str) -> tuple[int, int] | None:
+    """Where the text of the page's own article is, as version 5 reads it: the one outermost
+    <article> of ``text`` (the articles nested in it are its own: comments, cards), when the
+    page's <h1> is inside it or the page has none. None (count the whole region) when there are
+    several outermost articles, or an <h1> stands outside the one: text beside a teaser, the
+    teasers beside a home page's intro and a body beside its headline's article are what only
+    this page says, and no rule may drop them."""
+    found: tuple[int, int] | None = None
+    depth = start = 0
+    outside = False
+    for marker in _ARTICLE_MARKERS.finditer(text):
+        letter = marker[1]
+        if letter == HEADLINE_START[1]:
+            outside = outside or not depth
+        elif letter == ARTICLE_START[1]:
+            if not depth:
+                if found is not None:
+                    return None
+                start = marker.end()
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth:
+                found = (start, marker.start())
+    if depth:
+        if found is not None:
+            return None
+        found = (start, len(text))
+    if found is None or outside:
+        return None
+    return found

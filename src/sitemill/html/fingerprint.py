@@ -28,20 +28,27 @@ __all__ = [
     "fingerprint_html",
     "fingerprint_key",
     "page_url",
+    "reduce_file",
     "reduce_html",
 ]
 
-# Bumped whenever a page would be hashed differently. A state written with an earlier version
-# is compared by that version's fingerprint (EARLIER_VERSIONS can still be computed), so no
-# date moves because sitemill was upgraded. The golden values pinned in
+# Bumped whenever a page would be hashed differently. A state written with the previous
+# version is compared by that version's fingerprint (EARLIER_VERSIONS: the previous version
+# alone stays computable), so no date moves because sitemill was upgraded; with an older one,
+# a page whose blob or ETag is unchanged keeps its date and others take the evidence ladder
+# (sitemill.state.model.State.outdated). The golden values pinned in
 # tests/html/test_fingerprint.py fail first when the algorithm changes.
 # 1: every tag a word boundary. 2: the tags of inline elements are not. 3: furniture left
 # out inside the main region too, one article narrowed to, self-dates and empty descriptions
 # left out, targets resolved from the page's URL (html.scope3, html.targets). 4: no space
 # left beside a mark where a self-date was, inline (data:) images by their media type, of
 # several articles the one with the page's <h1> narrowed to (html.articles).
-FINGERPRINT_VERSION: Final = 4
-EARLIER_VERSIONS: Final = frozenset({1, 2, 3})
+# 5: what only this page says is content wherever it stands (a header with the page's <h1>,
+# articles beside the headline's), a title by its parts, excerpts, self and share links as no
+# link, inline drawings and data: links by their bytes, narrower self-dates (html.titleparts,
+# html.excerpts, html.selflinks); the title's end marked (sources.gittemplate).
+FINGERPRINT_VERSION: Final = 5
+EARLIER_VERSIONS: Final = frozenset({4})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
 # Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
@@ -112,6 +119,22 @@ def fingerprint_file(
     return fingerprint_bytes(data)
 
 
+def reduce_file(
+    path: str,
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    base: str = "",
+) -> str:
+    """What fingerprint_file hashes for an HTML page: its reduction (reduce_html), its links
+    resolved from its URL (``base`` and ``path``)."""
+    url = page_url(base, path)
+    return reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+
+
 def page_url(base: str, path: str) -> str:
     """The URL a page's links are resolved from (version 3): the site's ``base`` URL and the
     page's ``path`` in the site (a file's path, as a browser that opened it resolves them)."""
@@ -124,10 +147,10 @@ def fingerprint_key(
     version: int, main: bool, ignore: tuple[re.Pattern[str], ...], base: str = ""
 ) -> str:
     """What a fingerprint depends on besides the bytes (the version, the scope, the ignore
-    patterns; from version 3, the site's ``base`` URL, which links to the site are resolved
-    with), as 32 hex digits: fingerprints remembered under another key do not compare."""
-    parts = (str(version), "main" if main else "body", *(p.pattern for p in ignore))
-    text = "\0".join((*parts, base) if version >= 3 else parts)
+    patterns, the site's ``base`` URL, which links to the site are resolved with), as 32 hex
+    digits: fingerprints remembered under another key do not compare."""
+    parts = (str(version), "main" if main else "body", *(p.pattern for p in ignore), base)
+    text = "\0".join(parts)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 

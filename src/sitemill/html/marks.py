@@ -26,6 +26,8 @@ MARK: Final = "\x01"
 _LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
 LINK_END_MARK: Final = f"{MARK}{_LINK_END}{MARK}"
 DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D")
+# Where the title ends (fingerprint version 5): what comes before this mark is the title's.
+TITLE_END: Final = f"{MARK}T{MARK}"
 
 
 def _attribute_value(name: str, group: str) -> str:

@@ -98,8 +98,11 @@ def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
     (html.targets)."""
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
-    text = _finished(scope3.select(text, descriptions, version) if main else text, main=False)
-    return targets.finished(text, url, version)
+    if main:
+        text = scope3.select(text, descriptions, version)
+    if version >= 5:  # (links read as no link go before the spaces beside marks: html.targets)
+        return tight(targets.finished(_collapse_whitespace(text), url, version))
+    return targets.finished(_finished(text, main=False), url, version)
 
 
 def _finished(text: str, *, main: bool) -> str:

@@ -24,10 +24,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Final
 
-from sitemill.html import regions
-from sitemill.html.articles import ARTICLE_START, HEADLINE_END, HEADLINE_START, one_article
+from sitemill.html import readerparts, regions
+from sitemill.html.articles import (
+    ARTICLE_START,
+    HEADLINE_END,
+    HEADLINE_START,
+    one_article,
+    own_article,
+)
 from sitemill.html.regions import REGION_MARKS
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -63,6 +70,7 @@ _ROLE_FURNITURE: Final = re.compile(
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
 _ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
+_HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
 
 
 def may_have_role(text: str) -> bool:
@@ -162,36 +170,42 @@ class Structure:
 
 def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
-    main region of ``text`` without its furniture, narrowed to its one article (from
-    ``version`` 4, of several, to the one that holds the page's <h1>); a page with no main
-    region: its text without its furniture, or its title, descriptions and one article."""
+    main region of ``text`` without its furniture, narrowed to its one article (version 4: of
+    several, to the one with the page's <h1>; 5: html.articles.own_article); a page with no
+    main region: its text without its furniture, or its title, descriptions and one article.
+    Version 5 reads the title and descriptions as html.readerparts does."""
     if REGION_MARKS[0] not in text:
         return text
+    narrowed = own_article if version >= 5 else partial(one_article, version=version)
     region = regions.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        region = one_article(kept, version)
+        region = narrowed(kept)
         if region is None:
-            return regions.unmarked(kept)
+            return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
-        kept = without_furniture(text[region[0] : region[1]], article=int(within))
-        article = one_article(kept, version)
+        kept = without_furniture(
+            text[region[0] : region[1]], article=int(within), headline=version >= 5
+        )
+        article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
-    title = regions.between(text, *regions.TITLE_MARKERS)
-    outside = text[: region[0]] + " " + text[region[1] :]
-    return regions.unmarked(
-        " ".join(("" if title is None else text[title[0] : title[1]], *descriptions(outside), body))
-    )
+    found = regions.between(text, *regions.TITLE_MARKERS)
+    title = "" if found is None else text[found[0] : found[1]]
+    said = descriptions(text[: region[0]] + " " + text[region[1] :])
+    if version >= 5:
+        return readerparts.joined(title, list(said), body)
+    return regions.unmarked(" ".join((title, *said, body)))
 
 
-def without_furniture(text: str, *, article: int = 0) -> str:
+def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
-    furniture roles, and a header or footer outside any article. One left open runs to the
-    end of the text; furniture of the same kind nested in it closes with it. ``article``: 1
-    when the text is an article's."""
+    furniture roles, and a header or footer outside any article (with ``headline``, version
+    5's, a header that holds the page's <h1> stays: Quarto's title block, its authors, date
+    and DOI, is the page's own). One left open runs to the end of the text; furniture of the
+    same kind nested in it closes with it. ``article``: 1 when the text is an article's."""
     if "\x02" not in text:
         return text
     kept: list[str] = []
@@ -213,6 +227,8 @@ def without_furniture(text: str, *, article: int = 0) -> str:
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
+            if headline and letter == "h" and _holds_headline(text, found.end()):
+                continue
             kept.append(text[position : found.start()])
             skipping, closing, depth = letter, _CLOSES[letter], 1
     if not kept:  # (nothing left out)
@@ -220,3 +236,17 @@ def without_furniture(text: str, *, article: int = 0) -> str:
     if not skipping:
         kept.append(text[position:])
     return " ".join(kept)
+
+
+def _holds_headline(text: str, start: int) -> bool:
+    """Whether the header whose start marker ends at ``start`` holds an <h1> (its marker)
+    before its end marker (nested headers closing with it; one left open runs to the end)."""
+    depth = 1
+    for found in _HEADER_MARKERS.finditer(text, start):
+        letter = found[1]
+        if letter == HEADLINE_START[1]:
+            return True
+        depth += 1 if letter == "h" else -1
+        if not depth:
+            return False
+    return False

@@ -26,11 +26,13 @@ pages of a Gatsby blog). The image's own URL, beside it, still counts.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from typing import Final
 from urllib.parse import unquote
 
+from sitemill.html import selflinks
 from sitemill.html.marks import MARK, tight
 from sitemill.urls import remove_dot_segments
 
@@ -62,17 +64,34 @@ SELF_DATE: Final = re.compile(
 )
 
 
+# Version 5's self-date: a commit link beside it is part of it only when its text names the
+# commit: its hash, a date, or words that end with the hash the link's own URL has (Docsy's
+# "Last modified <date>: <message> (<hash>)", the commit's own description); any other words
+# are content. A label that opens no block (in lower case after other words: "…the data was
+# last changed on 2024-01-02") is a sentence of the page, not a self-date.
+_HASH: Final = r"\(?[0-9a-f]{7,40}\)?"
+SELF_DATE5: Final = re.compile(
+    rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
+    (?: \ ?[:,-]?\ ?{MARK}H[^{MARK}]*/commits?/(?P<sha>[0-9a-f]{{7}})[0-9a-f]*
+        (?:[?#][^{MARK}]*)?{MARK}
+        \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
+        {MARK}E{MARK} )?""",
+    re.IGNORECASE | re.VERBOSE,
+)
+DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes (version 5)
+
+
 # What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
 _SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
 
 
 def finished(text: str, url: str, version: int = 3) -> str:
-    """A collapsed reduction of ``version`` 3 or 4 (see above), for the page at ``url``."""
+    """A collapsed reduction of ``version`` 3 to 5 (see above), for the page at ``url``."""
     if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
-        dated = SELF_DATE.sub("", text)
+        dated = SELF_DATE.sub("", text) if version < 5 else SELF_DATE5.sub(_self_date5, text)
         if dated != text:
             text = _SPACES.sub(" ", dated).strip(" ")
-            if version >= 4:  # (as reduction._finished has it: no space beside a mark)
+            if version == 4:  # (as reduction._finished has it: no space beside a mark)
                 text = tight(text)
     if MARK not in text:
         return text
@@ -84,10 +103,12 @@ def finished(text: str, url: str, version: int = 3) -> str:
             _SPELLED.clear()
         spelled = _SPELLED[origin, page] = {}
     marks = parts[1::2]
+    nowhere: list[int] = []  # (version 5: the links that lead nowhere new)
+    own = _spelled(page) if version >= 5 and url else ""  # (no URL: no page to be)
     for index, mark in enumerate(marks):
         if mark[:1] in _KINDS:
             if version >= 4 and mark[1:6].lower() == "data:":
-                marks[index] = mark[0] + inline(mark[1:])
+                marks[index] = mark[0] + (inline(mark[1:]) if version < 5 else inline5(mark))
                 continue
             found = spelled.get(mark)
             if found is None:
@@ -95,8 +116,63 @@ def finished(text: str, url: str, version: int = 3) -> str:
                     spelled.clear()
                 found = spelled[mark] = mark[0] + target(mark[1:], origin, page)
             marks[index] = found
+            if (
+                own
+                and mark[0] == "H"
+                and (
+                    selflinks.is_self_link(found[1:], own)
+                    or selflinks.is_share_link(mark[1:], selflinks.own_url(origin, own))
+                )
+            ):
+                nowhere.append(index)
     parts[1::2] = marks
+    if nowhere:
+        return _unlinked(parts, nowhere)
     return MARK.join(parts)
+
+
+def _self_date5(found: re.Match[str]) -> str:
+    """A version-5 self-date left out, where it opens a block (see SELF_DATE5)."""
+    start = found.start()
+    opens = not start or found.string[start - 1] == MARK or found[0][:1].isupper()
+    return "" if opens else found[0]
+
+
+def _unlinked(parts: list[str], links: list[int]) -> str:
+    """The reduction ``parts`` (text and marks alternate) with the links at mark places
+    ``links`` read as no link: each one's mark and the end mark after it left out. Version 5
+    does so before the spaces beside marks go (html.marks.tight), so the text reads as the
+    same page's without the link."""
+    dropped = set()
+    for index in links:
+        dropped.add(2 * index + 1)
+        for place in range(2 * index + 3, len(parts), 2):
+            if parts[place][:1] == "E":
+                dropped.add(place)
+                break
+            if parts[place][:1] == "H":
+                break
+    kept = [parts[0]]
+    for place in range(1, len(parts), 2):
+        following = parts[place + 1] if place + 1 < len(parts) else ""
+        if place in dropped:
+            kept[-1] += following
+        else:
+            kept.extend((parts[place], following))
+    return _SPACES.sub(" ", MARK.join(kept)).strip(" ")
+
+
+def inline5(mark: str) -> str:
+    """A ``data:`` target as version 5 counts it (``mark``: its kind letter and value): a
+    link's or an SVG image's by its bytes (an inline drawing or a download is content embedded
+    in the page), any other image's by its media type (a blurred placeholder an image library
+    encodes anew: version 4)."""
+    value = mark[1:]
+    media = inline(value)
+    if mark[0] != "H" and media != "data:image/svg+xml":
+        return media
+    digest = hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=DIGEST_HEX // 2)
+    return f"{media};{digest.hexdigest()}"
 
 
 def inline(value: str) -> str:

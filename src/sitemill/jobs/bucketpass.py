@@ -223,7 +223,9 @@ def knowledge_for(config: Config, start: Start) -> Knowledge:
         State(fingerprint_main=config.content_scope is ContentScope.MAIN, base_url=config.base_url),
         config.lastmod_precision,
         content_dates=config.content_dates and config.lastmod is not LastmodMode.NONE,
-        first_run=start.first_run,
+        # A state whose fingerprints this sitemill cannot compute dates a page whose ETag
+        # changed as a first run does (the evidence ladder); an unchanged one keeps its date.
+        first_run=start.first_run or start.state.outdated,
         images=config.images and config.format is OutputFormat.XML,
         titles=config.html_sitemap,
         verdicts=still_leaving_out(

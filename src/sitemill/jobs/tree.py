@@ -78,7 +78,7 @@ def build_from_tree(
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
             config, site_dir, files, robots, warnings, known, remember, stack, progress,
-            declare=replaced is not None,
+            declare=dating is not None and (dating.first_run or dating.known.outdated),
         )  # fmt: skip
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
@@ -180,7 +180,7 @@ def _start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    source = first_run_sources(*site) if start.first_run else None
+    source = first_run_sources(*site) if start.first_run or start.state.outdated else None
     return _Start(store, start.state, start.first_run, lost, source)
 
 

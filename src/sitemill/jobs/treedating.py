@@ -80,7 +80,10 @@ class TreeDating:
         are judged once, before the first page is dated. On a first run, those pages'
         declared dates are asked before their mtimes (``replaced``: the replaced generator
         sitemap's date of a page's path), checked for build stamps once over all of them;
-        before those, ``source``: the pages' sources in the repository (rung 2)."""
+        before those, ``source``: the pages' sources in the repository (rung 2). A state whose
+        fingerprints this sitemill cannot compute (State.outdated) dates as a first run: a
+        page whose blob is unchanged keeps its date (git history), any other takes the ladder."""
+        first_run = first_run or known.outdated
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
         self.known, self.first_run = known, first_run
         if first_run or known.undated():

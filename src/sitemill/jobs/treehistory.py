@@ -5,7 +5,7 @@ the pages' fingerprints."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from contextlib import ExitStack
 from functools import partial
@@ -21,6 +21,7 @@ from sitemill.html.fingerprint import (
     LineMemo,
     fingerprint_file,
     fingerprint_key,
+    reduce_file,
 )
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
 from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
@@ -54,7 +55,10 @@ _History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool, str] | None:
     """The fingerprint version, scope and base URL of the state ``known``, when they are not
     the run's (a state of an earlier sitemill, of another content_scope, or written at another
-    base URL, which links are resolved from): pages are compared in them."""
+    base URL, which links are resolved from): pages are compared in them. None too when this
+    sitemill cannot compute the state's version (State.outdated: no page is compared by it)."""
+    if known.outdated:
+        return None
     base = known.base_url or config.base_url
     kind = (known.fingerprint_version, known.fingerprint_main, base)
     now = (FINGERPRINT_VERSION, config.content_scope is ContentScope.MAIN, config.base_url)
@@ -137,17 +141,26 @@ def _dated(
     unread = (reads.deferred, partial(read_whole, root))
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
-        found, _fingerprint(config), reads.fingerprints, cached, workers, unread, told
+        found,
+        _fingerprint(config),
+        reads.fingerprints,
+        cached,
+        workers,
+        unread,
+        told,
+        _fingerprint(config, reduce_file),
     )
     reads.fingerprints.update(dated.fingerprints)
     return dated
 
 
-def _fingerprint(config: Config) -> partial[str]:
-    """The fingerprint of a file of the site and of its older versions (fingerprint_file),
-    with a LineMemo for the walk; its links resolve from the site's base URL."""
+def _fingerprint(config: Config, function: Callable[..., str] = fingerprint_file) -> partial[str]:
+    """The fingerprint of a file of the site and of its older versions (fingerprint_file; or
+    what it hashes of an HTML page, reduce_file, on which template edits are judged:
+    sources.gittemplate), with a LineMemo for the walk; its links resolve from the site's
+    base URL."""
     return partial(
-        fingerprint_file,
+        function,
         ignore=config.fingerprint_ignore,
         main=config.content_scope is ContentScope.MAIN,
         memo=LineMemo(),

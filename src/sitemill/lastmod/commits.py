@@ -19,11 +19,15 @@ class Commit:
 
 
 def file_log(site_dir: Path, path: str) -> list[Commit]:
-    """The commits that changed ``path`` (relative to ``site_dir``, renames followed), newest
-    first; [] when git cannot tell (no repository, a file it does not track)."""
+    """The commits of HEAD's first-parent line that changed ``path`` (relative to
+    ``site_dir``, renames followed; a merge that brought a change, not the merged branch's
+    commits), newest first, as the dates walk them; [] when git cannot tell (no repository, a
+    file it does not track)."""
     git = Git(site_dir, git_env(reading=True))
     try:
-        done = git.run("log", "--follow", "-z", "--format=%H %ct %s", "HEAD", "--", path)
+        done = git.run(
+            "log", "--first-parent", "--follow", "-z", "--format=%H %ct %s", "HEAD", "--", path
+        )
     except GitError:
         return []
     if done.returncode != 0:

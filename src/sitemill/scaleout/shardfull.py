@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.frugal.threadpool import generator_pool
+from sitemill.html.fingerprint import FINGERPRINT_VERSION
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
 from sitemill.jobs.bucketpass import bucket_pass
@@ -210,9 +211,19 @@ def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str,
             state.pages.update(shard.state.pages)
             state.unlisted.update(shard.state.unlisted)
             state.fingerprint_main = shard.state.fingerprint_main
+            state.fingerprint_version = _older(state, shard.state)
             state.url_style = state.url_style or shard.state.url_style  # (every shard's)
             listing.update((page.path, page) for page in shard.listing)
     return state, listing
+
+
+def _older(merged: State, shard: State) -> int:
+    """The fingerprint version the merged state is read in: the current one while every
+    shard's is, else an earlier or outdated shard's (every page is fingerprinted anew; with
+    an outdated one, a page whose ETag changed takes the evidence ladder: State.outdated)."""
+    if merged.outdated or shard.fingerprint_version == FINGERPRINT_VERSION:
+        return merged.fingerprint_version
+    return shard.fingerprint_version
 
 
 def record_pending(

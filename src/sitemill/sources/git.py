@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
@@ -30,8 +29,9 @@ class GitHistory:
     """What git knows about a site's files; all paths are site-relative POSIX paths.
 
     ``dates`` holds, for each file of HEAD's tree under the site (only those in ``wanted``, when
-    given), the committer time in unix seconds of the newest commit that changed it, as
-    ``git log -1 --format=%ct -- path`` says.
+    given), the committer time in unix seconds of the newest commit of HEAD's first-parent line
+    that changed it (a merge that brought the change: the merge's), as
+    ``git log --first-parent -1 --format=%ct -- path`` says.
     ``dirty`` names files whose content differs from HEAD (staged, unstaged or untracked, not
     ignored): their commit date is not their content's date. ``shallow`` means history is cut
     off, so dates of files untouched since the cut are the cut's date.
@@ -159,7 +159,7 @@ def _read_log_dates(
 ) -> dict[bytes, int]:
     """Stream one ``git log`` over HEAD's history and date every target path."""
     command = log_command(head, "--no-renames", "--name-only")
-    walk = HistoryWalk(head.encode("ascii"), targets, partial(commit_trees, git))
+    walk = HistoryWalk(targets)
     try:
         with git.stream(*command) as output:
             for count, commit in enumerate(_parse_log(output.stdout, walk.unresolved), 1):
@@ -175,16 +175,16 @@ def _read_log_dates(
 
 
 def log_command(head: str, *output: str) -> list[str]:
-    """``git log`` over HEAD's whole history as the walkers read it (sources.gitlog,
-    sources.gitversions): every merge's diff against each parent (to follow git's
-    simplification), parents never before all their children (reach sets are complete), no
+    """``git log`` over HEAD's first-parent line as the walkers read it (sources.gitlog,
+    sources.gitversions): the branch's own history, each merge's diff against its first
+    parent only (what the merge brought into the branch, when its readers first saw it), no
     program a repository names (external diff, textconv), one header per commit after a NUL
     (an empty token no path can be); ``output`` adds the diff format and rename handling."""
     return [
         "log",
+        "--first-parent",
         "-m",
         "--root",
-        "--date-order",
         *output,
         "-z",
         "--no-color",
@@ -192,16 +192,10 @@ def log_command(head: str, *output: str) -> list[str]:
         "--no-ext-diff",
         "--no-textconv",
         "--ignore-submodules=none",
-        "--format=%x00%H %ct %T %P",
+        "--format=%x00%H %ct %P",
         head,
         "--",
     ]
-
-
-def commit_trees(git: Git, shas: Sequence[bytes]) -> list[bytes]:
-    """The tree of each commit (an octopus merge's parents); [] when git cannot tell."""
-    done = git.run("rev-parse", *(sha.decode("ascii") + "^{tree}" for sha in shas))
-    return done.stdout.split() if done.returncode == 0 else []
 
 
 def _git(directory: Path) -> Git:

@@ -12,13 +12,16 @@ from pathlib import Path
 from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
+from sitemill.sources.gittemplate import Reduce, follow_template_edits, has_candidates
 from sitemill.sources.gitwalk import (
     Fingerprint,
     ReadFile,
     Run,
     Walked,
     blob_key,
+    blob_reader,
     chunk_of,
+    compare,
     release,
     walk,
 )
@@ -113,20 +116,20 @@ def date_by_content(
     pool: WorkPool | None = None,
     unread: tuple[Collection[str], ReadFile] | None = None,
     ticker: Ticker | None = None,
+    reduce: Reduce | None = None,
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
-    ``pool``: worker processes that walk chunks of the files, each with its own git (the
-    dates are the same with any number; ``fingerprint`` must pickle). ``unread``: files
-    missing from ``current`` whose fingerprint the walk takes, reading each with the given
-    function (which must pickle), just before their older versions. ``ticker`` counts the
-    files dated."""
+    ``pool``: worker processes that walk chunks of the files, each with its own git (any
+    number, the same dates; ``fingerprint`` must pickle). ``unread``: files missing from
+    ``current`` whose fingerprint the walk takes (read with the given function, which must
+    pickle). ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes
+    (sources.gittemplate's edits)."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     walked = Walked(ends={}, blobs={})
     deferred, read = unread or ((), None)
-    walking = {path for path, run in runs.items() if len(run.chain) > 1}
     known = known or {}
-    dated = [path for path in runs if path in walking and (path in current or path in deferred)]
+    dated = [p for p, run in runs.items() if len(run.chain) > 1 and (p in current or p in deferred)]
     groups = cut(dated, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
     if ticker is not None:
@@ -143,8 +146,10 @@ def date_by_content(
         release()
     if ticker is not None:
         ticker.finish()
-    for path, end in walked.ends.items():
+    for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
+    if reduce is not None:  # (the runs dated, past the history's template edits)
+        _past_templates(found.top, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -163,3 +168,27 @@ def date_by_content(
         read=walked.read,
         fingerprints=walked.current,
     )
+
+
+def _past_templates(
+    top: Path,
+    runs: dict[str, Run],
+    walked: Walked,
+    fingerprint: Fingerprint,
+    reduce: Reduce,
+    known: Mapping[str, str],
+) -> None:
+    """Carry ``runs`` on past the template edits of the history (sources.gittemplate),
+    reading with one git of this process (none where no stop may be one); what it reads is
+    counted in ``walked``."""
+    if not has_candidates(runs):
+        return
+    with blob_reader(top).batch("cat-file", "--batch") as batch:
+
+        def extend(some: dict[str, Run], reference: dict[str, str]) -> None:
+            remembered = (known, walked.blobs)
+            walked.read += compare(
+                batch, some, fingerprint, reference, remembered, walked.unreadable
+            )
+
+        walked.read += follow_template_edits(runs, walked.blobs, batch, reduce, extend)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 
 from sitemill.errors import GitError
@@ -17,7 +16,6 @@ from sitemill.sources.git import (
     _locate,
     _read_dirty,
     _site_relative,
-    commit_trees,
     log_command,
 )
 from sitemill.sources.gitversions import Version, VersionWalk, parse_raw_log
@@ -121,8 +119,8 @@ def _read_versions(
     renames: bool,
     on_commits: Callable[[int], None] | None = None,
 ) -> dict[bytes, list[Version]]:
-    """Stream one ``git log`` over HEAD's whole history (per-file simplification needs every
-    commit, as in sources.git) and collect every tracked file's versions. No lazy fetch of a
+    """Stream one ``git log`` over HEAD's first-parent line (as in sources.git) and collect
+    every tracked file's versions. No lazy fetch of a
     partial clone's missing objects (git 2.44+): sitemill contacts no remote."""
     # A git before 2.44 ignores GIT_NO_LAZY_FETCH: with no transport allowed (an empty
     # GIT_ALLOW_PROTOCOL lists none), its lazy fetch fails ("could not fetch") unconnected.
@@ -130,7 +128,7 @@ def _read_versions(
     # A rename carries the file's history on (-M); whole object names for the blobs.
     renamed = "-M" if renames else "--no-renames"
     command = log_command(head, renamed, "--raw", "--no-abbrev")
-    walk = VersionWalk(head.encode("ascii"), tracked, partial(commit_trees, git))
+    walk = VersionWalk(tracked)
     try:
         with git.stream(*command) as output:
             for count, commit in enumerate(parse_raw_log(output.stdout, walk.relevant), 1):

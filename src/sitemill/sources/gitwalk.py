@@ -75,23 +75,27 @@ def walk(
     so that a fingerprint that remembers lines finds theirs. ``keep``: the batch stays open
     for this process's next chunk (a worker's; release() or the process's end closes it)."""
     runs, wanted, known = chunk
-    git = _git(top)
-    # No lazy fetch of a partial clone's missing blobs (git 2.44+): a file with a missing
-    # one keeps its plain date.
-    reader = replace(
-        git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"}, settings=(*git.settings, _DELTA_CACHE)
-    )
+    reader = blob_reader(top)
     walked = Walked(ends={}, blobs={})
     paths = list(runs)
     with _KEPT.batch(reader) if keep else reader.batch("cat-file", "--batch") as batch:
         for start in range(0, len(paths), _GROUP):
             group = {path: runs[path] for path in paths[start : start + _GROUP]}
             current = _current(group, wanted, fingerprint, read, walked.current)
-            walked.read += _compare(
+            walked.read += compare(
                 batch, group, fingerprint, current, (known, walked.blobs), walked.unreadable
             )
     walked.ends = {path: run.end for path, run in runs.items()}
     return walked
+
+
+def blob_reader(top: Path) -> Git:
+    """git in ``top`` for reading old blobs: no lazy fetch of a partial clone's missing ones
+    (git 2.44+: a file with a missing one keeps its plain date), a small delta base cache."""
+    git = _git(top)
+    return replace(
+        git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"}, settings=(*git.settings, _DELTA_CACHE)
+    )
 
 
 class _KeptBatch:
@@ -217,7 +221,7 @@ class Run:
         return self.end == len(self.chain) and self.chain[-1].root
 
 
-def _compare(
+def compare(
     batch: GitBatch,
     runs: dict[str, Run],
     fingerprint: Fingerprint,

@@ -31,11 +31,15 @@ class WalkSkip(Enum):
         "symbolic link leading outside the site (or into a hidden path), not followed",
         "symbolic links leading outside the site (or into hidden paths), not followed",
     )
+    DIRECTORY_LINK = (
+        "symbolic link to a directory of the site, not followed (the directory is listed "
+        "under its own path)",
+        "symbolic links to directories of the site, not followed (each directory is listed "
+        "under its own path)",
+    )
     REPEATED = (
-        "path to a directory already walked (each real directory is listed once, "
-        "under its first path; a link loop or a second link)",
-        "paths to directories already walked (each real directory is listed once, "
-        "under its first path; link loops or second links)",
+        "directory already walked (mounted twice)",
+        "directories already walked (mounted twice)",
     )
     NOT_REGULAR = ("FIFO, socket or device", "FIFOs, sockets or devices")
     BROKEN = ("broken symbolic link", "broken symbolic links")
@@ -68,13 +72,14 @@ class WalkSkips:
 def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile]:
     """Depth-first, names sorted by their bytes; dot-files and dot-directories are not entered.
 
-    Symbolic links are followed only to what lies inside the root (a generator may link
-    ``latest/`` to ``v2/``), and each real directory is walked once, under the first path the
-    sorted walk reaches it by: a link farm (34 links to ``.`` would double the tree 34 times)
-    or a loop lists each file once. Links leading outside the root or into a dot-directory
-    (``/sys``, ``../.git``) are never entered or read; FIFOs, sockets and devices are never
-    yielded. Each of these is counted in ``skipped``. Names that are not valid UTF-8 keep
-    their bytes as surrogate escapes.
+    A symbolic link to a file inside the root is a file of its own. A link to a directory
+    inside the root is not followed: the walk reaches every directory there by its own path
+    (a generator's ``dev -> latest`` lists ``latest/``, the path git tracks and dates, never
+    ``dev/``, whatever sorts first), so a link farm (34 links to ``.`` would double the tree
+    34 times) or a loop lists each file once. Links leading outside the root or into a
+    dot-directory (``/sys``, ``../.git``) are never entered or read; FIFOs, sockets and
+    devices are never yielded. Each of these is counted in ``skipped``. Names that are not
+    valid UTF-8 keep their bytes as surrogate escapes.
     """
     tally = WalkSkips() if skipped is None else skipped
     info = _root_status(root)
@@ -91,15 +96,17 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
         if item.name.startswith("."):
             continue
         path = prefix + item.name
-        where = item.path  # what to list when it is a directory: the link's target if a link
         try:
             if item.is_symlink():
                 target = _link_target(item.path, root_real)
                 if isinstance(target, WalkSkip):
                     tally.add(target, path)
                     continue
-                where = target
                 found = os.stat(target)
+                if stat.S_ISDIR(found.st_mode):
+                    # Inside the root and out of dot-folders: its own path is walked.
+                    tally.add(WalkSkip.DIRECTORY_LINK, path)
+                    continue
             else:
                 found = item.stat(follow_symlinks=False)
         except FileNotFoundError:  # gone since the directory was listed
@@ -116,7 +123,7 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
                 tally.add(WalkSkip.REPEATED, path)
                 continue
             walked.add(key)
-            stack.append((path + "/", iter(_listing(where))))
+            stack.append((path + "/", iter(_listing(item.path))))
         else:
             tally.add(WalkSkip.NOT_REGULAR, path)
 

@@ -38,16 +38,20 @@ def content_date(
     *,
     first_run: bool,
     earlier: str | None = None,
+    unchanged: bool = False,
     ladder: Ladder | None = None,
     path: str = "",
 ) -> Dated:
     """The remembered date while the fingerprint holds, else ``plain``. ``earlier``: the
     page's fingerprint in the version the record was made with, when that is another one (a
-    state of an earlier sitemill: an upgrade is no content change). On a first run, and
-    while an unchanged page has no remembered date, the page ``path`` takes ``ladder``
-    (none given: no date)."""
+    state of an earlier sitemill: an upgrade is no content change). ``unchanged``: the
+    page's bytes are those the record was made of (its ETag): the same content, whatever
+    the fingerprints. On a first run, and while an unchanged page has no remembered date,
+    the page ``path`` takes ``ladder`` (none given: no date)."""
     remembered = None if record is None else record.fingerprint
-    if record is not None and remembered is not None and remembered in (fingerprint, earlier):
+    if record is not None and (
+        unchanged or (remembered is not None and remembered in (fingerprint, earlier))
+    ):
         if record.lastmod is not None:
             return Dated(record.lastmod, DateReason.KEPT, fingerprint)
         # Unchanged and never dated: the ladder once more (its file time may now be evidence).

@@ -133,7 +133,7 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         return None  # remembered without its title (html_sitemap was off): read once more
     if knowledge.content_dates and (
         record.fingerprint is None  # (a lastmod of None: a page an earlier run left undated)
-        or knowledge.known.fingerprint_version != FINGERPRINT_VERSION
+        or knowledge.known.fingerprint_version != FINGERPRINT_VERSION  # (or none: outdated)
         or knowledge.known.fingerprint_main != knowledge.remember.fingerprint_main
     ):
         return None  # (an earlier sitemill's fingerprint: read once, fingerprinted anew)
@@ -171,14 +171,18 @@ def _attach(
     record = knowledge.known.record(page.path)
     dated = None
     if knowledge.content_dates and fingerprint is not None:
-        # An earlier sitemill's fingerprint of the same bytes (the same ETag) is the same
-        # content: an upgrade moves no date.
-        earlier = None
-        if record is not None and page.version is not None and record.version == page.version:
-            earlier = record.fingerprint
+        # The same bytes (the same ETag) as a record of an earlier sitemill's fingerprint, or
+        # of one it can no longer compute (State.outdated), are the same content: an upgrade
+        # moves no date.
+        unchanged = (
+            record is not None
+            and page.version is not None
+            and record.version == page.version
+            and (record.fingerprint is not None or knowledge.known.outdated)
+        )
         dated = content_date(
-            record, fingerprint, page.lastmod, first_run=knowledge.first_run, earlier=earlier,
-            ladder=knowledge.ladder, path=page.path,
+            record, fingerprint, page.lastmod, first_run=knowledge.first_run,
+            unchanged=unchanged, ladder=knowledge.ladder, path=page.path,
         )  # fmt: skip
     lastmod = page.lastmod if dated is None else dated.lastmod
     if page.version is not None and (facts is not None or knowledge.content_dates):

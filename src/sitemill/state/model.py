@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
-from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
@@ -70,7 +70,8 @@ class State:
     refused: int = 0
     refused_example: str = ""
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of
-    # an earlier sitemill: html.fingerprint.EARLIER_VERSIONS); written as the current one.
+    # an earlier sitemill: html.fingerprint.EARLIER_VERSIONS; 0: none a sitemill wrote);
+    # written as the current one. See ``outdated``.
     fingerprint_version: int = FINGERPRINT_VERSION
     # Whether the fingerprints cover the main region (content_scope = "main") or the body;
     # read, and written as the run that keeps the state sets it.
@@ -146,6 +147,15 @@ class State:
 
     def record(self, path: str) -> PageRecord | None:
         return self.pages.get(path)
+
+    @property
+    def outdated(self) -> bool:
+        """Whether the remembered fingerprints are of a version this sitemill cannot compute
+        (older than the previous one, a newer sitemill's, or no version at all): a page whose
+        bytes (ETag, blob) are unchanged keeps its date; another takes the evidence ladder,
+        as on a first run (docs/lastmod.md, "Upgrading from an older sitemill")."""
+        version = self.fingerprint_version
+        return version != FINGERPRINT_VERSION and version not in EARLIER_VERSIONS
 
     def undated(self) -> frozenset[str]:
         """The pages remembered by their content but with no date (no evidence yet)."""

@@ -18,7 +18,7 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
+from sitemill.html.fingerprint import HTML_SUFFIXES
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
 from sitemill.protocol import kept_base_url
@@ -69,18 +69,16 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
         raise StateError("its pages are not a table")
     # Facts read by another sitemill are read again (one pass); the dates are kept.
     facts_current = document.get("facts_version") == FACTS_VERSION
-    fingerprint_version = document.get("fingerprint_version")
-    fingerprints_current = fingerprint_version == FINGERPRINT_VERSION or (
-        isinstance(fingerprint_version, int) and fingerprint_version in EARLIER_VERSIONS
-    )
     state = State(outputs=_outputs(document.get("outputs")))
     state.digests = _digests(document.get("digests"), state.outputs)
-    if fingerprints_current:  # (one this sitemill can still compute)
-        assert isinstance(fingerprint_version, int)
-        state.fingerprint_version = fingerprint_version
-        # Version 1 had no scope (the body); version 2 writes it (main, unless told body).
-        scope = document.get("fingerprint_scope")
-        state.fingerprint_main = scope == "main" or (scope != "body" and fingerprint_version >= 2)
+    # Fingerprints of a version this sitemill computes (the current one, the previous one)
+    # are compared; of another (State.outdated), only those of files that are not HTML, a
+    # hash of their bytes (or their ETag) in every version, are kept.
+    version = document.get("fingerprint_version")
+    state.fingerprint_version = version if type(version) is int and version > 0 else 0
+    fingerprints_current = not state.outdated
+    if fingerprints_current:
+        state.fingerprint_main = document.get("fingerprint_scope") != "body"
     latest = (now or datetime.now(UTC)) + CLOCK_SKEW
     state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
@@ -138,7 +136,9 @@ def _records(
             _refuse(state, lastmod)
             lastmod = None
         facts = item.get("facts")
-        fingerprint = _token(item.get("fingerprint")) if fingerprints_current else None
+        fingerprint = _token(item.get("fingerprint"))
+        if not fingerprints_current and path.lower().endswith(HTML_SUFFIXES):
+            fingerprint = None  # (compared only by the bytes: its ETag, its blob)
         yield (
             path,
             PageRecord(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sourcerepo import page, source_repo
 
-from gitutil import commit, git, git_env, head, make_repo, unix
+from gitutil import checkout, commit, git, git_env, head, make_repo, merge, unix
 from sitemill.lastmod.sources.readertext import reader_text
 from sitemill.lastmod.sources.repository import BlobReader, find_repository, repo_view
 from sitemill.lastmod.sources.textdates import TextDates, read_text_dates
@@ -108,6 +108,21 @@ def test_a_rename_is_followed_back_to_the_text_change(tmp_path: Path) -> None:
     assert when(found, "content/new.md") == unix(T2)
     sha = git(repo, "log", "-1", "--format=%H", f"--until={unix(T2)}").decode().strip()
     assert found.dates["content/new.md"].sha == sha
+
+
+def test_a_text_change_a_merge_brought_is_dated_by_the_merge(tmp_path: Path) -> None:
+    """A pull request edits the source months before it is merged: the built site showed the
+    edit from the merge on, so the merge dates it, not the branch's commit."""
+    repo = source_repo(tmp_path, [(T1, {"content/a.md": page("A", "First.")})])
+    checkout(repo, "pull", create=True)
+    commit(repo, {"content/a.md": page("A", "Edited in the pull request.")}, T2)
+    checkout(repo, "main")
+    merged = merge(repo, "pull", when=T3)
+
+    found = text_dates(repo / "public", ["content/a.md"])
+
+    assert found.dates["content/a.md"].time == unix(T3)
+    assert found.dates["content/a.md"].sha == merged
 
 
 def test_the_repository_view_reads_head_and_knows_the_site_folder(tmp_path: Path) -> None:

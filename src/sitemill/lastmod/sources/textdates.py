@@ -8,12 +8,11 @@ import logging
 import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import partial
 
 from sitemill.errors import GitError
 from sitemill.lastmod.sources.readertext import reader_text
 from sitemill.lastmod.sources.repository import BlobReader, Repository, as_text
-from sitemill.sources.git import commit_trees, log_command
+from sitemill.sources.git import log_command
 from sitemill.sources.gitversions import LogCommit, Version, VersionWalk, parse_raw_log
 
 log = logging.getLogger(__name__)
@@ -42,8 +41,8 @@ class TextDates:
 class _ShaWalk(VersionWalk):
     """The versions of each file (sources.gitversions), with each version's commit."""
 
-    def __init__(self, head: bytes, tracked: set[bytes], trees: partial[list[bytes]]) -> None:
-        super().__init__(head, tracked, trees)
+    def __init__(self, tracked: set[bytes]) -> None:
+        super().__init__(tracked)
         self.shas: dict[bytes, list[bytes]] = {}
 
     def _record(self, lineage: bytes, commit: LogCommit, blob: bytes | None) -> None:
@@ -60,7 +59,7 @@ def read_versions(
     wanted = {os.fsencode(path): path for path in sources}
     renames = "-M100%" if repository.partial else "-M"
     command = log_command(repository.head, renames, "--raw", "--no-abbrev")
-    walk = _ShaWalk(repository.head.encode("ascii"), set(wanted), partial(commit_trees, git))
+    walk = _ShaWalk(set(wanted))
     try:
         with git.stream(*command) as output:
             for commit in parse_raw_log(output.stdout, walk.relevant):

@@ -1,0 +1,36 @@
+"""What fingerprint version 5 reads of a page besides its region (html.scope3): its title by
+its parts (html.titleparts), with its end marked (marks.TITLE_END: sources.gittemplate reads
+the title apart), and its meta descriptions less an excerpt of the text kept (html.excerpts),
+before that text."""
+
+from __future__ import annotations
+
+from sitemill.html import excerpts, regions
+from sitemill.html.marks import TITLE_END, descriptions
+from sitemill.html.titleparts import title_parts
+
+
+def whole(kept: str) -> str:
+    """A page with no main region and no article of its own, ``kept`` its marked text less
+    its furniture: its title, its descriptions, then the rest of its text (joined)."""
+    found = regions.between(kept, *regions.TITLE_MARKERS)
+    title = ""
+    if found is not None:
+        start, end = (
+            found[0] - len(regions.TITLE_MARKERS[0]),
+            found[1] + len(regions.TITLE_MARKERS[1]),
+        )
+        title, kept = kept[found[0] : found[1]], kept[:start] + " " + kept[end:]
+    said = descriptions(kept)
+    for mark in said:
+        kept = kept.replace(mark, " ", 1)
+    return joined(title, said, kept)
+
+
+def joined(title: str, said: list[str], body: str) -> str:
+    """The title (by its parts, its end marked), the descriptions (an excerpt of the body
+    left out) and the body of a page's selected text (see above), joined."""
+    title = title_parts(regions.unmarked(title)) + TITLE_END
+    if said:
+        said = excerpts.authored(said, body)
+    return regions.unmarked(" ".join((title, *said, body)))

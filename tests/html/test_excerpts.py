@@ -1,0 +1,41 @@
+"""A meta description that is the page's own text cut short adds nothing (html.excerpts)."""
+
+from __future__ import annotations
+
+from sitemill.html.excerpts import MIN_LETTERS, is_excerpt, letters
+from sitemill.html.fingerprint import fingerprint_html
+
+BODY = (
+    "<p>Posted on 2019-07-04</p><p>TCP/IP's layers each do one job: the link layer moves "
+    'frames, the "network" layer routes packets.</p>'
+)
+PAGE = '<title>TCP/IP</title><meta name="description" content="{}"><main>' + BODY + "</main>"
+
+
+def test_an_excerpt_recut_and_re_escaped_moves_nothing() -> None:
+    # Hexo NexT's upgrade: another length, cut mid-word, quotes escaped anew.
+    old = PAGE.format("TCP/IP&#39;s layers each do one job: the link layer mo...")
+    new = PAGE.format("TCP/IP's layers each do one job: the link layer moves frames, the &quot;net")
+    assert fingerprint_html(old.encode()) == fingerprint_html(new.encode())
+    assert fingerprint_html(old.encode(), version=4) != fingerprint_html(new.encode(), version=4)
+    # It adds nothing beyond the text: the page reads as without it.
+    assert fingerprint_html(old.encode()) == fingerprint_html(
+        PAGE.replace('<meta name="description" content="{}">', "").encode()
+    )
+
+
+def test_a_description_an_author_wrote_stays_content() -> None:
+    old = PAGE.format("How the layers of TCP/IP split the work of a network.")
+    new = PAGE.format("How the layers of TCP/IP divide the work of a network.")
+    assert fingerprint_html(old.encode()) != fingerprint_html(new.encode())
+
+
+def test_a_short_description_the_page_happens_to_hold_stays_content() -> None:
+    assert len(letters("the link layer")) < MIN_LETTERS
+    assert not is_excerpt("the link layer", letters(BODY))
+    old, new = PAGE.format("the link layer"), PAGE.format("the network layer")
+    assert fingerprint_html(old.encode()) != fingerprint_html(new.encode())
+
+
+def test_letters_are_case_folded_without_marks_or_punctuation() -> None:
+    assert letters("It's \x01H/a\x01ÉTÉ\x01E\x01, 2024!") == "itsété2024"

@@ -1,0 +1,91 @@
+"""Links that lead nowhere new count as no link (fingerprint version 5: html.selflinks)."""
+
+from __future__ import annotations
+
+import pytest
+
+from htmlutil import text_of
+from sitemill.html.fingerprint import fingerprint_html, reduce_html
+
+URL = "https://example.org/posts/a/index.html"
+PAGE = "<title>A</title><main><h1>{}</h1><p>Read it (now).</p>{}</main>"
+
+
+def reduced(headline: str, extra: str = "", version: int = 5) -> str:
+    return text_of(reduce_html(PAGE.format(headline, extra).encode(), url=URL, version=version))
+
+
+@pytest.mark.parametrize(
+    "href",
+    ["/posts/a/", "./", "", "#top", "https://example.org/posts/a/index.html#top", "/posts/a"],
+)
+def test_a_headline_that_links_to_the_page_reads_as_plain_text(href: str) -> None:
+    linked = reduced(f'<a href="{href}">Title</a>')
+    assert linked == reduced("Title") == "A Title Read it (now)."
+    assert reduce_html(
+        PAGE.format(f'<a href="{href}">Title</a>', "").encode(), url=URL, version=4
+    ) != reduce_html(PAGE.format("Title", "").encode(), url=URL, version=4)
+
+
+@pytest.mark.parametrize("href", ["/posts/b/", "/posts/a/?page=2", "https://other.org/posts/a/"])
+def test_a_link_elsewhere_stays_a_link(href: str) -> None:
+    assert "\x01H" in reduced(f'<a href="{href}">Title</a>')
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (
+            "https://twitter.com/intent/tweet?url=https%3A%2F%2Fexample.org%2Fposts%2Fa%2F&text=A",
+            "https://x.com/intent/post?url=https%3A%2F%2Fexample.org%2Fposts%2Fa%2F",
+        ),
+        (
+            "https://www.facebook.com/sharer/sharer.php?u=https://example.org/posts/a/index.html",
+            "https://www.facebook.com/sharer.php?u=http%3A//example.org/posts/a",
+        ),
+    ],
+)
+def test_share_buttons_that_carry_the_page_url_are_no_link(before: str, after: str) -> None:
+    old = reduced("Title", f'<p><a href="{before}">Share</a></p>')
+    new = reduced("Title", f'<p><a href="{after}">Share</a></p>')
+    assert old == new == "A Title Read it (now). Share"
+
+
+def test_a_link_whose_query_names_another_page_stays_a_link() -> None:
+    other = "https://twitter.com/intent/tweet?url=https%3A%2F%2Fexample.org%2Fposts%2Fab%2F"
+    assert "\x01H" in reduced("Title", f'<p><a href="{other}">Share</a></p>')
+
+
+def test_without_a_page_url_no_link_is_the_page() -> None:
+    page = PAGE.format('<a href="/">Home</a>', "").encode()
+    assert "\x01H/\x01" in reduce_html(page)
+
+
+def test_the_self_link_edit_beside_a_body_edit_still_moves() -> None:
+    old = PAGE.format("Title", "").encode()
+    new = PAGE.format('<a href="./">Title</a>', "<p>More.</p>").encode()
+    assert fingerprint_html(old, url=URL) != fingerprint_html(new, url=URL)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            '<img src="data:image/svg+xml;base64,PHN2Zy8+">',
+            '<img src="data:image/svg+xml;base64,PHN2ZyB4Lz4=">',
+        ),
+        (
+            '<a href="data:text/csv;base64,YSxi" download>t</a>',
+            '<a href="data:text/csv;base64,YSxj" download>t</a>',
+        ),
+    ],
+)
+def test_an_inline_drawing_or_download_counts_by_its_bytes(old: str, new: str) -> None:
+    assert reduced("T", old) != reduced("T", new)
+    assert reduced("T", old, version=4) == reduced("T", new, version=4)
+
+
+def test_an_inline_raster_image_still_counts_by_its_media_type() -> None:
+    old = '<img src="data:image/jpeg;base64,/9j/2wBDABAL">'
+    new = '<img src="data:image/jpeg;base64,/9j/2wBDAAEB">'
+    assert reduced("T", old) == reduced("T", new)

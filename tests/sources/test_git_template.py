@@ -1,0 +1,124 @@
+"""Template edits in a git history (sources.gittemplate): an edit made identically on most
+pages of a section in one commit, that rewords no text, moves no page's date."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gitutil import commit, make_repo, unix
+from sitemill.config.model import load_config
+from sitemill.jobs.tree import build_from_tree
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.sinks import MemorySink
+from sitemill.sources.gittemplate import MIN_SECTION, edit_of, section_of
+
+BASE = "https://example.org/"
+T1, T2, T3, T4 = (f"2024-0{month}-10 09:00:00" for month in (1, 2, 3, 4))
+POSTS = ("alpha", "beta", "gamma", "delta", "epsilon")
+
+
+def blog(
+    more: str = "Read More", body: dict[str, str] | None = None, **theme: str
+) -> dict[str, str]:
+    """A blog section of five posts, each with its teaser list of the others."""
+    body = body or {}
+    link = theme.get("link", "/docs/readme/")
+    deco = theme.get("deco", "")
+    title = theme.get("title", "Field Notes 1.0")
+    pages = {}
+    for post in POSTS:
+        teasers = "".join(
+            f'<article><h2><a href="/blog/{other}/">{other}</a></h2><a href="/blog/{other}/">'
+            f"{more}</a></article>"
+            for other in POSTS
+            if other != post
+        )
+        pages[f"blog/{post}/index.html"] = (
+            f"<html><head><title>{post} - {title}</title></head><body><main><h1>{post}</h1>"
+            f'<p>{body.get(post, f"The {post} post.")}{deco}</p><p><a href="{link}">Docs</a></p>'
+            f"{teasers}</main></body></html>\n"
+        )
+    return pages
+
+
+def dates(tmp_path: Path, *builds: dict[str, str]) -> dict[str, str]:
+    """Each page's lastmod after one commit per build (at T1, T2, ...)."""
+    repo = make_repo(tmp_path / "site")
+    for build, when in zip(builds, (T1, T2, T3, T4), strict=False):
+        commit(repo, build, when)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
+    text = sink.files["sitemap.xml"].decode()
+    found = re.findall(r"<loc>https://example\.org/blog/(\w+)/</loc><lastmod>(.*?)</lastmod>", text)
+    return dict(found)
+
+
+def at(when: str) -> str:
+    return lastmod_from_timestamp(unix(when), Precision.DATETIME)
+
+
+def test_a_case_change_in_every_teaser_moves_no_post(tmp_path: Path) -> None:
+    # Docusaurus' "Read More" -> "Read more" on every list page; one post also edited.
+    edited = blog("Read more", {"beta": "The beta post, edited."})
+    found = dates(tmp_path, blog(), edited)
+    assert found == {post: at(T2 if post == "beta" else T1) for post in POSTS}
+
+
+def test_targets_changed_on_every_page_move_none(tmp_path: Path) -> None:
+    found = dates(tmp_path, blog(), blog(link="/docs/intro/"))
+    assert set(found.values()) == {at(T1)}
+
+
+def test_a_release_number_in_every_title_moves_no_page(tmp_path: Path) -> None:
+    found = dates(tmp_path, blog(), blog(title="Field Notes 1.1"))
+    assert set(found.values()) == {at(T1)}
+
+
+def test_words_added_to_every_page_move_them_all(tmp_path: Path) -> None:
+    # A theme's new decoration of every post's text is what a reader reads: no template.
+    found = dates(tmp_path, blog(), blog(deco=" *"))
+    assert set(found.values()) == {at(T2)}
+
+
+def test_template_edits_one_after_another_are_followed_back(tmp_path: Path) -> None:
+    builds = (blog(), blog("Read more"), blog("Read more", link="/docs/intro/"))
+    found = dates(tmp_path, *builds, blog("Read more", {"gamma": "New."}, link="/docs/intro/"))
+    assert found == {post: at(T4 if post == "gamma" else T1) for post in POSTS}
+
+
+def test_an_edit_on_few_pages_of_the_section_is_each_pages_own(tmp_path: Path) -> None:
+    # Two of five posts get the same new link: not most of the section.
+    second = blog()
+    for post in POSTS[:2]:
+        second[f"blog/{post}/index.html"] = second[f"blog/{post}/index.html"].replace(
+            "/docs/readme/", "/docs/intro/"
+        )
+    found = dates(tmp_path, blog(), second)
+    assert found == {post: at(T2 if post in POSTS[:2] else T1) for post in POSTS}
+
+
+def test_a_section_of_fewer_pages_has_no_template(tmp_path: Path) -> None:
+    small = {name: page for name, page in blog().items() if "alpha" in name or "beta" in name}
+    changed = {name: page.replace("/docs/readme/", "/docs/intro/") for name, page in small.items()}
+    assert len(small) < MIN_SECTION
+    found = dates(tmp_path, small, changed)
+    assert set(found.values()) == {at(T2)}
+
+
+def test_an_edit_is_named_by_what_it_took_out_and_put_in() -> None:
+    old, new = "T\x01T\x01Read More a \x01H/x\x01b", "T\x01T\x01Read more a \x01H/y\x01b"
+    assert edit_of(new, old) == edit_of(new + " a", old + " a") != edit_of(old, new)
+    # How many times a word was changed does not name the edit; rewording is none.
+    assert edit_of("\x01T\x01more more", "\x01T\x01More More") == edit_of(
+        "\x01T\x01more", "\x01T\x01More"
+    )
+    assert edit_of("\x01T\x01a b", "\x01T\x01a c") is None
+    # A title's words may change (a release number), the text's may not.
+    assert edit_of("Docs 1.1\x01T\x01x", "Docs 1.0\x01T\x01x") is not None
+    assert edit_of("\x01T\x01Docs 1.1 x", "\x01T\x01Docs 1.0 x") is None
+
+
+def test_a_section_is_the_first_folder() -> None:
+    assert section_of("blog/a/index.html") == "blog"
+    assert section_of("index.html") == ""
