@@ -4,13 +4,20 @@ pages of a section in one commit, that rewords no text, moves no page's date."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from gitutil import commit, make_repo, unix
 from sitemill.config.model import load_config
+from sitemill.git.run import Git
+from sitemill.html.fingerprint import fingerprint_file, reduce_file
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
+from sitemill.sources.gitcontent import date_by_content, read_file_versions
 from sitemill.sources.gittemplate import MIN_SECTION, edit_of, section_of
 
 BASE = "https://example.org/"
@@ -122,3 +129,30 @@ def test_an_edit_is_named_by_what_it_took_out_and_put_in() -> None:
 def test_a_section_is_the_first_folder() -> None:
     assert section_of("blog/a/index.html") == "blog"
     assert section_of("index.html") == ""
+
+
+def test_a_later_run_names_no_edit_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The edits are remembered with the blobs' fingerprints (a state's blob table): a second
+    # build of an unchanged site reads no blob and starts no git for them.
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(), T1)
+    commit(repo, blog("Read more"), T2)
+    paths = sorted(blog())
+    fingerprint = partial(fingerprint_file, base=BASE)
+    reduce = partial(reduce_file, base=BASE)
+    current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
+    first = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
+    assert set(first.dates.values()) == {unix(T1)} and first.read > 0
+    assert any(key.startswith("e") for key in first.blobs)
+    started: list[tuple[str, ...]] = []
+    batch = Git.batch
+
+    def counted(self: Git, *args: str) -> Any:
+        started.append(args)
+        return batch(self, *args)
+
+    monkeypatch.setattr(Git, "batch", counted)
+    found = read_file_versions(repo, paths)
+    second = date_by_content(found, fingerprint, current, first.blobs, reduce=reduce)
+    assert second.dates == first.dates and second.read == 0
+    assert started == [("cat-file", "--batch")]  # the walk's own, none for the edits

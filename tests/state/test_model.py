@@ -357,6 +357,7 @@ FINGERPRINT = "0f" * 16
         "not a table",
         {"key": "nothex", "fingerprints": {BLOB: FINGERPRINT}},
         {"key": FINGERPRINT, "fingerprints": {"x" + BLOB[1:]: FINGERPRINT}},  # no kind
+        {"key": FINGERPRINT, "fingerprints": {"e" + "ab" * 20 + "-0123abcd": FINGERPRINT}},
         {"key": FINGERPRINT, "fingerprints": {BLOB: "../../etc"}},
         {"key": FINGERPRINT, "fingerprints": {BLOB: 7}},
         {"key": FINGERPRINT, "fingerprints": [BLOB]},
@@ -370,7 +371,9 @@ def test_a_malformed_blob_table_is_ignored_whole(blobs: object) -> None:
 
 
 def test_the_blob_table_round_trips_and_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = State(blobs={BLOB: FINGERPRINT, "b" + "cd" * 32: FINGERPRINT}, blob_key=FINGERPRINT)
+    edit = "e" + "ab" * 40 + "-0123abcd"  # (two blobs' edit: sources.gittemplate.edit_key)
+    blobs = {BLOB: FINGERPRINT, "b" + "cd" * 32: FINGERPRINT, edit: FINGERPRINT}
+    state = State(blobs=blobs, blob_key=FINGERPRINT)
     assert parse_state(dump_state(state)) == state
-    monkeypatch.setattr(parse, "MAX_BLOBS", 1)
+    monkeypatch.setattr(parse, "MAX_BLOBS", 2)
     assert parse_state(dump_state(state)).blobs == {}

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import IO, cast
 
 from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
+from sitemill.git.run import Git, GitBatch
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
 from sitemill.sources.gittemplate import Reduce, follow_template_edits, has_candidates
@@ -179,16 +182,39 @@ def _past_templates(
     known: Mapping[str, str],
 ) -> None:
     """Carry ``runs`` on past the template edits of the history (sources.gittemplate),
-    reading with one git of this process (none where no stop may be one); what it reads is
-    counted in ``walked``."""
+    reading with one git of this process, started when a blob is wanted (a later run that
+    remembers every edit and fingerprint it needs starts none); what it reads is counted in
+    ``walked``, what it names is remembered there."""
     if not has_candidates(runs):
         return
-    with blob_reader(top).batch("cat-file", "--batch") as batch:
+    remembered = (known, walked.blobs)
+    with ExitStack() as stack:
+        batch = cast(GitBatch, _OnDemand(blob_reader(top), stack))
 
         def extend(some: dict[str, Run], reference: dict[str, str]) -> None:
-            remembered = (known, walked.blobs)
             walked.read += compare(
                 batch, some, fingerprint, reference, remembered, walked.unreadable
             )
 
-        walked.read += follow_template_edits(runs, walked.blobs, batch, reduce, extend)
+        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend)
+
+
+class _OnDemand:
+    """A ``git cat-file --batch`` (as a GitBatch) started on first use, ended with ``stack``."""
+
+    def __init__(self, git: Git, stack: ExitStack) -> None:
+        self._git, self._stack = git, stack
+        self._batch: GitBatch | None = None
+
+    def _opened(self) -> GitBatch:
+        if self._batch is None:
+            self._batch = self._stack.enter_context(self._git.batch("cat-file", "--batch"))
+        return self._batch
+
+    @property
+    def stdin(self) -> IO[bytes]:
+        return self._opened().stdin
+
+    @property
+    def stdout(self) -> IO[bytes]:
+        return self._opened().stdout

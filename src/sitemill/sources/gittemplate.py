@@ -41,6 +41,7 @@ MIN_SECTION: Final = 4
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
+NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
 
 
 def section_of(path: str) -> str:
@@ -96,14 +97,15 @@ def has_candidates(runs: Mapping[str, Run]) -> bool:
 
 def follow_template_edits(
     runs: Mapping[str, Run],
-    prints: Mapping[str, str],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
     batch: GitBatch,
     reduce: Reduce,
     extend: Callable[[dict[str, Run], dict[str, str]], None],
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
-    above); return the number of blobs read. ``prints``: the fingerprints of the blobs the walk
-    read or remembered (by gitwalk.blob_key), the versions before the stops among them;
+    above); return the number of blobs read. ``remembered``: what an earlier run remembered
+    and what this one did (blob fingerprints by gitwalk.blob_key, the versions before the stops
+    among them; edits by edit_key: named once, never read again);
     ``extend(runs, reference)`` walks those runs on while their older versions have the
     ``reference`` fingerprint (as the walk does with the current one)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
@@ -112,9 +114,12 @@ def follow_template_edits(
     read = 0
     for _ in range(MAX_ROUNDS):
         stops = _stops(pages, sections)
-        read += _name_edits(
-            [stop for stop in stops if stop not in edits], pages, batch, reduce, edits
-        )
+        wanted = [stop for stop in stops if stop not in edits]
+        read += _name_edits(_unknown(wanted, pages, remembered, edits), pages, batch, reduce, edits)
+        for path, end in wanted:
+            newer, older = (version.blob for version in pages[path].chain[end - 1 : end + 1])
+            if newer is not None and older is not None:
+                remembered[1][edit_key(path, newer, older)] = edits.get((path, end)) or NO_EDIT
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
         reference = {}
@@ -122,7 +127,8 @@ def follow_template_edits(
             if 2 * census[_place(path, end, pages, edits)] <= sections[section_of(path)]:
                 continue
             older = pages[path].chain[end].blob
-            found = None if older is None else prints.get(blob_key(path, older))
+            key = None if older is None else blob_key(path, older)
+            found = None if key is None else remembered[1].get(key) or remembered[0].get(key)
             if found is not None:
                 pages[path].end = end + 1
                 reference[path] = found
@@ -130,6 +136,32 @@ def follow_template_edits(
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
+
+
+def edit_key(path: str, newer: bytes, older: bytes) -> str:
+    """An edit's key among remembered fingerprints (a state's blob table): "e", the two
+    blobs' ids, "-" and the hash of ``path`` that gitwalk.blob_key writes."""
+    return "e" + newer.decode("ascii") + blob_key(path, older)[1:]
+
+
+def _unknown(
+    wanted: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
+    edits: dict[tuple[str, int], str | None],
+) -> list[tuple[str, int]]:
+    """The stops of ``wanted`` whose edit no run named before (the others are named in
+    ``edits`` from what is remembered)."""
+    unknown = []
+    for path, end in wanted:
+        newer, older = (version.blob for version in pages[path].chain[end - 1 : end + 1])
+        key = None if newer is None or older is None else edit_key(path, newer, older)
+        named = None if key is None else remembered[1].get(key) or remembered[0].get(key)
+        if named is None:
+            unknown.append((path, end))
+        else:
+            edits[path, end] = None if named == NO_EDIT else named
+    return unknown
 
 
 def _place(
