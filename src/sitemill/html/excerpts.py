@@ -41,14 +41,18 @@ def is_excerpt(description: str, page_letters: str) -> bool:
 
 def authored(marks: list[str], body: str) -> list[str]:
     """The description ``marks`` (html.marks: a MARK, "D", the value, a MARK) that are not
-    excerpts of ``body``, the page's kept text (its start: START_CHARS)."""
+    excerpts of ``body``, the page's kept text (its start: START_CHARS and twice the
+    description's length, read once for each such length, and only for a description long
+    enough to be one)."""
+    starts: dict[int, str] = {}
     kept = []
     for mark in marks:
         value = mark[2:-1]
-        own = letters(value)
-        if len(own) >= MIN_LETTERS:
-            start = letters(body[: START_CHARS + 2 * len(value)])
-            if own in start:
+        if len(letters(value)) >= MIN_LETTERS:
+            size = START_CHARS + 2 * len(value)
+            if size not in starts:
+                starts[size] = letters(body[:size])
+            if is_excerpt(value, starts[size]):
                 continue
         kept.append(mark)
     return kept

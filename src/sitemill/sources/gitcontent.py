@@ -15,7 +15,7 @@ from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.git.run import Git, GitBatch
 from sitemill.progress import Ticker
 from sitemill.sources.gitfiles import FileVersions, read_file_versions
-from sitemill.sources.gittemplate import Reduce, follow_template_edits, has_candidates
+from sitemill.sources.gittemplate import Reduce, follow_template_edits
 from sitemill.sources.gitwalk import (
     Fingerprint,
     ReadFile,
@@ -182,11 +182,10 @@ def _past_templates(
     known: Mapping[str, str],
 ) -> None:
     """Carry ``runs`` on past the template edits of the history (sources.gittemplate),
-    reading with one git of this process, started when a blob is wanted (a later run that
-    remembers every edit and fingerprint it needs starts none); what it reads is counted in
-    ``walked``, what it names is remembered there."""
-    if not has_candidates(runs):
-        return
+    reading with one git of this process, started when a blob is wanted (a history with no
+    template edit to judge, or a later run that remembers every edit and fingerprint it
+    needs, starts none); what it reads is counted in ``walked``, what it names is remembered
+    there."""
     remembered = (known, walked.blobs)
     with ExitStack() as stack:
         batch = cast(GitBatch, _OnDemand(blob_reader(top), stack))

@@ -88,13 +88,6 @@ def _words(tokens: Counter[str]) -> Counter[str]:
     return words
 
 
-def has_candidates(runs: Mapping[str, Run]) -> bool:
-    """Whether any stop of ``runs`` may be a template edit (most pages of a section stop at
-    one commit): if not, follow_template_edits reads nothing and changes nothing."""
-    pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    return bool(_stops(pages, Counter(section_of(path) for path in pages)))
-
-
 def follow_template_edits(
     runs: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
@@ -117,18 +110,17 @@ def follow_template_edits(
         wanted = [stop for stop in stops if stop not in edits]
         read += _name_edits(_unknown(wanted, pages, remembered, edits), pages, batch, reduce, edits)
         for path, end in wanted:
-            newer, older = (version.blob for version in pages[path].chain[end - 1 : end + 1])
-            if newer is not None and older is not None:
-                remembered[1][edit_key(path, newer, older)] = edits.get((path, end)) or NO_EDIT
+            key = _edit_key_of(path, pages[path], end)
+            if key is not None:
+                remembered[1][key] = edits.get((path, end)) or NO_EDIT
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
         reference = {}
         for path, end in named:
             if 2 * census[_place(path, end, pages, edits)] <= sections[section_of(path)]:
                 continue
-            older = pages[path].chain[end].blob
-            key = None if older is None else blob_key(path, older)
-            found = None if key is None else remembered[1].get(key) or remembered[0].get(key)
+            older = pages[path].chain[end].blob  # (a stop's: never a deletion)
+            found = None if older is None else _recalled(remembered, blob_key(path, older))
             if found is not None:
                 pages[path].end = end + 1
                 reference[path] = found
@@ -154,14 +146,24 @@ def _unknown(
     ``edits`` from what is remembered)."""
     unknown = []
     for path, end in wanted:
-        newer, older = (version.blob for version in pages[path].chain[end - 1 : end + 1])
-        key = None if newer is None or older is None else edit_key(path, newer, older)
-        named = None if key is None else remembered[1].get(key) or remembered[0].get(key)
+        key = _edit_key_of(path, pages[path], end)
+        named = None if key is None else _recalled(remembered, key)
         if named is None:
             unknown.append((path, end))
         else:
             edits[path, end] = None if named == NO_EDIT else named
     return unknown
+
+
+def _edit_key_of(path: str, run: Run, end: int) -> str | None:
+    """The edit_key of the stop at ``end`` of the run of ``path`` (None: a version deleted)."""
+    newer, older = run.chain[end - 1].blob, run.chain[end].blob
+    return None if newer is None or older is None else edit_key(path, newer, older)
+
+
+def _recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> str | None:
+    """What this run (``remembered[1]``) or an earlier one (``[0]``) remembers under ``key``."""
+    return remembered[1].get(key) or remembered[0].get(key)
 
 
 def _place(
@@ -216,8 +218,9 @@ def _name_edits(
                 for path in needed[blob]:
                     reductions[blob, path] = reduce(path, data)
         for path, end in group:
-            newer, older = (version.blob for version in pages[path].chain[end - 1 : end + 1])
-            texts = [reductions.get((blob, path)) for blob in (newer, older) if blob is not None]
-            if len(texts) == 2 and texts[0] is not None and texts[1] is not None:
-                edits[path, end] = edit_of(texts[0], texts[1])
+            chain = pages[path].chain
+            newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
+            older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
+            if newer is not None and older is not None:
+                edits[path, end] = edit_of(newer, older)
     return read
