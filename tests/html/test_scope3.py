@@ -324,3 +324,61 @@ def test_the_headline_article_is_the_same_read_line_by_line() -> None:
         assert reduce_html(page, memo=memo, version=4) == reduce_html(page, version=4)
         assert reduce_html(page, version=4) == "Post Post Text."
         assert reduce_html(page, memo=memo) == reduce_html(page)
+
+
+# A Docusaurus home page: the hero header (the <h1> and the tagline) before <main>.
+HERO = (
+    "<title>Home | Tool</title><nav>Docs Blog</nav><header><div class=hero><h1>Tool</h1>"
+    "<p>A tagline.</p><nav>Get started</nav></div></header><main><section><h3>Fast</h3>"
+    "<p>Features.</p></section></main><footer>(c) 2024</footer>"
+)
+
+
+def test_version_5_keeps_the_title_block_before_a_region_without_a_headline() -> None:
+    # What only this page says is content wherever it stands: its title block outside the
+    # region (less the furniture in it) when the region holds no <h1> of its own.
+    assert text_of(reduce_html(HERO.encode())) == "Home | Tool Tool A tagline. Fast Features."
+    assert reduce_html(HERO.encode(), version=4) == "Home | Tool Fast Features."
+    edited = HERO.replace("A tagline.", "A better tagline.").encode()
+    assert fingerprint_html(edited) != fingerprint_html(HERO.encode())
+    # Read line by line, the memo shared with the page before it, it reduces as read whole.
+    memo = LineMemo()
+    for page in (HERO, HERO.replace("Features.", "More.")):
+        lines = page.replace("><", ">\n<").encode()
+        assert reduce_html(lines, memo=memo) == reduce_html(page.encode())
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # A site banner's <h1> over a region with the page's own <h1>.
+        "<header><h1>Site</h1><p>Motto.</p></header><main><h1>Post</h1><p>Body.</p></main>",
+        # A header after the region, holding no <h1>.
+        "<main><p>Body.</p></main><header><p>Motto.</p></header>",
+    ],
+)
+def test_other_page_headers_outside_the_region_stay_furniture(page: str) -> None:
+    assert "Motto" not in reduce_html(page.encode())
+
+
+def test_a_page_without_a_region_keeps_its_title_block_when_nothing_else_holds_the_headline() -> (
+    None
+):
+    page = "<header><h1>Post</h1><p>By Ann.</p><nav>Home</nav></header><p>Body.</p><footer>c"
+    assert text_of(reduce_html(page.encode())) == "Post By Ann. Body."
+    assert reduce_html(page.encode(), version=4) == "Body."
+    banner = "<header><h1>Site</h1></header><h1>Post</h1><p>Body.</p>"
+    assert text_of(reduce_html(banner.encode())) == "Post Body."
+
+
+# Nested <main> elements: a home page whose feature sections are <main>s of their own.
+NESTED = "<main><h1>H</h1><main>One.</main><section><main>Two.</main></section>After.</main>"
+
+
+def test_version_5_reads_the_region_to_its_own_end_tag() -> None:
+    assert text_of(reduce_html(NESTED.encode())) == "H One. Two. After."
+    # Version 4 (and 3) end it at the first </main>, as they did.
+    assert reduce_html(NESTED.encode(), version=4) == "H One."
+    assert reduce_html(NESTED.encode(), version=3) == "H One."
+    # One left open runs to the end; a </main> before the first <main> ends nothing.
+    assert text_of(reduce_html(b"</main><main>A<main>B</main>C")) == "A B C"

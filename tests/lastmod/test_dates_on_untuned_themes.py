@@ -6,7 +6,9 @@ change; the page under test is dated T2 when a reader sees a change, T1 when not
 Cases 1-10 are real changes version 4 misses (its region rules, inline data: targets and
 self-dates leave them out); 11-14 change nothing a reader reads but re-date the page under
 version 4 (the title's order, a re-cut auto-excerpt, a link to the page itself, share links
-that carry the page's own URL); 15-17 are guards that move under version 4 and must still move.
+that carry the page's own URL); 15-17 are guards that move under version 4 and must still move;
+18-19 are real changes the first version 5 missed on sites it was not designed on (a home page's
+title block before <main>, nested <main> elements).
 Structure copied from the real themes' built pages, text our own."""
 
 from __future__ import annotations
@@ -679,3 +681,84 @@ def test_17_a_body_edit_beside_a_self_link_headline_moves(tmp_path: Path) -> Non
         page('<a href="/posts/a/">Soil moisture</a>', "A probe reads the water content daily.")
     )
     moved(tmp_path, first, second, PLAIN_PAGE)
+
+
+# 18. Docusaurus 3 home page: the hero <header> with the <h1> and the tagline stands before
+# <main>; the tagline is every page's meta description too.
+
+
+def docusaurus(title: str, tagline: str, hero: str, main: str) -> str:
+    return (
+        f'<!doctype html>\n<html lang="en" dir="ltr" class="plugin-pages"><head><meta charset='
+        f'"UTF-8"><meta name="generator" content="Docusaurus v3.0.0"><title>{title} | Tallyho'
+        f'</title><meta data-rh="true" name="description" content="{tagline}"></head><body '
+        f'class="navigation-with-keyboard"><div id="__docusaurus"><div role="region" aria-label='
+        f'"Skip to main content"><a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_'
+        f'fallback">Skip to main content</a></div><nav aria-label="Main" class="navbar navbar--'
+        f'fixed-top"><a class="navbar__brand" href="/"><b class="navbar__title">Tallyho</b></a>'
+        f'<a class="navbar__item navbar__link" href="/intro">Docs</a></nav>'
+        f'<div id="__docusaurus_skipToContent_fallback" class="main-wrapper mainWrapper_z2l0">'
+        f'{hero}<main>{main}</main></div><footer class="footer"><div class="footer__copyright'
+        f'">Copyright © 2024 Tallyho</div></footer></div></body></html>\n'
+    )
+
+
+def docusaurus_site(tagline: str) -> Site:
+    hero = (
+        f'<header><div class="css-z222xo"><div class="css-z260uf"><h1 class="css-10e1wnn">'
+        f'Tallyho</h1><p class="css-1gjhtdo">{tagline}</p></div></div></header>'
+    )
+    features = (
+        '<section class="css-1x2y3z"><div><h3>Counts</h3><p>Counts what you tell it to.</p>'
+        "</div><div><h3>Exports</h3><p>Writes a CSV file.</p></div></section>"
+    )
+
+    def doc(name: str, text: str) -> str:
+        return docusaurus(
+            name,
+            tagline,
+            "",
+            f'<div class="container"><article><div class="theme-doc-markdown markdown"><header>'
+            f"<h1>{name}</h1></header><p>{text}</p></div></article></div>",
+        )
+
+    return {
+        "index.html": docusaurus("Home", tagline, hero, features),
+        "intro.html": doc("Introduction", "Install it with one command."),
+        "usage.html": doc("Usage", "Point it at a folder."),
+        "export.html": doc("Export", "Choose the columns to write."),
+        "faq.html": doc("FAQ", "It runs offline."),
+    }
+
+
+def test_18_docusaurus_hero_tagline_fixed_before_main_moves(tmp_path: Path) -> None:
+    """Docusaurus 3 home page: the hero header (the <h1> and the tagline) stands before
+    <main>, which holds no <h1>; one commit fixes a typo in the tagline there and in every
+    page's description. The description edit alone, on every page, is template; the home
+    page's own title block changed."""
+    first = docusaurus_site("Count the things in your proejct.")
+    second = docusaurus_site("Count the things in your project.")
+    moved(tmp_path, first, second, "")
+
+
+# 19. Nested <main> elements (a Docusaurus home page whose sections are <main>s of their own):
+# the region is the first <main> to its own end tag.
+
+
+def test_19_text_after_a_nested_main_moves(tmp_path: Path) -> None:
+    """The home page's <main> holds a <main> per feature section and text after them; an edit
+    of that text is a reader's change."""
+
+    def home(closing: str) -> str:
+        return plain(
+            "Home",
+            '<h1>Field Notes</h1><div class="features"><main class="feature"><h2>Sensors</h2>'
+            '<p>Cheap sensors, careful notes.</p></main><main class="feature"><h2>Logs</h2>'
+            f"<p>One log a day.</p></main></div><p>{closing}</p>",
+        )
+
+    first = {**plain_site(plain("Soil moisture", "<article><h1>Soil moisture</h1></article>"))}
+    second = dict(first)
+    first["index.html"] = home("Start with the posts below.")
+    second["index.html"] = home("Start with the newest post below.")
+    moved(tmp_path, first, second, "")

@@ -163,10 +163,13 @@ class Structure:
 TITLE_MARKERS: Final = (_TITLE_START, _TITLE_END)
 
 
-def region_of(text: str) -> tuple[int, int] | None:
+def region_of(text: str, *, nested: bool = False) -> tuple[int, int] | None:
     """Where the main region of a marked ``text`` is: its first <main>, else its role=main
-    element, else its only <article> (None: none)."""
-    region = between(text, _MAIN_START, _MAIN_END) or between(text, _ROLE_START, _ROLE_END)
+    element, else its only <article> (None: none). The first <main> runs to the next </main>,
+    or with ``nested`` (fingerprint version 5) to its own end tag, past the <main> elements
+    nested in it (a home page that nests one per section)."""
+    region = (matching if nested else between)(text, _MAIN_START, _MAIN_END)
+    region = region or between(text, _ROLE_START, _ROLE_END)
     if region is None and text.count(_ARTICLE_START) == 1:
         region = between(text, _ARTICLE_START, _ARTICLE_END)
     return region
@@ -195,6 +198,24 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
             )
         )
     return _MARKERS.sub(" ", text)
+
+
+def matching(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:
+    """Where the text between the first ``start_marker`` and the ``end_marker`` that closes
+    it is, the pairs of markers between them nested in it (one left open runs to the end)."""
+    start = text.find(start_marker)
+    if start < 0:
+        return None
+    start += len(start_marker)
+    depth, at = 1, start
+    while True:
+        end = text.find(end_marker, at)
+        if end < 0:
+            return start, len(text)
+        depth += text.count(start_marker, at, end) - 1
+        if depth <= 0:
+            return start, end
+        at = end + len(end_marker)
 
 
 def between(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:

@@ -13,7 +13,10 @@ labels renumber when a chapter is inserted, Docusaurus puts its paginator (``nav
 
 and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
 Version 4 narrows one that holds several to the one with the page's ``<h1>`` (html.articles;
-<h1> has markers from version 3 on, which version 3 reads as spaces).
+<h1> has markers from version 3 on, which version 3 reads as spaces). Version 5 keeps what
+only the page says wherever it stands: a header that holds the page's ``<h1>`` (its title
+block; outside the region too, when the region holds no ``<h1>``: headline_header), and the
+region of a first ``<main>`` runs to its own end tag, past ``<main>`` elements nested in it.
 
 The tags are told to a ``Structure`` in document order (html.reduction), which leaves markers
 (regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
@@ -125,9 +128,17 @@ class Structure:
         marker = _STARTS.get(name)
         if marker is not None:
             return marker
-        if name == "main" and not self._main:
-            self._main = 1
-            return _MAIN_START
+        if name == "main":
+            if not self._main:
+                self._main = 1
+                return _MAIN_START
+            # Every later <main> is marked as well, as a page read line by line has them all
+            # (regions.flat_start): version 5 finds the end tag of the first (region_of).
+            replaced = self._start(name, tag)
+            return _MAIN_START if replaced == " " else _MAIN_START + replaced
+        return self._start(name, tag)
+
+    def _start(self, name: str, tag: str) -> str:
         if self._state == 1 and name == self._name:
             self._role_depth += 1
         if self._depth and name == self._furniture:
@@ -153,7 +164,7 @@ class Structure:
         if marker is not None:
             return marker
         replaced = " "
-        if name == "main" and self._main == 1:
+        if name == "main" and self._main:  # (every one: see start)
             self._main = 2
             replaced = _MAIN_END
         if self._state == 1 and name == self._name:
@@ -177,9 +188,11 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
     if REGION_MARKS[0] not in text:
         return text
     narrowed = own_article if version >= 5 else partial(one_article, version=version)
-    region = regions.region_of(text)
+    region = regions.region_of(text, nested=version >= 5)
     if region is None:
         kept = without_furniture(text)
+        if version >= 5 and HEADLINE_START not in kept and HEADLINE_START in text:
+            kept = without_furniture(text, headline=True)  # (its title block: headline_header)
         region = narrowed(kept)
         if region is None:
             return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
@@ -192,6 +205,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
         )
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
+        if version >= 5 and HEADLINE_START not in kept:
+            body = headline_header(text, region) + " " + body
     found = regions.between(text, *regions.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
@@ -236,6 +251,42 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
     if not skipping:
         kept.append(text[position:])
     return " ".join(kept)
+
+
+def headline_header(text: str, region: tuple[int, int]) -> str:
+    """The page's title block outside its main ``region`` of ``text``, when the region holds
+    no <h1> of its own (version 5): the first page-level header (outside any article) before or
+    after the region that holds the page's <h1>, less its furniture (a Docusaurus home page's
+    hero: its headline and tagline stand before <main>). "" if none does."""
+    for part in (text[: region[0]], text[region[1] :]):
+        if HEADLINE_START not in part:
+            continue
+        article = 0
+        for found in _MARKERS.finditer(part):
+            letter = found[1]
+            if letter == "a":
+                article += 1
+            elif letter == "A":
+                article = max(0, article - 1)
+            elif letter == "h" and not article and _holds_headline(part, found.end()):
+                end = _header_end(part, found.end())
+                return without_furniture(part[found.end() : end], headline=True)
+    return ""
+
+
+def _header_end(text: str, start: int) -> int:
+    """Where the header whose start marker ends at ``start`` ends (its end marker; nested
+    headers close with it; one left open runs to the end of ``text``)."""
+    depth = 1
+    for found in _HEADER_MARKERS.finditer(text, start):
+        letter = found[1]
+        if letter == "h":
+            depth += 1
+        elif letter == "H":
+            depth -= 1
+            if not depth:
+                return found.start()
+    return len(text)
 
 
 def _holds_headline(text: str, start: int) -> bool:
