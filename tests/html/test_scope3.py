@@ -355,6 +355,11 @@ def test_version_5_keeps_the_title_block_before_a_region_without_a_headline() ->
         "<header><h1>Site</h1><p>Motto.</p></header><main><h1>Post</h1><p>Body.</p></main>",
         # A header after the region, holding no <h1>.
         "<main><p>Body.</p></main><header><p>Motto.</p></header>",
+        # A site's banner whose <h1> is its motto, which the page's title does not name (Hexo
+        # NexT's list pages: the region's headline is an <h2>).
+        "<title>lua | Site</title><header><span>Site</span><h1>Motto.</h1></header>"
+        "<main><h2>lua</h2><p>Body.</p></main>",
+        "<title>lua | Site</title><header><h1>Motto.</h1></header><h2>lua</h2><p>Body.</p>",
     ],
 )
 def test_other_page_headers_outside_the_region_stay_furniture(page: str) -> None:
@@ -364,11 +369,14 @@ def test_other_page_headers_outside_the_region_stay_furniture(page: str) -> None
 def test_a_page_without_a_region_keeps_its_title_block_when_nothing_else_holds_the_headline() -> (
     None
 ):
-    page = "<header><h1>Post</h1><p>By Ann.</p><nav>Home</nav></header><p>Body.</p><footer>c"
-    assert text_of(reduce_html(page.encode())) == "Post By Ann. Body."
-    assert reduce_html(page.encode(), version=4) == "Body."
-    banner = "<header><h1>Site</h1></header><h1>Post</h1><p>Body.</p>"
-    assert text_of(reduce_html(banner.encode())) == "Post Body."
+    page = (
+        "<title>Post - Site</title><header><h1>Post</h1><p>By Ann.</p><nav>Home</nav></header>"
+        "<p>Body.</p><footer>c"
+    )
+    assert text_of(reduce_html(page.encode())) == "Post | Site Post By Ann. Body."
+    assert reduce_html(page.encode(), version=4) == "Post - Site Body."
+    banner = "<title>Post - Site</title><header><h1>Site</h1></header><h1>Post</h1><p>Body."
+    assert text_of(reduce_html(banner.encode())) == "Post | Site Post Body."
 
 
 # Nested <main> elements: a home page whose feature sections are <main>s of their own.

@@ -38,6 +38,7 @@ from sitemill.html.articles import (
     one_article,
     own_article,
 )
+from sitemill.html.marks import MARK
 from sitemill.html.regions import REGION_MARKS
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -191,7 +192,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
     region = regions.region_of(text, nested=version >= 5)
     if region is None:
         kept = without_furniture(text)
-        if version >= 5 and HEADLINE_START not in kept and HEADLINE_START in text:
+        if version >= 5 and HEADLINE_START not in kept and _titled_headline(text, text):
             kept = without_furniture(text, headline=True)  # (its title block: headline_header)
         region = narrowed(kept)
         if region is None:
@@ -256,8 +257,9 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
 def headline_header(text: str, region: tuple[int, int]) -> str:
     """The page's title block outside its main ``region`` of ``text``, when the region holds
     no <h1> of its own (version 5): the first page-level header (outside any article) before or
-    after the region that holds the page's <h1>, less its furniture (a Docusaurus home page's
-    hero: its headline and tagline stand before <main>). "" if none does."""
+    after the region that holds an <h1> that the page's <title> names, less its furniture (a
+    Docusaurus home page's hero: its headline and tagline stand before <main>). "" if none
+    does: a site's banner whose <h1> is its motto (Hexo NexT) is the site's."""
     for part in (text[: region[0]], text[region[1] :]):
         if HEADLINE_START not in part:
             continue
@@ -269,9 +271,27 @@ def headline_header(text: str, region: tuple[int, int]) -> str:
             elif letter == "A":
                 article = max(0, article - 1)
             elif letter == "h" and not article and _holds_headline(part, found.end()):
-                end = _header_end(part, found.end())
-                return without_furniture(part[found.end() : end], headline=True)
+                header = part[found.end() : _header_end(part, found.end())]
+                if _titled_headline(header, text):
+                    return without_furniture(header, headline=True)
     return ""
+
+
+def _titled_headline(text: str, page: str) -> bool:
+    """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (its letters and
+    digits, in lower case, stand in the title's): the page's headline, not a site's motto."""
+    found = regions.between(text, HEADLINE_START, HEADLINE_END)
+    title = regions.between(page, *regions.TITLE_MARKERS)
+    if found is None or title is None:
+        return False
+    headline = _letters(text[found[0] : found[1]])
+    return bool(headline) and headline in _letters(page[title[0] : title[1]])
+
+
+def _letters(text: str) -> str:
+    """The letters and digits of a marked ``text`` (its marks' values left out), lower case."""
+    words = regions.unmarked(" ".join(text.split(MARK)[::2]))
+    return "".join(filter(str.isalnum, words.casefold()))
 
 
 def _header_end(text: str, start: int) -> int:
