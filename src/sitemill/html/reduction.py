@@ -15,14 +15,13 @@ import re
 from functools import cache, partial
 from typing import Final
 
-from sitemill.html import rolelines, scope3, targets
-from sitemill.html.articles import HEADLINE_START
+from sitemill.html import rolelines, scope3, targets, titleblock
 from sitemill.html.firstpass import first_pass
 from sitemill.html.furniture import NOTE_SIGNS, piece_notes, region_key, same_in_order
 from sitemill.html.grammar import NOT_TEXT
 from sitemill.html.inorder import in_order
 from sitemill.html.linebatch import Passes
-from sitemill.html.linememo import LineMemo, Lines, reduce_lines
+from sitemill.html.linememo import LineMemo, reduce_lines
 from sitemill.html.marks import (
     KEPT_TAG,
     LINK_END_MARK,
@@ -155,8 +154,8 @@ def _by_lines(
         resolved = rolelines.resolved(names, lines.text())
         return _finished3(resolved, main=main, url=url, version=version)
     key = region_key(lines, notes) if main else None
-    if key is not None and version >= 5 and _headline_outside(lines, key):
-        key = None  # (its title block may stand outside the region: scope3.headline_header)
+    if key is not None and version >= 5 and titleblock.headline_beside(lines.text(), key[1:]):
+        key = None  # (its title block may stand outside the region: html.titleblock)
     if key is None:
         if version < 3:
             return _finished(lines.text(), main=main)
@@ -172,12 +171,6 @@ def _by_lines(
             reduced = _finished3("".join(key[1:]), main=True, url=url, version=version)
         memo.remember(page_key, reduced)
     return reduced
-
-
-def _headline_outside(lines: Lines, key: tuple[str, ...]) -> bool:
-    """Whether a page's <h1> marker stands in a piece of ``lines`` outside its region_key."""
-    everywhere = sum(piece.count(HEADLINE_START) for piece in (*lines.pieces, lines.tail))
-    return everywhere > sum(piece.count(HEADLINE_START) for piece in key[1:])
 
 
 def _rest(text: str) -> str:

@@ -15,7 +15,7 @@ and then a region (or a page without one) that holds exactly one ``<article>`` n
 Version 4 narrows one that holds several to the one with the page's ``<h1>`` (html.articles;
 <h1> has markers from version 3 on, which version 3 reads as spaces). Version 5 keeps what
 only the page says wherever it stands: a header that holds the page's ``<h1>`` (its title
-block; outside the region too, when the region holds no ``<h1>``: headline_header), and the
+block; outside the region too, when the region holds no ``<h1>``: html.titleblock), and the
 region of a first ``<main>`` runs to its own end tag, past ``<main>`` elements nested in it.
 
 The tags are told to a ``Structure`` in document order (html.reduction), which leaves markers
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Final
 
-from sitemill.html import readerparts, regions
+from sitemill.html import readerparts, regions, titleblock
 from sitemill.html.articles import (
     ARTICLE_START,
     HEADLINE_END,
@@ -38,7 +38,6 @@ from sitemill.html.articles import (
     one_article,
     own_article,
 )
-from sitemill.html.marks import MARK
 from sitemill.html.regions import REGION_MARKS
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -74,7 +73,6 @@ _ROLE_FURNITURE: Final = re.compile(
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
 _ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
-_HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
 
 
 def may_have_role(text: str) -> bool:
@@ -192,8 +190,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
     region = regions.region_of(text, nested=version >= 5)
     if region is None:
         kept = without_furniture(text)
-        if version >= 5 and HEADLINE_START not in kept and _titled_headline(text, text):
-            kept = without_furniture(text, headline=True)  # (its title block: headline_header)
+        if version >= 5 and HEADLINE_START not in kept and titleblock.titled_headline(text, text):
+            kept = without_furniture(text, headline=True)  # (its title block: html.titleblock)
         region = narrowed(kept)
         if region is None:
             return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
@@ -207,7 +205,9 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if version >= 5 and HEADLINE_START not in kept:
-            body = headline_header(text, region) + " " + body
+            header = titleblock.outside(text, region)
+            if header:
+                body = without_furniture(header, headline=True) + " " + body
     found = regions.between(text, *regions.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
@@ -243,7 +243,7 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
-            if headline and letter == "h" and _holds_headline(text, found.end()):
+            if headline and letter == "h" and titleblock.holds_headline(text, found.end()):
                 continue
             kept.append(text[position : found.start()])
             skipping, closing, depth = letter, _CLOSES[letter], 1
@@ -252,72 +252,3 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
     if not skipping:
         kept.append(text[position:])
     return " ".join(kept)
-
-
-def headline_header(text: str, region: tuple[int, int]) -> str:
-    """The page's title block outside its main ``region`` of ``text``, when the region holds
-    no <h1> of its own (version 5): the first page-level header (outside any article) before or
-    after the region that holds an <h1> that the page's <title> names, less its furniture (a
-    Docusaurus home page's hero: its headline and tagline stand before <main>). "" if none
-    does: a site's banner whose <h1> is its motto (Hexo NexT) is the site's."""
-    for part in (text[: region[0]], text[region[1] :]):
-        if HEADLINE_START not in part:
-            continue
-        article = 0
-        for found in _MARKERS.finditer(part):
-            letter = found[1]
-            if letter == "a":
-                article += 1
-            elif letter == "A":
-                article = max(0, article - 1)
-            elif letter == "h" and not article and _holds_headline(part, found.end()):
-                header = part[found.end() : _header_end(part, found.end())]
-                if _titled_headline(header, text):
-                    return without_furniture(header, headline=True)
-    return ""
-
-
-def _titled_headline(text: str, page: str) -> bool:
-    """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (its letters and
-    digits, in lower case, stand in the title's): the page's headline, not a site's motto."""
-    found = regions.between(text, HEADLINE_START, HEADLINE_END)
-    title = regions.between(page, *regions.TITLE_MARKERS)
-    if found is None or title is None:
-        return False
-    headline = _letters(text[found[0] : found[1]])
-    return bool(headline) and headline in _letters(page[title[0] : title[1]])
-
-
-def _letters(text: str) -> str:
-    """The letters and digits of a marked ``text`` (its marks' values left out), lower case."""
-    words = regions.unmarked(" ".join(text.split(MARK)[::2]))
-    return "".join(filter(str.isalnum, words.casefold()))
-
-
-def _header_end(text: str, start: int) -> int:
-    """Where the header whose start marker ends at ``start`` ends (its end marker; nested
-    headers close with it; one left open runs to the end of ``text``)."""
-    depth = 1
-    for found in _HEADER_MARKERS.finditer(text, start):
-        letter = found[1]
-        if letter == "h":
-            depth += 1
-        elif letter == "H":
-            depth -= 1
-            if not depth:
-                return found.start()
-    return len(text)
-
-
-def _holds_headline(text: str, start: int) -> bool:
-    """Whether the header whose start marker ends at ``start`` holds an <h1> (its marker)
-    before its end marker (nested headers closing with it; one left open runs to the end)."""
-    depth = 1
-    for found in _HEADER_MARKERS.finditer(text, start):
-        letter = found[1]
-        if letter == HEADLINE_START[1]:
-            return True
-        depth += 1 if letter == "h" else -1
-        if not depth:
-            return False
-    return False
