@@ -39,3 +39,19 @@ def test_a_short_description_the_page_happens_to_hold_stays_content() -> None:
 
 def test_letters_are_case_folded_without_marks_or_punctuation() -> None:
     assert letters("It's \x01H/a\x01ÉTÉ\x01E\x01, 2024!") == "itsété2024"
+
+
+LIST = '<title>{}</title><meta name="description" content="{}"><main><h2>centos7</h2>{}</main>'
+TEASERS = '<article><a href="/a/">Install nginx</a></article>'
+
+
+def test_a_description_that_repeats_the_title_adds_nothing_beyond_it() -> None:
+    # Hexo Matery writes a list page's title as its description: the site renamed in every
+    # title changes the description too, and the title counts by its parts alone.
+    old = LIST.format("Category: centos7 | Old Blog", "Category: centos7 | Old Blog", TEASERS)
+    without = "<title>Category: centos7 | Old Blog</title><main><h2>centos7</h2>" + TEASERS
+    assert fingerprint_html(old.encode()) == fingerprint_html((without + "</main>").encode())
+    # A description with words the title does not hold stays content.
+    more = LIST.format("centos7 | Old Blog", "Posts about centos7 servers", TEASERS)
+    edited = more.replace("servers", "hosts")
+    assert fingerprint_html(more.encode()) != fingerprint_html(edited.encode())

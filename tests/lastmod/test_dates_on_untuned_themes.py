@@ -8,7 +8,8 @@ self-dates leave them out); 11-14 change nothing a reader reads but re-date the 
 version 4 (the title's order, a re-cut auto-excerpt, a link to the page itself, share links
 that carry the page's own URL); 15-17 are guards that move under version 4 and must still move;
 18-19 are real changes the first version 5 missed on sites it was not designed on (a home page's
-title block before <main>, nested <main> elements).
+title block before <main>, nested <main> elements); 20 a site renamed in every title, which
+list pages repeat as their description (Hexo Matery), moves nothing.
 Structure copied from the real themes' built pages, text our own."""
 
 from __future__ import annotations
@@ -762,3 +763,45 @@ def test_19_text_after_a_nested_main_moves(tmp_path: Path) -> None:
     first["index.html"] = home("Start with the posts below.")
     second["index.html"] = home("Start with the newest post below.")
     moved(tmp_path, first, second, "")
+
+
+# 20. Hexo Matery: a list page's description is its title; the site is renamed in one commit.
+
+
+def matery(title: str, description: str, main: str) -> str:
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title>'
+        f'<meta name="description" content="{description}"><meta name="generator" content='
+        f'"Hexo 4.2.0"></head><body><header class="navbar-fixed"><nav class="bg-color nav-'
+        f'transparent"><a href="/" class="waves-effect">Home</a></nav></header>\n<main '
+        f'class="content">{main}</main>\n<footer class="page-footer">© 2024</footer></body>'
+        f"</html>\n"
+    )
+
+
+def matery_site(site: str) -> Site:
+    names = ("nginx", "centos7", "docker", "git")
+    pages: Site = {}
+    for name in names:
+        pages[f"categories/{name}/index.html"] = matery(
+            f"Category: {name} | {site}",
+            f"Category: {name} | {site}",
+            f'<div class="card"><h2>{name}</h2><article class="article"><a href="/posts/{name}/">'
+            f"Notes on {name}</a></article></div>",
+        )
+        pages[f"posts/{name}/index.html"] = matery(
+            f"Notes on {name} | {site}",
+            f"What I keep forgetting about {name}.",
+            f'<article class="article"><h1>Notes on {name}</h1><p>Setting up {name} takes three '
+            f"commands and one config file.</p></article>",
+        )
+    return pages
+
+
+def test_20_site_renamed_in_every_title_and_title_descriptions_moves_nothing(
+    tmp_path: Path,
+) -> None:
+    """The site's name in every <title> changes in one commit; the list pages' descriptions
+    repeat their titles. The title's shared part is template, and a description that repeats
+    the title says nothing beyond it."""
+    kept(tmp_path, matery_site("leader Blogs"), matery_site("Autumn Cicada"))

@@ -30,7 +30,8 @@ def whole(kept: str) -> str:
 def joined(title: str, said: list[str], body: str) -> str:
     """The title (by its parts, its end marked), the descriptions (an excerpt of the body
     left out) and the body of a page's selected text (see above), joined."""
-    title = title_parts(regions.unmarked(title)) + TITLE_END
+    title = regions.unmarked(title)
     if said:
-        said = excerpts.authored(said, body)
+        said = excerpts.authored(said, body, title)
+    title = title_parts(title) + TITLE_END
     return regions.unmarked(" ".join((title, *said, body)))
