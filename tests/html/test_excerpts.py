@@ -51,6 +51,15 @@ def test_a_description_that_repeats_the_title_adds_nothing_beyond_it() -> None:
     old = LIST.format("Category: centos7 | Old Blog", "Category: centos7 | Old Blog", TEASERS)
     without = "<title>Category: centos7 | Old Blog</title><main><h2>centos7</h2>" + TEASERS
     assert fingerprint_html(old.encode()) == fingerprint_html((without + "</main>").encode())
+    # One that is a part of the title (the page's own, the site's name) too.
+    for part in ("Category: centos7", "Old Blog"):
+        own = LIST.format("Category: centos7 | Old Blog", part, TEASERS)
+        assert fingerprint_html(own.encode()) == fingerprint_html(old.encode())
+    # A short description that a part of the title merely holds stays content ("More.").
+    short = LIST.format("Getting started &amp; more", "More.", TEASERS)
+    assert fingerprint_html(short.encode()) != fingerprint_html(
+        LIST.format("Getting started &amp; more", "", TEASERS).encode()
+    )
     # A description with words the title does not hold stays content.
     more = LIST.format("centos7 | Old Blog", "Posts about centos7 servers", TEASERS)
     edited = more.replace("servers", "hosts")

@@ -7,10 +7,11 @@ no word of a post changed. Such a description says nothing the page does not say
 out when its words, read as letters and digits alone (case, punctuation, white space and a
 trailing ellipsis ignored), stand at the start of the page's kept text, and are a sentence's worth
 (MIN_LETTERS): a description an author wrote stays content, and so does a short one whose few
-words the page happens to hold ("More."). A description whose letters and digits all stand in
-the page's title (a theme that writes the title as the description when the author wrote
-none: Hexo Matery's "Category: x | Site") says nothing beyond the title either, which counts
-by its parts (html.titleparts): a site renamed in every title moves no date through it.
+words the page happens to hold ("More."). A description that is the page's title, or one of
+its parts (html.titleparts), as letters and digits (a theme that writes the title as the
+description when the author wrote none: Hexo Matery's "Category: x | Site") says nothing
+beyond the title either, which counts by its parts: a site renamed in every title moves no
+date through it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 from typing import Final
 
 from sitemill.html.marks import MARK
+from sitemill.html.titleparts import parts_of
 
 _MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)")
 _NOT_LETTERS: Final = re.compile(r"[\W_]+")
@@ -46,13 +48,13 @@ def authored(marks: list[str], body: str, title: str = "") -> list[str]:
     """The description ``marks`` (html.marks: a MARK, "D", the value, a MARK) that are not
     excerpts of ``body``, the page's kept text (its start: START_CHARS and twice the
     description's length, read once for each such length, and only for a description long
-    enough to be one), nor repeat the page's ``title`` (see above)."""
+    enough to be one), nor are the page's ``title`` or one of its parts (see above)."""
     starts: dict[int, str] = {}
     kept = []
-    titled = letters(title)
+    titled = {letters(part) for part in (title, *parts_of(title))} - {""}
     for mark in marks:
         value = mark[2:-1]
-        if titled and letters(value) in titled:
+        if letters(value) in titled:
             continue
         if len(letters(value)) >= MIN_LETTERS:
             size = START_CHARS + 2 * len(value)

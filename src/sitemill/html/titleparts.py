@@ -22,5 +22,9 @@ def title_parts(title: str) -> str:
     """``title`` (its text, white space as written) as its parts in sorted order."""
     if not _SEPARATOR.search(title):
         return title
-    parts = [part.strip() for part in _SEPARATOR.split(title)]
-    return JOINER.join(sorted(part for part in parts if part))
+    return JOINER.join(sorted(parts_of(title)))
+
+
+def parts_of(title: str) -> list[str]:
+    """The parts of ``title`` (see above), in their order, none empty."""
+    return [part for part in map(str.strip, _SEPARATOR.split(title)) if part]
