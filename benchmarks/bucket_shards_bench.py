@@ -2,14 +2,15 @@
 
 Two buckets, of 20,000 and 200,000 HTML pages (2,000 and 20,000 with --quick), each with the
 partitioned state a full rebuild leaves (shards of 2,000 pages, so every shard is the same
-size in both): that state is made by sitemill's own pass, writer and state writer over the
-bucket's listing as it would be read (the pages' heads taken as known: moto would take an hour
-to serve 200,000 ranged GETs), the children and the index uploaded to a moto server (another
-thread), the state to its state bucket. Then one page changes, and a fresh child process runs
-the router on that one key (what the Lambda does with the S3 event): its S3 requests by kind
-(a botocore hook), wall time and peak RSS. Targets: at most 10 requests besides the page's own
-GET; time and memory the same at 200,000 pages as at 20,000 (the run never lists the bucket
-nor reads another shard's state).
+size in both): sitemill's own full rebuild makes it (children staged, every shard's state,
+one commit of the manifest) over the bucket's listing as it would be read, the pages never
+uploaded and their heads known from the one state object of earlier runs (moto would take an
+hour to serve 200,000 ranged GETs); the children, the index and the state go to a moto server
+(another thread). Then one page changes, and a fresh child process runs the router on that
+one key (what the Lambda does with the S3 event): its S3 requests by kind (a botocore hook),
+wall time and peak RSS. Targets: at most 10 requests besides the page's own GET; time and
+memory the same at 200,000 pages as at 20,000 (the run never lists the bucket nor reads
+another shard's state).
 """
 
 from __future__ import annotations
@@ -61,62 +62,51 @@ def _path(number: int, pages: int) -> str:
     return f"s{number // per_section:02d}/p{number % per_section:06d}.html"
 
 
+def _objects(pages: int) -> list[Any]:
+    """The bucket's listing as ListObjectsV2 would give it (key order), of pages never uploaded."""
+    return [
+        {"Key": _path(n, pages), "ETag": f'"{n:032x}"', "Size": 1000, "LastModified": _MODIFIED}
+        for n in range(pages)
+    ]
+
+
 def seed(endpoint: str, pages: int) -> str:
     """The bucket as a full rebuild leaves it; returns the key the deploy changes."""
     from sitemill.html.facts import ORDINARY_PAGE
-    from sitemill.jobs.bucketpass import bucket_pass
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.protocol import Precision, format_lastmod
-    from sitemill.scaleout.partitioned import inputs_fingerprint, open_partitioned
-    from sitemill.scaleout.shardpublish import save_full
-    from sitemill.shards.partition import IndexState
-    from sitemill.sinks.memory import MemorySink
-    from sitemill.sources.page import Page
-    from sitemill.state.model import PageRecord, State
-    from sitemill.state.start import Start
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned
+    from sitemill.scaleout.shardcommit import read_live
+    from sitemill.scaleout.shardfull import FullRun, rebuild_full
+    from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+    from sitemill.state.model import PageRecord, State, dump_state
+    from sitemill.state.s3 import S3StateStore, parse_s3_location
 
     client, config = _client(endpoint), _config(pages)
-    site_bucket = SITE.format(pages=pages)
-    for bucket in (site_bucket, STATE.format(pages=pages)):
+    site = BucketSite(SITE.format(pages=pages))
+    for bucket in (site.bucket, STATE.format(pages=pages)):
         client.create_bucket(Bucket=bucket)
-    lastmod = format_lastmod(_MODIFIED, Precision.DATETIME)
-    listed = [Page(_path(n, pages), lastmod, version=f'"{n:032x}"') for n in range(pages)]
-    known = State(pages={page.path: PageRecord(page.version, ORDINARY_PAGE) for page in listed})
-    sink = MemorySink()
-    site = BucketSite(site_bucket)
-    seen: list[Page] = []
-    report, knowledge = bucket_pass(
-        config,
-        client,
-        site,
-        sink,
-        Start(known, first_run=False),
-        iter(listed),
-        robots=None,
-        on_page=seen.append,
-    )
-    for name, data in sink.files.items():
-        client.put_object(Bucket=site_bucket, Key=name, Body=data)
+    objects = _objects(pages)
+    # The one state object of earlier runs, every page's head known: the first partitioned
+    # run starts from it (sitemill.scaleout.shardfull.merged_start) and reads no page.
+    known = State(pages={obj["Key"]: PageRecord(obj["ETag"], ORDINARY_PAGE) for obj in objects})
+    assert config.state is not None
+    S3StateStore(client, *parse_s3_location(config.state)).write(dump_state(known))
+    # The full rebuild as the router runs it (rebuild_partitioned with nothing changed), over
+    # the listing above instead of a LIST: children staged, every shard's state, one commit.
     store = open_partitioned(config, client, site)
     assert store is not None
-    now = datetime.now(UTC)
-    save_full(
-        config,
-        client,
-        site,
-        store,
-        report,
-        knowledge.remember,
-        seen,
-        IndexState(),
-        None,
-        inputs_fingerprint(config, None),
-        now,
-        4,
+    robots_data, robots = site_robots(config, client, site)
+    live = read_live(client, site)
+    base = store.read_manifest()
+    run = FullRun(config, client, site, store, DEFAULT_THREADS, datetime.now(UTC))
+    inputs = inputs_fingerprint(config, robots_data)
+    report = rebuild_full(
+        run, base, live, robots, inputs, dry_run=False, progress=None, objects=objects
     )
+    assert report.state_written and report.result.url_count == pages, report.warnings
     changed = _path(pages // 2 + 7, pages)
     body = b"<!doctype html><html><head><title>changed</title></head><body>new</body></html>"
-    client.put_object(Bucket=site_bucket, Key=changed, Body=body)
+    client.put_object(Bucket=site.bucket, Key=changed, Body=body)
     return changed
 
 

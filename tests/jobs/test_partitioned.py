@@ -34,7 +34,9 @@ from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import shards_line, summary_counts
 from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
-from sitemill.scaleout.shardinputs import inputs_fingerprint
+from sitemill.scaleout.shardcommit import read_live
+from sitemill.scaleout.shardfull import FullRun, rebuild_full
+from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
 from sitemill.state.s3 import S3StateStore
@@ -375,3 +377,43 @@ def test_a_dry_run_shows_what_it_would_announce_and_keeps_nothing(s3: Any) -> No
     real = run(s3, config)
     assert real.indexnow.found == {"changed": 1} and real.indexnow.pending == 1
     assert s3.list_objects_v2(Bucket=STATE_BUCKET, Prefix=pending)["KeyCount"] == 1
+
+
+def test_a_full_rebuild_over_a_given_listing_lists_nothing_and_commits(s3: Any) -> None:
+    # (benchmarks/bucket_shards_bench.py: a sharded bucket of pages never uploaded)
+    pages = [f"{section}/p{n}.html" for section in "abc" for n in range(4)]
+    put_pages(s3, *pages)
+    config = config_of(max_urls=5, shard_fill=4)
+    assert config.state is not None
+    legacy = S3StateStore(s3, STATE_BUCKET, config.state.removeprefix(f"s3://{STATE_BUCKET}/"))
+    rebuild_bucket(config, s3, BucketSite(BUCKET), state_store=legacy)  # every head known
+    objects = s3.list_objects_v2(Bucket=BUCKET)["Contents"]
+    for page in pages:
+        s3.delete_object(Bucket=BUCKET, Key=page)
+    site = BucketSite(BUCKET)
+    store = open_partitioned(config, s3, site)
+    assert store is not None
+    robots_data, robots = site_robots(config, s3, site)
+    live, base = read_live(s3, site), store.read_manifest()
+    listed: list[dict[str, Any]] = []
+    s3.meta.events.register(
+        "before-parameter-build.s3.ListObjectsV2", lambda params, **_: listed.append(params)
+    )
+    requests = Requests(s3)
+    report = rebuild_full(
+        FullRun(config, s3, site, store, 2, NOW),
+        base,
+        live,
+        robots,
+        inputs_fingerprint(config, robots_data),
+        dry_run=False,
+        progress=None,
+        objects=objects,
+    )
+    assert report.state_written and report.result.url_count == len(pages)
+    assert not [path for _, path in requests.calls if path.endswith(tuple(pages))]
+    assert requests.count("PutObject") >= 4  # (three children, their states, the manifest)
+    assert "" not in {params["Prefix"] for params in listed}  # (only sitemill's own objects)
+    put_pages(s3, "b/p10.html")
+    deploy = run(s3, config, changed=["b/p10.html"])
+    assert shards_line(deploy) == "shards: 3, 1 child rewritten, 1 touched"

@@ -71,9 +71,12 @@ def rebuild_full(
     *,
     dry_run: bool,
     progress: Progress | None,
+    objects: Iterable[ObjectTypeDef] | None = None,
 ) -> Report:
     """The whole listing through one pass (exact across shards), committed over the manifest
-    ``base`` (sitemill.scaleout.shardcommit): a ConflictError when another run committed since."""
+    ``base`` (sitemill.scaleout.shardcommit): a ConflictError when another run committed since.
+    ``objects``: the bucket's listing in key order, when the caller has it (a benchmark's, of
+    pages it never uploaded; the bucket's own files among them); None: listed here."""
     config, site = run.config, run.site
     start, previous = merged_start(run.store, base.plan, run.threads)
     inventory = Inventory()
@@ -81,9 +84,10 @@ def rebuild_full(
     staged = StagedOutputs(run.client, site, inventory, base.retired, dry_run=dry_run, live=reader)
     listed: list[Page] = []
     listing = KeptListing(config, previous)
+    listed_objects = _listing(run, base.plan) if objects is None else objects
     report, knowledge = bucket_pass(
         replace(config, robots_txt=False), run.client, site, staged, start,
-        bucket_pages(config, _listing(run, base.plan), site.root, inventory), robots=robots,
+        bucket_pages(config, listed_objects, site.root, inventory), robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty,
     )  # fmt: skip
