@@ -66,19 +66,36 @@ def page(lang: str, number: int) -> str:
 
 
 def ensure_tree(root: Path, pages_per_language: int) -> Path:
-    site = root / f"multilingual-{pages_per_language}"
+    """The generated site, with a file for every image its pages show on its own host (a
+    sitemap lists only images whose file is in the site): hard links to one small file."""
+    site = root / f"multilingual-{pages_per_language}-with-images"
     marker = site / ".complete"
     if marker.exists():
         return site
+    site.mkdir(parents=True, exist_ok=True)
+    blob = site / "pixel.gif"
+    blob.write_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
+    shared = site / "shared"
+    shared.mkdir(exist_ok=True)
+    for number in range(pages_per_language):
+        for name in (f"{number}-1x.jpg", f"{number}-2x.jpg", f"{number}.avif", f"{number}.jpg"):
+            _link(blob, shared / name)
     for lang in LANGUAGES:
         for number in range(pages_per_language):
             folder = site / lang / f"p{number}"
-            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "img").mkdir(parents=True, exist_ok=True)
+            for image in range(IMAGES_PER_PAGE - 6):
+                _link(blob, folder / "img" / f"{image}.png")
             file = folder / "index.html"
             file.write_text(page(lang, number), encoding="utf-8")
             os.utime(file, (FIXED_MTIME, FIXED_MTIME))
     marker.write_text("")
     return site
+
+
+def _link(source: Path, target: Path) -> None:
+    if not target.exists():
+        os.link(source, target)
 
 
 def url_elements(out_dir: Path) -> Iterator[ET.Element]:
