@@ -154,7 +154,7 @@ def _by_lines(
         resolved = rolelines.resolved(names, lines.text())
         return _finished3(resolved, main=main, url=url, version=version)
     key = region_key(lines, notes) if main else None
-    if key is not None and version >= 5 and titleblock.headline_beside(lines.text(), key[1:]):
+    if key and version >= 5 and titleblock.headline_beside((*lines.pieces, lines.tail), key[1:]):
         key = None  # (its title block may stand outside the region: html.titleblock)
     if key is None:
         if version < 3:

@@ -26,6 +26,8 @@ _ROLE_START, _ROLE_END = "\x02r\x03", "\x02R\x03"
 _ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
 _TITLE_START, _TITLE_END = "\x02t\x03", "\x02T\x03"
 _MARKERS: Final = re.compile("\x02[a-zA-Z]\x03")
+# Any marker, its letter as group 1 (html.scope3's furniture, html.titleblock's headers).
+LETTERED: Final = re.compile("\x02([a-zA-Z])\x03")
 _REGION_MARKERS: Final = re.compile("\x02([mMtT])\x03")
 # role="main" (the first token of the value), as an attribute of the tag; a tag whose other
 # attribute's value spells it is taken alike (rare; deterministic all the same).

@@ -64,7 +64,7 @@ _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != 
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
 # Each furniture start letter and its end letter; h and f only outside an article.
 _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
-_MARKERS: Final = re.compile("\x02([a-zA-Z])\x03")
+_MARKERS: Final = regions.LETTERED
 _ROLE_FURNITURE: Final = re.compile(
     r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
     (?: "[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^"]*)?"
@@ -243,7 +243,7 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
-            if headline and letter == "h" and titleblock.holds_headline(text, found.end()):
+            if headline and letter == "h" and titleblock.header_span(text, found.end())[0]:
                 continue
             kept.append(text[position : found.start()])
             skipping, closing, depth = letter, _CLOSES[letter], 1

@@ -12,11 +12,10 @@ from typing import Final
 
 from sitemill.html import regions
 from sitemill.html.articles import HEADLINE_END, HEADLINE_START
-from sitemill.html.marks import MARK
+from sitemill.html.excerpts import letters
 
 # The markers of a page-level header (html.scope3: "h", "H") and of the page's <h1>.
 _HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
-_MARKERS: Final = re.compile("\x02([a-zA-Z])\x03")
 
 
 def outside(text: str, region: tuple[int, int]) -> str:
@@ -27,23 +26,27 @@ def outside(text: str, region: tuple[int, int]) -> str:
         if HEADLINE_START not in part:
             continue
         article = 0
-        for found in _MARKERS.finditer(part):
+        for found in regions.LETTERED.finditer(part):
             letter = found[1]
             if letter == "a":
                 article += 1
             elif letter == "A":
                 article = max(0, article - 1)
-            elif letter == "h" and not article and holds_headline(part, found.end()):
-                header = part[found.end() : _header_end(part, found.end())]
-                if titled_headline(header, text):
-                    return header
+            elif letter == "h" and not article:
+                holds, end = header_span(part, found.end())
+                if holds and titled_headline(part[found.end() : end], text):
+                    return part[found.end() : end]
     return ""
 
 
-def headline_beside(text: str, pieces: Iterable[str]) -> bool:
-    """Whether an <h1> marker of ``text`` stands outside its ``pieces`` (a page's region,
+def headline_beside(pieces: Iterable[str], kept: Iterable[str]) -> bool:
+    """Whether an <h1> marker of a page's ``pieces`` stands outside those ``kept`` (its region,
     title and descriptions, html.furniture.region_key): its title block may be there."""
-    return text.count(HEADLINE_START) > sum(piece.count(HEADLINE_START) for piece in pieces)
+    return sum(map(_headlines, pieces)) > sum(map(_headlines, kept))
+
+
+def _headlines(piece: str) -> int:
+    return piece.count(HEADLINE_START)
 
 
 def titled_headline(text: str, page: str) -> bool:
@@ -53,40 +56,23 @@ def titled_headline(text: str, page: str) -> bool:
     title = regions.between(page, *regions.TITLE_MARKERS)
     if found is None or title is None:
         return False
-    headline = _letters(text[found[0] : found[1]])
-    return bool(headline) and headline in _letters(page[title[0] : title[1]])
+    headline = letters(regions.unmarked(text[found[0] : found[1]]))
+    return bool(headline) and headline in letters(regions.unmarked(page[title[0] : title[1]]))
 
 
-def holds_headline(text: str, start: int) -> bool:
-    """Whether the header whose start marker ends at ``start`` holds an <h1> (its marker)
-    before its end marker (nested headers closing with it; one left open runs to the end)."""
-    depth = 1
+def header_span(text: str, start: int) -> tuple[bool, int]:
+    """Of the header whose start marker ends at ``start``: whether it holds an <h1> (its
+    marker), and where it ends (its end marker; nested headers close with it; one left open
+    runs to the end of ``text``)."""
+    depth, holds = 1, False
     for found in _HEADER_MARKERS.finditer(text, start):
         letter = found[1]
         if letter == HEADLINE_START[1]:
-            return True
-        depth += 1 if letter == "h" else -1
-        if not depth:
-            return False
-    return False
-
-
-def _header_end(text: str, start: int) -> int:
-    """Where the header whose start marker ends at ``start`` ends (its end marker; nested
-    headers close with it; one left open runs to the end of ``text``)."""
-    depth = 1
-    for found in _HEADER_MARKERS.finditer(text, start):
-        letter = found[1]
-        if letter == "h":
+            holds = True
+        elif letter == "h":
             depth += 1
-        elif letter == "H":
+        else:
             depth -= 1
             if not depth:
-                return found.start()
-    return len(text)
-
-
-def _letters(text: str) -> str:
-    """The letters and digits of a marked ``text`` (its marks' values left out), lower case."""
-    words = regions.unmarked(" ".join(text.split(MARK)[::2]))
-    return "".join(filter(str.isalnum, words.casefold()))
+                return holds, found.start()
+    return holds, len(text)
