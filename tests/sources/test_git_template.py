@@ -18,7 +18,7 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 from sitemill.sources.gitcontent import date_by_content, read_file_versions
-from sitemill.sources.gittemplate import MIN_SECTION, edit_of, section_of
+from sitemill.sources.gittemplate import MIN_SECTION, edit_of, is_move, section_of
 
 BASE = "https://example.org/"
 T1, T2, T3, T4 = (f"2024-0{month}-10 09:00:00" for month in (1, 2, 3, 4))
@@ -156,3 +156,83 @@ def test_a_later_run_names_no_edit_again(tmp_path: Path, monkeypatch: pytest.Mon
     second = date_by_content(found, fingerprint, current, first.blobs, reduce=reduce)
     assert second.dates == first.dates and second.read == 0
     assert started == [("cat-file", "--batch")]  # the walk's own, none for the edits
+
+
+def test_a_new_base_path_on_every_link_moves_no_page(tmp_path: Path) -> None:
+    # The site moved under /notes/: each page's links (to other posts: different on every
+    # page) moved the same way, and the page still says and links to what it did.
+    moved = {name: page.replace('href="/', 'href="/notes/') for name, page in blog().items()}
+    found = dates(tmp_path, blog(), moved)
+    assert set(found.values()) == {at(T1)}
+
+
+def gallery(sections: tuple[str, ...], pictured: int, extension: str) -> dict[str, str]:
+    """Five posts in each section; the first ``pictured`` of each show two images."""
+    pages = {}
+    for section in sections:
+        for index, post in enumerate(POSTS):
+            images = "".join(
+                f'<img src="/{section}/{post}/{n}.{extension}" alt="">' for n in (1, 2)
+            )
+            pages[f"{section}/{post}/index.html"] = (
+                f"<html><head><title>{post}</title></head><body><main><h1>{post}</h1>"
+                f"<p>The {post} post of {section}.</p>{images if index < pictured else ''}"
+                "</main></body></html>\n"
+            )
+    return pages
+
+
+def gallery_dates(tmp_path: Path, *builds: dict[str, str]) -> dict[str, str]:
+    """Each page's lastmod (by its site path) after one commit per build."""
+    repo = make_repo(tmp_path / "site")
+    for build, when in zip(builds, (T1, T2, T3, T4), strict=False):
+        commit(repo, build, when)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
+    text = sink.files["sitemap.xml"].decode()
+    return dict(re.findall(r"<loc>https://example\.org/(\w+/\w+)/</loc><lastmod>(.*?)<", text))
+
+
+def test_images_converted_on_a_few_pages_of_each_section_move_none(tmp_path: Path) -> None:
+    # Every .png became a .webp: two pages of each of two sections (not most of either) carry
+    # the same move in one commit, and a third section's page was edited beside it.
+    sections = ("blog", "notes", "talks")
+    before, after = gallery(sections, 2, "png"), gallery(sections, 2, "webp")
+    after["talks/alpha/index.html"] = after["talks/alpha/index.html"].replace("The", "A")
+    found = gallery_dates(tmp_path, before, after)
+    assert found["talks/alpha"] == at(T2)
+    others = {page: date for page, date in found.items() if page != "talks/alpha"}
+    assert set(others.values()) == {at(T1)}
+
+
+def test_a_move_on_fewer_pages_than_a_section_counts_is_each_pages_own(tmp_path: Path) -> None:
+    before, after = gallery(("blog",), 2, "png"), gallery(("blog",), 2, "webp")
+    found = gallery_dates(tmp_path, before, after)
+    assert MIN_SECTION > 2
+    assert {page for page, date in found.items() if date == at(T2)} == {"blog/alpha", "blog/beta"}
+
+
+def test_a_page_that_changed_a_target_beside_the_move_keeps_its_date(tmp_path: Path) -> None:
+    before, after = gallery(("blog", "notes"), 3, "png"), gallery(("blog", "notes"), 3, "webp")
+    after["notes/beta/index.html"] = after["notes/beta/index.html"].replace("2.webp", "3.webp")
+    found = gallery_dates(tmp_path, before, after)
+    assert {page for page, date in found.items() if date == at(T2)} == {"notes/beta"}
+
+
+def test_a_move_is_named_by_how_its_targets_moved() -> None:
+    def edit(old: list[str], new: list[str]) -> str | None:
+        def marks(targets: list[str]) -> str:
+            return "\x01T\x01x" + "".join(f" \x01H{t}\x01 y" for t in targets)
+
+        return edit_of(marks(new), marks(old))
+
+    # A new base path: the root and a folder moved the same way, on two different pages.
+    first = edit(["/", "/posts"], ["/notes", "/notes/posts"])
+    assert first == edit(["/tags/a/", "/b.html"], ["/notes/tags/a/", "/notes/b.html"])
+    assert first is not None and is_move(first)
+    # Another host for the same paths.
+    assert is_move(edit(["https://beta.example.org/a/"], ["/a"]) or "")
+    # Two ways of moving on one page, a query changed, or a reorder: no move.
+    assert not is_move(edit(["/a.png", "/b.jpg"], ["/notes/a.png", "/b.webp"]) or "")
+    assert not is_move(edit(["/a?v=1"], ["/notes/a?v=2"]) or "")
+    assert not is_move(edit(["/a", "/b"], ["/b", "/a"]) or "")

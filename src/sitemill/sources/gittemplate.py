@@ -12,6 +12,12 @@ count fell or rose, whatever the number (``edit_of``). When more than half of a 
 template: those pages' runs go on past it, compared with the version before it, and their next
 stops are judged the same way, round after round (MAX_ROUNDS).
 
+A move of the site's addresses is judged across the whole commit: a new base path or host, or
+every ``.png`` made a ``.webp``, rewrites the targets of the pages that hold them, however few
+of a section those are. An edit that only moved targets, each kind of them one way (``is_move``),
+is template when at least MIN_SECTION pages stop at one commit with it, more than half of the
+pages there whose edit rewords no text; the page still links to, and shows, what it did.
+
 An edit that adds, drops or rewords the text's words (beyond their letter case) is never
 template, however many pages it is made on: what a reader reads changed (a theme's new
 decoration of a post's closing words, a release number in the text). A page whose commit
@@ -40,6 +46,12 @@ MIN_SECTION: Final = 4
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
+# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
+_TARGET_KINDS: Final = ("H", "I", "S")
+# An edit's name says its kind in its first hex digit: a move's is 8 to f (is_move).
+_KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
+# How edits are named (edit_of): a state's names given another way are not recalled.
+_NAMING: Final = b"moves"
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
 
@@ -58,10 +70,86 @@ def edit_of(newer: str, older: str) -> str | None:
     new, old = _tokens(newer), _tokens(older)
     if _words(new) != _words(old):
         return None
-    removed = sorted(old - new)
-    added = sorted(new - old)
+    removed, added = _rewrites(sorted(old - new), sorted(new - old))
     text = "\0".join((*removed, "\1", *added))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    moved = bool(removed) and not added and all(token[:1] == "R" for token in removed)
+    return _KIND_DIGITS[moved][int(name[0], 16) & 7] + name[1:]
+
+
+def is_move(edit: str) -> bool:
+    """Whether an edit (named by edit_of) only moved targets the same way (see _rewrites):
+    its first hex digit is 8 to f (0 to 7 for any other edit)."""
+    return edit[:1] in _KIND_DIGITS[True]
+
+
+def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
+    """``removed`` and ``added`` tokens (sorted) with each kind of target that the edit moved
+    one to one named by its move instead: the site moved its addresses (a new base path or
+    host, ``.png`` made ``.webp``), and each page's targets moved the same way.
+
+    For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
+    and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
+    a pair, named by _rewrite. When every pair has one name, that name, once, stands for them;
+    any other token, and every target of a kind whose pairs are not all one move, stays as it
+    is, so a page whose own links changed keeps an edit of its own."""
+    out_removed, out_added = list(removed), list(added)
+    for kind in _TARGET_KINDS:
+        gone = [token for token in removed if token[:1] == kind]
+        come = [token for token in added if token[:1] == kind]
+        if not gone or len(gone) != len(come):
+            continue
+        names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
+        if len(names) != 1 or None in names:
+            continue
+        out_removed = [token for token in out_removed if token[:1] != kind]
+        out_added = [token for token in out_added if token[:1] != kind]
+        out_removed.append("R" + kind + str(names.pop()))
+    return sorted(out_removed), sorted(out_added)
+
+
+def _rewrite(old: str, new: str) -> str | None:
+    """How a target moved: its host's change, then what differs between its paths once their
+    common start and end are cut off (an insertion or a deletion as far left as it can stand:
+    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query or the
+    fragment changed. A site's own paths are compared without a trailing "/", "index.html" or
+    ".html", which the reduction leaves off its own links (html.targets) but not another
+    host's."""
+    old_host, old_path, old_rest = _split(old)
+    new_host, new_path, new_rest = _split(new)
+    if old_rest != new_rest:
+        return None
+    start, limit = 0, min(len(old_path), len(new_path))
+    while start < limit and old_path[start] == new_path[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old_path[-1 - end] == new_path[-1 - end]:
+        end += 1
+    cut, put = old_path[start : len(old_path) - end], new_path[start : len(new_path) - end]
+    while (cut == "") != (put == "") and start:  # (slide a pure insertion or deletion left)
+        moved = cut or put
+        if old_path[start - 1] != moved[-1]:
+            break
+        start -= 1
+        moved = moved[-1] + moved[:-1]
+        cut, put = (moved, "") if cut else ("", moved)
+    return f"{old_host}\2{new_host}\2{cut}\2{put}"
+
+
+def _split(target: str) -> tuple[str, str, str]:
+    """A target's scheme and host (empty for the site's own), its path without a trailing
+    "/", "index.html" or ".html", and its query and fragment."""
+    host, sep, rest = target.partition("://")
+    if sep:
+        authority, slash, path = rest.partition("/")
+        host, path = host.lower() + sep + authority.lower(), slash + path
+    else:
+        host, path = "", target
+    cut = min((i for i in (path.find("?"), path.find("#")) if i >= 0), default=len(path))
+    path, tail = path[:cut], path[cut:]
+    for ending in ("index.html", ".html", "/"):
+        path = path.removesuffix(ending)
+    return host, path, tail
 
 
 def _tokens(reduction: str) -> Counter[str]:
@@ -115,9 +203,15 @@ def follow_template_edits(
                 remembered[1][key] = edits.get((path, end)) or NO_EDIT
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
+        moves = Counter(place[1:] for place in census.elements() if is_move(place[2] or ""))
+        at_commit = Counter(place[1] for place in census.elements())
         reference = {}
         for path, end in named:
-            if 2 * census[_place(path, end, pages, edits)] <= sections[section_of(path)]:
+            place = _place(path, end, pages, edits)
+            size = sections[section_of(path)]
+            if (size < MIN_SECTION or 2 * census[place] <= size) and not (
+                moves[place[1:]] >= MIN_SECTION and 2 * moves[place[1:]] > at_commit[place[1]]
+            ):
                 continue
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
             found = None if older is None else _recalled(remembered, blob_key(path, older))
@@ -132,8 +226,12 @@ def follow_template_edits(
 
 def edit_key(path: str, newer: bytes, older: bytes) -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
-    blobs' ids, "-" and the hash of ``path`` that gitwalk.blob_key writes."""
-    return "e" + newer.decode("ascii") + blob_key(path, older)[1:]
+    blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
+    (_NAMING: a name given another way is not recalled)."""
+    where = hashlib.blake2b(
+        path.encode("utf-8", "surrogatepass"), digest_size=4, person=_NAMING
+    ).hexdigest()
+    return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 
 
 def _unknown(
@@ -180,17 +278,22 @@ def _stops(pages: Mapping[str, Run], sections: Counter[str]) -> list[tuple[str, 
     found: list[tuple[str, int]] = []
     per_commit: Counter[tuple[str, int]] = Counter()
     for path, run in pages.items():
-        if sections[section_of(path)] < MIN_SECTION:
-            continue
         end = run.end
         if end < len(run.chain) and run.chain[end].blob is not None:
             found.append((path, end))
             per_commit[section_of(path), run.chain[end - 1].time] += 1
+    site_wide: Counter[int] = Counter()
+    for (_, time), count in per_commit.items():
+        site_wide[time] += count
     return [
         (path, end)
         for path, end in found
-        if 2 * per_commit[section_of(path), pages[path].chain[end - 1].time]
-        > sections[section_of(path)]
+        if site_wide[pages[path].chain[end - 1].time] >= MIN_SECTION
+        or (
+            sections[section_of(path)] >= MIN_SECTION
+            and 2 * per_commit[section_of(path), pages[path].chain[end - 1].time]
+            > sections[section_of(path)]
+        )
     ]
 
 
