@@ -9,7 +9,9 @@ version 4 (the title's order, a re-cut auto-excerpt, a link to the page itself, 
 that carry the page's own URL); 15-17 are guards that move under version 4 and must still move;
 18-19 are real changes the first version 5 missed on sites it was not designed on (a home page's
 title block before <main>, nested <main> elements); 20 a site renamed in every title, which
-list pages repeat as their description (Hexo Matery), moves nothing.
+list pages repeat as their description (Hexo Matery), moves nothing; 21 a raw "<script>" in a
+meta value (VuePress Theme Hope) hides no edit below it; 22 links that leave a beta host on
+pages of several sections (a Just the Docs book) move nothing.
 Structure copied from the real themes' built pages, text our own."""
 
 from __future__ import annotations
@@ -805,3 +807,46 @@ def test_20_site_renamed_in_every_title_and_title_descriptions_moves_nothing(
     repeat their titles. The title's shared part is template, and a description that repeats
     the title says nothing beyond it."""
     kept(tmp_path, matery_site("leader Blogs"), matery_site("Autumn Cicada"))
+
+
+# 21. VuePress Theme Hope: a raw "<script>" in a page's og:description (allowed in a quoted
+# value); the page's body is edited below it.
+
+
+def hope(body: str) -> str:
+    return plain(
+        "Markdown and Vue SFC",
+        f"<article><h1>Markdown and Vue SFC</h1><p>{body}</p></article>",
+        head='<meta property="og:description" content="Write Markdown like an SFC: <script> and '
+        '<style> tags stay tags, lifted out of <template>.">',
+    )
+
+
+def test_21_a_raw_tag_in_a_meta_value_hides_no_edit_below_it(tmp_path: Path) -> None:
+    first = plain_site(hope("Each Markdown file is compiled to HTML first."))
+    second = {"posts/a/index.html": hope("Each Markdown file is compiled to HTML, then to Vue.")}
+    moved(tmp_path, first, second, "posts/a/")
+
+
+# 22. A site's links leave a beta host in one commit: pages of several sections, each linking
+# to its own neighbours (Just the Docs' previous/next links), few of any one section.
+
+
+def book_site(host: str) -> Site:
+    pages: Site = {}
+    for part in ("algebra", "circuits", "memory", "timing"):
+        for number, chapter in enumerate(("intro", "gates")):
+            other = "gates" if chapter == "intro" else "intro"
+            pages[f"docs/{part}/{chapter}.html"] = plain(
+                f"{part} {chapter}",
+                f"<article><h1>{chapter.title()} of {part}</h1><p>Chapter {number + 1} of the "
+                f'{part} part.</p><a href="{host}/docs/{part}/{other}.html">Next: {other}</a>'
+                "</article>",
+            )
+    return pages
+
+
+def test_22_links_moved_from_a_beta_host_on_pages_of_every_section_move_nothing(
+    tmp_path: Path,
+) -> None:
+    kept(tmp_path, book_site("https://beta.example.org"), book_site(""))

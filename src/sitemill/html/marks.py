@@ -64,6 +64,48 @@ _DESCRIPTION_MARKS: Final = re.compile(
 )
 
 
+# A kept tag (html.grammar's first pass skips it, so what it holds is read as markup) with a
+# raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"``
+# in a description, and the first pass read a script from there to the page's end. Up to that
+# "<"; quotes count only right after "=", as the tokenizer reads them.
+_KEPT_WITH_LT: Final = re.compile(
+    rb"""<(?i:a|img|source|meta)(?=[\t\n\f\r />]|\Z)
+    (?: [^<>="']++ | =[\t\n\f\r ]*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r >]*+ )
+      | ["'] )*+
+    =[\t\n\f\r ]*+ (?: "[^"<]*+< | '[^'<]*+< )""",
+    re.VERBOSE,
+)
+_TAG: Final = re.compile(
+    rb"""<[^\t\n\f\r />]*+
+    (?: [^>=]++ | =[\t\n\f\r ]*+ (?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ ) )*+
+    (?: > | \Z )""",
+    re.VERBOSE,
+)
+
+
+def escape_kept_values(data: bytes) -> bytes:
+    """``data`` with each raw "<" inside a link, image or meta tag written ``&lt;``, as the
+    tag's value reads (fingerprint version 5): the first pass skips these tags whole only then.
+    A page without one (nearly all: one search) is returned as it is."""
+    found = _KEPT_WITH_LT.search(data)
+    if found is None:
+        return data
+    pieces: list[bytes] = []
+    done = 0
+    while found is not None:
+        tag = _TAG.match(data, found.start())
+        assert tag is not None  # (a "<" and a name: the tag runs to ">" or the end)
+        pieces += (
+            data[done : tag.start()],
+            b"<",
+            data[tag.start() + 1 : tag.end()].replace(b"<", b"&lt;"),
+        )
+        done = tag.end()
+        found = _KEPT_WITH_LT.search(data, done)
+    pieces.append(data[done:])
+    return b"".join(pieces)
+
+
 def tight(text: str) -> str:
     """``text`` without the spaces beside its marks: a mark is a word boundary of its own."""
     return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)

@@ -52,6 +52,8 @@ _TARGET_KINDS: Final = ("H", "I", "S")
 _KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
 # How edits are named (edit_of): a state's names given another way are not recalled.
 _NAMING: Final = b"moves"
+# Pages of a commit named to learn whether it moved the site's addresses (_probes).
+_PROBE: Final = MIN_SECTION
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
 
@@ -193,14 +195,20 @@ def follow_template_edits(
     sections = Counter(section_of(path) for path in pages)
     edits: dict[tuple[str, int], str | None] = {}  # (path, its run's end at the stop): edit
     read = 0
+    unmoved: set[int] = set()  # commits whose probe found no move
     for _ in range(MAX_ROUNDS):
-        stops = _stops(pages, sections)
+        stops, commit_only = _stops(pages, sections)
+        stops = [
+            stop for stop in stops if _when(stop, pages) not in unmoved or stop not in commit_only
+        ]
         wanted = [stop for stop in stops if stop not in edits]
-        read += _name_edits(_unknown(wanted, pages, remembered, edits), pages, batch, reduce, edits)
-        for path, end in wanted:
-            key = _edit_key_of(path, pages[path], end)
-            if key is not None:
-                remembered[1][key] = edits.get((path, end)) or NO_EDIT
+        first, later = _probes(wanted, commit_only, pages)
+        read += _name(first, pages, remembered, batch, reduce, edits)
+        moved = _moved(first, pages, edits)
+        unmoved |= {_when(stop, pages) for stop in later} - moved
+        read += _name(
+            [s for s in later if _when(s, pages) in moved], pages, remembered, batch, reduce, edits
+        )
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
         moves = Counter(place[1:] for place in census.elements() if is_move(place[2] or ""))
@@ -221,6 +229,67 @@ def follow_template_edits(
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
+    return read
+
+
+def _when(stop: tuple[str, int], pages: Mapping[str, Run]) -> int:
+    """The time of the commit a stop (path, the run's end) stops at: the commit's name here."""
+    return pages[stop[0]].chain[stop[1] - 1].time
+
+
+def _probes(
+    wanted: list[tuple[str, int]], commit_only: set[tuple[str, int]], pages: Mapping[str, Run]
+) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The stops of ``wanted`` to name first (each one a section's census wants, and the first
+    _PROBE of each commit's ``commit_only`` stops, by path), and the rest: named only where
+    the first found a move (a commit of a site-wide move shows it on any of its pages; one
+    without, most commits, costs _PROBE pages, not all of its pages)."""
+    first, later = [], []
+    probed: Counter[int] = Counter()
+    for stop in sorted(wanted):
+        if stop in commit_only:
+            when = _when(stop, pages)
+            probed[when] += 1
+            if probed[when] > _PROBE:
+                later.append(stop)
+                continue
+        first.append(stop)
+    return first, later
+
+
+def _moved(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    edits: Mapping[tuple[str, int], str | None],
+) -> set[int]:
+    """The commits where one move is the edit of more than half of the named ``stops`` there
+    whose edit rewords no text: as it must be of all of the commit's, to be template."""
+    named: Counter[int] = Counter()
+    moves: Counter[tuple[int, str]] = Counter()
+    for stop in stops:
+        edit = edits.get(stop)
+        if edit is not None:
+            named[_when(stop, pages)] += 1
+            if is_move(edit):
+                moves[_when(stop, pages), edit] += 1
+    return {when for (when, _), count in moves.items() if 2 * count > named[when]}
+
+
+def _name(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
+    batch: GitBatch,
+    reduce: Reduce,
+    edits: dict[tuple[str, int], str | None],
+) -> int:
+    """Name the edit of each stop of ``stops`` (remembered, or read: _name_edits) and remember
+    it; return the number of blobs read."""
+    read = _name_edits(_unknown(stops, pages, remembered, edits), pages, batch, reduce, edits)
+    for path, end in stops:
+        key = _edit_key_of(path, pages[path], end)
+        if key is not None:
+            remembered[1][key] = edits.get((path, end)) or NO_EDIT
     return read
 
 
@@ -271,10 +340,13 @@ def _place(
     return section_of(path), pages[path].chain[end - 1].time, edits[path, end]
 
 
-def _stops(pages: Mapping[str, Run], sections: Counter[str]) -> list[tuple[str, int]]:
+def _stops(
+    pages: Mapping[str, Run], sections: Counter[str]
+) -> tuple[list[tuple[str, int]], set[tuple[str, int]]]:
     """The pages whose run stops at an older version with content (not a deletion, not the
-    end of the history), where more than half of their section's pages stop at one commit:
-    the stops (path, the run's end) whose edits are worth naming."""
+    end of the history), where more than half of their section's pages, or at least
+    MIN_SECTION pages of the site, stop at one commit: the stops (path, the run's end) whose
+    edits are worth naming; and those of them only the second counts (a move may be there)."""
     found: list[tuple[str, int]] = []
     per_commit: Counter[tuple[str, int]] = Counter()
     for path, run in pages.items():
@@ -285,16 +357,15 @@ def _stops(pages: Mapping[str, Run], sections: Counter[str]) -> list[tuple[str, 
     site_wide: Counter[int] = Counter()
     for (_, time), count in per_commit.items():
         site_wide[time] += count
-    return [
-        (path, end)
-        for path, end in found
-        if site_wide[pages[path].chain[end - 1].time] >= MIN_SECTION
-        or (
-            sections[section_of(path)] >= MIN_SECTION
-            and 2 * per_commit[section_of(path), pages[path].chain[end - 1].time]
-            > sections[section_of(path)]
-        )
-    ]
+    stops, commit_only = [], set()
+    for path, end in found:
+        when, size = pages[path].chain[end - 1].time, sections[section_of(path)]
+        if size >= MIN_SECTION and 2 * per_commit[section_of(path), when] > size:
+            stops.append((path, end))
+        elif site_wide[when] >= MIN_SECTION:
+            stops.append((path, end))
+            commit_only.add((path, end))
+    return stops, commit_only
 
 
 def _name_edits(
