@@ -18,7 +18,7 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 from sitemill.sources.gitcontent import date_by_content, read_file_versions
-from sitemill.sources.gittemplate import MIN_SECTION, edit_of, is_move, section_of
+from sitemill.sources.gittemplate import MIN_SECTION, edit_of, is_site_wide, section_of
 
 BASE = "https://example.org/"
 T1, T2, T3, T4 = (f"2024-0{month}-10 09:00:00" for month in (1, 2, 3, 4))
@@ -229,10 +229,33 @@ def test_a_move_is_named_by_how_its_targets_moved() -> None:
     # A new base path: the root and a folder moved the same way, on two different pages.
     first = edit(["/", "/posts"], ["/notes", "/notes/posts"])
     assert first == edit(["/tags/a/", "/b.html"], ["/notes/tags/a/", "/notes/b.html"])
-    assert first is not None and is_move(first)
+    assert first is not None and is_site_wide(first)
     # Another host for the same paths.
-    assert is_move(edit(["https://beta.example.org/a/"], ["/a"]) or "")
+    assert is_site_wide(edit(["https://beta.example.org/a/"], ["/a"]) or "")
     # Two ways of moving on one page, a query changed, or a reorder: no move.
-    assert not is_move(edit(["/a.png", "/b.jpg"], ["/notes/a.png", "/b.webp"]) or "")
-    assert not is_move(edit(["/a?v=1"], ["/notes/a?v=2"]) or "")
-    assert not is_move(edit(["/a", "/b"], ["/b", "/a"]) or "")
+    assert not is_site_wide(edit(["/a.png", "/b.jpg"], ["/notes/a.png", "/b.webp"]) or "")
+    assert not is_site_wide(edit(["/a?v=1"], ["/notes/a?v=2"]) or "")
+    assert not is_site_wide(edit(["/a", "/b"], ["/b", "/a"]) or "")
+
+
+def test_a_site_renamed_in_the_titles_of_pages_in_small_sections_moves_none(
+    tmp_path: Path,
+) -> None:
+    # An about page, an archive, a drafts list and two tag pages: sections of one or two pages.
+    names = ("about", "archive", "drafts", "tags/backup", "tags/restore")
+
+    def site(name: str) -> dict[str, str]:
+        return {
+            f"{page}/index.html": f"<html><head><title>{page.title()} | {name}</title></head>"
+            f"<body><main><h1>{page}</h1><p>What {page} holds.</p></main></body></html>\n"
+            for page in names
+        }
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, site("Virtual Life"), T1)
+    commit(repo, site("Cloud Shelter"), T2)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
+    found = re.findall(r"<lastmod>(.*?)</lastmod>", sink.files["sitemap.xml"].decode())
+    assert found == [at(T1)] * len(names)
+    assert is_site_wide(edit_of("Tags | B\x01T\x01x", "Tags | A\x01T\x01x") or "")

@@ -12,18 +12,13 @@ count fell or rose, whatever the number (``edit_of``). When more than half of a 
 template: those pages' runs go on past it, compared with the version before it, and their next
 stops are judged the same way, round after round (MAX_ROUNDS).
 
-A move of the site's addresses is judged across the whole commit: a new base path or host, or
-every ``.png`` made a ``.webp``, rewrites the targets of the pages that hold them, however few
-of a section those are. An edit that only moved targets, each kind of them one way (``is_move``),
-is template when at least MIN_SECTION pages stop at one commit with it, more than half of the
-pages there whose edit rewords no text; the page still links to, and shows, what it did.
-
-An edit that adds, drops or rewords the text's words (beyond their letter case) is never
-template, however many pages it is made on: what a reader reads changed (a theme's new
-decoration of a post's closing words, a release number in the text). A page whose commit
-also changed its own words keeps that date; a new post's teaser, added to the home page and a
-few archive pages, is an edit of few pages. Only pages whose walk reaches a commit count for
-it, so an edit is taken as template on less evidence than it has, never on more.
+What the whole site carries is judged across the whole commit: its addresses (a new base path
+or host, every ``.png`` made a ``.webp``) and its name in the titles. A move rewrites the targets
+of exactly the pages that hold them, and a renamed site renames every page, however few of a
+section those are. An edit that only moved targets, each kind of them one way, and changed
+only the title's words is site-wide (``is_site_wide``). It is template when at least
+MIN_SECTION pages stop at one commit with it, more than half of the pages there whose edit
+rewords no text: the page still says, links to and shows what it did.
 """
 
 from __future__ import annotations
@@ -48,11 +43,11 @@ MIN_SECTION: Final = 4
 MAX_ROUNDS: Final = 16
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
 _TARGET_KINDS: Final = ("H", "I", "S")
-# An edit's name says its kind in its first hex digit: a move's is 8 to f (is_move).
+# An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f.
 _KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
 # How edits are named (edit_of): a state's names given another way are not recalled.
 _NAMING: Final = b"moves"
-# Pages of a commit named to learn whether it moved the site's addresses (_probes).
+# Pages of a commit named to learn whether it made a site-wide edit (_probes).
 _PROBE: Final = MIN_SECTION
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
@@ -75,13 +70,15 @@ def edit_of(newer: str, older: str) -> str | None:
     removed, added = _rewrites(sorted(old - new), sorted(new - old))
     text = "\0".join((*removed, "\1", *added))
     name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    moved = bool(removed) and not added and all(token[:1] == "R" for token in removed)
-    return _KIND_DIGITS[moved][int(name[0], 16) & 7] + name[1:]
+    tokens = (*removed, *added)
+    site_wide = bool(tokens) and all(token[:1] in "Rt" for token in tokens)
+    return _KIND_DIGITS[site_wide][int(name[0], 16) & 7] + name[1:]
 
 
-def is_move(edit: str) -> bool:
-    """Whether an edit (named by edit_of) only moved targets the same way (see _rewrites):
-    its first hex digit is 8 to f (0 to 7 for any other edit)."""
+def is_site_wide(edit: str) -> bool:
+    """Whether an edit (named by edit_of) changed only what a site carries on every page: its
+    addresses (targets that moved the same way: _rewrites) and the words of its titles (the
+    site's name); its first hex digit is 8 to f (0 to 7 for any other edit)."""
     return edit[:1] in _KIND_DIGITS[True]
 
 
@@ -195,7 +192,7 @@ def follow_template_edits(
     sections = Counter(section_of(path) for path in pages)
     edits: dict[tuple[str, int], str | None] = {}  # (path, its run's end at the stop): edit
     read = 0
-    unmoved: set[int] = set()  # commits whose probe found no move
+    unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     for _ in range(MAX_ROUNDS):
         stops, commit_only = _stops(pages, sections)
         stops = [
@@ -204,14 +201,14 @@ def follow_template_edits(
         wanted = [stop for stop in stops if stop not in edits]
         first, later = _probes(wanted, commit_only, pages)
         read += _name(first, pages, remembered, batch, reduce, edits)
-        moved = _moved(first, pages, edits)
+        moved = _site_wide_commits(first, pages, edits)
         unmoved |= {_when(stop, pages) for stop in later} - moved
         read += _name(
             [s for s in later if _when(s, pages) in moved], pages, remembered, batch, reduce, edits
         )
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
-        moves = Counter(place[1:] for place in census.elements() if is_move(place[2] or ""))
+        moves = Counter(place[1:] for place in census.elements() if is_site_wide(place[2] or ""))
         at_commit = Counter(place[1] for place in census.elements())
         reference = {}
         for path, end in named:
@@ -242,7 +239,7 @@ def _probes(
 ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """The stops of ``wanted`` to name first (each one a section's census wants, and the first
     _PROBE of each commit's ``commit_only`` stops, by path), and the rest: named only where
-    the first found a move (a commit of a site-wide move shows it on any of its pages; one
+    the first found a site-wide edit (a commit that made one shows it on any of its pages; one
     without, most commits, costs _PROBE pages, not all of its pages)."""
     first, later = [], []
     probed: Counter[int] = Counter()
@@ -257,20 +254,21 @@ def _probes(
     return first, later
 
 
-def _moved(
+def _site_wide_commits(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
     edits: Mapping[tuple[str, int], str | None],
 ) -> set[int]:
-    """The commits where one move is the edit of more than half of the named ``stops`` there
-    whose edit rewords no text: as it must be of all of the commit's, to be template."""
+    """The commits where one site-wide edit is the edit of more than half of the named
+    ``stops`` there whose edit rewords no text: as it must be of all of the commit's, to be
+    template."""
     named: Counter[int] = Counter()
     moves: Counter[tuple[int, str]] = Counter()
     for stop in stops:
         edit = edits.get(stop)
         if edit is not None:
             named[_when(stop, pages)] += 1
-            if is_move(edit):
+            if is_site_wide(edit):
                 moves[_when(stop, pages), edit] += 1
     return {when for (when, _), count in moves.items() if 2 * count > named[when]}
 
