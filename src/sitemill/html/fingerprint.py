@@ -46,7 +46,8 @@ __all__ = [
 # 5: what only this page says is content wherever it stands (a header with the page's <h1>,
 # articles beside the headline's), a title by its parts, excerpts, self and share links as no
 # link, inline drawings and data: links by their bytes, narrower self-dates (html.titleparts,
-# html.excerpts, html.selflinks); the title's end marked (sources.gittemplate).
+# html.excerpts, html.selflinks); the title's end marked (sources.gittemplate); white space
+# beside punctuation left out of what is hashed (_SPACING).
 FINGERPRINT_VERSION: Final = 5
 EARLIER_VERSIONS: Final = frozenset({4})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
@@ -54,6 +55,12 @@ EARLIER_VERSIONS: Final = frozenset({4})
 # Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
 # 4 MiB of a page does not move its date.
 MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
+
+# White space that stands beside anything but a letter or a digit (punctuation, a symbol, a
+# mark's edge): a renderer's spacing, not a word's end. "f( x :" and "f(x:" read alike
+# (Sphinx and code highlighters respace signatures between releases); "Install it" and
+# "Installit" do not (version 5 hashes the reduction without it).
+_SPACING: Final = re.compile(r"(?<![^\W_])\s+|\s+(?![^\W_])")
 
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
 HTML_SUFFIXES: Final = (".html", ".htm")
@@ -75,7 +82,8 @@ def fingerprint_html(
 ) -> str:
     """The fingerprint of an HTML page: a hash of what a reader sees.
 
-    That is the title and body text (character references decoded, white space collapsed),
+    That is the title and body text (character references decoded, white space collapsed;
+    from version 5 left out beside anything but a letter or digit: _SPACING),
     the meta description and, in document order, the targets of links and images. Left out:
     the matches of the ``ignore`` regexes (removed first, from the page's text as it is),
     comments, scripts, styles, <noscript> and <template> content, <link> and other <meta>
@@ -92,6 +100,8 @@ def fingerprint_html(
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
     reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    if version >= 5:
+        reduction = _SPACING.sub("", reduction)
     if memo is None:
         return _hashed(reduction)
     return memo.digest(reduction, _hashed)

@@ -67,10 +67,11 @@ _DESCRIPTION_MARKS: Final = re.compile(
 # A kept tag (html.grammar's first pass skips it, so what it holds is read as markup) with a
 # raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"``
 # in a description, and the first pass read a script from there to the page's end. Up to that
-# "<"; quotes count only right after "=", as the tokenizer reads them.
+# "<"; quotes count only right after "=", as the tokenizer reads them. No alternative runs past
+# a "<", so a search that fails at one tag fails there (linear: a page of unclosed tags).
 _KEPT_WITH_LT: Final = re.compile(
     rb"""<(?i:a|img|source|meta)(?=[\t\n\f\r />]|\Z)
-    (?: [^<>="']++ | =[\t\n\f\r ]*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r >]*+ )
+    (?: [^<>="']++ | =[\t\n\f\r ]*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r ><]*+ )
       | ["'] )*+
     =[\t\n\f\r ]*+ (?: "[^"<]*+< | '[^'<]*+< )""",
     re.VERBOSE,

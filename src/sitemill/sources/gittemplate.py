@@ -49,6 +49,8 @@ _KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
 _NAMING: Final = b"moves"
 # Pages of a commit named to learn whether it made a site-wide edit (_probes).
 _PROBE: Final = MIN_SECTION
+# Times more pages of a commit are named while its probes' pages all changed their words.
+_PROBE_MORE: Final = 3
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
 
@@ -201,6 +203,12 @@ def follow_template_edits(
         wanted = [stop for stop in stops if stop not in edits]
         first, later = _probes(wanted, commit_only, pages)
         read += _name(first, pages, remembered, batch, reduce, edits)
+        for _ in range(_PROBE_MORE):  # (probes whose pages changed their words tell nothing)
+            more, later = _probes(later, commit_only, pages, _unclear(first, later, pages, edits))
+            if not more:
+                break
+            read += _name(more, pages, remembered, batch, reduce, edits)
+            first += more
         moved = _site_wide_commits(first, pages, edits)
         unmoved |= {_when(stop, pages) for stop in later} - moved
         read += _name(
@@ -234,11 +242,29 @@ def _when(stop: tuple[str, int], pages: Mapping[str, Run]) -> int:
     return pages[stop[0]].chain[stop[1] - 1].time
 
 
+def _unclear(
+    probed: list[tuple[str, int]],
+    rest: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    edits: Mapping[tuple[str, int], str | None],
+) -> set[int]:
+    """The commits of ``rest`` whose ``probed`` stops hold fewer than _PROBE edits that reword
+    no text: what they show of a site-wide edit is not yet enough."""
+    named = Counter(_when(stop, pages) for stop in probed if edits.get(stop) is not None)
+    return {_when(stop, pages) for stop in rest} - {
+        when for when, n in named.items() if n >= _PROBE
+    }
+
+
 def _probes(
-    wanted: list[tuple[str, int]], commit_only: set[tuple[str, int]], pages: Mapping[str, Run]
+    wanted: list[tuple[str, int]],
+    commit_only: set[tuple[str, int]],
+    pages: Mapping[str, Run],
+    commits: set[int] | None = None,
 ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """The stops of ``wanted`` to name first (each one a section's census wants, and the first
-    _PROBE of each commit's ``commit_only`` stops, by path), and the rest: named only where
+    _PROBE of each commit's ``commit_only`` stops, by path; of ``commits`` only, when given: the
+    next _PROBE of those whose first told nothing), and the rest: named only where
     the first found a site-wide edit (a commit that made one shows it on any of its pages; one
     without, most commits, costs _PROBE pages, not all of its pages)."""
     first, later = [], []
@@ -246,6 +272,9 @@ def _probes(
     for stop in sorted(wanted):
         if stop in commit_only:
             when = _when(stop, pages)
+            if commits is not None and when not in commits:
+                later.append(stop)
+                continue
             probed[when] += 1
             if probed[when] > _PROBE:
                 later.append(stop)
