@@ -246,8 +246,9 @@ def test_a_site_renamed_in_the_titles_of_pages_in_small_sections_moves_none(
 
     def site(name: str) -> dict[str, str]:
         return {
-            f"{page}/index.html": f"<html><head><title>{page.title()} | {name}</title></head>"
-            f"<body><main><h1>{page}</h1><p>What {page} holds.</p></main></body></html>\n"
+            f"{page}/index.html": f"<html><head><title>{page.title()} | {name}</title><meta "
+            f'name="description" content="Welcome to {name}"></head><body><main><h1>{page}'
+            f"</h1><p>What {page} holds.</p></main></body></html>\n"
             for page in names
         }
 

@@ -13,10 +13,10 @@ template: those pages' runs go on past it, compared with the version before it, 
 stops are judged the same way, round after round (MAX_ROUNDS).
 
 What the whole site carries is judged across the whole commit: its addresses (a new base path
-or host, every ``.png`` made a ``.webp``) and its name in the titles. A move rewrites the targets
-of exactly the pages that hold them, and a renamed site renames every page, however few of a
-section those are. An edit that only moved targets, each kind of them one way, and changed
-only the title's words is site-wide (``is_site_wide``). It is template when at least
+or host, every ``.png`` made a ``.webp``) and its name in the titles and descriptions. A move
+rewrites the targets of exactly the pages that hold them, and a renamed site renames every page,
+however few of a section those are. An edit that only moved targets, each kind of them one way,
+and changed only the title's words and the description is site-wide (``is_site_wide``). It is template when at least
 MIN_SECTION pages stop at one commit with it, more than half of the pages there whose edit
 rewords no text: the page still says, links to and shows what it did.
 """
@@ -73,14 +73,15 @@ def edit_of(newer: str, older: str) -> str | None:
     text = "\0".join((*removed, "\1", *added))
     name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     tokens = (*removed, *added)
-    site_wide = bool(tokens) and all(token[:1] in "Rt" for token in tokens)
+    site_wide = bool(tokens) and all(token[:1] in "RtD" for token in tokens)
     return _KIND_DIGITS[site_wide][int(name[0], 16) & 7] + name[1:]
 
 
 def is_site_wide(edit: str) -> bool:
     """Whether an edit (named by edit_of) changed only what a site carries on every page: its
-    addresses (targets that moved the same way: _rewrites) and the words of its titles (the
-    site's name); its first hex digit is 8 to f (0 to 7 for any other edit)."""
+    addresses (targets that moved the same way: _rewrites), the words of its titles and its
+    descriptions (the site's name, "Welcome to <name>"); its first hex digit is 8 to f (0 to 7
+    for any other edit). Only the same edit on many pages of one commit is template."""
     return edit[:1] in _KIND_DIGITS[True]
 
 
