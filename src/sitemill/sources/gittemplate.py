@@ -16,9 +16,9 @@ What the whole site carries is judged across the whole commit: its addresses (a 
 or host, every ``.png`` made a ``.webp``) and its name in the titles and descriptions. A move
 rewrites the targets of exactly the pages that hold them, and a renamed site renames every page,
 however few of a section those are. An edit that only moved targets, each kind of them one way,
-and changed only the title's words and the description is site-wide (``is_site_wide``). It is template when at least
-MIN_SECTION pages stop at one commit with it, more than half of the pages there whose edit
-rewords no text: the page still says, links to and shows what it did.
+and changed only the title's words and the description is site-wide (``is_site_wide``). It is
+template when at least MIN_SECTION pages stop at one commit with it, more than half of the pages
+there whose edit rewords no text: the page still says, links to and shows what it did.
 """
 
 from __future__ import annotations
