@@ -18,7 +18,8 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 from sitemill.sources.gitcontent import date_by_content, read_file_versions
-from sitemill.sources.gittemplate import MIN_SECTION, edit_of, is_site_wide, section_of
+from sitemill.sources.gitedits import edit_of, is_site_wide
+from sitemill.sources.gittemplate import MIN_SECTION, section_of
 
 BASE = "https://example.org/"
 T1, T2, T3, T4 = (f"2024-0{month}-10 09:00:00" for month in (1, 2, 3, 4))

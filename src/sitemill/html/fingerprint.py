@@ -13,7 +13,7 @@ from typing import Final
 
 from sitemill.html import reduction
 from sitemill.html.linememo import LineMemo
-from sitemill.html.marks import ASSET_EXTENSIONS
+from sitemill.html.marks import ASSET_EXTENSIONS, escape_kept_values
 
 __all__ = [
     "ASSET_EXTENSIONS",
@@ -176,4 +176,6 @@ def reduce_html(
     """What fingerprint_html hashes: the page's text with its marked link and image targets;
     with ``main`` (version 2), only the title, the meta description and the main region
     (sitemill.html.regions) when the page has one."""
+    if version >= 5:  # (a raw "<" in a link's, image's or meta tag's value is a value)
+        data = escape_kept_values(data)
     return reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)

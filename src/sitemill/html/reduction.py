@@ -28,7 +28,6 @@ from sitemill.html.marks import (
     LINK_END_TAG,
     MARK,
     descriptions,
-    escape_kept_values,
     mark_targets,
     tight,
 )
@@ -73,8 +72,6 @@ def reduce_html(
     (html.scope3) and spells targets as a reader follows them from ``url`` (html.targets).
     ``memo``: lines reduced before (the same result, line by line: html.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    if version >= 5:
-        raw = escape_kept_values(raw)
     if memo is not None and version >= 2 and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:

@@ -26,12 +26,14 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.html.fingerprint import HTML_SUFFIXES
-from sitemill.html.marks import MARK, TITLE_END
 from sitemill.sources.gitblobs import read_blobs
+from sitemill.sources.gitedits import edit_of, is_site_wide
+from sitemill.sources.gitprobes import PROBE_MORE, commit_of, probes, site_wide_commits, unclear
 from sitemill.sources.gitwalk import Run, blob_key
 
 # A reduction of a page's bytes (html.reduction), by the page's site path.
@@ -41,16 +43,8 @@ MIN_SECTION: Final = 4
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
-# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
-_TARGET_KINDS: Final = ("H", "I", "S")
-# An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f.
-_KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
 # How edits are named (edit_of): a state's names given another way are not recalled.
 _NAMING: Final = b"moves"
-# Pages of a commit named to learn whether it made a site-wide edit (_probes).
-_PROBE: Final = MIN_SECTION
-# Times more pages of a commit are named while its probes' pages all changed their words.
-_PROBE_MORE: Final = 3
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
 
@@ -59,123 +53,6 @@ def section_of(path: str) -> str:
     """A page's section: the first folder of its site path ("" for the site's top)."""
     head, slash, _ = path.partition("/")
     return head if slash else ""
-
-
-def edit_of(newer: str, older: str) -> str | None:
-    """The name of the edit that made reduction ``older`` into ``newer`` (what it took out and
-    put in: each title word, target and description, and each word of the text whose count
-    fell or rose, not by how much), hashed; None when the edit changed the text's words
-    beyond their letter case: no such edit is taken as template (see above)."""
-    new, old = _tokens(newer), _tokens(older)
-    if _words(new) != _words(old):
-        return None
-    removed, added = _rewrites(sorted(old - new), sorted(new - old))
-    text = "\0".join((*removed, "\1", *added))
-    name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    tokens = (*removed, *added)
-    site_wide = bool(tokens) and all(token[:1] in "RtD" for token in tokens)
-    return _KIND_DIGITS[site_wide][int(name[0], 16) & 7] + name[1:]
-
-
-def is_site_wide(edit: str) -> bool:
-    """Whether an edit (named by edit_of) changed only what a site carries on every page: its
-    addresses (targets that moved the same way: _rewrites), the words of its titles and its
-    descriptions (the site's name, "Welcome to <name>"); its first hex digit is 8 to f (0 to 7
-    for any other edit). Only the same edit on many pages of one commit is template."""
-    return edit[:1] in _KIND_DIGITS[True]
-
-
-def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
-    """``removed`` and ``added`` tokens (sorted) with each kind of target that the edit moved
-    one to one named by its move instead: the site moved its addresses (a new base path or
-    host, ``.png`` made ``.webp``), and each page's targets moved the same way.
-
-    For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
-    and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
-    a pair, named by _rewrite. When every pair has one name, that name, once, stands for them;
-    any other token, and every target of a kind whose pairs are not all one move, stays as it
-    is, so a page whose own links changed keeps an edit of its own."""
-    out_removed, out_added = list(removed), list(added)
-    for kind in _TARGET_KINDS:
-        gone = [token for token in removed if token[:1] == kind]
-        come = [token for token in added if token[:1] == kind]
-        if not gone or len(gone) != len(come):
-            continue
-        names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
-        if len(names) != 1 or None in names:
-            continue
-        out_removed = [token for token in out_removed if token[:1] != kind]
-        out_added = [token for token in out_added if token[:1] != kind]
-        out_removed.append("R" + kind + str(names.pop()))
-    return sorted(out_removed), sorted(out_added)
-
-
-def _rewrite(old: str, new: str) -> str | None:
-    """How a target moved: its host's change, then what differs between its paths once their
-    common start and end are cut off (an insertion or a deletion as far left as it can stand:
-    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query or the
-    fragment changed. A site's own paths are compared without a trailing "/", "index.html" or
-    ".html", which the reduction leaves off its own links (html.targets) but not another
-    host's."""
-    old_host, old_path, old_rest = _split(old)
-    new_host, new_path, new_rest = _split(new)
-    if old_rest != new_rest:
-        return None
-    start, limit = 0, min(len(old_path), len(new_path))
-    while start < limit and old_path[start] == new_path[start]:
-        start += 1
-    end = 0
-    while end < limit - start and old_path[-1 - end] == new_path[-1 - end]:
-        end += 1
-    cut, put = old_path[start : len(old_path) - end], new_path[start : len(new_path) - end]
-    while (cut == "") != (put == "") and start:  # (slide a pure insertion or deletion left)
-        moved = cut or put
-        if old_path[start - 1] != moved[-1]:
-            break
-        start -= 1
-        moved = moved[-1] + moved[:-1]
-        cut, put = (moved, "") if cut else ("", moved)
-    return f"{old_host}\2{new_host}\2{cut}\2{put}"
-
-
-def _split(target: str) -> tuple[str, str, str]:
-    """A target's scheme and host (empty for the site's own), its path without a trailing
-    "/", "index.html" or ".html", and its query and fragment."""
-    host, sep, rest = target.partition("://")
-    if sep:
-        authority, slash, path = rest.partition("/")
-        host, path = host.lower() + sep + authority.lower(), slash + path
-    else:
-        host, path = "", target
-    cut = min((i for i in (path.find("?"), path.find("#")) if i >= 0), default=len(path))
-    path, tail = path[:cut], path[cut:]
-    for ending in ("index.html", ".html", "/"):
-        path = path.removesuffix(ending)
-    return host, path, tail
-
-
-def _tokens(reduction: str) -> Counter[str]:
-    """A reduction's title words ("t"), marks (their kind letter and value) and text words
-    ("w"), counted."""
-    title, marked, rest = reduction.partition(TITLE_END)
-    if not marked:
-        title, rest = "", reduction
-    tokens: Counter[str] = Counter("t" + word for word in title.split())
-    for index, part in enumerate(rest.split(MARK)):
-        if index % 2:
-            tokens[part] += 1
-        else:
-            tokens.update("w" + word for word in part.split())
-    return tokens
-
-
-def _words(tokens: Counter[str]) -> Counter[str]:
-    """The text's words of ``tokens`` (_tokens), in lower case: what a template edit keeps."""
-    words: Counter[str] = Counter()
-    for token, count in tokens.items():
-        if token[:1] == "w":
-            words[token.casefold()] += count
-    return words
 
 
 def follow_template_edits(
@@ -199,22 +76,13 @@ def follow_template_edits(
     for _ in range(MAX_ROUNDS):
         stops, commit_only = _stops(pages, sections)
         stops = [
-            stop for stop in stops if _when(stop, pages) not in unmoved or stop not in commit_only
+            stop
+            for stop in stops
+            if commit_of(stop, pages) not in unmoved or stop not in commit_only
         ]
         wanted = [stop for stop in stops if stop not in edits]
-        first, later = _probes(wanted, commit_only, pages)
-        read += _name(first, pages, remembered, batch, reduce, edits)
-        for _ in range(_PROBE_MORE):  # (probes whose pages changed their words tell nothing)
-            more, later = _probes(later, commit_only, pages, _unclear(first, later, pages, edits))
-            if not more:
-                break
-            read += _name(more, pages, remembered, batch, reduce, edits)
-            first += more
-        moved = _site_wide_commits(first, pages, edits)
-        unmoved |= {_when(stop, pages) for stop in later} - moved
-        read += _name(
-            [s for s in later if _when(s, pages) in moved], pages, remembered, batch, reduce, edits
-        )
+        name = partial(_name, pages=pages, remembered=remembered, batch=batch, reduce=reduce)
+        read += _probed(wanted, commit_only, pages, edits, name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
         moves = Counter(place[1:] for place in census.elements() if is_site_wide(place[2] or ""))
@@ -238,69 +106,29 @@ def follow_template_edits(
     return read
 
 
-def _when(stop: tuple[str, int], pages: Mapping[str, Run]) -> int:
-    """The time of the commit a stop (path, the run's end) stops at: the commit's name here."""
-    return pages[stop[0]].chain[stop[1] - 1].time
-
-
-def _unclear(
-    probed: list[tuple[str, int]],
-    rest: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    edits: Mapping[tuple[str, int], str | None],
-) -> set[int]:
-    """The commits of ``rest`` whose ``probed`` stops hold fewer than _PROBE edits that reword
-    no text: what they show of a site-wide edit is not yet enough."""
-    named = Counter(_when(stop, pages) for stop in probed if edits.get(stop) is not None)
-    return {_when(stop, pages) for stop in rest} - {
-        when for when, n in named.items() if n >= _PROBE
-    }
-
-
-def _probes(
+def _probed(
     wanted: list[tuple[str, int]],
     commit_only: set[tuple[str, int]],
     pages: Mapping[str, Run],
-    commits: set[int] | None = None,
-) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-    """The stops of ``wanted`` to name first (each one a section's census wants, and the first
-    _PROBE of each commit's ``commit_only`` stops, by path; of ``commits`` only, when given: the
-    next _PROBE of those whose first told nothing), and the rest: named only where
-    the first found a site-wide edit (a commit that made one shows it on any of its pages; one
-    without, most commits, costs _PROBE pages, not all of its pages)."""
-    first, later = [], []
-    probed: Counter[int] = Counter()
-    for stop in sorted(wanted):
-        if stop in commit_only:
-            when = _when(stop, pages)
-            if commits is not None and when not in commits:
-                later.append(stop)
-                continue
-            probed[when] += 1
-            if probed[when] > _PROBE:
-                later.append(stop)
-                continue
-        first.append(stop)
-    return first, later
-
-
-def _site_wide_commits(
-    stops: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    edits: Mapping[tuple[str, int], str | None],
-) -> set[int]:
-    """The commits where one site-wide edit is the edit of more than half of the named
-    ``stops`` there whose edit rewords no text: as it must be of all of the commit's, to be
-    template."""
-    named: Counter[int] = Counter()
-    moves: Counter[tuple[int, str]] = Counter()
-    for stop in stops:
-        edit = edits.get(stop)
-        if edit is not None:
-            named[_when(stop, pages)] += 1
-            if is_site_wide(edit):
-                moves[_when(stop, pages), edit] += 1
-    return {when for (when, _), count in moves.items() if 2 * count > named[when]}
+    edits: dict[tuple[str, int], str | None],
+    name: Callable[..., int],
+    unmoved: set[int],
+) -> int:
+    """Name the edits of ``wanted`` with ``name``: each one a section's census wants, and of
+    the stops only a commit's counts (``commit_only``) its probes first (sources.gitprobes),
+    the rest where those found a site-wide edit; add the commits they showed none at to
+    ``unmoved``. Return the number of blobs read."""
+    first, later = probes(wanted, commit_only, pages)
+    read = name(first, edits=edits)
+    for _ in range(PROBE_MORE):  # (probes whose pages changed their words tell nothing)
+        more, later = probes(later, commit_only, pages, unclear(first, later, pages, edits))
+        if not more:
+            break
+        read += name(more, edits=edits)
+        first += more
+    moved = site_wide_commits(first, pages, edits)
+    unmoved |= {commit_of(stop, pages) for stop in later} - moved
+    return read + name([stop for stop in later if commit_of(stop, pages) in moved], edits=edits)
 
 
 def _name(
