@@ -50,14 +50,19 @@ def blog(
     return pages
 
 
-def dates(tmp_path: Path, *builds: dict[str, str]) -> dict[str, str]:
-    """Each page's lastmod after one commit per build (at T1, T2, ...)."""
+def sitemap(tmp_path: Path, *builds: dict[str, str]) -> str:
+    """The sitemap built with git dates after one commit per build (at T1, T2, ...)."""
     repo = make_repo(tmp_path / "site")
     for build, when in zip(builds, (T1, T2, T3, T4), strict=False):
         commit(repo, build, when)
     sink = MemorySink()
     build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
+    return sink.files["sitemap.xml"].decode()
+
+
+def dates(tmp_path: Path, *builds: dict[str, str]) -> dict[str, str]:
+    """Each blog post's lastmod after one commit per build."""
+    text = sitemap(tmp_path, *builds)
     found = re.findall(r"<loc>https://example\.org/blog/(\w+)/</loc><lastmod>(.*?)</lastmod>", text)
     return dict(found)
 
@@ -185,12 +190,7 @@ def gallery(sections: tuple[str, ...], pictured: int, extension: str) -> dict[st
 
 def gallery_dates(tmp_path: Path, *builds: dict[str, str]) -> dict[str, str]:
     """Each page's lastmod (by its site path) after one commit per build."""
-    repo = make_repo(tmp_path / "site")
-    for build, when in zip(builds, (T1, T2, T3, T4), strict=False):
-        commit(repo, build, when)
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
+    text = sitemap(tmp_path, *builds)
     return dict(re.findall(r"<loc>https://example\.org/(\w+/\w+)/</loc><lastmod>(.*?)<", text))
 
 
@@ -253,11 +253,7 @@ def test_a_site_renamed_in_the_titles_of_pages_in_small_sections_moves_none(
             for page in names
         }
 
-    repo = make_repo(tmp_path / "site")
-    commit(repo, site("Virtual Life"), T1)
-    commit(repo, site("Cloud Shelter"), T2)
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    found = re.findall(r"<lastmod>(.*?)</lastmod>", sink.files["sitemap.xml"].decode())
+    text = sitemap(tmp_path, site("Virtual Life"), site("Cloud Shelter"))
+    found = re.findall(r"<lastmod>(.*?)</lastmod>", text)
     assert found == [at(T1)] * len(names)
     assert is_site_wide(edit_of("Tags | B\x01T\x01x", "Tags | A\x01T\x01x") or "")

@@ -371,7 +371,7 @@ def test_a_malformed_blob_table_is_ignored_whole(blobs: object) -> None:
 
 
 def test_the_blob_table_round_trips_and_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    edit = "e" + "ab" * 40 + "-0123abcd"  # (two blobs' edit: sources.gittemplate.edit_key)
+    edit = "e" + "ab" * 40 + "-0123abcd"  # (two blobs' edit: sources.gitedits.edit_key)
     blobs = {BLOB: FINGERPRINT, "b" + "cd" * 32: FINGERPRINT, edit: FINGERPRINT}
     state = State(blobs=blobs, blob_key=FINGERPRINT)
     assert parse_state(dump_state(state)) == state

@@ -70,18 +70,13 @@ _DESCRIPTION_MARKS: Final = re.compile(
 # "<"; quotes count only right after "=", as the tokenizer reads them. No alternative runs past
 # a "<", so a search that fails at one tag fails there (linear: a page of unclosed tags).
 _KEPT_WITH_LT: Final = re.compile(
-    rb"""<(?i:a|img|source|meta)(?=[\t\n\f\r />]|\Z)
-    (?: [^<>="']++ | =[\t\n\f\r ]*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r ><]*+ )
+    rf"""<(?i:a|img|source|meta){NAME_END}
+    (?: [^<>="']++ | ={SPACE}*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r ><]*+ )
       | ["'] )*+
-    =[\t\n\f\r ]*+ (?: "[^"<]*+< | '[^'<]*+< )""",
+    ={SPACE}*+ (?: "[^"<]*+< | '[^'<]*+< )""".encode(),
     re.VERBOSE,
 )
-_TAG: Final = re.compile(
-    rb"""<[^\t\n\f\r />]*+
-    (?: [^>=]++ | =[\t\n\f\r ]*+ (?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ ) )*+
-    (?: > | \Z )""",
-    re.VERBOSE,
-)
+_TAG: Final = re.compile(rf"<[^\t\n\f\r />]*+ {ATTRS} {END}".encode(), re.VERBOSE)
 
 
 def escape_kept_values(data: bytes) -> bytes:

@@ -1,5 +1,6 @@
 """How an edit between two versions of a page is named (sources.gittemplate): what it took out
-and put in, with targets that moved one way named by the move, and whether it is site-wide.
+and put in, with targets that moved one way named by the move, whether it is site-wide, and
+the key a state remembers its name under.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from sitemill.html.marks import MARK, TITLE_END
 _TARGET_KINDS: Final = ("H", "I", "S")
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f.
 _KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
+# How edits are named (edit_of): a state's names given another way are not recalled.
+_NAMING: Final = b"moves"
 
 
 def edit_of(newer: str, older: str) -> str | None:
@@ -131,3 +134,13 @@ def _words(tokens: Counter[str]) -> Counter[str]:
         if token[:1] == "w":
             words[token.casefold()] += count
     return words
+
+
+def edit_key(path: str, newer: bytes, older: bytes) -> str:
+    """An edit's key among remembered fingerprints (a state's blob table): "e", the two
+    blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
+    (_NAMING: a name given another way is not recalled)."""
+    where = hashlib.blake2b(
+        path.encode("utf-8", "surrogatepass"), digest_size=4, person=_NAMING
+    ).hexdigest()
+    return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"

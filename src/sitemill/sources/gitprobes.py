@@ -65,14 +65,15 @@ def probes(
     return first, later
 
 
-def site_wide_commits(
+def site_wide_edits(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
     edits: Mapping[tuple[str, int], str | None],
-) -> set[int]:
-    """The commits where one site-wide edit is the edit of more than half of the named
-    ``stops`` there whose edit rewords no text: as it must be of all of the commit's, to be
-    template."""
+    least: int = 1,
+) -> set[tuple[int, str]]:
+    """The (commit, edit) pairs where one site-wide edit is the edit of at least ``least`` of
+    ``stops`` there and of more than half of those whose edit rewords no text: among probes,
+    a commit worth naming whole; among all of a commit's stops, a template edit."""
     named: Counter[int] = Counter()
     moves: Counter[tuple[int, str]] = Counter()
     for stop in stops:
@@ -81,4 +82,8 @@ def site_wide_commits(
             named[commit_of(stop, pages)] += 1
             if is_site_wide(edit):
                 moves[commit_of(stop, pages), edit] += 1
-    return {when for (when, _), count in moves.items() if 2 * count > named[when]}
+    return {
+        (when, edit)
+        for (when, edit), count in moves.items()
+        if count >= least and 2 * count > named[when]
+    }

@@ -12,6 +12,13 @@ count fell or rose, whatever the number (``edit_of``). When more than half of a 
 template: those pages' runs go on past it, compared with the version before it, and their next
 stops are judged the same way, round after round (MAX_ROUNDS).
 
+An edit that adds, drops or rewords the text's words (beyond their letter case) is never
+template, however many pages it is made on: what a reader reads changed (a theme's new
+decoration of a post's closing words, a release number in the text). A page whose commit
+also changed its own words keeps that date; a new post's teaser, added to the home page and a
+few archive pages, is an edit of few pages. Only pages whose walk reaches a commit count for
+it, so an edit is taken as template on less evidence than it has, never on more.
+
 What the whole site carries is judged across the whole commit: its addresses (a new base path
 or host, every ``.png`` made a ``.webp``) and its name in the titles and descriptions. A move
 rewrites the targets of exactly the pages that hold them, and a renamed site renames every page,
@@ -23,7 +30,6 @@ there whose edit rewords no text: the page still says, links to and shows what i
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -32,8 +38,8 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.html.fingerprint import HTML_SUFFIXES
 from sitemill.sources.gitblobs import read_blobs
-from sitemill.sources.gitedits import edit_of, is_site_wide
-from sitemill.sources.gitprobes import PROBE_MORE, commit_of, probes, site_wide_commits, unclear
+from sitemill.sources.gitedits import edit_key, edit_of
+from sitemill.sources.gitprobes import PROBE_MORE, commit_of, probes, site_wide_edits, unclear
 from sitemill.sources.gitwalk import Run, blob_key
 
 # A reduction of a page's bytes (html.reduction), by the page's site path.
@@ -43,8 +49,6 @@ MIN_SECTION: Final = 4
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
-# How edits are named (edit_of): a state's names given another way are not recalled.
-_NAMING: Final = b"moves"
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
 
@@ -65,7 +69,7 @@ def follow_template_edits(
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
     and what this one did (blob fingerprints by gitwalk.blob_key, the versions before the stops
-    among them; edits by edit_key: named once, never read again);
+    among them; edits by gitedits.edit_key: named once, never read again);
     ``extend(runs, reference)`` walks those runs on while their older versions have the
     ``reference`` fingerprint (as the walk does with the current one)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
@@ -81,19 +85,18 @@ def follow_template_edits(
             if commit_of(stop, pages) not in unmoved or stop not in commit_only
         ]
         wanted = [stop for stop in stops if stop not in edits]
-        name = partial(_name, pages=pages, remembered=remembered, batch=batch, reduce=reduce)
+        name = partial(
+            _name, pages=pages, remembered=remembered, batch=batch, reduce=reduce, edits=edits
+        )
         read += _probed(wanted, commit_only, pages, edits, name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         census = Counter(_place(path, end, pages, edits) for path, end in named)
-        moves = Counter(place[1:] for place in census.elements() if is_site_wide(place[2] or ""))
-        at_commit = Counter(place[1] for place in census.elements())
+        site_wide = site_wide_edits(named, pages, edits, least=MIN_SECTION)
         reference = {}
         for path, end in named:
             place = _place(path, end, pages, edits)
             size = sections[section_of(path)]
-            if (size < MIN_SECTION or 2 * census[place] <= size) and not (
-                moves[place[1:]] >= MIN_SECTION and 2 * moves[place[1:]] > at_commit[place[1]]
-            ):
+            if (size < MIN_SECTION or 2 * census[place] <= size) and place[1:] not in site_wide:
                 continue
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
             found = None if older is None else _recalled(remembered, blob_key(path, older))
@@ -111,7 +114,7 @@ def _probed(
     commit_only: set[tuple[str, int]],
     pages: Mapping[str, Run],
     edits: dict[tuple[str, int], str | None],
-    name: Callable[..., int],
+    name: Callable[[list[tuple[str, int]]], int],
     unmoved: set[int],
 ) -> int:
     """Name the edits of ``wanted`` with ``name``: each one a section's census wants, and of
@@ -119,16 +122,16 @@ def _probed(
     the rest where those found a site-wide edit; add the commits they showed none at to
     ``unmoved``. Return the number of blobs read."""
     first, later = probes(wanted, commit_only, pages)
-    read = name(first, edits=edits)
+    read = name(first)
     for _ in range(PROBE_MORE):  # (probes whose pages changed their words tell nothing)
         more, later = probes(later, commit_only, pages, unclear(first, later, pages, edits))
         if not more:
             break
-        read += name(more, edits=edits)
+        read += name(more)
         first += more
-    moved = site_wide_commits(first, pages, edits)
+    moved = {when for when, _ in site_wide_edits(first, pages, edits)}
     unmoved |= {commit_of(stop, pages) for stop in later} - moved
-    return read + name([stop for stop in later if commit_of(stop, pages) in moved], edits=edits)
+    return read + name([stop for stop in later if commit_of(stop, pages) in moved])
 
 
 def _name(
@@ -147,16 +150,6 @@ def _name(
         if key is not None:
             remembered[1][key] = edits.get((path, end)) or NO_EDIT
     return read
-
-
-def edit_key(path: str, newer: bytes, older: bytes) -> str:
-    """An edit's key among remembered fingerprints (a state's blob table): "e", the two
-    blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (_NAMING: a name given another way is not recalled)."""
-    where = hashlib.blake2b(
-        path.encode("utf-8", "surrogatepass"), digest_size=4, person=_NAMING
-    ).hexdigest()
-    return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 
 
 def _unknown(
@@ -205,17 +198,16 @@ def _stops(
     edits are worth naming; and those of them only the second counts (a move may be there)."""
     found: list[tuple[str, int]] = []
     per_commit: Counter[tuple[str, int]] = Counter()
+    site_wide: Counter[int] = Counter()
     for path, run in pages.items():
         end = run.end
         if end < len(run.chain) and run.chain[end].blob is not None:
             found.append((path, end))
-            per_commit[section_of(path), run.chain[end - 1].time] += 1
-    site_wide: Counter[int] = Counter()
-    for (_, time), count in per_commit.items():
-        site_wide[time] += count
+            per_commit[section_of(path), commit_of((path, end), pages)] += 1
+            site_wide[commit_of((path, end), pages)] += 1
     stops, commit_only = [], set()
     for path, end in found:
-        when, size = pages[path].chain[end - 1].time, sections[section_of(path)]
+        when, size = commit_of((path, end), pages), sections[section_of(path)]
         if size >= MIN_SECTION and 2 * per_commit[section_of(path), when] > size:
             stops.append((path, end))
         elif site_wide[when] >= MIN_SECTION:

@@ -47,7 +47,7 @@ _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 # SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (sources.gitwalk.blob_key)
 _BLOB: Final = re.compile(
     r"b(?:[0-9a-f]{40}|[0-9a-f]{64})|h(?:[0-9a-f]{40}|[0-9a-f]{64})(?:-[0-9a-f]{8})?"
-    r"|e(?:[0-9a-f]{80}|[0-9a-f]{128})-[0-9a-f]{8}"  # (an edit: sources.gittemplate.edit_key)
+    r"|e(?:[0-9a-f]{80}|[0-9a-f]{128})-[0-9a-f]{8}"  # (an edit: sources.gitedits.edit_key)
 )
 
 
