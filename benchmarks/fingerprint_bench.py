@@ -19,7 +19,7 @@ import statistics
 import timeit
 from typing import Any
 
-from sitemill.html.fingerprint import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
 
 TARGET_US = 2_000  # per 100 KB page
 CALLS, REPEATS = 200, 5

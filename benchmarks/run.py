@@ -195,7 +195,7 @@ def bench_urls(ctx: Context) -> Section:
     plain = sitemill(f"sitemill urls {big:,}", big, "sitemill")
     gzipped = sitemill(f"sitemill urls --gzip {big:,}", big, "sitemill-gzip", "--gzip")
     smaller = sitemill(f"sitemill urls {small:,}", small, "sitemill-small")
-    # One process: the duplicate check not handed to a helper (sitemill.frugal.repeatfinder).
+    # One process: the duplicate check not handed to a helper (sitemill.bounded.repeatfinder).
     alone = sitemill(f"sitemill urls --workers 1 {big:,}", big, "sitemill-alone", "--workers", "1")
     # The floor: a plain loop writing the same bytes with no check (benchmarks/urls_floor.py).
     floor_script = str(BENCH_DIR / "urls_floor.py")

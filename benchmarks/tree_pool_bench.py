@@ -30,7 +30,7 @@ from harness import clean_env, reset_dir
 BASE_URL = "https://example.com/"
 PAGES, QUICK_PAGES = 5_000, 1_000
 SECTIONS = 50
-# Just over sitemill.frugal.workpool.MIN_POOL_BYTES (32 MiB) of pages of about 100 KB.
+# Just over sitemill.workers.workpool.MIN_POOL_BYTES (32 MiB) of pages of about 100 KB.
 THRESHOLD_PAGES = 360
 SAMPLE_S = 0.02
 MTIME = 1_700_000_000

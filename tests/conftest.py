@@ -14,7 +14,7 @@ import pytest
 
 from enginestand import Stand
 from livesite import serve_folder
-from sitemill.html import reduction
+from sitemill.lastmod.fingerprint import reduction
 
 # moto gives every test a fresh boto3 session, and each session read the service models (JSON,
 # read-only) again: about 0.2 s per client. One loader per data path for the whole process.
@@ -84,7 +84,8 @@ def stand(stands: list[Stand]) -> Stand:
 @pytest.fixture(scope="module")
 def every_page_by_lines() -> Iterator[None]:
     """Pages of any length are fingerprinted line by line (a page of a few lines is otherwise
-    read whole: html.reduction._MEMO_LINES), so that a module's tests exercise the line memo."""
+    read whole: fingerprint.reduction._MEMO_LINES), so that a module's tests exercise the line
+    memo."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(reduction, "_MEMO_LINES", 0)
         yield

@@ -1,8 +1,8 @@
-"""Helpers for tests that read a page's reduction (html.reduction)."""
+"""Helpers for tests that read a page's reduction (fingerprint.reduction)."""
 
 from __future__ import annotations
 
-from sitemill.html.marks import TITLE_END
+from sitemill.lastmod.fingerprint.marks import TITLE_END
 
 
 def text_of(reduction: str) -> str:

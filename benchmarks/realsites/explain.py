@@ -46,7 +46,7 @@ def element_lines(data: bytes, article_xpath: str | None) -> list[str]:
 
 
 def sitemill_words(data: bytes) -> list[str]:
-    from sitemill.html.fingerprint import reduce_html
+    from sitemill.lastmod.fingerprint.digest import reduce_html
 
     text = reduce_html(data)
     for mark, shown in (("\x01H", " ⟨H "), ("\x01I", " ⟨I "), ("\x01S", " ⟨S "), ("\x01D", " ⟨D ")):

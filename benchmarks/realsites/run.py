@@ -143,7 +143,7 @@ def targets_only(old: bytes, new: bytes, url: str) -> bool:
     """Whether sitemill's reductions of the two versions differ in link and image targets only
     (their text, marks and all, the same with every target blanked): a change a crawler follows
     and a reader of the text does not see. From sitemill's own reduction, not the oracle's."""
-    from sitemill.html.fingerprint import reduce_html
+    from sitemill.lastmod.fingerprint.digest import reduce_html
 
     blanked = [TARGET_MARK.sub("\x01\\1\x01", reduce_html(data, url=url)) for data in (old, new)]
     return blanked[0] == blanked[1]

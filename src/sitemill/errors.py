@@ -114,7 +114,7 @@ class RefusedError(SitemillError, ValueError):
 
 class InflateError(SitemillError):
     """gzip data that is no gzip, is cut off, or would inflate past the bound it is read to
-    (a few MB may inflate to gigabytes): sitemill.frugal.inflate. ``kind`` says which:
+    (a few MB may inflate to gigabytes): sitemill.bounded.inflate. ``kind`` says which:
     "too big", "not gzip" or "cut off"."""
 
     def __init__(self, message: str, kind: str) -> None:

@@ -8,15 +8,15 @@ from collections.abc import Iterator
 from sitemill.alternates.clusters import ClusterResolver
 from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.alternates.languages import folder_language
+from sitemill.bounded.spool import held
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.frugal.spool import held
 from sitemill.html.facts import PageFacts
 from sitemill.html.lang import language_tag
 from sitemill.images.chrome import SiteChrome
 from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks
-from sitemill.shards.others import OtherShards
+from sitemill.shards.crossshard import OtherShards
 from sitemill.urls import page_url
 
 

@@ -7,10 +7,10 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from typing import Final
 
+from sitemill.bounded.dedupe import SeenUrls
 from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import Entry, SkipReason
 from sitemill.extensions import Extensions, across_the_site
-from sitemill.frugal.dedupe import SeenUrls
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.images.pages import HasFile
 from sitemill.listing.checks import PageChecks
@@ -20,14 +20,13 @@ from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import builtin_exclusion, first_rule, is_candidate, rule_values
-from sitemill.settle import settled
+from sitemill.shards.crossshard import OtherShards
 from sitemill.shards.layout import ShardSetup
-from sitemill.shards.others import OtherShards
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
-from sitemill.styledecision import StyleDecision
 from sitemill.urls import page_url, site_root_path
-from sitemill.writing.emptyrun import says_why_nothing
+from sitemill.urlstyle import StyleDecision, settled
+from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.writer import write_sitemaps
 
 log = logging.getLogger(__name__)
@@ -67,13 +66,13 @@ def build_from_pages(
     (sitemill.listing.aliases). ``shards``: the source's key order and last plan, when its
     sitemaps may be shards; ``kept``: own files to keep now (sitemill.writing.writer);
     ``others``: the other shards, for a canonical or alternate naming a page not in this run;
-    ``style``: what ``url_style = "auto"`` decided before (sitemill.settle); ``redirects``: the
+    ``style``: what ``url_style = "auto"`` decided before (sitemill.urlstyle); ``redirects``: the
     website redirect of an object no page is; ``on_stubs``: told where each redirect stub
     leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
     """
     report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
     tally = Tally(report.skipped, report.skips, on_skip)
-    config, pages = settled(config, pages, robots, read_facts, style, report)
+    config, pages, report.url_style = settled(config, pages, robots, read_facts, style)
     lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
     checks = PageChecks(config, tally, has_file, lists, redirects, hint=report.url_style is None)
     extensions = Extensions(config, checks, has_file)
@@ -84,7 +83,7 @@ def build_from_pages(
     entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
-    with says_why_nothing(report.skipped):
+    with explain_empty_run(report.skipped):
         report.result = write_sitemaps(
             entries, sink, config, on_file=file_progress(progress), robots_source=robots_source,
             extensions=extensions.alternates or extensions.images, remembered=remembered,

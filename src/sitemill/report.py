@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import LastmodMode
-from sitemill.datesline import dates_text
 from sitemill.entries import Skip, SkipReason
 from sitemill.filenames.outputs import HTML_SITEMAP
+from sitemill.lastmod.summary import dates_text
 from sitemill.messages import counted
 from sitemill.progress import Progress as Progress  # (the jobs import these from here)
 from sitemill.progress import file_progress as file_progress
-from sitemill.styledecision import StyleDecision
+from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
     from sitemill.indexnow.run import IndexNowOutcome
@@ -144,7 +144,7 @@ class Tally:
 
 def dates_line(report: Report) -> str:
     """``lastmod: 9,880 kept, 120 moved (new page 100, content changed 20)``; empty when
-    content dates decided no page's date (sitemill.datesline)."""
+    content dates decided no page's date (sitemill.lastmod.summary)."""
     return dates_text(report.dates)
 
 

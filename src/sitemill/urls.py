@@ -48,7 +48,7 @@ class UrlStyle(Enum):
     DIRECTORY = "directory"  # a/index.html -> a/
     CLEAN = "clean"  # also a/b.html -> a/b (not a/b.htm: hosts map /a/b to a/b.html only)
     FILE = "file"  # as is
-    # The style the pages' own canonicals are written in (sitemill.listing.autostyle): a run
+    # The style the pages' own canonicals are written in (sitemill.urlstyle): a run
     # settles it before any URL is made; undecided, a path maps as with "directory".
     AUTO = "auto"
 

@@ -18,7 +18,7 @@ import pytest
 from clirun import SITEMILL
 from conftest import BASE_URL
 
-# Enough bytes that the pages are read in worker processes (frugal.workpool.MIN_POOL_BYTES):
+# Enough bytes that the pages are read in worker processes (workers.workpool.MIN_POOL_BYTES):
 # few pages of some 50 KB, as writing thousands of files takes seconds on a busy disk.
 PAGES = 600
 LINES = 2_000

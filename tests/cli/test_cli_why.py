@@ -287,5 +287,5 @@ def test_the_cli_loads_no_dating_code_until_why_runs() -> None:
         [sys.executable, "-c", code], check=True, capture_output=True, text=True
     ).stdout
     assert "sitemill.cli.whycommand" in loaded
-    for module in ("sitemill.cli.why", "sitemill.cli.bucketwhy", "sitemill.lastmod.ladder"):
+    for module in ("sitemill.cli.why", "sitemill.cli.bucketwhy", "sitemill.lastmod.decide"):
         assert f"'{module}'" not in loaded

@@ -28,7 +28,7 @@ def test_defaults() -> None:
     config = load_config(BASE)
     assert config.base_url == "https://example.com/"
     assert config.include == ()
-    assert config.url_style is UrlStyle.AUTO  # (each run settles it: sitemill.settle)
+    assert config.url_style is UrlStyle.AUTO  # (each run settles it: sitemill.urlstyle)
     assert config.lastmod is None
     assert config.lastmod_precision is Precision.DATETIME
     assert (config.respect_noindex, config.respect_robots_txt) == (True, True)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.frugal.dedupe import SeenUrlBytes, SeenUrls
+from sitemill.bounded.dedupe import SeenUrlBytes, SeenUrls
 
 urls = st.lists(st.sampled_from([f"https://example.com/{n}" for n in range(60)] + ["", "é\udcff"]))
 

@@ -1,4 +1,4 @@
-"""sitemill.frugal.inflate: gzip inflated no further than its bound, in bounded memory,
+"""sitemill.bounded.inflate: gzip inflated no further than its bound, in bounded memory,
 whatever a few MB hold (a 2 GiB bomb), and exactly what gzip gives below the bound."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import tracemalloc
 import pytest
 
 from bombs import GIB, gzip_bomb
+from sitemill.bounded.inflate import inflate, inflate_chunks, inflate_head
 from sitemill.errors import InflateError, SitemillError
-from sitemill.frugal.inflate import inflate, inflate_chunks, inflate_head
 
 MB = 1024 * 1024
 

@@ -122,8 +122,8 @@ def test_counts_are_singular_for_one_everywhere_a_report_says_them() -> None:
     from sitemill.config.model import LastmodMode
     from sitemill.messages import counted
     from sitemill.report import Report, WriteResult, extensions_line
-    from sitemill.styledecision import StyleDecision
     from sitemill.urls import UrlStyle
+    from sitemill.urlstyle import StyleDecision
 
     assert [counted(1, "file"), counted(3_119, "file")] == ["1 file", "3,119 files"]
     assert counted(1, "child", "children") + counted(2, "child", "children") == "1 child2 children"

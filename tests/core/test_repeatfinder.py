@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitemill.bounded.dedupe import SeenUrlBytes
+from sitemill.bounded.repeatfinder import ForkedRepeats, LocalRepeats, RepeatFinder, repeat_finder
 from sitemill.errors import SourceError
-from sitemill.frugal.dedupe import SeenUrlBytes
-from sitemill.frugal.repeatfinder import ForkedRepeats, LocalRepeats, RepeatFinder, repeat_finder
 
 blocks = st.lists(
     st.lists(st.sampled_from([f"https://example.com/{n}".encode() for n in range(40)])),

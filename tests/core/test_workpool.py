@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.frugal import workpool
-from sitemill.frugal.workpool import MIN_POOL_BYTES, WorkPool, cut, pool_size
+from sitemill.workers import workpool
+from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, cut, pool_size
 
 
 def square_all(chunk: list[int]) -> list[int]:
@@ -211,7 +211,7 @@ def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
     # had gone. A held block now runs to its end and the Ctrl-C comes after it.
     import threading
 
-    from sitemill.frugal.interrupts import interrupts_held
+    from sitemill.workers.interrupts import interrupts_held
 
     go = threading.Event()
 

@@ -1,9 +1,9 @@
-"""A meta description that is the page's own text cut short adds nothing (html.excerpts)."""
+"""A meta description that is the page's own text cut short adds nothing (fingerprint.excerpts)."""
 
 from __future__ import annotations
 
-from sitemill.html.excerpts import MIN_LETTERS, is_excerpt, letters
-from sitemill.html.fingerprint import fingerprint_html
+from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.lastmod.fingerprint.excerpts import MIN_LETTERS, is_excerpt, letters
 
 BODY = (
     "<p>Posted on 2019-07-04</p><p>TCP/IP's layers each do one job: the link layer moves "

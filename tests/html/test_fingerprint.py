@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import timing
-from sitemill.html.fingerprint import (
+from sitemill.lastmod.fingerprint.digest import (
     ASSET_EXTENSIONS,
     fingerprint_bytes,
     fingerprint_file,
@@ -325,7 +325,7 @@ GOLDEN_PAGE_V5_BY_4 = "10b56b87b34a74ae65541964bafca816"
 
 def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None:
     code = (
-        "import sys; from sitemill.html.fingerprint import fingerprint_html; "
+        "import sys; from sitemill.lastmod.fingerprint.digest import fingerprint_html; "
         "print(fingerprint_html(sys.stdin.buffer.read()))"
     )
     fresh = subprocess.run(

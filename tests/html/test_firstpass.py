@@ -1,4 +1,4 @@
-"""The first pass by one split (html.firstpass) is the first pass by a Python call per tag
+"""The first pass by one split (fingerprint.firstpass) is the first pass by a Python call per tag
 (NOT_TEXT.sub with reduction._flat_main or _flat_body), character for character: on generated
 markup, on tags whose names are odd (any case, non-ASCII, "=" right after them), and where an
 element has role=main (first_pass leaves the page to the caller)."""
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.html import reduction
-from sitemill.html.firstpass import first_pass
-from sitemill.html.grammar import NOT_TEXT, TAGS_PATTERN
+from sitemill.lastmod.fingerprint import reduction
+from sitemill.lastmod.fingerprint.firstpass import first_pass
+from sitemill.lastmod.fingerprint.grammar import NOT_TEXT, TAGS_PATTERN
 
 TAG_PIECES = st.sampled_from(
     [
@@ -28,7 +28,7 @@ TAG_PIECES = st.sampled_from(
         *("<!--", "-->", "<!doctype html>", "<?x", "</>", '<p title=">">', "<p = '>'>"),
         *("<my-element>", "</my-element>", "<h1>", "<x:y>", "<p==x>", '<p= "a>b">', "<1>"),
         *("role", "ole", "whole", "<span role=main>", '<tr role="main">', "<main role=x>"),
-        # Fingerprint version 3's furniture (html.scope3).
+        # Fingerprint version 3's furniture (fingerprint.contentregion).
         *("<nav>", "</NAV>", "<aside class=x>", "</aside>", "<Header>", "</header>", "<footer"),
         *("</footer>", "<nav=x>", "<div role=navigation>", "<p role='search x'>", "role=banner"),
     ]

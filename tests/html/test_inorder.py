@@ -1,4 +1,4 @@
-"""html.inorder: a page read in order by one split, the Structure told only the tags that can
+"""fingerprint.inorder: a page read in order by one split, the Structure told only the tags that can
 change its answers, is what NOT_TEXT.sub with a call per tag makes of it."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_firstpass import TAG_PIECES
 
-from sitemill.html import reduction, scope3
-from sitemill.html.grammar import NOT_TEXT
-from sitemill.html.inorder import in_order
+from sitemill.lastmod.fingerprint import contentregion, reduction
+from sitemill.lastmod.fingerprint.grammar import NOT_TEXT
+from sitemill.lastmod.fingerprint.inorder import in_order
 
 ROLE_PIECES = st.sampled_from(
     [
@@ -27,7 +27,7 @@ ROLE_PIECES = st.sampled_from(
 
 
 def by_calls(text: str) -> str:
-    return NOT_TEXT.sub(partial(reduction._not_text, scope3.Structure()), text)
+    return NOT_TEXT.sub(partial(reduction._not_text, contentregion.Structure()), text)
 
 
 @settings(max_examples=1500, deadline=None)

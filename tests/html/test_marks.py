@@ -1,12 +1,12 @@
-"""A raw "<" in a link's, image's or meta tag's quoted value (html.marks.escape_kept_values):
+"""A raw "<" in a link's, image's or meta tag's quoted value (fingerprint.marks.escape_kept_values):
 the reduction's first pass skips those tags whole, so what follows them is still read."""
 
 from __future__ import annotations
 
 import pytest
 
-from sitemill.html.fingerprint import fingerprint_html, reduce_html
-from sitemill.html.marks import escape_kept_values
+from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.marks import escape_kept_values
 
 HEAD = '<meta property="og:description" content="Tags: <script> and <style>, in <template>.">'
 

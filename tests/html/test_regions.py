@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 import timing
-from sitemill.html.fingerprint import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
 
 
 def mkdocs(

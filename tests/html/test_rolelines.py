@@ -1,4 +1,4 @@
-"""html.rolelines: a page whose elements have roles is read line by line, its role elements
+"""fingerprint.rolelines: a page whose elements have roles is read line by line, its role elements
 ending where reading in order ends them; where that cannot hold, it is read in order. (The
 property test is tests/html/test_linememo.py's, whose pieces hold roles.)"""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from htmlutil import text_of
-from sitemill.html import rolelines
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, LineMemo, reduce_html
+from sitemill.lastmod.fingerprint import rolelines
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, LineMemo, reduce_html
 
 MATERIAL = (
     b"<header><div class=md-search role=dialog>\n"

@@ -1,6 +1,6 @@
-"""Fingerprint versions 3 and 4 (html.scope3, html.targets): furniture is left out wherever it
-stands, a region of one article narrows to it, self-dates and empty descriptions are left out,
-and link targets count as a reader follows them."""
+"""Fingerprint versions 3 and 4 (fingerprint.contentregion, fingerprint.targets): furniture is left
+out wherever it stands, a region of one article narrows to it, self-dates and empty descriptions are
+left out, and link targets count as a reader follows them."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 import timing
 from htmlutil import text_of
-from sitemill.html import regions, scope3
-from sitemill.html.fingerprint import LineMemo, fingerprint_html, page_url, reduce_html
-from sitemill.html.targets import target
+from sitemill.lastmod.fingerprint import contentregion, regions
+from sitemill.lastmod.fingerprint.digest import LineMemo, fingerprint_html, page_url, reduce_html
+from sitemill.lastmod.fingerprint.targets import target
 
 
 @pytest.mark.parametrize(
@@ -213,9 +213,9 @@ def test_where_a_role_may_stand_is_where_a_search_finds_one(pieces: list[str]) -
     answer, in any case and around characters outside ASCII."""
     text = "".join(pieces)
     main = "ole" in text and regions.has_role_main(text)
-    furniture = "ole" in text and scope3._ROLE_FURNITURE.search(text) is not None
+    furniture = "ole" in text and contentregion._ROLE_FURNITURE.search(text) is not None
     assert regions.may_have_role_main(text) == main
-    assert scope3.may_have_role(text) == (main or furniture)
+    assert contentregion.may_have_role(text) == (main or furniture)
 
 
 def test_a_self_date_beside_a_link_leaves_no_space_there() -> None:
@@ -316,8 +316,8 @@ def test_without_one_headline_article_every_article_counts(page: str) -> None:
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
-    # A real page has a line per tag or so: read line by line (html.rolelines, its role=main;
-    # html.linememo without it), the memo shared by two pages, it reduces as read whole.
+    # A real page has a line per tag or so: read line by line (fingerprint.rolelines, its role=main;
+    # fingerprint.linememo without it), the memo shared by two pages, it reduces as read whole.
     memo = LineMemo()
     for text in (MINIMAL_MISTAKES, MINIMAL_MISTAKES.replace(" role=main", "")):
         page = text.format(TEASERS).replace("><", ">\n<").encode()

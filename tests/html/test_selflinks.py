@@ -1,11 +1,11 @@
-"""Links that lead nowhere new count as no link (fingerprint version 5: html.selflinks)."""
+"""Links that lead nowhere new count as no link (fingerprint version 5: fingerprint.selflinks)."""
 
 from __future__ import annotations
 
 import pytest
 
 from htmlutil import text_of
-from sitemill.html.fingerprint import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
 
 URL = "https://example.org/posts/a/index.html"
 PAGE = "<title>A</title><main><h1>{}</h1><p>Read it (now).</p>{}</main>"

@@ -1,11 +1,11 @@
-"""A title read by its parts (fingerprint version 5: html.titleparts)."""
+"""A title read by its parts (fingerprint version 5: fingerprint.titleparts)."""
 
 from __future__ import annotations
 
 import pytest
 
-from sitemill.html.fingerprint import fingerprint_html
-from sitemill.html.titleparts import title_parts
+from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.lastmod.fingerprint.titleparts import title_parts
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from sitemill.bounded.dedupe import SeenUrls
+from sitemill.bounded.spool import Spool, held
 from sitemill.entries import Entry, Image
-from sitemill.frugal.dedupe import SeenUrls
-from sitemill.frugal.spool import Spool, held
 from sitemill.images import chrome as chrome_module
 from sitemill.images.chrome import MIN_CHROME_PAGES, SiteChrome
 

@@ -4,9 +4,9 @@ languages of MIN_LANGUAGE_PAGES pages is counted as one, exactly as before langu
 
 from __future__ import annotations
 
+from sitemill.bounded.dedupe import SeenUrls
+from sitemill.bounded.spool import Spool, held
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.frugal.dedupe import SeenUrls
-from sitemill.frugal.spool import Spool, held
 from sitemill.images.chrome import MIN_CHROME_PAGES, MIN_LANGUAGE_PAGES, SiteChrome
 
 SITE = "https://example.com/"

@@ -15,8 +15,8 @@ from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import Report, shards_line
 from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
 from sitemill.state.parse import parse_state
-from sitemill.styledecision import StyleDecision
 from sitemill.urls import UrlStyle
+from sitemill.urlstyle import StyleDecision
 
 
 def page(canonical: str) -> bytes:

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
+from sitemill.bounded.repeatfinder import ForkedRepeats
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
-from sitemill.frugal.repeatfinder import ForkedRepeats
 from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
@@ -189,7 +189,7 @@ def test_the_duplicate_check_on_a_second_core_gives_the_same_files(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A long list's repeats are found by a forked helper a block behind the reader
-    (sitemill.frugal.repeatfinder): the files and the report are those of one process, for plain
+    (sitemill.bounded.repeatfinder): the files and the report are those of one process, for plain
     chunks and chunks read line by line, repeats within a chunk and across chunks."""
     lines = []
     for n in range(3_000):
@@ -217,7 +217,7 @@ def test_the_duplicate_check_on_a_second_core_gives_the_same_files(
 
     monkeypatch.setattr(ForkedRepeats, "__init__", counted)
     monkeypatch.setattr("sitemill.jobs.urllist.FORK_AT_BYTES", 4096)
-    monkeypatch.setattr("sitemill.frugal.repeatfinder._can_fork", lambda: True)
+    monkeypatch.setattr("sitemill.bounded.repeatfinder._can_fork", lambda: True)
     helped_sink, helped = run(2)
     assert forks == [1]
     assert helped_sink.files == alone_sink.files
@@ -233,7 +233,7 @@ def test_an_error_after_the_helper_started_loses_nothing(monkeypatch: pytest.Mon
         "sitemill.jobs.urllist.read_chunks", functools.partial(read_chunks, size=1024)
     )
     monkeypatch.setattr("sitemill.jobs.urllist.CHUNK_BYTES", 1024)
-    monkeypatch.setattr("sitemill.frugal.repeatfinder._can_fork", lambda: True)
+    monkeypatch.setattr("sitemill.bounded.repeatfinder._can_fork", lambda: True)
     helpers: list[int] = []
     started = ForkedRepeats.__init__
 
@@ -251,7 +251,7 @@ def test_an_error_after_the_helper_started_loses_nothing(monkeypatch: pytest.Mon
         os.waitpid(helpers[0], os.WNOHANG)
 
 
-def test_a_list_for_another_site_warns_a_few_times_and_says_why_nothing_was_written(
+def test_a_list_for_another_site_warns_a_few_times_and_explain_empty_run_was_written(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A careless user's wrong --base-url: 5,000 off-site URLs give 20 warnings and one

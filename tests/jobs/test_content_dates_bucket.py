@@ -16,8 +16,12 @@ from moto.s3.models import s3_backends
 
 from s3util import BUCKET, Requests, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, MAX_FINGERPRINT_BYTES, fingerprint_html
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.lastmod.fingerprint.digest import (
+    FINGERPRINT_VERSION,
+    MAX_FINGERPRINT_BYTES,
+    fingerprint_html,
+)
 from sitemill.report import Report
 from sitemill.state.parse import parse_state
 from xsd import assert_xsd_valid

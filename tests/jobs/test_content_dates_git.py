@@ -15,10 +15,10 @@ from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import treedates, treehistory
 from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.history import blobs
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report, dates_line
 from sitemill.sinks import LocalDirSink, MemorySink
-from sitemill.sources import gitblobs
 from sitemill.state.parse import parse_state
 
 BASE = "https://example.com/"
@@ -113,9 +113,9 @@ def test_a_second_run_reads_no_old_blob(tmp_path: Path, monkeypatch: pytest.Monk
     # Fingerprints are remembered per git blob id in the state (a blob id names its bytes):
     # after one new commit, the next run fingerprints only the work tree, no older version.
     asked: list[bytes] = []
-    request = gitblobs._request
+    request = blobs._request
     monkeypatch.setattr(
-        gitblobs, "_request", lambda batch, blobs: (asked.extend(blobs), request(batch, blobs))
+        blobs, "_request", lambda batch, blobs: (asked.extend(blobs), request(batch, blobs))
     )
     repo = make_repo(tmp_path / "site")
     out = tmp_path / "out"
@@ -221,7 +221,7 @@ def test_the_walk_takes_the_current_fingerprints_alike(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: str
 ) -> None:
     # On a big site the walk through git takes each page's current fingerprint, line by line
-    # (html.linememo) and just before its older versions: the same dates, the same state.
+    # (fingerprint.linememo) and just before its older versions: the same dates, the same state.
     def render(text: str, **furniture: str) -> str:
         html = themed(text, **furniture)
         return html if lines == "one line" else html.replace("><", ">\n<")

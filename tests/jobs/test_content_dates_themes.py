@@ -32,7 +32,7 @@ from test_content_dates_tree import run as run_tree
 from gitutil import commit, make_repo
 from s3util import BUCKET
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.html.fingerprint import (
+from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
     fingerprint_html,
@@ -231,7 +231,7 @@ def test_only_an_article_edit_moves_a_date(
     if theme is minimal_mistakes:
         # Fingerprint version 5 counts what stands beside the post inside [role=main] (the
         # author sidebar, the teasers: no article is narrowed to beside other articles), and on
-        # a site of 3 pages no edit is "most pages'" (sources.gittemplate): the theme's upgrade
+        # a site of 3 pages no edit is "most pages'" (history.templateedits): the theme's upgrade
         # dates them. Later, never earlier: telling what the site repeats apart is issue 48's.
         assert dates == {"guide/": w3c(T2), "install/": w3c(T3), "faq/": w3c(T2)}
         return

@@ -14,8 +14,8 @@ from typing import Any
 
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.html.fingerprint import FINGERPRINT_VERSION, fingerprint_html
 from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 from sitemill.state.parse import parse_state

@@ -22,9 +22,13 @@ from gitutil import commit, make_repo, unix
 from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config, load_config
 from sitemill.filenames.outputs import STATE_NAME, stored_digest
-from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION, fingerprint_html
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.fingerprint.digest import (
+    EARLIER_VERSIONS,
+    FINGERPRINT_VERSION,
+    fingerprint_html,
+)
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report
 from sitemill.scaleout.partitioned import rebuild_partitioned

@@ -15,8 +15,8 @@ import pytest
 from conftest import write_site
 from s3util import BUCKET, moto_bucket
 from sitemill.alternates import clusters as clusters_module
+from sitemill.bounded import spool as spool_module
 from sitemill.config.model import load_config
-from sitemill.frugal import spool as spool_module
 from sitemill.images import chrome as chrome_module
 from sitemill.images import pages as image_pages_module
 from sitemill.images.chrome import MIN_CHROME_PAGES

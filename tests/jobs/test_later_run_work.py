@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from sitemill.config.model import load_config
-from sitemill.frugal.workpool import CHUNKS_PER_WORKER, PROGRESS_CHUNK
 from sitemill.jobs.treedates import read_pages
+from sitemill.pagesread import reads_candidate, reads_page
 from sitemill.progress import READING, Ticker
-from sitemill.reads import reads_candidate, reads_page
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root
 from sitemill.sources.tree import walk_tree
+from sitemill.workers.workpool import CHUNKS_PER_WORKER, PROGRESS_CHUNK
 
 # The modules of a first run's sources (rung 2), declared dates (rung 3) and of the replaced
 # sitemap's dates.

@@ -15,12 +15,12 @@ from gitutil import commit, make_repo
 from sitemill.config.model import load_config
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.frugal import workpool
 from sitemill.jobs import treedates, treedating
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
+from sitemill.workers import workpool
 
 BASE = "https://example.com/"
 WHEN = ("2024-01-10 09:00:00", "2024-02-20 10:00:00", "2024-03-30 11:00:00")

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from sitemill.datesline import dates_text
-from sitemill.lastmod.ladder import DateReason, Evidence, Ladder, first_run_ladder
+from sitemill.lastmod.decide import DateReason, Evidence, Ladder, first_run_ladder
 from sitemill.lastmod.stamps import STAMP_WINDOW, Stamp, busiest_window, judge_times, seconds
+from sitemill.lastmod.summary import dates_text
 
 NOW = 1_800_000_000.0
 DAY = 86_400.0

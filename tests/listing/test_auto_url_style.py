@@ -18,15 +18,14 @@ from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.summary import render_summary
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.tree import build_from_tree
-from sitemill.listing.autostyle import StyleVotes
-from sitemill.reads import reads_page
+from sitemill.pagesread import reads_page
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.sinks import MemorySink
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import parse_state
-from sitemill.styledecision import MIN_VOTES, StyleDecision
 from sitemill.urls import UrlStyle
+from sitemill.urlstyle import MIN_VOTES, StyleDecision, StyleVotes
 
 BASE = "https://example.com/"
 CLEAN, DIRECTORY, FILE = UrlStyle.CLEAN, UrlStyle.DIRECTORY, UrlStyle.FILE

@@ -13,7 +13,7 @@ import pytest
 from conftest import write_site
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
-from sitemill.listing.urlstyle import MIN_PAGES, StyleHint
+from sitemill.listing.canonicalstyle import MIN_PAGES, StyleHint
 from sitemill.sinks import MemorySink
 from sitemill.urls import UrlStyle
 

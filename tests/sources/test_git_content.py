@@ -26,14 +26,14 @@ from gitutil import (
 )
 from sitemill.errors import GitError
 from sitemill.git.run import Git, GitBatch, git_env
-from sitemill.sources import gitblobs, gitcontent, gitwalk
-from sitemill.sources.git import read_git_history
-from sitemill.sources.gitcontent import (
+from sitemill.lastmod.history import blobs, contentdates, walk
+from sitemill.lastmod.history.contentdates import (
     ContentHistory,
     date_by_content,
     read_content_dates,
     read_file_versions,
 )
+from sitemill.lastmod.history.lastcommit import read_git_history
 
 T1, T2, T3, T4, T5, T6 = (f"2024-03-0{day}T10:00:00+00:00" for day in range(1, 7))
 
@@ -398,13 +398,13 @@ def test_with_every_commit_changing_text_the_dates_are_the_plain_git_dates(
 def requests(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """Every blob asked of git cat-file."""
     asked: list[bytes] = []
-    request = gitblobs._request
+    request = blobs._request
 
     def counting(batch: GitBatch, blobs: Sequence[bytes]) -> None:
         asked.extend(blobs)
         request(batch, blobs)
 
-    monkeypatch.setattr(gitblobs, "_request", counting)
+    monkeypatch.setattr(blobs, "_request", counting)
     return asked
 
 
@@ -440,7 +440,7 @@ def test_rounds_ask_again_only_for_the_files_still_equal(repo: Path, requests: l
 def test_big_blobs_are_read_up_to_the_limit(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     commit(repo, {"big.bin": b"0123456789" * 100, "small.html": page("s")}, when=T1)
     commit(repo, {"big.bin": b"0123456789" * 99 + b"x", "small.html": page("s", "x")}, when=T2)
-    monkeypatch.setattr(gitblobs, "MAX_BLOB_BYTES", 16)
+    monkeypatch.setattr(blobs, "MAX_BLOB_BYTES", 16)
     read: list[int] = []
 
     def head_only(path: str, data: bytes) -> str:
@@ -475,7 +475,7 @@ def test_a_missing_blob_gives_that_file_its_plain_date(repo: Path) -> None:
     assert history.dates == {"a.html": unix(T3), "b.html": unix(T1)}
     assert history.unreadable == {"a.html"}
     found = read_file_versions(repo, ["a.html", "b.html"])
-    (line,) = gitcontent.history_warnings(found, history)
+    (line,) = contentdates.history_warnings(found, history)
     assert "1 file(s) keep their plain git dates, e.g. a.html" in line
     assert "renames" not in line
 
@@ -492,7 +492,7 @@ def test_a_rename_whose_old_blob_is_missing_is_not_an_error(repo: Path) -> None:
 
     assert not found.renames_followed
     assert history.dates == {"new.html": unix(T2), "b.html": unix(T1)}
-    (line,) = gitcontent.history_warnings(found, history)
+    (line,) = contentdates.history_warnings(found, history)
     assert line.endswith("renames are not followed; fetch the full history for content dates")
 
 
@@ -500,7 +500,7 @@ def test_a_complete_history_gives_no_warning(repo: Path) -> None:
     commit(repo, {"a.html": page("a")}, when=T1)
     found = read_file_versions(repo, ["a.html"])
     history = date_by_content(found, visible, current_fingerprints(repo))
-    assert found.renames_followed and gitcontent.history_warnings(found, history) == []
+    assert found.renames_followed and contentdates.history_warnings(found, history) == []
 
 
 def current_fingerprints(repo: Path) -> dict[str, str]:
@@ -587,48 +587,46 @@ def test_a_worker_walks_all_its_chunks_with_one_git(
     monkeypatch.setattr(Git, "batch", contextmanager(counting))
     found = read_file_versions(repo, names)
     current = {name: visible(name, (repo / name).read_bytes()) for name in names}
-    runs = {name: gitwalk.Run(found.versions[name]) for name in names}
-    chunks = [
-        gitwalk.chunk_of({n: runs[n] for n in names[i : i + 4]}, current, {}) for i in (0, 4, 8)
-    ]
+    runs = {name: walk.Run(found.versions[name]) for name in names}
+    chunks = [walk.chunk_of({n: runs[n] for n in names[i : i + 4]}, current, {}) for i in (0, 4, 8)]
 
     ends = {}
     for chunk in chunks:  # (as a worker process is handed them)
-        ends.update(gitwalk.walk(repo, visible, None, chunk, keep=True).ends)
+        ends.update(walk.walk(repo, visible, None, chunk, keep=True).ends)
     kept = started[0]
     assert len(started) == 1 and not kept.stdin.closed
-    gitwalk.release()
+    walk.release()
 
     assert kept.stdin.closed and kept.stdout.closed  # git has ended
     assert ends == {name: 2 for name in names}  # (both versions alike: each run reaches T1)
-    gitwalk.walk(repo, visible, None, chunks[0], keep=True)
+    walk.walk(repo, visible, None, chunks[0], keep=True)
     assert len(started) == 2  # released: the next walk starts its own
-    gitwalk.release()
+    walk.release()
 
 
 def test_a_kept_git_is_dropped_when_a_walk_fails(repo: Path) -> None:
     commit(repo, {"a.html": page("a")}, when=T1)
     commit(repo, {"a.html": page("a", "2")}, when=T2)
     found = read_file_versions(repo, ["a.html"])
-    chunk = gitwalk.chunk_of({"a.html": gitwalk.Run(found.versions["a.html"])}, {"a.html": "x"}, {})
+    chunk = walk.chunk_of({"a.html": walk.Run(found.versions["a.html"])}, {"a.html": "x"}, {})
 
     def failing(path: str, data: bytes) -> str:
         raise RuntimeError("fingerprint failed")
 
     with pytest.raises(RuntimeError, match="fingerprint failed"):
-        gitwalk.walk(repo, failing, None, chunk, keep=True)
+        walk.walk(repo, failing, None, chunk, keep=True)
 
     # Nothing is left open for the next walk, whose git would answer the failed one's requests.
-    assert gitwalk._KEPT._open is None
-    walked = gitwalk.walk(repo, visible, None, chunk, keep=True)
-    gitwalk.release()
+    assert walk._KEPT._open is None
+    walked = walk.walk(repo, visible, None, chunk, keep=True)
+    walk.release()
     assert walked.ends == {"a.html": 1}
 
 
 def test_git_reads_old_versions_with_a_small_delta_cache(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """git's cache of delta bases is bounded (gitwalk._DELTA_CACHE): at its default 96 MiB,
+    """git's cache of delta bases is bounded (walk._DELTA_CACHE): at its default 96 MiB,
     git was the largest process of a first build on real sites (110 MB against 42)."""
     merged_history(repo, seed=4)
     expected = content_dates(repo)

@@ -25,9 +25,9 @@ from gitutil import (
     write,
 )
 from sitemill.errors import GitError
-from sitemill.sources import git as git_source
-from sitemill.sources.git import GitHistory, find_work_tree, read_git_history
-from sitemill.sources.gitlog import Commit
+from sitemill.lastmod.history import lastcommit as git_source
+from sitemill.lastmod.history.lastcommit import GitHistory, find_work_tree, read_git_history
+from sitemill.lastmod.history.logparse import Commit
 
 T1, T2, T3, T4, T5, T6, T7 = (f"2024-03-0{day}T10:00:00+00:00" for day in range(1, 8))
 

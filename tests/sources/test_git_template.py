@@ -1,4 +1,4 @@
-"""Template edits in a git history (sources.gittemplate): an edit made identically on most
+"""Template edits in a git history (history.templateedits): an edit made identically on most
 pages of a section in one commit, that rewords no text, moves no page's date."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import pytest
 from gitutil import commit, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.git.run import Git
-from sitemill.html.fingerprint import fingerprint_file, reduce_file
 from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
+from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
+from sitemill.lastmod.history.edits import edit_of, is_site_wide
+from sitemill.lastmod.history.templateedits import MIN_SECTION, section_of
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
-from sitemill.sources.gitcontent import date_by_content, read_file_versions
-from sitemill.sources.gitedits import edit_of, is_site_wide
-from sitemill.sources.gittemplate import MIN_SECTION, section_of
 
 BASE = "https://example.org/"
 T1, T2, T3, T4 = (f"2024-0{month}-10 09:00:00" for month in (1, 2, 3, 4))

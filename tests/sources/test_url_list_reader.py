@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitemill.bounded.dedupe import SeenUrlBytes
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry, Skip, UrlBlock
 from sitemill.errors import SourceError
-from sitemill.frugal.dedupe import SeenUrlBytes
 from sitemill.jobs.urllist import _listed_block, _listed_entries, _unique
 from sitemill.sources.urlchunks import (
     MAX_LINE_BYTES,

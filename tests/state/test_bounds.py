@@ -15,7 +15,7 @@ import pytest
 
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.state import bounded
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import STATE_FORMAT, STATE_VERSION

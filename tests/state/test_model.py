@@ -18,7 +18,7 @@ import timing
 from sitemill.entries import SkipReason
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION, PageFacts
-from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.state import bounded, parse
 from sitemill.state.model import STATE_FORMAT, STATE_VERSION, PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
@@ -371,7 +371,7 @@ def test_a_malformed_blob_table_is_ignored_whole(blobs: object) -> None:
 
 
 def test_the_blob_table_round_trips_and_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    edit = "e" + "ab" * 40 + "-0123abcd"  # (two blobs' edit: sources.gitedits.edit_key)
+    edit = "e" + "ab" * 40 + "-0123abcd"  # (two blobs' edit: history.edits.edit_key)
     blobs = {BLOB: FINGERPRINT, "b" + "cd" * 32: FINGERPRINT, edit: FINGERPRINT}
     state = State(blobs=blobs, blob_key=FINGERPRINT)
     assert parse_state(dump_state(state)) == state

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.html.fingerprint import FINGERPRINT_VERSION
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.state.model import MAX_OUTPUTS, STATE_FORMAT, STATE_VERSION, State, dump_state
 from sitemill.state.parse import parse_state
 from sitemill.state.start import start_state

@@ -7,8 +7,8 @@ built, not copied: declarations join the pages they connect where the targets co
 (sitemill.alternates.confirmed: return links; a page that declares nothing joins whoever names
 it), each cluster keeps the versions this sitemap lists (one page per hreflang: the one most
 pages name), and every listed member carries the whole cluster. Whether a URL is listed is known
-only at the end, so the entries wait in a spool (sitemill.frugal.spool: in memory, then on disk past
-``SPOOL_IN_MEMORY``) and are given back, in order, once the clusters are known.
+only at the end, so the entries wait in a spool (sitemill.bounded.spool: in memory, then on disk
+past ``SPOOL_IN_MEMORY``) and are given back, in order, once the clusters are known.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import Final
 
 from sitemill.alternates.confirmed import join_confirmed
 from sitemill.alternates.declared import AlternateCounts
+from sitemill.bounded.dedupe import SeenUrls
+from sitemill.bounded.spool import SPOOL_IN_MEMORY, Spool
 from sitemill.entries import Alternate, Entry
-from sitemill.frugal.dedupe import SeenUrls
-from sitemill.frugal.spool import SPOOL_IN_MEMORY, Spool
 from sitemill.html.hreflang import X_DEFAULT
 
-# A page of another shard: its listed URL and declarations (sitemill.shards.others).
+# A page of another shard: its listed URL and declarations (sitemill.shards.crossshard).
 Borrow = Callable[[str], "tuple[str, tuple[Alternate, ...]] | None"]
 # Versions one entry carries at most (a cluster of more is a template naming every page).
 MAX_CLUSTER: Final = 256

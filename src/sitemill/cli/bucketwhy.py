@@ -36,7 +36,7 @@ def run_bucket_why(args: argparse.Namespace, env: dict[str, str]) -> int:
         raise ConfigError("bucket", "give a SITE_DIR (and --out) or --bucket, not both")
     require_s3_extra()  # (before sitemill.aws, whose modules import botocore)
     from sitemill.aws.clients import make_s3_client
-    from sitemill.cli.stack import stack_state_elsewhere
+    from sitemill.cli.s3function import stack_state_elsewhere
     from sitemill.jobs.bucketsite import BucketSettings
     from sitemill.jobs.bucketwhy import explain_bucket_page
     from sitemill.jobs.treewhy import site_path

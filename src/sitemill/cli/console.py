@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TextIO
 
 from sitemill.cli.terminal import say
-from sitemill.datesline import dated_by
 from sitemill.entries import SkipReason
+from sitemill.lastmod.summary import dated_by
 from sitemill.messages import counted
 from sitemill.report import (
     Report,
@@ -44,7 +44,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     # report.warnings are not repeated here: each was logged (to stderr) when it was found.
 
 
-# report.dates keys (sitemill.state.dating.DateReason values): a date kept, or moved and why.
+# report.dates keys (sitemill.lastmod.decide.DateReason values): a date kept, or moved and why.
 def write_counts(report: Report, stream: TextIO) -> None:
     """The lines on page heads read and on dates, where there is something to say."""
     lines = (style_line, heads_line, dates_line, extensions_line, shards_line, requests_line)

@@ -197,7 +197,7 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.s3 import run_s3_command, site_bucket
 
     if args.function:
-        from sitemill.cli.stack import stack_environment
+        from sitemill.cli.s3function import stack_environment
 
         env = stack_environment(args.function, env)
     args.bucket = site_bucket(args.bucket, args.function, env)

@@ -29,7 +29,7 @@ def one_line(text: str) -> str:
 
 def interrupted() -> int:
     """Ctrl-C: say so, and exit 130 at once. The pools wait for no work under way
-    (frugal.threadpool, frugal.workpool), but a thread may still run it (git log over a long
+    (workers.threadpool, workers.workpool), but a thread may still run it (git log over a long
     history): the interpreter would wait for it at exit, so the process ends here instead."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a second Ctrl-C: no traceback now)
     sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from sitemill.cli.options import site_and_config
 from sitemill.cli.terminal import say
 from sitemill.cli.usage import EXIT_INVALID, require_s3_extra
-from sitemill.lastmod.ladder import DateReason
+from sitemill.lastmod.decide import DateReason
 
 if TYPE_CHECKING:
     from sitemill.jobs.treewhy import PageWhy, Window
-    from sitemill.lastmod.commits import Commit
+    from sitemill.lastmod.history.commits import Commit
 
 
 def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:

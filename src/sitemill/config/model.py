@@ -77,7 +77,7 @@ class ShardsMode(Enum):
 
 
 class ContentScope(Enum):
-    """What a page's content fingerprint covers (html.regions)."""
+    """What a page's content fingerprint covers (fingerprint.regions)."""
 
     MAIN = "main"  # the title, the description and the main region, where there is one
     BODY = "body"  # the whole body
@@ -90,7 +90,7 @@ class Config:
     base_url: str
     include: tuple[Glob, ...] = ()  # empty: the source's default (DEFAULT_INCLUDE for files)
     exclude: tuple[Glob, ...] = ()
-    url_style: UrlStyle = UrlStyle.AUTO  # settled by each run (sitemill.listing.autostyle)
+    url_style: UrlStyle = UrlStyle.AUTO  # settled by each run (sitemill.urlstyle)
     lastmod: LastmodMode | None = None  # None: git inside a work tree, else mtime
     lastmod_precision: Precision = Precision.DATETIME
     rules: tuple[Rule, ...] = ()

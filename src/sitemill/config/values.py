@@ -10,9 +10,9 @@ from typing import Final, TypeVar
 
 from sitemill.config.globs import Glob, compile_glob
 from sitemill.errors import ConfigError, GlobSyntaxError
-from sitemill.frugal.workpool import MAX_WORKERS
 from sitemill.protocol import format_priority
 from sitemill.urls import encode_host, normalize_base_url
+from sitemill.workers.workpool import MAX_WORKERS
 
 E = TypeVar("E", bound=Enum)
 

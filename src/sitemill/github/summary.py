@@ -30,7 +30,7 @@ SKIP_REASONS: Final = {
     SkipReason.TOO_LONG: "its URL would be longer than 2,048 characters",
     SkipReason.OFF_SITE: "not under the base URL",
 }
-# report.dates keys (sitemill.state.dating.DateReason values): kept, or moved and why.
+# report.dates keys (sitemill.lastmod.decide.DateReason values): kept, or moved and why.
 # Markdown would read these in a warning's text (`**/node_modules/**` as bold, `<meta …>` as
 # HTML); URLs are left as they are, for GitHub to link.
 _MARKDOWN: Final = re.compile(r"([\\`*_\[\]<>|~#&!])")

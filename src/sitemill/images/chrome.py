@@ -5,8 +5,8 @@ On one real site, 772 of 950 image entries were a logo and an avatar. An image i
 more than ``image_chrome_share`` of the listed pages whose images were read show it, and at
 least MIN_CHROME_PAGES do (a site of three pages has no chrome to speak of). Which images
 those are is known only once every page was seen: ``count`` sees the entries go by, a stage
-that holds them (sitemill.frugal.spool, or the hreflang clusters' spool) waits for the last one, and
-``drop`` then takes the chrome out as they are written. Memory: a count per distinct image,
+that holds them (sitemill.bounded.spool, or the hreflang clusters' spool) waits for the last one,
+and ``drop`` then takes the chrome out as they are written. Memory: a count per distinct image,
 for at most MAX_IMAGES_COUNTED of them (an image first seen after that is never chrome).
 
 Per language: a site in two languages shows ``/img/logo.svg`` on every English page and
@@ -27,8 +27,8 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from sitemill.alternates.languages import cluster_language
+from sitemill.bounded.dedupe import SeenUrls
 from sitemill.entries import Entry
-from sitemill.frugal.dedupe import SeenUrls
 
 MIN_CHROME_PAGES: Final = 20  # an image on fewer pages than this is never site chrome
 # A language of fewer pages has no chrome of its own (no image is on MIN_CHROME_PAGES of

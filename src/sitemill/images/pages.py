@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Final
 from urllib.parse import urlsplit
 
+from sitemill.bounded.dedupe import SeenUrls
 from sitemill.config.model import Config
 from sitemill.entries import Image
-from sitemill.frugal.dedupe import SeenUrls
 from sitemill.html.facts import PageFacts
 from sitemill.html.imageurls import page_images, site_hosts
 from sitemill.urls import site_file_path as image_path

@@ -21,8 +21,8 @@ from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key
 from sitemill.indexnow.pending import StatePending
 from sitemill.state.model import State
 from sitemill.state.pending import KINDS, MAX_PENDING
-from sitemill.styledecision import style_kept
 from sitemill.urls import page_url
+from sitemill.urlstyle import style_kept
 
 log = logging.getLogger(__name__)
 

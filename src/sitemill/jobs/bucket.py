@@ -19,7 +19,6 @@ from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
 from sitemill.jobs.buckettakeover import find_bucket_takeover
-from sitemill.listing.autostyle import keep_style
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
@@ -33,6 +32,7 @@ from sitemill.sources.s3requests import counted_requests
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
+from sitemill.urlstyle import keep_style
 from sitemill.writing.takeover import take_over
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def build_from_bucket(
         config, client, site, sink, start, pages, robots=robots, progress=progress,
         empty=inventory.empty,
     )  # fmt: skip
-    config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
+    config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
     # the first run; its twins go whenever a sync brings them back.
     text = config.format is OutputFormat.TXT

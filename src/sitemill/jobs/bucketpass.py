@@ -10,35 +10,35 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
-from sitemill.html.fingerprint import fingerprint_html, page_url
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.lastmod.decide import first_run_ladder
 from sitemill.lastmod.declared import declared_dates
 from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.ladder import first_run_ladder
+from sitemill.lastmod.fingerprint.digest import fingerprint_html, page_url
 from sitemill.lastmod.stamps import seconds
 from sitemill.lastmod.w3cdate import DeclaredDate
-from sitemill.listing.autostyle import keep_style
 from sitemill.listing.stubs import WebsiteRedirect
+from sitemill.pagesread import reads_page
 from sitemill.pipeline import build_from_pages
-from sitemill.reads import reads_page
 from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
+from sitemill.shards.crossshard import OtherShards
 from sitemill.shards.layout import ShardSetup
-from sitemill.shards.others import OtherShards
 from sitemill.shards.plan import Order, Plan
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.sources.s3pages import WebsiteRedirects, read_page
-from sitemill.state.knowledge import (
+from sitemill.state.model import State
+from sitemill.state.recall import (
     HeadCounts,
     Knowledge,
     Reading,
     attach_facts,
     still_leaving_out,
 )
-from sitemill.state.model import State
 from sitemill.state.start import Start
+from sitemill.urlstyle import keep_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -103,7 +103,7 @@ def bucket_pass(
         redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
     )
-    keep_style(config, report, knowledge.remember)
+    keep_style(config, report.url_style, knowledge.remember)
     _remember_files(knowledge.remember, report.result)
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge

@@ -19,9 +19,9 @@ from sitemill.jobs.treewhy import (
     declared_rung,
     spellings,
 )
-from sitemill.lastmod.ladder import DateReason
+from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.stamps import Stamp, busiest_window, seconds
-from sitemill.reads import reads_page
+from sitemill.pagesread import reads_page
 from sitemill.robots.rules import RobotsRules
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
@@ -31,7 +31,7 @@ from sitemill.sources.s3 import (
     list_objects,
     read_bucket_robots,
 )
-from sitemill.state.knowledge import Knowledge
+from sitemill.state.recall import Knowledge
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, Start, start_state
 from sitemill.state.store import StateStore

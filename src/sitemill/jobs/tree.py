@@ -12,18 +12,16 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConfigError, RefusedError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
-from sitemill.frugal.workpool import EarlyStart
 from sitemill.html.facts import ORDINARY_PAGE
-from sitemill.html.fingerprint import page_url
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.listing.autostyle import keep_style
+from sitemill.lastmod.fingerprint.digest import page_url
+from sitemill.pagesread import reads_candidate
 from sitemill.pipeline import build_from_pages
 from sitemill.progress import LISTING, Ticker
-from sitemill.reads import reads_candidate
 from sitemill.report import Progress, Report
 from sitemill.robots.lines import robots_scope_warnings
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -37,6 +35,8 @@ from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.urlstyle import keep_style
+from sitemill.workers.workpool import EarlyStart
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
 
@@ -104,7 +104,7 @@ def build_from_tree(
         )
     _take_over(config, sink, found, report, dating)
     if dating is not None:
-        config = keep_style(config, report, plan.remember)
+        config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))
     return report
 

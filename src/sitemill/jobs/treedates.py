@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.errors import RefusedError, SourceError
-from sitemill.frugal.workpool import PROGRESS_CHUNK, WorkPool, cut
 from sitemill.html.facts import (
     ORDINARY_PAGE,
     PAGE_FACTS_BYTES,
@@ -21,18 +20,19 @@ from sitemill.html.facts import (
     wants_facts,
     with_images,
 )
-from sitemill.html.fingerprint import (
+from sitemill.lastmod.fingerprint.digest import (
     MAX_FINGERPRINT_BYTES,
     LineMemo,
     fingerprint_bytes,
     fingerprint_html,
     page_url,
 )
+from sitemill.pagesread import reads_candidate
 from sitemill.progress import Ticker
-from sitemill.reads import reads_candidate
 from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
+from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports it not)
     from sitemill.lastmod.w3cdate import DeclaredDate

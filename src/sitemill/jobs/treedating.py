@@ -1,5 +1,5 @@
 """How the tree job dates its pages: git history, the remembered state, the evidence ladder
-of a first run (sitemill.lastmod.ladder: the sources, the declared dates, the file times), or
+of a first run (sitemill.lastmod.decide: the sources, the declared dates, the file times), or
 the plain mtime with content dates off."""
 
 from __future__ import annotations
@@ -15,11 +15,18 @@ from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
 from sitemill.jobs.treehistory import SHALLOW_CLONE
-from sitemill.lastmod.ladder import EvidenceProvider, Ladder, first_run_ladder
+from sitemill.lastmod.decide import (
+    Dated,
+    EvidenceProvider,
+    Ladder,
+    at_precision,
+    content_date,
+    first_run_ladder,
+    history_date,
+)
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
-from sitemill.state.dating import Dated, at_precision, content_date, history_date
 from sitemill.state.model import PageRecord, State
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)

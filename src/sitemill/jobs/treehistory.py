@@ -14,21 +14,15 @@ from typing import Final
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
-from sitemill.frugal.threadpool import interruptible_pool
-from sitemill.frugal.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
-from sitemill.html.fingerprint import (
+from sitemill.jobs.treedates import PageReads, read_pages, read_whole
+from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
     fingerprint_file,
     fingerprint_key,
     reduce_file,
 )
-from sitemill.jobs.treedates import PageReads, read_pages, read_whole
-from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
-from sitemill.robots.rules import RobotsRules
-from sitemill.safefs import Root
-from sitemill.sources.git import find_work_tree, read_git_history
-from sitemill.sources.gitcontent import (
+from sitemill.lastmod.history.contentdates import (
     ContentHistory,
     FileVersions,
     blob_key,
@@ -36,9 +30,15 @@ from sitemill.sources.gitcontent import (
     history_warnings,
     read_file_versions,
 )
-from sitemill.sources.gitfiles import clean_head_blobs
+from sitemill.lastmod.history.files import clean_head_blobs
+from sitemill.lastmod.history.lastcommit import find_work_tree, read_git_history
+from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
+from sitemill.robots.rules import RobotsRules
+from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import MAX_BLOBS, State
+from sitemill.workers.threadpool import interruptible_pool
+from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ def _dated(
 def _fingerprint(config: Config, function: Callable[..., str] = fingerprint_file) -> partial[str]:
     """The fingerprint of a file of the site and of its older versions (fingerprint_file; or
     what it hashes of an HTML page, reduce_file, on which template edits are judged:
-    sources.gittemplate), with a LineMemo for the walk; its links resolve from the site's
+    history.templateedits), with a LineMemo for the walk; its links resolve from the site's
     base URL."""
     return partial(
         function,
@@ -180,7 +180,7 @@ def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:
 
 def _defers(work: int, sizes: list[int]) -> bool:
     """Whether the walk through git fingerprints the current version of each file it walks,
-    just before its older ones (html.linememo), the reads waiting for git log: with many
+    just before its older ones (fingerprint.linememo), the reads waiting for git log: with many
     pages (``work``: a pool's) whose ``sizes`` are DEFER_MEAN_BYTES or more on average."""
     return work >= MIN_POOL_BYTES and bool(sizes) and sum(sizes) / len(sizes) >= DEFER_MEAN_BYTES
 

@@ -11,9 +11,9 @@ from sitemill.entries import SkipReason
 from sitemill.errors import RefusedError
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
-from sitemill.lastmod.commits import Commit, page_commits
+from sitemill.lastmod.decide import DateReason, Ladder
 from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.ladder import DateReason, Ladder
+from sitemill.lastmod.history.commits import Commit, page_commits
 from sitemill.lastmod.stamps import Stamp, busiest_window
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.rules import is_candidate

@@ -9,12 +9,12 @@ from itertools import chain
 from typing import BinaryIO, TypeVar, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from sitemill.bounded.dedupe import SeenUrlBytes
+from sitemill.bounded.repeatfinder import FORK_AT_BYTES, repeat_finder
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
-from sitemill.datesline import list_dates_from
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
-from sitemill.frugal.dedupe import SeenUrlBytes
-from sitemill.frugal.repeatfinder import FORK_AT_BYTES, repeat_finder
+from sitemill.lastmod.summary import list_dates_from
 from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
@@ -22,7 +22,7 @@ from sitemill.sinks import Sink
 from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of_lines, read_chunks
 from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
-from sitemill.writing.emptyrun import says_why_nothing
+from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.writer import write_sitemaps
 
 T = TypeVar("T")
@@ -55,7 +55,7 @@ def build_from_url_list(
     tally = Tally(report.skipped, report.skips)
     chunks = _chunks(lines)
     entries = _listed_entries(config, chunks, name, tally.record, size_hint)
-    with says_why_nothing(report.skipped):
+    with explain_empty_run(report.skipped):
         report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
     report.warnings.extend(report.result.warnings)
     report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
@@ -94,7 +94,7 @@ def _listed_parts(
     """Each chunk's listed entries, each URL once: a block (the chunk's columns when it is
     plain, PlainChunks; else the entries its lines give), or with rules (which give entries
     a changefreq or a priority) the entries. A long list's duplicate check runs on another
-    core, a block behind (sitemill.frugal.repeatfinder)."""
+    core, a block behind (sitemill.bounded.repeatfinder)."""
     filtering = bool(config.include or config.exclude or config.rules)
     plain = (
         PlainChunks(config.base_url)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
+from sitemill.lastmod.decide import DateReason, Evidence
 from sitemill.lastmod.declaredcheck import behind_history, check_declared, distrusted
-from sitemill.lastmod.ladder import DateReason, Evidence
 from sitemill.lastmod.stampcheck import StampCheck
 from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
@@ -24,7 +24,7 @@ History = Callable[[], tuple[Mapping[str, Sequence[DeclaredDate]], Mapping[str, 
 
 
 class DeclaredRung:
-    """An EvidenceProvider (sitemill.lastmod.ladder): the declared date of a page the stamp
+    """An EvidenceProvider (sitemill.lastmod.decide): the declared date of a page the stamp
     check accepts, as a lastmod at full precision (a date without a time stays a date).
     ``history``: the pages the run's history dates, to hold the site's declared dates against
     (None: the run has none, as in a bucket)."""

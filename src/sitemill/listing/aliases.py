@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from sitemill.frugal.dedupe import SeenUrls
+from sitemill.bounded.dedupe import SeenUrls
 from sitemill.urls import site_file_path
 
 _FILE_SUFFIXES: Final = ("", ".html", ".htm")

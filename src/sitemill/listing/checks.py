@@ -20,11 +20,11 @@ from sitemill.entries import Entry, SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, strip_page_suffix, url_key
 from sitemill.listing.aliases import FolderAliases
+from sitemill.listing.canonicalstyle import StyleHint
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.declaredbase import DeclaredBase
 from sitemill.listing.gate import CanonicalGate
 from sitemill.listing.stubs import Stubs, WebsiteRedirect
-from sitemill.listing.urlstyle import StyleHint
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle, path_key
 

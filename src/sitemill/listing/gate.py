@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
+from sitemill.bounded.dedupe import SeenUrls
 from sitemill.entries import Entry
-from sitemill.frugal.dedupe import SeenUrls
 from sitemill.listing.aliases import FolderAliases
 
 # At most this many entries wait behind an undecided canonical; past it, the oldest is

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final
 
+from sitemill.bounded.inflate import NOT_GZIP, TOO_BIG, inflate
 from sitemill.errors import IncompleteRunError, InflateError, StateError
-from sitemill.frugal.inflate import NOT_GZIP, TOO_BIG, inflate
 from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.shards.evolve import MAX_KEY_BYTES

@@ -23,7 +23,6 @@ from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
-from sitemill.listing.autostyle import as_kept, kept_style
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.distgroup import group_shards
@@ -40,6 +39,7 @@ from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
+from sitemill.urlstyle import as_kept, kept_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3.type_defs import ObjectTypeDef
@@ -134,9 +134,10 @@ def _render_range(
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()
+    kept = replace(state, url_style=as_kept(state.url_style))
     try:
         report, knowledge = bucket_pass(
-            config, run.client, run.site, sink, Start(as_kept(state), first_run=not any(before)),
+            config, run.client, run.site, sink, Start(kept, first_run=not any(before)),
             bucket_pages(config, objects, run.site.root, inventory), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
             on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,

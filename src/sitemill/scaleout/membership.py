@@ -35,7 +35,7 @@ _Known = tuple[Mapping[str, PageRecord], Mapping[str, str]]
 
 
 class PreviousMembership:
-    """The site's other shards as the last build left them (sitemill.shards.others)."""
+    """The site's other shards as the last build left them (sitemill.shards.crossshard)."""
 
     def __init__(
         self, config: Config, store: PartitionedStore, plan: Callable[[], Plan | None]

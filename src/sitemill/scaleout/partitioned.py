@@ -29,7 +29,7 @@ from sitemill.errors import (
 )
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.sitefit import too_big
+from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.scaleout.membership import not_distributable
 from sitemill.scaleout.shardcommit import Live, read_live
@@ -89,7 +89,7 @@ def rebuild_partitioned(
     file, is a full rebuild; the others were this run's predecessors' retired files).
     ``distribute``: starts a distributed full rebuild and names it, for a site of more than
     ``max_touched`` shards, or with no plan yet more than that many shards' worth of pages
-    (sitemill.jobs.sitefit; the report then says so and why, and nothing else is done).
+    (sitemill.jobs.fitsrouter; the report then says so and why, and nothing else is done).
     A run that finds another run committed meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)

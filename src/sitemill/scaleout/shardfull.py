@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
-from sitemill.frugal.threadpool import generator_pool
-from sitemill.html.fingerprint import FINGERPRINT_VERSION
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.listing.autostyle import keep_style
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.shardcollect import find_strays
@@ -44,6 +42,8 @@ from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, first_parts, split_states
 from sitemill.state.start import Start, start_state
+from sitemill.urlstyle import keep_style
+from sitemill.workers.threadpool import generator_pool
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -91,7 +91,7 @@ def rebuild_full(
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty,
     )  # fmt: skip
-    config = keep_style(config, report, knowledge.remember)  # (its URLs, for IndexNow)
+    config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
         found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
         report.indexnow = record_pending(

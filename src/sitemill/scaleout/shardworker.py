@@ -14,16 +14,15 @@ from collections.abc import Collection, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
+from sitemill.bounded.inflate import inflate
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import FullRebuildNeeded, NoPagesError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
-from sitemill.frugal.inflate import inflate
 from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.listing.autostyle import as_kept, kept_style
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
@@ -40,6 +39,7 @@ from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
 from sitemill.urls import UrlStyle
+from sitemill.urlstyle import as_kept, kept_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -119,7 +119,9 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     pages = _patched(job, previous.listing, changed)
     sink = MemorySink()
-    start = Start(as_kept(previous.state), first_run=False)
+    start = Start(
+        replace(previous.state, url_style=as_kept(previous.state.url_style)), first_run=False
+    )
     local = Plan(("",)) if not after else Plan(("", after))
     listing = KeptListing(config, {page.path: page for page in previous.listing})
     try:

@@ -27,6 +27,6 @@ class Page:
     version: str | None = None
     facts: PageFacts | None = None
     date_reason: str | None = (
-        None  # why ``lastmod`` is what it is (sitemill.state.dating), if known
+        None  # why ``lastmod`` is what it is (sitemill.lastmod.decide), if known
     )
     verdict: SkipReason | None = None

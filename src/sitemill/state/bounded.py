@@ -16,8 +16,8 @@ import json
 import re
 from typing import Any, Final
 
+from sitemill.bounded.inflate import CUT_OFF, TOO_BIG, inflate_chunks
 from sitemill.errors import InflateError, StateError
-from sitemill.frugal.inflate import CUT_OFF, TOO_BIG, inflate_chunks
 
 # About 330,000 pages of a bucket's state (100,000 pages are 19 MB of JSON); past these, a
 # state is not one sitemill wrote. They bound what a hostile one costs: at most about

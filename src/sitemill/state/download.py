@@ -12,8 +12,8 @@ import urllib.error
 import urllib.request
 from typing import Any, Final
 
+from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, TOO_BIG, inflate
 from sitemill.errors import FetchError, InflateError, StateError
-from sitemill.frugal.inflate import CUT_OFF, GZIP_MAGIC, TOO_BIG, inflate
 from sitemill.messages import redact
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
 from sitemill.state.fetch import deadline_open

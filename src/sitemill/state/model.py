@@ -26,11 +26,11 @@ from typing import Any, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
-from sitemill.html.fingerprint import EARLIER_VERSIONS, FINGERPRINT_VERSION
+from sitemill.lastmod.fingerprint.digest import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
-from sitemill.styledecision import StyleDecision
+from sitemill.urlstyle import StyleDecision
 
 STATE_FORMAT: Final = "sitemill-state"
 STATE_VERSION: Final = 1
@@ -70,14 +70,14 @@ class State:
     refused: int = 0
     refused_example: str = ""
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of
-    # an earlier sitemill: html.fingerprint.EARLIER_VERSIONS; 0: none a sitemill wrote);
+    # an earlier sitemill: fingerprint.digest.EARLIER_VERSIONS; 0: none a sitemill wrote);
     # written as the current one. See ``outdated``.
     fingerprint_version: int = FINGERPRINT_VERSION
     # Whether the fingerprints cover the main region (content_scope = "main") or the body;
     # read, and written as the run that keeps the state sets it.
     fingerprint_main: bool = True
     # Git blobs already fingerprinted ("h" or "b" for an HTML page or another file, then the
-    # blob id) under ``blob_key`` (html.fingerprint.fingerprint_key): a later run reads only
+    # blob id) under ``blob_key`` (fingerprint.digest.fingerprint_key): a later run reads only
     # new blobs. A blob id names bytes, never a page.
     blobs: dict[str, str] = field(default_factory=dict)
     blob_key: str = ""

@@ -18,7 +18,7 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.html.fingerprint import HTML_SUFFIXES
+from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
 from sitemill.protocol import kept_base_url
@@ -36,18 +36,18 @@ from sitemill.state.model import (
     State,
 )
 from sitemill.state.pending import pending_from_json
-from sitemill.styledecision import StyleDecision
 from sitemill.urls import URL_STYLES
+from sitemill.urlstyle import StyleDecision
 
 log = logging.getLogger(__name__)
 
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
-# SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (sources.gitwalk.blob_key)
+# SHA-1 or SHA-256 ids; an HTML page's with a hash of its path (history.walk.blob_key)
 _BLOB: Final = re.compile(
     r"b(?:[0-9a-f]{40}|[0-9a-f]{64})|h(?:[0-9a-f]{40}|[0-9a-f]{64})(?:-[0-9a-f]{8})?"
-    r"|e(?:[0-9a-f]{80}|[0-9a-f]{128})-[0-9a-f]{8}"  # (an edit: sources.gitedits.edit_key)
+    r"|e(?:[0-9a-f]{80}|[0-9a-f]{128})-[0-9a-f]{8}"  # (an edit: history.edits.edit_key)
 )
 
 

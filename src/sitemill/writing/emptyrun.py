@@ -11,7 +11,7 @@ from sitemill.errors import NoPagesError
 
 
 @contextmanager
-def says_why_nothing(skipped: Counter[SkipReason]) -> Iterator[None]:
+def explain_empty_run(skipped: Counter[SkipReason]) -> Iterator[None]:
     """A NoPagesError raised within (the writer's: no page to write) names the reasons and
     counts of ``skipped``, the run's skips, so far: a wrong base URL shows as "off site"."""
     try:

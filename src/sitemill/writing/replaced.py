@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from sitemill.bounded.inflate import GZIP_MAGIC, inflate
 from sitemill.errors import InflateError
-from sitemill.frugal.inflate import GZIP_MAGIC, inflate
 from sitemill.lastmod.w3cdate import REPLACED_SITEMAP, DeclaredDate, parse_declared
 from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
 from sitemill.writing.sitemapfile import (

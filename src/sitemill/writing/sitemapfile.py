@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Final, NoReturn
 from xml.parsers import expat
 
-from sitemill.frugal.inflate import GZIP_MAGIC, inflate_head
+from sitemill.bounded.inflate import GZIP_MAGIC, inflate_head
 from sitemill.protocol import SITEMAP_NS
 
 # A sitemap's root element comes after its declaration and perhaps a comment: well within.

@@ -18,7 +18,6 @@ from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.filenames.staging import Staging
-from sitemill.frugal.threadpool import interruptible_pool
 from sitemill.render.indexes import IndexItem
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
@@ -26,6 +25,7 @@ from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
+from sitemill.workers.threadpool import interruptible_pool
 from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.layouts import (
     Out,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from sitemill.errors import RefusedError
-from sitemill.html.fingerprint import MAX_FINGERPRINT_BYTES
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.sources.conventions import CONVENTIONS
 from sitemill.lastmod.sources.conventions.base import PageMap, Tree, split_extension
 from sitemill.lastmod.sources.project import find_project

@@ -12,9 +12,9 @@ from typing import Final
 
 from sitemill.errors import GitError
 from sitemill.git.run import Git, GitBatch
+from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.lastcommit import _git, _locate, _site_relative, find_work_tree
 from sitemill.lastmod.sources.repoview import RepoView
-from sitemill.sources.git import _git, _locate, _site_relative, find_work_tree
-from sitemill.sources.gitblobs import read_blobs
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ class BlobReader:
         self._batch: GitBatch | None = None
 
     def read(self, blobs: Sequence[bytes]) -> Iterator[tuple[bytes, bytes | None]]:
-        """Each blob's first MAX_BLOB_BYTES (sources.gitblobs), None when git lacks it."""
+        """Each blob's first MAX_BLOB_BYTES (history.blobs), None when git lacks it."""
         present = self._repository.present
         asked = [blob for blob in blobs if present is None or blob in present]
         if asked:

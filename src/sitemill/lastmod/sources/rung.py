@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitemill.errors import GitError
-from sitemill.lastmod.commits import Commit
-from sitemill.lastmod.ladder import DateReason, Evidence
+from sitemill.lastmod.decide import DateReason, Evidence
+from sitemill.lastmod.history.commits import Commit
 from sitemill.lastmod.sources.mapping import SourceMap, source_map
 from sitemill.lastmod.sources.repository import (
     BlobReader,
@@ -48,7 +48,7 @@ class _Found:
 
 
 class SourceRung:
-    """An EvidenceProvider (sitemill.lastmod.ladder): a first-seen page's newest source text
+    """An EvidenceProvider (sitemill.lastmod.decide): a first-seen page's newest source text
     change, as a lastmod at full precision; None when it has no source in the repository or
     no date (the next rung answers).
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.html.fingerprint import reduce_html
-from sitemill.html.marks import MARK
+from sitemill.lastmod.fingerprint.digest import reduce_html
+from sitemill.lastmod.fingerprint.marks import MARK
 from sitemill.lastmod.sources.frontmatter import split_front_matter
 
 _WORD: Final = re.compile(r"\w+")

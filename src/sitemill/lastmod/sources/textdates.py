@@ -10,10 +10,10 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from sitemill.errors import GitError
+from sitemill.lastmod.history.lastcommit import log_command
+from sitemill.lastmod.history.versions import LogCommit, Version, VersionWalk, parse_raw_log
 from sitemill.lastmod.sources.readertext import reader_text
 from sitemill.lastmod.sources.repository import BlobReader, Repository, as_text
-from sitemill.sources.git import log_command
-from sitemill.sources.gitversions import LogCommit, Version, VersionWalk, parse_raw_log
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class TextDates:
 
 
 class _ShaWalk(VersionWalk):
-    """The versions of each file (sources.gitversions), with each version's commit."""
+    """The versions of each file (history.versions), with each version's commit."""
 
     def __init__(self, tracked: set[bytes]) -> None:
         super().__init__(tracked)

@@ -1,0 +1,1 @@
+"""Helpers that keep memory bounded: URLs seen, repeats, spooled entries, bounded gzip."""

@@ -1,0 +1,203 @@
+"""Where a page's lastmod is decided: the remembered date, git history, or the evidence ladder."""
+
+# The evidence ladder: how a page no run has seen is dated, and every date's reason.
+# A page gets a ``<lastmod>`` only from evidence, from the first rung that answers
+# (docs/lastmod.md, "No date without evidence"): (1) the built page's own git history, or the
+# date the remembered state keeps for it; then the providers between, in order (the page's
+# source in the repository, its own declared modification date); then its file time or
+# ``LastModified`` when the stamp rule (sitemill.lastmod.stamps) says the run's times are no
+# stamp; else none: no ``<lastmod>``. Rung 1 is the callers' (git history, the state): the
+# ladder is asked only for what no run has seen. Once a run has seen the site, a page that
+# changes or first appears is dated by the deploy that brought it, outside the ladder.
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+from sitemill.lastmod.stamps import Stamp, judge_times
+from sitemill.protocol import Precision
+
+
+class DateReason(Enum):
+    """Why a page's lastmod is what it is: the report's and the JSON summary's keys."""
+
+    KEPT = "kept"  # the remembered state's date, the content unchanged
+    NEW = "new page"  # a run saw the site before: the deploy that brought it
+    CHANGED = "content changed"  # ... or that changed it
+    # A first run in a git tree: the date comes from the history, by content. Older than the
+    # file's last commit (invisible re-renders since), or that commit's.
+    HISTORY_OLDER = "older than the last commit"
+    HISTORY_LAST = "the last commit"
+    SOURCE = "source"  # the page's source in the repository (rung 2)
+    DECLARED = "declared"  # the page's own declared modification date (rung 3)
+    FILE_TIME = "file time"  # a first run's file time or LastModified, no stamp
+    # No <lastmod>, and why.
+    NONE_BUILD = "no date (file times are one build's)"
+    NONE_SYNC = "no date (upload times are one sync's)"
+    NONE_AFTER_RUN = "no date (a time after the run)"
+    NONE = "no date (no evidence)"
+    # The content unchanged, and the state remembers no date for it (an earlier run found no
+    # evidence, or the date it remembered was refused).
+    NONE_KEPT = "no date (unchanged, none remembered)"
+
+
+# The reasons of a page that gets no <lastmod>.
+UNDATED = frozenset(
+    {
+        DateReason.NONE_BUILD,
+        DateReason.NONE_SYNC,
+        DateReason.NONE_AFTER_RUN,
+        DateReason.NONE,
+        DateReason.NONE_KEPT,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A page's date from a rung between its history and its file time, and that rung."""
+
+    lastmod: str  # full precision: YYYY-MM-DDThh:mm:ss+00:00
+    reason: DateReason  # SOURCE or DECLARED
+
+
+class EvidenceProvider(Protocol):
+    """A rung asked between the page's history and its file time (its source, its declared
+    date): given a first-seen page's site-relative path, its evidence or None."""
+
+    def __call__(self, path: str) -> Evidence | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """How this run dates a page no run has seen: the verdict on the run's first-seen file
+    times (``uploads``: a bucket's LastModified) and the rungs asked before them."""
+
+    times: Stamp = Stamp.UNJUDGED
+    uploads: bool = False
+    providers: tuple[EvidenceProvider, ...] = ()
+
+    def first_date(self, path: str, file_time: str | None) -> tuple[str | None, DateReason]:
+        """The page's lastmod (None: no ``<lastmod>``) and why, from the first rung that
+        answers; ``file_time``: its mtime or LastModified at full precision."""
+        for provider in self.providers:
+            found = provider(path)
+            if found is not None:
+                return found.lastmod, found.reason
+        if file_time is not None and self.times is Stamp.SPREAD:
+            return file_time, DateReason.FILE_TIME
+        return None, self.undated_reason()
+
+    def undated_reason(self) -> DateReason:
+        if self.times is Stamp.ONE_DEPLOY:
+            return DateReason.NONE_SYNC if self.uploads else DateReason.NONE_BUILD
+        if self.times is Stamp.AFTER_RUN:
+            return DateReason.NONE_AFTER_RUN
+        return DateReason.NONE
+
+
+def first_run_ladder(
+    times: Iterable[float],
+    *,
+    uploads: bool = False,
+    providers: Iterable[EvidenceProvider] = (),
+    now: float | None = None,
+) -> Ladder:
+    """The ladder of a first run, whose first-seen pages have the POSIX ``times`` (their
+    mtimes, or with ``uploads`` their LastModified): judged once, over all of them."""
+    return Ladder(judge_times(times, now), uploads, tuple(providers))
+
+
+class Remembered(Protocol):
+    """What the last run remembered of a page (the state's record): its date and fingerprint."""
+
+    @property
+    def lastmod(self) -> str | None: ...
+
+    @property
+    def fingerprint(self) -> str | None: ...
+
+
+# lastmod by content: a page keeps the date the last run gave it while its fingerprint holds.
+# docs/lastmod.md: a page whose content fingerprint equals the one remembered in the state
+# keeps the remembered date (or stays without one); one whose content changed, or that is new
+# since a run that saw the site, gets its plain date (the file's mtime, the object's
+# LastModified: the deploy that brought it). git history, where there is some, gives the date
+# directly (sitemill.lastmod.history.contentdates). A page no run has seen takes the evidence ladder
+# (below): no evidence, no date. Each decision has a reason
+# (DateReason), counted in the report.
+#
+# Dates are remembered at full precision (``YYYY-MM-DDThh:mm:ss+00:00``) and written at the
+# configured one, so switching ``lastmod_precision`` moves no date.
+@dataclass(frozen=True, slots=True)
+class Dated:
+    """A page's lastmod (full precision), why it is that, and what to remember."""
+
+    lastmod: str | None
+    reason: DateReason
+    fingerprint: str | None
+
+
+def content_date(
+    record: Remembered | None,
+    fingerprint: str,
+    plain: str | None,
+    *,
+    first_run: bool,
+    earlier: str | None = None,
+    unchanged: bool = False,
+    ladder: Ladder | None = None,
+    path: str = "",
+) -> Dated:
+    """The remembered date while the fingerprint holds, else ``plain``. ``earlier``: the
+    page's fingerprint in the version the record was made with, when that is another one (a
+    state of an earlier sitemill: an upgrade is no content change). ``unchanged``: the
+    page's bytes are those the record was made of (its ETag): the same content, whatever
+    the fingerprints. On a first run, and while an unchanged page has no remembered date,
+    the page ``path`` takes ``ladder`` (none given: no date)."""
+    remembered = None if record is None else record.fingerprint
+    if record is not None and (
+        unchanged or (remembered is not None and remembered in (fingerprint, earlier))
+    ):
+        if record.lastmod is not None:
+            return Dated(record.lastmod, DateReason.KEPT, fingerprint)
+        # Unchanged and never dated: the ladder once more (its file time may now be evidence).
+        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
+        return Dated(lastmod, reason if lastmod else DateReason.NONE_KEPT, fingerprint)
+    if first_run:
+        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
+        return Dated(lastmod, reason, fingerprint)
+    return Dated(plain, moved(record), fingerprint)
+
+
+def history_date(
+    record: Remembered | None,
+    fingerprint: str | None,
+    lastmod: str,
+    *,
+    first_run: bool,
+    older: bool = False,
+) -> Dated:
+    """A date from git history: kept when the last run gave the same one. ``older``: the
+    content date is older than the file's last commit (on a first run, said so)."""
+    if record is not None and record.lastmod == lastmod:
+        return Dated(lastmod, DateReason.KEPT, fingerprint)
+    if first_run:
+        reason = DateReason.HISTORY_OLDER if older else DateReason.HISTORY_LAST
+        return Dated(lastmod, reason, fingerprint)
+    return Dated(lastmod, moved(record), fingerprint)
+
+
+def moved(record: Remembered | None) -> DateReason:
+    """Why a page of a site a run has seen gets the deploy's date: new, or changed since."""
+    return DateReason.NEW if record is None else DateReason.CHANGED
+
+
+def at_precision(lastmod: str | None, precision: Precision) -> str | None:
+    """A remembered full-precision lastmod as written (a date keeps its first 10 characters)."""
+    if lastmod is None or precision is Precision.DATETIME:
+        return lastmod
+    return lastmod[:10]

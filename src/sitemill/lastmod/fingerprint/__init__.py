@@ -1,0 +1,1 @@
+"""The content fingerprint: a hash of what a reader sees of a page, by version."""

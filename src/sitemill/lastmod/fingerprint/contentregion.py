@@ -1,0 +1,256 @@
+"""The content region of fingerprint version 3: furniture is left out wherever it stands.
+
+Version 2 (fingerprint.regions) counts everything inside the main region. Real themes put their
+furniture there too: Material for MkDocs wraps its navigation and table-of-contents sidebars
+in ``<main class="md-main">``, Starlight ends ``<main>`` with a ``<footer>`` whose prev/next
+labels renumber when a chapter is inserted, Docusaurus puts its paginator (``nav``) in
+``<main>``. Version 3 leaves out, inside the region and in a page without one alike:
+
+- ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
+  ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+- a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
+  inside an ``<article>``);
+
+and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
+Version 4 narrows one that holds several to the one with the page's ``<h1>`` (fingerprint.articles;
+<h1> has markers from version 3 on, which version 3 reads as spaces). Version 5 keeps what
+only the page says wherever it stands: a header that holds the page's ``<h1>`` (its title
+block; outside the region too, when the region holds no ``<h1>``: fingerprint.titleblock), and the
+region of a first ``<main>`` runs to its own end tag, past ``<main>`` elements nested in it.
+
+The tags are told to a ``Structure`` in document order (fingerprint.reduction), which leaves markers
+(regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
+reads them. The markers of <main>, role=main, <article> and <title> are version 2's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Final
+
+from sitemill.lastmod.fingerprint import readerparts, regions, titleblock
+from sitemill.lastmod.fingerprint.articles import (
+    ARTICLE_START,
+    HEADLINE_END,
+    HEADLINE_START,
+    one_article,
+    own_article,
+)
+from sitemill.lastmod.fingerprint.regions import REGION_MARKS
+
+# Start and end markers of the furniture elements, by element name; "l"/"L": an element of
+# a furniture role (tracked in order, like role=main: its end tag is found by its name).
+_FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
+_FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
+_PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
+_PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
+# The page's headline (<h1>): which of several articles is the page's (version 4).
+_HEADLINE_START: Final = {"h1": HEADLINE_START}
+_HEADLINE_END: Final = {"h1": HEADLINE_END}
+START_MARKERS: Final = {
+    **regions.START_MARKERS,
+    **_FURNITURE_START,
+    **_PAGE_START,
+    **_HEADLINE_START,
+}
+END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END, **_HEADLINE_END}
+_ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
+_MAIN_START, _MAIN_END = regions.START_MARKERS["main"], regions.END_MARKERS["main"]
+_ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
+# The tags whose marker depends on their name alone (every one but <main>'s).
+_STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
+_ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
+# Each furniture start letter and its end letter; h and f only outside an article.
+_CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
+_MARKERS: Final = regions.LETTERED
+_ROLE_FURNITURE: Final = re.compile(
+    r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
+    (?: "[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^"]*)?"
+    | '[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^']*)?'
+    | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
+    re.IGNORECASE | re.ASCII | re.VERBOSE,
+)
+_ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
+
+
+def may_have_role(text: str) -> bool:
+    """Whether a start tag in ``text`` may have role=main or a furniture role (False is sure):
+    such a page is read in order (Structure), not line by line."""
+    if "ole" not in text:
+        return False
+    data = text.encode("utf-8", "surrogatepass")
+    return any(has_role_at(data, at) for at in regions.role_attributes(data))
+
+
+def has_furniture_role(tag: str) -> bool:
+    """Whether a start tag has a furniture role (the first token of its role)."""
+    return _ROLE_FURNITURE.search(tag) is not None
+
+
+def has_role_at(data: bytes, at: int) -> bool:
+    """Whether role=main or a furniture role starts at ``at`` in ``data``, a text's UTF-8
+    (regions.role_attributes)."""
+    return regions.has_role_main_at(data, at) or _ROLE_FURNITURE_BYTES.match(data, at) is not None
+
+
+def flat_start(name: str, tag: str) -> str | None:
+    """What a start tag becomes when no element has role=main or a furniture role: its marker
+    (START_MARKERS) or a space; None for a tag with such a role (read the page in order)."""
+    marker = START_MARKERS.get(name)
+    if marker is not None:
+        return marker
+    if "ole" in tag and (regions.may_have_role_main(tag) or _ROLE_FURNITURE.search(tag)):
+        return None
+    return " "
+
+
+def flat_end(name: str) -> str:
+    """What an end tag becomes when no element has a role (flat_start)."""
+    return END_MARKERS.get(name, " ")
+
+
+class Structure:
+    """Version 2's regions.Structure (the same markers for <main>, role=main, <article> and
+    <title>), with markers for the furniture elements and roles (see above); one dict lookup
+    for most tags."""
+
+    __slots__ = ("_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
+
+    def __init__(self) -> None:
+        self._main = 0  # 0: none seen, 1: open, 2: closed
+        self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
+        self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
+
+    def start(self, name: str, tag: str) -> str:
+        marker = _STARTS.get(name)
+        if marker is not None:
+            return marker
+        if name == "main":
+            if not self._main:
+                self._main = 1
+                return _MAIN_START
+            # Every later <main> is marked as well, as a page read line by line has them all
+            # (regions.flat_start): version 5 finds the end tag of the first (region_of).
+            replaced = self._start(name, tag)
+            return _MAIN_START if replaced == " " else _MAIN_START + replaced
+        return self._start(name, tag)
+
+    def _start(self, name: str, tag: str) -> str:
+        if self._state == 1 and name == self._name:
+            self._role_depth += 1
+        if self._depth and name == self._furniture:
+            self._depth += 1
+        if "ole" not in tag:
+            return " "
+        if not self._state and regions.has_role_main(tag):
+            self._name, self._role_depth, self._state = name, 1, 1
+            return _ROLE_MAIN_START
+        if not self._depth and has_furniture_role(tag):
+            self._furniture, self._depth = name, 1
+            return _ROLE_START
+        return " "
+
+    def listening(self) -> bool:
+        """Whether a tag of any name may change what this answers next (an element with
+        role=main or a furniture role is open); if not, a tag of a name not in START_MARKERS
+        or END_MARKERS, without "ole" in it, is a space and changes nothing."""
+        return self._state == 1 or self._depth > 0
+
+    def end(self, name: str) -> str:
+        marker = _ENDS.get(name)
+        if marker is not None:
+            return marker
+        replaced = " "
+        if name == "main" and self._main:  # (every one: see start)
+            self._main = 2
+            replaced = _MAIN_END
+        if self._state == 1 and name == self._name:
+            self._role_depth -= 1
+            if not self._role_depth:
+                self._state = 2
+                replaced = _ROLE_MAIN_END if replaced == " " else replaced + _ROLE_MAIN_END
+        if self._depth and name == self._furniture:
+            self._depth -= 1
+            if not self._depth:
+                replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
+        return replaced
+
+
+def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3) -> str:
+    """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
+    main region of ``text`` without its furniture, narrowed to its one article (version 4: of
+    several, to the one with the page's <h1>; 5: fingerprint.articles.own_article); a page with no
+    main region: its text without its furniture, or its title, descriptions and one article.
+    Version 5 reads the title and descriptions as fingerprint.readerparts does."""
+    if REGION_MARKS[0] not in text:
+        return text
+    narrowed = own_article if version >= 5 else partial(one_article, version=version)
+    region = regions.region_of(text, nested=version >= 5)
+    if region is None:
+        kept = without_furniture(text)
+        if version >= 5 and HEADLINE_START not in kept and titleblock.titled_headline(text, text):
+            kept = without_furniture(
+                text, headline=True
+            )  # (its title block: fingerprint.titleblock)
+        region = narrowed(kept)
+        if region is None:
+            return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
+        text, body = kept, kept[region[0] : region[1]]
+    else:
+        # (a region that is an article: its header and footer are the article's)
+        within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
+        kept = without_furniture(
+            text[region[0] : region[1]], article=int(within), headline=version >= 5
+        )
+        article = narrowed(kept)
+        body = kept if article is None else kept[article[0] : article[1]]
+        if version >= 5 and HEADLINE_START not in kept:
+            header = titleblock.outside(text, region)
+            if header:
+                body = without_furniture(header, headline=True) + " " + body
+    found = regions.between(text, *regions.TITLE_MARKERS)
+    title = "" if found is None else text[found[0] : found[1]]
+    said = descriptions(text[: region[0]] + " " + text[region[1] :])
+    if version >= 5:
+        return readerparts.joined(title, list(said), body)
+    return regions.unmarked(" ".join((title, *said, body)))
+
+
+def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
+    """``text`` without the furniture elements' spans, markers and all: nav, aside, the
+    furniture roles, and a header or footer outside any article (with ``headline``, version
+    5's, a header that holds the page's <h1> stays: Quarto's title block, its authors, date
+    and DOI, is the page's own). One left open runs to the end of the text; furniture of the
+    same kind nested in it closes with it. ``article``: 1 when the text is an article's."""
+    if "\x02" not in text:
+        return text
+    kept: list[str] = []
+    position = depth = 0
+    skipping = closing = ""
+    for found in _MARKERS.finditer(text):
+        letter = found[1]
+        if skipping:
+            if letter == skipping:
+                depth += 1
+            elif letter == closing:
+                depth -= 1
+                if not depth:
+                    skipping = ""
+                    position = found.end()
+            continue
+        if letter == "a":
+            article += 1
+        elif letter == "A":
+            article = max(0, article - 1)
+        elif letter in _CLOSES and (letter not in "hf" or not article):
+            if headline and letter == "h" and titleblock.header_span(text, found.end())[0]:
+                continue
+            kept.append(text[position : found.start()])
+            skipping, closing, depth = letter, _CLOSES[letter], 1
+    if not kept:  # (nothing left out)
+        return text
+    if not skipping:
+        kept.append(text[position:])
+    return " ".join(kept)

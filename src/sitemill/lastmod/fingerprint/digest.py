@@ -1,0 +1,180 @@
+"""Content fingerprints: a hash of what a reader sees, so that lastmod moves only with it.
+
+An HTML page is reduced to what a reader sees (fingerprint.reduction: its title and text, its meta
+description, the targets of its links and images; with content_scope = "main", of its main
+region) and that reduction is hashed. Other files hash their bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Final
+
+from sitemill.lastmod.fingerprint import reduction
+from sitemill.lastmod.fingerprint.linememo import LineMemo
+from sitemill.lastmod.fingerprint.marks import ASSET_EXTENSIONS, escape_kept_values
+
+__all__ = [
+    "ASSET_EXTENSIONS",
+    "DIGEST_SIZE",
+    "EARLIER_VERSIONS",
+    "FINGERPRINT_VERSION",
+    "HTML_SUFFIXES",
+    "MAX_FINGERPRINT_BYTES",
+    "LineMemo",
+    "fingerprint_bytes",
+    "fingerprint_file",
+    "fingerprint_html",
+    "fingerprint_key",
+    "page_url",
+    "reduce_file",
+    "reduce_html",
+]
+
+# Bumped whenever a page would be hashed differently. A state written with the previous version is
+# compared by that version's fingerprint (EARLIER_VERSIONS: the previous version alone stays
+# computable), so no date moves because sitemill was upgraded; with an older one, a page whose blob
+# or ETag is unchanged keeps its date and others take the evidence ladder
+# (sitemill.state.model.State.outdated). The golden values pinned in tests/html/test_fingerprint.py
+# fail first when the algorithm changes. 1: every tag a word boundary. 2: the tags of inline
+# elements are not. 3: furniture left out inside the main region too, one article narrowed to,
+# self-dates and empty descriptions left out, targets resolved from the page's URL
+# (fingerprint.contentregion, fingerprint.targets). 4: no space left beside a mark where a self-date
+# was, inline (data:) images by their media type, of several articles the one with the page's <h1>
+# narrowed to (fingerprint.articles). 5: what only this page says is content wherever it stands (a
+# header with the page's <h1>, articles beside the headline's), a title by its parts, excerpts, self
+# and share links as no link, inline drawings and data: links by their bytes, narrower self-dates
+# (fingerprint.titleparts, fingerprint.excerpts, fingerprint.selflinks); the title's end marked
+# (history.templateedits); white space beside punctuation left out of what is hashed (_SPACING).
+FINGERPRINT_VERSION: Final = 5
+EARLIER_VERSIONS: Final = frozenset({4})
+# A page is fingerprinted from at most its first this many bytes, wherever it is read (a
+# tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
+# Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
+# 4 MiB of a page does not move its date.
+MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
+
+# White space that stands beside anything but a letter or a digit (punctuation, a symbol, a
+# mark's edge): a renderer's spacing, not a word's end. "f( x :" and "f(x:" read alike
+# (Sphinx and code highlighters respace signatures between releases); "Install it" and
+# "Installit" do not (version 5 hashes the reduction without it).
+_SPACING: Final = re.compile(r"(?<![^\W_])\s+|\s+(?![^\W_])")
+
+DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
+HTML_SUFFIXES: Final = (".html", ".htm")
+
+
+def fingerprint_bytes(data: bytes) -> str:
+    """The fingerprint of a file that is not HTML: a hash of its bytes."""
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
+
+
+def fingerprint_html(
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    url: str = "",
+) -> str:
+    """The fingerprint of an HTML page: a hash of what a reader sees.
+
+    That is the title and body text (character references decoded, white space collapsed;
+    from version 5 left out beside anything but a letter or digit: _SPACING),
+    the meta description and, in document order, the targets of links and images. Left out:
+    the matches of the ``ignore`` regexes (removed first, from the page's text as it is),
+    comments, scripts, styles, <noscript> and <template> content, <link> and other <meta>
+    tags, every other attribute, the query strings of asset URLs and white space between tags.
+    The tags of inline elements (``<span>``, ``<code>``, ``<em>`` ...) separate no words; every
+    other tag does. With ``main`` (``content_scope = "main"``), a page with a main region
+    (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides its
+    title and description: navigation, headers, footers and sidebars outside it are furniture;
+    from version 3 inside it too, and a page without one counts its body less its furniture
+    (fingerprint.contentregion); self-dates and empty descriptions are left out, and link and image
+    targets are spelled as a reader follows them from ``url``, the page's URL (fingerprint.targets).
+    ``version``: the algorithm of an earlier sitemill (EARLIER_VERSIONS), to compare with what
+    a state of it remembers. ``memo``: lines of other pages or versions reduced before, which
+    make the fingerprint of a page that shares them cheaper (the same fingerprint).
+    """
+    reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    if version >= 5:
+        reduction = _SPACING.sub("", reduction)
+    if memo is None:
+        return _hashed(reduction)
+    return memo.digest(reduction, _hashed)
+
+
+def _hashed(reduction: str) -> str:
+    return fingerprint_bytes(reduction.encode("utf-8"))
+
+
+def fingerprint_file(
+    path: str,
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    base: str = "",
+) -> str:
+    """The fingerprint of a file by its name: an HTML page's or its bytes'. ``base``: the
+    site's base URL, which with ``path`` (the file's path in the site) makes the page's URL."""
+    if path.lower().endswith(HTML_SUFFIXES):
+        url = page_url(base, path)
+        return fingerprint_html(data, ignore, version, main=main, memo=memo, url=url)
+    return fingerprint_bytes(data)
+
+
+def reduce_file(
+    path: str,
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    base: str = "",
+) -> str:
+    """What fingerprint_file hashes for an HTML page: its reduction (reduce_html), its links
+    resolved from its URL (``base`` and ``path``)."""
+    url = page_url(base, path)
+    return reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+
+
+def page_url(base: str, path: str) -> str:
+    """The URL a page's links are resolved from (version 3): the site's ``base`` URL and the
+    page's ``path`` in the site (a file's path, as a browser that opened it resolves them)."""
+    if not base:
+        return ""
+    return base.rstrip("/") + "/" + path.lstrip("/")
+
+
+def fingerprint_key(
+    version: int, main: bool, ignore: tuple[re.Pattern[str], ...], base: str = ""
+) -> str:
+    """What a fingerprint depends on besides the bytes (the version, the scope, the ignore
+    patterns, the site's ``base`` URL, which links to the site are resolved with), as 32 hex
+    digits: fingerprints remembered under another key do not compare."""
+    parts = (str(version), "main" if main else "body", *(p.pattern for p in ignore), base)
+    text = "\0".join(parts)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def reduce_html(
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    url: str = "",
+) -> str:
+    """What fingerprint_html hashes: the page's text with its marked link and image targets;
+    with ``main`` (version 2), only the title, the meta description and the main region
+    (sitemill.lastmod.fingerprint.regions) when the page has one."""
+    if version >= 5:  # (a raw "<" in a link's, image's or meta tag's value is a value)
+        data = escape_kept_values(data)
+    return reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)

@@ -1,0 +1,153 @@
+"""Links, images and the meta description in a page's reduction (fingerprint.reduction): each kept
+as a mark, a kind letter and a value between two MARKs (a link's target, its end, an image's
+source, the first srcset candidate, the description); and the regular-expression pieces of a
+tag that the reduction's passes share.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from sitemill.lastmod.fingerprint.grammar import ATTRS, END, NAME_END, SPACE, VALUE
+
+# A query string on a URL whose path ends so is a cache buster (?v=123, ?h=abc): left out.
+ASSET_EXTENSIONS: Final = frozenset(
+    {"css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico"}
+    | {"woff", "woff2", "ttf", "eot"}
+)
+
+_HTML_SPACE: Final = " \t\n\f\r"
+# The reduction is text with marked tokens: a kind letter and a value between two MARKs
+# (a link's target, its end, an image's source, the first srcset candidate, the meta
+# description). No MARK is left in the text (it is replaced before the passes, and
+# html.unescape never produces U+0001), so a reduction reads back one way only.
+MARK: Final = "\x01"
+_LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
+LINK_END_MARK: Final = f"{MARK}{_LINK_END}{MARK}"
+DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D")
+# Where the title ends (fingerprint version 5): what comes before this mark is the title's.
+TITLE_END: Final = f"{MARK}T{MARK}"
+
+
+def _attribute_value(name: str, group: str) -> str:
+    """A lookahead that captures, as ``group``, the raw value of the first attribute ``name``
+    of the tag that follows (optional: the group is None where there is none)."""
+    other = (
+        rf"(?!(?ai:{name})(?:[\t\n\f\r /=>]|\Z)) [^\t\n\f\r />][^\t\n\f\r /=>]*+"
+        rf" (?: {SPACE}*+ = {SPACE}*+ {VALUE} )?+"
+    )
+    return (
+        rf"(?= (?: [\t\n\f\r /]++ | {other} )*+"
+        rf" (?ai:{name}) {SPACE}*+ = {SPACE}*+ (?P<{group}>{VALUE}) )?+"
+    )
+
+
+# Where a link ends counts too (which words are linked): its end tag becomes a mark.
+LINK_END_TAG: Final = re.compile(rf"</(?ai:a){NAME_END} {ATTRS} {END}", re.VERBOSE)
+# A link, image or meta start tag, with the values it is kept for. Each lookahead reads the
+# tag once more at most (the start tag's attributes: a constant factor).
+KEPT_TAG: Final = re.compile(
+    rf"""< (?: (?ai:a) (?P<link>) {NAME_END} {_attribute_value("href", "href")}
+    | (?ai:img|source) (?P<image>) {NAME_END}
+      {_attribute_value("src", "src")} {_attribute_value("srcset", "srcset")}
+    | (?ai:meta) {NAME_END}
+      {_attribute_value("name", "meta_name")} {_attribute_value("content", "content")} )
+    {ATTRS} {END}""",
+    re.VERBOSE,
+)
+_FIRST_CANDIDATE: Final = re.compile(r"[\t\n\f\r ,]*+([^\t\n\f\r ]++)")
+# The values of a reduction's marks, left to right (marks and text alternate between MARKs;
+# one left open runs to the end): a description's whole, "" for any other.
+_DESCRIPTION_MARKS: Final = re.compile(
+    f"{MARK}(?:({_DESCRIPTION}[^{MARK}]*)|[^{MARK}]*)(?:{MARK}|\\Z)"
+)
+
+
+# A kept tag (fingerprint.grammar's first pass skips it, so what it holds is read as markup) with a
+# raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"``
+# in a description, and the first pass read a script from there to the page's end. Up to that
+# "<"; quotes count only right after "=", as the tokenizer reads them. No alternative runs past
+# a "<", so a search that fails at one tag fails there (linear: a page of unclosed tags).
+_KEPT_WITH_LT: Final = re.compile(
+    rf"""<(?i:a|img|source|meta){NAME_END}
+    (?: [^<>="']++ | ={SPACE}*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r ><]*+ )
+      | ["'] )*+
+    ={SPACE}*+ (?: "[^"<]*+< | '[^'<]*+< )""".encode(),
+    re.VERBOSE,
+)
+_TAG: Final = re.compile(rf"<[^\t\n\f\r />]*+ {ATTRS} {END}".encode(), re.VERBOSE)
+
+
+def escape_kept_values(data: bytes) -> bytes:
+    """``data`` with each raw "<" inside a link, image or meta tag written ``&lt;``, as the
+    tag's value reads (fingerprint version 5): the first pass skips these tags whole only then.
+    A page without one (nearly all: one search) is returned as it is."""
+    found = _KEPT_WITH_LT.search(data)
+    if found is None:
+        return data
+    pieces: list[bytes] = []
+    done = 0
+    while found is not None:
+        tag = _TAG.match(data, found.start())
+        assert tag is not None  # (a "<" and a name: the tag runs to ">" or the end)
+        pieces += (
+            data[done : tag.start()],
+            b"<",
+            data[tag.start() + 1 : tag.end()].replace(b"<", b"&lt;"),
+        )
+        done = tag.end()
+        found = _KEPT_WITH_LT.search(data, done)
+    pieces.append(data[done:])
+    return b"".join(pieces)
+
+
+def unspace_marks(text: str) -> str:
+    """``text`` without the spaces beside its marks: a mark is a word boundary of its own."""
+    return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
+
+
+def descriptions(text: str) -> list[str]:
+    """The meta description marks of a reduction (marks and text alternate between _MARKs)."""
+    return [f"{MARK}{mark}{MARK}" for mark in _DESCRIPTION_MARKS.findall(text) if mark]
+
+
+def mark_targets(tag: re.Match[str]) -> str:
+    """A kept tag as the marked targets it holds (a space if none)."""
+    if tag["link"] is not None:
+        marks = _mark(_LINK, _unquote(tag["href"]))
+    elif tag["image"] is not None:
+        srcset = _first_candidate(_unquote(tag["srcset"]))
+        marks = _mark(_IMAGE, _unquote(tag["src"])) + _mark(_SRCSET, srcset)
+    elif (_unquote(tag["meta_name"]) or "").strip(_HTML_SPACE).lower() == "description":
+        marks = _mark(_DESCRIPTION, _unquote(tag["content"]))
+    else:
+        marks = ""
+    return marks or " "
+
+
+def _unquote(value: str | None) -> str | None:
+    """An attribute's value as written: quoted (maybe unclosed at the end of the page) or not."""
+    if not value:
+        return value
+    quote = value[0]
+    if quote not in "\"'":
+        return value
+    return value[1:-1] if len(value) > 1 and value[-1] == quote else value[1:]
+
+
+def _mark(kind: str, value: str | None) -> str:
+    if value is None:
+        return ""
+    value = value.strip(_HTML_SPACE)
+    path, question, _ = value.partition("?")
+    if question and path.rpartition(".")[2].lower() in ASSET_EXTENSIONS:
+        value = path
+    return f"{MARK}{kind}{value}{MARK}"
+
+
+def _first_candidate(srcset: str | None) -> str | None:
+    """The URL of a srcset's first image candidate, as the HTML standard splits it (None if
+    it has none). https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute"""
+    found = _FIRST_CANDIDATE.match(srcset or "")
+    return found[1].rstrip(",") if found else None

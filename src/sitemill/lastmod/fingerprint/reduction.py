@@ -1,0 +1,245 @@
+"""What a page's content fingerprint hashes: its title, text, description and link targets."""
+
+# A few regular-expression passes over the whole page, each linear: every construct still open
+# where the page ends runs to the end, so no position is scanned twice.
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache, partial
+from typing import Final
+
+from sitemill.lastmod.fingerprint import contentregion, rolelines, targets, titleblock
+from sitemill.lastmod.fingerprint.firstpass import first_pass
+from sitemill.lastmod.fingerprint.furniture import (
+    NOTE_SIGNS,
+    piece_notes,
+    region_key,
+    same_in_order,
+)
+from sitemill.lastmod.fingerprint.grammar import NOT_TEXT
+from sitemill.lastmod.fingerprint.inorder import in_order
+from sitemill.lastmod.fingerprint.linebatch import Passes
+from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
+from sitemill.lastmod.fingerprint.marks import (
+    KEPT_TAG,
+    LINK_END_MARK,
+    LINK_END_TAG,
+    MARK,
+    descriptions,
+    mark_targets,
+    unspace_marks,
+)
+from sitemill.lastmod.fingerprint.regions import (
+    REGION_MARKS,
+    Structure,
+    flat_end,
+    flat_start,
+    select,
+)
+from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace
+
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+_MARK_BYTES: Final = (b"\x01", b"\x02", b"\x03")
+# A page of fewer lines is reduced whole, not line by line (fingerprint.linememo): a page written on
+# a line or two (a minified one, a stub) shares no line with another, and its memo's lookups,
+# batches and notes cost more than they save (a 115-byte page of 2 lines: 37 us against 17 us).
+_MEMO_LINES: Final = 8
+_LINES_SEEN: Final = 64 * 1024  # (where they are counted: a page's first bytes tell)
+
+
+def reduce_html(
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...],
+    version: int,
+    *,
+    main: bool,
+    memo: LineMemo | None = None,
+    url: str = "",
+) -> str:
+    """What fingerprint_html hashes: the page's text with its marked link and image targets;
+    with ``main`` (version 2), only the title, the meta description and the main region
+    (fingerprint.regions) when the page has one; version 3 leaves the furniture out
+    of it (fingerprint.contentregion) and spells targets as a reader follows them from ``url``
+    (fingerprint.targets). ``memo``: lines reduced before (the same result, line by line:
+    fingerprint.linememo)."""
+    raw = data.removeprefix(_UTF8_BOM)
+    if memo is not None and version >= 2 and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
+        reduced = _by_lines(raw, ignore, main, memo, (version, url))
+        if reduced is not None:
+            return reduced
+    text = _ignored(raw.decode("utf-8", "replace"), ignore)
+    if MARK in text:
+        text = text.replace(MARK, " ")
+    if version < 2:
+        return _finished(_rest(NOT_TEXT.sub(" ", text)), main=False)
+    for mark in REGION_MARKS:
+        if mark in text:
+            text = text.replace(mark, " ")
+    if version >= 3 and main:
+        return _finished3(_rest(in_order(text)), main=main, url=url, version=version)
+    structure = Structure() if main else None
+    text = _rest(NOT_TEXT.sub(partial(_not_text, structure), text))
+    if version < 3:
+        return _finished(text, main=main)
+    return _finished3(text, main=main, url=url, version=version)
+
+
+def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
+    """_finished of version 3 and later: its region (fingerprint.contentregion) and targets
+    (fingerprint.targets)."""
+    if targets.EMPTY_DESCRIPTION in text:
+        text = text.replace(targets.EMPTY_DESCRIPTION, " ")
+    if main:
+        text = contentregion.select(text, descriptions, version)
+    if (
+        version >= 5
+    ):  # (links read as no link go before the spaces beside marks: fingerprint.targets)
+        return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
+    return targets.finish_reduction(_finished(text, main=False), url, version)
+
+
+def _finished(text: str, *, main: bool) -> str:
+    """The title, descriptions and main region (``main``), white space collapsed."""
+    if main:
+        text = select(text, descriptions)
+    return unspace_marks(collapse_whitespace(text))
+
+
+def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
+    for pattern in ignore:
+        text = pattern.sub("", text)
+    return text
+
+
+def _by_lines(
+    raw: bytes,
+    ignore: tuple[re.Pattern[str], ...],
+    main: bool,
+    memo: LineMemo,
+    page: tuple[int, str],
+) -> str | None:
+    """The reduction line by line, each tag replaced on its own (flat_start): the same as in
+    order (regions.Structure) unless an element has role=main (version 2; from version 3,
+    elements with roles are marked and resolved: fingerprint.rolelines) or the page's <main> and
+    </main> tags are not one of each, in that order (None: read it in order). A page whose
+    region, title and descriptions are those of a page reduced before is that page's (not one
+    with roles, whose markers are resolved over the whole page). ``page``: the version and the
+    page's URL (version 3's targets)."""
+    version, url = page
+    if ignore:
+        raw = _ignored(raw.decode("utf-8", "replace"), ignore).encode("utf-8", "surrogatepass")
+    for mark in _MARK_BYTES:  # (MARK and REGION_MARKS: never in the text the passes read)
+        if mark in raw:
+            raw = raw.replace(mark, b" ")
+    passes = (_FLAT_MAIN if version < 3 else _FLAT_MAIN3) if main else _FLAT_BODY
+    scope: object = (version, main) if version >= 3 else main
+    names = rolelines.role_names(raw) if version >= 3 and main else ()
+    if names:  # (elements with roles: fingerprint.rolelines)
+        passes, scope = _role_passes(names), (version, main, names)
+    try:
+        lines = reduce_lines(raw, passes, memo, scope)
+    except (_InOrder, rolelines.IN_ORDER):
+        return None
+    notes = lines.all_notes()
+    if not same_in_order(notes):
+        return None
+    if names:
+        resolved = rolelines.resolved(names, lines.text())
+        return _finished3(resolved, main=main, url=url, version=version)
+    key = region_key(lines, notes) if main else None
+    if key and version >= 5 and titleblock.headline_beside((*lines.pieces, lines.tail), key[1:]):
+        key = None  # (its title block may stand outside the region: fingerprint.titleblock)
+    if key is None:
+        if version < 3:
+            return _finished(lines.text(), main=main)
+        return _finished3(lines.text(), main=main, url=url, version=version)
+    page_key = key if version < 3 else (str(version), url, *key)
+    reduced = memo.results.get(page_key)
+    if reduced is None:
+        # The key's pieces select as the page does (furniture.region_key): the title, the
+        # descriptions and the region, with no navigation or footer to copy and scan.
+        if version < 3:
+            reduced = _finished("".join(key[1:]), main=True)
+        else:
+            reduced = _finished3("".join(key[1:]), main=True, url=url, version=version)
+        memo.remember(page_key, reduced)
+    return reduced
+
+
+def _rest(text: str) -> str:
+    """After the first pass (tags, comments and hidden elements out): link ends and kept tags
+    as marks, character references decoded. After the tags are gone: a reference decoded
+    before would be read as markup. Values in the marks are still raw too, so this one pass
+    decodes them with the text."""
+    text = LINK_END_TAG.sub(LINK_END_MARK, text)  # (no "<" in a mark: read once)
+    text = KEPT_TAG.sub(mark_targets, text)
+    return html.unescape(text)
+
+
+def _flat_main(found: re.Match[str], version: int = 2) -> str:
+    """_not_text with a marker where a main region may start or end (regions.flat_start;
+    from ``version`` 3, where furniture may: contentregion.flat_start)."""
+    if found.start("inline") >= 0:
+        return ""
+    name = found["start"]
+    if name is not None:
+        if version < 3:
+            replaced = flat_start(name.lower(), found[0])
+        else:
+            replaced = contentregion.flat_start(name.lower(), found[0])
+        if replaced is None:
+            raise _InOrder
+        return replaced
+    name = found["end"]
+    if name is None:
+        return " "
+    return flat_end(name.lower()) if version < 3 else contentregion.flat_end(name.lower())
+
+
+class _InOrder(Exception):
+    """The page is read again, its tags in order (regions.Structure): see _reduced."""
+
+
+def _flat_body(found: re.Match[str]) -> str:
+    """_not_text for content_scope = "body": an inline element's tag is nothing."""
+    return "" if found.start("inline") >= 0 else " "
+
+
+def _no_notes(first: str, reduced: str) -> str:
+    return ""
+
+
+def _first(main: bool, version: int, text: str) -> str:
+    """The first pass of a page read line by line: NOT_TEXT.sub with _flat_main (``main``)
+    or _flat_body, by one split where no element may have role=main (fingerprint.firstpass)."""
+    first = first_pass(text, main=main, version=version)
+    if first is not None:
+        return first
+    return NOT_TEXT.sub(partial(_flat_main, version=version) if main else _flat_body, text)
+
+
+_FLAT_MAIN: Final = Passes(partial(_first, True, 2), _rest, piece_notes, NOTE_SIGNS)
+_FLAT_MAIN3: Final = Passes(partial(_first, True, 3), _rest, piece_notes, NOTE_SIGNS)
+_FLAT_BODY: Final = Passes(partial(_first, False, 2), _rest, _no_notes)
+
+
+@cache
+def _role_passes(names: tuple[str, ...]) -> Passes:
+    """The passes of a page whose elements of ``names`` have roles (fingerprint.rolelines)."""
+    return Passes(partial(rolelines.first_pass, names), _rest, piece_notes, NOTE_SIGNS)
+
+
+def _not_text(structure: Structure | contentregion.Structure | None, found: re.Match[str]) -> str:
+    """An inline element's tag is nothing; any other tag, comment or hidden element a space,
+    or a marker where a main region starts or ends (``structure``, told each tag in order)."""
+    if found.start("inline") >= 0:
+        return ""
+    if structure is None:
+        return " "
+    name = found["start"]
+    if name is not None:
+        return structure.start(name.lower(), found[0])
+    name = found["end"]
+    return " " if name is None else structure.end(name.lower())

@@ -1,0 +1,234 @@
+"""What fingerprint version 3 does to a page's reduction after its region is selected: link
+and image targets in one spelling, self-dates and empty descriptions left out.
+
+- **Targets as a reader follows them**: each link, image and srcset target is resolved
+  against the page's URL and written in one spelling: its site's own origin left out, dot
+  segments resolved, percent-encoding decoded, a last ``index.html`` (``index.htm``), the
+  ``.html`` of a file and a trailing slash dropped. So ``x``, ``x/``, ``x/index.html``,
+  ``x.html``, ``./x/`` and ``https://host/x/`` (from a page of ``https://host/``) are one
+  target, as static hosts serve them: a theme that drops a trailing slash or makes its links
+  relative moves no date, nor does ``#part`` spelled ``/page#part``. Fragments and queries
+  stay (they go elsewhere); other origins, ``mailto:``, ``data:`` and the like are kept as
+  written.
+- **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>:
+  <a href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the
+  page changed: they change with it (or with a repository rename) and are no content.
+- **An empty description** (``content=""`` or a bare ``content``) is none.
+
+Version 4 mends two things of version 3: a self-date left out beside a link or image leaves no
+space by its mark (a mark has none beside it elsewhere: Material's "Last update" next to an
+article's sponsor link re-dated 15 pages of a real site when the self-date moved out of the
+article), and an inline image (a ``data:`` target) counts by its media type, not its bytes: a
+blurred placeholder that an image library encodes anew (Gatsby, Next.js, Astro) is what a
+reader sees for a moment while the image itself loads (one library upgrade re-dated 35 of 52
+pages of a Gatsby blog). The image's own URL, beside it, still counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import lru_cache
+from typing import Final
+from urllib.parse import unquote
+
+from sitemill.lastmod.fingerprint import selflinks
+from sitemill.lastmod.fingerprint.marks import MARK, unspace_marks
+from sitemill.urls import remove_dot_segments
+
+_SPACES: Final = re.compile("  +")
+_KINDS: Final = ("H", "I", "S")
+# Marks spelled before, by the page's origin and path (a page's versions, and the pages of
+# one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
+_SPELLED: dict[tuple[str, str], dict[str, str]] = {}
+_PAGES_REMEMBERED: Final = 1024
+_TARGETS_REMEMBERED: Final = 4096  # (marks.py: a link's target, an image's, a srcset's)
+EMPTY_DESCRIPTION: Final = f"{MARK}D{MARK}"  # (left out before the white space collapses)
+_SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+_MONTH: Final = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DATE: Final = (
+    rf"(?: {_MONTH} \ \d{{1,2}}(?:st|nd|rd|th)?,?\ \d{{4}}"
+    rf" | \d{{1,2}}(?:st|nd|rd|th)?\.?\ {_MONTH},?\ \d{{4}}"
+    r" | \d{4}[-/.]\d{1,2}[-/.]\d{1,2} | \d{1,2}[-/.]\d{1,2}[-/.]\d{4} )"
+    r"(?: ,?\ (?:at\ )?\d{1,2}:\d{2}(?::\d{2})?(?:\ ?[ap]m)?(?:\ ?(?:utc|gmt|[+-]\d{2}:?\d{2}))? )?"
+)
+# A self-date, with the link to its commit where one follows (the link's text is the commit's
+# message): the reduction's white space is collapsed and a mark has no space beside it.
+SELF_DATE: Final = re.compile(
+    rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
+    (?: \ ?[:,-]?\ ?{MARK}H[^{MARK}]*/commits?/[^{MARK}]*{MARK}[^{MARK}]*{MARK}E{MARK} )?""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+# Version 5's self-date: a commit link beside it is part of it only when its text names the
+# commit: its hash, a date, or words that end with the hash the link's own URL has (Docsy's
+# "Last modified <date>: <message> (<hash>)", the commit's own description); any other words
+# are content. A label that opens no block (in lower case after other words: "…the data was
+# last changed on 2024-01-02") is a sentence of the page, not a self-date.
+_HASH: Final = r"\(?[0-9a-f]{7,40}\)?"
+SELF_DATE5: Final = re.compile(
+    rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
+    (?: \ ?[:,-]?\ ?{MARK}H[^{MARK}]*/commits?/(?P<sha>[0-9a-f]{{7}})[0-9a-f]*
+        (?:[?#][^{MARK}]*)?{MARK}
+        \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
+        {MARK}E{MARK} )?""",
+    re.IGNORECASE | re.VERBOSE,
+)
+DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes (version 5)
+
+
+# What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
+_SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
+
+
+def finish_reduction(text: str, url: str, version: int = 3) -> str:
+    """A collapsed reduction of ``version`` 3 to 5 (see above), for the page at ``url``."""
+    if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
+        dated = SELF_DATE.sub("", text) if version < 5 else SELF_DATE5.sub(_self_date5, text)
+        if dated != text:
+            text = _SPACES.sub(" ", dated).strip(" ")
+            if version == 4:  # (as reduction._finished has it: no space beside a mark)
+                text = unspace_marks(text)
+    if MARK not in text:
+        return text
+    parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
+    origin, _, page = _split(url)
+    spelled = _SPELLED.get((origin, page))
+    if spelled is None:
+        if len(_SPELLED) >= _PAGES_REMEMBERED:
+            _SPELLED.clear()
+        spelled = _SPELLED[origin, page] = {}
+    marks = parts[1::2]
+    nowhere: list[int] = []  # (version 5: the links that lead nowhere new)
+    own = _spelled(page) if version >= 5 and url else ""  # (no URL: no page to be)
+    for index, mark in enumerate(marks):
+        if mark[:1] in _KINDS:
+            if version >= 4 and mark[1:6].lower() == "data:":
+                marks[index] = mark[0] + (inline(mark[1:]) if version < 5 else inline5(mark))
+                continue
+            found = spelled.get(mark)
+            if found is None:
+                if len(spelled) >= _TARGETS_REMEMBERED:
+                    spelled.clear()
+                found = spelled[mark] = mark[0] + target(mark[1:], origin, page)
+            marks[index] = found
+            if (
+                own
+                and mark[0] == "H"
+                and (
+                    selflinks.is_self_link(found[1:], own)
+                    or selflinks.is_share_link(mark[1:], selflinks.own_url(origin, own))
+                )
+            ):
+                nowhere.append(index)
+    parts[1::2] = marks
+    if nowhere:
+        return _unlinked(parts, nowhere)
+    return MARK.join(parts)
+
+
+def _self_date5(found: re.Match[str]) -> str:
+    """A version-5 self-date left out, where it opens a block (see SELF_DATE5)."""
+    start = found.start()
+    opens = not start or found.string[start - 1] == MARK or found[0][:1].isupper()
+    return "" if opens else found[0]
+
+
+def _unlinked(parts: list[str], links: list[int]) -> str:
+    """The reduction ``parts`` (text and marks alternate) with the links at mark places
+    ``links`` read as no link: each one's mark and the end mark after it left out. Version 5
+    does so before the spaces beside marks go (marks.unspace_marks), so the text reads as the
+    same page's without the link."""
+    dropped = set()
+    for index in links:
+        dropped.add(2 * index + 1)
+        for place in range(2 * index + 3, len(parts), 2):
+            if parts[place][:1] == "E":
+                dropped.add(place)
+                break
+            if parts[place][:1] == "H":
+                break
+    kept = [parts[0]]
+    for place in range(1, len(parts), 2):
+        following = parts[place + 1] if place + 1 < len(parts) else ""
+        if place in dropped:
+            kept[-1] += following
+        else:
+            kept.extend((parts[place], following))
+    return _SPACES.sub(" ", MARK.join(kept)).strip(" ")
+
+
+def inline5(mark: str) -> str:
+    """A ``data:`` target as version 5 counts it (``mark``: its kind letter and value): a
+    link's or an SVG image's by its bytes (an inline drawing or a download is content embedded
+    in the page), any other image's by its media type (a blurred placeholder an image library
+    encodes anew: version 4)."""
+    value = mark[1:]
+    media = inline(value)
+    if mark[0] != "H" and media != "data:image/svg+xml":
+        return media
+    digest = hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=DIGEST_HEX // 2)
+    return f"{media};{digest.hexdigest()}"
+
+
+def inline(value: str) -> str:
+    """A ``data:`` target as version 4 counts it: its media type alone, in lower case."""
+    media = value[len("data:") :].split(",", 1)[0].split(";", 1)[0]
+    return "data:" + media.strip().lower()
+
+
+def _split(url: str) -> tuple[str, str, str]:
+    """A page's URL as its origin in lower case, "", and its path ("/" if none)."""
+    found = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)([^?#]*)", url)
+    if found is None:
+        return "", "", "/"
+    return found[1].lower(), "", found[2] or "/"
+
+
+@lru_cache(maxsize=64 * 1024)
+def target(value: str, origin: str, page: str) -> str:
+    """A link's target ``value`` on the page whose path is ``page`` (on ``origin``) as a
+    reader follows it, in one spelling (see above)."""
+    cut = len(value)
+    for sign in "?#":
+        found = value.find(sign)
+        if 0 <= found < cut:
+            cut = found
+    path, suffix = value[:cut], value[cut:]
+    if path.startswith("//"):
+        path = "http:" + path
+    if _SCHEME.match(path):
+        scheme, _, rest = path.partition("://")
+        host, slash, local = rest.partition("/")
+        if scheme.lower() not in ("http", "https") or not _same_host(host, origin):
+            return value
+        path = slash + local
+    elif not path:
+        path = page
+    elif not path.startswith("/"):
+        path = page[: page.rfind("/") + 1] + path
+    return _spelled(path) + suffix
+
+
+def _same_host(host: str, origin: str) -> bool:
+    """Whether ``host`` (of an http or https URL) is that of ``origin``."""
+    return bool(origin) and origin.partition("://")[2] == host.lower()
+
+
+def _spelled(path: str) -> str:
+    """An absolute path with its dot segments resolved, without a last index.html or
+    index.htm or a trailing slash ("/" for the root)."""
+    if "%" in path:
+        path = unquote(path, errors="surrogateescape")
+    segments = remove_dot_segments(path).split("/")
+    last = segments[-1].lower()
+    if last in ("index.html", "index.htm"):
+        segments[-1] = ""
+    elif last.endswith(".html"):
+        segments[-1] = segments[-1][: -len(".html")]
+    spelled = "/".join(segments).rstrip("/")
+    return spelled or "/"

@@ -1,0 +1,78 @@
+"""A page's title block outside its main region (fingerprint version 5, fingerprint.contentregion):
+the page-level header that holds the page's ``<h1>`` when the region holds none of its own, and
+whose ``<h1>`` the page's ``<title>`` names (a Docusaurus home page's hero before ``<main>``:
+its headline and tagline are what only this page says; a site's banner whose ``<h1>`` is its
+motto, as Hexo NexT's list pages have it, is the site's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from sitemill.lastmod.fingerprint import regions
+from sitemill.lastmod.fingerprint.articles import HEADLINE_END, HEADLINE_START
+from sitemill.lastmod.fingerprint.excerpts import letters
+
+# The markers of a page-level header (fingerprint.contentregion: "h", "H") and of the page's <h1>.
+_HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
+
+
+def outside(text: str, region: tuple[int, int]) -> str:
+    """The marked text of the page's title block outside its main ``region`` of ``text``: the
+    first page-level header (outside any article) before or after the region that holds an
+    <h1> the page's <title> names (see above); "" if none does."""
+    for part in (text[: region[0]], text[region[1] :]):
+        if HEADLINE_START not in part:
+            continue
+        article = 0
+        for found in regions.LETTERED.finditer(part):
+            letter = found[1]
+            if letter == "a":
+                article += 1
+            elif letter == "A":
+                article = max(0, article - 1)
+            elif letter == "h" and not article:
+                holds, end = header_span(part, found.end())
+                if holds and titled_headline(part[found.end() : end], text):
+                    return part[found.end() : end]
+    return ""
+
+
+def headline_beside(pieces: Iterable[str], kept: Iterable[str]) -> bool:
+    """Whether an <h1> marker of a page's ``pieces`` stands outside those ``kept`` (its region,
+    title and descriptions, fingerprint.furniture.region_key): its title block may be there."""
+    return sum(map(_headlines, pieces)) > sum(map(_headlines, kept))
+
+
+def _headlines(piece: str) -> int:
+    return piece.count(HEADLINE_START)
+
+
+def titled_headline(text: str, page: str) -> bool:
+    """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (its letters and
+    digits, in lower case, stand in the title's): the page's headline, not a site's motto."""
+    found = regions.between(text, HEADLINE_START, HEADLINE_END)
+    title = regions.between(page, *regions.TITLE_MARKERS)
+    if found is None or title is None:
+        return False
+    headline = letters(regions.unmarked(text[found[0] : found[1]]))
+    return bool(headline) and headline in letters(regions.unmarked(page[title[0] : title[1]]))
+
+
+def header_span(text: str, start: int) -> tuple[bool, int]:
+    """Of the header whose start marker ends at ``start``: whether it holds an <h1> (its
+    marker), and where it ends (its end marker; nested headers close with it; one left open
+    runs to the end of ``text``)."""
+    depth, holds = 1, False
+    for found in _HEADER_MARKERS.finditer(text, start):
+        letter = found[1]
+        if letter == HEADLINE_START[1]:
+            holds = True
+        elif letter == "h":
+            depth += 1
+        else:
+            depth -= 1
+            if not depth:
+                return holds, found.start()
+    return holds, len(text)

@@ -1,0 +1,219 @@
+"""Content dates from git history: the oldest commit of the run of versions at the tip whose
+fingerprint is the file's own (design.md, "lastmod: when the content last changed")."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import IO, cast
+
+from sitemill.git.run import Git, GitBatch
+from sitemill.lastmod.history.files import FileVersions, read_file_versions
+from sitemill.lastmod.history.templateedits import Reduce, follow_template_edits
+from sitemill.lastmod.history.walk import (
+    Fingerprint,
+    ReadFile,
+    Run,
+    Walked,
+    blob_key,
+    blob_reader,
+    chunk_of,
+    compare,
+    release,
+    walk,
+)
+from sitemill.progress import Ticker
+from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "ContentHistory",
+    "FileVersions",
+    "blob_key",
+    "date_by_content",
+    "read_content_dates",
+    "read_file_versions",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentHistory:
+    """Content dates of a site's files; all paths are site-relative POSIX paths.
+
+    ``dates`` holds, for each wanted file that HEAD holds and the work tree has unchanged, the
+    committer time (unix seconds) of the oldest commit in the unbroken run of versions at the
+    tip whose fingerprint equals the file's current one. The versions are those git shows for
+    the file (history.versions: merges as git simplifies them, renames followed); with every
+    commit changing what a reader sees, the date is the newest commit that changed the file,
+    as history.lastcommit gives it.
+    ``dirty`` names files that differ from HEAD (staged, unstaged or untracked, not ignored):
+    they get no date. ``shallow`` means history is cut off; ``cut`` names the dated files
+    whose run reaches the cut, so their true date may be older.
+    """
+
+    dates: dict[str, int]
+    dirty: frozenset[str]
+    shallow: bool
+    cut: frozenset[str] = frozenset()
+    # Files with an older version git does not have (a partial or blobless clone, a pruned
+    # mirror): they keep their plain date, the newest commit that changed them.
+    unreadable: frozenset[str] = frozenset()
+    renames_followed: bool = True
+    # Each dated file's last commit (its plain git date): a date older than it was moved by
+    # content.
+    newest: dict[str, int] = field(default_factory=dict)
+    # The fingerprint of every blob this run compared or knows (HEAD's: the work tree's), by
+    # blob_key: what the next run need not read again.
+    blobs: dict[str, str] = field(default_factory=dict)
+    read: int = 0  # older blobs read from git
+    # The current fingerprints the walk took itself (``unread`` of date_by_content).
+    fingerprints: dict[str, str] = field(default_factory=dict)
+
+
+def read_content_dates(
+    site_dir: Path,
+    paths: Collection[str],
+    fingerprint: Fingerprint,
+    current: Mapping[str, str],
+) -> ContentHistory:
+    """Date ``paths`` by content: one ``git log`` pass for each file's versions, then one
+    ``git cat-file --batch`` for the blobs needed, round by round: the second-newest version
+    of every file, then the next one of the files whose fingerprint still equals ``current``.
+
+    ``fingerprint(path, data)`` is the caller's fingerprint of a file's bytes (at most
+    MAX_BLOB_BYTES of them); ``current`` maps a path to its fingerprint in the work tree (a
+    path missing there keeps the date of its newest version). The two steps are
+    read_file_versions and date_by_content: a caller may run the first while it
+    fingerprints the work tree.
+    """
+    return date_by_content(read_file_versions(site_dir, paths), fingerprint, current)
+
+
+def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
+    """One summary line when git could not read part of the history."""
+    if history.unreadable or not found.renames_followed:
+        unreadable = sorted(history.unreadable)
+        kept = (
+            f"{len(unreadable):,} file(s) keep their plain git dates, e.g. {unreadable[0]}"
+            if unreadable
+            else "no file lost its date"
+        )
+        renames = "" if found.renames_followed else ", renames are not followed"
+        return [
+            "git does not have part of the history (a partial or blobless clone, or a "
+            f"pruned mirror): {kept}{renames}; fetch the full history for content dates"
+        ]
+    return []
+
+
+def date_by_content(
+    found: FileVersions,
+    fingerprint: Fingerprint,
+    current: Mapping[str, str],
+    known: Mapping[str, str] | None = None,
+    pool: WorkPool | None = None,
+    unread: tuple[Collection[str], ReadFile] | None = None,
+    ticker: Ticker | None = None,
+    reduce: Reduce | None = None,
+) -> ContentHistory:
+    """Date the files ``found`` by content, reading the older blobs needed (see above);
+    ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
+    ``pool``: worker processes that walk chunks of the files, each with its own git (any
+    number, the same dates; ``fingerprint`` must pickle). ``unread``: files missing from
+    ``current`` whose fingerprint the walk takes (read with the given function, which must
+    pickle). ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes
+    (history.templateedits's edits)."""
+    runs = {path: Run(chain) for path, chain in found.versions.items()}
+    walked = Walked(ends={}, blobs={})
+    deferred, read = unread or ((), None)
+    known = known or {}
+    dated = [p for p, run in runs.items() if len(run.chain) > 1 and (p in current or p in deferred)]
+    groups = cut(dated, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
+    chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
+    if ticker is not None:
+        ticker.begin(sum(map(len, groups)))
+    # Each process keeps one git for all its chunks (this one's is released below).
+    work = partial(walk, found.top, fingerprint, read, keep=True)
+    try:
+        parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
+        for part, paths in zip(parts, groups, strict=True):
+            walked.merge(part)
+            if ticker is not None:
+                ticker.step(len(paths))
+    finally:
+        release()
+    if ticker is not None:
+        ticker.finish()
+    for path, end in walked.ends.items():  # (each worker's runs: copies)
+        runs[path].end = end
+    if reduce is not None:  # (the runs dated, past the history's template edits)
+        _past_templates(found.top, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
+    fingerprints = {**current, **walked.current}
+    for path, run in runs.items():
+        if path in fingerprints and run.chain[0].blob is not None:
+            walked.blobs[blob_key(path, run.chain[0].blob)] = fingerprints[path]
+    cut_short = {path for path, run in runs.items() if found.shallow and run.reaches_root()}
+    log.debug("%d files dated by content, %d older blobs read", len(runs), walked.read)
+    return ContentHistory(
+        dates={path: run.date() for path, run in runs.items()},
+        newest={path: run.chain[0].time for path, run in runs.items()},
+        dirty=found.dirty,
+        shallow=found.shallow,
+        cut=frozenset(cut_short),
+        unreadable=frozenset(walked.unreadable),
+        renames_followed=found.renames_followed,
+        blobs=walked.blobs,
+        read=walked.read,
+        fingerprints=walked.current,
+    )
+
+
+def _past_templates(
+    top: Path,
+    runs: dict[str, Run],
+    walked: Walked,
+    fingerprint: Fingerprint,
+    reduce: Reduce,
+    known: Mapping[str, str],
+) -> None:
+    """Carry ``runs`` on past the template edits of the history (history.templateedits),
+    reading with one git of this process, started when a blob is wanted (a history with no
+    template edit to judge, or a later run that remembers every edit and fingerprint it
+    needs, starts none); what it reads is counted in ``walked``, what it names is remembered
+    there."""
+    remembered = (known, walked.blobs)
+    with ExitStack() as stack:
+        batch = cast(GitBatch, _OnDemand(blob_reader(top), stack))
+
+        def extend(some: dict[str, Run], reference: dict[str, str]) -> None:
+            walked.read += compare(
+                batch, some, fingerprint, reference, remembered, walked.unreadable
+            )
+
+        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend)
+
+
+class _OnDemand:
+    """A ``git cat-file --batch`` (as a GitBatch) started on first use, ended with ``stack``."""
+
+    def __init__(self, git: Git, stack: ExitStack) -> None:
+        self._git, self._stack = git, stack
+        self._batch: GitBatch | None = None
+
+    def _opened(self) -> GitBatch:
+        if self._batch is None:
+            self._batch = self._stack.enter_context(self._git.batch("cat-file", "--batch"))
+        return self._batch
+
+    @property
+    def stdin(self) -> IO[bytes]:
+        return self._opened().stdin
+
+    @property
+    def stdout(self) -> IO[bytes]:
+        return self._opened().stdout

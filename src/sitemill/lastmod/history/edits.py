@@ -1,0 +1,146 @@
+"""How an edit between two versions of a page is named (history.templateedits): what it took out
+and put in, with targets that moved one way named by the move, whether it is site-wide, and
+the key a state remembers its name under.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from typing import Final
+
+from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+
+# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
+_TARGET_KINDS: Final = ("H", "I", "S")
+# An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f.
+_KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
+# How edits are named (edit_of): a state's names given another way are not recalled.
+_NAMING: Final = b"moves"
+
+
+def edit_of(newer: str, older: str) -> str | None:
+    """The name of the edit that made reduction ``older`` into ``newer`` (what it took out and
+    put in: each title word, target and description, and each word of the text whose count
+    fell or rose, not by how much), hashed; None when the edit changed the text's words
+    beyond their letter case: no such edit is taken as template (see above)."""
+    new, old = _tokens(newer), _tokens(older)
+    if _words(new) != _words(old):
+        return None
+    removed, added = _rewrites(sorted(old - new), sorted(new - old))
+    text = "\0".join((*removed, "\1", *added))
+    name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    tokens = (*removed, *added)
+    site_wide = bool(tokens) and all(token[:1] in "RtD" for token in tokens)
+    return _KIND_DIGITS[site_wide][int(name[0], 16) & 7] + name[1:]
+
+
+def is_site_wide(edit: str) -> bool:
+    """Whether an edit (named by edit_of) changed only what a site carries on every page: its
+    addresses (targets that moved the same way: _rewrites), the words of its titles and its
+    descriptions (the site's name, "Welcome to <name>"); its first hex digit is 8 to f (0 to 7
+    for any other edit). Only the same edit on many pages of one commit is template."""
+    return edit[:1] in _KIND_DIGITS[True]
+
+
+def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
+    """``removed`` and ``added`` tokens (sorted) with each kind of target that the edit moved
+    one to one named by its move instead: the site moved its addresses (a new base path or
+    host, ``.png`` made ``.webp``), and each page's targets moved the same way.
+
+    For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
+    and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
+    a pair, named by _rewrite. When every pair has one name, that name, once, stands for them;
+    any other token, and every target of a kind whose pairs are not all one move, stays as it
+    is, so a page whose own links changed keeps an edit of its own."""
+    out_removed, out_added = list(removed), list(added)
+    for kind in _TARGET_KINDS:
+        gone = [token for token in removed if token[:1] == kind]
+        come = [token for token in added if token[:1] == kind]
+        if not gone or len(gone) != len(come):
+            continue
+        names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
+        if len(names) != 1 or None in names:
+            continue
+        out_removed = [token for token in out_removed if token[:1] != kind]
+        out_added = [token for token in out_added if token[:1] != kind]
+        out_removed.append("R" + kind + str(names.pop()))
+    return sorted(out_removed), sorted(out_added)
+
+
+def _rewrite(old: str, new: str) -> str | None:
+    """How a target moved: its host's change, then what differs between its paths once their
+    common start and end are cut off (an insertion or a deletion as far left as it can stand:
+    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query or the
+    fragment changed. A site's own paths are compared without a trailing "/", "index.html" or
+    ".html", which the reduction leaves off its own links (fingerprint.targets) but not another
+    host's."""
+    old_host, old_path, old_rest = _split(old)
+    new_host, new_path, new_rest = _split(new)
+    if old_rest != new_rest:
+        return None
+    start, limit = 0, min(len(old_path), len(new_path))
+    while start < limit and old_path[start] == new_path[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old_path[-1 - end] == new_path[-1 - end]:
+        end += 1
+    cut, put = old_path[start : len(old_path) - end], new_path[start : len(new_path) - end]
+    while (cut == "") != (put == "") and start:  # (slide a pure insertion or deletion left)
+        moved = cut or put
+        if old_path[start - 1] != moved[-1]:
+            break
+        start -= 1
+        moved = moved[-1] + moved[:-1]
+        cut, put = (moved, "") if cut else ("", moved)
+    return f"{old_host}\2{new_host}\2{cut}\2{put}"
+
+
+def _split(target: str) -> tuple[str, str, str]:
+    """A target's scheme and host (empty for the site's own), its path without a trailing
+    "/", "index.html" or ".html", and its query and fragment."""
+    host, sep, rest = target.partition("://")
+    if sep:
+        authority, slash, path = rest.partition("/")
+        host, path = host.lower() + sep + authority.lower(), slash + path
+    else:
+        host, path = "", target
+    cut = min((i for i in (path.find("?"), path.find("#")) if i >= 0), default=len(path))
+    path, tail = path[:cut], path[cut:]
+    for ending in ("index.html", ".html", "/"):
+        path = path.removesuffix(ending)
+    return host, path, tail
+
+
+def _tokens(reduction: str) -> Counter[str]:
+    """A reduction's title words ("t"), marks (their kind letter and value) and text words
+    ("w"), counted."""
+    title, marked, rest = reduction.partition(TITLE_END)
+    if not marked:
+        title, rest = "", reduction
+    tokens: Counter[str] = Counter("t" + word for word in title.split())
+    for index, part in enumerate(rest.split(MARK)):
+        if index % 2:
+            tokens[part] += 1
+        else:
+            tokens.update("w" + word for word in part.split())
+    return tokens
+
+
+def _words(tokens: Counter[str]) -> Counter[str]:
+    """The text's words of ``tokens`` (_tokens), in lower case: what a template edit keeps."""
+    words: Counter[str] = Counter()
+    for token, count in tokens.items():
+        if token[:1] == "w":
+            words[token.casefold()] += count
+    return words
+
+
+def edit_key(path: str, newer: bytes, older: bytes) -> str:
+    """An edit's key among remembered fingerprints (a state's blob table): "e", the two
+    blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
+    (_NAMING: a name given another way is not recalled)."""
+    where = hashlib.blake2b(
+        path.encode("utf-8", "surrogatepass"), digest_size=4, person=_NAMING
+    ).hexdigest()
+    return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"

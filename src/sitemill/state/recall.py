@@ -1,0 +1,214 @@
+"""Attach what the last run knew, or what a read finds, to a stream of pages, in order.
+
+For each page the pipeline will look at: its head facts (HTML pages) and, with content dates,
+its fingerprint and lastmod. An object whose version (S3 ETag) the state remembers costs
+nothing; another HTML page is read (a round trip: many run at a time in a thread pool, while
+the pages still come out in the source's order, at most ``window`` waiting); another file is
+fingerprinted by its version alone. Every page seen is recorded in ``remember``, the state
+the next run starts from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, wait
+from dataclasses import dataclass
+from typing import Final
+
+from sitemill.entries import SkipReason
+from sitemill.html.facts import PageFacts, wants_facts
+from sitemill.lastmod.decide import Dated, Ladder, at_precision, content_date
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
+from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.protocol import Precision
+from sitemill.sources.page import Page
+from sitemill.state.model import PageRecord, State
+from sitemill.workers.threadpool import generator_pool
+
+DEFAULT_WINDOW: Final = 1_024
+
+# What a read gives: the page's facts and (with content dates) its fingerprint; None when
+# the object is gone since it was listed.
+Reading = tuple[PageFacts, str | None] | None
+
+
+@dataclass
+class HeadCounts:
+    """How many heads a run read, and how many it took from the state instead."""
+
+    read: int = 0
+    reused: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What the run starts from: the last state, whether there was one, and the rules."""
+
+    known: State
+    remember: State
+    precision: Precision
+    content_dates: bool = False
+    first_run: bool = True
+    images: bool = False  # the facts must hold the page's images (read its body)
+    titles: bool = False  # the facts must hold the page's title (the HTML sitemap)
+    # The remembered verdicts that still leave a page out (respect_noindex, ...).
+    verdicts: frozenset[SkipReason] = frozenset()
+    # How a page no run has seen is dated (a first run: sitemill.lastmod.decide).
+    ladder: Ladder = dataclasses.field(default_factory=Ladder)
+    # A first run: the modification dates each page read declares (filled by the reads; the
+    # ladder's declared rung decides over all of them, so no page is dated before all are in).
+    declared: dict[str, tuple[DeclaredDate, ...]] | None = None
+
+
+def attach_facts(
+    pages: Iterable[Page],
+    *,
+    needs: Callable[[str], bool],
+    read: Callable[[str], Reading],
+    knowledge: Knowledge,
+    counts: HeadCounts,
+    workers: int,
+    window: int = DEFAULT_WINDOW,
+) -> Iterator[Page]:
+    """``pages`` in order, with facts (and content dates) for those ``needs`` says are looked
+    at; ``page.lastmod`` comes in at full precision and goes out at ``knowledge.precision``.
+    With ``knowledge.declared`` (a first run), every read is in before the first page goes."""
+    hold = knowledge.declared is not None
+    with generator_pool(workers, "sitemill-head") as pool:
+        waiting: deque[tuple[Page, Future[Reading] | None]] = deque()
+        for page in pages:
+            future = None
+            if not needs(page.path):
+                page = _at_precision(page, knowledge)
+            elif (known := _known(page, knowledge)) is not None:
+                counts.reused += wants_facts(page.path)
+                page = known
+            elif wants_facts(page.path):
+                future = pool.submit(read, page.path)
+                counts.read += 1
+            else:  # a PDF or the like: its version is its fingerprint, nothing to read
+                page = _attach(page, None, _version_print(page), knowledge)
+            waiting.append((page, future))
+            while waiting and not hold and (len(waiting) > window or _ready(waiting[0][1])):
+                yield _finish(waiting.popleft(), knowledge)
+        wait([future for _, future in waiting if future is not None])
+        while waiting:
+            yield _finish(waiting.popleft(), knowledge)
+
+
+def _known(page: Page, knowledge: Knowledge) -> Page | None:
+    """The page with what the state knows of its bytes, or None when it must be read: its
+    own record (facts, fingerprint, date), else what is remembered by its ETag of an object
+    the sitemaps left out (a verdict the current switches still give, or its facts)."""
+    reused = _remembered(page, knowledge)
+    if reused is not None:
+        return _attach(page, reused[0], reused[1], knowledge)
+    version = page.version
+    unlisted = None if version is None else knowledge.known.unlisted.get(version)
+    if version is None or unlisted is None or not wants_facts(page.path):
+        return None
+    if isinstance(unlisted, PageFacts):  # left out by its canonical, or a duplicate
+        return _attach(page, unlisted, None, knowledge)
+    if unlisted not in knowledge.verdicts:
+        return None  # the switch that left it out is off now: read what it says
+    knowledge.remember.unlisted[version] = unlisted
+    return dataclasses.replace(_at_precision(page, knowledge), verdict=unlisted)
+
+
+def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str | None] | None:
+    """The facts and fingerprint the state holds for this version of the page, if complete."""
+    record = knowledge.known.record(page.path)
+    if record is None or page.version is None or record.version != page.version:
+        return None
+    html = wants_facts(page.path)
+    facts = record.facts
+    if html and facts is None:
+        return None
+    if html and knowledge.images and facts is not None and facts.document and facts.images is None:
+        return None  # remembered before images were on: read once more
+    if html and knowledge.titles and facts is not None and facts.document and facts.title is None:
+        return None  # remembered without its title (html_sitemap was off): read once more
+    if knowledge.content_dates and (
+        record.fingerprint is None  # (a lastmod of None: a page an earlier run left undated)
+        or knowledge.known.fingerprint_version != FINGERPRINT_VERSION  # (or none: outdated)
+        or knowledge.known.fingerprint_main != knowledge.remember.fingerprint_main
+    ):
+        return None  # (an earlier sitemill's fingerprint: read once, fingerprinted anew)
+    return record.facts if html else None, record.fingerprint
+
+
+def _version_print(page: Page) -> str | None:
+    return None if page.version is None else f"version:{page.version}"
+
+
+def _ready(future: Future[Reading] | None) -> bool:
+    return future is None or future.done()
+
+
+def _finish(item: tuple[Page, Future[Reading] | None], knowledge: Knowledge) -> Page:
+    page, future = item
+    if future is None:
+        return page
+    reading = future.result()  # a failed read raises here, in order
+    if reading is None:  # gone since listed: its deletion brings another rebuild
+        return _at_precision(page, knowledge)
+    return _attach(page, reading[0], reading[1], knowledge)
+
+
+def _at_precision(page: Page, knowledge: Knowledge) -> Page:
+    return dataclasses.replace(page, lastmod=at_precision(page.lastmod, knowledge.precision))
+
+
+def _attach(
+    page: Page, facts: PageFacts | None, fingerprint: str | None, knowledge: Knowledge
+) -> Page:
+    """The page with its facts and date; what it was is remembered for the next run."""
+    if facts is not None and facts.title is not None and not knowledge.titles:
+        facts = dataclasses.replace(facts, title=None)  # no title kept that nothing shows
+    record = knowledge.known.record(page.path)
+    dated = None
+    if knowledge.content_dates and fingerprint is not None:
+        # The same bytes (the same ETag) as a record of an earlier sitemill's fingerprint, or
+        # of one it can no longer compute (State.outdated), are the same content: an upgrade
+        # moves no date.
+        unchanged = (
+            record is not None
+            and page.version is not None
+            and record.version == page.version
+            and (record.fingerprint is not None or knowledge.known.outdated)
+        )
+        dated = content_date(
+            record, fingerprint, page.lastmod, first_run=knowledge.first_run,
+            unchanged=unchanged, ladder=knowledge.ladder, path=page.path,
+        )  # fmt: skip
+    lastmod = page.lastmod if dated is None else dated.lastmod
+    if page.version is not None and (facts is not None or knowledge.content_dates):
+        knowledge.remember.pages[page.path] = PageRecord(
+            page.version,
+            facts,
+            fingerprint if knowledge.content_dates else None,
+            lastmod if knowledge.content_dates else None,
+        )
+    return dataclasses.replace(
+        page,
+        facts=facts,
+        lastmod=at_precision(lastmod, knowledge.precision),
+        date_reason=_reason(dated),
+    )
+
+
+def _reason(dated: Dated | None) -> str | None:
+    return None if dated is None else dated.reason.value
+
+
+def still_leaving_out(*, noindex: bool, redirects: bool) -> frozenset[SkipReason]:
+    """The remembered verdicts that still leave a page out under the switches
+    (respect_noindex, respect_redirects): a page that is not a page, always."""
+    found = {SkipReason.NOT_A_PAGE}
+    if noindex:
+        found.add(SkipReason.NOINDEX)
+    if redirects:
+        found.add(SkipReason.REDIRECT)
+    return frozenset(found)

@@ -1,0 +1,1 @@
+"""Work spread over threads and processes, and Ctrl-C with worker processes."""

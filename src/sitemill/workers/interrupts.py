@@ -1,0 +1,71 @@
+"""Ctrl-C and worker processes: the main process alone answers it.
+
+A terminal sends SIGINT to its whole foreground process group: the fork server and the
+workers too. One that gets it prints a KeyboardInterrupt's traceback (in the middle of its
+imports, or idle on its queue) and breaks the pool, and the work then left to this process
+(workers.workpool) holds up the exit. So a process is started with SIGINT blocked (a blocked
+signal stays blocked across fork and exec; this process gets its own Ctrl-C as soon as the
+start is done), and a worker ignores it from its first line: the main process ends them.
+A mask is not enough in the main process itself: another thread of it (the live line's clock,
+the git thread) takes the signal, and Python raises KeyboardInterrupt in the main thread at
+once, in the middle of a worker's start, which then fails to be born after this process has
+gone (a traceback on the terminal); so the main thread also defers its KeyboardInterrupt to the
+end of the block.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from types import FrameType
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT blocked in this thread, and a Ctrl-C in the main thread deferred, while the block
+    starts processes (it comes after)."""
+    with ExitStack() as held:
+        held.enter_context(_masked())
+        if threading.current_thread() is threading.main_thread():
+            held.enter_context(_deferred())
+        yield
+
+
+@contextmanager
+def _masked() -> Iterator[None]:
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, OSError, ValueError):  # (no such call on this system)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextmanager
+def _deferred() -> Iterator[None]:
+    """The main thread's Ctrl-C noted during the block and answered at its end, as it would
+    have been (KeyboardInterrupt, or the handler in place)."""
+    caught: list[FrameType | None] = []
+
+    def note(_signum: int, frame: FrameType | None) -> None:
+        caught.append(frame)
+
+    old = signal.signal(signal.SIGINT, note)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught and callable(old):
+            old(signal.SIGINT, caught[0])
+        elif caught and old == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
+
+
+def ignore_interrupts() -> None:
+    """In a worker (a pool's initializer): Ctrl-C is the main process's to answer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
