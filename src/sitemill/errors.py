@@ -4,6 +4,7 @@
     ├── ConfigError         a configuration value is wrong (names the key)
     ├── GlobSyntaxError     a glob pattern cannot be compiled (config names the key)
     ├── SourceError         a site tree, URL list or bucket cannot be read
+    │   ├── NoPagesError    nothing to list: every page found was left out, or none was found
     │   ├── EventError      a Lambda event (or one SQS message) cannot be read
     │   └── InventoryError  an S3 Inventory report cannot be trusted (the run lists instead)
     ├── RefusedError        a file sitemill will not read: outside its root, not regular, too big
@@ -16,10 +17,13 @@
     ├── GitError            git failed or gave history that cannot be used
     ├── IncompleteRunError  a distributed rebuild whose shards did not all report
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
-    ├── UsageError          a command line that names something wrong (exit 2, as argparse's)
-    └── DocumentStop        `validate` cannot check one document further (one violation)
+    └── UsageError          a command line that names something wrong (exit 2, as argparse's)
 
-A problem with a single page is not an error: it is counted and reported as a skip.
+A problem with a single page is not an error: it is counted and reported as a skip. Three
+signals that never reach a user as such subclass SitemillError where they are raised:
+sitemill.validate.violation.DocumentStop (one document checked no further: one violation),
+sitemill.scaleout.shardworker.FullRebuildNeeded (the router runs a full rebuild instead) and
+sitemill.aws.logs.RedactedError (an error raised again with its secret redacted).
 """
 
 from __future__ import annotations
@@ -46,11 +50,6 @@ class SourceError(SitemillError):
 
 class NoPagesError(SourceError):
     """Nothing to list: no page passed include, exclude and the rules (nothing written)."""
-
-
-class FullRebuildNeeded(SitemillError):
-    """An incremental run of a sharded bucket cannot give what a full rebuild would (the
-    router runs one instead: sitemill.scaleout.partitioned)."""
 
 
 class SinkError(SitemillError):
@@ -94,11 +93,6 @@ class IncompleteRunError(SitemillError):
     """A distributed rebuild whose shards did not all report: the reducer publishes nothing."""
 
 
-class RedactedError(SitemillError):
-    """An error whose text held a secret, raised in its place with the secret redacted (the
-    Lambda runtime shows a raised error's text to the caller; Step Functions keeps it)."""
-
-
 class RefusedError(SitemillError, ValueError):
     """A file sitemill will not read; ``reason`` completes the sentence "<path> ...".
 
@@ -140,13 +134,3 @@ def install_hint(extra: str) -> str:
 class UsageError(SitemillError):
     """A command line that names something wrong: a SITE_DIR that is a file, an --out inside
     SITE_DIR (the CLI exits 2 for it, as for a flag argparse refuses or a ConfigError)."""
-
-
-class DocumentStop(SitemillError):
-    """Raised inside `validate`'s readers when a document cannot be checked further (a limit,
-    an unknown encoding); reported as one violation at ``line``, never to the user as such."""
-
-    def __init__(self, line: int | None, message: str) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message

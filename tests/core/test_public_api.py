@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import subprocess
 import sys
 
@@ -48,7 +49,62 @@ def test_every_error_is_in_the_one_tree() -> None:
         and value.__module__ == "sitemill.errors"
     ]
     assert all(issubclass(cls, sitemill.SitemillError) for cls in classes)
-    assert {cls.__name__ for cls in classes} <= set(sitemill.__all__)
+    public_errors = {
+        name
+        for name in sitemill.__all__
+        if isinstance(getattr(sitemill, name), type)
+        and issubclass(getattr(sitemill, name), BaseException)
+    }
+    assert {cls.__name__ for cls in classes} == public_errors
+
+
+def _docstring_tree() -> dict[str, str | None]:
+    """The tree drawn in sitemill.errors' docstring: each class and its parent (None: root)."""
+    errors = importlib.import_module("sitemill.errors")
+    parents: dict[str, str | None] = {}
+    stack: list[str] = []
+    for line in (errors.__doc__ or "").splitlines():
+        drawn = re.match(r"^    ((?:[│ ]   )*)(?:[├└]── )?([A-Z]\w+Error)\b", line)
+        if drawn is None:
+            continue
+        depth = len(drawn[1]) // 4 + (1 if "──" in line else 0)
+        del stack[depth:]
+        parents[drawn[2]] = stack[-1] if stack else None
+        stack.append(drawn[2])
+    return parents
+
+
+def test_the_tree_in_the_docstring_is_every_error_with_its_parent() -> None:
+    errors = importlib.import_module("sitemill.errors")
+    classes = {
+        value.__name__: value
+        for value in vars(errors).values()
+        if isinstance(value, type)
+        and issubclass(value, BaseException)
+        and value.__module__ == "sitemill.errors"
+    }
+    drawn = _docstring_tree()
+    assert set(drawn) == set(classes)
+    for name, parent in drawn.items():
+        bases = [base.__name__ for base in classes[name].__bases__ if base.__name__ in classes]
+        assert bases == ([] if parent is None else [parent]), name
+
+
+# Control-flow signals that never reach a user as such; the errors docstring names each.
+SIGNALS = {
+    "sitemill.validate.violation.DocumentStop",
+    "sitemill.scaleout.shardworker.FullRebuildNeeded",
+    "sitemill.aws.logs.RedactedError",
+}
+
+
+def test_the_signals_are_named_and_not_public() -> None:
+    errors = importlib.import_module("sitemill.errors")
+    for signal in SIGNALS:
+        home, _, name = signal.rpartition(".")
+        assert issubclass(getattr(importlib.import_module(home), name), sitemill.SitemillError)
+        assert signal in " ".join((errors.__doc__ or "").split()), signal
+        assert name not in sitemill.__all__
 
 
 def test_no_other_module_defines_an_exception() -> None:
@@ -70,7 +126,11 @@ def test_no_other_module_defines_an_exception() -> None:
             ):
                 found.append(f"{info.name}.{value.__name__}")
     # Private control-flow signals stay local; they never reach a user.
-    assert [name for name in found if not name.rpartition(".")[2].startswith("_")] == []
+    assert [
+        name
+        for name in found
+        if not name.rpartition(".")[2].startswith("_") and name not in SIGNALS
+    ] == []
 
 
 def test_importing_sitemill_is_cheap_and_needs_no_jinja_or_boto3() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.errors import RedactedError
+from sitemill.errors import SitemillError
 from sitemill.messages import redact, register_secret, shown
 
 if TYPE_CHECKING:
@@ -21,6 +21,11 @@ _HANDLER_NAME: Final = "sitemill-json"
 # The function's variables whose values are secrets (SITEMILL_INDEXNOW_KEY, the runtime's
 # AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN): never in an answer or a log line.
 _SECRET_NAME: Final = re.compile(r"(?:KEY|TOKEN|SECRET|PASSWORD)\Z")
+
+
+class RedactedError(SitemillError):
+    """An error whose text held a secret, raised in its place with the secret redacted (the
+    Lambda runtime shows a raised error's text to the caller; Step Functions keeps it)."""
 
 
 def register_env_secrets(env: Mapping[str, str]) -> None:

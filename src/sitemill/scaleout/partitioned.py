@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Final
 from sitemill.config.model import Config, LastmodMode, OutputFormat
 from sitemill.errors import (
     ConflictError,
-    FullRebuildNeeded,
     SinkError,
 )
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
@@ -36,7 +35,7 @@ from sitemill.scaleout.shardcommit import Live, read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.scaleout.shardpublish import publish_shards
-from sitemill.scaleout.shardworker import ShardJob, render_shard
+from sitemill.scaleout.shardworker import FullRebuildNeeded, ShardJob, render_shard
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
 from sitemill.sources.s3requests import counted_requests

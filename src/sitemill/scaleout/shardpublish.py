@@ -14,11 +14,10 @@ from datetime import datetime
 from typing import Final
 
 from sitemill.config.model import LastmodMode, ShardsMode
-from sitemill.errors import FullRebuildNeeded
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.scaleout.shardcommit import Commit, Live, commit_and_go_live, entry_of, put_child
-from sitemill.scaleout.shardworker import Rendered, ShardJob
+from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
 from sitemill.shards.manifest import IndexState, Published
 from sitemill.shards.partition import StateRef, current_parts, next_plan
 

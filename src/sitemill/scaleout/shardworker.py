@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 from sitemill.bounded.inflate import inflate
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
-from sitemill.errors import FullRebuildNeeded, NoPagesError
+from sitemill.errors import NoPagesError, SitemillError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
@@ -52,6 +52,10 @@ if TYPE_CHECKING:
 # A redirect stub stays too: a canonical in another shard may name it (sitemill.listing.stubs,
 # sitemill.scaleout.membership), and its shard's state remembers where it leads.
 _RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL, SkipReason.REDIRECT})
+
+
+class FullRebuildNeeded(SitemillError):
+    """A sharded bucket's incremental run cannot give what a full rebuild would: one runs."""
 
 
 class KeptListing:

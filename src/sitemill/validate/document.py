@@ -9,13 +9,12 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple, Protocol
 
-from sitemill.errors import DocumentStop
 from sitemill.protocol import SITEMAP_NS
 from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
 from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX, URLSET, prefixed
 from sitemill.validate.prolog import encoding_problem
 from sitemill.validate.urls import LocRules, lastmod_problems
-from sitemill.validate.violation import Violation
+from sitemill.validate.violation import DocumentStop, Violation
 
 # Past this many errors in one file the rest would be noise (and a hostile file's flood).
 MAX_ERRORS: Final = 1_000

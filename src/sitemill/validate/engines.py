@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-from sitemill.errors import DocumentStop, MissingExtraError, install_hint
+from sitemill.errors import MissingExtraError, install_hint
 from sitemill.validate.document import BatchSchema, Document
 from sitemill.validate.limits import capped
 from sitemill.validate.urls import LocRules
-from sitemill.validate.violation import Violation
+from sitemill.validate.violation import DocumentStop, Violation
 
 _INSTALL = install_hint("validate")
 

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from typing import cast
 from xml.parsers import expat
 
-from sitemill.errors import DocumentStop
 from sitemill.validate.document import Document
 from sitemill.validate.limits import (
     CHUNK,
@@ -31,6 +30,7 @@ from sitemill.validate.limits import (
 from sitemill.validate.names import prefixed, undeclared_prefix
 from sitemill.validate.prolog import doctype_message
 from sitemill.validate.py_xsd import LineElement, PySchema
+from sitemill.validate.violation import DocumentStop
 
 _UNBOUND = expat.errors.codes[expat.errors.XML_ERROR_UNBOUND_PREFIX]
 _QUOTED = re.compile(rb"\"[^\"]*\"|'[^']*'")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from sitemill.errors import DocumentStop
 from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.validate.violation import DocumentStop
 
 # Bytes read and fed at a time; also the granularity at which finished entries are checked
 # and dropped, so memory holds about one chunk's worth of tree.

@@ -12,7 +12,6 @@ from typing import Any, Final, cast
 
 from lxml import etree
 
-from sitemill.errors import DocumentStop
 from sitemill.validate.document import Document
 from sitemill.validate.limits import (
     MAX_DEPTH,
@@ -29,6 +28,7 @@ from sitemill.validate.limits import (
 from sitemill.validate.lxml_xsd import LxmlSchema
 from sitemill.validate.names import INDEX, URLSET, prefixed, undeclared_prefix
 from sitemill.validate.prolog import doctype_in, doctype_line, doctype_message
+from sitemill.validate.violation import DocumentStop
 
 _SAFE: Final[dict[str, Any]] = {
     "no_network": True,

@@ -6,8 +6,8 @@ import codecs
 import re
 from typing import Final
 
-from sitemill.errors import DocumentStop
 from sitemill.validate.limits import NOT_FURTHER
+from sitemill.validate.violation import DocumentStop
 
 _BOMS: Final = ((codecs.BOM_UTF8, "UTF-8"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 _DECLARATION = re.compile(rb"<\?xml\s[^>]*?encoding\s*=\s*([\"'])([^\"'>]*)\1")

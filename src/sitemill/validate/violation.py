@@ -5,6 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from sitemill.errors import SitemillError
+
+
+class DocumentStop(SitemillError):
+    """Raised inside `validate`'s readers when a document cannot be checked further (a limit,
+    an unknown encoding); reported as one violation at ``line``, never to the user as such."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
 
 class Severity(Enum):
     """Errors fail validation (exit 1); warnings are reported and pass (exit 0)."""
