@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
 from typing import Final
 
 from sitemill.bounded.dedupe import SeenUrls
@@ -33,29 +34,9 @@ log = logging.getLogger(__name__)
 PROGRESS_EVERY: Final = 100  # pages between two ticks of progress (a call: cheap)
 
 
-def build_from_pages(
-    config: Config,
-    pages: Iterator[Page],
-    sink: Sink,
-    *,
-    robots: RobotsRules | None,
-    read_facts: Callable[[str], PageFacts | None] | None,
-    lastmod: LastmodMode,
-    warnings: list[str] | None = None,
-    progress: Progress | None = None,
-    robots_source: bytes | None = None,
-    remembered: Collection[str] = (),
-    on_skip: OnSkip | None = None,
-    has_file: HasFile | None = None,
-    shards: ShardSetup | None = None,
-    kept: Collection[str] = (),
-    others: OtherShards | None = None,
-    style: StyleDecision | None = None,
-    redirects: WebsiteRedirect | None = None,
-    on_stubs: Callable[[dict[str, bool | None]], None] | None = None,
-    expected: int | None = None,
-) -> Report:
-    """Generate sitemaps from any source of files (a tree, a bucket listing).
+@dataclass(frozen=True, slots=True)
+class SiteInputs:
+    """What a source knows of its site beside the pages, and whom a run tells what it did.
 
     A page's facts: its source's, else ``read_facts(path)`` for an HTML page (None: could not be
     read). ``robots_source``: the site's robots.txt if sitemill keeps one elsewhere (``--out``).
@@ -70,13 +51,37 @@ def build_from_pages(
     website redirect of an object no page is; ``on_stubs``: told where each redirect stub
     leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
     """
-    report = Report(WriteResult(), lastmod, warnings=list(warnings or []))
-    tally = Tally(report.skipped, report.skips, on_skip)
-    config, pages, report.url_style = settled(config, pages, robots, read_facts, style)
+
+    robots: RobotsRules | None
+    read_facts: Callable[[str], PageFacts | None] | None
+    lastmod: LastmodMode
+    warnings: list[str] | None = None
+    progress: Progress | None = None
+    robots_source: bytes | None = None
+    remembered: Collection[str] = ()
+    on_skip: OnSkip | None = None
+    has_file: HasFile | None = None
+    shards: ShardSetup | None = None
+    kept: Collection[str] = ()
+    others: OtherShards | None = None
+    style: StyleDecision | None = None
+    redirects: WebsiteRedirect | None = None
+    on_stubs: Callable[[dict[str, bool | None]], None] | None = None
+    expected: int | None = None
+
+
+def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
+    """Generate sitemaps from any source of files (a tree, a bucket listing)."""
+    robots, read_facts, progress, others = site.robots, site.read_facts, site.progress, site.others
+    report = Report(WriteResult(), site.lastmod, warnings=list(site.warnings or []))
+    tally = Tally(report.skipped, report.skips, site.on_skip)
+    config, pages, report.url_style = settled(config, pages, robots, read_facts, site.style)
     lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
-    checks = PageChecks(config, tally, has_file, lists, redirects, hint=report.url_style is None)
-    extensions = Extensions(config, checks, has_file)
-    told = Ticker(progress, PAGES, expected, every=PROGRESS_EVERY)
+    checks = PageChecks(
+        config, tally, site.has_file, lists, site.redirects, hint=report.url_style is None
+    )
+    extensions = Extensions(config, checks, site.has_file)
+    told = Ticker(progress, PAGES, site.expected, every=PROGRESS_EVERY)
     entries = _page_entries(
         config, pages, robots, read_facts, checks, told, report.dates, extensions
     )
@@ -85,13 +90,13 @@ def build_from_pages(
         entries = _counted(entries, report)
     with explain_empty_run(report.skipped):
         report.result = write_sitemaps(
-            entries, sink, config, on_file=file_progress(progress), robots_source=robots_source,
-            extensions=extensions.alternates or extensions.images, remembered=remembered,
-            shards=shards, kept=kept,
+            entries, sink, config, on_file=file_progress(progress),
+            robots_source=site.robots_source, remembered=site.remembered, shards=site.shards,
+            extensions=extensions.alternates or extensions.images, kept=site.kept,
         )  # fmt: skip
     _summarize(report, checks, extensions)
-    if on_stubs is not None:
-        on_stubs(checks.stub_ends())
+    if site.on_stubs is not None:
+        site.on_stubs(checks.stub_ends())
     return report
 
 

@@ -31,9 +31,8 @@ def test_entries_carry_the_path_they_were_found_at(monkeypatch: pytest.MonkeyPat
     config = load_config({"base_url": "https://example.com/", "images": True})
     sink = MemorySink()
     pages = iter([Page("docs/index.html"), Page("a b.html")])
-    pipeline.build_from_pages(
-        config, pages, sink, robots=None, read_facts=None, lastmod=LastmodMode.NONE
-    )
+    site = pipeline.SiteInputs(robots=None, read_facts=None, lastmod=LastmodMode.NONE)
+    pipeline.build_from_pages(config, pages, sink, site)
     assert seen == [
         ("https://example.com/docs/", "docs/index.html"),
         ("https://example.com/a%20b.html", "a b.html"),

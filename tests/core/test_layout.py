@@ -1,7 +1,10 @@
-"""The folder tree is the architecture (docs/architecture.md): the core never imports a
-front-end, html/ reads bytes only, no module or folder imports itself through others, the
-scale-out wing stands on the jobs and under the front ends, the top level holds the pipeline and
-its basic data only, modules stay small."""
+"""The folder tree is the architecture (docs/architecture.md), held by a test per rule."""
+
+# The core never imports a front-end, html/ reads bytes only, lastmod/ decides dates on the
+# basic modules alone, sources/ holds where pages come from, no module or folder imports itself
+# through others, the scale-out wing stands on the jobs and under the front ends, the top level
+# holds the pipeline and its basic data only, modules stay small, tests mirror the package, and
+# nothing cites a file that a clone of the repository does not have.
 
 from __future__ import annotations
 
@@ -209,3 +212,67 @@ def test_the_wing_stands_on_the_jobs_under_the_front_ends() -> None:
     pair = {"sitemill.jobs", wing}
     assert circles({node: graph.get(node, set()) & pair for node in pair}) == []
     assert "sitemill.jobs" in graph[wing]
+
+
+# What deciding a page's date stands on: the basic modules, git, page facts, the helpers.
+LASTMOD_MAY_IMPORT = tuple(
+    f"sitemill.{name}"
+    for name in (
+        "lastmod", "errors", "protocol", "urls", "html", "git", "safefs", "progress",
+        "workers", "bounded", "messages", "config",
+    )
+)  # fmt: skip
+
+
+def test_lastmod_decides_on_the_basic_modules_alone() -> None:
+    found = {
+        str(path.relative_to(PACKAGE)): sorted(
+            name
+            for name in imported_modules(path)
+            if name.startswith("sitemill") and not name.startswith(LASTMOD_MAY_IMPORT)
+        )
+        for path in (PACKAGE / "lastmod").rglob("*.py")
+    }
+    assert {name: names for name, names in found.items() if names} == {}
+
+
+def test_sources_hold_where_pages_come_from_and_no_history() -> None:
+    for path in (PACKAGE / "sources").rglob("*.py"):
+        history = [name for name in imported_modules(path) if name.startswith("sitemill.git")]
+        assert history == [], f"{path.relative_to(PACKAGE)} reads git: {history}"
+        assert not path.stem.startswith("git"), path
+
+
+# Test folders that are no package folder: package-wide checks, the docs, shared inputs.
+TESTS_OF_NO_FOLDER = {"core", "docs", "events", "infra", "schema_fixtures"}
+
+
+def test_tests_mirror_the_package() -> None:
+    tests = PACKAGE.parents[1] / "tests"
+    for folder in sorted({path.parent for path in tests.rglob("test_*.py")}):
+        relative = folder.relative_to(tests)
+        if folder == tests or relative.parts[0] in TESTS_OF_NO_FOLDER:
+            continue
+        assert (PACKAGE / relative).is_dir(), f"tests/{relative} mirrors no package folder"
+
+
+# A clone holds the repository alone: the project's design notes beside it are not part of it.
+OUTSIDE = ("design" + ".md", "scale-out" + ".md", "../" + "shared")
+RECORDS = ("CHANGELOG.md",)  # (and benchmarks/realsites/results-*.md: what a past run found)
+
+
+def test_nothing_cites_a_file_outside_the_repository() -> None:
+    root = PACKAGE.parents[1]
+    places = [root / "README.md", root / "action.yml", root / "Makefile"]
+    for folder in ("src", "docs", "tests", "benchmarks", "infra", "tools", "examples"):
+        places.extend(path for path in (root / folder).rglob("*") if path.is_file())
+    found = []
+    for path in places:
+        if path.name in RECORDS or path.name.startswith("results-") or "__pycache__" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        found.extend(f"{path.relative_to(root)}: {name}" for name in OUTSIDE if name in text)
+    assert found == []

@@ -149,3 +149,14 @@ def test_unknown_names_raise_attribute_error() -> None:
         assert "no_such_thing" in str(exc)
     else:
         raise AssertionError("expected AttributeError")
+
+
+def test_building_from_a_tree_loads_no_aws_scale_out_or_validation_module() -> None:
+    code = (
+        "import sys; from sitemill import build_from_tree; "
+        "print(sorted(m for m in sys.modules if m.split('.')[:2] in ("
+        "['sitemill', 'aws'], ['sitemill', 'scaleout'], ['sitemill', 'validate'], "
+        "['sitemill', 'cli'], ['sitemill', 'github']) or m in ('boto3', 'botocore', 'lxml')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,5 +1,5 @@
 """A tree read by worker processes: the same sitemaps and state, byte for byte, as one
-process (a worker's log records reaching this process: tests/core/test_workpool.py)."""
+process (a worker's log records reaching this process: tests/workers/test_workpool.py)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from sitemill.lastmod.stamps import seconds
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.pagesread import reads_page
-from sitemill.pipeline import build_from_pages
+from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
@@ -85,10 +85,7 @@ def bucket_pass(
         read=page_reader(client, site, config, knowledge), knowledge=knowledge, counts=counts,
         workers=head_readers(client),
     ), on_dated, config, None)  # fmt: skip
-    report = build_from_pages(
-        config,
-        attached,
-        sink,
+    inputs = SiteInputs(
         robots=robots,
         read_facts=None,
         lastmod=LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME,
@@ -103,6 +100,7 @@ def bucket_pass(
         redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
     )
+    report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
     _remember_files(knowledge.remember, report.result)
     report.heads_read, report.heads_reused = counts.read, counts.reused

@@ -20,7 +20,7 @@ from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
 from sitemill.lastmod.fingerprint.digest import page_url
 from sitemill.pagesread import reads_candidate
-from sitemill.pipeline import build_from_pages
+from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report
 from sitemill.robots.lines import robots_scope_warnings
@@ -85,10 +85,7 @@ def build_from_tree(
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
-        report = build_from_pages(
-            config,
-            plan.pages(reads.follow(files)),
-            sink,
+        site = SiteInputs(
             robots=robots,
             read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
             lastmod=dating_mode,
@@ -102,6 +99,7 @@ def build_from_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
         )
+        report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating)
     if dating is not None:
         config = keep_style(config, report.url_style, plan.remember)

@@ -1,6 +1,6 @@
 """fingerprint.rolelines: a page whose elements have roles is read line by line, its role elements
 ending where reading in order ends them; where that cannot hold, it is read in order. (The
-property test is tests/html/test_linememo.py's, whose pieces hold roles.)"""
+property test is tests/lastmod/fingerprint/test_linememo.py's, whose pieces hold roles.)"""
 
 from __future__ import annotations
 

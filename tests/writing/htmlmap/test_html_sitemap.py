@@ -339,7 +339,7 @@ def contrast(one: str, other: str) -> float:
 
 
 def test_the_built_in_colours_have_good_contrast_in_light_and_dark_mode() -> None:
-    template = Path(__file__).resolve().parents[2] / "templates" / "sitemap.html.j2"
+    template = Path(__file__).resolve().parents[3] / "templates" / "sitemap.html.j2"
     schemes = re.findall(r":root \{ ([^}]*) \}", template.read_text("utf-8"))
     assert len(schemes) == 2  # light, and dark (prefers-color-scheme)
     for scheme in schemes:
