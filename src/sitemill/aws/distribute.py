@@ -1,4 +1,5 @@
-"""The router's way out (scale-out.md): a full rebuild of a big bucket runs on the stack's
+"""The router's way out (docs/distributed.md, When it runs): a full rebuild of a big bucket runs on
+the stack's
 state machine, started with a deterministic name, instead of in the router itself."""
 
 from __future__ import annotations

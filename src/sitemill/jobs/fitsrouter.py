@@ -1,4 +1,5 @@
-"""Whether a full rebuild fits the router's own function (scale-out.md, the Router): a site of
+"""Whether a full rebuild fits the router's own function (docs/distributed.md, When it runs): a site
+of
 at most ``max_shards`` shards' worth of pages is rebuilt in it, so that a small site's first
 rebuild answers with its URLs; a bigger one goes to the distributed rebuild.
 

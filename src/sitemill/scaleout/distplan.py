@@ -1,4 +1,4 @@
-"""The first step of a distributed rebuild (scale-out.md, "Distributed full rebuild"): decide
+"""The first step of a distributed rebuild (docs/distributed.md, Plan): decide
 what to render and write it down for the state machine.
 
 It reads the partitioned state's plan and inputs, and writes the run's ``run.json`` and
@@ -44,7 +44,8 @@ MODES: Final = ("full", "shards")
 
 @dataclass(frozen=True, slots=True)
 class RunRequest:
-    """What a run was asked for: the execution input of scale-out.md, and its name."""
+    """What a run was asked for: the execution input (docs/distributed.md, When it runs), and its
+    name."""
 
     run: str
     bucket: str
@@ -94,7 +95,7 @@ InventoryPlanner = Callable[["DistributedRun", RunFiles], "Sequence[Item] | None
 def plan_run(
     run: DistributedRun, request: RunRequest, inventory: InventoryPlanner | None = None
 ) -> dict[str, Any]:
-    """Write the run's files; return the state machine's next input (scale-out.md)."""
+    """Write the run's files; return the state machine's next input (infra/rebuild.asl.json)."""
     config, store = run.config, run.store
     why = not_distributable(config)
     if why is not None:

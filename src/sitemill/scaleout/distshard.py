@@ -1,4 +1,4 @@
-"""The worker of a distributed rebuild (scale-out.md): one render item, its shards' keys.
+"""The worker of a distributed rebuild (docs/distributed.md): one render item, its shards' keys.
 
 It lists its range (or reads the rows the shuffle routed to its group), starts from its
 shards' last states (no unchanged head is read again, content dates are kept), runs the

@@ -1,4 +1,5 @@
-"""A distributed rebuild's listing from an S3 Inventory report (scale-out.md): the planner
+"""A distributed rebuild's listing from an S3 Inventory report (docs/distributed.md, S3 Inventory):
+the planner
 samples the report's rows for group boundaries, each shuffle item routes the rows of one
 data file to its groups' fragments, and each render item reads its group's fragments,
 sorts them and renders its shards (sitemill.scaleout.distfragments). For the first build of a

@@ -1,7 +1,7 @@
 """Pages of one shard that name pages of others (``crosses``: an incremental run cannot render
 that shard alone), and the other shards as the last build left them: what a distributed
 worker asks of a canonical or an hreflang alternate that names a page of another shard
-(scale-out.md: in sharded mode that is one build behind).
+(docs/distributed.md, What it does not do: one build behind).
 
 The URL's key is turned back into the keys that could hold it (``x.html``, ``x.htm``, ``x``,
 ``x/index.html``...), and each is looked up in the last state of the shard whose range holds

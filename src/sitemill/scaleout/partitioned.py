@@ -1,4 +1,5 @@
-"""A sharded bucket with a partitioned state (scale-out.md): a deploy that touches a few shards
+"""A sharded bucket with a partitioned state (docs/s3-lambda.md, Sharded buckets): a deploy that
+touches a few shards
 re-renders those alone; anything else is a full rebuild that keeps the plan.
 
 The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# scale-out.md: the router renders up to this many touched shards itself.
+# The router renders up to this many touched shards itself (docs/s3-lambda.md, Sharded buckets).
 MAX_TOUCHED: Final = 20
 # Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
 DEFAULT_THREADS: Final = 4

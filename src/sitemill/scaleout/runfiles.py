@@ -1,4 +1,5 @@
-"""The files of one distributed rebuild (scale-out.md), under the partitioned state's prefix:
+"""The files of one distributed rebuild (docs/distributed.md, Plan), under the partitioned state's
+prefix:
 ``runs/<run>/run.json`` (what the planner decided), ``shards.json`` (the render items, read
 by the state machine's ItemReader), ``summaries/<id>.json`` (what each worker rendered),
 ``parts/<name>`` (the files it rendered, published by the reducer alone) and ``verdict.json``

@@ -1,5 +1,5 @@
-"""What every shard of a sharded bucket depends on (scale-out.md: "Rules that are not local
-to a shard"): robots.txt and the fingerprint of the global inputs, which the manifest keeps: a
+"""What every shard of a sharded bucket depends on (docs/s3-lambda.md,
+Sharded buckets): robots.txt and the fingerprint of the global inputs, which the manifest keeps: a
 change to them is a full rebuild."""
 
 from __future__ import annotations

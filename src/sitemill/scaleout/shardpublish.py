@@ -1,4 +1,4 @@
-"""Publishing an incremental run of a sharded bucket: the reducer of scale-out.md, in process.
+"""Publishing an incremental run of a sharded bucket: a distributed run's reducer, in process.
 
 After the workers: the completeness check (every shard of the next plan has a file and a
 state from this run or the last manifest), then the commit of sitemill.scaleout.shardcommit:

@@ -1,4 +1,5 @@
-"""The worker of an incremental sharded bucket run (scale-out.md): one shard, from its state.
+"""The worker of an incremental sharded bucket run (docs/s3-lambda.md, Sharded buckets): one shard,
+from its state.
 
 It loads the shard's state, looks up each changed key of its range (a LIST of that key
 alone: a HEAD's facts; the order of events never matters, it says what is there now), and

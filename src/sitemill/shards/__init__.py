@@ -1,4 +1,4 @@
-"""The shard plan (scale-out.md, "Shards"): key ranges with stable names, so that a small deploy
+"""The shard plan (docs/output.md): key ranges with stable names, so that a small deploy
 rewrites one child and the index, and adding a page near the front renames nothing.
 
 Pure: no I/O. It stands below the writer and the pipeline, which lay entries out by it and ask

@@ -38,8 +38,8 @@ _MAX_ROUNDS: Final = 16
 class ShardSetup:
     """What a job that may write shards tells the writer: the order its keys sort in, the
     plan its last build left (None: none yet), and the list the pass fills with every
-    candidate key it sees, in order: the raw keys the cut rule cuts among (scale-out.md: a
-    key that gives no URL, a duplicate's, still keeps its family together)."""
+    candidate key it sees, in order: the raw keys the cut rule cuts among (never between two
+    keys of one URL: a key that gives no URL, a duplicate's, still keeps its family together)."""
 
     order: Order
     plan: Plan | None = None

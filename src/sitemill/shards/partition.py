@@ -1,5 +1,5 @@
-"""What the workers of a sharded bucket run report (scale-out.md, "The worker, the reducer,
-the router"), pure.
+"""What the workers of a sharded bucket run report (docs/distributed.md,
+"In short": Render and Reduce), pure.
 
 A worker renders one shard and reports its parts (a shard that outgrew one file is split:
 its first part keeps the id) and the state object it wrote for each; the reducer folds the
@@ -101,7 +101,7 @@ def part_from_json(value: object) -> Part:
 
 
 def summary_to_json(summary: Summary) -> dict[str, Any]:
-    """scale-out.md's summary: {"shard", "parts": [...], "skipped"}, each part "written"."""
+    """A worker's summary: {"shard", "parts": [...], "skipped"}, each part "written"."""
     return {
         "format": SUMMARY_FORMAT,
         "version": FORMAT_VERSION,

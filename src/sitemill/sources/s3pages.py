@@ -4,7 +4,7 @@ such an object with a 301, whatever its body, so it is a redirect stub like a me
 
 An empty object (the usual form of a website redirect) is skipped by the listing; it is asked
 for its redirect (one HEAD) only when a canonical names it, and nothing else on the site has
-that URL (design.md, "Which pages are listed", reason ``canonical``).
+that URL (docs/pages.md, "Canonicals that name a redirect stub").
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ class State:
     # names is the one it wrote (sitemill.aws.overwritten), whatever its shape.
     digests: dict[str, str] = field(default_factory=dict)
     # What is remembered of objects the sitemaps leave out, by ETag: never by name, since a
-    # state beside the sitemaps is public (design.md, "State": privacy).
+    # state beside the sitemaps is public (docs/state.md, "Public, and trusted by no one").
     unlisted: dict[str, Unlisted] = field(default_factory=dict)
     # Read, not written: remembered values a parse refused (a lastmod in the future, not a
     # W3C datetime, ...), how many and the first one, for one warning.

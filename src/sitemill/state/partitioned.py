@@ -1,4 +1,5 @@
-"""A sharded bucket's state, partitioned (scale-out.md): under the state location's prefix,
+"""A sharded bucket's state, partitioned (docs/s3-lambda.md, Sharded buckets): under the state
+location's prefix,
 ``index-state.json`` (the manifest: sitemill.shards.manifest), written once per run and only
 conditionally (If-Match the version the run read, If-None-Match when there was none): that
 write commits the run; and ``shards/<id>-<version>.json.gz``, one immutable object per shard

@@ -1,5 +1,5 @@
 """Content dates from git history: the oldest commit of the run of versions at the tip whose
-fingerprint is the file's own (design.md, "lastmod: when the content last changed")."""
+fingerprint is the file's own (docs/lastmod.md)."""
 
 from __future__ import annotations
 
