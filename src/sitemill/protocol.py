@@ -1,7 +1,5 @@
-"""Named constants and value types of the sitemaps.org 0.9 protocol.
-
-See https://www.sitemaps.org/protocol.html for every limit cited here.
-"""
+"""Named constants and value types of the sitemaps.org 0.9 protocol."""
+# See https://www.sitemaps.org/protocol.html for every limit cited here.
 
 from __future__ import annotations
 

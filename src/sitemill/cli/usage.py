@@ -1,5 +1,5 @@
-"""Usage errors of the `sitemill` command: one line on stderr, exit 2, and "did you mean …?"
-for a near miss (a misspelt command, flag or choice)."""
+"""Usage errors of the `sitemill` command: one line on stderr, exit 2, and "did you mean …?"."""
+# "Did you mean …?" answers a near miss: a misspelt command, flag or choice.
 
 from __future__ import annotations
 
