@@ -1,8 +1,7 @@
-"""Where a distributed rebuild's steps run (the Executor port: one interface, so that the same steps
-run anywhere): in this process
-on a thread pool (LocalExecutor: the same plan, items and reducer as the state machine), or
-on AWS Step Functions (StepFunctionsExecutor: one execution of the stack's state machine).
-"""
+"""Where a distributed rebuild's steps run: in this process, or on AWS Step Functions."""
+# The Executor port: one interface, so that the same steps run anywhere. In this process on a thread
+# pool (LocalExecutor: the same plan, items and reducer as the state machine), or on AWS Step
+# Functions (StepFunctionsExecutor: one execution of the stack's state machine).
 
 from __future__ import annotations
 
