@@ -1,4 +1,4 @@
-"""Messages as sitemill shows them: no secret a URL carries, no character that steers."""
+"""Messages as sitemill shows them: no secret a URL carries, no character that steers a reader."""
 # No character that steers a terminal, a log viewer or the reading order.
 #
 # A message quotes values sitemill was handed: hrefs from pages, keys, URLs from the configuration.

@@ -16,7 +16,7 @@ MAX_BYTES_LIMIT: Final = 52_428_800
 DEFAULT_MAX_BYTES: Final = 10_485_760
 # "A Sitemap index file can include up to 50,000 Sitemaps" (sitemaps.org protocol).
 MAX_SITEMAPS_PER_INDEX_LIMIT: Final = 50_000
-# Our default: keep index files small and quick to fetch (docs/configuration.md).
+# Our default (docs/configuration.md, max_sitemaps_per_index): index files small, quick to fetch.
 DEFAULT_MAX_SITEMAPS_PER_INDEX: Final = 1_000
 # "<loc> ... must be less than 2,048 characters" (sitemaps.org protocol).
 MAX_URL_LENGTH: Final = 2_048
