@@ -1,4 +1,4 @@
-"""The cost and wall-clock calculator of a distributed rebuild (scale-out.md), fed by the
+"""The cost and wall-clock calculator of a distributed rebuild (docs/distributed.md), fed by the
 per-worker rates distributed_bench.py measured. No AWS run is behind these figures: every
 input that is not measured here is an assumption, named in ASSUMPTIONS with its source.
 

@@ -1,5 +1,5 @@
 """A site with a page of every kind the sitemaps leave out, and a search of every byte
-sitemill publishes for their names (design.md, "State": privacy)."""
+sitemill publishes for their names (docs/state.md, "Public, and trusted by no one")."""
 
 from __future__ import annotations
 

@@ -8,16 +8,16 @@ measuring tool that plays a careful human reader, not a rule of the product.
 
 The article: the element an ``article_xpath`` of the site names (when the theme's article is
 unmistakable), else the single ``<article>`` inside the main region, else the main region
-(``<main>``, ``[role=main]``), else ``<body>``. Left out wherever they stand: ``script``,
-``style``, ``nav``, ``aside``, ``header``, ``footer``, ``noscript``, ``template``, ``svg`` and the
-navigation, complementary, search, banner and contentinfo roles; a ``header`` that holds an
-``<h1>`` stays (the article's headline block: Docusaurus 3.8 wraps the h1 in one). Text is what
-a reader sees: inline elements join their text, block elements separate it, whitespace is
-collapsed. A self-date is not article text either (design.md, Scope): an element whose text
-is "Last updated on <date>", "Last modified <date>: <commit>", "Page last updated ..." says when
-the page changed, not what it says. A page moved to a new path keeps its history: git's rename
-detection (``-M``) chains the old path's versions behind the new one's, as a reader of the moved
-article would (its text did not change when its address did).
+(``<main>``, ``[role=main]``), else ``<body>``. Left out wherever they stand: ``script``, ``style``,
+``nav``, ``aside``, ``header``, ``footer``, ``noscript``, ``template``, ``svg`` and the navigation,
+complementary, search, banner and contentinfo roles; a ``header`` that holds an ``<h1>`` stays (the
+article's headline block: Docusaurus 3.8 wraps the h1 in one). Text is what a reader sees: inline
+elements join their text, block elements separate it, whitespace is collapsed. A self-date is not
+article text either (docs/lastmod.md, self-dates): an element whose text is "Last updated on
+<date>", "Last modified <date>: <commit>", "Page last updated ..." says when the page changed, not
+what it says. A page moved to a new path keeps its history: git's rename detection (``-M``) chains
+the old path's versions behind the new one's, as a reader of the moved article would (its text did
+not change when its address did).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""sitemill: correct, deterministic sitemaps (sitemaps.org 0.9) for static sites.
-
-The public API: the three jobs, the configuration, the sinks and the errors. Names are
-imported on first use, so that ``import sitemill`` stays cheap (the CLI's ``validate``
-needs no Jinja) and the S3 names need boto3 only when they are used.
-"""
+"""sitemill: correct, deterministic sitemaps (sitemaps.org 0.9) for static sites."""
+# The public API: the three jobs, the configuration, the sinks and the errors. Names are imported on
+# first use, so that ``import sitemill`` stays cheap (the CLI's ``validate`` needs no Jinja) and the
+# S3 names need boto3 only when they are used.
 
 from __future__ import annotations
 

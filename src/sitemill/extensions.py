@@ -1,5 +1,6 @@
-"""The sitemap extensions of a run: what each page declares (hreflang alternates) and shows
-(images), and what only the whole site tells (the clusters, the site chrome among images)."""
+"""The sitemap extensions of a run: hreflang alternates and images."""
+# What each page declares (hreflang alternates) and shows (images), and what only the whole site
+# tells (the clusters, the site chrome among images).
 
 from __future__ import annotations
 

@@ -1,14 +1,12 @@
-"""Messages as sitemill shows them: no secret a URL carries, no character that steers a
-terminal, a log viewer or the reading order.
-
-A message quotes values sitemill was handed: hrefs from pages, keys, URLs from the
-configuration. Before one reaches a terminal, a workflow log, a job summary or CloudWatch,
-``shown`` hides the user info of any URL (``https://***@host/``) and the values of query
-parameters that carry credentials (``X-Amz-Signature=***``, ``token=***``), and writes every
-control character (C0, DEL, C1), line separator and bidirectional control as an escape
-(``\\x1b``, ``\\u202e``): a page cannot forge a ``sitemill: error:`` line, colour a log or turn
-text around.
-"""
+"""Messages as sitemill shows them: no secret a URL carries, no character that steers a reader."""
+# No character that steers a terminal, a log viewer or the reading order.
+#
+# A message quotes values sitemill was handed: hrefs from pages, keys, URLs from the configuration.
+# Before one reaches a terminal, a workflow log, a job summary or CloudWatch, ``shown`` hides the
+# user info of any URL (``https://***@host/``) and the values of query parameters that carry
+# credentials (``X-Amz-Signature=***``, ``token=***``), and writes every control character (C0, DEL,
+# C1), line separator and bidirectional control as an escape (``\x1b``, ``\u202e``): a page cannot
+# forge a ``sitemill: error:`` line, colour a log or turn text around.
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Which pages a run looks at (include, exclude, rules, robots.txt): only those are read,
-fingerprinted and dated."""
+"""Which pages a run looks at (include, exclude, rules, robots.txt)."""
+# Only those are read, fingerprinted and dated.
 
 from __future__ import annotations
 

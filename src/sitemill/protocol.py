@@ -1,7 +1,5 @@
-"""Named constants and value types of the sitemaps.org 0.9 protocol.
-
-See https://www.sitemaps.org/protocol.html for every limit cited here.
-"""
+"""Named constants and value types of the sitemaps.org 0.9 protocol."""
+# See https://www.sitemaps.org/protocol.html for every limit cited here.
 
 from __future__ import annotations
 
@@ -14,11 +12,11 @@ from typing import Final
 MAX_URLS_PER_SITEMAP: Final = 50_000
 # "... and must be no larger than 50MB (52,428,800 bytes)" uncompressed (sitemaps.org protocol).
 MAX_BYTES_LIMIT: Final = 52_428_800
-# The size our contract (design.md) uses by default: the older 10 MB figure of the protocol text.
+# Our default size (docs/configuration.md, max_bytes): the older 10 MB figure of the protocol text.
 DEFAULT_MAX_BYTES: Final = 10_485_760
 # "A Sitemap index file can include up to 50,000 Sitemaps" (sitemaps.org protocol).
 MAX_SITEMAPS_PER_INDEX_LIMIT: Final = 50_000
-# Our default: keep index files small and quick to fetch (design.md).
+# Our default (docs/configuration.md, max_sitemaps_per_index): index files small, quick to fetch.
 DEFAULT_MAX_SITEMAPS_PER_INDEX: Final = 1_000
 # "<loc> ... must be less than 2,048 characters" (sitemaps.org protocol).
 MAX_URL_LENGTH: Final = 2_048

@@ -1,5 +1,5 @@
-"""What a run reports: the write result, skipped pages by reason, warnings (its progress:
-sitemill.progress, re-exported here)."""
+"""What a run reports: the write result, skipped pages by reason, warnings."""
+# Its progress (sitemill.progress) is re-exported here.
 
 from __future__ import annotations
 

@@ -1,27 +1,25 @@
-"""Safe reads inside a root: only regular files, resolved inside it, never more than a limit.
-
-Every file sitemill reads from a site, a workspace or an output folder goes through here, so
-that a committed symbolic link cannot make it read ``../.git/config`` or ``/proc/self/environ``
-(and write their bytes into a robots.txt it commits), and a FIFO or ``/dev/zero`` cannot make
-it hang or fill memory. The rules:
-
-- the path is resolved (every link followed) and must lie inside the resolved root; with
-  ``hidden=False`` not in a dot-file or dot-directory of it either (a site's ``.git``);
-- only a regular file is opened: a FIFO, socket, device or directory is refused after a
-  ``stat``, before any ``open`` (opening a device can have effects), and the ``open`` itself
-  neither blocks (``O_NONBLOCK``) nor follows a link swapped in meanwhile (``O_NOFOLLOW``)
-  and is checked again with ``fstat``;
-- at most ``limit`` bytes are read (``/proc`` files say size 0 and hold data, so the size is
-  never trusted).
-
-What is refused raises ``RefusedError`` (a ``ValueError``, like ``GlobSyntaxError``): each caller
-decides whether that is a warning (a page, the site's robots.txt) or a ``SitemillError``
-(a config file, a file in the output folder). A file that does not exist is ``None`` from
-``Root.read`` and ``FileNotFoundError`` from ``read_regular``; any other OSError passes through.
-
-A process that swaps a directory of the root for a link *while* sitemill reads can still race
-the resolve-then-open sequence above; the threat here is committed content, not a live attacker.
-"""
+"""Safe reads inside a root: only regular files, resolved inside it, never more than a limit."""
+# Every file sitemill reads from a site, a workspace or an output folder goes through here, so that
+# a committed symbolic link cannot make it read ``../.git/config`` or ``/proc/self/environ`` (and
+# write their bytes into a robots.txt it commits), and a FIFO or ``/dev/zero`` cannot make it hang
+# or fill memory. The rules:
+#
+# - the path is resolved (every link followed) and must lie inside the resolved root; with
+#   ``hidden=False`` not in a dot-file or dot-directory of it either (a site's ``.git``);
+# - only a regular file is opened: a FIFO, socket, device or directory is refused after a ``stat``,
+#   before any ``open`` (opening a device can have effects), and the ``open`` itself neither blocks
+#   (``O_NONBLOCK``) nor follows a link swapped in meanwhile (``O_NOFOLLOW``) and is checked again
+#   with ``fstat``;
+# - at most ``limit`` bytes are read (``/proc`` files say size 0 and hold data, so the size is never
+#   trusted).
+#
+# What is refused raises ``RefusedError`` (a ``ValueError``, like ``GlobSyntaxError``): each caller
+# decides whether that is a warning (a page, the site's robots.txt) or a ``SitemillError`` (a config
+# file, a file in the output folder). A file that does not exist is ``None`` from ``Root.read`` and
+# ``FileNotFoundError`` from ``read_regular``; any other OSError passes through.
+#
+# A process that swaps a directory of the root for a link *while* sitemill reads can still race the
+# resolve-then-open sequence above; the threat here is committed content, not a live attacker.
 
 from __future__ import annotations
 

@@ -881,7 +881,7 @@ def test_the_state_lives_in_its_own_bucket_and_survives_a_sync_delete(s3: Any) -
     assert (first["state"], first["dates"]) == ("written", undated)
     site_keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
     assert "sitemill-state.json.gz" not in site_keys
-    # The state of a bucket whose sitemaps may be shards, in parts (scale-out.md).
+    # The state of a bucket whose sitemaps may be shards, in parts (docs/s3-lambda.md).
     stored = sorted(item["Key"] for item in s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"])
     assert stored[0] == f"{STATE_PREFIX}index-state.json"
     (shard,) = stored[1:]  # its one shard's state, under a name its bytes give

@@ -592,7 +592,7 @@ def test_s3_keeps_its_state_in_another_bucket(
         assert "lastmod: 2 dated by their file times" in out  # (uploaded one by one)
         keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
         assert "sitemill-state.json.gz" not in keys
-        # In parts (scale-out.md), under the state key without its .json.gz.
+        # In parts (docs/s3-lambda.md), under the state key without its .json.gz.
         stored = {item["Key"] for item in s3.list_objects_v2(Bucket="state-bucket")["Contents"]}
         assert {"site-bucket/sitemill-state/index-state.json"} < stored
         assert all(key.startswith("site-bucket/sitemill-state/") for key in stored)

@@ -25,7 +25,7 @@ ACTION = ROOT / "action.yml"
 WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 
-# design.md, "GitHub Action": the config keys in kebab-case (rules are file-only) plus these.
+# docs/action.md, Inputs: the config keys in kebab-case (rules are file-only) plus these.
 CONFIG_INPUTS = {key.replace("_", "-") for key in CONFIG_KEYS} - {"rules"}
 ACTION_INPUT_DEFAULTS = {
     "command": "build",

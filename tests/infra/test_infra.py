@@ -31,7 +31,7 @@ BUCKET = "example-site"
 PARAMETERS = {"BucketName": BUCKET, "BaseUrl": "https://example.com/"}
 NO_VALUE = object()  # AWS::NoValue: the enclosing list item or key disappears
 
-# Every name sitemill writes (design.md, "Output files"), and pages it must never write.
+# Every name sitemill writes (docs/output.md), and pages it must never write.
 OWN_OUTPUTS = (
     "sitemap.xml",
     "sitemap.txt",
@@ -422,7 +422,7 @@ def assert_no_wildcards(statements: list[dict[str, Any]]) -> None:
                     assert _listed(statement["Action"]) == ["s3:GetObject"], statement
                     continue
                 # The partitioned state: the keys under sitemill-state/ of the stack's own
-                # state bucket (scale-out.md), nothing else of it; a distributed rebuild's
+                # state bucket (docs/s3-lambda.md), nothing else of it; a distributed rebuild's
                 # run files are among them (sitemill-state/runs/).
                 if re.fullmatch(r"[^*?]*/sitemill-state/((shards|runs)/)?\*", resource):
                     assert ":::StateBucket" in resource, resource

@@ -1,4 +1,4 @@
-"""The distributed full rebuild (scale-out.md): infra/rebuild.asl.json, parsed by moto's Step
+"""The distributed full rebuild (docs/distributed.md): infra/rebuild.asl.json, parsed by moto's Step
 Functions parser, and its place in infra/template.yaml: the four functions, the state machine,
 each role's least privilege, the scheduled rebuild and the optional S3 Inventory."""
 
@@ -587,7 +587,7 @@ def test_the_machine_invokes_exactly_the_four_functions(translated: dict[str, An
 
 
 def contract_input(prefix: str) -> dict[str, str]:
-    """A full rebuild's execution input (scale-out.md)."""
+    """A full rebuild's execution input (docs/distributed.md)."""
     return {"bucket": BUCKET, "prefix": prefix, "mode": "full"}
 
 

@@ -272,7 +272,7 @@ def test_merged_shard_states_are_read_in_their_oldest_version() -> None:
     assert merged_states(mixed)[0].outdated
 
 
-# A partitioned state (a state per shard, scale-out.md).
+# A partitioned state (a state per shard, docs/s3-lambda.md).
 
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -1,7 +1,7 @@
-"""A distributed rebuild from an S3 Inventory report trusts no file of the state bucket
-(issue 39): a row's date is a page's lastmod only when every remembered date would be
-(design.md, "Trust"), in the report and in the shuffle's fragments alike, and a fragment is
-read bounded and checked.
+"""A distributed rebuild from an S3 Inventory report trusts no file of the state bucket (issue 39):
+a row's date is a page's lastmod only when every remembered date would be (docs/distributed.md, S3
+Inventory), in the report and in the shuffle's fragments alike, and a fragment is read bounded and
+checked.
 """
 
 from __future__ import annotations

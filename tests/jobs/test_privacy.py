@@ -1,6 +1,6 @@
-"""Nothing sitemill publishes beside the sitemaps names a page the sitemaps leave out: every
-byte written to the output folder or the bucket prefix is searched for the names of a page of
-every kind left out (design.md, "State": privacy), in every flow but the Action's (tested in
+"""Nothing sitemill publishes beside the sitemaps names a page the sitemaps leave out: every byte
+written to the output folder or the bucket prefix is searched for the names of a page of every kind
+left out (docs/state.md, "Public, and trusted by no one"), in every flow but the Action's (tested in
 tests/github/test_action_privacy.py)."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_a_bucket_rebuild_publishes_no_hidden_name(s3: Any, config_file: Path, w
         assert (STATE_NAME in files) is (where == "beside the sitemaps")
         assert_names_no_hidden_page(files)
         if where == "in a private bucket":
-            # The state of a bucket whose sitemaps may be shards, partitioned (scale-out.md):
+            # The state of a bucket whose sitemaps may be shards, partitioned (docs/s3-lambda.md):
             # paths of listed pages, ETags of the others; and, in a shard's listing, the
             # pages a change to another page of the shard can bring back (the second file of
             # a URL, a page whose canonical names another) and the redirect stubs, whose

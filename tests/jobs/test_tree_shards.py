@@ -1,4 +1,4 @@
-"""A tree's sitemaps as shards (scale-out.md, "Shards"): stable child names, so a new section
+"""A tree's sitemaps as shards (docs/output.md): stable child names, so a new section
 rewrites its own children and the index, an edit one child and the index; a small site keeps
 its one sitemap.xml byte for byte; the plan lives in the state."""
 

@@ -1,6 +1,6 @@
 """url_style = "auto", the default: the style most of the pages' own canonicals are written in
 (10 pages or more, else directory), decided once and kept in the state; a style the
-configuration sets always wins (design.md, Configuration)."""
+configuration sets always wins (docs/pages.md, URL style)."""
 
 from __future__ import annotations
 

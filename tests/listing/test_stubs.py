@@ -1,5 +1,5 @@
-"""A canonical naming a redirect stub names the stub's target (design.md, "Which pages are
-listed", reason ``canonical``): the gate's order of events, chains, loops and stubs that lead
+"""A canonical naming a redirect stub names the stub's target (docs/pages.md, "Canonicals that
+name a redirect stub"): the gate's order of events, chains, loops and stubs that lead
 off the site or back to the page itself; then whole trees shaped like a multi-version docs site."""
 
 from __future__ import annotations

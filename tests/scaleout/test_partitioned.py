@@ -1,4 +1,4 @@
-"""A sharded bucket with a partitioned state (scale-out.md): a one-page deploy re-renders its
+"""A sharded bucket with a partitioned state (docs/s3-lambda.md): a one-page deploy re-renders its
 shard alone from the shard's state (HEADs, no whole-bucket LIST) and gives exactly the files
 of a full rebuild with the same plan; deletions wait; a failed worker publishes nothing."""
 
@@ -115,7 +115,7 @@ def test_a_one_page_deploy_reads_its_shard_alone(s3: Any) -> None:
     # robots.txt, the manifest, the shard's state, the page's head
     assert kinds.count("GetObject") == 4
     assert kinds.count("PutObject") <= 4  # the child, its state, the manifest, the index
-    # scale-out.md's budget: at most 10 requests besides the page's own GET.
+    # docs/s3-lambda.md's budget: at most 10 requests besides the page's own GET.
     assert len(kinds) - 1 <= 10, requests.calls
     written = [name for name in report.result.written if SHARD.fullmatch(name)]
     assert len(written) == 1

@@ -1,4 +1,4 @@
-"""A partitioned state (a sharded bucket, scale-out.md) keeps the base URL in its manifest:
+"""A partitioned state (a sharded bucket, docs/s3-lambda.md) keeps the base URL in its manifest:
 a run at another one says once that every URL moved, and keeps the dates (moto)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The property of scale-out.md: incremental runs over any sequence of adds, edits and deletes
+"""The property a sharded run keeps: incremental runs over any sequence of adds, edits and deletes
 give exactly the files of a full rebuild with the same plan, and the number of threads changes
 no byte. (moto, small: each example is a fresh bucket; shards of 4 URLs so that shards split,
 empty and merge into their neighbours within a few steps.)"""

@@ -1,5 +1,5 @@
 """The shard plan: stable ids, the bisection, both sort orders, the cut rule, and a plan that
-changes without renaming what did not change (scale-out.md, "Shards")."""
+changes without renaming what did not change (docs/output.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cuts fall among raw keys (issue 39, items 2 and 7; scale-out.md: never between two keys
+"""Cuts fall among raw keys (issue 39, items 2 and 7; docs/output.md: never between two keys
 that map to one URL): a key that gives no URL (a duplicate) keeps its family together, and a
 family no cut can respect (more keys between ``x.htm`` and ``x.html`` than a file holds)
 makes a shard of several files instead of a failed build."""

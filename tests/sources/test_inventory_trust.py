@@ -1,8 +1,8 @@
-"""An S3 Inventory report is input from outside (issue 39): a row's LastModifiedDate dates a
-page only when every remembered date would (design.md, "Trust": the rule the shuffle gives
+"""An S3 Inventory report is input from outside (issue 39): a row's LastModifiedDate dates a page
+only when every remembered date would (docs/distributed.md, S3 Inventory: the rule the shuffle gives
 read_rows, sitemill.scaleout.distfragments.trusted_time), and no date, however odd, fails a read;
-whatever a report's folders, manifest or rows say, reading it costs what its bounds allow and
-fails, if it fails, with an InventoryError (one line), never another exception.
+whatever a report's folders, manifest or rows say, reading it costs what its bounds allow and fails,
+if it fails, with an InventoryError (one line), never another exception.
 """
 
 from __future__ import annotations

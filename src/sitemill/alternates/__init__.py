@@ -1,2 +1,2 @@
-"""hreflang alternates: the ones each page declares (or its language folder gives), joined into
-reciprocal clusters of confirmed links."""
+"""hreflang alternates: declared by each page or its language folder, joined into clusters."""
+# The clusters are reciprocal, of confirmed links.

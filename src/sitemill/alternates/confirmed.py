@@ -1,15 +1,13 @@
-"""Which declared alternates join pages into one hreflang cluster: those the targets confirm.
-
-Google uses an hreflang annotation only when the page it names links back. sitemill builds
-clusters rather than copying them, but a page must not be able to merge two clusters that
-stand on return links, nor to add itself to the alternates of pages that do not name it. So:
-
-1. Two pages that name each other are one cluster (and each page is in its own).
-2. A page that declares nothing (its template forgot the links) joins the cluster whose pages
-   name it; named by two clusters, the one with more pages naming it, and none on a tie.
-3. Any other declaration, of a page that declares alternates but not this one, joins nothing:
-   counted (``unconfirmed``), with an example, for one warning.
-"""
+"""Which declared alternates join pages into one hreflang cluster: those the targets confirm."""
+# Google uses an hreflang annotation only when the page it names links back. sitemill builds
+# clusters rather than copying them, but a page must not be able to merge two clusters that stand on
+# return links, nor to add itself to the alternates of pages that do not name it. So:
+#
+# 1. Two pages that name each other are one cluster (and each page is in its own).
+# 2. A page that declares nothing (its template forgot the links) joins the cluster whose pages name
+#    it; named by two clusters, the one with more pages naming it, and none on a tie.
+# 3. Any other declaration, of a page that declares alternates but not this one, joins nothing:
+#    counted (``unconfirmed``), with an example, for one warning.
 
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
-"""hreflang alternates: what each page declares, from its head or from language folders.
-
-A page's ``<link rel="alternate" hreflang href>`` tags (sitemill.html.facts reads them) are
-resolved against the page's URL here, checked, and kept only when they name a URL of this
-site; sitemill.alternates.clusters then joins the declarations of all pages into reciprocal clusters
-of listed URLs. For sites whose pages carry no such links, ``[alternates]`` maps languages
-to folders (``en = "en/**"``, ``fr = "fr/**"``): a page's versions are the same rest of path
-in each folder.
-https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
-"""
+"""hreflang alternates: what each page declares, from its head or from language folders."""
+# A page's ``<link rel="alternate" hreflang href>`` tags (sitemill.html.facts reads them) are
+# resolved against the page's URL here, checked, and kept only when they name a URL of this site;
+# sitemill.alternates.clusters then joins the declarations of all pages into reciprocal clusters of
+# listed URLs. For sites whose pages carry no such links, ``[alternates]`` maps languages to folders
+# (``en = "en/**"``, ``fr = "fr/**"``): a page's versions are the same rest of path in each folder.
+# https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
 
 from __future__ import annotations
 

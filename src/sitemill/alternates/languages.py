@@ -1,7 +1,7 @@
-"""Language folders: the versions of a page in the folders of the ``[alternates]`` table
-(sitemill.config.alternates reads it), for sites whose pages carry no hreflang links; and the
-language a page is in, as its cluster or its folder tells it (site chrome is counted per
-language: sitemill.images.chrome)."""
+"""Language folders: a page's versions across the ``[alternates]`` folders, and its language."""
+# The folders of the ``[alternates]`` table (sitemill.config.alternates reads it) serve sites whose
+# pages carry no hreflang links. A page's language is what its cluster or its folder tells (site
+# chrome is counted per language: sitemill.images.chrome).
 
 from __future__ import annotations
 

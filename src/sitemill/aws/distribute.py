@@ -1,5 +1,6 @@
-"""The router's way out (scale-out.md): a full rebuild of a big bucket runs on the stack's
-state machine, started with a deterministic name, instead of in the router itself."""
+"""The router's way out: a big bucket's full rebuild runs on the stack's state machine."""
+# The execution is started with a deterministic name, instead of the rebuild running in the router
+# itself (docs/distributed.md, When it runs).
 
 from __future__ import annotations
 

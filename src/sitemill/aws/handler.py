@@ -232,7 +232,7 @@ def _rebuild(
 ) -> Report:
     """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
     read and written with this client; partitioned there when the sitemaps may be shards:
-    then the changed keys go to their shards (the router of scale-out.md)."""
+    then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
         # A deletion of sitemill's own file, or its replacement by other bytes, is a full

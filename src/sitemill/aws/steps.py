@@ -1,8 +1,7 @@
-"""The four functions of the distributed rebuild's state machine (infra/rebuild.asl.json):
-``plan``, ``shuffle``, ``shard`` and ``reduce``, each a few lines around sitemill.jobs,
-configured by the same SITEMILL_* environment as the router. A failure is raised: the
-state machine retries what may pass on a second try (its Retry names the error types).
-"""
+"""The four functions of the distributed rebuild's state machine (infra/rebuild.asl.json)."""
+# ``plan``, ``shuffle``, ``shard`` and ``reduce``, each a few lines around sitemill.jobs, configured
+# by the same SITEMILL_* environment as the router. A failure is raised: the state machine retries
+# what may pass on a second try (its Retry names the error types).
 
 from __future__ import annotations
 

@@ -1,18 +1,15 @@
-"""Which URLs of a long list were listed before, found on a second core while this one reads on.
-
-A URL list's duplicate check (SeenUrlBytes: a hash and a probe loop per URL, a third of the
-time of a million-URL list) runs in a helper process forked for it, a block behind the
-reader: the reader hands it block k's URLs, reads and checks block k+1, then takes block k's
-verdict. The helper is a fork of this process while it has one thread (so no lock is held
-by a thread that would not exist in the child), made with os.fork and two pipes: no
-multiprocessing import, no pickling, and a fork inherits the set of the URLs seen so far
-and the hash key they were keyed with. Where a fork cannot be made (not Linux, a second
-thread, one core, or workers = 1) the check runs here, one block at a time, with the same
-verdicts.
-
-The helper's answer is a bitmap (a bit a URL), so the answers of the two blocks in flight
-always fit the pipe's buffer: neither process can wait for the other forever.
-"""
+"""Which URLs of a long list were listed before, found on a second core while this one reads on."""
+# A URL list's duplicate check (SeenUrlBytes: a hash and a probe loop per URL, a third of the time
+# of a million-URL list) runs in a helper process forked for it, a block behind the reader: the
+# reader hands it block k's URLs, reads and checks block k+1, then takes block k's verdict. The
+# helper is a fork of this process while it has one thread (so no lock is held by a thread that
+# would not exist in the child), made with os.fork and two pipes: no multiprocessing import, no
+# pickling, and a fork inherits the set of the URLs seen so far and the hash key they were keyed
+# with. Where a fork cannot be made (not Linux, a second thread, one core, or workers = 1) the check
+# runs here, one block at a time, with the same verdicts.
+#
+# The helper's answer is a bitmap (a bit a URL), so the answers of the two blocks in flight always
+# fit the pipe's buffer: neither process can wait for the other forever.
 
 from __future__ import annotations
 

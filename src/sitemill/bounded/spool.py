@@ -1,9 +1,7 @@
-"""Entries held until a run has seen them all, in order: in memory, then in a temporary file.
-
-A stage that can decide only once every entry was seen (hreflang clusters need every listed
-URL, site chrome needs every page's images) holds the stream here rather than in a list of
-every Entry: past ``SPOOL_IN_MEMORY`` entries they go to disk in pickled chunks.
-"""
+"""Entries held until a run has seen them all, in order: in memory, then in a temporary file."""
+# A stage that can decide only once every entry was seen (hreflang clusters need every listed URL,
+# site chrome needs every page's images) holds the stream here rather than in a list of every Entry:
+# past ``SPOOL_IN_MEMORY`` entries they go to disk in pickled chunks.
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""`sitemill indexnow`: send what the state holds pending (a workflow step after the deploy),
-and the announcements of `sitemill build` and `sitemill s3` after they publish."""
+"""`sitemill indexnow`, and the announcements of `sitemill build` and `sitemill s3`."""
+# `sitemill indexnow` sends what the state holds pending (a workflow step after the deploy); `build`
+# and `s3` announce after they publish.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""`sitemill s3 --function NAME`: the same rebuild as the stack's function, from a terminal.
-
-The deployed function's SITEMILL_* environment is the stack's whole configuration: the
-bucket, the prefix, the base URL, every sitemap option, and the state location in the
-stack's private state bucket. Taken from the function itself, a terminal run cannot drift
-from it (a second, public state in the site bucket; other sitemaps than the function's).
-"""
+"""`sitemill s3 --function NAME`: the same rebuild as the stack's function, from a terminal."""
+# The deployed function's SITEMILL_* environment is the stack's whole configuration: the bucket, the
+# prefix, the base URL, every sitemap option, and the state location in the stack's private state
+# bucket. Taken from the function itself, a terminal run cannot drift from it (a second, public
+# state in the site bucket; other sitemaps than the function's).
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What the CLI writes to the terminal, in one place: each line shown (messages.shown); and
-how it leaves on Ctrl-C."""
+"""What the CLI writes to the terminal, in one place, and how it leaves on Ctrl-C."""
+# Each line is shown through messages.shown.
 
 from __future__ import annotations
 

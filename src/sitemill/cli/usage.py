@@ -1,5 +1,5 @@
-"""Usage errors of the `sitemill` command: one line on stderr, exit 2, and "did you mean …?"
-for a near miss (a misspelt command, flag or choice)."""
+"""Usage errors of the `sitemill` command: one line on stderr, exit 2, and "did you mean …?"."""
+# "Did you mean …?" answers a near miss: a misspelt command, flag or choice.
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from sitemill.config.names import did_you_mean
 from sitemill.errors import MissingExtraError, UsageError, install_hint
 from sitemill.messages import shown
 
-# Exit codes (design.md): 1 for an input that cannot be read or fails validation, 2 for a
-# command line or a configuration that is wrong before any input is read.
+# Exit codes (docs/configuration.md, Exit codes): 1 for an input that cannot be read or fails
+# validation, 2 for a command line or a configuration that is wrong before any input is read.
 EXIT_INVALID: Final = 1
 EXIT_USAGE: Final = 2
 

@@ -1,5 +1,5 @@
-"""The ``why`` command's parser, and its run, loaded only when the command runs: `sitemill
---version` and the other commands load none of the dating code `why` explains."""
+"""The ``why`` command's parser, and its run, loaded only when the command runs."""
+# `sitemill --version` and the other commands load none of the dating code `why` explains.
 
 from __future__ import annotations
 

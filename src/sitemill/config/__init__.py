@@ -1,5 +1,5 @@
-"""One configuration: the model and its defaults, the file reader (``sitemill.toml``), the
-value parsers every front-end shares."""
+"""One configuration: the model and its defaults, the sitemill.toml reader, shared parsers."""
+# The value parsers are the ones every front-end shares.
 
 from typing import Final
 

@@ -1,8 +1,7 @@
-"""The ``alternates`` setting: hreflang alternates on or off, and the ``[alternates]`` table of
-language folders (``en = "**"``, ``fr = "fr/**"``) for sites whose pages carry no links.
-
-Apart from sitemill.alternates so that reading the configuration costs no HTML machinery.
-"""
+"""The ``alternates`` setting: on or off, and the ``[alternates]`` table of language folders."""
+# The table (``en = "**"``, ``fr = "fr/**"``) is for sites whose pages carry no hreflang links.
+#
+# Apart from sitemill.alternates so that reading the configuration costs no HTML machinery.
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The IndexNow settings' values: the key (a secret from now on), the endpoint and where
-engines read the key file."""
+"""The IndexNow settings' values: the key (a secret), the endpoint, where the key file is."""
+# The key is a secret from now on; the key location is where engines read the key file.
 
 from __future__ import annotations
 

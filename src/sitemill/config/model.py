@@ -118,7 +118,7 @@ class Config:
     html_sitemap: bool = False  # sitemap.html for people (sitemill.writing.htmlmap)
     workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
     shards: ShardsMode = ShardsMode.AUTO
-    shard_fill: int = DEFAULT_SHARD_FILL  # URLs a shard is cut after (scale-out.md)
+    shard_fill: int = DEFAULT_SHARD_FILL  # URLs a shard is cut after (docs/output.md)
     indexnow: IndexNowMode = IndexNowMode.OFF
     indexnow_key: str = field(default="", repr=False)  # a secret: never in a repr or a log
     indexnow_endpoint: str = DEFAULT_ENDPOINT

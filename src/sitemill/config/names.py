@@ -1,5 +1,6 @@
-"""The names a setting goes by besides its key, and "did you mean …?" for a near miss: an
-unknown key in sitemill.toml (an error) or an unknown SITEMILL_* variable (a warning)."""
+"""The names a setting goes by besides its key, and "did you mean …?" for a near miss."""
+# A near miss is an unknown key in sitemill.toml (an error) or an unknown SITEMILL_* variable (a
+# warning).
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""What each configuration key means, for the one reference page (docs/configuration.md,
-written by tools/config_reference.py from this, the model, the CLI, action.yml and the
-stack's template; tests/docs/test_configuration_reference.py holds them equal)."""
+"""What each configuration key means, for the one reference page (docs/configuration.md)."""
+# The page is written by tools/config_reference.py from this, the model, the CLI, action.yml and the
+# stack's template; tests/docs/test_configuration_reference.py holds them equal.
 
 from __future__ import annotations
 

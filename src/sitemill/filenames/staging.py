@@ -1,5 +1,6 @@
-"""Staging names: each run's own, saying when it began, so that no two writers share a copy
-and a crashed run's leftovers can be told from another writer's copies in use."""
+"""Staging names: each run's own, saying when it began."""
+# So no two writers share a copy, and a crashed run's leftovers can be told from another writer's
+# copies in use.
 
 from __future__ import annotations
 

@@ -1,3 +1,2 @@
-"""Running git on a repository nobody vetted: one way to start it (run), and the settings
-that keep its content from running a program (trust).
-"""
+"""Running git on a repository nobody vetted: how to start it (run), the settings (trust)."""
+# The settings of trust keep its content from running a program.

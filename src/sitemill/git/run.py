@@ -1,8 +1,6 @@
-"""The one way sitemill runs git: a fixed command line and environment, failures as GitError.
-
-Every command runs with the environment and settings of sitemill.git.trust, from the top that
-``find_top`` finds: nothing a repository holds makes git run a program.
-"""
+"""The one way sitemill runs git: a fixed command line and environment, failures as GitError."""
+# Every command runs with the environment and settings of sitemill.git.trust, from the top that
+# ``find_top`` finds: nothing a repository holds makes git run a program.
 
 from __future__ import annotations
 

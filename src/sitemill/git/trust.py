@@ -1,14 +1,13 @@
-"""What keeps git from doing what a repository asks: the environment, the settings and the
-discovery sitemill runs every git command with.
-
-A checked-out repository is untrusted input: no git command sitemill runs may execute a
-program that the repository's content names. git runs from the work tree's top, found here
-(``find_top``), so that a folder of committed files made to look like a bare repository is
-never taken for one; every command carries settings that switch off whatever could run a
-program (fsmonitor, hooks, pagers, editors, signature programs, ``ext::`` transports,
-submodule recursion, automatic maintenance); and the commands that touch the work tree run
-with every configured filter and merge driver switched off by name.
-"""
+"""What keeps git from doing what a repository asks: environment, settings, discovery."""
+# sitemill runs every git command with them.
+#
+# A checked-out repository is untrusted input: no git command sitemill runs may execute a program
+# that the repository's content names. git runs from the work tree's top, found here (``find_top``),
+# so that a folder of committed files made to look like a bare repository is never taken for one;
+# every command carries settings that switch off whatever could run a program (fsmonitor, hooks,
+# pagers, editors, signature programs, ``ext::`` transports, submodule recursion, automatic
+# maintenance); and the commands that touch the work tree run with every configured filter and merge
+# driver switched off by name.
 
 from __future__ import annotations
 

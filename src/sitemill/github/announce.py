@@ -1,6 +1,7 @@
-"""IndexNow in the Action: a build's key file and announcements (before its commit), and
-`command: indexnow`, which sends what the committed state holds pending, then commits the
-state with what is left, so that a later build does not send it again."""
+"""IndexNow in the Action: a build's key file and announcements, and `command: indexnow`."""
+# A build's key file and announcements come before its commit; `command: indexnow` sends what the
+# committed state holds pending, then commits the state with what is left, so that a later build
+# does not send it again.
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""What the Action tells the runner on stdout and in its files: workflow commands, outputs, logs.
-
-See https://docs.github.com/actions/reference/workflow-commands-for-github-actions.
-"""
+"""What the Action tells the runner on stdout and in its files: workflow commands, outputs, logs."""
+# See https://docs.github.com/actions/reference/workflow-commands-for-github-actions.
 
 from __future__ import annotations
 

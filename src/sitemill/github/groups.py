@@ -1,7 +1,7 @@
-"""The Action's progress: each phase of a run (sitemill.progress) opens a folded group in the
-log (``::group::``) and its count closes it, so that a long first run shows where it is and
-where the time went, and the log stays short when folded. The runner's log is no terminal:
-no live line, one line per phase."""
+"""The Action's progress: each phase of a run opens a folded group in the log."""
+# Each phase (sitemill.progress) opens a ``::group::`` and its count closes it, so that a long first
+# run shows where it is and where the time went, and the log stays short when folded. The runner's
+# log is no terminal: no live line, one line per phase.
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
-"""Where GitHub Pages serves the repository the Action runs in, against the base URL.
-
-A project site (any repository but ``<owner>.github.io``) is served at
-``https://<owner>.github.io/<repository>/``: a base URL of ``https://<owner>.github.io/`` left
-its path out, and every URL of the sitemap is wrong. Pages that declare no canonical (Sphinx
-without ``html_baseurl``, many themes) give sitemill nothing else to tell it by
-(listing.declaredbase), so the repository's name is asked about.
-"""
+"""Where GitHub Pages serves the repository the Action runs in, against the base URL."""
+# A project site (any repository but ``<owner>.github.io``) is served at
+# ``https://<owner>.github.io/<repository>/``: a base URL of ``https://<owner>.github.io/`` left its
+# path out, and every URL of the sitemap is wrong. Pages that declare no canonical (Sphinx without
+# ``html_baseurl``, many themes) give sitemill nothing else to tell it by (listing.declaredbase), so
+# the repository's name is asked about.
 
 from __future__ import annotations
 

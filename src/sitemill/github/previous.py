@@ -1,11 +1,8 @@
-"""The Action's state: where a first run starts from, and whether the state is committed.
-
-A site built fresh by a workflow and deployed to GitHub Pages has no state in its output
-folder: without the ``previous-state`` input, the Action starts from the copy the last deploy
-published, ``<base-url>sitemill-state.json.gz``. Nothing there (the first deploy) or a
-network failure is a notice and a first run; a ``previous-state`` the user named that cannot
-be fetched is a warning.
-"""
+"""The Action's state: where a first run starts from, and whether the state is committed."""
+# A site built fresh by a workflow and deployed to GitHub Pages has no state in its output folder:
+# without the ``previous-state`` input, the Action starts from the copy the last deploy published,
+# ``<base-url>sitemill-state.json.gz``. Nothing there (the first deploy) or a network failure is a
+# notice and a first run; a ``previous-state`` the user named that cannot be fetched is a warning.
 
 from __future__ import annotations
 

@@ -1,19 +1,17 @@
-"""Page facts: what a crawler learns from an HTML page's first bytes (one pass over its head).
-
-- ``noindex``: a robots meta tag says noindex or none (sitemill.html.noindex);
-- ``refresh``: the URL a ``<meta http-equiv="refresh">`` sends the reader to (a redirect stub);
-- ``canonical``: the href of the page's ``<link rel="canonical">``;
-- ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
-- ``images``: the sources of the images its body shows, when read (sitemill.html.images);
-- ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
-- ``lang``: its ``<html lang>``, read with the images (sitemill.html.lang: site chrome);
-- ``document``: whether the file is an HTML document at all, not a template, a macro or
-  include fragment, or a text file with an .html name (a search-engine verification file).
-
-Facts are raw (hrefs as written): resolving them needs the page's URL, which depends on the
-configuration, and sitemill.html.links does it. Facts are remembered per object version in the
-state (sitemill.state.model), so ``FACTS_VERSION`` moves whenever what is read here changes.
-"""
+"""Page facts: what a crawler learns from an HTML page's first bytes (one pass over its head)."""
+# - ``noindex``: a robots meta tag says noindex or none (sitemill.html.noindex);
+# - ``refresh``: the URL a ``<meta http-equiv="refresh">`` sends the reader to (a redirect stub);
+# - ``canonical``: the href of the page's ``<link rel="canonical">``;
+# - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
+# - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
+# - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
+# - ``lang``: its ``<html lang>``, read with the images (sitemill.html.lang: site chrome);
+# - ``document``: whether the file is an HTML document at all, not a template, a macro or include
+#   fragment, or a text file with an .html name (a search-engine verification file).
+#
+# Facts are raw (hrefs as written): resolving them needs the page's URL, which depends on the
+# configuration, and sitemill.html.links does it. Facts are remembered per object version in the
+# state (sitemill.state.model), so ``FACTS_VERSION`` moves whenever what is read here changes.
 
 from __future__ import annotations
 

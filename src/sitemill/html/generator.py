@@ -1,8 +1,6 @@
-"""Who made a page, as its head says: ``<meta name="generator" content="…">``.
-
-sitemill marks its own sitemap.html so: a run writes or deletes a sitemap.html only when it
-says sitemill made it, never a page someone wrote by hand under that name.
-"""
+"""Who made a page, as its head says: ``<meta name="generator" content="…">``."""
+# sitemill marks its own sitemap.html so: a run writes or deletes a sitemap.html only when it says
+# sitemill made it, never a page someone wrote by hand under that name.
 
 from __future__ import annotations
 

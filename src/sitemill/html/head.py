@@ -1,12 +1,10 @@
-"""The start tags of an HTML page's head, as an HTML parser sees them, in one linear pass.
-
-The page's first bytes are tokenized as the WHATWG tokenizer does (comments, raw text, script
-escapes, quoted attribute values) and followed through the tree builder's "in head" and
-"after head" modes just far enough to know where the head ends. The scan only moves forward:
-a construct still open where the bytes end (a comment, a tag cut off by a prefix) ends it, as
-the end of a file ends a parser's work, so the cost is linear in the input.
-https://html.spec.whatwg.org/multipage/parsing.html#tokenization
-"""
+"""The start tags of an HTML page's head, as an HTML parser sees them, in one linear pass."""
+# The page's first bytes are tokenized as the WHATWG tokenizer does (comments, raw text, script
+# escapes, quoted attribute values) and followed through the tree builder's "in head" and "after
+# head" modes just far enough to know where the head ends. The scan only moves forward: a construct
+# still open where the bytes end (a comment, a tag cut off by a prefix) ends it, as the end of a
+# file ends a parser's work, so the cost is linear in the input.
+# https://html.spec.whatwg.org/multipage/parsing.html#tokenization
 
 from __future__ import annotations
 

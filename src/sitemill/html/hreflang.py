@@ -1,21 +1,18 @@
-"""hreflang values: checked against the codes Google accepts, written in canonical case.
-
-Google reads an hreflang value as ``x-default`` or an ISO 639-1 language code, optionally
-followed by an ISO 15924 script, an ISO 3166-1 alpha-2 region, or both (``zh-Hant-TW``);
-anything else (``en-UK``, ``en_US``, the three-letter ``eng``, the UN M.49 region ``419``)
-is ignored, so a sitemap leaves it out.
-https://developers.google.com/search/docs/specialty/international/localized-versions
-
-The code lists are the ISO ones as the Debian iso-codes project publishes them
-(https://salsa.debian.org/iso-codes-team/iso-codes, also shipped as pycountry's data):
-ISO 639-1 as listed beside ISO 639-2 by its registration authority, the Library of
-Congress (https://www.loc.gov/standards/iso639-2/php/code_list.php: 184 codes, ``bh``
-among them, not the withdrawn ``iw``, ``in``, ``ji`` and ``sh``); the 249 officially
-assigned ISO 3166-1 alpha-2 codes (no exceptionally reserved ``UK`` or ``EU``, no
-user-assigned ``XK``); ISO 15924 as of Unicode's registry
-(https://www.unicode.org/iso15924/iso15924-codes.html) less the private-use range
-Qaaa-Qabx, which names no script to anyone else.
-"""
+"""hreflang values: checked against the codes Google accepts, written in canonical case."""
+# Google reads an hreflang value as ``x-default`` or an ISO 639-1 language code, optionally followed
+# by an ISO 15924 script, an ISO 3166-1 alpha-2 region, or both (``zh-Hant-TW``); anything else
+# (``en-UK``, ``en_US``, the three-letter ``eng``, the UN M.49 region ``419``) is ignored, so a
+# sitemap leaves it out.
+# https://developers.google.com/search/docs/specialty/international/localized-versions
+#
+# The code lists are the ISO ones as the Debian iso-codes project publishes them
+# (https://salsa.debian.org/iso-codes-team/iso-codes, also shipped as pycountry's data): ISO 639-1
+# as listed beside ISO 639-2 by its registration authority, the Library of Congress
+# (https://www.loc.gov/standards/iso639-2/php/code_list.php: 184 codes, ``bh`` among them, not the
+# withdrawn ``iw``, ``in``, ``ji`` and ``sh``); the 249 officially assigned ISO 3166-1 alpha-2 codes
+# (no exceptionally reserved ``UK`` or ``EU``, no user-assigned ``XK``); ISO 15924 as of Unicode's
+# registry (https://www.unicode.org/iso15924/iso15924-codes.html) less the private-use range
+# Qaaa-Qabx, which names no script to anyone else.
 
 from __future__ import annotations
 

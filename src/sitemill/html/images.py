@@ -1,13 +1,11 @@
-"""The images a page shows, for Google's image sitemap extension: their sources, read.
-
-A page's image tags are found by one regular-expression pass over the whole page (C speed,
-linear: a construct still open where the page ends runs to the end, so no position is
-scanned twice) that skips, as the HTML tokenizer reads them, everything that holds no image
-source: an "<img" in a comment, a script or a quoted attribute value is never read. Each
-image tag found is then read by a fixed number of scans of that tag alone. Resolving the
-sources to URLs is sitemill.html.imageurls (re-exported here).
-https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
-"""
+"""The images a page shows, for Google's image sitemap extension: their sources, read."""
+# A page's image tags are found by one regular-expression pass over the whole page (C speed, linear:
+# a construct still open where the page ends runs to the end, so no position is scanned twice) that
+# skips, as the HTML tokenizer reads them, everything that holds no image source: an "<img" in a
+# comment, a script or a quoted attribute value is never read. Each image tag found is then read by
+# a fixed number of scans of that tag alone. Resolving the sources to URLs is
+# sitemill.html.imageurls (re-exported here).
+# https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
 
 from __future__ import annotations
 

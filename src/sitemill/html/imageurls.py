@@ -1,7 +1,7 @@
-"""A page's image sources as a sitemap lists them: resolved as a browser resolves them, on
-the site's hosts, percent-encoded; and which hosts the others are on (for one summary line).
-https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
-"""
+"""A page's image sources as a sitemap lists them, and which hosts the others are on."""
+# Resolved as a browser resolves them, on the site's hosts, percent-encoded; the other hosts are
+# named for one summary line.
+# https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A page's language as its ``<html lang>`` gives it: the last way sitemill knows a page's
-language (after its hreflang cluster and its language folder), for the site chrome among
-images, which is counted per language (sitemill.images.chrome)."""
+"""A page's language as its ``<html lang>`` gives it."""
+# The last way sitemill knows a page's language (after its hreflang cluster and its language
+# folder), for the site chrome among images, which is counted per language (sitemill.images.chrome).
 
 from __future__ import annotations
 

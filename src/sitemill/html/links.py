@@ -1,9 +1,8 @@
-"""URLs a page names (rel=canonical, meta refresh, alternates, images): resolved as a browser
-resolves them, and compared.
-
-A URL written differently from a page's own URL (relative, ``index.html`` for ``/``, other
-escapes, an upper-case host) is the same page: ``url_key`` gives both one key.
-"""
+"""URLs a page names (canonical, meta refresh, alternates, images): resolved and compared."""
+# They are resolved as a browser resolves them.
+#
+# A URL written differently from a page's own URL (relative, ``index.html`` for ``/``, other
+# escapes, an upper-case host) is the same page: ``url_key`` gives both one key.
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
-"""A page's title as a reader sees it: the text of its <title>, bounded and tidied.
-
-<title> holds RCDATA: the tokenizer decodes character references in it and reads no tags
-(a NUL becomes U+FFFD); ``document.title`` then strips and collapses ASCII white space.
-https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state
-https://html.spec.whatwg.org/multipage/dom.html#document.title
-Control characters, which no reader sees, are removed. A title is kept to MAX_TITLE_CHARS
-characters (search engines show about 60; a title longer than this is no title a person
-reads): the HTML sitemap and the state hold at most that much per page.
-"""
+"""A page's title as a reader sees it: the text of its <title>, bounded and tidied."""
+# <title> holds RCDATA: the tokenizer decodes character references in it and reads no tags (a NUL
+# becomes U+FFFD); ``document.title`` then strips and collapses ASCII white space.
+# https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state
+# https://html.spec.whatwg.org/multipage/dom.html#document.title
+# Control characters, which no reader sees, are removed. A title is kept to MAX_TITLE_CHARS
+# characters (search engines show about 60; a title longer than this is no title a person reads):
+# the HTML sitemap and the state hold at most that much per page.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""The regular expressions that read an HTML page's head as the WHATWG tokenizer does.
-
-Tokens (comments, bogus comments, tags with their attribute states), the raw text and
-script data states, and the "skippers": runs of head markup that change nothing, matched by
-one call each so that most of a head needs no step in Python (see sitemill.html.head).
-https://html.spec.whatwg.org/multipage/parsing.html#tokenization
-"""
+"""The regular expressions that read an HTML page's head as the WHATWG tokenizer does."""
+# Tokens (comments, bogus comments, tags with their attribute states), the raw text and script data
+# states, and the "skippers": runs of head markup that change nothing, matched by one call each so
+# that most of a head needs no step in Python (see sitemill.html.head).
+# https://html.spec.whatwg.org/multipage/parsing.html#tokenization
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
-"""Which images a sitemap lists: each page's (on the site's hosts, with a file in the site),
-and, across the site, the chrome every page shows (a logo), left out; the rest counted."""
+"""Which images a sitemap lists: each page's, less the site chrome; the rest counted."""
+# Each page's images on the site's hosts, with a file in the site; across the site, the chrome every
+# page shows (a logo) is left out.

@@ -1,12 +1,10 @@
-"""The images of each listed page as its entry carries them, and what was left out, counted.
-
-- Off-site images (on a host that is neither the site's nor one of ``image_hosts``) are
-  counted per host: one summary line for each of the hosts with the most, then one for the
-  rest (a real site left out 2,825 images of its CDN without a word).
-- In a tree (the job passes ``has_file``), an image on the site below ``base_url`` whose file
-  the site does not hold is left out and counted: a page that says ``algo.png`` when the file
-  is ``Algo.png`` shows a broken image on a web server, which compares names exactly.
-"""
+"""The images of each listed page as its entry carries them, and what was left out, counted."""
+# - Off-site images (on a host that is neither the site's nor one of ``image_hosts``) are counted
+#   per host: one summary line for each of the hosts with the most, then one for the rest (a real
+#   site left out 2,825 images of its CDN without a word).
+# - In a tree (the job passes ``has_file``), an image on the site below ``base_url`` whose file the
+#   site does not hold is left out and counted: a page that says ``algo.png`` when the file is
+#   ``Algo.png`` shows a broken image on a web server, which compares names exactly.
 
 from __future__ import annotations
 

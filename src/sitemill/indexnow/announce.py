@@ -1,20 +1,19 @@
-"""Which URLs to announce: the listed pages a run added, whose content changed, or that left
-the sitemaps since the last run, merged with those an earlier run could not send. Pure.
-
-Only pages a state remembers as listed are compared, so a page that was never listed is
-never announced, and a first run (no state) announces nothing. A page's content changed when
-its fingerprint did; where the two states' fingerprints are not comparable (another
-fingerprint version or scope: sitemill was upgraded, ``content_scope`` switched; another
-base URL, which relative links are resolved from), when its lastmod did, which content dates
-move only for a change a reader sees. A base URL change is no content change: pages are
-compared by path, so it announces nothing, and what was pending moves with it
-(state.pending.rebased).
-
-Every URL announced is below the base URL (no dot segment leads out of it): one a run file,
-a summary or a state names elsewhere is dropped, so the key file is only ever read from the
-site's own origin. A public state (beside the sitemaps: anyone who can edit the site can edit
-it) is trusted for no URL this run does not list.
-"""
+"""Which URLs to announce: listed pages added, changed or gone since the last run. Pure."""
+# The listed pages a run added, whose content changed, or that left the sitemaps since the last run,
+# merged with those an earlier run could not send.
+#
+# Only pages a state remembers as listed are compared, so a page that was never listed is never
+# announced, and a first run (no state) announces nothing. A page's content changed when its
+# fingerprint did; where the two states' fingerprints are not comparable (another fingerprint
+# version or scope: sitemill was upgraded, ``content_scope`` switched; another base URL, which
+# relative links are resolved from), when its lastmod did, which content dates move only for a
+# change a reader sees. A base URL change is no content change: pages are compared by path, so it
+# announces nothing, and what was pending moves with it (state.pending.rebased).
+#
+# Every URL announced is below the base URL (no dot segment leads out of it): one a run file, a
+# summary or a state names elsewhere is dropped, so the key file is only ever read from the site's
+# own origin. A public state (beside the sitemaps: anyone who can edit the site can edit it) is
+# trusted for no URL this run does not list.
 
 from __future__ import annotations
 

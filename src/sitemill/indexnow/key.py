@@ -1,9 +1,7 @@
-"""The IndexNow key: its syntax, its file, where engines read it, and that it is never shown.
-
-The key proves the site's owner asked for an announcement: engines fetch ``<key>.txt`` from the
-site and compare. It is public on the site, but sitemill treats it as a secret all the same:
-no message, summary, log line or state holds it (``messages.redact`` hides a registered one).
-"""
+"""The IndexNow key: its syntax, its file, where engines read it, and that it is never shown."""
+# The key proves the site's owner asked for an announcement: engines fetch ``<key>.txt`` from the
+# site and compare. It is public on the site, but sitemill treats it as a secret all the same: no
+# message, summary, log line or state holds it (``messages.redact`` hides a registered one).
 
 from __future__ import annotations
 

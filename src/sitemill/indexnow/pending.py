@@ -1,5 +1,5 @@
-"""The URLs not announced yet, where a run keeps them: in its state, or (a partitioned state)
-in an object of their own beside it."""
+"""The URLs not announced yet, where a run keeps them."""
+# In its state, or (a partitioned state) in an object of their own beside it.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""The two requests of an IndexNow announcement: the key file's GET and the engine's POST.
-
-Both run under ``deadline_open``: one deadline for the whole request, the body read bounded;
-an answer cut by it (its headers or its body) is no answer, whatever its status line said.
-The GET follows redirects as an engine would; the POST does not (a 3xx is an answer like any
-other). Neither raises: what went wrong is a short reason, one line, for a message.
-"""
+"""The two requests of an IndexNow announcement: the key file's GET and the engine's POST."""
+# Both run under ``deadline_open``: one deadline for the whole request, the body read bounded; an
+# answer cut by it (its headers or its body) is no answer, whatever its status line said. The GET
+# follows redirects as an engine would; the POST does not (a 3xx is an answer like any other).
+# Neither raises: what went wrong is a short reason, one line, for a message.
 
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
-"""IndexNow: post the announced URLs, per host in batches, once the host's key file is live.
-
-Each origin (``scheme://host[:port]``) is one group: its key file is read first (an engine
-would refuse a key it cannot find, and count that against the site), then its URLs go out
-sorted, BATCH_SIZE to a POST. An engine's answer decides each batch: accepted (200, 202),
-refused for good (400, 422: sending again would be refused again), or kept for the next run
-(403, 429 once the waiting is spent, 5xx, anything else, no answer); after a kept batch the
-origin's later batches are kept too. No message, exception or repr holds the key, and the
-POST's body is never logged.
-"""
+"""IndexNow: post the announced URLs, per host in batches, once the host's key file is live."""
+# Each origin (``scheme://host[:port]``) is one group: its key file is read first (an engine would
+# refuse a key it cannot find, and count that against the site), then its URLs go out sorted,
+# BATCH_SIZE to a POST. An engine's answer decides each batch: accepted (200, 202), refused for good
+# (400, 422: sending again would be refused again), or kept for the next run (403, 429 once the
+# waiting is spent, 5xx, anything else, no answer); after a kept batch the origin's later batches
+# are kept too. No message, exception or repr holds the key, and the POST's body is never logged.
 
 from __future__ import annotations
 

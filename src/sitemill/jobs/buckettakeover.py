@@ -1,7 +1,7 @@
-"""Taking over a sitemap sitemill did not write, in a bucket (sitemill.writing.takeover): on a
-first run (no state), the sitemap.xml an `aws s3 sync` of a build folder uploaded is the
-generator's, not an earlier run's. Few requests of its own: the listing noted the "sitemap*"
-names and the sink the sitemap.xml it replaced; a ranged GET of each twin's head."""
+"""Taking over a sitemap sitemill did not write, in a bucket (sitemill.writing.takeover)."""
+# On a first run (no state), the sitemap.xml an `aws s3 sync` of a build folder uploaded is the
+# generator's, not an earlier run's. Few requests of its own: the listing noted the "sitemap*" names
+# and the sink the sitemap.xml it replaced; a ranged GET of each twin's head.
 
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
-"""Whether a full rebuild fits the router's own function (scale-out.md, the Router): a site of
-at most ``max_shards`` shards' worth of pages is rebuilt in it, so that a small site's first
-rebuild answers with its URLs; a bigger one goes to the distributed rebuild.
-
-With a plan, its shard count decides (the last full build's listing, cut by the cut rule).
-Without one, the bucket is listed and its pages counted (the keys ``include``, ``exclude``
-and the built-in excludes leave in), and the listing stops as soon as the answer is known:
-past ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bucket of
-images with few pages hands over too, after a bounded listing: 1,601 LISTs at most with the
-defaults, about a minute, never the whole of a huge bucket).
-"""
+"""Whether a full rebuild fits the router's own function, or goes to the distributed rebuild."""
+# A site of at most ``max_shards`` shards' worth of pages is rebuilt in it, so that a small site's
+# first rebuild answers with its URLs; a bigger one goes to the distributed rebuild
+# (docs/distributed.md, When it runs).
+#
+# With a plan, its shard count decides (the last full build's listing, cut by the cut rule). Without
+# one, the bucket is listed and its pages counted (the keys ``include``, ``exclude`` and the
+# built-in excludes leave in), and the listing stops as soon as the answer is known: past
+# ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bucket of images with
+# few pages hands over too, after a bounded listing: 1,601 LISTs at most with the defaults, about a
+# minute, never the whole of a huge bucket).
 
 from __future__ import annotations
 

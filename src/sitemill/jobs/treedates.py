@@ -1,5 +1,5 @@
-"""The tree job's reading of pages: head facts for the checks, fingerprints for content dates
-(each page's lastmod is sitemill.jobs.treedating's)."""
+"""The tree job's reading of pages: head facts for the checks, fingerprints for content dates."""
+# Each page's lastmod is sitemill.jobs.treedating's.
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""How the tree job dates its pages: git history, the remembered state, the evidence ladder
-of a first run (sitemill.lastmod.decide: the sources, the declared dates, the file times), or
-the plain mtime with content dates off."""
+"""How the tree job dates its pages."""
+# Git history, the remembered state, the evidence ladder of a first run (sitemill.lastmod.decide:
+# the sources, the declared dates, the file times), or the plain mtime with content dates off.
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A tree's history and pages, read side by side: git log runs in another process while this
-one reads the pages; content dates then walk back through each file's versions, which needs
-the pages' fingerprints."""
+"""A tree's history and pages, read side by side."""
+# git log runs in another process while this one reads the pages; content dates then walk back
+# through each file's versions, which needs the pages' fingerprints.
 
 from __future__ import annotations
 

@@ -1,14 +1,12 @@
-"""The modification dates a built page declares: JSON-LD, meta tags, a "last updated" line.
-
-Read from the page's first bytes (DECLARED_BYTES) in one forward skim: the tags that may
-declare one are found by a regular expression and read whole by the head tokenizer's own
-patterns (sitemill.html.tokens, sitemill.html.head); comments, <template> content and the
-raw text of <style>, <title>, <textarea> and <noscript> declare nothing (Googlebot renders
-with scripting on: a meta inside <noscript> is text). A page may have been edited since it
-was published, so datePublished and article:published_time never date it: they are read only
-to tell a modification date that merely repeats the publication date (a template's default),
-which is no evidence of a modification (sitemill.lastmod.nomodification).
-"""
+"""The modification dates a built page declares: JSON-LD, meta tags, a "last updated" line."""
+# Read from the page's first bytes (DECLARED_BYTES) in one forward skim: the tags that may declare
+# one are found by a regular expression and read whole by the head tokenizer's own patterns
+# (sitemill.html.tokens, sitemill.html.head); comments, <template> content and the raw text of
+# <style>, <title>, <textarea> and <noscript> declare nothing (Googlebot renders with scripting on:
+# a meta inside <noscript> is text). A page may have been edited since it was published, so
+# datePublished and article:published_time never date it: they are read only to tell a modification
+# date that merely repeats the publication date (a template's default), which is no evidence of a
+# modification (sitemill.lastmod.nomodification).
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
-"""Declared dates that are no evidence of a modification, and a site's held against its history.
-
-Two rules beside the build-stamp check (docs/lastmod.md, "Declared dates"): a modification
-date that is not after the page's own declared publication date says nothing (templates fill
-one with the other: Minimal Mistakes' "Updated:", a blog's "last updated" that repeats the post
-date, a generator sitemap's ``<lastmod>`` that falls back to the post date); and a site whose
-accepted declared dates are earlier than the history the run has for the same pages (rung 1's
-git dates) lags its content, so none of its declared dates is trusted. Fewer dates over
-wrong ones: a page without ``<lastmod>`` is crawled as usual.
-"""
+"""Declared dates that are no evidence of a modification, and a site's held against its history."""
+# Two rules beside the build-stamp check (docs/lastmod.md, "Declared dates"): a modification date
+# that is not after the page's own declared publication date says nothing (templates fill one with
+# the other: Minimal Mistakes' "Updated:", a blog's "last updated" that repeats the post date, a
+# generator sitemap's ``<lastmod>`` that falls back to the post date); and a site whose accepted
+# declared dates are earlier than the history the run has for the same pages (rung 1's git dates)
+# lags its content, so none of its declared dates is trusted. Fewer dates over wrong ones: a page
+# without ``<lastmod>`` is crawled as usual.
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
-"""Rung 3 of the evidence ladder: a first-seen page's declared modification date, asked.
-
-The candidates (each page's in-page declarations, then the replaced generator sitemap's
-``<lastmod>``: docs/lastmod.md, "Declared dates") of every page the ladder may date are
-gathered first; the checks (sitemill.lastmod.declaredcheck: not the publication date, no
-build stamp, not behind the history the run has) run once over all of them, the first time a
-page is asked for, so the dates depend on the pages only, never on the order they are dated in.
-"""
+"""Rung 3 of the evidence ladder: a first-seen page's declared modification date, asked."""
+# The candidates (each page's in-page declarations, then the replaced generator sitemap's
+# ``<lastmod>``: docs/lastmod.md, "Declared dates") of every page the ladder may date are gathered
+# first; the checks (sitemill.lastmod.declaredcheck: not the publication date, no build stamp, not
+# behind the history the run has) run once over all of them, the first time a page is asked for, so
+# the dates depend on the pages only, never on the order they are dated in.
 
 from __future__ import annotations
 

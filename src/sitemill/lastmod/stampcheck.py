@@ -1,11 +1,11 @@
-"""Declared dates that are build stamps, dropped: in the future, in the run's own minutes, or
-one instant on most pages (docs/lastmod.md, "Declared dates").
-
-A generator that writes "now" into each page (a theme's dateModified without a date in the
-source, a sitemap plugin's build time) declares the build's time, not the content's. What
-is left is evidence. A date (no time) is read as every instant it may mean, from its start
-at UTC+14 to its end at UTC-12.
-"""
+"""Declared dates that are build stamps, dropped."""
+# Build stamps: dates in the future, in the run's own minutes, or one instant on most pages
+# (docs/lastmod.md, "Declared dates").
+#
+# A generator that writes "now" into each page (a theme's dateModified without a date in the source,
+# a sitemap plugin's build time) declares the build's time, not the content's. What is left is
+# evidence. A date (no time) is read as every instant it may mean, from its start at UTC+14 to its
+# end at UTC-12.
 
 from __future__ import annotations
 

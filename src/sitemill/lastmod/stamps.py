@@ -1,12 +1,10 @@
-"""The stamp rule: whether a first run's file times (mtimes, LastModified) are evidence.
-
-A fresh build writes every file within its own minutes; ``aws s3 sync`` of a fresh build
-uploads every object within the sync's. Such times say when the deploy ran, not when a page
-changed (docs/lastmod.md, "No date without evidence"). The times of a run's first-seen pages
-are evidence only when they are spread: no window of STAMP_WINDOW seconds holds more than half
-of them, and none is after the run. Decided once per run, over all those pages, so that the
-verdict is the same whatever order the pages come in.
-"""
+"""The stamp rule: whether a first run's file times (mtimes, LastModified) are evidence."""
+# A fresh build writes every file within its own minutes; ``aws s3 sync`` of a fresh build uploads
+# every object within the sync's. Such times say when the deploy ran, not when a page changed
+# (docs/lastmod.md, "No date without evidence"). The times of a run's first-seen pages are evidence
+# only when they are spread: no window of STAMP_WINDOW seconds holds more than half of them, and
+# none is after the run. Decided once per run, over all those pages, so that the verdict is the same
+# whatever order the pages come in.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""A declared modification date: a W3C datetime (ISO 8601) read into an aware UTC instant.
-
-https://www.w3.org/TR/NOTE-datetime (the forms a sitemap's <lastmod> takes); also the space
-that some generators write for the "T" and an offset without its colon. A time without an
-offset is no instant (it may be any of 26 hours): it keeps its date only. A year or a month
-alone says too little to date a page; anything else is refused, never guessed.
-"""
+"""A declared modification date: a W3C datetime (ISO 8601) read into an aware UTC instant."""
+# https://www.w3.org/TR/NOTE-datetime (the forms a sitemap's <lastmod> takes); also the space that
+# some generators write for the "T" and an offset without its colon. A time without an offset is no
+# instant (it may be any of 26 hours): it keeps its date only. A year or a month alone says too
+# little to date a page; anything else is refused, never guessed.
 
 from __future__ import annotations
 

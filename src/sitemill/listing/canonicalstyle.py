@@ -1,11 +1,9 @@
-"""Which ``url_style`` the pages' own canonicals are written in, when it is not the run's.
-
-A site whose pages declare clean canonicals (``https://site/a/b``) built with the default
-``url_style = "directory"`` gets ``https://site/a/b.html`` in its sitemap: one page, two URLs,
-and search engines see a sitemap that disagrees with every canonical. sitemill counts, for each
-page whose canonical names the page itself, the styles in which the page's URL is written as the
-canonical is; when most pages agree on another style than the run's, the summary says which.
-"""
+"""Which ``url_style`` the pages' own canonicals are written in, when it is not the run's."""
+# A site whose pages declare clean canonicals (``https://site/a/b``) built with the default
+# ``url_style = "directory"`` gets ``https://site/a/b.html`` in its sitemap: one page, two URLs, and
+# search engines see a sitemap that disagrees with every canonical. sitemill counts, for each page
+# whose canonical names the page itself, the styles in which the page's URL is written as the
+# canonical is; when most pages agree on another style than the run's, the summary says which.
 
 from __future__ import annotations
 

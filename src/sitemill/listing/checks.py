@@ -1,12 +1,10 @@
-"""Which pages a crawler should be sent to: the decisions a page's facts lead to, counted.
-
-design.md, "Which pages are listed": a file that is not an HTML document, a noindex page, a
-redirect stub and a page whose canonical is another listed URL are left out, each under its
-reason; canonicals that point off the site or nowhere, and vendored third-party HTML, are
-one summary warning each (a misconfigured ``baseURL`` makes every page do it); when most
-canonicals place the site under another base URL, that warning asks whether ``--base-url``
-is right instead (listing.declaredbase).
-"""
+"""Which pages a crawler should be sent to: the decisions a page's facts lead to, counted."""
+# docs/pages.md, "In short": a file that is not an HTML document, a noindex page, a redirect stub
+# and a page whose canonical is another listed URL are left out, each under its reason; canonicals
+# that point off the site or nowhere, and vendored third-party HTML, are one summary warning each (a
+# misconfigured ``baseURL`` makes every page do it); when most canonicals place the site under
+# another base URL, that warning asks whether ``--base-url`` is right instead
+# (listing.declaredbase).
 
 from __future__ import annotations
 

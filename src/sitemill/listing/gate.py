@@ -1,10 +1,9 @@
-"""The canonical gate: a page whose canonical is another URL of this site is left out only
-when that URL is listed; since the target may come later in the walk, such a page waits here,
-and entries come back in their original order. A canonical naming a redirect stub of the site
-names the stub's target (a multi-version docs site's old copies name ``/x.html``, a stub to
-``/stable/x.html``): chains are followed, a loop leads nowhere. (Resolving and comparing the
-URLs is sitemill.html.links.)
-"""
+"""The canonical gate: a page whose canonical is another listed URL waits for it, then goes."""
+# A page whose canonical is another URL of this site is left out only when that URL is listed; since
+# the target may come later in the walk, such a page waits here, and entries come back in their
+# original order. A canonical naming a redirect stub of the site names the stub's target (a
+# multi-version docs site's old copies name ``/x.html``, a stub to ``/stable/x.html``): chains are
+# followed, a loop leads nowhere. (Resolving and comparing the URLs is sitemill.html.links.)
 
 from __future__ import annotations
 

@@ -1,12 +1,11 @@
-"""The redirect stubs of a run: a canonical naming a stub names the stub's target (the gate,
-sitemill.listing.gate, follows them), and where each stub leads once every page is known.
-
-A state beside the sitemaps is public and names no page they leave out (design.md, "State":
-privacy), so what an unchanged stub may be remembered by is decided at the end: its facts (its
-target's URL) when it leads to a listed page (True); its verdict alone when it leads off the
-site (False: no page of the site can be its target); nothing when it leads to a page of the
-site that is not listed (None: read again next time, that page may be listed by then).
-"""
+"""The redirect stubs of a run, and where each stub leads once every page is known."""
+# A canonical naming a stub names the stub's target (the gate, sitemill.listing.gate, follows them).
+#
+# A state beside the sitemaps is public and names no page they leave out (docs/state.md, "Public,
+# and trusted by no one"), so what an unchanged stub may be remembered by is decided at the end: its
+# facts (its target's URL) when it leads to a listed page (True); its verdict alone when it leads
+# off the site (False: no page of the site can be its target); nothing when it leads to a page of
+# the site that is not listed (None: read again next time, that page may be listed by then).
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
-"""Rendering: the Jinja environment, templates compiled to plain Python, splitting, indexes,
-and the Renderer through which the writer uses them (the writer itself never imports Jinja)."""
+"""Rendering: the Jinja environment, compiled templates, splitting, indexes, the Renderer."""
+# Templates are compiled to plain Python where they can be; the writer uses all this through the
+# Renderer and itself never imports Jinja.

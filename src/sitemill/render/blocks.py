@@ -1,11 +1,8 @@
-"""Write a URL list's blocks (UrlBlock) into sitemap files a block at a time, in C.
-
-With the template's LineForm (sitemill.render.lineform), a block read from plain lines is
-written by replacing the TAB and the newline of each line with the form's fixed text,
-over the whole block at once; the split into files is found from the running sizes of
-the entries. The output is the compiled template's, byte for byte (the tests compare
-them).
-"""
+"""Write a URL list's blocks (UrlBlock) into sitemap files a block at a time, in C."""
+# With the template's LineForm (sitemill.render.lineform), a block read from plain lines is written
+# by replacing the TAB and the newline of each line with the form's fixed text, over the whole block
+# at once; the split into files is found from the running sizes of the entries. The output is the
+# compiled template's, byte for byte (the tests compare them).
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The Python expression that writes one entry: the compiled renderer's inner loop.
-
-Text and fields become one %-format, an ``{% if %}`` a conditional expression, a loop over an
-entry's alternates or images a join; anything else is _Unsupported (Jinja renders it).
-"""
+"""The Python expression that writes one entry: the compiled renderer's inner loop."""
+# Text and fields become one %-format, an ``{% if %}`` a conditional expression, a loop over an
+# entry's alternates or images a join; anything else is _Unsupported (Jinja renders it).
 
 from __future__ import annotations
 

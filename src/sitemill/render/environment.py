@@ -1,9 +1,7 @@
-"""Jinja2 environment and the templates: urlset, sitemapindex, text and the HTML sitemap.
-
-Templates run in Jinja's immutable sandbox: they see the values they are given (no private
-attributes, no methods that change data), include only templates from templates_dir and the
-built-in ones, and any failure becomes one TemplateError line naming the template.
-"""
+"""Jinja2 environment and the templates: urlset, sitemapindex, text and the HTML sitemap."""
+# Templates run in Jinja's immutable sandbox: they see the values they are given (no private
+# attributes, no methods that change data), include only templates from templates_dir and the
+# built-in ones, and any failure becomes one TemplateError line naming the template.
 
 from __future__ import annotations
 

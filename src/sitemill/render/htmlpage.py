@@ -1,10 +1,8 @@
-"""Render the HTML sitemap (sitemap.html.j2): the built-in template or the user's, sandboxed.
-
-The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a
-template that loops far more than its links cannot hold the run's memory. A user's template
-must keep sitemill's generator meta tag, by which a later run tells its own sitemap.html from
-a page someone wrote by hand under that name (sitemill.writing.htmlmap.own).
-"""
+"""Render the HTML sitemap (sitemap.html.j2): the built-in template or the user's, sandboxed."""
+# The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a template
+# that loops far more than its links cannot hold the run's memory. A user's template must keep
+# sitemill's generator meta tag, by which a later run tells its own sitemap.html from a page someone
+# wrote by hand under that name (sitemill.writing.htmlmap.own).
 
 from __future__ import annotations
 

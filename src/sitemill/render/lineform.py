@@ -1,10 +1,8 @@
-"""How a compiled template writes an entry that has only a loc and a lastmod: its LineForm.
-
-A compiled template (sitemill.render.compiled) writes such an entry as fixed text around
-its two fields, and escapes a few characters of the loc. Rendering a few probes finds
-that text and those escapes, and samples check that the form writes exactly what the
-template writes; a template that writes anything else has no form.
-"""
+"""How a compiled template writes an entry that has only a loc and a lastmod: its LineForm."""
+# A compiled template (sitemill.render.compiled) writes such an entry as fixed text around its two
+# fields, and escapes a few characters of the loc. Rendering a few probes finds that text and those
+# escapes, and samples check that the form writes exactly what the template writes; a template that
+# writes anything else has no form.
 
 from __future__ import annotations
 

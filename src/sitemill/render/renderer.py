@@ -1,8 +1,6 @@
-"""The templates of one run and what the writer renders with them: sitemaps and indexes.
-
-The writer knows files, names and limits; everything Jinja (the environment, loading the
-user's templates before the built-in ones, checking what a user's template wrote) is here.
-"""
+"""The templates of one run and what the writer renders with them: sitemaps and indexes."""
+# The writer knows files, names and limits; everything Jinja (the environment, loading the user's
+# templates before the built-in ones, checking what a user's template wrote) is here.
 
 from __future__ import annotations
 

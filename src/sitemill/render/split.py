@@ -1,10 +1,7 @@
-"""Render entries into sitemap files, each within max_urls and max_bytes, in one stream.
-
-A compiled template (see sitemill.render.compiled) renders each entry on its own, so the
-split is found with running sums of the entries' sizes. Any other template is rendered a
-file at a time and, when that file is over the byte limit, again with fewer entries until
-it fits.
-"""
+"""Render entries into sitemap files, each within max_urls and max_bytes, in one stream."""
+# A compiled template (see sitemill.render.compiled) renders each entry on its own, so the split is
+# found with running sums of the entries' sizes. Any other template is rendered a file at a time
+# and, when that file is over the byte limit, again with fewer entries until it fits.
 
 from __future__ import annotations
 

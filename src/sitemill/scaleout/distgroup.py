@@ -1,6 +1,6 @@
-"""A group of an inventory-mode distributed rebuild (no plan yet: sitemill.scaleout.distshuffle)
-cut into shard ranges by the cut rule as its rows stream by, so that a worker holds one
-shard's rows at a time, not its group's."""
+"""A group of an inventory-mode distributed rebuild, cut into shard ranges as its rows stream by."""
+# No plan yet: sitemill.scaleout.distshuffle. The group is cut by the cut rule, so that a worker
+# holds one shard's rows at a time, not its group's.
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
-"""The first step of a distributed rebuild (scale-out.md, "Distributed full rebuild"): decide
-what to render and write it down for the state machine.
-
-It reads the partitioned state's plan and inputs, and writes the run's ``run.json`` and
-``shards.json`` (one render item per shard; its ItemReader reads them). A bucket with no plan
-yet gets one: from an S3 Inventory report when one is configured (groups from a sample of its
-rows, which the shuffle fills), else the canonical plan of one streamed LIST.
-"""
+"""The first step of a distributed rebuild (docs/distributed.md, Plan): decide what to render."""
+# Decide what to render and write it down for the state machine.
+#
+# It reads the partitioned state's plan and inputs, and writes the run's ``run.json`` and
+# ``shards.json`` (one render item per shard; its ItemReader reads them). A bucket with no plan yet
+# gets one: from an S3 Inventory report when one is configured (groups from a sample of its rows,
+# which the shuffle fills), else the canonical plan of one streamed LIST.
 
 from __future__ import annotations
 
@@ -44,7 +43,8 @@ MODES: Final = ("full", "shards")
 
 @dataclass(frozen=True, slots=True)
 class RunRequest:
-    """What a run was asked for: the execution input of scale-out.md, and its name."""
+    """What a run was asked for: the execution input (docs/distributed.md, When it runs), and its
+    name."""
 
     run: str
     bucket: str
@@ -94,7 +94,7 @@ InventoryPlanner = Callable[["DistributedRun", RunFiles], "Sequence[Item] | None
 def plan_run(
     run: DistributedRun, request: RunRequest, inventory: InventoryPlanner | None = None
 ) -> dict[str, Any]:
-    """Write the run's files; return the state machine's next input (scale-out.md)."""
+    """Write the run's files; return the state machine's next input (infra/rebuild.asl.json)."""
     config, store = run.config, run.store
     why = not_distributable(config)
     if why is not None:

@@ -1,7 +1,7 @@
-"""Where a distributed rebuild's steps run (scale-out.md, the Executor port): in this process
-on a thread pool (LocalExecutor: the same plan, items and reducer as the state machine), or
-on AWS Step Functions (StepFunctionsExecutor: one execution of the stack's state machine).
-"""
+"""Where a distributed rebuild's steps run: in this process, or on AWS Step Functions."""
+# The Executor port: one interface, so that the same steps run anywhere. In this process on a thread
+# pool (LocalExecutor: the same plan, items and reducer as the state machine), or on AWS Step
+# Functions (StepFunctionsExecutor: one execution of the stack's state machine).
 
 from __future__ import annotations
 
@@ -60,7 +60,8 @@ def _code(what: Iterable[str]) -> str:
 
 
 class StepFunctionsExecutor:
-    """Starts the stack's state machine with the execution input of scale-out.md."""
+    """Starts the stack's state machine with the execution input of docs/distributed.md (When it
+    runs)."""
 
     def __init__(self, client: StatesClient, state_machine_arn: str) -> None:
         self.client = client

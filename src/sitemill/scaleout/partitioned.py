@@ -1,15 +1,15 @@
-"""A sharded bucket with a partitioned state (scale-out.md): a deploy that touches a few shards
-re-renders those alone; anything else is a full rebuild that keeps the plan.
-
-The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by
-workers on a small thread pool (sitemill.scaleout.shardworker), then published: changed parts,
-their states, the index (conditional on the one this state last wrote), the index-state
-and the plan. With no plan yet, more shards touched, a changed robots.txt, configuration or
-template, or a shard whose pages name pages of other shards, the run is a full rebuild: the
-whole listing through one pass (its shards' ranges listed in parallel by ``threads``), which
-then writes every shard's state. Children no index names are deleted only once they have
-been unnamed longer than a rebuild can take (sitemill.shards.partition.DELETE_AFTER).
-"""
+"""A sharded bucket with a partitioned state: a deploy re-renders the few shards it touches."""
+# See docs/s3-lambda.md, Sharded buckets: a deploy that touches a few shards re-renders those alone;
+# anything else is a full rebuild that keeps the plan.
+#
+# The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by workers
+# on a small thread pool (sitemill.scaleout.shardworker), then published: changed parts, their
+# states, the index (conditional on the one this state last wrote), the index-state and the plan.
+# With no plan yet, more shards touched, a changed robots.txt, configuration or template, or a shard
+# whose pages name pages of other shards, the run is a full rebuild: the whole listing through one
+# pass (its shards' ranges listed in parallel by ``threads``), which then writes every shard's
+# state. Children no index names are deleted only once they have been unnamed longer than a rebuild
+# can take (sitemill.shards.partition.DELETE_AFTER).
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# scale-out.md: the router renders up to this many touched shards itself.
+# The router renders up to this many touched shards itself (docs/s3-lambda.md, Sharded buckets).
 MAX_TOUCHED: Final = 20
 # Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
 DEFAULT_THREADS: Final = 4

@@ -1,9 +1,9 @@
-"""The files of one distributed rebuild (scale-out.md), under the partitioned state's prefix:
-``runs/<run>/run.json`` (what the planner decided), ``shards.json`` (the render items, read
-by the state machine's ItemReader), ``summaries/<id>.json`` (what each worker rendered),
-``parts/<name>`` (the files it rendered, published by the reducer alone) and ``verdict.json``
-(the reducer's). Every file is read back bounded and checked: a run's files are input.
-"""
+"""The files of one distributed rebuild, under the partitioned state's prefix."""
+# See docs/distributed.md, Plan: ``runs/<run>/run.json`` (what the planner decided), ``shards.json``
+# (the render items, read by the state machine's ItemReader), ``summaries/<id>.json`` (what each
+# worker rendered), ``parts/<name>`` (the files it rendered, published by the reducer alone) and
+# ``verdict.json`` (the reducer's). Every file is read back bounded and checked: a run's files are
+# input.
 
 from __future__ import annotations
 

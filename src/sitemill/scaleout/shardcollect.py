@@ -1,5 +1,6 @@
-"""What the manifests of a sharded bucket no longer name (sitemill.shards.manifest): found
-(a failed run's leftovers, an earlier layout's files) and deleted once a commit retired it."""
+"""What the manifests of a sharded bucket no longer name: found, and deleted once retired."""
+# See sitemill.shards.manifest: a failed run's leftovers, an earlier layout's files, deleted once a
+# commit retired them.
 
 from __future__ import annotations
 

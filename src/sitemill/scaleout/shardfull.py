@@ -1,8 +1,8 @@
-"""The full rebuild of a sharded bucket with a partitioned state (sitemill.scaleout.partitioned):
-the whole listing, its shards' key ranges each listed by its own thread, through one pass that
-decides canonicals, duplicates and hreflang clusters over the whole site; then every shard's
-state, and the commit (sitemill.scaleout.shardcommit). It starts from every shard's remembered
-pages (no unchanged head is read again), or from the one state object of earlier runs."""
+"""The full rebuild of a sharded bucket with a partitioned state (scaleout.partitioned)."""
+# The whole listing, its shards' key ranges each listed by its own thread, through one pass that
+# decides canonicals, duplicates and hreflang clusters over the whole site; then every shard's
+# state, and the commit (sitemill.scaleout.shardcommit). It starts from every shard's remembered
+# pages (no unchanged head is read again), or from the one state object of earlier runs.
 
 from __future__ import annotations
 

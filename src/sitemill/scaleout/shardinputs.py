@@ -1,6 +1,5 @@
-"""What every shard of a sharded bucket depends on (scale-out.md: "Rules that are not local
-to a shard"): robots.txt and the fingerprint of the global inputs, which the manifest keeps: a
-change to them is a full rebuild."""
+"""What every shard of a sharded bucket depends on: robots.txt, the global inputs' fingerprint."""
+# The manifest keeps them: a change to them is a full rebuild (docs/s3-lambda.md, Sharded buckets).
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Publishing an incremental run of a sharded bucket: the reducer of scale-out.md, in process.
-
-After the workers: the completeness check (every shard of the next plan has a file and a
-state from this run or the last manifest), then the commit of sitemill.scaleout.shardcommit:
-the changed files and states go up under new names, one conditional write of the manifest
-names them, the entry file goes live from it, and what the commit retired is deleted.
-"""
+"""Publishing an incremental run of a sharded bucket: a distributed run's reducer, in process."""
+# After the workers: the completeness check (every shard of the next plan has a file and a state
+# from this run or the last manifest), then the commit of sitemill.scaleout.shardcommit: the changed
+# files and states go up under new names, one conditional write of the manifest names them, the
+# entry file goes live from it, and what the commit retired is deleted.
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The sink a full pass of a sharded bucket writes through (sitemill.scaleout.shardcommit): each
-child goes up at once under the name its content gives, unless the bucket holds it already;
-everything else the writer makes (its own index, robots.txt, sitemap.html) is kept here for
-after the commit. The writer sees an empty folder: nothing is replaced, nothing deleted."""
+"""The sink a full pass of a sharded bucket writes through (scaleout.shardcommit)."""
+# Each child goes up at once under the name its content gives, unless the bucket holds it already;
+# everything else the writer makes (its own index, robots.txt, sitemap.html) is kept here for after
+# the commit. The writer sees an empty folder: nothing is replaced, nothing deleted.
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""The worker of an incremental sharded bucket run (scale-out.md): one shard, from its state.
-
-It loads the shard's state, looks up each changed key of its range (a LIST of that key
-alone: a HEAD's facts; the order of events never matters, it says what is there now), and
-runs the same pass as a full rebuild over the shard's pages alone, rendering its file (split
-into parts when it outgrew one). It writes nothing: the run publishes once every worker has
-finished (a failed worker publishes nothing). A shard whose pages name other URLs of the
-site (a canonical, alternates) cannot be rendered alone: that is a FullRebuildNeeded.
-"""
+"""The worker of an incremental sharded bucket run: one shard, from its state."""
+# See docs/s3-lambda.md, Sharded buckets.
+#
+# It loads the shard's state, looks up each changed key of its range (a LIST of that key alone: a
+# HEAD's facts; the order of events never matters, it says what is there now), and runs the same
+# pass as a full rebuild over the shard's pages alone, rendering its file (split into parts when it
+# outgrew one). It writes nothing: the run publishes once every worker has finished (a failed worker
+# publishes nothing). A shard whose pages name other URLs of the site (a canonical, alternates)
+# cannot be rendered alone: that is a FullRebuildNeeded.
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The shard plan (scale-out.md, "Shards"): key ranges with stable names, so that a small deploy
-rewrites one child and the index, and adding a page near the front renames nothing.
-
-Pure: no I/O. It stands below the writer and the pipeline, which lay entries out by it and ask
-what other shards hold (others), so it is not inside the scale-out wing (sitemill.scaleout),
-which runs the plan: the writer would then import a folder above it."""
+"""The shard plan (docs/output.md): key ranges with stable names."""
+# Stable names, so that a small deploy rewrites one child and the index, and adding a page near the
+# front renames nothing.
+#
+# Pure: no I/O. It stands below the writer and the pipeline, which lay entries out by it and ask
+# what other shards hold (others), so it is not inside the scale-out wing (sitemill.scaleout), which
+# runs the plan: the writer would then import a folder above it.

@@ -1,5 +1,6 @@
-"""What a shard rendered apart may ask of the others (scale-out.md: as the last build left
-them, one build behind): whether a URL is listed there, and what its page declares."""
+"""What a shard rendered apart may ask of the others: is a URL listed, what its page declares."""
+# Asked of the others as the last build left them, one build behind (docs/distributed.md, What it
+# does not do).
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
-"""The cut rule: where a plan's boundaries fall, computed in one pass over sorted keys.
-
-A shard is cut after ``fill`` keys or ``byte_fill`` estimated bytes, but never between two keys
-that can map to one URL (``X.htm`` and ``X.html``; with clean URLs also ``X``), so that the
-duplicate check stays inside a shard. Cuts are made on raw keys, never on URL stems: key order
-and stem order differ (``a/b/c.html`` sorts before ``a/b/index.html``). The members of one
-family (``s``, ``s.htm``, ``s.html``) need not be neighbours (``s.htm/x`` lies between), but
-every key between two of them begins with ``s``: the families still open are prefixes of the
-current key, a handful at most.
-"""
+"""The cut rule: where a plan's boundaries fall, computed in one pass over sorted keys."""
+# A shard is cut after ``fill`` keys or ``byte_fill`` estimated bytes, but never between two keys
+# that can map to one URL (``X.htm`` and ``X.html``; with clean URLs also ``X``), so that the
+# duplicate check stays inside a shard. Cuts are made on raw keys, never on URL stems: key order and
+# stem order differ (``a/b/c.html`` sorts before ``a/b/index.html``). The members of one family
+# (``s``, ``s.htm``, ``s.html``) need not be neighbours (``s.htm/x`` lies between), but every key
+# between two of them begins with ``s``: the families still open are prefixes of the current key, a
+# handful at most.
 
 from __future__ import annotations
 

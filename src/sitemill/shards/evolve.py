@@ -1,7 +1,7 @@
-"""How a plan changes between builds without renaming what did not change: a shard that
-outgrows the limits is split (its first part keeps its id), an emptied shard disappears into its
-left neighbour, and two small neighbours may merge (the left keeps its id). The plan's JSON form
-is read as untrusted input (it lives in the state)."""
+"""How a plan changes between builds without renaming what did not change."""
+# A shard that outgrows the limits is split (its first part keeps its id), an emptied shard
+# disappears into its left neighbour, and two small neighbours may merge (the left keeps its id).
+# The plan's JSON form is read as untrusted input (it lives in the state).
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
-"""Sharded output: entries rendered shard by shard, each shard a file under its stable name.
-
-Pure: the entries (each with the key its source found it at), the last plan (None: the
-canonical plan of these keys) and a render function in; the plan this build leaves and the
-files, in the plan's order, out. A shard that no longer fits one file is split by the cut rule
-(its first part keeps its id; no other shard is renamed) and rendered again; an emptied shard
-leaves the plan, its range going to its left neighbour. Rendering the same entries with the
-plan a build left gives that plan and the same files again (a fixed point), so an
-incremental build and a full rebuild with the same plan write the same bytes.
-"""
+"""Sharded output: entries rendered shard by shard, each shard a file under its stable name."""
+# Pure: the entries (each with the key its source found it at), the last plan (None: the canonical
+# plan of these keys) and a render function in; the plan this build leaves and the files, in the
+# plan's order, out. A shard that no longer fits one file is split by the cut rule (its first part
+# keeps its id; no other shard is renamed) and rendered again; an emptied shard leaves the plan, its
+# range going to its left neighbour. Rendering the same entries with the plan a build left gives
+# that plan and the same files again (a fixed point), so an incremental build and a full rebuild
+# with the same plan write the same bytes.
 
 from __future__ import annotations
 
@@ -38,8 +36,8 @@ _MAX_ROUNDS: Final = 16
 class ShardSetup:
     """What a job that may write shards tells the writer: the order its keys sort in, the
     plan its last build left (None: none yet), and the list the pass fills with every
-    candidate key it sees, in order: the raw keys the cut rule cuts among (scale-out.md: a
-    key that gives no URL, a duplicate's, still keeps its family together)."""
+    candidate key it sees, in order: the raw keys the cut rule cuts among (never between two
+    keys of one URL: a key that gives no URL, a duplicate's, still keeps its family together)."""
 
     order: Order
     plan: Plan | None = None

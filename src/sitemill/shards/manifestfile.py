@@ -1,8 +1,8 @@
-"""``index-state.json`` written and read back (sitemill.shards.manifest). It is input from
-outside (a private bucket, but a hand or a bug can write anything there): every field is
-checked against the others, and a manifest that fails any check is refused whole (the run
-is then a full rebuild), never published in part. Version 1 (shard states under fixed names)
-is read for the move to version 2 only."""
+"""``index-state.json`` written and read back (sitemill.shards.manifest)."""
+# It is input from outside (a private bucket, but a hand or a bug can write anything there): every
+# field is checked against the others, and a manifest that fails any check is refused whole (the run
+# is then a full rebuild), never published in part. Version 1 (shard states under fixed names) is
+# read for the move to version 2 only.
 
 from __future__ import annotations
 

@@ -1,12 +1,11 @@
-"""What the workers of a sharded bucket run report (scale-out.md, "The worker, the reducer,
-the router"), pure.
-
-A worker renders one shard and reports its parts (a shard that outgrew one file is split:
-its first part keeps the id) and the state object it wrote for each; the reducer folds the
-reports into the next plan and checks that every shard of it has a file from this run or an
-unchanged one from the last manifest (sitemill.shards.manifest). Everything here is read
-back as untrusted input.
-"""
+"""What the workers of a sharded bucket run report, pure."""
+# See docs/distributed.md, "In short": Render and Reduce.
+#
+# A worker renders one shard and reports its parts (a shard that outgrew one file is split: its
+# first part keeps the id) and the state object it wrote for each; the reducer folds the reports
+# into the next plan and checks that every shard of it has a file from this run or an unchanged one
+# from the last manifest (sitemill.shards.manifest). Everything here is read back as untrusted
+# input.
 
 from __future__ import annotations
 
@@ -101,7 +100,7 @@ def part_from_json(value: object) -> Part:
 
 
 def summary_to_json(summary: Summary) -> dict[str, Any]:
-    """scale-out.md's summary: {"shard", "parts": [...], "skipped"}, each part "written"."""
+    """A worker's summary: {"shard", "parts": [...], "skipped"}, each part "written"."""
     return {
         "format": SUMMARY_FORMAT,
         "version": FORMAT_VERSION,

@@ -1,11 +1,9 @@
-"""A shard plan: ordered boundaries over the source's sort order, each shard named by a stable id.
-
-Shard *i* holds the keys with ``afters[i] < key <= afters[i + 1]`` (the convention of
-``ListObjectsV2(StartAfter=...)``); ``afters[0]`` is ``""`` and the last shard is open-ended.
-A boundary is a key that was listed when the cut was made; it stays valid when that key is
-deleted. The id of a shard depends on its boundary alone, so no other shard's name moves when
-one is split or emptied.
-"""
+"""A shard plan: ordered boundaries over the source's sort order, each shard with a stable id."""
+# Shard *i* holds the keys with ``afters[i] < key <= afters[i + 1]`` (the convention of
+# ``ListObjectsV2(StartAfter=...)``); ``afters[0]`` is ``""`` and the last shard is open-ended. A
+# boundary is a key that was listed when the cut was made; it stays valid when that key is deleted.
+# The id of a shard depends on its boundary alone, so no other shard's name moves when one is split
+# or emptied.
 
 from __future__ import annotations
 
@@ -19,7 +17,7 @@ from enum import Enum
 from itertools import pairwise
 from typing import Final
 
-# scale-out.md: cut after this many URLs (80 % of the protocol's 50,000), or 80 % of max_bytes.
+# Cut after this many URLs (80 % of the protocol's 50,000), or 80 % of max_bytes (docs/output.md).
 DEFAULT_SHARD_FILL: Final = 40_000
 BYTE_FILL_SHARE: Final = 0.8
 # One index names at most 50,000 children (sitemaps.org), so a plan has at most as many shards.

@@ -188,9 +188,9 @@ def read_rows(
     LIST gives them (Key, Size, LastModified in UTC, ETag in quotes); older versions and
     delete markers left out (inventorycsv.csv_rows).
 
-    A report is input from outside: a LastModifiedDate dates its object only when
-    ``trusted`` (the caller's rule for remembered dates, design.md "Trust"). An object whose
-    date is not comes without LastModified (its page is listed, without a lastmod), and the
+    A report is input from outside: a LastModifiedDate dates its object only when ``trusted`` (the
+    caller's rule for remembered dates, docs/state.md, "Public, and trusted by no one"). An object
+    whose date is not comes without LastModified (its page is listed, without a lastmod), and the
     file's end logs one warning with their count and the first one's text.
 
     The file is streamed, never whole in memory. Its size and MD5 are known at its end only:

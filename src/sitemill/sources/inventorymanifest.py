@@ -1,5 +1,5 @@
-"""An S3 Inventory report's manifest.json: what it says, checked (sitemill.sources.inventory
-finds it and verifies its checksum first)."""
+"""An S3 Inventory report's manifest.json: what it says, checked."""
+# sitemill.sources.inventory finds it and verifies its checksum first.
 
 from __future__ import annotations
 

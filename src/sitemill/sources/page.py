@@ -1,5 +1,5 @@
-"""A page as a source finds it: its path, its date, its version, and what is known of its
-bytes already (the facts of its head, or the verdict the state remembers)."""
+"""A page as a source finds it: its path, its date, its version, what is known of its bytes."""
+# What is known of its bytes already: the facts of its head, or the verdict the state remembers.
 
 from __future__ import annotations
 

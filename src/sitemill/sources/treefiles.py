@@ -1,12 +1,10 @@
-"""Whether a site directory holds a file at a site path, as a web server finds it.
-
-A web server on Linux compares names exactly: a page that says ``images/algo.png`` when the
-file is ``images/Algo.png`` shows a broken image there, even though ``os.path.exists`` finds
-it on a case-insensitive file system (macOS, Windows). So each name of the path is looked up
-among the names its directory lists (each directory listed once, remembered), and the file
-must then resolve inside the site root (sitemill.safefs: no link leading out, no hidden
-path) to a regular file. Nothing is opened or read.
-"""
+"""Whether a site directory holds a file at a site path, as a web server finds it."""
+# A web server on Linux compares names exactly: a page that says ``images/algo.png`` when the file
+# is ``images/Algo.png`` shows a broken image there, even though ``os.path.exists`` finds it on a
+# case-insensitive file system (macOS, Windows). So each name of the path is looked up among the
+# names its directory lists (each directory listed once, remembered), and the file must then resolve
+# inside the site root (sitemill.safefs: no link leading out, no hidden path) to a regular file.
+# Nothing is opened or read.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Read a URL list a chunk of whole lines at a time, and take a plain chunk whole.
-
-A chunk of a generated list (every line a URL under base_url made only of URI characters,
-each with a date or a UTC datetime, or none with one) is recognised and split into its
-columns by a few passes in C over the whole chunk; any other chunk is read line by line
-(sitemill.sources.urllist). Both give the same entries: the tests compare them.
-"""
+"""Read a URL list a chunk of whole lines at a time, and take a plain chunk whole."""
+# A chunk of a generated list (every line a URL under base_url made only of URI characters, each
+# with a date or a UTC datetime, or none with one) is recognised and split into its columns by a few
+# passes in C over the whole chunk; any other chunk is read line by line (sitemill.sources.urllist).
+# Both give the same entries: the tests compare them.
 
 from __future__ import annotations
 

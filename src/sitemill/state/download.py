@@ -1,8 +1,6 @@
-"""Downloading the live site's copy of the state: bounded, and every failure one line.
-
-Apart from state.previous so that http.client, ssl and email load only when a previous state
-is fetched (a Lambda cold start never fetches one).
-"""
+"""Downloading the live site's copy of the state: bounded, and every failure one line."""
+# Apart from state.previous so that http.client, ssl and email load only when a previous state is
+# fetched (a Lambda cold start never fetches one).
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Page facts in the state: as JSON values (defaults left out, tuples as lists), and back; and
-what is remembered of a page the sitemaps leave out, keyed by its ETag, never its name."""
+"""Page facts in the state as JSON values, and back; what is kept of pages left out."""
+# As JSON values: defaults left out, tuples as lists. What is remembered of a page the sitemaps
+# leave out is keyed by its ETag, never its name.
 
 from __future__ import annotations
 

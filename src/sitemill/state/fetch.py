@@ -1,12 +1,12 @@
-"""One HTTP(S) GET with one deadline for all of it: connecting, the status line, the headers,
-every redirect and the body. A server that answers one byte every half second meets it.
-
-urllib's ``timeout`` is per socket operation, so a dripping server never trips it. Here every
-connection a request opens is remembered, and a timer shuts them all down when the deadline
-passes: whatever read was waiting returns, and the caller gets a FetchError. Redirects are
-followed to http(s) only, at most MAX_REDIRECTS of them; proxies come from the environment.
-With ``follow=False`` (an IndexNow POST) the first answer is the response, whatever its status.
-"""
+"""One HTTP(S) GET with one deadline for all of it."""
+# One deadline for connecting, the status line, the headers, every redirect and the body. A server
+# that answers one byte every half second meets it.
+#
+# urllib's ``timeout`` is per socket operation, so a dripping server never trips it. Here every
+# connection a request opens is remembered, and a timer shuts them all down when the deadline
+# passes: whatever read was waiting returns, and the caller gets a FetchError. Redirects are
+# followed to http(s) only, at most MAX_REDIRECTS of them; proxies come from the environment. With
+# ``follow=False`` (an IndexNow POST) the first answer is the response, whatever its status.
 
 from __future__ import annotations
 

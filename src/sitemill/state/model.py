@@ -1,20 +1,18 @@
-"""The state: what the last run saw, so that the next one need not read it again.
-
-A small deterministic file, ``sitemill-state.json.gz``, beside the sitemaps: per listed page,
-the version of its bytes (an S3 ETag), its head facts, its content fingerprint and lastmod;
-per object the sitemaps leave out, by its ETag alone (the file is public: it names no page
-the sitemaps do not list), the verdict its bytes gave or its facts, so that an unchanged
-object is never read twice; and sitemill's own files. Pure: bytes in, bytes out. A missing,
-unreadable, foreign or newer state is a warning and a first run, never a failure.
-
-    {"format": "sitemill-state", "version": 1, "facts_version": 3,
-     "pages": {"docs/a.html": {"etag": "\\"9b2c…\\"", "fingerprint": "…", "lastmod": "…"}},
-     "unlisted": {"\\"77aa…\\"": {"left_out": "noindex"}},
-     "outputs": ["sitemap-1.xml", "sitemap.xml"],
-     "digests": {"sitemap-1.xml": "5d41…", "sitemap.xml": "7d79…"},
-     "url_style": {"style": "clean", "votes": 142, "pages": 150},
-     "base_url": "https://example.org/docs/"}
-"""
+"""The state: what the last run saw, so that the next one need not read it again."""
+# A small deterministic file, ``sitemill-state.json.gz``, beside the sitemaps: per listed page, the
+# version of its bytes (an S3 ETag), its head facts, its content fingerprint and lastmod; per object
+# the sitemaps leave out, by its ETag alone (the file is public: it names no page the sitemaps do
+# not list), the verdict its bytes gave or its facts, so that an unchanged object is never read
+# twice; and sitemill's own files. Pure: bytes in, bytes out. A missing, unreadable, foreign or
+# newer state is a warning and a first run, never a failure.
+#
+#     {"format": "sitemill-state", "version": 1, "facts_version": 3,
+#      "pages": {"docs/a.html": {"etag": "\"9b2c…\"", "fingerprint": "…", "lastmod": "…"}},
+#      "unlisted": {"\"77aa…\"": {"left_out": "noindex"}},
+#      "outputs": ["sitemap-1.xml", "sitemap.xml"],
+#      "digests": {"sitemap-1.xml": "5d41…", "sitemap.xml": "7d79…"},
+#      "url_style": {"style": "clean", "votes": 142, "pages": 150},
+#      "base_url": "https://example.org/docs/"}
 
 from __future__ import annotations
 
@@ -63,7 +61,7 @@ class State:
     # names is the one it wrote (sitemill.aws.overwritten), whatever its shape.
     digests: dict[str, str] = field(default_factory=dict)
     # What is remembered of objects the sitemaps leave out, by ETag: never by name, since a
-    # state beside the sitemaps is public (design.md, "State": privacy).
+    # state beside the sitemaps is public (docs/state.md, "Public, and trusted by no one").
     unlisted: dict[str, Unlisted] = field(default_factory=dict)
     # Read, not written: remembered values a parse refused (a lastmod in the future, not a
     # W3C datetime, ...), how many and the first one, for one warning.

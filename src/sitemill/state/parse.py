@@ -1,11 +1,9 @@
-"""Reading a state: bounded (sitemill.state.bounded), and trusting none of what it remembers.
-
-A state or previous state is input from outside: a live site's copy is whatever answers at the
-base URL. A remembered lastmod is used only if it is a W3C datetime in the forms sitemill
-writes, not after the run's time and not before the web began; fingerprints and ETags are
-short printable strings; output names are sitemill's own. Whatever fails is dropped (the page
-gets its plain date, or is read again) and counted, for one warning.
-"""
+"""Reading a state: bounded (sitemill.state.bounded), and trusting none of what it remembers."""
+# A state or previous state is input from outside: a live site's copy is whatever answers at the
+# base URL. A remembered lastmod is used only if it is a W3C datetime in the forms sitemill writes,
+# not after the run's time and not before the web began; fingerprints and ETags are short printable
+# strings; output names are sitemill's own. Whatever fails is dropped (the page gets its plain date,
+# or is read again) and counted, for one warning.
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
-"""A sharded bucket's state, partitioned (scale-out.md): under the state location's prefix,
-``index-state.json`` (the manifest: sitemill.shards.manifest), written once per run and only
-conditionally (If-Match the version the run read, If-None-Match when there was none): that
-write commits the run; and ``shards/<id>-<version>.json.gz``, one immutable object per shard
-state, named by its content, which nothing trusts before a manifest names it.
-
-The prefix is the state location's key without its ``.json.gz``: the stack's
-``s3://<state bucket>/<site>/sitemill-state.json.gz`` keeps them in
-``<site>/sitemill-state/``, which its IAM policy covers and no page can name.
-"""
+"""A sharded bucket's state, partitioned: a manifest and one immutable object per shard."""
+# See docs/s3-lambda.md, Sharded buckets. Under the state location's prefix: ``index-state.json``
+# (the manifest: sitemill.shards.manifest), written once per run and only conditionally (If-Match
+# the version the run read, If-None-Match when there was none): that write commits the run; and
+# ``shards/<id>-<version>.json.gz``, one immutable object per shard state, named by its content,
+# which nothing trusts before a manifest names it.
+#
+# The prefix is the state location's key without its ``.json.gz``: the stack's ``s3://<state
+# bucket>/<site>/sitemill-state.json.gz`` keeps them in ``<site>/sitemill-state/``, which its IAM
+# policy covers and no page can name.
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""IndexNow's URLs not announced yet, as a state keeps them (sitemill.indexnow): their kinds,
-their bound, and the check of a remembered table (a state is input from outside)."""
+"""IndexNow's URLs not announced yet, as a state keeps them (sitemill.indexnow)."""
+# Their kinds, their bound, and the check of a remembered table (a state is input from outside).
 
 from __future__ import annotations
 

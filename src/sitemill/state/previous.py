@@ -1,9 +1,7 @@
-"""Where a first run may start from (``previous_state``): a file, or the live site's copy.
-
-A site built fresh in CI has no state beside its new sitemaps; the copy the last deploy
-published (``https://example.com/sitemill-state.json.gz``) keeps its dates. Reading it may
-fail in every way a network can: each is one warning and a first run, never a failure.
-"""
+"""Where a first run may start from (``previous_state``): a file, or the live site's copy."""
+# A site built fresh in CI has no state beside its new sitemaps; the copy the last deploy published
+# (``https://example.com/sitemill-state.json.gz``) keeps its dates. Reading it may fail in every way
+# a network can: each is one warning and a first run, never a failure.
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The state in an S3 object of its own (``state = "s3://bucket/key"``): read bounded, written
-only when changed, and never over a version another writer put there since it was read."""
+"""The state in an S3 object of its own (``state = "s3://bucket/key"``)."""
+# Read bounded, written only when changed, and never over a version another writer put there since
+# it was read.
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""One shard's state in a partitioned bucket state (``<state prefix>/shards/<id>.json.gz``):
-what its last worker listed in its key range, the file it rendered, and the state of its
-pages (sitemill.state.model). Pure; read back bounded and checked, since it is input from
-outside: anything wrong in the listing refuses the whole (the worker then lists its range
-again: a page dropped from it would drop out of the sitemaps)."""
+"""One shard's state in a partitioned bucket state (``<state prefix>/shards/<id>.json.gz``)."""
+# What its last worker listed in its key range, the file it rendered, and the state of its pages
+# (sitemill.state.model). Pure; read back bounded and checked, since it is input from outside:
+# anything wrong in the listing refuses the whole (the worker then lists its range again: a page
+# dropped from it would drop out of the sitemaps).
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Where a run's state comes from and goes to: the store, else a previous state (the live
-site's copy); what could not be used is a warning and a first run, never a failure."""
+"""Where a run's state comes from and goes to: the store, else a previous state."""
+# The previous state is the live site's copy; what could not be used is a warning and a first run,
+# never a failure.
 
 from __future__ import annotations
 

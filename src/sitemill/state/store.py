@@ -1,9 +1,7 @@
-"""Where the state lives: beside the sitemaps (the sink), a file elsewhere, or an S3 object.
-
-A store reads the whole state (or None when there is none) and writes it only when its bytes
-changed; ``where`` names it in messages. The S3 store is ``sitemill.state.s3``;
-``open_state_store`` picks one for a front-end from ``config.state``.
-"""
+"""Where the state lives: beside the sitemaps (the sink), a file elsewhere, or an S3 object."""
+# A store reads the whole state (or None when there is none) and writes it only when its bytes
+# changed; ``where`` names it in messages. The S3 store is ``sitemill.state.s3``;
+# ``open_state_store`` picks one for a front-end from ``config.state``.
 
 from __future__ import annotations
 

@@ -1,14 +1,12 @@
-"""The sitemap extensions' rules that an XSD cannot express, per <url> and across a file set.
-
-hreflang alternates (``<xhtml:link rel="alternate" hreflang href>``): a valid hreflang and an
-absolute URL are errors; an alternate on another site, one hreflang naming two pages, a page
-missing from its own cluster and, across every file checked in one run, a cluster that is not
-reciprocal (a listed page it names carries another) are warnings: the file is valid, but Google
-ignores those alternates. Images (``<image:image><image:loc>``): at most 1,000 per <url> and
-absolute http(s) URLs (errors), each once (a warning).
-https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
-https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
-"""
+"""The sitemap extensions' rules that an XSD cannot express, per <url> and across a file set."""
+# hreflang alternates (``<xhtml:link rel="alternate" hreflang href>``): a valid hreflang and an
+# absolute URL are errors; an alternate on another site, one hreflang naming two pages, a page
+# missing from its own cluster and, across every file checked in one run, a cluster that is not
+# reciprocal (a listed page it names carries another) are warnings: the file is valid, but Google
+# ignores those alternates. Images (``<image:image><image:loc>``): at most 1,000 per <url> and
+# absolute http(s) URLs (errors), each once (a warning).
+# https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
+# https://developers.google.com/search/docs/crawling-indexing/sitemaps/image-sitemaps
 
 from __future__ import annotations
 

@@ -1,17 +1,14 @@
-"""Ctrl-C and worker processes: the main process alone answers it.
-
-A terminal sends SIGINT to its whole foreground process group: the fork server and the
-workers too. One that gets it prints a KeyboardInterrupt's traceback (in the middle of its
-imports, or idle on its queue) and breaks the pool, and the work then left to this process
-(workers.workpool) holds up the exit. So a process is started with SIGINT blocked (a blocked
-signal stays blocked across fork and exec; this process gets its own Ctrl-C as soon as the
-start is done), and a worker ignores it from its first line: the main process ends them.
-A mask is not enough in the main process itself: another thread of it (the live line's clock,
-the git thread) takes the signal, and Python raises KeyboardInterrupt in the main thread at
-once, in the middle of a worker's start, which then fails to be born after this process has
-gone (a traceback on the terminal); so the main thread also defers its KeyboardInterrupt to the
-end of the block.
-"""
+"""Ctrl-C and worker processes: the main process alone answers it."""
+# A terminal sends SIGINT to its whole foreground process group: the fork server and the workers
+# too. One that gets it prints a KeyboardInterrupt's traceback (in the middle of its imports, or
+# idle on its queue) and breaks the pool, and the work then left to this process (workers.workpool)
+# holds up the exit. So a process is started with SIGINT blocked (a blocked signal stays blocked
+# across fork and exec; this process gets its own Ctrl-C as soon as the start is done), and a worker
+# ignores it from its first line: the main process ends them. A mask is not enough in the main
+# process itself: another thread of it (the live line's clock, the git thread) takes the signal, and
+# Python raises KeyboardInterrupt in the main thread at once, in the middle of a worker's start,
+# which then fails to be born after this process has gone (a traceback on the terminal); so the main
+# thread also defers its KeyboardInterrupt to the end of the block.
 
 from __future__ import annotations
 

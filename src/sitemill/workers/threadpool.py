@@ -1,14 +1,12 @@
-"""A thread pool for a generator that hands work to threads while it yields.
-
-Held by ``with ThreadPoolExecutor(...)`` across a ``yield``, a pool is shut down, waiting for
-its threads, wherever the generator is closed. A generator its consumer drops (an exception
-between two items) is closed by the garbage collector, and that may run in one of the pool's
-own threads: waiting there for itself raised "cannot join current thread" (a sharded bucket's
-ranged listing, after a fault injected in its consumer). ``generator_pool`` waits for its
-threads, so that no run leaves one behind, except in one of them; closed before its end, it
-cancels the work that has not started. Interrupted (Ctrl-C), a pool waits for nothing: the
-front end exits at once (``interruptible_pool``; the CLI leaves no thread to wait for).
-"""
+"""A thread pool for a generator that hands work to threads while it yields."""
+# Held by ``with ThreadPoolExecutor(...)`` across a ``yield``, a pool is shut down, waiting for its
+# threads, wherever the generator is closed. A generator its consumer drops (an exception between
+# two items) is closed by the garbage collector, and that may run in one of the pool's own threads:
+# waiting there for itself raised "cannot join current thread" (a sharded bucket's ranged listing,
+# after a fault injected in its consumer). ``generator_pool`` waits for its threads, so that no run
+# leaves one behind, except in one of them; closed before its end, it cancels the work that has not
+# started. Interrupted (Ctrl-C), a pool waits for nothing: the front end exits at once
+# (``interruptible_pool``; the CLI leaves no thread to wait for).
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
-"""Work spread over the machine's cores: a list cut into chunks, each chunk run in a worker
-process, the results taken in the list's order, so that what a run builds never depends on
-how many workers it had (one gives the same bytes as eight).
-
-Processes, not threads: head facts and fingerprints are pure-Python regex work that holds
-the GIL. Workers are forked from a fork server (a clean interpreter, never a fork of this
-process, whose other threads may hold locks). Where processes cannot start (AWS Lambda has
-no /dev/shm, a sandbox may forbid them) the chunks run here, one after another. A worker's
-log records come back with its result and are emitted here, chunk by chunk in order. Ctrl-C
-is the main process's alone (workers.interrupts): it ends the workers, the work under way dropped.
-"""
+"""Work spread over the machine's cores: a list cut into chunks, run in worker processes."""
+# Each chunk runs in a worker process, the results taken in the list's order, so that what a run
+# builds never depends on how many workers it had (one gives the same bytes as eight).
+#
+# Processes, not threads: head facts and fingerprints are pure-Python regex work that holds the GIL.
+# Workers are forked from a fork server (a clean interpreter, never a fork of this process, whose
+# other threads may hold locks). Where processes cannot start (AWS Lambda has no /dev/shm, a sandbox
+# may forbid them) the chunks run here, one after another. A worker's log records come back with its
+# result and are emitted here, chunk by chunk in order. Ctrl-C is the main process's alone
+# (workers.interrupts): it ends the workers, the work under way dropped.
 
 from __future__ import annotations
 

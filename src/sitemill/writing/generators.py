@@ -1,20 +1,19 @@
-"""Sitemaps that site generators write, told apart by their shape: whose sitemap.xml
-sitemill is about to replace, and the setting that turns the generator's off.
-
-Every shape below is what a generator's built-in template or library writes, in its first
-bytes (sitemill's own built-in templates match none of them: tests/core/test_takeover.py):
-
-- MkDocs (``mkdocs build``): ``<url>`` then ``<loc>`` indented by nine spaces, and a
-  ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting. Without
-  ``site_url`` (MkDocs 1.6) an empty urlset, ``</urlset>`` on the second line, no newline after.
-- Hugo: the declaration ``standalone="yes"``; multilingual, an index naming ``en/sitemap.xml``.
-- Jekyll (jekyll-sitemap): ``xmlns:xsi`` and ``xsi:schemaLocation`` before ``xmlns``.
-- Docusaurus (plugin-sitemap, through the npm ``sitemap`` package): one line declaring the
-  news, xhtml, image and video namespaces.
-- Astro (@astrojs/sitemap, the same package): ``sitemap-index.xml``, all on the declaration's
-  line, naming ``sitemap-0.xml`` (a urlset of that package's shape, as Docusaurus' is).
-- Sphinx (sphinx-sitemap, through ElementTree): the declaration in single quotes.
-"""
+"""Sitemaps that site generators write, told apart by their shape."""
+# Whose sitemap.xml sitemill is about to replace, and the setting that turns the generator's off.
+#
+# Every shape below is what a generator's built-in template or library writes, in its first bytes
+# (sitemill's own built-in templates match none of them: tests/core/test_takeover.py):
+#
+# - MkDocs (``mkdocs build``): ``<url>`` then ``<loc>`` indented by nine spaces, and a
+#   ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting. Without
+#   ``site_url`` (MkDocs 1.6) an empty urlset, ``</urlset>`` on the second line, no newline after.
+# - Hugo: the declaration ``standalone="yes"``; multilingual, an index naming ``en/sitemap.xml``.
+# - Jekyll (jekyll-sitemap): ``xmlns:xsi`` and ``xsi:schemaLocation`` before ``xmlns``.
+# - Docusaurus (plugin-sitemap, through the npm ``sitemap`` package): one line declaring the news,
+#   xhtml, image and video namespaces.
+# - Astro (@astrojs/sitemap, the same package): ``sitemap-index.xml``, all on the declaration's
+#   line, naming ``sitemap-0.xml`` (a urlset of that package's shape, as Docusaurus' is).
+# - Sphinx (sphinx-sitemap, through ElementTree): the declaration in single quotes.
 
 from __future__ import annotations
 

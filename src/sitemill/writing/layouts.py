@@ -1,5 +1,6 @@
-"""How entries become files: one sitemap.xml, children split by count, or shards with stable
-names (sitemill.shards.layout); and what is published last of all (sitemap.html, robots.txt)."""
+"""How entries become files: one sitemap.xml, children split by count, or shards."""
+# Shards with stable names (sitemill.shards.layout); and what is published last of all
+# (sitemap.html, robots.txt).
 
 from __future__ import annotations
 

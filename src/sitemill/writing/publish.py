@@ -1,27 +1,25 @@
-"""Publish staged sitemap files so that the live index always names one complete build.
-
-A sink replaces one file at a time, so a crawler may read the index between any two writes.
-The order below keeps every such moment consistent:
-
-1. Children that no live index names (new names) are written in place: nobody reads them yet.
-2. If at most one child that the live index names changes and the build has no new name, it
-   is written in place last: one atomic replacement moves the live set from the old build to
-   the new one. (With new names, the old index would not name the URLs that moved to them.)
-3. If several live children change, or one does beside new names (children split by count
-   when pages are appended, a shard split in two), each is first written under a staging name
-   of this run's own (``sitemap-N-next-<run>.xml``: two writers never share one), an interim
-   index naming those copies goes live, the children are replaced in place, then the index.
-   A failure at any step leaves a live index whose children all exist and belong to one build;
-   the next run repairs the rest.
-4. Right before anything is deleted, the live index is read again: if another writer replaced
-   it, this run stops with a ConflictError (the caller lists again and redoes its work). Each
-   deletion is conditional on the version listed (S3's ETag), and a child that is there but
-   that the index read did not name is written again under a new version (sinks.port.Renewing).
-
-Only sitemill's own files are deleted: those its earlier index named, those the state
-remembers it wrote, this run's staging copies, and another run's once old enough to be a
-crashed run's leftovers. A deletion that fails is a warning; the state remembers the name.
-"""
+"""Publish staged sitemap files so that the live index always names one complete build."""
+# A sink replaces one file at a time, so a crawler may read the index between any two writes. The
+# order below keeps every such moment consistent:
+#
+# 1. Children that no live index names (new names) are written in place: nobody reads them yet.
+# 2. If at most one child that the live index names changes and the build has no new name, it is
+#    written in place last: one atomic replacement moves the live set from the old build to the new
+#    one. (With new names, the old index would not name the URLs that moved to them.)
+# 3. If several live children change, or one does beside new names (children split by count when
+#    pages are appended, a shard split in two), each is first written under a staging name of this
+#    run's own (``sitemap-N-next-<run>.xml``: two writers never share one), an interim index naming
+#    those copies goes live, the children are replaced in place, then the index. A failure at any
+#    step leaves a live index whose children all exist and belong to one build; the next run repairs
+#    the rest.
+# 4. Right before anything is deleted, the live index is read again: if another writer replaced it,
+#    this run stops with a ConflictError (the caller lists again and redoes its work). Each deletion
+#    is conditional on the version listed (S3's ETag), and a child that is there but that the index
+#    read did not name is written again under a new version (sinks.port.Renewing).
+#
+# Only sitemill's own files are deleted: those its earlier index named, those the state remembers it
+# wrote, this run's staging copies, and another run's once old enough to be a crashed run's
+# leftovers. A deletion that fails is a warning; the state remembers the name.
 
 from __future__ import annotations
 

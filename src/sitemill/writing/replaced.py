@@ -1,11 +1,9 @@
-"""The <lastmod> of each page in the generator's sitemap that sitemill replaces, by URL.
-
-The replaced file (sitemill.writing.takeover) is a urlset, or an index whose children in the
-folder or prefix are read too (at most MAX_CHILDREN of them, each to the protocol's size,
-gzip inflated no further). expat without a DOCTYPE (so no entity); a document that stops
-being well-formed gives what was read until then. Read before the run writes: a child may
-bear the name of one of sitemill's.
-"""
+"""The <lastmod> of each page in the generator's sitemap that sitemill replaces, by URL."""
+# The replaced file (sitemill.writing.takeover) is a urlset, or an index whose children in the
+# folder or prefix are read too (at most MAX_CHILDREN of them, each to the protocol's size, gzip
+# inflated no further). expat without a DOCTYPE (so no entity); a document that stops being
+# well-formed gives what was read until then. Read before the run writes: a child may bear the name
+# of one of sitemill's.
 
 from __future__ import annotations
 

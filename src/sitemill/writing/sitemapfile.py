@@ -1,6 +1,6 @@
-"""Whether a file is a sitemap (its root element, parsed from a bounded head), and the
-children a sitemap index names: expat, no DOCTYPE (so no entity), never a regex over bytes
-that a feed or a page could match too."""
+"""Whether a file is a sitemap, and the children a sitemap index names."""
+# Its root element, parsed from a bounded head: expat, no DOCTYPE (so no entity), never a regex over
+# bytes that a feed or a page could match too.
 
 from __future__ import annotations
 

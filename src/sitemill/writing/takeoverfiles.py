@@ -1,6 +1,6 @@
-"""The files of a tree's output folder as a takeover reads and deletes them (its own and
-those in folders below it, Hugo's ``en/sitemap.xml``): only inside the folder, never through
-a symbolic link (sitemill.safefs), only the bytes asked for."""
+"""The files of a tree's output folder as a takeover reads and deletes them."""
+# Its own and those in folders below it (Hugo's ``en/sitemap.xml``): only inside the folder, never
+# through a symbolic link (sitemill.safefs), only the bytes asked for.
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Which article of a region is the page's (fingerprint.contentregion): its one ``<article>``; from
-fingerprint version 4, of several, the one that holds the page's ``<h1>``."""
+"""Which article of a region is the page's (fingerprint.contentregion)."""
+# Its one ``<article>``; from fingerprint version 4, of several, the one that holds the page's
+# ``<h1>``.
 
 from __future__ import annotations
 

@@ -1,27 +1,26 @@
-"""The content region of fingerprint version 3: furniture is left out wherever it stands.
-
-Version 2 (fingerprint.regions) counts everything inside the main region. Real themes put their
-furniture there too: Material for MkDocs wraps its navigation and table-of-contents sidebars
-in ``<main class="md-main">``, Starlight ends ``<main>`` with a ``<footer>`` whose prev/next
-labels renumber when a chapter is inserted, Docusaurus puts its paginator (``nav``) in
-``<main>``. Version 3 leaves out, inside the region and in a page without one alike:
-
-- ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
-  ``complementary``, ``search``, ``banner`` or ``contentinfo``;
-- a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
-  inside an ``<article>``);
-
-and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
-Version 4 narrows one that holds several to the one with the page's ``<h1>`` (fingerprint.articles;
-<h1> has markers from version 3 on, which version 3 reads as spaces). Version 5 keeps what
-only the page says wherever it stands: a header that holds the page's ``<h1>`` (its title
-block; outside the region too, when the region holds no ``<h1>``: fingerprint.titleblock), and the
-region of a first ``<main>`` runs to its own end tag, past ``<main>`` elements nested in it.
-
-The tags are told to a ``Structure`` in document order (fingerprint.reduction), which leaves markers
-(regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
-reads them. The markers of <main>, role=main, <article> and <title> are version 2's.
-"""
+"""The content region of fingerprint version 3: furniture is left out wherever it stands."""
+# Version 2 (fingerprint.regions) counts everything inside the main region. Real themes put their
+# furniture there too: Material for MkDocs wraps its navigation and table-of-contents sidebars in
+# ``<main class="md-main">``, Starlight ends ``<main>`` with a ``<footer>`` whose prev/next labels
+# renumber when a chapter is inserted, Docusaurus puts its paginator (``nav``) in ``<main>``.
+# Version 3 leaves out, inside the region and in a page without one alike:
+#
+# - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
+#   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+# - a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
+#   inside an ``<article>``);
+#
+# and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
+# Version 4 narrows one that holds several to the one with the page's ``<h1>``
+# (fingerprint.articles; <h1> has markers from version 3 on, which version 3 reads as spaces).
+# Version 5 keeps what only the page says wherever it stands: a header that holds the page's
+# ``<h1>`` (its title block; outside the region too, when the region holds no ``<h1>``:
+# fingerprint.titleblock), and the region of a first ``<main>`` runs to its own end tag, past
+# ``<main>`` elements nested in it.
+#
+# The tags are told to a ``Structure`` in document order (fingerprint.reduction), which leaves
+# markers (regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
+# reads them. The markers of <main>, role=main, <article> and <title> are version 2's.
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""Content fingerprints: a hash of what a reader sees, so that lastmod moves only with it.
-
-An HTML page is reduced to what a reader sees (fingerprint.reduction: its title and text, its meta
-description, the targets of its links and images; with content_scope = "main", of its main
-region) and that reduction is hashed. Other files hash their bytes.
-"""
+"""Content fingerprints: a hash of what a reader sees, so that lastmod moves only with it."""
+# An HTML page is reduced to what a reader sees (fingerprint.reduction: its title and text, its meta
+# description, the targets of its links and images; with content_scope = "main", of its main region)
+# and that reduction is hashed. Other files hash their bytes.
 
 from __future__ import annotations
 

@@ -1,18 +1,15 @@
-"""Meta descriptions that are the page's own text cut short (fingerprint version 5).
-
-Blog generators write a post's ``<meta name="description">`` from the start of its text when
-the author wrote none (Hexo, Hugo, Jekyll's excerpts), and re-cut and re-escape it when they
-are upgraded: a Hexo NexT upgrade changed about 42 of 185 descriptions on one real site, with
-no word of a post changed. Such a description says nothing the page does not say: it is left
-out when its words, read as letters and digits alone (case, punctuation, white space and a
-trailing ellipsis ignored), stand at the start of the page's kept text, and are a sentence's worth
-(MIN_LETTERS): a description an author wrote stays content, and so does a short one whose few
-words the page happens to hold ("More."). A description that is the page's title, or one of
-its parts (fingerprint.titleparts), as letters and digits (a theme that writes the title as the
-description when the author wrote none: Hexo Matery's "Category: x | Site") says nothing
-beyond the title either, which counts by its parts: a site renamed in every title moves no
-date through it.
-"""
+"""Meta descriptions that are the page's own text cut short (fingerprint version 5)."""
+# Blog generators write a post's ``<meta name="description">`` from the start of its text when the
+# author wrote none (Hexo, Hugo, Jekyll's excerpts), and re-cut and re-escape it when they are
+# upgraded: a Hexo NexT upgrade changed about 42 of 185 descriptions on one real site, with no word
+# of a post changed. Such a description says nothing the page does not say: it is left out when its
+# words, read as letters and digits alone (case, punctuation, white space and a trailing ellipsis
+# ignored), stand at the start of the page's kept text, and are a sentence's worth (MIN_LETTERS): a
+# description an author wrote stays content, and so does a short one whose few words the page
+# happens to hold ("More."). A description that is the page's title, or one of its parts
+# (fingerprint.titleparts), as letters and digits (a theme that writes the title as the description
+# when the author wrote none: Hexo Matery's "Category: x | Site") says nothing beyond the title
+# either, which counts by its parts: a site renamed in every title moves no date through it.
 
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
-"""The reduction's first pass over a page read line by line (fingerprint.reduction), with no Python
-call per tag: the tags are found by one split (grammar.TAGS_PATTERN finds what NOT_TEXT finds,
-with the tag's name as its one group) and each becomes what its name makes it: an inline
-element's tag nothing, a <main>, <article> or <title> tag its marker (with ``main``), any other
-tag, comment or hidden element a space. That is what NOT_TEXT.sub with fingerprint.reduction's
-_flat_main or _flat_body gives, character for character (tests/html/test_firstpass.py); a tag's
-replacement there depends on its tag's name alone, but for an element that may have role=main,
-which leaves its page to be read in order: first_pass then returns None, and the caller's own
-pass says so.
-"""
+"""The reduction's first pass over a page read line by line, with no Python call per tag."""
+# The pass of fingerprint.reduction: the tags are found by one split (grammar.TAGS_PATTERN finds
+# what NOT_TEXT finds, with the tag's name as its one group) and each becomes what its name makes
+# it: an inline element's tag nothing, a <main>, <article> or <title> tag its marker (with
+# ``main``), any other tag, comment or hidden element a space. That is what NOT_TEXT.sub with
+# fingerprint.reduction's _flat_main or _flat_body gives, character for character
+# (tests/html/test_firstpass.py); a tag's replacement there depends on its tag's name alone, but for
+# an element that may have role=main, which leaves its page to be read in order: first_pass then
+# returns None, and the caller's own pass says so.
 
 from __future__ import annotations
 

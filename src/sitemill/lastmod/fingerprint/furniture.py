@@ -1,13 +1,13 @@
-"""What a page's reduction depends on, when the page has a main region: the pieces of its lines
-from the region's start to its end, those of its title, and those that hold a description mark.
-The other pieces are furniture (navigation, footer, sidebars): a version of the page that
-differs from another only there reduces to the same text, which fingerprint.reduction then takes
-from its LineMemo instead of selecting and collapsing it again.
-
-What a piece holds is written in its notes (fingerprint.linememo), letters in order: the markers of
-<main> (m) and </main> (M) after the first pass, which say whether replacing each tag on its own
-is the same as reading them in order (same_in_order); then the markers that select reads in its
-reduction: <main> (s), </main> (e), <title> (t), </title> (T); D for a description mark."""
+"""What a page's reduction depends on when it has a main region; the rest is furniture."""
+# The pieces of its lines from the region's start to its end, those of its title, and those that
+# hold a description mark. The other pieces are furniture (navigation, footer, sidebars): a version
+# of the page that differs from another only there reduces to the same text, which
+# fingerprint.reduction then takes from its LineMemo instead of selecting and collapsing it again.
+#
+# What a piece holds is written in its notes (fingerprint.linememo), letters in order: the markers
+# of <main> (m) and </main> (M) after the first pass, which say whether replacing each tag on its
+# own is the same as reading them in order (same_in_order); then the markers that select reads in
+# its reduction: <main> (s), </main> (e), <title> (t), </title> (T); D for a description mark.
 
 from __future__ import annotations
 

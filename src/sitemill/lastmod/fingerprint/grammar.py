@@ -1,8 +1,7 @@
-"""The grammar of the tags the reduction (fingerprint.reduction) reads, as regular-expression
-pieces: a tag's attributes and its end, and the first pass's pattern of all that is not text (tags,
-comments, declarations, hidden elements with their content). Every construct that is still open
-where the page ends runs to the end, so no position is scanned twice.
-"""
+"""The grammar of the tags the reduction (fingerprint.reduction) reads, as regex pieces."""
+# A tag's attributes and its end, and the first pass's pattern of all that is not text (tags,
+# comments, declarations, hidden elements with their content). Every construct that is still open
+# where the page ends runs to the end, so no position is scanned twice.
 
 from __future__ import annotations
 

@@ -1,16 +1,14 @@
-"""The first pass of fingerprint version 3 over a page read in document order, by one split.
-
-A page where some element has role=main or a furniture role (fingerprint.contentregion) is read in
-order: its ``Structure`` is told each tag, because where such an element ends depends on the tags
-before. Told by NOT_TEXT.sub, that is a Python call per tag (7,000 on a Material for MkDocs
-page, whose search box has role=search: every page of such a site), most of a fingerprint's
-time. Here one split finds the tags with their names (grammar.TAGS_PATTERN, the same matches
-as NOT_TEXT), each becomes its first-pass replacement (fingerprint.firstpass) and the Structure is
-told only the tags that can change what it answers: every <main> and </main>, every start tag
-that may have a role ("ole" in it), and the tags named as one of those. Its answers for the
-rest are their replacements already: a tag of another name, with no "ole" in it, changes no
-state of the Structure and gets its marker or a space (tests/html/test_inorder.py).
-"""
+"""The first pass of fingerprint version 3 over a page read in document order, by one split."""
+# A page where some element has role=main or a furniture role (fingerprint.contentregion) is read in
+# order: its ``Structure`` is told each tag, because where such an element ends depends on the tags
+# before. Told by NOT_TEXT.sub, that is a Python call per tag (7,000 on a Material for MkDocs page,
+# whose search box has role=search: every page of such a site), most of a fingerprint's time. Here
+# one split finds the tags with their names (grammar.TAGS_PATTERN, the same matches as NOT_TEXT),
+# each becomes its first-pass replacement (fingerprint.firstpass) and the Structure is told only the
+# tags that can change what it answers: every <main> and </main>, every start tag that may have a
+# role ("ole" in it), and the tags named as one of those. Its answers for the rest are their
+# replacements already: a tag of another name, with no "ole" in it, changes no state of the
+# Structure and gets its marker or a space (tests/html/test_inorder.py).
 
 from __future__ import annotations
 

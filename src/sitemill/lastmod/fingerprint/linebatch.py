@@ -1,7 +1,7 @@
-"""Reducing many lines in one call, each as if alone (fingerprint.linememo): the lines joined by a
-separator that a construct left open at a line's end swallows, so that each line whose
-separators came through is settled, and the others are found and reduced one by one.
-"""
+"""Reducing many lines in one call, each as if alone (fingerprint.linememo)."""
+# The lines are joined by a separator that a construct left open at a line's end swallows, so that
+# each line whose separators came through is settled, and the others are found and reduced one by
+# one.
 
 from __future__ import annotations
 

@@ -1,17 +1,17 @@
-"""Reducing a page line by line, remembering each line's reduction: the versions of one page
-in git history, and the pages of one site, share most of their lines (an article's paragraphs,
-the navigation, the head), so a page whose other versions were reduced costs only its new lines.
-
-The passes of the reduction (fingerprint.reduction) are regular expressions that scan from left to
-right and never look back: where the scan of a line ends at top level (its final newline
-survives the passes: no comment, tag, script or link runs on into the next line), the line's
-reduction in the page is its reduction alone. So a page is cut after each newline; each line is
-looked up in a LineMemo, the lines not found are reduced together in one call (joined by a
-separator the text cannot hold, which a construct left open would swallow), and a line that is
-left open is reduced together with the lines after it. The result is the reduction of the whole
-page, character for character (tests/html/test_linememo.py compares the two on generated
-markup full of constructs that run across lines, on edge cases and on hostile pages).
-"""
+"""Reducing a page line by line, remembering each line's reduction."""
+# The versions of one page in git history, and the pages of one site, share most of their lines (an
+# article's paragraphs, the navigation, the head), so a page whose other versions were reduced costs
+# only its new lines.
+#
+# The passes of the reduction (fingerprint.reduction) are regular expressions that scan from left to
+# right and never look back: where the scan of a line ends at top level (its final newline survives
+# the passes: no comment, tag, script or link runs on into the next line), the line's reduction in
+# the page is its reduction alone. So a page is cut after each newline; each line is looked up in a
+# LineMemo, the lines not found are reduced together in one call (joined by a separator the text
+# cannot hold, which a construct left open would swallow), and a line that is left open is reduced
+# together with the lines after it. The result is the reduction of the whole page, character for
+# character (tests/html/test_linememo.py compares the two on generated markup full of constructs
+# that run across lines, on edge cases and on hostile pages).
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""Links, images and the meta description in a page's reduction (fingerprint.reduction): each kept
-as a mark, a kind letter and a value between two MARKs (a link's target, its end, an image's
-source, the first srcset candidate, the description); and the regular-expression pieces of a
-tag that the reduction's passes share.
-"""
+"""Links, images and the meta description as marks in a page's reduction."""
+# In fingerprint.reduction each is kept as a mark, a kind letter and a value between two MARKs (a
+# link's target, its end, an image's source, the first srcset candidate, the description); the
+# module also holds the regular-expression pieces of a tag that the reduction's passes share.
 
 from __future__ import annotations
 

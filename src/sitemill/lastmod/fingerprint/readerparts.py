@@ -1,7 +1,7 @@
-"""What fingerprint version 5 reads of a page besides its region (fingerprint.contentregion): its
-title by its parts (fingerprint.titleparts), with its end marked (marks.TITLE_END:
-history.templateedits reads the title apart), and its meta descriptions less an excerpt of
-the text kept (fingerprint.excerpts), before that text."""
+"""What fingerprint version 5 reads of a page besides its region: its title, descriptions."""
+# Besides its region (fingerprint.contentregion): its title by its parts (fingerprint.titleparts),
+# with its end marked (marks.TITLE_END: history.templateedits reads the title apart), and its meta
+# descriptions less an excerpt of the text kept (fingerprint.excerpts), before that text.
 
 from __future__ import annotations
 

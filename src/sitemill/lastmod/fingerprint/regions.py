@@ -1,16 +1,14 @@
-"""A page's main content region, for content fingerprints that ignore the site's furniture.
-
-Google's lastmod is the last significant change of a page's main content; a theme upgrade that
-changes the navigation, a footer's copyright year or a "recent posts" sidebar is none. On real
-sites those moved most dates (444 of 504 pages of one MkDocs site carried the date of one theme
-upgrade whose articles did not change a word). The main region is, in this order: the first
-``<main>`` (to its end tag), the first element whose ``role`` is ``main`` (to its matching end
-tag), or the page's only ``<article>``. A page with none keeps its whole body.
-
-The fingerprint's pass over the tags (fingerprint.digest) calls a ``Structure`` for each tag it
-replaces, in document order; the Structure leaves markers (never in the text) where the
-regions start and end, and ``select`` keeps the title, the meta descriptions and the region.
-"""
+"""A page's main content region, for content fingerprints that ignore the site's furniture."""
+# Google's lastmod is the last significant change of a page's main content; a theme upgrade that
+# changes the navigation, a footer's copyright year or a "recent posts" sidebar is none. On real
+# sites those moved most dates (444 of 504 pages of one MkDocs site carried the date of one theme
+# upgrade whose articles did not change a word). The main region is, in this order: the first
+# ``<main>`` (to its end tag), the first element whose ``role`` is ``main`` (to its matching end
+# tag), or the page's only ``<article>``. A page with none keeps its whole body.
+#
+# The fingerprint's pass over the tags (fingerprint.digest) calls a ``Structure`` for each tag it
+# replaces, in document order; the Structure leaves markers (never in the text) where the regions
+# start and end, and ``select`` keeps the title, the meta descriptions and the region.
 
 from __future__ import annotations
 

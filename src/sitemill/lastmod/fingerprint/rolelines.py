@@ -1,28 +1,26 @@
-"""Fingerprint version 3 line by line on a page whose elements have roles (contentregion).
-
-Where an element with role=main or a furniture role ends depends on the tags before its end
-tag, so such a page used to be read in order (fingerprint.inorder), never line by line, and no line
-of it was remembered (fingerprint.linememo): Material for MkDocs gives its search box role=search,
-Docusaurus its announcement bar role=banner, Minimal Mistakes its content role=main, so
-every page of those sites and every version of them in git history cost its whole reduction,
-3.6 times version 2's on a Material site. Here each tag still becomes what its name alone
-makes it, so lines are reduced and remembered as on any page:
-
-- the page's role names (role_names): the lower-case names of the elements that have such a
-  role, from the page's bytes;
-- every start and end tag of one of those names becomes a name marker (start or end, the
-  name's index), and a start tag with such a role a role marker (its kind: role=main, a
-  furniture role, or both, and its name's index), whatever came before;
-- once the page's lines are joined, ``resolved`` tells contentregion.Structure the markers in order,
-  as the call per tag would have told it those tags, and writes what it answers.
-
-The Structure is told no other tag: one of another name, without a role, changes none of its
-states (as in fingerprint.inorder). Where this cannot be the same as reading in order, IN_ORDER is
-raised and the page is read in order: an element of the page with a role whose name
-role_names did not find, or a marker that a link, image or meta tag left open would copy into
-a value (``<a title="<div>"``), where the call per tag writes a space.
-tests/html/test_rolelines.py compares the two on generated pages.
-"""
+"""Fingerprint version 3 line by line on a page whose elements have roles (contentregion)."""
+# Where an element with role=main or a furniture role ends depends on the tags before its end tag,
+# so such a page used to be read in order (fingerprint.inorder), never line by line, and no line of
+# it was remembered (fingerprint.linememo): Material for MkDocs gives its search box role=search,
+# Docusaurus its announcement bar role=banner, Minimal Mistakes its content role=main, so every page
+# of those sites and every version of them in git history cost its whole reduction, 3.6 times
+# version 2's on a Material site. Here each tag still becomes what its name alone makes it, so lines
+# are reduced and remembered as on any page:
+#
+# - the page's role names (role_names): the lower-case names of the elements that have such a role,
+#   from the page's bytes;
+# - every start and end tag of one of those names becomes a name marker (start or end, the name's
+#   index), and a start tag with such a role a role marker (its kind: role=main, a furniture role,
+#   or both, and its name's index), whatever came before;
+# - once the page's lines are joined, ``resolved`` tells contentregion.Structure the markers in
+#   order, as the call per tag would have told it those tags, and writes what it answers.
+#
+# The Structure is told no other tag: one of another name, without a role, changes none of its
+# states (as in fingerprint.inorder). Where this cannot be the same as reading in order, IN_ORDER is
+# raised and the page is read in order: an element of the page with a role whose name role_names did
+# not find, or a marker that a link, image or meta tag left open would copy into a value (``<a
+# title="<div>"``), where the call per tag writes a space. tests/html/test_rolelines.py compares the
+# two on generated pages.
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Links that lead nowhere new (fingerprint version 5): a link to the page itself and a share
-button's link, which carries the page's own URL in its query.
-
-A theme that makes a post's headline a link to the post, or whose share buttons move from
-one social site's address to another's, changes no word a reader reads on the page, and what
-a crawler follows from it is the page it is on. Such a link counts as no link: its target
-and the mark where it ends are left out of the reduction, and its text stays as text.
-"""
+"""Links that lead nowhere new (fingerprint version 5): to the page itself, share buttons."""
+# A link to the page itself and a share button's link, which carries the page's own URL in its
+# query.
+#
+# A theme that makes a post's headline a link to the post, or whose share buttons move from one
+# social site's address to another's, changes no word a reader reads on the page, and what a crawler
+# follows from it is the page it is on. Such a link counts as no link: its target and the mark where
+# it ends are left out of the reduction, and its text stays as text.
 
 from __future__ import annotations
 

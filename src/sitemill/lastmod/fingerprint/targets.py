@@ -1,28 +1,26 @@
-"""What fingerprint version 3 does to a page's reduction after its region is selected: link
-and image targets in one spelling, self-dates and empty descriptions left out.
-
-- **Targets as a reader follows them**: each link, image and srcset target is resolved
-  against the page's URL and written in one spelling: its site's own origin left out, dot
-  segments resolved, percent-encoding decoded, a last ``index.html`` (``index.htm``), the
-  ``.html`` of a file and a trailing slash dropped. So ``x``, ``x/``, ``x/index.html``,
-  ``x.html``, ``./x/`` and ``https://host/x/`` (from a page of ``https://host/``) are one
-  target, as static hosts serve them: a theme that drops a trailing slash or makes its links
-  relative moves no date, nor does ``#part`` spelled ``/page#part``. Fragments and queries
-  stay (they go elsewhere); other origins, ``mailto:``, ``data:`` and the like are kept as
-  written.
-- **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>:
-  <a href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the
-  page changed: they change with it (or with a repository rename) and are no content.
-- **An empty description** (``content=""`` or a bare ``content``) is none.
-
-Version 4 mends two things of version 3: a self-date left out beside a link or image leaves no
-space by its mark (a mark has none beside it elsewhere: Material's "Last update" next to an
-article's sponsor link re-dated 15 pages of a real site when the self-date moved out of the
-article), and an inline image (a ``data:`` target) counts by its media type, not its bytes: a
-blurred placeholder that an image library encodes anew (Gatsby, Next.js, Astro) is what a
-reader sees for a moment while the image itself loads (one library upgrade re-dated 35 of 52
-pages of a Gatsby blog). The image's own URL, beside it, still counts.
-"""
+"""What fingerprint version 3 does to a page's reduction after its region is selected."""
+# Link and image targets in one spelling, self-dates and empty descriptions left out.
+#
+# - **Targets as a reader follows them**: each link, image and srcset target is resolved against the
+#   page's URL and written in one spelling: its site's own origin left out, dot segments resolved,
+#   percent-encoding decoded, a last ``index.html`` (``index.htm``), the ``.html`` of a file and a
+#   trailing slash dropped. So ``x``, ``x/``, ``x/index.html``, ``x.html``, ``./x/`` and
+#   ``https://host/x/`` (from a page of ``https://host/``) are one target, as static hosts serve
+#   them: a theme that drops a trailing slash or makes its links relative moves no date, nor does
+#   ``#part`` spelled ``/page#part``. Fragments and queries stay (they go elsewhere); other origins,
+#   ``mailto:``, ``data:`` and the like are kept as written.
+# - **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>: <a
+#   href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the page
+#   changed: they change with it (or with a repository rename) and are no content.
+# - **An empty description** (``content=""`` or a bare ``content``) is none.
+#
+# Version 4 mends two things of version 3: a self-date left out beside a link or image leaves no
+# space by its mark (a mark has none beside it elsewhere: Material's "Last update" next to an
+# article's sponsor link re-dated 15 pages of a real site when the self-date moved out of the
+# article), and an inline image (a ``data:`` target) counts by its media type, not its bytes: a
+# blurred placeholder that an image library encodes anew (Gatsby, Next.js, Astro) is what a reader
+# sees for a moment while the image itself loads (one library upgrade re-dated 35 of 52 pages of a
+# Gatsby blog). The image's own URL, beside it, still counts.
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""A page's title block outside its main region (fingerprint version 5, fingerprint.contentregion):
-the page-level header that holds the page's ``<h1>`` when the region holds none of its own, and
-whose ``<h1>`` the page's ``<title>`` names (a Docusaurus home page's hero before ``<main>``:
-its headline and tagline are what only this page says; a site's banner whose ``<h1>`` is its
-motto, as Hexo NexT's list pages have it, is the site's)."""
+"""A page's title block outside its main region (fingerprint version 5)."""
+# See fingerprint.contentregion: the page-level header that holds the page's ``<h1>`` when the
+# region holds none of its own, and whose ``<h1>`` the page's ``<title>`` names (a Docusaurus home
+# page's hero before ``<main>``: its headline and tagline are what only this page says; a site's
+# banner whose ``<h1>`` is its motto, as Hexo NexT's list pages have it, is the site's).
 
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
-"""A page's ``<title>`` as fingerprint version 5 reads it: its parts, not their order.
-
-Themes join a page's own title and the site's name with a separator, and generators change
-the join: Quarto 1.5 turned ``Book - 1 What is accessibility?`` into ``1 What is
-accessibility? \N{EN DASH} Book`` on every page of a book, and no reader saw a page change.
-The title is split where a separator stands between spaces (a hyphen, an en or em dash,
-``|``, ``·``, ``•``, ``»``, ``::``), and its parts are counted in sorted order: a part that
-moves or a separator that changes moves no date; a part added, dropped or reworded does.
-"""
+"""A page's ``<title>`` as fingerprint version 5 reads it: its parts, not their order."""
+# Themes join a page's own title and the site's name with a separator, and generators change the
+# join: Quarto 1.5 turned ``Book - 1 What is accessibility?`` into ``1 What is accessibility? –
+# Book`` on every page of a book, and no reader saw a page change. The title is split where a
+# separator stands between spaces (a hyphen, an en or em dash, ``|``, ``·``, ``•``, ``»``, ``::``),
+# and its parts are counted in sorted order: a part that moves or a separator that changes moves no
+# date; a part added, dropped or reworded does.
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Reading old versions of files from git: blobs, at most MAX_BLOB_BYTES of each, through one
-``git cat-file --batch`` with requests pipelined."""
+"""Reading old versions of files from git: blobs, bounded, through one ``git cat-file --batch``."""
+# At most MAX_BLOB_BYTES of each, with requests pipelined.
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Content dates from git history: the oldest commit of the run of versions at the tip whose
-fingerprint is the file's own (design.md, "lastmod: when the content last changed")."""
+"""Content dates from git history (docs/lastmod.md)."""
+# A file's content date is the oldest commit of the run of versions at the tip whose fingerprint is
+# the file's own.
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""How an edit between two versions of a page is named (history.templateedits): what it took out
-and put in, with targets that moved one way named by the move, whether it is site-wide, and
-the key a state remembers its name under.
-"""
+"""How an edit between two versions of a page is named (history.templateedits)."""
+# What it took out and put in, with targets that moved one way named by the move, whether it is
+# site-wide, and the key a state remembers its name under.
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The versions of a site's files in git history: one ``git log`` pass that follows renames
-(sitemill.lastmod.history.versions), never fetching (a partial clone's missing objects stay
-missing: rename detection is then switched off, with a warning from history.contentdates)."""
+"""The versions of a site's files in git history: one ``git log`` pass that follows renames."""
+# The pass is sitemill.lastmod.history.versions. It never fetches: a partial clone's missing objects
+# stay missing, and rename detection is then switched off, with a warning from history.contentdates.
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Parse ``git log --first-parent -m -z --name-only`` and date paths the way
-``git log --first-parent -- path`` would."""
+"""Parse ``git log --first-parent -m -z --name-only`` and date paths from it."""
+# Paths are dated the way ``git log --first-parent -- path`` would.
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""Which commits of a git history made a site-wide edit (history.edits.is_site_wide), read
-from a few of their pages first (lastmod.history.templateedits): most commits made none, and reading
-every page they changed would cost a first run most of its time again.
-"""
+"""Which commits of a git history made a site-wide edit, read from a few of their pages first."""
+# Site-wide: history.edits.is_site_wide; for lastmod.history.templateedits. Most commits made none,
+# and reading every page they changed would cost a first run most of its time again.
 
 from __future__ import annotations
 

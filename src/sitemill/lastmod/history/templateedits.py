@@ -1,32 +1,32 @@
-"""Template edits in a git history: an edit made identically on most pages of a section in one
-commit is the theme's or the generator's, not any page's (fingerprint version 5).
-
-A theme upgrade that turns every teaser's "Read More" into "Read more", gives every archive
-page the site's name as its description, points every post's links elsewhere, or bumps the
-release number in every title changes what most pages of a section carry in one commit, and no
-page's own words. After the walk has found, for each page, the newest version that differs
-from its current one (its stop), each stop's edit is named by what it took out and put in: the
-title's words, the link and image targets, the descriptions, and the text's words, each whose
-count fell or rose, whatever the number (``edit_of``). When more than half of a section's pages
-(its first folder; at least MIN_SECTION pages) stop at one commit with one edit, that edit is
-template: those pages' runs go on past it, compared with the version before it, and their next
-stops are judged the same way, round after round (MAX_ROUNDS).
-
-An edit that adds, drops or rewords the text's words (beyond their letter case) is never
-template, however many pages it is made on: what a reader reads changed (a theme's new
-decoration of a post's closing words, a release number in the text). A page whose commit
-also changed its own words keeps that date; a new post's teaser, added to the home page and a
-few archive pages, is an edit of few pages. Only pages whose walk reaches a commit count for
-it, so an edit is taken as template on less evidence than it has, never on more.
-
-What the whole site carries is judged across the whole commit: its addresses (a new base path
-or host, every ``.png`` made a ``.webp``) and its name in the titles and descriptions. A move
-rewrites the targets of exactly the pages that hold them, and a renamed site renames every page,
-however few of a section those are. An edit that only moved targets, each kind of them one way,
-and changed only the title's words and the description is site-wide (``is_site_wide``). It is
-template when at least MIN_SECTION pages stop at one commit with it, more than half of the pages
-there whose edit rewords no text: the page still says, links to and shows what it did.
-"""
+"""Template edits in a git history: one edit made on most pages of a section in one commit."""
+# An edit made identically on most pages of a section in one commit is the theme's or the
+# generator's, not any page's (fingerprint version 5).
+#
+# A theme upgrade that turns every teaser's "Read More" into "Read more", gives every archive page
+# the site's name as its description, points every post's links elsewhere, or bumps the release
+# number in every title changes what most pages of a section carry in one commit, and no page's own
+# words. After the walk has found, for each page, the newest version that differs from its current
+# one (its stop), each stop's edit is named by what it took out and put in: the title's words, the
+# link and image targets, the descriptions, and the text's words, each whose count fell or rose,
+# whatever the number (``edit_of``). When more than half of a section's pages (its first folder; at
+# least MIN_SECTION pages) stop at one commit with one edit, that edit is template: those pages'
+# runs go on past it, compared with the version before it, and their next stops are judged the same
+# way, round after round (MAX_ROUNDS).
+#
+# An edit that adds, drops or rewords the text's words (beyond their letter case) is never template,
+# however many pages it is made on: what a reader reads changed (a theme's new decoration of a
+# post's closing words, a release number in the text). A page whose commit also changed its own
+# words keeps that date; a new post's teaser, added to the home page and a few archive pages, is an
+# edit of few pages. Only pages whose walk reaches a commit count for it, so an edit is taken as
+# template on less evidence than it has, never on more.
+#
+# What the whole site carries is judged across the whole commit: its addresses (a new base path or
+# host, every ``.png`` made a ``.webp``) and its name in the titles and descriptions. A move
+# rewrites the targets of exactly the pages that hold them, and a renamed site renames every page,
+# however few of a section those are. An edit that only moved targets, each kind of them one way,
+# and changed only the title's words and the description is site-wide (``is_site_wide``). It is
+# template when at least MIN_SECTION pages stop at one commit with it, more than half of the pages
+# there whose edit rewords no text: the page still says, links to and shows what it did.
 
 from __future__ import annotations
 

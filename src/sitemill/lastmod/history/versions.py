@@ -1,12 +1,11 @@
-"""Each file's versions, newest first, from one ``git log --first-parent -m -M --raw -z`` pass
-over HEAD.
-
-A file's versions are the commits ``git log --first-parent -- file`` shows, with the blob each
-one gave the file: the branch's own history, what its readers saw and when. A merge that
-brings a file new content is a version at the merge's time, whatever the merged branch's
-commits say (a pull request's commits were made days before readers saw them); the merged
-branch's commits are not walked. A rename (``R100 old new``) carries the file's history on as
-``old``."""
+"""Each file's versions, newest first, from one ``git log --first-parent -m -M --raw -z``."""
+# The pass runs over HEAD.
+#
+# A file's versions are the commits ``git log --first-parent -- file`` shows, with the blob each one
+# gave the file: the branch's own history, what its readers saw and when. A merge that brings a file
+# new content is a version at the merge's time, whatever the merged branch's commits say (a pull
+# request's commits were made days before readers saw them); the merged branch's commits are not
+# walked. A rename (``R100 old new``) carries the file's history on as ``old``.
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Walking files back through their versions for content dates (history.contentdates): each
-file's run of versions with its current fingerprint, extended blob by blob through
-``git cat-file --batch``; a chunk of files per worker process, each with its own git."""
+"""Walking files back through their versions for content dates (history.contentdates)."""
+# Each file's run of versions with its current fingerprint, extended blob by blob through ``git
+# cat-file --batch``; a chunk of files per worker process, each with its own git.
 
 from __future__ import annotations
 

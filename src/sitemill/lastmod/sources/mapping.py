@@ -1,7 +1,5 @@
-"""Which source file a built page was rendered from (docs/lastmod.md, rung 2).
-
-The generator's conventions first, else a content match, else none.
-"""
+"""Which source file a built page was rendered from (docs/lastmod.md, rung 2)."""
+# The generator's conventions first, else a content match, else none.
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Which generator built a site and where its project and config file are.
-
-Which generator built a site and where its project is: a config file in the site folder's
-parent chain, confirmed by the built home page's ``<meta name="generator">`` where it has one.
-"""
+"""Which generator built a site and where its project and config file are."""
+# A config file in the site folder's parent chain, confirmed by the built home page's ``<meta
+# name="generator">`` where it has one.
+#
+# Which generator built a site and where its project is: a config file in the site folder's parent
+# chain, confirmed by the built home page's ``<meta name="generator">`` where it has one.
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Rung 2 of the evidence ladder: a first-seen page dated by the last change of its source's
-text in the repository that holds the site (docs/lastmod.md, "Rung 2: the page's source")."""
+"""Rung 2 of the evidence ladder: a first-seen page dated by the last change of its source."""
+# The last change of its source's text in the repository that holds the site (docs/lastmod.md, "Rung
+# 2: the page's source").
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""The words of a source file and of a built page, for the content match.
-
-The words of texts, for the content match: a source file with its markup crudely taken off
-(front matter, Markdown and reStructuredText syntax, template tags, comments) and a built
-page's visible text (its main or article region, as the content fingerprint reads it).
-"""
+"""The words of a source file and of a built page, for the content match."""
+# A source file with its markup crudely taken off (front matter, Markdown and reStructuredText
+# syntax, template tags, comments) and a built page's visible text (its main or article region, as
+# the content fingerprint reads it).
+#
+# The words of texts, for the content match: a source file with its markup crudely taken off (front
+# matter, Markdown and reStructuredText syntax, template tags, comments) and a built page's visible
+# text (its main or article region, as the content fingerprint reads it).
 
 from __future__ import annotations
 

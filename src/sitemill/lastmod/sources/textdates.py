@@ -1,5 +1,6 @@
-"""When each source file's reader-visible text last changed: one ``git log`` pass over the
-whole history, then the old and new blobs of each source's changes, newest first."""
+"""When each source file's reader-visible text last changed."""
+# One ``git log`` pass over the whole history, then the old and new blobs of each source's changes,
+# newest first.
 
 from __future__ import annotations
 

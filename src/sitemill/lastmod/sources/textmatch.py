@@ -1,10 +1,12 @@
-"""The content match: the one source whose text holds a built page's text.
-
-The content match: which source file's text holds a built page's text, when no convention
-says. Word shingles of every candidate are indexed once; a page is matched by counting, per
-source, how many of its shingles the source holds (containment), and a source is named only
-when it holds most of the page and clearly more than the second best.
-"""
+"""The content match: the one source whose text holds a built page's text."""
+# Used when no convention says. Word shingles of every candidate are indexed once; a page is matched
+# by counting, per source, how many of its shingles the source holds (containment), and a source is
+# named only when it holds most of the page and clearly more than the second best.
+#
+# The content match: which source file's text holds a built page's text, when no convention says.
+# Word shingles of every candidate are indexed once; a page is matched by counting, per source, how
+# many of its shingles the source holds (containment), and a source is named only when it holds most
+# of the page and clearly more than the second best.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""The few YAML shapes a generator's settings and front matter use, read without a YAML library.
-
-sitemill depends on no YAML library at run time; the settings the source map needs are plain
-scalars, flow or block lists and nested mappings (``docs_dir: docs``, ``permalink: pretty``,
-``collections:`` with ``output: true``, ``categories: [a, b]``). Anything else (anchors, tags,
-multi-line scalars) is read as a plain string or skipped: a setting it misses takes its default.
-"""
+"""The few YAML shapes a generator's settings and front matter use, read without a YAML library."""
+# sitemill depends on no YAML library at run time; the settings the source map needs are plain
+# scalars, flow or block lists and nested mappings (``docs_dir: docs``, ``permalink: pretty``,
+# ``collections:`` with ``output: true``, ``categories: [a, b]``). Anything else (anchors, tags,
+# multi-line scalars) is read as a plain string or skipped: a setting it misses takes its default.
 
 from __future__ import annotations
 

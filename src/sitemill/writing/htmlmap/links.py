@@ -1,12 +1,10 @@
-"""The links of the HTML sitemap, taken from the entries as they stream to the sitemaps.
-
-Entries come in the source's order, one at a time; the page shows them grouped by language and
-folder, sorted. A page of a million links helps no reader and no browser, so it shows at most
-MAX_HTML_LINKS: the least deep ones (the top of the site, the sections a reader starts from),
-then in path order. Memory stays bounded whatever the number of entries: the links kept are
-cut back to the limit each time half as many again have come in (a sort of what is held:
-O(n log k) in all), and only the fields the page shows are kept.
-"""
+"""The links of the HTML sitemap, taken from the entries as they stream to the sitemaps."""
+# Entries come in the source's order, one at a time; the page shows them grouped by language and
+# folder, sorted. A page of a million links helps no reader and no browser, so it shows at most
+# MAX_HTML_LINKS: the least deep ones (the top of the site, the sections a reader starts from), then
+# in path order. Memory stays bounded whatever the number of entries: the links kept are cut back to
+# the limit each time half as many again have come in (a sort of what is held: O(n log k) in all),
+# and only the fields the page shows are kept.
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""sitemap.html in one run: its links collected as the entries stream to the sitemaps, the
-page rendered once they all have, and published after the index; with html_sitemap off,
-sitemill's own copy from an earlier run is deleted.
-
-"sitemap.html" is also a name people give pages of their own. sitemill replaces or deletes a
-sitemap.html only when its head says sitemill made it (``<meta name="generator"
-content="sitemill">``, which the page keeps whatever its template); with html_sitemap on, one
-that is someone else's stops the run with a ConfigError before anything is written.
-"""
+"""sitemap.html in one run: its links collected, the page rendered, published after the index."""
+# Its links are collected as the entries stream to the sitemaps, the page rendered once they all
+# have, and published after the index; with html_sitemap off, sitemill's own copy from an earlier
+# run is deleted.
+#
+# "sitemap.html" is also a name people give pages of their own. sitemill replaces or deletes a
+# sitemap.html only when its head says sitemill made it (``<meta name="generator"
+# content="sitemill">``, which the page keeps whatever its template); with html_sitemap on, one that
+# is someone else's stops the run with a ConfigError before anything is written.
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""Astro and Starlight: which source file each built page comes from.
-
-``src/content/docs/x.md(x)`` -> ``x/index.html``, ``src/pages/x.astro``
--> ``x/index.html`` (``x.html`` with ``format: 'file'``), and a collection ``src/content/C/x.md``
--> ``C/x/index.html`` where a ``src/pages/C/[slug].astro`` or ``[...slug].astro`` renders it.
-"""
+"""Astro and Starlight: which source file each built page comes from."""
+# ``src/content/docs/x.md(x)`` -> ``x/index.html``, ``src/pages/x.astro`` -> ``x/index.html``
+# (``x.html`` with ``format: 'file'``), and a collection ``src/content/C/x.md`` ->
+# ``C/x/index.html`` where a ``src/pages/C/[slug].astro`` or ``[...slug].astro`` renders it.
 
 from __future__ import annotations
 

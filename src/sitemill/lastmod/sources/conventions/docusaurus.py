@@ -1,14 +1,12 @@
-"""Docusaurus: which source file each built page comes from.
-
-``docs/x/01-y.md`` -> ``docs/x/y/index.html`` (number prefixes stripped, front
-matter ``id`` and ``slug``), ``blog/YYYY-MM-DD-slug.md`` (or ``blog/YYYY/MM-DD-slug.md``)
--> ``blog/YYYY/MM/DD/slug/``, ``versioned_docs/version-X/``, ``src/pages/``; the content
-plugin instances the config declares (``id``, ``path``, ``routeBasePath``) and its locales:
-the default locale at the root, each other under ``<locale>/``, where a file translated under
-``i18n/<locale>/docusaurus-plugin-content-<kind>[-<id>]/`` is the page's source and an
-untranslated page falls back to the default locale's (sitemill.lastmod.sources.conventions.
-docusaurusconfig reads the config).
-"""
+"""Docusaurus: which source file each built page comes from."""
+# ``docs/x/01-y.md`` -> ``docs/x/y/index.html`` (number prefixes stripped, front matter ``id`` and
+# ``slug``), ``blog/YYYY-MM-DD-slug.md`` (or ``blog/YYYY/MM-DD-slug.md``) ->
+# ``blog/YYYY/MM/DD/slug/``, ``versioned_docs/version-X/``, ``src/pages/``; the content plugin
+# instances the config declares (``id``, ``path``, ``routeBasePath``) and its locales: the default
+# locale at the root, each other under ``<locale>/``, where a file translated under
+# ``i18n/<locale>/docusaurus-plugin-content-<kind>[-<id>]/`` is the page's source and an
+# untranslated page falls back to the default locale's (conventions.docusaurusconfig reads the
+# config).
 
 from __future__ import annotations
 

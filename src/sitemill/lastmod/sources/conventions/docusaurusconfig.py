@@ -1,8 +1,6 @@
-"""Docusaurus' config read with simple patterns: locales, content plugin instances, options.
-
-Comments are dropped first (a commented-out plugin is no plugin). A plugin whose options
-object nests another object is not matched: it is left alone rather than guessed.
-"""
+"""Docusaurus' config read with simple patterns: locales, content plugin instances, options."""
+# Comments are dropped first (a commented-out plugin is no plugin). A plugin whose options object
+# nests another object is not matched: it is left alone rather than guessed.
 
 from __future__ import annotations
 

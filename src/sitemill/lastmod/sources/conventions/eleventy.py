@@ -1,8 +1,6 @@
-"""Eleventy: which source file each built page comes from.
-
-Templates in the input folder, ``x.md`` -> ``x/index.html``, ``x/index.md`` and
-``index.md`` -> the folder's ``index.html``, front matter ``permalink`` (without template code).
-"""
+"""Eleventy: which source file each built page comes from."""
+# Templates in the input folder, ``x.md`` -> ``x/index.html``, ``x/index.md`` and ``index.md`` ->
+# the folder's ``index.html``, front matter ``permalink`` (without template code).
 
 from __future__ import annotations
 

@@ -1,14 +1,11 @@
-"""Hexo: which post or page each built page comes from, and which pages are its archives.
-
-``_config.yml`` sets ``source_dir`` (default ``source``), ``permalink`` (default
-``:year/:month/:day/:title/``), ``new_post_name`` (how a post's file name holds its date
-and title) and ``archive_dir``. Posts ``<source>/_posts/**.md`` are built by the permalink
-(the date from front matter ``date``, else from the file name; a post with neither is
-skipped: Hexo would use the file's time, no evidence here); other ``<source>/**.md`` pages
-to the same path with ``.html`` (``index.md`` -> ``index.html``), folders starting with
-``_`` skipped. The date archives (``<archive_dir>/``, ``/YYYY/``, ``/YYYY/MM/``) list
-several posts: they map to no source.
-"""
+"""Hexo: which post or page each built page comes from, and which pages are its archives."""
+# ``_config.yml`` sets ``source_dir`` (default ``source``), ``permalink`` (default
+# ``:year/:month/:day/:title/``), ``new_post_name`` (how a post's file name holds its date and
+# title) and ``archive_dir``. Posts ``<source>/_posts/**.md`` are built by the permalink (the date
+# from front matter ``date``, else from the file name; a post with neither is skipped: Hexo would
+# use the file's time, no evidence here); other ``<source>/**.md`` pages to the same path with
+# ``.html`` (``index.md`` -> ``index.html``), folders starting with ``_`` skipped. The date archives
+# (``<archive_dir>/``, ``/YYYY/``, ``/YYYY/MM/``) list several posts: they map to no source.
 
 from __future__ import annotations
 

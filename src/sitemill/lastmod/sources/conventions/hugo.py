@@ -1,9 +1,7 @@
-"""Hugo: which content file each built page comes from.
-
-``content/x.md`` -> ``x/index.html`` (``x.html`` with uglyURLs), a leaf bundle's
-``x/index.md`` alike, a section's ``_index.md`` -> its ``index.html``; front matter ``url`` and
-``slug``; languages in their own content folders or as ``x.fr.md``.
-"""
+"""Hugo: which content file each built page comes from."""
+# ``content/x.md`` -> ``x/index.html`` (``x.html`` with uglyURLs), a leaf bundle's ``x/index.md``
+# alike, a section's ``_index.md`` -> its ``index.html``; front matter ``url`` and ``slug``;
+# languages in their own content folders or as ``x.fr.md``.
 
 from __future__ import annotations
 

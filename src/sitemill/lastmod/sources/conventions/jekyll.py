@@ -1,9 +1,7 @@
-"""Jekyll: which post, page or collection document each built page comes from.
-
-Posts ``_posts/YYYY-MM-DD-title.md`` by the ``permalink`` setting (``date``,
-``pretty``, ``ordinal``, ``none`` or a template) or their own; pages ``about.md`` ->
-``about.html``; collections whose ``output`` is true.
-"""
+"""Jekyll: which post, page or collection document each built page comes from."""
+# Posts ``_posts/YYYY-MM-DD-title.md`` by the ``permalink`` setting (``date``, ``pretty``,
+# ``ordinal``, ``none`` or a template) or their own; pages ``about.md`` -> ``about.html``;
+# collections whose ``output`` is true.
 
 from __future__ import annotations
 

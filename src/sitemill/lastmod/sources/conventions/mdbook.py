@@ -1,8 +1,6 @@
-"""mdBook: which chapter each built page comes from.
-
-``src/x/y.md`` -> ``x/y.html``, ``README.md`` -> its folder's ``index.html``; the
-book's ``index.html`` is its first chapter (``src/SUMMARY.md``) when no ``README.md`` is.
-"""
+"""mdBook: which chapter each built page comes from."""
+# ``src/x/y.md`` -> ``x/y.html``, ``README.md`` -> its folder's ``index.html``; the book's
+# ``index.html`` is its first chapter (``src/SUMMARY.md``) when no ``README.md`` is.
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""MkDocs: which Markdown file each built page comes from.
-
-``docs_dir/a/b.md`` -> ``a/b/index.html`` (``a/b.html`` without directory URLs);
-``index.md`` or ``README.md`` -> its folder's ``index.html`` (index.md first).
-"""
+"""MkDocs: which Markdown file each built page comes from."""
+# ``docs_dir/a/b.md`` -> ``a/b/index.html`` (``a/b.html`` without directory URLs); ``index.md`` or
+# ``README.md`` -> its folder's ``index.html`` (index.md first).
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Quarto: which document each built page comes from.
-
-``x.qmd|.md|.ipynb|.Rmd`` -> ``x.html`` in the project's output folder (files and
-folders starting with ``_`` or ``.`` are not rendered).
-"""
+"""Quarto: which document each built page comes from."""
+# ``x.qmd|.md|.ipynb|.Rmd`` -> ``x.html`` in the project's output folder (files and folders starting
+# with ``_`` or ``.`` are not rendered).
 
 from __future__ import annotations
 

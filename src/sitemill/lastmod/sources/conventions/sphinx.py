@@ -1,8 +1,6 @@
-"""Sphinx: which document (or module) each built page comes from.
-
-The docname ``x/y`` of ``x/y.rst|.md|.ipynb|.txt`` -> ``x/y.html`` (the dirhtml
-builder: ``x/y/index.html``, ``x/index`` -> ``x/index.html``).
-"""
+"""Sphinx: which document (or module) each built page comes from."""
+# The docname ``x/y`` of ``x/y.rst|.md|.ipynb|.txt`` -> ``x/y.html`` (the dirhtml builder:
+# ``x/y/index.html``, ``x/index`` -> ``x/index.html``).
 
 from __future__ import annotations
 
