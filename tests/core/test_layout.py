@@ -257,7 +257,7 @@ def test_tests_mirror_the_package() -> None:
 
 
 # A clone holds the repository alone: the project's design notes beside it are not part of it.
-OUTSIDE = ("design" + ".md", "scale-out" + ".md", "../" + "shared")
+OUTSIDE = ("design" + ".md", "scale-out" + ".md", "../" + "shared/")
 RECORDS = ("CHANGELOG.md",)  # (and benchmarks/realsites/results-*.md: what a past run found)
 
 

@@ -21,7 +21,7 @@ class Glob:
     not blog/2024/a.html, and ``*.html`` does not take in x.html/logo.png. A "#" is a
     character, not a comment; a leading "!" (negation) is an error; whitespace around a
     pattern is dropped (``\\ `` keeps a trailing space).
-    tests/core/test_globs_pathspec.py pins every difference from git and from pathspec.
+    tests/config/test_globs_pathspec.py pins every difference from git and from pathspec.
     """
 
     pattern: str

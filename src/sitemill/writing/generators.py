@@ -2,7 +2,7 @@
 # Whose sitemap.xml sitemill is about to replace, and the setting that turns the generator's off.
 #
 # Every shape below is what a generator's built-in template or library writes, in its first bytes
-# (sitemill's own built-in templates match none of them: tests/core/test_takeover.py):
+# (sitemill's own built-in templates match none of them: tests/writing/test_takeover.py):
 #
 # - MkDocs (``mkdocs build``): ``<url>`` then ``<loc>`` indented by nine spaces, and a
 #   ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting. Without

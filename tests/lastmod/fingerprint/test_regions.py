@@ -96,7 +96,7 @@ def test_content_moves_the_date(before: bytes, after: bytes) -> None:
     ],
 )
 def test_the_region(page: str, reduction: str) -> None:
-    """Version 2's region (version 3 leaves furniture out of it: tests/lastmod/fingerprint/test_contentregion.py)."""
+    """Version 2's region (version 3 leaves furniture out of it: test_contentregion.py)."""
     assert reduce_html(page.encode(), version=2) == reduction
 
 

@@ -4,9 +4,9 @@
 # it: an inline element's tag nothing, a <main>, <article> or <title> tag its marker (with
 # ``main``), any other tag, comment or hidden element a space. That is what NOT_TEXT.sub with
 # fingerprint.reduction's _flat_main or _flat_body gives, character for character
-# (tests/html/test_firstpass.py); a tag's replacement there depends on its tag's name alone, but for
-# an element that may have role=main, which leaves its page to be read in order: first_pass then
-# returns None, and the caller's own pass says so.
+# (tests/lastmod/fingerprint/test_firstpass.py); a tag's replacement there depends on its tag's name
+# alone, but for an element that may have role=main, which leaves its page to be read in order:
+# first_pass then returns None, and the caller's own pass says so.
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@
 # tags that can change what it answers: every <main> and </main>, every start tag that may have a
 # role ("ole" in it), and the tags named as one of those. Its answers for the rest are their
 # replacements already: a tag of another name, with no "ole" in it, changes no state of the
-# Structure and gets its marker or a space (tests/html/test_inorder.py).
+# Structure and gets its marker or a space (tests/lastmod/fingerprint/test_inorder.py).
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@
 # LineMemo, the lines not found are reduced together in one call (joined by a separator the text
 # cannot hold, which a construct left open would swallow), and a line that is left open is reduced
 # together with the lines after it. The result is the reduction of the whole page, character for
-# character (tests/html/test_linememo.py compares the two on generated markup full of constructs
-# that run across lines, on edge cases and on hostile pages).
+# character (tests/lastmod/fingerprint/test_linememo.py compares the two on generated markup full of
+# constructs that run across lines, on edge cases and on hostile pages).
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@
 # states (as in fingerprint.inorder). Where this cannot be the same as reading in order, IN_ORDER is
 # raised and the page is read in order: an element of the page with a role whose name role_names did
 # not find, or a marker that a link, image or meta tag left open would copy into a value (``<a
-# title="<div>"``), where the call per tag writes a space. tests/html/test_rolelines.py compares the
-# two on generated pages.
+# title="<div>"``), where the call per tag writes a space.
+# tests/lastmod/fingerprint/test_rolelines.py compares the two on generated pages.
 
 from __future__ import annotations
 
