@@ -37,7 +37,7 @@ from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
-from sitemill.urlstyle import as_kept, kept_style
+from sitemill.urlstyle import kept_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3.type_defs import ObjectTypeDef
@@ -132,10 +132,10 @@ def _render_range(
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()
-    kept = replace(state, url_style=as_kept(state.url_style))
+    start = Start(state.with_style_kept(), first_run=not any(before))
     try:
         report, knowledge = bucket_pass(
-            config, run.client, run.site, sink, Start(kept, first_run=not any(before)),
+            config, run.client, run.site, sink, start,
             bucket_pages(config, objects, run.site.root, inventory), robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
             on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,

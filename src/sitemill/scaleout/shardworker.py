@@ -39,7 +39,7 @@ from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
 from sitemill.urls import UrlStyle
-from sitemill.urlstyle import as_kept, kept_style
+from sitemill.urlstyle import kept_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -115,7 +115,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         raise FullRebuildNeeded(f"shard {shard} has no state")
     if job.config.url_style is UrlStyle.AUTO and previous.state.url_style is None:
         raise FullRebuildNeeded("url_style = auto has not decided the style yet")
-    # auto stays auto, the style the state keeps standing (as_kept); its URLs are in that one
+    # auto stays auto, the style the state keeps standing (with_style_kept); its URLs are in it
     config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
@@ -123,9 +123,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     pages = _patched(job, previous.listing, changed)
     sink = MemorySink()
-    start = Start(
-        replace(previous.state, url_style=as_kept(previous.state.url_style)), first_run=False
-    )
+    start = Start(previous.state.with_style_kept(), first_run=False)
     local = Plan(("",)) if not after else Plan(("", after))
     listing = KeptListing(config, {page.path: page for page in previous.listing})
     try:

@@ -28,7 +28,7 @@ from sitemill.lastmod.fingerprint.digest import EARLIER_VERSIONS, FINGERPRINT_VE
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
-from sitemill.urlstyle import StyleDecision
+from sitemill.urlstyle import StyleDecision, as_kept
 
 STATE_FORMAT: Final = "sitemill-state"
 STATE_VERSION: Final = 1
@@ -154,6 +154,11 @@ class State:
         as on a first run (docs/lastmod.md, "Upgrading from an older sitemill")."""
         version = self.fingerprint_version
         return version != FINGERPRINT_VERSION and version not in EARLIER_VERSIONS
+
+    def with_style_kept(self) -> State:
+        """This state for a run over a part of the site (shards): the style it keeps for
+        ``auto`` stands (sitemill.urlstyle.as_kept)."""
+        return replace(self, url_style=as_kept(self.url_style))
 
     def undated(self) -> frozenset[str]:
         """The pages remembered by their content but with no date (no evidence yet)."""

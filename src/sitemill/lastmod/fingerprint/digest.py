@@ -171,9 +171,9 @@ def reduce_html(
     memo: LineMemo | None = None,
     url: str = "",
 ) -> str:
-    """What fingerprint_html hashes: the page's text with its marked link and image targets;
-    with ``main`` (version 2), only the title, the meta description and the main region
-    (sitemill.lastmod.fingerprint.regions) when the page has one."""
+    """What fingerprint_html hashes (from version 5, less the white space _SPACING leaves
+    out): the page's text with its marked link and image targets; with ``main`` (version 2),
+    only the title, the meta description and the main region (fingerprint.regions)."""
     if version >= 5:  # (a raw "<" in a link's, image's or meta tag's value is a value)
         data = escape_kept_values(data)
     return reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)

@@ -78,9 +78,10 @@ def site_wide_edits(
     for stop in stops:
         edit = edits.get(stop)
         if edit is not None:
-            named[commit_of(stop, pages)] += 1
+            when = commit_of(stop, pages)
+            named[when] += 1
             if is_site_wide(edit):
-                moves[commit_of(stop, pages), edit] += 1
+                moves[when, edit] += 1
     return {
         (when, edit)
         for (when, edit), count in moves.items()
