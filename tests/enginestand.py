@@ -34,6 +34,8 @@ class Stand:
         self.files: dict[str, tuple[int, bytes, dict[str, str]]] = {
             f"/{KEY}.txt": (200, KEY.encode(), {})
         }
+        self.slow: dict[str, float] = {}  # path -> seconds before its answer
+        self.default: tuple[int, bytes, dict[str, str]] | None = None  # for any other path
         self.requests: list[tuple[str, str]] = []  # (method, path)
         self.posts: list[dict[str, Any]] = []
         self.content_types: list[str] = []
@@ -43,7 +45,10 @@ class Stand:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 stand.requests.append(("GET", self.path))
-                status, body, headers = stand.files.get(self.path, (404, b"not found", {}))
+                if self.path in stand.slow:
+                    stand.release.wait(stand.slow[self.path])
+                missing = stand.default or (404, b"not found", {})
+                status, body, headers = stand.files.get(self.path, missing)
                 self.answer(Reply(status, body, headers))
 
             def do_POST(self) -> None:

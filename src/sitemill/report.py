@@ -19,7 +19,7 @@ from sitemill.progress import file_progress as file_progress
 from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
-    from sitemill.indexnow.run import IndexNowOutcome
+    from sitemill.indexnow.outcome import IndexNowOutcome
     from sitemill.shards.plan import Plan
 
 log = logging.getLogger(__name__)

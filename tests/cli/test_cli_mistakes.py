@@ -23,10 +23,16 @@ BASE_URL = "https://example.com/"
 BAD_VALUES = {
     "build site_dir": "{file}",
     "indexnow site_dir": "{file}",
+    "check site_dir": "{file}",
     "why site_dir": "{file}",
     "why page": "{file}",  # (after "--", the site folder comes first: it lands on SITE_DIR)
     "build out": "{site}/sub",
     "indexnow out": "{site}/sub",
+    "check out": "{site}/sub",
+    "sample": "0",
+    "concurrency": "many",
+    "timeout": "-1",
+    "deadline": "0",
     "why out": "{site}/sub",
     "urls out": "{file}",
     "url_file": "{missing}",
@@ -65,6 +71,7 @@ GOOD = {
     "indexnow": ["{site}", "--base-url", BASE_URL, "--dry-run"],
     "validate": ["{sitemap}"],
     "why": ["index.html", "{site}", "--base-url", BASE_URL],
+    "check": ["{site}", "--base-url", BASE_URL],
 }
 
 

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli.terminal import say
-from sitemill.cli.usage import Parser, bucket_name, endpoint_url, key_prefix
+from sitemill.cli.usage import (
+    Parser,
+    bucket_name,
+    check_out_dir,
+    check_site_dir,
+    endpoint_url,
+    key_prefix,
+    require_s3_extra,
+)
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
@@ -20,7 +28,7 @@ if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill
     from mypy_boto3_s3 import S3Client
 
     from sitemill.config.model import Config
-    from sitemill.indexnow.run import IndexNowOutcome, PendingStore
+    from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
 
 
 def add_indexnow_command(
@@ -112,3 +120,19 @@ def _bucket_pending(
     if partitioned is not None:
         return ObjectPending(partitioned.pending_store())
     return pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+
+
+def run_indexnow(
+    args: argparse.Namespace, env: dict[str, str], *, s3_client: Callable[[str | None], S3Client]
+) -> int:
+    """`sitemill indexnow` from its command line and the environment."""
+    from sitemill.cli.options import config_from_args
+
+    if args.bucket:
+        require_s3_extra()
+    else:
+        check_site_dir(args.site_dir)
+        check_out_dir(args.site_dir, args.out or args.site_dir)
+    search = [] if args.bucket else [args.site_dir]
+    config = config_from_args(args, env, search_dirs=search)
+    return run_indexnow_command(args, config, sys.stdout, s3_client=s3_client, env=env)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from sitemill.cli.check import add_check_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.terminal import interrupted, one_line, say
@@ -21,7 +22,6 @@ from sitemill.cli.usage import (
     Parser,
     bucket_name,
     check_out_dir,
-    check_site_dir,
     endpoint_url,
     function_name,
     key_prefix,
@@ -90,6 +90,7 @@ def build_parser() -> Parser:
     add_config_flags(s3)
 
     add_config_flags(add_indexnow_command(commands, common))
+    add_config_flags(add_check_command(commands, common))
     add_why_command(commands, common)
 
     validate = commands.add_parser(
@@ -206,16 +207,15 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 def _run_indexnow(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.indexnow import run_indexnow_command
+    from sitemill.cli.indexnow import run_indexnow
 
-    if args.bucket:
-        require_s3_extra()
-    else:
-        check_site_dir(args.site_dir)
-        check_out_dir(args.site_dir, args.out or args.site_dir)
-    search = [] if args.bucket else [args.site_dir]
-    config = config_from_args(args, env, search_dirs=search)
-    return run_indexnow_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
+    return run_indexnow(args, env, s3_client=_s3_client)
+
+
+def _run_check(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.cli.check import run_check
+
+    return run_check(args, env, s3_client=_s3_client)
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
@@ -224,6 +224,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
     "validate": _run_validate,
     "s3": _run_s3,
     "indexnow": _run_indexnow,
+    "check": _run_check,
     "why": run_why_command,
 }
 

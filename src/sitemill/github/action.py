@@ -32,7 +32,7 @@ from sitemill.github.push import Published, commit_outputs
 from sitemill.github.settings import Command, Settings, read_settings
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name
-from sitemill.indexnow.run import IndexNowOutcome
+from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.declaredbase import QUESTION

@@ -14,8 +14,9 @@ from sitemill.errors import ConfigError, SitemillError
 from sitemill.github.previous import state_name
 from sitemill.github.push import Committed, commit_outputs
 from sitemill.github.settings import Settings
+from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.pending import StatePending, tree_pending
-from sitemill.indexnow.run import IndexNowOutcome, deliver, pending_outcome
+from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.jobs.afterpublish import WriteFile, after_publishing
 from sitemill.report import Report
 from sitemill.state.store import open_state_store

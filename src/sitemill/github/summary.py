@@ -9,7 +9,7 @@ from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.github.push import Published
-from sitemill.indexnow.run import IndexNowOutcome
+from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.messages import counted, shown
 from sitemill.report import Report, dates_line, extensions_line, shards_line, style_line
 from sitemill.state.pending import KINDS

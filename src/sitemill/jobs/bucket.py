@@ -6,6 +6,7 @@ import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Final
 
+from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, OutputFormat
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
@@ -88,6 +89,7 @@ def build_from_bucket(
         first=start.missing,
         lost=missing_state_warning(store.where) if lost else None,
     )  # fmt: skip
+    remember_changes(start.state, knowledge.remember, first_run=start.first_run)
     report.indexnow = record(
         config,
         start.state,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.errors import ConfigError, RefusedError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
@@ -139,6 +140,7 @@ def _keep_state(
     remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
     remember.plan = report.result.plan
+    remember_changes(dating.known, remember, first_run=dating.first_run)
     report.indexnow = record(
         config,
         dating.known,

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
+from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.pending import ObjectPending
-from sitemill.indexnow.run import IndexNowOutcome, found_changes, log_messages, record_found
+from sitemill.indexnow.run import found_changes, log_messages, record_found
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION

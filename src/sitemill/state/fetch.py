@@ -123,10 +123,11 @@ def _opener(connections: _Connections, follow: bool) -> urllib.request.OpenerDir
 @contextmanager
 def deadline_open(
     request: urllib.request.Request, *, timeout: float, deadline: float, follow: bool = True
-) -> Iterator[tuple[http.client.HTTPResponse, Callable[[int], bytes]]]:
+) -> Iterator[tuple[http.client.HTTPResponse, Callable[..., bytes]]]:
     """Open ``request``; yield the response and a ``read(limit)`` for its body. Every step,
     the body's reading included, ends by ``deadline`` seconds from now (FetchError otherwise);
-    ``timeout`` bounds each silence on its own. HTTPError and URLError as urllib raises;
+    ``timeout`` bounds each silence on its own; ``read(limit, head=True)`` gives the first
+    ``limit`` bytes of a longer body rather than fail. HTTPError and URLError as urllib raises;
     with ``follow=False`` any status is the response (a 3xx is not followed; an error's body
     is read within the deadline too), never an HTTPError."""
     connections = _Connections()
@@ -144,9 +145,9 @@ def deadline_open(
             if connections.expired:  # shut down mid-headers: http.client took EOF for their end
                 raise FetchError(f"no complete answer within {deadline:g} s")
 
-            def read(limit: int) -> bytes:
+            def read(limit: int, *, head: bool = False) -> bytes:
                 try:
-                    body = _read_body(response, limit, ends, deadline)
+                    body = _read_body(response, limit, ends, deadline, head)
                 except (OSError, http.client.HTTPException, FetchError) as exc:
                     _raise_if_expired(connections, deadline, exc)
                     raise
@@ -165,15 +166,18 @@ def _raise_if_expired(connections: _Connections, deadline: float, exc: BaseExcep
 
 
 def _read_body(
-    response: http.client.HTTPResponse, limit: int, ends: float, deadline: float
+    response: http.client.HTTPResponse, limit: int, ends: float, deadline: float, head: bool
 ) -> bytes:
-    """At most ``limit`` bytes (FetchError on one more), before ``ends``."""
+    """At most ``limit`` bytes (FetchError on one more; ``head``: the first ``limit``), before
+    ``ends``."""
     chunks: list[bytes] = []
     size = 0
     while chunk := response.read1(min(_CHUNK, limit + 1 - size)):
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
+            if head:
+                return b"".join(chunks)[:limit]
             raise FetchError(f"larger than {limit:,} bytes")
         if time.monotonic() > ends:
             raise FetchError(f"no complete answer within {deadline:g} s")

@@ -84,6 +84,9 @@ class State:
     # IndexNow announcements not sent yet (sitemill.indexnow): URL -> added, changed or
     # removed. Only listed URLs, or removed ones where the state is private.
     pending: dict[str, str] = field(default_factory=dict)
+    # The listed pages (path -> added or changed) the last run that changed any added or
+    # changed, for `sitemill check` after the deploy (sitemill.check.changes).
+    changes: dict[str, str] = field(default_factory=dict)
     # What url_style = "auto" decided from the pages' own canonicals (decided by enough of
     # them): kept, so that a small change to the site never moves every URL.
     url_style: StyleDecision | None = None
@@ -197,6 +200,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["shards"] = plan_to_json(state.plan)
     if state.pending:
         document["indexnow"] = {"pending": state.pending}
+    if state.changes:
+        document["changes"] = dict(sorted(state.changes.items()))
     if state.url_style is not None:
         decision = state.url_style
         document["url_style"] = {

@@ -33,7 +33,7 @@ from sitemill.state.model import (
     PageRecord,
     State,
 )
-from sitemill.state.pending import pending_from_json
+from sitemill.state.pending import changes_from_json, pending_from_json
 from sitemill.urls import URL_STYLES
 from sitemill.urlstyle import StyleDecision
 
@@ -84,6 +84,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.blob_key, state.blobs = _blobs(document.get("blobs"))
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
+    state.changes = changes_from_json(document.get("changes"), state.pages)
     state.url_style = _url_style(document.get("url_style"))
     state.base_url = kept_base_url(document.get("base_url"))
     return state

@@ -1,4 +1,4 @@
-"""IndexNow's URLs not announced yet, as a state keeps them (sitemill.indexnow)."""
+"""IndexNow's URLs not announced yet, and the last run's changes, as a state keeps them."""
 # Their kinds, their bound, and the check of a remembered table (a state is input from outside).
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ KINDS: Final = (ADDED, CHANGED, REMOVED)
 # Pending URLs a state keeps at most (ten full batches); beyond, the oldest are dropped.
 MAX_PENDING: Final = 100_000
 MAX_URL_CHARS: Final = 2_048
+# The pages a state names as the last run's changes at most (sitemill.check.changes).
+MAX_CHANGES: Final = 10_000
 _URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}")
 
 
@@ -42,4 +44,16 @@ def rebased(pending: Mapping[str, str], before: str | None, now: str) -> dict[st
     return {
         now + url[len(before) :] if url.startswith(before) else url: kind
         for url, kind in pending.items()
+    }
+
+
+def changes_from_json(value: object, pages: Mapping[str, object]) -> dict[str, str]:
+    """A state's record of the last run's changes, checked: at most MAX_CHANGES of its
+    listed ``pages``, each added or changed; anything else in it is dropped."""
+    if not isinstance(value, dict) or len(value) > MAX_CHANGES:
+        return {}
+    return {
+        path: kind
+        for path, kind in value.items()
+        if isinstance(path, str) and path in pages and kind in (ADDED, CHANGED)
     }

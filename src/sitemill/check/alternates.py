@@ -1,0 +1,76 @@
+"""Step two's hreflang part: each page's alternates are live and name it back."""
+# An alternate a checked page declares on the site's own hosts must answer 200 and declare that page
+# in turn (hreflang links go both ways, or engines ignore them). Alternates not among the checked
+# pages are asked too, at most MAX_OTHERS of them; alternates on other hosts are not asked.
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+from urllib.parse import urljoin
+
+from sitemill.check.fetch import LiveAnswer, LiveSite
+from sitemill.check.livepages import PageVerdict
+from sitemill.check.problems import ALTERNATES, CheckReport
+from sitemill.check.sameurl import same_url, url_key
+from sitemill.errors import SitemillError
+from sitemill.html.facts import read_page_facts
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.urls import url_origin
+
+MAX_OTHERS: Final = 2_000  # alternates asked besides the checked pages, at most
+
+
+def check_alternates(
+    site: LiveSite, verdicts: Mapping[str, PageVerdict], report: CheckReport
+) -> None:
+    """A problem at each checked page for each of its alternates that is not live or that
+    does not name it back."""
+    known = {url_key(url): verdict for url, verdict in verdicts.items()}
+    wanted = sorted(
+        {
+            href
+            for verdict in verdicts.values()
+            for _, href in verdict.alternates
+            if url_key(href) not in known and _on_site(href, site)
+        }
+    )
+    for verdict in site.get_many(
+        wanted[:MAX_OTHERS], MAX_FINGERPRINT_BYTES, _alternates_of, head=True
+    ):
+        known[url_key(verdict.url)] = verdict
+    for url in sorted(verdicts):
+        for lang, href in verdicts[url].alternates:
+            other = known.get(url_key(href))
+            if other is None or same_url(href, url):
+                continue
+            if not other.live:
+                report.add(
+                    url,
+                    ALTERNATES,
+                    f"names {href} as its {lang!r} alternate, which is not live",
+                    "fix the hreflang link, or deploy that page",
+                )
+            elif not any(same_url(back, url) for _, back in other.alternates):
+                report.add(
+                    url,
+                    ALTERNATES,
+                    f"names {href} as its {lang!r} alternate, which does not name it back",
+                    "give every alternate the same set of hreflang links, itself included",
+                )
+
+
+def _alternates_of(answer: LiveAnswer) -> PageVerdict:
+    if answer.status != 200:
+        return PageVerdict(answer.url)
+    facts = read_page_facts(answer.body)
+    base = urljoin(answer.url, facts.base) if facts.base else answer.url
+    alternates = tuple((lang, urljoin(base, href.strip())) for lang, href in facts.alternates)
+    return PageVerdict(answer.url, alternates=alternates, live=True)
+
+
+def _on_site(url: str, site: LiveSite) -> bool:
+    try:
+        return url_origin(url) in site.origins
+    except (SitemillError, ValueError):  # (a page's href: anything)
+        return False

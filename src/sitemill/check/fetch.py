@@ -1,0 +1,154 @@
+"""GETs of the live site, polite and bounded: few at a time, each and all under a deadline."""
+# No redirect is followed: a <loc> that redirects is a problem to report, not a page to read, and a
+# redirect to another host is never a request. Only the site's own origins are asked (whatever a
+# page names elsewhere is not read), with a user agent that says who asks and why. Each body is
+# read no further than its caller's limit; a response is handed to a ``process`` function in the
+# worker that fetched it, and only what that returns is kept, so memory is bounded by the number
+# of requests in flight, not by the size of the site.
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Final, TypeVar
+
+from sitemill.errors import FetchError, SitemillError
+from sitemill.state.fetch import deadline_open
+from sitemill.urls import url_origin
+from sitemill.version import __version__
+
+T = TypeVar("T")
+
+USER_AGENT: Final = f"sitemill/{__version__} (sitemap check of the site's own pages)"
+RUN_DEADLINE: Final = "not asked: the check's deadline came first"
+OFF_SITE: Final = "not asked: not on the site's hosts"
+TOO_LARGE: Final = "larger than"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How hard a check may press a site: requests at once, seconds of silence, per request
+    and for the whole check."""
+
+    concurrency: int = 8
+    timeout: float = 10.0
+    request_deadline: float = 30.0
+    run_deadline: float = 900.0
+
+
+@dataclass(frozen=True, slots=True)
+class LiveAnswer:
+    """One GET's answer: its status and headers, its body when it is a 200 within the limit;
+    ``status`` None when there was no answer (``problem`` says why)."""
+
+    url: str
+    status: int | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+    problem: str = ""  # no answer, or (status 200) why the body was not read
+    asked: bool = True  # False: not requested (off the site's hosts, the deadline)
+
+    def header(self, name: str) -> str:
+        """Every value of header ``name``, joined by ", " as HTTP allows; "" when none."""
+        low = name.lower()
+        return ", ".join(value for key, value in self.headers if key.lower() == low)
+
+    @property
+    def too_large(self) -> bool:
+        return self.problem.startswith(TOO_LARGE)
+
+
+@dataclass
+class LiveSite:
+    """Asks the site at ``origins`` (``scheme://host[:port]``) within ``limits``.
+
+    ``connect`` sends the requests for an origin to another one (``https://example.org`` ->
+    ``http://127.0.0.1:8000``) with the first's Host header: a site checked on a staging
+    server, or a real site's build served on loopback by a benchmark."""
+
+    origins: frozenset[str]
+    limits: Limits = field(default_factory=Limits)
+    connect: Mapping[str, str] = field(default_factory=dict)
+    requests: int = 0
+    started: float = field(default_factory=time.monotonic)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def remaining(self) -> float:
+        return self.limits.run_deadline - (time.monotonic() - self.started)
+
+    def get(self, url: str, limit: int, *, head: bool = False) -> LiveAnswer:
+        """One GET of ``url``: the body of a 200, at most ``limit`` bytes (``head``: its first
+        ``limit`` bytes, however long it is)."""
+        try:
+            origin = url_origin(url)
+        except (SitemillError, ValueError):
+            origin = ""
+        if origin not in self.origins:
+            return LiveAnswer(url, problem=OFF_SITE, asked=False)
+        deadline = min(self.limits.request_deadline, self.remaining())
+        if deadline <= 0:
+            return LiveAnswer(url, problem=RUN_DEADLINE, asked=False)
+        with self._lock:
+            self.requests += 1
+        try:
+            return self._ask(url, origin, limit, deadline, head)
+        except urllib.error.URLError as exc:
+            return LiveAnswer(url, problem=_one_line(exc.reason))
+        except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
+            if isinstance(exc, TimeoutError):
+                return LiveAnswer(url, problem=f"no answer within {self.limits.timeout:g} s")
+            return LiveAnswer(url, problem=_one_line(exc) or type(exc).__name__)
+
+    def _ask(self, url: str, origin: str, limit: int, deadline: float, head: bool) -> LiveAnswer:
+        target = url
+        headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
+        if origin in self.connect:
+            target = self.connect[origin] + url[len(origin) :]
+            headers["Host"] = origin.partition("://")[2]
+        request = urllib.request.Request(target, headers=headers)  # noqa: S310 (http(s) only)
+        with deadline_open(
+            request, timeout=self.limits.timeout, deadline=deadline, follow=False
+        ) as (response, read):
+            status, found = response.status, tuple(response.headers.items())
+            if status != 200:
+                return LiveAnswer(url, status, found)
+            try:
+                return LiveAnswer(url, status, found, read(limit, head=head))
+            except FetchError as exc:
+                if str(exc).startswith(TOO_LARGE):
+                    return LiveAnswer(url, status, found, problem=f"{TOO_LARGE} {limit:,} bytes")
+                raise
+
+    def get_many(
+        self,
+        urls: Iterable[str],
+        limit: int,
+        process: Callable[[LiveAnswer], T],
+        *,
+        head: bool = False,
+    ) -> Iterator[T]:
+        """``process`` of each URL's answer, in the order they come, at most
+        ``limits.concurrency`` requests at once (and as many answers held)."""
+        workers = max(1, self.limits.concurrency)
+        pending: set[Future[T]] = set()
+        with ThreadPoolExecutor(workers, thread_name_prefix="sitemill-check") as pool:
+            for url in urls:
+                if len(pending) >= workers:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    yield from (future.result() for future in done)
+                pending.add(pool.submit(self._processed, url, limit, head, process))
+            for future in list(pending):
+                yield future.result()
+
+    def _processed(self, url: str, limit: int, head: bool, process: Callable[[LiveAnswer], T]) -> T:
+        return process(self.get(url, limit, head=head))
+
+
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split())[:200]

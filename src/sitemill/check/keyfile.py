@@ -1,0 +1,60 @@
+"""Step four of a check: the IndexNow key file is live on the site's own host."""
+# Engines read ``<key>.txt`` before they accept an announcement, and count a missing or wrong one
+# against the site. It must answer 200 itself (no redirect: some engines follow none), as
+# text/plain, with the key and nothing else but white space; and stand on the host of the site's
+# URLs. The key is a secret to every message (messages.register_secret): its file's URL is shown as
+# ``***.txt``.
+
+from __future__ import annotations
+
+from typing import Final
+
+from sitemill.check.fetch import LiveSite
+from sitemill.check.problems import KEY_FILE, CheckReport
+from sitemill.check.served import media_type, status_problem
+from sitemill.config.model import Config
+from sitemill.indexnow.run import settings_of
+from sitemill.messages import register_secret
+from sitemill.urls import url_origin
+
+KEY_FILE_LIMIT: Final = 1024  # bytes of a key file read (a key is at most 128 characters)
+
+
+def check_key_file(site: LiveSite, config: Config, report: CheckReport) -> bool:
+    """Whether the key file is live; a problem says what is wrong when it is not."""
+    key = config.indexnow_key
+    register_secret(key)
+    origin = url_origin(config.base_url)
+    location = settings_of(config).location_for(origin)
+    answer = site.get(location, KEY_FILE_LIMIT, head=True)
+    if not answer.asked:
+        report.add(
+            location,
+            KEY_FILE,
+            "is not on the site's host, where engines read it",
+            "set indexnow_key_location to a URL on the site's host, or leave it unset",
+        )
+        return False
+    problem = status_problem(answer, what="IndexNow key file")
+    if problem is None and media_type(answer) != "text/plain":
+        served = media_type(answer) or "no Content-Type"
+        problem = (
+            f"is served as {served}, not text/plain",
+            "serve the key file as text/plain (S3: --content-type text/plain)",
+        )
+    if problem is None and _text(answer.body) != key:
+        problem = (
+            "does not hold the key",
+            "put the key alone in the file (indexnow_write_key_file = true writes it)",
+        )
+    if problem is not None:
+        report.add(location, KEY_FILE, *problem)
+        return False
+    return True
+
+
+def _text(body: bytes) -> str:
+    try:
+        return body.decode("utf-8-sig").strip()
+    except UnicodeDecodeError:
+        return ""

@@ -1,0 +1,105 @@
+"""Steps two and three of a check: each <loc> is a page a crawler keeps, at the version dated."""
+# A <loc> answers 200 itself (a redirect is a problem, not followed), an HTML file as HTML, with no
+# noindex (robots meta or X-Robots-Tag) and a canonical that names it; and its content fingerprint,
+# made as the publishing run made it, is the one that run dated: else a cache serves another
+# version. Judged in the worker that fetched it, so that only the verdict is kept.
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urljoin
+
+from sitemill.bounded.inflate import inflate_head
+from sitemill.check.fetch import RUN_DEADLINE, LiveAnswer
+from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
+from sitemill.check.published import Fingerprinting, PublishedPage
+from sitemill.check.sameurl import same_url
+from sitemill.check.served import cache_fix, media_type, robots_header_noindex, status_problem
+from sitemill.html.facts import read_page_facts
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
+
+_HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
+# Problems after which a URL is not announced: it is not live at the version dated.
+BLOCKING: Final = frozenset({PAGE, CANONICAL, STALE, UNCHECKED})
+
+
+@dataclass(frozen=True, slots=True)
+class PageVerdict:
+    """One page's problems, and the hreflang alternates it declares (absolute URLs)."""
+
+    url: str
+    problems: tuple[Problem, ...] = ()
+    alternates: tuple[tuple[str, str], ...] = ()
+    live: bool = False  # answered 200
+
+    @property
+    def passed(self) -> bool:
+        return not any(problem.kind in BLOCKING for problem in self.problems)
+
+
+def judge_page(
+    answer: LiveAnswer, page: PublishedPage, fingerprinting: Fingerprinting | None
+) -> PageVerdict:
+    """What is wrong with ``page`` as ``answer`` serves it."""
+    url = answer.url
+    if not answer.asked and answer.problem == RUN_DEADLINE:
+        return PageVerdict(url, (Problem(url, UNCHECKED, answer.problem, "run the check again"),))
+    problem = status_problem(answer, what="page")
+    if problem is not None:
+        return PageVerdict(url, (Problem(url, PAGE, *problem),))
+    found = [Problem(url, PAGE, *wrong) for wrong in _header_problems(answer, page)]
+    body = _decoded(answer)
+    if body is None:
+        wrong = ("says Content-Encoding: gzip but is no gzip", "serve its bytes as written")
+        return PageVerdict(url, (*found, Problem(url, PAGE, *wrong)))
+    alternates: tuple[tuple[str, str], ...] = ()
+    if page.html:
+        alternates = _read_head(url, body, found)
+    how = fingerprinting
+    if how is not None and page.fingerprint and _fingerprint(page, body, how) != page.fingerprint:
+        what = "serves another version than the one sitemill dated"
+        found.append(Problem(url, STALE, what, cache_fix(answer)))
+    return PageVerdict(url, tuple(found), alternates, live=True)
+
+
+def _header_problems(answer: LiveAnswer, page: PublishedPage) -> list[tuple[str, str]]:
+    """What the headers say is wrong: an HTML page's type, an X-Robots-Tag noindex."""
+    found = []
+    if page.html and media_type(answer) not in _HTML_TYPES:
+        served = media_type(answer) or "no Content-Type"
+        fix = "serve it as text/html (S3: the object's ContentType)"
+        found.append((f"is an HTML page served as {served}", fix))
+    if robots_header_noindex(answer.header("X-Robots-Tag")):
+        fix = "remove the header for this page, or exclude the page"
+        found.append(("is noindex (X-Robots-Tag header)", fix))
+    return found
+
+
+def _read_head(url: str, body: bytes, found: list[Problem]) -> tuple[tuple[str, str], ...]:
+    """An HTML page's noindex and canonical problems, into ``found``; its alternates."""
+    facts = read_page_facts(body)
+    base = urljoin(url, facts.base) if facts.base else url
+    if facts.noindex:
+        fix = (
+            "rebuild the sitemaps from the pages deployed (sitemill leaves noindex pages "
+            "out), or deploy this build"
+        )
+        found.append(Problem(url, PAGE, "is noindex (robots meta) as served", fix))
+    canonical = urljoin(base, facts.canonical.strip()) if facts.canonical else ""
+    if canonical and not same_url(canonical, url):
+        fix = "list the canonical URL instead (rebuild), or make the page's canonical name itself"
+        found.append(Problem(url, CANONICAL, f"names {canonical} as its canonical URL", fix))
+    return tuple((lang, urljoin(base, href.strip())) for lang, href in facts.alternates)
+
+
+def _decoded(answer: LiveAnswer) -> bytes | None:
+    """The body as a reader gets it (a gzip Content-Encoding undone), its first
+    MAX_FINGERPRINT_BYTES; None when it says gzip and is none."""
+    if answer.header("Content-Encoding").strip().lower() != "gzip":
+        return answer.body
+    return inflate_head(answer.body, MAX_FINGERPRINT_BYTES)
+
+
+def _fingerprint(page: PublishedPage, body: bytes, how: Fingerprinting) -> str:
+    return fingerprint_file(page.path, body, how.ignore, how.version, main=how.main, base=how.base)

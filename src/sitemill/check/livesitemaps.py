@@ -1,0 +1,143 @@
+"""Step one of a check: the live sitemaps are the ones this build published, served right."""
+# robots.txt's Sitemap: lines and every sitemap file the build published, at its URL: each must
+# answer 200 itself (no redirect), with a Content-Type its bytes agree with, no Content-Encoding on
+# a file that is gzip already (a client unpacks it in transit, and a crawler then finds no gzip),
+# and the very bytes the build published (their MD5). Other bytes are an older copy a cache still
+# serves: said with how old the copy is (Age, Last-Modified) and the path to invalidate.
+
+from __future__ import annotations
+
+from typing import Final
+from urllib.parse import urlsplit
+
+from sitemill.bounded.inflate import GZIP_MAGIC, inflate
+from sitemill.check.fetch import LiveAnswer, LiveSite
+from sitemill.check.problems import ROBOTS, SITEMAP, CheckReport
+from sitemill.check.published import Published
+from sitemill.check.served import cache_fix, media_type, status_problem
+from sitemill.errors import InflateError
+from sitemill.filenames.outputs import read_limit, stored_digest
+from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
+from sitemill.urls import url_origin
+
+_XML_TYPES: Final = frozenset({"application/xml", "text/xml"})
+_GZIP_TYPES: Final = frozenset({"application/gzip", "application/x-gzip"})
+MAX_ROBOTS_SITEMAPS: Final = 50  # Sitemap: lines of robots.txt asked, at most
+
+
+def check_sitemaps(site: LiveSite, published: Published, report: CheckReport) -> None:
+    """Every sitemap file ``published`` names, and robots.txt's lines for them."""
+    urls = {published.base_url + name: name for name in published.sitemaps}
+    limit = max(map(read_limit, published.sitemaps), default=0)
+    for url, problem in site.get_many(
+        sorted(urls), limit, lambda a: (a.url, _judged(a, published, urls))
+    ):
+        report.sitemaps += 1
+        if problem is not None:
+            report.add(url, SITEMAP, *problem)
+    _check_robots(site, published, report, frozenset(urls))
+
+
+def _judged(
+    answer: LiveAnswer, published: Published, names: dict[str, str]
+) -> tuple[str, str] | None:
+    """What is wrong with one sitemap file as served (what, fix), or None."""
+    name = names[answer.url]
+    problem = status_problem(answer, what="sitemap file")
+    if problem is not None:
+        return problem
+    if answer.too_large:
+        return (f"is {answer.problem}", "serve the file this build wrote")
+    encoding = answer.header("Content-Encoding").strip().lower()
+    gzipped = name.endswith(".gz")
+    if gzipped and encoding == "gzip":
+        return (
+            "is a .gz file served with Content-Encoding: gzip (gzip twice: clients unpack it "
+            "in transit, and a crawler then finds no gzip file)",
+            "serve it with no Content-Encoding (S3: remove the object's ContentEncoding "
+            "metadata; upload .gz sitemaps with --content-type application/gzip only)",
+        )
+    body = answer.body
+    if encoding == "gzip":  # (an .xml a host compressed although asked not to)
+        try:
+            body = inflate(body, read_limit(name), what=answer.url)
+        except InflateError:
+            return ("says Content-Encoding: gzip but is no gzip", "serve its bytes as written")
+    wrong_type = _type_problem(name, media_type(answer), body, gzipped)
+    if wrong_type is not None:
+        return wrong_type
+    if stored_digest(body) != published.sitemaps[name]:
+        return (f"is not the file this build published ({_age(answer)})", cache_fix(answer))
+    return None
+
+
+def _type_problem(name: str, kind: str, body: bytes, gzipped: bool) -> tuple[str, str] | None:
+    is_gzip = body.startswith(GZIP_MAGIC)
+    if gzipped != is_gzip:
+        what = "is no gzip file" if gzipped else "holds gzip bytes under a name without .gz"
+        return (what, "serve the bytes this build wrote under this name")
+    wanted = _GZIP_TYPES if gzipped else _XML_TYPES if name.endswith(".xml") else {"text/plain"}
+    if kind in wanted:
+        return None
+    expected = sorted(wanted)[0]
+    return (
+        f"is served as {kind or 'no Content-Type'}, not {expected}",
+        f"serve it with Content-Type {expected} (S3: the object's ContentType)",
+    )
+
+
+def _age(answer: LiveAnswer) -> str:
+    """How old the copy served is, as the response says: its Age and Last-Modified."""
+    said = []
+    age = answer.header("Age").strip()
+    if age.isdigit():
+        said.append(f"a cached copy {int(age):,} s old")
+    modified = answer.header("Last-Modified").strip()
+    if modified:
+        said.append(f"Last-Modified {modified[:40]}")
+    return ", ".join(said) or "an older copy, of no stated age"
+
+
+def _check_robots(
+    site: LiveSite, published: Published, report: CheckReport, ours: frozenset[str]
+) -> None:
+    """robots.txt at the host's root names the entry file (a problem when sitemill keeps its
+    lines, else a note), and no Sitemap: line on this site leads nowhere."""
+    robots = url_origin(published.base_url) + "/robots.txt"
+    answer = site.get(robots, MAX_ROBOTS_TXT_BYTES, head=True)
+    entry = published.base_url + published.entry
+    named = _sitemap_lines(answer.body) if answer.status == 200 else []
+    if entry not in named:
+        said = (
+            "names no Sitemap: line for " + entry
+            if answer.status == 200
+            else (f"answers {answer.status or answer.problem}")
+        )
+        if published.robots_txt:
+            report.add(robots, ROBOTS, said, "deploy the robots.txt this build wrote")
+        else:
+            report.notes.append(
+                f"{robots} {said}: crawlers find the sitemap only where it is submitted "
+                "(robots_txt = true keeps a Sitemap: line)"
+            )
+    on_site = [u for u in named if u not in ours and u.startswith(published.base_url)]
+    for answer in site.get_many(on_site[:MAX_ROBOTS_SITEMAPS], 1, lambda a: a, head=True):
+        if answer.status != 200:
+            report.add(
+                robots,
+                ROBOTS,
+                f"names the sitemap {answer.url}, which answers {answer.status or answer.problem}",
+                "remove that Sitemap: line (or deploy the file)",
+            )
+
+
+def _sitemap_lines(body: bytes) -> list[str]:
+    """The values of robots.txt's Sitemap: lines, in order."""
+    found = []
+    for line in body.decode("utf-8", "replace").splitlines():
+        field_name, colon, value = line.partition(":")
+        if colon and field_name.strip().lower() == "sitemap":
+            url = value.split("#", 1)[0].strip()
+            if urlsplit(url).scheme in ("http", "https"):
+                found.append(url)
+    return found

@@ -1,0 +1,133 @@
+"""What a build published, as a check compares the live site with it; and which URLs it asks."""
+# The sitemap files by name with the MD5 of their bytes, and each listed page's URL, file path and
+# content fingerprint, from the state the build kept. A check asks every sitemap file, the URLs the
+# publishing run added or changed (and those IndexNow holds pending), and a deterministic sample of
+# the rest: the URLs whose hash is smallest, so that the same site is sampled the same way on every
+# run and a growing site keeps most of its sample.
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from sitemill.config.model import Config
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
+from sitemill.lastmod.fingerprint.digest import (
+    EARLIER_VERSIONS,
+    FINGERPRINT_VERSION,
+    HTML_SUFFIXES,
+)
+from sitemill.state.model import State
+from sitemill.state.pending import REMOVED
+from sitemill.urls import page_url
+from sitemill.urlstyle import style_kept
+
+SAMPLE: Final = 100  # URLs sampled from those the publishing run did not change
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprinting:
+    """How the published fingerprints were made, so that a live page's compares."""
+
+    version: int
+    main: bool
+    ignore: tuple[re.Pattern[str], ...]
+    base: str  # the base URL the run resolved links from
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedPage:
+    url: str
+    path: str  # the file's path in the site
+    fingerprint: str | None = None
+
+    @property
+    def html(self) -> bool:
+        return self.path.lower().endswith(HTML_SUFFIXES) or self.path.endswith("/")
+
+
+@dataclass
+class Published:
+    """What the last build published at ``base_url``."""
+
+    base_url: str
+    entry: str  # sitemap.xml, or sitemap.txt
+    sitemaps: dict[str, str]  # name -> MD5 of its bytes, as published
+    pages: dict[str, PublishedPage] = field(default_factory=dict)  # by URL
+    changed: dict[str, str] = field(default_factory=dict)  # URL -> added or changed
+    removed: frozenset[str] = frozenset()  # URLs pending IndexNow as removed
+    fingerprinting: Fingerprinting | None = None  # None: not comparable
+    robots_txt: bool = False  # sitemill keeps robots.txt's Sitemap: lines
+
+
+def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
+    """Each page ``state`` lists, by its URL in the style the run used."""
+    style = style_kept(config.url_style, state.url_style)
+    base = config.base_url
+    return {
+        (url := page_url(base, path, style)): PublishedPage(url, path, record.fingerprint)
+        for path, record in state.pages.items()
+    }
+
+
+def fingerprinting_of(config: Config, state: State) -> Fingerprinting | None:
+    """How ``state``'s fingerprints were made, if this sitemill can make them so."""
+    version = state.fingerprint_version
+    if version != FINGERPRINT_VERSION and version not in EARLIER_VERSIONS:
+        return None
+    return Fingerprinting(
+        version,
+        state.fingerprint_main,
+        config.fingerprint_ignore,
+        state.base_url or config.base_url,
+    )
+
+
+def chosen_urls(published: Published, *, every: bool, sample: int = SAMPLE) -> list[str]:
+    """The URLs a check asks, in a stable order: every one (``every``), or those added or
+    changed and ``sample`` of the rest."""
+    if every:
+        return sorted(published.pages)
+    changed = sorted(url for url in published.changed if url in published.pages)
+    rest = (url for url in published.pages if url not in published.changed)
+    return changed + sorted(smallest_hashes(rest, sample))
+
+
+def smallest_hashes(urls: Iterable[str], count: int) -> list[str]:
+    """The ``count`` URLs whose hash is smallest: a sample that depends on the URLs alone,
+    taken in one pass with ``count`` of them held."""
+    keyed = ((hashlib.blake2b(url.encode(), digest_size=8).digest(), url) for url in urls)
+    return [url for _, url in heapq.nsmallest(count, keyed)]
+
+
+def pending_split(pending: Mapping[str, str]) -> tuple[dict[str, str], frozenset[str]]:
+    """IndexNow's pending URLs: those to announce as added or changed, and the removed."""
+    listed = {url: kind for url, kind in pending.items() if kind != REMOVED}
+    return listed, frozenset(url for url, kind in pending.items() if kind == REMOVED)
+
+
+def published_from(
+    config: Config, state: State, sitemaps: dict[str, str], pending: Mapping[str, str]
+) -> Published:
+    """What the build that kept ``state`` published: its ``sitemaps`` (name -> MD5) and
+    pages; as changed, the pages its run added or changed and those IndexNow holds pending."""
+    pages = published_pages(config, state)
+    by_path = {page.path: url for url, page in pages.items()}
+    announced, removed = pending_split(pending)
+    changed = {by_path[path]: kind for path, kind in state.changes.items() if path in by_path}
+    changed |= {url: kind for url, kind in announced.items() if url in pages}
+    entry = ENTRY_TXT if ENTRY_XML not in sitemaps and ENTRY_TXT in sitemaps else ENTRY_XML
+    return Published(
+        config.base_url,
+        entry,
+        sitemaps,
+        pages,
+        changed,
+        removed,
+        fingerprinting_of(config, state),
+        config.robots_txt,
+    )

@@ -1,0 +1,81 @@
+"""A check of the live site against what a build published, in the order of its steps."""
+# The sitemap files (and robots.txt), the chosen <loc>s and their alternates, the URLs IndexNow
+# holds pending as removed, and the key file: every problem once, and the URLs that passed, which
+# are the only ones IndexNow may announce.
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from sitemill.check.alternates import check_alternates
+from sitemill.check.fetch import LiveAnswer, LiveSite
+from sitemill.check.keyfile import check_key_file
+from sitemill.check.livepages import PageVerdict, judge_page
+from sitemill.check.livesitemaps import check_sitemaps
+from sitemill.check.problems import PAGE, UNCHECKED, CheckReport
+from sitemill.check.published import SAMPLE, Published, chosen_urls
+from sitemill.config.model import Config
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    every: bool = False  # every <loc>, not the changed ones and a sample
+    sample: int = SAMPLE
+    key_file: bool = False  # IndexNow is on with a key: its file is checked
+
+
+def check_live(
+    config: Config, published: Published, site: LiveSite, options: CheckOptions
+) -> CheckReport:
+    """What is wrong with the live site, step by step; ``report.passed``: the checked
+    <loc>s (and removed URLs) that IndexNow may announce."""
+    started = time.monotonic()
+    report = CheckReport(published.base_url, listed=len(published.pages))
+    check_sitemaps(site, published, report)
+    urls = chosen_urls(published, every=options.every, sample=options.sample)
+    report.pages = len(urls)
+    report.changed = sum(1 for url in urls if url in published.changed)
+    if published.fingerprinting is None:
+        report.notes.append(
+            "live fingerprints not compared: the state's were made by another sitemill "
+            "(the next build makes comparable ones)"
+        )
+    how = published.fingerprinting
+    verdicts: dict[str, PageVerdict] = {}
+    judged = site.get_many(
+        urls, MAX_FINGERPRINT_BYTES, lambda a: judge_page(a, published.pages[a.url], how), head=True
+    )
+    for verdict in judged:
+        verdicts[verdict.url] = verdict
+        report.problems.extend(verdict.problems)
+    check_alternates(site, verdicts, report)
+    report.passed = {url for url, verdict in verdicts.items() if verdict.passed}
+    report.passed |= _gone(site, published, report)
+    if options.key_file and not check_key_file(site, config, report):
+        report.passed = set()  # (no engine accepts an announcement without it)
+    report.requests, report.seconds = site.requests, time.monotonic() - started
+    return report
+
+
+def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]:
+    """The URLs pending as removed that no longer answer 200 (announced as gone)."""
+    gone: set[str] = set()
+    for answer in site.get_many(sorted(published.removed), 1, _as_is, head=True):
+        if answer.status is not None and answer.status != 200:
+            gone.add(answer.url)
+        elif answer.status == 200:
+            report.add(
+                answer.url,
+                PAGE,
+                "left the sitemaps but still answers 200",
+                "delete it from the host (aws s3 sync --delete), or redirect it",
+            )
+        elif not answer.asked:
+            report.add(answer.url, UNCHECKED, answer.problem, "run the check again")
+    return gone
+
+
+def _as_is(answer: LiveAnswer) -> LiveAnswer:
+    return answer

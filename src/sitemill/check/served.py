@@ -1,0 +1,85 @@
+"""How an answer was served: its status as a problem, its media type, a cache's fix."""
+# Shared by the sitemap files, the pages and the IndexNow key file. A redirect is never followed:
+# where it leads is said, with the url_style that would have listed that URL when the host only
+# adds a trailing slash or strips ".html". A copy that is not this build's is a cache's: the fix
+# names the path to invalidate, and the command when the answer came through CloudFront.
+
+from __future__ import annotations
+
+from typing import Final
+from urllib.parse import urljoin, urlsplit
+
+from sitemill.check.fetch import LiveAnswer
+
+_REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+_GONE: Final = frozenset({404, 410})
+
+
+def media_type(answer: LiveAnswer) -> str:
+    """The Content-Type without its parameters, lower-cased ("" when none)."""
+    return answer.header("Content-Type").partition(";")[0].strip().lower()
+
+
+def redirect_target(answer: LiveAnswer) -> str:
+    """Where a redirect leads, absolute ("" when it names nowhere)."""
+    location = answer.header("Location").strip()
+    return urljoin(answer.url, location) if location else ""
+
+
+def status_problem(answer: LiveAnswer, *, what: str) -> tuple[str, str] | None:
+    """What is wrong when ``answer`` is no 200 (what, fix); None for a 200."""
+    if answer.status == 200:
+        return None
+    if answer.status is None:
+        return (f"no answer ({answer.problem})", f"make sure the host serves the {what}")
+    if answer.status in _REDIRECTS:
+        target = redirect_target(answer)
+        return (
+            f"answers {answer.status}, a redirect to {target or 'nowhere'} (not followed)",
+            _redirect_fix(answer.url, target, what),
+        )
+    if answer.status in _GONE:
+        return (
+            f"answers {answer.status} (not found)",
+            f"deploy the build this sitemap was made from (a {what} renamed or not uploaded?)",
+        )
+    return (f"answers HTTP {answer.status}", f"make the host serve the {what} with 200")
+
+
+def _redirect_fix(url: str, target: str, what: str) -> str:
+    if target == url + "/":
+        return 'the host adds a trailing slash: set url_style = "directory" and rebuild'
+    if url.endswith(".html") and target in (url[: -len(".html")], url[: -len("index.html")]):
+        style = "directory" if url.endswith("/index.html") else "clean"
+        return f'the host strips .html: set url_style = "{style}" and rebuild'
+    if target and urlsplit(target).netloc != urlsplit(url).netloc:
+        return f"the {what} redirects to another host: list URLs on the host that serves them"
+    return f"list the URL the {what} is served at, or serve it here without a redirect"
+
+
+def cache_fix(answer: LiveAnswer) -> str:
+    """The fix for a copy that is not this build's: a cache to invalidate, or a deploy."""
+    path = urlsplit(answer.url).path or "/"
+    via = (answer.header("Via") + " " + answer.header("X-Cache")).lower()
+    if "cloudfront" in via or answer.header("X-Amz-Cf-Id"):
+        return (
+            "CloudFront serves an older copy: aws cloudfront create-invalidation "
+            f"--distribution-id <ID> --paths '{path}' (or wait for its max-age)"
+        )
+    return (
+        f"a cache serves an older copy: invalidate {path} (or wait for its max-age), "
+        "or deploy this build"
+    )
+
+
+def robots_header_noindex(value: str) -> bool:
+    """Whether an X-Robots-Tag header value says noindex (or none) to every crawler or to
+    one named: ``noindex``, ``googlebot: noindex, nofollow``, ``none``."""
+    for part in value.split(","):
+        token = part.strip().lower()
+        name, colon, rest = token.partition(":")
+        if colon and name.strip() not in ("unavailable_after",) and " " not in name.strip():
+            token = rest.strip()
+        if token in ("noindex", "none"):
+            return True
+    return False

@@ -1,0 +1,140 @@
+"""`sitemill check`: after a deploy, what is live is what the last build published."""
+# One line per problem on stdout (its URL, what is wrong, the fix), then the notes and a summary;
+# exit 1 on any problem unless --warn-only. With IndexNow on and a key, the pending URLs that
+# passed are announced and the rest stay pending.
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Mapping
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from sitemill.cli.terminal import say
+from sitemill.cli.usage import (
+    Parser,
+    bucket_name,
+    check_out_dir,
+    check_site_dir,
+    endpoint_url,
+    key_prefix,
+    require_s3_extra,
+)
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.config.model import Config
+    from sitemill.jobs.check import Checked
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
+        return value
+
+    return parse
+
+
+def add_check_command(
+    commands: argparse._SubParsersAction[Parser], common: Parser
+) -> argparse.ArgumentParser:
+    """The parser of `sitemill check --base-url URL [SITE_DIR | --bucket NAME] [--all]`."""
+    command: argparse.ArgumentParser = commands.add_parser(
+        "check", parents=[common], help="after a deploy: is what is live what was published?"
+    )
+    command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
+    command.add_argument("--bucket", type=bucket_name, metavar="NAME", help="a bucket's site")
+    command.add_argument("--prefix", default="", type=key_prefix, help="the bucket's prefix")
+    command.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
+    command.add_argument("--all", action="store_true", dest="every", help="check every URL")
+    command.add_argument(
+        "--sample", type=_positive(int), default=100, metavar="N",
+        help="URLs checked besides the added or changed ones (default 100)",
+    )  # fmt: skip
+    command.add_argument("--warn-only", action="store_true", help="exit 0 whatever is found")
+    command.add_argument(
+        "--concurrency", type=_positive(int), default=8, metavar="N",
+        help="requests at once (default 8)",
+    )  # fmt: skip
+    command.add_argument(
+        "--timeout", type=_positive(float), default=30.0, metavar="S",
+        help="seconds for one request, all of it (default 30)",
+    )  # fmt: skip
+    command.add_argument(
+        "--deadline", type=_positive(float), default=900.0, metavar="S",
+        help="seconds for the whole check (default 900)",
+    )  # fmt: skip
+    return command
+
+
+def run_check_command(
+    args: argparse.Namespace,
+    config: Config,
+    stdout: TextIO,
+    *,
+    s3_client: Callable[[str | None], S3Client],
+    env: Mapping[str, str],
+) -> int:
+    """Check the live site; exit 1 on any problem unless --warn-only."""
+    from sitemill.check.fetch import Limits
+    from sitemill.check.run import CheckOptions
+    from sitemill.jobs.check import check_record, check_tree
+    from sitemill.state.store import open_state_store
+
+    options = CheckOptions(every=args.every, sample=args.sample)
+    limits = Limits(args.concurrency, min(10.0, args.timeout), args.timeout, args.deadline)
+    client = partial(s3_client, args.endpoint_url)
+    if args.bucket:
+        from sitemill.jobs.bucketsite import BucketSettings
+        from sitemill.scaleout.bucketrecord import bucket_record
+
+        site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
+        checked = check_record(config, bucket_record(config, client(), site), options, limits)
+    else:
+        store = open_state_store(config, s3_client=client)
+        out = args.out or args.site_dir
+        checked = check_tree(config, args.site_dir, out, store, options, limits)
+    print_checked(checked, stdout, quiet=args.quiet)
+    return 0 if checked.report.ok or args.warn_only else 1
+
+
+def print_checked(checked: Checked, stream: TextIO, *, quiet: bool) -> None:
+    """Each problem on a line of its own (also when quiet), then the notes and summary."""
+    report = checked.report
+    for problem in report.sorted_problems():
+        say(stream, f"problem: {problem.line()}")
+    if quiet:
+        return
+    for note in report.notes:
+        say(stream, f"note: {note}")
+    if checked.indexnow is not None:
+        for message in checked.indexnow.messages:
+            say(sys.stderr, f"sitemill: warning: {message}")
+        say(stream, checked.indexnow.line())
+    say(stream, report.summary())
+
+
+def run_check(
+    args: argparse.Namespace, env: dict[str, str], *, s3_client: Callable[[str | None], S3Client]
+) -> int:
+    """`sitemill check` from its command line and the environment."""
+    from sitemill.cli.options import config_from_args
+
+    if args.bucket:
+        require_s3_extra()
+    else:
+        check_site_dir(args.site_dir)
+        if args.out is not None:
+            check_out_dir(args.site_dir, args.out)
+    search = [] if args.bucket else [args.site_dir]
+    config = config_from_args(args, env, search_dirs=search)
+    return run_check_command(args, config, sys.stdout, s3_client=s3_client, env=env)

@@ -1,0 +1,129 @@
+"""The check job: what a tree's or a bucket's last build published, checked live, then announced."""
+# Reads the record the build kept (its state, and the sitemap files in the output folder or the
+# digests in the bucket), checks the live site against it (sitemill.check.run), and hands IndexNow
+# only the pending URLs that passed: the rest stay pending, as a failed send leaves them.
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitemill.check.fetch import Limits, LiveSite
+from sitemill.check.problems import CheckReport
+from sitemill.check.published import Published, published_from
+from sitemill.check.run import CheckOptions, check_live
+from sitemill.config.model import Config, IndexNowMode
+from sitemill.errors import SourceError
+from sitemill.filenames.outputs import (
+    CHILD_NAME,
+    ENTRY_TXT,
+    ENTRY_XML,
+    MORE_INDEX_NAME,
+    STAGING_NAME,
+    read_limit,
+    stored_digest,
+)
+from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
+from sitemill.indexnow.pending import tree_pending
+from sitemill.indexnow.run import deliver, pending_outcome
+from sitemill.safefs import read_regular
+from sitemill.state.model import State
+from sitemill.state.store import StateStore
+from sitemill.urls import url_origin
+
+NO_STATE = (
+    "no sitemill state at {where}: `sitemill check` compares the live site with what the "
+    "last build published (run `sitemill build` first, with the same `state`)"
+)
+
+
+@dataclass
+class Checked:
+    """A check and, when IndexNow is on, the announcement it allowed."""
+
+    report: CheckReport
+    indexnow: IndexNowOutcome | None = None
+
+
+def check_tree(
+    config: Config,
+    site_dir: Path,
+    out_dir: Path,
+    store: StateStore | None,
+    options: CheckOptions,
+    limits: Limits,
+) -> Checked:
+    """Check the live site against the build in ``out_dir`` (its state in ``store``, or
+    beside the sitemaps)."""
+    pending = tree_pending(store, site_dir, out_dir)
+    state = pending.state()
+    if state is None:
+        raise SourceError(NO_STATE.format(where=pending.store.where))
+    sitemaps = state.digests or _folder_digests(out_dir, state)
+    published = published_from(config, state, sitemaps, pending.read())
+    return _checked(config, published, pending, options, limits)
+
+
+def check_record(
+    config: Config,
+    record: tuple[State, dict[str, str], PendingStore],
+    options: CheckOptions,
+    limits: Limits,
+) -> Checked:
+    """Check the live site against a record a front-end read (a bucket's:
+    sitemill.scaleout.bucketrecord): the state, the sitemap files' digests, the pending."""
+    state, sitemaps, pending = record
+    published = published_from(config, state, sitemaps, pending.read())
+    return _checked(config, published, pending, options, limits)
+
+
+def _checked(
+    config: Config,
+    published: Published,
+    pending: PendingStore,
+    options: CheckOptions,
+    limits: Limits,
+    connect: dict[str, str] | None = None,
+) -> Checked:
+    site = LiveSite(frozenset({url_origin(config.base_url)}), limits, connect or {})
+    announce = config.indexnow is not IndexNowMode.OFF and bool(config.indexnow_key)
+    options = CheckOptions(options.every, options.sample, key_file=announce)
+    report = check_live(config, published, site, options)
+    if not announce:
+        return Checked(report)
+    return Checked(report, announce_passed(config, pending, report.passed))
+
+
+def announce_passed(
+    config: Config, store: PendingStore, passed: set[str], *, dry_run: bool = False
+) -> IndexNowOutcome:
+    """Send the pending URLs that ``passed`` the check; the rest stay pending."""
+    outcome = pending_outcome(config, store)
+    held = {url: kind for url, kind in outcome.urls.items() if url not in passed}
+    outcome.urls = {url: kind for url, kind in outcome.urls.items() if url in passed}
+    deliver(config, outcome, dry_run=dry_run, held=held)
+    return outcome
+
+
+def _folder_digests(out_dir: Path, state: State) -> dict[str, str]:
+    """The MD5 of each sitemap file the build wrote into ``out_dir`` (a tree's state names
+    its files, and the files are the record)."""
+    names = sorted(name for name in state.outputs if _is_sitemap(name))
+    return {name: stored_digest(_read(out_dir, name)) for name in names}
+
+
+def _is_sitemap(name: str) -> bool:
+    if STAGING_NAME.fullmatch(name):
+        return False
+    plain = name in (ENTRY_XML, ENTRY_TXT)
+    return plain or bool(CHILD_NAME.fullmatch(name) or MORE_INDEX_NAME.fullmatch(name))
+
+
+def _read(out_dir: Path, name: str) -> bytes:
+    try:
+        return read_regular(out_dir / name, read_limit(name), whole=True, follow_symlinks=False)
+    except OSError as exc:
+        raise SourceError(
+            f"{name} of the last build is not in {out_dir} ({exc.strerror or exc}): check "
+            "from the folder the build wrote"
+        ) from exc

@@ -1,0 +1,72 @@
+"""`sitemill check --bucket` after `sitemill s3` (moto, and the stand as the live site): the
+record is the bucket's, single-state or partitioned; what passed is announced."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from enginestand import KEY, Stand
+from s3util import BUCKET, moto_bucket
+from sitemill.cli.main import main
+
+STATE_BUCKET = "sitemill-private-state"
+
+
+def page(words: str) -> bytes:
+    return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("SITEMILL_INDEXNOW_KEY", KEY)
+    for client in moto_bucket(monkeypatch):
+        client.create_bucket(Bucket=STATE_BUCKET)
+        for name in ("a.html", "b.html", "c.html"):
+            client.put_object(Bucket=BUCKET, Key=name, Body=page(name), ContentType="text/html")
+        yield client
+
+
+def serve_bucket(client: Any, stand: Stand) -> None:
+    """The stand serves the bucket as it is now (each object with its Content-Type)."""
+    stand.files.clear()
+    for item in client.list_objects_v2(Bucket=BUCKET).get("Contents", []):
+        got = client.get_object(Bucket=BUCKET, Key=item["Key"])
+        headers = {"Content-Type": got["ContentType"]}
+        stand.files["/" + item["Key"]] = (200, got["Body"].read(), headers)
+    stand.files[f"/{KEY}.txt"] = (200, KEY.encode(), {"Content-Type": "text/plain"})
+
+
+@pytest.mark.parametrize("shards", ["auto", "off"])
+def test_a_bucket_site_is_checked_against_its_record_and_what_passed_is_announced(
+    s3: Any, stand: Stand, shards: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = [
+        "--base-url", stand.origin + "/",
+        "--state", f"s3://{STATE_BUCKET}/sitemill-state.json.gz",
+        "--shards", shards,
+        "--indexnow-endpoint", stand.origin + "/indexnow",
+    ]  # fmt: skip
+    assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    serve_bucket(s3, stand)
+    assert main(["check", "--bucket", BUCKET, "--all", *common]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("; no problem")
+    old_b = stand.files["/b.html"]
+    s3.put_object(Bucket=BUCKET, Key="b.html", Body=page("b, edited"), ContentType="text/html")
+    s3.put_object(Bucket=BUCKET, Key="a.html", Body=page("a, edited"), ContentType="text/html")
+    s3.delete_object(Bucket=BUCKET, Key="c.html")
+    assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    serve_bucket(s3, stand)
+    stand.files["/b.html"] = old_b  # (a cache still serves the old b.html)
+    capsys.readouterr()
+    assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == 1
+    out = capsys.readouterr().out
+    assert f"problem: {stand.origin}/b.html: serves another version" in out
+    assert out.count("problem: ") == 1
+    (post,) = stand.posts
+    assert post["urlList"] == [f"{stand.origin}/a.html", f"{stand.origin}/c.html"]
+    serve_bucket(s3, stand)
+    assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    assert stand.posts[-1]["urlList"] == [f"{stand.origin}/b.html"]

@@ -1,0 +1,60 @@
+"""The check's pure parts: X-Robots-Tag, one URL in two spellings, the sample, the changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitemill.check.changes import remember_changes
+from sitemill.check.published import smallest_hashes
+from sitemill.check.sameurl import same_url
+from sitemill.check.served import robots_header_noindex
+from sitemill.state.model import PageRecord, State
+
+
+@pytest.mark.parametrize(
+    ("value", "noindex"),
+    [
+        ("noindex", True),
+        ("NoIndex, nofollow", True),
+        ("googlebot: noindex", True),
+        ("none", True),
+        ("nofollow", False),
+        ("unavailable_after: 25 Jun 2030 15:00:00 PST", False),
+        ("", False),
+        ("index, follow", False),
+    ],
+)
+def test_x_robots_tag(value: str, noindex: bool) -> None:
+    assert robots_header_noindex(value) is noindex
+
+
+def test_one_url_in_two_spellings() -> None:
+    assert same_url("HTTPS://Example.org:443/a%20b/", "https://example.org/a b/")
+    assert same_url("https://example.org", "https://example.org/#top")
+    assert not same_url("https://example.org/a", "https://example.org/a/")
+    assert not same_url("http://example.org/", "https://example.org/")
+    assert not same_url("https://example.org/?x=1", "https://example.org/")
+
+
+def test_the_sample_depends_on_the_urls_alone() -> None:
+    urls = [f"https://e.org/{n}" for n in range(1000)]
+    sample = smallest_hashes(urls, 20)
+    assert sample == smallest_hashes(reversed(urls), 20) and len(set(sample)) == 20
+    assert len(set(sample) & set(smallest_hashes([*urls, "https://e.org/new"], 20))) >= 19
+
+
+def record(fingerprint: str) -> PageRecord:
+    return PageRecord(None, fingerprint=fingerprint, lastmod="2024-01-01")
+
+
+def test_changes_are_the_runs_or_the_last_that_changed_any() -> None:
+    known = State(pages={"a.html": record("1"), "b.html": record("1")})
+    now = State(pages={"a.html": record("2"), "b.html": record("1"), "c.html": record("1")})
+    remember_changes(known, now, first_run=False)
+    assert now.changes == {"a.html": "changed", "c.html": "added"}
+    later = State(pages={"a.html": record("2"), "c.html": record("1")})
+    remember_changes(now, later, first_run=False)
+    assert later.changes == {"a.html": "changed", "c.html": "added"}  # (b left: no change)
+    first = State(pages={"a.html": record("2")})
+    remember_changes(State(), first, first_run=True)
+    assert first.changes == {}
