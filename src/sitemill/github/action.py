@@ -10,11 +10,8 @@ from typing import TextIO
 from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.errors import SitemillError
 from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
-from sitemill.github.announce import (
-    Announced,
-    Announcer,
-    announce_pending,
-)
+from sitemill.github.announce import Announced, Announcer, announce_pending
+from sitemill.github.check import check_deploy, finish_check
 from sitemill.github.commands import (
     append_to,
     log_lines,
@@ -68,6 +65,8 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
             settings = read_settings(env, cwd)
             if settings.config.indexnow_key != env.get(KEY_ENV, "").strip():
                 stdout.writelines(mask_secret(settings.config.indexnow_key))  # sitemill.toml's
+            if settings.command is Command.CHECK:
+                return finish_check(settings, env, check_deploy(settings, env), stdout)
             if settings.command is Command.INDEXNOW:
                 run: Outcome | Announced = announce_pending(settings, env)
             else:

@@ -47,9 +47,11 @@ class Announcer:
         after_publishing(self.config, report, write_file)
         self._settle(report.indexnow, asked, report.warnings)
 
-    def deliver(self, outcome: IndexNowOutcome) -> None:
+    def deliver(self, outcome: IndexNowOutcome, held: dict[str, str] | None = None) -> None:
+        """Send ``outcome.urls`` but those an earlier attempt did; ``held``: pending URLs a
+        check kept back (indexnow.run.deliver)."""
         asked = self._skip_done(outcome)
-        deliver(self.config, outcome)
+        deliver(self.config, outcome, held=held)
         self._settle(outcome, asked, outcome.messages)
 
     def _skip_done(self, outcome: IndexNowOutcome | None) -> dict[str, str]:

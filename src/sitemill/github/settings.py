@@ -27,6 +27,8 @@ ACTION_INPUT_ENV: Final = {
     "committer": "SITEMILL_ACTION_COMMITTER",
     "allow-base-url-mismatch": "SITEMILL_ACTION_ALLOW_BASE_URL_MISMATCH",
     "deepen": "SITEMILL_ACTION_DEEPEN",
+    "check-all": "SITEMILL_ACTION_CHECK_ALL",
+    "warn-only": "SITEMILL_ACTION_WARN_ONLY",
 }
 # Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
 CONFIG_INPUT_ENV: Final = {
@@ -45,6 +47,7 @@ class Command(Enum):
 
     BUILD = "build"  # the sitemaps, and IndexNow as the indexnow input says
     INDEXNOW = "indexnow"  # send what the state holds pending (a job after the deploy)
+    CHECK = "check"  # the live site against the build, then IndexNow for what passed
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,9 @@ class Settings:
     allow_base_url_mismatch: bool = False
     # Fetch the history of a shallow checkout before the build (github.deepen).
     deepen: bool = True
+    # `command: check`: every URL, not the changed ones and a sample; exit 0 whatever it finds.
+    check_all: bool = False
+    warn_only: bool = False
 
 
 def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
@@ -87,7 +93,7 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         raise ConfigError("base_url", "is required: set the base-url input or sitemill.toml")
     command = parse_enum(Command)("command", _input(env, "command").strip() or "build")
     message = _input(env, "commit-message").strip() or DEFAULT_COMMIT_MESSAGE
-    if command is Command.INDEXNOW and message == DEFAULT_COMMIT_MESSAGE:
+    if command is not Command.BUILD and message == DEFAULT_COMMIT_MESSAGE:
         message = INDEXNOW_COMMIT_MESSAGE
     return Settings(
         config=_state_in_workspace(load_config(None, config_env, file_values), workspace),
@@ -102,6 +108,8 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
             "allow-base-url-mismatch", _input(env, "allow-base-url-mismatch") or "false"
         ),
         deepen=parse_bool("deepen", _input(env, "deepen") or "true"),
+        check_all=parse_bool("check-all", _input(env, "check-all") or "false"),
+        warn_only=parse_bool("warn-only", _input(env, "warn-only") or "false"),
     )
 
 

@@ -52,16 +52,18 @@ def check_tree(
     store: StateStore | None,
     options: CheckOptions,
     limits: Limits,
+    *,
+    announce: bool = True,
 ) -> Checked:
     """Check the live site against the build in ``out_dir`` (its state in ``store``, or
-    beside the sitemaps)."""
+    beside the sitemaps); with ``announce``, send the pending URLs that passed."""
     pending = tree_pending(store, site_dir, out_dir)
     state = pending.state()
     if state is None:
         raise SourceError(NO_STATE.format(where=pending.store.where))
     sitemaps = state.digests or _folder_digests(out_dir, state)
     published = published_from(config, state, sitemaps, pending.read())
-    return _checked(config, published, pending, options, limits)
+    return _checked(config, published, pending if announce else None, options, limits)
 
 
 def check_record(
@@ -80,16 +82,16 @@ def check_record(
 def _checked(
     config: Config,
     published: Published,
-    pending: PendingStore,
+    pending: PendingStore | None,
     options: CheckOptions,
     limits: Limits,
-    connect: dict[str, str] | None = None,
 ) -> Checked:
-    site = LiveSite(frozenset({url_origin(config.base_url)}), limits, connect or {})
-    announce = config.indexnow is not IndexNowMode.OFF and bool(config.indexnow_key)
-    options = CheckOptions(options.every, options.sample, key_file=announce)
+    """The check; then, with a ``pending`` store, the announcement of what passed."""
+    site = LiveSite(frozenset({url_origin(config.base_url)}), limits)
+    key_file = config.indexnow is not IndexNowMode.OFF and bool(config.indexnow_key)
+    options = CheckOptions(options.every, options.sample, key_file=key_file)
     report = check_live(config, published, site, options)
-    if not announce:
+    if not key_file or pending is None:
         return Checked(report)
     return Checked(report, announce_passed(config, pending, report.passed))
 

@@ -1,0 +1,82 @@
+"""`command: check` in a job after the deploy: an error annotation and a summary row per
+problem, exit 1 (0 with warn-only); with IndexNow on, the engine gets only the pending URLs
+that passed and the state is committed with the rest. The stand (tests/enginestand.py) on
+127.0.0.1 is the live site and the engine."""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
+
+import pytest
+from test_action import Project, make_project, no_network, run_action  # noqa: F401
+from test_action_indexnow import committed_pending
+from test_action_indexnow_send import STATE, base, built_with_pending
+
+from enginestand import KEY, Stand
+from gitutil import git
+
+pytestmark = pytest.mark.usefixtures("no_network")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return make_project(tmp_path)
+
+
+def deploy(workspace: Path, stand: Stand) -> None:
+    """What actions/deploy-pages would publish: the checkout's files, each at its path."""
+    stand.files.clear()
+    for file in sorted(workspace.rglob("*")):
+        rel = file.relative_to(workspace).as_posix()
+        if file.is_file() and not rel.startswith(".git/"):
+            kind = mimetypes.guess_type(rel)[0] or "application/octet-stream"
+            stand.files["/" + rel] = (200, file.read_bytes(), {"Content-Type": kind})
+    stand.files["/"] = stand.files["/index.html"]
+    stand.files[f"/{KEY}.txt"] = (200, KEY.encode(), {"Content-Type": "text/plain"})
+
+
+def check_inputs(stand: Stand, **more: str) -> dict[str, str]:
+    return {
+        "base-url": base(stand),
+        "command": "check",
+        "indexnow": "later",
+        "indexnow-key": KEY,
+        "indexnow-endpoint": f"{base(stand)}indexnow",
+        **more,
+    }
+
+
+def test_check_annotates_each_problem_and_announces_only_what_passed(
+    project: Project, stand: Stand
+) -> None:
+    pending = built_with_pending(project, stand)
+    site_commit = git(project.workspace, "rev-parse", ":/^Site").decode().strip()
+    old_about = git(project.workspace, "show", f"{site_commit}:about.html")
+    deploy(project.workspace, stand)
+    stand.files["/about.html"] = (200, old_about, {"Content-Type": "text/html"})
+
+    run = run_action(project.workspace, check_inputs(stand))
+
+    assert run.returncode == 1, run.stdout + run.stderr
+    errors = run.lines("::error")
+    assert len(errors) == 1 and f"{base(stand)}about.html: serves another version" in errors[0]
+    assert errors[0].startswith("::error title=sitemill check::")
+    assert [post["urlList"] for post in stand.posts] == [[f"{base(stand)}news.html"]]
+    assert committed_pending(project, STATE) == {f"{base(stand)}about.html": "changed"}
+    assert set(pending) == {f"{base(stand)}about.html", f"{base(stand)}news.html"}
+    assert run.outputs["problems"] == "1" and run.outputs["indexnow-sent"] == "1"
+    assert "| URL | kind | problem | fix |" in run.summary and "| stale |" in run.summary
+    shown = run.stdout.replace(f"::add-mask::{KEY}\n", "") + run.stderr + run.summary
+    assert KEY not in shown  # (but in the runner's mask)
+
+
+def test_warn_only_annotates_warnings_and_succeeds(project: Project, stand: Stand) -> None:
+    built_with_pending(project, stand)
+    deploy(project.workspace, stand)
+    del stand.files["/news.html"]
+    run = run_action(project.workspace, check_inputs(stand, **{"warn-only": "true"}))
+    assert run.returncode == 0, run.stdout + run.stderr
+    (warning,) = [line for line in run.lines("::warning") if "sitemill check" in line]
+    assert "news.html: answers 404" in warning
+    assert stand.posts == [] or all("news.html" not in p["urlList"] for p in stand.posts)
