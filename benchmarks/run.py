@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
-fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
+fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded, check-10k,
 tree-pool-5k, ladder-3k, distributed-10m or lambda-start. --baseline SITEMILL: the sitemill
 ladder-3k compares with (make bench BASELINE=PATH).
 
@@ -30,6 +30,7 @@ from pathlib import Path
 from bucket_bench import bench_bucket
 from bucket_full_bench import bench_bucket_full
 from bucket_shards_bench import bench_bucket_shards
+from check_bench import bench_check
 from costs import Rates, table
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
 from distributed_bench import bench_distributed
@@ -376,6 +377,13 @@ def bench_state_100k(ctx: Context) -> Section:
     return section
 
 
+def bench_check_10k(ctx: Context) -> Section:
+    count = "1,000" if ctx.quick else "10,000"
+    section = Section("check-10k", f"`sitemill check --all` of {count} URLs on loopback")
+    bench_check(section, quick=ctx.quick)
+    return section
+
+
 def bench_extensions_30k(ctx: Context) -> Section:
     count = "3,000" if ctx.quick else "30,000"
     section = Section(
@@ -479,6 +487,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "ladder-3k": bench_ladder_3k,
     "distributed-10m": bench_distributed_10m,
     "lambda-start": bench_lambda_start,
+    "check-10k": bench_check_10k,
 }
 
 

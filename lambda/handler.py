@@ -1,17 +1,22 @@
 """AWS Lambda entry points: everything lives in sitemill.aws (``lambda`` is a keyword).
 
-``handler`` is the router (S3 -> SQS -> Lambda, and manual rebuilds); ``plan``, ``shuffle``,
-``shard`` and ``reduce`` are the steps of the distributed rebuild's state machine
-(infra/rebuild.asl.json), imported on first use so that the router starts no slower.
+``handler`` is the router (S3 -> SQS -> Lambda, manual rebuilds, checks of the live site);
+``plan``, ``shuffle``, ``shard`` and ``reduce`` are the steps of the distributed rebuild's
+state machine (infra/rebuild.asl.json), imported on first use so that the router starts no
+slower.
 """
 
 from typing import Any
 
+from sitemill.aws.check import handle_check, is_check_event
 from sitemill.aws.handler import handle
 
 
 def handler(event: Any, context: Any) -> dict[str, Any]:
-    """Rebuild the sitemaps for an S3/SQS/EventBridge event or a manual rebuild request."""
+    """Rebuild the sitemaps for an S3/SQS/EventBridge event or a manual rebuild request;
+    check the live site for ``{"action": "check"}``."""
+    if is_check_event(event):
+        return handle_check(event, context)
     return handle(event, context)
 
 

@@ -207,3 +207,13 @@ def test_output_lines_carry_no_control_character(site: tuple[Path, str], stand: 
     stand.files["/about.html"] = (301, b"", {"Location": "/x\x1b[31m"})
     checked = check(root, base, limits=QUICK)
     assert "\x1b" not in "".join(p.line() for p in checked.report.problems)
+
+
+def test_an_href_no_url_parser_reads_is_no_crash(site: tuple[Path, str], stand: Stand) -> None:
+    root, base = site
+    head = '<link rel="canonical" href="http://[oops">'
+    head += '<link rel="alternate" hreflang="x" href="http://[x">'
+    stand.files["/about.html"] = (200, page("About", "Who we are and what we do.", head).encode(),
+                                  {"Content-Type": "text/html"})  # fmt: skip
+    checked = check(root, base)
+    assert checked.report.problems == []  # (no canonical read, the same text)

@@ -131,7 +131,9 @@ def _read_body(body: object, trigger: Trigger, *, from_queue: bool = False) -> N
 
 def _read_rebuild(body: Mapping[str, Any], trigger: Trigger) -> None:
     if body.get("action") != "rebuild":
-        raise EventError(f'unknown action {body.get("action")!r}: the only one is "rebuild"')
+        raise EventError(
+            f'unknown action {body.get("action")!r}: the actions are "rebuild" and "check"'
+        )
     unknown = sorted(set(body) - _REBUILD_KEYS)
     if unknown:
         # A typo such as "dryrun" must not turn a preview into a real write.

@@ -132,7 +132,7 @@ def handle(
     return summary
 
 
-def _lambda_config(env: Mapping[str, str]) -> Config:
+def lambda_config(env: Mapping[str, str]) -> Config:
     """The function's Config; a missing base URL names the stack's parameter (no flags here)."""
     if not env.get(env_name("base_url"), "").strip():
         raise ConfigError(
@@ -163,7 +163,7 @@ def _run(
         # queue), not a batch that merely asked for nothing.
         return {"status": "error", "error": unreadable_batch(trigger.bad_messages)}
     settings = LambdaSettings.from_env(env)
-    config = _lambda_config(env)
+    config = lambda_config(env)
     selection = _select(trigger, settings, config, s3)
     bucket = choose_bucket(trigger, settings.site.bucket, selection)
     base: dict[str, Any] = {"bucket": bucket, "relevant": selection.relevant}

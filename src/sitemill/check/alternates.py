@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Final
-from urllib.parse import urljoin
 
 from sitemill.check.fetch import LiveAnswer, LiveSite
-from sitemill.check.livepages import PageVerdict
+from sitemill.check.livepages import PageVerdict, declared_alternates, page_base
 from sitemill.check.problems import ALTERNATES, CheckReport
 from sitemill.check.sameurl import same_url, url_key
 from sitemill.errors import SitemillError
@@ -64,8 +63,7 @@ def _alternates_of(answer: LiveAnswer) -> PageVerdict:
     if answer.status != 200:
         return PageVerdict(answer.url)
     facts = read_page_facts(answer.body)
-    base = urljoin(answer.url, facts.base) if facts.base else answer.url
-    alternates = tuple((lang, urljoin(base, href.strip())) for lang, href in facts.alternates)
+    alternates = declared_alternates(page_base(answer.url, facts), facts)
     return PageVerdict(answer.url, alternates=alternates, live=True)
 
 

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
-from urllib.parse import urljoin
 
 from sitemill.bounded.inflate import inflate_head
 from sitemill.check.fetch import RUN_DEADLINE, LiveAnswer
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage
-from sitemill.check.sameurl import same_url
+from sitemill.check.sameurl import joined, same_url
 from sitemill.check.served import cache_fix, media_type, robots_header_noindex, status_problem
-from sitemill.html.facts import read_page_facts
+from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
@@ -79,18 +78,29 @@ def _header_problems(answer: LiveAnswer, page: PublishedPage) -> list[tuple[str,
 def _read_head(url: str, body: bytes, found: list[Problem]) -> tuple[tuple[str, str], ...]:
     """An HTML page's noindex and canonical problems, into ``found``; its alternates."""
     facts = read_page_facts(body)
-    base = urljoin(url, facts.base) if facts.base else url
+    base = page_base(url, facts)
     if facts.noindex:
         fix = (
             "rebuild the sitemaps from the pages deployed (sitemill leaves noindex pages "
             "out), or deploy this build"
         )
         found.append(Problem(url, PAGE, "is noindex (robots meta) as served", fix))
-    canonical = urljoin(base, facts.canonical.strip()) if facts.canonical else ""
+    canonical = joined(base, facts.canonical) if facts.canonical else ""
     if canonical and not same_url(canonical, url):
         fix = "list the canonical URL instead (rebuild), or make the page's canonical name itself"
         found.append(Problem(url, CANONICAL, f"names {canonical} as its canonical URL", fix))
-    return tuple((lang, urljoin(base, href.strip())) for lang, href in facts.alternates)
+    return declared_alternates(base, facts)
+
+
+def page_base(url: str, facts: PageFacts) -> str:
+    """What the page's relative URLs resolve against: its <base>, else its URL."""
+    return (joined(url, facts.base) or url) if facts.base else url
+
+
+def declared_alternates(base: str, facts: PageFacts) -> tuple[tuple[str, str], ...]:
+    """The page's hreflang alternates, each (language, absolute URL)."""
+    pairs = ((lang, joined(base, href)) for lang, href in facts.alternates)
+    return tuple((lang, href) for lang, href in pairs if href)
 
 
 def _decoded(answer: LiveAnswer) -> bytes | None:

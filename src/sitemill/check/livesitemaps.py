@@ -111,14 +111,20 @@ def _check_robots(
         said = (
             "names no Sitemap: line for " + entry
             if answer.status == 200
-            else (f"answers {answer.status or answer.problem}")
+            else f"answers {answer.status or answer.problem}"
         )
-        if published.robots_txt:
+        at_root = urlsplit(published.base_url).path == "/"
+        if published.robots_txt and at_root:
             report.add(robots, ROBOTS, said, "deploy the robots.txt this build wrote")
-        else:
+        elif at_root:
             report.notes.append(
                 f"{robots} {said}: crawlers find the sitemap only where it is submitted "
                 "(robots_txt = true keeps a Sitemap: line)"
+            )
+        else:
+            report.notes.append(
+                f"{robots} {said}: the host's robots.txt is not the site's (it is served below "
+                "the root); submit the sitemap to the engines (Search Console, Webmaster Tools)"
             )
     on_site = [u for u in named if u not in ours and u.startswith(published.base_url)]
     for answer in site.get_many(on_site[:MAX_ROBOTS_SITEMAPS], 1, lambda a: a, head=True):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 
 def url_key(url: str) -> tuple[str, str, str, str]:
     """What names the resource: the scheme and host lower-cased, a default port dropped,
     the path's escapes decoded ("/" for none), the query; no user info, no fragment."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # (an unclosed "[": a page's href may be anything)
+        return "", "", url, ""
     scheme = parts.scheme.lower()
     host = parts.netloc.rpartition("@")[2].lower()
     default = {"http": ":80", "https": ":443"}.get(scheme, "")
@@ -19,3 +22,11 @@ def url_key(url: str) -> tuple[str, str, str, str]:
 
 def same_url(one: str, other: str) -> bool:
     return url_key(one) == url_key(other)
+
+
+def joined(base: str, href: str) -> str:
+    """``href`` resolved against ``base`` ("" for one no URL parser reads: ``http://[x``)."""
+    try:
+        return urljoin(base, href.strip())
+    except ValueError:
+        return ""

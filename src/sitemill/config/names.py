@@ -26,11 +26,13 @@ OTHER_ENV: Final[Mapping[str, str]] = {
     "SITEMILL_ACTION_COMMAND": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_COMMIT": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_COMMIT_MESSAGE": "the Action's steps (action.yml)",
+    "SITEMILL_ACTION_CHECK_ALL": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_COMMITTER": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_CONFIG": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_DEEPEN": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_OUTPUT_DIR": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_PATH": "the Action's steps (action.yml)",
+    "SITEMILL_ACTION_WARN_ONLY": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_PYTHON": "the Action's steps (action.yml)",
 }
 

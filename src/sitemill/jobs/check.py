@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,16 +55,19 @@ def check_tree(
     limits: Limits,
     *,
     announce: bool = True,
+    connect: Mapping[str, str] | None = None,
 ) -> Checked:
     """Check the live site against the build in ``out_dir`` (its state in ``store``, or
-    beside the sitemaps); with ``announce``, send the pending URLs that passed."""
+    beside the sitemaps); with ``announce``, send the pending URLs that passed. ``connect``:
+    origins whose requests go to another server (check.fetch.LiveSite)."""
     pending = tree_pending(store, site_dir, out_dir)
     state = pending.state()
     if state is None:
         raise SourceError(NO_STATE.format(where=pending.store.where))
     sitemaps = state.digests or _folder_digests(out_dir, state)
     published = published_from(config, state, sitemaps, pending.read())
-    return _checked(config, published, pending if announce else None, options, limits)
+    site = LiveSite(frozenset({url_origin(config.base_url)}), limits, connect or {})
+    return _checked(config, published, pending if announce else None, options, site)
 
 
 def check_record(
@@ -76,7 +80,8 @@ def check_record(
     sitemill.scaleout.bucketrecord): the state, the sitemap files' digests, the pending."""
     state, sitemaps, pending = record
     published = published_from(config, state, sitemaps, pending.read())
-    return _checked(config, published, pending, options, limits)
+    site = LiveSite(frozenset({url_origin(config.base_url)}), limits)
+    return _checked(config, published, pending, options, site)
 
 
 def _checked(
@@ -84,10 +89,9 @@ def _checked(
     published: Published,
     pending: PendingStore | None,
     options: CheckOptions,
-    limits: Limits,
+    site: LiveSite,
 ) -> Checked:
     """The check; then, with a ``pending`` store, the announcement of what passed."""
-    site = LiveSite(frozenset({url_origin(config.base_url)}), limits)
     key_file = config.indexnow is not IndexNowMode.OFF and bool(config.indexnow_key)
     options = CheckOptions(options.every, options.sample, key_file=key_file)
     report = check_live(config, published, site, options)

@@ -1,0 +1,102 @@
+"""`{"action": "check"}`: the Lambda checks the live site against what it last published."""
+# Invoked by hand or by a deploy pipeline after CloudFront's invalidation (the stack's CheckCommand
+# output). The answer is the check's JSON (status "ok" or "problems", each problem with its URL and
+# fix), with the stack's distribution named in the invalidation a fix suggests; with IndexNow on,
+# the pending URLs that passed are sent and the rest stay pending. A malformed event or a failure
+# is status "error" and one line, never a traceback in the answer.
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.aws.clients import make_s3_client
+from sitemill.aws.logs import configure_logging, register_env_secrets
+from sitemill.check.fetch import Limits
+from sitemill.check.run import CheckOptions
+from sitemill.errors import EventError, SitemillError
+from sitemill.jobs.check import Checked, check_record
+from sitemill.messages import shown
+from sitemill.scaleout.bucketrecord import bucket_record
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger(__name__)
+_KEYS: Final = frozenset({"action", "bucket", "all"})
+# A Lambda runs 15 minutes at most: the check stops asking before that, the answer still due.
+LIMITS: Final = Limits(run_deadline=600.0)
+
+
+def is_check_event(event: object) -> bool:
+    return isinstance(event, Mapping) and event.get("action") == "check"
+
+
+def handle_check(
+    event: Mapping[str, Any],
+    context: object = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    s3: S3Client | None = None,
+) -> dict[str, Any]:
+    """Check the bucket's live site; the JSON answer (status ok, problems or error)."""
+    from sitemill.aws.handler import LambdaSettings, lambda_config
+
+    env = os.environ if env is None else env
+    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    register_env_secrets(env)
+    try:
+        every = _read(event)
+        settings, config = LambdaSettings.from_env(env), lambda_config(env)
+        bucket = event.get("bucket") or settings.site.bucket
+        if not bucket:
+            raise EventError('no bucket: set SITEMILL_BUCKET or name one ({"bucket": ...})')
+        client = s3 if s3 is not None else make_s3_client()
+        record = bucket_record(config, client, settings.site.site(bucket))
+        checked = check_record(config, record, CheckOptions(every=every), _limits(context))
+    except SitemillError as exc:
+        answer = {"status": "error", "error": shown(str(exc))}
+        log.error("%s", json.dumps(answer))
+        return answer
+    answer = {"bucket": bucket, **_answer(checked, settings.distribution_id)}
+    log.info("%s", json.dumps({key: answer[key] for key in answer if key != "problems"}))
+    return answer
+
+
+def _limits(context: object) -> Limits:
+    """LIMITS, the run's deadline 20 s before the invocation's own (its answer still due)."""
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    if remaining is None:
+        return LIMITS
+    seconds = max(1.0, remaining() / 1000 - 20)
+    return replace(LIMITS, run_deadline=min(LIMITS.run_deadline, seconds))
+
+
+def _read(event: Mapping[str, Any]) -> bool:
+    unknown = sorted(set(event) - _KEYS)
+    if unknown:
+        raise EventError(
+            f"unknown key {unknown[0]!r} in a check event (known: action, bucket, all)"
+        )
+    every = event.get("all", False)
+    if not isinstance(every, bool):
+        raise EventError('"all" must be true or false')
+    if "bucket" in event and not isinstance(event["bucket"], str):
+        raise EventError('"bucket" must be a bucket name')
+    return every
+
+
+def _answer(checked: Checked, distribution: str | None) -> dict[str, Any]:
+    report = checked.report
+    if distribution:
+        report.problems = [
+            replace(p, fix=p.fix.replace("<ID>", distribution)) for p in report.problems
+        ]
+    answer = report.to_json()
+    if checked.indexnow is not None:
+        answer["indexnow"] = checked.indexnow.counts()
+    return answer

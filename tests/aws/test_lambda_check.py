@@ -1,0 +1,90 @@
+"""`{"action": "check"}` in the Lambda: the bucket's record against the live site (the stand
+on 127.0.0.1), a JSON answer with each problem and its fix, the stack's distribution named in
+the invalidation it suggests; a malformed check event is one error line, never a traceback."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from enginestand import Stand
+from s3util import BUCKET, moto_bucket
+from sitemill.aws.check import handle_check
+from sitemill.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def page(words: str) -> bytes:
+    return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    for client in moto_bucket(monkeypatch):
+        for name in ("a.html", "b.html"):
+            client.put_object(Bucket=BUCKET, Key=name, Body=page(name), ContentType="text/html")
+        yield client
+
+
+def served(client: Any, stand: Stand) -> None:
+    stand.files.clear()
+    for item in client.list_objects_v2(Bucket=BUCKET)["Contents"]:
+        got = client.get_object(Bucket=BUCKET, Key=item["Key"])
+        body = got["Body"].read()
+        stand.files["/" + item["Key"]] = (200, body, {"Content-Type": got["ContentType"]})
+
+
+def env(stand: Stand) -> dict[str, str]:
+    return {
+        "SITEMILL_BUCKET": BUCKET,
+        "SITEMILL_BASE_URL": stand.origin + "/",
+        "SITEMILL_CLOUDFRONT_DISTRIBUTION_ID": "E2EXAMPLE",
+    }
+
+
+def test_the_check_answers_json_with_each_problem_and_the_stack_s_distribution(
+    s3: Any, stand: Stand
+) -> None:
+    assert main(["s3", "--bucket", BUCKET, "--base-url", stand.origin + "/", "-q"]) == 0
+    served(s3, stand)
+    answer = handle_check({"action": "check", "all": True}, env=env(stand), s3=s3)
+    assert answer["status"] == "ok" and answer["problems"] == [] and answer["checked"] == 2
+    _, body, headers = stand.files["/sitemap.xml"]
+    stand.files["/sitemap.xml"] = (200, body + b"\n", {**headers, "X-Amz-Cf-Id": "x"})
+    answer = handle_check({"action": "check"}, env=env(stand), s3=s3)
+    assert answer["status"] == "problems" and answer["bucket"] == BUCKET
+    (problem,) = answer["problems"]
+    assert problem["url"] == stand.origin + "/sitemap.xml" and problem["kind"] == "sitemap"
+    assert "--distribution-id E2EXAMPLE --paths '/sitemap.xml'" in problem["fix"]
+
+
+@pytest.mark.parametrize(
+    ("event", "error"),
+    [
+        ({"action": "check", "everything": True}, "unknown key 'everything'"),
+        ({"action": "check", "all": "yes"}, '"all" must be true or false'),
+    ],
+)
+def test_a_malformed_check_event_is_one_error(
+    s3: Any, stand: Stand, event: dict[str, Any], error: str
+) -> None:
+    answer = handle_check(event, env=env(stand), s3=s3)
+    assert answer["status"] == "error" and error in answer["error"]
+
+
+def test_the_entry_routes_a_check_event(
+    s3: Any, stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in env(stand).items():
+        monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("lambda_entry", ROOT / "lambda" / "handler.py")
+    assert spec is not None and spec.loader is not None
+    entry = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(entry)
+    answer = entry.handler({"action": "check"}, None)
+    assert answer["status"] == "error" and "no sitemill state" in answer["error"]
