@@ -217,3 +217,29 @@ def test_an_href_no_url_parser_reads_is_no_crash(site: tuple[Path, str], stand: 
                                   {"Content-Type": "text/html"})  # fmt: skip
     checked = check(root, base)
     assert checked.report.problems == []  # (no canonical read, the same text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "what", "fix"),
+    [
+        ((301, b"", {"Location": "/about.html"}), "which redirects to this one", "trailing-slash"),
+        ((200, b"<title>t</title>", {"Content-Type": "text/html"}), "which is live", "list that"),
+        (None, "which answers 404", "fix the page's canonical"),
+    ],
+)
+def test_a_canonical_is_explained_by_what_it_answers(
+    site: tuple[Path, str],
+    stand: Stand,
+    answer: tuple[int, bytes, dict[str, str]] | None,
+    what: str,
+    fix: str,
+) -> None:
+    root, base = site
+    moved = page("About", "Who we are and what we do.", '<link rel="canonical" href="/about">')
+    stand.files["/about.html"] = (200, moved.encode(), {"Content-Type": "text/html"})
+    if answer is not None:
+        stand.files["/about"] = answer
+    checked = check(root, base)
+    (problem,) = checked.report.problems
+    assert problem.kind == CANONICAL and what in problem.what and fix in problem.fix
+    assert base + "about.html" not in checked.report.passed

@@ -12,10 +12,9 @@ from sitemill.check.fetch import LiveAnswer, LiveSite
 from sitemill.check.livepages import PageVerdict, declared_alternates, page_base
 from sitemill.check.problems import ALTERNATES, CheckReport
 from sitemill.check.sameurl import same_url, url_key
-from sitemill.errors import SitemillError
+from sitemill.check.served import status_problem
 from sitemill.html.facts import read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
-from sitemill.urls import url_origin
 
 MAX_OTHERS: Final = 2_000  # alternates asked besides the checked pages, at most
 
@@ -31,7 +30,7 @@ def check_alternates(
             href
             for verdict in verdicts.values()
             for _, href in verdict.alternates
-            if url_key(href) not in known and _on_site(href, site)
+            if url_key(href) not in known and site.on_site(href)
         }
     )
     for verdict in site.get_many(
@@ -47,8 +46,8 @@ def check_alternates(
                 report.add(
                     url,
                     ALTERNATES,
-                    f"names {href} as its {lang!r} alternate, which is not live",
-                    "fix the hreflang link, or deploy that page",
+                    f"names {href} as its {lang!r} alternate, which {other.said or 'is not live'}",
+                    "name the URL the alternate is served at (no redirect), or deploy that page",
                 )
             elif not any(same_url(back, url) for _, back in other.alternates):
                 report.add(
@@ -61,14 +60,8 @@ def check_alternates(
 
 def _alternates_of(answer: LiveAnswer) -> PageVerdict:
     if answer.status != 200:
-        return PageVerdict(answer.url)
+        said = status_problem(answer, what="page")
+        return PageVerdict(answer.url, said=said[0] if said else "")
     facts = read_page_facts(answer.body)
     alternates = declared_alternates(page_base(answer.url, facts), facts)
     return PageVerdict(answer.url, alternates=alternates, live=True)
-
-
-def _on_site(url: str, site: LiveSite) -> bool:
-    try:
-        return url_origin(url) in site.origins
-    except (SitemillError, ValueError):  # (a page's href: anything)
-        return False

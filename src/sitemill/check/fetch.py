@@ -79,18 +79,22 @@ class LiveSite:
     started: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    def on_site(self, url: str) -> bool:
+        """Whether ``url`` is on one of the site's origins (and so may be asked)."""
+        try:
+            return url_origin(url) in self.origins
+        except (SitemillError, ValueError):
+            return False
+
     def remaining(self) -> float:
         return self.limits.run_deadline - (time.monotonic() - self.started)
 
     def get(self, url: str, limit: int, *, head: bool = False) -> LiveAnswer:
         """One GET of ``url``: the body of a 200, at most ``limit`` bytes (``head``: its first
         ``limit`` bytes, however long it is)."""
-        try:
-            origin = url_origin(url)
-        except (SitemillError, ValueError):
-            origin = ""
-        if origin not in self.origins:
+        if not self.on_site(url):
             return LiveAnswer(url, problem=OFF_SITE, asked=False)
+        origin = url_origin(url)
         deadline = min(self.limits.request_deadline, self.remaining())
         if deadline <= 0:
             return LiveAnswer(url, problem=RUN_DEADLINE, asked=False)

@@ -1,6 +1,7 @@
 """Steps two and three of a check: each <loc> is a page a crawler keeps, at the version dated."""
 # A <loc> answers 200 itself (a redirect is a problem, not followed), an HTML file as HTML, with no
-# noindex (robots meta or X-Robots-Tag) and a canonical that names it; and its content fingerprint,
+# noindex (robots meta or X-Robots-Tag) and a canonical that names it (check.canonicals says what a
+# canonical that names another answers); and its content fingerprint,
 # made as the publishing run made it, is the one that run dated: else a cache serves another
 # version. Judged in the worker that fetched it, so that only the verdict is kept.
 
@@ -31,10 +32,13 @@ class PageVerdict:
     problems: tuple[Problem, ...] = ()
     alternates: tuple[tuple[str, str], ...] = ()
     live: bool = False  # answered 200
+    said: str = ""  # what it answered when not live ("answers 404 (not found)")
+    canonical: str = ""  # the canonical URL it names when that is another (check.canonicals)
 
     @property
     def passed(self) -> bool:
-        return not any(problem.kind in BLOCKING for problem in self.problems)
+        blocked = any(problem.kind in BLOCKING for problem in self.problems)
+        return not blocked and not self.canonical
 
 
 def judge_page(
@@ -46,20 +50,21 @@ def judge_page(
         return PageVerdict(url, (Problem(url, UNCHECKED, answer.problem, "run the check again"),))
     problem = status_problem(answer, what="page")
     if problem is not None:
-        return PageVerdict(url, (Problem(url, PAGE, *problem),))
+        return PageVerdict(url, (Problem(url, PAGE, *problem),), said=problem[0])
     found = [Problem(url, PAGE, *wrong) for wrong in _header_problems(answer, page)]
     body = _decoded(answer)
     if body is None:
         wrong = ("says Content-Encoding: gzip but is no gzip", "serve its bytes as written")
         return PageVerdict(url, (*found, Problem(url, PAGE, *wrong)))
     alternates: tuple[tuple[str, str], ...] = ()
+    canonical = ""
     if page.html:
-        alternates = _read_head(url, body, found)
+        alternates, canonical = _read_head(url, body, found)
     how = fingerprinting
     if how is not None and page.fingerprint and _fingerprint(page, body, how) != page.fingerprint:
         what = "serves another version than the one sitemill dated"
         found.append(Problem(url, STALE, what, cache_fix(answer)))
-    return PageVerdict(url, tuple(found), alternates, live=True)
+    return PageVerdict(url, tuple(found), alternates, live=True, canonical=canonical)
 
 
 def _header_problems(answer: LiveAnswer, page: PublishedPage) -> list[tuple[str, str]]:
@@ -75,8 +80,11 @@ def _header_problems(answer: LiveAnswer, page: PublishedPage) -> list[tuple[str,
     return found
 
 
-def _read_head(url: str, body: bytes, found: list[Problem]) -> tuple[tuple[str, str], ...]:
-    """An HTML page's noindex and canonical problems, into ``found``; its alternates."""
+def _read_head(
+    url: str, body: bytes, found: list[Problem]
+) -> tuple[tuple[tuple[str, str], ...], str]:
+    """An HTML page's noindex problem, into ``found``; its alternates, and its canonical URL
+    when that names another (its problem is check.canonicals')."""
     facts = read_page_facts(body)
     base = page_base(url, facts)
     if facts.noindex:
@@ -86,10 +94,8 @@ def _read_head(url: str, body: bytes, found: list[Problem]) -> tuple[tuple[str, 
         )
         found.append(Problem(url, PAGE, "is noindex (robots meta) as served", fix))
     canonical = joined(base, facts.canonical) if facts.canonical else ""
-    if canonical and not same_url(canonical, url):
-        fix = "list the canonical URL instead (rebuild), or make the page's canonical name itself"
-        found.append(Problem(url, CANONICAL, f"names {canonical} as its canonical URL", fix))
-    return declared_alternates(base, facts)
+    other = canonical if canonical and not same_url(canonical, url) else ""
+    return declared_alternates(base, facts), other
 
 
 def page_base(url: str, facts: PageFacts) -> str:

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 
 from sitemill.check.alternates import check_alternates
+from sitemill.check.canonicals import check_canonicals
 from sitemill.check.fetch import LiveAnswer, LiveSite
 from sitemill.check.keyfile import check_key_file
 from sitemill.check.livepages import PageVerdict, judge_page
@@ -50,6 +51,7 @@ def check_live(
     for verdict in judged:
         verdicts[verdict.url] = verdict
         report.problems.extend(verdict.problems)
+    check_canonicals(site, verdicts, report)
     check_alternates(site, verdicts, report)
     report.passed = {url for url, verdict in verdicts.items() if verdict.passed}
     report.passed |= _gone(site, published, report)
