@@ -280,10 +280,8 @@ def _why_else(then: bytes, now: bytes, xpath: str | None) -> str:
     if oracle.link_key(then, xpath) != oracle.link_key(now, xpath):
         return "link targets"
     old_doc, new_doc = oracle.parse(then), oracle.parse(now)
-    if old_doc is not None and new_doc is not None:
-        if oracle.page_title(old_doc) != oracle.page_title(new_doc):
-            return "the title's shared part"
-    return "other"
+    titles = [oracle.page_title(doc) if doc is not None else "" for doc in (old_doc, new_doc)]
+    return "the title's shared part" if titles[0] != titles[1] else "other"
 
 
 def measure(site: dict[str, Any], data: Path, sitemill: str, back: int) -> dict[str, Any]:
