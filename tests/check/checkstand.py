@@ -62,6 +62,17 @@ def publish(stand: Stand, root: Path, *, clean: bool = False) -> None:
             stand.files["/" + rel[: -len(".html")]] = entry
 
 
+def built_site(tmp_path: Path, stand: Stand) -> tuple[Path, str]:
+    """The example pages built for the stand's origin and published there."""
+    root = tmp_path / "site"
+    write_site(root, PAGES)
+    base = stand.origin + "/"
+    build(root, base)
+    stand.files.clear()
+    publish(stand, root)
+    return root, base
+
+
 def config(base: str, **values: object) -> Config:
     flags = {"base_url": base, **{k: str(v) for k, v in values.items()}}
     return load_config(flags, {}, {})
@@ -74,4 +85,14 @@ def check(
     return check_tree(config(base, **values), root, root, None, options, limits)
 
 
-__all__ = ["KEY", "PAGES", "build", "check", "config", "page", "publish", "write_site"]
+__all__ = [
+    "KEY",
+    "PAGES",
+    "build",
+    "built_site",
+    "check",
+    "config",
+    "page",
+    "publish",
+    "write_site",
+]

@@ -9,7 +9,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from checkstand import PAGES, build, publish, write_site
+from checkstand import built_site
 
 from enginestand import Stand
 from sitemill.check.fetch import Limits, LiveSite
@@ -21,13 +21,7 @@ from sitemill.config.model import load_config
 
 @pytest.fixture
 def site(tmp_path: Path, stand: Stand) -> tuple[Path, str]:
-    root = tmp_path / "site"
-    write_site(root, PAGES)
-    base = stand.origin + "/"
-    build(root, base)
-    stand.files.clear()
-    publish(stand, root)
-    return root, base
+    return built_site(tmp_path, stand)
 
 
 def test_problems_one_line_each_then_the_summary_and_exit_1(

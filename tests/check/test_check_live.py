@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from checkstand import PAGES, QUICK, build, check, page, publish, write_site
+from checkstand import PAGES, QUICK, build, built_site, check, page, publish, write_site
 
 from enginestand import Stand
 from sitemill.check.fetch import Limits
@@ -17,14 +17,7 @@ from sitemill.check.problems import CANONICAL, PAGE, SITEMAP, STALE
 
 @pytest.fixture
 def site(tmp_path: Path, stand: Stand) -> tuple[Path, str]:
-    """The example pages built for the stand's origin and published there."""
-    root = tmp_path / "site"
-    write_site(root, PAGES)
-    base = stand.origin + "/"
-    build(root, base)
-    stand.files.clear()
-    publish(stand, root)
-    return root, base
+    return built_site(tmp_path, stand)
 
 
 def kinds_at(checked: object) -> list[tuple[str, str]]:

@@ -9,18 +9,12 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from sitemill.cli.buildrecord import add_record_arguments
 from sitemill.cli.terminal import say
 from sitemill.cli.usage import (
     Parser,
-    bucket_name,
-    check_out_dir,
-    check_site_dir,
-    endpoint_url,
-    key_prefix,
-    require_s3_extra,
 )
 
 if TYPE_CHECKING:
@@ -50,11 +44,7 @@ def add_check_command(
     command: argparse.ArgumentParser = commands.add_parser(
         "check", parents=[common], help="after a deploy: is what is live what was published?"
     )
-    command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
-    command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
-    command.add_argument("--bucket", type=bucket_name, metavar="NAME", help="a bucket's site")
-    command.add_argument("--prefix", default="", type=key_prefix, help="the bucket's prefix")
-    command.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
+    add_record_arguments(command, "a bucket's site, not a folder's")
     command.add_argument("--all", action="store_true", dest="every", help="check every URL")
     command.add_argument(
         "--sample", type=_positive(int), default=100, metavar="N",
@@ -121,20 +111,3 @@ def print_checked(checked: Checked, stream: TextIO, *, quiet: bool) -> None:
             say(sys.stderr, f"sitemill: warning: {message}")
         say(stream, checked.indexnow.line())
     say(stream, report.summary())
-
-
-def run_check(
-    args: argparse.Namespace, env: dict[str, str], *, s3_client: Callable[[str | None], S3Client]
-) -> int:
-    """`sitemill check` from its command line and the environment."""
-    from sitemill.cli.options import config_from_args
-
-    if args.bucket:
-        require_s3_extra()
-    else:
-        check_site_dir(args.site_dir)
-        if args.out is not None:
-            check_out_dir(args.site_dir, args.out)
-    search = [] if args.bucket else [args.site_dir]
-    config = config_from_args(args, env, search_dirs=search)
-    return run_check_command(args, config, sys.stdout, s3_client=s3_client, env=env)

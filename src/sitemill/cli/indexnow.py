@@ -8,18 +8,12 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from sitemill.cli.buildrecord import add_record_arguments
 from sitemill.cli.terminal import say
 from sitemill.cli.usage import (
     Parser,
-    bucket_name,
-    check_out_dir,
-    check_site_dir,
-    endpoint_url,
-    key_prefix,
-    require_s3_extra,
 )
 from sitemill.errors import ConfigError
 
@@ -41,13 +35,7 @@ def add_indexnow_command(
         parents=[common],
         help="announce the URLs the state holds pending (after a deploy)",
     )
-    command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
-    command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
-    command.add_argument(
-        "--bucket", type=bucket_name, metavar="NAME", help="a bucket's pending URLs, not a folder's"
-    )
-    command.add_argument("--prefix", default="", type=key_prefix, help="the bucket's source prefix")
-    command.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
+    add_record_arguments(command, "a bucket's pending URLs, not a folder's")
     command.add_argument("--dry-run", action="store_true", help="print what would be sent")
     return command
 
@@ -120,19 +108,3 @@ def _bucket_pending(
     if partitioned is not None:
         return ObjectPending(partitioned.pending_store())
     return pending_store(client, site, open_state_store(config, s3_client=lambda: client))
-
-
-def run_indexnow(
-    args: argparse.Namespace, env: dict[str, str], *, s3_client: Callable[[str | None], S3Client]
-) -> int:
-    """`sitemill indexnow` from its command line and the environment."""
-    from sitemill.cli.options import config_from_args
-
-    if args.bucket:
-        require_s3_extra()
-    else:
-        check_site_dir(args.site_dir)
-        check_out_dir(args.site_dir, args.out or args.site_dir)
-    search = [] if args.bucket else [args.site_dir]
-    config = config_from_args(args, env, search_dirs=search)
-    return run_indexnow_command(args, config, sys.stdout, s3_client=s3_client, env=env)

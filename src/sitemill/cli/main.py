@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from sitemill.cli.buildrecord import record_config
 from sitemill.cli.check import add_check_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
@@ -207,15 +208,17 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 def _run_indexnow(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.indexnow import run_indexnow
+    from sitemill.cli.indexnow import run_indexnow_command
 
-    return run_indexnow(args, env, s3_client=_s3_client)
+    config = record_config(args, env)
+    return run_indexnow_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
 
 
 def _run_check(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.check import run_check
+    from sitemill.cli.check import run_check_command
 
-    return run_check(args, env, s3_client=_s3_client)
+    config = record_config(args, env)
+    return run_check_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
