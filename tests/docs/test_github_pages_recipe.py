@@ -73,3 +73,20 @@ def test_the_deploy_job_deploys_the_artifact_with_the_pages_permissions() -> Non
 def test_the_readme_and_the_docs_index_link_the_recipe() -> None:
     assert "](docs/github-pages.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert "](github-pages.md)" in (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_check_job_checks_the_deployed_artifact_after_the_deploy() -> None:
+    data = workflow()
+    check = data["jobs"]["check"]
+    assert set(check["needs"]) == {"build", "deploy"}
+    download, unpack, sitemill = check["steps"]
+    assert uses(download).startswith("actions/download-artifact@")
+    assert download["with"]["name"] == "github-pages"  # (what upload-pages-artifact names it)
+    assert "tar -xf artifact.tar -C site" in unpack["run"]
+    assert uses(sitemill).startswith("OWNER/sitemill@")
+    assert sitemill["with"]["command"] == "check" and sitemill["with"]["path"] == "site"
+    assert sitemill["with"]["commit"] is False
+    assert set(sitemill["with"]) <= set(action_inputs())
+    outputs = data["jobs"]["build"]["outputs"]
+    assert outputs["base_url"] == "${{ steps.pages.outputs.base_url }}"
+    assert sitemill["with"]["base-url"] == "${{ needs.build.outputs.base_url }}/"
