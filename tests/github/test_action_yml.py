@@ -37,6 +37,8 @@ ACTION_INPUT_DEFAULTS = {
     "committer": "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>",
     "allow-base-url-mismatch": "false",
     "deepen": "true",
+    "check-all": "false",
+    "warn-only": "false",
 }
 OUTPUTS = {
     "sitemap",
@@ -46,6 +48,7 @@ OUTPUTS = {
     "commit-sha",
     "indexnow-sent",
     "indexnow-pending",
+    "problems",
 }
 INPUT_EXPRESSION = re.compile(r"\$\{\{\s*inputs\.([a-z0-9-]+)\s*\}\}")
 
@@ -319,20 +322,21 @@ def test_the_readme_workflows_are_valid_for_github(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_readme_builds_deploys_then_announces() -> None:
+def test_the_readme_builds_deploys_then_checks_and_announces() -> None:
+    jobs_wanted = {"build", "deploy", "check-and-announce"}
     (workflow,) = [
         data
         for data in readme_yaml()
-        if isinstance(data, dict) and set(data.get("jobs", {})) == {"build", "deploy", "announce"}
+        if isinstance(data, dict) and set(data.get("jobs", {})) == jobs_wanted
     ]
     jobs = workflow["jobs"]
-    assert (jobs["deploy"]["needs"], jobs["announce"]["needs"]) == ("build", "deploy")
+    assert (jobs["deploy"]["needs"], jobs["check-and-announce"]["needs"]) == ("build", "deploy")
     (build,) = sitemill_steps({"jobs": {"build": jobs["build"]}})
-    (announce,) = sitemill_steps({"jobs": {"announce": jobs["announce"]}})
+    (announce,) = sitemill_steps({"jobs": {"announce": jobs["check-and-announce"]}})
     assert build["with"]["indexnow"] == "later"
     served = build["with"]["path"] + "/"
     assert not build["with"]["state"].startswith(served)  # a state outside it is private
-    assert announce["with"]["command"] == "indexnow"
+    assert announce["with"]["command"] == "check"  # (then IndexNow for what passed)
     assert announce["with"]["indexnow-key"] == "${{ secrets.INDEXNOW_KEY }}"
     for name in ("path", "state", "base-url"):  # where the build keeps the pending URLs
         assert announce["with"][name] == build["with"][name]

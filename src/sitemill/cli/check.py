@@ -1,6 +1,6 @@
 """`sitemill check`: after a deploy, what is live is what the last build published."""
 # One line per problem on stdout (its URL, what is wrong, the fix), then the notes and a summary;
-# exit 1 on any problem unless --warn-only. With IndexNow on and a key, the pending URLs that
+# exit 1 on any problem unless --warn-only. With an IndexNow key, the pending URLs that
 # passed are announced and the rest stay pending.
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`command: check` in the Action: the live site against the build, annotated, then IndexNow."""
 # A job after the deploy (actions/deploy-pages): the check reads the committed state and sitemaps
 # of the checkout; each problem is an ``::error::`` (``::warning::`` with warn-only) and a row of
-# the job summary's table. With IndexNow on, the pending URLs that passed are sent and the state is
+# the job summary's table. With an IndexNow key, the pending URLs that passed are sent and the state is
 # committed with the rest, as `command: indexnow` commits it; the check runs once, whatever
 # attempts the commit takes.
 
@@ -14,7 +14,6 @@ from typing import TextIO
 from sitemill.check.fetch import Limits
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
-from sitemill.config.model import IndexNowMode
 from sitemill.github.announce import Announcer, pending_store
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.previous import state_name
@@ -43,7 +42,7 @@ def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
     checked = check_tree(
         config, settings.site_dir, settings.out_dir, store, options, Limits(), announce=False
     )
-    if config.indexnow is IndexNowMode.OFF or not config.indexnow_key:
+    if not config.indexnow_key:  # (only a build with IndexNow on leaves URLs pending)
         return CheckRun(checked)
     pending, announcer = pending_store(settings), Announcer(config)
     outcomes: list[IndexNowOutcome] = []

@@ -13,7 +13,7 @@ from sitemill.check.fetch import Limits, LiveSite
 from sitemill.check.problems import CheckReport
 from sitemill.check.published import Published, published_from
 from sitemill.check.run import CheckOptions, check_live
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import (
     CHILD_NAME,
@@ -92,7 +92,7 @@ def _checked(
     site: LiveSite,
 ) -> Checked:
     """The check; then, with a ``pending`` store, the announcement of what passed."""
-    key_file = config.indexnow is not IndexNowMode.OFF and bool(config.indexnow_key)
+    key_file = bool(config.indexnow_key)  # (only a build with IndexNow on leaves URLs pending)
     options = CheckOptions(options.every, options.sample, key_file=key_file)
     report = check_live(config, published, site, options)
     if not key_file or pending is None:
