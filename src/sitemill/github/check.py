@@ -1,9 +1,9 @@
 """`command: check` in the Action: the live site against the build, annotated, then IndexNow."""
-# A job after the deploy (actions/deploy-pages): the check reads the committed state and sitemaps
-# of the checkout; each problem is an ``::error::`` (``::warning::`` with warn-only) and a row of
-# the job summary's table. With an IndexNow key, the pending URLs that passed are sent and the state is
-# committed with the rest, as `command: indexnow` commits it; the check runs once, whatever
-# attempts the commit takes.
+# A job after the deploy (actions/deploy-pages): the check reads the committed state and sitemaps of
+# the checkout; each problem is an ``::error::`` (``::warning::`` with warn-only) and a row of the
+# job summary's table. With an IndexNow key, the pending URLs that passed are sent and the state is
+# committed with the rest, as `command: indexnow` commits it; the check runs once, whatever attempts
+# the commit takes.
 
 from __future__ import annotations
 
