@@ -52,11 +52,23 @@ def test_a_host_that_adds_a_trailing_slash_is_a_redirect_named_with_its_fix(
     build(root, base, "--url-style", "clean")
     publish(stand, root, clean=True)
     stand.files["/blog/first"] = (301, b"", {"Location": "/blog/first/"})
+    stand.files["/blog/first/"] = stand.files["/blog/first.html"]
     checked = check(root, base, url_style="clean")
     assert kinds_at(checked) == [(base + "blog/first", PAGE)]
     problem = checked.report.problems[0]
     assert "answers 301, a redirect to " + base + "blog/first/" in problem.what
     assert 'url_style = "directory"' in problem.fix
+
+
+def test_a_redirect_to_a_url_that_is_not_live_serves_the_page_nowhere(
+    site: tuple[Path, str], stand: Stand
+) -> None:
+    root, base = site
+    stand.files["/about.html"] = (301, b"", {"Location": "/about.html/"})
+    checked = check(root, base)
+    (problem,) = checked.report.problems
+    assert "leads to " + base + "about.html/, which answers 404" in problem.fix
+    assert "served at neither URL" in problem.fix
 
 
 def test_a_renamed_page_answers_404(site: tuple[Path, str], stand: Stand) -> None:

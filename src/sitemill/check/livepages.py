@@ -15,7 +15,14 @@ from sitemill.check.fetch import RUN_DEADLINE, LiveAnswer
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage
 from sitemill.check.sameurl import joined, same_url
-from sitemill.check.served import cache_fix, media_type, robots_header_noindex, status_problem
+from sitemill.check.served import (
+    REDIRECTS,
+    cache_fix,
+    media_type,
+    redirect_target,
+    robots_header_noindex,
+    status_problem,
+)
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
 
@@ -34,6 +41,7 @@ class PageVerdict:
     live: bool = False  # answered 200
     said: str = ""  # what it answered when not live ("answers 404 (not found)")
     canonical: str = ""  # the canonical URL it names when that is another (check.canonicals)
+    redirect: str = ""  # where it redirects to (check.redirects)
 
     @property
     def passed(self) -> bool:
@@ -50,7 +58,8 @@ def judge_page(
         return PageVerdict(url, (Problem(url, UNCHECKED, answer.problem, "run the check again"),))
     problem = status_problem(answer, what="page")
     if problem is not None:
-        return PageVerdict(url, (Problem(url, PAGE, *problem),), said=problem[0])
+        moved = redirect_target(answer) if answer.status in REDIRECTS else ""
+        return PageVerdict(url, (Problem(url, PAGE, *problem),), said=problem[0], redirect=moved)
     found = [Problem(url, PAGE, *wrong) for wrong in _header_problems(answer, page)]
     body = _decoded(answer)
     if body is None:

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sitemill.check.alternates import check_alternates
 from sitemill.check.canonicals import check_canonicals
@@ -16,6 +16,7 @@ from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, UNCHECKED, CheckReport
 from sitemill.check.published import SAMPLE, Published, chosen_urls
+from sitemill.check.redirects import redirect_fixes
 from sitemill.config.model import Config
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 
@@ -50,7 +51,12 @@ def check_live(
     )
     for verdict in judged:
         verdicts[verdict.url] = verdict
-        report.problems.extend(verdict.problems)
+    fixes = redirect_fixes(site, verdicts)
+    for url, verdict in verdicts.items():
+        fix = fixes.get(url)
+        report.problems.extend(
+            replace(p, fix=fix) if fix and p.kind == PAGE else p for p in verdict.problems
+        )
     check_canonicals(site, verdicts, report)
     check_alternates(site, verdicts, report)
     report.passed = {url for url, verdict in verdicts.items() if verdict.passed}

@@ -11,7 +11,7 @@ from urllib.parse import urljoin, urlsplit
 
 from sitemill.check.fetch import LiveAnswer
 
-_REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 _GONE: Final = frozenset({404, 410})
 
 
@@ -32,7 +32,7 @@ def status_problem(answer: LiveAnswer, *, what: str) -> tuple[str, str] | None:
         return None
     if answer.status is None:
         return (f"no answer ({answer.problem})", f"make sure the host serves the {what}")
-    if answer.status in _REDIRECTS:
+    if answer.status in REDIRECTS:
         target = redirect_target(answer)
         return (
             f"answers {answer.status}, a redirect to {target or 'nowhere'} (not followed)",
