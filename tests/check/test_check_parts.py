@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sitemill.check.changes import remember_changes
-from sitemill.check.published import smallest_hashes
+from sitemill.check.published import PublishedPage, smallest_hashes
 from sitemill.check.sameurl import same_url
 from sitemill.check.served import robots_header_noindex
 from sitemill.state.model import PageRecord, State
@@ -58,3 +60,29 @@ def test_changes_are_the_runs_or_the_last_that_changed_any() -> None:
     first = State(pages={"a.html": record("2")})
     remember_changes(State(), first, first_run=True)
     assert first.changes == {}
+
+
+def test_the_published_bytes_decide_before_a_remembered_fingerprint(tmp_path: Path) -> None:
+    from sitemill.check.published import Fingerprinting
+    from sitemill.check.sameversion import same_version
+
+    how = Fingerprinting(5, True, (), "https://e.org/")
+    body = b"<title>A</title><main><p>Words of the page.</p></main>"
+    (tmp_path / "a.html").write_bytes(body)
+    odd = PublishedPage("https://e.org/a.html", "a.html", "0" * 32)  # (not what a page gives)
+    assert same_version(odd, body, body, how, tmp_path)  # the bytes published: the same
+    other = body.replace(b"Words", b"Other words")
+    assert not same_version(odd, other, other, how, tmp_path)
+    respaced = body.replace(b"<p>", b"\n<p>  ")  # (another rendering of the same content)
+    assert same_version(odd, respaced, respaced, how, tmp_path)
+    assert not same_version(odd, body, body, how, None)  # (no bytes at hand: the fingerprint)
+    outside = PublishedPage("https://e.org/x", "../a.html", "0" * 32)
+    assert not same_version(outside, body, body, how, tmp_path / "sub")  # (never read outside)
+    etag = PublishedPage("https://e.org/a.html", "a.html", "0" * 32, '"' + md5(body) + '"')
+    assert same_version(etag, body, body, how, None)
+
+
+def md5(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.md5(data, usedforsecurity=False).hexdigest()

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
@@ -15,6 +16,7 @@ from sitemill.check.fetch import RUN_DEADLINE, LiveAnswer
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage
 from sitemill.check.sameurl import joined, same_url
+from sitemill.check.sameversion import same_version
 from sitemill.check.served import (
     REDIRECTS,
     cache_fix,
@@ -24,7 +26,7 @@ from sitemill.check.served import (
     status_problem,
 )
 from sitemill.html.facts import PageFacts, read_page_facts
-from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # Problems after which a URL is not announced: it is not live at the version dated.
@@ -50,7 +52,10 @@ class PageVerdict:
 
 
 def judge_page(
-    answer: LiveAnswer, page: PublishedPage, fingerprinting: Fingerprinting | None
+    answer: LiveAnswer,
+    page: PublishedPage,
+    fingerprinting: Fingerprinting | None,
+    files: Path | None = None,
 ) -> PageVerdict:
     """What is wrong with ``page`` as ``answer`` serves it."""
     url = answer.url
@@ -70,7 +75,11 @@ def judge_page(
     if page.html:
         alternates, canonical = _read_head(url, body, found)
     how = fingerprinting
-    if how is not None and page.fingerprint and _fingerprint(page, body, how) != page.fingerprint:
+    if (
+        how is not None
+        and page.fingerprint
+        and not same_version(page, answer.body, body, how, files)
+    ):
         what = "serves another version than the one sitemill dated"
         found.append(Problem(url, STALE, what, cache_fix(answer)))
     return PageVerdict(url, tuple(found), alternates, live=True, canonical=canonical)
@@ -124,7 +133,3 @@ def _decoded(answer: LiveAnswer) -> bytes | None:
     if answer.header("Content-Encoding").strip().lower() != "gzip":
         return answer.body
     return inflate_head(answer.body, MAX_FINGERPRINT_BYTES)
-
-
-def _fingerprint(page: PublishedPage, body: bytes, how: Fingerprinting) -> str:
-    return fingerprint_file(page.path, body, how.ignore, how.version, main=how.main, base=how.base)

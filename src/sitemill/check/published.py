@@ -12,6 +12,7 @@ import heapq
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 from sitemill.config.model import Config
@@ -44,6 +45,7 @@ class PublishedPage:
     url: str
     path: str  # the file's path in the site
     fingerprint: str | None = None
+    version: str | None = None  # the ETag of a bucket's page, as the state keeps it
 
     @property
     def html(self) -> bool:
@@ -62,6 +64,7 @@ class Published:
     removed: frozenset[str] = frozenset()  # URLs pending IndexNow as removed
     fingerprinting: Fingerprinting | None = None  # None: not comparable
     robots_txt: bool = False  # sitemill keeps robots.txt's Sitemap: lines
+    files: Path | None = None  # the folder of the published pages (a tree's site folder)
 
 
 def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
@@ -69,7 +72,9 @@ def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
     style = style_kept(config.url_style, state.url_style)
     base = config.base_url
     return {
-        (url := page_url(base, path, style)): PublishedPage(url, path, record.fingerprint)
+        (url := page_url(base, path, style)): PublishedPage(
+            url, path, record.fingerprint, record.version
+        )
         for path, record in state.pages.items()
     }
 

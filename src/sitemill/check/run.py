@@ -47,7 +47,10 @@ def check_live(
     how = published.fingerprinting
     verdicts: dict[str, PageVerdict] = {}
     judged = site.get_many(
-        urls, MAX_FINGERPRINT_BYTES, lambda a: judge_page(a, published.pages[a.url], how), head=True
+        urls,
+        MAX_FINGERPRINT_BYTES,
+        lambda a: judge_page(a, published.pages[a.url], how, published.files),
+        head=True,
     )
     for verdict in judged:
         verdicts[verdict.url] = verdict

@@ -66,6 +66,7 @@ def check_tree(
         raise SourceError(NO_STATE.format(where=pending.store.where))
     sitemaps = state.digests or _folder_digests(out_dir, state)
     published = published_from(config, state, sitemaps, pending.read())
+    published.files = site_dir
     site = LiveSite(frozenset({url_origin(config.base_url)}), limits, connect or {})
     return _checked(config, published, pending if announce else None, options, site)
 
