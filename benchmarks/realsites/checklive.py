@@ -249,7 +249,9 @@ def oracle_git(checkout: Path, *args: str) -> str:
 def stale_figures(
     checked: Checked, paths: dict[str, str], checkout: Path, old: Path, xpath: str | None
 ) -> Counter[str]:
-    """The check's stale problems against the oracle's reader-visible changes."""
+    """The check's stale problems against two readings of each page served old: its article
+    (oracle.content_key: what dates a page) and everything a reader sees (visible_key: the
+    title and the body's text, furniture and self-dates included)."""
     flagged = {p.url for p in checked.report.problems if p.kind == "stale"}
     missing = {p.url for p in checked.report.problems if p.kind == "page"}
     counts: Counter[str] = Counter()
@@ -258,30 +260,43 @@ def stale_figures(
             continue
         before = old / path
         if not before.is_file():
-            counts["absent then: " + ("404 reported" if url in missing else "not reported")] += 1
+            fresh = "passed" if url in checked.report.passed else "flagged"
+            counts[f"new since then, served from the origin: {fresh}"] += 1
             continue
-        now = (checkout / path).read_bytes()
-        then = before.read_bytes()
-        changed = oracle.content_key(then, xpath) != oracle.content_key(now, xpath)
-        if changed and url in flagged:
-            counts["stale, both"] += 1
-        elif changed:
-            counts["stale, oracle only (missed)"] += 1
+        now, then = (checkout / path).read_bytes(), before.read_bytes()
+        article = oracle.content_key(then, xpath) != oracle.content_key(now, xpath)
+        visible = visible_key(then) != visible_key(now)
+        said = "flagged" if url in flagged else "not flagged"
+        if article:
+            counts[f"article differs: {said}"] += 1
+        elif visible:
+            counts[f"only text outside the article differs: {said}"] += 1
         elif url in flagged:
-            counts["stale, check only: " + _why_else(then, now, xpath)] += 1
+            counts["no visible text differs: flagged (" + _why_else(then, now, xpath) + ")"] += 1
         else:
-            counts["same, both"] += 1
+            counts["no visible text differs: not flagged"] += 1
+        if url in missing:
+            counts["(a page problem besides)"] += 1
     return counts
 
 
+def visible_key(data: bytes) -> str:
+    """The title and the body's visible text, white space aside."""
+    doc = oracle.parse(data)
+    if doc is None:
+        return ""
+    for node in doc.xpath("//script | //style | //noscript | //template"):
+        node.drop_tree()
+    body = doc.find("body")
+    text = oracle.visible_text(body) if body is not None else ""
+    return oracle.WHITE.sub("", oracle.page_title(doc) + "\n" + text)
+
+
 def _why_else(then: bytes, now: bytes, xpath: str | None) -> str:
-    """Why a page the oracle reads the same was flagged: its link targets, its whole title
-    (the part every page shares: a release number), or something else."""
+    """Why a page whose visible text is the same was flagged: its link targets, or else."""
     if oracle.link_key(then, xpath) != oracle.link_key(now, xpath):
         return "link targets"
-    old_doc, new_doc = oracle.parse(then), oracle.parse(now)
-    titles = [oracle.page_title(doc) if doc is not None else "" for doc in (old_doc, new_doc)]
-    return "the title's shared part" if titles[0] != titles[1] else "other"
+    return "other"
 
 
 def measure(site: dict[str, Any], data: Path, sitemill: str, back: int) -> dict[str, Any]:
