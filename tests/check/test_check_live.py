@@ -248,3 +248,22 @@ def test_a_canonical_is_explained_by_what_it_answers(
     (problem,) = checked.report.problems
     assert problem.kind == CANONICAL and what in problem.what and fix in problem.fix
     assert base + "about.html" not in checked.report.passed
+
+
+@pytest.mark.parametrize(
+    ("href", "what"),
+    [
+        ("http://localhost:1313/about/", "a local address"),
+        ("https://elsewhere.example/about/", "on another host"),
+    ],
+)
+def test_a_canonical_on_another_host_is_not_asked(
+    site: tuple[Path, str], stand: Stand, href: str, what: str
+) -> None:
+    root, base = site
+    head = f'<link rel="canonical" href="{href}">'
+    moved = page("About", "Who we are and what we do.", head)
+    stand.files["/about.html"] = (200, moved.encode(), {"Content-Type": "text/html"})
+    checked = check(root, base)
+    (problem,) = checked.report.problems
+    assert problem.kind == CANONICAL and what in problem.what

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Final
+from urllib.parse import urlsplit
 
 from sitemill.check.fetch import LiveAnswer, LiveSite
 from sitemill.check.livepages import PageVerdict
@@ -17,6 +18,7 @@ from sitemill.check.sameurl import same_url
 from sitemill.check.served import redirect_target, status_problem
 
 MAX_ASKED: Final = 2_000  # canonical URLs asked, at most
+_LOCAL_HOSTS: Final = frozenset({"localhost", "::1", "0.0.0.0"})  # noqa: S104 (a name, not a bind)
 
 
 def check_canonicals(
@@ -34,6 +36,12 @@ def check_canonicals(
 def _explained(url: str, target: str, answer: LiveAnswer | None, site: LiveSite) -> tuple[str, str]:
     what = f"names {target} as its canonical URL"
     if not site.on_site(target):
+        if _local(target):
+            return (
+                f"{what}, a local address",
+                "the generator's site URL was left at a local one (Hugo's baseURL, Jekyll's "
+                "url, ...): set it to the site's and build the site again",
+            )
         return (
             f"{what}, on another host",
             "if the site moved there, set base_url to it and rebuild; else fix the "
@@ -57,6 +65,17 @@ def _explained(url: str, target: str, answer: LiveAnswer | None, site: LiveSite)
     return (
         f"{what}, which {said[0] if said else 'is not live'}",
         "fix the page's canonical (it should name a URL that answers 200)",
+    )
+
+
+def _local(url: str) -> bool:
+    """Whether ``url`` names this machine (a development server's address)."""
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return False
+    return (
+        host in _LOCAL_HOSTS or host.startswith("127.") or host.endswith((".localhost", ".local"))
     )
 
 
