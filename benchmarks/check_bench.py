@@ -1,11 +1,11 @@
 """`make bench` section check-10k: `sitemill check --all` of 10,000 pages on loopback.
 
-Run as a child process (`python benchmarks/check_bench.py N`) so that its peak RSS is the check's
-own: a generated site of N pages of about 10 KB (each with its canonical and an hreflang pair of
-two languages), built once by `sitemill build` for a base URL on a reserved name, served by
-`python -m http.server` in another process, and checked with every URL asked (its origin sent to
-the server), 8 requests at once. Prints one JSON line: requests, seconds, requests per second,
-problems, peak RSS.
+Run as a child process (`python benchmarks/check_bench.py N [CONCURRENCY]`) so that its peak
+RSS is the check's own: a generated site of N pages of about 10 KB (each with its canonical and
+an hreflang pair of two languages), built once by `sitemill build` for a base URL on a reserved
+name, served by `python -m http.server` in another process, and checked with every URL asked
+(its origin sent to the server), 8 requests at once (or CONCURRENCY). Prints one JSON line:
+requests, seconds, requests per second, problems, peak RSS.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def check_site(count: int) -> dict[str, float]:
+def check_site(count: int, concurrency: int = 8) -> dict[str, float]:
     from sitemill.check.fetch import Limits
     from sitemill.check.run import CheckOptions
     from sitemill.config.model import load_config
@@ -93,7 +93,7 @@ def check_site(count: int) -> dict[str, float]:
             except OSError:
                 time.sleep(0.05)
         config = load_config({"base_url": BASE}, {}, {})
-        limits = Limits(concurrency=8, timeout=10.0, request_deadline=30.0, run_deadline=600.0)
+        limits = Limits(concurrency, timeout=10.0, request_deadline=30.0, run_deadline=600.0)
         started = time.perf_counter()
         checked = check_tree(
             config, root, root, None, CheckOptions(every=True), limits,
@@ -137,4 +137,4 @@ def bench_check(section: object, *, quick: bool) -> None:
 
 
 if __name__ == "__main__":
-    print(json.dumps(check_site(int(sys.argv[1]))))
+    print(json.dumps(check_site(int(sys.argv[1]), *map(int, sys.argv[2:3]))))
