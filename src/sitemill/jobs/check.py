@@ -21,6 +21,7 @@ from sitemill.filenames.outputs import (
     ENTRY_XML,
     MORE_INDEX_NAME,
     STAGING_NAME,
+    STATE_NAME,
     read_limit,
     stored_digest,
 )
@@ -29,7 +30,7 @@ from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.safefs import read_regular
 from sitemill.state.model import State
-from sitemill.state.store import StateStore
+from sitemill.state.store import SinkStateStore, StateStore
 from sitemill.urls import url_origin
 
 NO_STATE = (
@@ -63,7 +64,9 @@ def check_tree(
     pending = tree_pending(store, site_dir, out_dir)
     state = pending.state()
     if state is None:
-        raise SourceError(NO_STATE.format(where=pending.store.where))
+        beside = isinstance(pending.store, SinkStateStore)
+        where = out_dir.absolute() / STATE_NAME if beside else pending.store.where
+        raise SourceError(NO_STATE.format(where=where))
     sitemaps = state.digests or _folder_digests(out_dir, state)
     published = published_from(config, state, sitemaps, pending.read())
     published.files = site_dir
