@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from enginestand import Stand
-from s3util import BUCKET, moto_bucket
+from s3util import BUCKET, moto_bucket, restored_logging
 from sitemill.aws.check import handle_check
 from sitemill.cli.main import main
 
@@ -21,6 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def page(words: str) -> bytes:
     return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
+
+
+@pytest.fixture(autouse=True)
+def _logging() -> Iterator[None]:
+    """The handler sends the sitemill loggers to JSON lines on stdout: put them back."""
+    yield from restored_logging()
 
 
 @pytest.fixture
