@@ -50,6 +50,8 @@ def test_a_bucket_site_is_checked_against_its_record_and_what_passed_is_announce
         "--indexnow-endpoint", stand.origin + "/indexnow",
     ]  # fmt: skip
     assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    kept = [item["Key"] for item in s3.list_objects_v2(Bucket=STATE_BUCKET)["Contents"]]
+    assert any(key.endswith("index-state.json") for key in kept) is (shards == "auto"), kept
     serve_bucket(s3, stand)
     assert main(["check", "--bucket", BUCKET, "--all", *common]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("; no problem")
