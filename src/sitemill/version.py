@@ -1,3 +1,3 @@
-"""The version of sitemill (pyproject.toml holds the same), apart so that any module can name it."""
+"""The version of sitemill: the one place it is written (pyproject.toml reads it from here)."""
 
 __version__ = "0.1.0"
