@@ -10,7 +10,7 @@ WORKERS ?= 2
 DOCS_SITE ?= site
 DOCS_URL  ?= http://127.0.0.1:8000/
 
-.PHONY: venv test lint typecheck pytest demo bench lambda-zip docs config-docs clean
+.PHONY: venv test lint typecheck pytest demo bench lambda-zip release-check docs config-docs clean
 
 venv: $(STAMP)
 
@@ -41,6 +41,12 @@ bench: $(STAMP)
 
 lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py
+
+# The release workflow's steps but the publishing (.github/workflows/release.yml): the sdist, the
+# wheel, the Lambda zip, the stack's template and their sums in dist/release; twine's check, the
+# wheel installed and run in a fresh venv, the zip built twice and compared.
+release-check: $(STAMP)
+	$(BIN)/python infra/release_files.py dist/release --check
 
 # The docs site, its sitemap written by sitemill from the built pages, not by MkDocs: MkDocs
 # always writes sitemap.xml and sitemap.xml.gz; sitemill replaces both (it recognises MkDocs'

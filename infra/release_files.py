@@ -1,0 +1,145 @@
+"""The files a release publishes, made the one way the release workflow and `make release-check`
+both use: the sdist and the wheel, the Lambda zip, the stack's template for that zip, and their
+SHA-256 sums.
+
+    python infra/release_files.py OUT [--tag vX.Y.Z] [--check]
+    python infra/release_files.py --notes vX.Y.Z     # CHANGELOG.md's section for the release
+
+``--tag`` must name this version (the tag a release is made from). ``--check`` is the release's
+dry run: twine checks the metadata (from a venv of its own: its documentation renderer wants
+another docutils than the AWS CLI of the dev extra), the wheel is installed into a fresh venv and
+runs `sitemill --version` and a build of examples/site there, and the Lambda zip is built twice
+and compared byte for byte. Nothing is published.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+from sitemill.version import __version__  # noqa: E402 (the version, not the package, is read)
+
+ZIP_NAME: Final = "sitemill-lambda.zip"
+TEMPLATE_NAME: Final = "sitemill-template.yaml"
+SUMS_NAME: Final = "SHA256SUMS"
+# The template's CodeUri, the zip `make lambda-zip` writes; on a release page, beside it.
+CODE_URI: Final = "CodeUri: ../dist/sitemill-lambda.zip"
+
+
+class ReleaseError(Exception):
+    """A step of the release that cannot go on, said in one line."""
+
+
+def release_template(template: str) -> str:
+    """The stack's template for the zip beside it (a release page's two files)."""
+    if CODE_URI not in template:
+        raise ReleaseError(f"infra/template.yaml has no '{CODE_URI}' to point at the zip")
+    return template.replace(CODE_URI, f"CodeUri: {ZIP_NAME}")
+
+
+def checksums(folder: Path) -> str:
+    """``sha256sum``'s lines for every file of ``folder`` but the sums, sorted by name."""
+    lines = []
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.name != SUMS_NAME:
+            lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.name}\n")
+    return "".join(lines)
+
+
+def release_notes(changelog: str, tag: str) -> str:
+    """CHANGELOG.md's section for ``tag`` (Keep a Changelog: ``## [X.Y.Z] - YYYY-MM-DD``), its
+    heading left out."""
+    version = tag.removeprefix("v")
+    lines = changelog.splitlines()
+    starts = [n for n, line in enumerate(lines) if line.startswith(f"## [{version}]")]
+    if not starts:
+        raise ReleaseError(f"CHANGELOG.md has no section '## [{version}]' for the release notes")
+    rest = lines[starts[0] + 1 :]
+    end = next((n for n, line in enumerate(rest) if line.startswith("## ")), len(rest))
+    section = "\n".join(rest[:end]).strip()
+    if not section:
+        raise ReleaseError(f"CHANGELOG.md's section for {version} is empty")
+    return section + "\n"
+
+
+def check_tag(tag: str) -> None:
+    if tag != f"v{__version__}":
+        raise ReleaseError(f"the tag {tag!r} is not this version's (v{__version__})")
+
+
+def run(*command: str | Path, cwd: Path | None = None) -> None:
+    done = subprocess.run([str(part) for part in command], cwd=cwd, check=False)
+    if done.returncode != 0:
+        raise ReleaseError(f"{' '.join(map(str, command[:4]))} ... failed ({done.returncode})")
+
+
+def build_files(out: Path, work: Path) -> None:
+    """The sdist, the wheel (from the sdist), the Lambda zip and the release template."""
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=work)
+    run(sys.executable, ROOT / "infra" / "build_lambda_zip.py", "--output", out / ZIP_NAME)
+    template = (ROOT / "infra" / "template.yaml").read_text(encoding="utf-8")
+    (out / TEMPLATE_NAME).write_text(release_template(template), encoding="utf-8")
+    (out / SUMS_NAME).write_text(checksums(out), encoding="utf-8")
+
+
+def dry_run(out: Path, work: Path) -> None:
+    """What the release checks before it publishes, and the zip built twice."""
+    twine = work / "twine"
+    venv.EnvBuilder(with_pip=True).create(twine)
+    run(twine / "bin" / "python", "-m", "pip", "install", "--quiet", "twine")
+    packages = sorted(out.glob(f"sitemill-{__version__}[.-]*"))  # (the sdist and the wheel)
+    run(twine / "bin" / "twine", "check", "--strict", *packages)
+    fresh = work / "fresh"
+    venv.EnvBuilder(with_pip=True).create(fresh)
+    (wheel,) = out.glob(f"sitemill-{__version__}-*.whl")
+    run(fresh / "bin" / "python", "-m", "pip", "install", "--quiet", wheel)
+    run(fresh / "bin" / "sitemill", "--version", cwd=work)
+    site, config = ROOT / "examples" / "site", ROOT / "examples" / "sitemill.toml"
+    run(fresh / "bin" / "sitemill", "build", site, "--config", config, "--out", work / "demo",
+        cwd=work)  # fmt: skip
+    again = work / ZIP_NAME
+    run(sys.executable, ROOT / "infra" / "build_lambda_zip.py", "--output", again)
+    if again.read_bytes() != (out / ZIP_NAME).read_bytes():
+        raise ReleaseError("the Lambda zip built twice differs: it is not reproducible")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path, nargs="?", help="folder for the files (emptied first)")
+    parser.add_argument("--notes", metavar="TAG", help="print CHANGELOG.md's section for TAG")
+    parser.add_argument("--tag", help="the tag the release is made from (vX.Y.Z)")
+    parser.add_argument("--check", action="store_true", help="the release's checks, no publish")
+    args = parser.parse_args(argv)
+    try:
+        if args.notes is not None:
+            changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+            print(release_notes(changelog, args.notes), end="")
+            return 0
+        if args.out is None:
+            parser.error("OUT is required (or --notes TAG)")
+        if args.tag is not None:
+            check_tag(args.tag)
+        shutil.rmtree(args.out, ignore_errors=True)
+        args.out.mkdir(parents=True)
+        with tempfile.TemporaryDirectory(prefix="sitemill-release-") as scratch:
+            build_files(args.out.resolve(), Path(scratch))
+            if args.check:
+                dry_run(args.out.resolve(), Path(scratch))
+    except ReleaseError as exc:
+        print(f"release_files: error: {exc}", file=sys.stderr)
+        return 1
+    print((args.out / SUMS_NAME).read_text(encoding="utf-8"), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
