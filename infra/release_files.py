@@ -2,7 +2,7 @@
 both use: the sdist and the wheel, the Lambda zip, the stack's template for that zip, and their
 SHA-256 sums.
 
-    python infra/release_files.py OUT [--tag vX.Y.Z] [--check]
+    python infra/release_files.py OUT [--tag vX.Y.Z] [--check]    # OUT: new, or an earlier run's
     python infra/release_files.py --notes vX.Y.Z     # CHANGELOG.md's section for the release
 
 ``--tag`` must name this version (the tag a release is made from). ``--check`` is the release's
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,6 +70,24 @@ def release_notes(changelog: str, tag: str) -> str:
     return section + "\n"
 
 
+def emptied(out: Path) -> None:
+    """``out``, with the files of an earlier run removed: a folder holding anything else is
+    refused, never emptied (nothing but this script's own files is deleted)."""
+    out.mkdir(parents=True, exist_ok=True)
+    found = list(out.iterdir())
+    foreign = [path.name for path in found if not (path.is_file() and is_release_file(path.name))]
+    if foreign:
+        raise ReleaseError(f"{out} holds {foreign[0]!r}, no release file: name a new folder")
+    for path in found:
+        path.unlink()
+
+
+def is_release_file(name: str) -> bool:
+    """A name this script writes: the sdist, the wheel, the zip, the template, the sums."""
+    package = name.startswith("sitemill-") and name.endswith((".tar.gz", ".whl"))
+    return package or name in (ZIP_NAME, TEMPLATE_NAME, SUMS_NAME)
+
+
 def check_tag(tag: str) -> None:
     if tag != f"v{__version__}":
         raise ReleaseError(f"the tag {tag!r} is not this version's (v{__version__})")
@@ -114,7 +131,9 @@ def dry_run(out: Path, work: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("out", type=Path, nargs="?", help="folder for the files (emptied first)")
+    parser.add_argument(
+        "out", type=Path, nargs="?", help="folder for the files (an earlier run's are replaced)"
+    )
     parser.add_argument("--notes", metavar="TAG", help="print CHANGELOG.md's section for TAG")
     parser.add_argument("--tag", help="the tag the release is made from (vX.Y.Z)")
     parser.add_argument("--check", action="store_true", help="the release's checks, no publish")
@@ -128,8 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("OUT is required (or --notes TAG)")
         if args.tag is not None:
             check_tag(args.tag)
-        shutil.rmtree(args.out, ignore_errors=True)
-        args.out.mkdir(parents=True)
+        emptied(args.out)
         with tempfile.TemporaryDirectory(prefix="sitemill-release-") as scratch:
             build_files(args.out.resolve(), Path(scratch))
             if args.check:

@@ -125,3 +125,17 @@ def test_the_sums_are_sha256sum_s_lines(tmp_path: Path) -> None:
     assert (
         release.checksums(tmp_path) == f"{digest['a.tar.gz']}  a.tar.gz\n{digest['b.whl']}  b.whl\n"
     )
+
+
+def test_only_an_earlier_run_s_files_are_ever_removed(tmp_path: Path) -> None:
+    out = tmp_path / "release"
+    out.mkdir()
+    for name in ("sitemill-0.1.0.tar.gz", "sitemill-lambda.zip", "SHA256SUMS"):
+        (out / name).write_text("old")
+    release.emptied(out)
+    assert list(out.iterdir()) == []
+    (out / "notes.txt").write_text("the user's")
+    (out / "sitemill-lambda.zip").write_text("old")
+    with pytest.raises(release.ReleaseError, match=r"notes\.txt"):
+        release.emptied(out)
+    assert sorted(path.name for path in out.iterdir()) == ["notes.txt", "sitemill-lambda.zip"]

@@ -435,3 +435,10 @@ def test_replace_sitemap_lines_keeps_every_foreign_line(
         kept[-1] = foreign[-1]  # appending to a file without a final line end adds one
     assert kept == foreign  # every foreign line, byte for byte, in order
     assert replace_sitemap_lines(result, urls, is_own) == result
+
+
+def test_sitemap_urls_reads_every_spelling_google_takes() -> None:
+    from sitemill.robots.lines import sitemap_urls
+
+    text = "\ufeffUser-agent: *\r\nSitemap: https://a.example/s.xml # ours\nsite-map https://a.example/t.xml\nSITEMAP:\n"
+    assert sitemap_urls(text) == ["https://a.example/s.xml", "https://a.example/t.xml"]

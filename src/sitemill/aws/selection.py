@@ -10,14 +10,11 @@ from sitemill.aws.events import ObjectChange, Trigger
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import (
-    CHILD_NAME,
-    ENTRY_TXT,
-    ENTRY_XML,
-    MORE_INDEX_NAME,
     ROBOTS_TXT,
     STAGING_NAME,
     STATE_NAME,
     is_own_name,
+    is_sitemap_file,
 )
 from sitemill.rules import is_page_candidate
 
@@ -83,14 +80,6 @@ def select_changes(
             continue
         selection.ignored[reason] += 1
     return selection
-
-
-def is_sitemap_file(name: str) -> bool:
-    """Whether ``name`` is one of sitemill's sitemap files or indexes as they go live (not a
-    staging copy, the state, sitemap.html)."""
-    if name in (ENTRY_XML, ENTRY_TXT) or MORE_INDEX_NAME.fullmatch(name):
-        return True
-    return CHILD_NAME.fullmatch(name) is not None and not STAGING_NAME.fullmatch(name)
 
 
 def affects_sitemaps(config: Config, path: str) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from sitemill.check.fetch import LiveAnswer, LiveSite
-from sitemill.check.livepages import PageVerdict, declared_alternates, page_base
+from sitemill.check.livepages import PageVerdict, declared_alternates
 from sitemill.check.problems import ALTERNATES, CheckReport
 from sitemill.check.sameurl import same_url, url_key
 from sitemill.check.served import status_problem
@@ -63,5 +63,5 @@ def _alternates_of(answer: LiveAnswer) -> PageVerdict:
         said = status_problem(answer, what="page")
         return PageVerdict(answer.url, said=said[0] if said else "")
     facts = read_page_facts(answer.body)
-    alternates = declared_alternates(page_base(answer.url, facts), facts)
+    alternates = declared_alternates(answer.url, facts)
     return PageVerdict(answer.url, alternates=alternates, live=True)

@@ -27,7 +27,7 @@ def check_canonicals(
     """A problem at each checked page whose canonical names another URL, with its fix."""
     named = {url: verdict.canonical for url, verdict in verdicts.items() if verdict.canonical}
     asked = sorted({target for target in named.values() if site.on_site(target)})
-    answers = {a.url: a for a in site.get_many(asked[:MAX_ASKED], 1, _as_is, head=True)}
+    answers = {a.url: a for a in site.answers(asked[:MAX_ASKED])}
     for url in sorted(named):
         target = named[url]
         report.add(url, CANONICAL, *_explained(url, target, answers.get(target), site))
@@ -77,7 +77,3 @@ def _local(url: str) -> bool:
     return (
         host in _LOCAL_HOSTS or host.startswith("127.") or host.endswith((".localhost", ".local"))
     )
-
-
-def _as_is(answer: LiveAnswer) -> LiveAnswer:
-    return answer

@@ -150,8 +150,17 @@ class LiveSite:
             for future in list(pending):
                 yield future.result()
 
+    def answers(self, urls: Iterable[str], limit: int = 1) -> Iterator[LiveAnswer]:
+        """Each URL's answer (``get_many`` that keeps them, the first ``limit`` bytes of a
+        body read: a status is all most callers ask)."""
+        return self.get_many(urls, limit, _as_is, head=True)
+
     def _processed(self, url: str, limit: int, head: bool, process: Callable[[LiveAnswer], T]) -> T:
         return process(self.get(url, limit, head=head))
+
+
+def _as_is(answer: LiveAnswer) -> LiveAnswer:
+    return answer
 
 
 def _one_line(value: object) -> str:

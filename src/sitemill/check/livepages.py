@@ -15,7 +15,7 @@ from sitemill.bounded.inflate import inflate_head
 from sitemill.check.fetch import RUN_DEADLINE, LiveAnswer
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage
-from sitemill.check.sameurl import joined, same_url
+from sitemill.check.sameurl import same_url
 from sitemill.check.sameversion import same_version
 from sitemill.check.served import (
     REDIRECTS,
@@ -26,6 +26,7 @@ from sitemill.check.served import (
     status_problem,
 )
 from sitemill.html.facts import PageFacts, read_page_facts
+from sitemill.html.links import resolve_url
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
@@ -104,26 +105,20 @@ def _read_head(
     """An HTML page's noindex problem, into ``found``; its alternates, and its canonical URL
     when that names another (its problem is check.canonicals')."""
     facts = read_page_facts(body)
-    base = page_base(url, facts)
     if facts.noindex:
         fix = (
             "rebuild the sitemaps from the pages deployed (sitemill leaves noindex pages "
             "out), or deploy this build"
         )
         found.append(Problem(url, PAGE, "is noindex (robots meta) as served", fix))
-    canonical = joined(base, facts.canonical) if facts.canonical else ""
+    canonical = (resolve_url(facts.canonical, url, facts.base) or "") if facts.canonical else ""
     other = canonical if canonical and not same_url(canonical, url) else ""
-    return declared_alternates(base, facts), other
+    return declared_alternates(url, facts), other
 
 
-def page_base(url: str, facts: PageFacts) -> str:
-    """What the page's relative URLs resolve against: its <base>, else its URL."""
-    return (joined(url, facts.base) or url) if facts.base else url
-
-
-def declared_alternates(base: str, facts: PageFacts) -> tuple[tuple[str, str], ...]:
-    """The page's hreflang alternates, each (language, absolute URL)."""
-    pairs = ((lang, joined(base, href)) for lang, href in facts.alternates)
+def declared_alternates(url: str, facts: PageFacts) -> tuple[tuple[str, str], ...]:
+    """The hreflang alternates of the page at ``url``, each (language, absolute URL)."""
+    pairs = ((lang, resolve_url(href, url, facts.base)) for lang, href in facts.alternates)
     return tuple((lang, href) for lang, href in pairs if href)
 
 

@@ -17,6 +17,7 @@ from sitemill.check.published import Published
 from sitemill.check.served import cache_fix, media_type, status_problem
 from sitemill.errors import InflateError
 from sitemill.filenames.outputs import read_limit, stored_digest
+from sitemill.robots.lines import sitemap_urls
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 from sitemill.urls import url_origin
 
@@ -106,7 +107,8 @@ def _check_robots(
     robots = url_origin(published.base_url) + "/robots.txt"
     answer = site.get(robots, MAX_ROBOTS_TXT_BYTES, head=True)
     entry = published.base_url + published.entry
-    named = _sitemap_lines(answer.body) if answer.status == 200 else []
+    text = answer.body.decode("utf-8", "replace") if answer.status == 200 else ""
+    named = [url for url in sitemap_urls(text) if urlsplit(url).scheme in ("http", "https")]
     if entry not in named:
         said = (
             "names no Sitemap: line for " + entry
@@ -127,7 +129,7 @@ def _check_robots(
                 "the root); submit the sitemap to the engines (Search Console, Webmaster Tools)"
             )
     on_site = [u for u in named if u not in ours and u.startswith(published.base_url)]
-    for answer in site.get_many(on_site[:MAX_ROBOTS_SITEMAPS], 1, lambda a: a, head=True):
+    for answer in site.answers(on_site[:MAX_ROBOTS_SITEMAPS]):
         if answer.status != 200:
             report.add(
                 robots,
@@ -135,15 +137,3 @@ def _check_robots(
                 f"names the sitemap {answer.url}, which answers {answer.status or answer.problem}",
                 "remove that Sitemap: line (or deploy the file)",
             )
-
-
-def _sitemap_lines(body: bytes) -> list[str]:
-    """The values of robots.txt's Sitemap: lines, in order."""
-    found = []
-    for line in body.decode("utf-8", "replace").splitlines():
-        field_name, colon, value = line.partition(":")
-        if colon and field_name.strip().lower() == "sitemap":
-            url = value.split("#", 1)[0].strip()
-            if urlsplit(url).scheme in ("http", "https"):
-                found.append(url)
-    return found

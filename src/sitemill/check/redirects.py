@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.check.fetch import LiveAnswer, LiveSite
+from sitemill.check.fetch import LiveSite
 from sitemill.check.livepages import PageVerdict
 from sitemill.check.served import status_problem
 
@@ -22,7 +22,7 @@ def redirect_fixes(site: LiveSite, verdicts: Mapping[str, PageVerdict]) -> dict[
     site that is not live (the others keep the fix their problem has)."""
     targets = {url: v.redirect for url, v in verdicts.items() if site.on_site(v.redirect)}
     asked = sorted(set(targets.values()))[:MAX_ASKED]
-    answers = {a.url: a for a in site.get_many(asked, 1, _as_is, head=True)}
+    answers = {a.url: a for a in site.answers(asked)}
     fixes: dict[str, str] = {}
     for url, target in targets.items():
         answer = answers.get(target)
@@ -35,7 +35,3 @@ def redirect_fixes(site: LiveSite, verdicts: Mapping[str, PageVerdict]) -> dict[
             "takes its URL); serve it at one of them"
         )
     return fixes
-
-
-def _as_is(answer: LiveAnswer) -> LiveAnswer:
-    return answer

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from sitemill.check.alternates import check_alternates
 from sitemill.check.canonicals import check_canonicals
-from sitemill.check.fetch import LiveAnswer, LiveSite
+from sitemill.check.fetch import LiveSite
 from sitemill.check.keyfile import check_key_file
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
@@ -73,7 +73,7 @@ def check_live(
 def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]:
     """The URLs pending as removed that no longer answer 200 (announced as gone)."""
     gone: set[str] = set()
-    for answer in site.get_many(sorted(published.removed), 1, _as_is, head=True):
+    for answer in site.answers(sorted(published.removed)):
         if answer.status is not None and answer.status != 200:
             gone.add(answer.url)
         elif answer.status == 200:
@@ -86,7 +86,3 @@ def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]
         elif not answer.asked:
             report.add(answer.url, UNCHECKED, answer.problem, "run the check again")
     return gone
-
-
-def _as_is(answer: LiveAnswer) -> LiveAnswer:
-    return answer

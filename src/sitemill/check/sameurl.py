@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
 
 def url_key(url: str) -> tuple[str, str, str, str]:
@@ -22,11 +22,3 @@ def url_key(url: str) -> tuple[str, str, str, str]:
 
 def same_url(one: str, other: str) -> bool:
     return url_key(one) == url_key(other)
-
-
-def joined(base: str, href: str) -> str:
-    """``href`` resolved against ``base`` ("" for one no URL parser reads: ``http://[x``)."""
-    try:
-        return urljoin(base, href.strip())
-    except ValueError:
-        return ""

@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from sitemill.check.published import Fingerprinting, PublishedPage
+from sitemill.filenames.outputs import stored_digest
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
 from sitemill.safefs import read_regular, relative_inside
 
@@ -28,7 +28,7 @@ def same_version(
     version of ``page`` that was published; ``files``: the site folder that holds it."""
     etag = (page.version or "").strip('"')
     whole = len(raw) < MAX_FINGERPRINT_BYTES  # (a head read of a longer page is not its bytes)
-    if etag and "-" not in etag and whole and _md5(raw) == etag:
+    if etag and "-" not in etag and whole and stored_digest(raw) == etag:
         return True
     published = _published_bytes(files, page.path) if files is not None else None
     if published is not None:
@@ -49,10 +49,6 @@ def _published_bytes(files: Path, path: str) -> bytes | None:
         return read_regular(real, MAX_FINGERPRINT_BYTES, follow_symlinks=False)
     except (OSError, ValueError):
         return None
-
-
-def _md5(data: bytes) -> str:
-    return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
 def _fingerprint(page: PublishedPage, body: bytes, how: Fingerprinting) -> str:

@@ -61,6 +61,14 @@ def stored_digest(data: bytes | Iterable[bytes | memoryview]) -> str:
     return digest.hexdigest()
 
 
+def is_sitemap_file(name: str) -> bool:
+    """Whether ``name`` is one of sitemill's sitemap files or indexes as they go live (not a
+    staging copy, the state, sitemap.html)."""
+    if name in (ENTRY_XML, ENTRY_TXT) or MORE_INDEX_NAME.fullmatch(name):
+        return True
+    return CHILD_NAME.fullmatch(name) is not None and not STAGING_NAME.fullmatch(name)
+
+
 def is_own_name(name: str) -> bool:
     return OWN_NAME.fullmatch(name) is not None
 

@@ -27,6 +27,10 @@ NO_KEY = (
 )
 
 
+# What it costs when the state with what is left pending is not committed.
+SENT_NOT_KEPT = "the next checkout still holds the URLs just sent, and a build sends them again"
+
+
 @dataclass
 class Announcer:
     """Delivers a run's announcements, once per attempt at a commit.
@@ -115,8 +119,7 @@ def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
         runs.append((outcome, store.store.read() != before))
         return []
 
-    cost = "the next checkout still holds the URLs just sent, and a build sends them again"
-    committed = commit_outputs(settings, env, produce, {name: cost})
+    committed = commit_outputs(settings, env, produce, {name: SENT_NOT_KEPT})
     outcome, changed = runs[-1]
     return Announced(outcome, committed, changed, list(dict.fromkeys(warnings)))
 

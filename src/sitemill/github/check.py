@@ -14,7 +14,7 @@ from typing import TextIO
 from sitemill.check.fetch import Limits
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
-from sitemill.github.announce import Announcer, pending_store
+from sitemill.github.announce import SENT_NOT_KEPT, Announcer, pending_store
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.previous import state_name
 from sitemill.github.push import Committed, commit_outputs
@@ -49,15 +49,11 @@ def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
 
     def produce() -> list[str]:
         outcome = pending_outcome(config, pending)
-        passed = checked.report.passed
-        held = {url: kind for url, kind in outcome.urls.items() if url not in passed}
-        outcome.urls = {url: kind for url, kind in outcome.urls.items() if url in passed}
-        announcer.deliver(outcome, held)
+        announcer.deliver(outcome, outcome.hold_back(checked.report.passed))
         outcomes.append(outcome)
         return []
 
-    cost = "the next checkout still holds the URLs just sent, and a build sends them again"
-    committed = commit_outputs(settings, env, produce, {state_name(settings): cost})
+    committed = commit_outputs(settings, env, produce, {state_name(settings): SENT_NOT_KEPT})
     checked.indexnow = outcomes[-1]
     return CheckRun(checked, committed)
 

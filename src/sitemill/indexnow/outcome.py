@@ -41,6 +41,13 @@ class IndexNowOutcome:
     store: PendingStore | None = field(default=None, repr=False)
     delivered: bool = False  # a send was tried (or, in a dry run, shown)
 
+    def hold_back(self, passed: set[str]) -> dict[str, str]:
+        """Keep to announce only the URLs that ``passed`` a check of the live site; the
+        others (URL -> kind), for ``deliver`` to keep pending."""
+        held = {url: kind for url, kind in self.urls.items() if url not in passed}
+        self.urls = {url: kind for url, kind in self.urls.items() if url in passed}
+        return held
+
     def counts(self) -> dict[str, Any]:
         """The numbers for a Lambda summary or a job summary."""
         counts: dict[str, Any] = {

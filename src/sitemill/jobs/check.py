@@ -15,16 +15,7 @@ from sitemill.check.published import Published, published_from
 from sitemill.check.run import CheckOptions, check_live
 from sitemill.config.model import Config
 from sitemill.errors import SourceError
-from sitemill.filenames.outputs import (
-    CHILD_NAME,
-    ENTRY_TXT,
-    ENTRY_XML,
-    MORE_INDEX_NAME,
-    STAGING_NAME,
-    STATE_NAME,
-    read_limit,
-    stored_digest,
-)
+from sitemill.filenames.outputs import STATE_NAME, is_sitemap_file, read_limit, stored_digest
 from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
@@ -109,24 +100,15 @@ def announce_passed(
 ) -> IndexNowOutcome:
     """Send the pending URLs that ``passed`` the check; the rest stay pending."""
     outcome = pending_outcome(config, store)
-    held = {url: kind for url, kind in outcome.urls.items() if url not in passed}
-    outcome.urls = {url: kind for url, kind in outcome.urls.items() if url in passed}
-    deliver(config, outcome, dry_run=dry_run, held=held)
+    deliver(config, outcome, dry_run=dry_run, held=outcome.hold_back(passed))
     return outcome
 
 
 def _folder_digests(out_dir: Path, state: State) -> dict[str, str]:
     """The MD5 of each sitemap file the build wrote into ``out_dir`` (a tree's state names
     its files, and the files are the record)."""
-    names = sorted(name for name in state.outputs if _is_sitemap(name))
+    names = sorted(name for name in state.outputs if is_sitemap_file(name))
     return {name: stored_digest(_read(out_dir, name)) for name in names}
-
-
-def _is_sitemap(name: str) -> bool:
-    if STAGING_NAME.fullmatch(name):
-        return False
-    plain = name in (ENTRY_XML, ENTRY_TXT)
-    return plain or bool(CHILD_NAME.fullmatch(name) or MORE_INDEX_NAME.fullmatch(name))
 
 
 def _read(out_dir: Path, name: str) -> bytes:

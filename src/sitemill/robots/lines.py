@@ -15,6 +15,12 @@ _SITEMAP_LINE: Final = re.compile(
 )
 
 
+def sitemap_urls(text: str) -> list[str]:
+    """The URLs of robots.txt's Sitemap records, in order, in every spelling Google takes."""
+    found = (_SITEMAP_LINE.fullmatch(line) for line in _LINE_END.split(text.removeprefix("\ufeff")))
+    return [match.group("url") for match in found if match and match.group("url")]
+
+
 def replace_sitemap_lines(
     text: str | None, sitemap_urls: Sequence[str], is_own: Callable[[str], bool]
 ) -> str:
