@@ -10,7 +10,7 @@ WORKERS ?= 2
 DOCS_SITE ?= site
 DOCS_URL  ?= http://127.0.0.1:8000/
 
-.PHONY: venv test lint typecheck pytest demo bench lambda-zip release-check docs config-docs clean
+.PHONY: venv test lint typecheck pytest demo bench lambda-zip release-check action-lock docs config-docs clean
 
 venv: $(STAMP)
 
@@ -41,6 +41,16 @@ bench: $(STAMP)
 
 lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py
+
+# action/requirements.txt: pyproject.toml's dependencies pinned for the GitHub Action, with the
+# SHA-256 of every file of each pinned release (uv resolves for every platform; its header kept).
+action-lock: $(STAMP)
+	rm -rf build/lock && $(BIN)/python -m venv build/lock && build/lock/bin/pip install --quiet uv
+	$(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' > build/lock/in.txt
+	build/lock/bin/uv pip compile --quiet --generate-hashes --universal --python-version 3.11 \
+	  --no-header build/lock/in.txt -o build/lock/out.txt
+	{ sed -n '/^#/!q;p' action/requirements.txt; sed 's|# via -r .*|# via sitemill|' build/lock/out.txt; } > build/lock/requirements.txt
+	mv build/lock/requirements.txt action/requirements.txt
 
 # The release workflow's steps but the publishing (.github/workflows/release.yml): the sdist, the
 # wheel, the Lambda zip, the stack's template and their sums in dist/release; twine's check, the

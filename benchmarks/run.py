@@ -4,8 +4,8 @@
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
 fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded, check-10k,
-tree-pool-5k, ladder-3k, distributed-10m or lambda-start. --baseline SITEMILL: the sitemill
-ladder-3k compares with (make bench BASELINE=PATH).
+tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install. --baseline SITEMILL:
+the sitemill ladder-3k compares with (make bench BASELINE=PATH).
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from action_bench import bench_action
 from bucket_bench import bench_bucket
 from bucket_full_bench import bench_bucket_full
 from bucket_shards_bench import bench_bucket_shards
@@ -384,6 +385,12 @@ def bench_check_10k(ctx: Context) -> Section:
     return section
 
 
+def bench_action_install(ctx: Context) -> Section:
+    section = Section("action-install", "the GitHub Action's steps on a new runner, cold and warm")
+    bench_action(section, repeat=ctx.repeat)
+    return section
+
+
 def bench_extensions_30k(ctx: Context) -> Section:
     count = "3,000" if ctx.quick else "30,000"
     section = Section(
@@ -488,6 +495,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "distributed-10m": bench_distributed_10m,
     "lambda-start": bench_lambda_start,
     "check-10k": bench_check_10k,
+    "action-install": bench_action_install,
 }
 
 

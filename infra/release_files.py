@@ -9,16 +9,20 @@ SHA-256 sums.
 dry run: twine checks the metadata (from a venv of its own: its documentation renderer wants
 another docutils than the AWS CLI of the dev extra), the wheel is installed into a fresh venv and
 runs `sitemill --version` and a build of examples/site there, and the Lambda zip is built twice
-and compared byte for byte. Nothing is published.
+and compared byte for byte. The GitHub Action is installed as a runner installs it (action/install.py)
+from the package index with the lock's hashes checked, cold then warm, and builds examples/site.
+Nothing is published.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import subprocess
 import sys
 import tempfile
+import time
 import venv
 from pathlib import Path
 from typing import Final
@@ -123,10 +127,38 @@ def dry_run(out: Path, work: Path) -> None:
     site, config = ROOT / "examples" / "site", ROOT / "examples" / "sitemill.toml"
     run(fresh / "bin" / "sitemill", "build", site, "--config", config, "--out", work / "demo",
         cwd=work)  # fmt: skip
+    action_check(work)
     again = work / ZIP_NAME
     run(sys.executable, ROOT / "infra" / "build_lambda_zip.py", "--output", again)
     if again.read_bytes() != (out / ZIP_NAME).read_bytes():
         raise ReleaseError("the Lambda zip built twice differs: it is not reproducible")
+
+
+def action_check(work: Path) -> None:
+    """The Action's install step twice on an empty runner: cold (the lock from the index, no pip
+    cache) and warm (the folder actions/cache would restore), then a build with its Python."""
+    runner_temp, outputs = work / "runner-temp", work / "action-outputs"
+    runner_temp.mkdir()
+    env = {
+        **os.environ,
+        "RUNNER_TEMP": str(runner_temp),
+        "GITHUB_OUTPUT": str(outputs),
+        "PYTHONPATH": str(ROOT),
+        "PIP_CACHE_DIR": str(work / "pip-cache"),
+    }
+    seconds = []
+    for _ in ("cold", "warm"):
+        outputs.unlink(missing_ok=True)
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-P", "-m", "action.install"], env=env, check=False)
+        seconds.append(time.monotonic() - started)
+        if done.returncode != 0:
+            raise ReleaseError("the Action's install step failed (action/install.py)")
+    python = outputs.read_text(encoding="utf-8").strip().removeprefix("python=")
+    site, config = ROOT / "examples" / "site", ROOT / "examples" / "sitemill.toml"
+    run(python, "-c", "import sys; from sitemill.cli import main; sys.exit(main())",
+        "build", site, "--config", config, "--out", work / "action-demo", cwd=work)  # fmt: skip
+    print(f"action install: cold {seconds[0]:.1f} s, warm {seconds[1]:.1f} s")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -199,14 +199,13 @@ def test_composite_with_branding(action: dict[Any, Any]) -> None:
 
 def test_setup_python_is_only_a_fallback(action: dict[Any, Any]) -> None:
     setup = step(action, "setup-python")
-    assert re.fullmatch(r"actions/setup-python@v\d+", setup["uses"])
+    assert re.fullmatch(r"actions/setup-python@[0-9a-f]{40}", setup["uses"])
     assert "steps.probe.outputs.python" in setup["if"]
     # The user's later steps keep seeing their own Python.
     assert setup["with"]["update-environment"] is False
-    install = step(action, "install")
-    assert "steps.setup-python.outputs.python-path" in str(install["env"])
-    assert "RUNNER_TEMP" in install["run"]
-    assert "GITHUB_ACTION_PATH" in install["run"]
+    for name in ("inputs", "deps", "install"):  # (the venv goes under RUNNER_TEMP: install.py)
+        assert "steps.setup-python.outputs.python-path" in str(step(action, name)["env"])
+        assert "GITHUB_ACTION_PATH" in step(action, name)["run"]
 
 
 def test_entry_runs_off_the_workspace_path(action: dict[Any, Any]) -> None:

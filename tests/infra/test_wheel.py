@@ -3,6 +3,7 @@ the schemas: a package forgotten in the build configuration fails here, not in a
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import zipfile
@@ -55,3 +56,19 @@ def test_templates_schemas_and_type_marker_are_in_the_wheel(wheel_names: set[str
 def test_the_wheel_holds_nothing_but_the_package(wheel_names: set[str]) -> None:
     tops = {name.split("/")[0] for name in wheel_names}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"sitemill"}
+
+
+def test_the_action_s_copy_of_the_sources_is_the_wheel_s_package(
+    wheel_names: set[str], tmp_path: Path
+) -> None:
+    """action/install.py lays the sources out as the build does, without building: the same
+    files, the templates folder inside the package."""
+    spec = importlib.util.spec_from_file_location("action_install", ROOT / "action" / "install.py")
+    assert spec and spec.loader
+    install = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(install)
+    install.copy_package(tmp_path)
+    files = [path for path in tmp_path.rglob("*") if path.is_file()]
+    copied = {path.relative_to(tmp_path).as_posix() for path in files}
+    packaged = {name for name in wheel_names if not name.split("/")[0].endswith(".dist-info")}
+    assert sorted(copied ^ packaged) == []
