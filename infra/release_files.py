@@ -4,14 +4,17 @@ SHA-256 sums.
 
     python infra/release_files.py OUT [--tag vX.Y.Z] [--check]    # OUT: new, or an earlier run's
     python infra/release_files.py --notes vX.Y.Z     # CHANGELOG.md's section for the release
+    python infra/release_files.py --set-repository OWNER/NAME    # once: the docs' and URLs' name
 
-``--tag`` must name this version (the tag a release is made from). ``--check`` is the release's
+``--tag`` must name this version (the tag a release is made from); with ``--repository`` (the
+workflow's GITHUB_REPOSITORY), the docs and the project URLs must name that repository
+(release_names.py). ``--check`` is the release's
 dry run: twine checks the metadata (from a venv of its own: its documentation renderer wants
 another docutils than the AWS CLI of the dev extra), the wheel is installed into a fresh venv and
 runs `sitemill --version` and a build of examples/site there, and the Lambda zip is built twice
-and compared byte for byte. The GitHub Action is installed as a runner installs it (action/install.py)
-from the package index with the lock's hashes checked, cold then warm, and builds examples/site.
-Nothing is published.
+and compared byte for byte. The GitHub Action is installed as a runner installs it
+(action/install.py) from the package index with the lock's hashes checked, cold then warm, and
+builds examples/site. Nothing is published.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from typing import Final
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "infra"))
+from release_names import NamesError, check_names, set_repository  # noqa: E402
+
 from sitemill.version import __version__  # noqa: E402 (the version, not the package, is read)
 
 ZIP_NAME: Final = "sitemill-lambda.zip"
@@ -169,8 +175,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", metavar="TAG", help="print CHANGELOG.md's section for TAG")
     parser.add_argument("--tag", help="the tag the release is made from (vX.Y.Z)")
     parser.add_argument("--check", action="store_true", help="the release's checks, no publish")
+    parser.add_argument("--repository", help="OWNER/NAME the docs and project URLs must name")
+    parser.add_argument("--set-repository", metavar="OWNER/NAME", help="write it in their place")
     args = parser.parse_args(argv)
     try:
+        if args.set_repository is not None:
+            for path in set_repository(ROOT, args.set_repository):
+                print(f"wrote {path.relative_to(ROOT).as_posix()}")
+            return 0
         if args.notes is not None:
             changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
             print(release_notes(changelog, args.notes), end="")
@@ -179,12 +191,14 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("OUT is required (or --notes TAG)")
         if args.tag is not None:
             check_tag(args.tag)
+        if args.repository is not None:
+            check_names(ROOT, args.repository, args.tag or f"v{__version__}")
         emptied(args.out)
         with tempfile.TemporaryDirectory(prefix="sitemill-release-") as scratch:
             build_files(args.out.resolve(), Path(scratch))
             if args.check:
                 dry_run(args.out.resolve(), Path(scratch))
-    except ReleaseError as exc:
+    except (ReleaseError, NamesError) as exc:
         print(f"release_files: error: {exc}", file=sys.stderr)
         return 1
     print((args.out / SUMS_NAME).read_text(encoding="utf-8"), end="")

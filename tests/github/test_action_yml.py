@@ -300,7 +300,8 @@ def sitemill_steps(data: Any) -> list[dict[str, Any]]:
     found = data if isinstance(data, list) else []
     if isinstance(data, dict):
         found = [item for job in data.get("jobs", {}).values() for item in job["steps"]]
-    return [item for item in found if str(item.get("uses", "")).startswith("OWNER/sitemill@")]
+    pattern = re.compile(r"[\w.-]+/sitemill@v\d+")  # (OWNER/sitemill until the name is set)
+    return [item for item in found if pattern.fullmatch(str(item.get("uses", "")))]
 
 
 def test_the_readme_uses_only_the_actions_inputs(action: dict[Any, Any]) -> None:

@@ -76,7 +76,10 @@ def test_the_files_are_made_and_checked_as_make_release_check_makes_them(
     workflow: dict[Any, Any],
 ) -> None:
     runs = [step.get("run", "") for step in steps(workflow)]
-    assert 'python infra/release_files.py dist/release --tag "$TAG" --check' in runs
+    assert (
+        'python infra/release_files.py dist/release --tag "$TAG" --repository "$REPOSITORY" --check'
+        in runs
+    )
     makefile = (ROOT / "Makefile").read_text()
     assert "infra/release_files.py dist/release --check" in makefile
     notes = next(run for run in runs if "--notes" in run)
