@@ -11,8 +11,8 @@ workflow's GITHUB_REPOSITORY), the docs and the project URLs must name that repo
 (release_names.py). ``--check`` is the release's
 dry run: twine checks the metadata (from a venv of its own: its documentation renderer wants
 another docutils than the AWS CLI of the dev extra), the wheel is installed into a fresh venv and
-runs `sitemill --version` and `make demo`'s script there (the tree, then the Lambda on moto), and the Lambda zip is built twice
-and compared byte for byte. The GitHub Action is installed as a runner installs it
+runs `sitemill --version` and `make demo`'s script there (the tree, then the Lambda on moto),
+and the Lambda zip is built twice and compared byte for byte. The GitHub Action is installed as a runner installs it
 (action/install.py) from the package index with the lock's hashes checked, cold then warm, and
 builds examples/site. Nothing is published.
 """
