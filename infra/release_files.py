@@ -12,9 +12,9 @@ workflow's GITHUB_REPOSITORY), the docs and the project URLs must name that repo
 dry run: twine checks the metadata (from a venv of its own: its documentation renderer wants
 another docutils than the AWS CLI of the dev extra), the wheel is installed into a fresh venv and
 runs `sitemill --version` and `make demo`'s script there (the tree, then the Lambda on moto),
-and the Lambda zip is built twice and compared byte for byte. The GitHub Action is installed as a runner installs it
-(action/install.py) from the package index with the lock's hashes checked, cold then warm, and
-builds examples/site. Nothing is published.
+and the Lambda zip is built twice and compared byte for byte. The GitHub Action is installed as
+a runner installs it (action/install.py) from the package index with the lock's hashes checked,
+cold then warm, and builds examples/site. Nothing is published.
 """
 
 from __future__ import annotations
