@@ -68,7 +68,8 @@ def cache_folder(runner_temp: Path, lock: Path = LOCK) -> Path:
 
 def is_complete(folder: Path, lock: Path = LOCK) -> bool:
     marker = folder / MARKER
-    return marker.is_file() and marker.read_text(encoding="ascii").strip() == lock_digest(lock)
+    found = marker.read_bytes().strip() if marker.is_file() else b""
+    return found == lock_digest(lock).encode("ascii")
 
 
 def pip_command(runner_temp: Path) -> list[str]:
