@@ -13,18 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from enginestand import KEY
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def action() -> dict[str, Any]:
-    data = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
 
 
 def step_of(action: dict[str, Any], step_id: str) -> dict[str, Any]:

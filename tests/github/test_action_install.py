@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib.util
 import os
 import re
 import shutil
@@ -15,34 +14,19 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jinja2
 import markupsafe
 import pytest
-import yaml
+
+from scriptmodule import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PINNED = re.compile(r"[\w.-]+/[\w.-]+(/[\w.-]+)*@[0-9a-f]{40}")
 
 
-def load_install() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("action_install", ROOT / "action" / "install.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-install = load_install()
-
-
-@pytest.fixture(scope="module")
-def action() -> dict[str, Any]:
-    data = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
+install = load_script(ROOT / "action" / "install.py", "action_install")
 
 
 def step_of(action: dict[str, Any], step_id: str) -> dict[str, Any]:

@@ -6,20 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-import yaml
-
 ROOT = Path(__file__).resolve().parents[2]
 # The Marketplace's colours, and the Feather icons of the set it offers that suit a sitemap tool.
 COLOURS = {"white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"}
 ICONS = {"map", "map-pin", "globe", "list", "layers", "navigation", "compass", "check-circle"}
-
-
-@pytest.fixture(scope="module")
-def action() -> dict[str, Any]:
-    data = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
 
 
 def test_the_name_and_description_fit_the_marketplace(action: dict[str, Any]) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import marshal
 import os
@@ -14,12 +13,12 @@ import sysconfig
 import textwrap
 import zipfile
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from enginestand import KEY, Stand
+from scriptmodule import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = ROOT / "infra" / "build_lambda_zip.py"
@@ -28,18 +27,8 @@ MAX_ZIP_BYTES = 5 * 1024 * 1024
 SOURCES = ("lambda/handler.py", "src/sitemill", "templates", "infra/lambda-requirements.txt")
 
 
-def load_module(name: str, path: Path) -> ModuleType:
-    """Import a file that is not on sys.path (infra/ and tests/ are not packages)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-build_lambda_zip = load_module("build_lambda_zip", BUILD_SCRIPT)
-infra = load_module("sitemill_test_infra", Path(__file__).with_name("test_infra.py"))
+build_lambda_zip = load_script(BUILD_SCRIPT, "build_lambda_zip")
+infra = load_script(Path(__file__).with_name("test_infra.py"), "sitemill_test_infra")
 
 
 def copy_sources(destination: Path) -> Path:

@@ -4,29 +4,20 @@ release stops with one line that says the fix; `--set-repository` is that fix, m
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from scriptmodule import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("release_names", ROOT / "infra/release_names.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["release_names"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-names = _load()
+names = load_script(ROOT / "infra" / "release_names.py", "release_names")
 
 
 @pytest.fixture

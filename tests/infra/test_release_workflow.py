@@ -5,16 +5,14 @@ the index reached by trusted publishing, the release's files, notes and sums mad
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
 
+from scriptmodule import load_script
 from sitemill.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,16 +20,7 @@ WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
 PINNED = re.compile(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}")
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("release_files", ROOT / "infra/release_files.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["release_files"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-release = _load()
+release = load_script(ROOT / "infra" / "release_files.py", "release_files")
 
 
 @pytest.fixture(scope="module")

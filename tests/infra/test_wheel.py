@@ -3,13 +3,14 @@ the schemas: a package forgotten in the build configuration fails here, not in a
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from scriptmodule import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "sitemill"
@@ -63,10 +64,7 @@ def test_the_action_s_copy_of_the_sources_is_the_wheel_s_package(
 ) -> None:
     """action/install.py lays the sources out as the build does, without building: the same
     files, the templates folder inside the package."""
-    spec = importlib.util.spec_from_file_location("action_install", ROOT / "action" / "install.py")
-    assert spec and spec.loader
-    install = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(install)
+    install = load_script(ROOT / "action" / "install.py", "action_install")
     install.copy_package(tmp_path)
     files = [path for path in tmp_path.rglob("*") if path.is_file()]
     copied = {path.relative_to(tmp_path).as_posix() for path in files}
