@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from actionsteps import parse_outputs
 from gitutil import commit, git, head, make_repo
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
@@ -205,30 +206,6 @@ def action_python(scratch: Path) -> str:
         )
         wrapper.chmod(0o755)
     return str(wrapper)
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """Read $GITHUB_OUTPUT as the runner does: ``name=value`` or ``name<<DELIMITER`` blocks."""
-    outputs: dict[str, str] = {}
-    lines = iter(text.split("\n"))
-    for line in lines:
-        if not line:
-            continue
-        if "=" in line and ("<<" not in line or line.index("=") < line.index("<<")):
-            name, _, value = line.partition("=")
-            outputs[name] = value
-            continue
-        name, _, delimiter = line.partition("<<")
-        body = []
-        for body_line in lines:
-            if body_line == delimiter:
-                break
-            body.append(body_line)
-        else:
-            raise AssertionError(f"output {name} is not terminated")
-        assert name not in outputs, f"output {name} written twice"
-        outputs[name] = "\n".join(body)
-    return outputs
 
 
 # --- repositories ----------------------------------------------------------------------------
