@@ -11,6 +11,7 @@ from pathlib import Path
 
 import botocore.session
 import pytest
+import yaml
 
 from enginestand import Stand
 from livesite import serve_folder
@@ -25,6 +26,15 @@ BASE_URL = "https://example.com/"
 FIXED_MTIME = 1_709_294_400
 
 SiteMaker = Callable[[Mapping[str, str | bytes]], Path]
+
+
+@pytest.fixture(scope="module")
+def action() -> dict[str, object]:
+    """action.yml as the runner reads it."""
+    root = Path(__file__).resolve().parents[1]
+    data = yaml.safe_load((root / "action.yml").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
 
 
 def write_site(root: Path, files: Mapping[str, str | bytes], mtime: int = FIXED_MTIME) -> Path:
