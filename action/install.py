@@ -36,7 +36,8 @@ from typing import Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from sitemill.github.commands import workflow_command
+from sitemill.errors import SitemillError
+from sitemill.github.commands import workflow_command, write_outputs
 
 ACTION_ROOT: Final = Path(__file__).resolve().parent.parent
 LOCK: Final = ACTION_ROOT / "action" / "requirements.txt"
@@ -150,33 +151,28 @@ def make_venv(runner_temp: Path, dependencies: Path) -> str:
     return venv_python(env_dir)
 
 
-def write_outputs(output_file: str | None, **values: str) -> None:
-    if output_file:
-        with open(output_file, "a", encoding="utf-8") as outputs:
-            outputs.writelines(f"{name}={value}\n" for name, value in values.items())
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache-key", action="store_true", help="print the cache's key and path")
     args = parser.parse_args(argv)
     runner_temp = Path(os.environ.get("RUNNER_TEMP") or ".").resolve()
     folder = cache_folder(runner_temp)
-    if args.cache_key:
-        write_outputs(os.environ.get("GITHUB_OUTPUT"), key=folder.name, path=str(folder))
-        return 0
-    started = time.monotonic()
+    outputs = os.environ.get("GITHUB_OUTPUT")
     try:
+        if args.cache_key:
+            write_outputs(outputs, {"key": folder.name, "path": str(folder)})
+            return 0
+        started = time.monotonic()
         warm = is_complete(folder)
         if not warm:
             install_dependencies(folder, runner_temp)
         python = make_venv(runner_temp, folder)
-    except (InstallError, OSError, subprocess.SubprocessError) as exc:
+        how = "from the cache" if warm else "installed and cached"
+        print(f"sitemill: dependencies {how}, {time.monotonic() - started:.1f} s", flush=True)
+        write_outputs(outputs, {"python": python})
+    except (InstallError, SitemillError, OSError, subprocess.SubprocessError) as exc:
         print(workflow_command("error", str(exc), title="sitemill"), flush=True)
         return 1
-    how = "from the cache" if warm else "installed and cached"
-    print(f"sitemill: dependencies {how}, {time.monotonic() - started:.1f} s", flush=True)
-    write_outputs(os.environ.get("GITHUB_OUTPUT"), python=python)
     return 0
 
 

@@ -167,7 +167,8 @@ def action_check(work: Path) -> None:
         seconds.append(time.monotonic() - started)
         if done.returncode != 0:
             raise ReleaseError("the Action's install step failed (action/install.py)")
-    python = outputs.read_text(encoding="utf-8").strip().removeprefix("python=")
+    lines = outputs.read_text(encoding="utf-8").splitlines()  # (python<<DELIMITER, the path)
+    python = lines[[line.split("<<")[0] for line in lines].index("python") + 1]
     site, config = ROOT / "examples" / "site", ROOT / "examples" / "sitemill.toml"
     run(python, "-c", "import sys; from sitemill.cli import main; sys.exit(main())",
         "build", site, "--config", config, "--out", work / "action-demo", cwd=work)  # fmt: skip

@@ -6,7 +6,7 @@ import contextlib
 import functools
 import http.server
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -16,18 +16,26 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_folder(served: Path) -> Iterator[str]:
-    """Serve ``served`` while the block runs; yields its base URL (ending in "/")."""
-    handler = functools.partial(_QuietHandler, directory=str(served))
+def serving(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A threading server of ``handler`` on 127.0.0.1 while the block runs; yields its origin
+    (``http://127.0.0.1:PORT``, no slash)."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02})
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+@contextlib.contextmanager
+def serve_folder(served: Path) -> Iterator[str]:
+    """Serve ``served`` while the block runs; yields its base URL (ending in "/")."""
+    with serving(functools.partial(_QuietHandler, directory=str(served))) as origin:
+        yield origin + "/"
 
 
 @contextlib.contextmanager
@@ -44,12 +52,5 @@ def recording_server() -> Iterator[tuple[list[str], str]]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = http.server.HTTPServer(("127.0.0.1", 0), Recording)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    try:
-        yield asked, f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(Recording) as origin:
+        yield asked, origin + "/"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from itertools import count
 from typing import Any
@@ -54,6 +55,52 @@ def moto_bucket(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         client = boto3.client("s3", region_name="us-east-1")
         client.create_bucket(Bucket=BUCKET)
         yield client
+
+
+STATE_BUCKET = "sitemill-private-state"  # a state kept apart from the site (--state s3://...)
+
+
+def words_page(words: str) -> bytes:
+    """A small HTML page whose main text is ``words``: pages that differ by their content."""
+    return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
+
+
+def three_page_bucket(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """moto_bucket holding a.html, b.html and c.html (text/html, each its own text), with
+    STATE_BUCKET beside it and the IndexNow key set: a site to deploy, check and announce."""
+    from enginestand import KEY
+
+    monkeypatch.setenv("SITEMILL_INDEXNOW_KEY", KEY)
+    for client in moto_bucket(monkeypatch):
+        client.create_bucket(Bucket=STATE_BUCKET)
+        for name in ("a.html", "b.html", "c.html"):
+            client.put_object(
+                Bucket=BUCKET, Key=name, Body=words_page(name), ContentType="text/html"
+            )
+        yield client
+
+
+@contextmanager
+def world_kept(state_bucket: str = STATE_BUCKET) -> Iterator[Callable[[], None]]:
+    """The site's and the state's buckets as they are now; the callable puts them back (one
+    world per fault), through a client of its own (a hooked client counts only the run's)."""
+    s3 = boto3.client("s3", region_name="us-east-1")
+    buckets = (BUCKET, state_bucket)
+    saved: dict[tuple[str, str], tuple[bytes, str]] = {}
+    for bucket in buckets:
+        for item in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
+            got = s3.get_object(Bucket=bucket, Key=item["Key"])
+            saved[bucket, item["Key"]] = (got["Body"].read(), got["ContentType"])
+
+    def undo() -> None:
+        for bucket in buckets:
+            for item in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
+                if (bucket, item["Key"]) not in saved:
+                    s3.delete_object(Bucket=bucket, Key=item["Key"])
+        for (bucket, key), (data, kind) in saved.items():
+            s3.put_object(Bucket=bucket, Key=key, Body=data, ContentType=kind)
+
+    yield undo
 
 
 def restored_logging() -> Iterator[None]:

@@ -30,7 +30,6 @@ import mimetypes
 import subprocess
 import sys
 import tempfile
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,8 +37,10 @@ from typing import Any, ClassVar
 from urllib.parse import unquote, urljoin, urlsplit
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 import oracle
 
+from livesite import serving  # (the tests' loopback server)
 from sitemill.check.fetch import Limits
 from sitemill.check.run import CheckOptions
 from sitemill.config.model import load_config
@@ -102,15 +103,8 @@ class PagesHandler(http.server.BaseHTTPRequestHandler):
 def served(roots: list[Path], base: str) -> Iterator[str]:
     prefix = urlsplit(base).path or "/"
     handler = type("Handler", (PagesHandler,), {"roots": roots, "prefix": prefix})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(handler) as origin:
+        yield origin
 
 
 def check(checkout: Path, out: Path, base: str, loopback: str) -> Checked:

@@ -9,24 +9,13 @@ from typing import Any
 import pytest
 
 from enginestand import KEY, Stand
-from s3util import BUCKET, moto_bucket
+from s3util import BUCKET, STATE_BUCKET, three_page_bucket, words_page
 from sitemill.cli.main import main
-
-STATE_BUCKET = "sitemill-private-state"
-
-
-def page(words: str) -> bytes:
-    return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
 
 
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    monkeypatch.setenv("SITEMILL_INDEXNOW_KEY", KEY)
-    for client in moto_bucket(monkeypatch):
-        client.create_bucket(Bucket=STATE_BUCKET)
-        for name in ("a.html", "b.html", "c.html"):
-            client.put_object(Bucket=BUCKET, Key=name, Body=page(name), ContentType="text/html")
-        yield client
+    yield from three_page_bucket(monkeypatch)
 
 
 def serve_bucket(client: Any, stand: Stand) -> None:
@@ -56,8 +45,12 @@ def test_a_bucket_site_is_checked_against_its_record_and_what_passed_is_announce
     assert main(["check", "--bucket", BUCKET, "--all", *common]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("; no problem")
     old_b = stand.files["/b.html"]
-    s3.put_object(Bucket=BUCKET, Key="b.html", Body=page("b, edited"), ContentType="text/html")
-    s3.put_object(Bucket=BUCKET, Key="a.html", Body=page("a, edited"), ContentType="text/html")
+    s3.put_object(
+        Bucket=BUCKET, Key="b.html", Body=words_page("b, edited"), ContentType="text/html"
+    )
+    s3.put_object(
+        Bucket=BUCKET, Key="a.html", Body=words_page("a, edited"), ContentType="text/html"
+    )
     s3.delete_object(Bucket=BUCKET, Key="c.html")
     assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
     serve_bucket(s3, stand)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from actionsteps import parse_outputs
+from actionsteps import EXPRESSION, parse_outputs
 from gitutil import commit, git, head, make_repo
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
@@ -118,9 +118,6 @@ def action_run_step() -> dict[str, Any]:
         name: str(item.get("default", "")) for name, item in spec["inputs"].items()
     }
     return run_step
-
-
-EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")
 
 
 def runner_env(tmp_path: Path) -> dict[str, str]:

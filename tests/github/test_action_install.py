@@ -20,6 +20,7 @@ import jinja2
 import markupsafe
 import pytest
 
+from actionsteps import parse_outputs
 from scriptmodule import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +104,7 @@ def test_the_cache_key_step_writes_the_key_and_the_folder(tmp_path: Path) -> Non
     done, outputs = run_install(tmp_path, "--cache-key")
     assert done.returncode == 0, done.stderr
     folder = install.cache_folder(tmp_path.resolve())
-    assert outputs == f"key={folder.name}\npath={folder}\n"
+    assert parse_outputs(outputs) == {"key": folder.name, "path": str(folder)}
 
 
 def test_a_warm_run_installs_nothing_and_runs_the_action_s_own_sources(tmp_path: Path) -> None:
@@ -111,7 +112,7 @@ def test_a_warm_run_installs_nothing_and_runs_the_action_s_own_sources(tmp_path:
     done, outputs = run_install(tmp_path)
     assert done.returncode == 0, done.stderr
     assert "sitemill: dependencies from the cache" in done.stdout
-    python = outputs.removeprefix("python=").strip()
+    python = parse_outputs(outputs)["python"]
     assert Path(python).is_relative_to(tmp_path) and Path(python).exists()
     site = tmp_path / "site"
     shutil.copytree(ROOT / "examples" / "site", site)

@@ -10,24 +10,13 @@ from typing import Any
 import pytest
 
 from enginestand import KEY, Stand
-from s3util import BUCKET, moto_bucket
+from s3util import BUCKET, STATE_BUCKET, three_page_bucket, words_page
 from sitemill.cli.main import main
-
-STATE_BUCKET = "sitemill-private-state"
-
-
-def page(words: str) -> bytes:
-    return f"<html><head><title>t</title></head><body><main>{words}</main></body></html>".encode()
 
 
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    monkeypatch.setenv("SITEMILL_INDEXNOW_KEY", KEY)
-    for client in moto_bucket(monkeypatch):
-        client.create_bucket(Bucket=STATE_BUCKET)
-        for name in ("a.html", "b.html", "c.html"):
-            client.put_object(Bucket=BUCKET, Key=name, Body=page(name))
-        yield client
+    yield from three_page_bucket(monkeypatch)
 
 
 @pytest.mark.parametrize("shards", ["auto", "off"])
@@ -45,7 +34,7 @@ def test_later_then_announced_after_the_deploy(
         stand.origin + "/indexnow",
     ]
     assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
-    s3.put_object(Bucket=BUCKET, Key="b.html", Body=page("b, edited"))
+    s3.put_object(Bucket=BUCKET, Key="b.html", Body=words_page("b, edited"))
     s3.delete_object(Bucket=BUCKET, Key="c.html")
     assert main(["s3", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
     assert "2 pending for `sitemill indexnow`" in capsys.readouterr().out

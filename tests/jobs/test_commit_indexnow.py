@@ -5,16 +5,15 @@ finds them again; a first build, distributed or not, announces nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Iterator
+from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any
 
-import boto3
 import pytest
 
 from faults import Calls, fail
-from s3util import BASE, BUCKET, PAGE, make_config, moto_bucket, put_pages
+from s3util import BASE, BUCKET, PAGE, make_config, moto_bucket, put_pages, world_kept
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.indexnow.pending import ObjectPending
@@ -95,13 +94,13 @@ def test_a_run_failing_at_any_call_loses_no_url_to_announce(s3: Any, full: bool)
     router(s3, None)
     edit(s3)
     changed = None if full else CHANGED
-    with world_kept(s3) as undo:  # a dry pass: which calls a run makes
+    with world_kept(STATE_BUCKET) as undo:  # a dry pass: which calls a run makes
         calls = Calls(s3)
         router(s3, changed)
         signatures = calls.stop()
         undo()
     for call in signatures:
-        with world_kept(s3) as undo:
+        with world_kept(STATE_BUCKET) as undo:
             armed = Calls(s3)
             armed.arm(call, fail)
             with suppress(SitemillError):
@@ -126,25 +125,3 @@ def test_a_worker_retried_after_it_finished_finds_the_same_urls(s3: Any) -> None
             render_item(execution, item, item_objects(execution, item), None)
     reduce_run(execution, "full-2")
     assert pending(s3) == EXPECTED
-
-
-@contextmanager
-def world_kept(hooked: Any) -> Iterator[Callable[[], None]]:
-    """The buckets as they are now; the callable puts them back (one world per fault),
-    through a client of its own (the run's counts only the run's calls)."""
-    s3 = boto3.client("s3", region_name="us-east-1")
-    saved: dict[tuple[str, str], bytes] = {}
-    for bucket in (BUCKET, STATE_BUCKET):
-        for item in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
-            key = item["Key"]
-            saved[bucket, key] = s3.get_object(Bucket=bucket, Key=key)["Body"].read()
-
-    def undo() -> None:
-        for bucket in (BUCKET, STATE_BUCKET):
-            for item in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
-                if (bucket, item["Key"]) not in saved:
-                    s3.delete_object(Bucket=bucket, Key=item["Key"])
-        for (bucket, key), data in saved.items():
-            s3.put_object(Bucket=bucket, Key=key, Body=data)
-
-    yield undo
