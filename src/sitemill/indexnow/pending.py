@@ -1,5 +1,7 @@
 """The URLs not announced yet, where a run keeps them."""
-# In its state, or (a partitioned state) in an object of their own beside it.
+# In its state, or (a partitioned state) in an object of their own beside it. What is kept is
+# written over what the store holds *now*, not over what was read: a URL another run added
+# meanwhile (a deploy's build while `sitemill check` or `sitemill indexnow` sent) stays pending.
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any, Final
 
-from sitemill.errors import StateError
+from sitemill.errors import ConflictError, StateError
 from sitemill.sinks import LocalDirSink
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import State, dump_document, dump_state
@@ -15,6 +17,23 @@ from sitemill.state.pending import pending_from_json
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 
 PENDING_FORMAT: Final = "sitemill-indexnow"
+# Writes of the pending URLs tried over another writer's newer version before it is an error
+# (a SinkError: the URLs just sent stay pending, and are sent again; none is lost).
+_ATTEMPTS: Final = 3
+
+
+def settled(
+    read: dict[str, str] | None, now: dict[str, str], kept: dict[str, str]
+) -> dict[str, str]:
+    """The pending URLs to write: ``kept`` (what is left of ``read`` after sending), and each
+    URL of ``now`` that another writer added or changed since ``read`` (all of ``now``'s
+    are taken as read when nothing was: ``kept`` then stands alone)."""
+    merged = dict(kept)
+    if read is not None:
+        for url, kind in now.items():
+            if read.get(url) != kind:
+                merged.setdefault(url, kind)
+    return merged
 
 
 class StatePending:
@@ -24,6 +43,7 @@ class StatePending:
     def __init__(self, store: StateStore, *, public: bool) -> None:
         self.store = store
         self.public = public
+        self._read: dict[str, str] | None = None  # the pending URLs as last read
 
     def read(self) -> dict[str, str]:
         state = self.state()
@@ -35,25 +55,38 @@ class StatePending:
 
         data = self.store.read()
         if data is None:
+            self._read = {}
             return None
         try:
-            return parse_state(data)
+            state = parse_state(data)
         except StateError:
             return None
+        self._read = dict(state.pending)
+        return state
 
     def write(self, pending: dict[str, str]) -> bool:
-        """The state again with ``pending`` (no write when it holds exactly that, or when
-        there is no state to keep it in)."""
+        """The state as it is now, with ``pending`` and what another writer added since the
+        read (no write when it holds exactly that, or when there is no state to keep it in)."""
         from sitemill.state.parse import parse_state
 
-        data = self.store.read()
-        if data is None:
-            return False
-        state = parse_state(data)
-        if state.pending == pending:
-            return False
-        state.pending = dict(pending)
-        return self.store.write(dump_state(state))
+        for attempt in range(_ATTEMPTS):
+            data = self.store.read()
+            if data is None:
+                return False
+            state = parse_state(data)
+            merged = settled(self._read, state.pending, pending)
+            if state.pending == merged:
+                return False
+            state.pending = merged
+            try:
+                written = self.store.write(dump_state(state))
+            except ConflictError:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+                continue
+            self._read = merged
+            return written
+        return False
 
 
 class ObjectPending:
@@ -64,24 +97,44 @@ class ObjectPending:
 
     def __init__(self, store: StateStore) -> None:
         self.store = store
+        self._read: dict[str, str] | None = None  # the pending URLs as last read
 
     def read(self) -> dict[str, str]:
-        data = self.store.read()
-        if data is None:
-            return {}
-        try:
-            document: Any = load_state_json(data)
-        except StateError:
-            return {}
-        if not isinstance(document, dict) or document.get("format") != PENDING_FORMAT:
-            return {}
-        return pending_from_json(document)
+        self._read = _pending_document(self.store.read())
+        return dict(self._read)
 
     def write(self, pending: dict[str, str]) -> bool:
-        if not pending and self.store.read() is None:
-            return False
-        document = {"format": PENDING_FORMAT, "pending": dict(pending)}
-        return self.store.write(dump_document(document))
+        """``pending`` and what another writer added since the read, over the version there
+        now (conditional, where the store's writes are: S3's If-Match)."""
+        for attempt in range(_ATTEMPTS):
+            data = self.store.read()
+            now = _pending_document(data)
+            merged = settled(self._read, now, pending)
+            if data is None and not merged:
+                return False
+            document = {"format": PENDING_FORMAT, "pending": merged}
+            try:
+                written = self.store.write(dump_document(document))
+            except ConflictError:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+                continue
+            self._read = merged
+            return written
+        return False
+
+
+def _pending_document(data: bytes | None) -> dict[str, str]:
+    """The pending URLs of an ``indexnow.json.gz`` (none when absent or not one)."""
+    if data is None:
+        return {}
+    try:
+        document: Any = load_state_json(data)
+    except StateError:
+        return {}
+    if not isinstance(document, dict) or document.get("format") != PENDING_FORMAT:
+        return {}
+    return pending_from_json(document)
 
 
 def tree_pending(store: StateStore | None, site_dir: Path, out_dir: Path) -> StatePending:
