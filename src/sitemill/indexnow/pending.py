@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -67,26 +68,22 @@ class StatePending:
     def write(self, pending: dict[str, str]) -> bool:
         """The state as it is now, with ``pending`` and what another writer added since the
         read (no write when it holds exactly that, or when there is no state to keep it in)."""
+        return _again_over_a_newer_version(lambda: self._write_once(pending))
+
+    def _write_once(self, pending: dict[str, str]) -> bool:
         from sitemill.state.parse import parse_state
 
-        for attempt in range(_ATTEMPTS):
-            data = self.store.read()
-            if data is None:
-                return False
-            state = parse_state(data)
-            merged = settled(self._read, state.pending, pending)
-            if state.pending == merged:
-                return False
-            state.pending = merged
-            try:
-                written = self.store.write(dump_state(state))
-            except ConflictError:
-                if attempt == _ATTEMPTS - 1:
-                    raise
-                continue
-            self._read = merged
-            return written
-        return False
+        data = self.store.read()
+        if data is None:
+            return False
+        state = parse_state(data)
+        merged = settled(self._read, state.pending, pending)
+        if state.pending == merged:
+            return False
+        state.pending = merged
+        written = self.store.write(dump_state(state))
+        self._read = merged
+        return written
 
 
 class ObjectPending:
@@ -106,22 +103,27 @@ class ObjectPending:
     def write(self, pending: dict[str, str]) -> bool:
         """``pending`` and what another writer added since the read, over the version there
         now (conditional, where the store's writes are: S3's If-Match)."""
-        for attempt in range(_ATTEMPTS):
-            data = self.store.read()
-            now = _pending_document(data)
-            merged = settled(self._read, now, pending)
-            if data is None and not merged:
-                return False
-            document = {"format": PENDING_FORMAT, "pending": merged}
-            try:
-                written = self.store.write(dump_document(document))
-            except ConflictError:
-                if attempt == _ATTEMPTS - 1:
-                    raise
-                continue
-            self._read = merged
-            return written
-        return False
+        return _again_over_a_newer_version(lambda: self._write_once(pending))
+
+    def _write_once(self, pending: dict[str, str]) -> bool:
+        data = self.store.read()
+        merged = settled(self._read, _pending_document(data), pending)
+        if data is None and not merged:
+            return False
+        written = self.store.write(dump_document({"format": PENDING_FORMAT, "pending": merged}))
+        self._read = merged
+        return written
+
+
+def _again_over_a_newer_version(write_once: Callable[[], bool]) -> bool:
+    """``write_once`` (read what is there now, settle, write over it), once more each time
+    another writer's version won (a ConflictError), at most _ATTEMPTS times in all."""
+    for _ in range(_ATTEMPTS - 1):
+        try:
+            return write_once()
+        except ConflictError:
+            continue
+    return write_once()
 
 
 def _pending_document(data: bytes | None) -> dict[str, str]:
