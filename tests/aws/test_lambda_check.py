@@ -5,6 +5,7 @@ the invalidation it suggests; a malformed check event is one error line, never a
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,3 +95,25 @@ def test_the_entry_routes_a_check_event(
     spec.loader.exec_module(entry)
     answer = entry.handler({"action": "check"}, None)
     assert answer["status"] == "error" and "no sitemill state" in answer["error"]
+
+
+@pytest.mark.parametrize("named", ["another-site", "Not A Bucket!", "../" + BUCKET, "x" * 300])
+def test_a_check_of_another_bucket_is_one_error_and_no_s3_call(
+    s3: Any, stand: Stand, capsys: pytest.CaptureFixture[str], named: str
+) -> None:
+    assert main(["s3", "--bucket", BUCKET, "--base-url", stand.origin + "/", "-q"]) == 0
+    calls: list[str] = []
+    s3.meta.events.register("before-call.s3.*", lambda model, **_: calls.append(model.name))
+    answer = handle_check({"action": "check", "bucket": named}, env=env(stand), s3=s3)
+    assert answer == {
+        "status": "error",
+        "error": f"this function checks {BUCKET} (SITEMILL_BUCKET) only, not {named[:100]!r}",
+    }
+    assert calls == []
+    (logged,) = capsys.readouterr().out.splitlines()  # (the log: JSON lines on stdout)
+    assert (
+        json.loads(logged)["level"] == "ERROR" and answer["error"] in json.loads(logged)["message"]
+    )
+    # Its own bucket, named or not, is checked.
+    answer = handle_check({"action": "check", "bucket": BUCKET}, env=env(stand), s3=s3)
+    assert answer["bucket"] == BUCKET and answer["status"] != "error" and calls
