@@ -4,6 +4,7 @@ rest stay pending in the state; a key file that is not live sends nothing."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from checkstand import KEY, PAGES, build, check, page, publish, write_site
@@ -100,3 +101,68 @@ def test_the_run_s_changes_are_kept_and_a_second_run_with_no_change_writes_nothi
     assert (state.read_bytes(), state.stat().st_mtime_ns) == before
     store = StatePending(SinkStateStore(LocalDirSink(root)), public=True).state()
     assert store is not None and store.changes == {p: "changed" for p in EDITS}
+
+
+def connections_to(server: Stand) -> list[object]:
+    """Every connection ``server`` accepts from now on, requests or not (its address)."""
+    accepted: list[object] = []
+    accept = server.httpd.get_request
+
+    def counted() -> tuple[Any, Any]:
+        sock, address = accept()
+        accepted.append(address)
+        return sock, address
+
+    server.httpd.get_request = counted  # type: ignore[method-assign]
+    return accepted
+
+
+class KeyFileThenRedirect(dict[str, tuple[int, bytes, dict[str, str]]]):
+    """A live site whose key file answers the key once, then redirects to ``elsewhere``."""
+
+    def __init__(self, files: dict[str, tuple[int, bytes, dict[str, str]]], elsewhere: str):
+        super().__init__(files)
+        self.elsewhere, self.asked = elsewhere, 0
+
+    def get(self, path: str, default: Any = None) -> Any:  # type: ignore[override]
+        if path != f"/{KEY}.txt":
+            return super().get(path, default)
+        self.asked += 1
+        if self.asked == 1:
+            return super().get(path, default)
+        return (301, b"", {"Location": f"{self.elsewhere}/{KEY}.txt"})
+
+
+def test_the_key_file_is_read_once_by_the_check_and_no_other_host_is_asked(
+    announced_site: tuple[Path, str, dict[str, tuple[int, bytes, dict[str, str]]]],
+    stands: list[Stand],
+) -> None:
+    root, base, _ = announced_site
+    stand, other = stands
+    other.files[f"/{KEY}.txt"] = (200, KEY.encode(), {"Content-Type": "text/plain"})
+    other_connections = connections_to(other)
+    stand.files = KeyFileThenRedirect(stand.files, other.origin)
+    checked = check(root, base, every=False, **settings(stand))
+    assert checked.report.ok
+    assert other_connections == [] and other.requests == []
+    assert stand.requests.count(("GET", f"/{KEY}.txt")) == 1  # (the send took the check's)
+    assert [post["urlList"] for post in stand.posts] == [sorted(base + p for p in EDITS)]
+    assert pending(root) == {}
+
+
+def test_a_key_file_that_redirects_to_another_host_is_a_problem_and_that_host_is_not_asked(
+    announced_site: tuple[Path, str, dict[str, tuple[int, bytes, dict[str, str]]]],
+    stands: list[Stand],
+) -> None:
+    root, base, _ = announced_site
+    stand, other = stands
+    other.files[f"/{KEY}.txt"] = (200, KEY.encode(), {"Content-Type": "text/plain"})
+    other_connections = connections_to(other)
+    location = f"{other.origin}/{KEY}.txt"
+    stand.files[f"/{KEY}.txt"] = (301, b"", {"Location": location})
+    checked = check(root, base, every=False, **settings(stand))
+    (problem,) = checked.report.sorted_problems()
+    assert problem.kind == KEY_FILE and "(not followed)" in problem.what
+    assert other_connections == [] and other.requests == []
+    assert stand.posts == []
+    assert pending(root) == {base + p: "changed" for p in EDITS}

@@ -225,6 +225,34 @@ def test_an_unreachable_site_sends_nothing_to_the_engine(stand: Stand) -> None:
     assert f"http://127.0.0.1:{closed}/<key>.txt is not live" in report.messages[0]
 
 
+def test_a_key_file_that_redirects_is_not_live_and_its_target_is_not_asked(
+    stands: list[Stand],
+) -> None:
+    # `sitemill indexnow` reads the key file as `sitemill check` does: no redirect followed,
+    # another host (here serving the key) never asked.
+    stand, other = stands
+    urls = stand.urls(2)
+    other.files[f"/{KEY}.txt"] = (200, KEY.encode(), {})
+    stand.files[f"/{KEY}.txt"] = (301, b"", {"Location": f"{other.origin}/{KEY}.txt"})
+    report = send(stand, urls)
+    assert other.requests == [] and stand.posts == []
+    assert (report.sent, report.pending) == ({}, urls)
+    assert f"HTTP 301, a redirect to {other.origin}/<key>.txt (not followed)" in report.messages[0]
+
+
+def test_a_check_s_key_files_are_the_evidence_and_none_is_read_again(stand: Stand) -> None:
+    urls = stand.urls(2)
+    location = f"{stand.origin}/{KEY}.txt"
+    sent = send(stand, urls, key_files={location: None})
+    assert stand.requests == [("POST", "/indexnow")] and sent.sent == urls
+    kept = send(stand, urls, key_files={location: "answers 404 (not found)"})
+    unread = send(stand, urls, key_files={})
+    assert stand.requests == [("POST", "/indexnow")]
+    assert kept.pending == unread.pending == urls
+    assert "(answers 404 (not found))" in kept.messages[0]
+    assert "(the check did not read it)" in unread.messages[0]
+
+
 def test_a_key_location_of_its_own_is_read_and_named(stand: Stand) -> None:
     location = f"{stand.origin}/keys/{KEY}.txt"
     stand.files = {f"/keys/{KEY}.txt": (200, KEY.encode(), {})}

@@ -1,5 +1,5 @@
-"""deadline_open with ``follow=False`` (an IndexNow POST): the first answer is the response,
-whatever its status, and an error's body is read within the deadline too."""
+"""deadline_open (every request sitemill makes, a GET of a site or an IndexNow POST): the first
+answer is the response, whatever its status, and an error's body is read within the deadline too."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def post(url: str) -> urllib.request.Request:
     ("path", "status", "body"), [("/moved", 301, b""), ("/broken", 500, b"oops")]
 )
 def test_any_status_is_the_response(origin: str, path: str, status: int, body: bytes) -> None:
-    with deadline_open(post(origin + path), timeout=2, deadline=2, follow=False) as (
+    with deadline_open(post(origin + path), timeout=2, deadline=2) as (
         response,
         read,
     ):
@@ -72,7 +72,7 @@ def test_an_error_body_is_read_within_the_deadline(origin: str) -> None:
     started = time.monotonic()
     with (
         pytest.raises(FetchError, match=r"within 0\.3 s"),
-        deadline_open(post(origin + "/drip"), timeout=2, deadline=0.3, follow=False) as (_, read),
+        deadline_open(post(origin + "/drip"), timeout=2, deadline=0.3) as (_, read),
     ):
         read(1000)
     assert time.monotonic() - started < 2

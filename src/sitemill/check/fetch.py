@@ -116,9 +116,10 @@ class LiveSite:
             target = self.connect[origin] + url[len(origin) :]
             headers["Host"] = origin.partition("://")[2]
         request = urllib.request.Request(target, headers=headers)  # noqa: S310 (http(s) only)
-        with deadline_open(
-            request, timeout=self.limits.timeout, deadline=deadline, follow=False
-        ) as (response, read):
+        with deadline_open(request, timeout=self.limits.timeout, deadline=deadline) as (
+            response,
+            read,
+        ):
             status, found = response.status, tuple(response.headers.items())
             if status != 200:
                 return LiveAnswer(url, status, found)

@@ -28,6 +28,7 @@ def check_key_file(site: LiveSite, config: Config, report: CheckReport) -> bool:
     location = settings_of(config).location_for(origin)
     answer = site.get(location, KEY_FILE_LIMIT, head=True)
     if not answer.asked:
+        report.key_files[location] = "not on the site's host"
         report.add(
             location,
             KEY_FILE,
@@ -47,6 +48,7 @@ def check_key_file(site: LiveSite, config: Config, report: CheckReport) -> bool:
             "does not hold the key",
             "put the key alone in the file (indexnow_write_key_file = true writes it)",
         )
+    report.key_files[location] = None if problem is None else problem[0]
     if problem is not None:
         report.add(location, KEY_FILE, *problem)
         return False

@@ -18,7 +18,6 @@ from sitemill.check.published import Fingerprinting, PublishedPage
 from sitemill.check.sameurl import same_url
 from sitemill.check.sameversion import same_version
 from sitemill.check.served import (
-    REDIRECTS,
     cache_fix,
     media_type,
     redirect_target,
@@ -28,6 +27,7 @@ from sitemill.check.served import (
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.state.fetch import REDIRECTS
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # Problems after which a URL is not announced: it is not live at the version dated.

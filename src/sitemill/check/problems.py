@@ -51,6 +51,9 @@ class CheckReport:
     base_url: str
     problems: list[Problem] = field(default_factory=list)
     passed: set[str] = field(default_factory=set)  # <loc>s that passed every page check
+    # The IndexNow key files read: location -> why not live (None: live). The send's evidence:
+    # a key file is read once, by the check (indexnow.send).
+    key_files: dict[str, str | None] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # not problems: what was not compared, why
     requests: int = 0
     sitemaps: int = 0  # sitemap files compared with what was published

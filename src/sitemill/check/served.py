@@ -10,8 +10,8 @@ from typing import Final
 from urllib.parse import urljoin, urlsplit
 
 from sitemill.check.fetch import LiveAnswer
+from sitemill.state.fetch import REDIRECTS
 
-REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 _GONE: Final = frozenset({404, 410})
 
 

@@ -49,7 +49,8 @@ def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
 
     def produce() -> list[str]:
         outcome = pending_outcome(config, pending)
-        announcer.deliver(outcome, outcome.hold_back(checked.report.passed))
+        report = checked.report  # (its key files are the send's evidence: read once)
+        announcer.deliver(outcome, outcome.hold_back(report.passed, report.key_files))
         outcomes.append(outcome)
         return []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,10 +41,17 @@ class IndexNowOutcome:
     messages: list[str] = field(default_factory=list)
     store: PendingStore | None = field(default=None, repr=False)
     delivered: bool = False  # a send was tried (or, in a dry run, shown)
+    # The key files a check read (location -> why not live; None: live), which the send takes
+    # as they are rather than asking again; None: no check, the send reads them.
+    key_files: Mapping[str, str | None] | None = field(default=None, repr=False)
 
-    def hold_back(self, passed: set[str]) -> dict[str, str]:
-        """Keep to announce only the URLs that ``passed`` a check of the live site; the
-        others (URL -> kind), for ``deliver`` to keep pending."""
+    def hold_back(
+        self, passed: set[str], key_files: Mapping[str, str | None] | None = None
+    ) -> dict[str, str]:
+        """Keep to announce only the URLs that ``passed`` a check of the live site (and the
+        ``key_files`` it read, for the send); the others (URL -> kind), for ``deliver`` to
+        keep pending."""
+        self.key_files = key_files
         held = {url: kind for url, kind in self.urls.items() if url not in passed}
         self.urls = {url: kind for url, kind in self.urls.items() if url in passed}
         return held

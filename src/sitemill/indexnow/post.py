@@ -1,8 +1,10 @@
 """The two requests of an IndexNow announcement: the key file's GET and the engine's POST."""
 # Both run under ``deadline_open``: one deadline for the whole request, the body read bounded; an
 # answer cut by it (its headers or its body) is no answer, whatever its status line said. The GET
-# follows redirects as an engine would; the POST does not (a 3xx is an answer like any other).
-# Neither raises: what went wrong is a short reason, one line, for a message.
+# is a request to the site, asked as `sitemill check` asks it (check.fetch.LiveSite: the site's
+# origin only, no redirect followed: a key file that redirects is not live, and another host is
+# never asked); the POST follows no redirect either (a 3xx is an answer like any other). Neither
+# raises: what went wrong is a short reason, one line, for a message.
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ import urllib.request
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Final
+from urllib.parse import urljoin
 
-from sitemill.errors import FetchError
-from sitemill.state.fetch import deadline_open
+from sitemill.errors import FetchError, SitemillError
+from sitemill.state.fetch import REDIRECTS, deadline_open
+from sitemill.urls import url_origin
 from sitemill.version import __version__
 
 KEY_FILE_LIMIT: Final = 1024  # bytes of a key file read (a key is at most 128 characters)
@@ -38,16 +42,26 @@ class Answer:
 def key_file_problem(location: str, key: str, *, timeout: float, deadline: float) -> str | None:
     """Why the key file at ``location`` does not hold ``key`` (UTF-8, a BOM and white space
     around allowed); None when it does. The reason may quote the key: redact it."""
+    from sitemill.check.fetch import Limits, LiveSite  # (the one client of a site's pages)
+
+    limits = Limits(concurrency=1, timeout=timeout, request_deadline=deadline)
     try:
-        with deadline_open(_request(location), timeout=timeout, deadline=deadline) as (_, read):
-            content = read(KEY_FILE_LIMIT)
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        return f"HTTP {exc.code}"
-    except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
-        return _why(exc, timeout)
+        origin = url_origin(location)
+    except (SitemillError, ValueError):
+        return "not an http(s) URL"
+    answer = LiveSite(frozenset({origin}), limits).get(location, KEY_FILE_LIMIT)
+    if answer.status is None:
+        return answer.problem
+    if answer.status in REDIRECTS:
+        target = answer.header("Location").strip()
+        where = _one_line(urljoin(location, target)) if target else "nowhere"
+        return f"HTTP {answer.status}, a redirect to {where} (not followed)"
+    if answer.status != 200:
+        return f"HTTP {answer.status}"
+    if answer.problem:  # (a 200 whose body was too large)
+        return answer.problem
     try:
-        text = content.decode("utf-8-sig")
+        text = answer.body.decode("utf-8-sig")
     except UnicodeDecodeError:
         return "it is not UTF-8 text"
     return None if text.strip() == key else "it does not hold the key"
@@ -58,9 +72,10 @@ def post(endpoint: str, body: dict[str, object], *, timeout: float, deadline: fl
     its body (bounded, one line) when not 2xx. The detail may quote the key: redact it."""
     data = json.dumps(body, separators=(",", ":")).encode("utf-8")
     try:
-        with deadline_open(
-            _request(endpoint, data), timeout=timeout, deadline=deadline, follow=False
-        ) as (response, read):
+        with deadline_open(_request(endpoint, data), timeout=timeout, deadline=deadline) as (
+            response,
+            read,
+        ):
             status = response.status
             if 200 <= status <= 299:  # (accepted once the whole answer came within the deadline)
                 read(ANSWER_LIMIT)

@@ -168,7 +168,9 @@ def deliver(
     )
     if warning is not None:
         outcome.messages.append(f"IndexNow: {warning}")
-    sent = send_announcements(outcome.urls, settings_of(config), dry_run=dry_run)
+    sent = send_announcements(
+        outcome.urls, settings_of(config), dry_run=dry_run, key_files=outcome.key_files
+    )
     outcome.messages.extend(sent.messages)
     if dry_run:
         outcome.would_send = list(sent.would_send)

@@ -23,6 +23,7 @@ BATCH_SIZE: Final = 10_000  # the most URLs IndexNow takes in one POST
 NO_KEY: Final = "no IndexNow key (set SITEMILL_INDEXNOW_KEY or indexnow_key)"
 NOT_LIVE: Final = "key file not live"
 NO_ANSWER: Final = "no answer"
+NOT_CHECKED: Final = "the check did not read it"
 _REFUSED: Final = {400: "400 bad request", 422: "422 URLs not for this host or key"}
 _NOT_HTTP: Final = "not an absolute http(s) URL"
 
@@ -49,12 +50,15 @@ def send_announcements(
     timeout: float = 10.0,
     deadline: float = 30.0,
     max_wait: float = 60.0,
+    key_files: Mapping[str, str | None] | None = None,
 ) -> SendReport:
     """Post ``urls`` (URL -> "added", "changed" or "removed") to ``settings.endpoint``.
 
     ``timeout`` bounds each silence and ``deadline`` each request (the key file's GET and
     every POST); ``max_wait`` bounds the seconds ``sleep`` is given after 429s, all origins
-    together. A dry run contacts nothing and lists the batches it would post."""
+    together. ``key_files``: what a check found of each key file (location -> why it is not
+    live, None when it is), taken as it is: no key file is read again, and one it did not
+    read is not live. A dry run contacts nothing and lists the batches it would post."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be 1 or more ({batch_size} given)")
     if settings.key:
@@ -76,7 +80,7 @@ def send_announcements(
         if groups:
             report.messages.append(f"IndexNow: {NO_KEY}; {_urls(len(report.pending))} kept")
         return report
-    sender = _Sender(settings, report, urls, sleep, timeout, deadline, max_wait)
+    sender = _Sender(settings, report, urls, sleep, timeout, deadline, max_wait, key_files)
     for origin, group in groups:
         sender.send_origin(origin, _batches(group, batch_size))
     return report
@@ -124,16 +128,16 @@ class _Sender:
         timeout: float,
         deadline: float,
         max_wait: float,
+        key_files: Mapping[str, str | None] | None,
     ) -> None:
         self.settings, self.report, self.urls, self.sleep = settings, report, urls, sleep
+        self.key_files = key_files
         self.timeout, self.deadline, self.budget = timeout, deadline, max_wait
         self.endpoint = self._quoted(settings.endpoint)
 
     def send_origin(self, origin: str, batches: list[list[str]]) -> None:
         location = self.settings.location_for(origin)
-        problem = key_file_problem(
-            location, self.settings.key, timeout=self.timeout, deadline=self.deadline
-        )
+        problem = self._key_file_problem(location)
         count = sum(map(len, batches))
         if problem is not None:
             self._keep_rest(batches, NOT_LIVE)
@@ -148,6 +152,14 @@ class _Sender:
         for index, batch in enumerate(batches):
             if not self._send_batch(origin, {**body, "urlList": batch}, batches[index:]):
                 return
+
+    def _key_file_problem(self, location: str) -> str | None:
+        """Why the key file at ``location`` is not live: as the check found it, else asked."""
+        if self.key_files is not None:
+            return self.key_files.get(location, NOT_CHECKED)
+        return key_file_problem(
+            location, self.settings.key, timeout=self.timeout, deadline=self.deadline
+        )
 
     def _send_batch(self, origin: str, body: dict[str, object], rest: list[list[str]]) -> bool:
         """One batch, again after each 429 while the budget lasts; False: the origin stops."""

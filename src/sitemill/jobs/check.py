@@ -92,15 +92,17 @@ def _checked(
     report = check_live(config, published, site, options)
     if not key_file or pending is None:
         return Checked(report)
-    return Checked(report, announce_passed(config, pending, report.passed))
+    return Checked(report, announce_passed(config, pending, report))
 
 
 def announce_passed(
-    config: Config, store: PendingStore, passed: set[str], *, dry_run: bool = False
+    config: Config, store: PendingStore, report: CheckReport, *, dry_run: bool = False
 ) -> IndexNowOutcome:
-    """Send the pending URLs that ``passed`` the check; the rest stay pending."""
+    """Send the pending URLs that passed the check (with the key files it read as the
+    send's evidence); the rest stay pending."""
     outcome = pending_outcome(config, store)
-    deliver(config, outcome, dry_run=dry_run, held=outcome.hold_back(passed))
+    held = outcome.hold_back(report.passed, report.key_files)
+    deliver(config, outcome, dry_run=dry_run, held=held)
     return outcome
 
 

@@ -9,18 +9,19 @@ import logging
 import urllib.error
 import urllib.request
 from typing import Any, Final
+from urllib.parse import urljoin
 
 from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, TOO_BIG, inflate
 from sitemill.errors import FetchError, InflateError, StateError
 from sitemill.messages import redact
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
-from sitemill.state.fetch import deadline_open
+from sitemill.state.fetch import REDIRECTS, deadline_open
 from sitemill.version import __version__
 
 log = logging.getLogger("sitemill.state.previous")
 
 DEFAULT_TIMEOUT: Final = 10.0  # seconds per connect or read
-DEFAULT_DEADLINE: Final = 60.0  # seconds for all of it: connect, headers, redirects, body
+DEFAULT_DEADLINE: Final = 60.0  # seconds for all of it: connect, headers, body
 _GONE: Final = frozenset({404, 410})
 
 
@@ -46,10 +47,10 @@ def download(
     limit: int = MAX_STATE_READ_BYTES,
     deadline: float = DEFAULT_DEADLINE,
 ) -> bytes | None:
-    """The bytes of the .gz file at ``url`` (at most MAX_REDIRECTS redirects followed, to
-    http(s) only, any host), None for a 404 or 410; StateError, one line, for any other
-    answer, a DNS, TLS or connection failure, ``timeout`` seconds of silence, an answer not
-    complete within ``deadline`` seconds (connecting, headers, redirects and body), or one of
+    """The bytes of the .gz file at ``url``, None for a 404 or 410; StateError, one line, for
+    any other answer (a redirect is not followed, as no request to a site is: the line says
+    where it leads), a DNS, TLS or connection failure, ``timeout`` seconds of silence, an
+    answer not complete within ``deadline`` seconds (connecting, headers and body), or one of
     more than ``limit`` bytes."""
     request = urllib.request.Request(  # noqa: S310 (the scheme was checked: http(s) only)
         url,
@@ -62,13 +63,12 @@ def download(
     what = f"cannot fetch the previous state {redact(url)}"
     try:
         with deadline_open(request, timeout=timeout, deadline=deadline) as (response, read):
-            body = read(limit)
+            status = response.status
+            if status in _GONE:
+                return None
+            answered = _answered(url, status, response) if status != 200 else None
+            body = read(limit) if answered is None else b""
             encoding = response.headers.get("Content-Encoding", "")
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        if exc.code in _GONE:
-            return None
-        raise StateError(f"{what}: HTTP {exc.code} {_one_line(exc.reason)}") from exc
     except FetchError as exc:
         raise StateError(f"{what}: {exc}") from exc
     except urllib.error.URLError as exc:
@@ -77,7 +77,21 @@ def download(
         raise StateError(f"{what}: no answer within {timeout:g} s") from exc
     except (OSError, http.client.HTTPException, ValueError) as exc:
         raise StateError(f"{what}: {_one_line(exc) or type(exc).__name__}") from exc
+    if answered is not None:
+        raise StateError(f"{what}: {answered}")
     return _decoded(body, encoding, limit, what)
+
+
+def _answered(url: str, status: int, response: http.client.HTTPResponse) -> str:
+    """What an answer other than 200 says: its status, and where a redirect leads."""
+    if status not in REDIRECTS:
+        return f"HTTP {status} {_one_line(response.reason)}".rstrip()
+    location = response.headers.get("Location", "").strip()
+    target = _one_line(urljoin(url, location)) if location else "nowhere"
+    return (
+        f"HTTP {status}, a redirect to {redact(target)} (not followed: set previous_state "
+        "to the URL it leads to, if that is the site's)"
+    )
 
 
 def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:

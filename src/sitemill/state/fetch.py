@@ -1,12 +1,14 @@
-"""One HTTP(S) GET with one deadline for all of it."""
-# One deadline for connecting, the status line, the headers, every redirect and the body. A server
-# that answers one byte every half second meets it.
+"""One HTTP(S) GET (or POST) with one deadline for all of it; no redirect is ever followed."""
+# One deadline for connecting, the status line, the headers and the body. A server that answers
+# one byte every half second meets it.
 #
 # urllib's ``timeout`` is per socket operation, so a dripping server never trips it. Here every
 # connection a request opens is remembered, and a timer shuts them all down when the deadline
-# passes: whatever read was waiting returns, and the caller gets a FetchError. Redirects are
-# followed to http(s) only, at most MAX_REDIRECTS of them; proxies come from the environment. With
-# ``follow=False`` (an IndexNow POST) the first answer is the response, whatever its status.
+# passes: whatever read was waiting returns, and the caller gets a FetchError. Proxies come from
+# the environment. Every request sitemill makes to a site (a page, a sitemap, the IndexNow key
+# file, the previous state) and to an engine opens here, and the first answer is the response,
+# whatever its status: a redirect is an answer its caller reports (with where it leads), never a
+# request to another host.
 
 from __future__ import annotations
 
@@ -21,13 +23,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, Any, Final
-from urllib.parse import urlsplit
+from typing import Any, Final
 
 from sitemill.errors import FetchError
 
-MAX_REDIRECTS: Final = 5
 _CHUNK: Final = 64 * 1024
+# The statuses that name another URL in their Location: reported, never followed.
+REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 
 
 class _Connections:
@@ -62,34 +64,15 @@ def _tracked(base: type[http.client.HTTPConnection], connections: _Connections) 
     return Tracked
 
 
-class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
-    """Redirects are followed (GitHub Pages sends custom-domain moves), to http(s) only."""
-
-    max_redirections = MAX_REDIRECTS
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: http.client.HTTPMessage,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        if urlsplit(newurl).scheme.lower() not in ("http", "https"):
-            raise urllib.error.URLError(f"HTTP {code} redirect to {newurl[:200]!r}, not http(s)")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
 @functools.cache
 def _tls_context() -> ssl.SSLContext:
     """The default TLS context, made once: it loads the system's CA certificates."""
     return ssl.create_default_context()
 
 
-def _opener(connections: _Connections, follow: bool) -> urllib.request.OpenerDirector:
-    """http and https only (no file:, ftp: or data: handlers), proxies from the env; without
-    ``follow`` no redirect is followed and no status is an HTTPError."""
+def _opener(connections: _Connections) -> urllib.request.OpenerDirector:
+    """http and https only (no file:, ftp: or data: handlers), proxies from the env; no
+    redirect is followed and no status is an HTTPError."""
     plain = _tracked(http.client.HTTPConnection, connections)
     secure = _tracked(http.client.HTTPSConnection, connections)
     context = _tls_context()
@@ -109,12 +92,6 @@ def _opener(connections: _Connections, follow: bool) -> urllib.request.OpenerDir
         Http(),
         Https(),
     )
-    if follow:
-        handlers += (
-            _HttpOnlyRedirects(),
-            urllib.request.HTTPDefaultErrorHandler(),
-            urllib.request.HTTPErrorProcessor(),
-        )
     for handler in handlers:
         opener.add_handler(handler)
     return opener
@@ -122,14 +99,14 @@ def _opener(connections: _Connections, follow: bool) -> urllib.request.OpenerDir
 
 @contextmanager
 def deadline_open(
-    request: urllib.request.Request, *, timeout: float, deadline: float, follow: bool = True
+    request: urllib.request.Request, *, timeout: float, deadline: float
 ) -> Iterator[tuple[http.client.HTTPResponse, Callable[..., bytes]]]:
     """Open ``request``; yield the response and a ``read(limit)`` for its body. Every step,
     the body's reading included, ends by ``deadline`` seconds from now (FetchError otherwise);
     ``timeout`` bounds each silence on its own; ``read(limit, head=True)`` gives the first
-    ``limit`` bytes of a longer body rather than fail. HTTPError and URLError as urllib raises;
-    with ``follow=False`` any status is the response (a 3xx is not followed; an error's body
-    is read within the deadline too), never an HTTPError."""
+    ``limit`` bytes of a longer body rather than fail. Any status is the response (a 3xx is
+    not followed; an error's body is read within the deadline too), never an HTTPError;
+    URLError as urllib raises it (no connection)."""
     connections = _Connections()
     timer = threading.Timer(deadline, connections.expire)
     timer.daemon = True
@@ -137,7 +114,7 @@ def deadline_open(
     ends = time.monotonic() + deadline
     try:
         try:
-            response = _opener(connections, follow).open(request, timeout=timeout)
+            response = _opener(connections).open(request, timeout=timeout)
         except (OSError, http.client.HTTPException) as exc:
             _raise_if_expired(connections, deadline, exc)
             raise
@@ -161,7 +138,7 @@ def deadline_open(
 
 
 def _raise_if_expired(connections: _Connections, deadline: float, exc: BaseException) -> None:
-    if connections.expired and not isinstance(exc, urllib.error.HTTPError):
+    if connections.expired:
         raise FetchError(f"no complete answer within {deadline:g} s") from exc
 
 
