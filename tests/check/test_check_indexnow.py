@@ -11,6 +11,7 @@ from checkstand import KEY, PAGES, build, check, page, publish, write_site
 
 from enginestand import Stand
 from sitemill.check.problems import KEY_FILE, STALE
+from sitemill.indexnow import pending as pending_module
 from sitemill.indexnow.pending import StatePending
 from sitemill.sinks import LocalDirSink
 from sitemill.state.store import SinkStateStore
@@ -166,3 +167,31 @@ def test_a_key_file_that_redirects_to_another_host_is_a_problem_and_that_host_is
     assert other_connections == [] and other.requests == []
     assert stand.posts == []
     assert pending(root) == {base + p: "changed" for p in EDITS}
+
+
+def test_a_build_that_writes_the_state_while_the_check_writes_back_loses_nothing(
+    announced_site: tuple[Path, str, dict[str, tuple[int, bytes, dict[str, str]]]],
+    stand: Stand,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root, base, _ = announced_site
+    write_site(root, {"news.html": page("News", "Fresh.")})
+    settle = pending_module.settled
+    builds: list[int] = []
+
+    def a_build_comes_in_between(
+        read: dict[str, str] | None, now: dict[str, str], kept: dict[str, str]
+    ) -> dict[str, str]:
+        if not builds:  # (the check has read the state again and settles: a deploy's build)
+            builds.append(1)
+            build(root, base, "--indexnow", "later")
+        return settle(read, now, kept)
+
+    monkeypatch.setattr(pending_module, "settled", a_build_comes_in_between)
+    checked = check(root, base, every=False, **settings(stand))
+    assert builds and checked.report.ok
+    assert [post["urlList"] for post in stand.posts] == [sorted(base + p for p in EDITS)]
+    state = StatePending(SinkStateStore(LocalDirSink(root)), public=True).state()
+    assert state is not None and "news.html" in state.pages
+    assert state.pending == {base + "news.html": "added"}
+    assert sorted(p.name for p in root.iterdir() if p.name.startswith(".sitemill-state")) == []

@@ -2,6 +2,8 @@
 # In its state, or (a partitioned state) in an object of their own beside it. What is kept is
 # written over what the store holds *now*, not over what was read: a URL another run added
 # meanwhile (a deploy's build while `sitemill check` or `sitemill indexnow` sent) stays pending.
+# And the write is conditional on what it settled over still being there: S3's If-Match, and for
+# a file, the identity of the one read (indexnow.samefile).
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemill.errors import ConflictError, StateError
+from sitemill.indexnow.samefile import local_path, read_identified, replace_if_same
 from sitemill.sinks import LocalDirSink
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import State, dump_document, dump_state
@@ -73,7 +76,9 @@ class StatePending:
     def _write_once(self, pending: dict[str, str]) -> bool:
         from sitemill.state.parse import parse_state
 
-        data = self.store.read()
+        path = local_path(self.store)
+        read = read_identified(self.store.read, path) if path is not None else None
+        data = self.store.read() if read is None else read[0]
         if data is None:
             return False
         state = parse_state(data)
@@ -81,7 +86,10 @@ class StatePending:
         if state.pending == merged:
             return False
         state.pending = merged
-        written = self.store.write(dump_state(state))
+        if path is not None and read is not None:
+            written = replace_if_same(path, dump_state(state), read[1])
+        else:
+            written = self.store.write(dump_state(state))
         self._read = merged
         return written
 
