@@ -96,6 +96,22 @@ def commit(
     return head(repo)
 
 
+def commit_at_seconds(
+    repo: Path, files: Mapping[str | bytes, bytes | str | None], seconds: int, message: str
+) -> str:
+    """``commit`` at ``seconds`` since 1970 (UTC): also a time no ISO 8601 date can say, which
+    git keeps all the same (the year 10000 and after: ``@253402300800 +0000``)."""
+    write(repo, files)
+    git(repo, "add", "-A")
+    env = git_env() | {"GIT_AUTHOR_DATE": f"@{seconds} +0000"}
+    env["GIT_COMMITTER_DATE"] = env["GIT_AUTHOR_DATE"]
+    subprocess.run(
+        ["git", "-C", os.fspath(repo), "commit", "-q", "--allow-empty", "-m", message],
+        env=env, stdin=subprocess.DEVNULL, capture_output=True, check=True,
+    )  # fmt: skip
+    return head(repo)
+
+
 def merge(
     repo: Path,
     *branches: str,

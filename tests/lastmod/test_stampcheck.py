@@ -72,7 +72,8 @@ def test_most_means_more_than_half_and_at_least_five(shared: int, others: int, k
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("2025-06-01T12:00:01Z", FUTURE),
+        ("2025-06-01T12:05:01Z", FUTURE),  # past the clock skew (protocol.CLOCK_SKEW)
+        ("2025-06-01T12:00:01Z", RUN_TIME),  # within it: the run's own minutes
         ("2030-01-01", FUTURE),
         ("2025-06-03", FUTURE),  # two days ahead: in the future everywhere
         ("2025-06-01T12:00:00Z", RUN_TIME),  # the run's start
@@ -142,3 +143,25 @@ def test_real_page_dates_are_kept() -> None:
         "hugegraph-docsy-blog.html": "2022-03-21T10:55:33Z",
         "geekdude-minimal-mistakes-post.html": "2022-04-26T10:00:00Z",
     }
+
+
+@pytest.mark.parametrize("text", ["9999-12-31T23:59:59Z", "9999-12-31T23:55:00+00:00"])
+def test_a_date_at_the_calendar_s_end_is_in_the_future_and_raises_nothing(text: str) -> None:
+    # The day after 9999-12-31 is no datetime: a date's span (36 hours past its midnight)
+    # and a build's window (10 minutes past a time) once overflowed on such a date.
+    pages = {f"s{n}": [date(text)] for n in range(6)} | spread(6)
+    check = drop_build_stamps(pages, RUN)
+    assert check.accepted == {page: dates[0] for page, dates in spread(6).items()}
+    assert check.dropped == {FUTURE: 6}
+    assert check.refused["s0"] == (date(text), FUTURE)
+
+
+def test_a_publication_date_at_the_calendar_s_end_holds_nothing_back() -> None:
+    from sitemill.lastmod.declaredcheck import check_declared
+    from sitemill.lastmod.w3cdate import JSON_LD_PUBLISHED
+
+    published = parse_declared("9999-12-31", JSON_LD_PUBLISHED)
+    assert published is not None
+    modified = date("2021-03-04T05:06:07Z")
+    check = check_declared({"p": [published, modified]}, RUN)
+    assert check.accepted == {"p": modified}

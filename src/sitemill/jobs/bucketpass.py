@@ -14,6 +14,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import first_run_ladder
 from sitemill.lastmod.declared import declared_dates
 from sitemill.lastmod.declaredrung import DeclaredRung
+from sitemill.lastmod.evidencetime import evidence_ceiling
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, page_url
 from sitemill.lastmod.stamps import seconds
 from sitemill.lastmod.w3cdate import DeclaredDate
@@ -76,7 +77,9 @@ def bucket_pass(
     state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
     (website redirects, asked when a canonical names one); ``on_dated``: told each page with
     its facts and date, in order (sitemill why)."""
-    knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages)
+    run_time = datetime.now(UTC)
+    knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages, run_time)
+    pages = _no_later(pages, evidence_ceiling(run_time))
     counts = HeadCounts()
     setup = ShardSetup(Order.KEYS, plan or start.state.plan)
     pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
@@ -107,8 +110,22 @@ def bucket_pass(
     return report, knowledge
 
 
+def _no_later(pages: Iterable[Page], ceiling: str) -> Iterator[Page]:
+    """The pages, a LastModified after the run (``ceiling``: the latest that is evidence,
+    sitemill.lastmod.evidencetime) taken from each: no time its bytes changed. (The stamp
+    rule has judged them already: one such time makes a first run's times no evidence.)"""
+    for page in pages:
+        if page.lastmod is not None and page.lastmod > ceiling:
+            page = dataclasses.replace(page, lastmod=None)
+        yield page
+
+
 def _judged(
-    config: Config, robots: RobotsRules | None, knowledge: Knowledge, pages: Iterable[Page]
+    config: Config,
+    robots: RobotsRules | None,
+    knowledge: Knowledge,
+    pages: Iterable[Page],
+    run_time: datetime,
 ) -> tuple[Knowledge, Iterable[Page]]:
     """With content dates, the knowledge with the run's evidence ladder where it may date a
     page (a first run; a state that remembers pages undated): the stamp rule looks at the
@@ -124,10 +141,11 @@ def _judged(
         if page.lastmod is not None and reads_page(config, robots, page.path)
     )
     if not knowledge.first_run:
-        return dataclasses.replace(knowledge, ladder=first_run_ladder(times, uploads=True)), held
+        ladder = first_run_ladder(times, uploads=True, now=run_time.timestamp())
+        return dataclasses.replace(knowledge, ladder=ladder), held
     declared: dict[str, tuple[DeclaredDate, ...]] = {}
-    rung = DeclaredRung(lambda: declared, datetime.now(UTC))
-    ladder = first_run_ladder(times, uploads=True, providers=(rung,))
+    rung = DeclaredRung(lambda: declared, run_time)
+    ladder = first_run_ladder(times, uploads=True, providers=(rung,), now=run_time.timestamp())
     return dataclasses.replace(knowledge, ladder=ladder, declared=declared), held
 
 

@@ -24,7 +24,8 @@ from sitemill.lastmod.decide import (
     first_run_ladder,
     history_date,
 )
-from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.lastmod.evidencetime import evidence_lastmod, evidence_time
+from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import PageRecord, State
@@ -71,6 +72,14 @@ class TreeDating:
     remember: State = field(default_factory=State)
     watch: PageWatch | None = None  # sitemill why: one page's decision, seen
     source: SourceRung | None = None  # rung 2 of a first run (close() ends its git)
+    run_time: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    def __post_init__(self) -> None:
+        # A commit after the run (a clock set to 2099, a time git keeps past the year 9999) is
+        # no evidence (sitemill.lastmod.evidencetime): its page takes the ladder.
+        if self.git_dates is not None:
+            dates, run_time = self.git_dates, self.run_time
+            self.git_dates = {p: t for p, t in dates.items() if evidence_time(t, run_time)}
 
     def start(
         self,
@@ -100,8 +109,9 @@ class TreeDating:
             if first_run:
                 if source is not None:
                     self.source, rungs = source, (source,)
-                rungs += (declared_rung(reads, domain, replaced, dated),)
-            self.ladder = first_run_ladder((f.mtime for f in domain), providers=rungs)
+                rungs += (declared_rung(reads, domain, replaced, dated, self.run_time),)
+            times, now = (f.mtime for f in domain), self.run_time.timestamp()
+            self.ladder = first_run_ladder(times, providers=rungs, now=now)
             if self.watch is not None:
                 self.watch.times = tuple(f.mtime for f in domain)
 
@@ -144,7 +154,7 @@ class TreeDating:
                 yield Page(file.path)
                 continue
             when = None if self.git_dates is None else self.git_dates.get(file.path)
-            plain = lastmod_from_timestamp(file.mtime if when is None else when, Precision.DATETIME)
+            plain = evidence_lastmod(file.mtime if when is None else when, self.run_time)
             older = when is not None and when < self.newest.get(file.path, when)
             dated = self._date(file.path, plain, from_history=when is not None, older=older)
             if dated is None:
@@ -166,12 +176,14 @@ class TreeDating:
                     watch.page, watch.mtime = page, file.mtime
                 yield page
 
-    def _date(self, path: str, plain: str, *, from_history: bool, older: bool) -> Dated | None:
+    def _date(
+        self, path: str, plain: str | None, *, from_history: bool, older: bool
+    ) -> Dated | None:
         if self.fingerprints is None:
             return None
         fingerprint = self.fingerprints.get(path)
         record = self.known.record(path)
-        if from_history:
+        if from_history and plain is not None:
             dated = history_date(record, fingerprint, plain, first_run=self.first_run, older=older)
         elif fingerprint is not None:
             earlier = self.earlier.get(path)
@@ -192,6 +204,7 @@ def declared_rung(
     domain: Iterable[TreeFile],
     replaced: Callable[[str], DeclaredDate | None] | None,
     history: Mapping[str, int],
+    run_time: datetime,
 ) -> DeclaredRung:
     """Rung 3 over the first-seen pages of ``domain``: what each declares in the page, then
     the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
@@ -216,7 +229,7 @@ def declared_rung(
             {path: datetime.fromtimestamp(when, UTC) for path, when in history.items()},
         )
 
-    return DeclaredRung(candidates, datetime.now(UTC), held if history else None)
+    return DeclaredRung(candidates, run_time, held if history else None)
 
 
 def first_run_sources(site_dir: Path, files: Iterable[TreeFile]) -> SourceRung:
@@ -224,4 +237,4 @@ def first_run_sources(site_dir: Path, files: Iterable[TreeFile]) -> SourceRung:
     repository while the pages are read); imported by a first run alone."""
     from sitemill.lastmod.sources.rung import SourceRung
 
-    return SourceRung.started(site_dir, (file.path for file in files))
+    return SourceRung.started(site_dir, (file.path for file in files), datetime.now(UTC))

@@ -170,6 +170,8 @@ def content_date(
     if first_run:
         lastmod, reason = (ladder or Ladder()).first_date(path, plain)
         return Dated(lastmod, reason, fingerprint)
+    if plain is None:  # its time was after the run (sitemill.lastmod.evidencetime)
+        return Dated(None, DateReason.NONE_AFTER_RUN, fingerprint)
     return Dated(plain, moved(record), fingerprint)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
-from sitemill.lastmod.stampcheck import Page, StampCheck, drop_build_stamps
+from sitemill.lastmod.stampcheck import Page, StampCheck, drop_build_stamps, in_future
 from sitemill.lastmod.w3cdate import DeclaredDate
 
 NOT_AFTER_PUBLICATION: Final = "not after the page's publication date"
@@ -34,7 +34,8 @@ def check_declared(
     refused: dict[Page, tuple[DeclaredDate, str]] = {}
     dropped: Counter[str] = Counter()
     for page, dates in candidates.items():
-        published = [date for date in dates if date.published]
+        # (a publication after the run is no date: nothing is held against it)
+        published = [d for d in dates if d.published and not in_future(d, run_time)]
         changes = [date for date in dates if not date.published]
         kept[page] = tuple(date for date in changes if not _repeats(date, published))
         if len(kept[page]) < len(changes):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Final, Generic, TypeVar
 
+from sitemill.lastmod.evidencetime import evidence_time
 from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
 Page = TypeVar("Page", bound=Hashable)
@@ -69,7 +70,7 @@ def drop_build_stamps(
     candidates = {
         page: [date for date in dates if not date.published] for page, dates in candidates.items()
     }
-    stamps = _shared(candidates.values(), min_pages)
+    stamps = _shared(candidates.values(), min_pages, run_time)
     since = run_time - run_minutes
     accepted: dict[Page, DeclaredDate] = {}
     refused: dict[Page, tuple[DeclaredDate, str]] = {}
@@ -90,7 +91,7 @@ def _stamp(
     declared: DeclaredDate, run_time: datetime, since: datetime, stamps: _Stamps
 ) -> str | None:
     """Why ``declared`` is a build stamp, or None when it is evidence."""
-    if declared.earliest() > run_time:
+    if in_future(declared, run_time):
         return FUTURE
     if declared.latest() >= since:
         return RUN_TIME
@@ -99,14 +100,24 @@ def _stamp(
     return None
 
 
-def _shared(candidates: Iterable[Sequence[DeclaredDate]], min_pages: int) -> _Stamps:
+def in_future(declared: DeclaredDate, run_time: datetime) -> bool:
+    """Whether ``declared`` is after the run (``run_time``, aware): every instant it may mean
+    is (sitemill.lastmod.evidencetime). Such a date is no evidence, and no other check
+    reckons with it (the day after 9999-12-31 is no date)."""
+    return evidence_time(declared.earliest(), run_time) is None
+
+
+def _shared(
+    candidates: Iterable[Sequence[DeclaredDate]], min_pages: int, run_time: datetime
+) -> _Stamps:
     """The windows and dates on more than half of the pages that declare a date, and on at
-    least ``min_pages`` of them (a page counts once in each)."""
+    least ``min_pages`` of them (a page counts once in each); dates after the run left out."""
     pages = 0
     days: Counter[date] = Counter()
     times: list[tuple[datetime, int]] = []
-    for number, dates in enumerate(candidates):
-        pages += bool(dates)
+    for number, declared in enumerate(candidates):
+        pages += bool(declared)
+        dates = [d for d in declared if not in_future(d, run_time)]
         days.update({d.when.date() for d in dates if d.precision is Precision.DAY})
         times.extend({(d.when, number) for d in dates if d.precision is Precision.TIME})
     least = max(min_pages, pages // 2 + 1)

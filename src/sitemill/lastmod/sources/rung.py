@@ -8,10 +8,12 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from sitemill.errors import GitError
 from sitemill.lastmod.decide import DateReason, Evidence
+from sitemill.lastmod.evidencetime import evidence_lastmod
 from sitemill.lastmod.history.commits import Commit
 from sitemill.lastmod.sources.mapping import SourceMap, source_map
 from sitemill.lastmod.sources.repository import (
@@ -22,7 +24,6 @@ from sitemill.lastmod.sources.repository import (
     tracked,
 )
 from sitemill.lastmod.sources.textdates import TextDate, TextDates, read_text_dates
-from sitemill.protocol import Precision, lastmod_from_timestamp
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +61,15 @@ class SourceRung:
     it runs the first time a page is asked for, and never when none is."""
 
     def __init__(
-        self, site_root: Path, pages: Iterable[str], mapper: MapSources | None = None
+        self,
+        site_root: Path,
+        pages: Iterable[str],
+        run_time: datetime,
+        mapper: MapSources | None = None,
     ) -> None:
         self._site_root = site_root
         self._pages = tuple(pages)
+        self._run_time = run_time  # aware: no change after it is evidence
         self._mapper = mapper
         self._repository: Repository | None = None
         self._found: _Found | None = None
@@ -79,8 +85,9 @@ class SourceRung:
             if path in found.sourced:
                 self._undated.add(path)
             return None
-        lastmod = lastmod_from_timestamp(dated.change.time, Precision.DATETIME)
-        return Evidence(lastmod, DateReason.SOURCE)
+        # A source's change after the run is no evidence (sitemill.lastmod.evidencetime).
+        lastmod = evidence_lastmod(dated.change.time, self._run_time)
+        return None if lastmod is None else Evidence(lastmod, DateReason.SOURCE)
 
     def explain(self, path: str) -> PageSource | None:
         """The source and the commit that dated the page at ``path``, if this rung did."""
@@ -119,9 +126,10 @@ class SourceRung:
         self._undated.discard(path)
 
     @classmethod
-    def started(cls, site_root: Path, pages: Iterable[str]) -> SourceRung:
-        """A rung over ``pages`` of the site in ``site_root``, started (``start()``)."""
-        rung = cls(site_root, pages)
+    def started(cls, site_root: Path, pages: Iterable[str], run_time: datetime) -> SourceRung:
+        """A rung over ``pages`` of the site in ``site_root``, started (``start()``), in a run
+        started at ``run_time`` (aware)."""
+        rung = cls(site_root, pages, run_time)
         rung.start()
         return rung
 
