@@ -3,6 +3,8 @@ rest stay pending in the state; a key file that is not live sends nothing."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 from typing import Any
 
@@ -195,3 +197,31 @@ def test_a_build_that_writes_the_state_while_the_check_writes_back_loses_nothing
     assert state is not None and "news.html" in state.pages
     assert state.pending == {base + "news.html": "added"}
     assert sorted(p.name for p in root.iterdir() if p.name.startswith(".sitemill-state")) == []
+
+
+def state_of_version(root: Path, version: int) -> None:
+    """The state as a sitemill of another fingerprint version would have written it."""
+    path = root / "sitemill-state.json.gz"
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    document["fingerprint_version"] = version
+    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+
+
+@pytest.mark.parametrize("version", [99, 1])
+def test_a_state_of_a_fingerprint_version_not_computable_is_compared_by_the_bytes(
+    announced_site: tuple[Path, str, dict[str, tuple[int, bytes, dict[str, str]]]],
+    stand: Stand,
+    version: int,
+) -> None:
+    root, base, first = announced_site
+    state_of_version(root, version)
+    stand.files["/about.html"] = first["/about.html"]  # (a cache still serves the old page)
+    checked = check(root, base, every=False, **settings(stand))
+    assert [(p.url, p.kind) for p in checked.report.sorted_problems()] == [
+        (base + "about.html", STALE)
+    ]
+    assert any("cannot compute" in note for note in checked.report.notes)
+    assert [post["urlList"] for post in stand.posts] == [
+        [base + "blog/first.html", base + "docs/guide.html"]
+    ]
+    assert pending(root) == {base + "about.html": "changed"}

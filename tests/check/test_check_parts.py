@@ -86,3 +86,27 @@ def md5(data: bytes) -> str:
     import hashlib
 
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
+
+
+def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_bytes_or_not_at_all(
+    tmp_path: Path,
+) -> None:
+    from sitemill.check.fetch import LiveAnswer
+    from sitemill.check.livepages import judge_page
+    from sitemill.check.published import Fingerprinting
+
+    how = Fingerprinting(5, True, (), "https://e.org/", remembered=False)  # (a version 99 state)
+    body = b"<title>A</title><main><p>Words of the page.</p></main>"
+    answer = LiveAnswer("https://e.org/a.html", 200, (("Content-Type", "text/html"),), body)
+    # A bucket's page: the state keeps its ETag; the version-99 fingerprint is dropped.
+    same = PublishedPage("https://e.org/a.html", "a.html", None, '"' + md5(body) + '"')
+    assert judge_page(answer, same, how).passed
+    other = PublishedPage("https://e.org/a.html", "a.html", None, '"' + "0" * 32 + '"')
+    verdict = judge_page(answer, other, how)
+    assert verdict.problems == () and not verdict.compared and not verdict.passed
+    # A tree's page: the published bytes, both fingerprinted by this sitemill.
+    (tmp_path / "a.html").write_bytes(body.replace(b"Words", b"Older words"))
+    stale = judge_page(answer, other, how, tmp_path)
+    assert [p.kind for p in stale.problems] == ["stale"] and not stale.passed
+    (tmp_path / "a.html").write_bytes(body.replace(b"<p>", b"\n<p> "))
+    assert judge_page(answer, other, how, tmp_path).passed

@@ -45,11 +45,12 @@ class PageVerdict:
     said: str = ""  # what it answered when not live ("answers 404 (not found)")
     canonical: str = ""  # the canonical URL it names when that is another (check.canonicals)
     redirect: str = ""  # where it redirects to (check.redirects)
+    compared: bool = True  # False: its version could not be compared with the one dated
 
     @property
     def passed(self) -> bool:
         blocked = any(problem.kind in BLOCKING for problem in self.problems)
-        return not blocked and not self.canonical
+        return not blocked and not self.canonical and self.compared
 
 
 def judge_page(
@@ -76,14 +77,15 @@ def judge_page(
     if page.html:
         alternates, canonical = _read_head(url, body, found)
     how = fingerprinting
-    if (
-        how is not None
-        and page.fingerprint
-        and not same_version(page, answer.body, body, how, files)
-    ):
+    same: bool | None = True
+    if how is not None and (page.fingerprint or (page.html and not how.remembered)):
+        same = same_version(page, answer.body, body, how, files)
+    if same is False:
         what = "serves another version than the one sitemill dated"
         found.append(Problem(url, STALE, what, cache_fix(answer)))
-    return PageVerdict(url, tuple(found), alternates, live=True, canonical=canonical)
+    return PageVerdict(
+        url, tuple(found), alternates, live=True, canonical=canonical, compared=same is not None
+    )
 
 
 def _header_problems(answer: LiveAnswer, page: PublishedPage) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, ContentScope
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
@@ -38,6 +38,10 @@ class Fingerprinting:
     main: bool
     ignore: tuple[re.Pattern[str], ...]
     base: str  # the base URL the run resolved links from
+    # False: the state's fingerprints are of a version this sitemill cannot compute (an older
+    # one, a newer sitemill's): an HTML page is compared by its bytes, or with the published
+    # bytes fingerprinted as the live ones (this version), never by the state's fingerprint.
+    remembered: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,7 @@ class Published:
     pages: dict[str, PublishedPage] = field(default_factory=dict)  # by URL
     changed: dict[str, str] = field(default_factory=dict)  # URL -> added or changed
     removed: frozenset[str] = frozenset()  # URLs pending IndexNow as removed
-    fingerprinting: Fingerprinting | None = None  # None: not comparable
+    fingerprinting: Fingerprinting | None = None  # None: not compared (a test's Published)
     robots_txt: bool = False  # sitemill keeps robots.txt's Sitemap: lines
     files: Path | None = None  # the folder of the published pages (a tree's site folder)
 
@@ -79,11 +83,15 @@ def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
     }
 
 
-def fingerprinting_of(config: Config, state: State) -> Fingerprinting | None:
-    """How ``state``'s fingerprints were made, if this sitemill can make them so."""
+def fingerprinting_of(config: Config, state: State) -> Fingerprinting:
+    """How ``state``'s fingerprints were made, if this sitemill can make them so; else how
+    this one makes them, with ``remembered`` False (a state of a version it cannot compute
+    is a first run for each page: never a pass by its fingerprints)."""
     version = state.fingerprint_version
     if version != FINGERPRINT_VERSION and version not in EARLIER_VERSIONS:
-        return None
+        main = config.content_scope is ContentScope.MAIN
+        base = config.base_url
+        return Fingerprinting(FINGERPRINT_VERSION, main, config.fingerprint_ignore, base, False)
     return Fingerprinting(
         version,
         state.fingerprint_main,

@@ -15,7 +15,7 @@ from sitemill.check.keyfile import check_key_file
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, UNCHECKED, CheckReport
-from sitemill.check.published import SAMPLE, Published, chosen_urls
+from sitemill.check.published import SAMPLE, Fingerprinting, Published, chosen_urls
 from sitemill.check.redirects import redirect_fixes
 from sitemill.config.model import Config
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
@@ -39,11 +39,6 @@ def check_live(
     urls = chosen_urls(published, every=options.every, sample=options.sample)
     report.pages = len(urls)
     report.changed = sum(1 for url in urls if url in published.changed)
-    if published.fingerprinting is None:
-        report.notes.append(
-            "live fingerprints not compared: the state's were made by another sitemill "
-            "(the next build makes comparable ones)"
-        )
     how = published.fingerprinting
     verdicts: dict[str, PageVerdict] = {}
     judged = site.get_many(
@@ -63,11 +58,32 @@ def check_live(
     check_canonicals(site, verdicts, report)
     check_alternates(site, verdicts, report)
     report.passed = {url for url, verdict in verdicts.items() if verdict.passed}
+    _note_uncompared(how, verdicts, report)
     report.passed |= _gone(site, published, report)
     if options.key_file and not check_key_file(site, config, report):
         report.passed = set()  # (no engine accepts an announcement without it)
     report.requests, report.seconds = site.requests, time.monotonic() - started
     return report
+
+
+def _note_uncompared(
+    how: Fingerprinting | None, verdicts: dict[str, PageVerdict], report: CheckReport
+) -> None:
+    """A state whose fingerprints this sitemill cannot compute: what was compared, and how
+    many pages were not (not a pass: IndexNow keeps them pending)."""
+    if how is None or how.remembered:
+        return
+    uncompared = sum(1 for verdict in verdicts.values() if not verdict.compared)
+    note = (
+        "the state's fingerprints are of a version this sitemill cannot compute (another "
+        "sitemill's): pages were compared by their bytes"
+    )
+    if uncompared:
+        note += (
+            f"; {uncompared:,} with no published bytes at hand were not compared, and are not "
+            "announced (the next build makes comparable fingerprints)"
+        )
+    report.notes.append(note)
 
 
 def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]:

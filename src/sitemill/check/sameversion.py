@@ -4,7 +4,8 @@
 # folder. Other bytes are compared by content, both fingerprints made the same way from the bytes
 # alone: a page's fingerprint in the state was made with the other pages' lines at hand
 # (fingerprint.linememo), and on some pages that reads a block of furniture differently, so the
-# remembered fingerprint is the last resort, where no published bytes are at hand.
+# remembered fingerprint is the last resort, where no published bytes are at hand; and no resort
+# at all when it is of a version this sitemill cannot compute (the page is then not compared).
 
 from __future__ import annotations
 
@@ -23,9 +24,10 @@ def same_version(
     body: bytes,
     how: Fingerprinting,
     files: Path | None,
-) -> bool:
+) -> bool | None:
     """Whether ``body`` (``raw`` as served, before a Content-Encoding is undone) is the
-    version of ``page`` that was published; ``files``: the site folder that holds it."""
+    version of ``page`` that was published; ``files``: the site folder that holds it. None:
+    not compared (no bytes at hand, and a remembered fingerprint this sitemill cannot make)."""
     etag = (page.version or "").strip('"')
     whole = len(raw) < MAX_FINGERPRINT_BYTES  # (a head read of a longer page is not its bytes)
     if etag and "-" not in etag and whole and stored_digest(raw) == etag:
@@ -35,6 +37,8 @@ def same_version(
         return published == body or _fingerprint(page, published, how) == _fingerprint(
             page, body, how
         )
+    if not how.remembered and page.html:  # (another file's fingerprint hashes its bytes)
+        return None
     return _fingerprint(page, body, how) == page.fingerprint
 
 
