@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, write_site
-from gitutil import checkout, commit, git, make_repo, merge
+from gitutil import checkout, commit, commit_at_seconds, git, make_repo, merge
 from sitemill.cli.main import main
 
 DAY = 86_400
@@ -289,3 +289,70 @@ def test_the_cli_loads_no_dating_code_until_why_runs() -> None:
     assert "sitemill.cli.whycommand" in loaded
     for module in ("sitemill.cli.why", "sitemill.cli.bucketwhy", "sitemill.lastmod.decide"):
         assert f"'{module}'" not in loaded
+
+
+@pytest.mark.parametrize("length", [256, 300, 4096, 100_000])
+def test_a_name_longer_than_the_system_allows_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], length: int
+) -> None:
+    site = write_site(tmp_path / "site", {"a.html": html("A", "a")})
+    name = "p" * (length - 5) + ".html"
+    code, out = why(capsys, name, str(site))  # (before: OSError, File name too long)
+    assert code == 1
+    assert out == f"{name}: no page of the site has this name\n"
+
+
+def test_a_name_outside_the_site_gets_one_answer_whether_or_not_it_exists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = write_site(tmp_path / "outside", {"secret.html": html("S", "s")})
+    site = write_site(tmp_path / "public", {"a.html": html("A", "a")})
+    (site / "door").symlink_to(outside, target_is_directory=True)
+    (site / "link.html").symlink_to(outside / "secret.html")
+    (site / "broken.html").symlink_to(outside / "gone.html")
+    pairs = [
+        ("../outside/secret.html", "../outside/gone.html"),
+        (f"{tmp_path}/outside/secret.html", f"{tmp_path}/outside/gone.html"),
+        ("door/secret.html", "door/gone.html"),
+        ("link.html", "broken.html"),  # a link of the site: said alike, whatever it leads to
+    ]
+    for there, missing in pairs:
+        answers = []
+        for name in (there, missing):
+            code, out = why(capsys, name, str(site))
+            answers.append((code, out.replace(name.lstrip("/"), "NAME").replace(name, "NAME")))
+        assert answers[0] == answers[1], (there, answers)
+        assert answers[0][0] == 1
+    code, out = why(capsys, "../outside/secret.html", str(site))
+    assert out == "../outside/secret.html: no page of the site has this name\n"
+    code, out = why(capsys, "broken.html", str(site))
+    assert out.startswith("broken.html: not listed: excluded (the build does not read it: a link")
+
+
+def test_a_commit_subject_of_a_megabyte_is_cut_to_one_short_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_repo(tmp_path / "repo")
+    (tmp_path / "message").write_text("\x1b]52;c;" + "x" * 1_000_000 + "\n\nbody")
+    (site / "a.html").write_text(html("A", "a"))
+    git(site, "add", "a.html")
+    git(site, "commit", "-q", "-F", str(tmp_path / "message"), when="2024-01-05T10:00:00")
+    first = git(site, "rev-parse", "HEAD").decode().strip()
+    code, out = why(capsys, "a.html", str(site))
+    assert code == 0
+    assert f'content since: {first[:10]} 2024-01-05 10:00 UTC "\\x1b]52;c;xxx' in out
+    assert len(out) < 500 and "\x1b" not in out and "body" not in out
+
+
+def test_a_last_commit_past_the_year_9999_is_named_without_its_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_repo(tmp_path / "repo")
+    first = commit(site, {"a.html": html("A", "a")}, "2024-01-05T10:00:00", "Write A")
+    spaced = html("A", "a").replace("<main>", "<main>  ")  # (nothing a reader sees)
+    last = commit_at_seconds(site, {"a.html": spaced}, 253_402_300_800, "Reformat")
+    code, out = why(capsys, "a.html", str(site))  # (before: ValueError, year 10000)
+    assert code == 0
+    assert out.splitlines()[0] == "a.html: <lastmod>2024-01-05T10:00:00+00:00</lastmod>"
+    assert f'content since: {first[:10]} 2024-01-05 10:00 UTC "Write A"' in out
+    assert f'last commit:   {last[:10]} (no date: 253,402,300,800 s since 1970) "Reformat"' in out

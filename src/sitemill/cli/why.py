@@ -133,7 +133,11 @@ def _history(why: PageWhy) -> list[str]:
 def _commit(commit: Commit | None) -> str:
     if commit is None:
         return "(its commit is not in the file's log)"
-    return f'{commit.sha[:10]} {_time(commit.when)} "{commit.subject}"'
+    # The subject is the repository's text: its first line, cut (a 1 MB subject is no line).
+    from sitemill.validate.names import short
+
+    subject = short(commit.subject.strip().partition("\n")[0])
+    return f'{commit.sha[:10]} {_time(commit.when)} "{subject}"'
 
 
 def _state(why: PageWhy) -> str:
@@ -180,4 +184,7 @@ def _times(window: Window | None) -> list[str]:
 def _time(seconds: float | None) -> str:
     if seconds is None:
         return "(unknown)"
-    return datetime.fromtimestamp(int(seconds), UTC).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        return datetime.fromtimestamp(int(seconds), UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except (OverflowError, OSError, ValueError):  # (git keeps times past the year 9999)
+        return f"(no date: {int(seconds):,} s since 1970)"

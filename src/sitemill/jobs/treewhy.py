@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -17,7 +19,7 @@ from sitemill.lastmod.history.commits import Commit, page_commits
 from sitemill.lastmod.stamps import Stamp, busiest_window
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.rules import is_candidate
-from sitemill.safefs import Root
+from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.overlay import OverlaySink
 from sitemill.sinks.port import Sink
 from sitemill.state.model import PageRecord
@@ -183,6 +185,8 @@ def _watch_for(site_dir: Path, name: str) -> str:
     return name
 
 
+# A longer name gets no "did you mean" (difflib's time grows with its length).
+MAX_HINTED_NAME = 1024
 # A file the walk does not yield (safefs, sitemill's outputs): said as the build would.
 _UNREAD = (
     "the build does not read it: a link leading outside the site, a hidden path, "
@@ -193,14 +197,31 @@ _UNREAD = (
 def _missing(config: Config, site_dir: Path, name: str, path: str, paths: list[str]) -> PageWhy:
     from sitemill.config.names import did_you_mean
 
-    is_file = (site_dir / path).is_file()
+    is_file = _site_entry(site_dir, path)
     excluded = is_file and not is_candidate(config, path)
-    hint = "" if excluded else did_you_mean(name, paths)
+    hint = "" if excluded or len(name) > MAX_HINTED_NAME else did_you_mean(name, paths)
     near = hint.removeprefix("; did you mean ").removesuffix("?")
     detail = "the include/exclude rules leave it out" if excluded else _UNREAD
     return PageWhy(
         path if is_file else None, config.lastmod, detail=detail, excluded=is_file, near=near
     )
+
+
+def _site_entry(site_dir: Path, path: str) -> bool:
+    """Whether ``path`` names a file of the site itself, or a link that stands in it
+    (whatever it leads to). Anything the name reaches outside the site is never looked at:
+    a file there and no file there give one answer (``why ../../home/x/.ssh/id_rsa`` says
+    nothing of that file), and a name the system refuses (too long) is none."""
+    site = os.path.realpath(site_dir)
+    folder, leaf = os.path.split(os.path.normpath(os.path.join(site, path)))
+    try:
+        real = os.path.realpath(folder, strict=True)
+        if relative_inside(site, real) is None:
+            return False
+        mode = os.lstat(os.path.join(real, leaf)).st_mode
+    except (OSError, ValueError):  # (no such folder or file, a name too long, a NUL)
+        return False
+    return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
 
 
 def _commits(site_dir: Path, watch: PageWatch) -> tuple[Commit | None, Commit | None]:
