@@ -7,6 +7,8 @@ action-install section (benchmarks/action_bench.py), which times it cold and war
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import re
 import shutil
@@ -14,7 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,8 @@ CONDITION = re.compile(r"(\S+) (==|!=) '([^']*)'")
 # The inputs a job gives: the example site, built without committing.
 INPUTS = {"base-url": "https://www.example.com/", "path": "site", "commit": "false"}
 DATE = "2026-01-02T03:04:05+00:00"
+# Files pip writes on an install that a wheel does not hold.
+INSTALLED_ONLY = ("INSTALLER", "REQUESTED", "RECORD", "direct_url.json")
 
 
 def parse_outputs(text: str) -> dict[str, str]:
@@ -63,6 +69,7 @@ class Runner:
     outputs: dict[str, dict[str, str]] = field(default_factory=dict)
     marks: dict[str, float] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)  # what each step printed
+    root: Path = ROOT  # the action's folder (GITHUB_ACTION_PATH)
 
     def value(self, expression: str, defaults: dict[str, str]) -> str:
         for alternative in expression.split("||"):
@@ -89,7 +96,7 @@ class Runner:
             "HOME": str(self.scratch / "home"),
             "RUNNER_TEMP": str(self.scratch / "temp"),
             "GITHUB_WORKSPACE": str(self.scratch / "workspace"),
-            "GITHUB_ACTION_PATH": str(ROOT),
+            "GITHUB_ACTION_PATH": str(self.root),
             "GITHUB_STEP_SUMMARY": str(self.scratch / "summary.md"),
             "PIP_CACHE_DIR": str(self.scratch / "pip-cache"),
             "GIT_CONFIG_NOSYSTEM": "1",
@@ -145,23 +152,76 @@ def workspace(folder: Path) -> None:
 
 
 def play(
-    cache_service: Path, env: dict[str, str] | None = None, inputs: dict[str, str] | None = None
+    cache_service: Path,
+    env: dict[str, str] | None = None,
+    inputs: dict[str, str] | None = None,
+    root: Path = ROOT,
 ) -> Runner:
     """The action's steps once, on a new runner, in a workspace that is a git repository of
-    examples/site; ``env``: more of the runner's environment; ``inputs``: the step's `with:`
-    (INPUTS by default). Each step's end is marked in seconds from the start; a step that fails
-    raises RuntimeError with the runner kept as its second argument."""
-    spec = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    examples/site; ``env``: more of the runner's environment (a RUNNER_TEMP given is made);
+    ``inputs``: the step's `with:` (INPUTS by default); ``root``: the action's folder (a copy
+    with another lock: action_copy). Each step's end is marked in seconds from the start; a step
+    that fails raises RuntimeError with the runner kept as its second argument."""
+    spec = yaml.safe_load((root / "action.yml").read_text(encoding="utf-8"))
     defaults = {name: str(item.get("default", "")) for name, item in spec["inputs"].items()}
     scratch = Path(tempfile.mkdtemp(prefix="sitemill-runner-"))
     runner = Runner(
-        scratch, cache_service, extra=env or {}, inputs=dict(INPUTS if inputs is None else inputs)
+        scratch,
+        cache_service,
+        extra=env or {},
+        inputs=dict(INPUTS if inputs is None else inputs),
+        root=root,
     )
     for folder in ("home", "temp", "workspace"):
         (scratch / folder).mkdir()
+    Path(runner.env()["RUNNER_TEMP"]).mkdir(parents=True, exist_ok=True)
     workspace(scratch / "workspace")
     started = time.monotonic()
     for step in spec["runs"]["steps"]:
         runner.run_step(step, defaults)
         runner.marks[step["id"]] = time.monotonic() - started
     return runner
+
+
+def record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}\n"
+
+
+def repacked(distribution: str, links: Path) -> tuple[str, Path]:
+    """A wheel of ``distribution`` as this environment has it installed (its files but the
+    bytecode and what pip wrote), into ``links``: the lock's line that pins it, and the wheel.
+    Offline, it stands for the package index's own wheel of the release."""
+    found = metadata.distribution(distribution)
+    name = found.metadata["Name"].lower().replace("-", "_")
+    files: dict[str, bytes] = {}
+    for file in found.files or []:
+        parts = file.parts
+        if parts[0] == ".." or "__pycache__" in parts:
+            continue
+        if parts[0].endswith(".dist-info") and parts[-1] in INSTALLED_ONLY:
+            continue
+        files[file.as_posix()] = Path(str(found.locate_file(file))).read_bytes()
+    info = next(item for item in files if item.split("/")[0].endswith(".dist-info"))
+    record_name = f"{info.split('/')[0]}/RECORD"
+    record = "".join(record_line(file, data) for file, data in files.items())
+    wheel = links / f"{name}-{found.version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for item, data in {**files, record_name: f"{record}{record_name},,\n".encode()}.items():
+            archive.writestr(item, data)
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    return f"{name}=={found.version} \\\n    --hash=sha256:{digest}\n", wheel
+
+
+def action_copy(folder: Path, links: Path) -> Path:
+    """The action's folder (action.yml, action/, the sources and templates) with a lock of its
+    own: the wheels ``repacked`` writes into ``links`` of this environment's Jinja2 and
+    MarkupSafe. A job given PIP_FIND_LINKS=``links`` and PIP_NO_INDEX installs it offline."""
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copy2(ROOT / "action.yml", folder / "action.yml")
+    for part in ("action", "src/sitemill", "templates"):
+        shutil.copytree(ROOT / part, folder / part, ignore=skip)
+    links.mkdir(parents=True, exist_ok=True)
+    lock = "".join(repacked(name, links)[0] for name in ("jinja2", "markupsafe"))
+    (folder / "action" / "requirements.txt").write_text(lock, encoding="utf-8")
+    return folder

@@ -13,14 +13,12 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-import jinja2
-import markupsafe
 import pytest
 
-from actionsteps import parse_outputs
+from actionsteps import action_copy, parse_outputs
 from scriptmodule import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,26 +70,20 @@ def test_the_cache_key_names_the_platform_the_python_and_the_lock(tmp_path: Path
     assert len(key) < 512 and "," not in key  # (what actions/cache accepts)
 
 
-def restored_cache(runner_temp: Path) -> Path:
-    """What actions/cache/restore leaves on a hit: the folder a cold run filled (here from this
-    environment's own jinja2 and markupsafe), with its marker."""
-    folder: Path = install.cache_folder(runner_temp)
-    folder.mkdir(parents=True)
-    for module in (jinja2, markupsafe):
-        shutil.copytree(Path(str(module.__file__)).parent, folder / module.__name__)
-    (folder / install.MARKER).write_text(install.lock_digest() + "\n", encoding="ascii")
-    return folder
-
-
-def run_install(runner_temp: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], str]:
+def run_install(
+    runner_temp: Path, *args: str, root: Path = ROOT, links: Path | None = None
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """The install step of the action at ``root``; ``links``: its only package index."""
     outputs = runner_temp / "outputs"
     outputs.unlink(missing_ok=True)
     env = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
     env.update(
         RUNNER_TEMP=str(runner_temp),
         GITHUB_OUTPUT=str(outputs),
-        PYTHONPATH=str(ROOT),
-        PIP_NO_INDEX="1",  # a run that tried to download would fail
+        PYTHONPATH=str(root),
+        PIP_NO_INDEX="1",  # a run that tried to download from an index would fail
+        PIP_FIND_LINKS=str(links or runner_temp / "no-links"),
+        PIP_CONFIG_FILE=os.devnull,
     )
     done = subprocess.run(
         [sys.executable, "-P", "-m", "action.install", *args],
@@ -108,8 +100,14 @@ def test_the_cache_key_step_writes_the_key_and_the_folder(tmp_path: Path) -> Non
 
 
 def test_a_warm_run_installs_nothing_and_runs_the_action_s_own_sources(tmp_path: Path) -> None:
-    folder = restored_cache(tmp_path)
-    done, outputs = run_install(tmp_path)
+    (tmp_path / "action").mkdir()
+    root = action_copy(tmp_path / "action", tmp_path / "links")
+    cold, _ = run_install(tmp_path, root=root, links=tmp_path / "links")
+    assert "sitemill: dependencies installed and cached" in cold.stdout, cold.stderr
+    folder = install.cache_folder(tmp_path, root / "action" / "requirements.txt")
+    kept = sorted(path.name for path in folder.iterdir())
+    assert kept == [install.MARKER, *sorted(p.name for p in (tmp_path / "links").iterdir())]
+    done, outputs = run_install(tmp_path, root=root)  # (no index at all)
     assert done.returncode == 0, done.stderr
     assert "sitemill: dependencies from the cache" in done.stdout
     python = parse_outputs(outputs)["python"]
@@ -128,7 +126,7 @@ def test_a_warm_run_installs_nothing_and_runs_the_action_s_own_sources(tmp_path:
         capture_output=True, text=True, check=True,
     ).stdout.split()  # fmt: skip
     assert Path(where[0]).is_relative_to(Path(python).parent.parent)  # (the venv's copy)
-    assert Path(where[1]).is_relative_to(folder)
+    assert Path(where[1]).is_relative_to(Path(python).parent.parent)  # (the cache: wheels only)
     # The venv sees nothing of the Python it was made from: no package the action did not ask for.
     alone = subprocess.run([python, "-c", "import yaml"], capture_output=True, check=False)
     assert alone.returncode != 0
@@ -173,15 +171,18 @@ def lock_of(tmp_path: Path, links: Path, digest: str | None = None) -> Path:
     return lock
 
 
-def test_a_cold_run_installs_the_lock_and_marks_the_folder_complete(
+def test_a_cold_run_keeps_the_lock_s_wheels_and_marks_the_folder_complete(
     tmp_path: Path, local_index: Path
 ) -> None:
     lock = lock_of(tmp_path, local_index)
     folder = install.cache_folder(tmp_path, lock)
-    assert not install.is_complete(folder, lock)
-    install.install_dependencies(folder, tmp_path, lock)
-    assert install.is_complete(folder, lock)
-    assert (folder / "tinydep.py").read_text() == "VALUE = 42\n"
+    assert install.restored(folder, lock) is None
+    wheels = install.install_dependencies(folder, tmp_path, lock)
+    assert wheels == {"tinydep": (local_index / "tinydep-1.0-py3-none-any.whl").read_bytes()}
+    assert install.verified_wheels(folder, lock) == wheels
+    assert sorted(path.name for path in folder.iterdir()) == [
+        install.MARKER, "tinydep-1.0-py3-none-any.whl",
+    ]  # fmt: skip
     assert sorted(path.name for path in folder.parent.iterdir()) == [folder.name]  # no partial
 
 
@@ -195,14 +196,31 @@ def test_a_file_whose_hash_is_not_the_lock_s_is_refused_and_leaves_nothing(
     assert list(folder.parent.iterdir()) == []  # nothing a later save could cache
 
 
-def test_a_folder_without_its_marker_is_installed_again(tmp_path: Path, local_index: Path) -> None:
+def test_a_folder_without_its_marker_is_thrown_away_and_installed_again(
+    tmp_path: Path, local_index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lock = lock_of(tmp_path, local_index)
     folder = install.cache_folder(tmp_path, lock)
     folder.mkdir(parents=True)
-    (folder / "half.py").write_text("")  # a run that stopped half way
-    assert not install.is_complete(folder, lock)
+    shutil.copy(local_index / "tinydep-1.0-py3-none-any.whl", folder)  # a run stopped half way
+    assert install.restored(folder, lock) is None and not folder.exists()
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("::warning title=sitemill::") and "not marked complete" in line
     install.install_dependencies(folder, tmp_path, lock)
-    assert install.is_complete(folder, lock) and not (folder / "half.py").exists()
+    assert install.restored(folder, lock) is not None
+
+
+def test_a_dependency_s_wheel_cannot_hold_the_action_s_own_names_nor_leave_site_packages(
+    tmp_path: Path,
+) -> None:
+    for name in ("sitemill", "action"):
+        data = wheel(tmp_path, name, "1.0").read_bytes()
+        with pytest.raises(install.InstallError, match="a name of the action's own"):
+            install.unpack(data, tmp_path / "site")
+    with pytest.raises(install.InstallError, match="outside site-packages"):
+        install.installed_path("../evil.py")
+    assert install.installed_path("x-1.0.data/purelib/x.py") == PurePosixPath("x.py")
+    assert install.installed_path("x-1.0.data/scripts/x") is None
 
 
 def test_a_failed_install_is_one_error_line(tmp_path: Path) -> None:
