@@ -14,6 +14,7 @@ from sitemill.bounded.repeatfinder import FORK_AT_BYTES, repeat_finder
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
+from sitemill.jobs.urllistdates import LateLastmods
 from sitemill.lastmod.summary import list_dates_from
 from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
@@ -42,8 +43,7 @@ def build_from_url_list(
     ``lines``: the list's lines as text, or a binary stream of it (UTF-8), read a chunk at
     a time. ``size_hint``, the list's size in bytes when known, lets the duplicate check
     size its table once from the first chunk's line length instead of growing (and
-    copying) it.
-    """
+    copying) it. A lastmod after the run's time is dropped (jobs.urllistdates)."""
     refuse_shards_on(config, "a URL list's children")
     if config.indexnow is not IndexNowMode.OFF:
         raise ConfigError(
@@ -53,11 +53,11 @@ def build_from_url_list(
     mode = LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(WriteResult(), mode)
     tally = Tally(report.skipped, report.skips)
-    chunks = _chunks(lines)
-    entries = _listed_entries(config, chunks, name, tally.record, size_hint)
+    late = LateLastmods.now()
+    entries = late.dropped(_listed_entries(config, _chunks(lines), name, tally.record, size_hint))
     with explain_empty_run(report.skipped):
         report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
-    report.warnings.extend(report.result.warnings)
+    report.warnings.extend(report.result.warnings + late.warnings())
     report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
     return report
 

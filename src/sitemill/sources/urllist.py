@@ -47,12 +47,20 @@ def read_url_list(
                     lastmod = stamp
                 elif not stamp.isspace():
                     lastmod = parse_lastmod(stamp, precision)
+            except OverflowError as exc:  # in UTC, past the calendar's end (or its start)
+                if not stamp.lstrip().startswith("9999-"):
+                    raise _not_w3c(name, number, stamp) from exc
+                lastmod = stamp.strip()  # (after any run's time: jobs.urllistdates drops it)
             except ValueError as exc:
-                raise SourceError(
-                    f"{name}:{number}: lastmod {stamp.strip()!r} is not a W3C datetime"
-                    " (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+00:00)"
-                ) from exc
+                raise _not_w3c(name, number, stamp) from exc
         yield ListedUrl(url, lastmod, number)
+
+
+def _not_w3c(name: str, number: int, stamp: str) -> SourceError:
+    return SourceError(
+        f"{name}:{number}: lastmod {stamp.strip()!r} is not a W3C datetime"
+        " (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+00:00)"
+    )
 
 
 def _spaced(url: str, stamp: str, name: str, number: int) -> tuple[str, str]:
