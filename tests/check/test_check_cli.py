@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import hashlib
+import socket
 import time
 import tracemalloc
 from pathlib import Path
 
 import pytest
-from checkstand import built_site
+from checkstand import build, built_site, check
 
 from enginestand import Stand
-from sitemill.check.fetch import Limits, LiveSite
+from sitemill.check.fetch import UNREACHABLE_AFTER, Limits, LiveSite
+from sitemill.check.problems import SITE
 from sitemill.check.published import Published, PublishedPage
 from sitemill.check.run import CheckOptions, check_live
 from sitemill.cli.main import main
@@ -83,3 +85,39 @@ def test_a_10000_url_sitemap_is_checked_in_bounded_time_and_memory(stand: Stand)
     assert report.ok and report.pages == 500 and len(report.passed) == 500
     assert report.listed == 10_000 and report.requests == 502  # (robots.txt, sitemap, pages)
     assert seconds < 30 and peak < 64 * 1024 * 1024
+
+
+def test_a_base_url_the_build_did_not_publish_for_is_one_line_naming_both(
+    site: tuple[Path, str], stand: Stand, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, base = site
+    wrong = base.replace("127.0.0.1", "localhost")
+    assert main(["check", str(root), "--base-url", wrong, "--all"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if line.startswith("problem: ")] == [
+        f"problem: {wrong}: is not the base URL the last build published for ({base}); "
+        f"check with --base-url {base}, or build for {wrong} first"
+    ]
+    assert stand.requests == []  # (nothing of the other URL is asked)
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_host_is_one_line_with_the_reason_and_is_not_asked_again(
+    tmp_path: Path, stand: Stand, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = built_site(tmp_path, stand)
+    base = f"http://127.0.0.1:{closed_port()}/"  # (nothing listens: every connection refused)
+    build(root, base)
+    checked = check(root, base, limits=Limits(concurrency=1, run_deadline=60.0))
+    (problem,) = checked.report.sorted_problems()
+    assert problem.url == base and problem.kind == SITE
+    assert problem.what.startswith("could not be reached (") and "refused" in problem.what
+    assert checked.report.requests == UNREACHABLE_AFTER  # (then no more asked)
+    assert main(["check", str(root), "--base-url", base, "--all"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert len([line for line in out if line.startswith("problem: ")]) == 1

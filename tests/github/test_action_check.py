@@ -80,3 +80,16 @@ def test_warn_only_annotates_warnings_and_succeeds(project: Project, stand: Stan
     (warning,) = [line for line in run.lines("::warning") if "sitemill check" in line]
     assert "news.html: answers 404" in warning
     assert stand.posts == [] or all("news.html" not in p["urlList"] for p in stand.posts)
+
+
+def test_an_unreachable_site_is_one_annotation_with_the_reason(
+    project: Project, stand: Stand
+) -> None:
+    built_with_pending(project, stand)
+    stand.httpd.shutdown()  # (the site is down: every connection refused)
+    stand.httpd.server_close()
+    run = run_action(project.workspace, check_inputs(stand))
+    assert run.returncode == 1, run.stdout + run.stderr
+    (error,) = run.lines("::error")
+    assert f"{base(stand)}: could not be reached (" in error and "refused" in error
+    assert run.outputs["problems"] == "1"

@@ -28,7 +28,11 @@ T = TypeVar("T")
 USER_AGENT: Final = f"sitemill/{__version__} (sitemap check of the site's own pages)"
 RUN_DEADLINE: Final = "not asked: the check's deadline came first"
 OFF_SITE: Final = "not asked: not on the site's hosts"
+UNREACHED: Final = "not asked: its host could not be reached"
 TOO_LARGE: Final = "larger than"
+# Requests that found no connection to an origin that never answered, after which it is taken as
+# unreachable (DNS, a refused or dropped connection, TLS) and asked no more: one cause, said once.
+UNREACHABLE_AFTER: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,18 @@ class LiveSite:
     requests: int = 0
     started: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _answered: set[str] = field(default_factory=set, repr=False)  # origins that answered
+    _unreached: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+
+    def unreachable(self) -> dict[str, str]:
+        """The origins asked that never answered, none of their requests finding a
+        connection: origin -> the first reason."""
+        with self._lock:
+            return {
+                origin: reason
+                for origin, (_, reason) in self._unreached.items()
+                if origin not in self._answered
+            }
 
     def on_site(self, url: str) -> bool:
         """Whether ``url`` is on one of the site's origins (and so may be asked)."""
@@ -99,15 +115,25 @@ class LiveSite:
         if deadline <= 0:
             return LiveAnswer(url, problem=RUN_DEADLINE, asked=False)
         with self._lock:
+            failures, _ = self._unreached.get(origin, (0, ""))
+            if failures >= UNREACHABLE_AFTER and origin not in self._answered:
+                return LiveAnswer(url, problem=UNREACHED, asked=False)
             self.requests += 1
         try:
-            return self._ask(url, origin, limit, deadline, head)
-        except urllib.error.URLError as exc:
-            return LiveAnswer(url, problem=_one_line(exc.reason))
+            answer = self._ask(url, origin, limit, deadline, head)
+        except urllib.error.URLError as exc:  # (no connection: no answer came at all)
+            reason = _one_line(exc.reason)
+            with self._lock:
+                failures, first = self._unreached.get(origin, (0, reason))
+                self._unreached[origin] = (failures + 1, first)
+            return LiveAnswer(url, problem=reason)
         except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
             if isinstance(exc, TimeoutError):
                 return LiveAnswer(url, problem=f"no answer within {self.limits.timeout:g} s")
             return LiveAnswer(url, problem=_one_line(exc) or type(exc).__name__)
+        with self._lock:
+            self._answered.add(origin)
+        return answer
 
     def _ask(self, url: str, origin: str, limit: int, deadline: float, head: bool) -> LiveAnswer:
         target = url

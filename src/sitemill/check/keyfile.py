@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.check.fetch import LiveSite
+from sitemill.check.fetch import OFF_SITE, LiveSite
 from sitemill.check.problems import KEY_FILE, CheckReport
 from sitemill.check.served import media_type, status_problem
 from sitemill.config.model import Config
@@ -27,7 +27,7 @@ def check_key_file(site: LiveSite, config: Config, report: CheckReport) -> bool:
     origin = url_origin(config.base_url)
     location = settings_of(config).location_for(origin)
     answer = site.get(location, KEY_FILE_LIMIT, head=True)
-    if not answer.asked:
+    if answer.problem == OFF_SITE:
         report.key_files[location] = "not on the site's host"
         report.add(
             location,

@@ -20,7 +20,8 @@ ALTERNATES: Final = "alternates"  # an hreflang alternate is not live or does no
 STALE: Final = "stale"  # it serves another version than the one sitemill dated
 KEY_FILE: Final = "key-file"  # the IndexNow key file is not live on the site's host
 UNCHECKED: Final = "unchecked"  # the run's deadline came first
-KINDS: Final = (SITEMAP, ROBOTS, PAGE, CANONICAL, ALTERNATES, STALE, KEY_FILE, UNCHECKED)
+SITE: Final = "site"  # no URL was checked: the base URL is not the build's, or unreachable
+KINDS: Final = (SITEMAP, ROBOTS, PAGE, CANONICAL, ALTERNATES, STALE, KEY_FILE, UNCHECKED, SITE)
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -69,6 +69,7 @@ class Published:
     fingerprinting: Fingerprinting | None = None  # None: not compared (a test's Published)
     robots_txt: bool = False  # sitemill keeps robots.txt's Sitemap: lines
     files: Path | None = None  # the folder of the published pages (a tree's site folder)
+    built_for: str | None = None  # the base URL the build published for (None: not kept)
 
 
 def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
@@ -143,4 +144,5 @@ def published_from(
         removed,
         fingerprinting_of(config, state),
         config.robots_txt,
+        built_for=state.base_url,
     )

@@ -14,11 +14,13 @@ from sitemill.check.fetch import LiveSite
 from sitemill.check.keyfile import check_key_file
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
-from sitemill.check.problems import PAGE, UNCHECKED, CheckReport
+from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
 from sitemill.check.published import SAMPLE, Fingerprinting, Published, chosen_urls
 from sitemill.check.redirects import redirect_fixes
 from sitemill.config.model import Config
+from sitemill.errors import SitemillError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.urls import url_origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,8 @@ def check_live(
     <loc>s (and removed URLs) that IndexNow may announce."""
     started = time.monotonic()
     report = CheckReport(published.base_url, listed=len(published.pages))
+    if _built_elsewhere(published, report):
+        return report  # (every URL would differ: one cause, said once, nothing asked)
     check_sitemaps(site, published, report)
     urls = chosen_urls(published, every=options.every, sample=options.sample)
     report.pages = len(urls)
@@ -62,8 +66,39 @@ def check_live(
     report.passed |= _gone(site, published, report)
     if options.key_file and not check_key_file(site, config, report):
         report.passed = set()  # (no engine accepts an announcement without it)
+    _unreachable(site, report)
     report.requests, report.seconds = site.requests, time.monotonic() - started
     return report
+
+
+def _built_elsewhere(published: Published, report: CheckReport) -> bool:
+    """Whether the build published for another base URL than the one checked (the problem
+    says so, naming both)."""
+    built = published.built_for
+    if built is None or built == published.base_url:
+        return False
+    report.add(
+        published.base_url,
+        SITE,
+        f"is not the base URL the last build published for ({built})",
+        f"check with --base-url {built}, or build for {published.base_url} first",
+    )
+    return True
+
+
+def _unreachable(site: LiveSite, report: CheckReport) -> None:
+    """A host that never answered: one problem with the reason, instead of one per URL (each
+    of them is that one), and nothing passed."""
+    for origin, reason in sorted(site.unreachable().items()):
+        report.problems = [p for p in report.problems if _origin(p.url) != origin]
+        report.sitemaps = report.pages = report.changed = 0
+        report.add(
+            origin + "/",
+            SITE,
+            f"could not be reached ({reason}); nothing was checked",
+            "check the base URL and that the site is deployed and up, then check again",
+        )
+        report.passed = set()
 
 
 def _note_uncompared(
@@ -102,3 +137,10 @@ def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]
         elif not answer.asked:
             report.add(answer.url, UNCHECKED, answer.problem, "run the check again")
     return gone
+
+
+def _origin(url: str) -> str:
+    try:
+        return url_origin(url)
+    except (SitemillError, ValueError):
+        return ""
