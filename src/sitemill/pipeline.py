@@ -104,7 +104,7 @@ def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> No
     """The run's summary lines into ``report`` (and the log)."""
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
-    report.declared_base = checks.declared.contradicting()
+    report.site_urls.extend(checks.declared_urls())
     summary = checks.summary(changed=report.result.changed)
     for message in (*summary, *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)

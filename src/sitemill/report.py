@@ -20,6 +20,7 @@ from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
     from sitemill.indexnow.outcome import IndexNowOutcome
+    from sitemill.listing.siteurl import Declared
     from sitemill.shards.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -101,8 +102,9 @@ class Report:
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
     lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say
-    # The base URL most pages' canonicals declare, when not the run's (listing.declaredbase).
-    declared_base: str | None = None
+    # What the site says of its base URL, and where (listing.siteurl): the pages' canonicals
+    # and og:url, its CNAME, the generator's config, the previous state.
+    site_urls: list[Declared] = field(default_factory=list)
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).

@@ -22,6 +22,7 @@ from sitemill.config.model import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github.mismatch import refuse_mismatch
 from sitemill.github.settings import ACTION_INPUT_ENV, read_settings
+from sitemill.listing.siteurl import Declared
 from sitemill.report import Report, WriteResult
 
 pytestmark = pytest.mark.usefixtures("no_network")
@@ -123,7 +124,8 @@ def test_the_error_names_what_to_fix(
     (tmp_path / path).mkdir(parents=True)
     env = {"GITHUB_WORKSPACE": str(tmp_path), "SITEMILL_BASE_URL": LIVE}
     env[ACTION_INPUT_ENV["path"]] = path
-    report = Report(WriteResult(), LastmodMode.MTIME, declared_base=declared)
+    evidence = [Declared(declared, "canonical on 5 of 5 pages", strong=True)]
+    report = Report(WriteResult(), LastmodMode.MTIME, site_urls=evidence)
     with pytest.raises(ConfigError) as raised:
         refuse_mismatch(read_settings(env, tmp_path), report)
     assert raised.value.key == key and advice in str(raised.value)

@@ -32,7 +32,7 @@ from sitemill.indexnow.key import key_file_name
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
-from sitemill.listing.declaredbase import QUESTION
+from sitemill.listing.siteurl import QUESTION
 from sitemill.progress import Progress
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink

@@ -1,4 +1,4 @@
-"""A build's base URL or ``path`` that the pages' own canonicals contradict: a likely mistake."""
+"""A build's base URL or ``path`` that what the site says of its URL contradicts: a mistake."""
 
 from __future__ import annotations
 
@@ -7,19 +7,24 @@ from urllib.parse import unquote
 
 from sitemill.errors import ConfigError
 from sitemill.github.settings import Settings
+from sitemill.listing.siteurl import what_the_site_says
 from sitemill.report import Report
 
 ALLOW_INPUT = "allow-base-url-mismatch"
 
 
 def refuse_mismatch(settings: Settings, report: Report) -> None:
-    """Raise a ConfigError (nothing is committed) when most pages' canonicals declare
-    another base URL than the run's (listing.declaredbase), unless the ``allow-base-url-
-    mismatch`` input says it is meant (a domain move, before the generator follows)."""
-    declared = report.declared_base
-    if declared is None or settings.allow_base_url_mismatch:
+    """Raise a ConfigError (nothing is committed) when what the site says of its URL (its
+    pages' canonicals and og:url, CNAME, the generator's config, the previous state:
+    listing.siteurl, the decision the CLI warns on) contradicts the run's base URL, unless
+    the ``allow-base-url-mismatch`` input says it is meant (a domain move)."""
+    if settings.allow_base_url_mismatch:
         return
     base = settings.config.base_url
+    says = what_the_site_says(base, report.site_urls)
+    if says is None:
+        return
+    declared, where = says.base, says.where
     override = f"or set `{ALLOW_INPUT}: true` if the change is meant (a domain move)"
     below = PurePosixPath(_folder_below(base, declared)).parts
     path = PurePosixPath(settings.site_dir.relative_to(settings.workspace).as_posix())
@@ -27,16 +32,16 @@ def refuse_mismatch(settings: Settings, report: Report) -> None:
         root = PurePosixPath(*path.parts[: -len(below)]).as_posix()  # ("." for the workspace)
         raise ConfigError(
             "path",
-            f"{path.as_posix()!r} looks like a sub-folder of the site: most pages' canonicals "
-            f"place them under {declared}, not under the base URL {base}; nothing was "
+            f"{path.as_posix()!r} looks like a sub-folder of the site: the site says its pages "
+            f"are under {declared} ({where}), not under the base URL {base}; nothing was "
             f"committed. Set path to {root!r} (the site's root), or base-url to {declared}, "
             + override,
         )
     raise ConfigError(
         "base-url",
-        f"{base} contradicts the pages' own canonicals: most pages with a canonical URL "
-        f"declare the site under {declared}; nothing was committed. Set base-url to "
-        f"{declared} (or fix the generator's site URL setting), " + override,
+        f"{base} is not where the site says it is served: {declared} ({where}); nothing was "
+        f"committed. Set base-url to {declared} (or fix what says otherwise: the generator's "
+        "site URL setting, CNAME), " + override,
     )
 
 

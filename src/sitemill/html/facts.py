@@ -2,6 +2,8 @@
 # - ``noindex``: a robots meta tag says noindex or none (sitemill.html.noindex);
 # - ``refresh``: the URL a ``<meta http-equiv="refresh">`` sends the reader to (a redirect stub);
 # - ``canonical``: the href of the page's ``<link rel="canonical">``;
+# - ``og_url``: the content of its ``<meta property="og:url">`` (the URL it is shared at: what
+#   the site says of its own address, listing.siteurl);
 # - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
 # - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
 # - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
@@ -39,8 +41,9 @@ __all__ = [
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
 # 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read;
-# 6: <html lang> is read with the images; 7: a refresh in the head's <noscript> counts
-FACTS_VERSION: Final = 7
+# 6: <html lang> is read with the images; 7: a refresh in the head's <noscript> counts;
+# 8: og:url
+FACTS_VERSION: Final = 8
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.
 MAX_ALTERNATES: Final = 256
@@ -49,7 +52,9 @@ _TAGS: Final = frozenset({"meta", "link", "html", "head", "noscript"})
 _TAGS_AND_TITLE: Final = _TAGS | {"title"}
 # Every tag of interest holds one of these, lower-cased, inside one attribute name or value
 # (character references may spell the others): the rest go by at the speed of re.
-_MARKS: Final = ((b"noindex", b"none", b"refresh", b"canonical", b"hreflang", b"&#", b"{{", b"{%"),)
+_MARKS: Final = (
+    (b"noindex", b"none", b"refresh", b"canonical", b"hreflang", b"og:url", b"&#", b"{{", b"{%"),
+)
 _BASE: Final = frozenset({"base"})
 # Template syntax: Go templates (Hugo), Jinja and Liquid (Sphinx, MkDocs, Jekyll themes). An
 # opener's scan stops at the next opener of its kind (which would match as well), so that
@@ -93,6 +98,7 @@ class PageFacts:
     title: str | None = None  # the <title> text, "" for none; None: not read
     lang: str = ""  # <html lang> as written, read with the images; "" for none
     website_redirect: bool = False  # ``refresh`` is an S3 object's (sources.s3pages)
+    og_url: str | None = None  # the content of <meta property="og:url">, as written
 
 
 ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing of interest
@@ -109,6 +115,7 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
     refreshes: list[str] = []
     canonicals: list[str] = []
     alternates: list[tuple[str, str]] = []
+    og_urls: list[str] = []
     for tag in head_start_tags(data, _TAGS_AND_TITLE if titles else _TAGS, _MARKS):
         if tag.name == "title":
             if not titled:  # document.title is the first <title>'s, even when empty
@@ -124,6 +131,8 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
             noindex = noindex or is_noindex_meta(values)
             if values.get("http-equiv", "").strip(HTML_SPACE).lower() == "refresh":
                 refreshes.append(values.get("content", ""))
+            elif values.get("property", "").strip(HTML_SPACE).lower() == "og:url":
+                og_urls.append(values.get("content", "").strip(HTML_SPACE))
         elif tag.name == "link":
             rel = _REL_SPLIT.split(values.get("rel", "").lower())
             if "canonical" in rel:
@@ -142,7 +151,16 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
     relative = _is_relative(refresh) or _is_relative(canonical)
     relative = relative or any(_is_relative(href) for _, href in alternates)
     base = _base_href(data) if relative else None
-    return PageFacts(noindex, refresh, canonical, base, alternates=tuple(alternates), title=title)
+    og_url = og_urls[0] if og_urls and og_urls[0] else None  # (absolute, by the protocol)
+    return PageFacts(
+        noindex,
+        refresh,
+        canonical,
+        base,
+        alternates=tuple(alternates),
+        title=title,
+        og_url=og_url,
+    )
 
 
 def with_images(facts: PageFacts, data: bytes) -> PageFacts:

@@ -19,7 +19,9 @@ from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
+from sitemill.jobs.treesiteurl import tree_site_urls
 from sitemill.lastmod.fingerprint.digest import page_url
+from sitemill.listing.siteurl import site_url_warning
 from sitemill.pagesread import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -102,6 +104,11 @@ def build_from_tree(
         )
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating)
+    state_base = None if dating is None else dating.known.base_url
+    report.site_urls.extend(tree_site_urls(site_dir, state_base, config.base_url))
+    for message in site_url_warning(config.base_url, report.site_urls, report.warnings):
+        log.warning("%s", message)
+        report.warnings.append(message)
     if dating is not None:
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))

@@ -4,7 +4,8 @@
 # that point off the site or nowhere, and vendored third-party HTML, are one summary warning each (a
 # misconfigured ``baseURL`` makes every page do it); when most canonicals place the site under
 # another base URL, that warning asks whether ``--base-url`` is right instead
-# (listing.declaredbase).
+# (listing.declaredbase). What most canonicals and ``og:url`` declare is evidence of the site's URL
+# (listing.siteurl).
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from sitemill.listing.canonicalstyle import StyleHint
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.declaredbase import DeclaredBase
 from sitemill.listing.gate import CanonicalGate
+from sitemill.listing.siteurl import Declared
 from sitemill.listing.stubs import Stubs, WebsiteRedirect
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle, path_key
@@ -70,6 +72,7 @@ class PageChecks:
         self.gate = CanonicalGate(self.aliases, outside) if config.respect_canonical else None
         self.cross_language = CrossLanguage()
         self.declared = DeclaredBase(config.base_url, self.site_key)
+        self.shared_at = DeclaredBase(config.base_url, self.site_key)  # (og:url)
         self.stubs = Stubs(self.gate, self.aliases, self._on_site)
         self._redirects = redirects
         self.style_hint = StyleHint(config.url_style) if hint else None
@@ -146,8 +149,11 @@ class PageChecks:
             if facts.canonical == entry.loc:  # the usual case: the page names itself as listed
                 resolved, named = entry.loc, key
             else:
-                resolved, named = self._canonical_key(entry.loc, facts)
+                resolved, named = self._named_key(entry.loc, facts.canonical, facts.base)
             self.declared.saw(path, key, named, facts.canonical)
+        if facts is not None and facts.og_url is not None:
+            shared = self._named_key(entry.loc, facts.og_url, facts.base)[1]
+            self.shared_at.saw(path, key, shared, facts.og_url)
         gate = self.gate
         if gate is None:
             return iter((entry,))
@@ -180,11 +186,16 @@ class PageChecks:
         self._drain()
         return released
 
-    def _canonical_key(self, loc: str, facts: PageFacts) -> tuple[str | None, str | None]:
-        """The page's canonical resolved, and its key, on this site or not; None unless
-        http(s)."""
-        assert facts.canonical is not None
-        resolved = resolve_url(facts.canonical, loc, facts.base)
+    def declared_urls(self) -> list[Declared]:
+        """Once every page was seen: the base URLs most pages' canonicals and og:url declare
+        (listing.siteurl)."""
+        found = (self.declared.evidence("canonical"), self.shared_at.evidence("og:url"))
+        return [item for item in found if item is not None]
+
+    def _named_key(self, loc: str, href: str, base: str | None) -> tuple[str | None, str | None]:
+        """A URL the page names (its canonical, its og:url) resolved, and its key, on this
+        site or not; None unless http(s)."""
+        resolved = resolve_url(href, loc, base)
         key = None if resolved is None else url_key(resolved)
         if key == self._site_stem:  # "https://owner.github.io/project": the site's root
             key = self.site_key

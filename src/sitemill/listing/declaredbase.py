@@ -5,14 +5,16 @@
 # ends in the page's own path in the site, what comes before is the base URL the page declares. When
 # most pages with a canonical declare one other than the run's, the summary asks whether
 # ``--base-url`` is right, naming what they declare (one warning: it stands for the off-site or
-# unlisted canonical warning of the same pages).
+# unlisted canonical warning of the same pages). The pages' ``og:url`` are counted the same way;
+# what most of them declare is evidence of the site's URL (listing.siteurl).
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Final
 
-QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.pages)
+from sitemill.listing.siteurl import QUESTION, Declared, declared
+
 # Pages declaring another base URL needed before the question is asked (a stray page or two
 # keeps the off-site or unlisted canonical warning).
 MIN_PAGES: Final = 3
@@ -21,7 +23,8 @@ _MAX_BASES: Final = 1_000
 
 
 class DeclaredBase:
-    """Counts the base URLs the pages' canonicals declare, by ``url_key`` spelling."""
+    """Counts the base URLs the pages' canonicals (or ``og:url``) declare, by ``url_key``
+    spelling."""
 
     def __init__(self, base_url: str, site_key: str) -> None:
         self._base_url = base_url
@@ -58,6 +61,17 @@ class DeclaredBase:
         if base == self._site_key or count < MIN_PAGES or count * 2 <= self.pages:
             return None
         return base
+
+    def evidence(self, what: str) -> Declared | None:
+        """The base URL most pages with ``what`` (canonical, og:url) declare, the run's own
+        included, as strong evidence of the site's URL; None when fewer than MIN_PAGES do."""
+        if not self._bases:
+            return None
+        base, count = self._bases.most_common(1)[0]
+        if count < MIN_PAGES or count * 2 <= self.pages:
+            return None
+        url = self._base_url if base == self._site_key else base
+        return declared(url, f"{what} on {count:,} of {self.pages:,} pages", strong=True)
 
     def message(self) -> str | None:
         """The question, when most pages with a canonical declare another base URL."""

@@ -1,0 +1,167 @@
+"""What a site folder and its repository say of the site's URL: CNAME, generator config, state."""
+# Evidence for listing.siteurl, read where the tree job is: the folder's ``CNAME`` (GitHub Pages
+# serves it at ``https://<CNAME>/``), the configured URL of the generator that built the folder (the
+# project sitemill.lastmod.sources.project finds, its config read by the conventions' readers), and
+# the base URL the previous state was written at. Nothing here fails a run: what cannot be read says
+# nothing.
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from pathlib import Path
+from typing import Final
+
+from sitemill.errors import RefusedError
+from sitemill.git.trust import find_top
+from sitemill.lastmod.sources.conventions.base import Project, Tree, config_text, read_settings
+from sitemill.lastmod.sources.project import CONFIG_FILES, find_project
+from sitemill.lastmod.sources.repoview import RepoView
+from sitemill.listing.siteurl import Declared, declared
+from sitemill.safefs import Root
+
+CNAME: Final = "CNAME"  # GitHub Pages' custom domain, one name on the file's first line
+_CNAME_BYTES: Final = 512
+_CONFIG_BYTES: Final = 256 * 1024  # a generator's config file, read for one setting
+_HOST: Final = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
+# Folders beside a Hugo config.* that make it Hugo's (lastmod.sources.project), and the file
+# beside a _config.yml that makes it Hexo's.
+_PROJECT_MARKS: Final = ("content", "layouts", "archetypes", "themes", "package.json")
+# A string option of a JavaScript or Python config (Docusaurus, Astro, Sphinx): key, ":" or "=",
+# a quoted value on one line.
+_OPTION: Final = r"""(?<![\w.])%s\s*[:=]\s*['"`]([^'"`\n]{0,2048})['"`]"""
+# Where each generator builds its site by default (its setting's name, lower case; None: none).
+_OUTPUT: Final = {
+    "mkdocs": ("site_dir", "site"),
+    "hugo": ("publishdir", "public"),
+    "jekyll": ("destination", "_site"),
+    "hexo": ("public_dir", "public"),
+    "docusaurus": (None, "build"),
+    "astro": (None, "dist"),
+    "quarto": (None, "_site"),
+}
+
+
+def tree_site_urls(site_dir: Path, state_base: str | None, base_url: str) -> list[Declared]:
+    """The evidence of the site's URL the folder ``site_dir`` and its repository hold, and
+    the base URL of the previous state (``state_base``) when it is another than ``base_url``
+    (never for it: an earlier run may have been the mistake), unless ``base_url`` only moves
+    it from http to https (a correction)."""
+    found = [_cname(site_dir), _configured(site_dir)]
+    state = None if state_base is None else declared(state_base, "the previous state", strong=True)
+    if state is not None and base_url not in (state.base, _https(state.base)):
+        found.append(state)
+    return [item for item in found if item is not None]
+
+
+def _https(base: str) -> str:
+    return "https://" + base.removeprefix("http://") if base.startswith("http://") else base
+
+
+def _cname(site_dir: Path) -> Declared | None:
+    """``https://<name>/`` from the folder's CNAME file, when it holds one host name."""
+    try:
+        data = Root(site_dir).read(CNAME, _CNAME_BYTES)
+    except (OSError, RefusedError):
+        return None
+    lines = (data or b"").decode("utf-8", "replace").strip().splitlines()
+    name = lines[0].strip() if lines else ""
+    if not _HOST.fullmatch(name):
+        return None
+    return declared(f"https://{name}/", CNAME, strong=True)
+
+
+def _configured(site_dir: Path) -> Declared | None:
+    """The site URL the config of the generator that built ``site_dir`` names: strong when
+    the config builds into this very folder, weak when into another."""
+    top = find_top(site_dir)
+    if top is None or top == Path(os.path.realpath(site_dir)):
+        return None
+    folder = Path(os.path.realpath(site_dir)).relative_to(top).as_posix()
+    tree = Tree(_config_view(top, folder), folder)
+    project = find_project(tree, folder, site_dir)
+    if project is None:
+        return None
+    settings = read_settings(project.config, config_text(project, tree))
+    url = _site_url(project, {str(key).lower(): value for key, value in settings.items()}, tree)
+    if not url:
+        return None
+    setting, default = _OUTPUT.get(project.family, (None, None))
+    output = settings.get(setting, default) if setting else default
+    builds_here = isinstance(output, str) and _joined(project.folder, output) == folder
+    return declared(url, f"{project.config} of {project.family}", strong=builds_here)
+
+
+def _site_url(project: Project, settings: dict[str, object], tree: Tree) -> str | None:
+    """The site URL a family's settings name, with its path where the family keeps it apart."""
+    family = project.family
+    if family == "mkdocs":
+        return _text(settings.get("site_url"))
+    if family in ("hugo", "hexo"):
+        return _text(settings.get("baseurl" if family == "hugo" else "url"))
+    if family == "jekyll":
+        url, path = _text(settings.get("url")), _text(settings.get("baseurl")) or ""
+        return url.rstrip("/") + "/" + path.strip("/") if url else None
+    if family == "quarto":
+        website = settings.get("website")
+        return _text(website.get("site-url")) if isinstance(website, dict) else None
+    text = config_text(project, tree)
+    keys = {"docusaurus": ("url", "baseUrl"), "astro": ("site", "base")}
+    if family in keys:
+        url_key, path_key = keys[family]
+        url, path = _option(text, url_key), _option(text, path_key) or ""
+        return url.rstrip("/") + "/" + path.strip("/") if url else None
+    if family == "sphinx":
+        return _option(text, "html_baseurl")
+    return None  # (Eleventy and mdBook keep no site URL)
+
+
+def _option(text: str, key: str) -> str | None:
+    found = re.search(_OPTION % re.escape(key), text)
+    return found[1].strip() if found else None
+
+
+def _text(value: object) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _joined(folder: str, output: str) -> str:
+    return posixpath.normpath(posixpath.join(folder, output.strip().removeprefix("./")))
+
+
+def _config_view(top: Path, site: str) -> RepoView:
+    """The repository as far as finding the project needs: the config files in the site
+    folder's parent chain, and the names beside them that confirm one (lastmod.sources.
+    project); each read from disk, bounded."""
+    root = Root(top)
+    files: list[str] = []
+    level = site
+    while level:
+        level = posixpath.dirname(level)
+        names = [name for _, names in CONFIG_FILES for name in names] + list(_PROJECT_MARKS)
+        for name in dict.fromkeys(names):
+            path = posixpath.join(level, name) if level else name
+            marker = _first_under(top / path) if name in _PROJECT_MARKS[:4] else None
+            if marker is not None:
+                files.append(f"{path}/{marker}")
+            elif os.path.isfile(top / path):
+                files.append(path)
+
+    def read_text(path: str) -> str | None:
+        try:
+            data = root.read(path, _CONFIG_BYTES)
+        except (OSError, RefusedError):
+            return None
+        return None if data is None else data.decode("utf-8", "replace")
+
+    return RepoView(files=tuple(sorted(files)), read_text=read_text)
+
+
+def _first_under(folder: Path) -> str | None:
+    """The name of one visible entry of ``folder`` (None: no such folder, or empty)."""
+    try:
+        with os.scandir(folder) as entries:
+            return next((e.name for e in entries if not e.name.startswith(".")), None)
+    except OSError:
+        return None
