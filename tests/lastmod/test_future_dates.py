@@ -121,3 +121,19 @@ def test_with_content_dates_off_no_commit_or_file_time_after_the_run_is_written(
     code, _ = build(capsys, site, "--no-content-dates", "--lastmod", "mtime")
     assert code == 0
     assert listed(site) == {"later.html": None, "now.html": "2024-03-01T12:00:00+00:00"}
+
+
+def test_a_replaced_sitemap_dating_pages_9999_12_31_is_a_normal_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pages = {f"p{n}.html": html(f"P{n}") for n in range(3)}
+    urls = "".join(
+        f"<url><loc>{BASE_URL}{name}</loc><lastmod>9999-12-31T23:59:59+00:00</lastmod></url>"
+        for name in pages
+    )
+    generator = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
+    site = write_site(tmp_path / "site", pages | {"sitemap.xml": generator})
+    code, out = build(capsys, site)  # (before: OverflowError)
+    assert code == 0
+    assert listed(site) == dict.fromkeys(pages)  # one build's file times: no evidence left
+    assert "9999" not in out
