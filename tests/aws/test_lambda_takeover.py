@@ -86,3 +86,33 @@ def test_text_output_leaves_hugos_index_and_children(
     (warning,) = warnings_of(capsys)
     assert warning.startswith("Hugo's sitemap.xml stays beside sitemill's sitemap.txt")
     assert "replacing" not in warning
+
+
+def test_astros_takeover_keeps_the_objects_the_user_wrote(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """@astrojs/sitemap's customSitemaps: its index names the user's sitemaps beside its own
+    children; only Astro's own go (the index, sitemap-0.xml), the user's stay byte for byte."""
+    user = f"<?xml version='1.0'?><urlset {NS}><url><loc>{BASE}blog/</loc></url></urlset>".encode()
+    locs = ("blog-sitemap.xml", "docs/sitemap.xml", "sitemap-blog.xml", "sitemap-0.xml")
+    items = "".join(f"<sitemap><loc>{BASE}{name}</loc></sitemap>" for name in locs)
+    index = f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {NS}>{items}</sitemapindex>'
+    child = f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}><url><loc>{BASE}</loc></url>'
+    s3.put_object(Bucket=BUCKET, Key="sitemap-index.xml", Body=index.encode())
+    s3.put_object(Bucket=BUCKET, Key="sitemap-0.xml", Body=(child + "</urlset>").encode())
+    for name in locs[:3]:
+        s3.put_object(Bucket=BUCKET, Key=name, Body=user)
+    capsys.readouterr()
+    result = handle(REBUILD, Context(), env=ENV, s3=s3)
+    assert (result["status"], result["deleted"]) == ("ok", 2), result
+    read = s3.get_object
+    for name in locs[:3]:
+        assert read(Bucket=BUCKET, Key=name)["Body"].read() == user, name
+    keys = {item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]}
+    assert not {"sitemap-index.xml", "sitemap-0.xml"} & keys
+    (warning,) = warnings_of(capsys)
+    assert warning.startswith(
+        "sitemill's sitemap.xml takes over from Astro's sitemap-index.xml (deleting it and "
+        "sitemap-0.xml; keeping blog-sitemap.xml, docs/sitemap.xml, sitemap-blog.xml, "
+        "not Astro's own): "
+    )

@@ -367,7 +367,7 @@ def test_any_foreign_sitemap_is_replaced_once_with_its_stale_twin(
     (site / "sitemap.xml").write_bytes(data)
     (site / "sitemap.xml.gz").write_bytes(gzip.compress(data, mtime=0))
     child = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
-    (site / "sitemap-pages.xml").write_bytes(child)  # the other tool's child
+    (site / "sitemap-pages.xml").write_bytes(child)  # the other tool's child, or the user's
     code, stdout, stderr = build(site)
     assert code == 0, stderr
     (warning,) = warnings_of(stderr)
@@ -375,7 +375,10 @@ def test_any_foreign_sitemap_is_replaced_once_with_its_stale_twin(
     assert "was the state deleted" not in stderr
     assert not (site / "sitemap.xml.gz").exists()
     assert "deleted: " in stdout
-    assert (site / "sitemap-pages.xml").exists() is (data is not OTHER_TOOL)
+    # Whose child it is cannot be told (and the index names it on another host): it stays.
+    assert (site / "sitemap-pages.xml").read_bytes() == child
+    kept = "; keeping https://example.org/sitemap-pages.xml, on another host or outside the folder"
+    assert (kept in warning) is (data is OTHER_TOOL)
     validate(site)
     code, _, stderr = build(site)  # a second run: nothing to say
     assert (code, stderr) == (0, "")
@@ -402,3 +405,113 @@ def test_a_sitemap_this_run_leaves_as_it_was_is_ours_whatever_its_shape(
     assert done.returncode == 0, done.stderr
     (warning,) = warnings_of(done.stderr)
     assert "was the state deleted?" in warning
+
+
+# @astrojs/sitemap's customSitemaps: its index names the user's own sitemaps beside its children.
+BLOG_SITEMAP = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    b"  <url><loc>https://example.com/blog/first/</loc></url>\n</urlset>\n"
+)
+DOCS_SITEMAP = BLOG_SITEMAP.replace(b"blog/first/", b"docs/")
+
+
+def astro_index(*locs: str) -> str:
+    items = "".join(f"<sitemap><loc>{loc}</loc></sitemap>" for loc in locs)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><sitemapindex '
+        f'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{items}</sitemapindex>'
+    )
+
+
+def test_astros_takeover_keeps_the_sitemaps_the_user_wrote_byte_for_byte(
+    make_site: SiteMaker,
+) -> None:
+    index = astro_index(
+        f"{BASE_URL}blog-sitemap.xml",
+        f"{BASE_URL}docs/sitemap.xml",
+        f"{BASE_URL}sitemap-0.xml",
+        f"{BASE_URL}sitemap-pages-0.xml",  # a `chunks` option's child: Astro's too
+        "https://elsewhere.example.org/sitemap-1.xml",  # another host: never touched
+    )
+    site = make_site(
+        {
+            "index.html": page("home"),
+            "sitemap-index.xml": index,
+            "sitemap-0.xml": ASTRO_URLSET,
+            "sitemap-pages-0.xml": ASTRO_URLSET,
+        }
+    )
+    (site / "blog-sitemap.xml").write_bytes(BLOG_SITEMAP)
+    (site / "docs").mkdir()
+    (site / "docs" / "sitemap.xml").write_bytes(DOCS_SITEMAP)
+    code, stdout, stderr = build(site)
+    assert code == 0, stderr
+    assert (site / "blog-sitemap.xml").read_bytes() == BLOG_SITEMAP
+    assert (site / "docs" / "sitemap.xml").read_bytes() == DOCS_SITEMAP
+    assert not (site / "sitemap-0.xml").exists()
+    assert not (site / "sitemap-pages-0.xml").exists()
+    assert not (site / "sitemap-index.xml").exists()
+    (warning,) = warnings_of(stderr)
+    assert warning == (
+        "sitemill: warning: sitemill's sitemap.xml takes over from Astro's sitemap-index.xml "
+        "(deleting it and sitemap-0.xml, sitemap-pages-0.xml; keeping blog-sitemap.xml, "
+        "docs/sitemap.xml, not Astro's own; keeping https://elsewhere.example.org/sitemap-1.xml, "
+        "on another host or outside the folder): turn it off by removing `@astrojs/sitemap` "
+        "from `integrations` in astro.config.mjs"
+    )
+    assert "blog-sitemap.xml" not in stdout and "docs/sitemap.xml" not in stdout
+    validate(site)
+    code, _, stderr = build(site)  # a second run: nothing to say, nothing more to delete
+    assert (code, stderr) == (0, "")
+    assert (site / "blog-sitemap.xml").read_bytes() == BLOG_SITEMAP
+
+
+def test_an_index_whose_writer_cannot_be_told_keeps_every_sitemap_it_names(
+    make_site: SiteMaker,
+) -> None:
+    """A hand-written sitemap.xml index (no generator's shape) naming the user's own sitemaps:
+    sitemill replaces the index, and none of the sitemaps it names is deleted."""
+    index = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"<sitemap><loc>{BASE_URL}sitemap-pages.xml</loc></sitemap>\n"
+        f"<sitemap><loc>{BASE_URL}news/sitemap.xml</loc></sitemap>\n"
+        f"<sitemap><loc>{BASE_URL}lmth\u202e.xml</loc></sitemap>\n"  # escaped when said
+        "</sitemapindex>\n"
+    )
+    site = make_site({"index.html": page("home"), "sitemap.xml": index})
+    (site / "sitemap-pages.xml").write_bytes(BLOG_SITEMAP)
+    (site / "news").mkdir()
+    (site / "news" / "sitemap.xml").write_bytes(DOCS_SITEMAP)
+    (site / "lmth\u202e.xml").write_bytes(BLOG_SITEMAP)
+    code, stdout, stderr = build(site)
+    assert code == 0, stderr
+    assert (site / "sitemap-pages.xml").read_bytes() == BLOG_SITEMAP
+    assert (site / "news" / "sitemap.xml").read_bytes() == DOCS_SITEMAP
+    assert (site / "lmth\u202e.xml").read_bytes() == BLOG_SITEMAP
+    (warning,) = warnings_of(stderr)
+    assert warning == (
+        "sitemill: warning: replacing a sitemap.xml sitemill did not write (no state names it) "
+        "with sitemill's (keeping sitemap-pages.xml, news/sitemap.xml, lmth\\u202e.xml, not known "
+        "to be the index writer's): if a tool writes it on every build, turn that off or run "
+        "sitemill after it"
+    )
+    assert "deleted" not in stdout
+
+
+def test_an_index_in_astros_shape_naming_none_of_astros_sitemaps_is_the_users(
+    make_site: SiteMaker,
+) -> None:
+    """A sitemap-index.xml the user's own endpoint writes on one line, as @astrojs/sitemap
+    does, but naming no sitemap-<n>.xml (Astro's always names one): it and all it names stay."""
+    index = astro_index(f"{BASE_URL}sitemap-posts.xml", f"{BASE_URL}sitemap-pages.xml")
+    site = make_site({"index.html": page("home"), "sitemap-index.xml": index})
+    (site / "sitemap-posts.xml").write_bytes(BLOG_SITEMAP)
+    (site / "sitemap-pages.xml").write_bytes(DOCS_SITEMAP)
+    code, stdout, stderr = build(site)
+    assert (code, stderr) == (0, "")
+    assert (site / "sitemap-index.xml").read_text() == index
+    assert (site / "sitemap-posts.xml").read_bytes() == BLOG_SITEMAP
+    assert (site / "sitemap-pages.xml").read_bytes() == DOCS_SITEMAP
+    assert "deleted" not in stdout

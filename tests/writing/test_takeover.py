@@ -13,7 +13,10 @@ import pytest
 from bombs import gzip_bomb
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
+from sitemill.config.model import LastmodMode
+from sitemill.report import Report, WriteResult
 from sitemill.writing.generators import (
+    ASTRO,
     DOCUSAURUS,
     HUGO,
     JEKYLL,
@@ -24,7 +27,9 @@ from sitemill.writing.generators import (
     looks_like_sitemills,
     written_by,
 )
+from sitemill.writing.namedsitemaps import KeptBecause, KeptSitemap
 from sitemill.writing.sitemapfile import HEAD_BYTES, index_locs, sitemap_root
+from sitemill.writing.takeover import Takeover, settle
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
@@ -157,3 +162,106 @@ def test_an_index_names_its_children_and_nothing_else() -> None:
     assert index_locs(f"<urlset {NS}><url><loc>/a</loc></url></urlset>".encode()) == []
     cut = index.encode()[: index.index("</sitemap>") + 20]
     assert index_locs(cut) == ["/en/sitemap.xml"]  # cut short: what was read
+
+
+@pytest.mark.parametrize(
+    ("generator", "name", "own"),
+    [
+        (ASTRO, "sitemap-0.xml", True),
+        (ASTRO, "sitemap-12.xml", True),
+        (ASTRO, "sitemap-pages-0.xml", True),  # the `chunks` option: sitemap-<chunk>-<n>.xml
+        (ASTRO, "sitemap-blog-posts-3.xml", True),
+        (ASTRO, "blog-sitemap.xml", False),  # customSitemaps: the user's
+        (ASTRO, "sitemap-blog.xml", False),
+        (ASTRO, "docs/sitemap.xml", False),
+        (ASTRO, "docs/sitemap-0.xml", False),  # Astro's children sit beside its index
+        (ASTRO, "sitemap-0.xml.gz", False),
+        (HUGO, "en/sitemap.xml", True),
+        (HUGO, "pt-br/sitemap.xml", True),
+        (HUGO, "zh-Hans/sitemap.xml", True),
+        (HUGO, "docs/sitemap.xml", False),  # a sub-site's: no language tag
+        (HUGO, "en/blog/sitemap.xml", False),
+        (HUGO, "en/sitemap-0.xml", False),
+        (HUGO, "sitemap.xml", False),
+        (MKDOCS, "sitemap-0.xml", False),  # writes no index: no child is its own
+        (JEKYLL, "en/sitemap.xml", False),
+        (DOCUSAURUS, "sitemap-0.xml", False),
+        (SPHINX, "en/sitemap.xml", False),
+    ],
+)
+def test_a_child_is_the_generators_own_only_by_the_names_it_gives_them(
+    generator: Generator, name: str, own: bool
+) -> None:
+    assert generator.writes_child(name) is own
+
+
+class DictFiles:
+    """A folder's files in memory (sitemill.writing.takeover.Files), counting the reads."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        self.files, self.reads = files, 0
+
+    def read(self, name: str, limit: int) -> bytes | None:
+        self.reads += 1
+        data = self.files.get(name)
+        return None if data is None else data[:limit]
+
+    def delete(self, name: str) -> None:
+        del self.files[name]
+
+
+URLSET = f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}></urlset>'.encode()
+
+
+def test_only_the_generators_own_children_on_the_site_go_and_the_users_are_kept() -> None:
+    base = "https://example.com/docs/"
+    locs = [
+        f"{base}sitemap-0.xml",  # Astro's: goes
+        "/docs/sitemap-1.xml",  # Astro's, no host: goes
+        f"{base}blog-sitemap.xml",  # the user's
+        "https://example.com:8443/docs/sitemap-2.xml",  # another port
+        "http://example.com/docs/sitemap-3.xml",  # another scheme
+        "https://cdn.example.com/docs/sitemap-4.xml",  # another host
+        "https://example.com/sitemap-5.xml",  # above the folder
+        f"{base}../sitemap-6.xml",
+        f"{base}feed.xml",  # no sitemap: neither goes nor is kept
+        f"{base}sitemap-7.xml",  # named but not there
+        f"{base}sitemap-1.xml",  # said twice
+        "https://EXAMPLE.com:443/docs/sitemap-8.xml",  # the base URL's origin, spelt otherwise
+    ]
+    items = "".join(f"<sitemap><loc>{loc}</loc></sitemap>" for loc in locs)
+    index = f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {NS}>{items}</sitemapindex>'
+    names = ["sitemap-0.xml", "sitemap-1.xml", "blog-sitemap.xml"]
+    files = DictFiles(
+        {name: URLSET for name in names}
+        | {f"sitemap-{n}.xml": URLSET for n in (2, 3, 4, 5, 6, 8)}
+        | {"sitemap-index.xml": index.encode(), "feed.xml": b"<rss/>"}
+    )
+    report = Report(
+        WriteResult(written=["sitemap.xml"], outputs=["sitemap.xml"]), LastmodMode.MTIME
+    )
+    found = settle(files, Takeover(ASTRO, "sitemap-index.xml", index.encode()), report, base)
+    assert found is not None
+    assert found.twins == ["sitemap-index.xml", "sitemap-0.xml", "sitemap-1.xml", "sitemap-8.xml"]
+    assert found.users == [
+        KeptSitemap(f"{base}blog-sitemap.xml", "blog-sitemap.xml", KeptBecause.NOT_ITS_OWN),
+        *(KeptSitemap(loc, None, KeptBecause.ELSEWHERE) for loc in locs[3:8]),
+    ]
+    assert files.reads == 6  # the named files in the folder, once each: none elsewhere
+
+
+def test_the_kept_names_are_said_escaped() -> None:
+    name = "blog\x1b[31m\u202e.xml"
+    takeover = Takeover(
+        ASTRO,
+        "sitemap-index.xml",
+        b"",
+        twins=["sitemap-index.xml", "sitemap-0.xml"],
+        users=[KeptSitemap(f"https://example.com/{name}", name, KeptBecause.NOT_ITS_OWN)],
+    )
+    message = takeover.message()
+    assert (
+        "(deleting it and sitemap-0.xml; keeping blog\\x1b[31m\\u202e.xml, not Astro's own)"
+        in message
+    )
+    assert message.isprintable()

@@ -35,7 +35,7 @@ class BucketFiles:
         if name == ENTRY_XML and (self.sink.entry_before is not None or not self.text):
             data = self.sink.entry_before  # what the run replaced (None: nothing)
             return None if data is None else data[:limit]
-        if "/" not in name and not listed:
+        if "/" not in name and not listed and self.inventory.tells(name):
             return None  # the listing says it is not there: no GET
         key = self.site.root + name
         try:

@@ -63,6 +63,11 @@ class Inventory:
         elif name.startswith("sitemap"):
             self.others.add(name)
 
+    def tells(self, name: str) -> bool:
+        """Whether the listing notes a root-level object of that name (then one it does not
+        hold is not there); of any other, it says nothing."""
+        return name == ROBOTS_TXT or name.startswith("sitemap") or is_own_name(name)
+
 
 def normalize_prefix(prefix: str) -> str:
     """The key prefix of the site root: '' for the whole bucket, else ending in one '/'."""

@@ -14,6 +14,15 @@
 # - Astro (@astrojs/sitemap, the same package): ``sitemap-index.xml``, all on the declaration's
 #   line, naming ``sitemap-0.xml`` (a urlset of that package's shape, as Docusaurus' is).
 # - Sphinx (sphinx-sitemap, through ElementTree): the declaration in single quotes.
+#
+# Only two write an index, and each gives its own sitemaps names of one form (``children``), so
+# that a name of another form that its index names is the user's (sitemill.writing.takeover):
+#
+# - Hugo: one sitemap per language, ``<language>/sitemap.xml`` (the language key, a language
+#   tag: ``en``, ``pt-br``), beside no other; a sub-site's ``docs/sitemap.xml`` is none.
+# - Astro: ``sitemap-<n>.xml`` from 0 beside its index, or ``sitemap-<chunk>-<n>.xml`` with the
+#   ``chunks`` option (a ``pages`` chunk and the user's keys); ``customSitemaps`` adds the
+#   user's own URLs to its index as they are (``blog-sitemap.xml``): those are never Astro's.
 
 from __future__ import annotations
 
@@ -30,11 +39,18 @@ class Generator:
     setting: str  # a sentence: how the generator's sitemap is turned off
     # The same, when sitemill writes text and so leaves the generator's sitemap (None: as above).
     setting_beside_text: str | None = None
+    # The folder-relative names its index gives its own sitemaps (None: it writes no index).
+    children: re.Pattern[str] | None = None
 
     @property
     def owner(self) -> str:
         """``MkDocs'``, ``Hugo's``: the generator's name as a possessive."""
         return self.name + ("'" if self.name.endswith("s") else "'s")
+
+    def writes_child(self, name: str) -> bool:
+        """Whether ``name`` (relative to the folder of its index) is one the generator's index
+        gives the generator's own sitemaps; any other name it names is the user's."""
+        return self.children is not None and self.children.fullmatch(name) is not None
 
 
 MKDOCS: Final = Generator(
@@ -44,7 +60,11 @@ MKDOCS: Final = Generator(
     "MkDocs writes it (and sitemap.xml.gz) on every build and has no setting to turn them off: "
     'delete both after every `mkdocs build`, or let sitemill write XML (format = "xml")',
 )
-HUGO: Final = Generator("Hugo", 'turn it off with `disableKinds = ["sitemap"]` in hugo.toml')
+HUGO: Final = Generator(
+    "Hugo",
+    'turn it off with `disableKinds = ["sitemap"]` in hugo.toml',
+    children=re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*/sitemap\.xml", re.IGNORECASE),
+)
 JEKYLL: Final = Generator(
     "Jekyll", "turn it off by removing `jekyll-sitemap` from `plugins` in _config.yml"
 )
@@ -54,7 +74,9 @@ DOCUSAURUS: Final = Generator(
     "(docusaurus.config.js)",
 )
 ASTRO: Final = Generator(
-    "Astro", "turn it off by removing `@astrojs/sitemap` from `integrations` in astro.config.mjs"
+    "Astro",
+    "turn it off by removing `@astrojs/sitemap` from `integrations` in astro.config.mjs",
+    children=re.compile(r"sitemap-(?:[^/]+-)?[0-9]+\.xml"),
 )
 SPHINX: Final = Generator(
     "Sphinx", "turn it off by removing `sphinx_sitemap` from `extensions` in conf.py"

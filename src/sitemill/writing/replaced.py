@@ -16,6 +16,7 @@ from sitemill.bounded.inflate import GZIP_MAGIC, inflate
 from sitemill.errors import InflateError
 from sitemill.lastmod.w3cdate import REPLACED_SITEMAP, DeclaredDate, parse_declared
 from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
+from sitemill.writing.namedsitemaps import index_children
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     SEPARATOR,
@@ -24,7 +25,7 @@ from sitemill.writing.sitemapfile import (
     sitemap_root,
     stop_parsing,
 )
-from sitemill.writing.takeover import Files, Takeover, index_children
+from sitemill.writing.takeover import Files, Takeover
 
 MAX_CHILDREN: Final = 1_000  # an index's children read (a generator writes a few)
 _URLSET: Final = f"{SITEMAP_NS}{SEPARATOR}urlset"

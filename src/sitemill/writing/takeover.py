@@ -6,10 +6,13 @@
 # shape; a file this run leaves unchanged is ours whatever its shape). sitemill says so once (with
 # the generator's setting that turns it off, where the generator is known) and, once its own
 # sitemap.xml is live, deletes what would contradict it: the replaced file's stale ``.gz`` twin, the
-# children the replaced index names, Astro's index. Each only when it is itself a sitemap (its root
-# element, sitemill.writing.sitemapfile) inside the folder or prefix, never a name this run wrote,
-# and only when this run wrote the replacement: with text output (sitemap.txt) the generator's
-# sitemap.xml and its children all stay, and that is said.
+# generator's own children the replaced index names, Astro's index. Each only when it is itself a
+# sitemap (its root element, sitemill.writing.sitemapfile) inside the folder or prefix, never a name
+# this run wrote, and only when this run wrote the replacement: with text output (sitemap.txt) the
+# generator's sitemap.xml and its children all stay, and that is said.
+#
+# Which sitemaps an index names are the generator's own: sitemill.writing.namedsitemaps. The user's
+# stay byte for byte; the takeover keeps them in ``users``, and its warning names them.
 
 from __future__ import annotations
 
@@ -17,10 +20,10 @@ import logging
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Final, Protocol
-from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
+from sitemill.messages import printable
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
@@ -32,7 +35,8 @@ from sitemill.writing.generators import (
     looks_like_sitemills,
     written_by,
 )
-from sitemill.writing.sitemapfile import HEAD_BYTES, SITEMAPINDEX, index_locs, sitemap_root
+from sitemill.writing.namedsitemaps import KeptBecause, KeptSitemap, names_its_own, sort_named
+from sitemill.writing.sitemapfile import HEAD_BYTES, SITEMAPINDEX, sitemap_root
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +63,7 @@ class Takeover:
     data: bytes  # its bytes as found (an index names its children)
     kept: bool = False  # sitemill writes sitemap.txt: this one stays, with all it names
     twins: list[str] = field(default_factory=list)  # folder-relative paths to delete
+    users: list[KeptSitemap] = field(default_factory=list)  # named sitemaps that stay
 
     def message(self) -> str:
         """One line: whose sitemap is replaced (or stays), what goes with it, how to turn
@@ -81,11 +86,23 @@ class Takeover:
             what = f"replacing {named} with sitemill's"
         else:
             what = f"sitemill's {ENTRY_XML} takes over from {named}"
-        gone = [name for name in self.twins if name != self.replaced]
-        also = f" (deleting {_listed(gone)} with it)" if gone else ""
+        gone = [printable(name) for name in self.twins if name != self.replaced]
+        parts = [f"deleting {_listed(gone)} with it"] if gone else []
         if self.replaced in self.twins:  # Astro's index goes too
-            also = f" (deleting it{' and ' + _listed(gone) if gone else ''})"
+            parts = [f"deleting it{' and ' + _listed(gone) if gone else ''}"]
+        parts += self._keeping(owner)
+        also = f" ({'; '.join(parts)})" if parts else ""
         return f"{what}{also}: {setting}"
+
+    def _keeping(self, owner: str) -> list[str]:
+        """``keeping blog-sitemap.xml, not Astro's own``: the user's sitemaps that stay, by
+        why."""
+        said = []
+        for why in KeptBecause:
+            names = [kept.shown for kept in self.users if kept.why is why]
+            if names:
+                said.append(f"keeping {_listed(names)}, {why.value.format(owner=owner)}")
+        return said
 
 
 def find_takeover(files: Files, *, text: bool, remembered: Collection[str] = ()) -> Takeover | None:
@@ -101,7 +118,8 @@ def find_takeover(files: Files, *, text: bool, remembered: Collection[str] = ())
     astro = files.read(ASTRO_INDEX, HEAD_BYTES)
     if astro is not None and is_astro_index(astro):
         whole = astro if len(astro) < HEAD_BYTES else files.read(ASTRO_INDEX, MAX_BYTES_LIMIT)
-        return Takeover(ASTRO, ASTRO_INDEX, whole or astro, kept=text)
+        if names_its_own(ASTRO, whole or astro):  # else the user's, in Astro's shape
+            return Takeover(ASTRO, ASTRO_INDEX, whole or astro, kept=text)
     return None
 
 
@@ -136,14 +154,15 @@ def settle(files: Files, found: Takeover | None, report: Report, base_url: str) 
         return None if found.replaced in result.outputs else found
     if ENTRY_XML not in (result.written if found.replaced == ENTRY_XML else result.outputs):
         return None
-    candidates = [GZ_TWIN] if found.replaced == ENTRY_XML else [ASTRO_INDEX]
+    twin = GZ_TWIN if found.replaced == ENTRY_XML else ASTRO_INDEX
+    passed = twin in result.outputs or twin in found.twins  # this run wrote it, or it goes
+    if not passed and (twin == found.replaced or sitemap_root(files.read(twin, HEAD_BYTES) or b"")):
+        found.twins.append(twin)
     if sitemap_root(found.data[:HEAD_BYTES]) == SITEMAPINDEX:
-        candidates += index_children(found.data, base_url)
-    for name in dict.fromkeys(candidates):
-        if name in result.outputs or name in found.twins:
-            continue
-        if name == found.replaced or sitemap_root(files.read(name, HEAD_BYTES) or b""):
-            found.twins.append(name)
+        done = [*result.outputs, *found.twins]
+        named = sort_named(found.data, found.generator, files.read, base_url, passed=done)
+        found.twins.extend(named.own)
+        found.users.extend(named.users)
     return found
 
 
@@ -194,23 +213,6 @@ def _robots_still_naming(files: Files, owner: str, report: Report) -> None:
             log.warning("%s", message)
             report.warnings.append(message)
             return
-
-
-def index_children(index: bytes, base_url: str) -> list[str]:
-    """The folder-relative names of the files the index names below the base URL's path
-    (sitemill.writing.replaced reads them too)."""
-    base = urlsplit(base_url).path
-    found = []
-    for loc in index_locs(index):
-        path = urlsplit(loc).path
-        if not path.startswith(base):
-            continue
-        name = path[len(base) :]
-        parts = name.split("/")
-        if not name or name.endswith("/") or any(part in ("", ".", "..") for part in parts):
-            continue
-        found.append(name)
-    return found
 
 
 def _listed(names: list[str]) -> str:
