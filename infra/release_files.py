@@ -15,6 +15,12 @@ runs `sitemill --version` and `make demo`'s script there (the tree, then the Lam
 and the Lambda zip is built twice and compared byte for byte. The GitHub Action is installed as
 a runner installs it (action/install.py) from the package index with the lock's hashes checked,
 cold then warm, and builds examples/site. Nothing is published.
+
+The files are made in a scratch folder, then copied into OUT after a record of them (RECORD_NAME:
+``sha256sum``'s lines, a dot-file that neither the sums, the artifact upload nor ``gh release
+create dist/release/*`` take). A later run removes only the files that record names, each only
+while it holds the bytes recorded; OUT holding anything else (a user's ``sitemill-notes.tar.gz``,
+a release file changed since) is refused and nothing is removed.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -35,11 +43,17 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "infra"))
 from release_names import NamesError, check_names, set_repository  # noqa: E402
 
+from sitemill.errors import SitemillError  # noqa: E402
+from sitemill.messages import shown  # noqa: E402
+from sitemill.safefs import read_regular  # noqa: E402
 from sitemill.version import __version__  # noqa: E402 (the version, not the package, is read)
 
 ZIP_NAME: Final = "sitemill-lambda.zip"
 TEMPLATE_NAME: Final = "sitemill-template.yaml"
 SUMS_NAME: Final = "SHA256SUMS"
+# What a run wrote into OUT, the only files a later run removes (see above).
+RECORD_NAME: Final = ".sitemill-release-files"
+RECORD_LIMIT: Final = 64 * 1024
 # The template's CodeUri, the zip `make lambda-zip` writes; on a release page, beside it.
 CODE_URI: Final = "CodeUri: ../dist/sitemill-lambda.zip"
 
@@ -59,9 +73,14 @@ def checksums(folder: Path) -> str:
     """``sha256sum``'s lines for every file of ``folder`` but the sums, sorted by name."""
     lines = []
     for path in sorted(folder.iterdir()):
-        if path.is_file() and path.name != SUMS_NAME:
-            lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.name}\n")
+        if path.is_file() and path.name not in (SUMS_NAME, RECORD_NAME):
+            lines.append(f"{file_digest(path)}  {path.name}\n")
     return "".join(lines)
+
+
+def file_digest(path: Path) -> str:
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 def release_notes(changelog: str, tag: str) -> str:
@@ -80,22 +99,57 @@ def release_notes(changelog: str, tag: str) -> str:
     return section + "\n"
 
 
+def recorded(out: Path) -> dict[str, str]:
+    """The files an earlier run wrote into ``out``, by name, with their SHA-256 (none: {})."""
+    try:
+        data = read_regular(out / RECORD_NAME, RECORD_LIMIT, whole=True, follow_symlinks=False)
+    except FileNotFoundError:
+        return {}
+    except SitemillError as exc:  # (a link, a folder, too large: not this script's)
+        raise ReleaseError(f"{out} holds {RECORD_NAME!r}, not this script's record: {exc}") from exc
+    found = {}
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        digest, separator, name = line.partition("  ")
+        if not separator or len(digest) != 64 or "/" in name or name in ("", ".", ".."):
+            raise ReleaseError(f"{out} holds {RECORD_NAME!r}, not this script's record")
+        found[name] = digest
+    return found
+
+
 def emptied(out: Path) -> None:
-    """``out``, with the files of an earlier run removed: a folder holding anything else is
-    refused, never emptied (nothing but this script's own files is deleted)."""
+    """``out`` made, or an earlier run's files removed from it: only those its record names,
+    each only while it holds the bytes recorded. Anything else there (a file no run wrote, one
+    changed since, a folder, a link) is refused, and then nothing is removed."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise ReleaseError(f"{out} is not a folder: name a new folder for the release's files")
     out.mkdir(parents=True, exist_ok=True)
-    found = list(out.iterdir())
-    foreign = [path.name for path in found if not (path.is_file() and is_release_file(path.name))]
-    if foreign:
-        raise ReleaseError(f"{out} holds {foreign[0]!r}, no release file: name a new folder")
+    record = recorded(out)
+    found = sorted(out.iterdir())
+    for path in found:
+        if path.name == RECORD_NAME:
+            continue
+        if path.name not in record:
+            raise ReleaseError(
+                f"{out} holds {path.name!r}, which no earlier run of this script wrote: "
+                "name a new folder"
+            )
+        if not stat.S_ISREG(path.lstat().st_mode) or file_digest(path) != record[path.name]:
+            raise ReleaseError(
+                f"{out} holds {path.name!r}, changed since the run that wrote it: name a new folder"
+            )
     for path in found:
         path.unlink()
 
 
-def is_release_file(name: str) -> bool:
-    """A name this script writes: the sdist, the wheel, the zip, the template, the sums."""
-    package = name.startswith("sitemill-") and name.endswith((".tar.gz", ".whl"))
-    return package or name in (ZIP_NAME, TEMPLATE_NAME, SUMS_NAME)
+def publish(files: Path, out: Path) -> None:
+    """The files made in ``files`` copied into ``out``, the record of them written first (so a
+    run stopped half way leaves only recorded files)."""
+    names = sorted(path.name for path in files.iterdir())
+    record = "".join(f"{file_digest(files / name)}  {name}\n" for name in names)
+    (out / RECORD_NAME).write_text(record, encoding="utf-8")
+    for name in names:  # ("xb": never into a file or a link that appeared meanwhile)
+        with open(files / name, "rb") as source, open(out / name, "xb") as target:
+            shutil.copyfileobj(source, target)
 
 
 def check_tag(tag: str) -> None:
@@ -203,13 +257,21 @@ def main(argv: list[str] | None = None) -> int:
             check_names(ROOT, args.repository, args.tag or f"v{__version__}")
         emptied(args.out)
         with tempfile.TemporaryDirectory(prefix="sitemill-release-") as scratch:
-            build_files(args.out.resolve(), Path(scratch))
+            files = Path(scratch) / "files"
+            files.mkdir()
+            build_files(files, Path(scratch))
+            publish(files, args.out)
             if args.check:
                 dry_run(args.out.resolve(), Path(scratch))
+            sums = (files / SUMS_NAME).read_text(encoding="utf-8")
     except (ReleaseError, NamesError) as exc:
-        print(f"release_files: error: {exc}", file=sys.stderr)
+        print(f"release_files: error: {shown(str(exc))}", file=sys.stderr)
         return 1
-    print((args.out / SUMS_NAME).read_text(encoding="utf-8"), end="")
+    except OSError as exc:  # (OUT or a file of it changed under the run)
+        where = exc.filename or args.out
+        print(f"release_files: error: {shown(f'{where}: {exc.strerror or exc}')}", file=sys.stderr)
+        return 1
+    print(sums, end="")
     return 0
 
 

@@ -120,14 +120,19 @@ def test_the_sums_are_sha256sum_s_lines(tmp_path: Path) -> None:
 
 
 def test_only_an_earlier_run_s_files_are_ever_removed(tmp_path: Path) -> None:
-    out = tmp_path / "release"
+    files, out = tmp_path / "files", tmp_path / "release"
+    files.mkdir()
     out.mkdir()
     for name in ("sitemill-0.1.0.tar.gz", "sitemill-lambda.zip", "SHA256SUMS"):
-        (out / name).write_text("old")
+        (files / name).write_text("old")
+    release.publish(files, out)  # (an earlier run's, with its record)
     release.emptied(out)
     assert list(out.iterdir()) == []
+    release.publish(files, out)
     (out / "notes.txt").write_text("the user's")
-    (out / "sitemill-lambda.zip").write_text("old")
     with pytest.raises(release.ReleaseError, match=r"notes\.txt"):
         release.emptied(out)
-    assert sorted(path.name for path in out.iterdir()) == ["notes.txt", "sitemill-lambda.zip"]
+    assert sorted(path.name for path in out.iterdir()) == sorted(
+        [release.RECORD_NAME, "notes.txt", "SHA256SUMS", "sitemill-0.1.0.tar.gz",
+         "sitemill-lambda.zip"]
+    )  # fmt: skip
