@@ -16,6 +16,7 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
+from sitemill.lastmod.evidencetime import latest_evidence
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
@@ -78,7 +79,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     fingerprints_current = not state.outdated
     if fingerprints_current:
         state.fingerprint_main = document.get("fingerprint_scope") != "body"
-    latest = (now or datetime.now(UTC)) + CLOCK_SKEW
+    latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.evidencetime)
     state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
     state.blob_key, state.blobs = _blobs(document.get("blobs"))

@@ -13,13 +13,14 @@ from itertools import pairwise
 from typing import Any, Final
 
 from sitemill.errors import StateError
+from sitemill.lastmod.evidencetime import latest_evidence
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.partition import Part, part_from_json, part_to_json
 from sitemill.shards.plan import key_order, shard_id
 from sitemill.sources.page import Page
 from sitemill.state.bounded import load_state_json
 from sitemill.state.model import State, dump_document, state_document
-from sitemill.state.parse import CLOCK_SKEW, state_from_document, trusted_lastmod
+from sitemill.state.parse import state_from_document, trusted_lastmod
 
 SHARD_STATE_FORMAT: Final = "sitemill-shard-state"
 SHARD_STATE_VERSION: Final = 1
@@ -71,7 +72,7 @@ def parse_shard_state(
         raise StateError("the shard state's id does not match its boundary")
     if bounds is not None and after != bounds[0]:
         raise StateError("the shard state's boundary is not its shard's")
-    latest = (now or datetime.now(UTC)) + CLOCK_SKEW
+    latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.evidencetime)
     listing = _listing(document.get("listing"), latest)
     if bounds is not None:
         _check_range(listing, *bounds)
