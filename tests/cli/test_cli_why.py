@@ -356,3 +356,18 @@ def test_a_last_commit_past_the_year_9999_is_named_without_its_date(
     assert out.splitlines()[0] == "a.html: <lastmod>2024-01-05T10:00:00+00:00</lastmod>"
     assert f'content since: {first[:10]} 2024-01-05 10:00 UTC "Write A"' in out
     assert f'last commit:   {last[:10]} (no date: 253,402,300,800 s since 1970) "Reformat"' in out
+
+
+def test_a_page_whose_commit_is_after_the_run_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_repo(tmp_path / "repo")
+    commit(site, {"a.html": html("A", "a")}, "2099-01-01T00:00:00", "A clock set to 2099")
+    code, out = why(capsys, "a.html", str(site))  # (before: <lastmod>2099-01-01T00:00:00…)
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "a.html: no <lastmod>",
+        "  why: no evidence: its git history is after the run, no remembered date, no source or "
+        "declared date; the file times are one build's",
+        "  git history: its content's commit, 2099-01-01 00:00 UTC, is after the run: no evidence",
+    ]

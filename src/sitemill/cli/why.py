@@ -98,7 +98,14 @@ def _evidence(why: PageWhy) -> list[str]:
         R.NONE_SYNC: f"why: {_no_rung(why)}; the upload times are one sync's",
         R.NONE_AFTER_RUN: f"why: {_no_rung(why)}; a {_clock(why)} is after the run",
     }.get(reason, f"why: {_no_rung(why)}")
-    return [lines, *_declared(why), *_times(why.window)]
+    return [lines, *_late(why), *_declared(why), *_times(why.window)]
+
+
+def _late(why: PageWhy) -> list[str]:
+    """The page's git date, dropped: after the run's time (sitemill.lastmod.evidencetime)."""
+    if why.late is None:
+        return []
+    return [f"git history: its content's commit, {_time(why.late)}, is after the run: no evidence"]
 
 
 def _clock(why: PageWhy) -> str:
@@ -161,7 +168,8 @@ def _moved(why: PageWhy) -> str:
 def _no_rung(why: PageWhy) -> str:
     if why.uploads:  # a bucket has no repository: rungs 1 (the state), 3 and 4
         return "no evidence: no remembered date, no declared date"
-    return "no evidence: no git history, no remembered date, no source or declared date"
+    history = "no git history" if why.late is None else "its git history is after the run"
+    return f"no evidence: {history}, no remembered date, no source or declared date"
 
 
 def _times(window: Window | None) -> list[str]:

@@ -73,6 +73,7 @@ class TreeDating:
     watch: PageWatch | None = None  # sitemill why: one page's decision, seen
     source: SourceRung | None = None  # rung 2 of a first run (close() ends its git)
     run_time: datetime = field(default_factory=lambda: datetime.now(UTC))
+    late: dict[str, int] = field(default_factory=dict)  # git dates after the run, dropped
 
     def __post_init__(self) -> None:
         # A commit after the run (a clock set to 2099, a time git keeps past the year 9999) is
@@ -80,6 +81,7 @@ class TreeDating:
         if self.git_dates is not None:
             dates, run_time = self.git_dates, self.run_time
             self.git_dates = {p: t for p, t in dates.items() if evidence_time(t, run_time)}
+            self.late = {p: t for p, t in dates.items() if p not in self.git_dates}
 
     def start(
         self,

@@ -63,6 +63,7 @@ class PageWhy:
     refused: tuple[DeclaredDate, str] | None = None  # a declared date refused, and why
     declared: DeclaredDate | None = None  # the declared date accepted (rung 3)
     uploads: bool = False  # a bucket's page: its time is its LastModified
+    late: int | None = None  # its git date, after the run's time: no evidence
 
 
 class _Seen:
@@ -170,6 +171,7 @@ def explain_page(
         window=_window(watch),
         refused=_refused(watch),
         declared=_accepted(watch),
+        late=None if plan is None else plan.late.get(watched),
     )
 
 
