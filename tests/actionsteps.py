@@ -135,10 +135,10 @@ class Runner:
         if action == "actions/cache/restore":
             hit = stored.is_dir()
             if hit:
-                shutil.copytree(stored, given["path"])
+                shutil.copytree(stored, given["path"], symlinks=True)  # (as tar keeps them)
             self.outputs[step["id"]] = {"cache-hit": "true" if hit else "false"}
         elif action == "actions/cache/save":
-            shutil.copytree(given["path"], stored, dirs_exist_ok=True)
+            shutil.copytree(given["path"], stored, symlinks=True, dirs_exist_ok=True)
         else:
             raise RuntimeError(f"{action} is not played here (the runner's Python is new enough)")
 

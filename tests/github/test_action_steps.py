@@ -237,11 +237,15 @@ def test_a_runner_temp_with_the_path_separator_installs_and_runs(
     action: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     root, index = action
+    (tmp_path / "tmp").mkdir()
     for kind in ("cold", "warm"):
         temp = tmp_path / kind / f"run{os.pathsep}temp"
-        runner = play(tmp_path / "service", {**index, "RUNNER_TEMP": str(temp)}, root=root)
+        env = {**index, "RUNNER_TEMP": str(temp), "TMPDIR": str(tmp_path / "tmp")}
+        runner = play(tmp_path / "service", env, root=root)
         try:
             assert any((AFRESH if kind == "cold" else FROM_CACHE) in t for t in runner.log)
             assert runner.outputs["run"]["changed"] == "true"
+            python = Path(runner.outputs["install"]["python"])
+            assert python.is_relative_to(tmp_path / "tmp")  # (the venv: not under RUNNER_TEMP)
         finally:
             shutil.rmtree(runner.scratch)
