@@ -152,3 +152,41 @@ def test_one_weak_source_alone_commits(tmp_path: Path) -> None:
     run = run_action(project.workspace, {"base-url": LIVE, "path": "public"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert subjects(project.remote) == ["Update sitemap", *BEFORE]
+
+
+def mkdocs_sitemap(base: str) -> str:
+    """A sitemap.xml as MkDocs writes it (its shape tells whose it is)."""
+    urls = "".join(
+        f"    <url>\n         <loc>{base}{path}</loc>\n    </url>\n" for path in ("", "blog/a/")
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{urls}</urlset>"
+    )
+
+
+def test_the_generator_sitemap_and_config_agree_against_the_input(tmp_path: Path) -> None:
+    """Two weak witnesses that agree (a config building elsewhere, the generator's sitemap
+    in the folder) fail the step; the sitemap alone commits."""
+    files = {
+        "mkdocs.yml": f"site_name: Docs\nsite_url: {LIVE}\n",
+        "public/sitemap.xml": mkdocs_sitemap(LIVE),
+    }
+    project = project_with(tmp_path, files)
+    run = run_action(
+        project.workspace, {"base-url": "https://staging.example.net/", "path": "public"}
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    (error,) = run.lines("::error")
+    assert f": {LIVE} (mkdocs.yml of mkdocs, MkDocs' sitemap.xml); nothing was" in error
+    assert subjects(project.remote) == BEFORE
+
+
+def test_the_generator_sitemap_alone_commits(tmp_path: Path) -> None:
+    project = project_with(tmp_path, {"public/sitemap.xml": mkdocs_sitemap(LIVE)})
+    run = run_action(
+        project.workspace, {"base-url": "https://staging.example.net/", "path": "public"}
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert subjects(project.remote) == ["Update sitemap", *BEFORE]

@@ -9,7 +9,7 @@ import pytest
 
 from clirun import run_sitemill
 from sitemill.html.facts import read_page_facts
-from sitemill.jobs.treesiteurl import tree_site_urls
+from sitemill.jobs.treesiteurl import common_base, tree_site_urls
 from sitemill.listing.siteurl import Declared, SiteSays, what_the_site_says
 
 RUN = "http://example.org/"
@@ -149,3 +149,20 @@ def test_the_cli_says_it_in_one_warning_line(tmp_path: Path) -> None:
         "pages, CNAME): is --base-url right? If it is, fix what says otherwise (CNAME, the "
         "generator's site URL setting: site_url, baseURL, html_baseurl, url)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("urls", "base"),
+    [
+        ([f"{LIVE}", f"{LIVE}a/", f"{LIVE}b/c.html"], LIVE),
+        ([f"{LIVE}docs/a/", f"{LIVE}docs/b/"], f"{LIVE}docs/"),
+        ([f"{LIVE}docs/a/", f"{LIVE}docsb/"], LIVE),  # (a name's prefix is no folder)
+        ([f"{LIVE}a/", f"{OTHER}a/"], None),  # two origins
+        (["/a/", "/b/"], None),  # no origin (Hugo's relative locs)
+        ([], None),
+    ],
+)
+def test_a_generator_sitemap_names_the_folder_its_urls_share(
+    urls: list[str], base: str | None
+) -> None:
+    assert common_base(urls) == base

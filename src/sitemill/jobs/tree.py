@@ -105,7 +105,7 @@ def build_from_tree(
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating)
     state_base = None if dating is None else dating.known.base_url
-    report.site_urls.extend(tree_site_urls(site_dir, state_base, config.base_url))
+    report.site_urls.extend(tree_site_urls(site_dir, state_base, config.base_url, found))
     for message in site_url_warning(config.base_url, report.site_urls, report.warnings):
         log.warning("%s", message)
         report.warnings.append(message)

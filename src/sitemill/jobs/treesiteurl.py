@@ -1,9 +1,10 @@
 """What a site folder and its repository say of the site's URL: CNAME, generator config, state."""
 # Evidence for listing.siteurl, read where the tree job is: the folder's ``CNAME`` (GitHub Pages
 # serves it at ``https://<CNAME>/``), the configured URL of the generator that built the folder (the
-# project sitemill.lastmod.sources.project finds, its config read by the conventions' readers), and
-# the base URL the previous state was written at. Nothing here fails a run: what cannot be read says
-# nothing.
+# project sitemill.lastmod.sources.project finds, its config read by the conventions' readers), the
+# base URL the previous state was written at, and the common base of the URLs in the generator's own
+# sitemap that this run replaces (weak: the home page may be missing from it). Nothing here fails a
+# run: what cannot be read says nothing.
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import posixpath
 import re
 from pathlib import Path
 from typing import Final
+from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError
 from sitemill.git.trust import find_top
@@ -20,6 +22,14 @@ from sitemill.lastmod.sources.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sources.repoview import RepoView
 from sitemill.listing.siteurl import Declared, declared
 from sitemill.safefs import Root
+from sitemill.writing.sitemapfile import (
+    HEAD_BYTES,
+    SITEMAPINDEX,
+    index_locs,
+    sitemap_root,
+    urlset_locs,
+)
+from sitemill.writing.takeover import Takeover
 
 CNAME: Final = "CNAME"  # GitHub Pages' custom domain, one name on the file's first line
 _CNAME_BYTES: Final = 512
@@ -43,12 +53,15 @@ _OUTPUT: Final = {
 }
 
 
-def tree_site_urls(site_dir: Path, state_base: str | None, base_url: str) -> list[Declared]:
-    """The evidence of the site's URL the folder ``site_dir`` and its repository hold, and
-    the base URL of the previous state (``state_base``) when it is another than ``base_url``
-    (never for it: an earlier run may have been the mistake), unless ``base_url`` only moves
-    it from http to https (a correction)."""
-    found = [_cname(site_dir), _configured(site_dir)]
+def tree_site_urls(
+    site_dir: Path, state_base: str | None, base_url: str, replaced: Takeover | None = None
+) -> list[Declared]:
+    """The evidence of the site's URL the folder ``site_dir`` and its repository hold, the
+    generator's sitemap this run ``replaced``, and the base URL of the previous state
+    (``state_base``) when it is another than ``base_url`` (never for it: an earlier run may
+    have been the mistake), unless ``base_url`` only moves it from http to https (a
+    correction)."""
+    found = [_cname(site_dir), _configured(site_dir), _generator_sitemap(replaced)]
     state = None if state_base is None else declared(state_base, "the previous state", strong=True)
     if state is not None and base_url not in (state.base, _https(state.base)):
         found.append(state)
@@ -57,6 +70,37 @@ def tree_site_urls(site_dir: Path, state_base: str | None, base_url: str) -> lis
 
 def _https(base: str) -> str:
     return "https://" + base.removeprefix("http://") if base.startswith("http://") else base
+
+
+def _generator_sitemap(replaced: Takeover | None) -> Declared | None:
+    """The base URL all the URLs of a generator's sitemap (its index's children) share."""
+    if replaced is None or replaced.generator is None:
+        return None
+    index = sitemap_root(replaced.data[:HEAD_BYTES]) == SITEMAPINDEX
+    base = common_base((index_locs if index else urlset_locs)(replaced.data))
+    source = f"{replaced.generator.owner} {replaced.replaced}"
+    return None if base is None else declared(base, source)
+
+
+def common_base(urls: list[str]) -> str | None:
+    """The folder URL every one of ``urls`` is under (one origin); None when none is."""
+    origin, folder = None, None
+    for url in urls:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return None
+        if not parts.scheme or not parts.netloc:
+            return None  # (Hugo's relative locs: no origin)
+        if origin is None:
+            origin, folder = (parts.scheme, parts.netloc), parts.path.rsplit("/", 1)[0] + "/"
+        elif origin != (parts.scheme, parts.netloc):
+            return None
+        while folder and not parts.path.startswith(folder):
+            folder = folder[:-1].rsplit("/", 1)[0] + "/" if folder != "/" else ""
+    if origin is None or not folder:
+        return None
+    return f"{origin[0]}://{origin[1]}{folder}"
 
 
 def _cname(site_dir: Path) -> Declared | None:

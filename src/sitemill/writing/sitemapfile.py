@@ -1,4 +1,4 @@
-"""Whether a file is a sitemap, and the children a sitemap index names."""
+"""Whether a file is a sitemap, and the children a sitemap index names (or a urlset's URLs)."""
 # Its root element, parsed from a bounded head: expat, no DOCTYPE (so no entity), never a regex over
 # bytes that a feed or a page could match too.
 
@@ -20,6 +20,7 @@ SEPARATOR: Final = "}"
 _LOC_PATH: Final = tuple(
     f"{SITEMAP_NS}{SEPARATOR}{name}" for name in (SITEMAPINDEX, "sitemap", "loc")
 )
+_URL_LOC_PATH: Final = tuple(f"{SITEMAP_NS}{SEPARATOR}{name}" for name in (URLSET, "url", "loc"))
 
 
 class _Stop(Exception):
@@ -86,18 +87,28 @@ def index_locs(data: bytes) -> list[str]:
     """The ``<loc>`` of each ``<sitemap>`` of the sitemap index ``data`` (already read to its
     bound), in order; none when it is not a sitemap index. A document that stops being
     well-formed gives the locs read until then."""
+    return _locs(data, _LOC_PATH)
+
+
+def urlset_locs(data: bytes) -> list[str]:
+    """The ``<loc>`` of each ``<url>`` of the urlset ``data``, as ``index_locs`` reads an
+    index's."""
+    return _locs(data, _URL_LOC_PATH)
+
+
+def _locs(data: bytes, loc_path: tuple[str, ...]) -> list[str]:
     locs: list[str] = []
     path: list[str] = []
     text: list[str] = []
 
     def start(name: str, _attributes: object) -> None:
         path.append(name)
-        if len(path) == 1 and name != _LOC_PATH[0]:
+        if len(path) == 1 and name != loc_path[0]:
             raise _Stop
         text.clear()
 
     def end(_name: str) -> None:
-        if tuple(path) == _LOC_PATH:
+        if tuple(path) == loc_path:
             locs.append("".join(text).strip())
         path.pop()
 
