@@ -103,7 +103,7 @@ class Report:
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
     lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say
     # What the site says of its base URL, and where (listing.siteurl): the pages' canonicals
-    # and og:url, its CNAME, the generator's config, the previous state.
+    # and og:url, its CNAME, the generator's config and sitemap, the previous state.
     site_urls: list[Declared] = field(default_factory=list)
 
 

@@ -3,9 +3,10 @@
 # for ``https://``, another domain, or a sub-folder of the site built as if it were the root. What
 # else the site says of its address is evidence too, each piece naming a base URL and where it
 # says so: the pages' canonicals and ``og:url`` (most of them, at least MIN_PAGES of them), the
-# folder's ``CNAME`` (GitHub Pages' custom domain), the generator's configured URL and the previous
-# state's base URL (jobs.treesiteurl). One decision for every front end: the CLI says it in one
-# warning, the Action fails the step on it and commits nothing (github.mismatch).
+# folder's ``CNAME`` (GitHub Pages' custom domain), the generator's configured URL, the previous
+# state's base URL and the generator's own sitemap (jobs.treesiteurl). One decision for every
+# front end: the CLI says it in one warning, the Action fails the step on it and commits nothing
+# (github.mismatch).
 #
 # Agreement decides: a base URL other than the run's is what the site says when two independent
 # sources name it, or one strong one (the pages' own majority, CNAME, the config of the generator
