@@ -20,7 +20,6 @@ from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
     from sitemill.indexnow.outcome import IndexNowOutcome
-    from sitemill.listing.siteurl import Declared
     from sitemill.shards.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -78,6 +77,17 @@ class WriteResult:
     def sitemap_count(self) -> int:
         """The sitemap files and indexes among ``files`` (sitemap.html, for people, is not)."""
         return sum(1 for name in self.files if name != HTML_SITEMAP)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A base URL the site declares (in its one spelling, urls.normalize_base_url), where it
+    says so ("CNAME", "og:url on 40 of 42 pages"), and whether that is enough alone
+    (listing.siteurl weighs them)."""
+
+    base: str
+    source: str
+    strong: bool = False
 
 
 @dataclass

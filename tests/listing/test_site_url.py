@@ -10,7 +10,8 @@ import pytest
 from clirun import run_sitemill
 from sitemill.html.facts import read_page_facts
 from sitemill.jobs.treesiteurl import common_base, tree_site_urls
-from sitemill.listing.siteurl import Declared, SiteSays, what_the_site_says
+from sitemill.listing.siteurl import SiteSays, what_the_site_says
+from sitemill.report import Declared
 
 RUN = "http://example.org/"
 LIVE = "https://example.org/"

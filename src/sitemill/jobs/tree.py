@@ -11,25 +11,22 @@ from typing import TYPE_CHECKING
 
 from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
-from sitemill.errors import ConfigError, RefusedError, SourceError
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
+from sitemill.errors import ConfigError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.jobs.treesiteurl import tree_site_urls
+from sitemill.jobs.treerobots import site_robots
+from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.lastmod.fingerprint.digest import page_url
-from sitemill.listing.siteurl import site_url_warning
 from sitemill.pagesread import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report
-from sitemill.robots.lines import robots_scope_warnings
-from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.rules import is_candidate
-from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order
 from sitemill.sinks import Sink
@@ -73,7 +70,7 @@ def build_from_tree(
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
-    robots_data, robots = _site_robots(config, site_dir, warnings)
+    robots_data, robots = site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     remember = _remembering(config)
@@ -103,12 +100,7 @@ def build_from_tree(
             expected=len(files),
         )
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
-    _take_over(config, sink, found, report, dating)
-    state_base = None if dating is None else dating.known.base_url
-    report.site_urls.extend(tree_site_urls(site_dir, state_base, config.base_url, found))
-    for message in site_url_warning(config.base_url, report.site_urls, report.warnings):
-        log.warning("%s", message)
-        report.warnings.append(message)
+    _take_over(config, sink, found, report, dating, site_dir)
     if dating is not None:
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))
@@ -206,11 +198,19 @@ def _find_takeover(
 
 
 def _take_over(
-    config: Config, sink: Sink, found: Takeover | None, report: Report, dating: _Start | None
+    config: Config,
+    sink: Sink,
+    found: Takeover | None,
+    report: Report,
+    dating: _Start | None,
+    site_dir: Path,
 ) -> None:
+    """The generator's sitemap ``found`` replaced; then what it, the folder and the state say
+    of the site's URL, weighed against the run's (jobs.treesiteurl)."""
     lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
     first = not dating or dating.first_run
     take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)
+    say_site_url(config.base_url, site_dir, dating.known if dating else None, found, report)
 
 
 def _default_store(config: Config, sink: Sink) -> StateStore:
@@ -219,49 +219,3 @@ def _default_store(config: Config, sink: Sink) -> StateStore:
     if config.state.startswith("s3://"):
         raise ConfigError("state", "an s3:// state needs an S3 client: use the CLI or the Lambda")
     return FileStateStore(Path(config.state))
-
-
-def _site_robots(
-    config: Config, site_dir: Path, warnings: list[str]
-) -> tuple[bytes | None, RobotsRules | None]:
-    """The site's robots.txt (the starting point of one sitemill maintains) and its rules
-    (when respected); warnings when crawlers would never read it (a project site)."""
-    data = _read_site_robots(site_dir, warnings)
-    robots = None
-    if data is not None and config.respect_robots_txt:
-        robots = RobotsRules.parse(data.decode("utf-8", "replace"))
-    scope = robots_scope_warnings(
-        config.base_url,
-        maintain=config.robots_txt,
-        respect=config.respect_robots_txt,
-        found=data is not None,
-    )
-    for message in scope:
-        log.warning("%s", message)
-        warnings.append(message)
-    return data, robots
-
-
-def read_robots(site_dir: Path, warnings: list[str] | None = None) -> RobotsRules | None:
-    """The rules of the site's robots.txt, or None when it has none (see _read_site_robots)."""
-    data = _read_site_robots(site_dir, warnings)
-    return None if data is None else RobotsRules.parse(data.decode("utf-8", "replace"))
-
-
-def _read_site_robots(site_dir: Path, warnings: list[str] | None = None) -> bytes | None:
-    """The bytes of the site's robots.txt, or None when it has none.
-
-    Only a regular file inside the site is read, and only its first 500 KiB (Google's limit:
-    ``/dev/zero`` would never end, a FIFO would block). One that is a link leading outside the
-    site, a FIFO or a device is taken as no robots.txt, with a warning (added to ``warnings``).
-    """
-    try:
-        return Root(site_dir).read(ROBOTS_TXT, MAX_ROBOTS_TXT_BYTES)
-    except RefusedError as exc:
-        message = f"ignoring the site's robots.txt: {exc}"
-        log.warning("%s", message)
-        if warnings is not None:
-            warnings.append(message)
-        return None
-    except OSError as exc:
-        raise SourceError(f"cannot read {site_dir / ROBOTS_TXT}: {exc.strerror or exc}") from exc

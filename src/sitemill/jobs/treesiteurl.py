@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import re
@@ -20,8 +21,10 @@ from sitemill.git.trust import find_top
 from sitemill.lastmod.sources.conventions.base import Project, Tree, config_text, read_settings
 from sitemill.lastmod.sources.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sources.repoview import RepoView
-from sitemill.listing.siteurl import Declared, declared
+from sitemill.listing.siteurl import declared, site_url_warning
+from sitemill.report import Declared, Report
 from sitemill.safefs import Root
+from sitemill.state.model import State
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     SITEMAPINDEX,
@@ -51,6 +54,21 @@ _OUTPUT: Final = {
     "astro": (None, "dist"),
     "quarto": (None, "_site"),
 }
+
+log = logging.getLogger(__name__)
+
+
+def say_site_url(
+    base_url: str, site_dir: Path, known: State | None, replaced: Takeover | None, report: Report
+) -> None:
+    """Add to ``report`` what the folder, its repository, the state the run started from
+    (``known``) and the sitemap it ``replaced`` say of the site's URL, and the one warning
+    when that contradicts ``base_url`` (the Action fails on it: github.mismatch)."""
+    state_base = None if known is None else known.base_url
+    report.site_urls.extend(tree_site_urls(site_dir, state_base, base_url, replaced))
+    for message in site_url_warning(base_url, report.site_urls, report.warnings):
+        log.warning("%s", message)
+        report.warnings.append(message)
 
 
 def tree_site_urls(

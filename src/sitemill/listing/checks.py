@@ -23,9 +23,8 @@ from sitemill.listing.canonicalstyle import StyleHint
 from sitemill.listing.crosslang import CrossLanguage, canonical_languages
 from sitemill.listing.declaredbase import DeclaredBase
 from sitemill.listing.gate import CanonicalGate
-from sitemill.listing.siteurl import Declared
 from sitemill.listing.stubs import Stubs, WebsiteRedirect
-from sitemill.report import Tally
+from sitemill.report import Declared, Tally
 from sitemill.urls import UrlStyle, path_key
 
 # Folders that hold third-party packages copied into a site (their READMEs and demos are

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from sitemill.listing.siteurl import QUESTION, Declared, declared
+from sitemill.listing.siteurl import QUESTION, declared
+from sitemill.report import Declared
 
 # Pages declaring another base URL needed before the question is asked (a stray page or two
 # keeps the off-site or unlisted canonical warning).

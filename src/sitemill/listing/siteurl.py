@@ -21,22 +21,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.errors import ConfigError
+from sitemill.report import Declared
 from sitemill.urls import normalize_base_url
 
 QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.pages)
 # A strong source decides alone; weak ones need another beside them.
 _STRONG: Final = 2
 _WEAK: Final = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Declared:
-    """A base URL the site declares (in its one spelling, urls.normalize_base_url), where it
-    says so ("CNAME", "og:url on 40 of 42 pages"), and whether that is enough alone."""
-
-    base: str
-    source: str
-    strong: bool = False
 
 
 @dataclass(frozen=True, slots=True)
