@@ -71,10 +71,10 @@ def free_port() -> int:
 
 
 def check_site(count: int, concurrency: int = 8) -> dict[str, float]:
-    from sitemill.check.fetch import Limits
     from sitemill.check.run import CheckOptions
     from sitemill.config.model import load_config
     from sitemill.jobs.check import check_tree
+    from sitemill.web.livesite import Limits
 
     root = OUT / f"check-{count}"
     make_site(root, count)

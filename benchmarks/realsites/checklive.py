@@ -41,13 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 import oracle
 
 from livesite import serving  # (the tests' loopback server)
-from sitemill.check.fetch import Limits
 from sitemill.check.run import CheckOptions
 from sitemill.config.model import load_config
 from sitemill.jobs.check import Checked, check_tree
 from sitemill.state.parse import parse_state
 from sitemill.urls import page_url, url_origin
 from sitemill.urlstyle import style_kept
+from sitemill.web.livesite import Limits
 
 ALTERNATES = "//link[translate(@rel,'ALTERNT','alternt')='alternate'][@hreflang]/@href"
 

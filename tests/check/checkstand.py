@@ -7,11 +7,11 @@ import mimetypes
 from pathlib import Path
 
 from enginestand import KEY, Stand
-from sitemill.check.fetch import Limits
 from sitemill.check.run import CheckOptions
 from sitemill.cli.main import main
 from sitemill.config.model import Config, load_config
 from sitemill.jobs.check import Checked, check_tree
+from sitemill.web.livesite import Limits
 
 QUICK = Limits(concurrency=4, timeout=5.0, request_deadline=5.0, run_deadline=60.0)
 

@@ -13,12 +13,12 @@ import pytest
 from checkstand import build, built_site, check
 
 from enginestand import Stand
-from sitemill.check.fetch import UNREACHABLE_AFTER, Limits, LiveSite
 from sitemill.check.problems import SITE
 from sitemill.check.published import Published, PublishedPage
 from sitemill.check.run import CheckOptions, check_live
 from sitemill.cli.main import main
 from sitemill.config.model import load_config
+from sitemill.web.livesite import UNREACHABLE_AFTER, Limits, LiveSite
 
 
 @pytest.fixture

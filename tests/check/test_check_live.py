@@ -11,8 +11,8 @@ import pytest
 from checkstand import PAGES, QUICK, build, built_site, check, page, publish, write_site
 
 from enginestand import Stand
-from sitemill.check.fetch import Limits
 from sitemill.check.problems import CANONICAL, PAGE, SITEMAP, STALE
+from sitemill.web.livesite import Limits
 
 
 @pytest.fixture

@@ -91,9 +91,9 @@ def md5(data: bytes) -> str:
 def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_bytes_or_not_at_all(
     tmp_path: Path,
 ) -> None:
-    from sitemill.check.fetch import LiveAnswer
     from sitemill.check.livepages import judge_page
     from sitemill.check.published import Fingerprinting
+    from sitemill.web.livesite import LiveAnswer
 
     how = Fingerprinting(5, True, (), "https://e.org/", remembered=False)  # (a version 99 state)
     body = b"<title>A</title><main><p>Words of the page.</p></main>"

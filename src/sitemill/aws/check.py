@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.logs import configure_logging, register_env_secrets
-from sitemill.check.fetch import Limits
 from sitemill.check.run import CheckOptions
 from sitemill.errors import EventError, SitemillError
 from sitemill.jobs.check import Checked, check_record
 from sitemill.messages import shown
 from sitemill.scaleout.bucketrecord import bucket_record
+from sitemill.web.livesite import Limits
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.check.fetch import LiveAnswer, LiveSite
 from sitemill.check.livepages import PageVerdict, declared_alternates
 from sitemill.check.problems import ALTERNATES, CheckReport
 from sitemill.check.sameurl import same_url, url_key
 from sitemill.check.served import status_problem
 from sitemill.html.facts import read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.web.livesite import LiveAnswer, LiveSite
 
 MAX_OTHERS: Final = 2_000  # alternates asked besides the checked pages, at most
 

@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from typing import Final
 from urllib.parse import urlsplit
 
-from sitemill.check.fetch import LiveAnswer, LiveSite
 from sitemill.check.livepages import PageVerdict
 from sitemill.check.problems import CANONICAL, CheckReport
 from sitemill.check.sameurl import same_url
 from sitemill.check.served import redirect_target, status_problem
+from sitemill.web.livesite import LiveAnswer, LiveSite
 
 MAX_ASKED: Final = 2_000  # canonical URLs asked, at most
 _LOCAL_HOSTS: Final = frozenset({"localhost", "::1", "0.0.0.0"})  # noqa: S104 (a name, not a bind)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
-from sitemill.check.fetch import RUN_DEADLINE, LiveAnswer
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage
 from sitemill.check.sameurl import same_url
@@ -27,7 +26,8 @@ from sitemill.check.served import (
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
-from sitemill.state.fetch import REDIRECTS
+from sitemill.web.livesite import RUN_DEADLINE, LiveAnswer
+from sitemill.web.transport import REDIRECTS
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # Problems after which a URL is not announced: it is not live at the version dated.

@@ -11,7 +11,6 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.bounded.inflate import GZIP_MAGIC, inflate
-from sitemill.check.fetch import LiveAnswer, LiveSite
 from sitemill.check.problems import ROBOTS, SITEMAP, CheckReport
 from sitemill.check.published import Published
 from sitemill.check.served import cache_fix, media_type, status_problem
@@ -20,6 +19,7 @@ from sitemill.filenames.outputs import read_limit, stored_digest
 from sitemill.robots.lines import sitemap_urls
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 from sitemill.urls import url_origin
+from sitemill.web.livesite import LiveAnswer, LiveSite
 
 _XML_TYPES: Final = frozenset({"application/xml", "text/xml"})
 _GZIP_TYPES: Final = frozenset({"application/gzip", "application/x-gzip"})

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.check.fetch import LiveSite
 from sitemill.check.livepages import PageVerdict
 from sitemill.check.served import status_problem
+from sitemill.web.livesite import LiveSite
 
 MAX_ASKED: Final = 2_000  # redirect targets asked, at most
 

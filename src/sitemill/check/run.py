@@ -10,7 +10,6 @@ from dataclasses import dataclass, replace
 
 from sitemill.check.alternates import check_alternates
 from sitemill.check.canonicals import check_canonicals
-from sitemill.check.fetch import LiveSite
 from sitemill.check.keyfile import check_key_file
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
@@ -21,6 +20,7 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.urls import url_origin
+from sitemill.web.livesite import LiveSite
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import urljoin, urlsplit
 
-from sitemill.check.fetch import LiveAnswer
-from sitemill.state.fetch import REDIRECTS
+from sitemill.web.livesite import LiveAnswer
+from sitemill.web.transport import REDIRECTS
 
 _GONE: Final = frozenset({404, 410})
 

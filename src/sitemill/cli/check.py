@@ -75,10 +75,10 @@ def run_check_command(
     env: Mapping[str, str],
 ) -> int:
     """Check the live site; exit 1 on any problem unless --warn-only."""
-    from sitemill.check.fetch import Limits
     from sitemill.check.run import CheckOptions
     from sitemill.jobs.check import check_record, check_tree
     from sitemill.state.store import open_state_store
+    from sitemill.web.livesite import Limits
 
     options = CheckOptions(every=args.every, sample=args.sample)
     limits = Limits(args.concurrency, min(10.0, args.timeout), args.timeout, args.deadline)

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
-from sitemill.check.fetch import Limits
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
 from sitemill.github.announce import SENT_NOT_KEPT, Announcer, pending_store
@@ -24,6 +23,7 @@ from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.run import pending_outcome
 from sitemill.jobs.check import Checked, check_tree
 from sitemill.state.store import open_state_store
+from sitemill.web.livesite import Limits
 
 MAX_ROWS = 200  # problems the job summary's table shows (every one is an annotation too)
 

@@ -1,7 +1,7 @@
 """The two requests of an IndexNow announcement: the key file's GET and the engine's POST."""
 # Both run under ``deadline_open``: one deadline for the whole request, the body read bounded; an
 # answer cut by it (its headers or its body) is no answer, whatever its status line said. The GET
-# is a request to the site, asked as `sitemill check` asks it (check.fetch.LiveSite: the site's
+# is a request to the site, asked as `sitemill check` asks it (web.livesite.LiveSite: the site's
 # origin only, no redirect followed: a key file that redirects is not live, and another host is
 # never asked); the POST follows no redirect either (a 3xx is an answer like any other). Neither
 # raises: what went wrong is a short reason, one line, for a message.
@@ -19,9 +19,10 @@ from typing import Final
 from urllib.parse import urljoin
 
 from sitemill.errors import FetchError, SitemillError
-from sitemill.state.fetch import REDIRECTS, deadline_open
 from sitemill.urls import url_origin
 from sitemill.version import __version__
+from sitemill.web.livesite import Limits, LiveSite
+from sitemill.web.transport import REDIRECTS, deadline_open
 
 KEY_FILE_LIMIT: Final = 1024  # bytes of a key file read (a key is at most 128 characters)
 ANSWER_LIMIT: Final = 4 * 1024  # bytes of an engine's answer read, to quote in a message
@@ -42,8 +43,6 @@ class Answer:
 def key_file_problem(location: str, key: str, *, timeout: float, deadline: float) -> str | None:
     """Why the key file at ``location`` does not hold ``key`` (UTF-8, a BOM and white space
     around allowed); None when it does. The reason may quote the key: redact it."""
-    from sitemill.check.fetch import Limits, LiveSite  # (the one client of a site's pages)
-
     limits = Limits(concurrency=1, timeout=timeout, request_deadline=deadline)
     try:
         origin = url_origin(location)

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitemill.check.fetch import Limits, LiveSite
 from sitemill.check.problems import CheckReport
 from sitemill.check.published import Published, published_from
 from sitemill.check.run import CheckOptions, check_live
@@ -23,6 +22,7 @@ from sitemill.safefs import read_regular
 from sitemill.state.model import State
 from sitemill.state.store import SinkStateStore, StateStore
 from sitemill.urls import url_origin
+from sitemill.web.livesite import Limits, LiveSite
 
 NO_STATE = (
     "no sitemill state at {where}: `sitemill check` compares the live site with what the "
@@ -51,7 +51,7 @@ def check_tree(
 ) -> Checked:
     """Check the live site against the build in ``out_dir`` (its state in ``store``, or
     beside the sitemaps); with ``announce``, send the pending URLs that passed. ``connect``:
-    origins whose requests go to another server (check.fetch.LiveSite)."""
+    origins whose requests go to another server (web.livesite.LiveSite)."""
     pending = tree_pending(store, site_dir, out_dir)
     state = pending.state()
     if state is None:

@@ -15,8 +15,8 @@ from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, TOO_BIG, inflate
 from sitemill.errors import FetchError, InflateError, StateError
 from sitemill.messages import redact
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
-from sitemill.state.fetch import REDIRECTS, deadline_open
 from sitemill.version import __version__
+from sitemill.web.transport import REDIRECTS, deadline_open
 
 log = logging.getLogger("sitemill.state.previous")
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from sitemill.errors import FetchError
-from sitemill.state.fetch import deadline_open
+from sitemill.web.transport import deadline_open
 
 
 @pytest.fixture

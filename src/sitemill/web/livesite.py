@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from sitemill.errors import FetchError, SitemillError
-from sitemill.state.fetch import deadline_open
 from sitemill.urls import url_origin
 from sitemill.version import __version__
+from sitemill.web.transport import deadline_open
 
 T = TypeVar("T")
 
