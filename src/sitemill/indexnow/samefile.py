@@ -10,17 +10,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.sinks import LocalDirSink
-from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.state.store import FileStateStore, SinkStateStore, StateStore, replace_file
 
 Identity = tuple[int, int, int, int, int] | None  # device, inode, size, mtime, mode; None: none
 
@@ -60,24 +58,13 @@ def replace_if_same(path: Path, data: bytes, read: Identity) -> bool:
     ConflictError when another writer replaced it since. True when written."""
     if read is None:
         raise ConflictError(f"the state {path} appeared after it was read")
-    mode = stat.S_IMODE(read[4])
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=".sitemill-state-", dir=path.parent)
-    except OSError as exc:
-        raise SinkError(f"cannot write the state {path}: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fchmod(stream.fileno(), mode)
-            os.fsync(stream.fileno())
+
+    def unchanged() -> None:
         if identity(path) != read:
             raise ConflictError(f"the state {path} was replaced by another writer")
-        os.replace(temporary, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise SinkError(f"cannot write the state {path}: {exc.strerror or exc}") from exc
-        raise
+
+    try:
+        replace_file(path, data, stat.S_IMODE(read[4]), check=unchanged)
+    except OSError as exc:
+        raise SinkError(f"cannot write the state {path}: {exc.strerror or exc}") from exc
     return True

@@ -110,18 +110,7 @@ class FileStateStore:
         return mode
 
     def _replace(self, data: bytes, mode: int) -> None:
-        handle, temporary = tempfile.mkstemp(prefix=".sitemill-state-", dir=self.path.parent)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-                stream.flush()
-                os.fchmod(stream.fileno(), mode)
-                os.fsync(stream.fileno())
-            os.replace(temporary, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        replace_file(self.path, data, mode)
 
 
 def open_state_store(
@@ -149,3 +138,25 @@ def open_state_store(
     if location.lower().startswith(_URL_SCHEMES):
         raise ConfigError("state", f"{location!r} is neither a path nor s3://bucket/key")
     return FileStateStore(Path(location))
+
+
+def replace_file(
+    path: Path, data: bytes, mode: int, *, check: Callable[[], None] | None = None
+) -> None:
+    """Put ``data`` at ``path`` with ``mode``: written and synced to a temporary file beside
+    it, ``check()`` (which may raise to give up), then renamed over it; a write that fails
+    or is given up leaves no temporary file."""
+    handle, temporary = tempfile.mkstemp(prefix=".sitemill-state-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fchmod(stream.fileno(), mode)
+            os.fsync(stream.fileno())
+        if check is not None:
+            check()
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
