@@ -85,7 +85,7 @@ def _parse_toml(path: Path, raw: bytes) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError("config", f"{path} is not UTF-8 (at byte {exc.start})") from exc
-    if _too_many_key_parts(text):
+    if too_many_key_parts(text):
         raise ConfigError(
             "config", f"cannot read {path}: a dotted key of more than {_MAX_KEY_PARTS} parts"
         )
@@ -99,8 +99,10 @@ def _parse_toml(path: Path, raw: bytes) -> dict[str, Any]:
         ) from exc
 
 
-def _too_many_key_parts(text: str) -> bool:
-    """Whether a dotted key (``a.b.c``, outside strings and comments) has too many parts.
+def too_many_key_parts(text: str) -> bool:
+    """Whether a dotted key (``a.b.c``, outside strings and comments) has too many parts
+    (every TOML text sitemill reads is asked first: a sitemill.toml, a generator's config,
+    a page's front matter).
 
     tomllib's time and memory grow with the square of a key's length: 10 KiB of ``a.a.a``
     take seconds and gigabytes. sitemill's own keys have at most three parts.

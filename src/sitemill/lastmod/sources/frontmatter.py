@@ -7,6 +7,7 @@ import re
 import tomllib
 from typing import Final
 
+from sitemill.config.file import too_many_key_parts
 from sitemill.lastmod.sources.yamlish import read_yaml
 
 _YAML: Final = re.compile(
@@ -27,6 +28,8 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str]:
         return read_yaml(found[1] or ""), text[found.end() :]
     found = _TOML.match(head)
     if found:
+        if too_many_key_parts(found[1] or ""):  # tomllib's time grows with a key's square
+            return {}, text[found.end() :]
         try:
             return tomllib.loads(found[1] or ""), text[found.end() :]
         except (tomllib.TOMLDecodeError, RecursionError):

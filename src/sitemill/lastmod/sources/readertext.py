@@ -47,7 +47,7 @@ def split_front_matter(text: str) -> tuple[tuple[str, ...], str]:
     if text.startswith("{"):
         try:
             data, end = json.JSONDecoder().raw_decode(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # (as frontmatter's: objects nested too deep)
             return (), text
         if isinstance(data, dict):
             shown = tuple(f"{key}: {json.dumps(data[key])}" for key in SHOWN_KEYS if key in data)

@@ -15,25 +15,31 @@ from typing import Final
 from sitemill.lastmod.fingerprint.digest import reduce_html
 from sitemill.lastmod.fingerprint.marks import MARK
 from sitemill.lastmod.sources.frontmatter import split_front_matter
+from sitemill.lastmod.sources.spans import without_spans
 
 _WORD: Final = re.compile(r"\w+")
+# HTML comments and template tags (Liquid, Jinja, Nunjucks, Hugo), taken out first (spans).
+_OPENERS: Final = re.compile(r"<!--|\{%|\{\{|\{\#")
+_CLOSERS: Final = {"<!--": "-->", "{%": "%}", "{{": "}}", "{#": "#}"}
+# Then the rest. No run may scan past where the next opening token of its kind begins (a
+# target stops at "(", a tag at "<", a role's target at "`", a role's name is short): each
+# character is read a bounded number of times, whatever the text.
 _TAKEN_OFF: Final = re.compile(
-    r"""<!--.*?-->                       # HTML comments
-    | \{%.*?%\} | \{\{.*?\}\} | \{\#.*?\#\}  # template tags (Liquid, Jinja, Nunjucks, Hugo)
-    | \]\([^)\s]*(?:\s+(?:"[^"]*"|'[^']*'))?\)  # a Markdown link's or image's target
-    | ^[ \t]*\[[^\]\n]+\]:[ \t]*\S+[^\n]*$     # a Markdown reference definition
-    | ^\.\.[ \t]+[\w:-]+::[^\n]*$              # an rST directive line (its content stays)
-    | :[\w:-]+:`[^`<]*<[^>]*>`              # an rST role with a target: its target
-    | <[^>\n]+>                            # inline HTML tags and autolinks
-    | https?://\S+                         # bare URLs
+    r"""\]\([^()\s]*+(?:\s++(?:"[^"]*+"|'[^']*+'))?\)  # a Markdown link's or image's target
+    | ^[ \t]*+\[[^\]\n]++\]:[ \t]*+\S[^\n]*+         # a Markdown reference definition
+    | ^\.\.[ \t]+[\w:-]+::[^\n]*                     # an rST directive line (its content stays)
+    | :[\w:-]{1,64}:`[^`<]*+<[^>`]*+>`               # an rST role with a target: its target
+    | <[^<>\n]++>                                     # inline HTML tags and autolinks
+    | https?://\S++                                   # bare URLs
     """,
-    re.S | re.M | re.X,
+    re.M | re.X,
 )
 
 
 def source_words(text: str) -> list[str]:
     """The words of a source file as a reader of its built page sees them, lower-cased."""
     body = split_front_matter(text)[1]
+    body = without_spans(body, _OPENERS, _CLOSERS)
     return _WORD.findall(_TAKEN_OFF.sub(" ", body).lower())
 
 

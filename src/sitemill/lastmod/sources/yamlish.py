@@ -11,14 +11,17 @@ from typing import Final
 
 Value = str | bool | list[str] | dict[str, object] | None
 
+# Every run is possessive (``*+``, ``++``) and no pattern ends in a lazy run before trailing
+# blanks: a line of a million spaces is read in one pass, not one pass per space (the line is
+# stripped of its trailing blanks first, so the value and the key are stripped in Python).
 _KEY: Final = re.compile(
-    r"""^(?P<indent>[ ]*)
-    (?: "(?P<dq>[^"]*)" | '(?P<sq>[^']*)' | (?P<key>[^\s#:'"-][^:#]*?) )
-    [ \t]*:(?:[ \t]+(?P<value>.*?))?[ \t]*$""",
+    r"""^(?P<indent>[ ]*+)
+    (?: "(?P<dq>[^"]*+)" | '(?P<sq>[^']*+)' | (?P<key>[^\s#:'"-][^:#]*+) )
+    [ \t]*+:(?:[ \t]++(?P<value>.*))?$""",
     re.X,
 )
-_ITEM: Final = re.compile(r"^(?P<indent>[ ]*)-[ \t]+(?P<value>.*?)[ \t]*$")
-_COMMENT: Final = re.compile(r"""[ \t]+#.*$""")
+_ITEM: Final = re.compile(r"^(?P<indent>[ ]*+)-[ \t]++(?P<value>.*)$")
+_COMMENT: Final = re.compile(r"[ \t]#")
 _MAX_LINES: Final = 20_000
 
 
@@ -47,7 +50,7 @@ def read_yaml(text: str) -> dict[str, object]:
         while stack[-1][0] >= indent:
             stack.pop()
         mapping = stack[-1][1]
-        key = found["key"] or found["dq"] or found["sq"] or ""
+        key = (found["key"] or "").rstrip(" \t") or found["dq"] or found["sq"] or ""
         value = found["value"]
         if value is None or value == "" or value.startswith("#"):
             child: dict[str, object] = {}
@@ -66,7 +69,8 @@ def scalar(value: str) -> Value:
     if value[:1] in ("'", '"'):
         end = value.find(value[0], 1)
         return value[1:end] if end > 0 else value[1:]
-    value = _COMMENT.sub("", value).strip()
+    comment = _COMMENT.search(value)
+    value = value[: comment.start()].strip() if comment else value
     if value.startswith("[") and value.endswith("]"):
         return [str(scalar(part)) for part in value[1:-1].split(",") if part.strip()]
     lowered = value.lower()

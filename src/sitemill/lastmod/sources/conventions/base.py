@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.config.file import too_many_key_parts
 from sitemill.lastmod.sources.frontmatter import split_front_matter
 from sitemill.lastmod.sources.repoview import RepoView
 from sitemill.lastmod.sources.yamlish import read_yaml
@@ -142,7 +143,7 @@ def read_settings(path: str, text: str) -> dict[str, object]:
     """A config file's settings by its extension: TOML, JSON or YAML ({} when unreadable)."""
     try:
         if path.endswith(".toml"):
-            return tomllib.loads(text)
+            return {} if too_many_key_parts(text) else tomllib.loads(text)
         if path.endswith(".json"):
             value = json.loads(text)
             return value if isinstance(value, dict) else {}

@@ -8,7 +8,11 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-_COMMENTS: Final = re.compile(r"/\*.*?\*/|(?<![:\w'\"`])//[^\n]*", re.S)
+from sitemill.lastmod.sources.spans import without_spans
+
+# A block comment, a line comment (not a URL's "//", nor one in a string's first characters).
+_COMMENT_OPENERS: Final = re.compile(r"/\*|(?<![:\w'\"`])//")
+_COMMENT_CLOSERS: Final = {"/*": "*/", "//": None}
 _QUOTED: Final = r"""['"`]([^'"`]*)['"`]"""
 _INSTANCE: Final = re.compile(
     r"""['"`]@docusaurus/plugin-content-(docs|blog|pages)['"`]\s*,\s*\{([^{}]*)\}"""
@@ -47,10 +51,11 @@ class Config:
 def read_config(text: str) -> Config:
     """The config's locales, content plugins (the classic preset's and the declared
     instances) and ``trailingSlash: false``; the defaults where a pattern finds nothing."""
-    text = _COMMENTS.sub("", text)
+    text = without_spans(text, _COMMENT_OPENERS, _COMMENT_CLOSERS, fill="")
     default = _option(text, "defaultLocale") or "en"
     locales = [default]
-    found = re.search(r"\blocales\s*:\s*\[([^\]]*)\]", text)
+    # (the list stops at the next "[": 40,000 unclosed "locales: [" took minutes)
+    found = re.search(r"\blocales\s*+:\s*+\[([^\][]*+)\]", text)
     if found:
         locales += [name for name in re.findall(_QUOTED, found[1]) if name and name != default]
     declared = [_instance(kind, body) for kind, body in _INSTANCE.findall(text)]
