@@ -1,71 +1,55 @@
-"""Timing helpers for the tests that bound hostile input's cost (linear, a few ms).
+"""Timing for the tests of hostile input's cost: growth as a ratio of two sizes, never seconds.
 
-A budget in seconds is written for the machine the tests were tuned on; ``budget`` scales it
-by how much slower this machine (and its load right now) runs plain Python, so that a slower
-CI runner does not fail a bound the code meets, and a quadratic blow-up still does.
+No test bounds a call's time in seconds: a figure that holds on one machine misses on a slower
+one, or on the same one under load (``make test`` on 2 cores shared by six jobs ran a 5 s bound
+in 5.35 s). ``linear`` compares one input at two sizes in one run instead: with the large one
+8 times the small, linear code takes about 8 times as long and quadratic code 64 times, so a
+bound of about 20 tells them apart with room on both sides, on any machine. Figures in seconds
+live in ``make bench`` (benchmarks/).
 
 Every figure is this process's CPU time (``time.process_time``), not the wall clock: on a
-machine whose cores other processes keep busy (a parallel suite, a second job on the CI
-runner), the wall clock counts the turns this process waited for a core, which made a
-linear call look quadratic at random (seen at a load of 8 on 2 cores: a different handful
-of the linear-time tests failed on each run, while their CPU-time ratios stayed at 4.0-4.5).
+machine whose cores other processes keep busy, the wall clock counts the turns this process
+waited for a core (seen at a load of 8 on 2 cores: a different handful of the linear-time tests
+failed on each run, while their CPU-time ratios stayed at 4.0-4.5).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from functools import cache
+from typing import TypeVar
 
-# Best of five runs of ``_reference_work`` on the machine the budgets were tuned on.
-TUNED_REFERENCE_SECONDS = 0.0076
+Input = TypeVar("Input")
+# A sample lasts at least this long: one call of a few microseconds is below the clock's noise.
+SAMPLE_SECONDS = 0.002
 
 
-def fastest(call: Callable[[bytes], object], data: bytes, runs: int = 3) -> float:
-    """The shortest of ``runs`` timings of ``call(data)``: the least noisy figure."""
-    best = float("inf")
-    for _ in range(runs):
-        started = time.process_time()
+def per_call(call: Callable[[Input], object], data: Input) -> float:
+    """The CPU time of one ``call(data)``, from one sample of SAMPLE_SECONDS or more."""
+    calls, started = 0, time.process_time()
+    while True:
         call(data)
-        best = min(best, time.process_time() - started)
-    return best
+        calls += 1
+        taken = time.process_time() - started
+        if taken >= SAMPLE_SECONDS:
+            return taken / calls
 
 
-def _reference_work(_: bytes) -> int:
-    total = 0
-    for number in range(200_000):
-        total += number & 7
-    return total
+def fastest(call: Callable[[Input], object], data: Input, runs: int = 3) -> float:
+    """The shortest of ``runs`` samples of ``call(data)``, per call: the least noisy figure."""
+    return min(per_call(call, data) for _ in range(runs))
 
 
-@cache
-def _slowness() -> float:
-    return max(1.0, fastest(_reference_work, b"", runs=5) / TUNED_REFERENCE_SECONDS)
-
-
-def budget(seconds: float) -> float:
-    """``seconds`` on the tuned machine, as many on this one: never less than given."""
-    return seconds * _slowness()
-
-
-def within_budget(call: Callable[[bytes], object], data: bytes, seconds: float) -> bool:
-    """Whether the faster of two runs fits the scaled budget; the machine is measured again,
-    and the call run five more times, before a miss counts (a busy neighbour can slow one
-    moment of the run)."""
-    if fastest(call, data, runs=2) < budget(seconds):
-        return True
-    _slowness.cache_clear()
-    return fastest(call, data, runs=5) < budget(seconds)
-
-
-def linear(call: Callable[[bytes], object], small: bytes, large: bytes, bound: float) -> bool:
-    """Whether ``call(large)`` takes less than ``bound`` times ``call(small)``: measured in
-    turns (a busy machine slows both alike), and once more, longer, before a miss counts."""
-    for rounds, small_runs in ((2, 3), (5, 8)):
-        small_s, large_s = float("inf"), float("inf")
+def linear(call: Callable[[Input], object], small: Input, large: Input, bound: float) -> bool:
+    """Whether ``call(large)`` takes less than ``bound`` times ``call(small)``: each the
+    best of several samples taken in turns (a busy moment slows one sample, not the best of
+    them, and slows both sizes alike), measured once more, with twice the samples, before a
+    miss counts."""
+    for rounds in (3, 6):
+        small_seconds, large_seconds = float("inf"), float("inf")
         for _ in range(rounds):
-            small_s = min(small_s, fastest(call, small, runs=small_runs))
-            large_s = min(large_s, fastest(call, large, runs=1))
-        if large_s < bound * small_s:
+            small_seconds = min(small_seconds, per_call(call, small))
+            large_seconds = min(large_seconds, per_call(call, large))
+        if large_seconds < bound * small_seconds:
             return True
     return False

@@ -714,23 +714,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-def test_hostile_pages_take_well_under_a_second(name: str) -> None:
-    data = HOSTILE[name](5 * 1024 * 1024)
-    assert timing.within_budget(read_image_sources, data, 1.0)  # about 0.4 s here
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        *('<img src=" unclosed', "<", "distinct favicons", "<img> without source"),
-        *('<img data-src=" unclosed', "many data- attributes, one tag", "<noscript> unclosed"),
-        "many near-source names, one tag",
-    ],
-)
 def test_hostile_pages_take_linear_time(name: str) -> None:
     make = HOSTILE[name]
-    # 4x if linear, 16x if quadratic
-    assert timing.linear(read_image_sources, make(MB // 4), make(MB), 10)
+    # 8x if linear, 64x if quadratic
+    assert timing.linear(read_image_sources, make(MB // 8), make(MB), 20)
 
 
 # What a browser's URL parser (WHATWG; Node's URL gave these) makes of odd sources on

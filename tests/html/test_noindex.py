@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from html.parser import HTMLParser
 from unittest import mock
@@ -321,14 +320,11 @@ NASTY = [
     st.integers(min_value=1, max_value=3_000),
     st.floats(min_value=0, max_value=1),
 )
-def test_any_prefix_of_any_page_is_decided_quickly(
-    fragments: list[str], repeat: int, cut: float
-) -> None:
+def test_any_prefix_of_any_page_is_decided(fragments: list[str], repeat: int, cut: float) -> None:
     html = ("".join(fragments) * repeat).encode("latin-1")[:PAGE_FACTS_BYTES]
     prefix = html[: round(len(html) * cut)]
-    started = time.perf_counter()
+    # (its time grows with its size alone: test_adversarial_heads_take_linear_time)
     assert head_is_noindex(prefix) in (True, False)
-    assert time.perf_counter() - started < 0.5  # 64 KiB take a few ms; generous for CI
 
 
 @settings(max_examples=300, deadline=None)
@@ -376,37 +372,10 @@ ADVERSARIAL: dict[str, Callable[[int], bytes]] = {
 }
 
 
-def fastest(data: bytes, runs: int = 5) -> float:
-    return timing.fastest(head_is_noindex, data, runs)
-
-
-def per_call(*inputs: bytes, samples: int = 5, sample_seconds: float = 0.015) -> list[float]:
-    """The time of one call on each input, from samples of about equal length taken in
-    turns (so that a busy machine slows small and large inputs alike)."""
-    calls = [max(1, round(sample_seconds / max(fastest(data, 2), 1e-6))) for data in inputs]
-    best = [float("inf")] * len(inputs)
-    for _ in range(samples):
-        for index, data in enumerate(inputs):
-            started = time.perf_counter()
-            for _ in range(calls[index]):
-                head_is_noindex(data)
-            best[index] = min(best[index], (time.perf_counter() - started) / calls[index])
-    return best
-
-
 @pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
 def test_adversarial_heads_take_linear_time(shape: str) -> None:
     make = ADVERSARIAL[shape]
     assert head_is_noindex(make(PAGE_FACTS_BYTES)) is False
-    # Page facts come from 64 KiB: the worst of them stays well under 50 ms.
-    assert timing.within_budget(head_is_noindex, make(PAGE_FACTS_BYTES)[:PAGE_FACTS_BYTES], 0.050)
-    # Four times the input takes about four times as long (sixteen if it were quadratic).
-    # A miss is measured again, longer, before it counts: under a parallel suite the other
-    # worker can slow the large samples alone (seen: 6x one run, 3.6x the next).
-    for sample_seconds in (0.015, 0.060):
-        small, large = per_call(
-            make(PAGE_FACTS_BYTES), make(4 * PAGE_FACTS_BYTES), sample_seconds=sample_seconds
-        )
-        if large < 8 * small:
-            break
-    assert large < 8 * small, (small, large)
+    # Eight times the input takes about eight times as long (64 times if it were quadratic).
+    small, large = make(PAGE_FACTS_BYTES // 2), make(4 * PAGE_FACTS_BYTES)
+    assert timing.linear(head_is_noindex, small, large, 20)
