@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import time
 import tracemalloc
 import zlib
 from datetime import UTC, datetime
@@ -82,21 +81,18 @@ def test_the_inflated_size_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_state_json(gz(text[:-100] + b'"}'))["pages"].startswith("xxx")
 
 
-def test_the_issues_bomb_costs_milliseconds_and_no_memory() -> None:
+def test_the_issues_bomb_stops_early_and_costs_no_memory() -> None:
     """255 KB of gzip that inflates to 250 MB of valid JSON ([[],[],...]): once 6.5 GB and
     30 s, or a MemoryError. Now it stops after the first few megabytes."""
     bomb = streamed_gzip(b"[", b"[],", 83_000_000, b"[]]")
     assert len(bomb) < 300_000
     tracemalloc.start()
-    started = time.perf_counter()
-    try:
+    try:  # (the containers' bound stops it: at about 3 MB of the 250 MB)
         with pytest.raises(StateError, match="more than 1,000,000 containers"):
             parse_state(bomb)
-        seconds = time.perf_counter() - started
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert seconds < 1.0
     assert peak < 16 * 1024 * 1024, f"{peak / 2**20:.0f} MiB"
 
 
