@@ -63,7 +63,7 @@ class Stand:
                 if reply.stall:
                     self.wfile.write(reply.partial)
                     self.wfile.flush()
-                    stand.release.wait(5)
+                    stand.release.wait(60)  # (released when the test ends)
                     return
                 self.answer(reply)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -37,26 +36,24 @@ def test_the_inputs_step_comes_before_the_install_with_the_run_step_s_inputs(
     )
 
 
-def check_inputs(tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], float]:
+def check_inputs(tmp_path: Path, **inputs: str) -> subprocess.CompletedProcess[str]:
     """action/inputs.py as the step runs it, by a Python with no site-packages at all."""
     workspace = tmp_path / "workspace"
     workspace.mkdir(exist_ok=True)
     env = {key: value for key, value in os.environ.items() if not key.startswith("SITEMILL_")}
     env.update(GITHUB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT), **inputs)
     env["GITHUB_STEP_SUMMARY"] = str(tmp_path / "summary.md")
-    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-S", "-P", "-m", "action.inputs"],
         capture_output=True, text=True, cwd=workspace, env=env, check=False,
     )  # fmt: skip
-    return done, time.monotonic() - started
+    return done
 
 
 def test_good_inputs_pass_without_anything_installed(tmp_path: Path) -> None:
-    done, seconds = check_inputs(tmp_path, SITEMILL_BASE_URL="https://www.example.com/")
+    done = check_inputs(tmp_path, SITEMILL_BASE_URL="https://www.example.com/")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout == done.stderr == ""
-    assert seconds < 5  # (about 0.1 s here; the install it comes before takes seconds)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +67,7 @@ def test_good_inputs_pass_without_anything_installed(tmp_path: Path) -> None:
 def test_a_mistake_is_one_error_before_the_install(
     tmp_path: Path, inputs: dict[str, str], said: str
 ) -> None:
-    done, _ = check_inputs(tmp_path, SITEMILL_BASE_URL="https://www.example.com/", **inputs)
+    done = check_inputs(tmp_path, SITEMILL_BASE_URL="https://www.example.com/", **inputs)
     assert done.returncode == 1
     (line,) = done.stdout.splitlines()
     assert line.startswith("::error title=sitemill::") and said in line
@@ -79,7 +76,7 @@ def test_a_mistake_is_one_error_before_the_install(
 
 
 def test_the_key_is_masked_first_and_shown_nowhere(tmp_path: Path) -> None:
-    done, _ = check_inputs(
+    done = check_inputs(
         tmp_path, SITEMILL_INDEXNOW_KEY=KEY, SITEMILL_URL_STYLE="bogus", SITEMILL_BASE_URL="x"
     )
     lines = done.stdout.splitlines()
