@@ -189,19 +189,20 @@ def test_a_worker_ignores_ctrl_c() -> None:
 def test_an_interrupt_waits_for_no_chunk_under_way() -> None:
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt), WorkPool(2) as pool:
-        pool.imap(time.sleep, [20.0, 20.0, 20.0])
+        pool.imap(time.sleep, [60.0, 60.0, 60.0])
         executor = pool._executor
         assert executor is not None
         deadline = time.monotonic() + 10
         while len(executor._processes) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)  # (until both workers took a chunk of 20 s)
+            time.sleep(0.05)  # (until both workers took a chunk of 60 s)
         processes = list(executor._processes.values())
         time.sleep(0.3)
         raise KeyboardInterrupt
-    assert time.monotonic() - started < 10  # (not the 20 s a chunk takes)
+    assert time.monotonic() - started < 30  # (a guard: a chunk takes 60 s)
     for process in processes:
         process.join(5)
         assert not process.is_alive()
+        assert process.exitcode != 0  # ended under way, not after its chunk
 
 
 def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
