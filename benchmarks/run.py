@@ -3,9 +3,9 @@
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
-fingerprint, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded, check-10k,
-tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install. --baseline SITEMILL:
-the sitemill ladder-3k compares with (make bench BASELINE=PATH).
+fingerprint, hostile, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
+check-10k, tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install.
+--baseline SITEMILL: the sitemill ladder-3k compares with (make bench BASELINE=PATH).
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -39,6 +39,7 @@ from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from history_bench import bench_history
+from hostile_bench import bench_hostile
 from ladder_bench import PAGES as LADDER_PAGES
 from ladder_bench import QUICK_PAGES as QUICK_LADDER_PAGES
 from ladder_bench import bench_ladder
@@ -371,6 +372,12 @@ def bench_fingerprint(ctx: Context) -> Section:
     return section
 
 
+def bench_hostile_inputs(ctx: Context) -> Section:
+    section = Section("hostile", "the worst inputs each reader is given, at the most it reads")
+    bench_hostile(section, quick=ctx.quick)
+    return section
+
+
 def bench_state_100k(ctx: Context) -> Section:
     count = "10,000" if ctx.quick else "100,000"
     section = Section("state-100k", f"the state of {count} pages: dump, parse, peak RSS")
@@ -485,6 +492,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "bucket-sharded": bench_bucket_sharded,
     "bucket-full-1m": bench_bucket_full_1m,
     "fingerprint": bench_fingerprint,
+    "hostile": bench_hostile_inputs,
     "content-dates-2k": bench_content_dates_2k,
     "state-100k": bench_state_100k,
     "extensions-30k": bench_extensions_30k,
