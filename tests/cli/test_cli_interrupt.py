@@ -22,8 +22,10 @@ from conftest import BASE_URL
 # few pages of some 50 KB, as writing thousands of files takes seconds on a busy disk.
 PAGES = 600
 LINES = 2_000
-# A second is the aim; a loaded CI machine gets some slack.
-PROMPT_EXIT = 3.0
+# A guard against a hang, not a speed bound (tests/core/test_time_bounds.py): a second is the
+# aim, and "at once" is shown by what the run left, not by a clock: the interrupted run neither
+# published its sitemap nor wrote its state (another content scope would have changed both).
+HANG_GUARD = 20.0
 
 
 def page_text(number: int) -> str:
@@ -89,12 +91,14 @@ def group_is_gone(group: int, within: float = 3.0) -> bool:
 @pytest.mark.parametrize("phase", ["listing: ", "reading: ", "pages: "])
 def test_ctrl_c_exits_at_once_and_keeps_the_last_sitemap(site: Path, phase: str) -> None:
     before = (site / "sitemap.xml").read_bytes()
+    state = (site / "sitemill-state.json.gz").read_bytes()
     code, taken, said, group = interrupted_run(site, phase)
     assert taken >= 0, f"the run ended before {phase!r}: {said[-400:]!r}"
     assert code == 130, said[-2000:]
-    assert taken < PROMPT_EXIT, said[-2000:]
+    assert taken < HANG_GUARD, said[-2000:]
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said[-4000:]
     assert "sitemill: interrupted; nothing half-written was published" in said
     assert (site / "sitemap.xml").read_bytes() == before
+    assert (site / "sitemill-state.json.gz").read_bytes() == state  # (stopped before the end)
     assert group_is_gone(group), "a process of the run was left behind"
     assert not [name for name in os.listdir(site) if "-next-" in name]  # (no staging copy)
