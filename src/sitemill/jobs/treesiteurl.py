@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from sitemill.errors import RefusedError
 from sitemill.git.trust import find_top
 from sitemill.lastmod.sources.conventions.base import Project, Tree, config_text, read_settings
+from sitemill.lastmod.sources.output import builds_into, config_option
 from sitemill.lastmod.sources.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sources.repoview import RepoView
 from sitemill.listing.siteurl import declared, site_url_warning
@@ -41,20 +42,6 @@ _HOST: Final = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 # Folders beside a Hugo config.* that make it Hugo's (lastmod.sources.project), and the file
 # beside a _config.yml that makes it Hexo's.
 _PROJECT_MARKS: Final = ("content", "layouts", "archetypes", "themes", "package.json")
-# A string option of a JavaScript or Python config (Docusaurus, Astro, Sphinx): key, ":" or "=",
-# a quoted value on one line.
-_OPTION: Final = r"""(?<![\w.])%s\s*[:=]\s*['"`]([^'"`\n]{0,2048})['"`]"""
-# Where each generator builds its site by default (its setting's name, lower case; None: none).
-_OUTPUT: Final = {
-    "mkdocs": ("site_dir", "site"),
-    "hugo": ("publishdir", "public"),
-    "jekyll": ("destination", "_site"),
-    "hexo": ("public_dir", "public"),
-    "docusaurus": (None, "build"),
-    "astro": (None, "dist"),
-    "quarto": (None, "_site"),
-}
-
 log = logging.getLogger(__name__)
 
 
@@ -149,9 +136,7 @@ def _configured(site_dir: Path) -> Declared | None:
     url = _site_url(project, {str(key).lower(): value for key, value in settings.items()}, tree)
     if not url:
         return None
-    setting, default = _OUTPUT.get(project.family, (None, None))
-    output = settings.get(setting, default) if setting else default
-    builds_here = isinstance(output, str) and _joined(project.folder, output) == folder
+    builds_here = builds_into(project, tree)  # (the folder rung 2 takes sources for)
     return declared(url, f"{project.config} of {project.family}", strong=builds_here)
 
 
@@ -172,24 +157,15 @@ def _site_url(project: Project, settings: dict[str, object], tree: Tree) -> str 
     keys = {"docusaurus": ("url", "baseUrl"), "astro": ("site", "base")}
     if family in keys:
         url_key, path_key = keys[family]
-        url, path = _option(text, url_key), _option(text, path_key) or ""
+        url, path = config_option(text, url_key), config_option(text, path_key) or ""
         return url.rstrip("/") + "/" + path.strip("/") if url else None
     if family == "sphinx":
-        return _option(text, "html_baseurl")
+        return config_option(text, "html_baseurl")
     return None  # (Eleventy and mdBook keep no site URL)
-
-
-def _option(text: str, key: str) -> str | None:
-    found = re.search(_OPTION % re.escape(key), text)
-    return found[1].strip() if found else None
 
 
 def _text(value: object) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
-
-
-def _joined(folder: str, output: str) -> str:
-    return posixpath.normpath(posixpath.join(folder, output.strip().removeprefix("./")))
 
 
 def _config_view(top: Path, site: str) -> RepoView:

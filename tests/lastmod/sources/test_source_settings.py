@@ -100,7 +100,8 @@ def test_eleventy_permalink_false_builds_no_page(tmp_path: Path) -> None:
 
 
 def test_the_generator_meta_chooses_between_two_projects(tmp_path: Path) -> None:
-    # A mkdocs.yml beside a Hugo project: the built pages say which one built them.
+    # A mkdocs.yml beside a Hugo project: the built pages say which one built them; without a
+    # generator meta, the project whose output the folder is (Hugo's public/, MkDocs' site/).
     files = {
         "mkdocs.yml": "site_name: Docs\n",
         "docs/guide.md": "# Guide (MkDocs)",
@@ -112,6 +113,9 @@ def test_the_generator_meta_chooses_between_two_projects(tmp_path: Path) -> None
         "guide/index.html": ("content/guide.md",)
     }
     assert mapped(tmp_path / "b", files, "public", ["guide/index.html"]) == {
+        "guide/index.html": ("content/guide.md",)
+    }
+    assert mapped(tmp_path / "c", files, "site", ["guide/index.html"]) == {
         "guide/index.html": ("docs/guide.md",)
     }
 

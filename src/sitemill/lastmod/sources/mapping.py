@@ -1,5 +1,6 @@
 """Which source file a built page was rendered from (docs/lastmod.md, rung 2)."""
-# The generator's conventions first, else a content match, else none.
+# The generator's conventions first, else a content match, else none; none at all for a folder
+# that is not the output of the generator config found above it (sitemill.lastmod.sources.output).
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sitemill.errors import RefusedError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.sources.conventions import CONVENTIONS
 from sitemill.lastmod.sources.conventions.base import PageMap, Tree, split_extension
+from sitemill.lastmod.sources.output import builds_into
 from sitemill.lastmod.sources.project import find_project
 from sitemill.lastmod.sources.repoview import RepoView
 from sitemill.lastmod.sources.sourcetext import page_words, source_words
@@ -127,6 +129,14 @@ def source_map(repo: RepoView, site_dir: str, site_root: Path) -> SourceMap:
         return NoSources()
     tree = Tree(repo, site_dir)
     project = find_project(tree, site_dir, site_root)
+    if project is not None and not builds_into(project, tree):
+        # A copy, or another build: the config's sources are not this folder's (no convention,
+        # and no content match against them either: docs/lastmod.md, "Evidence must be proof").
+        logger.debug(
+            "site %s is not the output of %s (%s): its pages are not dated by sources",
+            site_dir, project.config, project.family,
+        )  # fmt: skip
+        return NoSources()
     pages = CONVENTIONS[project.family](project, tree) if project is not None else {}
     folder = project.folder if project is not None else ""
     return ConventionsThenText(pages, tree, folder, site_root)

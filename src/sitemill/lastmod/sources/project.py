@@ -12,6 +12,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
@@ -19,6 +20,7 @@ from sitemill.errors import RefusedError
 from sitemill.html.generator import page_generator
 from sitemill.html.noindex import PAGE_FACTS_BYTES
 from sitemill.lastmod.sources.conventions.base import Project, Tree
+from sitemill.lastmod.sources.output import builds_into
 from sitemill.safefs import Root
 
 logger = logging.getLogger(__name__)
@@ -67,12 +69,15 @@ _HUGO_FOLDERS: Final = ("content", "layouts", "archetypes", "themes")
 def find_project(tree: Tree, site_dir: str, site_root: Path) -> Project | None:
     """The project that built ``site_dir``: of the config files found in its parent chain
     (nearest first), the nearest of the family the home page's generator names, else the
+    nearest whose output ``site_dir`` is (sitemill.lastmod.sources.output), else the
     nearest; None when there is none."""
-    found = list(_candidates(tree, site_dir))
+    named = _named_family(site_root)
+    found = [replace(project, generator=named) for project in _candidates(tree, site_dir)]
     if not found:
         return None
-    named = _named_family(site_root)
-    chosen = next((project for project in found if project.family == named), found[0])
+    chosen = next((project for project in found if project.family == named), None)
+    if chosen is None:
+        chosen = next((project for project in found if builds_into(project, tree)), found[0])
     logger.debug("site %s: %s project at %r", site_dir, chosen.family, chosen.folder)
     return chosen
 

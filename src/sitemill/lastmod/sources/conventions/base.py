@@ -26,13 +26,15 @@ _SKIPPED: Final = frozenset({"node_modules", "__pycache__", "vendor"})
 
 @dataclass(frozen=True, slots=True)
 class Project:
-    """A generator's project: its family, folder and config file (repo-relative), and where
-    it built the site (``site_dir``, repo-relative)."""
+    """A generator's project: its family, folder and config file (repo-relative), where the
+    site was found (``site_dir``, repo-relative), and the family the built pages'
+    ``<meta name="generator">`` names (``generator``; None: none does)."""
 
     family: str
     folder: str
     config: str
     site_dir: str
+    generator: str | None = None
 
 
 class Tree:
