@@ -64,12 +64,16 @@ def hugo_index_naming(child: str) -> dict[str, str]:
     }
 
 
-def test_a_deleted_file_name_is_escaped(make_site: SiteMaker) -> None:
+def test_a_kept_file_name_is_escaped(make_site: SiteMaker) -> None:
+    """A child a Hugo index names under no language's folder is not Hugo's own: it stays, and
+    the takeover line names it (only names of a generator's own pattern are ever deleted, and
+    those carry no terminal sequence)."""
     site = make_site({"index.html": page("home"), **hugo_index_naming(EIGHT_BIT)})
+    kept = (site / EIGHT_BIT / "sitemap.xml").read_bytes()
     done = run_sitemill("build", str(site), "--base-url", BASE_URL)
     assert done.returncode == 0, done.stderr
-    assert not (site / EIGHT_BIT / "sitemap.xml").exists()  # (it was deleted: and said so)
-    assert "deleted: x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stdout
+    assert (site / EIGHT_BIT / "sitemap.xml").read_bytes() == kept
+    assert "keeping x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr
     assert_escaped(done.stdout + done.stderr)
 
 
@@ -181,9 +185,9 @@ def free_port() -> int:
         return port
 
 
-def test_a_key_that_would_be_deleted_is_escaped() -> None:
+def test_a_key_that_is_kept_is_escaped() -> None:
     """`sitemill s3 --dry-run` over a bucket (moto's server) whose Hugo index names a child
-    sitemap under a key that carries terminal sequences."""
+    sitemap under a key that carries terminal sequences: not Hugo's own, kept and named."""
     port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
@@ -199,7 +203,8 @@ def test_a_key_that_would_be_deleted_is_escaped() -> None:
     finally:
         server.stop()
     assert done.returncode == 0, done.stderr
-    assert "would delete: x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stdout
+    assert "would delete" not in done.stdout
+    assert "keeping x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr
     assert_escaped(done.stdout + done.stderr)
 
 
