@@ -11,7 +11,7 @@ install, and to done. Beside it, in the same run, what the install cost before (
 then `pip install` of the action's folder, a build of the wheel), cold and with pip's cache warm.
 
 Needs the package index (the cold runs): `make bench` has it, the test suite does not run this.
-The cache service's own transfer on GitHub (the folder is 1.5 MB, 0.4 MB compressed) is not
+The cache service's own transfer on GitHub (the folder holds the two wheels, 0.16 MB) is not
 part of these figures.
 """
 
@@ -82,4 +82,4 @@ def bench_action(section: object, *, repeat: int) -> None:
             f"{install:.2f} s, {was / install:.0f}× faster",
             install <= (5 if kind == "cold" else 1))  # fmt: skip
         add(f"{kind}: start to done", "reported", f"{marks['done']:.2f} s", True)
-    notes.append("  (not in these figures: the cache service's transfer, 0.4 MB compressed)")
+    notes.append("  (not in these figures: the cache service's transfer of its 0.16 MB)")
