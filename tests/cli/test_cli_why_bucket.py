@@ -214,3 +214,27 @@ def test_a_state_kept_in_parts_in_another_bucket_is_read(
     assert lines[0] == "p2.html: <lastmod>2025-03-02T08:00:00+00:00</lastmod>"
     assert lines[1].startswith("  why: kept: the state at s3://state-bucket/site-bucket/sitemill-")
     assert objects(s3) == before
+
+
+def test_a_kept_date_names_its_root_evidence(s3: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    # The state kept each date; `why` names the rung that first gave it (lastmod.proof): the
+    # declared date and its declaration, or the spread LastModified of a first rebuild.
+    sync(s3, SITE, SYNCED, timedelta(seconds=5))
+    assert main(["s3", "--bucket", BUCKET, "--base-url", BASE, "-q"]) == 0
+    code, lines = why(capsys, "p1.html")
+    assert code == 0 and lines[1].startswith("  why: kept: the state at ")
+    assert lines[2] == (
+        "  evidence: rung 3, its own declared modification date 2024-03-05T08:30:00+00:00"
+        " (meta article:modified_time)"
+    )
+    spread = {f"q{n}.html": html(f"Q{n}") for n in range(4)}
+    sync(s3, spread, datetime(2025, 1, 1, 8, 0), timedelta(days=30))  # uploaded page by page
+    s3.delete_objects(Bucket=BUCKET, Delete={"Objects": [{"Key": key} for key in SITE]})
+    for name in ("sitemap.xml", "sitemill-state.json.gz"):
+        s3.delete_object(Bucket=BUCKET, Key=name)
+    assert main(["s3", "--bucket", BUCKET, "--base-url", BASE, "-q"]) == 0
+    code, lines = why(capsys, "q2.html")
+    assert lines[0] == "q2.html: <lastmod>2025-03-02T08:00:00+00:00</lastmod>"
+    assert (
+        lines[2] == "  evidence: its LastModified on a first run (the times were spread: no stamp)"
+    )

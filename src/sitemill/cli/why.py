@@ -98,7 +98,57 @@ def _evidence(why: PageWhy) -> list[str]:
         R.NONE_SYNC: f"why: {_no_rung(why)}; the upload times are one sync's",
         R.NONE_AFTER_RUN: f"why: {_no_rung(why)}; a {_clock(why)} is after the run",
     }.get(reason, f"why: {_no_rung(why)}")
-    return [lines, *_late(why), *_declared(why), *_times(why.window)]
+    return [lines, *_kept(why), *_late(why), *_declared(why), *_times(why.window)]
+
+
+def _kept(why: PageWhy) -> list[str]:
+    """A kept date's root evidence, as the state recorded it (lastmod.proof)."""
+    from sitemill.lastmod.proof import Rung
+
+    remembered = why.remembered
+    if why.reason is not DateReason.KEPT or remembered is None:
+        return []
+    proof = remembered.proof
+    if proof is None:
+        return [
+            "evidence: not recorded (a state of an earlier sitemill; "
+            "the next run that changes the page records it)"
+        ]
+    if proof.rung is Rung.SOURCE:
+        source = "" if why.source is None else f", {why.source}"
+        return [
+            f"evidence: rung 2, its source in the repository{source}, as a reader sees it",
+            f"text since: {_kept_commit(why, proof.commit)}",
+        ]
+    if proof.rung is Rung.GIT:
+        since = (
+            [] if proof.commit is None else [f"content since: {_kept_commit(why, proof.commit)}"]
+        )
+        return ["evidence: rung 1, its git history", *since]
+    if proof.rung is Rung.DECLARED:
+        kind = f" ({proof.kind})" if proof.kind in _declarations() else ""
+        return [f"evidence: rung 3, its own declared modification date {remembered.lastmod}{kind}"]
+    if proof.rung is Rung.FILE_TIME:
+        return [f"evidence: its {_clock(why)} on a first run (the times were spread: no stamp)"]
+    return [f"evidence: the deploy that brought or changed it, its {_clock(why)}"]
+
+
+def _declarations() -> frozenset[str]:
+    """The declarations a declared date is read from (a state's kind is shown if one)."""
+    from sitemill.lastmod import w3cdate as w
+
+    return frozenset(
+        {w.JSON_LD, w.ARTICLE_MODIFIED, w.OG_UPDATED, w.ITEMPROP_MODIFIED, w.LAST_UPDATED_LINE}
+        | {w.REPLACED_SITEMAP}
+    )
+
+
+def _kept_commit(why: PageWhy, sha: str | None) -> str:
+    if why.source_commit is not None:
+        return _commit(why.source_commit)
+    if sha is None:
+        return "(no commit recorded)"
+    return f"{sha[:10]} (not in this repository: a shallow clone, or another checkout)"
 
 
 def _late(why: PageWhy) -> list[str]:

@@ -195,7 +195,9 @@ class TreeDating:
             )  # fmt: skip
         else:
             return None  # not read: a page the pipeline leaves out anyway
-        self.remember.pages[path] = PageRecord(None, None, fingerprint, dated.lastmod)
+        self.remember.pages[path] = PageRecord(
+            None, None, fingerprint, dated.lastmod, dated.proof if dated.lastmod else None
+        )
         if self.watch is not None and path == self.watch.path:
             self.watch.dated, self.watch.from_history = dated, from_history
         return dated

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlsplit
 from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import RefusedError
+from sitemill.jobs.keptevidence import dating_source
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
@@ -79,8 +80,7 @@ class _Seen:
 
 
 class ReadOnlyStore(_Seen):
-    """A state store that is read, and whose writes are dropped: ``read`` says whether it held
-    a state (``found``)."""
+    """A state store that is read (``found``: whether it held a state), its writes dropped."""
 
     def __init__(self, store: StateStore) -> None:
         super().__init__(store)
@@ -151,7 +151,7 @@ def explain_page(
     if plan is not None and not plan.first_run:
         state_from = store.where if seen.found else None if before is None else before.location
     content, last = _commits(site_dir, watch)
-    source = None if plan is None or plan.source is None else plan.source.commit(watched)
+    source = dating_source(site_dir, watch)
     return PageWhy(
         watched,
         config.lastmod if plan is None else plan.mode,

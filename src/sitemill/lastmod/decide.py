@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from sitemill.lastmod.proof import Proof, Rung
 from sitemill.lastmod.stamps import Stamp, judge_times
 from sitemill.protocol import Precision
 
@@ -62,6 +63,7 @@ class Evidence:
 
     lastmod: str  # full precision: YYYY-MM-DDThh:mm:ss+00:00
     reason: DateReason  # SOURCE or DECLARED
+    proof: Proof | None = None  # what the state remembers of it (sitemill why)
 
 
 class EvidenceProvider(Protocol):
@@ -83,13 +85,18 @@ class Ladder:
     def first_date(self, path: str, file_time: str | None) -> tuple[str | None, DateReason]:
         """The page's lastmod (None: no ``<lastmod>``) and why, from the first rung that
         answers; ``file_time``: its mtime or LastModified at full precision."""
+        found = self.first_evidence(path, file_time)
+        return (None, self.undated_reason()) if found is None else (found.lastmod, found.reason)
+
+    def first_evidence(self, path: str, file_time: str | None) -> Evidence | None:
+        """``first_date``'s answer with its proof; None: no rung answers (no date)."""
         for provider in self.providers:
             found = provider(path)
             if found is not None:
-                return found.lastmod, found.reason
+                return found
         if file_time is not None and self.times is Stamp.SPREAD:
-            return file_time, DateReason.FILE_TIME
-        return None, self.undated_reason()
+            return Evidence(file_time, DateReason.FILE_TIME, Proof(Rung.FILE_TIME))
+        return None
 
     def undated_reason(self) -> DateReason:
         if self.times is Stamp.ONE_DEPLOY:
@@ -120,6 +127,9 @@ class Remembered(Protocol):
     @property
     def fingerprint(self) -> str | None: ...
 
+    @property
+    def proof(self) -> Proof | None: ...
+
 
 # lastmod by content: a page keeps the date the last run gave it while its fingerprint holds.
 # docs/lastmod.md: a page whose content fingerprint equals the one remembered in the state
@@ -134,11 +144,14 @@ class Remembered(Protocol):
 # configured one, so switching ``lastmod_precision`` moves no date.
 @dataclass(frozen=True, slots=True)
 class Dated:
-    """A page's lastmod (full precision), why it is that, and what to remember."""
+    """A page's lastmod (full precision), why it is that, and what to remember: its
+    fingerprint, and the root evidence of its date (``proof``; None: no date, or a kept date
+    whose state recorded none)."""
 
     lastmod: str | None
     reason: DateReason
     fingerprint: str | None
+    proof: Proof | None = None
 
 
 def content_date(
@@ -163,16 +176,21 @@ def content_date(
         unchanged or (remembered is not None and remembered in (fingerprint, earlier))
     ):
         if record.lastmod is not None:
-            return Dated(record.lastmod, DateReason.KEPT, fingerprint)
+            return Dated(record.lastmod, DateReason.KEPT, fingerprint, record.proof)
         # Unchanged and never dated: the ladder once more (its file time may now be evidence).
-        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
-        return Dated(lastmod, reason if lastmod else DateReason.NONE_KEPT, fingerprint)
+        found = (ladder or Ladder()).first_evidence(path, plain)
+        if found is None:
+            return Dated(None, DateReason.NONE_KEPT, fingerprint)
+        return Dated(found.lastmod, found.reason, fingerprint, found.proof)
     if first_run:
-        lastmod, reason = (ladder or Ladder()).first_date(path, plain)
-        return Dated(lastmod, reason, fingerprint)
+        ladder = ladder or Ladder()
+        found = ladder.first_evidence(path, plain)
+        if found is None:
+            return Dated(None, ladder.undated_reason(), fingerprint)
+        return Dated(found.lastmod, found.reason, fingerprint, found.proof)
     if plain is None:  # its time was after the run (sitemill.lastmod.evidencetime)
         return Dated(None, DateReason.NONE_AFTER_RUN, fingerprint)
-    return Dated(plain, moved(record), fingerprint)
+    return Dated(plain, moved(record), fingerprint, Proof(Rung.DEPLOY))
 
 
 def history_date(
@@ -185,12 +203,15 @@ def history_date(
 ) -> Dated:
     """A date from git history: kept when the last run gave the same one. ``older``: the
     content date is older than the file's last commit (on a first run, said so)."""
+    proof = Proof(Rung.GIT)  # (the history is read again by each run: no commit kept)
     if record is not None and record.lastmod == lastmod:
-        return Dated(lastmod, DateReason.KEPT, fingerprint)
+        # A state that recorded no proof stays as it is until the page changes.
+        kept = record.proof if record.proof is None or record.proof.rung is Rung.GIT else proof
+        return Dated(lastmod, DateReason.KEPT, fingerprint, kept)
     if first_run:
         reason = DateReason.HISTORY_OLDER if older else DateReason.HISTORY_LAST
-        return Dated(lastmod, reason, fingerprint)
-    return Dated(lastmod, moved(record), fingerprint)
+        return Dated(lastmod, reason, fingerprint, proof)
+    return Dated(lastmod, moved(record), fingerprint, proof)
 
 
 def moved(record: Remembered | None) -> DateReason:

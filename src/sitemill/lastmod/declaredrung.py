@@ -12,6 +12,7 @@ from datetime import datetime
 
 from sitemill.lastmod.decide import DateReason, Evidence
 from sitemill.lastmod.declaredcheck import behind_history, check_declared, distrusted
+from sitemill.lastmod.proof import Proof, Rung
 from sitemill.lastmod.stampcheck import StampCheck
 from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
@@ -50,7 +51,8 @@ class DeclaredRung:
         declared = self.check().accepted.get(path)
         if declared is None:
             return None
-        return Evidence(as_lastmod(declared), DateReason.DECLARED)
+        proof = Proof(Rung.DECLARED, kind=declared.source)  # (what sitemill why names)
+        return Evidence(as_lastmod(declared), DateReason.DECLARED, proof)
 
 
 def as_lastmod(declared: DeclaredDate) -> str:

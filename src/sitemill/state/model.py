@@ -7,7 +7,9 @@
 # newer state is a warning and a first run, never a failure.
 #
 #     {"format": "sitemill-state", "version": 1, "facts_version": 3,
-#      "pages": {"docs/a.html": {"etag": "\"9b2c…\"", "fingerprint": "…", "lastmod": "…"}},
+#      "pages": {"docs/a.html": {"etag": "\"9b2c…\"", "fingerprint": "…", "lastmod": "…",
+#                                "evidence": {"rung": "source", "commit": 0}}},
+#      "commits": ["3f2a9c…"],
 #      "unlisted": {"\"77aa…\"": {"left_out": "noindex"}},
 #      "outputs": ["sitemap-1.xml", "sitemap.xml"],
 #      "digests": {"sitemap-1.xml": "5d41…", "sitemap.xml": "7d79…"},
@@ -25,6 +27,7 @@ from typing import Any, Final
 from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.digest import EARLIER_VERSIONS, FINGERPRINT_VERSION
+from sitemill.lastmod.proof import Proof, proof_commits, proof_to_json
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
@@ -42,12 +45,14 @@ MAX_OUTPUTS: Final = 200_000
 @dataclass(frozen=True, slots=True)
 class PageRecord:
     """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
-    facts (None: not remembered), its content fingerprint and the lastmod it was given."""
+    facts (None: not remembered), its content fingerprint, the lastmod it was given and that
+    date's root evidence (``proof``; None: no date, or a state that recorded none)."""
 
     version: str | None
     facts: PageFacts | None = None
     fingerprint: str | None = None
     lastmod: str | None = None
+    proof: Proof | None = None
 
 
 @dataclass
@@ -181,7 +186,10 @@ def dump_document(document: dict[str, Any]) -> bytes:
 
 def state_document(state: State) -> dict[str, Any]:
     """The state as its JSON document (defaults left out)."""
-    pages = {path: _record_values(record) for path, record in state.pages.items()}
+    dated = (r.proof for r in state.pages.values() if r.lastmod is not None and r.proof)
+    commits = proof_commits(dated)
+    numbers = {sha: number for number, sha in enumerate(commits)}
+    pages = {path: _record_values(record, numbers) for path, record in state.pages.items()}
     document: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -190,6 +198,8 @@ def state_document(state: State) -> dict[str, Any]:
         "fingerprint_scope": "main" if state.fingerprint_main else "body",
         "pages": pages,
     }
+    if commits:  # (the commits the pages' evidence names, by number)
+        document["commits"] = commits
     if state.outputs:
         document["outputs"] = sorted(state.outputs)
     if state.digests:
@@ -220,7 +230,7 @@ def state_document(state: State) -> dict[str, Any]:
     return document
 
 
-def _record_values(record: PageRecord) -> dict[str, Any]:
+def _record_values(record: PageRecord, numbers: Mapping[str, int]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if record.version is not None:
         values["etag"] = record.version
@@ -230,4 +240,6 @@ def _record_values(record: PageRecord) -> dict[str, Any]:
         values["fingerprint"] = record.fingerprint
     if record.lastmod is not None:
         values["lastmod"] = record.lastmod
+        if record.proof is not None:  # (a proof of no date says nothing)
+            values["evidence"] = proof_to_json(record.proof, numbers)
     return values

@@ -18,6 +18,7 @@ from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.evidencetime import latest_evidence
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.proof import commits_from_json, proof_from_json
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
 from sitemill.protocol import kept_base_url
@@ -80,7 +81,9 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     if fingerprints_current:
         state.fingerprint_main = document.get("fingerprint_scope") != "body"
     latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.evidencetime)
-    state.pages = dict(_records(state, pages, facts_current, fingerprints_current, latest))
+    commits = commits_from_json(document.get("commits"), MAX_BLOBS)  # (lastmod.proof)
+    records = _records(state, pages, facts_current, fingerprints_current, latest, commits)
+    state.pages = dict(records)
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
     state.blob_key, state.blobs = _blobs(document.get("blobs"))
     state.plan = _plan(document.get("shards"))
@@ -128,6 +131,7 @@ def _records(
     facts_current: bool,
     fingerprints_current: bool,
     latest: datetime,
+    commits: tuple[str, ...],
 ) -> Iterator[tuple[str, PageRecord]]:
     for path, item in pages.items():
         if not isinstance(item, dict):
@@ -147,6 +151,7 @@ def _records(
                 facts_from_json(facts) if facts_current and isinstance(facts, dict) else None,
                 fingerprint,
                 lastmod,
+                None if lastmod is None else proof_from_json(item.get("evidence"), commits),
             ),
         )
 

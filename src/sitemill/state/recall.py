@@ -188,6 +188,7 @@ def _attach(
             facts,
             fingerprint if knowledge.content_dates else None,
             lastmod if knowledge.content_dates else None,
+            None if dated is None or not knowledge.content_dates else dated.proof,
         )
     return dataclasses.replace(
         page,

@@ -15,6 +15,7 @@ from sitemill.errors import GitError
 from sitemill.lastmod.decide import DateReason, Evidence
 from sitemill.lastmod.evidencetime import evidence_lastmod
 from sitemill.lastmod.history.commits import Commit
+from sitemill.lastmod.proof import Proof, Rung
 from sitemill.lastmod.sources.mapping import SourceMap, source_map
 from sitemill.lastmod.sources.repository import (
     BlobReader,
@@ -87,7 +88,9 @@ class SourceRung:
             return None
         # A source's change after the run is no evidence (sitemill.lastmod.evidencetime).
         lastmod = evidence_lastmod(dated.change.time, self._run_time)
-        return None if lastmod is None else Evidence(lastmod, DateReason.SOURCE)
+        if lastmod is None:
+            return None
+        return Evidence(lastmod, DateReason.SOURCE, Proof(Rung.SOURCE, dated.change.sha))
 
     def explain(self, path: str) -> PageSource | None:
         """The source and the commit that dated the page at ``path``, if this rung did."""
