@@ -71,10 +71,11 @@ def find_project(tree: Tree, site_dir: str, site_root: Path) -> Project | None:
     (nearest first), the nearest of the family the home page's generator names, else the
     nearest whose output ``site_dir`` is (sitemill.lastmod.sources.output), else the
     nearest; None when there is none."""
-    named = _named_family(site_root)
-    found = [replace(project, generator=named) for project in _candidates(tree, site_dir)]
+    found = _candidates(tree, site_dir)
     if not found:
         return None
+    named = _named_family(site_root)
+    found = [replace(project, generator=named) for project in found]
     chosen = next((project for project in found if project.family == named), None)
     if chosen is None:
         chosen = next((project for project in found if builds_into(project, tree)), found[0])
