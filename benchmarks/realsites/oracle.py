@@ -213,6 +213,8 @@ class BlobReader:
         if self._proc.stdin:
             self._proc.stdin.close()
         self._proc.wait()
+        if self._proc.stdout:
+            self._proc.stdout.close()
 
 
 PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
@@ -388,8 +390,19 @@ def tracked_pages(checkout: Path) -> list[str]:
     return pages
 
 
-def date_pages(checkout: Path, article_xpath: str | None = None) -> dict[str, OracleDate]:
-    """The oracle's date for every tracked HTML page of the checkout (see the module docstring)."""
+READINGS = ("v6", "v5")  # the oracle's readings, the newest first (see the module docstring)
+
+
+def date_pages(
+    checkout: Path, article_xpath: str | None = None, reading: str = "v6"
+) -> dict[str, OracleDate]:
+    """The oracle's date for every tracked HTML page of the checkout (see the module docstring):
+    ``reading`` v6 leaves out repeated blocks and self-dates that stand apart and counts the
+    article's targets (template.py); v5 is the reading before the dates issue's decision 3."""
+    if reading == "v6":
+        return _date_pages_v6(checkout, article_xpath)
+    if reading != "v5":
+        raise ValueError(f"no oracle reading {reading!r} (one of {', '.join(READINGS)})")
     histories = file_histories(checkout)
     reader = BlobReader(checkout)
     keys: dict[str, str] = {}
@@ -419,6 +432,46 @@ def date_pages(checkout: Path, article_xpath: str | None = None) -> dict[str, Or
                     break
                 verdict.time, verdict.commit = version.time, version.commit
                 if version.status in ("A", "C"):
+                    break
+    finally:
+        reader.close()
+    return results
+
+
+def paths_of(path: str, versions: list[Version]) -> list[str]:
+    """The path each version of a chained history had (a rename's older versions: its old path)."""
+    paths = []
+    for version in versions:
+        paths.append(path)
+        if version.renamed_from is not None:
+            path = version.renamed_from
+    return paths
+
+
+def _date_pages_v6(checkout: Path, article_xpath: str | None) -> dict[str, OracleDate]:
+    """Version 6: each version of a page against the one before it (template.SiteVersions)."""
+    import template  # (a module of this folder that imports this one)
+
+    histories = file_histories(checkout)
+    reader = BlobReader(checkout)
+    site = template.SiteVersions(checkout, reader, article_xpath, histories)
+    results: dict[str, OracleDate] = {}
+    try:
+        for path in tracked_pages(checkout):
+            versions = chained(histories, path)
+            current = (checkout / path).read_bytes()
+            verdict = OracleDate(path, page_facts(path, current), versions=versions)
+            results[path] = verdict
+            if verdict.facts.skip or not versions or versions[0].blob is None:
+                if not verdict.facts.skip:
+                    verdict.facts.skip = "no history"
+                continue
+            paths = paths_of(path, versions)
+            for at, version in enumerate(versions):
+                verdict.time, verdict.commit = version.time, version.commit
+                if version.status in ("A", "C") or at + 1 == len(versions):
+                    break
+                if site.changed(versions[at + 1], paths[at + 1], version, paths[at]):
                     break
     finally:
         reader.close()

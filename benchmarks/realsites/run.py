@@ -163,7 +163,39 @@ def what_sitemill_saw(reader: oracle.BlobReader, before: str, after: str) -> lis
     return word_changes(old, new)[:3]
 
 
-def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> dict[str, object]:
+def tally(
+    listed: dict[str, str | None], dates: dict[str, oracle.OracleDate], base: str
+) -> dict[str, int]:
+    """How sitemill's lastmods stand against one reading's dates: pages (listed and mapped to a
+    file), same, later, earlier, no date (the oracle or sitemill gives none)."""
+    by_key: dict[str, str] = {}
+    for path in dates:
+        for key in url_keys(path):
+            by_key.setdefault(key, path)
+    counts = Counter(pages=0, same=0, later=0, earlier=0, undated=0, dated=0)
+    counts["dated"] = sum(1 for d in dates.values() if d.time is not None)
+    for loc, lastmod in listed.items():
+        path = by_key.get(unquote(loc[len(base) :])) if loc.startswith(base) else None
+        if path is None:
+            continue
+        counts["pages"] += 1
+        theirs, ours = dates[path].time, epoch(lastmod)
+        if theirs is None or ours is None:
+            counts["undated"] += 1
+        elif ours == theirs:
+            counts["same"] += 1
+        else:
+            counts["later" if ours > theirs else "earlier"] += 1
+    return dict(counts)
+
+
+def measure(
+    site: dict[str, str],
+    data: Path,
+    sitemill: str,
+    top: int = 5,
+    readings: tuple[str, ...] = ("v6",),
+) -> dict[str, object]:
     checkout = data / site["name"]
     head = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "HEAD"],
@@ -175,9 +207,14 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
     with tempfile.TemporaryDirectory(prefix="sitemill-realsites-") as tmp:
         seconds, said = run_sitemill(sitemill, checkout, base, Path(tmp))
         listed = read_sitemaps(Path(tmp))
-    started = time.monotonic()
-    dates = oracle.date_pages(checkout, site.get("article_xpath"))
-    oracle_seconds = time.monotonic() - started
+    by_reading: dict[str, dict[str, oracle.OracleDate]] = {}
+    seconds_by_reading: dict[str, float] = {}
+    for reading in readings:
+        started = time.monotonic()
+        by_reading[reading] = oracle.date_pages(checkout, site.get("article_xpath"), reading)
+        seconds_by_reading[reading] = round(time.monotonic() - started, 1)
+    dates = by_reading[readings[0]]  # (the details: from the first reading asked for)
+    oracle_seconds = seconds_by_reading[readings[0]]
 
     by_key: dict[str, str] = {}
     for path in dates:
@@ -193,6 +230,11 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
         "sitemill_said": said,
         "listed": len(listed),
         "oracle_dated": sum(1 for d in dates.values() if d.time is not None),
+        "reading": readings[0],
+        "readings": {
+            reading: {**tally(listed, by_reading[reading], base), "seconds": seconds}
+            for reading, seconds in seconds_by_reading.items()
+        },
     }
     same = later = earlier = undated = 0
     later_commits: Counter[tuple[str, str]] = Counter()
@@ -332,6 +374,28 @@ def measure(site: dict[str, str], data: Path, sitemill: str, top: int = 5) -> di
     return result
 
 
+def print_readings(results: list[dict[str, object]]) -> None:
+    """Per site, the oracle's readings side by side: pages, later, earlier, no date."""
+    readings: list[str] = list(results[0]["readings"]) if results else []  # type: ignore[call-overload]
+    columns = ("pages", "dated", "same", "later", "earlier", "undated", "seconds")
+    print(f"{'site':22}" + "".join(f" {c + ' ' + r:>13}" for c in columns for r in readings))
+    totals: Counter[str] = Counter()
+    for r in results:
+        counts = r["readings"]
+        row = ""
+        for column in columns:
+            for reading in readings:
+                value = counts[reading][column]  # type: ignore[index]
+                row += f" {value:>13}"
+                totals[f"{column} {reading}"] += value
+        print(f"{r['name']:22}{row}")
+    print(
+        f"{'total':22}"
+        + "".join(f" {round(totals[c + ' ' + r], 1):>13}" for c in columns for r in readings)
+    )
+    print()
+
+
 def print_table(results: list[dict[str, object]], top: int) -> None:
     print(
         f"{'site':20} {'listed':>6} {'dated':>6} {'same':>6} {'later':>6} {'(links)':>7} "
@@ -380,6 +444,13 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="a site name (repeat)")
     parser.add_argument("--top", type=int, default=5, help="commits and examples shown per site")
     parser.add_argument("--details", type=Path, help="write every finding as JSON here")
+    parser.add_argument(
+        "--oracle",
+        choices=("both", *oracle.READINGS),
+        default="both",
+        help="the oracle's reading: v6 (repeated blocks, self-dates apart, targets), v5 (the "
+        "reading before the dates issue's decision 3), or both side by side (details from v6)",
+    )
     args = parser.parse_args()
     results = []
     for site in json.loads(args.sites.read_text()):
@@ -390,7 +461,10 @@ def main() -> int:
                 f"{site['name']}: no checkout under {args.data} (run checkout.py)", file=sys.stderr
             )
             continue
-        results.append(measure(site, args.data, args.sitemill, args.top))
+        readings = oracle.READINGS if args.oracle == "both" else (args.oracle,)
+        results.append(measure(site, args.data, args.sitemill, args.top, readings))
+        print(f"{site['name']}: measured", file=sys.stderr, flush=True)
+    print_readings(results)
     print_table(results, args.top)
     if args.details:
         args.details.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")

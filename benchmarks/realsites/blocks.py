@@ -1,0 +1,165 @@
+"""A page's article as a tree of blocks, each with its text and its link and image targets.
+
+The oracle's version 6 reads an article as a careful reader does: a block the site repeats on
+most pages of a version is not the page's own (template.py finds them), and the page's link and
+image targets are part of what it says. A block is an element a browser does not render inline
+(``p``, ``li``, ``div``, ``section``, ...); its key is its visible text (white space left out)
+with its targets, resolved against the page's address and spelled one way (``x``, ``x/``,
+``x/index.html`` and ``./x/`` are one target). lxml only, no sitemill code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import lxml.html
+import oracle
+import selfdates
+
+SITE = "https://site.invalid/"  # the base pages are resolved against (their own path under it)
+WHITE = re.compile(r"\s+")
+INDEX = re.compile(r"(?:^|/)index\.html?$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A link or image target, resolved and spelled one way."""
+
+    url: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of the article: its key (None when it holds neither text nor a target; the
+    article itself is never left out) and its parts in order: text, targets, inner blocks."""
+
+    key: int | None
+    parts: tuple[str | Target | Block, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What version 6 reads of one page: its title, its article's blocks, every block key the
+    article holds (to count repeated blocks), and whether it is a page at all (not a redirect
+    stub nor a fragment: those do not count among a version's pages)."""
+
+    title: str
+    article: Block
+    keys: frozenset[int]
+    page: bool
+
+
+def spell(target: str, base: str) -> str | None:
+    """The target resolved against the page's address, one spelling; None for a fragment."""
+    target = target.strip()
+    if not target or target.startswith("#"):
+        return None
+    try:
+        parts = urlsplit(urljoin(base, target.split("#", 1)[0]))
+    except ValueError:
+        return target
+    path = INDEX.sub("/", parts.path).rstrip("/") or "/"
+    return urlunsplit((parts.scheme, parts.netloc.lower(), path, parts.query, ""))
+
+
+def _target(node: lxml.html.HtmlElement, base: str) -> str | None:
+    tag = node.tag.lower() if isinstance(node.tag, str) else ""
+    if tag == "a":
+        return spell(node.get("href") or "", base)
+    if tag == "img":
+        return spell(node.get("src") or "", base)
+    return None
+
+
+def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple[str, ...]]:
+    """The element as a block: (block, its text without white space, its targets)."""
+    parts: list[str | Target | Block] = []
+    texts: list[str] = []
+    targets: list[str] = []
+
+    def text(value: str | None) -> None:
+        if value:
+            value = value.replace("\u200b", "").replace("\ufeff", "")
+            parts.append(value)
+            texts.append(WHITE.sub("", value))
+
+    def fill(node: lxml.html.HtmlElement) -> None:
+        text(node.text)
+        for child in node:
+            if isinstance(child.tag, str):
+                if child.tag.lower() in oracle.INLINE_TAGS:
+                    found = _target(child, base)
+                    if found is not None:
+                        parts.append(Target(found))
+                        targets.append(found)
+                    fill(child)
+                else:
+                    block, inner, inner_targets = _build(child, base)
+                    parts.append(block)
+                    texts.append(inner)
+                    targets.extend(inner_targets)
+            text(child.tail)
+
+    found = _target(element, base)
+    if found is not None:  # (an <img>: not inline, a block of its own)
+        parts.append(Target(found))
+        targets.append(found)
+    fill(element)
+    flat = "".join(texts)
+    key = hash((flat, tuple(targets))) if flat or targets else None
+    return Block(key, tuple(parts)), flat, tuple(targets)
+
+
+def _keys(block: Block, into: set[int]) -> None:
+    stack = [block]
+    while stack:
+        for part in stack.pop().parts:
+            if isinstance(part, Block):
+                if part.key is not None:
+                    into.add(part.key)
+                stack.append(part)
+
+
+def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
+    """Version 6's reading of one page at ``path`` (None when lxml cannot read it)."""
+    doc = oracle.parse(data)
+    if doc is None:
+        return None
+    refresh = doc.xpath("//meta[translate(@http-equiv,'REFSH','refsh')='refresh']/@content")
+    page = bool(oracle.HTML_DOCUMENT.search(data[:65536])) and not (
+        refresh and "url=" in refresh[0].lower()
+    )
+    title = oracle.page_title(doc)
+    article = oracle.find_article(doc, article_xpath)
+    selfdates.strip_apart(article)
+    oracle.strip_furniture(article)
+    oracle.strip_self_dates(article)
+    root, _, _ = _build(article, SITE + path)
+    keys: set[int] = set()
+    _keys(root, keys)
+    return Reading(title, Block(None, root.parts), frozenset(keys), page)
+
+
+def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
+    """The article's text (no white space) and targets, without the blocks ``left_out``."""
+    texts: list[str] = []
+    targets: list[str] = []
+    stack: list[str | Target | Block] = [reading.article]
+    while stack:
+        part = stack.pop()
+        if isinstance(part, Block):
+            if part.key is None or part.key not in left_out:
+                stack.extend(reversed(part.parts))
+        elif isinstance(part, Target):
+            targets.append(part.url)
+        else:
+            texts.append(part)
+    return WHITE.sub("", "".join(texts)), tuple(targets)
+
+
+def content(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
+    """What version 6 compares: the title's own part and the article's text; its targets."""
+    text, targets = article(reading, left_out)
+    return WHITE.sub("", oracle.own_title(reading.title, text)) + "\n" + text, targets

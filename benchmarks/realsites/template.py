@@ -1,0 +1,172 @@
+"""What the site repeats in one version: its repeated blocks and its template target edits.
+
+Version 6 of the oracle (the dates issue, decision 3):
+
+- a block (blocks.py) that stands on most pages of a version of the site (more than half of
+  its pages, at least 4) is left out of every page's article for that version;
+- a link or image target added or removed identically on most of the pages one commit changes
+  (more than half of them, at least 4) is a template edit: it does not make "later".
+
+Both are computed lazily, only for the commits where a page's version is compared, from the
+blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
+per blob and folder (its targets resolve against its address). lxml and git only, no sitemill.
+"""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+from collections import Counter, OrderedDict
+from pathlib import Path
+
+import blocks
+import oracle
+
+MOST = 0.5  # more than this share of the pages
+AT_LEAST = 4  # and at least this many
+READINGS_KEPT = 4096  # readings (whole article trees) kept in memory
+KEYS_KEPT = 50000  # pages' block-key sets kept in memory
+NONE: frozenset[int] = frozenset()
+
+
+class Memo(OrderedDict[tuple[str, str], "blocks.Reading | None"]):
+    """A bounded memo, oldest use dropped first."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def keep(self, key: tuple[str, str], value: blocks.Reading | None) -> None:
+        self[key] = value
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+
+class SiteVersions:
+    """The repeated blocks and template target edits of each version of one checkout's site."""
+
+    def __init__(
+        self,
+        checkout: Path,
+        reader: oracle.BlobReader,
+        article_xpath: str | None,
+        histories: dict[str, list[oracle.Version]],
+    ) -> None:
+        self.checkout = checkout
+        self.reader = reader
+        self.article_xpath = article_xpath
+        self.readings = Memo(READINGS_KEPT)
+        self.keys: OrderedDict[tuple[str, str], frozenset[int] | None] = OrderedDict()
+        self.repeated_at: dict[str, frozenset[int]] = {}
+        self.edits_at: dict[str, frozenset[tuple[str, str]]] = {}
+        # Per commit, the pages it changed: (path, blob before, blob after).
+        self.changes: dict[str, list[tuple[str, str, str]]] = {}
+        for path, versions in histories.items():
+            own = {id(version) for version in versions}
+            chain = oracle.chained(histories, path)  # (a moved page's version before the move)
+            for newer, older in itertools.pairwise(chain):
+                if id(newer) in own and newer.blob and older.blob:
+                    self.changes.setdefault(newer.commit, []).append((path, older.blob, newer.blob))
+
+    def reading(self, blob: str, path: str) -> blocks.Reading | None:
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        key = (blob, folder)
+        if key in self.readings:
+            self.readings.move_to_end(key)
+            return self.readings[key]
+        data = self.reader.read(blob)
+        found = None if data is None else blocks.read(data, path, self.article_xpath)
+        self.readings.keep(key, found)
+        return found
+
+    def _page_keys(self, blob: str, path: str) -> frozenset[int] | None:
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        key = (blob, folder)
+        if key in self.keys:
+            self.keys.move_to_end(key)
+            return self.keys[key]
+        found = self.reading(blob, path)
+        keys = found.keys if found is not None and found.page else None
+        self.keys[key] = keys
+        if len(self.keys) > KEYS_KEPT:
+            self.keys.popitem(last=False)
+        return keys
+
+    def repeated(self, commit: str) -> frozenset[int]:
+        """The blocks that stand on most pages of the site at ``commit``."""
+        if commit not in self.repeated_at:
+            counts: Counter[int] = Counter()
+            pages = 0
+            for path, blob in self._tree(commit):
+                keys = self._page_keys(blob, path)
+                if keys is not None:
+                    pages += 1
+                    counts.update(keys)
+            least = max(AT_LEAST, int(pages * MOST) + 1)
+            self.repeated_at[commit] = frozenset(k for k, n in counts.items() if n >= least)
+        return self.repeated_at[commit]
+
+    def template_edits(self, commit: str) -> frozenset[tuple[str, str]]:
+        """The targets added ("+") or removed ("-") alike on most pages ``commit`` changed."""
+        if commit not in self.edits_at:
+            counts: Counter[tuple[str, str]] = Counter()
+            changed = self.changes.get(commit, [])
+            for path, before, after in changed:
+                old, new = self.reading(before, path), self.reading(after, path)
+                if old is None or new is None:
+                    continue
+                counts.update(edits(all_targets(old), all_targets(new)))
+            least = max(AT_LEAST, int(len(changed) * MOST) + 1)
+            self.edits_at[commit] = frozenset(e for e, n in counts.items() if n >= least)
+        return self.edits_at[commit]
+
+    def _tree(self, commit: str) -> list[tuple[str, str]]:
+        out = subprocess.run(
+            ["git", "-C", str(self.checkout), "ls-tree", "-r", "-z", commit],
+            check=True,
+            capture_output=True,
+        ).stdout
+        found = []
+        for entry in out.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            fields = meta.split()
+            if fields[1] == b"blob" and path.lower().endswith((b".html", b".htm")):
+                found.append((path.decode("utf-8", "surrogateescape"), fields[2].decode()))
+        return found
+
+    def changed(
+        self, older: oracle.Version, older_path: str, newer: oracle.Version, newer_path: str
+    ) -> bool:
+        """Whether the page's version ``newer`` says anything new since ``older`` (each with
+        the path it had): its text without the blocks either version of the site repeats, or
+        a target edit that is not the newer commit's template edit."""
+        if older.blob is None or newer.blob is None:
+            return True
+        # Both read at the newer path: a moved page's relative targets, spelled alike, are alike
+        # (the article did not change when its address did).
+        before, after = self.reading(older.blob, newer_path), self.reading(newer.blob, newer_path)
+        if before is None or after is None:
+            return True
+        if blocks.content(before, NONE) == blocks.content(after, NONE):
+            return False  # (the article alike, block for block: no version of the site needed)
+        left_out = self.repeated(newer.commit) | self.repeated(older.commit)
+        old_text, old_targets = blocks.content(before, left_out)
+        new_text, new_targets_ = blocks.content(after, left_out)
+        if old_text != new_text:
+            return True
+        if old_targets == new_targets_:
+            return False
+        return not edits(old_targets, new_targets_) <= self.template_edits(newer.commit)
+
+
+def all_targets(reading: blocks.Reading) -> tuple[str, ...]:
+    """The article's targets, every block kept."""
+    return blocks.article(reading, frozenset())[1]
+
+
+def edits(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The targets one version added and removed against the other."""
+    before, after = Counter(old), Counter(new)
+    return {("+", t) for t in after - before} | {("-", t) for t in before - after}

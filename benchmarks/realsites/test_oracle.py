@@ -1,0 +1,172 @@
+"""The oracle's version 6 reading (the dates issue, decision 3), on real git repositories with
+fixed dates. Run by hand, as the oracle is (not part of ``make test``):
+
+    .venv/bin/python -m pytest -q -p no:cacheprovider -n 0 benchmarks/realsites/test_oracle.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import lxml.html
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent / "tests"))
+
+import blocks  # noqa: E402
+import oracle  # noqa: E402
+import selfdates  # noqa: E402
+import template  # noqa: E402
+
+from gitutil import commit, make_repo, unix  # noqa: E402
+
+DAY1, DAY2, DAY3 = "2024-01-01T10:00:00", "2024-02-01T10:00:00", "2024-03-01T10:00:00"
+
+
+def page(article: str, nav: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><title>Site</title></head><body><nav>{nav}</nav>"
+        f"<main><article>{article}</article></main></body></html>"
+    )
+
+
+def site(count: int, article: str, nav: str = "") -> dict[str, str | bytes | None]:
+    """``count`` pages, each with its own paragraph and ``article`` (``{n}``: the page's number)."""
+    return {
+        f"p{n}/index.html": page(
+            f"<h1>Page {n}</h1><p>Own text {n}.</p>" + article.format(n=n), nav
+        )
+        for n in range(count)
+    }
+
+
+def dated(repo: Path, reading: str = "v6") -> dict[str, int | None]:
+    return {path: verdict.time for path, verdict in oracle.date_pages(repo, None, reading).items()}
+
+
+def test_a_block_repeated_on_most_pages_is_left_out(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    promo = '<div class="promo"><p>Subscribe to the {word} letter</p></div>'
+    commit(repo, site(6, promo.replace("{word}", "weekly")), DAY1)
+    commit(repo, site(6, promo.replace("{word}", "monthly")), DAY2)  # the template's block
+    assert set(dated(repo).values()) == {unix(DAY1)}
+    assert set(dated(repo, "v5").values()) == {unix(DAY2)}  # (the old reading: "later")
+
+
+def test_a_block_on_few_pages_is_content(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    files = site(6, "")
+    commit(repo, files, DAY1)
+    # The same new block on 3 of 6 pages (half, not most): each page's own change.
+    for n in range(3):
+        files[f"p{n}/index.html"] = page(f"<h1>Page {n}</h1><p>Own text {n}.</p><p>Errata.</p>")
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert [dates[f"p{n}/index.html"] for n in range(6)] == [unix(DAY2)] * 3 + [unix(DAY1)] * 3
+
+
+def test_a_page_own_text_still_counts_beside_a_repeated_block(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    promo = '<div class="promo"><p>Subscribe {word}</p></div>'
+    commit(repo, site(6, promo.replace("{word}", "now")), DAY1)
+    files = site(6, promo.replace("{word}", "today"))
+    files["p2/index.html"] = page("<h1>Page 2</h1><p>Own text 2, rewritten.</p>" + promo)
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["p2/index.html"] == unix(DAY2)
+    assert dates["p0/index.html"] == unix(DAY1)
+
+
+def test_repeated_blocks_are_read_only_where_an_article_changed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    for when, nav in ((DAY1, "a"), (DAY2, "b"), (DAY3, "c")):
+        commit(repo, site(6, "", nav=nav), when)  # furniture alone changes
+    histories = oracle.file_histories(repo)
+    reader = oracle.BlobReader(repo)
+    versions = template.SiteVersions(repo, reader, None, histories)
+    try:
+        chain = oracle.chained(histories, "p0/index.html")
+        assert not versions.changed(chain[1], "p0/index.html", chain[0], "p0/index.html")
+    finally:
+        reader.close()
+    assert versions.repeated_at == {}  # no version of the site was read whole
+    assert set(dated(repo).values()) == {unix(DAY1)}
+
+
+def test_a_self_date_apart_from_its_label_is_left_out(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    kinds = [
+        "<dl><dt>Author</dt><dd>Ann</dd><dt>Last updated</dt><dd>{date}</dd></dl>",
+        "<p>By Ann. <span>Updated:</span> <time>{date}</time></p>",
+        '<p><i class="fa fa-calendar"></i> {date}</p>',
+        '<div><span class="md-icon"><svg><path d="M0"/></svg></span><span>{date}</span></div>',
+        "<p>\U0001f4c5 {date}</p>",
+    ]
+    files = {f"k{n}.html": page(f"<p>Body {n}</p>" + kind) for n, kind in enumerate(kinds)}
+    commit(repo, {k: v.replace("{date}", "January 5, 2024") for k, v in files.items()}, DAY1)
+    commit(repo, {k: v.replace("{date}", "2024-02-01") for k, v in files.items()}, DAY2)
+    assert dated(repo) == {name: unix(DAY1) for name in files}
+    assert dated(repo, "v5") == {name: unix(DAY2) for name in files}  # (read as content)
+
+
+def test_a_date_that_is_no_self_date_stays() -> None:
+    for html in (
+        "<p>Version 2 released on</p><p>2024-01-05</p>",  # no label: the article's own words
+        '<p><i class="fa fa-user"></i> 2024-01-05</p>',  # an icon, but not of a date
+        "<p>Updated: see the 2024-01-05 release notes for more</p>",  # no date alone
+    ):
+        article = lxml.html.fragment_fromstring(html, create_parent="div")
+        selfdates.strip_apart(article)
+        assert "2024-01-05" in article.text_content(), html
+
+
+def test_an_own_target_change_is_content(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    files = site(6, '<p>See <a href="https://a.example/{n}">the spec</a>.</p>')
+    commit(repo, files, DAY1)
+    files["p1/index.html"] = str(files["p1/index.html"]).replace("a.example", "b.example")
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["p1/index.html"] == unix(DAY2)
+    assert dates["p0/index.html"] == unix(DAY1)
+    assert dated(repo, "v5")["p1/index.html"] == unix(DAY1)  # (the old reading saw no change)
+
+
+def test_a_target_edit_made_alike_on_most_changed_pages_is_template(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    link = '<p>Page {n} reads <a href="/{where}/">the guide</a>.</p>'
+    commit(repo, site(6, link.replace("{where}", "docs")), DAY1)
+    commit(repo, site(6, link.replace("{where}", "guide")), DAY2)  # every page, alike
+    assert set(dated(repo).values()) == {unix(DAY1)}
+
+
+def test_one_spelling_of_a_target_is_no_change(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    files = {"a/b.html": page('<p>Read <a href="x/">it</a> <img src="/a/p.png"></p>')}
+    commit(repo, files, DAY1)
+    commit(
+        repo,
+        {"a/b.html": page('<p>Read <a href="./x/index.html">it</a> <img src="p.png"></p>')},
+        DAY2,
+    )
+    commit(
+        repo, {"a/b.html": page('<p>Read <a href="/a/x#top">it</a> <img src="p.png"></p>')}, DAY3
+    )
+    assert dated(repo) == {"a/b.html": unix(DAY1)}
+
+
+def test_a_moved_page_keeps_its_relative_targets(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    text = "<p>" + " ".join(f"Word{n}" for n in range(60)) + ' <a href="../other.html">x</a></p>'
+    commit(repo, {"latest/api/page.html": page(text)}, DAY1)
+    commit(repo, {"latest/api/page.html": None, "api/page.html": page(text)}, DAY2)
+    assert dated(repo) == {"api/page.html": unix(DAY1)}
+
+
+def test_targets_resolve_and_spell_one_way() -> None:
+    base = blocks.SITE + "a/b.html"
+    spelled = {blocks.spell(t, base) for t in ("x", "x/", "x/index.html", "./x/", "/a/x#s")}
+    assert spelled == {"https://site.invalid/a/x"}
+    assert blocks.spell("#top", base) is None
