@@ -18,6 +18,12 @@ article text either (docs/lastmod.md, self-dates): an element whose text is "Las
 what it says. A page moved to a new path keeps its history: git's rename detection (``-M``) chains
 the old path's versions behind the new one's, as a reader of the moved article would (its text did
 not change when its address did).
+
+That is the reading of version 5 (``reading="v5"``). Version 6, the default (the dates issue's
+decision 3), compares each version with the one before it, leaves out the blocks the site
+repeats on most pages of that version and the self-dates whose label stands apart or is an
+icon, and counts the article's link and image targets, a template target edit excepted
+(blocks.py, selfdates.py, template.py; README.md, "The oracle").
 """
 
 from __future__ import annotations
@@ -400,7 +406,9 @@ def date_pages(
     ``reading`` v6 leaves out repeated blocks and self-dates that stand apart and counts the
     article's targets (template.py); v5 is the reading before the dates issue's decision 3."""
     if reading == "v6":
-        return _date_pages_v6(checkout, article_xpath)
+        import template  # (a module of this folder that imports this one)
+
+        return template.date_pages(checkout, article_xpath)
     if reading != "v5":
         raise ValueError(f"no oracle reading {reading!r} (one of {', '.join(READINGS)})")
     histories = file_histories(checkout)
@@ -432,46 +440,6 @@ def date_pages(
                     break
                 verdict.time, verdict.commit = version.time, version.commit
                 if version.status in ("A", "C"):
-                    break
-    finally:
-        reader.close()
-    return results
-
-
-def paths_of(path: str, versions: list[Version]) -> list[str]:
-    """The path each version of a chained history had (a rename's older versions: its old path)."""
-    paths = []
-    for version in versions:
-        paths.append(path)
-        if version.renamed_from is not None:
-            path = version.renamed_from
-    return paths
-
-
-def _date_pages_v6(checkout: Path, article_xpath: str | None) -> dict[str, OracleDate]:
-    """Version 6: each version of a page against the one before it (template.SiteVersions)."""
-    import template  # (a module of this folder that imports this one)
-
-    histories = file_histories(checkout)
-    reader = BlobReader(checkout)
-    site = template.SiteVersions(checkout, reader, article_xpath, histories)
-    results: dict[str, OracleDate] = {}
-    try:
-        for path in tracked_pages(checkout):
-            versions = chained(histories, path)
-            current = (checkout / path).read_bytes()
-            verdict = OracleDate(path, page_facts(path, current), versions=versions)
-            results[path] = verdict
-            if verdict.facts.skip or not versions or versions[0].blob is None:
-                if not verdict.facts.skip:
-                    verdict.facts.skip = "no history"
-                continue
-            paths = paths_of(path, versions)
-            for at, version in enumerate(versions):
-                verdict.time, verdict.commit = version.time, version.commit
-                if version.status in ("A", "C") or at + 1 == len(versions):
-                    break
-                if site.changed(versions[at + 1], paths[at + 1], version, paths[at]):
                     break
     finally:
         reader.close()

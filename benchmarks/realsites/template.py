@@ -9,7 +9,9 @@ Version 6 of the oracle (the dates issue, decision 3):
 
 Both are computed lazily, only for the commits where a page's version is compared, from the
 blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
-per blob and folder (its targets resolve against its address). lxml and git only, no sitemill.
+per blob and folder (its targets resolve against its address). ``date_pages`` is version 6 of
+oracle.date_pages: each version of a page against the one before it. lxml and git only, no
+sitemill code.
 """
 
 from __future__ import annotations
@@ -170,3 +172,41 @@ def edits(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str]]:
     """The targets one version added and removed against the other."""
     before, after = Counter(old), Counter(new)
     return {("+", t) for t in after - before} | {("-", t) for t in before - after}
+
+
+def paths_of(path: str, versions: list[oracle.Version]) -> list[str]:
+    """The path each version of a chained history had (a rename's older versions: its old path)."""
+    paths = []
+    for version in versions:
+        paths.append(path)
+        if version.renamed_from is not None:
+            path = version.renamed_from
+    return paths
+
+
+def date_pages(checkout: Path, article_xpath: str | None) -> dict[str, oracle.OracleDate]:
+    """Version 6 of oracle.date_pages: each version of a page against the one before it."""
+    histories = oracle.file_histories(checkout)
+    reader = oracle.BlobReader(checkout)
+    site = SiteVersions(checkout, reader, article_xpath, histories)
+    results: dict[str, oracle.OracleDate] = {}
+    try:
+        for path in oracle.tracked_pages(checkout):
+            versions = oracle.chained(histories, path)
+            current = (checkout / path).read_bytes()
+            verdict = oracle.OracleDate(path, oracle.page_facts(path, current), versions=versions)
+            results[path] = verdict
+            if verdict.facts.skip or not versions or versions[0].blob is None:
+                if not verdict.facts.skip:
+                    verdict.facts.skip = "no history"
+                continue
+            paths = paths_of(path, versions)
+            for at, version in enumerate(versions):
+                verdict.time, verdict.commit = version.time, version.commit
+                if version.status in ("A", "C") or at + 1 == len(versions):
+                    break
+                if site.changed(versions[at + 1], paths[at + 1], version, paths[at]):
+                    break
+    finally:
+        reader.close()
+    return results
