@@ -135,7 +135,6 @@ def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
     article = oracle.find_article(doc, article_xpath)
     selfdates.strip_apart(article)
     oracle.strip_furniture(article)
-    oracle.strip_self_dates(article)
     root, _, _ = _build(article, SITE + path)
     keys: set[int] = set()
     _keys(root, keys)

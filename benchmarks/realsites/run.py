@@ -16,6 +16,7 @@ import argparse
 import gzip
 import json
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -189,12 +190,21 @@ def tally(
     return dict(counts)
 
 
+class OverBudget(Exception):
+    """A reading of the oracle took longer than the run's --budget (a very large site)."""
+
+
+def _over_budget(signum: int, frame: object) -> None:
+    raise OverBudget()
+
+
 def measure(
     site: dict[str, str],
     data: Path,
     sitemill: str,
     top: int = 5,
     readings: tuple[str, ...] = ("v6",),
+    budget: int = 0,
 ) -> dict[str, object]:
     checkout = data / site["name"]
     head = subprocess.run(
@@ -211,9 +221,21 @@ def measure(
     seconds_by_reading: dict[str, float] = {}
     for reading in readings:
         started = time.monotonic()
-        by_reading[reading] = oracle.date_pages(checkout, site.get("article_xpath"), reading)
+        signal.alarm(budget)
+        try:
+            by_reading[reading] = oracle.date_pages(checkout, site.get("article_xpath"), reading)
+        except OverBudget:
+            print(
+                f"{site['name']}: oracle {reading} over {budget} s, not measured", file=sys.stderr
+            )
+            continue
+        finally:
+            signal.alarm(0)
         seconds_by_reading[reading] = round(time.monotonic() - started, 1)
-    dates = by_reading[readings[0]]  # (the details: from the first reading asked for)
+    if not by_reading:
+        raise OverBudget(site["name"])
+    readings = tuple(reading for reading in readings if reading in by_reading)
+    dates = by_reading[readings[0]]  # (the details: from the first reading measured)
     oracle_seconds = seconds_by_reading[readings[0]]
 
     by_key: dict[str, str] = {}
@@ -376,7 +398,9 @@ def measure(
 
 def print_readings(results: list[dict[str, object]]) -> None:
     """Per site, the oracle's readings side by side: pages, later, earlier, no date."""
-    readings: list[str] = list(results[0]["readings"]) if results else []  # type: ignore[call-overload]
+    readings = [
+        reading for reading in oracle.READINGS if any(reading in r["readings"] for r in results)
+    ]  # type: ignore[operator]  # type: ignore[call-overload]
     columns = ("pages", "dated", "same", "later", "earlier", "undated", "seconds")
     print(f"{'site':22}" + "".join(f" {c + ' ' + r:>13}" for c in columns for r in readings))
     totals: Counter[str] = Counter()
@@ -385,9 +409,10 @@ def print_readings(results: list[dict[str, object]]) -> None:
         row = ""
         for column in columns:
             for reading in readings:
-                value = counts[reading][column]  # type: ignore[index]
+                value = counts.get(reading, {}).get(column, "-")  # type: ignore[attr-defined]
                 row += f" {value:>13}"
-                totals[f"{column} {reading}"] += value
+                if value != "-":
+                    totals[f"{column} {reading}"] += value
         print(f"{r['name']:22}{row}")
     print(
         f"{'total':22}"
@@ -451,7 +476,15 @@ def main() -> int:
         help="the oracle's reading: v6 (repeated blocks, self-dates apart, targets), v5 (the "
         "reading before the dates issue's decision 3), or both side by side (details from v6)",
     )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=0,
+        help="seconds one reading of the oracle may take per site (0: no bound); a reading "
+        "over it is not measured (its columns show -)",
+    )
     args = parser.parse_args()
+    signal.signal(signal.SIGALRM, _over_budget)
     results = []
     for site in json.loads(args.sites.read_text()):
         if args.only and site["name"] not in args.only:
@@ -462,7 +495,11 @@ def main() -> int:
             )
             continue
         readings = oracle.READINGS if args.oracle == "both" else (args.oracle,)
-        results.append(measure(site, args.data, args.sitemill, args.top, readings))
+        try:
+            results.append(measure(site, args.data, args.sitemill, args.top, readings, args.budget))
+        except OverBudget:
+            print(f"{site['name']}: not measured (over --budget)", file=sys.stderr, flush=True)
+            continue
         print(f"{site['name']}: measured", file=sys.stderr, flush=True)
     print_readings(results)
     print_table(results, args.top)

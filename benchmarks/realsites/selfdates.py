@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 import lxml.html
+import oracle
 
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -107,14 +108,14 @@ def _next_element(node: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
     return following
 
 
-def _drop_with_date(label: lxml.html.HtmlElement, said: str, found: list[str]) -> None:
+def _drop_with_date(label: lxml.html.HtmlElement, said: str, found: list[str]) -> bool:
     """Leave out ``label`` and the date after it (its tail, or its next element), if any."""
     tail = SPACE.sub(" ", label.tail or "").strip()
     if DATE_ALONE.match(tail):
         found.append(f"{said} {tail}")
         label.tail = ""
         label.drop_tree()
-        return
+        return True
     following = _next_element(label)
     if following is not None and _blank(label.tail):
         date = _text(following)
@@ -122,12 +123,15 @@ def _drop_with_date(label: lxml.html.HtmlElement, said: str, found: list[str]) -
             found.append(f"{said} {date}")
             following.drop_tree()
             label.drop_tree()
+            return True
+    return False
 
 
 def strip_apart(article: lxml.html.HtmlElement) -> list[str]:
     """Leave out the self-dates of the module's docstring (before furniture is stripped: an
-    ``<svg>`` icon is furniture, but it tells the date after it is a self-date); return the
-    text of each, label and date (to say what a site's pages hold)."""
+    ``<svg>`` icon is furniture, but it tells the date after it is a self-date), and those of
+    version 5 (oracle.SELF_DATE: "Last updated ..." whole in one element) in the same pass;
+    return the text of each, label and date (to say what a site's pages hold)."""
     found: list[str] = []
     for node in list(article.iter()):
         if node is article or not isinstance(node.tag, str):
@@ -150,8 +154,11 @@ def strip_apart(article: lxml.html.HtmlElement) -> list[str]:
                 _drop_with_date(node, "[icon]", found)
             continue
         text = _text(node)
-        if LABEL_ALONE.match(text):
-            _drop_with_date(node, text, found)
+        if LABEL_ALONE.match(text) and _drop_with_date(node, text, found):
+            continue
+        if oracle.SELF_DATE.match(SPACE.sub(" ", oracle.visible_text(node))):
+            found.append("(v5) " + text)  # (version 5's self-date, read in the same pass)
+            node.drop_tree()
         elif EMOJI_DATE.match(text):
             found.append(text)
             node.drop_tree()
