@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from functools import lru_cache
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import lxml.html
 import oracle
@@ -52,16 +53,24 @@ class Reading:
 
 
 def spell(target: str, base: str) -> str | None:
-    """The target resolved against the page's address, one spelling; None for a fragment."""
+    """The target resolved against the page's address, one spelling (percent-encoding read:
+    ``%E5%88%86`` is ``分``); None for a fragment and for the page itself (a heading's
+    permalink, ``page.html#part``, leads nowhere else)."""
     target = target.strip()
     if not target or target.startswith("#"):
         return None
+    spelled = _spelled(urljoin(base, target.split("#", 1)[0]))
+    return None if spelled == _spelled(base) else spelled
+
+
+@lru_cache(maxsize=4096)
+def _spelled(url: str) -> str:
     try:
-        parts = urlsplit(urljoin(base, target.split("#", 1)[0]))
+        parts = urlsplit(url)
     except ValueError:
-        return target
-    path = INDEX.sub("/", parts.path).rstrip("/") or "/"
-    return urlunsplit((parts.scheme, parts.netloc.lower(), path, parts.query, ""))
+        return url
+    path = INDEX.sub("/", unquote(parts.path)).rstrip("/") or "/"
+    return urlunsplit((parts.scheme, parts.netloc.lower(), path, unquote(parts.query), ""))
 
 
 def _target(node: lxml.html.HtmlElement, base: str) -> str | None:

@@ -170,3 +170,18 @@ def test_targets_resolve_and_spell_one_way() -> None:
     spelled = {blocks.spell(t, base) for t in ("x", "x/", "x/index.html", "./x/", "/a/x#s")}
     assert spelled == {"https://site.invalid/a/x"}
     assert blocks.spell("#top", base) is None
+
+
+def test_a_percent_encoded_target_is_one_spelling(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"a.html": page('<p>A chart <img src="/img/golang%E5%88%86.png"></p>')}, DAY1)
+    commit(repo, {"a.html": page('<p>A chart <img src="/img/golang分.png"></p>')}, DAY2)
+    assert dated(repo) == {"a.html": unix(DAY1)}
+
+
+def test_a_link_to_the_page_itself_is_no_target(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"a/b.html": page("<h2>Part</h2><p>Text.</p>")}, DAY1)
+    permalink = '<h2>Part<a href="/a/b.html#part">#</a></h2><p>Text.</p>'  # (its text too)
+    commit(repo, {"a/b.html": page(permalink.replace(">#<", "><"))}, DAY2)
+    assert dated(repo) == {"a/b.html": unix(DAY1)}
