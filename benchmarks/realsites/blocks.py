@@ -22,6 +22,7 @@ import selfdates
 SITE = "https://site.invalid/"  # the base pages are resolved against (their own path under it)
 WHITE = re.compile(r"\s+")
 INDEX = re.compile(r"(?:^|/)index\.html?$")
+HTML = re.compile(r"\.html?$")
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,15 @@ def spell(target: str, base: str) -> str | None:
     if not target or target.startswith("#"):
         return None
     spelled = _spelled(urljoin(base, target.split("#", 1)[0]))
-    return None if spelled == _spelled(base) else spelled
+    return None if spelled in _own(base) else spelled
+
+
+@lru_cache(maxsize=4096)
+def _own(base: str) -> tuple[str, str]:
+    """The page's own address, spelled, with and without its ``.html`` (a host that serves
+    ``x.html`` at ``x`` is linked so: Next.js's headings link ``/articles/x#part``)."""
+    own = _spelled(base)
+    return own, HTML.sub("", own)
 
 
 @lru_cache(maxsize=4096)

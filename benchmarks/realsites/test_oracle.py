@@ -184,4 +184,6 @@ def test_a_link_to_the_page_itself_is_no_target(tmp_path: Path) -> None:
     commit(repo, {"a/b.html": page("<h2>Part</h2><p>Text.</p>")}, DAY1)
     permalink = '<h2>Part<a href="/a/b.html#part">#</a></h2><p>Text.</p>'  # (its text too)
     commit(repo, {"a/b.html": page(permalink.replace(">#<", "><"))}, DAY2)
+    clean = permalink.replace(">#<", "><").replace("b.html#", "b#")  # (served without .html)
+    commit(repo, {"a/b.html": page(clean)}, DAY3)
     assert dated(repo) == {"a/b.html": unix(DAY1)}
