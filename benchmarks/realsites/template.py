@@ -169,9 +169,24 @@ def all_targets(reading: blocks.Reading) -> tuple[str, ...]:
 
 
 def edits(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str]]:
-    """The targets one version added and removed against the other."""
+    """How one version's targets differ from the other's, each edit told by the way it was
+    made, so that pages whose own targets were edited the same way share it: a target
+    replaced (the removed and the added ones paired in order) is its changed middle, what
+    stands between the part both share at the start and at the end (``blob/v2.1.2/x.md`` to
+    ``blob/main/x.md`` on every page is ``v2.1.2`` to ``main``); a target added or removed
+    unpaired is itself."""
     before, after = Counter(old), Counter(new)
-    return {("+", t) for t in after - before} | {("-", t) for t in before - after}
+    removed = [t for t in dict.fromkeys(old) for _ in range((before - after)[t])]
+    added = [t for t in dict.fromkeys(new) for _ in range((after - before)[t])]
+    found = {("~", _middle(a, b)) for a, b in zip(removed, added, strict=False)}
+    pairs = min(len(removed), len(added))
+    return found | {("-", t) for t in removed[pairs:]} | {("+", t) for t in added[pairs:]}
+
+
+def _middle(old: str, new: str) -> str:
+    start = _shared(old, new)
+    end = _shared(old[start:][::-1], new[start:][::-1])
+    return f"{old[start : len(old) - end]}\0{new[start : len(new) - end]}"
 
 
 def paths_of(path: str, versions: list[oracle.Version]) -> list[str]:
@@ -210,3 +225,13 @@ def date_pages(checkout: Path, article_xpath: str | None) -> dict[str, oracle.Or
     finally:
         reader.close()
     return results
+
+
+def _shared(one: str, other: str) -> int:
+    """How many characters the two strings share at their start."""
+    count = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count

@@ -187,3 +187,15 @@ def test_a_link_to_the_page_itself_is_no_target(tmp_path: Path) -> None:
     clean = permalink.replace(">#<", "><").replace("b.html#", "b#")  # (served without .html)
     commit(repo, {"a/b.html": page(clean)}, DAY3)
     assert dated(repo) == {"a/b.html": unix(DAY1)}
+
+
+def test_a_target_edit_made_the_same_way_on_most_changed_pages_is_template(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    source = '<p>Page {n}: <a href="https://git.example/blob/{ref}/p{n}.md">source</a></p>'
+    commit(repo, site(6, source.replace("{ref}", "v2.1.2")), DAY1)
+    files = site(6, source.replace("{ref}", "main"))  # each page its own target, one way
+    files["p3/index.html"] = str(files["p3/index.html"]).replace("p3.md", "p3-new.md")
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["p3/index.html"] == unix(DAY2)  # (also its own edit, made no other way)
+    assert {dates[f"p{n}/index.html"] for n in (0, 1, 2, 4, 5)} == {unix(DAY1)}
