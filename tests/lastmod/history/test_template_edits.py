@@ -1,5 +1,5 @@
 """Template edits in a git history (history.templateedits): an edit made identically on most
-pages of a section in one commit, that rewords no text, moves no page's date."""
+pages of a section or a commit moves no page's date (test_template_principles: wave 6)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from sitemill.git.run import Git
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
-from sitemill.lastmod.history.edits import edit_of, is_site_wide
+from sitemill.lastmod.history.edits import edit_of, is_site_wide, rewords
 from sitemill.lastmod.history.templateedits import MIN_SECTION, section_of
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
@@ -88,10 +88,11 @@ def test_a_release_number_in_every_title_moves_no_page(tmp_path: Path) -> None:
     assert set(found.values()) == {at(T1)}
 
 
-def test_words_added_to_every_page_move_them_all(tmp_path: Path) -> None:
-    # A theme's new decoration of every post's text is what a reader reads: no template.
-    found = dates(tmp_path, blog(), blog(deco=" *"))
-    assert set(found.values()) == {at(T2)}
+def test_words_added_to_every_page_move_none(tmp_path: Path) -> None:
+    # An edit on most pages of a commit is the template, whatever it touches (wave 6): a
+    # theme's new decoration of every post's text; a post edited beside it keeps its own date.
+    found = dates(tmp_path, blog(), blog(deco=" *", body={"beta": "The beta post, edited."}))
+    assert found == {post: at(T2 if post == "beta" else T1) for post in POSTS}
 
 
 def test_template_edits_one_after_another_are_followed_back(tmp_path: Path) -> None:
@@ -122,14 +123,14 @@ def test_a_section_of_fewer_pages_has_no_template(tmp_path: Path) -> None:
 def test_an_edit_is_named_by_what_it_took_out_and_put_in() -> None:
     old, new = "T\x01T\x01Read More a \x01H/x\x01b", "T\x01T\x01Read more a \x01H/y\x01b"
     assert edit_of(new, old) == edit_of(new + " a", old + " a") != edit_of(old, new)
-    # How many times a word was changed does not name the edit; rewording is none.
+    # How many times a word was changed does not name the edit; rewording says so.
     assert edit_of("\x01T\x01more more", "\x01T\x01More More") == edit_of(
         "\x01T\x01more", "\x01T\x01More"
     )
-    assert edit_of("\x01T\x01a b", "\x01T\x01a c") is None
-    # A title's words may change (a release number), the text's may not.
-    assert edit_of("Docs 1.1\x01T\x01x", "Docs 1.0\x01T\x01x") is not None
-    assert edit_of("\x01T\x01Docs 1.1 x", "\x01T\x01Docs 1.0 x") is None
+    assert rewords(edit_of("\x01T\x01a b", "\x01T\x01a c"))
+    # A title's words are the site's (a release number), the text's are read.
+    assert is_site_wide(edit_of("Docs 1.1\x01T\x01x", "Docs 1.0\x01T\x01x"))
+    assert rewords(edit_of("\x01T\x01Docs 1.1 x", "\x01T\x01Docs 1.0 x"))
 
 
 def test_a_section_is_the_first_folder() -> None:

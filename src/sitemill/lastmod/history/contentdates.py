@@ -14,6 +14,7 @@ from typing import IO, cast
 
 from sitemill.git.run import Git, GitBatch
 from sitemill.lastmod.history.files import FileVersions, read_file_versions
+from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.templateedits import Reduce, follow_template_edits
 from sitemill.lastmod.history.walk import (
     Fingerprint,
@@ -196,7 +197,8 @@ def _past_templates(
                 batch, some, fingerprint, reference, remembered, walked.unreadable
             )
 
-        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend)
+        stamps = CommitStamps(blob_reader(top))
+        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend, stamps)
 
 
 class _OnDemand:

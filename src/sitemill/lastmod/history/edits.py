@@ -12,26 +12,69 @@ from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
 _TARGET_KINDS: Final = ("H", "I", "S")
-# An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f.
-_KIND_DIGITS: Final = {False: "01234567", True: "89abcdef"}
-# How edits are named (edit_of): a state's names given another way are not recalled.
-_NAMING: Final = b"moves"
+# An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
+# changed the text's words 0 to 3, any other 4 to 7.
+_KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
+# How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
+_NAMING: Final = b"principles"
+_LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
 
 
-def edit_of(newer: str, older: str) -> str | None:
+def edit_of(newer: str, older: str, own: str = "") -> str:
     """The name of the edit that made reduction ``older`` into ``newer`` (what it took out and
     put in: each title word, target and description, and each word of the text whose count
-    fell or rose, not by how much), hashed; None when the edit changed the text's words
-    beyond their letter case: no such edit is taken as template (see above)."""
+    fell or rose, not by how much; targets that moved one way named by the move; a mark kept
+    but repeated more or fewer times by its kind alone), hashed; its first digit says whether
+    it changed the text's words beyond their letter case (rewords) or only what a site carries
+    on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
+    page itself is read as no link (fingerprint.selflinks), and is named by the move."""
     new, old = _tokens(newer), _tokens(older)
-    if _words(new) != _words(old):
-        return None
-    removed, added = _rewrites(sorted(old - new), sorted(new - old))
-    text = "\0".join((*removed, "\1", *added))
-    name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    removed, added = _rewrites(*_repeats(old, new))
+    if own and old[_LINK_END] == new[_LINK_END] + 1:
+        new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
+        moved = _rewrites(*_repeats(old, new_self))
+        if any(token[:2] == "RH" for token in moved[0]):
+            removed, added = moved
     tokens = (*removed, *added)
-    site_wide = bool(tokens) and all(token[:1] in "RtD" for token in tokens)
-    return _KIND_DIGITS[site_wide][int(name[0], 16) & 7] + name[1:]
+    if _words(new) != _words(old):
+        kind = "words"
+    elif tokens and all(token[:1] in "RtD" for token in tokens):
+        kind = "site-wide"
+    else:
+        kind = "other"
+    name = _hashed(removed, added)
+    return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
+
+
+def exact_of(newer: str, older: str) -> str:
+    """The name of the same edit with every target named as it is, not by its move: pages
+    whose edit_of is one may have made different exact moves (history.templateedits: a page
+    whose own edit stands beside the site-wide one)."""
+    new, old = _tokens(newer), _tokens(older)
+    return _hashed(sorted(old - new), sorted(new - old))
+
+
+def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
+    """The tokens taken out and put in (sorted), a mark on both sides (a description written
+    twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own."""
+    removed: list[str] = []
+    added: list[str] = []
+    for token in (old - new).keys() | (new - old).keys():
+        if token[:1] not in "wt" and old[token] and new[token]:
+            (removed if old[token] > new[token] else added).append(token[:1] + "\2repeat")
+        else:
+            (removed if old[token] > new[token] else added).append(token)
+    return sorted(set(removed)), sorted(set(added))
+
+
+def _hashed(removed: list[str], added: list[str]) -> str:
+    text = "\0".join((*removed, "\1", *added))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def rewords(edit: str) -> bool:
+    """Whether an edit (named by edit_of) changed the text's words beyond their letter case."""
+    return edit[:1] in _KIND_DIGITS["words"]
 
 
 def is_site_wide(edit: str) -> bool:
@@ -39,7 +82,7 @@ def is_site_wide(edit: str) -> bool:
     addresses (targets that moved the same way: _rewrites), the words of its titles and its
     descriptions (the site's name, "Welcome to <name>"); its first hex digit is 8 to f (0 to 7
     for any other edit). Only the same edit on many pages of one commit is template."""
-    return edit[:1] in _KIND_DIGITS[True]
+    return edit[:1] in _KIND_DIGITS["site-wide"]
 
 
 def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
@@ -135,11 +178,12 @@ def _words(tokens: Counter[str]) -> Counter[str]:
     return words
 
 
-def edit_key(path: str, newer: bytes, older: bytes) -> str:
+def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False) -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
     blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (_NAMING: a name given another way is not recalled)."""
+    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key."""
+    person = _NAMING + b"/exact" if exact else _NAMING
     where = hashlib.blake2b(
-        path.encode("utf-8", "surrogatepass"), digest_size=4, person=_NAMING
+        path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"

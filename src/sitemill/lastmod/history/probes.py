@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.lastmod.history.edits import is_site_wide
+from sitemill.lastmod.history.edits import is_site_wide, rewords
 from sitemill.lastmod.history.walk import Run
 
 # Pages of a commit named to learn whether it made a site-wide edit (probes): as many as
@@ -31,7 +31,11 @@ def unclear(
 ) -> set[int]:
     """The commits of ``rest`` whose ``probed`` stops hold fewer than PROBE edits that reword
     no text: what they show of a site-wide edit is not yet enough."""
-    named = Counter(commit_of(stop, pages) for stop in probed if edits.get(stop) is not None)
+    named = Counter(
+        commit_of(stop, pages)
+        for stop in probed
+        if (edit := edits.get(stop)) is not None and not rewords(edit)
+    )
     return {commit_of(stop, pages) for stop in rest} - {
         when for when, n in named.items() if n >= PROBE
     }
@@ -64,26 +68,29 @@ def probes(
     return first, later
 
 
-def site_wide_edits(
+def template_edits(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
     edits: Mapping[tuple[str, int], str | None],
     least: int = 1,
 ) -> set[tuple[int, str]]:
-    """The (commit, edit) pairs where one site-wide edit is the edit of at least ``least`` of
-    ``stops`` there and of more than half of those whose edit rewords no text: among probes,
-    a commit worth naming whole; among all of a commit's stops, a template edit."""
+    """The (commit, edit) pairs where one edit is the edit of at least ``least`` of ``stops``
+    there and of more than half of them (a site-wide one, history.edits.is_site_wide: of more
+    than half of those whose edit rewords no text); among probes, a commit worth naming whole;
+    among all of a commit's stops, a template edit."""
     named: Counter[int] = Counter()
-    moves: Counter[tuple[int, str]] = Counter()
+    plain: Counter[int] = Counter()
+    counts: Counter[tuple[int, str]] = Counter()
     for stop in stops:
         edit = edits.get(stop)
         if edit is not None:
             when = commit_of(stop, pages)
             named[when] += 1
-            if is_site_wide(edit):
-                moves[when, edit] += 1
+            plain[when] += not rewords(edit)
+            counts[when, edit] += 1
     return {
         (when, edit)
-        for (when, edit), count in moves.items()
-        if count >= least and 2 * count > named[when]
+        for (when, edit), count in counts.items()
+        if count >= least
+        and (2 * count > named[when] or (is_site_wide(edit) and 2 * count > plain[when]))
     }

@@ -1,4 +1,4 @@
-"""Template edits in a git history: one edit made on most pages of a section in one commit."""
+"""Template edits in a git history: one edit made on most pages of a commit, and stamps."""
 # An edit made identically on most pages of a section in one commit is the theme's or the
 # generator's, not any page's (fingerprint version 5).
 #
@@ -13,12 +13,20 @@
 # runs go on past it, compared with the version before it, and their next stops are judged the same
 # way, round after round (MAX_ROUNDS).
 #
-# An edit that adds, drops or rewords the text's words (beyond their letter case) is never template,
-# however many pages it is made on: what a reader reads changed (a theme's new decoration of a
-# post's closing words, a release number in the text). A page whose commit also changed its own
-# words keeps that date; a new post's teaser, added to the home page and a few archive pages, is an
-# edit of few pages. Only pages whose walk reaches a commit count for it, so an edit is taken as
-# template on less evidence than it has, never on more.
+# An edit on most pages of a commit is the template, whatever it touches (wave 6): words, names,
+# titles, descriptions, link targets, meta tags, a block moved. Such an edit, made identically on
+# at least MIN_SECTION pages and on more than half of the pages that stop at the commit, is
+# template (probes.template_edits); a page whose own edit stands beside it has another name and
+# takes the commit's date. When the edit moved targets, each page's exact moves are named too
+# (``exact_of``): where most of those pages made the same exact moves (five list pages re-pointed
+# alike), a page whose exact edit differs (its own repaired link beside the move) is its own.
+# A mark kept but repeated more or fewer times (a description written twice, now once) is named by
+# its kind. Only pages whose walk reaches a commit count for it, so an edit is taken as template
+# on less evidence than it has, never on more.
+#
+# What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
+# older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
+# wherever it stands, on however many of the commit's pages it is named.
 #
 # What the whole site carries is judged across the whole commit: its addresses (a new base path or
 # host, every ``.png`` made a ``.webp``) and its name in the titles and descriptions. A move
@@ -38,8 +46,9 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.edits import edit_key, edit_of
-from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, site_wide_edits, unclear
+from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of, rewords
+from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
+from sitemill.lastmod.history.stamps import CommitStamps, is_stamp_edit
 from sitemill.lastmod.history.walk import Run, blob_key
 
 # A reduction of a page's bytes (fingerprint.reduction), by the page's site path.
@@ -50,7 +59,11 @@ MIN_SECTION: Final = 4
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
-NO_EDIT: Final = "0" * 32  # (remembered for a stop whose edit is no template's: edit_of None)
+NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
+# The name of an edit that only changed the commits' stamps (history.stamps): no content.
+STAMP_EDIT: Final = "4" + "0" * 31
+# Edits and their exact names (edits.exact_of) by stop (path, its run's end at the stop).
+Edits = dict[tuple[str, int], str | None]
 
 
 def section_of(path: str) -> str:
@@ -65,16 +78,19 @@ def follow_template_edits(
     batch: GitBatch,
     reduce: Reduce,
     extend: Callable[[dict[str, Run], dict[str, str]], None],
+    stamps: CommitStamps | None = None,
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
     and what this one did (blob fingerprints by walk.blob_key, the versions before the stops
     among them; edits by edits.edit_key: named once, never read again);
     ``extend(runs, reference)`` walks those runs on while their older versions have the
-    ``reference`` fingerprint (as the walk does with the current one)."""
+    ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
+    commits' stamps (history.stamps), an edit of nothing else being no content."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
-    edits: dict[tuple[str, int], str | None] = {}  # (path, its run's end at the stop): edit
+    edits: Edits = {}  # (path, its run's end at the stop): edit
+    exact: Edits = {}
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     for _ in range(MAX_ROUNDS):
@@ -86,18 +102,16 @@ def follow_template_edits(
         ]
         wanted = [stop for stop in stops if stop not in edits]
         name = partial(
-            _name, pages=pages, remembered=remembered, batch=batch, reduce=reduce, edits=edits
+            _name,
+            pages=pages,
+            remembered=remembered,
+            reader=(batch, reduce, stamps),
+            edits=(edits, exact),
         )
         read += _probed(wanted, commit_only, pages, edits, name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        census = Counter(_place(path, end, pages, edits) for path, end in named)
-        site_wide = site_wide_edits(named, pages, edits, least=MIN_SECTION)
         reference = {}
-        for path, end in named:
-            place = _place(path, end, pages, edits)
-            size = sections[section_of(path)]
-            if (size < MIN_SECTION or 2 * census[place] <= size) and place[1:] not in site_wide:
-                continue
+        for path, end in _templates(named, pages, sections, (edits, exact)):
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
             found = None if older is None else _recalled(remembered, blob_key(path, older))
             if found is not None:
@@ -109,11 +123,43 @@ def follow_template_edits(
     return read
 
 
+def _templates(
+    named: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    sections: Counter[str],
+    edits: tuple[Edits, Edits],
+) -> list[tuple[str, int]]:
+    """The stops of ``named`` whose edit is template (see above) or a stamp edit, less those
+    whose exact edit is not the one most pages with their edit made (a page whose own edit
+    stands beside the site-wide one, named by the same moves)."""
+    names, exact = edits
+    census = Counter(_place(path, end, pages, names) for path, end in named)
+    template = template_edits(named, pages, names, least=MIN_SECTION)
+    chosen = []
+    for path, end in named:
+        place = _place(path, end, pages, names)
+        size = sections[section_of(path)]
+        in_section = size >= MIN_SECTION and 2 * census[place] > size
+        edit = names[path, end]
+        if edit == STAMP_EDIT or (in_section and not rewords(edit or "")) or place[1:] in template:
+            chosen.append((path, end))
+    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
+    for stop in chosen:
+        groups.setdefault(_place(*stop, pages, names)[1:], Counter())[exact.get(stop)] += 1
+    kept = []
+    for stop in chosen:
+        shared = groups[_place(*stop, pages, names)[1:]]
+        most, count = shared.most_common(1)[0]
+        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
+            kept.append(stop)
+    return kept
+
+
 def _probed(
     wanted: list[tuple[str, int]],
     commit_only: set[tuple[str, int]],
     pages: Mapping[str, Run],
-    edits: dict[tuple[str, int], str | None],
+    edits: Edits,
     name: Callable[[list[tuple[str, int]]], int],
     unmoved: set[int],
 ) -> int:
@@ -129,7 +175,8 @@ def _probed(
             break
         read += name(more)
         first += more
-    moved = {when for when, _ in site_wide_edits(first, pages, edits)}
+    moved = {when for when, _ in template_edits(first, pages, edits)}
+    moved |= {commit_of(stop, pages) for stop in first if edits.get(stop) == STAMP_EDIT}
     unmoved |= {commit_of(stop, pages) for stop in later} - moved
     return read + name([stop for stop in later if commit_of(stop, pages) in moved])
 
@@ -138,17 +185,17 @@ def _name(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
-    batch: GitBatch,
-    reduce: Reduce,
-    edits: dict[tuple[str, int], str | None],
+    reader: tuple[GitBatch, Reduce, CommitStamps | None],
+    edits: tuple[Edits, Edits],
 ) -> int:
-    """Name the edit of each stop of ``stops`` (remembered, or read: _name_edits) and remember
-    it; return the number of blobs read."""
-    read = _name_edits(_unknown(stops, pages, remembered, edits), pages, batch, reduce, edits)
+    """Name the edit of each stop of ``stops`` and its exact edit (remembered, or read:
+    _name_edits) and remember them; return the number of blobs read."""
+    read = _name_edits(_unknown(stops, pages, remembered, edits), pages, reader, edits)
     for path, end in stops:
-        key = _edit_key_of(path, pages[path], end)
-        if key is not None:
-            remembered[1][key] = edits.get((path, end)) or NO_EDIT
+        for part, found in zip((False, True), edits, strict=True):
+            key = _edit_key_of(path, pages[path], end, exact=part)
+            if key is not None:
+                remembered[1][key] = found.get((path, end)) or NO_EDIT
     return read
 
 
@@ -156,25 +203,28 @@ def _unknown(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
-    edits: dict[tuple[str, int], str | None],
+    edits: tuple[Edits, Edits],
 ) -> list[tuple[str, int]]:
     """The stops of ``wanted`` whose edit no run named before (the others are named in
     ``edits`` from what is remembered)."""
     unknown = []
     for path, end in wanted:
-        key = _edit_key_of(path, pages[path], end)
-        named = None if key is None else _recalled(remembered, key)
-        if named is None:
+        keys = [_edit_key_of(path, pages[path], end, exact=part) for part in (False, True)]
+        named = [None if key is None else _recalled(remembered, key) for key in keys]
+        if None in named:
             unknown.append((path, end))
-        else:
-            edits[path, end] = None if named == NO_EDIT else named
+            continue
+        for found, name in zip(edits, named, strict=True):
+            found[path, end] = None if name == NO_EDIT else name
     return unknown
 
 
-def _edit_key_of(path: str, run: Run, end: int) -> str | None:
+def _edit_key_of(path: str, run: Run, end: int, *, exact: bool = False) -> str | None:
     """The edit_key of the stop at ``end`` of the run of ``path`` (None: a version deleted)."""
     newer, older = run.chain[end - 1].blob, run.chain[end].blob
-    return None if newer is None or older is None else edit_key(path, newer, older)
+    if newer is None or older is None:
+        return None
+    return edit_key(path, newer, older, exact=exact)
 
 
 def _recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> str | None:
@@ -183,7 +233,7 @@ def _recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) ->
 
 
 def _place(
-    path: str, end: int, pages: Mapping[str, Run], edits: Mapping[tuple[str, int], str | None]
+    path: str, end: int, pages: Mapping[str, Run], edits: Edits
 ) -> tuple[str, int, str | None]:
     """Where a stop's edit is counted: the page's section, the commit's time, the edit."""
     return section_of(path), pages[path].chain[end - 1].time, edits[path, end]
@@ -219,12 +269,13 @@ def _stops(
 def _name_edits(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    batch: GitBatch,
-    reduce: Reduce,
-    edits: dict[tuple[str, int], str | None],
+    reader: tuple[GitBatch, Reduce, CommitStamps | None],
+    edits: tuple[Edits, Edits],
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
-    _GROUP stops at a time; a stop whose versions git lacks gets none (it is no template)."""
+    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of
+    and exact_of; a stop whose versions git lacks gets none (it is no template)."""
+    batch, reduce, stamps = reader
     read = 0
     for start in range(0, len(wanted), _GROUP):
         group = wanted[start : start + _GROUP]
@@ -244,5 +295,17 @@ def _name_edits(
             newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
             older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
             if newer is not None and older is not None:
-                edits[path, end] = edit_of(newer, older)
+                stamped = stamps is not None and _stamp_edit(
+                    newer, older, stamps, (chain[end - 1].time, chain[end].time)
+                )
+                edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
+                edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
     return read
+
+
+def _stamp_edit(newer: str, older: str, stamps: CommitStamps, times: tuple[int, int]) -> bool:
+    """Whether ``older`` became ``newer`` by their commits' stamps only (history.stamps)."""
+    older_stamps = stamps.pattern(times[1])
+    if older_stamps is None:
+        return False
+    return is_stamp_edit(newer, older, stamps.pattern(times[0]), older_stamps)

@@ -1,0 +1,170 @@
+"""What a commit knows of itself, as a page may print it: its stamps (history.templateedits)."""
+# What the commit knows of itself is a stamp: a date or time equal to the commit's (a built site's
+# commit is its deploy), in any format, language or label, or none; the commit's author beside it;
+# the commit's hash. An edit that took out the older commit's stamps and put in the newer one's,
+# and nothing else, is no content: the page's run goes on past it.
+#
+# A date is its year, month and day numbers, in any order, with any separators (2024-03-09,
+# 09.03.2024, 3/9/2024, 2024年3月9日, 2024. 3. 9.), or its month's English name (Mar 9, 2024,
+# 9 March 2024); a time of day may follow it; each in the commit's own zone and in UTC, for its
+# author's and its committer's times. A bounded list per commit, one regular expression, made
+# when a stop at the commit is named.
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, timezone
+from typing import Final
+
+from sitemill.git.run import Git
+
+_MONTHS: Final = (
+    *("January", "February", "March", "April", "May", "June"),
+    *("July", "August", "September", "October", "November", "December"),
+)
+# What stands between a date's numbers: a few signs, spaces or CJK characters (年, 月), no
+# digit or Latin letter.
+_SEP: Final = r"[^\dA-Za-z\n]{1,3}"
+# A CJK unit after the last number (日, 일).
+_UNIT: Final = r"[\u3000-\u9fff\uac00-\ud7af]?"
+# A time of day after a date: hours and minutes, seconds, fractions, AM/PM, a zone.
+_TIME: Final = (
+    r"(?:(?:T|[^\dA-Za-z\n]{1,3})\d{1,2}[:时時시]\d{2}(?:[:分分]\d{2})?(?:\.\d+)?"
+    r"(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
+)
+_SHORT_HASH: Final = 7  # git's shortest abbreviation
+# Characters read on each side of where two versions differ (a stamp is shorter).
+_CONTEXT: Final = 80
+# What a stamp is replaced with before two versions are compared.
+_PLACEHOLDER: Final = "\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitFacts:
+    """What a commit knows of itself: its hash, its author's and committer's times (Unix
+    seconds) and zones (seconds east of UTC), its author's and committer's names."""
+
+    sha: str
+    times: tuple[tuple[int, int], ...]
+    names: tuple[str, ...]
+
+
+def read_commit_facts(git: Git) -> dict[int, list[CommitFacts]]:
+    """The facts of each commit of HEAD's first-parent line, by its committer time (the name
+    history.probes.commit_of gives a commit), from one ``git log``."""
+    out = git.output(
+        "log", "--first-parent", "-z", "--format=%H%x1f%ct%x1f%cI%x1f%at%x1f%aI%x1f%an%x1f%cn"
+    )
+    facts: dict[int, list[CommitFacts]] = {}
+    for record in out.decode("utf-8", "replace").split("\0"):
+        fields = record.strip("\n").split("\x1f")
+        if len(fields) != 7:
+            continue
+        sha, ctime, cdate, atime, adate, author, committer = fields
+        times = ((int(ctime), _offset(cdate)), (int(atime), _offset(adate)))
+        names = tuple(name.strip() for name in (author, committer) if len(name.strip()) > 1)
+        facts.setdefault(int(ctime), []).append(CommitFacts(sha, times, names))
+    return facts
+
+
+def _offset(iso: str) -> int:
+    """The zone of an ISO 8601 time git wrote (%cI), in seconds east of UTC."""
+    try:
+        found = datetime.fromisoformat(iso).utcoffset()
+    except ValueError:
+        return 0
+    return 0 if found is None else int(found.total_seconds())
+
+
+def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
+    """One regular expression for every stamp of ``commits`` (one commit, or those of one
+    time); None if they have none."""
+    forms: set[str] = set()
+    for facts in commits:
+        for seconds, offset in facts.times:
+            for zone in {timezone(timedelta(seconds=offset)), UTC}:
+                forms |= _date_forms(datetime.fromtimestamp(seconds, zone).date())
+        forms.update(re.escape(name) for name in facts.names)
+        forms.add(_hash_form(facts.sha))
+    if not forms:
+        return None
+    return re.compile("|".join(sorted(forms, key=len, reverse=True)))
+
+
+def _date_forms(day: date) -> set[str]:
+    """The forms a page may print ``day`` in (see above), each with an optional time after it."""
+    year, month, number = str(day.year), f"0?{day.month}", f"0?{day.day}"
+    numeric = [(year, month, number), (number, month, year), (month, number, year)]
+    forms = {_SEP.join(order) for order in numeric}
+    name = _MONTHS[day.month - 1]
+    spelled = rf"(?:{name}|{name[:3]}\.?)"
+    ordinal = rf"{number}(?:st|nd|rd|th)?"
+    forms |= {
+        rf"{spelled}\s{ordinal},?\s{year}",
+        rf"{ordinal}\s(?:of\s)?{spelled},?\s{year}",
+        rf"{year}\s{spelled}\s{ordinal}",
+    }
+    return {rf"(?<![\dA-Za-z.]){form}{_UNIT}(?!\d){_TIME}" for form in forms}
+
+
+def _hash_form(sha: str) -> str:
+    """A commit's hash, whole or shortened to no fewer than _SHORT_HASH digits."""
+    lengths = range(len(sha), _SHORT_HASH - 1, -1)
+    return r"(?<![0-9a-fA-F])(?:" + "|".join(sha[:n] for n in lengths) + r")(?![0-9a-fA-F])"
+
+
+def is_stamp_edit(
+    newer: str, older: str, newer_stamps: re.Pattern[str] | None, older_stamps: re.Pattern[str]
+) -> bool:
+    """Whether reduction ``older`` became ``newer`` by taking out stamps of the older commit
+    (``older_stamps``) and putting in stamps of the newer one, and nothing else."""
+    if newer_stamps is None or newer == older:
+        return False
+    newer, older = _differing(newer, older)
+    unstamped = newer_stamps.sub(_PLACEHOLDER, newer)
+    return unstamped == older_stamps.sub(_PLACEHOLDER, older) and _PLACEHOLDER in unstamped
+
+
+def _differing(newer: str, older: str) -> tuple[str, str]:
+    """The parts of ``newer`` and ``older`` between their common start and end, with _CONTEXT
+    characters of each around them (a stamp is shorter): the stamps' expression reads those
+    only, not the whole page twice."""
+    start = _common(newer, older, lambda n: newer[:n] == older[:n])
+    limit = min(len(newer), len(older)) - start
+    end = _common(newer, older, lambda n: newer[len(newer) - n :] == older[len(older) - n :], limit)
+    cut = max(0, start - _CONTEXT)
+    return (
+        newer[cut : len(newer) - max(0, end - _CONTEXT)],
+        older[cut : len(older) - max(0, end - _CONTEXT)],
+    )
+
+
+def _common(newer: str, older: str, same: Callable[[int], bool], limit: int = -1) -> int:
+    """The largest n up to ``limit`` (the shorter length) for which ``same(n)``, by halving."""
+    low, high = 0, min(len(newer), len(older)) if limit < 0 else limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if same(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+class CommitStamps:
+    """The stamp patterns of a history's commits by committer time, read on first use."""
+
+    def __init__(self, git: Git) -> None:
+        self._git = git
+        self._facts: dict[int, list[CommitFacts]] | None = None
+        self._patterns: dict[int, re.Pattern[str] | None] = {}
+
+    def pattern(self, time: int) -> re.Pattern[str] | None:
+        """The stamps of the commits at ``time`` (None: none known)."""
+        if time not in self._patterns:
+            if self._facts is None:
+                self._facts = read_commit_facts(self._git)
+            self._patterns[time] = stamp_pattern(self._facts.get(time, ()))
+        return self._patterns[time]
