@@ -240,6 +240,23 @@ def test_a_site_moved_to_another_host_and_base_path_moves_no_page(tmp_path: Path
     expect(dated(tmp_path, builds), {"posts/post-3": 1})
 
 
+def test_one_edit_on_fewer_than_half_of_the_pages_a_commit_changed_is_each_pages_own(
+    tmp_path: Path,
+) -> None:
+    # Every page re-rendered (its footer), five of twelve articles given the same new words:
+    # most of the pages whose content changed, not most of the pages the commit changed.
+    def build(footer: str, edited: int) -> Build:
+        return {
+            f"posts/p{n:02}/index.html": page(
+                f"p{n}", f"<h1>p{n}</h1><p>{'Edited.' if n < edited else 'First words.'}</p>"
+            ).replace("Footer", footer)
+            for n in range(12)
+        }
+
+    found = dated(tmp_path, [build("Footer 1", 0), build("Footer 2", 5)])
+    expect(found, {f"posts/p{n:02}": 1 for n in range(5)})
+
+
 def facts(when: str, author: str = "Ann Lee", zone: int = 0) -> CommitFacts:
     return CommitFacts(
         "0123456789abcdef0123456789abcdef01234567", ((unix(when), zone),) * 2, (author,)

@@ -49,9 +49,9 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
 def exact_of(newer: str, older: str) -> str:
     """The name of the same edit with every target named as it is, not by its move: pages
     whose edit_of is one may have made different exact moves (history.templateedits: a page
-    whose own edit stands beside the site-wide one)."""
-    new, old = _tokens(newer), _tokens(older)
-    return _hashed(sorted(old - new), sorted(new - old))
+    whose own edit stands beside the site-wide one). Pages whose edit moved no target have
+    one exact name when they have one edit."""
+    return _hashed(*_repeats(_tokens(older), _tokens(newer)))
 
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:

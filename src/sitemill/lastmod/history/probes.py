@@ -73,11 +73,13 @@ def template_edits(
     pages: Mapping[str, Run],
     edits: Mapping[tuple[str, int], str | None],
     least: int = 1,
+    changed: Mapping[int, int] | None = None,
 ) -> set[tuple[int, str]]:
     """The (commit, edit) pairs where one edit is the edit of at least ``least`` of ``stops``
-    there and of more than half of them (a site-wide one, history.edits.is_site_wide: of more
-    than half of those whose edit rewords no text); among probes, a commit worth naming whole;
-    among all of a commit's stops, a template edit."""
+    there and of more than half of them, and of the pages the commit changed (``changed``, by
+    commit, when given); a site-wide one (history.edits.is_site_wide) of more than half of
+    those whose edit rewords no text; among probes, a commit worth naming whole; among all of
+    a commit's stops, a template edit."""
     named: Counter[int] = Counter()
     plain: Counter[int] = Counter()
     counts: Counter[tuple[int, str]] = Counter()
@@ -92,5 +94,8 @@ def template_edits(
         (when, edit)
         for (when, edit), count in counts.items()
         if count >= least
-        and (2 * count > named[when] or (is_site_wide(edit) and 2 * count > plain[when]))
+        and (
+            2 * count > max(named[when], (changed or {}).get(when, 0))
+            or (is_site_wide(edit) and 2 * count > plain[when])
+        )
     }

@@ -15,7 +15,7 @@
 #
 # An edit on most pages of a commit is the template, whatever it touches (wave 6): words, names,
 # titles, descriptions, link targets, meta tags, a block moved. Such an edit, made identically on
-# at least MIN_SECTION pages and on more than half of the pages that stop at the commit, is
+# at least MIN_SECTION pages and on more than half of the pages the commit changed, is
 # template (probes.template_edits); a page whose own edit stands beside it has another name and
 # takes the commit's date. When the edit moved targets, each page's exact moves are named too
 # (``exact_of``): where most of those pages made the same exact moves (five list pages re-pointed
@@ -89,6 +89,7 @@ def follow_template_edits(
     commits' stamps (history.stamps), an edit of nothing else being no content."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
+    changed = Counter(version.time for run in pages.values() for version in run.chain)
     edits: Edits = {}  # (path, its run's end at the stop): edit
     exact: Edits = {}
     read = 0
@@ -111,7 +112,7 @@ def follow_template_edits(
         read += _probed(wanted, commit_only, pages, edits, name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         reference = {}
-        for path, end in _templates(named, pages, sections, (edits, exact)):
+        for path, end in _templates(named, pages, (sections, changed), (edits, exact)):
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
             found = None if older is None else _recalled(remembered, blob_key(path, older))
             if found is not None:
@@ -126,15 +127,17 @@ def follow_template_edits(
 def _templates(
     named: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    sections: Counter[str],
+    counts: tuple[Counter[str], Counter[int]],
     edits: tuple[Edits, Edits],
 ) -> list[tuple[str, int]]:
     """The stops of ``named`` whose edit is template (see above) or a stamp edit, less those
     whose exact edit is not the one most pages with their edit made (a page whose own edit
-    stands beside the site-wide one, named by the same moves)."""
+    stands beside the site-wide one, named by the same moves). ``counts``: the pages of each
+    section, the pages each commit changed."""
     names, exact = edits
+    sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
-    template = template_edits(named, pages, names, least=MIN_SECTION)
+    template = template_edits(named, pages, names, MIN_SECTION, changed)
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)
