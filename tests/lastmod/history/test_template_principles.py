@@ -12,6 +12,7 @@ from pathlib import Path
 from gitutil import commit, git, make_repo, unix, write
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.history.edits import edit_of, exact_of
 from sitemill.lastmod.history.stamps import CommitFacts, is_stamp_edit, stamp_pattern
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
@@ -285,3 +286,20 @@ def test_a_stamp_is_the_commits_date_in_any_form_its_author_or_hash() -> None:
     assert not is_stamp_edit("a 2024-03-08", "a 2023-11-02", new, old)
     assert not is_stamp_edit("a 2024-03-09", "a", new, old)
     assert not is_stamp_edit("a 12024-03-09", "a 12023-11-02", new, old)
+
+
+def test_a_mark_repeated_fewer_times_is_named_by_its_kind() -> None:
+    def reduction(*marks: str) -> str:
+        return "x\x01T\x01text" + "".join(f" \x01{mark}\x01 y" for mark in marks)
+
+    def dropped(description: str, link: str, moved: str) -> str:
+        # The description written twice, now once; a link repeated, now once; a host moved.
+        old = f"Hhttps://old.example.net{moved}"
+        older = reduction(f"D{description}", f"D{description}", f"H{link}", f"H{link}", old)
+        return edit_of(reduction(f"D{description}", f"H{link}", f"H{moved}"), older)
+
+    first, second = dropped("About a.", "/a", "/b"), dropped("About c.", "/c", "/d")
+    assert first == second  # (each page's own description and links, one edit)
+    assert exact_of(reduction("DAbout a.", "DAbout a."), reduction("DAbout a.")) == exact_of(
+        reduction("DAbout c.", "DAbout c."), reduction("DAbout c.")
+    )

@@ -18,6 +18,7 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
+_REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times, _repeats)
 
 
 def edit_of(newer: str, older: str, own: str = "") -> str:
@@ -61,7 +62,7 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     added: list[str] = []
     for token in (old - new).keys() | (new - old).keys():
         if token[:1] not in "wt" and old[token] and new[token]:
-            (removed if old[token] > new[token] else added).append(token[:1] + "\2repeat")
+            (removed if old[token] > new[token] else added).append(token[:1] + _REPEAT + "repeat")
         else:
             (removed if old[token] > new[token] else added).append(token)
     return sorted(set(removed)), sorted(set(added))
@@ -97,17 +98,22 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
     is, so a page whose own links changed keeps an edit of its own."""
     out_removed, out_added = list(removed), list(added)
     for kind in _TARGET_KINDS:
-        gone = [token for token in removed if token[:1] == kind]
-        come = [token for token in added if token[:1] == kind]
+        gone = [token for token in removed if _target_of(token, kind)]
+        come = [token for token in added if _target_of(token, kind)]
         if not gone or len(gone) != len(come):
             continue
         names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
         if len(names) != 1 or None in names:
             continue
-        out_removed = [token for token in out_removed if token[:1] != kind]
-        out_added = [token for token in out_added if token[:1] != kind]
+        out_removed = [token for token in out_removed if not _target_of(token, kind)]
+        out_added = [token for token in out_added if not _target_of(token, kind)]
         out_removed.append("R" + kind + str(names.pop()))
     return sorted(out_removed), sorted(out_added)
+
+
+def _target_of(token: str, kind: str) -> bool:
+    """Whether ``token`` is a target of ``kind`` that came or went (not a repeat: _repeats)."""
+    return token[:1] == kind and token[1:2] != _REPEAT
 
 
 def _rewrite(old: str, new: str) -> str | None:
