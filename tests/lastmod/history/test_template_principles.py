@@ -258,6 +258,22 @@ def test_one_edit_on_fewer_than_half_of_the_pages_a_commit_changed_is_each_pages
     expect(found, {f"posts/p{n:02}": 1 for n in range(5)})
 
 
+def test_a_list_reordered_on_every_page_of_a_commit_moves_them_all(tmp_path: Path) -> None:
+    # Each category page lists the categories, one per section: a new order takes out and
+    # puts in nothing (no name tells one page's reorder from another's), and it is content.
+    names = ["c", "go", "python", "rust", "web", "zig"]
+
+    def build(order: list[str]) -> Build:
+        listed = "".join(f'<a href="/{name}/">{name}</a>' for name in order)
+        return {
+            f"{name}/index.html": page(name, f"<h1>{name}</h1><div>{listed}</div><p>{name}</p>")
+            for name in names
+        }
+
+    found = dated(tmp_path, [build(names), build(names[1:] + names[:1])])
+    expect(found, {name: 1 for name in names})
+
+
 def facts(when: str, author: str = "Ann Lee", zone: int = 0) -> CommitFacts:
     return CommitFacts(
         "0123456789abcdef0123456789abcdef01234567", ((unix(when), zone),) * 2, (author,)

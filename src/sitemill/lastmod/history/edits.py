@@ -73,6 +73,13 @@ def _hashed(removed: list[str], added: list[str]) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+def reorders(edit: str) -> bool:
+    """Whether an edit (named by edit_of) took out and put in nothing: it moved what the page
+    holds within it (a list's order), which no name tells from another page's: never template
+    across a commit (history.probes.template_edits)."""
+    return edit == _REORDERED
+
+
 def rewords(edit: str) -> bool:
     """Whether an edit (named by edit_of) changed the text's words beyond their letter case."""
     return edit[:1] in _KIND_DIGITS["words"]
@@ -193,3 +200,6 @@ def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False) -> s
         path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
+
+
+_REORDERED: Final = edit_of("\1T\1", "\1T\1")  # (the name of an edit that changed no token)

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.lastmod.history.edits import is_site_wide, rewords
+from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.walk import Run
 
 # Pages of a commit named to learn whether it made a site-wide edit (probes): as many as
@@ -77,7 +77,8 @@ def template_edits(
 ) -> set[tuple[int, str]]:
     """The (commit, edit) pairs where one edit is the edit of at least ``least`` of ``stops``
     there and of more than half of them, and of the pages the commit changed (``changed``, by
-    commit, when given); a site-wide one (history.edits.is_site_wide) of more than half of
+    commit, when given), unless it only reordered what the page holds (history.edits.reorders);
+    a site-wide one (history.edits.is_site_wide) of more than half of
     those whose edit rewords no text; among probes, a commit worth naming whole; among all of
     a commit's stops, a template edit."""
     named: Counter[int] = Counter()
@@ -95,7 +96,7 @@ def template_edits(
         for (when, edit), count in counts.items()
         if count >= least
         and (
-            2 * count > max(named[when], (changed or {}).get(when, 0))
+            (2 * count > max(named[when], (changed or {}).get(when, 0)) and not reorders(edit))
             or (is_site_wide(edit) and 2 * count > plain[when])
         )
     }
