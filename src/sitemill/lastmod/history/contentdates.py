@@ -15,7 +15,8 @@ from typing import IO, cast
 from sitemill.git.run import Git, GitBatch
 from sitemill.lastmod.history.files import FileVersions, read_file_versions
 from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.templateedits import Reduce, follow_template_edits
+from sitemill.lastmod.history.stopedits import Reduce
+from sitemill.lastmod.history.templateedits import follow_template_edits
 from sitemill.lastmod.history.walk import (
     Fingerprint,
     ReadFile,

@@ -45,25 +45,23 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of, rewords
+from sitemill.lastmod.history.edits import rewords
 from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
-from sitemill.lastmod.history.stamps import CommitStamps, is_stamp_edit
+from sitemill.lastmod.history.stamps import CommitStamps
+from sitemill.lastmod.history.stopedits import (
+    STAMP_EDIT,
+    Edits,
+    Reduce,
+    name_stops,
+    recalled,
+)
 from sitemill.lastmod.history.walk import Run, blob_key
 
-# A reduction of a page's bytes (fingerprint.reduction), by the page's site path.
-Reduce = Callable[[str, bytes], str]
 # A section of fewer pages has no "most": each page is its own evidence.
 MIN_SECTION: Final = 4
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
-_GROUP: Final = 64  # stops whose two versions are held reduced at once
-NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
-# The name of an edit that only changed the commits' stamps (history.stamps): no content.
-STAMP_EDIT: Final = "4" + "0" * 31
-# Edits and their exact names (edits.exact_of) by stop (path, its run's end at the stop).
-Edits = dict[tuple[str, int], str | None]
 
 
 def section_of(path: str) -> str:
@@ -103,7 +101,7 @@ def follow_template_edits(
         ]
         wanted = [stop for stop in stops if stop not in edits]
         name = partial(
-            _name,
+            name_stops,
             pages=pages,
             remembered=remembered,
             reader=(batch, reduce, stamps),
@@ -114,7 +112,7 @@ def follow_template_edits(
         reference = {}
         for path, end in _templates(named, pages, (sections, changed), (edits, exact)):
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
-            found = None if older is None else _recalled(remembered, blob_key(path, older))
+            found = None if older is None else recalled(remembered, blob_key(path, older))
             if found is not None:
                 pages[path].end = end + 1
                 reference[path] = found
@@ -184,57 +182,6 @@ def _probed(
     return read + name([stop for stop in later if commit_of(stop, pages) in moved])
 
 
-def _name(
-    stops: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    remembered: tuple[Mapping[str, str], dict[str, str]],
-    reader: tuple[GitBatch, Reduce, CommitStamps | None],
-    edits: tuple[Edits, Edits],
-) -> int:
-    """Name the edit of each stop of ``stops`` and its exact edit (remembered, or read:
-    _name_edits) and remember them; return the number of blobs read."""
-    read = _name_edits(_unknown(stops, pages, remembered, edits), pages, reader, edits)
-    for path, end in stops:
-        for part, found in zip((False, True), edits, strict=True):
-            key = _edit_key_of(path, pages[path], end, exact=part)
-            if key is not None:
-                remembered[1][key] = found.get((path, end)) or NO_EDIT
-    return read
-
-
-def _unknown(
-    wanted: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    remembered: tuple[Mapping[str, str], dict[str, str]],
-    edits: tuple[Edits, Edits],
-) -> list[tuple[str, int]]:
-    """The stops of ``wanted`` whose edit no run named before (the others are named in
-    ``edits`` from what is remembered)."""
-    unknown = []
-    for path, end in wanted:
-        keys = [_edit_key_of(path, pages[path], end, exact=part) for part in (False, True)]
-        named = [None if key is None else _recalled(remembered, key) for key in keys]
-        if None in named:
-            unknown.append((path, end))
-            continue
-        for found, name in zip(edits, named, strict=True):
-            found[path, end] = None if name == NO_EDIT else name
-    return unknown
-
-
-def _edit_key_of(path: str, run: Run, end: int, *, exact: bool = False) -> str | None:
-    """The edit_key of the stop at ``end`` of the run of ``path`` (None: a version deleted)."""
-    newer, older = run.chain[end - 1].blob, run.chain[end].blob
-    if newer is None or older is None:
-        return None
-    return edit_key(path, newer, older, exact=exact)
-
-
-def _recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> str | None:
-    """What this run (``remembered[1]``) or an earlier one (``[0]``) remembers under ``key``."""
-    return remembered[1].get(key) or remembered[0].get(key)
-
-
 def _place(
     path: str, end: int, pages: Mapping[str, Run], edits: Edits
 ) -> tuple[str, int, str | None]:
@@ -267,48 +214,3 @@ def _stops(
             stops.append((path, end))
             commit_only.add((path, end))
     return stops, commit_only
-
-
-def _name_edits(
-    wanted: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    reader: tuple[GitBatch, Reduce, CommitStamps | None],
-    edits: tuple[Edits, Edits],
-) -> int:
-    """Name the edit at each stop of ``wanted`` from the two versions around it, read
-    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of
-    and exact_of; a stop whose versions git lacks gets none (it is no template)."""
-    batch, reduce, stamps = reader
-    read = 0
-    for start in range(0, len(wanted), _GROUP):
-        group = wanted[start : start + _GROUP]
-        needed: dict[bytes, set[str]] = {}
-        for path, end in group:
-            for version in pages[path].chain[end - 1 : end + 1]:
-                if version.blob is not None:
-                    needed.setdefault(version.blob, set()).add(path)
-        reductions: dict[tuple[bytes, str], str] = {}
-        for blob, data in read_blobs(batch, list(needed)):
-            read += 1
-            if data is not None:
-                for path in needed[blob]:
-                    reductions[blob, path] = reduce(path, data)
-        for path, end in group:
-            chain = pages[path].chain
-            newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
-            older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
-            if newer is not None and older is not None:
-                stamped = stamps is not None and _stamp_edit(
-                    newer, older, stamps, (chain[end - 1].time, chain[end].time)
-                )
-                edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
-                edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
-    return read
-
-
-def _stamp_edit(newer: str, older: str, stamps: CommitStamps, times: tuple[int, int]) -> bool:
-    """Whether ``older`` became ``newer`` by their commits' stamps only (history.stamps)."""
-    older_stamps = stamps.pattern(times[1])
-    if older_stamps is None:
-        return False
-    return is_stamp_edit(newer, older, stamps.pattern(times[0]), older_stamps)
