@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import socket
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -64,7 +63,7 @@ def test_a_bad_limit_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "must be more than 0" in capsys.readouterr().err
 
 
-def test_a_10000_url_sitemap_is_checked_in_bounded_time_and_memory(stand: Stand) -> None:
+def test_a_10000_url_sitemap_is_checked_in_bounded_work_and_memory(stand: Stand) -> None:
     base = stand.origin + "/"
     sitemap = b"<?xml version='1.0'?><urlset/>"
     stand.files["/sitemap.xml"] = (200, sitemap, {"Content-Type": "application/xml"})
@@ -77,14 +76,12 @@ def test_a_10000_url_sitemap_is_checked_in_bounded_time_and_memory(stand: Stand)
     site = LiveSite(frozenset({stand.origin}), Limits(8, 5.0, 5.0, 60.0))
     config = load_config({"base_url": base}, {}, {})
     tracemalloc.start()
-    started = time.monotonic()
     report = check_live(config, published, site, CheckOptions(every=False, sample=500))
-    seconds = time.monotonic() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert report.ok and report.pages == 500 and len(report.passed) == 500
     assert report.listed == 10_000 and report.requests == 502  # (robots.txt, sitemap, pages)
-    assert seconds < 30 and peak < 64 * 1024 * 1024
+    assert peak < 64 * 1024 * 1024  # (its time is make bench's: benchmarks/check_bench.py)
 
 
 def test_a_base_url_the_build_did_not_publish_for_is_one_line_naming_both(

@@ -22,10 +22,9 @@ from conftest import BASE_URL
 # few pages of some 50 KB, as writing thousands of files takes seconds on a busy disk.
 PAGES = 600
 LINES = 2_000
-# A guard against a hang, not a speed bound (tests/core/test_time_bounds.py): a second is the
-# aim, and "at once" is shown by what the run left, not by a clock: the interrupted run neither
-# published its sitemap nor wrote its state (another content scope would have changed both).
-HANG_GUARD = 20.0
+# "At once" is shown by what the run left, not by a clock (tests/core/test_time_bounds.py): the
+# interrupted run neither published its sitemap nor wrote its state (another content scope would
+# have changed both), and its workers are gone.
 
 
 def page_text(number: int) -> str:
@@ -95,7 +94,6 @@ def test_ctrl_c_exits_at_once_and_keeps_the_last_sitemap(site: Path, phase: str)
     code, taken, said, group = interrupted_run(site, phase)
     assert taken >= 0, f"the run ended before {phase!r}: {said[-400:]!r}"
     assert code == 130, said[-2000:]
-    assert taken < HANG_GUARD, said[-2000:]
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said[-4000:]
     assert "sitemill: interrupted; nothing half-written was published" in said
     assert (site / "sitemap.xml").read_bytes() == before

@@ -6,7 +6,6 @@ deadline, a dry run; and the key in no message or repr."""
 from __future__ import annotations
 
 import socket
-import time
 from email.utils import formatdate
 from typing import Any
 
@@ -153,9 +152,9 @@ def test_429_forever_stops_when_the_waiting_is_spent(stand: Stand) -> None:
 def test_an_engine_that_never_answers_meets_the_deadline(stand: Stand) -> None:
     stand.replies = [Reply(stall=True)]
     urls = stand.urls(4)
-    started = time.monotonic()
     report = send(stand, urls, batch_size=2, timeout=60, deadline=0.4)
-    assert time.monotonic() - started < 10  # (a guard: without the deadline, 60 s)
+    # (the deadline ended it, not the stall's end: the message says so, and no clock is read)
+    assert "no complete answer within 0.4 s" in report.messages[0]
     assert len(stand.posts) == 1
     assert report.pending == urls
     assert report.held == {"no answer": 4}

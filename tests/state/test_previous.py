@@ -188,12 +188,10 @@ def test_a_silent_server_is_a_timeout(server: Server, caplog: pytest.LogCaptureF
         release.wait(60)
 
     server.routes["/s.gz"] = stall
-    started = time.monotonic()
     try:
         assert fetch_url(server.url("/s.gz"), timeout=0.2) is None
     finally:
         release.set()
-    assert time.monotonic() - started < 10  # (a guard: without the timeout, 60 s)
     assert "no answer within 0.2 s" in warned(caplog)
 
 
@@ -235,10 +233,8 @@ def test_a_dripping_body_stops_at_the_deadline(server: Server) -> None:
             time.sleep(0.05)
 
     server.routes["/s.gz"] = drip
-    started = time.monotonic()
     with pytest.raises(StateError, match=r"no complete answer within 0\.3 s$"):
         download(server.url("/s.gz"), timeout=1, deadline=0.3)
-    assert time.monotonic() - started < 10  # (a guard: the drip lasts 50 s)
 
 
 def test_a_gzip_bomb_in_the_encoding_stops_at_the_size_limit(server: Server) -> None:
@@ -397,10 +393,8 @@ def drip_status_line(handler: http.server.BaseHTTPRequestHandler) -> None:
 
 def test_headers_dripping_one_byte_at_a_time_meet_the_deadline(server: Server) -> None:
     server.routes["/s.gz"] = drip_status_line
-    started = time.monotonic()
     with pytest.raises(StateError, match=r"no complete answer within 0\.5 s$"):
         download(server.url("/s.gz"), timeout=2, deadline=0.5)
-    assert time.monotonic() - started < 10  # (a guard: the drip lasts 250 s)
 
 
 def test_a_server_that_never_accepts_meets_the_deadline() -> None:
@@ -408,10 +402,8 @@ def test_a_server_that_never_accepts_meets_the_deadline() -> None:
         listener.bind(("127.0.0.1", 0))
         listener.listen(1)
         url = f"http://127.0.0.1:{listener.getsockname()[1]}/s.gz"
-        started = time.monotonic()
         with pytest.raises(StateError, match=r"within 0\.4 s$"):
             download(url, timeout=60, deadline=0.4)
-        assert time.monotonic() - started < 10  # (a guard: without the deadline, 60 s)
 
 
 def test_a_redirect_to_another_host_asks_nothing_there(

@@ -69,10 +69,8 @@ def test_any_status_is_the_response(origin: str, path: str, status: int, body: b
 
 
 def test_an_error_body_is_read_within_the_deadline(origin: str) -> None:
-    started = time.monotonic()
     with (
         pytest.raises(FetchError, match=r"within 0\.3 s"),
         deadline_open(post(origin + "/drip"), timeout=2, deadline=0.3) as (_, read),
     ):
         read(1000)
-    assert time.monotonic() - started < 10  # (a guard: the drip lasts 50 s)

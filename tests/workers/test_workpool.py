@@ -187,7 +187,6 @@ def test_a_worker_ignores_ctrl_c() -> None:
 
 
 def test_an_interrupt_waits_for_no_chunk_under_way() -> None:
-    started = time.monotonic()
     with pytest.raises(KeyboardInterrupt), WorkPool(2) as pool:
         pool.imap(time.sleep, [60.0, 60.0, 60.0])
         executor = pool._executor
@@ -198,7 +197,6 @@ def test_an_interrupt_waits_for_no_chunk_under_way() -> None:
         processes = list(executor._processes.values())
         time.sleep(0.3)
         raise KeyboardInterrupt
-    assert time.monotonic() - started < 30  # (a guard: a chunk takes 60 s)
     for process in processes:
         process.join(5)
         assert not process.is_alive()
