@@ -96,6 +96,16 @@ def normalize_base_url(value: str) -> str:
     return urlunsplit((scheme, netloc, path if path.endswith("/") else path + "/", "", ""))
 
 
+def spelt_base_url(value: str) -> str:
+    """``value`` in its one spelling (normalize_base_url), or as given when it is no base URL
+    (a remembered one of an earlier sitemill, ``https://host:443/``, compared as this one
+    spells it)."""
+    try:
+        return normalize_base_url(value)
+    except ConfigError:
+        return value
+
+
 def url_origin(url: str) -> str:
     """``scheme://host[:port]`` of an absolute http(s) URL, spelt as normalize_base_url does."""
     return normalize_base_url(urlunsplit((*urlsplit(url)[:2], "", "", "")))[:-1]

@@ -22,7 +22,7 @@ from typing import Final
 
 from sitemill.errors import ConfigError
 from sitemill.report import Declared
-from sitemill.urls import normalize_base_url
+from sitemill.urls import normalize_base_url, spelt_base_url
 
 QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.pages)
 # A strong source decides alone; weak ones need another beside them.
@@ -60,7 +60,7 @@ def what_the_site_says(base_url: str, evidence: Iterable[Declared]) -> SiteSays 
     for item in evidence:
         weights[item.base] += _STRONG if item.strong else _WEAK
         sources[item.base].append(item.source)
-    own = weights.pop(_spelt(base_url), 0)
+    own = weights.pop(spelt_base_url(base_url), 0)
     if not weights:
         return None
     ranked = sorted(weights.values(), reverse=True)
@@ -84,10 +84,3 @@ def site_url_warning(
         f"{QUESTION} If it is, fix what says otherwise (CNAME, the generator's site URL "
         "setting: site_url, baseURL, html_baseurl, url)"
     ]
-
-
-def _spelt(base_url: str) -> str:
-    try:
-        return normalize_base_url(base_url)
-    except ConfigError:
-        return base_url

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from sitemill.errors import ConfigError, ConflictError, SitemillError, StateError
+from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.messages import redact
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import OLDEST_LASTMOD, parse_state
 from sitemill.state.pending import rebased
-from sitemill.urls import normalize_base_url
+from sitemill.urls import spelt_base_url
 
 if TYPE_CHECKING:
     from sitemill.state.store import StateStore
@@ -98,21 +98,13 @@ def base_moved(before: str | None, now: str | None) -> str | None:
     """The warning of a run at another base URL than the one its state was written at (a
     state of an earlier sitemill names none: nothing to say). The state is keyed by path:
     dates stay, and IndexNow announces no page for the move (indexnow.announce.changes)."""
-    if before is None or now is None or _spelt(before) == now:
+    if before is None or now is None or spelt_base_url(before) == now:
         return None
     return (
         f"every URL moved from {before} to {now}: the base URL is not the last run's (dates "
         "are kept; IndexNow announces no page for the move); if the move was not meant, "
         "check --base-url (base_url)"
     )
-
-
-def _spelt(base_url: str) -> str:
-    """A base URL as this sitemill spells it (an earlier one kept ``https://host:443/``)."""
-    try:
-        return normalize_base_url(base_url)
-    except ConfigError:
-        return base_url
 
 
 def missing_state_warning(where: str) -> str:
