@@ -45,9 +45,10 @@ __all__ = [
 # parts, excerpts, self and share links as no link, inline drawings and data: links by their bytes,
 # narrower self-dates (fingerprint.titleparts, fingerprint.excerpts, fingerprint.selflinks); the
 # title's end marked (history.templateedits); white space beside punctuation left out of what is
-# hashed (_SPACING).
-FINGERPRINT_VERSION: Final = 5
-EARLIER_VERSIONS: Final = frozenset({4})
+# hashed (_SPACING). 6: by principle (issue 63's wave 6): structured data and teasers, each gated
+# ``version >= 6`` where it is read.
+FINGERPRINT_VERSION: Final = 6
+EARLIER_VERSIONS: Final = frozenset({5})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
 # Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
