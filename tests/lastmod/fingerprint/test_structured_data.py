@@ -257,6 +257,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "many keys": repeat('"k": "v", ', SCRIPT + "{", '"z": 1}</script>'),
     "many targets": repeat('"/a/../b/./c", ', SCRIPT + '{"url": [', '"/"]}</script>'),
     "unclosed comments": repeat("<!--ld+json"),
+    "plus signs before one script": repeat("a+b ", "", SCRIPT + '{"a": "b"}</script>'),
     "script end look-alikes": repeat("</scrip<", SCRIPT),
 }
 

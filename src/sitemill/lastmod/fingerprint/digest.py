@@ -64,6 +64,7 @@ MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
 _SPACING: Final = re.compile(r"(?<![^\W_])\s+|\s+(?![^\W_])")
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
+_PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
 HTML_SUFFIXES: Final = (".html", ".htm")
 
@@ -188,9 +189,23 @@ def reduce_html(
 def _structured_data(data: bytes, ignore: tuple[re.Pattern[str], ...], url: str) -> str:
     """The page's JSON-LD as marks (version 6: fingerprint.structureddata), wherever it
     stands, after the ``ignore`` patterns; "" after one search for a page with none."""
-    if b"ld+json" not in data:  # (structureddata.MEDIA_TYPE's end, as written: lower case)
+    if not _has_json_ld(data):
         return ""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
     return structured_data(text, url)
+
+
+def _has_json_ld(data: bytes) -> bool:
+    """Whether ``data`` holds "ld+json" (structureddata.MEDIA_TYPE's end, in lower case as
+    generators write it): its first "+" signs are found at memchr's speed (a page holds few or
+    none: 1 us for 100 KB), then one search from there (50 us)."""
+    at = data.find(b"+")
+    for _ in range(_PLUS_SIGNS):
+        if at < 0:
+            return False
+        if at >= 2 and data.startswith(b"ld+json", at - 2):
+            return True
+        at = data.find(b"+", at + 1)
+    return at >= 0 and data.find(b"ld+json", at - 2) >= 0
