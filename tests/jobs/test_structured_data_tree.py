@@ -76,3 +76,32 @@ def test_a_shared_publisher_logo_changed_on_every_page_moves_no_date(tmp_path: P
     ]
     found = dated(tmp_path, builds)
     assert found == {f"posts/{name}": at(1 if name == "oolong" else 0) for name in POSTS}, found
+
+
+def moved(name: str, base: str) -> str:
+    """A post whose links and JSON-LD name the site's ``base`` in full (a host and a path)."""
+    ld = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": f"On {name} tea",
+        "url": f"{base}posts/{name}/",
+        "image": f"{base}images/{name}.jpg",
+        "publisher": {"@type": "Organization", "name": "Leaf Notes", "logo": f"{base}logo.png"},
+    }
+    return (
+        f"<!DOCTYPE html><html><head><title>On {name} tea</title>"
+        f'<script type="application/ld+json">{json.dumps(ld)}</script></head>'
+        f"<body><main><h1>On {name} tea</h1><p>How {name} tea is brewed.</p>"
+        f'<img src="{base}images/{name}.jpg"><a href="{base}posts/">All posts</a></main>'
+        "</body></html>\n"
+    )
+
+
+def test_a_site_moved_to_another_host_and_base_path_moves_no_date(tmp_path: Path) -> None:
+    # Every absolute address in the links and the JSON-LD moved alike: no page's own words.
+    old, new = "https://leaf.example.net/notes/", BASE
+    builds = [
+        {f"posts/{name}/index.html": moved(name, base) for name in POSTS} for base in (old, new)
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {f"posts/{name}": at(0) for name in POSTS}, found

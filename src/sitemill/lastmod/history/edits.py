@@ -10,8 +10,11 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
 
-# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
-_TARGET_KINDS: Final = ("H", "I", "S")
+# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
+# and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
+# values are compared as targets when their paths are one.
+_TARGET_KINDS: Final = ("H", "I", "S", "J")
+_LEAF: Final = "J"
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
 # changed the text's words 0 to 3, any other 4 to 7.
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
@@ -35,6 +38,11 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
         moved = _rewrites(*_repeats(old, new_self))
         if any(token[:2] == "RH" for token in moved[0]):
+            removed, added = moved
+            new = new_self
+    if own and (own_leaves := _own_leaves(old, new, own)):
+        moved = _rewrites(*_repeats(old, new + own_leaves))
+        if any(token[:2] == "R" + _LEAF for token in moved[0]):
             removed, added = moved
     tokens = (*removed, *added)
     if _words(new) != _words(old):
@@ -109,13 +117,37 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
         come = [token for token in added if _target_of(token, kind)]
         if not gone or len(gone) != len(come):
             continue
-        names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
+        names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
         if len(names) != 1 or None in names:
             continue
         out_removed = [token for token in out_removed if not _target_of(token, kind)]
         out_added = [token for token in out_added if not _target_of(token, kind)]
         out_removed.append("R" + kind + str(names.pop()))
     return sorted(out_removed), sorted(out_added)
+
+
+def _own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
+    """JSON-LD leaves ``new`` would hold if the values it has fewer of at a path than ``old``
+    had led to the page itself (site path ``own``), which the reduction leaves out: a page's
+    own URL at a host or base path the site moved from is counted with the move."""
+    fewer = Counter(_leaf_path(token) for token in old.elements() if token[:1] == _LEAF)
+    fewer.subtract(_leaf_path(token) for token in new.elements() if token[:1] == _LEAF)
+    spelled = "/" + own.lstrip("/")
+    return Counter({f"{path}={spelled}": count for path, count in fewer.items() if count > 0})
+
+
+def _leaf_path(token: str) -> str:
+    """A JSON-LD leaf's kind and path (fingerprint.structureddata), without its value."""
+    return token.partition("=")[0]
+
+
+def _move(old: str, new: str) -> str | None:
+    """How a target token moved (_rewrite); a JSON-LD leaf's value only at the same path."""
+    if old[:1] != _LEAF:
+        return _rewrite(old[1:], new[1:])
+    old_path, _, old_value = old.partition("=")
+    new_path, _, new_value = new.partition("=")
+    return _rewrite(old_value, new_value) if old_path == new_path else None
 
 
 def _target_of(token: str, kind: str) -> bool:
