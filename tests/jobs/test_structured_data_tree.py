@@ -97,11 +97,24 @@ def moved(name: str, base: str) -> str:
     )
 
 
+def home(base: str) -> str:
+    """The home page, as jekyll-seo-tag writes it: a WebSite node whose url is the page's own
+    and no other absolute address (a real site's only change when it left its beta host)."""
+    ld = {"@context": "https://schema.org", "@type": "WebSite", "name": "Leaf Notes", "url": base}
+    return (
+        f'<html><head><title>Leaf Notes</title><script type="application/ld+json">{json.dumps(ld)}'
+        "</script></head><body><main><h1>Leaf Notes</h1><p>Notes on tea.</p></main></body></html>"
+    )
+
+
 def test_a_site_moved_to_another_host_and_base_path_moves_no_date(tmp_path: Path) -> None:
     # Every absolute address in the links and the JSON-LD moved alike: no page's own words.
+    # The home page's only change is its own URL in its JSON-LD: the same move, named alike.
     old, new = "https://leaf.example.net/notes/", BASE
     builds = [
-        {f"posts/{name}/index.html": moved(name, base) for name in POSTS} for base in (old, new)
+        {f"posts/{name}/index.html": moved(name, base) for name in POSTS}
+        | {"index.html": home(base)}
+        for base in (old, new)
     ]
     found = dated(tmp_path, builds)
-    assert found == {f"posts/{name}": at(0) for name in POSTS}, found
+    assert found == {"": at(0)} | {f"posts/{name}": at(0) for name in POSTS}, found

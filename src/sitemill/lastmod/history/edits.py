@@ -15,6 +15,10 @@ from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
 # values are compared as targets when their paths are one.
 _TARGET_KINDS: Final = ("H", "I", "S", "J")
 _LEAF: Final = "J"
+# A move is named alike whatever kind of target made it (after "R"): a site that moved its
+# addresses moved them in its links, images and JSON-LD alike, and a page that holds only some
+# kinds (no image, only its own URL in its JSON-LD) made the same move as the others.
+_MOVED: Final = "M"
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
 # changed the text's words 0 to 3, any other 4 to 7.
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
@@ -37,12 +41,12 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
         moved = _rewrites(*_repeats(old, new_self))
-        if any(token[:2] == "RH" for token in moved[0]):
+        if not any(_target_of(token, "H") for token in (*moved[0], *moved[1])):
             removed, added = moved
             new = new_self
     if own and (own_leaves := _own_leaves(old, new, own)):
         moved = _rewrites(*_repeats(old, new + own_leaves))
-        if any(token[:2] == "R" + _LEAF for token in moved[0]):
+        if not any(_target_of(token, _LEAF) for token in (*moved[0], *moved[1])):
             removed, added = moved
     tokens = (*removed, *added)
     if _words(new) != _words(old):
@@ -108,7 +112,8 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
 
     For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
     and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
-    a pair, named by _rewrite. When every pair has one name, that name, once, stands for them;
+    a pair, named by _rewrite (a JSON-LD leaf's value at the same path only: _move). When
+    every pair has one name, that name, once, stands for them, alike for every kind (_MOVED);
     any other token, and every target of a kind whose pairs are not all one move, stays as it
     is, so a page whose own links changed keeps an edit of its own."""
     out_removed, out_added = list(removed), list(added)
@@ -122,8 +127,8 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
             continue
         out_removed = [token for token in out_removed if not _target_of(token, kind)]
         out_added = [token for token in out_added if not _target_of(token, kind)]
-        out_removed.append("R" + kind + str(names.pop()))
-    return sorted(out_removed), sorted(out_added)
+        out_removed.append("R" + _MOVED + str(names.pop()))
+    return sorted(set(out_removed)), sorted(out_added)
 
 
 def _own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
