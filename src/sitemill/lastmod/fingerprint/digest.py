@@ -178,7 +178,8 @@ def reduce_html(
 ) -> str:
     """What fingerprint_html hashes (from version 5, less the white space _SPACING leaves
     out): the page's text with its marked link and image targets; with ``main`` (version 2),
-    only the title, the meta description and the main region (fingerprint.regions)."""
+    only the title, the meta description and the main region (fingerprint.regions); from
+    version 6, then its JSON-LD, wherever it stands (fingerprint.structureddata)."""
     structured = _structured_data(data, ignore, url) if version >= 6 else ""
     if version >= 5:  # (a raw "<" in a link's, image's or meta tag's value is a value)
         data = escape_kept_values(data)

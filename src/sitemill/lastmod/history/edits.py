@@ -135,8 +135,11 @@ def _own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
     """JSON-LD leaves ``new`` would hold if the values it has fewer of at a path than ``old``
     had led to the page itself (site path ``own``), which the reduction leaves out: a page's
     own URL at a host or base path the site moved from is counted with the move."""
-    fewer = Counter(_leaf_path(token) for token in old.elements() if token[:1] == _LEAF)
-    fewer.subtract(_leaf_path(token) for token in new.elements() if token[:1] == _LEAF)
+    fewer: Counter[str] = Counter()
+    for tokens, sign in ((old, 1), (new, -1)):
+        for token, count in tokens.items():
+            if token[:1] == _LEAF:
+                fewer[_leaf_path(token)] += sign * count
     spelled = "/" + own.lstrip("/")
     return Counter({f"{path}={spelled}": count for path, count in fewer.items() if count > 0})
 
