@@ -29,6 +29,7 @@ __all__ = [
     "page_url",
     "reduce_file",
     "reduce_html",
+    "reduction_fingerprint",
 ]
 
 # Bumped whenever a page would be hashed differently. A state written with the previous version is
@@ -103,11 +104,18 @@ def fingerprint_html(
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
     reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    if memo is None:
+        return reduction_fingerprint(reduction, version)
     if version >= 5:
         reduction = _SPACING.sub("", reduction)
-    if memo is None:
-        return _hashed(reduction)
     return memo.digest(reduction, _hashed)
+
+
+def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
+    """The fingerprint of an HTML page whose reduction (reduce_html) is ``reduction``."""
+    if version >= 5:
+        reduction = _SPACING.sub("", reduction)
+    return _hashed(reduction)
 
 
 def _hashed(reduction: str) -> str:

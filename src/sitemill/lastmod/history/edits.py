@@ -25,6 +25,7 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
+SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 _REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times, _repeats)
 
 
@@ -65,6 +66,26 @@ def exact_of(newer: str, older: str) -> str:
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
     one exact name when they have one edit."""
     return _hashed(*_repeats(_tokens(older), _tokens(newer)))
+
+
+def token_sum(reduction: str) -> int:
+    """What edit_of names an edit by (the reduction's title words, marks and text words,
+    counted), as one number: the sum of each token's hash, each as often as it stands, modulo
+    2 ** SUM_BITS. The difference of two versions' sums names what the edit took out and put
+    in, counted (sum_edit), without either version's text: what a bucket's state keeps
+    (lastmod.deployedits). A target moved is named by both its ends, not by its move."""
+    total = 0
+    for token, count in _tokens(reduction).items():
+        data = token.encode("utf-8", "surrogatepass")
+        named = hashlib.blake2b(data, digest_size=8, person=_NAMING).digest()
+        total += count * int.from_bytes(named)
+    return total % (1 << SUM_BITS)
+
+
+def sum_edit(newer: int, older: int) -> int:
+    """The name of the edit from a version whose token_sum is ``older`` to one whose is
+    ``newer`` (0: it took out and put in nothing, as edit_of's reorders)."""
+    return (newer - older) % (1 << SUM_BITS)
 
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
