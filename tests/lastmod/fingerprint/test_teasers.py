@@ -217,3 +217,16 @@ def test_teasers_read_the_same_line_by_line(make: object, role: bool) -> None:
         url = BASE + "/x/"
         whole = reduce_html(page, version=version, url=url)
         assert reduce_html(page, memo=memo, version=version, url=url) == whole
+
+
+def test_teasers_of_a_page_without_a_region_beside_its_title_block() -> None:
+    # No <main>, several articles: the page-level header with the headline the <title> names is
+    # the page's own (version 5's title block), and the teasers below it are read all the same.
+    page = (
+        "<title>Field notes</title><body><header><h1>Field notes</h1></header>"
+        "<article><h2><a href=/a/>A</a></h2><p>Teaser 0.</p></article>"
+        "<article><h2><a href=/b/>B</a></h2><p>Teaser 1.</p></article></body>"
+    )
+    edited = page.replace("Teaser 1.", "Teaser one.")
+    assert fingerprint(edited.encode(), "/") == fingerprint(page.encode(), "/")
+    assert "Field notes" in text_of(reduce_html(page.encode(), url=BASE + "/"))

@@ -187,12 +187,12 @@ def select(
     region = regions.region_of(text, nested=version >= 5)
     if region is None:
         kept = without_furniture(text)
-        if version >= 6:
-            kept = read_teasers(kept, url)
         if version >= 5 and HEADLINE_START not in kept and titleblock.titled_headline(text, text):
             kept = without_furniture(
                 text, headline=True
             )  # (its title block: fingerprint.titleblock)
+        if version >= 6:
+            kept = read_teasers(kept, url)
         region = narrowed(kept)
         if region is None:
             return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
@@ -203,11 +203,12 @@ def select(
         kept = without_furniture(
             text[region[0] : region[1]], article=int(within), headline=version >= 5
         )
+        headline = HEADLINE_START in kept
         if version >= 6:
             kept = read_teasers(kept, url, own=within)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
-        if version >= 5 and HEADLINE_START not in kept:
+        if version >= 5 and not headline:
             header = titleblock.outside(text, region)
             if header:
                 body = without_furniture(header, headline=True) + " " + body
