@@ -230,3 +230,78 @@ def test_teasers_of_a_page_without_a_region_beside_its_title_block() -> None:
     edited = page.replace("Teaser 1.", "Teaser one.")
     assert fingerprint(edited.encode(), "/") == fingerprint(page.encode(), "/")
     assert "Field notes" in text_of(reduce_html(page.encode(), url=BASE + "/"))
+
+
+def card(name: str, excerpt: str, date: str) -> str:
+    """A teaser that is one link around its card (Jekyll Chirpy's home page: the <h1> inside)."""
+    return (
+        f"<article class='card-wrapper card'>\n<a href=/posts/{name}/ class=post-preview>\n"
+        f"<div class=card-body><h1 class=card-title>{name.title()}</h1>\n<div class=card-text>"
+        f"<p>{excerpt}</p></div>\n<div class=post-meta><i class='far fa-calendar'></i>"
+        f"<time>{date}</time><span class=categories>Notes</span></div></div>\n</a>\n</article>\n"
+    )
+
+
+def entry(name: str, excerpt: str, date: str) -> str:
+    """A teaser whose one link, with no words, is laid over the card (Hugo PaperMod's lists)."""
+    return (
+        f"<article class=post-entry>\n<header class=entry-header><h2>{name.title()}</h2>"
+        f"</header>\n<div class=entry-content><p>{excerpt}</p></div>\n<footer class=entry-footer>"
+        f"<span>{date}</span>&nbsp;·&nbsp;3 min</footer>\n<a class=entry-link aria-label='post"
+        f" link to {name}' href={BASE}/posts/{name}/></a>\n</article>\n"
+    )
+
+
+@pytest.mark.parametrize("make", [card, entry])
+def test_a_card_teaser_counts_as_its_link_and_heading(make: object) -> None:
+    assert callable(make)
+
+    def listing(second: str = "Teaser 1.", date: str = "Jan 2, 2024", name: str = "beta") -> bytes:
+        teasers = make("alpha", "Teaser 0.", "Jan 1, 2024") + make(name, second, date)
+        return f"<main><div id=post-list>\n{teasers}</div></main>".encode()
+
+    assert fingerprint(listing("Teaser one.", "Mar 3, 2024"), "/") == fingerprint(listing(), "/")
+    assert fingerprint(listing(name="gamma"), "/") != fingerprint(listing(), "/")
+    reduced = reduce_html(listing(), url=BASE + "/")
+    assert reduced.endswith(f"{MARK}H/posts/beta{MARK}Beta{MARK}E{MARK}")
+    assert "Teaser" not in reduced
+
+
+def test_a_heading_with_an_image_before_its_link() -> None:
+    # The image's mark is read as a mark: its end is never taken for a link's start.
+    page = (
+        "<main><h1>Blog</h1><article><h2><img src=/i.png>Hello <a href=/p/>P</a></h2>"
+        "<p>Teaser 0.</p></article></main>"
+    )
+    assert reduce_html(page.encode(), url=BASE + "/").endswith(f"{MARK}H/p{MARK}P{MARK}E{MARK}")
+
+
+def intro_home(entries: str) -> bytes:
+    """Hugo PaperMod's home page: an intro article holds the <h1> (no <title> names it), the
+    posts' teasers stand beside it."""
+    return (
+        "<title>Loose Threads</title><main class=main>\n<article class='first-entry home-info'>"
+        "<header class=entry-header><h1>Hi there</h1></header><div class=entry-content><p>Notes "
+        f"on mending.</p></div></article>\n{entries}</main>"
+    ).encode()
+
+
+def test_teasers_beside_a_home_pages_intro_article_are_its_list() -> None:
+    entries = entry("alpha", "Teaser 0.", "Jan 1, 2024") + entry("beta", "Teaser 1.", "Jan 2")
+    page = intro_home(entries)
+    assert fingerprint(intro_home(entries.replace("Teaser 1.", "Teaser one.")), "/") == (
+        fingerprint(page, "/")
+    )
+    more = intro_home(entry("gamma", "Teaser 2.", "Jan 3") + entries)
+    assert fingerprint(more, "/") != fingerprint(page, "/")
+    assert f"{MARK}H/posts/beta{MARK}Beta{MARK}E{MARK}" in reduce_html(page, url=BASE + "/")
+
+
+def test_teasers_beside_a_post_without_a_heading_of_their_own_are_listed() -> None:
+    # No heading stands between the post and its teasers: they may be the page's list, and are
+    # read as one (their links and titles); a reader's excerpt edit still moves nothing.
+    page = post().replace(b"<h2 class=page__related-title>You may also enjoy</h2>", b"")
+    assert b"You may also enjoy" not in page
+    reduced = reduce_html(page, url=BASE + "/tech/tags/")
+    assert f"{MARK}H/tech/notes{MARK}Taking Notes{MARK}E{MARK}" in reduced
+    assert "minute read" not in reduced.partition("Tags:")[2]

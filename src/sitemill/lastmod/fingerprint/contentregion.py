@@ -192,7 +192,7 @@ def select(
                 text, headline=True
             )  # (its title block: fingerprint.titleblock)
         if version >= 6:
-            kept = read_teasers(kept, url)
+            kept = read_teasers(kept, url, page=text)
         region = narrowed(kept)
         if region is None:
             return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
@@ -205,7 +205,7 @@ def select(
         )
         headline = HEADLINE_START in kept
         if version >= 6:
-            kept = read_teasers(kept, url, own=within)
+            kept = read_teasers(kept, url, own=within, page=text)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if version >= 5 and not headline:

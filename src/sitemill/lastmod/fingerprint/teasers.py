@@ -1,21 +1,21 @@
 """Teasers: what another page says is that page's (fingerprint version 6)."""
 # A teaser is an ``<article>`` that is not the page's own and whose first heading (``<h1>`` to
-# ``<h6>``) is a link to another page of the site (not the page itself): a composition titled as
-# that page, as a blog's list, tag, archive and home pages and a post's "related", "recent posts"
-# and "You may also enjoy" blocks write them. Its excerpt, its date, its tags and its reading time
-# are that page's words, which carry that page's own date; they change whenever that page is edited
-# or a generator re-cuts its excerpts (22 of 46 pages of a Minimal Mistakes blog were re-dated by
-# other posts' teasers). So:
+# ``<h6>``) is a link to another page of the site (not the page itself), or stands inside one (a
+# card that is one link: Jekyll Chirpy), or whose one link has no words and leads there (a link
+# laid over the card: Hugo PaperMod): a composition titled as that page, on a blog's list, tag,
+# archive and home pages and in a post's "related" or "You may also enjoy" block. Its excerpt,
+# date, tags and reading time are that page's words, which carry that page's own date (22 of 46
+# pages of a Minimal Mistakes blog were re-dated by other posts' excerpts). So:
 #
-# - on a list page (no article of its own), a teaser counts as the link to the page it teases with
-#   its title (the heading link's words): the page moves when it lists a page more or less,
-#   reorders them or retitles one, or when its own text changes, not when a teased post's excerpt,
-#   date or tags do;
-# - beside a post (the page has an article of its own: the one outermost article that holds the
-#   page's ``<h1>``, or its one outermost article when it has no ``<h1>``), a teaser outside that
-#   article is furniture, left out; a teaser inside it (a home page's article that lists the
-#   recent posts) counts as its link and title. The text beside the page's article still counts
-#   where it did (version 5 narrows to one outermost article only: fingerprint.articles).
+# - a teaser counts as the link to the page it teases with its title (the heading link's words,
+#   else the heading's): a list page moves when it lists a page more or less, reorders them or
+#   retitles one, or when its own text changes, not when a teased post's excerpt or date does;
+# - beside a post it is furniture, left out: the page's own article (the one outermost article
+#   that holds the page's ``<h1>``, none outside it, or with no ``<h1>`` its one outermost
+#   article, never a teaser) holds the headline the page's ``<title>`` names, and a heading
+#   outside every article stands between it and the teaser (the teasers are a block of their
+#   own). A home page's intro article beside its teasers (Hugo PaperMod's) is neither: its
+#   teasers are its list.
 #
 # The shape is the evidence: a page alone cannot prove that an excerpt is another page's words, so
 # a block that is not an article titled by a link to another page counts whole, as before (a list
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
-from sitemill.lastmod.fingerprint import selflinks, targets
+from sitemill.lastmod.fingerprint import selflinks, targets, titleblock
 from sitemill.lastmod.fingerprint.articles import (
     ARTICLE_START,
     HEADING_END,
@@ -44,7 +44,7 @@ _TREE: Final = re.compile(
 )
 _MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)|\x02[a-zA-Z]\x03")
 _HEADING_CLOSE: Final = re.compile(f"\x02[{HEADLINE_END[1]}{HEADING_END[1]}]\x03")
-_LINK: Final = re.compile(f"{MARK}H([^{MARK}]*){MARK}")
+_MARK: Final = re.compile(f"{MARK}([^{MARK}]*)(?:{MARK}|\\Z)")
 
 
 class _Article(NamedTuple):
@@ -57,22 +57,26 @@ class _Article(NamedTuple):
     inner: list[_Article]
 
 
-def read_teasers(text: str, url: str, *, own: bool = False) -> str:
+def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> str:
     """``text`` (a page's marked region, its furniture left out) with each teaser (see above) as
     the link to the page it teases and its title, or left out beside the page's own article.
     ``url``: the page's URL (its links resolve from it); ``own``: ``text`` is the inside of the
-    page's own article (the region is its only article), so no teaser in it stands beside it."""
+    page's own article (the region is its only article), so no teaser in it stands beside it;
+    ``page``: the page's whole marked text (its <title>). Each teaser stays an article, so that
+    the region narrows to the page's article where version 5 narrowed it."""
     if ARTICLE_START not in text:
         return text
-    articles, headline_outside = _articles(text)
+    articles, headline_outside, headings = _articles(text)
     mine = None if own else _own(text, articles, headline_outside, url)
+    post = mine is not None and titleblock.titled_headline(text[mine.start : mine.end], page)
     pieces: list[str] = []
     done = 0
     for article in articles:
         if article is mine or own:
             replaced = _nested(text, article, url)
         else:
-            replaced = _replaced(text, article, url, beside=mine is not None)
+            beside = post and mine is not None and _grouped(headings, mine, article)
+            replaced = _replaced(text, article, url, beside=beside)
         if replaced is not None:
             pieces += (text[done : article.start], replaced)
             done = article.end
@@ -80,6 +84,15 @@ def read_teasers(text: str, url: str, *, own: bool = False) -> str:
         return text
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _grouped(headings: list[int], mine: _Article, article: _Article) -> bool:
+    """Whether a heading outside every article stands between the page's own article and
+    ``article``: the teasers are a block of their own ("You may also enjoy")."""
+    start, end = (
+        (mine.end, article.start) if mine.end <= article.start else (article.end, mine.start)
+    )
+    return any(start <= at < end for at in headings)
 
 
 def _nested(text: str, article: _Article, url: str) -> str | None:
@@ -99,16 +112,16 @@ def _nested(text: str, article: _Article, url: str) -> str | None:
 
 
 def _replaced(text: str, article: _Article, url: str, *, beside: bool) -> str | None:
-    """What an article that is not the page's own becomes: a teaser its link and title, or
-    nothing ``beside`` the page's own article; any other article its nested teasers' (None:
-    unchanged)."""
+    """What an article that is not the page's own becomes: a teaser an article of its link and
+    title, or an empty one ``beside`` the page's own article; any other article its nested
+    teasers' (None: unchanged)."""
     link = _teaser_link(text, article, url)
     if link is None:
         return _nested(text, article, url)
-    if beside:  # (an empty article: the page narrows to its own as it did with the teaser)
+    if beside:
         return f" {ARTICLE_START}{ARTICLE_END} "
     target, title = link
-    return f" {MARK}H{target}{MARK}{title}{LINK_END_MARK} "
+    return f" {ARTICLE_START}{MARK}H{target}{MARK}{title}{LINK_END_MARK}{ARTICLE_END} "
 
 
 def _own(text: str, articles: list[_Article], headline_outside: bool, url: str) -> _Article | None:
@@ -127,19 +140,65 @@ def _own(text: str, articles: list[_Article], headline_outside: bool, url: str) 
 
 
 def _teaser_link(text: str, article: _Article, url: str) -> tuple[str, str] | None:
-    """The target (as written) and the title (its words) of the link to another page of the site
-    that the first heading of ``article`` holds (None: it is no teaser)."""
+    """The target (as written) and the title (its words) of the page that ``article`` teases:
+    the link to another page of the site that its first heading holds (its words the title), or
+    that holds its first heading (a card that is one link), or its one link when that link has no
+    words (a link laid over the card); then the heading's words are the title. None: no teaser."""
     start = _first_heading(text, article)
     if start < 0:
         return None
     heading = _HEADING_CLOSE.search(text, start, article.end)
     end = heading.start() if heading else article.end
-    found = _LINK.search(text, start, end)
-    if found is None or not _another_page(found[1], url):
+    links = _links(text, article.start, article.end)
+    inside = [link for link in links if start <= link[0] < end]
+    target: str | None
+    if inside:
+        at, target = inside[0]
+        close = text.find(LINK_END_MARK, at, end)
+        words = text[_after_mark(text, at) : close if close >= 0 else end]
+    else:
+        target = _holding(text, links, start)
+        if target is None and len(links) == 1 and not _words(_link_words(text, links[0][0])):
+            target = links[0][1]
+        words = text[start:end]
+    if target is None or not _another_page(target, url):
         return None
-    link_end = text.find(LINK_END_MARK, found.end(), end)
-    words = text[found.end() : link_end if link_end >= 0 else end]
-    return found[1], " ".join(_MARKS.sub(" ", words).split())
+    return target, _words(words)
+
+
+def _links(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """Where each link mark of ``text[start:end]`` starts, and its target as written (the marks
+    read in turn from a place outside any: a mark's value is never read as one)."""
+    return [
+        (found.start(), found[1][1:])
+        for found in _MARK.finditer(text, start, end)
+        if found[1][:1] == "H"
+    ]
+
+
+def _holding(text: str, links: list[tuple[int, str]], start: int) -> str | None:
+    """The target of the link that holds the place ``start`` (no link end between them)."""
+    before = [link for link in links if link[0] < start]
+    if not before or LINK_END_MARK in text[before[-1][0] : start]:
+        return None
+    return before[-1][1]
+
+
+def _link_words(text: str, at: int) -> str:
+    """The text of the link whose mark starts at ``at``, to its end mark."""
+    after = _after_mark(text, at)
+    close = text.find(LINK_END_MARK, after)
+    return text[after : close if close >= 0 else len(text)]
+
+
+def _after_mark(text: str, at: int) -> int:
+    """Where the text after the mark that starts at ``at`` starts (one left open: the end)."""
+    return (text.find(MARK, at + 1) + 1) or len(text)
+
+
+def _words(text: str) -> str:
+    """The words of a marked text, marks and markers left out."""
+    return " ".join(_MARKS.sub(" ", text).split())
 
 
 def _first_heading(text: str, article: _Article) -> int:
@@ -160,12 +219,14 @@ def _another_page(value: str, url: str) -> bool:
     return not url or not selflinks.is_self_link(spelled, targets.spelled_path(page))
 
 
-def _articles(text: str) -> tuple[list[_Article], bool]:
-    """The outermost articles of a marked ``text`` (each with those nested in it), and whether an
-    <h1> stands outside them all. One left open runs to the end."""
+def _articles(text: str) -> tuple[list[_Article], bool, list[int]]:
+    """The outermost articles of a marked ``text`` (each with those nested in it), whether an
+    <h1> stands outside them all, and where the headings outside them all stand. One left open
+    runs to the end."""
     stack: list[tuple[int, bool, list[_Article]]] = []
     outermost: list[_Article] = []
     outside = False
+    headings: list[int] = []
     for found in _TREE.finditer(text):
         letter = found[1]
         if letter == _ARTICLE:
@@ -174,15 +235,16 @@ def _articles(text: str) -> tuple[list[_Article], bool]:
             if stack:
                 start, holds, inner = stack.pop()
                 _close(stack, outermost, _Article(start, found.end(), holds, inner))
+        elif not stack:
+            if letter in (_HEADLINE, _HEADING):
+                headings.append(found.start())
+            outside = outside or letter == _HEADLINE
         elif letter == _HEADLINE:
-            if stack:
-                stack[-1] = (stack[-1][0], True, stack[-1][2])
-            else:
-                outside = True
+            stack[-1] = (stack[-1][0], True, stack[-1][2])
     while stack:
         start, holds, inner = stack.pop()
         _close(stack, outermost, _Article(start, len(text), holds, inner))
-    return outermost, outside
+    return outermost, outside, headings
 
 
 def _close(
