@@ -6,7 +6,6 @@
 # archive and home pages and in a post's "related" or "You may also enjoy" block. Its excerpt,
 # date, tags and reading time are that page's words, which carry that page's own date (22 of 46
 # pages of a Minimal Mistakes blog were re-dated by other posts' excerpts). So:
-#
 # - a teaser counts as the link to the page it teases with its title (the heading link's words,
 #   else the heading's): a list page moves when it lists a page more or less, reorders them or
 #   retitles one, or when its own text changes, not when a teased post's excerpt or date does;
@@ -16,14 +15,13 @@
 #   outside every article stands between it and the teaser (the teasers are a block of their
 #   own). A home page's intro article beside its teasers (Hugo PaperMod's) is neither: its
 #   teasers are its list.
-#
-# The shape is the evidence: a page alone cannot prove that an excerpt is another page's words, so
-# a block that is not an article titled by a link to another page counts whole, as before (a list
-# of ``<li>`` links with dates and excerpts may date its page later, never earlier).
+# The shape is the evidence: a block that is no article titled by a link to another page (an
+# ``<li>`` with a link, a date, an excerpt) counts whole (its page may be dated later, not earlier).
 
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Final, NamedTuple
 
 from sitemill.lastmod.fingerprint import selflinks, targets, titleblock
@@ -48,8 +46,7 @@ _MARK: Final = re.compile(f"{MARK}([^{MARK}]*)(?:{MARK}|\\Z)")
 
 
 class _Article(NamedTuple):
-    """An article of a marked text: where its start marker starts and its end marker ends, whether
-    an <h1> stands in it, and the articles nested in it at their outermost level."""
+    """An article: where its markers start and end, whether an <h1> is in it, those in it."""
 
     start: int
     end: int
@@ -68,14 +65,16 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> s
         return text
     articles, headline_outside, headings = _articles(text)
     mine = None if own else _own(text, articles, headline_outside, url)
-    post = mine is not None and titleblock.titled_headline(text[mine.start : mine.end], page)
+    post: bool | None = None  # (asked once, when a teaser stands beside the page's article)
     pieces: list[str] = []
     done = 0
     for article in articles:
         if article is mine or own:
             replaced = _nested(text, article, url)
         else:
-            beside = post and mine is not None and _grouped(headings, mine, article)
+            if mine is not None and post is None and _grouped(headings, mine, article):
+                post = titleblock.titled_headline(text[mine.start : mine.end], page)
+            beside = bool(post) and mine is not None and _grouped(headings, mine, article)
             replaced = _replaced(text, article, url, beside=beside)
         if replaced is not None:
             pieces += (text[done : article.start], replaced)
@@ -149,39 +148,40 @@ def _teaser_link(text: str, article: _Article, url: str) -> tuple[str, str] | No
         return None
     heading = _HEADING_CLOSE.search(text, start, article.end)
     end = heading.start() if heading else article.end
-    links = _links(text, article.start, article.end)
-    inside = [link for link in links if start <= link[0] < end]
+    inside = _links(text, start, end, 1)
     target: str | None
     if inside:
         at, target = inside[0]
         close = text.find(LINK_END_MARK, at, end)
         words = text[_after_mark(text, at) : close if close >= 0 else end]
     else:
-        target = _holding(text, links, start)
-        if target is None and len(links) == 1 and not _words(_link_words(text, links[0][0])):
-            target = links[0][1]
+        target = _holding(text, _links(text, article.start, start), start)
+        if target is None:
+            links = _links(text, article.start, article.end, 2)
+            if len(links) == 1 and not _words(_link_words(text, links[0][0])):
+                target = links[0][1]
         words = text[start:end]
     if target is None or not _another_page(target, url):
         return None
     return target, _words(words)
 
 
-def _links(text: str, start: int, end: int) -> list[tuple[int, str]]:
-    """Where each link mark of ``text[start:end]`` starts, and its target as written (the marks
-    read in turn from a place outside any: a mark's value is never read as one)."""
-    return [
-        (found.start(), found[1][1:])
-        for found in _MARK.finditer(text, start, end)
-        if found[1][:1] == "H"
-    ]
+def _links(text: str, start: int, end: int, most: int | None = None) -> list[tuple[int, str]]:
+    """Where each link mark of ``text[start:end]`` starts (the first ``most``), and its target
+    as written (marks read in turn from a place outside any: a value is never read as one)."""
+    found = (
+        (mark.start(), mark[1][1:])
+        for mark in _MARK.finditer(text, start, end)
+        if mark[1][:1] == "H"
+    )
+    return list(islice(found, most))
 
 
 def _holding(text: str, links: list[tuple[int, str]], start: int) -> str | None:
     """The target of the link that holds the place ``start`` (no link end between them)."""
-    before = [link for link in links if link[0] < start]
-    if not before or LINK_END_MARK in text[before[-1][0] : start]:
+    if not links or LINK_END_MARK in text[links[-1][0] : start]:
         return None
-    return before[-1][1]
+    return links[-1][1]
 
 
 def _link_words(text: str, at: int) -> str:
