@@ -94,7 +94,7 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
     if MARK not in text:
         return text
     parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
-    origin, _, page = split_url(url)
+    origin, _, page = _split(url)
     spelled = _SPELLED.get((origin, page))
     if spelled is None:
         if len(_SPELLED) >= _PAGES_REMEMBERED:
@@ -102,7 +102,7 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
         spelled = _SPELLED[origin, page] = {}
     marks = parts[1::2]
     nowhere: list[int] = []  # (version 5: the links that lead nowhere new)
-    own = spelled_path(page) if version >= 5 and url else ""  # (no URL: no page to be)
+    own = _spelled(page) if version >= 5 and url else ""  # (no URL: no page to be)
     for index, mark in enumerate(marks):
         if mark[:1] in _KINDS:
             if version >= 4 and mark[1:6].lower() == "data:":
@@ -189,7 +189,7 @@ def inline(value: str) -> str:
     return "data:" + media.strip().lower()
 
 
-def split_url(url: str) -> tuple[str, str, str]:
+def _split(url: str) -> tuple[str, str, str]:
     """A page's URL as its origin in lower case, "", and its path ("/" if none)."""
     found = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)([^?#]*)", url)
     if found is None:
@@ -219,7 +219,7 @@ def target(value: str, origin: str, page: str) -> str:
         path = page
     elif not path.startswith("/"):
         path = page[: page.rfind("/") + 1] + path
-    return spelled_path(path) + suffix
+    return _spelled(path) + suffix
 
 
 def _same_host(host: str, origin: str) -> bool:
@@ -227,7 +227,7 @@ def _same_host(host: str, origin: str) -> bool:
     return bool(origin) and origin.partition("://")[2] == host.lower()
 
 
-def spelled_path(path: str) -> str:
+def _spelled(path: str) -> str:
     """An absolute path with its dot segments resolved, without a last index.html or
     index.htm or a trailing slash ("/" for the root)."""
     if "%" in path:

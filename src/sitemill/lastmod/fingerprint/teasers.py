@@ -24,7 +24,7 @@ import re
 from itertools import islice
 from typing import Final, NamedTuple
 
-from sitemill.lastmod.fingerprint import selflinks, targets, titleblock
+from sitemill.lastmod.fingerprint import targets, titleblock
 from sitemill.lastmod.fingerprint.articles import (
     ARTICLE_START,
     HEADING_END,
@@ -212,11 +212,8 @@ def _first_heading(text: str, article: _Article) -> int:
 def _another_page(value: str, url: str) -> bool:
     """Whether a link's target ``value`` (as written) leads to another page of the site than
     the one at ``url``: on its origin, not to the page itself (fingerprint.targets spells both)."""
-    origin, _, page = targets.split_url(url)
-    spelled = targets.target(value, origin, page)
-    if not spelled.startswith("/"):
-        return False  # (another site, mailto:, data:)
-    return not url or not selflinks.is_self_link(spelled, targets.spelled_path(page))
+    found = targets.followed(value, url)
+    return found is not None and found.startswith("/")  # (not another site, mailto:, data:)
 
 
 def _articles(text: str) -> tuple[list[_Article], bool, list[int]]:
