@@ -56,6 +56,7 @@ class Reading:
     keys: frozenset[int]
     page: bool
     words: tuple[str, ...] = ()  # the whole page's visible words, title and furniture too
+    listing: frozenset[int] = frozenset()  # the keys of blocks that link to a page of the site
 
 
 def spell(target: str, base: str) -> str | None:
@@ -136,6 +137,20 @@ def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple
     return Block(key, tuple(parts), tag), flat, tuple(targets)
 
 
+def _lists(block: Block, into: set[int]) -> bool:
+    """Whether ``block`` links to a page of the site (another: a link to the page itself is
+    none); the keys of those that do, ``into``."""
+    found = False
+    for part in block.parts:
+        if isinstance(part, Target):
+            found = found or part.url.startswith(SITE)
+        elif isinstance(part, Block):
+            found = _lists(part, into) or found
+    if found and block.key is not None:
+        into.add(block.key)
+    return found
+
+
 def _keys(block: Block, into: set[int]) -> None:
     stack = [block]
     while stack:
@@ -167,7 +182,9 @@ def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
     root, _, _ = _build(article, SITE + path)
     keys: set[int] = set()
     _keys(root, keys)
-    return Reading(title, Block(None, root.parts), frozenset(keys), page, words)
+    listing: set[int] = set()
+    _lists(root, listing)
+    return Reading(title, Block(None, root.parts), frozenset(keys), page, words, frozenset(listing))
 
 
 def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:

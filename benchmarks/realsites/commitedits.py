@@ -7,6 +7,11 @@ version before, and an edit counts as template when it stands on more than half 
 
 - a link or image target added or removed, or replaced by the same change of its middle (each
   page's own source link moved from ``blob/v2.1.2/`` to ``blob/main/``: pkgdown);
+- a block (blocks.py: its text with its targets) added or removed, unless it links to a page of
+  the site: what a list page lists is its content (the dates issue, decision 2: a new post's
+  entry on the category pages one commit changes), and a comments section added to every post
+  is the template's (Nikola's Disqus: a heading, a link to the page's own thread, the
+  service's credit);
 - a word replaced by another, anywhere in the page, its title and furniture too (a release
   number, ``3.10.2`` to ``3.10.3``, in every page's title: Python-Markdown; every post's closing
   ``...PIP!`` made ``...SQUEAK!``: Nikola). A target whose edit is such a replacement
@@ -33,6 +38,8 @@ class Template:
     """One commit's template edits (see above)."""
 
     targets: frozenset[tuple[str, str]] = frozenset()  # target_edits' names
+    added: frozenset[int] = frozenset()  # block keys
+    removed: frozenset[int] = frozenset()
     swaps: frozenset[tuple[str, str]] = frozenset()  # (a word, the word that replaced it)
 
 
@@ -41,7 +48,11 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     after) readings of those it read."""
     targets: Counter[tuple[str, str]] = Counter()
     swaps: Counter[tuple[str, str]] = Counter()
+    added: Counter[int] = Counter()
+    removed: Counter[int] = Counter()
     for old, new in pairs:
+        added.update(new.keys - old.keys - new.listing)
+        removed.update(old.keys - new.keys - old.listing)
         targets.update(target_edits(all_targets(old), all_targets(new)))
         swaps.update(word_swaps(old.words, new.words))
     least = max(AT_LEAST, int(changed * MOST) + 1)
@@ -49,7 +60,7 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     def most(counts: Counter[object]) -> frozenset:  # type: ignore[type-arg]
         return frozenset(edit for edit, n in counts.items() if n >= least)
 
-    return Template(most(targets), most(swaps))  # type: ignore[arg-type]
+    return Template(most(targets), most(added), most(removed), most(swaps))  # type: ignore[arg-type]
 
 
 def all_targets(reading: blocks.Reading) -> tuple[str, ...]:

@@ -6,8 +6,8 @@ Version 6 of the oracle (the dates issue, decision 3):
   its pages, at least 4) is left out of every page's article for that version;
 - an edit made alike on most of the pages one commit changes (more than half of them, at least
   4) is a template edit and does not make "later": a link or image target added, removed or
-  re-pointed the same way, a block added or removed, a word replaced by another anywhere in
-  the page (commitedits.py).
+  re-pointed the same way, a block added or removed (unless it links to a page of the site: a
+  list's entry), a word replaced by another anywhere in the page (commitedits.py).
 
 Both are computed lazily, only for the commits where a page's version is compared, from the
 blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
@@ -159,6 +159,8 @@ class SiteVersions:
         if (old_text, old_targets) == (new_text, new_targets):
             return False
         template = self.template(newer.commit)  # (what the commit edited on most pages)
+        old_text, old_targets = blocks.content(before, left_out | template.removed)
+        new_text, new_targets = blocks.content(after, left_out | template.added)
         if old_text != new_text and commitedits.swapped(old_text, template.swaps) != new_text:
             return True
         return not commitedits.targets_template(old_targets, new_targets, template)

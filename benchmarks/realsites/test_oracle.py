@@ -305,3 +305,26 @@ def test_a_word_replaced_alike_in_most_changed_pages_articles_is_template(tmp_pa
     dates = dated(repo)
     assert {dates[f"posts/p{n}/index.html"] for n in range(5)} == {unix(DAY1)}
     assert dates["posts/p5/index.html"] == unix(DAY2)
+
+
+def test_a_block_added_to_most_pages_a_commit_changed_is_template(tmp_path: Path) -> None:
+    # Nikola: a comments section (a heading, a link to the page's own thread, the service's
+    # credit) added to every post, the posts few of the site's pages (no block most repeat).
+    def post(n: int, comments: bool, own: str = "") -> str:
+        thread = f'<p class="commentline"><a href="/posts/p{n}/#thread">Comments</a></p>'
+        section = '<section><h2>Comments</h2><a href="https://talk.example/">Powered by Talk</a>'
+        return f"<h1>Post {n}</h1>{thread if comments else ''}<p>Text {n}.{own}</p>" + (
+            f"{section}</section>" if comments else ""
+        )
+
+    repo = make_repo(tmp_path / "site")
+    tags = {f"tags/t{n}/index.html": page(f"<h1>Tag {n}</h1>") for n in range(8)}  # (unchanged)
+    commit(
+        repo, {**tags, **{f"posts/p{n}/index.html": page(post(n, False)) for n in range(5)}}, DAY1
+    )
+    files = {f"posts/p{n}/index.html": page(post(n, True)) for n in range(5)}
+    files["posts/p4/index.html"] = page(post(4, True, own=" Fixed."))
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert {dates[f"posts/p{n}/index.html"] for n in range(4)} == {unix(DAY1)}
+    assert dates["posts/p4/index.html"] == unix(DAY2)
