@@ -319,3 +319,27 @@ def test_a_mark_repeated_fewer_times_is_named_by_its_kind() -> None:
     assert exact_of(reduction("DAbout a.", "DAbout a."), reduction("DAbout a.")) == exact_of(
         reduction("DAbout c.", "DAbout c."), reduction("DAbout c.")
     )
+
+
+def test_a_release_bumped_in_every_title_beside_other_edits_moves_no_title_only_page(
+    tmp_path: Path,
+) -> None:
+    # Python-Markdown's "Update documentation": 3.10.2 -> 3.10.3 in every page's title; the API
+    # reference pages' source links moved with it, four guides also given a note of their own.
+    # Each edit alone is on fewer than half of the pages the commit changed; the title's part
+    # is on all of them, and the pages that changed nothing else are the template's.
+    def build(release: str, noted: bool) -> Build:
+        pages = {}
+        for n in range(12):
+            kind = "ref" if n < 5 else "guide" if n < 9 else "about"
+            link = f"https://git.example/tool/tree/{release}/m{n}.py"
+            source = f'<a href="{link}">source</a>' if kind == "ref" else ""
+            note = "<p>This extension is kept, not grown.</p>" if noted and kind == "guide" else ""
+            pages[f"{kind}/p{n}/index.html"] = page(
+                f"p{n} — Tool {release} documentation",
+                f"<h1>p{n}{source}</h1>{note}<p>How p{n} works.</p>",
+            )
+        return pages
+
+    found = dated(tmp_path, [build("3.10.2", False), build("3.10.3", True)])
+    expect(found, {f"guide/p{n}": 1 for n in range(5, 9)})

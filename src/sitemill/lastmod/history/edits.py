@@ -19,6 +19,9 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
 _REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times, _repeats)
+# The parts of an edit named apart (parts_of): the title's words, descriptions, targets, the rest.
+_PARTS: Final = ("t", "D", "targets", "rest")
+NO_PART: Final = "0" * 8
 
 
 def edit_of(newer: str, older: str, own: str = "") -> str:
@@ -30,12 +33,7 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
     page itself is read as no link (fingerprint.selflinks), and is named by the move."""
     new, old = _tokens(newer), _tokens(older)
-    removed, added = _rewrites(*_repeats(old, new))
-    if own and old[_LINK_END] == new[_LINK_END] + 1:
-        new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
-        moved = _rewrites(*_repeats(old, new_self))
-        if any(token[:2] == "RH" for token in moved[0]):
-            removed, added = moved
+    removed, added = _named_moves(new, old, own)
     tokens = (*removed, *added)
     if _words(new) != _words(old):
         kind = "words"
@@ -45,6 +43,47 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         kind = "other"
     name = _hashed(removed, added)
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
+
+
+def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[str], list[str]]:
+    """The tokens taken out and put in, targets that moved one way named by the move (a link
+    that moved onto the page itself, ``own``, read as no link: edit_of)."""
+    removed, added = _rewrites(*_repeats(old, new))
+    if own and old[_LINK_END] == new[_LINK_END] + 1:
+        new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
+        moved = _rewrites(*_repeats(old, new_self))
+        if any(token[:2] == "RH" for token in moved[0]):
+            removed, added = moved
+    return removed, added
+
+
+def parts_of(newer: str, older: str, own: str = "") -> str:
+    """The edit of edit_of in its parts, each named in 8 hex digits, "0" * 8 for a part it
+    has not: what it did to the title's words, to the descriptions, to the targets (moves
+    named by the move), and to the rest (the text's words, any other mark). A page's edit is
+    template when each of its parts is one most pages of the commit made, beside their own
+    (history.templateedits: a release number bumped in every title, five pages of twelve
+    also given a note of their own)."""
+    removed, added = _named_moves(_tokens(newer), _tokens(older), own)
+    names = []
+    for part in _PARTS:
+        gone = [token for token in removed if _part_of(token) == part]
+        come = [token for token in added if _part_of(token) == part]
+        names.append(_hashed(gone, come)[:8] if gone or come else NO_PART)
+    return "".join(names)
+
+
+def part_names(parts: str) -> list[tuple[int, str]]:
+    """The parts a parts_of name holds: (the part's place, its name)."""
+    found = [(at, parts[8 * at : 8 * at + 8]) for at in range(len(_PARTS))]
+    return [(at, name) for at, name in found if name != NO_PART]
+
+
+def _part_of(token: str) -> str:
+    kind = token[1:2] if token[:1] == "R" else token[:1]
+    if kind in _TARGET_KINDS:
+        return "targets"
+    return kind if kind in ("t", "D") else "rest"
 
 
 def exact_of(newer: str, older: str) -> str:
@@ -191,11 +230,12 @@ def _words(tokens: Counter[str]) -> Counter[str]:
     return words
 
 
-def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False) -> str:
+def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind: str = "") -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
     blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key."""
-    person = _NAMING + b"/exact" if exact else _NAMING
+    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key;
+    ``kind`` "parts": its parts_of's."""
+    person = _NAMING + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
     where = hashlib.blake2b(
         path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
