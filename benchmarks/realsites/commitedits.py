@@ -109,8 +109,15 @@ def target_edits(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, s
 
 
 def targets_template(old: tuple[str, ...], new: tuple[str, ...], template: Template) -> bool:
-    """Whether every target edit between ``old`` and ``new`` is the commit's template."""
+    """Whether every target edit between ``old`` and ``new`` is the commit's template. The
+    same targets in another order are never: a reorder takes out and puts in nothing, and
+    what a page shows in which order is its own (as sitemill reads it: a showcase's slides
+    in a new order, a list's entries)."""
+    if old == new:
+        return True
     replaced, gone, come = target_pairs(old, new)
+    if not (replaced or gone or come):
+        return False
     for a, b in replaced:
         if ("~", _middle(a, b)) not in template.targets and not any(
             a.replace(word, put) == b for word, put in template.swaps if word in a

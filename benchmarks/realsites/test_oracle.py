@@ -328,3 +328,22 @@ def test_a_block_added_to_most_pages_a_commit_changed_is_template(tmp_path: Path
     dates = dated(repo)
     assert {dates[f"posts/p{n}/index.html"] for n in range(4)} == {unix(DAY1)}
     assert dates["posts/p4/index.html"] == unix(DAY2)
+
+
+def test_targets_in_a_new_order_are_content(tmp_path: Path) -> None:
+    # Lektor's showcase: each page's slides (images, no text) in a new order, on every page
+    # the commit changed: a reorder names no edit, and it is never the template's.
+    def shows(order: list[int]) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            f"tags/t{n}/index.html": page(f"<h1>Tag {n}</h1>") for n in range(8)
+        }
+        for n in range(5):
+            slides = "".join(f'<div><img src="s{n}-{k}.png"></div>' for k in order)
+            files[f"showcase/s{n}/index.html"] = page(f"<h1>Show {n}</h1>{slides}")
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, shows([0, 1, 2]), DAY1)
+    commit(repo, shows([2, 0, 1]), DAY2)
+    dates = dated(repo)
+    assert {dates[f"showcase/s{n}/index.html"] for n in range(5)} == {unix(DAY2)}
