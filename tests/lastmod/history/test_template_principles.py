@@ -343,3 +343,18 @@ def test_a_release_bumped_in_every_title_beside_other_edits_moves_no_title_only_
 
     found = dated(tmp_path, [build("3.10.2", False), build("3.10.3", True)])
     expect(found, {f"guide/p{n}": 1 for n in range(5, 9)})
+
+
+def test_slides_reordered_on_most_pages_of_a_section_move_them_all(tmp_path: Path) -> None:
+    # Lektor's showcase: each page's carousel (images, no words) in a new order, on every
+    # page of the section at once: a reorder names no edit, and it is never template, within
+    # a section no more than across a commit.
+    def build(order: list[int]) -> Build:
+        pages = {}
+        for n in range(6):
+            slides = "".join(f'<div class="slide"><img src="/s{n}/{k}.png"></div>' for k in order)
+            pages[f"showcase/s{n}/index.html"] = page(f"s{n}", f"<h1>s{n}</h1>{slides}")
+        return pages
+
+    found = dated(tmp_path, [build([0, 1, 2]), build([1, 2, 0])])
+    expect(found, {f"showcase/s{n}": 1 for n in range(6)})

@@ -45,7 +45,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.edits import part_names, rewords
+from sitemill.lastmod.history.edits import part_names, reorders, rewords
 from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -150,7 +150,7 @@ def _templates(
         own = part_names(parts.get((path, end)) or "")
         if (
             edit == STAMP_EDIT
-            or (in_section and not rewords(edit or ""))
+            or (in_section and not rewords(edit or "") and not reorders(edit or ""))
             or place[1:] in template
             or (own and all((place[1], *part) in common for part in own))
         ):
