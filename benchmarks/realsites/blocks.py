@@ -57,6 +57,7 @@ class Reading:
     page: bool
     words: tuple[str, ...] = ()  # the whole page's visible words, title and furniture too
     listing: frozenset[int] = frozenset()  # the keys of blocks that link to a page of the site
+    linked: frozenset[str] = frozenset()  # the words of the article's links to the site's pages
 
 
 def spell(target: str, base: str) -> str | None:
@@ -180,11 +181,23 @@ def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
     selfdates.strip_apart(article)
     oracle.strip_furniture(article)
     root, _, _ = _build(article, SITE + path)
+    linked: set[str] = set()  # (the words of the article's links to the site's pages)
+    for link in article.iter("a"):
+        if (spell(link.get("href") or "", SITE + path) or "").startswith(SITE):
+            linked.update(" ".join(link.itertext()).split())
     keys: set[int] = set()
     _keys(root, keys)
     listing: set[int] = set()
     _lists(root, listing)
-    return Reading(title, Block(None, root.parts), frozenset(keys), page, words, frozenset(listing))
+    return Reading(
+        title,
+        Block(None, root.parts),
+        frozenset(keys),
+        page,
+        words,
+        frozenset(listing),
+        frozenset(linked),
+    )
 
 
 def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:

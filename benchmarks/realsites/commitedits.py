@@ -16,7 +16,10 @@ version before, and an edit counts as template when it stands on more than half 
   number, ``3.10.2`` to ``3.10.3``, in every page's title: Python-Markdown; every post's closing
   ``...PIP!`` made ``...SQUEAK!``: Nikola). A target whose edit is such a replacement
   (``tree/3.10.2/x.py`` to ``tree/3.10.3/x.py``) is template too, and an article whose text
-  differs only by them did not change.
+  differs only by them did not change. Not a word of the article's links to the site's
+  pages: another page's title on the lists that link to it (a post renamed, the pages that
+  list it re-rendered with it: most of the pages its commit changed) is what they list under
+  which title (decision 2), and the page's own title changed.
 
 A page whose own edit stands beside the template's keeps it: its text or targets still differ.
 lxml and the standard library only, no sitemill code.
@@ -54,7 +57,11 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
         added.update(new.keys - old.keys - new.listing)
         removed.update(old.keys - new.keys - old.listing)
         targets.update(target_edits(all_targets(old), all_targets(new)))
-        swaps.update(word_swaps(old.words, new.words))
+        swaps.update(
+            (word, put)
+            for word, put in word_swaps(old.words, new.words)
+            if word not in old.linked and put not in new.linked
+        )
     least = max(AT_LEAST, int(changed * MOST) + 1)
 
     def most(counts: Counter[object]) -> frozenset:  # type: ignore[type-arg]

@@ -272,8 +272,9 @@ def test_a_release_number_bumped_in_every_title_and_in_some_source_links_is_temp
             source = f'<a class="doc-source-link" href="{link}">src</a>' if n < 3 else ""
             files[f"p{n}/index.html"] = (
                 f"<!doctype html><html><head><title>Page {n} — Proj {release} documentation"
-                f'</title></head><body><div class="related"><a href="/">Proj {release} '
-                f'documentation</a></div><div class="body"><h1>Page {n}{source}</h1>'
+                f'</title></head><body><div class="related" role="navigation"><a href="/">Proj '
+                f'{release} documentation</a></div><div class="body" role="main"><h1>Page {n}'
+                f"{source}</h1>"
                 f"<p>Own text {n}.</p></div></body></html>"
             )
         return files
@@ -347,3 +348,26 @@ def test_targets_in_a_new_order_are_content(tmp_path: Path) -> None:
     commit(repo, shows([2, 0, 1]), DAY2)
     dates = dated(repo)
     assert {dates[f"showcase/s{n}/index.html"] for n in range(5)} == {unix(DAY2)}
+
+
+def test_a_post_renamed_on_the_lists_that_link_to_it_is_content(tmp_path: Path) -> None:
+    # Hexo: a post's title changed; its commit re-renders the post and the four lists that
+    # link to it under that title (most of the pages it changed): the post and the lists
+    # changed (decision 2: a list's content is which pages it lists under which titles).
+    def build(title: str) -> dict[str, str | bytes | None]:
+        entry = f'<li><a href="/2018/post/">{title}</a></li>'
+        files: dict[str, str | bytes | None] = {
+            f"{name}/index.html": page(f"<h1>{name}</h1><ul>{entry}<li>Other</li></ul>")
+            for name in ("archives", "categories/pay", "tags/pay", "home")
+        }
+        files["2018/post/index.html"] = page(f"<h1>{title}</h1><p>Text.</p>")
+        files.update({f"about/a{n}/index.html": page(f"<h1>About {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Payments-notes"), DAY1)
+    commit(repo, build("Payments-and-H5-notes"), DAY2)
+    dates = dated(repo)
+    assert dates["2018/post/index.html"] == unix(DAY2)
+    assert dates["archives/index.html"] == unix(DAY2)
+    assert dates["about/a0/index.html"] == unix(DAY1)
