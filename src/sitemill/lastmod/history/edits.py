@@ -10,8 +10,15 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
 
-# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
-_TARGET_KINDS: Final = ("H", "I", "S")
+# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
+# and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
+# values are compared as targets when their paths are one.
+TARGET_KINDS: Final = ("H", "I", "S", "J")
+_LEAF: Final = "J"
+# A move is named alike whatever kind of target made it (after "R"): a site that moved its
+# addresses moved them in its links, images and JSON-LD alike, and a page that holds only some
+# kinds (no image, only its own URL in its JSON-LD) made the same move as the others.
+_MOVED: Final = "M"
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
 # changed the text's words 0 to 3, any other 4 to 7.
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
@@ -19,9 +26,6 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
 _REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times, _repeats)
-# The parts of an edit named apart (parts_of): the title's words, descriptions, targets, the rest.
-_PARTS: Final = ("t", "D", "targets", "rest")
-NO_PART: Final = "0" * 8
 
 
 def edit_of(newer: str, older: str, own: str = "") -> str:
@@ -41,49 +45,30 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         kind = "site-wide"
     else:
         kind = "other"
-    name = _hashed(removed, added)
+    name = hashed(removed, added)
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
 
 
+def moves_of(newer: str, older: str, own: str = "") -> tuple[list[str], list[str]]:
+    """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
+    mark's kind letter and value, "t" and a title word, "w" and a word, or "R" and a move."""
+    return _named_moves(_tokens(newer), _tokens(older), own)
+
+
 def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[str], list[str]]:
-    """The tokens taken out and put in, targets that moved one way named by the move (a link
-    that moved onto the page itself, ``own``, read as no link: edit_of)."""
+    """moves_of, from the two versions' tokens (``own``: edit_of's)."""
     removed, added = _rewrites(*_repeats(old, new))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
         moved = _rewrites(*_repeats(old, new_self))
-        if any(token[:2] == "RH" for token in moved[0]):
+        if not any(_target_of(token, "H") for token in (*moved[0], *moved[1])):
+            removed, added = moved
+            new = new_self
+    if own and (own_leaves := _own_leaves(old, new, own)):
+        moved = _rewrites(*_repeats(old, new + own_leaves))
+        if not any(_target_of(token, _LEAF) for token in (*moved[0], *moved[1])):
             removed, added = moved
     return removed, added
-
-
-def parts_of(newer: str, older: str, own: str = "") -> str:
-    """The edit of edit_of in its parts, each named in 8 hex digits, "0" * 8 for a part it
-    has not: what it did to the title's words, to the descriptions, to the targets (moves
-    named by the move), and to the rest (the text's words, any other mark). A page's edit is
-    template when each of its parts is one most pages of the commit made, beside their own
-    (history.templateedits: a release number bumped in every title, five pages of twelve
-    also given a note of their own)."""
-    removed, added = _named_moves(_tokens(newer), _tokens(older), own)
-    names = []
-    for part in _PARTS:
-        gone = [token for token in removed if _part_of(token) == part]
-        come = [token for token in added if _part_of(token) == part]
-        names.append(_hashed(gone, come)[:8] if gone or come else NO_PART)
-    return "".join(names)
-
-
-def part_names(parts: str) -> list[tuple[int, str]]:
-    """The parts a parts_of name holds: (the part's place, its name)."""
-    found = [(at, parts[8 * at : 8 * at + 8]) for at in range(len(_PARTS))]
-    return [(at, name) for at, name in found if name != NO_PART]
-
-
-def _part_of(token: str) -> str:
-    kind = token[1:2] if token[:1] == "R" else token[:1]
-    if kind in _TARGET_KINDS:
-        return "targets"
-    return kind if kind in ("t", "D") else "rest"
 
 
 def exact_of(newer: str, older: str) -> str:
@@ -91,7 +76,7 @@ def exact_of(newer: str, older: str) -> str:
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
     one exact name when they have one edit."""
-    return _hashed(*_repeats(_tokens(older), _tokens(newer)))
+    return hashed(*_repeats(_tokens(older), _tokens(newer)))
 
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
@@ -107,7 +92,7 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     return sorted(set(removed)), sorted(set(added))
 
 
-def _hashed(removed: list[str], added: list[str]) -> str:
+def hashed(removed: list[str], added: list[str]) -> str:
     text = "\0".join((*removed, "\1", *added))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
@@ -139,22 +124,50 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
 
     For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
     and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
-    a pair, named by _rewrite. When every pair has one name, that name, once, stands for them;
+    a pair, named by _rewrite (a JSON-LD leaf's value at the same path only: _move). When
+    every pair has one name, that name, once, stands for them, alike for every kind (_MOVED);
     any other token, and every target of a kind whose pairs are not all one move, stays as it
     is, so a page whose own links changed keeps an edit of its own."""
     out_removed, out_added = list(removed), list(added)
-    for kind in _TARGET_KINDS:
+    for kind in TARGET_KINDS:
         gone = [token for token in removed if _target_of(token, kind)]
         come = [token for token in added if _target_of(token, kind)]
         if not gone or len(gone) != len(come):
             continue
-        names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
+        names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
         if len(names) != 1 or None in names:
             continue
         out_removed = [token for token in out_removed if not _target_of(token, kind)]
         out_added = [token for token in out_added if not _target_of(token, kind)]
-        out_removed.append("R" + kind + str(names.pop()))
-    return sorted(out_removed), sorted(out_added)
+        out_removed.append("R" + _MOVED + str(names.pop()))
+    return sorted(set(out_removed)), sorted(out_added)
+
+
+def _own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
+    """JSON-LD leaves ``new`` would hold if the values it has fewer of at a path than ``old``
+    had led to the page itself (site path ``own``), which the reduction leaves out: a page's
+    own URL at a host or base path the site moved from is counted with the move."""
+    fewer: Counter[str] = Counter()
+    for tokens, sign in ((old, 1), (new, -1)):
+        for token, count in tokens.items():
+            if token[:1] == _LEAF:
+                fewer[_leaf_path(token)] += sign * count
+    spelled = "/" + own.lstrip("/")
+    return Counter({f"{path}={spelled}": count for path, count in fewer.items() if count > 0})
+
+
+def _leaf_path(token: str) -> str:
+    """A JSON-LD leaf's kind and path (fingerprint.structureddata), without its value."""
+    return token.partition("=")[0]
+
+
+def _move(old: str, new: str) -> str | None:
+    """How a target token moved (_rewrite); a JSON-LD leaf's value only at the same path."""
+    if old[:1] != _LEAF:
+        return _rewrite(old[1:], new[1:])
+    old_path, _, old_value = old.partition("=")
+    new_path, _, new_value = new.partition("=")
+    return _rewrite(old_value, new_value) if old_path == new_path else None
 
 
 def _target_of(token: str, kind: str) -> bool:

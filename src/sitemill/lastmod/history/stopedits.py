@@ -10,7 +10,8 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of, parts_of
+from sitemill.lastmod.history.editparts import parts_of
+from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of
 from sitemill.lastmod.history.stamps import CommitStamps, is_stamp_edit
 from sitemill.lastmod.history.walk import Run
 
@@ -20,7 +21,7 @@ _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
-# Edits, their exact names (edits.exact_of) or their parts (edits.parts_of) by stop (path, its
+# Edits, their exact names (edits.exact_of) or their parts (editparts.parts_of) by stop (path, its
 # run's end at the stop).
 Edits = dict[tuple[str, int], str | None]
 # The names of a stop's edit, in the order name_stops takes them: its key's (exact, kind).

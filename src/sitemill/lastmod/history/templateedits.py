@@ -45,7 +45,8 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.edits import part_names, reorders, rewords
+from sitemill.lastmod.history.editparts import part_names
+from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -59,7 +60,7 @@ from sitemill.lastmod.history.walk import Run, blob_key
 
 # A section of fewer pages has no "most": each page is its own evidence.
 MIN_SECTION: Final = 4
-# Probes of a commit that must share a part (history.edits.parts_of) for it to be named whole.
+# Probes of a commit that must share a part (history.editparts.parts_of) for it to be named whole.
 PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
@@ -202,7 +203,7 @@ def shared_parts(
     parts: Edits,
     counts: tuple[int, Mapping[int, int] | None],
 ) -> set[tuple[int, int, str]]:
-    """The parts (the commit, the part's place, its name: edits.parts_of) of at least
+    """The parts (the commit, the part's place, its name: editparts.parts_of) of at least
     ``counts[0]`` of ``stops`` at their commit and of more than half of the pages it changed
     (``counts[1]``, by commit; None: of the stops named there)."""
     least, changed = counts
