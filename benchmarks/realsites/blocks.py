@@ -23,6 +23,8 @@ SITE = "https://site.invalid/"  # the base pages are resolved against (their own
 WHITE = re.compile(r"\s+")
 INDEX = re.compile(r"(?:^|/)index\.html?$")
 HTML = re.compile(r"\.html?$")
+LISTS = frozenset(["ul", "ol", "dl", "menu"])
+LIST_ITEMS = 4  # a list of fewer items is never the site's for its items
 
 
 @dataclass(frozen=True)
@@ -39,18 +41,23 @@ class Block:
 
     key: int | None
     parts: tuple[str | Target | Block, ...]
+    tag: str = ""
 
 
 @dataclass(frozen=True)
 class Reading:
     """What version 6 reads of one page: its title, its article's blocks, every block key the
-    article holds (to count repeated blocks), and whether it is a page at all (not a redirect
-    stub nor a fragment: those do not count among a version's pages)."""
+    article holds (to count repeated blocks), whether it is a page at all (not a redirect
+    stub nor a fragment: those do not count among a version's pages), and the words of the
+    whole page (to find a word a commit replaced on most pages: commitedits.py)."""
 
     title: str
     article: Block
     keys: frozenset[int]
     page: bool
+    words: tuple[str, ...] = ()  # the whole page's visible words, title and furniture too
+    listing: frozenset[int] = frozenset()  # the keys of blocks that link to a page of the site
+    linked: frozenset[str] = frozenset()  # the words of the article's links to the site's pages
 
 
 def spell(target: str, base: str) -> str | None:
@@ -127,7 +134,22 @@ def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple
     fill(element)
     flat = "".join(texts)
     key = hash((flat, tuple(targets))) if flat or targets else None
-    return Block(key, tuple(parts)), flat, tuple(targets)
+    tag = element.tag.lower() if isinstance(element.tag, str) else ""
+    return Block(key, tuple(parts), tag), flat, tuple(targets)
+
+
+def _lists(block: Block, into: set[int]) -> bool:
+    """Whether ``block`` links to a page of the site (another: a link to the page itself is
+    none); the keys of those that do, ``into``."""
+    found = False
+    for part in block.parts:
+        if isinstance(part, Target):
+            found = found or part.url.startswith(SITE)
+        elif isinstance(part, Block):
+            found = _lists(part, into) or found
+    if found and block.key is not None:
+        into.add(block.key)
+    return found
 
 
 def _keys(block: Block, into: set[int]) -> None:
@@ -150,13 +172,32 @@ def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
         refresh and "url=" in refresh[0].lower()
     )
     title = oracle.page_title(doc)
+    for node in doc.xpath("//script | //style"):
+        node.drop_tree()
+    body = doc.find("body")
+    texts = (doc if body is None else body).itertext()  # (an inline element's edge parts words)
+    words = tuple(" ".join([title, *texts]).split())
     article = oracle.find_article(doc, article_xpath)
     selfdates.strip_apart(article)
     oracle.strip_furniture(article)
     root, _, _ = _build(article, SITE + path)
+    linked: set[str] = set()  # (the words of the article's links to the site's pages)
+    for link in article.iter("a"):
+        if (spell(link.get("href") or "", SITE + path) or "").startswith(SITE):
+            linked.update(" ".join(link.itertext()).split())
     keys: set[int] = set()
     _keys(root, keys)
-    return Reading(title, Block(None, root.parts), frozenset(keys), page)
+    listing: set[int] = set()
+    _lists(root, listing)
+    return Reading(
+        title,
+        Block(None, root.parts),
+        frozenset(keys),
+        page,
+        words,
+        frozenset(listing),
+        frozenset(linked),
+    )
 
 
 def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
@@ -167,13 +208,23 @@ def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str,
     while stack:
         part = stack.pop()
         if isinstance(part, Block):
-            if part.key is None or part.key not in left_out:
+            if part.key is None or not (part.key in left_out or _site_list(part, left_out)):
                 stack.extend(reversed(part.parts))
         elif isinstance(part, Target):
             targets.append(part.url)
         else:
             texts.append(part)
     return WHITE.sub("", "".join(texts)), tuple(targets)
+
+
+def _site_list(block: Block, left_out: frozenset[int]) -> bool:
+    """Whether ``block`` is a list whose items are mostly blocks the site repeats (more than
+    half of them, at least 4): a navigation tree that opens the page's own section (Lektor's
+    docs), its other entries on most pages. The site's too, the open section with it."""
+    if block.tag not in LISTS or not left_out:
+        return False
+    items = [part.key for part in block.parts if isinstance(part, Block) and part.key is not None]
+    return len(items) >= LIST_ITEMS and 2 * sum(key in left_out for key in items) > len(items)
 
 
 def content(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:

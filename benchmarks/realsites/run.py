@@ -396,6 +396,49 @@ def measure(
     return result
 
 
+def failure(error: Exception, budget: int) -> str:
+    """Why a site was not measured, in one line: the oracle over its budget, or the error that
+    stopped sitemill or the oracle (a git command's own last words: a blob the mirror lacks)."""
+    if isinstance(error, OverBudget):
+        return f"the oracle over its {budget} s budget"
+    if isinstance(error, subprocess.CalledProcessError):
+        said = error.stderr.decode(errors="replace") if isinstance(error.stderr, bytes) else ""
+        last = said.strip().splitlines()[-1:] or [f"exit status {error.returncode}"]
+        words = [str(word) for word in error.cmd]
+        command = words[:1] + (words[3:4] if words[1:2] == ["-C"] else words[1:2])
+        return f"{' '.join(command)}: {last[0]}"
+    return f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error) else ''}"
+
+
+def measure_sites(
+    sites: list[dict[str, str]],
+    data: Path,
+    sitemill: str,
+    top: int = 5,
+    readings: tuple[str, ...] = ("v6",),
+    budget: int = 0,
+) -> tuple[list[dict[str, object]], dict[str, str]]:
+    """Each site measured in turn: the results, and per site not measured why. One site's
+    failure (a blob the mirror lacks, the oracle over its budget, sitemill's exit) is that
+    site's alone: the run goes on with the others and keeps their results."""
+    results: list[dict[str, object]] = []
+    not_measured: dict[str, str] = {}
+    for site in sites:
+        if not (data / site["name"]).exists():
+            not_measured[site["name"]] = f"no checkout under {data} (run checkout.py)"
+        else:
+            try:
+                results.append(measure(site, data, sitemill, top, readings, budget))
+            except Exception as error:  # (any failure of one site: reported, the run goes on)
+                signal.alarm(0)
+                not_measured[site["name"]] = failure(error, budget)
+            else:
+                print(f"{site['name']}: measured", file=sys.stderr, flush=True)
+                continue
+        print(f"{site['name']}: not measured: {not_measured[site['name']]}", file=sys.stderr)
+    return results, not_measured
+
+
 def print_readings(results: list[dict[str, object]]) -> None:
     """Per site, the oracle's readings side by side: pages, later, earlier, no date."""
     readings = [
@@ -485,24 +528,19 @@ def main() -> int:
     )
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _over_budget)
-    results = []
-    for site in json.loads(args.sites.read_text()):
-        if args.only and site["name"] not in args.only:
-            continue
-        if not (args.data / site["name"]).exists():
-            print(
-                f"{site['name']}: no checkout under {args.data} (run checkout.py)", file=sys.stderr
-            )
-            continue
-        readings = oracle.READINGS if args.oracle == "both" else (args.oracle,)
-        try:
-            results.append(measure(site, args.data, args.sitemill, args.top, readings, args.budget))
-        except OverBudget:
-            print(f"{site['name']}: not measured (over --budget)", file=sys.stderr, flush=True)
-            continue
-        print(f"{site['name']}: measured", file=sys.stderr, flush=True)
+    sites = [
+        site
+        for site in json.loads(args.sites.read_text())
+        if not args.only or site["name"] in args.only
+    ]
+    readings = oracle.READINGS if args.oracle == "both" else (args.oracle,)
+    results, not_measured = measure_sites(
+        sites, args.data, args.sitemill, args.top, readings, args.budget
+    )
     print_readings(results)
     print_table(results, args.top)
+    for name, why in not_measured.items():
+        print(f"\n== {name}: not measured: {why}")
     if args.details:
         args.details.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     return 0

@@ -1,11 +1,13 @@
-"""What the site repeats in one version: its repeated blocks and its template target edits.
+"""What the site repeats in one version: its repeated blocks and its commits' template edits.
 
 Version 6 of the oracle (the dates issue, decision 3):
 
 - a block (blocks.py) that stands on most pages of a version of the site (more than half of
   its pages, at least 4) is left out of every page's article for that version;
-- a link or image target added or removed identically on most of the pages one commit changes
-  (more than half of them, at least 4) is a template edit: it does not make "later".
+- an edit made alike on most of the pages one commit changes (more than half of them, at least
+  4) is a template edit and does not make "later": a link or image target added, removed or
+  re-pointed the same way, a block added or removed (unless it links to a page of the site: a
+  list's entry), a word replaced by another anywhere in the page (commitedits.py).
 
 Both are computed lazily, only for the commits where a page's version is compared, from the
 blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
@@ -22,10 +24,10 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 
 import blocks
+import commitedits
 import oracle
+from commitedits import AT_LEAST, MOST
 
-MOST = 0.5  # more than this share of the pages
-AT_LEAST = 4  # and at least this many
 READINGS_KEPT = 4096  # readings (whole article trees) kept in memory
 KEYS_KEPT = 50000  # pages' block-key sets kept in memory
 NONE: frozenset[int] = frozenset()
@@ -60,7 +62,7 @@ class SiteVersions:
         self.readings = Memo(READINGS_KEPT)
         self.keys: OrderedDict[tuple[str, str], frozenset[int] | None] = OrderedDict()
         self.repeated_at: dict[str, frozenset[int]] = {}
-        self.edits_at: dict[str, frozenset[tuple[str, str]]] = {}
+        self.edits_at: dict[str, commitedits.Template] = {}
         # Per commit, the pages it changed: (path, blob before, blob after).
         self.changes: dict[str, list[tuple[str, str, str]]] = {}
         for path, versions in histories.items():
@@ -108,18 +110,16 @@ class SiteVersions:
             self.repeated_at[commit] = frozenset(k for k, n in counts.items() if n >= least)
         return self.repeated_at[commit]
 
-    def template_edits(self, commit: str) -> frozenset[tuple[str, str]]:
-        """The targets added ("+") or removed ("-") alike on most pages ``commit`` changed."""
+    def template(self, commit: str) -> commitedits.Template:
+        """What ``commit`` edited alike on most of the pages it changed (commitedits.py)."""
         if commit not in self.edits_at:
-            counts: Counter[tuple[str, str]] = Counter()
             changed = self.changes.get(commit, [])
+            pairs = []
             for path, before, after in changed:
                 old, new = self.reading(before, path), self.reading(after, path)
-                if old is None or new is None:
-                    continue
-                counts.update(edits(all_targets(old), all_targets(new)))
-            least = max(AT_LEAST, int(len(changed) * MOST) + 1)
-            self.edits_at[commit] = frozenset(e for e, n in counts.items() if n >= least)
+                if old is not None and new is not None:
+                    pairs.append((old, new))
+            self.edits_at[commit] = commitedits.template_of(pairs, len(changed))
         return self.edits_at[commit]
 
     def _tree(self, commit: str) -> list[tuple[str, str]]:
@@ -155,38 +155,15 @@ class SiteVersions:
             return False  # (the article alike, block for block: no version of the site needed)
         left_out = self.repeated(newer.commit) | self.repeated(older.commit)
         old_text, old_targets = blocks.content(before, left_out)
-        new_text, new_targets_ = blocks.content(after, left_out)
-        if old_text != new_text:
-            return True
-        if old_targets == new_targets_:
+        new_text, new_targets = blocks.content(after, left_out)
+        if (old_text, old_targets) == (new_text, new_targets):
             return False
-        return not edits(old_targets, new_targets_) <= self.template_edits(newer.commit)
-
-
-def all_targets(reading: blocks.Reading) -> tuple[str, ...]:
-    """The article's targets, every block kept."""
-    return blocks.article(reading, frozenset())[1]
-
-
-def edits(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str]]:
-    """How one version's targets differ from the other's, each edit told by the way it was
-    made, so that pages whose own targets were edited the same way share it: a target
-    replaced (the removed and the added ones paired in order) is its changed middle, what
-    stands between the part both share at the start and at the end (``blob/v2.1.2/x.md`` to
-    ``blob/main/x.md`` on every page is ``v2.1.2`` to ``main``); a target added or removed
-    unpaired is itself."""
-    before, after = Counter(old), Counter(new)
-    removed = [t for t in dict.fromkeys(old) for _ in range((before - after)[t])]
-    added = [t for t in dict.fromkeys(new) for _ in range((after - before)[t])]
-    found = {("~", _middle(a, b)) for a, b in zip(removed, added, strict=False)}
-    pairs = min(len(removed), len(added))
-    return found | {("-", t) for t in removed[pairs:]} | {("+", t) for t in added[pairs:]}
-
-
-def _middle(old: str, new: str) -> str:
-    start = _shared(old, new)
-    end = _shared(old[start:][::-1], new[start:][::-1])
-    return f"{old[start : len(old) - end]}\0{new[start : len(new) - end]}"
+        template = self.template(newer.commit)  # (what the commit edited on most pages)
+        old_text, old_targets = blocks.content(before, left_out | template.removed)
+        new_text, new_targets = blocks.content(after, left_out | template.added)
+        if old_text != new_text and commitedits.swapped(old_text, template.swaps) != new_text:
+            return True
+        return not commitedits.targets_template(old_targets, new_targets, template)
 
 
 def paths_of(path: str, versions: list[oracle.Version]) -> list[str]:
@@ -225,13 +202,3 @@ def date_pages(checkout: Path, article_xpath: str | None) -> dict[str, oracle.Or
     finally:
         reader.close()
     return results
-
-
-def _shared(one: str, other: str) -> int:
-    """How many characters the two strings share at their start."""
-    count = 0
-    for a, b in zip(one, other, strict=False):
-        if a != b:
-            break
-        count += 1
-    return count

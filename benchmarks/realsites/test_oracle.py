@@ -199,3 +199,175 @@ def test_a_target_edit_made_the_same_way_on_most_changed_pages_is_template(tmp_p
     dates = dated(repo)
     assert dates["p3/index.html"] == unix(DAY2)  # (also its own edit, made no other way)
     assert {dates[f"p{n}/index.html"] for n in (0, 1, 2, 4, 5)} == {unix(DAY1)}
+
+
+def test_a_navigation_tree_whose_entries_stand_on_most_pages_is_the_sites(tmp_path: Path) -> None:
+    # Lektor's docs: a sidebar tree (no <nav>, beside the article in <body>) lists the
+    # site's sections on every page and opens the page's own; a new page of one section adds
+    # its entry there, on few of the site's pages (it is no block most pages repeat).
+    def tree(section: str, extra: str) -> str:
+        top = "".join(f'<li><a href="/docs/{name}/">{name}</a></li>' for name in TOPICS)
+        inner = f'<ul><li><a href="/docs/{section}/a/">A</a></li>{extra}</ul>'
+        open_ = f'<li><a href="/docs/{section}/">{section}</a>{inner}</li>'
+        return f'<div class="col-3"><ul class="tree-nav">{top}{open_}</ul></div>'
+
+    def docs(extra: str, own: str = "") -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {}
+        for n in range(12):
+            section = "db" if n < 5 else "cli"
+            text = f"<h1>Page {n}</h1><p>Own text {n}.{own if n == 0 else ''}</p>"
+            body = (
+                tree(section, extra if section == "db" else "") + f'<div class="col-9">{text}</div>'
+            )
+            files[f"docs/{section}/p{n}/index.html"] = (
+                f"<!doctype html><html><head><title>P{n}</title></head><body>{body}</body></html>"
+            )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, docs(""), DAY1)
+    files = docs('<li><a href="/docs/db/asset/">Asset</a></li>', own=" Amended")
+    files["docs/cli/p5/index.html"] = str(files["docs/cli/p5/index.html"]).replace("5.", "5!")
+    commit(repo, files, DAY2)  # the entry on the 5 pages of db/ (one with its own words too)
+    dates = dated(repo)
+    assert {dates[f"docs/db/p{n}/index.html"] for n in range(1, 5)} == {unix(DAY1)}
+    assert dates["docs/db/p0/index.html"] == unix(DAY2)  # (its own words beside the entry)
+    assert dates["docs/cli/p5/index.html"] == unix(DAY2)
+    assert dates["docs/cli/p6/index.html"] == unix(DAY1)
+
+
+TOPICS = ("welcome", "install", "quickstart", "project", "content")
+
+
+def test_a_list_of_own_entries_stays_content(tmp_path: Path) -> None:
+    # Nikola's category pages: each lists its posts, an entry on a few pages only; a new
+    # post listed is content (decision 2), though most pages the commit changed list it.
+    def listing(posts: int) -> dict[str, str | bytes | None]:
+        entries = "".join(f'<li><a href="/posts/p{n}/">Post {n}</a></li>' for n in range(posts))
+        files = {
+            f"categories/c{n}/index.html": page(f"<h1>C{n}</h1><ul>{entries}</ul>")
+            for n in range(4)
+        }
+        files.update({f"tags/t{n}/index.html": page(f"<h1>Tag {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, listing(5), DAY1)
+    commit(repo, listing(6), DAY2)
+    dates = dated(repo)
+    assert {dates[f"categories/c{n}/index.html"] for n in range(4)} == {unix(DAY2)}
+    assert {dates[f"tags/t{n}/index.html"] for n in range(6)} == {unix(DAY1)}
+
+
+def test_a_release_number_bumped_in_every_title_and_in_some_source_links_is_template(
+    tmp_path: Path,
+) -> None:
+    # Python-Markdown: "Update documentation" bumps 3.10.2 to 3.10.3 in every page's title and
+    # breadcrumb, and in the source links (tree/3.10.2/...) of the API reference pages only,
+    # a few of the pages it changed.
+    def docs(release: str, own: str = "") -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {}
+        for n in range(8):
+            link = f"https://git.example/proj/tree/{release}/proj/m{n}{own if n == 2 else ''}.py"
+            source = f'<a class="doc-source-link" href="{link}">src</a>' if n < 3 else ""
+            files[f"p{n}/index.html"] = (
+                f"<!doctype html><html><head><title>Page {n} — Proj {release} documentation"
+                f'</title></head><body><div class="related" role="navigation"><a href="/">Proj '
+                f'{release} documentation</a></div><div class="body" role="main"><h1>Page {n}'
+                f"{source}</h1>"
+                f"<p>Own text {n}.</p></div></body></html>"
+            )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, docs("3.10.2"), DAY1)
+    commit(repo, docs("3.10.3", own="_new"), DAY2)  # p2's link also points elsewhere
+    dates = dated(repo)
+    assert {dates[f"p{n}/index.html"] for n in (0, 1, 3, 4, 5, 6, 7)} == {unix(DAY1)}
+    assert dates["p2/index.html"] == unix(DAY2)
+
+
+def test_a_word_replaced_alike_in_most_changed_pages_articles_is_template(tmp_path: Path) -> None:
+    # Nikola: every post's closing "...PIP!" made "...SQUEAK!" in one commit (the posts and
+    # the index listing them: every page the commit changed).
+    def post(n: int, word: str, own: str = "") -> str:
+        return (
+            f'<div class="e-content entry-content"><p>Post {n} text.{own}</p>'
+            f"<p>...<strong>{word}</strong>!</p></div>"
+        )
+
+    repo = make_repo(tmp_path / "site")
+    tags = {f"tags/t{n}/index.html": page(f"<h1>Tag {n}</h1>") for n in range(8)}  # (unchanged)
+    posts = {f"posts/p{n}/index.html": page(post(n, "PIP")) for n in range(6)}
+    commit(repo, {**tags, **posts}, DAY1)  # (the closing line: on 6 of the 14 pages)
+    files = {f"posts/p{n}/index.html": page(post(n, "SQUEAK")) for n in range(6)}
+    files["posts/p5/index.html"] = page(post(5, "SQUEAK", own=" Fixed."))
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert {dates[f"posts/p{n}/index.html"] for n in range(5)} == {unix(DAY1)}
+    assert dates["posts/p5/index.html"] == unix(DAY2)
+
+
+def test_a_block_added_to_most_pages_a_commit_changed_is_template(tmp_path: Path) -> None:
+    # Nikola: a comments section (a heading, a link to the page's own thread, the service's
+    # credit) added to every post, the posts few of the site's pages (no block most repeat).
+    def post(n: int, comments: bool, own: str = "") -> str:
+        thread = f'<p class="commentline"><a href="/posts/p{n}/#thread">Comments</a></p>'
+        section = '<section><h2>Comments</h2><a href="https://talk.example/">Powered by Talk</a>'
+        return f"<h1>Post {n}</h1>{thread if comments else ''}<p>Text {n}.{own}</p>" + (
+            f"{section}</section>" if comments else ""
+        )
+
+    repo = make_repo(tmp_path / "site")
+    tags = {f"tags/t{n}/index.html": page(f"<h1>Tag {n}</h1>") for n in range(8)}  # (unchanged)
+    commit(
+        repo, {**tags, **{f"posts/p{n}/index.html": page(post(n, False)) for n in range(5)}}, DAY1
+    )
+    files = {f"posts/p{n}/index.html": page(post(n, True)) for n in range(5)}
+    files["posts/p4/index.html"] = page(post(4, True, own=" Fixed."))
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert {dates[f"posts/p{n}/index.html"] for n in range(4)} == {unix(DAY1)}
+    assert dates["posts/p4/index.html"] == unix(DAY2)
+
+
+def test_targets_in_a_new_order_are_content(tmp_path: Path) -> None:
+    # Lektor's showcase: each page's slides (images, no text) in a new order, on every page
+    # the commit changed: a reorder names no edit, and it is never the template's.
+    def shows(order: list[int]) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            f"tags/t{n}/index.html": page(f"<h1>Tag {n}</h1>") for n in range(8)
+        }
+        for n in range(5):
+            slides = "".join(f'<div><img src="s{n}-{k}.png"></div>' for k in order)
+            files[f"showcase/s{n}/index.html"] = page(f"<h1>Show {n}</h1>{slides}")
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, shows([0, 1, 2]), DAY1)
+    commit(repo, shows([2, 0, 1]), DAY2)
+    dates = dated(repo)
+    assert {dates[f"showcase/s{n}/index.html"] for n in range(5)} == {unix(DAY2)}
+
+
+def test_a_post_renamed_on_the_lists_that_link_to_it_is_content(tmp_path: Path) -> None:
+    # Hexo: a post's title changed; its commit re-renders the post and the four lists that
+    # link to it under that title (most of the pages it changed): the post and the lists
+    # changed (decision 2: a list's content is which pages it lists under which titles).
+    def build(title: str) -> dict[str, str | bytes | None]:
+        entry = f'<li><a href="/2018/post/">{title}</a></li>'
+        files: dict[str, str | bytes | None] = {
+            f"{name}/index.html": page(f"<h1>{name}</h1><ul>{entry}<li>Other</li></ul>")
+            for name in ("archives", "categories/pay", "tags/pay", "home")
+        }
+        files["2018/post/index.html"] = page(f"<h1>{title}</h1><p>Text.</p>")
+        files.update({f"about/a{n}/index.html": page(f"<h1>About {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Payments-notes"), DAY1)
+    commit(repo, build("Payments-and-H5-notes"), DAY2)
+    dates = dated(repo)
+    assert dates["2018/post/index.html"] == unix(DAY2)
+    assert dates["archives/index.html"] == unix(DAY2)
+    assert dates["about/a0/index.html"] == unix(DAY1)

@@ -319,3 +319,42 @@ def test_a_mark_repeated_fewer_times_is_named_by_its_kind() -> None:
     assert exact_of(reduction("DAbout a.", "DAbout a."), reduction("DAbout a.")) == exact_of(
         reduction("DAbout c.", "DAbout c."), reduction("DAbout c.")
     )
+
+
+def test_a_release_bumped_in_every_title_beside_other_edits_moves_no_title_only_page(
+    tmp_path: Path,
+) -> None:
+    # Python-Markdown's "Update documentation": 3.10.2 -> 3.10.3 in every page's title; the API
+    # reference pages' source links moved with it, four guides also given a note of their own.
+    # Each edit alone is on fewer than half of the pages the commit changed; the title's part
+    # is on all of them, and the pages that changed nothing else are the template's.
+    def build(release: str, noted: bool) -> Build:
+        pages = {}
+        for n in range(12):
+            kind = "ref" if n < 5 else "guide" if n < 9 else "about"
+            link = f"https://git.example/tool/tree/{release}/m{n}.py"
+            source = f'<a href="{link}">source</a>' if kind == "ref" else ""
+            note = "<p>This extension is kept, not grown.</p>" if noted and kind == "guide" else ""
+            pages[f"{kind}/p{n}/index.html"] = page(
+                f"p{n} — Tool {release} documentation",
+                f"<h1>p{n}{source}</h1>{note}<p>How p{n} works.</p>",
+            )
+        return pages
+
+    found = dated(tmp_path, [build("3.10.2", False), build("3.10.3", True)])
+    expect(found, {f"guide/p{n}": 1 for n in range(5, 9)})
+
+
+def test_slides_reordered_on_most_pages_of_a_section_move_them_all(tmp_path: Path) -> None:
+    # Lektor's showcase: each page's carousel (images, no words) in a new order, on every
+    # page of the section at once: a reorder names no edit, and it is never template, within
+    # a section no more than across a commit.
+    def build(order: list[int]) -> Build:
+        pages = {}
+        for n in range(6):
+            slides = "".join(f'<div class="slide"><img src="/s{n}/{k}.png"></div>' for k in order)
+            pages[f"showcase/s{n}/index.html"] = page(f"s{n}", f"<h1>s{n}</h1>{slides}")
+        return pages
+
+    found = dated(tmp_path, [build([0, 1, 2]), build([1, 2, 0])])
+    expect(found, {f"showcase/s{n}": 1 for n in range(6)})

@@ -13,7 +13,7 @@ from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
 # and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
 # values are compared as targets when their paths are one.
-_TARGET_KINDS: Final = ("H", "I", "S", "J")
+TARGET_KINDS: Final = ("H", "I", "S", "J")
 _LEAF: Final = "J"
 # A move is named alike whatever kind of target made it (after "R"): a site that moved its
 # addresses moved them in its links, images and JSON-LD alike, and a page that holds only some
@@ -38,6 +38,26 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
     page itself is read as no link (fingerprint.selflinks), and is named by the move."""
     new, old = _tokens(newer), _tokens(older)
+    removed, added = _named_moves(new, old, own)
+    tokens = (*removed, *added)
+    if _words(new) != _words(old):
+        kind = "words"
+    elif tokens and all(token[:1] in "RtD" for token in tokens):
+        kind = "site-wide"
+    else:
+        kind = "other"
+    name = hashed(removed, added)
+    return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
+
+
+def moves_of(newer: str, older: str, own: str = "") -> tuple[list[str], list[str]]:
+    """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
+    mark's kind letter and value, "t" and a title word, "w" and a word, or "R" and a move."""
+    return _named_moves(_tokens(newer), _tokens(older), own)
+
+
+def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[str], list[str]]:
+    """moves_of, from the two versions' tokens (``own``: edit_of's)."""
     removed, added = _rewrites(*_repeats(old, new))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
@@ -49,15 +69,7 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         moved = _rewrites(*_repeats(old, new + own_leaves))
         if not any(_target_of(token, _LEAF) for token in (*moved[0], *moved[1])):
             removed, added = moved
-    tokens = (*removed, *added)
-    if _words(new) != _words(old):
-        kind = "words"
-    elif tokens and all(token[:1] in "RtD" for token in tokens):
-        kind = "site-wide"
-    else:
-        kind = "other"
-    name = _hashed(removed, added)
-    return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
+    return removed, added
 
 
 def exact_of(newer: str, older: str) -> str:
@@ -65,7 +77,7 @@ def exact_of(newer: str, older: str) -> str:
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
     one exact name when they have one edit."""
-    return _hashed(*_repeats(_tokens(older), _tokens(newer)))
+    return hashed(*_repeats(_tokens(older), _tokens(newer)))
 
 
 def token_sum(reduction: str) -> int:
@@ -101,7 +113,7 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     return sorted(set(removed)), sorted(set(added))
 
 
-def _hashed(removed: list[str], added: list[str]) -> str:
+def hashed(removed: list[str], added: list[str]) -> str:
     text = "\0".join((*removed, "\1", *added))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
@@ -138,7 +150,7 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
     any other token, and every target of a kind whose pairs are not all one move, stays as it
     is, so a page whose own links changed keeps an edit of its own."""
     out_removed, out_added = list(removed), list(added)
-    for kind in _TARGET_KINDS:
+    for kind in TARGET_KINDS:
         gone = [token for token in removed if _target_of(token, kind)]
         come = [token for token in added if _target_of(token, kind)]
         if not gone or len(gone) != len(come):
@@ -252,11 +264,12 @@ def _words(tokens: Counter[str]) -> Counter[str]:
     return words
 
 
-def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False) -> str:
+def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind: str = "") -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
     blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key."""
-    person = _NAMING + b"/exact" if exact else _NAMING
+    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key;
+    ``kind`` "parts": its parts_of's."""
+    person = _NAMING + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
     where = hashlib.blake2b(
         path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()

@@ -10,6 +10,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.editparts import parts_of
 from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of
 from sitemill.lastmod.history.stamps import CommitStamps, is_stamp_edit
 from sitemill.lastmod.history.walk import Run
@@ -20,8 +21,11 @@ _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
-# Edits and their exact names (edits.exact_of) by stop (path, its run's end at the stop).
+# Edits, their exact names (edits.exact_of) or their parts (editparts.parts_of) by stop (path, its
+# run's end at the stop).
 Edits = dict[tuple[str, int], str | None]
+# The names of a stop's edit, in the order name_stops takes them: its key's (exact, kind).
+_NAMES: Final = ((False, ""), (True, ""), (False, "parts"))
 
 
 def name_stops(
@@ -29,14 +33,14 @@ def name_stops(
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
     reader: tuple[GitBatch, Reduce, CommitStamps | None],
-    edits: tuple[Edits, Edits],
+    edits: tuple[Edits, Edits, Edits],
 ) -> int:
-    """Name the edit of each stop of ``stops`` and its exact edit (remembered, or read:
-    _name_edits) and remember them; return the number of blobs read."""
+    """Name the edit of each stop of ``stops``, its exact edit and its parts (remembered, or
+    read: _name_edits) and remember them; return the number of blobs read."""
     read = _name_edits(_unknown(stops, pages, remembered, edits), pages, reader, edits)
     for path, end in stops:
-        for part, found in zip((False, True), edits, strict=True):
-            key = _edit_key_of(path, pages[path], end, exact=part)
+        for (exact, kind), found in zip(_NAMES, edits, strict=True):
+            key = _edit_key_of(path, pages[path], end, exact=exact, kind=kind)
             if key is not None:
                 remembered[1][key] = found.get((path, end)) or NO_EDIT
     return read
@@ -46,13 +50,13 @@ def _unknown(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
-    edits: tuple[Edits, Edits],
+    edits: tuple[Edits, Edits, Edits],
 ) -> list[tuple[str, int]]:
     """The stops of ``wanted`` whose edit no run named before (the others are named in
     ``edits`` from what is remembered)."""
     unknown = []
     for path, end in wanted:
-        keys = [_edit_key_of(path, pages[path], end, exact=part) for part in (False, True)]
+        keys = [_edit_key_of(path, pages[path], end, exact=e, kind=k) for e, k in _NAMES]
         named = [None if key is None else recalled(remembered, key) for key in keys]
         if None in named:
             unknown.append((path, end))
@@ -62,12 +66,12 @@ def _unknown(
     return unknown
 
 
-def _edit_key_of(path: str, run: Run, end: int, *, exact: bool = False) -> str | None:
+def _edit_key_of(path: str, run: Run, end: int, *, exact: bool, kind: str) -> str | None:
     """The edit_key of the stop at ``end`` of the run of ``path`` (None: a version deleted)."""
     newer, older = run.chain[end - 1].blob, run.chain[end].blob
     if newer is None or older is None:
         return None
-    return edit_key(path, newer, older, exact=exact)
+    return edit_key(path, newer, older, exact=exact, kind=kind)
 
 
 def recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> str | None:
@@ -79,11 +83,11 @@ def _name_edits(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
     reader: tuple[GitBatch, Reduce, CommitStamps | None],
-    edits: tuple[Edits, Edits],
+    edits: tuple[Edits, Edits, Edits],
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
-    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of
-    and exact_of; a stop whose versions git lacks gets none (it is no template)."""
+    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of,
+    exact_of and parts_of; a stop whose versions git lacks gets none (it is no template)."""
     batch, reduce, stamps = reader
     read = 0
     for start in range(0, len(wanted), _GROUP):
@@ -109,6 +113,7 @@ def _name_edits(
                 )
                 edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
                 edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
+                edits[2][path, end] = STAMP_EDIT if stamped else parts_of(newer, older, path)
     return read
 
 

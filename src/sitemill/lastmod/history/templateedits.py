@@ -45,7 +45,8 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.edits import rewords
+from sitemill.lastmod.history.editparts import part_names
+from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -59,6 +60,8 @@ from sitemill.lastmod.history.walk import Run, blob_key
 
 # A section of fewer pages has no "most": each page is its own evidence.
 MIN_SECTION: Final = 4
+# Probes of a commit that must share a part (history.editparts.parts_of) for it to be named whole.
+PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
@@ -90,6 +93,7 @@ def follow_template_edits(
     changed = Counter(version.time for run in pages.values() for version in run.chain)
     edits: Edits = {}  # (path, its run's end at the stop): edit
     exact: Edits = {}
+    parts: Edits = {}
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     for _ in range(MAX_ROUNDS):
@@ -105,12 +109,12 @@ def follow_template_edits(
             pages=pages,
             remembered=remembered,
             reader=(batch, reduce, stamps),
-            edits=(edits, exact),
+            edits=(edits, exact, parts),
         )
-        read += _probed(wanted, commit_only, pages, edits, name, unmoved)
+        read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         reference = {}
-        for path, end in _templates(named, pages, (sections, changed), (edits, exact)):
+        for path, end in _templates(named, pages, (sections, changed), (edits, exact, parts)):
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
             found = None if older is None else recalled(remembered, blob_key(path, older))
             if found is not None:
@@ -126,23 +130,31 @@ def _templates(
     named: list[tuple[str, int]],
     pages: Mapping[str, Run],
     counts: tuple[Counter[str], Counter[int]],
-    edits: tuple[Edits, Edits],
+    edits: tuple[Edits, Edits, Edits],
 ) -> list[tuple[str, int]]:
-    """The stops of ``named`` whose edit is template (see above) or a stamp edit, less those
-    whose exact edit is not the one most pages with their edit made (a page whose own edit
-    stands beside the site-wide one, named by the same moves). ``counts``: the pages of each
+    """The stops of ``named`` whose edit is template (see above), a stamp edit, or made of
+    parts each of which most pages the commit changed made (shared_parts), less those whose
+    exact edit is not the one most pages with their edit made (a page whose own edit stands
+    beside the site-wide one, named by the same moves). ``counts``: the pages of each
     section, the pages each commit changed."""
-    names, exact = edits
+    names, exact, parts = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
+    common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)
         size = sections[section_of(path)]
         in_section = size >= MIN_SECTION and 2 * census[place] > size
         edit = names[path, end]
-        if edit == STAMP_EDIT or (in_section and not rewords(edit or "")) or place[1:] in template:
+        own = part_names(parts.get((path, end)) or "")
+        if (
+            edit == STAMP_EDIT
+            or (in_section and not rewords(edit or "") and not reorders(edit or ""))
+            or place[1:] in template
+            or (own and all((place[1], *part) in common for part in own))
+        ):
             chosen.append((path, end))
     groups: dict[tuple[int, str | None], Counter[str | None]] = {}
     for stop in chosen:
@@ -160,14 +172,16 @@ def _probed(
     wanted: list[tuple[str, int]],
     commit_only: set[tuple[str, int]],
     pages: Mapping[str, Run],
-    edits: Edits,
+    named: tuple[Edits, Edits],
     name: Callable[[list[tuple[str, int]]], int],
     unmoved: set[int],
 ) -> int:
     """Name the edits of ``wanted`` with ``name``: each one a section's census wants, and of
     the stops only a commit's counts (``commit_only``) its probes first (history.probes),
-    the rest where those found a site-wide edit; add the commits they showed none at to
-    ``unmoved``. Return the number of blobs read."""
+    the rest where those found a site-wide edit or a part most of them made; add the commits
+    they showed neither at to ``unmoved``. ``named``: the edits and their parts. Return the
+    number of blobs read."""
+    edits, parts = named
     first, later = probes(wanted, commit_only, pages)
     read = name(first)
     for _ in range(PROBE_MORE):  # (probes whose pages changed their words tell nothing)
@@ -177,9 +191,35 @@ def _probed(
         read += name(more)
         first += more
     moved = {when for when, _ in template_edits(first, pages, edits)}
+    moved |= {when for when, _, _ in shared_parts(first, pages, parts, (PROBE_LEAST, None))}
     moved |= {commit_of(stop, pages) for stop in first if edits.get(stop) == STAMP_EDIT}
     unmoved |= {commit_of(stop, pages) for stop in later} - moved
     return read + name([stop for stop in later if commit_of(stop, pages) in moved])
+
+
+def shared_parts(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    parts: Edits,
+    counts: tuple[int, Mapping[int, int] | None],
+) -> set[tuple[int, int, str]]:
+    """The parts (the commit, the part's place, its name: editparts.parts_of) of at least
+    ``counts[0]`` of ``stops`` at their commit and of more than half of the pages it changed
+    (``counts[1]``, by commit; None: of the stops named there)."""
+    least, changed = counts
+    found: Counter[tuple[int, int, str]] = Counter()
+    named: Counter[int] = Counter()
+    for stop in stops:
+        name = parts.get(stop)
+        if name is not None and name != STAMP_EDIT:
+            when = commit_of(stop, pages)
+            named[when] += 1
+            found.update((when, *part) for part in part_names(name))
+    return {
+        part
+        for part, count in found.items()
+        if count >= least and 2 * count > (named if changed is None else changed)[part[0]]
+    }
 
 
 def _place(

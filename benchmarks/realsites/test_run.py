@@ -1,0 +1,51 @@
+"""run.py's run over several sites, on real git repositories with fixed dates. Run by hand, as
+the oracle is (not part of ``make test``):
+
+    .venv/bin/python -m pytest -q -p no:cacheprovider -n 0 benchmarks/realsites/test_run.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent / "tests"))
+
+import run  # noqa: E402
+from gitutil import commit, git, make_repo  # noqa: E402
+
+DAY1, DAY2 = "2024-01-01T10:00:00", "2024-02-01T10:00:00"
+SITEMILL = str(Path(sys.executable).with_name("sitemill"))
+
+
+def page(text: str) -> str:
+    head = "<!doctype html><html><head><title>T</title></head>"
+    return f"{head}<body><main><p>{text}</p></main></body></html>"
+
+
+def test_a_site_whose_history_git_cannot_read_is_not_measured_and_the_others_are(
+    tmp_path: Path,
+) -> None:
+    # al-folio-multilang: a page moved and edited in one commit, the old blob absent from the
+    # mirror, so the oracle's `git log -M` stops ("unable to read"); rapidjson, measured
+    # before it in the same run, was lost with it.
+    words = " ".join(f"word{n}" for n in range(200))
+    whole = make_repo(tmp_path / "data" / "whole")
+    commit(whole, {"index.html": page("Hello")}, DAY1)
+    commit(whole, {"index.html": page("Hello again")}, DAY2)
+    broken = make_repo(tmp_path / "data" / "broken")
+    commit(broken, {"old.html": page(words)}, DAY1)
+    commit(broken, {"old.html": None, "new.html": page(words + " more")}, DAY2)
+    lost = git(broken, "rev-parse", "HEAD~1:old.html").decode().strip()
+    (broken / ".git" / "objects" / lost[:2] / lost[2:]).unlink()
+    sites = [
+        {"name": name, "repo": f"x/{name}", "commit": "", "base_url": "https://example.org/"}
+        for name in ("broken", "whole")
+    ]
+    results, not_measured = run.measure_sites(sites, tmp_path / "data", SITEMILL)
+    assert [result["name"] for result in results] == ["whole"]
+    assert results[0]["same"] == 1
+    assert list(not_measured) == ["broken"]
+    assert not_measured["broken"] == f"git log: fatal: unable to read {lost}"

@@ -1,0 +1,42 @@
+"""An edit between two versions of a page named by its parts (history.templateedits)."""
+# What it did to the title's words, to the descriptions, to the targets and to the rest, each
+# named apart, so that an edit most pages of a commit made beside their own edits is found.
+
+from __future__ import annotations
+
+from typing import Final
+
+from sitemill.lastmod.history.edits import TARGET_KINDS, hashed, moves_of
+
+# The parts of an edit named apart (parts_of): the title's words, descriptions, targets, the rest.
+_PARTS: Final = ("t", "D", "targets", "rest")
+NO_PART: Final = "0" * 8
+
+
+def parts_of(newer: str, older: str, own: str = "") -> str:
+    """The edit of edits.edit_of in its parts, each named in 8 hex digits, "0" * 8 for a part
+    it has not: what it did to the title's words, to the descriptions, to the targets (moves
+    named by the move), and to the rest (the text's words, any other mark). A page's edit is
+    template when each of its parts is one most pages of the commit made, beside their own
+    (history.templateedits: a release number bumped in every title, five pages of twelve
+    also given a note of their own)."""
+    removed, added = moves_of(newer, older, own)
+    names = []
+    for part in _PARTS:
+        gone = [token for token in removed if _part_of(token) == part]
+        come = [token for token in added if _part_of(token) == part]
+        names.append(hashed(gone, come)[:8] if gone or come else NO_PART)
+    return "".join(names)
+
+
+def part_names(parts: str) -> list[tuple[int, str]]:
+    """The parts a parts_of name holds: (the part's place, its name)."""
+    found = [(at, parts[8 * at : 8 * at + 8]) for at in range(len(_PARTS))]
+    return [(at, name) for at, name in found if name != NO_PART]
+
+
+def _part_of(token: str) -> str:
+    kind = token[:1]
+    if kind == "R" or kind in TARGET_KINDS:  # (a move, of whatever kinds of target)
+        return "targets"
+    return kind if kind in ("t", "D") else "rest"
