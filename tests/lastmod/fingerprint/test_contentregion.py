@@ -409,6 +409,14 @@ NEXT_OLD = NEXT_LIST.format(
     n=2,
     close="</section>",
 )
+# Before it (NexT 5.1.1 until a rebuild): the list title an <h2>, the teaser's title the <h1>.
+NEXT_OLDEST = NEXT_LIST.format(
+    motto="<p>Motto.</p>",
+    wrap="<section id=posts>",
+    head="<h2>cache<small>Tag</small></h2>",
+    n=1,
+    close="</section>",
+)
 NEXT_NEW = NEXT_LIST.format(
     motto="<h1>Motto.</h1>",
     wrap="<div class=post-block><div id=posts>",
@@ -425,13 +433,18 @@ def test_version_6_keeps_a_list_pages_headline_beside_its_one_teaser() -> None:
     assert text_of(reduce_html(NEXT_NEW.encode())) == text_of(reduce_html(NEXT_OLD.encode()))
     assert fingerprint_html(NEXT_NEW.encode()) == fingerprint_html(NEXT_OLD.encode())
     assert "cacheTag" in reduce_html(NEXT_NEW.encode())
+    # The teaser's <h1>, which the page's title does not name, is not the page's headline.
+    assert fingerprint_html(NEXT_OLDEST.encode()) == fingerprint_html(NEXT_OLD.encode())
+    assert fingerprint_html(NEXT_OLDEST.encode(), version=5) != fingerprint_html(
+        NEXT_OLD.encode(), version=5
+    )
     # Version 5 narrowed the new page to its teaser.
     assert fingerprint_html(NEXT_NEW.encode(), version=5) != fingerprint_html(
         NEXT_OLD.encode(), version=5
     )
     # Read line by line, the memo shared with the page before it, it reduces as read whole.
     memo = LineMemo()
-    for page in (NEXT_OLD, NEXT_NEW):
+    for page in (NEXT_OLDEST, NEXT_OLD, NEXT_NEW):
         lines = page.replace("><", ">\n<").encode()
         assert reduce_html(lines, memo=memo) == reduce_html(page.encode())
 
@@ -442,6 +455,9 @@ def test_version_6_keeps_a_list_pages_headline_beside_its_one_teaser() -> None:
         # A post whose article holds its title in an <h2>: its comments beside it stay out.
         "<title>A post | Site</title><main><article><h2>A post</h2><p>Body.</p></article>"
         "<div class=comments><h2>Comments</h2><p>Comment one.</p></div></main>",
+        # A post whose <h1> the title names, beside a block that names the title's other part.
+        "<title>A post | Site</title><main><article><h1>A post</h1><p>Body.</p></article>"
+        "<div class=bio><p>Site, by Ann.</p><p>Comment one.</p></div></main>",
         # A title no text of the region names (the site's name only).
         "<title>Site</title><main><article><p>Body.</p></article><p>Comment one.</p></main>",
         # No region: the title itself is no text beside the article.

@@ -46,7 +46,8 @@ __all__ = [
 # narrower self-dates (fingerprint.titleparts, fingerprint.excerpts, fingerprint.selflinks); the
 # title's end marked (history.templateedits); white space beside punctuation left out of what is
 # hashed (_SPACING). 6: by principle (issue 63's wave 6): structured data and teasers, each gated
-# ``version >= 6`` where it is read.
+# ``version >= 6`` where it is read; white space beside Han and kana left out (_SPACING6); a list
+# page's headline beside its one teaser kept (fingerprint.titledarticle).
 FINGERPRINT_VERSION: Final = 6
 EARLIER_VERSIONS: Final = frozenset({5})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
@@ -60,6 +61,14 @@ MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
 # (Sphinx and code highlighters respace signatures between releases); "Install it" and
 # "Installit" do not (version 5 hashes the reduction without it).
 _SPACING: Final = re.compile(r"(?<![^\W_])\s+|\s+(?![^\W_])")
+# Version 6 also leaves out white space beside a character of a script written without spaces
+# between words (Han ideographs, hiragana, katakana): "分类 Category" and "分类Category" read
+# alike (a theme that writes a Chinese list title and its label on one line or on two); Hangul,
+# written with spaces between words, keeps them.
+_UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_SPACING6: Final = re.compile(
+    rf"(?<![^\W_])\s+|\s+(?![^\W_])|(?<=[{_UNSPACED}])\s+|\s+(?=[{_UNSPACED}])"
+)
 
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
 HTML_SUFFIXES: Final = (".html", ".htm")
@@ -82,7 +91,8 @@ def fingerprint_html(
     """The fingerprint of an HTML page: a hash of what a reader sees.
 
     That is the title and body text (character references decoded, white space collapsed;
-    from version 5 left out beside anything but a letter or digit: _SPACING),
+    from version 5 left out beside anything but a letter or digit: _SPACING; from 6 beside Han and
+    kana too: _SPACING6),
     the meta description and, in document order, the targets of links and images. Left out:
     the matches of the ``ignore`` regexes (removed first, from the page's text as it is),
     comments, scripts, styles, <noscript> and <template> content, <link> and other <meta>
@@ -100,7 +110,7 @@ def fingerprint_html(
     """
     reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
     if version >= 5:
-        reduction = _SPACING.sub("", reduction)
+        reduction = (_SPACING6 if version >= 6 else _SPACING).sub("", reduction)
     if memo is None:
         return _hashed(reduction)
     return memo.digest(reduction, _hashed)

@@ -1,31 +1,36 @@
 """Whether a region's one article is the page's own, as its <title> tells (version 6)."""
 # Version 5 (fingerprint.articles.own_article) narrows a region to its one outermost article when
-# the page's <h1> is inside it, or when the region holds no <h1> at all. A theme whose list pages
-# title themselves with an <h2> beside the one teaser they list (Hexo NexT 5.1.3 moved a category
-# page's "<h1>name <small>Category</small></h1>" to an <h2> and made the site's motto the <h1>)
-# then lost the page's own headline in one theme upgrade: what only this page says, dropped by a
-# rule. Version 6 reads the page's headline from its <title> where no <h1> tells: when no part of
-# the title (fingerprint.titleparts) stands in the one article and one stands beside it, in the
-# region, that article is a teaser the page lists, not the page: the whole region counts. A part
-# stands in a text when each of its words, as letters and digits, does (inline markup joins
-# words: "name<small>Category</small>" holds "Category: name"'s two).
+# the page's <h1> is inside it, or when the region holds no <h1> at all. Hexo NexT's list pages
+# title themselves beside the one teaser they list, and its upgrades swapped the ranks: an <h2>
+# list title beside a teaser headed by an <h1>, then an <h1> list title beside an <h2> teaser,
+# then an <h2> list title again with the site's motto as the <h1>. Each swap dropped or took back
+# the page's own headline: what only this page says, dropped by a rule, and a date moved by a
+# theme. Version 6 asks the page's <title> which text is its headline: when the article's <h1>
+# (if it holds one) is not named by the title, no part of the title (fingerprint.titleparts)
+# stands in the article and one stands beside it, in the region, that article is a teaser the
+# page lists, not the page: the whole region counts. A part stands in a text when each of its
+# words, as letters and digits, does (inline markup joins words: "name<small>Category</small>"
+# holds "Category: name"'s two).
 
 from __future__ import annotations
 
 from sitemill.lastmod.fingerprint import regions
-from sitemill.lastmod.fingerprint.articles import HEADLINE_START, own_article
+from sitemill.lastmod.fingerprint.articles import HEADLINE_END, HEADLINE_START, own_article
 from sitemill.lastmod.fingerprint.excerpts import letters
 from sitemill.lastmod.fingerprint.titleparts import parts_of
 
 
 def titled_article(text: str, title: str) -> tuple[int, int] | None:
     """Where the text of the page's own article in ``text`` (a region, or a page without
-    one, less its furniture) is: own_article's, unless ``text`` holds no <h1> and the page's
-    ``title`` (the text of its <title>) names text beside that article and none in it (see
+    one, less its furniture) is: own_article's, unless the page's ``title`` (the text of its
+    <title>) names neither that article's <h1> nor any text in it, and names text beside it (see
     above); None: count the whole of ``text``."""
     found = own_article(text)
-    if found is None or HEADLINE_START in text or not title:
-        return found  # (an <h1> in ``text`` is in the article: own_article)
+    if found is None or not title:
+        return found
+    headline = regions.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)
+    if headline is not None and _named(text[headline[0] : headline[1]], title):
+        return found
     parts = [words for words in (_words(part) for part in parts_of(title)) if words]
     inside = letters(regions.unmarked(text[found[0] : found[1]]))
     if not parts or any(_stands(words, inside) for words in parts):
@@ -34,6 +39,13 @@ def titled_article(text: str, title: str) -> tuple[int, int] | None:
     if any(_stands(words, letters(beside)) for words in parts):
         return None
     return found
+
+
+def _named(headline: str, title: str) -> bool:
+    """Whether the marked text of an <h1> is named by ``title`` (its letters and digits stand
+    in the title's): the page's headline (fingerprint.titleblock reads a banner's so)."""
+    found = letters(regions.unmarked(headline))
+    return bool(found) and found in letters(title)
 
 
 def _words(part: str) -> list[str]:
