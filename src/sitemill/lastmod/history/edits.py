@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from typing import Final
 
@@ -16,7 +17,8 @@ _TARGET_KINDS: Final = ("H", "I", "S")
 # changed the text's words 0 to 3, any other 4 to 7.
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
-_NAMING: Final = b"principles"
+_NAMING: Final = b"respaced"
+_SPACE: Final = re.compile(r"\s+")
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
 _REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times, _repeats)
 
@@ -28,7 +30,12 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     but repeated more or fewer times by its kind alone), hashed; its first digit says whether
     it changed the text's words beyond their letter case (rewords) or only what a site carries
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
-    page itself is read as no link (fingerprint.selflinks), and is named by the move."""
+    page itself is read as no link (fingerprint.selflinks), and is named by the move. An edit
+    that moved only white space between what the page says (every letter, digit and mark kept,
+    in order: "cache Tag" made "cacheTag" where a theme put a label beside a name on one line) is
+    named RESPACED: no word of it is the page's own, and it rewords nothing."""
+    if newer != older and _SPACE.sub("", newer) == _SPACE.sub("", older):
+        return RESPACED
     new, old = _tokens(newer), _tokens(older)
     removed, added = _rewrites(*_repeats(old, new))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
@@ -51,7 +58,9 @@ def exact_of(newer: str, older: str) -> str:
     """The name of the same edit with every target named as it is, not by its move: pages
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
-    one exact name when they have one edit."""
+    one exact name when they have one edit; a respacing is RESPACED here too."""
+    if newer != older and _SPACE.sub("", newer) == _SPACE.sub("", older):
+        return RESPACED
     return _hashed(*_repeats(_tokens(older), _tokens(newer)))
 
 
@@ -202,4 +211,7 @@ def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False) -> s
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 
 
+# The name of an edit that moved only white space (edit_of): of the kind that changed neither
+# the text's words nor only what a site carries (4 to 7), apart from history.stopedits' names.
+RESPACED: Final = "5" + "0" * 31
 _REORDERED: Final = edit_of("\1T\1", "\1T\1")  # (the name of an edit that changed no token)

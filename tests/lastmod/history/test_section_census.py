@@ -1,0 +1,77 @@
+"""An edit on most pages of a section in one commit is the template, also where the walk of most
+of those pages stopped at a later edit of their own (history.sectioncensus). Each case is shaped
+like a site where a page was re-dated so (text our own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_template_principles import Build, dated, expect, page
+
+from sitemill.lastmod.fingerprint.digest import reduce_html
+from sitemill.lastmod.history.edits import RESPACED, edit_of, rewords
+
+NAMES = ("one", "two", "three", "four", "five", "six")
+
+
+def posts(tag: str, own: tuple[str, ...] = ()) -> Build:
+    """Posts of one section, each with its tags in the post's header (a Gatsby blog's "c",
+    "ft_printf", "42seoul"); those of ``own`` also edited in their own words."""
+    return {
+        f"c/{name}/index.html": page(
+            f"{name} | Blog",
+            f"<article><header><h1>{name}</h1><div class=tags><button>c</button>"
+            f"<button>{tag}</button></div></header><p>Post {name}."
+            f"{f' A note on {name}s.' if name in own else ''}</p></article>",
+        )
+        for name in NAMES
+    }
+
+
+def test_a_tag_renamed_on_most_posts_moves_none_whose_later_edits_stopped_the_others(
+    tmp_path: Path,
+) -> None:
+    # A commit renamed one tag on every post ("42seoul" made "42Seoul"); the next one edited
+    # four posts, each in its own words: only "one" and "two" reach the rename, too few to be
+    # most of the section, and were dated by it.
+    later = ("three", "four", "five", "six")
+    builds = [posts("42seoul"), posts("42Seoul"), posts("42Seoul", later)]
+    expect(dated(tmp_path, builds), {f"c/{name}": 2 for name in later})
+
+
+def tags(label: str, listed: dict[str, int]) -> Build:
+    """Tag pages of a Hexo NexT blog: the tag's name beside its label (``label`` joins them:
+    a theme that put them on one line), over the posts it lists (``listed``: how many)."""
+    return {
+        f"tags/{name}/index.html": page(
+            f"Tag: {name} | Blog",
+            f"<h1>{name}{label}<small>Tag</small></h1>"
+            + "".join(
+                f'<article><h2><a href="/posts/{name}-{n}/">{name} {n}</a></h2></article>'
+                for n in range(listed.get(name, 1))
+            ),
+        )
+        for name in NAMES
+    }
+
+
+def test_a_label_respaced_on_most_tag_pages_moves_none(tmp_path: Path) -> None:
+    # The upgrade wrote "cache\n<small>Tag</small>" as "cache<small>Tag</small>" on every tag
+    # page (a reader sees "cache Tag" become "cacheTag"); new posts were listed since on four.
+    later = {name: 2 for name in ("three", "four", "five", "six")}
+    builds = [tags("\n  ", {}), tags("", {}), tags("", later)]
+    expect(dated(tmp_path, builds), {f"tags/{name}": 2 for name in later})
+
+
+def test_a_respacing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
+    def edit(name: str, before: str, after: str) -> str:
+        def reduced(label: str) -> str:
+            html = f"<title>Tag: {name} | Blog</title><main><h1>{name}{label}<small>Tag</small>"
+            return reduce_html(f"{html}</h1><p>Posts.</p></main>".encode())
+
+        return edit_of(reduced(after), reduced(before))
+
+    assert edit("cache", "\n  ", "") == edit("git", " ", "") == RESPACED
+    assert not rewords(RESPACED)
+    # Words joined where the page's own text changed as well are the page's own edit.
+    assert rewords(edit("cache", " ", "s"))
