@@ -75,3 +75,27 @@ def test_a_respacing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
     assert not rewords(RESPACED)
     # Words joined where the page's own text changed as well are the page's own edit.
     assert rewords(edit("cache", " ", "s"))
+
+
+def listing(order: tuple[str, ...], build: int) -> Build:
+    """Category pages listing posts; every page re-rendered by each build (its build number
+    in a comment, which no reader sees)."""
+    return {
+        f"cat/{name}/index.html": page(
+            f"{name} | Blog",
+            f"<!-- build {build} --><h1>{name}</h1>"
+            + "".join(
+                f'<article><h2><a href="/posts/{post}/">{post}</a></h2></article>'
+                for post in (order if name == "one" else ("a", "b"))
+            ),
+        )
+        for name in NAMES
+    }
+
+
+def test_a_list_reordered_where_the_others_changed_nothing_a_reader_sees_is_its_own(
+    tmp_path: Path,
+) -> None:
+    # The commit changed every page's bytes, and one page's order: no edit of most pages.
+    builds = [listing(("a", "b"), 0), listing(("b", "a"), 1)]
+    expect(dated(tmp_path, builds), {"cat/one": 1})

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from sitemill.lastmod.history.edits import rewords
+from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
@@ -82,8 +82,10 @@ def census_templates(
 
 
 def _countable(edit: str | None) -> bool:
-    """Whether a stop's edit is counted over its section (see above)."""
-    return edit is not None and (edit == STAMP_EDIT or not rewords(edit))
+    """Whether a stop's edit is counted over its section (see above): never one that only
+    reordered what the page holds, which no name tells from a page the commit changed in
+    nothing a reader sees (history.edits.reorders)."""
+    return edit is not None and (edit == STAMP_EDIT or not (rewords(edit) or reorders(edit)))
 
 
 def _most_exact(stop: tuple[str, int], alike: list[tuple[str, int]], exact: Edits) -> bool:
