@@ -4,12 +4,16 @@ like a site where a page was re-dated so (text our own)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
-from test_template_principles import Build, dated, expect, page
+from test_template_principles import BASE, WHEN, Build, dated, expect, page
 
-from sitemill.lastmod.fingerprint.digest import reduce_html
+from gitutil import commit, make_repo, unix
+from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
+from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import RESPACED, edit_of, rewords
+from sitemill.lastmod.history.probes import PROBE
 
 NAMES = ("one", "two", "three", "four", "five", "six")
 
@@ -99,3 +103,39 @@ def test_a_list_reordered_where_the_others_changed_nothing_a_reader_sees_is_its_
     # The commit changed every page's bytes, and one page's order: no edit of most pages.
     builds = [listing(("a", "b"), 0), listing(("b", "a"), 1)]
     expect(dated(tmp_path, builds), {"cat/one": 1})
+
+
+def rerendered(count: int, build: int) -> Build:
+    """A section of ``count`` pages that every build re-renders (its number in a comment); at
+    build 1 the first page's link points elsewhere: its own edit, which rewords no text."""
+    return {
+        f"docs/p{n:03}/index.html": page(
+            f"Page {n}",
+            f"<!-- build {build} --><h1>Page {n}</h1><p>Text {n}.</p>"
+            f'<a href="/{"new" if n == 0 and build else "old"}/">See</a>',
+        )
+        for n in range(count)
+    }
+
+
+def census_reads(tmp_path: Path, count: int) -> int:
+    """The older blobs read to date a re-rendered section of ``count`` pages, less the walk's
+    own (one older version a page)."""
+    repo = make_repo(tmp_path / f"site{count}")
+    commit(repo, rerendered(count, 0), WHEN[0])
+    commit(repo, rerendered(count, 1), WHEN[1])
+    paths = sorted(rerendered(count, 0))
+    fingerprint, reduce = partial(fingerprint_file, base=BASE), partial(reduce_file, base=BASE)
+    current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
+    found = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
+    assert found.dates["docs/p000/index.html"] == unix(WHEN[1])
+    assert {found.dates[path] for path in paths[1:]} == {unix(WHEN[0])}
+    return found.read - count
+
+
+def test_a_section_re_rendered_whole_costs_a_few_pages_for_one_pages_own_edit(
+    tmp_path: Path,
+) -> None:
+    # The stop's two versions and the first PROBE other pages' (two each), however large the
+    # section: their edits (none a reader sees) show the stop's is its own.
+    assert census_reads(tmp_path, 8) == census_reads(tmp_path, 32) == 2 + 2 * PROBE

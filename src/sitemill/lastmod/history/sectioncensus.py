@@ -12,7 +12,9 @@
 # the section's pages are those of today's that stood at that commit (a tag page made since is
 # none of that commit's).
 # Rewording stops are not counted so: a page's own words are most stops, and naming every commit's
-# other pages for them would cost a first run most of its time again.
+# other pages for them would cost a first run most of its time again; and the section's other
+# pages are named only where the first PROBE of them show the edit (a deploy that re-rendered a
+# section of a thousand pages costs four of them for a page's own new link).
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
 from sitemill.lastmod.history.edits import reorders, rewords
+from sitemill.lastmod.history.probes import PROBE
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
@@ -71,6 +74,10 @@ def census_templates(
         chosen += [stop for stop in counted if names.get(stop) == STAMP_EDIT]
         if not counted:
             continue
+        others = [stop for stop in changes[place] if stop not in stops]
+        read += name(others[:PROBE])
+        if not _shown(counted, others[:PROBE], names):
+            continue
         read += name(changes[place])
         made = Counter(names.get(stop) for stop in changes[place])
         for stop in counted:
@@ -86,6 +93,15 @@ def _countable(edit: str | None) -> bool:
     reordered what the page holds, which no name tells from a page the commit changed in
     nothing a reader sees (history.edits.reorders)."""
     return edit is not None and (edit == STAMP_EDIT or not (rewords(edit) or reorders(edit)))
+
+
+def _shown(counted: list[tuple[str, int]], probed: list[tuple[str, int]], names: Edits) -> bool:
+    """Whether at least half of the ``probed`` pages (the first PROBE of the others the commit
+    changed in the section) made the edit of one of the ``counted`` stops: an edit of most of a
+    section shows on a few of its pages, and one that shows on none of them costs PROBE pages'
+    versions, not the section's."""
+    made = Counter(names.get(stop) for stop in probed)
+    return any(2 * made[names.get(stop)] >= len(probed) for stop in counted)
 
 
 def _most_exact(stop: tuple[str, int], alike: list[tuple[str, int]], exact: Edits) -> bool:
