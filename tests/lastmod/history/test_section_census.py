@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_template_principles import BASE, WHEN, Build, dated, expect, page
 
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
+from sitemill.lastmod.history import templateedits
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import RESPACED, edit_of, rewords
 from sitemill.lastmod.history.probes import PROBE
+from sitemill.lastmod.history.sectioncensus import census_templates
 
 NAMES = ("one", "two", "three", "four", "five", "six")
 
@@ -105,31 +109,34 @@ def test_a_list_reordered_where_the_others_changed_nothing_a_reader_sees_is_its_
     expect(dated(tmp_path, builds), {"cat/one": 1})
 
 
-def rerendered(count: int, build: int) -> Build:
+def rerendered(count: int, build: int, edited: int = 1, link: int = 0) -> Build:
     """A section of ``count`` pages that every build re-renders (its number in a comment); at
-    build 1 the first page's link points elsewhere: its own edit, which rewords no text."""
+    build 1 page ``link``'s link points elsewhere, its own edit, which rewords no text, and
+    the other of the first ``edited`` pages are reworded, each in its own words."""
     return {
         f"docs/p{n:03}/index.html": page(
             f"Page {n}",
-            f"<!-- build {build} --><h1>Page {n}</h1><p>Text {n}.</p>"
-            f'<a href="/{"new" if n == 0 and build else "old"}/">See</a>',
+            f"<!-- build {build} --><h1>Page {n}</h1><p>Text {n}"
+            f"{f' and note {n}' if n != link and n < edited and build else ''}.</p>"
+            f'<a href="/{"new" if n == link and build else "old"}/">See</a>',
         )
         for n in range(count)
     }
 
 
-def census_reads(tmp_path: Path, count: int) -> int:
+def census_reads(tmp_path: Path, count: int, edited: int = 1, link: int = 0) -> int:
     """The older blobs read to date a re-rendered section of ``count`` pages, less the walk's
     own (one older version a page)."""
     repo = make_repo(tmp_path / f"site{count}")
     commit(repo, rerendered(count, 0), WHEN[0])
-    commit(repo, rerendered(count, 1), WHEN[1])
+    commit(repo, rerendered(count, 1, edited, link), WHEN[1])
     paths = sorted(rerendered(count, 0))
     fingerprint, reduce = partial(fingerprint_file, base=BASE), partial(reduce_file, base=BASE)
     current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
     found = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
-    assert found.dates["docs/p000/index.html"] == unix(WHEN[1])
-    assert {found.dates[path] for path in paths[1:]} == {unix(WHEN[0])}
+    moved = {*paths[:edited], *paths[link : link + 1]}  # (link -1: no link moved)
+    assert {found.dates[path] for path in moved} == {unix(WHEN[1])}
+    assert {found.dates[path] for path in paths if path not in moved} == {unix(WHEN[0])}
     return found.read - count
 
 
@@ -139,3 +146,22 @@ def test_a_section_re_rendered_whole_costs_a_few_pages_for_one_pages_own_edit(
     # The stop's two versions and the first PROBE other pages' (two each), however large the
     # section: their edits (none a reader sees) show the stop's is its own.
     assert census_reads(tmp_path, 8) == census_reads(tmp_path, 32) == 2 + 2 * PROBE
+
+
+def test_a_commit_that_edited_many_pages_in_their_own_words_costs_the_census_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A third of the section's pages stop at the commit, each reworded (too few for its
+    # section's census of stops, enough for a commit's probes): the first stops, which the
+    # probes named, show them the pages' own, and the census names none of the others.
+    reads: list[int] = []
+
+    def counted(*args: Any) -> tuple[list[tuple[str, int]], int]:
+        found = census_templates(*args)
+        reads.append(found[1])
+        return found
+
+    monkeypatch.setattr(templateedits, "census_templates", counted)
+    census_reads(tmp_path, 30, edited=10, link=-1)
+    census_reads(tmp_path, 90, edited=30, link=-1)
+    assert sum(reads) == 0

@@ -12,7 +12,9 @@
 # the section's pages are those of today's that stood at that commit (a tag page made since is
 # none of that commit's).
 # Rewording stops are not counted so: a page's own words are most stops, and naming every commit's
-# other pages for them would cost a first run most of its time again; and the section's other
+# other pages for them would cost a first run most of its time again. The stops at one commit are
+# named a few at a time (the first PROBE tell: a commit where hundreds of pages were edited each
+# in its own words costs four of them, not all); and the section's other
 # pages are named only where the first PROBE of them show the edit (a deploy that re-rendered a
 # section of a thousand pages costs four of them for a page's own new link).
 
@@ -65,11 +67,14 @@ def census_templates(
             stood[place] = _stood(pages, members.get(place[0], ()), place[1])
         if stood[place] >= least and 2 * len(changes.get(place, ())) > stood[place]:
             wanted.setdefault(place, []).append((path, end))
-    if not wanted:
-        return [], 0
-    read = name([stop for stops in wanted.values() for stop in stops])
+    read = 0
     chosen: list[tuple[str, int]] = []
     for place, stops in sorted(wanted.items()):
+        stops.sort()
+        read += name(stops[:PROBE])
+        if not any(_countable(names.get(stop)) for stop in stops[:PROBE]):
+            continue  # (its first stops are pages' own words: so are the rest, or few)
+        read += name(stops[PROBE:])
         counted = [stop for stop in stops if _countable(names.get(stop))]
         chosen += [stop for stop in counted if names.get(stop) == STAMP_EDIT]
         if not counted:
