@@ -238,3 +238,29 @@ def test_a_kept_date_names_its_root_evidence(s3: Any, capsys: pytest.CaptureFixt
     assert (
         lines[2] == "  evidence: its LastModified on a first run (the times were spread: no stamp)"
     )
+
+
+def test_a_date_kept_across_a_deploys_template_edit_says_so(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def page(n: int, version: str) -> bytes:
+        return html(f"P{n}").replace(
+            b"</main>", f"<p>Built with Quill {version}</p></main>".encode()
+        )
+
+    sync(
+        s3,
+        {f"p{n}.html": page(n, "2.0") for n in range(5)},
+        datetime(2025, 1, 1, 8, 0),
+        timedelta(days=30),
+    )
+    assert main(["s3", "--bucket", BUCKET, "--base-url", BASE, "-q"]) == 0
+    sync(s3, {f"p{n}.html": page(n, "2.1") for n in range(5)}, SYNCED, timedelta(seconds=1))
+    code, lines = why(capsys, "p2.html")
+    assert code == 0
+    assert lines[0] == "p2.html: <lastmod>2025-03-02T08:00:00+00:00</lastmod>"
+    assert lines[1] == (
+        f"  why: kept: the state at s3://{BUCKET}/sitemill-state.json.gz remembers"
+        " 2025-03-02T08:00:00+00:00; the content fingerprint changed only by an edit this deploy"
+        " made alike on most of the pages it changed, or by its own date (no content)"
+    )

@@ -204,6 +204,14 @@ def _state(why: PageWhy) -> str:
 def _remembered(why: PageWhy) -> str:
     remembered = why.remembered
     date = "this date" if remembered is None else remembered.lastmod
+    was = None if remembered is None or remembered.parts is None else remembered.fingerprint
+    if was is not None and why.fingerprint is not None and was != why.fingerprint:
+        # (a bucket deploy's template edit, or its own date alone: lastmod.deployedits; a
+        # record with parts is a bucket's of this fingerprint version)
+        return (
+            f"{date}; the content fingerprint changed only by an edit this deploy made alike"
+            " on most of the pages it changed, or by its own date (no content)"
+        )
     return f"{date} and the same content fingerprint (unchanged)"
 
 

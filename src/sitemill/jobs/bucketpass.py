@@ -14,8 +14,9 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import first_run_ladder
 from sitemill.lastmod.declared import declared_dates
 from sitemill.lastmod.declaredrung import DeclaredRung
+from sitemill.lastmod.deployedits import DeployEdits
 from sitemill.lastmod.evidencetime import evidence_ceiling
-from sitemill.lastmod.fingerprint.digest import fingerprint_html, page_url
+from sitemill.lastmod.fingerprint.digest import page_url
 from sitemill.lastmod.stamps import seconds
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.stubs import WebsiteRedirect
@@ -208,17 +209,19 @@ def _told(
 def page_reader(
     client: S3Client, site: BucketSite, config: Config, knowledge: Knowledge
 ) -> Callable[[str], Reading]:
-    """Reads a page (a ranged GET, or the whole object for its fingerprint or images)."""
-    dating, images, titles = knowledge.content_dates, knowledge.images, knowledge.titles
+    """Reads a page (a ranged GET, or the whole object for its fingerprint and parts or images)."""
+    images, titles, deploy = knowledge.images, knowledge.titles, knowledge.deploy
     main = config.content_scope is ContentScope.MAIN
-    fingerprint = partial(fingerprint_html, ignore=config.fingerprint_ignore, main=main)
+    fingerprint = None
+    if knowledge.content_dates and deploy is not None:
+        fingerprint = partial(deploy.fingerprint, ignore=config.fingerprint_ignore, main=main)
     bucket, root, base = site.bucket, site.root, config.base_url
     declared = knowledge.declared
     return lambda path: read_page(
         client,
         bucket,
         root + path,
-        partial(fingerprint, url=page_url(base, path)) if dating else None,
+        fingerprint and partial(fingerprint, path=path, url=page_url(base, path)),
         images=images,
         titles=titles,
         seen=None if declared is None else partial(_declares, declared, path),
@@ -247,6 +250,7 @@ def knowledge_for(config: Config, start: Start) -> Knowledge:
         verdicts=still_leaving_out(
             noindex=config.respect_noindex, redirects=config.respect_redirects
         ),
+        deploy=DeployEdits() if config.content_dates else None,
     )
 
 

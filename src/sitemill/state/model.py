@@ -8,6 +8,7 @@
 #
 #     {"format": "sitemill-state", "version": 1, "facts_version": 3,
 #      "pages": {"docs/a.html": {"etag": "\"9b2c…\"", "fingerprint": "…", "lastmod": "…",
+#                                "parts": "3f09c1d2ab44",
 #                                "evidence": {"rung": "source", "commit": 0}}},
 #      "commits": ["3f2a9c…"],
 #      "unlisted": {"\"77aa…\"": {"left_out": "noindex"}},
@@ -46,13 +47,15 @@ MAX_OUTPUTS: Final = 200_000
 class PageRecord:
     """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
     facts (None: not remembered), its content fingerprint, the lastmod it was given and that
-    date's root evidence (``proof``; None: no date, or a state that recorded none)."""
+    date's root evidence (``proof``; None: no date, or a state that recorded none); with
+    content dates, what names its next edit in a bucket (``parts``: lastmod.deployedits)."""
 
     version: str | None
     facts: PageFacts | None = None
     fingerprint: str | None = None
     lastmod: str | None = None
     proof: Proof | None = None
+    parts: str | None = None
 
 
 @dataclass
@@ -238,6 +241,8 @@ def _record_values(record: PageRecord, numbers: Mapping[str, int]) -> dict[str, 
         values["facts"] = facts_to_json(record.facts)
     if record.fingerprint is not None:
         values["fingerprint"] = record.fingerprint
+    if record.parts is not None:
+        values["parts"] = record.parts
     if record.lastmod is not None:
         values["lastmod"] = record.lastmod
         if record.proof is not None:  # (a proof of no date says nothing)

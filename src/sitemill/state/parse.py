@@ -16,8 +16,9 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
+from sitemill.lastmod.deployedits import PARTS
 from sitemill.lastmod.evidencetime import latest_evidence
-from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, HTML_SUFFIXES
 from sitemill.lastmod.proof import commits_from_json, proof_from_json
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
@@ -152,6 +153,7 @@ def _records(
                 fingerprint,
                 lastmod,
                 None if lastmod is None else proof_from_json(item.get("evidence"), commits),
+                _parts(item.get("parts"), state.fingerprint_version),
             ),
         )
 
@@ -161,6 +163,13 @@ def _refuse(state: State, value: object) -> None:
     if not state.refused_example:
         text = value if isinstance(value, str) else repr(value)
         state.refused_example = text if len(text) <= 80 else text[:77] + "..."
+
+
+def _parts(value: object, version: int) -> str | None:
+    """A record's parts (lastmod.deployedits), of this fingerprint ``version`` only."""
+    if version != FINGERPRINT_VERSION or not isinstance(value, str):
+        return None
+    return value if PARTS.fullmatch(value) else None
 
 
 def _token(value: object) -> str | None:

@@ -18,6 +18,7 @@ from typing import Final
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.lastmod.decide import Dated, Ladder, at_precision, content_date
+from sitemill.lastmod.deployedits import DeployEdits
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
@@ -58,6 +59,14 @@ class Knowledge:
     # A first run: the modification dates each page read declares (filled by the reads; the
     # ladder's declared rung decides over all of them, so no page is dated before all are in).
     declared: dict[str, tuple[DeclaredDate, ...]] | None = None
+    # With content dates, the deploy's edits (lastmod.deployedits): each page's parts, kept
+    # for the next run; a run after the first judges its changed pages once all are read.
+    deploy: DeployEdits | None = None
+
+    @property
+    def judges(self) -> bool:
+        """Whether this run judges its changed pages' edits (lastmod.deployedits)."""
+        return self.deploy is not None and self.content_dates and not self.first_run
 
 
 def attach_facts(
@@ -72,8 +81,9 @@ def attach_facts(
 ) -> Iterator[Page]:
     """``pages`` in order, with facts (and content dates) for those ``needs`` says are looked
     at; ``page.lastmod`` comes in at full precision and goes out at ``knowledge.precision``.
-    With ``knowledge.declared`` (a first run), every read is in before the first page goes."""
-    hold = knowledge.declared is not None
+    With ``knowledge.declared`` (a first run), or when the run judges its deploy's edits, every
+    read is in before the first page goes."""
+    hold = knowledge.declared is not None or knowledge.judges
     with generator_pool(workers, "sitemill-head") as pool:
         waiting: deque[tuple[Page, Future[Reading] | None]] = deque()
         for page in pages:
@@ -84,6 +94,8 @@ def attach_facts(
                 counts.reused += wants_facts(page.path)
                 page = known
             elif wants_facts(page.path):
+                if knowledge.deploy is not None:  # (its stamps: lastmod.deployedits)
+                    knowledge.deploy.times[page.path] = page.lastmod
                 future = pool.submit(read, page.path)
                 counts.read += 1
             else:  # a PDF or the like: its version is its fingerprint, nothing to read
@@ -92,8 +104,26 @@ def attach_facts(
             while waiting and not hold and (len(waiting) > window or _ready(waiting[0][1])):
                 yield _finish(waiting.popleft(), knowledge)
         wait([future for _, future in waiting if future is not None])
+        if knowledge.deploy is not None and knowledge.judges:
+            knowledge.deploy.judge(_changed(waiting, knowledge))
         while waiting:
             yield _finish(waiting.popleft(), knowledge)
+
+
+def _changed(
+    waiting: Iterable[tuple[Page, Future[Reading] | None]], knowledge: Knowledge
+) -> Iterator[tuple[str, str | None, str]]:
+    """The pages read whose fingerprint is not the one remembered: the path, the parts and
+    the fingerprint their record holds (lastmod.deployedits.DeployEdits.judge)."""
+    for page, future in waiting:
+        if future is None or future.exception() is not None:
+            continue  # (a failed read raises in order: _finish)
+        reading = future.result()
+        record = knowledge.known.record(page.path)
+        if reading is None or reading[1] is None or record is None:
+            continue
+        if record.fingerprint is not None and record.fingerprint != reading[1]:
+            yield page.path, record.parts, record.fingerprint
 
 
 def _known(page: Page, knowledge: Knowledge) -> Page | None:
@@ -134,6 +164,8 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         or knowledge.known.fingerprint_main != knowledge.remember.fingerprint_main
     ):
         return None  # (an earlier sitemill's fingerprint: read once, fingerprinted anew)
+    if html and knowledge.content_dates and knowledge.deploy is not None and record.parts is None:
+        return None  # (a record of an earlier sitemill keeps no parts: read once)
     return record.facts if html else None, record.fingerprint
 
 
@@ -176,7 +208,7 @@ def _attach(
             and page.version is not None
             and record.version == page.version
             and (record.fingerprint is not None or knowledge.known.outdated)
-        )
+        ) or (knowledge.deploy is not None and knowledge.deploy.unchanged(page.path))
         dated = content_date(
             record, fingerprint, page.lastmod, first_run=knowledge.first_run,
             unchanged=unchanged, ladder=knowledge.ladder, path=page.path,
@@ -189,6 +221,7 @@ def _attach(
             fingerprint if knowledge.content_dates else None,
             lastmod if knowledge.content_dates else None,
             None if dated is None or not knowledge.content_dates else dated.proof,
+            _parts(page, record, knowledge) if knowledge.content_dates else None,
         )
     return dataclasses.replace(
         page,
@@ -196,6 +229,16 @@ def _attach(
         lastmod=at_precision(lastmod, knowledge.precision),
         date_reason=_reason(dated),
     )
+
+
+def _parts(page: Page, record: PageRecord | None, knowledge: Knowledge) -> str | None:
+    """What the state keeps to name the page's next edit: its parts as read now, else as
+    remembered of these bytes (lastmod.deployedits)."""
+    if knowledge.deploy is not None and page.path in knowledge.deploy.parts:
+        return knowledge.deploy.parts[page.path]
+    if record is not None and page.version is not None and record.version == page.version:
+        return record.parts
+    return None
 
 
 def _reason(dated: Dated | None) -> str | None:

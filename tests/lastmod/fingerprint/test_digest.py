@@ -321,6 +321,16 @@ PAGE_V5 = (
 )
 GOLDEN_PAGE_V5 = "8c1d374ca624ddf98847c72a1efeff53"
 GOLDEN_PAGE_V5_BY_4 = "10b56b87b34a74ae65541964bafca816"
+# A page with JSON-LD (fingerprint.structureddata), at https://example.org/a/, by version 6
+# (its headline, type and publisher counted; its date, @context and own URL not) and by 5.
+PAGE_V6 = (
+    b'<head><title>Tea | Leaf Notes</title><script type="application/ld+json">{"@context":'
+    b' "https://schema.org", "@type": "BlogPosting", "headline": "Tea", "dateModified":'
+    b' "2024-02-11", "url": "https://example.org/a/", "publisher": {"@type": "Organization",'
+    b' "logo": "/logo.png?v=2"}}</script></head><main><h1>Tea</h1><p>Brew it.</p></main>'
+)
+GOLDEN_PAGE_V6 = "159ec7f2442dc26d638b3f043e4a8931"
+GOLDEN_PAGE_V6_BY_5 = "cc6756ceed6db7b00220f031cba1c903"
 
 
 def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None:
@@ -346,6 +356,8 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     url = "https://example.org/a/index.html"
     assert fingerprint_html(PAGE_V5, url=url) == GOLDEN_PAGE_V5
     assert fingerprint_html(PAGE_V5, url=url, version=4) == GOLDEN_PAGE_V5_BY_4
+    assert fingerprint_html(PAGE_V6, url=url) == GOLDEN_PAGE_V6
+    assert fingerprint_html(PAGE_V6, url=url, version=5) == GOLDEN_PAGE_V6_BY_5
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)
 
 

@@ -15,8 +15,9 @@ from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
 from sitemill.lastmod.history import templateedits
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
-from sitemill.lastmod.history.edits import RESPACED, edit_of, rewords
+from sitemill.lastmod.history.edits import edit_of, rewords
 from sitemill.lastmod.history.probes import PROBE
+from sitemill.lastmod.history.respacing import RESPACED
 from sitemill.lastmod.history.sectioncensus import census_templates
 
 NAMES = ("one", "two", "three", "four", "five", "six")

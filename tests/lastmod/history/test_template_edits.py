@@ -258,3 +258,23 @@ def test_a_site_renamed_in_the_titles_of_pages_in_small_sections_moves_none(
     found = re.findall(r"<lastmod>(.*?)</lastmod>", text)
     assert found == [at(T1)] * len(names)
     assert is_site_wide(edit_of("Tags | B\x01T\x01x", "Tags | A\x01T\x01x") or "")
+
+
+def test_a_host_move_is_one_move_on_a_page_with_links_only(tmp_path: Path) -> None:
+    # A site left its old host and base path: the posts' links and images moved, the home
+    # page holds links only. One move, whatever kinds of target a page holds: no page moves.
+    def site(base: str) -> dict[str, str]:
+        pages = {
+            f"posts/{name}/index.html": f"<html><head><title>{name}</title></head><body><main>"
+            f'<h1>{name}</h1><p>On {name}.</p><img src="{base}images/{name}.png">'
+            f'<a href="{base}posts/">All posts</a></main></body></html>\n'
+            for name in ("alpha", "beta", "gamma", "delta", "epsilon")
+        }
+        pages["index.html"] = (
+            "<html><head><title>Home</title></head><body><main><h1>Home</h1><p>Welcome.</p>"
+            f'<a href="{base}about/">About</a></main></body></html>\n'
+        )
+        return pages
+
+    text = sitemap(tmp_path, site("https://old.example.net/notes/"), site(BASE))
+    assert re.findall(r"<lastmod>(.*?)</lastmod>", text) == [at(T1)] * 6

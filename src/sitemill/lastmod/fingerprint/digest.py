@@ -12,6 +12,7 @@ from typing import Final
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
 from sitemill.lastmod.fingerprint.marks import ASSET_EXTENSIONS, escape_kept_values
+from sitemill.lastmod.fingerprint.structureddata import structured_data
 
 __all__ = [
     "ASSET_EXTENSIONS",
@@ -28,6 +29,7 @@ __all__ = [
     "page_url",
     "reduce_file",
     "reduce_html",
+    "reduction_fingerprint",
 ]
 
 # Bumped whenever a page would be hashed differently. A state written with the previous version is
@@ -46,8 +48,9 @@ __all__ = [
 # narrower self-dates (fingerprint.titleparts, fingerprint.excerpts, fingerprint.selflinks); the
 # title's end marked (history.templateedits); white space beside punctuation left out of what is
 # hashed (_SPACING). 6: by principle (issue 63's wave 6): structured data and teasers, each gated
-# ``version >= 6`` where it is read; white space beside Han and kana left out (_SPACING6); a list
-# page's headline beside its one teaser kept (fingerprint.titledarticle).
+# ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
+# its own URL: fingerprint.structureddata); white space beside Han and kana left out (_SPACING6); a
+# list page's headline beside its one teaser kept (fingerprint.titledarticle).
 FINGERPRINT_VERSION: Final = 6
 EARLIER_VERSIONS: Final = frozenset({5})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
@@ -70,6 +73,8 @@ _SPACING6: Final = re.compile(
     rf"(?<![^\W_])\s+|\s+(?![^\W_])|(?<=[{_UNSPACED}])\s+|\s+(?=[{_UNSPACED}])"
 )
 
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+_PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
 HTML_SUFFIXES: Final = (".html", ".htm")
 
@@ -109,11 +114,18 @@ def fingerprint_html(
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
     reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    if memo is None:
+        return reduction_fingerprint(reduction, version)
     if version >= 5:
         reduction = (_SPACING6 if version >= 6 else _SPACING).sub("", reduction)
-    if memo is None:
-        return _hashed(reduction)
     return memo.digest(reduction, _hashed)
+
+
+def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
+    """The fingerprint of an HTML page whose reduction (reduce_html) is ``reduction``."""
+    if version >= 5:
+        reduction = (_SPACING6 if version >= 6 else _SPACING).sub("", reduction)
+    return _hashed(reduction)
 
 
 def _hashed(reduction: str) -> str:
@@ -184,7 +196,35 @@ def reduce_html(
 ) -> str:
     """What fingerprint_html hashes (from version 5, less the white space _SPACING leaves
     out): the page's text with its marked link and image targets; with ``main`` (version 2),
-    only the title, the meta description and the main region (fingerprint.regions)."""
+    only the title, the meta description and the main region (fingerprint.regions); from
+    version 6, then its JSON-LD, wherever it stands (fingerprint.structureddata)."""
+    structured = _structured_data(data, ignore, url) if version >= 6 else ""
     if version >= 5:  # (a raw "<" in a link's, image's or meta tag's value is a value)
         data = escape_kept_values(data)
-    return reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    reduced = reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    return reduced + structured if structured else reduced
+
+
+def _structured_data(data: bytes, ignore: tuple[re.Pattern[str], ...], url: str) -> str:
+    """The page's JSON-LD as marks (version 6: fingerprint.structureddata), wherever it
+    stands, after the ``ignore`` patterns; "" after one search for a page with none."""
+    if not _has_json_ld(data):
+        return ""
+    text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
+    for pattern in ignore:
+        text = pattern.sub("", text)
+    return structured_data(text, url)
+
+
+def _has_json_ld(data: bytes) -> bool:
+    """Whether ``data`` holds "ld+json" (structureddata.MEDIA_TYPE's end, in lower case as
+    generators write it): its first "+" signs are found at memchr's speed (a page holds few or
+    none: 1 us for 100 KB), then one search from there (50 us)."""
+    at = data.find(b"+")
+    for _ in range(_PLUS_SIGNS):
+        if at < 0:
+            return False
+        if at >= 2 and data.startswith(b"ld+json", at - 2):
+            return True
+        at = data.find(b"+", at + 1)
+    return at >= 0 and data.find(b"ld+json", at - 2) >= 0

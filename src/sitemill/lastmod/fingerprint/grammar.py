@@ -58,7 +58,7 @@ def _hidden_element(name: str) -> str:
 
 # The pieces of the two patterns below, after "<": a comment, a declaration or processing
 # instruction, a hidden element with its content, "</" with no name, a tag's name.
-_COMMENT: Final = r"!-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )"
+COMMENT: Final = r"!-- (?: -?> | (?: [^-]++ | -(?!-!?>) )*+ (?: --!?> | \Z ) )"
 _DECLARATION: Final = rf"[!?] [^>]*+ {END}"
 _HIDDEN: Final = " | ".join(map(_hidden_element, _HIDDEN_ELEMENTS))
 _NO_NAME: Final = rf"(?![a-zA-Z]) [^>]*+ {END}"
@@ -75,7 +75,7 @@ _NOT_KEPT: Final = rf"(?!(?ai:{_KEPT_ELEMENTS}){NAME_END})"
 # the same.)
 NOT_TEXT: Final = re.compile(
     rf"""< (?: (?P<inline> /?+ (?ai:{_INLINE_NAMES}){NAME_END} {ATTRS} {END} )
-    | {_COMMENT}
+    | {COMMENT}
     | {_DECLARATION}
     | {_HIDDEN}
     | / (?: {_NOT_A_LINK_END} (?P<end>{_NAME}) {ATTRS} {END}
@@ -93,7 +93,7 @@ NOT_TEXT: Final = re.compile(
 # name is the start of an attribute value in NOT_TEXT's ATTRS, read here as ATTRS would read it.
 # Compiled on first use (fingerprint.firstpass.first_pass): most runs read no page line by line, and
 # every start-up would pay for it.
-TAGS_PATTERN: Final = rf"""< (?: {_COMMENT}
+TAGS_PATTERN: Final = rf"""< (?: {COMMENT}
     | {_DECLARATION}
     | {_HIDDEN}
     | / {_NO_NAME}

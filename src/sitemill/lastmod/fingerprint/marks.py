@@ -29,7 +29,7 @@ DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D"
 TITLE_END: Final = f"{MARK}T{MARK}"
 
 
-def _attribute_value(name: str, group: str) -> str:
+def attribute_value(name: str, group: str) -> str:
     """A lookahead that captures, as ``group``, the raw value of the first attribute ``name``
     of the tag that follows (optional: the group is None where there is none)."""
     other = (
@@ -47,11 +47,11 @@ LINK_END_TAG: Final = re.compile(rf"</(?ai:a){NAME_END} {ATTRS} {END}", re.VERBO
 # A link, image or meta start tag, with the values it is kept for. Each lookahead reads the
 # tag once more at most (the start tag's attributes: a constant factor).
 KEPT_TAG: Final = re.compile(
-    rf"""< (?: (?ai:a) (?P<link>) {NAME_END} {_attribute_value("href", "href")}
+    rf"""< (?: (?ai:a) (?P<link>) {NAME_END} {attribute_value("href", "href")}
     | (?ai:img|source) (?P<image>) {NAME_END}
-      {_attribute_value("src", "src")} {_attribute_value("srcset", "srcset")}
+      {attribute_value("src", "src")} {attribute_value("srcset", "srcset")}
     | (?ai:meta) {NAME_END}
-      {_attribute_value("name", "meta_name")} {_attribute_value("content", "content")} )
+      {attribute_value("name", "meta_name")} {attribute_value("content", "content")} )
     {ATTRS} {END}""",
     re.VERBOSE,
 )
@@ -138,11 +138,16 @@ def _unquote(value: str | None) -> str | None:
 def _mark(kind: str, value: str | None) -> str:
     if value is None:
         return ""
-    value = value.strip(_HTML_SPACE)
+    return f"{MARK}{kind}{without_cache_buster(value.strip(_HTML_SPACE))}{MARK}"
+
+
+def without_cache_buster(value: str) -> str:
+    """A target ``value`` without the query of an asset's URL (ASSET_EXTENSIONS): a cache
+    buster (?v=123, ?h=abc)."""
     path, question, _ = value.partition("?")
     if question and path.rpartition(".")[2].lower() in ASSET_EXTENSIONS:
-        value = path
-    return f"{MARK}{kind}{value}{MARK}"
+        return path
+    return value
 
 
 def _first_candidate(srcset: str | None) -> str | None:

@@ -129,6 +129,16 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
     return MARK.join(parts)
 
 
+def followed(value: str, url: str) -> str | None:
+    """A target ``value`` on the page at ``url`` in the one spelling of a link's (target),
+    None where it leads to the page itself (a self link: selflinks.is_self_link)."""
+    origin, _, page = _split(url)
+    found = target(value, origin, page)
+    if url and selflinks.is_self_link(found, _spelled(page)):
+        return None
+    return found
+
+
 def _self_date5(found: re.Match[str]) -> str:
     """A version-5 self-date left out, where it opens a block (see SELF_DATE5)."""
     start = found.start()

@@ -5,21 +5,28 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+from sitemill.lastmod.history.respacing import KEYS, RESPACED, respaced
 
-# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate.
-_TARGET_KINDS: Final = ("H", "I", "S")
+# The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
+# and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
+# values are compared as targets when their paths are one.
+_TARGET_KINDS: Final = ("H", "I", "S", "J")
+_LEAF: Final = "J"
+# A move is named alike whatever kind of target made it (after "R"): a site that moved its
+# addresses moved them in its links, images and JSON-LD alike, and a page that holds only some
+# kinds (no image, only its own URL in its JSON-LD) made the same move as the others.
+_MOVED: Final = "M"
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
 # changed the text's words 0 to 3, any other 4 to 7.
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
-_NAMING: Final = b"respaced"
-_SPACE: Final = re.compile(r"\s+")
+_NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
+SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 _REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times, _repeats)
 
 
@@ -30,18 +37,21 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     but repeated more or fewer times by its kind alone), hashed; its first digit says whether
     it changed the text's words beyond their letter case (rewords) or only what a site carries
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
-    page itself is read as no link (fingerprint.selflinks), and is named by the move. An edit
-    that moved only white space between what the page says (every letter, digit and mark kept,
-    in order: "cache Tag" made "cacheTag" where a theme put a label beside a name on one line) is
-    named RESPACED: no word of it is the page's own, and it rewords nothing."""
-    if newer != older and _SPACE.sub("", newer) == _SPACE.sub("", older):
+    page itself is read as no link (fingerprint.selflinks), and is named by the move; white
+    space moved alone is RESPACED (history.respacing)."""
+    if respaced(newer, older):
         return RESPACED
     new, old = _tokens(newer), _tokens(older)
     removed, added = _rewrites(*_repeats(old, new))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
         moved = _rewrites(*_repeats(old, new_self))
-        if any(token[:2] == "RH" for token in moved[0]):
+        if not any(_target_of(token, "H") for token in (*moved[0], *moved[1])):
+            removed, added = moved
+            new = new_self
+    if own and (own_leaves := _own_leaves(old, new, own)):
+        moved = _rewrites(*_repeats(old, new + own_leaves))
+        if not any(_target_of(token, _LEAF) for token in (*moved[0], *moved[1])):
             removed, added = moved
     tokens = (*removed, *added)
     if _words(new) != _words(old):
@@ -59,9 +69,29 @@ def exact_of(newer: str, older: str) -> str:
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
     one exact name when they have one edit; a respacing is RESPACED here too."""
-    if newer != older and _SPACE.sub("", newer) == _SPACE.sub("", older):
+    if respaced(newer, older):
         return RESPACED
     return _hashed(*_repeats(_tokens(older), _tokens(newer)))
+
+
+def token_sum(reduction: str) -> int:
+    """What edit_of names an edit by (the reduction's title words, marks and text words,
+    counted), as one number: the sum of each token's hash, each as often as it stands, modulo
+    2 ** SUM_BITS. The difference of two versions' sums names what the edit took out and put
+    in, counted (sum_edit), without either version's text: what a bucket's state keeps
+    (lastmod.deployedits). A target moved is named by both its ends, not by its move."""
+    total = 0
+    for token, count in _tokens(reduction).items():
+        data = token.encode("utf-8", "surrogatepass")
+        named = hashlib.blake2b(data, digest_size=8, person=_NAMING).digest()
+        total += count * int.from_bytes(named)
+    return total % (1 << SUM_BITS)
+
+
+def sum_edit(newer: int, older: int) -> int:
+    """The name of the edit from a version whose token_sum is ``older`` to one whose is
+    ``newer`` (0: it took out and put in nothing, as edit_of's reorders)."""
+    return (newer - older) % (1 << SUM_BITS)
 
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
@@ -109,7 +139,8 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
 
     For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
     and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
-    a pair, named by _rewrite. When every pair has one name, that name, once, stands for them;
+    a pair, named by _rewrite (a JSON-LD leaf's value at the same path only: _move). When
+    every pair has one name, that name, once, stands for them, alike for every kind (_MOVED);
     any other token, and every target of a kind whose pairs are not all one move, stays as it
     is, so a page whose own links changed keeps an edit of its own."""
     out_removed, out_added = list(removed), list(added)
@@ -118,13 +149,40 @@ def _rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str
         come = [token for token in added if _target_of(token, kind)]
         if not gone or len(gone) != len(come):
             continue
-        names = {_rewrite(old[1:], new[1:]) for old, new in zip(gone, come, strict=True)}
+        names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
         if len(names) != 1 or None in names:
             continue
         out_removed = [token for token in out_removed if not _target_of(token, kind)]
         out_added = [token for token in out_added if not _target_of(token, kind)]
-        out_removed.append("R" + kind + str(names.pop()))
-    return sorted(out_removed), sorted(out_added)
+        out_removed.append("R" + _MOVED + str(names.pop()))
+    return sorted(set(out_removed)), sorted(out_added)
+
+
+def _own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
+    """JSON-LD leaves ``new`` would hold if the values it has fewer of at a path than ``old``
+    had led to the page itself (site path ``own``), which the reduction leaves out: a page's
+    own URL at a host or base path the site moved from is counted with the move."""
+    fewer: Counter[str] = Counter()
+    for tokens, sign in ((old, 1), (new, -1)):
+        for token, count in tokens.items():
+            if token[:1] == _LEAF:
+                fewer[_leaf_path(token)] += sign * count
+    spelled = "/" + own.lstrip("/")
+    return Counter({f"{path}={spelled}": count for path, count in fewer.items() if count > 0})
+
+
+def _leaf_path(token: str) -> str:
+    """A JSON-LD leaf's kind and path (fingerprint.structureddata), without its value."""
+    return token.partition("=")[0]
+
+
+def _move(old: str, new: str) -> str | None:
+    """How a target token moved (_rewrite); a JSON-LD leaf's value only at the same path."""
+    if old[:1] != _LEAF:
+        return _rewrite(old[1:], new[1:])
+    old_path, _, old_value = old.partition("=")
+    new_path, _, new_value = new.partition("=")
+    return _rewrite(old_value, new_value) if old_path == new_path else None
 
 
 def _target_of(token: str, kind: str) -> bool:
@@ -203,15 +261,12 @@ def _words(tokens: Counter[str]) -> Counter[str]:
 def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False) -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
     blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key."""
-    person = _NAMING + b"/exact" if exact else _NAMING
+    (respacing.KEYS: a name given another way is not recalled); ``exact``: its exact_of's key."""
+    person = KEYS + b"/exact" if exact else KEYS
     where = hashlib.blake2b(
         path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 
 
-# The name of an edit that moved only white space (edit_of): of the kind that changed neither
-# the text's words nor only what a site carries (4 to 7), apart from history.stopedits' names.
-RESPACED: Final = "5" + "0" * 31
 _REORDERED: Final = edit_of("\1T\1", "\1T\1")  # (the name of an edit that changed no token)

@@ -87,10 +87,23 @@ def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
             for zone in {timezone(timedelta(seconds=offset)), UTC}:
                 forms |= _date_forms(datetime.fromtimestamp(seconds, zone).date())
         forms.update(re.escape(name) for name in facts.names)
-        forms.add(_hash_form(facts.sha))
+        if facts.sha:  # (a deploy has none: deploy_stamps)
+            forms.add(_hash_form(facts.sha))
     if not forms:
         return None
     return re.compile("|".join(sorted(forms, key=len, reverse=True)))
+
+
+def deploy_stamps(seconds: int) -> re.Pattern[str] | None:
+    """The stamps of a bucket's deploy at ``seconds`` (its LastModified, in UTC): its date in
+    any form, with or without a time (a deploy has no author or hash)."""
+    return stamp_pattern([CommitFacts("", ((seconds, 0),), ())])
+
+
+def unstamped(text: str, stamps: re.Pattern[str]) -> tuple[str, bool]:
+    """``text`` with each stamp of ``stamps`` replaced by one placeholder, and whether any was."""
+    out, count = stamps.subn(_PLACEHOLDER, text)
+    return out, count > 0
 
 
 def _date_forms(day: date) -> set[str]:

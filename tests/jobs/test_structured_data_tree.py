@@ -1,0 +1,120 @@
+"""Structured data in a git tree's dates (fingerprint version 6): a page's own JSON-LD moves its
+date; what most pages share in it (the publisher's name and logo, the WebSite node) is the
+template's, as any edit made alike on most pages of a commit is (history.templateedits); the
+deploy's dateModified moves nothing. Shaped like a Hugo blog whose theme writes a BlogPosting
+and a WebSite node into every post's <head> (text our own), in a real repository."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from gitutil import commit, make_repo, unix
+from sitemill.config.model import load_config
+from sitemill.jobs.tree import build_from_tree
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.sinks import MemorySink
+
+BASE = "https://example.org/"
+WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00"]
+POSTS = ("green", "black", "white", "oolong", "puerh", "matcha")
+
+
+def post(name: str, build: int, *, logo: str, about: str = "") -> str:
+    ld = [
+        {
+            "@context": "https://schema.org",
+            "@type": "BlogPosting",
+            "headline": f"On {name} tea",
+            "description": about or f"Notes on {name} tea.",
+            "dateModified": WHEN[build].replace(" ", "T") + "+00:00",  # (the deploy's)
+            "mainEntityOfPage": {"@type": "WebPage", "@id": f"{BASE}posts/{name}/"},
+            "publisher": {"@type": "Organization", "name": "Leaf Notes", "logo": logo},
+        },
+        {"@context": "https://schema.org", "@type": "WebSite", "name": "Leaf Notes", "url": BASE},
+    ]
+    return (
+        f"<!DOCTYPE html><html><head><title>On {name} tea | Leaf Notes</title>"
+        f'<script type="application/ld+json">{json.dumps(ld, indent=build)}</script></head>'
+        f'<body><nav><a href="/">Home</a></nav><main><h1>On {name} tea</h1>'
+        f"<p>How {name} tea is brewed.</p></main></body></html>\n"
+    )
+
+
+def dated(tmp_path: Path, builds: list[dict[str, str]]) -> dict[str, str]:
+    """Each page's lastmod (by its site path) after one commit per build."""
+    repo = make_repo(tmp_path / "site")
+    for build, when in zip(builds, WHEN, strict=False):
+        commit(repo, build, when)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
+    text = sink.files["sitemap.xml"].decode()
+    return dict(re.findall(r"<loc>https://example\.org/([\w/.-]*?)/?</loc><lastmod>(.*?)<", text))
+
+
+def at(index: int) -> str:
+    return lastmod_from_timestamp(unix(WHEN[index]), Precision.DATETIME)
+
+
+def site(build: int, logo: str, about: dict[str, str] | None = None) -> dict[str, str]:
+    about = about or {}
+    return {
+        f"posts/{name}/index.html": post(name, build, logo=logo, about=about.get(name, ""))
+        for name in POSTS
+    }
+
+
+def test_a_shared_publisher_logo_changed_on_every_page_moves_no_date(tmp_path: Path) -> None:
+    # Build 1: the theme's new logo on every post, re-indented, every dateModified the deploy's;
+    # one post's own description (in its JSON-LD alone) rewritten in that commit: its date moves.
+    # Build 2: the deploy alone (dateModified, indentation): nothing moves.
+    builds = [
+        site(0, "/images/logo.png"),
+        site(1, "/images/logo-2024.svg", {"oolong": "Oolong, rolled and roasted."}),
+        site(2, "/images/logo-2024.svg", {"oolong": "Oolong, rolled and roasted."}),
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {f"posts/{name}": at(1 if name == "oolong" else 0) for name in POSTS}, found
+
+
+def moved(name: str, base: str) -> str:
+    """A post whose links and JSON-LD name the site's ``base`` in full (a host and a path)."""
+    ld = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": f"On {name} tea",
+        "url": f"{base}posts/{name}/",
+        "image": f"{base}images/{name}.jpg",
+        "publisher": {"@type": "Organization", "name": "Leaf Notes", "logo": f"{base}logo.png"},
+    }
+    return (
+        f"<!DOCTYPE html><html><head><title>On {name} tea</title>"
+        f'<script type="application/ld+json">{json.dumps(ld)}</script></head>'
+        f"<body><main><h1>On {name} tea</h1><p>How {name} tea is brewed.</p>"
+        f'<img src="{base}images/{name}.jpg"><a href="{base}posts/">All posts</a></main>'
+        "</body></html>\n"
+    )
+
+
+def home(base: str) -> str:
+    """The home page, as jekyll-seo-tag writes it: a WebSite node whose url is the page's own
+    and no other absolute address (a real site's only change when it left its beta host)."""
+    ld = {"@context": "https://schema.org", "@type": "WebSite", "name": "Leaf Notes", "url": base}
+    return (
+        f'<html><head><title>Leaf Notes</title><script type="application/ld+json">{json.dumps(ld)}'
+        "</script></head><body><main><h1>Leaf Notes</h1><p>Notes on tea.</p></main></body></html>"
+    )
+
+
+def test_a_site_moved_to_another_host_and_base_path_moves_no_date(tmp_path: Path) -> None:
+    # Every absolute address in the links and the JSON-LD moved alike: no page's own words.
+    # The home page's only change is its own URL in its JSON-LD: the same move, named alike.
+    old, new = "https://leaf.example.net/notes/", BASE
+    builds = [
+        {f"posts/{name}/index.html": moved(name, base) for name in POSTS}
+        | {"index.html": home(base)}
+        for base in (old, new)
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {"": at(0)} | {f"posts/{name}": at(0) for name in POSTS}, found
