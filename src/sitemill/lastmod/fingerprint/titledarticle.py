@@ -32,13 +32,12 @@ def titled_article(text: str, title: str) -> tuple[int, int] | None:
     if headline is not None and _named(text[headline[0] : headline[1]], title):
         return found
     parts = [words for words in (_words(part) for part in parts_of(title)) if words]
-    inside = letters(regions.unmarked(text[found[0] : found[1]]))
-    if not parts or any(_stands(words, inside) for words in parts):
-        return found
     beside = regions.unmarked(_untitled(text[: found[0]]) + " " + _untitled(text[found[1] :]))
-    if any(_stands(words, letters(beside)) for words in parts):
-        return None
-    return found
+    beside = letters(beside)  # (most often little: read before the article)
+    if not any(_stands(words, beside) for words in parts):
+        return found
+    inside = letters(regions.unmarked(text[found[0] : found[1]]))
+    return found if any(_stands(words, inside) for words in parts) else None
 
 
 def _named(headline: str, title: str) -> bool:
