@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_template_principles import BASE, WHEN, Build, dated, expect, page
+from test_template_principles import BASE, WHEN, Build, at, dated, expect, on, page, stamped
 
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
@@ -166,3 +166,26 @@ def test_a_commit_that_edited_many_pages_in_their_own_words_costs_the_census_not
     census_reads(tmp_path, 30, edited=10, link=-1)
     census_reads(tmp_path, 90, edited=30, link=-1)
     assert sum(reads) == 0
+
+
+def test_a_stamp_on_the_few_pages_no_later_edit_stopped_moves_none(tmp_path: Path) -> None:
+    # Every deploy re-renders every post with its own date at each post's foot; the second
+    # edited four posts' text too, each in its own words: "one" and "two" reach the first's
+    # stamps alone, too few for a commit's census, and were dated by it.
+    def line(build: int) -> str:
+        return f"<p>Built {on(build, '%Y-%m-%d')}</p>"
+
+    later = ("three", "four", "five", "six")
+    edited = {
+        path: html.replace("Story of ", f"A {path.split('/')[1]}-told story of ")
+        if path.split("/")[1] in later
+        else html
+        for path, html in stamped(dict.fromkeys(NAMES, 2), line).items()
+    }
+    builds = [
+        stamped(dict.fromkeys(NAMES, 0), line),
+        stamped(dict.fromkeys(NAMES, 1), line),
+        edited,
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {f"posts/{name}": at(2 if name in later else 0) for name in NAMES}, found
