@@ -331,6 +331,15 @@ PAGE_V6 = (
 )
 GOLDEN_PAGE_V6 = "159ec7f2442dc26d638b3f043e4a8931"
 GOLDEN_PAGE_V6_BY_5 = "cc6756ceed6db7b00220f031cba1c903"
+# A list page (version 6's teasers: each article titled by a link to another page counts as that
+# link and its title), at https://example.org/tags/vim/, by version 6 and 5.
+LIST_PAGE_V6 = (
+    b"<title>Tag: vim - Site</title><main><h1>Tag: vim</h1><p>Posts on Vim.</p>"
+    b"<article><h2><a href=/a/>Alpha</a></h2><time>2024-01-02</time><p>An excerpt of alpha.</p>"
+    b"</article><article><h2><a href=../b/>Beta</a></h2><p>2 minute read</p></article></main>"
+)
+GOLDEN_LIST_V6 = "f2a52ca90e9c53723fec4cef092879dd"
+GOLDEN_LIST_V6_BY_5 = "488817f20b2ecb834afe2521e41d8e72"
 
 
 def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None:
@@ -358,6 +367,11 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fingerprint_html(PAGE_V5, url=url, version=4) == GOLDEN_PAGE_V5_BY_4
     assert fingerprint_html(PAGE_V6, url=url) == GOLDEN_PAGE_V6
     assert fingerprint_html(PAGE_V6, url=url, version=5) == GOLDEN_PAGE_V6_BY_5
+    url = "https://example.org/a/index.html"
+    assert fingerprint_html(PAGE_V5, url=url, version=5) == GOLDEN_PAGE_V5
+    url = "https://example.org/tags/vim/"
+    assert fingerprint_html(LIST_PAGE_V6, url=url) == GOLDEN_LIST_V6
+    assert fingerprint_html(LIST_PAGE_V6, url=url, version=5) == GOLDEN_LIST_V6_BY_5
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)
 
 

@@ -14,6 +14,14 @@ _ARTICLE_END: Final = END_MARKERS["article"]
 # The markers of the page's headline (<h1>), which contentregion writes from version 3 on.
 HEADLINE_START: Final = "\x02g\x03"
 HEADLINE_END: Final = "\x02G\x03"
+# The markers of the other headings (<h2> to <h6>), which contentregion writes from version 3 on
+# (and versions before 6 read as spaces): a teaser's title (fingerprint.teasers).
+HEADING_START: Final = "\x02k\x03"
+HEADING_END: Final = "\x02K\x03"
+HEADINGS: Final = (
+    {"h1": HEADLINE_START} | dict.fromkeys(("h2", "h3", "h4", "h5", "h6"), HEADING_START),
+    {"h1": HEADLINE_END} | dict.fromkeys(("h2", "h3", "h4", "h5", "h6"), HEADING_END),
+)  # (the start and end markers by the tag's name)
 _ARTICLE_MARKERS: Final = re.compile(
     "\x02([%s])\x03" % (ARTICLE_START[1] + _ARTICLE_END[1] + HEADLINE_START[1])
 )

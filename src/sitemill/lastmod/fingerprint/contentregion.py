@@ -34,12 +34,13 @@ from typing import Final
 from sitemill.lastmod.fingerprint import readerparts, regions, titleblock, titledarticle
 from sitemill.lastmod.fingerprint.articles import (
     ARTICLE_START,
-    HEADLINE_END,
+    HEADINGS,
     HEADLINE_START,
     one_article,
     own_article,
 )
 from sitemill.lastmod.fingerprint.regions import REGION_MARKS
+from sitemill.lastmod.fingerprint.teasers import read_teasers
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
 # a furniture role (tracked in order, like role=main: its end tag is found by its name).
@@ -47,16 +48,10 @@ _FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
 _FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
 _PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
 _PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
-# The page's headline (<h1>): which of several articles is the page's (version 4).
-_HEADLINE_START: Final = {"h1": HEADLINE_START}
-_HEADLINE_END: Final = {"h1": HEADLINE_END}
-START_MARKERS: Final = {
-    **regions.START_MARKERS,
-    **_FURNITURE_START,
-    **_PAGE_START,
-    **_HEADLINE_START,
-}
-END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END, **_HEADLINE_END}
+# The page's headline (<h1>): which of several articles is the page's (version 4); the other
+# headings, a teaser's title (version 6: fingerprint.teasers).
+START_MARKERS: Final = {**regions.START_MARKERS, **_FURNITURE_START, **_PAGE_START, **HEADINGS[0]}
+END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END, **HEADINGS[1]}
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
 _MAIN_START, _MAIN_END = regions.START_MARKERS["main"], regions.END_MARKERS["main"]
 _ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
@@ -179,13 +174,16 @@ class Structure:
         return replaced
 
 
-def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3) -> str:
+def select(
+    text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3, url: str = ""
+) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to its one article (version 4: of
     several, to the one with the page's <h1>; 5: fingerprint.articles.own_article; 6:
     fingerprint.titledarticle); a page with no
     main region: its text without its furniture, or its title, descriptions and one article.
-    Version 5 reads the title and descriptions as fingerprint.readerparts does."""
+    Version 5 reads the title and descriptions as fingerprint.readerparts does; version 6 reads
+    teasers as the links to the pages they tease (fingerprint.teasers: ``url``, the page's)."""
     if REGION_MARKS[0] not in text:
         return text
     found = regions.between(text, *regions.TITLE_MARKERS)
@@ -200,6 +198,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
             kept = without_furniture(
                 text, headline=True
             )  # (its title block: fingerprint.titleblock)
+        if version >= 6:
+            kept = read_teasers(kept, url, page=text)
         region = narrowed(kept)
         if region is None:
             return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
@@ -210,9 +210,12 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], version: int
         kept = without_furniture(
             text[region[0] : region[1]], article=int(within), headline=version >= 5
         )
+        headline = HEADLINE_START in kept
+        if version >= 6:
+            kept = read_teasers(kept, url, own=within, page=text)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
-        if version >= 5 and HEADLINE_START not in kept:
+        if version >= 5 and not headline:
             header = titleblock.outside(text, region)
             if header:
                 body = without_furniture(header, headline=True) + " " + body

@@ -92,7 +92,7 @@ def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
-        text = contentregion.select(text, descriptions, version)
+        text = contentregion.select(text, descriptions, version, url)
     if (
         version >= 5
     ):  # (links read as no link go before the spaces beside marks: fingerprint.targets)

@@ -1,0 +1,257 @@
+"""Teasers: what another page says is that page's (fingerprint version 6)."""
+# A teaser is an ``<article>`` that is not the page's own and whose first heading (``<h1>`` to
+# ``<h6>``) is a link to another page of the site (not the page itself), or stands inside one (a
+# card that is one link: Jekyll Chirpy), or whose one link has no words and leads there (a link
+# laid over the card: Hugo PaperMod): a composition titled as that page, on a blog's list, tag,
+# archive and home pages and in a post's "related" or "You may also enjoy" block. Its excerpt,
+# date, tags and reading time are that page's words, which carry that page's own date (22 of 46
+# pages of a Minimal Mistakes blog were re-dated by other posts' excerpts). So:
+# - a teaser counts as the link to the page it teases with its title (the heading link's words,
+#   else the heading's): a list page moves when it lists a page more or less, reorders them or
+#   retitles one, or when its own text changes, not when a teased post's excerpt or date does;
+# - beside a post it is furniture, left out: the page's own article (the one outermost article
+#   that holds the page's ``<h1>``, none outside it, or with no ``<h1>`` its one outermost
+#   article, never a teaser) holds the headline the page's ``<title>`` names, and a heading
+#   outside every article stands between it and the teaser (the teasers are a block of their
+#   own). A home page's intro article beside its teasers (Hugo PaperMod's) is neither: its
+#   teasers are its list.
+# The shape is the evidence: a block that is no article titled by a link to another page (an
+# ``<li>`` with a link, a date, an excerpt) counts whole (its page may be dated later, not earlier).
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from typing import Final, NamedTuple
+
+from sitemill.lastmod.fingerprint import targets, titleblock
+from sitemill.lastmod.fingerprint.articles import (
+    ARTICLE_START,
+    HEADING_END,
+    HEADING_START,
+    HEADLINE_END,
+    HEADLINE_START,
+)
+from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK
+from sitemill.lastmod.fingerprint.regions import END_MARKERS
+
+ARTICLE_END: Final = END_MARKERS["article"]
+_ARTICLE, _HEADLINE, _HEADING = ARTICLE_START[1], HEADLINE_START[1], HEADING_START[1]
+_TREE: Final = re.compile(
+    f"\x02([{_ARTICLE}{_ARTICLE.upper()}{_HEADLINE}{HEADLINE_END[1]}{_HEADING}{HEADING_END[1]}])\x03"
+)
+_MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)|\x02[a-zA-Z]\x03")
+_HEADING_CLOSE: Final = re.compile(f"\x02[{HEADLINE_END[1]}{HEADING_END[1]}]\x03")
+_MARK: Final = re.compile(f"{MARK}([^{MARK}]*)(?:{MARK}|\\Z)")
+
+
+class _Article(NamedTuple):
+    """An article: where its markers start and end, whether an <h1> is in it, those in it."""
+
+    start: int
+    end: int
+    holds_headline: bool
+    inner: list[_Article]
+
+
+def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> str:
+    """``text`` (a page's marked region, its furniture left out) with each teaser (see above) as
+    the link to the page it teases and its title, or left out beside the page's own article.
+    ``url``: the page's URL (its links resolve from it); ``own``: ``text`` is the inside of the
+    page's own article (the region is its only article), so no teaser in it stands beside it;
+    ``page``: the page's whole marked text (its <title>). Each teaser stays an article, so that
+    the region narrows to the page's article where version 5 narrowed it."""
+    if ARTICLE_START not in text:
+        return text
+    articles, headline_outside, headings = _articles(text)
+    mine = None if own else _own(text, articles, headline_outside, url)
+    post: bool | None = None  # (asked once, when a teaser stands beside the page's article)
+    pieces: list[str] = []
+    done = 0
+    for article in articles:
+        if article is mine or own:
+            replaced = _nested(text, article, url)
+        else:
+            if mine is not None and post is None and _grouped(headings, mine, article):
+                post = titleblock.titled_headline(text[mine.start : mine.end], page)
+            beside = bool(post) and mine is not None and _grouped(headings, mine, article)
+            replaced = _replaced(text, article, url, beside=beside)
+        if replaced is not None:
+            pieces += (text[done : article.start], replaced)
+            done = article.end
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _grouped(headings: list[int], mine: _Article, article: _Article) -> bool:
+    """Whether a heading outside every article stands between the page's own article and
+    ``article``: the teasers are a block of their own ("You may also enjoy")."""
+    start, end = (
+        (mine.end, article.start) if mine.end <= article.start else (article.end, mine.start)
+    )
+    return any(start <= at < end for at in headings)
+
+
+def _nested(text: str, article: _Article, url: str) -> str | None:
+    """An article (the page's own, or one that is no teaser) with the teasers nested in it as
+    their links and titles (None: none)."""
+    pieces: list[str] = []
+    done = article.start
+    for inner in article.inner:
+        replaced = _replaced(text, inner, url, beside=False)
+        if replaced is not None:
+            pieces += (text[done : inner.start], replaced)
+            done = inner.end
+    if not pieces:
+        return None
+    pieces.append(text[done : article.end])
+    return "".join(pieces)
+
+
+def _replaced(text: str, article: _Article, url: str, *, beside: bool) -> str | None:
+    """What an article that is not the page's own becomes: a teaser an article of its link and
+    title, or an empty one ``beside`` the page's own article; any other article its nested
+    teasers' (None: unchanged)."""
+    link = _teaser_link(text, article, url)
+    if link is None:
+        return _nested(text, article, url)
+    if beside:
+        return f" {ARTICLE_START}{ARTICLE_END} "
+    target, title = link
+    return f" {ARTICLE_START}{MARK}H{target}{MARK}{title}{LINK_END_MARK}{ARTICLE_END} "
+
+
+def _own(text: str, articles: list[_Article], headline_outside: bool, url: str) -> _Article | None:
+    """The page's own article among the outermost ``articles``: the one that holds the page's
+    <h1> (none standing outside them), or with no <h1> the only one; never a teaser."""
+    if headline_outside:
+        return None
+    holding = [article for article in articles if article.holds_headline]
+    if len(holding) == 1:
+        found = holding[0]
+    elif not holding and len(articles) == 1:
+        found = articles[0]
+    else:
+        return None
+    return None if _teaser_link(text, found, url) is not None else found
+
+
+def _teaser_link(text: str, article: _Article, url: str) -> tuple[str, str] | None:
+    """The target (as written) and the title (its words) of the page that ``article`` teases:
+    the link to another page of the site that its first heading holds (its words the title), or
+    that holds its first heading (a card that is one link), or its one link when that link has no
+    words (a link laid over the card); then the heading's words are the title. None: no teaser."""
+    start = _first_heading(text, article)
+    if start < 0:
+        return None
+    heading = _HEADING_CLOSE.search(text, start, article.end)
+    end = heading.start() if heading else article.end
+    inside = _links(text, start, end, 1)
+    target: str | None
+    if inside:
+        at, target = inside[0]
+        close = text.find(LINK_END_MARK, at, end)
+        words = text[_after_mark(text, at) : close if close >= 0 else end]
+    else:
+        target = _holding(text, _links(text, article.start, start), start)
+        if target is None:
+            links = _links(text, article.start, article.end, 2)
+            if len(links) == 1 and not _words(_link_words(text, links[0][0])):
+                target = links[0][1]
+        words = text[start:end]
+    if target is None or not _another_page(target, url):
+        return None
+    return target, _words(words)
+
+
+def _links(text: str, start: int, end: int, most: int | None = None) -> list[tuple[int, str]]:
+    """Where each link mark of ``text[start:end]`` starts (the first ``most``), and its target
+    as written (marks read in turn from a place outside any: a value is never read as one)."""
+    found = (
+        (mark.start(), mark[1][1:])
+        for mark in _MARK.finditer(text, start, end)
+        if mark[1][:1] == "H"
+    )
+    return list(islice(found, most))
+
+
+def _holding(text: str, links: list[tuple[int, str]], start: int) -> str | None:
+    """The target of the link that holds the place ``start`` (no link end between them)."""
+    if not links or LINK_END_MARK in text[links[-1][0] : start]:
+        return None
+    return links[-1][1]
+
+
+def _link_words(text: str, at: int) -> str:
+    """The text of the link whose mark starts at ``at``, to its end mark."""
+    after = _after_mark(text, at)
+    close = text.find(LINK_END_MARK, after)
+    return text[after : close if close >= 0 else len(text)]
+
+
+def _after_mark(text: str, at: int) -> int:
+    """Where the text after the mark that starts at ``at`` starts (one left open: the end)."""
+    return (text.find(MARK, at + 1) + 1) or len(text)
+
+
+def _words(text: str) -> str:
+    """The words of a marked text, marks and markers left out."""
+    return " ".join(_MARKS.sub(" ", text).split())
+
+
+def _first_heading(text: str, article: _Article) -> int:
+    """Where the text of the first heading (<h1> to <h6>) inside ``article`` starts (-1: none)."""
+    for found in _TREE.finditer(text, article.start + len(ARTICLE_START), article.end):
+        if found[1] in (_HEADLINE, _HEADING):
+            return found.end()
+    return -1
+
+
+def _another_page(value: str, url: str) -> bool:
+    """Whether a link's target ``value`` (as written) leads to another page of the site than
+    the one at ``url``: on its origin, not to the page itself (fingerprint.targets spells both)."""
+    found = targets.followed(value, url)
+    return found is not None and found.startswith("/")  # (not another site, mailto:, data:)
+
+
+def _articles(text: str) -> tuple[list[_Article], bool, list[int]]:
+    """The outermost articles of a marked ``text`` (each with those nested in it), whether an
+    <h1> stands outside them all, and where the headings outside them all stand. One left open
+    runs to the end."""
+    stack: list[tuple[int, bool, list[_Article]]] = []
+    outermost: list[_Article] = []
+    outside = False
+    headings: list[int] = []
+    for found in _TREE.finditer(text):
+        letter = found[1]
+        if letter == _ARTICLE:
+            stack.append((found.start(), False, []))
+        elif letter == _ARTICLE.upper():
+            if stack:
+                start, holds, inner = stack.pop()
+                _close(stack, outermost, _Article(start, found.end(), holds, inner))
+        elif not stack:
+            if letter in (_HEADLINE, _HEADING):
+                headings.append(found.start())
+            outside = outside or letter == _HEADLINE
+        elif letter == _HEADLINE:
+            stack[-1] = (stack[-1][0], True, stack[-1][2])
+    while stack:
+        start, holds, inner = stack.pop()
+        _close(stack, outermost, _Article(start, len(text), holds, inner))
+    return outermost, outside, headings
+
+
+def _close(
+    stack: list[tuple[int, bool, list[_Article]]], outermost: list[_Article], article: _Article
+) -> None:
+    """An article closed: nested in the one open around it (which then holds its <h1> too), or
+    one of the outermost."""
+    if not stack:
+        outermost.append(article)
+        return
+    start, holds, inner = stack[-1]
+    inner.append(article)
+    stack[-1] = (start, holds or article.holds_headline, inner)
