@@ -14,10 +14,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from sitemill.lastmod.fingerprint import regions
-from sitemill.lastmod.fingerprint.articles import HEADLINE_END, HEADLINE_START, own_article
+from sitemill.lastmod.fingerprint.articles import (
+    HEADLINE_END,
+    HEADLINE_START,
+    one_article,
+    own_article,
+)
 from sitemill.lastmod.fingerprint.excerpts import letters
 from sitemill.lastmod.fingerprint.titleparts import parts_of
+
+
+def narrowing(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
+    """Where the page's own article in a region is, as fingerprint ``version`` finds it: 3
+    and 4 articles.one_article, 5 articles.own_article, 6 titled_article (``title``: the text
+    of the page's <title>)."""
+    if version >= 6:
+        return partial(titled_article, title=title)
+    return own_article if version >= 5 else partial(one_article, version=version)
 
 
 def titled_article(text: str, title: str) -> tuple[int, int] | None:
