@@ -11,8 +11,10 @@ unmistakable), else the single ``<article>`` inside the main region, else the ma
 (``<main>``, ``[role=main]``), else ``<body>``. Left out wherever they stand: ``script``, ``style``,
 ``nav``, ``aside``, ``header``, ``footer``, ``noscript``, ``template``, ``svg`` and the navigation,
 complementary, search, banner and contentinfo roles; a ``header`` that holds an ``<h1>`` stays (the
-article's headline block: Docusaurus 3.8 wraps the h1 in one). Text is what a reader sees: inline
-elements join their text, block elements separate it, whitespace is collapsed. A self-date is not
+article's headline block: Docusaurus 3.8 wraps the h1 in one), and so does one inside an
+``<article>`` that holds a heading of any rank (a teaser's: which page a list page lists, under
+which title). Text is what a reader sees: inline elements join their text, block elements separate
+it, whitespace is collapsed. A self-date is not
 article text either (docs/lastmod.md, self-dates): an element whose text is "Last updated on
 <date>", "Last modified <date>: <commit>", "Page last updated ..." says when the page changed, not
 what it says. A page moved to a new path keeps its history: git's rename detection (``-M``) chains
@@ -281,11 +283,26 @@ def strip_furniture(article: lxml.html.HtmlElement) -> None:
         + [".//*[local-name()='svg']"]
     )
     for node in article.xpath(xpath):
-        if node.tag == "header" and node.xpath(".//h1"):
+        if node.tag == "header" and _headline_block(node, article):
             continue  # an article's headline block (Docusaurus wraps the h1 so): content
         parent = node.getparent()
         if parent is not None:
             node.drop_tree()
+
+
+def _headline_block(header: lxml.html.HtmlElement, article: lxml.html.HtmlElement) -> bool:
+    """Whether a ``header`` is an article's headline block: it holds an ``<h1>``, or it stands
+    inside an ``<article>`` and holds a heading of any rank (a list page's teaser headed by an
+    ``<h2>``: which page it lists, under which title; Hexo NexT made its list pages' ``<h1>``
+    an ``<h2>`` in one upgrade, a change no reader sees)."""
+    if header.xpath(".//h1"):
+        return True
+    inside = article.tag == "article"
+    for node in header.iterancestors():
+        if node is article:
+            break
+        inside = inside or node.tag == "article"
+    return inside and bool(header.xpath(".//h2 | .//h3 | .//h4 | .//h5 | .//h6"))
 
 
 def find_article(doc: lxml.html.HtmlElement, article_xpath: str | None) -> lxml.html.HtmlElement:

@@ -371,3 +371,28 @@ def test_a_post_renamed_on_the_lists_that_link_to_it_is_content(tmp_path: Path) 
     assert dates["2018/post/index.html"] == unix(DAY2)
     assert dates["archives/index.html"] == unix(DAY2)
     assert dates["about/a0/index.html"] == unix(DAY1)
+
+
+def list_page(rank: int, posts: list[str]) -> str:
+    """A Hexo NexT archive page: one teaser per post, its title in its article's header, in
+    an ``<h{rank}>``, beside its date."""
+    teasers = "".join(
+        f"<article><header><h{rank}><a href='/{post}/'>{post}</a></h{rank}>"
+        f"<div class=meta><time>01-0{n}</time></div></header></article>"
+        for n, post in enumerate(posts)
+    )
+    return (
+        "<!doctype html><html><head><title>Archive</title></head><body>"
+        f"<main><section><h1>Archive</h1>{teasers}</section></main></body></html>"
+    )
+
+
+def test_a_teasers_headline_block_is_content_whatever_its_heading(tmp_path: Path) -> None:
+    # Which pages a list page lists, under which titles, is content (decision 2); the rank of
+    # the heading that says so is no text a reader sees (Hexo NexT: <h1> made an <h2>).
+    repo = make_repo(tmp_path)
+    commit(repo, {"a/index.html": list_page(1, ["one"])}, DAY1, "one")
+    commit(repo, {"a/index.html": list_page(2, ["one"])}, DAY2, "h2")
+    commit(repo, {"b/index.html": list_page(2, ["one"])}, DAY2, "b")
+    commit(repo, {"b/index.html": list_page(2, ["one", "two"])}, DAY3, "two")
+    assert dated(repo) == {"a/index.html": unix(DAY1), "b/index.html": unix(DAY3)}

@@ -390,3 +390,80 @@ def test_version_5_reads_the_region_to_its_own_end_tag() -> None:
     assert reduce_html(NESTED.encode(), version=3) == "H One."
     # One left open runs to the end; a </main> before the first <main> ends nothing.
     assert text_of(reduce_html(b"</main><main>A<main>B</main>C")) == "A B C"
+
+
+# Hexo NexT's tag page listing one post: before its theme upgrade, the page's own headline is an
+# <h1> beside the one teaser (an <article>) in <main>; after it, an <h2>, the <h1> being the site's
+# motto in the banner (NexT 5.1.1 -> 5.1.3, every tag and category page).
+NEXT_LIST = (
+    "<title>Tag: cache | Site</title><header><div class=brand><span>Site</span></div>{motto}"
+    "</header><main><div class=content>{wrap}<div class=collection-title>{head}</div>"
+    "<article><header><h{n} class=post-title><a href=/2017/03/post/><span>A post</span></a>"
+    "</h{n}><div class=post-meta><time>03-25</time></div></header></article>{close}</div></main>"
+    "<aside><p>Site</p><p>12 posts</p></aside>"
+)
+NEXT_OLD = NEXT_LIST.format(
+    motto="<p>Motto.</p>",
+    wrap="<section id=posts>",
+    head="<h1>cache<small>Tag</small></h1>",
+    n=2,
+    close="</section>",
+)
+# Before it (NexT 5.1.1 until a rebuild): the list title an <h2>, the teaser's title the <h1>.
+NEXT_OLDEST = NEXT_LIST.format(
+    motto="<p>Motto.</p>",
+    wrap="<section id=posts>",
+    head="<h2>cache<small>Tag</small></h2>",
+    n=1,
+    close="</section>",
+)
+NEXT_NEW = NEXT_LIST.format(
+    motto="<h1>Motto.</h1>",
+    wrap="<div class=post-block><div id=posts>",
+    head="<h2>cache<small>Tag</small></h2>",
+    n=3,
+    close="</div></div>",
+)
+
+
+def test_version_6_keeps_a_list_pages_headline_beside_its_one_teaser() -> None:
+    # What only this page says is content wherever it stands: the headline the page's title
+    # names, beside the one article the page lists, whatever its heading's rank; the theme
+    # upgrade that made it an <h2> moves no date.
+    assert text_of(reduce_html(NEXT_NEW.encode())) == text_of(reduce_html(NEXT_OLD.encode()))
+    assert fingerprint_html(NEXT_NEW.encode()) == fingerprint_html(NEXT_OLD.encode())
+    assert "cacheTag" in reduce_html(NEXT_NEW.encode())
+    # The teaser's <h1>, which the page's title does not name, is not the page's headline.
+    assert fingerprint_html(NEXT_OLDEST.encode()) == fingerprint_html(NEXT_OLD.encode())
+    assert fingerprint_html(NEXT_OLDEST.encode(), version=5) != fingerprint_html(
+        NEXT_OLD.encode(), version=5
+    )
+    # Version 5 narrowed the new page to its teaser.
+    assert fingerprint_html(NEXT_NEW.encode(), version=5) != fingerprint_html(
+        NEXT_OLD.encode(), version=5
+    )
+    # Read line by line, the memo shared with the page before it, it reduces as read whole.
+    memo = LineMemo()
+    for page in (NEXT_OLDEST, NEXT_OLD, NEXT_NEW):
+        lines = page.replace("><", ">\n<").encode()
+        assert reduce_html(lines, memo=memo) == reduce_html(page.encode())
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # A post whose article holds its title in an <h2>: its comments beside it stay out.
+        "<title>A post | Site</title><main><article><h2>A post</h2><p>Body.</p></article>"
+        "<div class=comments><h2>Comments</h2><p>Comment one.</p></div></main>",
+        # A post whose <h1> the title names, beside a block that names the title's other part.
+        "<title>A post | Site</title><main><article><h1>A post</h1><p>Body.</p></article>"
+        "<div class=bio><p>Site, by Ann.</p><p>Comment one.</p></div></main>",
+        # A title no text of the region names (the site's name only).
+        "<title>Site</title><main><article><p>Body.</p></article><p>Comment one.</p></main>",
+        # No region: the title itself is no text beside the article.
+        "<title>A post</title><body><article><p>Body.</p></article><p>Comment one.</p></body>",
+    ],
+)
+def test_version_6_narrows_to_the_one_article_its_title_names_or_none_beside(page: str) -> None:
+    assert "Comment one" not in reduce_html(page.encode())
+    assert "Body." in reduce_html(page.encode())

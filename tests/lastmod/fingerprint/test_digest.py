@@ -506,3 +506,18 @@ def test_a_changed_word_link_or_image_moves_it(document: Document, data: st.Data
     added = [list(items) for items in document]
     added[paragraph].insert(position, ("image", "new"))
     assert fingerprint_html(render_document(added)) != fingerprint_html(render_document(document))
+
+
+def test_version_6_reads_spacing_beside_han_and_kana_as_no_word_end() -> None:
+    # Chinese and Japanese are written without spaces between words: a theme that writes a list
+    # title and its label on two lines ("分类\n<small>Category</small>") or on one moves no date.
+    def page(head: str) -> bytes:
+        return f"<title>Category: 分类 | Site</title><main><h1>{head}</h1><p>x</p></main>".encode()
+
+    two, one = page("分类\n  <small>Category</small>"), page("分类<small>Category</small>")
+    assert fingerprint_html(two) == fingerprint_html(one)
+    assert fingerprint_html(page("使用 Python 编程")) == fingerprint_html(page("使用Python编程"))
+    assert fingerprint_html(two, version=5) != fingerprint_html(one, version=5)
+    # Words of other scripts still end at a space, Hangul's too.
+    assert fingerprint_html(page("Install it")) != fingerprint_html(page("Installit"))
+    assert fingerprint_html(page("한국어 블로그")) != fingerprint_html(page("한국어블로그"))

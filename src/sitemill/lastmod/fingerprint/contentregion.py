@@ -16,7 +16,7 @@
 # Version 5 keeps what only the page says wherever it stands: a header that holds the page's
 # ``<h1>`` (its title block; outside the region too, when the region holds no ``<h1>``:
 # fingerprint.titleblock), and the region of a first ``<main>`` runs to its own end tag, past
-# ``<main>`` elements nested in it.
+# ``<main>`` elements nested in it. Version 6 asks the page's <title> (fingerprint.titledarticle).
 #
 # The tags are told to a ``Structure`` in document order (fingerprint.reduction), which leaves
 # markers (regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
@@ -26,16 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import Final
 
-from sitemill.lastmod.fingerprint import readerparts, regions, titleblock
+from sitemill.lastmod.fingerprint import readerparts, regions, titleblock, titledarticle
 from sitemill.lastmod.fingerprint.articles import (
     ARTICLE_START,
     HEADINGS,
     HEADLINE_START,
-    one_article,
-    own_article,
 )
 from sitemill.lastmod.fingerprint.regions import REGION_MARKS
 from sitemill.lastmod.fingerprint.teasers import read_teasers
@@ -177,13 +174,16 @@ def select(
 ) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to its one article (version 4: of
-    several, to the one with the page's <h1>; 5: fingerprint.articles.own_article); a page with no
-    main region: its text without its furniture, or its title, descriptions and one article.
+    several, to the one with the page's <h1>; 5 and 6: fingerprint.titledarticle.narrowing); a
+    page with no main region: its text without its furniture, or its title, descriptions and one
+    article.
     Version 5 reads the title and descriptions as fingerprint.readerparts does; version 6 reads
     teasers as the links to the pages they tease (fingerprint.teasers: ``url``, the page's)."""
     if REGION_MARKS[0] not in text:
         return text
-    narrowed = own_article if version >= 5 else partial(one_article, version=version)
+    found = regions.between(text, *regions.TITLE_MARKERS)
+    title = "" if found is None else text[found[0] : found[1]]
+    narrowed = titledarticle.narrowing(version, regions.unmarked(title))
     region = regions.region_of(text, nested=version >= 5)
     if region is None:
         kept = without_furniture(text)
@@ -212,8 +212,6 @@ def select(
             header = titleblock.outside(text, region)
             if header:
                 body = without_furniture(header, headline=True) + " " + body
-    found = regions.between(text, *regions.TITLE_MARKERS)
-    title = "" if found is None else text[found[0] : found[1]]
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
     if version >= 5:
         return readerparts.joined(title, list(said), body)

@@ -49,7 +49,8 @@ __all__ = [
 # title's end marked (history.templateedits); white space beside punctuation left out of what is
 # hashed (_SPACING). 6: by principle (issue 63's wave 6): structured data and teasers, each gated
 # ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
-# its own URL: fingerprint.structureddata).
+# its own URL: fingerprint.structureddata); white space beside Han and kana left out
+# (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
 FINGERPRINT_VERSION: Final = 6
 EARLIER_VERSIONS: Final = frozenset({5})
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
@@ -63,6 +64,13 @@ MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
 # (Sphinx and code highlighters respace signatures between releases); "Install it" and
 # "Installit" do not (version 5 hashes the reduction without it).
 _SPACING: Final = re.compile(r"(?<![^\W_])\s+|\s+(?![^\W_])")
+# Version 6 also leaves out white space beside a character of a script written without spaces
+# between words (Han ideographs, hiragana, katakana): "分类 Category" and "分类Category" read
+# alike (a theme that writes a Chinese list title and its label on one line or on two); Hangul,
+# written with spaces between words, keeps them.
+_UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNSPACED_CHARACTER: Final = re.compile(f"[{_UNSPACED}]")  # (a page without one: one search)
+_BESIDE_UNSPACED: Final = re.compile(rf"(?<=[{_UNSPACED}])\s+|\s+(?=[{_UNSPACED}])")
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
@@ -87,7 +95,8 @@ def fingerprint_html(
     """The fingerprint of an HTML page: a hash of what a reader sees.
 
     That is the title and body text (character references decoded, white space collapsed;
-    from version 5 left out beside anything but a letter or digit: _SPACING),
+    from version 5 left out beside anything but a letter or digit: _SPACING; from 6 beside Han and
+    kana too: _BESIDE_UNSPACED),
     the meta description and, in document order, the targets of links and images. Left out:
     the matches of the ``ignore`` regexes (removed first, from the page's text as it is),
     comments, scripts, styles, <noscript> and <template> content, <link> and other <meta>
@@ -107,15 +116,24 @@ def fingerprint_html(
     if memo is None:
         return reduction_fingerprint(reduction, version)
     if version >= 5:
-        reduction = _SPACING.sub("", reduction)
+        reduction = _spaced(reduction, version)
     return memo.digest(reduction, _hashed)
 
 
 def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
     """The fingerprint of an HTML page whose reduction (reduce_html) is ``reduction``."""
     if version >= 5:
-        reduction = _SPACING.sub("", reduction)
+        reduction = _spaced(reduction, version)
     return _hashed(reduction)
+
+
+def _spaced(reduction: str, version: int) -> str:
+    """``reduction`` less the white space that is no word's end (_SPACING; from version 6,
+    beside Han and kana too: _BESIDE_UNSPACED)."""
+    reduction = _SPACING.sub("", reduction)
+    if version >= 6 and _UNSPACED_CHARACTER.search(reduction):
+        reduction = _BESIDE_UNSPACED.sub("", reduction)
+    return reduction
 
 
 def _hashed(reduction: str) -> str:

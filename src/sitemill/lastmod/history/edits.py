@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+from sitemill.lastmod.history.respacing import KEYS, RESPACED, respaced
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
 # and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
@@ -36,7 +37,10 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     but repeated more or fewer times by its kind alone), hashed; its first digit says whether
     it changed the text's words beyond their letter case (rewords) or only what a site carries
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
-    page itself is read as no link (fingerprint.selflinks), and is named by the move."""
+    page itself is read as no link (fingerprint.selflinks), and is named by the move; white
+    space moved alone is RESPACED (history.respacing)."""
+    if respaced(newer, older):
+        return RESPACED
     new, old = _tokens(newer), _tokens(older)
     removed, added = _named_moves(new, old, own)
     tokens = (*removed, *added)
@@ -76,7 +80,9 @@ def exact_of(newer: str, older: str) -> str:
     """The name of the same edit with every target named as it is, not by its move: pages
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
-    one exact name when they have one edit."""
+    one exact name when they have one edit; a respacing is RESPACED here too."""
+    if respaced(newer, older):
+        return RESPACED
     return hashed(*_repeats(_tokens(older), _tokens(newer)))
 
 
@@ -267,9 +273,9 @@ def _words(tokens: Counter[str]) -> Counter[str]:
 def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind: str = "") -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
     blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (_NAMING: a name given another way is not recalled); ``exact``: its exact_of's key;
+    (respacing.KEYS: a name given another way is not recalled); ``exact``: its exact_of's key;
     ``kind`` "parts": its parts_of's."""
-    person = _NAMING + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
+    person = KEYS + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
     where = hashlib.blake2b(
         path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()

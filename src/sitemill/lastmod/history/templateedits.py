@@ -24,6 +24,10 @@
 # its kind. Only pages whose walk reaches a commit count for it, so an edit is taken as template
 # on less evidence than it has, never on more.
 #
+# Only pages whose walk reaches a commit count in these censuses; a stop no census made template,
+# whose edit rewords no text, is counted again over every page of its section the commit changed
+# (history.sectioncensus).
+#
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
 # wherever it stands, on however many of the commit's pages it is named.
@@ -48,6 +52,7 @@ from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.editparts import part_names
 from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
+from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
@@ -96,8 +101,12 @@ def follow_template_edits(
     parts: Edits = {}
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
+    members: dict[str, list[str]] = {}
+    for path in pages:
+        members.setdefault(section_of(path), []).append(path)
+    census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
     for _ in range(MAX_ROUNDS):
-        stops, commit_only = _stops(pages, sections)
+        stops, commit_only, every = _stops(pages, sections)
         stops = [
             stop
             for stop in stops
@@ -113,8 +122,14 @@ def follow_template_edits(
         )
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
+        chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
+        judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
+        counted, more = census_templates(
+            [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
+        )
+        read += more
         reference = {}
-        for path, end in _templates(named, pages, (sections, changed), (edits, exact, parts)):
+        for path, end in chosen + counted:
             older = pages[path].chain[end].blob  # (a stop's: never a deletion)
             found = None if older is None else recalled(remembered, blob_key(path, older))
             if found is not None:
@@ -231,11 +246,12 @@ def _place(
 
 def _stops(
     pages: Mapping[str, Run], sections: Counter[str]
-) -> tuple[list[tuple[str, int]], set[tuple[str, int]]]:
+) -> tuple[list[tuple[str, int]], set[tuple[str, int]], list[tuple[str, int]]]:
     """The pages whose run stops at an older version with content (not a deletion, not the
     end of the history), where more than half of their section's pages, or at least
     MIN_SECTION pages of the site, stop at one commit: the stops (path, the run's end) whose
-    edits are worth naming; and those of them only the second counts (a move may be there)."""
+    edits are worth naming; those of them only the second counts (a move may be there); and
+    every stop (history.sectioncensus counts the others)."""
     found: list[tuple[str, int]] = []
     per_commit: Counter[tuple[str, int]] = Counter()
     site_wide: Counter[int] = Counter()
@@ -253,4 +269,4 @@ def _stops(
         elif site_wide[when] >= MIN_SECTION:
             stops.append((path, end))
             commit_only.add((path, end))
-    return stops, commit_only
+    return stops, commit_only, found

@@ -1,0 +1,83 @@
+"""Whether a region's one article is the page's own, as its <title> tells (version 6)."""
+# Version 5 (fingerprint.articles.own_article) narrows a region to its one outermost article when
+# the page's <h1> is inside it, or when the region holds no <h1> at all. Hexo NexT's list pages
+# title themselves beside the one teaser they list, and its upgrades swapped the ranks: an <h2>
+# list title beside a teaser headed by an <h1>, then an <h1> list title beside an <h2> teaser,
+# then an <h2> list title again with the site's motto as the <h1>. Each swap dropped or took back
+# the page's own headline: what only this page says, dropped by a rule, and a date moved by a
+# theme. Version 6 asks the page's <title> which text is its headline: when the article's <h1>
+# (if it holds one) is not named by the title, no part of the title (fingerprint.titleparts)
+# stands in the article and one stands beside it, in the region, that article is a teaser the
+# page lists, not the page: the whole region counts. A part stands in a text when each of its
+# words, as letters and digits, does (inline markup joins words: "name<small>Category</small>"
+# holds "Category: name"'s two).
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from sitemill.lastmod.fingerprint import regions
+from sitemill.lastmod.fingerprint.articles import (
+    HEADLINE_END,
+    HEADLINE_START,
+    one_article,
+    own_article,
+)
+from sitemill.lastmod.fingerprint.excerpts import letters
+from sitemill.lastmod.fingerprint.titleparts import parts_of
+
+
+def narrowing(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
+    """Where the page's own article in a region is, as fingerprint ``version`` finds it: 3
+    and 4 articles.one_article, 5 articles.own_article, 6 titled_article (``title``: the text
+    of the page's <title>)."""
+    if version >= 6:
+        return partial(titled_article, title=title)
+    return own_article if version >= 5 else partial(one_article, version=version)
+
+
+def titled_article(text: str, title: str) -> tuple[int, int] | None:
+    """Where the text of the page's own article in ``text`` (a region, or a page without
+    one, less its furniture) is: own_article's, unless the page's ``title`` (the text of its
+    <title>) names neither that article's <h1> nor any text in it, and names text beside it (see
+    above); None: count the whole of ``text``."""
+    found = own_article(text)
+    if found is None or not title:
+        return found
+    headline = regions.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)
+    if headline is not None and _named(text[headline[0] : headline[1]], title):
+        return found
+    parts = [words for words in (_words(part) for part in parts_of(title)) if words]
+    beside = regions.unmarked(_untitled(text[: found[0]]) + " " + _untitled(text[found[1] :]))
+    beside = letters(beside)  # (most often little: read before the article)
+    if not any(_stands(words, beside) for words in parts):
+        return found
+    inside = letters(regions.unmarked(text[found[0] : found[1]]))
+    return found if any(_stands(words, inside) for words in parts) else None
+
+
+def _named(headline: str, title: str) -> bool:
+    """Whether the marked text of an <h1> is named by ``title`` (its letters and digits stand
+    in the title's): the page's headline (fingerprint.titleblock reads a banner's so)."""
+    found = letters(regions.unmarked(headline))
+    return bool(found) and found in letters(title)
+
+
+def _words(part: str) -> list[str]:
+    """The words of a title's part, each as its letters and digits (excerpts.letters)."""
+    return [word for word in map(letters, part.split()) if word]
+
+
+def _stands(words: list[str], text: str) -> bool:
+    """Whether each of ``words`` stands in ``text`` (both as letters and digits)."""
+    return all(word in text for word in words)
+
+
+def _untitled(text: str) -> str:
+    """``text`` without its <title> (a page without a region holds it beside its article)."""
+    found = regions.between(text, *regions.TITLE_MARKERS)
+    if found is None:
+        return text
+    start = found[0] - len(regions.TITLE_MARKERS[0])
+    return text[:start] + " " + text[found[1] + len(regions.TITLE_MARKERS[1]) :]

@@ -1,0 +1,24 @@
+"""An edit that moved only white space between what a page says (history.edits)."""
+# A theme that put a tag page's label beside its name on one line ("cache\n<small>Tag</small>"
+# made "cache<small>Tag</small>": a reader sees "cache Tag" become "cacheTag") kept every letter,
+# digit and mark of the page, in order. No word of such an edit is the page's own, and no name of
+# its words tells one page's from another's: it is named by its kind, RESPACED, which rewords
+# nothing (its first digit is of the kind that changed neither the text's words nor only what a
+# site carries, 4 to 7, apart from history.stopedits' names), so that the same respacing on most
+# pages of a section in one commit is template (history.sectioncensus).
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+RESPACED: Final = "5" + "0" * 31
+# The person of an edit's key (history.edits.edit_key) since respacings are named so: a name an
+# earlier sitemill remembered for such an edit is not recalled.
+KEYS: Final = b"respaced"
+_SPACE: Final = re.compile(r"\s+")
+
+
+def respaced(newer: str, older: str) -> bool:
+    """Whether reduction ``older`` became ``newer`` by white space alone (see above)."""
+    return newer != older and _SPACE.sub("", newer) == _SPACE.sub("", older)

@@ -1,0 +1,126 @@
+"""A commit's edit counted over every page of a section it changed, not only its stops there."""
+# history.templateedits counts an edit among the pages whose walk stops at its commit. A page whose
+# own later edit stopped its walk sooner made that commit's edit all the same: one commit renamed a
+# tag on the posts of a section ("42seoul" made "42Seoul"), another put a tag page's label beside
+# its name on one line ("cache Tag" made "cacheTag") on most tag pages, and the few pages no later
+# edit had stopped were dated by it, their census too small. Here a stop that no census made
+# template, at a commit that changed more than half of its section's pages (at least MIN_SECTION),
+# whose edit rewords no text (history.edits.rewords: a letter case, a respacing, targets, a title,
+# a description) or is a stamp, is counted with the edits that commit made on the section's other
+# pages: their versions before and after it, named as stops are (and remembered). The edit is
+# template when more than half of the section's pages made it there, as a census of stops decides;
+# the section's pages are those of today's that stood at that commit (a tag page made since is
+# none of that commit's).
+# Rewording stops are not counted so: a page's own words are most stops, and naming every commit's
+# other pages for them would cost a first run most of its time again. The stops at one commit are
+# named a few at a time (the first PROBE tell: a commit where hundreds of pages were edited each
+# in its own words costs four of them, not all); and the section's other
+# pages are named only where the first PROBE of them show the edit (a deploy that re-rendered a
+# section of a thousand pages costs four of them for a page's own new link).
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+
+from sitemill.lastmod.history.edits import reorders, rewords
+from sitemill.lastmod.history.probes import PROBE
+from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
+from sitemill.lastmod.history.walk import Run
+
+# The pages of a section a commit changed, as stops (path, the end a run stopping there has),
+# by (section, the commit's time).
+Changes = dict[tuple[str, int], list[tuple[str, int]]]
+
+
+def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) -> Changes:
+    """Every page's versions that changed an earlier version (not a creation, not a deletion),
+    as stops, by section and commit."""
+    changes: Changes = {}
+    for path, run in pages.items():
+        chain = run.chain
+        for index in range(len(chain) - 1):
+            if chain[index].blob is not None and chain[index + 1].blob is not None:
+                key = (section_of(path), chain[index].time)
+                changes.setdefault(key, []).append((path, index + 1))
+    return changes
+
+
+def census_templates(
+    found: Iterable[tuple[str, int]],
+    pages: Mapping[str, Run],
+    census: tuple[Mapping[str, list[str]], Changes, Callable[[str], str], int],
+    name: Callable[[list[tuple[str, int]]], int],
+    edits: tuple[Edits, Edits],
+) -> tuple[list[tuple[str, int]], int]:
+    """The stops of ``found`` (not judged template) whose edit is template by the census of
+    the pages of their section their commit changed (see above), and the blobs read.
+    ``census``: the paths of each section, section_changes, section_of, MIN_SECTION; ``name``
+    names stops' edits into ``edits`` (names, exact names)."""
+    members, changes, section_of, least = census
+    names, exact = edits
+    wanted: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    stood: dict[tuple[str, int], int] = {}
+    for path, end in found:
+        place = (section_of(path), pages[path].chain[end - 1].time)
+        if place not in stood:
+            stood[place] = _stood(pages, members.get(place[0], ()), place[1])
+        if stood[place] >= least and 2 * len(changes.get(place, ())) > stood[place]:
+            wanted.setdefault(place, []).append((path, end))
+    read = 0
+    chosen: list[tuple[str, int]] = []
+    for place, stops in sorted(wanted.items()):
+        stops.sort()
+        read += name(stops[:PROBE])
+        if not any(_countable(names.get(stop)) for stop in stops[:PROBE]):
+            continue  # (its first stops are pages' own words: so are the rest, or few)
+        read += name(stops[PROBE:])
+        counted = [stop for stop in stops if _countable(names.get(stop))]
+        chosen += [stop for stop in counted if names.get(stop) == STAMP_EDIT]
+        if not counted:
+            continue
+        others = [stop for stop in changes[place] if stop not in stops]
+        read += name(others[:PROBE])
+        if not _shown(counted, others[:PROBE], names):
+            continue
+        read += name(changes[place])
+        made = Counter(names.get(stop) for stop in changes[place])
+        for stop in counted:
+            edit = names[stop]
+            if edit != STAMP_EDIT and 2 * made[edit] > stood[place]:
+                alike = [page for page in changes[place] if names.get(page) == edit]
+                chosen += [stop] if _most_exact(stop, alike, exact) else []
+    return chosen, read
+
+
+def _countable(edit: str | None) -> bool:
+    """Whether a stop's edit is counted over its section (see above): never one that only
+    reordered what the page holds, which no name tells from a page the commit changed in
+    nothing a reader sees (history.edits.reorders)."""
+    return edit is not None and (edit == STAMP_EDIT or not (rewords(edit) or reorders(edit)))
+
+
+def _shown(counted: list[tuple[str, int]], probed: list[tuple[str, int]], names: Edits) -> bool:
+    """Whether at least half of the ``probed`` pages (the first PROBE of the others the commit
+    changed in the section) made the edit of one of the ``counted`` stops: an edit of most of a
+    section shows on a few of its pages, and one that shows on none of them costs PROBE pages'
+    versions, not the section's."""
+    made = Counter(names.get(stop) for stop in probed)
+    return any(2 * made[names.get(stop)] >= len(probed) for stop in counted)
+
+
+def _most_exact(stop: tuple[str, int], alike: list[tuple[str, int]], exact: Edits) -> bool:
+    """Whether ``stop``'s exact edit is the one most of the pages ``alike`` (its edit's) made,
+    or none is most's: a page whose own edit stands beside the section's is dated by it."""
+    most, count = Counter(exact.get(page) for page in alike).most_common(1)[0]
+    return 2 * count <= len(alike) or exact.get(stop) == most
+
+
+def _stood(pages: Mapping[str, Run], section: Iterable[str], when: int) -> int:
+    """How many of the pages of a ``section`` stood at the commit of time ``when`` (their
+    version then was no deletion)."""
+    count = 0
+    for path in section:
+        then = next((version for version in pages[path].chain if version.time <= when), None)
+        count += then is not None and then.blob is not None
+    return count

@@ -1,0 +1,191 @@
+"""An edit on most pages of a section in one commit is the template, also where the walk of most
+of those pages stopped at a later edit of their own (history.sectioncensus). Each case is shaped
+like a site where a page was re-dated so (text our own)."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_template_principles import BASE, WHEN, Build, at, dated, expect, on, page, stamped
+
+from gitutil import commit, make_repo, unix
+from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
+from sitemill.lastmod.history import templateedits
+from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
+from sitemill.lastmod.history.edits import edit_of, rewords
+from sitemill.lastmod.history.probes import PROBE
+from sitemill.lastmod.history.respacing import RESPACED
+from sitemill.lastmod.history.sectioncensus import census_templates
+
+NAMES = ("one", "two", "three", "four", "five", "six")
+
+
+def posts(tag: str, own: tuple[str, ...] = ()) -> Build:
+    """Posts of one section, each with its tags in the post's header (a Gatsby blog's "c",
+    "ft_printf", "42seoul"); those of ``own`` also edited in their own words."""
+    return {
+        f"c/{name}/index.html": page(
+            f"{name} | Blog",
+            f"<article><header><h1>{name}</h1><div class=tags><button>c</button>"
+            f"<button>{tag}</button></div></header><p>Post {name}."
+            f"{f' A note on {name}s.' if name in own else ''}</p></article>",
+        )
+        for name in NAMES
+    }
+
+
+def test_a_tag_renamed_on_most_posts_moves_none_whose_later_edits_stopped_the_others(
+    tmp_path: Path,
+) -> None:
+    # A commit renamed one tag on every post ("42seoul" made "42Seoul"); the next one edited
+    # four posts, each in its own words: only "one" and "two" reach the rename, too few to be
+    # most of the section, and were dated by it.
+    later = ("three", "four", "five", "six")
+    builds = [posts("42seoul"), posts("42Seoul"), posts("42Seoul", later)]
+    expect(dated(tmp_path, builds), {f"c/{name}": 2 for name in later})
+
+
+def tags(label: str, listed: dict[str, int]) -> Build:
+    """Tag pages of a Hexo NexT blog: the tag's name beside its label (``label`` joins them:
+    a theme that put them on one line), over the posts it lists (``listed``: how many)."""
+    return {
+        f"tags/{name}/index.html": page(
+            f"Tag: {name} | Blog",
+            f"<h1>{name}{label}<small>Tag</small></h1>"
+            + "".join(
+                f'<article><h2><a href="/posts/{name}-{n}/">{name} {n}</a></h2></article>'
+                for n in range(listed.get(name, 1))
+            ),
+        )
+        for name in NAMES
+    }
+
+
+def test_a_label_respaced_on_most_tag_pages_moves_none(tmp_path: Path) -> None:
+    # The upgrade wrote "cache\n<small>Tag</small>" as "cache<small>Tag</small>" on every tag
+    # page (a reader sees "cache Tag" become "cacheTag"); new posts were listed since on four.
+    later = {name: 2 for name in ("three", "four", "five", "six")}
+    builds = [tags("\n  ", {}), tags("", {}), tags("", later)]
+    expect(dated(tmp_path, builds), {f"tags/{name}": 2 for name in later})
+
+
+def test_a_respacing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
+    def edit(name: str, before: str, after: str) -> str:
+        def reduced(label: str) -> str:
+            html = f"<title>Tag: {name} | Blog</title><main><h1>{name}{label}<small>Tag</small>"
+            return reduce_html(f"{html}</h1><p>Posts.</p></main>".encode())
+
+        return edit_of(reduced(after), reduced(before))
+
+    assert edit("cache", "\n  ", "") == edit("git", " ", "") == RESPACED
+    assert not rewords(RESPACED)
+    # Words joined where the page's own text changed as well are the page's own edit.
+    assert rewords(edit("cache", " ", "s"))
+
+
+def listing(order: tuple[str, ...], build: int) -> Build:
+    """Category pages listing posts; every page re-rendered by each build (its build number
+    in a comment, which no reader sees)."""
+    return {
+        f"cat/{name}/index.html": page(
+            f"{name} | Blog",
+            f"<!-- build {build} --><h1>{name}</h1>"
+            + "".join(
+                f'<article><h2><a href="/posts/{post}/">{post}</a></h2></article>'
+                for post in (order if name == "one" else ("a", "b"))
+            ),
+        )
+        for name in NAMES
+    }
+
+
+def test_a_list_reordered_where_the_others_changed_nothing_a_reader_sees_is_its_own(
+    tmp_path: Path,
+) -> None:
+    # The commit changed every page's bytes, and one page's order: no edit of most pages.
+    builds = [listing(("a", "b"), 0), listing(("b", "a"), 1)]
+    expect(dated(tmp_path, builds), {"cat/one": 1})
+
+
+def rerendered(count: int, build: int, edited: int = 1, link: int = 0) -> Build:
+    """A section of ``count`` pages that every build re-renders (its number in a comment); at
+    build 1 page ``link``'s link points elsewhere, its own edit, which rewords no text, and
+    the other of the first ``edited`` pages are reworded, each in its own words."""
+    return {
+        f"docs/p{n:03}/index.html": page(
+            f"Page {n}",
+            f"<!-- build {build} --><h1>Page {n}</h1><p>Text {n}"
+            f"{f' and note {n}' if n != link and n < edited and build else ''}.</p>"
+            f'<a href="/{"new" if n == link and build else "old"}/">See</a>',
+        )
+        for n in range(count)
+    }
+
+
+def census_reads(tmp_path: Path, count: int, edited: int = 1, link: int = 0) -> int:
+    """The older blobs read to date a re-rendered section of ``count`` pages, less the walk's
+    own (one older version a page)."""
+    repo = make_repo(tmp_path / f"site{count}")
+    commit(repo, rerendered(count, 0), WHEN[0])
+    commit(repo, rerendered(count, 1, edited, link), WHEN[1])
+    paths = sorted(rerendered(count, 0))
+    fingerprint, reduce = partial(fingerprint_file, base=BASE), partial(reduce_file, base=BASE)
+    current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
+    found = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
+    moved = {*paths[:edited], *paths[link : link + 1]}  # (link -1: no link moved)
+    assert {found.dates[path] for path in moved} == {unix(WHEN[1])}
+    assert {found.dates[path] for path in paths if path not in moved} == {unix(WHEN[0])}
+    return found.read - count
+
+
+def test_a_section_re_rendered_whole_costs_a_few_pages_for_one_pages_own_edit(
+    tmp_path: Path,
+) -> None:
+    # The stop's two versions and the first PROBE other pages' (two each), however large the
+    # section: their edits (none a reader sees) show the stop's is its own.
+    assert census_reads(tmp_path, 8) == census_reads(tmp_path, 32) == 2 + 2 * PROBE
+
+
+def test_a_commit_that_edited_many_pages_in_their_own_words_costs_the_census_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A third of the section's pages stop at the commit, each reworded (too few for its
+    # section's census of stops, enough for a commit's probes): the first stops, which the
+    # probes named, show them the pages' own, and the census names none of the others.
+    reads: list[int] = []
+
+    def counted(*args: Any) -> tuple[list[tuple[str, int]], int]:
+        found = census_templates(*args)
+        reads.append(found[1])
+        return found
+
+    monkeypatch.setattr(templateedits, "census_templates", counted)
+    census_reads(tmp_path, 30, edited=10, link=-1)
+    census_reads(tmp_path, 90, edited=30, link=-1)
+    assert sum(reads) == 0
+
+
+def test_a_stamp_on_the_few_pages_no_later_edit_stopped_moves_none(tmp_path: Path) -> None:
+    # Every deploy re-renders every post with its own date at each post's foot; the second
+    # edited four posts' text too, each in its own words: "one" and "two" reach the first's
+    # stamps alone, too few for a commit's census, and were dated by it.
+    def line(build: int) -> str:
+        return f"<p>Built {on(build, '%Y-%m-%d')}</p>"
+
+    later = ("three", "four", "five", "six")
+    edited = {
+        path: html.replace("Story of ", f"A {path.split('/')[1]}-told story of ")
+        if path.split("/")[1] in later
+        else html
+        for path, html in stamped(dict.fromkeys(NAMES, 2), line).items()
+    }
+    builds = [
+        stamped(dict.fromkeys(NAMES, 0), line),
+        stamped(dict.fromkeys(NAMES, 1), line),
+        edited,
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {f"posts/{name}": at(2 if name in later else 0) for name in NAMES}, found
