@@ -33,8 +33,8 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.digest import reduce_html, reduction_fingerprint
 from sitemill.lastmod.history.edits import sum_edit, token_sum
+from sitemill.lastmod.history.probes import MIN_SECTION
 from sitemill.lastmod.history.stamps import deploy_stamps, unstamped
-from sitemill.lastmod.history.templateedits import MIN_SECTION
 
 PARTS: Final = re.compile(r"[0-9a-f]{12}(?:\.[0-9a-f]{12})?")  # (what a record keeps)
 _HEX: Final = 12

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.lastmod.history.edits import TARGET_KINDS, hashed, moves_of
+from sitemill.lastmod.history.edits import hashed, moves_of
+from sitemill.lastmod.history.targetmoves import TARGET_KINDS
 
 # The parts of an edit named apart (parts_of): the title's words, descriptions, targets, the rest.
 _PARTS: Final = ("t", "D", "targets", "rest")

@@ -1,6 +1,8 @@
-"""Which commits of a git history made a site-wide edit, read from a few of their pages first."""
+"""Which stops of a git history are worth naming, and which commits made a site-wide edit, read
+from a few of their pages first."""
 # Site-wide: history.edits.is_site_wide; for lastmod.history.templateedits. Most commits made none,
-# and reading every page they changed would cost a first run most of its time again.
+# and reading every page they changed would cost a first run most of its time again. A stop is
+# worth naming where most of its section, or MIN_SECTION pages of the site, stop at its commit.
 
 from __future__ import annotations
 
@@ -8,11 +10,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
+from sitemill.lastmod.history.editparts import part_names
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
+# A section of fewer pages has no "most": each page is its own evidence.
+MIN_SECTION: Final = 4
 # Pages of a commit named to learn whether it made a site-wide edit (probes): as many as
-# make the smallest section (history.templateedits.MIN_SECTION).
+# make the smallest section (MIN_SECTION).
 PROBE: Final = 4
 # Times more pages of a commit are named while its probes' pages all changed their words.
 PROBE_MORE: Final = 3
@@ -100,3 +106,62 @@ def template_edits(
             or (is_site_wide(edit) and 2 * count > plain[when])
         )
     }
+
+
+def shared_parts(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    parts: Edits,
+    counts: tuple[int, Mapping[int, int] | None],
+) -> set[tuple[int, int, str]]:
+    """The parts (the commit, the part's place, its name: editparts.parts_of) of at least
+    ``counts[0]`` of ``stops`` at their commit and of more than half of the pages it changed
+    (``counts[1]``, by commit; None: of the stops named there)."""
+    least, changed = counts
+    found: Counter[tuple[int, int, str]] = Counter()
+    named: Counter[int] = Counter()
+    for stop in stops:
+        name = parts.get(stop)
+        if name is not None and name != STAMP_EDIT:
+            when = commit_of(stop, pages)
+            named[when] += 1
+            found.update((when, *part) for part in part_names(name))
+    return {
+        part
+        for part, count in found.items()
+        if count >= least and 2 * count > (named if changed is None else changed)[part[0]]
+    }
+
+
+def section_of(path: str) -> str:
+    """A page's section: the first folder of its site path ("" for the site's top)."""
+    head, slash, _ = path.partition("/")
+    return head if slash else ""
+
+
+def stops_worth_naming(
+    pages: Mapping[str, Run], sections: Counter[str]
+) -> tuple[list[tuple[str, int]], set[tuple[str, int]], list[tuple[str, int]]]:
+    """The pages whose run stops at an older version with content (not a deletion, not the
+    end of the history), where more than half of their section's pages, or at least
+    MIN_SECTION pages of the site, stop at one commit: the stops (path, the run's end) whose
+    edits are worth naming; those of them only the second counts (a move may be there); and
+    every stop (history.sectioncensus counts the others)."""
+    found: list[tuple[str, int]] = []
+    per_commit: Counter[tuple[str, int]] = Counter()
+    site_wide: Counter[int] = Counter()
+    for path, run in pages.items():
+        end = run.end
+        if end < len(run.chain) and run.chain[end].blob is not None:
+            found.append((path, end))
+            per_commit[section_of(path), commit_of((path, end), pages)] += 1
+            site_wide[commit_of((path, end), pages)] += 1
+    stops, commit_only = [], set()
+    for path, end in found:
+        when, size = commit_of((path, end), pages), sections[section_of(path)]
+        if size >= MIN_SECTION and 2 * per_commit[section_of(path), when] > size:
+            stops.append((path, end))
+        elif site_wide[when] >= MIN_SECTION:
+            stops.append((path, end))
+            commit_only.add((path, end))
+    return stops, commit_only, found

@@ -51,7 +51,17 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.editparts import part_names
 from sitemill.lastmod.history.edits import reorders, rewords
-from sitemill.lastmod.history.probes import PROBE_MORE, commit_of, probes, template_edits, unclear
+from sitemill.lastmod.history.probes import (
+    MIN_SECTION,
+    PROBE_MORE,
+    commit_of,
+    probes,
+    section_of,
+    shared_parts,
+    stops_worth_naming,
+    template_edits,
+    unclear,
+)
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -63,19 +73,11 @@ from sitemill.lastmod.history.stopedits import (
 )
 from sitemill.lastmod.history.walk import Run, blob_key
 
-# A section of fewer pages has no "most": each page is its own evidence.
-MIN_SECTION: Final = 4
 # Probes of a commit that must share a part (history.editparts.parts_of) for it to be named whole.
 PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one).
 MAX_ROUNDS: Final = 16
-
-
-def section_of(path: str) -> str:
-    """A page's section: the first folder of its site path ("" for the site's top)."""
-    head, slash, _ = path.partition("/")
-    return head if slash else ""
 
 
 def follow_template_edits(
@@ -106,7 +108,7 @@ def follow_template_edits(
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
     for _ in range(MAX_ROUNDS):
-        stops, commit_only, every = _stops(pages, sections)
+        stops, commit_only, every = stops_worth_naming(pages, sections)
         stops = [
             stop
             for stop in stops
@@ -128,17 +130,28 @@ def follow_template_edits(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         read += more
-        reference = {}
-        for path, end in chosen + counted:
-            older = pages[path].chain[end].blob  # (a stop's: never a deletion)
-            found = None if older is None else recalled(remembered, blob_key(path, older))
-            if found is not None:
-                pages[path].end = end + 1
-                reference[path] = found
+        reference = _carried(chosen + counted, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
+
+
+def _carried(
+    template: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
+) -> dict[str, str]:
+    """Carry each page of ``template`` (its stop's edit is template) past its stop: its run
+    ends one version further, and the fingerprint it walks on with is the older version's."""
+    reference = {}
+    for path, end in template:
+        older = pages[path].chain[end].blob  # (a stop's: never a deletion)
+        found = None if older is None else recalled(remembered, blob_key(path, older))
+        if found is not None:
+            pages[path].end = end + 1
+            reference[path] = found
+    return reference
 
 
 def _templates(
@@ -212,61 +225,8 @@ def _probed(
     return read + name([stop for stop in later if commit_of(stop, pages) in moved])
 
 
-def shared_parts(
-    stops: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    parts: Edits,
-    counts: tuple[int, Mapping[int, int] | None],
-) -> set[tuple[int, int, str]]:
-    """The parts (the commit, the part's place, its name: editparts.parts_of) of at least
-    ``counts[0]`` of ``stops`` at their commit and of more than half of the pages it changed
-    (``counts[1]``, by commit; None: of the stops named there)."""
-    least, changed = counts
-    found: Counter[tuple[int, int, str]] = Counter()
-    named: Counter[int] = Counter()
-    for stop in stops:
-        name = parts.get(stop)
-        if name is not None and name != STAMP_EDIT:
-            when = commit_of(stop, pages)
-            named[when] += 1
-            found.update((when, *part) for part in part_names(name))
-    return {
-        part
-        for part, count in found.items()
-        if count >= least and 2 * count > (named if changed is None else changed)[part[0]]
-    }
-
-
 def _place(
     path: str, end: int, pages: Mapping[str, Run], edits: Edits
 ) -> tuple[str, int, str | None]:
     """Where a stop's edit is counted: the page's section, the commit's time, the edit."""
     return section_of(path), pages[path].chain[end - 1].time, edits[path, end]
-
-
-def _stops(
-    pages: Mapping[str, Run], sections: Counter[str]
-) -> tuple[list[tuple[str, int]], set[tuple[str, int]], list[tuple[str, int]]]:
-    """The pages whose run stops at an older version with content (not a deletion, not the
-    end of the history), where more than half of their section's pages, or at least
-    MIN_SECTION pages of the site, stop at one commit: the stops (path, the run's end) whose
-    edits are worth naming; those of them only the second counts (a move may be there); and
-    every stop (history.sectioncensus counts the others)."""
-    found: list[tuple[str, int]] = []
-    per_commit: Counter[tuple[str, int]] = Counter()
-    site_wide: Counter[int] = Counter()
-    for path, run in pages.items():
-        end = run.end
-        if end < len(run.chain) and run.chain[end].blob is not None:
-            found.append((path, end))
-            per_commit[section_of(path), commit_of((path, end), pages)] += 1
-            site_wide[commit_of((path, end), pages)] += 1
-    stops, commit_only = [], set()
-    for path, end in found:
-        when, size = commit_of((path, end), pages), sections[section_of(path)]
-        if size >= MIN_SECTION and 2 * per_commit[section_of(path), when] > size:
-            stops.append((path, end))
-        elif site_wide[when] >= MIN_SECTION:
-            stops.append((path, end))
-            commit_only.add((path, end))
-    return stops, commit_only, found
