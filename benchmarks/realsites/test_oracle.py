@@ -199,3 +199,107 @@ def test_a_target_edit_made_the_same_way_on_most_changed_pages_is_template(tmp_p
     dates = dated(repo)
     assert dates["p3/index.html"] == unix(DAY2)  # (also its own edit, made no other way)
     assert {dates[f"p{n}/index.html"] for n in (0, 1, 2, 4, 5)} == {unix(DAY1)}
+
+
+# Teasers (the dates issue, decision 2), shaped like Hugo PaperMod's home page and posts: the
+# entries link by absolute addresses on the host the canonical names.
+HOST = "https://blog.example/"
+POSTS = {
+    "alpha": "Gradient descent walks downhill one small step at a time until the slope is flat.",
+    "beta": "A bigram model counts which letter follows which and samples from those counts.",
+    "gamma": "Attention lets every token look at every other token before it speaks.",
+}
+
+
+def post(name: str, text: str, related: str = "") -> str:
+    return (
+        f'<!doctype html><html><head><title>{name} | Blog</title><link rel="canonical" '
+        f'href="{HOST}posts/{name}/"></head><body><main><article class="post-single">'
+        f'<header class="post-header"><h1>{name}</h1><div class="post-meta">March 13, 2023'
+        f'&nbsp;·&nbsp;2 min</div></header><div class="post-content"><p>{text}</p>'
+        f"<p>More of {name}'s own words, which the excerpt does not reach, and then some more "
+        "of them to make a post longer than its excerpt.</p></div></article>"
+        f"{related}</main></body></html>"
+    )
+
+
+def entry(name: str, text: str) -> str:
+    return (
+        f'<article class="post-entry"><header class="entry-header"><h2>{name}</h2></header>'
+        f'<div class="entry-content"><p>{text[:50]}...</p></div><footer class="entry-footer">'
+        f'<span>March 13, 2023</span>&nbsp;·&nbsp;2 min</footer><a class="entry-link" '
+        f'aria-label="post link to {name}" href="{HOST}posts/{name}/"></a></article>'
+    )
+
+
+def home(posts: dict[str, str], intro: str = "Welcome to my notes.") -> str:
+    entries = "".join(entry(name, text) for name, text in posts.items())
+    return (
+        f'<!doctype html><html><head><title>Blog</title><link rel="canonical" href="{HOST}">'
+        '</head><body><main><article class="first-entry home-info"><header class="entry-header">'
+        f'<h1>Hi</h1></header><div class="entry-content">{intro}</div></article>{entries}'
+        "</main></body></html>"
+    )
+
+
+def blog(
+    posts: dict[str, str], intro: str = "Welcome to my notes."
+) -> dict[str, str | bytes | None]:
+    files: dict[str, str | bytes | None] = {"index.html": home(posts, intro)}
+    files.update({f"posts/{n}/index.html": post(n, text) for n, text in posts.items()})
+    return files
+
+
+def test_a_teaser_excerpt_changed_with_its_post_keeps_the_list_page_date(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(POSTS), DAY1)
+    edited = POSTS | {"beta": "A trigram model counts which two letters come before the next."}
+    commit(repo, blog(edited), DAY2)  # the post changed, and so did its excerpt on the home page
+    dates = dated(repo)
+    assert dates["posts/beta/index.html"] == unix(DAY2)
+    assert dates["index.html"] == unix(DAY1)  # (the excerpt is the post's, dated by the post)
+
+
+def test_a_list_page_that_lists_one_more_page_moves(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    two = {name: POSTS[name] for name in ("alpha", "beta")}
+    commit(repo, blog(two), DAY1)
+    commit(repo, blog(POSTS), DAY2)  # gamma is new, and listed
+    dates = dated(repo)
+    assert dates["index.html"] == unix(DAY2)
+    assert dates["posts/alpha/index.html"] == unix(DAY1)
+
+
+def test_a_list_page_own_intro_moves_it(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(POSTS), DAY1)
+    commit(repo, blog(POSTS, intro="Welcome to my notes on machine learning."), DAY2)
+    assert dated(repo)["index.html"] == unix(DAY2)
+
+
+def related(*names: str) -> str:
+    teasers = "".join(
+        f'<article class="teaser"><h3><a href="/posts/{n}/">{n}</a></h3>'
+        f"<p>{POSTS[n][:40]}…</p><time>2023-03-13</time></article>"
+        for n in names
+    )
+    return f'<section class="related"><h2>Related</h2>{teasers}</section>'
+
+
+def test_a_related_posts_panel_beside_a_post_is_furniture(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    files = blog(POSTS)
+    files["posts/alpha/index.html"] = post("alpha", POSTS["alpha"], related("beta"))
+    commit(repo, files, DAY1)
+    files["posts/alpha/index.html"] = post("alpha", POSTS["alpha"], related("gamma", "beta"))
+    commit(repo, files, DAY2)  # the panel lists another post: the post says nothing new
+    assert dated(repo)["posts/alpha/index.html"] == unix(DAY1)
+
+
+def test_a_list_page_that_lists_its_pages_in_another_order_moves(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(POSTS), DAY1)
+    files = blog(POSTS)
+    files["index.html"] = home(dict(reversed(POSTS.items())))  # (a post's date was corrected)
+    commit(repo, files, DAY2)
+    assert dated(repo)["index.html"] == unix(DAY2)
