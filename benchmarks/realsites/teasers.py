@@ -152,23 +152,26 @@ def _teaser(
     hosts: tuple[set[str], str],
     texts: Texts,
 ) -> lxml.html.HtmlElement | None:
-    """The largest element around ``link`` (inside the article) that links to ``target`` and
-    to no other page and whose remaining text is proved (an excerpt of it, or a date)."""
+    """The largest element around ``link`` that links to ``target`` and to no other page and
+    whose remaining text is proved (an excerpt of it, or a date): inside the article, or the
+    article itself when it has no headline (a list of one entry, which the article is)."""
     own = texts(target) or ""
     best = None
     node = link.getparent()
-    while node is not None and node is not article:
+    while node is not None:
+        if node is article and node.find(".//h1") is not None:
+            break  # (the article itself may be one entry, the list's only: never a headline)
         others = {
             _page(a.get("href") or "", base, hosts, texts) or a.get("href")
             for a in node.iter("a")
-            if a.get("href") and blocks.spell(a.get("href") or "", base) is not None
+            if blocks.spell(a.get("href") or "", base) is not None
         }
         if others - {target}:
             break
         runs = _runs(node)
         if runs and all(_proved(run, own) for run in runs):
             best = node
-        node = node.getparent()
+        node = None if node is article else node.getparent()
     return best
 
 

@@ -303,3 +303,26 @@ def test_a_list_page_that_lists_its_pages_in_another_order_moves(tmp_path: Path)
     files["index.html"] = home(dict(reversed(POSTS.items())))  # (a post's date was corrected)
     commit(repo, files, DAY2)
     assert dated(repo)["index.html"] == unix(DAY2)
+
+
+def series(posts: dict[str, str]) -> str:
+    """A section's list page (PaperMod's): its headline in a header, then its entries."""
+    entries = "".join(entry(name, text) for name, text in posts.items())
+    return (
+        f'<!doctype html><html><head><title>Series</title><link rel="canonical" href="{HOST}'
+        'series/"></head><body><main><header class="page-header"><h1>Series</h1></header>'
+        f"{entries}</main></body></html>"
+    )
+
+
+def test_a_list_of_one_teaser_is_read_as_a_teaser(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    one = {"beta": POSTS["beta"]}
+    files = blog(POSTS)
+    files["series/index.html"] = series(one)
+    commit(repo, files, DAY1)
+    edited = {"beta": "A trigram model counts which two letters come before the next."}
+    files = blog(POSTS | edited)
+    files["series/index.html"] = series(edited)
+    commit(repo, files, DAY2)  # its only entry (the page's one <article>) changed with its post
+    assert dated(repo)["series/index.html"] == unix(DAY1)
