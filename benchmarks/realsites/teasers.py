@@ -46,15 +46,19 @@ Texts = Callable[[str], str | None]  # a page's address (spelled) -> its own tex
 
 
 def own_text(data: bytes, article_xpath: str | None) -> str:
-    """A page's own words: its article's visible text and its descriptions, white space left
-    out, case folded (what an excerpt of it is cut from)."""
-    doc = oracle.parse(data)
-    if doc is None:
-        return ""
-    descriptions = " ".join(str(d) for d in doc.xpath(DESCRIPTIONS))
-    article = oracle.find_article(doc, article_xpath)
-    oracle.strip_furniture(article)
-    return fold(oracle.visible_text(article) + " " + descriptions)
+    """A page's own words: its article's visible text (the site's article, and the page's one
+    ``<article>`` or main region around it: a headline's date and reading time stand in its
+    header), and its descriptions; white space left out, case folded (an excerpt is cut so)."""
+    texts: list[str] = []
+    for xpath in dict.fromkeys([article_xpath, None]):
+        doc = oracle.parse(data)  # (each reading leaves its furniture out of its own tree)
+        if doc is None:
+            return ""
+        article = oracle.find_article(doc, xpath)
+        oracle.strip_furniture(article)
+        texts.append(oracle.visible_text(article))
+    texts.extend(str(d) for d in doc.xpath(DESCRIPTIONS))
+    return fold(" ".join(texts))
 
 
 def fold(text: str) -> str:

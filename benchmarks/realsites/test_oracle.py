@@ -326,3 +326,44 @@ def test_a_list_of_one_teaser_is_read_as_a_teaser(tmp_path: Path) -> None:
     files["series/index.html"] = series(edited)
     commit(repo, files, DAY2)  # its only entry (the page's one <article>) changed with its post
     assert dated(repo)["series/index.html"] == unix(DAY1)
+
+
+# Minimal Mistakes: the site's article is ``.page__content``; a post's reading time stands in
+# its header, outside it, and a list's entry repeats it beside the post's description.
+CONTENT = "//*[contains(concat(' ', normalize-space(@class), ' '), ' page__content ')]"
+
+
+def mm_post(name: str, text: str, minutes: int) -> str:
+    return (
+        f'<!doctype html><html><head><title>{name}</title><meta name="description" '
+        f'content="{text}"></head><body><div id="main"><article class="page"><header>'
+        f'<h1 class="page__title">{name}</h1><p class="page__meta"><span>{minutes} minute read'
+        f'</span></p></header><section class="page__content"><p>{text} And more besides.</p>'
+        "</section></article></div></body></html>"
+    )
+
+
+def mm_list(posts: dict[str, tuple[str, int]]) -> str:
+    items = "".join(
+        f'<div class="list__item"><article class="archive__item"><h2 class="archive__item-title">'
+        f'<a href="/{n}/">{n}</a></h2><p class="page__meta"><span>{minutes} minute read</span>'
+        f'</p><p class="archive__item-excerpt">{text}</p></article></div>'
+        for n, (text, minutes) in posts.items()
+    )
+    return (
+        "<!doctype html><html><head><title>Blog</title></head><body><div id='main'>"
+        f'<section class="page__content"><h3>Recent posts</h3>{items}</section></div></body></html>'
+    )
+
+
+def test_a_teaser_metadata_may_stand_outside_the_teased_page_article(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    posts = {name: (text, 2) for name, text in POSTS.items()}
+    files = {f"{n}/index.html": mm_post(n, text, m) for n, (text, m) in posts.items()}
+    commit(repo, files | {"blog/index.html": mm_list(posts)}, DAY1)
+    posts["beta"] = ("A bigram model, now with smoothing, counts letter pairs.", 3)
+    files = {f"{n}/index.html": mm_post(n, text, m) for n, (text, m) in posts.items()}
+    commit(repo, files | {"blog/index.html": mm_list(posts)}, DAY2)
+    dates = {p: v.time for p, v in oracle.date_pages(repo, CONTENT, "v6").items()}
+    assert dates["beta/index.html"] == unix(DAY2)
+    assert dates["blog/index.html"] == unix(DAY1)  # (its excerpt and reading time are beta's)
