@@ -11,6 +11,7 @@ with its targets, resolved against the page's address and spelled one way (``x``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
@@ -162,8 +163,14 @@ def _keys(block: Block, into: set[int]) -> None:
                 stack.append(part)
 
 
-def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
-    """Version 6's reading of one page at ``path`` (None when lxml cannot read it)."""
+def read(
+    data: bytes,
+    path: str,
+    article_xpath: str | None,
+    prune: Callable[[lxml.html.HtmlElement], None] | None = None,
+) -> Reading | None:
+    """Version 6's reading of one page at ``path`` (None when lxml cannot read it); ``prune``
+    rewrites its article before it is read (teasers.py: its teasers)."""
     doc = oracle.parse(data)
     if doc is None:
         return None
@@ -180,6 +187,8 @@ def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
     article = oracle.find_article(doc, article_xpath)
     selfdates.strip_apart(article)
     oracle.strip_furniture(article)
+    if prune is not None:
+        prune(article)
     root, _, _ = _build(article, SITE + path)
     linked: set[str] = set()  # (the words of the article's links to the site's pages)
     for link in article.iter("a"):

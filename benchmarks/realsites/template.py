@@ -26,6 +26,7 @@ from pathlib import Path
 import blocks
 import commitedits
 import oracle
+import teasers
 from commitedits import AT_LEAST, MOST
 
 READINGS_KEPT = 4096  # readings (whole article trees) kept in memory
@@ -63,6 +64,7 @@ class SiteVersions:
         self.keys: OrderedDict[tuple[str, str], frozenset[int] | None] = OrderedDict()
         self.repeated_at: dict[str, frozenset[int]] = {}
         self.edits_at: dict[str, commitedits.Template] = {}
+        self.teasers = teasers.Versions(reader, article_xpath, self._tree)
         # Per commit, the pages it changed: (path, blob before, blob after).
         self.changes: dict[str, list[tuple[str, str, str]]] = {}
         for path, versions in histories.items():
@@ -154,6 +156,9 @@ class SiteVersions:
         if blocks.content(before, NONE) == blocks.content(after, NONE):
             return False  # (the article alike, block for block: no version of the site needed)
         left_out = self.repeated(newer.commit) | self.repeated(older.commit)
+        # Teasers read as (target, link text), or left out beside a post (teasers.py).
+        before = self.teasers.reading(older.blob, newer_path, older.commit, left_out) or before
+        after = self.teasers.reading(newer.blob, newer_path, newer.commit, left_out) or after
         old_text, old_targets = blocks.content(before, left_out)
         new_text, new_targets = blocks.content(after, left_out)
         if (old_text, old_targets) == (new_text, new_targets):

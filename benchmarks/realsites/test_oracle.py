@@ -396,3 +396,171 @@ def test_a_teasers_headline_block_is_content_whatever_its_heading(tmp_path: Path
     commit(repo, {"b/index.html": list_page(2, ["one"])}, DAY2, "b")
     commit(repo, {"b/index.html": list_page(2, ["one", "two"])}, DAY3, "two")
     assert dated(repo) == {"a/index.html": unix(DAY1), "b/index.html": unix(DAY3)}
+
+
+# Teasers (the dates issue, decision 2), shaped like Hugo PaperMod's home page and posts: the
+# entries link by absolute addresses on the host the canonical names.
+HOST = "https://blog.example/"
+POSTS = {
+    "alpha": "Gradient descent walks downhill one small step at a time until the slope is flat.",
+    "beta": "A bigram model counts which letter follows which and samples from those counts.",
+    "gamma": "Attention lets every token look at every other token before it speaks.",
+}
+
+
+def post(name: str, text: str, related: str = "") -> str:
+    return (
+        f'<!doctype html><html><head><title>{name} | Blog</title><link rel="canonical" '
+        f'href="{HOST}posts/{name}/"></head><body><main><article class="post-single">'
+        f'<header class="post-header"><h1>{name}</h1><div class="post-meta">March 13, 2023'
+        f'&nbsp;·&nbsp;2 min</div></header><div class="post-content"><p>{text}</p>'
+        f"<p>More of {name}'s own words, which the excerpt does not reach, and then some more "
+        "of them to make a post longer than its excerpt.</p></div></article>"
+        f"{related}</main></body></html>"
+    )
+
+
+def entry(name: str, text: str) -> str:
+    return (
+        f'<article class="post-entry"><header class="entry-header"><h2>{name}</h2></header>'
+        f'<div class="entry-content"><p>{text[:50]}...</p></div><footer class="entry-footer">'
+        f'<span>March 13, 2023</span>&nbsp;·&nbsp;2 min</footer><a class="entry-link" '
+        f'aria-label="post link to {name}" href="{HOST}posts/{name}/"></a></article>'
+    )
+
+
+def home(posts: dict[str, str], intro: str = "Welcome to my notes.") -> str:
+    entries = "".join(entry(name, text) for name, text in posts.items())
+    return (
+        f'<!doctype html><html><head><title>Blog</title><link rel="canonical" href="{HOST}">'
+        '</head><body><main><article class="first-entry home-info"><header class="entry-header">'
+        f'<h1>Hi</h1></header><div class="entry-content">{intro}</div></article>{entries}'
+        "</main></body></html>"
+    )
+
+
+def blog(
+    posts: dict[str, str], intro: str = "Welcome to my notes."
+) -> dict[str, str | bytes | None]:
+    files: dict[str, str | bytes | None] = {"index.html": home(posts, intro)}
+    files.update({f"posts/{n}/index.html": post(n, text) for n, text in posts.items()})
+    return files
+
+
+def test_a_teaser_excerpt_changed_with_its_post_keeps_the_list_page_date(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(POSTS), DAY1)
+    edited = POSTS | {"beta": "A trigram model counts which two letters come before the next."}
+    commit(repo, blog(edited), DAY2)  # the post changed, and so did its excerpt on the home page
+    dates = dated(repo)
+    assert dates["posts/beta/index.html"] == unix(DAY2)
+    assert dates["index.html"] == unix(DAY1)  # (the excerpt is the post's, dated by the post)
+
+
+def test_a_list_page_that_lists_one_more_page_moves(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    two = {name: POSTS[name] for name in ("alpha", "beta")}
+    commit(repo, blog(two), DAY1)
+    commit(repo, blog(POSTS), DAY2)  # gamma is new, and listed
+    dates = dated(repo)
+    assert dates["index.html"] == unix(DAY2)
+    assert dates["posts/alpha/index.html"] == unix(DAY1)
+
+
+def test_a_list_page_own_intro_moves_it(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(POSTS), DAY1)
+    commit(repo, blog(POSTS, intro="Welcome to my notes on machine learning."), DAY2)
+    assert dated(repo)["index.html"] == unix(DAY2)
+
+
+def related(*names: str) -> str:
+    teasers = "".join(
+        f'<article class="teaser"><h3><a href="/posts/{n}/">{n}</a></h3>'
+        f"<p>{POSTS[n][:40]}…</p><time>2023-03-13</time></article>"
+        for n in names
+    )
+    return f'<section class="related"><h2>Related</h2>{teasers}</section>'
+
+
+def test_a_related_posts_panel_beside_a_post_is_furniture(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    files = blog(POSTS)
+    files["posts/alpha/index.html"] = post("alpha", POSTS["alpha"], related("beta"))
+    commit(repo, files, DAY1)
+    files["posts/alpha/index.html"] = post("alpha", POSTS["alpha"], related("gamma", "beta"))
+    commit(repo, files, DAY2)  # the panel lists another post: the post says nothing new
+    assert dated(repo)["posts/alpha/index.html"] == unix(DAY1)
+
+
+def test_a_list_page_that_lists_its_pages_in_another_order_moves(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(POSTS), DAY1)
+    files = blog(POSTS)
+    files["index.html"] = home(dict(reversed(POSTS.items())))  # (a post's date was corrected)
+    commit(repo, files, DAY2)
+    assert dated(repo)["index.html"] == unix(DAY2)
+
+
+def series(posts: dict[str, str]) -> str:
+    """A section's list page (PaperMod's): its headline in a header, then its entries."""
+    entries = "".join(entry(name, text) for name, text in posts.items())
+    return (
+        f'<!doctype html><html><head><title>Series</title><link rel="canonical" href="{HOST}'
+        'series/"></head><body><main><header class="page-header"><h1>Series</h1></header>'
+        f"{entries}</main></body></html>"
+    )
+
+
+def test_a_list_of_one_teaser_is_read_as_a_teaser(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    one = {"beta": POSTS["beta"]}
+    files = blog(POSTS)
+    files["series/index.html"] = series(one)
+    commit(repo, files, DAY1)
+    edited = {"beta": "A trigram model counts which two letters come before the next."}
+    files = blog(POSTS | edited)
+    files["series/index.html"] = series(edited)
+    commit(repo, files, DAY2)  # its only entry (the page's one <article>) changed with its post
+    assert dated(repo)["series/index.html"] == unix(DAY1)
+
+
+# Minimal Mistakes: the site's article is ``.page__content``; a post's reading time stands in
+# its header, outside it, and a list's entry repeats it beside the post's description.
+CONTENT = "//*[contains(concat(' ', normalize-space(@class), ' '), ' page__content ')]"
+
+
+def mm_post(name: str, text: str, minutes: int) -> str:
+    return (
+        f'<!doctype html><html><head><title>{name}</title><meta name="description" '
+        f'content="{text}"></head><body><div id="main"><article class="page"><header>'
+        f'<h1 class="page__title">{name}</h1><p class="page__meta"><span>{minutes} minute read'
+        f'</span></p></header><section class="page__content"><p>{text} And more besides.</p>'
+        "</section></article></div></body></html>"
+    )
+
+
+def mm_list(posts: dict[str, tuple[str, int]]) -> str:
+    items = "".join(
+        f'<div class="list__item"><article class="archive__item"><h2 class="archive__item-title">'
+        f'<a href="/{n}/">{n}</a></h2><p class="page__meta"><span>{minutes} minute read</span>'
+        f'</p><p class="archive__item-excerpt">{text}</p></article></div>'
+        for n, (text, minutes) in posts.items()
+    )
+    return (
+        "<!doctype html><html><head><title>Blog</title></head><body><div id='main'>"
+        f'<section class="page__content"><h3>Recent posts</h3>{items}</section></div></body></html>'
+    )
+
+
+def test_a_teaser_metadata_may_stand_outside_the_teased_page_article(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    posts = {name: (text, 2) for name, text in POSTS.items()}
+    files = {f"{n}/index.html": mm_post(n, text, m) for n, (text, m) in posts.items()}
+    commit(repo, files | {"blog/index.html": mm_list(posts)}, DAY1)
+    posts["beta"] = ("A bigram model, now with smoothing, counts letter pairs.", 3)
+    files = {f"{n}/index.html": mm_post(n, text, m) for n, (text, m) in posts.items()}
+    commit(repo, files | {"blog/index.html": mm_list(posts)}, DAY2)
+    dates = {p: v.time for p, v in oracle.date_pages(repo, CONTENT, "v6").items()}
+    assert dates["beta/index.html"] == unix(DAY2)
+    assert dates["blog/index.html"] == unix(DAY1)  # (its excerpt and reading time are beta's)
