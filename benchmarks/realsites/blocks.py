@@ -53,12 +53,16 @@ class Reading:
     page: bool
 
 
-def spell(target: str, base: str) -> str | None:
+def spell(target: str, base: str, own: re.Pattern[str] | None = None) -> str | None:
     """The target resolved against the page's address, one spelling (percent-encoding read:
-    ``%E5%88%86`` is ``分``); None for a fragment and for the page itself (a heading's
-    permalink, ``page.html#part``, leads nowhere else)."""
+    ``%E5%88%86`` is ``分``); None for a fragment, for the page itself (a heading's
+    permalink, ``page.html#part``, leads nowhere else) and for a link whose query carries the
+    page's own URL (``own``, own_url: a share button; design.md counts it as no link)."""
     target = target.strip()
     if not target or target.startswith("#"):
+        return None
+    query = target.partition("?")[2].partition("#")[0]
+    if own is not None and query and own.search(unquote(unquote(query))):
         return None
     spelled = _spelled(urljoin(base, target.split("#", 1)[0]))
     return None if spelled in _own(base) else spelled
@@ -73,6 +77,23 @@ def _own(base: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=4096)
+def own_url(site_url: str, path: str) -> re.Pattern[str] | None:
+    """How the page at ``path`` of the site at ``site_url`` reads inside another URL's query:
+    its host and path, any scheme, case ignored, with or without a trailing slash, its
+    ``index.html`` or its ``.html``, then the URL's end, another parameter or a fragment
+    (``/posts/1/`` is not ``/posts/10/``). None without the site's URL."""
+    parts = urlsplit(site_url)
+    if not parts.netloc:
+        return None
+    own = (parts.netloc + parts.path.rstrip("/") + "/" + INDEX.sub("", path)).rstrip("/")
+    spellings = {own, HTML.sub("", own)}
+    either = "|".join(re.escape(spelling) for spelling in sorted(spellings))
+    return re.compile(
+        rf"(?:^|[/=])(?:{either})(?:/(?:index\.html?)?|\.html?)?(?:$|[&#;\"'\s])", re.IGNORECASE
+    )
+
+
+@lru_cache(maxsize=4096)
 def _spelled(url: str) -> str:
     try:
         parts = urlsplit(url)
@@ -82,16 +103,20 @@ def _spelled(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc.lower(), path, unquote(parts.query), ""))
 
 
-def _target(node: lxml.html.HtmlElement, base: str) -> str | None:
+def _target(
+    node: lxml.html.HtmlElement, base: str, own: re.Pattern[str] | None = None
+) -> str | None:
     tag = node.tag.lower() if isinstance(node.tag, str) else ""
     if tag == "a":
-        return spell(node.get("href") or "", base)
+        return spell(node.get("href") or "", base, own)
     if tag == "img":
         return spell(node.get("src") or "", base)
     return None
 
 
-def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple[str, ...]]:
+def _build(
+    element: lxml.html.HtmlElement, base: str, own: re.Pattern[str] | None = None
+) -> tuple[Block, str, tuple[str, ...]]:
     """The element as a block: (block, its text without white space, its targets)."""
     parts: list[str | Target | Block] = []
     texts: list[str] = []
@@ -108,19 +133,19 @@ def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple
         for child in node:
             if isinstance(child.tag, str):
                 if child.tag.lower() in oracle.INLINE_TAGS:
-                    found = _target(child, base)
+                    found = _target(child, base, own)
                     if found is not None:
                         parts.append(Target(found))
                         targets.append(found)
                     fill(child)
                 else:
-                    block, inner, inner_targets = _build(child, base)
+                    block, inner, inner_targets = _build(child, base, own)
                     parts.append(block)
                     texts.append(inner)
                     targets.extend(inner_targets)
             text(child.tail)
 
-    found = _target(element, base)
+    found = _target(element, base, own)
     if found is not None:  # (an <img>: not inline, a block of its own)
         parts.append(Target(found))
         targets.append(found)
@@ -140,8 +165,11 @@ def _keys(block: Block, into: set[int]) -> None:
                 stack.append(part)
 
 
-def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
-    """Version 6's reading of one page at ``path`` (None when lxml cannot read it)."""
+def read(
+    data: bytes, path: str, article_xpath: str | None, site_url: str | None = None
+) -> Reading | None:
+    """Version 6's reading of one page at ``path`` (None when lxml cannot read it) of the site
+    at ``site_url`` (when known: a link whose query carries the page's own URL is no target)."""
     doc = oracle.parse(data)
     if doc is None:
         return None
@@ -153,7 +181,8 @@ def read(data: bytes, path: str, article_xpath: str | None) -> Reading | None:
     article = oracle.find_article(doc, article_xpath)
     selfdates.strip_apart(article)
     oracle.strip_furniture(article)
-    root, _, _ = _build(article, SITE + path)
+    own = own_url(site_url, path) if site_url else None
+    root, _, _ = _build(article, SITE + path, own)
     keys: set[int] = set()
     _keys(root, keys)
     return Reading(title, Block(None, root.parts), frozenset(keys), page)

@@ -9,9 +9,9 @@ Version 6 of the oracle (the dates issue, decision 3):
 
 Both are computed lazily, only for the commits where a page's version is compared, from the
 blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
-per blob and folder (its targets resolve against its address). ``date_pages`` is version 6 of
-oracle.date_pages: each version of a page against the one before it. lxml and git only, no
-sitemill code.
+per blob and path (its targets resolve against its address, and its share links name it).
+``date_pages`` is version 6 of oracle.date_pages: each version of a page against the one
+before it. lxml and git only, no sitemill code.
 """
 
 from __future__ import annotations
@@ -53,10 +53,12 @@ class SiteVersions:
         reader: oracle.BlobReader,
         article_xpath: str | None,
         histories: dict[str, list[oracle.Version]],
+        site_url: str | None = None,
     ) -> None:
         self.checkout = checkout
         self.reader = reader
         self.article_xpath = article_xpath
+        self.site_url = site_url
         self.readings = Memo(READINGS_KEPT)
         self.keys: OrderedDict[tuple[str, str], frozenset[int] | None] = OrderedDict()
         self.repeated_at: dict[str, frozenset[int]] = {}
@@ -71,19 +73,17 @@ class SiteVersions:
                     self.changes.setdefault(newer.commit, []).append((path, older.blob, newer.blob))
 
     def reading(self, blob: str, path: str) -> blocks.Reading | None:
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        key = (blob, folder)
+        key = (blob, path)
         if key in self.readings:
             self.readings.move_to_end(key)
             return self.readings[key]
         data = self.reader.read(blob)
-        found = None if data is None else blocks.read(data, path, self.article_xpath)
+        found = None if data is None else blocks.read(data, path, self.article_xpath, self.site_url)
         self.readings.keep(key, found)
         return found
 
     def _page_keys(self, blob: str, path: str) -> frozenset[int] | None:
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        key = (blob, folder)
+        key = (blob, path)
         if key in self.keys:
             self.keys.move_to_end(key)
             return self.keys[key]
@@ -199,11 +199,14 @@ def paths_of(path: str, versions: list[oracle.Version]) -> list[str]:
     return paths
 
 
-def date_pages(checkout: Path, article_xpath: str | None) -> dict[str, oracle.OracleDate]:
-    """Version 6 of oracle.date_pages: each version of a page against the one before it."""
+def date_pages(
+    checkout: Path, article_xpath: str | None, site_url: str | None = None
+) -> dict[str, oracle.OracleDate]:
+    """Version 6 of oracle.date_pages: each version of a page against the one before it (of
+    the site at ``site_url``, when known)."""
     histories = oracle.file_histories(checkout)
     reader = oracle.BlobReader(checkout)
-    site = SiteVersions(checkout, reader, article_xpath, histories)
+    site = SiteVersions(checkout, reader, article_xpath, histories, site_url)
     results: dict[str, oracle.OracleDate] = {}
     try:
         for path in oracle.tracked_pages(checkout):

@@ -199,3 +199,59 @@ def test_a_target_edit_made_the_same_way_on_most_changed_pages_is_template(tmp_p
     dates = dated(repo)
     assert dates["p3/index.html"] == unix(DAY2)  # (also its own edit, made no other way)
     assert {dates[f"p{n}/index.html"] for n in (0, 1, 2, 4, 5)} == {unix(DAY1)}
+
+
+def share(n: int, host: str = "https://blog.example") -> str:
+    """A share button, as Hugo's Ananke theme writes it: the post's own URL in the query."""
+    return (
+        '<div class="mt3 socials" id="sharing"><a class="social-link linkedin" href="'
+        f"https://www.linkedin.com/shareArticle?mini=true&amp;url={host}/posts/{n}/"
+        f'&amp;title=Post%20{n}"><span class="icon"><svg><path d="M0"/></svg></span></a></div>'
+    )
+
+
+def posts(count: int, extra: str = "", shared: bool = True) -> dict[str, str | bytes | None]:
+    return {
+        f"posts/{n}/index.html": page(
+            (share(n) if shared else "") + f"<h1>Post {n}</h1><p>Own words {n}.</p>{extra}"
+        )
+        for n in range(count)
+    }
+
+
+def test_a_link_carrying_the_page_own_url_is_no_target(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, posts(6), DAY1)
+    files = posts(6, shared=False)  # (every post's share button gone, each its own target)
+    files["posts/1/index.html"] = page(share(1) + "<h1>Post 1</h1><p>Own words 1.</p>")
+    commit(repo, files, DAY2)
+    # One post's button back, on another host's spelling and in percent-encoding: still no link.
+    files["posts/1/index.html"] = page(
+        share(1, "http%3A%2F%2FBLOG.example").replace("/&amp;", "%2F&amp;")
+        + "<h1>Post 1</h1><p>Own words 1.</p>"
+    )
+    commit(repo, files, DAY3)
+    dates = {
+        path: verdict.time
+        for path, verdict in oracle.date_pages(repo, None, "v6", "https://blog.example/").items()
+    }
+    assert set(dates.values()) == {unix(DAY1)}
+
+
+def test_a_link_carrying_another_page_url_is_a_target(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    saved = (
+        '<p><a href="https://archive.example/save?url=https://blog.example/posts/{to}/">x</a></p>'
+    )
+    commit(repo, posts(6, saved.replace("{to}", "0"), shared=False), DAY1)
+    files = posts(6, saved.replace("{to}", "0"), shared=False)
+    files["posts/2/index.html"] = page(
+        "<h1>Post 2</h1><p>Own words 2.</p>" + saved.replace("{to}", "20")
+    )
+    commit(repo, files, DAY2)
+    dates = {
+        path: verdict.time
+        for path, verdict in oracle.date_pages(repo, None, "v6", "https://blog.example/").items()
+    }
+    assert dates["posts/2/index.html"] == unix(DAY2)  # (posts/0 is not posts/20)
+    assert dates["posts/3/index.html"] == unix(DAY1)
