@@ -173,14 +173,20 @@ def edits(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str]]:
     made, so that pages whose own targets were edited the same way share it: a target
     replaced (the removed and the added ones paired in order) is its changed middle, what
     stands between the part both share at the start and at the end (``blob/v2.1.2/x.md`` to
-    ``blob/main/x.md`` on every page is ``v2.1.2`` to ``main``); a target added or removed
-    unpaired is itself."""
+    ``blob/main/x.md`` on every page is ``v2.1.2`` to ``main``), each read with its path's
+    closing slash (a link from ``/base/`` to the root ``/`` moves as ``/base/x`` to ``/x``
+    does: ``base/`` to nothing); a target added or removed unpaired is itself."""
     before, after = Counter(old), Counter(new)
     removed = [t for t in dict.fromkeys(old) for _ in range((before - after)[t])]
     added = [t for t in dict.fromkeys(new) for _ in range((after - before)[t])]
-    found = {("~", _middle(a, b)) for a, b in zip(removed, added, strict=False)}
+    found = {("~", _middle(_closed(a), _closed(b))) for a, b in zip(removed, added, strict=False)}
     pairs = min(len(removed), len(added))
     return found | {("-", t) for t in removed[pairs:]} | {("+", t) for t in added[pairs:]}
+
+
+def _closed(target: str) -> str:
+    """The target with one slash at its end (blocks.spell keeps the root's and drops others')."""
+    return target.rstrip("/") + "/"
 
 
 def _middle(old: str, new: str) -> str:

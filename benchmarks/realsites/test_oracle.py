@@ -255,3 +255,27 @@ def test_a_link_carrying_another_page_url_is_a_target(tmp_path: Path) -> None:
     }
     assert dates["posts/2/index.html"] == unix(DAY2)  # (posts/0 is not posts/20)
     assert dates["posts/3/index.html"] == unix(DAY1)
+
+
+def test_a_base_path_moved_on_most_pages_is_template_for_the_root_link_too(
+    tmp_path: Path,
+) -> None:
+    # Just the Docs (circuitverse-book): every chapter's "Previous" and "Next" links and its
+    # section list move from /pages/org/book/ to /; the first chapter's "Previous" is the root.
+    repo = make_repo(tmp_path / "site")
+
+    def book(base: str) -> dict[str, str | bytes | None]:
+        host = "https://book.example/"
+        files: dict[str, str | bytes | None] = {}
+        for n in range(6):
+            back = f"{host}{base}" if n == 0 else f"{host}{base}docs/c{n - 1}/"
+            files[f"docs/c{n}/index.html"] = page(
+                f"<h1>Chapter {n}</h1><ul><li><a href='{host}{base}docs/c{n}/s1.html'>One</a></li>"
+                f"</ul><p>Own text {n}.</p><div><a href='{back}'>Previous</a></div>"
+                f"<div><a href='{host}{base}docs/c{n + 1}/'>Next</a></div>"
+            )
+        return files
+
+    commit(repo, book("pages/org/book/"), DAY1)
+    commit(repo, book(""), DAY2)
+    assert set(dated(repo).values()) == {unix(DAY1)}
