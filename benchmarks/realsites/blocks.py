@@ -115,9 +115,13 @@ def _target(
 
 
 def _build(
-    element: lxml.html.HtmlElement, base: str, own: re.Pattern[str] | None = None
+    element: lxml.html.HtmlElement,
+    base: str,
+    own: re.Pattern[str] | None = None,
+    marked: dict[int, Block] | None = None,
 ) -> tuple[Block, str, tuple[str, ...]]:
-    """The element as a block: (block, its text without white space, its targets)."""
+    """The element as a block: (block, its text without white space, its targets); the block
+    of each element whose id is a key of ``marked`` is put there."""
     parts: list[str | Target | Block] = []
     texts: list[str] = []
     targets: list[str] = []
@@ -139,7 +143,7 @@ def _build(
                         targets.append(found)
                     fill(child)
                 else:
-                    block, inner, inner_targets = _build(child, base, own)
+                    block, inner, inner_targets = _build(child, base, own, marked)
                     parts.append(block)
                     texts.append(inner)
                     targets.extend(inner_targets)
@@ -152,7 +156,10 @@ def _build(
     fill(element)
     flat = "".join(texts)
     key = hash((flat, tuple(targets))) if flat or targets else None
-    return Block(key, tuple(parts)), flat, tuple(targets)
+    block = Block(key, tuple(parts))
+    if marked is not None and id(element) in marked:
+        marked[id(element)] = block
+    return block, flat, tuple(targets)
 
 
 def _keys(block: Block, into: set[int]) -> None:
@@ -169,7 +176,10 @@ def read(
     data: bytes, path: str, article_xpath: str | None, site_url: str | None = None
 ) -> Reading | None:
     """Version 6's reading of one page at ``path`` (None when lxml cannot read it) of the site
-    at ``site_url`` (when known: a link whose query carries the page's own URL is no target)."""
+    at ``site_url`` (when known: a link whose query carries the page's own URL is no target).
+    Its keys are those of the whole page's blocks, read as its article is: a block the site
+    repeats counts on each page that shows it, whether or not it stands in that page's article
+    (a masthead outside each post's one article, inside a list page's body)."""
     doc = oracle.parse(data)
     if doc is None:
         return None
@@ -179,12 +189,19 @@ def read(
     )
     title = oracle.page_title(doc)
     article = oracle.find_article(doc, article_xpath)
-    selfdates.strip_apart(article)
-    oracle.strip_furniture(article)
+    body = doc.find("body")
+    whole = body if body is not None else doc
+    selfdates.strip_apart(whole)
+    oracle.strip_furniture(whole)
     own = own_url(site_url, path) if site_url else None
-    root, _, _ = _build(article, SITE + path, own)
+    marked: dict[int, Block] = {id(article): Block(None, ())}
+    page_root, _, _ = _build(whole, SITE + path, own, marked)
     keys: set[int] = set()
-    _keys(root, keys)
+    _keys(page_root, keys)
+    root = marked[id(article)]
+    if article is not whole and not any(a is whole for a in article.iterancestors()):
+        root, _, _ = _build(article, SITE + path, own)  # (left out with furniture: read alone)
+        _keys(root, keys)
     return Reading(title, Block(None, root.parts), frozenset(keys), page)
 
 

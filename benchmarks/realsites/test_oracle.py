@@ -279,3 +279,48 @@ def test_a_base_path_moved_on_most_pages_is_template_for_the_root_link_too(
     commit(repo, book("pages/org/book/"), DAY1)
     commit(repo, book(""), DAY2)
     assert set(dated(repo).values()) == {unix(DAY1)}
+
+
+def test_a_block_on_most_pages_is_repeated_also_where_few_articles_hold_it(
+    tmp_path: Path,
+) -> None:
+    # Octopress (dblohm7): the blog's masthead stands on every page, outside each post's one
+    # <article> but inside a category page's reading (its nested teaser articles make the
+    # body its article); a new subtitle on every page is the template's, not the categories'.
+    repo = make_repo(tmp_path / "site")
+
+    def octopress(subtitle: str, heading: str = "Category") -> dict[str, str | bytes | None]:
+        head = (
+            '<!doctype html><html><head><title>Blog</title></head><body><header role="banner">'
+            f'<hgroup><h1><a href="/">A Blog</a></h1><h2>Notes from the {subtitle} team</h2>'
+            '</hgroup></header><nav role="navigation"><a href="/">Blog</a></nav>'
+            '<div id="main"><div id="content">'
+        )
+        files: dict[str, str | bytes | None] = {}
+        for n in range(4):
+            files[f"blog/post{n}/index.html"] = (
+                head + f"<article><h1>Post {n}</h1><p>Words of post {n}.</p></article>"
+                "</div></div></body></html>"
+            )
+        for name in ("tools", "news"):
+            teasers = "".join(
+                f'<article><h1><a href="/blog/post{n}/">Post {n}</a></h1></article>'
+                for n in range(2)
+            )
+            files[f"blog/categories/{name}/index.html"] = (
+                head + f'<article role="article"><header><h1>{heading}: {name}</h1></header>'
+                f"<div>{teasers}</div></article></div></div></body></html>"
+            )
+        return files
+
+    commit(repo, octopress("platform"), DAY1)
+    commit(repo, octopress("browser"), DAY2)
+    files = octopress("browser")
+    files["blog/categories/news/index.html"] = octopress("browser", "Topic")[
+        "blog/categories/news/index.html"
+    ]
+    commit(repo, files, DAY3)  # (one category's own heading: its own change)
+    dates = dated(repo)
+    assert dates["blog/categories/tools/index.html"] == unix(DAY1)
+    assert dates["blog/categories/news/index.html"] == unix(DAY3)
+    assert {dates[f"blog/post{n}/index.html"] for n in range(4)} == {unix(DAY1)}
