@@ -207,6 +207,13 @@ def read(
 
 def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
     """The article's text (no white space) and targets, without the blocks ``left_out``."""
+    text, targets = _spaced(reading, left_out)
+    return WHITE.sub("", text), targets
+
+
+def _spaced(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
+    """The article's text as a reader sees it (a space where a block begins or ends) and its
+    targets, without the blocks ``left_out``."""
     texts: list[str] = []
     targets: list[str] = []
     stack: list[str | Target | Block] = [reading.article]
@@ -214,15 +221,37 @@ def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str,
         part = stack.pop()
         if isinstance(part, Block):
             if part.key is None or part.key not in left_out:
-                stack.extend(reversed(part.parts))
+                stack.extend((" ", *reversed(part.parts), " "))
         elif isinstance(part, Target):
             targets.append(part.url)
         else:
             texts.append(part)
-    return WHITE.sub("", "".join(texts)), tuple(targets)
+    return "".join(texts), tuple(targets)
 
 
 def content(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
     """What version 6 compares: the title's own part and the article's text; its targets."""
-    text, targets = article(reading, left_out)
-    return WHITE.sub("", oracle.own_title(reading.title, text)) + "\n" + text, targets
+    spaced, targets = _spaced(reading, left_out)
+    text = WHITE.sub("", spaced)
+    return WHITE.sub("", own_title(reading.title, spaced)) + "\n" + text, targets
+
+
+# A letter or digit of an alphabetic script: where one stands on both sides of a part's edge,
+# the part stands inside a word ("6" in "x86"); other scripts (Chinese) have no word edges.
+WORDISH = "0-9a-z\u00c0-\u024f"
+
+
+def own_title(title: str, text: str) -> str:
+    """The title's own part (oracle.own_title): the parts that stand in the article's text
+    (``text``, white space kept) as words, not inside a longer word or number: a release
+    number "6" is not found in "x86" or "2016" (the part most pages share is template)."""
+    article = oracle.NOT_ALNUM.sub(" ", text.casefold())
+    own = []
+    for part in (part.strip() for part in oracle.TITLE_JOIN.split(title)):
+        words = oracle.NOT_ALNUM.sub(" ", part.casefold()).split()
+        if not words:
+            continue
+        spelled = " ?".join(re.escape(word) for word in words)
+        if re.search(rf"(?<![{WORDISH}]){spelled}(?![{WORDISH}])", article):
+            own.append(part)
+    return " | ".join(sorted(own))

@@ -324,3 +324,28 @@ def test_a_block_on_most_pages_is_repeated_also_where_few_articles_hold_it(
     assert dates["blog/categories/tools/index.html"] == unix(DAY1)
     assert dates["blog/categories/news/index.html"] == unix(DAY3)
     assert {dates[f"blog/post{n}/index.html"] for n in range(4)} == {unix(DAY1)}
+
+
+def test_a_title_part_that_stands_in_the_article_only_inside_a_word_is_not_its_own(
+    tmp_path: Path,
+) -> None:
+    # Sphinx (spyder-docs): "Perfilador — documentación de Spyder - 5" became "... - 6" on
+    # every page of the version; the article holds "5" and "6" only inside "2015" and "x86".
+    repo = make_repo(tmp_path / "site")
+
+    def docs(release: str) -> dict[str, str | bytes | None]:
+        return {
+            f"es/p{n}.html": (
+                f"<!doctype html><html><head><title>Tema {n} — documentación - {release}</title>"
+                f"</head><body><main><h1>Tema {n}</h1><p>Desde 2015, en x86.</p></main></body>"
+                "</html>"
+            )
+            for n in range(2)
+        }
+
+    commit(repo, docs("5"), DAY1)
+    commit(repo, docs("6"), DAY2)
+    assert set(dated(repo).values()) == {unix(DAY1)}
+    assert oracle.own_title("Tema 1 — documentación - 6", "Tema 1 Desde 2015, en x86.") == (
+        "6 | Tema 1"  # (version 5's reading, kept: a part inside a word counts there)
+    )
