@@ -5,7 +5,9 @@ Version 6 of the oracle (the dates issue, decision 3):
 - a block (blocks.py) that stands on most pages of a version of the site (more than half of
   its pages, at least 4) is left out of every page's article for that version;
 - a link or image target added or removed identically on most of the pages one commit changes
-  (more than half of them, at least 4) is a template edit: it does not make "later".
+  (more than half of them, at least 4) is a template edit: it does not make "later";
+- so is a title edit (the words it took out and put in) made alike on most of those pages (a
+  release number in every title: "Spyder 5" made "Spyder 6").
 
 Both are computed lazily, only for the commits where a page's version is compared, from the
 blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
@@ -16,6 +18,7 @@ before it. lxml and git only, no sitemill code.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import subprocess
 from collections import Counter, OrderedDict
@@ -29,6 +32,7 @@ AT_LEAST = 4  # and at least this many
 READINGS_KEPT = 4096  # readings (whole article trees) kept in memory
 KEYS_KEPT = 50000  # pages' block-key sets kept in memory
 NONE: frozenset[int] = frozenset()
+TitleEdit = tuple[tuple[str, ...], tuple[str, ...]]  # (the words taken out, those put in)
 
 
 class Memo(OrderedDict[tuple[str, str], "blocks.Reading | None"]):
@@ -63,6 +67,7 @@ class SiteVersions:
         self.keys: OrderedDict[tuple[str, str], frozenset[int] | None] = OrderedDict()
         self.repeated_at: dict[str, frozenset[int]] = {}
         self.edits_at: dict[str, frozenset[tuple[str, str]]] = {}
+        self.titles_at: dict[str, frozenset[TitleEdit]] = {}
         # Per commit, the pages it changed: (path, blob before, blob after).
         self.changes: dict[str, list[tuple[str, str, str]]] = {}
         for path, versions in histories.items():
@@ -122,6 +127,19 @@ class SiteVersions:
             self.edits_at[commit] = frozenset(e for e, n in counts.items() if n >= least)
         return self.edits_at[commit]
 
+    def title_edits(self, commit: str) -> frozenset[TitleEdit]:
+        """The title edits made alike on most pages ``commit`` changed."""
+        if commit not in self.titles_at:
+            counts: Counter[TitleEdit] = Counter()
+            changed = self.changes.get(commit, [])
+            for path, before, after in changed:
+                old, new = self.reading(before, path), self.reading(after, path)
+                if old is not None and new is not None and old.title != new.title:
+                    counts[title_edit(old.title, new.title)] += 1
+            least = max(AT_LEAST, int(len(changed) * MOST) + 1)
+            self.titles_at[commit] = frozenset(e for e, n in counts.items() if n >= least)
+        return self.titles_at[commit]
+
     def _tree(self, commit: str) -> list[tuple[str, str]]:
         out = subprocess.run(
             ["git", "-C", str(self.checkout), "ls-tree", "-r", "-z", commit],
@@ -153,6 +171,10 @@ class SiteVersions:
             return True
         if blocks.content(before, NONE) == blocks.content(after, NONE):
             return False  # (the article alike, block for block: no version of the site needed)
+        if before.title != after.title and title_edit(
+            before.title, after.title
+        ) in self.title_edits(newer.commit):
+            after = dataclasses.replace(after, title=before.title)  # (the template's edit)
         left_out = self.repeated(newer.commit) | self.repeated(older.commit)
         old_text, old_targets = blocks.content(before, left_out)
         new_text, new_targets_ = blocks.content(after, left_out)
@@ -161,6 +183,17 @@ class SiteVersions:
         if old_targets == new_targets_:
             return False
         return not edits(old_targets, new_targets_) <= self.template_edits(newer.commit)
+
+
+def title_edit(old: str, new: str) -> TitleEdit:
+    """A title edit named by the words it took out and put in (letter case and punctuation
+    aside), whatever page's title it was made in."""
+    before, after = Counter(_words(old)), Counter(_words(new))
+    return tuple(sorted((before - after).elements())), tuple(sorted((after - before).elements()))
+
+
+def _words(title: str) -> list[str]:
+    return oracle.NOT_ALNUM.sub(" ", title.casefold()).split()
 
 
 def all_targets(reading: blocks.Reading) -> tuple[str, ...]:

@@ -349,3 +349,31 @@ def test_a_title_part_that_stands_in_the_article_only_inside_a_word_is_not_its_o
     assert oracle.own_title("Tema 1 — documentación - 6", "Tema 1 Desde 2015, en x86.") == (
         "6 | Tema 1"  # (version 5's reading, kept: a part inside a word counts there)
     )
+
+
+def test_a_title_edit_made_alike_on_most_changed_pages_is_template(tmp_path: Path) -> None:
+    # Sphinx (spyder-docs): "... — Spyder 5 documentation" and "... — documentación de Spyder
+    # - 5" made "6" on every page of the version, in one deploy; the article says "precision=5"
+    # and "6%", so the release number stands in it as a word.
+    repo = make_repo(tmp_path / "site")
+
+    def docs(release: str, own: str = "Tema") -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {}
+        for n in range(6):
+            title = f"{own} {n} — Spyder {release} documentation"
+            if n % 2:
+                title = f"{own} {n} — documentación de Spyder - {release}"
+            files[f"current/p{n}.html"] = (
+                f"<!doctype html><html><head><title>{title}</title></head><body><main>"
+                f"<h1>{own} {n}</h1><p>{n}: precision=5; it grew 6%.</p></main></body></html>"
+            )
+        return files
+
+    commit(repo, docs("5"), DAY1)
+    commit(repo, docs("6"), DAY2)
+    files = docs("6")
+    files["current/p1.html"] = docs("5")["current/p1.html"]  # (on one page: its own edit)
+    commit(repo, files, DAY3)
+    dates = dated(repo)
+    assert dates["current/p1.html"] == unix(DAY3)
+    assert {dates[f"current/p{n}.html"] for n in (0, 2, 3, 4, 5)} == {unix(DAY1)}
