@@ -61,12 +61,16 @@ class Reading:
     linked: frozenset[str] = frozenset()  # the words of the article's links to the site's pages
 
 
-def spell(target: str, base: str) -> str | None:
+def spell(target: str, base: str, own: re.Pattern[str] | None = None) -> str | None:
     """The target resolved against the page's address, one spelling (percent-encoding read:
-    ``%E5%88%86`` is ``分``); None for a fragment and for the page itself (a heading's
-    permalink, ``page.html#part``, leads nowhere else)."""
+    ``%E5%88%86`` is ``分``); None for a fragment, for the page itself (a heading's
+    permalink, ``page.html#part``, leads nowhere else) and for a link whose query carries the
+    page's own URL (``own``, own_url: a share button; design.md counts it as no link)."""
     target = target.strip()
     if not target or target.startswith("#"):
+        return None
+    query = target.partition("?")[2].partition("#")[0]
+    if own is not None and query and own.search(unquote(unquote(query))):
         return None
     spelled = _spelled(urljoin(base, target.split("#", 1)[0]))
     return None if spelled in _own(base) else spelled
@@ -81,6 +85,23 @@ def _own(base: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=4096)
+def own_url(site_url: str, path: str) -> re.Pattern[str] | None:
+    """How the page at ``path`` of the site at ``site_url`` reads inside another URL's query:
+    its host and path, any scheme, case ignored, with or without a trailing slash, its
+    ``index.html`` or its ``.html``, then the URL's end, another parameter or a fragment
+    (``/posts/1/`` is not ``/posts/10/``). None without the site's URL."""
+    parts = urlsplit(site_url)
+    if not parts.netloc:
+        return None
+    own = (parts.netloc + parts.path.rstrip("/") + "/" + INDEX.sub("", path)).rstrip("/")
+    spellings = {own, HTML.sub("", own)}
+    either = "|".join(re.escape(spelling) for spelling in sorted(spellings))
+    return re.compile(
+        rf"(?:^|[/=])(?:{either})(?:/(?:index\.html?)?|\.html?)?(?:$|[&#;\"'\s])", re.IGNORECASE
+    )
+
+
+@lru_cache(maxsize=4096)
 def _spelled(url: str) -> str:
     try:
         parts = urlsplit(url)
@@ -90,17 +111,25 @@ def _spelled(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc.lower(), path, unquote(parts.query), ""))
 
 
-def _target(node: lxml.html.HtmlElement, base: str) -> str | None:
+def _target(
+    node: lxml.html.HtmlElement, base: str, own: re.Pattern[str] | None = None
+) -> str | None:
     tag = node.tag.lower() if isinstance(node.tag, str) else ""
     if tag == "a":
-        return spell(node.get("href") or "", base)
+        return spell(node.get("href") or "", base, own)
     if tag == "img":
         return spell(node.get("src") or "", base)
     return None
 
 
-def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple[str, ...]]:
-    """The element as a block: (block, its text without white space, its targets)."""
+def _build(
+    element: lxml.html.HtmlElement,
+    base: str,
+    own: re.Pattern[str] | None = None,
+    marked: dict[int, Block] | None = None,
+) -> tuple[Block, str, tuple[str, ...]]:
+    """The element as a block: (block, its text without white space, its targets); the block
+    of each element whose id is a key of ``marked`` is put there."""
     parts: list[str | Target | Block] = []
     texts: list[str] = []
     targets: list[str] = []
@@ -116,19 +145,19 @@ def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple
         for child in node:
             if isinstance(child.tag, str):
                 if child.tag.lower() in oracle.INLINE_TAGS:
-                    found = _target(child, base)
+                    found = _target(child, base, own)
                     if found is not None:
                         parts.append(Target(found))
                         targets.append(found)
                     fill(child)
                 else:
-                    block, inner, inner_targets = _build(child, base)
+                    block, inner, inner_targets = _build(child, base, own, marked)
                     parts.append(block)
                     texts.append(inner)
                     targets.extend(inner_targets)
             text(child.tail)
 
-    found = _target(element, base)
+    found = _target(element, base, own)
     if found is not None:  # (an <img>: not inline, a block of its own)
         parts.append(Target(found))
         targets.append(found)
@@ -136,7 +165,10 @@ def _build(element: lxml.html.HtmlElement, base: str) -> tuple[Block, str, tuple
     flat = "".join(texts)
     key = hash((flat, tuple(targets))) if flat or targets else None
     tag = element.tag.lower() if isinstance(element.tag, str) else ""
-    return Block(key, tuple(parts), tag), flat, tuple(targets)
+    block = Block(key, tuple(parts), tag)
+    if marked is not None and id(element) in marked:
+        marked[id(element)] = block
+    return block, flat, tuple(targets)
 
 
 def _lists(block: Block, into: set[int]) -> bool:
@@ -167,10 +199,15 @@ def read(
     data: bytes,
     path: str,
     article_xpath: str | None,
+    site_url: str | None = None,
     prune: Callable[[lxml.html.HtmlElement], None] | None = None,
 ) -> Reading | None:
-    """Version 6's reading of one page at ``path`` (None when lxml cannot read it); ``prune``
-    rewrites its article before it is read (teasers.py: its teasers)."""
+    """Version 6's reading of one page at ``path`` (None when lxml cannot read it) of the site
+    at ``site_url`` (when known: a link whose query carries the page's own URL is no target);
+    ``prune`` rewrites its article before it is read (teasers.py: its teasers). Its keys are
+    those of the whole page's blocks, read as its article is: a block the site repeats counts
+    on each page that shows it, whether or not it stands in that page's article (a masthead
+    outside each post's one article, inside a list page's body)."""
     doc = oracle.parse(data)
     if doc is None:
         return None
@@ -185,17 +222,24 @@ def read(
     texts = (doc if body is None else body).itertext()  # (an inline element's edge parts words)
     words = tuple(" ".join([title, *texts]).split())
     article = oracle.find_article(doc, article_xpath)
-    selfdates.strip_apart(article)
-    oracle.strip_furniture(article)
+    whole = body if body is not None else doc
+    selfdates.strip_apart(whole)
+    oracle.strip_furniture(whole)
     if prune is not None:
         prune(article)
-    root, _, _ = _build(article, SITE + path)
+    own = own_url(site_url, path) if site_url else None
+    marked: dict[int, Block] = {id(article): Block(None, ())}
+    page_root, _, _ = _build(whole, SITE + path, own, marked)
+    keys: set[int] = set()
+    _keys(page_root, keys)
+    root = marked[id(article)]
+    if article is not whole and not any(a is whole for a in article.iterancestors()):
+        root, _, _ = _build(article, SITE + path, own)  # (left out with furniture: read alone)
+        _keys(root, keys)
     linked: set[str] = set()  # (the words of the article's links to the site's pages)
     for link in article.iter("a"):
-        if (spell(link.get("href") or "", SITE + path) or "").startswith(SITE):
+        if (spell(link.get("href") or "", SITE + path, own) or "").startswith(SITE):
             linked.update(" ".join(link.itertext()).split())
-    keys: set[int] = set()
-    _keys(root, keys)
     listing: set[int] = set()
     _lists(root, listing)
     return Reading(
@@ -211,6 +255,13 @@ def read(
 
 def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
     """The article's text (no white space) and targets, without the blocks ``left_out``."""
+    text, targets = _spaced(reading, left_out)
+    return WHITE.sub("", text), targets
+
+
+def _spaced(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
+    """The article's text as a reader sees it (a space where a block begins or ends) and its
+    targets, without the blocks ``left_out``."""
     texts: list[str] = []
     targets: list[str] = []
     stack: list[str | Target | Block] = [reading.article]
@@ -218,12 +269,12 @@ def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str,
         part = stack.pop()
         if isinstance(part, Block):
             if part.key is None or not (part.key in left_out or _site_list(part, left_out)):
-                stack.extend(reversed(part.parts))
+                stack.extend((" ", *reversed(part.parts), " "))
         elif isinstance(part, Target):
             targets.append(part.url)
         else:
             texts.append(part)
-    return WHITE.sub("", "".join(texts)), tuple(targets)
+    return "".join(texts), tuple(targets)
 
 
 def _site_list(block: Block, left_out: frozenset[int]) -> bool:
@@ -238,5 +289,27 @@ def _site_list(block: Block, left_out: frozenset[int]) -> bool:
 
 def content(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:
     """What version 6 compares: the title's own part and the article's text; its targets."""
-    text, targets = article(reading, left_out)
-    return WHITE.sub("", oracle.own_title(reading.title, text)) + "\n" + text, targets
+    spaced, targets = _spaced(reading, left_out)
+    text = WHITE.sub("", spaced)
+    return WHITE.sub("", own_title(reading.title, spaced)) + "\n" + text, targets
+
+
+# A letter or digit of an alphabetic script: where one stands on both sides of a part's edge,
+# the part stands inside a word ("6" in "x86"); other scripts (Chinese) have no word edges.
+WORDISH = "0-9a-z\u00c0-\u024f"
+
+
+def own_title(title: str, text: str) -> str:
+    """The title's own part (oracle.own_title): the parts that stand in the article's text
+    (``text``, white space kept) as words, not inside a longer word or number: a release
+    number "6" is not found in "x86" or "2016" (the part most pages share is template)."""
+    article = oracle.NOT_ALNUM.sub(" ", text.casefold())
+    own = []
+    for part in (part.strip() for part in oracle.TITLE_JOIN.split(title)):
+        words = oracle.NOT_ALNUM.sub(" ", part.casefold()).split()
+        if not words:
+            continue
+        spelled = " ?".join(re.escape(word) for word in words)
+        if re.search(rf"(?<![{WORDISH}]){spelled}(?![{WORDISH}])", article):
+            own.append(part)
+    return " | ".join(sorted(own))

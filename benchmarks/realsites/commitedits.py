@@ -134,9 +134,18 @@ def targets_template(old: tuple[str, ...], new: tuple[str, ...], template: Templ
 
 
 def _middle(old: str, new: str) -> str:
+    """What differs between two targets once the start and end they share are cut off, each
+    read with its path's closing slash (a link from ``/base/`` to the root ``/`` moves as
+    ``/base/x`` to ``/x`` does: ``base/`` to nothing)."""
+    old, new = _closed(old), _closed(new)
     start = _shared(old, new)
     end = _shared(old[start:][::-1], new[start:][::-1])
     return f"{old[start : len(old) - end]}\0{new[start : len(new) - end]}"
+
+
+def _closed(target: str) -> str:
+    """The target with one slash at its end (blocks.spell keeps the root's and drops others')."""
+    return target.rstrip("/") + "/"
 
 
 def _shared(one: str, other: str) -> int:

@@ -67,7 +67,9 @@ def main(sites_json, data, sitemills, only):
             continue
         checkout = Path(data) / site["name"]
         by_key = {}
-        for path, verdict in oracle.date_pages(checkout, site.get("article_xpath")).items():
+        for path, verdict in oracle.date_pages(
+            checkout, site.get("article_xpath"), base_url=site["base_url"]
+        ).items():
             if verdict.time is not None:
                 for key in run.url_keys(path):
                     by_key.setdefault(key, verdict)

@@ -417,15 +417,19 @@ READINGS = ("v6", "v5")  # the oracle's readings, the newest first (see the modu
 
 
 def date_pages(
-    checkout: Path, article_xpath: str | None = None, reading: str = "v6"
+    checkout: Path,
+    article_xpath: str | None = None,
+    reading: str = "v6",
+    base_url: str | None = None,
 ) -> dict[str, OracleDate]:
     """The oracle's date for every tracked HTML page of the checkout (see the module docstring):
     ``reading`` v6 leaves out repeated blocks and self-dates that stand apart and counts the
-    article's targets (template.py); v5 is the reading before the dates issue's decision 3."""
+    article's targets (template.py), a link whose query carries the page's own URL (the site
+    at ``base_url``) as none; v5 is the reading before the dates issue's decision 3."""
     if reading == "v6":
         import template  # (a module of this folder that imports this one)
 
-        return template.date_pages(checkout, article_xpath)
+        return template.date_pages(checkout, article_xpath, base_url)
     if reading != "v5":
         raise ValueError(f"no oracle reading {reading!r} (one of {', '.join(READINGS)})")
     histories = file_histories(checkout)

@@ -223,7 +223,9 @@ def measure(
         started = time.monotonic()
         signal.alarm(budget)
         try:
-            by_reading[reading] = oracle.date_pages(checkout, site.get("article_xpath"), reading)
+            by_reading[reading] = oracle.date_pages(
+                checkout, site.get("article_xpath"), reading, base
+            )
         except OverBudget:
             print(
                 f"{site['name']}: oracle {reading} over {budget} s, not measured", file=sys.stderr

@@ -242,8 +242,10 @@ class Versions:
         reader: oracle.BlobReader,
         article_xpath: str | None,
         tree: Callable[[str], list[tuple[str, str]]],
+        site_url: str | None = None,
     ) -> None:
         self.reader = reader
+        self.site_url = site_url
         self.article_xpath = article_xpath
         self.tree = tree
         self.own: dict[str, str] = {}
@@ -273,5 +275,9 @@ class Versions:
             return None
         texts = self.texts(commit)
         return blocks.read(
-            data, path, self.article_xpath, lambda article: prune(article, path, texts, left_out)
+            data,
+            path,
+            self.article_xpath,
+            self.site_url,
+            lambda article: prune(article, path, texts, left_out),
         )

@@ -6,18 +6,21 @@ Version 6 of the oracle (the dates issue, decision 3):
   its pages, at least 4) is left out of every page's article for that version;
 - an edit made alike on most of the pages one commit changes (more than half of them, at least
   4) is a template edit and does not make "later": a link or image target added, removed or
-  re-pointed the same way, a block added or removed (unless it links to a page of the site: a
-  list's entry), a word replaced by another anywhere in the page (commitedits.py).
+  re-pointed the same way (each read with its path's closing slash), a block added or removed
+  (unless it links to a page of the site: a list's entry), a word replaced by another anywhere in
+  the page (commitedits.py), a title edit (the words it took out and put in: a release number
+  in every title, "Spyder 5" made "Spyder 6").
 
 Both are computed lazily, only for the commits where a page's version is compared, from the
 blobs at that commit (``git ls-tree``), and memoised per commit; a page's reading is memoised
-per blob and folder (its targets resolve against its address). ``date_pages`` is version 6 of
-oracle.date_pages: each version of a page against the one before it. lxml and git only, no
-sitemill code.
+per blob and path (its targets resolve against its address, and its share links name it).
+``date_pages`` is version 6 of oracle.date_pages: each version of a page against the one
+before it. lxml and git only, no sitemill code.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import subprocess
 from collections import Counter, OrderedDict
@@ -32,6 +35,7 @@ from commitedits import AT_LEAST, MOST
 READINGS_KEPT = 4096  # readings (whole article trees) kept in memory
 KEYS_KEPT = 50000  # pages' block-key sets kept in memory
 NONE: frozenset[int] = frozenset()
+TitleEdit = tuple[tuple[str, ...], tuple[str, ...]]  # (the words taken out, those put in)
 
 
 class Memo(OrderedDict[tuple[str, str], "blocks.Reading | None"]):
@@ -56,15 +60,18 @@ class SiteVersions:
         reader: oracle.BlobReader,
         article_xpath: str | None,
         histories: dict[str, list[oracle.Version]],
+        site_url: str | None = None,
     ) -> None:
         self.checkout = checkout
         self.reader = reader
         self.article_xpath = article_xpath
+        self.site_url = site_url
         self.readings = Memo(READINGS_KEPT)
         self.keys: OrderedDict[tuple[str, str], frozenset[int] | None] = OrderedDict()
         self.repeated_at: dict[str, frozenset[int]] = {}
         self.edits_at: dict[str, commitedits.Template] = {}
-        self.teasers = teasers.Versions(reader, article_xpath, self._tree)
+        self.titles_at: dict[str, frozenset[TitleEdit]] = {}
+        self.teasers = teasers.Versions(reader, article_xpath, self._tree, site_url)
         # Per commit, the pages it changed: (path, blob before, blob after).
         self.changes: dict[str, list[tuple[str, str, str]]] = {}
         for path, versions in histories.items():
@@ -75,19 +82,17 @@ class SiteVersions:
                     self.changes.setdefault(newer.commit, []).append((path, older.blob, newer.blob))
 
     def reading(self, blob: str, path: str) -> blocks.Reading | None:
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        key = (blob, folder)
+        key = (blob, path)
         if key in self.readings:
             self.readings.move_to_end(key)
             return self.readings[key]
         data = self.reader.read(blob)
-        found = None if data is None else blocks.read(data, path, self.article_xpath)
+        found = None if data is None else blocks.read(data, path, self.article_xpath, self.site_url)
         self.readings.keep(key, found)
         return found
 
     def _page_keys(self, blob: str, path: str) -> frozenset[int] | None:
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        key = (blob, folder)
+        key = (blob, path)
         if key in self.keys:
             self.keys.move_to_end(key)
             return self.keys[key]
@@ -124,6 +129,19 @@ class SiteVersions:
             self.edits_at[commit] = commitedits.template_of(pairs, len(changed))
         return self.edits_at[commit]
 
+    def title_edits(self, commit: str) -> frozenset[TitleEdit]:
+        """The title edits made alike on most pages ``commit`` changed."""
+        if commit not in self.titles_at:
+            counts: Counter[TitleEdit] = Counter()
+            changed = self.changes.get(commit, [])
+            for path, before, after in changed:
+                old, new = self.reading(before, path), self.reading(after, path)
+                if old is not None and new is not None and old.title != new.title:
+                    counts[title_edit(old.title, new.title)] += 1
+            least = max(AT_LEAST, int(len(changed) * MOST) + 1)
+            self.titles_at[commit] = frozenset(e for e, n in counts.items() if n >= least)
+        return self.titles_at[commit]
+
     def _tree(self, commit: str) -> list[tuple[str, str]]:
         out = subprocess.run(
             ["git", "-C", str(self.checkout), "ls-tree", "-r", "-z", commit],
@@ -155,10 +173,15 @@ class SiteVersions:
             return True
         if blocks.content(before, NONE) == blocks.content(after, NONE):
             return False  # (the article alike, block for block: no version of the site needed)
+        retitled = before.title != after.title and title_edit(
+            before.title, after.title
+        ) in self.title_edits(newer.commit)
         left_out = self.repeated(newer.commit) | self.repeated(older.commit)
         # Teasers read as (target, link text), or left out beside a post (teasers.py).
         before = self.teasers.reading(older.blob, newer_path, older.commit, left_out) or before
         after = self.teasers.reading(newer.blob, newer_path, newer.commit, left_out) or after
+        if retitled:
+            after = dataclasses.replace(after, title=before.title)  # (the template's edit)
         old_text, old_targets = blocks.content(before, left_out)
         new_text, new_targets = blocks.content(after, left_out)
         if (old_text, old_targets) == (new_text, new_targets):
@@ -171,6 +194,17 @@ class SiteVersions:
         return not commitedits.targets_template(old_targets, new_targets, template)
 
 
+def title_edit(old: str, new: str) -> TitleEdit:
+    """A title edit named by the words it took out and put in (letter case and punctuation
+    aside), whatever page's title it was made in."""
+    before, after = Counter(_words(old)), Counter(_words(new))
+    return tuple(sorted((before - after).elements())), tuple(sorted((after - before).elements()))
+
+
+def _words(title: str) -> list[str]:
+    return oracle.NOT_ALNUM.sub(" ", title.casefold()).split()
+
+
 def paths_of(path: str, versions: list[oracle.Version]) -> list[str]:
     """The path each version of a chained history had (a rename's older versions: its old path)."""
     paths = []
@@ -181,11 +215,14 @@ def paths_of(path: str, versions: list[oracle.Version]) -> list[str]:
     return paths
 
 
-def date_pages(checkout: Path, article_xpath: str | None) -> dict[str, oracle.OracleDate]:
-    """Version 6 of oracle.date_pages: each version of a page against the one before it."""
+def date_pages(
+    checkout: Path, article_xpath: str | None, site_url: str | None = None
+) -> dict[str, oracle.OracleDate]:
+    """Version 6 of oracle.date_pages: each version of a page against the one before it (of
+    the site at ``site_url``, when known)."""
     histories = oracle.file_histories(checkout)
     reader = oracle.BlobReader(checkout)
-    site = SiteVersions(checkout, reader, article_xpath, histories)
+    site = SiteVersions(checkout, reader, article_xpath, histories, site_url)
     results: dict[str, oracle.OracleDate] = {}
     try:
         for path in oracle.tracked_pages(checkout):

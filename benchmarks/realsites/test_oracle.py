@@ -564,3 +564,181 @@ def test_a_teaser_metadata_may_stand_outside_the_teased_page_article(tmp_path: P
     dates = {p: v.time for p, v in oracle.date_pages(repo, CONTENT, "v6").items()}
     assert dates["beta/index.html"] == unix(DAY2)
     assert dates["blog/index.html"] == unix(DAY1)  # (its excerpt and reading time are beta's)
+
+
+def share(n: int, host: str = "https://blog.example") -> str:
+    """A share button, as Hugo's Ananke theme writes it: the post's own URL in the query."""
+    return (
+        '<div class="mt3 socials" id="sharing"><a class="social-link linkedin" href="'
+        f"https://www.linkedin.com/shareArticle?mini=true&amp;url={host}/posts/{n}/"
+        f'&amp;title=Post%20{n}"><span class="icon"><svg><path d="M0"/></svg></span></a></div>'
+    )
+
+
+def posts(count: int, extra: str = "", shared: bool = True) -> dict[str, str | bytes | None]:
+    return {
+        f"posts/{n}/index.html": page(
+            (share(n) if shared else "") + f"<h1>Post {n}</h1><p>Own words {n}.</p>{extra}"
+        )
+        for n in range(count)
+    }
+
+
+def test_a_link_carrying_the_page_own_url_is_no_target(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    commit(repo, posts(6), DAY1)
+    files = posts(6, shared=False)  # (every post's share button gone, each its own target)
+    files["posts/1/index.html"] = page(share(1) + "<h1>Post 1</h1><p>Own words 1.</p>")
+    commit(repo, files, DAY2)
+    # One post's button back, on another host's spelling and in percent-encoding: still no link.
+    files["posts/1/index.html"] = page(
+        share(1, "http%3A%2F%2FBLOG.example").replace("/&amp;", "%2F&amp;")
+        + "<h1>Post 1</h1><p>Own words 1.</p>"
+    )
+    commit(repo, files, DAY3)
+    dates = {
+        path: verdict.time
+        for path, verdict in oracle.date_pages(repo, None, "v6", "https://blog.example/").items()
+    }
+    assert set(dates.values()) == {unix(DAY1)}
+
+
+def test_a_link_carrying_another_page_url_is_a_target(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    saved = (
+        '<p><a href="https://archive.example/save?url=https://blog.example/posts/{to}/">x</a></p>'
+    )
+    commit(repo, posts(6, saved.replace("{to}", "0"), shared=False), DAY1)
+    files = posts(6, saved.replace("{to}", "0"), shared=False)
+    files["posts/2/index.html"] = page(
+        "<h1>Post 2</h1><p>Own words 2.</p>" + saved.replace("{to}", "20")
+    )
+    commit(repo, files, DAY2)
+    dates = {
+        path: verdict.time
+        for path, verdict in oracle.date_pages(repo, None, "v6", "https://blog.example/").items()
+    }
+    assert dates["posts/2/index.html"] == unix(DAY2)  # (posts/0 is not posts/20)
+    assert dates["posts/3/index.html"] == unix(DAY1)
+
+
+def test_a_base_path_moved_on_most_pages_is_template_for_the_root_link_too(
+    tmp_path: Path,
+) -> None:
+    # Just the Docs (circuitverse-book): every chapter's "Previous" and "Next" links and its
+    # section list move from /pages/org/book/ to /; the first chapter's "Previous" is the root.
+    repo = make_repo(tmp_path / "site")
+
+    def book(base: str) -> dict[str, str | bytes | None]:
+        host = "https://book.example/"
+        files: dict[str, str | bytes | None] = {}
+        for n in range(6):
+            back = f"{host}{base}" if n == 0 else f"{host}{base}docs/c{n - 1}/"
+            files[f"docs/c{n}/index.html"] = page(
+                f"<h1>Chapter {n}</h1><ul><li><a href='{host}{base}docs/c{n}/s1.html'>One</a></li>"
+                f"</ul><p>Own text {n}.</p><div><a href='{back}'>Previous</a></div>"
+                f"<div><a href='{host}{base}docs/c{n + 1}/'>Next</a></div>"
+            )
+        return files
+
+    commit(repo, book("pages/org/book/"), DAY1)
+    commit(repo, book(""), DAY2)
+    assert set(dated(repo).values()) == {unix(DAY1)}
+
+
+def test_a_block_on_most_pages_is_repeated_also_where_few_articles_hold_it(
+    tmp_path: Path,
+) -> None:
+    # Octopress (dblohm7): the blog's masthead stands on every page, outside each post's one
+    # <article> but inside a category page's reading (its nested teaser articles make the
+    # body its article); a new subtitle on every page is the template's, not the categories'.
+    repo = make_repo(tmp_path / "site")
+
+    def octopress(subtitle: str, heading: str = "Category") -> dict[str, str | bytes | None]:
+        head = (
+            '<!doctype html><html><head><title>Blog</title></head><body><header role="banner">'
+            f'<hgroup><h1><a href="/">A Blog</a></h1><h2>Notes from the {subtitle} team</h2>'
+            '</hgroup></header><nav role="navigation"><a href="/">Blog</a></nav>'
+            '<div id="main"><div id="content">'
+        )
+        files: dict[str, str | bytes | None] = {}
+        for n in range(4):
+            files[f"blog/post{n}/index.html"] = (
+                head + f"<article><h1>Post {n}</h1><p>Words of post {n}.</p></article>"
+                "</div></div></body></html>"
+            )
+        for name in ("tools", "news"):
+            teasers = "".join(
+                f'<article><h1><a href="/blog/post{n}/">Post {n}</a></h1></article>'
+                for n in range(2)
+            )
+            files[f"blog/categories/{name}/index.html"] = (
+                head + f'<article role="article"><header><h1>{heading}: {name}</h1></header>'
+                f"<div>{teasers}</div></article></div></div></body></html>"
+            )
+        return files
+
+    commit(repo, octopress("platform"), DAY1)
+    commit(repo, octopress("browser"), DAY2)
+    files = octopress("browser")
+    files["blog/categories/news/index.html"] = octopress("browser", "Topic")[
+        "blog/categories/news/index.html"
+    ]
+    commit(repo, files, DAY3)  # (one category's own heading: its own change)
+    dates = dated(repo)
+    assert dates["blog/categories/tools/index.html"] == unix(DAY1)
+    assert dates["blog/categories/news/index.html"] == unix(DAY3)
+    assert {dates[f"blog/post{n}/index.html"] for n in range(4)} == {unix(DAY1)}
+
+
+def test_a_title_part_that_stands_in_the_article_only_inside_a_word_is_not_its_own(
+    tmp_path: Path,
+) -> None:
+    # Sphinx (spyder-docs): "Perfilador — documentación de Spyder - 5" became "... - 6" on
+    # every page of the version; the article holds "5" and "6" only inside "2015" and "x86".
+    repo = make_repo(tmp_path / "site")
+
+    def docs(release: str) -> dict[str, str | bytes | None]:
+        return {
+            f"es/p{n}.html": (
+                f"<!doctype html><html><head><title>Tema {n} — documentación - {release}</title>"
+                f"</head><body><main><h1>Tema {n}</h1><p>Desde 2015, en x86.</p></main></body>"
+                "</html>"
+            )
+            for n in range(2)
+        }
+
+    commit(repo, docs("5"), DAY1)
+    commit(repo, docs("6"), DAY2)
+    assert set(dated(repo).values()) == {unix(DAY1)}
+    assert oracle.own_title("Tema 1 — documentación - 6", "Tema 1 Desde 2015, en x86.") == (
+        "6 | Tema 1"  # (version 5's reading, kept: a part inside a word counts there)
+    )
+
+
+def test_a_title_edit_made_alike_on_most_changed_pages_is_template(tmp_path: Path) -> None:
+    # Sphinx (spyder-docs): "... — Spyder 5 documentation" and "... — documentación de Spyder
+    # - 5" made "6" on every page of the version, in one deploy; the article says "precision=5"
+    # and "6%", so the release number stands in it as a word.
+    repo = make_repo(tmp_path / "site")
+
+    def docs(release: str, own: str = "Tema") -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {}
+        for n in range(6):
+            title = f"{own} {n} — Spyder {release} documentation"
+            if n % 2:
+                title = f"{own} {n} — documentación de Spyder - {release}"
+            files[f"current/p{n}.html"] = (
+                f"<!doctype html><html><head><title>{title}</title></head><body><main>"
+                f"<h1>{own} {n}</h1><p>{n}: precision=5; it grew 6%.</p></main></body></html>"
+            )
+        return files
+
+    commit(repo, docs("5"), DAY1)
+    commit(repo, docs("6"), DAY2)
+    files = docs("6")
+    files["current/p1.html"] = docs("5")["current/p1.html"]  # (on one page: its own edit)
+    commit(repo, files, DAY3)
+    dates = dated(repo)
+    assert dates["current/p1.html"] == unix(DAY3)
+    assert {dates[f"current/p{n}.html"] for n in (0, 2, 3, 4, 5)} == {unix(DAY1)}
