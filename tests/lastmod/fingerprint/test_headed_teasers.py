@@ -84,3 +84,13 @@ def test_a_docs_pages_sections_under_heading_links_are_its_own_text() -> None:
     before = fingerprint_html(docs_page("Install the tool first."), url=BASE + "/docs/install/")
     after = fingerprint_html(docs_page("Install the tool twice."), url=BASE + "/docs/install/")
     assert after != before
+
+
+def test_a_div_teasers_excerpt_with_its_own_headings_is_the_teased_pages() -> None:
+    # The excerpt of a post that starts with an "Update" section: <h3>s under the <h1> title.
+    def with_update(update: str) -> bytes:
+        excerpt = f"</p><h3 id=update>Update</h3><p>{update}</p><h3 id=original>Original</h3><p>"
+        return tag_page(teaser("/posts/2501/", excerpt=excerpt) + teaser("/posts/2412/"))
+
+    before = fingerprint(with_update("The pump now has a timer."))
+    assert fingerprint(with_update("The pump now has a timer and a float.")) == before

@@ -4,10 +4,11 @@
 # post, its excerpt, and a "read more" link to it again). The marked text has no ``<div>``, so the
 # block's own evidence bounds it: a heading (outside every article) whose link leads to another
 # page of the site opens it, and the last link to that same page before the next heading, article
-# or region marker closes it; what stands between is that page's words (its excerpt, its date).
-# Text between two such teasers (one's closing link, the next one's heading, nothing else between)
-# is theirs too (a list's own words do not stand between its entries). Anything else counts: a
-# heading whose text has no second link to its page (a docs page's section) is the page's own.
+# or region marker closes it (under an ``<h1>`` title, its excerpt's lower headings are its own);
+# what stands between is that page's words (its excerpt, its date). Text between two such teasers
+# (one's closing link, the next one's heading, nothing else between) is theirs too (a list's own
+# words do not stand between its entries). Anything else counts: a heading whose text has no
+# second link to its page (a docs page's section) is the page's own.
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ import re
 from typing import Final
 
 from sitemill.lastmod.fingerprint import targets
-from sitemill.lastmod.fingerprint.articles import ARTICLE_START, HEADING_END, HEADLINE_END
+from sitemill.lastmod.fingerprint.articles import (
+    ARTICLE_START,
+    HEADING_END,
+    HEADING_START,
+    HEADLINE_END,
+    HEADLINE_START,
+)
 from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK
 from sitemill.lastmod.fingerprint.regions import END_MARKERS
 
@@ -58,6 +65,17 @@ def read_headed(text: str, url: str) -> str:
     return "".join(pieces)
 
 
+def _limit(text: str, start: int, marker: str) -> int:
+    """Where the next heading, article or region marker after ``start`` stands (none: the end);
+    under an <h1> title (``marker``), the lower headings of its excerpt are no limit."""
+    at = text.find("\x02", start)
+    while (
+        at >= 0 and marker == HEADLINE_START and text[at : at + 3] in (HEADING_START, HEADING_END)
+    ):
+        at = text.find("\x02", at + 3)
+    return len(text) if at < 0 else at
+
+
 def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | None:
     """Where the teaser whose heading marker starts at ``start`` ends, and what it becomes
     (None: no teaser)."""
@@ -71,8 +89,7 @@ def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | N
     found = targets.followed(target, url)
     if found is None or not found.startswith("/"):
         return None
-    limit = text.find("\x02", close + 3)
-    limit = len(text) if limit < 0 else limit
+    limit = _limit(text, close + len(HEADLINE_END), marker)
     closing = [m for m in _LINK.finditer(text, close, limit) if m[1] == target]
     if not closing:
         return None
