@@ -25,6 +25,10 @@ MARK: Final = "\x01"
 _LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
 LINK_END_MARK: Final = f"{MARK}{_LINK_END}{MARK}"
 DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D")
+# Before a link whose rel names the previous or next page of a sequence (HTML's "prev" and
+# "next" link types: a post's neighbours); version 6 leaves such a link out
+# (fingerprint.neighbours), the versions before it read the link alone.
+NEIGHBOUR_MARK: Final = f"{MARK}N{MARK}"
 # Where the title ends (fingerprint version 5): what comes before this mark is the title's.
 TITLE_END: Final = f"{MARK}T{MARK}"
 
@@ -55,6 +59,7 @@ KEPT_TAG: Final = re.compile(
     {ATTRS} {END}""",
     re.VERBOSE,
 )
+_REL: Final = re.compile(rf"<(?ai:a) {NAME_END} {attribute_value('rel', 'rel')}", re.VERBOSE)
 _FIRST_CANDIDATE: Final = re.compile(r"[\t\n\f\r ,]*+([^\t\n\f\r ]++)")
 # The values of a reduction's marks, left to right (marks and text alternate between MARKs;
 # one left open runs to the end): a description's whole, "" for any other.
@@ -115,6 +120,8 @@ def mark_targets(tag: re.Match[str]) -> str:
     """A kept tag as the marked targets it holds (a space if none)."""
     if tag["link"] is not None:
         marks = _mark(_LINK, _unquote(tag["href"]))
+        if marks and "rel" in tag[0].lower() and _neighbour(tag[0]):
+            marks = NEIGHBOUR_MARK + marks
     elif tag["image"] is not None:
         srcset = _first_candidate(_unquote(tag["srcset"]))
         marks = _mark(_IMAGE, _unquote(tag["src"])) + _mark(_SRCSET, srcset)
@@ -123,6 +130,13 @@ def mark_targets(tag: re.Match[str]) -> str:
     else:
         marks = ""
     return marks or " "
+
+
+def _neighbour(tag: str) -> bool:
+    """Whether a link's start tag has "prev" or "next" among its rel attribute's tokens."""
+    found = _REL.match(tag)
+    tokens = (_unquote(found["rel"]) if found else None) or ""
+    return not {"prev", "next"}.isdisjoint(tokens.lower().split())
 
 
 def _unquote(value: str | None) -> str | None:

@@ -31,6 +31,7 @@ from sitemill.lastmod.fingerprint.marks import (
     mark_targets,
     unspace_marks,
 )
+from sitemill.lastmod.fingerprint.neighbours import read_neighbours
 from sitemill.lastmod.fingerprint.regions import (
     REGION_MARKS,
     Structure,
@@ -88,7 +89,8 @@ def reduce_html(
 
 def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
     """_finished of version 3 and later: its region (fingerprint.contentregion) and targets
-    (fingerprint.targets)."""
+    (fingerprint.targets); version 6 leaves a post's neighbours out (fingerprint.neighbours)."""
+    text = read_neighbours(text, version)
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
@@ -102,6 +104,7 @@ def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
 
 def _finished(text: str, *, main: bool) -> str:
     """The title, descriptions and main region (``main``), white space collapsed."""
+    text = read_neighbours(text, 2)
     if main:
         text = select(text, descriptions)
     return unspace_marks(collapse_whitespace(text))

@@ -32,6 +32,7 @@ from sitemill.lastmod.fingerprint.articles import (
     HEADLINE_END,
     HEADLINE_START,
 )
+from sitemill.lastmod.fingerprint.headedteasers import read_headed
 from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK
 from sitemill.lastmod.fingerprint.regions import END_MARKERS
 
@@ -60,7 +61,9 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> s
     ``url``: the page's URL (its links resolve from it); ``own``: ``text`` is the inside of the
     page's own article (the region is its only article), so no teaser in it stands beside it;
     ``page``: the page's whole marked text (its <title>). Each teaser stays an article, so that
-    the region narrows to the page's article where version 5 narrowed it."""
+    the region narrows to the page's article where version 5 narrowed it. A teaser that is no
+    article (fingerprint.headedteasers) counts as its heading's link and title."""
+    text = read_headed(text, url)
     if ARTICLE_START not in text:
         return text
     articles, headline_outside, headings = _articles(text)
