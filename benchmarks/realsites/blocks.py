@@ -65,7 +65,7 @@ def spell(target: str, base: str, own: re.Pattern[str] | None = None) -> str | N
     """The target resolved against the page's address, one spelling (percent-encoding read:
     ``%E5%88%86`` is ``分``); None for a fragment, for the page itself (a heading's
     permalink, ``page.html#part``, leads nowhere else) and for a link whose query carries the
-    page's own URL (``own``, own_url: a share button; design.md counts it as no link)."""
+    page's own URL (``own``, own_url: a share button; docs/lastmod.md counts it as no link)."""
     target = target.strip()
     if not target or target.startswith("#"):
         return None
