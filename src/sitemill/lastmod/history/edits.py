@@ -22,16 +22,20 @@ from sitemill.lastmod.history.targetmoves import (
 
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
 # changed the text's words 0 to 3, any other 4 to 7; of those, 2, 3, 6 and 7 an edit that put in
-# a link to a page of the site (lists_pages).
+# a link to a page of the site (lists_pages), 1 and 3 one that took words out and put others in
+# (replaces_words).
 _KIND_DIGITS: Final = {
     "site-wide": "89abcdef",
-    "words": "01",
-    "words, lists": "23",
+    "words": "0",
+    "words, replaces": "1",
+    "words, lists": "2",
+    "words, lists, replaces": "3",
     "other": "45",
     "other, lists": "67",
 }
 _REWORDS: Final = "0123"
 _LISTS: Final = "2367"
+_REPLACES: Final = "13"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
@@ -52,7 +56,7 @@ def edit_of(newer: str, older: str, own: str = "", site: frozenset[str] = frozen
         return RESPACED
     new, old = _tokens(newer), _tokens(older)
     removed, added = _named_moves(new, old, own)
-    tokens = (*removed, *added)
+    tokens, tokens_of = (*removed, *added), (removed, added)
     if _words(new) != _words(old):
         kind = "words"
     elif tokens and all(token[:1] in "RtD" for token in tokens):
@@ -61,6 +65,8 @@ def edit_of(newer: str, older: str, own: str = "", site: frozenset[str] = frozen
         kind = "other"
     if kind != "site-wide" and any(token[1:] in site for token in added if token[:1] == "H"):
         kind += ", lists"
+    if kind.startswith("words") and all(any(t[:1] == "w" for t in side) for side in tokens_of):
+        kind += ", replaces"
     name = hashed(removed, added)
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
 
@@ -152,6 +158,12 @@ def lists_pages(edit: str) -> bool:
     page lists is its content (issue 63, decision 2), so the same entry put on a few list
     pages is no template, however few other pages the commit changed (history.templateedits)."""
     return edit[:1] in _LISTS
+
+
+def replaces_words(edit: str) -> bool:
+    """Whether an edit (named by edit_of) took words of the text out and put others in (a
+    label made another), not only put some in or took some out (a note added)."""
+    return edit[:1] in _REPLACES
 
 
 def site_targets(paths: Iterable[str]) -> frozenset[str]:

@@ -124,10 +124,3 @@ def stood(pages: Mapping[str, Run], section: Iterable[str], when: int) -> int:
         then = next((version for version in pages[path].chain if version.time <= when), None)
         count += then is not None and then.blob is not None
     return count
-
-
-def rewrote_most(site: Mapping[str, Run], when: int) -> bool:
-    """Whether the commit of time ``when`` made more than half of the pages of ``site`` that
-    stood at it (a theme's upgrade re-renders them; a new page's entry on a few lists, not)."""
-    made = sum(any(version.time == when for version in run.chain) for run in site.values())
-    return 2 * made > stood(site, site, when)

@@ -24,12 +24,6 @@
 # its kind. Only pages whose walk reaches a commit count for it, so an edit is taken as template
 # on less evidence than it has, never on more.
 #
-# What a list page lists is its content (issue 63, decision 2): an edit that put in a link to a
-# page of the site (edits.lists_pages: a new plugin's entry on the four lists that name it) is
-# template only on most of its section's pages (a docs tree's new entry) or at a commit that
-# made most of the site's pages (a menu's new item on every page), never for being most of
-# the few pages its commit changed.
-#
 # Only pages whose walk reaches a commit count in these censuses; a stop no census made template,
 # whose edit rewords no text, is counted again over every page of its section the commit changed
 # (history.sectioncensus).
@@ -56,7 +50,7 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.editparts import part_names
-from sitemill.lastmod.history.edits import lists_pages, reorders, rewords, site_targets
+from sitemill.lastmod.history.edits import reorders, rewords, site_targets
 from sitemill.lastmod.history.probes import (
     MIN_SECTION,
     PROBE_MORE,
@@ -68,7 +62,8 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.sectioncensus import census_templates, rewrote_most, section_changes
+from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
+from sitemill.lastmod.history.siteedits import SiteEdits
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
@@ -176,9 +171,7 @@ def _templates(
     exact edit is not the one most pages with their edit made (a page whose own edit stands
     beside the site-wide one, named by the same moves). ``counts``: the pages of each
     section, the pages each commit changed. ``runs``: the pages dated, every page of the site.
-    An edit that put in a link to a page of the site (edits.lists_pages) is template only on
-    most of a section's pages, or at a commit that changed most of the site's: the same entry
-    put on a few list pages is what they list (issue 63, decision 2)."""
+    What the site's pages tell of an edit is judged first (history.siteedits)."""
     pages, every = runs
     names, exact, parts = edits
     sections, changed = counts
@@ -186,23 +179,19 @@ def _templates(
     template = template_edits(named, pages, names, MIN_SECTION, changed)
     common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
     chosen = []
-    rerendered: dict[int, bool] = {}  # by commit: whether it changed most of the site's pages
-    site_sections = Counter(section_of(path) for path in every)
+    site = SiteEdits(every, [(path, _place(path, end, pages, names)) for path, end in named])
     for path, end in named:
         place = _place(path, end, pages, names)
         size = sections[section_of(path)]
         in_section = size >= MIN_SECTION and 2 * census[place] > size
-        edit = names[path, end]
+        edit = names[path, end] or ""
         own = part_names(parts.get((path, end)) or "")
-        listing = lists_pages(edit or "")
-        if listing and place[1] not in rerendered:
-            rerendered[place[1]] = rewrote_most(every, place[1])
-        if listing and not rerendered[place[1]]:
-            whole = site_sections[section_of(path)]  # (its pages undated by content too)
-            chosen += [(path, end)] if whole >= MIN_SECTION and 2 * census[place] > whole else []
+        judged = site.judged(place, census[place])
+        if judged is not None:
+            chosen += [(path, end)] if judged else []
         elif (
             edit == STAMP_EDIT
-            or (in_section and not rewords(edit or "") and not reorders(edit or ""))
+            or (in_section and not rewords(edit) and not reorders(edit))
             or place[1:] in template
             or (own and all((place[1], *part) in common for part in own))
         ):
