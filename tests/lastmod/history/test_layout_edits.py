@@ -11,6 +11,7 @@ from pathlib import Path
 from gitutil import commit, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.history.edits import edit_of, replaces_words
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 
@@ -72,3 +73,10 @@ def test_a_post_footers_label_changed_on_every_post_by_a_site_upgrade_moves_none
     at = [lastmod_from_timestamp(unix(when), Precision.DATETIME) for when in WHEN]
     assert found == {path: at[0 if path in posts else 1] for path in found}, found
     assert len(found) == len(site(True))
+
+
+def test_an_edit_that_replaces_words_says_so_one_that_only_adds_does_not() -> None:
+    older = "Post \x01T\x01 All about it. Posted: May 1"
+    assert replaces_words(edit_of(older.replace("Posted:", "Updated:"), older))
+    assert not replaces_words(edit_of(older + " A note of its own.", older))
+    assert not replaces_words(edit_of(older.replace("Posted:", "posted:"), older))
