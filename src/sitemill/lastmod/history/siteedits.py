@@ -37,6 +37,7 @@ class SiteEdits:
         for path, place in named:
             self._made.setdefault(place[1:], []).append(path)
         self._wide: dict[int, tuple[bool, Counter[str]]] = {}
+        self._folders: dict[tuple[int, str | None], bool] = {}  # (most_of_folder's, once)
 
     def judged(self, place: Place, count: int) -> bool | None:
         """Whether the edit at ``place``, made there on ``count`` named pages, is template by
@@ -48,7 +49,10 @@ class SiteEdits:
             self._wide[place[1]] = site_census(self._site, place[1])
         rerendered, standing = self._wide[place[1]]
         if lists_pages(edit) and not rerendered:
-            return most_of_folder(self._site, self._made[place[1:]], place[1])
+            if place[1:] not in self._folders:
+                made = self._made[place[1:]]
+                self._folders[place[1:]] = most_of_folder(self._site, made, place[1])
+            return self._folders[place[1:]]
         whole = standing[place[0]]  # (its section's pages then, undated by content too)
         layout = whole >= MIN_SECTION and 2 * count > whole and not reorders(edit)
         return True if rerendered and layout and replaces_words(edit) else None
