@@ -7,14 +7,11 @@ and a WebSite node into every post's <head> (text our own), in a real repository
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.sinks import MemorySink
+from treedates import built_lastmods
 
 BASE = "https://example.org/"
 WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00"]
@@ -47,10 +44,7 @@ def dated(tmp_path: Path, builds: list[dict[str, str]]) -> dict[str, str]:
     repo = make_repo(tmp_path / "site")
     for build, when in zip(builds, WHEN, strict=False):
         commit(repo, build, when)
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
-    return dict(re.findall(r"<loc>https://example\.org/([\w/.-]*?)/?</loc><lastmod>(.*?)<", text))
+    return built_lastmods(repo)
 
 
 def at(index: int) -> str:

@@ -5,15 +5,12 @@ way. Shaped like a Minimal Mistakes blog's upgrade (text our own)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history.edits import edit_of, replaces_words
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.sinks import MemorySink
+from treedates import built_lastmods
 
 BASE = "https://example.org/"
 WHEN = ("2021-05-10 09:00:00", "2022-03-07 20:41:22")
@@ -65,10 +62,7 @@ def test_a_post_footers_label_changed_on_every_post_by_a_site_upgrade_moves_none
     repo = make_repo(tmp_path / "site")
     for upgraded, when in zip((False, True), WHEN, strict=True):
         commit(repo, site(upgraded), when)
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
-    found = dict(re.findall(r"<loc>https://example\.org/([\w/.-]*?)/?</loc><lastmod>(.*?)<", text))
+    found = built_lastmods(repo)
     posts = {f"{section}/{name}" for section, names in POSTS.items() for name in names}
     at = [lastmod_from_timestamp(unix(when), Precision.DATETIME) for when in WHEN]
     assert found == {path: at[0 if path in posts else 1] for path in found}, found

@@ -5,15 +5,12 @@ of the site stays the template's. Shaped like Lektor's plugin lists (text our ow
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history.edits import edit_of, lists_pages, site_targets
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.sinks import MemorySink
+from treedates import built_lastmods
 
 BASE = "https://example.org/"
 WHEN = ("2024-01-10 09:00:00", "2024-02-11 09:00:00")
@@ -58,10 +55,7 @@ def dated(tmp_path: Path, builds: list[Build]) -> dict[str, str]:
     repo = make_repo(tmp_path / "site")
     for build, when in zip(builds, WHEN, strict=True):
         commit(repo, build, when)
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
-    return dict(re.findall(r"<loc>https://example\.org/([\w/.-]*?)/?</loc><lastmod>(.*?)<", text))
+    return built_lastmods(repo)
 
 
 def at(index: int) -> str:

@@ -4,18 +4,15 @@ is a stamp. Each case is shaped like a site where the walk re-dated pages (text 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
 from gitutil import commit, git, make_repo, unix, write
-from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history.edits import edit_of, exact_of
 from sitemill.lastmod.history.stamps import CommitFacts, is_stamp_edit, stamp_pattern
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.sinks import MemorySink
+from treedates import built_lastmods
 
 BASE = "https://example.org/"
 WHEN = [f"2024-0{month}-1{day} 09:00:00" for month, day in ((1, 0), (2, 1), (3, 2), (4, 3))]
@@ -47,10 +44,7 @@ def dated(tmp_path: Path, builds: list[Build], authors: list[str] | None = None)
             f"--author={authors[index]} <a@x.invalid>",
             when=when,
         )
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
-    return dict(re.findall(r"<loc>https://example\.org/([\w/.-]*?)/?</loc><lastmod>(.*?)<", text))
+    return built_lastmods(repo)
 
 
 def at(index: int) -> str:
