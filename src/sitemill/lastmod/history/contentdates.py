@@ -155,7 +155,7 @@ def date_by_content(
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
-        _past_templates(found.top, (dated, runs), walked, fingerprint, reduce, known)
+        _past_templates(found.top, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -178,21 +178,18 @@ def date_by_content(
 
 def _past_templates(
     top: Path,
-    every: tuple[list[str], dict[str, Run]],
+    runs: dict[str, Run],
     walked: Walked,
     fingerprint: Fingerprint,
     reduce: Reduce,
     known: Mapping[str, str],
 ) -> None:
-    """Carry the runs of the files ``every[0]`` (of ``every[1]``: every file's run, the site's
-    pages among them) on past the template edits of the history (history.templateedits),
+    """Carry ``runs`` on past the template edits of the history (history.templateedits),
     reading with one git of this process, started when a blob is wanted (a history with no
     template edit to judge, or a later run that remembers every edit and fingerprint it
     needs, starts none); what it reads is counted in ``walked``, what it names is remembered
     there."""
     remembered = (known, walked.blobs)
-    site = every[1]
-    runs = {path: site[path] for path in every[0]}
     with ExitStack() as stack:
         batch = cast(GitBatch, _OnDemand(blob_reader(top), stack))
 
@@ -202,7 +199,7 @@ def _past_templates(
             )
 
         stamps = CommitStamps(blob_reader(top))
-        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend, stamps, site)
+        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend, stamps)
 
 
 class _OnDemand:

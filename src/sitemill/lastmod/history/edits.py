@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable
 from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
-from sitemill.lastmod.fingerprint.targets import target
 from sitemill.lastmod.history.respacing import KEYS, RESPACED, respaced
 from sitemill.lastmod.history.targetmoves import (
     LEAF,
@@ -21,28 +19,15 @@ from sitemill.lastmod.history.targetmoves import (
 )
 
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that
-# changed the text's words 0 to 3, any other 4 to 7; of those, 2, 3, 6 and 7 an edit that put in
-# a link to a page of the site (lists_pages), 1 and 3 one that took words out and put others in
-# (replaces_words).
-_KIND_DIGITS: Final = {
-    "site-wide": "89abcdef",
-    "words": "0",
-    "words, replaces": "1",
-    "words, lists": "2",
-    "words, lists, replaces": "3",
-    "other": "45",
-    "other, lists": "67",
-}
-_REWORDS: Final = "0123"
-_LISTS: Final = "2367"
-_REPLACES: Final = "13"
+# changed the text's words 0 to 3, any other 4 to 7.
+_KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
-def edit_of(newer: str, older: str, own: str = "", site: frozenset[str] = frozenset()) -> str:
+def edit_of(newer: str, older: str, own: str = "") -> str:
     """The name of the edit that made reduction ``older`` into ``newer`` (what it took out and
     put in: each title word, target and description, and each word of the text whose count
     fell or rose, not by how much; targets that moved one way named by the move; a mark kept
@@ -50,23 +35,18 @@ def edit_of(newer: str, older: str, own: str = "", site: frozenset[str] = frozen
     it changed the text's words beyond their letter case (rewords) or only what a site carries
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
     page itself is read as no link (fingerprint.selflinks), and is named by the move; white
-    space moved alone is RESPACED (history.respacing). ``site``: the site's pages, spelled as
-    targets (site_targets): an edit that put in a link to one of them says so (lists_pages)."""
+    space moved alone is RESPACED (history.respacing)."""
     if respaced(newer, older):
         return RESPACED
     new, old = _tokens(newer), _tokens(older)
     removed, added = _named_moves(new, old, own)
-    tokens, tokens_of = (*removed, *added), (removed, added)
+    tokens = (*removed, *added)
     if _words(new) != _words(old):
         kind = "words"
     elif tokens and all(token[:1] in "RtD" for token in tokens):
         kind = "site-wide"
     else:
         kind = "other"
-    if kind != "site-wide" and any(token[1:] in site for token in added if token[:1] == "H"):
-        kind += ", lists"
-    if kind.startswith("words") and all(any(t[:1] == "w" for t in side) for side in tokens_of):
-        kind += ", replaces"
     name = hashed(removed, added)
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
 
@@ -150,26 +130,7 @@ def reorders(edit: str) -> bool:
 
 def rewords(edit: str) -> bool:
     """Whether an edit (named by edit_of) changed the text's words beyond their letter case."""
-    return edit[:1] in _REWORDS
-
-
-def lists_pages(edit: str) -> bool:
-    """Whether an edit (named by edit_of) put in a link to a page of the site: what a list
-    page lists is its content (issue 63, decision 2), so the same entry put on a few list
-    pages is no template, however few other pages the commit changed (history.templateedits)."""
-    return edit[:1] in _LISTS
-
-
-def replaces_words(edit: str) -> bool:
-    """Whether an edit (named by edit_of) took words of the text out and put others in (a
-    label made another), not only put some in or took some out (a note added)."""
-    return edit[:1] in _REPLACES
-
-
-def site_targets(paths: Iterable[str]) -> frozenset[str]:
-    """The site paths ``paths`` spelled as a link to each is (fingerprint.targets: without a
-    last index.html or a trailing slash): edit_of's ``site``."""
-    return frozenset(target("/" + path.lstrip("/"), "", "/") for path in paths)
+    return edit[:1] in _KIND_DIGITS["words"]
 
 
 def is_site_wide(edit: str) -> bool:

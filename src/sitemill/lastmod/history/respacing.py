@@ -13,10 +13,9 @@ import re
 from typing import Final
 
 RESPACED: Final = "5" + "0" * 31
-# The person of an edit's key (history.edits.edit_key) since respacings are named so, and an edit
-# that put in a link to a page of the site or replaced words says so (edits.lists_pages,
-# replaces_words): a name an earlier sitemill remembered for such an edit is not recalled.
-KEYS: Final = b"relabelled"
+# The person of an edit's key (history.edits.edit_key) since respacings are named so: a name an
+# earlier sitemill remembered for such an edit is not recalled.
+KEYS: Final = b"respaced"
 _SPACE: Final = re.compile(r"\s+")
 
 

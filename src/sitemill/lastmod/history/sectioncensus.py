@@ -60,12 +60,12 @@ def census_templates(
     members, changes, section_of, least = census
     names, exact = edits
     wanted: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    standing: dict[tuple[str, int], int] = {}
+    stood: dict[tuple[str, int], int] = {}
     for path, end in found:
         place = (section_of(path), pages[path].chain[end - 1].time)
-        if place not in standing:
-            standing[place] = stood(pages, members.get(place[0], ()), place[1])
-        if standing[place] >= least and 2 * len(changes.get(place, ())) > standing[place]:
+        if place not in stood:
+            stood[place] = _stood(pages, members.get(place[0], ()), place[1])
+        if stood[place] >= least and 2 * len(changes.get(place, ())) > stood[place]:
             wanted.setdefault(place, []).append((path, end))
     read = 0
     chosen: list[tuple[str, int]] = []
@@ -87,7 +87,7 @@ def census_templates(
         made = Counter(names.get(stop) for stop in changes[place])
         for stop in counted:
             edit = names[stop]
-            if edit != STAMP_EDIT and 2 * made[edit] > standing[place]:
+            if edit != STAMP_EDIT and 2 * made[edit] > stood[place]:
                 alike = [page for page in changes[place] if names.get(page) == edit]
                 chosen += [stop] if _most_exact(stop, alike, exact) else []
     return chosen, read
@@ -116,9 +116,9 @@ def _most_exact(stop: tuple[str, int], alike: list[tuple[str, int]], exact: Edit
     return 2 * count <= len(alike) or exact.get(stop) == most
 
 
-def stood(pages: Mapping[str, Run], section: Iterable[str], when: int) -> int:
-    """How many of the pages of a ``section`` (or of the site) stood at the commit of time
-    ``when`` (their version then was no deletion)."""
+def _stood(pages: Mapping[str, Run], section: Iterable[str], when: int) -> int:
+    """How many of the pages of a ``section`` stood at the commit of time ``when`` (their
+    version then was no deletion)."""
     count = 0
     for path in section:
         then = next((version for version in pages[path].chain if version.time <= when), None)

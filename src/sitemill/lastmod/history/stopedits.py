@@ -34,13 +34,10 @@ def name_stops(
     remembered: tuple[Mapping[str, str], dict[str, str]],
     reader: tuple[GitBatch, Reduce, CommitStamps | None],
     edits: tuple[Edits, Edits, Edits],
-    site: frozenset[str] = frozenset(),
 ) -> int:
     """Name the edit of each stop of ``stops``, its exact edit and its parts (remembered, or
-    read: _name_edits) and remember them; return the number of blobs read. ``site``: the
-    site's pages as targets (edits.site_targets)."""
-    unknown = _unknown(stops, pages, remembered, edits)
-    read = _name_edits(unknown, pages, (*reader, site), edits)
+    read: _name_edits) and remember them; return the number of blobs read."""
+    read = _name_edits(_unknown(stops, pages, remembered, edits), pages, reader, edits)
     for path, end in stops:
         for (exact, kind), found in zip(_NAMES, edits, strict=True):
             key = _edit_key_of(path, pages[path], end, exact=exact, kind=kind)
@@ -85,14 +82,13 @@ def recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> 
 def _name_edits(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    reader: tuple[GitBatch, Reduce, CommitStamps | None, frozenset[str]],
+    reader: tuple[GitBatch, Reduce, CommitStamps | None],
     edits: tuple[Edits, Edits, Edits],
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
-    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of
-    (with the site's pages, ``reader[3]``), exact_of and parts_of; a stop whose versions git
-    lacks gets none (it is no template)."""
-    batch, reduce, stamps, site = reader
+    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of,
+    exact_of and parts_of; a stop whose versions git lacks gets none (it is no template)."""
+    batch, reduce, stamps = reader
     read = 0
     for start in range(0, len(wanted), _GROUP):
         group = wanted[start : start + _GROUP]
@@ -115,7 +111,7 @@ def _name_edits(
                 stamped = stamps is not None and _stamp_edit(
                     newer, older, stamps, (chain[end - 1].time, chain[end].time)
                 )
-                edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path, site)
+                edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
                 edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
                 edits[2][path, end] = STAMP_EDIT if stamped else parts_of(newer, older, path)
     return read

@@ -50,7 +50,7 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.editparts import part_names
-from sitemill.lastmod.history.edits import reorders, rewords, site_targets
+from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.probes import (
     MIN_SECTION,
     PROBE_MORE,
@@ -63,7 +63,6 @@ from sitemill.lastmod.history.probes import (
     unclear,
 )
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
-from sitemill.lastmod.history.siteedits import SiteEdits
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
@@ -88,7 +87,6 @@ def follow_template_edits(
     reduce: Reduce,
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
-    site: Mapping[str, Run] | None = None,
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
@@ -96,8 +94,7 @@ def follow_template_edits(
     among them; edits by edits.edit_key: named once, never read again);
     ``extend(runs, reference)`` walks those runs on while their older versions have the
     ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
-    commits' stamps (history.stamps), an edit of nothing else being no content. ``site``: every
-    file's run (``runs`` when None): what a page links to is a page of the site or not."""
+    commits' stamps (history.stamps), an edit of nothing else being no content."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
     changed = Counter(version.time for run in pages.values() for version in run.chain)
@@ -110,8 +107,6 @@ def follow_template_edits(
     for path in pages:
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
-    site_pages = {p: run for p, run in (site or runs).items() if p.lower().endswith(HTML_SUFFIXES)}
-    targets = site_targets(site_pages)
     for _ in range(MAX_ROUNDS):
         stops, commit_only, every = stops_worth_naming(pages, sections)
         stops = [
@@ -126,11 +121,10 @@ def follow_template_edits(
             remembered=remembered,
             reader=(batch, reduce, stamps),
             edits=(edits, exact, parts),
-            site=targets,
         )
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, (pages, site_pages), (sections, changed), (edits, exact, parts))
+        chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
@@ -162,7 +156,7 @@ def _carried(
 
 def _templates(
     named: list[tuple[str, int]],
-    runs: tuple[Mapping[str, Run], Mapping[str, Run]],
+    pages: Mapping[str, Run],
     counts: tuple[Counter[str], Counter[int]],
     edits: tuple[Edits, Edits, Edits],
 ) -> list[tuple[str, int]]:
@@ -170,28 +164,22 @@ def _templates(
     parts each of which most pages the commit changed made (shared_parts), less those whose
     exact edit is not the one most pages with their edit made (a page whose own edit stands
     beside the site-wide one, named by the same moves). ``counts``: the pages of each
-    section, the pages each commit changed. ``runs``: the pages dated, every page of the site.
-    What the site's pages tell of an edit is judged first (history.siteedits)."""
-    pages, every = runs
+    section, the pages each commit changed."""
     names, exact, parts = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
     common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
     chosen = []
-    site = SiteEdits(every, [(path, _place(path, end, pages, names)) for path, end in named])
     for path, end in named:
         place = _place(path, end, pages, names)
         size = sections[section_of(path)]
         in_section = size >= MIN_SECTION and 2 * census[place] > size
-        edit = names[path, end] or ""
+        edit = names[path, end]
         own = part_names(parts.get((path, end)) or "")
-        judged = site.judged(place, census[place])
-        if judged is not None:
-            chosen += [(path, end)] if judged else []
-        elif (
+        if (
             edit == STAMP_EDIT
-            or (in_section and not rewords(edit) and not reorders(edit))
+            or (in_section and not rewords(edit or "") and not reorders(edit or ""))
             or place[1:] in template
             or (own and all((place[1], *part) in common for part in own))
         ):
