@@ -115,21 +115,19 @@ def fingerprint_html(
     reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
     if memo is None:
         return reduction_fingerprint(reduction, version)
-    if version >= 5:
-        reduction = _spaced(reduction, version)
-    return memo.digest(reduction, _hashed)
+    return memo.digest(_spaced(reduction, version), _hashed)
 
 
 def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
     """The fingerprint of an HTML page whose reduction (reduce_html) is ``reduction``."""
-    if version >= 5:
-        reduction = _spaced(reduction, version)
-    return _hashed(reduction)
+    return _hashed(_spaced(reduction, version))
 
 
 def _spaced(reduction: str, version: int) -> str:
-    """``reduction`` less the white space that is no word's end (_SPACING; from version 6,
-    beside Han and kana too: _BESIDE_UNSPACED)."""
+    """``reduction`` less the white space that is no word's end (from version 5: _SPACING; from
+    version 6, beside Han and kana too: _BESIDE_UNSPACED)."""
+    if version < 5:
+        return reduction
     reduction = _SPACING.sub("", reduction)
     if version >= 6 and _UNSPACED_CHARACTER.search(reduction):
         reduction = _BESIDE_UNSPACED.sub("", reduction)

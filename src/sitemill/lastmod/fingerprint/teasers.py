@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import islice
 from typing import Final, NamedTuple
 
@@ -69,8 +70,7 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> s
     articles, headline_outside, headings = _articles(text)
     mine = None if own else _own(text, articles, headline_outside, url)
     post: bool | None = None  # (asked once, when a teaser stands beside the page's article)
-    pieces: list[str] = []
-    done = 0
+    replacements: list[tuple[_Article, str | None]] = []
     for article in articles:
         if article is mine or own:
             replaced = _nested(text, article, url)
@@ -79,13 +79,22 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> s
                 post = titleblock.titled_headline(text[mine.start : mine.end], page)
             beside = bool(post) and mine is not None and _grouped(headings, mine, article)
             replaced = _replaced(text, article, url, beside=beside)
+        replacements.append((article, replaced))
+    return text if (spliced := _spliced(text, 0, len(text), replacements)) is None else spliced
+
+
+def _spliced(
+    text: str, start: int, end: int, replacements: Iterable[tuple[_Article, str | None]]
+) -> str | None:
+    """``text[start:end]`` with each article of ``replacements`` put in as its replacement
+    (None: kept), None when none is; the articles in order, inside it."""
+    pieces: list[str] = []
+    done = start
+    for article, replaced in replacements:
         if replaced is not None:
             pieces += (text[done : article.start], replaced)
             done = article.end
-    if not pieces:
-        return text
-    pieces.append(text[done:])
-    return "".join(pieces)
+    return "".join((*pieces, text[done:end])) if pieces else None
 
 
 def _grouped(headings: list[int], mine: _Article, article: _Article) -> bool:
@@ -100,17 +109,8 @@ def _grouped(headings: list[int], mine: _Article, article: _Article) -> bool:
 def _nested(text: str, article: _Article, url: str) -> str | None:
     """An article (the page's own, or one that is no teaser) with the teasers nested in it as
     their links and titles (None: none)."""
-    pieces: list[str] = []
-    done = article.start
-    for inner in article.inner:
-        replaced = _replaced(text, inner, url, beside=False)
-        if replaced is not None:
-            pieces += (text[done : inner.start], replaced)
-            done = inner.end
-    if not pieces:
-        return None
-    pieces.append(text[done : article.end])
-    return "".join(pieces)
+    inner = ((one, _replaced(text, one, url, beside=False)) for one in article.inner)
+    return _spliced(text, article.start, article.end, inner)
 
 
 def _replaced(text: str, article: _Article, url: str, *, beside: bool) -> str | None:
