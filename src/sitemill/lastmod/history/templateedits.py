@@ -15,11 +15,12 @@
 #
 # An edit on most pages of a commit is the template, whatever it touches (wave 6): words, names,
 # titles, descriptions, link targets, meta tags, a block moved. Such an edit, made identically on
-# at least MIN_SECTION pages and on more than half of the pages the commit changed, is
-# template (probes.template_edits); a page whose own edit stands beside it has another name and
-# takes the commit's date. When the edit moved targets, each page's exact moves are named too
-# (``exact_of``): where most of those pages made the same exact moves (five list pages re-pointed
-# alike), a page whose exact edit differs (its own repaired link beside the move) is its own.
+# at least MIN_SECTION pages and on more than half of the pages the commit changed for a reader
+# (history.readerchanges: not the files it wrote), is template (probes.template_edits); a page
+# whose own edit stands beside it has another name and takes the commit's date. When the edit
+# moved targets, each page's exact moves are named too (``exact_of``): where most of those pages
+# made the same exact moves (five list pages re-pointed alike), a page whose exact edit differs
+# (its own repaired link beside the move) is its own.
 # A mark kept but repeated more or fewer times (a description written twice, now once) is named by
 # its kind. Only pages whose walk reaches a commit count for it, so an edit is taken as template
 # on less evidence than it has, never on more.
@@ -62,6 +63,7 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
+from sitemill.lastmod.history.readerchanges import ReaderChanges
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -97,7 +99,7 @@ def follow_template_edits(
     commits' stamps (history.stamps), an edit of nothing else being no content."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
-    changed = Counter(version.time for run in pages.values() for version in run.chain)
+    whole = ReaderChanges()  # the pages each commit changed for a reader
     edits: Edits = {}  # (path, its run's end at the stop): edit
     exact: Edits = {}
     parts: Edits = {}
@@ -124,6 +126,8 @@ def follow_template_edits(
         )
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
+        changed, more = whole.count(named, pages, (edits, parts), remembered, (batch, reduce))
+        read += more
         chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -131,6 +135,7 @@ def follow_template_edits(
         )
         read += more
         reference = _carried(chosen + counted, pages, remembered)
+        whole.crossed.update(stop for stop in chosen + counted if stop[0] in reference)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
