@@ -6,15 +6,11 @@ year archives): text our own."""
 
 from __future__ import annotations
 
-import re
-from functools import partial
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
-from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from treedates import BASE, built_lastmods
+from treedates import built_lastmods
 
 WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00"]
 POSTS = (
@@ -57,18 +53,15 @@ def post(path: str, label: str, css: str, own: str = "") -> str:
     )
 
 
-def listing(path: str, css: str, newest: str = "", noted: bool = False) -> str:
+def listing(path: str, css: str, newest: str = "") -> str:
     """A list page: the home page and its numbered pages show 3 entries each, newest first;
-    the tag, category and year archives all of them; the STATIC pages none (``noted``: a
-    sentence of its own added to each)."""
+    the tag, category and year archives all of them; the STATIC pages none."""
     entries = (newest, *POSTS) if newest else POSTS
     if path in PAGED:
         start = 3 * PAGED.index(path)
         entries = entries[start : start + 3]
     elif path not in ARCHIVES:
-        return layout(
-            path, f"<h1>{path}</h1><p>About {path}{'. ' + path if noted else ''}.</p>", css
-        )
+        return layout(path, f"<h1>{path}</h1><p>About {path}.</p>", css)
     teasers = "".join(
         f'<div class="list__item"><article class="archive__item"><h2 class="archive__item-title">'
         f'<a href="/{entry}/">{entry.rsplit("/", 1)[-1]}</a></h2></article></div>'
@@ -84,11 +77,9 @@ def site(
     edited: tuple[str, ...] = POSTS,
     own: str = "",
     newest: str = "",
-    noted: bool = False,
 ) -> Build:
     """Every post (those of ``edited`` with ``label``, the rest "Posted"), every list page;
-    ``own``: the first post's own words changed too; ``newest``: a new post, listed;
-    ``noted``: each STATIC page's own new sentence."""
+    ``own``: the first post's own words changed too; ``newest``: a new post, listed."""
     files = {
         f"{path}/index.html": post(
             path, label if path in edited else "Posted", css, own if path == POSTS[0] else ""
@@ -96,7 +87,7 @@ def site(
         for path in POSTS
     }
     for path in LISTS:
-        files[f"{path}/index.html".lstrip("/")] = listing(path, css, newest, noted)
+        files[f"{path}/index.html".lstrip("/")] = listing(path, css, newest)
     if newest:
         files[f"{newest}/index.html"] = post(newest, label, css)
     return files
@@ -138,23 +129,6 @@ def test_a_post_s_own_words_and_a_list_s_new_entry_keep_the_commit_s_date(
     assert found == expected, found
 
 
-def test_list_pages_whose_walk_stops_later_leave_the_count_where_they_read_alike(
-    tmp_path: Path,
-) -> None:
-    # A later commit lists a new post on the list pages and adds its own sentence to each
-    # other page: their walks stop there and never reach the deploy. Their versions there are
-    # compared (the stylesheet's name alone changed): the deploy changed the 10 posts' reading
-    # alone. Before: 10 of 24 files, no template.
-    builds = [
-        site("Posted", "a1b2"),
-        site("Updated", "c3d4"),
-        site("Updated", "c3d4", newest="tech/utterances", noted=True),
-    ]
-    found = dated(tmp_path, builds)
-    late = {"tech/utterances", *LISTS}
-    assert found == {path: at(2 if path in late else 0) for path in found}, found
-
-
 def test_a_label_on_three_posts_is_never_template(tmp_path: Path) -> None:
     # The same deploy where only 3 posts changed their label: fewer than 4 pages, each dated
     # by the commit, however few pages it changed for a reader.
@@ -163,22 +137,23 @@ def test_a_label_on_three_posts_is_never_template(tmp_path: Path) -> None:
     assert found == {path: at(1 if path in edited else 0) for path in found}, found
 
 
-def test_versions_compared_are_remembered_and_a_later_run_reads_none(tmp_path: Path) -> None:
-    # What the comparison found is kept in the blob table (32 hex digits, as a state holds
-    # it): a second run of the same history reads no blob.
-    repo = make_repo(tmp_path / "site")
-    last = site("Updated", "c3d4", newest="tech/utterances", noted=True)
-    for build, when in zip(
-        [site("Posted", "a1b2"), site("Updated", "c3d4"), last], WHEN, strict=True
-    ):
-        commit(repo, build, when)
-    paths = sorted(last)
-    fingerprint = partial(fingerprint_file, base=BASE)
-    reduce = partial(reduce_file, base=BASE)
-    current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
-    first = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
-    assert first.dates[f"{POSTS[1]}/index.html"] == unix(WHEN[0])
-    assert all(re.fullmatch("[0-9a-f]{32}", value) for value in first.blobs.values())
-    found = read_file_versions(repo, paths)
-    second = date_by_content(found, fingerprint, current, first.blobs, reduce=reduce)
-    assert second.dates == first.dates and second.read == 0
+def docs(css: str, edited: bool = False) -> Build:
+    """A docs tree copied under version and language folders (a Sphinx site's 5/, 5/en/,
+    current/, current/en/ and their es/): five pages, the workshop's words edited or not."""
+    pages = {}
+    for folder in ("5", "5/en", "current", "current/en", "5/es", "current/es"):
+        lang = "es" if folder.endswith("es") else "en"
+        for name in ("index", "install", "faq", "panes", "workshop"):
+            words = f"{name} {lang}" + (" with a new step" if edited and name == "workshop" else "")
+            pages[f"{folder}/{name}.html"] = layout(name, f"<h1>{name}</h1><p>{words}.</p>", css)
+    return pages
+
+
+def test_one_page_s_edit_in_its_copies_keeps_the_commit_s_date(tmp_path: Path) -> None:
+    # A deploy re-rendered every file (the stylesheet's name) and changed one page's words,
+    # copied under six folders: six pages the commit changed for a reader, one edit on each,
+    # one page's own (the copies are of two blobs: the English and the Spanish).
+    found = dated(tmp_path, [docs("a1b2"), docs("c3d4", edited=True)])
+    late = {path for path in found if path.endswith("workshop.html")}
+    assert len(late) == 6
+    assert found == {path: at(1 if path in late else 0) for path in found}, found

@@ -63,7 +63,7 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.readerchanges import ReaderChanges
+from sitemill.lastmod.history.readerchanges import distinct, reader_changes
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -99,7 +99,7 @@ def follow_template_edits(
     commits' stamps (history.stamps), an edit of nothing else being no content."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
-    whole = ReaderChanges()  # the pages each commit changed for a reader
+    crossed: set[tuple[str, int]] = set()  # the stops carried past (history.readerchanges)
     edits: Edits = {}  # (path, its run's end at the stop): edit
     exact: Edits = {}
     parts: Edits = {}
@@ -126,8 +126,7 @@ def follow_template_edits(
         )
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        changed, more = whole.count(named, pages, (edits, parts), remembered, (batch, reduce))
-        read += more
+        changed = reader_changes(pages, crossed)
         chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -135,7 +134,7 @@ def follow_template_edits(
         )
         read += more
         reference = _carried(chosen + counted, pages, remembered)
-        whole.crossed.update(stop for stop in chosen + counted if stop[0] in reference)
+        crossed.update(stop for stop in chosen + counted if stop[0] in reference)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
@@ -173,8 +172,9 @@ def _templates(
     names, exact, parts = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
-    template = template_edits(named, pages, names, MIN_SECTION, changed)
-    common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
+    counted = distinct(named, pages)  # (copies of one page's edit: one, history.readerchanges)
+    template = template_edits(counted, pages, names, MIN_SECTION, changed)
+    common = shared_parts(counted, pages, parts, (MIN_SECTION, changed))
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)
