@@ -82,11 +82,11 @@ def template_edits(
     changed: Mapping[int, int] | None = None,
 ) -> set[tuple[int, str]]:
     """The (commit, edit) pairs where one edit is the edit of at least ``least`` of ``stops``
-    there and of more than half of them, and of the pages the commit changed for a reader
-    (``changed``, by commit, when given: history.readerchanges), unless it only reordered
-    what the page holds (history.edits.reorders); a site-wide one (history.edits.is_site_wide)
-    of more than half of those whose edit rewords no text; among probes, a commit worth naming
-    whole; among all of a commit's stops, a template edit."""
+    there and of more than half of them, and of the pages the commit changed (``changed``, by
+    commit, when given), unless it only reordered what the page holds (history.edits.reorders);
+    a site-wide one (history.edits.is_site_wide) of more than half of
+    those whose edit rewords no text; among probes, a commit worth naming whole; among all of
+    a commit's stops, a template edit."""
     named: Counter[int] = Counter()
     plain: Counter[int] = Counter()
     counts: Counter[tuple[int, str]] = Counter()
@@ -116,8 +116,7 @@ def shared_parts(
 ) -> set[tuple[int, int, str]]:
     """The parts (the commit, the part's place, its name: editparts.parts_of) of at least
     ``counts[0]`` of ``stops`` at their commit and of more than half of the pages it changed
-    for a reader (``counts[1]``, by commit: history.readerchanges; None: of the stops named
-    there)."""
+    (``counts[1]``, by commit; None: of the stops named there)."""
     least, changed = counts
     found: Counter[tuple[int, int, str]] = Counter()
     named: Counter[int] = Counter()

@@ -15,12 +15,11 @@
 #
 # An edit on most pages of a commit is the template, whatever it touches (wave 6): words, names,
 # titles, descriptions, link targets, meta tags, a block moved. Such an edit, made identically on
-# at least MIN_SECTION pages and on more than half of the pages the commit changed for a reader
-# (history.readerchanges: not the files it wrote), is template (probes.template_edits); a page
-# whose own edit stands beside it has another name and takes the commit's date. When the edit
-# moved targets, each page's exact moves are named too (``exact_of``): where most of those pages
-# made the same exact moves (five list pages re-pointed alike), a page whose exact edit differs
-# (its own repaired link beside the move) is its own.
+# at least MIN_SECTION pages and on more than half of the pages the commit changed, is
+# template (probes.template_edits); a page whose own edit stands beside it has another name and
+# takes the commit's date. When the edit moved targets, each page's exact moves are named too
+# (``exact_of``): where most of those pages made the same exact moves (five list pages re-pointed
+# alike), a page whose exact edit differs (its own repaired link beside the move) is its own.
 # A mark kept but repeated more or fewer times (a description written twice, now once) is named by
 # its kind. Only pages whose walk reaches a commit count for it, so an edit is taken as template
 # on less evidence than it has, never on more.
@@ -63,7 +62,6 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.readerchanges import distinct, reader_changes
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -99,7 +97,7 @@ def follow_template_edits(
     commits' stamps (history.stamps), an edit of nothing else being no content."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
-    crossed: set[tuple[str, int]] = set()  # the stops carried past (history.readerchanges)
+    changed = Counter(version.time for run in pages.values() for version in run.chain)
     edits: Edits = {}  # (path, its run's end at the stop): edit
     exact: Edits = {}
     parts: Edits = {}
@@ -126,7 +124,6 @@ def follow_template_edits(
         )
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        changed = reader_changes(pages, crossed)
         chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -134,7 +131,6 @@ def follow_template_edits(
         )
         read += more
         reference = _carried(chosen + counted, pages, remembered)
-        crossed.update(stop for stop in chosen + counted if stop[0] in reference)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
@@ -172,9 +168,8 @@ def _templates(
     names, exact, parts = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
-    counted = distinct(named, pages)  # (copies of one page's edit: one, history.readerchanges)
-    template = template_edits(counted, pages, names, MIN_SECTION, changed)
-    common = shared_parts(counted, pages, parts, (MIN_SECTION, changed))
+    template = template_edits(named, pages, names, MIN_SECTION, changed)
+    common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)
