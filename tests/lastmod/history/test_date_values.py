@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.lastmod.history.datevalues import respelled, valued
+from sitemill.lastmod.history.datevalues import RESPELLED, respelled, valued
 from sitemill.lastmod.history.edits import edit_of, exact_of
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import built_lastmods
@@ -90,6 +90,59 @@ def test_a_date_and_time_re_spelled_and_a_reading_time_added_move_no_post(
     expect(found, {"posts/post-3": 1})
 
 
+def archive(spelled: bool, edited: int = -1) -> Build:
+    """An AstroPaper blog's posts and list pages: each post prints its date, each list page
+    its posts' titles and dates (teasers), then in another language's format."""
+
+    def when(n: int) -> str:
+        return f"2018年{n + 1}月{n + 10}日" if spelled else f"{MONTHS[n]} {n + 10}, 2018"
+
+    pages = {
+        f"posts/post-{n}/index.html": (
+            f"<html><head><title>Post {n}</title></head><body><main><h1>Post {n}</h1>"
+            f"<span>Published:{when(n)}</span><p>Words of post {n}"
+            f"{' and more' if n == edited else ''}.</p></main></body></html>\n"
+        )
+        for n in range(8)
+    }
+    for n in range(3):
+        teasers = "".join(
+            f'<li><a href="/posts/post-{m}/">Post {m}</a> <span>Published:{when(m)}</span></li>'
+            for m in range(n, n + 4)
+        )
+        pages[f"page/{n}/index.html"] = (
+            f"<html><head><title>Page {n}</title></head><body><main><h1>Page {n}</h1>"
+            f"<ul>{teasers}</ul></main></body></html>\n"
+        )
+    return pages
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug")
+
+
+def test_dates_re_spelled_alone_on_most_pages_of_a_commit_move_none(tmp_path: Path) -> None:
+    # Every post's and list page's dates re-spelled, nothing else: one edit on every page.
+    found = dated(tmp_path, [archive(False), archive(True, edited=5)])
+    expect(found, {"posts/post-5": 1})
+
+
+def test_teasers_dates_re_spelled_on_fewer_than_half_of_a_commits_pages_are_theirs(
+    tmp_path: Path,
+) -> None:
+    # llccing's list pages: their teasers' dates re-spelled, while most pages the commit changed
+    # changed each its own way (here: every post's words): the list pages take its date.
+    def build(step: int) -> Build:
+        pages = archive(bool(step))
+        if step:
+            for n in range(8):
+                path = f"posts/post-{n}/index.html"
+                pages[path] = pages[path].replace("Words of", f"The {WORDS[n] or 'new'} words of")
+        return pages
+
+    found = dated(tmp_path, [build(0), build(1)])
+    expect(found, {path.removesuffix("/index.html"): 1 for path in build(0)})
+
+
 def ananke(labelled: bool, edited: str = "") -> Build:
     """A Hugo Ananke blog's tag pages (dazwilkin): each lists its posts, the first one's date
     above its title, later replaced by a label ("Posts")."""
@@ -169,6 +222,7 @@ def test_dates_are_their_values_and_numbers_put_in_are_named_by_their_kind() -> 
     assert respelled(
         page + " Published: 2018年1月23日 22:14", page + " Published: Jan 23, 2018 10:14 PM"
     )
+    assert edit_of(page + " 23.01.2018", page + " 2018-01-23") == RESPELLED
     assert not respelled(page + " Jan 24, 2018", page + " Jan 23, 2018")
     assert valued("at 12:05 AM, 2024-03-09T10:00:00Z") == valued("at 0:05, 9 March 2024")
     assert valued("25:70 and 2018-02-30") == "25:70 and 2018-02-30"
