@@ -22,11 +22,9 @@ _SEP: Final = r"[^\dA-Za-z\n]{1,3}"
 _UNIT: Final = r"[\u3000-\u9fff\uac00-\ud7af]?"
 
 
-# A time of day: hours and minutes, seconds, fractions, AM/PM, a zone (time_of_day); after a
-# date, behind a "T" or a few signs or spaces (_TIME).
 def time_of_day(named: bool = False) -> str:
-    """A time of day's expression; ``named``: its hours, minutes, seconds and AM/PM as the
-    groups h, min, s and half."""
+    """A time of day's expression: hours and minutes, seconds, fractions, AM/PM, a zone;
+    ``named``: its hours, minutes, seconds and AM/PM as the groups h, min, s and half."""
     hours, minutes, seconds, half = (
         ("(?P<h>", "(?P<min>", "(?P<s>", "(?P<half>") if named else ("(?:",) * 4
     )
@@ -36,6 +34,7 @@ def time_of_day(named: bool = False) -> str:
     )
 
 
+# A time of day after a date, behind a "T" or a few signs or spaces.
 _TIME: Final = rf"(?:(?:T|[^\dA-Za-z\n]{{1,3}}){time_of_day()})?"
 # Any year, month number, day number and month name (for forms of any date: any_date_forms).
 _ANY_YEAR: Final = r"[12]\d{3}"
