@@ -18,7 +18,7 @@ from sitemill.lastmod.history.contentdates import date_by_content, read_file_ver
 from sitemill.lastmod.history.edits import edit_of, rewords
 from sitemill.lastmod.history.probes import PROBE
 from sitemill.lastmod.history.respacing import RESPACED
-from sitemill.lastmod.history.sectioncensus import counted_templates
+from sitemill.lastmod.history.sectioncensus import census_templates
 
 NAMES = ("one", "two", "three", "four", "five", "six")
 
@@ -154,16 +154,15 @@ def test_a_commit_that_edited_many_pages_in_their_own_words_costs_the_census_not
 ) -> None:
     # A third of the section's pages stop at the commit, each reworded (too few for its
     # section's census of stops, enough for a commit's probes): the first stops, which the
-    # probes named, show them the pages' own, and neither the census of their section nor that
-    # of their commit (no edit is most stops') names any of the others.
+    # probes named, show them the pages' own, and the census names none of the others.
     reads: list[int] = []
 
     def counted(*args: Any) -> tuple[list[tuple[str, int]], int]:
-        found = counted_templates(*args)
+        found = census_templates(*args)
         reads.append(found[1])
         return found
 
-    monkeypatch.setattr(templateedits, "counted_templates", counted)
+    monkeypatch.setattr(templateedits, "census_templates", counted)
     census_reads(tmp_path, 30, edited=10, link=-1)
     census_reads(tmp_path, 90, edited=30, link=-1)
     assert sum(reads) == 0
