@@ -31,9 +31,6 @@ from sitemill.lastmod.history.walk import Run
 # The pages of a section a commit changed, as stops (path, the end a run stopping there has),
 # by (section, the commit's time).
 Changes = dict[tuple[str, int], list[tuple[str, int]]]
-# What census_templates counts with: the paths of each section, section_changes, section_of,
-# MIN_SECTION.
-Census = tuple[Mapping[str, list[str]], Changes, Callable[[str], str], int]
 
 
 def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) -> Changes:
@@ -49,39 +46,10 @@ def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) 
     return changes
 
 
-def counted_templates(
-    stops: tuple[list[tuple[str, int]], list[tuple[str, int]], list[tuple[str, int]]],
-    pages: Mapping[str, Run],
-    counts: tuple[Census, Counter[int]],
-    name: Callable[[list[tuple[str, int]]], int],
-    edits: Edits,
-    exact: Edits,
-) -> tuple[list[tuple[str, int]], int]:
-    """The stops no count of stops made template (``stops``: every stop, those named, those
-    chosen) that a census makes template: of their section (sectioncensus.census_templates),
-    then of every page their commit changed (sectioncensus.commit_census); and the blobs read.
-    ``counts``: the sections' census, the pages each commit changed."""
-    every, named, chosen = stops
-    census, changed = counts
-    judged = set(chosen)
-    counted, read = census_templates(
-        [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
-    )
-    judged |= set(counted)
-    whole, more = commit_census(
-        [stop for stop in named if stop not in judged],
-        pages,
-        (census[1], changed),
-        name,
-        (edits, exact),
-    )
-    return counted + whole, read + more
-
-
 def census_templates(
     found: Iterable[tuple[str, int]],
     pages: Mapping[str, Run],
-    census: Census,
+    census: tuple[Mapping[str, list[str]], Changes, Callable[[str], str], int],
     name: Callable[[list[tuple[str, int]]], int],
     edits: tuple[Edits, Edits],
 ) -> tuple[list[tuple[str, int]], int]:

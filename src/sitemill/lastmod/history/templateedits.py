@@ -66,7 +66,11 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.sectioncensus import counted_templates, section_changes
+from sitemill.lastmod.history.sectioncensus import (
+    census_templates,
+    commit_census,
+    section_changes,
+)
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
@@ -129,11 +133,21 @@ def follow_template_edits(
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
-        counted, more = counted_templates(
-            (every, named, chosen), pages, (census, changed), name, edits, exact
+        judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
+        counted, more = census_templates(
+            [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         read += more
-        reference = _carried(chosen + counted, pages, remembered)
+        judged |= set(counted)  # (then by the census of every page their commit changed)
+        whole, more = commit_census(
+            [stop for stop in named if stop not in judged],
+            pages,
+            (census[1], changed),
+            name,
+            (edits, exact),
+        )
+        read += more
+        reference = _carried(chosen + counted + whole, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
