@@ -226,29 +226,3 @@ def test_dates_are_their_values_and_numbers_put_in_are_named_by_their_kind() -> 
     assert not respelled(page + " Jan 24, 2018", page + " Jan 23, 2018")
     assert valued("at 12:05 AM, 2024-03-09T10:00:00Z") == valued("at 0:05, 9 March 2024")
     assert valued("25:70 and 2018-02-30") == "25:70 and 2018-02-30"
-
-
-def test_an_edit_of_most_stops_is_counted_over_every_page_its_commit_changed(
-    tmp_path: Path,
-) -> None:
-    # dazwilkin: the label put where each tag page's first teaser showed its date, on 202 of the
-    # 377 pages one deploy changed, 183 of them stops: the others' walks had stopped sooner, at
-    # later edits of their own. Here 7 tag pages and 3 posts change, and 2 tag pages change
-    # again later: 5 stops of 10 pages made the edit, 7 pages of 10 did.
-    def build(step: int) -> Build:
-        pages = ananke(step >= 1)
-        for n in range(3):
-            words = f"Post {n} says {WORDS[n + 1] if step >= 1 else 'its'} words."
-            pages[f"posts/p{n}/index.html"] = (
-                f"<html><head><title>p{n}</title></head><body><main><h1>p{n}</h1><p>{words}"
-                "</p></main></body></html>\n"
-            )
-        if step >= 2:
-            for tag in ("acme", "dapr"):
-                path = f"tags/{tag}/index.html"
-                pages[path] = pages[path].replace("taxonomy term", "taxonomy term, now")
-        return pages
-
-    found = dated(tmp_path, [build(0), build(1), build(2)])
-    late = {f"posts/p{n}": 1 for n in range(3)}
-    expect(found, {**late, "tags/acme": 2, "tags/dapr": 2})

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
 from sitemill.lastmod.history.edits import reorders, rewords
-from sitemill.lastmod.history.probes import MIN_SECTION, PROBE, commit_of, section_of
+from sitemill.lastmod.history.probes import PROBE
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
@@ -90,53 +90,6 @@ def census_templates(
             if edit != STAMP_EDIT and 2 * made[edit] > stood[place]:
                 alike = [page for page in changes[place] if names.get(page) == edit]
                 chosen += [stop] if _most_exact(stop, alike, exact) else []
-    return chosen, read
-
-
-def commit_census(
-    named: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    counts: tuple[Changes, Mapping[int, int]],
-    name: Callable[[list[tuple[str, int]]], int],
-    edits: tuple[Edits, Edits],
-) -> tuple[list[tuple[str, int]], int]:
-    """The stops of ``named`` (not judged template) whose edit is the edit of more than half of
-    the stops named at their commit, of at least MIN_SECTION of them, and, counted over every
-    page the commit changed whose walk had not reached it (stopped sooner by a later edit of its
-    own), of more than half of the pages the commit changed; and the blobs read. ``counts``:
-    section_changes, the pages each commit changed; ``name`` and ``edits`` as census_templates'.
-    A page the walk carried past the commit did not make it (its content did not change there);
-    the others are named only where the first PROBE of them in the edit's sections show it."""
-    changes, changed = counts
-    names, exact = edits
-    at: dict[int, list[tuple[str, int]]] = {}
-    for (_, when), stops in changes.items():
-        at.setdefault(when, []).extend(stops)
-    groups: dict[tuple[int, str], list[tuple[str, int]]] = {}
-    named_at: Counter[int] = Counter()
-    for stop in named:
-        if (edit := names.get(stop)) is not None:
-            named_at[commit_of(stop, pages)] += 1
-            if edit != STAMP_EDIT and not reorders(edit):
-                groups.setdefault((commit_of(stop, pages), edit), []).append(stop)
-    read = 0
-    chosen: list[tuple[str, int]] = []
-    for (when, edit), stops in sorted(groups.items()):
-        count = len(stops)
-        if count < MIN_SECTION or 2 * count <= named_at[when]:
-            continue
-        unknown = sorted(stop for stop in at.get(when, ()) if stop[1] > pages[stop[0]].end)
-        if 2 * (count + len(unknown)) <= changed.get(when, 0):
-            continue
-        sections = {section_of(path) for path, _ in stops}
-        probe = [stop for stop in unknown if section_of(stop[0]) in sections][:PROBE]
-        read += name(probe)
-        if 2 * sum(names.get(stop) == edit for stop in probe) < len(probe):
-            continue
-        read += name(unknown)
-        alike = stops + [stop for stop in unknown if names.get(stop) == edit]
-        if 2 * len(alike) > changed.get(when, 0):
-            chosen += [stop for stop in stops if _most_exact(stop, alike, exact)]
     return chosen, read
 
 

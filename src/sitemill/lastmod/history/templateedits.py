@@ -22,15 +22,12 @@
 # alike), a page whose exact edit differs (its own repaired link beside the move) is its own.
 # A mark kept but repeated more or fewer times (a description written twice, now once) is named by
 # its kind; so are the dates an edit put in or took out, each read as its value (a date re-spelled
-# is none), and the numbers it only put in or only took out (history.datevalues). Only pages whose
-# walk reaches a commit count for it, so an edit is taken as template on less evidence than it
-# has, never on more.
+# is none), and the numbers it only put in or only took out (history.datevalues). Only pages whose walk reaches a commit count for it, so an edit is taken as template
+# on less evidence than it has, never on more.
 #
 # Only pages whose walk reaches a commit count in these censuses; a stop no census made template,
 # whose edit rewords no text, is counted again over every page of its section the commit changed
-# (history.sectioncensus); and one whose edit is that of most stops at its commit, over every page
-# the commit changed (a theme that put a label where each tag page's first teaser showed its
-# date, on 202 of 377 pages: 183 of them stops, the others stopped sooner by later edits).
+# (history.sectioncensus).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
@@ -66,11 +63,7 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.sectioncensus import (
-    census_templates,
-    commit_census,
-    section_changes,
-)
+from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
@@ -138,16 +131,7 @@ def follow_template_edits(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         read += more
-        judged |= set(counted)  # (then by the census of every page their commit changed)
-        whole, more = commit_census(
-            [stop for stop in named if stop not in judged],
-            pages,
-            (census[1], changed),
-            name,
-            (edits, exact),
-        )
-        read += more
-        reference = _carried(chosen + counted + whole, pages, remembered)
+        reference = _carried(chosen + counted, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
