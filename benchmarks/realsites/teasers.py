@@ -10,7 +10,11 @@ furniture. A careful reader tells a teaser by what it says, not by its class nam
   text or description at the same version of the site (an excerpt), or is a date; the largest
   such element around the link is the teaser, and it counts only as (target, link text);
 - the teasers of a page that has its own article (a headline, an ``<h1>``, outside them, and
-  more text of its own than its teasers hold) stand beside it: they are left out entirely.
+  more text of its own than its teasers hold) stand beside it: they are left out entirely;
+- a link whose ``rel`` names the page before or after this one in a sequence (HTML's ``prev``
+  and ``next`` link types: a post's previous/next links, a list's next page) is a neighbour:
+  left out, its target and its words (the neighbour's title), as sitemill's fingerprint
+  reads it (fingerprint/neighbours.py), whatever the theme calls it.
 
 The proof is the cross-page check: the excerpt is the teased page's own words at that version
 (white space and case aside, a trailing ellipsis cut). What it cannot tell: an excerpt rewritten
@@ -37,6 +41,9 @@ WHITE = re.compile(r"\s+")
 TRIM = re.compile(r"^[\W_]+|(?:\.\.\.|…|\[…\]|\[\.\.\.\]|[\W_])+$")
 SEPARATORS = re.compile(r"[·•|\u00a0]")
 DESCRIPTIONS = "//meta[@name='description' or @property='og:description']/@content"
+# A link to the page before or after this one: a token of its rel is "prev" or "next".
+_REL = "concat(' ', translate(normalize-space(@rel), 'PREVNXT', 'prevnxt'), ' ')"
+NEIGHBOURS = f".//a[contains({_REL}, ' prev ') or contains({_REL}, ' next ')]"
 CANONICAL = (
     "//link[translate(@rel,'CANONICAL','canonical')='canonical']/@href"
     " | //meta[@property='og:url']/@content"
@@ -76,6 +83,8 @@ def prune(
     """Read the article's teasers as (target, link text), and leave out those beside the
     page's own article (see the module docstring). A block of ``left_out`` (the site repeats
     it) is left as it is: it is left out of the comparison whole."""
+    for link in article.xpath(NEIGHBOURS):
+        link.drop_tree()  # (its tail stays: the words after it are the page's)
     base = blocks.SITE + path
     hosts = _hosts(article, path)
     found: list[lxml.html.HtmlElement] = []  # (lxml's proxies are one per element while held)

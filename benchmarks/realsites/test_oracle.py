@@ -742,3 +742,47 @@ def test_a_title_edit_made_alike_on_most_changed_pages_is_template(tmp_path: Pat
     dates = dated(repo)
     assert dates["current/p1.html"] == unix(DAY3)
     assert {dates[f"current/p{n}.html"] for n in (0, 2, 3, 4, 5)} == {unix(DAY1)}
+
+
+# Previous/next links (the dates issue, decision 2: teasers beside a post are furniture), shaped
+# like Hexo Redefine's post foot: the link holds the neighbour's title and a "previous" word,
+# its rel names it; a neighbour published later adds the link to a post that says nothing new.
+def neighbour_link(rel: str, name: str, word: str) -> str:
+    return (
+        f'<div class="post-{rel}"><a class="{rel}" rel="{rel}" href="/posts/{name}/"><span '
+        f'class="icon"><i class="fa-solid fa-chevron-left"></i> </span><span class="title"><span>'
+        f"{name}</span> <span>{word}</span></span></a></div>"
+    )
+
+
+def sequence_post(name: str, before: str | None, after: str | None) -> str:
+    links = "".join(
+        neighbour_link(rel, other, word)
+        for rel, other, word in (("prev", after, "Newer"), ("next", before, "Older"))
+        if other is not None
+    )
+    return (
+        f"<!doctype html><html><head><title>{name} | Notes</title></head><body><main><article>"
+        f"<h1>{name}</h1><p>{POSTS.get(name, 'A note on ' + name)}</p>"
+        f'<div class="post-nav">{links}</div></article></main></body></html>'
+    )
+
+
+def test_a_neighbour_link_named_by_its_rel_is_furniture(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    names = ["alpha", "beta", "gamma"]
+    files: dict[str, str | bytes | None] = {
+        f"posts/{n}/index.html": sequence_post(n, names[i - 1] if i else None, None)
+        for i, n in enumerate(names[:2])
+    }
+    commit(repo, files, DAY1)
+    files = {
+        f"posts/{n}/index.html": sequence_post(
+            n, names[i - 1] if i else None, names[i + 1] if i < 2 else None
+        )
+        for i, n in enumerate(names)
+    }
+    commit(repo, files, DAY2)  # gamma published: beta's foot now names it as its neighbour
+    dates = dated(repo)
+    assert dates["posts/beta/index.html"] == unix(DAY1)
+    assert dates["posts/gamma/index.html"] == unix(DAY2)
