@@ -19,7 +19,14 @@ version before, and an edit counts as template when it stands on more than half 
   differs only by them did not change. Not a word of the article's links to the site's
   pages: another page's title on the lists that link to it (a post renamed, the pages that
   list it re-rendered with it: most of the pages its commit changed) is what they list under
-  which title (decision 2), and the page's own title changed.
+  which title (decision 2), and the page's own title changed;
+- the page's whole edit, named as sitemill names one: the words whose count fell and those
+  whose count rose (not by how much), wherever they stand. A page whose whole edit is one
+  made so on most of the pages did not change, however its words moved (a post's summary,
+  shown on the archive and tag lists only, reworded in one commit: "two syntaxes to write
+  rose tree data" made "two ways to write contents of rose tree", where "contents" stood on
+  each list before and no word is replaced by one other: Hakyll). Not an edit that took out
+  or put in a word of the page's links to the site's pages (a post renamed on its lists).
 
 A page whose own edit stands beside the template's keeps it: its text or targets still differ.
 lxml and the standard library only, no sitemill code.
@@ -36,6 +43,9 @@ MOST = 0.5  # more than this share of the pages the commit changed
 AT_LEAST = 4  # and at least this many
 
 
+Edit = tuple[frozenset[str], frozenset[str]]  # (the words whose count fell, those that rose)
+
+
 @dataclass(frozen=True)
 class Template:
     """One commit's template edits (see above)."""
@@ -44,6 +54,7 @@ class Template:
     added: frozenset[int] = frozenset()  # block keys
     removed: frozenset[int] = frozenset()
     swaps: frozenset[tuple[str, str]] = frozenset()  # (a word, the word that replaced it)
+    edits: frozenset[Edit] = frozenset()  # pages' whole edits (page_edit)
 
 
 def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int) -> Template:
@@ -53,7 +64,11 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     swaps: Counter[tuple[str, str]] = Counter()
     added: Counter[int] = Counter()
     removed: Counter[int] = Counter()
+    edits: Counter[Edit] = Counter()
     for old, new in pairs:
+        edit = page_edit(old, new)
+        if edit is not None:
+            edits[edit] += 1
         added.update(new.keys - old.keys - new.listing)
         removed.update(old.keys - new.keys - old.listing)
         targets.update(target_edits(all_targets(old), all_targets(new)))
@@ -67,7 +82,23 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     def most(counts: Counter[object]) -> frozenset:  # type: ignore[type-arg]
         return frozenset(edit for edit, n in counts.items() if n >= least)
 
-    return Template(most(targets), most(added), most(removed), most(swaps))  # type: ignore[arg-type]
+    return Template(most(targets), most(added), most(removed), most(swaps), most(edits))  # type: ignore[arg-type]
+
+
+def page_edit(old: blocks.Reading, new: blocks.Reading) -> Edit | None:
+    """The edit that made page ``old`` into ``new``: the words whose count fell and those
+    whose count rose, wherever they stand (None: no word changed, or a word of its links to
+    the site's pages was taken out or put in)."""
+    before, after = Counter(old.words), Counter(new.words)
+    fell = frozenset(w for w in before if before[w] > after[w])
+    rose = frozenset(w for w in after if after[w] > before[w])
+    if not (fell or rose):
+        return None
+    if any(w in old.linked and w not in new.linked for w in fell) or any(
+        w in new.linked and w not in old.linked for w in rose
+    ):
+        return None
+    return fell, rose
 
 
 def all_targets(reading: blocks.Reading) -> tuple[str, ...]:

@@ -189,7 +189,11 @@ class SiteVersions:
         template = self.template(newer.commit)  # (what the commit edited on most pages)
         old_text, old_targets = blocks.content(before, left_out | template.removed)
         new_text, new_targets = blocks.content(after, left_out | template.added)
-        if old_text != new_text and commitedits.swapped(old_text, template.swaps) != new_text:
+        if (
+            old_text != new_text
+            and commitedits.swapped(old_text, template.swaps) != new_text
+            and commitedits.page_edit(before, after) not in template.edits
+        ):
             return True
         return not commitedits.targets_template(old_targets, new_targets, template)
 

@@ -786,3 +786,37 @@ def test_a_neighbour_link_named_by_its_rel_is_furniture(tmp_path: Path) -> None:
     dates = dated(repo)
     assert dates["posts/beta/index.html"] == unix(DAY1)
     assert dates["posts/gamma/index.html"] == unix(DAY2)
+
+
+def test_an_edit_of_words_moved_about_made_alike_on_most_changed_pages_is_template(
+    tmp_path: Path,
+) -> None:
+    # Hakyll: a post's summary (front matter, shown on the archive and tag lists only, nowhere
+    # in the post) reworded in one commit; the lists are every page it changed. The same edit
+    # (the words it took out and put in) on each: the template's, however its words moved;
+    # a list whose own edit stands beside it changed. ("contents" stood in each list before:
+    # no word is replaced by one other; the entry stands on fewer than half of the pages.)
+    def build(summary: str, own: str = "") -> dict[str, str | bytes | None]:
+        entry = (
+            '<li><a href="/posts/rose-trees.html">Writing rose trees</a> - <em>May 23, 2014'
+            f"</em><br />{summary}</li><li>{{name}}: the list's contents{{own}}</li>"
+        )
+        files: dict[str, str | bytes | None] = {
+            f"{name}.html": page(
+                f"<h1>{name}</h1><ul>"
+                + entry.format(name=name, own=own if name == "tags/tree" else "")
+                + "</ul>"
+            )
+            for name in ("archive", "tags/dsl", "tags/haskell", "tags/tree", "tags/data")
+        }
+        files["posts/rose-trees.html"] = page("<h1>Writing rose trees</h1><p>Code.</p>")
+        files.update({f"posts/p{n}.html": page(f"<h1>Post {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Showing two syntaxes to write rose tree data"), DAY1)
+    commit(repo, build("Showing two ways to write contents of rose tree", own=" (fixed)"), DAY2)
+    dates = dated(repo)
+    assert dates["archive.html"] == unix(DAY1)
+    assert dates["tags/dsl.html"] == unix(DAY1)
+    assert dates["tags/tree.html"] == unix(DAY2)
