@@ -29,6 +29,7 @@ from pathlib import Path
 import blocks
 import commitedits
 import oracle
+import stamps
 import teasers
 from commitedits import AT_LEAST, MOST
 
@@ -193,6 +194,7 @@ class SiteVersions:
             old_text != new_text
             and commitedits.swapped(old_text, template.swaps) != new_text
             and commitedits.page_edit(before, after) not in template.edits
+            and stamps.unstamped(old_text, older.time) != stamps.unstamped(new_text, newer.time)
         ):
             return True
         return not commitedits.targets_template(old_targets, new_targets, template)

@@ -820,3 +820,23 @@ def test_an_edit_of_words_moved_about_made_alike_on_most_changed_pages_is_templa
     assert dates["archive.html"] == unix(DAY1)
     assert dates["tags/dsl.html"] == unix(DAY1)
     assert dates["tags/tree.html"] == unix(DAY2)
+
+
+def test_a_date_equal_to_its_commit_date_is_a_stamp(tmp_path: Path) -> None:
+    # bookdown: the book's home page says which CI build made it, "built ... on <the deploy's
+    # date>"; what the commit knows of itself is no content (the dates issue's principle),
+    # wherever it stands and whatever its label. A date that is not the commit's stays.
+    def build(when: str, edition: str) -> dict[str, str | bytes | None]:
+        files = site(6, "")
+        files["index.html"] = page(
+            f"<h1>Welcome</h1><p>The online version of this book was built by CI on {when}. "
+            f"It is the {edition} edition.</p>"
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("2024-01-01", "second, of 2023-12-02"), DAY1)
+    commit(repo, build("2024-02-01", "second, of 2023-12-02"), DAY2)  # the stamp alone
+    assert dated(repo)["index.html"] == unix(DAY1)
+    commit(repo, build("2024-03-01", "second, of 2023-12-03"), DAY3)  # and a date of its own
+    assert dated(repo)["index.html"] == unix(DAY3)
