@@ -188,8 +188,11 @@ class SiteVersions:
         if (old_text, old_targets) == (new_text, new_targets):
             return False
         template = self.template(newer.commit)  # (what the commit edited on most pages)
-        old_text, old_targets = blocks.content(before, left_out | template.removed)
-        new_text, new_targets = blocks.content(after, left_out | template.added)
+        # (both ways on both versions: a block the template added to most pages that this one
+        # had before is no edit of it, nor one it took out that this one keeps)
+        edited = left_out | template.removed | template.added
+        old_text, old_targets = blocks.content(before, edited)
+        new_text, new_targets = blocks.content(after, edited)
         if (
             old_text != new_text
             and commitedits.swapped(old_text, template.swaps) != new_text

@@ -840,3 +840,28 @@ def test_a_date_equal_to_its_commit_date_is_a_stamp(tmp_path: Path) -> None:
     assert dated(repo)["index.html"] == unix(DAY1)
     commit(repo, build("2024-03-01", "second, of 2023-12-03"), DAY3)  # and a date of its own
     assert dated(repo)["index.html"] == unix(DAY3)
+
+
+def test_a_block_the_template_added_that_a_page_had_before_is_no_edit_of_it(
+    tmp_path: Path,
+) -> None:
+    # Octopress: a deploy gave most of the category pages it re-rendered a year heading
+    # ("2015") above their first post, and bumped every footer's year; one category page had
+    # that heading already. Its heading is neither removed nor added: the page did not change.
+    def build(year: int, headed: range) -> dict[str, str | bytes | None]:
+        return {
+            f"categories/c{n}/index.html": page(
+                f"<h1>Category {n}</h1>{'<h2>2015</h2>' if n in headed else ''}"
+                f'<p>Post {n} of the year, in the category.</p><p class="copy">© {year} Me</p>'
+            )
+            for n in range(14)
+        }
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build(2016, range(5, 6)), DAY1)
+    files = build(2017, range(6))
+    commit(repo, {path: files[path] for path in list(files)[:6]}, DAY2)  # re-renders c0..c5
+    dates = dated(repo)
+    assert dates["categories/c5/index.html"] == unix(DAY1)
+    assert dates["categories/c0/index.html"] == unix(DAY1)
+
