@@ -7,7 +7,8 @@ furniture. A careful reader tells a teaser by what it says, not by its class nam
 
 - a teaser is an element of the article that links to another page of the site (and to no
   other page) and whose remaining text, past its links' own words, stands in that page's own
-  text or description at the same version of the site (an excerpt), or is a date; the largest
+  text or description at the same version of the site (an excerpt), or is a date (a year
+  alone too: an archive's heading over its year's posts); the largest
   such element around the link is the teaser, and it counts only as (target, link text);
 - the teasers of a page that has its own article (a headline, an ``<h1>``, outside them, and
   more text of its own than its teasers hold) stand beside it: they are left out entirely;
@@ -40,6 +41,7 @@ WHITE = re.compile(r"\s+")
 # What a list puts around an excerpt: an ellipsis, a separator between metadata.
 TRIM = re.compile(r"^[\W_]+|(?:\.\.\.|…|\[…\]|\[\.\.\.\]|[\W_])+$")
 SEPARATORS = re.compile(r"[·•|\u00a0]")
+YEAR = re.compile(r"^\W*(?:1[89]|2[0-9])[0-9]{2}\W*$")
 DESCRIPTIONS = "//meta[@name='description' or @property='og:description']/@content"
 # A link to the page before or after this one: a token of its rel is "prev" or "next".
 _REL = "concat(' ', translate(normalize-space(@rel), 'PREVNXT', 'prevnxt'), ' ')"
@@ -224,8 +226,10 @@ def _runs(node: lxml.html.HtmlElement) -> list[str]:
 
 
 def _proved(run: str, own: str) -> bool:
-    """An excerpt of the teased page's own words, or a date."""
-    if selfdates.DATE_ALONE.match(run.strip()):
+    """An excerpt of the teased page's own words, or a date (a year alone is one: an
+    archive's heading over the posts of its year, the teased page's date, whether or not
+    that page shows it at that version)."""
+    if selfdates.DATE_ALONE.match(run.strip()) or YEAR.match(run):
         return True
     words = TRIM.sub("", fold(run))
     return not words or words in own

@@ -865,3 +865,41 @@ def test_a_block_the_template_added_that_a_page_had_before_is_no_edit_of_it(
     assert dates["categories/c5/index.html"] == unix(DAY1)
     assert dates["categories/c0/index.html"] == unix(DAY1)
 
+
+def test_a_year_over_a_list_of_one_post_is_that_post_date(tmp_path: Path) -> None:
+    # Octopress: a category page lists its one post under the year heading of its date; the
+    # post began showing that date only later. The year is the post's date, read alike in the
+    # version before and after (a deploy that changed the masthead's tagline on every page,
+    # and the list's sidebar: the list's body, no single <article>, is its article).
+    def octopress(tagline: str, body: str) -> str:
+        return (
+            "<!doctype html><html><head><title>Notes</title></head><body><header "
+            f'role="banner"><hgroup><h1><a href="/">Notes</a></h1><h2>{tagline}</h2></hgroup>'
+            f'</header><div id="main"><article role="article">{body}</article></div></body></html>'
+        )
+
+    def build(dated_post: bool, tagline: str, recent: str) -> dict[str, str | bytes | None]:
+        when = "<p class='meta'><time>Mar 12th, 2015</time></p>" if dated_post else ""
+        files: dict[str, str | bytes | None] = {
+            "blog/categories/win32/index.html": octopress(
+                tagline,
+                "<header><h1>Category: Win32</h1></header><div class='archives'><h2>2015</h2>"
+                "<article><h1><a href='/blog/2015/03/12/wait/'>Waiting Considered Harmful</a>"
+                "</h1><time><span>Mar</span> <span>12</span> <span>2015</span></time>"
+                f"</article></div><aside><a href='/blog/p0/'>{recent}</a></aside>",
+            ),
+            "blog/2015/03/12/wait/index.html": octopress(
+                tagline,
+                f"<header><h1>Waiting Considered Harmful</h1>{when}</header>"
+                "<p>Why a message loop should not wait that way.</p>",
+            ),
+        }
+        files.update(
+            {f"blog/p{n}/index.html": octopress(tagline, f"<h1>Post {n}</h1>") for n in range(6)}
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build(False, "Notes of a desktop team", "Older notes"), DAY1)
+    commit(repo, build(True, "Notes of a platform team", "Newer notes"), DAY2)  # (its sidebar)
+    assert dated(repo)["blog/categories/win32/index.html"] == unix(DAY1)
