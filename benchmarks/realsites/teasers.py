@@ -102,7 +102,7 @@ def prune(
         found.append(teaser)
     if not found:
         return
-    if _beside(article, found):
+    if _beside(article, found, left_out, base):
         for teaser in found:
             teaser.drop_tree()
         return
@@ -235,15 +235,47 @@ def _proved(run: str, own: str) -> bool:
     return not words or words in own
 
 
-def _beside(article: lxml.html.HtmlElement, teasers: list[lxml.html.HtmlElement]) -> bool:
+def _beside(
+    article: lxml.html.HtmlElement,
+    teasers: list[lxml.html.HtmlElement],
+    left_out: frozenset[int],
+    base: str,
+) -> bool:
     """Whether the page has its own article beside its teasers: a headline outside them, and
-    more text of its own than they hold."""
+    more text of its own than they hold (what the site repeats, ``left_out``, is none of the
+    page's own: a masthead in a list's body)."""
     if not any(
         not any(teaser in h1.iterancestors() for teaser in teasers) for h1 in article.iter("h1")
     ):
         return False
     theirs = sum(len(fold(oracle.visible_text(teaser))) for teaser in teasers)
-    return len(fold(oracle.visible_text(article))) - theirs > theirs
+    repeated = _repeated(article, teasers, left_out, base)
+    return len(fold(oracle.visible_text(article))) - repeated > 2 * theirs
+
+
+def _repeated(
+    article: lxml.html.HtmlElement,
+    teasers: list[lxml.html.HtmlElement],
+    left_out: frozenset[int],
+    base: str,
+) -> int:
+    """How many characters of the article's text (white space left out) stand in the blocks
+    the site repeats, outside the teasers (one reading of the article: each element's key)."""
+    if not left_out:
+        return 0
+    held = list(article.iter())  # (lxml's proxies are one per element while held)
+    marked: dict[int, blocks.Block] = {id(element): blocks.Block(None, ()) for element in held}
+    blocks._build(article, base, None, marked)
+    around = {id(node) for teaser in teasers for node in (teaser, *teaser.iterancestors())}
+    count = 0
+    skip: set[int] = set()
+    for element in held:
+        if id(element) in skip or id(element) in around:
+            continue
+        if marked[id(element)].key in left_out:
+            count += len(fold(oracle.visible_text(element)))
+            skip.update(id(inner) for inner in element.iter())
+    return count
 
 
 class Versions:

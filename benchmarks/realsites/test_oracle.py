@@ -903,3 +903,47 @@ def test_a_year_over_a_list_of_one_post_is_that_post_date(tmp_path: Path) -> Non
     commit(repo, build(False, "Notes of a desktop team", "Older notes"), DAY1)
     commit(repo, build(True, "Notes of a platform team", "Newer notes"), DAY2)  # (its sidebar)
     assert dated(repo)["blog/categories/win32/index.html"] == unix(DAY1)
+
+
+def test_whether_a_page_has_its_own_text_beside_its_teasers_leaves_out_what_the_site_repeats(
+    tmp_path: Path,
+) -> None:
+    # Octopress: a category page's body (its article) holds the site's masthead, its headline
+    # and two teasers; a deploy shortened the masthead on every page. The list's own text
+    # never outweighed its teasers: the masthead is the site's, not the page's.
+    def octopress(masthead: str, body: str) -> str:
+        return (
+            "<!doctype html><html><head><title>Notes</title></head><body><header "
+            f'role="banner"><hgroup><h1><a href="/">{masthead}</a></h1></hgroup></header>'
+            f'<div id="main"><article role="article">{body}</article></div></body></html>'
+        )
+
+    def teaser(slug: str, title: str) -> str:
+        return (
+            f"<article><h1><a href='/blog/{slug}/'>{title}</a></h1><time><span>Aug</span> "
+            "<span>21</span> <span>2014</span></time></article>"
+        )
+
+    def build(masthead: str) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            "blog/categories/features/index.html": octopress(
+                masthead,
+                "<header><h1>Category: Features</h1></header><div class='archives'>"
+                + teaser("unlock", "Unlocking profiles on Windows")
+                + teaser("hang", "A hang interface for plugins")
+                + "</div>",
+            )
+        }
+        for slug, title in (("unlock", "Unlocking profiles on Windows"), ("hang", "A hang ui")):
+            files[f"blog/{slug}/index.html"] = octopress(
+                masthead, f"<h1>{title}</h1><p>Aug 21st, 2014</p><p>What {slug} does.</p>"
+            )
+        files.update(
+            {f"blog/p{n}/index.html": octopress(masthead, f"<h1>Post {n}</h1>") for n in range(6)}
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Notes of a long-serving member of the desktop performance team"), DAY1)
+    commit(repo, build("A former engineer's notes"), DAY2)
+    assert dated(repo)["blog/categories/features/index.html"] == unix(DAY1)
