@@ -52,6 +52,7 @@ CANONICAL = (
 )
 
 Texts = Callable[[str], str | None]  # a page's address (spelled) -> its own text at a version
+Links = Callable[[str], frozenset[str]]  # -> its own links to other sites, spelled
 
 
 def own_text(data: bytes, article_xpath: str | None) -> str:
@@ -70,6 +71,23 @@ def own_text(data: bytes, article_xpath: str | None) -> str:
     return fold(" ".join(texts))
 
 
+def own_links(data: bytes, article_xpath: str | None) -> frozenset[str]:
+    """A page's own links to other sites (its article's, and its one ``<article>`` or main
+    region's), spelled: what a teaser that copies the page's words whole links to too."""
+    found: set[str] = set()
+    for xpath in dict.fromkeys([article_xpath, None]):
+        doc = oracle.parse(data)
+        if doc is None:
+            return frozenset()
+        article = oracle.find_article(doc, xpath)
+        oracle.strip_furniture(article)
+        for link in article.iter("a"):
+            spelled = blocks.spell(link.get("href") or "", blocks.SITE)
+            if spelled is not None and not spelled.startswith(blocks.SITE):
+                found.add(spelled)
+    return frozenset(found)
+
+
 def fold(text: str) -> str:
     return WHITE.sub("", text).casefold()
 
@@ -80,7 +98,11 @@ def address(path: str) -> str:
 
 
 def prune(
-    article: lxml.html.HtmlElement, path: str, texts: Texts, left_out: frozenset[int]
+    article: lxml.html.HtmlElement,
+    path: str,
+    texts: Texts,
+    left_out: frozenset[int],
+    links: Links | None = None,
 ) -> None:
     """Read the article's teasers as (target, link text), and leave out those beside the
     page's own article (see the module docstring). A block of ``left_out`` (the site repeats
@@ -94,7 +116,7 @@ def prune(
         target = _page(link.get("href") or "", base, hosts, texts)
         if target is None or any(a in found for a in link.iterancestors()):
             continue
-        teaser = _teaser(article, link, target, base, hosts, texts)
+        teaser = _teaser(article, link, target, base, hosts, (texts, links))
         if teaser is None or teaser in found:
             continue
         if blocks._build(teaser, base)[0].key in left_out:
@@ -107,9 +129,10 @@ def prune(
             teaser.drop_tree()
         return
     for teaser in found:
-        links = [a for a in teaser.iter("a") if a.get("href")]
-        words = " ".join(_words(a) for a in links)
-        href = links[0].get("href")
+        # (its links to the page it teases: those to other sites are that page's words)
+        listed = [a for a in teaser.iter("a") if _page(a.get("href") or "", base, hosts, texts)]
+        words = " ".join(_words(a) for a in listed)
+        href = listed[0].get("href") if listed else ""
         tail = teaser.tail
         teaser.clear()
         teaser.tag = "div"
@@ -165,12 +188,15 @@ def _teaser(
     target: str,
     base: str,
     hosts: tuple[set[str], str],
-    texts: Texts,
+    reads: tuple[Texts, Links | None],
 ) -> lxml.html.HtmlElement | None:
-    """The largest element around ``link`` that links to ``target`` and to no other page and
-    whose remaining text is proved (an excerpt of it, or a date): inside the article, or the
-    article itself when it has no headline (a list of one entry, which the article is)."""
+    """The largest element around ``link`` that links to ``target`` and to no other page (but
+    the other sites ``target`` links to itself: a post copied whole) and whose remaining text
+    is proved (an excerpt of it, or a date): inside the article, or the article itself when
+    it has no headline (a list of one entry, which the article is)."""
+    texts, links = reads
     own = texts(target) or ""
+    theirs = links(target) if links is not None else frozenset()
     best = None
     node = link.getparent()
     while node is not None:
@@ -181,7 +207,7 @@ def _teaser(
             for a in node.iter("a")
             if blocks.spell(a.get("href") or "", base) is not None
         }
-        if others - {target}:
+        if others - {target} - theirs:
             break
         runs = _runs(node)
         if runs and all(_proved(run, own) for run in runs):
@@ -294,6 +320,7 @@ class Versions:
         self.article_xpath = article_xpath
         self.tree = tree
         self.own: dict[str, str] = {}
+        self.own_links: dict[str, frozenset[str]] = {}
         self.sites: dict[str, dict[str, str]] = {}  # commit -> address -> blob
 
     def texts(self, commit: str) -> Texts:
@@ -312,17 +339,34 @@ class Versions:
 
         return text
 
+    def links(self, commit: str) -> Links:
+        self.texts(commit)
+        site = self.sites[commit]
+
+        def found(url: str) -> frozenset[str]:
+            blob = site.get(url)
+            if blob is None:
+                return frozenset()
+            if blob not in self.own_links:
+                data = self.reader.read(blob)
+                self.own_links[blob] = (
+                    frozenset() if data is None else own_links(data, self.article_xpath)
+                )
+            return self.own_links[blob]
+
+        return found
+
     def reading(
         self, blob: str, path: str, commit: str, left_out: frozenset[int]
     ) -> blocks.Reading | None:
         data = self.reader.read(blob)
         if data is None:
             return None
-        texts = self.texts(commit)
+        texts, links = self.texts(commit), self.links(commit)
         return blocks.read(
             data,
             path,
             self.article_xpath,
             self.site_url,
-            lambda article: prune(article, path, texts, left_out),
+            lambda article: prune(article, path, texts, left_out, links),
         )

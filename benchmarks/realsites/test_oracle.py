@@ -947,3 +947,43 @@ def test_whether_a_page_has_its_own_text_beside_its_teasers_leaves_out_what_the_
     commit(repo, build("Notes of a long-serving member of the desktop performance team"), DAY1)
     commit(repo, build("A former engineer's notes"), DAY2)
     assert dated(repo)["blog/categories/features/index.html"] == unix(DAY1)
+
+
+def test_a_whole_post_on_the_home_page_with_its_own_links_is_a_teaser(tmp_path: Path) -> None:
+    # Octopress: the home page shows each recent post whole, its links to other sites too; a
+    # post's update (a paragraph with a link) is the post's, and the home page's copy of it is
+    # what another page says (decision 2), dated by the post.
+    def body(n: int, update: str) -> str:
+        return (
+            f"<p>Post {n} tells how <a href='https://docs.example/api{n}'>an API</a> "
+            f"misbehaves when it is called synchronously.</p><p>Until next time.</p>{update}"
+        )
+
+    def whole(n: int, update: str) -> str:
+        return (
+            f"<article><header><h1 class='entry-title'><a href='/blog/post{n}/'>Post number {n}"
+            f"</a></h1><p class='meta'><time>May 6th, 2022</time> | <a href='/blog/post{n}/"
+            f"#comments'>Comments</a></p></header><div class='entry-content'>{body(n, update)}"
+            "</div></article>"
+        )
+
+    def build(update: str) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            "index.html": page(whole(1, update) + whole(2, ""))
+            .replace("<main><article>", "<main><div>")
+            .replace("</article></main>", "</div></main>"),
+        }
+        for n, extra in ((1, update), (2, "")):
+            files[f"blog/post{n}/index.html"] = page(
+                f"<header><h1>Post number {n}</h1><p>May 6th, 2022</p></header>{body(n, extra)}"
+            )
+        files.update({f"blog/p{n}/index.html": page(f"<h1>Other {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build(""), DAY1)
+    update = "<p>UPDATE: it was <a href='https://social.example/status/9'>fixed</a> since.</p>"
+    commit(repo, build(update), DAY2)
+    dates = dated(repo)
+    assert dates["blog/post1/index.html"] == unix(DAY2)
+    assert dates["index.html"] == unix(DAY1)
