@@ -987,3 +987,28 @@ def test_a_whole_post_on_the_home_page_with_its_own_links_is_a_teaser(tmp_path: 
     dates = dated(repo)
     assert dates["blog/post1/index.html"] == unix(DAY2)
     assert dates["index.html"] == unix(DAY1)
+
+
+def test_a_link_that_follows_its_page_moved_in_the_same_commit_is_no_edit(tmp_path: Path) -> None:
+    # Sphinx (pydata theme): a commit moved a section's page (``indexpanes.html`` made
+    # ``panes/index.html``) and rebuilt the pages that link to it, a few of the many the
+    # commit changed: each still leads to the same page. A link re-pointed elsewhere moves.
+    def build(panes: str, other: str) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            "index.html": page(
+                f"<h1>Docs</h1><p>To explore the panes, go to <a href='{panes}'>Panes</a>.</p>"
+            ),
+            "faq.html": page(f"<h1>FAQ</h1><p>See <a href='{other}'>the other guide</a>.</p>"),
+            panes: page("<h1>Panes</h1><p>Every pane, in depth.</p>"),
+        }
+        files.update({f"p{n}.html": page(f"<h1>Page {n}</h1><p>Text {n}.</p>") for n in range(8)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("indexpanes.html", "guide.html"), DAY1)
+    files = build("panes/index.html", "guide2.html")
+    files["indexpanes.html"] = None  # (moved: git reads it as a rename)
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["index.html"] == unix(DAY1)
+    assert dates["faq.html"] == unix(DAY2)
