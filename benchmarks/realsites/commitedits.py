@@ -20,8 +20,9 @@ version before, and an edit counts as template when it stands on more than half 
   pages: another page's title on the lists that link to it (a post renamed, the pages that
   list it re-rendered with it: most of the pages its commit changed) is what they list under
   which title (decision 2), and the page's own title changed;
-- the page's whole edit, named as sitemill names one: the words whose count fell and those
-  whose count rose (not by how much), wherever they stand. A page whose whole edit is one
+- the page's whole edit: the words whose count fell and those whose count rose, each by how
+  much, wherever they stand (a page that also lists a new page in its own article, beside the
+  entry every page's sidebar gained, made the edit twice: its own). A page whose whole edit is one
   made so on most of the pages did not change, however its words moved (a post's summary,
   shown on the archive and tag lists only, reworded in one commit: "two syntaxes to write
   rose tree data" made "two ways to write contents of rose tree", where "contents" stood on
@@ -43,7 +44,8 @@ MOST = 0.5  # more than this share of the pages the commit changed
 AT_LEAST = 4  # and at least this many
 
 
-Edit = tuple[frozenset[str], frozenset[str]]  # (the words whose count fell, those that rose)
+# (the words whose count fell and by how much, those whose count rose and by how much)
+Edit = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, int]]]
 
 
 @dataclass(frozen=True)
@@ -87,18 +89,17 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
 
 def page_edit(old: blocks.Reading, new: blocks.Reading) -> Edit | None:
     """The edit that made page ``old`` into ``new``: the words whose count fell and those
-    whose count rose, wherever they stand (None: no word changed, or a word of its links to
-    the site's pages was taken out or put in)."""
+    whose count rose, by how much, wherever they stand (None: no word changed, or a word of
+    its links to the site's pages was taken out or put in)."""
     before, after = Counter(old.words), Counter(new.words)
-    fell = frozenset(w for w in before if before[w] > after[w])
-    rose = frozenset(w for w in after if after[w] > before[w])
+    fell, rose = before - after, after - before
     if not (fell or rose):
         return None
     if any(w in old.linked and w not in new.linked for w in fell) or any(
         w in new.linked and w not in old.linked for w in rose
     ):
         return None
-    return fell, rose
+    return frozenset(fell.items()), frozenset(rose.items())
 
 
 def all_targets(reading: blocks.Reading) -> tuple[str, ...]:

@@ -1012,3 +1012,36 @@ def test_a_link_that_follows_its_page_moved_in_the_same_commit_is_no_edit(tmp_pa
     dates = dated(repo)
     assert dates["index.html"] == unix(DAY1)
     assert dates["faq.html"] == unix(DAY2)
+
+
+def test_a_list_that_gains_the_entry_every_sidebar_gained_made_an_edit_of_its_own(
+    tmp_path: Path,
+) -> None:
+    # Hugo (a docs theme): a new page's entry added to every page's sidebar, and to its
+    # section's list page, whose own article lists the section's pages (its contents, no
+    # links): the list's edit is the sidebar's and its own, the same words twice (words the
+    # sidebar's links held before: "tcpdump in a container", "perf maps"). imroc-k8s.
+    def build(tricks: dict[str, str]) -> dict[str, str | bytes | None]:
+        entries = "".join(
+            f"<li><a href='/trick/{t}/'>{title}</a></li>" for t, title in tricks.items()
+        )
+        side = f"<div class='sidebar'><ul>{entries}</ul></div>"  # (no <nav>: in the article)
+        files: dict[str, str | bytes | None] = {
+            f"trick/{t}/index.html": page(f"{side}<h1>{title}</h1><p>How to use {t}.</p>")
+            for t, title in tricks.items()
+        }
+        listed = "".join(f"<li>{title}</li>" for title in tricks.values())  # (its contents)
+        files["trick/index.html"] = page(f"{side}<h1>Tricks</h1><ol>{listed}</ol>")
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    tricks = {
+        "tcpdump": "tcpdump in a container",
+        "maps": "perf maps",
+        **{t: f"{t} tips" for t in ("yaml", "jq", "ssh", "tmux")},
+    }
+    commit(repo, build(tricks), DAY1)
+    commit(repo, build({"perf": "perf in a container", **tricks}), DAY2)
+    dates = dated(repo)
+    assert dates["trick/index.html"] == unix(DAY2)
+    assert dates["trick/yaml/index.html"] == unix(DAY1)
