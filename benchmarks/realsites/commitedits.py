@@ -117,6 +117,15 @@ def word_swaps(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str
     return set(zip(gone, come, strict=False))
 
 
+def not_linked(
+    swaps: frozenset[tuple[str, str]], old: blocks.Reading, new: blocks.Reading
+) -> frozenset[tuple[str, str]]:
+    """The swaps that replace no word of this page's links to the site's pages: a post
+    retitled in every page's sidebar is the template's there, and what a list that lists it
+    lists under which title (decision 2)."""
+    return frozenset((w, put) for w, put in swaps if w not in old.linked and put not in new.linked)
+
+
 def swapped(text: str, swaps: frozenset[tuple[str, str]]) -> str:
     """``text`` with each word the template replaced made its replacement (longest first)."""
     for old, new in sorted(swaps, key=lambda swap: -len(swap[0])):

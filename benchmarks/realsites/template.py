@@ -203,7 +203,8 @@ class SiteVersions:
         new_text, new_targets = blocks.content(after, edited)
         if (
             old_text != new_text
-            and commitedits.swapped(old_text, template.swaps) != new_text
+            and commitedits.swapped(old_text, commitedits.not_linked(template.swaps, before, after))
+            != new_text
             and commitedits.page_edit(before, after) not in template.edits
             and stamps.unstamped(old_text, older.time) != stamps.unstamped(new_text, newer.time)
         ):

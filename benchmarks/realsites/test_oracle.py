@@ -1045,3 +1045,43 @@ def test_a_list_that_gains_the_entry_every_sidebar_gained_made_an_edit_of_its_ow
     dates = dated(repo)
     assert dates["trick/index.html"] == unix(DAY2)
     assert dates["trick/yaml/index.html"] == unix(DAY1)
+
+
+def test_a_post_retitled_in_every_sidebar_is_content_of_the_lists_that_list_it(
+    tmp_path: Path,
+) -> None:
+    # Octopress: a post's title typo fixed and its address with it; every page's "recent
+    # posts" sidebar shows the new title (a word replaced on most pages the commit changed),
+    # and so does the category page that lists it, under which title is its content.
+    LINES = "Old add-ons ran in the browser process.\n" * 20  # (git reads the move as one)
+
+    def build(word: str) -> dict[str, str | bytes | None]:
+        slug = f"/blog/legacy-{word.lower()}/"
+        recent = f"<a href='{slug}'>Legacy {word}</a>"
+        files: dict[str, str | bytes | None] = {
+            f"blog/legacy-{word.lower()}/index.html": page(
+                f"<h1>Legacy {word}</h1><p>{LINES}</p>",
+                recent,
+            ),
+            "blog/categories/addons/index.html": page(
+                f"<h1>Category: add-ons</h1><ul><li><a href='{slug}'>Legacy {word}</a></li>"
+                "<li><a href='/blog/p0/'>Post 0</a></li></ul>",
+                recent,
+            ),
+        }
+        files.update(
+            {
+                f"blog/p{n}/index.html": page(f"<h1>Post {n}</h1><p>Text.</p>", recent)
+                for n in range(6)
+            }
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Exensions"), DAY1)
+    files = build("Extensions")
+    files["blog/legacy-exensions/index.html"] = None  # (moved with its title)
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["blog/categories/addons/index.html"] == unix(DAY2)
+    assert dates["blog/p0/index.html"] == unix(DAY1)
