@@ -19,7 +19,15 @@ version before, and an edit counts as template when it stands on more than half 
   differs only by them did not change. Not a word of the article's links to the site's
   pages: another page's title on the lists that link to it (a post renamed, the pages that
   list it re-rendered with it: most of the pages its commit changed) is what they list under
-  which title (decision 2), and the page's own title changed.
+  which title (decision 2), and the page's own title changed;
+- the page's whole edit: the words whose count fell and those whose count rose, each by how
+  much, wherever they stand (a page that also lists a new page in its own article, beside the
+  entry every page's sidebar gained, made the edit twice: its own). A page whose whole edit is one
+  made so on most of the pages did not change, however its words moved (a post's summary,
+  shown on the archive and tag lists only, reworded in one commit: "two syntaxes to write
+  rose tree data" made "two ways to write contents of rose tree", where "contents" stood on
+  each list before and no word is replaced by one other: Hakyll). Not an edit that took out
+  or put in a word of the page's links to the site's pages (a post renamed on its lists).
 
 A page whose own edit stands beside the template's keeps it: its text or targets still differ.
 lxml and the standard library only, no sitemill code.
@@ -36,6 +44,10 @@ MOST = 0.5  # more than this share of the pages the commit changed
 AT_LEAST = 4  # and at least this many
 
 
+# (the words whose count fell and by how much, those whose count rose and by how much)
+Edit = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, int]]]
+
+
 @dataclass(frozen=True)
 class Template:
     """One commit's template edits (see above)."""
@@ -45,6 +57,7 @@ class Template:
     removed: frozenset[int] = frozenset()
     swaps: frozenset[tuple[str, str]] = frozenset()  # (a word, the word that replaced it)
     descriptions: frozenset[tuple[str, str]] = frozenset()  # ("-" or "+", a description)
+    edits: frozenset[Edit] = frozenset()  # pages' whole edits (page_edit)
 
 
 def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int) -> Template:
@@ -55,8 +68,12 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     added: Counter[int] = Counter()
     removed: Counter[int] = Counter()
     described: Counter[tuple[str, str]] = Counter()
+    edits: Counter[Edit] = Counter()
     for old, new in pairs:
         described.update(description_edits(old.description, new.description))
+        edit = page_edit(old, new)
+        if edit is not None:
+            edits[edit] += 1
         added.update(new.keys - old.keys - new.listing)
         removed.update(old.keys - new.keys - old.listing)
         targets.update(target_edits(all_targets(old), all_targets(new)))
@@ -70,7 +87,9 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     def most(counts: Counter[object]) -> frozenset:  # type: ignore[type-arg]
         return frozenset(edit for edit, n in counts.items() if n >= least)
 
-    return Template(most(targets), most(added), most(removed), most(swaps), most(described))  # type: ignore[arg-type]
+    return Template(
+        most(targets), most(added), most(removed), most(swaps), most(described), most(edits)
+    )  # type: ignore[arg-type]
 
 
 def description_edits(old: frozenset[str], new: frozenset[str]) -> set[tuple[str, str]]:
@@ -87,6 +106,21 @@ def descriptions_template(old: frozenset[str], new: frozenset[str], template: Te
     return description_edits(old, new) <= template.descriptions
 
 
+def page_edit(old: blocks.Reading, new: blocks.Reading) -> Edit | None:
+    """The edit that made page ``old`` into ``new``: the words whose count fell and those
+    whose count rose, by how much, wherever they stand (None: no word changed, or a word of
+    its links to the site's pages was taken out or put in)."""
+    before, after = Counter(old.words), Counter(new.words)
+    fell, rose = before - after, after - before
+    if not (fell or rose):
+        return None
+    if any(w in old.linked and w not in new.linked for w in fell) or any(
+        w in new.linked and w not in old.linked for w in rose
+    ):
+        return None
+    return frozenset(fell.items()), frozenset(rose.items())
+
+
 def all_targets(reading: blocks.Reading) -> tuple[str, ...]:
     """The article's targets, every block kept."""
     return blocks.article(reading, frozenset())[1]
@@ -100,6 +134,15 @@ def word_swaps(old: tuple[str, ...], new: tuple[str, ...]) -> set[tuple[str, str
     gone = [w for w in dict.fromkeys(old) if w not in news]
     come = [w for w in dict.fromkeys(new) if w not in olds]
     return set(zip(gone, come, strict=False))
+
+
+def not_linked(
+    swaps: frozenset[tuple[str, str]], old: blocks.Reading, new: blocks.Reading
+) -> frozenset[tuple[str, str]]:
+    """The swaps that replace no word of this page's links to the site's pages: a post
+    retitled in every page's sidebar is the template's there, and what a list that lists it
+    lists under which title (decision 2)."""
+    return frozenset((w, put) for w, put in swaps if w not in old.linked and put not in new.linked)
 
 
 def swapped(text: str, swaps: frozenset[tuple[str, str]]) -> str:

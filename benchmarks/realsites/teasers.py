@@ -7,10 +7,15 @@ furniture. A careful reader tells a teaser by what it says, not by its class nam
 
 - a teaser is an element of the article that links to another page of the site (and to no
   other page) and whose remaining text, past its links' own words, stands in that page's own
-  text or description at the same version of the site (an excerpt), or is a date; the largest
+  text or description at the same version of the site (an excerpt), or is a date (a year
+  alone too: an archive's heading over its year's posts); the largest
   such element around the link is the teaser, and it counts only as (target, link text);
 - the teasers of a page that has its own article (a headline, an ``<h1>``, outside them, and
-  more text of its own than its teasers hold) stand beside it: they are left out entirely.
+  more text of its own than its teasers hold) stand beside it: they are left out entirely;
+- a link whose ``rel`` names the page before or after this one in a sequence (HTML's ``prev``
+  and ``next`` link types: a post's previous/next links, a list's next page) is a neighbour:
+  left out, its target and its words (the neighbour's title), as sitemill's fingerprint
+  reads it (fingerprint/neighbours.py), whatever the theme calls it.
 
 The proof is the cross-page check: the excerpt is the teased page's own words at that version
 (white space and case aside, a trailing ellipsis cut). What it cannot tell: an excerpt rewritten
@@ -36,13 +41,18 @@ WHITE = re.compile(r"\s+")
 # What a list puts around an excerpt: an ellipsis, a separator between metadata.
 TRIM = re.compile(r"^[\W_]+|(?:\.\.\.|…|\[…\]|\[\.\.\.\]|[\W_])+$")
 SEPARATORS = re.compile(r"[·•|\u00a0]")
+YEAR = re.compile(r"^\W*(?:1[89]|2[0-9])[0-9]{2}\W*$")
 DESCRIPTIONS = "//meta[@name='description' or @property='og:description']/@content"
+# A link to the page before or after this one: a token of its rel is "prev" or "next".
+_REL = "concat(' ', translate(normalize-space(@rel), 'PREVNXT', 'prevnxt'), ' ')"
+NEIGHBOURS = f".//a[contains({_REL}, ' prev ') or contains({_REL}, ' next ')]"
 CANONICAL = (
     "//link[translate(@rel,'CANONICAL','canonical')='canonical']/@href"
     " | //meta[@property='og:url']/@content"
 )
 
 Texts = Callable[[str], str | None]  # a page's address (spelled) -> its own text at a version
+Links = Callable[[str], frozenset[str]]  # -> its own links to other sites, spelled
 
 
 def own_text(data: bytes, article_xpath: str | None) -> str:
@@ -61,6 +71,23 @@ def own_text(data: bytes, article_xpath: str | None) -> str:
     return fold(" ".join(texts))
 
 
+def own_links(data: bytes, article_xpath: str | None) -> frozenset[str]:
+    """A page's own links to other sites (its article's, and its one ``<article>`` or main
+    region's), spelled: what a teaser that copies the page's words whole links to too."""
+    found: set[str] = set()
+    for xpath in dict.fromkeys([article_xpath, None]):
+        doc = oracle.parse(data)
+        if doc is None:
+            return frozenset()
+        article = oracle.find_article(doc, xpath)
+        oracle.strip_furniture(article)
+        for link in article.iter("a"):
+            spelled = blocks.spell(link.get("href") or "", blocks.SITE)
+            if spelled is not None and not spelled.startswith(blocks.SITE):
+                found.add(spelled)
+    return frozenset(found)
+
+
 def fold(text: str) -> str:
     return WHITE.sub("", text).casefold()
 
@@ -71,11 +98,17 @@ def address(path: str) -> str:
 
 
 def prune(
-    article: lxml.html.HtmlElement, path: str, texts: Texts, left_out: frozenset[int]
+    article: lxml.html.HtmlElement,
+    path: str,
+    texts: Texts,
+    left_out: frozenset[int],
+    links: Links | None = None,
 ) -> None:
     """Read the article's teasers as (target, link text), and leave out those beside the
     page's own article (see the module docstring). A block of ``left_out`` (the site repeats
     it) is left as it is: it is left out of the comparison whole."""
+    for link in article.xpath(NEIGHBOURS):
+        link.drop_tree()  # (its tail stays: the words after it are the page's)
     base = blocks.SITE + path
     hosts = _hosts(article, path)
     found: list[lxml.html.HtmlElement] = []  # (lxml's proxies are one per element while held)
@@ -83,7 +116,7 @@ def prune(
         target = _page(link.get("href") or "", base, hosts, texts)
         if target is None or any(a in found for a in link.iterancestors()):
             continue
-        teaser = _teaser(article, link, target, base, hosts, texts)
+        teaser = _teaser(article, link, target, base, hosts, (texts, links))
         if teaser is None or teaser in found:
             continue
         if blocks._build(teaser, base)[0].key in left_out:
@@ -91,14 +124,15 @@ def prune(
         found.append(teaser)
     if not found:
         return
-    if _beside(article, found):
+    if _beside(article, found, left_out, base):
         for teaser in found:
             teaser.drop_tree()
         return
     for teaser in found:
-        links = [a for a in teaser.iter("a") if a.get("href")]
-        words = " ".join(_words(a) for a in links)
-        href = links[0].get("href")
+        # (its links to the page it teases: those to other sites are that page's words)
+        listed = [a for a in teaser.iter("a") if _page(a.get("href") or "", base, hosts, texts)]
+        words = " ".join(_words(a) for a in listed)
+        href = listed[0].get("href") if listed else ""
         tail = teaser.tail
         teaser.clear()
         teaser.tag = "div"
@@ -154,12 +188,15 @@ def _teaser(
     target: str,
     base: str,
     hosts: tuple[set[str], str],
-    texts: Texts,
+    reads: tuple[Texts, Links | None],
 ) -> lxml.html.HtmlElement | None:
-    """The largest element around ``link`` that links to ``target`` and to no other page and
-    whose remaining text is proved (an excerpt of it, or a date): inside the article, or the
-    article itself when it has no headline (a list of one entry, which the article is)."""
+    """The largest element around ``link`` that links to ``target`` and to no other page (but
+    the other sites ``target`` links to itself: a post copied whole) and whose remaining text
+    is proved (an excerpt of it, or a date): inside the article, or the article itself when
+    it has no headline (a list of one entry, which the article is)."""
+    texts, links = reads
     own = texts(target) or ""
+    theirs = links(target) if links is not None else frozenset()
     best = None
     node = link.getparent()
     while node is not None:
@@ -170,7 +207,7 @@ def _teaser(
             for a in node.iter("a")
             if blocks.spell(a.get("href") or "", base) is not None
         }
-        if others - {target}:
+        if others - {target} - theirs:
             break
         runs = _runs(node)
         if runs and all(_proved(run, own) for run in runs):
@@ -215,22 +252,56 @@ def _runs(node: lxml.html.HtmlElement) -> list[str]:
 
 
 def _proved(run: str, own: str) -> bool:
-    """An excerpt of the teased page's own words, or a date."""
-    if selfdates.DATE_ALONE.match(run.strip()):
+    """An excerpt of the teased page's own words, or a date (a year alone is one: an
+    archive's heading over the posts of its year, the teased page's date, whether or not
+    that page shows it at that version)."""
+    if selfdates.DATE_ALONE.match(run.strip()) or YEAR.match(run):
         return True
     words = TRIM.sub("", fold(run))
     return not words or words in own
 
 
-def _beside(article: lxml.html.HtmlElement, teasers: list[lxml.html.HtmlElement]) -> bool:
+def _beside(
+    article: lxml.html.HtmlElement,
+    teasers: list[lxml.html.HtmlElement],
+    left_out: frozenset[int],
+    base: str,
+) -> bool:
     """Whether the page has its own article beside its teasers: a headline outside them, and
-    more text of its own than they hold."""
+    more text of its own than they hold (what the site repeats, ``left_out``, is none of the
+    page's own: a masthead in a list's body)."""
     if not any(
         not any(teaser in h1.iterancestors() for teaser in teasers) for h1 in article.iter("h1")
     ):
         return False
     theirs = sum(len(fold(oracle.visible_text(teaser))) for teaser in teasers)
-    return len(fold(oracle.visible_text(article))) - theirs > theirs
+    repeated = _repeated(article, teasers, left_out, base)
+    return len(fold(oracle.visible_text(article))) - repeated > 2 * theirs
+
+
+def _repeated(
+    article: lxml.html.HtmlElement,
+    teasers: list[lxml.html.HtmlElement],
+    left_out: frozenset[int],
+    base: str,
+) -> int:
+    """How many characters of the article's text (white space left out) stand in the blocks
+    the site repeats, outside the teasers (one reading of the article: each element's key)."""
+    if not left_out:
+        return 0
+    held = list(article.iter())  # (lxml's proxies are one per element while held)
+    marked: dict[int, blocks.Block] = {id(element): blocks.Block(None, ()) for element in held}
+    blocks._build(article, base, None, marked)
+    around = {id(node) for teaser in teasers for node in (teaser, *teaser.iterancestors())}
+    count = 0
+    skip: set[int] = set()
+    for element in held:
+        if id(element) in skip or id(element) in around:
+            continue
+        if marked[id(element)].key in left_out:
+            count += len(fold(oracle.visible_text(element)))
+            skip.update(id(inner) for inner in element.iter())
+    return count
 
 
 class Versions:
@@ -249,6 +320,7 @@ class Versions:
         self.article_xpath = article_xpath
         self.tree = tree
         self.own: dict[str, str] = {}
+        self.own_links: dict[str, frozenset[str]] = {}
         self.sites: dict[str, dict[str, str]] = {}  # commit -> address -> blob
 
     def texts(self, commit: str) -> Texts:
@@ -267,17 +339,34 @@ class Versions:
 
         return text
 
+    def links(self, commit: str) -> Links:
+        self.texts(commit)
+        site = self.sites[commit]
+
+        def found(url: str) -> frozenset[str]:
+            blob = site.get(url)
+            if blob is None:
+                return frozenset()
+            if blob not in self.own_links:
+                data = self.reader.read(blob)
+                self.own_links[blob] = (
+                    frozenset() if data is None else own_links(data, self.article_xpath)
+                )
+            return self.own_links[blob]
+
+        return found
+
     def reading(
         self, blob: str, path: str, commit: str, left_out: frozenset[int]
     ) -> blocks.Reading | None:
         data = self.reader.read(blob)
         if data is None:
             return None
-        texts = self.texts(commit)
+        texts, links = self.texts(commit), self.links(commit)
         return blocks.read(
             data,
             path,
             self.article_xpath,
             self.site_url,
-            lambda article: prune(article, path, texts, left_out),
+            lambda article: prune(article, path, texts, left_out, links),
         )

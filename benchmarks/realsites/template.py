@@ -29,6 +29,7 @@ from pathlib import Path
 import blocks
 import commitedits
 import oracle
+import stamps
 import teasers
 from commitedits import AT_LEAST, MOST
 
@@ -74,7 +75,13 @@ class SiteVersions:
         self.teasers = teasers.Versions(reader, article_xpath, self._tree, site_url)
         # Per commit, the pages it changed: (path, blob before, blob after).
         self.changes: dict[str, list[tuple[str, str, str]]] = {}
+        # Per commit, the pages it moved: their old address -> their new one.
+        self.moves: dict[str, dict[str, str]] = {}
         for path, versions in histories.items():
+            for version in versions:
+                if version.renamed_from is not None:
+                    old, new = teasers.address(version.renamed_from), teasers.address(path)
+                    self.moves.setdefault(version.commit, {})[old] = new
             own = {id(version) for version in versions}
             chain = oracle.chained(histories, path)  # (a moved page's version before the move)
             for newer, older in itertools.pairwise(chain):
@@ -186,16 +193,36 @@ class SiteVersions:
         after = self.teasers.reading(newer.blob, newer_path, newer.commit, left_out) or after
         if retitled:
             after = dataclasses.replace(after, title=before.title)  # (the template's edit)
-        old_text, old_targets = blocks.content(before, left_out)
+        # (a link that follows its page, moved by the same commit, leads where it did)
+        moved = self.moves.get(newer.commit, {})
+        old_text, old_targets = _followed(blocks.content(before, left_out), moved)
         new_text, new_targets = blocks.content(after, left_out)
         if (old_text, old_targets) == (new_text, new_targets):
             return False
         template = self.template(newer.commit)  # (what the commit edited on most pages)
-        old_text, old_targets = blocks.content(before, left_out | template.removed)
-        new_text, new_targets = blocks.content(after, left_out | template.added)
-        if old_text != new_text and commitedits.swapped(old_text, template.swaps) != new_text:
+        # (both ways on both versions: a block the template added to most pages that this one
+        # had before is no edit of it, nor one it took out that this one keeps)
+        edited = left_out | template.removed | template.added
+        old_text, old_targets = _followed(blocks.content(before, edited), moved)
+        new_text, new_targets = blocks.content(after, edited)
+        if (
+            old_text != new_text
+            and commitedits.swapped(old_text, commitedits.not_linked(template.swaps, before, after))
+            != new_text
+            and commitedits.page_edit(before, after) not in template.edits
+            and stamps.unstamped(old_text, older.time) != stamps.unstamped(new_text, newer.time)
+        ):
             return True
         return not commitedits.targets_template(old_targets, new_targets, template)
+
+
+def _followed(
+    content: tuple[str, tuple[str, ...]], moved: dict[str, str]
+) -> tuple[str, tuple[str, ...]]:
+    """A version's text and targets, each target to a page the newer commit moved read as
+    that page's new address."""
+    text, targets = content
+    return text, tuple(moved.get(target, target) for target in targets)
 
 
 def title_edit(old: str, new: str) -> TitleEdit:

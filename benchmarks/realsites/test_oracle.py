@@ -786,3 +786,346 @@ def test_a_description_changed_alike_on_most_changed_pages_is_template(tmp_path:
     dates = dated(repo)
     assert {dates[f"p{n}/index.html"] for n in range(5)} == {unix(DAY1)}
     assert dates["p5/index.html"] == unix(DAY2)
+
+
+# Previous/next links (the dates issue, decision 2: teasers beside a post are furniture), shaped
+# like Hexo Redefine's post foot: the link holds the neighbour's title and a "previous" word,
+# its rel names it; a neighbour published later adds the link to a post that says nothing new.
+def neighbour_link(rel: str, name: str, word: str) -> str:
+    return (
+        f'<div class="post-{rel}"><a class="{rel}" rel="{rel}" href="/posts/{name}/"><span '
+        f'class="icon"><i class="fa-solid fa-chevron-left"></i> </span><span class="title"><span>'
+        f"{name}</span> <span>{word}</span></span></a></div>"
+    )
+
+
+def sequence_post(name: str, before: str | None, after: str | None) -> str:
+    links = "".join(
+        neighbour_link(rel, other, word)
+        for rel, other, word in (("prev", after, "Newer"), ("next", before, "Older"))
+        if other is not None
+    )
+    return (
+        f"<!doctype html><html><head><title>{name} | Notes</title></head><body><main><article>"
+        f"<h1>{name}</h1><p>{POSTS.get(name, 'A note on ' + name)}</p>"
+        f'<div class="post-nav">{links}</div></article></main></body></html>'
+    )
+
+
+def test_a_neighbour_link_named_by_its_rel_is_furniture(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "site")
+    names = ["alpha", "beta", "gamma"]
+    files: dict[str, str | bytes | None] = {
+        f"posts/{n}/index.html": sequence_post(n, names[i - 1] if i else None, None)
+        for i, n in enumerate(names[:2])
+    }
+    commit(repo, files, DAY1)
+    files = {
+        f"posts/{n}/index.html": sequence_post(
+            n, names[i - 1] if i else None, names[i + 1] if i < 2 else None
+        )
+        for i, n in enumerate(names)
+    }
+    commit(repo, files, DAY2)  # gamma published: beta's foot now names it as its neighbour
+    dates = dated(repo)
+    assert dates["posts/beta/index.html"] == unix(DAY1)
+    assert dates["posts/gamma/index.html"] == unix(DAY2)
+
+
+def test_an_edit_of_words_moved_about_made_alike_on_most_changed_pages_is_template(
+    tmp_path: Path,
+) -> None:
+    # Hakyll: a post's summary (front matter, shown on the archive and tag lists only, nowhere
+    # in the post) reworded in one commit; the lists are every page it changed. The same edit
+    # (the words it took out and put in) on each: the template's, however its words moved;
+    # a list whose own edit stands beside it changed. ("contents" stood in each list before:
+    # no word is replaced by one other; the entry stands on fewer than half of the pages.)
+    def build(summary: str, own: str = "") -> dict[str, str | bytes | None]:
+        entry = (
+            '<li><a href="/posts/rose-trees.html">Writing rose trees</a> - <em>May 23, 2014'
+            f"</em><br />{summary}</li><li>{{name}}: the list's contents{{own}}</li>"
+        )
+        files: dict[str, str | bytes | None] = {
+            f"{name}.html": page(
+                f"<h1>{name}</h1><ul>"
+                + entry.format(name=name, own=own if name == "tags/tree" else "")
+                + "</ul>"
+            )
+            for name in ("archive", "tags/dsl", "tags/haskell", "tags/tree", "tags/data")
+        }
+        files["posts/rose-trees.html"] = page("<h1>Writing rose trees</h1><p>Code.</p>")
+        files.update({f"posts/p{n}.html": page(f"<h1>Post {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Showing two syntaxes to write rose tree data"), DAY1)
+    commit(repo, build("Showing two ways to write contents of rose tree", own=" (fixed)"), DAY2)
+    dates = dated(repo)
+    assert dates["archive.html"] == unix(DAY1)
+    assert dates["tags/dsl.html"] == unix(DAY1)
+    assert dates["tags/tree.html"] == unix(DAY2)
+
+
+def test_a_date_equal_to_its_commit_date_is_a_stamp(tmp_path: Path) -> None:
+    # bookdown: the book's home page says which CI build made it, "built ... on <the deploy's
+    # date>"; what the commit knows of itself is no content (the dates issue's principle),
+    # wherever it stands and whatever its label. A date that is not the commit's stays.
+    def build(when: str, edition: str) -> dict[str, str | bytes | None]:
+        files = site(6, "")
+        files["index.html"] = page(
+            f"<h1>Welcome</h1><p>The online version of this book was built by CI on {when}. "
+            f"It is the {edition} edition.</p>"
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("2024-01-01", "second, of 2023-12-02"), DAY1)
+    commit(repo, build("2024-02-01", "second, of 2023-12-02"), DAY2)  # the stamp alone
+    assert dated(repo)["index.html"] == unix(DAY1)
+    commit(repo, build("2024-03-01", "second, of 2023-12-03"), DAY3)  # and a date of its own
+    assert dated(repo)["index.html"] == unix(DAY3)
+
+
+def test_a_block_the_template_added_that_a_page_had_before_is_no_edit_of_it(
+    tmp_path: Path,
+) -> None:
+    # Octopress: a deploy gave most of the category pages it re-rendered a year heading
+    # ("2015") above their first post, and bumped every footer's year; one category page had
+    # that heading already. Its heading is neither removed nor added: the page did not change.
+    def build(year: int, headed: range) -> dict[str, str | bytes | None]:
+        return {
+            f"categories/c{n}/index.html": page(
+                f"<h1>Category {n}</h1>{'<h2>2015</h2>' if n in headed else ''}"
+                f'<p>Post {n} of the year, in the category.</p><p class="copy">© {year} Me</p>'
+            )
+            for n in range(14)
+        }
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build(2016, range(5, 6)), DAY1)
+    files = build(2017, range(6))
+    commit(repo, {path: files[path] for path in list(files)[:6]}, DAY2)  # re-renders c0..c5
+    dates = dated(repo)
+    assert dates["categories/c5/index.html"] == unix(DAY1)
+    assert dates["categories/c0/index.html"] == unix(DAY1)
+
+
+def test_a_year_over_a_list_of_one_post_is_that_post_date(tmp_path: Path) -> None:
+    # Octopress: a category page lists its one post under the year heading of its date; the
+    # post began showing that date only later. The year is the post's date, read alike in the
+    # version before and after (a deploy that changed the masthead's tagline on every page,
+    # and the list's sidebar: the list's body, no single <article>, is its article).
+    def octopress(tagline: str, body: str) -> str:
+        return (
+            "<!doctype html><html><head><title>Notes</title></head><body><header "
+            f'role="banner"><hgroup><h1><a href="/">Notes</a></h1><h2>{tagline}</h2></hgroup>'
+            f'</header><div id="main"><article role="article">{body}</article></div></body></html>'
+        )
+
+    def build(dated_post: bool, tagline: str, recent: str) -> dict[str, str | bytes | None]:
+        when = "<p class='meta'><time>Mar 12th, 2015</time></p>" if dated_post else ""
+        files: dict[str, str | bytes | None] = {
+            "blog/categories/win32/index.html": octopress(
+                tagline,
+                "<header><h1>Category: Win32</h1></header><div class='archives'><h2>2015</h2>"
+                "<article><h1><a href='/blog/2015/03/12/wait/'>Waiting Considered Harmful</a>"
+                "</h1><time><span>Mar</span> <span>12</span> <span>2015</span></time>"
+                f"</article></div><aside><a href='/blog/p0/'>{recent}</a></aside>",
+            ),
+            "blog/2015/03/12/wait/index.html": octopress(
+                tagline,
+                f"<header><h1>Waiting Considered Harmful</h1>{when}</header>"
+                "<p>Why a message loop should not wait that way.</p>",
+            ),
+        }
+        files.update(
+            {f"blog/p{n}/index.html": octopress(tagline, f"<h1>Post {n}</h1>") for n in range(6)}
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build(False, "Notes of a desktop team", "Older notes"), DAY1)
+    commit(repo, build(True, "Notes of a platform team", "Newer notes"), DAY2)  # (its sidebar)
+    assert dated(repo)["blog/categories/win32/index.html"] == unix(DAY1)
+
+
+def test_whether_a_page_has_its_own_text_beside_its_teasers_leaves_out_what_the_site_repeats(
+    tmp_path: Path,
+) -> None:
+    # Octopress: a category page's body (its article) holds the site's masthead, its headline
+    # and two teasers; a deploy shortened the masthead on every page. The list's own text
+    # never outweighed its teasers: the masthead is the site's, not the page's.
+    def octopress(masthead: str, body: str) -> str:
+        return (
+            "<!doctype html><html><head><title>Notes</title></head><body><header "
+            f'role="banner"><hgroup><h1><a href="/">{masthead}</a></h1></hgroup></header>'
+            f'<div id="main"><article role="article">{body}</article></div></body></html>'
+        )
+
+    def teaser(slug: str, title: str) -> str:
+        return (
+            f"<article><h1><a href='/blog/{slug}/'>{title}</a></h1><time><span>Aug</span> "
+            "<span>21</span> <span>2014</span></time></article>"
+        )
+
+    def build(masthead: str) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            "blog/categories/features/index.html": octopress(
+                masthead,
+                "<header><h1>Category: Features</h1></header><div class='archives'>"
+                + teaser("unlock", "Unlocking profiles on Windows")
+                + teaser("hang", "A hang interface for plugins")
+                + "</div>",
+            )
+        }
+        for slug, title in (("unlock", "Unlocking profiles on Windows"), ("hang", "A hang ui")):
+            files[f"blog/{slug}/index.html"] = octopress(
+                masthead, f"<h1>{title}</h1><p>Aug 21st, 2014</p><p>What {slug} does.</p>"
+            )
+        files.update(
+            {f"blog/p{n}/index.html": octopress(masthead, f"<h1>Post {n}</h1>") for n in range(6)}
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Notes of a long-serving member of the desktop performance team"), DAY1)
+    commit(repo, build("A former engineer's notes"), DAY2)
+    assert dated(repo)["blog/categories/features/index.html"] == unix(DAY1)
+
+
+def test_a_whole_post_on_the_home_page_with_its_own_links_is_a_teaser(tmp_path: Path) -> None:
+    # Octopress: the home page shows each recent post whole, its links to other sites too; a
+    # post's update (a paragraph with a link) is the post's, and the home page's copy of it is
+    # what another page says (decision 2), dated by the post.
+    def body(n: int, update: str) -> str:
+        return (
+            f"<p>Post {n} tells how <a href='https://docs.example/api{n}'>an API</a> "
+            f"misbehaves when it is called synchronously.</p><p>Until next time.</p>{update}"
+        )
+
+    def whole(n: int, update: str) -> str:
+        return (
+            f"<article><header><h1 class='entry-title'><a href='/blog/post{n}/'>Post number {n}"
+            f"</a></h1><p class='meta'><time>May 6th, 2022</time> | <a href='/blog/post{n}/"
+            f"#comments'>Comments</a></p></header><div class='entry-content'>{body(n, update)}"
+            "</div></article>"
+        )
+
+    def build(update: str) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            "index.html": page(whole(1, update) + whole(2, ""))
+            .replace("<main><article>", "<main><div>")
+            .replace("</article></main>", "</div></main>"),
+        }
+        for n, extra in ((1, update), (2, "")):
+            files[f"blog/post{n}/index.html"] = page(
+                f"<header><h1>Post number {n}</h1><p>May 6th, 2022</p></header>{body(n, extra)}"
+            )
+        files.update({f"blog/p{n}/index.html": page(f"<h1>Other {n}</h1>") for n in range(6)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build(""), DAY1)
+    update = "<p>UPDATE: it was <a href='https://social.example/status/9'>fixed</a> since.</p>"
+    commit(repo, build(update), DAY2)
+    dates = dated(repo)
+    assert dates["blog/post1/index.html"] == unix(DAY2)
+    assert dates["index.html"] == unix(DAY1)
+
+
+def test_a_link_that_follows_its_page_moved_in_the_same_commit_is_no_edit(tmp_path: Path) -> None:
+    # Sphinx (pydata theme): a commit moved a section's page (``indexpanes.html`` made
+    # ``panes/index.html``) and rebuilt the pages that link to it, a few of the many the
+    # commit changed: each still leads to the same page. A link re-pointed elsewhere moves.
+    def build(panes: str, other: str) -> dict[str, str | bytes | None]:
+        files: dict[str, str | bytes | None] = {
+            "index.html": page(
+                f"<h1>Docs</h1><p>To explore the panes, go to <a href='{panes}'>Panes</a>.</p>"
+            ),
+            "faq.html": page(f"<h1>FAQ</h1><p>See <a href='{other}'>the other guide</a>.</p>"),
+            panes: page("<h1>Panes</h1><p>Every pane, in depth.</p>"),
+        }
+        files.update({f"p{n}.html": page(f"<h1>Page {n}</h1><p>Text {n}.</p>") for n in range(8)})
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("indexpanes.html", "guide.html"), DAY1)
+    files = build("panes/index.html", "guide2.html")
+    files["indexpanes.html"] = None  # (moved: git reads it as a rename)
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["index.html"] == unix(DAY1)
+    assert dates["faq.html"] == unix(DAY2)
+
+
+def test_a_list_that_gains_the_entry_every_sidebar_gained_made_an_edit_of_its_own(
+    tmp_path: Path,
+) -> None:
+    # Hugo (a docs theme): a new page's entry added to every page's sidebar, and to its
+    # section's list page, whose own article lists the section's pages (its contents, no
+    # links): the list's edit is the sidebar's and its own, the same words twice (words the
+    # sidebar's links held before: "tcpdump in a container", "perf maps"). imroc-k8s.
+    def build(tricks: dict[str, str]) -> dict[str, str | bytes | None]:
+        entries = "".join(
+            f"<li><a href='/trick/{t}/'>{title}</a></li>" for t, title in tricks.items()
+        )
+        side = f"<div class='sidebar'><ul>{entries}</ul></div>"  # (no <nav>: in the article)
+        files: dict[str, str | bytes | None] = {
+            f"trick/{t}/index.html": page(f"{side}<h1>{title}</h1><p>How to use {t}.</p>")
+            for t, title in tricks.items()
+        }
+        listed = "".join(f"<li>{title}</li>" for title in tricks.values())  # (its contents)
+        files["trick/index.html"] = page(f"{side}<h1>Tricks</h1><ol>{listed}</ol>")
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    tricks = {
+        "tcpdump": "tcpdump in a container",
+        "maps": "perf maps",
+        **{t: f"{t} tips" for t in ("yaml", "jq", "ssh", "tmux")},
+    }
+    commit(repo, build(tricks), DAY1)
+    commit(repo, build({"perf": "perf in a container", **tricks}), DAY2)
+    dates = dated(repo)
+    assert dates["trick/index.html"] == unix(DAY2)
+    assert dates["trick/yaml/index.html"] == unix(DAY1)
+
+
+def test_a_post_retitled_in_every_sidebar_is_content_of_the_lists_that_list_it(
+    tmp_path: Path,
+) -> None:
+    # Octopress: a post's title typo fixed and its address with it; every page's "recent
+    # posts" sidebar shows the new title (a word replaced on most pages the commit changed),
+    # and so does the category page that lists it, under which title is its content.
+    LINES = "Old add-ons ran in the browser process.\n" * 20  # (git reads the move as one)
+
+    def build(word: str) -> dict[str, str | bytes | None]:
+        slug = f"/blog/legacy-{word.lower()}/"
+        recent = f"<a href='{slug}'>Legacy {word}</a>"
+        files: dict[str, str | bytes | None] = {
+            f"blog/legacy-{word.lower()}/index.html": page(
+                f"<h1>Legacy {word}</h1><p>{LINES}</p>",
+                recent,
+            ),
+            "blog/categories/addons/index.html": page(
+                f"<h1>Category: add-ons</h1><ul><li><a href='{slug}'>Legacy {word}</a></li>"
+                "<li><a href='/blog/p0/'>Post 0</a></li></ul>",
+                recent,
+            ),
+        }
+        files.update(
+            {
+                f"blog/p{n}/index.html": page(f"<h1>Post {n}</h1><p>Text.</p>", recent)
+                for n in range(6)
+            }
+        )
+        return files
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Exensions"), DAY1)
+    files = build("Extensions")
+    files["blog/legacy-exensions/index.html"] = None  # (moved with its title)
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert dates["blog/categories/addons/index.html"] == unix(DAY2)
+    assert dates["blog/p0/index.html"] == unix(DAY1)

@@ -78,7 +78,9 @@ from sitemill.lastmod.history.walk import Run, blob_key
 # Probes of a commit that must share a part (history.editparts.parts_of) for it to be named whole.
 PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
-# the date of the last one judged (a later date, never an earlier one).
+# the date of the last one judged (a later date, never an earlier one). A round that carried
+# pages past stamps alone is none of them: a book whose every deploy prints its date is followed
+# to its last words (each such round carries a page one version back: as many as it has).
 MAX_ROUNDS: Final = 16
 
 
@@ -109,7 +111,8 @@ def follow_template_edits(
     for path in pages:
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
-    for _ in range(MAX_ROUNDS):
+    rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
+    while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         stops = [
             stop
@@ -132,11 +135,23 @@ def follow_template_edits(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         read += more
-        reference = _carried(chosen + counted, pages, remembered)
+        carried, rounds = _this_round(chosen + counted, edits, rounds)
+        reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
+
+
+def _this_round(
+    template: list[tuple[str, int]], edits: Edits, rounds: int
+) -> tuple[list[tuple[str, int]], int]:
+    """The stops of ``template`` carried past this round, and the rounds that carried one past
+    a template edit so far: past MAX_ROUNDS of them, only stamps."""
+    edited = [stop for stop in template if edits.get(stop) != STAMP_EDIT]
+    rounds += bool(edited)
+    stamped = [stop for stop in template if edits.get(stop) == STAMP_EDIT]
+    return (edited if rounds <= MAX_ROUNDS else []) + stamped, rounds
 
 
 def _carried(

@@ -1,0 +1,64 @@
+"""Stamps: what a commit knows of itself, as a page prints it (the oracle's version 6).
+
+The dates issue's principle: a date or time in a page equal to its commit's (a built site's
+commit is its deploy), in any format, language or label, or none, is no content, wherever it
+stands ("This book was built by CI on 2026-01-19.": bookdown). A careful reader compares two
+versions of a page with each version's own commit date taken out of it. The date is the
+commit time's calendar day in any time zone (the log gives the instant, not the zone: two days
+or three), written as years, months and days in any order and separators, or with the month's
+English name, a time of day after it taken with it. lxml-free, the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import selfdates
+
+# The earliest and latest zones: the calendar days an instant falls on somewhere.
+ZONES = (timedelta(hours=-12), timedelta(hours=14))
+MONTHS = (
+    *("january", "february", "march", "april", "may", "june"),
+    *("july", "august", "september", "october", "november", "december"),
+)
+SEP = r"[-/.\s]\s*"
+CLOCK = r"(?:(?:T|\s*|\s+at\s+)\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:\s*[ap]\.?m\.?)?)?"
+PLACEHOLDER = "\0stamp\0"
+_made: dict[int, re.Pattern[str]] = {}
+
+
+def days(time: int) -> list[tuple[int, int, int]]:
+    """The calendar days (year, month, day) the instant ``time`` falls on in some zone."""
+    moment = datetime.fromtimestamp(time, UTC)
+    first, last = ((moment + zone).date() for zone in ZONES)
+    count = (last - first).days + 1
+    return [(d.year, d.month, d.day) for d in (first + timedelta(days=n) for n in range(count))]
+
+
+def pattern(time: int) -> re.Pattern[str]:
+    """One regular expression for the commit's date, each way a page may write it."""
+    if time not in _made:
+        ways = []
+        for year, month, day in days(time):
+            m, d = rf"0?{month}", rf"0?{day}"
+            name = MONTHS[month - 1]
+            short = rf"{name[:3]}(?:{name[3:]})?\.?"
+            ways += [
+                rf"{year}{SEP}{m}{SEP}{d}",
+                rf"{d}{SEP}{m}{SEP}{year}",
+                rf"{m}{SEP}{d}{SEP}{year}",
+                rf"{year}\s*年\s*{m}\s*月\s*{d}\s*日",
+                rf"{short}\s*{d}(?:st|nd|rd|th)?,?\s*{year}",
+                rf"{d}(?:st|nd|rd|th)?\.?\s*{short},?\s*{year}",
+            ]
+        either = "|".join(ways)
+        _made[time] = re.compile(
+            rf"(?<!\d){selfdates.WEEKDAY}(?:{either}){CLOCK}(?!\d)", re.IGNORECASE
+        )
+    return _made[time]
+
+
+def unstamped(text: str, time: int) -> str:
+    """``text`` with each date of the commit at ``time`` made one placeholder."""
+    return pattern(time).sub(PLACEHOLDER, text)
