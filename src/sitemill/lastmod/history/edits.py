@@ -24,9 +24,10 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
-# (in an edit's key since a JSON-LD move away from the site's base is named by the move: an
-# earlier name of such an edit is not recalled)
-_MOVED_AWAY: Final = b"away\0"
+# (in an edit's key since a JSON-LD move away from the site's base and a fragment re-pointed
+# alone are named by the move, history.targetmoves: an earlier name of such an edit is not
+# recalled)
+_MOVES_NAMED: Final = b"moves\0"
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
@@ -182,7 +183,7 @@ def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind
     ``kind`` "parts": its parts_of's."""
     person = KEYS + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
     where = hashlib.blake2b(
-        _MOVED_AWAY + path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
+        _MOVES_NAMED + path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 

@@ -91,14 +91,19 @@ def target_of(token: str, kind: str) -> bool:
 def _rewrite(old: str, new: str) -> str | None:
     """How a target moved: its host's change, then what differs between its paths once their
     common start and end are cut off (an insertion or a deletion as far left as it can stand:
-    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query or the
-    fragment changed. A site's own paths are compared without a trailing "/", "index.html" or
-    ".html", which the reduction leaves off its own links (fingerprint.targets) but not another
-    host's."""
+    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query
+    changed, or the fragment with the path. A fragment alone changed re-pointed the link within
+    the document it leads to (RFC 3986 section 3.5: a part of the same document): every such
+    pair is one move, whatever the fragments (a generator that makes each cross-reference lead
+    to its target's top section anchor, "faq.html" made "faq.html#faq", on most pages). A
+    site's own paths are compared without a trailing "/", "index.html" or ".html", which the
+    reduction leaves off its own links (fingerprint.targets) but not another host's."""
     old_host, old_path, old_rest = _split(old)
     new_host, new_path, new_rest = _split(new)
     if old_rest != new_rest:
-        return None
+        if (old_host, old_path) != (new_host, new_path) or _query(old_rest) != _query(new_rest):
+            return None
+        return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
     start, limit = 0, min(len(old_path), len(new_path))
     while start < limit and old_path[start] == new_path[start]:
         start += 1
@@ -114,6 +119,11 @@ def _rewrite(old: str, new: str) -> str | None:
         moved = moved[-1] + moved[:-1]
         cut, put = (moved, "") if cut else ("", moved)
     return f"{old_host}\2{new_host}\2{cut}\2{put}"
+
+
+def _query(rest: str) -> str:
+    """The query of a target's query and fragment (_split), without the fragment."""
+    return rest.partition("#")[0]
 
 
 def _split(target: str) -> tuple[str, str, str]:
