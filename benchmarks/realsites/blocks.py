@@ -59,6 +59,7 @@ class Reading:
     words: tuple[str, ...] = ()  # the whole page's visible words, title and furniture too
     listing: frozenset[int] = frozenset()  # the keys of blocks that link to a page of the site
     linked: frozenset[str] = frozenset()  # the words of the article's links to the site's pages
+    description: frozenset[str] = frozenset()  # its descriptions' texts (descriptions())
 
 
 def spell(target: str, base: str, own: re.Pattern[str] | None = None) -> str | None:
@@ -216,11 +217,12 @@ def read(
         refresh and "url=" in refresh[0].lower()
     )
     title = oracle.page_title(doc)
+    described = descriptions(doc)
     for node in doc.xpath("//script | //style"):
         node.drop_tree()
     body = doc.find("body")
     texts = (doc if body is None else body).itertext()  # (an inline element's edge parts words)
-    words = tuple(" ".join([title, *texts]).split())
+    words = tuple(" ".join([title, *sorted(described), *texts]).split())
     article = oracle.find_article(doc, article_xpath)
     whole = body if body is not None else doc
     selfdates.strip_apart(whole)
@@ -250,7 +252,25 @@ def read(
         words,
         frozenset(listing),
         frozenset(linked),
+        described,
     )
+
+
+DESCRIBING = (
+    "//meta[translate(@name,'DESCRIPTON','descripton')='description']/@content"
+    " | //meta[translate(@property,'OGDESCRIPTN','ogdescriptn')='og:description']/@content"
+    " | //meta[translate(@name,'TWIERDSCPON','twierdscpon')='twitter:description']/@content"
+)
+
+
+def descriptions(doc: lxml.html.HtmlElement) -> frozenset[str]:
+    """What the page says of itself in its descriptions (``<meta name=description>``, Open
+    Graph's, Twitter's): each distinct text once, white space collapsed. The issue measures a
+    page against the last commit that changed "its article's visible text, its description
+    or its own link targets"; a description written twice, or once more for Open Graph, says
+    nothing new."""
+    found = (" ".join(str(text).split()) for text in doc.xpath(DESCRIBING))
+    return frozenset(text for text in found if text)
 
 
 def article(reading: Reading, left_out: frozenset[int]) -> tuple[str, tuple[str, ...]]:

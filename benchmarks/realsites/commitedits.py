@@ -44,6 +44,7 @@ class Template:
     added: frozenset[int] = frozenset()  # block keys
     removed: frozenset[int] = frozenset()
     swaps: frozenset[tuple[str, str]] = frozenset()  # (a word, the word that replaced it)
+    descriptions: frozenset[tuple[str, str]] = frozenset()  # ("-" or "+", a description)
 
 
 def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int) -> Template:
@@ -53,7 +54,9 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     swaps: Counter[tuple[str, str]] = Counter()
     added: Counter[int] = Counter()
     removed: Counter[int] = Counter()
+    described: Counter[tuple[str, str]] = Counter()
     for old, new in pairs:
+        described.update(description_edits(old.description, new.description))
         added.update(new.keys - old.keys - new.listing)
         removed.update(old.keys - new.keys - old.listing)
         targets.update(target_edits(all_targets(old), all_targets(new)))
@@ -67,7 +70,21 @@ def template_of(pairs: list[tuple[blocks.Reading, blocks.Reading]], changed: int
     def most(counts: Counter[object]) -> frozenset:  # type: ignore[type-arg]
         return frozenset(edit for edit, n in counts.items() if n >= least)
 
-    return Template(most(targets), most(added), most(removed), most(swaps))  # type: ignore[arg-type]
+    return Template(most(targets), most(added), most(removed), most(swaps), most(described))  # type: ignore[arg-type]
+
+
+def description_edits(old: frozenset[str], new: frozenset[str]) -> set[tuple[str, str]]:
+    """The descriptions a page lost ("-") and gained ("+"): a site's description given to
+    every page that has none of its own, changed in one commit, is that commit's template."""
+    return {("-", text) for text in old - new} | {("+", text) for text in new - old}
+
+
+def descriptions_template(old: frozenset[str], new: frozenset[str], template: Template) -> bool:
+    """Whether the page's descriptions say what they said, but for the commit's template
+    edits: descriptions lost or gained on most pages it changed, or words it replaced."""
+    if {swapped(text, template.swaps) for text in old} == new:
+        return True
+    return description_edits(old, new) <= template.descriptions
 
 
 def all_targets(reading: blocks.Reading) -> tuple[str, ...]:

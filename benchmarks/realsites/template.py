@@ -171,6 +171,10 @@ class SiteVersions:
         before, after = self.reading(older.blob, newer_path), self.reading(newer.blob, newer_path)
         if before is None or after is None:
             return True
+        if before.description != after.description and not commitedits.descriptions_template(
+            before.description, after.description, self.template(newer.commit)
+        ):
+            return True  # (what the page says of itself: the "its description")
         if blocks.content(before, NONE) == blocks.content(after, NONE):
             return False  # (the article alike, block for block: no version of the site needed)
         retitled = before.title != after.title and title_edit(

@@ -742,3 +742,47 @@ def test_a_title_edit_made_alike_on_most_changed_pages_is_template(tmp_path: Pat
     dates = dated(repo)
     assert dates["current/p1.html"] == unix(DAY3)
     assert {dates[f"current/p{n}.html"] for n in (0, 2, 3, 4, 5)} == {unix(DAY1)}
+
+
+def described(article: str, *descriptions: str) -> str:
+    """A page whose head holds ``descriptions`` (each a meta tag's content)."""
+    metas = "".join(f'<meta name="description" content="{text}">' for text in descriptions)
+    return page(article).replace("<title>", f"{metas}<title>", 1)
+
+
+def test_a_description_changed_alone_is_content(tmp_path: Path) -> None:
+    # The issue measures a page against the last commit that changed "its article's visible
+    # text, its description or its own link targets" (qingwave: descriptions given to 7 posts).
+    repo = make_repo(tmp_path / "site")
+    files = {f"p{n}/index.html": described(f"<p>Text {n}.</p>", f"About {n}") for n in range(6)}
+    commit(repo, files, DAY1)
+    commit(repo, {"p0/index.html": described("<p>Text 0.</p>", "All about zero")}, DAY2)
+    dates = dated(repo)
+    assert dates["p0/index.html"] == unix(DAY2)
+    assert dates["p1/index.html"] == unix(DAY1)
+
+
+def test_a_description_written_twice_says_nothing_new(tmp_path: Path) -> None:
+    # A theme upgrade that drops a second, identical description (or adds Open Graph's copy).
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"p0/index.html": described("<p>Text.</p>", "About", "About")}, DAY1)
+    og = described("<p>Text.</p>", "About").replace(
+        "<title>", '<meta property="og:description" content="About"><title>', 1
+    )
+    commit(repo, {"p0/index.html": og}, DAY2)
+    assert dated(repo)["p0/index.html"] == unix(DAY1)
+
+
+def test_a_description_changed_alike_on_most_changed_pages_is_template(tmp_path: Path) -> None:
+    # The site's own description, on every page without one of its own, rewritten in one
+    # commit; one page also given its own text.
+    repo = make_repo(tmp_path / "site")
+    commit(
+        repo, {f"p{n}/index.html": described(f"<p>T {n}.</p>", "My site") for n in range(6)}, DAY1
+    )
+    files = {f"p{n}/index.html": described(f"<p>T {n}.</p>", "My notes") for n in range(6)}
+    files["p5/index.html"] = described("<p>T 5, fixed.</p>", "My notes")
+    commit(repo, files, DAY2)
+    dates = dated(repo)
+    assert {dates[f"p{n}/index.html"] for n in range(5)} == {unix(DAY1)}
+    assert dates["p5/index.html"] == unix(DAY2)

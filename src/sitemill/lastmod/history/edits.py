@@ -9,6 +9,12 @@ from collections import Counter
 from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+from sitemill.lastmod.history.datevalues import (
+    RESPELLED,
+    named_by_kind,
+    respelled,
+    valued_reduction,
+)
 from sitemill.lastmod.history.respacing import KEYS, RESPACED, respaced
 from sitemill.lastmod.history.targetmoves import (
     LEAF,
@@ -39,9 +45,13 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     it changed the text's words beyond their letter case (rewords) or only what a site carries
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
     page itself is read as no link (fingerprint.selflinks), and is named by the move; white
-    space moved alone is RESPACED (history.respacing)."""
+    space moved alone is RESPACED (history.respacing). A date is its value (dates re-spelled
+    alone: RESPELLED), and dates, and numbers put in or taken out alone, are named by their
+    kind (history.datevalues)."""
     if respaced(newer, older):
         return RESPACED
+    if respelled(newer, older):
+        return RESPELLED
     new, old = _tokens(newer), _tokens(older)
     removed, added = _named_moves(new, old, own)
     tokens = (*removed, *added)
@@ -62,10 +72,11 @@ def moves_of(newer: str, older: str, own: str = "") -> tuple[list[str], list[str
 
 
 def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[str], list[str]]:
-    """moves_of, from the two versions' tokens (``own``: edit_of's). The page's own URL,
-    moved (onto the site's base, or in JSON-LD away from it too), is still the page's own
-    URL: where one version holds it at the other host or base path and the other leaves it
-    out, it is counted on both, so that it is named by the move."""
+    """moves_of, from the two versions' tokens (``own``: edit_of's), dates and numbers put in
+    or taken out alone named by their kind (history.datevalues). The page's own URL, moved
+    (onto the site's base, or in JSON-LD away from it too), is still the page's own URL: where
+    one version holds it at the other host or base path and the other leaves it out, it is
+    counted on both, so that it is named by the move."""
     removed, added = rewrites(*_repeats(old, new))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
@@ -81,17 +92,20 @@ def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[s
         moved = rewrites(*_repeats(old + leaves, new))
         if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
             removed, added = moved
-    return removed, added
+    return named_by_kind(removed, added)
 
 
 def exact_of(newer: str, older: str) -> str:
     """The name of the same edit with every target named as it is, not by its move: pages
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
-    one exact name when they have one edit; a respacing is RESPACED here too."""
+    one exact name when they have one edit; a respacing is RESPACED here too, a re-spelling
+    RESPELLED, and dates and numbers are named as edit_of names them."""
     if respaced(newer, older):
         return RESPACED
-    return hashed(*_repeats(_tokens(older), _tokens(newer)))
+    if respelled(newer, older):
+        return RESPELLED
+    return hashed(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
 
 
 def token_sum(reduction: str) -> int:
@@ -101,7 +115,7 @@ def token_sum(reduction: str) -> int:
     in, counted (sum_edit), without either version's text: what a bucket's state keeps
     (lastmod.deployedits). A target moved is named by both its ends, not by its move."""
     total = 0
-    for token, count in _tokens(reduction).items():
+    for token, count in _tokens(reduction, valued=False).items():
         data = token.encode("utf-8", "surrogatepass")
         named = hashlib.blake2b(data, digest_size=8, person=_NAMING).digest()
         total += count * int.from_bytes(named)
@@ -152,9 +166,11 @@ def is_site_wide(edit: str) -> bool:
     return edit[:1] in _KIND_DIGITS["site-wide"]
 
 
-def _tokens(reduction: str) -> Counter[str]:
+def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
     """A reduction's title words ("t"), marks (their kind letter and value) and text words
-    ("w"), counted."""
+    ("w"), counted; ``valued``: each date as its value (history.datevalues)."""
+    if valued:
+        reduction = valued_reduction(reduction)
     title, marked, rest = reduction.partition(TITLE_END)
     if not marked:
         title, rest = "", reduction

@@ -4,36 +4,22 @@
 # the commit's hash. An edit that took out the older commit's stamps and put in the newer one's,
 # and nothing else, is no content: the page's run goes on past it.
 #
-# A date is its year, month and day numbers, in any order, with any separators (2024-03-09,
-# 09.03.2024, 3/9/2024, 2024年3月9日, 2024. 3. 9.), or its month's English name (Mar 9, 2024,
-# 9 March 2024); a time of day may follow it; each in the commit's own zone and in UTC, for its
-# author's and its committer's times. A bounded list per commit, one regular expression, made
-# when a stop at the commit is named.
+# A date is any of the forms history.dateforms makes (2024-03-09, 2024年3月9日, Mar 9, 2024, with
+# a time of day or none), of the commit's day in its own zone and in UTC, for its author's and
+# its committer's times. A bounded list per commit, one regular expression, made when a stop at
+# the commit is named.
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
 from sitemill.git.run import Git
+from sitemill.lastmod.history.dateforms import day_forms
 
-_MONTHS: Final = (
-    *("January", "February", "March", "April", "May", "June"),
-    *("July", "August", "September", "October", "November", "December"),
-)
-# What stands between a date's numbers: a few signs, spaces or CJK characters (年, 月), no
-# digit or Latin letter.
-_SEP: Final = r"[^\dA-Za-z\n]{1,3}"
-# A CJK unit after the last number (日, 일).
-_UNIT: Final = r"[\u3000-\u9fff\uac00-\ud7af]?"
-# A time of day after a date: hours and minutes, seconds, fractions, AM/PM, a zone.
-_TIME: Final = (
-    r"(?:(?:T|[^\dA-Za-z\n]{1,3})\d{1,2}[:时時시]\d{2}(?:[:分分]\d{2})?(?:\.\d+)?"
-    r"(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
-)
 _SHORT_HASH: Final = 7  # git's shortest abbreviation
 # Characters read on each side of where two versions differ (a stamp is shorter).
 _CONTEXT: Final = 80
@@ -85,7 +71,7 @@ def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
     for facts in commits:
         for seconds, offset in facts.times:
             for zone in {timezone(timedelta(seconds=offset)), UTC}:
-                forms |= _date_forms(datetime.fromtimestamp(seconds, zone).date())
+                forms |= day_forms(datetime.fromtimestamp(seconds, zone).date())
         forms.update(re.escape(name) for name in facts.names)
         if facts.sha:  # (a deploy has none: deploy_stamps)
             forms.add(_hash_form(facts.sha))
@@ -104,22 +90,6 @@ def unstamped(text: str, stamps: re.Pattern[str]) -> tuple[str, bool]:
     """``text`` with each stamp of ``stamps`` replaced by one placeholder, and whether any was."""
     out, count = stamps.subn(_PLACEHOLDER, text)
     return out, count > 0
-
-
-def _date_forms(day: date) -> set[str]:
-    """The forms a page may print ``day`` in (see above), each with an optional time after it."""
-    year, month, number = str(day.year), f"0?{day.month}", f"0?{day.day}"
-    numeric = [(year, month, number), (number, month, year), (month, number, year)]
-    forms = {_SEP.join(order) for order in numeric}
-    name = _MONTHS[day.month - 1]
-    spelled = rf"(?:{name}|{name[:3]}\.?)"
-    ordinal = rf"{number}(?:st|nd|rd|th)?"
-    forms |= {
-        rf"{spelled}\s{ordinal},?\s{year}",
-        rf"{ordinal}\s(?:of\s)?{spelled},?\s{year}",
-        rf"{year}\s{spelled}\s{ordinal}",
-    }
-    return {rf"(?<![\dA-Za-z.]){form}{_UNIT}(?!\d){_TIME}" for form in forms}
 
 
 def _hash_form(sha: str) -> str:

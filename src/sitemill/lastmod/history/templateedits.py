@@ -21,8 +21,10 @@
 # (``exact_of``): where most of those pages made the same exact moves (five list pages re-pointed
 # alike), a page whose exact edit differs (its own repaired link beside the move) is its own.
 # A mark kept but repeated more or fewer times (a description written twice, now once) is named by
-# its kind. Only pages whose walk reaches a commit count for it, so an edit is taken as template
-# on less evidence than it has, never on more.
+# its kind; so are the dates an edit put in or took out, each read as its value (a date re-spelled
+# is none), and the numbers it only put in or only took out (history.datevalues). Only pages whose
+# walk reaches a commit count for it, so an edit is taken as template on less evidence than it
+# has, never on more.
 #
 # Only pages whose walk reaches a commit count in these censuses; a stop no census made template,
 # whose edit rewords no text, is counted again over every page of its section the commit changed
