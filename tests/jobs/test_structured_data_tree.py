@@ -112,3 +112,36 @@ def test_a_site_moved_to_another_host_and_base_path_moves_no_date(tmp_path: Path
     ]
     found = dated(tmp_path, builds)
     assert found == {"": at(0)} | {f"posts/{name}": at(0) for name in POSTS}, found
+
+
+def hydejack(name: str, host: str, about: str) -> str:
+    """A post whose links are relative and whose JSON-LD names ``host`` in full: its own URL
+    (twice), the publisher's logo, a description of the site beside them (jekyll-seo-tag)."""
+    ld = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": f"On {name} tea",
+        "description": about,
+        "url": f"{host}/posts/{name}/",
+        "mainEntityOfPage": {"@type": "WebPage", "@id": f"{host}/posts/{name}/"},
+        "publisher": {"@type": "Organization", "logo": f"{host}/logo.png"},
+    }
+    return (
+        f'<html><head><title>On {name} tea</title><script type="application/ld+json">'
+        f"{json.dumps(ld)}</script></head><body><main><h1>On {name} tea</h1><p>How {name} tea"
+        ' is brewed.</p><img src="/images/tea.jpg"></main></body></html>\n'
+    )
+
+
+def test_a_site_moved_away_from_its_base_url_moves_no_date(tmp_path: Path) -> None:
+    # The sitemap's base URL is the old host; the site moved to its own domain: every page's
+    # own URL in its JSON-LD now names the new host (counted, where the old one was the page
+    # itself, counted as none), and the logo moved alike; the site's description, beside the
+    # URLs in the same JSON-LD, was rewritten on every page: the template's, not each page's.
+    old, new = BASE.rstrip("/"), "https://leaf.example.com"
+    builds = [
+        {f"posts/{name}/index.html": hydejack(name, host, about) for name in POSTS}
+        for host, about in ((old, "Notes on tea."), (new, "Notes on tea, by Ann."))
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {f"posts/{name}": at(0) for name in POSTS}, found

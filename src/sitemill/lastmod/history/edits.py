@@ -30,6 +30,10 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
+# (in an edit's key since a JSON-LD move away from the site's base and a fragment re-pointed
+# alone are named by the move, history.targetmoves: an earlier name of such an edit is not
+# recalled)
+_MOVES_NAMED: Final = b"moves\0"
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
@@ -69,7 +73,10 @@ def moves_of(newer: str, older: str, own: str = "") -> tuple[list[str], list[str
 
 def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[str], list[str]]:
     """moves_of, from the two versions' tokens (``own``: edit_of's), dates and numbers put in
-    or taken out alone named by their kind (history.datevalues)."""
+    or taken out alone named by their kind (history.datevalues). The page's own URL, moved
+    (onto the site's base, or in JSON-LD away from it too), is still the page's own URL: where
+    one version holds it at the other host or base path and the other leaves it out, it is
+    counted on both, so that it is named by the move."""
     removed, added = rewrites(*_repeats(old, new))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
@@ -77,8 +84,12 @@ def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[s
         if not any(target_of(token, "H") for token in (*moved[0], *moved[1])):
             removed, added = moved
             new = new_self
-    if own and (leaves := own_leaves(old, new, own)):
+    if own and (leaves := own_leaves(old, new, own)):  # (moved onto the site's base)
         moved = rewrites(*_repeats(old, new + leaves))
+        if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
+            removed, added = moved
+    elif own and (leaves := own_leaves(new, old, own)):  # (moved away from it)
+        moved = rewrites(*_repeats(old + leaves, new))
         if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
             removed, added = moved
     return named_by_kind(removed, added)
@@ -188,7 +199,7 @@ def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind
     ``kind`` "parts": its parts_of's."""
     person = KEYS + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
     where = hashlib.blake2b(
-        path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
+        _MOVES_NAMED + path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 

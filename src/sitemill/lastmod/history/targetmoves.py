@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Final
 
@@ -18,6 +19,9 @@ LEAF: Final = "J"
 # kinds (no image, only its own URL in its JSON-LD) made the same move as the others.
 _MOVED: Final = "M"
 REPEAT: Final = "\2"  # (after a mark's kind: it was repeated more or fewer times)
+# A JSON-LD leaf's value that is a URL, as fingerprint.structureddata spells one (a link's
+# spelling: the site's own path, or another origin's URL as written).
+_URL_VALUE: Final = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//|/", re.IGNORECASE)
 
 
 def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
@@ -49,7 +53,9 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
 def own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
     """JSON-LD leaves ``new`` would hold if the values it has fewer of at a path than ``old``
     had led to the page itself (site path ``own``), which the reduction leaves out: a page's
-    own URL at a host or base path the site moved from is counted with the move."""
+    own URL at a host or base path the site moved from is counted with the move. (With the
+    versions swapped: the leaves the older version would hold, its own URL at the site's base
+    left out, when the site moved away to another host: still the page's own URL, moved.)"""
     fewer: Counter[str] = Counter()
     for tokens, sign in ((old, 1), (new, -1)):
         for token, count in tokens.items():
@@ -74,21 +80,30 @@ def _move(old: str, new: str) -> str | None:
 
 
 def target_of(token: str, kind: str) -> bool:
-    """Whether ``token`` is a target of ``kind`` that came or went (not a repeat: _repeats)."""
-    return token[:1] == kind and token[1:2] != REPEAT
+    """Whether ``token`` is a target of ``kind`` that came or went (not a repeat: _repeats);
+    a JSON-LD leaf only where its value is a URL (a description beside the URLs is words,
+    not a target that moved with them)."""
+    if token[:1] != kind or token[1:2] == REPEAT:
+        return False
+    return kind != LEAF or _URL_VALUE.match(token.partition("=")[2]) is not None
 
 
 def _rewrite(old: str, new: str) -> str | None:
     """How a target moved: its host's change, then what differs between its paths once their
     common start and end are cut off (an insertion or a deletion as far left as it can stand:
-    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query or the
-    fragment changed. A site's own paths are compared without a trailing "/", "index.html" or
-    ".html", which the reduction leaves off its own links (fingerprint.targets) but not another
-    host's."""
+    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query
+    changed, or the fragment with the path. A fragment alone changed re-pointed the link within
+    the document it leads to (RFC 3986 section 3.5: a part of the same document): every such
+    pair is one move, whatever the fragments (a generator that makes each cross-reference lead
+    to its target's top section anchor, "faq.html" made "faq.html#faq", on most pages). A
+    site's own paths are compared without a trailing "/", "index.html" or ".html", which the
+    reduction leaves off its own links (fingerprint.targets) but not another host's."""
     old_host, old_path, old_rest = _split(old)
     new_host, new_path, new_rest = _split(new)
     if old_rest != new_rest:
-        return None
+        if (old_host, old_path) != (new_host, new_path) or _query(old_rest) != _query(new_rest):
+            return None
+        return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
     start, limit = 0, min(len(old_path), len(new_path))
     while start < limit and old_path[start] == new_path[start]:
         start += 1
@@ -104,6 +119,11 @@ def _rewrite(old: str, new: str) -> str | None:
         moved = moved[-1] + moved[:-1]
         cut, put = (moved, "") if cut else ("", moved)
     return f"{old_host}\2{new_host}\2{cut}\2{put}"
+
+
+def _query(rest: str) -> str:
+    """The query of a target's query and fragment (_split), without the fragment."""
+    return rest.partition("#")[0]
 
 
 def _split(target: str) -> tuple[str, str, str]:
