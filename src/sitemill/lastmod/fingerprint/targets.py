@@ -32,13 +32,13 @@ from urllib.parse import unquote
 
 from sitemill.lastmod.fingerprint import selflinks
 from sitemill.lastmod.fingerprint.marks import MARK, unspace_marks
-from sitemill.urls import encode_uri_text, remove_dot_segments
+from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
 # Marks spelled before, by the page's origin and path (a page's versions, and the pages of
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
-_SPELLED: dict[tuple[str, str, bool], dict[str, str]] = {}
+_SPELLED: dict[tuple[str, str], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (marks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK}D{MARK}"  # (left out before the white space collapses)
@@ -95,12 +95,11 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
         return text
     parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
     origin, _, page = _split(url)
-    normal = version >= 6  # (another origin's escapes in RFC 3986's normal form: target)
-    spelled = _SPELLED.get((origin, page, normal))
+    spelled = _SPELLED.get((origin, page))
     if spelled is None:
         if len(_SPELLED) >= _PAGES_REMEMBERED:
             _SPELLED.clear()
-        spelled = _SPELLED[origin, page, normal] = {}
+        spelled = _SPELLED[origin, page] = {}
     marks = parts[1::2]
     nowhere: list[int] = []  # (version 5: the links that lead nowhere new)
     own = _spelled(page) if version >= 5 and url else ""  # (no URL: no page to be)
@@ -113,7 +112,7 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
             if found is None:
                 if len(spelled) >= _TARGETS_REMEMBERED:
                     spelled.clear()
-                found = spelled[mark] = mark[0] + target(mark[1:], origin, page, normal)
+                found = spelled[mark] = mark[0] + target(mark[1:], origin, page)
             marks[index] = found
             if (
                 own
@@ -134,7 +133,7 @@ def followed(value: str, url: str) -> str | None:
     """A target ``value`` on the page at ``url`` in the one spelling of a link's (target),
     None where it leads to the page itself (a self link: selflinks.is_self_link)."""
     origin, _, page = _split(url)
-    found = target(value, origin, page, True)  # (read from version 6 on only)
+    found = target(value, origin, page)
     if url and selflinks.is_self_link(found, _spelled(page)):
         return None
     return found
@@ -199,11 +198,9 @@ def _split(url: str) -> tuple[str, str, str]:
 
 
 @lru_cache(maxsize=64 * 1024)
-def target(value: str, origin: str, page: str, normal: bool = False) -> str:
+def target(value: str, origin: str, page: str) -> str:
     """A link's target ``value`` on the page whose path is ``page`` (on ``origin``) as a
-    reader follows it, in one spelling (see above); with ``normal`` (version 6), another
-    origin's http(s) URL in RFC 3986's normal form as far as percent-encoding goes (section
-    6.2.2: "%7b" is "%7B", "%7E" is "~"; "%28" stays, an escaped delimiter is another URL)."""
+    reader follows it, in one spelling (see above)."""
     cut = len(value)
     for sign in "?#":
         found = value.find(sign)
@@ -215,10 +212,8 @@ def target(value: str, origin: str, page: str, normal: bool = False) -> str:
     if _SCHEME.match(path):
         scheme, _, rest = path.partition("://")
         host, slash, local = rest.partition("/")
-        if scheme.lower() not in ("http", "https"):
+        if scheme.lower() not in ("http", "https") or not _same_host(host, origin):
             return value
-        if not _same_host(host, origin):
-            return encode_uri_text(value) if normal else value
         path = slash + local
     elif not path:
         path = page
