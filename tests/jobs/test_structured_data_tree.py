@@ -9,12 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gitutil import commit, make_repo, unix
-from sitemill.protocol import Precision, lastmod_from_timestamp
-from treedates import built_lastmods
+from treedates import WHEN, at, dated
 
 BASE = "https://example.org/"
-WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00"]
 POSTS = ("green", "black", "white", "oolong", "puerh", "matcha")
 
 
@@ -37,18 +34,6 @@ def post(name: str, build: int, *, logo: str, about: str = "") -> str:
         f'<body><nav><a href="/">Home</a></nav><main><h1>On {name} tea</h1>'
         f"<p>How {name} tea is brewed.</p></main></body></html>\n"
     )
-
-
-def dated(tmp_path: Path, builds: list[dict[str, str]]) -> dict[str, str]:
-    """Each page's lastmod (by its site path) after one commit per build."""
-    repo = make_repo(tmp_path / "site")
-    for build, when in zip(builds, WHEN, strict=False):
-        commit(repo, build, when)
-    return built_lastmods(repo)
-
-
-def at(index: int) -> str:
-    return lastmod_from_timestamp(unix(WHEN[index]), Precision.DATETIME)
 
 
 def site(build: int, logo: str, about: dict[str, str] | None = None) -> dict[str, str]:

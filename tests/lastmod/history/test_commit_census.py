@@ -12,11 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitutil import commit, make_repo, unix
-from sitemill.protocol import Precision, lastmod_from_timestamp
-from treedates import built_lastmods
+from treedates import at, dated
 
-WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00"]
 POSTS = (
     "life/sourdough",
     "life/racing-school",
@@ -83,17 +80,6 @@ def site(label: str, css: str, edited: tuple[str, ...]) -> Build:
     for path in LISTS:
         files[f"{path}/index.html".lstrip("/")] = listing(path, css)
     return files
-
-
-def dated(tmp_path: Path, builds: list[Build]) -> dict[str, str]:
-    repo = make_repo(tmp_path / "site")
-    for build, when in zip(builds, WHEN, strict=False):
-        commit(repo, build, when)
-    return built_lastmods(repo)
-
-
-def at(index: int) -> str:
-    return lastmod_from_timestamp(unix(WHEN[index]), Precision.DATETIME)
 
 
 def test_a_label_on_three_posts_is_never_template(tmp_path: Path) -> None:

@@ -7,30 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitutil import commit, make_repo, unix
 from sitemill.lastmod.history.datevalues import RESPELLED, respelled, valued
 from sitemill.lastmod.history.edits import edit_of, exact_of
-from sitemill.protocol import Precision, lastmod_from_timestamp
-from treedates import built_lastmods
+from treedates import at, dated
 
-WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00"]
 Build = dict[str, str]
 DAYS = ["Mar 22, 2018", "Jun 23, 2020", "Jan 5, 2019", "Oct 30, 2021", "Feb 14, 2017"]
 DAYS += ["Jul 1, 2022", "Dec 9, 2016", "Apr 18, 2023"]
 
 
-def dated(tmp_path: Path, builds: list[Build]) -> dict[str, str]:
-    """Each page's lastmod (by its site path, without index.html) after one commit per build."""
-    repo = make_repo(tmp_path / "site")
-    for build, when in zip(builds, WHEN, strict=False):
-        commit(repo, build, when)
-    return built_lastmods(repo)
-
-
 def expect(found: dict[str, str], late: dict[str, int]) -> None:
     """Every page dated by the first build but those of ``late`` (page: the build's index)."""
-    at = [lastmod_from_timestamp(unix(when), Precision.DATETIME) for when in WHEN]
-    assert found == {path: at[late.get(path, 0)] for path in found}, found
+    assert found == {path: at(late.get(path, 0)) for path in found}, found
     assert len(found) >= 6
 
 
