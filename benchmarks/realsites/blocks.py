@@ -10,6 +10,7 @@ with its targets, resolved against the page's address and spelled one way (``x``
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -244,7 +245,7 @@ def read(
             linked.update(" ".join(link.itertext()).split())
     listing: set[int] = set()
     _lists(root, listing)
-    return Reading(
+    reading = Reading(
         title,
         Block(None, root.parts),
         frozenset(keys),
@@ -252,8 +253,26 @@ def read(
         words,
         frozenset(listing),
         frozenset(linked),
-        described,
     )
+    said = (_alnum(title), _alnum(title + " " + _spaced(reading, frozenset())[0]))
+    own = frozenset(text for text in described if not _cut_short(text, *said))
+    return dataclasses.replace(reading, description=own)
+
+
+def _alnum(text: str) -> str:
+    """The letters and digits of ``text``, case ignored (where a description stands)."""
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def _cut_short(description: str, title: str, said: str) -> bool:
+    """Whether a description adds nothing, as sitemill's contract reads one (docs/lastmod.md):
+    the page's own text cut short (its letters and digits, five words at least, stand in the
+    title and text ``said``: Hugo's and Hexo's auto-excerpts, re-cut by an upgrade), or the
+    page's title (its letters and digits all stand in ``title``)."""
+    letters = _alnum(description)
+    if not letters:
+        return False
+    return letters in title or (len(description.split()) >= 5 and letters in said)
 
 
 DESCRIBING = (

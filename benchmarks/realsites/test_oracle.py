@@ -1129,3 +1129,13 @@ def test_a_post_retitled_in_every_sidebar_is_content_of_the_lists_that_list_it(
     dates = dated(repo)
     assert dates["blog/categories/addons/index.html"] == unix(DAY2)
     assert dates["blog/p0/index.html"] == unix(DAY1)
+
+
+def test_a_description_that_is_the_page_text_cut_short_adds_nothing(tmp_path: Path) -> None:
+    # Hugo's auto-summary re-cut by an upgrade (dazwilkin): the description is the article's
+    # own first words, so its new length is no edit; sitemill reads such a description so.
+    text = "Interested to explore the closed beta after being accepted into it this spring."
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"p0/index.html": described(f"<p>{text}</p>", text[:40] + "…")}, DAY1)
+    commit(repo, {"p0/index.html": described(f"<p>{text}</p>", text[:60] + "…")}, DAY2)
+    assert dated(repo)["p0/index.html"] == unix(DAY1)
