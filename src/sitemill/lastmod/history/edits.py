@@ -15,7 +15,7 @@ from sitemill.lastmod.history.datevalues import (
     respelled,
     valued_reduction,
 )
-from sitemill.lastmod.history.respacing import KEYS, RESPACED, respaced
+from sitemill.lastmod.history.respacing import RESPACED, respaced
 from sitemill.lastmod.history.targetmoves import (
     LEAF,
     REPEAT,
@@ -30,10 +30,11 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
-# (in an edit's key since a JSON-LD move away from the site's base and a fragment re-pointed
-# alone are named by the move, history.targetmoves: an earlier name of such an edit is not
-# recalled)
-_MOVES_NAMED: Final = b"moves\0"
+# The person of an edit's key (edit_key) since dates are named by their values and kinds
+# (history.datevalues), a JSON-LD move away from the site's base and a fragment re-pointed alone
+# by the move (history.targetmoves): a name an earlier sitemill remembered is not recalled. At
+# most 10 bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
+_KEYS: Final = b"datemoves"
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
@@ -84,14 +85,13 @@ def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[s
         if not any(target_of(token, "H") for token in (*moved[0], *moved[1])):
             removed, added = moved
             new = new_self
-    if own and (leaves := own_leaves(old, new, own)):  # (moved onto the site's base)
-        moved = rewrites(*_repeats(old, new + leaves))
-        if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
-            removed, added = moved
-    elif own and (leaves := own_leaves(new, old, own)):  # (moved away from it)
-        moved = rewrites(*_repeats(old + leaves, new))
-        if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
-            removed, added = moved
+    if own:
+        onto = own_leaves(old, new, own)  # (moved onto the site's base; else away from it)
+        away = Counter() if onto else own_leaves(new, old, own)
+        if onto or away:
+            moved = rewrites(*_repeats(old + away, new + onto))
+            if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
+                removed, added = moved
     return named_by_kind(removed, added)
 
 
@@ -195,11 +195,11 @@ def _words(tokens: Counter[str]) -> Counter[str]:
 def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind: str = "") -> str:
     """An edit's key among remembered fingerprints (a state's blob table): "e", the two
     blobs' ids, "-" and 8 hex digits of a hash of ``path`` and how edits are named
-    (respacing.KEYS: a name given another way is not recalled); ``exact``: its exact_of's key;
+    (_KEYS: a name given another way is not recalled); ``exact``: its exact_of's key;
     ``kind`` "parts": its parts_of's."""
-    person = KEYS + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
+    person = _KEYS + (b"/exact" if exact else b"") + (b"/" + kind.encode() if kind else b"")
     where = hashlib.blake2b(
-        _MOVES_NAMED + path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
+        path.encode("utf-8", "surrogatepass"), digest_size=4, person=person
     ).hexdigest()
     return f"e{newer.decode('ascii')}{older.decode('ascii')}-{where}"
 

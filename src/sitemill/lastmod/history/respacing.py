@@ -13,10 +13,6 @@ import re
 from typing import Final
 
 RESPACED: Final = "5" + "0" * 31
-# The person of an edit's key (history.edits.edit_key) since dates are named by their values and
-# kinds (history.datevalues; before, since respacings were named so): a name an earlier sitemill
-# remembered for such an edit is not recalled.
-KEYS: Final = b"datevalues"
 _SPACE: Final = re.compile(r"\s+")
 
 
