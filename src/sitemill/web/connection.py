@@ -63,10 +63,18 @@ class Clock:
         return self.expired() if self.last else exc
 
 
+# An answer's reader takes up to this much at a time (io's default, 8 KiB, takes a page of
+# 10 KB in three receives, each a poll and a recv with the GIL let go and taken back).
+_BUFFER = 64 * 1024
+
+
 class _Timed(socket.socket):
     """A TCP socket whose every receive waits no longer than its ``clock`` allows."""
 
     clock: Clock
+
+    def makefile(self, mode: str = "r", buffering: int | None = None, **kw: Any) -> Any:
+        return super().makefile(mode, buffering or _BUFFER, **kw)  # type: ignore[call-overload]
 
     def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
         self.clock.arm(self)
@@ -80,6 +88,9 @@ class _TimedTLS(ssl.SSLSocket):
     """The same over TLS (the context makes its sockets of this class)."""
 
     clock: Clock
+
+    def makefile(self, mode: str = "r", buffering: int | None = None, **kw: Any) -> Any:
+        return super().makefile(mode, buffering or _BUFFER, **kw)  # type: ignore[call-overload]
 
     def recv_into(self, buffer: Any, nbytes: int | None = None, flags: int = 0) -> int:
         self.clock.arm(self)

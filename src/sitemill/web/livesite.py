@@ -84,6 +84,7 @@ class LiveSite:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _answered: set[str] = field(default_factory=set, repr=False)  # origins that answered
     _unreached: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    _origin_of: dict[str, str] = field(default_factory=dict, repr=False)
 
     def unreachable(self) -> dict[str, str]:
         """The origins asked that never answered, none of their requests finding a
@@ -100,11 +101,16 @@ class LiveSite:
         return bool(self._site_origin(url))
 
     def _site_origin(self, url: str) -> str:
-        """``url``'s origin when it is one of the site's, else ""."""
-        try:
-            origin = url_origin(url)
-        except (SitemillError, ValueError):
-            return ""
+        """``url``'s origin when it is one of the site's, else "" (remembered by what the
+        URL says before its path: the scheme and the authority, as written)."""
+        written = "/".join(url.split("/", 3)[:3])
+        origin = self._origin_of.get(written)
+        if origin is None:
+            try:
+                origin = url_origin(url)
+            except (SitemillError, ValueError):
+                return ""
+            self._origin_of[written] = origin
         return origin if origin in self.origins else ""
 
     def remaining(self) -> float:
