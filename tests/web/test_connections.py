@@ -3,14 +3,19 @@ requests, and a server that drips its answer still meets the request's deadline.
 
 from __future__ import annotations
 
+import datetime
 import http.server
+import ipaddress
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from sitemill.web import connection
 from sitemill.web.connection import Route, route
 from sitemill.web.livesite import Limits, LiveSite
 
@@ -193,3 +198,60 @@ def test_no_wait_outlasts_the_run(site: Server) -> None:
     checked = LiveSite(frozenset({site.origin}), limits, started=time.monotonic() - 1)
     (answer,) = checked.answers([site.origin + "/p"])
     assert (answer.asked, site.connections) == (False, 0)
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, made here (no network, no openssl)."""
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    address = x509.IPAddress(ipaddress.ip_address("127.0.0.1"))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(1)
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([address]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    (folder / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    (folder / "key.pem").write_bytes(private)
+    return folder / "cert.pem", folder / "key.pem"
+
+
+def test_over_tls_a_connection_is_kept_and_a_drip_meets_the_deadline(
+    site: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same over https: 20 requests on at most 2 connections, and a dripping body ends
+    at the request's deadline (each receive of the TLS socket is bounded by it)."""
+    cert, key = self_signed(tmp_path)
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(cert, key)
+    site.httpd.socket = serving.wrap_socket(site.httpd.socket, server_side=True)
+    trusting = connection._tls_context.__wrapped__()  # (as sitemill makes it, trusting cert)
+    trusting.load_verify_locations(cert)
+    monkeypatch.setattr(connection, "_tls_context", lambda: trusting)
+    origin = site.origin.replace("http://", "https://")
+    limits = Limits(2, timeout=5.0, request_deadline=0.3, run_deadline=60.0)
+    checked = LiveSite(frozenset({origin}), limits)
+    answers = sorted(
+        (a.status, a.body)
+        for a in checked.answers([f"{origin}/p{n}" for n in range(20)], limit=10_000)
+    )
+    assert answers == [(200, BODY)] * 20
+    assert site.connections <= 2
+    (dripped,) = checked.answers([origin + "/drip-body"], limit=10_000)
+    assert dripped.problem == "no complete answer within 0.3 s"
