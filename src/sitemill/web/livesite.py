@@ -9,11 +9,12 @@
 from __future__ import annotations
 
 import http.client
+import queue
 import threading
 import time
 import urllib.error
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
@@ -182,18 +183,20 @@ class LiveSite:
         """``process`` of each URL's answer, in the order they come, at most
         ``limits.concurrency`` requests at once (and as many answers held)."""
         workers = max(1, self.limits.concurrency)
-        pending: set[Future[T]] = set()
+        finished: queue.SimpleQueue[Future[T]] = queue.SimpleQueue()  # (each as it finishes)
+        pending = 0
         connections = Pool()  # (kept alive between the requests of these URLs, then closed)
         try:
             with ThreadPoolExecutor(workers, thread_name_prefix="sitemill-check") as pool:
                 for url in urls:
-                    if len(pending) >= workers:
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        yield from (future.result() for future in done)
+                    if pending >= workers:
+                        pending -= 1
+                        yield finished.get().result()
                     asked = pool.submit(self._processed, url, limit, head, process, connections)
-                    pending.add(asked)
-                for future in list(pending):
-                    yield future.result()
+                    asked.add_done_callback(finished.put)
+                    pending += 1
+                for _ in range(pending):
+                    yield finished.get().result()
         finally:
             connections.close()
 
