@@ -24,8 +24,8 @@ BODY = b"<!doctype html><title>a page</title>" * 20
 
 class Server:
     """A site on 127.0.0.1: ``/drip-body`` and ``/drip-head`` answer one byte every 50 ms;
-    ``/drop`` closes its connection after the answer without saying so; every other path a
-    page. Counts the connections it accepted."""
+    ``/drop`` closes its connection after the answer without saying so; ``/missing…`` is a
+    404; every other path a page. Counts the connections it accepted."""
 
     def __init__(self, protocol: str) -> None:
         self.connections = 0
@@ -42,6 +42,9 @@ class Server:
 
             def do_GET(self) -> None:
                 server.paths.append(self.path)
+                if self.path.startswith("/missing"):  # (a 404 with a page, kept alive)
+                    self.wfile.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 8\r\n\r\nnot here")
+                    return
                 head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
                 head += b"Content-Length: %d\r\n\r\n" % len(BODY)
                 if self.path.startswith("/drip"):
@@ -131,6 +134,14 @@ def test_a_kept_alive_host_serves_many_requests_per_connection(site: Server) -> 
     answers = bodies(live(site), [f"{site.origin}/p{n}" for n in range(40)])
     assert answers == [(200, BODY, "")] * 40
     assert len(site.paths) == 40
+    assert site.connections <= 2
+
+
+def test_an_answer_whose_body_is_not_wanted_keeps_its_connection(site: Server) -> None:
+    """A 404's page is not read by the check (its status is the answer), but read here to
+    keep the connection: 20 requests, 2 at a time, on at most 2 connections (was 20)."""
+    answers = bodies(live(site), [f"{site.origin}/missing{n}" for n in range(20)])
+    assert answers == [(404, b"", "")] * 20
     assert site.connections <= 2
 
 
