@@ -189,6 +189,7 @@ def test_proxies_route_http_by_absolute_url_and_https_through_a_tunnel(
     )
     assert route("https://inside.example:8443/a", proxies) == Route(True, "inside.example", 8443)
     assert route("http://site.example/a", {}) == Route(False, "site.example", 80)
+    assert route("https://[::1]:8443/a", {"https": "p.example:3128"}).tunnel == "[::1]:8443"
 
 
 def test_an_http_proxy_is_asked_for_the_whole_url(

@@ -41,9 +41,6 @@ class Clock:
     seconds: float = 0.0  # the deadline as given, for the message
     last: bool = False  # the last wait armed was bounded by the deadline, not the silence
 
-    def start(self, silence: float, seconds: float) -> None:
-        self.ends, self.silence, self.seconds = time.monotonic() + seconds, silence, seconds
-
     def left(self) -> float:
         """The seconds the next wait may last; FetchError once the deadline passed."""
         left = self.ends - time.monotonic()
@@ -158,12 +155,13 @@ def route(url: str, proxies: dict[str, str]) -> Route:
         return Route(secure, host, port)
     where = urlsplit(proxy if "://" in proxy else "http://" + proxy)
     auth = ""
-    if where.username is not None and where.password is not None:
+    if where.username and where.password:  # (as urllib: both, or no header)
         pair = f"{unquote(where.username)}:{unquote(where.password)}".encode()
         auth = "Basic " + base64.b64encode(pair).decode("ascii")
     proxied = where.hostname or "", where.port or 80
     if secure:
-        return Route(True, *proxied, tunnel=f"{host}:{port}", proxy_auth=auth)
+        named = f"[{host}]" if ":" in host else host  # (an IPv6 literal)
+        return Route(True, *proxied, tunnel=f"{named}:{port}", proxy_auth=auth)
     return Route(False, *proxied, absolute=True, proxy_auth=auth)
 
 
