@@ -9,19 +9,20 @@
 from __future__ import annotations
 
 import http.client
+import queue
 import threading
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from sitemill.errors import FetchError, SitemillError
 from sitemill.urls import url_origin
 from sitemill.version import __version__
-from sitemill.web.transport import deadline_open
+from sitemill.web.connection import Pool
+from sitemill.web.transport import exchange
 
 T = TypeVar("T")
 
@@ -84,6 +85,7 @@ class LiveSite:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _answered: set[str] = field(default_factory=set, repr=False)  # origins that answered
     _unreached: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    _origin_of: dict[str, str] = field(default_factory=dict, repr=False)
 
     def unreachable(self) -> dict[str, str]:
         """The origins asked that never answered, none of their requests finding a
@@ -97,20 +99,32 @@ class LiveSite:
 
     def on_site(self, url: str) -> bool:
         """Whether ``url`` is on one of the site's origins (and so may be asked)."""
-        try:
-            return url_origin(url) in self.origins
-        except (SitemillError, ValueError):
-            return False
+        return bool(self._site_origin(url))
+
+    def _site_origin(self, url: str) -> str:
+        """``url``'s origin when it is one of the site's, else "" (remembered by what the
+        URL says before its path: the scheme and the authority, as written)."""
+        written = "/".join(url.split("/", 3)[:3])
+        origin = self._origin_of.get(written)
+        if origin is None:
+            try:
+                origin = url_origin(url)
+            except (SitemillError, ValueError):
+                return ""
+            self._origin_of[written] = origin
+        return origin if origin in self.origins else ""
 
     def remaining(self) -> float:
         return self.limits.run_deadline - (time.monotonic() - self.started)
 
-    def get(self, url: str, limit: int, *, head: bool = False) -> LiveAnswer:
+    def get(
+        self, url: str, limit: int, *, head: bool = False, pool: Pool | None = None
+    ) -> LiveAnswer:
         """One GET of ``url``: the body of a 200, at most ``limit`` bytes (``head``: its first
-        ``limit`` bytes, however long it is)."""
-        if not self.on_site(url):
+        ``limit`` bytes, however long it is); on a connection of ``pool`` when given."""
+        origin = self._site_origin(url)
+        if not origin:
             return LiveAnswer(url, problem=OFF_SITE, asked=False)
-        origin = url_origin(url)
         deadline = min(self.limits.request_deadline, self.remaining())
         if deadline <= 0:
             return LiveAnswer(url, problem=RUN_DEADLINE, asked=False)
@@ -120,7 +134,7 @@ class LiveSite:
                 return LiveAnswer(url, problem=UNREACHED, asked=False)
             self.requests += 1
         try:
-            answer = self._ask(url, origin, limit, deadline, head)
+            answer = self._ask(url, origin, limit, deadline, head, pool)
         except urllib.error.URLError as exc:  # (no connection: no answer came at all)
             reason = _one_line(exc.reason)
             with self._lock:
@@ -135,14 +149,16 @@ class LiveSite:
             self._answered.add(origin)
         return answer
 
-    def _ask(self, url: str, origin: str, limit: int, deadline: float, head: bool) -> LiveAnswer:
+    def _ask(
+        self, url: str, origin: str, limit: int, deadline: float, head: bool, pool: Pool | None
+    ) -> LiveAnswer:
         target = url
         headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
         if origin in self.connect:
             target = self.connect[origin] + url[len(origin) :]
             headers["Host"] = origin.partition("://")[2]
-        request = urllib.request.Request(target, headers=headers)  # noqa: S310 (http(s) only)
-        with deadline_open(request, timeout=self.limits.timeout, deadline=deadline) as (
+        timeout = self.limits.timeout
+        with exchange("GET", target, headers, timeout=timeout, deadline=deadline, pool=pool) as (
             response,
             read,
         ):
@@ -167,23 +183,32 @@ class LiveSite:
         """``process`` of each URL's answer, in the order they come, at most
         ``limits.concurrency`` requests at once (and as many answers held)."""
         workers = max(1, self.limits.concurrency)
-        pending: set[Future[T]] = set()
-        with ThreadPoolExecutor(workers, thread_name_prefix="sitemill-check") as pool:
-            for url in urls:
-                if len(pending) >= workers:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    yield from (future.result() for future in done)
-                pending.add(pool.submit(self._processed, url, limit, head, process))
-            for future in list(pending):
-                yield future.result()
+        finished: queue.SimpleQueue[Future[T]] = queue.SimpleQueue()  # (each as it finishes)
+        pending = 0
+        connections = Pool()  # (kept alive between the requests of these URLs, then closed)
+        try:
+            with ThreadPoolExecutor(workers, thread_name_prefix="sitemill-check") as pool:
+                for url in urls:
+                    if pending >= workers:
+                        pending -= 1
+                        yield finished.get().result()
+                    asked = pool.submit(self._processed, url, limit, head, process, connections)
+                    asked.add_done_callback(finished.put)
+                    pending += 1
+                for _ in range(pending):
+                    yield finished.get().result()
+        finally:
+            connections.close()
 
     def answers(self, urls: Iterable[str], limit: int = 1) -> Iterator[LiveAnswer]:
         """Each URL's answer (``get_many`` that keeps them, the first ``limit`` bytes of a
         body read: a status is all most callers ask)."""
         return self.get_many(urls, limit, _as_is, head=True)
 
-    def _processed(self, url: str, limit: int, head: bool, process: Callable[[LiveAnswer], T]) -> T:
-        return process(self.get(url, limit, head=head))
+    def _processed(
+        self, url: str, limit: int, head: bool, process: Callable[[LiveAnswer], T], pool: Pool
+    ) -> T:
+        return process(self.get(url, limit, head=head, pool=pool))
 
 
 def _as_is(answer: LiveAnswer) -> LiveAnswer:

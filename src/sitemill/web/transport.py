@@ -1,152 +1,154 @@
 """One HTTP(S) GET (or POST) with one deadline for all of it; no redirect is ever followed."""
-# One deadline for connecting, the status line, the headers and the body. A server that answers
-# one byte every half second meets it.
-#
-# urllib's ``timeout`` is per socket operation, so a dripping server never trips it. Here every
-# connection a request opens is remembered, and a timer shuts them all down when the deadline
-# passes: whatever read was waiting returns, and the caller gets a FetchError. Proxies come from
-# the environment. Every request sitemill makes to a site (a page, a sitemap, the IndexNow key
-# file, the previous state) and to an engine opens here, and the first answer is the response,
-# whatever its status: a redirect is an answer its caller reports (with where it leads), never a
-# request to another host.
+# One deadline for connecting, the status line, the headers and the body: a server that answers
+# one byte every half second meets it (web.connection: each wait is bounded by what is left of
+# it, with no thread per request). Every request sitemill makes to a site (a page, a sitemap, the
+# IndexNow key file, the previous state) and to an engine opens here, and the first answer is the
+# response, whatever its status: a redirect is an answer its caller reports (with where it
+# leads), never a request to another host. Given a ``Pool``, the connection is taken from it and
+# given back once its answer was read whole (the check's many GETs of one site); else it is
+# closed after its one answer.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import http.client
-import socket
-import ssl
-import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import Final
 
 from sitemill.errors import FetchError
+from sitemill.web.connection import Clock, Connection, Pool, Route
 
 _CHUNK: Final = 64 * 1024
+# An answer's unread body up to this size is read to keep its connection (a 404's page).
+_DRAIN: Final = 64 * 1024
 # The statuses that name another URL in their Location: reported, never followed.
 REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+# A kept connection the server closed meanwhile fails this way before any answer: asked again.
+_STALE: Final = (ConnectionError, http.client.BadStatusLine)
 
-
-class _Connections:
-    """The sockets one request opened; all shut down at once when its deadline passes."""
-
-    def __init__(self) -> None:
-        self.sockets: list[socket.socket] = []
-        self.expired = False
-        self.lock = threading.Lock()
-
-    def add(self, sock: socket.socket) -> None:
-        with self.lock:
-            if self.expired:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-            self.sockets.append(sock)
-
-    def expire(self) -> None:
-        with self.lock:
-            self.expired = True
-            for sock in self.sockets:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-
-
-def _tracked(base: type[http.client.HTTPConnection], connections: _Connections) -> Any:
-    class Tracked(base):  # type: ignore[valid-type,misc]
-        def connect(self) -> None:
-            super().connect()
-            connections.add(self.sock)
-
-    return Tracked
-
-
-@functools.cache
-def _tls_context() -> ssl.SSLContext:
-    """The default TLS context, made once: it loads the system's CA certificates."""
-    return ssl.create_default_context()
-
-
-def _opener(connections: _Connections) -> urllib.request.OpenerDirector:
-    """http and https only (no file:, ftp: or data: handlers), proxies from the env; no
-    redirect is followed and no status is an HTTPError."""
-    plain = _tracked(http.client.HTTPConnection, connections)
-    secure = _tracked(http.client.HTTPSConnection, connections)
-    context = _tls_context()
-
-    class Http(urllib.request.HTTPHandler):
-        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-            return self.do_open(plain, req)
-
-    class Https(urllib.request.HTTPSHandler):
-        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-            return self.do_open(secure, req, context=context)
-
-    opener = urllib.request.OpenerDirector()
-    handlers: tuple[urllib.request.BaseHandler, ...] = (
-        urllib.request.ProxyHandler(),
-        urllib.request.UnknownHandler(),
-        Http(),
-        Https(),
-    )
-    for handler in handlers:
-        opener.add_handler(handler)
-    return opener
+Opened = tuple[http.client.HTTPResponse, Callable[..., bytes]]
 
 
 @contextmanager
 def deadline_open(
     request: urllib.request.Request, *, timeout: float, deadline: float
-) -> Iterator[tuple[http.client.HTTPResponse, Callable[..., bytes]]]:
+) -> Iterator[Opened]:
     """Open ``request``; yield the response and a ``read(limit)`` for its body. Every step,
     the body's reading included, ends by ``deadline`` seconds from now (FetchError otherwise);
     ``timeout`` bounds each silence on its own; ``read(limit, head=True)`` gives the first
     ``limit`` bytes of a longer body rather than fail. Any status is the response (a 3xx is
     not followed; an error's body is read within the deadline too), never an HTTPError;
-    URLError as urllib raises it (no connection)."""
-    connections = _Connections()
-    timer = threading.Timer(deadline, connections.expire)
-    timer.daemon = True
-    timer.start()
+    URLError when no connection could be made."""
+    headers = {name.title(): value for name, value in request.header_items()}  # (as urllib)
+    method, url, data = request.get_method(), request.full_url, request.data
+    if data is not None and not isinstance(data, bytes):
+        raise TypeError("a request's data is bytes")
+    with exchange(method, url, headers, data, timeout=timeout, deadline=deadline) as opened:
+        yield opened
+
+
+@contextmanager
+def exchange(
+    method: str,
+    url: str,
+    headers: Mapping[str, str],
+    data: bytes | None = None,
+    *,
+    timeout: float,
+    deadline: float,
+    pool: Pool | None = None,
+) -> Iterator[Opened]:
+    """``deadline_open`` of a request told by its parts, its connection from ``pool`` (else
+    one for this request alone, closed after it)."""
+    alone = pool is None
+    pool = pool or Pool()
+    way = pool.route(url)
+    target, sent = _target(url, way, headers)
+    if alone:
+        sent["Connection"] = "close"
     ends = time.monotonic() + deadline
-    try:
+    taken = pool.take(way)
+    while True:
+        connection, clock = taken or pool.opening(way)
+        clock.ends, clock.silence, clock.seconds = ends, timeout, deadline
         try:
-            response = _opener(connections).open(request, timeout=timeout)
-        except (OSError, http.client.HTTPException) as exc:
-            _raise_if_expired(connections, deadline, exc)
+            response = _send(connection, clock, (method, target, sent, data), fresh=not taken)
+            break
+        except _STALE:
+            connection.close()
+            if not taken or data is not None:  # (a POST is never sent twice)
+                raise
+            taken = None
+        except BaseException:
+            connection.close()
             raise
-        with response:
-            if connections.expired:  # shut down mid-headers: http.client took EOF for their end
-                raise FetchError(f"no complete answer within {deadline:g} s")
-
-            def read(limit: int, *, head: bool = False) -> bytes:
-                try:
-                    body = _read_body(response, limit, ends, deadline, head)
-                except (OSError, http.client.HTTPException, FetchError) as exc:
-                    _raise_if_expired(connections, deadline, exc)
-                    raise
-                if connections.expired:  # shut down mid-body: what came is not all of it
-                    raise FetchError(f"no complete answer within {deadline:g} s")
-                return body
-
-            yield response, read
+    kept = False
+    try:
+        yield response, lambda limit, *, head=False: _read_body(response, limit, head)
+        kept = not alone and _reusable(response)
     finally:
-        timer.cancel()
+        if kept:
+            pool.give(way, connection, clock)
+        else:
+            response.close()  # (a response the server closes holds the socket, not the connection)
+            connection.close()
 
 
-def _raise_if_expired(connections: _Connections, deadline: float, exc: BaseException) -> None:
-    if connections.expired:
-        raise FetchError(f"no complete answer within {deadline:g} s") from exc
+def _target(url: str, way: Route, headers: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    """The request line's target, and the headers with a proxy's credentials."""
+    sent = dict(headers)
+    if way.absolute:
+        if way.proxy_auth:
+            sent["Proxy-Authorization"] = way.proxy_auth
+        return url, sent
+    rest = url.split("/", 3)[3:]
+    return "/" + (rest[0] if rest else ""), sent
 
 
-def _read_body(
-    response: http.client.HTTPResponse, limit: int, ends: float, deadline: float, head: bool
-) -> bytes:
-    """At most ``limit`` bytes (FetchError on one more; ``head``: the first ``limit``), before
-    ``ends``."""
+def _send(
+    connection: Connection,
+    clock: Clock,
+    request: tuple[str, str, dict[str, str], bytes | None],
+    *,
+    fresh: bool,
+) -> http.client.HTTPResponse:
+    """The response to ``request``; URLError when ``connection`` cannot be made (or the
+    request not sent on a new one), as urllib says it."""
+    method, target, headers, data = request
+    if fresh:
+        try:
+            connection.connect()
+            connection.request(method, target, body=data, headers=headers)
+        except OSError as exc:
+            if isinstance(exc, TimeoutError) and clock.last:
+                raise clock.expired() from exc
+            raise urllib.error.URLError(exc) from exc
+    else:
+        clock.arm(connection.sock)
+        connection.request(method, target, body=data, headers=headers)
+    return connection.getresponse()
+
+
+def _reusable(response: http.client.HTTPResponse) -> bool:
+    """Whether the answer's connection can carry the next request: the server keeps it, and
+    its body is read whole (what is left read here, when small)."""
+    if response.will_close:
+        return False
+    if not response.isclosed():
+        if response.length is None or response.length > _DRAIN:
+            return False
+        try:
+            response.read()
+        except (FetchError, OSError, http.client.HTTPException):
+            return False
+    return response.isclosed()
+
+
+def _read_body(response: http.client.HTTPResponse, limit: int, head: bool) -> bytes:
+    """At most ``limit`` bytes (FetchError on one more; ``head``: the first ``limit``)."""
     chunks: list[bytes] = []
     size = 0
     while chunk := response.read1(min(_CHUNK, limit + 1 - size)):
@@ -156,8 +158,6 @@ def _read_body(
             if head:
                 return b"".join(chunks)[:limit]
             raise FetchError(f"larger than {limit:,} bytes")
-        if time.monotonic() > ends:
-            raise FetchError(f"no complete answer within {deadline:g} s")
     if getattr(response, "length", None):  # read1 ends quietly where the connection did
         raise FetchError("the body is cut off")
     return b"".join(chunks)
