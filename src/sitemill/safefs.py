@@ -69,9 +69,14 @@ class Root:
         FileNotFoundError when it does not exist (a broken link too); RefusedError when it
         leads outside the root, into a hidden path, or round a link loop.
         """
+        return self._resolved(path)[0]
+
+    def _resolved(self, path: str | os.PathLike[str]) -> tuple[str, int | None]:
+        """resolve, and the mode of the file it found when no link led there (its lstat's:
+        what read_regular would stat again)."""
         joined = os.path.join(self.path, path)
         try:
-            real = self._realpath(joined)
+            real, mode = self._realpath(joined)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise RefusedError(joined, "is a symbolic link loop") from exc
@@ -81,21 +86,23 @@ class Root:
             raise RefusedError(joined, f"leads outside {self.path} (to {real})")
         if not self.hidden and is_hidden(inside):
             raise RefusedError(joined, f"leads to a hidden path of {self.path} ({inside})")
-        return real
+        return real, mode
 
-    def _realpath(self, joined: str) -> str:
+    def _realpath(self, joined: str) -> tuple[str, int | None]:
         """``os.path.realpath(joined, strict=True)``, with the real path of each directory
         remembered: a tree's pages share few directories, and resolving every component of
-        every page again (an lstat each) was most of a 10,000-page build's time."""
+        every page again (an lstat each) was most of a 10,000-page build's time. With it, the
+        mode of the file when it is no link (None: one was followed)."""
         directory, name = os.path.split(joined)
         real_directory = self._directories.get(directory)
         if real_directory is None:
             real_directory = os.path.realpath(directory, strict=True)
             self._directories[directory] = real_directory
         candidate = os.path.join(real_directory, name)
-        if not name or stat.S_ISLNK(os.lstat(candidate).st_mode):
-            return os.path.realpath(candidate, strict=True)
-        return candidate
+        mode = os.lstat(candidate).st_mode if name else None
+        if mode is None or stat.S_ISLNK(mode):
+            return os.path.realpath(candidate, strict=True), None
+        return candidate, mode
 
     def read(
         self, path: str | os.PathLike[str], limit: int, *, whole: bool = False
@@ -106,8 +113,10 @@ class Root:
         None when it does not exist.
         """
         try:
-            real = self.resolve(path)
-            return read_regular(real, limit, whole=whole, follow_symlinks=False)
+            real, mode = self._resolved(path)
+            if mode is None:
+                mode = os.stat(real, follow_symlinks=False).st_mode
+            return _read_checked(real, mode, limit, whole=whole, follow_symlinks=False)
         except FileNotFoundError:
             return None
 
@@ -124,7 +133,16 @@ def read_regular(
     With ``whole``, all of it, and RefusedError when it holds more than ``limit`` bytes.
     Without ``follow_symlinks`` a link at ``path`` itself is refused, never followed.
     """
-    _require_regular(path, os.stat(path, follow_symlinks=follow_symlinks).st_mode)
+    mode = os.stat(path, follow_symlinks=follow_symlinks).st_mode
+    return _read_checked(path, mode, limit, whole=whole, follow_symlinks=follow_symlinks)
+
+
+def _read_checked(
+    path: str | os.PathLike[str], mode: int, limit: int, *, whole: bool, follow_symlinks: bool
+) -> bytes:
+    """read_regular of a file whose ``mode`` was just read (by a stat, or the root's lstat):
+    refused unless regular, opened without blocking, its mode checked again once open."""
+    _require_regular(path, mode)
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | _O_NOFOLLOW
     try:
         descriptor = os.open(path, flags)

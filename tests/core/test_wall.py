@@ -102,6 +102,28 @@ def test_a_regular_file_inside_is_read_up_to_the_limit(tmp_path: Path) -> None:
         root.read("a.txt", 4, whole=True)
 
 
+def test_a_page_is_looked_at_once_before_it_is_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The root's lstat of the page (is it a link?) tells what it is: no stat again before the
+    # open (each page of a 10,000-page tree paid both). A page behind a link is stat'ed again.
+    for name in ("a.html", "b.html", "c.html"):
+        (tmp_path / name).write_text(name)
+    (tmp_path / "d.html").symlink_to("c.html")
+    root = Root(tmp_path)
+    assert root.read("a.html", 100) == b"a.html"  # (its folder resolved once, here)
+    looked: list[str] = []
+    for name in ("stat", "lstat"):
+        call = getattr(os, name)
+        monkeypatch.setattr(
+            os, name, lambda *a, _c=call, _n=name, **k: looked.append(_n) or _c(*a, **k)
+        )
+    assert root.read("b.html", 100) == b"b.html"
+    assert looked == ["lstat"]
+    assert root.read("d.html", 100) == b"c.html"
+    assert root.read("e.html", 100) is None
+
+
 def test_proc_files_are_regular_so_the_root_is_what_stops_them(tmp_path: Path) -> None:
     if not has_proc_environ():
         pytest.skip("no /proc")

@@ -263,3 +263,27 @@ def test_progress_tells_the_commits_read_and_the_files_dated(tmp_path: Path) -> 
     assert ends["dates"] == (2, 2)  # both pages have older versions to walk back through
     assert ends["reading"] == (2, 2) and ends["pages"] == (2, 2)
     assert ("history", 0, None) in seen and ("dates", 0, 2) in seen  # each told as it starts
+
+
+def test_a_commit_time_is_made_a_lastmod_once_for_all_the_pages_it_dates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 12 pages in 2 commits: 2 commit times made lastmods, not one for each page (10,000 pages
+    # written by 1,000 commits made 10,000).
+    from sitemill.jobs import treedating
+
+    made: list[float] = []
+
+    def counted(moment: float, run_time: Any) -> str | None:
+        made.append(moment)
+        return evidence_lastmod(moment, run_time)
+
+    evidence_lastmod = treedating.evidence_lastmod
+    monkeypatch.setattr(treedating, "evidence_lastmod", counted)
+    repo = make_repo(tmp_path / "site")
+    for when, names in (("2024-01-10 09:00:00", "abcdef"), ("2024-02-11 09:00:00", "ghijkl")):
+        commit(repo, {f"{name}.html": f"<p>Page {name}.</p>" for name in names}, when)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": "https://example.org/", "lastmod": "git"}), repo, sink)
+    assert sink.files["sitemap.xml"].count(b"<lastmod>") == 12
+    assert sorted(made) == [unix("2024-01-10 09:00:00"), unix("2024-02-11 09:00:00")]

@@ -9,6 +9,8 @@ import logging
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -229,3 +231,27 @@ def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
         ran_to_the_end.append(True)
     assert ran_to_the_end == [True]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_fork_server_imports_what_the_workers_run_not_the_history_walk() -> None:
+    # A worker reads and fingerprints pages (jobs.treedates); the git history is walked in the
+    # main process. The fork server is a third process that imports its preload: before, the
+    # whole of jobs.treehistory (175 modules, the history walk's and git's among them).
+    from multiprocessing import forkserver
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server here")
+    workpool._context()
+    preload = list(forkserver._forkserver._preload_modules)  # type: ignore[attr-defined]
+    script = (
+        "import importlib, sys\n"
+        f"for name in {preload!r}: importlib.import_module(name)\n"
+        "print(' '.join(sorted(name for name in sys.modules if name.startswith('sitemill'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    imported = done.stdout.split()
+    assert done.returncode == 0 and "sitemill.jobs.treedates" in imported, done.stderr
+    walk = [
+        name for name in imported if name.startswith(("sitemill.lastmod.history", "sitemill.git"))
+    ]
+    assert walk == []

@@ -74,13 +74,16 @@ class TreeDating:
     source: SourceRung | None = None  # rung 2 of a first run (close() ends its git)
     run_time: datetime = field(default_factory=lambda: datetime.now(UTC))
     late: dict[str, int] = field(default_factory=dict)  # git dates after the run, dropped
+    # evidence_lastmod of each commit time seen: a commit dates many pages (10,000, 1,000).
+    lastmods: dict[int, str | None] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # A commit after the run (a clock set to 2099, a time git keeps past the year 9999) is
         # no evidence (sitemill.lastmod.evidencetime): its page takes the ladder.
         if self.git_dates is not None:
             dates, run_time = self.git_dates, self.run_time
-            self.git_dates = {p: t for p, t in dates.items() if evidence_time(t, run_time)}
+            kept = {t for t in set(dates.values()) if evidence_time(t, run_time)}
+            self.git_dates = {p: t for p, t in dates.items() if t in kept}
             self.late = {p: t for p, t in dates.items() if p not in self.git_dates}
 
     def start(
@@ -156,7 +159,10 @@ class TreeDating:
                 yield Page(file.path)
                 continue
             when = None if self.git_dates is None else self.git_dates.get(file.path)
-            plain = evidence_lastmod(file.mtime if when is None else when, self.run_time)
+            if when is None:
+                plain = evidence_lastmod(file.mtime, self.run_time)
+            elif (plain := self.lastmods.get(when, "")) == "":
+                plain = self.lastmods[when] = evidence_lastmod(when, self.run_time)
             older = when is not None and when < self.newest.get(file.path, when)
             dated = self._date(file.path, plain, from_history=when is not None, older=older)
             if dated is None:

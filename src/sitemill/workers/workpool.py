@@ -41,6 +41,7 @@ CHUNKS_PER_WORKER: Final = 4
 # Items at most in a chunk counted as progress: else a small phase sits at "0 of 382".
 PROGRESS_CHUNK: Final = 64
 _LOGGER = "sitemill"
+PRELOAD: Final = ("sitemill.jobs.treedates",)  # the fork server's: the work (page reads) only
 
 
 def machine_cores() -> int:
@@ -207,7 +208,7 @@ def _context() -> BaseContext:
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["sitemill.jobs.treehistory"])
+        context.set_forkserver_preload(list(PRELOAD))
         return context
     return multiprocessing.get_context("spawn")
 

@@ -5,6 +5,9 @@ walk re-dated pages (structure copied, text our own)."""
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from sitemill.lastmod.history.datevalues import RESPELLED, respelled, valued
@@ -214,3 +217,27 @@ def test_dates_are_their_values_and_numbers_put_in_are_named_by_their_kind() -> 
     assert not respelled(page + " Jan 24, 2018", page + " Jan 23, 2018")
     assert valued("at 12:05 AM, 2024-03-09T10:00:00Z") == valued("at 0:05, 9 March 2024")
     assert valued("25:70 and 2018-02-30") == "25:70 and 2018-02-30"
+
+
+def test_the_expressions_of_any_date_are_compiled_when_a_text_first_holds_a_year() -> None:
+    # Each takes tens of milliseconds to compile: a run whose edits print no date never pays
+    # them (before, every import of the template-edit pass did, in the main process and in
+    # the fork server). A fresh interpreter counts the compiles.
+    script = (
+        "from sitemill.lastmod.history import dateforms\n"
+        "made = []\n"
+        "for name in ('any_date', 'any_date_forms'):\n"
+        "    call = getattr(dateforms, name)\n"
+        "    setattr(dateforms, name, lambda _c=call, _n=name: made.append(_n) or _c())\n"
+        "from sitemill.lastmod.history import datevalues, templateedits\n"
+        "before = list(made)\n"
+        "datevalues.valued('no date at all, 12:30')\n"
+        "quiet = list(made)\n"
+        "assert datevalues.valued('on 9 March 2024') == 'on  \\x002024-03-09 '\n"
+        "datevalues.valued('and 2024-03-10')\n"
+        "print(repr((before, quiet, made)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    compiled = ast.literal_eval(done.stdout)  # (on import; then no year; then two dates)
+    assert compiled == ([], [], ["any_date", "any_date_forms"])

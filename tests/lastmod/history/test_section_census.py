@@ -16,9 +16,11 @@ from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, r
 from sitemill.lastmod.history import templateedits
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import edit_of, rewords
-from sitemill.lastmod.history.probes import PROBE
+from sitemill.lastmod.history.probes import MIN_SECTION, PROBE, section_of
 from sitemill.lastmod.history.respacing import RESPACED
-from sitemill.lastmod.history.sectioncensus import census_templates
+from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
+from sitemill.lastmod.history.versions import Version
+from sitemill.lastmod.history.walk import Run
 
 NAMES = ("one", "two", "three", "four", "five", "six")
 
@@ -189,3 +191,34 @@ def test_a_stamp_on_the_few_pages_no_later_edit_stopped_moves_none(tmp_path: Pat
     ]
     found = dated(tmp_path, builds)
     assert found == {f"posts/{name}": at(2 if name in later else 0) for name in NAMES}, found
+
+
+class _Looked(dict[str, Run]):
+    """Pages that count how often a page's versions are looked up."""
+
+    looked = 0
+
+    def __getitem__(self, path: str) -> Run:
+        self.looked += 1
+        return super().__getitem__(path)
+
+
+def test_a_commit_that_changed_a_few_pages_of_a_big_section_looks_at_a_few_of_them() -> None:
+    # A section of 1,000 pages, of which one commit changed 3 (each its own words): no census
+    # can make its edit template (3 of 1,000), so counting the pages that stood at it stops
+    # after 6 of them. Before: all 1,000 pages' versions were looked at, for each such place.
+    section = [f"docs/page-{n}.html" for n in range(1_000)]
+    old, new = Version(100, b"a" * 20, False), Version(200, b"b" * 20, False)
+    pages = _Looked({path: Run([new, old] if n < 3 else [old]) for n, path in enumerate(section)})
+    changes = section_changes(pages, section_of)
+    census = ({"docs": section}, changes, section_of, MIN_SECTION)
+    named: list[list[tuple[str, int]]] = []
+
+    def name(stops: list[tuple[str, int]]) -> int:
+        named.append(stops)
+        return 0
+
+    pages.looked = 0
+    found, _ = census_templates([(path, 1) for path in section[:3]], pages, census, name, ({}, {}))
+    assert (found, named) == ([], [])
+    assert pages.looked <= 3 + 2 * 3

@@ -4,12 +4,18 @@ built by CI (its home page says "built on <the deploy's date>"), text our own.""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
+
 from gitutil import commit, make_repo, unix
+from sitemill.lastmod.history import stamps
+from sitemill.lastmod.history.stamps import stamp_pattern
 from sitemill.lastmod.history.templateedits import MAX_ROUNDS
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from treedates import built_lastmods
+from treedates import WHEN, at, built_lastmods
 
 CHAPTERS = ("intro", "spatial", "raster", "vector", "maps")
 
@@ -49,3 +55,31 @@ def test_a_stamp_on_every_deploy_is_followed_past_more_rounds_than_template_edit
     found = built_lastmods(repo)
     at = {day: lastmod_from_timestamp(unix(deploy(day)), Precision.DATETIME) for day in (0, 1)}
     assert found == {f"{name}.html": at[1 if name == "intro" else 0] for name in CHAPTERS}, found
+
+
+def test_edits_that_print_no_stamp_compile_no_stamp_expression(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every page's own words edited by every commit, no date, name or hash near an edit: the
+    # stops are named, and none needs a commit's stamps. An expression costs milliseconds to
+    # compile; before, both commits' were compiled for each stop named (a 1,000-commit history
+    # spent most of its run compiling them).
+    compiled: list[int] = []
+
+    def counted(commits: Iterable[stamps.CommitFacts]) -> re.Pattern[str] | None:
+        compiled.append(1)
+        return stamp_pattern(commits)
+
+    monkeypatch.setattr(stamps, "stamp_pattern", counted)
+    repo = make_repo(tmp_path / "site")
+    words = ("one", "two", "three", "four")
+    for number, when in enumerate(WHEN):
+        pages = {
+            f"notes/{name}.html": f"<html><head><title>{name}</title></head><body><main>"
+            f"<p>The note on {name}, told {words[number]}{name} ways.</p></main></body></html>"
+            for name in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
+        }
+        commit(repo, pages, when)
+    found = built_lastmods(repo)
+    assert set(found.values()) == {at(len(WHEN) - 1)}, found
+    assert compiled == []

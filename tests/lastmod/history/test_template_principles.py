@@ -8,7 +8,10 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from gitutil import commit, git, make_repo, unix, write
+from sitemill.lastmod.history import stamps
 from sitemill.lastmod.history.edits import edit_of, exact_of
 from sitemill.lastmod.history.stamps import CommitFacts, is_stamp_edit, stamp_pattern
 from sitemill.protocol import Precision, lastmod_from_timestamp
@@ -296,6 +299,27 @@ def test_a_stamp_is_the_commits_date_in_any_form_its_author_or_hash() -> None:
     assert not is_stamp_edit("a 2024-03-08", "a 2023-11-02", new, old)
     assert not is_stamp_edit("a 2024-03-09", "a", new, old)
     assert not is_stamp_edit("a 12024-03-09", "a 12023-11-02", new, old)
+
+
+def test_a_commits_stamps_are_judged_alike_when_their_expressions_are_not_compiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CommitStamps compiles a commit's expression only when the changed part of the newer
+    # version holds its year, a name or its short hash: the same answers as compiling it.
+    later = facts("2024-03-09 23:30:00", zone=3600, author="Bo Chen")
+    earlier = facts("2023-11-02 10:00:00")
+    times = (later.times[0][0], earlier.times[0][0])
+    read = {times[0]: [later], times[1]: [earlier]}
+    monkeypatch.setattr(stamps, "read_commit_facts", lambda git: read)
+    commit_stamps = stamps.CommitStamps(None)  # type: ignore[arg-type]
+    new, old = stamp_pattern([later]), stamp_pattern([earlier])
+    assert new is not None and old is not None
+    shown = ("2024-03-09", "Mar 9, 2024", "2024年3月10日", "Bo Chen", "0123456", "2023-11-02")
+    for one in (*shown, "words", "12024-03-09", "\x00", "2024", "a 2024-03-09 b"):
+        for other in (*shown, "other words", "12023-11-02", "\x00", ""):
+            newer, older = f"x\x01Text {one}.", f"x\x01Text {other}."
+            want = is_stamp_edit(newer, older, new, old)
+            assert commit_stamps.is_stamp_edit(newer, older, times) == want, (one, other)
 
 
 def test_a_mark_repeated_fewer_times_is_named_by_its_kind() -> None:

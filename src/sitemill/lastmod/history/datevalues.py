@@ -37,8 +37,6 @@ from sitemill.lastmod.history.dateforms import MONTHS, any_date, any_date_forms,
 # changed the text's words (its first digit 0 to 3), apart from every other name.
 RESPELLED: Final = "1" + "0" * 31
 VALUE: Final = "\x00"  # (starts a word read as a value: it stands in no reduction's text)
-_FORMS: Final = any_date_forms()
-_ANY_DATE: Final = any_date()
 _YEAR: Final = re.compile(r"[12]\d{3}")  # (every date's form holds one: history.dateforms)
 _TIME: Final = re.compile(rf"(?<![\d:.]){time_of_day(named=True)}(?![\d:])")
 _NUMBER: Final = re.compile(r"\(?[+-]?\d+(?:[.,]\d+)*%?\)?[,.;:]?")
@@ -50,7 +48,7 @@ def valued(text: str) -> str:
     """``text`` with each date and each time of day alone (see above) read as one word: VALUE
     and its value, spaces around it."""
     if _YEAR.search(text):
-        text = _ANY_DATE.sub(_date_value, text)
+        text = _dates()[0].sub(_date_value, text)
     if ":" in text or "时" in text or "時" in text or "시" in text:
         text = _TIME.sub(_time_value, text)
     return text
@@ -101,10 +99,18 @@ def _is_number(token: str) -> bool:
     return token[:1] in "wt" and _NUMBER.fullmatch(token, 1) is not None
 
 
+@lru_cache(maxsize=1)
+def _dates() -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
+    """The expressions of any date (dateforms.any_date) and of each of its forms, compiled
+    when a text first holds a year: tens of milliseconds (their CJK unit's ranges), which a
+    run whose edits print no date, and the workers, never pay."""
+    return any_date(), any_date_forms()
+
+
 def _date_value(found: re.Match[str]) -> str:
-    """The value of a date _ANY_DATE found (its day), or the date as it stands when no form
+    """The value of a date any_date found (its day), or the date as it stands when no form
     reads a real day in it."""
-    for form in _FORMS:
+    for form in _dates()[1]:
         parts = form.fullmatch(found[0])
         if parts is None:
             continue

@@ -63,8 +63,9 @@ def census_templates(
     stood: dict[tuple[str, int], int] = {}
     for path, end in found:
         place = (section_of(path), pages[path].chain[end - 1].time)
-        if place not in stood:
-            stood[place] = _stood(pages, members.get(place[0], ()), place[1])
+        if place not in stood:  # (counted up to what could make the place wanted)
+            bound = 2 * len(changes.get(place, ()))
+            stood[place] = _stood(pages, members.get(place[0], ()), place[1], bound)
         if stood[place] >= least and 2 * len(changes.get(place, ())) > stood[place]:
             wanted.setdefault(place, []).append((path, end))
     read = 0
@@ -116,11 +117,14 @@ def _most_exact(stop: tuple[str, int], alike: list[tuple[str, int]], exact: Edit
     return 2 * count <= len(alike) or exact.get(stop) == most
 
 
-def _stood(pages: Mapping[str, Run], section: Iterable[str], when: int) -> int:
+def _stood(pages: Mapping[str, Run], section: Iterable[str], when: int, bound: int) -> int:
     """How many of the pages of a ``section`` stood at the commit of time ``when`` (their
-    version then was no deletion)."""
+    version then was no deletion), counted up to ``bound``: a commit that changed a few pages
+    of a section of thousands is no census's, and costs a few of its pages, not all."""
     count = 0
     for path in section:
+        if count >= bound:
+            break
         then = next((version for version in pages[path].chain if version.time <= when), None)
         count += then is not None and then.blob is not None
     return count

@@ -7,7 +7,10 @@
 # A date is any of the forms history.dateforms makes (2024-03-09, 2024年3月9日, Mar 9, 2024, with
 # a time of day or none), of the commit's day in its own zone and in UTC, for its author's and
 # its committer's times. A bounded list per commit, one regular expression, made when a stop at
-# the commit is named.
+# the commit is named and the part of the page its edit changed holds what every stamp of the
+# commit holds: a day's year, an author's name, the hash's first digits (stamp_literals). Most
+# edits hold none, and an expression takes milliseconds to compile (its CJK unit's ranges): a
+# history of a thousand commits would spend seconds compiling expressions that find nothing.
 
 from __future__ import annotations
 
@@ -80,6 +83,21 @@ def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
     return re.compile("|".join(sorted(forms, key=len, reverse=True)))
 
 
+def stamp_literals(commits: Iterable[CommitFacts]) -> frozenset[str]:
+    """What every stamp of ``commits`` (stamp_pattern) holds one of, spelt as it is: each of
+    its days' year (every form of a date prints it in digits), each name, each hash's first
+    _SHORT_HASH digits."""
+    found: set[str] = set()
+    for facts in commits:
+        for seconds, offset in facts.times:
+            for zone in {timezone(timedelta(seconds=offset)), UTC}:
+                found.add(str(datetime.fromtimestamp(seconds, zone).year))
+        found.update(name for name in facts.names)
+        if facts.sha:
+            found.add(facts.sha[:_SHORT_HASH])
+    return frozenset(found)
+
+
 def deploy_stamps(seconds: int) -> re.Pattern[str] | None:
     """The stamps of a bucket's deploy at ``seconds`` (its LastModified, in UTC): its date in
     any form, with or without a time (a deploy has no author or hash)."""
@@ -143,11 +161,33 @@ class CommitStamps:
         self._git = git
         self._facts: dict[int, list[CommitFacts]] | None = None
         self._patterns: dict[int, re.Pattern[str] | None] = {}
+        self._literals: dict[int, frozenset[str]] = {}
 
     def pattern(self, time: int) -> re.Pattern[str] | None:
         """The stamps of the commits at ``time`` (None: none known)."""
         if time not in self._patterns:
-            if self._facts is None:
-                self._facts = read_commit_facts(self._git)
-            self._patterns[time] = stamp_pattern(self._facts.get(time, ()))
+            self._patterns[time] = stamp_pattern(self._facts_at(time))
         return self._patterns[time]
+
+    def is_stamp_edit(self, newer: str, older: str, times: tuple[int, int]) -> bool:
+        """is_stamp_edit for reduction ``older`` of the commit at ``times[1]`` and ``newer``
+        of the one at ``times[0]``; their expressions are compiled only when the part of
+        ``newer`` that differs holds one of its commit's stamp_literals (or the placeholder)."""
+        if newer == older:
+            return False
+        if times[0] not in self._literals:
+            self._literals[times[0]] = stamp_literals(self._facts_at(times[0]))
+        changed, _ = _differing(newer, older)
+        if _PLACEHOLDER not in changed and not any(
+            literal in changed for literal in self._literals[times[0]]
+        ):
+            return False  # (newer's stamps match nowhere in it: no stamp was put in)
+        older_stamps = self.pattern(times[1])
+        if older_stamps is None:
+            return False
+        return is_stamp_edit(newer, older, self.pattern(times[0]), older_stamps)
+
+    def _facts_at(self, time: int) -> list[CommitFacts]:
+        if self._facts is None:
+            self._facts = read_commit_facts(self._git)
+        return self._facts.get(time, [])

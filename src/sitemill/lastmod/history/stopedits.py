@@ -12,7 +12,7 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.editparts import parts_of
 from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of
-from sitemill.lastmod.history.stamps import CommitStamps, is_stamp_edit
+from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import Run
 
 # A reduction of a page's bytes (fingerprint.reduction), by the page's site path.
@@ -108,18 +108,10 @@ def _name_edits(
             newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
             older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
             if newer is not None and older is not None:
-                stamped = stamps is not None and _stamp_edit(
-                    newer, older, stamps, (chain[end - 1].time, chain[end].time)
+                stamped = stamps is not None and stamps.is_stamp_edit(
+                    newer, older, (chain[end - 1].time, chain[end].time)
                 )
                 edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
                 edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
                 edits[2][path, end] = STAMP_EDIT if stamped else parts_of(newer, older, path)
     return read
-
-
-def _stamp_edit(newer: str, older: str, stamps: CommitStamps, times: tuple[int, int]) -> bool:
-    """Whether ``older`` became ``newer`` by their commits' stamps only (history.stamps)."""
-    older_stamps = stamps.pattern(times[1])
-    if older_stamps is None:
-        return False
-    return is_stamp_edit(newer, older, stamps.pattern(times[0]), older_stamps)
