@@ -151,9 +151,11 @@ class PlainChunks:
             locs.pop()  # after the last newline
         if max(map(len, locs)) > MAX_URL_LENGTH:
             return None
-        if stamps is not None and not keep_lastmod:
+        if stamps is None:
+            return UrlBlock(locs, None, data)
+        if not keep_lastmod:
             return UrlBlock(locs, None)
-        return UrlBlock(locs, stamps, data)
+        return UrlBlock(locs, stamps, data, max(stamps))  # (one pass, for every check after)
 
 
 def _leap_days_exist(data: bytes) -> bool:
