@@ -142,7 +142,9 @@ class PlainChunks:
         if dated:
             if b"-02-29" in data and not _leap_days_exist(data):
                 return None
-            if b"Z\n" in data:  # (only a datetime ends a line that has a TAB)
+            # (only a datetime ends a line that has a TAB; a search for one byte first, in C
+            # at memchr's speed: a two-byte one stops at every newline, 7 times slower)
+            if b"Z" in data and b"Z\n" in data:
                 data = data.replace(b"Z\n", b"+00:00\n")
             columns = data.replace(b"\t", b"\n").split(b"\n")
             locs, stamps = columns[0:-1:2], columns[1::2]
