@@ -14,7 +14,7 @@ import pytest
 from sitemill.config.model import load_config
 from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
-from sitemill.sinks import LocalDirSink
+from sitemill.sinks import LocalDirSink, local
 
 BASE = "https://example.com/"
 LIST = "".join(f"{BASE}p/{n}\t2024-01-02T03:04:05+00:00\n" for n in range(2_500)).encode()
@@ -60,4 +60,29 @@ def test_a_url_list_takes_no_digest_of_what_it_writes(
     hashed = HashedBytes(monkeypatch)
     report = run(tmp_path, gzip=gzip)
     assert len(report.result.written) == 4  # three children and the index
+    assert hashed.count == 0
+
+
+def test_a_second_run_with_nothing_new_reads_each_child_once_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No write when nothing changed, by comparing the bytes as they stand: each child
+    found is read once (a guard: no digest pass, no second comparison), none written."""
+    run(tmp_path)
+    before = {path.name: path.stat().st_mtime_ns for path in tmp_path.iterdir()}
+    reads: list[str] = []
+    real = local.read_regular
+
+    def counted(path: Path, *args: Any, **options: Any) -> bytes:
+        reads.append(Path(path).name)
+        return real(path, *args, **options)
+
+    monkeypatch.setattr(local, "read_regular", counted)
+    hashed = HashedBytes(monkeypatch)
+    report = run(tmp_path)
+    assert report.result.written == [] and report.result.deleted == []
+    assert {path.name: path.stat().st_mtime_ns for path in tmp_path.iterdir()} == before
+    children = sorted(name for name in before if name != "sitemap.xml")
+    assert len(children) == 3
+    assert sorted(name for name in reads if name != "sitemap.xml") == children
     assert hashed.count == 0
