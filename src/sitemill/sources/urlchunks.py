@@ -31,6 +31,10 @@ _DATE: Final = (
     rb"|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-9]))"
 )
 _LASTMOD: Final = _DATE + rb"(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\+00:00|Z))?"
+# A "/." anywhere (a dot segment, or a name that starts with a dot): found by re's search for its
+# first byte, "/", nearly twice as fast as ``b"/." in data``, which stops at every "." (of every
+# host name and ".html").
+_DOT_SEGMENT: Final = re.compile(rb"/\.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +137,7 @@ class PlainChunks:
     def __call__(self, data: bytes, keep_lastmod: bool = True) -> UrlBlock | None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n")  # a lone CR is a line end too: not plain
-        if b"/." in data:
+        if _DOT_SEGMENT.search(data):
             return None  # dot segments need resolving: the line reader checks them
         first = data[: data.find(b"\n")]
         dated = b"\t" in first
