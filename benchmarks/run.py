@@ -245,7 +245,7 @@ def bench_urls(ctx: Context) -> Section:
     plain_s, gzip_s = median_or_none(plain), median_or_none(gzipped)
     floor_s = median_or_none(floor)
     over = plain_s / floor_s if plain_s and floor_s else None
-    ratio_check(section, "sitemill vs its floor: time", "≤ 1.50×", over, (over or 9) <= 1.5)
+    ratio_check(section, "sitemill vs its floor: time", "≤ 1.30×", over, (over or 9) <= 1.3)
     npm_s = median_or_none(npm) if npm else None
     speedup = npm_s / plain_s if npm_s and plain_s else None
     ratio_check(section, "sitemill vs npm: speed-up", "≥ 2.00×", speedup, (speedup or 0) >= 2)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain
 from typing import NamedTuple
@@ -81,12 +81,15 @@ class UrlBlock:
     ``lastmods`` holds each entry's W3C datetime or None, or is None when no entry has one.
     ``lines``: the same entries as the list wrote them, ``loc<TAB>lastmod\\n`` each (or
     ``loc\\n`` when ``lastmods`` is None), when they were read so: a renderer may then write
-    the whole block by replacing its separators instead of joining its fields.
+    the whole block by replacing its separators instead of joining its fields. ``newest``:
+    the newest of ``lastmods`` where the reader found it (None: not looked for), so that the
+    checks and the renderer after it need not look again.
     """
 
     locs: list[bytes]
     lastmods: list[bytes] | list[bytes | None] | None
     lines: bytes | None = None
+    newest: bytes | None = field(default=None, compare=False)  # (found from the others)
 
     def entries(self) -> Iterator[Entry]:
         """The block as entries, for a renderer that takes one entry at a time."""

@@ -162,11 +162,13 @@ def test_plain_chunks_take_dates_and_z_datetimes() -> None:
     plain = PlainChunks(BASE)
     data = f"{BASE}a\t2024-05-01\n{BASE}b\t2024-02-29T10:00:00Z\n{BASE}Z\t2024-01-01\n"
     written = data.replace("10:00:00Z", "10:00:00+00:00").encode()
-    assert plain(data.encode()) == UrlBlock(
+    block = plain(data.encode())
+    assert block == UrlBlock(
         [f"{BASE}a".encode(), f"{BASE}b".encode(), f"{BASE}Z".encode()],
         [b"2024-05-01", b"2024-02-29T10:00:00+00:00", b"2024-01-01"],
         written,
     )
+    assert block is not None and block.newest == b"2024-05-01"  # (found once, as it was read)
     for odd in (
         "2023-02-29",
         "2100-02-29T00:00:00Z",

@@ -55,8 +55,9 @@ def build_from_url_list(
     tally = Tally(report.skipped, report.skips)
     late = LateLastmods.now()
     entries = late.dropped(_listed_entries(config, _chunks(lines), name, tally.record, size_hint))
+    on_file = file_progress(progress)  # (a list keeps no state: no digest of its files)
     with explain_empty_run(report.skipped):
-        report.result = write_sitemaps(entries, sink, config, on_file=file_progress(progress))
+        report.result = write_sitemaps(entries, sink, config, on_file=on_file, digests=False)
     report.warnings.extend(report.result.warnings + late.warnings())
     report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
     return report
@@ -96,11 +97,8 @@ def _listed_parts(
     a changefreq or a priority) the entries. A long list's duplicate check runs on another
     core, a block behind (sitemill.bounded.repeatfinder)."""
     filtering = bool(config.include or config.exclude or config.rules)
-    plain = (
-        PlainChunks(config.base_url)
-        if not filtering and config.lastmod_precision is Precision.DATETIME
-        else None
-    )
+    datetimes = config.lastmod_precision is Precision.DATETIME
+    plain = PlainChunks(config.base_url) if datetimes and not filtering else None
     keep_lastmod = config.lastmod is not LastmodMode.NONE
     source = iter(chunks)
     first = next(source, None)

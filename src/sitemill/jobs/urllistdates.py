@@ -44,8 +44,8 @@ class LateLastmods:
 
     def _block(self, block: UrlBlock) -> UrlBlock:
         ceiling, stamps = self.ceiling.encode("ascii"), block.lastmods
-        if stamps is None or max(filter(None, stamps), default=b"") <= ceiling:
-            return block  # (the usual block: one pass in C)
+        if stamps is None or (block.newest or max(filter(None, stamps), default=b"")) <= ceiling:
+            return block  # (the usual block: its newest found as it was read, or one pass in C)
         kept: list[bytes | None] = []
         for loc, stamp in zip(block.locs, stamps, strict=True):
             if stamp is not None and stamp > ceiling:

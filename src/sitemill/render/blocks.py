@@ -41,6 +41,7 @@ class _Written:
         "size",
         "sized_lastmods",
         "tail",
+        "whole_newest",
     )
     newest: Callable[[Iterable[bytes | None]], bytes | None]
 
@@ -57,14 +58,17 @@ class _Written:
         sized_lastmods: bool = False,
         every_dated: bool = False,
         ends: list[int] | None = None,
+        whole_newest: bytes | None = None,
     ) -> None:
         self.head, self.data, self.tail = head, data, tail
         self.size = len(head) + len(data) + len(tail) - beyond  # (``data`` ends in more)
         self.locs, self.lastmods, self.fixed = locs, lastmods, fixed
         self.sized_lastmods = sized_lastmods
         self._ends = ends
-        # The newest of some of the lastmods: in C alone when every entry has one.
+        # The newest of some of the lastmods: in C alone when every entry has one; of all of
+        # them, as the block's reader found it (UrlBlock.newest), if it did.
         self.newest = max if every_dated else _newest  # type: ignore[assignment]
+        self.whole_newest = whole_newest
 
     def __len__(self) -> int:
         return len(self.locs)
@@ -90,6 +94,12 @@ class _Written:
                 sizes = map(add, sizes, map(len, self.lastmods))  # type: ignore[arg-type]
             self._ends = list(accumulate(map(add, sizes, repeat(self.fixed))))
         return self._ends
+
+    def newest_of(self, start: int, stop: int) -> bytes | None:
+        """The newest lastmod of entries ``start`` to ``stop`` (exclusive)."""
+        if start == 0 and stop == len(self.locs) and self.whole_newest is not None:
+            return self.whole_newest
+        return self.newest(self.lastmods[start:stop])  # type: ignore[index]
 
     def pieces(self, begin: int, end: int) -> list[bytes | memoryview]:
         """Bytes ``begin`` to ``end`` of the text, as slices that copy nothing."""
@@ -136,7 +146,7 @@ def _write_block(form: LineForm, block: UrlBlock) -> _Written:
         fixed = len(before) + len(after)
         return _Written(data, locs, stamps, fixed, head=before, tail=after, every_dated=True)
     fixed = len(before) + len(between) + len(after)
-    dated = partial(_Written, sized_lastmods=True, every_dated=True)
+    dated = partial(_Written, sized_lastmods=True, every_dated=True, whole_newest=block.newest)
     if lines is not None:  # "loc\tlastmod\n" lines
         data = lines.replace(b"\t", between).replace(b"\n", after + before)
         return dated(data, locs, stamps, fixed, head=before, beyond=len(before))
@@ -213,7 +223,7 @@ class _File:
         self.count += stop - start
         self.size += end - begin
         if written.lastmods is not None:
-            newest = written.newest(written.lastmods[start:stop])
+            newest = written.newest_of(start, stop)
             if newest is not None and (self.newest is None or newest > self.newest):
                 self.newest = newest
 

@@ -31,6 +31,10 @@ _DATE: Final = (
     rb"|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-9]))"
 )
 _LASTMOD: Final = _DATE + rb"(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\+00:00|Z))?"
+# A "/." anywhere (a dot segment, or a name that starts with a dot): found by re's search for its
+# first byte, "/", nearly twice as fast as ``b"/." in data``, which stops at every "." (of every
+# host name and ".html").
+_DOT_SEGMENT: Final = re.compile(rb"/\.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +137,7 @@ class PlainChunks:
     def __call__(self, data: bytes, keep_lastmod: bool = True) -> UrlBlock | None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n")  # a lone CR is a line end too: not plain
-        if b"/." in data:
+        if _DOT_SEGMENT.search(data):
             return None  # dot segments need resolving: the line reader checks them
         first = data[: data.find(b"\n")]
         dated = b"\t" in first
@@ -142,7 +146,9 @@ class PlainChunks:
         if dated:
             if b"-02-29" in data and not _leap_days_exist(data):
                 return None
-            if b"Z\n" in data:  # (only a datetime ends a line that has a TAB)
+            # (only a datetime ends a line that has a TAB; a search for one byte first, in C
+            # at memchr's speed: a two-byte one stops at every newline, 7 times slower)
+            if b"Z" in data and b"Z\n" in data:
                 data = data.replace(b"Z\n", b"+00:00\n")
             columns = data.replace(b"\t", b"\n").split(b"\n")
             locs, stamps = columns[0:-1:2], columns[1::2]
@@ -151,9 +157,11 @@ class PlainChunks:
             locs.pop()  # after the last newline
         if max(map(len, locs)) > MAX_URL_LENGTH:
             return None
-        if stamps is not None and not keep_lastmod:
+        if stamps is None:
+            return UrlBlock(locs, None, data)
+        if not keep_lastmod:
             return UrlBlock(locs, None)
-        return UrlBlock(locs, stamps, data)
+        return UrlBlock(locs, stamps, data, max(stamps))  # (one pass, for every check after)
 
 
 def _leap_days_exist(data: bytes) -> bool:

@@ -37,6 +37,7 @@ class Out:
     robots_source: bytes | None
     publisher: Publisher | None = None
     robots: bytes | None = None
+    digests: bool = True  # whether to take each file's MD5 (sitemill.writing.writer)
 
     def single(self, sitemap: RenderedSitemap, publisher_for: Callable[[], Publisher]) -> None:
         """The one sitemap.xml (sitemap.txt) that lists everything, published."""
@@ -52,7 +53,7 @@ class Out:
         )
         self.publisher = publisher_for()
         self.publisher.put(name, data)
-        note_sitemap(result, name, data, sitemap)
+        note_sitemap(result, name, data, sitemap, digest=self.digests)
         result.entry_digest = result.sitemaps[name][2]
 
 
@@ -114,10 +115,13 @@ def note_sitemap(
     name: str,
     stored: bytes | Iterable[bytes | memoryview],
     sitemap: RenderedSitemap,
+    *,
+    digest: bool = True,
 ) -> None:
     """Remember what a sitemap file holds, as ``stored`` (its bytes whole or in parts:
-    ``WriteResult.sitemaps``)."""
-    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, stored_digest(stored))
+    ``WriteResult.sitemaps``; with ``digest`` False, no MD5: "")."""
+    md5 = stored_digest(stored) if digest else ""
+    result.sitemaps[name] = (sitemap.url_count, sitemap.lastmod, md5)
 
 
 def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:

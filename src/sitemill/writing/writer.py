@@ -60,6 +60,7 @@ def write_sitemaps(
     staging: Staging | None = None,
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
+    digests: bool = True,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
@@ -75,6 +76,9 @@ def write_sitemaps(
     the entries are held, and written as shards when one file is not enough (or shards =
     "on"), each child named by its shard's stable id (sitemill.shards.layout). ``kept``:
     own files not to delete in this run although no index names them (a deferred deletion).
+    ``digests``: whether to take the MD5 of each file as stored (``WriteResult.sitemaps``, the
+    state's record for `sitemill check`): a pass over every byte written, which a job that
+    keeps no state (a URL list) does not need ("" then).
     """
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
@@ -87,7 +91,7 @@ def write_sitemaps(
         extensions=extensions,
     )
     result = WriteResult()
-    out = Out(sink, config, renderer, html, result, robots_source)
+    out = Out(sink, config, renderer, html, result, robots_source, digests=digests)
     publisher_for = partial(
         Publisher, sink, content_type, partial(_record, result), remembered, staging
     )
@@ -115,12 +119,13 @@ def _publish_children(
     """Stage the children, render the index(es), then publish, children first."""
     config, renderer, result = out.config, out.renderer, out.result
     with tempfile.TemporaryDirectory(prefix="sitemill-") as folder:
-        staged = _stage_children(children, Path(folder), config, result, on_file, renderer.check)
+        staged = _stage_children(children, Path(folder), out, on_file)
         render_index = partial(_render_indexes, renderer, staged, config, max_per_index)
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
-        result.entry_digest = stored_digest(indexes[0][1])
-        result.index_digests = {name: stored_digest(data) for name, data in indexes}
+        if out.digests:
+            result.entry_digest = stored_digest(indexes[0][1])
+            result.index_digests = {name: stored_digest(data) for name, data in indexes}
         result.files[:0] = result.entry_files
         out.robots = rendered_last(out.html, renderer, out.sink, config, result, out.robots_source)
         out.publisher = publisher_for()
@@ -165,11 +170,11 @@ def _abandoned_on_failure(publisher: Publisher) -> Iterator[None]:
 def _stage_children(
     rendered: Iterator[tuple[str, RenderedSitemap]],
     staging: Path,
-    config: Config,
-    result: WriteResult,
+    out: Out,
     on_file: Callable[[str, int], None] | None,
-    check: Callable[[str, RenderedSitemap], None],
 ) -> list[_Child]:
+    config, result, check = out.config, out.result, out.renderer.check
+    stage = partial(_stage_file, compress=config.gzip, result=result, digest=out.digests)
     children: list[_Child] = []
     # Compressing and writing a child (zlib and file I/O release the GIL) overlaps with
     # rendering the next one; at most two children are held in memory at a time.
@@ -177,7 +182,7 @@ def _stage_children(
         pending: deque[Future[None]] = deque()
         for name, sitemap in rendered:
             check(name, sitemap)
-            pending.append(pool.submit(_stage_file, staging / name, config.gzip, result, sitemap))
+            pending.append(pool.submit(stage, staging / name, sitemap))
             children.append(_Child(name, sitemap.lastmod))
             result.files.append(name)
             result.url_count += sitemap.url_count
@@ -191,15 +196,17 @@ def _stage_children(
     return children
 
 
-def _stage_file(path: Path, compress: bool, result: WriteResult, sitemap: RenderedSitemap) -> None:
+def _stage_file(
+    path: Path, sitemap: RenderedSitemap, *, compress: bool, result: WriteResult, digest: bool
+) -> None:
     if compress:
         data = gzip.compress(sitemap.data, compresslevel=_GZIP_LEVEL, mtime=0)
         path.write_bytes(data)
-        note_sitemap(result, path.name, data, sitemap)
+        note_sitemap(result, path.name, data, sitemap, digest=digest)
         return
     with path.open("wb") as file:  # in its parts: the file is never copied whole
         file.writelines(sitemap.parts)
-    note_sitemap(result, path.name, sitemap.parts, sitemap)
+    note_sitemap(result, path.name, sitemap.parts, sitemap, digest=digest)
 
 
 def _render_indexes(
