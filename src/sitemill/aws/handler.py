@@ -15,9 +15,9 @@ from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, s
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
 from sitemill.errors import EventError, SitemillError
+from sitemill.filenames.outputs import normalize_prefix
 from sitemill.jobs.bucketsite import BUCKET_ENV
 from sitemill.messages import shown
-from sitemill.sources.s3 import normalize_prefix
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

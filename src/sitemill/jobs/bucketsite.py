@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL
-from sitemill.sources.s3 import normalize_prefix
+from sitemill.filenames.outputs import DEFAULT_CACHE_CONTROL, normalize_prefix
 
 BUCKET_ENV: Final = "SITEMILL_BUCKET"
 PREFIX_ENV: Final = "SITEMILL_PREFIX"
