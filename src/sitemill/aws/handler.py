@@ -1,4 +1,4 @@
-"""The Lambda's logic: an event in, at most one rebuild, a JSON summary out."""
+"""The Lambda's router: an event in, at most one rebuild (aws/rebuild.py), a JSON summary out."""
 
 from __future__ import annotations
 
