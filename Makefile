@@ -39,8 +39,11 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE))
 
+# make lambda-zip LAMBDA_PYTHON=/path/to/python3.12: the Python of the function's runtime, which
+# compiles the zip's bytecode (found on PATH, or this one, when not named: else the build fails);
+# NO_BYTECODE=1 ships the zip without it (each cold start then compiles every module).
 lambda-zip: $(STAMP)
-	$(BIN)/python infra/build_lambda_zip.py
+	$(BIN)/python infra/build_lambda_zip.py $(if $(NO_BYTECODE),--no-bytecode)
 
 # action/requirements.txt: pyproject.toml's dependencies pinned for the GitHub Action, with the
 # SHA-256 of every file of each pinned release (uv resolves for every platform; its header kept).
@@ -54,7 +57,8 @@ action-lock: $(STAMP)
 
 # The release workflow's steps but the publishing (.github/workflows/release.yml): the sdist, the
 # wheel, the Lambda zip, the stack's template and their sums in dist/release; twine's check, the
-# wheel installed and run in a fresh venv, the zip built twice and compared.
+# wheel installed and run in a fresh venv, the zip built twice and compared (with its bytecode:
+# a Python 3.12 on PATH, this one, or LAMBDA_PYTHON=... as for lambda-zip).
 release-check: $(STAMP)
 	$(BIN)/python infra/release_files.py dist/release --check
 

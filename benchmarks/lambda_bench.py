@@ -8,12 +8,13 @@ as the runtime provides its own:
 - the handler's import (``import handler``), the median of several processes, twice: from the
   sources alone (no bytecode: /var/task is read-only, so each cold start compiles every
   module), then with the bytecode the zip carries when built with the runtime's Python
-  (compiled here by this Python when the build had no such interpreter: same code, same
-  layout). The target holds for the second;
+  (compiled here by this Python when the build had no such interpreter, built then with
+  --no-bytecode: same code, same layout). The target holds for the second;
 - a cold first event and a warm second one: a child imports the handler and runs a manual
   rebuild (``{"action": "rebuild"}``) twice on a moto server's bucket of PAGES HTML pages
   (AWS_ENDPOINT_URL points boto3 at it). The first event also pays for what loads on first use
-  (boto3 and its S3 model, the templates).
+  (boto3 and its S3 model, the templates);
+- each action's cold start: the modules it imports and their import time (lambda_paths.py).
 
     .venv/bin/python benchmarks/lambda_bench.py --child FOLDER ENDPOINT   (the timed child)
 """
@@ -34,6 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from bucket_shards_bench import moto_server
+from lambda_paths import measure_actions, report_actions
 
 ROOT = Path(__file__).resolve().parent.parent
 IMPORTS = 9
@@ -41,6 +43,7 @@ PAGES = 200
 BUCKET = "lambda-start"
 IMPORT_TARGET_S = 0.100
 ZIP_LIMIT = 5 * 1024 * 1024
+LIVE_SITE = "http://127.0.0.1:9/"
 _IMPORT = (
     "import sys, time; sys.path.insert(0, {folder!r}); t = time.perf_counter(); import handler; "
     "print(time.perf_counter() - t)"
@@ -74,6 +77,10 @@ def build_zip(scratch: Path) -> tuple[Path | None, str]:
     it failed, with None)."""
     output = scratch / "sitemill-lambda.zip"
     command = [sys.executable, str(ROOT / "infra" / "build_lambda_zip.py"), "--output", str(output)]
+    # Without the runtime's Python the build refuses to ship a zip without bytecode unless
+    # told: here add_bytecode compiles it with this Python afterwards, as the build would.
+    python = _build_script().bytecode_python(os.environ.get("LAMBDA_PYTHON") or None)
+    command += ["--python", python] if python else ["--no-bytecode"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0 or not output.is_file():
         return None, (done.stderr.strip().splitlines() or ["build failed"])[-1]
@@ -173,6 +180,10 @@ def events(section: Any, folder: Path) -> None:
             capture_output=True,
             text=True,
         )
+        # Each action's cold start; the check reads its live site on the discard port.
+        env = {**os.environ, "SITEMILL_BUCKET": BUCKET, "SITEMILL_BASE_URL": LIVE_SITE}
+        actions = measure_actions(folder, endpoint, env)
+    report_actions(section, actions)
     if done.returncode != 0:
         tail = " | ".join(done.stderr.strip().splitlines()[-2:])
         section.check("a cold event, then a warm one", "both built", tail, False)

@@ -1,9 +1,10 @@
 """Build dist/sitemill-lambda.zip: the handler, sitemill, its templates, jinja2 and markupsafe.
 
 The zip carries the bytecode of every module, compiled by an interpreter of the function's
-Python version (``--python``, else ``python3.12`` on PATH): /var/task is read-only, so a zip
-without it recompiles every module at every cold start (the handler's import takes about twice
-as long). Without such an interpreter the zip is built without bytecode, and says so.
+Python version (``--python``, else $LAMBDA_PYTHON, else ``python3.12`` on PATH, else this one
+if it is 3.12): /var/task is read-only, so a zip without it recompiles every module at every
+cold start (the handler's import takes about twice as long). Without such an interpreter the
+build fails, saying how to name one; ``--no-bytecode`` ships the zip without bytecode instead.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import stat
 import subprocess
@@ -51,6 +53,9 @@ _CACHE_SUFFIXES: Final = (".pyc", ".pyo")
 # (lxml + the XSDs, a CLI feature).
 _PACKAGE_DIRS_LEFT_OUT: Final = frozenset({"cli", "github", "validate", "schemas"})
 _STAMP: Final = "wheels.sha256"
+# The interpreter of the function's version, when given by the environment (make lambda-zip
+# LAMBDA_PYTHON=..., make release-check LAMBDA_PYTHON=...).
+PYTHON_ENV: Final = "LAMBDA_PYTHON"
 # Where Lambda unpacks the zip: the bytecode names its sources there, for tracebacks.
 TASK_ROOT: Final = "/var/task"
 # Run by the function's interpreter: compile each (archive name, source) from stdin into
@@ -176,6 +181,23 @@ def bytecode_python(requested: str | None) -> str | None:
     return None
 
 
+def no_bytecode_python() -> BuildError:
+    """The one-line error of a build that finds no interpreter of the function's version:
+    what it tried, and the two ways on (name one, or ship without bytecode)."""
+    wanted = f"python{PYTHON_VERSION}"
+    found = shutil.which(wanted)
+    version = _version_of(found) if found else None
+    on_path = "none" if found is None else f"is {version}" if version else "does not run"
+    here = "{}.{}".format(*sys.version_info[:2])
+    return BuildError(
+        f"no Python {PYTHON_VERSION} (the function's runtime) to compile the zip's bytecode"
+        f" ({wanted} on PATH: {on_path}; this Python: {here}): run"
+        f" `make lambda-zip LAMBDA_PYTHON=/path/to/{wanted}` (--python), or"
+        " `make lambda-zip NO_BYTECODE=1` (--no-bytecode) to ship a zip whose every cold start"
+        " compiles every module"
+    )
+
+
 def _version_of(python: str) -> str | None:
     try:
         completed = subprocess.run(
@@ -269,22 +291,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--wheel-cache", type=Path, help="downloaded wheels (default: ROOT/dist/lambda-wheels)"
     )
-    parser.add_argument(
+    bytecode = parser.add_mutually_exclusive_group()
+    bytecode.add_argument(
         "--python",
-        help=f"a Python {PYTHON_VERSION} to compile the bytecode with"
-        f" (default: python{PYTHON_VERSION} on PATH, or this one if it is {PYTHON_VERSION})",
+        default=os.environ.get(PYTHON_ENV) or None,
+        help=f"a Python {PYTHON_VERSION} to compile the bytecode with (default: ${PYTHON_ENV},"
+        f" else python{PYTHON_VERSION} on PATH, else this one if it is {PYTHON_VERSION})",
+    )
+    bytecode.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="ship the zip without bytecode (every cold start then compiles every module)",
     )
     args = parser.parse_args(argv)
     root: Path = args.root.resolve()
     output: Path = args.output or root / "dist" / ZIP_NAME
     wheel_cache: Path = args.wheel_cache or root / "dist" / "lambda-wheels"
     try:
-        python = bytecode_python(args.python)
+        python = None if args.no_bytecode else bytecode_python(args.python)
+        if python is None and not args.no_bytecode:
+            raise no_bytecode_python()
         if python is None:
-            print(
-                f"no Python {PYTHON_VERSION} found (--python): the zip carries no bytecode, so"
-                " every cold start compiles every module"
-            )
+            print("--no-bytecode: the zip has no bytecode: each cold start compiles every module")
         size = build(root, output, wheel_cache, python)
     except BuildError as exc:
         print(f"build_lambda_zip: error: {exc}", file=sys.stderr)

@@ -43,8 +43,11 @@ def copy_sources(destination: Path) -> Path:
 
 
 def run_build(root: Path, output: Path, wheel_cache: Path) -> Path:
-    """Run the packaging script as `make lambda-zip` does; fail (never skip) when it fails."""
+    """Run the packaging script as `make lambda-zip` does; fail (never skip) when it fails.
+    With the runtime's Python when this machine has one, else explicitly without bytecode."""
     command = [sys.executable, str(BUILD_SCRIPT), "--root", str(root), "--output", str(output)]
+    python = build_lambda_zip.bytecode_python(None)
+    command += ["--python", python] if python else ["--no-bytecode"]
     completed = subprocess.run(
         [*command, "--wheel-cache", str(wheel_cache)],
         capture_output=True,
@@ -126,7 +129,11 @@ def test_zip_holds_handler_package_templates_and_dependencies(lambda_zip: Path) 
         for name in names
         if name.startswith(("sitemill/cli/", "sitemill/github/", "sitemill/validate/"))
     ]
-    templates = {name for name in names if name.startswith("sitemill/templates/")}
+    templates = {  # (and the bytecode of its __init__.py, when built with it)
+        name
+        for name in names
+        if name.startswith("sitemill/templates/") and "__pycache__" not in name
+    }
     expected = {f"sitemill/templates/{path.name}" for path in (ROOT / "templates").glob("*.j2")}
     assert expected and expected | {"sitemill/templates/__init__.py"} == templates
     assert "jinja2/__init__.py" in names and "markupsafe/__init__.py" in names
@@ -184,7 +191,7 @@ def test_unreachable_index_fails_the_build_with_a_clear_message(
         "PIP_RETRIES": "0",
         "PIP_TIMEOUT": "2",
     }
-    command = [sys.executable, str(BUILD_SCRIPT), "--root", str(sources)]
+    command = [sys.executable, str(BUILD_SCRIPT), "--root", str(sources), "--no-bytecode"]
     command += ["--output", str(tmp_path / "out.zip"), "--wheel-cache", str(tmp_path / "wheels")]
     completed = subprocess.run(
         command, capture_output=True, text=True, check=False, env=offline, timeout=120
@@ -207,7 +214,8 @@ def test_default_build_reads_this_checkout() -> None:
 
 # --- bytecode ----------------------------------------------------------------------------
 
-# Counts the modules the importing interpreter had to compile from source.
+# Counts the modules the importing interpreter had to compile from source: the handler's and a
+# rebuild's (an entry imports its event's path when the event comes).
 COMPILES = textwrap.dedent(
     """
     import importlib._bootstrap_external as external, json, sys
@@ -218,7 +226,7 @@ COMPILES = textwrap.dedent(
         return original(self, data, path, _optimize=_optimize)
     external.SourceLoader.source_to_code = counted
     sys.path.insert(0, sys.argv[1])
-    import handler, sitemill.version
+    import handler, sitemill.aws.rebuild, sitemill.version
     print(json.dumps({"compiled": compiled, "marker": getattr(sitemill.version, "MARKER", None)}))
     """
 )
@@ -248,6 +256,48 @@ def test_the_build_wants_the_runtimes_python_for_bytecode() -> None:
             build_lambda_zip.bytecode_python(sys.executable)
     with pytest.raises(build_lambda_zip.BuildError, match="is not Python"):
         build_lambda_zip.bytecode_python(str(Path(sys.executable).parent / "no-such-python"))
+
+
+def fake_python(folder: Path, version: str | None) -> Path:
+    """An executable ``python3.12`` in ``folder`` that says it is ``version`` (None: fails)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"python{build_lambda_zip.PYTHON_VERSION}"
+    path.write_text("#!/bin/sh\n" + (f"echo {version}\n" if version else "exit 1\n"))
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize("given", ["found on PATH", "LAMBDA_PYTHON", "--python"])
+def test_a_build_without_the_runtimes_python_says_how_in_one_line_and_writes_no_zip(
+    tmp_path: Path, sources: Path, given: str
+) -> None:
+    # Bytecode of another Python does not load in the runtime's: rather than ship a zip that
+    # compiles every module at every cold start, the build stops before any download.
+    here = "{}.{}".format(*sys.version_info[:2])
+    if given == "found on PATH" and here == build_lambda_zip.PYTHON_VERSION:
+        pytest.skip("this Python is the runtime's: the build uses it")
+    fake = fake_python(tmp_path / "bin", None if given == "found on PATH" else "3.11")
+    env = {key: value for key, value in os.environ.items() if key != "LAMBDA_PYTHON"}
+    env["PATH"] = f"{fake.parent}{os.pathsep}{env.get('PATH', '')}"
+    output, wheels = tmp_path / "out" / "sitemill-lambda.zip", tmp_path / "wheels"
+    command = [sys.executable, str(BUILD_SCRIPT), "--root", str(sources), "--output", str(output)]
+    command += ["--wheel-cache", str(wheels)]
+    if given == "LAMBDA_PYTHON":
+        env["LAMBDA_PYTHON"] = str(fake)
+    elif given == "--python":
+        command += ["--python", str(fake)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    if given == "found on PATH":
+        assert line.startswith("build_lambda_zip: error: no Python 3.12 (the function's runtime)")
+        assert "(python3.12 on PATH: does not run; this Python: " in line
+        assert "make lambda-zip LAMBDA_PYTHON=/path/to/python3.12" in line
+        assert "make lambda-zip NO_BYTECODE=1` (--no-bytecode)" in line
+    else:
+        assert line == f"build_lambda_zip: error: --python {fake} is not Python 3.12 (the runtime)"
+    assert done.stdout == ""
+    assert not output.parent.exists() and not wheels.exists()
 
 
 def test_bytecode_is_loaded_instead_of_compiling_and_follows_edits(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.logs import configure_logging, register_env_secrets
+from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.check.run import CheckOptions
 from sitemill.errors import EventError, SitemillError
 from sitemill.jobs.check import Checked, check_record
@@ -32,10 +33,6 @@ _KEYS: Final = frozenset({"action", "bucket", "all"})
 LIMITS: Final = Limits(run_deadline=600.0)
 
 
-def is_check_event(event: object) -> bool:
-    return isinstance(event, Mapping) and event.get("action") == "check"
-
-
 def handle_check(
     event: Mapping[str, Any],
     context: object = None,
@@ -44,8 +41,6 @@ def handle_check(
     s3: S3Client | None = None,
 ) -> dict[str, Any]:
     """Check the bucket's live site; the JSON answer (status ok, problems or error)."""
-    from sitemill.aws.handler import LambdaSettings, lambda_config
-
     env = os.environ if env is None else env
     configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
     register_env_secrets(env)

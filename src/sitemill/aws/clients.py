@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemill.errors import MissingExtraError, install_hint
-from sitemill.jobs.bucket import MAX_HEAD_READERS
+from sitemill.jobs.bucketsite import MAX_HEAD_READERS
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

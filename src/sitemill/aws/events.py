@@ -60,6 +60,11 @@ class Trigger:
         return self.bucket or (buckets.pop() if len(buckets) == 1 else None)
 
 
+def is_check_event(event: object) -> bool:
+    """``{"action": "check"}``: sitemill.aws.check answers it, not the router."""
+    return isinstance(event, Mapping) and event.get("action") == "check"
+
+
 def parse_event(event: object) -> Trigger:
     """Classify an invocation's event; raises EventError for a shape sitemill does not know."""
     if not isinstance(event, Mapping):

@@ -18,8 +18,8 @@ from sitemill.aws.clients import (
     make_states_client,
 )
 from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.handler import LambdaSettings
 from sitemill.aws.logs import configure_logging, redacted, register_env_secrets
+from sitemill.aws.settings import LambdaSettings
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing

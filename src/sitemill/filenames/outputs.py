@@ -1,4 +1,6 @@
 """The files sitemill writes: their names, content types and size bounds; nothing else is ours."""
+# Also where they go in a bucket (the site root's key prefix) and their default Cache-Control:
+# the Lambda's router reads them without importing the S3 source and sink.
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ HTML_SITEMAP: Final = "sitemap.html"
 MAX_HTML_SITEMAP_BYTES: Final = 64 * 1024 * 1024
 # What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
+# Sitemaps change with every deploy; a short max-age lets crawlers see new ones soon.
+DEFAULT_CACHE_CONTROL: Final = "public, max-age=300"
 # Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<8 base32>.xml, see
 # sitemill.shards, -2.xml and on for a shard no cut can split, and in a bucket with a
 # partitioned state sitemap-r<8>-<8 base32>.xml, a name its content gives:
@@ -94,3 +98,9 @@ def read_limit(name: str) -> int:
         # Deflate's stored blocks add 5 bytes per 64 KiB: incompressible data grows a little.
         return MAX_BYTES_LIMIT + MAX_BYTES_LIMIT // 8192 + 1024
     return MAX_BYTES_LIMIT
+
+
+def normalize_prefix(prefix: str) -> str:
+    """The key prefix of the site root: '' for the whole bucket, else ending in one '/'."""
+    stripped = prefix.strip("/")
+    return f"{stripped}/" if stripped else ""

@@ -12,10 +12,10 @@ from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.indexnow.pending import StatePending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.bucketpass import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
 from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
+from sitemill.jobs.bucketsite import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite

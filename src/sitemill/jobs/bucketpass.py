@@ -6,11 +6,11 @@ import dataclasses
 from collections.abc import Callable, Collection, Container, Iterable, Iterator
 from datetime import UTC, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
 from sitemill.lastmod.decide import first_run_ladder
 from sitemill.lastmod.declared import declared_dates
 from sitemill.lastmod.declaredrung import DeclaredRung
@@ -44,9 +44,6 @@ from sitemill.urlstyle import keep_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-
-# Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
-MAX_HEAD_READERS: Final = 32
 
 
 def bucket_pass(

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.sinks.s3 import DEFAULT_CACHE_CONTROL
-from sitemill.sources.s3 import normalize_prefix
+from sitemill.filenames.outputs import DEFAULT_CACHE_CONTROL, normalize_prefix
 
 BUCKET_ENV: Final = "SITEMILL_BUCKET"
 PREFIX_ENV: Final = "SITEMILL_PREFIX"
 CACHE_CONTROL_ENV: Final = "SITEMILL_CACHE_CONTROL"
+# Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
+MAX_HEAD_READERS: Final = 32
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.scaleout.membership import not_distributable
+from sitemill.scaleout.partitionedstore import open_partitioned as open_partitioned
 from sitemill.scaleout.shardcommit import Live, read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
@@ -39,8 +40,7 @@ from sitemill.scaleout.shardworker import FullRebuildNeeded, ShardJob, render_sh
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
 from sitemill.sources.s3requests import counted_requests
-from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
-from sitemill.state.s3 import parse_s3_location
+from sitemill.state.partitioned import PartitionedStore
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -52,19 +52,6 @@ MAX_TOUCHED: Final = 20
 # Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
 DEFAULT_THREADS: Final = 4
 ATTEMPTS: Final = 3
-
-
-def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:
-    """The partitioned state ``config`` names (sitemill.state.partitioned), or None: also when
-    it would sit in the site's own bucket, where a shard's listing could be served (the one
-    state object there names no page the sitemaps leave out)."""
-    where = partitioned_prefix(config)
-    if where is None or config.state is None or where[0] == site.bucket:
-        return None
-    # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
-    # starts from it, so that no head is read again and no content date is lost.
-    legacy = parse_s3_location(config.state)[1]
-    return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
 
 
 def rebuild_partitioned(

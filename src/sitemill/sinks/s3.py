@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConflictError, RefusedError, SinkError
-from sitemill.filenames.outputs import ENTRY_XML, read_limit
+from sitemill.filenames.outputs import (
+    DEFAULT_CACHE_CONTROL,
+    ENTRY_XML,
+    normalize_prefix,
+    read_limit,
+)
 from sitemill.sinks.s3conditional import delete_object, renew_object
 from sitemill.sources.s3 import (
     Inventory,
@@ -20,7 +25,6 @@ from sitemill.sources.s3 import (
     describe_error,
     is_not_found,
     list_objects,
-    normalize_prefix,
     read_object,
 )
 
@@ -30,8 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Sitemaps change with every deploy; a short max-age lets crawlers see new ones soon.
-DEFAULT_CACHE_CONTROL: Final = "public, max-age=300"
 # 412: the ETag no longer matches (or the key now exists); 409: a concurrent conditional write.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
 _CONFLICT_STATUSES: Final = frozenset({409, 412})

@@ -13,6 +13,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.filenames.outputs import normalize_prefix as normalize_prefix
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.sources.page import Page
@@ -67,12 +68,6 @@ class Inventory:
         """Whether the listing notes a root-level object of that name (then one it does not
         hold is not there); of any other, it says nothing."""
         return name == ROBOTS_TXT or name.startswith("sitemap") or is_own_name(name)
-
-
-def normalize_prefix(prefix: str) -> str:
-    """The key prefix of the site root: '' for the whole bucket, else ending in one '/'."""
-    stripped = prefix.strip("/")
-    return f"{stripped}/" if stripped else ""
 
 
 def describe_error(exc: ClientError | BotoCoreError) -> str:

@@ -1,0 +1,146 @@
+"""lambda-start, per action: the modules a cold start of each action imports, and their time.
+
+Each action runs once in a fresh process from the unpacked zip against a moto server (the
+events of the router, a check, each Step Functions step) and names, in the order they loaded,
+the modules its import and its event loaded; then fresh processes import that list in that
+order, timed (median of IMPORTS, the actions taking turns). "Every path" is what the handler
+imported on any event until each entry imported its own (the router, the rebuild and the
+check: ``import handler`` did it all); the target holds an S3 event that asks for no rebuild
+to half of it. A step runs up to its first S3 read (the bench's bucket keeps no partitioned
+state): its imports are its module's.
+
+    .venv/bin/python benchmarks/lambda_paths.py --child FOLDER ENDPOINT ACTION   (one action)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+IMPORTS = 9
+EVERY_PATH = ("sitemill.aws.handler", "sitemill.aws.rebuild", "sitemill.aws.check")
+STEPS = ("plan", "shuffle", "shard", "reduce")
+# Name -> (entry, event): in this order, so that the check and the returns find a site
+# published by the rebuild before them.
+_PAGE_KEY = "p0001/index.html"
+ACTIONS: dict[str, tuple[str, Any]] = {
+    "import only": ("", None),
+    "every path (the import until now)": ("", None),
+    '{"action": "rebuild"}': ("handler", {"action": "rebuild"}),
+    "S3 event: a page uploaded (a rebuild)": ("handler", _PAGE_KEY),
+    "S3 event: sitemill's sitemaps coming back": ("handler", "sitemap.xml"),
+    "S3 event: asks for no rebuild (a state write)": ("handler", "sitemill-state.json.gz"),
+    '{"action": "check"}': ("handler", {"action": "check"}),
+    **{f"Step Functions: {step}": (step, {}) for step in STEPS},
+}
+TARGET_ACTION = "S3 event: asks for no rebuild (a state write)"
+_TIMED = (
+    "import importlib, sys, time; sys.path.insert(0, sys.argv[1]); names = sys.argv[2:]; "
+    "t = time.perf_counter()\n"
+    "for name in names:\n"
+    "    try: importlib.import_module(name)\n"
+    "    except Exception: pass\n"
+    "print(time.perf_counter() - t)"
+)
+
+
+def s3_event(bucket: str, key: str) -> dict[str, Any]:
+    record = {"eventSource": "aws:s3", "eventName": "ObjectCreated:Put"}
+    record["s3"] = {"bucket": {"name": bucket}, "object": {"key": key, "size": 1}}
+    return {"Records": [record]}
+
+
+def child(folder: str, endpoint: str, action: str) -> None:
+    """In a fresh process: import the handler from ``folder``, run ``action``; print its
+    answer's status and the modules loaded, in order."""
+    bucket = os.environ["SITEMILL_BUCKET"]
+    os.environ["AWS_ENDPOINT_URL"] = endpoint
+    sys.path.insert(0, folder)
+    before = set(sys.modules)
+    import handler  # type: ignore[import-not-found]
+
+    entry, event = ACTIONS[action]
+    status: Any = None
+    if action.startswith("every path"):
+        for name in EVERY_PATH:
+            __import__(name)
+    elif entry:
+        event = s3_event(bucket, event) if isinstance(event, str) else event
+        try:
+            status = getattr(handler, entry)(event, None).get("status")
+        except Exception as exc:  # (a step with no partitioned state to read)
+            status = type(exc).__name__
+    loaded = [name for name in sys.modules if name not in before and not name.startswith("__")]
+    print(json.dumps({"status": status, "modules": loaded}))
+
+
+def import_seconds(folder: Path, lists: dict[str, list[str]]) -> dict[str, float]:
+    """Action -> the median time of fresh processes importing its modules in order from
+    ``folder``; the actions take turns, IMPORTS rounds, so that a busy machine slows each alike."""
+    runs: dict[str, list[float]] = {action: [] for action in lists}
+    for _ in range(IMPORTS):
+        for action, modules in lists.items():
+            command = [sys.executable, "-I", "-B", "-c", _TIMED, str(folder), *modules]
+            done = subprocess.run(command, capture_output=True, check=True)
+            runs[action].append(float(done.stdout))
+    return {action: statistics.median(seconds) for action, seconds in runs.items()}
+
+
+def measure_actions(folder: Path, endpoint: str, env: dict[str, str]) -> dict[str, Any]:
+    """Action -> {status, modules, sitemill modules, seconds} (or {error})."""
+    found: dict[str, Any] = {}
+    lists: dict[str, list[str]] = {}
+    for action in ACTIONS:
+        done = subprocess.run(
+            [sys.executable, "-I", "-B", __file__, "--child", str(folder), endpoint, action],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        if done.returncode != 0:
+            found[action] = {"error": " | ".join(done.stderr.strip().splitlines()[-2:])}
+            continue
+        answer = json.loads(done.stdout.strip().splitlines()[-1])
+        lists[action] = modules = answer["modules"]
+        found[action] = {
+            "status": answer["status"],
+            "modules": len(modules),
+            "sitemill": sum(1 for name in modules if name.split(".")[0] == "sitemill"),
+        }
+    for action, seconds in import_seconds(folder, lists).items():
+        found[action]["seconds"] = seconds
+    return found
+
+
+def report_actions(section: Any, found: dict[str, Any]) -> None:
+    """One check per action (reported: its time also as a ratio to every path's, measured
+    in the same rounds), and the target's."""
+    every_seconds = found.get(list(ACTIONS)[1], {}).get("seconds")
+    for action, row in found.items():
+        if "error" in row:
+            section.check(f"cold start, {action}", "report", row["error"], False)
+            continue
+        said = f"{row['modules']} modules ({row['sitemill']} of sitemill), "
+        said += f"{row['seconds'] * 1000:.0f} ms"
+        if every_seconds:
+            said += f" ({row['seconds'] / every_seconds:.2f}× every path's)"
+        status = "" if row["status"] is None else f"; answered {row['status']}"
+        section.check(f"cold start, {action}", "report", said + status, True)
+    every, target = found.get(list(ACTIONS)[1], {}), found.get(TARGET_ACTION, {})
+    if "modules" in every and "modules" in target:
+        ratio = target["modules"] / every["modules"]
+        section.check(
+            "an S3 event that asks for no rebuild: its modules / every path's",
+            "≤ 0.50",
+            f"{target['modules']} / {every['modules']} = {ratio:.2f}",
+            ratio <= 0.5 and target["status"] == "skipped",
+        )
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
+    child(sys.argv[2], sys.argv[3], sys.argv[4])

@@ -1,0 +1,106 @@
+"""The router's rebuild of the bucket it chose: run, invalidate, announce, count."""
+# Imported by sitemill.aws.handler only once an event asks for a rebuild: the events that ask
+# for none (most are sitemill's own writes coming back) start without the pipeline.
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
+from sitemill.aws.cloudfront import invalidate
+from sitemill.aws.distribute import distributor, started_answer
+from sitemill.aws.events import Trigger
+from sitemill.aws.selection import Selection
+from sitemill.aws.settings import LambdaSettings
+from sitemill.config.model import Config
+from sitemill.jobs.afterpublish import after_publishing
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.report import Report, summary_counts
+from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
+from sitemill.state.previous import open_previous
+from sitemill.state.store import open_state_store
+from sitemill.urls import site_root_path
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.scaleout.executor import StatesClient
+
+
+def rebuild_chosen(
+    bucket: str,
+    trigger: Trigger,
+    selection: Selection,
+    setup: tuple[LambdaSettings, Config],
+    clients: tuple[S3Client | None, CloudFrontClient | None, StatesClient | None],
+    request_id: str | None,
+) -> dict[str, Any]:
+    """Rebuild ``bucket`` (or start the distributed rebuild); the summary's counts."""
+    settings, config = setup
+    s3, cloudfront, states = clients
+    site = settings.site.site(bucket)
+    client = s3 if s3 is not None else make_s3_client()
+    distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
+    report = _rebuild(config, client, site, trigger, selection, distribute)
+    if report.execution is not None:
+        return started_answer(report, distribute.why if distribute else "")
+    result = summary_counts(report, dry_run=trigger.dry_run)
+    if trigger.dry_run:
+        result |= {
+            "dry_run": True,
+            "would_write": report.result.written,
+            "would_delete": report.result.deleted,
+        }
+    elif settings.distribution_id and report.result.changed:
+        make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
+        result["invalidation"] = invalidate(
+            make_client,
+            settings.distribution_id,
+            site_root_path(config.base_url),
+            [*report.result.written, *report.result.deleted],
+            request_id,
+        )
+    # The pages are live once uploaded, the sitemaps once invalidated: now announce.
+    after_publishing(config, report, bucket_file_writer(client, site), dry_run=trigger.dry_run)
+    if report.indexnow is not None:
+        result["indexnow"] = report.indexnow.counts()
+    return result
+
+
+def _rebuild(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    trigger: Trigger,
+    selection: Selection,
+    distribute: Callable[[str], str] | None,
+) -> Report:
+    """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
+    read and written with this client; partitioned there when the sitemaps may be shards:
+    then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets)."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        # A deletion of sitemill's own file, or its replacement by other bytes, is a full
+        # rebuild when the manifest names it (the router tells); its own retired files'
+        # deletions change nothing.
+        return rebuild_partitioned(
+            config,
+            client,
+            site,
+            partitioned,
+            changed=None if trigger.rebuild else selection.paths,
+            deleted=[*selection.own_deleted, *selection.own_replaced],
+            dry_run=trigger.dry_run,
+            threads=config.workers or DEFAULT_THREADS,
+            distribute=distribute,
+        )
+    return rebuild_bucket(
+        config,
+        client,
+        site,
+        dry_run=trigger.dry_run,
+        state_store=open_state_store(config, s3_client=lambda: client),
+        previous=open_previous(config),
+    )

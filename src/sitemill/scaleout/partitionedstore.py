@@ -1,0 +1,28 @@
+"""The partitioned state a configuration names for a bucket site, opened (or None)."""
+# Apart from sitemill.scaleout.partitioned's rebuild: the router opens it to read what sitemill
+# last published (sitemill.aws.overwritten) without importing the rebuild.
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sitemill.config.model import Config
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.s3 import parse_s3_location
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+
+def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:
+    """The partitioned state ``config`` names (sitemill.state.partitioned), or None: also when
+    it would sit in the site's own bucket, where a shard's listing could be served (the one
+    state object there names no page the sitemaps leave out)."""
+    where = partitioned_prefix(config)
+    if where is None or config.state is None or where[0] == site.bucket:
+        return None
+    # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
+    # starts from it, so that no head is read again and no content date is lost.
+    legacy = parse_s3_location(config.state)[1]
+    return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
