@@ -36,8 +36,9 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 # make bench BASELINE=PATH: ladder-3k compares with that sitemill (a venv of 0fab719's).
+# make bench REALSITES=DIR: second-run's real sites (benchmarks/realsites/checkout.py --data DIR).
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE))
+	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(REALSITES),--realsites $(REALSITES))
 
 lambda-zip: $(STAMP)
 	$(BIN)/python infra/build_lambda_zip.py
