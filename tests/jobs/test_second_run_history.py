@@ -207,3 +207,52 @@ def test_later_runs_write_what_a_first_run_writes(
         commands.clear()
         assert run(repo, out) == expected
         assert logs(commands) == []
+
+
+def test_commits_that_change_no_dated_file_keep_the_record(
+    tmp_path: Path, commands: list[Sequence[str]]
+) -> None:
+    # The GitHub Action commits the sitemaps and the state after each run: the next run's
+    # HEAD is that commit, whose first-parent line since the record's changed no dated file.
+    repo, out = make_repo(tmp_path / "repo"), tmp_path / "out"
+    times = clock("2024-01-10 09:00:00", 86400)
+    for theme in (1, 2):
+        pages = {
+            f"public/{s}/p{n}.html": themed(f"{s} {n} words", theme)
+            for s in SECTIONS
+            for n in range(5)
+        }
+        commit(repo, pages, next(times))
+    site = repo / "public"
+    first = run(site, out)
+    seen = json.loads(gzip.decompress((out / STATE_NAME).read_bytes()))["history"]
+    commit(repo, {"README.md": "notes"}, next(times))
+    commit(repo, {"README.md": "more notes"}, next(times))
+    assert run(site, without_record(out, tmp_path / "plain")) == first
+    commands.clear()
+    assert run(site, out) == first
+    # (one log of the new commits' file names, none over the whole history)
+    assert [args for args in logs(commands) if not any(".." in arg for arg in args)] == []
+    assert json.loads(gzip.decompress((out / STATE_NAME).read_bytes()))["history"] == seen
+    commit(repo, {"public/docs/p1.html": themed("docs 1 new words", 2)}, next(times))
+    expected = run(site, without_record(out, tmp_path / "plain2"))
+    commands.clear()
+    assert run(site, out) == expected
+    assert [args for args in logs(commands) if not any(".." in arg for arg in args)]
+
+
+def test_a_record_of_a_merged_branch_s_commit_is_not_used(
+    tmp_path: Path, commands: list[Sequence[str]]
+) -> None:
+    # The record's commit is an ancestor of HEAD, but not on its first-parent line.
+    repo, out = site(tmp_path), tmp_path / "out"
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, {"notes.txt": "x"}, "2024-02-01 09:00:00")
+    run(repo, out)
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"other.txt": "y"}, "2024-02-02 09:00:00")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge", "topic", when="2024-02-03 09:00:00")
+    expected = run(repo, without_record(out, tmp_path / "plain"))
+    commands.clear()
+    assert run(repo, out) == expected
+    assert [args for args in logs(commands) if not any(".." in arg for arg in args)]

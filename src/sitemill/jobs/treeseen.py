@@ -10,7 +10,7 @@ from sitemill.jobs.treedates import PageReads
 from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions, clean_head
 from sitemill.lastmod.history.lastcommit import find_work_tree
-from sitemill.lastmod.history.seen import recalled_dates, seen_history
+from sitemill.lastmod.history.seen import recalled_dates, seen_history, unchanged_since
 from sitemill.lastmod.history.seenrecord import SeenHistory
 from sitemill.lastmod.history.walk import blob_key
 from sitemill.sources.tree import TreeFile
@@ -65,7 +65,7 @@ def remembered_prints(
         or earlier is not None
         or not git
         or clean.shallow
-        or record.seen != clean.head
+        or not unchanged_since(clean, record.seen)
     ):
         return remembered, clean.dirty, None
     return remembered, clean.dirty, (record, clean)

@@ -84,13 +84,15 @@ def read_file_versions(
 class CleanHead:
     """HEAD as a run finds it before any log: its commit id, whether the clone is shallow,
     the site's folder in the work tree (POSIX, "" for the top), the blob id (hex) of each
-    wanted file the work tree holds unchanged, and the files git status names."""
+    wanted file the work tree holds unchanged, the files git status names, the work tree's
+    top."""
 
     head: str
     shallow: bool
     relative: str
     blobs: dict[str, str]
     dirty: frozenset[str]
+    top: Path
 
 
 def clean_head(site_dir: Path, paths: Collection[str]) -> CleanHead | None:
@@ -115,7 +117,7 @@ def clean_head(site_dir: Path, paths: Collection[str]) -> CleanHead | None:
             path = os.fsdecode(name[len(prefix) :])
             if path in wanted:
                 found[path] = fields[2].decode("ascii")
-    return CleanHead(head, shallow, relative, found, dirty)
+    return CleanHead(head, shallow, relative, found, dirty, top)
 
 
 def _is_missing_object(exc: GitError) -> bool:

@@ -14,12 +14,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions
-from sitemill.lastmod.history.lastcommit import _site_relative
+from sitemill.lastmod.history.lastcommit import _git, _site_relative, log_command
 from sitemill.lastmod.history.seenrecord import SeenHistory
 
 
@@ -54,14 +55,13 @@ def recalled_dates(
     key: str,
     current: Collection[str],
 ) -> ContentHistory | None:
-    """The content dates ``record`` remembers, when the run's HEAD, folder, fingerprint key
-    and clean files (``clean``; ``current``: those with a fingerprint) are the ones they were
-    found at; None otherwise (the history is read)."""
-    if record is None or record.seen != clean.head or clean.shallow:
+    """The content dates ``record`` remembers, when the run's folder, fingerprint key and
+    clean files (``clean``; ``current``: those with a fingerprint) are the ones they were found
+    at (HEAD is the record's commit, or unchanged_since says it holds); None otherwise (the
+    history is read)."""
+    if record is None or clean.shallow or len(record.dates) != len(clean.blobs):
         return None
-    if len(record.dates) != len(clean.blobs):
-        return None
-    if record.inputs != inputs_digest(clean.head, clean.relative, key, clean.blobs, current):
+    if record.inputs != inputs_digest(record.seen, clean.relative, key, clean.blobs, current):
         return None
     paths = sorted(clean.blobs)
     return ContentHistory(
@@ -70,6 +70,33 @@ def recalled_dates(
         dirty=clean.dirty,
         shallow=False,
     )
+
+
+def unchanged_since(clean: CleanHead, seen: str) -> bool:
+    """Whether ``seen`` is HEAD, or a commit of HEAD's first-parent line after which no commit
+    of that line changed any file of ``clean.blobs`` (a commit that only added the sitemaps
+    and the state, as the GitHub Action's does). Those files' versions, and so their dates,
+    are then the ones found at ``seen``: the log has nothing of theirs to add, and no rename
+    to follow. ``seen`` (a state's: checked as 40 or 64 hex digits when read) is handed to git
+    after --end-of-options; an object git does not know, or not on that line, says no."""
+    if seen == clean.head:
+        return True
+    git = _git(clean.top)
+    span = f"{seen}..{clean.head}"
+    line = git.run("rev-list", "--first-parent", "--parents", "--end-of-options", span)
+    commits = line.stdout.split(b"\n")[:-1] if line.returncode == 0 else []
+    if not commits or commits[0].split()[0].decode() != clean.head:
+        return False
+    if commits[-1].split()[1:2] != [seen.encode("ascii")]:  # (seen is that line's)
+        return False
+    # Every file each commit changed (no pathspec: no history simplification to reason about).
+    names = log_command(span, "--no-renames", "--name-only")[:-2]
+    changed = git.run(*names, "--end-of-options", span, "--")
+    if changed.returncode != 0:
+        return False
+    prefix = os.fsencode(clean.relative + "/") if clean.relative else b""
+    wanted = {prefix + os.fsencode(path) for path in clean.blobs}
+    return not any(name in wanted for name in changed.stdout.split(b"\0"))
 
 
 def inputs_digest(
