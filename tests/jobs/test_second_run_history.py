@@ -115,6 +115,7 @@ def without_record(out: Path, copy: Path) -> Path:
         ("ignore", True),
         ("excluded", True),
         ("forged", True),
+        ("partial", True),  # (a partial clone's walk may miss old versions, and says so)
         ("untracked", False),  # (a file git does not track has no history to walk)
         ("nothing", False),
     ],
@@ -136,6 +137,8 @@ def test_anything_that_may_move_a_date_walks_the_history_again(
         values = {"fingerprint_ignore": ["theme"]}
     elif change == "excluded":
         values = {"exclude": ["blog/p3.html"]}
+    elif change == "partial":
+        git(repo, "config", "remote.origin.promisor", "true")
     elif change == "forged":
         document = json.loads(gzip.decompress((out / STATE_NAME).read_bytes()))
         document["history"]["dates"][0] = "7fffffff"  # (a date the state never found)

@@ -22,6 +22,7 @@ from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions
 from sitemill.lastmod.history.lastcommit import _git, _site_relative, log_command
 from sitemill.lastmod.history.seenrecord import SeenHistory
+from sitemill.lastmod.sources.repository import _is_partial
 
 
 def seen_history(
@@ -78,10 +79,13 @@ def unchanged_since(clean: CleanHead, seen: str) -> bool:
     and the state, as the GitHub Action's does). Those files' versions, and so their dates,
     are then the ones found at ``seen``: the log has nothing of theirs to add, and no rename
     to follow. ``seen`` (a state's: checked as 40 or 64 hex digits when read) is handed to git
-    after --end-of-options; an object git does not know, or not on that line, says no."""
+    after --end-of-options; an object git does not know, or not on that line, says no; so
+    does a partial clone."""
+    git = _git(clean.top)
+    if _is_partial(git):  # (its own walk may miss old versions, and says so: it walks)
+        return False
     if seen == clean.head:
         return True
-    git = _git(clean.top)
     span = f"{seen}..{clean.head}"
     line = git.run("rev-list", "--first-parent", "--parents", "--end-of-options", span)
     commits = line.stdout.split(b"\n")[:-1] if line.returncode == 0 else []
