@@ -1,4 +1,4 @@
-"""A later run at the commit the state saw: its content dates without git log (history.seen)."""
+"""A later run where the state's content dates hold: those dates, without git log (history.seen)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ def remembered_prints(
         or earlier is not None
         or not git
         or clean.shallow
+        or len(record.dates) != len(clean.blobs)  # (a file dirty or gone: the log starts now)
         or not unchanged_since(clean, record.seen)
     ):
         return remembered, clean.dirty, None
