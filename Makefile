@@ -36,8 +36,9 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 # make bench BASELINE=PATH: ladder-3k compares with that sitemill (a venv of 0fab719's).
+# make bench REALSITES=DIR: second-run's real sites (benchmarks/realsites/checkout.py --data DIR).
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE))
+	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(REALSITES),--realsites $(REALSITES))
 
 # make lambda-zip LAMBDA_PYTHON=/path/to/python3.12: the Python of the function's runtime, which
 # compiles the zip's bytecode (found on PATH, or this one, when not named: else the build fails);

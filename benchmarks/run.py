@@ -3,9 +3,10 @@
     .venv/bin/python benchmarks/run.py [--quick] [--only NAME]
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
-fingerprint, hostile, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
-check-10k, tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install.
+fingerprint, hostile, content-dates-2k, second-run, state-100k, extensions-30k, plan-100m,
+tree-sharded, check-10k, tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install.
 --baseline SITEMILL: the sitemill ladder-3k compares with (make bench BASELINE=PATH).
+--realsites DIR: second-run's checkouts of real sites (default: $REALSITES_DATA).
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -45,6 +46,7 @@ from ladder_bench import QUICK_PAGES as QUICK_LADDER_PAGES
 from ladder_bench import bench_ladder
 from lambda_bench import bench_lambda
 from plan_bench import KEYS, QUICK_KEYS, bench_plan
+from secondrun_bench import NEW, bench_second_run
 from state_bench import bench_state
 from tree_pool_bench import PAGES as POOL_PAGES
 from tree_pool_bench import QUICK_PAGES as QUICK_POOL_PAGES
@@ -88,6 +90,7 @@ class Context:
     repeat: int
     sitemill: list[str]
     baseline: str | None = None  # ladder-3k's pre-ladder sitemill
+    realsites: Path | None = None  # second-run's checkouts (realsites/checkout.py --data)
 
 
 def sitemill_command() -> list[str]:
@@ -435,6 +438,16 @@ def bench_content_dates_2k(ctx: Context) -> Section:
     return section
 
 
+def bench_second_run_sites(ctx: Context) -> Section:
+    section = Section(
+        "second-run",
+        f"a second run of three real sites with long histories (nothing new; {NEW} new commits) "
+        "vs the plain run",
+    )
+    bench_second_run(section, data=ctx.realsites, sitemill=ctx.sitemill, repeat=ctx.repeat, out=OUT)
+    return section
+
+
 def bench_distributed_10m(ctx: Context) -> Section:
     rows = "1,000,000" if ctx.quick else "10,000,000"
     section = Section(
@@ -503,6 +516,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "fingerprint": bench_fingerprint,
     "hostile": bench_hostile_inputs,
     "content-dates-2k": bench_content_dates_2k,
+    "second-run": bench_second_run_sites,
     "state-100k": bench_state_100k,
     "extensions-30k": bench_extensions_30k,
     "plan-100m": bench_plan_100m,
@@ -559,12 +573,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", metavar="SITEMILL", help="ladder-3k: the sitemill before the ladder (0fab719)"
     )
+    parser.add_argument(
+        "--realsites",
+        metavar="DIR",
+        type=Path,
+        help="second-run: the real sites' checkouts (realsites/checkout.py --data; "
+        "default: $REALSITES_DATA)",
+    )
     args = parser.parse_args(argv)
     ctx = Context(
         quick=args.quick,
         repeat=1 if args.quick else 3,
         sitemill=sitemill_command(),
         baseline=args.baseline,
+        realsites=args.realsites,
     )
     OUT.mkdir(parents=True, exist_ok=True)
     env = environment(ctx)

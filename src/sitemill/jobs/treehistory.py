@@ -15,6 +15,7 @@ from typing import Final
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
+from sitemill.jobs.treeseen import recall, remember_walk, remembered_prints
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
@@ -25,18 +26,16 @@ from sitemill.lastmod.fingerprint.digest import (
 from sitemill.lastmod.history.contentdates import (
     ContentHistory,
     FileVersions,
-    blob_key,
     date_by_content,
     history_warnings,
     read_file_versions,
 )
-from sitemill.lastmod.history.files import clean_head_blobs
 from sitemill.lastmod.history.lastcommit import find_work_tree, read_git_history
 from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
 from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
-from sitemill.state.model import MAX_BLOBS, State
+from sitemill.state.model import State
 from sitemill.workers.threadpool import interruptible_pool
 from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 
@@ -89,17 +88,16 @@ def read_pages_and_history(
     main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
     key = fingerprint_key(FINGERPRINT_VERSION, main, ignore, config.base_url)
     cached = known.blobs if known is not None and known.blob_key == key else {}
-    remembered, dirty = _remembered_prints(site_dir, files, cached)
+    remembered, dirty, record = remembered_prints(config, site_dir, files, cached, earlier, known)
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
     work = _work_bytes(config, sizes, by_content)
     workers = stack.enter_context(WorkPool(pool_size(config.workers, work)))
     with interruptible_pool(1, "sitemill-git") as pool:
-        history = pool.submit(
-            _resolve_lastmod, config, site_dir, files, warnings, by_content, dirty, progress
-        )
+        resolve = partial(_resolve_lastmod, config, site_dir, files, warnings, by_content, dirty)
+        history = None if record else pool.submit(resolve, progress)
         root = Root(site_dir)
         defer = by_content and earlier is None and _defers(work, sizes)
-        walked = _walked(history, workers) if defer else frozenset()
+        walked = _walked(history, workers) if defer and history else frozenset()
         reads = read_pages(
             config,
             robots,
@@ -114,13 +112,14 @@ def read_pages_and_history(
             ticker=Ticker(progress, READING, len(files)),
             declare=declare,
         )
-        mode, found = history.result()
+        if record and (kept := recall(record, key, reads, cached, remember)):
+            return LastmodMode.GIT, kept.dates, kept.newest, reads
+        mode, found = (history or pool.submit(resolve, progress)).result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
         dated = _dated(config, found, reads, cached, workers, root, progress)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
-    if len(dated.blobs) <= MAX_BLOBS:  # (more: the next run reads them again)
-        remember.blobs, remember.blob_key = dated.blobs, key
+    remember_walk(remember, site_dir, (found, dated), key, reads.fingerprints)
     for message in history_warnings(found, dated):
         log.warning("%s", message)
         warnings.append(message)
@@ -189,19 +188,6 @@ def _work_bytes(config: Config, sizes: list[int], by_content: bool) -> int:
     """The work of the pages to read whole (fingerprints, images), of these ``sizes``, in bytes
     (page_work): what sizes the pool."""
     return sum(map(page_work, sizes)) if by_content or config.images else 0
-
-
-def _remembered_prints(
-    site_dir: Path, files: list[TreeFile], cached: Mapping[str, str]
-) -> tuple[dict[str, str], frozenset[str] | None]:
-    """The fingerprints an earlier run remembered for the git blobs that the work tree holds
-    unchanged (those pages need not be fingerprinted again), and the dirty files git status
-    named on the way (None: not asked)."""
-    if not cached or find_work_tree(site_dir) is None:
-        return {}, None
-    blobs, dirty = clean_head_blobs(site_dir, [file.path for file in files])
-    found = {path: cached.get(blob_key(path, blob.encode("ascii"))) for path, blob in blobs.items()}
-    return {path: value for path, value in found.items() if value is not None}, dirty
 
 
 def _resolve_lastmod(

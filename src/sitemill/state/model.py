@@ -28,6 +28,7 @@ from typing import Any, Final
 from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.digest import EARLIER_VERSIONS, FINGERPRINT_VERSION
+from sitemill.lastmod.history.seenrecord import SeenHistory, seen_to_json
 from sitemill.lastmod.proof import Proof, proof_commits, proof_to_json
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
@@ -87,6 +88,9 @@ class State:
     # new blobs. A blob id names bytes, never a page.
     blobs: dict[str, str] = field(default_factory=dict)
     blob_key: str = ""
+    # The commit the content dates were found at, and those dates (lastmod.history.seen): a
+    # later run at that commit with the same inputs reads no git history.
+    history: SeenHistory | None = None
     # The shard plan of a sharded tree (sitemill.shards): the boundaries its children keep.
     plan: Plan | None = None
     # IndexNow announcements not sent yet (sitemill.indexnow): URL -> added, changed or
@@ -209,6 +213,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["digests"] = dict(sorted(state.digests.items()))
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
+    if state.history is not None:
+        document["history"] = seen_to_json(state.history)
     if state.plan is not None:
         document["shards"] = plan_to_json(state.plan)
     if state.pending:

@@ -19,6 +19,7 @@ from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.deployedits import PARTS
 from sitemill.lastmod.evidencetime import latest_evidence
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, HTML_SUFFIXES
+from sitemill.lastmod.history.seenrecord import seen_from_json
 from sitemill.lastmod.proof import commits_from_json, proof_from_json
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW
 from sitemill.protocol import OLDEST_LASTMOD as OLDEST_LASTMOD
@@ -87,6 +88,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.pages = dict(records)
     state.unlisted = _unlisted(document.get("unlisted")) if facts_current else {}
     state.blob_key, state.blobs = _blobs(document.get("blobs"))
+    state.history = seen_from_json(document.get("history"), latest, MAX_BLOBS)
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
     state.changes = changes_from_json(document.get("changes"), state.pages)

@@ -31,6 +31,7 @@ class FileVersions:
     dirty: frozenset[str]
     shallow: bool
     renames_followed: bool = True  # False: a missing object stopped git's rename detection
+    head: str | None = None  # HEAD's commit id (history.seen remembers it)
 
 
 def read_file_versions(
@@ -75,18 +76,32 @@ def read_file_versions(
         dirty=dirty,
         shallow=shallow,
         renames_followed=renames,
+        head=head,
     )
 
 
-def clean_head_blobs(
-    site_dir: Path, paths: Collection[str]
-) -> tuple[dict[str, str], frozenset[str] | None]:
-    """The HEAD blob id (hex) of each of ``paths`` that the work tree holds unchanged: its
-    bytes are that blob's, so a fingerprint remembered for the blob is its own; and the files
-    git status names (None: no HEAD, not asked), for read_file_versions."""
-    top, head, _ = _locate(site_dir)
+@dataclass(frozen=True, slots=True)
+class CleanHead:
+    """HEAD as a run finds it before any log: its commit id, whether the clone is shallow,
+    the site's folder in the work tree (POSIX, "" for the top), the blob id (hex) of each
+    wanted file the work tree holds unchanged, the files git status names, the work tree's
+    top."""
+
+    head: str
+    shallow: bool
+    relative: str
+    blobs: dict[str, str]
+    dirty: frozenset[str]
+    top: Path
+
+
+def clean_head(site_dir: Path, paths: Collection[str]) -> CleanHead | None:
+    """HEAD's blob id of each of ``paths`` that the work tree holds unchanged: its bytes are
+    that blob's, so a fingerprint remembered for the blob is its own; and the files git status
+    names, for read_file_versions (None: no HEAD)."""
+    top, head, shallow = _locate(site_dir)
     if not head:
-        return {}, None
+        return None
     relative = _site_relative(site_dir, top)
     prefix = os.fsencode(relative + "/") if relative else b""
     git = _git(top)
@@ -102,7 +117,7 @@ def clean_head_blobs(
             path = os.fsdecode(name[len(prefix) :])
             if path in wanted:
                 found[path] = fields[2].decode("ascii")
-    return found, dirty
+    return CleanHead(head, shallow, relative, found, dirty, top)
 
 
 def _is_missing_object(exc: GitError) -> bool:
