@@ -18,6 +18,7 @@ from gitutil import clock, commit, git, make_repo
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.git.run import Git
+from sitemill.jobs import treeseen
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 
@@ -147,6 +148,21 @@ def test_anything_that_may_move_a_date_walks_the_history_again(
     commands.clear()
     assert run(repo, out, **values) == expected
     assert bool(logs(commands)) is walks
+
+
+def test_a_record_of_other_dating_code_walks_the_history_again(
+    tmp_path: Path, commands: list[Sequence[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A sitemill whose dating rules changed (same version number) finds the dates anew once.
+    repo, out = site(tmp_path), tmp_path / "out"
+    first = run(repo, out)
+    monkeypatch.setattr(treeseen, "dating_code", lambda: "rules of another sitemill")
+    commands.clear()
+    assert run(repo, out) == first
+    assert logs(commands)
+    commands.clear()
+    assert run(repo, out) == first  # (and remembers them for the code that found them)
+    assert logs(commands) == []
 
 
 def test_a_record_for_another_commit_is_not_used(
