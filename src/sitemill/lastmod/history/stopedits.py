@@ -10,8 +10,8 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.editparts import parts_of
-from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of
+from sitemill.lastmod.history.editparts import parts_named
+from sitemill.lastmod.history.edits import edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import Run
 
@@ -87,7 +87,8 @@ def _name_edits(
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
     _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of,
-    exact_of and parts_of; a stop whose versions git lacks gets none (it is no template)."""
+    exact_of and parts_of (edits.names_of: each version's tokens made once); a stop whose
+    versions git lacks gets none (it is no template)."""
     batch, reduce, stamps = reader
     read = 0
     for start in range(0, len(wanted), _GROUP):
@@ -111,7 +112,11 @@ def _name_edits(
                 stamped = stamps is not None and stamps.is_stamp_edit(
                     newer, older, (chain[end - 1].time, chain[end].time)
                 )
-                edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
-                edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
-                edits[2][path, end] = STAMP_EDIT if stamped else parts_of(newer, older, path)
+                if stamped:
+                    named = (STAMP_EDIT, STAMP_EDIT, STAMP_EDIT)
+                else:
+                    edit, exact, moves = names_of(newer, older, path)
+                    named = (edit, exact, parts_named(moves))
+                for found, name in zip(edits, named, strict=True):
+                    found[path, end] = name
     return read
