@@ -5,12 +5,15 @@ built by CI (its home page says "built on <the deploy's date>"), text our own.""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gitutil import commit, make_repo, unix
+from sitemill.jobs import treehistory
 from sitemill.lastmod.history import stamps
 from sitemill.lastmod.history.stamps import stamp_pattern
 from sitemill.lastmod.history.templateedits import MAX_ROUNDS
@@ -83,3 +86,26 @@ def test_edits_that_print_no_stamp_compile_no_stamp_expression(
     found = built_lastmods(repo)
     assert set(found.values()) == {at(len(WHEN) - 1)}, found
     assert compiled == []
+
+
+def test_a_version_is_reduced_once_however_many_rounds_name_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each round carries every page one deploy back: the newer version of its next stop is the
+    # older one of the stop before, which the round before read and reduced (history.stopedits'
+    # HeldReductions). Before: each version between two stops was read and reduced twice.
+    reduced: Counter[tuple[str, bytes]] = Counter()
+    reduce_file = treehistory.reduce_file
+
+    def counted(path: str, data: bytes, *args: Any, **kwargs: Any) -> str:
+        reduced[path, data] += 1
+        return reduce_file(path, data, *args, **kwargs)
+
+    monkeypatch.setattr(treehistory, "reduce_file", counted)
+    repo = make_repo(tmp_path / "site")
+    for day in range(6):
+        commit(repo, book(day), deploy(day))
+    found = built_lastmods(repo)
+    assert set(found.values()) == {lastmod_from_timestamp(unix(deploy(0)), Precision.DATETIME)}
+    assert len(reduced) == 6 * len(CHAPTERS)  # (every version of every page was named)
+    assert set(reduced.values()) == {1}

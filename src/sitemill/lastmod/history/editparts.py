@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.lastmod.history.edits import hashed, moves_of
+from sitemill.lastmod.history.edits import Moves, hashed, moves_of
 from sitemill.lastmod.history.targetmoves import TARGET_KINDS
 
 # The parts of an edit named apart (parts_of): the title's words, descriptions, targets, the rest.
@@ -21,7 +21,12 @@ def parts_of(newer: str, older: str, own: str = "") -> str:
     template when each of its parts is one most pages of the commit made, beside their own
     (history.templateedits: a release number bumped in every title, five pages of twelve
     also given a note of their own)."""
-    removed, added = moves_of(newer, older, own)
+    return parts_named(moves_of(newer, older, own))
+
+
+def parts_named(moves: Moves) -> str:
+    """parts_of's name of an edit from its moves (edits.moves_of)."""
+    removed, added = moves
     names = []
     for part in _PARTS:
         gone = [token for token in removed if _part_of(token) == part]

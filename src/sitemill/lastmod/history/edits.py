@@ -35,6 +35,8 @@ _LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
 # by the move (history.targetmoves): a name an earlier sitemill remembered is not recalled. At
 # most 10 bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
 _KEYS: Final = b"datemoves"
+# The tokens an edit took out and put in (moves_of).
+Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
@@ -54,7 +56,24 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     if respelled(newer, older):
         return RESPELLED
     new, old = _tokens(newer), _tokens(older)
-    removed, added = _named_moves(new, old, own)
+    return _edit_name(new, old, _named_moves(new, old, own))
+
+
+def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
+    """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
+    stop's edit is named all three ways: history.stopedits)."""
+    new, old = _tokens(newer), _tokens(older)
+    moves = _named_moves(new, old, own)
+    if respaced(newer, older):
+        return RESPACED, RESPACED, moves
+    if respelled(newer, older):
+        return RESPELLED, RESPELLED, moves
+    return _edit_name(new, old, moves), hashed(*named_by_kind(*_repeats(old, new))), moves
+
+
+def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
+    """edit_of's name of the edit from tokens ``old`` to ``new`` that made ``moves``."""
+    removed, added = moves
     tokens = (*removed, *added)
     if _words(new) != _words(old):
         kind = "words"
@@ -66,13 +85,13 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
 
 
-def moves_of(newer: str, older: str, own: str = "") -> tuple[list[str], list[str]]:
+def moves_of(newer: str, older: str, own: str = "") -> Moves:
     """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
     mark's kind letter and value, "t" and a title word, "w" and a word, or "R" and a move."""
     return _named_moves(_tokens(newer), _tokens(older), own)
 
 
-def _named_moves(new: Counter[str], old: Counter[str], own: str) -> tuple[list[str], list[str]]:
+def _named_moves(new: Counter[str], old: Counter[str], own: str) -> Moves:
     """moves_of, from the two versions' tokens (``own``: edit_of's), dates and numbers put in
     or taken out alone named by their kind (history.datevalues). The page's own URL, moved
     (onto the site's base, or in JSON-LD away from it too), is still the page's own URL: where

@@ -10,14 +10,16 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.editparts import parts_of
-from sitemill.lastmod.history.edits import edit_key, edit_of, exact_of
+from sitemill.lastmod.history.editparts import parts_named
+from sitemill.lastmod.history.edits import edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import Run
 
 # A reduction of a page's bytes (fingerprint.reduction), by the page's site path.
 Reduce = Callable[[str, bytes], str]
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
+# Characters of reductions HeldReductions keeps (the newest), as fingerprint.linememo's bound.
+_HELD_CHARS: Final = 8 << 20
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
@@ -28,11 +30,38 @@ Edits = dict[tuple[str, int], str | None]
 _NAMES: Final = ((False, ""), (True, ""), (False, "parts"))
 
 
+class HeldReductions:
+    """The reductions of the versions name_stops read, by (blob, page path), the newest kept
+    while they hold at most ``limit`` characters: a page carried past its stop stops next
+    where its newer version is often the older one of the last (history.templateedits' rounds:
+    a stamp on every deploy), which is then neither read from git nor reduced again."""
+
+    def __init__(self, limit: int = _HELD_CHARS) -> None:
+        self._held: dict[tuple[bytes, str], str] = {}
+        self._size, self._limit = 0, limit
+
+    def get(self, blob: bytes, path: str) -> str | None:
+        return self._held.get((blob, path))
+
+    def add(self, blob: bytes, path: str, reduction: str) -> None:
+        if (blob, path) in self._held or len(reduction) > self._limit:
+            return
+        self._held[blob, path] = reduction
+        self._size += len(reduction)
+        while self._size > self._limit:  # (the oldest first)
+            self._size -= len(self._held.pop(next(iter(self._held))))
+
+
+# What names a stop's edit: the git to read blobs with, a reduction, the commits' stamps (None:
+# none) and the reductions held from the stops named before.
+Reader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions]
+
+
 def name_stops(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
-    reader: tuple[GitBatch, Reduce, CommitStamps | None],
+    reader: Reader,
     edits: tuple[Edits, Edits, Edits],
 ) -> int:
     """Name the edit of each stop of ``stops``, its exact edit and its parts (remembered, or
@@ -82,27 +111,33 @@ def recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> 
 def _name_edits(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    reader: tuple[GitBatch, Reduce, CommitStamps | None],
+    reader: Reader,
     edits: tuple[Edits, Edits, Edits],
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
-    _GROUP stops at a time: STAMP_EDIT when it changed only the commits' stamps, else edit_of,
-    exact_of and parts_of; a stop whose versions git lacks gets none (it is no template)."""
-    batch, reduce, stamps = reader
+    _GROUP stops at a time (or held: HeldReductions): STAMP_EDIT when it changed only the
+    commits' stamps, else edit_of, exact_of and parts_of (edits.names_of: each version's
+    tokens made once); a stop whose versions git lacks gets none (it is no template)."""
+    batch, reduce, stamps, held = reader
     read = 0
     for start in range(0, len(wanted), _GROUP):
         group = wanted[start : start + _GROUP]
         needed: dict[bytes, set[str]] = {}
+        reductions: dict[tuple[bytes, str], str] = {}
         for path, end in group:
             for version in pages[path].chain[end - 1 : end + 1]:
-                if version.blob is not None:
+                if version.blob is None:
+                    continue
+                if (reduced := held.get(version.blob, path)) is not None:
+                    reductions[version.blob, path] = reduced
+                else:
                     needed.setdefault(version.blob, set()).add(path)
-        reductions: dict[tuple[bytes, str], str] = {}
         for blob, data in read_blobs(batch, list(needed)):
             read += 1
             if data is not None:
                 for path in needed[blob]:
                     reductions[blob, path] = reduce(path, data)
+                    held.add(blob, path, reductions[blob, path])
         for path, end in group:
             chain = pages[path].chain
             newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
@@ -111,7 +146,11 @@ def _name_edits(
                 stamped = stamps is not None and stamps.is_stamp_edit(
                     newer, older, (chain[end - 1].time, chain[end].time)
                 )
-                edits[0][path, end] = STAMP_EDIT if stamped else edit_of(newer, older, path)
-                edits[1][path, end] = STAMP_EDIT if stamped else exact_of(newer, older)
-                edits[2][path, end] = STAMP_EDIT if stamped else parts_of(newer, older, path)
+                if stamped:
+                    named = (STAMP_EDIT, STAMP_EDIT, STAMP_EDIT)
+                else:
+                    edit, exact, moves = names_of(newer, older, path)
+                    named = (edit, exact, parts_named(moves))
+                for found, name in zip(edits, named, strict=True):
+                    found[path, end] = name
     return read

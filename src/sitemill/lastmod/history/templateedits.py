@@ -69,6 +69,7 @@ from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
     Edits,
+    HeldReductions,
     Reduce,
     name_stops,
     recalled,
@@ -112,6 +113,7 @@ def follow_template_edits(
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
+    reader = (batch, reduce, stamps, HeldReductions())
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         stops = [
@@ -124,7 +126,7 @@ def follow_template_edits(
             name_stops,
             pages=pages,
             remembered=remembered,
-            reader=(batch, reduce, stamps),
+            reader=reader,
             edits=(edits, exact, parts),
         )
         read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
