@@ -4,8 +4,10 @@
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
 fingerprint, hostile, content-dates-2k, state-100k, extensions-30k, plan-100m, tree-sharded,
-check-10k, tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install.
+check-10k, tree-pool-5k, first-run-cores, ladder-3k, distributed-10m, lambda-start or
+action-install.
 --baseline SITEMILL: the sitemill ladder-3k compares with (make bench BASELINE=PATH).
+--realsites DIR: first-run-cores' real sites (realsites/checkout.py; or $REALSITES_DATA).
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -37,6 +39,7 @@ from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, liste
 from distributed_bench import bench_distributed
 from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
+from first_run_bench import bench_first_run
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from history_bench import bench_history
 from hostile_bench import bench_hostile
@@ -88,6 +91,7 @@ class Context:
     repeat: int
     sitemill: list[str]
     baseline: str | None = None  # ladder-3k's pre-ladder sitemill
+    realsites: str | None = None  # first-run-cores: the folder of real sites' checkouts
 
 
 def sitemill_command() -> list[str]:
@@ -468,6 +472,16 @@ def bench_tree_pool_5k(ctx: Context) -> Section:
     return section
 
 
+def bench_first_run_cores(ctx: Context) -> Section:
+    section = Section(
+        "first-run-cores", "a first run with content dates: every core vs one process; CPU per blob"
+    )
+    bench_first_run(
+        section, ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat, realsites=ctx.realsites
+    )
+    return section
+
+
 def bench_ladder_3k(ctx: Context) -> Section:
     pages = QUICK_LADDER_PAGES if ctx.quick else LADDER_PAGES
     section = Section(
@@ -499,6 +513,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "plan-100m": bench_plan_100m,
     "tree-sharded": bench_tree_sharded,
     "tree-pool-5k": bench_tree_pool_5k,
+    "first-run-cores": bench_first_run_cores,
     "ladder-3k": bench_ladder_3k,
     "distributed-10m": bench_distributed_10m,
     "lambda-start": bench_lambda_start,
@@ -550,12 +565,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", metavar="SITEMILL", help="ladder-3k: the sitemill before the ladder (0fab719)"
     )
+    parser.add_argument(
+        "--realsites",
+        metavar="DIR",
+        default=os.environ.get("REALSITES_DATA"),
+        help="first-run-cores: real sites checked out (realsites/checkout.py; $REALSITES_DATA)",
+    )
     args = parser.parse_args(argv)
     ctx = Context(
         quick=args.quick,
         repeat=1 if args.quick else 3,
         sitemill=sitemill_command(),
         baseline=args.baseline,
+        realsites=args.realsites,
     )
     OUT.mkdir(parents=True, exist_ok=True)
     env = environment(ctx)
