@@ -38,10 +38,13 @@ def older_work(found: FileVersions, sizes: Mapping[str, int], known: Mapping[str
 
 
 def _first_older(tip: bytes | None, blobs: Iterator[bytes | None]) -> set[bytes]:
-    """The first EXPECTED_READS distinct ``blobs`` that are not ``tip`` (nor deletions)."""
+    """The first EXPECTED_READS distinct ``blobs`` that are not ``tip``, up to a deletion (the
+    walk goes no further: Run.next_blob)."""
     found: set[bytes] = set()
     for blob in blobs:
-        if blob is not None and blob != tip:
+        if blob is None:
+            break
+        if blob != tip:
             found.add(blob)
             if len(found) == EXPECTED_READS:
                 break
