@@ -5,12 +5,15 @@ process; a later run, which remembers those versions, starts none."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gitutil import clock, commit, make_repo
 from sitemill.config.model import load_config
+from sitemill.jobs import treedates, treehistory
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history import walkwork
 from sitemill.sinks import LocalDirSink
@@ -98,3 +101,41 @@ def test_without_older_versions_to_read_no_pool_starts(
 
     build(repo, tmp_path / "out", 2)
     assert started == []
+
+
+def test_one_process_reads_the_pages_while_git_log_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The walk wants every page: one process reads them all before it waits for git log (it
+    # read them after, when the walk took them). git log's answer is held here until the
+    # reads return, so the order is the code's, not the clock's.
+    repo = site(tmp_path)
+    chunks: list[str] = []
+    read_by_then: list[int] = []
+    returned = threading.Event()
+    real_take, real_read, real_log = (
+        treedates.PageReads._take,
+        treehistory.read_pages,
+        treehistory._resolve_lastmod,
+    )
+
+    def take(self: treedates.PageReads) -> None:
+        chunks.append("chunk")
+        real_take(self)
+
+    def read_pages(*args: Any, **kwargs: Any) -> treedates.PageReads:
+        reads = real_read(*args, **kwargs)
+        read_by_then.append(len(chunks))
+        returned.set()
+        return reads
+
+    def resolve_lastmod(*args: Any, **kwargs: Any) -> Any:
+        found = real_log(*args, **kwargs)
+        returned.wait()
+        return found
+
+    monkeypatch.setattr(treedates.PageReads, "_take", take)
+    monkeypatch.setattr(treehistory, "read_pages", read_pages)
+    monkeypatch.setattr(treehistory, "_resolve_lastmod", resolve_lastmod)
+    build(repo, tmp_path / "out", 1)
+    assert read_by_then == [len(chunks)] and chunks == ["chunk"]

@@ -15,7 +15,7 @@ from typing import Final
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
-from sitemill.jobs.walkpool import History, pool_for_walk, workers_after_log
+from sitemill.jobs.walkpool import History, pool_for_walk, read_before_walk, workers_after_log
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
@@ -108,7 +108,7 @@ def read_pages_and_history(
             known=remembered,
             pool=workers,
             defer=_walked(history, workers) if defer else frozenset(),
-            stream=True,
+            stream=not read_before_walk(config, site_dir, by_content),
             ticker=Ticker(progress, READING, len(files)),
             declare=declare,
         )

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from concurrent.futures import Future
 from contextlib import ExitStack
+from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
+from sitemill.git.trust import find_top
 from sitemill.lastmod.history.files import FileVersions
 from sitemill.lastmod.history.walkwork import walk_workers
 from sitemill.sources.tree import TreeFile
@@ -39,3 +41,11 @@ def pool_for_walk(workers: Future[int], pages: WorkPool, stack: ExitStack) -> Wo
     that lasts as long as ``stack``."""
     wanted = workers.result()
     return pages if wanted == pages.workers else stack.enter_context(WorkPool(wanted))
+
+
+def read_before_walk(config: Config, site_dir: Path, by_content: bool) -> bool:
+    """Whether the pages are read whole while git log runs, not as the caller follows them:
+    with content dates from git, whose walk wants every page first (one process would else
+    read them after git log; a pool's workers read them at once either way)."""
+    auto = config.lastmod in (None, LastmodMode.GIT)  # (None: git where there is a git tree)
+    return by_content and auto and find_top(site_dir) is not None
