@@ -4,9 +4,11 @@
 
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
 fingerprint, hostile, content-dates-2k, second-run, state-100k, extensions-30k, plan-100m,
-tree-sharded, check-10k, tree-pool-5k, ladder-3k, distributed-10m, lambda-start or action-install.
+tree-sharded, check-10k, tree-pool-5k, first-run-cores, ladder-3k, distributed-10m,
+lambda-start or action-install.
 --baseline SITEMILL: the sitemill ladder-3k compares with (make bench BASELINE=PATH).
---realsites DIR: second-run's checkouts of real sites (default: $REALSITES_DATA).
+--realsites DIR: second-run's and first-run-cores' checkouts of real sites (realsites/checkout.py
+--data; default: $REALSITES_DATA).
 
 Prints a table with PASS/FAIL per target and writes benchmarks/out/results.json; exits 1 when
 any check fails. Inputs (a URL list, a git repository) are generated once under benchmarks/out/;
@@ -38,6 +40,7 @@ from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, liste
 from distributed_bench import bench_distributed
 from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
+from first_run_bench import bench_first_run
 from harness import SitemapSet, Timing, clean_env, lastmod_timestamp, read_sitemaps, time_commands
 from history_bench import bench_history
 from hostile_bench import bench_hostile
@@ -90,7 +93,7 @@ class Context:
     repeat: int
     sitemill: list[str]
     baseline: str | None = None  # ladder-3k's pre-ladder sitemill
-    realsites: Path | None = None  # second-run's checkouts (realsites/checkout.py --data)
+    realsites: Path | None = None  # second-run's, first-run-cores' (realsites/checkout.py --data)
 
 
 def sitemill_command() -> list[str]:
@@ -490,6 +493,16 @@ def bench_tree_pool_5k(ctx: Context) -> Section:
     return section
 
 
+def bench_first_run_cores(ctx: Context) -> Section:
+    section = Section(
+        "first-run-cores", "a first run with content dates: every core vs one process; CPU per blob"
+    )
+    bench_first_run(
+        section, ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat, realsites=ctx.realsites
+    )
+    return section
+
+
 def bench_ladder_3k(ctx: Context) -> Section:
     pages = QUICK_LADDER_PAGES if ctx.quick else LADDER_PAGES
     section = Section(
@@ -522,6 +535,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "plan-100m": bench_plan_100m,
     "tree-sharded": bench_tree_sharded,
     "tree-pool-5k": bench_tree_pool_5k,
+    "first-run-cores": bench_first_run_cores,
     "ladder-3k": bench_ladder_3k,
     "distributed-10m": bench_distributed_10m,
     "lambda-start": bench_lambda_start,
@@ -577,8 +591,8 @@ def main(argv: list[str] | None = None) -> int:
         "--realsites",
         metavar="DIR",
         type=Path,
-        help="second-run: the real sites' checkouts (realsites/checkout.py --data; "
-        "default: $REALSITES_DATA)",
+        help="second-run, first-run-cores: the real sites' checkouts (realsites/checkout.py "
+        "--data; default: $REALSITES_DATA)",
     )
     args = parser.parse_args(argv)
     ctx = Context(

@@ -107,7 +107,7 @@ def test_pool_size_follows_the_setting_and_the_work(monkeypatch: pytest.MonkeyPa
 
 def test_the_fork_server_starts_early_only_for_enough_work(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[bool] = []
-    monkeypatch.setattr(workpool, "_start_fork_server", lambda: started.append(True))
+    monkeypatch.setattr(workpool, "start_fork_server", lambda: started.append(True))
     monkeypatch.setattr(workpool, "machine_cores", lambda: 4)
     small = workpool.EarlyStart(None)
     small.see(MIN_POOL_BYTES - workpool.PAGE_WORK_BYTES - 1)
@@ -130,7 +130,7 @@ def test_the_fork_server_starts_early_only_for_enough_work(monkeypatch: pytest.M
 
 
 def test_starting_the_fork_server_early_is_harmless() -> None:
-    workpool._start_fork_server()  # (the pool that follows uses it)
+    workpool.start_fork_server()  # (the pool that follows uses it)
     with WorkPool(2) as pool:
         assert pool.map(square_all, [[1], [2], [3]]) == [[1], [4], [9]]
 

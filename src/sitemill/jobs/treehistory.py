@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -16,6 +16,7 @@ from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
 from sitemill.jobs.treeseen import recall, remember_walk, remembered_prints
+from sitemill.jobs.walkpool import History, pool_for_walk, read_before_walk, workers_after_log
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
@@ -47,8 +48,6 @@ log = logging.getLogger(__name__)
 DEFER_MEAN_BYTES: Final = 8 * 1024
 # How the warning on a shallow clone begins (one such warning per run: jobs.tree).
 SHALLOW_CLONE: Final = "this is a shallow clone"
-# What git log gives (_resolve_lastmod): the mode, and dates or each file's versions.
-_History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 
 
 def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool, str] | None:
@@ -90,14 +89,13 @@ def read_pages_and_history(
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty, record = remembered_prints(config, site_dir, files, cached, earlier, known)
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
-    work = _work_bytes(config, sizes, by_content)
-    workers = stack.enter_context(WorkPool(pool_size(config.workers, work)))
+    work, workers = _pages_pool(config, sizes, by_content, stack)
     with interruptible_pool(1, "sitemill-git") as pool:
         resolve = partial(_resolve_lastmod, config, site_dir, files, warnings, by_content, dirty)
-        history = None if record else pool.submit(resolve, progress)
+        logged = None if record else _read_log(pool, resolve, progress, config, files, cached, work)
         root = Root(site_dir)
         defer = by_content and earlier is None and _defers(work, sizes)
-        walked = _walked(history, workers) if defer and history else frozenset()
+        walked = _walked(logged[0], workers) if defer and logged else frozenset()
         reads = read_pages(
             config,
             robots,
@@ -108,16 +106,18 @@ def read_pages_and_history(
             known=remembered,
             pool=workers,
             defer=walked,
-            stream=True,
+            stream=not read_before_walk(config, site_dir, by_content),
             ticker=Ticker(progress, READING, len(files)),
             declare=declare,
         )
         if record and (kept := recall(record, key, reads, cached, remember)):
             return LastmodMode.GIT, kept.dates, kept.newest, reads
-        mode, found = (history or pool.submit(resolve, progress)).result()
+        history, walking = logged or _read_log(pool, resolve, progress, config, files, cached, work)
+        mode, found = history.result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
-        dated = _dated(config, found, reads, cached, workers, root, progress)
+        walkers = pool_for_walk(walking, workers, stack)  # (the pages' or a wider one)
+        dated = _dated(config, found, reads, cached, walkers, root, progress)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
     remember_walk(remember, site_dir, (found, dated), key, reads.fingerprints)
     for message in history_warnings(found, dated):
@@ -167,7 +167,22 @@ def _fingerprint(config: Config, function: Callable[..., str] = fingerprint_file
     )
 
 
-def _walked(history: Future[_History], workers: WorkPool) -> frozenset[str]:
+def _read_log(
+    pool: ThreadPoolExecutor,
+    resolve: Callable[[Progress | None], History],
+    progress: Progress | None,
+    config: Config,
+    files: list[TreeFile],
+    cached: Mapping[str, str],
+    work: int,
+) -> tuple[Future[History], Future[int]]:
+    """git log (``resolve``) in the git thread of ``pool``, and after it the workers the walk
+    it names calls for (workers_after_log), while this thread reads the pages."""
+    history = pool.submit(resolve, progress)
+    return history, pool.submit(workers_after_log, config, history, files, cached, work)
+
+
+def _walked(history: Future[History], workers: WorkPool) -> frozenset[str]:
     """The files that content dates walk back (more than one version in git), from git log
     (``history``), while the ``workers`` start."""
     workers.warm()
@@ -184,10 +199,13 @@ def _defers(work: int, sizes: list[int]) -> bool:
     return work >= MIN_POOL_BYTES and bool(sizes) and sum(sizes) / len(sizes) >= DEFER_MEAN_BYTES
 
 
-def _work_bytes(config: Config, sizes: list[int], by_content: bool) -> int:
+def _pages_pool(
+    config: Config, sizes: list[int], by_content: bool, stack: ExitStack
+) -> tuple[int, WorkPool]:
     """The work of the pages to read whole (fingerprints, images), of these ``sizes``, in bytes
-    (page_work): what sizes the pool."""
-    return sum(map(page_work, sizes)) if by_content or config.images else 0
+    (page_work), and the pool it sizes, which lasts as long as ``stack``."""
+    work = sum(map(page_work, sizes)) if by_content or config.images else 0
+    return work, stack.enter_context(WorkPool(pool_size(config.workers, work)))
 
 
 def _resolve_lastmod(
@@ -198,7 +216,7 @@ def _resolve_lastmod(
     by_content: bool,
     dirty: frozenset[str] | None,
     progress: Progress | None = None,
-) -> _History:
+) -> History:
     """The mode that applies, and git's dates (each file's last commit), or with content
     dates each file's versions (dated once the pages' fingerprints are known); ``dirty``: what
     git status said already, if it was asked."""

@@ -91,7 +91,7 @@ class EarlyStart:
             self._left -= page_work(size)
             if self._left <= 0:
                 self._left = None
-                _start_fork_server()
+                start_fork_server()
 
 
 class WorkPool:
@@ -198,7 +198,7 @@ class WorkPool:
 def _executor(workers: int) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
-    _start_fork_server()  # (with Ctrl-C held: workers.interrupts)
+    start_fork_server()  # (with Ctrl-C held: workers.interrupts)
     return ProcessPoolExecutor(workers, mp_context=_context(), initializer=ignore_interrupts)
 
 
@@ -213,7 +213,8 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _start_fork_server() -> None:
+def start_fork_server() -> None:
+    """Start the fork server the workers come from (in any thread), ahead of their pool."""
     try:
         if _context().get_start_method() == "forkserver":
             from multiprocessing import forkserver, resource_tracker

@@ -182,12 +182,13 @@ def blob_key(path: str, blob: bytes) -> str:
 def _next_unknown(
     run: Run, path: str, fingerprint: str, remembered: tuple[Mapping[str, str], dict[str, str]]
 ) -> bytes | None:
-    """The next blob of ``run`` to read: the versions whose fingerprint an earlier run
-    remembered (``remembered[0]``) extend the run, or end it, without a read."""
+    """The next blob of ``run`` to read: the versions whose fingerprint an earlier run remembered
+    (``remembered[0]``), or this one took (``[1]``: a page back at an older version, a build that
+    flips between two), extend the run, or end it, without a read."""
     known, blobs = remembered
     while (blob := run.next_blob()) is not None:
         key = blob_key(path, blob)
-        fingerprint_of = known.get(key)
+        fingerprint_of = known.get(key) or blobs.get(key)
         if fingerprint_of is None:
             return blob
         blobs[key] = fingerprint_of
@@ -250,8 +251,8 @@ def compare(
                     run.end = 1
                     unreadable.add(path)
                     continue
-                found = fingerprint(path, data)
-                blobs[blob_key(path, blob)] = found
+                key = blob_key(path, blob)  # (not HTML: another path's bytes are the same)
+                found = blobs[key] = blobs.get(key) or fingerprint(path, data)
                 if found == current[path]:
                     run.end += 1
                     open_runs[path] = run

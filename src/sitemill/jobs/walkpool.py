@@ -1,0 +1,51 @@
+"""The pool that walks a tree's files back through git: the pages' own, or one that the older
+versions git log names call for (history.walkwork)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import Future
+from contextlib import ExitStack
+from pathlib import Path
+
+from sitemill.config.model import Config, LastmodMode
+from sitemill.git.trust import find_top
+from sitemill.lastmod.history.files import FileVersions
+from sitemill.lastmod.history.walkwork import walk_workers
+from sitemill.sources.tree import TreeFile
+from sitemill.workers.workpool import WorkPool
+
+# What git log gives (jobs.treehistory): the mode, and dates or each file's versions.
+History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
+
+
+def workers_after_log(
+    config: Config,
+    history: Future[History],
+    files: list[TreeFile],
+    known: Mapping[str, str],
+    work: int,
+) -> int:
+    """In git's thread, once git log is read: how many workers walk the files back, the
+    pages' ``work`` with their older versions (walkwork.walk_workers; ``known``: the blob
+    fingerprints an earlier run remembered). A site of few pages with a long history gets a
+    pool here, its fork server started while this process reads the pages."""
+    found, sizes = history.result()[1], {file.path: file.size for file in files}
+    if not isinstance(found, FileVersions):
+        return 1
+    return walk_workers(config.workers, found, sizes, known, work)
+
+
+def pool_for_walk(workers: Future[int], pages: WorkPool, stack: ExitStack) -> WorkPool:
+    """The pool of ``workers`` for the walk: the pages' own if it has as many, else a new one
+    that lasts as long as ``stack``."""
+    wanted = workers.result()
+    return pages if wanted == pages.workers else stack.enter_context(WorkPool(wanted))
+
+
+def read_before_walk(config: Config, site_dir: Path, by_content: bool) -> bool:
+    """Whether the pages are read whole while git log runs, not as the caller follows them:
+    with content dates from git, whose walk wants every page first (one process would else
+    read them after git log; a pool's workers read them at once either way)."""
+    auto = config.lastmod in (None, LastmodMode.GIT)  # (None: git where there is a git tree)
+    return by_content and auto and find_top(site_dir) is not None
