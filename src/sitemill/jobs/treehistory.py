@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -16,7 +16,7 @@ from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
 from sitemill.jobs.treedates import PageReads, read_pages, read_whole
 from sitemill.jobs.treeseen import recall, remember_walk, remembered_prints
-from sitemill.jobs.walkpool import History, pool_for_walk, read_before_walk, workers_after_log
+from sitemill.jobs.walkpool import History, log_then_workers, pool_for_walk, read_before_walk
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
@@ -80,22 +80,21 @@ def read_pages_and_history(
     run's state ``known``) content dates from git with each file's last commit. The blob
     fingerprints ``known`` remembers under this run's fingerprint key are not read again;
     ``remember`` gets this run's. The worker processes stay up until ``stack`` closes: without
-    a walk through git history, the reads come in as the caller follows the files.
-    ``progress`` is told the commits read, the pages read and the files dated."""
+    a walk through git history, the reads come in as the caller follows the files. ``progress``
+    is told the commits read, the pages read and the files dated."""
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
-    main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
-    key = fingerprint_key(FINGERPRINT_VERSION, main, ignore, config.base_url)
+    key = _blobs_key(config)
     cached = known.blobs if known is not None and known.blob_key == key else {}
     remembered, dirty, record = remembered_prints(config, site_dir, files, cached, earlier, known)
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
     work, workers = _pages_pool(config, sizes, by_content, stack)
     with interruptible_pool(1, "sitemill-git") as pool:
+        start = partial(log_then_workers, pool, config, files, cached, work, progress)
         resolve = partial(_resolve_lastmod, config, site_dir, files, warnings, by_content, dirty)
-        logged = None if record else _read_log(pool, resolve, progress, config, files, cached, work)
+        logged = None if record else start(resolve)
         root = Root(site_dir)
-        defer = by_content and earlier is None and _defers(work, sizes)
-        walked = _walked(logged[0], workers) if defer and logged else frozenset()
+        walked = _walked(logged, workers, by_content and earlier is None and _defers(work, sizes))
         reads = read_pages(
             config,
             robots,
@@ -112,7 +111,7 @@ def read_pages_and_history(
         )
         if record and (kept := recall(record, key, reads, cached, remember)):
             return LastmodMode.GIT, kept.dates, kept.newest, reads
-        history, walking = logged or _read_log(pool, resolve, progress, config, files, cached, work)
+        history, walking = logged or start(resolve)
         mode, found = history.result()
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
@@ -124,6 +123,12 @@ def read_pages_and_history(
         log.warning("%s", message)
         warnings.append(message)
     return mode, dated.dates, dated.newest, reads
+
+
+def _blobs_key(config: Config) -> str:
+    """The key the state's blob fingerprints are remembered under for this run (fingerprint_key)."""
+    main, ignore = config.content_scope is ContentScope.MAIN, config.fingerprint_ignore
+    return fingerprint_key(FINGERPRINT_VERSION, main, ignore, config.base_url)
 
 
 def _dated(
@@ -167,26 +172,15 @@ def _fingerprint(config: Config, function: Callable[..., str] = fingerprint_file
     )
 
 
-def _read_log(
-    pool: ThreadPoolExecutor,
-    resolve: Callable[[Progress | None], History],
-    progress: Progress | None,
-    config: Config,
-    files: list[TreeFile],
-    cached: Mapping[str, str],
-    work: int,
-) -> tuple[Future[History], Future[int]]:
-    """git log (``resolve``) in the git thread of ``pool``, and after it the workers the walk
-    it names calls for (workers_after_log), while this thread reads the pages."""
-    history = pool.submit(resolve, progress)
-    return history, pool.submit(workers_after_log, config, history, files, cached, work)
-
-
-def _walked(history: Future[History], workers: WorkPool) -> frozenset[str]:
+def _walked(
+    logged: tuple[Future[History], Future[int]] | None, workers: WorkPool, defer: bool
+) -> frozenset[str]:
     """The files that content dates walk back (more than one version in git), from git log
-    (``history``), while the ``workers`` start."""
+    (``logged``), while the ``workers`` start: none unless their reads ``defer`` to the walk."""
+    if not defer or logged is None:
+        return frozenset()
     workers.warm()
-    found = history.result()[1]
+    found = logged[0].result()[1]
     if not isinstance(found, FileVersions):
         return frozenset()
     return frozenset(path for path, chain in found.versions.items() if len(chain) > 1)

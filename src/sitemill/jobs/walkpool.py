@@ -3,8 +3,8 @@ versions git log names call for (history.walkwork)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from concurrent.futures import Future
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -12,11 +12,27 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.git.trust import find_top
 from sitemill.lastmod.history.files import FileVersions
 from sitemill.lastmod.history.walkwork import walk_workers
+from sitemill.progress import Progress
 from sitemill.sources.tree import TreeFile
 from sitemill.workers.workpool import WorkPool
 
 # What git log gives (jobs.treehistory): the mode, and dates or each file's versions.
 History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
+
+
+def log_then_workers(
+    pool: ThreadPoolExecutor,
+    config: Config,
+    files: list[TreeFile],
+    cached: Mapping[str, str],
+    work: int,
+    progress: Progress | None,
+    resolve: Callable[[Progress | None], History],
+) -> tuple[Future[History], Future[int]]:
+    """git log (``resolve``) in the git thread of ``pool``, and after it the workers the walk
+    it names calls for (workers_after_log), while this thread reads the pages."""
+    history = pool.submit(resolve, progress)
+    return history, pool.submit(workers_after_log, config, history, files, cached, work)
 
 
 def workers_after_log(

@@ -205,8 +205,7 @@ def _executor(workers: int) -> ProcessPoolExecutor:
 def _context() -> BaseContext:
     import multiprocessing
 
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
+    if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(list(PRELOAD))
         return context
