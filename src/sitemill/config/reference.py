@@ -57,9 +57,11 @@ MEANINGS: Final[Mapping[str, str]] = {
         "sidebars move no date) or `body`"
     ),
     "workers": (
-        "processes that read and fingerprint a tree's pages: `auto` (one per core; one for a "
-        "site under 32 MiB of pages to read, each page counted 8 KiB more than its size: "
-        "starting them would cost more) or a number (1–64); a URL list of 4 MiB or more (or "
+        "processes that read and fingerprint a tree's pages and, with content dates, their "
+        "older versions in git: `auto` (one per core; one for a site under 32 MiB of pages to "
+        "read, each page counted 8 KiB more than its size, and of the older versions git log "
+        "names, up to 8 of each page counted at its size: starting them would cost more) or a "
+        "number (1–64); a URL list of 4 MiB or more (or "
         "piped in) gets one helper process for its duplicate check unless this is `1`; the "
         "output is the same bytes with any number"
     ),
