@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,7 +15,8 @@ from pathlib import Path
 
 import boto3
 import pytest
-from moto.server import ThreadedMotoServer
+
+from motoserver import moto_server
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
@@ -47,23 +47,15 @@ print(json.dumps({"status": status, "modules": sorted(set(sys.modules) - before)
 
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    url = f"http://127.0.0.1:{port}"
-    s3 = boto3.client(
-        "s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )  # fmt: skip
-    s3.create_bucket(Bucket=BUCKET)
-    for page in ("index.html", "docs/guide.html"):
-        s3.put_object(Bucket=BUCKET, Key=page, Body=b"<!doctype html><title>A page</title>")
-    try:
+    with moto_server() as url:
+        s3 = boto3.client(
+            "s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+        )  # fmt: skip
+        s3.create_bucket(Bucket=BUCKET)
+        for page in ("index.html", "docs/guide.html"):
+            s3.put_object(Bucket=BUCKET, Key=page, Body=b"<!doctype html><title>A page</title>")
         yield url
-    finally:
-        server.stop()
 
 
 def cold_start(

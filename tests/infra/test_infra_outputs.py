@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,8 +18,8 @@ import boto3
 import pytest
 from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.core.config import default_user_config
-from moto.server import ThreadedMotoServer
 
+from motoserver import moto_server
 from s3util import PAGE, restored_logging
 from sitemill.aws.handler import handle
 
@@ -80,13 +79,7 @@ def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """moto's server on 127.0.0.1 with the stack's site, state bucket and function, whose
     invocations run sitemill's handler in this process with the function's environment."""
     monkeypatch.setitem(default_user_config["lambda"], "use_docker", False)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    url = f"http://127.0.0.1:{port}"
-    try:
+    with moto_server() as url:
         client = _client("s3", url)
         env = {
             "SITEMILL_BUCKET": SITE, "SITEMILL_PREFIX": "",
@@ -112,8 +105,6 @@ def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
             Code={"ZipFile": b"in-process"}, Environment={"Variables": env},
         )  # fmt: skip
         yield url
-    finally:
-        server.stop()
 
 
 @pytest.fixture(autouse=True)

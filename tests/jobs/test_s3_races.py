@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -13,9 +12,9 @@ from urllib.parse import unquote
 import boto3
 import pytest
 from botocore.exceptions import ClientError
-from moto.server import ThreadedMotoServer
 
 from consistency import assert_one_build, live_urls
+from motoserver import moto_server
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.errors import SinkError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
@@ -169,15 +168,8 @@ def test_two_threads_rebuilding_at_once_end_with_one_consistent_build(s3: Any, r
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    moto_server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    moto_server.start()
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        moto_server.stop()
+    with moto_server() as url:
+        yield url
 
 
 def server_client(endpoint: str) -> Any:
