@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -20,10 +19,10 @@ from urllib.parse import quote_plus
 import boto3
 import pytest
 from botocore.config import Config
-from moto.server import ThreadedMotoServer
 
 import sitemill.jobs.bucket
 import sitemill.jobs.bucketpass
+from motoserver import moto_server
 from s3util import BUCKET, PAGE, make_config, restored_logging
 from sitemill.aws.clients import make_s3_client
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
@@ -51,13 +50,6 @@ EXPECTED_URLS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(autouse=True)
 def restore_logging() -> Iterator[None]:
     yield from restored_logging()
@@ -65,13 +57,8 @@ def restore_logging() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[str]:
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.stop()
+    with moto_server() as url:
+        yield url
 
 
 def run(

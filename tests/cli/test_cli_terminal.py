@@ -6,16 +6,15 @@ it."""
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
-from moto.server import ThreadedMotoServer
 
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
+from motoserver import moto_server
 from sitemill.cli.main import _Shown, main
 
 # What a terminal obeys: ESC (7-bit sequences), BEL, the 8-bit CSI/OSC/ST, a bidi override.
@@ -178,21 +177,10 @@ def test_no_user_info_reaches_the_terminal(tmp_path: Path, argv: list[str]) -> N
         assert part not in said, said
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def test_a_key_that_is_kept_is_escaped() -> None:
     """`sitemill s3 --dry-run` over a bucket (moto's server) whose Hugo index names a child
     sitemap under a key that carries terminal sequences: not Hugo's own, kept and named."""
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    try:
-        endpoint = f"http://127.0.0.1:{port}"
+    with moto_server() as endpoint:
         client = boto3.client("s3", endpoint_url=endpoint, **BOTO_ENV)
         client.create_bucket(Bucket="site-bucket")
         files = {"index.html": page("home"), **hugo_index_naming(EIGHT_BIT)}
@@ -200,8 +188,6 @@ def test_a_key_that_is_kept_is_escaped() -> None:
             client.put_object(Bucket="site-bucket", Key=key, Body=text.encode())
         argv = ["s3", "--bucket", "site-bucket", "--endpoint-url", endpoint, "--dry-run"]
         done = run_sitemill(*argv, "--base-url", BASE_URL, env=AWS_ENV)
-    finally:
-        server.stop()
     assert done.returncode == 0, done.stderr
     assert "would delete" not in done.stdout
     assert "keeping x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr

@@ -44,7 +44,7 @@ def remembered_prints(
     site_dir: Path,
     files: list[TreeFile],
     cached: Mapping[str, str],
-    earlier: object,
+    earlier: tuple[int, bool, str] | None,
     known: State | None,
 ) -> tuple[dict[str, str], frozenset[str] | None, AtHead | None]:
     """The fingerprints an earlier run remembered for the git blobs that the work tree holds
