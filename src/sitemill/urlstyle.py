@@ -171,9 +171,12 @@ def settled(
     ``kept`` it; and the decision (None: the configuration sets the style)."""
 
     def facts(page: Page) -> PageFacts | None:
-        if page.verdict is not None or not reads_head(config, robots, page.path):
+        if page.verdict is not None:
             return None
-        return page.facts or (None if read_facts is None else read_facts(page.path))
+        found = page.facts or (None if read_facts is None else read_facts(page.path))
+        if found is None or found.canonical is None:
+            return None  # (no vote, whatever the rules say: they are asked of canonicals only)
+        return found if reads_head(config, robots, page.path) else None
 
     if config.url_style is not UrlStyle.AUTO:
         return config, pages, None

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from gitutil import clock, commit, make_repo
+from sitemill import urlstyle
 from sitemill.config.model import load_config
 from sitemill.jobs import treedates, treehistory
 from sitemill.jobs.tree import build_from_tree
@@ -74,3 +75,26 @@ def test_a_plain_run_reads_the_pages_while_git_log_runs(
     written = build(repo, tmp_path / "out", content_dates=False, lastmod="git")
     assert taken_by_then == [1] and taken == ["chunk"]
     assert written["sitemap.xml"].count(b"<lastmod>2024-01-12") == PAGES
+
+
+def test_the_url_style_asks_the_rules_only_of_pages_that_name_a_canonical(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # url_style = "auto" counts the pages whose canonical names them; a page that names none
+    # casts no vote whatever include, exclude, rules and robots.txt say of it, and is not
+    # judged by them for it (the pipeline judges every page once, later).
+    repo = site(tmp_path)
+    (repo / "c.html").write_text(
+        '<link rel="canonical" href="https://example.com/c.html"><title>C</title>'
+    )
+    asked: list[str] = []
+    real = urlstyle.reads_head
+
+    def reads_head(config: Any, robots: Any, path: str) -> bool:
+        asked.append(path)
+        return real(config, robots, path)
+
+    monkeypatch.setattr(urlstyle, "reads_head", reads_head)
+    written = build(repo, tmp_path / "out")
+    assert asked == ["c.html"]
+    assert written["sitemap.xml"].count(b"<loc>") == PAGES + 1
