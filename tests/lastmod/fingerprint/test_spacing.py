@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.lastmod.fingerprint.digest import _SPACING, reduce_html
+from sitemill.lastmod.fingerprint.digest import _BESIDE_UNSPACED, _SPACING, _UNSPACED, reduce_html
 
 # The expression fingerprint versions 5 and 6 were written with (until issue 64): white space
 # beside anything but a letter or a digit. digest._SPACING must leave out exactly what it does.
@@ -19,14 +19,19 @@ FIRST_SPELLING = re.compile(r"(?<![^\W_])\s+|\s+(?![^\W_])")
 # character that is no letter), punctuation, the reduction's marks and control characters.
 PIECES = (
     *" \t\n\r\f\v\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u2029\u202f\u3000",
-    *"aZé分ßИ1٣²½_",
+    *"aZé分かカ한ßИ1٣²½_",
     *"().,;:-–!?\"'/\u200b\x00\x01\x02\x03",
 )
 FIXTURES = Path(__file__).parent.parent / "fixtures"
+# And the one of version 6 (digest._BESIDE_UNSPACED): white space beside Han and kana.
+FIRST_BESIDE_UNSPACED = re.compile(rf"(?<=[{_UNSPACED}])\s+|\s+(?=[{_UNSPACED}])")
 
 
 def both(text: str) -> tuple[str, str]:
-    return FIRST_SPELLING.sub("", text), _SPACING.sub("", text)
+    """What each spelling leaves of ``text``: _SPACING's, then _BESIDE_UNSPACED's of that."""
+    old, new = FIRST_SPELLING.sub("", text), _SPACING.sub("", text)
+    assert new == old
+    return FIRST_BESIDE_UNSPACED.sub("", text), _BESIDE_UNSPACED.sub("", text)
 
 
 @settings(max_examples=1000, deadline=None)

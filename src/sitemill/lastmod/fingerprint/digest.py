@@ -75,7 +75,9 @@ _SPACING: Final = re.compile(r"\s(?:\s+|(?<![^\W_]\s)|(?![^\W_]))")
 # written with spaces between words, keeps them.
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _UNSPACED_CHARACTER: Final = re.compile(f"[{_UNSPACED}]")  # (a page without one: one search)
-_BESIDE_UNSPACED: Final = re.compile(rf"(?<=[{_UNSPACED}])\s+|\s+(?=[{_UNSPACED}])")
+# Written first as ``(?<=[U])\s+|\s+(?=[U])``: a run of white space with such a character on either
+# side; spelt to start with ``\s``, as _SPACING (1.5x faster on Chinese prose; test_spacing).
+_BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UNSPACED}]))")
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
