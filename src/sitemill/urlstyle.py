@@ -168,7 +168,9 @@ def settled(
 ) -> tuple[Config, Iterator[Page], StyleDecision | None]:
     """``config`` and its ``pages`` as they are (a URL style it sets), or with ``url_style =
     "auto"`` settled on the facts of the pages the pipeline reads, or as an earlier run
-    ``kept`` it; and the decision (None: the configuration sets the style)."""
+    ``kept`` it; and the decision (None: the configuration sets the style). ``read_facts``
+    (what was read of a page: a lookup) is asked of every page; include, exclude, rules and
+    robots.txt only of those whose canonical may vote."""
 
     def facts(page: Page) -> PageFacts | None:
         if page.verdict is not None:
