@@ -168,12 +168,17 @@ def settled(
 ) -> tuple[Config, Iterator[Page], StyleDecision | None]:
     """``config`` and its ``pages`` as they are (a URL style it sets), or with ``url_style =
     "auto"`` settled on the facts of the pages the pipeline reads, or as an earlier run
-    ``kept`` it; and the decision (None: the configuration sets the style)."""
+    ``kept`` it; and the decision (None: the configuration sets the style). ``read_facts``
+    (what was read of a page: a lookup) is asked of every page; include, exclude, rules and
+    robots.txt only of those whose canonical may vote."""
 
     def facts(page: Page) -> PageFacts | None:
-        if page.verdict is not None or not reads_head(config, robots, page.path):
+        if page.verdict is not None:
             return None
-        return page.facts or (None if read_facts is None else read_facts(page.path))
+        found = page.facts or (None if read_facts is None else read_facts(page.path))
+        if found is None or found.canonical is None:
+            return None  # (no vote, whatever the rules say: they are asked of canonicals only)
+        return found if reads_head(config, robots, page.path) else None
 
     if config.url_style is not UrlStyle.AUTO:
         return config, pages, None

@@ -105,7 +105,7 @@ def read_pages_and_history(
             known=remembered,
             pool=workers,
             defer=walked,
-            stream=not read_before_walk(config, site_dir, by_content),
+            stream=_streams(config, site_dir, by_content, logged, workers),
             ticker=Ticker(progress, READING, len(files)),
             declare=declare,
         )
@@ -123,6 +123,15 @@ def read_pages_and_history(
         log.warning("%s", message)
         warnings.append(message)
     return mode, dated.dates, dated.newest, reads
+
+
+def _streams(config: Config, site: Path, by_content: bool, logged: object, pool: WorkPool) -> bool:
+    """Whether read_pages streams the pages as the caller follows them: not while git log runs
+    (``logged``) and this process would read them (a ``pool`` of one) after it, once the pipeline
+    has git's dates (build-git-10k, --no-content-dates: 10,000 heads read in git log's 0.2 s,
+    an idle wait before), nor for content dates' walk through git (walkpool.read_before_walk)."""
+    in_log_wait = logged is not None and pool.workers <= 1
+    return not (in_log_wait or read_before_walk(config, site, by_content))
 
 
 def _blobs_key(config: Config) -> str:

@@ -13,17 +13,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
 from functools import cache
 from itertools import compress, count, repeat
 from operator import contains
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from sitemill.lastmod.fingerprint import contentregion
 from sitemill.lastmod.fingerprint.firstpass import replacements
 from sitemill.lastmod.fingerprint.grammar import TAGS_PATTERN
 
 _Told: TypeAlias = tuple[str, bool]
+_TOLD: dict[tuple[frozenset[str | None], frozenset[str | None]], Mapping[str, _Told]] = {}
+_TOLD_REMEMBERED: Final = 1024  # (the name sets of as many kinds of page; then forgotten)
 
 
 def in_order(text: str) -> str:
@@ -42,13 +44,24 @@ def in_order(text: str) -> str:
     return "".join(parts)
 
 
-def _told(tags: list[str], names: list[str | None]) -> dict[str, _Told]:
+def _told(tags: list[str], names: list[str | None]) -> Mapping[str, _Told]:
     """The names as spelled (grammar.TAGS_PATTERN's) of the tags the Structure is told (see
     above), each with its name as the Structure is told it and whether it ends an element.
     Not an inline element's tag (its replacement is nothing: NOT_TEXT's inline alternative,
     which no Structure sees). Telling it more tags than these changes nothing: NOT_TEXT.sub
-    tells it every one."""
-    roles = compress(names, map(contains, tags, repeat("ole")))
+    tells it every one. Remembered by the names the page spells and those of its tags with
+    "ole" in them (the pages of a site spell the same few: 4 us a page, 1 us remembered)."""
+    key = (frozenset(names), frozenset(compress(names, map(contains, tags, repeat("ole")))))
+    told = _TOLD.get(key)
+    if told is None:
+        if len(_TOLD) >= _TOLD_REMEMBERED:
+            _TOLD.clear()
+        told = _TOLD[key] = _told_of(*key)
+    return told
+
+
+def _told_of(names: frozenset[str | None], roles: frozenset[str | None]) -> Mapping[str, _Told]:
+    """_told of the pages that spell ``names``, the tags of ``roles`` with "ole" in them."""
     wanted = {"main"} | {bare(name) for name in roles if name is not None}
     spelled = {name for name in names if name is not None}
     return {name: (bare(name), name.startswith("/")) for name in told_spellings(spelled, wanted)}

@@ -119,7 +119,10 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
                 and mark[0] == "H"
                 and (
                     selflinks.is_self_link(found[1:], own)
-                    or selflinks.is_share_link(mark[1:], selflinks.own_url(origin, own))
+                    or (  # (the page's own URL compiled only for a link with a query)
+                        "?" in mark
+                        and selflinks.is_share_link(mark[1:], selflinks.own_url(origin, own))
+                    )
                 )
             ):
                 nowhere.append(index)
@@ -189,9 +192,12 @@ def inline(value: str) -> str:
     return "data:" + media.strip().lower()
 
 
+_ORIGIN_AND_PATH: Final = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)([^?#]*)")
+
+
 def _split(url: str) -> tuple[str, str, str]:
     """A page's URL as its origin in lower case, "", and its path ("/" if none)."""
-    found = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)([^?#]*)", url)
+    found = _ORIGIN_AND_PATH.match(url)
     if found is None:
         return "", "", "/"
     return found[1].lower(), "", found[2] or "/"

@@ -1,0 +1,59 @@
+"""The work a fingerprint does for each page (issue 64): what it does once a process is not
+done again for every page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sitemill.lastmod.fingerprint.digest import fingerprint_html
+
+
+def test_a_page_compiles_no_expression(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every expression a fingerprint uses is compiled once a process: re's module functions
+    with a pattern string (re.match(r"...", url)) look it up in re's cache on each call, and
+    the page's own URL (selflinks.own_url) is compiled only for a link with a query."""
+
+    def page(n: int) -> bytes:
+        return (
+            f"<title>Page {n}</title><main><h1>Page {n}</h1><p>See <a href='../p{n + 1}.html'>"
+            f"the next</a>, <img src='i{n}.png'> ( one ) two.</p></main>"
+        ).encode()
+
+    fingerprint_html(page(0), url="https://example.com/a/p0.html")  # (what is compiled lazily)
+    compiled: list[object] = []
+    real = re._compile  # type: ignore[attr-defined]
+
+    def counted(*args: object) -> object:
+        compiled.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(re, "_compile", counted)
+    for n in range(1, 20):
+        fingerprint_html(page(n), url=f"https://example.com/a/p{n}.html")
+    assert compiled == []
+
+
+def test_pages_that_spell_the_same_tags_are_looked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which tags a page read in order tells its Structure depends on the names it spells
+    (fingerprint.inorder): the pages of one template spell the same, and are looked at once."""
+    from sitemill.lastmod.fingerprint import inorder
+
+    looked: list[object] = []
+    real = inorder.told_spellings
+
+    def counted(*args: object) -> list[str]:
+        looked.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inorder, "told_spellings", counted)
+    monkeypatch.setattr(inorder, "_TOLD", {}, raising=False)
+    pages = [
+        f"<title>Page {n}</title><nav role=navigation>Menu</nav><p>Words of page {n}.</p>".encode()
+        for n in range(20)
+    ]
+    prints = {
+        fingerprint_html(page, url=f"https://example.com/p{n}.html") for n, page in enumerate(pages)
+    }
+    assert len(prints) == 20 and len(looked) == 1
