@@ -33,10 +33,9 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.digest import reduce_html, reduction_fingerprint
 from sitemill.lastmod.history.edits import sum_edit, token_sum
-from sitemill.lastmod.history.probes import MIN_SECTION
+from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stamps import deploy_stamps, unstamped
 
-PARTS: Final = re.compile(r"[0-9a-f]{12}(?:\.[0-9a-f]{12})?")  # (what a record keeps)
 _HEX: Final = 12
 # Characters read on each side of a year for a date around it (a stamp is shorter: "Wednesday,
 # 2 September 2026 at 08:30:00 +00:00" is 31 before its year and 22 after).
