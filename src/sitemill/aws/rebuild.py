@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
-from sitemill.aws.distribute import distributor, started_answer
 from sitemill.aws.events import Trigger
 from sitemill.aws.selection import Selection
 from sitemill.aws.settings import LambdaSettings
@@ -42,9 +41,15 @@ def rebuild_chosen(
     s3, cloudfront, states = clients
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
-    distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
+    distribute = None
+    if settings.state_machine is not None:  # (the stack's distributed rebuild)
+        from sitemill.aws.distribute import Distributor
+
+        distribute = Distributor(settings.state_machine, site, trigger.message_ids, states)
     report = _rebuild(config, client, site, trigger, selection, distribute)
     if report.execution is not None:
+        from sitemill.aws.distribute import started_answer
+
         return started_answer(report, distribute.why if distribute else "")
     result = summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:

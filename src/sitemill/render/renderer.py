@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitemill.entries import Entry, UrlBlocks
-from sitemill.render.blocks import render_block_sitemaps
 from sitemill.render.builtin import (
     INDEX_NAME,
     TEXT_NAME,
@@ -21,7 +20,6 @@ from sitemill.render.builtin import (
     render_builtin_index,
 )
 from sitemill.render.indexes import IndexItem, render_index, render_indexes
-from sitemill.render.lineform import line_form
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.split import render_compiled, render_sitemaps
 from sitemill.render.wellformed import check_well_formed
@@ -69,7 +67,10 @@ class Renderer:
         """Stream entries into as many files as the limits need (see render.split); a URL
         list's blocks a block at a time where the template allows (see render.blocks)."""
         compiled = self._compiled
-        if isinstance(entries, UrlBlocks):
+        if isinstance(entries, UrlBlocks):  # (a URL list's: render.blocks loads for it)
+            from sitemill.render.blocks import render_block_sitemaps
+            from sitemill.render.lineform import line_form
+
             if compiled is None and self._template is not None:
                 from sitemill.render.compiled import compile_template
 

@@ -17,6 +17,7 @@ from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
     HTML_SUFFIXES,
+    MAX_FINGERPRINT_BYTES,
 )
 
 __all__ = [
@@ -37,11 +38,6 @@ __all__ = [
     "reduction_fingerprint",
 ]
 
-# A page is fingerprinted from at most its first this many bytes, wherever it is read (a
-# tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
-# Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
-# 4 MiB of a page does not move its date.
-MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
 
 # White space that stands beside anything but a letter or a digit (punctuation, a symbol, a
 # mark's edge): a renderer's spacing, not a word's end. "f( x :" and "f(x:" read alike

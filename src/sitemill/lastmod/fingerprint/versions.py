@@ -1,4 +1,4 @@
-"""The fingerprint's version (a state says which its values are) and the suffixes of HTML."""
+"""What a fingerprint is of: its version (a state says which), HTML's suffixes, a page's bytes."""
 # Apart from the fingerprint itself (digest), so that a state is read and written without
 # importing the reduction: the Lambda's events that fingerprint no page start without it.
 
@@ -26,3 +26,8 @@ from typing import Final
 FINGERPRINT_VERSION: Final = 6
 EARLIER_VERSIONS: Final = frozenset({5})
 HTML_SUFFIXES: Final = (".html", ".htm")
+# A page is fingerprinted from at most its first this many bytes, wherever it is read (a
+# tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
+# Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
+# 4 MiB of a page does not move its date.
+MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
