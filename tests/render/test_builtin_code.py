@@ -11,11 +11,12 @@ import pytest
 from builtincode_source import current_parts, module_source
 
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.render.builtin import INDEX_NAME, builtin_compiled, render_builtin_index
+from sitemill.render.builtin import builtin_compiled, render_builtin_index
 from sitemill.render.builtincode import PARTS
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import load_template, make_environment
 from sitemill.render.indexes import IndexItem, render_index
+from sitemill.render.templatenames import INDEX_TEMPLATE
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 ODD = "https://example.com/a&b<c>'d\"e/é"
@@ -58,7 +59,7 @@ def test_a_kept_template_renders_as_the_compiled_file(name: str) -> None:
     ],
 )
 def test_the_index_is_what_jinja_renders_of_its_file(items: list[IndexItem]) -> None:
-    template = load_template(make_environment(None), INDEX_NAME)
+    template = load_template(make_environment(None), INDEX_TEMPLATE)
     assert render_builtin_index(items) == render_index(template, items)
 
 

@@ -16,9 +16,6 @@ from sitemill.render.compiledform import CompiledTemplate, build_compiled
 from sitemill.render.escape import xml_escape
 from sitemill.render.indexes import IndexItem
 
-URLSET_NAME: Final = "urlset.xml.j2"
-TEXT_NAME: Final = "text.txt.j2"
-INDEX_NAME: Final = "sitemapindex.xml.j2"
 _INDEX_HEAD: Final = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'
     '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
@@ -28,7 +25,7 @@ _INDEX_FOOT: Final = "</sitemapindex>\n"
 
 @cache
 def builtin_compiled(name: str) -> CompiledTemplate:
-    """The compiled built-in template ``name`` (URLSET_NAME or TEXT_NAME)."""
+    """The compiled built-in template ``name`` (URLSET_TEMPLATE or TEXT_TEMPLATE)."""
     return build_compiled(PARTS[name])
 
 

@@ -12,16 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitemill.entries import Entry, UrlBlocks
-from sitemill.render.builtin import (
-    INDEX_NAME,
-    TEXT_NAME,
-    URLSET_NAME,
-    builtin_compiled,
-    render_builtin_index,
-)
+from sitemill.render.builtin import builtin_compiled, render_builtin_index
 from sitemill.render.indexes import IndexItem, render_index, render_indexes
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.split import render_compiled, render_sitemaps
+from sitemill.render.templatenames import INDEX_TEMPLATE, TEXT_TEMPLATE, URLSET_TEMPLATE
 from sitemill.render.wellformed import check_well_formed
 
 if TYPE_CHECKING:
@@ -41,7 +36,7 @@ class Renderer:
     def __init__(self, templates_dir: Path | None, *, text: bool) -> None:
         self._templates_dir = templates_dir
         self._jinja: jinja2.Environment | None = None
-        self._name = TEXT_NAME if text else URLSET_NAME
+        self._name = TEXT_TEMPLATE if text else URLSET_TEMPLATE
         self._template: jinja2.Template | None = None
         self._compiled: CompiledTemplate | None = None
         self._checked = False
@@ -108,7 +103,7 @@ class Renderer:
         else:
             from sitemill.render.environment import is_user_template, load_template
 
-            template = load_template(self._environment(), INDEX_NAME)
+            template = load_template(self._environment(), INDEX_TEMPLATE)
             render, checked = partial(render_index, template), is_user_template(template)
         return render_indexes(
             render, items, checked=checked, max_per_index=max_per_index, max_bytes=max_bytes
