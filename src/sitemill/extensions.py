@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from sitemill.alternates.clusters import ClusterResolver
 from sitemill.alternates.declared import AlternateCounts, declared_alternates
@@ -14,11 +15,13 @@ from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.html.facts import PageFacts
 from sitemill.html.lang import language_tag
-from sitemill.images.chrome import SiteChrome
-from sitemill.images.pages import HasFile, PageImages
 from sitemill.listing.checks import PageChecks
 from sitemill.shards.crossshard import OtherShards
 from sitemill.urls import page_url
+
+if TYPE_CHECKING:  # (images are off by default: their modules load when a run lists them)
+    from sitemill.images.chrome import SiteChrome
+    from sitemill.images.pages import HasFile, PageImages
 
 
 class Extensions:
@@ -32,10 +35,15 @@ class Extensions:
         self.alternates = xml and config.alternates.enabled
         self.images = xml and config.images
         self.counts = AlternateCounts()
-        self.page_images = PageImages(config, has_file) if self.images else None
-        self.chrome = None
-        if self.page_images is not None and not config.keep_image_chrome:
-            self.chrome = SiteChrome(config.image_chrome_share, self.page_images.pages_read)
+        self.page_images: PageImages | None = None
+        self.chrome: SiteChrome | None = None
+        if self.images:
+            from sitemill.images.chrome import SiteChrome
+            from sitemill.images.pages import PageImages
+
+            self.page_images = PageImages(config, has_file)
+            if not config.keep_image_chrome:
+                self.chrome = SiteChrome(config.image_chrome_share, self.page_images.pages_read)
 
     def messages(self) -> list[str]:
         """The images' summary lines: what was left out, and why."""

@@ -6,14 +6,13 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sitemill.bounded.dedupe import SeenUrls
 from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import Entry, SkipReason
 from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
-from sitemill.images.pages import HasFile
 from sitemill.listing.checks import PageChecks
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.progress import PAGES, Ticker
@@ -29,6 +28,9 @@ from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, settled
 from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.writer import write_sitemaps
+
+if TYPE_CHECKING:
+    from sitemill.images.pages import HasFile
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY: Final = 100  # pages between two ticks of progress (a call: cheap)

@@ -484,6 +484,7 @@ RUNNER = textwrap.dedent(
         if state_bucket:
             kept = s3.list_objects_v2(Bucket=state_bucket).get("Contents", [])
             report["state_keys"] = sorted(obj["Key"] for obj in kept)
+    import jinja2, markupsafe  # (the built-in templates need neither: a templates_dir does)
     report["modules"] = {
         name: sys.modules[name].__file__ for name in ("handler", "sitemill", "jinja2", "markupsafe")
     }

@@ -1,17 +1,19 @@
 """The renderer fence: the compiled path writes every byte that Jinja writes.
 
 The writer (and the jobs above it) run twice over the same entries: as they run in
-production, where the urlset and text templates are compiled to plain Python (see
-sitemill.render.compiled), and with the compiler switched off, so that Jinja renders every
-file. Every output file, its content type and the write result must be the same, over the
-layouts the writer produces (one file, splits on count and on bytes, gzip, several indexes),
-both formats, both lastmod precisions and entries whose fields need escaping.
+production, where the urlset and text templates come compiled to plain Python and the index
+is written without Jinja (sitemill.render.builtin), and with the compiler switched off and the
+templates read by Jinja (an empty templates_dir: each falls back to its built-in file), so that
+Jinja renders every file. Every output file, its content type and the write result must be
+the same, over the layouts the writer produces (one file, splits on count and on bytes, gzip,
+several indexes), both formats, both lastmod precisions and entries whose fields need escaping.
 """
 
 from __future__ import annotations
 
 import gzip
 import logging
+import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -26,11 +28,13 @@ from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.jobs.urllist import build_from_url_list
 from sitemill.protocol import ChangeFreq, Precision, format_lastmod
-from sitemill.render import split
+from sitemill.render import builtin, renderer, split
+from sitemill.render import compiled as compiler
 from sitemill.render.compiled import CompiledTemplate, Declined, try_compile_template
 from sitemill.render.environment import TEXT_TEMPLATE, URLSET_TEMPLATE
 from sitemill.report import WriteResult
 from sitemill.sinks import MemorySink
+from sitemill.writing import writer
 from sitemill.writing.writer import write_sitemaps
 
 BASE = "https://example.com/"
@@ -101,10 +105,21 @@ def run(monkeypatch: pytest.MonkeyPatch, write: Write, *, compiled: bool) -> Out
         paths.append((template.name, path))
         return outcome
 
+    def kept(name: str) -> CompiledTemplate:
+        paths.append((name, "compiled"))
+        return builtin.builtin_compiled(name)
+
+    class ReadByJinja(renderer.Renderer):
+        def __init__(self, templates_dir: Path | None, *, text: bool) -> None:
+            super().__init__(templates_dir or Path(empty), text=text)
+
     sink = MemorySink()
     progress: list[tuple[str, int]] = []
-    with monkeypatch.context() as patch:
-        patch.setattr(split, "try_compile_template", compile_or_not)
+    with monkeypatch.context() as patch, tempfile.TemporaryDirectory() as empty:
+        patch.setattr(compiler, "try_compile_template", compile_or_not)
+        patch.setattr(renderer, "builtin_compiled", kept)
+        if not compiled:
+            patch.setattr(writer, "Renderer", ReadByJinja)
         result = write(sink, lambda name, count: progress.append((name, count)))
     return Output(dict(sink.files), dict(sink.content_types), result, progress, paths)
 

@@ -1,4 +1,4 @@
-"""boto3 clients, built only at the edges (the CLI, the Lambda) and passed into the core."""
+"""AWS clients, built only at the edges (the CLI, the Lambda) and passed into the core."""
 
 from __future__ import annotations
 
@@ -44,15 +44,22 @@ def parse_timestamp(value: Any) -> datetime:
     return parsed
 
 
-def _session() -> Any:
-    from botocore.parsers import ResponseParserFactory
-    from botocore.session import get_session
+def _botocore_session() -> Any:
+    """botocore's session, with ISO timestamps parsed fast. The S3 client is botocore's own:
+    boto3's session only adds its transfer methods (upload_file …, which sitemill never
+    calls: boto3, s3transfer and multiprocessing are 65 modules of a cold start) and its name
+    to the User-Agent header."""
+    try:
+        from botocore.parsers import ResponseParserFactory
+        from botocore.session import get_session
+    except ImportError as exc:
+        raise MissingExtraError(f"S3 support needs boto3: {install_hint('s3')}") from exc
 
     session = get_session()
     factory = ResponseParserFactory()
     factory.set_parser_defaults(timestamp_parser=parse_timestamp)
     session.register_component("response_parser_factory", factory)
-    return _boto3().Session(botocore_session=session)
+    return session
 
 
 def make_s3_client(endpoint_url: str | None = None) -> S3Client:
@@ -63,7 +70,7 @@ def make_s3_client(endpoint_url: str | None = None) -> S3Client:
     With a custom endpoint, checksums are sent only when an operation requires them: many
     S3-compatible stores reject the CRC headers that botocore adds by default since 1.36.
     """
-    _boto3()  # (first: without the extra, botocore is missing too)
+    session = _botocore_session()
     from botocore.config import Config
 
     config = Config(retries={"mode": "standard"}, max_pool_connections=MAX_HEAD_READERS)
@@ -74,7 +81,7 @@ def make_s3_client(endpoint_url: str | None = None) -> S3Client:
                 response_checksum_validation="when_required",
             )
         )
-    client: S3Client = _session().client("s3", endpoint_url=endpoint_url or None, config=config)
+    client: S3Client = session.create_client("s3", endpoint_url=endpoint_url or None, config=config)
     return client
 
 

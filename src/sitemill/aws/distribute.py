@@ -45,16 +45,6 @@ class Distributor:
         return StepFunctionsExecutor(client, self.state_machine).start(request)
 
 
-def distributor(
-    state_machine: str | None,
-    site: BucketSite,
-    asked_by: Sequence[str],
-    states: StatesClient | None = None,
-) -> Distributor | None:
-    """What starts the distributed full rebuild of ``site`` (None without a state machine)."""
-    return None if state_machine is None else Distributor(state_machine, site, asked_by, states)
-
-
 def started_answer(report: Report, why: str) -> dict[str, Any]:
     """The answer of a run that handed the rebuild to the state machine: no counts of a
     rebuild that has not happened yet, but the execution, and why."""

@@ -1,6 +1,7 @@
 """The router's rebuild of the bucket it chose: run, invalidate, announce, count."""
 # Imported by sitemill.aws.handler only once an event asks for a rebuild: the events that ask
-# for none (most are sitemill's own writes coming back) start without the pipeline.
+# for none (most are sitemill's own writes coming back) start without the pipeline. A rebuild
+# imports the partitioned state's rebuild and CloudFront's invalidation only when it uses them.
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
-from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.distribute import distributor, started_answer
 from sitemill.aws.events import Trigger
 from sitemill.aws.selection import Selection
 from sitemill.aws.settings import LambdaSettings
@@ -18,7 +17,7 @@ from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.report import Report, summary_counts
-from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
 from sitemill.urls import site_root_path
@@ -42,9 +41,15 @@ def rebuild_chosen(
     s3, cloudfront, states = clients
     site = settings.site.site(bucket)
     client = s3 if s3 is not None else make_s3_client()
-    distribute = distributor(settings.state_machine, site, trigger.message_ids, states)
+    distribute = None
+    if settings.state_machine is not None:  # (the stack's distributed rebuild)
+        from sitemill.aws.distribute import Distributor
+
+        distribute = Distributor(settings.state_machine, site, trigger.message_ids, states)
     report = _rebuild(config, client, site, trigger, selection, distribute)
     if report.execution is not None:
+        from sitemill.aws.distribute import started_answer
+
         return started_answer(report, distribute.why if distribute else "")
     result = summary_counts(report, dry_run=trigger.dry_run)
     if trigger.dry_run:
@@ -54,6 +59,8 @@ def rebuild_chosen(
             "would_delete": report.result.deleted,
         }
     elif settings.distribution_id and report.result.changed:
+        from sitemill.aws.cloudfront import invalidate
+
         make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
         result["invalidation"] = invalidate(
             make_client,
@@ -82,6 +89,8 @@ def _rebuild(
     then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
+        from sitemill.scaleout.partitioned import DEFAULT_THREADS, rebuild_partitioned
+
         # A deletion of sitemill's own file, or its replacement by other bytes, is a full
         # rebuild when the manifest names it (the router tells); its own retired files'
         # deletions change nothing.

@@ -18,7 +18,7 @@ from sitemill.errors import ConfigError, SitemillError
 from sitemill.filenames.outputs import ENTRY_XML, STATE_NAME
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.sources.s3 import describe_error, read_object
-from sitemill.state.partitioned import partitioned_prefix
+from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.s3 import parse_s3_location
 
 if TYPE_CHECKING:

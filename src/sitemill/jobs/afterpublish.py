@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
-from sitemill.indexnow.key import key_file_name
-from sitemill.indexnow.run import deliver
 from sitemill.report import Report
-from sitemill.sinks import LocalDirSink
+
+if TYPE_CHECKING:  # (IndexNow is off by default: its modules load when a run announces)
+    from sitemill.sinks import LocalDirSink
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,8 @@ def after_publishing(
     outcome = report.indexnow
     if outcome is None or config.indexnow is not IndexNowMode.SEND:
         return
+    from sitemill.indexnow.run import deliver
+
     known = len(outcome.messages)
     deliver(config, outcome, dry_run=dry_run)
     for message in outcome.messages[known:]:
@@ -44,6 +47,8 @@ def after_publishing(
 def _write_key_file(key: str, write_file: WriteFile, warnings: list[str]) -> None:
     """The key file; one that cannot be written is a warning, not a failed run: the sitemaps
     are published, and the URLs stay pending until engines can read the key."""
+    from sitemill.indexnow.key import key_file_name
+
     try:
         if write_file(key_file_name(key), key.encode("ascii")):
             log.info("wrote the IndexNow key file")

@@ -7,11 +7,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Final
 
 from sitemill.check.changes import remember_changes
-from sitemill.config.model import Config, OutputFormat
+from sitemill.config.model import Config, IndexNowMode, OutputFormat
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
-from sitemill.indexnow.pending import StatePending
-from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
 from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
@@ -38,6 +36,8 @@ from sitemill.writing.takeover import take_over
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.indexnow.pending import StatePending
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +90,19 @@ def build_from_bucket(
         lost=missing_state_warning(store.where) if lost else None,
     )  # fmt: skip
     remember_changes(start.state, knowledge.remember, first_run=start.first_run)
-    report.indexnow = record(
-        config,
-        start.state,
-        knowledge.remember,
-        first_run=start.first_run,
-        store=pending_store(client, site, state_store),
-    )
-    log_messages(report.indexnow, report.warnings)
+    if config.indexnow is IndexNowMode.OFF:  # (indexnow.run.record's way, without IndexNow)
+        knowledge.remember.pending = {}
+    else:
+        from sitemill.indexnow.run import log_messages, record
+
+        report.indexnow = record(
+            config,
+            start.state,
+            knowledge.remember,
+            first_run=start.first_run,
+            store=pending_store(client, site, state_store),
+        )
+        log_messages(report.indexnow, report.warnings)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
@@ -107,6 +112,8 @@ def pending_store(client: S3Client, site: BucketSite, store: StateStore | None) 
     """Where IndexNow's URLs not sent yet are written back after sending: the state object
     (read again: the sink's write was conditional on the listing's ETag). Public in the
     site's bucket (it may be served), private elsewhere."""
+    from sitemill.indexnow.pending import StatePending
+
     if store is None:
         return StatePending(S3StateStore(client, site.bucket, site.root + STATE_NAME), public=True)
     public = isinstance(store, S3StateStore) and store.bucket == site.bucket

@@ -16,7 +16,6 @@ from sitemill.lastmod.declared import declared_dates
 from sitemill.lastmod.declaredrung import DeclaredRung
 from sitemill.lastmod.deployedits import DeployEdits
 from sitemill.lastmod.evidencetime import evidence_ceiling
-from sitemill.lastmod.fingerprint.digest import page_url
 from sitemill.lastmod.stamps import seconds
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.listing.stubs import WebsiteRedirect
@@ -218,7 +217,7 @@ def page_reader(
         client,
         bucket,
         root + path,
-        fingerprint and partial(fingerprint, path=path, url=page_url(base, path)),
+        fingerprint and partial(fingerprint, path=path, base=base),
         images=images,
         titles=titles,
         seen=None if declared is None else partial(_declares, declared, path),

@@ -19,7 +19,8 @@
 # is a page whose record holds no parts (a state of an earlier sitemill), and an edit that took out
 # and put in nothing (a reorder) is never template. Unlike the git walk, a target is named by its
 # two ends, not by its move: pages whose own targets moved alike (a new base path) keep an edit
-# each.
+# each. The reduction and the edits' names are imported when a page is read or judged: a run that
+# reads no page (its objects uploaded again with the same bytes) starts without them.
 
 from __future__ import annotations
 
@@ -31,12 +32,9 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Final
 
-from sitemill.lastmod.fingerprint.digest import reduce_html, reduction_fingerprint
-from sitemill.lastmod.history.edits import sum_edit, token_sum
-from sitemill.lastmod.history.probes import MIN_SECTION
+from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stamps import deploy_stamps, unstamped
 
-PARTS: Final = re.compile(r"[0-9a-f]{12}(?:\.[0-9a-f]{12})?")  # (what a record keeps)
 _HEX: Final = 12
 # Characters read on each side of a year for a date around it (a stamp is shorter: "Wednesday,
 # 2 September 2026 at 08:30:00 +00:00" is 31 before its year and 22 after).
@@ -50,6 +48,9 @@ def page_parts(reduction: str, lastmod: str | None) -> str:
     text, stamped = (reduction, False)
     if stamps is not None and lastmod is not None:
         text, stamped = _unstamped(reduction, stamps, lastmod[:4])
+    from sitemill.lastmod.fingerprint.digest import reduction_fingerprint
+    from sitemill.lastmod.history.edits import token_sum
+
     parts = f"{token_sum(text):0{_HEX}x}"
     return parts + "." + reduction_fingerprint(text)[:_HEX] if stamped else parts
 
@@ -124,10 +125,13 @@ class DeployEdits:
         path: str,
         ignore: tuple[re.Pattern[str], ...] = (),
         main: bool = True,
-        url: str = "",
+        base: str = "",
     ) -> str:
-        """The page's fingerprint (fingerprint.digest.fingerprint_html), its parts noted."""
-        reduction = reduce_html(data, ignore, main=main, url=url)
+        """The page's fingerprint (fingerprint.digest.fingerprint_html, its links resolved
+        from the site's ``base`` URL), its parts noted."""
+        from sitemill.lastmod.fingerprint.digest import page_url, reduce_html, reduction_fingerprint
+
+        reduction = reduce_html(data, ignore, main=main, url=page_url(base, path))
         self.parts[path] = page_parts(reduction, self.times.get(path))
         return reduction_fingerprint(reduction)
 
@@ -143,6 +147,8 @@ class DeployEdits:
             elif stamps_only(parts, remembered, fingerprint):
                 stamped.add(path)
             else:
+                from sitemill.lastmod.history.edits import sum_edit
+
                 edits[path] = sum_edit(int(parts[:_HEX], 16), int(remembered[:_HEX], 16))
         counts = Counter(edit for edit in edits.values() if edit)  # (0: a reorder)
         template = {edit for edit, n in counts.items() if n >= MIN_SECTION and 2 * n > len(edits)}

@@ -14,7 +14,7 @@ from operator import add
 
 from sitemill.entries import UrlBlock
 from sitemill.errors import TemplateError
-from sitemill.render.compiled import CompiledTemplate
+from sitemill.render.compiledform import CompiledTemplate
 from sitemill.render.lineform import LineForm, entry_text
 from sitemill.render.rendered import RenderedSitemap
 

@@ -17,13 +17,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import jinja2
 from jinja2 import nodes
 
-from sitemill.entries import Entry
+from sitemill.render.compiledform import CompiledParts, CompiledTemplate, build_compiled
 from sitemill.render.entrycode import (
     FIELDS,
     Scope,
@@ -32,7 +31,6 @@ from sitemill.render.entrycode import (
     kind,
     unsupported,
 )
-from sitemill.render.escape import xml_escape
 
 # The names a urlset file's header may test: whether any entry of the file has alternates,
 # images (so that a namespace is declared only in the files that use it).
@@ -40,28 +38,20 @@ FILE_FLAGS = ("uses_alternates", "uses_images")
 
 
 @dataclass(frozen=True, slots=True)
-class CompiledTemplate:
-    """A template split into its fixed header and footer and a function per entry."""
-
-    header: str  # for a file whose entries use no extension
-    footer: str
-    render_entry: Callable[[Entry], str]
-    render_batch: Callable[[list[Entry]], list[str]]  # the same, for many entries at once
-    # The header for a file whose entries use alternates, images: (uses_alternates, uses_images)
-    headers: dict[tuple[bool, bool], str]
-    # render_batch for entries without alternates and images (the loops over them left out:
-    # the usual batch, at the speed of a template without them)
-    render_plain_batch: Callable[[list[Entry]], list[str]]
-
-    def header_for(self, uses_alternates: bool, uses_images: bool) -> str:
-        return self.headers[uses_alternates, uses_images]
-
-
-@dataclass(frozen=True, slots=True)
 class Declined:
     """Why a template is left to Jinja: what in it lies outside the compiled subset."""
 
     reason: str
+
+
+__all__ = [
+    "FILE_FLAGS",
+    "CompiledTemplate",
+    "Declined",
+    "compile_template",
+    "compiled_parts",
+    "try_compile_template",
+]
 
 
 def compile_template(template: jinja2.Template) -> CompiledTemplate | None:
@@ -72,6 +62,18 @@ def compile_template(template: jinja2.Template) -> CompiledTemplate | None:
 
 def try_compile_template(template: jinja2.Template) -> CompiledTemplate | Declined:
     """A specialized renderer for ``template``, or why Jinja must render it."""
+    parts = compiled_parts(template)
+    if isinstance(parts, Declined):
+        return parts
+    try:
+        return build_compiled(parts)
+    except (SyntaxError, RecursionError, MemoryError):  # a template too deep to inline
+        return Declined("too large to compile")
+
+
+def compiled_parts(template: jinja2.Template) -> CompiledParts | Declined:
+    """What ``template`` compiles to (its headers, footer and entry functions' source), or
+    why Jinja must render it."""
     environment = template.environment
     if template.name is None:
         return Declined("it has no name to read its source by")
@@ -84,7 +86,7 @@ def try_compile_template(template: jinja2.Template) -> CompiledTemplate | Declin
         tree = environment.parse(source, template.name)
         autoescape = environment.autoescape
         escaping = bool(autoescape(template.name) if callable(autoescape) else autoescape)
-        return _compile(tree, escaping)
+        return _compile_parts(tree, escaping)
     except _Unsupported as exc:
         return Declined(str(exc))
     except jinja2.TemplateError as exc:  # Jinja renders it (or fails, and says why)
@@ -93,7 +95,7 @@ def try_compile_template(template: jinja2.Template) -> CompiledTemplate | Declin
         return Declined("it is nested too deeply to parse")
 
 
-def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
+def _compile_parts(tree: nodes.Template, escaping: bool) -> CompiledParts:
     loops = [node for node in tree.body if isinstance(node, nodes.For)]
     if len(loops) != 1:
         raise _Unsupported(f"{len(loops)} {{% for %}} loops at its top level, not one")
@@ -126,17 +128,7 @@ def _compile(tree: nodes.Template, escaping: bool) -> CompiledTemplate:
         f"def render_batch(entries):\n    return [{text} for {fields} in entries]\n"
         f"def render_plain_batch(entries):\n    return [{plain} for {fields} in entries]\n"
     )
-    namespace: dict[str, object] = {"_escape": xml_escape}
-    try:
-        exec(compile(source, "<sitemill-template>", "exec"), namespace)  # noqa: S102
-    except (SyntaxError, RecursionError, MemoryError) as exc:  # a template too deep to inline
-        raise _Unsupported("too large to compile") from exc
-    render_entry, render_batch = namespace["render_entry"], namespace["render_batch"]
-    render_plain_batch = namespace["render_plain_batch"]
-    assert callable(render_entry) and callable(render_batch) and callable(render_plain_batch)
-    return CompiledTemplate(
-        headers[False, False], footer, render_entry, render_batch, headers, render_plain_batch
-    )
+    return CompiledParts(headers, footer, source)
 
 
 def _static_text(node: nodes.Node, flags: dict[str, bool]) -> str:

@@ -20,11 +20,11 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from sitemill.errors import ConfigError, TemplateError
+from sitemill.render.templatenames import HTML_TEMPLATE as HTML_TEMPLATE
+from sitemill.render.templatenames import INDEX_TEMPLATE as INDEX_TEMPLATE
+from sitemill.render.templatenames import TEXT_TEMPLATE as TEXT_TEMPLATE
+from sitemill.render.templatenames import URLSET_TEMPLATE as URLSET_TEMPLATE
 
-URLSET_TEMPLATE: Final = "urlset.xml.j2"
-INDEX_TEMPLATE: Final = "sitemapindex.xml.j2"
-TEXT_TEMPLATE: Final = "text.txt.j2"
-HTML_TEMPLATE: Final = "sitemap.html.j2"
 _BUILTIN_NAMES: Final = (URLSET_TEMPLATE, INDEX_TEMPLATE, TEXT_TEMPLATE, HTML_TEMPLATE)
 # A template is markup: far below this. Bigger files, or ones that are not regular files
 # (a FIFO, a device), are refused rather than read.

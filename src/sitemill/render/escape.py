@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Final
 
-import markupsafe
-
 # markupsafe.escape's replacements, in its order (& first, so nothing is escaped twice).
 _XML_SPECIAL: Final = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
 XML_SPECIAL_CHARS: Final = "".join(char for char, _ in _XML_SPECIAL)
@@ -14,6 +12,8 @@ XML_SPECIAL_CHARS: Final = "".join(char for char, _ in _XML_SPECIAL)
 def xml_escape(value: object) -> str:
     """Exactly what Jinja's autoescape writes for ``value`` (markupsafe.escape), as a str."""
     if value.__class__ is not str:
+        import markupsafe  # (not a str: no field of an entry, so seldom)
+
         return str(markupsafe.escape(value))
     text: str = value
     if "&" in text or "<" in text or ">" in text or "'" in text or '"' in text:

@@ -7,18 +7,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
-
-import jinja2
+from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import MAX_HTML_SITEMAP_BYTES
-from sitemill.render.environment import (
-    HTML_TEMPLATE,
-    is_user_template,
-    load_template,
-    template_error,
-)
+
+if TYPE_CHECKING:  # (the HTML sitemap is off by default: Jinja loads when a run writes it)
+    import jinja2
 
 MAX_HTML_BYTES: Final = MAX_HTML_SITEMAP_BYTES
 MARKER: Final = '<meta name="generator" content="sitemill">'
@@ -26,6 +21,13 @@ MARKER: Final = '<meta name="generator" content="sitemill">'
 
 def render_html_page(environment: jinja2.Environment, variables: Mapping[str, Any]) -> bytes:
     """The bytes of sitemap.html: UTF-8, from ``variables`` (sitemill.writing.htmlmap.page)."""
+    from sitemill.render.environment import (
+        HTML_TEMPLATE,
+        is_user_template,
+        load_template,
+        template_error,
+    )
+
     template = load_template(environment, HTML_TEMPLATE)
     chunks: list[bytes] = []
     size = 0

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import ENTRY_XML
-from sitemill.render.environment import is_user_template, template_error
 from sitemill.render.split import fit_within
 from sitemill.render.wellformed import check_well_formed
+
+if TYPE_CHECKING:  # (a user's template: the built-in one renders without Jinja, render.builtin)
+    import jinja2
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,23 +29,31 @@ def render_index(template: jinja2.Template, sitemaps: Iterable[IndexItem]) -> by
     try:
         return template.render(sitemaps=items).encode("utf-8")
     except Exception as exc:  # whatever the template's own code raised
+        from sitemill.render.environment import template_error
+
         raise template_error(template.name, exc) from exc
 
 
 def render_indexes(
-    template: jinja2.Template, items: list[IndexItem], *, max_per_index: int, max_bytes: int
+    render: Callable[[list[IndexItem]], bytes],
+    items: list[IndexItem],
+    *,
+    checked: bool,
+    max_per_index: int,
+    max_bytes: int,
 ) -> list[tuple[str, bytes]]:
-    """Index files (name, bytes) of at most ``max_per_index`` items and ``max_bytes`` each.
+    """Index files (name, bytes) of at most ``max_per_index`` items and ``max_bytes`` each,
+    each written by ``render`` (render_index with a template, render.builtin's without).
 
-    The output of a user's template (from templates_dir) is checked to be well-formed XML.
+    With ``checked`` (a user's template, from templates_dir), each is checked to be
+    well-formed XML.
     """
-    checked = is_user_template(template)
     indexes: list[tuple[str, bytes]] = []
     start = 0
     while start < len(items):
         name = ENTRY_XML if not indexes else f"sitemap-index-{len(indexes) + 1}.xml"
         batch = items[start : start + max_per_index]
-        count, data = fit_within(partial(render_index, template), batch, max_bytes)
+        count, data = fit_within(render, batch, max_bytes)
         if count == 0:
             raise TemplateError(f"{name}: one <sitemap> entry does not fit in max_bytes")
         if checked:

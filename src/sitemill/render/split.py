@@ -12,15 +12,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from itertools import accumulate, islice
 from operator import attrgetter
-from typing import TypeVar
-
-import jinja2
+from typing import TYPE_CHECKING, TypeVar
 
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
-from sitemill.render.compiled import CompiledTemplate, try_compile_template
-from sitemill.render.environment import template_error
+from sitemill.render.compiledform import CompiledTemplate
 from sitemill.render.rendered import RenderedSitemap
+
+if TYPE_CHECKING:  # (a template read by Jinja: the built-in ones come compiled, render.builtin)
+    import jinja2
 
 # Entries rendered per step of the compiled path: large enough to keep the loop in C, small
 # enough that the lookahead past a file's end costs nothing.
@@ -47,9 +47,11 @@ def render_sitemaps(
 ) -> Iterator[RenderedSitemap]:
     """Stream entries into as many files as the limits need; yields nothing for no entries.
     Without ``extensions``, no entry has alternates or images (none is looked at for them)."""
+    from sitemill.render.compiled import try_compile_template
+
     compiled = try_compile_template(template)
     if isinstance(compiled, CompiledTemplate):
-        return _render_compiled(
+        return render_compiled(
             entries,
             compiled,
             template.name,
@@ -62,7 +64,7 @@ def render_sitemaps(
     return _render_with_jinja(entries, template, max_urls=max_urls, max_bytes=max_bytes)
 
 
-def _render_compiled(
+def render_compiled(
     entries: Iterator[Entry],
     compiled: CompiledTemplate,
     name: str | None,
@@ -168,6 +170,8 @@ def _render_batch(
             return compiled.render_plain_batch(batch)
         return compiled.render_batch(batch)
     except Exception as exc:  # (it only writes fields: a bug, but still one line)
+        from sitemill.render.environment import template_error
+
         raise template_error(name, exc) from exc
 
 
@@ -203,6 +207,8 @@ def _render_with_jinja(
                 uses_images=any(map(_IMAGES, batch)),
             ).encode("utf-8")
         except Exception as exc:  # whatever the template's own code raised: one line
+            from sitemill.render.environment import template_error
+
             raise template_error(template.name, exc) from exc
 
     source = iter(entries)

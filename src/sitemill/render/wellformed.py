@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from xml.parsers import expat
-
 from sitemill.errors import TemplateError
 
 
 def check_well_formed(name: str, data: bytes) -> None:
     """A TemplateError naming the file when ``data`` is not well-formed XML."""
+    from xml.parsers import expat  # (a user's template only: not on the built-ins' path)
+
     parser = expat.ParserCreate()
     try:
         parser.Parse(data, True)

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.s3 import parse_s3_location
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.state.partitioned import PartitionedStore
 
 
 def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:
@@ -25,4 +27,6 @@ def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> Part
     # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
     # starts from it, so that no head is read again and no content date is lost.
     legacy = parse_s3_location(config.state)[1]
+    from sitemill.state.partitioned import PartitionedStore  # (a partitioned state's only)
+
     return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)

@@ -1,8 +1,27 @@
 """Where output files go: the Sink port and its local and in-memory implementations."""
-# ``S3Sink`` lives in ``sitemill.sinks.s3`` (it needs boto3, an optional extra).
+# ``S3Sink`` lives in ``sitemill.sinks.s3`` (it needs boto3, an optional extra). Each name is
+# imported on first use: a bucket's run, which writes through S3Sink, loads no local sink.
 
-from sitemill.sinks.local import LocalDirSink
-from sitemill.sinks.memory import MemorySink
-from sitemill.sinks.port import Sink
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sitemill.sinks.local import LocalDirSink
+    from sitemill.sinks.memory import MemorySink
+    from sitemill.sinks.port import Sink
 
 __all__ = ["LocalDirSink", "MemorySink", "Sink"]
+_HOMES = {
+    "LocalDirSink": "sitemill.sinks.local",
+    "MemorySink": "sitemill.sinks.memory",
+    "Sink": "sitemill.sinks.port",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home), name)

@@ -18,7 +18,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.errors import SourceError
 from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
 from sitemill.html.links import url_key
-from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_none
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
-from sitemill.lastmod.fingerprint.digest import EARLIER_VERSIONS, FINGERPRINT_VERSION
+from sitemill.lastmod.fingerprint.versions import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.lastmod.history.seenrecord import SeenHistory, seen_to_json
 from sitemill.lastmod.proof import Proof, proof_commits, proof_to_json
 from sitemill.shards.evolve import plan_to_json

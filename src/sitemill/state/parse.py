@@ -16,9 +16,9 @@ from typing import Any, Final
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.lastmod.deployedits import PARTS
+from sitemill.lastmod.deployparts import PARTS
 from sitemill.lastmod.evidencetime import latest_evidence
-from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, HTML_SUFFIXES
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION, HTML_SUFFIXES
 from sitemill.lastmod.history.seenrecord import seen_from_json
 from sitemill.lastmod.proof import commits_from_json, proof_from_json
 from sitemill.protocol import CLOCK_SKEW as CLOCK_SKEW

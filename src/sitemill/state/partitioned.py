@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.config.model import Config, ShardsMode
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import content_type, stored_digest
 from sitemill.shards.manifest import STATE_SUFFIX, IndexState, state_version
@@ -30,7 +29,8 @@ from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import put_object
 from sitemill.sources.s3 import describe_error
 from sitemill.state.bounded import load_json_text
-from sitemill.state.s3 import S3StateStore, parse_s3_location
+from sitemill.state.partitionedprefix import partitioned_prefix as partitioned_prefix
+from sitemill.state.s3 import S3StateStore
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
 from sitemill.state.start import base_moved
 
@@ -39,25 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_SUFFIXES: Final = (".json.gz", ".gz", ".json")
 _SMALL_LIMIT: Final = 16 * 1024 * 1024  # index-state.json: 50,000 children fit
 _STATE_TYPE: Final = content_type("x.gz")
-
-
-def partitioned_prefix(config: Config) -> tuple[str, str] | None:
-    """(bucket, prefix) of the partitioned state, or None when a bucket's state is not
-    partitioned: it is only in a state location of its own (never beside the public
-    sitemaps: a shard state names every object of its range) and with shards not "off"."""
-    if config.state is None or not config.state.startswith("s3://"):
-        return None
-    if config.shards is ShardsMode.OFF:
-        return None
-    bucket, key = parse_s3_location(config.state)
-    for suffix in _SUFFIXES:
-        if key.endswith(suffix) and len(key) > len(suffix):
-            key = key[: -len(suffix)]
-            break
-    return bucket, key + "/"
 
 
 class PartitionedStore:

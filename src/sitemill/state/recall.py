@@ -19,7 +19,7 @@ from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.lastmod.decide import Dated, Ladder, at_precision, content_date
 from sitemill.lastmod.deployedits import DeployEdits
-from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page

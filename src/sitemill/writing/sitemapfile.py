@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from typing import Final, NoReturn
-from xml.parsers import expat
 
 from sitemill.bounded.inflate import GZIP_MAGIC, inflate_head
 from sitemill.protocol import SITEMAP_NS
@@ -43,6 +42,8 @@ def parse_sitemap(
     """Run expat over ``data`` with these handlers (names as ``namespace}local``) until the
     end, stop_parsing() from a handler, a DOCTYPE (refused: no entity is ever expanded) or the first
     error (what was read until then stands)."""
+
+    from xml.parsers import expat  # (when a run reads a sitemap: most events read none)
 
     def doctype(*_: object) -> None:
         raise _Stop

@@ -13,6 +13,12 @@ from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
 from sitemill.lastmod.fingerprint.marks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.structureddata import structured_data
+from sitemill.lastmod.fingerprint.versions import (
+    EARLIER_VERSIONS,
+    FINGERPRINT_VERSION,
+    HTML_SUFFIXES,
+    MAX_FINGERPRINT_BYTES,
+)
 
 __all__ = [
     "ASSET_EXTENSIONS",
@@ -32,32 +38,6 @@ __all__ = [
     "reduction_fingerprint",
 ]
 
-# Bumped whenever a page would be hashed differently. A state written with the previous version is
-# compared by that version's fingerprint (EARLIER_VERSIONS: the previous version alone stays
-# computable), so no date moves because sitemill was upgraded; with an older one, a page whose blob
-# or ETag is unchanged keeps its date and others take the evidence ladder
-# (sitemill.state.model.State.outdated). The golden values pinned in
-# tests/lastmod/fingerprint/test_digest.py fail first when the algorithm changes. 1: every tag a
-# word boundary. 2: the tags of inline elements are not. 3: furniture left out inside the main
-# region too, one article narrowed to, self-dates and empty descriptions left out, targets resolved
-# from the page's URL (fingerprint.contentregion, fingerprint.targets). 4: no space left beside a
-# mark where a self-date was, inline (data:) images by their media type, of several articles the one
-# with the page's <h1> narrowed to (fingerprint.articles). 5: what only this page says is content
-# wherever it stands (a header with the page's <h1>, articles beside the headline's), a title by its
-# parts, excerpts, self and share links as no link, inline drawings and data: links by their bytes,
-# narrower self-dates (fingerprint.titleparts, fingerprint.excerpts, fingerprint.selflinks); the
-# title's end marked (history.templateedits); white space beside punctuation left out of what is
-# hashed (_SPACING). 6: by principle (issue 63's wave 6): structured data and teasers, each gated
-# ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
-# its own URL: fingerprint.structureddata); white space beside Han and kana left out
-# (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
-FINGERPRINT_VERSION: Final = 6
-EARLIER_VERSIONS: Final = frozenset({5})
-# A page is fingerprinted from at most its first this many bytes, wherever it is read (a
-# tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
-# Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
-# 4 MiB of a page does not move its date.
-MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024
 
 # White space that stands beside anything but a letter or a digit (punctuation, a symbol, a
 # mark's edge): a renderer's spacing, not a word's end. "f( x :" and "f(x:" read alike
@@ -82,7 +62,6 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-HTML_SUFFIXES: Final = (".html", ".htm")
 
 
 def fingerprint_bytes(data: bytes) -> str:

@@ -12,11 +12,10 @@ from typing import Final
 
 from sitemill.lastmod.history.editparts import part_names
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history.sections import MIN_SECTION as MIN_SECTION
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
-# A section of fewer pages has no "most": each page is its own evidence.
-MIN_SECTION: Final = 4
 # Pages of a commit named to learn whether it made a site-wide edit (probes): as many as
 # make the smallest section (MIN_SECTION).
 PROBE: Final = 4

@@ -18,10 +18,12 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from sitemill.git.run import Git
 from sitemill.lastmod.history.dateforms import day_forms
+
+if TYPE_CHECKING:  # (a bucket's deploy edits use the stamps without git)
+    from sitemill.git.run import Git
 
 _SHORT_HASH: Final = 7  # git's shortest abbreviation
 # Characters read on each side of where two versions differ (a stamp is shorter).

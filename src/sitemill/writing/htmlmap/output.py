@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, RefusedError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, HTML_SITEMAP
-from sitemill.render.htmlpage import MARKER
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
-from sitemill.writing.htmlmap.links import MAX_HTML_LINKS, LinkCollector
 from sitemill.writing.publish import Publisher
+
+if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected when it is on)
+    from sitemill.writing.htmlmap.links import LinkCollector
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,11 @@ class HtmlSitemap:
 
     def __init__(self, config: Config, sink: Sink) -> None:
         self.config, self.sink = config, sink
-        self.collector = LinkCollector(config.base_url) if config.html_sitemap else None
+        self.collector: LinkCollector | None = None
+        if config.html_sitemap:
+            from sitemill.writing.htmlmap.links import LinkCollector
+
+            self.collector = LinkCollector(config.base_url)
         self.page: bytes | None = None
 
     def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
@@ -61,6 +67,8 @@ class HtmlSitemap:
         self.page = renderer.render_html(variables)
         result.files.append(HTML_SITEMAP)
         if collector.omitted:
+            from sitemill.writing.htmlmap.links import MAX_HTML_LINKS
+
             message = (
                 f"{HTML_SITEMAP} links {collector.total - collector.omitted:,} of the "
                 f"{collector.total:,} listed pages (at most {MAX_HTML_LINKS:,}, the least deep "
@@ -113,6 +121,8 @@ def _refuse_foreign(sink: Sink) -> None:
     """A ConfigError when a sitemap.html that sitemill did not write sits where it would go."""
     data = sink.read(HTML_SITEMAP)  # a link or a FIFO there: a SinkError says so
     if data is not None and not _made_by_sitemill(data):
+        from sitemill.render.htmlpage import MARKER
+
         raise ConfigError(
             "html_sitemap",
             f"{HTML_SITEMAP} is there already and sitemill did not write it (its head has no "

@@ -1,0 +1,33 @@
+"""What a fingerprint is of: its version (a state says which), HTML's suffixes, a page's bytes."""
+# Apart from the fingerprint itself (digest), so that a state is read and written without
+# importing the reduction: the Lambda's events that fingerprint no page start without it.
+
+from typing import Final
+
+# Bumped whenever a page would be hashed differently. A state written with the previous version is
+# compared by that version's fingerprint (EARLIER_VERSIONS: the previous version alone stays
+# computable), so no date moves because sitemill was upgraded; with an older one, a page whose blob
+# or ETag is unchanged keeps its date and others take the evidence ladder
+# (sitemill.state.model.State.outdated). The golden values pinned in
+# tests/lastmod/fingerprint/test_digest.py fail first when the algorithm changes. 1: every tag a
+# word boundary. 2: the tags of inline elements are not. 3: furniture left out inside the main
+# region too, one article narrowed to, self-dates and empty descriptions left out, targets resolved
+# from the page's URL (fingerprint.contentregion, fingerprint.targets). 4: no space left beside a
+# mark where a self-date was, inline (data:) images by their media type, of several articles the one
+# with the page's <h1> narrowed to (fingerprint.articles). 5: what only this page says is content
+# wherever it stands (a header with the page's <h1>, articles beside the headline's), a title by its
+# parts, excerpts, self and share links as no link, inline drawings and data: links by their bytes,
+# narrower self-dates (fingerprint.titleparts, fingerprint.excerpts, fingerprint.selflinks); the
+# title's end marked (history.templateedits); white space beside punctuation left out of what is
+# hashed (_SPACING). 6: by principle (issue 63's wave 6): structured data and teasers, each gated
+# ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
+# its own URL: fingerprint.structureddata); white space beside Han and kana left out
+# (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
+FINGERPRINT_VERSION: Final = 6
+EARLIER_VERSIONS: Final = frozenset({5})
+HTML_SUFFIXES: Final = (".html", ".htm")
+# A page is fingerprinted from at most its first this many bytes, wherever it is read (a
+# tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
+# Bounded so that 32 bucket reads at once hold at most 128 MiB: a change past the first
+# 4 MiB of a page does not move its date.
+MAX_FINGERPRINT_BYTES: Final = 4 * 1024 * 1024

@@ -1,0 +1,54 @@
+"""A compiled template: its fixed text and a function per entry, built from its parts' source."""
+# Without Jinja: the built-in templates' parts are kept compiled (render.builtincode), so that a
+# run with them renders without importing Jinja; sitemill.render.compiled makes the parts of any
+# other template from Jinja's parse of it.
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sitemill.entries import Entry
+from sitemill.render.escape import xml_escape
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledTemplate:
+    """A template split into its fixed header and footer and a function per entry."""
+
+    header: str  # for a file whose entries use no extension
+    footer: str
+    render_entry: Callable[[Entry], str]
+    render_batch: Callable[[list[Entry]], list[str]]  # the same, for many entries at once
+    # The header for a file whose entries use alternates, images: (uses_alternates, uses_images)
+    headers: dict[tuple[bool, bool], str]
+    # render_batch for entries without alternates and images (the loops over them left out:
+    # the usual batch, at the speed of a template without them)
+    render_plain_batch: Callable[[list[Entry]], list[str]]
+
+    def header_for(self, uses_alternates: bool, uses_images: bool) -> str:
+        return self.headers[uses_alternates, uses_images]
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledParts:
+    """What a template compiles to: its headers (by the file's flags), its footer and the
+    source of render_entry, render_batch and render_plain_batch."""
+
+    headers: dict[tuple[bool, bool], str]
+    footer: str
+    source: str
+
+
+def build_compiled(parts: CompiledParts) -> CompiledTemplate:
+    """The template ``parts`` describe (SyntaxError, RecursionError or MemoryError for a
+    source too deep to compile)."""
+    namespace: dict[str, object] = {"_escape": xml_escape}
+    exec(compile(parts.source, "<sitemill-template>", "exec"), namespace)  # noqa: S102
+    render_entry, render_batch = namespace["render_entry"], namespace["render_batch"]
+    render_plain_batch = namespace["render_plain_batch"]
+    assert callable(render_entry) and callable(render_batch) and callable(render_plain_batch)
+    headers = parts.headers
+    return CompiledTemplate(
+        headers[False, False], parts.footer, render_entry, render_batch, headers, render_plain_batch
+    )
