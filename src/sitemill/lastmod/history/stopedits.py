@@ -143,14 +143,29 @@ def _name_edits(
             newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
             older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
             if newer is not None and older is not None:
-                stamped = stamps is not None and stamps.is_stamp_edit(
-                    newer, older, (chain[end - 1].time, chain[end].time)
-                )
-                if stamped:
-                    named = (STAMP_EDIT, STAMP_EDIT, STAMP_EDIT)
-                else:
-                    edit, exact, moves = names_of(newer, older, path)
-                    named = (edit, exact, parts_named(moves))
+                times = (chain[end - 1].time, chain[end].time)
+                named = stop_names((newer, older), path, stamps, times)
                 for found, name in zip(edits, named, strict=True):
                     found[path, end] = name
     return read
+
+
+def stop_names(
+    reductions: tuple[str, str], path: str, stamps: CommitStamps | None, times: tuple[int, int]
+) -> tuple[str, str, str]:
+    """The names of the edit from ``reductions[1]`` (the older version's, of the commit at
+    ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page ``path``:
+    its edit, exact edit and parts (edits.names_of, editparts.parts_named), or STAMP_EDIT
+    three times when it changed only the commits' stamps (``stamps``)."""
+    newer, older = reductions
+    if stamps is not None and stamps.is_stamp_edit(newer, older, times):
+        return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
+    edit, exact, moves = names_of(newer, older, path)
+    return edit, exact, parts_named(moves)
+
+
+def stop_keys(path: str, run: Run, end: int) -> list[str] | None:
+    """The keys name_stops remembers the names of the stop at ``end`` of the run of ``path``
+    under, in stop_names' order (None: a version deleted)."""
+    keys = [_edit_key_of(path, run, end, exact=exact, kind=kind) for exact, kind in _NAMES]
+    return None if None in keys else [key for key in keys if key is not None]
