@@ -130,3 +130,29 @@ def test_a_page_edited_in_a_commit_of_its_own_is_named_nowhere(
     dates, _ = dated(repo)
     assert dates["blog/beta/index.html"] == unix(T2) and dates[gamma] == unix(T3)
     assert named == []
+
+
+def test_with_a_pool_the_stops_the_walk_left_are_named_by_its_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each post stops at its tip, whose reduction the walk did not make (the work tree's
+    # fingerprints were given): the template pass names those stops in the pool's workers, with
+    # the older versions' reductions the walk handed back. Before: the parent read and reduced
+    # both versions of each stop, after the pool, and named them one by one.
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(), T1)
+    commit(repo, blog("Notes 1.1", edited="beta"), T2)
+    alone = dated(repo)
+    started: list[tuple[str, ...]] = []
+    batch = Git.batch
+
+    def counted_batch(self: Git, *args: str) -> Any:
+        started.append(args)
+        return batch(self, *args)
+
+    with WorkPool(2) as pool:
+        pool.map(len, ["started", "now"])  # (its workers forked before the count begins)
+        monkeypatch.setattr(Git, "batch", counted_batch)
+        assert dated(repo, pool) == alone
+    assert alone[0] == {path: unix(T2 if "beta" in path else T1) for path in blog()}
+    assert started == []  # (in this process; the workers read the blobs)

@@ -16,7 +16,12 @@ from typing import Final, cast
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.files import FileVersions, read_file_versions
 from sitemill.lastmod.history.stopedits import HeldReductions, Reduce
-from sitemill.lastmod.history.stopnames import busy_commits, commit_stamps, name_walk_stops
+from sitemill.lastmod.history.stopnames import (
+    busy_commits,
+    commit_stamps,
+    name_walk_stops,
+    spread_names,
+)
 from sitemill.lastmod.history.templateedits import follow_template_edits
 from sitemill.lastmod.history.walk import (
     Chunk,
@@ -151,7 +156,7 @@ def date_by_content(
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
-        at = (found.top, token)
+        at = (found.top, token, pool)
         _past_templates(at, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
@@ -215,7 +220,7 @@ def _stop_names(
 
 
 def _past_templates(
-    at: tuple[Path, str],
+    at: tuple[Path, str, WorkPool | None],
     runs: dict[str, Run],
     walked: Walked,
     fingerprint: Fingerprint,
@@ -226,15 +231,19 @@ def _past_templates(
     reading with one git of this process, started when a blob is wanted (a history with no
     template edit to judge, or a later run that remembers every edit and fingerprint it
     needs, starts none); what it reads is counted in ``walked``, what it names is remembered
-    there. ``at``: the work tree's top and the walk's token (stopnames.commit_stamps); the
-    names the walk made are recalled as an earlier run's (``known``) are."""
-    top, token = at
+    there. ``at``: the work tree's top, the walk's token (stopnames.commit_stamps) and its
+    pool, whose workers name stops several at a time (stopnames.spread_names); the names the
+    walk made are recalled as an earlier run's (``known``) are."""
+    top, token, pool = at
+    many = None if pool is None or pool.workers < 2 else pool
+    spread = None if many is None else partial(spread_names, many, (top, token, reduce))
     remembered = ({**known, **walked.named} if walked.named else known, walked.blobs)
     held = HeldReductions()  # (the walk's and the carried runs' around their next stops)
     for (blob, path), reduction in walked.reduced.items():
         held.add(blob, path, reduction)
     walked.reduced.clear()
     with ExitStack() as stack:
+        stack.callback(release)  # (a spread run in this process: a pool that could not start)
         batch = cast(GitBatch, OnDemand(blob_reader(top), stack))
 
         def extend(some: dict[str, Run], reference: dict[str, str]) -> None:
@@ -246,4 +255,6 @@ def _past_templates(
                 )
 
         stamps = commit_stamps(top, token)
-        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend, stamps, held)
+        walked.read += follow_template_edits(
+            runs, remembered, batch, reduce, extend, stamps, (held, spread)
+        )

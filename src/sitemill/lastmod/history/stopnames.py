@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import Final
@@ -25,11 +26,19 @@ from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.probes import MIN_SECTION
 from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.stopedits import stop_keys, stop_names
+from sitemill.lastmod.history.stopedits import (
+    Reduce,
+    StopVersions,
+    stop_keys,
+    stop_names,
+)
 from sitemill.lastmod.history.walk import Fingerprint, Run, fingerprinted
-from sitemill.lastmod.history.walkgit import blob_reader
-from sitemill.lastmod.history.walkreductions import Named, Reductions
+from sitemill.lastmod.history.walkgit import KEPT, blob_reader
+from sitemill.lastmod.history.walkreductions import Named, Reductions, hand
+from sitemill.workers.workpool import WorkPool
 
+# Stops named together in a worker, their versions' reductions held at once (stopedits').
+_GROUP: Final = 64
 # The fewest pages a commit changed for a stop there to be named (see above).
 BUSY: Final = MIN_SECTION // 2 + 1
 # This process's commit stamps (history.stamps) for the walk of one token: one git log.
@@ -127,3 +136,53 @@ def _reduce_tips(
                 reduction = fingerprinted(fingerprint, path, data)[1]
             if reduction is not None:
                 held.versions[blob, path] = reduction
+
+
+def spread_names(
+    pool: WorkPool, names: tuple[Path, str, Reduce], stops: list[StopVersions]
+) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
+    """stopedits.Spread over the workers of ``pool``: each names a part of ``stops`` (name_versions
+    with ``names``); the reductions they made, up to HANDED_CHARS each."""
+    share = -(-len(stops) // min(pool.workers, len(stops)))
+    parts = [stops[start : start + share] for start in range(0, len(stops), share)]
+    named: list[tuple[str, str, str] | None] = []
+    reduced: dict[tuple[bytes, str], str] = {}
+    for part_names, part_reduced in pool.imap(partial(name_versions, names), parts):
+        named += part_names
+        reduced.update(part_reduced)
+    return named, reduced
+
+
+def name_versions(
+    names: tuple[Path, str, Reduce], stops: list[StopVersions]
+) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
+    """The names of the edits at ``stops`` (None: git lacks a version), read with this
+    process's kept git and reduced with ``names``' reduction (the work tree's top, the walk's
+    token, the reduction); and the reductions made, up to HANDED_CHARS."""
+    top, token, reduce = names
+    found: list[tuple[str, str, str] | None] = []
+    handed: dict[tuple[bytes, str], str] = {}
+    with KEPT.batch(blob_reader(top)) as batch:
+        for start in range(0, len(stops), _GROUP):
+            group = stops[start : start + _GROUP]
+            needed: dict[bytes, set[str]] = {}
+            reductions = {}
+            for path, blobs, _, held in group:
+                for blob, reduced in zip(blobs, held, strict=True):
+                    if reduced is None:
+                        needed.setdefault(blob, set()).add(path)
+                    else:
+                        reductions[blob, path] = reduced
+            made = {}
+            for blob, data in read_blobs(batch, list(needed)):
+                for path in needed[blob]:
+                    if data is not None:
+                        reductions[blob, path] = made[blob, path] = reduce(path, data)
+            for path, (newer, older), times, _ in group:
+                pair = reductions.get((newer, path)), reductions.get((older, path))
+                if pair[0] is None or pair[1] is None:
+                    found.append(None)
+                    continue
+                found.append(stop_names((pair[0], pair[1]), path, commit_stamps(top, token), times))
+            hand({}, handed, ({}, made))
+    return found, handed
