@@ -35,7 +35,7 @@ from sitemill.lastmod.history.stopedits import (
 from sitemill.lastmod.history.walk import Fingerprint, Run, fingerprinted
 from sitemill.lastmod.history.walkgit import KEPT, blob_reader
 from sitemill.lastmod.history.walkreductions import Named, Reductions, hand
-from sitemill.workers.workpool import WorkPool
+from sitemill.workers.workpool import WorkPool, cut
 
 # Stops named together in a worker, their versions' reductions held at once (stopedits').
 _GROUP: Final = 64
@@ -141,10 +141,11 @@ def _reduce_tips(
 def spread_names(
     pool: WorkPool, names: tuple[Path, str, Reduce], stops: list[StopVersions]
 ) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
-    """stopedits.Spread over the workers of ``pool``: each names a part of ``stops`` (name_versions
-    with ``names``); the reductions they made, up to HANDED_CHARS each."""
-    share = -(-len(stops) // min(pool.workers, len(stops)))
-    parts = [stops[start : start + share] for start in range(0, len(stops), share)]
+    """stopedits.Spread over the workers of ``pool``: each names parts of ``stops``
+    (name_versions with ``names``), several a worker (workpool.cut: a census's four stops,
+    one of them read and reduced, the others' reductions held, are four parts, not two); the
+    reductions they made, up to HANDED_CHARS a part."""
+    parts = [list(part) for part in cut(stops, pool.workers)]
     named: list[tuple[str, str, str] | None] = []
     reduced: dict[tuple[bytes, str], str] = {}
     for part_names, part_reduced in pool.imap(partial(name_versions, names), parts):
