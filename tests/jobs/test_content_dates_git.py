@@ -188,18 +188,18 @@ def test_unchanged_pages_are_not_fingerprinted_again(
     # that fingerprint: only new, edited or uncommitted pages are fingerprinted.
     # (The current fingerprint of a page with history is taken by the walk through it.)
     fingerprinted: list[int] = []
-    fingerprint_html, fingerprint_file = treedates.fingerprint_html, treehistory.fingerprint_file
+    fingerprint_html, fingerprint_file = treedates.fingerprint_html, treehistory.fingerprint_reduced
 
     def counting(data: bytes, *args: Any, **values: Any) -> str:
         fingerprinted.append(len(data))
         return fingerprint_html(data, *args, **values)
 
-    def counting_file(path: str, data: bytes, *args: Any, **values: Any) -> str:
+    def counting_file(path: str, data: bytes, *args: Any, **values: Any) -> tuple[str, str | None]:
         fingerprinted.append(len(data))
         return fingerprint_file(path, data, *args, **values)
 
     monkeypatch.setattr(treedates, "fingerprint_html", counting)
-    monkeypatch.setattr(treehistory, "fingerprint_file", counting_file)
+    monkeypatch.setattr(treehistory, "fingerprint_reduced", counting_file)
     repo = make_repo(tmp_path / "site")
     out = tmp_path / "out"
     names = [f"p{n}.html" for n in range(5)]

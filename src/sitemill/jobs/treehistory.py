@@ -10,7 +10,7 @@ from concurrent.futures import Future
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
 from sitemill.errors import ConfigError, GitError
@@ -20,8 +20,8 @@ from sitemill.jobs.walkpool import History, log_then_workers, pool_for_walk, rea
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
-    fingerprint_file,
     fingerprint_key,
+    fingerprint_reduced,
     reduce_file,
 )
 from sitemill.lastmod.history.contentdates import (
@@ -41,6 +41,7 @@ from sitemill.workers.threadpool import interruptible_pool
 from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # Below this mean size of the pages to read whole, they are read (and fingerprinted) while
 # git log runs, not after it by the walk: their older versions share fewer lines with them
@@ -155,7 +156,7 @@ def _dated(
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
         found,
-        _fingerprint(config),
+        _fingerprint(config, fingerprint_reduced),
         reads.fingerprints,
         cached,
         workers,
@@ -167,11 +168,11 @@ def _dated(
     return dated
 
 
-def _fingerprint(config: Config, function: Callable[..., str] = fingerprint_file) -> partial[str]:
-    """The fingerprint of a file of the site and of its older versions (fingerprint_file; or
-    what it hashes of an HTML page, reduce_file, on which template edits are judged:
-    history.templateedits), with a LineMemo for the walk; its links resolve from the site's
-    base URL."""
+def _fingerprint(config: Config, function: Callable[..., _T]) -> partial[_T]:
+    """The fingerprint of a file of the site and of its older versions with the reduction it
+    hashed (fingerprint_reduced: the walk names edits from it), or that reduction alone
+    (reduce_file: what template edits are judged on, history.templateedits), with a LineMemo
+    for the walk; its links resolve from the site's base URL."""
     return partial(
         function,
         ignore=config.fingerprint_ignore,

@@ -26,7 +26,7 @@ from gitutil import (
 )
 from sitemill.errors import GitError
 from sitemill.git.run import Git, GitBatch, git_env
-from sitemill.lastmod.history import blobs, contentdates, walk
+from sitemill.lastmod.history import blobs, contentdates, walk, walkgit
 from sitemill.lastmod.history.contentdates import (
     ContentHistory,
     date_by_content,
@@ -595,13 +595,13 @@ def test_a_worker_walks_all_its_chunks_with_one_git(
         ends.update(walk.walk(repo, visible, None, chunk, keep=True).ends)
     kept = started[0]
     assert len(started) == 1 and not kept.stdin.closed
-    walk.release()
+    walkgit.release()
 
     assert kept.stdin.closed and kept.stdout.closed  # git has ended
     assert ends == {name: 2 for name in names}  # (both versions alike: each run reaches T1)
     walk.walk(repo, visible, None, chunks[0], keep=True)
     assert len(started) == 2  # released: the next walk starts its own
-    walk.release()
+    walkgit.release()
 
 
 def test_a_kept_git_is_dropped_when_a_walk_fails(repo: Path) -> None:
@@ -617,16 +617,16 @@ def test_a_kept_git_is_dropped_when_a_walk_fails(repo: Path) -> None:
         walk.walk(repo, failing, None, chunk, keep=True)
 
     # Nothing is left open for the next walk, whose git would answer the failed one's requests.
-    assert walk._KEPT._open is None
+    assert walkgit.KEPT._open is None
     walked = walk.walk(repo, visible, None, chunk, keep=True)
-    walk.release()
+    walkgit.release()
     assert walked.ends == {"a.html": 1}
 
 
 def test_git_reads_old_versions_with_a_small_delta_cache(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """git's cache of delta bases is bounded (walk._DELTA_CACHE): at its default 96 MiB,
+    """git's cache of delta bases is bounded (walkgit._DELTA_CACHE): at its default 96 MiB,
     git was the largest process of a first build on real sites (110 MB against 42)."""
     merged_history(repo, seed=4)
     expected = content_dates(repo)

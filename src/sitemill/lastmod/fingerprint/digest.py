@@ -32,6 +32,7 @@ __all__ = [
     "fingerprint_file",
     "fingerprint_html",
     "fingerprint_key",
+    "fingerprint_reduced",
     "page_url",
     "reduce_file",
     "reduce_html",
@@ -140,6 +141,27 @@ def fingerprint_file(
         url = page_url(base, path)
         return fingerprint_html(data, ignore, version, main=main, memo=memo, url=url)
     return fingerprint_bytes(data)
+
+
+def fingerprint_reduced(
+    path: str,
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    base: str = "",
+) -> tuple[str, str | None]:
+    """fingerprint_file, and what it hashed of an HTML page: its reduction (reduce_file; None
+    for another file), from one pass: the walk through git names the edits at its stops from
+    the reductions it made (history.stopnames), not from a second one."""
+    if not path.lower().endswith(HTML_SUFFIXES):
+        return fingerprint_bytes(data), None
+    reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=page_url(base, path))
+    if memo is None:
+        return reduction_fingerprint(reduction, version), reduction
+    return memo.digest(_spaced(reduction, version), _hashed), reduction
 
 
 def reduce_file(

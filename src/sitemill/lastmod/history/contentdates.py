@@ -5,34 +5,44 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Mapping
+import uuid
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO, cast
+from typing import Final, cast
 
-from sitemill.git.run import Git, GitBatch
+from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.files import FileVersions, read_file_versions
-from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.stopedits import Reduce
+from sitemill.lastmod.history.stopedits import HeldReductions, Reduce
+from sitemill.lastmod.history.stopnames import (
+    busy_commits,
+    commit_stamps,
+    name_walk_stops,
+    spread_names,
+)
 from sitemill.lastmod.history.templateedits import follow_template_edits
 from sitemill.lastmod.history.walk import (
+    Chunk,
     Fingerprint,
+    NameStops,
     ReadFile,
     Run,
     Walked,
     blob_key,
-    blob_reader,
     chunk_of,
     compare,
-    release,
     walk,
 )
+from sitemill.lastmod.history.walkgit import OnDemand, blob_reader, release
 from sitemill.progress import Ticker
 from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
 
 log = logging.getLogger(__name__)
+
+# Runs carried past template edits walked on together (walk.compare holds one reduction each).
+_EXTEND_GROUP: Final = 64
 
 __all__ = [
     "ContentHistory",
@@ -130,32 +140,24 @@ def date_by_content(
     number, the same dates; ``fingerprint`` must pickle). ``unread``: files missing from
     ``current`` whose fingerprint the walk takes (read with the given function, which must
     pickle). ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes
-    (history.templateedits's edits)."""
+    (history.templateedits's edits); a ``fingerprint`` that gives it too (walk.Fingerprint)
+    names the edits at the stops where it has their versions, the walk's workers' in parallel
+    (history.stopnames)."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
-    walked = Walked(ends={}, blobs={})
     deferred, read = unread or ((), None)
     known = known or {}
     dated = [p for p, run in runs.items() if len(run.chain) > 1 and (p in current or p in deferred)]
     groups = cut(dated, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
-    if ticker is not None:
-        ticker.begin(sum(map(len, groups)))
-    # Each process keeps one git for all its chunks (this one's is released below).
-    work = partial(walk, found.top, fingerprint, read, keep=True)
-    try:
-        parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
-        for part, paths in zip(parts, groups, strict=True):
-            walked.merge(part)
-            if ticker is not None:
-                ticker.step(len(paths))
-    finally:
-        release()
-    if ticker is not None:
-        ticker.finish()
+    token = uuid.uuid4().hex  # (the walk's: stopnames.commit_stamps)
+    name = _stop_names(found.top, token, {p: runs[p] for p in dated}, fingerprint, known, reduce)
+    work = partial(walk, found.top, fingerprint, read, keep=True, name=name)
+    walked = _walked(work, (chunks, groups), pool, ticker)
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
-        _past_templates(found.top, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
+        at = (found.top, token, pool)
+        _past_templates(at, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -176,8 +178,49 @@ def date_by_content(
     )
 
 
-def _past_templates(
+def _walked(
+    work: Callable[[Chunk], Walked],
+    chunks: tuple[list[Chunk], list[Sequence[str]]],
+    pool: WorkPool | None,
+    ticker: Ticker | None,
+) -> Walked:
+    """What ``work`` found walking the ``chunks`` (and the paths of each), in ``pool`` or in
+    this process; ``ticker`` counts the files."""
+    if ticker is not None:
+        ticker.begin(sum(map(len, chunks[1])))
+    walked = Walked(ends={}, blobs={})
+    try:  # (each process keeps one git for all its chunks: this one's is released here)
+        parts = map(work, chunks[0]) if pool is None else pool.imap(work, chunks[0])
+        for part, paths in zip(parts, chunks[1], strict=True):
+            walked.merge(part)
+            if ticker is not None:
+                ticker.step(len(paths))
+    finally:
+        release()
+    if ticker is not None:
+        ticker.finish()
+    return walked
+
+
+def _stop_names(
     top: Path,
+    token: str,
+    runs: dict[str, Run],
+    fingerprint: Fingerprint,
+    known: Mapping[str, str],
+    reduce: Reduce | None,
+) -> NameStops | None:
+    """What names the stops of the walk of ``runs`` where it reduced their versions
+    (stopnames.name_walk_stops), if anything: on a run that judges template edits, with no
+    earlier run's names (``known``), at the commits that may make one."""
+    if reduce is None or known:
+        return None
+    busy = busy_commits(runs)
+    return partial(name_walk_stops, (top, token, busy, fingerprint)) if busy else None
+
+
+def _past_templates(
+    at: tuple[Path, str, WorkPool | None],
     runs: dict[str, Run],
     walked: Walked,
     fingerprint: Fingerprint,
@@ -188,36 +231,30 @@ def _past_templates(
     reading with one git of this process, started when a blob is wanted (a history with no
     template edit to judge, or a later run that remembers every edit and fingerprint it
     needs, starts none); what it reads is counted in ``walked``, what it names is remembered
-    there."""
-    remembered = (known, walked.blobs)
+    there. ``at``: the work tree's top, the walk's token (stopnames.commit_stamps) and its
+    pool, whose workers name stops several at a time (stopnames.spread_names); the names the
+    walk made are recalled as an earlier run's (``known``) are."""
+    top, token, pool = at
+    many = None if pool is None or pool.workers < 2 else pool
+    spread = None if many is None else partial(spread_names, many, (top, token, reduce))
+    remembered = ({**known, **walked.named} if walked.named else known, walked.blobs)
+    held = HeldReductions()  # (the walk's and the carried runs' around their next stops)
+    for (blob, path), reduction in walked.reduced.items():
+        held.add(blob, path, reduction)
+    walked.reduced.clear()
     with ExitStack() as stack:
-        batch = cast(GitBatch, _OnDemand(blob_reader(top), stack))
+        stack.callback(release)  # (a spread run in this process: a pool that could not start)
+        batch = cast(GitBatch, OnDemand(blob_reader(top), stack))
 
         def extend(some: dict[str, Run], reference: dict[str, str]) -> None:
-            walked.read += compare(
-                batch, some, fingerprint, reference, remembered, walked.unreadable
-            )
+            paths = list(some)
+            for start in range(0, len(paths), _EXTEND_GROUP):
+                group = {path: some[path] for path in paths[start : start + _EXTEND_GROUP]}
+                walked.read += compare(
+                    batch, group, fingerprint, reference, remembered, walked.unreadable, held.add
+                )
 
-        stamps = CommitStamps(blob_reader(top))
-        walked.read += follow_template_edits(runs, remembered, batch, reduce, extend, stamps)
-
-
-class _OnDemand:
-    """A ``git cat-file --batch`` (as a GitBatch) started on first use, ended with ``stack``."""
-
-    def __init__(self, git: Git, stack: ExitStack) -> None:
-        self._git, self._stack = git, stack
-        self._batch: GitBatch | None = None
-
-    def _opened(self) -> GitBatch:
-        if self._batch is None:
-            self._batch = self._stack.enter_context(self._git.batch("cat-file", "--batch"))
-        return self._batch
-
-    @property
-    def stdin(self) -> IO[bytes]:
-        return self._opened().stdin
-
-    @property
-    def stdout(self) -> IO[bytes]:
-        return self._opened().stdout
+        stamps = commit_stamps(top, token)
+        walked.read += follow_template_edits(
+            runs, remembered, batch, reduce, extend, stamps, (held, spread)
+        )

@@ -52,9 +52,17 @@ class HeldReductions:
             self._size -= len(self._held.pop(next(iter(self._held))))
 
 
+# A stop to name elsewhere: its page, the blobs of its newer and older versions, their commits'
+# times, their reductions held (None: to be read); and what names them there
+# (history.stopnames.spread_names: the walk's worker processes): each one's names (None: git
+# lacks a version), and the reductions it made.
+StopVersions = tuple[str, tuple[bytes, bytes], tuple[int, int], tuple[str | None, str | None]]
+Spread = Callable[[list[StopVersions]], "SpreadNames"]
+SpreadNames = tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]
 # What names a stop's edit: the git to read blobs with, a reduction, the commits' stamps (None:
-# none) and the reductions held from the stops named before.
-Reader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions]
+# none), the reductions held from the stops named before, and where stops whose versions none
+# holds are named instead of here (None: here).
+Reader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions, Spread | None]
 
 
 def name_stops(
@@ -117,9 +125,12 @@ def _name_edits(
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
     _GROUP stops at a time (or held: HeldReductions): STAMP_EDIT when it changed only the
     commits' stamps, else edit_of, exact_of and parts_of (edits.names_of: each version's
-    tokens made once); a stop whose versions git lacks gets none (it is no template)."""
-    batch, reduce, stamps, held = reader
+    tokens made once); a stop whose versions git lacks gets none (it is no template). Stops
+    whose versions none holds are named by the Reader's Spread, if any, several at once."""
+    batch, reduce, stamps, held, spread = reader
     read = 0
+    if spread is not None:
+        wanted, read = _spread(wanted, pages, (spread, held), edits)
     for start in range(0, len(wanted), _GROUP):
         group = wanted[start : start + _GROUP]
         needed: dict[bytes, set[str]] = {}
@@ -143,14 +154,65 @@ def _name_edits(
             newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]
             older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
             if newer is not None and older is not None:
-                stamped = stamps is not None and stamps.is_stamp_edit(
-                    newer, older, (chain[end - 1].time, chain[end].time)
-                )
-                if stamped:
-                    named = (STAMP_EDIT, STAMP_EDIT, STAMP_EDIT)
-                else:
-                    edit, exact, moves = names_of(newer, older, path)
-                    named = (edit, exact, parts_named(moves))
+                times = (chain[end - 1].time, chain[end].time)
+                named = stop_names((newer, older), path, stamps, times)
                 for found, name in zip(edits, named, strict=True):
                     found[path, end] = name
     return read
+
+
+def _spread(
+    wanted: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    spread: tuple[Spread, HeldReductions],
+    edits: tuple[Edits, Edits, Edits],
+) -> tuple[list[tuple[str, int]], int]:
+    """Name the stops of ``wanted`` with ``spread[0]`` (when two or more have both versions),
+    with the reductions held of them, holding those it made; return the others, and the blobs
+    read."""
+    name, held = spread
+    fresh, rest = [], []
+    for path, end in wanted:
+        newer, older = pages[path].chain[end - 1], pages[path].chain[end]
+        if newer.blob is None or older.blob is None:
+            rest.append((path, end))
+            continue
+        reduced = (held.get(newer.blob, path), held.get(older.blob, path))
+        versions = (path, (newer.blob, older.blob), (newer.time, older.time), reduced)
+        fresh.append(((path, end), versions))
+    if len(fresh) < 2:
+        return wanted, 0
+    names, reductions = name([versions for _, versions in fresh])
+    for (stop, _), named in zip(fresh, names, strict=True):
+        for found, name_of in zip(edits, named or (), strict=False):
+            found[stop] = name_of
+    for (blob, path), reduction in reductions.items():
+        held.add(blob, path, reduction)
+    unread = {
+        blob
+        for _, (_, blobs, _, reduced) in fresh
+        for blob, kept in zip(blobs, reduced, strict=True)
+        if kept is None
+    }
+    return rest, len(unread)
+
+
+def stop_names(
+    reductions: tuple[str, str], path: str, stamps: CommitStamps | None, times: tuple[int, int]
+) -> tuple[str, str, str]:
+    """The names of the edit from ``reductions[1]`` (the older version's, of the commit at
+    ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page ``path``:
+    its edit, exact edit and parts (edits.names_of, editparts.parts_named), or STAMP_EDIT
+    three times when it changed only the commits' stamps (``stamps``)."""
+    newer, older = reductions
+    if stamps is not None and stamps.is_stamp_edit(newer, older, times):
+        return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
+    edit, exact, moves = names_of(newer, older, path)
+    return edit, exact, parts_named(moves)
+
+
+def stop_keys(path: str, run: Run, end: int) -> list[str] | None:
+    """The keys name_stops remembers the names of the stop at ``end`` of the run of ``path``
+    under, in stop_names' order (None: a version deleted)."""
+    keys = [_edit_key_of(path, run, end, exact=exact, kind=kind) for exact, kind in _NAMES]
+    return None if None in keys else [key for key in keys if key is not None]

@@ -71,6 +71,7 @@ from sitemill.lastmod.history.stopedits import (
     Edits,
     HeldReductions,
     Reduce,
+    Spread,
     name_stops,
     recalled,
 )
@@ -92,6 +93,7 @@ def follow_template_edits(
     reduce: Reduce,
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
+    naming: tuple[HeldReductions, Spread | None] | None = None,
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
@@ -99,7 +101,8 @@ def follow_template_edits(
     among them; edits by edits.edit_key: named once, never read again);
     ``extend(runs, reference)`` walks those runs on while their older versions have the
     ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
-    commits' stamps (history.stamps), an edit of nothing else being no content."""
+    commits' stamps (history.stamps), an edit of nothing else being no content.
+    ``naming``: the Reader's last two (stopedits), ``extend``'s reductions held."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
     changed = Counter(version.time for run in pages.values() for version in run.chain)
@@ -113,7 +116,7 @@ def follow_template_edits(
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
-    reader = (batch, reduce, stamps, HeldReductions())
+    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)))
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         stops = [

@@ -5,31 +5,31 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from sitemill.errors import SitemillError
-from sitemill.git.run import Git, GitBatch
+from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.lastcommit import _git
 from sitemill.lastmod.history.versions import Version
+from sitemill.lastmod.history.walkgit import KEPT, blob_reader
+from sitemill.lastmod.history.walkreductions import Named, Reductions, hand
 
-Fingerprint = Callable[[str, bytes], str]
+# A file's fingerprint; or that and what it hashed of an HTML page, its reduction (None for
+# another file: fingerprint.digest.fingerprint_reduced), which the walk keeps around its stops.
+Fingerprint = Callable[[str, bytes], str] | Callable[[str, bytes], tuple[str, str | None]]
+# Keeps a reduction the walk made of a version (its blob, the file's path) around a run's stop.
+Keep = Callable[[bytes, str, str], None]
+# Names the edits at the stops of some runs from the Reductions the walk made of them, with the
+# batch it reads with (history.stopnames.name_walk_stops).
+NameStops = Callable[[GitBatch, dict[str, "Run"], Reductions], Named]
 # Reads a file of the work tree (None: it cannot be read; it then gets no fingerprint).
 ReadFile = Callable[[str], bytes | None]
 # Files walked back together, round by round: their versions share most lines, which the
 # fingerprint may remember (fingerprint.linememo) while the group lasts.
 _GROUP: Final = 16
-# git's cache of delta bases while it reads old versions (core.deltaBaseCacheLimit, 96 MiB by
-# default): a walk that reads each page's versions newest first keeps the bases it needs in
-# far less. At 16 MiB a 30-page blog's first build peaks at 60 MB instead of 110 (git is the
-# largest process), and a 491-page site's at 55 MB instead of 127, in the same time
-# (measured with GNU time's peak on real sites).
-_DELTA_CACHE: Final = "core.deltaBaseCacheLimit=16m"
 
 
 @dataclass(slots=True)
@@ -42,6 +42,10 @@ class Walked:
     unreadable: set[str] = field(default_factory=set)
     read: int = 0
     current: dict[str, str] = field(default_factory=dict)  # the fingerprints it took
+    # The edits at the stops it named (history.stopnames), by their keys (edits.edit_key), and
+    # the reductions of the older versions there, by (blob, path): the next stop's newer one.
+    named: dict[str, str] = field(default_factory=dict)
+    reduced: dict[tuple[bytes, str], str] = field(default_factory=dict)
 
     def merge(self, other: Walked) -> None:
         self.ends.update(other.ends)
@@ -49,6 +53,8 @@ class Walked:
         self.unreadable |= other.unreadable
         self.read += other.read
         self.current.update(other.current)
+        self.named.update(other.named)
+        self.reduced.update(other.reduced)
 
 
 # Some files' runs, their current fingerprints (None: the walk takes it, reading the file),
@@ -68,85 +74,38 @@ def chunk_of(runs: dict[str, Run], current: Mapping[str, str], known: Mapping[st
 
 
 def walk(
-    top: Path, fingerprint: Fingerprint, read: ReadFile | None, chunk: Chunk, *, keep: bool = False
+    top: Path,
+    fingerprint: Fingerprint,
+    read: ReadFile | None,
+    chunk: Chunk,
+    *,
+    keep: bool = False,
+    name: NameStops | None = None,
 ) -> Walked:
     """Walk the runs of ``chunk`` back with a ``git cat-file --batch``, a few files at a
     time: first the current fingerprints it is to take (``read``), then their older versions,
     so that a fingerprint that remembers lines finds theirs. ``keep``: the batch stays open
-    for this process's next chunk (a worker's; release() or the process's end closes it)."""
+    for this process's next chunk (a worker's; walkgit.release() or the process's end
+    closes it). ``name``: names the edits at the stops of each few files from the reductions
+    made around them (the walk's worker's, while it holds them), into Walked.named."""
     runs, wanted, known = chunk
     reader = blob_reader(top)
     walked = Walked(ends={}, blobs={})
     paths = list(runs)
-    with _KEPT.batch(reader) if keep else reader.batch("cat-file", "--batch") as batch:
+    with KEPT.batch(reader) if keep else reader.batch("cat-file", "--batch") as batch:
         for start in range(0, len(paths), _GROUP):
             group = {path: runs[path] for path in paths[start : start + _GROUP]}
-            current = _current(group, wanted, fingerprint, read, walked.current)
+            held = None if name is None else Reductions()
+            current = _current(group, wanted, fingerprint, read, (walked.current, held))
+            remembered = (known, walked.blobs)
+            kept = None if held is None else held.keep
             walked.read += compare(
-                batch, group, fingerprint, current, (known, walked.blobs), walked.unreadable
+                batch, group, fingerprint, current, remembered, walked.unreadable, kept
             )
+            if name is not None and held is not None:
+                hand(walked.named, walked.reduced, name(batch, group, held))
     walked.ends = {path: run.end for path, run in runs.items()}
     return walked
-
-
-def blob_reader(top: Path) -> Git:
-    """git in ``top`` for reading old blobs: no lazy fetch of a partial clone's missing ones
-    (git 2.44+: a file with a missing one keeps its plain date), a small delta base cache."""
-    git = _git(top)
-    return replace(
-        git, env={**git.env, "GIT_NO_LAZY_FETCH": "1"}, settings=(*git.settings, _DELTA_CACHE)
-    )
-
-
-class _KeptBatch:
-    """One ``git cat-file --batch`` kept open across the chunks a worker process walks: a new
-    git for each chunk starts its delta base cache and the pack's pages cold again (8 chunks
-    on 2 workers: 1.67 s of git's CPU, against 1.04 s for the same blobs through 2 gits)."""
-
-    def __init__(self) -> None:
-        self._git: Git | None = None
-        self._open: tuple[ExitStack, GitBatch] | None = None
-        self._finalizer = False
-
-    @contextmanager
-    def batch(self, git: Git) -> Iterator[GitBatch]:
-        """The batch of ``git``, opened on first use; closed here if the block fails (what
-        git has still to answer is unknown)."""
-        if self._open is None or self._git != git:
-            self.release()
-            stack = ExitStack()
-            self._open = stack, stack.enter_context(git.batch("cat-file", "--batch"))
-            self._git = git
-            self._close_at_exit()
-        try:
-            yield self._open[1]
-        except BaseException:
-            self.release()
-            raise
-
-    def release(self) -> None:
-        """End the kept git, if any (its failure then no longer matters: every answer was
-        read)."""
-        opened, self._open, self._git = self._open, None, None
-        if opened is not None:
-            with suppress(SitemillError, OSError):
-                opened[0].close()
-
-    def _close_at_exit(self) -> None:
-        """A worker process ends without atexit: multiprocessing's own finalizers run."""
-        if not self._finalizer:
-            from multiprocessing import util
-
-            util.Finalize(None, self.release, exitpriority=10)
-            self._finalizer = True
-
-
-_KEPT: Final = _KeptBatch()
-
-
-def release() -> None:
-    """Close this process's kept ``git cat-file --batch`` (walk's ``keep``), if any."""
-    _KEPT.release()
 
 
 def _current(
@@ -154,18 +113,29 @@ def _current(
     wanted: Mapping[str, str | None],
     fingerprint: Fingerprint,
     read: ReadFile | None,
-    taken: dict[str, str],
+    taken: tuple[dict[str, str], Reductions | None],
 ) -> dict[str, str]:
     """The current fingerprints of ``group``: given, or taken here from the work tree
-    (and added to ``taken``); a file that cannot be read has none."""
+    (and added to ``taken[0]``, their bytes and reductions to ``taken[1]``); a file that
+    cannot be read has none."""
     current = {}
     for path in group:
         found = wanted.get(path)
         if found is None and read is not None and (data := read(path)) is not None:
-            found = taken[path] = fingerprint(path, data)
+            found, reduction = fingerprinted(fingerprint, path, data)
+            taken[0][path] = found
+            if taken[1] is not None and reduction is not None:
+                taken[1].current[path] = (data, reduction)
         if found is not None:
             current[path] = found
     return current
+
+
+def fingerprinted(fingerprint: Fingerprint, path: str, data: bytes) -> tuple[str, str | None]:
+    """The fingerprint of ``data`` at ``path``, and its reduction when ``fingerprint`` gives
+    one (None: another file, or a fingerprint that gives none)."""
+    found = fingerprint(path, data)
+    return found if isinstance(found, tuple) else (found, None)
 
 
 def blob_key(path: str, blob: bytes) -> str:
@@ -229,13 +199,16 @@ def compare(
     current: Mapping[str, str],
     remembered: tuple[Mapping[str, str], dict[str, str]],
     unreadable: set[str],
+    keep: Keep | None = None,
 ) -> int:
     """Extend each run while the next older version has the current fingerprint; return the
     number of blobs read. A file with a version git does not have goes back to its plain
-    date (its newest version's), named in ``unreadable``."""
+    date (its newest version's), named in ``unreadable``. ``keep`` is given the reductions
+    ``fingerprint`` made (if any) of the two versions around each stop it read."""
     blobs = remembered[1]
     open_runs = {path: run for path, run in runs.items() if path in current}
     read = 0
+    last: dict[str, tuple[bytes, str]] = {}  # (each run's newest version read and reduced)
     while open_runs:
         wanted: dict[bytes, list[str]] = {}
         for path, run in open_runs.items():
@@ -252,8 +225,19 @@ def compare(
                     unreadable.add(path)
                     continue
                 key = blob_key(path, blob)  # (not HTML: another path's bytes are the same)
-                found = blobs[key] = blobs.get(key) or fingerprint(path, data)
+                found, reduction = blobs.get(key), None
+                if found is None:
+                    found, reduction = fingerprinted(fingerprint, path, data)
+                    blobs[key] = found
                 if found == current[path]:
                     run.end += 1
                     open_runs[path] = run
+                    if reduction is not None:
+                        last[path] = (blob, reduction)
+                elif keep is not None:
+                    newer = last.get(path)
+                    if reduction is not None:
+                        keep(blob, path, reduction)
+                    if newer is not None and newer[0] == run.chain[run.end - 1].blob:
+                        keep(newer[0], path, newer[1])
     return read
