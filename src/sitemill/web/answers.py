@@ -1,0 +1,261 @@
+"""An HTTP/1.x answer read from an asyncio stream as http.client reads it, each wait bounded."""
+# The status line, the headers and the body by the rules (and with the exceptions) of
+# http.client.HTTPResponse, so that the check reports what it reported when it read answers
+# through it: the same statuses, header values, "the body is cut off", IncompleteRead, and a
+# body larger than asked said (``too_large``), not kept. Only a 200's body is read, no further
+# than asked; an answer whose body is then read whole (or whose rest is small enough to read)
+# leaves its connection for the next request. Every wait is armed first (``Waits``: what is left
+# of the request's deadline, or the silence allowed).
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import io
+import math
+import re
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from sitemill.errors import FetchError
+
+# An answer's unread body up to this size is read to keep its connection (a 404's page).
+DRAIN: Final = 64 * 1024
+_MAX_HEADERS: Final = 100  # (http.client's bound)
+_BLANK: Final = (b"\r\n", b"\n", b"")
+# A silence is measured again only after this long (Waits.arm).
+_SLACK: Final = 0.01
+# A header line the quick reading takes: a name of visible characters, one line (the rest,
+# folded lines and odd names, are read by http.client's own parser).
+_NAME: Final = re.compile(r"[\x21-\x39\x3b-\x7e]+")
+
+
+@dataclass
+class Waits:
+    """The bound of each of a request's waits: what is left of its deadline, or the silence
+    allowed, whichever is shorter (as web.connection.Clock)."""
+
+    scope: asyncio.Timeout
+    ends: float
+    silence: float
+    seconds: float  # the deadline as given, for the message
+    last: bool = False  # the last wait armed was bounded by the deadline, not the silence
+    connecting: bool = True  # no connection is made yet (or the request not yet sent)
+
+    armed: float = -math.inf  # when the silence was last measured from
+
+    def arm(self) -> None:
+        """Bound the next wait (FetchError once the deadline passed). The timer is moved only
+        when the silence was last measured more than _SLACK ago: a wait on data already read
+        costs no timer, and each silence allowed is at most _SLACK shorter than said."""
+        now = time.monotonic()  # (the loop's clock)
+        left = self.ends - now
+        if left <= 0:
+            raise self.expired()
+        if self.last or now - self.armed < _SLACK:
+            return  # (the deadline's bound does not move; the silence's nearly did not)
+        self.armed = now
+        self.last = left <= self.silence
+        self.scope.reschedule(now + min(self.silence, left))
+
+    def expired(self) -> FetchError:
+        return FetchError(f"no complete answer within {self.seconds:g} s")
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    version: int  # 10 (HTTP/1.0) or 11
+    code: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Reply:
+    """An answer: its status, its headers as sent, the body of a 200 (what was asked of it)."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes = b""
+    length: int | None = None  # of the body not yet read (None: chunked, or to the end)
+    chunked: bool = False
+    will_close: bool = False
+    too_large: bool = False  # a 200 whose body is longer than asked (none read)
+
+    def header(self, name: str) -> str | None:
+        """The first value of ``name`` (as HTTPMessage.get)."""
+        low = name.lower()
+        return next((value for key, value in self.headers if key.lower() == low), None)
+
+
+async def read_status(reader: asyncio.StreamReader, waits: Waits) -> Status:
+    """The status line after any 100 Continue (http.client's exceptions when it is none)."""
+    while True:
+        waits.arm()
+        try:
+            raw = await reader.readline()
+        except ValueError:
+            raise http.client.LineTooLong("status line") from None
+        if not raw:
+            raise http.client.RemoteDisconnected("Remote end closed connection without response")
+        status = _status(raw.decode("iso-8859-1"))
+        if status.code != 100:
+            return status
+        await _header_lines(reader, waits)
+
+
+def _status(line: str) -> Status:
+    try:
+        version, code, reason = line.split(None, 2)
+    except ValueError:
+        try:
+            version, code = line.split(None, 1)
+            reason = ""
+        except ValueError:
+            version = code = ""
+    if not version.startswith("HTTP/"):
+        raise http.client.BadStatusLine(line)
+    try:
+        number = int(code)
+    except ValueError:
+        raise http.client.BadStatusLine(line) from None
+    if not 100 <= number <= 999:
+        raise http.client.BadStatusLine(line)
+    if version in ("HTTP/1.0", "HTTP/0.9"):
+        return Status(10, number, reason)
+    if not version.startswith("HTTP/1."):
+        raise http.client.UnknownProtocol(version)
+    return Status(11, number, reason)
+
+
+async def read_head(reader: asyncio.StreamReader, status: Status, waits: Waits) -> Reply:
+    """The headers after ``status``, and how its body is delimited (http.client's begin)."""
+    reply = Reply(status.code, _parsed(await _header_lines(reader, waits)))
+    coding = reply.header("transfer-encoding")
+    reply.chunked = bool(coding) and coding.lower() == "chunked"  # type: ignore[union-attr]
+    reply.will_close = _closes(reply, status.version)
+    length = reply.header("content-length")
+    if length and not reply.chunked:
+        try:
+            reply.length = int(length)
+        except ValueError:
+            reply.length = None
+        else:
+            reply.length = None if reply.length < 0 else reply.length
+    if status.code in (204, 304) or 100 <= status.code < 200:
+        reply.length = 0
+    if not reply.will_close and not reply.chunked and reply.length is None:
+        reply.will_close = True
+    return reply
+
+
+def _closes(reply: Reply, version: int) -> bool:
+    said = (reply.header("connection") or "").lower()
+    if version == 11:
+        return "close" in said
+    if reply.header("keep-alive") or "keep-alive" in said:
+        return False
+    return "keep-alive" not in (reply.header("proxy-connection") or "").lower()
+
+
+async def _header_lines(reader: asyncio.StreamReader, waits: Waits) -> list[bytes]:
+    lines: list[bytes] = []
+    while True:
+        waits.arm()
+        try:
+            line = await reader.readline()
+        except ValueError:
+            raise http.client.LineTooLong("header line") from None
+        if line in _BLANK:
+            return lines
+        lines.append(line)
+        if len(lines) > _MAX_HEADERS:
+            raise http.client.HTTPException(f"got more than {_MAX_HEADERS} headers")
+
+
+def _parsed(lines: list[bytes]) -> tuple[tuple[str, str], ...]:
+    """Each header (name, value) as HTTPMessage.items() gives it."""
+    pairs: list[tuple[str, str]] = []
+    for raw in lines:
+        name, colon, value = raw.decode("iso-8859-1").partition(":")
+        value = value.lstrip(" \t").rstrip("\r\n")
+        if not colon or "\r" in value or "\n" in value or not _NAME.fullmatch(name):
+            message = http.client.parse_headers(io.BytesIO(b"".join(lines)))
+            return tuple(message.items())
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
+async def read_reply(
+    reader: asyncio.StreamReader, reply: Reply, limit: int, head: bool, waits: Waits
+) -> bool:
+    """Read a 200's body into ``reply`` (at most ``limit`` bytes: FetchError on one more;
+    ``head``: its first ``limit``); whether the connection can carry the next request."""
+    if reply.status == 200:
+        if reply.chunked:
+            body = await _chunked(reader, reply, limit + 1, waits)
+        else:
+            body = await _upto(reader, reply, limit + 1, waits)
+            if len(body) <= limit and reply.length:  # (the connection ended before the body)
+                raise FetchError("the body is cut off")
+        if len(body) > limit and not head:
+            reply.too_large = True
+            return False
+        reply.body = body[:limit]
+    if reply.will_close or reply.length is None or reply.length > DRAIN:
+        return False
+    try:
+        await _upto(reader, reply, reply.length, waits)
+    except asyncio.CancelledError:
+        if not waits.scope.expired():
+            raise
+        return False  # (the rest did not come in time: the answer stands, not its connection)
+    except (OSError, http.client.HTTPException, ValueError):
+        return False
+    return reply.length == 0
+
+
+async def _upto(reader: asyncio.StreamReader, reply: Reply, want: int, waits: Waits) -> bytes:
+    """Up to ``want`` bytes of a body delimited by its length, or by the connection's end."""
+    if reply.length is not None:
+        want = min(want, reply.length)
+    chunks: list[bytes] = []
+    size = 0
+    while size < want:
+        waits.arm()
+        chunk = await reader.read(want - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if reply.length is not None:
+        reply.length -= size
+    return b"".join(chunks)
+
+
+async def _chunked(reader: asyncio.StreamReader, reply: Reply, want: int, waits: Waits) -> bytes:
+    """Up to ``want`` bytes of a chunked body; ``reply.chunked`` False once read whole
+    (its trailer too), ``reply.length`` 0 then."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < want:
+        waits.arm()
+        try:
+            line = await reader.readline()
+            left = int(line.split(b";", 1)[0], 16)
+        except ValueError:
+            raise http.client.IncompleteRead(b"") from None
+        if left == 0:
+            while (await reader.readline()) not in _BLANK:
+                waits.arm()
+            reply.chunked, reply.length = False, 0
+            break
+        part = await _upto(reader, Reply(200, (), length=left), min(left, want - size), waits)
+        if len(part) < min(left, want - size):
+            raise http.client.IncompleteRead(b"")
+        chunks.append(part)
+        size += len(part)
+        if len(part) < left:
+            break  # (as much as was asked, mid-chunk: the connection is not kept)
+        await _upto(reader, Reply(200, (), length=2), 2, waits)  # (the chunk's CRLF)
+    return b"".join(chunks)

@@ -1,0 +1,155 @@
+"""GETs on asyncio streams: connections kept alive, every wait bounded, each body read bounded."""
+# The check's client (web.livesite): one event loop in the calling thread, no thread per request
+# or per connection (a host's name is resolved by asyncio's resolver thread; an IP address needs
+# none). Every wait (connecting, a proxy's CONNECT, the TLS handshake, each read) ends by the
+# request's deadline or its silence, whichever is sooner, as web.connection's sockets end theirs,
+# and ends the same way: a connection that cannot be made (or a request not sent on a new one) is
+# a URLError, a deadline met a FetchError, a silence a TimeoutError. Routes and proxies are
+# web.connection's; the answer is read as http.client reads it (web.answers). A connection whose
+# answer was read whole goes back to ``Streams`` for the next request to its origin.
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+from urllib.parse import urlsplit
+
+from sitemill.web import connection
+from sitemill.web.answers import Reply, Waits, read_head, read_reply, read_status
+from sitemill.web.connection import Route
+from sitemill.web.dialing import Stream, open_stream
+
+# A kept connection the server closed meanwhile fails this way before any answer: asked again.
+_STALE: Final = (ConnectionError, http.client.BadStatusLine)
+
+
+@dataclass
+class Streams:
+    """Idle connections by route, each taken by one request at a time; ``opened`` counts
+    those made. ``proxies``: the environment's (urllib.request.getproxies()), read once."""
+
+    proxies: dict[str, str] = field(default_factory=urllib.request.getproxies)
+    opened: int = 0
+    _routes: dict[str, Route] = field(default_factory=dict)
+    _idle: dict[Route, list[Stream]] = field(default_factory=dict)
+
+    def route(self, url: str) -> Route:
+        origin = "/".join(url.split("/", 3)[:3])  # (scheme://host[:port])
+        found = self._routes.get(origin)
+        if found is None:
+            found = self._routes[origin] = connection.route(url, self.proxies)
+        return found
+
+    def take(self, way: Route) -> Stream | None:
+        idle = self._idle.get(way)
+        while idle:
+            stream = idle.pop()
+            if not stream[0].at_eof() and not stream[1].is_closing():
+                return stream
+            stream[1].transport.abort()
+        return None
+
+    def give(self, way: Route, stream: Stream) -> None:
+        self._idle.setdefault(way, []).append(stream)
+
+    def close(self) -> None:
+        idle, self._idle = self._idle, {}
+        for streams in idle.values():
+            for _, writer in streams:
+                writer.transport.abort()
+
+
+async def ask(
+    streams: Streams,
+    url: str,
+    headers: Mapping[str, str],
+    *,
+    limit: int,
+    head: bool,
+    timeout: float,
+    deadline: float,
+) -> Reply:
+    """The answer to a GET of ``url``: its status, headers, and the body of a 200, at most
+    ``limit`` bytes (FetchError on one more; ``head``: its first ``limit``). Any status is the
+    answer (a redirect is never followed)."""
+    loop = asyncio.get_running_loop()
+    way = streams.route(url)
+    request = _request(url, way, headers)
+    async with asyncio.timeout(None) as scope:
+        waits = Waits(scope, loop.time() + deadline, timeout, deadline)
+        try:
+            return await _exchange(streams, way, request, waits, limit, head)
+        except asyncio.CancelledError:
+            if not scope.expired():
+                raise
+            if waits.last:
+                raise waits.expired() from None
+            if waits.connecting:
+                raise urllib.error.URLError(TimeoutError("timed out")) from None
+            raise TimeoutError("timed out") from None
+    raise AssertionError("unreachable")  # (mypy: the scope re-raises what it does not end)
+
+
+async def _exchange(
+    streams: Streams, way: Route, request: bytes, waits: Waits, limit: int, head: bool
+) -> Reply:
+    taken = streams.take(way)
+    while True:
+        stream = taken or await open_stream(way, waits)
+        if taken is None:
+            streams.opened += 1
+        reader, writer = stream
+        try:
+            writer.write(request)
+            waits.connecting = False
+            status = await read_status(reader, waits)
+            break
+        except _STALE:
+            writer.transport.abort()
+            if taken is None:
+                raise
+            taken = None
+            waits.connecting = True
+        except BaseException:
+            writer.transport.abort()
+            raise
+    kept = False
+    try:
+        reply = await read_head(reader, status, waits)
+        kept = await read_reply(reader, reply, limit, head, waits)
+        return reply
+    finally:
+        if kept:
+            streams.give(way, stream)
+        else:
+            writer.transport.abort()
+
+
+def _request(url: str, way: Route, headers: Mapping[str, str]) -> bytes:
+    """A GET's bytes: the request line (the whole URL to an http proxy), Host, ``headers``
+    and a proxy's credentials, as http.client writes them."""
+    scheme, _, authority, *rest = url.split("/", 3)
+    target = url if way.absolute else "/" + (rest[0] if rest else "")
+    lines = [f"GET {target} HTTP/1.1"]
+    if not any(name.lower() == "host" for name in headers):
+        lines.append(f"Host: {_host(scheme, authority)}")
+    lines.extend(f"{name}: {value}" for name, value in headers.items())
+    if way.absolute and way.proxy_auth:
+        lines.append(f"Proxy-Authorization: {way.proxy_auth}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def _host(scheme: str, authority: str) -> str:
+    """The Host header of a URL's authority, without its default port (as http.client)."""
+    parts = urlsplit(f"{scheme}//{authority}")
+    host = parts.hostname or ""
+    if not host.isascii():
+        host = host.encode("idna").decode("ascii")
+    named = f"[{host}]" if ":" in host else host
+    default = 443 if scheme == "https:" else 80
+    return named if parts.port in (None, default) else f"{named}:{parts.port}"
