@@ -12,55 +12,20 @@ from __future__ import annotations
 import asyncio
 import http.client
 import io
-import math
 import re
-import time
 from dataclasses import dataclass
 from typing import Final
 
 from sitemill.errors import FetchError
+from sitemill.web.waits import Waits
 
 # An answer's unread body up to this size is read to keep its connection (a 404's page).
 DRAIN: Final = 64 * 1024
 _MAX_HEADERS: Final = 100  # (http.client's bound)
 _BLANK: Final = (b"\r\n", b"\n", b"")
-# A silence is measured again only after this long (Waits.arm).
-_SLACK: Final = 0.01
 # A header line the quick reading takes: a name of visible characters, one line (the rest,
 # folded lines and odd names, are read by http.client's own parser).
 _NAME: Final = re.compile(r"[\x21-\x39\x3b-\x7e]+")
-
-
-@dataclass
-class Waits:
-    """The bound of each of a request's waits: what is left of its deadline, or the silence
-    allowed, whichever is shorter (as web.connection.Clock)."""
-
-    scope: asyncio.Timeout
-    ends: float
-    silence: float
-    seconds: float  # the deadline as given, for the message
-    last: bool = False  # the last wait armed was bounded by the deadline, not the silence
-    connecting: bool = True  # no connection is made yet (or the request not yet sent)
-
-    armed: float = -math.inf  # when the silence was last measured from
-
-    def arm(self) -> None:
-        """Bound the next wait (FetchError once the deadline passed). The timer is moved only
-        when the silence was last measured more than _SLACK ago: a wait on data already read
-        costs no timer, and each silence allowed is at most _SLACK shorter than said."""
-        now = time.monotonic()  # (the loop's clock)
-        left = self.ends - now
-        if left <= 0:
-            raise self.expired()
-        if self.last or now - self.armed < _SLACK:
-            return  # (the deadline's bound does not move; the silence's nearly did not)
-        self.armed = now
-        self.last = left <= self.silence
-        self.scope.reschedule(now + min(self.silence, left))
-
-    def expired(self) -> FetchError:
-        return FetchError(f"no complete answer within {self.seconds:g} s")
 
 
 @dataclass(frozen=True, slots=True)

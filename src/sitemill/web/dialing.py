@@ -13,8 +13,9 @@ import urllib.error
 from typing import Any, Final
 
 from sitemill.web import connection
-from sitemill.web.answers import Waits, read_status
+from sitemill.web.answers import read_status
 from sitemill.web.connection import Route
+from sitemill.web.waits import Waits
 
 # A line of the status or a header may be this long (http.client's bound).
 _LINE: Final = 65536

@@ -20,9 +20,10 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.web import connection
-from sitemill.web.answers import Reply, Waits, read_head, read_reply, read_status
+from sitemill.web.answers import Reply, read_head, read_reply, read_status
 from sitemill.web.connection import Route
 from sitemill.web.dialing import Stream, open_stream
+from sitemill.web.waits import Waits
 
 # A kept connection the server closed meanwhile fails this way before any answer: asked again.
 _STALE: Final = (ConnectionError, http.client.BadStatusLine)
