@@ -53,8 +53,9 @@ def origin(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
                 continue
             with sock:
                 sock.settimeout(5)
-                path = sock.recv(65536).split(b" ", 2)[1].decode()
-                sock.sendall(RAW[path])
+                asked = sock.recv(65536).split(b" ", 2)  # (nothing: a client that gave up)
+                if len(asked) == 3:
+                    sock.sendall(RAW[asked[1].decode()])
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -90,3 +91,14 @@ def test_an_answer_reads_as_http_client_reads_it(origin: str, path: str) -> None
     expected = by_http_client(origin + path, 1_000)
     assert (answer.status, answer.headers, answer.body, answer.problem) == expected
     assert expected[0] is not None or expected[3]  # (a problem said when there is no answer)
+
+
+@pytest.mark.parametrize("path", ["/a page", "/caf\u00e9", "/tab\there"])
+def test_a_target_http_client_refuses_is_refused_alike(origin: str, path: str) -> None:
+    """A space, a control character, a letter that is not ASCII: no request, the same
+    problem as http.client's."""
+    limits = Limits(1, timeout=5.0, request_deadline=5.0, run_deadline=60.0)
+    answer = LiveSite(frozenset({origin}), limits).get(origin + path, 1_000)
+    expected = by_http_client(origin + path, 1_000)
+    assert (answer.status, answer.problem) == (expected[0], expected[3])
+    assert answer.problem

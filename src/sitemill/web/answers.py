@@ -47,11 +47,6 @@ class Reply:
     will_close: bool = False
     too_large: bool = False  # a 200 whose body is longer than asked (none read)
 
-    def header(self, name: str) -> str | None:
-        """The first value of ``name`` (as HTTPMessage.get)."""
-        low = name.lower()
-        return next((value for key, value in self.headers if key.lower() == low), None)
-
 
 async def read_status(reader: asyncio.StreamReader, waits: Waits) -> Status:
     """The status line after any 100 Continue (http.client's exceptions when it is none)."""
@@ -96,10 +91,12 @@ def _status(line: str) -> Status:
 async def read_head(reader: asyncio.StreamReader, status: Status, waits: Waits) -> Reply:
     """The headers after ``status``, and how its body is delimited (http.client's begin)."""
     reply = Reply(status.code, _parsed(await _header_lines(reader, waits)))
-    coding = reply.header("transfer-encoding")
-    reply.chunked = bool(coding) and coding.lower() == "chunked"  # type: ignore[union-attr]
-    reply.will_close = _closes(reply, status.version)
-    length = reply.header("content-length")
+    first: dict[str, str] = {}  # (each name's first value, as HTTPMessage.get)
+    for name, value in reply.headers:
+        first.setdefault(name.lower(), value)
+    reply.chunked = first.get("transfer-encoding", "").lower() == "chunked"
+    reply.will_close = _closes(first, status.version)
+    length = first.get("content-length")
     if length and not reply.chunked:
         try:
             reply.length = int(length)
@@ -114,13 +111,13 @@ async def read_head(reader: asyncio.StreamReader, status: Status, waits: Waits) 
     return reply
 
 
-def _closes(reply: Reply, version: int) -> bool:
-    said = (reply.header("connection") or "").lower()
+def _closes(first: dict[str, str], version: int) -> bool:
+    said = first.get("connection", "").lower()
     if version == 11:
         return "close" in said
-    if reply.header("keep-alive") or "keep-alive" in said:
+    if first.get("keep-alive") or "keep-alive" in said:
         return False
-    return "keep-alive" not in (reply.header("proxy-connection") or "").lower()
+    return "keep-alive" not in first.get("proxy-connection", "").lower()
 
 
 async def _header_lines(reader: asyncio.StreamReader, waits: Waits) -> list[bytes]:

@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import http.client
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -27,6 +29,8 @@ from sitemill.web.waits import Waits
 
 # A kept connection the server closed meanwhile fails this way before any answer: asked again.
 _STALE: Final = (ConnectionError, http.client.BadStatusLine)
+# What http.client refuses in a request's target.
+_DISALLOWED: Final = re.compile("[\x00-\x20\x7f]")
 
 
 @dataclass
@@ -133,18 +137,22 @@ async def _exchange(
 
 def _request(url: str, way: Route, headers: Mapping[str, str]) -> bytes:
     """A GET's bytes: the request line (the whole URL to an http proxy), Host, ``headers``
-    and a proxy's credentials, as http.client writes them."""
+    and a proxy's credentials, as http.client writes them (and refuses them: a target with a
+    control character or a space, one that is not ASCII)."""
     scheme, _, authority, *rest = url.split("/", 3)
     target = url if way.absolute else "/" + (rest[0] if rest else "")
-    lines = [f"GET {target} HTTP/1.1"]
-    if not any(name.lower() == "host" for name in headers):
-        lines.append(f"Host: {_host(scheme, authority)}")
+    if found := _DISALLOWED.search(target):
+        said = f"{target!r} (found at least {found.group()!r})"
+        raise http.client.InvalidURL(f"URL can't contain control characters. {said}")
+    line = f"GET {target} HTTP/1.1\r\n".encode("ascii")
+    lines = [] if "Host" in headers else [f"Host: {_host(scheme, authority)}"]
     lines.extend(f"{name}: {value}" for name, value in headers.items())
     if way.absolute and way.proxy_auth:
         lines.append(f"Proxy-Authorization: {way.proxy_auth}")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    return line + ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
+@functools.lru_cache(maxsize=64)
 def _host(scheme: str, authority: str) -> str:
     """The Host header of a URL's authority, without its default port (as http.client)."""
     parts = urlsplit(f"{scheme}//{authority}")
