@@ -21,7 +21,8 @@ from sitemill.web.waits import Waits
 
 # An answer's unread body up to this size is read to keep its connection (a 404's page).
 DRAIN: Final = 64 * 1024
-_MAX_HEADERS: Final = 100  # (http.client's bound)
+_MAX_HEADERS: Final = 100  # (http.client's bounds)
+_LINE: Final = 65536
 _BLANK: Final = (b"\r\n", b"\n", b"")
 # A header line the quick reading takes: a name of visible characters, one line (the rest,
 # folded lines and odd names, are read by http.client's own parser).
@@ -121,7 +122,11 @@ def _closes(first: dict[str, str], version: int) -> bool:
 
 
 async def _header_lines(reader: asyncio.StreamReader, waits: Waits) -> list[bytes]:
-    lines: list[bytes] = []
+    lines = _buffered_lines(reader)
+    if lines is not None:
+        await reader.readexactly(sum(map(len, lines)) + 2)  # (at hand: no wait)
+        return lines
+    lines = []
     while True:
         waits.arm()
         try:
@@ -133,6 +138,22 @@ async def _header_lines(reader: asyncio.StreamReader, waits: Waits) -> list[byte
         lines.append(line)
         if len(lines) > _MAX_HEADERS:
             raise http.client.HTTPException(f"got more than {_MAX_HEADERS} headers")
+
+
+def _buffered_lines(reader: asyncio.StreamReader) -> list[bytes] | None:
+    """The header lines when all of them are already read, each ending in CRLF and none too
+    long (the lines readline would give, without a call and a wait per line); else None."""
+    buffer = getattr(reader, "_buffer", None)  # (asyncio's; if it goes, lines are read one by one)
+    if not isinstance(buffer, bytearray) or bytes(buffer[:1]) in (b"\r", b"\n"):
+        return None
+    end = buffer.find(b"\r\n\r\n")
+    block = bytes(buffer[: end + 2])
+    if end < 0 or b"\n\n" in block or b"\n\r\n" in block:
+        return None
+    lines = [line + b"\n" for line in block.split(b"\n")[:-1]]
+    if len(lines) > _MAX_HEADERS or max(map(len, lines)) > _LINE:
+        return None
+    return lines
 
 
 def _parsed(lines: list[bytes]) -> tuple[tuple[str, str], ...]:
@@ -169,7 +190,7 @@ async def read_reply(
     try:
         await _upto(reader, reply, reply.length, waits)
     except asyncio.CancelledError:
-        if not waits.scope.expired():
+        if not waits.spent():
             raise
         return False  # (the rest did not come in time: the answer stands, not its connection)
     except (OSError, http.client.HTTPException, ValueError):

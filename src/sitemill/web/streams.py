@@ -25,7 +25,7 @@ from sitemill.web import connection
 from sitemill.web.answers import Reply, read_head, read_reply, read_status
 from sitemill.web.connection import Route
 from sitemill.web.dialing import Stream, open_stream
-from sitemill.web.waits import Waits
+from sitemill.web.waits import Waits, Watch
 
 # A kept connection the server closed meanwhile fails this way before any answer: asked again.
 _STALE: Final = (ConnectionError, http.client.BadStatusLine)
@@ -40,6 +40,7 @@ class Streams:
 
     proxies: dict[str, str] = field(default_factory=urllib.request.getproxies)
     opened: int = 0
+    watch: Watch = field(default_factory=Watch)
     _routes: dict[str, Route] = field(default_factory=dict)
     _idle: dict[Route, list[Stream]] = field(default_factory=dict)
 
@@ -82,22 +83,22 @@ async def ask(
     """The answer to a GET of ``url``: its status, headers, and the body of a 200, at most
     ``limit`` bytes (FetchError on one more; ``head``: its first ``limit``). Any status is the
     answer (a redirect is never followed)."""
-    loop = asyncio.get_running_loop()
     way = streams.route(url)
     request = _request(url, way, headers)
-    async with asyncio.timeout(None) as scope:
-        waits = Waits(scope, loop.time() + deadline, timeout, deadline)
-        try:
-            return await _exchange(streams, way, request, waits, limit, head)
-        except asyncio.CancelledError:
-            if not scope.expired():
-                raise
-            if waits.last:
-                raise waits.expired() from None
-            if waits.connecting:
-                raise urllib.error.URLError(TimeoutError("timed out")) from None
-            raise TimeoutError("timed out") from None
-    raise AssertionError("unreachable")  # (mypy: the scope re-raises what it does not end)
+    waits = streams.watch.start(deadline, timeout)
+    try:
+        waits.arm()
+        return await _exchange(streams, way, request, waits, limit, head)
+    except asyncio.CancelledError:
+        if not waits.spent():
+            raise
+        if waits.last:
+            raise waits.expired() from None
+        if waits.connecting:
+            raise urllib.error.URLError(TimeoutError("timed out")) from None
+        raise TimeoutError("timed out") from None
+    finally:
+        streams.watch.stop(waits)
 
 
 async def _exchange(
