@@ -51,7 +51,7 @@ def check_alternates(
                     f"names {href} as its {lang!r} alternate, which {other.said or 'is not live'}",
                     "name the URL the alternate is served at (no redirect), or deploy that page",
                 )
-            elif not any(url_key(back) == mine for _, back in other.alternates):
+            elif not any(back == url or url_key(back) == mine for _, back in other.alternates):
                 report.add(
                     url,
                     ALTERNATES,
