@@ -24,13 +24,14 @@ def check_alternates(
 ) -> None:
     """A problem at each checked page for each of its alternates that is not live or that
     does not name it back."""
-    known = {url_key(url): verdict for url, verdict in verdicts.items()}
+    keys = {url: url_key(url) for url in verdicts}  # (an href that is a page's URL: its key)
+    known = {keys[url]: verdict for url, verdict in verdicts.items()}
     wanted = sorted(
         {
             href
             for verdict in verdicts.values()
             for _, href in verdict.alternates
-            if url_key(href) not in known and site.on_site(href)
+            if (keys.get(href) or url_key(href)) not in known and site.on_site(href)
         }
     )
     for verdict in site.get_many(
@@ -38,9 +39,9 @@ def check_alternates(
     ):
         known[url_key(verdict.url)] = verdict
     for url in sorted(verdicts):
-        mine = url_key(url)  # (each URL's key made once: 10,000 pages made 150,000 of them)
+        mine = keys[url]  # (each page's key made once: 10,000 pages made 150,000 of them)
         for lang, href in verdicts[url].alternates:
-            theirs = url_key(href)
+            theirs = keys.get(href) or url_key(href)
             other = known.get(theirs)
             if other is None or theirs == mine:
                 continue
