@@ -42,17 +42,32 @@ class Streams:
     opened: int = 0
     watch: Watch = field(default_factory=Watch)
     _routes: dict[str, Route] = field(default_factory=dict)
-    _idle: dict[Route, list[Stream]] = field(default_factory=dict)
+    _idle: dict[str, list[Stream]] = field(default_factory=dict)  # (by origin)
+    _heads: dict[tuple[str, tuple[tuple[str, str], ...]], bytes] = field(default_factory=dict)
 
-    def route(self, url: str) -> Route:
-        origin = "/".join(url.split("/", 3)[:3])  # (scheme://host[:port])
+    def route(self, origin: str) -> Route:
+        """How ``origin`` (``scheme://host[:port]``) is reached."""
         found = self._routes.get(origin)
         if found is None:
-            found = self._routes[origin] = connection.route(url, self.proxies)
+            found = self._routes[origin] = connection.route(origin + "/", self.proxies)
         return found
 
-    def take(self, way: Route) -> Stream | None:
-        idle = self._idle.get(way)
+    def request(self, url: str, origin: str, headers: Mapping[str, str]) -> bytes:
+        """A GET of ``url`` (on ``origin``): its request line, then its headers' block, made
+        once for each origin and headers."""
+        way = self.route(origin)
+        key = (origin, tuple(headers.items()))
+        block = self._heads.get(key)
+        if block is None:
+            block = self._heads[key] = _headers(origin, way, headers)
+        target = url if way.absolute else url[len(origin) :] or "/"
+        if found := _DISALLOWED.search(target):
+            said = f"{target!r} (found at least {found.group()!r})"
+            raise http.client.InvalidURL(f"URL can't contain control characters. {said}")
+        return f"GET {target} HTTP/1.1\r\n".encode("ascii") + block
+
+    def take(self, origin: str) -> Stream | None:
+        idle = self._idle.get(origin)
         while idle:
             stream = idle.pop()
             if not stream[0].at_eof() and not stream[1].is_closing():
@@ -60,8 +75,8 @@ class Streams:
             stream[1].transport.abort()
         return None
 
-    def give(self, way: Route, stream: Stream) -> None:
-        self._idle.setdefault(way, []).append(stream)
+    def give(self, origin: str, stream: Stream) -> None:
+        self._idle.setdefault(origin, []).append(stream)
 
     def close(self) -> None:
         idle, self._idle = self._idle, {}
@@ -83,12 +98,12 @@ async def ask(
     """The answer to a GET of ``url``: its status, headers, and the body of a 200, at most
     ``limit`` bytes (FetchError on one more; ``head``: its first ``limit``). Any status is the
     answer (a redirect is never followed)."""
-    way = streams.route(url)
-    request = _request(url, way, headers)
+    origin = "/".join(url.split("/", 3)[:3])  # (scheme://host[:port])
+    request = streams.request(url, origin, headers)
     waits = streams.watch.start(deadline, timeout)
     try:
         waits.arm()
-        return await _exchange(streams, way, request, waits, limit, head)
+        return await _exchange(streams, origin, request, waits, limit, head)
     except asyncio.CancelledError:
         if not waits.spent():
             raise
@@ -102,11 +117,11 @@ async def ask(
 
 
 async def _exchange(
-    streams: Streams, way: Route, request: bytes, waits: Waits, limit: int, head: bool
+    streams: Streams, origin: str, request: bytes, waits: Waits, limit: int, head: bool
 ) -> Reply:
-    taken = streams.take(way)
+    taken = streams.take(origin)
     while True:
-        stream = taken or await open_stream(way, waits)
+        stream = taken or await open_stream(streams.route(origin), waits)
         if taken is None:
             streams.opened += 1
         reader, writer = stream
@@ -131,26 +146,20 @@ async def _exchange(
         return reply
     finally:
         if kept:
-            streams.give(way, stream)
+            streams.give(origin, stream)
         else:
             writer.transport.abort()
 
 
-def _request(url: str, way: Route, headers: Mapping[str, str]) -> bytes:
-    """A GET's bytes: the request line (the whole URL to an http proxy), Host, ``headers``
-    and a proxy's credentials, as http.client writes them (and refuses them: a target with a
-    control character or a space, one that is not ASCII)."""
-    scheme, _, authority, *rest = url.split("/", 3)
-    target = url if way.absolute else "/" + (rest[0] if rest else "")
-    if found := _DISALLOWED.search(target):
-        said = f"{target!r} (found at least {found.group()!r})"
-        raise http.client.InvalidURL(f"URL can't contain control characters. {said}")
-    line = f"GET {target} HTTP/1.1\r\n".encode("ascii")
+def _headers(origin: str, way: Route, headers: Mapping[str, str]) -> bytes:
+    """A GET's headers: Host, ``headers`` and a proxy's credentials, as http.client writes
+    them, and the blank line."""
+    scheme, _, authority = origin.partition("//")
     lines = [] if "Host" in headers else [f"Host: {_host(scheme, authority)}"]
     lines.extend(f"{name}: {value}" for name, value in headers.items())
     if way.absolute and way.proxy_auth:
         lines.append(f"Proxy-Authorization: {way.proxy_auth}")
-    return line + ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
 @functools.lru_cache(maxsize=64)
