@@ -15,6 +15,7 @@ import time
 import urllib.error
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final, TypeVar
 
 from sitemill.errors import FetchError, SitemillError
@@ -26,6 +27,7 @@ from sitemill.web.streams import Streams, ask
 T = TypeVar("T")
 
 USER_AGENT: Final = f"sitemill/{__version__} (sitemap check of the site's own pages)"
+_HEADERS: Final = MappingProxyType({"User-Agent": USER_AGENT, "Accept-Encoding": "identity"})
 RUN_DEADLINE: Final = "not asked: the check's deadline came first"
 OFF_SITE: Final = "not asked: not on the site's hosts"
 UNREACHED: Final = "not asked: its host could not be reached"
@@ -178,10 +180,10 @@ class LiveSite:
         self, url: str, origin: str, limit: int, deadline: float, head: bool, connections: Streams
     ) -> LiveAnswer:
         target = url
-        headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
+        headers: Mapping[str, str] = _HEADERS
         if origin in self.connect:
             target = self.connect[origin] + url[len(origin) :]
-            headers["Host"] = origin.partition("://")[2]
+            headers = {**_HEADERS, "Host": origin.partition("://")[2]}
         timeout = self.limits.timeout
         reply = await ask(connections, target, headers, limit=limit, head=head, timeout=timeout,
                           deadline=deadline)  # fmt: skip
