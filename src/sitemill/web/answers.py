@@ -24,9 +24,9 @@ DRAIN: Final = 64 * 1024
 _MAX_HEADERS: Final = 100  # (http.client's bounds)
 _LINE: Final = 65536
 _BLANK: Final = (b"\r\n", b"\n", b"")
-# A header line the quick reading takes: a name of visible characters, one line (the rest,
-# folded lines and odd names, are read by http.client's own parser).
-_NAME: Final = re.compile(r"[\x21-\x39\x3b-\x7e]+")
+# Header lines read at once: each a name of visible characters, a colon and a value of no CR or
+# LF, ending in CRLF (folded lines, odd names and bare LFs are read by http.client's parser).
+_PLAIN: Final = re.compile(rf"(?:[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r\n){{1,{_MAX_HEADERS}}}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ async def read_status(reader: asyncio.StreamReader, waits: Waits) -> Status:
         status = _status(raw.decode("iso-8859-1"))
         if status.code != 100:
             return status
-        await _header_lines(reader, waits)
+        await _headers(reader, waits)
 
 
 def _status(line: str) -> Status:
@@ -91,7 +91,7 @@ def _status(line: str) -> Status:
 
 async def read_head(reader: asyncio.StreamReader, status: Status, waits: Waits) -> Reply:
     """The headers after ``status``, and how its body is delimited (http.client's begin)."""
-    reply = Reply(status.code, _parsed(await _header_lines(reader, waits)))
+    reply = Reply(status.code, await _headers(reader, waits))
     first: dict[str, str] = {}  # (each name's first value, as HTTPMessage.get)
     for name, value in reply.headers:
         first.setdefault(name.lower(), value)
@@ -121,12 +121,14 @@ def _closes(first: dict[str, str], version: int) -> bool:
     return "keep-alive" not in first.get("proxy-connection", "").lower()
 
 
-async def _header_lines(reader: asyncio.StreamReader, waits: Waits) -> list[bytes]:
-    lines = _buffered_lines(reader)
-    if lines is not None:
-        await reader.readexactly(sum(map(len, lines)) + 2)  # (at hand: no wait)
-        return lines
-    lines = []
+async def _headers(reader: asyncio.StreamReader, waits: Waits) -> tuple[tuple[str, str], ...]:
+    """Each header (name, value) as HTTPMessage.items() gives it."""
+    found = _buffered_headers(reader)
+    if found is not None:
+        headers, size = found
+        await reader.readexactly(size)  # (at hand: no wait)
+        return headers
+    lines: list[bytes] = []
     while True:
         waits.arm()
         try:
@@ -134,39 +136,29 @@ async def _header_lines(reader: asyncio.StreamReader, waits: Waits) -> list[byte
         except ValueError:
             raise http.client.LineTooLong("header line") from None
         if line in _BLANK:
-            return lines
+            return tuple(http.client.parse_headers(io.BytesIO(b"".join(lines))).items())
         lines.append(line)
         if len(lines) > _MAX_HEADERS:
             raise http.client.HTTPException(f"got more than {_MAX_HEADERS} headers")
 
 
-def _buffered_lines(reader: asyncio.StreamReader) -> list[bytes] | None:
-    """The header lines when all of them are already read, each ending in CRLF and none too
-    long (the lines readline would give, without a call and a wait per line); else None."""
+def _buffered_headers(
+    reader: asyncio.StreamReader,
+) -> tuple[tuple[tuple[str, str], ...], int] | None:
+    """The headers and their size with the blank line when all of them are already read, and
+    plain (each line a name, a colon and a value, ending in CRLF, no folded line, none too
+    long): read at once as http.client reads them one line after another; else None."""
     buffer = getattr(reader, "_buffer", None)  # (asyncio's; if it goes, lines are read one by one)
-    if not isinstance(buffer, bytearray) or bytes(buffer[:1]) in (b"\r", b"\n"):
+    if not isinstance(buffer, bytearray):
         return None
-    end = buffer.find(b"\r\n\r\n")
-    block = bytes(buffer[: end + 2])
-    if end < 0 or b"\n\n" in block or b"\n\r\n" in block:
+    end = buffer.find(b"\r\n\r\n", 0, _LINE)
+    if end < 0:
         return None
-    lines = [line + b"\n" for line in block.split(b"\n")[:-1]]
-    if len(lines) > _MAX_HEADERS or max(map(len, lines)) > _LINE:
+    text = buffer[: end + 2].decode("iso-8859-1")
+    if not _PLAIN.fullmatch(text):
         return None
-    return lines
-
-
-def _parsed(lines: list[bytes]) -> tuple[tuple[str, str], ...]:
-    """Each header (name, value) as HTTPMessage.items() gives it."""
-    pairs: list[tuple[str, str]] = []
-    for raw in lines:
-        name, colon, value = raw.decode("iso-8859-1").partition(":")
-        value = value.lstrip(" \t").rstrip("\r\n")
-        if not colon or "\r" in value or "\n" in value or not _NAME.fullmatch(name):
-            message = http.client.parse_headers(io.BytesIO(b"".join(lines)))
-            return tuple(message.items())
-        pairs.append((name, value))
-    return tuple(pairs)
+    lines = (line.partition(":") for line in text[:-2].split("\r\n"))
+    return tuple((name, value.lstrip(" \t")) for name, _, value in lines), end + 4
 
 
 async def read_reply(
