@@ -16,13 +16,14 @@ import urllib.error
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from sitemill.errors import FetchError, SitemillError
 from sitemill.urls import url_origin
 from sitemill.version import __version__
-from sitemill.web.inflight import in_flight
-from sitemill.web.streams import Streams, ask
+
+if TYPE_CHECKING:
+    from sitemill.web.streams import Streams
 
 T = TypeVar("T")
 
@@ -136,6 +137,9 @@ class LiveSite:
         ``limits.concurrency`` requests at once (and as many answers held): one event loop in
         this thread, ``process`` run in it as each answer is read, its connections kept alive
         between the requests of these URLs, then closed."""
+        from sitemill.web.inflight import in_flight  # (asyncio: imported when a site is asked)
+        from sitemill.web.streams import Streams
+
         connections = Streams()
 
         async def asked(url: str) -> T:
@@ -185,7 +189,7 @@ class LiveSite:
             target = self.connect[origin] + url[len(origin) :]
             headers = {**_HEADERS, "Host": origin.partition("://")[2]}
         timeout = self.limits.timeout
-        reply = await ask(connections, target, headers, limit=limit, head=head, timeout=timeout,
+        reply = await connections.ask(target, headers, limit=limit, head=head, timeout=timeout,
                           deadline=deadline)  # fmt: skip
         if reply.too_large:
             return LiveAnswer(url, 200, reply.headers, problem=f"{TOO_LARGE} {limit:,} bytes")

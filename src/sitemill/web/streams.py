@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from sitemill.web import connection
@@ -65,6 +65,10 @@ class Streams:
             said = f"{target!r} (found at least {found.group()!r})"
             raise http.client.InvalidURL(f"URL can't contain control characters. {said}")
         return f"GET {target} HTTP/1.1\r\n".encode("ascii") + block
+
+    async def ask(self, url: str, headers: Mapping[str, str], **bounds: Any) -> Reply:
+        """``ask`` on these connections (``bounds``: its limit, head, timeout, deadline)."""
+        return await ask(self, url, headers, **bounds)
 
     def take(self, origin: str) -> Stream | None:
         idle = self._idle.get(origin)
