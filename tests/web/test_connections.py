@@ -339,3 +339,18 @@ def test_https_through_a_proxy_is_a_tunnel_with_tls_inside(
     port = origin.rpartition(":")[2]
     assert asked == [f"CONNECT 127.0.0.1:{port} HTTP/1.0\r\n\r\n".encode()]
     assert site.paths == [f"/p{n}" for n in range(5)] and site.connections == 1
+
+
+def test_a_certificate_not_trusted_is_no_connection(site: Server, tmp_path: Path) -> None:
+    """TLS is verified: a certificate no authority vouches for makes no connection, and the
+    reason says so (the host counts as unreached)."""
+    cert, key = self_signed(tmp_path)
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(cert, key)
+    site.httpd.socket = serving.wrap_socket(site.httpd.socket, server_side=True)
+    origin = site.origin.replace("http://", "https://")
+    limits = Limits(1, timeout=5.0, request_deadline=10.0, run_deadline=60.0)
+    checked = LiveSite(frozenset({origin}), limits)
+    (answer,) = checked.answers([origin + "/p"])
+    assert answer.status is None and "CERTIFICATE_VERIFY_FAILED" in answer.problem
+    assert list(checked.unreachable()) == [origin] and site.paths == []
