@@ -4,7 +4,9 @@
 answer: on 2 cores it was the bottleneck of the comparison (sitemill's check and the asyncio floor
 both near its ceiling, the ratio saying nothing). This one is one asyncio process reading the
 file per request, as a static host does (a second process sharing the port gave the floor no more).
-Run as ``python benchmarks/check_server.py ROOT PORT``.
+Run as ``python benchmarks/check_server.py ROOT PORT [LATENCY_MS]``: with LATENCY_MS, each answer
+is sent that long after its request came (a CDN's or a distant host's time to first byte; the
+connection's other requests wait their turn, as HTTP/1.1 without pipelining has them).
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ def _answer(root: Path, target: bytes) -> bytes:
     return head.encode() + body
 
 
-async def _serve(root: Path, port: int) -> None:
+async def _serve(root: Path, port: int, latency: float) -> None:
     async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while request := await reader.readuntil(b"\r\n\r\n"):
+                if latency:
+                    await asyncio.sleep(latency)
                 writer.write(_answer(root, request.split(b" ", 2)[1]))
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError, IndexError):
@@ -49,4 +53,5 @@ async def _serve(root: Path, port: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_serve(Path(sys.argv[1]), int(sys.argv[2])))
+    latency = float(sys.argv[3]) / 1000 if len(sys.argv) > 3 else 0.0
+    asyncio.run(_serve(Path(sys.argv[1]), int(sys.argv[2]), latency))

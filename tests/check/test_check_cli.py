@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import socket
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -63,7 +64,11 @@ def test_a_bad_limit_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "must be more than 0" in capsys.readouterr().err
 
 
-def test_a_10000_url_sitemap_is_checked_in_bounded_work_and_memory(stand: Stand) -> None:
+def test_a_10000_url_sitemap_is_checked_in_bounded_work_and_memory(
+    stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """500 pages asked 8 at a time: bounded memory, and no thread started by the check (one
+    event loop in the caller's thread; it started 8 workers before)."""
     base = stand.origin + "/"
     sitemap = b"<?xml version='1.0'?><urlset/>"
     stand.files["/sitemap.xml"] = (200, sitemap, {"Content-Type": "application/xml"})
@@ -75,10 +80,20 @@ def test_a_10000_url_sitemap_is_checked_in_bounded_work_and_memory(stand: Stand)
     published = Published(base, "sitemap.xml", {"sitemap.xml": digest}, pages)
     site = LiveSite(frozenset({stand.origin}), Limits(8, 5.0, 5.0, 60.0))
     config = load_config({"base_url": base}, {}, {})
+    started: list[str] = []
+    start, caller = threading.Thread.start, threading.current_thread()
+
+    def counted(thread: threading.Thread) -> None:
+        if threading.current_thread() is caller:  # (not the stand's thread per connection)
+            started.append(thread.name)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
     tracemalloc.start()
     report = check_live(config, published, site, CheckOptions(every=False, sample=500))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
+    assert started == []
     assert report.ok and report.pages == 500 and len(report.passed) == 500
     assert report.listed == 10_000 and report.requests == 502  # (robots.txt, sitemap, pages)
     assert peak < 64 * 1024 * 1024  # (its time is make bench's: benchmarks/check_bench.py)

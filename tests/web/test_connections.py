@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime
 import http.server
 import ipaddress
+import select
+import socket
 import ssl
 import threading
 import time
@@ -122,11 +124,12 @@ def started_threads(monkeypatch: pytest.MonkeyPatch, server: Server) -> Callable
 
 
 def test_a_request_starts_no_thread(site: Server, monkeypatch: pytest.MonkeyPatch) -> None:
-    """40 requests, 2 at a time: the 2 workers, and no timer per request (was 40 more)."""
+    """40 requests, 2 at a time: one event loop in the calling thread, no thread at all (was
+    2 workers; before them, a timer per request as well)."""
     count = started_threads(monkeypatch, site)
     answers = bodies(live(site), [f"{site.origin}/p{n}" for n in range(40)])
     assert answers == [(200, BODY, "")] * 40
-    assert count() <= 2
+    assert count() == 0
 
 
 def test_a_kept_alive_host_serves_many_requests_per_connection(site: Server) -> None:
@@ -267,3 +270,87 @@ def test_over_tls_a_connection_is_kept_and_a_drip_meets_the_deadline(
     assert site.connections <= 2
     (dripped,) = checked.answers([origin + "/drip-body"], limit=10_000)
     assert dripped.problem == "no complete answer within 0.3 s"
+
+
+def tunnelling_proxy(asked: list[bytes]) -> tuple[socket.socket, threading.Thread]:
+    """A proxy on 127.0.0.1 that answers each CONNECT with 200 and pipes the bytes both
+    ways (each request it is asked kept in ``asked``)."""
+    listening = socket.create_server(("127.0.0.1", 0))
+
+    def tunnel(client: socket.socket) -> None:
+        with client:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += client.recv(4096)
+            asked.append(request)
+            host, _, port = request.split(b" ")[1].decode().rpartition(":")
+            with socket.create_connection((host, int(port))) as upstream:
+                client.sendall(b"HTTP/1.0 200 Connection established\r\n\r\n")
+                ends = {client: upstream, upstream: client}
+                while True:
+                    ready, _, _ = select.select(list(ends), [], [], 5)
+                    data = ready[0].recv(65536) if ready else b""
+                    if not data:
+                        return
+                    ends[ready[0]].sendall(data)
+
+    def serve() -> None:
+        listening.settimeout(0.05)
+        while listening.fileno() >= 0:
+            try:
+                client, _ = listening.accept()
+            except TimeoutError:
+                continue
+            except OSError:  # (closed: the test is over)
+                return
+            client.settimeout(None)
+            threading.Thread(target=tunnel, args=(client,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listening, thread
+
+
+def test_https_through_a_proxy_is_a_tunnel_with_tls_inside(
+    site: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """https_proxy from the environment: a CONNECT to the site's host and port, then TLS to
+    the site (its certificate checked) inside the tunnel, kept alive for the next requests."""
+    cert, key = self_signed(tmp_path)
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(cert, key)
+    site.httpd.socket = serving.wrap_socket(site.httpd.socket, server_side=True)
+    trusting = connection._tls_context.__wrapped__()
+    trusting.load_verify_locations(cert)
+    monkeypatch.setattr(connection, "_tls_context", lambda: trusting)
+    asked: list[bytes] = []
+    listening, thread = tunnelling_proxy(asked)
+    monkeypatch.setenv("https_proxy", f"http://127.0.0.1:{listening.getsockname()[1]}")
+    monkeypatch.setenv("no_proxy", "")
+    origin = site.origin.replace("http://", "https://")
+    try:
+        limits = Limits(1, timeout=5.0, request_deadline=10.0, run_deadline=60.0)
+        checked = LiveSite(frozenset({origin}), limits)
+        answers = bodies(checked, [f"{origin}/p{n}" for n in range(5)])
+    finally:
+        listening.close()
+        thread.join()
+    assert answers == [(200, BODY, "")] * 5
+    port = origin.rpartition(":")[2]
+    assert asked == [f"CONNECT 127.0.0.1:{port} HTTP/1.0\r\n\r\n".encode()]
+    assert site.paths == [f"/p{n}" for n in range(5)] and site.connections == 1
+
+
+def test_a_certificate_not_trusted_is_no_connection(site: Server, tmp_path: Path) -> None:
+    """TLS is verified: a certificate no authority vouches for makes no connection, and the
+    reason says so (the host counts as unreached)."""
+    cert, key = self_signed(tmp_path)
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(cert, key)
+    site.httpd.socket = serving.wrap_socket(site.httpd.socket, server_side=True)
+    origin = site.origin.replace("http://", "https://")
+    limits = Limits(1, timeout=5.0, request_deadline=10.0, run_deadline=60.0)
+    checked = LiveSite(frozenset({origin}), limits)
+    (answer,) = checked.answers([origin + "/p"])
+    assert answer.status is None and "CERTIFICATE_VERIFY_FAILED" in answer.problem
+    assert list(checked.unreachable()) == [origin] and site.paths == []

@@ -1,12 +1,11 @@
-"""HTTP(S) connections whose every wait ends by the request's deadline, kept alive for the next."""
+"""HTTP(S) connections whose every wait ends by the request's deadline; a URL's route (proxies)."""
 # urllib's ``timeout`` is per socket operation, so a server that answers one byte every half second
 # never trips it; and urllib opens a connection per request and says ``Connection: close``. Here
 # the socket itself knows when its request must be done: before each wait (connecting, each read
 # of the status line, the headers, the body) its timeout is set to the silence allowed or what is
 # left of the deadline, whichever is shorter, and a wait that meets the deadline is a FetchError.
-# No thread watches a request. A connection whose answer was read whole goes back to its ``Pool``
-# for the next request to the same origin (one per request at most at once, so never more than
-# the requests in flight), unless the server said it closes it.
+# No thread watches a request. (web.transport's one-off requests; the check's many GETs go on
+# asyncio's streams, web.streams, by the same routes and the same TLS context.)
 #
 # Proxies come from the environment as urllib reads them (``http_proxy``, ``https_proxy``,
 # ``no_proxy``): an http URL is asked of the proxy by its absolute form, an https one through a
@@ -21,7 +20,6 @@ import http.client
 import math
 import socket
 import ssl
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -182,43 +180,3 @@ def open_connection(way: Route) -> tuple[Connection, Clock]:
         connection = http.client.HTTPConnection(way.host, way.port)
     connection._create_connection = functools.partial(_connect_timed, clock=clock)  # type: ignore[attr-defined]
     return connection, clock
-
-
-class Pool:
-    """Idle connections by route, each taken by one request at a time; ``opened`` counts those
-    made. The environment's proxies are read once, when it is made."""
-
-    def __init__(self) -> None:
-        self.opened = 0
-        self.proxies = urllib.request.getproxies()
-        self._routes: dict[str, Route] = {}
-        self._idle: dict[Route, list[tuple[Connection, Clock]]] = {}
-        self._lock = threading.Lock()
-
-    def route(self, url: str) -> Route:
-        origin = "/".join(url.split("/", 3)[:3])  # (scheme://host[:port])
-        found = self._routes.get(origin)
-        if found is None:
-            found = self._routes[origin] = route(url, self.proxies)
-        return found
-
-    def take(self, way: Route) -> tuple[Connection, Clock] | None:
-        with self._lock:
-            idle = self._idle.get(way)
-            return idle.pop() if idle else None
-
-    def opening(self, way: Route) -> tuple[Connection, Clock]:
-        with self._lock:
-            self.opened += 1
-        return open_connection(way)
-
-    def give(self, way: Route, connection: Connection, clock: Clock) -> None:
-        with self._lock:
-            self._idle.setdefault(way, []).append((connection, clock))
-
-    def close(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, {}
-        for connections in idle.values():
-            for connection, _ in connections:
-                connection.close()

@@ -2,31 +2,33 @@
 # No redirect is followed: a <loc> that redirects is a problem to report, not a page to read, and a
 # redirect to another host is never a request. Only the site's own origins are asked (whatever a
 # page names elsewhere is not read), with a user agent that says who asks and why. Each body is
-# read no further than its caller's limit; a response is handed to a ``process`` function in the
-# worker that fetched it, and only what that returns is kept, so memory is bounded by the number
-# of requests in flight, not by the size of the site.
+# read no further than its caller's limit; a response is handed to a ``process`` function as soon
+# as it is read (in the one event loop that asks them all: web.inflight, web.streams), and only
+# what that returns is kept, so memory is bounded by the number of requests in flight, not by the
+# size of the site.
 
 from __future__ import annotations
 
 import http.client
-import queue
 import threading
 import time
 import urllib.error
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from sitemill.errors import FetchError, SitemillError
 from sitemill.urls import url_origin
 from sitemill.version import __version__
-from sitemill.web.connection import Pool
-from sitemill.web.transport import exchange
+
+if TYPE_CHECKING:
+    from sitemill.web.streams import Streams
 
 T = TypeVar("T")
 
 USER_AGENT: Final = f"sitemill/{__version__} (sitemap check of the site's own pages)"
+_HEADERS: Final = MappingProxyType({"User-Agent": USER_AGENT, "Accept-Encoding": "identity"})
 RUN_DEADLINE: Final = "not asked: the check's deadline came first"
 OFF_SITE: Final = "not asked: not on the site's hosts"
 UNREACHED: Final = "not asked: its host could not be reached"
@@ -117,11 +119,40 @@ class LiveSite:
     def remaining(self) -> float:
         return self.limits.run_deadline - (time.monotonic() - self.started)
 
-    def get(
-        self, url: str, limit: int, *, head: bool = False, pool: Pool | None = None
-    ) -> LiveAnswer:
+    def get(self, url: str, limit: int, *, head: bool = False) -> LiveAnswer:
         """One GET of ``url``: the body of a 200, at most ``limit`` bytes (``head``: its first
-        ``limit`` bytes, however long it is); on a connection of ``pool`` when given."""
+        ``limit`` bytes, however long it is)."""
+        (answer,) = self.get_many([url], limit, _as_is, head=head)
+        return answer
+
+    def get_many(
+        self,
+        urls: Iterable[str],
+        limit: int,
+        process: Callable[[LiveAnswer], T],
+        *,
+        head: bool = False,
+    ) -> Iterator[T]:
+        """``process`` of each URL's answer, in the order they come, at most
+        ``limits.concurrency`` requests at once (and as many answers held): one event loop in
+        this thread, ``process`` run in it as each answer is read, its connections kept alive
+        between the requests of these URLs, then closed."""
+        from sitemill.web.inflight import in_flight  # (asyncio: imported when a site is asked)
+        from sitemill.web.streams import Streams
+
+        connections = Streams()
+
+        async def asked(url: str) -> T:
+            return process(await self._get(url, limit, head, connections))
+
+        return in_flight(urls, asked, self.limits.concurrency, after=connections.close)
+
+    def answers(self, urls: Iterable[str], limit: int = 1) -> Iterator[LiveAnswer]:
+        """Each URL's answer (``get_many`` that keeps them, the first ``limit`` bytes of a
+        body read: a status is all most callers ask)."""
+        return self.get_many(urls, limit, _as_is, head=True)
+
+    async def _get(self, url: str, limit: int, head: bool, connections: Streams) -> LiveAnswer:
         origin = self._site_origin(url)
         if not origin:
             return LiveAnswer(url, problem=OFF_SITE, asked=False)
@@ -134,7 +165,7 @@ class LiveSite:
                 return LiveAnswer(url, problem=UNREACHED, asked=False)
             self.requests += 1
         try:
-            answer = self._ask(url, origin, limit, deadline, head, pool)
+            answer = await self._ask(url, origin, limit, deadline, head, connections)
         except urllib.error.URLError as exc:  # (no connection: no answer came at all)
             reason = _one_line(exc.reason)
             with self._lock:
@@ -149,66 +180,20 @@ class LiveSite:
             self._answered.add(origin)
         return answer
 
-    def _ask(
-        self, url: str, origin: str, limit: int, deadline: float, head: bool, pool: Pool | None
+    async def _ask(
+        self, url: str, origin: str, limit: int, deadline: float, head: bool, connections: Streams
     ) -> LiveAnswer:
         target = url
-        headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
+        headers: Mapping[str, str] = _HEADERS
         if origin in self.connect:
             target = self.connect[origin] + url[len(origin) :]
-            headers["Host"] = origin.partition("://")[2]
+            headers = {**_HEADERS, "Host": origin.partition("://")[2]}
         timeout = self.limits.timeout
-        with exchange("GET", target, headers, timeout=timeout, deadline=deadline, pool=pool) as (
-            response,
-            read,
-        ):
-            status, found = response.status, tuple(response.headers.items())
-            if status != 200:
-                return LiveAnswer(url, status, found)
-            try:
-                return LiveAnswer(url, status, found, read(limit, head=head))
-            except FetchError as exc:
-                if str(exc).startswith(TOO_LARGE):
-                    return LiveAnswer(url, status, found, problem=f"{TOO_LARGE} {limit:,} bytes")
-                raise
-
-    def get_many(
-        self,
-        urls: Iterable[str],
-        limit: int,
-        process: Callable[[LiveAnswer], T],
-        *,
-        head: bool = False,
-    ) -> Iterator[T]:
-        """``process`` of each URL's answer, in the order they come, at most
-        ``limits.concurrency`` requests at once (and as many answers held)."""
-        workers = max(1, self.limits.concurrency)
-        finished: queue.SimpleQueue[Future[T]] = queue.SimpleQueue()  # (each as it finishes)
-        pending = 0
-        connections = Pool()  # (kept alive between the requests of these URLs, then closed)
-        try:
-            with ThreadPoolExecutor(workers, thread_name_prefix="sitemill-check") as pool:
-                for url in urls:
-                    if pending >= workers:
-                        pending -= 1
-                        yield finished.get().result()
-                    asked = pool.submit(self._processed, url, limit, head, process, connections)
-                    asked.add_done_callback(finished.put)
-                    pending += 1
-                for _ in range(pending):
-                    yield finished.get().result()
-        finally:
-            connections.close()
-
-    def answers(self, urls: Iterable[str], limit: int = 1) -> Iterator[LiveAnswer]:
-        """Each URL's answer (``get_many`` that keeps them, the first ``limit`` bytes of a
-        body read: a status is all most callers ask)."""
-        return self.get_many(urls, limit, _as_is, head=True)
-
-    def _processed(
-        self, url: str, limit: int, head: bool, process: Callable[[LiveAnswer], T], pool: Pool
-    ) -> T:
-        return process(self.get(url, limit, head=head, pool=pool))
+        reply = await connections.ask(target, headers, limit=limit, head=head, timeout=timeout,
+                          deadline=deadline)  # fmt: skip
+        if reply.too_large:
+            return LiveAnswer(url, 200, reply.headers, problem=f"{TOO_LARGE} {limit:,} bytes")
+        return LiveAnswer(url, reply.status, reply.headers, reply.body)
 
 
 def _as_is(answer: LiveAnswer) -> LiveAnswer:

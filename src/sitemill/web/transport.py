@@ -1,12 +1,11 @@
 """One HTTP(S) GET (or POST) with one deadline for all of it; no redirect is ever followed."""
 # One deadline for connecting, the status line, the headers and the body: a server that answers
 # one byte every half second meets it (web.connection: each wait is bounded by what is left of
-# it, with no thread per request). Every request sitemill makes to a site (a page, a sitemap, the
-# IndexNow key file, the previous state) and to an engine opens here, and the first answer is the
+# it, with no thread per request). The requests sitemill makes one at a time (the previous
+# state's download, an IndexNow POST) open here, each on its own connection, closed after its
+# answer (a site's pages are asked by web.livesite, many at once); the first answer is the
 # response, whatever its status: a redirect is an answer its caller reports (with where it
-# leads), never a request to another host. Given a ``Pool``, the connection is taken from it and
-# given back once its answer was read whole (the check's many GETs of one site); else it is
-# closed after its one answer.
+# leads), never a request to another host.
 
 from __future__ import annotations
 
@@ -19,15 +18,11 @@ from contextlib import contextmanager
 from typing import Final
 
 from sitemill.errors import FetchError
-from sitemill.web.connection import Clock, Connection, Pool, Route
+from sitemill.web.connection import Clock, Connection, Route, open_connection, route
 
 _CHUNK: Final = 64 * 1024
-# An answer's unread body up to this size is read to keep its connection (a 404's page).
-_DRAIN: Final = 64 * 1024
 # The statuses that name another URL in their Location: reported, never followed.
 REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
-# A kept connection the server closed meanwhile fails this way before any answer: asked again.
-_STALE: Final = (ConnectionError, http.client.BadStatusLine)
 
 Opened = tuple[http.client.HTTPResponse, Callable[..., bytes]]
 
@@ -59,42 +54,24 @@ def exchange(
     *,
     timeout: float,
     deadline: float,
-    pool: Pool | None = None,
 ) -> Iterator[Opened]:
-    """``deadline_open`` of a request told by its parts, its connection from ``pool`` (else
-    one for this request alone, closed after it)."""
-    alone = pool is None
-    pool = pool or Pool()
-    way = pool.route(url)
+    """``deadline_open`` of a request told by its parts, on a connection for it alone (closed
+    after it; the environment's proxies read for it)."""
+    way = route(url, urllib.request.getproxies())
     target, sent = _target(url, way, headers)
-    if alone:
-        sent["Connection"] = "close"
-    ends = time.monotonic() + deadline
-    taken = pool.take(way)
-    while True:
-        connection, clock = taken or pool.opening(way)
-        clock.ends, clock.silence, clock.seconds = ends, timeout, deadline
-        try:
-            response = _send(connection, clock, (method, target, sent, data), fresh=not taken)
-            break
-        except _STALE:
-            connection.close()
-            if not taken or data is not None:  # (a POST is never sent twice)
-                raise
-            taken = None
-        except BaseException:
-            connection.close()
-            raise
-    kept = False
+    sent["Connection"] = "close"
+    connection, clock = open_connection(way)
+    clock.ends, clock.silence, clock.seconds = time.monotonic() + deadline, timeout, deadline
+    try:
+        response = _send(connection, clock, (method, target, sent, data))
+    except BaseException:
+        connection.close()
+        raise
     try:
         yield response, lambda limit, *, head=False: _read_body(response, limit, head)
-        kept = not alone and _reusable(response)
     finally:
-        if kept:
-            pool.give(way, connection, clock)
-        else:
-            response.close()  # (a response the server closes holds the socket, not the connection)
-            connection.close()
+        response.close()  # (a response the server closes holds the socket, not the connection)
+        connection.close()
 
 
 def _target(url: str, way: Route, headers: Mapping[str, str]) -> tuple[str, dict[str, str]]:
@@ -112,39 +89,18 @@ def _send(
     connection: Connection,
     clock: Clock,
     request: tuple[str, str, dict[str, str], bytes | None],
-    *,
-    fresh: bool,
 ) -> http.client.HTTPResponse:
     """The response to ``request``; URLError when ``connection`` cannot be made (or the
-    request not sent on a new one), as urllib says it."""
+    request not sent on it), as urllib says it."""
     method, target, headers, data = request
-    if fresh:
-        try:
-            connection.connect()
-            connection.request(method, target, body=data, headers=headers)
-        except OSError as exc:
-            if isinstance(exc, TimeoutError) and clock.last:
-                raise clock.expired() from exc
-            raise urllib.error.URLError(exc) from exc
-    else:
-        clock.arm(connection.sock)
+    try:
+        connection.connect()
         connection.request(method, target, body=data, headers=headers)
+    except OSError as exc:
+        if isinstance(exc, TimeoutError) and clock.last:
+            raise clock.expired() from exc
+        raise urllib.error.URLError(exc) from exc
     return connection.getresponse()
-
-
-def _reusable(response: http.client.HTTPResponse) -> bool:
-    """Whether the answer's connection can carry the next request: the server keeps it, and
-    its body is read whole (what is left read here, when small)."""
-    if response.will_close:
-        return False
-    if not response.isclosed():
-        if response.length is None or response.length > _DRAIN:
-            return False
-        try:
-            response.read()
-        except (FetchError, OSError, http.client.HTTPException):
-            return False
-    return response.isclosed()
 
 
 def _read_body(response: http.client.HTTPResponse, limit: int, head: bool) -> bytes:

@@ -1,0 +1,92 @@
+"""A connection to a route, made within a request's waits: resolved, connected, tunnelled, TLS."""
+# As web.connection makes its sockets (socket.create_connection's loop over the addresses, a
+# proxy's CONNECT as http.client sends it, the default TLS context and its checks), on asyncio's
+# streams; whatever fails is a URLError whose reason says it as the socket module says it.
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import socket
+import urllib.error
+from typing import Any, Final
+
+from sitemill.web import connection
+from sitemill.web.answers import read_status
+from sitemill.web.connection import Route
+from sitemill.web.waits import Waits
+
+# A line of the status or a header may be this long (http.client's bound).
+_LINE: Final = 65536
+Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+async def open_stream(way: Route, waits: Waits) -> Stream:
+    """A connection along ``way``: through a proxy's tunnel, over TLS when secure; URLError
+    when none can be made."""
+    try:
+        sock = await _connected(way.host, way.port, waits)
+        tls: Any = connection._tls_context() if way.secure else None
+        if not way.tunnel:
+            name = way.host if tls else None
+            waits.arm()
+            return await asyncio.open_connection(
+                sock=sock, limit=_LINE, ssl=tls, server_hostname=name
+            )
+        reader, writer = await asyncio.open_connection(sock=sock, limit=_LINE)
+        await _tunnel(reader, writer, way, waits)
+        waits.arm()
+        await writer.start_tls(tls, server_hostname=way.tunnel.rpartition(":")[0].strip("[]"))
+        return reader, writer
+    except (OSError, EOFError) as exc:
+        raise urllib.error.URLError(_plain(exc)) from exc
+
+
+async def _connected(host: str, port: int, waits: Waits) -> socket.socket:
+    """A socket connected to ``host:port``, each address tried in turn (as
+    socket.create_connection)."""
+    loop = asyncio.get_running_loop()
+    waits.arm()
+    try:
+        ipaddress.ip_address(host)
+        found = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)  # (a number: no lookup)
+    except ValueError:
+        found = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    failure: OSError | None = None
+    for family, kind, proto, _, where in found:
+        sock = socket.socket(family, kind, proto)
+        sock.setblocking(False)
+        try:
+            waits.arm()
+            await loop.sock_connect(sock, where)
+            return sock
+        except OSError as exc:
+            failure = exc
+            sock.close()
+        except BaseException:
+            sock.close()
+            raise
+    raise failure or OSError(f"no address for {host}")
+
+
+async def _tunnel(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, way: Route, waits: Waits
+) -> None:
+    """A proxy's CONNECT to ``way.tunnel`` (OSError when it answers other than 200)."""
+    auth = f"Proxy-Authorization: {way.proxy_auth}\r\n" if way.proxy_auth else ""
+    writer.write(f"CONNECT {way.tunnel} HTTP/1.0\r\n{auth}\r\n".encode("latin-1"))
+    status = await read_status(reader, waits)
+    if status.code != 200:
+        raise OSError(f"Tunnel connection failed: {status.code} {status.reason.strip()}")
+    while True:
+        waits.arm()
+        if (await reader.readline()) in (b"\r\n", b"\n", b""):
+            return
+
+
+def _plain(exc: BaseException) -> BaseException:
+    """The error as the socket module says it (asyncio's connect says "Connect call failed")."""
+    if isinstance(exc, OSError) and exc.errno and "Connect call failed" in str(exc):
+        return OSError(exc.errno, os.strerror(exc.errno))
+    return exc
