@@ -13,8 +13,10 @@ without them; every URL's cluster complete and reciprocal; the output valid
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -94,8 +96,16 @@ def ensure_tree(root: Path, pages_per_language: int) -> Path:
 
 
 def _link(source: Path, target: Path) -> None:
-    if not target.exists():
+    """A hard link to the one image blob, or a copy once the file system holds no more links
+    to it (ext4 allows 65,000; the 30,000 pages name more images than that)."""
+    if target.exists():
+        return
+    try:
         os.link(source, target)
+    except OSError as exc:
+        if exc.errno != errno.EMLINK:
+            raise
+        shutil.copyfile(source, target)
 
 
 def url_elements(out_dir: Path) -> Iterator[ET.Element]:
