@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import socket
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
+
+from harness import own_peak_rss_bytes
 
 # Each size its own buckets: the moto servers of one process share one backend.
 SITE, STATE = "bench-sharded-site-{pages}", "bench-sharded-state-{pages}"
@@ -140,12 +141,7 @@ def child(endpoint: str, pages: int, key: str) -> None:
 
 
 def _peak_rss_mb() -> float:
-    """This process's peak RSS since its exec (VmHWM): ru_maxrss would carry the peak of
-    the process it was forked from, which built a 200,000-page state."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return own_peak_rss_bytes() / 1024 / 1024
 
 
 def _free_port() -> int:

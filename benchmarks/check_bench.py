@@ -18,7 +18,6 @@ round by round; problems, peak RSS.
 from __future__ import annotations
 
 import json
-import resource
 import socket
 import statistics
 import subprocess
@@ -27,6 +26,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from harness import own_peak_rss_bytes
 
 OUT = Path(__file__).resolve().parent / "out"
 # The second server's time to first byte of each answer (a CDN's is some 5 to 20 ms).
@@ -248,7 +249,7 @@ def check_site(
         "loopback": _summary(fast_rounds),
         "latency_ms": LATENCY_MS,
         "latency": _summary(slow_rounds),
-        "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "peak_rss_bytes": own_peak_rss_bytes(),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -95,6 +96,19 @@ class Timing:
                 for run in self.runs
             ],
         }
+
+
+def own_peak_rss_bytes() -> int:
+    """This process's peak RSS since its exec (VmHWM, Linux). ``ru_maxrss`` keeps the peak of the
+    process it was forked from across exec: late in `make bench`, run.py itself holds about
+    500 MB, which a child measured so reported as its own (state-100k read 495 MB, alone 216)."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return usage if sys.platform == "darwin" else usage * 1024
 
 
 def clean_env() -> dict[str, str]:

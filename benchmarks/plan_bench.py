@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import random
-import resource
 import sys
 import time
 import tracemalloc
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from datasets import BASE_URL
-from harness import run_child
+from harness import own_peak_rss_bytes, run_child
 
 if TYPE_CHECKING:
     from sitemill.shards.plan import Plan
@@ -108,7 +107,7 @@ def check_keys(count: int) -> None:
 
 
 def peak_rss() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return own_peak_rss_bytes()
 
 
 def heap_peak(count: int) -> int:

@@ -8,13 +8,12 @@ remembers them), dump it, parse it back, check it is equal, and print one JSON l
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from harness import run_child
+from harness import own_peak_rss_bytes, run_child
 
 MB = 1_000_000
 
@@ -36,7 +35,7 @@ def round_trip(count: int) -> dict[str, float]:
     again = parse_state(data)
     parsed = time.perf_counter()
     assert again.pages == state.pages
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = own_peak_rss_bytes()
     return {
         "bytes": len(data),
         "dump_s": dumped - started,
