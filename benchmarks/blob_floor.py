@@ -1,7 +1,8 @@
 """first-run-cores' exact floor: the CPU of fingerprinting once each blob a first run's state
 remembers, in a plain loop (first_run_bench.py)."""
 # The state names a blob by its id and, for HTML, a hash of its path (history.walk.blob_key):
-# the paths git log ever names give the page's URL its links are resolved from, as the run does.
+# the paths git log ever names give the page's URL its links are resolved from, as the run does,
+# and the order the walk reads a page's versions in (which its LineMemo serves).
 
 from __future__ import annotations
 
@@ -24,19 +25,21 @@ def remembered_blobs(state: Path) -> list[str]:
     return [key for key in table if key[:1] in ("h", "b")]
 
 
-def _paths_by_hash(checkout: Path) -> dict[str, str]:
-    """Every path git log names in ``checkout``'s history, by blob_key's hash of it."""
-    named = subprocess.run(
-        ["git", "-C", str(checkout), "-c", "core.quotePath=false", "log", "--format=",
-         "--name-only", "--no-renames", "-z"],
+def _versions(checkout: Path) -> dict[str, tuple[str, dict[str, int]]]:
+    """Every path git log names in ``checkout``'s history, by blob_key's hash of it, with the
+    place of each of its blobs from the newest (the order the walk reads them in)."""
+    fields = subprocess.run(
+        ["git", "-C", str(checkout), "log", "--format=", "--raw", "--no-abbrev", "--no-renames",
+         "-z"],
         capture_output=True, check=True,
     ).stdout.split(b"\0")  # fmt: skip
-    paths = {name.decode("utf-8", "surrogateescape").strip("\n") for name in named}
-    return {
-        hashlib.blake2b(p.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest(): p
-        for p in paths
-        if p
-    }
+    found: dict[str, tuple[str, dict[str, int]]] = {}
+    for meta, name in zip(fields[::2], fields[1::2], strict=False):
+        path = name.decode("utf-8", "surrogateescape")
+        where = hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+        order = found.setdefault(where, (path, {}))[1]
+        order.setdefault(meta.split()[3].decode() if meta.startswith(b":") else "", len(order))
+    return found
 
 
 def _read(checkout: Path, ids: list[str]) -> dict[str, bytes]:
@@ -60,21 +63,23 @@ def _read(checkout: Path, ids: list[str]) -> dict[str, bytes]:
 
 def blob_floor(state: Path, checkout: Path, base: str) -> tuple[float, int, int]:
     """The CPU seconds of fingerprinting each blob the ``state`` remembers once, as the run
-    does (fingerprint_file with the site's ``base`` URL, one LineMemo, a file's versions
-    together), its blobs fingerprinted, and of these the HTML ones whose path was not found
-    (fingerprinted as at the site's root)."""
-    keys = sorted(remembered_blobs(state), key=lambda key: (key[42:], key))
+    does (fingerprint_file with the site's ``base`` URL, one LineMemo, each file's versions
+    together from the newest), its blobs fingerprinted, and of these the HTML ones whose path
+    was not found (fingerprinted as at the site's root)."""
+    keys = remembered_blobs(state)
     data = _read(checkout, sorted({key[1:41] for key in keys}))
-    paths = _paths_by_hash(checkout)
+    versions = _versions(checkout)
     work, lost = [], 0
     for key in keys:
         if key[1:41] not in data:
             continue
-        path = paths.get(key[42:]) if key[0] == "h" else "blob"
-        lost += path is None
-        work.append((path or "index.html", data[key[1:41]]))
+        path, order = versions.get(key[42:], ("", {})) if key[0] == "h" else ("blob", {})
+        lost += not path
+        place = (path, order.get(key[1:41], len(order)))
+        work.append((place, path or "index.html", data[key[1:41]]))
+    work.sort(key=lambda item: item[0])
     memo = LineMemo()
     started = time.process_time()
-    for path, blob in work:
+    for _, path, blob in work:
         fingerprint_file(path, blob, memo=memo, base=base)
     return time.process_time() - started, len(work), lost
