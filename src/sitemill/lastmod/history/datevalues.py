@@ -32,6 +32,7 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
 from sitemill.lastmod.history.dateforms import MONTHS, any_date, any_date_forms, time_of_day
+from sitemill.lastmod.history.respacing import unspaced
 
 # The name of an edit that only re-spelled dates (history.edits.edit_of): of the kind that
 # changed the text's words (its first digit 0 to 3), apart from every other name.
@@ -40,7 +41,6 @@ VALUE: Final = "\x00"  # (starts a word read as a value: it stands in no reducti
 _YEAR: Final = re.compile(r"[12]\d{3}")  # (every date's form holds one: history.dateforms)
 _TIME: Final = re.compile(rf"(?<![\d:.]){time_of_day(named=True)}(?![\d:])")
 _NUMBER: Final = re.compile(r"\(?[+-]?\d+(?:[.,]\d+)*%?\)?[,.;:]?")
-_SPACE: Final = re.compile(r"\s+")
 _HELD: Final = 8
 
 
@@ -73,7 +73,7 @@ def respelled(newer: str, older: str) -> bool:
     if newer == older:
         return False
     new, old = valued_reduction(newer), valued_reduction(older)
-    return new != newer and _SPACE.sub("", new) == _SPACE.sub("", old)
+    return new != newer and unspaced(new) == unspaced(old)
 
 
 def named_by_kind(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
