@@ -13,12 +13,14 @@ Checked, per site: the default's wall time against --workers 1 (at least SPEEDUP
 cores or more), the same sitemap either way; and the CPU of --workers 1 above the plain run,
 per blob fingerprinted (the state's remembered fingerprints: every older version compared and
 each page's own), against the fingerprint section's figure measured here, scaled to the
-blobs' mean size (its CPU time: a loaded machine stretches wall time): at most COST_TARGET.
+blobs' mean size (its CPU time: a loaded machine stretches wall time): at most COST_TARGET;
+and the same excess against the CPU of fingerprinting exactly those blobs once each in a plain
+loop (blob_floor.py), beside it: real pages may cost more per byte than the synthetic page, and
+this says whether the walk's own overhead is within COST_TARGET.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import statistics
@@ -29,6 +31,7 @@ import timeit
 from pathlib import Path
 from typing import Any
 
+from blob_floor import MAX_BLOB_BYTES, blob_floor, remembered_blobs
 from fingerprint_bench import make_page
 from harness import clean_env, reset_dir
 from history_bench import PAGES, QUICK_PAGES, ensure_history_repo
@@ -42,7 +45,6 @@ CHECKOUT = (
     "benchmarks/realsites/checkout.py --sites benchmarks/realsites/sites.json "
     "--mirrors /work/.mirror --data DIR --only archcraft --only hugegraph"
 )
-MAX_BLOB_BYTES = 2 * 1024 * 1024  # (sitemill.lastmod.history.blobs: what a blob is read of)
 # Runs ``argv[2:]`` adopting its orphans; writes wall, CPU of every descendant, exit code.
 _WRAPPER = r"""
 import ctypes, json, os, resource, subprocess, sys, time
@@ -87,10 +89,7 @@ def _sites(realsites: Path | None, out: Path, quick: bool) -> list[tuple[str, Pa
 
 def _fingerprinted(out_dir: Path, checkout: Path) -> tuple[int, int]:
     """How many blobs the state remembers fingerprints of, and their bytes as read."""
-    with gzip.open(out_dir / "sitemill-state.json.gz") as handle:
-        table = json.load(handle)["blobs"]["fingerprints"]
-    # "h" (HTML) or "b", then the blob's id (history.walk.blob_key); the rest name edits.
-    blobs = [key for key in table if key[:1] in ("h", "b")]
+    blobs = remembered_blobs(out_dir / "sitemill-state.json.gz")
     ids = sorted({key[1:41] for key in blobs})
     found = subprocess.run(
         ["git", "-C", str(checkout), "cat-file", "--batch-check=%(objectsize)"],
@@ -178,4 +177,15 @@ def _site(
         f"{ratio:.2f}× ({excess_us / max(1, count):,.0f} µs for each of {count:,} blobs of "
         f"{mean / 1000:.0f} KB; the fingerprint's {us_per_byte * mean:,.0f} µs)",
         ratio <= COST_TARGET,
+    )
+    floor, done, lost = blob_floor(work / "one" / "sitemill-state.json.gz", checkout, base)
+    exact = excess_us / (floor * 1e6) if floor else float("inf")
+    section.check(
+        f"{name}: CPU per blob vs the blobs'",
+        f"≤ {COST_TARGET}×",
+        f"{exact:.2f}× ({excess_us / max(1, count):,.0f} µs a blob; a plain loop that "
+        f"fingerprints the {done:,} blobs once {floor * 1e6 / max(1, done):,.0f} µs"
+        + (f"; {lost} HTML blobs at a path not found" if lost else "")
+        + ")",
+        exact <= COST_TARGET,
     )

@@ -10,8 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pytest import MonkeyPatch
+
+from sitemill.lastmod.history import datevalues
 from sitemill.lastmod.history.datevalues import RESPELLED, respelled, valued
-from sitemill.lastmod.history.edits import edit_of, exact_of
+from sitemill.lastmod.history.edits import edit_of, exact_of, names_of
 from treedates import at, dated
 
 Build = dict[str, str]
@@ -241,3 +244,25 @@ def test_the_expressions_of_any_date_are_compiled_when_a_text_first_holds_a_year
     assert done.returncode == 0, done.stderr
     compiled = ast.literal_eval(done.stdout)  # (on import; then no year; then two dates)
     assert compiled == ([], [], ["any_date", "any_date_forms"])
+
+
+def test_a_stops_two_versions_value_their_shared_text_once(monkeypatch: MonkeyPatch) -> None:
+    # Counting work: the older version of a stop shares most of its text parts with the newer;
+    # each part is valued (its dates read) once, not once a version (datevalues._valued_parts).
+    read: list[str] = []
+
+    def counted(text: str) -> str:
+        read.append(text)
+        return valued(text)
+
+    monkeypatch.setattr(datevalues, "valued", counted)
+    datevalues.valued_reduction.cache_clear()
+    shared = [f"Post {n} of 3 March 2021, updated at 10:14 PM" for n in range(40)]
+    mark = "\x01Hhttps://example.com/\x01"
+    newer = mark.join([*shared, "Now on 4 March 2021"])
+    older = mark.join([*shared, "Then on 2 March 2021"])
+    names_of(newer, older, "/post/")
+    assert len(read) == 2 + len(shared) + 2  # (each version's title, the shared parts once)
+    parts = older.split("\x01")
+    parts[::2] = [valued(part) for part in parts[::2]]
+    assert datevalues.valued_reduction(older) == "\x01".join(parts)

@@ -3,6 +3,7 @@ once, the same names as edit_of, exact_of and editparts.parts_of give one by one
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import partial
 from pathlib import Path
@@ -15,6 +16,7 @@ from sitemill.lastmod.history import edits
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 from sitemill.lastmod.history.editparts import parts_named, parts_of
 from sitemill.lastmod.history.edits import edit_of, exact_of, moves_of, names_of
+from sitemill.lastmod.history.respacing import unspaced
 
 BASE = "https://example.org/"
 T1, T2 = "2024-01-10 09:00:00", "2024-02-10 09:00:00"
@@ -81,3 +83,11 @@ def test_a_stop_is_named_from_one_tokenizing_of_each_version(
     assert sum(key.startswith("e") for key in found.blobs) == 3 * len(paths)  # (named: 3 names)
     assert sum(tokenized.values()) == 2 * len(paths)
     assert set(tokenized.values()) == {1}
+
+
+def test_unspaced_takes_out_what_the_white_space_expression_does() -> None:
+    # respacing.unspaced stands for re.sub(r"\s+", "", text): every code point either way.
+    points = "".join(chr(point) for point in range(0x110000) if not 0xD800 <= point < 0xE000)
+    text = "a".join(points[i : i + 7] for i in range(0, len(points), 7))
+    assert unspaced(text) == re.sub(r"\s+", "", text)
+    assert unspaced(" \u00a0x\u3000y\x1c\x85 ") == re.sub(r"\s+", "", " \u00a0x\u3000y\x1c\x85 ")

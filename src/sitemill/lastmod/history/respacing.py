@@ -9,13 +9,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 RESPACED: Final = "5" + "0" * 31
-_SPACE: Final = re.compile(r"\s+")
 
 
 def respaced(newer: str, older: str) -> bool:
     """Whether reduction ``older`` became ``newer`` by white space alone (see above)."""
-    return newer != older and _SPACE.sub("", newer) == _SPACE.sub("", older)
+    return newer != older and unspaced(newer) == unspaced(older)
+
+
+def unspaced(text: str) -> str:
+    """``text`` without its white space: what ``re.sub(r"\\s+", "", text)`` gives (str.split
+    and the expression's ``\\s`` hold the same characters white space: test_edit_names), in
+    half its time (a stop's two reductions, 100 KB each on hugegraph, are read whole)."""
+    return "".join(text.split())
