@@ -137,10 +137,7 @@ def fingerprint_file(
 ) -> str:
     """The fingerprint of a file by its name: an HTML page's or its bytes'. ``base``: the
     site's base URL, which with ``path`` (the file's path in the site) makes the page's URL."""
-    if path.lower().endswith(HTML_SUFFIXES):
-        url = page_url(base, path)
-        return fingerprint_html(data, ignore, version, main=main, memo=memo, url=url)
-    return fingerprint_bytes(data)
+    return fingerprint_reduced(path, data, ignore, version, main=main, memo=memo, base=base)[0]
 
 
 def fingerprint_reduced(
