@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from checkstand import built_site, check
+
+from enginestand import Stand
 from sitemill.check import alternates, redirects
 from sitemill.check.livepages import PageVerdict
 from sitemill.check.problems import CheckReport
+from sitemill.state import parse
 from sitemill.web.livesite import LiveSite
 
 BASE = "https://example.org"
@@ -52,3 +57,20 @@ def test_redirect_fixes_ask_nothing_of_pages_that_do_not_redirect(
     monkeypatch.setattr(LiveSite, "on_site", counted)
     assert redirects.redirect_fixes(LiveSite(frozenset({BASE})), _pairs(50)) == {}
     assert asked == []  # (each one's "" was parsed as a URL, and failed, once a page)
+
+
+def test_a_check_parses_the_state_once(
+    tmp_path: Path, stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = built_site(tmp_path, stand)
+    parsed: list[bytes] = []
+    parse_state = parse.parse_state
+
+    def counted(data: bytes) -> object:
+        parsed.append(data)
+        return parse_state(data)
+
+    monkeypatch.setattr(parse, "parse_state", counted)
+    checked = check(root, base)
+    assert checked.report.sorted_problems() == []
+    assert len(parsed) == 1  # (its pending URLs were the state parsed again)
