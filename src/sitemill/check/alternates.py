@@ -31,7 +31,7 @@ def check_alternates(
             href
             for verdict in verdicts.values()
             for _, href in verdict.alternates
-            if (keys.get(href) or url_key(href)) not in known and site.on_site(href)
+            if _key(keys, href) not in known and site.on_site(href)
         }
     )
     for verdict in site.get_many(
@@ -41,7 +41,7 @@ def check_alternates(
     for url in sorted(verdicts):
         mine = keys[url]  # (each page's key made once: 10,000 pages made 150,000 of them)
         for lang, href in verdicts[url].alternates:
-            theirs = keys.get(href) or url_key(href)
+            theirs = _key(keys, href)
             other = known.get(theirs)
             if other is None or theirs == mine:
                 continue
@@ -52,13 +52,18 @@ def check_alternates(
                     f"names {href} as its {lang!r} alternate, which {other.said or 'is not live'}",
                     "name the URL the alternate is served at (no redirect), or deploy that page",
                 )
-            elif not any(back == url or url_key(back) == mine for _, back in other.alternates):
+            elif not any(back == url or _key(keys, back) == mine for _, back in other.alternates):
                 report.add(
                     url,
                     ALTERNATES,
                     f"names {href} as its {lang!r} alternate, which does not name it back",
                     "give every alternate the same set of hreflang links, itself included",
                 )
+
+
+def _key(keys: Mapping[str, tuple[str, str, str, str]], href: str) -> tuple[str, str, str, str]:
+    """``href``'s url_key: the one made for a checked page's URL when it is one."""
+    return keys.get(href) or url_key(href)
 
 
 def _alternates_of(answer: LiveAnswer) -> PageVerdict:

@@ -20,7 +20,9 @@ MAX_ASKED: Final = 2_000  # redirect targets asked, at most
 def redirect_fixes(site: LiveSite, verdicts: Mapping[str, PageVerdict]) -> dict[str, str]:
     """URL -> the fix of its redirect, for the <loc>s whose redirect leads to a URL of the
     site that is not live (the others keep the fix their problem has)."""
-    targets = {url: v.redirect for url, v in verdicts.items() if site.on_site(v.redirect)}
+    targets = {
+        url: v.redirect for url, v in verdicts.items() if v.redirect and site.on_site(v.redirect)
+    }  # ("" is no URL: never on the site, and not remembered as one, so not asked about)
     asked = sorted(set(targets.values()))[:MAX_ASKED]
     answers = {a.url: a for a in site.answers(asked)}
     fixes: dict[str, str] = {}

@@ -59,7 +59,8 @@ def check_tree(
         where = out_dir.absolute() / STATE_NAME if beside else pending.store.where
         raise SourceError(NO_STATE.format(where=where))
     sitemaps = state.digests or _folder_digests(out_dir, state)
-    published = published_from(config, state, sitemaps, pending.read())
+    # (the pending URLs are the state's, read once: pending.read() would parse it again)
+    published = published_from(config, state, sitemaps, state.pending)
     published.files = site_dir
     site = LiveSite(frozenset({url_origin(config.base_url)}), limits, connect or {})
     return _checked(config, published, pending if announce else None, options, site)

@@ -1,0 +1,76 @@
+"""The check's work around the judging of each page, counted: nothing made twice a page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from checkstand import built_site, check
+
+from enginestand import Stand
+from sitemill.check import alternates, redirects
+from sitemill.check.livepages import PageVerdict
+from sitemill.check.problems import CheckReport
+from sitemill.state import parse
+from sitemill.web.livesite import LiveSite
+
+BASE = "https://example.org"
+
+
+def _pairs(count: int) -> dict[str, PageVerdict]:
+    """``count`` pages in two languages, each naming itself and its other, live."""
+    verdicts: dict[str, PageVerdict] = {}
+    for number in range(count):
+        en, fr = f"{BASE}/en/p{number}.html", f"{BASE}/fr/p{number}.html"
+        both = (("en", en), ("fr", fr))
+        verdicts[en] = PageVerdict(en, alternates=both, live=True)
+        verdicts[fr] = PageVerdict(fr, alternates=both[::-1], live=True)
+    return verdicts
+
+
+def test_alternates_make_each_checked_pages_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[str] = []
+    key = alternates.url_key
+
+    def counted(url: str) -> tuple[str, str, str, str]:
+        made.append(url)
+        return key(url)
+
+    monkeypatch.setattr(alternates, "url_key", counted)
+    verdicts = _pairs(50)
+    report = CheckReport(BASE + "/", listed=len(verdicts))
+    alternates.check_alternates(LiveSite(frozenset({BASE})), verdicts, report)
+    assert report.problems == []
+    assert sorted(made) == sorted(verdicts)  # (not again for each alternate naming it back)
+
+
+def test_redirect_fixes_ask_nothing_of_pages_that_do_not_redirect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[str] = []
+    on_site = LiveSite.on_site
+
+    def counted(self: LiveSite, url: str) -> bool:
+        asked.append(url)
+        return on_site(self, url)
+
+    monkeypatch.setattr(LiveSite, "on_site", counted)
+    assert redirects.redirect_fixes(LiveSite(frozenset({BASE})), _pairs(50)) == {}
+    assert asked == []  # (each one's "" was parsed as a URL, and failed, once a page)
+
+
+def test_a_check_parses_the_state_once(
+    tmp_path: Path, stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = built_site(tmp_path, stand)
+    parsed: list[bytes] = []
+    parse_state = parse.parse_state
+
+    def counted(data: bytes) -> object:
+        parsed.append(data)
+        return parse_state(data)
+
+    monkeypatch.setattr(parse, "parse_state", counted)
+    checked = check(root, base)
+    assert checked.report.sorted_problems() == []
+    assert len(parsed) == 1  # (its pending URLs were the state parsed again)
