@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from livesite import loopback
 from sitemill.indexnow.key import IndexNowSettings
 
 KEY = "5f0c2a9e-sitemill-test-key-7b41"
@@ -78,12 +79,7 @@ class Stand:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
+        self.httpd, self.origin, self.thread = loopback(Handler)
 
     def urls(self, count: int, start: int = 0) -> dict[str, str]:
         return {f"{self.origin}/p/{n:05d}": KINDS[n % 3] for n in range(start, start + count)}

@@ -15,16 +15,27 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def loopback(
+    handler: Callable[..., http.server.BaseHTTPRequestHandler],
+) -> tuple[http.server.ThreadingHTTPServer, str, threading.Thread]:
+    """A threading server of ``handler`` on 127.0.0.1, its origin (``http://127.0.0.1:PORT``,
+    no slash) and the daemon thread that serves it once started."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}", thread
+
+
 @contextlib.contextmanager
 def serving(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
     """A threading server of ``handler`` on 127.0.0.1 while the block runs; yields its origin
     (``http://127.0.0.1:PORT``, no slash)."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02})
+    httpd, origin, thread = loopback(handler)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+        yield origin
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from livesite import loopback
 from sitemill.web import connection
 from sitemill.web.connection import Route, route
 from sitemill.web.livesite import Limits, LiveSite
@@ -74,12 +75,7 @@ class Server:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
+        self.httpd, self.origin, self.thread = loopback(Handler)
 
 
 def serve(protocol: str) -> Iterator[Server]:

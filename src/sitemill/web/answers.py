@@ -22,8 +22,8 @@ from sitemill.web.waits import Waits
 # An answer's unread body up to this size is read to keep its connection (a 404's page).
 DRAIN: Final = 64 * 1024
 _MAX_HEADERS: Final = 100  # (http.client's bounds)
-_LINE: Final = 65536
-_BLANK: Final = (b"\r\n", b"\n", b"")
+LINE: Final = 65536  # a line of the status or a header, at most (a reader's limit)
+BLANK: Final = (b"\r\n", b"\n", b"")
 # Header lines read at once: each a name of visible characters, a colon and a value of no CR or
 # LF, ending in CRLF (folded lines, odd names and bare LFs are read by http.client's parser).
 _PLAIN: Final = re.compile(rf"(?:[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r\n){{1,{_MAX_HEADERS}}}")
@@ -52,17 +52,22 @@ class Reply:
 async def read_status(reader: asyncio.StreamReader, waits: Waits) -> Status:
     """The status line after any 100 Continue (http.client's exceptions when it is none)."""
     while True:
-        waits.arm()
-        try:
-            raw = await reader.readline()
-        except ValueError:
-            raise http.client.LineTooLong("status line") from None
+        raw = await read_line(reader, waits, "status line")
         if not raw:
             raise http.client.RemoteDisconnected("Remote end closed connection without response")
         status = _status(raw.decode("iso-8859-1"))
         if status.code != 100:
             return status
         await _headers(reader, waits)
+
+
+async def read_line(reader: asyncio.StreamReader, waits: Waits, what: str) -> bytes:
+    """One line, its wait armed first (LineTooLong, saying ``what``, past ``LINE`` bytes)."""
+    waits.arm()
+    try:
+        return await reader.readline()
+    except ValueError:
+        raise http.client.LineTooLong(what) from None
 
 
 def _status(line: str) -> Status:
@@ -130,12 +135,8 @@ async def _headers(reader: asyncio.StreamReader, waits: Waits) -> tuple[tuple[st
         return headers
     lines: list[bytes] = []
     while True:
-        waits.arm()
-        try:
-            line = await reader.readline()
-        except ValueError:
-            raise http.client.LineTooLong("header line") from None
-        if line in _BLANK:
+        line = await read_line(reader, waits, "header line")
+        if line in BLANK:
             return tuple(http.client.parse_headers(io.BytesIO(b"".join(lines))).items())
         lines.append(line)
         if len(lines) > _MAX_HEADERS:
@@ -151,7 +152,7 @@ def _buffered_headers(
     buffer = getattr(reader, "_buffer", None)  # (asyncio's; if it goes, lines are read one by one)
     if not isinstance(buffer, bytearray):
         return None
-    end = buffer.find(b"\r\n\r\n", 0, _LINE)
+    end = buffer.find(b"\r\n\r\n", 0, LINE)
     if end < 0:
         return None
     text = buffer[: end + 2].decode("iso-8859-1")
@@ -221,7 +222,7 @@ async def _chunked(reader: asyncio.StreamReader, reply: Reply, want: int, waits:
         except ValueError:
             raise http.client.IncompleteRead(b"") from None
         if left == 0:
-            while (await reader.readline()) not in _BLANK:
+            while (await reader.readline()) not in BLANK:
                 waits.arm()
             reply.chunked, reply.length = False, 0
             break

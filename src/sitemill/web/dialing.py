@@ -10,15 +10,13 @@ import ipaddress
 import os
 import socket
 import urllib.error
-from typing import Any, Final
+from typing import Any
 
 from sitemill.web import connection
-from sitemill.web.answers import read_status
+from sitemill.web.answers import BLANK, LINE, read_status
 from sitemill.web.connection import Route
 from sitemill.web.waits import Waits
 
-# A line of the status or a header may be this long (http.client's bound).
-_LINE: Final = 65536
 Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
 
@@ -32,9 +30,9 @@ async def open_stream(way: Route, waits: Waits) -> Stream:
             name = way.host if tls else None
             waits.arm()
             return await asyncio.open_connection(
-                sock=sock, limit=_LINE, ssl=tls, server_hostname=name
+                sock=sock, limit=LINE, ssl=tls, server_hostname=name
             )
-        reader, writer = await asyncio.open_connection(sock=sock, limit=_LINE)
+        reader, writer = await asyncio.open_connection(sock=sock, limit=LINE)
         await _tunnel(reader, writer, way, waits)
         waits.arm()
         await writer.start_tls(tls, server_hostname=way.tunnel.rpartition(":")[0].strip("[]"))
@@ -81,7 +79,7 @@ async def _tunnel(
         raise OSError(f"Tunnel connection failed: {status.code} {status.reason.strip()}")
     while True:
         waits.arm()
-        if (await reader.readline()) in (b"\r\n", b"\n", b""):
+        if (await reader.readline()) in BLANK:
             return
 
 

@@ -5,12 +5,11 @@
 # read no further than its caller's limit; a response is handed to a ``process`` function as soon
 # as it is read (in the one event loop that asks them all: web.inflight, web.streams), and only
 # what that returns is kept, so memory is bounded by the number of requests in flight, not by the
-# size of the site.
+# size of the site. (That one loop's coroutines alone touch the bookkeeping: no lock.)
 
 from __future__ import annotations
 
 import http.client
-import threading
 import time
 import urllib.error
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -84,7 +83,6 @@ class LiveSite:
     connect: Mapping[str, str] = field(default_factory=dict)
     requests: int = 0
     started: float = field(default_factory=time.monotonic)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _answered: set[str] = field(default_factory=set, repr=False)  # origins that answered
     _unreached: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
     _origin_of: dict[str, str] = field(default_factory=dict, repr=False)
@@ -92,12 +90,11 @@ class LiveSite:
     def unreachable(self) -> dict[str, str]:
         """The origins asked that never answered, none of their requests finding a
         connection: origin -> the first reason."""
-        with self._lock:
-            return {
-                origin: reason
-                for origin, (_, reason) in self._unreached.items()
-                if origin not in self._answered
-            }
+        return {
+            origin: reason
+            for origin, (_, reason) in self._unreached.items()
+            if origin not in self._answered
+        }
 
     def on_site(self, url: str) -> bool:
         """Whether ``url`` is on one of the site's origins (and so may be asked)."""
@@ -159,25 +156,22 @@ class LiveSite:
         deadline = min(self.limits.request_deadline, self.remaining())
         if deadline <= 0:
             return LiveAnswer(url, problem=RUN_DEADLINE, asked=False)
-        with self._lock:
-            failures, _ = self._unreached.get(origin, (0, ""))
-            if failures >= UNREACHABLE_AFTER and origin not in self._answered:
-                return LiveAnswer(url, problem=UNREACHED, asked=False)
-            self.requests += 1
+        failures, _ = self._unreached.get(origin, (0, ""))
+        if failures >= UNREACHABLE_AFTER and origin not in self._answered:
+            return LiveAnswer(url, problem=UNREACHED, asked=False)
+        self.requests += 1
         try:
             answer = await self._ask(url, origin, limit, deadline, head, connections)
         except urllib.error.URLError as exc:  # (no connection: no answer came at all)
             reason = _one_line(exc.reason)
-            with self._lock:
-                failures, first = self._unreached.get(origin, (0, reason))
-                self._unreached[origin] = (failures + 1, first)
+            failures, first = self._unreached.get(origin, (0, reason))
+            self._unreached[origin] = (failures + 1, first)
             return LiveAnswer(url, problem=reason)
         except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
             if isinstance(exc, TimeoutError):
                 return LiveAnswer(url, problem=f"no answer within {self.limits.timeout:g} s")
             return LiveAnswer(url, problem=_one_line(exc) or type(exc).__name__)
-        with self._lock:
-            self._answered.add(origin)
+        self._answered.add(origin)
         return answer
 
     async def _ask(
