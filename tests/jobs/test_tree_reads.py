@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +9,8 @@ import pytest
 
 from gitutil import clock, commit, make_repo
 from sitemill import urlstyle
-from sitemill.config.model import load_config
-from sitemill.jobs import treedates, treehistory
-from sitemill.jobs.tree import build_from_tree
-from sitemill.sinks import LocalDirSink
+from treeruns import hold_log_until_reads, outputs
 
-BASE = "https://example.com/"
 PAGES = 12
 
 
@@ -33,9 +27,7 @@ def site(tmp_path: Path) -> Path:
 
 
 def build(repo: Path, out: Path, **settings: object) -> dict[str, bytes]:
-    config = load_config({"base_url": BASE, "workers": 1, **settings})
-    build_from_tree(config, repo, LocalDirSink(out))
-    return {name: (out / name).read_bytes() for name in sorted(os.listdir(out))}
+    return outputs(repo, out, workers=1, **settings)
 
 
 def test_a_plain_run_reads_the_pages_while_git_log_runs(
@@ -45,33 +37,7 @@ def test_a_plain_run_reads_the_pages_while_git_log_runs(
     # so this process reads the pages' heads meanwhile (it read them after, as the pipeline
     # took them). git log's answer is held until read_pages returns: the order is the code's.
     repo = site(tmp_path)
-    taken: list[str] = []
-    taken_by_then: list[int] = []
-    returned = threading.Event()
-    real_take, real_read, real_log = (
-        treedates.PageReads._take,
-        treehistory.read_pages,
-        treehistory._resolve_lastmod,
-    )
-
-    def take(self: treedates.PageReads) -> None:
-        taken.append("chunk")
-        real_take(self)
-
-    def read_pages(*args: Any, **kwargs: Any) -> treedates.PageReads:
-        reads = real_read(*args, **kwargs)
-        taken_by_then.append(len(taken))
-        returned.set()
-        return reads
-
-    def resolve_lastmod(*args: Any, **kwargs: Any) -> Any:
-        found = real_log(*args, **kwargs)
-        returned.wait(timeout=60)
-        return found
-
-    monkeypatch.setattr(treedates.PageReads, "_take", take)
-    monkeypatch.setattr(treehistory, "read_pages", read_pages)
-    monkeypatch.setattr(treehistory, "_resolve_lastmod", resolve_lastmod)
+    taken, taken_by_then = hold_log_until_reads(monkeypatch)
     written = build(repo, tmp_path / "out", content_dates=False, lastmod="git")
     assert taken_by_then == [1] and taken == ["chunk"]
     assert written["sitemap.xml"].count(b"<lastmod>2024-01-12") == PAGES

@@ -11,18 +11,16 @@ from typing import Any
 
 import pytest
 
+import treeruns
 from gitutil import commit, make_repo
-from sitemill.config.model import load_config
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import treedates, treedating
-from sitemill.jobs.tree import build_from_tree
-from sitemill.sinks import LocalDirSink
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.workers import workpool
+from treeruns import BASE
 
-BASE = "https://example.com/"
 WHEN = ("2024-01-10 09:00:00", "2024-02-20 10:00:00", "2024-03-30 11:00:00")
 
 
@@ -53,9 +51,7 @@ def site(tmp_path: Path) -> Path:
 
 
 def outputs(repo: Path, out: Path, workers: int) -> dict[str, bytes]:
-    config = load_config({"base_url": BASE, "workers": workers, "images": True})
-    build_from_tree(config, repo, LocalDirSink(out))
-    return {name: (out / name).read_bytes() for name in sorted(os.listdir(out))}
+    return treeruns.outputs(repo, out, workers=workers, images=True)
 
 
 def test_one_worker_and_four_write_the_same_bytes(

@@ -4,22 +4,15 @@ process; a later run, which remembers those versions, starts none."""
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from gitutil import clock, commit, make_repo
-from sitemill.config.model import load_config
-from sitemill.jobs import treedates, treehistory
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history import walkwork
-from sitemill.sinks import LocalDirSink
 from sitemill.workers import workpool
+from treeruns import BASE, hold_log_until_reads, outputs
 
-BASE = "https://example.com/"
 PAGES = 6
 BUILDS = 14
 
@@ -47,9 +40,7 @@ def site(tmp_path: Path) -> Path:
 
 
 def build(repo: Path, out: Path, workers: int) -> dict[str, bytes]:
-    config = load_config({"base_url": BASE, "workers": workers})
-    build_from_tree(config, repo, LocalDirSink(out))
-    return {name: (out / name).read_bytes() for name in sorted(os.listdir(out))}
+    return outputs(repo, out, workers=workers)
 
 
 @pytest.fixture
@@ -110,32 +101,6 @@ def test_one_process_reads_the_pages_while_git_log_runs(
     # read them after, when the walk took them). git log's answer is held here until the
     # reads return, so the order is the code's, not the clock's.
     repo = site(tmp_path)
-    chunks: list[str] = []
-    read_by_then: list[int] = []
-    returned = threading.Event()
-    real_take, real_read, real_log = (
-        treedates.PageReads._take,
-        treehistory.read_pages,
-        treehistory._resolve_lastmod,
-    )
-
-    def take(self: treedates.PageReads) -> None:
-        chunks.append("chunk")
-        real_take(self)
-
-    def read_pages(*args: Any, **kwargs: Any) -> treedates.PageReads:
-        reads = real_read(*args, **kwargs)
-        read_by_then.append(len(chunks))
-        returned.set()
-        return reads
-
-    def resolve_lastmod(*args: Any, **kwargs: Any) -> Any:
-        found = real_log(*args, **kwargs)
-        returned.wait()
-        return found
-
-    monkeypatch.setattr(treedates.PageReads, "_take", take)
-    monkeypatch.setattr(treehistory, "read_pages", read_pages)
-    monkeypatch.setattr(treehistory, "_resolve_lastmod", resolve_lastmod)
+    chunks, read_by_then = hold_log_until_reads(monkeypatch)
     build(repo, tmp_path / "out", 1)
     assert read_by_then == [len(chunks)] and chunks == ["chunk"]

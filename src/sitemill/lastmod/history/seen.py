@@ -51,7 +51,7 @@ def seen_history(
 
 
 def recalled_dates(
-    record: SeenHistory | None,
+    record: SeenHistory,
     clean: CleanHead,
     key: str,
     current: Collection[str],
@@ -59,9 +59,8 @@ def recalled_dates(
     """The content dates ``record`` remembers, when the run's folder, fingerprint key and
     clean files (``clean``; ``current``: those with a fingerprint) are the ones they were found
     at (HEAD is the record's commit, or unchanged_since says it holds); None otherwise (the
-    history is read)."""
-    if record is None or clean.shallow or len(record.dates) != len(clean.blobs):
-        return None
+    history is read). The caller has checked that ``clean`` is no shallow clone and holds one
+    file for each of the record's dates (jobs.treeseen.remembered_prints)."""
     if record.inputs != inputs_digest(record.seen, clean.relative, key, clean.blobs, current):
         return None
     paths = sorted(clean.blobs)
