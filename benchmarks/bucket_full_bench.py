@@ -51,7 +51,8 @@ def child(endpoint: str, count: int) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+    from sitemill.scaleout.partitioned import rebuild_partitioned
+    from sitemill.scaleout.partitionedstore import open_partitioned
 
     real = full.list_objects
 

@@ -95,7 +95,7 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
     from sitemill.scaleout.distshard import render_item
     from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
-    from sitemill.scaleout.partitioned import open_partitioned
+    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.runfiles import item_from_json
 
     client = make_s3_client(endpoint)

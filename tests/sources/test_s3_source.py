@@ -19,6 +19,7 @@ from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.aws.clients import make_s3_client, parse_timestamp
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
+from sitemill.filenames.outputs import normalize_prefix
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 from sitemill.sources.page import Page
@@ -27,7 +28,6 @@ from sitemill.sources.s3 import (
     StoredObject,
     bucket_pages,
     list_objects,
-    normalize_prefix,
     read_bucket_robots,
 )
 from xsd import assert_xsd_valid

@@ -13,7 +13,6 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
-from sitemill.filenames.outputs import normalize_prefix as normalize_prefix
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.sources.page import Page
