@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bucket_shards_bench import _peak_rss_mb, moto_server
+from bucket_shards_bench import _peak_rss_mb
+from harness import moto_server
 
 SITE, STATE = "bench-full-site", "bench-full-state"
 BASE = "https://example.com/"

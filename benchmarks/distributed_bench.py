@@ -25,7 +25,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bucket_shards_bench import _peak_rss_mb, moto_server
+from bucket_shards_bench import _peak_rss_mb
+from harness import moto_server
 
 SITE, STATE = "bench-dist-site", "bench-dist-state"
 BASE = "https://example.com/"
