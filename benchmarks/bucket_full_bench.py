@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bucket_shards_bench import _peak_rss_mb, moto_server
+from bucket_shards_bench import _peak_rss_mb
+from harness import moto_server
 
 SITE, STATE = "bench-full-site", "bench-full-state"
 BASE = "https://example.com/"
@@ -51,7 +52,8 @@ def child(endpoint: str, count: int) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+    from sitemill.scaleout.partitioned import rebuild_partitioned
+    from sitemill.scaleout.partitionedstore import open_partitioned
 
     real = full.list_objects
 

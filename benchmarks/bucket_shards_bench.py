@@ -15,20 +15,17 @@ another shard's state).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from harness import own_peak_rss_bytes
+from harness import moto_server, own_peak_rss_bytes
 
 # Each size its own buckets: the moto servers of one process share one backend.
 SITE, STATE = "bench-sharded-site-{pages}", "bench-sharded-state-{pages}"
@@ -75,7 +72,8 @@ def seed(endpoint: str, pages: int) -> str:
     """The bucket as a full rebuild leaves it; returns the key the deploy changes."""
     from sitemill.html.facts import ORDINARY_PAGE
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS
+    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.shardcommit import read_live
     from sitemill.scaleout.shardfull import FullRun, rebuild_full
     from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
@@ -114,7 +112,8 @@ def seed(endpoint: str, pages: int) -> str:
 def child(endpoint: str, pages: int, key: str) -> None:
     """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+    from sitemill.scaleout.partitioned import rebuild_partitioned
+    from sitemill.scaleout.partitionedstore import open_partitioned
 
     client, config = _client(endpoint), _config(pages)
     site = BucketSite(SITE.format(pages=pages))
@@ -142,33 +141,6 @@ def child(endpoint: str, pages: int, key: str) -> None:
 
 def _peak_rss_mb() -> float:
     return own_peak_rss_bytes() / 1024 / 1024
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def moto_server() -> Iterator[str]:
-    """A moto server on a free loopback port, with dummy credentials; its endpoint URL."""
-    import logging
-
-    from moto.server import ThreadedMotoServer
-
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-        os.environ.setdefault(name, "testing")
-    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # (the server's request log)
-    port = _free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.stop()
 
 
 def measure(pages: int) -> dict[str, Any]:

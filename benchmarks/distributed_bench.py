@@ -25,7 +25,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bucket_shards_bench import _peak_rss_mb, moto_server
+from bucket_shards_bench import _peak_rss_mb
+from harness import moto_server
 
 SITE, STATE = "bench-dist-site", "bench-dist-state"
 BASE = "https://example.com/"
@@ -95,7 +96,7 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
     from sitemill.scaleout.distshard import render_item
     from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
-    from sitemill.scaleout.partitioned import open_partitioned
+    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.runfiles import item_from_json
 
     client = make_s3_client(endpoint)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
 import resource
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -109,6 +111,33 @@ def own_peak_rss_bytes() -> int:
                 return int(line.split()[1]) * 1024
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return usage if sys.platform == "darwin" else usage * 1024
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def moto_server() -> Iterator[str]:
+    """A moto server on a free loopback port, with dummy credentials; its endpoint URL."""
+    import logging
+
+    from moto.server import ThreadedMotoServer
+
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        os.environ.setdefault(name, "testing")
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # (the server's request log)
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.stop()
 
 
 def clean_env() -> dict[str, str]:

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bucket_shards_bench import moto_server
+from harness import moto_server
 from lambda_paths import measure_actions, report_actions
 
 ROOT = Path(__file__).resolve().parent.parent

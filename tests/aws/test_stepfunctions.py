@@ -32,7 +32,8 @@ from sitemill.errors import IncompleteRunError, SourceError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor, next_run_name
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 
 ASL = Path(__file__).resolve().parents[2] / "infra" / "rebuild.asl.json"

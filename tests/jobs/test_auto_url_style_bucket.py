@@ -13,7 +13,8 @@ from s3util import BUCKET, live_files, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import Report, shards_line
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.parse import parse_state
 from sitemill.urls import UrlStyle
 from sitemill.urlstyle import StyleDecision

@@ -31,10 +31,12 @@ from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import Report
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
-from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.partitionedprefix import partitioned_prefix
 
 
 def page(title: str, canonical: str | None = None, extra: str = "") -> bytes:

@@ -22,7 +22,8 @@ from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import item_from_json
 from sitemill.state.partitioned import PartitionedStore
 

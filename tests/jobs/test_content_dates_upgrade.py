@@ -36,7 +36,8 @@ from sitemill.scaleout.shardfull import merged_states
 from sitemill.sinks import LocalDirSink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
-from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.shardstate import ShardState
 
 BASE = "https://example.com/"

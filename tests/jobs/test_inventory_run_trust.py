@@ -27,7 +27,7 @@ from sitemill.scaleout import distfragments
 from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import Item, item_from_json
 from xsd import assert_xsd_valid
 

@@ -34,7 +34,8 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -26,7 +26,8 @@ from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import range_listing, render_item
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor, run_name
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import Item, item_from_json, item_to_json
 from xsd import assert_xsd_valid
 

@@ -33,12 +33,14 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import shards_line, summary_counts
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.shardcommit import read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.shards.manifest import DELETE_AFTER
-from sitemill.state.partitioned import PartitionedStore, partitioned_prefix
+from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.s3 import S3StateStore
 from xsd import assert_xsd_valid
 

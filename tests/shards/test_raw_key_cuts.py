@@ -17,7 +17,8 @@ from sitemill.entries import Entry
 from sitemill.jobs.bucket import BucketSite
 from sitemill.render.renderer import Renderer
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.shards.layout import render_shards, sorted_entries
 from sitemill.shards.plan import Order
 from xsd import assert_xsd_valid

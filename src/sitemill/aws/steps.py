@@ -28,7 +28,7 @@ from sitemill.report import summary_counts
 from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
-from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import item_from_json
 from sitemill.scaleout.shardinputs import site_robots
 from sitemill.urls import site_root_path

@@ -68,7 +68,8 @@ def partitioned_start(
 ) -> tuple[Start, str] | None:
     """The state a rebuild starts from when it is kept in parts (every shard's pages in one),
     and where it was read; None: the state is one object."""
-    from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS
+    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.shardfull import merged_start
 
     store = open_partitioned(config, client, site)

@@ -99,7 +99,7 @@ def _bucket_pending(
 ) -> PendingStore:
     from sitemill.indexnow.pending import ObjectPending
     from sitemill.jobs.bucket import BucketSettings, pending_store
-    from sitemill.scaleout.partitioned import open_partitioned
+    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.state.store import open_state_store
 
     site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)

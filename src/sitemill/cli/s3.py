@@ -20,7 +20,8 @@ from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.messages import counted
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import DEFAULT_THREADS, open_partitioned, rebuild_partitioned
+from sitemill.scaleout.partitioned import DEFAULT_THREADS, rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
 

@@ -13,7 +13,7 @@ from sitemill.indexnow.outcome import PendingStore
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.jobs.bucket import pending_store
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.scaleout.partitioned import open_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.store import open_state_store

@@ -31,7 +31,6 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.scaleout.membership import not_distributable
-from sitemill.scaleout.partitionedstore import open_partitioned as open_partitioned
 from sitemill.scaleout.shardcommit import Live, read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full, record_pending
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots

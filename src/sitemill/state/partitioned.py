@@ -29,7 +29,6 @@ from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import put_object
 from sitemill.sources.s3 import describe_error
 from sitemill.state.bounded import load_json_text
-from sitemill.state.partitionedprefix import partitioned_prefix as partitioned_prefix
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
 from sitemill.state.start import base_moved
