@@ -16,9 +16,10 @@ from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, r
 from sitemill.lastmod.history import templateedits
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import edit_of, rewords
-from sitemill.lastmod.history.probes import MIN_SECTION, PROBE, section_of
+from sitemill.lastmod.history.probes import PROBE, section_of
 from sitemill.lastmod.history.respacing import RESPACED
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
+from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run
 

@@ -12,7 +12,7 @@ from typing import Final
 
 from sitemill.lastmod.history.editparts import part_names
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
-from sitemill.lastmod.history.sections import MIN_SECTION as MIN_SECTION
+from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 

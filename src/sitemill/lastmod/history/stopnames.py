@@ -24,7 +24,7 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.probes import MIN_SECTION
+from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     Reduce,

@@ -54,7 +54,6 @@ from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.editparts import part_names
 from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.probes import (
-    MIN_SECTION,
     PROBE_MORE,
     commit_of,
     probes,
@@ -65,6 +64,7 @@ from sitemill.lastmod.history.probes import (
     unclear,
 )
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
+from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
