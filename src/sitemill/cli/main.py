@@ -33,6 +33,7 @@ from sitemill.cli.whycommand import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__
+from sitemill.workers.collector import fewer_collections  # (a run's large tables)
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -239,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler.setFormatter(_Shown())
     logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler])
     try:
-        return _COMMANDS[args.command](args, dict(os.environ))
+        return fewer_collections()(_COMMANDS[args.command])(args, dict(os.environ))
     except SitemillError as exc:
         say(sys.stderr, f"sitemill: error: {one_line(str(exc))}")
         # A wrong command line or configuration is a usage error; the rest is invalid input.
