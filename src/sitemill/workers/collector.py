@@ -7,6 +7,7 @@
 # a 1.8 s run, in the one thread every other waits for. Ten thousand new objects a collection
 # leave about 20 (and the full collections, which follow their own rule, as they were); the
 # garbage a collection frees is the same, only found later (a few MB at most of cycles).
+# For `sitemill build` alone: `sitemill urls` streams, and 1M URLs took no less CPU with it.
 
 from __future__ import annotations
 
