@@ -33,6 +33,7 @@ from sitemill.cli.whycommand import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__
+from sitemill.workers.collector import fewer_collections
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -222,7 +223,7 @@ def _run_check(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
-    "build": _run_build,
+    "build": fewer_collections()(_run_build),  # (the tables a build keeps: workers.collector)
     "urls": _run_urls,
     "validate": _run_validate,
     "s3": _run_s3,

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gitutil import clock, commit, make_repo, unix
+from sitemill.lastmod.history import walk
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
 
 START = "2024-03-01T10:00:00+00:00"
@@ -84,3 +85,27 @@ def test_flips_keep_the_date(repo: Path) -> None:
 
     assert dated(repo, ["index.html"], fingerprint) == {"index.html": unix(edit)}
     assert set(fingerprint.seen.values()) == {1}
+
+
+def test_a_first_run_makes_no_blob_key_of_a_version_to_look_up(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # walk.chunk_of looks each version's blob_key up in an earlier run's fingerprints; a first
+    # run has none, and made 10,000 keys for nothing on build-git-10k.
+    times = clock(START, 86400)
+    paths = [f"p{index}.html" for index in range(6)]
+    for build in range(3):
+        commit(repo, {path: page(f"{path} {build}", build) for path in paths}, when=next(times))
+    found = read_file_versions(repo, paths).versions
+    runs = {path: walk.Run(chain) for path, chain in found.items()}
+    made: list[str] = []
+    keyed = walk.blob_key
+    monkeypatch.setattr(walk, "blob_key", lambda *args: made.append(args[0]) or keyed(*args))
+
+    assert walk.chunk_of(runs, {}, {}) == (runs, dict.fromkeys(paths), {})
+    assert made == []
+    oldest = runs["p0.html"].chain[-1].blob
+    assert oldest is not None
+    known = {keyed("p0.html", oldest): "remembered"}
+    assert walk.chunk_of(runs, {}, known)[2] == known  # (a later run's: looked up)
+    assert len(made) == 18

@@ -63,9 +63,10 @@ Chunk = tuple[dict[str, "Run"], dict[str, str | None], dict[str, str]]
 
 
 def chunk_of(runs: dict[str, Run], current: Mapping[str, str], known: Mapping[str, str]) -> Chunk:
-    """The Chunk of ``runs``: those not in ``current`` get their fingerprint in the walk."""
-    remembered = {}
-    for path, run in runs.items():
+    """The Chunk of ``runs``: those not in ``current`` get their fingerprint in the walk.
+    With nothing ``known`` (a first run), no version's blob_key is made."""
+    remembered: dict[str, str] = {}
+    for path, run in runs.items() if known else ():
         for version in run.chain:
             key = None if version.blob is None else blob_key(path, version.blob)
             if key is not None and key in known:
