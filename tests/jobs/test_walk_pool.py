@@ -4,11 +4,14 @@ process; a later run, which remembers those versions, starts none."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gitutil import clock, commit, make_repo
+from sitemill.jobs import treehistory, walkpool
 from sitemill.lastmod.history import walkwork
 from sitemill.workers import workpool
 from treeruns import BASE, hold_log_until_reads, outputs
@@ -104,3 +107,42 @@ def test_one_process_reads_the_pages_while_git_log_runs(
     chunks, read_by_then = hold_log_until_reads(monkeypatch)
     build(repo, tmp_path / "out", 1)
     assert read_by_then == [len(chunks)] and chunks == ["chunk"]
+
+
+def test_a_first_run_starts_the_walks_fork_server_while_git_log_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, started: list[int]
+) -> None:
+    # The pages alone are below a pool's work, their older versions may reach it (each page
+    # counts for EXPECTED_READS of them): the fork server starts as git log starts, its start
+    # and imports beside git log, not after it on the walk's way (archcraft). Before, it
+    # started only once git log had answered. A later run, which remembers the versions'
+    # fingerprints, starts none; nor does a run of one process.
+    repo = site(tmp_path)
+    sizes = [(repo / f"p{n}.html").stat().st_size for n in range(PAGES)]
+    pages = sum(map(workpool.page_work, sizes))
+    monkeypatch.setattr(workpool, "MIN_POOL_BYTES", pages * 2)
+    logged = threading.Event()
+    starts: list[bool] = []  # (whether git log had answered)
+    real_log = treehistory._resolve_lastmod
+
+    def resolve_lastmod(*args: Any, **kwargs: Any) -> Any:
+        found = real_log(*args, **kwargs)
+        logged.set()
+        return found
+
+    def start_fork_server() -> None:
+        starts.append(logged.is_set())
+        real_start()
+
+    real_start = workpool.start_fork_server
+    monkeypatch.setattr(treehistory, "_resolve_lastmod", resolve_lastmod)
+    monkeypatch.setattr(walkpool, "start_fork_server", start_fork_server, raising=False)
+    monkeypatch.setattr(walkwork, "start_fork_server", start_fork_server)
+    assert build(repo, tmp_path / "one", 1) and starts == []
+    logged.clear()
+    first = build(repo, tmp_path / "two", 2)
+    assert starts[0] is False and started == [2]
+    assert first == build(repo, tmp_path / "three", 1)  # (the same bytes)
+    logged.clear()
+    starts.clear()
+    assert build(repo, tmp_path / "two", 2) == first and starts == []

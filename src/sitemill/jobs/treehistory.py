@@ -77,12 +77,11 @@ def read_pages_and_history(
     *,
     declare: bool = False,  # the pages' declared dates are read too (read_pages)
 ) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
-    """The pages' facts (and fingerprints), and git's dates, or (with content dates: the last
-    run's state ``known``) content dates from git with each file's last commit. The blob
-    fingerprints ``known`` remembers under this run's fingerprint key are not read again;
-    ``remember`` gets this run's. The worker processes stay up until ``stack`` closes: without
-    a walk through git history, the reads come in as the caller follows the files. ``progress``
-    is told the commits read, the pages read and the files dated."""
+    """The pages' facts (and fingerprints), and git's dates, or (content dates: the last run's
+    state ``known``) content dates from git with each file's last commit. The blob fingerprints
+    ``known`` remembers under this run's key are not read again; ``remember`` gets this run's.
+    The workers stay up until ``stack`` closes: without a walk through git history, the reads
+    come in as the caller follows the files. ``progress`` is told the commits, pages, dates."""
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
     key = _blobs_key(config)
@@ -91,7 +90,8 @@ def read_pages_and_history(
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
     work, workers = _pages_pool(config, sizes, by_content, stack)
     with interruptible_pool(1, "sitemill-git") as pool:
-        start = partial(log_then_workers, pool, config, files, cached, work, progress)
+        ahead = site_dir if by_content else None  # (walkpool.start_ahead's)
+        start = partial(log_then_workers, pool, config, files, cached, work, progress, ahead)
         resolve = partial(_resolve_lastmod, config, site_dir, files, warnings, by_content, dirty)
         logged = None if record else start(resolve)
         root = Root(site_dir)

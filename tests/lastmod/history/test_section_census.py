@@ -20,6 +20,7 @@ from sitemill.lastmod.history.probes import PROBE, section_of
 from sitemill.lastmod.history.respacing import RESPACED
 from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.sections import MIN_SECTION
+from sitemill.lastmod.history.stopedits import STAMP_EDIT
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run
 
@@ -223,3 +224,31 @@ def test_a_commit_that_changed_a_few_pages_of_a_big_section_looks_at_a_few_of_th
     found, _ = census_templates([(path, 1) for path in section[:3]], pages, census, name, ({}, {}))
     assert (found, named) == ([], [])
     assert pages.looked <= 3 + 2 * 3
+
+
+def test_the_census_names_the_stops_of_every_section_in_one_batch_a_step() -> None:
+    # Three sections of 8 posts, each re-stamped by one commit, four of whose posts a later
+    # edit of their own stopped: the census names each section's stops, then its other pages
+    # (the first PROBE, then all), in three batches however many sections (a pool's workers
+    # get the stops of every section at once); before, each section had its own three (and
+    # an empty fourth), one section at a time: 12 batches.
+    sections = [f"{name}/post-{n}.html" for name in ("a", "b", "c") for n in range(8)]
+    old, new = Version(100, b"a" * 20, False), Version(200, b"b" * 20, False)
+    pages = {path: Run([new, old]) for path in sections}
+    members: dict[str, list[str]] = {}
+    for path in sections:
+        members.setdefault(section_of(path), []).append(path)
+    census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
+    names: dict[tuple[str, int], str] = {}
+    batches: list[list[tuple[str, int]]] = []
+
+    def name(stops: list[tuple[str, int]]) -> int:
+        batches.append(stops)
+        fresh = [stop for stop in stops if stop not in names]
+        names.update(dict.fromkeys(fresh, STAMP_EDIT))
+        return len(fresh)
+
+    found = [(path, 1) for path in sections if int(path[-6]) < 4]
+    chosen, read = census_templates(found, pages, census, name, (names, {}))
+    assert chosen == found and read == len(sections)
+    assert len(batches) == 3, [len(batch) for batch in batches]

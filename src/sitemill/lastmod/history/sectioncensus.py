@@ -56,7 +56,8 @@ def census_templates(
     """The stops of ``found`` (not judged template) whose edit is template by the census of
     the pages of their section their commit changed (see above), and the blobs read.
     ``census``: the paths of each section, section_changes, section_of, MIN_SECTION; ``name``
-    names stops' edits into ``edits`` (names, exact names)."""
+    names stops' edits into ``edits`` (names, exact names), each step's stops of every place
+    at once (a pool's workers name several places' together: stopnames.spread_names)."""
     members, changes, section_of, least = census
     names, exact = edits
     wanted: dict[tuple[str, int], list[tuple[str, int]]] = {}
@@ -68,30 +69,37 @@ def census_templates(
             stood[place] = _stood(pages, members.get(place[0], ()), place[1], bound)
         if stood[place] >= least and 2 * len(changes.get(place, ())) > stood[place]:
             wanted.setdefault(place, []).append((path, end))
-    read = 0
+    places = sorted(wanted)
+    for place in places:
+        wanted[place].sort()
+    read = _named(name, [wanted[place][:PROBE] for place in places])
+    # (its first stops are pages' own words: so are the rest, or few)
+    places = [p for p in places if any(_countable(names.get(s)) for s in wanted[p][:PROBE])]
+    read += _named(name, [wanted[place][PROBE:] for place in places])
+    counted = {p: [s for s in wanted[p] if _countable(names.get(s))] for p in places}
+    others = {p: [s for s in changes[p] if s not in wanted[p]] for p in places if counted[p]}
+    read += _named(name, [others[place][:PROBE] for place in others])
+    shown = [p for p in others if _shown(counted[p], others[p][:PROBE], names)]
+    read += _named(name, [changes[place] for place in shown])
     chosen: list[tuple[str, int]] = []
-    for place, stops in sorted(wanted.items()):
-        stops.sort()
-        read += name(stops[:PROBE])
-        if not any(_countable(names.get(stop)) for stop in stops[:PROBE]):
-            continue  # (its first stops are pages' own words: so are the rest, or few)
-        read += name(stops[PROBE:])
-        counted = [stop for stop in stops if _countable(names.get(stop))]
-        chosen += [stop for stop in counted if names.get(stop) == STAMP_EDIT]
-        if not counted:
+    for place in places:
+        chosen += [stop for stop in counted[place] if names.get(stop) == STAMP_EDIT]
+        if place not in shown:
             continue
-        others = [stop for stop in changes[place] if stop not in stops]
-        read += name(others[:PROBE])
-        if not _shown(counted, others[:PROBE], names):
-            continue
-        read += name(changes[place])
         made = Counter(names.get(stop) for stop in changes[place])
-        for stop in counted:
+        for stop in counted[place]:
             edit = names[stop]
             if edit != STAMP_EDIT and 2 * made[edit] > stood[place]:
                 alike = [page for page in changes[place] if names.get(page) == edit]
                 chosen += [stop] if _most_exact(stop, alike, exact) else []
     return chosen, read
+
+
+def _named(name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[str, int]]]) -> int:
+    """The blobs ``name`` read naming the stops of ``steps`` (one place's each: disjoint), all
+    in one call; none for none."""
+    stops = [stop for step in steps for stop in step]
+    return name(stops) if stops else 0
 
 
 def _countable(edit: str | None) -> bool:
