@@ -63,19 +63,20 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
     """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
     stop's edit is named all three ways: history.stopedits)."""
     new, old = _tokens(newer), _tokens(older)
-    moves = _named_moves(new, old, own)
+    repeats = _repeats(old, new)
+    moves = _named_moves(new, old, own, repeats)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves
     if respelled(newer, older):
         return RESPELLED, RESPELLED, moves
-    return _edit_name(new, old, moves), hashed(*named_by_kind(*_repeats(old, new))), moves
+    return _edit_name(new, old, moves), hashed(*named_by_kind(*repeats)), moves
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
     """edit_of's name of the edit from tokens ``old`` to ``new`` that made ``moves``."""
     removed, added = moves
     tokens = (*removed, *added)
-    if _words(new) != _words(old):
+    if _rewords(new, old):
         kind = "words"
     elif tokens and all(token[:1] in "RtD" for token in tokens):
         kind = "site-wide"
@@ -91,13 +92,16 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     return _named_moves(_tokens(newer), _tokens(older), own)
 
 
-def _named_moves(new: Counter[str], old: Counter[str], own: str) -> Moves:
-    """moves_of, from the two versions' tokens (``own``: edit_of's), dates and numbers put in
-    or taken out alone named by their kind (history.datevalues). The page's own URL, moved
-    (onto the site's base, or in JSON-LD away from it too), is still the page's own URL: where
-    one version holds it at the other host or base path and the other leaves it out, it is
-    counted on both, so that it is named by the move."""
-    removed, added = rewrites(*_repeats(old, new))
+def _named_moves(
+    new: Counter[str], old: Counter[str], own: str, repeats: Moves | None = None
+) -> Moves:
+    """moves_of, from the two versions' tokens (``own``: edit_of's; ``repeats``: their
+    _repeats, if made), dates and numbers put in or taken out alone named by their kind
+    (history.datevalues). The page's own URL, moved (onto the site's base, or in JSON-LD away
+    from it too), is still the page's own URL: where one version holds it at the other host or
+    base path and the other leaves it out, it is counted on both, so that it is named by the
+    move."""
+    removed, added = rewrites(*(_repeats(old, new) if repeats is None else repeats))
     if own and old[_LINK_END] == new[_LINK_END] + 1:
         new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
         moved = rewrites(*_repeats(old, new_self))
@@ -202,13 +206,18 @@ def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
     return tokens
 
 
-def _words(tokens: Counter[str]) -> Counter[str]:
-    """The text's words of ``tokens`` (_tokens), in lower case: what a template edit keeps."""
-    words: Counter[str] = Counter()
-    for token, count in tokens.items():
-        if token[:1] == "w":
-            words[token.casefold()] += count
-    return words
+def _rewords(new: Counter[str], old: Counter[str]) -> bool:
+    """Whether the text's words of ``new`` and ``old`` (_tokens), in lower case (what a
+    template edit keeps), are counted differently: read from the tokens whose counts differ
+    only, not from every word of both versions (a word counted alike on both sides adds as
+    much to each)."""
+    words: dict[str, int] = {}
+    for side, sign in ((new - old, 1), (old - new, -1)):
+        for token, count in side.items():
+            if token[:1] == "w":
+                word = token.casefold()
+                words[word] = words.get(word, 0) + sign * count
+    return any(words.values())
 
 
 def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind: str = "") -> str:
