@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,31 @@ def test_a_check_parses_the_state_once(
     checked = check(root, base)
     assert checked.report.sorted_problems() == []
     assert len(parsed) == 1  # (its pending URLs were the state parsed again)
+
+
+def test_a_check_resolves_the_site_folder_once_not_each_page(
+    tmp_path: Path, stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = built_site(tmp_path, stand)
+    resolved: list[str] = []
+    looked: list[str] = []
+    realpath, lstat = os.path.realpath, os.lstat
+
+    def counted_realpath(path: object, **kw: bool) -> str:
+        resolved.append(os.fspath(path))  # type: ignore[call-overload]
+        return realpath(path, **kw)  # type: ignore[call-overload, no-any-return]
+
+    def counted_lstat(path: object, **kw: object) -> os.stat_result:
+        looked.append(os.fspath(path))  # type: ignore[call-overload]
+        return lstat(path, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os.path, "realpath", counted_realpath)
+    monkeypatch.setattr(os, "lstat", counted_lstat)
+    checked = check(root, base)
+    assert checked.report.sorted_problems() == []
+    pages, folders = checked.report.pages, len({page.parent for page in root.rglob("*.html")})
+    assert resolved.count(os.fspath(root)) == 1  # (once a check: it was once a page)
+    real = realpath(root) + os.sep
+    inside = [path for path in looked if path.startswith(real)]
+    assert len(inside) <= pages + folders  # (a page one lstat, a folder one: it was each
+    # component of the site folder's path, twice a page)

@@ -65,19 +65,21 @@ def test_changes_are_the_runs_or_the_last_that_changed_any() -> None:
 def test_the_published_bytes_decide_before_a_remembered_fingerprint(tmp_path: Path) -> None:
     from sitemill.check.published import Fingerprinting
     from sitemill.check.sameversion import same_version
+    from sitemill.check.sitefolder import SiteFolder
 
     how = Fingerprinting(5, True, (), "https://e.org/")
     body = b"<title>A</title><main><p>Words of the page.</p></main>"
     (tmp_path / "a.html").write_bytes(body)
     odd = PublishedPage("https://e.org/a.html", "a.html", "0" * 32)  # (not what a page gives)
-    assert same_version(odd, body, body, how, tmp_path)  # the bytes published: the same
+    assert same_version(odd, body, body, how, SiteFolder(tmp_path))  # the bytes published: the same
     other = body.replace(b"Words", b"Other words")
-    assert not same_version(odd, other, other, how, tmp_path)
+    assert not same_version(odd, other, other, how, SiteFolder(tmp_path))
     respaced = body.replace(b"<p>", b"\n<p>  ")  # (another rendering of the same content)
-    assert same_version(odd, respaced, respaced, how, tmp_path)
+    assert same_version(odd, respaced, respaced, how, SiteFolder(tmp_path))
     assert not same_version(odd, body, body, how, None)  # (no bytes at hand: the fingerprint)
     outside = PublishedPage("https://e.org/x", "../a.html", "0" * 32)
-    assert not same_version(outside, body, body, how, tmp_path / "sub")  # (never read outside)
+    sub = SiteFolder(tmp_path / "sub")
+    assert not same_version(outside, body, body, how, sub)  # (never read outside)
     etag = PublishedPage("https://e.org/a.html", "a.html", "0" * 32, '"' + md5(body) + '"')
     assert same_version(etag, body, body, how, None)
 
@@ -93,6 +95,7 @@ def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_byte
 ) -> None:
     from sitemill.check.livepages import judge_page
     from sitemill.check.published import Fingerprinting
+    from sitemill.check.sitefolder import SiteFolder
     from sitemill.web.livesite import LiveAnswer
 
     how = Fingerprinting(5, True, (), "https://e.org/", remembered=False)  # (a version 99 state)
@@ -106,7 +109,7 @@ def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_byte
     assert verdict.problems == () and not verdict.compared and not verdict.passed
     # A tree's page: the published bytes, both fingerprinted by this sitemill.
     (tmp_path / "a.html").write_bytes(body.replace(b"Words", b"Older words"))
-    stale = judge_page(answer, other, how, tmp_path)
+    stale = judge_page(answer, other, how, SiteFolder(tmp_path))
     assert [p.kind for p in stale.problems] == ["stale"] and not stale.passed
     (tmp_path / "a.html").write_bytes(body.replace(b"<p>", b"\n<p> "))
-    assert judge_page(answer, other, how, tmp_path).passed
+    assert judge_page(answer, other, how, SiteFolder(tmp_path)).passed

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
@@ -23,6 +22,7 @@ from sitemill.check.served import (
     robots_header_noindex,
     status_problem,
 )
+from sitemill.check.sitefolder import SiteFolder
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
@@ -57,7 +57,7 @@ def judge_page(
     answer: LiveAnswer,
     page: PublishedPage,
     fingerprinting: Fingerprinting | None,
-    files: Path | None = None,
+    files: SiteFolder | None = None,
 ) -> PageVerdict:
     """What is wrong with ``page`` as ``answer`` serves it."""
     url = answer.url

@@ -16,6 +16,7 @@ from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
 from sitemill.check.published import SAMPLE, Fingerprinting, Published, chosen_urls
 from sitemill.check.redirects import redirect_fixes
+from sitemill.check.sitefolder import SiteFolder
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
@@ -44,11 +45,12 @@ def check_live(
     report.pages = len(urls)
     report.changed = sum(1 for url in urls if url in published.changed)
     how = published.fingerprinting
+    files = SiteFolder(published.files) if published.files is not None else None
     verdicts: dict[str, PageVerdict] = {}
     judged = site.get_many(
         urls,
         MAX_FINGERPRINT_BYTES,
-        lambda a: judge_page(a, published.pages[a.url], how, published.files),
+        lambda a: judge_page(a, published.pages[a.url], how, files),
         head=True,
     )
     for verdict in judged:

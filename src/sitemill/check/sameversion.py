@@ -9,10 +9,8 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from sitemill.check.published import Fingerprinting, PublishedPage
+from sitemill.check.sitefolder import SiteFolder
 from sitemill.filenames.outputs import stored_digest
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
 from sitemill.safefs import read_regular, relative_inside
@@ -23,7 +21,7 @@ def same_version(
     raw: bytes,
     body: bytes,
     how: Fingerprinting,
-    files: Path | None,
+    files: SiteFolder | None,
 ) -> bool | None:
     """Whether ``body`` (``raw`` as served, before a Content-Encoding is undone) is the
     version of ``page`` that was published; ``files``: the site folder that holds it. None:
@@ -42,12 +40,11 @@ def same_version(
     return _fingerprint(page, body, how) == page.fingerprint
 
 
-def _published_bytes(files: Path, path: str) -> bytes | None:
+def _published_bytes(files: SiteFolder, path: str) -> bytes | None:
     """The first MAX_FINGERPRINT_BYTES of the file at ``path`` in ``files``: None when it is
     not a regular file inside the folder (a state names paths: it is input from outside)."""
-    root = os.path.realpath(files)
-    real = os.path.realpath(files / path)
-    if relative_inside(root, real) in (None, ""):
+    real = files.real_path(path)
+    if relative_inside(files.real, real) in (None, ""):
         return None
     try:
         return read_regular(real, MAX_FINGERPRINT_BYTES, follow_symlinks=False)
