@@ -1,6 +1,7 @@
 """A sharded bucket's index dates each child by when its bytes changed (docs/output.md): a
 one-page deploy moves exactly one child's date and the index only in that child's line, in a
-bucket with one state and with a partitioned one (incremental, and a full rebuild after it)."""
+bucket with one state and with a partitioned one (incremental, a full rebuild after it, and the
+distributed rebuild's steps, the state machine's, in this process)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ from sitemill.config.model import Config
 from sitemill.jobs import bucketpass
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.protocol import Precision, format_lastmod
+from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.executor import LocalExecutor
 from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix
 from xsd import assert_xsd_valid
@@ -108,3 +112,27 @@ def test_a_one_page_deletion_moves_one_childs_date_in_a_partitioned_bucket(s3: A
     # A full rebuild later writes the same bytes: every date stays.
     full = partitioned(s3, config, LATER + timedelta(days=1), None)
     assert full.shards_touched is None and index_lines(s3) == after
+
+
+def test_a_distributed_full_rebuild_moves_only_the_date_of_the_child_that_changed(
+    s3: Any,
+) -> None:
+    twelve_pages(s3)
+    config = make_config(
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz", shards="on", shard_fill=4
+    )
+
+    def full(name: str, now: datetime) -> dict[str, Any]:
+        store = open_partitioned(config, s3, BucketSite(BUCKET))
+        assert store is not None
+        run = DistributedRun(config, s3, BucketSite(BUCKET), store, STATE_BUCKET, now)
+        return LocalExecutor(run, None).execute(RunRequest(name, BUCKET, "")).verdict
+
+    assert full("full-1", NOW)["status"] == "published"
+    before = index_lines(s3)
+    s3.delete_object(Bucket=BUCKET, Key="c/p3.html")  # (the newest page of c/'s shard)
+    assert full("full-2", LATER)["written"] == 2  # c/'s child and the index
+    after = index_lines(s3)
+    moved = [n for n, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
+    assert moved == [2] and dates(after) == [*dates(before)[:2], dates(after)[2]]
+    assert dates(after)[2] == format_lastmod(LATER, Precision.DATETIME)
