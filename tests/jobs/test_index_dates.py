@@ -127,3 +127,21 @@ def test_a_fresh_clone_with_the_committed_state_keeps_the_dates(tmp_path: Path) 
     # The child that lost a/p2 keeps TWO (its newest page is of ONE: today's rule said ONE).
     assert twice(clone, clone) == dated | {edited: THREE}
     assert TWO in dated.values() and ONE in dated.values()
+
+
+def test_the_state_of_an_earlier_sitemill_moves_no_date_of_a_child_the_folder_holds(
+    tmp_path: Path,
+) -> None:
+    repo, out = make_repo(tmp_path / "repo"), tmp_path / "out"
+    commit(repo, sections("a", "b", "c"), ONE)
+    commit(repo, {"b/p1.html": page("b 1, newer")}, TWO)
+    commit(repo, {}, THREE)
+    build(repo, out)
+    # An earlier sitemill kept no digest and no date: its index said each child's newest page,
+    # and the folder holds the children it wrote.
+    state = json.loads(gzip.decompress((out / STATE_NAME).read_bytes()))
+    del state["digests"], state["written"]
+    (out / STATE_NAME).write_bytes(gzip.compress(json.dumps(state).encode()))
+    dates = twice(repo, out)
+    newer = child_of(out, f"{BASE_URL}b/p1.html")
+    assert dates == dict.fromkeys(dates, ONE) | {newer: TWO}  # (not THREE: HEAD's, once)

@@ -36,7 +36,7 @@ class Asked:
 def dates_of(
     written: dict[str, str] | None, asked: Asked, precision: Precision = Precision.DATETIME
 ) -> ChildDates:
-    return ChildDates({"sitemap-1.xml": DIGEST}, written, asked, RUN, precision)
+    return ChildDates({"sitemap-1.xml": DIGEST}.get, written, asked, RUN, precision)
 
 
 def test_a_child_with_the_bytes_remembered_keeps_its_date_and_asks_nothing() -> None:

@@ -86,7 +86,7 @@ def build_from_tree(
         )  # fmt: skip
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
-        dates = _child_dates(config, dating, dating_mode, site_dir, plan.run_time)
+        dates = _child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
@@ -137,16 +137,25 @@ def _list_pages(
 
 
 def _child_dates(
-    config: Config, dating: _Start | None, mode: LastmodMode, site_dir: Path, run_time: datetime
+    config: Config,
+    dating: _Start | None,
+    mode: LastmodMode,
+    site: tuple[Path, Sink],
+    run_time: datetime,
 ) -> ChildDates | None:
     """When each index child's bytes changed, from the state (none kept: its newest page's):
-    a child that changed is dated by HEAD's commit (the site is at it), else by the run."""
+    a child that changed is dated by HEAD's commit (the site is at it), else by the run. A
+    state of an earlier sitemill kept no digest: the output folder holds what it wrote."""
+    site_dir, sink = site
 
     def run_date() -> datetime:
         when = head_time(site_dir) if mode is LastmodMode.GIT else None
         return (None if when is None else evidence_time(when, run_time)) or run_time
 
-    return None if dating is None else child_dates(config, dating.known, run_date, run_time)
+    if dating is None:
+        return None
+    stored = None if dating.first_run else sink
+    return child_dates(config, dating.known, run_date, run_time, stored)
 
 
 def _keep_state(

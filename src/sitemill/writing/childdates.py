@@ -13,45 +13,62 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, LastmodMode
+from sitemill.filenames.outputs import stored_digest
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.shards.partition import Part
+from sitemill.sinks import Sink
 
 if TYPE_CHECKING:
     from sitemill.state.model import State
 
 
 def child_dates(
-    config: Config, known: State, run_date: Callable[[], datetime], run_time: datetime
+    config: Config,
+    known: State,
+    run_date: Callable[[], datetime],
+    run_time: datetime,
+    stored: Sink | None = None,
 ) -> ChildDates | None:
     """The dates of a run's children from the state it starts from (``known``): none with
-    ``lastmod = "none"`` (a child then has no date, as its pages have none)."""
+    ``lastmod = "none"`` (a child then has no date, as its pages have none). A state of an
+    earlier sitemill that kept no digests (a tree's) takes them from the files ``stored`` (the
+    output folder: what the last run wrote)."""
     if config.lastmod is LastmodMode.NONE:
         return None
-    return ChildDates(known.digests, known.written, run_date, run_time, config.lastmod_precision)
+    digest_of: Callable[[str], str | None] = known.digests.get
+    if stored is not None and known.written is None and not known.digests:
+        digest_of = partial(_stored_digest, stored)
+    return ChildDates(digest_of, known.written, run_date, run_time, config.lastmod_precision)
+
+
+def _stored_digest(stored: Sink, name: str) -> str | None:
+    data = stored.read(name)
+    return None if data is None else stored_digest(data)
 
 
 class ChildDates:
-    """The dates of one run's children, from the last run's record of them: ``digests`` (each
-    file's MD5 as stored) and ``written`` (each child's date; None: a state of an earlier
+    """The dates of one run's children, from the last run's record of them: ``digest_of`` (a
+    file's MD5 as stored, by name) and ``written`` (each child's date; None: a state of an earlier
     sitemill, which remembered none: a child whose bytes it names keeps the date its index
     gave, the newest page inside). ``run_date`` is this run's date, asked at most once and
     only when a child changed (in a tree, a git command); ``run_time`` the run's time, the
     latest date any child may have. ``given`` holds each date given, for the next state."""
 
-    __slots__ = ("_run_date", "digests", "given", "precision", "run_date", "run_time", "written")
+    __slots__ = ("_run_date", "digest_of", "given", "precision", "run_date", "run_time", "written")
 
     def __init__(
         self,
-        digests: Mapping[str, str],
+        digest_of: Callable[[str], str | None],
         written: Mapping[str, str] | None,
         run_date: Callable[[], datetime],
         run_time: datetime,
         precision: Precision,
     ) -> None:
-        self.digests = digests
+        self.digest_of = digest_of
         self.written = written
         self.run_date = run_date
         self.run_time = run_time
@@ -62,7 +79,7 @@ class ChildDates:
     def date(self, name: str, digest: str, newest: str | None) -> str:
         """The date of the child ``name`` whose bytes as stored have the MD5 ``digest`` and
         whose newest page is dated ``newest``."""
-        same = bool(digest) and self.digests.get(name) == digest
+        same = bool(digest) and self.digest_of(name) == digest
         kept = None
         if same:
             kept = newest if self.written is None else self.written.get(name)
@@ -96,7 +113,7 @@ def dated_parts(
     before = list(before)
     digests = {part.id: part.digest for part in before}
     written = {part.id: part.lastmod for part in before if part.lastmod is not None}
-    dates = ChildDates(digests, written, lambda: run_time, run_time, config.lastmod_precision)
+    dates = ChildDates(digests.get, written, lambda: run_time, run_time, config.lastmod_precision)
     return [replace(part, lastmod=dates.date(part.id, part.digest, part.lastmod)) for part in parts]
 
 
