@@ -26,6 +26,7 @@ from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, settled
+from sitemill.writing.childdates import ChildDates
 from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.writer import write_sitemaps
 
@@ -70,6 +71,7 @@ class SiteInputs:
     redirects: WebsiteRedirect | None = None
     on_stubs: Callable[[dict[str, bool | None]], None] | None = None
     expected: int | None = None
+    dates: ChildDates | None = None  # when each index child's bytes changed (the state's)
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -95,6 +97,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             entries, sink, config, on_file=file_progress(progress),
             robots_source=site.robots_source, remembered=site.remembered, shards=site.shards,
             extensions=extensions.alternates or extensions.images, kept=site.kept,
+            dates=site.dates,
         )  # fmt: skip
     _summarize(report, checks, extensions)
     if site.on_stubs is not None:

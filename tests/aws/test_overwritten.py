@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -124,6 +125,10 @@ def test_a_file_no_record_names_triggers_nothing(site: Site) -> None:
     assert all(name == "GetObject" for name, _ in requests.calls), requests.calls
 
 
+def undated(data: bytes) -> bytes:
+    return re.sub(rb"<lastmod>[^<]*</lastmod>", b"", data)
+
+
 def test_with_no_record_one_rebuild_then_its_own_writes_trigger_nothing(site: Site) -> None:
     ours = site.sitemaps()
     bucket, record = RECORDS[site.layout]
@@ -132,7 +137,13 @@ def test_with_no_record_one_rebuild_then_its_own_writes_trigger_nothing(site: Si
     changes = S3Changes(site.s3)
     result = site.written("sitemap.xml")
     assert (result["status"], result["sitemaps_replaced"]) == ("ok", 1), result
-    assert site.sitemaps() == ours
+    rebuilt = site.sitemaps()
+    # The same files; an index dates its children by this rebuild: the record that remembered
+    # when their bytes changed is gone (docs/output.md, "An index child's lastmod").
+    assert rebuilt.keys() == ours.keys()
+    assert all(rebuilt[name] == data for name, data in ours.items() if name != "sitemap.xml")
+    assert undated(rebuilt["sitemap.xml"]) == undated(ours["sitemap.xml"])
+    assert site.layout != "one file" or rebuilt == ours
     echo = [(name, key) for name, key in changes.take() if key.startswith("sitemap")]
     assert echo, "the rebuild wrote sitemill's sitemap.xml back"
     again = handle(sqs_batch(echo), env=site.env, s3=site.s3)

@@ -8,13 +8,16 @@ import gzip
 import json
 import os
 import re
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, page, write_site
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
+from sitemill.jobs import treedating
 from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.shards.plan import shard_id
@@ -99,21 +102,38 @@ def test_a_new_section_rewrites_its_children_and_the_index_nothing_else(tmp_path
             assert name in after and (out / name).read_bytes() == data
 
 
-def test_an_edit_rewrites_one_child_and_the_index(tmp_path: Path) -> None:
+def run_at(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
+    """The time the next tree runs read (once, at their start: jobs.treedating)."""
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            return moment
+
+    monkeypatch.setattr(treedating, "datetime", Clock)
+
+
+def test_an_edit_rewrites_one_child_and_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = tmp_path / "site"
     site = site_of(root, {"a": 10, "b": 10})
     out = tmp_path / "out"
+    run_at(monkeypatch, datetime(2024, 3, 5, tzinfo=UTC))
     build(site, out, max_urls=10, shard_fill=5)
     edited = root / "b" / "p007.html"
     edited.write_text(page("b 7, edited"))
     os.utime(edited, (FIXED_MTIME + 86_400, FIXED_MTIME + 86_400))
+    run_at(monkeypatch, datetime(2024, 3, 6, tzinfo=UTC))
     report = build(site, out, max_urls=10, shard_fill=5)
     written = set(report.result.written) - {STATE_NAME}
     assert len(written) == 2 and "sitemap.xml" in written
     (child,) = written - {"sitemap.xml"}
     assert "b/p007.html" in (out / child).read_text()
     index = (out / "sitemap.xml").read_text()
-    assert f"{child}</loc><lastmod>2024-03-02T12:00:00+00:00</lastmod>" in index
+    # When the child's bytes changed: this run (no git: its time), not its newest page's date.
+    assert f"{child}</loc><lastmod>2024-03-06T00:00:00+00:00</lastmod>" in index
+    assert index.count("<lastmod>2024-03-05T00:00:00+00:00</lastmod>") == len(children(out)) - 1
 
 
 def test_switching_shards_off_renames_the_children_once(tmp_path: Path) -> None:

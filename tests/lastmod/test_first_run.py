@@ -129,7 +129,9 @@ def test_committed_pages_keep_their_history_and_an_untracked_fresh_page_gets_non
     assert report.dates == {"the last commit": 2, "no date (file times are one build's)": 1}
 
 
-def test_an_index_of_children_dates_each_by_its_newest_dated_url(tmp_path: Path) -> None:
+def test_an_index_dates_each_child_by_when_it_was_written_dated_urls_or_none(
+    tmp_path: Path,
+) -> None:
     site = tmp_path / "public"
     site.mkdir()
     body = "<!DOCTYPE html><html><head><title>{0}</title></head><body><p>{0}</p></body></html>"
@@ -146,15 +148,21 @@ def test_an_index_of_children_dates_each_by_its_newest_dated_url(tmp_path: Path)
     assert len(children) == 3 and all(lastmod for _, lastmod in children)
     for name, _ in children:
         assert_xsd_valid((site / name.decode()).read_bytes())
-    # A fresh build of the same pages on a first run: no child has a dated URL, none a date.
+    # A fresh build of the same pages on a first run: no child has a dated URL, yet each is a
+    # file written now (the protocol's index <lastmod>: when the sitemap file was modified).
     shutil.rmtree(site)
     site.mkdir()
     for name in ("a1", "a2", "b1", "b2", "c1", "c2"):
         (site / f"{name}.html").write_text(body.format(name))
+    start = datetime.now(UTC).replace(microsecond=0)
     build(site, max_urls=2)
     index = (site / "sitemap.xml").read_bytes()
     assert_xsd_valid(index)
-    assert b"<lastmod>" not in index and b"<sitemap><loc>" in index
+    written = re.findall(rb"<sitemap><loc>[^<]*/(sitemap[^<]*)</loc><lastmod>([^<]*)<", index)
+    assert len(written) == 3
+    for name, lastmod in written:
+        assert start <= datetime.fromisoformat(lastmod.decode()) <= datetime.now(UTC)
+        assert b"<lastmod>" not in (site / name.decode()).read_bytes()
 
 
 def test_the_text_format_is_the_same_on_a_first_run(tmp_path: Path) -> None:

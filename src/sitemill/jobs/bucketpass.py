@@ -40,6 +40,7 @@ from sitemill.state.recall import (
 )
 from sitemill.state.start import Start
 from sitemill.urlstyle import keep_style
+from sitemill.writing.childdates import ChildDates, child_dates
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -65,15 +66,14 @@ def bucket_pass(
     on_dated: Callable[[Page], None] | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
-    where the start state does not know them), generated and written through ``sink``; and
-    what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
-    ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
-    ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
-    last build left them (sitemill.scaleout.membership); ``raw_keys``: cut shards among every
-    candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
-    state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
-    (website redirects, asked when a canonical names one); ``on_dated``: told each page with
-    its facts and date, in order (sitemill why)."""
+    where the start state does not know them), written through ``sink``; what the run
+    learnt. ``plan``: the shard plan to keep (default: the start state's); ``kept``: own files
+    not to delete yet; ``on_page``: told each page, in order; ``on_skip``: told each page
+    left out, and why; ``others``: the site's other shards, as the last build left them
+    (scaleout.membership); ``raw_keys``: cut shards among every candidate key, a duplicate's
+    too, so that one URL's keys share a shard (a private state: a boundary may be a key the
+    sitemaps leave out); ``empty``: Inventory.empty (website redirects, asked when a
+    canonical names one); ``on_dated``: told each page with its facts and date, in order."""
     run_time = datetime.now(UTC)
     knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages, run_time)
     pages = _no_later(pages, evidence_ceiling(run_time))
@@ -99,10 +99,11 @@ def bucket_pass(
         style=start.state.url_style,
         redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
+        dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
     )
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
-    _remember_files(knowledge.remember, report.result)
+    _remember_files(knowledge.remember, report.result, inputs.dates)
     report.heads_read, report.heads_reused = counts.read, counts.reused
     return report, knowledge
 
@@ -146,10 +147,11 @@ def _judged(
     return dataclasses.replace(knowledge, ladder=ladder, declared=declared), held
 
 
-def _remember_files(remember: State, result: WriteResult) -> None:
-    """What the state keeps of the files written: their names, digests and shard plan."""
+def _remember_files(remember: State, result: WriteResult, dates: ChildDates | None) -> None:
+    """What the state keeps of the files written: names, digests, dates and shard plan."""
     remember.outputs = frozenset(result.outputs)
     remember.digests = result.digests()
+    remember.written = None if dates is None else dates.kept(remember.outputs)
     remember.plan = result.plan
 
 

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,9 @@ from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
 from sitemill.jobs.treerobots import site_robots
 from sitemill.jobs.treesiteurl import say_site_url
+from sitemill.lastmod.evidencetime import evidence_time
 from sitemill.lastmod.fingerprint.digest import page_url
+from sitemill.lastmod.history.lastcommit import head_time
 from sitemill.pagesread import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -37,6 +40,7 @@ from sitemill.state.start import Previous, missing_state_warning, save_state, st
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 from sitemill.urlstyle import keep_style
 from sitemill.workers.workpool import EarlyStart
+from sitemill.writing.childdates import ChildDates, child_dates
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
 from sitemill.writing.takeoverfiles import files_of
 
@@ -82,6 +86,7 @@ def build_from_tree(
         )  # fmt: skip
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
+        dates = _child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
@@ -98,12 +103,13 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
+            dates=dates,
         )
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
     if dating is not None:
         config = keep_style(config, report.url_style, plan.remember)
-        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir))
+        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), dates)
     return report
 
 
@@ -130,14 +136,44 @@ def _list_pages(
     return files
 
 
+def _child_dates(
+    config: Config,
+    dating: _Start | None,
+    mode: LastmodMode,
+    site: tuple[Path, Sink],
+    run_time: datetime,
+) -> ChildDates | None:
+    """When each index child's bytes changed, from the state (none kept: its newest page's):
+    a child that changed is dated by HEAD's commit (the site is at it), else by the run. A
+    state of an earlier sitemill kept no digest: the output folder holds what it wrote."""
+    site_dir, sink = site
+
+    def run_date() -> datetime:
+        when = head_time(site_dir) if mode is LastmodMode.GIT else None
+        return (None if when is None else evidence_time(when, run_time)) or run_time
+
+    if dating is None:
+        return None
+    stored = None if dating.first_run else sink
+    return child_dates(config, dating.known, run_date, run_time, stored)
+
+
 def _keep_state(
-    config: Config, dating: _Start, plan: TreeDating, report: Report, folders: tuple[Path, Path]
+    config: Config,
+    dating: _Start,
+    plan: TreeDating,
+    report: Report,
+    folders: tuple[Path, Path],
+    dates: ChildDates | None,
 ) -> None:
     """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
-    line on a shallow checkout that kept pages from their sources' dates)."""
+    line on a shallow checkout that kept pages from their sources' dates); with an index, the
+    digest and date of each child (a fresh clone or build keeps their dates)."""
     plan.note_sources(report.warnings)
     remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
+    remember.written = None if dates is None else dates.kept(remember.outputs)
+    remember.digests = report.result.digests() if remember.written else {}
     remember.plan = report.result.plan
     remember_changes(dating.known, remember, first_run=dating.first_run)
     report.indexnow = record(

@@ -17,7 +17,8 @@ if TYPE_CHECKING:  # (a user's template: the built-in one renders without Jinja,
 
 @dataclass(frozen=True, slots=True)
 class IndexItem:
-    """One <sitemap> of an index: the child's absolute URL and its newest <lastmod>."""
+    """One <sitemap> of an index: the child's absolute URL and its <lastmod>, when its bytes
+    last changed (sitemill.writing.childdates; a job with no state: its newest page's)."""
 
     loc: str
     lastmod: str | None

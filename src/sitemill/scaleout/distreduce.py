@@ -26,6 +26,7 @@ from sitemill.scaleout.shardcommit import (
     Commit,
     commit_and_go_live,
     entry_of,
+    index_parts,
     read_live,
     robots_line,
 )
@@ -101,6 +102,7 @@ def reduce_run(
         _refuse(files, "incomplete", missing, "shards have no file or state")
     result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
     single = _publish_parts(run, files, collected.summaries, base, manifest, result)
+    parts = index_parts(run.config, parts, base, run.now)
     entry, data = entry_of(run.config, parts, single)
     inputs = str(manifest.get("inputs", ""))
     published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))

@@ -44,6 +44,7 @@ from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.writing.childdates import dated_parts
 from sitemill.writing.layouts import new_robots
 
 if TYPE_CHECKING:
@@ -110,11 +111,21 @@ def render_index(config: Config, parts: list[Part]) -> bytes:
 
 def entry_of(config: Config, parts: list[Part], single: bytes | None) -> tuple[str, bytes]:
     """The entry file of ``parts``: the single file itself, or their index."""
-    if len(parts) == 1 and parts[0].name in _ENTRIES:
+    if is_single(parts):
         if single is None:
             raise ValueError("a single sitemap's bytes are needed to publish it")
         return parts[0].name, single
     return ENTRY_XML, render_index(config, parts)
+
+
+def is_single(parts: list[Part]) -> bool:
+    return len(parts) == 1 and parts[0].name in _ENTRIES
+
+
+def index_parts(config: Config, parts: list[Part], base: IndexState, now: datetime) -> list[Part]:
+    """``parts`` as the manifest keeps them: an index's children dated by when their bytes
+    changed (sitemill.writing.childdates), over the manifest ``base``; a single file as is."""
+    return parts if is_single(parts) else dated_parts(config, parts, base.children, now)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from sitemill.scaleout.shardcommit import (
     Live,
     commit_and_go_live,
     entry_of,
+    index_parts,
     publish_html_sitemap,
     robots_line,
 )
@@ -142,6 +143,7 @@ def _publish_full(
                 states,
             )
         )
+    parts = index_parts(run.config, parts, base, run.now)
     entry, data = entry_of(run.config, parts, single)
     published = Published(
         plan, inputs, parts, dict(zip(plan.ids, refs, strict=True)), entry, stored_digest(data)

@@ -14,7 +14,14 @@ from typing import Final
 from sitemill.config.model import LastmodMode, ShardsMode
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.report import Report, WriteResult
-from sitemill.scaleout.shardcommit import Commit, Live, commit_and_go_live, entry_of, put_child
+from sitemill.scaleout.shardcommit import (
+    Commit,
+    Live,
+    commit_and_go_live,
+    entry_of,
+    index_parts,
+    put_child,
+)
 from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
 from sitemill.shards.manifest import IndexState, Published
 from sitemill.shards.partition import StateRef, current_parts, next_plan
@@ -51,6 +58,7 @@ def publish_shards(
     lost = [shard for shard in plan.ids if shard not in states]
     if lost:
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
+    parts = index_parts(config, parts, base, now)
     entry, data = entry_of(config, parts, single)
     published = Published(plan, inputs, parts, states, entry, stored_digest(data))
     committed = commit_and_go_live(

@@ -14,6 +14,7 @@
 #      "unlisted": {"\"77aa…\"": {"left_out": "noindex"}},
 #      "outputs": ["sitemap-1.xml", "sitemap.xml"],
 #      "digests": {"sitemap-1.xml": "5d41…", "sitemap.xml": "7d79…"},
+#      "written": {"sitemap-1.xml": "2024-05-01T09:30:00+00:00"},
 #      "url_style": {"style": "clean", "votes": 142, "pages": 150},
 #      "base_url": "https://example.org/docs/"}
 
@@ -69,6 +70,7 @@ class State:
     # ETag of its bytes): what says, in a bucket, that an object under one of sitemill's
     # names is the one it wrote (sitemill.aws.overwritten), whatever its shape.
     digests: dict[str, str] = field(default_factory=dict)
+    written: dict[str, str] | None = None  # each index child's date (writing.childdates)
     # What is remembered of objects the sitemaps leave out, by ETag: never by name, since a
     # state beside the sitemaps is public (docs/state.md, "Public, and trusted by no one").
     unlisted: dict[str, Unlisted] = field(default_factory=dict)
@@ -211,6 +213,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["outputs"] = sorted(state.outputs)
     if state.digests:
         document["digests"] = dict(sorted(state.digests.items()))
+    if state.written:
+        document["written"] = dict(sorted(state.written.items()))
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.history is not None:

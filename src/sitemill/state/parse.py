@@ -94,7 +94,24 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.changes = changes_from_json(document.get("changes"), state.pages)
     state.url_style = _url_style(document.get("url_style"))
     state.base_url = kept_base_url(document.get("base_url"))
+    state.written = _written(state, document.get("written"), latest)
     return state
+
+
+def _written(state: State, value: object, latest: datetime) -> dict[str, str] | None:
+    """When each child the outputs name last changed (None: no record); a date that is not one
+    sitemill writes, or after the run, is dropped and counted (its child takes the run's)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) > MAX_OUTPUTS:
+        return {}
+    kept: dict[str, str] = {}
+    for name, date in value.items():
+        if not trusted_lastmod(date, latest):
+            _refuse(state, date)
+        elif name in state.outputs:
+            kept[name] = date
+    return kept
 
 
 def _url_style(value: object) -> StyleDecision | None:

@@ -166,6 +166,7 @@ def split_states(
             plan=None,
             outputs=frozenset(),
             digests={},
+            written=None,
         )
         states.append(ShardState(after, inside, parts.get(after), state))
     return states

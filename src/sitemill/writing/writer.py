@@ -26,6 +26,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
 from sitemill.workers.threadpool import interruptible_pool
+from sitemill.writing.childdates import ChildDates
 from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.layouts import (
     Out,
@@ -45,7 +46,7 @@ _GZIP_LEVEL: Final = 6
 @dataclass(frozen=True, slots=True)
 class _Child:
     name: str
-    lastmod: str | None
+    lastmod: str | None  # the newest page's, then (with a state) when its bytes changed
 
 
 def write_sitemaps(
@@ -61,6 +62,7 @@ def write_sitemaps(
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
     digests: bool = True,
+    dates: ChildDates | None = None,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
@@ -68,8 +70,7 @@ def write_sitemaps(
     for: a URL list's millions of entries cost nothing more).
     Children are staged in a temporary directory so that a failure while rendering (a bad
     line in a URL list, a template error, ill-formed output) leaves the previous output exactly
-    as it was; publishing then keeps the live index consistent at every step
-    (sitemill.writing.publish).
+    as it was; publishing keeps the live index consistent at every step (writing.publish).
     ``remembered``: the own files the state says earlier runs left (deleted unless this build
     names them); ``staging``: this run's staging names (default: new ones). ``shards``: the
     source's key order and last plan, when its sitemaps may be shards (config.shards): then
@@ -78,7 +79,8 @@ def write_sitemaps(
     own files not to delete in this run although no index names them (a deferred deletion).
     ``digests``: whether to take the MD5 of each file as stored (``WriteResult.sitemaps``, the
     state's record for `sitemill check`): a pass over every byte written, which a job that
-    keeps no state (a URL list) does not need ("" then).
+    keeps no state (a URL list) does not need ("" then). ``dates``: when each child's bytes
+    changed (sitemill.writing.childdates; None: no state is kept, its newest page's date).
     """
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
@@ -103,7 +105,7 @@ def write_sitemaps(
         children = split_children(render(entries), out, publisher_for)
         max_per_index = config.max_sitemaps_per_index
     if children is not None:
-        _publish_children(children, out, on_file, publisher_for, max_per_index)
+        _publish_children(children, out, on_file, publisher_for, max_per_index, dates)
     assert out.publisher is not None
     _finish(out.publisher, out.robots, result, html, kept)
     return result
@@ -115,11 +117,17 @@ def _publish_children(
     on_file: Callable[[str, int], None] | None,
     publisher_for: Callable[[], Publisher],
     max_per_index: int,
+    dates: ChildDates | None = None,
 ) -> None:
     """Stage the children, render the index(es), then publish, children first."""
     config, renderer, result = out.config, out.renderer, out.result
     with tempfile.TemporaryDirectory(prefix="sitemill-") as folder:
         staged = _stage_children(children, Path(folder), out, on_file)
+        if dates is not None:  # (each child's digest is known once it is staged)
+            digest_of = result.sitemaps
+            staged = [
+                _Child(c.name, dates.date(c.name, digest_of[c.name][2], c.lastmod)) for c in staged
+            ]
         render_index = partial(_render_indexes, renderer, staged, config, max_per_index)
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)

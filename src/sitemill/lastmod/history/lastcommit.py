@@ -98,6 +98,20 @@ def read_git_history(
     )
 
 
+def head_time(site_dir: Path) -> int | None:
+    """The committer time (POSIX seconds) of HEAD of the work tree holding ``site_dir``; None
+    when git cannot tell (no commit yet, no git)."""
+    top = find_top(site_dir)
+    if top is None:
+        return None
+    try:
+        done = _git(top).run("log", "-1", "--no-show-signature", "--format=%ct", "HEAD", "--")
+    except GitError:
+        return None
+    text = done.stdout.strip()
+    return int(text) if done.returncode == 0 and text.isdigit() else None
+
+
 def _locate(site_dir: Path) -> tuple[Path, str | None, bool]:
     """Return the work tree's top, HEAD's commit (None before the first commit), shallowness."""
     found = find_top(site_dir)
