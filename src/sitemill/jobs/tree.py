@@ -38,7 +38,8 @@ from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 from sitemill.urlstyle import keep_style
 from sitemill.workers.workpool import EarlyStart
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
-from sitemill.writing.takeoverfiles import files_of
+from sitemill.writing.takeoverfiles import FolderFiles, files_of
+from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
     from sitemill.lastmod.sources.rung import SourceRung
@@ -73,7 +74,8 @@ def build_from_tree(
     robots_data, robots = site_robots(config, site_dir, warnings)
     dating = _start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
-    remember = _remembering(config)
+    users = _user_sitemaps(config, sink, found, dating, (site_dir, warnings))
+    remember = _remembering(config, users)
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
@@ -98,6 +100,7 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
+            named=lambda: users,
         )
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
@@ -107,10 +110,13 @@ def build_from_tree(
     return report
 
 
-def _remembering(config: Config) -> State:
-    """What this run will remember: its fingerprints' scope and its base URL, the pages next."""
+def _remembering(config: Config, users: UserSitemaps) -> State:
+    """What this run will remember: its fingerprints' scope, its base URL and the user's
+    sitemaps it found, the pages next."""
     return State(
-        fingerprint_main=config.content_scope is ContentScope.MAIN, base_url=config.base_url
+        fingerprint_main=config.content_scope is ContentScope.MAIN,
+        base_url=config.base_url,
+        found_sitemaps=frozenset(users.found),
     )
 
 
@@ -195,6 +201,27 @@ def _find_takeover(
 
     dates = replaced_dates(files_of(sink), found, config.base_url)
     return found, lambda path: dates.date_of(page_url(config.base_url, path))
+
+
+def _user_sitemaps(
+    config: Config,
+    sink: Sink,
+    found: Takeover | None,
+    dating: _Start | None,
+    site: tuple[Path, list[str]],
+) -> UserSitemaps:
+    """The user's sitemaps this run names, each read in the output folder, else in the site
+    (the folder, and the run's warnings, where the lines said of them go)."""
+    files, in_site = files_of(sink), FolderFiles(site[0])
+
+    def read(name: str, limit: int) -> bytes | None:
+        head = files.read(name, limit)
+        return in_site.read(name, limit) if head is None else head
+
+    remembered = dating.known.found_sitemaps if dating is not None else ()
+    users = user_sitemaps(config, files, found, remembered, read)
+    site[1].extend(users.warnings)
+    return users
 
 
 def _take_over(

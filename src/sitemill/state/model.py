@@ -105,6 +105,8 @@ class State:
     # The base URL the run that wrote the state served the pages at: a run at another one
     # says once that every URL moved (state.start.base_moved), and announces nothing for it.
     base_url: str | None = None
+    # The user's sitemaps a replaced index named, named while there (writing.usersitemaps).
+    found_sitemaps: frozenset[str] = frozenset()
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -211,6 +213,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["outputs"] = sorted(state.outputs)
     if state.digests:
         document["digests"] = dict(sorted(state.digests.items()))
+    if state.found_sitemaps:
+        document["user_sitemaps"] = sorted(state.found_sitemaps)
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.history is not None:

@@ -35,6 +35,7 @@ from sitemill.writing.layouts import (
     split_children,
 )
 from sitemill.writing.publish import Publisher, StagedChild
+from sitemill.writing.usersitemaps import UserSitemaps
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ def write_sitemaps(
     shards: ShardSetup | None = None,
     kept: Collection[str] = (),
     digests: bool = True,
+    named: Callable[[], UserSitemaps] | None = None,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
@@ -77,8 +79,8 @@ def write_sitemaps(
     "on"), each child named by its shard's stable id (sitemill.shards.layout). ``kept``:
     own files not to delete in this run although no index names them (a deferred deletion).
     ``digests``: whether to take the MD5 of each file as stored (``WriteResult.sitemaps``, the
-    state's record for `sitemill check`): a pass over every byte written, which a job that
-    keeps no state (a URL list) does not need ("" then).
+    state's record for `sitemill check`), which a job keeping no state (a URL list) skips ("").
+    ``named``: the user's sitemaps the index names too (sitemill.writing.usersitemaps).
     """
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
@@ -91,9 +93,9 @@ def write_sitemaps(
         extensions=extensions,
     )
     result = WriteResult()
-    out = Out(sink, config, renderer, html, result, robots_source, digests=digests)
+    out = Out(sink, config, renderer, html, result, robots_source, digests=digests, named=named)
     publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result), remembered, staging
+        Publisher, sink, content_type, partial(_record, result), remembered, staging, out.locs
     )
     children: Iterator[tuple[str, RenderedSitemap]] | None
     if shards is not None and config.shards is not ShardsMode.OFF:
@@ -120,14 +122,15 @@ def _publish_children(
     config, renderer, result = out.config, out.renderer, out.result
     with tempfile.TemporaryDirectory(prefix="sitemill-") as folder:
         staged = _stage_children(children, Path(folder), out, on_file)
-        render_index = partial(_render_indexes, renderer, staged, config, max_per_index)
+        users = out.users().index
+        render_index = partial(_render_indexes, renderer, staged, users, config, max_per_index)
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
         if out.digests:
             result.entry_digest = stored_digest(indexes[0][1])
             result.index_digests = {name: stored_digest(data) for name, data in indexes}
         result.files[:0] = result.entry_files
-        out.robots = rendered_last(out.html, renderer, out.sink, config, result, out.robots_source)
+        out.robots = rendered_last(out, result)
         out.publisher = publisher_for()
         copies = [StagedChild(child.name, Path(folder) / child.name) for child in staged]
         with _abandoned_on_failure(out.publisher):
@@ -212,11 +215,14 @@ def _stage_file(
 def _render_indexes(
     renderer: Renderer,
     children: list[_Child],
+    users: list[str],
     config: Config,
     max_per_index: int,
     names: list[str],
 ) -> list[tuple[str, bytes]]:
-    """Index files of at most max_sitemaps_per_index children and max_bytes each.
+    """Index files of at most max_sitemaps_per_index children and max_bytes each: sitemill's
+    own children, then the ``users``' sitemaps (absolute locs, sorted), which carry no
+    <lastmod> (sitemill does not know when the user changed one).
 
     ``names`` are the file names to give the children (their own, or staging copies').
     """
@@ -224,6 +230,7 @@ def _render_indexes(
         IndexItem(config.base_url + name, child.lastmod)
         for name, child in zip(names, children, strict=True)
     ]
+    items += [IndexItem(loc, None) for loc in users]
     return renderer.render_indexes(items, max_per_index=max_per_index, max_bytes=config.max_bytes)
 
 
