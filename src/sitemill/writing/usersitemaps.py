@@ -26,7 +26,7 @@ from sitemill.filenames.outputs import is_own_name
 from sitemill.messages import printable
 from sitemill.urls import encode_uri_part, site_file_path
 from sitemill.writing.namedsitemaps import KeptSitemap
-from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
+from sitemill.writing.sitemapfile import HEAD_BYTES, is_sitemap
 from sitemill.writing.takeover import Files, Takeover, users_in_folder
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ def _vetted(url: str, path: str, read: Read, warnings: list[str] | None, *, give
     """Whether the sitemap at ``path`` is named: a sitemap the site holds is; a file that is no
     sitemap is not (a warning); one the site does not hold is when the user ``given`` it."""
     head = read(path, HEAD_BYTES)
-    if head is not None and sitemap_root(head) is not None:
+    if head is not None and is_sitemap(path, head):
         return True
     shown = printable(url)
     if head is None and given:
