@@ -178,3 +178,24 @@ def test_a_bad_name_is_a_config_error_naming_the_key(make_site: SiteMaker) -> No
         assert stderr.startswith("sitemill: error: sitemaps: "), stderr
         assert said in stderr, stderr
     assert not (site / "sitemap.xml").exists()
+
+
+def test_an_index_naming_the_users_is_still_sitemills_own(make_site: SiteMaker) -> None:
+    """No state (content dates off): only the live index tells which children are sitemill's;
+    naming the user's sitemap beside them keeps it sitemill's, so a stale child goes."""
+    pages = {f"p{n}.html": page(f"page {n}") for n in range(3)}
+    site = make_site({**pages, "blog-sitemap.xml": BLOG_SITEMAP.decode()})
+    flags = ("--no-content-dates", "--max-urls", "1", "--shards", "off")
+    flags += ("--sitemap", "blog-sitemap.xml")
+    assert build(site, *flags)[0] == 0
+    assert (site / "sitemap-3.xml").exists()
+    assert not (site / "sitemill-state.json.gz").exists()
+    (site / "p2.html").unlink()
+    code, stdout, stderr = build(site, *flags)
+    assert code == 0, stderr
+    assert "deleted: sitemap-3.xml" in stdout
+    assert index_locs(site) == [
+        f"{BASE_URL}sitemap-1.xml",
+        f"{BASE_URL}sitemap-2.xml",
+        f"{BASE_URL}blog-sitemap.xml",
+    ]

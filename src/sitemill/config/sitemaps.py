@@ -30,7 +30,7 @@ def resolve_sitemap(name: str, base_url: str) -> str:
     """``name`` resolved against ``base_url`` in one spelling; a ConfigError naming the key
     when it names no sitemap file sitemill may name (a folder, another scheme, user info,
     sitemill's own output, a URL too long)."""
-    quoted = repr(name)
+    quoted = "the URL given" if "@" in name else repr(name)  # (never a password quoted)
     joined = urljoin(base_url, name)
     try:
         parts = urlsplit(joined)
