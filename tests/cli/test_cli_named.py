@@ -199,3 +199,15 @@ def test_an_index_naming_the_users_is_still_sitemills_own(make_site: SiteMaker) 
         f"{BASE_URL}sitemap-2.xml",
         f"{BASE_URL}blog-sitemap.xml",
     ]
+
+
+def test_a_url_list_names_them_as_given(tmp_path: Path) -> None:
+    """No site to read: each one the location rule lets the index name is named as given."""
+    out = tmp_path / "out"
+    flags = ("--sitemap", "blog-sitemap.xml", "--sitemap", "https://shop.example.net/s.xml")
+    done = run_sitemill(
+        "urls", "-", "--base-url", BASE_URL, "--out", str(out), *flags, stdin=f"{BASE_URL}a\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert index_locs(out) == [f"{BASE_URL}sitemap-1.xml", f"{BASE_URL}blog-sitemap.xml"]
+    assert "add `Sitemap: https://shop.example.net/s.xml`" in done.stderr

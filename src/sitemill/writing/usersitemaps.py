@@ -44,34 +44,20 @@ class UserSitemaps:
     warnings: list[str] = field(default_factory=list)
 
 
-class NamedLater:
-    """The user's sitemaps, decided once, when the writer first asks: after every page is
-    rendered (a bucket's listing is complete then, and the sitemap.xml it replaces read)."""
-
-    def __init__(self, decide: Callable[[], UserSitemaps]) -> None:
-        self._decide = decide
-        self.decided: UserSitemaps | None = None
-
-    def __call__(self) -> UserSitemaps:
-        if self.decided is None:
-            self.decided = self._decide()
-        return self.decided
-
-
 def user_sitemaps(
     config: Config,
-    files: Files,
+    files: Files | None,
     found: Takeover | None,
     remembered: Collection[str],
     read: Read | None = None,
 ) -> UserSitemaps:
     """The user's sitemaps a run names: ``config.sitemaps``, those the replaced index
     ``found`` names in the folder (``files``: where it is) and those ``remembered``; each
-    read through ``read`` (default: ``files``)."""
-    users = users_in_folder(files, found, config.base_url)
-    named = name_user_sitemaps(
-        config.base_url, config.sitemaps, users, remembered, read or files.read
-    )
+    read through ``read`` (default: ``files``). With no ``files`` (a URL list: no site to
+    read), each configured one the location rule lets the index name is named as given."""
+    users = [] if files is None else users_in_folder(files, found, config.base_url)
+    read = read or (None if files is None else files.read)
+    named = name_user_sitemaps(config.base_url, config.sitemaps, users, remembered, read)
     for message in robots_lines_said(named.robots, robots_txt=config.robots_txt):
         log.warning("%s", message)
         named.warnings.append(message)
@@ -89,22 +75,23 @@ def name_user_sitemaps(
     configured: Collection[str],
     takeover: Collection[KeptSitemap],
     remembered: Collection[str],
-    read: Read,
+    read: Read | None,
 ) -> UserSitemaps:
     """The user's sitemaps this run names: ``configured`` (absolute URLs), those a replaced
     index named (``takeover``, already found to be sitemaps) and those an earlier run found
-    (``remembered``, folder-relative names); ``read`` reads a name's head in the site."""
+    (``remembered``, folder-relative names); ``read`` reads a name's head in the site (None:
+    no site to read, the configured are named as given)."""
     named = UserSitemaps()
     index: set[str] = set()
     for url in configured:
         path = in_folder(url, base_url)
         if path is None:
             named.robots.append(url)
-        elif _vetted(url, path, read, named.warnings, given=True):
+        elif read is None or _vetted(url, path, read, named.warnings, given=True):
             index.add(url)
     found = {kept.name for kept in takeover if kept.name is not None}
     for name in sorted(set(remembered) - found):
-        if _vetted(base_url + name, name, read, None, given=False):
+        if read is not None and _vetted(base_url + name, name, read, None, given=False):
             found.add(name)
     for name in sorted(found):
         if not is_own_name(name):  # (a name sitemill writes is never the user's)
