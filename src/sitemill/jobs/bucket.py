@@ -73,8 +73,7 @@ def build_from_bucket(
     for message in start.warnings:
         log.warning("%s", message)
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
-    naming = BucketNaming(client, site, sink, inventory, config, start.state.found_sitemaps)
-    naming.outputs = start.state.outputs
+    naming = BucketNaming(client, site, sink, inventory, config, start.state)
     report, knowledge = bucket_pass(
         config, client, site, sink, start, pages, robots=robots, progress=progress,
         empty=inventory.empty, named=naming,

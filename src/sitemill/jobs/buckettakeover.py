@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
     from sitemill.config.model import Config
+    from sitemill.state.model import State
 
 
 class BucketFiles:
@@ -88,11 +89,12 @@ class BucketNaming:
         sink: S3Sink,
         inventory: Inventory,
         config: Config,
-        remembered: Collection[str],
+        state: State,
     ) -> None:
         self.client, self.site, self.sink, self.inventory = client, site, sink, inventory
-        self.config, self.remembered = config, remembered
-        self.outputs: Collection[str] = ()  # the files the state says sitemill wrote
+        self.config = config
+        self.outputs = state.outputs  # the files the state says sitemill wrote
+        self.remembered = state.found_sitemaps  # the user's sitemaps an earlier run found
         self._found: tuple[BucketFiles, Takeover | None] | None = None
         self.users: UserSitemaps | None = None
 

@@ -45,7 +45,6 @@ from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.writing.layouts import new_robots
-from sitemill.writing.usersitemaps import in_folder
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -214,7 +213,7 @@ def robots_line(
     if not config.robots_txt:
         return
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    elsewhere = [url for url in config.sitemaps if in_folder(url, config.base_url) is None]
-    new = new_robots(sink, config, [config.base_url + entry, *elsewhere], None)
+    # (the user's sitemaps too: a partitioned bucket's index names none, writing.usersitemaps)
+    new = new_robots(sink, config, [config.base_url + entry, *config.sitemaps], None)
     if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
         result.written.append(ROBOTS_TXT)
