@@ -5,12 +5,13 @@ SITEMILL_SITEMAPS names; nothing of the user's is written or deleted."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from s3util import BASE, BUCKET, PAGE, moto_bucket, restored_logging
+from s3util import BASE, BUCKET, PAGE, Requests, moto_bucket, restored_logging
 from sitemill.aws.handler import handle
 
 ENV = {"SITEMILL_BASE_URL": BASE, "SITEMILL_BUCKET": BUCKET}
@@ -85,3 +86,22 @@ def test_sitemill_sitemaps_names_them_and_writes_robots_lines(s3: Any) -> None:
     assert read(s3, "blog-sitemap.xml") == USER
     again = handle(REBUILD, Context(), env=env, s3=s3)
     assert (again["status"], again["written"]) == ("ok", 0), again
+
+
+def test_a_named_sitemap_costs_one_ranged_get_a_rebuild(s3: Any) -> None:
+    """Counting requests: a rebuild with nothing new that names one of the user's sitemaps
+    makes the requests of one that names none, and one GET of that sitemap's head more."""
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER)
+    for env in (ENV, ENV | {"SITEMILL_SITEMAPS": "blog-sitemap.xml"}):
+        assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
+    requests = Requests(s3)
+    again = handle(REBUILD, Context(), env=ENV | {"SITEMILL_SITEMAPS": "blog-sitemap.xml"}, s3=s3)
+    assert (again["status"], again["written"]) == ("ok", 0)
+    named = Counter(requests.calls)
+    s3.delete_object(Bucket=BUCKET, Key="blog-sitemap.xml")
+    for env in (ENV, ENV):  # (the first writes the single sitemap.xml back)
+        requests.calls.clear()
+        assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
+    plain = Counter(requests.calls)
+    assert named - plain == Counter({("GetObject", "blog-sitemap.xml"): 1})
+    assert plain - named == Counter()
