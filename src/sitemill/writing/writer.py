@@ -123,6 +123,7 @@ def _publish_children(
     with tempfile.TemporaryDirectory(prefix="sitemill-") as folder:
         staged = _stage_children(children, Path(folder), out, on_file)
         users = out.users().index
+        result.users_named = len(users)
         render_index = partial(_render_indexes, renderer, staged, users, config, max_per_index)
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
