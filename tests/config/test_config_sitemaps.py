@@ -48,6 +48,7 @@ def test_every_spelling_gives_the_same_list() -> None:
         ("ftp://example.com/s.xml", "absolute http(s) URL"),
         ("https://user:pw@example.com/s.xml", "user info"),
         ("a b.xml", "no spaces"),
+        ("\udcff.xml", "not UTF-8"),  # (a byte of argv that is no UTF-8)
         ("s.xml#top", "no spaces, controls or #"),
         ("https://example.com:99999/s.xml", "port"),
         ("a" * 2100 + ".xml", "longer than 2,048"),

@@ -35,6 +35,7 @@ def test_the_names_round_trip_sorted() -> None:
         ["ok.xml", "a//b.xml"],
         ["ok.xml", "sitemap-2.xml"],
         ["ok.xml", 3],
+        ["ok.xml", "\udc80.xml"],  # (a lone surrogate: no URL can spell it)
         "ok.xml",
     ],
 )

@@ -200,6 +200,8 @@ def parse_sitemaps(key: str, value: object) -> tuple[str, ...]:
         raise ConfigError(key, f"{value!r} is not a list of sitemap names or URLs")
     names: list[str] = []
     for item in filter(None, items):
+        if item.encode("utf-8", "ignore").decode("utf-8") != item:  # (argv's non-UTF-8 bytes)
+            raise ConfigError(key, f"{item!r} is not UTF-8 text")
         if _NOT_IN_URL.search(item) or "#" in item:
             raise ConfigError(
                 key, f"{item!r} is not a sitemap's name or URL (no spaces, controls or #)"

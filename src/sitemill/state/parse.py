@@ -225,7 +225,9 @@ def _user_sitemaps(value: object) -> frozenset[str]:
 
 def _user_sitemap_name(name: str) -> bool:
     parts = name.split("/")
-    return not is_own_name(name) and not {"", ".", ".."} & set(parts) and "\0" not in name
+    if is_own_name(name) or {"", ".", ".."} & set(parts) or "\0" in name:
+        return False
+    return name.encode("utf-8", "ignore").decode("utf-8") == name  # (no lone surrogate)
 
 
 def _digests(value: object, outputs: frozenset[str]) -> dict[str, str]:
