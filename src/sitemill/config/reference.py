@@ -88,7 +88,7 @@ MEANINGS: Final[Mapping[str, str]] = {
         "extensions](extensions.md#images))"
     ),
     "sitemaps": (
-        "the user's own sitemaps to name beside sitemill's (a name relative to `base_url`, or "
+        "your own sitemaps to name beside sitemill's (a name relative to `base_url`, or "
         "an absolute URL): in sitemill's index when at or below its folder on its host, else "
         "as a `Sitemap:` line of `robots.txt` (see [output](output.md#the-users-own-sitemaps))"
     ),
