@@ -32,6 +32,7 @@ from sitemill.writing.writer import write_sitemaps
 
 if TYPE_CHECKING:
     from sitemill.images.pages import HasFile
+    from sitemill.writing.usersitemaps import UserSitemaps
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY: Final = 100  # pages between two ticks of progress (a call: cheap)
@@ -52,7 +53,8 @@ class SiteInputs:
     ``others``: the other shards, for a canonical or alternate naming a page not in this run;
     ``style``: what ``url_style = "auto"`` decided before (sitemill.urlstyle); ``redirects``: the
     website redirect of an object no page is; ``on_stubs``: told where each redirect stub
-    leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress).
+    leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress);
+    ``named``: the user's sitemaps the index names (sitemill.writing.usersitemaps).
     """
 
     robots: RobotsRules | None
@@ -72,6 +74,7 @@ class SiteInputs:
     on_stubs: Callable[[dict[str, bool | None]], None] | None = None
     expected: int | None = None
     dates: ChildDates | None = None  # when each index child's bytes changed (the state's)
+    named: Callable[[], UserSitemaps] | None = None
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -98,6 +101,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             robots_source=site.robots_source, remembered=site.remembered, shards=site.shards,
             extensions=extensions.alternates or extensions.images, kept=site.kept,
             dates=site.dates,
+            named=site.named,
         )  # fmt: skip
     _summarize(report, checks, extensions)
     if site.on_stubs is not None:

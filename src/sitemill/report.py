@@ -37,6 +37,7 @@ class WriteResult:
     """What a run produced and what it changed."""
 
     entry_files: list[str] = field(default_factory=list)  # sitemap.xml (and further indexes)
+    users_named: int = 0  # the user's sitemaps the index names too (writing.usersitemaps)
     files: list[str] = field(default_factory=list)  # every sitemap file, entry files first
     url_count: int = 0
     written: list[str] = field(default_factory=list)

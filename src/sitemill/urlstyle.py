@@ -46,6 +46,14 @@ class StyleDecision:
     kept: bool = False
     unslashed: int = 0
 
+    def to_json(self) -> dict[str, object]:
+        """The decision as the state keeps it (unslashed only when there are such votes)."""
+        kept: dict[str, object] = {"style": self.style.value, "votes": self.votes}
+        kept["pages"] = self.pages
+        if self.unslashed:  # (the votes that name a folder page without its final slash)
+            kept["unslashed"] = self.unslashed
+        return kept
+
     @property
     def decided(self) -> bool:
         """Whether enough pages voted for the decision to stand for good."""

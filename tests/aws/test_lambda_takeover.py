@@ -113,6 +113,6 @@ def test_astros_takeover_keeps_the_objects_the_user_wrote(
     (warning,) = warnings_of(capsys)
     assert warning.startswith(
         "sitemill's sitemap.xml takes over from Astro's sitemap-index.xml (deleting it and "
-        "sitemap-0.xml; keeping blog-sitemap.xml, docs/sitemap.xml, sitemap-blog.xml, "
+        "sitemap-0.xml; keeping and naming blog-sitemap.xml, docs/sitemap.xml, sitemap-blog.xml, "
         "not Astro's own): "
     )

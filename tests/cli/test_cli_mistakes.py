@@ -47,6 +47,7 @@ BAD_VALUES = {
     "templates_dir": "{missing}",
     "fingerprint_ignore": "(",
     "image_hosts": "https://cdn.example.com/images",
+    "sitemaps": "sitemap.xml",  # (sitemill's own output)
     "indexnow_endpoint": "ftp://example.com/",
     "indexnow_key_location": "example.com/key.txt",
     "shard_fill": "0",

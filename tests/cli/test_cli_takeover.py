@@ -455,7 +455,7 @@ def test_astros_takeover_keeps_the_sitemaps_the_user_wrote_byte_for_byte(
     (warning,) = warnings_of(stderr)
     assert warning == (
         "sitemill: warning: sitemill's sitemap.xml takes over from Astro's sitemap-index.xml "
-        "(deleting it and sitemap-0.xml, sitemap-pages-0.xml; keeping blog-sitemap.xml, "
+        "(deleting it and sitemap-0.xml, sitemap-pages-0.xml; keeping and naming blog-sitemap.xml, "
         "docs/sitemap.xml, not Astro's own; keeping https://elsewhere.example.org/sitemap-1.xml, "
         "on another host or outside the folder): turn it off by removing `@astrojs/sitemap` "
         "from `integrations` in astro.config.mjs"
@@ -493,9 +493,9 @@ def test_an_index_whose_writer_cannot_be_told_keeps_every_sitemap_it_names(
     (warning,) = warnings_of(stderr)
     assert warning == (
         "sitemill: warning: replacing a sitemap.xml sitemill did not write (no state names it) "
-        "with sitemill's (keeping sitemap-pages.xml, news/sitemap.xml, lmth\\u202e.xml, not known "
-        "to be the index writer's): if a tool writes it on every build, turn that off or run "
-        "sitemill after it"
+        "with sitemill's (keeping and naming sitemap-pages.xml, news/sitemap.xml, "
+        "lmth\\u202e.xml, not known to be the index writer's): if a tool writes it on every "
+        "build, turn that off or run sitemill after it"
     )
     assert "deleted" not in stdout
 

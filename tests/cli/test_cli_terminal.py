@@ -72,7 +72,7 @@ def test_a_kept_file_name_is_escaped(make_site: SiteMaker) -> None:
     done = run_sitemill("build", str(site), "--base-url", BASE_URL)
     assert done.returncode == 0, done.stderr
     assert (site / EIGHT_BIT / "sitemap.xml").read_bytes() == kept
-    assert "keeping x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr
+    assert "keeping and naming x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr
     assert_escaped(done.stdout + done.stderr)
 
 
@@ -190,7 +190,7 @@ def test_a_key_that_is_kept_is_escaped() -> None:
         done = run_sitemill(*argv, "--base-url", BASE_URL, env=AWS_ENV)
     assert done.returncode == 0, done.stderr
     assert "would delete" not in done.stdout
-    assert "keeping x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr
+    assert "keeping and naming x\\x9b2J\\x9d52;c;SGk=\\x9c\\u202e/sitemap.xml" in done.stderr
     assert_escaped(done.stdout + done.stderr)
 
 

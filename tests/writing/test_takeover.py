@@ -261,7 +261,7 @@ def test_the_kept_names_are_said_escaped() -> None:
     )
     message = takeover.message()
     assert (
-        "(deleting it and sitemap-0.xml; keeping blog\\x1b[31m\\u202e.xml, not Astro's own)"
-        in message
+        "(deleting it and sitemap-0.xml; keeping and naming blog\\x1b[31m\\u202e.xml, "
+        "not Astro's own)" in message
     )
     assert message.isprintable()

@@ -24,7 +24,7 @@ from sitemill.lastmod.fingerprint.digest import (
 )
 from sitemill.state.model import State
 from sitemill.state.pending import REMOVED
-from sitemill.urls import page_url
+from sitemill.urls import encode_uri_part, page_url
 from sitemill.urlstyle import style_kept
 
 SAMPLE: Final = 100  # URLs sampled from those the publishing run did not change
@@ -70,6 +70,7 @@ class Published:
     robots_txt: bool = False  # sitemill keeps robots.txt's Sitemap: lines
     files: Path | None = None  # the folder of the published pages (a tree's site folder)
     built_for: str | None = None  # the base URL the build published for (None: not kept)
+    named: list[str] = field(default_factory=list)  # the user's sitemaps named (usersitemaps)
 
 
 def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
@@ -145,4 +146,12 @@ def published_from(
         fingerprinting_of(config, state),
         config.robots_txt,
         built_for=state.base_url,
+        named=user_sitemap_urls(config, state),
     )
+
+
+def user_sitemap_urls(config: Config, state: State) -> list[str]:
+    """The user's sitemaps a build named, sorted: ``sitemaps`` and those found in a replaced
+    index (the state's names, spelt as the index spells them)."""
+    found = (config.base_url + encode_uri_part(name) for name in state.found_sitemaps)
+    return sorted({*config.sitemaps, *found})

@@ -17,6 +17,7 @@ from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
 from sitemill.check.published import SAMPLE, Fingerprinting, Published, chosen_urls
 from sitemill.check.redirects import redirect_fixes
 from sitemill.check.sitefolder import SiteFolder
+from sitemill.check.usersitemaps import check_user_sitemaps
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
@@ -41,6 +42,7 @@ def check_live(
     if _built_elsewhere(published, report):
         return report  # (every URL would differ: one cause, said once, nothing asked)
     check_sitemaps(site, published, report)
+    check_user_sitemaps(site, published, report)
     urls = chosen_urls(published, every=options.every, sample=options.sample)
     report.pages = len(urls)
     report.changed = sum(1 for url in urls if url in published.changed)

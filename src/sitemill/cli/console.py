@@ -25,6 +25,8 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     kind = (
         "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
     )
+    if result.users_named:
+        kind += f" and {result.users_named:,} of yours"
     dates = report.lastmod_from or dated_by(report.dates, report.lastmod)
     say(stream, f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})")
     if result.written:

@@ -54,7 +54,7 @@ VALUE_FLAGS = (
     "indexnow_key_location",
 )
 # Repeatable flags: --include GLOB --include GLOB ...
-LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts")
+LIST_FLAGS = ("include", "exclude", "fingerprint_ignore", "image_hosts", "sitemaps")
 
 
 # Value flags with a metavar and a help line: (flag, metavar, help).
@@ -121,6 +121,13 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="HOST",
         help="a host besides the site's whose images are listed, a CDN (repeat)",
+    )
+    group.add_argument(
+        "--sitemap",
+        dest="sitemaps",
+        action="append",
+        metavar="NAME|URL",
+        help="a sitemap of yours to name beside sitemill's, relative to the base URL (repeat)",
     )
     group.add_argument(
         "--indexnow",

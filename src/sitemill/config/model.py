@@ -24,6 +24,7 @@ from sitemill.config.names import ENV_PREFIX as ENV_PREFIX
 from sitemill.config.names import env_name as env_name
 from sitemill.config.names import warn_unknown_env
 from sitemill.config.rules import Rule, parse_rules
+from sitemill.config.sitemaps import resolve_sitemaps
 from sitemill.config.values import (
     parse_base_url,
     parse_bool,
@@ -36,6 +37,7 @@ from sitemill.config.values import (
     parse_previous_state,
     parse_regexes,
     parse_share,
+    parse_sitemaps,
     parse_workers,
 )
 from sitemill.errors import ConfigError
@@ -99,6 +101,8 @@ class Config:
     respect_canonical: bool = True
     respect_robots_txt: bool = True
     robots_txt: bool = False
+    # The user's sitemaps to name, absolute URLs (config.sitemaps, writing.usersitemaps).
+    sitemaps: tuple[str, ...] = ()
     gzip: bool = False
     format: OutputFormat = OutputFormat.XML
     max_urls: int = MAX_URLS_PER_SITEMAP
@@ -140,6 +144,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "respect_canonical": parse_bool,
     "respect_robots_txt": parse_bool,
     "robots_txt": parse_bool,
+    "sitemaps": parse_sitemaps,
     "gzip": parse_bool,
     "format": parse_enum(OutputFormat),
     "max_urls": parse_int_range(1, MAX_URLS_PER_SITEMAP),
@@ -211,6 +216,8 @@ def load_config(
                 "is required (--base-url, SITEMILL_BASE_URL or base_url in sitemill.toml)",
             )
         merged["base_url"] = ""
+    if "sitemaps" in merged:
+        merged["sitemaps"] = resolve_sitemaps(merged["sitemaps"], merged["base_url"])
     config = Config(**merged)
     _check_indexnow(config)
     return config

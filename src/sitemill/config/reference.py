@@ -87,6 +87,11 @@ MEANINGS: Final[Mapping[str, str]] = {
         "add the images each page shows (`<image:image>`, see [Sitemap "
         "extensions](extensions.md#images))"
     ),
+    "sitemaps": (
+        "your own sitemaps to name beside sitemill's (a name relative to `base_url`, or "
+        "an absolute URL): in sitemill's index when at or below its folder on its host, else "
+        "as a `Sitemap:` line of `robots.txt` (see [output](output.md#the-users-own-sitemaps))"
+    ),
     "image_hosts": ("hosts besides the site's whose images are listed (a CDN)"),
     "keep_image_chrome": (
         "list site chrome too: images shown on more than `image_chrome_share` of the pages and "

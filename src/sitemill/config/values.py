@@ -182,3 +182,29 @@ def parse_hosts(key: str, value: object) -> tuple[str, ...]:
             raise ConfigError(key, f"{item!r} is not a host name (like cdn.example.com)")
         hosts.append(encode_host(host, key))
     return tuple(dict.fromkeys(hosts))
+
+
+# Characters no sitemap URL holds raw: spaces and controls (a URL is encoded before it is named).
+_NOT_IN_URL: Final = re.compile(r"[\x00-\x20\x7f]")
+
+
+def parse_sitemaps(key: str, value: object) -> tuple[str, ...]:
+    """The user's sitemaps to name (``sitemaps``): names relative to the base URL
+    (``blog-sitemap.xml``) or absolute http(s) URLs, a list or a comma/newline string; checked
+    here for their spelling, resolved against the base URL by sitemill.config.sitemaps."""
+    if isinstance(value, str):
+        items = [part.strip() for line in value.splitlines() for part in line.split(",")]
+    elif isinstance(value, list | tuple):
+        items = [str(item).strip() for item in value]
+    else:
+        raise ConfigError(key, f"{value!r} is not a list of sitemap names or URLs")
+    names: list[str] = []
+    for item in filter(None, items):
+        if item.encode("utf-8", "ignore").decode("utf-8") != item:  # (argv's non-UTF-8 bytes)
+            raise ConfigError(key, f"{item!r} is not UTF-8 text")
+        if _NOT_IN_URL.search(item) or "#" in item:
+            raise ConfigError(
+                key, f"{item!r} is not a sitemap's name or URL (no spaces, controls or #)"
+            )
+        names.append(item)
+    return tuple(dict.fromkeys(names))

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Final
 
 from sitemill.check.changes import remember_changes
-from sitemill.config.model import Config, IndexNowMode, OutputFormat
+from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.jobs.bucketpass import bucket_pass
@@ -17,7 +17,7 @@ from sitemill.jobs.bucketsite import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
-from sitemill.jobs.buckettakeover import find_bucket_takeover
+from sitemill.jobs.buckettakeover import BucketNaming
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
@@ -28,6 +28,7 @@ from sitemill.sources.s3 import (
     read_bucket_state,
 )
 from sitemill.sources.s3requests import counted_requests
+from sitemill.state.model import State
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
@@ -72,17 +73,16 @@ def build_from_bucket(
     for message in start.warnings:
         log.warning("%s", message)
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
+    naming = BucketNaming(client, site, sink, inventory, config, start.state)
     report, knowledge = bucket_pass(
         config, client, site, sink, start, pages, robots=robots, progress=progress,
-        empty=inventory.empty,
+        empty=inventory.empty, named=naming,
     )  # fmt: skip
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
     # the first run; its twins go whenever a sync brings them back.
-    text = config.format is OutputFormat.TXT
-    files, found = find_bucket_takeover(
-        client, site, sink, inventory, text=text, remembered=start.state.outputs
-    )
+    files, found = naming.takeover()
+    _remember_users(naming, knowledge.remember, report)
     lost = knowledge.content_dates and start.missing and inventory.had_sitemap
     take_over(
         files, found, report, config.base_url,
@@ -106,6 +106,15 @@ def build_from_bucket(
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
+
+
+def _remember_users(naming: BucketNaming, remember: State, report: Report) -> None:
+    """The user's sitemaps the run named, found in a replaced index, for the next run; the
+    lines said of those it could not name (none when the writer never asked)."""
+    users = naming.users
+    remember.found_sitemaps = frozenset(users.found) if users else frozenset(naming.remembered)
+    if users is not None:
+        report.warnings.extend(users.warnings)
 
 
 def pending_store(client: S3Client, site: BucketSite, store: StateStore | None) -> StatePending:

@@ -45,6 +45,8 @@ from sitemill.writing.childdates import ChildDates, child_dates
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.writing.usersitemaps import UserSitemaps
+
 
 def bucket_pass(
     config: Config,
@@ -64,16 +66,18 @@ def bucket_pass(
     raw_keys: bool = False,
     empty: Container[str] | None = None,
     on_dated: Callable[[Page], None] | None = None,
+    named: Callable[[], UserSitemaps] | None = None,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
-    where the start state does not know them), written through ``sink``; what the run
-    learnt. ``plan``: the shard plan to keep (default: the start state's); ``kept``: own files
-    not to delete yet; ``on_page``: told each page, in order; ``on_skip``: told each page
-    left out, and why; ``others``: the site's other shards, as the last build left them
-    (scaleout.membership); ``raw_keys``: cut shards among every candidate key, a duplicate's
-    too, so that one URL's keys share a shard (a private state: a boundary may be a key the
-    sitemaps leave out); ``empty``: Inventory.empty (website redirects, asked when a
-    canonical names one); ``on_dated``: told each page with its facts and date, in order."""
+    where the start state does not know them), generated and written through ``sink``; and
+    what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
+    ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
+    ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
+    last build left them (sitemill.scaleout.membership); ``raw_keys``: cut shards among every
+    candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
+    state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
+    (website redirects, asked when a canonical names one); ``on_dated``: told each page with
+    its facts and date, in order (sitemill why); ``named``: the user's sitemaps to name."""
     run_time = datetime.now(UTC)
     knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages, run_time)
     pages = _no_later(pages, evidence_ceiling(run_time))
@@ -86,21 +90,16 @@ def bucket_pass(
         workers=head_readers(client),
     ), on_dated, config, None)  # fmt: skip
     inputs = SiteInputs(
-        robots=robots,
-        read_facts=None,
+        robots=robots, read_facts=None,
         lastmod=LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME,
-        warnings=start.warnings,
-        progress=progress,
-        remembered=start.state.outputs,
+        warnings=start.warnings, progress=progress, remembered=start.state.outputs,
         on_skip=_also(knowledge.remember.forget, on_skip),  # (the state names no such page)
-        shards=setup,
-        kept=kept,
-        others=others,
-        style=start.state.url_style,
+        shards=setup, kept=kept, others=others, style=start.state.url_style,
         redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
-    )
+        named=named,
+    )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
     _remember_files(knowledge.remember, report.result, inputs.dates)

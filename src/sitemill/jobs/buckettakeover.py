@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from sitemill.config.model import OutputFormat
 from sitemill.errors import SinkError
 from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.jobs.bucketsite import BucketSite
@@ -15,9 +16,13 @@ from sitemill.sinks.s3 import S3Sink
 from sitemill.sinks.s3conditional import delete_object
 from sitemill.sources.s3 import Inventory, read_object
 from sitemill.writing.takeover import Takeover, find_takeover
+from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.config.model import Config
+    from sitemill.state.model import State
 
 
 class BucketFiles:
@@ -71,3 +76,42 @@ def find_bucket_takeover(
     if sink.entry_before is None and not inventory.others and not text:
         return files, None
     return files, find_takeover(files, text=text, remembered=remembered)
+
+
+class BucketNaming:
+    """The sitemap a run replaces and the user's sitemaps it names, found once, when the
+    writer asks (the listing complete then) or after the run; sitemap.xml is read once."""
+
+    def __init__(
+        self,
+        client: S3Client,
+        site: BucketSite,
+        sink: S3Sink,
+        inventory: Inventory,
+        config: Config,
+        state: State,
+    ) -> None:
+        self.client, self.site, self.sink, self.inventory = client, site, sink, inventory
+        self.config = config
+        self.outputs = state.outputs  # the files the state says sitemill wrote
+        self.remembered = state.found_sitemaps  # the user's sitemaps an earlier run found
+        self._found: tuple[BucketFiles, Takeover | None] | None = None
+        self.users: UserSitemaps | None = None
+
+    def takeover(self) -> tuple[BucketFiles, Takeover | None]:
+        """find_bucket_takeover, once (before the run writes: sitemap.xml read as it was)."""
+        if self._found is None:
+            if ENTRY_XML in self.inventory.objects and not self.sink.written:
+                self.sink.read(ENTRY_XML)  # (the sink keeps what it replaces: entry_before)
+            text = self.config.format is OutputFormat.TXT
+            self._found = find_bucket_takeover(
+                self.client, self.site, self.sink, self.inventory,
+                text=text, remembered=self.outputs,
+            )  # fmt: skip
+        return self._found
+
+    def __call__(self) -> UserSitemaps:
+        if self.users is None:
+            files, found = self.takeover()
+            self.users = user_sitemaps(self.config, files, found, self.remembered)
+        return self.users

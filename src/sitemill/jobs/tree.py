@@ -5,26 +5,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.check.changes import remember_changes
-from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
-from sitemill.errors import ConfigError
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
+from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.treedating import PageWatch, TreeDating, first_run_sources
+from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
 from sitemill.jobs.treerobots import site_robots
 from sitemill.jobs.treesiteurl import say_site_url
-from sitemill.lastmod.evidencetime import evidence_time
+from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.lastmod.fingerprint.digest import page_url
-from sitemill.lastmod.history.lastcommit import head_time
 from sitemill.pagesread import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -36,16 +31,16 @@ from sitemill.sinks import Sink
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
-from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
-from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
+from sitemill.state.start import Previous, missing_state_warning, save_state
+from sitemill.state.store import StateStore
 from sitemill.urlstyle import keep_style
 from sitemill.workers.workpool import EarlyStart
-from sitemill.writing.childdates import ChildDates, child_dates
+from sitemill.writing.childdates import ChildDates
 from sitemill.writing.takeover import Takeover, find_takeover, take_over
-from sitemill.writing.takeoverfiles import files_of
+from sitemill.writing.takeoverfiles import FolderFiles, files_of
+from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
-    from sitemill.lastmod.sources.rung import SourceRung
     from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
@@ -75,9 +70,10 @@ def build_from_tree(
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = site_robots(config, site_dir, warnings)
-    dating = _start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
+    dating = start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
-    remember = _remembering(config)
+    users = _user_sitemaps(config, sink, found, dating, (site_dir, warnings))
+    remember = _remembering(config, users)
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
@@ -86,16 +82,13 @@ def build_from_tree(
         )  # fmt: skip
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
-        dates = _child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
+        dates = tree_child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         site = SiteInputs(
-            robots=robots,
+            robots=robots, lastmod=dating_mode, warnings=warnings, progress=progress,
             read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
-            lastmod=dating_mode,
-            warnings=warnings,
-            progress=progress,
             robots_source=robots_data,  # the same file when the output folder is the site
             remembered=() if dating is None else dating.known.outputs,
             on_skip=plan.skipped,  # the state names no page the sitemaps leave out
@@ -104,7 +97,8 @@ def build_from_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files),
             dates=dates,
-        )
+            named=lambda: users,
+        )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
     if dating is not None:
@@ -113,10 +107,13 @@ def build_from_tree(
     return report
 
 
-def _remembering(config: Config) -> State:
-    """What this run will remember: its fingerprints' scope and its base URL, the pages next."""
+def _remembering(config: Config, users: UserSitemaps) -> State:
+    """What this run will remember: its fingerprints' scope, its base URL and the user's
+    sitemaps it found, the pages next."""
     return State(
-        fingerprint_main=config.content_scope is ContentScope.MAIN, base_url=config.base_url
+        fingerprint_main=config.content_scope is ContentScope.MAIN,
+        base_url=config.base_url,
+        found_sitemaps=frozenset(users.found),
     )
 
 
@@ -136,31 +133,9 @@ def _list_pages(
     return files
 
 
-def _child_dates(
-    config: Config,
-    dating: _Start | None,
-    mode: LastmodMode,
-    site: tuple[Path, Sink],
-    run_time: datetime,
-) -> ChildDates | None:
-    """When each index child's bytes changed, from the state (none kept: its newest page's):
-    a child that changed is dated by HEAD's commit (the site is at it), else by the run. A
-    state of an earlier sitemill kept no digest: the output folder holds what it wrote."""
-    site_dir, sink = site
-
-    def run_date() -> datetime:
-        when = head_time(site_dir) if mode is LastmodMode.GIT else None
-        return (None if when is None else evidence_time(when, run_time)) or run_time
-
-    if dating is None:
-        return None
-    stored = None if dating.first_run else sink
-    return child_dates(config, dating.known, run_date, run_time, stored)
-
-
 def _keep_state(
     config: Config,
-    dating: _Start,
+    dating: TreeStart,
     plan: TreeDating,
     report: Report,
     folders: tuple[Path, Path],
@@ -187,40 +162,8 @@ def _keep_state(
     report.state_written = save_state(dating.store, remember, report.warnings)
 
 
-@dataclass(frozen=True, slots=True)
-class _Start:
-    store: StateStore
-    known: State
-    first_run: bool
-    lost: bool  # no state where it is kept, but sitemaps are there
-    source: SourceRung | None = None  # a first run: rung 2, reading while the pages are read
-
-
-def _start_dating(
-    config: Config,
-    sink: Sink,
-    store: StateStore | None,
-    previous: Previous | None,
-    warnings: list[str],
-    site: tuple[Path, list[TreeFile]],
-) -> _Start | None:
-    """The state content dates start from, or None when they are off (no state is kept);
-    ``lost``: none, but sitemaps are there (said after the run, if they were sitemill's). On
-    a first run, rung 2 starts over the ``site``'s candidate files (the folder, the files)."""
-    if not config.content_dates or config.lastmod is LastmodMode.NONE:
-        return None
-    store = store or _default_store(config, sink)
-    start = start_state(store, previous, base_url=config.base_url)
-    for message in start.warnings:
-        log.warning("%s", message)
-        warnings.append(message)
-    lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    source = first_run_sources(*site) if start.first_run or start.state.outdated else None
-    return _Start(store, start.state, start.first_run, lost, source)
-
-
 def _find_takeover(
-    config: Config, sink: Sink, dating: _Start | None
+    config: Config, sink: Sink, dating: TreeStart | None
 ) -> tuple[Takeover | None, Callable[[str], DeclaredDate | None] | None]:
     """The sitemap this run replaces and, on a first run, its date of a page's path."""
     remembered, text = dating.known.outputs if dating else (), config.format is OutputFormat.TXT
@@ -233,12 +176,33 @@ def _find_takeover(
     return found, lambda path: dates.date_of(page_url(config.base_url, path))
 
 
+def _user_sitemaps(
+    config: Config,
+    sink: Sink,
+    found: Takeover | None,
+    dating: TreeStart | None,
+    site: tuple[Path, list[str]],
+) -> UserSitemaps:
+    """The user's sitemaps this run names, each read in the output folder, else in the site
+    (the folder, and the run's warnings, where the lines said of them go)."""
+    files, in_site = files_of(sink), FolderFiles(site[0])
+
+    def read(name: str, limit: int) -> bytes | None:
+        head = files.read(name, limit)
+        return in_site.read(name, limit) if head is None else head
+
+    remembered = dating.known.found_sitemaps if dating is not None else ()
+    users = user_sitemaps(config, files, found, remembered, read)
+    site[1].extend(users.warnings)
+    return users
+
+
 def _take_over(
     config: Config,
     sink: Sink,
     found: Takeover | None,
     report: Report,
-    dating: _Start | None,
+    dating: TreeStart | None,
     site_dir: Path,
 ) -> None:
     """The generator's sitemap ``found`` replaced; then what it, the folder and the state say
@@ -247,11 +211,3 @@ def _take_over(
     first = not dating or dating.first_run
     take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)
     say_site_url(config.base_url, site_dir, dating.known if dating else None, found, report)
-
-
-def _default_store(config: Config, sink: Sink) -> StateStore:
-    if config.state is None:
-        return SinkStateStore(sink)
-    if config.state.startswith("s3://"):
-        raise ConfigError("state", "an s3:// state needs an S3 client: use the CLI or the Lambda")
-    return FileStateStore(Path(config.state))

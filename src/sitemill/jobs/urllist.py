@@ -20,10 +20,11 @@ from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
-from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of_lines, read_chunks
+from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of
 from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
 from sitemill.writing.emptyrun import explain_empty_run
+from sitemill.writing.usersitemaps import user_sitemaps
 from sitemill.writing.writer import write_sitemaps
 
 T = TypeVar("T")
@@ -54,20 +55,16 @@ def build_from_url_list(
     report = Report(WriteResult(), mode)
     tally = Tally(report.skipped, report.skips)
     late = LateLastmods.now()
-    entries = late.dropped(_listed_entries(config, _chunks(lines), name, tally.record, size_hint))
+    entries = late.dropped(_listed_entries(config, chunks_of(lines), name, tally.record, size_hint))
     on_file = file_progress(progress)  # (a list keeps no state: no digest of its files)
+    named = user_sitemaps(config, None, None, ())  # (named as given: no site to read)
     with explain_empty_run(report.skipped):
-        report.result = write_sitemaps(entries, sink, config, on_file=on_file, digests=False)
-    report.warnings.extend(report.result.warnings + late.warnings())
+        report.result = write_sitemaps(
+            entries, sink, config, on_file=on_file, digests=False, named=lambda: named
+        )
+    report.warnings.extend(named.warnings + report.result.warnings + late.warnings())
     report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
     return report
-
-
-def _chunks(lines: Iterable[str] | BinaryIO) -> Iterator[Chunk]:
-    """A binary stream read a chunk at a time, or lines of text gathered in chunks."""
-    if hasattr(lines, "read") and not isinstance(lines, io.TextIOBase):
-        return read_chunks(cast(BinaryIO, lines))
-    return chunks_of_lines(lines)
 
 
 def _listed_entries(

@@ -40,6 +40,7 @@ from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
 from sitemill.sources.s3requests import counted_requests
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.writing.usersitemaps import robots_only_said
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -95,7 +96,7 @@ def rebuild_partitioned(
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         report.requests = requests
-        report.warnings.extend(store.warnings)
+        report.warnings.extend(store.warnings + robots_only_said(config))
         return report
     raise AssertionError("unreachable")
 

@@ -224,6 +224,7 @@ def robots_line(
     if not config.robots_txt:
         return
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    new = new_robots(sink, config, [entry], None)
+    # (the user's sitemaps too: a partitioned bucket's index names none, writing.usersitemaps)
+    new = new_robots(sink, config, [config.base_url + entry, *config.sitemaps], None)
     if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
         result.written.append(ROBOTS_TXT)

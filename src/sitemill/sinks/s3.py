@@ -104,9 +104,10 @@ class S3Sink:
         stored = self._objects().get(name)
         if stored is None:
             return None  # the listing says it does not exist: no GET needed
-        if stored.size > read_limit(name):
+        if name == ENTRY_XML and not self.written and self.entry_before is not None:
+            return self.entry_before  # (read before this run wrote: the version listed)
+        if stored.size > (limit := read_limit(name)):
             # As for a local folder: no sitemap or robots.txt sitemill rewrites is this big.
-            limit = read_limit(name)
             raise SinkError(
                 f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
                 f"than such a file may hold ({limit:,}); remove or shrink it"

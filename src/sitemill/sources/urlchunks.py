@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, cast
 
 from sitemill.entries import UrlBlock
 from sitemill.protocol import MAX_URL_LENGTH
@@ -110,6 +111,13 @@ def _utf8_prefix(data: bytes, limit: int) -> bytes:
     while end > 0 and limit - end < 3 and (data[end] & 0xC0) == 0x80:
         end -= 1
     return data[:end]
+
+
+def chunks_of(lines: Iterable[str] | BinaryIO) -> Iterator[Chunk]:
+    """A binary stream read a chunk at a time, or lines of text gathered in chunks."""
+    if hasattr(lines, "read") and not isinstance(lines, io.TextIOBase):
+        return read_chunks(cast(BinaryIO, lines))
+    return chunks_of_lines(lines)
 
 
 def chunks_of_lines(lines: Iterable[str]) -> Iterator[Chunk]:

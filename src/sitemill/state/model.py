@@ -107,6 +107,8 @@ class State:
     # The base URL the run that wrote the state served the pages at: a run at another one
     # says once that every URL moved (state.start.base_moved), and announces nothing for it.
     base_url: str | None = None
+    # The user's sitemaps a replaced index named, named while there (writing.usersitemaps).
+    found_sitemaps: frozenset[str] = frozenset()
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -215,6 +217,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["digests"] = dict(sorted(state.digests.items()))
     if state.written:
         document["written"] = dict(sorted(state.written.items()))
+    if state.found_sitemaps:
+        document["user_sitemaps"] = sorted(state.found_sitemaps)
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.history is not None:
@@ -226,14 +230,7 @@ def state_document(state: State) -> dict[str, Any]:
     if state.changes:
         document["changes"] = dict(sorted(state.changes.items()))
     if state.url_style is not None:
-        decision = state.url_style
-        document["url_style"] = {
-            "style": decision.style.value,
-            "votes": decision.votes,
-            "pages": decision.pages,
-        }
-        if decision.unslashed:  # (the votes that name a folder page without its final slash)
-            document["url_style"]["unslashed"] = decision.unslashed
+        document["url_style"] = state.url_style.to_json()
     if state.base_url is not None:
         document["base_url"] = state.base_url
     if state.unlisted:

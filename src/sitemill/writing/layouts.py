@@ -21,6 +21,7 @@ from sitemill.sinks import Sink
 from sitemill.urls import UrlStyle
 from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.publish import Publisher
+from sitemill.writing.usersitemaps import UserSitemaps
 
 Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
 
@@ -38,6 +39,15 @@ class Out:
     publisher: Publisher | None = None
     robots: bytes | None = None
     digests: bool = True  # whether to take each file's MD5 (sitemill.writing.writer)
+    named: Callable[[], UserSitemaps] | None = None  # the user's sitemaps (usersitemaps)
+
+    def users(self) -> UserSitemaps:
+        """The user's sitemaps this run names (asked once every entry is rendered)."""
+        return UserSitemaps() if self.named is None else self.named()
+
+    def locs(self) -> list[str]:
+        """The locs of the user's sitemaps the index names (sitemill.writing.publish)."""
+        return self.users().index
 
     def single(self, sitemap: RenderedSitemap, publisher_for: Callable[[], Publisher]) -> None:
         """The one sitemap.xml (sitemap.txt) that lists everything, published."""
@@ -48,9 +58,7 @@ class Out:
         result.files.append(name)
         data = sitemap.data
         self.renderer.check(name, data)
-        self.robots = rendered_last(
-            self.html, self.renderer, self.sink, self.config, result, self.robots_source
-        )
+        self.robots = rendered_last(self, result)
         self.publisher = publisher_for()
         self.publisher.put(name, data)
         note_sitemap(result, name, data, sitemap, digest=self.digests)
@@ -65,6 +73,8 @@ def split_children(
     if first.last is False:  # the renderer knows more follow: no second file held to tell
         return _numbered(_chain([first], rendered), suffix_of(out.config))
     second = None if first.last else next(rendered, None)
+    if second is None and out.users().index:  # (an index names the user's: ours go in a child)
+        return _numbered(iter([first]), suffix_of(out.config))
     if second is None:
         out.single(first, publisher_for)
         return None
@@ -88,6 +98,8 @@ def shard_children(
         rendered = render(iter(listed))
         first = _first(rendered)
         if next(rendered, None) is None:
+            if out.users().index:  # (an index names the user's: ours go in a child)
+                return _numbered(iter([first]), suffix_of(config))
             out.single(first, publisher_for)
             return None
         del first, rendered
@@ -131,17 +143,12 @@ def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:
     return first
 
 
-def rendered_last(
-    html: HtmlSitemap,
-    renderer: Renderer,
-    sink: Sink,
-    config: Config,
-    result: WriteResult,
-    robots_source: bytes | None,
-) -> bytes | None:
-    """Once every entry has been rendered: sitemap.html, and robots.txt's new bytes."""
-    html.render(renderer, result)
-    return new_robots(sink, config, result.entry_files, robots_source)
+def rendered_last(out: Out, result: WriteResult) -> bytes | None:
+    """Once every entry has been rendered: sitemap.html, and robots.txt's new bytes (its
+    Sitemap lines: sitemill's entry files, then the user's sitemaps only it may name)."""
+    out.html.render(out.renderer, result)
+    urls = [out.config.base_url + name for name in result.entry_files] + out.users().robots
+    return new_robots(out.sink, out.config, urls, out.robots_source)
 
 
 def _chain(
@@ -167,7 +174,7 @@ def _numbered(
 
 
 def new_robots(
-    sink: Sink, config: Config, entry_files: list[str], source: bytes | None
+    sink: Sink, config: Config, sitemap_urls: list[str], source: bytes | None
 ) -> bytes | None:
     """robots.txt with sitemill's Sitemap lines, or None when it is not maintained.
 
@@ -189,5 +196,5 @@ def new_robots(
     def is_own(url: str) -> bool:
         return url.startswith(base) and is_own_name(url[len(base) :])
 
-    new_text = replace_sitemap_lines(old_text, [base + name for name in entry_files], is_own)
+    new_text = replace_sitemap_lines(old_text, sitemap_urls, is_own)
     return new_text.encode("utf-8", "surrogateescape")

@@ -64,8 +64,8 @@ class LiveSet:
     names: set[str] = field(default_factory=set)  # every file in the folder
 
 
-def read_live(sink: Sink) -> LiveSet:
-    """The index files that are sitemill's (every child they name is a sitemill name)."""
+def read_live(sink: Sink, named: Collection[str] = ()) -> LiveSet:
+    """The index files that are sitemill's (each child a sitemill name, or a loc in ``named``)."""
     live = LiveSet()
     names = list(sink.names())
     live.names = set(names)
@@ -75,7 +75,7 @@ def read_live(sink: Sink) -> LiveSet:
         data = _read_index(sink, name)
         if name == ENTRY_XML:
             live.entry = data
-        children = _own_children(data)
+        children = _own_children(data, named)
         if children is not None:
             live.indexes.add(name)
             live.children |= children
@@ -94,15 +94,16 @@ def _read_index(sink: Sink, name: str) -> bytes | None:
         return None
 
 
-def _own_children(data: bytes | None) -> set[str] | None:
-    """The child names an index holds, or None when it is no index of sitemill's."""
+def _own_children(data: bytes | None, named: Collection[str] = ()) -> set[str] | None:
+    """An index's own children; None when it is no index of sitemill's (``named``: the user's)."""
     if data is None or not INDEX_ROOT.search(data[:SNIFF_BYTES]):
         return None
     children = set()
     for match in LOC.finditer(data):
-        # sitemill's children are siblings of their index: the last path segment names them
-        # (whatever the base URL was when that index was written).
-        name = unescape(match.group(1).decode("utf-8", "replace")).rpartition("/")[2]
+        if (loc := unescape(match.group(1).decode("utf-8", "replace"))) in named:
+            continue  # (one of the user's sitemaps sitemill names: sitemill.writing.usersitemaps)
+        # sitemill's children are siblings of their index: the last segment names one (any base)
+        name = loc.rpartition("/")[2]
         if not CHILD_NAME.fullmatch(name):
             return None
         children.add(name)
@@ -118,7 +119,7 @@ class StagedChild:
 class Publisher:
     """Writes one build through a sink in the order the module docstring tells.
     ``remembered``: own files the state says earlier runs left (deleted when this build does
-    not name them); ``staging`` names this run's staging copies."""
+    not name them); ``staging`` names this run's staging copies; ``named``, the user's."""
 
     def __init__(
         self,
@@ -127,11 +128,13 @@ class Publisher:
         record: Callable[[str, bool], None],
         remembered: Collection[str] = (),
         staging: Staging | None = None,
+        named: Callable[[], Collection[str]] = tuple,
     ) -> None:
         self.sink = sink
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
-        self.live = read_live(sink)
+        self.named = frozenset(named())  # the user's sitemaps the index names too (locs)
+        self.live = read_live(sink, self.named)
         # Children, further indexes and staging copies; never an entry file (sitemap.xml,
         # sitemap.txt) on the state's word alone: a hand-written one may sit there.
         own = (CHILD_NAME.fullmatch, MORE_INDEX_NAME.fullmatch)
@@ -199,7 +202,7 @@ class Publisher:
         if not self.staged:
             return
         try:
-            now = read_live(self.sink)
+            now = read_live(self.sink, self.named)
             for name in sorted(self.staged - now.children - now.indexes):
                 self.sink.delete(name)
         except SinkError as exc:
@@ -218,7 +221,7 @@ class Publisher:
         done = Deletion()
         if not stale:
             return done
-        now = read_live(self.sink)
+        now = read_live(self.sink, self.named)
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
         for name in stale:

@@ -84,6 +84,17 @@ def sitemap_root(head: bytes) -> str | None:
     return local
 
 
+def is_sitemap(name: str, head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes) begins a sitemap: an XML one (sitemap_root), or
+    for a name ending ``.txt`` (``.txt.gz``) a text sitemap, its first line an http(s) URL."""
+    if not name.removesuffix(".gz").endswith(".txt"):
+        return sitemap_root(head) is not None
+    if head.startswith(GZIP_MAGIC):
+        head = inflate_head(head, HEAD_BYTES) or b""
+    first = head.lstrip(b"\xef\xbb\xbf").lstrip().partition(b"\n")[0].strip().lower()
+    return first.startswith((b"http://", b"https://"))
+
+
 def index_locs(data: bytes) -> list[str]:
     """The ``<loc>`` of each ``<sitemap>`` of the sitemap index ``data`` (already read to its
     bound), in order; none when it is not a sitemap index. A document that stops being

@@ -35,7 +35,13 @@ from sitemill.writing.generators import (
     looks_like_sitemills,
     written_by,
 )
-from sitemill.writing.namedsitemaps import KeptBecause, KeptSitemap, names_its_own, sort_named
+from sitemill.writing.namedsitemaps import (
+    KeptBecause,
+    KeptSitemap,
+    NamedSitemaps,
+    names_its_own,
+    sort_named,
+)
 from sitemill.writing.sitemapfile import HEAD_BYTES, SITEMAPINDEX, sitemap_root
 
 log = logging.getLogger(__name__)
@@ -64,6 +70,7 @@ class Takeover:
     kept: bool = False  # sitemill writes sitemap.txt: this one stays, with all it names
     twins: list[str] = field(default_factory=list)  # folder-relative paths to delete
     users: list[KeptSitemap] = field(default_factory=list)  # named sitemaps that stay
+    named: NamedSitemaps | None = None  # what its index names, sorted once (sorted_once)
 
     def message(self) -> str:
         """One line: whose sitemap is replaced (or stays), what goes with it, how to turn
@@ -95,13 +102,14 @@ class Takeover:
         return f"{what}{also}: {setting}"
 
     def _keeping(self, owner: str) -> list[str]:
-        """``keeping blog-sitemap.xml, not Astro's own``: the user's sitemaps that stay, by
-        why."""
+        """``keeping and naming blog-sitemap.xml, not Astro's own``: the user's sitemaps that
+        stay, by why (those in the folder named in sitemill's index)."""
         said = []
         for why in KeptBecause:
             names = [kept.shown for kept in self.users if kept.why is why]
+            verb = "keeping" if why is KeptBecause.ELSEWHERE else "keeping and naming"
             if names:
-                said.append(f"keeping {_listed(names)}, {why.value.format(owner=owner)}")
+                said.append(f"{verb} {_listed(names)}, {why.value.format(owner=owner)}")
         return said
 
 
@@ -159,11 +167,28 @@ def settle(files: Files, found: Takeover | None, report: Report, base_url: str) 
     if not passed and (twin == found.replaced or sitemap_root(files.read(twin, HEAD_BYTES) or b"")):
         found.twins.append(twin)
     if sitemap_root(found.data[:HEAD_BYTES]) == SITEMAPINDEX:
-        done = [*result.outputs, *found.twins]
-        named = sort_named(found.data, found.generator, files.read, base_url, passed=done)
-        found.twins.extend(named.own)
-        found.users.extend(named.users)
+        done = {*result.outputs, *found.twins}
+        named = sorted_once(files, found, base_url)
+        found.twins.extend(name for name in named.own if name not in done)
+        found.users.extend(kept for kept in named.users if kept.name not in done)
     return found
+
+
+def sorted_once(files: Files, found: Takeover, base_url: str) -> NamedSitemaps:
+    """What the replaced index names, each file read once (before the run writes, when the
+    run names the user's sitemaps: sitemill.writing.usersitemaps)."""
+    if found.named is None:
+        found.named = sort_named(found.data, found.generator, files.read, base_url)
+    return found.named
+
+
+def users_in_folder(files: Files, found: Takeover | None, base_url: str) -> list[KeptSitemap]:
+    """The user's sitemaps the replaced index names in the folder (sitemill's index names
+    them); none when it is no index, or stays (text output)."""
+    if found is None or found.kept or sitemap_root(found.data[:HEAD_BYTES]) != SITEMAPINDEX:
+        return []
+    named = sorted_once(files, found, base_url)
+    return [kept for kept in named.users if kept.name not in (None, found.replaced)]
 
 
 def announce(takeover: Takeover | None, warnings: list[str], *, first: bool) -> None:

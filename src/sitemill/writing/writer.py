@@ -36,6 +36,7 @@ from sitemill.writing.layouts import (
     split_children,
 )
 from sitemill.writing.publish import Publisher, StagedChild
+from sitemill.writing.usersitemaps import UserSitemaps
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +64,11 @@ def write_sitemaps(
     kept: Collection[str] = (),
     digests: bool = True,
     dates: ChildDates | None = None,
+    named: Callable[[], UserSitemaps] | None = None,
 ) -> WriteResult:
     """Render all entries, then publish through the sink only if everything rendered.
 
-    ``extensions``: whether entries may carry alternates or images (else they are not looked
-    for: a URL list's millions of entries cost nothing more).
+    ``extensions``: whether entries may carry alternates or images (else not looked for).
     Children are staged in a temporary directory so that a failure while rendering (a bad
     line in a URL list, a template error, ill-formed output) leaves the previous output exactly
     as it was; publishing keeps the live index consistent at every step (writing.publish).
@@ -78,10 +79,9 @@ def write_sitemaps(
     "on"), each child named by its shard's stable id (sitemill.shards.layout). ``kept``:
     own files not to delete in this run although no index names them (a deferred deletion).
     ``digests``: whether to take the MD5 of each file as stored (``WriteResult.sitemaps``, the
-    state's record for `sitemill check`): a pass over every byte written, which a job that
-    keeps no state (a URL list) does not need ("" then). ``dates``: when each child's bytes
-    changed (sitemill.writing.childdates; None: no state is kept, its newest page's date).
-    """
+    state's record for `sitemill check`), which a job keeping no state skips ("" then).
+    ``dates``: when each child's bytes changed (writing.childdates; None: no state, its newest
+    page's date). ``named``: the user's sitemaps the index names too (writing.usersitemaps)."""
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
     html = HtmlSitemap(config, sink)  # sitemap.html: its links are taken on the way
@@ -93,9 +93,9 @@ def write_sitemaps(
         extensions=extensions,
     )
     result = WriteResult()
-    out = Out(sink, config, renderer, html, result, robots_source, digests=digests)
+    out = Out(sink, config, renderer, html, result, robots_source, digests=digests, named=named)
     publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result), remembered, staging
+        Publisher, sink, content_type, partial(_record, result), remembered, staging, out.locs
     )
     children: Iterator[tuple[str, RenderedSitemap]] | None
     if shards is not None and config.shards is not ShardsMode.OFF:
@@ -128,14 +128,16 @@ def _publish_children(
             staged = [
                 _Child(c.name, dates.date(c.name, digest_of[c.name][2], c.lastmod)) for c in staged
             ]
-        render_index = partial(_render_indexes, renderer, staged, config, max_per_index)
+        users = out.users().index
+        result.users_named = len(users)
+        render_index = partial(_render_indexes, renderer, staged, users, config, max_per_index)
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
         if out.digests:
             result.entry_digest = stored_digest(indexes[0][1])
             result.index_digests = {name: stored_digest(data) for name, data in indexes}
         result.files[:0] = result.entry_files
-        out.robots = rendered_last(out.html, renderer, out.sink, config, result, out.robots_source)
+        out.robots = rendered_last(out, result)
         out.publisher = publisher_for()
         copies = [StagedChild(child.name, Path(folder) / child.name) for child in staged]
         with _abandoned_on_failure(out.publisher):
@@ -220,11 +222,14 @@ def _stage_file(
 def _render_indexes(
     renderer: Renderer,
     children: list[_Child],
+    users: list[str],
     config: Config,
     max_per_index: int,
     names: list[str],
 ) -> list[tuple[str, bytes]]:
-    """Index files of at most max_sitemaps_per_index children and max_bytes each.
+    """Index files of at most max_sitemaps_per_index children and max_bytes each: sitemill's
+    own children, then the ``users``' sitemaps (absolute locs, sorted), which carry no
+    <lastmod> (sitemill does not know when the user changed one).
 
     ``names`` are the file names to give the children (their own, or staging copies').
     """
@@ -232,6 +237,7 @@ def _render_indexes(
         IndexItem(config.base_url + name, child.lastmod)
         for name, child in zip(names, children, strict=True)
     ]
+    items += [IndexItem(loc, None) for loc in users]
     return renderer.render_indexes(items, max_per_index=max_per_index, max_bytes=config.max_bytes)
 
 
