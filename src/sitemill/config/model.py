@@ -11,6 +11,7 @@ from typing import Any, Final, TypeVar
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
 from sitemill.config.globs import Glob
+from sitemill.config.groups import Group, parse_groups
 from sitemill.config.indexnow import (
     DEFAULT_ENDPOINT,
     check_key_location,
@@ -94,6 +95,7 @@ class Config:
     lastmod: LastmodMode | None = None  # None: git inside a work tree, else mtime
     lastmod_precision: Precision = Precision.DATETIME
     rules: tuple[Rule, ...] = ()
+    groups: tuple[Group, ...] = ()  # [[groups]]: pages in children named for them
     respect_noindex: bool = True
     respect_redirects: bool = True
     respect_canonical: bool = True
@@ -135,6 +137,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "lastmod": parse_enum(LastmodMode),
     "lastmod_precision": parse_enum(Precision),
     "rules": parse_rules,
+    "groups": parse_groups,
     "respect_noindex": parse_bool,
     "respect_redirects": parse_bool,
     "respect_canonical": parse_bool,
@@ -167,7 +170,8 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "indexnow_write_key_file": parse_bool,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
-_FILE_ONLY: Final = frozenset({"rules"})
+# Keys of tables, set in sitemill.toml only (no flag, input or variable).
+FILE_ONLY: Final = frozenset({"rules", "groups"})
 
 
 def refuse_shards_on(config: Config, what: str) -> None:
@@ -246,7 +250,7 @@ def _pick(
     value = flags.get(key)
     if value is not None and not (isinstance(value, Sequence | tuple) and not value):
         return value
-    if key not in _FILE_ONLY:
+    if key not in FILE_ONLY:
         text = env.get(env_name(key))
         if text is not None and text.strip():
             return text

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from sitemill.errors import StateError
+from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.deployparts import PARTS
@@ -201,12 +202,17 @@ def _blobs(value: object) -> tuple[str, dict[str, str]]:
 
 
 def _outputs(value: object) -> frozenset[str]:
-    """sitemill's own file names from their list; anything else in it is dropped (a state
-    is input from outside: it never names a page or another file for sitemill to delete)."""
+    """sitemill's own file names from their list (a named group's children among them:
+    sitemill.filenames.groupnames); anything else in it is dropped (a state is input from
+    outside: it never names a page or another file for sitemill to delete)."""
     if not isinstance(value, list) or len(value) > MAX_OUTPUTS:
         return frozenset()
     return frozenset(
-        name for name in value if isinstance(name, str) and name != STATE_NAME and is_own_name(name)
+        name
+        for name in value
+        if isinstance(name, str)
+        and name != STATE_NAME
+        and (is_own_name(name) or child_group(name) is not None)
     )
 
 

@@ -27,16 +27,17 @@ import logging
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from html import unescape
 from pathlib import Path
 from typing import Final
 
 from sitemill.errors import ConflictError, RefusedError, SinkError
 from sitemill.filenames.outputs import (
-    CHILD_NAME,
     ENTRY_XML,
     MORE_INDEX_NAME,
-    STAGING_NAME,
+    is_child_name,
+    is_staging_name,
 )
 from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
@@ -64,18 +65,18 @@ class LiveSet:
     names: set[str] = field(default_factory=set)  # every file in the folder
 
 
-def read_live(sink: Sink) -> LiveSet:
-    """The index files that are sitemill's (every child they name is a sitemill name)."""
+def read_live(sink: Sink, groups: Collection[str] = ()) -> LiveSet:
+    """The index files that are sitemill's (every child they name is sitemill's, ``groups``')."""
     live = LiveSet()
     names = list(sink.names())
     live.names = set(names)
-    live.staging = {name for name in names if STAGING_NAME.fullmatch(name)}
+    live.staging = {name for name in names if is_staging_name(name, groups)}
     candidates = [ENTRY_XML, *sorted(name for name in names if MORE_INDEX_NAME.fullmatch(name))]
     for name in candidates:
         data = _read_index(sink, name)
         if name == ENTRY_XML:
             live.entry = data
-        children = _own_children(data)
+        children = _own_children(data, groups)
         if children is not None:
             live.indexes.add(name)
             live.children |= children
@@ -94,7 +95,7 @@ def _read_index(sink: Sink, name: str) -> bytes | None:
         return None
 
 
-def _own_children(data: bytes | None) -> set[str] | None:
+def _own_children(data: bytes | None, groups: Collection[str]) -> set[str] | None:
     """The child names an index holds, or None when it is no index of sitemill's."""
     if data is None or not INDEX_ROOT.search(data[:SNIFF_BYTES]):
         return None
@@ -103,7 +104,7 @@ def _own_children(data: bytes | None) -> set[str] | None:
         # sitemill's children are siblings of their index: the last path segment names them
         # (whatever the base URL was when that index was written).
         name = unescape(match.group(1).decode("utf-8", "replace")).rpartition("/")[2]
-        if not CHILD_NAME.fullmatch(name):
+        if not is_child_name(name, groups):
             return None
         children.add(name)
     return children
@@ -127,14 +128,16 @@ class Publisher:
         record: Callable[[str, bool], None],
         remembered: Collection[str] = (),
         staging: Staging | None = None,
+        groups: Collection[str] = (),
     ) -> None:
         self.sink = sink
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
-        self.live = read_live(sink)
+        self.groups = groups  # the named groups whose children are sitemill's
+        self.live = read_live(sink, groups)
         # Children, further indexes and staging copies; never an entry file (sitemap.xml,
         # sitemap.txt) on the state's word alone: a hand-written one may sit there.
-        own = (CHILD_NAME.fullmatch, MORE_INDEX_NAME.fullmatch)
+        own = (partial(is_child_name, groups=groups), MORE_INDEX_NAME.fullmatch)
         self.remembered = {n for n in set(remembered) & self.live.names if any(f(n) for f in own)}
         self.staging = staging or Staging.new()
         self.entry_bytes: bytes | None = None
@@ -199,7 +202,7 @@ class Publisher:
         if not self.staged:
             return
         try:
-            now = read_live(self.sink)
+            now = read_live(self.sink, self.groups)
             for name in sorted(self.staged - now.children - now.indexes):
                 self.sink.delete(name)
         except SinkError as exc:
@@ -218,7 +221,7 @@ class Publisher:
         done = Deletion()
         if not stale:
             return done
-        now = read_live(self.sink)
+        now = read_live(self.sink, self.groups)
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
         for name in stale:

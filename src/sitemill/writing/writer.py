@@ -14,8 +14,10 @@ from functools import partial
 from pathlib import Path
 from typing import Final
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
+from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.filenames.staging import Staging
 from sitemill.render.indexes import IndexItem
@@ -26,6 +28,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
 from sitemill.workers.threadpool import interruptible_pool
+from sitemill.writing.grouped import grouped_children
 from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.layouts import (
     Out,
@@ -93,20 +96,34 @@ def write_sitemaps(
     result = WriteResult()
     out = Out(sink, config, renderer, html, result, robots_source, digests=digests)
     publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result), remembered, staging
-    )
-    children: Iterator[tuple[str, RenderedSitemap]] | None
-    if shards is not None and config.shards is not ShardsMode.OFF:
-        children = shard_children(entries, shards, render, out, publisher_for)
-        max_per_index = MAX_SHARDS
-    else:
-        children = split_children(render(entries), out, publisher_for)
-        max_per_index = config.max_sitemaps_per_index
+        Publisher, sink, content_type, partial(_record, result), remembered, staging,
+        groups=known_groups(group_names(config.groups), remembered),
+    )  # fmt: skip
+    children, max_per_index = _children(entries, shards, render, out, publisher_for)
     if children is not None:
         _publish_children(children, out, on_file, publisher_for, max_per_index)
     assert out.publisher is not None
     _finish(out.publisher, out.robots, result, html, kept)
     return result
+
+
+def _children(
+    entries: Iterator[Entry],
+    shards: ShardSetup | None,
+    render: Callable[[Iterator[Entry]], Iterator[RenderedSitemap]],
+    out: Out,
+    publisher_for: Callable[[], Publisher],
+) -> tuple[Iterator[tuple[str, RenderedSitemap]] | None, int]:
+    """The children in the index's order and how many an index names (None: one file,
+    published already)."""
+    config = out.config
+    if config.groups:  # (named groups: always an index)
+        children, sharded = grouped_children(entries, shards, render, out)
+        return children, MAX_SHARDS if sharded else config.max_sitemaps_per_index
+    if shards is not None and config.shards is not ShardsMode.OFF:
+        return shard_children(entries, shards, render, out, publisher_for), MAX_SHARDS
+    split = split_children(render(entries), out, publisher_for)
+    return split, config.max_sitemaps_per_index
 
 
 def _publish_children(
