@@ -10,10 +10,7 @@ from sitemill.config.globs import Glob, matches_any
 from sitemill.config.names import did_you_mean
 from sitemill.config.values import parse_globs
 from sitemill.errors import ConfigError
-from sitemill.filenames.groupnames import group_name_problem
-
-# One index names at most 50,000 children; a search console lists a few dozen sections.
-MAX_GROUPS: Final = 100
+from sitemill.filenames.groupnames import MAX_GROUPS, group_name_problem
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Final
 
 MAX_GROUP_NAME: Final = 40
+# One index names at most 50,000 children; a search console lists a few dozen sections.
+MAX_GROUPS: Final = 100
 GROUP_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _SHARD_PART: Final = re.compile(r"r[a-z2-7]{8}")
 _DIGITS: Final = re.compile(r"[0-9]+")
@@ -72,11 +74,27 @@ def is_group_child(name: str, groups: Collection[str], *, staging: bool = False)
     return found["group"] in groups and group_name_problem(found["group"]) is None
 
 
+# A shard's child up to its id: sitemap-r<id>, sitemap-<group>-r<id>.
+SHARD_STEM: Final = re.compile(r"sitemap-(?:[a-z0-9-]+?-)?r[a-z2-7]{8}")
+
+
 def group_child_name(group: str, suffix: str, number: int = 1, shard: str | None = None) -> str:
     """``sitemap-<group>.xml``, ``-2.xml`` and on; sharded ``sitemap-<group>-r<id>.xml``,
     ``-r<id>-2.xml`` and on (``suffix``: the output format's, ``.xml.gz``, ``.txt``)."""
     stem = f"sitemap-{group}" if shard is None else f"sitemap-{group}-{shard}"
     return f"{stem}{suffix}" if number == 1 else f"{stem}-{number}{suffix}"
+
+
+def index_rank(groups: Sequence[str]) -> Callable[[str], int]:
+    """Where a child goes in the index: the default children first (0), then each group's
+    in the order of ``groups``, then those of any other group (a group since removed)."""
+    rank = {group: number for number, group in enumerate(groups, start=1)}
+
+    def of(name: str) -> int:
+        group = child_group(name)
+        return 0 if group is None else rank.get(group, len(rank) + 1)
+
+    return of
 
 
 def known_groups(config_groups: Iterable[str], remembered: Iterable[str]) -> frozenset[str]:

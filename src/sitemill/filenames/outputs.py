@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable
 from pathlib import PurePosixPath
 from typing import Final
 
-from sitemill.filenames.groupnames import is_group_child
+from sitemill.filenames.groupnames import child_group, is_group_child
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 
@@ -83,6 +83,13 @@ def is_own_name(name: str, groups: Collection[str] = ()) -> bool:
 def is_child_name(name: str, groups: Collection[str] = ()) -> bool:
     """A child or a staging copy of one (CHILD_NAME), a named group's among them."""
     return CHILD_NAME.fullmatch(name) is not None or is_group_child(name, groups)
+
+
+def is_recorded_child(name: str) -> bool:
+    """A child of sitemill's shape, a named group's of any name: for names sitemill's own
+    records give (a partitioned bucket's manifest, its writer), never for a name merely
+    found in a folder or a bucket (that is ``is_child_name`` with the groups known)."""
+    return CHILD_NAME.fullmatch(name) is not None or child_group(name) is not None
 
 
 def is_staging_name(name: str, groups: Collection[str] = ()) -> bool:

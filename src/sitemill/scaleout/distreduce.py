@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import LastmodMode
 from sitemill.errors import ConflictError, IncompleteRunError, StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
@@ -104,7 +105,8 @@ def reduce_run(
     entry, data = entry_of(run.config, parts, single)
     inputs = str(manifest.get("inputs", ""))
     published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    groups = group_names(run.config.groups)
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     # Kept before the commit (never lost to a failure after it); a first build has none.
     first_run = not run.store.trusted
     found = {} if first_run else collected.found

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.indexnow.outcome import IndexNowOutcome
@@ -146,7 +147,8 @@ def _publish_full(
     published = Published(
         plan, inputs, parts, dict(zip(plan.ids, refs, strict=True)), entry, stored_digest(data)
     )
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    groups = group_names(run.config.groups)
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     commit = Commit(base, published, data, strays)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)

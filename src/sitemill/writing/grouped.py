@@ -85,7 +85,6 @@ def _sharded(
     )
     out.result.plan = plan
     suffix = suffix_of(config)
-    files.sort(key=lambda file: file.kind)  # (stable: the plan's order within a kind)
     named = []
     for file in files:
         group = kind_name(config.groups, file.kind)
@@ -93,5 +92,7 @@ def _sharded(
             named.append((child_name(file.shard, suffix, file.number), file))
         else:
             named.append((group_child_name(group, suffix, file.number, file.shard), file))
+    # (in the plan's order, as a partitioned bucket's manifest keeps its shards' files)
     out.result.boundaries.update((name, file.after) for name, file in named)
+    named.sort(key=lambda item: item[1].kind)  # (stable: the plan's order within a kind)
     return ((name, file.sitemap) for name, file in named)
