@@ -12,6 +12,7 @@ from typing import Any
 
 from conftest import BASE_URL, page, write_site
 from sitemill.config.model import load_config
+from sitemill.github.action import output_names
 from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.shards.plan import shard_id
@@ -54,7 +55,9 @@ def test_pages_go_in_their_groups_children_and_the_rest_in_the_default_ones(
 ) -> None:
     site = site_of(tmp_path / "site", {"about": 2, "blog": 3, "docs": 2, "docs/old": 1})
     out = tmp_path / "out"
-    build(site, out, DOCS, BLOG)
+    report = build(site, out, DOCS, BLOG)
+    config = load_config({"base_url": BASE_URL}, {}, {"groups": [DOCS, BLOG]})
+    assert {"sitemap-docs.xml", "sitemap-blog.xml"} <= set(output_names(report, config))
     # the default children first, then each group's in the configuration's order
     assert children(out) == ["sitemap-1.xml", "sitemap-docs.xml", "sitemap-blog.xml"]
     assert locs(out, "sitemap-blog.xml") == [f"blog/p{n:03d}.html" for n in range(3)]
@@ -126,6 +129,9 @@ def test_a_removed_groups_children_go_and_a_users_look_alike_stays(tmp_path: Pat
     (out / "sitemap-news.xml").write_text("<urlset>the user's</urlset>")  # not sitemill's
     report = build(site, out, DOCS)
     assert report.result.deleted == ["sitemap-blog.xml"]
+    # the Action commits the deletion with the rest (its own files only)
+    assert "sitemap-blog.xml" in output_names(report, load_config({"base_url": BASE_URL}))
+    assert "sitemap-news.xml" not in output_names(report, load_config({"base_url": BASE_URL}))
     assert not (out / "sitemap-blog.xml").exists()
     assert (out / "sitemap-news.xml").read_text() == "<urlset>the user's</urlset>"
     assert children(out) == ["sitemap-1.xml", "sitemap-docs.xml"]
