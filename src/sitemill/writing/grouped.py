@@ -52,10 +52,11 @@ def _numbered(kinds: list[list[Entry]], config: Config, render: Render) -> Child
     """sitemap-1.xml, ... for the default children; sitemap-<group>.xml, -2.xml, ... for
     each group's."""
     suffix = suffix_of(config)
-    for kind, entries in enumerate(kinds):
+    for kind in range(len(kinds)):
         group = kind_name(config.groups, kind)
+        entries, kinds[kind] = kinds[kind], []
         rendered = render(iter(entries)) if entries else iter(())
-        kinds[kind] = []  # (held by the renderer alone now)
+        del entries  # (held by the renderer alone now)
         for number, sitemap in enumerate(rendered, start=1):
             if group is None:
                 yield f"sitemap-{number}{suffix}", sitemap
