@@ -147,3 +147,27 @@ def test_a_removed_groups_children_go_and_a_users_look_alike_stays(tmp_path: Pat
     build(site, out)
     assert not (out / "sitemap-docs.xml").exists() and not (out / "sitemap-1.xml").exists()
     assert (out / "sitemap-news.xml").exists()
+
+
+def test_several_children_changing_go_through_staging_copies(tmp_path: Path) -> None:
+    site = site_of(tmp_path / "site", {"a": 2, "blog": 2})
+    out = tmp_path / "out"
+    build(site, out, BLOG)
+    write_site(site, {"a/new.html": page("a new"), "blog/new.html": page("blog new")})
+    staged: list[str] = []
+    sink = LocalDirSink(out)
+    put = sink.put
+
+    def spy(name: str, data: bytes, *, content_type: str) -> bool:
+        staged.append(name)
+        return put(name, data, content_type=content_type)
+
+    sink.put = spy  # type: ignore[method-assign]
+    flags = {"base_url": BASE_URL, "lastmod": "mtime"}
+    report = build_from_tree(load_config(flags, {}, {"groups": [BLOG]}), site, sink)
+    copies = [name for name in staged if "-next-" in name]
+    assert sorted(name.partition("-next-")[0] for name in copies) == ["sitemap-1", "sitemap-blog"]
+    assert not [path.name for path in out.iterdir() if "-next-" in path.name]  # (gone again)
+    assert report.result.deleted == []  # (this run's own copies: not reported)
+    assert children(out) == ["sitemap-1.xml", "sitemap-blog.xml"]
+    assert "blog/new.html" in locs(out, "sitemap-blog.xml")
