@@ -171,3 +171,21 @@ def test_several_children_changing_go_through_staging_copies(tmp_path: Path) -> 
     assert report.result.deleted == []  # (this run's own copies: not reported)
     assert children(out) == ["sitemap-1.xml", "sitemap-blog.xml"]
     assert "blog/new.html" in locs(out, "sitemap-blog.xml")
+
+
+def test_a_shard_that_outgrows_a_file_is_split_with_its_groups(tmp_path: Path) -> None:
+    site = site_of(tmp_path / "site", {"a": 3, "blog": 3})
+    out = tmp_path / "out"
+    first = build(site, out, BLOG, shards="on", max_urls=5, shard_fill=4)
+    assert first.result.plan is not None
+    write_site(site, {f"blog/q{n}.html": page(f"q {n}") for n in range(9)})
+    grown = build(site, out, BLOG, shards="on", max_urls=5, shard_fill=4)
+    plan = grown.result.plan
+    assert plan is not None and len(plan.afters) > len(first.result.plan.afters)
+    assert set(first.result.plan.afters) <= set(plan.afters)  # (split: no shard renamed)
+    names = children(out)
+    assert all(len(locs(out, name)) <= 5 for name in names)
+    assert sum(len(locs(out, name)) for name in names if BLOG_SHARD.fullmatch(name)) == 12
+    assert_valid_sitemaps(out, BASE_URL)
+    again = build(site, out, BLOG, shards="on", max_urls=5, shard_fill=4)
+    assert again.result.written == [] and again.result.plan == plan
