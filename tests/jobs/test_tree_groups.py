@@ -10,8 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import BASE_URL, page, write_site
 from sitemill.config.model import load_config
+from sitemill.errors import ConfigError
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.action import output_names
 from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
@@ -189,3 +193,22 @@ def test_a_shard_that_outgrows_a_file_is_split_with_its_groups(tmp_path: Path) -
     assert_valid_sitemaps(out, BASE_URL)
     again = build(site, out, BLOG, shards="on", max_urls=5, shard_fill=4)
     assert again.result.written == [] and again.result.plan == plan
+
+
+def test_a_users_sitemap_under_a_groups_name_stops_the_run(tmp_path: Path) -> None:
+    site = site_of(tmp_path / "site", {"a": 1, "blog": 1})
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>'
+    (out / "sitemap-blog.xml").write_text(mine)
+    with pytest.raises(ConfigError) as caught:
+        build(site, out, DOCS, BLOG)
+    assert caught.value.key == "groups[2].name" and "sitemill did not write it" in str(caught.value)
+    assert sorted(path.name for path in out.iterdir()) == ["sitemap-blog.xml"]  # nothing written
+    # sitemill's own, which nothing names any more (its index and state lost): replaced
+    (out / "sitemap-blog.xml").unlink()
+    build(site, out, BLOG)
+    (out / "sitemap.xml").unlink()
+    (out / STATE_NAME).unlink()
+    build(site, out, BLOG)
+    assert children(out) == ["sitemap-1.xml", "sitemap-blog.xml"]

@@ -10,21 +10,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
 
 from sitemill.config.model import Config, ShardsMode
 from sitemill.entries import Entry
-from sitemill.errors import NoPagesError
-from sitemill.filenames.groupnames import group_child_name
+from sitemill.errors import ConfigError, NoPagesError
+from sitemill.filenames.groupnames import child_group, group_child_name
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.shards.layout import ShardSetup, render_shards, sorted_entries
 from sitemill.shards.plan import child_name
 from sitemill.urls import UrlStyle
+from sitemill.writing.generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
 from sitemill.writing.layouts import Out, suffix_of
+from sitemill.writing.publish import Publisher
 
 Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
 Children = Iterator[tuple[str, RenderedSitemap]]
+_SNIFF: Final = 4_096  # bytes of a file enough to tell whose it is
 
 
 def grouped_children(
@@ -97,3 +102,30 @@ def _sharded(
     out.result.boundaries.update((name, file.after) for name, file in named)
     named.sort(key=lambda item: item[1].kind)  # (stable: the plan's order within a kind)
     return ((name, file.sitemap) for name, file in named)
+
+
+def refuse_others(publisher: Publisher, names: Iterable[str], config: Config) -> None:
+    """A ConfigError naming the group when one of its children would replace a sitemap that
+    sitemill did not write: no index of sitemill's names it, the state does not remember it,
+    and its bytes are not as sitemill writes them (a hand-written sitemap-news.xml; text
+    children cannot be told: they are taken as sitemill's). Checked before anything is
+    written."""
+    live, numbers = publisher.live, {group.name: n for n, group in enumerate(config.groups, 1)}
+    for name in names:
+        group = child_group(name)
+        if group is None or name not in live.names or name in live.children:
+            continue
+        if name in publisher.remembered or ".txt" in name:
+            continue
+        data = publisher.sink.read(name) or b""
+        if name.endswith(".gz"):
+            try:
+                data = zlib.decompressobj(wbits=31).decompress(data, _SNIFF)  # (its head)
+            except zlib.error:
+                continue  # (no sitemap of anyone's: replaced)
+        if not looks_like_sitemills(data):
+            raise ConfigError(
+                f"groups[{numbers.get(group, 0)}].name",
+                f"{name} is there already and sitemill did not write it; rename the group, "
+                "or move the file",
+            )

@@ -28,7 +28,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
 from sitemill.workers.threadpool import interruptible_pool
-from sitemill.writing.grouped import grouped_children
+from sitemill.writing.grouped import grouped_children, refuse_others
 from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.layouts import (
     Out,
@@ -146,6 +146,8 @@ def _publish_children(
         result.files[:0] = result.entry_files
         out.robots = rendered_last(out.html, renderer, out.sink, config, result, out.robots_source)
         out.publisher = publisher_for()
+        if config.groups:
+            refuse_others(out.publisher, (child.name for child in staged), config)
         copies = [StagedChild(child.name, Path(folder) / child.name) for child in staged]
         with _abandoned_on_failure(out.publisher):
             out.publisher.publish_split(copies, indexes, render_index)
