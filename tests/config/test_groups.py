@@ -3,6 +3,7 @@ key; names whose children could be read as another of sitemill's names are refus
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
 from sitemill.filenames.groupnames import child_group, group_child_name, is_group_child
 from sitemill.filenames.outputs import is_own_name, is_sitemap_file, is_staging_name
+from sitemill.filenames.staging import Staging
 
 BASE = {"base_url": "https://example.com/"}
 
@@ -107,3 +109,14 @@ def test_only_the_known_groups_children_are_sitemills() -> None:
     assert not is_own_name("sitemap-news.xml", known)  # a user's, in a group's shape
     assert child_group("sitemap-1.xml") is None and child_group("sitemap-index-2.xml") is None
     assert child_group("sitemap-rabcdefgh.xml") is None  # a default shard's
+
+
+def test_a_groups_staging_copy_is_a_leftover_once_old() -> None:
+    began = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+    staging = Staging(began, "abcdef")
+    copy = staging.name("sitemap-blog-rabcdefgh.xml.gz")
+    assert copy == "sitemap-blog-rabcdefgh-next-20261127120000-abcdef.xml.gz"
+    assert is_staging_name(copy, {"blog"}) and not staging.is_leftover(copy)
+    older = Staging(began + timedelta(hours=2), "012345")
+    assert older.is_leftover(copy)
+    assert not older.is_leftover("sitemap-blog-rabcdefgh.xml.gz")  # (no copy at all)
