@@ -114,3 +114,18 @@ def test_a_removed_groups_children_go_in_time_and_a_users_look_alike_stays(s3: A
     assert s3.get_object(Bucket=BUCKET, Key="sitemap-blog.xml")["Body"].read() == (
         b"<urlset>the user's</urlset>"
     )
+
+
+def test_a_small_site_with_groups_is_sharded_under_auto(s3: Any) -> None:
+    put_pages(s3, "index.html", "about.html", "blog/a.html", "blog/b.html")
+    config = config_of(shards="auto")
+    run(s3, config)
+    names = children(s3)
+    assert [bool(BLOG_SHARD.fullmatch(name)) for name in names] == [False, True]
+    assert SHARD.fullmatch(names[0])
+    put_pages(s3, "blog/c.html")
+    report = run(s3, config, changed=["blog/c.html"])
+    assert shards_line(report).endswith("1 child rewritten, 1 touched")  # (no full rebuild)
+    assert [name for name in children(s3) if name not in names] == [
+        name for name in report.result.written if name != "sitemap.xml"
+    ]

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sitemill.config.groups import group_names
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config, IndexNowMode, ShardsMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.pending import ObjectPending
@@ -88,7 +88,7 @@ def rebuild_full(
     listing = KeptListing(config, previous)
     listed_objects = _listing(run, base.plan) if objects is None else objects
     report, knowledge = bucket_pass(
-        replace(config, robots_txt=False), run.client, site, staged, start,
+        _pass_config(config), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory), robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty,
@@ -120,6 +120,15 @@ def rebuild_full(
     if HTML_SITEMAP in staged.files:
         publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
     return report
+
+
+def _pass_config(config: Config) -> Config:
+    """The full pass's configuration: robots.txt is written after the commit; with named
+    groups, shards even for a site of one file (the entry is an index whatever its size,
+    and a partitioned bucket's children are shards' files)."""
+    if config.groups:
+        return replace(config, robots_txt=False, shards=ShardsMode.ON)
+    return replace(config, robots_txt=False)
 
 
 def _publish_full(
