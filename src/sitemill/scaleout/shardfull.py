@@ -12,16 +12,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.groups import group_names
+from sitemill.config.model import Config, IndexNowMode, ShardsMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
-from sitemill.indexnow.outcome import IndexNowOutcome
-from sitemill.indexnow.pending import ObjectPending
-from sitemill.indexnow.run import found_changes, log_messages, record_found
+from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
+from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.shardcollect import find_strays
 from sitemill.scaleout.shardcommit import (
     Commit,
@@ -88,7 +88,7 @@ def rebuild_full(
     listing = KeptListing(config, previous)
     listed_objects = _listing(run, base.plan) if objects is None else objects
     report, knowledge = bucket_pass(
-        replace(config, robots_txt=False), run.client, site, staged, start,
+        _pass_config(config), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory), robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty,
@@ -122,6 +122,15 @@ def rebuild_full(
     return report
 
 
+def _pass_config(config: Config) -> Config:
+    """The full pass's configuration: robots.txt is written after the commit; with named
+    groups, shards even for a site of one file (the entry is an index whatever its size,
+    and a partitioned bucket's children are shards' files)."""
+    if config.groups:
+        return replace(config, robots_txt=False, shards=ShardsMode.ON)
+    return replace(config, robots_txt=False)
+
+
 def _publish_full(
     run: FullRun,
     base: IndexState,
@@ -148,7 +157,8 @@ def _publish_full(
     published = Published(
         plan, inputs, parts, dict(zip(plan.ids, refs, strict=True)), entry, stored_digest(data)
     )
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    groups = group_names(run.config.groups)
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     commit = Commit(base, published, data, strays)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
@@ -231,21 +241,3 @@ def _older(merged: State, shard: State) -> int:
     if merged.outdated or shard.fingerprint_version == FINGERPRINT_VERSION:
         return merged.fingerprint_version
     return shard.fingerprint_version
-
-
-def record_pending(
-    config: Config,
-    store: PartitionedStore,
-    found: dict[str, str],
-    *,
-    first_run: bool,
-    dry_run: bool = False,
-) -> IndexNowOutcome | None:
-    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state
-    (a dry run reads them, and keeps nothing)."""
-    outcome = record_found(
-        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=dry_run
-    )
-    if outcome is not None:
-        log_messages(outcome, store.warnings)
-    return outcome

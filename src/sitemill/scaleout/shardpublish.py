@@ -50,7 +50,8 @@ def publish_shards(
             f"shard {missing[0]} has no file from this run or the last ({len(missing)} in all)"
         )
     urls = sum(part.urls for part in parts)
-    if config.shards is ShardsMode.AUTO and len(parts) > 1 and urls <= config.max_urls:
+    fits = config.shards is ShardsMode.AUTO and not config.groups  # (groups: an index)
+    if fits and len(parts) > 1 and urls <= config.max_urls:
         raise FullRebuildNeeded("the site may fit one sitemap again")
     result = WriteResult(plan=plan, url_count=urls)
     single = _stage_children(job, rendered, base, result)
