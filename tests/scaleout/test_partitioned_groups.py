@@ -129,3 +129,17 @@ def test_a_small_site_with_groups_is_sharded_under_auto(s3: Any) -> None:
     assert [name for name in children(s3) if name not in names] == [
         name for name in report.result.written if name != "sitemap.xml"
     ]
+
+
+def test_a_shards_default_and_group_files_each_keep_their_date(s3: Any) -> None:
+    """One shard holds a default file and a group's: each keeps its own date (its bytes'), so
+    a later run with nothing new moves no date and writes nothing (issue 65's dates)."""
+    put_pages(s3, "a/p0.html", "a/p1.html", "blog/p0.html", "blog/p1.html")
+    config = config_of()
+    run(s3, config, now=NOW)
+    names = children(s3)
+    assert len(names) == 2 and SHARD.fullmatch(names[0]) and BLOG_SHARD.fullmatch(names[1])
+    index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    again = run(s3, config, now=NOW + timedelta(hours=1))
+    assert again.result.written == []
+    assert s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read() == index

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from sitemill.config.values import parse_bool, parse_enum
 from sitemill.errors import ConfigError
 from sitemill.messages import register_secret
 from sitemill.urls import url_origin
-
-if TYPE_CHECKING:
-    from sitemill.config.model import Config
 
 DEFAULT_ENDPOINT: Final = "https://api.indexnow.org/indexnow"
 _KEY: Final = re.compile(r"[A-Za-z0-9-]{8,128}")
@@ -92,7 +89,22 @@ def parse_indexnow_mode(key: str, value: object) -> IndexNowMode:
 _BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "1", "0"})
 
 
-def check_indexnow(config: Config, *, dated: bool) -> None:
+class IndexNowSettings(Protocol):
+    """The settings IndexNow's checks read (sitemill.config.model.Config has them)."""
+
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def indexnow(self) -> IndexNowMode: ...
+    @property
+    def indexnow_key(self) -> str: ...
+    @property
+    def indexnow_key_location(self) -> str | None: ...
+    @property
+    def indexnow_write_key_file(self) -> bool: ...
+
+
+def check_indexnow(config: IndexNowSettings, *, dated: bool) -> None:
     """IndexNow announces what content dates tell changed: it needs them, and a key to send;
     its key file lies on the site's host. ``dated``: whether the run has content dates."""
     check_key_location(config.base_url, config.indexnow_key_location)

@@ -17,6 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, LastmodMode
+from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import stored_digest
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.shards.partition import Part
@@ -111,10 +112,17 @@ def dated_parts(
     if config.lastmod is LastmodMode.NONE:
         return parts
     before = list(before)
-    digests = {part.id: part.digest for part in before}
-    written = {part.id: part.lastmod for part in before if part.lastmod is not None}
+    digests = {_file_key(part): part.digest for part in before}
+    written = {_file_key(part): part.lastmod for part in before if part.lastmod is not None}
     dates = ChildDates(digests.get, written, lambda: run_time, run_time, config.lastmod_precision)
-    return [replace(part, lastmod=dates.date(part.id, part.digest, part.lastmod)) for part in parts]
+    dated = (dates.date(_file_key(part), part.digest, part.lastmod) for part in parts)
+    return [replace(part, lastmod=date) for part, date in zip(parts, dated, strict=True)]
+
+
+def _file_key(part: Part) -> str:
+    """One file of a shard across runs (its name's version changes with its bytes): the
+    shard's id, and the named group whose pages it holds (a shard has one file per group)."""
+    return f"{child_group(part.name) or ''}/{part.id}"
 
 
 def bounded_date(date: str, newest: str | None, latest: str) -> str:
