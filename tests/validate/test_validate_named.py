@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from sitemill.cli.main import main
+from sitemill.validate import ownindex
 
 BASE = "https://example.com/"
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -161,3 +162,14 @@ def test_without_a_state_that_proves_the_index_sitemills_validate_stays_strict(
     code, lines = validate(out, capsys)
     assert code == 1
     assert lines == [f"{out / 'sitemap.xml'}:4: {missing(out, 'blog-sitemap.xml')}"]
+
+
+def test_the_state_is_read_only_when_an_index_names_a_missing_child(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = build_naming_the_blog(tmp_path)
+    (out / "blog-sitemap.xml").write_text(user_sitemap(f"{BASE}blog/"))
+    reads: list[Path] = []
+    monkeypatch.setattr(ownindex, "_read_state", reads.append)
+    assert validate(out, capsys) == (0, [f"valid: {out}"])
+    assert reads == []
