@@ -179,18 +179,18 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.urls import normalize_base_url
-    from sitemill.validate import validate_paths
+    from sitemill.validate import tally, validate_paths
 
     base_url = normalize_base_url(args.base_url) if args.base_url else None
     violations = validate_paths(args.paths, base_url)
     errors = sum(1 for violation in violations if violation.is_error)
-    warnings = len(violations) - errors
-    # Warnings (a repeated loc, a .gz name on plain XML) are findings, not failures: -q hides them.
+    # Warnings (a repeated loc, a .gz name on plain XML) are findings, not failures: -q hides them,
+    # and notes (what could not be checked and is no fault).
     listed = [v for v in violations if v.is_error] if args.quiet else violations
     for violation in listed:
         say(sys.stdout, str(violation))
     if not errors and not args.quiet:
-        also = f" (with {warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
+        also = f" (with {said})" if (said := tally(violations)) else ""
         say(sys.stdout, f"valid: {', '.join(str(p) for p in args.paths)}{also}")
     return 1 if errors else 0
 

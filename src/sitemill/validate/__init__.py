@@ -4,8 +4,9 @@
 # is not installed, expat and xmlschema (expat_reader, py_xsd). Both hand the root's finished
 # children over in batches to one document.Document, which applies the rules (urls; paths
 # resolves dot segments for the location rule) and the XSD; limits bound what a hostile document
-# can cost; files picks the files (directories, index children, gzip, text sitemaps); engines
-# picks the reader.
+# can cost; files picks the files (directories, index children, gzip, text sitemaps); ownindex
+# tells sitemill's own index by the state beside it (a user's sitemap it names and another app
+# serves is a note); engines picks the reader.
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from sitemill.validate.engines import Engine, reader
 from sitemill.validate.files import GZIP_MAGIC, Validator, natural_key, read_chunks
 from sitemill.validate.limits import CHUNK
 from sitemill.validate.urls import base_place
-from sitemill.validate.violation import Severity, Violation
+from sitemill.validate.violation import Severity, Violation, tally
 
-__all__ = ["Engine", "Severity", "Violation", "check_xsd", "validate_paths"]
+__all__ = ["Engine", "Severity", "Violation", "check_xsd", "tally", "validate_paths"]
 
 
 def validate_paths(
@@ -34,7 +35,9 @@ def validate_paths(
     /en/sitemap.xml). ``base_url`` is where the files are served; without it the location rule
     is checked only as far as the URLs themselves reveal it, and an index is taken to be served
     from the deepest directory holding all its children.
-    Findings that consumers tolerate (a repeated loc) are warnings: see ``Violation.is_error``.
+    Findings that consumers tolerate (a repeated loc) are warnings, and what could not be
+    checked and is no fault (a user's sitemap sitemill's own index names, not in the folder)
+    notes: see ``Violation.is_error``.
     ``engine`` picks the XML engine; by default lxml when installed, else xmlschema.
     """
     validator = Validator(base_place(base_url) if base_url is not None else None, reader(engine))

@@ -18,11 +18,16 @@ from sitemill.validate.engines import Reader
 from sitemill.validate.extensions import ClusterSet, ExtensionRules
 from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
 from sitemill.validate.names import INDEX, short
+from sitemill.validate.ownindex import OwnIndexes
 from sitemill.validate.paths import normal_path
 from sitemill.validate.urls import Group, LocRules, Place, place_of
-from sitemill.validate.violation import Violation, warning
+from sitemill.validate.violation import Violation, note, warning
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
+USERS: Final = (
+    "one of your own sitemaps, which sitemill's index names on purpose (another app on the "
+    "host may serve it); `sitemill check` asks it live"
+)
 
 
 def natural_key(text: str) -> tuple[tuple[int, str], ...]:
@@ -84,12 +89,15 @@ class Validator:
             self._report(str(directory), None, "no sitemap.xml or sitemap.txt in this directory")
             return
         group = Group()
+        own = OwnIndexes(directory)
         for entry in entries:
             checked = self._check_file(entry, str(entry), self.base, None)
             if checked is not None and checked.root_tag == INDEX:
-                self._check_children(directory, entry, checked, group)
+                self._check_children(directory, entry, checked, group, own)
 
-    def _check_children(self, directory: Path, entry: Path, index: Document, group: Group) -> None:
+    def _check_children(
+        self, directory: Path, entry: Path, index: Document, group: Group, own: OwnIndexes
+    ) -> None:
         home = self._home(directory, entry, index)
         if home is None:
             return
@@ -105,8 +113,12 @@ class Validator:
                 continue
             child = directory.joinpath(*names)
             if not child.is_file():
-                message = f"child {short(loc)} is missing: no file {child}"
-                self._report(str(entry), line, message)
+                if own.names_users(entry, names):  # (docs/output.md, "The user's own sitemaps")
+                    message = f"child {short(loc)} is not in {directory}: {USERS}"
+                    self.violations.append(note(str(entry), line, message))
+                else:
+                    message = f"child {short(loc)} is missing: no file {child}"
+                    self._report(str(entry), line, message)
                 continue
             if child.resolve() == itself:
                 message = f"child {short(loc)} is this index itself; indexes cannot nest"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -19,10 +21,13 @@ class DocumentStop(SitemillError):
 
 
 class Severity(Enum):
-    """Errors fail validation (exit 1); warnings are reported and pass (exit 0)."""
+    """Errors fail validation (exit 1); warnings and notes are reported and pass (exit 0).
+    A note breaks no rule: it says what validation could not check (a child of sitemill's
+    own index that another app serves, sitemill.validate.ownindex)."""
 
     ERROR = "error"
     WARNING = "warning"
+    NOTE = "note"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +45,23 @@ class Violation:
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        mark = "" if self.is_error else "warning: "
+        mark = "" if self.is_error else f"{self.severity.value}: "
         return f"{where}: {mark}{self.message}"
 
 
 def warning(file: str, line: int | None, message: str) -> Violation:
     """A finding that consumers tolerate: reported, but it does not fail validation."""
     return Violation(file, line, message, Severity.WARNING)
+
+
+def note(file: str, line: int | None, message: str) -> Violation:
+    """What validation could not check, and why that is no fault: reported, never failing."""
+    return Violation(file, line, message, Severity.NOTE)
+
+
+def tally(violations: Iterable[Violation]) -> str:
+    """How many warnings and notes: "2 warnings and 1 note" ("" for none)."""
+    counts = Counter(violation.severity for violation in violations)
+    kinds = (Severity.WARNING, Severity.NOTE)
+    said = [f"{n} {kind.value}{'s' if n != 1 else ''}" for kind in kinds if (n := counts[kind])]
+    return " and ".join(said)
