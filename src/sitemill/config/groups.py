@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.config.globs import Glob, matches_any
-from sitemill.config.names import did_you_mean
+from sitemill.config.tables import config_tables
 from sitemill.config.values import parse_globs
 from sitemill.errors import ConfigError
 from sitemill.filenames.groupnames import MAX_GROUPS, group_name_problem
@@ -30,20 +30,10 @@ _GROUP_KEYS: Final = frozenset({"name", "include", "exclude"})
 
 
 def parse_groups(key: str, value: object) -> tuple[Group, ...]:
-    if not isinstance(value, list):
-        raise ConfigError(key, "must be an array of tables ([[groups]])")
-    if len(value) > MAX_GROUPS:
+    if isinstance(value, list) and len(value) > MAX_GROUPS:
         raise ConfigError(key, f"at most {MAX_GROUPS} groups")
     groups: list[Group] = []
-    for number, table in enumerate(value, start=1):
-        where = f"{key}[{number}]"
-        if not isinstance(table, dict):
-            raise ConfigError(where, "must be a table with name, include, exclude")
-        unknown = sorted(set(table) - _GROUP_KEYS)
-        if unknown:
-            raise ConfigError(
-                f"{where}.{unknown[0]}", "unknown key" + did_you_mean(unknown[0], _GROUP_KEYS)
-            )
+    for where, table in config_tables(key, value, _GROUP_KEYS, fields="name, include, exclude"):
         name = _name(f"{where}.name", table.get("name"), groups)
         if "include" not in table:
             raise ConfigError(f"{where}.include", "is required")

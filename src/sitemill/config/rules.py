@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.config.globs import Glob
-from sitemill.config.names import did_you_mean
+from sitemill.config.tables import config_tables
 from sitemill.config.values import parse_bool, parse_enum, parse_globs, parse_priority
 from sitemill.errors import ConfigError
 from sitemill.protocol import ChangeFreq
@@ -26,18 +26,9 @@ _RULE_KEYS: Final = frozenset({"pattern", "changefreq", "priority", "exclude"})
 
 
 def parse_rules(key: str, value: object) -> tuple[Rule, ...]:
-    if not isinstance(value, list):
-        raise ConfigError(key, "must be an array of tables ([[rules]])")
     rules = []
-    for number, table in enumerate(value, start=1):
-        where = f"{key}[{number}]"
-        if not isinstance(table, dict):
-            raise ConfigError(where, "must be a table with pattern, changefreq, priority, exclude")
-        unknown = sorted(set(table) - _RULE_KEYS)
-        if unknown:
-            raise ConfigError(
-                f"{where}.{unknown[0]}", "unknown key" + did_you_mean(unknown[0], _RULE_KEYS)
-            )
+    fields = "pattern, changefreq, priority, exclude"
+    for where, table in config_tables(key, value, _RULE_KEYS, fields=fields):
         if "pattern" not in table:
             raise ConfigError(f"{where}.pattern", "is required")
         (pattern,) = parse_globs(f"{where}.pattern", [table["pattern"]]) or (None,)

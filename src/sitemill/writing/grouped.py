@@ -19,12 +19,11 @@ from sitemill.entries import Entry
 from sitemill.errors import ConfigError, NoPagesError
 from sitemill.filenames.groupnames import child_group, group_child_name
 from sitemill.render.rendered import RenderedSitemap
-from sitemill.shards.layout import ShardSetup, render_shards, sorted_entries
+from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import child_name
-from sitemill.urls import UrlStyle
 from sitemill.writing.generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
-from sitemill.writing.layouts import Out, suffix_of
+from sitemill.writing.layouts import Out, render_planned, suffix_of
 from sitemill.writing.publish import Publisher
 
 Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
@@ -78,17 +77,7 @@ def _sharded(
     kind: Callable[[Entry], int],
 ) -> Children:
     config = out.config
-    plan, files = render_shards(
-        sorted_entries(listed, shards.order),
-        shards.plan,
-        lambda part: list(render(part)),
-        order=shards.order,
-        max_bytes=config.max_bytes,
-        clean=config.url_style is UrlStyle.CLEAN,
-        fill=min(config.shard_fill, config.max_urls),
-        keys=shards.keys,
-        kinds=kind,
-    )
+    plan, files = render_planned(listed, shards, render, config, kind)
     out.result.plan = plan
     suffix = suffix_of(config)
     named = []

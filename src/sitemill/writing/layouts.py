@@ -15,8 +15,8 @@ from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
 from sitemill.robots.lines import replace_sitemap_lines
-from sitemill.shards.layout import ShardSetup, render_shards, sorted_entries
-from sitemill.shards.plan import child_name
+from sitemill.shards.layout import ShardFile, ShardSetup, render_shards, sorted_entries
+from sitemill.shards.plan import Plan, child_name
 from sitemill.sinks import Sink
 from sitemill.urls import UrlStyle
 from sitemill.writing.htmlmap.output import HtmlSitemap
@@ -102,16 +102,7 @@ def shard_children(
             out.single(first, publisher_for)
             return None
         del first, rendered
-    plan, files = render_shards(
-        sorted_entries(listed, shards.order),
-        shards.plan,
-        lambda group: list(render(group)),
-        order=shards.order,
-        max_bytes=config.max_bytes,
-        clean=config.url_style is UrlStyle.CLEAN,
-        fill=min(config.shard_fill, config.max_urls),
-        keys=shards.keys,
-    )
+    plan, files = render_planned(listed, shards, render, config)
     out.result.plan = plan
     suffix = suffix_of(config)
     names = [child_name(file.shard, suffix, file.number) for file in files]
@@ -119,6 +110,28 @@ def shard_children(
         (name, file.after) for name, file in zip(names, files, strict=True)
     )
     return ((name, file.sitemap) for name, file in zip(names, files, strict=True))
+
+
+def render_planned(
+    listed: list[Entry],
+    shards: ShardSetup,
+    render: Render,
+    config: Config,
+    kinds: Callable[[Entry], int] | None = None,
+) -> tuple[Plan, list[ShardFile]]:
+    """The ``listed`` entries rendered shard by shard by the site's plan (shards.layout);
+    ``kinds``: each entry's named group's number (its files are rendered apart)."""
+    return render_shards(
+        sorted_entries(listed, shards.order),
+        shards.plan,
+        lambda part: list(render(part)),
+        order=shards.order,
+        max_bytes=config.max_bytes,
+        clean=config.url_style is UrlStyle.CLEAN,
+        fill=min(config.shard_fill, config.max_urls),
+        keys=shards.keys,
+        kinds=kinds,
+    )
 
 
 def note_sitemap(
