@@ -31,6 +31,7 @@ from sitemill.scaleout.shardcommit import (
     robots_line,
 )
 from sitemill.scaleout.shardfull import record_pending
+from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.manifest import IndexState, Published
 from sitemill.shards.partition import (
@@ -103,9 +104,11 @@ def reduce_run(
     result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
     single = _publish_parts(run, files, collected.summaries, base, manifest, result)
     parts = index_parts(run.config, parts, base, run.now)
-    entry, data = entry_of(run.config, parts, single)
+    users = users_from_json(manifest.get("users"))  # (the plan step's: scaleout.shardusers)
+    entry, data = entry_of(run.config, parts, single, users.index)
     inputs = str(manifest.get("inputs", ""))
-    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))
+    named = (tuple(users.index), tuple(users.found))
+    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
     # Kept before the commit (never lost to a failure after it); a first build has none.
     first_run = not run.store.trusted
@@ -118,7 +121,7 @@ def reduce_run(
         )  # fmt: skip
     except ConflictError:
         _superseded(files, hand_on)
-    robots_line(run.config, run.client, run.site, entry, result)
+    robots_line(run.config, run.client, run.site, entry, result, users.robots)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
     return reduced

@@ -50,7 +50,8 @@ def publish_shards(
             f"shard {missing[0]} has no file from this run or the last ({len(missing)} in all)"
         )
     urls = sum(part.urls for part in parts)
-    if config.shards is ShardsMode.AUTO and len(parts) > 1 and urls <= config.max_urls:
+    single_again = config.shards is ShardsMode.AUTO and not base.users
+    if single_again and len(parts) > 1 and urls <= config.max_urls:
         raise FullRebuildNeeded("the site may fit one sitemap again")
     result = WriteResult(plan=plan, url_count=urls)
     single = _stage_children(job, rendered, base, result)
@@ -59,8 +60,10 @@ def publish_shards(
     if lost:
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
     parts = index_parts(config, parts, base, now)
-    entry, data = entry_of(config, parts, single)
-    published = Published(plan, inputs, parts, states, entry, stored_digest(data))
+    entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
+    published = Published(
+        plan, inputs, parts, states, entry, stored_digest(data), base.users, base.found
+    )
     committed = commit_and_go_live(
         job.client, job.site, store, Commit(base, published, data), live, now, result
     )

@@ -127,20 +127,6 @@ def _vetted(url: str, path: str, read: Read, warnings: list[str] | None, *, give
     return head is None and given
 
 
-def robots_only_said(config: Config) -> list[str]:
-    """A bucket whose state is partitioned (sitemill.scaleout) names the user's sitemaps in
-    robots.txt only, its index none: the line to add for each, when sitemill does not keep
-    robots.txt (else it writes them)."""
-    if config.robots_txt:
-        return []
-    return [
-        f"sitemaps: a bucket with a partitioned state names {printable(url)} in robots.txt "
-        f"only, not in its index: add `Sitemap: {printable(url)}` to the host's robots.txt (or "
-        "set robots_txt = true)"
-        for url in config.sitemaps
-    ]
-
-
 def robots_lines_said(urls: Collection[str], *, robots_txt: bool) -> list[str]:
     """The line that says which robots.txt line to add for each sitemap only robots.txt may
     name, when sitemill does not keep robots.txt (else it writes them)."""
