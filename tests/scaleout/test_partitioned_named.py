@@ -165,3 +165,32 @@ def test_the_distributed_rebuild_names_them_too(s3: Any, shards: str) -> None:
     again = distributed(s3, config, "full-2")
     assert (again["status"], again["written"]) == ("published", 0), again
     assert index_locs(s3) == locs
+
+
+@pytest.mark.parametrize("distribute", [False, True])
+def test_a_robots_line_sitemill_wrote_goes_when_taken_out_the_users_stays(
+    s3: Any, distribute: bool
+) -> None:
+    """The manifest records the robots.txt lines sitemill wrote for the user's sitemaps: one
+    taken out of `sitemaps` goes; the user's own line, naming one of `sitemaps` too, stays where
+    it was and is not written twice."""
+    put_pages(s3, "a/p.html", "b/p.html")
+    user = "https://other.example.net/user.xml"
+    rules = f"User-agent: *\nSitemap: {user}\nDisallow:\n"
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=rules.encode())
+    runs = iter(range(1, 4))
+
+    def rebuild(config: Config) -> None:
+        if distribute:
+            assert distributed(s3, config, f"full-{next(runs)}")["status"] == "published"
+        else:
+            run(s3, config)
+
+    rebuild(config_of(shards="auto", robots_txt=True, sitemaps=[SHOP, user]))
+    ours = f"Sitemap: {BASE}sitemap.xml\n"
+    assert read(s3, "robots.txt").decode() == f"{rules}{ours}Sitemap: {SHOP}\n"
+    config = config_of(shards="auto", robots_txt=True)
+    rebuild(config)
+    assert read(s3, "robots.txt").decode() == rules + ours
+    rebuild(config)
+    assert read(s3, "robots.txt").decode() == rules + ours

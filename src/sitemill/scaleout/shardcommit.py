@@ -26,7 +26,6 @@ from sitemill.filenames.outputs import (
     ENTRY_TXT,
     ENTRY_XML,
     HTML_SITEMAP,
-    ROBOTS_TXT,
     content_type,
     stored_digest,
 )
@@ -46,7 +45,6 @@ from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.writing.childdates import dated_parts
-from sitemill.writing.layouts import new_robots
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -220,22 +218,3 @@ def publish_html_sitemap(
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
     if sink.put(HTML_SITEMAP, data, content_type=content_type(HTML_SITEMAP)):
         result.written.append(HTML_SITEMAP)
-
-
-def robots_line(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    entry: str,
-    result: WriteResult,
-    others: Sequence[str] = (),
-) -> None:
-    """robots.txt's Sitemap line for the entry file, when sitemill maintains it (written
-    in place, conditional on the version read), then ``others``: the user's sitemaps only
-    robots.txt may name (sitemill.writing.usersitemaps)."""
-    if not config.robots_txt:
-        return
-    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    new = new_robots(sink, config, [config.base_url + entry, *others], None)
-    if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
-        result.written.append(ROBOTS_TXT)

@@ -30,8 +30,8 @@ from sitemill.scaleout.shardcommit import (
     entry_of,
     index_parts,
     publish_html_sitemap,
-    robots_line,
 )
+from sitemill.scaleout.shardrobots import robots_line, robots_update
 from sitemill.scaleout.shardstage import StagedOutputs
 from sitemill.scaleout.shardusers import full_users, pass_config
 from sitemill.scaleout.shardworker import KeptListing, parts_of
@@ -153,14 +153,15 @@ def _publish_full(
         )
     parts = index_parts(run.config, parts, base, run.now)
     entry, data = entry_of(run.config, parts, single, users.index)
-    named = (tuple(users.index), tuple(users.found))
+    robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
+    named = (tuple(users.index), tuple(users.found), robots.lines)
     refs_by_shard = dict(zip(plan.ids, refs, strict=True))
     published = Published(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
     commit = Commit(base, published, data, strays)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
-    robots_line(run.config, run.client, run.site, entry, result, users.robots)
+    robots_line(robots, result)
     return committed
 
 

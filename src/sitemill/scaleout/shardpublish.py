@@ -61,9 +61,7 @@ def publish_shards(
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
     parts = index_parts(config, parts, base, now)
     entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
-    published = Published(
-        plan, inputs, parts, states, entry, stored_digest(data), base.users, base.found
-    )
+    published = Published(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
     committed = commit_and_go_live(
         job.client, job.site, store, Commit(base, published, data), live, now, result
     )
@@ -76,6 +74,11 @@ def publish_shards(
         if item.report is not None:
             merge_report(report, item.report)
     return report
+
+
+def _kept(base: IndexState) -> tuple[tuple[str, ...], ...]:
+    """The user's sitemaps the last run named, and its robots.txt lines (not rewritten)."""
+    return base.users, base.found, base.robots
 
 
 def _stage_children(

@@ -87,7 +87,8 @@ def users_from_json(value: object) -> UserSitemaps:
     """The user's sitemaps run.json names (none when it names none: an earlier version's)."""
     if not isinstance(value, dict):
         return UserSitemaps()
-    return UserSitemaps(*(_strings(value.get(key)) for key in ("index", "robots", "found")))
+    index, robots, found = (_strings(value.get(key)) for key in ("index", "robots", "found"))
+    return UserSitemaps(index=index, robots=robots, found=found)
 
 
 def _strings(value: object) -> list[str]:

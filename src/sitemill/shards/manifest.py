@@ -59,6 +59,7 @@ class IndexState:
     # those of them a replaced index named, remembered by name (sitemill.writing.usersitemaps).
     users: tuple[str, ...] = ()
     found: tuple[str, ...] = ()
+    robots: tuple[str, ...] = ()  # robots.txt's Sitemap lines sitemill wrote for the user's
 
     def files(self) -> dict[str, list[Part]]:
         """Each shard's files, by shard id (most shards have one)."""
@@ -119,6 +120,7 @@ class Published:
     digest: str
     users: tuple[str, ...] = ()  # the user's sitemaps the index names (IndexState.users)
     found: tuple[str, ...] = ()
+    robots: tuple[str, ...] = ()
 
 
 def next_manifest(
@@ -162,6 +164,7 @@ def next_manifest(
         retired,
         users=published.users,
         found=published.found,
+        robots=published.robots,
     )
     return manifest, due
 

@@ -42,6 +42,15 @@ class UserSitemaps:
     robots: list[str] = field(default_factory=list)  # absolute URLs only robots.txt may name
     found: list[str] = field(default_factory=list)  # folder-relative names to remember (state)
     warnings: list[str] = field(default_factory=list)
+    # robots.txt's Sitemap lines sitemill wrote for the user's sitemaps: the state's, then this
+    # run's (None: it did not rewrite robots.txt), so that a later run removes only its own.
+    robots_before: frozenset[str] = frozenset()
+    robots_written: list[str] | None = None
+
+    def robots_kept(self) -> frozenset[str]:
+        """The lines the state remembers after the run."""
+        written = self.robots_written
+        return self.robots_before if written is None else frozenset(written)
 
 
 def user_sitemaps(
