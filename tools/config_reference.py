@@ -21,7 +21,7 @@ import yaml
 from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 
 from sitemill.cli.main import build_parser
-from sitemill.config.model import CONFIG_KEYS, Config
+from sitemill.config.model import CONFIG_KEYS, FILE_ONLY, Config
 from sitemill.config.names import env_name
 from sitemill.config.reference import DEFAULT_TEXT, MEANINGS, NO_FLAG, NOT_STACK_PARAMETERS
 
@@ -29,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "configuration.md"
 ACTION = ROOT / "action.yml"
 TEMPLATE = ROOT / "infra" / "template.yaml"
-FILE_ONLY = ("rules",)
 
 HEAD = """\
 # Configuration reference
@@ -55,7 +54,7 @@ comma-separated.
 TAIL = """
 ## Not stack parameters, on purpose
 
-Each of these but `rules` can still be set in the function's environment by hand.
+Each of these but `rules` and `groups` can still be set in the function's environment by hand.
 
 {reasons}
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
+from sitemill.filenames.groupnames import SHARD_STEM
 from sitemill.filenames.outputs import HTML_SITEMAP
 from sitemill.lastmod.summary import dates_text
 from sitemill.messages import counted
@@ -53,7 +54,6 @@ class WriteResult:
     # child's boundary (sitemill.shards.partition keeps both).
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)
-    entry_digest: str = ""  # MD5 of the entry file (sitemap.xml) as published
     index_digests: dict[str, str] = field(default_factory=dict)  # each index's, by name
 
     def count_as_written(self, names: list[str]) -> None:
@@ -196,8 +196,9 @@ def shards_line(report: Report) -> str:
 
 
 def _rewritten(result: WriteResult) -> int:
-    """The shards' children a run wrote (sitemill.shards.plan.child_name)."""
-    return sum(1 for name in result.written if name.startswith("sitemap-r"))
+    """The shards' children a run wrote (sitemill.shards.plan.child_name), named groups'
+    too (sitemap-<name>-r<id>.xml)."""
+    return sum(1 for name in result.written if SHARD_STEM.match(name))
 
 
 def requests_line(report: Report) -> str:

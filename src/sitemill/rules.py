@@ -6,6 +6,7 @@ import re
 from typing import Final
 
 from sitemill.config.globs import compile_globs, matches_any
+from sitemill.config.groups import group_names
 from sitemill.config.model import DEFAULT_INCLUDE, Config
 from sitemill.config.rules import Rule
 from sitemill.filenames.outputs import ROBOTS_TXT, is_own_name
@@ -35,7 +36,9 @@ def is_candidate(config: Config, path: str) -> bool:
     if path.startswith(".") or "/." in path:
         return False
     if "/" not in path and (
-        is_own_name(path) or path == ROBOTS_TXT or _is_key_file(path, config.indexnow_key)
+        is_own_name(path, group_names(config.groups))
+        or path == ROBOTS_TXT
+        or _is_key_file(path, config.indexnow_key)
     ):
         return False
     if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):

@@ -46,6 +46,25 @@ class StyleDecision:
     kept: bool = False
     unslashed: int = 0
 
+    @classmethod
+    def from_json(cls, value: object) -> StyleDecision | None:
+        """What url_style = "auto" decided: a URL style with its votes (fewer than it takes to
+        decide: kept only until a run that sees the whole site decides again); else nothing."""
+        if not isinstance(value, dict):
+            return None
+        name, votes, pages = value.get("style"), value.get("votes"), value.get("pages")
+        styles = {style.value: style for style in URL_STYLES}
+        counts = (votes, pages)
+        if name not in styles or not all(type(count) is int and count >= 0 for count in counts):
+            return None
+        assert isinstance(name, str) and isinstance(votes, int) and isinstance(pages, int)
+        unslashed = value.get("unslashed", 0)
+        if type(unslashed) is not int or not 0 <= unslashed <= votes:
+            unslashed = 0
+        if votes > pages:
+            return None
+        return cls(styles[name], votes, pages, unslashed=unslashed)
+
     def to_json(self) -> dict[str, object]:
         """The decision as the state keeps it (unslashed only when there are such votes)."""
         kept: dict[str, object] = {"style": self.style.value, "votes": self.votes}

@@ -17,7 +17,7 @@ import yaml
 from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 
 from sitemill.cli.main import build_parser
-from sitemill.config.model import CONFIG_KEYS
+from sitemill.config.model import CONFIG_KEYS, FILE_ONLY
 from sitemill.config.names import OTHER_ENV, env_name
 from sitemill.config.reference import DEFAULT_TEXT, MEANINGS, NO_FLAG, NOT_STACK_PARAMETERS
 
@@ -72,9 +72,9 @@ def test_every_key_is_a_flag_of_each_command_that_reads_a_configuration() -> Non
 
 def test_every_key_read_from_the_environment_is_an_action_input() -> None:
     inputs = set(yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"])
-    keys = {key.replace("_", "-") for key in CONFIG_KEYS if key != "rules"}
+    keys = {key.replace("_", "-") for key in CONFIG_KEYS if key not in FILE_ONLY}
     assert keys <= inputs
-    assert "rules" not in inputs
+    assert not FILE_ONLY & inputs
 
 
 def test_every_key_is_a_stack_parameter_or_marked_as_none_on_purpose(
@@ -104,7 +104,7 @@ def test_every_key_is_a_stack_parameter_or_marked_as_none_on_purpose(
 def test_every_sitemill_variable_anywhere_is_a_known_name(template: dict[str, Any]) -> None:
     """The names sitemill reads, sets or passes are all known (warn_unknown_env warns of
     the others): the keys' own and the few others in config.names.OTHER_ENV."""
-    known = {env_name(key) for key in CONFIG_KEYS if key != "rules"} | set(OTHER_ENV)
+    known = {env_name(key) for key in CONFIG_KEYS if key not in FILE_ONLY} | set(OTHER_ENV)
     found: set[str] = set()
     quoted = re.compile(r"""["'](SITEMILL_[A-Z_]+)["']""")
     for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "lambda").rglob("*.py")]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from sitemill.config.model import CONFIG_KEYS
+from sitemill.config.model import CONFIG_KEYS, FILE_ONLY
 from sitemill.github.settings import (
     ACTION_INPUT_ENV,
     CONFIG_INPUT_ENV,
@@ -26,7 +26,7 @@ WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 
 # docs/action.md, Inputs: the config keys in kebab-case (rules are file-only) plus these.
-CONFIG_INPUTS = {key.replace("_", "-") for key in CONFIG_KEYS} - {"rules"}
+CONFIG_INPUTS = {key.replace("_", "-") for key in CONFIG_KEYS} - FILE_ONLY
 ACTION_INPUT_DEFAULTS = {
     "command": "build",
     "path": ".",

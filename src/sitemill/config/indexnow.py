@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from sitemill.config.values import parse_bool, parse_enum
 from sitemill.errors import ConfigError
 from sitemill.messages import register_secret
 from sitemill.urls import url_origin
+
+if TYPE_CHECKING:
+    from sitemill.config.model import Config
 
 DEFAULT_ENDPOINT: Final = "https://api.indexnow.org/indexnow"
 _KEY: Final = re.compile(r"[A-Za-z0-9-]{8,128}")
@@ -87,3 +90,27 @@ def parse_indexnow_mode(key: str, value: object) -> IndexNowMode:
 
 
 _BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "1", "0"})
+
+
+def check_indexnow(config: Config, *, dated: bool) -> None:
+    """IndexNow announces what content dates tell changed: it needs them, and a key to send;
+    its key file lies on the site's host. ``dated``: whether the run has content dates."""
+    check_key_location(config.base_url, config.indexnow_key_location)
+    if config.indexnow_write_key_file and not config.indexnow_key:
+        raise ConfigError(
+            "indexnow_write_key_file", "needs indexnow_key (SITEMILL_INDEXNOW_KEY) to write"
+        )
+    if config.indexnow is IndexNowMode.OFF:
+        return
+    if config.indexnow is IndexNowMode.SEND and not config.indexnow_key:
+        raise ConfigError(
+            "indexnow_key",
+            "is required to send (SITEMILL_INDEXNOW_KEY from a secret; or indexnow = later, "
+            "and `sitemill indexnow` with the key after the deploy)",
+        )
+    if not dated:
+        raise ConfigError(
+            "indexnow",
+            "needs content dates (content_dates = true and lastmod not none): they tell which "
+            "pages changed",
+        )

@@ -11,9 +11,10 @@ from typing import Any, Final, TypeVar
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
 from sitemill.config.globs import Glob
+from sitemill.config.groups import Group, parse_groups
 from sitemill.config.indexnow import (
     DEFAULT_ENDPOINT,
-    check_key_location,
+    check_indexnow,
     parse_endpoint,
     parse_indexnow_key,
     parse_indexnow_mode,
@@ -96,6 +97,7 @@ class Config:
     lastmod: LastmodMode | None = None  # None: git inside a work tree, else mtime
     lastmod_precision: Precision = Precision.DATETIME
     rules: tuple[Rule, ...] = ()
+    groups: tuple[Group, ...] = ()  # [[groups]]: pages in children named for them
     respect_noindex: bool = True
     respect_redirects: bool = True
     respect_canonical: bool = True
@@ -139,6 +141,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "lastmod": parse_enum(LastmodMode),
     "lastmod_precision": parse_enum(Precision),
     "rules": parse_rules,
+    "groups": parse_groups,
     "respect_noindex": parse_bool,
     "respect_redirects": parse_bool,
     "respect_canonical": parse_bool,
@@ -172,7 +175,8 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "indexnow_write_key_file": parse_bool,
 }
 CONFIG_KEYS: Final = tuple(_PARSERS)
-_FILE_ONLY: Final = frozenset({"rules"})
+# Keys of tables, set in sitemill.toml only (no flag, input or variable).
+FILE_ONLY: Final = frozenset({"rules", "groups"})
 
 
 def refuse_shards_on(config: Config, what: str) -> None:
@@ -219,32 +223,8 @@ def load_config(
     if "sitemaps" in merged:
         merged["sitemaps"] = resolve_sitemaps(merged["sitemaps"], merged["base_url"])
     config = Config(**merged)
-    _check_indexnow(config)
+    check_indexnow(config, dated=config.content_dates and config.lastmod is not LastmodMode.NONE)
     return config
-
-
-def _check_indexnow(config: Config) -> None:
-    """IndexNow announces what content dates tell changed: it needs them, and a key to send;
-    its key file lies on the site's host."""
-    check_key_location(config.base_url, config.indexnow_key_location)
-    if config.indexnow_write_key_file and not config.indexnow_key:
-        raise ConfigError(
-            "indexnow_write_key_file", "needs indexnow_key (SITEMILL_INDEXNOW_KEY) to write"
-        )
-    if config.indexnow is IndexNowMode.OFF:
-        return
-    if config.indexnow is IndexNowMode.SEND and not config.indexnow_key:
-        raise ConfigError(
-            "indexnow_key",
-            "is required to send (SITEMILL_INDEXNOW_KEY from a secret; or indexnow = later, "
-            "and `sitemill indexnow` with the key after the deploy)",
-        )
-    if not config.content_dates or config.lastmod is LastmodMode.NONE:
-        raise ConfigError(
-            "indexnow",
-            "needs content dates (content_dates = true and lastmod not none): they tell which "
-            "pages changed",
-        )
 
 
 def _pick(
@@ -253,7 +233,7 @@ def _pick(
     value = flags.get(key)
     if value is not None and not (isinstance(value, Sequence | tuple) and not value):
         return value
-    if key not in _FILE_ONLY:
+    if key not in FILE_ONLY:
         text = env.get(env_name(key))
         if text is not None and text.strip():
             return text

@@ -27,6 +27,11 @@ MEANINGS: Final[Mapping[str, str]] = {
         "ordered `[[rules]]` tables with `pattern`, `changefreq`, `priority`, `exclude`; the "
         "first match wins"
     ),
+    "groups": (
+        "ordered `[[groups]]` tables with `name`, `include`, `exclude`: the pages of the first "
+        "group that takes them go in children named for it (`sitemap-<name>.xml`, see "
+        "[output](output.md#named-groups))"
+    ),
     "respect_noindex": (
         "skip HTML pages whose robots meta tag says `noindex` or `none` (trees and buckets)"
     ),
@@ -142,6 +147,7 @@ DEFAULT_TEXT: Final[Mapping[str, str]] = {
 # Keys with no flag, on purpose.
 NO_FLAG: Final[Mapping[str, str]] = {
     "rules": "tables: sitemill.toml only",
+    "groups": "tables: sitemill.toml only",
     "indexnow_key": "a secret: a flag would show it in the process list",
 }
 
@@ -149,6 +155,7 @@ NO_FLAG: Final[Mapping[str, str]] = {
 # be set in the function's environment by hand.
 NOT_STACK_PARAMETERS: Final[Mapping[str, str]] = {
     "rules": "tables: sitemill.toml only, and the function reads no file",
+    "groups": "tables: sitemill.toml only, and the function reads no file",
     "state": "the stack sets it: its own state bucket, never the public site bucket",
     "previous_state": "a one-time start from another state; the stack keeps its own",
     "templates_dir": "a folder of templates would have to be packaged into the zip",

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import PurePosixPath
 from typing import Final
 
+from sitemill.filenames.groupnames import child_group, is_group_child
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 
@@ -39,11 +40,12 @@ CHILD_NAME: Final = re.compile(
     rf"{_CHILD}(?:-next(?:-[0-9]{{14}}-[0-9a-f]{{6}})?)?\.(?:xml|txt)(?:\.gz)?"
 )
 STAGING_NAME: Final = re.compile(
-    rf"{_CHILD}-next(?:-(?P<stamp>[0-9]{{14}})-[0-9a-f]{{6}})?\.(?:xml|txt)(?:\.gz)?"
+    rf"{_CHILD}(?P<staging>-next(?:-(?P<stamp>[0-9]{{14}})-[0-9a-f]{{6}})?)\.(?:xml|txt)(?:\.gz)?"
 )
 # Indexes after the first (sitemap.xml): sitemap-index-2.xml, -3, ...
 MORE_INDEX_NAME: Final = re.compile(r"sitemap-index-(?:[2-9]|[1-9][0-9]+)\.xml")
-# Every name sitemill writes, and so the only names it may ever delete.
+# Every name sitemill writes, and so the only names it may ever delete; and the children of
+# the named groups that the configuration names or the state remembers (``groups`` below).
 OWN_NAME: Final = re.compile(
     rf"sitemap\.xml|sitemap\.txt|sitemap\.html|sitemap-index-[1-9][0-9]*\.xml|{CHILD_NAME.pattern}"
     rf"|{re.escape(STATE_NAME)}"
@@ -65,16 +67,36 @@ def stored_digest(data: bytes | Iterable[bytes | memoryview]) -> str:
     return digest.hexdigest()
 
 
-def is_sitemap_file(name: str) -> bool:
+def is_sitemap_file(name: str, groups: Collection[str] = ()) -> bool:
     """Whether ``name`` is one of sitemill's sitemap files or indexes as they go live (not a
-    staging copy, the state, sitemap.html)."""
+    staging copy, the state, sitemap.html); ``groups``: the named groups whose children are
+    sitemill's too (sitemill.filenames.groupnames)."""
     if name in (ENTRY_XML, ENTRY_TXT) or MORE_INDEX_NAME.fullmatch(name):
         return True
-    return CHILD_NAME.fullmatch(name) is not None and not STAGING_NAME.fullmatch(name)
+    return is_child_name(name, groups) and not is_staging_name(name, groups)
 
 
-def is_own_name(name: str) -> bool:
-    return OWN_NAME.fullmatch(name) is not None
+def is_own_name(name: str, groups: Collection[str] = ()) -> bool:
+    return OWN_NAME.fullmatch(name) is not None or is_group_child(name, groups)
+
+
+def is_child_name(name: str, groups: Collection[str] = ()) -> bool:
+    """A child or a staging copy of one (CHILD_NAME), a named group's among them."""
+    return CHILD_NAME.fullmatch(name) is not None or is_group_child(name, groups)
+
+
+def is_recorded_child(name: str) -> bool:
+    """A child of sitemill's shape, a named group's of any name: for names sitemill's own
+    records give (a partitioned bucket's manifest, its writer), never for a name merely
+    found in a folder or a bucket (that is ``is_child_name`` with the groups known)."""
+    return CHILD_NAME.fullmatch(name) is not None or child_group(name) is not None
+
+
+def is_staging_name(name: str, groups: Collection[str] = ()) -> bool:
+    """A staging copy of a child (STAGING_NAME), a named group's among them."""
+    if STAGING_NAME.fullmatch(name):
+        return True
+    return is_group_child(name, groups, staging=True)
 
 
 def content_type(name: str) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
+from sitemill.filenames.groupnames import GROUP_CHILD
 from sitemill.filenames.outputs import STAGING_NAME, staging_name
 
 # A staging copy lives for one publish (seconds; a Lambda runs 15 minutes at most): one this
@@ -38,8 +39,8 @@ class Staging:
     def is_leftover(self, name: str) -> bool:
         """Whether the staging copy ``name`` (not this run's) is a crashed run's: older than
         STAGING_MAX_AGE, stamped impossibly far ahead, or named as earlier versions did."""
-        match = STAGING_NAME.fullmatch(name)
-        if match is None:
+        match = STAGING_NAME.fullmatch(name) or GROUP_CHILD.fullmatch(name)
+        if match is None or match["staging"] is None:
             return False
         stamp = match["stamp"]
         if stamp is None:

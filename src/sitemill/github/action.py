@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.errors import SitemillError
+from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.github.announce import Announced, Announcer, announce_pending
 from sitemill.github.check import check_deploy, finish_check
@@ -212,8 +214,8 @@ def committed_extras(settings: Settings) -> dict[str, str]:
 
 def output_names(report: Report, config: Config) -> list[str]:
     """sitemill's own files in the output directory this run wrote, kept or deleted."""
-    result = report.result
-    names = [name for name in (*result.files, *result.deleted) if is_own_name(name)]
+    result, groups = report.result, known_groups(group_names(config.groups), report.result.deleted)
+    names = [name for name in (*result.files, *result.deleted) if is_own_name(name, groups)]
     if config.robots_txt:
         names.append(ROBOTS_TXT)
     return list(dict.fromkeys(names))

@@ -11,7 +11,7 @@ from typing import Final
 
 from sitemill.config import CONFIG_FILE_NAME
 from sitemill.config.file import read_config_file
-from sitemill.config.model import CONFIG_KEYS, Config, env_name, load_config
+from sitemill.config.model import CONFIG_KEYS, FILE_ONLY, Config, env_name, load_config
 from sitemill.config.values import PREVIOUS_NONE, parse_bool, parse_enum
 from sitemill.errors import ConfigError
 from sitemill.github.repo import Identity
@@ -32,7 +32,7 @@ ACTION_INPUT_ENV: Final = {
 }
 # Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
 CONFIG_INPUT_ENV: Final = {
-    key.replace("_", "-"): env_name(key) for key in CONFIG_KEYS if key != "rules"
+    key.replace("_", "-"): env_name(key) for key in CONFIG_KEYS if key not in FILE_ONLY
 }
 DEFAULT_COMMIT_MESSAGE: Final = "Update sitemap"
 # The message of `command: indexnow`'s commit when commit-message is left at its default.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, LastmodMode
 from sitemill.config.names import did_you_mean
 from sitemill.entries import SkipReason
@@ -172,7 +173,8 @@ def _missing(config: Config, name: str, watch: _Watch, inventory: Inventory) -> 
     for key in watch.names:
         if key in inventory.empty:
             return PageWhy(key, mode, detail=_EMPTY, excluded=True)
-        if "/" not in key and is_own_name(key) and key in inventory.objects:
+        groups = group_names(config.groups)
+        if "/" not in key and is_own_name(key, groups) and key in inventory.objects:
             return PageWhy(key, mode, detail=_OWN, excluded=True)
     hint = did_you_mean(name, watch.paths)
     return PageWhy(None, mode, near=hint.removeprefix("; did you mean ").removesuffix("?"))

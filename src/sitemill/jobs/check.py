@@ -14,6 +14,7 @@ from sitemill.check.published import Published, published_from
 from sitemill.check.run import CheckOptions, check_live
 from sitemill.config.model import Config
 from sitemill.errors import SourceError
+from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import STATE_NAME, is_sitemap_file, read_limit, stored_digest
 from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
 from sitemill.indexnow.pending import tree_pending
@@ -110,7 +111,8 @@ def announce_passed(
 def _folder_digests(out_dir: Path, state: State) -> dict[str, str]:
     """The MD5 of each sitemap file the build wrote into ``out_dir`` (a tree's state names
     its files, and the files are the record)."""
-    names = sorted(name for name in state.outputs if is_sitemap_file(name))
+    groups = known_groups((), state.outputs)  # (the named groups' children it wrote)
+    names = sorted(name for name in state.outputs if is_sitemap_file(name, groups))
     return {name: stored_digest(_read(out_dir, name)) for name in names}
 
 

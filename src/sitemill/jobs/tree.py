@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.check.changes import remember_changes
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
@@ -125,8 +126,9 @@ def _list_pages(
     read whole (fingerprints, images), the pool's fork server starts during the walk."""
     files = []
     early = EarlyStart(config.workers if config.content_dates or config.images else 1)
+    groups = group_names(config.groups)
     for file in walk_tree(site_dir, skipped):
-        if is_candidate(config, file.path) and not is_output(file.path, own):
+        if is_candidate(config, file.path) and not is_output(file.path, own, groups):
             files.append(file)
             early.see(file.size)
             ticker.step()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 from sitemill.errors import SinkError
@@ -32,8 +33,10 @@ def outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
     return "" if inside == Path() else inside.as_posix() + "/"
 
 
-def is_output(path: str, prefix: str | None) -> bool:
+def is_output(path: str, prefix: str | None, groups: Collection[str] = ()) -> bool:
+    """Whether ``path`` is one of sitemill's files in the output folder (``prefix``: where
+    that lies in the site; ``groups``: the named groups whose children are sitemill's)."""
     if prefix is None or not path.startswith(prefix):
         return False
     name = path[len(prefix) :]
-    return "/" not in name and (is_own_name(name) or name == ROBOTS_TXT)
+    return "/" not in name and (is_own_name(name, groups) or name == ROBOTS_TXT)

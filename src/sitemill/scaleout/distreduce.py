@@ -14,12 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import LastmodMode
 from sitemill.errors import ConflictError, IncompleteRunError, StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.scaleout.distplan import RUN_FORMAT, DistributedRun
 from sitemill.scaleout.distshard import ITEM_SUMMARY_FORMAT
+from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.runfiles import Item, RunFiles, item_from_json
 from sitemill.scaleout.shardcollect import find_strays
 from sitemill.scaleout.shardcommit import (
@@ -29,7 +31,6 @@ from sitemill.scaleout.shardcommit import (
     index_parts,
     read_live,
 )
-from sitemill.scaleout.shardfull import record_pending
 from sitemill.scaleout.shardrobots import robots_line, robots_update
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
@@ -104,7 +105,8 @@ def reduce_run(
     robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
     named = (tuple(users.index), tuple(users.found), robots.lines)
     published = Published(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    groups = group_names(run.config.groups)
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     # Kept before the commit (never lost to a failure after it); a first build has none.
     first_run = not run.store.trusted
     found = {} if first_run else collected.found

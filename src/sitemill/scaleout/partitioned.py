@@ -31,8 +31,9 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.scaleout.membership import not_distributable
+from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.shardcommit import Live, read_live
-from sitemill.scaleout.shardfull import FullRun, rebuild_full, record_pending
+from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.scaleout.shardpublish import publish_shards
 from sitemill.scaleout.shardusers import watched

@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from sitemill.filenames.groupnames import SHARD_STEM, is_group_child
 from sitemill.filenames.outputs import CHILD_NAME
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.shards.manifest import DELETE_AFTER, IndexState, is_state_object
@@ -45,7 +46,12 @@ def collect(
 
 
 def find_strays(
-    client: S3Client, site: BucketSite, store: PartitionedStore, base: IndexState, now: datetime
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    base: IndexState,
+    now: datetime,
+    groups: Collection[str] = (),
 ) -> list[str]:
     """sitemill's objects that no manifest knows and that are older than DELETE_AFTER: a
     failed run's files and states, an earlier layout's children (a running run's are young).
@@ -59,9 +65,17 @@ def find_strays(
             modified = obj.get("LastModified")
             if (
                 name not in known
-                and (CHILD_NAME.fullmatch(name) or is_state_object(name))
+                and (_own_child(name, groups) or is_state_object(name))
                 and modified is not None
                 and now - modified >= DELETE_AFTER
             ):
                 found.append(name)
     return found
+
+
+def _own_child(name: str, groups: Collection[str]) -> bool:
+    """A child of sitemill's; of a named group (``groups``: the configured ones) only as a
+    shard's file (sitemap-<name>-r<id>-<version>.xml): a user's sitemap-<name>.xml stays."""
+    if CHILD_NAME.fullmatch(name):
+        return True
+    return is_group_child(name, groups) and SHARD_STEM.match(name) is not None

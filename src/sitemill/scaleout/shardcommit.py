@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config
 from sitemill.errors import ConflictError, SourceError
+from sitemill.filenames.groupnames import index_rank
 from sitemill.filenames.outputs import (
     ENTRY_TXT,
     ENTRY_XML,
@@ -99,8 +101,12 @@ def put_child(client: S3Client, site: BucketSite, name: str, data: bytes) -> Non
 
 
 def render_index(config: Config, parts: list[Part], users: Sequence[str] = ()) -> bytes:
-    """The index of ``parts`` (the children a manifest names), as it goes live: then the
-    ``users``' sitemaps (absolute locs, sorted), without a <lastmod>, as a one-state run's."""
+    """The index of ``parts`` (the children a manifest names, in the plan's order), as it
+    goes live: the default children first, then each named group's (docs/output.md), then
+    the ``users``' sitemaps (absolute locs, sorted), without a <lastmod>, as a one-state run's."""
+    if config.groups:
+        rank = index_rank(group_names(config.groups))
+        parts = sorted(parts, key=lambda part: rank(part.name))  # (stable)
     items = [IndexItem(config.base_url + part.name, part.lastmod) for part in parts]
     items += [IndexItem(loc, None) for loc in users]
     renderer = Renderer(config.templates_dir, text=False)
@@ -161,7 +167,6 @@ def commit_and_go_live(
     committed = store.commit(manifest)
     result.entry_files.append(name)
     result.files[:0] = [name] + [p.name for p in commit.published.children if p.name != name]
-    result.entry_digest = commit.published.digest
     if go_live(client, site, store, name, commit.entry, live):
         result.written.insert(0, name)
     else:

@@ -12,16 +12,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
-from sitemill.indexnow.outcome import IndexNowOutcome
-from sitemill.indexnow.pending import ObjectPending
-from sitemill.indexnow.run import found_changes, log_messages, record_found
+from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
+from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.shardcollect import find_strays
 from sitemill.scaleout.shardcommit import (
     Commit,
@@ -157,7 +157,8 @@ def _publish_full(
     named = (tuple(users.index), tuple(users.found), robots.lines)
     refs_by_shard = dict(zip(plan.ids, refs, strict=True))
     published = Published(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now))
+    groups = group_names(run.config.groups)
+    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     commit = Commit(base, published, data, strays)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
@@ -240,21 +241,3 @@ def _older(merged: State, shard: State) -> int:
     if merged.outdated or shard.fingerprint_version == FINGERPRINT_VERSION:
         return merged.fingerprint_version
     return shard.fingerprint_version
-
-
-def record_pending(
-    config: Config,
-    store: PartitionedStore,
-    found: dict[str, str],
-    *,
-    first_run: bool,
-    dry_run: bool = False,
-) -> IndexNowOutcome | None:
-    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state
-    (a dry run reads them, and keeps nothing)."""
-    outcome = record_found(
-        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=dry_run
-    )
-    if outcome is not None:
-        log_messages(outcome, store.warnings)
-    return outcome

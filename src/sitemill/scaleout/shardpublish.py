@@ -50,8 +50,9 @@ def publish_shards(
             f"shard {missing[0]} has no file from this run or the last ({len(missing)} in all)"
         )
     urls = sum(part.urls for part in parts)
-    single_again = config.shards is ShardsMode.AUTO and not base.users
-    if single_again and len(parts) > 1 and urls <= config.max_urls:
+    # (groups, or the user's sitemaps named: an index whatever its size)
+    fits = config.shards is ShardsMode.AUTO and not config.groups and not base.users
+    if fits and len(parts) > 1 and urls <= config.max_urls:
         raise FullRebuildNeeded("the site may fit one sitemap again")
     result = WriteResult(plan=plan, url_count=urls)
     single = _stage_children(job, rendered, base, result)

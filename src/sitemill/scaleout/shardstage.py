@@ -9,7 +9,7 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.filenames.outputs import CHILD_NAME, HTML_SITEMAP, ROBOTS_TXT, stored_digest
+from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_recorded_child, stored_digest
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.shardcommit import put_child
 from sitemill.shards.manifest import child_version
@@ -56,7 +56,7 @@ class StagedOutputs:
         return False
 
     def put(self, name: str, data: bytes, *, content_type: str) -> bool:
-        if not CHILD_NAME.fullmatch(name):
+        if not is_recorded_child(name):  # (the writer's children, named groups' too)
             self.files[name] = data
             return True
         own = child_version(name, stored_digest(data), self.retired)

@@ -62,8 +62,10 @@ def full_users(
 
 def pass_config(config: Config, users: Sequence[str]) -> Config:
     """The configuration a full pass renders shards by: robots.txt is the commit's; with the
-    user's sitemaps named, no single sitemap.xml (the index names them and ours)."""
-    return replace(config, robots_txt=False, shards=ShardsMode.ON if users else config.shards)
+    user's sitemaps named or named groups, shards even for a site of one file (the entry is
+    an index whatever its size, and a partitioned bucket's children are shards' files)."""
+    sharded = ShardsMode.ON if users or config.groups else config.shards
+    return replace(config, robots_txt=False, shards=sharded)
 
 
 def kept_users(base: IndexState) -> UserSitemaps:

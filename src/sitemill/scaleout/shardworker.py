@@ -227,7 +227,7 @@ def rendered_parts(
     being ``retired``: sitemill.shards.manifest), their bytes put in ``data`` by that name
     (``single``: a site of one part keeps the single sitemap.xml)."""
     parts = parts_of(report.result)
-    if single and len(parts) == 1:
+    if single and len(parts) == 1 and not config.groups:  # (groups: always an index)
         data[parts[0].name] = sink.files[parts[0].name]
         return [_single_part(config, parts[0], data)]
     named = [replace(part, name=child_version(part.name, part.digest, retired)) for part in parts]

@@ -48,12 +48,13 @@ class ShardSetup:
 class ShardFile:
     """One file of a shard: its stable id, its boundary and what was rendered. A shard that
     no cut can split (more keys than a file holds between two of one URL's, ``x.htm`` and
-    ``x.html``) keeps several files, ``number`` 2, 3... after its first."""
+    ``x.html``) keeps several files, ``number`` 2, 3... after its first (of its kind)."""
 
     shard: str
     after: str
     sitemap: RenderedSitemap
     number: int = 1
+    kind: int = 0  # with kinds (named groups): what ``kinds`` gave its entries
 
 
 def sorted_entries(entries: Iterable[Entry], order: Order) -> list[Entry]:
@@ -85,24 +86,27 @@ def render_shards(
     clean: bool,
     fill: int = DEFAULT_SHARD_FILL,
     keys: list[str] | None = None,
+    kinds: Callable[[Entry], int] | None = None,
 ) -> tuple[Plan, list[ShardFile]]:
     """Render ``entries`` (sorted_entries) shard by shard: the plan as this build leaves it
     and the files of each shard that holds entries, in the plan's order. ``keys``: every
     candidate key in order (ShardSetup.keys), which the cuts fall among (default: the
-    entries' own)."""
+    entries' own). ``kinds``: each entry's kind (a named group's number, 0 for none): a
+    shard's entries of each kind are rendered apart, kind by kind (the plan is the one plan
+    of every entry: a kind's entries are a part of the shard's)."""
     cuts = _Cuts(entries, keys, order, fill=fill, max_bytes=max_bytes, clean=clean)
     if plan is None or plan.order is not order:
         plan = cuts.canonical()
     # A shard's files by (boundary, its sorted entries' span): a round after a split renders
     # only the parts that changed, not every shard again.
-    done: dict[tuple[str, int, str, str], list[RenderedSitemap]] = {}
+    done: dict[tuple[str, int, str, str], list[tuple[int, list[RenderedSitemap]]]] = {}
 
-    def _rendered(after: str, group: list[Entry]) -> list[RenderedSitemap]:
+    def _rendered(after: str, group: list[Entry]) -> list[tuple[int, list[RenderedSitemap]]]:
         if not group:
             return []
         key = (after, len(group), group[0].key or "", group[-1].key or "")
         if key not in done:
-            done[key] = render(iter(group))
+            done[key] = _render_kinds(group, render, kinds)
         return done[key]
 
     for _ in range(_MAX_ROUNDS):
@@ -113,20 +117,35 @@ def render_shards(
         rendered = [
             _rendered(after, group) for after, group in zip(plan.afters, groups, strict=True)
         ]
+        files = [max((len(sitemaps) for _, sitemaps in parts), default=0) for parts in rendered]
         grown = [
             index
-            for index, files in enumerate(rendered)
-            if len(files) > 1 and plan.afters[index] not in cuts.whole
+            for index, count in enumerate(files)
+            if count > 1 and plan.afters[index] not in cuts.whole
         ]
         if not grown:
             return plan, [
-                ShardFile(shard_id(after), after, sitemap, number)
-                for after, sitemaps in zip(plan.afters, rendered, strict=True)
+                ShardFile(shard_id(after), after, sitemap, number, kind)
+                for after, parts in zip(plan.afters, rendered, strict=True)
+                for kind, sitemaps in parts
                 for number, sitemap in enumerate(sitemaps, start=1)
             ]
         for index in reversed(grown):  # (splitting on the right keeps the left's indexes)
-            plan = cuts.split(plan, index, len(groups[index]), len(rendered[index]))
+            plan = cuts.split(plan, index, len(groups[index]), files[index])
     raise SitemillError(f"a shard does not fit one sitemap after {_MAX_ROUNDS} splits")
+
+
+def _render_kinds(
+    entries: list[Entry], render: Render, kinds: Callable[[Entry], int] | None
+) -> list[tuple[int, list[RenderedSitemap]]]:
+    """A shard's files, per kind of its entries (in the kinds' order; one kind, 0, without
+    ``kinds``)."""
+    if kinds is None:
+        return [(0, render(iter(entries)))]
+    parts: dict[int, list[Entry]] = {}
+    for entry in entries:
+        parts.setdefault(kinds(entry), []).append(entry)
+    return [(kind, render(iter(parts[kind]))) for kind in sorted(parts)]
 
 
 def _groups(entries: list[Entry], plan: Plan) -> list[list[Entry]]:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from sitemill.filenames.outputs import CHILD_NAME
+from sitemill.filenames.groupnames import SHARD_STEM
+from sitemill.filenames.outputs import is_recorded_child
 from sitemill.shards.partition import Part, StateRef
 from sitemill.shards.plan import Plan
 
@@ -72,7 +73,7 @@ class IndexState:
         """The children and state objects this manifest names (a legacy one: its shards'
         fixed state names too, which the first commit after it retires; its plan.json stays,
         read by no version 2)."""
-        names = {part.name for part in self.children if CHILD_NAME.fullmatch(part.name)}
+        names = {part.name for part in self.children if is_recorded_child(part.name)}
         names.update(ref.name for ref in self.states.values())
         if self.legacy and self.plan is not None:
             names.update(f"shards/{shard}{STATE_SUFFIX}" for shard in self.plan.ids)
@@ -94,7 +95,10 @@ def child_version(name: str, digest: str, retired: Container[str]) -> str:
     """The name a shard's file (``sitemap-r<id>.xml``, ``-2.xml``, ``.xml.gz``, ``.txt``)
     goes up under in a bucket with a partitioned state: ``sitemap-r<id>-<version>.xml``."""
     stem, dot, suffix = name.partition(".")
-    return versioned(stem[: len("sitemap-") + 9], digest, dot + suffix, retired)
+    found = SHARD_STEM.match(stem)
+    if found is None:
+        raise ValueError(f"{name} is no shard's file")
+    return versioned(found.group(), digest, dot + suffix, retired)
 
 
 def state_version(shard: str, digest: str, retired: Container[str]) -> str:
@@ -130,7 +134,7 @@ def next_manifest(
     retires, to delete once it is committed (never before: a racing run's commit may name
     them, and then this one's fails). ``strays``: objects of sitemill's that no manifest
     names (a failed run's), unnamed from now on."""
-    named = {part.name for part in published.children if CHILD_NAME.fullmatch(part.name)}
+    named = {part.name for part in published.children if is_recorded_child(part.name)}
     named.update(ref.name for ref in published.states.values())
     clash = named & set(base.retired)
     if clash:

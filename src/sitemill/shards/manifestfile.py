@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.filenames.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML, is_own_name
+from sitemill.filenames.groupnames import MAX_GROUPS, SHARD_STEM
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_own_name, is_recorded_child
 from sitemill.protocol import CLOCK_SKEW, MAX_URL_LENGTH, kept_base_url, trusted_lastmod
 from sitemill.shards.evolve import plan_from_json, plan_to_json
 from sitemill.shards.manifest import (
@@ -96,8 +97,9 @@ def _children(
     value: object, plan: Plan, entry: str, latest: datetime, *, legacy: bool
 ) -> list[Part]:
     """Every shard's file, in the plan's order: each shard but the first holds one (an
-    emptied shard leaves the plan), so a plan holds at most one shard more than files."""
-    if not isinstance(value, list) or len(value) > len(plan.afters):
+    emptied shard leaves the plan), so a plan holds at most one shard more than files; with
+    named groups, one per group and the default children."""
+    if not isinstance(value, list) or len(value) > len(plan.afters) * (MAX_GROUPS + 1):
         raise StateError("the index-state's children are not a list of the plan's shards")
     if len(plan.afters) > len(value) + 1:
         raise StateError("the index-state's plan has shards that hold nothing")
@@ -122,10 +124,10 @@ def _children(
 
 
 def _child_name(part: Part, *, legacy: bool) -> bool:
-    stem = f"sitemap-{part.id}"
-    if not (CHILD_NAME.fullmatch(part.name) and part.name.startswith(stem)):
+    stem = SHARD_STEM.match(part.name)
+    if not (is_recorded_child(part.name) and stem and stem.group().endswith(part.id)):
         return False
-    versioned = part.name[len(stem)] == "-"
+    versioned = part.name[stem.end()] == "-"
     return versioned != legacy
 
 
@@ -186,7 +188,7 @@ def _leaving(value: object, what: str, latest: datetime) -> dict[str, str]:
         raise StateError(f"the index-state's {what} names are not a table")
     for name, since in value.items():
         if not (
-            isinstance(name, str) and (CHILD_NAME.fullmatch(name) or STATE_OBJECT.fullmatch(name))
+            isinstance(name, str) and (is_recorded_child(name) or STATE_OBJECT.fullmatch(name))
         ):
             raise StateError(f"the index-state's {what} names include one that is not sitemill's")
         if not (isinstance(since, str) and _MOMENT.fullmatch(since)):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.filenames.outputs import CHILD_NAME, ENTRY_TXT, ENTRY_XML
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_recorded_child
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, Plan, shard_id
 
@@ -87,7 +87,7 @@ def part_from_json(value: object) -> Part:
         raise StateError(f"shard {shard}'s boundary does not give its id")
     if not isinstance(name, str) or not (
         name in (ENTRY_XML, ENTRY_TXT, ENTRY_XML + ".gz", ENTRY_TXT + ".gz")
-        or (CHILD_NAME.fullmatch(name) and shard in name)
+        or (is_recorded_child(name) and shard in name)
     ):
         raise StateError(f"shard {shard} names a file that is not its own")
     if not isinstance(urls, int) or not 0 < urls <= 50_000:

@@ -12,6 +12,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
+from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
@@ -57,11 +58,14 @@ class Inventory:
     others: set[str] = field(default_factory=set)  # other "sitemap*": sitemill.writing.takeover
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
-        """Remember a root-level object if it is one that the sink may replace or delete."""
+        """Remember a root-level object if it is one that the sink may replace or delete (a
+        named group's child by its shape: the configuration says whose it is)."""
         if name == ROBOTS_TXT or is_own_name(name):
             self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
         elif name.startswith("sitemap"):
             self.others.add(name)
+            if child_group(name) is not None:
+                self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
 
     def tells(self, name: str) -> bool:
         """Whether the listing notes a root-level object of that name (then one it does not

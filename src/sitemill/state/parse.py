@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from sitemill.errors import StateError
+from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.deployparts import PARTS
@@ -39,7 +40,6 @@ from sitemill.state.model import (
 )
 from sitemill.state.pending import changes_from_json, pending_from_json
 from sitemill.state.usersitemaps import user_sitemaps_from_json
-from sitemill.urls import URL_STYLES
 from sitemill.urlstyle import StyleDecision
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
     state.changes = changes_from_json(document.get("changes"), state.pages)
-    state.url_style = _url_style(document.get("url_style"))
+    state.url_style = StyleDecision.from_json(document.get("url_style"))
     state.base_url = kept_base_url(document.get("base_url"))
     state.written = _written(state, document.get("written"), latest)
     state.found_sitemaps, state.robots_sitemaps = user_sitemaps_from_json(document)
@@ -114,25 +114,6 @@ def _written(state: State, value: object, latest: datetime) -> dict[str, str] | 
         elif name in state.outputs:
             kept[name] = date
     return kept
-
-
-def _url_style(value: object) -> StyleDecision | None:
-    """What url_style = "auto" decided: a URL style with its votes (fewer than it takes to
-    decide: kept only until a run that sees the whole site decides again); else nothing."""
-    if not isinstance(value, dict):
-        return None
-    name, votes, pages = value.get("style"), value.get("votes"), value.get("pages")
-    styles = {style.value: style for style in URL_STYLES}
-    counts = (votes, pages)
-    if name not in styles or not all(type(count) is int and count >= 0 for count in counts):
-        return None
-    assert isinstance(name, str) and isinstance(votes, int) and isinstance(pages, int)
-    unslashed = value.get("unslashed", 0)
-    if type(unslashed) is not int or not 0 <= unslashed <= votes:
-        unslashed = 0
-    if votes > pages:
-        return None
-    return StyleDecision(styles[name], votes, pages, unslashed=unslashed)
 
 
 def _plan(value: object) -> Plan | None:
@@ -220,12 +201,17 @@ def _blobs(value: object) -> tuple[str, dict[str, str]]:
 
 
 def _outputs(value: object) -> frozenset[str]:
-    """sitemill's own file names from their list; anything else in it is dropped (a state
-    is input from outside: it never names a page or another file for sitemill to delete)."""
+    """sitemill's own file names from their list (a named group's children among them:
+    sitemill.filenames.groupnames); anything else in it is dropped (a state is input from
+    outside: it never names a page or another file for sitemill to delete)."""
     if not isinstance(value, list) or len(value) > MAX_OUTPUTS:
         return frozenset()
     return frozenset(
-        name for name in value if isinstance(name, str) and name != STATE_NAME and is_own_name(name)
+        name
+        for name in value
+        if isinstance(name, str)
+        and name != STATE_NAME
+        and (is_own_name(name) or child_group(name) is not None)
     )
 
 

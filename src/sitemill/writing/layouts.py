@@ -62,7 +62,6 @@ class Out:
         self.publisher = publisher_for()
         self.publisher.put(name, data)
         note_sitemap(result, name, data, sitemap, digest=self.digests)
-        result.entry_digest = result.sitemaps[name][2]
 
 
 def split_children(

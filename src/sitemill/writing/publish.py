@@ -24,90 +24,26 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
-from html import unescape
+from functools import partial
 from pathlib import Path
-from typing import Final
 
-from sitemill.errors import ConflictError, RefusedError, SinkError
+from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import (
-    CHILD_NAME,
     ENTRY_XML,
     MORE_INDEX_NAME,
-    STAGING_NAME,
+    is_child_name,
 )
 from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
 from sitemill.sinks.port import Renewing
+from sitemill.writing.liveindex import read_live
 
 log = logging.getLogger(__name__)
 
-LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
-# An index is recognised by its root element within its first bytes.
-INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
-SNIFF_BYTES: Final = 4_096
-
 Render = Callable[[list[str]], list[tuple[str, bytes]]]
 ContentType = Callable[[str], str]
-
-
-@dataclass
-class LiveSet:
-    """What sitemill's own live indexes name: read before publishing and again before deleting."""
-
-    entry: bytes | None = None  # the bytes of sitemap.xml (an index or a urlset), if any
-    indexes: set[str] = field(default_factory=set)  # own index files: sitemap.xml, -index-N
-    children: set[str] = field(default_factory=set)  # the children those indexes name
-    staging: set[str] = field(default_factory=set)  # staging copies in the folder
-    names: set[str] = field(default_factory=set)  # every file in the folder
-
-
-def read_live(sink: Sink, named: Collection[str] = ()) -> LiveSet:
-    """The index files that are sitemill's (each child a sitemill name, or a loc in ``named``)."""
-    live = LiveSet()
-    names = list(sink.names())
-    live.names = set(names)
-    live.staging = {name for name in names if STAGING_NAME.fullmatch(name)}
-    candidates = [ENTRY_XML, *sorted(name for name in names if MORE_INDEX_NAME.fullmatch(name))]
-    for name in candidates:
-        data = _read_index(sink, name)
-        if name == ENTRY_XML:
-            live.entry = data
-        children = _own_children(data, named)
-        if children is not None:
-            live.indexes.add(name)
-            live.children |= children
-    return live
-
-
-def _read_index(sink: Sink, name: str) -> bytes | None:
-    """An index file's bytes, or None when the sink refuses to read it (a link, not a regular
-    file, far too big): then it is no index of sitemill's, and writing replaces it."""
-    try:
-        return sink.read(name)
-    except SinkError as exc:
-        if not isinstance(exc.__cause__, RefusedError):
-            raise
-        log.warning("%s: it is replaced, and names nothing sitemill would delete", exc)
-        return None
-
-
-def _own_children(data: bytes | None, named: Collection[str] = ()) -> set[str] | None:
-    """An index's own children; None when it is no index of sitemill's (``named``: the user's)."""
-    if data is None or not INDEX_ROOT.search(data[:SNIFF_BYTES]):
-        return None
-    children = set()
-    for match in LOC.finditer(data):
-        if (loc := unescape(match.group(1).decode("utf-8", "replace"))) in named:
-            continue  # (one of the user's sitemaps sitemill names: sitemill.writing.usersitemaps)
-        # sitemill's children are siblings of their index: the last segment names one (any base)
-        name = loc.rpartition("/")[2]
-        if not CHILD_NAME.fullmatch(name):
-            return None
-        children.add(name)
-    return children
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +65,17 @@ class Publisher:
         remembered: Collection[str] = (),
         staging: Staging | None = None,
         named: Callable[[], Collection[str]] = tuple,
+        groups: Collection[str] = (),
     ) -> None:
         self.sink = sink
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
         self.named = frozenset(named())  # the user's sitemaps the index names too (locs)
-        self.live = read_live(sink, self.named)
+        self.groups = groups  # the named groups whose children are sitemill's
+        self.live = read_live(sink, self.named, groups)
         # Children, further indexes and staging copies; never an entry file (sitemap.xml,
         # sitemap.txt) on the state's word alone: a hand-written one may sit there.
-        own = (CHILD_NAME.fullmatch, MORE_INDEX_NAME.fullmatch)
+        own = (partial(is_child_name, groups=groups), MORE_INDEX_NAME.fullmatch)
         self.remembered = {n for n in set(remembered) & self.live.names if any(f(n) for f in own)}
         self.staging = staging or Staging.new()
         self.entry_bytes: bytes | None = None
@@ -202,7 +140,7 @@ class Publisher:
         if not self.staged:
             return
         try:
-            now = read_live(self.sink, self.named)
+            now = read_live(self.sink, self.named, self.groups)
             for name in sorted(self.staged - now.children - now.indexes):
                 self.sink.delete(name)
         except SinkError as exc:
@@ -221,7 +159,7 @@ class Publisher:
         done = Deletion()
         if not stale:
             return done
-        now = read_live(self.sink, self.named)
+        now = read_live(self.sink, self.named, self.groups)
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
         for name in stale:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import gzip
 import logging
 import tempfile
-from collections import deque
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import Future
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Final
 
+from sitemill.config.groups import group_names
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
+from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.filenames.staging import Staging
 from sitemill.render.indexes import IndexItem
@@ -25,29 +22,20 @@ from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
-from sitemill.workers.threadpool import interruptible_pool
 from sitemill.writing.childdates import ChildDates
+from sitemill.writing.grouped import grouped_children, refuse_others
 from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.layouts import (
     Out,
-    note_sitemap,
     rendered_last,
     shard_children,
     split_children,
 )
 from sitemill.writing.publish import Publisher, StagedChild
+from sitemill.writing.stagedfiles import StagedFile, stage_children
 from sitemill.writing.usersitemaps import UserSitemaps
 
 log = logging.getLogger(__name__)
-
-# Fixed compression level and mtime 0: the same input gives the same bytes.
-_GZIP_LEVEL: Final = 6
-
-
-@dataclass(frozen=True, slots=True)
-class _Child:
-    name: str
-    lastmod: str | None  # the newest page's, then (with a state) when its bytes changed
 
 
 def write_sitemaps(
@@ -95,20 +83,34 @@ def write_sitemaps(
     result = WriteResult()
     out = Out(sink, config, renderer, html, result, robots_source, digests=digests, named=named)
     publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result), remembered, staging, out.locs
-    )
-    children: Iterator[tuple[str, RenderedSitemap]] | None
-    if shards is not None and config.shards is not ShardsMode.OFF:
-        children = shard_children(entries, shards, render, out, publisher_for)
-        max_per_index = MAX_SHARDS
-    else:
-        children = split_children(render(entries), out, publisher_for)
-        max_per_index = config.max_sitemaps_per_index
+        Publisher, sink, content_type, partial(_record, result), remembered, staging, out.locs,
+        groups=known_groups(group_names(config.groups), remembered),
+    )  # fmt: skip
+    children, max_per_index = _children(entries, shards, render, out, publisher_for)
     if children is not None:
         _publish_children(children, out, on_file, publisher_for, max_per_index, dates)
     assert out.publisher is not None
     _finish(out.publisher, out.robots, result, html, kept)
     return result
+
+
+def _children(
+    entries: Iterator[Entry],
+    shards: ShardSetup | None,
+    render: Callable[[Iterator[Entry]], Iterator[RenderedSitemap]],
+    out: Out,
+    publisher_for: Callable[[], Publisher],
+) -> tuple[Iterator[tuple[str, RenderedSitemap]] | None, int]:
+    """The children in the index's order and how many an index names (None: one file,
+    published already)."""
+    config = out.config
+    if config.groups:  # (named groups: always an index)
+        children, sharded = grouped_children(entries, shards, render, out)
+        return children, MAX_SHARDS if sharded else config.max_sitemaps_per_index
+    if shards is not None and config.shards is not ShardsMode.OFF:
+        return shard_children(entries, shards, render, out, publisher_for), MAX_SHARDS
+    split = split_children(render(entries), out, publisher_for)
+    return split, config.max_sitemaps_per_index
 
 
 def _publish_children(
@@ -122,11 +124,12 @@ def _publish_children(
     """Stage the children, render the index(es), then publish, children first."""
     config, renderer, result = out.config, out.renderer, out.result
     with tempfile.TemporaryDirectory(prefix="sitemill-") as folder:
-        staged = _stage_children(children, Path(folder), out, on_file)
+        staged = stage_children(children, Path(folder), out, on_file)
         if dates is not None:  # (each child's digest is known once it is staged)
             digest_of = result.sitemaps
             staged = [
-                _Child(c.name, dates.date(c.name, digest_of[c.name][2], c.lastmod)) for c in staged
+                StagedFile(c.name, dates.date(c.name, digest_of[c.name][2], c.lastmod))
+                for c in staged
             ]
         users = out.users().index
         result.users_named = len(users)
@@ -134,11 +137,12 @@ def _publish_children(
         indexes = render_index([child.name for child in staged])
         result.entry_files.extend(name for name, _ in indexes)
         if out.digests:
-            result.entry_digest = stored_digest(indexes[0][1])
             result.index_digests = {name: stored_digest(data) for name, data in indexes}
         result.files[:0] = result.entry_files
         out.robots = rendered_last(out, result)
         out.publisher = publisher_for()
+        if config.groups:
+            refuse_others(out.publisher, (child.name for child in staged), config)
         copies = [StagedChild(child.name, Path(folder) / child.name) for child in staged]
         with _abandoned_on_failure(out.publisher):
             out.publisher.publish_split(copies, indexes, render_index)
@@ -177,51 +181,9 @@ def _abandoned_on_failure(publisher: Publisher) -> Iterator[None]:
         raise
 
 
-def _stage_children(
-    rendered: Iterator[tuple[str, RenderedSitemap]],
-    staging: Path,
-    out: Out,
-    on_file: Callable[[str, int], None] | None,
-) -> list[_Child]:
-    config, result, check = out.config, out.result, out.renderer.check
-    stage = partial(_stage_file, compress=config.gzip, result=result, digest=out.digests)
-    children: list[_Child] = []
-    # Compressing and writing a child (zlib and file I/O release the GIL) overlaps with
-    # rendering the next one; at most two children are held in memory at a time.
-    with interruptible_pool(1, "sitemill-stage") as pool:
-        pending: deque[Future[None]] = deque()
-        for name, sitemap in rendered:
-            check(name, sitemap)
-            pending.append(pool.submit(stage, staging / name, sitemap))
-            children.append(_Child(name, sitemap.lastmod))
-            result.files.append(name)
-            result.url_count += sitemap.url_count
-            if on_file is not None:
-                on_file(name, result.url_count)
-            while len(pending) > 1:
-                pending.popleft().result()
-            del sitemap  # only the staging thread holds this file now
-        for future in pending:
-            future.result()
-    return children
-
-
-def _stage_file(
-    path: Path, sitemap: RenderedSitemap, *, compress: bool, result: WriteResult, digest: bool
-) -> None:
-    if compress:
-        data = gzip.compress(sitemap.data, compresslevel=_GZIP_LEVEL, mtime=0)
-        path.write_bytes(data)
-        note_sitemap(result, path.name, data, sitemap, digest=digest)
-        return
-    with path.open("wb") as file:  # in its parts: the file is never copied whole
-        file.writelines(sitemap.parts)
-    note_sitemap(result, path.name, sitemap.parts, sitemap, digest=digest)
-
-
 def _render_indexes(
     renderer: Renderer,
-    children: list[_Child],
+    children: list[StagedFile],
     users: list[str],
     config: Config,
     max_per_index: int,

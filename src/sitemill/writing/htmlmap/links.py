@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Final, NamedTuple
@@ -34,6 +34,7 @@ class Link(NamedTuple):
     loc: str  # the absolute, percent-encoded URL (unique in a run)
     title: str | None
     lastmod: str | None
+    kind: int = 0  # its named group's number (sitemill.writing.groupkind), 0 for none
 
     @property
     def hreflang(self) -> str | None:
@@ -46,6 +47,7 @@ class LinkCollector:
 
     base_url: str
     limit: int = MAX_HTML_LINKS
+    kind_of: Callable[[Entry], int] | None = None  # with named groups: each entry's
     total: int = 0  # entries seen
     _links: list[Link] = field(default_factory=list)
     _root_depth: int = -1
@@ -67,7 +69,10 @@ class LinkCollector:
         if parts.query:  # a URL list's
             path += "?" + unquote(parts.query, errors="replace")
         depth = folder.count("/") - self._root_depth
-        link = Link(depth, _language(entry), folder, path, entry.loc, entry.title, entry.lastmod)
+        kind = 0 if self.kind_of is None else self.kind_of(entry)
+        link = Link(
+            depth, _language(entry), folder, path, entry.loc, entry.title, entry.lastmod, kind
+        )
         self._links.append(link)
         if len(self._links) >= self.limit + self.limit // 2 + 1:
             self._cut()

@@ -36,9 +36,11 @@ class HtmlSitemap:
         self.config, self.sink = config, sink
         self.collector: LinkCollector | None = None
         if config.html_sitemap:
+            from sitemill.writing.groupkind import kind_of
             from sitemill.writing.htmlmap.links import LinkCollector
 
-            self.collector = LinkCollector(config.base_url)
+            kinds = kind_of(config) if config.groups else None
+            self.collector = LinkCollector(config.base_url, kind_of=kinds)
         self.page: bytes | None = None
 
     def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
@@ -63,6 +65,7 @@ class HtmlSitemap:
             base_url=self.config.base_url,
             total=collector.total,
             entry_file=entry_file,
+            groups=[group.name for group in self.config.groups],
         )
         self.page = renderer.render_html(variables)
         result.files.append(HTML_SITEMAP)

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import groupby
 from typing import Any, Final, TypedDict
 from urllib.parse import urlsplit
@@ -53,28 +53,46 @@ class Folder(TypedDict):
 
 
 class Section(TypedDict):
-    id: str  # unique in the page ("language-1")
+    id: str  # unique in the page ("language-1", "group-1")
     language: str | None  # an hreflang value ("de", "en-GB"), None: pages of no language
+    group: str | None  # a named group's name ([[groups]]), None: the pages of no group
     folders: list[Folder]
 
 
 def page_variables(
-    links: Iterable[Link], *, base_url: str, total: int, entry_file: str
+    links: Iterable[Link],
+    *,
+    base_url: str,
+    total: int,
+    entry_file: str,
+    groups: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The template's variables for ``links`` (those the page shows, of ``total`` listed)."""
+    """The template's variables for ``links`` (those the page shows, of ``total`` listed):
+    a section per named group (``groups``, in their order), then one per language."""
     ordered = sorted(links, key=_display_order)
-    sections: list[Section] = []
-    folder_count = 0
+    folders = _Folders()
+    sections = [
+        Section(
+            id=f"group-{kind}",
+            language=None,
+            group=groups[kind - 1],
+            folders=folders.of(sorted(in_group, key=_group_order)),
+        )
+        for kind, in_group in groupby(
+            (link for link in ordered if link.kind), key=lambda link: link.kind
+        )
+    ]
     for number, (language, in_language) in enumerate(
-        groupby(ordered, key=lambda link: link.language), start=1
+        groupby((link for link in ordered if not link.kind), key=lambda link: link.language),
+        start=1,
     ):
-        folders: list[Folder] = []
-        for folder, in_folder in groupby(in_language, key=lambda link: link.folder):
-            folder_count += 1
-            page_links = list(map(_page_link, in_folder))
-            folders.append(Folder(id=f"folder-{folder_count}", path=folder, links=page_links))
         sections.append(
-            Section(id=f"language-{number}", language=language[2] or None, folders=folders)
+            Section(
+                id=f"language-{number}",
+                language=language[2] or None,
+                group=None,
+                folders=folders.of(in_language),
+            )
         )
     shown = sum(len(folder["links"]) for section in sections for folder in section["folders"])
     parts = urlsplit(base_url)
@@ -86,15 +104,39 @@ def page_variables(
         "sitemap_url": base_url + entry_file,
         "sections": sections,
         "languages": any(section["language"] for section in sections),
+        "groups": any(section["group"] for section in sections),
         "total": total,
         "shown": shown,
         "omitted": total - shown,
     }
 
 
+class _Folders:
+    """Folders of links, numbered through the page."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def of(self, links: Iterable[Link]) -> list[Folder]:
+        folders: list[Folder] = []
+        for folder, in_folder in groupby(links, key=lambda link: link.folder):
+            self.count += 1
+            page_links = list(map(_page_link, in_folder))
+            folders.append(Folder(id=f"folder-{self.count}", path=folder, links=page_links))
+        return folders
+
+
+def _group_order(link: Link) -> tuple[object, ...]:
+    """In a group's section: by folder, then path (every language together)."""
+    return _display_order(link)[3:]
+
+
 def _display_order(link: Link) -> tuple[object, ...]:
-    """By language, folder, then path: case-folded first, so that "/B" follows "/a"."""
+    """By group (the groups' order, then pages of none), language, folder, then path:
+    case-folded first, so that "/B" follows "/a"."""
     return (
+        link.kind == 0,
+        link.kind,
         link.language,
         link.folder.casefold(),
         link.folder,

@@ -1,0 +1,131 @@
+"""Children with named groups (``[[groups]]``): the default children first, then each group's."""
+# docs/output.md, Named groups. The first group whose globs take a page (its path in the tree or the
+# bucket; a URL list's URL path below base_url) holds it; the rest go to the default children, named
+# as without groups (sitemap-1.xml, ... or sitemap-r<id>.xml). The entry file is always an index,
+# so that a search console reports each group apart. Its children come in one order: the default
+# children, then each group's in the configuration's order; within each, by number or by the plan.
+# Sharded, every kind shares the site's one plan: a group's pages in shard r<id> are
+# sitemap-<group>-r<id>.xml, so that adding a group renames only its own pages' children and the
+# default children keep their shard ids.
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
+
+from sitemill.config.model import Config, ShardsMode
+from sitemill.entries import Entry
+from sitemill.errors import ConfigError, NoPagesError
+from sitemill.filenames.groupnames import child_group, group_child_name
+from sitemill.render.rendered import RenderedSitemap
+from sitemill.shards.layout import ShardSetup, render_shards, sorted_entries
+from sitemill.shards.plan import child_name
+from sitemill.urls import UrlStyle
+from sitemill.writing.generators import looks_like_sitemills
+from sitemill.writing.groupkind import kind_name, kind_of
+from sitemill.writing.layouts import Out, suffix_of
+from sitemill.writing.publish import Publisher
+
+Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
+Children = Iterator[tuple[str, RenderedSitemap]]
+_SNIFF: Final = 4_096  # bytes of a file enough to tell whose it is
+
+
+def grouped_children(
+    entries: Iterator[Entry], shards: ShardSetup | None, render: Render, out: Out
+) -> tuple[Children, bool]:
+    """The children of every kind, in the index's order, and whether they are shards. The
+    entries are held: each kind is rendered apart."""
+    config = out.config
+    kind = kind_of(config)
+    listed = list(entries)
+    if not listed:
+        raise NoPagesError("no pages to list: nothing matched include/exclude; nothing was written")
+    sharded = shards is not None and config.shards is not ShardsMode.OFF
+    if sharded and (config.shards is ShardsMode.ON or len(listed) > config.max_urls):
+        assert shards is not None
+        return _sharded(listed, shards, render, out, kind), True
+    kinds: list[list[Entry]] = [[] for _ in range(len(config.groups) + 1)]
+    for entry in listed:
+        kinds[kind(entry)].append(entry)
+    del listed
+    return _numbered(kinds, config, render), False
+
+
+def _numbered(kinds: list[list[Entry]], config: Config, render: Render) -> Children:
+    """sitemap-1.xml, ... for the default children; sitemap-<group>.xml, -2.xml, ... for
+    each group's."""
+    suffix = suffix_of(config)
+    for kind in range(len(kinds)):
+        group = kind_name(config.groups, kind)
+        entries, kinds[kind] = kinds[kind], []
+        rendered = render(iter(entries)) if entries else iter(())
+        del entries  # (held by the renderer alone now)
+        for number, sitemap in enumerate(rendered, start=1):
+            if group is None:
+                yield f"sitemap-{number}{suffix}", sitemap
+            else:
+                yield group_child_name(group, suffix, number), sitemap
+            del sitemap  # not held while the next one renders
+
+
+def _sharded(
+    listed: list[Entry],
+    shards: ShardSetup,
+    render: Render,
+    out: Out,
+    kind: Callable[[Entry], int],
+) -> Children:
+    config = out.config
+    plan, files = render_shards(
+        sorted_entries(listed, shards.order),
+        shards.plan,
+        lambda part: list(render(part)),
+        order=shards.order,
+        max_bytes=config.max_bytes,
+        clean=config.url_style is UrlStyle.CLEAN,
+        fill=min(config.shard_fill, config.max_urls),
+        keys=shards.keys,
+        kinds=kind,
+    )
+    out.result.plan = plan
+    suffix = suffix_of(config)
+    named = []
+    for file in files:
+        group = kind_name(config.groups, file.kind)
+        if group is None:
+            named.append((child_name(file.shard, suffix, file.number), file))
+        else:
+            named.append((group_child_name(group, suffix, file.number, file.shard), file))
+    # (in the plan's order, as a partitioned bucket's manifest keeps its shards' files)
+    out.result.boundaries.update((name, file.after) for name, file in named)
+    named.sort(key=lambda item: item[1].kind)  # (stable: the plan's order within a kind)
+    return ((name, file.sitemap) for name, file in named)
+
+
+def refuse_others(publisher: Publisher, names: Iterable[str], config: Config) -> None:
+    """A ConfigError naming the group when one of its children would replace a sitemap that
+    sitemill did not write: no index of sitemill's names it, the state does not remember it,
+    and its bytes are not as sitemill writes them (a hand-written sitemap-news.xml; text
+    children cannot be told: they are taken as sitemill's). Checked before anything is
+    written."""
+    live, numbers = publisher.live, {group.name: n for n, group in enumerate(config.groups, 1)}
+    for name in names:
+        group = child_group(name)
+        if group is None or name not in live.names or name in live.children:
+            continue
+        if name in publisher.remembered or ".txt" in name:
+            continue
+        data = publisher.sink.read(name) or b""
+        if name.endswith(".gz"):
+            try:
+                data = zlib.decompressobj(wbits=31).decompress(data, _SNIFF)  # (its head)
+            except zlib.error:
+                continue  # (no sitemap of anyone's: replaced)
+        if not looks_like_sitemills(data):
+            raise ConfigError(
+                f"groups[{numbers.get(group, 0)}].name",
+                f"{name} is there already and sitemill did not write it; rename the group, "
+                "or move the file",
+            )
