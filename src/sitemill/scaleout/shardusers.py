@@ -54,7 +54,7 @@ def full_users(
     entry file as the run found it; one that is not the manifest's may be a generator's)."""
     files = PrefixFiles(client, site, () if live.etag is not None else (ENTRY_XML,))
     found = None
-    if live.digest != base.digest or not base.digest:
+    if live.digest != base.digest:  # (None against "": a first run)
         text = config.format is OutputFormat.TXT
         found = find_takeover(files, text=text, remembered=())
     return user_sitemaps(config, files, found, base.found)
