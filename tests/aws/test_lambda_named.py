@@ -105,3 +105,21 @@ def test_a_named_sitemap_costs_one_ranged_get_a_rebuild(s3: Any) -> None:
     plain = Counter(requests.calls)
     assert named - plain == Counter({("GetObject", "blog-sitemap.xml"): 1})
     assert plain - named == Counter()
+
+
+def test_a_robots_line_sitemill_wrote_goes_when_taken_out_the_users_stays(s3: Any) -> None:
+    """The state remembers the robots.txt lines sitemill wrote for the user's sitemaps: one
+    taken out of SITEMILL_SITEMAPS goes; the user's own line, one naming a sitemap of
+    SITEMILL_SITEMAPS too, stays where it was and is not written twice."""
+    user, shop = "https://other.example.net/user.xml", "https://shop.example.net/sitemap.xml"
+    rules = f"User-agent: *\nSitemap: {user}\nDisallow:\n"
+    s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=rules.encode())
+    env = ENV | {"SITEMILL_ROBOTS_TXT": "true", "SITEMILL_SITEMAPS": f"{shop}\n{user}"}
+    assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
+    ours = f"Sitemap: {BASE}sitemap.xml\n"
+    assert read(s3, "robots.txt").decode() == f"{rules}{ours}Sitemap: {shop}\n"
+    env = ENV | {"SITEMILL_ROBOTS_TXT": "true"}
+    assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
+    assert read(s3, "robots.txt").decode() == rules + ours
+    again = handle(REBUILD, Context(), env=env, s3=s3)
+    assert (again["status"], again["written"]) == ("ok", 0), again

@@ -212,3 +212,26 @@ def test_a_url_list_names_them_as_given(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert index_locs(out) == [f"{BASE_URL}sitemap-1.xml", f"{BASE_URL}blog-sitemap.xml"]
     assert "add `Sitemap: https://shop.example.net/s.xml`" in done.stderr
+
+
+def test_a_robots_line_sitemill_wrote_goes_when_taken_out_the_users_stays(
+    make_site: SiteMaker,
+) -> None:
+    """robots.txt keeps every line the user wrote, one naming a sitemap of `sitemaps` too (not
+    written twice); the state remembers the lines sitemill wrote, and a later run removes the one
+    it no longer wants."""
+    user = "https://other.example.net/user.xml"
+    shop = "https://shop.example.net/sitemap.xml"
+    rules = f"User-agent: *\nDisallow:\nSitemap: {user}\n"
+    site = make_site({"index.html": page("home"), "robots.txt": rules})
+    config = site / "sitemill.toml"
+    config.write_text(f'sitemaps = ["{shop}", "{user}"]\n')
+    flags = ("--robots-txt", "--config", str(config))
+    assert build(site, *flags)[0] == 0
+    ours = f"Sitemap: {BASE_URL}sitemap.xml\n"
+    assert (site / "robots.txt").read_text() == f"{rules}{ours}Sitemap: {shop}\n"
+    config.write_text("sitemaps = []\n")
+    assert build(site, *flags)[0] == 0
+    assert (site / "robots.txt").read_text() == rules + ours
+    code, stdout, _ = build(site, *flags)
+    assert code == 0 and "nothing changed" in stdout

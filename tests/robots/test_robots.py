@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.robots.lines import replace_sitemap_lines
+from sitemill.robots.lines import replace_sitemap_lines, written_lines
 from sitemill.robots.rules import (
     MAX_LINE_BYTES,
     MAX_ROBOTS_TXT_BYTES,
@@ -342,7 +342,7 @@ def is_own(url: str) -> bool:
             [],
             "User-agent: *\n",
         ),
-        (  # a URL we write counts as ours even if is_own does not say so
+        (  # the user's line naming a URL we would write stays, and is not written twice
             "Sitemap: https://example.com/custom.xml\n",
             [OWN + "custom.xml"],
             "Sitemap: https://example.com/custom.xml\n",
@@ -368,6 +368,45 @@ def is_own(url: str) -> bool:
 def test_replace_sitemap_lines(text: str | None, urls: list[str], expected: str) -> None:
     assert replace_sitemap_lines(text, urls, is_own) == expected
     assert replace_sitemap_lines(expected, urls, is_own) == expected  # idempotent
+
+
+USER = "https://shop.example.net/sitemap.xml"
+
+
+@pytest.mark.parametrize(
+    ("text", "urls", "written", "expected", "recorded"),
+    [
+        (  # a line sitemill wrote for a sitemap it no longer names goes
+            f"User-agent: *\nSitemap: {NEW[0]}\nSitemap: {USER}\n",
+            NEW,
+            [USER],
+            f"User-agent: *\nSitemap: {NEW[0]}\n",
+            [],
+        ),
+        (  # one the user wrote (no record) stays, even naming one sitemill names
+            f"Sitemap: {USER}\nUser-agent: *\n",
+            [*NEW, USER],
+            [],
+            f"Sitemap: {USER}\nUser-agent: *\nSitemap: {NEW[0]}\n",
+            [],
+        ),
+        (  # one sitemill wrote is rewritten with its own, and recorded again
+            f"User-agent: *\nSitemap: {USER}\nSitemap: {NEW[0]}\n",
+            [*NEW, USER],
+            [USER],
+            f"User-agent: *\nSitemap: {NEW[0]}\nSitemap: {USER}\n",
+            [USER],
+        ),
+    ],
+)
+def test_only_the_lines_sitemill_wrote_are_replaced(
+    text: str, urls: list[str], written: list[str], expected: str, recorded: list[str]
+) -> None:
+    assert replace_sitemap_lines(text, urls, is_own, written) == expected
+    assert written_lines(text, urls, is_own, written) == recorded
+    again = written_lines(expected, urls, is_own, recorded)
+    assert replace_sitemap_lines(expected, urls, is_own, recorded) == expected
+    assert again == recorded  # (a second run: the same text, the same record)
 
 
 FOREIGN_LINES = [

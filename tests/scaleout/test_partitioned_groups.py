@@ -143,3 +143,27 @@ def test_a_shards_default_and_group_files_each_keep_their_date(s3: Any) -> None:
     again = run(s3, config, now=NOW + timedelta(hours=1))
     assert again.result.written == []
     assert s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read() == index
+
+
+def test_the_users_sitemaps_come_after_the_groups_children_and_a_deploy_keeps_them(
+    s3: Any,
+) -> None:
+    put_pages(s3, "a/p.html", "blog/p.html", "c/p.html")
+    user = b"<?xml version='1.0'?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>"
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=user)
+    config = config_of(shards="auto", sitemaps=["blog-sitemap.xml"])
+    run(s3, config, now=NOW)
+    index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    assert_xsd_valid(index)
+    locs = re.findall(r"<loc>(.*?)</loc>", index.decode())
+    assert [SHARD.fullmatch(loc.removeprefix(BASE)) is not None for loc in locs[:1]] == [True]
+    assert BLOG_SHARD.fullmatch(locs[1].removeprefix(BASE)) and locs[2:] == [
+        f"{BASE}blog-sitemap.xml"
+    ]
+    put_pages(s3, "blog/q.html")
+    report = run(s3, config, changed=["blog/q.html"], now=NOW + timedelta(days=1))
+    assert report.shards_touched == 1
+    after = re.findall(
+        r"<loc>(.*?)</loc>", s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read().decode()
+    )
+    assert after[0] == locs[0] and after[2:] == locs[2:] and after[1] != locs[1]

@@ -191,3 +191,37 @@ def test_a_version_one_index_state_is_read_for_the_move_only() -> None:
     assert legacy.legacy and legacy.states == {}
     # Its fixed names are unnamed by the first commit: the child waits, the state goes.
     assert legacy.named() == {f"sitemap-{shard_id('')}.xml", f"shards/{shard_id('')}.json.gz"}
+
+
+def test_the_user_sitemaps_round_trip_carried_by_a_commit_and_absent_while_none() -> None:
+    assert "user_sitemaps" not in manifest_to_json(manifest())  # (earlier manifests' bytes)
+    named = {
+        "users": ("https://example.com/blog.xml",),
+        "found": ("blog.xml",),
+        "robots": ("https://shop.example.net/sitemap.xml",),
+    }
+    base = manifest(**named)
+    assert manifest_to_json(base)["user_sitemaps"] == {
+        "index": ["https://example.com/blog.xml"],
+        "found": ["blog.xml"],
+        "robots": ["https://shop.example.net/sitemap.xml"],
+    }
+    assert manifest_from_json(json.loads(json.dumps(manifest_to_json(base))), NOW) == base
+    committed, _ = next_manifest(manifest(), published(manifest(), **named), NOW)
+    assert (committed.users, committed.found, committed.robots) == tuple(named.values())
+
+
+@pytest.mark.parametrize(
+    "users",
+    [
+        {"index": ["blog.xml"]},  # no URL
+        {"robots": ["ftp://example.com/a.xml"]},
+        {"found": ["../up.xml"]},
+        {"found": ["sitemap-2.xml"]},  # sitemill's own
+        {"index": "https://example.com/a.xml"},
+        ["https://example.com/a.xml"],
+    ],
+)
+def test_a_manifest_naming_a_bad_user_sitemap_is_refused(users: object) -> None:
+    with pytest.raises(StateError):
+        manifest_from_json(tampered(user_sitemaps=users), NOW)

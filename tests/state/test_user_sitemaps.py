@@ -41,3 +41,15 @@ def test_the_names_round_trip_sorted() -> None:
 )
 def test_a_list_with_a_bad_name_is_dropped(names: object) -> None:
     assert parse_state(with_names(names)).found_sitemaps == frozenset()
+
+
+def test_the_robots_lines_sitemill_wrote_round_trip_and_a_bad_list_is_dropped() -> None:
+    urls = frozenset({"https://shop.example.net/sitemap.xml", "https://example.com/a.xml"})
+    data = dump_state(State(robots_sitemaps=urls))
+    assert parse_state(data).robots_sitemaps == urls
+    assert b"robots_sitemaps" not in gzip.decompress(dump_state(State()))  # none: not written
+    document = json.loads(gzip.decompress(data))
+    for bad in (["https://ok.example/a.xml", "ftp://x/a.xml"], ["https://a b/"], "https://x/"):
+        document["robots_sitemaps"] = bad
+        forged = gzip.compress(json.dumps(document).encode(), mtime=0)
+        assert parse_state(forged).robots_sitemaps == frozenset()

@@ -113,6 +113,7 @@ def _remember_users(naming: BucketNaming, remember: State, report: Report) -> No
     lines said of those it could not name (none when the writer never asked)."""
     users = naming.users
     remember.found_sitemaps = frozenset(users.found) if users else frozenset(naming.remembered)
+    remember.robots_sitemaps = users.robots_kept() if users else naming.robots_before
     if users is not None:
         report.warnings.extend(users.warnings)
 

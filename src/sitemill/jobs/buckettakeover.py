@@ -95,6 +95,7 @@ class BucketNaming:
         self.config = config
         self.outputs = state.outputs  # the files the state says sitemill wrote
         self.remembered = state.found_sitemaps  # the user's sitemaps an earlier run found
+        self.robots_before = state.robots_sitemaps  # the robots.txt lines it wrote for them
         self._found: tuple[BucketFiles, Takeover | None] | None = None
         self.users: UserSitemaps | None = None
 
@@ -114,4 +115,5 @@ class BucketNaming:
         if self.users is None:
             files, found = self.takeover()
             self.users = user_sitemaps(self.config, files, found, self.remembered)
+            self.users.robots_before = self.robots_before
         return self.users

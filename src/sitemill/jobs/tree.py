@@ -103,6 +103,7 @@ def build_from_tree(
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
     if dating is not None:
+        plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), dates)
     return report
@@ -195,6 +196,8 @@ def _user_sitemaps(
 
     remembered = dating.known.found_sitemaps if dating is not None else ()
     users = user_sitemaps(config, files, found, remembered, read)
+    if dating is not None:  # (the robots.txt lines it wrote for them: only those it replaces)
+        users.robots_before = dating.known.robots_sitemaps
     site[1].extend(users.warnings)
     return users
 

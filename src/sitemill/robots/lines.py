@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
@@ -22,16 +22,21 @@ def sitemap_urls(text: str) -> list[str]:
 
 
 def replace_sitemap_lines(
-    text: str | None, sitemap_urls: Sequence[str], is_own: Callable[[str], bool]
+    text: str | None,
+    sitemap_urls: Sequence[str],
+    is_own: Callable[[str], bool],
+    written: Collection[str] = (),
 ) -> str:
     """robots.txt with our Sitemap lines in place of the old ones; every other byte is kept.
 
-    A ``Sitemap:`` line is ours when ``is_own(url)`` is true or its URL is in ``sitemap_urls``.
-    The new lines go where the first of ours was, else at the end, and use the file's own
-    line ending, so running this twice gives the same text.
+    A ``Sitemap:`` line is ours when ``is_own(url)`` is true or sitemill wrote it (its URL is
+    ``written``: the state keeps them); any other is the user's and stays, and a URL it names
+    is not written twice. The new lines go where the first of ours was, else at the end, and
+    use the file's own line ending, so running this twice gives the same text.
     """
-    urls = list(dict.fromkeys(sitemap_urls))
-    wanted = set(urls)
+    users = set(users_sitemap_lines(text or "", is_own, written))
+    urls = [url for url in dict.fromkeys(sitemap_urls) if is_own(url) or url not in users]
+    wanted = set(written)  # (with is_own: sitemill's old lines, each replaced)
     text = text or ""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     text = text.removeprefix(bom)
@@ -58,6 +63,26 @@ def replace_sitemap_lines(
         new_lines[-1] = new_lines[-1].removesuffix(newline)
     kept[insert_at:insert_at] = new_lines
     return bom + "".join(kept)
+
+
+def users_sitemap_lines(
+    text: str, is_own: Callable[[str], bool], written: Collection[str]
+) -> list[str]:
+    """The URLs of the Sitemap lines the user wrote: neither sitemill's own names nor one it
+    wrote (``written``)."""
+    return [url for url in sitemap_urls(text) if not is_own(url) and url not in written]
+
+
+def written_lines(
+    text: str | None,
+    sitemap_urls: Sequence[str],
+    is_own: Callable[[str], bool],
+    written: Collection[str] = (),
+) -> list[str]:
+    """The user's sitemaps whose Sitemap line sitemill writes in ``text`` (to remember: a later
+    run removes those it no longer names), sorted: not one the user's own line names."""
+    users = set(users_sitemap_lines(text or "", is_own, written))
+    return sorted({url for url in sitemap_urls if not is_own(url) and url not in users})
 
 
 def robots_scope_warnings(

@@ -23,6 +23,7 @@ from sitemill.scaleout.membership import not_distributable
 from sitemill.scaleout.runfiles import Item, RunFiles, item_to_json
 from sitemill.scaleout.shardcommit import read_live
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+from sitemill.scaleout.shardusers import full_users, users_to_json
 from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.layout import weight
@@ -112,6 +113,7 @@ def plan_run(
     if mode == "shards" and (plan is None or not current or base.inputs != inputs):
         log.info("rendering every shard: no plan yet, its inputs changed, or it is not live")
         mode = "full"
+    users = full_users(config, run.client, run.site, base, live)  # (for every step: run.json)
     items: Sequence[Item] | None = None
     if plan is None and inventory is not None:
         try:
@@ -133,6 +135,7 @@ def plan_run(
         "current": current,
         "started": run.now.astimezone(UTC).replace(microsecond=0).isoformat(),
         "items": len(items),
+        "users": users_to_json(users),
     }
     files.put_json("run.json", manifest)
     files.put_json("shards.json", [item_to_json(item) for item in items])

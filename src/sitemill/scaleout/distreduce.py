@@ -30,17 +30,12 @@ from sitemill.scaleout.shardcommit import (
     entry_of,
     index_parts,
     read_live,
-    robots_line,
 )
+from sitemill.scaleout.shardrobots import robots_line, robots_update
+from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.manifest import IndexState, Published
-from sitemill.shards.partition import (
-    Part,
-    Summary,
-    current_parts,
-    next_plan,
-    summary_from_json,
-)
+from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.state.pending import KINDS
 
@@ -104,9 +99,12 @@ def reduce_run(
     result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
     single = _publish_parts(run, files, collected.summaries, base, manifest, result)
     parts = index_parts(run.config, parts, base, run.now)
-    entry, data = entry_of(run.config, parts, single)
+    users = users_from_json(manifest.get("users"))  # (the plan step's: scaleout.shardusers)
+    entry, data = entry_of(run.config, parts, single, users.index)
     inputs = str(manifest.get("inputs", ""))
-    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data))
+    robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
+    named = (tuple(users.index), tuple(users.found), robots.lines)
+    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     # Kept before the commit (never lost to a failure after it); a first build has none.
@@ -120,7 +118,7 @@ def reduce_run(
         )  # fmt: skip
     except ConflictError:
         _superseded(files, hand_on)
-    robots_line(run.config, run.client, run.site, entry, result)
+    robots_line(robots, result)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
     return reduced

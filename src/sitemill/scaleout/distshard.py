@@ -28,6 +28,7 @@ from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.membership import PreviousMembership
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
+from sitemill.scaleout.shardusers import users_from_json
 from sitemill.scaleout.shardworker import KeptListing, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -123,7 +124,7 @@ def _render_range(
     # The whole site in one listed range: it may stay the single sitemap.xml (shards =
     # "auto"). (A group renders range after range: its first cannot know it is the only one.)
     whole = item.afters == ("",) and item.last is None and item.group is None
-    single = run.config.shards is ShardsMode.AUTO and whole
+    single = run.config.shards is ShardsMode.AUTO and whole and not _names_users(run, item)
     with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
         before = list(pool.map(run.store.read_shard, (shard_id(a) for a in afters)))
     state, previous = merged_states(before)
@@ -205,6 +206,13 @@ def _save_states(
 def _last_plan(run: DistributedRun) -> Plan | None:
     """The last build's plan, for the canonicals that name pages of other shards."""
     return run.store.manifest.plan
+
+
+def _names_users(run: DistributedRun, item: Item) -> bool:
+    """Whether the run's index names the user's sitemaps (its plan step decided: run.json),
+    so that the whole site renders no single sitemap.xml."""
+    value = run.files(item.run).get_run()
+    return isinstance(value, dict) and bool(users_from_json(value.get("users")).index)
 
 
 def _staged(

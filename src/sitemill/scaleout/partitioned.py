@@ -36,12 +36,12 @@ from sitemill.scaleout.shardcommit import Live, read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.scaleout.shardpublish import publish_shards
+from sitemill.scaleout.shardusers import watched
 from sitemill.scaleout.shardworker import FullRebuildNeeded, ShardJob, render_shard
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
 from sitemill.sources.s3requests import counted_requests
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.writing.usersitemaps import robots_only_said
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -97,7 +97,7 @@ def rebuild_partitioned(
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         report.requests = requests
-        report.warnings.extend(store.warnings + robots_only_said(config))
+        report.warnings.extend(store.warnings)
         return report
     raise AssertionError("unreachable")
 
@@ -182,6 +182,8 @@ def _incremental(
         raise FullRebuildNeeded("sitemap.html lists the whole site")
     if job.config.images and not job.config.keep_image_chrome:
         raise FullRebuildNeeded("the site chrome among images is counted over the whole site")
+    if watched(job.config, base) & set(changed):
+        raise FullRebuildNeeded("one of the user's sitemaps the index names (or may) changed")
     touched: dict[int, set[str]] = {}
     # robots.txt's rules are in the inputs' fingerprint (checked): a change to its Sitemap
     # lines alone (sitemill's own rewrite) changes no shard.

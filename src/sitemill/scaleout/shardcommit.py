@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -27,7 +28,6 @@ from sitemill.filenames.outputs import (
     ENTRY_TXT,
     ENTRY_XML,
     HTML_SITEMAP,
-    ROBOTS_TXT,
     content_type,
     stored_digest,
 )
@@ -47,7 +47,6 @@ from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.writing.childdates import dated_parts
-from sitemill.writing.layouts import new_robots
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -101,13 +100,15 @@ def put_child(client: S3Client, site: BucketSite, name: str, data: bytes) -> Non
     )
 
 
-def render_index(config: Config, parts: list[Part]) -> bytes:
+def render_index(config: Config, parts: list[Part], users: Sequence[str] = ()) -> bytes:
     """The index of ``parts`` (the children a manifest names, in the plan's order), as it
-    goes live: the default children first, then each named group's (docs/output.md)."""
+    goes live: the default children first, then each named group's (docs/output.md), then
+    the ``users``' sitemaps (absolute locs, sorted), without a <lastmod>, as a one-state run's."""
     if config.groups:
         rank = index_rank(group_names(config.groups))
         parts = sorted(parts, key=lambda part: rank(part.name))  # (stable)
     items = [IndexItem(config.base_url + part.name, part.lastmod) for part in parts]
+    items += [IndexItem(loc, None) for loc in users]
     renderer = Renderer(config.templates_dir, text=False)
     ((_, data),) = renderer.render_indexes(
         items, max_per_index=MAX_SHARDS, max_bytes=config.max_bytes
@@ -115,13 +116,16 @@ def render_index(config: Config, parts: list[Part]) -> bytes:
     return data
 
 
-def entry_of(config: Config, parts: list[Part], single: bytes | None) -> tuple[str, bytes]:
-    """The entry file of ``parts``: the single file itself, or their index."""
-    if is_single(parts):
+def entry_of(
+    config: Config, parts: list[Part], single: bytes | None, users: Sequence[str] = ()
+) -> tuple[str, bytes]:
+    """The entry file of ``parts``: the single file itself, or their index (naming the
+    ``users``' sitemaps too: with any, a run renders no single file)."""
+    if is_single(parts) and not users:
         if single is None:
             raise ValueError("a single sitemap's bytes are needed to publish it")
         return parts[0].name, single
-    return ENTRY_XML, render_index(config, parts)
+    return ENTRY_XML, render_index(config, parts, users)
 
 
 def is_single(parts: list[Part]) -> bool:
@@ -219,17 +223,3 @@ def publish_html_sitemap(
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
     if sink.put(HTML_SITEMAP, data, content_type=content_type(HTML_SITEMAP)):
         result.written.append(HTML_SITEMAP)
-
-
-def robots_line(
-    config: Config, client: S3Client, site: BucketSite, entry: str, result: WriteResult
-) -> None:
-    """robots.txt's Sitemap line for the entry file, when sitemill maintains it (written
-    in place, conditional on the version read: it names only the entry file)."""
-    if not config.robots_txt:
-        return
-    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    # (the user's sitemaps too: a partitioned bucket's index names none, writing.usersitemaps)
-    new = new_robots(sink, config, [config.base_url + entry, *config.sitemaps], None)
-    if new is not None and sink.put(ROBOTS_TXT, new, content_type=content_type(ROBOTS_TXT)):
-        result.written.append(ROBOTS_TXT)

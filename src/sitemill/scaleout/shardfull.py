@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sitemill.config.groups import group_names
-from sitemill.config.model import Config, IndexNowMode, ShardsMode
+from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
@@ -30,9 +30,10 @@ from sitemill.scaleout.shardcommit import (
     entry_of,
     index_parts,
     publish_html_sitemap,
-    robots_line,
 )
+from sitemill.scaleout.shardrobots import robots_line, robots_update
 from sitemill.scaleout.shardstage import StagedOutputs
+from sitemill.scaleout.shardusers import full_users, pass_config
 from sitemill.scaleout.shardworker import KeptListing, parts_of
 from sitemill.shards.manifest import IndexState, Published
 from sitemill.shards.partition import Part
@@ -46,6 +47,7 @@ from sitemill.state.shardstate import ShardState, first_parts, split_states
 from sitemill.state.start import Start, start_state
 from sitemill.urlstyle import keep_style
 from sitemill.workers.threadpool import generator_pool
+from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -80,6 +82,7 @@ def rebuild_full(
     ``objects``: the bucket's listing in key order, when the caller has it (a benchmark's, of
     pages it never uploaded; the bucket's own files among them); None: listed here."""
     config, site = run.config, run.site
+    users = full_users(config, run.client, site, base, live)
     start, previous = merged_start(run.store, base.plan, run.threads)
     inventory = Inventory()
     reader = S3Sink(run.client, site.bucket, site.root, inventory=inventory, dry_run=True)
@@ -88,12 +91,13 @@ def rebuild_full(
     listing = KeptListing(config, previous)
     listed_objects = _listing(run, base.plan) if objects is None else objects
     report, knowledge = bucket_pass(
-        _pass_config(config), run.client, site, staged, start,
+        pass_config(config, users.index), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory), robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty,
     )  # fmt: skip
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
+    report.warnings.extend(users.warnings)
     if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
         found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
         report.indexnow = record_pending(
@@ -107,7 +111,7 @@ def rebuild_full(
     )  # fmt: skip
     single = staged.files.get(parts[0].name) if len(parts) == 1 else None
     if dry_run:  # what the run would publish: the one sitemap.xml, or the index and its parts
-        entry, data = entry_of(config, parts, single)
+        entry, data = entry_of(config, parts, single, users.index)
         report.result.entry_files = [entry]
         report.result.files = [entry, *(part.name for part in parts if part.name != entry)]
         if reader.read(entry) != data and entry not in report.result.written:
@@ -116,32 +120,27 @@ def rebuild_full(
     states = split_states(
         list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
-    report.state_written = _publish_full(run, base, live, inputs, parts, states, single, report)
+    report.state_written = _publish_full(
+        run, base, live, (inputs, users), parts, states, single, report
+    )
     if HTML_SITEMAP in staged.files:
         publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
     return report
-
-
-def _pass_config(config: Config) -> Config:
-    """The full pass's configuration: robots.txt is written after the commit; with named
-    groups, shards even for a site of one file (the entry is an index whatever its size,
-    and a partitioned bucket's children are shards' files)."""
-    if config.groups:
-        return replace(config, robots_txt=False, shards=ShardsMode.ON)
-    return replace(config, robots_txt=False)
 
 
 def _publish_full(
     run: FullRun,
     base: IndexState,
     live: Live,
-    inputs: str,
+    decided: tuple[str, UserSitemaps],
     parts: list[Part],
     states: list[ShardState],
     single: bytes | None,
     report: Report,
 ) -> bool:
-    """Every shard's state up (new objects), then the commit: whether the manifest changed."""
+    """Every shard's state up (new objects), then the commit: whether the manifest changed.
+    ``decided``: the inputs' fingerprint and the user's sitemaps the run names."""
+    inputs, users = decided
     plan = report.result.plan or Plan()
     with ThreadPoolExecutor(max_workers=max(1, run.threads)) as pool:
         refs = list(
@@ -153,16 +152,17 @@ def _publish_full(
             )
         )
     parts = index_parts(run.config, parts, base, run.now)
-    entry, data = entry_of(run.config, parts, single)
-    published = Published(
-        plan, inputs, parts, dict(zip(plan.ids, refs, strict=True)), entry, stored_digest(data)
-    )
+    entry, data = entry_of(run.config, parts, single, users.index)
+    robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
+    named = (tuple(users.index), tuple(users.found), robots.lines)
+    refs_by_shard = dict(zip(plan.ids, refs, strict=True))
+    published = Published(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     commit = Commit(base, published, data, strays)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
-    robots_line(run.config, run.client, run.site, entry, result)
+    robots_line(robots, result)
     return committed
 
 

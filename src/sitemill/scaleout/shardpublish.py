@@ -50,7 +50,8 @@ def publish_shards(
             f"shard {missing[0]} has no file from this run or the last ({len(missing)} in all)"
         )
     urls = sum(part.urls for part in parts)
-    fits = config.shards is ShardsMode.AUTO and not config.groups  # (groups: an index)
+    # (groups, or the user's sitemaps named: an index whatever its size)
+    fits = config.shards is ShardsMode.AUTO and not config.groups and not base.users
     if fits and len(parts) > 1 and urls <= config.max_urls:
         raise FullRebuildNeeded("the site may fit one sitemap again")
     result = WriteResult(plan=plan, url_count=urls)
@@ -60,8 +61,8 @@ def publish_shards(
     if lost:
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
     parts = index_parts(config, parts, base, now)
-    entry, data = entry_of(config, parts, single)
-    published = Published(plan, inputs, parts, states, entry, stored_digest(data))
+    entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
+    published = Published(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
     committed = commit_and_go_live(
         job.client, job.site, store, Commit(base, published, data), live, now, result
     )
@@ -74,6 +75,11 @@ def publish_shards(
         if item.report is not None:
             merge_report(report, item.report)
     return report
+
+
+def _kept(base: IndexState) -> tuple[tuple[str, ...], ...]:
+    """The user's sitemaps the last run named, and its robots.txt lines (not rewritten)."""
+    return base.users, base.found, base.robots
 
 
 def _stage_children(

@@ -153,6 +153,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
             f"a redirect stub of shard {shard} changed (a canonical may name it)"
         )
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
+    single = single and not job.store.manifest.users  # (an index names the user's: no single)
     rendered = Rendered(
         Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
     )

@@ -56,6 +56,11 @@ class IndexState:
     retired: dict[str, str] = field(default_factory=dict)  # name -> since (UTC)
     legacy: bool = False
     base_url: str | None = None  # the run's that committed it (state.start.base_moved)
+    # The user's sitemaps the index names after sitemill's own (absolute locs, sorted), and
+    # those of them a replaced index named, remembered by name (sitemill.writing.usersitemaps).
+    users: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()
+    robots: tuple[str, ...] = ()  # robots.txt's Sitemap lines sitemill wrote for the user's
 
     def files(self) -> dict[str, list[Part]]:
         """Each shard's files, by shard id (most shards have one)."""
@@ -117,6 +122,9 @@ class Published:
     states: dict[str, StateRef]
     entry: str
     digest: str
+    users: tuple[str, ...] = ()  # the user's sitemaps the index names (IndexState.users)
+    found: tuple[str, ...] = ()
+    robots: tuple[str, ...] = ()
 
 
 def next_manifest(
@@ -158,6 +166,9 @@ def next_manifest(
         published.inputs,
         dict(published.states),
         retired,
+        users=published.users,
+        found=published.found,
+        robots=published.robots,
     )
     return manifest, due
 

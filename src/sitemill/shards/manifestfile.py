@@ -12,8 +12,8 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.filenames.groupnames import MAX_GROUPS, SHARD_STEM
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_recorded_child
-from sitemill.protocol import CLOCK_SKEW, kept_base_url, trusted_lastmod
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_own_name, is_recorded_child
+from sitemill.protocol import CLOCK_SKEW, MAX_URL_LENGTH, kept_base_url, trusted_lastmod
 from sitemill.shards.evolve import plan_from_json, plan_to_json
 from sitemill.shards.manifest import (
     INDEX_STATE_FORMAT,
@@ -34,7 +34,10 @@ _MAX_LEAVING: Final = 4 * MAX_SHARDS
 
 def manifest_to_json(state: IndexState) -> dict[str, Any]:
     plan = state.plan or Plan()
-    base = {} if state.base_url is None else {"base_url": state.base_url}
+    base: dict[str, Any] = {} if state.base_url is None else {"base_url": state.base_url}
+    if state.users or state.found or state.robots:  # (else absent: earlier manifests' bytes)
+        users = {"index": state.users, "found": state.found, "robots": state.robots}
+        base["user_sitemaps"] = {key: list(names) for key, names in users.items() if names}
     return base | {
         "format": INDEX_STATE_FORMAT,
         "version": MANIFEST_VERSION,
@@ -83,6 +86,7 @@ def manifest_from_json(value: object, now: datetime | None = None) -> IndexState
         legacy=version == 1,
         base_url=kept_base_url(value.get("base_url")),  # (no part of the manifest)
     )
+    state.users, state.found, state.robots = _user_sitemaps(value.get("user_sitemaps"))
     clash = state.named() & (set(state.unnamed) | set(state.retired))
     if clash:
         raise StateError(f"the index-state names {sorted(clash)[0]} and lets it go")
@@ -145,6 +149,34 @@ def _states(value: object, plan: Plan) -> dict[str, StateRef]:
             raise StateError(f"the index-state names no valid state for shard {shard}")
         states[shard] = StateRef(name, digest)
     return states
+
+
+def _user_sitemaps(value: object) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The user's sitemaps the index names (absolute http(s) locs), those found in a replaced
+    index (names below the folder, none of sitemill's) and robots.txt's lines sitemill wrote
+    (http(s) URLs), each list checked whole."""
+    if value is None:
+        return (), (), ()
+    if not isinstance(value, dict):
+        raise StateError("the index-state's user_sitemaps are not a table")
+    index, found, robots = (value.get(key, []) for key in ("index", "found", "robots"))
+    if not (_strings(index) and _strings(found) and _strings(robots)):
+        raise StateError("the index-state's user_sitemaps are not lists of names")
+    if not all(url.startswith(("http://", "https://")) for url in (*index, *robots)):
+        raise StateError("the index-state names a user's sitemap that is no http(s) URL")
+    for name in found:
+        parts = name.split("/")
+        if is_own_name(name) or "\0" in name or {"", ".", ".."} & set(parts):
+            raise StateError("the index-state names a user's sitemap that is no file's name")
+    return tuple(index), tuple(found), tuple(robots)
+
+
+def _strings(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) <= MAX_SHARDS
+        and all(isinstance(item, str) and 0 < len(item) <= MAX_URL_LENGTH for item in value)
+    )
 
 
 def _leaving(value: object, what: str, latest: datetime) -> dict[str, str]:

@@ -34,6 +34,7 @@ from sitemill.lastmod.proof import Proof, proof_commits, proof_to_json
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
+from sitemill.state.usersitemaps import user_sitemaps_to_json
 from sitemill.urlstyle import StyleDecision, as_kept
 
 STATE_FORMAT: Final = "sitemill-state"
@@ -109,6 +110,8 @@ class State:
     base_url: str | None = None
     # The user's sitemaps a replaced index named, named while there (writing.usersitemaps).
     found_sitemaps: frozenset[str] = frozenset()
+    # The robots.txt Sitemap lines sitemill wrote for them (a later run removes those it drops).
+    robots_sitemaps: frozenset[str] = frozenset()
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -217,8 +220,7 @@ def state_document(state: State) -> dict[str, Any]:
         document["digests"] = dict(sorted(state.digests.items()))
     if state.written:
         document["written"] = dict(sorted(state.written.items()))
-    if state.found_sitemaps:
-        document["user_sitemaps"] = sorted(state.found_sitemaps)
+    user_sitemaps_to_json(document, state.found_sitemaps, state.robots_sitemaps)
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.history is not None:

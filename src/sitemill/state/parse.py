@@ -39,6 +39,7 @@ from sitemill.state.model import (
     State,
 )
 from sitemill.state.pending import changes_from_json, pending_from_json
+from sitemill.state.usersitemaps import user_sitemaps_from_json
 from sitemill.urlstyle import StyleDecision
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.url_style = StyleDecision.from_json(document.get("url_style"))
     state.base_url = kept_base_url(document.get("base_url"))
     state.written = _written(state, document.get("written"), latest)
-    state.found_sitemaps = _user_sitemaps(document.get("user_sitemaps"))
+    state.found_sitemaps, state.robots_sitemaps = user_sitemaps_from_json(document)
     return state
 
 
@@ -212,25 +213,6 @@ def _outputs(value: object) -> frozenset[str]:
         and name != STATE_NAME
         and (is_own_name(name) or child_group(name) is not None)
     )
-
-
-def _user_sitemaps(value: object) -> frozenset[str]:
-    """The folder-relative names of the user's sitemaps an earlier run found; none unless
-    each is a file's name below the folder that is not sitemill's (input from outside: a
-    name is only read, and named only while that file is a sitemap)."""
-    if not isinstance(value, list) or len(value) > MAX_OUTPUTS:
-        return frozenset()
-    names = [name for name in value if isinstance(name, str)]
-    if len(names) != len(value) or not all(map(_user_sitemap_name, names)):
-        return frozenset()
-    return frozenset(names)
-
-
-def _user_sitemap_name(name: str) -> bool:
-    parts = name.split("/")
-    if is_own_name(name) or {"", ".", ".."} & set(parts) or "\0" in name:
-        return False
-    return name.encode("utf-8", "ignore").decode("utf-8") == name  # (no lone surrogate)
 
 
 def _digests(value: object, outputs: frozenset[str]) -> dict[str, str]:

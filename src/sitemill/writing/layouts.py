@@ -14,7 +14,7 @@ from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
-from sitemill.robots.lines import replace_sitemap_lines
+from sitemill.robots.lines import replace_sitemap_lines, written_lines
 from sitemill.shards.layout import ShardFile, ShardSetup, render_shards, sorted_entries
 from sitemill.shards.plan import Plan, child_name
 from sitemill.sinks import Sink
@@ -160,7 +160,7 @@ def rendered_last(out: Out, result: WriteResult) -> bytes | None:
     Sitemap lines: sitemill's entry files, then the user's sitemaps only it may name)."""
     out.html.render(out.renderer, result)
     urls = [out.config.base_url + name for name in result.entry_files] + out.users().robots
-    return new_robots(out.sink, out.config, urls, out.robots_source)
+    return new_robots(out.sink, out.config, urls, out.robots_source, out.users())
 
 
 def _chain(
@@ -186,7 +186,11 @@ def _numbered(
 
 
 def new_robots(
-    sink: Sink, config: Config, sitemap_urls: list[str], source: bytes | None
+    sink: Sink,
+    config: Config,
+    sitemap_urls: list[str],
+    source: bytes | None,
+    users: UserSitemaps | None = None,
 ) -> bytes | None:
     """robots.txt with sitemill's Sitemap lines, or None when it is not maintained.
 
@@ -194,7 +198,8 @@ def new_robots(
     another one: deploying that folder over the site must keep the site's rules), else the
     sink's own. That is read in any case before anything is published, so that a robots.txt
     sitemill may not rewrite (a link, a file over Google's 500 KiB) stops the run before it
-    changes anything.
+    changes anything. ``users``: the lines sitemill wrote before (``robots_before``, replaced;
+    the user's own stay), and where the lines it writes now are noted (``robots_written``).
     """
     if not config.robots_txt:
         return None
@@ -208,5 +213,8 @@ def new_robots(
     def is_own(url: str) -> bool:
         return url.startswith(base) and is_own_name(url[len(base) :])
 
-    new_text = replace_sitemap_lines(old_text, sitemap_urls, is_own)
+    written = users.robots_before if users is not None else frozenset()
+    new_text = replace_sitemap_lines(old_text, sitemap_urls, is_own, written)
+    if users is not None:
+        users.robots_written = written_lines(old_text, sitemap_urls, is_own, written)
     return new_text.encode("utf-8", "surrogateescape")

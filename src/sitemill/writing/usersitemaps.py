@@ -42,6 +42,15 @@ class UserSitemaps:
     robots: list[str] = field(default_factory=list)  # absolute URLs only robots.txt may name
     found: list[str] = field(default_factory=list)  # folder-relative names to remember (state)
     warnings: list[str] = field(default_factory=list)
+    # robots.txt's Sitemap lines sitemill wrote for the user's sitemaps: the state's, then this
+    # run's (None: it did not rewrite robots.txt), so that a later run removes only its own.
+    robots_before: frozenset[str] = frozenset()
+    robots_written: list[str] | None = None
+
+    def robots_kept(self) -> frozenset[str]:
+        """The lines the state remembers after the run."""
+        written = self.robots_written
+        return self.robots_before if written is None else frozenset(written)
 
 
 def user_sitemaps(
@@ -125,20 +134,6 @@ def _vetted(url: str, path: str, read: Read, warnings: list[str] | None, *, give
     if warnings is not None:
         warnings.append(message)
     return head is None and given
-
-
-def robots_only_said(config: Config) -> list[str]:
-    """A bucket whose state is partitioned (sitemill.scaleout) names the user's sitemaps in
-    robots.txt only, its index none: the line to add for each, when sitemill does not keep
-    robots.txt (else it writes them)."""
-    if config.robots_txt:
-        return []
-    return [
-        f"sitemaps: a bucket with a partitioned state names {printable(url)} in robots.txt "
-        f"only, not in its index: add `Sitemap: {printable(url)}` to the host's robots.txt (or "
-        "set robots_txt = true)"
-        for url in config.sitemaps
-    ]
 
 
 def robots_lines_said(urls: Collection[str], *, robots_txt: bool) -> list[str]:
