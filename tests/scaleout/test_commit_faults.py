@@ -13,6 +13,7 @@ an independent reading of the bucket gives.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
@@ -28,7 +29,7 @@ from moto.s3.models import s3_backends
 from consistency import assert_one_build, live_urls
 from faults import Calls, Signature, fail, one_request_at_a_time, precondition_failed
 from s3util import BASE, BUCKET, PAGE, live_files, make_config
-from sitemill.config.model import Config
+from sitemill.config.model import Config, load_config
 from sitemill.errors import IncompleteRunError, SitemillError
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
@@ -65,7 +66,8 @@ def client() -> Any:
     return boto3.client("s3", region_name="us-east-1")
 
 
-def run(s3: Any, changed: list[str] | None = None, config: Config = CONFIG) -> Report:
+def run(s3: Any, changed: list[str] | None = None, config: Config | None = None) -> Report:
+    config = config or CONFIG  # (read at the call: a test may set the module's CONFIG)
     store = open_partitioned(config, s3, BucketSite(BUCKET))
     assert store is not None
     site = BucketSite(BUCKET)
@@ -89,6 +91,11 @@ def put(s3: Any, *keys: str) -> None:
         backend.get_object(BUCKET, key).last_modified = UPLOADED + later
 
 
+USERS = b"""<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/shop/</loc></url></urlset>
+"""
+
+
 @contextmanager
 def world() -> Iterator[Any]:
     """A bucket of 12 pages in three shards, published once."""
@@ -97,6 +104,8 @@ def world() -> Iterator[Any]:
         s3.create_bucket(Bucket=BUCKET)
         s3.create_bucket(Bucket=STATE_BUCKET)
         put(s3, *PAGES)
+        if CONFIG.sitemaps:  # (the user's sitemap, there before sitemill's first run)
+            s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USERS)
         run(s3)
         yield s3
 
@@ -187,6 +196,43 @@ def test_a_fault_at_any_call_loses_nothing(
             assert_one_build(reader(s3), before, before + urls(*SPLIT))
             action(s3)  # done again (SQS redelivers a failed batch)
             assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
+            assert_converged(s3)
+
+
+def test_a_fault_at_any_call_with_a_group_and_a_users_sitemap_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 65's index: shard b's pages in a named group's children, and a sitemap of the
+    user's named after sitemill's own; a fault at each call of a deploy that splits the
+    group's shard leaves one whole build, and done again, the full rebuild's bytes."""
+    grouped = load_config(
+        {"base_url": BASE, "state": f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+         "shards": "on", "max_urls": 5, "shard_fill": 4, "sitemaps": ["blog-sitemap.xml"]},
+        {}, {"groups": [{"name": "bee", "include": ["b/**"]}]},
+    )  # fmt: skip
+    monkeypatch.setattr(sys.modules[__name__], "CONFIG", grouped)
+
+    with world() as s3:
+        index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+        assert b"sitemap-bee-r" in index
+    for call in dry_pass(split, deploy_split):
+        with world() as s3:
+            before = live_urls(reader(s3))
+            split(s3)
+            calls = Calls(s3)
+            calls.arm(call, fail)
+            with suppress(SitemillError):
+                deploy_split(s3)
+            calls.assert_fired()
+            assert_one_build(reader(s3), before, before + urls(*SPLIT))
+            deploy_split(s3)  # done again (SQS redelivers a failed batch)
+            assert (
+                b"blog-sitemap.xml"
+                in s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+            )
+            assert sorted(set(live_urls(reader(s3)))) == sorted(
+                {*before, *urls(*SPLIT), "https://example.com/shop/"}
+            ), call
             assert_converged(s3)
 
 
