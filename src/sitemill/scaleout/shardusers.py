@@ -20,8 +20,9 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.shardcommit import Live
 from sitemill.shards.manifest import IndexState
 from sitemill.sources.s3 import read_object
+from sitemill.urls import site_file_path
 from sitemill.writing.takeover import find_takeover
-from sitemill.writing.usersitemaps import UserSitemaps, in_folder, user_sitemaps
+from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -73,10 +74,10 @@ def kept_users(base: IndexState) -> UserSitemaps:
     return UserSitemaps(index=list(base.users), found=list(base.found))
 
 
-def watched(config: Config, base: IndexState) -> set[str]:
+def rebuild_paths(config: Config, base: IndexState) -> set[str]:
     """The paths under the prefix whose change is a full rebuild: the user's sitemaps the
     index names or may name (one deleted, replaced, or uploaded at last)."""
-    paths = {in_folder(url, config.base_url) for url in (*config.sitemaps, *base.users)}
+    paths = {site_file_path(url, config.base_url) for url in (*config.sitemaps, *base.users)}
     return {path for path in paths if path is not None} | set(base.found)
 
 
