@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class TreeStart:
+    """The state a tree run's content dates start from, and where it is kept."""
+
     store: StateStore
     known: State
     first_run: bool
@@ -83,6 +85,8 @@ def tree_child_dates(
 
 
 def default_store(config: Config, sink: Sink) -> StateStore:
+    """Where the state is kept: the file ``config.state`` (an s3:// one needs a client: a
+    ConfigError), else beside the sitemaps in ``sink``."""
     if config.state is None:
         return SinkStateStore(sink)
     if config.state.startswith("s3://"):

@@ -36,6 +36,7 @@ class PrefixFiles:
         self.client, self.site, self.absent = client, site, absent
 
     def read(self, name: str, limit: int) -> bytes | None:
+        """The head of ``name`` (at most ``limit`` bytes), or None when it is not there."""
         if name in self.absent:
             return None
         key, limit = self.site.root + name, min(limit, read_limit(name))

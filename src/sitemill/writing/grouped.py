@@ -76,6 +76,8 @@ def _sharded(
     out: Out,
     kind: Callable[[Entry], int],
 ) -> Children:
+    """sitemap-r<id>.xml, ... for the default children; sitemap-<group>-r<id>.xml, ... for
+    each group's; the plan and each file's boundary go in ``out.result``."""
     config = out.config
     plan, files = render_planned(listed, shards, render, config, kind)
     out.result.plan = plan

@@ -67,7 +67,7 @@ def _read_index(sink: Sink, name: str) -> bytes | None:
 
 
 def _own_children(
-    data: bytes | None, named: Collection[str] = (), groups: Collection[str] = ()
+    data: bytes | None, named: Collection[str], groups: Collection[str]
 ) -> set[str] | None:
     """An index's own children; None when it is no index of sitemill's (``named``: the user's
     sitemaps' locs; ``groups``: the named groups whose children are sitemill's)."""
