@@ -32,7 +32,7 @@ class PrefixFiles:
     """The files under the site's prefix as sitemill.writing.takeover reads them (a ranged
     GET each); nothing is deleted (a partitioned run retires only its own names)."""
 
-    def __init__(self, client: S3Client, site: BucketSite, absent: Collection[str] = ()) -> None:
+    def __init__(self, client: S3Client, site: BucketSite, absent: Collection[str]) -> None:
         self.client, self.site, self.absent = client, site, absent
 
     def read(self, name: str, limit: int) -> bytes | None:
