@@ -1,5 +1,4 @@
-"""Where a tree run's content dates start: the state it reads, and when its index children's
-bytes changed."""
+"""A tree run's start: the state its content dates read, and its index children's dates."""
 
 from __future__ import annotations
 
