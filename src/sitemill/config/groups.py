@@ -23,6 +23,7 @@ class Group:
     exclude: tuple[Glob, ...] = ()
 
     def matches(self, path: str) -> bool:
+        """Whether this group takes the page at ``path``."""
         return matches_any(self.include, path) and not matches_any(self.exclude, path)
 
 
@@ -30,6 +31,7 @@ _GROUP_KEYS: Final = frozenset({"name", "include", "exclude"})
 
 
 def parse_groups(key: str, value: object) -> tuple[Group, ...]:
+    """The ``[[groups]]`` array ``value`` as groups, in order; a ConfigError naming the key."""
     if isinstance(value, list) and len(value) > MAX_GROUPS:
         raise ConfigError(key, f"at most {MAX_GROUPS} groups")
     groups: list[Group] = []
@@ -68,4 +70,5 @@ def group_of(groups: Sequence[Group], path: str) -> int:
 
 
 def group_names(groups: Sequence[Group]) -> tuple[str, ...]:
+    """The groups' names, in the configuration's order."""
     return tuple(group.name for group in groups)

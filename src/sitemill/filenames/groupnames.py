@@ -78,7 +78,7 @@ def is_group_child(name: str, groups: Collection[str], *, staging: bool = False)
 SHARD_STEM: Final = re.compile(r"sitemap-(?:[a-z0-9-]+?-)?r[a-z2-7]{8}")
 
 
-def group_child_name(group: str, suffix: str, number: int = 1, shard: str | None = None) -> str:
+def group_child_name(group: str, suffix: str, number: int, shard: str | None = None) -> str:
     """``sitemap-<group>.xml``, ``-2.xml`` and on; sharded ``sitemap-<group>-r<id>.xml``,
     ``-r<id>-2.xml`` and on (``suffix``: the output format's, ``.xml.gz``, ``.txt``)."""
     stem = f"sitemap-{group}" if shard is None else f"sitemap-{group}-{shard}"

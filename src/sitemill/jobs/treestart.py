@@ -1,5 +1,4 @@
-"""Where a tree run's content dates start: the state it reads, and when its index children's
-bytes changed."""
+"""A tree run's start: the state its content dates read, and its index children's dates."""
 
 from __future__ import annotations
 
@@ -30,6 +29,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class TreeStart:
+    """The state a tree run's content dates start from, and where it is kept."""
+
     store: StateStore
     known: State
     first_run: bool
@@ -83,6 +84,8 @@ def tree_child_dates(
 
 
 def default_store(config: Config, sink: Sink) -> StateStore:
+    """Where the state is kept: the file ``config.state`` (an s3:// one needs a client: a
+    ConfigError), else beside the sitemaps in ``sink``."""
     if config.state is None:
         return SinkStateStore(sink)
     if config.state.startswith("s3://"):

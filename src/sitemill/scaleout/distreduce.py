@@ -31,7 +31,7 @@ from sitemill.scaleout.shardcommit import (
     index_parts,
     read_live,
 )
-from sitemill.scaleout.shardrobots import robots_line, robots_update
+from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.manifest import IndexState, Published
@@ -118,7 +118,7 @@ def reduce_run(
         )  # fmt: skip
     except ConflictError:
         _superseded(files, hand_on)
-    robots_line(robots, result)
+    write_robots(robots, result)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
     return reduced

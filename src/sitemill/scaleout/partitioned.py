@@ -36,7 +36,7 @@ from sitemill.scaleout.shardcommit import Live, read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.scaleout.shardpublish import publish_shards
-from sitemill.scaleout.shardusers import watched
+from sitemill.scaleout.shardusers import rebuild_paths
 from sitemill.scaleout.shardworker import FullRebuildNeeded, ShardJob, render_shard
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
@@ -182,7 +182,7 @@ def _incremental(
         raise FullRebuildNeeded("sitemap.html lists the whole site")
     if job.config.images and not job.config.keep_image_chrome:
         raise FullRebuildNeeded("the site chrome among images is counted over the whole site")
-    if watched(job.config, base) & set(changed):
+    if rebuild_paths(job.config, base) & set(changed):
         raise FullRebuildNeeded("one of the user's sitemaps the index names (or may) changed")
     touched: dict[int, set[str]] = {}
     # robots.txt's rules are in the inputs' fingerprint (checked): a change to its Sitemap

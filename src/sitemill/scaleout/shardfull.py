@@ -31,7 +31,7 @@ from sitemill.scaleout.shardcommit import (
     index_parts,
     publish_html_sitemap,
 )
-from sitemill.scaleout.shardrobots import robots_line, robots_update
+from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardstage import StagedOutputs
 from sitemill.scaleout.shardusers import full_users, pass_config
 from sitemill.scaleout.shardworker import KeptListing, parts_of
@@ -162,7 +162,7 @@ def _publish_full(
     commit = Commit(base, published, data, strays)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
-    robots_line(robots, result)
+    write_robots(robots, result)
     return committed
 
 

@@ -51,7 +51,7 @@ def robots_update(
     return RobotsUpdate(tuple(users.robots_written or ()), sink, data)
 
 
-def robots_line(update: RobotsUpdate, result: WriteResult) -> None:
+def write_robots(update: RobotsUpdate, result: WriteResult) -> None:
     """Write robots.txt once the commit is live (in place, conditional on the version read)."""
     if update.sink is None or update.data is None:
         return

@@ -20,8 +20,9 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.shardcommit import Live
 from sitemill.shards.manifest import IndexState
 from sitemill.sources.s3 import read_object
+from sitemill.urls import site_file_path
 from sitemill.writing.takeover import find_takeover
-from sitemill.writing.usersitemaps import UserSitemaps, in_folder, user_sitemaps
+from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -31,10 +32,11 @@ class PrefixFiles:
     """The files under the site's prefix as sitemill.writing.takeover reads them (a ranged
     GET each); nothing is deleted (a partitioned run retires only its own names)."""
 
-    def __init__(self, client: S3Client, site: BucketSite, absent: Collection[str] = ()) -> None:
+    def __init__(self, client: S3Client, site: BucketSite, absent: Collection[str]) -> None:
         self.client, self.site, self.absent = client, site, absent
 
     def read(self, name: str, limit: int) -> bytes | None:
+        """The head of ``name`` (at most ``limit`` bytes), or None when it is not there."""
         if name in self.absent:
             return None
         key, limit = self.site.root + name, min(limit, read_limit(name))
@@ -73,10 +75,10 @@ def kept_users(base: IndexState) -> UserSitemaps:
     return UserSitemaps(index=list(base.users), found=list(base.found))
 
 
-def watched(config: Config, base: IndexState) -> set[str]:
+def rebuild_paths(config: Config, base: IndexState) -> set[str]:
     """The paths under the prefix whose change is a full rebuild: the user's sitemaps the
     index names or may name (one deleted, replaced, or uploaded at last)."""
-    paths = {in_folder(url, config.base_url) for url in (*config.sitemaps, *base.users)}
+    paths = {site_file_path(url, config.base_url) for url in (*config.sitemaps, *base.users)}
     return {path for path in paths if path is not None} | set(base.found)
 
 

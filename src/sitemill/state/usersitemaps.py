@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from sitemill.filenames.outputs import is_own_name
@@ -27,11 +28,13 @@ def user_sitemaps_to_json(
 def user_sitemaps_from_json(document: dict[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
     """The found names and the robots.txt lines written; each list dropped whole when any
     of it is not what sitemill writes."""
-    found = _checked(document.get("user_sitemaps"), _user_sitemap_name)
-    return found, _checked(document.get("robots_sitemaps"), _robots_url)
+    found = _valid_names(document.get("user_sitemaps"), _user_sitemap_name)
+    return found, _valid_names(document.get("robots_sitemaps"), _robots_url)
 
 
-def _checked(value: object, good: Any) -> frozenset[str]:
+def _valid_names(value: object, good: Callable[[str], bool]) -> frozenset[str]:
+    """The strings of the list ``value``; none when it is no list, too long, or any item is
+    not ``good``."""
     if not isinstance(value, list) or len(value) > MAX_NAMES:
         return frozenset()
     names = [name for name in value if isinstance(name, str)]

@@ -23,10 +23,9 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import child_name
 from sitemill.writing.generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
-from sitemill.writing.layouts import Out, render_planned, suffix_of
+from sitemill.writing.layouts import Out, Render, render_planned, suffix_of
 from sitemill.writing.publish import Publisher
 
-Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
 Children = Iterator[tuple[str, RenderedSitemap]]
 _SNIFF: Final = 4_096  # bytes of a file enough to tell whose it is
 
@@ -76,6 +75,8 @@ def _sharded(
     out: Out,
     kind: Callable[[Entry], int],
 ) -> Children:
+    """sitemap-r<id>.xml, ... for the default children; sitemap-<group>-r<id>.xml, ... for
+    each group's; the plan and each file's boundary go in ``out.result``."""
     config = out.config
     plan, files = render_planned(listed, shards, render, config, kind)
     out.result.plan = plan

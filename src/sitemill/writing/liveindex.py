@@ -18,10 +18,10 @@ from sitemill.sinks import Sink
 
 log = logging.getLogger(__name__)
 
-LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
+_LOC: Final = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 # An index is recognised by its root element within its first bytes.
-INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
-SNIFF_BYTES: Final = 4_096
+_INDEX_ROOT: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]")
+_SNIFF_BYTES: Final = 4_096
 
 
 @dataclass
@@ -67,14 +67,14 @@ def _read_index(sink: Sink, name: str) -> bytes | None:
 
 
 def _own_children(
-    data: bytes | None, named: Collection[str] = (), groups: Collection[str] = ()
+    data: bytes | None, named: Collection[str], groups: Collection[str]
 ) -> set[str] | None:
     """An index's own children; None when it is no index of sitemill's (``named``: the user's
     sitemaps' locs; ``groups``: the named groups whose children are sitemill's)."""
-    if data is None or not INDEX_ROOT.search(data[:SNIFF_BYTES]):
+    if data is None or not _INDEX_ROOT.search(data[:_SNIFF_BYTES]):
         return None
     children = set()
-    for match in LOC.finditer(data):
+    for match in _LOC.finditer(data):
         if (loc := unescape(match.group(1).decode("utf-8", "replace"))) in named:
             continue  # (one of the user's sitemaps sitemill names: sitemill.writing.usersitemaps)
         # sitemill's children are siblings of their index: the last segment names one (any base)

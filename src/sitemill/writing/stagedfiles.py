@@ -1,5 +1,4 @@
-"""Stage rendered children in a temporary folder, each compressed and written while the next
-one renders; what each staged file is (its name, its date for the index)."""
+"""Staging rendered children in a temporary folder, each written while the next one renders."""
 
 from __future__ import annotations
 

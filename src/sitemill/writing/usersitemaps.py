@@ -67,16 +67,10 @@ def user_sitemaps(
     users = [] if files is None else users_in_folder(files, found, config.base_url)
     read = read or (None if files is None else files.read)
     named = name_user_sitemaps(config.base_url, config.sitemaps, users, remembered, read)
-    for message in robots_lines_said(named.robots, robots_txt=config.robots_txt):
+    for message in robots_advice(named.robots, robots_txt=config.robots_txt):
         log.warning("%s", message)
         named.warnings.append(message)
     return named
-
-
-def in_folder(url: str, base_url: str) -> str | None:
-    """The site path of a sitemap ``url`` at or below the base URL's folder, on its origin
-    (both in one spelling), or None when the location rule keeps it out of the index."""
-    return site_file_path(url, base_url)
 
 
 def name_user_sitemaps(
@@ -93,14 +87,14 @@ def name_user_sitemaps(
     named = UserSitemaps()
     index: set[str] = set()
     for url in configured:
-        path = in_folder(url, base_url)
+        path = site_file_path(url, base_url)  # (None: the location rule keeps it out)
         if path is None:
             named.robots.append(url)
-        elif read is None or _vetted(url, path, read, named.warnings, given=True):
+        elif read is None or _is_named(url, path, read, named.warnings, given=True):
             index.add(url)
     found = {kept.name for kept in takeover if kept.name is not None}
     for name in sorted(set(remembered) - found):
-        if read is not None and _vetted(base_url + name, name, read, None, given=False):
+        if read is not None and _is_named(base_url + name, name, read, None, given=False):
             found.add(name)
     for name in sorted(found):
         if not is_own_name(name):  # (a name sitemill writes is never the user's)
@@ -110,7 +104,7 @@ def name_user_sitemaps(
     return named
 
 
-def _vetted(url: str, path: str, read: Read, warnings: list[str] | None, *, given: bool) -> bool:
+def _is_named(url: str, path: str, read: Read, warnings: list[str] | None, *, given: bool) -> bool:
     """Whether the sitemap at ``path`` is named: a sitemap the site holds is; a file that is no
     sitemap is not (a warning); one the site does not hold is when the user ``given`` it."""
     head = read(path, HEAD_BYTES)
@@ -136,7 +130,7 @@ def _vetted(url: str, path: str, read: Read, warnings: list[str] | None, *, give
     return head is None and given
 
 
-def robots_lines_said(urls: Collection[str], *, robots_txt: bool) -> list[str]:
+def robots_advice(urls: Collection[str], *, robots_txt: bool) -> list[str]:
     """The line that says which robots.txt line to add for each sitemap only robots.txt may
     name, when sitemill does not keep robots.txt (else it writes them)."""
     if robots_txt:
