@@ -175,6 +175,24 @@ def full_rebuild(s3: Any) -> object:
     return run(s3)
 
 
+@contextmanager
+def faulted(
+    call: Signature, action: Callable[[Any], object], fault: Callable[[], None]
+) -> Iterator[tuple[Any, list[str]]]:
+    """A world where ``action`` ran on the split with ``fault`` at ``call``: checked to be one
+    whole build at every moment; the client and the URLs live before."""
+    with world() as s3:
+        before = live_urls(reader(s3))
+        split(s3)
+        calls = Calls(s3)
+        calls.arm(call, fault)
+        with suppress(SitemillError):
+            action(s3)
+        calls.assert_fired()
+        assert_one_build(reader(s3), before, before + urls(*SPLIT))
+        yield s3, before
+
+
 @pytest.mark.parametrize("action", [deploy_split, full_rebuild], ids=["router", "full rebuild"])
 @pytest.mark.parametrize("fault", [fail, precondition_failed], ids=["failure", "412"])
 def test_a_fault_at_any_call_loses_nothing(
@@ -185,15 +203,7 @@ def test_a_fault_at_any_call_loses_nothing(
     if fault is precondition_failed:  # (a refusal of a conditional write: a PUT's)
         signatures = [call for call in signatures if call[0] == "PutObject"]
     for call in signatures:
-        with world() as s3:
-            before = live_urls(reader(s3))
-            split(s3)
-            calls = Calls(s3)
-            calls.arm(call, fault)
-            with suppress(SitemillError):
-                action(s3)
-            calls.assert_fired()
-            assert_one_build(reader(s3), before, before + urls(*SPLIT))
+        with faulted(call, action, fault) as (s3, before):
             action(s3)  # done again (SQS redelivers a failed batch)
             assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
             assert_converged(s3)
@@ -216,15 +226,7 @@ def test_a_fault_at_any_call_with_a_group_and_a_users_sitemap_loses_nothing(
         index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
         assert b"sitemap-bee-r" in index
     for call in dry_pass(split, deploy_split):
-        with world() as s3:
-            before = live_urls(reader(s3))
-            split(s3)
-            calls = Calls(s3)
-            calls.arm(call, fail)
-            with suppress(SitemillError):
-                deploy_split(s3)
-            calls.assert_fired()
-            assert_one_build(reader(s3), before, before + urls(*SPLIT))
+        with faulted(call, deploy_split, fail) as (s3, before):
             deploy_split(s3)  # done again (SQS redelivers a failed batch)
             assert (
                 b"blog-sitemap.xml"
@@ -275,15 +277,7 @@ def rebuild_distributed(s3: Any) -> object:
 
 def test_a_fault_at_any_call_of_a_distributed_run_loses_nothing() -> None:
     for call in dry_pass(split, rebuild_distributed):
-        with world() as s3:
-            before = live_urls(reader(s3))
-            split(s3)
-            calls = Calls(s3)
-            calls.arm(call, fail)
-            with suppress(SitemillError):
-                rebuild_distributed(s3)
-            calls.assert_fired()
-            assert_one_build(reader(s3), before, before + urls(*SPLIT))
+        with faulted(call, rebuild_distributed, fail) as (s3, before):
             distributed(s3, "full-2")  # a new run, or a redrive
             assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
             assert_converged(s3)
