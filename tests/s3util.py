@@ -153,3 +153,23 @@ def live_files(client: Any, bucket: str = BUCKET, entry: str = "sitemap.xml") ->
             name = url.decode().rpartition("/")[2]
             files[name] = client.get_object(Bucket=bucket, Key=name)["Body"].read()
     return files
+
+
+# A sitemap of the user's (not sitemill's) in the sitemaps.org namespace, and an Astro build that
+# names it beside its own child (issue 65: the user's sitemaps named in sitemill's index).
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+USER_SITEMAP = (
+    f"<?xml version='1.0'?><urlset {NS}><url><loc>{BASE}blog/</loc></url></urlset>".encode()
+)
+
+
+def astro_site(s3: Any) -> None:
+    """An Astro build synced: its index names its own child and two of the user's."""
+    names = ("blog-sitemap.xml", "sitemap-0.xml", "docs/sitemap.xml")
+    items = "".join(f"<sitemap><loc>{BASE}{name}</loc></sitemap>" for name in names)
+    index = f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {NS}>{items}</sitemapindex>'
+    child = f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}><url><loc>{BASE}</loc></url>'
+    s3.put_object(Bucket=BUCKET, Key="sitemap-index.xml", Body=index.encode())
+    s3.put_object(Bucket=BUCKET, Key="sitemap-0.xml", Body=(child + "</urlset>").encode())
+    for name in ("blog-sitemap.xml", "docs/sitemap.xml"):
+        s3.put_object(Bucket=BUCKET, Key=name, Body=USER_SITEMAP)

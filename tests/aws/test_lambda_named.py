@@ -11,13 +11,20 @@ from typing import Any
 
 import pytest
 
-from s3util import BASE, BUCKET, PAGE, Requests, moto_bucket, restored_logging
+from s3util import (
+    BASE,
+    BUCKET,
+    PAGE,
+    USER_SITEMAP,
+    Requests,
+    astro_site,
+    moto_bucket,
+    restored_logging,
+)
 from sitemill.aws.handler import handle
 
 ENV = {"SITEMILL_BASE_URL": BASE, "SITEMILL_BUCKET": BUCKET}
-NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 REBUILD = {"action": "rebuild"}
-USER = f"<?xml version='1.0'?><urlset {NS}><url><loc>{BASE}blog/</loc></url></urlset>".encode()
 
 
 class Context:
@@ -46,19 +53,15 @@ def index_locs(s3: Any) -> list[str]:
 
 
 def test_astros_custom_sitemaps_are_named_after_the_takeover_and_on(s3: Any) -> None:
-    locs = ("blog-sitemap.xml", "sitemap-0.xml", "docs/sitemap.xml")
-    items = "".join(f"<sitemap><loc>{BASE}{name}</loc></sitemap>" for name in locs)
-    index = f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {NS}>{items}</sitemapindex>'
-    child = f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}><url><loc>{BASE}</loc></url>'
-    s3.put_object(Bucket=BUCKET, Key="sitemap-index.xml", Body=index.encode())
-    s3.put_object(Bucket=BUCKET, Key="sitemap-0.xml", Body=(child + "</urlset>").encode())
-    for name in ("blog-sitemap.xml", "docs/sitemap.xml"):
-        s3.put_object(Bucket=BUCKET, Key=name, Body=USER)
+    astro_site(s3)
     result = handle(REBUILD, Context(), env=ENV, s3=s3)
     assert (result["status"], result["deleted"]) == ("ok", 2), result
     named = [f"{BASE}sitemap-1.xml", f"{BASE}blog-sitemap.xml", f"{BASE}docs/sitemap.xml"]
     assert index_locs(s3) == named
-    assert read(s3, "blog-sitemap.xml") == USER and read(s3, "docs/sitemap.xml") == USER
+    assert (
+        read(s3, "blog-sitemap.xml") == USER_SITEMAP
+        and read(s3, "docs/sitemap.xml") == USER_SITEMAP
+    )
     # Astro's index is gone: the state remembers what to name; nothing is written again.
     again = handle(REBUILD, Context(), env=ENV, s3=s3)
     assert (again["status"], again["written"], again.get("deleted", 0)) == ("ok", 0, 0), again
@@ -66,11 +69,11 @@ def test_astros_custom_sitemaps_are_named_after_the_takeover_and_on(s3: Any) -> 
     s3.delete_object(Bucket=BUCKET, Key="docs/sitemap.xml")
     assert handle(REBUILD, Context(), env=ENV, s3=s3)["status"] == "ok"
     assert index_locs(s3) == named[:2]
-    assert read(s3, "blog-sitemap.xml") == USER
+    assert read(s3, "blog-sitemap.xml") == USER_SITEMAP
 
 
 def test_sitemill_sitemaps_names_them_and_writes_robots_lines(s3: Any) -> None:
-    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER)
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER_SITEMAP)
     s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=b"User-agent: *\nDisallow:\n")
     env = ENV | {
         "SITEMILL_SITEMAPS": "blog-sitemap.xml\nhttps://shop.example.net/sitemap.xml",
@@ -83,7 +86,7 @@ def test_sitemill_sitemaps_names_them_and_writes_robots_lines(s3: Any) -> None:
         "User-agent: *\nDisallow:\n"
         f"Sitemap: {BASE}sitemap.xml\nSitemap: https://shop.example.net/sitemap.xml\n"
     )
-    assert read(s3, "blog-sitemap.xml") == USER
+    assert read(s3, "blog-sitemap.xml") == USER_SITEMAP
     again = handle(REBUILD, Context(), env=env, s3=s3)
     assert (again["status"], again["written"]) == ("ok", 0), again
 
@@ -91,7 +94,7 @@ def test_sitemill_sitemaps_names_them_and_writes_robots_lines(s3: Any) -> None:
 def test_a_named_sitemap_costs_one_ranged_get_a_rebuild(s3: Any) -> None:
     """Counting requests: a rebuild with nothing new that names one of the user's sitemaps
     makes the requests of one that names none, and one GET of that sitemap's head more."""
-    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER)
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER_SITEMAP)
     for env in (ENV, ENV | {"SITEMILL_SITEMAPS": "blog-sitemap.xml"}):
         assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
     requests = Requests(s3)

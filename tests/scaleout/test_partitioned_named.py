@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from test_partitioned import NOW, SHARD, STATE_BUCKET, config_of, run, store_of
 
-from s3util import BASE, BUCKET, moto_bucket, put_pages
+from s3util import BASE, BUCKET, USER_SITEMAP, astro_site, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
@@ -24,8 +24,6 @@ from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 
-NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-USER = f"<?xml version='1.0'?><urlset {NS}><url><loc>{BASE}blog/</loc></url></urlset>".encode()
 SHOP = "https://shop.example.net/sitemap.xml"
 NAMED = ["blog-sitemap.xml", SHOP]
 
@@ -67,7 +65,7 @@ def test_the_index_names_sitemaps_after_its_own_and_robots_txt_the_other_host(
     s3: Any, shards: str
 ) -> None:
     put_pages(s3, *(f"{section}/p{n}.html" for section in "ab" for n in range(3)))
-    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER)
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER_SITEMAP)
     s3.put_object(Bucket=BUCKET, Key="robots.txt", Body=b"User-agent: *\nDisallow:\n")
     config = config_of(shards=shards, shard_fill=3, robots_txt=True, sitemaps=NAMED)
     report = run(s3, config)
@@ -78,7 +76,7 @@ def test_the_index_names_sitemaps_after_its_own_and_robots_txt_the_other_host(
     assert b"blog-sitemap.xml" in user_line and b"<lastmod>" not in user_line
     robots = read(s3, "robots.txt").decode()
     assert robots == f"User-agent: *\nDisallow:\nSitemap: {BASE}sitemap.xml\nSitemap: {SHOP}\n"
-    assert read(s3, "blog-sitemap.xml") == USER
+    assert read(s3, "blog-sitemap.xml") == USER_SITEMAP
     assert not [line for line in report.warnings if line.startswith("sitemaps:")]
     again = run(s3, config)  # a full rebuild again: nothing new, nothing written
     assert (again.result.written, again.result.deleted) == ([], [])
@@ -86,7 +84,7 @@ def test_the_index_names_sitemaps_after_its_own_and_robots_txt_the_other_host(
 
 def test_a_page_deploy_names_them_again_and_moves_only_its_childs_line(s3: Any) -> None:
     put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(3)))
-    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER)
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER_SITEMAP)
     config = config_of(shard_fill=3, sitemaps=["blog-sitemap.xml"])
     run(s3, config)
     before = index_lines(s3)
@@ -103,7 +101,7 @@ def test_a_page_deploy_names_them_again_and_moves_only_its_childs_line(s3: Any) 
 
 def test_without_robots_txt_the_line_to_add_is_said_for_another_hosts_alone(s3: Any) -> None:
     put_pages(s3, "a/p.html")
-    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER)
+    s3.put_object(Bucket=BUCKET, Key="blog-sitemap.xml", Body=USER_SITEMAP)
     report = run(s3, config_of(sitemaps=NAMED))
     said = [line for line in report.warnings if line.startswith("sitemaps:")]
     assert said == [
@@ -112,18 +110,6 @@ def test_without_robots_txt_the_line_to_add_is_said_for_another_hosts_alone(s3: 
         "true)"
     ]
     assert index_locs(s3)[-1] == f"{BASE}blog-sitemap.xml"
-
-
-def astro_site(s3: Any) -> None:
-    """An Astro build synced: its index names its own child and two of the user's."""
-    names = ("blog-sitemap.xml", "sitemap-0.xml", "docs/sitemap.xml")
-    items = "".join(f"<sitemap><loc>{BASE}{name}</loc></sitemap>" for name in names)
-    index = f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {NS}>{items}</sitemapindex>'
-    child = f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}><url><loc>{BASE}</loc></url>'
-    s3.put_object(Bucket=BUCKET, Key="sitemap-index.xml", Body=index.encode())
-    s3.put_object(Bucket=BUCKET, Key="sitemap-0.xml", Body=(child + "</urlset>").encode())
-    for name in ("blog-sitemap.xml", "docs/sitemap.xml"):
-        s3.put_object(Bucket=BUCKET, Key=name, Body=USER)
 
 
 def test_a_replaced_astro_index_names_them_run_after_run_until_one_is_deleted(
@@ -142,7 +128,7 @@ def test_a_replaced_astro_index_names_them_run_after_run_until_one_is_deleted(
     report = later(s3, config, ["docs/sitemap.xml"], 1)
     assert report.result.written == ["sitemap.xml"]
     assert index_locs(s3) == locs[:2]
-    assert read(s3, "blog-sitemap.xml") == USER
+    assert read(s3, "blog-sitemap.xml") == USER_SITEMAP
 
 
 def distributed(s3: Any, config: Config, name: str) -> dict[str, Any]:
@@ -157,7 +143,7 @@ def test_the_distributed_rebuild_names_them_too(s3: Any, shards: str) -> None:
     put_pages(s3, *(f"{section}/p{n}.html" for section in "ab" for n in range(3)))
     astro_site(s3)
     config = config_of(shards=shards, shard_fill=3, sitemaps=["extra/sitemap.xml"])
-    s3.put_object(Bucket=BUCKET, Key="extra/sitemap.xml", Body=USER)
+    s3.put_object(Bucket=BUCKET, Key="extra/sitemap.xml", Body=USER_SITEMAP)
     assert distributed(s3, config, "full-1")["status"] == "published"
     users = [f"{BASE}blog-sitemap.xml", f"{BASE}docs/sitemap.xml", f"{BASE}extra/sitemap.xml"]
     locs = index_locs(s3)
