@@ -212,3 +212,23 @@ def test_a_users_sitemap_under_a_groups_name_stops_the_run(tmp_path: Path) -> No
     (out / STATE_NAME).unlink()
     build(site, out, BLOG)
     assert children(out) == ["sitemap-1.xml", "sitemap-blog.xml"]
+
+
+def test_a_state_naming_a_users_file_in_a_groups_shape_deletes_nothing(tmp_path: Path) -> None:
+    """A state is input from outside: one that lists a file in a group child's shape as
+    sitemill's (tampered, or another site's) makes sitemill delete it only when its bytes are a
+    sitemap. A user's page there stays; a sitemap of sitemill's removed group still goes."""
+    import gzip
+    import json
+
+    site = site_of(tmp_path / "site", {"a": 2, "blog": 2})
+    out = tmp_path / "out"
+    build(site, out, BLOG)
+    users = "<!doctype html><title>news</title>"
+    (out / "sitemap-news.xml").write_text(users)
+    state = json.loads(gzip.decompress((out / STATE_NAME).read_bytes()))
+    state["outputs"] = sorted([*state["outputs"], "sitemap-news.xml"])
+    (out / STATE_NAME).write_bytes(gzip.compress(json.dumps(state).encode()))
+    report = build(site, out)
+    assert (out / "sitemap-news.xml").read_text() == users
+    assert report.result.deleted == ["sitemap-1.xml", "sitemap-blog.xml"]  # (one file again)

@@ -30,6 +30,7 @@ from functools import partial
 from pathlib import Path
 
 from sitemill.errors import ConflictError, SinkError
+from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import (
     ENTRY_XML,
     MORE_INDEX_NAME,
@@ -39,6 +40,7 @@ from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
 from sitemill.sinks.port import Renewing
 from sitemill.writing.liveindex import read_live
+from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
 
 log = logging.getLogger(__name__)
 
@@ -162,9 +164,12 @@ class Publisher:
         now = read_live(self.sink, self.named, self.groups)
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
+        on_word = self.remembered - self.live.indexes - self.live.children - self.staged - leftovers
         for name in stale:
             if name in now.children or name in now.indexes:
                 continue
+            if name in on_word and child_group(name) is not None and not self._is_sitemap(name):
+                continue  # (a group's name on a state's word alone: only a sitemap goes)
             try:
                 self.sink.delete(name)
             except ConflictError:
@@ -177,6 +182,10 @@ class Publisher:
             if name not in self.staged:
                 done.deleted.append(name)
         return done
+
+    def _is_sitemap(self, name: str) -> bool:
+        data = self.sink.read(name)
+        return data is not None and sitemap_root(data[:HEAD_BYTES]) is not None
 
 
 @dataclass
