@@ -90,7 +90,7 @@ def read_pages_and_history(
     sizes = [file.size for file in files if file.path not in remembered]  # (to read whole)
     work, workers = _pages_pool(config, sizes, by_content, stack)
     with interruptible_pool(1, "sitemill-git") as pool:
-        ahead = site_dir if by_content else None  # (walkpool.start_ahead's)
+        ahead = read_before_walk(config, site_dir, by_content)
         start = partial(log_then_workers, pool, config, files, cached, work, progress, ahead)
         resolve = partial(_resolve_lastmod, config, site_dir, files, warnings, by_content, dirty)
         logged = None if record else start(resolve)
@@ -106,7 +106,7 @@ def read_pages_and_history(
             known=remembered,
             pool=workers,
             defer=walked,
-            stream=_streams(config, site_dir, by_content, logged, workers),
+            stream=_streams(ahead, logged, workers),
             ticker=Ticker(progress, READING, len(files)),
             declare=declare,
         )
@@ -126,13 +126,14 @@ def read_pages_and_history(
     return mode, dated.dates, dated.newest, reads
 
 
-def _streams(config: Config, site: Path, by_content: bool, logged: object, pool: WorkPool) -> bool:
+def _streams(ahead: bool, logged: object, pool: WorkPool) -> bool:
     """Whether read_pages streams the pages as the caller follows them: not while git log runs
     (``logged``) and this process would read them (a ``pool`` of one) after it, once the pipeline
     has git's dates (build-git-10k, --no-content-dates: 10,000 heads read in git log's 0.2 s,
-    an idle wait before), nor for content dates' walk through git (walkpool.read_before_walk)."""
+    an idle wait before), nor when they are read ``ahead`` of content dates' walk through git
+    (walkpool.read_before_walk)."""
     in_log_wait = logged is not None and pool.workers <= 1
-    return not (in_log_wait or read_before_walk(config, site, by_content))
+    return not (in_log_wait or ahead)
 
 
 def _blobs_key(config: Config) -> str:

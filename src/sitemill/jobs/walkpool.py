@@ -27,15 +27,15 @@ def log_then_workers(
     cached: Mapping[str, str],
     work: int,
     progress: Progress | None,
-    ahead: Path | None,
+    ahead: bool,
     resolve: Callable[[Progress | None], History],
 ) -> tuple[Future[History], Future[int]]:
     """git log (``resolve``) in the git thread of ``pool``, and after it the workers the walk
-    it names calls for (workers_after_log), while this thread reads the pages; with content
-    dates from the site ``ahead``, their fork server perhaps at once (start_ahead)."""
+    it names calls for (workers_after_log), while this thread reads the pages; when they are
+    read ``ahead`` of a walk (read_before_walk), their fork server perhaps at once (start_ahead)."""
     history = pool.submit(resolve, progress)
-    if ahead is not None:
-        start_ahead(config, ahead, cached, work)
+    if ahead:
+        start_ahead(config, cached, work)
     return history, pool.submit(workers_after_log, config, history, files, cached, work)
 
 
@@ -71,13 +71,13 @@ def read_before_walk(config: Config, site_dir: Path, by_content: bool) -> bool:
     return by_content and auto and find_top(site_dir) is not None
 
 
-def start_ahead(config: Config, site_dir: Path, cached: Mapping[str, str], work: int) -> None:
+def start_ahead(config: Config, cached: Mapping[str, str], work: int) -> None:
     """Start the workers' fork server now, as git log starts, on a first run through git
     (no blob fingerprint ``cached``) whose pages' ``work`` is below a pool's but whose older
     versions may call for one: each walked file counts for up to EXPECTED_READS of them
     (walkwork.older_work, once git log has named them). Its start and imports then overlap
     git log, not the walk's first chunks (archcraft: 14.5 MB of pages, 126 MB counted)."""
-    if cached or not read_before_walk(config, site_dir, by_content=True):
+    if cached:
         return
     if pool_size(config.workers, work) == 1 < pool_size(config.workers, work * EXPECTED_READS):
         start_fork_server()
