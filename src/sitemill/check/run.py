@@ -19,10 +19,8 @@ from sitemill.check.redirects import redirect_fixes
 from sitemill.check.sitefolder import SiteFolder
 from sitemill.check.usersitemaps import check_user_sitemaps
 from sitemill.config.model import Config
-from sitemill.errors import SitemillError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
-from sitemill.urls import url_origin
-from sitemill.web.livesite import LiveSite
+from sitemill.web.livesite import LiveSite, origin_or_blank
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +92,7 @@ def _unreachable(site: LiveSite, report: CheckReport) -> None:
     """A host that never answered: one problem with the reason, instead of one per URL (each
     of them is that one), and nothing passed."""
     for origin, reason in sorted(site.unreachable().items()):
-        report.problems = [p for p in report.problems if _origin(p.url) != origin]
+        report.problems = [p for p in report.problems if origin_or_blank(p.url) != origin]
         report.sitemaps = report.pages = report.changed = 0
         report.add(
             origin + "/",
@@ -141,10 +139,3 @@ def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]
         elif not answer.asked:
             report.add(answer.url, UNCHECKED, answer.problem, "run the check again")
     return gone
-
-
-def _origin(url: str) -> str:
-    try:
-        return url_origin(url)
-    except (SitemillError, ValueError):
-        return ""

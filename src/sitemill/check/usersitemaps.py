@@ -12,17 +12,16 @@ from urllib.parse import urlsplit
 from sitemill.check.problems import SITEMAP, CheckReport
 from sitemill.check.published import Published
 from sitemill.check.served import status_problem
-from sitemill.errors import SitemillError
 from sitemill.messages import printable
 from sitemill.urls import url_origin
-from sitemill.web.livesite import LiveAnswer, LiveSite
+from sitemill.web.livesite import LiveAnswer, LiveSite, origin_or_blank
 from sitemill.writing.sitemapfile import HEAD_BYTES, is_sitemap
 
 
 def check_user_sitemaps(site: LiveSite, published: Published, report: CheckReport) -> None:
     """Each of ``published.named`` on the site's origin, asked once; a note for the rest."""
     origin = url_origin(published.base_url)
-    here = [url for url in published.named if _origin(url) == origin]
+    here = [url for url in published.named if origin_or_blank(url) == origin]
     elsewhere = [url for url in published.named if url not in here]
     for url, problem in site.get_many(here, HEAD_BYTES, _judged, head=True):
         report.sitemaps += 1
@@ -47,10 +46,3 @@ def _judged(answer: LiveAnswer) -> tuple[str, tuple[str, str] | None]:
             "serve your sitemap at this URL, or take it out of `sitemaps`",
         )
     return answer.url, problem
-
-
-def _origin(url: str) -> str:
-    try:
-        return url_origin(url)
-    except (SitemillError, ValueError):
-        return ""

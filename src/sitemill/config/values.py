@@ -163,14 +163,8 @@ _HOST: Final = re.compile(r"[^\s/:@?#\[\]]+")
 def parse_hosts(key: str, value: object) -> tuple[str, ...]:
     """Host names (``cdn.example.com``), a list or a comma/newline string; a URL's host is
     taken (``https://cdn.example.com/``), but a URL with a path is an error."""
-    if isinstance(value, str):
-        items = [part.strip() for line in value.splitlines() for part in line.split(",")]
-    elif isinstance(value, list | tuple):
-        items = [str(item).strip() for item in value]
-    else:
-        raise ConfigError(key, f"{value!r} is not a list of host names")
     hosts: list[str] = []
-    for item in filter(None, items):
+    for item in _listed(key, value, "host names"):
         host = item
         if "://" in item:
             scheme, _, rest = item.partition("://")
@@ -192,14 +186,8 @@ def parse_sitemaps(key: str, value: object) -> tuple[str, ...]:
     """The user's sitemaps to name (``sitemaps``): names relative to the base URL
     (``blog-sitemap.xml``) or absolute http(s) URLs, a list or a comma/newline string; checked
     here for their spelling, resolved against the base URL by sitemill.config.sitemaps."""
-    if isinstance(value, str):
-        items = [part.strip() for line in value.splitlines() for part in line.split(",")]
-    elif isinstance(value, list | tuple):
-        items = [str(item).strip() for item in value]
-    else:
-        raise ConfigError(key, f"{value!r} is not a list of sitemap names or URLs")
     names: list[str] = []
-    for item in filter(None, items):
+    for item in _listed(key, value, "sitemap names or URLs"):
         if item.encode("utf-8", "ignore").decode("utf-8") != item:  # (argv's non-UTF-8 bytes)
             raise ConfigError(key, f"{item!r} is not UTF-8 text")
         if _NOT_IN_URL.search(item) or "#" in item:
@@ -208,3 +196,15 @@ def parse_sitemaps(key: str, value: object) -> tuple[str, ...]:
             )
         names.append(item)
     return tuple(dict.fromkeys(names))
+
+
+def _listed(key: str, value: object, what: str) -> list[str]:
+    """The items of a list, or of a comma/newline string, each stripped, empty ones left out
+    (``what``: what the error says the value is not a list of)."""
+    if isinstance(value, str):
+        items = [part.strip() for line in value.splitlines() for part in line.split(",")]
+    elif isinstance(value, list | tuple):
+        items = [str(item).strip() for item in value]
+    else:
+        raise ConfigError(key, f"{value!r} is not a list of {what}")
+    return list(filter(None, items))

@@ -80,6 +80,14 @@ def is_own_name(name: str, groups: Collection[str] = ()) -> bool:
     return OWN_NAME.fullmatch(name) is not None or is_group_child(name, groups)
 
 
+def is_users_file_name(name: str) -> bool:
+    """Whether ``name`` is a file's name below a folder (no empty, ``.`` or ``..`` segment,
+    no NUL) that is none of sitemill's own: one of the user's sitemaps a record remembers."""
+    if is_own_name(name) or "\0" in name:
+        return False
+    return not {"", ".", ".."} & set(name.split("/"))
+
+
 def is_child_name(name: str, groups: Collection[str] = ()) -> bool:
     """A child or a staging copy of one (CHILD_NAME), a named group's among them."""
     return CHILD_NAME.fullmatch(name) is not None or is_group_child(name, groups)

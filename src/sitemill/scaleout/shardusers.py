@@ -70,11 +70,6 @@ def pass_config(config: Config, users: Sequence[str]) -> Config:
     return replace(config, robots_txt=False, shards=sharded)
 
 
-def kept_users(base: IndexState) -> UserSitemaps:
-    """The user's sitemaps an incremental run names: the manifest's, none read again."""
-    return UserSitemaps(index=list(base.users), found=list(base.found))
-
-
 def rebuild_paths(config: Config, base: IndexState) -> set[str]:
     """The paths under the prefix whose change is a full rebuild: the user's sitemaps the
     index names or may name (one deleted, replaced, or uploaded at last)."""

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.filenames.groupnames import MAX_GROUPS, SHARD_STEM
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_own_name, is_recorded_child
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_recorded_child, is_users_file_name
 from sitemill.protocol import CLOCK_SKEW, MAX_URL_LENGTH, kept_base_url, trusted_lastmod
 from sitemill.shards.evolve import plan_from_json, plan_to_json
 from sitemill.shards.manifest import (
@@ -164,10 +164,8 @@ def _user_sitemaps(value: object) -> tuple[tuple[str, ...], tuple[str, ...], tup
         raise StateError("the index-state's user_sitemaps are not lists of names")
     if not all(url.startswith(("http://", "https://")) for url in (*index, *robots)):
         raise StateError("the index-state names a user's sitemap that is no http(s) URL")
-    for name in found:
-        parts = name.split("/")
-        if is_own_name(name) or "\0" in name or {"", ".", ".."} & set(parts):
-            raise StateError("the index-state names a user's sitemap that is no file's name")
+    if not all(map(is_users_file_name, found)):
+        raise StateError("the index-state names a user's sitemap that is no file's name")
     return tuple(index), tuple(found), tuple(robots)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from sitemill.filenames.outputs import is_own_name
+from sitemill.filenames.outputs import is_users_file_name
 from sitemill.protocol import MAX_URL_LENGTH
 
 MAX_NAMES: Final = 200_000  # (state.model.MAX_OUTPUTS)
@@ -44,10 +44,8 @@ def _valid_names(value: object, good: Callable[[str], bool]) -> frozenset[str]:
 
 
 def _user_sitemap_name(name: str) -> bool:
-    parts = name.split("/")
-    if is_own_name(name) or {"", ".", ".."} & set(parts) or "\0" in name:
-        return False
-    return name.encode("utf-8", "ignore").decode("utf-8") == name  # (no lone surrogate)
+    no_surrogate = name.encode("utf-8", "ignore").decode("utf-8") == name
+    return is_users_file_name(name) and no_surrogate
 
 
 def _robots_url(url: str) -> bool:

@@ -37,6 +37,14 @@ TOO_LARGE: Final = "larger than"
 UNREACHABLE_AFTER: Final = 3
 
 
+def origin_or_blank(url: str) -> str:
+    """``url``'s origin (urls.url_origin), or "" when it is no absolute http(s) URL."""
+    try:
+        return url_origin(url)
+    except (SitemillError, ValueError):
+        return ""
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """How hard a check may press a site: requests at once, seconds of silence, per request
@@ -106,9 +114,8 @@ class LiveSite:
         written = "/".join(url.split("/", 3)[:3])
         origin = self._origin_of.get(written)
         if origin is None:
-            try:
-                origin = url_origin(url)
-            except (SitemillError, ValueError):
+            origin = origin_or_blank(url)
+            if not origin:
                 return ""
             self._origin_of[written] = origin
         return origin if origin in self.origins else ""

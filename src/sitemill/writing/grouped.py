@@ -10,10 +10,10 @@
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
+from sitemill.bounded.inflate import inflate_head
 from sitemill.config.model import Config, ShardsMode
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, NoPagesError
@@ -109,10 +109,10 @@ def refuse_others(publisher: Publisher, names: Iterable[str], config: Config) ->
             continue
         data = publisher.sink.read(name) or b""
         if name.endswith(".gz"):
-            try:
-                data = zlib.decompressobj(wbits=31).decompress(data, _SNIFF)  # (its head)
-            except zlib.error:
+            head = inflate_head(data, _SNIFF)
+            if head is None:
                 continue  # (no sitemap of anyone's: replaced)
+            data = head
         if not looks_like_sitemills(data):
             raise ConfigError(
                 f"groups[{numbers.get(group, 0)}].name",
