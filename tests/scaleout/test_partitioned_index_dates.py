@@ -136,3 +136,27 @@ def test_a_distributed_full_rebuild_moves_only_the_date_of_the_child_that_change
     moved = [n for n, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
     assert moved == [2] and dates(after) == [*dates(before)[:2], dates(after)[2]]
     assert dates(after)[2] == format_lastmod(LATER, Precision.DATETIME)
+
+
+def test_each_file_of_a_shard_of_several_keeps_its_own_date(s3: Any) -> None:
+    # A family of keys no cut can respect (x.htm … x.html, clean URLs) makes one shard of
+    # several files: each keeps the date its own bytes were given, not its neighbour's.
+    put_pages(s3, "a.html", "x.htm", *(f"x.htm/p{n}.html" for n in range(12)), "x.html")
+    config = make_config(
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+        shards="on",
+        max_urls=5,
+        shard_fill=4,
+        url_style="clean",
+    )
+    partitioned(s3, config, NOW, None)
+    before = index_lines(s3)
+    assert len(before) >= 3
+    s3.delete_object(Bucket=BUCKET, Key="x.htm/p9.html")  # (the shard's last page)
+    partitioned(s3, config, LATER, ["x.htm/p9.html"])
+    after = index_lines(s3)
+    moved = [n for n, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
+    assert moved == [len(before) - 1]
+    assert dates(after)[-1] == format_lastmod(LATER, Precision.DATETIME)
+    full = partitioned(s3, config, LATER + timedelta(days=1), None)
+    assert full.result.written == [] and index_lines(s3) == after

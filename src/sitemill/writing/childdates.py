@@ -111,18 +111,25 @@ def dated_parts(
     id (``before``) keeps the date that gave it; another takes the run's, its upload."""
     if config.lastmod is LastmodMode.NONE:
         return parts
-    before = list(before)
-    digests = {_file_key(part): part.digest for part in before}
-    written = {_file_key(part): part.lastmod for part in before if part.lastmod is not None}
+    keyed = _file_keys(before)
+    digests = {key: part.digest for key, part in keyed}
+    written = {key: part.lastmod for key, part in keyed if part.lastmod is not None}
     dates = ChildDates(digests.get, written, lambda: run_time, run_time, config.lastmod_precision)
-    dated = (dates.date(_file_key(part), part.digest, part.lastmod) for part in parts)
+    dated = (dates.date(key, part.digest, part.lastmod) for key, part in _file_keys(parts))
     return [replace(part, lastmod=date) for part, date in zip(parts, dated, strict=True)]
 
 
-def _file_key(part: Part) -> str:
-    """One file of a shard across runs (its name's version changes with its bytes): the
-    shard's id, and the named group whose pages it holds (a shard has one file per group)."""
-    return f"{child_group(part.name) or ''}/{part.id}"
+def _file_keys(parts: Iterable[Part]) -> list[tuple[str, Part]]:
+    """Each file of a shard keyed across runs (its name's version changes with its bytes):
+    the named group whose pages it holds, the shard's id, and its place among that group's
+    files of the shard (one, unless a family of keys no cut can respect made it several)."""
+    seen: dict[str, int] = {}
+    keyed = []
+    for part in parts:
+        shard = f"{child_group(part.name) or ''}/{part.id}"
+        seen[shard] = seen.get(shard, 0) + 1
+        keyed.append((f"{shard}/{seen[shard]}", part))
+    return keyed
 
 
 def bounded_date(date: str, newest: str | None, latest: str) -> str:
