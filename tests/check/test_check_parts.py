@@ -10,7 +10,8 @@ from sitemill.check.changes import remember_changes
 from sitemill.check.published import PublishedPage, smallest_hashes
 from sitemill.check.sameurl import same_url
 from sitemill.check.served import robots_header_noindex
-from sitemill.state.model import PageRecord, State
+from sitemill.state.model import State
+from sitemill.state.pagerecord import PageRecord
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from sitemill.indexnow.announce import announcements, below_base, changes, kept_pending
-from sitemill.state.model import PageRecord, State, dump_state
+from sitemill.state.model import State, dump_state
+from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
 from sitemill.state.pending import MAX_PENDING, pending_from_json
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from sitemill.state.model import PageRecord, State, dump_state
+from sitemill.state.model import State, dump_state
+from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
 from sitemill.state.pending import rebased
 from sitemill.state.start import base_moved, start_state

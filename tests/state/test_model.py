@@ -18,7 +18,8 @@ from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.state import bounded, parse
-from sitemill.state.model import STATE_FORMAT, STATE_VERSION, PageRecord, State, dump_state
+from sitemill.state.model import STATE_FORMAT, STATE_VERSION, State, dump_state
+from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
 
 FACTS = [

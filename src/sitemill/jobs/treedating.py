@@ -28,7 +28,8 @@ from sitemill.lastmod.evidencetime import evidence_lastmod, evidence_time
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
-from sitemill.state.model import PageRecord, State
+from sitemill.state.model import State
+from sitemill.state.pagerecord import PageRecord
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
     from sitemill.lastmod.declaredrung import DeclaredRung

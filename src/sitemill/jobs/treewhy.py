@@ -23,7 +23,7 @@ from sitemill.rules import is_candidate
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.overlay import OverlaySink
 from sitemill.sinks.port import Sink
-from sitemill.state.model import PageRecord
+from sitemill.state.pagerecord import PageRecord
 from sitemill.state.start import Previous
 from sitemill.state.store import StateStore
 

@@ -22,7 +22,7 @@ from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.sources.s3pages import key_paths
-from sitemill.state.model import PageRecord
+from sitemill.state.pagerecord import PageRecord
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 from sitemill.urls import page_url

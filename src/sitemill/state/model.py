@@ -8,7 +8,7 @@
 #
 #     {"format": "sitemill-state", "version": 1, "facts_version": 3,
 #      "pages": {"docs/a.html": {"etag": "\"9b2c…\"", "fingerprint": "…", "lastmod": "…",
-#                                "parts": "3f09c1d2ab44",
+#                                "parts": "3f09c1d2ab44", "sketch": "1kQ…",
 #                                "evidence": {"rung": "source", "commit": 0}}},
 #      "commits": ["3f2a9c…"],
 #      "unlisted": {"\"77aa…\"": {"left_out": "noindex"}},
@@ -30,10 +30,12 @@ from sitemill.entries import SkipReason
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.versions import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.lastmod.history.seenrecord import SeenHistory, seen_to_json
-from sitemill.lastmod.proof import Proof, proof_commits, proof_to_json
+from sitemill.lastmod.proof import proof_commits
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
-from sitemill.state.facts import VERDICTS, Unlisted, facts_to_json, unlisted_to_json
+from sitemill.state.facts import VERDICTS, Unlisted, unlisted_to_json
+from sitemill.state.pagerecord import PageRecord, record_values
+from sitemill.state.removedurls import RemovedUrl, removed_to_json
 from sitemill.state.usersitemaps import user_sitemaps_to_json
 from sitemill.urlstyle import StyleDecision, as_kept
 
@@ -44,21 +46,6 @@ _GZIP_LEVEL: Final = 6
 # index, plus indexes and staging copies): a list longer than this is not one it wrote.
 MAX_BLOBS: Final = 500_000  # blob fingerprints a state holds at most (about 40 MB)
 MAX_OUTPUTS: Final = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class PageRecord:
-    """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
-    facts (None: not remembered), its content fingerprint, the lastmod it was given and that
-    date's root evidence (``proof``; None: no date, or a state that recorded none); with
-    content dates, what names its next edit in a bucket (``parts``: lastmod.deployedits)."""
-
-    version: str | None
-    facts: PageFacts | None = None
-    fingerprint: str | None = None
-    lastmod: str | None = None
-    proof: Proof | None = None
-    parts: str | None = None
 
 
 @dataclass
@@ -102,6 +89,9 @@ class State:
     # The listed pages (path -> added or changed) the last run that changed any added or
     # changed, for `sitemill check` after the deploy (sitemill.check.changes).
     changes: dict[str, str] = field(default_factory=dict)
+    # The URLs the last run that removed any removed, whose file is gone (a public state names
+    # no page left out but still served), for `sitemill check` (sitemill.state.removedurls).
+    removed: dict[str, RemovedUrl] = field(default_factory=dict)
     # What url_style = "auto" decided from the pages' own canonicals (decided by enough of
     # them): kept, so that a small change to the site never moves every URL.
     url_style: StyleDecision | None = None
@@ -203,7 +193,7 @@ def state_document(state: State) -> dict[str, Any]:
     dated = (r.proof for r in state.pages.values() if r.lastmod is not None and r.proof)
     commits = proof_commits(dated)
     numbers = {sha: number for number, sha in enumerate(commits)}
-    pages = {path: _record_values(record, numbers) for path, record in state.pages.items()}
+    pages = {path: record_values(record, numbers) for path, record in state.pages.items()}
     document: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -231,6 +221,8 @@ def state_document(state: State) -> dict[str, Any]:
         document["indexnow"] = {"pending": state.pending}
     if state.changes:
         document["changes"] = dict(sorted(state.changes.items()))
+    if state.removed:
+        document["removed"] = removed_to_json(state.removed)
     if state.url_style is not None:
         document["url_style"] = state.url_style.to_json()
     if state.base_url is not None:
@@ -240,20 +232,3 @@ def state_document(state: State) -> dict[str, Any]:
             etag: unlisted_to_json(item) for etag, item in state.unlisted.items()
         }
     return document
-
-
-def _record_values(record: PageRecord, numbers: Mapping[str, int]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    if record.version is not None:
-        values["etag"] = record.version
-    if record.facts is not None:
-        values["facts"] = facts_to_json(record.facts)
-    if record.fingerprint is not None:
-        values["fingerprint"] = record.fingerprint
-    if record.parts is not None:
-        values["parts"] = record.parts
-    if record.lastmod is not None:
-        values["lastmod"] = record.lastmod
-        if record.proof is not None:  # (a proof of no date says nothing)
-            values["evidence"] = proof_to_json(record.proof, numbers)
-    return values

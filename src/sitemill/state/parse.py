@@ -19,6 +19,7 @@ from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.deployparts import PARTS
 from sitemill.lastmod.evidencetime import latest_evidence
+from sitemill.lastmod.fingerprint.resemblance import is_sketch
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION, HTML_SUFFIXES
 from sitemill.lastmod.history.seenrecord import seen_from_json
 from sitemill.lastmod.proof import commits_from_json, proof_from_json
@@ -35,10 +36,11 @@ from sitemill.state.model import (
     MAX_OUTPUTS,
     STATE_FORMAT,
     STATE_VERSION,
-    PageRecord,
     State,
 )
+from sitemill.state.pagerecord import PageRecord
 from sitemill.state.pending import changes_from_json, pending_from_json
+from sitemill.state.removedurls import removed_from_json
 from sitemill.state.usersitemaps import user_sitemaps_from_json
 from sitemill.urlstyle import StyleDecision
 
@@ -93,6 +95,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.plan = _plan(document.get("shards"))
     state.pending = pending_from_json(document.get("indexnow"))
     state.changes = changes_from_json(document.get("changes"), state.pages)
+    state.removed = removed_from_json(document.get("removed"))
     state.url_style = StyleDecision.from_json(document.get("url_style"))
     state.base_url = kept_base_url(document.get("base_url"))
     state.written = _written(state, document.get("written"), latest)
@@ -156,6 +159,7 @@ def _records(
                 lastmod,
                 None if lastmod is None else proof_from_json(item.get("evidence"), commits),
                 _parts(item.get("parts"), state.fingerprint_version),
+                _sketch(item.get("sketch"), fingerprint),
             ),
         )
 
@@ -165,6 +169,11 @@ def _refuse(state: State, value: object) -> None:
     if not state.refused_example:
         text = value if isinstance(value, str) else repr(value)
         state.refused_example = text if len(text) <= 80 else text[:77] + "..."
+
+
+def _sketch(value: object, fingerprint: str | None) -> str | None:
+    """A record's resemblance sketch, checked, beside a fingerprint it was made with."""
+    return value if fingerprint is not None and is_sketch(value) else None
 
 
 def _parts(value: object, version: int) -> str | None:

@@ -23,7 +23,8 @@ from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
-from sitemill.state.model import PageRecord, State
+from sitemill.state.model import State
+from sitemill.state.pagerecord import PageRecord
 from sitemill.workers.threadpool import generator_pool
 
 DEFAULT_WINDOW: Final = 1_024

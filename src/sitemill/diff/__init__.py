@@ -1,0 +1,1 @@
+"""What a change does to the site's URLs: added, changed, removed (redirected, renamed, gone)."""
