@@ -13,6 +13,7 @@ from checkstand import QUICK, built_site, check, config
 from enginestand import Stand
 from sitemill.check.problems import REMOVED_URL
 from sitemill.check.run import CheckOptions
+from sitemill.cli.main import main
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.check import check_tree
 from sitemill.state.model import dump_state
@@ -207,3 +208,38 @@ def test_a_removed_url_that_answers_nothing_is_reported_as_pages_are(
     remember_removed(root, {base + "err.html": RemovedUrl("gone")})
     ((kind, what, _),) = problems_at(check(root, base).report).values()
     assert kind == REMOVED_URL and what.startswith("answers HTTP 503")
+
+
+def test_a_url_also_pending_indexnow_as_removed_is_asked_once(
+    site: tuple[Path, str], stand: Stand
+) -> None:
+    root, base = site
+    state = parse_state((root / STATE_NAME).read_bytes())
+    state.pending = {base + "old.html": "removed", base + "kept.html": "removed"}
+    state.removed = {base + "old.html": RemovedUrl("gone")}
+    (root / STATE_NAME).write_bytes(dump_state(state))
+    stand.files["/kept.html"] = (200, b"<!doctype html><p>kept</p>", {"Content-Type": "text/html"})
+    stand.requests.clear()
+    report = check(root, base).report
+    assert asked(stand).count("/old.html") == asked(stand).count("/kept.html") == 1
+    assert [(p.url, p.kind) for p in report.sorted_problems()] == [
+        (base + "kept.html", "page"),  # (pending alone: the IndexNow step's own line)
+        (base + "old.html", REMOVED_URL),
+    ]
+    assert base + "old.html" in report.passed  # (gone: IndexNow may say so)
+
+
+def test_the_command_line_prints_each_problem_and_exits_1(
+    site: tuple[Path, str], stand: Stand, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, base = site
+    remember_removed(root, {base + "old.html": RemovedUrl("renamed", base + "docs/")})
+    assert main(["check", str(root), "--base-url", base]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        f"problem: {base}old.html: answers 404: the last build removed it with no redirect, "
+        f"and {base}docs/ holds its content; redirect it: /old.html -> /docs/, in the host's "
+        "own configuration (a _redirects line, an S3 routing rule, a redirect page)"
+    )
+    assert " and 1 of 1 removed URL(s) in " in out[-1] and out[-1].endswith("(removed 1)")
+    assert main(["check", str(root), "--base-url", base, "--warn-only"]) == 0
