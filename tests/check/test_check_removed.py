@@ -243,3 +243,15 @@ def test_the_command_line_prints_each_problem_and_exits_1(
     )
     assert " and 1 of 1 removed URL(s) in " in out[-1] and out[-1].endswith("(removed 1)")
     assert main(["check", str(root), "--base-url", base, "--warn-only"]) == 0
+
+
+def test_a_site_that_is_down_is_one_problem_not_one_per_removed_url(
+    site: tuple[Path, str], stand: Stand
+) -> None:
+    root, base = site
+    remember_removed(root, {f"{base}old/{n}.html": RemovedUrl("gone") for n in range(5)})
+    stand.httpd.shutdown()  # (every connection refused)
+    stand.httpd.server_close()
+    report = check(root, base).report
+    assert [(p.url, p.kind) for p in report.sorted_problems()] == [(base, "site")]
+    assert " and 0 of 5 removed URL(s) in " in report.summary()

@@ -95,7 +95,7 @@ def _unreachable(site: LiveSite, report: CheckReport) -> None:
     of them is that one), and nothing passed."""
     for origin, reason in sorted(site.unreachable().items()):
         report.problems = [p for p in report.problems if origin_or_blank(p.url) != origin]
-        report.sitemaps = report.pages = report.changed = 0
+        report.sitemaps = report.pages = report.changed = report.removed = 0
         report.add(
             origin + "/",
             SITE,
