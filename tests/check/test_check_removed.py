@@ -127,11 +127,14 @@ def test_a_redirect_to_another_host_is_a_problem_and_that_host_is_never_asked(
         {
             base + "away.html": RemovedUrl("gone"),
             other.origin + "/elsewhere.html": RemovedUrl("gone"),  # (in the state, off the site)
+            base.replace("http://", "https://") + "tls.html": RemovedUrl("gone"),  # (scheme)
         },
     )
+    stand.requests.clear()
     report = check(root, base).report
     ((url, (kind, what, _)),) = problems_at(report).items()
     assert url == base + "away.html" and kind == REMOVED_URL
+    assert report.requests == len(stand.requests)  # (each one the site's: none to https://)
     assert (
         what
         == f"answers 302, a redirect to {other.origin}/away.html, on another host (not followed)"
@@ -139,7 +142,7 @@ def test_a_redirect_to_another_host_is_a_problem_and_that_host_is_never_asked(
     assert other.requests == []
     assert report.removed == report.removed_kept == 1
     assert any(
-        "1 URL(s) the last build removed, not on the site's origin" in n for n in report.notes
+        "2 URL(s) the last build removed, not on the site's origin" in n for n in report.notes
     )
 
 

@@ -54,6 +54,8 @@ def check_removed(
     origin, each problem into ``report``; URL -> whether it serves the page no more, for each
     that answered (check.run hands these to IndexNow's removed URLs)."""
     removals = published.removals
+    if not removals:
+        return {}  # (no request, no line: a state that names none is checked as before)
     on_site = [url for url in removals if site.on_site(url)]
     off_site = len(removals) - len(on_site)
     if off_site:
@@ -126,6 +128,8 @@ def _one_hop(
     """Each redirect's target on the site asked once (at most MAX_ASKED): one that answers
     404 or 410 makes the redirect a problem (a reader still lands on nothing)."""
     asked = sorted({j.leads_to for j in judged if j.leads_to})[:MAX_ASKED]
+    if not asked:
+        return judged
     missing = {a.url: a.status for a in site.answers(asked) if a.status in _NOT_FOUND}
     found = []
     for item in judged:
