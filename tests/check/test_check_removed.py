@@ -19,6 +19,7 @@ from sitemill.jobs.check import check_tree
 from sitemill.state.model import dump_state
 from sitemill.state.parse import parse_state
 from sitemill.state.removedurls import RemovedUrl
+from sitemill.web.livesite import Limits
 
 STUB = (
     b'<!doctype html><html><head><meta http-equiv="refresh" content="0; url=/docs/guide.html">'
@@ -258,3 +259,21 @@ def test_a_site_that_is_down_is_one_problem_not_one_per_removed_url(
     report = check(root, base).report
     assert [(p.url, p.kind) for p in report.sorted_problems()] == [(base, "site")]
     assert " and 0 of 5 removed URL(s) in " in report.summary()
+
+
+def test_a_removed_url_that_never_answers_is_not_asked_again_for_indexnow(
+    site: tuple[Path, str], stand: Stand
+) -> None:
+    root, base = site
+    state = parse_state((root / STATE_NAME).read_bytes())
+    state.pending = {base + "slow.html": "removed"}
+    state.removed = {base + "slow.html": RemovedUrl("gone")}
+    (root / STATE_NAME).write_bytes(dump_state(state))
+    stand.slow["/slow.html"] = 30.0  # (released when the test ends)
+    stand.requests.clear()
+    quick = Limits(concurrency=4, timeout=0.2, request_deadline=0.2, run_deadline=60.0)
+    report = check(root, base, limits=quick).report
+    assert asked(stand).count("/slow.html") == 1
+    ((kind, what, _),) = problems_at(report).values()
+    assert kind == REMOVED_URL and what.startswith("no answer (")
+    assert base + "slow.html" not in report.passed

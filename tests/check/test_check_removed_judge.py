@@ -80,7 +80,7 @@ def test_the_deadline_leaves_it_unchecked() -> None:
     answer = LiveAnswer(OLD, problem=RUN_DEADLINE, asked=False)
     judged = judge_removed(answer, RemovedUrl("gone"), SITE)
     assert judged.problem is not None and judged.problem.kind == UNCHECKED
-    assert not judged.answered
+    assert not judged.asked
 
 
 def test_the_host_s_own_redirect_of_a_renamed_url_is_a_note() -> None:

@@ -44,7 +44,7 @@ class RemovedAnswer:
     note: str = ""
     leads_to: str = ""
     left: bool = False  # answered, and no longer serves the page (IndexNow may say so)
-    answered: bool = False
+    asked: bool = True  # False: not asked (the deadline, its host unreachable)
 
 
 def check_removed(
@@ -52,7 +52,7 @@ def check_removed(
 ) -> dict[str, bool]:
     """Ask the URLs the last build removed (every one, or ``sample`` of them) on the site's
     origin, each problem into ``report``; URL -> whether it serves the page no more, for each
-    that answered (check.run hands these to IndexNow's removed URLs)."""
+    asked (check.run hands these to IndexNow's removed URLs: none is asked twice)."""
     removals = published.removals
     if not removals:
         return {}  # (no request, no line: a state that names none is checked as before)
@@ -73,34 +73,35 @@ def check_removed(
     judged = _one_hop(site, judged, removals)
     report.problems.extend(j.problem for j in judged if j.problem is not None)
     _note_redirected(sorted(j.note for j in judged if j.note), report)
-    return {j.url: j.left for j in judged if j.answered}
+    return {j.url: j.left for j in judged if j.asked}
 
 
 def judge_removed(answer: LiveAnswer, removed: RemovedUrl, site: LiveSite) -> RemovedAnswer:
     """What is wrong with what a removed URL answers, given what the build found of it."""
     url, status = answer.url, answer.status
     if not answer.asked and answer.problem == RUN_DEADLINE:
-        return RemovedAnswer(url, Problem(url, UNCHECKED, answer.problem, "run the check again"))
+        problem = Problem(url, UNCHECKED, answer.problem, "run the check again")
+        return RemovedAnswer(url, problem, asked=False)
     if status is None:
         fix = "the host said nothing of it: check again when it answers"
-        return RemovedAnswer(url, Problem(url, REMOVED_URL, f"no answer ({answer.problem})", fix))
+        problem = Problem(url, REMOVED_URL, f"no answer ({answer.problem})", fix)
+        return RemovedAnswer(url, problem, asked=answer.asked)
     if status in REDIRECTS:
         led = _led(url, removed, redirect_target(answer), f"answers {status}", site)
-        return replace(led, left=True, answered=True)
+        return replace(led, left=True)
     if status in _NOT_FOUND:
         problem = Problem(url, REMOVED_URL, *_not_found(url, status, removed))
-        return RemovedAnswer(url, problem, left=True, answered=True)
+        return RemovedAnswer(url, problem, left=True)
     if status != 200:
         what = f"answers HTTP {status}, not a redirect (the last build removed it)"
         fix = "make the host answer it with a redirect: " + _suggested(url, removed)
-        return RemovedAnswer(url, Problem(url, REMOVED_URL, what, fix), answered=True)
+        return RemovedAnswer(url, Problem(url, REMOVED_URL, what, fix))
     stub = _refresh_target(answer)
     if stub and not same_url(stub, url):  # (a refresh that only reloads the page leads nowhere)
         led = _led(url, removed, stub, "is a redirect page (meta refresh)", site)
-        return replace(led, left=True, answered=True)
+        return replace(led, left=True)
     what = "still answers 200 though the last build removed it (a copy the deploy did not delete)"
-    return RemovedAnswer(url, Problem(url, REMOVED_URL, what, _still_served_fix(url, removed)),
-                         answered=True)  # fmt: skip
+    return RemovedAnswer(url, Problem(url, REMOVED_URL, what, _still_served_fix(url, removed)))
 
 
 def _led(url: str, removed: RemovedUrl, target: str, how: str, site: LiveSite) -> RemovedAnswer:
