@@ -1,0 +1,176 @@
+"""A `_redirects` file (Netlify and Cloudflare Pages: `from to [status][!]`) read, bounded.
+
+https://docs.netlify.com/routing/redirects/ and
+https://developers.cloudflare.com/pages/configuration/redirects/
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from sitemill.redirects.paths import url_text
+from sitemill.redirects.rules import RedirectRules, Rule
+from sitemill.urls import path_key
+
+# Netlify sets no small cap on `_redirects` (it advises a few thousand rules for speed):
+# sitemill reads at most this much of one and says how many rules it left unread.
+MAX_FILE_BYTES: Final = 4 * 1024 * 1024
+MAX_RULES: Final = 100_000
+MAX_DYNAMIC_RULES: Final = 2_000  # each one is tried for each path asked: bounded apart
+MAX_LINE_CHARS: Final = 4_096
+MAX_PATH_CHARS: Final = 2_048  # as a sitemap's URL
+# Cloudflare Pages reads at most 2,000 static and 100 dynamic rules.
+CLOUDFLARE_STATIC_RULES: Final = 2_000
+CLOUDFLARE_DYNAMIC_RULES: Final = 100
+
+_STATUS: Final = re.compile(r"([1-5][0-9][0-9])!?")
+_PLACEHOLDER: Final = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
+_SEGMENT_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def normal_path(path: str) -> str:
+    """A path as rules compare it: encoded in one spelling, no trailing "/" (Netlify matches
+    "/a" and "/a/" alike)."""
+    key = path_key(url_text(path))
+    return key.rstrip("/") or "/"
+
+
+@dataclass(frozen=True, slots=True)
+class PatternRule:
+    """A rule whose `from` holds `:name` segments or one splat `*`."""
+
+    pattern: re.Pattern[str]
+    target: str
+    status: int
+
+    def target_of(self, path: str) -> tuple[str, int] | None:
+        match = self.pattern.fullmatch(path) if len(path) <= MAX_PATH_CHARS else None
+        if match is None:
+            return None
+        values = {name: value or "" for name, value in match.groupdict().items()}
+
+        def fill(placeholder: re.Match[str]) -> str:
+            return values.get(placeholder.group(1), placeholder.group(0))
+
+        return _PLACEHOLDER.sub(fill, self.target), self.status
+
+
+def compile_from(source: str) -> re.Pattern[str] | None:
+    """The pattern of a `from` path with placeholders or a splat (every literal escaped: no
+    user text is a regular expression; one splat, placeholders whole segments, so matching is
+    linear); None when it holds more than one splat."""
+    if source.count("*") > 1:
+        return None
+    parts = []
+    segments = source.rstrip("/").split("/")
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment.startswith(":") and _SEGMENT_NAME.fullmatch(segment[1:]):
+            parts.append(f"(?P<{segment[1:]}>[^/]+)" if segment[1:] != "splat" else "([^/]+)")
+        elif segment == "*" and last and index:
+            parts[-1] += "(?:/(?P<splat>.*))?"
+            continue
+        else:
+            head, star, tail = segment.partition("*")
+            splat = "(?P<splat>.*)" if star else ""
+            parts.append(re.escape(head) + splat + re.escape(tail))
+    try:
+        return re.compile("/".join(parts) or "/")
+    except re.error:  # a placeholder name twice
+        return None
+
+
+@dataclass
+class _Reading:
+    exact: dict[str, tuple[int, str, int]] = field(default_factory=dict)
+    rules: list[tuple[int, Rule]] = field(default_factory=list)
+    ignored: int = 0
+    invalid: int = 0
+    truncated: int = 0
+
+
+def parse_redirects_file(data: bytes, *, cloudflare: bool = False) -> RedirectRules:
+    """The rules of a `_redirects` file, in order, at most MAX_FILE_BYTES and MAX_RULES
+    (MAX_DYNAMIC_RULES with placeholders or a splat; Cloudflare's own caps with
+    ``cloudflare``). Comments and blank lines are skipped; rules on a query, a country, a
+    language, a role or a cookie, and rules of another host, never match a plain path:
+    counted as ignored. Status 200 is a rewrite (the path is served), 404 a custom page."""
+    reading = _Reading()
+    text = data[:MAX_FILE_BYTES].decode("utf-8", "replace").removeprefix("\ufeff")
+    lines = text.splitlines()
+    if len(data) > MAX_FILE_BYTES and lines:
+        lines.pop()  # cut inside it
+        reading.truncated += 1 + data[MAX_FILE_BYTES:].count(b"\n")
+    caps = (
+        (CLOUDFLARE_STATIC_RULES, CLOUDFLARE_DYNAMIC_RULES)
+        if cloudflare
+        else (MAX_RULES, MAX_DYNAMIC_RULES)
+    )
+    for order, line in enumerate(lines):
+        _read_line(reading, order, line, caps)
+    return RedirectRules(
+        reading.rules,
+        exact=reading.exact,
+        normalize=normal_path,
+        ignored=reading.ignored,
+        invalid=reading.invalid,
+        truncated=reading.truncated,
+    )
+
+
+def _read_line(reading: _Reading, order: int, line: str, caps: tuple[int, int]) -> None:
+    words = _words(line)
+    if not words:
+        return
+    if len(line) > MAX_LINE_CHARS or len(words) < 2:
+        reading.invalid += 1
+        return
+    source, rest = words[0], words[1:]
+    query = 0  # `from key=value ... to`: a rule on the query string
+    while query < len(rest) - 1 and "=" in rest[query] and not _is_target(rest[query]):
+        query += 1
+    target, options = rest[query], rest[query + 1 :]
+    status, conditions = 301, options
+    if options and _STATUS.fullmatch(options[0]):
+        status, conditions = int(options[0][:3]), options[1:]
+    if query or conditions or not source.startswith("/"):
+        reading.ignored += 1
+        return
+    _add_rule(reading, order, source, target, status, caps)
+
+
+def _words(line: str) -> list[str]:
+    """The words of a rule line, up to a word that starts a comment."""
+    words = line.split()
+    for index, word in enumerate(words):
+        if word.startswith("#"):
+            return words[:index]
+    return words
+
+
+def _is_target(word: str) -> bool:
+    return word.startswith("/") or "://" in word
+
+
+def _add_rule(
+    reading: _Reading, order: int, source: str, target: str, status: int, caps: tuple[int, int]
+) -> None:
+    if len(source) > MAX_PATH_CHARS or len(target) > MAX_LINE_CHARS:
+        reading.invalid += 1
+        return
+    dynamic = "*" in source or ":" in source
+    if dynamic:
+        if len(reading.rules) >= caps[1]:
+            reading.truncated += 1
+            return
+        pattern = compile_from(normal_path(source))
+        if pattern is None:
+            reading.invalid += 1
+            return
+        reading.rules.append((order, PatternRule(pattern, target, status)))
+    elif len(reading.exact) >= caps[0]:
+        reading.truncated += 1
+    else:
+        reading.exact.setdefault(normal_path(source), (order, target, status))
