@@ -32,8 +32,9 @@ def routing_rules(
     matches a key's prefix)."""
     rules = []
     for redirect in redirects:
-        condition = {
-            "KeyPrefixEquals": bucket_key(redirect.source, prefix, index=False),
+        key = bucket_key(redirect.source, prefix, index=False)
+        condition = {  # the root's key is "", a prefix of every key: its index document's
+            "KeyPrefixEquals": key or bucket_key(redirect.source, prefix, index=True),
             "HttpErrorCodeReturnedEquals": "404",
         }
         rules.append({"Condition": condition, "Redirect": _rule_redirect(redirect, host_name)})

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sitemill.redirects.paths import decoded
+from sitemill.redirects.paths import INDEX_DOCUMENT, decoded
 from sitemill.redirects.rules import RedirectRules, Rule
 from sitemill.urls import encode_path
 
@@ -37,7 +37,11 @@ class RoutingRule:
     def target_of(self, path: str) -> tuple[str, int] | None:
         key = self.prefix + decoded(path).lstrip("/")
         if not key.startswith(self.key_prefix):
-            return None
+            # a folder's URL is its index document's key too (S3 appends the suffix)
+            folder = not key or key.endswith("/")
+            if not folder or not (key + INDEX_DOCUMENT).startswith(self.key_prefix):
+                return None
+            key += INDEX_DOCUMENT
         if self.replace_key is not None:
             new_key = self.replace_key
         elif self.replace_prefix is not None:
