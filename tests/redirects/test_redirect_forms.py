@@ -51,7 +51,11 @@ HUGO_BLOCKS = """\
   aliases: ["/old/x.html"]
 """
 DOCUSAURUS = {
-    "redirects": [{"from": "/old/", "to": "/new/"}, {"from": "/old/x.html", "to": "/new/x/"}]
+    "redirects": [
+        {"from": "/gone.html", "to": "https://other.example/g/"},
+        {"from": "/old/", "to": "/new/"},
+        {"from": "/old/x.html", "to": "/new/x/"},
+    ]
 }
 
 
@@ -84,11 +88,12 @@ def test_each_text_form_writes_the_moves_sorted(form: RedirectForm, expected: st
     assert text.startswith("# Redirects for the URLs this change removes")
 
 
-def test_docusaurus_options_are_json_relative_to_the_site_and_only_pages_of_it() -> None:
+def test_docusaurus_options_are_json_relative_to_the_site() -> None:
     text = render_redirects(MOVES, RedirectForm.DOCUSAURUS, base_path="/docs/")
     assert json.loads(text) == DOCUSAURUS
-    notes = redirect_notes(MOVES, RedirectForm.DOCUSAURUS, base_path="/docs/")
-    assert any("/docs/gone.html -> https://other.example/g/" in note for note in notes)
+    outside = [*MOVES, Redirect("/blog/a/", "/docs/new/")]
+    notes = redirect_notes(outside, RedirectForm.DOCUSAURUS, base_path="/docs/")
+    assert any("/blog/a/ -> /docs/new/" in note for note in notes)
 
 
 def test_s3_rules_are_a_website_configuration_botocore_accepts() -> None:
@@ -187,6 +192,34 @@ def test_mkdocs_pages_are_guessed_from_the_urls(url: str, page: str) -> None:
     text = render_redirects([Redirect(url, "/new/")], RedirectForm.MKDOCS)
     assert yaml.safe_load(text)["plugins"][0]["redirects"]["redirect_maps"] == {page: "new.md"}
     assert "a guess" in text
+
+
+NODE_CHECK = """
+const options = JSON.parse(require("fs").readFileSync(0, "utf8"));
+// @docusaurus/utils isValidPathname: what the URL parser gives back as it is, or as encodeURI
+const valid = (s) =>
+  s.startsWith("/") && [s, encodeURI(s)].includes(new URL(s, "https://d.com").pathname);
+process.stdout.write(JSON.stringify(options.redirects.map((r) => valid(r.from))));
+"""
+
+
+def test_every_docusaurus_from_is_a_pathname_the_plugin_accepts() -> None:
+    hostile = [
+        Redirect(f"/{name}.html", "/new/")
+        for name in ("a%20b", "caf%C3%A9", "%22q%22", "it's", "100%25", "%E6%97%A5", "a%3Fb", "a%23b",
+                     "a%0Ab", "a%5Cb", "a%09b", "%7Bx%7D", "a%60b", "%3Cx%3E")
+    ]  # fmt: skip
+    text = render_redirects(hostile, RedirectForm.DOCUSAURUS)
+    node = subprocess.run(
+        ["node", "-e", NODE_CHECK], input=text, capture_output=True, text=True, check=False
+    )
+    if node.returncode == 127:
+        pytest.skip("node is not installed")
+    froms = [item["from"] for item in json.loads(text)["redirects"]]
+    assert json.loads(node.stdout) == [True] * len(froms)
+    assert len(froms) == len(hostile) - 5  # ? # \\ and two controls: left out, and said so
+    notes = redirect_notes(hostile, RedirectForm.DOCUSAURUS)
+    assert sum(" -> /new/" in note for note in notes) == 5
 
 
 def test_docusaurus_text_is_javascript_too() -> None:

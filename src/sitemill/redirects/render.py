@@ -43,7 +43,8 @@ _HOW = {
 _SITE_FORMS = {
     RedirectForm.HUGO: "the source is outside the site or the target is no page of it",
     RedirectForm.JEKYLL: "the source is outside the site or the target is no page of it",
-    RedirectForm.DOCUSAURUS: "the source is outside the site or the target is no page of it",
+    RedirectForm.DOCUSAURUS: "the source is outside the site (or holds ? # or a control"
+    " character), or the target is outside it",
     RedirectForm.MKDOCS: "the source or the target is outside the site",
 }
 
@@ -73,8 +74,7 @@ def redirect_notes(
     if form in (RedirectForm.MKDOCS, RedirectForm.DOCUSAURUS) and normal_base(base_path) != "/":
         notes.append(f"Paths are relative to the site's base path {normal_base(base_path)}.")
     if form in _SITE_FORMS:
-        external = form is RedirectForm.MKDOCS
-        outside = split_by_site(redirects, base_path, external_targets=external).outside
+        outside = split_by_site(redirects, base_path, form).outside
         notes += left_out_notes(outside, _SITE_FORMS[form])
     return notes
 
@@ -102,8 +102,8 @@ def render_redirects(
     if form is RedirectForm.S3_OBJECTS:
         return render_s3_objects(chosen, notes, bucket, prefix)
     if form is RedirectForm.DOCUSAURUS:
-        return render_docusaurus(split_by_site(chosen, base_path, external_targets=False))
-    paths = split_by_site(chosen, base_path, external_targets=form is RedirectForm.MKDOCS)
+        return render_docusaurus(split_by_site(chosen, base_path, form))
+    paths = split_by_site(chosen, base_path, form)
     if form is RedirectForm.MKDOCS:
         return render_mkdocs(paths, notes)
     key = "aliases" if form is RedirectForm.HUGO else "redirect_from"

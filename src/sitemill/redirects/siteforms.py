@@ -4,11 +4,13 @@ relative to the site (its base path left out) and decoded, as the generator name
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from sitemill.redirects.hostforms import comment_lines
-from sitemill.redirects.model import Redirect
+from sitemill.redirects.model import Redirect, RedirectForm
 from sitemill.redirects.paths import decoded, is_absolute, markdown_source, site_relative, url_text
 from sitemill.redirects.quoting import json_text, toml_list, yaml_list, yaml_string
 
@@ -22,18 +24,28 @@ class SitePaths:
     outside: list[Redirect]  # a source outside the site, or a target it cannot name
 
 
-def split_by_site(
-    redirects: Sequence[Redirect], base_path: str, *, external_targets: bool
-) -> SitePaths:
-    """Each redirect as site paths, or left out: its source is not under the base path, or
-    its target is on another host (or outside the site) where the form takes only pages."""
+# The generators whose redirect may lead to another host (mkdocs-redirects, and Docusaurus since
+# 2.0: "to" may be any string); Hugo's aliases and jekyll-redirect-from's redirect_from name
+# the target page itself.
+_EXTERNAL_TARGETS: Final = frozenset({RedirectForm.MKDOCS, RedirectForm.DOCUSAURUS})
+# What a Docusaurus `from` may not hold decoded: the plugin takes a path the WHATWG URL parser
+# gives back as it is (or as encodeURI spells it); "?" and "#" end it, controls and "\\" change.
+_NOT_A_PATHNAME: Final = re.compile(r"[?#\\\x00-\x1f\x7f]")
+
+
+def split_by_site(redirects: Sequence[Redirect], base_path: str, form: RedirectForm) -> SitePaths:
+    """Each redirect as site paths, or left out: its source is not under the base path, its
+    target is on another host (or outside the site) where the form takes only pages, or the
+    form cannot name it."""
     inside: list[tuple[str, str, str]] = []
     outside: list[Redirect] = []
     for redirect in redirects:
         source = site_relative(redirect.source, base_path)
         target: str | None = site_relative(redirect.target, base_path)
-        if target is None and external_targets and is_absolute(redirect.target):
+        if target is None and form in _EXTERNAL_TARGETS and is_absolute(redirect.target):
             target = url_text(redirect.target)
+        if form is RedirectForm.DOCUSAURUS and source and _NOT_A_PATHNAME.search(decoded(source)):
+            source = None
         if source is None or target is None:
             outside.append(redirect)
         else:
