@@ -9,6 +9,7 @@ from sitemill.redirects.model import (
     is_redirect_status,
 )
 from sitemill.redirects.netlifyfile import parse_redirects_file
+from sitemill.redirects.netlifytoml import parse_netlify_toml
 from sitemill.redirects.render import redirect_notes, render_redirects
 from sitemill.redirects.routingrules import parse_routing_rules
 from sitemill.redirects.rules import RedirectRules
@@ -22,6 +23,7 @@ __all__ = [
     "form_for",
     "generator_form",
     "is_redirect_status",
+    "parse_netlify_toml",
     "parse_redirects_file",
     "parse_routing_rules",
     "redirect_notes",

@@ -25,6 +25,7 @@ MAX_PATH_CHARS: Final = 2_048  # as a sitemap's URL
 CLOUDFLARE_STATIC_RULES: Final = 2_000
 CLOUDFLARE_DYNAMIC_RULES: Final = 100
 
+_BLANKS: Final = re.compile(r"[ \t]+")  # what separates words (not any Unicode space)
 _STATUS: Final = re.compile(r"([1-5][0-9][0-9])!?")
 _PLACEHOLDER: Final = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
 _SEGMENT_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -83,12 +84,22 @@ def compile_from(source: str) -> re.Pattern[str] | None:
 
 
 @dataclass
-class _Reading:
+class RuleReading:
     exact: dict[str, tuple[int, str, int]] = field(default_factory=dict)
     rules: list[tuple[int, Rule]] = field(default_factory=list)
     ignored: int = 0
     invalid: int = 0
     truncated: int = 0
+
+    def rules_read(self) -> RedirectRules:
+        return RedirectRules(
+            self.rules,
+            exact=self.exact,
+            normalize=normal_path,
+            ignored=self.ignored,
+            invalid=self.invalid,
+            truncated=self.truncated,
+        )
 
 
 def parse_redirects_file(data: bytes, *, cloudflare: bool = False) -> RedirectRules:
@@ -97,9 +108,9 @@ def parse_redirects_file(data: bytes, *, cloudflare: bool = False) -> RedirectRu
     ``cloudflare``). Comments and blank lines are skipped; rules on a query, a country, a
     language, a role or a cookie, and rules of another host, never match a plain path:
     counted as ignored. Status 200 is a rewrite (the path is served), 404 a custom page."""
-    reading = _Reading()
+    reading = RuleReading()
     text = data[:MAX_FILE_BYTES].decode("utf-8", "replace").removeprefix("\ufeff")
-    lines = text.splitlines()
+    lines = [line.removesuffix("\r") for line in text.split("\n")]  # no other line break
     if len(data) > MAX_FILE_BYTES and lines:
         lines.pop()  # cut inside it
         reading.truncated += 1 + data[MAX_FILE_BYTES:].count(b"\n")
@@ -110,17 +121,10 @@ def parse_redirects_file(data: bytes, *, cloudflare: bool = False) -> RedirectRu
     )
     for order, line in enumerate(lines):
         _read_line(reading, order, line, caps)
-    return RedirectRules(
-        reading.rules,
-        exact=reading.exact,
-        normalize=normal_path,
-        ignored=reading.ignored,
-        invalid=reading.invalid,
-        truncated=reading.truncated,
-    )
+    return reading.rules_read()
 
 
-def _read_line(reading: _Reading, order: int, line: str, caps: tuple[int, int]) -> None:
+def _read_line(reading: RuleReading, order: int, line: str, caps: tuple[int, int]) -> None:
     words = _words(line)
     if not words:
         return
@@ -138,12 +142,12 @@ def _read_line(reading: _Reading, order: int, line: str, caps: tuple[int, int]) 
     if query or conditions or not source.startswith("/"):
         reading.ignored += 1
         return
-    _add_rule(reading, order, source, target, status, caps)
+    add_rule(reading, order, source, target, status, caps)
 
 
 def _words(line: str) -> list[str]:
     """The words of a rule line, up to a word that starts a comment."""
-    words = line.split()
+    words = [word for word in _BLANKS.split(line) if word]
     for index, word in enumerate(words):
         if word.startswith("#"):
             return words[:index]
@@ -154,8 +158,8 @@ def _is_target(word: str) -> bool:
     return word.startswith("/") or "://" in word
 
 
-def _add_rule(
-    reading: _Reading, order: int, source: str, target: str, status: int, caps: tuple[int, int]
+def add_rule(
+    reading: RuleReading, order: int, source: str, target: str, status: int, caps: tuple[int, int]
 ) -> None:
     if len(source) > MAX_PATH_CHARS or len(target) > MAX_LINE_CHARS:
         reading.invalid += 1

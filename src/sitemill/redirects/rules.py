@@ -51,14 +51,35 @@ class RedirectRules:
         """Where the rules send ``path``, with the status; None: no rule matches it."""
         key = self._normalize(path)
         exact = self._exact.get(key)
-        before = exact[0] if exact is not None else len(self._exact) + len(self._rules) + 1
         for order, rule in self._rules:
-            if order > before:
+            if exact is not None and order > exact[0]:
                 break
             found = rule.target_of(key)
             if found is not None:
                 return found
         return None if exact is None else (exact[1], exact[2])
+
+    def then(self, later: RedirectRules) -> RedirectRules:
+        """These rules, then ``later``'s where none of these matches (Netlify reads
+        `_redirects` before netlify.toml); both compare paths in this one's way."""
+        offset = 1 + self._last_order()
+        exact = {
+            key: (order + offset, target, status)
+            for key, (order, target, status) in later._exact.items()
+        }
+        rules = [*self._rules, *((order + offset, rule) for order, rule in later._rules)]
+        return RedirectRules(
+            rules,
+            exact=exact | self._exact,
+            normalize=self._normalize,
+            ignored=self.ignored + later.ignored,
+            invalid=self.invalid + later.invalid,
+            truncated=self.truncated + later.truncated,
+        )
+
+    def _last_order(self) -> int:
+        orders = [order for order, _, _ in self._exact.values()]
+        return max([*orders, *(order for order, _ in self._rules)], default=-1)
 
     def redirects(self, path: str) -> bool:
         """Whether the rules answer ``path`` with a redirect (3xx)."""

@@ -1,0 +1,58 @@
+"""The `[[redirects]]` of a netlify.toml, read as Netlify reads them after `_redirects`.
+
+https://docs.netlify.com/routing/redirects/#syntax-for-the-netlify-configuration-file
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from sitemill.redirects.netlifyfile import (
+    MAX_DYNAMIC_RULES,
+    MAX_FILE_BYTES,
+    MAX_RULES,
+    RuleReading,
+    add_rule,
+)
+from sitemill.redirects.rules import RedirectRules
+
+
+def parse_netlify_toml(data: bytes) -> RedirectRules:
+    """The redirects of a netlify.toml (its `[[redirects]]` tables, in order), bounded as a
+    `_redirects` file is: `from`, `to`, `status` (301), `force`; a rule with a `query` or
+    `conditions` never matches a plain path (ignored); a table of the wrong shape is invalid.
+    A file that is no TOML, or past MAX_FILE_BYTES, gives no rules and one invalid."""
+    reading = RuleReading()
+    try:
+        if len(data) > MAX_FILE_BYTES:
+            raise ValueError("too big")
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):  # tomllib.TOMLDecodeError is a ValueError
+        reading.invalid += 1
+        return reading.rules_read()
+    tables = document.get("redirects", [])
+    if not isinstance(tables, list):
+        tables = [tables]
+    for order, table in enumerate(tables):
+        _read_table(reading, order, table)
+    return reading.rules_read()
+
+
+def _read_table(reading: RuleReading, order: int, table: Any) -> None:
+    if not isinstance(table, Mapping):
+        reading.invalid += 1
+        return
+    source, target, status = table.get("from"), table.get("to"), table.get("status", 301)
+    if not isinstance(source, str) or not isinstance(target, str) or not _is_status(status):
+        reading.invalid += 1
+        return
+    if table.get("query") or table.get("conditions") or not source.startswith("/"):
+        reading.ignored += 1
+        return
+    add_rule(reading, order, source, target, status, (MAX_RULES, MAX_DYNAMIC_RULES))
+
+
+def _is_status(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599
