@@ -123,3 +123,10 @@ def test_own_lines_read_back_to_every_redirect_even_with_hostile_names() -> None
     assert rules.target_of("/x") is None  # the line break did not start a rule of its own
     assert rules.target_of("/docs/caf%C3%A9.html") == ("/docs/new/caf%C3%A9/", 301)
     assert rules.target_of("/docs/tab%09here.html") == ("https://other.example/a%20b/", 301)
+
+
+def test_a_catch_all_rule_is_told_from_one_that_keeps_the_path() -> None:
+    rules = parse_redirects_file(b"/docs/v1/* /docs/v2/:splat 301\n/old/* /new/ 301\n/a /b\n")
+    assert rules.redirects("/old/page.html") and rules.many_to_one("/old/page.html")
+    assert not rules.many_to_one("/docs/v1/x.html")
+    assert not rules.many_to_one("/a") and not rules.many_to_one("/nowhere")

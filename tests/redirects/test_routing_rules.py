@@ -99,3 +99,14 @@ def test_own_rules_read_back_to_every_redirect() -> None:
     assert rules.target_of("/docs/old/") == ("/docs/new/", 301)
     assert rules.target_of("/docs/caf%C3%A9%20au%20lait.html") == ("/docs/new/caf%C3%A9/", 301)
     assert rules.target_of("/docs/it's%22q%22.html") == ("https://other.example/q/", 301)
+
+
+def test_a_rule_for_every_missing_key_is_many_to_one() -> None:
+    catch_all = {
+        "Condition": {"HttpErrorCodeReturnedEquals": "404"},
+        "Redirect": {"ReplaceKeyWith": ""},
+    }
+    rules = parse_routing_rules({"RoutingRules": [CONFIG["RoutingRules"][0], catch_all]})
+    assert rules.target_of("/anything.html") == ("/", 301)
+    assert rules.many_to_one("/anything.html")
+    assert not rules.many_to_one("/docs/old/x.html")

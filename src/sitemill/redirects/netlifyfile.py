@@ -57,6 +57,10 @@ class PatternRule:
 
         return _PLACEHOLDER.sub(fill, self.target), self.status
 
+    @property
+    def many_to_one(self) -> bool:
+        return _PLACEHOLDER.search(self.target) is None
+
 
 def compile_from(source: str) -> re.Pattern[str] | None:
     """The pattern of a `from` path with placeholders or a splat (every literal escaped: no

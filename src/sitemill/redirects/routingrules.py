@@ -34,6 +34,11 @@ class RoutingRule:
     status: int
     prefix: str  # the bucket's prefix the host's root is served from
 
+    @property
+    def many_to_one(self) -> bool:
+        """A rule for every key (no prefix) that names one key."""
+        return not self.key_prefix and self.replace_key is not None
+
     def target_of(self, path: str) -> tuple[str, int] | None:
         key = self.prefix + decoded(path).lstrip("/")
         if not key.startswith(self.key_prefix):

@@ -13,6 +13,12 @@ class Rule(Protocol):
         """Where the rule sends ``path`` (already normalized) and with which status."""
         ...
 
+    @property
+    def many_to_one(self) -> bool:
+        """Whether the rule sends every path it matches to one URL (a catch-all: search
+        engines read a removed page redirected to an unrelated one as a soft 404)."""
+        ...
+
 
 class RedirectRules:
     """A host's rules in the order the host tries them (the first that matches wins).
@@ -49,6 +55,17 @@ class RedirectRules:
 
     def target_of(self, path: str) -> tuple[str, int] | None:
         """Where the rules send ``path``, with the status; None: no rule matches it."""
+        found = self._match(path)
+        return None if found is None else found[0]
+
+    def many_to_one(self, path: str) -> bool:
+        """Whether the rule that matches ``path`` sends every path it matches to one URL
+        (`/old/* /new/ 301`, an S3 rule for every missing key): a redirect, but likely a soft
+        404 for a page with no counterpart."""
+        found = self._match(path)
+        return found is not None and found[1]
+
+    def _match(self, path: str) -> tuple[tuple[str, int], bool] | None:
         key = self._normalize(path)
         exact = self._exact.get(key)
         for order, rule in self._rules:
@@ -56,8 +73,8 @@ class RedirectRules:
                 break
             found = rule.target_of(key)
             if found is not None:
-                return found
-        return None if exact is None else (exact[1], exact[2])
+                return found, rule.many_to_one
+        return None if exact is None else ((exact[1], exact[2]), False)
 
     def then(self, later: RedirectRules) -> RedirectRules:
         """These rules, then ``later``'s where none of these matches (Netlify reads
