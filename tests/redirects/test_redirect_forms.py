@@ -232,3 +232,19 @@ def test_docusaurus_text_is_javascript_too() -> None:
         pytest.skip("node is not installed")
     assert json.loads(node.stdout) == json.loads(text)
     assert json.loads(text)["redirects"][0]["from"] == "/\U0001f600/"
+
+
+def test_no_header_line_and_no_script_line_is_broken_by_a_name() -> None:
+    odd = [
+        Redirect("/a%C2%A0b%E3%80%80c.html", "//cdn.example/x/"),  # NBSP, ideographic space
+        Redirect("/d%E2%80%A8e.html", "/f/"),  # a line separator
+        Redirect("/g%C2%85h.html", "/i/"),  # NEL
+    ]
+    script = render_redirects(odd, RedirectForm.S3_OBJECTS, bucket="b")
+    commands = [line for line in script.splitlines() if line.startswith("aws ")]
+    assert len(commands) == 1 and "'a\xa0b\u3000c.html'" in commands[0]
+    assert "--website-redirect-location https://cdn.example/x/" in commands[0]
+    assert script.count("\n") == len(script.splitlines())  # no other line break anywhere
+    notes_base = render_redirects(odd, RedirectForm.MKDOCS, base_path="/x\n/y\u2028/")
+    assert all(line.startswith(("#", "plugins", " ")) for line in notes_base.splitlines())
+    yaml.safe_load(notes_base)

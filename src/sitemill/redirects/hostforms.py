@@ -12,8 +12,20 @@ from sitemill.redirects.quoting import json_text
 
 
 def comment_lines(notes: Sequence[str]) -> list[str]:
-    """``notes`` as "#" comment lines (a note never holds a line break of its own)."""
-    return ["# " + " ".join(note.split()) for note in notes]
+    """``notes`` as "#" comment lines: what is not printable (a line break) is a space."""
+    lines = []
+    for note in notes:
+        text = "".join(char if char.isprintable() else " " for char in note)
+        lines.append("# " + " ".join(text.split()))
+    return lines
+
+
+def has_line_break(text: str) -> bool:
+    """Whether ``text`` holds a control character (C0, DEL, C1) or a Unicode line or
+    paragraph separator: what an editor or a shell may read as the end of a line."""
+    return any(
+        ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F or char in "\u2028\u2029" for char in text
+    )
 
 
 def render_netlify(redirects: Sequence[Redirect], notes: Sequence[str]) -> str:
@@ -83,16 +95,22 @@ def render_s3_objects(
     else:
         bucket_word = shlex.quote(bucket)
     objects = sorted(
-        {(bucket_key(r.source, prefix, index=True), url_text(r.target)) for r in redirects}
+        {(bucket_key(r.source, prefix, index=True), _location(r.target)) for r in redirects}
     )
-    unsafe = [key for key, _ in objects if not key.isprintable()]
+    unsafe = [key for key, _ in objects if has_line_break(key)]
     if unsafe:  # a line break in a key would stand raw in the script: written by hand
         lines.append(f"# Left out, {len(unsafe)} key(s) with a control character: {unsafe!a}")
     for key, location in objects:
-        if not key.isprintable():
+        if has_line_break(key):
             continue
         lines.append(
             f"aws s3api put-object --bucket {bucket_word} --key {shlex.quote(key)}"
             f" --website-redirect-location {shlex.quote(location)}"
         )
     return "\n".join(lines) + "\n"
+
+
+def _location(target: str) -> str:
+    """A redirect object's location: a path or an http(s) URL, as S3 requires."""
+    location = url_text(target)
+    return "https:" + location if location.startswith("//") else location
