@@ -71,7 +71,7 @@ def redirect_notes(
         )
     if form is RedirectForm.S3_OBJECTS and any(r.status != 301 for r in redirects):
         notes.append("A redirect object always answers 301: the other statuses become 301.")
-    if form in (RedirectForm.MKDOCS, RedirectForm.DOCUSAURUS) and normal_base(base_path) != "/":
+    if form in _SITE_FORMS and normal_base(base_path) != "/":
         notes.append(f"Paths are relative to the site's base path {normal_base(base_path)}.")
     if form in _SITE_FORMS:
         outside = split_by_site(redirects, base_path, form).outside
