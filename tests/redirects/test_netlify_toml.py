@@ -82,11 +82,22 @@ def test_redirects_file_rules_come_first_then_the_toml() -> None:
     assert toml_first.target_of("/old") == ("/new", 301)
 
 
-def test_a_unicode_line_separator_is_no_line_break_and_no_blank() -> None:
-    rules = parse_redirects_file("/a\u2028/b /c 301\n/d\u3000x /e 301\n".encode())
-    assert rules.target_of("/a\u2028/b") == ("/c", 301)
-    assert rules.target_of("/b") is None
-    assert rules.target_of("/d\u3000x") == ("/e", 301)
+def test_only_a_newline_ends_a_line_and_any_javascript_space_ends_a_word() -> None:
+    # as Netlify's own parser: text.split("\n"), then words split on JavaScript's \s
+    rules = parse_redirects_file("/a /b 301\u2028/c /d 301\n/e\xa0/f\u3000302\n".encode())
+    assert rules.target_of("/c") is None  # no second line: words of the first one
+    assert rules.target_of("/e") == ("/f", 302)
+
+
+def test_netlify_reads_every_word_before_the_target_as_a_query_and_a_lone_status_as_forward() -> (
+    None
+):
+    rules = parse_redirects_file(b"/a junk /b\n/app/* 200\n/c 301\n/d /e 30x\n/f /g 301! Sign=K\n")
+    assert rules.target_of("/a") is None  # a rule on the query string
+    assert rules.target_of("/app/x") == ("/app/x", 200)  # a forward rule: served
+    assert rules.target_of("/c") is None and rules.target_of("/d") == ("/e", 30)
+    assert rules.target_of("/f") == ("/g", 301)  # a signature is no condition
+    assert (rules.ignored, rules.invalid) == (1, 1)
 
 
 def test_a_lookup_tries_only_the_patterns_before_its_exact_rule(
@@ -109,3 +120,26 @@ def test_a_lookup_tries_only_the_patterns_before_its_exact_rule(
     tried.clear()
     assert rules.target_of("/nowhere") is None
     assert len(tried) == 501  # every pattern, and no exact rule one by one
+
+
+def test_the_toml_takes_the_old_names_and_forward_rules_as_netlify_does() -> None:
+    toml = b"""
+[[redirects]]
+origin = "/old"
+destination = "/new"
+status = 302
+
+[[redirects]]
+from = "/spa/*"
+status = 200
+
+[[redirects]]
+from = "/q"
+to = "/r"
+params = {a = "b"}
+"""
+    rules = parse_netlify_toml(toml)
+    assert rules.target_of("/old") == ("/new", 302)
+    assert rules.target_of("/spa/x") == ("/spa/x", 200)
+    assert rules.target_of("/q") is None and rules.ignored == 1
+    assert parse_netlify_toml(b"[redirects]\nfrom = '/a'\nto = '/b'\n").invalid == 1

@@ -25,8 +25,12 @@ MAX_PATH_CHARS: Final = 2_048  # as a sitemap's URL
 CLOUDFLARE_STATIC_RULES: Final = 2_000
 CLOUDFLARE_DYNAMIC_RULES: Final = 100
 
-_BLANKS: Final = re.compile(r"[ \t]+")  # what separates words (not any Unicode space)
-_STATUS: Final = re.compile(r"([1-5][0-9][0-9])!?")
+# What separates words: JavaScript's \s, as Netlify's own parser splits a line.
+_BLANKS: Final = re.compile(
+    "[\t\n\v\f\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
+)
+_LEADING_DIGITS: Final = re.compile(r"[0-9]{1,9}")
+_NOT_CONDITIONS: Final = frozenset({"Sign", "signed"})  # a proxy's signature, not a condition
 _PLACEHOLDER: Final = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
 _SEGMENT_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -129,24 +133,46 @@ def parse_redirects_file(data: bytes, *, cloudflare: bool = False) -> RedirectRu
 
 
 def _read_line(reading: RuleReading, order: int, line: str, caps: tuple[int, int]) -> None:
+    """One line as Netlify's own parser reads it: `from [query...] to [status[!]]
+    [conditions...]`, where `to` is the first word that starts with "/", "http://" or
+    "https://" and every word before it is a query condition; `from status` alone is a
+    forward rule (`/a/* 200`: to `/a/:splat`)."""
     words = _words(line)
     if not words:
         return
     if len(line) > MAX_LINE_CHARS or len(words) < 2:
         reading.invalid += 1
         return
-    source, rest = words[0], words[1:]
-    query = 0  # `from key=value ... to`: a rule on the query string
-    while query < len(rest) - 1 and "=" in rest[query] and not _is_target(rest[query]):
-        query += 1
-    target, options = rest[query], rest[query + 1 :]
-    status, conditions = 301, options
-    if options and _STATUS.fullmatch(options[0]):
-        status, conditions = int(options[0][:3]), options[1:]
-    if query or conditions or not source.startswith("/"):
+    source, parts = words[0], words[1:]
+    if leading_int(parts[0]) is not None:
+        query, target, options = [], forward_target(source, leading_int(parts[0])), parts
+    else:
+        at = next((index for index, word in enumerate(parts) if _is_target(word)), None)
+        if at is None:
+            reading.invalid += 1
+            return
+        query, target, options = parts[:at], parts[at], parts[at + 1 :]
+    status = leading_int(options[0]) if options else 301
+    conditions = [word for word in options[1:] if word.split("=")[0] not in _NOT_CONDITIONS]
+    if target is None or status is None:
+        reading.invalid += 1
+    elif query or conditions or not source.startswith("/"):
         reading.ignored += 1
-        return
-    add_rule(reading, order, source, target, status, caps)
+    else:
+        add_rule(reading, order, source, target, status, caps)
+
+
+def leading_int(word: str) -> int | None:
+    """The status a word gives, as Netlify reads it (JavaScript's parseInt: "301!" is 301)."""
+    digits = _LEADING_DIGITS.match(word)
+    return int(digits.group()) if digits else None
+
+
+def forward_target(source: str, status: int | None) -> str | None:
+    """A rule without `to`: only `/a/*` with a 2xx status, to `/a/:splat`; else None."""
+    if status is None or not 200 <= status < 300 or not source.endswith("/*"):
+        return None
+    return source[:-2] + "/:splat"
 
 
 def _words(line: str) -> list[str]:
@@ -159,7 +185,7 @@ def _words(line: str) -> list[str]:
 
 
 def _is_target(word: str) -> bool:
-    return word.startswith("/") or "://" in word
+    return word.startswith(("/", "http://", "https://"))
 
 
 def add_rule(

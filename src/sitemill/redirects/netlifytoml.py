@@ -15,6 +15,7 @@ from sitemill.redirects.netlifyfile import (
     MAX_RULES,
     RuleReading,
     add_rule,
+    forward_target,
 )
 from sitemill.redirects.rules import RedirectRules
 
@@ -34,7 +35,8 @@ def parse_netlify_toml(data: bytes) -> RedirectRules:
         return reading.rules_read()
     tables = document.get("redirects", [])
     if not isinstance(tables, list):
-        tables = [tables]
+        reading.invalid += 1
+        return reading.rules_read()
     for order, table in enumerate(tables):
         _read_table(reading, order, table)
     return reading.rules_read()
@@ -44,11 +46,17 @@ def _read_table(reading: RuleReading, order: int, table: Any) -> None:
     if not isinstance(table, Mapping):
         reading.invalid += 1
         return
-    source, target, status = table.get("from"), table.get("to"), table.get("status", 301)
+    # Netlify's parser still takes the old names: origin, destination, params, parameters.
+    source = table.get("from", table.get("origin"))
+    status = table.get("status", 301)
+    target = table.get("to", table.get("destination"))
+    if target is None and isinstance(source, str) and _is_status(status):
+        target = forward_target(source, status)  # `from = "/a/*"`, status 200: to /a/:splat
     if not isinstance(source, str) or not isinstance(target, str) or not _is_status(status):
         reading.invalid += 1
         return
-    if table.get("query") or table.get("conditions") or not source.startswith("/"):
+    query = table.get("query", table.get("params", table.get("parameters")))
+    if query or table.get("conditions") or not source.startswith("/"):
         reading.ignored += 1
         return
     add_rule(reading, order, source, target, status, (MAX_RULES, MAX_DYNAMIC_RULES))
