@@ -3,6 +3,7 @@ an S3 key, a guessed Markdown source."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from typing import Final
 from urllib.parse import unquote
@@ -18,6 +19,7 @@ def is_absolute(target: str) -> bool:
     return "://" in target or target.startswith("//")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # each path is spelt several times per form
 def url_text(value: str) -> str:
     """``value`` percent-encoded where it may not be raw (space, controls, non-ASCII, "#" in a
     path, a "%" without two hex digits), so it is one word with no line break in any form;

@@ -10,6 +10,7 @@ from sitemill.redirects.hostforms import render_netlify, render_s3_objects, rend
 from sitemill.redirects.model import MAX_ROUTING_RULES, Redirect, RedirectForm
 from sitemill.redirects.paths import INDEX_DOCUMENT, normal_base, url_text
 from sitemill.redirects.siteforms import (
+    SitePaths,
     left_out_notes,
     render_docusaurus,
     render_front_matter,
@@ -62,20 +63,26 @@ def redirect_notes(
 ) -> list[str]:
     """What the header says: what the text is, how to apply it, and its limits for these
     redirects (a JSON form has no comments: the caller shows these beside it)."""
+    chosen = unique_sources(redirects)
+    paths = split_by_site(chosen, base_path, form) if form in _SITE_FORMS else None
+    return _notes(chosen, form, base_path, paths)
+
+
+def _notes(
+    chosen: Sequence[Redirect], form: RedirectForm, base_path: str, paths: SitePaths | None
+) -> list[str]:
     notes = [_FIRST, *textwrap.wrap(_HOW.get(form, ""), 92)]
-    count = len(unique_sources(redirects))
-    if form is RedirectForm.S3_RULES and count > MAX_ROUTING_RULES:
+    if form is RedirectForm.S3_RULES and len(chosen) > MAX_ROUTING_RULES:
         notes.append(
-            f"{count} rules: an S3 website configuration holds at most {MAX_ROUTING_RULES};"
-            " S3 refuses this one: use the s3-objects form."
+            f"{len(chosen)} rules: an S3 website configuration holds at most"
+            f" {MAX_ROUTING_RULES}; S3 refuses this one: use the s3-objects form."
         )
-    if form is RedirectForm.S3_OBJECTS and any(r.status != 301 for r in redirects):
+    if form is RedirectForm.S3_OBJECTS and any(r.status != 301 for r in chosen):
         notes.append("A redirect object always answers 301: the other statuses become 301.")
-    if form in _SITE_FORMS and normal_base(base_path) != "/":
-        notes.append(f"Paths are relative to the site's base path {normal_base(base_path)}.")
-    if form in _SITE_FORMS:
-        outside = split_by_site(redirects, base_path, form).outside
-        notes += left_out_notes(outside, _SITE_FORMS[form])
+    if paths is not None:
+        if normal_base(base_path) != "/":
+            notes.append(f"Paths are relative to the site's base path {normal_base(base_path)}.")
+        notes += left_out_notes(paths.outside, _SITE_FORMS[form])
     return notes
 
 
@@ -94,16 +101,17 @@ def render_redirects(
     key prefix the host's root is served from; ``host_name`` the host S3 redirects should
     name (behind CloudFront: else S3 names its own website endpoint)."""
     chosen = unique_sources(redirects)
-    notes = redirect_notes(chosen, form, base_path=base_path)
+    paths = split_by_site(chosen, base_path, form) if form in _SITE_FORMS else None
+    notes = _notes(chosen, form, base_path, paths)
     if form is RedirectForm.NETLIFY:
         return render_netlify(chosen, notes)
     if form is RedirectForm.S3_RULES:
         return render_s3_rules(chosen, prefix, host_name, INDEX_DOCUMENT)
     if form is RedirectForm.S3_OBJECTS:
         return render_s3_objects(chosen, notes, bucket, prefix)
+    assert paths is not None  # the remaining forms are the site's
     if form is RedirectForm.DOCUSAURUS:
-        return render_docusaurus(split_by_site(chosen, base_path, form))
-    paths = split_by_site(chosen, base_path, form)
+        return render_docusaurus(paths)
     if form is RedirectForm.MKDOCS:
         return render_mkdocs(paths, notes)
     key = "aliases" if form is RedirectForm.HUGO else "redirect_from"
