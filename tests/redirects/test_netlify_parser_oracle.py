@@ -10,15 +10,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_netlify_toml import TOML
 
-from sitemill.redirects import Redirect, RedirectForm, parse_redirects_file, render_redirects
+from sitemill.redirects import (
+    Redirect,
+    RedirectForm,
+    parse_netlify_toml,
+    parse_redirects_file,
+    render_redirects,
+)
 
 READ = """
-const file = process.argv[1];
+const [file, config] = process.argv.slice(1);
 let resolved;
 try { resolved = require.resolve("netlify-redirect-parser"); } catch { process.exit(3); }
 import(require("url").pathToFileURL(resolved)).then(async ({ parseAllRedirects }) => {
-  const { redirects, errors } = await parseAllRedirects({ redirectsFiles: [file] });
+  const { redirects, errors } = await parseAllRedirects({
+    redirectsFiles: [file], netlifyConfigPath: config,
+  });
   process.stdout.write(JSON.stringify({ redirects, errors: errors.length }));
 });
 """
@@ -55,8 +64,9 @@ https://old.example.com/*  https://new.example.com/:splat  301!
 }
 
 
-def netlify_reading(path: Path) -> dict[str, Any]:
-    done = subprocess.run(["node", "-e", READ, str(path)], capture_output=True, text=True)
+def netlify_reading(path: Path, config: Path | None = None) -> dict[str, Any]:
+    command = ["node", "-e", READ, str(path), str(config or path.with_name("none.toml"))]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode in (3, 127):
         pytest.skip("node or netlify-redirect-parser is not installed (NODE_PATH)")
     assert done.returncode == 0, done.stderr
@@ -84,3 +94,21 @@ def test_sitemill_reads_each_rule_as_netlify_does(tmp_path: Path, name: str) -> 
         seen.add(source)
         assert rules.target_of(source) == (rule["to"], rule.get("status", 301)), rule
     assert len(seen) >= 5
+
+
+def test_the_toml_after_the_file_reads_as_netlify_merges_them(tmp_path: Path) -> None:
+    (tmp_path / "_redirects").write_bytes(b"/old /from-file 301\n/blog/x /file-x 301\n")
+    (tmp_path / "netlify.toml").write_bytes(TOML)
+    netlify = netlify_reading(tmp_path / "_redirects", tmp_path / "netlify.toml")
+    rules = parse_redirects_file((tmp_path / "_redirects").read_bytes()).then(
+        parse_netlify_toml(TOML)
+    )
+    assert rules.invalid == netlify["errors"]
+    first: dict[str, tuple[str, int]] = {}
+    for rule in netlify["redirects"]:
+        if not rule.get("query") and not rule.get("conditions"):
+            first.setdefault(rule["from"], (rule["to"], rule.get("status", 301)))
+    for source, expected in first.items():
+        if "*" not in source:
+            assert rules.target_of(source) == expected, source
+    assert rules.target_of("/blog/y") == ("/posts/y", 302)
