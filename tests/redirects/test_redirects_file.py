@@ -130,3 +130,12 @@ def test_a_catch_all_rule_is_told_from_one_that_keeps_the_path() -> None:
     assert rules.redirects("/old/page.html") and rules.many_to_one("/old/page.html")
     assert not rules.many_to_one("/docs/v1/x.html")
     assert not rules.many_to_one("/a") and not rules.many_to_one("/nowhere")
+
+
+def test_cloudflare_answers_302_by_default() -> None:
+    assert parse_redirects_file(b"/a /b\n/c /d 301\n", cloudflare=True).target_of("/a") == (
+        "/b",
+        302,
+    )
+    assert parse_redirects_file(b"/a /b\n", cloudflare=True).target_of("/c") is None
+    assert parse_redirects_file(b"/a /b\n").target_of("/a") == ("/b", 301)

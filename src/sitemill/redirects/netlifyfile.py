@@ -35,6 +35,21 @@ _PLACEHOLDER: Final = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
 _SEGMENT_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """What one host reads of a `_redirects` file: how many rules, the status by default."""
+
+    static_rules: int
+    dynamic_rules: int  # with placeholders or a splat
+    default_status: int
+
+
+NETLIFY: Final = Dialect(MAX_RULES, MAX_DYNAMIC_RULES, 301)
+# Cloudflare Pages: at most 2,000 static and 100 dynamic rules, and 302 by default.
+# https://developers.cloudflare.com/pages/configuration/redirects/
+CLOUDFLARE: Final = Dialect(CLOUDFLARE_STATIC_RULES, CLOUDFLARE_DYNAMIC_RULES, 302)
+
+
 def normal_path(path: str) -> str:
     """A path as rules compare it: encoded in one spelling, no trailing "/" (Netlify matches
     "/a" and "/a/" alike)."""
@@ -112,27 +127,24 @@ class RuleReading:
 
 def parse_redirects_file(data: bytes, *, cloudflare: bool = False) -> RedirectRules:
     """The rules of a `_redirects` file, in order, at most MAX_FILE_BYTES and MAX_RULES
-    (MAX_DYNAMIC_RULES with placeholders or a splat; Cloudflare's own caps with
-    ``cloudflare``). Comments and blank lines are skipped; rules on a query, a country, a
-    language, a role or a cookie, and rules of another host, never match a plain path:
-    counted as ignored. Status 200 is a rewrite (the path is served), 404 a custom page."""
+    (MAX_DYNAMIC_RULES with placeholders or a splat; with ``cloudflare``, Cloudflare
+    Pages' caps and its default status, 302). Comments and blank lines are skipped; rules
+    on a query, a country, a language, a role or a cookie, and rules of another host,
+    never match a plain path: counted as ignored. Status 200 is a rewrite (the path is
+    served), 404 a custom page."""
     reading = RuleReading()
     text = data[:MAX_FILE_BYTES].decode("utf-8", "replace").removeprefix("\ufeff")
     lines = [line.removesuffix("\r") for line in text.split("\n")]  # no other line break
     if len(data) > MAX_FILE_BYTES and lines:
         lines.pop()  # cut inside it
         reading.truncated += 1 + data[MAX_FILE_BYTES:].count(b"\n")
-    caps = (
-        (CLOUDFLARE_STATIC_RULES, CLOUDFLARE_DYNAMIC_RULES)
-        if cloudflare
-        else (MAX_RULES, MAX_DYNAMIC_RULES)
-    )
+    host = CLOUDFLARE if cloudflare else NETLIFY
     for order, line in enumerate(lines):
-        _read_line(reading, order, line, caps)
+        _read_line(reading, order, line, host)
     return reading.rules_read()
 
 
-def _read_line(reading: RuleReading, order: int, line: str, caps: tuple[int, int]) -> None:
+def _read_line(reading: RuleReading, order: int, line: str, host: Dialect) -> None:
     """One line as Netlify's own parser reads it: `from [query...] to [status[!]]
     [conditions...]`, where `to` is the first word that starts with "/", "http://" or
     "https://" and every word before it is a query condition; `from status` alone is a
@@ -152,14 +164,14 @@ def _read_line(reading: RuleReading, order: int, line: str, caps: tuple[int, int
             reading.invalid += 1
             return
         query, target, options = parts[:at], parts[at], parts[at + 1 :]
-    status = leading_int(options[0]) if options else 301
+    status = leading_int(options[0]) if options else host.default_status
     conditions = [word for word in options[1:] if word.split("=")[0] not in _NOT_CONDITIONS]
     if target is None or status is None:
         reading.invalid += 1
     elif query or conditions or not source.startswith("/"):
         reading.ignored += 1
     else:
-        add_rule(reading, order, source, target, status, caps)
+        add_rule(reading, order, source, target, status, host)
 
 
 def leading_int(word: str) -> int | None:
@@ -189,14 +201,14 @@ def _is_target(word: str) -> bool:
 
 
 def add_rule(
-    reading: RuleReading, order: int, source: str, target: str, status: int, caps: tuple[int, int]
+    reading: RuleReading, order: int, source: str, target: str, status: int, host: Dialect
 ) -> None:
     if len(source) > MAX_PATH_CHARS or len(target) > MAX_LINE_CHARS:
         reading.invalid += 1
         return
     dynamic = "*" in source or ":" in source
     if dynamic:
-        if len(reading.rules) >= caps[1]:
+        if len(reading.rules) >= host.dynamic_rules:
             reading.truncated += 1
             return
         pattern = compile_from(normal_path(source))
@@ -204,7 +216,7 @@ def add_rule(
             reading.invalid += 1
             return
         reading.rules.append((order, PatternRule(pattern, target, status)))
-    elif len(reading.exact) >= caps[0]:
+    elif len(reading.exact) >= host.static_rules:
         reading.truncated += 1
     else:
         reading.exact.setdefault(normal_path(source), (order, target, status))

@@ -10,9 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from sitemill.redirects.netlifyfile import (
-    MAX_DYNAMIC_RULES,
     MAX_FILE_BYTES,
-    MAX_RULES,
+    NETLIFY,
     RuleReading,
     add_rule,
     forward_target,
@@ -59,7 +58,7 @@ def _read_table(reading: RuleReading, order: int, table: Any) -> None:
     if query or table.get("conditions") or not source.startswith("/"):
         reading.ignored += 1
         return
-    add_rule(reading, order, source, target, status, (MAX_RULES, MAX_DYNAMIC_RULES))
+    add_rule(reading, order, source, target, status, NETLIFY)
 
 
 def _is_status(value: object) -> bool:
