@@ -108,6 +108,8 @@ def compile_from(source: str) -> re.Pattern[str] | None:
 
 @dataclass
 class RuleReading:
+    """The rules read so far (a `_redirects` file's, a netlify.toml's) and what was left."""
+
     exact: dict[str, tuple[int, str, int]] = field(default_factory=dict)
     rules: list[tuple[int, Rule]] = field(default_factory=list)
     ignored: int = 0
@@ -115,6 +117,7 @@ class RuleReading:
     truncated: int = 0
 
     def rules_read(self) -> RedirectRules:
+        """The rules, to ask paths of."""
         return RedirectRules(
             self.rules,
             exact=self.exact,
