@@ -137,7 +137,7 @@ def _origin(redirect: Mapping[str, Any], scheme: str) -> str:
 
 def _status(redirect: Mapping[str, Any]) -> int:
     code = _text(redirect, "HttpRedirectCode", 3) or "301"
-    if not code.isdigit() or not 300 <= int(code) < 400:
+    if not (code.isascii() and code.isdigit()) or not 300 <= int(code) < 400:
         raise ValueError("HttpRedirectCode is a 3xx status")
     return int(code)
 
