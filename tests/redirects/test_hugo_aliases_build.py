@@ -1,5 +1,6 @@
 """The Hugo form built by Hugo: each alias, put in the front matter of the page named, gives a
-redirect page at the removed URL that leads to that page (skipped without a hugo binary)."""
+redirect page at the removed URL that leads to that page (skipped without a hugo binary:
+.ci/run installs it)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def front_matter(text: str, served_at: str, toml: bool) -> str:
 
 def test_hugo_writes_a_redirect_page_at_each_removed_url(tmp_path: Path) -> None:
     if shutil.which("hugo") is None:
-        pytest.skip("hugo is not installed")
+        pytest.skip("hugo is not installed; .ci/run installs the Debian package")
     text = render_redirects(MOVES, RedirectForm.HUGO, base_path="/docs/")
     (tmp_path / "config.toml").write_text(
         f'baseURL = "{BASE}"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n'

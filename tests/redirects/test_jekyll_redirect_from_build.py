@@ -1,6 +1,6 @@
 """The Jekyll form built by Jekyll with jekyll-redirect-from: each `redirect_from`, put in the
 front matter of the page named, gives a redirect page at the removed URL that leads to that
-page (skipped without jekyll and the plugin)."""
+page (skipped without jekyll and the plugin: .ci/run installs both)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ MOVES = [
 
 def test_jekyll_writes_a_redirect_page_at_each_removed_url(tmp_path: Path) -> None:
     if shutil.which("jekyll") is None:
-        pytest.skip("jekyll is not installed")
+        pytest.skip("jekyll is not installed; .ci/run installs the Debian package")
     blocks = yaml.safe_load(render_redirects(MOVES, RedirectForm.JEKYLL, base_path="/docs/"))
     config = {"url": "https://example.org", "baseurl": "/docs", "plugins": ["jekyll-redirect-from"]}
     (tmp_path / "_config.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -37,7 +37,7 @@ def test_jekyll_writes_a_redirect_page_at_each_removed_url(tmp_path: Path) -> No
         (tmp_path / source).write_text(text, encoding="utf-8")
     done = subprocess.run(["jekyll", "build"], cwd=tmp_path, capture_output=True, text=True)
     if "jekyll-redirect-from" in done.stderr and done.returncode:
-        pytest.skip("jekyll-redirect-from is not installed")
+        pytest.skip("jekyll-redirect-from is not installed (.ci/run: ruby-jekyll-redirect-from)")
     assert done.returncode == 0, done.stderr
     for move in MOVES:
         stub = unquote(move.source).removeprefix("/docs/")
