@@ -39,6 +39,7 @@ ACTION_INPUT_DEFAULTS = {
     "deepen": "true",
     "check-all": "false",
     "warn-only": "false",
+    "fail-on-removed": "false",
 }
 OUTPUTS = {
     "sitemap",
@@ -49,6 +50,9 @@ OUTPUTS = {
     "indexnow-sent",
     "indexnow-pending",
     "problems",
+    "added",
+    "removed",
+    "gone",
 }
 INPUT_EXPRESSION = re.compile(r"\$\{\{\s*inputs\.([a-z0-9-]+)\s*\}\}")
 

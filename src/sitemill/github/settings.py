@@ -29,6 +29,7 @@ ACTION_INPUT_ENV: Final = {
     "deepen": "SITEMILL_ACTION_DEEPEN",
     "check-all": "SITEMILL_ACTION_CHECK_ALL",
     "warn-only": "SITEMILL_ACTION_WARN_ONLY",
+    "fail-on-removed": "SITEMILL_ACTION_FAIL_ON_REMOVED",
 }
 # Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
 CONFIG_INPUT_ENV: Final = {
@@ -48,6 +49,7 @@ class Command(Enum):
     BUILD = "build"  # the sitemaps, and IndexNow as the indexnow input says
     INDEXNOW = "indexnow"  # send what the state holds pending (a job after the deploy)
     CHECK = "check"  # the live site against the build, then IndexNow for what passed
+    DIFF = "diff"  # a pull request's site against the live site's state: nothing committed
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,8 @@ class Settings:
     # `command: check`: every URL, not the changed ones and a sample; exit 0 whatever it finds.
     check_all: bool = False
     warn_only: bool = False
+    # `command: diff`: a removed URL without a redirect fails the step (an error, not a warning).
+    fail_on_removed: bool = False
 
 
 def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
@@ -110,6 +114,7 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         deepen=parse_bool("deepen", _input(env, "deepen") or "true"),
         check_all=parse_bool("check-all", _input(env, "check-all") or "false"),
         warn_only=parse_bool("warn-only", _input(env, "warn-only") or "false"),
+        fail_on_removed=parse_bool("fail-on-removed", _input(env, "fail-on-removed") or "false"),
     )
 
 

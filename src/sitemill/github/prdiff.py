@@ -1,0 +1,106 @@
+"""`command: diff` in the Action: a pull request's site against the live site's state."""
+# The build is a dry run in memory (jobs.treediff): nothing is written into the site, and nothing is
+# committed or pushed, whatever the commit input says, so the job needs no token beyond the default
+# read-only one. It compares with the state a build would start from: the state in the checkout
+# (beside the sitemaps, or the state input's file), else previous-state, else the live site's copy;
+# a live site that has none yet (a 404: before the first deploy) is a notice and nothing to compare.
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from sitemill.config.values import PREVIOUS_NONE
+from sitemill.errors import StateError
+from sitemill.filenames.outputs import STATE_NAME
+from sitemill.github.commands import HeldWarnings, append_to, workflow_command, write_outputs
+from sitemill.github.diffsummary import (
+    DIFF_OUTPUTS,
+    Redirects,
+    diff_outputs,
+    gone_annotations,
+    render_diff_summary,
+    render_nothing_to_compare,
+)
+from sitemill.github.settings import Settings
+from sitemill.jobs.treediff import DiffError, TreeDiff, diff_tree
+from sitemill.messages import redact
+from sitemill.state.download import download
+from sitemill.state.previous import PreviousState, previous_state
+
+
+@dataclass
+class DiffRun:
+    """A pull request's diff (None: the live site has no state yet) and what it compared."""
+
+    tree: TreeDiff | None
+    against: str
+    redirects: Redirects | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def diff_pull_request(settings: Settings) -> DiffRun:
+    """Build the checkout's site in memory and compare it with the state found."""
+    against = diff_against(settings)
+    where = redact(against.location)
+    data = against.read()
+    if data is None:
+        if settings.config.previous_state is None and "://" in against.location:
+            return DiffRun(None, where)  # (the live site's copy: none before the first deploy)
+        raise DiffError(f"no state to compare with at {where}")
+    tree = diff_tree(settings.config, settings.site_dir, PreviousState(where, lambda: data))
+    warnings = [*tree.report.warnings, *tree.warnings]
+    return DiffRun(tree, where, suggested_redirects(tree), warnings)
+
+
+def diff_against(settings: Settings) -> PreviousState:
+    """The state in the checkout, else ``previous-state``, else ``<base-url>`` + the state's
+    name; a URL that cannot be fetched (but for a 404) is a DiffError: nothing to compare."""
+    config = settings.config
+    kept = Path(config.state) if config.state is not None else settings.out_dir / STATE_NAME
+    if kept.is_file():
+        return previous_state(str(kept))
+    if config.previous_state == PREVIOUS_NONE:
+        raise DiffError(
+            f"no state to compare with: none at {kept.name} in the checkout, and "
+            "previous-state is none (name a state file or URL, or leave it empty for the "
+            "live site's copy)"
+        )
+    return previous_state(config.previous_state or config.base_url + STATE_NAME, fetch=_fetch)
+
+
+def _fetch(url: str) -> bytes | None:
+    try:
+        return download(url)
+    except StateError as exc:
+        raise DiffError(f"{exc}: nothing to compare with") from exc
+
+
+def suggested_redirects(tree: TreeDiff) -> Redirects | None:
+    """The redirects to add for the renamed URLs, in the host's form (none yet)."""
+    return None
+
+
+def finish_diff(
+    settings: Settings, env: Mapping[str, str], run: DiffRun, stdout: TextIO, held: HeldWarnings
+) -> int:
+    """Annotations, outputs and the job summary; 1 on a gone URL with fail-on-removed."""
+    warnings = list(dict.fromkeys(run.warnings))
+    warnings += held.unsaid(warnings)
+    for warning in warnings:
+        stdout.write(workflow_command("warning", warning, title="sitemill") + "\n")
+    if run.tree is None:
+        said = f"no state at {run.against} yet (before the first deploy?): nothing to compare with"
+        stdout.write(workflow_command("notice", said, title="sitemill diff") + "\n")
+        write_outputs(env.get("GITHUB_OUTPUT"), dict.fromkeys(DIFF_OUTPUTS, ""))
+        append_to(env.get("GITHUB_STEP_SUMMARY"), render_nothing_to_compare(said))
+        return 0
+    diff = run.tree.diff
+    for line in gone_annotations(diff, fail=settings.fail_on_removed):
+        stdout.write(line + "\n")
+    write_outputs(env.get("GITHUB_OUTPUT"), diff_outputs(diff))
+    summary = render_diff_summary(diff, run.against, run.redirects, warnings)
+    append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
+    return 1 if settings.fail_on_removed and diff.gone else 0
