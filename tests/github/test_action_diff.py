@@ -153,3 +153,23 @@ def test_a_state_the_live_site_cannot_serve_fails_the_step(project: Project, sta
     assert run.returncode == 1
     (error,) = [line for line in run.stdout.splitlines() if line.startswith("::error")]
     assert "nothing to compare with" in error and "500" in error
+
+
+def test_a_shallow_pull_request_checkout_is_deepened_as_a_build_s_is(
+    project: Project, stand: Stand
+) -> None:
+    site = deployed(project, stand)
+    pull_request(project, {"about.html": None})
+    git(project.workspace, "push", "-q", "origin", "HEAD:refs/pull/1/merge")
+    shallow = project.root / "shallow"  # (actions/checkout: fetch-depth 1 of the merge ref)
+    git(project.root, "init", "-q", str(shallow))
+    git(shallow, "remote", "add", "origin", str(project.remote))
+    git(shallow, "fetch", "-q", "--depth", "1", "--no-tags", "origin", "refs/pull/1/merge")
+    git(shallow, "checkout", "-q", "--detach", "FETCH_HEAD")
+    before = refs(project)
+    run = run_action(shallow, {"base-url": site, "command": "diff"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Deepened the shallow checkout" in run.stdout
+    assert not [line for line in run.stdout.splitlines() if "shallow clone" in line]
+    assert run.outputs["gone"] == "1" and refs(project) == before
+    assert git(shallow, "status", "--porcelain", "--ignored") == b""

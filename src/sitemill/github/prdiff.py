@@ -16,6 +16,7 @@ from sitemill.config.values import PREVIOUS_NONE
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.commands import HeldWarnings, append_to, workflow_command, write_outputs
+from sitemill.github.deepen import deepen_checkout
 from sitemill.github.diffsummary import (
     DIFF_OUTPUTS,
     Redirects,
@@ -39,20 +40,24 @@ class DiffRun:
     against: str
     redirects: Redirects | None = None
     warnings: list[str] = field(default_factory=list)
+    said: str = ""  # a line for the log (the checkout deepened)
 
 
-def diff_pull_request(settings: Settings) -> DiffRun:
-    """Build the checkout's site in memory and compare it with the state found."""
+def diff_pull_request(settings: Settings, env: Mapping[str, str]) -> DiffRun:
+    """Build the checkout's site in memory (its history fetched first, as a build's, for the
+    same dates) and compare it with the state found."""
+    deepened = deepen_checkout(settings, env)
     against = diff_against(settings)
     where = redact(against.location)
     data = against.read()
     if data is None:
         if settings.config.previous_state is None and "://" in against.location:
-            return DiffRun(None, where)  # (the live site's copy: none before the first deploy)
+            return DiffRun(None, where, said=deepened.said)  # (none before the first deploy)
         raise DiffError(f"no state to compare with at {where}")
     tree = diff_tree(settings.config, settings.site_dir, PreviousState(where, lambda: data))
-    warnings = [*tree.report.warnings, *tree.warnings]
-    return DiffRun(tree, where, suggested_redirects(tree), warnings)
+    warnings = [deepened.warning] if deepened.warning else []
+    warnings += [*tree.report.warnings, *tree.warnings]
+    return DiffRun(tree, where, suggested_redirects(tree), warnings, deepened.said)
 
 
 def diff_against(settings: Settings) -> PreviousState:
@@ -87,6 +92,7 @@ def finish_diff(
     settings: Settings, env: Mapping[str, str], run: DiffRun, stdout: TextIO, held: HeldWarnings
 ) -> int:
     """Annotations, outputs and the job summary; 1 on a gone URL with fail-on-removed."""
+    stdout.write(run.said + "\n" if run.said else "")
     warnings = list(dict.fromkeys(run.warnings))
     warnings += held.unsaid(warnings)
     for warning in warnings:
