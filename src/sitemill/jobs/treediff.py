@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitemill.config.model import Config, UrlStyle
+from sitemill.config.model import Config
 from sitemill.diff.compare import RedirectOf, compare
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import SitemillError
@@ -24,7 +24,7 @@ from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
-from sitemill.urls import page_url
+from sitemill.urls import UrlStyle, page_url
 
 log = logging.getLogger(__name__)
 
