@@ -35,6 +35,7 @@ def deployed(project: Project, stand: Stand) -> str:
     state = (project.workspace / STATE).read_bytes()
     stand.files["/" + STATE] = (200, state, {"Content-Type": "application/gzip"})
     git(project.workspace, "clean", "-qfdx")
+    stand.requests.clear()  # (the build asked for the live site's state: none yet)
     return site
 
 
@@ -173,3 +174,27 @@ def test_a_shallow_pull_request_checkout_is_deepened_as_a_build_s_is(
     assert not [line for line in run.stdout.splitlines() if "shallow clone" in line]
     assert run.outputs["gone"] == "1" and refs(project) == before
     assert git(shallow, "status", "--porcelain", "--ignored") == b""
+
+
+def test_the_state_in_the_checkout_comes_before_the_live_sites(
+    project: Project, stand: Stand
+) -> None:
+    site = deployed(project, stand)
+    state = stand.files.pop("/" + STATE)[1]
+    commit(project.workspace, {STATE: state}, when=PR_TIME, message="The state, committed")
+    git(project.workspace, "push", "-q", "origin", "main")
+    run = diff(project, site, pull_request(project, {"about.html": None}))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.outputs["gone"] == "1" and stand.requests == []
+    assert f"Compared with the state at {STATE} in the checkout;" in run.summary
+
+
+def test_previous_state_none_and_no_state_in_the_checkout_is_one_error(
+    project: Project, stand: Stand
+) -> None:
+    site = deployed(project, stand)
+    event = pull_request(project, {"about.html": None})
+    run = diff(project, site, event, **{"previous-state": "none"})
+    assert run.returncode == 1 and stand.requests == []
+    (error,) = [line for line in run.stdout.splitlines() if line.startswith("::error")]
+    assert "no state to compare with" in error and "previous-state is none" in error

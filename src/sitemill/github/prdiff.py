@@ -48,10 +48,10 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str]) -> DiffRun:
     same dates) and compare it with the state found."""
     deepened = deepen_checkout(settings, env)
     against = diff_against(settings)
-    where = redact(against.location)
+    where = _where(settings, against.location)
     data = against.read()
     if data is None:
-        if settings.config.previous_state is None and "://" in against.location:
+        if against.location == settings.config.base_url + STATE_NAME:  # the live site's copy
             return DiffRun(None, where, said=deepened.said)  # (none before the first deploy)
         raise DiffError(f"no state to compare with at {where}")
     tree = diff_tree(settings.config, settings.site_dir, PreviousState(where, lambda: data))
@@ -74,6 +74,13 @@ def diff_against(settings: Settings) -> PreviousState:
             "live site's copy)"
         )
     return previous_state(config.previous_state or config.base_url + STATE_NAME, fetch=_fetch)
+
+
+def _where(settings: Settings, location: str) -> str:
+    """A URL (its user info hidden), or a path relative to the workspace."""
+    if "://" in location:
+        return redact(location)
+    return f"{Path(location).relative_to(settings.workspace).as_posix()} in the checkout"
 
 
 def _fetch(url: str) -> bytes | None:
