@@ -94,6 +94,7 @@ def test_a_removed_page_without_a_redirect_is_gone_annotated_and_counted(
     assert f"| {site}about.html | gone |" in run.summary
     assert f"- {site}news.html" in run.summary
     assert ("GET", "/" + STATE) in stand.requests
+    assert "::group::sitemill: " in run.stdout and run.stdout.count("::endgroup::") >= 1
 
 
 def test_fail_on_removed_makes_each_gone_url_an_error_and_fails_the_step(

@@ -70,7 +70,8 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
             if settings.command is Command.CHECK:
                 return finish_check(settings, env, check_deploy(settings, env), stdout)
             if settings.command is Command.DIFF:  # (never commits)
-                return finish_diff(settings, env, diff_pull_request(settings, env), stdout, held)
+                run_diff = diff_pull_request(settings, env, stdout)
+                return finish_diff(settings, env, run_diff, stdout, held)
             if settings.command is Command.INDEXNOW:
                 run: Outcome | Announced = announce_pending(settings, env)
             else:

@@ -25,6 +25,7 @@ from sitemill.github.diffsummary import (
     render_diff_summary,
     render_nothing_to_compare,
 )
+from sitemill.github.groups import log_groups
 from sitemill.github.settings import Settings
 from sitemill.jobs.treediff import DiffError, TreeDiff, diff_tree
 from sitemill.messages import redact
@@ -43,9 +44,9 @@ class DiffRun:
     said: str = ""  # a line for the log (the checkout deepened)
 
 
-def diff_pull_request(settings: Settings, env: Mapping[str, str]) -> DiffRun:
+def diff_pull_request(settings: Settings, env: Mapping[str, str], stdout: TextIO) -> DiffRun:
     """Build the checkout's site in memory (its history fetched first, as a build's, for the
-    same dates) and compare it with the state found."""
+    same dates; each phase a group of the log) and compare it with the state found."""
     deepened = deepen_checkout(settings, env)
     against = diff_against(settings)
     where = _where(settings, against.location)
@@ -54,7 +55,13 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str]) -> DiffRun:
         if against.location == settings.config.base_url + STATE_NAME:  # the live site's copy
             return DiffRun(None, where, said=deepened.said)  # (none before the first deploy)
         raise DiffError(f"no state to compare with at {where}")
-    tree = diff_tree(settings.config, settings.site_dir, PreviousState(where, lambda: data))
+    with log_groups(stdout) as progress:
+        tree = diff_tree(
+            settings.config,
+            settings.site_dir,
+            PreviousState(where, lambda: data),
+            progress=progress,
+        )
     warnings = [deepened.warning] if deepened.warning else []
     warnings += [*tree.report.warnings, *tree.warnings]
     return DiffRun(tree, where, suggested_redirects(tree), warnings, deepened.said)
