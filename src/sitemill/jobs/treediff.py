@@ -11,20 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitemill.config.model import Config
-from sitemill.diff.compare import RedirectOf, compare
+from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import SitemillError
-from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
-from sitemill.html.links import resolve_url
+from sitemill.jobs.treeremoved import by_url, old_style, stub_redirects
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
 from sitemill.sinks.memory import MemorySink
 from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
-from sitemill.urls import UrlStyle, page_url
 
 log = logging.getLogger(__name__)
 
@@ -74,59 +71,11 @@ def diff_tree(
     report = build_from_tree(config, site_dir, MemorySink(), progress=progress, state_store=store)
     after = before if store.written is None else parse_state(store.written)
     style = report.url_style.style if report.url_style is not None else config.url_style
-    new = _by_url(after, config.base_url, style)
-    old = _by_url(before, before.base_url or config.base_url, _old_style(config, before, style))
+    new = by_url(after, config.base_url, style)
+    old = by_url(before, before.base_url or config.base_url, old_style(config, before, style))
     same = (before.fingerprint_version, before.fingerprint_main) == (
         FINGERPRINT_VERSION,
         after.fingerprint_main,
     )
     redirect_of = stub_redirects(Root(site_dir, hidden=False), config.base_url)
     return TreeDiff(compare(old, new, redirect_of, same_fingerprints=same), report, before, after)
-
-
-def _old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
-    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
-        return before.url_style.style
-    return new
-
-
-def _by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord]:
-    return {page_url(base_url, path, style): record for path, record in state.pages.items()}
-
-
-def stub_redirects(site: Root, base_url: str) -> RedirectOf:
-    """Where the new build's redirect stubs send a URL under ``base_url``: the meta refresh
-    of the file that serves it (``x/index.html`` for ``x/``; ``x.html``, ``x`` or
-    ``x/index.html`` for ``x``), read bounded inside the site."""
-
-    def redirect_of(url: str) -> tuple[str, str] | None:
-        if not url.startswith(base_url):
-            return None
-        for path in _served_by(url[len(base_url) :]):
-            data = _head(site, path)
-            if data is None:
-                continue
-            facts = read_page_facts(data)
-            target = None if facts.refresh is None else resolve_url(facts.refresh, url, facts.base)
-            return None if target is None else (target, f"a redirect stub ({path})")
-        return None
-
-    return redirect_of
-
-
-def _served_by(rest: str) -> tuple[str, ...]:
-    from urllib.parse import unquote
-
-    path = unquote(rest)
-    if path == "" or path.endswith("/"):
-        return (path + "index.html", path + "index.htm")
-    if path.endswith((".html", ".htm")):
-        return (path,)
-    return (path + ".html", path, path + "/index.html")
-
-
-def _head(site: Root, path: str) -> bytes | None:
-    try:
-        return site.read(path, PAGE_FACTS_BYTES)
-    except (OSError, SitemillError):  # (none there, a directory, or a way out of the site)
-        return None

@@ -1,0 +1,95 @@
+"""The URLs a tree build removed, and the redirect stubs of a site directory that lead on."""
+# A build keeps, for `sitemill check` after the deploy, the URLs it removed whose file is gone or is
+# a redirect stub (diff.compare says where each went); `sitemill diff` reads the same stubs.
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote
+
+from sitemill.config.model import Config
+from sitemill.diff.compare import RedirectOf, compare
+from sitemill.diff.model import Verdict
+from sitemill.errors import SitemillError
+from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
+from sitemill.html.links import resolve_url
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.safefs import Root
+from sitemill.state.model import State
+from sitemill.state.pagerecord import PageRecord
+from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
+from sitemill.urls import UrlStyle, page_url
+
+
+def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
+    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
+        return before.url_style.style
+    return new
+
+
+def by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord]:
+    return {page_url(base_url, path, style): record for path, record in state.pages.items()}
+
+
+def stub_redirects(site: Root, base_url: str) -> RedirectOf:
+    """Where the new build's redirect stubs send a URL under ``base_url``: the meta refresh
+    of the file that serves it (``x/index.html`` for ``x/``; ``x.html``, ``x`` or
+    ``x/index.html`` for ``x``), read bounded inside the site."""
+
+    def redirect_of(url: str) -> tuple[str, str] | None:
+        if not url.startswith(base_url):
+            return None
+        for path in _served_by(url[len(base_url) :]):
+            data = _head(site, path)
+            if data is None:
+                continue
+            facts = read_page_facts(data)
+            target = None if facts.refresh is None else resolve_url(facts.refresh, url, facts.base)
+            return None if target is None else (target, f"a redirect stub ({path})")
+        return None
+
+    return redirect_of
+
+
+def _served_by(rest: str) -> tuple[str, ...]:
+    path = unquote(rest)
+    if path == "" or path.endswith("/"):
+        return (path + "index.html", path + "index.htm")
+    if path.endswith((".html", ".htm")):
+        return (path,)
+    return (path + ".html", path, path + "/index.html")
+
+
+def _head(site: Root, path: str) -> bytes | None:
+    try:
+        return site.read(path, PAGE_FACTS_BYTES)
+    except (OSError, SitemillError):  # (none there, a directory, or a way out of the site)
+        return None
+
+
+def removed_since(
+    config: Config, site_dir: Path, known: State, remember: State, style: UrlStyle
+) -> dict[str, RemovedUrl]:
+    """What a build keeps in its state for `sitemill check`: the URLs it removed since
+    ``known`` whose file is gone or is a redirect stub (a page left out but still served,
+    noindex or a copy, is not named: the state may be public), each with its fate; when it
+    removed none, those ``known`` kept that are not listed again."""
+    old = by_url(known, known.base_url or config.base_url, old_style(config, known, style))
+    new = by_url(remember, config.base_url, style)
+    if old.keys() <= new.keys():
+        return {url: item for url, item in known.removed.items() if url not in new}
+    site = Root(site_dir, hidden=False)
+    redirect_of = stub_redirects(site, config.base_url)
+    same = known.fingerprint_version == FINGERPRINT_VERSION
+    diff = compare(old, new, redirect_of, same_fingerprints=same)
+    found = {}
+    for item in diff.removed[:MAX_REMOVED]:
+        if item.verdict is Verdict.REDIRECTED or not _has_file(site, config.base_url, item.url):
+            found[item.url] = RemovedUrl(item.verdict.value, item.target)
+    return found
+
+
+def _has_file(site: Root, base_url: str, url: str) -> bool:
+    if not url.startswith(base_url):
+        return False
+    return any(_head(site, path) is not None for path in _served_by(url[len(base_url) :]))
