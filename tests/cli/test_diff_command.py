@@ -112,3 +112,61 @@ def test_an_unchanged_site_reports_nothing(
     )
     report = json.loads(printed)
     assert code == 0 and report["added"] == report["changed"] == report["removed"] == []
+
+
+def test_a_redirects_file_counts_and_the_suggestions_are_written(
+    changed_site: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, out = changed_site
+    (site / "_redirects").write_text("/docs/guide/old.html /docs/ 301\n", encoding="utf-8")
+    target = tmp_path / "suggested" / "_redirects"
+    target.parent.mkdir()
+    argv = ["diff", str(site), "--base-url", BASE, "--out", str(out), "--json"]
+    code, printed = run([*argv, "--write-redirects", str(target)], capsys)
+    report = json.loads(printed)
+    removed = {item["url"]: item for item in report["removed"]}
+    old = removed[BASE + "guide/old.html"]
+    assert (old["verdict"], old["target"], old["detail"]) == (
+        "redirected", BASE, "a _redirects rule (301)"
+    )  # fmt: skip
+    assert code == 0 and report["counts"]["gone"] == 0
+    written = target.read_text(encoding="utf-8")
+    assert "/docs/guide/install.html  /docs/setup/install.html  301" in written.splitlines()
+    assert report["suggested_redirects"]["form"] == "netlify"
+    assert report["suggested_redirects"]["text"] == written
+    assert run([*argv, "--write-redirects", str(target)], capsys)[0] == 0  # (its own: replaced)
+
+
+def test_a_file_sitemill_did_not_write_is_never_replaced(
+    changed_site: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, out = changed_site
+    users = site / "_redirects"
+    users.write_text("/a /b 301\n", encoding="utf-8")
+    argv = [
+        "diff",
+        str(site),
+        "--base-url",
+        BASE,
+        "--out",
+        str(out),
+        "--write-redirects",
+        str(users),
+    ]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a file sitemill wrote" in err
+    assert users.read_text(encoding="utf-8") == "/a /b 301\n"
+
+
+@pytest.mark.parametrize(("form", "line"), [
+    ("hugo", '  aliases: ["/guide/install.html"]'),
+    ("mkdocs", '        "guide/install.md": "setup/install.md"'),
+])  # fmt: skip
+def test_the_form_is_the_one_asked(
+    form: str, line: str, changed_site: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, out = changed_site
+    argv = ["diff", str(site), "--base-url", BASE, "--out", str(out), "--json"]
+    _, printed = run([*argv, "--redirects-form", form], capsys)
+    assert line in json.loads(printed)["suggested_redirects"]["text"].splitlines()

@@ -58,13 +58,31 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     site_dir, out_dir, config = site_and_config(args, env)
     _check_redirects_file(args.write_redirects)
     against = _against(args, config, out_dir)
+    from sitemill.cli.diffredirects import suggestions, write_suggestions
+
     with live_line(sys.stderr, quiet=args.quiet or args.json) as line:
         found = diff_tree(config, site_dir, against, progress=line if line.active else None)
+    suggested = suggestions(found, config.base_url, args.redirects_form, args.write_redirects)
+    written = None
+    if args.write_redirects is not None:
+        written = write_suggestions(args.write_redirects, suggested)
     if args.json:
-        print_json(found.diff, sys.stdout)
+        print_json(found.diff, suggested, sys.stdout)
     elif not args.quiet:
         print_table(found.diff, config.base_url, against.location, sys.stdout)
+        _say_suggested(suggested, written, sys.stdout)
     return 1 if args.fail_on_removed and found.diff.gone else 0
+
+
+def _say_suggested(suggested: dict[str, Any] | None, written: str | None, stream: TextIO) -> None:
+    if written is not None:
+        say(stream, written)
+    elif suggested is not None:
+        say(
+            stream,
+            f"{suggested['count']:,} suggested redirect(s) in the {suggested['form']} form: "
+            "--write-redirects FILE writes them (--redirects-form picks another form)",
+        )
 
 
 def _check_redirects_file(path: Path | None) -> None:
@@ -114,10 +132,13 @@ def _s3_client() -> Any:
     return make_s3_client(None)
 
 
-def print_json(diff: SiteDiff, stream: TextIO) -> None:
+def print_json(diff: SiteDiff, suggested: dict[str, Any] | None, stream: TextIO) -> None:
     from sitemill.diff.model import diff_to_json
 
-    stream.write(json.dumps(diff_to_json(diff), indent=1, ensure_ascii=True) + "\n")
+    document = diff_to_json(diff)
+    if suggested is not None:
+        document["suggested_redirects"] = suggested
+    stream.write(json.dumps(document, indent=1, ensure_ascii=True) + "\n")
 
 
 def print_table(diff: SiteDiff, base_url: str, against: str, stream: TextIO) -> None:

@@ -7,15 +7,17 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.config.model import Config
 from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import SitemillError
-from sitemill.jobs.treeremoved import by_url, old_style, stub_redirects
+from sitemill.jobs.siteredirects import site_redirects, stub_page
+from sitemill.jobs.treeremoved import by_url, old_style
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.redirects import detect_generator
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
 from sitemill.sinks.memory import MemorySink
@@ -54,7 +56,7 @@ class TreeDiff:
     report: Report
     before: State
     after: State
-    warnings: list[str] = field(default_factory=list)
+    generator: str | None = None  # what the home page names (<meta name="generator">)
 
 
 def diff_tree(
@@ -77,5 +79,8 @@ def diff_tree(
         FINGERPRINT_VERSION,
         after.fingerprint_main,
     )
-    redirect_of = stub_redirects(Root(site_dir, hidden=False), config.base_url)
-    return TreeDiff(compare(old, new, redirect_of, same_fingerprints=same), report, before, after)
+    site = Root(site_dir, hidden=False)
+    redirect_of = site_redirects(site, config.base_url)
+    diff = compare(old, new, redirect_of, same_fingerprints=same)
+    generator = detect_generator(lambda name: stub_page(site, name))
+    return TreeDiff(diff, report, before, after, generator)

@@ -5,14 +5,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote
 
 from sitemill.config.model import Config
-from sitemill.diff.compare import RedirectOf, compare
+from sitemill.diff.compare import compare
 from sitemill.diff.model import Verdict
-from sitemill.errors import SitemillError
-from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
-from sitemill.html.links import resolve_url
+from sitemill.jobs.siteredirects import served_by, site_redirects, stub_page
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.safefs import Root
 from sitemill.state.model import State
@@ -31,42 +28,6 @@ def by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord
     return {page_url(base_url, path, style): record for path, record in state.pages.items()}
 
 
-def stub_redirects(site: Root, base_url: str) -> RedirectOf:
-    """Where the new build's redirect stubs send a URL under ``base_url``: the meta refresh
-    of the file that serves it (``x/index.html`` for ``x/``; ``x.html``, ``x`` or
-    ``x/index.html`` for ``x``), read bounded inside the site."""
-
-    def redirect_of(url: str) -> tuple[str, str] | None:
-        if not url.startswith(base_url):
-            return None
-        for path in _served_by(url[len(base_url) :]):
-            data = _head(site, path)
-            if data is None:
-                continue
-            facts = read_page_facts(data)
-            target = None if facts.refresh is None else resolve_url(facts.refresh, url, facts.base)
-            return None if target is None else (target, f"a redirect stub ({path})")
-        return None
-
-    return redirect_of
-
-
-def _served_by(rest: str) -> tuple[str, ...]:
-    path = unquote(rest)
-    if path == "" or path.endswith("/"):
-        return (path + "index.html", path + "index.htm")
-    if path.endswith((".html", ".htm")):
-        return (path,)
-    return (path + ".html", path, path + "/index.html")
-
-
-def _head(site: Root, path: str) -> bytes | None:
-    try:
-        return site.read(path, PAGE_FACTS_BYTES)
-    except (OSError, SitemillError):  # (none there, a directory, or a way out of the site)
-        return None
-
-
 def removed_since(
     config: Config, site_dir: Path, known: State, remember: State, style: UrlStyle
 ) -> dict[str, RemovedUrl]:
@@ -79,7 +40,7 @@ def removed_since(
     if old.keys() <= new.keys():
         return {url: item for url, item in known.removed.items() if url not in new}
     site = Root(site_dir, hidden=False)
-    redirect_of = stub_redirects(site, config.base_url)
+    redirect_of = site_redirects(site, config.base_url)
     same = known.fingerprint_version == FINGERPRINT_VERSION
     diff = compare(old, new, redirect_of, same_fingerprints=same)
     found = {}
@@ -92,4 +53,4 @@ def removed_since(
 def _has_file(site: Root, base_url: str, url: str) -> bool:
     if not url.startswith(base_url):
         return False
-    return any(_head(site, path) is not None for path in _served_by(url[len(base_url) :]))
+    return any(stub_page(site, path) is not None for path in served_by(url[len(base_url) :]))
