@@ -134,6 +134,20 @@ def test_a_removed_page_with_a_redirect_stub_or_a_new_home_is_not_gone(
     assert f"| {site}blog/post.html | renamed | {site}blog/a-post.html (100% alike) |" in (
         run.summary
     )
+    assert "#### 1 suggested redirect, in the netlify form" in run.summary
+    assert "\n/blog/post.html  /blog/a-post.html  301\n```\n" in run.summary
+
+
+def test_the_suggested_redirects_take_the_form_the_input_names(
+    project: Project, stand: Stand
+) -> None:
+    site = deployed(project, stand)
+    moved = {"blog/post.html": None, "blog/a-post.html": page("Post")}
+    run = diff(project, site, pull_request(project, moved), **{"redirects-form": "s3-rules"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "#### 1 suggested redirect, in the s3-rules form" in run.summary
+    assert '"ReplaceKeyWith": "blog/a-post.html"' in run.summary
+    assert "put-bucket-website" in run.summary.split("```text")[0]  # (its notes, above)
 
 
 def test_a_live_site_without_a_state_yet_is_a_notice_and_nothing_to_compare(

@@ -69,6 +69,7 @@ def test_good_inputs_pass_without_anything_installed(tmp_path: Path, command: st
             {"SITEMILL_ACTION_COMMAND": "diff", "SITEMILL_ACTION_FAIL_ON_REMOVED": "maybe"},
             "fail-on-removed",
         ),
+        ({"SITEMILL_ACTION_REDIRECTS_FORM": "apache"}, "redirects-form"),
     ],
 )
 def test_a_mistake_is_one_error_before_the_install(

@@ -40,6 +40,7 @@ ACTION_INPUT_DEFAULTS = {
     "check-all": "false",
     "warn-only": "false",
     "fail-on-removed": "false",
+    "redirects-form": "",
 }
 OUTPUTS = {
     "sitemap",

@@ -37,10 +37,14 @@ _FATE: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Redirects:
-    """The suggested redirects, in the host's form (``form``: netlify, s3, hugo …)."""
+    """The suggested redirects in a host's form (``form``: netlify, s3-rules, hugo …): the
+    text, how many, and what it is and how to apply it (``notes``: a JSON form has no
+    comments to say it in)."""
 
     form: str
     text: str
+    count: int = 0
+    notes: tuple[str, ...] = ()
 
 
 def diff_outputs(diff: SiteDiff) -> dict[str, str]:
@@ -128,7 +132,10 @@ def _redirects_block(redirects: Redirects | None) -> list[str]:
     if cut:
         text = text[: text.rfind("\n", 0, MAX_REDIRECT_CHARS) + 1].rstrip("\n")
     fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(text))])
-    lines = ["", f"#### Suggested redirects ({markdown_text(redirects.form)})", ""]
+    heading = f"{counted(redirects.count, 'suggested redirect')}, in the"
+    lines = ["", f"#### {heading} {markdown_text(redirects.form)} form", ""]
+    unsaid = [note for note in redirects.notes if note not in text]  # (a form with comments)
+    lines += [markdown_text(" ".join(unsaid)), ""] if unsaid else []
     lines += [fence + "text", text, fence]
     if cut:
         lines += ["", "… cut here: `sitemill diff --write-redirects FILE` writes them all."]

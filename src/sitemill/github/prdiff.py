@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from sitemill.config.values import PREVIOUS_NONE
+from sitemill.diff.suggested import suggested_redirects
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.commands import HeldWarnings, append_to, workflow_command, write_outputs
@@ -29,8 +30,10 @@ from sitemill.github.groups import log_groups
 from sitemill.github.settings import Settings
 from sitemill.jobs.treediff import DiffError, TreeDiff, diff_tree
 from sitemill.messages import redact
+from sitemill.redirects import form_for, redirect_notes, render_redirects
 from sitemill.state.download import download
 from sitemill.state.previous import PreviousState, previous_state
+from sitemill.urls import site_root_path
 
 
 @dataclass
@@ -63,8 +66,8 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str], stdout: TextIO
             progress=progress,
         )
     warnings = [deepened.warning] if deepened.warning else []
-    warnings += [*tree.report.warnings, *tree.warnings]
-    return DiffRun(tree, where, suggested_redirects(tree), warnings, deepened.said)
+    warnings += tree.report.warnings
+    return DiffRun(tree, where, suggest_redirects(settings, tree), warnings, deepened.said)
 
 
 def diff_against(settings: Settings) -> PreviousState:
@@ -97,9 +100,17 @@ def _fetch(url: str) -> bytes | None:
         raise DiffError(f"{exc}: nothing to compare with") from exc
 
 
-def suggested_redirects(tree: TreeDiff) -> Redirects | None:
-    """The redirects to add for the renamed URLs, in the host's form (none yet)."""
-    return None
+def suggest_redirects(settings: Settings, tree: TreeDiff) -> Redirects | None:
+    """A redirect for each renamed URL, in the form the ``redirects-form`` input names, else
+    in the form of the generator the home page names, else as `_redirects` lines."""
+    redirects = suggested_redirects(tree.diff)
+    if not redirects:
+        return None
+    form = settings.redirects_form or form_for(None, tree.generator, bucket=False)
+    base_path = site_root_path(settings.config.base_url)
+    notes = redirect_notes(redirects, form, base_path=base_path)
+    text = render_redirects(redirects, form, base_path=base_path)
+    return Redirects(form.value, text, len(redirects), tuple(notes))
 
 
 def finish_diff(
