@@ -213,3 +213,14 @@ def test_previous_state_none_and_no_state_in_the_checkout_is_one_error(
     assert run.returncode == 1 and stand.requests == []
     (error,) = [line for line in run.stdout.splitlines() if line.startswith("::error")]
     assert "no state to compare with" in error and "previous-state is none" in error
+
+
+def test_a_redirect_the_change_adds_to_its_redirects_file_is_not_gone(
+    project: Project, stand: Stand
+) -> None:
+    site = deployed(project, stand)
+    change = {"about.html": None, "_redirects": "/about.html  /  301\n"}
+    run = diff(project, site, pull_request(project, change), **{"fail-on-removed": "true"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert annotations(run) == [] and run.outputs["gone"] == "0"
+    assert f"| {site}about.html | redirected | {site} |" in run.summary
