@@ -10,6 +10,7 @@ import pytest
 
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
 from sitemill.github.diffsummary import (
+    MAX_ANNOTATED,
     MAX_LISTED,
     MAX_REDIRECT_CHARS,
     MAX_REMOVED_ROWS,
@@ -135,3 +136,10 @@ def test_the_outputs_are_counts_of_urls() -> None:
     assert diff_outputs(diff) == {"added": "1", "changed": "1", "removed": "2", "gone": "1"}
     empty = render_diff_summary(SiteDiff((), (), ()), AGAINST, None)
     assert "(0 gone)" in empty and "####" not in empty and "[!CAUTION]" not in empty
+
+
+def test_gone_urls_past_the_runner_s_limit_are_counted_in_one_more_annotation() -> None:
+    diff = SiteDiff((), (), tuple(removed(f"{SITE}{n:03}") for n in range(MAX_ANNOTATED + 12)))
+    lines = list(gone_annotations(diff, fail=False))
+    assert len(lines) == MAX_ANNOTATED + 1
+    assert lines[-1].endswith("::12 more removed URLs without a redirect: see the job summary")

@@ -19,6 +19,7 @@ from sitemill.messages import counted, shown
 
 MAX_REMOVED_ROWS: Final = 100  # removed URLs the summary's table shows (gone ones first)
 MAX_LISTED: Final = 50  # added, and changed, URLs the summary lists
+MAX_ANNOTATED: Final = 50  # gone URLs annotated (the runner keeps 50 annotations a job)
 MAX_REDIRECT_CHARS: Final = 65_536  # of the suggested redirects shown (the summary's cap: 1 MiB)
 TITLE: Final = "sitemill diff"
 DIFF_OUTPUTS: Final = ("added", "changed", "removed", "gone")  # counts of URLs
@@ -54,15 +55,20 @@ def diff_outputs(diff: SiteDiff) -> dict[str, str]:
 
 
 def gone_annotations(diff: SiteDiff, *, fail: bool) -> Iterator[str]:
-    """An ``::error`` (``::warning`` unless ``fail``) per removed URL that is gone."""
+    """An ``::error`` (``::warning`` unless ``fail``) per removed URL that is gone, up to
+    MAX_ANNOTATED; then one that counts the rest."""
     level = "error" if fail else "warning"
-    for item in diff.gone:
+    for item in diff.gone[:MAX_ANNOTATED]:
         detail = f" ({item.detail})" if item.detail else ""
         message = (
             f"{item.url} is removed and nothing redirects it: readers and crawlers will get "
             f"a 404{detail}"
         )
         yield workflow_command(level, message, title=TITLE)
+    rest = len(diff.gone) - MAX_ANNOTATED
+    if rest > 0:
+        said = f"{counted(rest, 'more removed URL')} without a redirect: see the job summary"
+        yield workflow_command(level, said, title=TITLE)
 
 
 def render_diff_summary(
