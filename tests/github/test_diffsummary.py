@@ -143,3 +143,11 @@ def test_gone_urls_past_the_runner_s_limit_are_counted_in_one_more_annotation() 
     lines = list(gone_annotations(diff, fail=False))
     assert len(lines) == MAX_ANNOTATED + 1
     assert lines[-1].endswith("::12 more removed URLs without a redirect: see the job summary")
+
+
+def test_a_changed_url_is_listed_with_its_evidence_once() -> None:
+    evidence = "2024-05-02T10:00:00+00:00 from the page's git history, commit 3f2a9c1b4d5e"
+    diff = SiteDiff((), (Changed(SITE + "c", "2024-05-02T10:00:00+00:00", evidence),), ())
+    summary = render_diff_summary(diff, AGAINST, None)
+    assert f"- {SITE}c (2024-05-02T10:00:00+00:00 from the page's git history, commit" in summary
+    assert summary.count("2024-05-02") == 1

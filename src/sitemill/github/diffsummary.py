@@ -97,8 +97,8 @@ def render_diff_summary(
     lines += _removed_table(diff.removed)
     lines += _redirects_block(redirects)
     lines += _listed("Added", [cell(url) for url in diff.added])
-    changed = [f"{cell(c.url)} ({cell(c.lastmod or 'no date')}: {cell(c.evidence)})"
-               for c in diff.changed]  # fmt: skip
+    # (the evidence names the new date: "2024-05-02T10:00:00+00:00 from the page's git history")
+    changed = [f"{cell(c.url)} ({cell(c.evidence or c.lastmod or '')})" for c in diff.changed]
     lines += _listed("Changed", changed)
     return "\n".join(lines) + "\n\n"
 
