@@ -101,8 +101,8 @@ def _check_redirects_file(path: Path | None) -> None:
 def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> PreviousState:
     """The state to compare with: --against, else the one the build would read (where
     ``state`` keeps it, beside the sitemaps, else ``previous_state``)."""
+    from sitemill.errors import DiffError
     from sitemill.filenames.outputs import STATE_NAME
-    from sitemill.jobs.treediff import DiffError
     from sitemill.state.previous import PreviousState, open_previous, previous_state
     from sitemill.state.store import open_state_store
 

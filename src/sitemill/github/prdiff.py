@@ -14,7 +14,7 @@ from typing import TextIO
 
 from sitemill.config.values import PREVIOUS_NONE
 from sitemill.diff.suggested import suggested_redirects
-from sitemill.errors import StateError
+from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.commands import HeldWarnings, append_to, workflow_command, write_outputs
 from sitemill.github.deepen import deepen_checkout
@@ -28,7 +28,7 @@ from sitemill.github.diffsummary import (
 )
 from sitemill.github.groups import log_groups
 from sitemill.github.settings import Settings
-from sitemill.jobs.treediff import DiffError, TreeDiff, diff_tree
+from sitemill.jobs.treediff import TreeDiff, diff_tree
 from sitemill.messages import redact
 from sitemill.redirects import form_for, redirect_notes, render_redirects
 from sitemill.state.download import download

@@ -13,7 +13,7 @@ from pathlib import Path
 from sitemill.config.model import Config
 from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
-from sitemill.errors import SitemillError
+from sitemill.errors import DiffError
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.jobs.treeremoved import by_url, old_style
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
@@ -26,10 +26,6 @@ from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
 
 log = logging.getLogger(__name__)
-
-
-class DiffError(SitemillError):
-    """A diff that has nothing to compare with (no state where it was asked)."""
 
 
 @dataclass
