@@ -170,3 +170,13 @@ def test_the_form_is_the_one_asked(
     argv = ["diff", str(site), "--base-url", BASE, "--out", str(out), "--json"]
     _, printed = run([*argv, "--redirects-form", form], capsys)
     assert line in json.loads(printed)["suggested_redirects"]["text"].splitlines()
+
+
+@pytest.mark.parametrize("flag", ["--no-content-dates", "--lastmod=none"])
+def test_a_build_that_keeps_no_state_cannot_be_compared(
+    flag: str, changed_site: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, out = changed_site
+    assert main(["diff", str(site), "--base-url", BASE, "--out", str(out), flag]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "keeps none: turn content dates on" in err

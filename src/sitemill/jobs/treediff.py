@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import DiffError
@@ -61,6 +61,11 @@ def diff_tree(
     """The change report of the site directory against the state ``against`` names."""
     from sitemill.jobs.tree import build_from_tree  # (Jinja and the workers: only here)
 
+    if not config.content_dates or config.lastmod is LastmodMode.NONE:
+        raise DiffError(
+            "diff compares the states builds keep, and a build with content_dates = false or "
+            'lastmod = "none" keeps none: turn content dates on (the default)'
+        )
     data = against.read()
     if data is None:
         raise DiffError(f"no state to compare with at {against.location}")
