@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import sys
 import zlib
 from itertools import pairwise
@@ -14,6 +15,7 @@ import pytest
 
 from sitemill.lastmod.fingerprint import resemblance
 from sitemill.lastmod.fingerprint.resemblance import BINS, MIN_PAIRS, VERSION, sketch_text
+from sitemill.lastmod.fingerprint.whitespace import UNSPACED
 
 _SHIFT = 32 - 6
 _LOW = (1 << _SHIFT) - 1
@@ -21,8 +23,10 @@ _EMPTY = 1 << _SHIFT
 
 
 def plain_sketch(text: str) -> str | None:
-    """The sketch as first written: a set of word pairs, each hashed once."""
-    words = text.casefold().split()
+    """The sketch as first written: a set of word pairs, each hashed once (a mark bounds a
+    word, each Han or kana character is one)."""
+    folded = re.sub(f"[{UNSPACED}]", r" \g<0> ", text.casefold().replace("\x01", " "))
+    words = folded.split()
     pairs = {a + " " + b for a, b in pairwise(words)}
     if len(pairs) < MIN_PAIRS:
         return None
@@ -49,6 +53,8 @@ PIECES = [
     "İ",  # (casefolds to two code points)
     "ǅ",
     "中文",
+    "ひらがなカタカナ",
+    "한국어",
     "é",
     "\ud800",  # lone surrogates: kept as themselves
     "\udc00",

@@ -19,6 +19,7 @@ from sitemill.lastmod.fingerprint.versions import (
     HTML_SUFFIXES,
     MAX_FINGERPRINT_BYTES,
 )
+from sitemill.lastmod.fingerprint.whitespace import UNSPACED
 
 __all__ = [
     "ASSET_EXTENSIONS",
@@ -55,7 +56,7 @@ _SPACING: Final = re.compile(r"\s(?:\s+|(?<![^\W_]\s)|(?![^\W_]))")
 # between words (Han ideographs, hiragana, katakana): "分类 Category" and "分类Category" read
 # alike (a theme that writes a Chinese list title and its label on one line or on two); Hangul,
 # written with spaces between words, keeps them.
-_UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNSPACED: Final = UNSPACED
 _UNSPACED_CHARACTER: Final = re.compile(f"[{_UNSPACED}]")  # (a page without one: one search)
 # Written first as ``(?<=[U])\s+|\s+(?=[U])``: a run of white space with such a character on either
 # side; spelt to start with ``\s``, as _SPACING (1.5x faster on Chinese prose; test_spacing).

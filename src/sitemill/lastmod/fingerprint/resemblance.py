@@ -8,7 +8,10 @@
 # one's (rotation densification, Shrivastava and Li, ICML 2014). The share of equal bytes of two
 # sketches estimates the Jaccard resemblance of their pairs; a byte kept is 8 bits, so unrelated
 # bins agree 1 time in 256, which the estimate takes out. Deterministic (no salted hash), and it
-# names no text: a state beside the sitemaps may hold it.
+# names no text: a state beside the sitemaps may hold it. A word is what white space or one of the
+# reduction's marks bounds, and each character of a script written without spaces (Han, kana) is
+# a word of its own, so that a pair of them reads as a pair of words does (else a Chinese page is
+# a few long "words" and one changed character hides a move).
 
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ import re
 import zlib
 from itertools import pairwise
 from typing import Final, TypeGuard
+
+from sitemill.lastmod.fingerprint.whitespace import UNSPACED
 
 BINS: Final = 64
 _SHIFT: Final = 32 - 6  # the top 6 bits of a pair's hash name its bin (2 ** 6 == BINS)
@@ -34,6 +39,8 @@ _NONE: Final = 1 << 32  # a bin no pair's hash fell in (above every CRC-32)
 _WIDE_SPACE: Final = re.compile(
     "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 )
+_MARK: Final = "\x01"  # (fingerprint.marks.MARK: around a mark's kind and value)
+_UNSPACED_CHARACTER: Final = re.compile(f"[{UNSPACED}]")
 
 
 def sketch_text(text: str) -> str | None:
@@ -45,6 +52,10 @@ def sketch_text(text: str) -> str | None:
     # twice (the same smallest hash), and a bin keeps the whole hash (in one bin, the smallest
     # whole hash has the smallest low bits).
     folded = text.casefold()
+    if _MARK in folded:
+        folded = folded.replace(_MARK, " ")
+    if _UNSPACED_CHARACTER.search(folded):
+        folded = _UNSPACED_CHARACTER.sub(r" \g<0> ", folded)
     if _WIDE_SPACE.search(folded):
         folded = _WIDE_SPACE.sub(" ", folded)
     words = folded.encode("utf-8", "surrogatepass").split()
