@@ -30,6 +30,8 @@ OTHER_ENV: Final[Mapping[str, str]] = {
     "SITEMILL_ACTION_COMMITTER": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_CONFIG": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_DEEPEN": "the Action's steps (action.yml)",
+    "SITEMILL_ACTION_FAIL_ON_REMOVED": "the Action's steps (action.yml)",
+    "SITEMILL_ACTION_REDIRECTS_FORM": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_OUTPUT_DIR": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_PATH": "the Action's steps (action.yml)",
     "SITEMILL_ACTION_WARN_ONLY": "the Action's steps (action.yml)",
