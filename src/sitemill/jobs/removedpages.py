@@ -1,0 +1,76 @@
+"""What a build removed: its state against the one it started from, by URL (diff.compare)."""
+# The build has both states in hand: the one it started from and the one it writes. Their pages
+# by URL go to the pure comparison; only a removed URL costs a look at the site (``redirect_of``),
+# never a kept one. The URLs removed whose page is no longer served (gone, or a redirect) are
+# kept in the state for `sitemill check` (state.removedurls), until a later run removes others.
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from sitemill.config.model import Config
+from sitemill.diff.compare import RedirectOf, compare
+from sitemill.diff.model import Removed, SiteDiff, Verdict
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.state.model import State
+from sitemill.state.pagerecord import PageRecord
+from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
+from sitemill.urls import UrlStyle, page_url
+
+MAX_REMOVED_SHOWN: Final = 100  # removed URLs a summary names (the first in URL order)
+
+
+def by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord]:
+    """The state's listed pages by their URL under ``base_url`` and ``style``."""
+    return {page_url(base_url, path, style): record for path, record in state.pages.items()}
+
+
+def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
+    """The URL style the state compared against was written with (``auto``: its decision)."""
+    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
+        return before.url_style.style
+    return new
+
+
+def diff_states(
+    config: Config, before: State, after: State, style: UrlStyle, redirect_of: RedirectOf
+) -> SiteDiff:
+    """The report of the build that wrote ``after`` (its URL style ``style``) against
+    ``before``, the state it started from."""
+    new = by_url(after, config.base_url, style)
+    old = by_url(before, before.base_url or config.base_url, old_style(config, before, style))
+    same = (before.fingerprint_version, before.fingerprint_main) == (
+        FINGERPRINT_VERSION,
+        after.fingerprint_main,
+    )
+    return compare(old, new, redirect_of, same_fingerprints=same)
+
+
+def remember_removed(
+    before: State, after: State, diff: SiteDiff, served: Callable[[str], bool]
+) -> None:
+    """Set ``after.removed``: the URLs ``diff`` removed that no longer serve a page (their
+    file gone, or a redirect; ``served``: a file is still there) in URL order, at most
+    MAX_REMOVED; when it removed none, those ``before`` named that it did not add back."""
+    found = {
+        item.url: RemovedUrl(item.verdict.value, item.target)
+        for item in diff.removed
+        if item.verdict is Verdict.REDIRECTED or not served(item.url)
+    }
+    if not diff.removed:
+        added = set(diff.added)
+        found = {url: item for url, item in before.removed.items() if url not in added}
+    after.removed = {url: found[url] for url in sorted(found)[:MAX_REMOVED]}
+
+
+def removed_summary(removed: Iterable[Removed]) -> dict[str, Any]:
+    """A summary's ``removed`` (the first MAX_REMOVED_SHOWN, in URL order: URL, verdict and
+    target) and ``removed_count`` (all of them)."""
+    items = sorted(removed, key=lambda item: item.url)
+    shown = [
+        {"url": item.url, "verdict": item.verdict.value}
+        | ({} if item.target is None else {"target": item.target})
+        for item in items[:MAX_REMOVED_SHOWN]
+    ]
+    return {"removed": shown, "removed_count": len(items)}
