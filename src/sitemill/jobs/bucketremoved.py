@@ -14,7 +14,6 @@ from sitemill.config.model import Config
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.removedpages import diff_states, remember_removed
 from sitemill.report import Report
 from sitemill.sources.page import Page
 from sitemill.sources.s3pages import WebsiteRedirects, key_paths
@@ -49,6 +48,8 @@ class ListedBefore:
         started from) and the URLs it removed in ``after``; a first run tells nothing."""
         if self.start.first_run:
             return
+        from sitemill.jobs.removedpages import diff_states, remember_removed  # (a rebuild's)
+
         before = self.start.state
         style = report.url_style.style if report.url_style is not None else config.url_style
         redirects = BucketRedirects(client, site, config.base_url, self)
