@@ -10,21 +10,19 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitemill.config.model import Config, UrlStyle
-from sitemill.diff.compare import RedirectOf, compare
+from sitemill.config.model import Config
+from sitemill.diff.compare import RedirectOf
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import SitemillError
 from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
 from sitemill.html.links import resolve_url
-from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.jobs.removedpages import diff_states
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
 from sitemill.sinks.memory import MemorySink
 from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
-from sitemill.urls import page_url
 
 log = logging.getLogger(__name__)
 
@@ -74,24 +72,9 @@ def diff_tree(
     report = build_from_tree(config, site_dir, MemorySink(), progress=progress, state_store=store)
     after = before if store.written is None else parse_state(store.written)
     style = report.url_style.style if report.url_style is not None else config.url_style
-    new = _by_url(after, config.base_url, style)
-    old = _by_url(before, before.base_url or config.base_url, _old_style(config, before, style))
-    same = (before.fingerprint_version, before.fingerprint_main) == (
-        FINGERPRINT_VERSION,
-        after.fingerprint_main,
-    )
     redirect_of = stub_redirects(Root(site_dir, hidden=False), config.base_url)
-    return TreeDiff(compare(old, new, redirect_of, same_fingerprints=same), report, before, after)
-
-
-def _old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
-    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
-        return before.url_style.style
-    return new
-
-
-def _by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord]:
-    return {page_url(base_url, path, style): record for path, record in state.pages.items()}
+    diff = diff_states(config, before, after, style, redirect_of)
+    return TreeDiff(diff, report, before, after)
 
 
 def stub_redirects(site: Root, base_url: str) -> RedirectOf:
