@@ -36,7 +36,15 @@ def _logging() -> Iterator[None]:
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     for client in moto_bucket(monkeypatch):
-        for key in [*KEPT, "moved.html", "gone.html", "redir.html", "stub.html", "hidden.html"]:
+        for key in [
+            *KEPT,
+            "moved.html",
+            "gone.html",
+            "redir.html",
+            "stub.html",
+            "hidden.html",
+            "broken.html",
+        ]:
             put(client, key, words_page(f"the page {key} says its own words"))
         yield client
 
@@ -47,13 +55,15 @@ def put(client: Any, key: str, body: bytes, **more: Any) -> None:
 
 def restructure(client: Any) -> None:
     """moved.html moves (its bytes as they were), gone.html goes, redir.html becomes a
-    website redirect, stub.html a meta refresh, hidden.html noindex; p03 changes, one added."""
+    website redirect, stub.html a meta refresh, broken.html a meta refresh to no page,
+    hidden.html noindex; p03 changes, one added."""
     moved = client.get_object(Bucket=BUCKET, Key="moved.html")["Body"].read()
     put(client, "new/moved.html", moved)
     for key in ("moved.html", "gone.html", "redir.html"):
         client.delete_object(Bucket=BUCKET, Key=key)
     put(client, "redir.html", b"", WebsiteRedirectLocation="/p01.html")
     put(client, "stub.html", stub("p02.html"))
+    put(client, "broken.html", stub("missing.html"))
     put(client, "hidden.html", b'<html><head><meta name="robots" content="noindex"></head></html>')
     put(client, "p03.html", words_page("the third page, rewritten from top to bottom"))
     put(client, "added.html", words_page("a page of its own"))
@@ -64,6 +74,7 @@ def state(client: Any) -> State:
 
 
 EXPECTED = {
+    f"{BASE}broken.html": (Verdict.GONE, f"{BASE}missing.html"),
     f"{BASE}gone.html": (Verdict.GONE, None),
     f"{BASE}hidden.html": (Verdict.GONE, None),
     f"{BASE}moved.html": (Verdict.RENAMED, f"{BASE}new/moved.html"),
@@ -95,7 +106,7 @@ def test_the_diff_of_a_bucket_writes_nothing_and_asks_only_where_a_removed_url_l
     assert not set(asked) & {key for key in KEPT if key != "p03.html"}
     assert asked.count("p03.html") == 1
     assert [key for name, key in requests.calls if name == "HeadObject"].count("redir.html") == 1
-    assert asked.count("stub.html") == asked.count("hidden.html") == 1
+    assert asked.count("stub.html") == asked.count("hidden.html") == asked.count("broken.html") == 1
     assert not {"gone.html", "moved.html"} & set(asked)
 
 
@@ -115,7 +126,8 @@ def test_each_rebuild_reports_what_it_removed_and_its_state_keeps_it_until_other
     assert {item.url: item.verdict for item in report.diff.removed} == {
         url: verdict for url, (verdict, _) in EXPECTED.items()
     }
-    # The state names the URLs no longer served: not hidden.html, still served (noindex).
+    # The state names the URLs no longer served (a redirect that leads nowhere too): not
+    # hidden.html, still served (noindex).
     kept = {
         url: RemovedUrl(verdict.value, target)
         for url, (verdict, target) in EXPECTED.items()

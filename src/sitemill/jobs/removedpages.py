@@ -51,17 +51,24 @@ def remember_removed(
     before: State, after: State, diff: SiteDiff, served: Callable[[str], bool]
 ) -> None:
     """Set ``after.removed``: the URLs ``diff`` removed that no longer serve a page (their
-    file gone, or a redirect; ``served``: a file is still there) in URL order, at most
+    file gone, or a redirect, even one that leads nowhere; ``served``: a file is still
+    there) in URL order, at most
     MAX_REMOVED; when it removed none, those ``before`` named that it did not add back."""
     found = {
         item.url: RemovedUrl(item.verdict.value, item.target)
         for item in diff.removed
-        if item.verdict is Verdict.REDIRECTED or not served(item.url)
+        if _redirect(item) or not served(item.url)
     }
     if not diff.removed:
         added = set(diff.added)
         found = {url: item for url, item in before.removed.items() if url not in added}
     after.removed = {url: found[url] for url in sorted(found)[:MAX_REMOVED]}
+
+
+def _redirect(item: Removed) -> bool:
+    """Whether the new build serves a redirect for the removed URL (leading to a listed page,
+    or nowhere: diff.compare's "gone" with a target): no page is served there."""
+    return item.target is not None and item.verdict is not Verdict.RENAMED
 
 
 def removed_summary(removed: Iterable[Removed]) -> dict[str, Any]:
