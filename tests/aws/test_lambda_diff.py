@@ -1,7 +1,8 @@
 """`{"action": "diff"}` in the Lambda and the removed URLs in each rebuild's summary: the
 bucket's next rebuild as a dry run against the stack's state (nothing written), its lists
-bounded and its counts exact; a partitioned state is one error line; the summary and its log
-line name what a rebuild took out of the sitemaps."""
+bounded and its counts exact; a partitioned state diffed by its full rebuild as a dry run, one
+too big for the function one error line; the summary and its log line name what a rebuild took
+out of the sitemaps."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from typing import Any
 import pytest
 
 import sitemill.aws.diff
+import sitemill.scaleout.partitioned
 from s3util import BASE, BUCKET, STATE_BUCKET, Requests, moto_bucket, restored_logging, words_page
-from sitemill.aws.diff import PARTITIONED, handle_diff
+from sitemill.aws.diff import TOO_BIG, handle_diff
 from sitemill.aws.handler import handle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,9 +53,7 @@ def summary_line(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
 
 def test_the_diff_answers_the_change_report_and_writes_nothing(s3: Any) -> None:
     assert handle({"action": "rebuild"}, env=ONE_STATE, s3=s3)["status"] == "ok"
-    put(s3, "new/p1.html", s3.get_object(Bucket=BUCKET, Key="p1.html")["Body"].read())
-    for key in ("p1.html", "p2.html"):
-        s3.delete_object(Bucket=BUCKET, Key=key)
+    restructured(s3)
     requests = Requests(s3)
     answer = handle_diff(EVENT, env=ONE_STATE, s3=s3)
     assert answer["status"] == "ok" and answer["bucket"] == BUCKET
@@ -87,11 +87,37 @@ def test_each_list_is_bounded_and_the_counts_are_every_url_s(
     assert answer["listed_at_most"] == 2
 
 
-def test_a_partitioned_state_is_one_error_line(s3: Any) -> None:
+def restructured(client: Any) -> None:
+    """p1.html moves to new/p1.html with its bytes, p2.html goes."""
+    put(client, "new/p1.html", client.get_object(Bucket=BUCKET, Key="p1.html")["Body"].read())
+    for key in ("p1.html", "p2.html"):
+        client.delete_object(Bucket=BUCKET, Key=key)
+
+
+def test_a_partitioned_state_is_diffed_by_its_full_rebuild_as_a_dry_run(s3: Any) -> None:
     assert handle({"action": "rebuild"}, env=ENV, s3=s3)["status"] == "ok"
+    restructured(s3)
     requests = Requests(s3)
-    assert handle_diff(EVENT, env=ENV, s3=s3) == {"status": "error", "error": PARTITIONED}
-    assert requests.count("PutObject") == requests.count("DeleteObject") == 0
+    answer = handle_diff(EVENT, env=ENV, s3=s3)
+    assert {name for name, _ in requests.calls} <= {"ListObjectsV2", "GetObject", "HeadObject"}
+    assert answer["status"] == "ok" and answer["counts"]["removed"] == 2
+    assert [(item["url"], item["verdict"]) for item in answer["removed"]] == [
+        (f"{BASE}p1.html", "renamed"), (f"{BASE}p2.html", "gone"),
+    ]  # fmt: skip
+    # Its manual (full) rebuild names them in its summary.
+    summary = handle({"action": "rebuild"}, env=ENV, s3=s3)
+    assert summary["removed_count"] == 2
+
+
+def test_a_partitioned_site_too_big_for_the_function_is_one_error_line(
+    s3: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert handle({"action": "rebuild"}, env=ENV, s3=s3)["status"] == "ok"
+    monkeypatch.setattr(sitemill.scaleout.partitioned, "MAX_TOUCHED", 0)
+    requests = Requests(s3)
+    answer = handle_diff(EVENT, env=ENV, s3=s3)
+    assert answer == {"status": "error", "error": TOO_BIG.format(why="1 shards, more than 0")}
+    assert requests.count("ListObjectsV2") == 0  # (the plan says so: no listing)
 
 
 @pytest.mark.parametrize(

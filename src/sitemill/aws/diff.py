@@ -1,10 +1,11 @@
 """`{"action": "diff"}`: what the bucket's next rebuild would add, change and remove."""
 # The rebuild as a dry run from the stack's state (jobs.bucketdiff): nothing is written, not the
-# state either. The answer is the change report's JSON (diff.model.diff_to_json) with each list
-# bounded to MAX_LISTED items, first in URL order; the counts are always every URL's. A
-# partitioned state (a sharded site of the stack) is refused in one line: its dry run would
-# have to assemble every shard's state. A malformed event or a failure is status "error" and
-# one line, never a traceback in the answer.
+# state either. A partitioned state (the stack's sharded sites) is diffed by its full rebuild as
+# a dry run, which starts from every shard's pages at once, when it fits the function (at most
+# MAX_TOUCHED shards, as a manual rebuild runs in it); a larger one (the state machine's) is
+# refused in one line. The answer is the change report's JSON (diff.model.diff_to_json) with
+# each list bounded to MAX_LISTED items, first in URL order; the counts are always every URL's.
+# A malformed event or a failure is status "error" and one line, never a traceback.
 
 from __future__ import annotations
 
@@ -18,9 +19,12 @@ from sitemill.aws.clients import make_s3_client
 from sitemill.aws.events import own_bucket
 from sitemill.aws.logs import configure_logging, register_env_secrets
 from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
 from sitemill.errors import EventError, SitemillError
-from sitemill.jobs.bucketdiff import diff_bucket
+from sitemill.jobs.bucketdiff import BucketDiff, diff_bucket
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.treediff import DiffError
 from sitemill.messages import shown
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
@@ -34,9 +38,9 @@ _KEYS: Final = frozenset({"action", "bucket"})
 # Items of each list (added, changed, removed) an answer holds at most: a Lambda's answer is
 # 6 MB at most, and a restructure of a large site removes tens of thousands of URLs.
 MAX_LISTED: Final = 1_000
-PARTITIONED: Final = (
-    "the diff of a partitioned (sharded) state is not supported yet: its dry run would read "
-    "every shard's state; preview the rebuild with `sitemill s3 --function <name> --dry-run`"
+TOO_BIG: Final = (
+    "this site's rebuild does not fit one function ({why}): its diff is not supported yet "
+    "(the rebuild runs on the state machine)"
 )
 
 
@@ -56,11 +60,7 @@ def handle_diff(
         settings, config = LambdaSettings.from_env(env), lambda_config(env)
         bucket = own_bucket(event, settings.site.bucket, "diffs")
         client = s3 if s3 is not None else make_s3_client()
-        site = settings.site.site(bucket)
-        if open_partitioned(config, client, site) is not None:
-            raise EventError(PARTITIONED)
-        store = open_state_store(config, s3_client=lambda: client)
-        found = diff_bucket(config, client, site, state_store=store, previous=open_previous(config))
+        found = _diff(config, client, settings.site.site(bucket))
     except SitemillError as exc:
         failed = {"status": "error", "error": shown(str(exc))}
         log.error("%s", json.dumps(failed))
@@ -72,6 +72,25 @@ def handle_diff(
         answer["warnings"] = found.report.warnings[:20]
     log.info("%s", json.dumps({"status": "ok", "bucket": bucket, "counts": report["counts"]}))
     return answer
+
+
+def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
+    """The bucket's diff, from its one state object or its partitioned state."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is None:
+        store = open_state_store(config, s3_client=lambda: client)
+        return diff_bucket(config, client, site, state_store=store, previous=open_previous(config))
+    from sitemill.jobs.fitsrouter import too_big
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS, MAX_TOUCHED, rebuild_partitioned
+
+    why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
+    if why is not None:
+        raise DiffError(TOO_BIG.format(why=why))
+    threads = config.workers or DEFAULT_THREADS
+    report = rebuild_partitioned(config, client, site, partitioned, dry_run=True, threads=threads)
+    if report.diff is None:
+        raise DiffError(f"no state to compare with at {config.state}")
+    return BucketDiff(report.diff, report)
 
 
 def bounded(report: dict[str, Any]) -> dict[str, Any]:

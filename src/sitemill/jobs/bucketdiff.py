@@ -2,8 +2,8 @@
 # The same as jobs.treediff for a site directory: the ordinary rebuild (the same pages, the same
 # dates) with nothing written, not the state either; the rebuild itself compares the state it
 # would write with the one it started from (jobs.bucketremoved), asking the bucket only where a
-# removed URL leads. A partitioned state (the stack's sharded sites) is not this job's: the
-# front end says so (aws.diff).
+# removed URL leads. A partitioned state (the stack's sharded sites) is not this job's: its full
+# rebuild makes the same report (scaleout.shardfull), which the front end asks for (aws.diff).
 
 from __future__ import annotations
 
