@@ -21,9 +21,23 @@ from sitemill.urls import UrlStyle, page_url
 MAX_REMOVED_SHOWN: Final = 100  # removed URLs a summary names (the first in URL order)
 
 
-def by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord]:
-    """The state's listed pages by their URL under ``base_url`` and ``style``."""
-    return {page_url(base_url, path, style): record for path, record in state.pages.items()}
+def by_url(
+    state: State, base_url: str, style: UrlStyle, paths: Iterable[str] | None = None
+) -> dict[str, PageRecord]:
+    """The state's listed pages (those of ``paths`` only, when given) by their URL under
+    ``base_url`` and ``style``."""
+    pages = state.pages
+    chosen = pages if paths is None else paths
+    return {page_url(base_url, path, style): pages[path] for path in chosen}
+
+
+def _moved(before: State, after: State) -> list[str] | None:
+    """The paths ``after`` lists anew or with another record, when it lists every path of
+    ``before``; None when it lists fewer (something may be removed)."""
+    old = before.pages
+    if any(path not in after.pages for path in old):
+        return None
+    return [path for path, record in after.pages.items() if old.get(path) != record]
 
 
 def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
@@ -38,8 +52,14 @@ def diff_states(
 ) -> SiteDiff:
     """The report of the build that wrote ``after`` (its URL style ``style``) against
     ``before``, the state it started from."""
-    new = by_url(after, config.base_url, style)
-    old = by_url(before, before.base_url or config.base_url, old_style(config, before, style))
+    base, was = before.base_url or config.base_url, old_style(config, before, style)
+    # Every old path still listed at the same URLs: nothing is removed, and a page whose record
+    # is the same is neither added nor changed (the comparison needs only the others' URLs).
+    moved = _moved(before, after) if (base, was) == (config.base_url, style) else None
+    new = by_url(after, config.base_url, style, moved)
+    old = by_url(
+        before, base, was, None if moved is None else (p for p in moved if p in before.pages)
+    )
     same = (before.fingerprint_version, before.fingerprint_main) == (
         FINGERPRINT_VERSION,
         after.fingerprint_main,
