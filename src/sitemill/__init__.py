@@ -39,6 +39,7 @@ _HOMES = {
             "InflateError",
             "SinkError",
             "IncompleteRunError",
+            "DiffError",
             "ConflictError",
             "TemplateError",
             "StateError",
@@ -54,6 +55,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "ConflictError",
+    "DiffError",
     "EventError",
     "FetchError",
     "GitError",
@@ -89,6 +91,7 @@ if TYPE_CHECKING:
     from sitemill.errors import (
         ConfigError,
         ConflictError,
+        DiffError,
         EventError,
         FetchError,
         GitError,

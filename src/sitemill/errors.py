@@ -16,6 +16,7 @@
     ├── FetchError          an http(s) download passed a bound: its deadline, its size
     ├── GitError            git failed or gave history that cannot be used
     ├── IncompleteRunError  a distributed rebuild whose shards did not all report
+    ├── DiffError           a change report with no state to compare with
     ├── MissingExtraError   an optional extra (boto3, lxml) is not installed
     └── UsageError          a command line that names something wrong (exit 2, as argparse's)
 
@@ -91,6 +92,10 @@ class InventoryError(SourceError):
 
 class IncompleteRunError(SitemillError):
     """A distributed rebuild whose shards did not all report: the reducer publishes nothing."""
+
+
+class DiffError(SitemillError):
+    """A change report (sitemill diff) that has no state to compare with."""
 
 
 class RefusedError(SitemillError, ValueError):

@@ -117,3 +117,22 @@ def test_a_check_of_another_bucket_is_one_error_and_no_s3_call(
     # Its own bucket, named or not, is checked.
     answer = handle_check({"action": "check", "bucket": BUCKET}, env=env(stand), s3=s3)
     assert answer["bucket"] == BUCKET and answer["status"] != "error" and calls
+
+
+def test_a_removed_url_that_answers_404_is_in_the_json_answer(s3: Any, stand: Stand) -> None:
+    from sitemill.state.model import dump_state
+    from sitemill.state.parse import parse_state
+    from sitemill.state.removedurls import RemovedUrl
+
+    assert main(["s3", "--bucket", BUCKET, "--base-url", stand.origin + "/", "-q"]) == 0
+    key = "sitemill-state.json.gz"
+    state = parse_state(s3.get_object(Bucket=BUCKET, Key=key)["Body"].read())
+    state.removed = {stand.origin + "/old.html": RemovedUrl("renamed", stand.origin + "/a.html")}
+    s3.put_object(Bucket=BUCKET, Key=key, Body=dump_state(state))
+    served(s3, stand)
+    answer = handle_check({"action": "check"}, env=env(stand), s3=s3)
+    assert answer["status"] == "problems"
+    assert answer["removed"] == answer["removed_kept"] == 1
+    (problem,) = answer["problems"]
+    assert problem["url"] == stand.origin + "/old.html" and problem["kind"] == "removed"
+    assert problem["fix"].startswith("redirect it: /old.html -> /a.html")

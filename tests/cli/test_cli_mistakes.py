@@ -25,6 +25,10 @@ BAD_VALUES = {
     "indexnow site_dir": "{file}",
     "check site_dir": "{file}",
     "why site_dir": "{file}",
+    "diff site_dir": "{file}",
+    "diff out": "{site}/sub",
+    "against": "ftp://example.com/s.gz",
+    "write_redirects": "{site}",
     "why page": "{file}",  # (after "--", the site folder comes first: it lands on SITE_DIR)
     "build out": "{site}/sub",
     "indexnow out": "{site}/sub",
@@ -73,6 +77,7 @@ GOOD = {
     "validate": ["{sitemap}"],
     "why": ["index.html", "{site}", "--base-url", BASE_URL],
     "check": ["{site}", "--base-url", BASE_URL],
+    "diff": ["{site}", "--base-url", BASE_URL, "--against", "{missing}"],
 }
 
 

@@ -93,3 +93,25 @@ def test_an_unreachable_site_is_one_annotation_with_the_reason(
     (error,) = run.lines("::error")
     assert f"{base(stand)}: could not be reached (" in error and "refused" in error
     assert run.outputs["problems"] == "1"
+
+
+def test_a_removed_url_that_answers_404_is_an_annotation_and_a_summary_row(
+    project: Project, stand: Stand
+) -> None:
+    from sitemill.state.model import dump_state
+    from sitemill.state.parse import parse_state
+    from sitemill.state.removedurls import RemovedUrl
+
+    built_with_pending(project, stand)
+    deploy(project.workspace, stand)
+    state_file = project.workspace / STATE
+    state = parse_state(state_file.read_bytes())
+    state.removed = {f"{base(stand)}old.html": RemovedUrl("renamed", f"{base(stand)}news.html")}
+    state_file.write_bytes(dump_state(state))
+    run = run_action(project.workspace, check_inputs(stand))
+    assert run.returncode == 1, run.stdout + run.stderr
+    (error,) = run.lines("::error")
+    assert f"{base(stand)}old.html: answers 404: the last build removed it" in error
+    assert "redirect it: /old.html -> /news.html" in error
+    assert run.outputs["problems"] == "1"
+    assert "| removed |" in run.summary and "1 of 1 removed URL(s)" in run.summary

@@ -50,8 +50,11 @@ def check_inputs(tmp_path: Path, **inputs: str) -> subprocess.CompletedProcess[s
     return done
 
 
-def test_good_inputs_pass_without_anything_installed(tmp_path: Path) -> None:
-    done = check_inputs(tmp_path, SITEMILL_BASE_URL="https://www.example.com/")
+@pytest.mark.parametrize("command", ["build", "check", "indexnow", "diff"])
+def test_good_inputs_pass_without_anything_installed(tmp_path: Path, command: str) -> None:
+    done = check_inputs(
+        tmp_path, SITEMILL_BASE_URL="https://www.example.com/", SITEMILL_ACTION_COMMAND=command
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout == done.stderr == ""
 
@@ -62,6 +65,11 @@ def test_good_inputs_pass_without_anything_installed(tmp_path: Path) -> None:
         ({"SITEMILL_URL_STYLE": "bogus"}, "url_style"),
         ({"SITEMILL_ACTION_COMMAND": "deploy"}, "command"),
         ({"SITEMILL_ACTION_PATH": "../elsewhere"}, "outside the workspace"),
+        (
+            {"SITEMILL_ACTION_COMMAND": "diff", "SITEMILL_ACTION_FAIL_ON_REMOVED": "maybe"},
+            "fail-on-removed",
+        ),
+        ({"SITEMILL_ACTION_REDIRECTS_FORM": "apache"}, "redirects-form"),
     ],
 )
 def test_a_mistake_is_one_error_before_the_install(

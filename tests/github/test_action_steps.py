@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from actionsteps import ROOT, Runner, action_copy, play
+from clirun import run_sitemill
+from enginestand import Stand
+from gitutil import git
 from scriptmodule import load_script
 
 install = load_script(ROOT / "action" / "install.py", "action_install")
@@ -249,3 +252,39 @@ def test_a_runner_temp_with_the_path_separator_installs_and_runs(
             assert python.is_relative_to(tmp_path / "tmp")  # (the venv: not under RUNNER_TEMP)
         finally:
             shutil.rmtree(runner.scratch)
+
+
+def test_a_pull_request_s_diff_plays_every_step_and_fails_on_a_gone_url(
+    action: tuple[Path, dict[str, str]], saved: Path, tmp_path: Path, stand: Stand
+) -> None:
+    """`command: diff` on a pull_request event, every step played (a warm cache): the live
+    site's state (on the stand) lists a page the pull request's site does not have."""
+    root, _ = action
+    live = tmp_path / "live"
+    shutil.copytree(ROOT / "examples" / "site", live)
+    (live / "gone.html").write_text("<!doctype html><title>Gone</title><p>Soon gone.</p>")
+    built = run_sitemill("build", str(live), "--base-url", "https://www.example.com/", "-q")
+    assert built.returncode == 0, built.stderr
+    state = (live / "sitemill-state.json.gz").read_bytes()
+    stand.files["/live/sitemill-state.json.gz"] = (200, state, {})
+    event = tmp_path / "event.json"
+    event.write_text('{"pull_request": {"number": 1}}')
+    inputs = {"base-url": "https://www.example.com/", "path": "site", "command": "diff",
+              "previous-state": f"{stand.origin}/live/sitemill-state.json.gz",
+              "fail-on-removed": "true"}  # fmt: skip
+    env = {**OFFLINE, "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event)}
+    with pytest.raises(RuntimeError) as caught:
+        play(service_of(saved, tmp_path), env, inputs=inputs, root=root)
+    message, runner = caught.value.args
+    try:
+        assert message.startswith("step run failed")
+        assert runner.outputs["deps-cache"] == {"cache-hit": "true"}
+        (error,) = [line for line in runner.log[-1].splitlines() if line.startswith("::error")]
+        assert error.startswith("::error title=sitemill diff::https://www.example.com/gone.html")
+        summary = (runner.scratch / "summary.md").read_text(encoding="utf-8")
+        assert "| https://www.example.com/gone.html | gone |" in summary
+        workspace = runner.scratch / "workspace"
+        assert git(workspace, "status", "--porcelain", "--ignored") == b""  # nothing written
+        assert git(workspace, "rev-list", "--count", "HEAD") == b"1\n"  # nor committed
+    finally:
+        shutil.rmtree(runner.scratch)

@@ -39,6 +39,8 @@ ACTION_INPUT_DEFAULTS = {
     "deepen": "true",
     "check-all": "false",
     "warn-only": "false",
+    "fail-on-removed": "false",
+    "redirects-form": "",
 }
 OUTPUTS = {
     "sitemap",
@@ -49,6 +51,9 @@ OUTPUTS = {
     "indexnow-sent",
     "indexnow-pending",
     "problems",
+    "added",
+    "removed",
+    "gone",
 }
 INPUT_EXPRESSION = re.compile(r"\$\{\{\s*inputs\.([a-z0-9-]+)\s*\}\}")
 

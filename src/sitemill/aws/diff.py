@@ -21,10 +21,9 @@ from sitemill.aws.logs import configure_logging, register_env_secrets
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
-from sitemill.errors import EventError, SitemillError
+from sitemill.errors import DiffError, EventError, SitemillError
 from sitemill.jobs.bucketdiff import BucketDiff, diff_bucket
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.treediff import DiffError
 from sitemill.messages import shown
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous

@@ -21,7 +21,20 @@ STALE: Final = "stale"  # it serves another version than the one sitemill dated
 KEY_FILE: Final = "key-file"  # the IndexNow key file is not live on the site's host
 UNCHECKED: Final = "unchecked"  # the run's deadline came first
 SITE: Final = "site"  # no URL was checked: the base URL is not the build's, or unreachable
-KINDS: Final = (SITEMAP, ROBOTS, PAGE, CANONICAL, ALTERNATES, STALE, KEY_FILE, UNCHECKED, SITE)
+# A URL the last build removed leads nowhere (404, 410), is still served, or redirects wrong.
+REMOVED_URL: Final = "removed"
+KINDS: Final = (
+    SITEMAP,
+    ROBOTS,
+    PAGE,
+    CANONICAL,
+    ALTERNATES,
+    STALE,
+    KEY_FILE,
+    UNCHECKED,
+    SITE,
+    REMOVED_URL,
+)
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -61,6 +74,8 @@ class CheckReport:
     pages: int = 0  # <loc>s checked
     listed: int = 0  # <loc>s published
     changed: int = 0  # of the checked, added or changed by the run that published them
+    removed: int = 0  # URLs the last build removed, asked (check.removedurls)
+    removed_kept: int = 0  # of them on the site's origin, as the state keeps them
     seconds: float = 0.0
 
     def add(self, url: str, kind: str, what: str, fix: str) -> None:
@@ -81,15 +96,18 @@ class CheckReport:
         """One line: what was checked, and how many problems of which kind."""
         checked = (
             f"checked {self.sitemaps:,} sitemap file(s) and {self.pages:,} of "
-            f"{self.listed:,} URL(s) ({self.changed:,} added or changed) in "
-            f"{self.requests:,} request(s), {self.seconds:.1f} s"
+            f"{self.listed:,} URL(s) ({self.changed:,} added or changed)"
         )
+        if self.removed_kept:
+            checked += f" and {self.removed:,} of {self.removed_kept:,} removed URL(s)"
+        checked += f" in {self.requests:,} request(s), {self.seconds:.1f} s"
         if self.ok:
             return f"live: {checked}; no problem"
         kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(self.by_kind().items()))
         return f"live: {checked}; {len(self.sorted_problems()):,} problem(s) ({kinds})"
 
     def to_json(self) -> dict[str, Any]:
+        removed = {"removed": self.removed, "removed_kept": self.removed_kept}
         return {
             "status": "ok" if self.ok else "problems",
             "base_url": shown(self.base_url),
@@ -98,6 +116,7 @@ class CheckReport:
             "checked": self.pages,
             "changed": self.changed,
             "passed": len(self.passed),
+            **(removed if self.removed_kept else {}),
             "requests": self.requests,
             "problems": [problem.to_json() for problem in self.sorted_problems()],
             "notes": [shown(note) for note in self.notes],

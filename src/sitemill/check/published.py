@@ -24,6 +24,7 @@ from sitemill.lastmod.fingerprint.digest import (
 )
 from sitemill.state.model import State
 from sitemill.state.pending import REMOVED
+from sitemill.state.removedurls import RemovedUrl
 from sitemill.urls import encode_uri_part, page_url
 from sitemill.urlstyle import style_kept
 
@@ -71,6 +72,8 @@ class Published:
     files: Path | None = None  # the folder of the published pages (a tree's site folder)
     built_for: str | None = None  # the base URL the build published for (None: not kept)
     named: list[str] = field(default_factory=list)  # the user's sitemaps named (usersitemaps)
+    # The URLs the last build removed, with what it found of each (check.removedurls).
+    removals: dict[str, RemovedUrl] = field(default_factory=dict)
 
 
 def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
@@ -147,6 +150,7 @@ def published_from(
         config.robots_txt,
         built_for=state.base_url,
         named=user_sitemap_urls(config, state),
+        removals=state.removed,
     )
 
 

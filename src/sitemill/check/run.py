@@ -1,7 +1,7 @@
 """A check of the live site against what a build published, in the order of its steps."""
-# The sitemap files (and robots.txt), the chosen <loc>s and their alternates, the URLs IndexNow
-# holds pending as removed, and the key file: every problem once, and the URLs that passed, which
-# are the only ones IndexNow may announce.
+# The sitemap files (and robots.txt), the chosen <loc>s and their alternates, the URLs the last
+# build removed, those IndexNow holds pending as removed, and the key file: every problem once,
+# and the URLs that passed, which are the only ones IndexNow may announce.
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
 from sitemill.check.published import SAMPLE, Fingerprinting, Published, chosen_urls
 from sitemill.check.redirects import redirect_fixes
+from sitemill.check.removedurls import check_removed
 from sitemill.check.sitefolder import SiteFolder
 from sitemill.check.usersitemaps import check_user_sitemaps
 from sitemill.config.model import Config
@@ -65,7 +66,8 @@ def check_live(
     check_alternates(site, verdicts, report)
     report.passed = {url for url, verdict in verdicts.items() if verdict.passed}
     _note_uncompared(how, verdicts, report)
-    report.passed |= _gone(site, published, report)
+    left = check_removed(site, published, report, every=options.every, sample=options.sample)
+    report.passed |= _gone(site, published, report, left)
     if options.key_file and not check_key_file(site, config, report):
         report.passed = set()  # (no engine accepts an announcement without it)
     _unreachable(site, report)
@@ -93,7 +95,7 @@ def _unreachable(site: LiveSite, report: CheckReport) -> None:
     of them is that one), and nothing passed."""
     for origin, reason in sorted(site.unreachable().items()):
         report.problems = [p for p in report.problems if origin_or_blank(p.url) != origin]
-        report.sitemaps = report.pages = report.changed = 0
+        report.sitemaps = report.pages = report.changed = report.removed = 0
         report.add(
             origin + "/",
             SITE,
@@ -123,10 +125,14 @@ def _note_uncompared(
     report.notes.append(note)
 
 
-def _gone(site: LiveSite, published: Published, report: CheckReport) -> set[str]:
-    """The URLs pending as removed that no longer answer 200 (announced as gone)."""
-    gone: set[str] = set()
-    for answer in site.answers(sorted(published.removed)):
+def _gone(
+    site: LiveSite, published: Published, report: CheckReport, left: dict[str, bool]
+) -> set[str]:
+    """The URLs pending as removed that no longer answer 200 (announced as gone); those
+    the removed URLs' step asked (``left``: whether each serves the page no more) are not
+    asked again, and their problems are that step's."""
+    gone = {url for url in published.removed if left.get(url)}
+    for answer in site.answers(sorted(url for url in published.removed if url not in left)):
         if answer.status is not None and answer.status != 200:
             gone.add(answer.url)
         elif answer.status == 200:

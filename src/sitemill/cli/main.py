@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sitemill.cli.buildrecord import record_config
 from sitemill.cli.check import add_check_command
+from sitemill.cli.diff import add_diff_command, run_diff_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.terminal import interrupted, one_line, say
@@ -75,17 +76,13 @@ def build_parser() -> Parser:
         "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
     )
     s3.add_argument(
-        "--bucket",
-        type=bucket_name,
-        metavar="NAME",
+        "--bucket", type=bucket_name, metavar="NAME",
         help="the site bucket (or SITEMILL_BUCKET, or --function's)",
-    )
+    )  # fmt: skip
     s3.add_argument(
-        "--function",
-        type=function_name,
-        metavar="NAME",
+        "--function", type=function_name, metavar="NAME",
         help="the stack's Lambda function: its configuration, bucket and state location",
-    )
+    )  # fmt: skip
     s3.add_argument("--prefix", type=key_prefix, help="source prefix; sitemaps go under it too")
     s3.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
     s3.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
@@ -94,6 +91,7 @@ def build_parser() -> Parser:
     add_config_flags(add_indexnow_command(commands, common))
     add_config_flags(add_check_command(commands, common))
     add_why_command(commands, common)
+    add_diff_command(commands, common)
 
     validate = commands.add_parser(
         "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
@@ -230,6 +228,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
     "indexnow": _run_indexnow,
     "check": _run_check,
     "why": run_why_command,
+    "diff": run_diff_command,
 }
 
 

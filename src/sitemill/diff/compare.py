@@ -96,7 +96,7 @@ def _redirected(url: str, new: Mapping[str, PageRecord], redirect_of: RedirectOf
     target, how = first
     seen = {url}
     for _ in range(MAX_HOPS):
-        if target in new or _origin(target) != _origin(url):
+        if _served(target, new) or _origin(target) != _origin(url):
             return Removed(url, Verdict.REDIRECTED, first[0], detail=how)
         if target in seen:
             break
@@ -112,8 +112,27 @@ def _redirected(url: str, new: Mapping[str, PageRecord], redirect_of: RedirectOf
 def _renamed(url: str, rename: Rename | None) -> Removed:
     if rename is not None:
         how = "the same content" if rename.resemblance == 1.0 else "nearly the same content"
-        return Removed(url, Verdict.RENAMED, rename.target, rename.resemblance, f"{how}: no redirect")
+        return Removed(
+            url, Verdict.RENAMED, rename.target, rename.resemblance, f"{how}: no redirect"
+        )
     return Removed(url, Verdict.GONE, detail="no redirect, no page with its content")
+
+
+def _served(url: str, new: Mapping[str, PageRecord]) -> bool:
+    """Whether a static host serves ``url`` from a page the new build lists: the URL itself,
+    or the file a host serves for it (``/x`` from ``x.html`` or ``x/``, ``/x/index.html``
+    as ``/x/``), as GitHub Pages, Netlify and an S3 website do. Query and fragment aside."""
+    bare = url.split("#", 1)[0].split("?", 1)[0]
+    if bare.endswith("/index.html"):
+        bare = bare[: -len("index.html")]
+    forms: tuple[str, ...]
+    if bare.endswith("/"):
+        forms = (bare, bare + "index.html")
+    elif bare.endswith((".html", ".htm")):
+        forms = (bare,)
+    else:
+        forms = (bare, bare + ".html", bare + "/")
+    return any(form in new for form in forms)
 
 
 def _origin(url: str) -> tuple[str, str]:

@@ -59,7 +59,7 @@ class Renames:
     def find(self, url: str, content: Content) -> Rename | None:
         """Where the removed page at ``url`` went, if a new page holds its content."""
         same = [] if content.fingerprint is None else self.by_fingerprint[content.fingerprint]
-        if same and (content.sketch is not None or self._unique(content.fingerprint, same)):
+        if same and (content.sketch is not None or self._unique(content, same)):
             return Rename(_nearest_url(url, same), 1.0)
         if content.sketch is None:
             return None
@@ -75,8 +75,9 @@ class Renames:
         ties = [candidate for candidate, score in scores.items() if score >= best - _TIE]
         return Rename(_nearest_url(url, ties), best)
 
-    def _unique(self, fingerprint: str | None, same: list[str]) -> bool:
-        return len(same) == 1 and self.removed_prints[fingerprint] == 1
+    def _unique(self, content: Content, same: list[str]) -> bool:
+        printed = content.fingerprint
+        return len(same) == 1 and printed is not None and self.removed_prints[printed] == 1
 
 
 def _bands(sketch: str | None) -> Iterable[tuple[int, bytes]]:

@@ -12,7 +12,7 @@ from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.errors import SitemillError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
-from sitemill.github.announce import Announced, Announcer, announce_pending
+from sitemill.github.announce import Announced, Announcer, announce_pending, indexnow_outputs
 from sitemill.github.check import check_deploy, finish_check
 from sitemill.github.commands import (
     append_to,
@@ -26,12 +26,12 @@ from sitemill.github.deepen import deepen_checkout
 from sitemill.github.groups import log_groups
 from sitemill.github.mismatch import refuse_mismatch
 from sitemill.github.pages import project_site_question
+from sitemill.github.prdiff import diff_pull_request, finish_diff
 from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github.push import Published, commit_outputs
 from sitemill.github.settings import Command, Settings, read_settings
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name
-from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.siteurl import QUESTION
@@ -69,6 +69,9 @@ def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> i
                 stdout.writelines(mask_secret(settings.config.indexnow_key))  # sitemill.toml's
             if settings.command is Command.CHECK:
                 return finish_check(settings, env, check_deploy(settings, env), stdout)
+            if settings.command is Command.DIFF:  # (never commits)
+                run_diff = diff_pull_request(settings, env, stdout)
+                return finish_diff(settings, env, run_diff, stdout, held)
             if settings.command is Command.INDEXNOW:
                 run: Outcome | Announced = announce_pending(settings, env)
             else:
@@ -233,16 +236,6 @@ def action_outputs(settings: Settings, outcome: Outcome) -> dict[str, str]:
         "changed": "true" if outcome.changed else "false",
         "commit-sha": sha or "",
         **indexnow_outputs(outcome.report.indexnow),
-    }
-
-
-def indexnow_outputs(outcome: IndexNowOutcome | None) -> dict[str, str]:
-    """``indexnow-sent`` and ``indexnow-pending``: URL counts, empty when IndexNow is off."""
-    if outcome is None:
-        return {"indexnow-sent": "", "indexnow-pending": ""}
-    return {
-        "indexnow-sent": str(sum(outcome.sent.values())),
-        "indexnow-pending": str(outcome.pending),
     }
 
 

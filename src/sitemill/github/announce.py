@@ -129,3 +129,13 @@ def pending_store(settings: Settings) -> StatePending:
     sitemaps (public: it keeps no removed URL), or the ``state`` input's file."""
     store = open_state_store(settings.config)
     return tree_pending(store, settings.site_dir, settings.out_dir)
+
+
+def indexnow_outputs(outcome: IndexNowOutcome | None) -> dict[str, str]:
+    """``indexnow-sent`` and ``indexnow-pending``: URL counts, empty when IndexNow is off."""
+    if outcome is None:
+        return {"indexnow-sent": "", "indexnow-pending": ""}
+    return {
+        "indexnow-sent": str(sum(outcome.sent.values())),
+        "indexnow-pending": str(outcome.pending),
+    }

@@ -39,7 +39,7 @@ def deepen_checkout(settings: Settings, env: Mapping[str, str]) -> Deepening:
     it (content dates on, the ``deepen`` input true); a failure is a warning, never fatal."""
     config = settings.config
     wanted = settings.deepen and config.content_dates and config.lastmod is not LastmodMode.NONE
-    if not wanted or settings.command is not Command.BUILD:
+    if not wanted or settings.command not in (Command.BUILD, Command.DIFF):
         return Deepening()
     top = find_top(settings.site_dir, env)
     if top is None:

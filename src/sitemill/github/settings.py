@@ -15,6 +15,7 @@ from sitemill.config.model import CONFIG_KEYS, FILE_ONLY, Config, env_name, load
 from sitemill.config.values import PREVIOUS_NONE, parse_bool, parse_enum
 from sitemill.errors import ConfigError
 from sitemill.github.repo import Identity
+from sitemill.redirects.model import RedirectForm
 
 # The Action's own inputs (not config keys) reach us as these env names (action.yml `env:`).
 ACTION_INPUT_ENV: Final = {
@@ -29,6 +30,8 @@ ACTION_INPUT_ENV: Final = {
     "deepen": "SITEMILL_ACTION_DEEPEN",
     "check-all": "SITEMILL_ACTION_CHECK_ALL",
     "warn-only": "SITEMILL_ACTION_WARN_ONLY",
+    "fail-on-removed": "SITEMILL_ACTION_FAIL_ON_REMOVED",
+    "redirects-form": "SITEMILL_ACTION_REDIRECTS_FORM",
 }
 # Config keys as inputs: base_url -> base-url, read from SITEMILL_BASE_URL. Rules are file-only.
 CONFIG_INPUT_ENV: Final = {
@@ -48,6 +51,7 @@ class Command(Enum):
     BUILD = "build"  # the sitemaps, and IndexNow as the indexnow input says
     INDEXNOW = "indexnow"  # send what the state holds pending (a job after the deploy)
     CHECK = "check"  # the live site against the build, then IndexNow for what passed
+    DIFF = "diff"  # a pull request's site against the live site's state: nothing committed
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,11 @@ class Settings:
     # `command: check`: every URL, not the changed ones and a sample; exit 0 whatever it finds.
     check_all: bool = False
     warn_only: bool = False
+    # `command: diff`: a removed URL without a redirect fails the step (an error, not a warning).
+    fail_on_removed: bool = False
+    # `command: diff`: the form of the suggested redirects (None: the site's generator's, else
+    # `_redirects` lines).
+    redirects_form: RedirectForm | None = None
 
 
 def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
@@ -110,6 +119,8 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         deepen=parse_bool("deepen", _input(env, "deepen") or "true"),
         check_all=parse_bool("check-all", _input(env, "check-all") or "false"),
         warn_only=parse_bool("warn-only", _input(env, "warn-only") or "false"),
+        fail_on_removed=parse_bool("fail-on-removed", _input(env, "fail-on-removed") or "false"),
+        redirects_form=_redirects_form(_input(env, "redirects-form").strip()),
     )
 
 
@@ -128,6 +139,10 @@ def _state_in_workspace(config: Config, workspace: Path) -> Config:
     if previous is not None and "://" not in previous and previous != PREVIOUS_NONE:
         previous = str(_inside(workspace, previous, "previous_state"))
     return replace(config, state=state, previous_state=previous)
+
+
+def _redirects_form(text: str) -> RedirectForm | None:
+    return parse_enum(RedirectForm)("redirects-form", text) if text else None
 
 
 def _input(env: Mapping[str, str], name: str) -> str:

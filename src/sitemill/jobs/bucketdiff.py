@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
 from sitemill.diff.model import SiteDiff
+from sitemill.errors import DiffError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.treediff import DiffError
 from sitemill.report import Report
 from sitemill.state.start import Previous
 from sitemill.state.store import StateStore

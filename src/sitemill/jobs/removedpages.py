@@ -24,11 +24,17 @@ MAX_REMOVED_SHOWN: Final = 100  # removed URLs a summary names (the first in URL
 def by_url(
     state: State, base_url: str, style: UrlStyle, paths: Iterable[str] | None = None
 ) -> dict[str, PageRecord]:
-    """The state's listed pages (those of ``paths`` only, when given) by their URL under
-    ``base_url`` and ``style``."""
+    """The state's listed pages (those of ``paths`` only, when given) by their URL."""
     pages = state.pages
     chosen = pages if paths is None else paths
     return {page_url(base_url, path, style): pages[path] for path in chosen}
+
+
+def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
+    """The URL style the state compared against was written with (``auto``: its decision)."""
+    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
+        return before.url_style.style
+    return new
 
 
 def _moved(before: State, after: State) -> list[str] | None:
@@ -38,13 +44,6 @@ def _moved(before: State, after: State) -> list[str] | None:
     if any(path not in after.pages for path in old):
         return None
     return [path for path, record in after.pages.items() if old.get(path) != record]
-
-
-def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
-    """The URL style the state compared against was written with (``auto``: its decision)."""
-    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
-        return before.url_style.style
-    return new
 
 
 def diff_states(

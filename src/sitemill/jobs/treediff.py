@@ -7,16 +7,17 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from sitemill.config.model import Config
-from sitemill.diff.compare import RedirectOf
+from sitemill.config.model import Config, LastmodMode
+from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
-from sitemill.errors import SitemillError
-from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
-from sitemill.html.links import resolve_url
-from sitemill.jobs.removedpages import diff_states
+from sitemill.errors import DiffError
+from sitemill.jobs.removedpages import by_url, old_style
+from sitemill.jobs.siteredirects import site_redirects, stub_page
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.redirects import detect_generator
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
 from sitemill.sinks.memory import MemorySink
@@ -25,10 +26,6 @@ from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
 
 log = logging.getLogger(__name__)
-
-
-class DiffError(SitemillError):
-    """A diff that has nothing to compare with (no state where it was asked)."""
 
 
 @dataclass
@@ -55,7 +52,7 @@ class TreeDiff:
     report: Report
     before: State
     after: State
-    warnings: list[str] = field(default_factory=list)
+    generator: str | None = None  # what the home page names (<meta name="generator">)
 
 
 def diff_tree(
@@ -64,6 +61,11 @@ def diff_tree(
     """The change report of the site directory against the state ``against`` names."""
     from sitemill.jobs.tree import build_from_tree  # (Jinja and the workers: only here)
 
+    if not config.content_dates or config.lastmod is LastmodMode.NONE:
+        raise DiffError(
+            "diff compares the states builds keep, and a build with content_dates = false or "
+            'lastmod = "none" keeps none: turn content dates on (the default)'
+        )
     data = against.read()
     if data is None:
         raise DiffError(f"no state to compare with at {against.location}")
@@ -72,44 +74,14 @@ def diff_tree(
     report = build_from_tree(config, site_dir, MemorySink(), progress=progress, state_store=store)
     after = before if store.written is None else parse_state(store.written)
     style = report.url_style.style if report.url_style is not None else config.url_style
-    redirect_of = stub_redirects(Root(site_dir, hidden=False), config.base_url)
-    diff = diff_states(config, before, after, style, redirect_of)
-    return TreeDiff(diff, report, before, after)
-
-
-def stub_redirects(site: Root, base_url: str) -> RedirectOf:
-    """Where the new build's redirect stubs send a URL under ``base_url``: the meta refresh
-    of the file that serves it (``x/index.html`` for ``x/``; ``x.html``, ``x`` or
-    ``x/index.html`` for ``x``), read bounded inside the site."""
-
-    def redirect_of(url: str) -> tuple[str, str] | None:
-        if not url.startswith(base_url):
-            return None
-        for path in _served_by(url[len(base_url) :]):
-            data = _head(site, path)
-            if data is None:
-                continue
-            facts = read_page_facts(data)
-            target = None if facts.refresh is None else resolve_url(facts.refresh, url, facts.base)
-            return None if target is None else (target, f"a redirect stub ({path})")
-        return None
-
-    return redirect_of
-
-
-def _served_by(rest: str) -> tuple[str, ...]:
-    from urllib.parse import unquote
-
-    path = unquote(rest)
-    if path == "" or path.endswith("/"):
-        return (path + "index.html", path + "index.htm")
-    if path.endswith((".html", ".htm")):
-        return (path,)
-    return (path + ".html", path, path + "/index.html")
-
-
-def _head(site: Root, path: str) -> bytes | None:
-    try:
-        return site.read(path, PAGE_FACTS_BYTES)
-    except (OSError, SitemillError):  # (none there, a directory, or a way out of the site)
-        return None
+    new = by_url(after, config.base_url, style)
+    old = by_url(before, before.base_url or config.base_url, old_style(config, before, style))
+    same = (before.fingerprint_version, before.fingerprint_main) == (
+        FINGERPRINT_VERSION,
+        after.fingerprint_main,
+    )
+    site = Root(site_dir, hidden=False)
+    redirect_of = site_redirects(site, config.base_url)
+    diff = compare(old, new, redirect_of, same_fingerprints=same)
+    generator = detect_generator(lambda name: stub_page(site, name))
+    return TreeDiff(diff, report, before, after, generator)

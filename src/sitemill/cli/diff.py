@@ -1,0 +1,181 @@
+"""`sitemill diff`: what a change does to the site's URLs, against the state of the last build."""
+# A table for people (removed first: the ones that lead nowhere are what a reviewer acts on), or one
+# JSON document with --json; exit 1 with --fail-on-removed when a removed URL is gone.
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from sitemill.cli.options import add_config_flags
+from sitemill.cli.terminal import say
+from sitemill.messages import shown
+
+if TYPE_CHECKING:
+    from sitemill.config.model import Config
+    from sitemill.diff.model import SiteDiff
+    from sitemill.state.previous import PreviousState
+
+SHOWN: int = 50  # lines of one list a table shows before "and N more"
+REDIRECT_FORMS = ("netlify", "s3-rules", "s3-objects", "hugo", "mkdocs", "docusaurus", "jekyll")
+
+
+def add_diff_command(commands: Any, common: argparse.ArgumentParser) -> None:
+    """The ``diff`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
+    diff = commands.add_parser(
+        "diff",
+        parents=[common],
+        help="the URLs a change adds, changes and removes (writes nothing)",
+    )
+    diff.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    diff.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
+    diff.add_argument(
+        "--against", metavar="STATE|URL",
+        help="the state to compare with: a path or an http(s) URL (default: the build's)",
+    )  # fmt: skip
+    diff.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    diff.add_argument(
+        "--fail-on-removed", action="store_true", help="exit 1 when a removed URL leads nowhere"
+    )
+    diff.add_argument("--write-redirects", type=Path, metavar="FILE", help="write the suggestions")
+    diff.add_argument(
+        "--redirects-form",
+        choices=REDIRECT_FORMS,
+        help="the host's form of FILE (default: guessed)",
+    )
+    add_config_flags(diff)
+
+
+def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
+    """Build the site in memory, compare it with the state, print the report."""
+    from sitemill.cli.liveline import live_line
+    from sitemill.cli.options import site_and_config
+    from sitemill.jobs.treediff import diff_tree
+
+    site_dir, out_dir, config = site_and_config(args, env)
+    _check_redirects_file(args.write_redirects)
+    against = _against(args, config, out_dir)
+    from sitemill.cli.diffredirects import suggestions, write_suggestions
+
+    with live_line(sys.stderr, quiet=args.quiet or args.json) as line:
+        found = diff_tree(config, site_dir, against, progress=line if line.active else None)
+    suggested = suggestions(found, config.base_url, args.redirects_form, args.write_redirects)
+    written = None
+    if args.write_redirects is not None:
+        written = write_suggestions(args.write_redirects, suggested)
+    if args.json:
+        print_json(found.diff, suggested, sys.stdout)
+    elif not args.quiet:
+        print_table(found.diff, config.base_url, against.location, sys.stdout)
+        _say_suggested(suggested, written, sys.stdout)
+    return 1 if args.fail_on_removed and found.diff.gone else 0
+
+
+def _say_suggested(suggested: dict[str, Any] | None, written: str | None, stream: TextIO) -> None:
+    if written is not None:
+        say(stream, written)
+    elif suggested is not None:
+        say(
+            stream,
+            f"{suggested['count']:,} suggested redirect(s) in the {suggested['form']} form: "
+            "--write-redirects FILE writes them (--redirects-form picks another form)",
+        )
+
+
+def _check_redirects_file(path: Path | None) -> None:
+    """--write-redirects names a file to write, in a folder that is there (one line now,
+    not after the build)."""
+    from sitemill.errors import UsageError
+
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageError(f"--write-redirects: {shown(str(path))} is a folder; name a file")
+    if not path.parent.is_dir():
+        raise UsageError(f"--write-redirects: no folder {shown(str(path.parent))}")
+
+
+def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> PreviousState:
+    """The state to compare with: --against, else the one the build would read (where
+    ``state`` keeps it, beside the sitemaps, else ``previous_state``)."""
+    from sitemill.errors import DiffError
+    from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.state.previous import PreviousState, open_previous, previous_state
+    from sitemill.state.store import open_state_store
+
+    store = open_state_store(config, s3_client=_s3_client)  # (a bad location: one line now)
+    if args.against:
+        return previous_state(args.against)
+    if store is not None:
+        return PreviousState(store.where, store.read)
+    beside = out_dir / STATE_NAME
+    if beside.is_file():
+        return previous_state(str(beside))
+    found = open_previous(config)
+    if found is None:
+        raise DiffError(
+            f"no state to compare with: none at {beside} and no previous_state; "
+            "give --against with the live site's state (BASE_URL/sitemill-state.json.gz)"
+        )
+    return found
+
+
+def _s3_client() -> Any:
+    from sitemill.cli.usage import require_s3_extra
+
+    require_s3_extra()
+    from sitemill.aws.clients import make_s3_client
+
+    return make_s3_client(None)
+
+
+def print_json(diff: SiteDiff, suggested: dict[str, Any] | None, stream: TextIO) -> None:
+    from sitemill.diff.model import diff_to_json
+
+    document = diff_to_json(diff)
+    if suggested is not None:
+        document["suggested_redirects"] = suggested
+    stream.write(json.dumps(document, indent=1, ensure_ascii=True) + "\n")
+
+
+def print_table(diff: SiteDiff, base_url: str, against: str, stream: TextIO) -> None:
+    """The report for people: counts, then each removed URL with its fate, the changed and
+    the added ones (each list cut at SHOWN lines); URLs shown below the base URL."""
+    counts = diff.counts()
+    say(
+        stream,
+        f"{counts['added']:,} added, {counts['changed']:,} changed, {counts['removed']:,} removed "
+        f"({counts['redirected']:,} redirected, {counts['renamed']:,} renamed, "
+        f"{counts['gone']:,} gone) against {shown(against)}",
+    )
+    short = _short(base_url)
+    removed = [
+        f"  {item.verdict.value:<10}  {short(item.url)}"
+        + (f" -> {short(item.target)}" if item.target else "")
+        + (f"  ({shown(item.detail)})" if item.detail else "")
+        for item in diff.removed
+    ]
+    changed = [f"  {short(item.url)}  {shown(item.evidence)}" for item in diff.changed]
+    for title, lines in (("removed", removed), ("changed", changed)):
+        _section(stream, title, lines)
+    _section(stream, "added", [f"  {short(url)}" for url in diff.added])
+
+
+def _section(stream: TextIO, title: str, lines: list[str]) -> None:
+    if not lines:
+        return
+    say(stream, f"{title}:")
+    for line in lines[:SHOWN]:
+        say(stream, line)
+    if len(lines) > SHOWN:
+        say(stream, f"  and {len(lines) - SHOWN:,} more (--json lists every one)")
+
+
+def _short(base_url: str) -> Any:
+    def short(url: str) -> str:
+        return shown("/" + url[len(base_url) :] if url.startswith(base_url) else url)
+
+    return short

@@ -1,0 +1,74 @@
+"""`sitemill diff`'s suggested redirects: in the host's form, as JSON or into a file."""
+# A file sitemill writes is its own: an existing FILE is replaced only when it holds what sitemill
+# wrote (its header says so) or the very bytes it would write; the user's own redirects file
+# (`_redirects` beside the pages) is never overwritten: one line says to name another.
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sitemill.errors import UsageError
+from sitemill.messages import shown
+
+if TYPE_CHECKING:
+    from sitemill.jobs.treediff import TreeDiff
+    from sitemill.redirects import RedirectForm
+
+MARK = b"suggested by sitemill diff"  # in the first lines of every form that has comments
+
+
+def suggestions(
+    found: TreeDiff, base_url: str, form_name: str | None, file: Path | None
+) -> dict[str, Any] | None:
+    """The suggested redirects as JSON (form, count, notes, text); None when none."""
+    from sitemill.diff.suggested import suggested_redirects
+    from sitemill.redirects import redirect_notes, render_redirects
+    from sitemill.urls import site_root_path
+
+    redirects = suggested_redirects(found.diff)
+    if not redirects:
+        return None
+    form = _form(form_name, file, found.generator)
+    base_path = site_root_path(base_url)
+    return {
+        "form": form.value,
+        "count": len(redirects),
+        "notes": redirect_notes(redirects, form, base_path=base_path),
+        "text": render_redirects(redirects, form, base_path=base_path),
+    }
+
+
+def _form(name: str | None, file: Path | None, generator: str | None) -> RedirectForm:
+    from sitemill.redirects import RedirectForm, form_for
+
+    if name is not None:
+        return RedirectForm(name)
+    return form_for(None if file is None else file.name, generator, bucket=False)
+
+
+def write_suggestions(file: Path, suggested: dict[str, Any] | None) -> str:
+    """Write the suggestions to ``file`` (nothing when there are none) and say what was done."""
+    if suggested is None:
+        return f"no redirect to suggest: {shown(str(file))} not written"
+    data = suggested["text"].encode("utf-8")
+    try:
+        before = file.read_bytes() if file.is_file() else None
+    except OSError as exc:
+        raise UsageError(
+            f"--write-redirects: cannot read {shown(str(file))}: {exc.strerror}"
+        ) from None
+    if before is not None and before != data and MARK not in before[:1024]:
+        raise UsageError(
+            f"--write-redirects: {shown(str(file))} is not a file sitemill wrote; name a new "
+            "file and merge its lines into yours"
+        )
+    if before != data:
+        try:
+            file.write_bytes(data)
+        except OSError as exc:
+            raise UsageError(
+                f"--write-redirects: cannot write {shown(str(file))}: {exc.strerror}"
+            ) from None
+    count = suggested["count"]
+    return f"wrote {count:,} suggested redirect(s) to {shown(str(file))} ({suggested['form']})"

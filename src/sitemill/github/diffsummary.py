@@ -1,0 +1,170 @@
+"""What `command: diff` shows on a pull request: the job summary, the annotations, the outputs."""
+# Every URL, target and detail comes from the pull request's pages (a file name, a redirect stub's
+# target) or the state: it is data. In the summary's tables a URL is kept a URL for GitHub to link,
+# with the characters a URL may not hold raw (`|`, backticks, brackets, <>) percent-encoded, which
+# names the same resource; other text is escaped as Markdown. The runner shows at most ten
+# annotations of a kind per step: the summary lists every count and the first rows of each list.
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from sitemill.diff.model import Removed, SiteDiff, Verdict
+from sitemill.github.commands import workflow_command
+from sitemill.github.summary import markdown_text
+from sitemill.messages import counted, shown
+
+MAX_REMOVED_ROWS: Final = 100  # removed URLs the summary's table shows (gone ones first)
+MAX_LISTED: Final = 50  # added, and changed, URLs the summary lists
+MAX_ANNOTATED: Final = 50  # gone URLs annotated (the runner keeps 50 annotations a job)
+MAX_REDIRECT_CHARS: Final = 65_536  # of the suggested redirects shown (the summary's cap: 1 MiB)
+TITLE: Final = "sitemill diff"
+DIFF_OUTPUTS: Final = ("added", "changed", "removed", "gone")  # counts of URLs
+# What a URL may not hold raw (RFC 3986) and Markdown or a table would read: encoded, the same URL.
+_NOT_IN_URL: Final = re.compile(r"[|`<>\[\]\\\"{}^\s]")
+_URL: Final = re.compile(r"https?://\S+")
+_BACKTICKS: Final = re.compile(r"`+")
+# The removed URLs in the order a reviewer acts on them: a 404 first, then a redirect to add.
+_ORDER: Final = (Verdict.GONE, Verdict.RENAMED, Verdict.REDIRECTED)
+_FATE: Final = {
+    Verdict.GONE: "gone: nothing redirects it and no new page holds it (a 404)",
+    Verdict.RENAMED: "renamed: a new page holds its content (add the redirect below)",
+    Verdict.REDIRECTED: "redirected: the change serves a redirect for it",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Redirects:
+    """The suggested redirects in a host's form (``form``: netlify, s3-rules, hugo …): the
+    text, how many, and what it is and how to apply it (``notes``: a JSON form has no
+    comments to say it in)."""
+
+    form: str
+    text: str
+    count: int = 0
+    notes: tuple[str, ...] = ()
+
+
+def diff_outputs(diff: SiteDiff) -> dict[str, str]:
+    """The step outputs of `command: diff`: counts of URLs, as strings."""
+    counts = diff.counts()
+    return {name: str(counts[name]) for name in DIFF_OUTPUTS}
+
+
+def gone_annotations(diff: SiteDiff, *, fail: bool) -> Iterator[str]:
+    """An ``::error`` (``::warning`` unless ``fail``) per removed URL that is gone, up to
+    MAX_ANNOTATED; then one that counts the rest."""
+    level = "error" if fail else "warning"
+    for item in diff.gone[:MAX_ANNOTATED]:
+        detail = f" ({item.detail})" if item.detail else ""
+        message = (
+            f"{item.url} is removed and nothing redirects it: readers and crawlers will get "
+            f"a 404{detail}"
+        )
+        yield workflow_command(level, message, title=TITLE)
+    rest = len(diff.gone) - MAX_ANNOTATED
+    if rest > 0:
+        said = f"{counted(rest, 'more removed URL')} without a redirect: see the job summary"
+        yield workflow_command(level, said, title=TITLE)
+
+
+def render_diff_summary(
+    diff: SiteDiff, against: str, redirects: Redirects | None, warnings: Sequence[str] = ()
+) -> str:
+    """The Markdown for $GITHUB_STEP_SUMMARY: the counts, the removed URLs with their fate,
+    the suggested redirects, then the added and the changed URLs."""
+    counts = diff.counts()
+    lines = [
+        f"### sitemill diff: {counted(counts['added'], 'URL')} added, "
+        f"{counts['changed']:,} changed, {counts['removed']:,} removed "
+        f"({counts['gone']:,} gone)",
+        "",
+        f"Compared with the state at {cell(against)}; nothing was written or committed.",
+        "",
+        "| URLs | count |",
+        "| --- | ---: |",
+        f"| added | {counts['added']:,} |",
+        f"| changed | {counts['changed']:,} |",
+        *(f"| removed, {_FATE[v]} | {counts[v.value]:,} |" for v in _ORDER),
+    ]
+    for warning in dict.fromkeys(warnings):
+        lines += ["", "> [!WARNING]", f"> {markdown_text(warning)}"]
+    if diff.gone:
+        lines += ["", "> [!CAUTION]", f"> {_gone_line(len(diff.gone))}"]
+    lines += _removed_table(diff.removed)
+    lines += _redirects_block(redirects)
+    lines += _listed("Added", [cell(url) for url in diff.added])
+    # (the evidence names the new date: "2024-05-02T10:00:00+00:00 from the page's git history")
+    changed = [f"{cell(c.url)} ({cell(c.evidence or c.lastmod or '')})" for c in diff.changed]
+    lines += _listed("Changed", changed)
+    return "\n".join(lines) + "\n\n"
+
+
+def render_nothing_to_compare(said: str) -> str:
+    """The job summary of a diff with no state to compare with."""
+    return f"### sitemill diff: nothing to compare with\n\n{cell(said)}\n\n"
+
+
+def _gone_line(count: int) -> str:
+    return (
+        f"{counted(count, 'removed URL')} {'is' if count == 1 else 'are'} gone: readers and "
+        "crawlers will get a 404. Add a redirect for each, or keep the page."
+    )
+
+
+def _removed_table(removed: Sequence[Removed]) -> list[str]:
+    if not removed:
+        return []
+    rows = sorted(removed, key=lambda item: (_ORDER.index(item.verdict), item.url))
+    lines = ["", "#### Removed URLs", "", "| URL | fate | target | evidence |"]
+    lines.append("| --- | --- | --- | --- |")
+    for item in rows[:MAX_REMOVED_ROWS]:
+        target = cell(item.target) if item.target else ""
+        if item.target and item.resemblance is not None:
+            target += f" ({item.resemblance:.0%} alike)"
+        fate, detail = item.verdict.value, cell(item.detail)
+        lines.append(f"| {cell(item.url)} | {fate} | {target} | {detail} |")
+    return lines + _more(len(rows), MAX_REMOVED_ROWS)
+
+
+def _redirects_block(redirects: Redirects | None) -> list[str]:
+    if redirects is None or not redirects.text.strip():
+        return []
+    text = "\n".join(shown(line) for line in redirects.text.splitlines())
+    cut = len(text) > MAX_REDIRECT_CHARS
+    if cut:
+        text = text[: text.rfind("\n", 0, MAX_REDIRECT_CHARS) + 1].rstrip("\n")
+    fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(text))])
+    heading = f"{counted(redirects.count, 'suggested redirect')}, in the"
+    lines = ["", f"#### {heading} {markdown_text(redirects.form)} form", ""]
+    unsaid = [note for note in redirects.notes if note not in text]  # (a form with comments)
+    lines += [markdown_text(" ".join(unsaid)), ""] if unsaid else []
+    lines += [fence + "text", text, fence]
+    if cut:
+        lines += ["", "… cut here: `sitemill diff --write-redirects FILE` writes them all."]
+    return lines
+
+
+def _listed(heading: str, items: Sequence[str]) -> list[str]:
+    if not items:
+        return []
+    lines = ["", f"#### {heading} URLs", ""]
+    return lines + [f"- {item}" for item in items[:MAX_LISTED]] + _more(len(items), MAX_LISTED)
+
+
+def _more(count: int, shown_count: int) -> list[str]:
+    return ["", f"… and {count - shown_count:,} more."] if count > shown_count else []
+
+
+def cell(text: str) -> str:
+    """``text`` on one line as plain text in a Markdown table cell: its URLs kept URLs, with
+    the characters a URL may not hold raw percent-encoded; the rest escaped as Markdown."""
+    encoded = _URL.sub(lambda m: _NOT_IN_URL.sub(_percent, m[0]), shown(text))
+    return markdown_text(encoded)
+
+
+def _percent(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match[0].encode("utf-8"))

@@ -1,0 +1,31 @@
+"""Redirects for removed URLs: written in a host's or a generator's own form, and read from
+the rules a build serves (`_redirects`, S3 routing rules). Pure: text in, text out."""
+
+from sitemill.redirects.choose import detect_generator, form_for, generator_form
+from sitemill.redirects.model import (
+    MAX_ROUTING_RULES,
+    Redirect,
+    RedirectForm,
+    is_redirect_status,
+)
+from sitemill.redirects.netlifyfile import parse_redirects_file
+from sitemill.redirects.netlifytoml import parse_netlify_toml
+from sitemill.redirects.render import redirect_notes, render_redirects
+from sitemill.redirects.routingrules import parse_routing_rules
+from sitemill.redirects.rules import RedirectRules
+
+__all__ = [
+    "MAX_ROUTING_RULES",
+    "Redirect",
+    "RedirectForm",
+    "RedirectRules",
+    "detect_generator",
+    "form_for",
+    "generator_form",
+    "is_redirect_status",
+    "parse_netlify_toml",
+    "parse_redirects_file",
+    "parse_routing_rules",
+    "redirect_notes",
+    "render_redirects",
+]

@@ -1,0 +1,57 @@
+"""A tree build keeps the URLs it removed in its state, for `sitemill check` (jobs.treeremoved)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitemill.cli.main import main
+from sitemill.state.parse import parse_state
+from sitemill.state.removedurls import RemovedUrl
+
+BASE = "https://example.org/"
+
+
+def page(text: str, head: str = "") -> str:
+    return (
+        f"<html><head><title>{text[:9]}</title>{head}</head><body><main>{text}</main></body></html>"
+    )
+
+
+def build(site: Path, out: Path) -> None:
+    assert main(["-q", "build", str(site), "--out", str(out), "--base-url", BASE]) == 0
+
+
+def test_the_removed_urls_are_kept_until_a_later_build_removes_others(tmp_path: Path) -> None:
+    site, out = tmp_path / "site", tmp_path / "out"
+    site.mkdir()
+    files = {
+        "index.html": page("home " * 40),
+        "a.html": page("alpha words " * 30),
+        "b.html": page("beta words " * 30),
+        "c.html": page("gamma words " * 30),
+        "d.html": page("delta words " * 30),
+    }
+    for name, body in files.items():
+        (site / name).write_text(body, encoding="utf-8")
+    build(site, out)
+    assert parse_state((out / "sitemill-state.json.gz").read_bytes()).removed == {}
+    (site / "a.html").unlink()  # gone
+    (site / "new").mkdir()
+    (site / "new/b.html").write_text(files["b.html"], encoding="utf-8")
+    (site / "b.html").unlink()  # renamed
+    (site / "c.html").write_text('<meta http-equiv="refresh" content="0; url=/">', encoding="utf-8")
+    hidden = '<meta name="robots" content="noindex">'
+    (site / "d.html").write_text(page("delta words " * 30, hidden), encoding="utf-8")
+    build(site, out)
+    state = out / "sitemill-state.json.gz"
+    assert parse_state(state.read_bytes()).removed == {
+        BASE + "a.html": RemovedUrl("gone"),
+        BASE + "b.html": RemovedUrl("renamed", BASE + "new/b.html"),
+        BASE + "c.html": RemovedUrl("redirected", BASE),
+    }  # (d.html is still served, noindex: a public state does not name it)
+    written = state.read_bytes()
+    build(site, out)
+    assert state.read_bytes() == written  # (a run that removes nothing keeps them)
+    (site / "a.html").write_text(files["a.html"], encoding="utf-8")  # listed again
+    build(site, out)
+    assert BASE + "a.html" not in parse_state(state.read_bytes()).removed
