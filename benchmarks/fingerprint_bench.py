@@ -7,7 +7,9 @@ bar, about 1,500 words of text in paragraphs, 100 links, 20 images (with srcset,
 Reported: µs per page (the median of 5 repeats of 200 calls), and per MB on a 1 MB page of
 the same kind (the cost is linear). Checked: the page re-rendered (new asset names and query
 strings, another generator version, other script bodies, reindented) has the same
-fingerprint, and one added word moves it.
+fingerprint, and one added word moves it. Beside it, in the same run: the page's resemblance
+sketch (what a build keeps for sitemill diff, made from the fingerprint's reduction) against
+the fingerprint, and against the sketch's plain spelling (the tests' plain_sketch).
 
     .venv/bin/python benchmarks/run.py --only fingerprint
 """
@@ -16,12 +18,22 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import timeit
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.resemblance import sketch_text
 
 TARGET_US = 2_000  # per 100 KB page
+# The sketch of a page beside its fingerprint, and beside its plain spelling. Issue 66 asks a
+# first run with sketches for at most 5 % more CPU; a first run does much besides fingerprinting
+# the current pages (their heads, declared dates, git, the walk's older versions): at 0.21x the
+# fingerprint here, first runs of real sites took 1.005-1.016x the CPU (benchmarks/README.md).
+SKETCH_SHARE, SPELLING_SHARE = 0.25, 0.80
+TESTS = Path(__file__).resolve().parent.parent / "tests"
 CALLS, REPEATS = 200, 5
 VOCABULARY = (
     "static site sitemap search engine crawler page content reader change build deploy "
@@ -154,6 +166,8 @@ def measure_fingerprint(section: Any, *, quick: bool) -> None:
         growth <= 12,
     )
 
+    measure_sketch(section, page, per_page, calls)
+
     def targets(links: int, images: int, srcsets: int, descriptions: int) -> str:
         return f"{links} links, {images} img, {srcsets} srcset, {descriptions} desc."
 
@@ -172,3 +186,35 @@ def measure_fingerprint(section: Any, *, quick: bool) -> None:
     edited = page.replace(b"<p class", b"<p class=x>one more word</p><p class", 1)
     moved = fingerprint_html(edited) != fingerprint_html(page)
     section.check("one added word: fingerprint", "moved", "moved" if moved else "unchanged", moved)
+
+
+def measure_sketch(section: Any, page: bytes, per_page: float, calls: int) -> None:
+    """The page's resemblance sketch: µs per page against its fingerprint's ``per_page``, and
+    against its plain spelling (each the median of REPEATS runs of ``calls``)."""
+    sys.path.insert(0, str(TESTS / "lastmod" / "fingerprint"))
+    from test_resemblance_spelling import plain_sketch  # (the tests' plain spelling)
+
+    reduction = reduce_html(page)
+    assert sketch_text(reduction) == plain_sketch(reduction) is not None
+    sketch = _per_call(sketch_text, reduction, calls)
+    plain = _per_call(plain_sketch, reduction, calls)
+    share = sketch / per_page
+    section.check(
+        "its resemblance sketch vs its fingerprint",
+        f"≤ {SKETCH_SHARE:.2f}×",
+        f"{share:.2f}× ({sketch:,.0f} µs)",
+        share <= SKETCH_SHARE,
+    )
+    spelt = sketch / plain
+    section.check(
+        "the sketch vs its plain spelling",
+        f"≤ {SPELLING_SHARE:.2f}×",
+        f"{spelt:.2f}× ({plain:,.0f} µs)",
+        spelt <= SPELLING_SHARE,
+    )
+
+
+def _per_call(make: Callable[[str], object], text: str, calls: int) -> float:
+    """µs per call of ``make`` on ``text``: the median of REPEATS runs of ``calls``."""
+    times = timeit.repeat(lambda: make(text), number=calls, repeat=REPEATS)
+    return statistics.median(times) / calls * 1e6

@@ -188,9 +188,10 @@ def test_unchanged_pages_are_not_fingerprinted_again(
     # that fingerprint: only new, edited or uncommitted pages are fingerprinted.
     # (The current fingerprint of a page with history is taken by the walk through it.)
     fingerprinted: list[int] = []
-    fingerprint_html, fingerprint_file = treedates.fingerprint_html, treehistory.fingerprint_reduced
+    fingerprint_html = treedates.fingerprint_html_reduced
+    fingerprint_file = treehistory.fingerprint_reduced
 
-    def counting(data: bytes, *args: Any, **values: Any) -> str:
+    def counting(data: bytes, *args: Any, **values: Any) -> tuple[str, str]:
         fingerprinted.append(len(data))
         return fingerprint_html(data, *args, **values)
 
@@ -198,7 +199,7 @@ def test_unchanged_pages_are_not_fingerprinted_again(
         fingerprinted.append(len(data))
         return fingerprint_file(path, data, *args, **values)
 
-    monkeypatch.setattr(treedates, "fingerprint_html", counting)
+    monkeypatch.setattr(treedates, "fingerprint_html_reduced", counting)
     monkeypatch.setattr(treehistory, "fingerprint_reduced", counting_file)
     repo = make_repo(tmp_path / "site")
     out = tmp_path / "out"

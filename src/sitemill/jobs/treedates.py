@@ -25,8 +25,10 @@ from sitemill.lastmod.fingerprint.digest import (
     LineMemo,
     fingerprint_bytes,
     fingerprint_html,
+    fingerprint_html_reduced,
     page_url,
 )
+from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.pagesread import reads_candidate
 from sitemill.progress import Ticker
 from sitemill.robots.rules import RobotsRules
@@ -50,6 +52,8 @@ class PageReads:
 
     facts: dict[str, PageFacts | None] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
+    # The resemblance sketches of the HTML pages fingerprinted (from the same reductions).
+    sketches: dict[str, str] = field(default_factory=dict)
     # With a state of an earlier sitemill: each page's fingerprint in that state's version.
     earlier: dict[str, str] = field(default_factory=dict)
     # Pages whose fingerprint was left to the walk through git history (``defer``).
@@ -65,6 +69,7 @@ class PageReads:
     def add(self, part: PageReads) -> None:
         self.facts.update(part.facts)
         self.fingerprints.update(part.fingerprints)
+        self.sketches.update(part.sketches)
         self.earlier.update(part.earlier)
         self.deferred |= part.deferred
         self.declared.update(part.declared)
@@ -149,8 +154,6 @@ def _read_chunk(
     """read_pages of one chunk of files (with the fingerprints known for them)."""
     files, known = chunk
     (whole, declare), reads = wants, PageReads()
-    ignore = config.fingerprint_ignore
-    main = config.content_scope is ContentScope.MAIN
     images = config.images and config.format is OutputFormat.XML
     memo = LineMemo()  # (a site's pages share lines: the navigation, the head, the footer)
     declared = _declared_reader() if declare else None
@@ -183,19 +186,34 @@ def _read_chunk(
         elif deferred:
             reads.deferred.add(path)
         elif whole:
-            fingerprint = (
-                fingerprint_html(
-                    data, ignore, main=main, memo=memo, url=page_url(config.base_url, path)
-                )
-                if html
-                else fingerprint_bytes(data)
-            )
-            reads.fingerprints[path] = fingerprint
-            if html and earlier is not None:
-                version, scope, base = earlier
-                url = page_url(base, path)
-                reads.earlier[path] = fingerprint_html(data, ignore, version, main=scope, url=url)
+            _fingerprint(reads, config, (path, data), memo, earlier)
     return reads
+
+
+def _fingerprint(
+    reads: PageReads,
+    config: Config,
+    read: tuple[str, bytes],
+    memo: LineMemo,
+    earlier: tuple[int, bool, str] | None,
+) -> None:
+    """Note in ``reads`` the fingerprint of the page ``read`` (its path and bytes): an HTML
+    page's, with its resemblance sketch made from the reduction it hashed (one reduction for
+    both) and, with ``earlier``, its fingerprint in that version; another file's bytes'."""
+    path, data = read
+    if not wants_facts(path):
+        reads.fingerprints[path] = fingerprint_bytes(data)
+        return
+    ignore, main = config.fingerprint_ignore, config.content_scope is ContentScope.MAIN
+    url = page_url(config.base_url, path)
+    found = fingerprint_html_reduced(data, ignore, main=main, memo=memo, url=url)
+    reads.fingerprints[path] = found[0]
+    if (sketch := sketch_text(found[1])) is not None:
+        reads.sketches[path] = sketch
+    if earlier is not None:
+        version, scope, base = earlier
+        url = page_url(base, path)
+        reads.earlier[path] = fingerprint_html(data, ignore, version, main=scope, url=url)
 
 
 def _declared_reader() -> Callable[[bytes], Iterator[DeclaredDate]]:

@@ -29,7 +29,7 @@ from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.pagerecord import PageRecord, kept_sketch
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
     from sitemill.lastmod.declaredrung import DeclaredRung
@@ -66,6 +66,7 @@ class TreeDating:
     fingerprints: Mapping[str, str] | None = None  # None: content dates off
     known: State = field(default_factory=State)
     earlier: Mapping[str, str] = field(default_factory=dict)  # see PageReads.earlier
+    sketches: Mapping[str, str] = field(default_factory=dict)  # see PageReads.sketches
     first_run: bool = True
     ladder: Ladder = field(default_factory=Ladder)  # a first run: pages history leaves undated
     # What the next run starts from: every page dated here; the pipeline makes it forget
@@ -107,7 +108,7 @@ class TreeDating:
         page whose blob is unchanged keeps its date (git history), any other takes the ladder."""
         first_run = first_run or known.outdated
         self.fingerprints, self.earlier = reads.fingerprints, reads.earlier
-        self.known, self.first_run = known, first_run
+        self.sketches, self.known, self.first_run = reads.sketches, known, first_run
         if first_run or known.undated():
             dated = self.git_dates or {}
             domain = [file for file in looked_at if file.path not in dated]
@@ -203,8 +204,9 @@ class TreeDating:
         else:
             return None  # not read: a page the pipeline leaves out anyway
         self.remember.pages[path] = PageRecord(
-            None, None, fingerprint, dated.lastmod, dated.proof if dated.lastmod else None
-        )
+            None, None, fingerprint, dated.lastmod, dated.proof if dated.lastmod else None,
+            sketch=self.sketches.get(path) or kept_sketch(record, fingerprint),
+        )  # fmt: skip
         if self.watch is not None and path == self.watch.path:
             self.watch.dated, self.watch.from_history = dated, from_history
         return dated

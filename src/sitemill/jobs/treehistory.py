@@ -166,6 +166,7 @@ def _dated(
         _fingerprint(config, reduce_file),
     )
     reads.fingerprints.update(dated.fingerprints)
+    reads.sketches.update(dated.sketches)
     return dated
 
 

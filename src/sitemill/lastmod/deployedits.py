@@ -111,11 +111,13 @@ def stamps_only(parts: str, remembered: str, fingerprint: str) -> bool:
 
 @dataclass
 class DeployEdits:
-    """One deploy's pages: their LastModified (noted before each is read), their parts (noted
-    by the readers, one key each) and, once judged, those whose edit moves no date."""
+    """One deploy's pages: their LastModified (noted before each is read), their parts and
+    resemblance sketches (noted by the readers, one key each) and, once judged, those whose
+    edit moves no date."""
 
     times: dict[str, str | None] = field(default_factory=dict)
     parts: dict[str, str] = field(default_factory=dict)
+    sketches: dict[str, str] = field(default_factory=dict)  # (fingerprint.resemblance)
     kept: frozenset[str] = frozenset()
 
     def fingerprint(
@@ -128,11 +130,14 @@ class DeployEdits:
         base: str = "",
     ) -> str:
         """The page's fingerprint (fingerprint.digest.fingerprint_html, its links resolved
-        from the site's ``base`` URL), its parts noted."""
+        from the site's ``base`` URL), its parts and its sketch (from the same reduction) noted."""
         from sitemill.lastmod.fingerprint.digest import page_url, reduce_html, reduction_fingerprint
+        from sitemill.lastmod.fingerprint.resemblance import sketch_text
 
         reduction = reduce_html(data, ignore, main=main, url=page_url(base, path))
         self.parts[path] = page_parts(reduction, self.times.get(path))
+        if (sketch := sketch_text(reduction)) is not None:
+            self.sketches[path] = sketch
         return reduction_fingerprint(reduction)
 
     def judge(self, changed: Iterable[tuple[str, str | None, str]]) -> None:

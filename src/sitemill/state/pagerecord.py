@@ -47,3 +47,11 @@ def record_values(record: PageRecord, numbers: Mapping[str, int]) -> dict[str, A
         if record.proof is not None:  # (a proof of no date says nothing)
             values["evidence"] = proof_to_json(record.proof, numbers)
     return values
+
+
+def kept_sketch(record: PageRecord | None, fingerprint: str | None) -> str | None:
+    """The sketch ``record`` keeps when its fingerprint is ``fingerprint``: the same content,
+    not read again (a record of an earlier sitemill keeps none: the page gets one when read)."""
+    if record is None or fingerprint is None or record.fingerprint != fingerprint:
+        return None
+    return record.sketch

@@ -17,14 +17,14 @@ from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
-from sitemill.lastmod.decide import Dated, Ladder, at_precision, content_date
+from sitemill.lastmod.decide import Ladder, at_precision, content_date
 from sitemill.lastmod.deployedits import DeployEdits
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.pagerecord import PageRecord, kept_sketch
 from sitemill.workers.threadpool import generator_pool
 
 DEFAULT_WINDOW: Final = 1_024
@@ -222,28 +222,30 @@ def _attach(
             fingerprint if knowledge.content_dates else None,
             lastmod if knowledge.content_dates else None,
             None if dated is None or not knowledge.content_dates else dated.proof,
-            _parts(page, record, knowledge) if knowledge.content_dates else None,
+            *_kept(page, record, fingerprint, knowledge),
         )
     return dataclasses.replace(
         page,
         facts=facts,
         lastmod=at_precision(lastmod, knowledge.precision),
-        date_reason=_reason(dated),
+        date_reason=None if dated is None else dated.reason.value,
     )
 
 
-def _parts(page: Page, record: PageRecord | None, knowledge: Knowledge) -> str | None:
-    """What the state keeps to name the page's next edit: its parts as read now, else as
-    remembered of these bytes (lastmod.deployedits)."""
-    if knowledge.deploy is not None and page.path in knowledge.deploy.parts:
-        return knowledge.deploy.parts[page.path]
+def _kept(
+    page: Page, record: PageRecord | None, fingerprint: str | None, knowledge: Knowledge
+) -> tuple[str | None, str | None]:
+    """With content dates, the page's parts (lastmod.deployedits) and sketch as read now,
+    else as remembered of these bytes (parts) or of this ``fingerprint`` (the sketch)."""
+    if not knowledge.content_dates:
+        return None, None
+    deploy = knowledge.deploy
+    sketch = (deploy and deploy.sketches.get(page.path)) or kept_sketch(record, fingerprint)
+    if deploy is not None and page.path in deploy.parts:
+        return deploy.parts[page.path], sketch
     if record is not None and page.version is not None and record.version == page.version:
-        return record.parts
-    return None
-
-
-def _reason(dated: Dated | None) -> str | None:
-    return None if dated is None else dated.reason.value
+        return record.parts, sketch
+    return None, sketch
 
 
 def still_leaving_out(*, noindex: bool, redirects: bool) -> frozenset[SkipReason]:

@@ -80,3 +80,23 @@ def test_a_value_that_is_no_sketch_is_refused(value: object) -> None:
     assert not is_sketch(value)
     if isinstance(value, str):
         assert resemblance(value, "1" + "A" * 86) is None
+
+
+HAN = [chr(code) for code in range(0x4E00, 0x4E00 + 2_000)]
+
+
+def test_a_chinese_page_is_read_character_by_character() -> None:
+    chooser = random.Random(7)
+    text = "".join(chooser.choice(HAN) for _ in range(400))  # (no space at all)
+    one = sketch_text(text)
+    edited = text[:200] + "丁" + text[201:]  # one character changed
+    two = sketch_text(edited)
+    other = sketch_text("".join(chooser.choice(HAN) for _ in range(400)))
+    assert one is not None and two is not None and other is not None
+    assert (resemblance(one, two) or 0) >= 0.9 > 0.3 >= (resemblance(one, other) or 0)
+    assert sketch_text("中文" * 5) is None  # (one pair, repeated: a stub)
+
+
+def test_a_mark_of_the_reduction_ends_a_word() -> None:
+    words = text(4)
+    assert sketch_text("\x01".join(words)) == sketch_text(" ".join(words))

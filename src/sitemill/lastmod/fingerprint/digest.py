@@ -19,6 +19,7 @@ from sitemill.lastmod.fingerprint.versions import (
     HTML_SUFFIXES,
     MAX_FINGERPRINT_BYTES,
 )
+from sitemill.lastmod.fingerprint.whitespace import UNSPACED
 
 __all__ = [
     "ASSET_EXTENSIONS",
@@ -31,6 +32,7 @@ __all__ = [
     "fingerprint_bytes",
     "fingerprint_file",
     "fingerprint_html",
+    "fingerprint_html_reduced",
     "fingerprint_key",
     "fingerprint_reduced",
     "page_url",
@@ -54,7 +56,7 @@ _SPACING: Final = re.compile(r"\s(?:\s+|(?<![^\W_]\s)|(?![^\W_]))")
 # between words (Han ideographs, hiragana, katakana): "分类 Category" and "分类Category" read
 # alike (a theme that writes a Chinese list title and its label on one line or on two); Hangul,
 # written with spaces between words, keeps them.
-_UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNSPACED: Final = UNSPACED
 _UNSPACED_CHARACTER: Final = re.compile(f"[{_UNSPACED}]")  # (a page without one: one search)
 # Written first as ``(?<=[U])\s+|\s+(?=[U])``: a run of white space with such a character on either
 # side; spelt to start with ``\s``, as _SPACING (1.5x faster on Chinese prose; test_spacing).
@@ -99,10 +101,24 @@ def fingerprint_html(
     a state of it remembers. ``memo``: lines of other pages or versions reduced before, which
     make the fingerprint of a page that shares them cheaper (the same fingerprint).
     """
+    return fingerprint_html_reduced(data, ignore, version, main=main, memo=memo, url=url)[0]
+
+
+def fingerprint_html_reduced(
+    data: bytes,
+    ignore: tuple[re.Pattern[str], ...] = (),
+    version: int = FINGERPRINT_VERSION,
+    *,
+    main: bool = True,
+    memo: LineMemo | None = None,
+    url: str = "",
+) -> tuple[str, str]:
+    """fingerprint_html, and what it hashed: the page's reduction (reduce_html), from one
+    pass (a page's resemblance sketch is made from it: fingerprint.resemblance)."""
     reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
     if memo is None:
-        return reduction_fingerprint(reduction, version)
-    return memo.digest(_spaced(reduction, version), _hashed)
+        return reduction_fingerprint(reduction, version), reduction
+    return memo.digest(_spaced(reduction, version), _hashed), reduction
 
 
 def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
@@ -155,10 +171,8 @@ def fingerprint_reduced(
     the reductions it made (history.stopnames), not from a second one."""
     if not path.lower().endswith(HTML_SUFFIXES):
         return fingerprint_bytes(data), None
-    reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=page_url(base, path))
-    if memo is None:
-        return reduction_fingerprint(reduction, version), reduction
-    return memo.digest(_spaced(reduction, version), _hashed), reduction
+    url = page_url(base, path)
+    return fingerprint_html_reduced(data, ignore, version, main=main, memo=memo, url=url)
 
 
 def reduce_file(

@@ -14,6 +14,9 @@ _OTHER_WHITESPACE: Final = (
 )
 _ASCII_WHITESPACE: Final = "".join(space for space in _OTHER_WHITESPACE if space.isascii())
 _SPACES: Final = re.compile("  +")
+# The scripts written without spaces between words (Han ideographs, hiragana, katakana): a reader
+# reads their words without a space between them (Hangul, written with spaces, is not among them).
+UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 
 def collapse_whitespace(text: str) -> str:

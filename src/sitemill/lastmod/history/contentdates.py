@@ -66,8 +66,7 @@ class ContentHistory:
     as history.lastcommit gives it.
     ``dirty`` names files that differ from HEAD (staged, unstaged or untracked, not ignored):
     they get no date. ``shallow`` means history is cut off; ``cut`` names the dated files
-    whose run reaches the cut, so their true date may be older.
-    """
+    whose run reaches the cut, so their true date may be older."""
 
     dates: dict[str, int]
     dirty: frozenset[str]
@@ -77,8 +76,7 @@ class ContentHistory:
     # mirror): they keep their plain date, the newest commit that changed them.
     unreadable: frozenset[str] = frozenset()
     renames_followed: bool = True
-    # Each dated file's last commit (its plain git date): a date older than it was moved by
-    # content.
+    # Each dated file's last commit (its plain git date): an older date was moved by content.
     newest: dict[str, int] = field(default_factory=dict)
     # The fingerprint of every blob this run compared or knows (HEAD's: the work tree's), by
     # blob_key: what the next run need not read again.
@@ -86,6 +84,7 @@ class ContentHistory:
     read: int = 0  # older blobs read from git
     # The current fingerprints the walk took itself (``unread`` of date_by_content).
     fingerprints: dict[str, str] = field(default_factory=dict)
+    sketches: dict[str, str] = field(default_factory=dict)  # theirs (fingerprint.resemblance)
 
 
 def read_content_dates(
@@ -139,10 +138,10 @@ def date_by_content(
     ``pool``: worker processes that walk chunks of the files, each with its own git (any
     number, the same dates; ``fingerprint`` must pickle). ``unread``: files missing from
     ``current`` whose fingerprint the walk takes (read with the given function, which must
-    pickle). ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes
-    (history.templateedits's edits); a ``fingerprint`` that gives it too (walk.Fingerprint)
-    names the edits at the stops where it has their versions, the walk's workers' in parallel
-    (history.stopnames)."""
+    pickle), and a page's sketch from the reduction a ``fingerprint`` that gives it hashed.
+    ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes (history.
+    templateedits's edits); a ``fingerprint`` that gives it too (walk.Fingerprint) names the
+    edits at the stops where it has their versions, the walk's workers' in parallel."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     deferred, read = unread or ((), None)
     known = known or {}
@@ -175,6 +174,7 @@ def date_by_content(
         blobs=walked.blobs,
         read=walked.read,
         fingerprints=walked.current,
+        sketches=walked.sketches,
     )
 
 

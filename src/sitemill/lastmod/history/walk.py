@@ -12,6 +12,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walkgit import KEPT, blob_reader
@@ -42,6 +43,7 @@ class Walked:
     unreadable: set[str] = field(default_factory=set)
     read: int = 0
     current: dict[str, str] = field(default_factory=dict)  # the fingerprints it took
+    sketches: dict[str, str] = field(default_factory=dict)  # theirs, from their reductions
     # The edits at the stops it named (history.stopnames), by their keys (edits.edit_key), and
     # the reductions of the older versions there, by (blob, path): the next stop's newer one.
     named: dict[str, str] = field(default_factory=dict)
@@ -53,6 +55,7 @@ class Walked:
         self.unreadable |= other.unreadable
         self.read += other.read
         self.current.update(other.current)
+        self.sketches.update(other.sketches)
         self.named.update(other.named)
         self.reduced.update(other.reduced)
 
@@ -97,7 +100,8 @@ def walk(
         for start in range(0, len(paths), _GROUP):
             group = {path: runs[path] for path in paths[start : start + _GROUP]}
             held = None if name is None else Reductions()
-            current = _current(group, wanted, fingerprint, read, (walked.current, held))
+            taken = (walked.current, walked.sketches, held)
+            current = _current(group, wanted, fingerprint, read, taken)
             remembered = (known, walked.blobs)
             kept = None if held is None else held.keep
             walked.read += compare(
@@ -114,19 +118,21 @@ def _current(
     wanted: Mapping[str, str | None],
     fingerprint: Fingerprint,
     read: ReadFile | None,
-    taken: tuple[dict[str, str], Reductions | None],
+    taken: tuple[dict[str, str], dict[str, str], Reductions | None],
 ) -> dict[str, str]:
     """The current fingerprints of ``group``: given, or taken here from the work tree
-    (and added to ``taken[0]``, their bytes and reductions to ``taken[1]``); a file that
-    cannot be read has none."""
+    (and added to ``taken[0]``, the resemblance sketches of their reductions to ``taken[1]``,
+    their bytes and reductions to ``taken[2]``); a file that cannot be read has none."""
     current = {}
     for path in group:
         found = wanted.get(path)
         if found is None and read is not None and (data := read(path)) is not None:
             found, reduction = fingerprinted(fingerprint, path, data)
             taken[0][path] = found
-            if taken[1] is not None and reduction is not None:
-                taken[1].current[path] = (data, reduction)
+            if reduction is not None and (sketch := sketch_text(reduction)) is not None:
+                taken[1][path] = sketch
+            if taken[2] is not None and reduction is not None:
+                taken[2].current[path] = (data, reduction)
         if found is not None:
             current[path] = found
     return current
