@@ -5,7 +5,7 @@
 NAME: urls-1m, build-git-10k, validate-50k, bucket-20k, bucket-sharded, bucket-full-1m,
 fingerprint, hostile, content-dates-2k, second-run, state-100k, extensions-30k, plan-100m,
 tree-sharded, check-10k, tree-pool-5k, first-run-cores, ladder-3k, distributed-10m,
-lambda-start or action-install.
+lambda-start, action-install or diff-50k.
 --baseline SITEMILL: the sitemill ladder-3k compares with (make bench BASELINE=PATH).
 --realsites DIR: second-run's and first-run-cores' checkouts of real sites (realsites/checkout.py
 --data; default: $REALSITES_DATA).
@@ -37,6 +37,9 @@ from bucket_shards_bench import bench_bucket_shards
 from check_bench import bench_check
 from costs import Rates, table
 from datasets import BASE_URL, RepoPlan, ensure_git_repo, ensure_url_list, listed_urls
+from diff_bench import PAGES as DIFF_PAGES
+from diff_bench import QUICK_PAGES as QUICK_DIFF_PAGES
+from diff_bench import bench_diff
 from distributed_bench import bench_distributed
 from extensions_bench import bench_extensions
 from fingerprint_bench import measure_fingerprint
@@ -519,6 +522,15 @@ def bench_ladder_3k(ctx: Context) -> Section:
     return section
 
 
+def bench_diff_50k(ctx: Context) -> Section:
+    pages = QUICK_DIFF_PAGES if ctx.quick else DIFF_PAGES
+    section = Section(
+        "diff-50k", f"the diff of a {pages:,}-page site against its state, and its floor"
+    )
+    bench_diff(section, sitemill=ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat)
+    return section
+
+
 BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "urls-1m": bench_urls,
     "build-git-10k": bench_build_git,
@@ -541,6 +553,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "lambda-start": bench_lambda_start,
     "check-10k": bench_check_10k,
     "action-install": bench_action_install,
+    "diff-50k": bench_diff_50k,
 }
 
 

@@ -1,6 +1,7 @@
 """AWS Lambda entry points: everything lives in sitemill.aws (``lambda`` is a keyword).
 
-``handler`` is the router (S3 -> SQS -> Lambda, manual rebuilds, checks of the live site);
+``handler`` is the router (S3 -> SQS -> Lambda, manual rebuilds, checks of the live site,
+diffs);
 ``plan``, ``shuffle``, ``shard`` and ``reduce`` are the steps of the distributed rebuild's
 state machine (infra/rebuild.asl.json). Each imports its own path when it first runs, so that
 a cold start loads only what its event needs (``make bench --only lambda-start`` counts them).
@@ -8,16 +9,21 @@ a cold start loads only what its event needs (``make bench --only lambda-start``
 
 from typing import Any
 
-from sitemill.aws.events import is_check_event
+from sitemill.aws.events import is_check_event, is_diff_event
 
 
 def handler(event: Any, context: Any) -> dict[str, Any]:
     """Rebuild the sitemaps for an S3/SQS/EventBridge event or a manual rebuild request;
-    check the live site for ``{"action": "check"}``."""
+    check the live site for ``{"action": "check"}``; tell what the next rebuild would add,
+    change and remove for ``{"action": "diff"}``."""
     if is_check_event(event):
         from sitemill.aws.check import handle_check
 
         return handle_check(event, context)
+    if is_diff_event(event):
+        from sitemill.aws.diff import handle_diff
+
+        return handle_diff(event, context)
     from sitemill.aws.handler import handle
 
     return handle(event, context)

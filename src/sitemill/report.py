@@ -20,6 +20,7 @@ from sitemill.progress import file_progress as file_progress
 from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
+    from sitemill.diff.model import SiteDiff
     from sitemill.indexnow.outcome import IndexNowOutcome
     from sitemill.shards.plan import Plan
 
@@ -117,6 +118,7 @@ class Report:
     # What the site says of its base URL, and where (listing.siteurl): the pages' canonicals
     # and og:url, its CNAME, the generator's config and sitemap, the previous state.
     site_urls: list[Declared] = field(default_factory=list)
+    diff: SiteDiff | None = None  # what the build changed against its start state (a bucket's)
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).
@@ -129,9 +131,7 @@ class Tally:
     def __init__(
         self, report_skips: Counter[SkipReason], kept: list[Skip], on_skip: OnSkip | None = None
     ) -> None:
-        self.counts = report_skips
-        self.kept = kept
-        self.on_skip = on_skip
+        self.counts, self.kept, self.on_skip = report_skips, kept, on_skip
         self.warned: Counter[SkipReason] = Counter()
 
     def skip(self, path: str, reason: SkipReason, detail: str = "") -> None:

@@ -72,6 +72,11 @@ def test_the_outputs_name_the_function_the_state_and_ready_commands(
     # AWS CLI v1 refuses --cli-binary-format; v2 would read an inline payload as base64.
     assert "--cli-binary-format" not in outputs["RebuildCommand"]
     assert outputs["TerminalRebuildCommand"] == f"sitemill s3 --function {FUNCTION}"
+    assert outputs["DiffCommand"] == (
+        """printf '{"action":"diff"}' > diff-event.json && aws lambda invoke """
+        f"--function-name {FUNCTION} --cli-read-timeout 900 --payload fileb://diff-event.json "
+        "diff.json && cat diff.json"
+    )
 
 
 @pytest.fixture

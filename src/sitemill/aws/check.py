@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import make_s3_client
+from sitemill.aws.events import own_bucket
 from sitemill.aws.logs import configure_logging, register_env_secrets
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.check.run import CheckOptions
@@ -47,7 +48,7 @@ def handle_check(
     try:
         every = _read(event)
         settings, config = LambdaSettings.from_env(env), lambda_config(env)
-        bucket = _own_bucket(event, settings.site.bucket)
+        bucket = own_bucket(event, settings.site.bucket, "checks")
         client = s3 if s3 is not None else make_s3_client()
         record = bucket_record(config, client, settings.site.site(bucket))
         checked = check_record(config, record, CheckOptions(every=every), _limits(context))
@@ -67,19 +68,6 @@ def _limits(context: object) -> Limits:
         return LIMITS
     seconds = max(1.0, remaining() / 1000 - 20)
     return replace(LIMITS, run_deadline=min(LIMITS.run_deadline, seconds))
-
-
-def _own_bucket(event: Mapping[str, Any], configured: str | None) -> str:
-    """The function's own bucket (SITEMILL_BUCKET, the stack's): an event that names another
-    is an error before any S3 call (its reader may not read another site's record)."""
-    if not configured:
-        raise EventError("no bucket: set SITEMILL_BUCKET (the function checks its own bucket)")
-    named = event.get("bucket")
-    if named is not None and named != configured:
-        raise EventError(
-            f"this function checks {configured} (SITEMILL_BUCKET) only, not {named[:100]!r}"
-        )
-    return configured
 
 
 def _read(event: Mapping[str, Any]) -> bool:

@@ -65,6 +65,25 @@ def is_check_event(event: object) -> bool:
     return isinstance(event, Mapping) and event.get("action") == "check"
 
 
+def is_diff_event(event: object) -> bool:
+    """``{"action": "diff"}``: sitemill.aws.diff answers it, not the router."""
+    return isinstance(event, Mapping) and event.get("action") == "diff"
+
+
+def own_bucket(event: Mapping[str, Any], configured: str | None, verb: str) -> str:
+    """The function's own bucket (SITEMILL_BUCKET, the stack's) for a check or a diff
+    (``verb``: what the function does with it): an event that names another is an error
+    before any S3 call (its reader may not read another site's record)."""
+    if not configured:
+        raise EventError(f"no bucket: set SITEMILL_BUCKET (the function {verb} its own bucket)")
+    named = event.get("bucket")
+    if named is not None and named != configured:
+        raise EventError(
+            f"this function {verb} {configured} (SITEMILL_BUCKET) only, not {named[:100]!r}"
+        )
+    return configured
+
+
 def parse_event(event: object) -> Trigger:
     """Classify an invocation's event; raises EventError for a shape sitemill does not know."""
     if not isinstance(event, Mapping):
@@ -137,7 +156,7 @@ def _read_body(body: object, trigger: Trigger, *, from_queue: bool = False) -> N
 def _read_rebuild(body: Mapping[str, Any], trigger: Trigger) -> None:
     if body.get("action") != "rebuild":
         raise EventError(
-            f'unknown action {body.get("action")!r}: the actions are "rebuild" and "check"'
+            f'unknown action {body.get("action")!r}: the actions are "rebuild", "check" and "diff"'
         )
     unknown = sorted(set(body) - _REBUILD_KEYS)
     if unknown:

@@ -52,6 +52,10 @@ def rebuild_chosen(
 
         return started_answer(report, distribute.why if distribute else "")
     result = summary_counts(report, dry_run=trigger.dry_run)
+    if report.diff is not None:  # (what it took out of the sitemaps: none on a first run)
+        from sitemill.jobs.removedpages import removed_summary
+
+        result |= removed_summary(report.diff.removed)
     if trigger.dry_run:
         result |= {
             "dry_run": True,

@@ -11,6 +11,7 @@ from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
 from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS as MAX_HEAD_READERS
@@ -61,8 +62,7 @@ def build_from_bucket(
     """One pass: robots.txt and the state (a GET each), the listing (one LIST per 1,000
     keys) with a GET of each HTML page that is new or changed since the state was written
     (many at a time: its head for the facts, its content with content dates), then the
-    writes, and the state last.
-
+    writes, and the state last (with what the run removed: report.diff, State.removed).
     ``inventory`` must be the sink's: the listing fills it with the ETags of old outputs.
     ``state_store`` is where the state lives (default: beside the sitemaps).
     """
@@ -73,11 +73,13 @@ def build_from_bucket(
     for message in start.warnings:
         log.warning("%s", message)
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
+    listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
     report, knowledge = bucket_pass(
         config, client, site, sink, start, pages, robots=robots, progress=progress,
-        empty=inventory.empty, named=naming,
+        empty=inventory.empty, named=naming, on_dated=listed.note,
     )  # fmt: skip
+    listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
     # the first run; its twins go whenever a sync brings them back.

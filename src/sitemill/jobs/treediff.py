@@ -14,8 +14,8 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import DiffError
+from sitemill.jobs.removedpages import by_url, old_style
 from sitemill.jobs.siteredirects import site_redirects, stub_page
-from sitemill.jobs.treeremoved import by_url, old_style
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.redirects import detect_generator
 from sitemill.report import Progress, Report

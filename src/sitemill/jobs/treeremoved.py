@@ -9,23 +9,13 @@ from pathlib import Path
 from sitemill.config.model import Config
 from sitemill.diff.compare import compare
 from sitemill.diff.model import Verdict
+from sitemill.jobs.removedpages import by_url, old_style
 from sitemill.jobs.siteredirects import served_by, site_redirects, stub_page
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.safefs import Root
 from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
 from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
-from sitemill.urls import UrlStyle, page_url
-
-
-def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
-    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
-        return before.url_style.style
-    return new
-
-
-def by_url(state: State, base_url: str, style: UrlStyle) -> dict[str, PageRecord]:
-    return {page_url(base_url, path, style): record for path, record in state.pages.items()}
+from sitemill.urls import UrlStyle
 
 
 def removed_since(

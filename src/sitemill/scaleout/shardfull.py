@@ -17,6 +17,7 @@ from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
@@ -88,14 +89,15 @@ def rebuild_full(
     reader = S3Sink(run.client, site.bucket, site.root, inventory=inventory, dry_run=True)
     staged = StagedOutputs(run.client, site, inventory, base.retired, dry_run=dry_run, live=reader)
     listed: list[Page] = []
-    listing = KeptListing(config, previous)
+    listing, before = KeptListing(config, previous), ListedBefore(start, inventory.empty)
     listed_objects = _listing(run, base.plan) if objects is None else objects
     report, knowledge = bucket_pass(
         pass_config(config, users.index), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory), robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty,
+        empty=inventory.empty, on_dated=before.note,
     )  # fmt: skip
+    before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     report.warnings.extend(users.warnings)
     if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
@@ -110,13 +112,8 @@ def rebuild_full(
         unchanged=list(staged.unchanged), warnings=report.result.warnings,
     )  # fmt: skip
     single = staged.files.get(parts[0].name) if len(parts) == 1 else None
-    if dry_run:  # what the run would publish: the one sitemap.xml, or the index and its parts
-        entry, data = entry_of(config, parts, single, users.index)
-        report.result.entry_files = [entry]
-        report.result.files = [entry, *(part.name for part in parts if part.name != entry)]
-        if reader.read(entry) != data and entry not in report.result.written:
-            report.result.written.append(entry)
-        return report
+    if dry_run:
+        return _would_publish(config, parts, single, users, reader, report)
     states = split_states(
         list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
@@ -125,6 +122,24 @@ def rebuild_full(
     )
     if HTML_SITEMAP in staged.files:
         publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
+    return report
+
+
+def _would_publish(
+    config: Config,
+    parts: list[Part],
+    single: bytes | None,
+    users: UserSitemaps,
+    reader: S3Sink,
+    report: Report,
+) -> Report:
+    """A dry run's report: what the run would publish (the one sitemap.xml, or the index
+    and its parts)."""
+    entry, data = entry_of(config, parts, single, users.index)
+    report.result.entry_files = [entry]
+    report.result.files = [entry, *(part.name for part in parts if part.name != entry)]
+    if reader.read(entry) != data and entry not in report.result.written:
+        report.result.written.append(entry)
     return report
 
 

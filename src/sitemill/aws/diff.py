@@ -1,0 +1,110 @@
+"""`{"action": "diff"}`: what the bucket's next rebuild would add, change and remove."""
+# The rebuild as a dry run from the stack's state (jobs.bucketdiff): nothing is written, not the
+# state either. A partitioned state (the stack's sharded sites) is diffed by its full rebuild as
+# a dry run, which starts from every shard's pages at once, when it fits the function (at most
+# MAX_TOUCHED shards, as a manual rebuild runs in it); a larger one (the state machine's) is
+# refused in one line. The answer is the change report's JSON (diff.model.diff_to_json) with
+# each list bounded to MAX_LISTED items, first in URL order; the counts are always every URL's.
+# A malformed event or a failure is status "error" and one line, never a traceback.
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from sitemill.aws.clients import make_s3_client
+from sitemill.aws.events import own_bucket
+from sitemill.aws.logs import configure_logging, register_env_secrets
+from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.config.model import Config
+from sitemill.diff.model import diff_to_json
+from sitemill.errors import DiffError, EventError, SitemillError
+from sitemill.jobs.bucketdiff import BucketDiff, diff_bucket
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.messages import shown
+from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.state.previous import open_previous
+from sitemill.state.store import open_state_store
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+log = logging.getLogger(__name__)
+_KEYS: Final = frozenset({"action", "bucket"})
+# Items of each list (added, changed, removed) an answer holds at most: a Lambda's answer is
+# 6 MB at most, and a restructure of a large site removes tens of thousands of URLs.
+MAX_LISTED: Final = 1_000
+TOO_BIG: Final = (
+    "this site's rebuild does not fit one function ({why}): its diff is not supported yet "
+    "(the rebuild runs on the state machine)"
+)
+
+
+def handle_diff(
+    event: Mapping[str, Any],
+    context: object = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    s3: S3Client | None = None,
+) -> dict[str, Any]:
+    """The change report of the function's bucket against its state (status ok or error)."""
+    env = os.environ if env is None else env
+    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    register_env_secrets(env)
+    try:
+        _read(event)
+        settings, config = LambdaSettings.from_env(env), lambda_config(env)
+        bucket = own_bucket(event, settings.site.bucket, "diffs")
+        client = s3 if s3 is not None else make_s3_client()
+        found = _diff(config, client, settings.site.site(bucket))
+    except SitemillError as exc:
+        failed = {"status": "error", "error": shown(str(exc))}
+        log.error("%s", json.dumps(failed))
+        return failed
+    report = diff_to_json(found.diff)
+    answer: dict[str, Any] = {"status": "ok", "bucket": bucket, **bounded(report)}
+    answer["requests"] = dict(sorted(found.report.requests.items()))
+    if found.report.warnings:
+        answer["warnings"] = found.report.warnings[:20]
+    log.info("%s", json.dumps({"status": "ok", "bucket": bucket, "counts": report["counts"]}))
+    return answer
+
+
+def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
+    """The bucket's diff, from its one state object or its partitioned state."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is None:
+        store = open_state_store(config, s3_client=lambda: client)
+        return diff_bucket(config, client, site, state_store=store, previous=open_previous(config))
+    from sitemill.jobs.fitsrouter import too_big
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS, MAX_TOUCHED, rebuild_partitioned
+
+    why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
+    if why is not None:
+        raise DiffError(TOO_BIG.format(why=why))
+    threads = config.workers or DEFAULT_THREADS
+    report = rebuild_partitioned(config, client, site, partitioned, dry_run=True, threads=threads)
+    if report.diff is None:
+        raise DiffError(f"no state to compare with at {config.state}")
+    return BucketDiff(report.diff, report)
+
+
+def bounded(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with each list cut to its first MAX_LISTED items (``listed_at_most`` says
+    so when one was cut; ``counts`` are every URL's)."""
+    lists = ("added", "changed", "removed")
+    cut = {name: report[name][:MAX_LISTED] for name in lists}
+    if any(len(report[name]) > MAX_LISTED for name in lists):
+        cut["listed_at_most"] = MAX_LISTED
+    return report | cut
+
+
+def _read(event: Mapping[str, Any]) -> None:
+    unknown = sorted(set(event) - _KEYS)
+    if unknown:
+        raise EventError(f"unknown key {unknown[0]!r} in a diff event (known: action, bucket)")
+    if "bucket" in event and not isinstance(event["bucket"], str):
+        raise EventError('"bucket" must be a bucket name')

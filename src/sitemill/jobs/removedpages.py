@@ -1,0 +1,102 @@
+"""What a build removed: its state against the one it started from, by URL (diff.compare)."""
+# The build has both states in hand: the one it started from and the one it writes. Their pages
+# by URL go to the pure comparison; only a removed URL costs a look at the site (``redirect_of``),
+# never a kept one. The URLs removed whose page is no longer served (gone, or a redirect) are
+# kept in the state for `sitemill check` (state.removedurls), until a later run removes others.
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from sitemill.config.model import Config
+from sitemill.diff.compare import RedirectOf, compare
+from sitemill.diff.model import Removed, SiteDiff, Verdict
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.state.model import State
+from sitemill.state.pagerecord import PageRecord
+from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
+from sitemill.urls import UrlStyle, page_url
+
+MAX_REMOVED_SHOWN: Final = 100  # removed URLs a summary names (the first in URL order)
+
+
+def by_url(
+    state: State, base_url: str, style: UrlStyle, paths: Iterable[str] | None = None
+) -> dict[str, PageRecord]:
+    """The state's listed pages (those of ``paths`` only, when given) by their URL."""
+    pages = state.pages
+    chosen = pages if paths is None else paths
+    return {page_url(base_url, path, style): pages[path] for path in chosen}
+
+
+def old_style(config: Config, before: State, new: UrlStyle) -> UrlStyle:
+    """The URL style the state compared against was written with (``auto``: its decision)."""
+    if config.url_style is UrlStyle.AUTO and before.url_style is not None:
+        return before.url_style.style
+    return new
+
+
+def _moved(before: State, after: State) -> list[str] | None:
+    """The paths ``after`` lists anew or with another record, when it lists every path of
+    ``before``; None when it lists fewer (something may be removed)."""
+    old = before.pages
+    if any(path not in after.pages for path in old):
+        return None
+    return [path for path, record in after.pages.items() if old.get(path) != record]
+
+
+def diff_states(
+    config: Config, before: State, after: State, style: UrlStyle, redirect_of: RedirectOf
+) -> SiteDiff:
+    """The report of the build that wrote ``after`` (its URL style ``style``) against
+    ``before``, the state it started from."""
+    base, was = before.base_url or config.base_url, old_style(config, before, style)
+    # Every old path still listed at the same URLs: nothing is removed, and a page whose record
+    # is the same is neither added nor changed (the comparison needs only the others' URLs).
+    moved = _moved(before, after) if (base, was) == (config.base_url, style) else None
+    new = by_url(after, config.base_url, style, moved)
+    old = by_url(
+        before, base, was, None if moved is None else (p for p in moved if p in before.pages)
+    )
+    same = (before.fingerprint_version, before.fingerprint_main) == (
+        FINGERPRINT_VERSION,
+        after.fingerprint_main,
+    )
+    return compare(old, new, redirect_of, same_fingerprints=same)
+
+
+def remember_removed(
+    before: State, after: State, diff: SiteDiff, served: Callable[[str], bool]
+) -> None:
+    """Set ``after.removed``: the URLs ``diff`` removed that no longer serve a page (their
+    file gone, or a redirect, even one that leads nowhere; ``served``: a file is still
+    there) in URL order, at most
+    MAX_REMOVED; when it removed none, those ``before`` named that it did not add back."""
+    found = {
+        item.url: RemovedUrl(item.verdict.value, item.target)
+        for item in diff.removed
+        if _redirect(item) or not served(item.url)
+    }
+    if not diff.removed:
+        added = set(diff.added)
+        found = {url: item for url, item in before.removed.items() if url not in added}
+    after.removed = {url: found[url] for url in sorted(found)[:MAX_REMOVED]}
+
+
+def _redirect(item: Removed) -> bool:
+    """Whether the new build serves a redirect for the removed URL (leading to a listed page,
+    or nowhere: diff.compare's "gone" with a target): no page is served there."""
+    return item.target is not None and item.verdict is not Verdict.RENAMED
+
+
+def removed_summary(removed: Iterable[Removed]) -> dict[str, Any]:
+    """A summary's ``removed`` (the first MAX_REMOVED_SHOWN, in URL order: URL, verdict and
+    target) and ``removed_count`` (all of them)."""
+    items = sorted(removed, key=lambda item: item.url)
+    shown = [
+        {"url": item.url, "verdict": item.verdict.value}
+        | ({} if item.target is None else {"target": item.target})
+        for item in items[:MAX_REMOVED_SHOWN]
+    ]
+    return {"removed": shown, "removed_count": len(items)}
