@@ -59,9 +59,15 @@ def test_a_bucket_site_is_checked_against_its_record_and_what_passed_is_announce
     assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == 1
     out = capsys.readouterr().out
     assert f"problem: {stand.origin}/b.html: serves another version" in out
-    assert out.count("problem: ") == 1
+    # c.html, removed with no redirect, answers 404: a reader who follows a link gets nothing
+    # (a partitioned state keeps no removed URLs yet: docs/check.md).
+    asked = shards == "off"
+    assert (f"problem: {stand.origin}/c.html: answers 404" in out) is asked
+    assert out.count("problem: ") == 1 + asked
     (post,) = stand.posts
     assert post["urlList"] == [f"{stand.origin}/a.html", f"{stand.origin}/c.html"]
     serve_bucket(s3, stand)
-    assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == 0
+    assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == int(asked)
+    out = capsys.readouterr().out
+    assert out.count("problem: ") == asked
     assert stand.posts[-1]["urlList"] == [f"{stand.origin}/b.html"]

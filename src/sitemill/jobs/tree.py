@@ -17,7 +17,7 @@ from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.jobs.treeremoved import removed_since
+from sitemill.jobs.treeremoved import remember_removed_urls
 from sitemill.jobs.treerobots import site_robots
 from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
@@ -157,7 +157,7 @@ def _keep_state(
     remember_changes(dating.known, remember, first_run=dating.first_run)
     if not dating.first_run:
         style = report.url_style.style if report.url_style is not None else config.url_style
-        remember.removed = removed_since(config, folders[0], dating.known, remember, style)
+        remember_removed_urls(config, folders[0], dating.known, remember, style)
     report.indexnow = record(
         config,
         dating.known,

@@ -11,12 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
-from sitemill.diff.compare import compare
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import DiffError
-from sitemill.jobs.removedpages import by_url, old_style
+from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
-from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.redirects import detect_generator
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
@@ -74,14 +72,7 @@ def diff_tree(
     report = build_from_tree(config, site_dir, MemorySink(), progress=progress, state_store=store)
     after = before if store.written is None else parse_state(store.written)
     style = report.url_style.style if report.url_style is not None else config.url_style
-    new = by_url(after, config.base_url, style)
-    old = by_url(before, before.base_url or config.base_url, old_style(config, before, style))
-    same = (before.fingerprint_version, before.fingerprint_main) == (
-        FINGERPRINT_VERSION,
-        after.fingerprint_main,
-    )
     site = Root(site_dir, hidden=False)
-    redirect_of = site_redirects(site, config.base_url)
-    diff = compare(old, new, redirect_of, same_fingerprints=same)
+    diff = diff_states(config, before, after, style, site_redirects(site, config.base_url))
     generator = detect_generator(lambda name: stub_page(site, name))
     return TreeDiff(diff, report, before, after, generator)

@@ -1,43 +1,29 @@
-"""The URLs a tree build removed, and the redirect stubs of a site directory that lead on."""
-# A build keeps, for `sitemill check` after the deploy, the URLs it removed whose file is gone or is
-# a redirect stub (diff.compare says where each went); `sitemill diff` reads the same stubs.
+"""The URLs a tree build removed, kept in its state for `sitemill check` after the deploy."""
+# A build keeps the URLs it removed whose file is gone or is a redirect stub (jobs.removedpages, as
+# a bucket keeps them; jobs.siteredirects reads the stubs and the host's rules).
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from sitemill.config.model import Config
-from sitemill.diff.compare import compare
-from sitemill.diff.model import Verdict
-from sitemill.jobs.removedpages import by_url, old_style
+from sitemill.jobs.removedpages import diff_states, remember_removed
 from sitemill.jobs.siteredirects import served_by, site_redirects, stub_page
-from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.safefs import Root
 from sitemill.state.model import State
-from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
 from sitemill.urls import UrlStyle
 
 
-def removed_since(
+def remember_removed_urls(
     config: Config, site_dir: Path, known: State, remember: State, style: UrlStyle
-) -> dict[str, RemovedUrl]:
-    """What a build keeps in its state for `sitemill check`: the URLs it removed since
-    ``known`` whose file is gone or is a redirect stub (a page left out but still served,
-    noindex or a copy, is not named: the state may be public), each with its fate; when it
-    removed none, those ``known`` kept that are not listed again."""
-    old = by_url(known, known.base_url or config.base_url, old_style(config, known, style))
-    new = by_url(remember, config.base_url, style)
-    if old.keys() <= new.keys():
-        return {url: item for url, item in known.removed.items() if url not in new}
+) -> None:
+    """Set what a build keeps in its state for `sitemill check` (``remember.removed``): the
+    URLs it removed since ``known`` that no longer serve a page (their file gone, or a
+    redirect stub: a page left out but still served, noindex or a copy, is not named, the
+    state may be public), each with its fate, as a bucket's rebuild keeps them."""
     site = Root(site_dir, hidden=False)
-    redirect_of = site_redirects(site, config.base_url)
-    same = known.fingerprint_version == FINGERPRINT_VERSION
-    diff = compare(old, new, redirect_of, same_fingerprints=same)
-    found = {}
-    for item in diff.removed[:MAX_REMOVED]:
-        if item.verdict is Verdict.REDIRECTED or not _has_file(site, config.base_url, item.url):
-            found[item.url] = RemovedUrl(item.verdict.value, item.target)
-    return found
+    diff = diff_states(config, known, remember, style, site_redirects(site, config.base_url))
+    remember_removed(known, remember, diff, lambda url: _has_file(site, config.base_url, url))
 
 
 def _has_file(site: Root, base_url: str, url: str) -> bool:
