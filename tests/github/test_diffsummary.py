@@ -9,12 +9,12 @@ import re
 import pytest
 
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
+from sitemill.diff.suggested import Suggested
 from sitemill.github.diffsummary import (
     MAX_ANNOTATED,
     MAX_LISTED,
     MAX_REDIRECT_CHARS,
     MAX_REMOVED_ROWS,
-    Redirects,
     cell,
     diff_outputs,
     gone_annotations,
@@ -88,17 +88,17 @@ def test_long_lists_are_cut_with_a_count() -> None:
 def test_the_suggested_redirects_are_one_fenced_block_whatever_they_hold() -> None:
     text = "/a /b 301\n```\n/c ```` /d 301\n"
     diff = SiteDiff((), (), (removed(SITE + "a", Verdict.RENAMED, target=SITE + "b"),))
-    summary = render_diff_summary(diff, AGAINST, Redirects("net_lify", text, 2))
+    summary = render_diff_summary(diff, AGAINST, Suggested("net_lify", text, 2))
     block = summary.split("#### 2 suggested redirects, in the net\\_lify form\n\n", 1)[1]
     assert block.startswith("`````text\n/a /b 301\n```\n/c ```` /d 301\n`````\n")
 
 
 def test_notes_a_form_has_no_comments_for_are_said_above_its_block() -> None:
     notes = ("Suggested by sitemill diff.", "S3: merge <RoutingRules> into the bucket's.")
-    said = Redirects("s3-rules", '{"RoutingRules": []}', 1, notes)
+    said = Suggested("s3-rules", '{"RoutingRules": []}', 1, notes)
     summary = render_diff_summary(SiteDiff((), (), ()), AGAINST, said)
     assert "form\n\nSuggested by sitemill diff. S3: merge \\<RoutingRules\\>" in summary
-    commented = Redirects("netlify", f"# {notes[0]}\n/a /b 301", 1, notes[:1])
+    commented = Suggested("netlify", f"# {notes[0]}\n/a /b 301", 1, notes[:1])
     summary = render_diff_summary(SiteDiff((), (), ()), AGAINST, commented)
     assert summary.count(notes[0]) == 1  # (in the text's own comment)
 
@@ -106,7 +106,7 @@ def test_notes_a_form_has_no_comments_for_are_said_above_its_block() -> None:
 def test_suggested_redirects_past_the_cap_are_cut_on_a_line_with_a_pointer() -> None:
     line = "/old/page /new/page 301\n"
     text = line * (MAX_REDIRECT_CHARS // len(line) + 10)
-    summary = render_diff_summary(SiteDiff((), (), ()), AGAINST, Redirects("netlify", text))
+    summary = render_diff_summary(SiteDiff((), (), ()), AGAINST, Suggested("netlify", text))
     block = summary.split("```text\n", 1)[1].split("\n```", 1)[0]
     assert len(block) <= MAX_REDIRECT_CHARS and block.endswith(line.strip())
     assert "--write-redirects" in summary

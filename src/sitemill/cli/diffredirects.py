@@ -22,21 +22,12 @@ def suggestions(
     found: TreeDiff, base_url: str, form_name: str | None, file: Path | None
 ) -> dict[str, Any] | None:
     """The suggested redirects as JSON (form, count, notes, text); None when none."""
-    from sitemill.diff.suggested import suggested_redirects
-    from sitemill.redirects import redirect_notes, render_redirects
-    from sitemill.urls import site_root_path
+    from sitemill.diff.suggested import suggest
 
-    redirects = suggested_redirects(found.diff)
-    if not redirects:
+    made = suggest(found.diff, base_url, _form(form_name, file, found.generator))
+    if made is None:
         return None
-    form = _form(form_name, file, found.generator)
-    base_path = site_root_path(base_url)
-    return {
-        "form": form.value,
-        "count": len(redirects),
-        "notes": redirect_notes(redirects, form, base_path=base_path),
-        "text": render_redirects(redirects, form, base_path=base_path),
-    }
+    return {"form": made.form, "count": made.count, "notes": list(made.notes), "text": made.text}
 
 
 def _form(name: str | None, file: Path | None, generator: str | None) -> RedirectForm:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from sitemill.diff.model import Removed, SiteDiff, Verdict
+from sitemill.diff.suggested import Suggested
 from sitemill.github.commands import workflow_command
 from sitemill.github.summary import markdown_text
 from sitemill.messages import counted, shown
@@ -34,18 +34,6 @@ _FATE: Final = {
     Verdict.RENAMED: "renamed: a new page holds its content (add the redirect below)",
     Verdict.REDIRECTED: "redirected: the change serves a redirect for it",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Redirects:
-    """The suggested redirects in a host's form (``form``: netlify, s3-rules, hugo …): the
-    text, how many, and what it is and how to apply it (``notes``: a JSON form has no
-    comments to say it in)."""
-
-    form: str
-    text: str
-    count: int = 0
-    notes: tuple[str, ...] = ()
 
 
 def diff_outputs(diff: SiteDiff) -> dict[str, str]:
@@ -72,7 +60,7 @@ def gone_annotations(diff: SiteDiff, *, fail: bool) -> Iterator[str]:
 
 
 def render_diff_summary(
-    diff: SiteDiff, against: str, redirects: Redirects | None, warnings: Sequence[str] = ()
+    diff: SiteDiff, against: str, redirects: Suggested | None, warnings: Sequence[str] = ()
 ) -> str:
     """The Markdown for $GITHUB_STEP_SUMMARY: the counts, the removed URLs with their fate,
     the suggested redirects, then the added and the changed URLs."""
@@ -130,7 +118,7 @@ def _removed_table(removed: Sequence[Removed]) -> list[str]:
     return lines + _more(len(rows), MAX_REMOVED_ROWS)
 
 
-def _redirects_block(redirects: Redirects | None) -> list[str]:
+def _redirects_block(redirects: Suggested | None) -> list[str]:
     if redirects is None or not redirects.text.strip():
         return []
     text = "\n".join(shown(line) for line in redirects.text.splitlines())

@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import TextIO
 
 from sitemill.config.values import PREVIOUS_NONE
-from sitemill.diff.suggested import suggested_redirects
+from sitemill.diff.suggested import Suggested, suggest
 from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.commands import HeldWarnings, append_to, workflow_command, write_outputs
 from sitemill.github.deepen import deepen_checkout
 from sitemill.github.diffsummary import (
     DIFF_OUTPUTS,
-    Redirects,
     diff_outputs,
     gone_annotations,
     render_diff_summary,
@@ -30,10 +29,9 @@ from sitemill.github.groups import log_groups
 from sitemill.github.settings import Settings
 from sitemill.jobs.treediff import TreeDiff, diff_tree
 from sitemill.messages import redact
-from sitemill.redirects import form_for, redirect_notes, render_redirects
+from sitemill.redirects import form_for
 from sitemill.state.download import download
 from sitemill.state.previous import PreviousState, previous_state
-from sitemill.urls import site_root_path
 
 
 @dataclass
@@ -42,7 +40,7 @@ class DiffRun:
 
     tree: TreeDiff | None
     against: str
-    redirects: Redirects | None = None
+    redirects: Suggested | None = None
     warnings: list[str] = field(default_factory=list)
     said: str = ""  # a line for the log (the checkout deepened)
 
@@ -90,7 +88,10 @@ def _where(settings: Settings, location: str) -> str:
     """A URL (its user info hidden), or a path relative to the workspace."""
     if "://" in location:
         return redact(location)
-    return f"{Path(location).relative_to(settings.workspace).as_posix()} in the checkout"
+    try:
+        return f"{Path(location).relative_to(settings.workspace).as_posix()} in the checkout"
+    except ValueError:  # (a state input naming a file outside the workspace)
+        return location
 
 
 def _fetch(url: str) -> bytes | None:
@@ -100,17 +101,11 @@ def _fetch(url: str) -> bytes | None:
         raise DiffError(f"{exc}: nothing to compare with") from exc
 
 
-def suggest_redirects(settings: Settings, tree: TreeDiff) -> Redirects | None:
+def suggest_redirects(settings: Settings, tree: TreeDiff) -> Suggested | None:
     """A redirect for each renamed URL, in the form the ``redirects-form`` input names, else
     in the form of the generator the home page names, else as `_redirects` lines."""
-    redirects = suggested_redirects(tree.diff)
-    if not redirects:
-        return None
     form = settings.redirects_form or form_for(None, tree.generator, bucket=False)
-    base_path = site_root_path(settings.config.base_url)
-    notes = redirect_notes(redirects, form, base_path=base_path)
-    text = render_redirects(redirects, form, base_path=base_path)
-    return Redirects(form.value, text, len(redirects), tuple(notes))
+    return suggest(tree.diff, settings.config.base_url, form)
 
 
 def finish_diff(
