@@ -53,11 +53,32 @@ def main() -> int:
     run("validate", "examples/out", "--base-url", "https://www.example.com/")
     print("\n== Second run: nothing changes, nothing is written\n")
     run("build", "examples/site", "--config", "examples/sitemill.toml", "--out", "examples/out")
+    show_a_change()
     lambda_demo = ROOT / "examples" / "demo_lambda.py"
     if lambda_demo.exists():
         print("\n== S3 + Lambda on an embedded moto S3\n", flush=True)
         subprocess.run([sys.executable, str(lambda_demo)], check=True, cwd=ROOT)
     return 0
+
+
+def show_a_change() -> None:
+    """A restructure of a copy of the site, and what `sitemill diff` says of it."""
+    print("\n== A change: the guide moves to docs/guides/, the about page goes\n")
+    changed = OUT / "changed-site"  # (a copy: examples/site stays as it is)
+    shutil.copytree(SITE, changed)
+    (changed / "docs" / "guides").mkdir()
+    (changed / "docs" / "guide.html").rename(changed / "docs" / "guides" / "guide.html")
+    (changed / "about.html").unlink()
+    try:
+        run(
+            "diff", str(changed.relative_to(ROOT)), "--config", "examples/sitemill.toml",
+            "--out", "examples/out", "--write-redirects", "examples/out/_redirects",
+        )  # fmt: skip
+        print("\n--- examples/out/_redirects")
+        print((OUT / "_redirects").read_text(encoding="utf-8"), end="")
+    finally:
+        shutil.rmtree(changed)
+        (OUT / "_redirects").unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -27,3 +27,8 @@ def test_the_demo_runs_and_shows_every_output() -> None:
     assert state[0].startswith("the state, ") and "bytes gzipped (sitemill-state 1)" in state[0]
     assert state[1] == "  pages: 8, each with the fingerprint of its content and its lastmod"
     assert len(state) <= 6 and '"fingerprint": ' in state[2]
+    # A change to a copy of the site: what it removes, and the redirect to add (issue 66).
+    assert "  renamed     /docs/guide.html -> /docs/guides/guide.html" in done.stdout
+    assert "  gone        /about.html  (no redirect, no page with its content)" in done.stdout
+    assert "/docs/guide.html  /docs/guides/guide.html  301" in done.stdout
+    assert not (ROOT / "examples" / "out" / "changed-site").exists()
