@@ -36,6 +36,7 @@ from sitemill.scaleout.shardcommit import Live, read_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
 from sitemill.scaleout.shardpublish import publish_shards
+from sitemill.scaleout.shardremoved import removed_by
 from sitemill.scaleout.shardusers import rebuild_paths
 from sitemill.scaleout.shardworker import FullRebuildNeeded, ShardJob, render_shard
 from sitemill.shards.manifest import IndexState
@@ -198,4 +199,5 @@ def _incremental(
     outcome = record_pending(job.config, job.store, found, first_run=False)
     report = publish_shards(job, rendered, base, live, inputs, run.now)
     report.indexnow = outcome
+    report.diff = removed_by(job, rendered)  # (the touched shards' pages: the summary's)
     return report

@@ -22,6 +22,7 @@ from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
@@ -104,6 +105,7 @@ class Rendered:
     states: list[ShardState] = field(default_factory=list)
     report: Report | None = None
     found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> added, changed...
+    seen: ListedBefore | None = None  # its state before, what it listed (scaleout.shardremoved)
 
 
 def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendered:
@@ -121,26 +123,20 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
     if not alone and crosses(job.config, previous.state.pages):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
-    pages = _patched(job, previous.listing, changed)
+    start, inventory = Start(previous.state.with_style_kept(), first_run=False), Inventory()
+    pages = _patched(job, previous.listing, changed, inventory)
+    seen = ListedBefore(start, inventory.empty)  # (for what the run removed)
     sink = MemorySink()
-    start = Start(previous.state.with_style_kept(), first_run=False)
     local = Plan(("",)) if not after else Plan(("", after))
     listing = KeptListing(config, {page.path: page for page in previous.listing})
     try:
         report, knowledge = bucket_pass(
-            config,
-            job.client,
-            job.site,
-            sink,
-            start,
-            pages,
-            robots=job.robots,
-            plan=local,
-            on_skip=listing,
-            raw_keys=True,
-        )
+            config, job.client, job.site, sink, start, pages, robots=job.robots, plan=local,
+            on_skip=listing, raw_keys=True, on_dated=seen.note,
+        )  # fmt: skip
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
-        emptied = Rendered(Summary(shard, ()), found=_found(job, previous.state, State()))
+        found = _found(job, previous.state, State())
+        emptied = Rendered(Summary(shard, ()), found=found, seen=seen)
         emptied.states = [] if after else [ShardState(after)]
         return emptied
     # (the previous state's records were checked above: only new or changed ones now)
@@ -154,9 +150,8 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         )
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
     single = single and not job.store.manifest.users  # (an index names the user's: no single)
-    rendered = Rendered(
-        Summary(shard, ()), report=report, found=_found(job, previous.state, knowledge.remember)
-    )
+    found = _found(job, previous.state, knowledge.remember)
+    rendered = Rendered(Summary(shard, ()), report=report, found=found, seen=seen)
     retired = job.store.manifest.retired
     parts = rendered_parts(job.config, report, sink, single, rendered.data, retired)
     if parts and parts[0].id != shard:
@@ -200,9 +195,12 @@ def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:
     return found_changes(job.config, before, after)
 
 
-def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> list[Page]:
+def _patched(
+    job: ShardJob, listing: list[Page], changed: Collection[str], inventory: Inventory
+) -> list[Page]:
     """The shard's listing with each changed path as a LIST of it finds it now (a HEAD's
-    facts, within the function's s3:ListBucket: it may read HTML pages only)."""
+    facts, within the function's s3:ListBucket: it may read HTML pages only; the empty
+    objects among them in ``inventory``)."""
     pages = {page.path: page for page in listing}
     root = job.site.root
     for path in sorted(changed):
@@ -210,7 +208,7 @@ def _patched(job: ShardJob, listing: list[Page], changed: Collection[str]) -> li
         found = listed_object(job.client, job.site.bucket, root + path)
         if found is not None:
             pages.update(
-                (page.path, page) for page in bucket_pages(job.config, [found], root, Inventory())
+                (page.path, page) for page in bucket_pages(job.config, [found], root, inventory)
             )
     return [pages[path] for path in sorted(pages, key=key_order)]
 

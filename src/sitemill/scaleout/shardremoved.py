@@ -1,0 +1,61 @@
+"""What an incremental run of a sharded bucket removed: its touched shards, before and after."""
+# A page moved from one touched shard to another is renamed, not gone: the pages of every touched
+# shard's state before, together, against those of the states it writes (jobs.removedpages). Where
+# a removed URL leads is asked as a full rebuild asks it (jobs.bucketremoved.BucketRedirects), from
+# what the workers read: the heads of the changed keys, and an empty object's website redirect
+# with one HEAD; a kept page is never asked. The states keep no removed URL (as a full rebuild's).
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable
+from typing import TYPE_CHECKING
+
+from sitemill.diff.model import SiteDiff
+from sitemill.jobs.bucketremoved import BucketRedirects, ListedBefore
+from sitemill.jobs.removedpages import diff_states
+from sitemill.scaleout.shardfull import merged_states
+from sitemill.scaleout.shardworker import Rendered, ShardJob
+from sitemill.state.shardstate import ShardState
+from sitemill.state.start import Start
+from sitemill.urls import UrlStyle
+
+if TYPE_CHECKING:
+    from sitemill.state.model import State
+
+
+def removed_by(job: ShardJob, rendered: Iterable[Rendered]) -> SiteDiff | None:
+    """The report of the touched shards' states the workers ``rendered`` against the ones
+    they started from (None when a worker kept no record of its start)."""
+    items = list(rendered)
+    seen = [item.seen for item in items]
+    if any(listed is None for listed in seen):
+        return None
+    starts = [listed for listed in seen if listed is not None]
+    before, _ = merged_states(ShardState("", state=listed.start.state) for listed in starts)
+    after, _ = merged_states(state for item in items for state in item.states)
+    listed = ListedBefore(Start(before, first_run=False), _Union(starts))
+    for one in starts:
+        listed.keys.update(one.keys)
+        listed.redirects.update(one.redirects)
+    config = job.config
+    redirects = BucketRedirects(job.client, job.site, config.base_url, listed)
+    return diff_states(config, before, after, _style(config.url_style, before, after), redirects)
+
+
+class _Union:
+    """The empty objects the workers' changed keys are (website redirects among them)."""
+
+    def __init__(self, seen: Iterable[ListedBefore]) -> None:
+        self.parts: list[Container[str]] = [listed.empty for listed in seen]
+
+    def __contains__(self, path: object) -> bool:
+        return any(path in part for part in self.parts)
+
+
+def _style(configured: UrlStyle, before: State, after: State) -> UrlStyle:
+    """The style of the URLs the touched shards list now: for ``auto``, the one their states
+    keep (a part of the site keeps the whole site's decision: urlstyle.kept_style)."""
+    if configured is not UrlStyle.AUTO:
+        return configured
+    kept = after.url_style or before.url_style
+    return configured if kept is None else kept.style
