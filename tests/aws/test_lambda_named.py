@@ -84,7 +84,8 @@ def test_sitemill_sitemaps_names_them_and_writes_robots_lines(s3: Any) -> None:
     assert index_locs(s3) == [f"{BASE}sitemap-1.xml", f"{BASE}blog-sitemap.xml"]
     assert read(s3, "robots.txt").decode() == (
         "User-agent: *\nDisallow:\n"
-        f"Sitemap: {BASE}sitemap.xml\nSitemap: https://shop.example.net/sitemap.xml\n"
+        f"Sitemap: {BASE}sitemap.xml\n"
+        "Sitemap: https://shop.example.net/sitemap.xml # named by sitemill\n"
     )
     assert read(s3, "blog-sitemap.xml") == USER_SITEMAP
     again = handle(REBUILD, Context(), env=env, s3=s3)
@@ -120,7 +121,7 @@ def test_a_robots_line_sitemill_wrote_goes_when_taken_out_the_users_stays(s3: An
     env = ENV | {"SITEMILL_ROBOTS_TXT": "true", "SITEMILL_SITEMAPS": f"{shop}\n{user}"}
     assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
     ours = f"Sitemap: {BASE}sitemap.xml\n"
-    assert read(s3, "robots.txt").decode() == f"{rules}{ours}Sitemap: {shop}\n"
+    assert read(s3, "robots.txt").decode() == f"{rules}{ours}Sitemap: {shop} # named by sitemill\n"
     env = ENV | {"SITEMILL_ROBOTS_TXT": "true"}
     assert handle(REBUILD, Context(), env=env, s3=s3)["status"] == "ok"
     assert read(s3, "robots.txt").decode() == rules + ours

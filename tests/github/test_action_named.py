@@ -48,7 +48,7 @@ def test_named_sitemaps_are_committed_in_the_index_and_robots_txt(project: Proje
     assert f"<loc>{BASE_URL}blog-sitemap.xml</loc>" in index
     assert "shop.example.net" not in index
     robots = remote_file(project.remote, "robots.txt")
-    assert "Sitemap: https://shop.example.net/sitemap.xml\n" in robots
+    assert "Sitemap: https://shop.example.net/sitemap.xml # named by sitemill\n" in robots
     assert remote_file(project.remote, "blog-sitemap.xml") == USER
     again = run_action(project.workspace, inputs)
     assert again.returncode == 0, again.stderr

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.robots.lines import replace_sitemap_lines, written_lines
+from sitemill.robots.lines import MARK, replace_sitemap_lines, written_lines
 from sitemill.robots.rules import (
     MAX_LINE_BYTES,
     MAX_ROBOTS_TXT_BYTES,
@@ -371,13 +371,14 @@ def test_replace_sitemap_lines(text: str | None, urls: list[str], expected: str)
 
 
 USER = "https://shop.example.net/sitemap.xml"
+OURS = f"Sitemap: {USER} {MARK}"  # (a line sitemill writes for a user's sitemap)
 
 
 @pytest.mark.parametrize(
     ("text", "urls", "written", "expected", "recorded"),
     [
         (  # a line sitemill wrote for a sitemap it no longer names goes
-            f"User-agent: *\nSitemap: {NEW[0]}\nSitemap: {USER}\n",
+            f"User-agent: *\nSitemap: {NEW[0]}\n{OURS}\n",
             NEW,
             [USER],
             f"User-agent: *\nSitemap: {NEW[0]}\n",
@@ -391,11 +392,18 @@ USER = "https://shop.example.net/sitemap.xml"
             [],
         ),
         (  # one sitemill wrote is rewritten with its own, and recorded again
-            f"User-agent: *\nSitemap: {USER}\nSitemap: {NEW[0]}\n",
+            f"User-agent: *\n{OURS}\nSitemap: {NEW[0]}\n",
             [*NEW, USER],
             [USER],
-            f"User-agent: *\nSitemap: {NEW[0]}\nSitemap: {USER}\n",
+            f"User-agent: *\nSitemap: {NEW[0]}\n{OURS}\n",
             [USER],
+        ),
+        (  # a state that names the user's own line (tampered) removes nothing of the user's
+            f"User-agent: *\nSitemap: {USER}\nSitemap: {NEW[0]}\n",
+            NEW,
+            [USER],
+            f"User-agent: *\nSitemap: {USER}\nSitemap: {NEW[0]}\n",
+            [],
         ),
     ],
 )

@@ -75,7 +75,8 @@ def test_the_index_names_sitemaps_after_its_own_and_robots_txt_the_other_host(
     user_line = index_lines(s3)[-1]
     assert b"blog-sitemap.xml" in user_line and b"<lastmod>" not in user_line
     robots = read(s3, "robots.txt").decode()
-    assert robots == f"User-agent: *\nDisallow:\nSitemap: {BASE}sitemap.xml\nSitemap: {SHOP}\n"
+    ours = f"Sitemap: {BASE}sitemap.xml\nSitemap: {SHOP} # named by sitemill\n"
+    assert robots == f"User-agent: *\nDisallow:\n{ours}"
     assert read(s3, "blog-sitemap.xml") == USER_SITEMAP
     assert not [line for line in report.warnings if line.startswith("sitemaps:")]
     again = run(s3, config)  # a full rebuild again: nothing new, nothing written
@@ -174,7 +175,7 @@ def test_a_robots_line_sitemill_wrote_goes_when_taken_out_the_users_stays(
 
     rebuild(config_of(shards="auto", robots_txt=True, sitemaps=[SHOP, user]))
     ours = f"Sitemap: {BASE}sitemap.xml\n"
-    assert read(s3, "robots.txt").decode() == f"{rules}{ours}Sitemap: {SHOP}\n"
+    assert read(s3, "robots.txt").decode() == f"{rules}{ours}Sitemap: {SHOP} # named by sitemill\n"
     config = config_of(shards="auto", robots_txt=True)
     rebuild(config)
     assert read(s3, "robots.txt").decode() == rules + ours

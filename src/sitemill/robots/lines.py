@@ -9,6 +9,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _LINES_WITH_ENDS: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# The comment on a Sitemap line sitemill writes for one of the user's sitemaps (another host's, or
+# above the index's folder): the file itself then says which lines are sitemill's, so a state that
+# names a line (robots_sitemaps: a tampered one may name the user's own) removes only a line that
+# bears it. sitemill's own sitemaps are known by their names and need none.
+MARK: Final = "# named by sitemill"
 # The spellings Google's parser takes for a Sitemap record.
 _SITEMAP_LINE: Final = re.compile(
     r"[ \t]*(?:sitemap|site-map)(?:[ \t]*:|[ \t])[ \t]*(?P<url>[^#]*?)[ \t]*(?:#.*)?", re.IGNORECASE
@@ -30,9 +35,10 @@ def replace_sitemap_lines(
     """robots.txt with our Sitemap lines in place of the old ones; every other byte is kept.
 
     A ``Sitemap:`` line is ours when ``is_own(url)`` is true or sitemill wrote it (its URL is
-    ``written``: the state keeps them); any other is the user's and stays, and a URL it names
-    is not written twice. The new lines go where the first of ours was, else at the end, and
-    use the file's own line ending, so running this twice gives the same text.
+    ``written``: the state keeps them, and the line bears MARK); any other is the user's and
+    stays, and a URL it names is not written twice. The new lines go where the first of ours
+    was, else at the end, and use the file's own line ending, so running this twice gives the
+    same text.
     """
     users = set(users_sitemap_lines(text or "", is_own, written))
     urls = [url for url in dict.fromkeys(sitemap_urls) if is_own(url) or url not in users]
@@ -48,12 +54,13 @@ def replace_sitemap_lines(
     for line in _LINES_WITH_ENDS.findall(text):
         found = _SITEMAP_LINE.fullmatch(line.rstrip("\r\n"))
         url = found.group("url") if found else ""
-        if url and (url in wanted or is_own(url)):
+        if url and (is_own(url) or (url in wanted and _marked(line))):
             insert_at = len(kept) if insert_at is None else insert_at
             continue
         kept.append(line)
 
-    new_lines = [f"Sitemap: {url}{newline}" for url in urls]
+    marks = {url: "" if is_own(url) else " " + MARK for url in urls}
+    new_lines = [f"Sitemap: {url}{marks[url]}{newline}" for url in urls]
     if insert_at is None:
         insert_at = len(kept)
         if kept and not kept[-1].endswith(("\n", "\r")) and new_lines:
@@ -69,8 +76,18 @@ def users_sitemap_lines(
     text: str, is_own: Callable[[str], bool], written: Collection[str]
 ) -> list[str]:
     """The URLs of the Sitemap lines the user wrote: neither sitemill's own names nor one it
-    wrote (``written``)."""
-    return [url for url in sitemap_urls(text) if not is_own(url) and url not in written]
+    wrote (``written``, on a line that bears MARK)."""
+    found = []
+    for line in _LINE_END.split(text.removeprefix("\ufeff")):
+        record = _SITEMAP_LINE.fullmatch(line)
+        url = record.group("url") if record else ""
+        if url and not is_own(url) and not (url in written and _marked(line)):
+            found.append(url)
+    return found
+
+
+def _marked(line: str) -> bool:
+    return line.rstrip(" \t\r\n").endswith(MARK)
 
 
 def written_lines(
