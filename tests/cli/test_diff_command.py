@@ -180,3 +180,10 @@ def test_a_build_that_keeps_no_state_cannot_be_compared(
     assert main(["diff", str(site), "--base-url", BASE, "--out", str(out), flag]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "keeps none: turn content dates on" in err
+
+
+def test_the_forms_offered_are_the_forms_there_are() -> None:
+    from sitemill.cli.diff import REDIRECT_FORMS
+    from sitemill.redirects import RedirectForm
+
+    assert REDIRECT_FORMS == tuple(form.value for form in RedirectForm)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from sitemill.state.previous import PreviousState
 
 SHOWN: int = 50  # lines of one list a table shows before "and N more"
+# redirects.RedirectForm's values, spelt here so that the parser imports no form's code
+# (tests/cli/test_diff_command.py holds them equal).
 REDIRECT_FORMS = ("netlify", "s3-rules", "s3-objects", "hugo", "mkdocs", "docusaurus", "jekyll")
 
 
@@ -51,6 +53,7 @@ def add_diff_command(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Build the site in memory, compare it with the state, print the report."""
+    from sitemill.cli.diffredirects import suggestions, write_suggestions
     from sitemill.cli.liveline import live_line
     from sitemill.cli.options import site_and_config
     from sitemill.jobs.treediff import diff_tree
@@ -58,8 +61,6 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     site_dir, out_dir, config = site_and_config(args, env)
     _check_redirects_file(args.write_redirects)
     against = _against(args, config, out_dir)
-    from sitemill.cli.diffredirects import suggestions, write_suggestions
-
     with live_line(sys.stderr, quiet=args.quiet or args.json) as line:
         found = diff_tree(config, site_dir, against, progress=line if line.active else None)
     suggested = suggestions(found, config.base_url, args.redirects_form, args.write_redirects)
