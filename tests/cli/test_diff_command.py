@@ -186,4 +186,4 @@ def test_the_forms_offered_are_the_forms_there_are() -> None:
     from sitemill.cli.diff import REDIRECT_FORMS
     from sitemill.redirects import RedirectForm
 
-    assert REDIRECT_FORMS == tuple(form.value for form in RedirectForm)
+    assert tuple(form.value for form in RedirectForm) == REDIRECT_FORMS
