@@ -158,6 +158,31 @@ def test_a_fault_at_any_call_of_a_deploy_that_deletes_loses_nothing(fault: Any) 
             assert kept(s3) == {f"{BASE}b/p1.html": GONE}, call
 
 
+@pytest.mark.parametrize("full", [False, True], ids=["another router", "a full rebuild"])
+def test_a_second_writer_at_any_call_of_a_deploy_that_deletes_loses_nothing(full: bool) -> None:
+    """Another run commits right before each call: ours is redone from its manifest (or
+    starts from ours), and the deleted page is named either way."""
+    with world() as s3:
+        s3.delete_object(Bucket=BUCKET, Key="b/p1.html")
+        calls = Calls(s3)
+        deleting(s3)
+        signatures = calls.stop()
+    for call in signatures:
+        with world() as s3:
+            s3.delete_object(Bucket=BUCKET, Key="b/p1.html")
+            other = boto3.client("s3", region_name="us-east-1")
+
+            def write(other: Any = other) -> None:
+                put(other, "c/p1.html", words_page("other words for c/p1 now"))
+                run(other, None if full else ["c/p1.html"])
+
+            calls = Calls(s3)
+            calls.arm(call, write)
+            deleting(s3)
+            calls.assert_fired()
+            assert kept(s3) == {f"{BASE}b/p1.html": GONE}, call
+
+
 def test_a_manifest_s_list_is_read_checked_and_kept_bounded() -> None:
     with world() as s3:
         s3.delete_object(Bucket=BUCKET, Key="b/p1.html")
