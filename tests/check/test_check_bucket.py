@@ -60,14 +60,13 @@ def test_a_bucket_site_is_checked_against_its_record_and_what_passed_is_announce
     out = capsys.readouterr().out
     assert f"problem: {stand.origin}/b.html: serves another version" in out
     # c.html, removed with no redirect, answers 404: a reader who follows a link gets nothing
-    # (a partitioned state keeps no removed URLs yet: docs/check.md).
-    asked = shards == "off"
-    assert (f"problem: {stand.origin}/c.html: answers 404" in out) is asked
-    assert out.count("problem: ") == 1 + asked
+    # (a partitioned state keeps it in its manifest, a single one in the state).
+    assert f"problem: {stand.origin}/c.html: answers 404" in out
+    assert out.count("problem: ") == 2
     (post,) = stand.posts
     assert post["urlList"] == [f"{stand.origin}/a.html", f"{stand.origin}/c.html"]
     serve_bucket(s3, stand)
-    assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == int(asked)
+    assert main(["check", "--bucket", BUCKET, "--indexnow=later", *common]) == 1
     out = capsys.readouterr().out
-    assert out.count("problem: ") == asked
+    assert out.count("problem: ") == 1
     assert stand.posts[-1]["urlList"] == [f"{stand.origin}/b.html"]

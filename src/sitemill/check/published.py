@@ -150,7 +150,9 @@ def published_from(
         config.robots_txt,
         built_for=state.base_url,
         named=user_sitemap_urls(config, state),
-        removals=state.removed,
+        # (a URL the build lists is served: one a run that kept the list added back is not
+        # asked, as a distributed rebuild keeps the list of the run before it)
+        removals={url: item for url, item in state.removed.items() if url not in pages},
     )
 
 

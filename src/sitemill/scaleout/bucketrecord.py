@@ -1,7 +1,8 @@
 """What a bucket's last run published, for `sitemill check`: its state, digests and pending."""
 # A bucket's state names the digests of the sitemap files it published; a partitioned one (a
 # sharded site, sitemill.scaleout) holds them in its manifest, and its pages in the shard states
-# the manifest names, read one at a time.
+# the manifest names, read one at a time; and the URLs the last run that removed any removed, in
+# the manifest too (state.partitioned: never beside the sitemaps).
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def _partitioned_record(
         raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
     digests = {part.name: part.digest for part in manifest.children}
     digests[manifest.entry] = manifest.digest
-    state = State(base_url=manifest.base_url)
+    state = State(base_url=manifest.base_url, removed=dict(partitioned.removed))
     for shard in sorted(manifest.states):
         found = partitioned.read_shard(shard)
         if found is None:

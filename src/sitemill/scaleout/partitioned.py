@@ -197,7 +197,9 @@ def _incremental(
     found = {url: kind for item in rendered for url, kind in item.found.items()}
     # Recorded before the commit: a run that fails after it is redone, and finds them again.
     outcome = record_pending(job.config, job.store, found, first_run=False)
-    report = publish_shards(job, rendered, base, live, inputs, run.now)
+    # What it removed (the touched shards' pages: the summary's), kept by its commit.
+    diff, removed = removed_by(job, rendered)
+    report = publish_shards(job, rendered, base, live, inputs, run.now, removed)
     report.indexnow = outcome
-    report.diff = removed_by(job, rendered)  # (the touched shards' pages: the summary's)
+    report.diff = diff
     return report

@@ -46,6 +46,7 @@ from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.removedurls import RemovedUrl
 from sitemill.writing.childdates import dated_parts
 
 if TYPE_CHECKING:
@@ -140,12 +141,14 @@ def index_parts(config: Config, parts: list[Part], base: IndexState, now: dateti
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """What a run publishes over ``base``: the manifest's parts and its entry's bytes."""
+    """What a run publishes over ``base``: the manifest's parts and its entry's bytes; and the
+    URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept)."""
 
     base: IndexState
     published: Published
     entry: bytes
     strays: tuple[str, ...] = ()
+    removed: dict[str, RemovedUrl] | None = None
 
 
 def commit_and_go_live(
@@ -164,7 +167,7 @@ def commit_and_go_live(
     name = commit.published.entry
     if live.name != name:  # (one file became an index, or the other way round)
         live = read_live(client, site, name)
-    committed = store.commit(manifest)
+    committed = store.commit(manifest, commit.removed)
     result.entry_files.append(name)
     result.files[:0] = [name] + [p.name for p in commit.published.children if p.name != name]
     if go_live(client, site, store, name, commit.entry, live):

@@ -85,6 +85,7 @@ def rebuild_full(
     config, site = run.config, run.site
     users = full_users(config, run.client, site, base, live)
     start, previous = merged_start(run.store, base.plan, run.threads)
+    start.state.removed = start.state.removed or dict(run.store.removed)  # (kept: removedpages)
     inventory = Inventory()
     reader = S3Sink(run.client, site.bucket, site.root, inventory=inventory, dry_run=True)
     staged = StagedOutputs(run.client, site, inventory, base.retired, dry_run=dry_run, live=reader)
@@ -118,7 +119,7 @@ def rebuild_full(
         list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
     report.state_written = _publish_full(
-        run, base, live, (inputs, users), parts, states, single, report
+        run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
     )
     if HTML_SITEMAP in staged.files:
         publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
@@ -147,15 +148,16 @@ def _publish_full(
     run: FullRun,
     base: IndexState,
     live: Live,
-    decided: tuple[str, UserSitemaps],
+    decided: tuple[str, UserSitemaps, State],
     parts: list[Part],
     states: list[ShardState],
     single: bytes | None,
     report: Report,
 ) -> bool:
     """Every shard's state up (new objects), then the commit: whether the manifest changed.
-    ``decided``: the inputs' fingerprint and the user's sitemaps the run names."""
-    inputs, users = decided
+    ``decided``: the inputs' fingerprint, the user's sitemaps the run names, and the state
+    it keeps (its ``removed``: jobs.removedpages, which the manifest keeps for `check`)."""
+    inputs, users, remember = decided
     plan = report.result.plan or Plan()
     with ThreadPoolExecutor(max_workers=max(1, run.threads)) as pool:
         refs = list(
@@ -174,7 +176,7 @@ def _publish_full(
     published = Published(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
-    commit = Commit(base, published, data, strays)
+    commit = Commit(base, published, data, strays, remember.removed)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
     write_robots(robots, result)

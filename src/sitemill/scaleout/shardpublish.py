@@ -25,6 +25,7 @@ from sitemill.scaleout.shardcommit import (
 from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
 from sitemill.shards.manifest import IndexState, Published
 from sitemill.shards.partition import StateRef, current_parts, next_plan
+from sitemill.state.removedurls import RemovedUrl
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +39,11 @@ def publish_shards(
     live: Live,
     inputs: str,
     now: datetime,
+    removed: dict[str, RemovedUrl] | None = None,
 ) -> Report:
     """Publish what the workers rendered over the manifest ``base`` (its entry file live as
-    ``live``): a ConflictError when another run committed since ``base`` was read."""
+    ``live``): a ConflictError when another run committed since ``base`` was read.
+    ``removed``: the URLs the manifest keeps as removed (None: the base's)."""
     config, store = job.config, job.store
     summaries = {item.summary.shard: item.summary for item in rendered}
     plan = next_plan(job.plan, summaries)
@@ -64,7 +67,13 @@ def publish_shards(
     entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
     published = Published(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
     committed = commit_and_go_live(
-        job.client, job.site, store, Commit(base, published, data), live, now, result
+        job.client,
+        job.site,
+        store,
+        Commit(base, published, data, removed=removed),
+        live,
+        now,
+        result,
     )
     report = Report(
         result, LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME

@@ -3,7 +3,9 @@
 # shard's state before, together, against those of the states it writes (jobs.removedpages). Where
 # a removed URL leads is asked as a full rebuild asks it (jobs.bucketremoved.BucketRedirects), from
 # what the workers read: the heads of the changed keys, and an empty object's website redirect
-# with one HEAD; a kept page is never asked. The states keep no removed URL (as a full rebuild's).
+# with one HEAD; a kept page is never asked. The URLs no longer served are kept in the manifest by
+# the run's commit (state.partitioned: the rules of jobs.removedpages.remember_removed, over the
+# list the manifest it started from kept), never in a shard state.
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from sitemill.diff.model import SiteDiff
 from sitemill.jobs.bucketremoved import BucketRedirects, ListedBefore
-from sitemill.jobs.removedpages import diff_states
+from sitemill.jobs.removedpages import diff_states, remember_removed
 from sitemill.scaleout.shardfull import merged_states
 from sitemill.scaleout.shardworker import Rendered, ShardJob
+from sitemill.state.removedurls import RemovedUrl
 from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start
 from sitemill.urls import UrlStyle
@@ -23,13 +26,16 @@ if TYPE_CHECKING:
     from sitemill.state.model import State
 
 
-def removed_by(job: ShardJob, rendered: Iterable[Rendered]) -> SiteDiff | None:
+def removed_by(
+    job: ShardJob, rendered: Iterable[Rendered]
+) -> tuple[SiteDiff | None, dict[str, RemovedUrl] | None]:
     """The report of the touched shards' states the workers ``rendered`` against the ones
-    they started from (None when a worker kept no record of its start)."""
+    they started from, and the URLs the manifest keeps as removed (both None when a worker
+    kept no record of its start: the manifest keeps the list it had)."""
     items = list(rendered)
     seen = [item.seen for item in items]
     if any(listed is None for listed in seen):
-        return None
+        return None, None
     starts = [listed for listed in seen if listed is not None]
     before, _ = merged_states(ShardState("", state=listed.start.state) for listed in starts)
     after, _ = merged_states(state for item in items for state in item.states)
@@ -39,7 +45,10 @@ def removed_by(job: ShardJob, rendered: Iterable[Rendered]) -> SiteDiff | None:
         listed.redirects.update(one.redirects)
     config = job.config
     redirects = BucketRedirects(job.client, job.site, config.base_url, listed)
-    return diff_states(config, before, after, _style(config.url_style, before, after), redirects)
+    diff = diff_states(config, before, after, _style(config.url_style, before, after), redirects)
+    before.removed = dict(job.store.removed)  # (the manifest's: kept when none is removed)
+    remember_removed(before, after, diff, redirects.served)
+    return diff, after.removed
 
 
 class _Union:

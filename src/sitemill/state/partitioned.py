@@ -7,7 +7,9 @@
 #
 # The prefix is the state location's key without its ``.json.gz``: the stack's ``s3://<state
 # bucket>/<site>/sitemill-state.json.gz`` keeps them in ``<site>/sitemill-state/``, which its IAM
-# policy covers and no page can name.
+# policy covers and no page can name. The manifest also keeps the URLs the last run that removed
+# any removed (``removed``, state.removedurls, for `sitemill check`): private, never beside the
+# sitemaps, written by the commit itself (no write of its own), absent when there are none.
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import put_object
 from sitemill.sources.s3 import describe_error
 from sitemill.state.bounded import load_json_text
+from sitemill.state.removedurls import RemovedUrl, removed_from_json, removed_to_json
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
 from sitemill.state.start import base_moved
@@ -40,6 +43,9 @@ log = logging.getLogger(__name__)
 
 _SMALL_LIMIT: Final = 16 * 1024 * 1024  # index-state.json: 50,000 children fit
 _STATE_TYPE: Final = content_type("x.gz")
+# Characters of the removed URLs (and their targets) a manifest keeps at most, the first in URL
+# order: 10,000 URLs of ordinary length fit; long ones never crowd out the children.
+MAX_REMOVED_CHARS: Final = 1024 * 1024
 
 
 class PartitionedStore:
@@ -65,6 +71,8 @@ class PartitionedStore:
             client, bucket, prefix + "index-state.json", limit=_SMALL_LIMIT
         )
         self.manifest = IndexState()  # the committed manifest read last (empty: none)
+        # The URLs its run removed (kept until a run removes others: jobs.removedpages).
+        self.removed: dict[str, RemovedUrl] = {}
         self.trusted = False  # whether one was read and trusted
         self.loaded = False  # whether it was read
         self.warnings: list[str] = []
@@ -89,6 +97,7 @@ class PartitionedStore:
         be read now (the network, a throttle) is a SinkError: the run fails and is redone,
         never taken for a first run (it would forget every date)."""
         self.manifest, self.trusted, self.loaded = IndexState(), False, True
+        self.removed = {}
         data = self.index_store.read()
         if data is None:
             return self.manifest
@@ -99,6 +108,7 @@ class PartitionedStore:
             self._warn(f"{self.where}index-state.json is ignored (a full rebuild follows): {exc}")
             return self.manifest
         self.trusted = True
+        self.removed = removed_from_json(value.get("removed"))  # (checked; absent: none)
         return self.manifest
 
     def say_move(self) -> None:
@@ -112,15 +122,18 @@ class PartitionedStore:
         """The manifest, read once (a worker of a distributed run reads the run's base)."""
         return self.manifest if self.loaded else self.read_manifest(now)
 
-    def commit(self, manifest: IndexState) -> bool:
+    def commit(self, manifest: IndexState, removed: dict[str, RemovedUrl] | None = None) -> bool:
         """Write the next manifest over the one read (If-Match; If-None-Match when none):
-        True written, False unchanged. A ConflictError: another run committed meanwhile."""
+        True written, False unchanged. A ConflictError: another run committed meanwhile.
+        ``removed``: the URLs the run removed (None: those of the manifest read, kept)."""
         manifest = replace(manifest, base_url=self.base_url or manifest.base_url)
-        text = json.dumps(
-            manifest_to_json(manifest), sort_keys=True, separators=(",", ":"), ensure_ascii=True
-        )
+        kept = bounded_removed(self.removed if removed is None else removed)
+        document = manifest_to_json(manifest)
+        if kept:  # (absent when none: a manifest's bytes as before)
+            document["removed"] = removed_to_json(kept)
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         written = self.index_store.write((text + "\n").encode("ascii"))
-        self.manifest, self.trusted = manifest, True
+        self.manifest, self.trusted, self.removed = manifest, True, kept
         return written
 
     def state_name(self, shard: str) -> tuple[str, str | None] | None:
@@ -189,3 +202,16 @@ class PartitionedStore:
             log.warning("cannot delete %s%s: %s", self.where, name, describe_error(exc))
             return False
         return True
+
+
+def bounded_removed(removed: dict[str, RemovedUrl]) -> dict[str, RemovedUrl]:
+    """The removed URLs a manifest keeps: the first in URL order, MAX_REMOVED_CHARS of them."""
+    kept: dict[str, RemovedUrl] = {}
+    size = 0
+    for url in sorted(removed):
+        item = removed[url]
+        size += len(url) + len(item.target or "") + 32
+        if size > MAX_REMOVED_CHARS:
+            break
+        kept[url] = item
+    return kept
