@@ -88,6 +88,16 @@ def test_a_deploy_names_the_page_it_deleted_and_the_one_it_moved_to_another_shar
     assert ("HeadObject", "a/p3.html") in requests.calls
 
 
+def test_a_redirect_to_a_page_of_a_shard_the_deploy_left_alone_is_a_redirect(s3: Any) -> None:
+    # a/p3.html becomes a website redirect to c/p0.html, whose shard this deploy does not read.
+    put(s3, "a/p3.html", b"", WebsiteRedirectLocation="/c/p0.html")
+    summary = handle(notified(("ObjectCreated:Put", "a/p3.html")), env=ENV, s3=s3)
+    assert summary["status"] == "ok" and summary["shards_touched"] == 1, summary
+    assert summary["removed"] == [
+        {"url": f"{BASE}a/p3.html", "verdict": "redirected", "target": f"{BASE}c/p0.html"}
+    ]
+
+
 def test_a_deploy_that_removes_nothing_says_so(s3: Any) -> None:
     put(s3, "b/p1.html", words_page("the page b/p1.html says other words now"))
     put(s3, "c/p9.html", words_page("a new page of the c section"))

@@ -148,3 +148,19 @@ def test_the_work_grows_with_the_pages_not_their_pairs() -> None:
 
     small, large = run(100), run(400)
     assert large <= 5 * small  # (every pair: 16x)
+
+
+def test_a_redirect_to_a_url_the_comparison_cannot_see_is_a_redirect() -> None:
+    old = {B + "a.html": page(1)}
+    new = {B + "x.html": page(2)}
+
+    def redirect_of(url: str) -> tuple[str, str] | None:
+        return (B + "far/away.html", "a redirect stub") if url == B + "a.html" else None
+
+    def unseen(url: str) -> bool:
+        return url.startswith(B + "far/")
+
+    (gone,) = compare(old, new, redirect_of, same_fingerprints=True).removed
+    (kept,) = compare(old, new, redirect_of, same_fingerprints=True, unseen=unseen).removed
+    assert gone.verdict is Verdict.GONE and kept.verdict is Verdict.REDIRECTED
+    assert kept.target == B + "far/away.html" and "did not read" in kept.detail

@@ -27,10 +27,13 @@ def compare(
     redirect_of: RedirectOf,
     *,
     same_fingerprints: bool,
+    unseen: Callable[[str], bool] | None = None,
 ) -> SiteDiff:
     """The report of the new build's listed pages (``new``, by URL) against the old ones'.
     ``same_fingerprints``: both builds fingerprint alike (one version, one scope), so a
-    fingerprint says whether a kept page changed and where a removed one went."""
+    fingerprint says whether a kept page changed and where a removed one went. ``unseen``:
+    whether a URL lies where ``new`` holds none of the build's pages (a shard the run did not
+    read: its pages are as they were), so that a redirect ending there counts as one."""
     added = sorted(new.keys() - old.keys())
     changed = [
         _changed(url, old[url], record, same_fingerprints)
@@ -44,7 +47,7 @@ def compare(
     )
     removed = []
     for url in gone_urls:
-        found = _redirected(url, new, redirect_of)
+        found = _redirected(url, new, redirect_of, unseen)
         if found is None:
             found = _renamed(url, renames.find(url, _content(old[url], same_fingerprints)))
         removed.append(found)
@@ -89,7 +92,12 @@ def _proof(proof: Proof | None) -> str:
     return f"{words} ({proof.kind})" if proof.kind else words
 
 
-def _redirected(url: str, new: Mapping[str, PageRecord], redirect_of: RedirectOf) -> Removed | None:
+def _redirected(
+    url: str,
+    new: Mapping[str, PageRecord],
+    redirect_of: RedirectOf,
+    unseen: Callable[[str], bool] | None,
+) -> Removed | None:
     first = redirect_of(url)
     if first is None:
         return None
@@ -97,6 +105,9 @@ def _redirected(url: str, new: Mapping[str, PageRecord], redirect_of: RedirectOf
     seen = {url}
     for _ in range(MAX_HOPS):
         if _served(target, new) or _origin(target) != _origin(url):
+            return Removed(url, Verdict.REDIRECTED, first[0], detail=how)
+        if unseen is not None and unseen(target):
+            how += ", to a page this run did not read (a shard it left as it was)"
             return Removed(url, Verdict.REDIRECTED, first[0], detail=how)
         if target in seen:
             break

@@ -47,10 +47,15 @@ def _moved(before: State, after: State) -> list[str] | None:
 
 
 def diff_states(
-    config: Config, before: State, after: State, style: UrlStyle, redirect_of: RedirectOf
+    config: Config,
+    before: State,
+    after: State,
+    style: UrlStyle,
+    redirect_of: RedirectOf,
+    unseen: Callable[[str], bool] | None = None,
 ) -> SiteDiff:
     """The report of the build that wrote ``after`` (its URL style ``style``) against
-    ``before``, the state it started from."""
+    ``before``, the state it started from (``unseen``: diff.compare's)."""
     base, was = before.base_url or config.base_url, old_style(config, before, style)
     # Every old path still listed at the same URLs: nothing is removed, and a page whose record
     # is the same is neither added nor changed (the comparison needs only the others' URLs).
@@ -63,7 +68,7 @@ def diff_states(
         FINGERPRINT_VERSION,
         after.fingerprint_main,
     )
-    return compare(old, new, redirect_of, same_fingerprints=same)
+    return compare(old, new, redirect_of, same_fingerprints=same, unseen=unseen)
 
 
 def remember_removed(

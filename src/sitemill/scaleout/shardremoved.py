@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import TYPE_CHECKING
 
 from sitemill.diff.model import SiteDiff
@@ -17,6 +17,7 @@ from sitemill.jobs.bucketremoved import BucketRedirects, ListedBefore
 from sitemill.jobs.removedpages import diff_states, remember_removed
 from sitemill.scaleout.shardfull import merged_states
 from sitemill.scaleout.shardworker import Rendered, ShardJob
+from sitemill.sources.s3pages import key_paths
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start
@@ -45,10 +46,26 @@ def removed_by(
         listed.redirects.update(one.redirects)
     config = job.config
     redirects = BucketRedirects(job.client, job.site, config.base_url, listed)
-    diff = diff_states(config, before, after, _style(config.url_style, before, after), redirects)
+    style = _style(config.url_style, before, after)
+    unseen = _untouched(job, {item.summary.shard for item in items})
+    diff = diff_states(config, before, after, style, redirects, unseen)
     before.removed = dict(job.store.removed)  # (the manifest's: kept when none is removed)
     remember_removed(before, after, diff, redirects.served)
     return diff, after.removed
+
+
+def _untouched(job: ShardJob, touched: Container[str]) -> Callable[[str], bool]:
+    """Whether a URL of the site lies in a shard this run did not read (by the keys that
+    may serve it): its pages are as they were, so a redirect there leads to one."""
+    base, plan = job.config.base_url, job.plan
+
+    def unseen(url: str) -> bool:
+        if not url.startswith(base):
+            return False
+        rest = url[len(base) :].split("#", 1)[0].split("?", 1)[0]
+        return any(plan.ids[plan.shard_of(key)] not in touched for key in key_paths(rest))
+
+    return unseen
 
 
 class _Union:
