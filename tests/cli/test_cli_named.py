@@ -128,8 +128,8 @@ def test_named_sitemaps_go_where_the_location_rule_allows(make_site: SiteMaker) 
     assert (site / "robots.txt").read_text() == (
         "User-agent: *\nDisallow: /private/\n"
         f"Sitemap: {base}sitemap.xml\n"
-        "Sitemap: https://shop.example.net/sitemap.xml\n"
-        "Sitemap: https://example.com/other/sitemap.xml\n"
+        "Sitemap: https://shop.example.net/sitemap.xml # named by sitemill\n"
+        "Sitemap: https://example.com/other/sitemap.xml # named by sitemill\n"
     )
     again = run_sitemill(
         "build", str(site), "--base-url", base, "--robots-txt", "--config", str(config)
@@ -229,7 +229,9 @@ def test_a_robots_line_sitemill_wrote_goes_when_taken_out_the_users_stays(
     flags = ("--robots-txt", "--config", str(config))
     assert build(site, *flags)[0] == 0
     ours = f"Sitemap: {BASE_URL}sitemap.xml\n"
-    assert (site / "robots.txt").read_text() == f"{rules}{ours}Sitemap: {shop}\n"
+    assert (
+        site / "robots.txt"
+    ).read_text() == f"{rules}{ours}Sitemap: {shop} # named by sitemill\n"
     config.write_text("sitemaps = []\n")
     assert build(site, *flags)[0] == 0
     assert (site / "robots.txt").read_text() == rules + ours
