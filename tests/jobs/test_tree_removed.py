@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sitemill.cli.main import main
 from sitemill.state.parse import parse_state
 from sitemill.state.removedurls import RemovedUrl
@@ -55,3 +57,25 @@ def test_the_removed_urls_are_kept_until_a_later_build_removes_others(tmp_path: 
     (site / "a.html").write_text(files["a.html"], encoding="utf-8")  # listed again
     build(site, out)
     assert BASE + "a.html" not in parse_state(state.read_bytes()).removed
+
+
+def test_a_build_that_removes_nothing_reads_no_redirect_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitemill.jobs import siteredirects
+
+    site, out = tmp_path / "site", tmp_path / "out"
+    site.mkdir()
+    (site / "index.html").write_text(page("home " * 40), encoding="utf-8")
+    (site / "_redirects").write_text("/old /new 301\n", encoding="utf-8")
+    build(site, out)
+    reads = []
+    real = siteredirects.host_rules
+    monkeypatch.setattr(siteredirects, "host_rules", lambda root: reads.append(1) or real(root))
+    build(site, out)
+    (site / "a.html").write_text(page("alpha words " * 30), encoding="utf-8")
+    build(site, out)
+    assert reads == []  # (nothing removed: the rules are never asked)
+    (site / "a.html").unlink()
+    build(site, out)
+    assert reads == [1]

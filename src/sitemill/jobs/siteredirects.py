@@ -22,14 +22,21 @@ HOST_FILES = ("_redirects", "netlify.toml")  # at the root of the published fold
 
 def site_redirects(site: Root, base_url: str) -> RedirectOf:
     """Where the site sends a URL under ``base_url``: its stub at the URL's file, else the
-    host's rules (None: neither, or a rule that answers not-found)."""
+    host's rules (None: neither, or a rule that answers not-found). The rules are read when
+    a URL first needs them: a build that removed nothing (every build calls this) reads no
+    `_redirects`."""
     stubs = stub_redirects(site, base_url)
-    rules = host_rules(site)
+    read: list[RedirectRules | None] = []  # (the rules, once read)
 
     def redirect_of(url: str) -> tuple[str, str] | None:
         found = stubs(url)
-        if found is not None or rules is None:
+        if found is not None:
             return found
+        if not read:
+            read.append(host_rules(site))
+        rules = read[0]
+        if rules is None:
+            return None
         path = urlsplit(url).path
         ruled = rules.target_of(path)
         if ruled is None or ruled[1] in (404, 410):

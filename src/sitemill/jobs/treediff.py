@@ -13,6 +13,7 @@ from pathlib import Path
 from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import DiffError
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import detect_generator
@@ -22,24 +23,9 @@ from sitemill.sinks.memory import MemorySink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
+from sitemill.state.store import SinkStateStore
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class _Store:
-    """The state compared against, as the dry run's store: read gives it, write keeps."""
-
-    before: bytes
-    where: str = "the state compared against"
-    written: bytes | None = None
-
-    def read(self) -> bytes | None:
-        return self.before
-
-    def write(self, data: bytes) -> bool:
-        self.written = data
-        return True
 
 
 @dataclass
@@ -68,9 +54,11 @@ def diff_tree(
     if data is None:
         raise DiffError(f"no state to compare with at {against.location}")
     before = parse_state(data)
-    store = _Store(data)
+    kept = MemorySink({STATE_NAME: data})  # (the dry run's state store: what it would write)
+    store = SinkStateStore(kept)
     report = build_from_tree(config, site_dir, MemorySink(), progress=progress, state_store=store)
-    after = before if store.written is None else parse_state(store.written)
+    written = kept.files[STATE_NAME]
+    after = before if written == data else parse_state(written)
     style = report.url_style.style if report.url_style is not None else config.url_style
     site = Root(site_dir, hidden=False)
     diff = diff_states(config, before, after, style, site_redirects(site, config.base_url))
