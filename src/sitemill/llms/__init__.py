@@ -1,0 +1,1 @@
+"""llms.txt (llmstxt.org) from the pages the sitemap lists; llms-full.txt, Markdown twins."""
