@@ -55,6 +55,8 @@ BAD_VALUES = {
     "indexnow_endpoint": "ftp://example.com/",
     "indexnow_key_location": "example.com/key.txt",
     "shard_fill": "0",
+    "llms_txt": "sometimes",
+    "llms_full_max_bytes": "1000",
     "workers": "many",
     "image_chrome_share": "2",
     "state": "s3://Bad_Bucket/s.gz",

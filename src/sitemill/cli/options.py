@@ -30,6 +30,8 @@ BOOL_FLAGS = (
     "keep_image_chrome",
     "alternates",
     "html_sitemap",
+    "llms_full",
+    "llms_pages",
     "indexnow_write_key_file",
 )
 VALUE_FLAGS = (
@@ -50,6 +52,8 @@ VALUE_FLAGS = (
     "shards",
     "shard_fill",
     "indexnow",
+    "llms_txt",
+    "llms_full_max_bytes",
     "indexnow_endpoint",
     "indexnow_key_location",
 )
@@ -62,6 +66,7 @@ _VALUE_HELP = (
     ("--indexnow-endpoint", "URL", "the IndexNow endpoint (default api.indexnow.org)"),
     ("--indexnow-key-location", "URL", "where engines read the key file (default /<key>.txt)"),
     ("--shard-fill", "N", "URLs a shard is cut after (default 40,000)"),
+    ("--llms-full-max-bytes", "N", "the most bytes llms-full.txt holds (default 10 MiB)"),
     (
         "--workers",
         "N|auto",
@@ -137,6 +142,14 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         help="announce the URLs added, changed or removed: send right after writing (the "
         "default), or keep them for `sitemill indexnow` (later); the key comes from "
         "SITEMILL_INDEXNOW_KEY",
+    )
+    group.add_argument(
+        "--llms-txt",
+        nargs="?",
+        const="on",
+        choices=["on", "replace", "off"],
+        help="write llms.txt from the listed pages (on, the default); replace: also over an "
+        "llms.txt sitemill did not write",
     )
     for flag, metavar, text in _VALUE_HELP:
         group.add_argument(flag, metavar=metavar, help=text)

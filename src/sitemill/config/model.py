@@ -21,6 +21,13 @@ from sitemill.config.indexnow import (
     parse_key_location,
 )
 from sitemill.config.indexnow import IndexNowMode as IndexNowMode
+from sitemill.config.llms import (
+    DEFAULT_LLMS_FULL_BYTES,
+    MAX_LLMS_FULL_BYTES,
+    MIN_LLMS_FULL_BYTES,
+    parse_llms_mode,
+)
+from sitemill.config.llms import LlmsMode as LlmsMode
 from sitemill.config.names import ENV_PREFIX as ENV_PREFIX
 from sitemill.config.names import env_name as env_name
 from sitemill.config.names import warn_unknown_env
@@ -122,6 +129,10 @@ class Config:
     image_chrome_share: float = 0.5  # "most": more than this share of the pages
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
     html_sitemap: bool = False  # sitemap.html for people (sitemill.writing.htmlmap)
+    llms_txt: LlmsMode = LlmsMode.OFF  # llms.txt from the listed pages (sitemill.llms)
+    llms_full: bool = False  # llms-full.txt: each listed page's content region as Markdown
+    llms_pages: bool = False  # a Markdown twin of each listed page at its URL plus ".md"
+    llms_full_max_bytes: int = DEFAULT_LLMS_FULL_BYTES
     workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
     shards: ShardsMode = ShardsMode.AUTO
     shard_fill: int = DEFAULT_SHARD_FILL  # URLs a shard is cut after (docs/output.md)
@@ -165,6 +176,10 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "image_chrome_share": parse_share,
     "alternates": parse_alternates,
     "html_sitemap": parse_bool,
+    "llms_txt": parse_llms_mode,
+    "llms_full": parse_bool,
+    "llms_pages": parse_bool,
+    "llms_full_max_bytes": parse_int_range(MIN_LLMS_FULL_BYTES, MAX_LLMS_FULL_BYTES),
     "workers": parse_workers,
     "shards": parse_enum(ShardsMode),
     "shard_fill": parse_int_range(1, MAX_URLS_PER_SITEMAP),

@@ -111,6 +111,23 @@ MEANINGS: Final[Mapping[str, str]] = {
         "also write `sitemap.html`, a page for people that links the listed pages by title, "
         "grouped by folder"
     ),
+    "llms_txt": (
+        "write `llms.txt` (llmstxt.org) from exactly the pages the sitemap lists, by title and "
+        "description, in sections: `true`, or `replace` to take over an `llms.txt` sitemill "
+        "did not write"
+    ),
+    "llms_full": (
+        "write `llms-full.txt`: each listed page's content region as Markdown, in the "
+        "sitemap's order, up to `llms_full_max_bytes`"
+    ),
+    "llms_pages": (
+        "write a Markdown twin of each listed page at its URL plus `.md` (`guide/` → "
+        "`guide/index.html.md`), as llmstxt.org proposes"
+    ),
+    "llms_full_max_bytes": (
+        "the most bytes `llms-full.txt` holds (64 KiB to 256 MiB): it stops before the page "
+        "that would pass it, and says so on its last line"
+    ),
     "indexnow": (
         "announce the listed URLs a run added, changed (content fingerprint) or removed: "
         "`send` right after publishing (`true` and a bare `--indexnow` mean this), `later` "

@@ -1,0 +1,31 @@
+"""The llms.txt settings' values: whether llms.txt is written, and over a user's or not."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final
+
+from sitemill.config.values import parse_bool, parse_enum
+
+# llms-full.txt's default byte limit: the sitemaps' own (max_bytes), a size an agent reads whole.
+DEFAULT_LLMS_FULL_BYTES: Final = 10 * 1024 * 1024
+MIN_LLMS_FULL_BYTES: Final = 64 * 1024
+MAX_LLMS_FULL_BYTES: Final = 256 * 1024 * 1024
+
+
+class LlmsMode(Enum):
+    """Whether a run writes llms.txt (sitemill.llms); true is "on"."""
+
+    OFF = "off"
+    ON = "on"  # written; an llms.txt that sitemill did not write stays the user's
+    REPLACE = "replace"  # written over an llms.txt sitemill did not write (said once)
+
+
+_BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0"})
+
+
+def parse_llms_mode(key: str, value: object) -> LlmsMode:
+    """off, on or replace; a boolean too (true: on)."""
+    if isinstance(value, bool) or str(value).strip().lower() in _BOOLEAN_WORDS:
+        return LlmsMode.ON if parse_bool(key, value) else LlmsMode.OFF
+    return parse_enum(LlmsMode)(key, value)
