@@ -10,7 +10,7 @@ from sitemill.config.values import parse_bool, parse_enum
 # llms-full.txt's default byte limit: the sitemaps' own (max_bytes), a size an agent reads whole.
 DEFAULT_LLMS_FULL_BYTES: Final = 10 * 1024 * 1024
 MIN_LLMS_FULL_BYTES: Final = 64 * 1024
-MAX_LLMS_FULL_BYTES: Final = 256 * 1024 * 1024
+MAX_LLMS_FULL_BYTES: Final = 64 * 1024 * 1024  # (filenames.outputs.MAX_LLMS_TXT_BYTES)
 
 
 class LlmsMode(Enum):

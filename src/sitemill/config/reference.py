@@ -125,7 +125,7 @@ MEANINGS: Final[Mapping[str, str]] = {
         "`guide/index.html.md`), as llmstxt.org proposes"
     ),
     "llms_full_max_bytes": (
-        "the most bytes `llms-full.txt` holds (64 KiB to 256 MiB): it stops before the page "
+        "the most bytes `llms-full.txt` holds (64 KiB to 64 MiB): it stops before the page "
         "that would pass it, and says so on its last line"
     ),
     "indexnow": (

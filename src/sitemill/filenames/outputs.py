@@ -24,6 +24,16 @@ HTML_SITEMAP: Final = "sitemap.html"
 # The most bytes a sitemap.html may hold: far above what 50,000 links with long titles take
 # (about 25 MB), far below what would strain a Lambda's memory.
 MAX_HTML_SITEMAP_BYTES: Final = 64 * 1024 * 1024
+# llms.txt (llms_txt, sitemill.llms) at the site root, and one per language folder where the
+# site's hreflang clusters split it (fr/llms.txt); llms-full.txt beside the root one. Written,
+# replaced or deleted only when sitemill wrote them (their own text says so), never a user's.
+LLMS_TXT: Final = "llms.txt"
+LLMS_FULL: Final = "llms-full.txt"
+# A Markdown twin of a listed page (llms_pages): its URL plus ".md" (llmstxt.org).
+MARKDOWN_SUFFIX: Final = ".md"
+# The most bytes an llms.txt of sitemill's may hold, to be read (50,000 links with long titles
+# and descriptions take about 25 MB); llms-full.txt's limit is the configuration's.
+MAX_LLMS_TXT_BYTES: Final = 64 * 1024 * 1024
 # What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
 # Sitemaps change with every deploy; a short max-age lets crawlers see new ones soon.
@@ -55,6 +65,7 @@ _CONTENT_TYPES: Final = {
     ".gz": "application/gzip",
     ".txt": "text/plain; charset=utf-8",
     ".html": "text/html; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
 }
 
 
@@ -107,6 +118,11 @@ def is_staging_name(name: str, groups: Collection[str] = ()) -> bool:
     return is_group_child(name, groups, staging=True)
 
 
+def is_llms_name(name: str) -> bool:
+    """llms.txt at the root or in a folder (one per language), or llms-full.txt."""
+    return name == LLMS_FULL or PurePosixPath(name).name == LLMS_TXT
+
+
 def content_type(name: str) -> str:
     return _CONTENT_TYPES[PurePosixPath(name).suffix]
 
@@ -124,6 +140,8 @@ def read_limit(name: str) -> int:
         return MAX_ROBOTS_TXT_BYTES  # Google reads no further
     if name == HTML_SITEMAP:
         return MAX_HTML_SITEMAP_BYTES
+    if is_llms_name(name):
+        return MAX_LLMS_TXT_BYTES
     if name.endswith(".gz"):
         # Deflate's stored blocks add 5 bytes per 64 KiB: incompressible data grows a little.
         return MAX_BYTES_LIMIT + MAX_BYTES_LIMIT // 8192 + 1024
