@@ -35,6 +35,8 @@ class Entry(NamedTuple):
     boundaries are laid over (sitemill.shards), never written. ``language`` is the page's
     language as the page alone tells it (its language folder, else its ``<html lang>``; "" for
     none), set only where site chrome is counted per language (sitemill.images.chrome).
+    ``description`` and ``site_name`` (its meta description and og:site_name) are read with the
+    title, for llms.txt (sitemill.llms); None when not read or empty.
     A NamedTuple rather than a frozen dataclass: a run can make millions of them, and a
     tuple is immutable data too, built at a third of the cost.
     """
@@ -48,6 +50,8 @@ class Entry(NamedTuple):
     title: str | None = None
     key: str | None = None
     language: str = ""
+    description: str | None = None
+    site_name: str | None = None
 
 
 class SkipReason(Enum):

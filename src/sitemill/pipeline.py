@@ -179,8 +179,13 @@ def _page_entries(
             continue
         if dates is not None and page.date_reason is not None:
             dates[page.date_reason] += 1  # before the canonical gate: close enough
-        title = None if facts is None else facts.title or None  # read for html_sitemap only
-        entry = Entry(loc, page.lastmod, changefreq, priority, title=title, key=path)
+        entry = Entry(loc, page.lastmod, changefreq, priority, key=path)
+        if facts is not None and facts.title is not None:  # (read for what shows them only)
+            entry = entry._replace(
+                title=facts.title or None,
+                description=facts.description or None,
+                site_name=facts.site_name or None,
+            )
         if extensions is not None and (extensions.alternates or extensions.images):
             entry = extensions.of(entry, path, facts)
         yield from checks.offer(entry, path, facts)

@@ -337,7 +337,7 @@ def test_a_user_template_left_to_jinja_says_why_at_debug(
     assert records[0].getMessage() == (
         f"template {URLSET_TEMPLATE} is rendered by Jinja, not compiled: line 3: the filter "
         "'lower' where only the entry's fields (loc, lastmod, changefreq, priority, alternates, "
-        "images, title, key, language) are compiled"
+        "images, title, key, language, description, site_name) are compiled"
     )
 
 

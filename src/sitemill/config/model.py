@@ -142,6 +142,13 @@ class Config:
     indexnow_key_location: str | None = None  # None: <key>.txt at each host's root
     indexnow_write_key_file: bool = False  # write <key>.txt as sitemill's own output
 
+    @property
+    def reads_titles(self) -> bool:
+        """Whether pages' titles, descriptions and site names are read: something shows them
+        (sitemap.html, llms.txt and its kin)."""
+        llms = self.llms_txt is not LlmsMode.OFF or self.llms_full or self.llms_pages
+        return self.html_sitemap or llms
+
 
 # key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.
 _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {

@@ -7,6 +7,8 @@
 # - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
 # - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
 # - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
+# - ``description`` and ``site_name``: its meta description and ``og:site_name``, with the title
+#   (sitemill.html.title: tidied alike; llms.txt);
 # - ``lang``: its ``<html lang>``, read with the images (sitemill.html.lang: site chrome);
 # - ``document``: whether the file is an HTML document at all, not a template, a macro or include
 #   fragment, or a text file with an .html name (a search-engine verification file).
@@ -27,7 +29,7 @@ from sitemill.html.images import read_image_sources
 from sitemill.html.lang import read_html_lang
 from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
 from sitemill.html.refresh import read_refresh, refresh_url
-from sitemill.html.title import read_title
+from sitemill.html.title import clean_label, read_title
 
 __all__ = [
     "FACTS_VERSION",
@@ -56,6 +58,7 @@ _TAGS_AND_TITLE: Final = _TAGS | {"title"}
 _MARKS: Final = (
     (b"noindex", b"none", b"refresh", b"canonical", b"hreflang", b"og:url", b"&#", b"{{", b"{%"),
 )
+_MARKS_AND_LABELS: Final = ((*_MARKS[0], b"description", b"og:site_name"),)
 _BASE: Final = frozenset({"base"})
 # Template syntax: Go templates (Hugo), Jinja and Liquid (Sphinx, MkDocs, Jekyll themes). An
 # opener's scan stops at the next opener of its kind (which would match as well), so that
@@ -97,6 +100,9 @@ class PageFacts:
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written, in order
     images: tuple[str, ...] | None = None  # image sources as written; None: body not read
     title: str | None = None  # the <title> text, "" for none; None: not read
+    # Read with the title: the meta description, og:site_name ("" for none; None: not read).
+    description: str | None = None
+    site_name: str | None = None
     lang: str = ""  # <html lang> as written, read with the images; "" for none
     website_redirect: bool = False  # ``refresh`` is an S3 object's (sources.s3pages)
     og_url: str | None = None  # the content of <meta property="og:url">, as written
@@ -107,17 +113,20 @@ ORDINARY_PAGE: Final = PageFacts()  # an HTML document whose head says nothing o
 
 def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
     """The facts of a page from its first bytes (PAGE_FACTS_BYTES are enough), with its
-    title when ``titles`` (the first <title> of its head, as a parser builds it). Linear."""
+    title when ``titles`` (the first <title> of its head, as a parser builds it), its meta
+    description and og:site_name (the first of each). Linear."""
     if not _is_document_start(data):
         return PageFacts(document=False)
     title: str | None = "" if titles else None
     titled = False
+    labels: dict[str, str] = {}
     noindex = False
     refreshes: list[str] = []
     canonicals: list[str] = []
     alternates: list[tuple[str, str]] = []
     og_urls: list[str] = []
-    for tag in head_start_tags(data, _TAGS_AND_TITLE if titles else _TAGS, _MARKS):
+    names, marks = (_TAGS_AND_TITLE, _MARKS_AND_LABELS) if titles else (_TAGS, _MARKS)
+    for tag in head_start_tags(data, names, marks):
         if tag.name == "title":
             if not titled:  # document.title is the first <title>'s, even when empty
                 title, titled = read_title(tag.text), True
@@ -134,6 +143,8 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
                 refreshes.append(values.get("content", ""))
             elif values.get("property", "").strip(HTML_SPACE).lower() == "og:url":
                 og_urls.append(values.get("content", "").strip(HTML_SPACE))
+            elif titles:
+                _read_label(values, labels)
         elif tag.name == "link":
             rel = _REL_SPLIT.split(values.get("rel", "").lower())
             if "canonical" in rel:
@@ -161,7 +172,21 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
         alternates=tuple(alternates),
         title=title,
         og_url=og_url,
+        description=labels.get("description", "") if titles else None,
+        site_name=labels.get("og:site_name", "") if titles else None,
     )
+
+
+def _read_label(values: dict[str, str], labels: dict[str, str]) -> None:
+    """The first meta description and og:site_name (property, or name as some themes write
+    it), tidied as a title is."""
+    name = values.get("name", "").strip(HTML_SPACE).lower()
+    prop = values.get("property", "").strip(HTML_SPACE).lower()
+    label = "description" if name == "description" else None
+    if prop == "og:site_name" or name == "og:site_name":
+        label = "og:site_name"
+    if label is not None and label not in labels:
+        labels[label] = clean_label(values.get("content", ""))
 
 
 def with_images(facts: PageFacts, data: bytes) -> PageFacts:

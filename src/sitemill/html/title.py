@@ -17,6 +17,8 @@ from typing import Final
 # character references and white space between them, and a bound on what decoding costs.
 MAX_TITLE_SOURCE_BYTES: Final = 8 * 1024
 MAX_TITLE_CHARS: Final = 200
+# A meta description (or a site's name) is kept to this many: search engines show about 160.
+MAX_LABEL_CHARS: Final = 500
 ELLIPSIS: Final = "\u2026"
 _SPACES: Final = re.compile(r"[\t\n\f\r ]+")
 # C0 controls but the white space above, DEL and the C1 controls.
@@ -29,10 +31,16 @@ def read_title(raw: bytes) -> str:
     return clean_title(html.unescape(text))
 
 
-def clean_title(text: str) -> str:
+def clean_title(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     """``text`` with control characters removed, ASCII white space collapsed and stripped,
-    and cut to MAX_TITLE_CHARS characters (the last one an ellipsis when it was longer)."""
+    and cut to ``limit`` characters (the last one an ellipsis when it was longer)."""
     text = _SPACES.sub(" ", _CONTROLS.sub("", text)).strip(" ")
-    if len(text) > MAX_TITLE_CHARS:
-        text = text[: MAX_TITLE_CHARS - 1].rstrip(" ") + ELLIPSIS
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip(" ") + ELLIPSIS
     return text
+
+
+def clean_label(text: str) -> str:
+    """A meta tag's content (a description, a site's name) tidied as a title is, kept to
+    MAX_LABEL_CHARS characters. Attribute values are decoded already (sitemill.html.head)."""
+    return clean_title(text, limit=MAX_LABEL_CHARS)

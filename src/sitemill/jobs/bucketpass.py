@@ -243,7 +243,7 @@ def knowledge_for(config: Config, start: Start) -> Knowledge:
         # changed as a first run does (the evidence ladder); an unchanged one keeps its date.
         first_run=start.first_run or start.state.outdated,
         images=config.images and config.format is OutputFormat.XML,
-        titles=config.html_sitemap,
+        titles=config.reads_titles,
         verdicts=still_leaving_out(
             noindex=config.respect_noindex, redirects=config.respect_redirects
         ),

@@ -174,7 +174,7 @@ def _read_chunk(
                 reads.facts[path] = None
             continue
         if html:
-            facts = read_page_facts(data[:PAGE_FACTS_BYTES], titles=config.html_sitemap)
+            facts = read_page_facts(data[:PAGE_FACTS_BYTES], titles=config.reads_titles)
             if images and facts.document:
                 facts = with_images(facts, data)
             if facts != ORDINARY_PAGE:

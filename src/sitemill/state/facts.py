@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
-from sitemill.html.title import MAX_TITLE_CHARS, clean_title
+from sitemill.html.title import MAX_LABEL_CHARS, MAX_TITLE_CHARS, clean_label, clean_title
 
 # What the state remembers of an object the sitemaps leave out: the verdict its own bytes gave
 # (noindex, a redirect, not a page: nothing of its facts, whose URLs may name other hidden
@@ -36,6 +36,8 @@ def facts_from_json(values: Mapping[str, Any]) -> PageFacts:
             known[name] = _texts(value)
         elif name == "title":
             known[name] = _title(value)
+        elif name in ("description", "site_name"):
+            known[name] = _label(value)
         elif isinstance(default, bool):
             known[name] = value if isinstance(value, bool) else default
         else:
@@ -67,6 +69,21 @@ def _title(value: object) -> str | None:
     if not isinstance(value, str) or len(value) > MAX_TITLE_CHARS:
         return None
     return clean_title(value)
+
+
+def _label(value: object) -> str | None:
+    """A remembered description or site name, as _title (sitemill.html.title.clean_label)."""
+    if not isinstance(value, str) or len(value) > MAX_LABEL_CHARS:
+        return None
+    return clean_label(value)
+
+
+def without_titles(facts: PageFacts) -> PageFacts:
+    """``facts`` without what people read of the page (its title, description, site name):
+    kept only while something shows them, and never for a page the sitemaps leave out."""
+    if facts.title is None and facts.description is None and facts.site_name is None:
+        return facts
+    return replace(facts, title=None, description=None, site_name=None)
 
 
 def facts_to_json(facts: PageFacts) -> dict[str, Any]:

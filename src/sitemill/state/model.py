@@ -33,7 +33,7 @@ from sitemill.lastmod.history.seenrecord import SeenHistory, seen_to_json
 from sitemill.lastmod.proof import proof_commits
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
-from sitemill.state.facts import VERDICTS, Unlisted, unlisted_to_json
+from sitemill.state.facts import VERDICTS, Unlisted, unlisted_to_json, without_titles
 from sitemill.state.pagerecord import PageRecord, record_values
 from sitemill.state.removedurls import RemovedUrl, removed_to_json
 from sitemill.state.usersitemaps import user_sitemaps_to_json
@@ -126,7 +126,7 @@ class State:
         elif reason in VERDICTS:
             self.unlisted[record.version] = reason
         elif not record.facts.alternates and not record.facts.images:
-            self.unlisted[record.version] = replace(record.facts, title=None)
+            self.unlisted[record.version] = without_titles(record.facts)
 
     def settle_stubs(self, ends: Mapping[str, bool | None], *, private: bool = False) -> None:
         """Remember each stub of the run by its ETag as ``ends`` allows (listing.stubs): its

@@ -23,6 +23,7 @@ from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
+from sitemill.state.facts import without_titles
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 from sitemill.workers.threadpool import generator_pool
@@ -52,7 +53,8 @@ class Knowledge:
     content_dates: bool = False
     first_run: bool = True
     images: bool = False  # the facts must hold the page's images (read its body)
-    titles: bool = False  # the facts must hold the page's title (the HTML sitemap)
+    # The facts must hold the page's title, description and site name (config.reads_titles).
+    titles: bool = False
     # The remembered verdicts that still leave a page out (respect_noindex, ...).
     verdicts: frozenset[SkipReason] = frozenset()
     # How a page no run has seen is dated (a first run: sitemill.lastmod.decide).
@@ -157,7 +159,7 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         return None
     if html and knowledge.images and facts is not None and facts.document and facts.images is None:
         return None  # remembered before images were on: read once more
-    if html and knowledge.titles and facts is not None and facts.document and facts.title is None:
+    if html and knowledge.titles and facts is not None and facts.document and _untitled(facts):
         return None  # remembered without its title (html_sitemap was off): read once more
     if knowledge.content_dates and (
         record.fingerprint is None  # (a lastmod of None: a page an earlier run left undated)
@@ -196,8 +198,8 @@ def _attach(
     page: Page, facts: PageFacts | None, fingerprint: str | None, knowledge: Knowledge
 ) -> Page:
     """The page with its facts and date; what it was is remembered for the next run."""
-    if facts is not None and facts.title is not None and not knowledge.titles:
-        facts = dataclasses.replace(facts, title=None)  # no title kept that nothing shows
+    if facts is not None and not knowledge.titles:
+        facts = without_titles(facts)  # no title kept that nothing shows
     record = knowledge.known.record(page.path)
     dated = None
     if knowledge.content_dates and fingerprint is not None:
@@ -257,3 +259,8 @@ def still_leaving_out(*, noindex: bool, redirects: bool) -> frozenset[SkipReason
     if redirects:
         found.add(SkipReason.REDIRECT)
     return frozenset(found)
+
+
+def _untitled(facts: PageFacts) -> bool:
+    """Remembered without its title or, by an earlier sitemill, its description."""
+    return facts.title is None or facts.description is None or facts.site_name is None
