@@ -179,3 +179,19 @@ def test_the_command_line_prints_one_line_per_llms_problem(
     ]
     assert out[-1].startswith("live: checked 1 sitemap file(s), 3 llms file(s) and 6 of 6 URL(s)")
     assert out[-1].endswith("1 problem(s) (llms 1)")
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "what"),
+    [
+        (b"# Example\n\xff\xfe\n", {}, "is not UTF-8 text"),
+        (b"\x8b\x00\x01", {"Content-Encoding": "br"}, "is served with Content-Encoding: br, "),
+    ],
+)
+def test_bytes_no_client_reads_as_the_published_text(
+    site: tuple[Path, str], stand: Stand, body: bytes, headers: dict[str, str], what: str
+) -> None:
+    root, base = site
+    stand.files["/llms.txt"] = (200, body, {"Content-Type": PLAIN, **headers})
+    ((url, kind, said),) = problems(check(root, base, llms_txt="true"))
+    assert (url, kind) == (base + "llms.txt", LLMS) and said.startswith(what)

@@ -57,7 +57,7 @@ def _judged(answer: LiveAnswer, name: str, digests: dict[str, str]) -> Problem |
     body = answer.body
     if encoding == "gzip":  # (clients unpack it: what they read is compared)
         try:
-            body = inflate(body, read_limit(name), what=answer.url)
+            body = inflate(body, read_limit(name), what="its body")
         except InflateError as exc:
             return (f"says Content-Encoding: gzip but {exc}", f"serve the {name} as written")
     elif encoding not in _IDENTITY:
