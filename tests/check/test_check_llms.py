@@ -64,17 +64,22 @@ def test_a_missing_llms_txt_answers_404(site: tuple[Path, str], stand: Stand) ->
     assert "deploy the fr/llms.txt this build wrote" in checked.report.problems[0].fix
 
 
+@pytest.mark.parametrize("kind", ["text/html", "text/plain", ""])
 def test_an_html_page_served_with_200_in_its_place_is_said_plainly(
-    site: tuple[Path, str], stand: Stand
+    site: tuple[Path, str], stand: Stand, kind: str
 ) -> None:
-    """A single-page app's fallback: every path it does not hold answers its index.html."""
+    """A single-page app's fallback: every path it does not hold answers its index.html (by
+    its type, or by its first bytes when the host says text/plain or nothing)."""
     root, base = site
     del stand.files["/llms.txt"]
-    stand.default = (200, b"<!doctype html><div id=app></div>", {"Content-Type": "text/html"})
+    headers = {"Content-Type": kind} if kind else {}
+    stand.default = (200, b"\n<!DOCTYPE html><div id=app></div>", headers)
     checked = check(root, base, llms_txt="true")
     (problem,) = [p for p in checked.report.problems if p.kind == LLMS]
     assert problem.url == base + "llms.txt"
-    assert problem.what.startswith("answers 200 with an HTML page (text/html), not the file")
+    assert problem.what.startswith(
+        f"answers 200 with an HTML page ({kind or 'no Content-Type'}), not the file"
+    )
     assert "fallback" in problem.what
 
 

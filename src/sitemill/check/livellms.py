@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -27,6 +28,7 @@ from sitemill.web.transport import REDIRECTS
 TEXT_TYPES: Final = frozenset({"text/plain", "text/markdown"})
 _UTF8: Final = frozenset({"utf-8", "utf8"})
 _IDENTITY: Final = frozenset({"", "identity"})
+_HTML_START: Final = re.compile(rb"\s*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE)
 _TWIN_READ: Final = 1024  # a twin's first bytes: its status and type are what is asked
 
 Problem = tuple[str, str]  # (what, fix)
@@ -67,7 +69,7 @@ def _judged(answer: LiveAnswer, name: str, digests: dict[str, str]) -> Problem |
             "serve it uncompressed to a client that asks for identity",
         )
     published = stored_digest(body) == digests[name]
-    problem = _type_problem(answer, name, published=published)
+    problem = _type_problem(answer, name, body, published=published)
     if problem is None and not _reads_utf8(body):
         problem = ("is not UTF-8 text (not the file this build wrote)", f"deploy the {name}")
     if problem is None and not published:
@@ -88,13 +90,14 @@ def _status(answer: LiveAnswer, name: str, files: str = ".txt") -> Problem | Non
     return (what, fix)
 
 
-def _type_problem(answer: LiveAnswer, name: str, *, published: bool) -> Problem | None:
-    """A Content-Type that is no text type: an HTML page in its place, said as such."""
+def _type_problem(answer: LiveAnswer, name: str, body: bytes, *, published: bool) -> Problem | None:
+    """A Content-Type that is no text type; an HTML page in the file's place (by its type or
+    its first bytes: an llms file starts with "# "), said as such."""
     kind, wanted = media_type(answer), content_type(name)
-    if kind == "text/html" and not published:
+    if not published and (kind == "text/html" or _HTML_START.match(body[:1024])):
         return (
-            "answers 200 with an HTML page (text/html), not the file: a host's 404 page or a "
-            "single-page app's fallback answers any path so",
+            f"answers 200 with an HTML page ({kind or 'no Content-Type'}), not the file: a "
+            "host's 404 page or a single-page app's fallback answers any path so",
             f"deploy the {name} this build wrote, and serve .txt files as they are",
         )
     if kind in TEXT_TYPES:
