@@ -60,7 +60,7 @@ def check_tree(
         where = out_dir.absolute() / STATE_NAME if beside else pending.store.where
         raise SourceError(NO_STATE.format(where=where))
     # (the sitemap files' digests; a state whose digests name only llms files, as a build of one
-    # sitemap file keeps, has its sitemap files in the folder)
+    # sitemap file may keep, has its sitemap files in the folder)
     sitemaps = sitemap_digests(state.digests) or _folder_digests(out_dir, state)
     # (the pending URLs are the state's, read once: pending.read() would parse it again)
     published = published_from(config, state, sitemaps, state.pending)
