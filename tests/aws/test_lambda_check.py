@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from enginestand import Stand
+from llmsrecord import keep_llms_digests
 from s3util import BUCKET, moto_bucket, restored_logging
 from sitemill.aws.check import handle_check
 from sitemill.cli.main import main
@@ -136,3 +137,23 @@ def test_a_removed_url_that_answers_404_is_in_the_json_answer(s3: Any, stand: St
     (problem,) = answer["problems"]
     assert problem["url"] == stand.origin + "/old.html" and problem["kind"] == "removed"
     assert problem["fix"].startswith("redirect it: /old.html -> /a.html")
+
+
+def test_an_llms_file_served_as_an_html_page_is_in_the_json_answer(
+    s3: Any, stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state's digests name llms.txt, as a build with llms_txt keeps it; the host answers
+    its HTML fallback (a single-page app's, a CloudFront error page's) with 200 there."""
+    assert main(["s3", "--bucket", BUCKET, "--base-url", stand.origin + "/", "-q"]) == 0
+    served(s3, stand)
+    keep_llms_digests(monkeypatch, {"llms.txt": b"# Example\n"})
+    stand.default = (200, page("app"), {"Content-Type": "text/html"})
+    answer = handle_check(
+        {"action": "check"}, env={**env(stand), "SITEMILL_LLMS_TXT": "true"}, s3=s3
+    )
+    assert answer["status"] == "problems" and answer["llms"] == 1
+    (problem,) = answer["problems"]
+    assert problem["url"] == stand.origin + "/llms.txt" and problem["kind"] == "llms"
+    assert problem["problem"].startswith("answers 200 with an HTML page (text/html)")
+    answer = handle_check({"action": "check"}, env=env(stand), s3=s3)  # (llms_txt off)
+    assert answer["status"] == "ok" and "llms" not in answer

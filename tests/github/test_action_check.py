@@ -5,16 +5,26 @@ that passed and the state is committed with the rest. The stand (tests/enginesta
 
 from __future__ import annotations
 
+import io
 import mimetypes
 from pathlib import Path
 
 import pytest
-from test_action import Project, make_project, no_network, run_action  # noqa: F401
+from test_action import (  # noqa: F401
+    Project,
+    make_project,
+    no_network,
+    run_action,
+    runner_env,
+)
 from test_action_indexnow import committed_pending
 from test_action_indexnow_send import STATE, base, built_with_pending
 
+from actionsteps import parse_outputs
 from enginestand import KEY, Stand
 from gitutil import git
+from llmsrecord import keep_llms_digests
+from sitemill.github.action import main
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -115,3 +125,35 @@ def test_a_removed_url_that_answers_404_is_an_annotation_and_a_summary_row(
     assert "redirect it: /old.html -> /news.html" in error
     assert run.outputs["problems"] == "1"
     assert "| removed |" in run.summary and "1 of 1 removed URL(s)" in run.summary
+
+
+def test_an_llms_file_a_cache_serves_older_is_an_annotation_and_a_summary_row(
+    project: Project, stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In-process (the state's digests name the llms file, as a build with llms-txt keeps it)."""
+    assert run_action(project.workspace, {"base-url": base(stand)}).returncode == 0
+    deploy(project.workspace, stand)
+    llms = b"# Example\n\n- [About](/about.html)\n"
+    keep_llms_digests(monkeypatch, {"llms.txt": llms})
+    older = {"Content-Type": "text/plain; charset=utf-8", "Age": "90"}
+    stand.files["/llms.txt"] = (200, b"# Example\n", older)
+    output, summary = project.root / "llms-output", project.root / "llms-summary"
+    env = {
+        **runner_env(project.root),
+        "GITHUB_WORKSPACE": str(project.workspace),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "SITEMILL_BASE_URL": base(stand),
+        "SITEMILL_LLMS_TXT": "true",
+        "SITEMILL_ACTION_COMMAND": "check",
+    }
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main(env, project.workspace, stdout, stderr) == 1, stdout.getvalue()
+    (error,) = [line for line in stdout.getvalue().splitlines() if line.startswith("::error")]
+    assert (
+        f"{base(stand)}llms.txt: is not the file this build published (a cached copy 90 s" in error
+    )
+    assert "invalidate /llms.txt" in error
+    text = summary.read_text(encoding="utf-8")
+    assert "| llms |" in text and "1 llms file(s)" in text
+    assert parse_outputs(output.read_text(encoding="utf-8"))["problems"] == "1"

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from sitemill.bounded.inflate import GZIP_MAGIC, inflate
 from sitemill.check.problems import ROBOTS, SITEMAP, CheckReport
 from sitemill.check.published import Published
-from sitemill.check.served import cache_fix, media_type, status_problem
+from sitemill.check.served import cache_fix, copy_age, media_type, status_problem
 from sitemill.errors import InflateError
 from sitemill.filenames.outputs import read_limit, stored_digest
 from sitemill.robots.lines import sitemap_urls
@@ -68,7 +68,7 @@ def _judged(
     if wrong_type is not None:
         return wrong_type
     if stored_digest(body) != published.sitemaps[name]:
-        return (f"is not the file this build published ({_age(answer)})", cache_fix(answer))
+        return (f"is not the file this build published ({copy_age(answer)})", cache_fix(answer))
     return None
 
 
@@ -85,18 +85,6 @@ def _type_problem(name: str, kind: str, body: bytes, gzipped: bool) -> tuple[str
         f"is served as {kind or 'no Content-Type'}, not {expected}",
         f"serve it with Content-Type {expected} (S3: the object's ContentType)",
     )
-
-
-def _age(answer: LiveAnswer) -> str:
-    """How old the copy served is, as the response says: its Age and Last-Modified."""
-    said = []
-    age = answer.header("Age").strip()
-    if age.isdigit():
-        said.append(f"a cached copy {int(age):,} s old")
-    modified = answer.header("Last-Modified").strip()
-    if modified:
-        said.append(f"Last-Modified {modified[:40]}")
-    return ", ".join(said) or "an older copy, of no stated age"
 
 
 def _check_robots(

@@ -23,6 +23,8 @@ UNCHECKED: Final = "unchecked"  # the run's deadline came first
 SITE: Final = "site"  # no URL was checked: the base URL is not the build's, or unreachable
 # A URL the last build removed leads nowhere (404, 410), is still served, or redirects wrong.
 REMOVED_URL: Final = "removed"
+# An llms file (llms.txt, llms-full.txt) or a Markdown twin is not this build's, or served wrong.
+LLMS: Final = "llms"
 KINDS: Final = (
     SITEMAP,
     ROBOTS,
@@ -34,6 +36,7 @@ KINDS: Final = (
     UNCHECKED,
     SITE,
     REMOVED_URL,
+    LLMS,
 )
 
 
@@ -76,6 +79,8 @@ class CheckReport:
     changed: int = 0  # of the checked, added or changed by the run that published them
     removed: int = 0  # URLs the last build removed, asked (check.removedurls)
     removed_kept: int = 0  # of them on the site's origin, as the state keeps them
+    llms: int = 0  # llms files compared with what was published (check.livellms)
+    twins: int = 0  # Markdown twins asked
     seconds: float = 0.0
 
     def add(self, url: str, kind: str, what: str, fix: str) -> None:
@@ -94,9 +99,13 @@ class CheckReport:
 
     def summary(self) -> str:
         """One line: what was checked, and how many problems of which kind."""
-        checked = (
-            f"checked {self.sitemaps:,} sitemap file(s) and {self.pages:,} of "
-            f"{self.listed:,} URL(s) ({self.changed:,} added or changed)"
+        checked = f"checked {self.sitemaps:,} sitemap file(s)"
+        if self.llms:
+            checked += f", {self.llms:,} llms file(s)"
+        if self.twins:
+            checked += f", {self.twins:,} Markdown twin(s)"
+        checked += (
+            f" and {self.pages:,} of {self.listed:,} URL(s) ({self.changed:,} added or changed)"
         )
         if self.removed_kept:
             checked += f" and {self.removed:,} of {self.removed_kept:,} removed URL(s)"
@@ -108,10 +117,12 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         removed = {"removed": self.removed, "removed_kept": self.removed_kept}
+        llms = {"llms": self.llms, **({"twins": self.twins} if self.twins else {})}
         return {
             "status": "ok" if self.ok else "problems",
             "base_url": shown(self.base_url),
             "sitemaps": self.sitemaps,
+            **(llms if self.llms else {}),
             "urls": self.listed,
             "checked": self.pages,
             "changed": self.changed,

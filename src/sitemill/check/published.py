@@ -1,9 +1,10 @@
 """What a build published, as a check compares the live site with it; and which URLs it asks."""
-# The sitemap files by name with the MD5 of their bytes, and each listed page's URL, file path and
-# content fingerprint, from the state the build kept. A check asks every sitemap file, the URLs the
-# publishing run added or changed (and those IndexNow holds pending), and a deterministic sample of
-# the rest: the URLs whose hash is smallest, so that the same site is sampled the same way on every
-# run and a growing site keeps most of its sample.
+# The sitemap files by name with the MD5 of their bytes, the llms files apart (llms.txt, a language
+# folder's, llms-full.txt: those the state's digests name, when llms_txt is on), and each listed
+# page's URL, file path and content fingerprint, from the state the build kept. A check asks every
+# sitemap file, the URLs the publishing run added or changed (and those IndexNow holds pending),
+# and a deterministic sample of the rest: the URLs whose hash is smallest, so that the same site is
+# sampled the same way on every run and a growing site keeps most of its sample.
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from sitemill.config.llms import LlmsMode
 from sitemill.config.model import Config, ContentScope
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_llms_name
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
@@ -74,6 +76,8 @@ class Published:
     named: list[str] = field(default_factory=list)  # the user's sitemaps named (usersitemaps)
     # The URLs the last build removed, with what it found of each (check.removedurls).
     removals: dict[str, RemovedUrl] = field(default_factory=dict)
+    llms: dict[str, str] = field(default_factory=dict)  # llms file name -> MD5 (check.livellms)
+    twins: bool = False  # llms_pages: the Markdown twins of the pages asked are asked too
 
 
 def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
@@ -134,6 +138,8 @@ def published_from(
     """What the build that kept ``state`` published: its ``sitemaps`` (name -> MD5) and
     pages; as changed, the pages its run added or changed and those IndexNow holds pending."""
     pages = published_pages(config, state)
+    sitemaps = sitemap_digests(sitemaps)
+    llms = llms_digests(state.digests) if config.llms_txt is not LlmsMode.OFF else {}
     by_path = {page.path: url for url, page in pages.items()}
     announced, removed = pending_split(pending)
     changed = {by_path[path]: kind for path, kind in state.changes.items() if path in by_path}
@@ -153,7 +159,20 @@ def published_from(
         # (a URL the build lists is served: one a run that kept the list added back is not
         # asked, as a distributed rebuild keeps the list of the run before it)
         removals={url: item for url, item in state.removed.items() if url not in pages},
+        llms=llms,
+        # (a twin's bytes are not recorded: asked only where the build published llms files)
+        twins=config.llms_pages and bool(llms),
     )
+
+
+def sitemap_digests(digests: Mapping[str, str]) -> dict[str, str]:
+    """The sitemap files' of a build's digests (name -> MD5): the llms files left out."""
+    return {name: digest for name, digest in digests.items() if not is_llms_name(name)}
+
+
+def llms_digests(digests: Mapping[str, str]) -> dict[str, str]:
+    """The llms files' of a build's digests (name -> MD5): none for a build that kept none."""
+    return {name: digest for name, digest in digests.items() if is_llms_name(name)}
 
 
 def user_sitemap_urls(config: Config, state: State) -> list[str]:

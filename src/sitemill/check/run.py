@@ -1,7 +1,8 @@
 """A check of the live site against what a build published, in the order of its steps."""
-# The sitemap files (and robots.txt), the chosen <loc>s and their alternates, the URLs the last
-# build removed, those IndexNow holds pending as removed, and the key file: every problem once,
-# and the URLs that passed, which are the only ones IndexNow may announce.
+# The sitemap files (and robots.txt), the llms files (and the Markdown twins of the pages asked),
+# the chosen <loc>s and their alternates, the URLs the last build removed, those IndexNow holds
+# pending as removed, and the key file: every problem once, and the URLs that passed, which are
+# the only ones IndexNow may announce.
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, replace
 from sitemill.check.alternates import check_alternates
 from sitemill.check.canonicals import check_canonicals
 from sitemill.check.keyfile import check_key_file
+from sitemill.check.livellms import check_llms
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
@@ -43,6 +45,7 @@ def check_live(
     check_sitemaps(site, published, report)
     check_user_sitemaps(site, published, report)
     urls = chosen_urls(published, every=options.every, sample=options.sample)
+    check_llms(site, published, report, urls)
     report.pages = len(urls)
     report.changed = sum(1 for url in urls if url in published.changed)
     how = published.fingerprinting
@@ -96,6 +99,7 @@ def _unreachable(site: LiveSite, report: CheckReport) -> None:
     for origin, reason in sorted(site.unreachable().items()):
         report.problems = [p for p in report.problems if origin_or_blank(p.url) != origin]
         report.sitemaps = report.pages = report.changed = report.removed = 0
+        report.llms = report.twins = 0
         report.add(
             origin + "/",
             SITE,

@@ -1,8 +1,9 @@
 """How an answer was served: its status as a problem, its media type, a cache's fix."""
-# Shared by the sitemap files, the pages and the IndexNow key file. A redirect is never followed:
-# where it leads is said, with the url_style that would have listed that URL when the host only
-# adds a trailing slash or strips ".html". A copy that is not this build's is a cache's: the fix
-# names the path to invalidate, and the command when the answer came through CloudFront.
+# Shared by the sitemap files, the llms files, the pages and the IndexNow key file. A redirect is
+# never followed: where it leads is said, with the url_style that would have listed that URL when
+# the host only adds a trailing slash or strips ".html". A copy that is not this build's is a
+# cache's: the fix names the path to invalidate, and the command when the answer came through
+# CloudFront.
 
 from __future__ import annotations
 
@@ -70,6 +71,18 @@ def cache_fix(answer: LiveAnswer) -> str:
         f"a cache serves an older copy: invalidate {path} (or wait for its max-age), "
         "or deploy this build"
     )
+
+
+def copy_age(answer: LiveAnswer) -> str:
+    """How old the copy served is, as the response says: its Age and Last-Modified."""
+    said = []
+    age = answer.header("Age").strip()
+    if age.isdigit():
+        said.append(f"a cached copy {int(age):,} s old")
+    modified = answer.header("Last-Modified").strip()
+    if modified:
+        said.append(f"Last-Modified {modified[:40]}")
+    return ", ".join(said) or "an older copy, of no stated age"
 
 
 def robots_header_noindex(value: str) -> bool:
