@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llmsreadings import commonmark_reading, reference_reading
 from sitemill.llms.files import LlmsFiles, llms_files
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.llms.sitename import shared_title_part
+from sitemill.validate.llmstxt import check_llms_txt
 
 SITES = Path(__file__).resolve().parent / "sites"
 BASE = "https://example.org/"
@@ -185,3 +189,49 @@ def test_without_the_home_page_the_language_with_no_folder_is_at_the_root() -> N
         "llms.txt": [BASE + "a/", BASE + "b/"],
         "fr/llms.txt": [BASE + "fr/a/"],
     }
+
+
+@pytest.mark.parametrize("folder", ["%2E%2E", ".", "a%2Fb", "a%5Cb", "a%00"])
+def test_a_folder_that_cannot_hold_a_file_is_no_language_folder(folder: str) -> None:
+    pages = [
+        LlmsPage(BASE, "Home", hreflang="en"),
+        LlmsPage(f"{BASE}{folder}/x/", "X", hreflang="fr"),
+    ]
+    result = llms_files(pages, SITE)
+    assert list(result.files) == ["llms.txt"]  # never "../llms.txt"
+    assert "a section per language" in result.decision
+    assert_each_page_once(pages, result)
+
+
+FOLDERS = st.sampled_from(["", "a/", "b/", "fr/", "en/", "de/", "optional/", "x%20y/", "fr"])
+PAGES = st.lists(
+    st.tuples(
+        FOLDERS, st.sampled_from(["", "en", "fr", "de", "EN"]), st.sampled_from([None, "g", "h"])
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PAGES)
+def test_every_page_is_linked_once_and_each_file_holds_one_language(
+    shapes: list[tuple[str, str, str | None]],
+) -> None:
+    pages = [
+        LlmsPage(f"{BASE}{folder}{number}", f"Page {number}", hreflang=language, group=group)
+        for number, (folder, language, group) in enumerate(shapes)
+    ]
+    result = llms_files(pages, SITE, group_order=["h", "g"])
+    assert_each_page_once(pages, result)
+    assert llms_files(list(pages), SITE, group_order=["h", "g"]) == result
+    language = {page.url: page.hreflang.casefold() for page in pages}
+    files = linked(result)
+    if len(files) > 1:
+        assert result.decision.startswith("one llms.txt per language")
+        for name, urls in files.items():
+            assert len({language[url] for url in urls} - {""}) <= 1, name
+            if name != "llms.txt":
+                folder = quote(name.removesuffix("llms.txt"))  # the file's name is decoded
+                assert all(url.startswith(BASE + folder) for url in urls)
+    for name, data in result.files.items():
+        assert check_llms_txt(data, name) == []

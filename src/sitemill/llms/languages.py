@@ -66,7 +66,7 @@ def plan_languages(pages: Sequence[LlmsPage], base_url: str) -> LanguagePlan:
             f"one llms.txt with a section per language ({names}): {said}, but {why}",
         )
     home_of = {folders[language]: language for language in spelt if language != root}
-    by_file: dict[str, list[LlmsPage]] = {"": [], **{folder: [] for folder in home_of.values()}}
+    by_file: dict[str, list[LlmsPage]] = {"": [], **{folder: [] for folder in home_of}}
     for page, top in zip(pages, tops, strict=True):
         # A page of no language goes with the folder it is in; no other language is in one.
         in_folder = top in home_of and page.hreflang.casefold() in {home_of[top], ""}
@@ -82,7 +82,7 @@ def plan_languages(pages: Sequence[LlmsPage], base_url: str) -> LanguagePlan:
 
 def _folders_of(pages: Sequence[LlmsPage], tops: Sequence[str]) -> dict[str, str]:
     """Each language's own top folder: the one all its pages are in and no other language's
-    page is ("" when it has none)."""
+    page is, and that can name a folder ("" when it has none)."""
     seen: dict[str, set[str]] = {}
     for page, top in zip(pages, tops, strict=True):
         if page.hreflang:
@@ -94,8 +94,15 @@ def _folders_of(pages: Sequence[LlmsPage], tops: Sequence[str]) -> dict[str, str
     own: dict[str, str] = {}
     for language, language_tops in seen.items():
         only = next(iter(language_tops)) if len(language_tops) == 1 else ""
-        own[language] = only if only and owners[only] == 1 else ""
+        own[language] = only if _is_folder_name(only) and owners[only] == 1 else ""
     return own
+
+
+def _is_folder_name(top: str) -> bool:
+    """Whether a top folder, decoded, can hold a file of that name: never "..", "." or a name
+    holding a slash ("%2E%2E", "a%2Fb"), whose llms.txt would be written elsewhere."""
+    name = unquote(top)
+    return name not in {"", ".", ".."} and not any(char in name for char in "/\\\0")
 
 
 def _root_language(pages: Sequence[LlmsPage], base_url: str, folders: dict[str, str]) -> str:

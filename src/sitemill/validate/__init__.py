@@ -34,9 +34,9 @@ def validate_paths(
     A directory stands for its ``sitemap.xml``/``sitemap.txt`` (and ``sitemap-index-N.xml``)
     plus every child their indexes list in its directory or below it (Hugo's /sitemap.xml names
     /en/sitemap.xml), and its llms.txt and those one folder down (/fr/llms.txt); a file named
-    llms.txt is checked as one. ``base_url`` is where the files are served; without it the location rule
-    is checked only as far as the URLs themselves reveal it, and an index is taken to be served
-    from the deepest directory holding all its children.
+    llms.txt is checked as one. ``base_url`` is where the files are served; without it the
+    location rule is checked only as far as the URLs themselves reveal it, and an index is taken
+    to be served from the deepest directory holding all its children.
     Findings that consumers tolerate (a repeated loc) are warnings, and what could not be
     checked and is no fault (a user's sitemap sitemill's own index names, not in the folder)
     notes: see ``Violation.is_error``.
