@@ -267,3 +267,20 @@ def test_both_readings_give_back_the_inputs(
 def _in_section_order(pages: list[LlmsPage], reading: Reading) -> list[LlmsPage]:
     by_url = {page.url.replace("(", "%28").replace(")", "%29"): page for page in pages}
     return [by_url[url] for _, section in reading.sections for _, url, _ in section]
+
+
+def test_urls_under_the_base_are_not_parsed_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counting work: a URL that starts with the base URL needs no urlsplit (the one parse per
+    # page had made 50,000 pages cost three times as much).
+    from urllib.parse import urlsplit
+
+    import sitemill.llms.paths as paths
+
+    calls = []
+    monkeypatch.setattr(paths, "urlsplit", lambda url: calls.append(url) or urlsplit(url))
+    pages = [
+        LlmsPage(f"{BASE}{['', 'fr/'][n % 2]}d{n % 7}/{n}/", f"P{n}", hreflang=["en", "fr"][n % 2])
+        for n in range(1_000)
+    ]
+    assert len(llms_files(pages, SITE).files) == 2
+    assert len(calls) <= 4

@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlsplit
 
 from sitemill.llms.languages import FilePlan, plan_languages
 from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.llms.paths import path_below
 from sitemill.llms.sections import plan_sections
 from sitemill.llms.sitename import site_name
 from sitemill.llms.text import (
@@ -89,14 +90,13 @@ def _render(
     site: LlmsSite,
     group_order: Sequence[str],
 ) -> str:
-    base_path = urlsplit(site.base_url).path
     lines = [f"# {heading_text(name)}", ""]
-    if summary := _summary(file, site, base_path):
+    if summary := _summary(file, site):
         lines += [f"> {block_text(summary)}", ""]
     lines += [_info(file, every, site), ""]
     sections = plan_sections(
         file.pages,
-        base_path=base_path,
+        base_url=site.base_url,
         folder=file.folder,
         group_order=group_order,
         languages=file.languages,
@@ -108,12 +108,12 @@ def _render(
     return "\n".join(lines[:-1]) + "\n"
 
 
-def _summary(file: FilePlan, site: LlmsSite, base_path: str) -> str:
+def _summary(file: FilePlan, site: LlmsSite) -> str:
     """The home page's description; in a language's folder, that of the folder's own page."""
     if not file.folder:
         return real_description(site.summary)
-    home = {base_path + file.folder, base_path + file.folder.rstrip("/")}
-    page = next((page for page in file.pages if urlsplit(page.url).path in home), None)
+    home = {file.folder, file.folder.rstrip("/")}
+    page = next((page for page in file.pages if path_below(page.url, site.base_url) in home), None)
     return real_description(page.description) if page is not None else ""
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from sitemill.llms.page import LlmsPage
 from sitemill.llms.paths import is_home, path_below, top_folders
@@ -54,7 +54,7 @@ def plan_languages(pages: Sequence[LlmsPage], base_url: str) -> LanguagePlan:
         return LanguagePlan((whole,), f"one llms.txt; {why}")
     clustered = sum(1 for page in pages if page.hreflang)
     said = f"{clustered} of {len(pages)} pages are in hreflang clusters of {len(spelt)} languages"
-    tops = top_folders([path_below(page.url, urlsplit(base_url).path) for page in pages])
+    tops = top_folders([path_below(page.url, base_url) for page in pages])
     folders = _folders_of(pages, tops)
     root = _root_language(pages, base_url, folders)
     homeless = [language for language in spelt if language != root and not folders[language]]

@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 
-def path_below(url: str, base_path: str) -> str:
-    """The URL's path below the site's base path, as the sitemap writes it ("docs/intro/")."""
-    path = urlsplit(url).path
+def path_below(url: str, base_url: str) -> str:
+    """The URL's path below the site's base URL's, as the sitemap writes it ("docs/intro/")."""
+    if url.startswith(base_url):  # (most URLs: no parse needed)
+        return url[len(base_url) :].partition("#")[0].partition("?")[0]
+    path, base_path = urlsplit(url).path, urlsplit(base_url).path
     return path[len(base_path) :] if path.startswith(base_path) else path.lstrip("/")
 
 
@@ -28,6 +30,8 @@ def top_folders(belows: Sequence[str]) -> list[str]:
 
 def is_home(url: str, base_url: str) -> bool:
     """Whether ``url`` is the site's home page (the base URL; the host's case aside)."""
+    if len(url) not in {len(base_url), len(base_url) - 1}:  # (most URLs: no parse needed)
+        return False
     page, base = urlsplit(url), urlsplit(base_url)
     same_host = page.netloc.casefold() == base.netloc.casefold()
     return same_host and page.path in {base.path, base.path.rstrip("/")} and not page.query

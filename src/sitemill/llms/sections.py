@@ -46,16 +46,16 @@ class _Key:
 def plan_sections(
     pages: Sequence[LlmsPage],
     *,
-    base_path: str,
+    base_url: str,
     folder: str = "",
     group_order: Sequence[str] = (),
     languages: Sequence[str] = (),
 ) -> list[Section]:
-    """The sections of one file whose pages live in ``folder`` ("" or "fr/") below ``base_path``:
+    """The sections of one file whose pages live in ``folder`` ("" or "fr/") below ``base_url``:
     with ``languages`` (the file holds several) a run of sections per language, in that order,
     then the pages of none; in each run the groups in ``group_order`` (then any other group),
     then the folders, each in the order its first page comes."""
-    belows = [path_below(page.url, base_path).removeprefix(folder) for page in pages]
+    belows = [path_below(page.url, base_url).removeprefix(folder) for page in pages]
     language_of = {language.casefold(): language for language in languages}
     keyed: dict[_Key, list[LlmsPage]] = {}
     for page, top in zip(pages, top_folders(belows), strict=True):
