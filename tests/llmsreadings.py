@@ -52,16 +52,23 @@ def reference_reading(text: str) -> Reading:
     return Reading(decoded(found["title"]), decoded(summary) if summary else None, sections)
 
 
+# Spans whose text is their children's: emphasis ("*", "_" are written as they are; a CommonMark
+# reading shows their text without the markers) and the link forms.
+_CONTAINERS = (
+    span_token.Link,
+    span_token.AutoLink,
+    span_token.Emphasis,
+    span_token.Strong,
+    span_token.Strikethrough,
+    block_token.Heading,
+    block_token.Paragraph,
+)
+
+
 def _text(token: span_token.SpanToken | block_token.BlockToken) -> str:
     if isinstance(token, span_token.RawText):
         return token.content
-    assert (
-        isinstance(
-            token,
-            (span_token.Link, span_token.AutoLink, block_token.Heading, block_token.Paragraph),
-        )
-        or not token.children
-    ), type(token)
+    assert isinstance(token, _CONTAINERS) or not token.children, type(token)
     return "".join(_text(child) for child in token.children or ())
 
 

@@ -226,6 +226,7 @@ def test_written_by_sitemill(data: bytes, ours: bool) -> None:
 # Text with what either reading could take for structure (brackets, parentheses, "#", ">", "`",
 # "<", "&", "\", newlines); "*" and "_" are written as they are (docs/llms.md) and left out here.
 TEXT = st.text(alphabet="ab é中 \n\t[]()#>:-+.!&;`<\"'/\\19~=|", max_size=40)
+TEXT_WITH_EMPHASIS = st.text(alphabet="ab *_*_ [](`\\", max_size=30)
 PATH = st.text(alphabet="abz09-.~()[]!$'+,;=:@/", max_size=20)
 
 
@@ -262,6 +263,34 @@ def test_both_readings_give_back_the_inputs(
         assert read == (
             one_line(page.description) if one_line(page.description) not in {"", "None"} else None
         )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    titles=st.lists(
+        TEXT_WITH_EMPHASIS.filter(lambda text: one_line(text) != ""), min_size=1, max_size=5
+    ),
+    descriptions=st.lists(TEXT_WITH_EMPHASIS, min_size=5, max_size=5),
+)
+def test_emphasis_markers_are_text_and_never_structure(
+    titles: list[str], descriptions: list[str]
+) -> None:
+    # "*" and "_" are written as they are: the reference parser gives them back, and a CommonMark
+    # reading finds the same sections and links (its text shows emphasis without the markers).
+    pages = [
+        LlmsPage(f"{BASE}d{n % 2}/{n}/", title, descriptions[n]) for n, title in enumerate(titles)
+    ]
+    text = llms_files(pages, SITE).files["llms.txt"].decode("utf-8")
+    reference = reference_reading(text)
+    links = [link for _, section in reference.sections for link in section]
+    assert [(title, description) for title, _, description in links] == [
+        (one_line(page.title), one_line(page.description) or None)
+        for page in _in_section_order(pages, reference)
+    ]
+    commonmark = commonmark_reading(text)
+    assert [(name, [url for _, url, _ in section]) for name, section in commonmark.sections] == [
+        (name, [url for _, url, _ in section]) for name, section in reference.sections
+    ]
 
 
 def _in_section_order(pages: list[LlmsPage], reading: Reading) -> list[LlmsPage]:
