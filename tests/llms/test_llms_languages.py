@@ -191,7 +191,7 @@ def test_without_the_home_page_the_language_with_no_folder_is_at_the_root() -> N
     }
 
 
-@pytest.mark.parametrize("folder", ["%2E%2E", ".", "a%2Fb", "a%5Cb", "a%00"])
+@pytest.mark.parametrize("folder", ["%2E%2E", ".", "a%2Fb", "a%5Cb", "a%00", "a%0Ab"])
 def test_a_folder_that_cannot_hold_a_file_is_no_language_folder(folder: str) -> None:
     pages = [
         LlmsPage(BASE, "Home", hreflang="en"),

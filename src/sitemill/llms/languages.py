@@ -100,9 +100,11 @@ def _folders_of(pages: Sequence[LlmsPage], tops: Sequence[str]) -> dict[str, str
 
 def _is_folder_name(top: str) -> bool:
     """Whether a top folder, decoded, can hold a file of that name: never "..", "." or a name
-    holding a slash ("%2E%2E", "a%2Fb"), whose llms.txt would be written elsewhere."""
+    holding a slash ("%2E%2E", "a%2Fb"), whose llms.txt would be written elsewhere, nor a
+    control character."""
     name = unquote(top)
-    return name not in {"", ".", ".."} and not any(char in name for char in "/\\\0")
+    unfit = any(char in "/\\" or not char.isprintable() for char in name)
+    return name not in {"", ".", ".."} and not unfit
 
 
 def _root_language(pages: Sequence[LlmsPage], base_url: str, folders: dict[str, str]) -> str:

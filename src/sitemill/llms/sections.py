@@ -93,7 +93,7 @@ class _Names:
             if name.casefold() == OPTIONAL:
                 wishes.pop(0)
         else:
-            wishes = [f"/{unquote(folder)}{suffix}"]
+            wishes = [f"/{one_line(unquote(folder))}{suffix}"]
         wish = next((wish for wish in wishes if wish not in self.taken), None)
         number = 2
         while wish is None:  # (only a group named as a folder with a slash comes here)
