@@ -144,3 +144,10 @@ def test_the_command_reports_one_problem_a_line(
     path.write_text(GOOD, encoding="utf-8")
     assert main(["validate", str(path)]) == 0
     assert capsys.readouterr().out.splitlines() == [f"valid: {path}"]
+
+
+def test_long_values_are_cut_in_messages() -> None:
+    name = "n" * 5_000
+    text = f"{HEAD}## {name}\n\n- [a](ftp://{'x' * 5_000})\n\n## {name}\n"
+    found = problems(text)
+    assert len(found) == 3 and all(len(message) < 250 for _, message, _ in found)

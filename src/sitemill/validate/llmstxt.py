@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.validate.document import MAX_ERRORS
 from sitemill.validate.limits import NOT_FURTHER
+from sitemill.validate.names import short
 from sitemill.validate.violation import Violation, warning
 
 LLMS_TXT: Final = "llms.txt"
@@ -149,7 +150,7 @@ class _Reader:
         if not name:
             self.error(number, "a '## ' section with no name")
         elif name in self.names:
-            message = f"section {name!r} again (first on line {self.names[name]})"
+            message = f"section {short(name)!r} again (first on line {self.names[name]})"
             self.error(number, f"{message}: {PARSER} keeps only the last")
         else:
             self.names[name] = number
@@ -167,7 +168,7 @@ class _Reader:
     def close_section(self) -> None:
         if self.section is not None and not self.items:
             name, number = self.section
-            self.found.append(warning(self.file, number, f"section {name!r} holds no link"))
+            self.found.append(warning(self.file, number, f"section {short(name)!r} holds no link"))
 
     def item(self, number: int, line: str) -> None:
         match = _ITEM.fullmatch(line)
@@ -179,7 +180,7 @@ class _Reader:
         if rest and not rest.startswith(":"):
             self.error(number, "text after an item's link must follow ': '")
         if not _is_web_url(match.group("url")):
-            self.error(number, f"link {match.group('url')[:200]!r} is not an absolute http(s) URL")
+            self.error(number, f"link {short(match.group('url'))!r} is not an absolute http(s) URL")
 
 
 def _not_an_item(line: str) -> str:
