@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from sitemill.filenames.outputs import LLMS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
 from sitemill.validate.document import MAX_ERRORS, Document
 from sitemill.validate.engines import Reader
 from sitemill.validate.extensions import ClusterSet, ExtensionRules
 from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
-from sitemill.validate.llmstxt import LLMS_TXT, check_llms_txt_file, llms_txt_files
+from sitemill.validate.llmstxt import check_llms_txt_file, llms_txt_files
 from sitemill.validate.names import INDEX, short
 from sitemill.validate.ownindex import OwnIndexes
 from sitemill.validate.paths import normal_path

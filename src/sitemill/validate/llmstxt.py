@@ -7,7 +7,8 @@
 # in a URL, CR line endings, a byte-order mark, no text before the first section. What it reads
 # wrongly without stopping is a warning (a summary with nothing after it is read as the info
 # text; its second line is dropped; a section with no link). Lines are read one at a time with
-# patterns that run in linear time; a file above MAX_LLMS_TXT_BYTES is not read.
+# patterns that run in linear time; a file above MAX_LLMS_TXT_BYTES (sitemill.filenames) is not
+# read.
 
 from __future__ import annotations
 
@@ -16,15 +17,13 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
-from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.filenames.outputs import LLMS_TXT, MAX_LLMS_TXT_BYTES
 from sitemill.validate.document import MAX_ERRORS
 from sitemill.validate.limits import NOT_FURTHER
 from sitemill.validate.names import short
 from sitemill.validate.violation import Violation, warning
 
-LLMS_TXT: Final = "llms.txt"
-# llmstxt.org sets no limit; the sitemaps' is ample (50,000 pages at about 1 KB a line).
-MAX_LLMS_TXT_BYTES: Final = MAX_BYTES_LIMIT
+# llmstxt.org sets no limit; sitemill's own files are read up to MAX_LLMS_TXT_BYTES (64 MiB).
 BOM: Final = b"\xef\xbb\xbf"
 _HEADING: Final = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*)|$)")
 _BARE_HASHES: Final = re.compile(r"#{1,6}[^# \t]")
