@@ -1,4 +1,5 @@
-"""Check sitemap files against the official XSDs and the protocol rules no XSD can express."""
+"""Check sitemap files against the official XSDs and the protocol rules no XSD can express, and
+llms.txt files against the format of llmstxt.org."""
 
 # A reader streams each document: libxml2 through lxml (lxml_reader, lxml_xsd) or, where lxml
 # is not installed, expat and xmlschema (expat_reader, py_xsd). Both hand the root's finished
@@ -6,7 +7,7 @@
 # resolves dot segments for the location rule) and the XSD; limits bound what a hostile document
 # can cost; files picks the files (directories, index children, gzip, text sitemaps); ownindex
 # tells sitemill's own index by the state beside it (a user's sitemap it names and another app
-# serves is a note); engines picks the reader.
+# serves is a note); engines picks the reader; llmstxt reads an llms.txt line by line.
 
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ def validate_paths(
 
     A directory stands for its ``sitemap.xml``/``sitemap.txt`` (and ``sitemap-index-N.xml``)
     plus every child their indexes list in its directory or below it (Hugo's /sitemap.xml names
-    /en/sitemap.xml). ``base_url`` is where the files are served; without it the location rule
-    is checked only as far as the URLs themselves reveal it, and an index is taken to be served
-    from the deepest directory holding all its children.
+    /en/sitemap.xml), and its llms.txt and those one folder down (/fr/llms.txt); a file named
+    llms.txt is checked as one. ``base_url`` is where the files are served; without it the
+    location rule is checked only as far as the URLs themselves reveal it, and an index is taken
+    to be served from the deepest directory holding all its children.
     Findings that consumers tolerate (a repeated loc) are warnings, and what could not be
     checked and is no fault (a user's sitemap sitemill's own index names, not in the folder)
     notes: see ``Violation.is_error``.

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from sitemill.filenames.outputs import LLMS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
 from sitemill.validate.document import MAX_ERRORS, Document
 from sitemill.validate.engines import Reader
 from sitemill.validate.extensions import ClusterSet, ExtensionRules
 from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
+from sitemill.validate.llmstxt import check_llms_txt_file, llms_txt_files
 from sitemill.validate.names import INDEX, short
 from sitemill.validate.ownindex import OwnIndexes
 from sitemill.validate.paths import normal_path
@@ -74,6 +76,8 @@ class Validator:
     def check_path(self, path: Path) -> None:
         if path.is_dir():
             self._check_directory(path)
+        elif path.is_file() and path.name == LLMS_TXT:
+            self.violations.extend(check_llms_txt_file(path, str(path)))
         elif path.is_file():
             # A file given by itself is served from base_url's directory: that is its place.
             self._check_file(path, str(path), self.base, None)
@@ -85,6 +89,8 @@ class Validator:
         entries = [entry for entry in entries if entry.is_file()]
         more = directory.glob("sitemap-index-*.xml")
         entries += sorted(more, key=lambda entry: natural_key(entry.name))
+        for llms in llms_txt_files(directory):
+            self.violations.extend(check_llms_txt_file(llms, str(llms)))
         if not entries:
             self._report(str(directory), None, "no sitemap.xml or sitemap.txt in this directory")
             return

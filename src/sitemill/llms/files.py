@@ -1,0 +1,142 @@
+"""The llms.txt files of a site (llmstxt.org), as bytes, from the pages its sitemap lists."""
+
+# The grammar written is the strict part of llmstxt.org's format that the reference parser
+# (llms-txt's miniparse) and a CommonMark reader read alike (docs/llms.md):
+#
+#   # Name
+#
+#   > The home page's description (only when it has a real one)
+#
+#   The pages that the sitemap <https://…/sitemap.xml> lists, …; written by sitemill.
+#
+#   ## Section
+#
+#   - [Title](https://…/page/): description
+#
+# The paragraph after the head is always written: without it the reference parser reads a summary
+# as the info text, and a file with neither stops it. It ends with INFO_MARK, by which a run tells
+# its own llms.txt from one a person wrote (written_by_sitemill). UTF-8, LF, no byte-order mark, no
+# trailing space, one LF at the end; the same pages give the same bytes.
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import unquote, urlsplit
+
+from sitemill.llms.languages import FilePlan, plan_languages
+from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.llms.paths import path_below
+from sitemill.llms.sections import plan_sections
+from sitemill.llms.sitename import site_name
+from sitemill.llms.text import (
+    block_text,
+    heading_text,
+    inline_text,
+    link_url,
+    one_line,
+    real_description,
+)
+
+INFO_MARK: Final = "; written by sitemill."
+# Bytes of a file looked at for the mark: its head (a name and a summary are one line each,
+# a page's title and description are bounded where they are read).
+MARK_WINDOW: Final = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class LlmsFiles:
+    """The files to write, by name below the site's root ("llms.txt", "fr/llms.txt"), and one
+    line for the run's report saying how the site's languages were handled and why."""
+
+    files: dict[str, bytes]
+    decision: str
+
+
+def llms_files(
+    pages: Sequence[LlmsPage], site: LlmsSite, *, group_order: Sequence[str] = ()
+) -> LlmsFiles:
+    """Every llms.txt of the site: ``pages`` are those the sitemap lists, in its order; each is
+    linked once, in the file of its language (sitemill.llms.languages), in a section of its
+    group (``group_order``: the named groups' order) or of its top folder."""
+    plan = plan_languages(pages, site.base_url)
+    name = site_name(pages, site)
+    files = {
+        file.name: _render(file, plan.files, name, site, group_order).encode("utf-8")
+        for file in plan.files
+    }
+    return LlmsFiles(files, plan.decision)
+
+
+def written_by_sitemill(data: bytes) -> bool:
+    """Whether ``data`` is an llms.txt sitemill wrote: its first paragraph after the name (and
+    the summary) ends with INFO_MARK. A file a person wrote is theirs, never replaced."""
+    try:
+        text = data[:MARK_WINDOW].decode("utf-8")
+    except UnicodeDecodeError:
+        text = data[:MARK_WINDOW].decode("utf-8", "ignore")  # (a cut in the last character)
+    lines = text.split("\n", 6)
+    if len(lines) < 4 or not lines[0].startswith("# ") or lines[1]:
+        return False
+    info = 4 if len(lines) > 5 and lines[2].startswith("> ") and not lines[3] else 2
+    return len(lines) > info + 1 and lines[info].endswith(INFO_MARK) and not lines[info + 1]
+
+
+def _render(
+    file: FilePlan,
+    every: Sequence[FilePlan],
+    name: str,
+    site: LlmsSite,
+    group_order: Sequence[str],
+) -> str:
+    lines = [f"# {heading_text(name)}", ""]
+    if summary := _summary(file, site):
+        lines += [f"> {block_text(summary)}", ""]
+    lines += [_info(file, every, site), ""]
+    sections = plan_sections(
+        file.pages,
+        base_url=site.base_url,
+        folder=file.folder,
+        group_order=group_order,
+        languages=file.languages,
+    )
+    for section in sections:
+        lines += [f"## {heading_text(section.name)}", ""]
+        lines += [_item(page) for page in section.pages]
+        lines.append("")
+    return "\n".join(lines[:-1]) + "\n"
+
+
+def _summary(file: FilePlan, site: LlmsSite) -> str:
+    """The home page's description; in a language's folder, that of the folder's own page."""
+    if not file.folder:
+        return real_description(site.summary)
+    home = {file.folder, file.folder.rstrip("/")}
+    page = next((page for page in file.pages if path_below(page.url, site.base_url) in home), None)
+    return real_description(page.description) if page is not None else ""
+
+
+def _info(file: FilePlan, every: Sequence[FilePlan], site: LlmsSite) -> str:
+    """The paragraph after the head: a true sentence of what the file lists, naming the sitemap."""
+    sitemap = f"<{link_url(site.sitemap_url)}>"
+    if file.folder:
+        below = f"<{link_url(site.base_url + file.folder)}>"
+        return f"The pages below {below} that the sitemap {sitemap} lists{INFO_MARK}"
+    others = [other for other in every if other.folder]
+    if not others:
+        return f"The pages that the sitemap {sitemap} lists{INFO_MARK}"
+    elsewhere = ", ".join(inline_text(one_line(unquote(other.folder))) for other in others)
+    files = ", ".join(inline_text(one_line(other.name)) for other in others)
+    return (
+        f"The pages that the sitemap {sitemap} lists but those below {elsewhere}, "
+        f"which {files} list{'s' if len(others) == 1 else ''}{INFO_MARK}"
+    )
+
+
+def _item(page: LlmsPage) -> str:
+    """``- [Title](URL): description``; a page without a title is named by its URL's path."""
+    title = one_line(page.title) or one_line(unquote(urlsplit(page.url).path)) or "/"
+    link = f"- [{inline_text(title)}]({link_url(page.url)})"
+    description = real_description(page.description)
+    return f"{link}: {inline_text(description)}" if description else link

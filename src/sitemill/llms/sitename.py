@@ -1,0 +1,56 @@
+"""The name an llms.txt is headed with: the site's own, else the part its pages' titles share."""
+
+# Most generators write a page's <title> as "<the page's own> <separator> <the site's>" (Sphinx
+# and MkDocs "Installation — Python-Markdown 3.10.3 documentation", Docusaurus "Intro | Archcraft"),
+# a few the other way round; the site's part is then the end most titles share. Where the home
+# page's title is its own name followed by that shared part, and the shared part begins with the
+# home's own (the shared part is the name with more words: a version, "documentation"), the
+# home's is the name: "Python-Markdown — Python-Markdown 3.10.3 documentation" names
+# "Python-Markdown". No generator's or theme's words are known here.
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Final
+from urllib.parse import urlsplit
+
+from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.llms.paths import is_home
+from sitemill.llms.text import one_line
+
+# A separator between a title's parts: a dash, bar, bullet, colon or slash with space each side.
+_SEPARATOR: Final = re.compile(r"\s+[-|:/~\u00b7\u2022\u00bb\u2013\u2014]\s+")
+
+
+def site_name(pages: Sequence[LlmsPage], site: LlmsSite) -> str:
+    """``site.name`` (og:site_name) when the home page gives one, else the part most of the
+    pages' titles share (``shared_title_part``), else the site's host."""
+    if name := one_line(site.name):
+        return name
+    titles = [title for page in pages if (title := one_line(page.title))]
+    home = next((page for page in pages if is_home(page.url, site.base_url)), None)
+    shared = shared_title_part(titles, one_line(home.title) if home is not None else "")
+    return shared or urlsplit(site.base_url).netloc
+
+
+def shared_title_part(titles: Sequence[str], home_title: str = "") -> str:
+    """The end part (first or last, between separators) or whole title that more than half of
+    ``titles`` hold, at least two of them; the home page's own part where the shared one begins
+    with it. "" when no part is shared so widely."""
+    counts: Counter[str] = Counter()
+    for title in titles:
+        parts = _SEPARATOR.split(title)
+        counts.update(list(dict.fromkeys((parts[0], parts[-1]))))  # once a title, in order
+    if not counts:
+        return ""
+    shared, held = counts.most_common(1)[0]  # ties: the first counted, in the pages' order
+    if held < 2 or held * 2 <= len(titles):
+        return ""
+    home_parts = _SEPARATOR.split(home_title) if home_title else []
+    if len(home_parts) == 2 and shared in home_parts:
+        own = home_parts[0] if home_parts[1] == shared else home_parts[1]
+        if own and shared.startswith(own + " "):
+            return own
+    return shared
