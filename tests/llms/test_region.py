@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sitemill.llms.markdown import region_markdown
-from sitemill.llms.region import MAX_PAGE_BYTES, content_region
+from sitemill.llms.parsing import MAX_PAGE_BYTES, without_raw_text
+from sitemill.llms.region import content_region
 
 URL = "https://example.org/docs/guide/"
 
@@ -133,3 +134,54 @@ def test_input_is_bounded() -> None:
     ).encode()
     text = region_markdown(content_region(page, URL))
     assert "Tail" not in text and len(text) <= MAX_PAGE_BYTES
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ("a<script>x</script>b<STYLE>y</style >c", "abc"),
+        ("Last updated<!-- --> on 2024", "Last updated on 2024"),
+        ("a<svg><path/></svg>b<template><p>t</p></template>c", "abc"),
+        ("a<script>if (x < 1) { '</div>' }</script>b", "ab"),
+        ("a<!-- <script> -->b<script>c", "ab"),  # (one left open runs to the end)
+        ("a<scripts>b</scripts>", "a<scripts>b</scripts>"),
+    ],
+)
+def test_raw_text_and_comments_are_left_out_before_parsing(text: str, left: str) -> None:
+    assert without_raw_text(text) == left
+
+
+def test_raw_text_left_open_many_times_is_read_once() -> None:
+    # Each unclosed <svg> would be searched to the end: the first one ends the text.
+    text = "<p>x</p>" + "<svg>" * 50_000
+    assert without_raw_text(text) == "<p>x</p>"
+
+
+class Recorded:
+    """BeautifulSoup, recording each text it is given to parse."""
+
+    texts: list[str] = []
+
+    def __new__(cls, text: str, features: str) -> object:
+        from bs4 import BeautifulSoup
+
+        cls.texts.append(text)
+        return BeautifulSoup(text, features)
+
+
+def test_a_page_with_main_is_parsed_from_main_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sitemill.llms.region.BeautifulSoup", Recorded)
+    Recorded.texts = []
+    body = "<aside>" + "<li><a href='/x/'>Sidebar entry</a></li>" * 500 + "</aside>"
+    body += "<main><h1>Guide</h1><p>Words.</p></main><footer>Foot</footer>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+    assert len(Recorded.texts) == 1 and "Sidebar" not in Recorded.texts[0]
+
+
+def test_a_main_without_h1_is_read_in_its_whole_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its title block may stand before it (a Docusaurus home page's hero).
+    monkeypatch.setattr("sitemill.llms.region.BeautifulSoup", Recorded)
+    Recorded.texts = []
+    body = "<header><h1>Guide</h1></header><main><p>Words.</p></main>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+    assert len(Recorded.texts) == 2 and "<header>" in Recorded.texts[1]

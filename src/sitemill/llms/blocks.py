@@ -23,6 +23,8 @@ from typing import Final
 
 from bs4 import Tag
 
+from sitemill.llms.region import tags_of
+
 REPEATED_MIN_PAGES: Final = 4
 EDGE_BLOCKS: Final = 6
 BLOCKS: Final = frozenset(
@@ -50,7 +52,7 @@ def _innermost(part: Tag) -> Iterator[tuple[Tag, str]]:
     """The blocks of ``part`` that hold no other block, in document order, with their text
     (white space collapsed, case folded), those with text only. One walk: a tree's elements
     in reverse document order see their descendants before themselves."""
-    elements = [part, *part.find_all(True)]
+    elements = [part, *tags_of(part)]
     holds_block: set[int] = set()
     for element in reversed(elements):
         if element.name in BLOCKS or id(element) in holds_block:
@@ -106,9 +108,7 @@ class RepeatedBlocks:
         repeated = self.by_lang.get(lang, frozenset())
         if not repeated:
             return 0
-        dropped = 0
-        for key, block in list(edge_blocks(parts)):
-            if key in repeated and not block.decomposed:
-                block.decompose()
-                dropped += 1
-        return dropped
+        blocks = {id(block): block for key, block in edge_blocks(parts) if key in repeated}
+        for block in blocks.values():  # (innermost blocks: none holds another)
+            block.decompose()
+        return len(blocks)

@@ -21,19 +21,22 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
-# Bytes of a page read at most: a page past this is read to there (html.parser closes what is
-# open), so a 100 MB file costs no more than a 4 MB one.
-MAX_PAGE_BYTES: Final = 4 * 1024 * 1024
-_UTF8_BOM: Final = b"\xef\xbb\xbf"
-_NOT_TEXT: Final = (
-    "script", "style", "template", "noscript", "svg", "math", "button", "select", "input",
-    "textarea", "iframe", "object", "embed", "canvas", "dialog", "nav", "aside",
+from sitemill.llms.parsing import main_slice, page_head, page_text
+
+_NOT_TEXT: Final = frozenset(
+    {
+        "script", "style", "template", "noscript", "svg", "math", "button", "select", "input",
+        "textarea", "iframe", "object", "embed", "canvas", "dialog", "nav", "aside",
+    }
 )  # fmt: skip
+_HOLDS_PAGE: Final = frozenset({"main", "article", "h1", "h2", "h3", "h4", "h5", "h6"})
 _FURNITURE_ROLES: Final = frozenset(
     {"navigation", "complementary", "search", "banner", "contentinfo"}
 )
@@ -64,50 +67,67 @@ class Region:
     base: str
 
 
-def parse_page(data: bytes) -> BeautifulSoup:
-    """A page's bytes (UTF-8, as the fingerprint decodes them; at most MAX_PAGE_BYTES) as a
-    tree, with the stdlib parser (no lxml: the same tree on every platform)."""
-    text = data[:MAX_PAGE_BYTES].removeprefix(_UTF8_BOM).decode("utf-8", "replace")
-    return BeautifulSoup(text, "html.parser")
-
-
 def content_region(data: bytes, url: str) -> Region:
-    """The content region of the page ``data`` at ``url`` (see above), furniture left out."""
-    soup = parse_page(data)
-    title = soup.title.get_text(" ", strip=True) if soup.title else ""
-    html = soup.find("html")
-    lang = html.get("lang") if isinstance(html, Tag) else None
-    base = _base_url(soup, url)
+    """The content region of the page ``data`` at ``url`` (see above), furniture left out.
+
+    A page with a <main> is parsed from it to its last </main> only (main_slice); when the
+    region then holds no <h1> (its title block may stand before it), the whole page is."""
+    head = page_head(data)
+    base = urljoin(url, head.base) if head.base else url
+    text = page_text(data)
+    sliced = main_slice(text)
+    parts = _parts(BeautifulSoup(sliced, "html.parser"), head.title) if sliced else None
+    if parts is None:
+        parts = _parts(BeautifulSoup(text, "html.parser"), head.title, whole=True)
+    return Region(parts or (), head.lang, base)
+
+
+def _parts(soup: BeautifulSoup, title: str, whole: bool = False) -> tuple[Tag, ...] | None:
+    """The region's parts in ``soup``; None when ``soup`` is not the whole page and the region
+    is no <main> or holds no <h1>."""
     _drop_furniture(soup)
     region = _region(soup)
+    if not whole and region.name != "main":
+        return None
     _drop_page_furniture(region)
     region = _narrowed(region)
     parts: tuple[Tag, ...] = (region,)
-    if region.find("h1") is None:
+    if not any(tag.name == "h1" for tag in tags_of(region)):
+        if not whole:
+            return None
         block = _title_block(soup, region, title)
         parts = (block, region) if block is not None else parts
     for part in parts:
         _drop_permalinks(part)
         _drop_self_dates(part)
-    return Region(parts, str(lang or "").strip().lower(), base)
+    return parts
 
 
-def _base_url(soup: BeautifulSoup, url: str) -> str:
-    from urllib.parse import urljoin
+def tags_of(root: Tag) -> list[Tag]:
+    """The elements inside ``root``, in document order (one walk: bs4's find_all matches a
+    filter at every element, several times slower)."""
+    return [node for node in root.descendants if isinstance(node, Tag)]
 
-    base = soup.find("base", href=True)
-    return urljoin(url, str(base["href"]).strip()) if isinstance(base, Tag) else url
+
+def drop_each(tags: Iterable[Tag], wanted: Callable[[Tag], bool]) -> None:
+    """Leaves out each of ``tags`` (in document order) that is ``wanted``, and what it holds;
+    an element inside one left out is not asked about. (bs4's ``decomposed`` would tell, but an
+    attribute a Tag lacks is a search of its subtree: ``tag._decomposed`` is ``tag.find(...)``.)"""
+    gone: set[int] = set()
+    for tag in tags:
+        if id(tag) not in gone and wanted(tag):
+            gone.update(id(node) for node in tag.descendants)
+            tag.decompose()
 
 
 def _drop_furniture(soup: BeautifulSoup) -> None:
-    for element in soup.find_all(_NOT_TEXT):
-        element.decompose()
-    for element in soup.find_all(role=True):
-        if not element.decomposed and _role(element) in _FURNITURE_ROLES:
-            element.decompose()
-    for form in soup.find_all("form"):
-        if not form.decomposed and form.find(("main", "article", *HEADINGS)) is None:
-            form.decompose()
+    drop_each(tags_of(soup), _is_furniture)
+
+
+def _is_furniture(element: Tag) -> bool:
+    if element.name in _NOT_TEXT or _role(element) in _FURNITURE_ROLES:
+        return True
+    return element.name == "form" and not any(tag.name in _HOLDS_PAGE for tag in tags_of(element))
 
 
 def _role(element: Tag) -> str:
@@ -116,11 +136,12 @@ def _role(element: Tag) -> str:
 
 
 def _region(soup: BeautifulSoup) -> Tag:
-    main = soup.find("main")
+    tags = tags_of(soup)
+    main = next((tag for tag in tags if tag.name == "main"), None)
     if main is None:
-        main = next((tag for tag in soup.find_all(role=True) if _role(tag) == "main"), None)
+        main = next((tag for tag in tags if _role(tag) == "main"), None)
     if main is None:
-        articles = soup.find_all("article")
+        articles = [tag for tag in tags if tag.name == "article"]
         main = articles[0] if len(articles) == 1 else None
     return main or soup.body or soup
 
@@ -128,24 +149,29 @@ def _region(soup: BeautifulSoup) -> Tag:
 def _drop_page_furniture(region: Tag) -> None:
     """Leaves out the headers and footers of ``region`` that belong to the page (not inside an
     article), but a header that holds the page's <h1>, its title block."""
-    for element in region.find_all(("header", "footer")):
-        if element.decomposed or element.find_parent("article") is not None:
-            continue
-        if element.name == "header" and element.find("h1") is not None:
-            continue
-        element.decompose()
+
+    def furniture(element: Tag) -> bool:
+        if element.name not in ("header", "footer") or element.find_parent("article") is not None:
+            return False
+        return element.name == "footer" or not any(tag.name == "h1" for tag in tags_of(element))
+
+    drop_each(tags_of(region), furniture)
 
 
 def _narrowed(region: Tag) -> Tag:
     """The article ``region`` narrows to (see above), else ``region``."""
-    outermost = [
-        article
-        for article in region.find_all("article")
-        if article.find_parent("article") is None or article.find_parent("article") is region
-    ]
-    if region.name == "article" or not outermost:
+    if region.name == "article":
         return region
-    if len(outermost) == 1 and len(outermost[0].find_all("h1")) == len(region.find_all("h1")):
+    tags = tags_of(region)
+    outermost = [
+        tag
+        for tag in tags
+        if tag.name == "article" and tag.find_parent("article") in (None, region)
+    ]
+    if len(outermost) != 1:
+        return region
+    headlines = sum(1 for tag in tags if tag.name == "h1")
+    if sum(1 for tag in tags_of(outermost[0]) if tag.name == "h1") == headlines:
         return outermost[0]
     return region
 
@@ -164,29 +190,34 @@ def _title_block(soup: BeautifulSoup, region: Tag, title: str) -> Tag | None:
 
 
 def _drop_permalinks(part: Tag) -> None:
-    for heading in part.find_all(HEADINGS):
-        for link in heading.find_all("a", href=True):
-            if "#" in str(link["href"]) and not _WORDLESS.search(link.get_text()):
-                link.decompose()
-    for link in part.find_all("a", href=True):  # (an empty in-page link anywhere: an anchor)
-        if link.decomposed or not str(link["href"]).startswith("#"):
-            continue
-        if not link.get_text().strip() and link.find("img") is None:
-            link.decompose()
+    """Leaves out each heading's permalink (see _WORDLESS) and each empty in-page link."""
+
+    def permalink(link: Tag) -> bool:
+        if link.name != "a" or link.get("href") is None:
+            return False
+        href, words = str(link["href"]), link.get_text()
+        symbol = "#" in href and not _WORDLESS.search(words)
+        if symbol and any(parent.name in HEADINGS for parent in link.parents):
+            return True
+        return href.startswith("#") and not words.strip() and link.find("img") is None
+
+    drop_each(tags_of(part), permalink)
 
 
 def _drop_self_dates(part: Tag) -> None:
     """Leaves out each self-date: the outermost element whose text is a "last updated" label,
     a digit and at most _SELF_DATE_CHARS characters in all."""
+    found: list[Tag] = []
     for text in part.find_all(string=_SELF_DATE):
-        found = None
-        element = getattr(text, "parent", None)  # (None: left out with a self-date before)
+        element, outermost = text.parent, None
         while isinstance(element, Tag) and element is not part:
             words = element.get_text(" ", strip=True)
             if len(words) > _SELF_DATE_CHARS or not _SELF_DATE.match(words + " "):
                 break
             if any(character.isdigit() for character in words):
-                found = element
+                outermost = element
             element = element.parent
-        if found is not None and not found.decomposed:
-            found.decompose()
+        if outermost is not None:
+            found.append(outermost)
+    dates = {id(element) for element in found}
+    drop_each(tags_of(part), lambda element: id(element) in dates)
