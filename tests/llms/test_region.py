@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 
 from sitemill.llms.markdown import region_markdown
@@ -160,7 +162,7 @@ def test_raw_text_left_open_many_times_is_read_once() -> None:
 class Recorded:
     """BeautifulSoup, recording each text it is given to parse."""
 
-    texts: list[str] = []
+    texts: ClassVar[list[str]] = []
 
     def __new__(cls, text: str, features: str) -> object:
         from bs4 import BeautifulSoup

@@ -32,9 +32,8 @@ from sitemill.llms.markdown import headings_down
 from sitemill.llms.ownership import SITEMILL_MARK
 from sitemill.llms.page import LlmsSite
 
-FULL_NAME: Final = "llms-full.txt"
-# A limit a language model's context can take whole; the configuration may set another.
-DEFAULT_MAX_BYTES: Final = 4 * 1024 * 1024
+# The configuration's default (llms_full_max_bytes: 10 MiB); a run passes the configured one.
+DEFAULT_MAX_BYTES: Final = 10 * 1024 * 1024
 _SEPARATOR: Final = "---\n\n"
 
 
