@@ -51,9 +51,10 @@ lambda-zip: $(STAMP)
 action-lock: $(STAMP)
 	rm -rf build/lock && $(BIN)/python -m venv build/lock && build/lock/bin/pip install --quiet uv
 	$(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' > build/lock/in.txt
+	printf 'soupsieve<3\n' > build/lock/constraints.txt  # (3.x and 4.x need Python 3.11.5: one release for every 3.11)
 	build/lock/bin/uv pip compile --quiet --generate-hashes --universal --python-version 3.11 \
-	  --no-header build/lock/in.txt -o build/lock/out.txt
-	{ sed -n '/^#/!q;p' action/requirements.txt; sed 's|# via -r .*|# via sitemill|' build/lock/out.txt; } > build/lock/requirements.txt
+	  --no-header -c build/lock/constraints.txt build/lock/in.txt -o build/lock/out.txt
+	{ sed -n '/^#/!q;p' action/requirements.txt; sed 's|# via -r .*|# via sitemill|; s|#   -r .*in.txt|#   sitemill|; /#   -c .*constraints.txt/d' build/lock/out.txt; } > build/lock/requirements.txt
 	mv build/lock/requirements.txt action/requirements.txt
 
 # The release workflow's steps but the publishing (.github/workflows/release.yml): the sdist, the

@@ -1,4 +1,4 @@
-"""Build dist/sitemill-lambda.zip: the handler, sitemill, its templates, jinja2 and markupsafe.
+"""Build dist/sitemill-lambda.zip: the handler, sitemill, its templates and its dependencies.
 
 The zip carries the bytecode of every module, compiled by an interpreter of the function's
 Python version (``--python``, else $LAMBDA_PYTHON, else ``python3.12`` on PATH, else this one

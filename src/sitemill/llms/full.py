@@ -1,0 +1,113 @@
+"""llms-full.txt: each listed page's content region as Markdown, in sitemap order, to a limit."""
+# llmstxt.org gives llms-full.txt no format; this one reads as one Markdown document:
+#
+#     # <name>
+#
+#     > <summary>                      (only when the home page has one)
+#
+#     The content of the pages <sitemap URL> lists, as Markdown, in its order.
+#
+#     <!-- Written by sitemill from the pages its sitemap lists. -->
+#
+#     ---
+#
+#     # [<Title>](<URL>)
+#
+#     <the page's Markdown, each heading one level down: the title is the block's only H1>
+#
+#     ---
+#     ...
+#
+# Pages are taken whole while the file stays within ``max_bytes``: never cut inside one. At the
+# first page that does not fit, a last block says where it stopped and how many pages were left
+# out (it counts in the limit). UTF-8, LF, ending with one LF: the same pages give the same bytes.
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from sitemill.llms.conversion import PageMarkdown
+from sitemill.llms.markdown import headings_down
+from sitemill.llms.ownership import SITEMILL_MARK
+from sitemill.llms.page import LlmsSite
+
+# The configuration's default (llms_full_max_bytes: 10 MiB); a run passes the configured one.
+DEFAULT_MAX_BYTES: Final = 10 * 1024 * 1024
+_SEPARATOR: Final = "---\n\n"
+
+
+def full_head(site: LlmsSite, name: str) -> str:
+    """The head of llms-full.txt: the name as H1, the summary (if any), one info line, the mark."""
+    lines = [f"# {_one_line(name)}", ""]
+    summary = _one_line(site.summary or "")
+    if summary:
+        lines += [f"> {summary}", ""]
+    lines += [
+        f"The content of the pages {site.sitemap_url} lists, as Markdown, in its order.",
+        "",
+        SITEMILL_MARK,
+        "",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def page_block(converted: PageMarkdown) -> str:
+    """One page's block: the separator, ``# [Title](URL)``, its Markdown a level down."""
+    page = converted.page
+    title = _one_line(page.title or page.url).replace("[", "&#91;").replace("]", "&#93;")
+    url = page.url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+    body = headings_down(converted.markdown).strip("\n")
+    return f"{_SEPARATOR}# [{title}]({url})\n" + (f"\n{body}\n" if body else "") + "\n"
+
+
+def stop_block(max_bytes: int, left_out: int, first_left_out: str) -> str:
+    """The last block of a file that reached its limit: where it stopped, what it left out."""
+    pages = "page" if left_out == 1 else "pages"
+    return (
+        f"{_SEPARATOR}llms-full.txt stops here, at its limit of {max_bytes:,} bytes: "
+        f"{left_out:,} more {pages} of the sitemap, from {first_left_out} on, are left out.\n"
+    )
+
+
+def llms_full_text(
+    site: LlmsSite,
+    name: str,
+    pages: Iterable[PageMarkdown],
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> bytes:
+    """llms-full.txt's bytes from the pages' Markdown in sitemap order (see above): the head,
+    then each page whole while the file stays within ``max_bytes``."""
+    head = full_head(site, name).encode()
+    taken: list[tuple[str, bytes]] = []  # (the page's URL, its block)
+    size = len(head)
+    left_out: list[str] = []  # the URLs of the pages left out, in order
+    for converted in pages:
+        block = b"" if left_out else page_block(converted).encode()
+        if left_out or size + len(block) > max_bytes:
+            left_out.append(converted.page.url)
+            continue
+        taken.append((converted.page.url, block))
+        size += len(block)
+    blocks = [block for _, block in taken]
+    if left_out:
+        blocks = _with_stop(taken, size, max_bytes, left_out)
+    return (head + b"".join(blocks)).rstrip(b"\n") + b"\n"
+
+
+def _with_stop(
+    taken: list[tuple[str, bytes]], size: int, max_bytes: int, left_out: list[str]
+) -> list[bytes]:
+    """The blocks taken and the stop block at their end, the last pages given up until it fits
+    (or none is left: a head alone may pass the limit)."""
+    while True:
+        stop = stop_block(max_bytes, len(left_out), left_out[0]).encode()
+        if size + len(stop) <= max_bytes or not taken:
+            return [block for _, block in taken] + [stop]
+        url, block = taken.pop()
+        left_out.insert(0, url)
+        size -= len(block)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

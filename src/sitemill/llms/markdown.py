@@ -1,0 +1,136 @@
+"""A content region as Markdown: markdownify, with absolute links and what it would lose kept."""
+# One converter everywhere (the CLI, the Action, the Lambda: the same bytes), markdownify on the
+# region's bs4 tree (research: /work notes of issue 67; html-to-markdown does not fit the Lambda
+# zip). What its defaults get wrong for llms-full.txt, mended here:
+# - links, images and videos are resolved against the page's URL (its <base>): a reader of
+#   llms-full.txt has no page to resolve them against;
+# - a link inside inline <code> (an API reference's cross-links) is kept as [`Name`](URL),
+#   where markdownify keeps only the name;
+# - a code block's language comes from a language-X / lang-X / highlight-X class on the <code>,
+#   the <pre> or the block that wraps it (Sphinx writes <div class="highlight-python"><pre>);
+# - an image with a data: source (an inline drawing, a placeholder) is its alt text: its bytes
+#   are no text;
+# - ATX headings, "-" bullets, runs of blank lines collapsed to one, no trailing spaces.
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+from urllib.parse import urljoin
+
+from bs4 import Tag
+from bs4.element import NavigableString
+from markdownify import ATX, MarkdownConverter
+
+from sitemill.llms.region import Region
+
+_LANGUAGE: Final = re.compile(r"^(?:language|lang|highlight)-([A-Za-z0-9_+#.-]+)$")
+_NO_LANGUAGE: Final = frozenset({"default", "none", "text", "plaintext", "plain", "nohighlight"})
+_BLANK_LINES: Final = re.compile(r"\n{3,}")
+_TRAILING: Final = re.compile(r"[ \t]+$", re.MULTILINE)
+_HEADING: Final = re.compile(r"#{1,6} ")
+_FENCE: Final = "```"
+
+
+def code_language(pre: Tag) -> str | None:
+    """The language of the code block ``pre``: a language class on its <code>, itself or the
+    two elements around it (see above)."""
+    code = pre.find("code")
+    candidates: list[Tag | None] = [code] if isinstance(code, Tag) else []
+    candidates += [pre, pre.parent, pre.parent.parent if pre.parent else None]
+    for element in candidates:
+        if not isinstance(element, Tag):
+            continue
+        for name in element.get_attribute_list("class"):
+            found = _LANGUAGE.match(str(name or ""))
+            if found and found[1].lower() not in _NO_LANGUAGE:
+                return found[1]
+    return None
+
+
+# (markdownify's stub names no convert_* method: they are reached through _BASE)
+_BASE: Any = MarkdownConverter
+
+
+class RegionConverter(MarkdownConverter):
+    """markdownify's converter with the mends above, for a page whose links resolve against
+    ``base``."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        super().__init__(heading_style=ATX, bullets="-", code_language_callback=code_language)
+
+    def _absolute(self, reference: Any) -> str:
+        return urljoin(self.base, str(reference or "").strip())
+
+    def convert_a(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        href = el.get("href")
+        if href is not None and not str(href).strip().lower().startswith("javascript:"):
+            el["href"] = self._absolute(href)
+        elif href is not None:
+            del el["href"]
+        return str(_BASE.convert_a(self, el, text, parent_tags))
+
+    def convert_img(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        source = str(el.get("src") or "").strip()
+        if not source or source.lower().startswith("data:"):
+            return str(el.get("alt") or "")
+        el["src"] = self._absolute(source)
+        return str(_BASE.convert_img(self, el, text, parent_tags))
+
+    def convert_video(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        for element in (el, *el.find_all("source")):
+            for name in ("src", "poster"):
+                if element.get(name):
+                    element[name] = self._absolute(element[name])
+        return str(_BASE.convert_video(self, el, text, parent_tags))
+
+    def convert_code(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        if "pre" in parent_tags or el.find("a", href=True) is None:
+            return str(_BASE.convert_code(self, el, text, parent_tags))
+        return "".join(self._code_pieces(el))
+
+    def _code_pieces(self, el: Tag) -> list[str]:
+        """Inline code holding links: each link a link to its code, the text between code."""
+        pieces = []
+        for child in el.children:
+            link = child if isinstance(child, Tag) and child.name == "a" else None
+            if link is None and isinstance(child, Tag):
+                link = child.find("a", href=True)
+            words = child.get_text() if isinstance(child, Tag) else str(child)
+            if isinstance(child, NavigableString) or link is None or not link.get("href"):
+                pieces.append(_code_span(words))
+            else:
+                pieces.append(f"[{_code_span(words)}]({self._absolute(link['href'])})")
+        return pieces
+
+
+def _code_span(words: str) -> str:
+    words = re.sub(r"\s+", " ", words)
+    if not words.strip():
+        return words
+    fence = "`" * (max((len(run) for run in re.findall("`+", words)), default=0) + 1)
+    padded = f" {words} " if fence != "`" else words
+    return f"{fence}{padded}{fence}"
+
+
+def region_markdown(region: Region) -> str:
+    """The Markdown of ``region``: its parts in order, blank-line runs collapsed, no trailing
+    spaces; "" for a region with no text, else ending with one newline."""
+    converter = RegionConverter(region.base)
+    text = "\n\n".join(str(converter.convert_soup(part)).strip("\n") for part in region.parts)
+    text = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", text)).strip("\n")
+    return text + "\n" if text.strip() else ""
+
+
+def headings_down(markdown: str) -> str:
+    """``markdown`` with each ATX heading outside code fences one level deeper (an H6 stays):
+    under a page's own title, its headings become its sections."""
+    lines = markdown.split("\n")
+    fenced = False
+    for index, line in enumerate(lines):
+        if line.startswith(_FENCE):
+            fenced = not fenced
+        elif not fenced and _HEADING.match(line) and not line.startswith("###### "):
+            lines[index] = "#" + line
+    return "\n".join(lines)

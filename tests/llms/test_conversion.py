@@ -1,0 +1,104 @@
+"""The site's pages as Markdown in two passes: the blocks the site repeats are left out."""
+
+from __future__ import annotations
+
+import functools
+import pickle
+
+import pytest
+
+from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES
+from sitemill.llms.conversion import repeated_blocks, site_markdowns
+from sitemill.llms.page import LlmsPage
+from sitemill.workers.workpool import WorkPool
+
+BASE = "https://example.org/"
+
+
+def page_bytes(body: str, lang: str = "en") -> bytes:
+    return f"<html lang='{lang}'><body><main>{body}</main></body></html>".encode()
+
+
+def pages_of(
+    bodies: list[str], lang: str = "en"
+) -> list[tuple[LlmsPage, functools.partial[bytes]]]:
+    return [
+        (LlmsPage(f"{BASE}p{index}/", f"Page {index}"), functools.partial(page_bytes, body, lang))
+        for index, body in enumerate(bodies)
+    ]
+
+
+def article(index: int, footer: str = "") -> str:
+    return (
+        "<div class='banner'>You are reading the docs of version 2.</div>"
+        f"<h1>Page {index}</h1><p>Own words {index}.</p><p>More of page {index}.</p>"
+        f"<footer class='doc-footer'>{footer or f'Unique footer {index}'}</footer>"
+        "<div><a href='https://github.com/x/edit/p.md'>Edit this page</a></div>"
+    )
+
+
+def test_a_block_on_most_pages_is_gone_one_unique_to_a_page_stays() -> None:
+    # The footer-like spot (a div closing the region) holds the repeated "Edit this page" on
+    # every page; page 0's own closing line, in the same spot, is its own.
+    bodies = [article(index) for index in range(5)]
+    converted = list(site_markdowns(pages_of(bodies)))
+    for index, page in enumerate(converted):
+        assert "Edit this page" not in page.markdown
+        assert "version 2" not in page.markdown
+        assert f"Own words {index}." in page.markdown
+    assert [page.page.url for page in converted] == [f"{BASE}p{index}/" for index in range(5)]
+
+
+def test_a_block_on_half_the_pages_or_fewer_stays() -> None:
+    bodies = [article(index) for index in range(4)] + [f"<p>Other {i}</p>" for i in range(4)]
+    converted = list(site_markdowns(pages_of(bodies)))
+    assert all("Edit this page" in page.markdown for page in converted[:4])
+
+
+def test_too_few_pages_repeat_nothing() -> None:
+    bodies = [article(index) for index in range(REPEATED_MIN_PAGES - 1)]
+    assert all("Edit this page" in page.markdown for page in site_markdowns(pages_of(bodies)))
+
+
+def test_a_repeated_block_in_the_middle_of_pages_stays() -> None:
+    # A "Note" label many pages hold among their own paragraphs is each page's text.
+    middle = "".join(f"<p>Paragraph {n}.</p>" for n in range(EDGE_BLOCKS + 1))
+    bodies = [f"<p>Top {i}</p>{middle}<p class='note'>Note</p>{middle}" for i in range(6)]
+    assert all("\nNote\n" in page.markdown for page in site_markdowns(pages_of(bodies)))
+
+
+def test_pages_are_counted_by_language() -> None:
+    english = pages_of([article(index) for index in range(5)], "en")
+    french = pages_of([f"<p>Texte {index}.</p><p>Edit this page</p>" for index in range(5)], "fr")
+    french = [
+        (LlmsPage(page.url.replace("/p", "/fr/p"), page.title), read) for page, read in french
+    ]
+    repeated = repeated_blocks(english + french[:1])
+    assert set(repeated.by_lang) == {"en", "fr"} and not repeated.by_lang["fr"]
+
+
+def test_the_page_s_hreflang_is_its_language_before_html_lang() -> None:
+    pages = [
+        (
+            LlmsPage(f"{BASE}p{index}/", hreflang="de-AT"),
+            functools.partial(page_bytes, article(index)),
+        )
+        for index in range(5)
+    ]
+    assert set(repeated_blocks(pages).by_lang) == {"de"}
+
+
+def test_a_pool_gives_the_same_markdown_as_one_process() -> None:
+    pages = pages_of([article(index) for index in range(9)])
+    pickle.dumps(pages)  # (what the workers are handed)
+    alone = list(site_markdowns(pages))
+    with WorkPool(2) as pool:
+        pooled = list(site_markdowns(pages, pool))
+    assert pooled == alone
+
+
+@pytest.mark.parametrize("runs", [2])
+def test_two_runs_give_the_same_markdown(runs: int) -> None:
+    pages = pages_of([article(index) for index in range(6)])
+    results = [[page.markdown for page in site_markdowns(pages)] for _ in range(runs)]
+    assert results[0] == results[1]

@@ -1,0 +1,85 @@
+"""llms-full.txt: the head, a block per page in sitemap order, never cut inside a page."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitemill.llms.conversion import PageMarkdown
+from sitemill.llms.full import full_head, llms_full_text, page_block
+from sitemill.llms.ownership import SITEMILL_MARK, written_by_sitemill
+from sitemill.llms.page import LlmsPage, LlmsSite
+
+SITE = LlmsSite("https://example.org/", "https://example.org/sitemap.xml", summary="A site.")
+
+
+def converted(count: int, words: int = 20) -> list[PageMarkdown]:
+    return [
+        PageMarkdown(
+            LlmsPage(f"https://example.org/p{index}/", f"Page {index}"),
+            f"# Page {index}\n\n" + " ".join(f"w{index}" for _ in range(words)) + "\n",
+        )
+        for index in range(count)
+    ]
+
+
+def test_the_file_reads_head_then_pages_in_order() -> None:
+    text = llms_full_text(SITE, "Example", converted(2, words=2)).decode()
+    assert text == (
+        "# Example\n\n> A site.\n\n"
+        "The content of the pages https://example.org/sitemap.xml lists, as Markdown, in its"
+        " order.\n\n"
+        f"{SITEMILL_MARK}\n\n"
+        "---\n\n# [Page 0](https://example.org/p0/)\n\n## Page 0\n\nw0 w0\n\n"
+        "---\n\n# [Page 1](https://example.org/p1/)\n\n## Page 1\n\nw1 w1\n"
+    )
+
+
+def test_no_summary_gives_no_quote_line() -> None:
+    head = full_head(LlmsSite("https://e.org/", "https://e.org/sitemap.xml"), "E")
+    assert "\n> " not in head and head.startswith("# E\n\nThe content")
+
+
+def test_a_title_and_url_that_markdown_would_misread_are_escaped() -> None:
+    page = PageMarkdown(LlmsPage("https://e.org/a_(b)/", "Array[T]\nguide"), "")
+    assert page_block(page) == "---\n\n# [Array&#91;T&#93; guide](https://e.org/a_%28b%29/)\n\n"
+
+
+def test_a_page_without_a_title_is_named_by_its_url() -> None:
+    page = PageMarkdown(LlmsPage("https://e.org/a/"), "Words.\n")
+    assert page_block(page).startswith("---\n\n# [https://e.org/a/](https://e.org/a/)\n")
+
+
+@pytest.mark.parametrize("max_bytes", [400, 700, 1000, 1500, 2500])
+def test_the_limit_is_kept_and_never_cuts_a_page(max_bytes: int) -> None:
+    pages = converted(30)
+    data = llms_full_text(SITE, "Example", pages, max_bytes=max_bytes)
+    text = data.decode()
+    assert len(data) <= max_bytes
+    taken = [page for page in pages if f"]({page.page.url})" in text]
+    assert taken == pages[: len(taken)]  # (in order, from the first)
+    for page in taken:
+        assert page_block(page).rstrip("\n") in text  # whole
+    left = len(pages) - len(taken)
+    assert text.endswith(
+        f"llms-full.txt stops here, at its limit of {max_bytes:,} bytes: {left} more pages of"
+        f" the sitemap, from {pages[len(taken)].page.url} on, are left out.\n"
+    )
+
+
+def test_within_the_limit_there_is_no_stop_line() -> None:
+    data = llms_full_text(SITE, "Example", converted(3), max_bytes=100_000)
+    assert b"stops here" not in data and data.endswith(b"w2\n")
+
+
+def test_bytes_are_utf8_lf_ending_with_one_lf_and_the_same_twice() -> None:
+    pages = [PageMarkdown(LlmsPage("https://e.org/é/", "Café"), "Crème\n\n\n")]
+    first = llms_full_text(SITE, "Ex", pages)
+    assert first == llms_full_text(SITE, "Ex", pages)
+    assert b"\r" not in first and first.endswith(b"Cr\xc3\xa8me\n")
+
+
+def test_the_mark_tells_sitemill_s_file_from_a_user_s() -> None:
+    assert written_by_sitemill(llms_full_text(SITE, "Ex", converted(1)))
+    assert not written_by_sitemill(b"# My own llms-full.txt\n\nWords.\n")
+    quoted = f"A line quoting the mark: {SITEMILL_MARK}\n".encode()
+    assert not written_by_sitemill(quoted)

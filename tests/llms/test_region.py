@@ -1,0 +1,189 @@
+"""A listed page's content region: the fingerprint's region, furniture left out wherever it is."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import pytest
+
+from sitemill.llms.markdown import region_markdown
+from sitemill.llms.parsing import MAX_PAGE_BYTES, without_raw_text
+from sitemill.llms.region import content_region
+
+URL = "https://example.org/docs/guide/"
+
+
+def markdown_of(body: str, head: str = "<title>Guide</title>", url: str = URL) -> str:
+    page = f"<!doctype html><html lang='en'><head>{head}</head><body>{body}</body></html>"
+    return region_markdown(content_region(page.encode(), url))
+
+
+def test_the_region_is_main_without_the_page_s_furniture() -> None:
+    body = """<header><a href="/">Site</a></header><nav><a href="/a/">Menu entry</a></nav>
+    <main><h1>Guide</h1><p>Words of the guide.</p><aside>Sidebar words</aside>
+    <div role="navigation">Prev next</div><footer>Main's own footer</footer></main>
+    <footer>Copyright footer</footer><script>var x = "script words";</script>"""
+    text = markdown_of(body)
+    assert text == "# Guide\n\nWords of the guide.\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<div role="main"><h1>Guide</h1><p>Words.</p></div><div>Outside words</div>',
+        '<div role="main article"><h1>Guide</h1><p>Words.</p></div><p>Outside words</p>',
+        "<div>Outside words</div><article><h1>Guide</h1><p>Words.</p></article>",
+    ],
+)
+def test_role_main_else_the_only_article(body: str) -> None:
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+
+
+def test_a_region_narrows_to_its_one_article_holding_the_h1() -> None:
+    body = """<main><div>Breadcrumb words</div><article><header><h1>Guide</h1></header>
+    <p>Words.</p><footer>Tags: one</footer></article></main>"""
+    assert markdown_of(body) == "# Guide\n\nWords.\n\nTags: one\n"
+
+
+def test_a_region_of_several_articles_stays_whole() -> None:
+    # A blog's home page: its intro in one article, its posts' teasers beside it.
+    body = """<main><article><h1>Blog</h1><p>Intro.</p></article>
+    <article><h2>Post one</h2><p>Teaser one.</p></article></main>"""
+    assert "Teaser one." in markdown_of(body) and "Intro." in markdown_of(body)
+
+
+def test_a_page_level_header_holding_the_h1_is_content() -> None:
+    body = "<main><header><h1>Guide</h1><p>By A. Author</p></header><p>Words.</p></main>"
+    assert markdown_of(body) == "# Guide\n\nBy A. Author\n\nWords.\n"
+
+
+def test_the_title_block_before_the_region_comes_first() -> None:
+    # A Docusaurus home page: its hero (<h1>, tagline) in a header before <main>.
+    body = """<header class="hero"><h1>Metro</h1><p>The bundler.</p></header>
+    <main><p>Words.</p></main>"""
+    assert (
+        markdown_of(body, "<title>Metro | Metro</title>") == "# Metro\n\nThe bundler.\n\nWords.\n"
+    )
+    banner = markdown_of(body.replace("Metro</h1>", "Our motto</h1>"), "<title>Home</title>")
+    assert banner == "Words.\n"
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        '<a class="headerlink" href="#install" title="Permanent link">¶</a>',  # MkDocs, Sphinx
+        '<a class="hash-link" href="#install" aria-label="Direct link">\u200b</a>',  # Docusaurus
+        '<a class="anchor" href="#install"><svg><path d="M0"/></svg></a>',  # an icon
+        '<a href="/docs/guide/#install">#</a>',
+    ],
+)
+def test_heading_permalinks_are_gone(link: str) -> None:
+    text = markdown_of(f"<main><h2 id='install'>Install{link}</h2><p>Words.</p></main>")
+    assert text == "## Install\n\nWords.\n"
+
+
+def test_a_heading_s_link_with_words_stays() -> None:
+    text = markdown_of('<main><h2><a href="#install">Install</a></h2></main>')
+    assert text == "## [Install](https://example.org/docs/guide/#install)\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<p>Last updated on <time datetime='2024-11-03'>Nov 3, 2024</time></p>",
+        "<div><span>Last updated</span> on <b>2024-11-03</b> by Ann</div>",
+        "<p>Page last updated October 5, 2023: <a href='https://g.com/c/abc'>Fix (abc)</a></p>",
+        "<p>Last modified: 2024-01-02</p>",
+    ],
+)
+def test_self_dates_are_gone(line: str) -> None:
+    assert markdown_of(f"<main><p>Words.</p>{line}</main>") == "Words.\n"
+
+
+def test_a_sentence_opening_with_updated_stays() -> None:
+    text = markdown_of("<main><p>Updated the ISO profile to 2024.</p></main>")
+    assert text == "Updated the ISO profile to 2024.\n"
+
+
+def test_what_a_reader_does_not_read_as_text_is_gone() -> None:
+    body = """<main><p>Words.</p><form><input value="Search"><button>Go</button></form>
+    <template><p>Template words</p></template><noscript>Enable JS</noscript>
+    <style>p{}</style><svg><text>Drawing words</text></svg></main>"""
+    assert markdown_of(body) == "Words.\n"
+
+
+def test_a_form_holding_the_page_is_no_furniture() -> None:
+    # ASP.NET wraps a whole page in one <form>.
+    body = "<form><main><h1>Guide</h1><p>Words.</p></main></form>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+
+
+def test_a_page_without_a_region_is_its_body_less_furniture() -> None:
+    body = "<nav>Menu</nav><h1>Guide</h1><p>Words.</p><footer>Foot</footer>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+
+
+def test_the_language_and_base_are_the_page_s() -> None:
+    page = b"<html lang='fr-FR'><head><base href='/root/'></head><body><main>x</main></body>"
+    region = content_region(page, URL)
+    assert (region.lang, region.base) == ("fr-fr", "https://example.org/root/")
+
+
+def test_input_is_bounded() -> None:
+    padding = "<p>" + "a" * 1000 + "</p>"
+    page = (
+        "<main>" + padding * (MAX_PAGE_BYTES // len(padding) + 10) + "<p>Tail</p></main>"
+    ).encode()
+    text = region_markdown(content_region(page, URL))
+    assert "Tail" not in text and len(text) <= MAX_PAGE_BYTES
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ("a<script>x</script>b<STYLE>y</style >c", "abc"),
+        ("Last updated<!-- --> on 2024", "Last updated on 2024"),
+        ("a<svg><path/></svg>b<template><p>t</p></template>c", "abc"),
+        ("a<script>if (x < 1) { '</div>' }</script>b", "ab"),
+        ("a<!-- <script> -->b<script>c", "ab"),  # (one left open runs to the end)
+        ("a<scripts>b</scripts>", "a<scripts>b</scripts>"),
+    ],
+)
+def test_raw_text_and_comments_are_left_out_before_parsing(text: str, left: str) -> None:
+    assert without_raw_text(text) == left
+
+
+def test_raw_text_left_open_many_times_is_read_once() -> None:
+    # Each unclosed <svg> would be searched to the end: the first one ends the text.
+    text = "<p>x</p>" + "<svg>" * 50_000
+    assert without_raw_text(text) == "<p>x</p>"
+
+
+class Recorded:
+    """BeautifulSoup, recording each text it is given to parse."""
+
+    texts: ClassVar[list[str]] = []
+
+    def __new__(cls, text: str, features: str) -> object:
+        from bs4 import BeautifulSoup
+
+        cls.texts.append(text)
+        return BeautifulSoup(text, features)
+
+
+def test_a_page_with_main_is_parsed_from_main_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sitemill.llms.region.BeautifulSoup", Recorded)
+    Recorded.texts = []
+    body = "<aside>" + "<li><a href='/x/'>Sidebar entry</a></li>" * 500 + "</aside>"
+    body += "<main><h1>Guide</h1><p>Words.</p></main><footer>Foot</footer>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+    assert len(Recorded.texts) == 1 and "Sidebar" not in Recorded.texts[0]
+
+
+def test_a_main_without_h1_is_read_in_its_whole_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its title block may stand before it (a Docusaurus home page's hero).
+    monkeypatch.setattr("sitemill.llms.region.BeautifulSoup", Recorded)
+    Recorded.texts = []
+    body = "<header><h1>Guide</h1></header><main><p>Words.</p></main>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"
+    assert len(Recorded.texts) == 2 and "<header>" in Recorded.texts[1]
