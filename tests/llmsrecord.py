@@ -1,6 +1,6 @@
-"""The record a build with llms_txt on keeps: its state's digests name each llms file it wrote
-(name -> MD5 of the bytes), as they name the sitemap files. Until every build writes them, a
-test gives a built site's state those digests as it is read."""
+"""The record a build with llms_txt on keeps: its state names each llms file it wrote (name ->
+MD5 of the bytes, State.llms). A test gives a site built without llms files that record as its
+state is read, to check what check asks of files it serves by hand."""
 
 from __future__ import annotations
 
@@ -17,17 +17,13 @@ def md5(data: bytes) -> str:
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
-def keep_llms_digests(
-    monkeypatch: pytest.MonkeyPatch, files: Mapping[str, bytes], *, only: bool = False
-) -> None:
-    """Every state read from now on has the digests of ``files`` (llms file name -> bytes)
-    among its digests (``only``: as its only digests)."""
+def keep_llms_digests(monkeypatch: pytest.MonkeyPatch, files: Mapping[str, bytes]) -> None:
+    """Every state read from now on records ``files`` (llms file name -> bytes) as written."""
     parse = state_parse.parse_state
 
     def parsed(data: bytes, *args: object, **kwargs: object) -> State:
         state = parse(data, *args, **kwargs)  # type: ignore[arg-type]
-        kept = {} if only else state.digests
-        state.digests = {**kept, **{name: md5(body) for name, body in files.items()}}
+        state.llms = {name: md5(body) for name, body in files.items()}
         return state
 
     monkeypatch.setattr(state_parse, "parse_state", parsed)

@@ -28,6 +28,7 @@ from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, settled
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.emptyrun import explain_empty_run
+from sitemill.writing.llmsoutputs import LlmsOutputs, LlmsSetup
 from sitemill.writing.writer import write_sitemaps
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ class SiteInputs:
     expected: int | None = None
     dates: ChildDates | None = None  # when each index child's bytes changed (the state's)
     named: Callable[[], UserSitemaps] | None = None
+    llms: LlmsSetup | None = None  # llms.txt and its kin: how to read pages, what is ours
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -95,6 +97,8 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
+    llms = LlmsOutputs(config, sink, site.llms or LlmsSetup())
+    entries = llms.watch(entries)
     with explain_empty_run(report.skipped):
         report.result = write_sitemaps(
             entries, sink, config, on_file=file_progress(progress),
@@ -103,6 +107,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             dates=site.dates,
             named=site.named,
         )  # fmt: skip
+    llms.publish(report.result)
     _summarize(report, checks, extensions)
     if site.on_stubs is not None:
         site.on_stubs(checks.stub_ends())
@@ -118,6 +123,18 @@ def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> No
     for message in (*summary, *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)
+
+
+def _entry(entry: Entry, facts: PageFacts | None) -> Entry:
+    """The entry with the page's title, description and site name, where they were read
+    (config.reads_titles: for what shows them only)."""
+    if facts is None or facts.title is None:
+        return entry
+    return entry._replace(
+        title=facts.title or None,
+        description=facts.description or None,
+        site_name=facts.site_name or None,
+    )
 
 
 def _counted(entries: Iterator[Entry], report: Report) -> Iterator[Entry]:
@@ -179,13 +196,7 @@ def _page_entries(
             continue
         if dates is not None and page.date_reason is not None:
             dates[page.date_reason] += 1  # before the canonical gate: close enough
-        entry = Entry(loc, page.lastmod, changefreq, priority, key=path)
-        if facts is not None and facts.title is not None:  # (read for what shows them only)
-            entry = entry._replace(
-                title=facts.title or None,
-                description=facts.description or None,
-                site_name=facts.site_name or None,
-            )
+        entry = _entry(Entry(loc, page.lastmod, changefreq, priority, key=path), facts)
         if extensions is not None and (extensions.alternates or extensions.images):
             entry = extensions.of(entry, path, facts)
         yield from checks.offer(entry, path, facts)

@@ -56,6 +56,8 @@ class WriteResult:
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)
     index_digests: dict[str, str] = field(default_factory=dict)  # each index's, by name
+    llms: dict[str, str] = field(default_factory=dict)  # the llms files sitemill's: name -> MD5
+    llms_decision: str = ""  # how llms.txt met the site's languages (sitemill.llms.files)
 
     def count_as_written(self, names: list[str]) -> None:
         """Files an earlier, failed attempt of this run wrote: changed too (a CDN must
@@ -84,9 +86,8 @@ class WriteResult:
 
 @dataclass(frozen=True, slots=True)
 class Declared:
-    """A base URL the site declares (in its one spelling, urls.normalize_base_url), where it
-    says so ("CNAME", "og:url on 40 of 42 pages"), and whether that is enough alone
-    (listing.siteurl weighs them)."""
+    """A base URL the site declares (urls.normalize_base_url), where it says so ("CNAME",
+    "og:url on 40 of 42 pages"), and whether that is enough alone (listing.siteurl)."""
 
     base: str
     source: str
@@ -115,8 +116,7 @@ class Report:
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
     lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say
-    # What the site says of its base URL, and where (listing.siteurl): the pages' canonicals
-    # and og:url, its CNAME, the generator's config and sitemap, the previous state.
+    # What the site says of its base URL, and where (listing.siteurl): canonicals, og:url, ...
     site_urls: list[Declared] = field(default_factory=list)
     diff: SiteDiff | None = None  # what the build changed against its start state (a bucket's)
 

@@ -115,13 +115,13 @@ def test_llms_txt_off_asks_nothing(site: tuple[Path, str], stand: Stand) -> None
     assert checked.report.ok and asked(stand, "llms.txt") == asked(stand, ".md") == []
 
 
-def test_a_state_whose_digests_name_only_llms_files_checks_its_sitemap_from_the_folder(
+def test_a_one_file_build_with_llms_files_checks_its_sitemap_from_the_folder(
     tmp_path: Path, stand: Stand, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A build of one sitemap file keeps no digest of it: its sitemap is the folder's."""
     root, base = built_site(tmp_path, stand)
     stand.files["/llms.txt"] = (200, LLMS_TXT, {"Content-Type": PLAIN})
-    keep_llms_digests(monkeypatch, {"llms.txt": LLMS_TXT}, only=True)
+    keep_llms_digests(monkeypatch, {"llms.txt": LLMS_TXT})
     stand.files["/sitemap.xml"] = (200, b"<urlset/>", {"Content-Type": "application/xml"})
     checked = check(root, base, llms_txt="true")
     assert checked.report.sitemaps == 1 and checked.report.llms == 1
@@ -131,7 +131,8 @@ def test_a_state_whose_digests_name_only_llms_files_checks_its_sitemap_from_the_
 
 def test_the_sitemaps_published_leave_the_llms_files_apart() -> None:
     state = State(pages={"a.html": PageRecord(None, fingerprint="1")})
-    state.digests = {"sitemap.xml": md5(b"x"), "llms.txt": md5(b"y"), "fr/llms.txt": md5(b"z")}
+    state.digests = {"sitemap.xml": md5(b"x")}
+    state.llms = {"llms.txt": md5(b"y"), "fr/llms.txt": md5(b"z"), "a.html.md": md5(b"t")}
     base = "https://e.org/"
     published = published_from(config(base, llms_txt="true"), state, state.digests, {})
     assert published.sitemaps == {"sitemap.xml": md5(b"x")}

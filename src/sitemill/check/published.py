@@ -1,6 +1,6 @@
 """What a build published, as a check compares the live site with it; and which URLs it asks."""
 # The sitemap files by name with the MD5 of their bytes, the llms files apart (llms.txt, a language
-# folder's, llms-full.txt: those the state's digests name, when llms_txt is on), and each listed
+# folder's, llms-full.txt: those the state records as written, when llms_txt is on), and each listed
 # page's URL, file path and content fingerprint, from the state the build kept. A check asks every
 # sitemap file, the URLs the publishing run added or changed (and those IndexNow holds pending),
 # and a deterministic sample of the rest: the URLs whose hash is smallest, so that the same site is
@@ -138,8 +138,7 @@ def published_from(
     """What the build that kept ``state`` published: its ``sitemaps`` (name -> MD5) and
     pages; as changed, the pages its run added or changed and those IndexNow holds pending."""
     pages = published_pages(config, state)
-    sitemaps = sitemap_digests(sitemaps)
-    llms = llms_digests(state.digests) if config.llms_txt is not LlmsMode.OFF else {}
+    llms = llms_digests(state.llms) if config.llms_txt is not LlmsMode.OFF else {}
     by_path = {page.path: url for url, page in pages.items()}
     announced, removed = pending_split(pending)
     changed = {by_path[path]: kind for path, kind in state.changes.items() if path in by_path}
@@ -165,13 +164,9 @@ def published_from(
     )
 
 
-def sitemap_digests(digests: Mapping[str, str]) -> dict[str, str]:
-    """The sitemap files' of a build's digests (name -> MD5): the llms files left out."""
-    return {name: digest for name, digest in digests.items() if not is_llms_name(name)}
-
-
 def llms_digests(digests: Mapping[str, str]) -> dict[str, str]:
-    """The llms files' of a build's digests (name -> MD5): none for a build that kept none."""
+    """The llms files' of the files a build's state records (name -> MD5; state.llmsfiles):
+    the Markdown twins left out (their bytes are asked by sampling)."""
     return {name: digest for name, digest in digests.items() if is_llms_name(name)}
 
 

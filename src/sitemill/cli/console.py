@@ -6,6 +6,7 @@ from typing import TextIO
 
 from sitemill.cli.terminal import say
 from sitemill.entries import SkipReason
+from sitemill.filenames.outputs import MARKDOWN_SUFFIX
 from sitemill.lastmod.summary import dated_by
 from sitemill.messages import counted
 from sitemill.report import (
@@ -30,9 +31,11 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     dates = report.lastmod_from or dated_by(report.dates, report.lastmod)
     say(stream, f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})")
     if result.written:
-        say(stream, f"written: {', '.join(result.written)}")
+        say(stream, f"written: {_names(result.written)}")
     if result.deleted:  # (a replaced index's children: names another tool chose)
-        say(stream, f"deleted: {', '.join(result.deleted)}")
+        say(stream, f"deleted: {_names(result.deleted)}")
+    if result.llms_decision:
+        say(stream, result.llms_decision)
     if not result.changed:
         say(stream, "nothing changed")
     write_counts(report, stream)
@@ -55,3 +58,12 @@ def write_counts(report: Report, stream: TextIO) -> None:
             say(stream, line)
     if report.indexnow is not None:
         say(stream, report.indexnow.line())
+
+
+def _names(names: list[str]) -> str:
+    """The files named, the Markdown twins of pages (llms_pages) counted, not named."""
+    twins = [name for name in names if name.endswith(MARKDOWN_SUFFIX)]
+    shown = [name for name in names if not name.endswith(MARKDOWN_SUFFIX)]
+    if twins:
+        shown.append(counted(len(twins), "Markdown twin"))
+    return ", ".join(shown)

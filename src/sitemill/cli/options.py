@@ -134,6 +134,17 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         metavar="NAME|URL",
         help="a sitemap of yours to name beside sitemill's, relative to the base URL (repeat)",
     )
+    _add_mode_flags(group)
+    for flag, metavar, text in _VALUE_HELP:
+        group.add_argument(flag, metavar=metavar, help=text)
+    for key in BOOL_FLAGS:
+        group.add_argument(
+            f"--{key.replace('_', '-')}", action=argparse.BooleanOptionalAction, default=None
+        )
+
+
+def _add_mode_flags(group: argparse._ArgumentGroup) -> None:
+    """The flags whose value may be left out (a bare --indexnow sends, a bare --llms-txt writes)."""
     group.add_argument(
         "--indexnow",
         nargs="?",
@@ -151,12 +162,6 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         help="write llms.txt from the listed pages (on, the default); replace: also over an "
         "llms.txt sitemill did not write",
     )
-    for flag, metavar, text in _VALUE_HELP:
-        group.add_argument(flag, metavar=metavar, help=text)
-    for key in BOOL_FLAGS:
-        group.add_argument(
-            f"--{key.replace('_', '-')}", action=argparse.BooleanOptionalAction, default=None
-        )
 
 
 def config_from_args(

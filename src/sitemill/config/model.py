@@ -143,9 +143,7 @@ class Config:
     indexnow_write_key_file: bool = False  # write <key>.txt as sitemill's own output
 
     @property
-    def reads_titles(self) -> bool:
-        """Whether pages' titles, descriptions and site names are read: something shows them
-        (sitemap.html, llms.txt and its kin)."""
+    def reads_titles(self) -> bool:  # pages' titles, descriptions, site names: shown by these
         llms = self.llms_txt is not LlmsMode.OFF or self.llms_full or self.llms_pages
         return self.html_sitemap or llms
 

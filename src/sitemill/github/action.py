@@ -38,6 +38,7 @@ from sitemill.listing.siteurl import QUESTION
 from sitemill.progress import Progress
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
+from sitemill.state.llmsfiles import is_llms_file
 from sitemill.state.store import open_state_store
 
 
@@ -219,6 +220,8 @@ def output_names(report: Report, config: Config) -> list[str]:
     """sitemill's own files in the output directory this run wrote, kept or deleted."""
     result, groups = report.result, known_groups(group_names(config.groups), report.result.deleted)
     names = [name for name in (*result.files, *result.deleted) if is_own_name(name, groups)]
+    # llms.txt and its kin sitemill keeps, and those it deleted (writing.llmsoutputs)
+    names += [*result.llms, *(name for name in result.deleted if is_llms_file(name))]
     if config.robots_txt:
         names.append(ROBOTS_TXT)
     return list(dict.fromkeys(names))

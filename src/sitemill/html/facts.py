@@ -29,7 +29,7 @@ from sitemill.html.images import read_image_sources
 from sitemill.html.lang import read_html_lang
 from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
 from sitemill.html.refresh import read_refresh, refresh_url
-from sitemill.html.title import clean_label, read_title
+from sitemill.html.title import read_label, read_title
 
 __all__ = [
     "FACTS_VERSION",
@@ -118,13 +118,9 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
     if not _is_document_start(data):
         return PageFacts(document=False)
     title: str | None = "" if titles else None
-    titled = False
-    labels: dict[str, str] = {}
-    noindex = False
-    refreshes: list[str] = []
-    canonicals: list[str] = []
+    titled, noindex, labels = False, False, dict[str, str]()
+    refreshes, canonicals, og_urls = list[str](), list[str](), list[str]()
     alternates: list[tuple[str, str]] = []
-    og_urls: list[str] = []
     names, marks = (_TAGS_AND_TITLE, _MARKS_AND_LABELS) if titles else (_TAGS, _MARKS)
     for tag in head_start_tags(data, names, marks):
         if tag.name == "title":
@@ -144,7 +140,7 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
             elif values.get("property", "").strip(HTML_SPACE).lower() == "og:url":
                 og_urls.append(values.get("content", "").strip(HTML_SPACE))
             elif titles:
-                _read_label(values, labels)
+                read_label(values, labels)
         elif tag.name == "link":
             rel = _REL_SPLIT.split(values.get("rel", "").lower())
             if "canonical" in rel:
@@ -158,8 +154,7 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
     # Google ignores rel=canonical when a page gives several that disagree.
     # https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls
     canonical = canonicals[0] if canonicals and len(set(canonicals)) == 1 else None
-    if canonical == "":
-        canonical = None
+    canonical = canonical or None
     relative = _is_relative(refresh) or _is_relative(canonical)
     relative = relative or any(_is_relative(href) for _, href in alternates)
     base = _base_href(data) if relative else None
@@ -175,18 +170,6 @@ def read_page_facts(data: bytes, *, titles: bool = False) -> PageFacts:
         description=labels.get("description", "") if titles else None,
         site_name=labels.get("og:site_name", "") if titles else None,
     )
-
-
-def _read_label(values: dict[str, str], labels: dict[str, str]) -> None:
-    """The first meta description and og:site_name (property, or name as some themes write
-    it), tidied as a title is."""
-    name = values.get("name", "").strip(HTML_SPACE).lower()
-    prop = values.get("property", "").strip(HTML_SPACE).lower()
-    label = "description" if name == "description" else None
-    if prop == "og:site_name" or name == "og:site_name":
-        label = "og:site_name"
-    if label is not None and label not in labels:
-        labels[label] = clean_label(values.get("content", ""))
 
 
 def with_images(facts: PageFacts, data: bytes) -> PageFacts:

@@ -5,13 +5,16 @@
 # https://html.spec.whatwg.org/multipage/dom.html#document.title
 # Control characters, which no reader sees, are removed. A title is kept to MAX_TITLE_CHARS
 # characters (search engines show about 60; a title longer than this is no title a person reads):
-# the HTML sitemap and the state hold at most that much per page.
+# the HTML sitemap and the state hold at most that much per page. A meta description and
+# og:site_name are read with it (llms.txt), tidied alike.
 
 from __future__ import annotations
 
 import html
 import re
 from typing import Final
+
+from sitemill.html.head import HTML_SPACE
 
 # Raw bytes of a title looked at: enough for MAX_TITLE_CHARS characters of any script with
 # character references and white space between them, and a bound on what decoding costs.
@@ -44,3 +47,15 @@ def clean_label(text: str) -> str:
     """A meta tag's content (a description, a site's name) tidied as a title is, kept to
     MAX_LABEL_CHARS characters. Attribute values are decoded already (sitemill.html.head)."""
     return clean_title(text, limit=MAX_LABEL_CHARS)
+
+
+def read_label(values: dict[str, str], labels: dict[str, str]) -> None:
+    """The first meta description and og:site_name (property, or name as some themes write
+    it), tidied as a title is."""
+    name = values.get("name", "").strip(HTML_SPACE).lower()
+    prop = values.get("property", "").strip(HTML_SPACE).lower()
+    label = "description" if name == "description" else None
+    if prop == "og:site_name" or name == "og:site_name":
+        label = "og:site_name"
+    if label is not None and label not in labels:
+        labels[label] = clean_label(values.get("content", ""))

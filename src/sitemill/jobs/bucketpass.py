@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
+from sitemill.jobs.llmsreads import bucket_llms_setup
 from sitemill.lastmod.decide import first_run_ladder
 from sitemill.lastmod.declared import declared_dates
 from sitemill.lastmod.declaredrung import DeclaredRung
@@ -98,7 +99,7 @@ def bucket_pass(
         redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
-        named=named,
+        named=named, llms=bucket_llms_setup(client, site, start.state),
     )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
@@ -152,6 +153,7 @@ def _remember_files(remember: State, result: WriteResult, dates: ChildDates | No
     remember.digests = result.digests()
     remember.written = None if dates is None else dates.kept(remember.outputs)
     remember.plan = result.plan
+    remember.llms = result.llms
 
 
 def website_redirects(

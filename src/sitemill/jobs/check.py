@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.check.problems import CheckReport
-from sitemill.check.published import Published, published_from, sitemap_digests
+from sitemill.check.published import Published, published_from
 from sitemill.check.run import CheckOptions, check_live
 from sitemill.config.model import Config
 from sitemill.errors import SourceError
@@ -59,9 +59,7 @@ def check_tree(
         beside = isinstance(pending.store, SinkStateStore)
         where = out_dir.absolute() / STATE_NAME if beside else pending.store.where
         raise SourceError(NO_STATE.format(where=where))
-    # (the sitemap files' digests; a state whose digests name only llms files, as a build of one
-    # sitemap file may keep, has its sitemap files in the folder)
-    sitemaps = sitemap_digests(state.digests) or _folder_digests(out_dir, state)
+    sitemaps = state.digests or _folder_digests(out_dir, state)
     # (the pending URLs are the state's, read once: pending.read() would parse it again)
     published = published_from(config, state, sitemaps, state.pending)
     published.files = site_dir

@@ -14,6 +14,7 @@ from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
+from sitemill.jobs.llmsreads import tree_llms_setup
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
@@ -97,9 +98,8 @@ def build_from_tree(
             has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
-            expected=len(files),
-            dates=dates,
-            named=lambda: users,
+            expected=len(files), dates=dates, named=lambda: users,
+            llms=tree_llms_setup(site_dir, known),
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
@@ -154,6 +154,7 @@ def _keep_state(
     remember.written = None if dates is None else dates.kept(remember.outputs)
     remember.digests = report.result.digests() if remember.written else {}
     remember.plan = report.result.plan
+    remember.llms = report.result.llms
     remember_changes(dating.known, remember, first_run=dating.first_run)
     if not dating.first_run:
         style = report.url_style.style if report.url_style is not None else config.url_style

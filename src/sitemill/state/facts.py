@@ -86,6 +86,11 @@ def without_titles(facts: PageFacts) -> PageFacts:
     return replace(facts, title=None, description=None, site_name=None)
 
 
+def lacks_titles(facts: PageFacts) -> bool:
+    """Remembered without its title or, by an earlier sitemill, its description."""
+    return facts.title is None or facts.description is None or facts.site_name is None
+
+
 def facts_to_json(facts: PageFacts) -> dict[str, Any]:
     """The facts that are not an ordinary page's (tuples as JSON lists)."""
     values: dict[str, Any] = {}

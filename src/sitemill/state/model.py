@@ -34,6 +34,7 @@ from sitemill.lastmod.proof import proof_commits
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
 from sitemill.state.facts import VERDICTS, Unlisted, unlisted_to_json, without_titles
+from sitemill.state.llmsfiles import llms_to_json
 from sitemill.state.pagerecord import PageRecord, record_values
 from sitemill.state.removedurls import RemovedUrl, removed_to_json
 from sitemill.state.usersitemaps import user_sitemaps_to_json
@@ -102,6 +103,8 @@ class State:
     found_sitemaps: frozenset[str] = frozenset()
     # The robots.txt Sitemap lines sitemill wrote for them (a later run removes those it drops).
     robots_sitemaps: frozenset[str] = frozenset()
+    # The llms files it wrote (llms.txt, llms-full.txt, Markdown twins): name -> MD5.
+    llms: dict[str, str] = field(default_factory=dict)
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -211,6 +214,7 @@ def state_document(state: State) -> dict[str, Any]:
     if state.written:
         document["written"] = dict(sorted(state.written.items()))
     user_sitemaps_to_json(document, state.found_sitemaps, state.robots_sitemaps)
+    llms_to_json(document, state.llms)
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.history is not None:

@@ -23,7 +23,7 @@ from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
-from sitemill.state.facts import without_titles
+from sitemill.state.facts import lacks_titles, without_titles
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 from sitemill.workers.threadpool import generator_pool
@@ -53,8 +53,7 @@ class Knowledge:
     content_dates: bool = False
     first_run: bool = True
     images: bool = False  # the facts must hold the page's images (read its body)
-    # The facts must hold the page's title, description and site name (config.reads_titles).
-    titles: bool = False
+    titles: bool = False  # the facts must hold the page's title (config.reads_titles)
     # The remembered verdicts that still leave a page out (respect_noindex, ...).
     verdicts: frozenset[SkipReason] = frozenset()
     # How a page no run has seen is dated (a first run: sitemill.lastmod.decide).
@@ -159,7 +158,7 @@ def _remembered(page: Page, knowledge: Knowledge) -> tuple[PageFacts | None, str
         return None
     if html and knowledge.images and facts is not None and facts.document and facts.images is None:
         return None  # remembered before images were on: read once more
-    if html and knowledge.titles and facts is not None and facts.document and _untitled(facts):
+    if html and knowledge.titles and facts is not None and facts.document and lacks_titles(facts):
         return None  # remembered without its title (html_sitemap was off): read once more
     if knowledge.content_dates and (
         record.fingerprint is None  # (a lastmod of None: a page an earlier run left undated)
@@ -259,8 +258,3 @@ def still_leaving_out(*, noindex: bool, redirects: bool) -> frozenset[SkipReason
     if redirects:
         found.add(SkipReason.REDIRECT)
     return frozenset(found)
-
-
-def _untitled(facts: PageFacts) -> bool:
-    """Remembered without its title or, by an earlier sitemill, its description."""
-    return facts.title is None or facts.description is None or facts.site_name is None

@@ -1,0 +1,34 @@
+"""How llms.txt's kin read a listed page (a tree's, a bucket's), and which files are theirs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
+from sitemill.safefs import Root
+from sitemill.state.model import State
+from sitemill.writing.llmsoutputs import LlmsSetup
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.jobs.bucketsite import BucketSite
+
+
+def tree_llms_setup(site_dir: Path, known: State | None) -> LlmsSetup:
+    """A page read inside the site root (no link out of it), as much as a fingerprint reads."""
+    root = Root(site_dir)
+    return LlmsSetup(
+        lambda key: root.read(key, MAX_FINGERPRINT_BYTES), {} if known is None else known.llms
+    )
+
+
+def bucket_llms_setup(client: S3Client, site: BucketSite, known: State) -> LlmsSetup:
+    """A page read by one GET of as much as a fingerprint reads."""
+    from sitemill.sources.s3 import read_object
+
+    def page_bytes(key: str) -> bytes | None:
+        return read_object(client, site.bucket, site.root + key, limit=MAX_FINGERPRINT_BYTES)
+
+    return LlmsSetup(page_bytes, known.llms)

@@ -1,0 +1,88 @@
+"""A sink for a folder below another sink's: where llms.txt's kin go (fr/llms.txt, a/b.html.md)."""
+# A sink is a flat namespace (sinks.port). A file in a folder of the site is written through a
+# sink of that folder: for a local folder, one whose every step below the root is a directory of
+# its own, never a link (the site root is a wall); for an S3 prefix, the longer prefix; for a sink
+# in memory, a view whose names carry the folder.
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+from sitemill.errors import SinkError
+from sitemill.sinks.local import LocalDirSink
+from sitemill.sinks.port import Sink
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """``fr/docs/llms.txt`` -> (``fr/docs``, ``llms.txt``); a plain name's folder is ""."""
+    folder, _, base = name.rpartition("/")
+    return folder, base
+
+
+def folder_sink(sink: Sink, folder: str) -> Sink:
+    """The sink of ``folder`` (a relative path of plain names) below ``sink``'s root."""
+    parts = PurePosixPath(folder).parts
+    if not folder:
+        return sink
+    if folder.startswith("/") or any(part in (".", "..") or "\\" in part for part in parts):
+        raise SinkError(f"refusing to write into {folder!r}: not a folder of the site")
+    if isinstance(sink, LocalDirSink):
+        return LocalDirSink(_own_directory(sink.directory, parts))
+    if type(sink).__name__ == "S3Sink":  # (botocore is loaded then: a bucket's run)
+        from sitemill.sinks.s3 import S3Sink
+
+        assert isinstance(sink, S3Sink)
+        prefix = sink.prefix + folder
+        return S3Sink(
+            sink.client, sink.bucket, prefix, cache_control=sink.cache_control, dry_run=sink.dry_run
+        )
+    return FolderView(sink, folder)
+
+
+def _own_directory(root: Path, parts: tuple[str, ...]) -> Path:
+    """``root``/``parts``, each step a directory of its own (made when missing), never a link."""
+    path = root
+    for part in parts:
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            try:
+                path.mkdir()
+            except OSError as exc:
+                raise SinkError(f"cannot make {path}: {exc.strerror or exc}") from exc
+            continue
+        except OSError as exc:
+            raise SinkError(f"cannot look at {path}: {exc.strerror or exc}") from exc
+        if not stat.S_ISDIR(mode):
+            raise SinkError(f"refusing to write into {path}: not a directory of the site's own")
+    return path
+
+
+class FolderView:
+    """The files of ``folder`` of a sink whose names may hold slashes (a sink in memory)."""
+
+    def __init__(self, under: Sink, folder: str) -> None:
+        self.under, self.prefix = under, folder.rstrip("/") + "/"
+
+    def read(self, name: str) -> bytes | None:
+        return self.under.read(self.prefix + name)
+
+    def names(self) -> Iterator[str]:
+        found = (name[len(self.prefix) :] for name in self.under.names())
+        return (name for name in found if name and "/" not in name)
+
+    def holds(self, name: str, staged: Path) -> bool:
+        return self.under.holds(self.prefix + name, staged)
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
+        return self.under.put(self.prefix + name, data, content_type=content_type)
+
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        return self.under.put_file(self.prefix + name, staged, content_type=content_type)
+
+    def delete(self, name: str) -> None:
+        self.under.delete(self.prefix + name)

@@ -1,0 +1,70 @@
+"""llms-full.txt and the Markdown twins of a run: the listed pages read once more, converted."""
+# The pages are the ones llms.txt links (writing.llmsoutputs), in the sitemap's order; an HTML
+# page is read by its key (a tree's file, a bucket's object: the job's reader) and converted in
+# two passes (llms.conversion: the blocks the site repeats, then each page). A page that is gone
+# since it was listed, or is no HTML file (a PDF), has no Markdown: it is left out of both.
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from functools import partial
+
+from sitemill.config.model import Config
+from sitemill.filenames.outputs import LLMS_FULL
+from sitemill.lastmod.fingerprint.versions import HTML_SUFFIXES
+from sitemill.llms.conversion import ListedPage, PageMarkdown, site_markdowns
+from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.llms.sitename import site_name
+from sitemill.llms.text import real_description
+from sitemill.llms.twins import twin_bytes, twin_name
+from sitemill.state.llmsfiles import is_llms_file
+
+PageBytes = Callable[[str], "bytes | None"]
+
+
+def markdown_files(
+    config: Config,
+    pages: Sequence[LlmsPage],
+    keys: Sequence[str | None],
+    site: LlmsSite,
+    page_bytes: PageBytes | None,
+) -> dict[str, bytes]:
+    """llms-full.txt (llms_full) and each HTML page's twin (llms_pages), by name below the
+    site's root; none when the job cannot read its pages (``page_bytes`` None)."""
+    if page_bytes is None:
+        return {}
+    listed: list[ListedPage] = [
+        (page, partial(_read, page_bytes, key))
+        for page, key in zip(pages, keys, strict=True)
+        if key is not None and key.lower().endswith(HTML_SUFFIXES)
+    ]
+    files: dict[str, bytes] = {}
+    converted = site_markdowns(listed)
+    if config.llms_pages:
+        converted = _twins(converted, site.base_url, files)
+    if config.llms_full:
+        from sitemill.llms.full import llms_full_text
+
+        head = replace(site, summary=real_description(site.summary) or None)
+        name = site_name(pages, site)
+        files[LLMS_FULL] = llms_full_text(head, name, converted, config.llms_full_max_bytes)
+    else:
+        for _ in converted:  # (the twins are made on the way)
+            pass
+    return files
+
+
+def _twins(
+    converted: Iterator[PageMarkdown], base_url: str, files: dict[str, bytes]
+) -> Iterator[PageMarkdown]:
+    """The pages' Markdown, each one's twin put in ``files`` on the way."""
+    for page in converted:
+        name = twin_name(page.page.url, base_url)
+        if name is not None and is_llms_file(name):
+            files[name] = twin_bytes(page)
+        yield page
+
+
+def _read(page_bytes: PageBytes, key: str) -> bytes:
+    return page_bytes(key) or b""

@@ -1,0 +1,220 @@
+"""llms.txt and its kin in a run: pages taken from the entries, written after the sitemaps."""
+# The entries stream to the sitemaps; each one the sitemaps list is taken on the way (its URL,
+# title, description, hreflang and group: nothing the sitemaps leave out can be named), and once
+# the sitemaps are published the files are made from them (sitemill.llms) and written where their
+# bytes changed. A file at one of these names that sitemill did not write (neither the bytes the
+# state records for it nor sitemill's mark in its text) is the user's: left as it is and said,
+# unless llms_txt = "replace". Files an earlier run wrote that this one does not (a language
+# folder gone, a twin of a page no longer listed, everything once the settings are off) are
+# deleted, when they are still sitemill's.
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from sitemill.config.model import Config, LlmsMode, OutputFormat
+from sitemill.entries import Entry
+from sitemill.errors import SinkError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type
+from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.report import WriteResult
+from sitemill.sinks import Sink
+from sitemill.sinks.folders import folder_sink, split_name
+
+log = logging.getLogger(__name__)
+
+X_DEFAULT = "x-default"
+# A meta description on more than half of the pages (and on at least this many) is the site's,
+# not the page's: it tells nothing of one page (MkDocs writes the site's, or "None", on each).
+_SHARED_MIN_PAGES = 4
+
+PageBytes = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
+
+
+@dataclass
+class LlmsSetup:
+    """What a job gives the run: how to read a listed page's bytes by its key (for
+    llms-full.txt and the twins; None: the job cannot), and the files the state records."""
+
+    page_bytes: PageBytes | None = None
+    known: Mapping[str, str] = field(default_factory=dict)  # name -> MD5 (state.llmsfiles)
+
+
+class LlmsOutputs:
+    """What a run does with llms.txt and its kin (see the module's comment)."""
+
+    def __init__(self, config: Config, sink: Sink, setup: LlmsSetup) -> None:
+        self.config, self.sink, self.setup = config, sink, setup
+        self.on = config.llms_txt is not LlmsMode.OFF or config.llms_full or config.llms_pages
+        self.pages: list[LlmsPage] = []
+        self.keys: list[str | None] = []
+        self.home: Entry | None = None
+        self._home_rank: tuple[int, int] | None = None
+        self._kind: Callable[[Entry], int] | None = None
+        if self.on and config.groups:
+            from sitemill.writing.groupkind import kind_of
+
+            self._kind = kind_of(config)
+
+    def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        """The entries, each one taken on its way to the sitemaps (when on)."""
+        return self._take(entries) if self.on else entries
+
+    def _take(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        base = self.config.base_url
+        for entry in entries:
+            group = None
+            if self._kind is not None and (kind := self._kind(entry)):
+                group = self.config.groups[kind - 1].name
+            page = LlmsPage(entry.loc, entry.title, entry.description, _hreflang(entry), group)
+            self.pages.append(page)
+            self.keys.append(entry.key)
+            rank = _home_rank(entry.loc, base)
+            if self._home_rank is None or rank < self._home_rank:
+                self.home, self._home_rank = entry, rank
+            yield entry
+
+    def publish(self, result: WriteResult) -> None:
+        """After the sitemaps: the files made and written where they changed; the record of
+        what is sitemill's in ``result.llms`` (for the state)."""
+        files = self._files(result) if self.on and self.pages else {}
+        if not self.on or self.pages:
+            self._write(files, result)
+
+    def _files(self, result: WriteResult) -> dict[str, bytes]:
+        from sitemill.llms.files import llms_files
+
+        site = self._site()
+        pages = _without_shared_descriptions(self.pages)
+        files: dict[str, bytes] = {}
+        if self.config.llms_txt is not LlmsMode.OFF:
+            made = llms_files(pages, site, group_order=[g.name for g in self.config.groups])
+            files |= made.files
+            log.info("%s", made.decision)
+            result.llms_decision = made.decision
+        if self.config.llms_full or self.config.llms_pages:
+            files |= self._markdown_files(pages, site)
+        return files
+
+    def _site(self) -> LlmsSite:
+        base = self.config.base_url
+        entry = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
+        home = self.home
+        name = None if home is None else home.site_name
+        summary = None if home is None else home.description
+        return LlmsSite(base, base + entry, name, summary)
+
+    def _markdown_files(self, pages: list[LlmsPage], site: LlmsSite) -> dict[str, bytes]:
+        from sitemill.writing.llmsmarkdown import markdown_files
+
+        return markdown_files(self.config, pages, self.keys, site, self.setup.page_bytes)
+
+    def _write(self, files: dict[str, bytes], result: WriteResult) -> None:
+        known = self.setup.known
+        users: list[str] = []
+        for name in sorted(files):
+            data = files[name]
+            try:
+                written = self._put(name, data, users)
+            except SinkError as exc:  # (a folder that is a link out of the site, say)
+                message = f"{name} is not written: {exc}"
+                log.warning("%s", message)
+                result.warnings.append(message)
+                continue
+            if written is None:
+                continue
+            result.llms[name] = _md5(data)
+            (result.written if written else result.unchanged).append(name)
+        for name in sorted(set(known) - set(files)):
+            self._delete_own(name, known[name], result)
+        if users:
+            message = _users_message(users)
+            log.warning("%s", message)
+            result.warnings.append(message)
+
+    def _put(self, name: str, data: bytes, users: list[str]) -> bool | None:
+        """Whether the file was written (False: it held these bytes); None: the user's."""
+        folder, base = split_name(name)
+        sink = folder_sink(self.sink, folder)
+        found = sink.read(base)
+        if found is not None and found != data and not self._ours(name, found):
+            if self.config.llms_txt is not LlmsMode.REPLACE or name.endswith(".md"):
+                users.append(name)
+                return None
+            log.warning("%s", f'{name} was not sitemill\'s: replaced (llms_txt = "replace")')
+        return sink.put(base, data, content_type=content_type(name))
+
+    def _ours(self, name: str, data: bytes) -> bool:
+        if self.setup.known.get(name) == _md5(data):
+            return True
+        from sitemill.llms.marks import written_by_sitemill
+
+        return written_by_sitemill(name, data)
+
+    def _delete_own(self, name: str, digest: str, result: WriteResult) -> None:
+        folder, base = split_name(name)
+        try:
+            sink = folder_sink(self.sink, folder)
+            found = sink.read(base)
+            if found is None:
+                return
+            if _md5(found) != digest:
+                return  # changed since sitemill wrote it: someone's now
+            sink.delete(base)
+        except SinkError as exc:
+            message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
+            log.warning("%s", message)
+            result.warnings.append(message)
+            result.llms[name] = digest
+            return
+        result.deleted.append(name)
+
+
+def _users_message(users: list[str]) -> str:
+    first = users[0]
+    more = f" and {len(users) - 1:,} more" if len(users) > 1 else ""
+    return (
+        f"{first}{more} is there already and sitemill did not write it: left as it is "
+        '(llms_txt = "replace" lets sitemill write llms.txt and llms-full.txt over yours)'
+    )
+
+
+def _hreflang(entry: Entry) -> str:
+    """The page's own language, as its (reciprocal) hreflang cluster names it."""
+    for alternate in entry.alternates:
+        if alternate.href == entry.loc and alternate.hreflang.lower() != X_DEFAULT:
+            return alternate.hreflang
+    return ""
+
+
+def _home_rank(loc: str, base: str) -> tuple[int, int]:
+    """The site's home page is the one at the base URL; else (a root that redirects to
+    ``en/`` or ``current/``) the least deep folder page: ``(0, 0)`` beats every other."""
+    if loc == base:
+        return (0, 0)
+    rest = loc[len(base) :].partition("?")[0] if loc.startswith(base) else loc
+    folder_page = rest.endswith("/") or rest.rsplit("/", 1)[-1].startswith("index.")
+    return (1 if folder_page else 2, rest.rstrip("/").count("/"))
+
+
+def _without_shared_descriptions(pages: list[LlmsPage]) -> list[LlmsPage]:
+    counts = Counter(page.description for page in pages if page.description)
+    shared = {
+        text
+        for text, count in counts.items()
+        if count >= _SHARED_MIN_PAGES and count * 2 > len(pages)
+    }
+    if not shared:
+        return pages
+    return [
+        LlmsPage(p.url, p.title, None, p.hreflang, p.group) if p.description in shared else p
+        for p in pages
+    ]
+
+
+def _md5(data: bytes) -> str:
+    return hashlib.md5(data, usedforsecurity=False).hexdigest()
