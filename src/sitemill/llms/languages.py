@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from sitemill.filenames.outputs import LLMS_TXT
 from sitemill.llms.page import LlmsPage
 from sitemill.llms.paths import is_home, path_below, top_folders
 
-ROOT_FILE = "llms.txt"
+ROOT_FILE = LLMS_TXT  # (llmstxt.org: /llms.txt; a language's in its folder, /fr/llms.txt)
 
 
 @dataclass(frozen=True, slots=True)
