@@ -29,7 +29,7 @@ from sitemill.llms.languages import FilePlan, plan_languages
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.llms.paths import path_below
 from sitemill.llms.sections import plan_sections
-from sitemill.llms.sitename import site_name
+from sitemill.llms.sitename import common_title_part, own_title, site_name
 from sitemill.llms.text import (
     block_text,
     heading_text,
@@ -101,9 +101,11 @@ def _render(
         group_order=group_order,
         languages=file.languages,
     )
+    # (each title less the part most of the file's titles share: the site's name, its separator)
+    shared = common_title_part([title for page in file.pages if (title := one_line(page.title))])
     for section in sections:
         lines += [f"## {heading_text(section.name)}", ""]
-        lines += [_item(page) for page in section.pages]
+        lines += [_item(page, shared) for page in section.pages]
         lines.append("")
     return "\n".join(lines[:-1]) + "\n"
 
@@ -134,9 +136,11 @@ def _info(file: FilePlan, every: Sequence[FilePlan], site: LlmsSite) -> str:
     )
 
 
-def _item(page: LlmsPage) -> str:
-    """``- [Title](URL): description``; a page without a title is named by its URL's path."""
-    title = one_line(page.title) or one_line(unquote(urlsplit(page.url).path)) or "/"
+def _item(page: LlmsPage, shared: str) -> str:
+    """``- [Title](URL): description``, the title less the part most titles of its file share;
+    a page without a title is named by its URL's path."""
+    title = own_title(one_line(page.title), shared)
+    title = title or one_line(unquote(urlsplit(page.url).path)) or "/"
     link = f"- [{inline_text(title)}]({link_url(page.url)})"
     description = real_description(page.description)
     return f"{link}: {inline_text(description)}" if description else link
