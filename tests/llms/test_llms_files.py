@@ -164,7 +164,7 @@ def test_groups_in_config_order_then_folders_in_page_order() -> None:
     assert [(name, [link[0] for link in links]) for name, links in sections] == [
         ("first", ["3"]),
         ("second", ["2", "5"]),
-        ("/", ["1", "4"]),  # (z/ and y/ hold one page each: pages of the top)
+        ("/", ["4", "1"]),  # (z/ and y/ hold one page each: pages of the top, y/ first)
     ]
 
 

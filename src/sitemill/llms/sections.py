@@ -3,8 +3,9 @@
 # Sections hold the top folders below the file's own folder (sitemill.llms.paths) that hold more
 # than one page: a folder of one listed page is no section of the site but that page, a page of
 # its top (/about/ written as about/index.html, as MkDocs, Hugo and Docusaurus write each page).
-# The pages at the top come first (the home page's section). Pages in no folder get a section of
-# their own,
+# The pages at the top come first (the home page's section); in a section, a folder's own page
+# before the pages in it (the URLs' paths in order, segment by segment: the home page first, then
+# docs/ before docs/intro/). Pages in no folder get a section of their own,
 # named for the folder they are in: "/" at the site's root, "/fr/" in a language's file. Such a
 # section is needed at all because a link between the summary and the first "## " is read as the
 # file's info text, not as a link (the reference parser). The name is true of every page in it, is
@@ -81,7 +82,11 @@ def plan_sections(
         ),
     )
     names = _Names()
-    return [Section(names.take(key, folder), tuple(keyed[key])) for _, key in order]
+    below = {page.url: tuple(path.split("/")) for page, path in zip(pages, belows, strict=True)}
+    return [
+        Section(names.take(key, folder), tuple(sorted(keyed[key], key=lambda p: below[p.url])))
+        for _, key in order
+    ]
 
 
 class _Names:
