@@ -325,3 +325,19 @@ def test_urls_under_the_base_are_not_parsed_one_by_one(monkeypatch: pytest.Monke
     ]
     assert len(llms_files(pages, SITE).files) == 2
     assert len(calls) <= 4
+
+
+def test_a_section_of_a_versioned_site_takes_off_its_own_shared_part() -> None:
+    # spyder-docs: each version's titles end in their own "Spyder N documentation", none of
+    # which most of the site's titles share; a section of two titles keeps them whole.
+    pages = [
+        *(LlmsPage(BASE + f"3/{n}.html", f"{n} — Spyder 3 documentation") for n in "abcd"),
+        *(LlmsPage(BASE + f"4/{n}.html", f"{n} — Spyder 4 documentation") for n in "abcd"),
+        *(LlmsPage(BASE + f"x/{n}/", f"Foo: Part {n}") for n in "12"),
+    ]
+    sections = both(write(pages)).sections
+    assert [(name, [link[0] for link in links]) for name, links in sections] == [
+        ("3", ["a", "b", "c", "d"]),
+        ("4", ["a", "b", "c", "d"]),
+        ("x", ["Foo: Part 1", "Foo: Part 2"]),
+    ]

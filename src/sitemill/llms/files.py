@@ -40,6 +40,9 @@ from sitemill.llms.text import (
 )
 
 INFO_MARK: Final = "; written by sitemill."
+# Titles a section needs for the part most of them share to be the template's (below, two titles
+# sharing a first part may be one series: "Foo: Part 1", "Foo: Part 2"); the file's part else.
+_SECTION_PAGES: Final = 4
 # Bytes of a file looked at for the mark: its head (a name and a summary are one line each,
 # a page's title and description are bounded where they are read).
 MARK_WINDOW: Final = 1 << 20
@@ -101,11 +104,11 @@ def _render(
         group_order=group_order,
         languages=file.languages,
     )
-    # (each title less the part most of the file's titles share: the site's name, its separator)
-    shared = common_title_part([title for page in file.pages if (title := one_line(page.title))])
+    shared = _shared_part(file.pages)
     for section in sections:
         lines += [f"## {heading_text(section.name)}", ""]
-        lines += [_item(page, shared) for page in section.pages]
+        here = _shared_part(section.pages) if len(section.pages) >= _SECTION_PAGES else ""
+        lines += [_item(page, here or shared) for page in section.pages]
         lines.append("")
     return "\n".join(lines[:-1]) + "\n"
 
@@ -134,6 +137,12 @@ def _info(file: FilePlan, every: Sequence[FilePlan], site: LlmsSite) -> str:
         f"The pages that the sitemap {sitemap} lists but those below {elsewhere}, "
         f"which {files} list{'s' if len(others) == 1 else ''}{INFO_MARK}"
     )
+
+
+def _shared_part(pages: Sequence[LlmsPage]) -> str:
+    """The part most of the pages' titles share: the site's name and its separator, where a
+    section of a versioned site has its own ("Editor — Spyder 3 documentation")."""
+    return common_title_part([title for page in pages if (title := one_line(page.title))])
 
 
 def _item(page: LlmsPage, shared: str) -> str:
