@@ -13,7 +13,15 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.groupnames import child_group
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.filenames.outputs import (
+    ENTRY_TXT,
+    ENTRY_XML,
+    MARKDOWN_SUFFIX,
+    ROBOTS_TXT,
+    STATE_NAME,
+    is_llms_name,
+    is_own_name,
+)
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.sources.page import Page
@@ -42,6 +50,10 @@ class StoredObject:
     size: int
 
 
+def _is_llms(name: str) -> bool:  # llms.txt, llms-full.txt, a twin (in its folder's listing)
+    return is_llms_name(name) or name.endswith(MARKDOWN_SUFFIX)
+
+
 @dataclass
 class Inventory:
     """sitemill's own files and robots.txt at the prefix root, as one listing found them.
@@ -60,7 +72,7 @@ class Inventory:
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete (a
         named group's child by its shape: the configuration says whose it is)."""
-        if name == ROBOTS_TXT or is_own_name(name):
+        if name == ROBOTS_TXT or is_own_name(name) or _is_llms(name):
             self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
         elif name.startswith("sitemap"):
             self.others.add(name)
@@ -70,7 +82,8 @@ class Inventory:
     def tells(self, name: str) -> bool:
         """Whether the listing notes a root-level object of that name (then one it does not
         hold is not there); of any other, it says nothing."""
-        return name == ROBOTS_TXT or name.startswith("sitemap") or is_own_name(name)
+        own = name == ROBOTS_TXT or is_own_name(name) or _is_llms(name)
+        return own or name.startswith("sitemap")
 
 
 def describe_error(exc: ClientError | BotoCoreError) -> str:
