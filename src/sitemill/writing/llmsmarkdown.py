@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
@@ -19,6 +20,7 @@ from sitemill.llms.sitename import site_name
 from sitemill.llms.text import real_description
 from sitemill.llms.twins import twin_bytes, twin_name
 from sitemill.state.llmsfiles import is_llms_file
+from sitemill.version import __version__
 
 PageBytes = Callable[[str], "bytes | None"]
 
@@ -68,3 +70,29 @@ def _twins(
 
 def _read(page_bytes: PageBytes, key: str) -> bytes:
     return page_bytes(key) or b""
+
+
+def markdown_source(
+    config: Config,
+    pages: Sequence[LlmsPage],
+    keys: Sequence[str | None],
+    site: LlmsSite,
+    fingerprint: Callable[[str], str | None] | None,
+) -> str:
+    """A digest of what llms-full.txt and the twins are made from: this sitemill (its
+    converter), the settings, the site's head, and each listed page's URL, title, description,
+    language and content fingerprint (what a reader sees of it). "" when a page has no
+    fingerprint a state vouches for: then they are made anew."""
+    if fingerprint is None:
+        return ""
+    digest = hashlib.blake2b(digest_size=16)
+    head = (__version__, config.llms_full, config.llms_pages, config.llms_full_max_bytes, site)
+    digest.update(repr(head).encode())
+    for page, key in zip(pages, keys, strict=True):
+        if key is None or not key.lower().endswith(HTML_SUFFIXES):
+            continue
+        printed = fingerprint(key)
+        if printed is None:
+            return ""
+        digest.update(repr((page, key, printed)).encode())
+    return digest.hexdigest()
