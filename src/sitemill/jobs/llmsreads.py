@@ -20,15 +20,22 @@ if TYPE_CHECKING:
 def tree_llms_setup(site_dir: Path, known: State | None, remember: State) -> LlmsSetup:
     """A page read inside the site root (no link out of it), as much as a fingerprint reads;
     its fingerprint as the run keeps it (``remember``), when the run keeps a state."""
-    root = Root(site_dir)
+    pages = TreePages(site_dir)
     if known is None:
-        return LlmsSetup(lambda key: root.read(key, MAX_FINGERPRINT_BYTES))
-    return LlmsSetup(
-        lambda key: root.read(key, MAX_FINGERPRINT_BYTES),
-        known.llms,
-        partial(_fingerprint, remember),
-        known.llms_source,
-    )
+        return LlmsSetup(pages, parallel=True)
+    fingerprint = partial(_fingerprint, remember)
+    return LlmsSetup(pages, known.llms, fingerprint, known.llms_source, parallel=True)
+
+
+class TreePages:
+    """A tree's page by its key: a callable that pickles (the conversion's worker processes
+    read the pages they convert)."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
+
+    def __call__(self, key: str) -> bytes | None:
+        return Root(self.site_dir).read(key, MAX_FINGERPRINT_BYTES)
 
 
 def bucket_llms_setup(

@@ -21,8 +21,12 @@ from sitemill.llms.text import real_description
 from sitemill.llms.twins import twin_bytes, twin_name
 from sitemill.state.llmsfiles import is_llms_file
 from sitemill.version import __version__
+from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, pool_size
 
 PageBytes = Callable[[str], "bytes | None"]
+# Pages a site needs for its conversion to go to worker processes (their start costs a few
+# tenths of a second; a page costs 5 to 40 ms to convert: benchmarks/README.md, llms-full).
+POOL_PAGES = 64
 
 
 def markdown_files(
@@ -31,9 +35,12 @@ def markdown_files(
     keys: Sequence[str | None],
     site: LlmsSite,
     page_bytes: PageBytes | None,
+    parallel: bool = False,
 ) -> dict[str, bytes]:
     """llms-full.txt (llms_full) and each HTML page's twin (llms_pages), by name below the
-    site's root; none when the job cannot read its pages (``page_bytes`` None)."""
+    site's root; none when the job cannot read its pages (``page_bytes`` None). ``parallel``:
+    ``page_bytes`` pickles, and a site of POOL_PAGES or more is converted by worker processes
+    (``workers``: one per core by default), the same bytes as in one."""
     if page_bytes is None:
         return {}
     listed: list[ListedPage] = [
@@ -42,7 +49,21 @@ def markdown_files(
         if key is not None and key.lower().endswith(HTML_SUFFIXES)
     ]
     files: dict[str, bytes] = {}
-    converted = site_markdowns(listed)
+    workers = pool_size(config.workers, MIN_POOL_BYTES) if parallel else 1
+    with WorkPool(workers if len(listed) >= POOL_PAGES else 1) as pool:
+        _convert(config, listed, pages, site, pool, files)
+    return files
+
+
+def _convert(
+    config: Config,
+    listed: list[ListedPage],
+    pages: Sequence[LlmsPage],
+    site: LlmsSite,
+    pool: WorkPool,
+    files: dict[str, bytes],
+) -> None:
+    converted = site_markdowns(listed, pool if pool.workers > 1 else None)
     if config.llms_pages:
         converted = _twins(converted, site.base_url, files)
     if config.llms_full:
@@ -54,7 +75,6 @@ def markdown_files(
     else:
         for _ in converted:  # (the twins are made on the way)
             pass
-    return files
 
 
 def _twins(

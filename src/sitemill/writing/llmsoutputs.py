@@ -46,6 +46,7 @@ class LlmsSetup:
     # and what the last run's Markdown was made from (State.llms_source): see markdown_source.
     fingerprint: Callable[[str], str | None] | None = None
     source: str = ""
+    parallel: bool = False  # ``page_bytes`` pickles: pages are converted in worker processes
 
 
 class LlmsOutputs:
@@ -134,7 +135,8 @@ class LlmsOutputs:
     def _markdown_files(self, pages: list[LlmsPage], site: LlmsSite) -> dict[str, bytes]:
         from sitemill.writing.llmsmarkdown import markdown_files
 
-        return markdown_files(self.config, pages, self.keys, site, self.setup.page_bytes)
+        reader = self.setup.page_bytes
+        return markdown_files(self.config, pages, self.keys, site, reader, self.setup.parallel)
 
     def _write(self, files: dict[str, bytes], result: WriteResult) -> None:
         known = self.setup.known
