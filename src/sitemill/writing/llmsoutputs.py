@@ -122,7 +122,7 @@ class LlmsOutputs:
         kept = {n: d for n, d in self.setup.known.items() if n == LLMS_FULL or n.endswith(".md")}
         if self.config.llms_full and (LLMS_FULL not in kept or LLMS_FULL not in self.sink.names()):
             return {}
-        return kept if kept else {}
+        return kept
 
     def _site(self) -> LlmsSite:
         base = self.config.base_url
