@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES
-from sitemill.llms.conversion import repeated_blocks, site_markdowns
+from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES, BlockCount
+from sitemill.llms.conversion import page_block_keys, repeated_blocks, site_markdowns
 from sitemill.llms.page import LlmsPage
 from sitemill.workers.workpool import WorkPool
 
@@ -106,3 +106,13 @@ def test_two_runs_give_the_same_markdown(runs: int) -> None:
     pages = pages_of([article(index) for index in range(6)])
     results = [[page.markdown for page in site_markdowns(pages)] for _ in range(runs)]
     assert results[0] == results[1]
+
+
+def test_counts_of_two_shards_merge_to_the_whole_site_s() -> None:
+    pages = pages_of([article(index) for index in range(4)] + ["<p>Other</p>"] * 3)
+    shards = [BlockCount(), BlockCount()]
+    for index, (page, read) in enumerate(pages):
+        shards[index % 2].add(*page_block_keys(page, read()))
+    shards[0].merge(shards[1])
+    assert shards[0].repeated() == repeated_blocks(pages)
+    assert shards[0].repeated().by_lang["en"]  # (4 of 7 pages: repeated)
