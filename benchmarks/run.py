@@ -51,6 +51,7 @@ from ladder_bench import PAGES as LADDER_PAGES
 from ladder_bench import QUICK_PAGES as QUICK_LADDER_PAGES
 from ladder_bench import bench_ladder
 from lambda_bench import bench_lambda
+from llms_build_bench import bench_llms_build
 from llms_full_bench import PAGES as LLMS_PAGES
 from llms_full_bench import QUICK_PAGES as QUICK_LLMS_PAGES
 from llms_full_bench import bench_llms_full
@@ -396,9 +397,12 @@ def bench_fingerprint(ctx: Context) -> Section:
 def bench_llms_full_1500(ctx: Context) -> Section:
     pages = QUICK_LLMS_PAGES if ctx.quick else LLMS_PAGES
     section = Section(
-        "llms-full", f"llms-full.txt of {pages:,} real pages against their content fingerprints"
+        "llms-full",
+        f"llms-full.txt of {pages:,} real pages against their content fingerprints; "
+        "`sitemill build --llms-full` against `sitemill build`",
     )
     bench_llms_full(section, quick=ctx.quick)
+    bench_llms_build(section, ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat)
     return section
 
 
