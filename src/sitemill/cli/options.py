@@ -145,23 +145,27 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
 
 def _add_mode_flags(group: argparse._ArgumentGroup) -> None:
     """The flags whose value may be left out (a bare --indexnow sends, a bare --llms-txt writes)."""
-    group.add_argument(
+    for flag, bare, choices, text in _MODE_FLAGS:
+        group.add_argument(flag, nargs="?", const=bare, choices=choices, help=text)
+
+
+# (flag, its value when bare, its values, help)
+_MODE_FLAGS = (
+    (
         "--indexnow",
-        nargs="?",
-        const="send",
-        choices=["send", "later", "off"],
-        help="announce the URLs added, changed or removed: send right after writing (the "
-        "default), or keep them for `sitemill indexnow` (later); the key comes from "
-        "SITEMILL_INDEXNOW_KEY",
-    )
-    group.add_argument(
+        "send",
+        ["send", "later", "off"],
+        "announce the URLs added, changed or removed: send right after writing (the default), "
+        "or keep them for `sitemill indexnow` (later); the key comes from SITEMILL_INDEXNOW_KEY",
+    ),
+    (
         "--llms-txt",
-        nargs="?",
-        const="on",
-        choices=["on", "replace", "off"],
-        help="write llms.txt from the listed pages (on, the default); replace: also over an "
-        "llms.txt sitemill did not write",
-    )
+        "on",
+        ["on", "replace", "off"],
+        "write llms.txt from the listed pages (on, the default); replace: also over an llms.txt "
+        "sitemill did not write",
+    ),
+)
 
 
 def config_from_args(
