@@ -22,6 +22,7 @@ PREFIX = "site/"
 PRIVATE = "private-state"
 TYPES = {"llms.txt": "text/plain; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 MINE = b"# Our site\n\n> By hand.\n"
+OFF: dict[str, Any] = {"llms_txt": "off", "llms_full": False, "llms_pages": False}
 
 
 @pytest.fixture
@@ -30,8 +31,8 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         client.create_bucket(Bucket=PRIVATE)
         for name, text in SITE.items():
             kind = "application/pdf" if name.endswith(".pdf") else "text/html"
-            client.put_object(Bucket=BUCKET, Key=PREFIX + name, Body=text.encode(),
-                              ContentType=kind)  # fmt: skip
+            data = text.encode()
+            client.put_object(Bucket=BUCKET, Key=PREFIX + name, Body=data, ContentType=kind)
         yield client
 
 
@@ -94,8 +95,7 @@ def test_the_record_is_kept_in_a_private_state(s3: Any) -> None:
     requests = Requests(s3)
     report = rebuild(s3, state=state, shards="off")
     assert requests.count("PutObject") == 0 and report.result.warnings == []
-    report = rebuild(s3, state=state, shards="off", llms_txt="off", llms_full=False,
-                     llms_pages=False)  # fmt: skip
+    report = rebuild(s3, state=state, shards="off", **OFF)
     assert sorted(report.result.deleted) == sorted(LLMS_FILES | TWINS)
     assert not (LLMS_FILES | TWINS) & keys(s3)
 
@@ -116,7 +116,7 @@ def test_a_users_llms_txt_in_the_bucket_is_kept(s3: Any) -> None:
 def test_turned_off_sitemills_own_go_and_a_users_twin_stays(s3: Any) -> None:
     s3.put_object(Bucket=BUCKET, Key=PREFIX + "about.html.md", Body=MINE)
     rebuild(s3)
-    report = rebuild(s3, llms_txt="off", llms_full=False, llms_pages=False)
+    report = rebuild(s3, **OFF)
     assert sorted(report.result.deleted) == sorted(LLMS_FILES | TWINS)
     assert not (LLMS_FILES | TWINS) & keys(s3)
     assert body(s3, PREFIX + "about.html.md") == MINE
