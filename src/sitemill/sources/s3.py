@@ -13,7 +13,15 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.groupnames import child_group
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, STATE_NAME, is_own_name
+from sitemill.filenames.outputs import (
+    ENTRY_TXT,
+    ENTRY_XML,
+    MARKDOWN_SUFFIX,
+    ROBOTS_TXT,
+    STATE_NAME,
+    is_llms_name,
+    is_own_name,
+)
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.sources.page import Page
@@ -44,7 +52,8 @@ class StoredObject:
 
 @dataclass
 class Inventory:
-    """sitemill's own files and robots.txt at the prefix root, as one listing found them.
+    """sitemill's own files, robots.txt and the llms files at the prefix root, as one listing
+    found them.
 
     The source fills it while it streams the listing, so that the sink needs no second LIST;
     ``complete`` turns true once the whole listing has been read.
@@ -59,8 +68,10 @@ class Inventory:
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete (a
-        named group's child by its shape: the configuration says whose it is)."""
-        if name == ROBOTS_TXT or is_own_name(name):
+        named group's child by its shape: the configuration says whose it is; an llms file
+        or a Markdown twin: writing.llmsoutputs says whose it is)."""
+        llms = is_llms_name(name) or name.endswith(MARKDOWN_SUFFIX)
+        if name == ROBOTS_TXT or is_own_name(name) or llms:
             self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
         elif name.startswith("sitemap"):
             self.others.add(name)
