@@ -141,3 +141,17 @@ def test_a_fifo_at_llms_txts_place_is_refused_without_hanging(tmp_path: Path) ->
     (line,) = [line for line in done.stderr.splitlines() if "llms.txt is not written" in line]
     assert "FIFO" in line
     assert (site / "fr/llms.txt").is_file() and (site / "llms-full.txt").is_file()
+
+
+def test_an_include_of_text_files_never_lists_sitemills_own(tmp_path: Path) -> None:
+    """A site that lists its .txt and .md files: llms.txt, llms-full.txt and the twins are
+    sitemill's outputs, never pages (the second run listed them, and llms.txt itself)."""
+    site = write_site(tmp_path / "site", {**SITE, "notes.txt": "Plain notes.\n"})
+    include = ("--include", "**/*.html", "--include", "**/*.txt", "--include", "**/*.md")
+    build(site, *ALL, *include)
+    first = files_below(site)
+    done = build(site, *ALL, *include)
+    assert files_below(site) == first and "nothing changed" in done.stdout
+    locs = sitemap_locs((site / "sitemap.xml").read_bytes())
+    assert BASE + "notes.txt" in locs  # a text file of the site's is still a page
+    assert not [loc for loc in locs if "llms" in loc or loc.endswith(".md")]
