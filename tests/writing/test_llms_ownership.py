@@ -10,6 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from clirun import run_sitemill
 from llmssite import BASE, LLMS_FILES, SITE, TWINS, links, page, write_site
 
@@ -110,3 +112,17 @@ def test_an_own_file_the_user_edited_since_is_not_deleted(tmp_path: Path) -> Non
     for name, data in edited.items():
         assert (site / name).read_bytes() == data, name
     assert not (site / "llms.txt").exists() and not (site / "index.html.md").exists()
+
+
+@pytest.mark.xfail(strict=True, reason="no state without content dates: no record of the twins")
+def test_without_content_dates_a_page_gone_noindex_loses_its_twin(tmp_path: Path) -> None:
+    """--no-content-dates keeps no state, so no record of what sitemill wrote: the twin of a
+    page gone noindex stays published (its name and text those of a hidden page)."""
+    site = write_site(tmp_path / "site", SITE)
+    build(site, *ALL, "--no-content-dates")
+    assert (site / "docs/guide.html.md").is_file()
+    noindex = '<meta name="robots" content="noindex">'
+    write_site(site, {"docs/guide.html": page("Guide", "Withdrawn.", noindex)}, mtime=1_709_380_800)
+    build(site, *ALL, "--no-content-dates")
+    assert BASE + "docs/guide.html" not in links((site / "llms.txt").read_text())
+    assert not (site / "docs/guide.html.md").exists()
