@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from clirun import run_sitemill
+from llmsrecord import md5
 from llmssite import BASE, LLMS_FILES, SITE, TWINS, links, page, write_site
 
 ALL = ("--llms-txt", "--llms-full", "--llms-pages")
@@ -126,3 +127,19 @@ def test_without_content_dates_a_page_gone_noindex_loses_its_twin(tmp_path: Path
     build(site, *ALL, "--no-content-dates")
     assert BASE + "docs/guide.html" not in links((site / "llms.txt").read_text())
     assert not (site / "docs/guide.html.md").exists()
+
+
+def test_a_state_naming_a_users_file_is_no_licence_to_delete_it(tmp_path: Path) -> None:
+    """A state is input from outside: one whose record names the user's README.md with its
+    very MD5 deleted it (sitemill deletes only a file its own text says it wrote)."""
+    readme = b"# Our project\n"
+    site = write_site(tmp_path / "site", {**SITE, "README.md": readme, "x/y.html.md": readme})
+    build(site, *ALL)
+    path = site / "sitemill-state.json.gz"
+    state = json.loads(gzip.decompress(path.read_bytes()))
+    state["llms"] |= {"README.md": md5(readme), "x/y.html.md": md5(readme)}
+    path.write_bytes(gzip.compress(json.dumps(state).encode()))
+    done = build(site, *ALL)
+    assert (site / "README.md").read_bytes() == readme
+    assert (site / "x/y.html.md").read_bytes() == readme
+    assert "deleted" not in done.stdout
