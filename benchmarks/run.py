@@ -51,6 +51,10 @@ from ladder_bench import PAGES as LADDER_PAGES
 from ladder_bench import QUICK_PAGES as QUICK_LADDER_PAGES
 from ladder_bench import bench_ladder
 from lambda_bench import bench_lambda
+from llms_build_bench import bench_llms_build
+from llms_full_bench import PAGES as LLMS_PAGES
+from llms_full_bench import QUICK_PAGES as QUICK_LLMS_PAGES
+from llms_full_bench import bench_llms_full
 from plan_bench import KEYS, QUICK_KEYS, bench_plan
 from secondrun_bench import NEW, bench_second_run
 from state_bench import bench_state
@@ -390,6 +394,18 @@ def bench_fingerprint(ctx: Context) -> Section:
     return section
 
 
+def bench_llms_full_1500(ctx: Context) -> Section:
+    pages = QUICK_LLMS_PAGES if ctx.quick else LLMS_PAGES
+    section = Section(
+        "llms-full",
+        f"llms-full.txt of {pages:,} real pages against their content fingerprints; "
+        "`sitemill build --llms-full` against `sitemill build`",
+    )
+    bench_llms_full(section, quick=ctx.quick)
+    bench_llms_build(section, ctx.sitemill, out=OUT, quick=ctx.quick, repeat=ctx.repeat)
+    return section
+
+
 def bench_hostile_inputs(ctx: Context) -> Section:
     section = Section("hostile", "the worst inputs each reader is given, at the most it reads")
     bench_hostile(section, quick=ctx.quick)
@@ -539,6 +555,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "bucket-sharded": bench_bucket_sharded,
     "bucket-full-1m": bench_bucket_full_1m,
     "fingerprint": bench_fingerprint,
+    "llms-full": bench_llms_full_1500,
     "hostile": bench_hostile_inputs,
     "content-dates-2k": bench_content_dates_2k,
     "second-run": bench_second_run_sites,

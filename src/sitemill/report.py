@@ -17,6 +17,7 @@ from sitemill.lastmod.summary import dates_text
 from sitemill.messages import counted
 from sitemill.progress import Progress as Progress  # (the jobs import these from here)
 from sitemill.progress import file_progress as file_progress
+from sitemill.state.llmsfiles import LlmsRecord
 from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
@@ -56,8 +57,7 @@ class WriteResult:
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)
     index_digests: dict[str, str] = field(default_factory=dict)  # each index's, by name
-    llms: dict[str, str] = field(default_factory=dict)  # the llms files sitemill's: name -> MD5
-    llms_decision: str = ""  # how llms.txt met the site's languages (sitemill.llms.files)
+    llms: LlmsRecord = field(default_factory=LlmsRecord)  # (writing.llmsoutputs)
 
     def count_as_written(self, names: list[str]) -> None:
         """Files an earlier, failed attempt of this run wrote: changed too (a CDN must

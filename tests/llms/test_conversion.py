@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES
-from sitemill.llms.conversion import repeated_blocks, site_markdowns
+from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES, BlockCount
+from sitemill.llms.conversion import page_block_keys, repeated_blocks, site_markdowns
 from sitemill.llms.page import LlmsPage
 from sitemill.workers.workpool import WorkPool
 
@@ -28,24 +28,28 @@ def pages_of(
     ]
 
 
-def article(index: int, footer: str = "") -> str:
+def article(index: int) -> str:
     return (
-        "<div class='banner'>You are reading the docs of version 2.</div>"
+        "<article><div class='banner'>You are reading the docs of version 2.</div>"
         f"<h1>Page {index}</h1><p>Own words {index}.</p><p>More of page {index}.</p>"
-        f"<footer class='doc-footer'>{footer or f'Unique footer {index}'}</footer>"
-        "<div><a href='https://github.com/x/edit/p.md'>Edit this page</a></div>"
+        f"<footer class='doc-footer'>Unique footer {index}</footer>"
+        "<div><a href='https://github.com/x/edit/p.md'>Edit this page</a></div></article>"
     )
 
 
 def test_a_block_on_most_pages_is_gone_one_unique_to_a_page_stays() -> None:
-    # The footer-like spot (a div closing the region) holds the repeated "Edit this page" on
-    # every page; page 0's own closing line, in the same spot, is its own.
+    # "Edit this page" closes the article on every page: the site's. Each page's own footer,
+    # in the same footer-like spot beside it, is the page's; so is the one closing line that
+    # page 4 has instead of the banner's.
     bodies = [article(index) for index in range(5)]
+    bodies[4] = bodies[4].replace("You are reading the docs of version 2.", "Page 4's own note.")
     converted = list(site_markdowns(pages_of(bodies)))
     for index, page in enumerate(converted):
         assert "Edit this page" not in page.markdown
         assert "version 2" not in page.markdown
         assert f"Own words {index}." in page.markdown
+        assert f"Unique footer {index}" in page.markdown
+    assert "Page 4's own note." in converted[4].markdown
     assert [page.page.url for page in converted] == [f"{BASE}p{index}/" for index in range(5)]
 
 
@@ -102,3 +106,13 @@ def test_two_runs_give_the_same_markdown(runs: int) -> None:
     pages = pages_of([article(index) for index in range(6)])
     results = [[page.markdown for page in site_markdowns(pages)] for _ in range(runs)]
     assert results[0] == results[1]
+
+
+def test_counts_of_two_shards_merge_to_the_whole_site_s() -> None:
+    pages = pages_of([article(index) for index in range(4)] + ["<p>Other</p>"] * 3)
+    shards = [BlockCount(), BlockCount()]
+    for index, (page, read) in enumerate(pages):
+        shards[index % 2].add(*page_block_keys(page, read()))
+    shards[0].merge(shards[1])
+    assert shards[0].repeated() == repeated_blocks(pages)
+    assert shards[0].repeated().by_lang["en"]  # (4 of 7 pages: repeated)

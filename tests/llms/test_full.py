@@ -41,7 +41,7 @@ def test_no_summary_gives_no_quote_line() -> None:
 
 def test_a_title_and_url_that_markdown_would_misread_are_escaped() -> None:
     page = PageMarkdown(LlmsPage("https://e.org/a_(b)/", "Array[T]\nguide"), "")
-    assert page_block(page) == "---\n\n# [Array&#91;T&#93; guide](https://e.org/a_%28b%29/)\n\n"
+    assert page_block(page) == "---\n\n# [Array&#91;T&#93; guide](https://e.org/a_%28b%29/)\n"
 
 
 def test_a_page_without_a_title_is_named_by_its_url() -> None:
@@ -83,3 +83,8 @@ def test_the_mark_tells_sitemill_s_file_from_a_user_s() -> None:
     assert not written_by_sitemill(b"# My own llms-full.txt\n\nWords.\n")
     quoted = f"A line quoting the mark: {SITEMILL_MARK}\n".encode()
     assert not written_by_sitemill(quoted)
+
+
+def test_no_pages_is_the_head_alone() -> None:
+    data = llms_full_text(SITE, "Example", [])
+    assert data == full_head(SITE, "Example").encode() and data.endswith(b"-->\n")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from llmsreadings import Reading, commonmark_reading, reference_reading
 from sitemill.llms.files import llms_files, written_by_sitemill
 from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.llms.sitename import common_title_part, own_title
 from sitemill.llms.text import one_line
 
 BASE = "https://example.org/"
@@ -48,19 +49,25 @@ def test_a_small_site_reads_the_same_both_ways() -> None:
         LlmsPage(BASE + "blog/first/", "First | Example", "A post."),
     ]
     text = write(pages, LlmsSite(BASE, BASE + "sitemap.xml", summary="An example."))
+    # (titles less the part most share; a folder of one page is a page of the top)
     assert both(text) == Reading(
         "Example",
         "An example.",
         (
-            ("/", (("Home | Example", BASE, "The example site."),)),
+            (
+                "/",
+                (
+                    ("Home", BASE, "The example site."),
+                    ("First", BASE + "blog/first/", "A post."),
+                ),
+            ),
             (
                 "docs",
                 (
-                    ("Intro | Example", BASE + "docs/intro/", "How to start."),
-                    ("More | Example", BASE + "docs/more/", None),
+                    ("Intro", BASE + "docs/intro/", "How to start."),
+                    ("More", BASE + "docs/more/", None),
                 ),
             ),
-            ("blog", (("First | Example", BASE + "blog/first/", "A post."),)),
         ),
     )
     assert text.splitlines()[4] == (
@@ -133,12 +140,12 @@ def test_a_name(name: str) -> None:
 
 
 def test_folders_named_like_another_section_or_optional() -> None:
-    pages = [
-        LlmsPage(BASE + "Optional/a/", "a"),
-        LlmsPage(BASE + "optional/b/", "b"),
+    pages = [  # (two pages a folder: a folder of one page is a page of the top)
+        *(LlmsPage(BASE + f"Optional/{n}/", n) for n in "aA"),
+        *(LlmsPage(BASE + f"optional/{n}/", n) for n in "bB"),
         LlmsPage(BASE + "guide/c/", "c", group="guide"),
-        LlmsPage(BASE + "guide/d/", "d"),
-        LlmsPage(BASE + "caf%C3%A9/e/", "e"),
+        *(LlmsPage(BASE + f"guide/{n}/", n) for n in "dD"),
+        *(LlmsPage(BASE + f"caf%C3%A9/{n}/", n) for n in "eE"),
     ]
     names = [name for name, _ in both(write(pages, group_order=["guide"])).sections]
     assert names == ["guide", "Optional/", "optional/", "guide/", "café"]
@@ -157,8 +164,7 @@ def test_groups_in_config_order_then_folders_in_page_order() -> None:
     assert [(name, [link[0] for link in links]) for name, links in sections] == [
         ("first", ["3"]),
         ("second", ["2", "5"]),
-        ("z", ["1"]),
-        ("y", ["4"]),
+        ("/", ["4", "1"]),  # (z/ and y/ hold one page each: pages of the top, y/ first)
     ]
 
 
@@ -171,14 +177,14 @@ def test_root_pages_and_clean_urls_of_folders() -> None:
     ]
     sections = both(write(pages)).sections
     assert [(name, [link[0] for link in links]) for name, links in sections] == [
+        ("/", ["About", "Home"]),  # (the top first: the home page's section)
         ("blog", ["Blog", "First"]),
-        ("/", ["About", "Home"]),
     ]
 
 
 def test_a_base_url_in_a_subfolder() -> None:
     base = "https://example.org/book/"
-    pages = [LlmsPage(base, "Home"), LlmsPage(base + "ch1/a/", "A")]
+    pages = [LlmsPage(base, "Home"), LlmsPage(base + "ch1/a/", "A"), LlmsPage(base + "ch1/b/", "B")]
     text = write(pages, LlmsSite(base, base + "sitemap.xml"))
     assert [name for name, _ in both(text).sections] == ["/", "ch1"]
 
@@ -230,6 +236,12 @@ TEXT_WITH_EMPHASIS = st.text(alphabet="ab *_*_ [](`\\", max_size=30)
 PATH = st.text(alphabet="abz09-.~()[]!$'+,;=:@/", max_size=20)
 
 
+def _own(page: LlmsPage, pages: list[LlmsPage]) -> str:
+    """The title an item shows: the page's less the part most of the titles share."""
+    shared = common_title_part([title for p in pages if (title := one_line(p.title))])
+    return own_title(one_line(page.title), shared)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     name=TEXT.filter(lambda text: one_line(text) != ""),
@@ -257,7 +269,7 @@ def test_both_readings_give_back_the_inputs(
     assert reading.summary == (one_line(summary) if one_line(summary) not in {"", "None"} else None)
     links = [link for _, section in reading.sections for link in section]
     assert [(title, url.replace("%28", "(").replace("%29", ")")) for title, url, _ in links] == [
-        (one_line(page.title), page.url) for page in _in_section_order(pages, reading)
+        (_own(page, pages), page.url) for page in _in_section_order(pages, reading)
     ]
     for (_, _, read), page in zip(links, _in_section_order(pages, reading), strict=True):
         assert read == (
@@ -313,3 +325,19 @@ def test_urls_under_the_base_are_not_parsed_one_by_one(monkeypatch: pytest.Monke
     ]
     assert len(llms_files(pages, SITE).files) == 2
     assert len(calls) <= 4
+
+
+def test_a_section_of_a_versioned_site_takes_off_its_own_shared_part() -> None:
+    # spyder-docs: each version's titles end in their own "Spyder N documentation", none of
+    # which most of the site's titles share; a section of two titles keeps them whole.
+    pages = [
+        *(LlmsPage(BASE + f"3/{n}.html", f"{n} — Spyder 3 documentation") for n in "abcd"),
+        *(LlmsPage(BASE + f"4/{n}.html", f"{n} — Spyder 4 documentation") for n in "abcd"),
+        *(LlmsPage(BASE + f"x/{n}/", f"Foo: Part {n}") for n in "12"),
+    ]
+    sections = both(write(pages)).sections
+    assert [(name, [link[0] for link in links]) for name, links in sections] == [
+        ("3", ["a", "b", "c", "d"]),
+        ("4", ["a", "b", "c", "d"]),
+        ("x", ["Foo: Part 1", "Foo: Part 2"]),
+    ]

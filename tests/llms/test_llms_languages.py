@@ -61,8 +61,9 @@ def test_archcraft_one_file_per_language() -> None:
     assert_each_page_once(pages, result)
     french = reference_reading(result.files["fr/llms.txt"].decode())
     assert french.name == "Archcraft"
-    assert [name for name, _ in french.sections] == ["blog", "/fr/", "news", "docs"]  # as listed
-    assert "Bienvenue sur Wiki Archcraft | Archcraft" in [link[0] for link in french.sections[1][1]]
+    # (the top first, then the folders as listed; titles less the part most titles share)
+    assert [name for name, _ in french.sections] == ["/fr/", "blog", "news", "docs"]
+    assert "Bienvenue sur Wiki Archcraft" in [link[0] for link in french.sections[0][1]]
 
 
 def test_python_markdown_is_named_by_its_home_page_and_has_no_summary() -> None:
@@ -114,7 +115,7 @@ def test_languages_by_folder_without_hreflang_are_not_guessed() -> None:
     # hugegraph's cn/, spyder-docs' en/ es/, reason-react's: folders, no hreflang: one file.
     pages = [
         LlmsPage(BASE + f"{folder}/docs/{n}/", f"P{n}")
-        for n, folder in enumerate(["en", "es", "cn", "en"])
+        for n, folder in enumerate(["en", "es", "cn", "en", "es", "cn"])
     ]
     result = llms_files(pages, SITE)
     assert list(result.files) == ["llms.txt"]
@@ -138,20 +139,22 @@ def test_a_section_per_language_when_a_language_has_no_folder_of_its_own() -> No
         LlmsPage(BASE + "docs/a/", "A", hreflang="en"),
         LlmsPage(BASE + "docs/a-fr/", "A fr", hreflang="fr"),  # French beside English in docs/
         LlmsPage(BASE + "blog/b/", "B", hreflang="fr"),
+        LlmsPage(BASE + "blog/b2/", "B2", hreflang="fr"),
         LlmsPage(BASE + "docs%20%28fr%29/c/", "C"),  # a folder named like a language section
+        LlmsPage(BASE + "docs%20%28fr%29/c2/", "C2"),
     ]
     result = llms_files(pages, SITE)
     assert list(result.files) == ["llms.txt"]
     assert result.decision == (
-        "one llms.txt with a section per language (en, fr): 3 of 4 pages are in hreflang clusters "
+        "one llms.txt with a section per language (en, fr): 4 of 6 pages are in hreflang clusters "
         "of 2 languages, but fr's pages do not share a top folder of their own"
     )
     sections = reference_reading(result.files["llms.txt"].decode()).sections
     assert [(name, [link[0] for link in links]) for name, links in sections] == [
         ("docs (en)", ["A"]),
         ("docs (fr)", ["A fr"]),
-        ("blog (fr)", ["B"]),
-        ("docs (fr)/", ["C"]),
+        ("blog (fr)", ["B", "B2"]),
+        ("docs (fr)/", ["C", "C2"]),
     ]
     assert_each_page_once(pages, result)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.llms.markdown import headings_down, region_markdown
+from sitemill.llms.markdown import MAX_DEPTH, headings_down, region_markdown
 from sitemill.llms.region import content_region
 
 URL = "https://example.org/docs/guide/"
@@ -100,3 +100,13 @@ def test_headings_go_one_level_down_outside_code() -> None:
 
 def test_an_empty_region_is_no_text() -> None:
     assert markdown_of("<nav>Menu</nav>") == ""
+
+
+def test_a_region_nested_deeper_than_the_converter_recurses_keeps_its_words() -> None:
+    deep = "<div>" * 5_000 + "<p>deep <b>words</b></p>" + "</div>" * 5_000
+    assert markdown_of(f"<p>Top.</p>{deep}<p>After.</p>") == "Top.\n\ndeep words\n\nAfter.\n"
+
+
+def test_a_region_at_the_depth_limit_is_converted_whole() -> None:
+    nested = "<div>" * (MAX_DEPTH - 3) + "<p>deep <b>words</b></p>" + "</div>" * (MAX_DEPTH - 3)
+    assert markdown_of(nested) == "deep **words**\n"

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import pytest
 
+import timing
 from sitemill.llms.markdown import region_markdown
 from sitemill.llms.parsing import MAX_PAGE_BYTES, without_raw_text
 from sitemill.llms.region import content_region
@@ -187,3 +188,23 @@ def test_a_main_without_h1_is_read_in_its_whole_page(monkeypatch: pytest.MonkeyP
     body = "<header><h1>Guide</h1></header><main><p>Words.</p></main>"
     assert markdown_of(body) == "# Guide\n\nWords.\n"
     assert len(Recorded.texts) == 2 and "<header>" in Recorded.texts[1]
+
+
+@pytest.mark.parametrize(
+    "filler",
+    [
+        " ",  # (a self-date's label searched from every position of a long white run)
+        "<div>",  # (nesting)
+        "<p><a href='#x'></a>",  # (unclosed: nested empty in-page links, each left out)
+        "<li>Last updated on 2024 ",  # (unclosed: nested self-dates, each climbing up)
+        "<h2>Part<a href='#p'>¶</a>",  # (unclosed: nested headings and their permalinks)
+    ],
+)
+def test_a_page_s_cost_grows_linearly(filler: str) -> None:
+    def page(count: int) -> bytes:
+        return f"<main><h1>Guide</h1>{filler * count}<p>End</p></main>".encode()
+
+    def convert(data: bytes) -> str:
+        return region_markdown(content_region(data, URL))
+
+    assert timing.linear(convert, page(1_000), page(8_000), 20)

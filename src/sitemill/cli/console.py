@@ -34,8 +34,8 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
         say(stream, f"written: {_names(result.written)}")
     if result.deleted:  # (a replaced index's children: names another tool chose)
         say(stream, f"deleted: {_names(result.deleted)}")
-    if result.llms_decision:
-        say(stream, result.llms_decision)
+    if result.llms.decision:
+        say(stream, result.llms.decision)
     if not result.changed:
         say(stream, "nothing changed")
     write_counts(report, stream)

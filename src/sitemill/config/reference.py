@@ -114,7 +114,7 @@ MEANINGS: Final[Mapping[str, str]] = {
     "llms_txt": (
         "write `llms.txt` (llmstxt.org) from exactly the pages the sitemap lists, by title and "
         "description, in sections: `true`, or `replace` to take over an `llms.txt` sitemill "
-        "did not write"
+        "did not write (see [llms.txt](llms.md))"
     ),
     "llms_full": (
         "write `llms-full.txt`: each listed page's content region as Markdown, in the "

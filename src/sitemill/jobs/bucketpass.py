@@ -99,7 +99,7 @@ def bucket_pass(
         redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
-        named=named, llms=bucket_llms_setup(client, site, start.state),
+        named=named, llms=bucket_llms_setup(client, site, start.state, knowledge.remember),
     )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
@@ -153,7 +153,7 @@ def _remember_files(remember: State, result: WriteResult, dates: ChildDates | No
     remember.digests = result.digests()
     remember.written = None if dates is None else dates.kept(remember.outputs)
     remember.plan = result.plan
-    remember.llms = result.llms
+    remember.llms, remember.llms_source = result.llms.files, result.llms.source
 
 
 def website_redirects(

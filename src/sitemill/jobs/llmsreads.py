@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,19 +17,39 @@ if TYPE_CHECKING:
     from sitemill.jobs.bucketsite import BucketSite
 
 
-def tree_llms_setup(site_dir: Path, known: State | None) -> LlmsSetup:
-    """A page read inside the site root (no link out of it), as much as a fingerprint reads."""
-    root = Root(site_dir)
-    return LlmsSetup(
-        lambda key: root.read(key, MAX_FINGERPRINT_BYTES), {} if known is None else known.llms
-    )
+def tree_llms_setup(site_dir: Path, known: State | None, remember: State) -> LlmsSetup:
+    """A page read inside the site root (no link out of it), as much as a fingerprint reads;
+    its fingerprint as the run keeps it (``remember``), when the run keeps a state."""
+    pages = TreePages(site_dir)
+    if known is None:
+        return LlmsSetup(pages, parallel=True)
+    fingerprint = partial(_fingerprint, remember)
+    return LlmsSetup(pages, known.llms, fingerprint, known.llms_source, parallel=True)
 
 
-def bucket_llms_setup(client: S3Client, site: BucketSite, known: State) -> LlmsSetup:
+class TreePages:
+    """A tree's page by its key: a callable that pickles (the conversion's worker processes
+    read the pages they convert)."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
+
+    def __call__(self, key: str) -> bytes | None:
+        return Root(self.site_dir).read(key, MAX_FINGERPRINT_BYTES)
+
+
+def bucket_llms_setup(
+    client: S3Client, site: BucketSite, known: State, remember: State
+) -> LlmsSetup:
     """A page read by one GET of as much as a fingerprint reads."""
     from sitemill.sources.s3 import read_object
 
     def page_bytes(key: str) -> bytes | None:
         return read_object(client, site.bucket, site.root + key, limit=MAX_FINGERPRINT_BYTES)
 
-    return LlmsSetup(page_bytes, known.llms)
+    return LlmsSetup(page_bytes, known.llms, partial(_fingerprint, remember), known.llms_source)
+
+
+def _fingerprint(state: State, key: str) -> str | None:
+    record = state.pages.get(key)
+    return None if record is None else record.fingerprint

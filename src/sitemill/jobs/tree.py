@@ -99,7 +99,7 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
             expected=len(files), dates=dates, named=lambda: users,
-            llms=tree_llms_setup(site_dir, known),
+            llms=tree_llms_setup(site_dir, known, remember),
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
@@ -154,7 +154,7 @@ def _keep_state(
     remember.written = None if dates is None else dates.kept(remember.outputs)
     remember.digests = report.result.digests() if remember.written else {}
     remember.plan = report.result.plan
-    remember.llms = report.result.llms
+    remember.llms, remember.llms_source = report.result.llms.files, report.result.llms.source
     remember_changes(dating.known, remember, first_run=dating.first_run)
     if not dating.first_run:
         style = report.url_style.style if report.url_style is not None else config.url_style

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
@@ -56,7 +56,8 @@ def diff_tree(
     before = parse_state(data)
     kept = MemorySink({STATE_NAME: data})  # (the dry run's state store: what it would write)
     store = SinkStateStore(kept)
-    report = build_from_tree(config, site_dir, MemorySink(), progress=progress, state_store=store)
+    dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
+    report = build_from_tree(dry, site_dir, MemorySink(), progress=progress, state_store=store)
     written = kept.files[STATE_NAME]
     after = before if written == data else parse_state(written)
     style = report.url_style.style if report.url_style is not None else config.url_style

@@ -23,7 +23,7 @@ from typing import Final
 
 from bs4 import Tag
 
-from sitemill.llms.region import tags_of
+from sitemill.llms.treewalk import tags_of
 
 REPEATED_MIN_PAGES: Final = 4
 EDGE_BLOCKS: Final = 6
@@ -81,6 +81,12 @@ class BlockCount:
         """Counts one page of language ``lang`` whose edge blocks hash to ``hashes``."""
         self.pages[lang] += 1
         self.holding.setdefault(lang, Counter()).update(set(hashes))
+
+    def merge(self, other: BlockCount) -> None:
+        """Adds the pages ``other`` counted (another shard's, another worker's): counts add."""
+        self.pages.update(other.pages)
+        for lang, counter in other.holding.items():
+            self.holding.setdefault(lang, Counter()).update(counter)
 
     def repeated(self) -> RepeatedBlocks:
         """The blocks each language's pages repeat: on more than half of them and on at least

@@ -42,14 +42,15 @@ def page_language(page: LlmsPage, declared: str) -> str:
     return (page.hreflang or declared).split("-")[0].split("_")[0].strip().lower()
 
 
+def page_block_keys(page: LlmsPage, data: bytes) -> tuple[str, list[bytes]]:
+    """The first pass for one page (of bytes ``data``): its language and the hashes of its edge
+    blocks, what BlockCount.add counts (a job that reads each page anyway may count here)."""
+    region = content_region(data, page.url)
+    return page_language(page, region.lang), [key for key, _ in edge_blocks(region.parts)]
+
+
 def _hashes_of(chunk: Sequence[ListedPage]) -> list[tuple[str, list[bytes]]]:
-    """Each page of ``chunk``: its language and the hashes of its edge blocks."""
-    found = []
-    for page, read in chunk:
-        region = content_region(read(), page.url)
-        keys = [key for key, _ in edge_blocks(region.parts)]
-        found.append((page_language(page, region.lang), keys))
-    return found
+    return [page_block_keys(page, read()) for page, read in chunk]
 
 
 def repeated_blocks(pages: Sequence[ListedPage], pool: WorkPool | None = None) -> RepeatedBlocks:

@@ -29,7 +29,7 @@ from sitemill.llms.languages import FilePlan, plan_languages
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.llms.paths import path_below
 from sitemill.llms.sections import plan_sections
-from sitemill.llms.sitename import site_name
+from sitemill.llms.sitename import common_title_part, own_title, site_name
 from sitemill.llms.text import (
     block_text,
     heading_text,
@@ -40,6 +40,9 @@ from sitemill.llms.text import (
 )
 
 INFO_MARK: Final = "; written by sitemill."
+# Titles a section needs for the part most of them share to be the template's (below, two titles
+# sharing a first part may be one series: "Foo: Part 1", "Foo: Part 2"); the file's part else.
+_SECTION_PAGES: Final = 4
 # Bytes of a file looked at for the mark: its head (a name and a summary are one line each,
 # a page's title and description are bounded where they are read).
 MARK_WINDOW: Final = 1 << 20
@@ -101,9 +104,11 @@ def _render(
         group_order=group_order,
         languages=file.languages,
     )
+    shared = _shared_part(file.pages)
     for section in sections:
         lines += [f"## {heading_text(section.name)}", ""]
-        lines += [_item(page) for page in section.pages]
+        here = _shared_part(section.pages) if len(section.pages) >= _SECTION_PAGES else ""
+        lines += [_item(page, here or shared) for page in section.pages]
         lines.append("")
     return "\n".join(lines[:-1]) + "\n"
 
@@ -134,9 +139,17 @@ def _info(file: FilePlan, every: Sequence[FilePlan], site: LlmsSite) -> str:
     )
 
 
-def _item(page: LlmsPage) -> str:
-    """``- [Title](URL): description``; a page without a title is named by its URL's path."""
-    title = one_line(page.title) or one_line(unquote(urlsplit(page.url).path)) or "/"
+def _shared_part(pages: Sequence[LlmsPage]) -> str:
+    """The part most of the pages' titles share: the site's name and its separator, where a
+    section of a versioned site has its own ("Editor — Spyder 3 documentation")."""
+    return common_title_part([title for page in pages if (title := one_line(page.title))])
+
+
+def _item(page: LlmsPage, shared: str) -> str:
+    """``- [Title](URL): description``, the title less the part most titles of its file share;
+    a page without a title is named by its URL's path."""
+    title = own_title(one_line(page.title), shared)
+    title = title or one_line(unquote(urlsplit(page.url).path)) or "/"
     link = f"- [{inline_text(title)}]({link_url(page.url)})"
     description = real_description(page.description)
     return f"{link}: {inline_text(description)}" if description else link

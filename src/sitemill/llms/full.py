@@ -47,7 +47,6 @@ def full_head(site: LlmsSite, name: str) -> str:
         f"The content of the pages {site.sitemap_url} lists, as Markdown, in its order.",
         "",
         SITEMILL_MARK,
-        "",
     ]
     return "\n".join(lines) + "\n"
 
@@ -58,7 +57,7 @@ def page_block(converted: PageMarkdown) -> str:
     title = _one_line(page.title or page.url).replace("[", "&#91;").replace("]", "&#93;")
     url = page.url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
     body = headings_down(converted.markdown).strip("\n")
-    return f"{_SEPARATOR}# [{title}]({url})\n" + (f"\n{body}\n" if body else "") + "\n"
+    return f"{_SEPARATOR}# [{title}]({url})\n" + (f"\n{body}\n" if body else "")
 
 
 def stop_block(max_bytes: int, left_out: int, first_left_out: str) -> str:
@@ -77,22 +76,23 @@ def llms_full_text(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> bytes:
     """llms-full.txt's bytes from the pages' Markdown in sitemap order (see above): the head,
-    then each page whole while the file stays within ``max_bytes``."""
+    then each page whole while the file stays within ``max_bytes``. Blocks are joined by a
+    blank line (counted in ``size``); the file is built once, at the end."""
     head = full_head(site, name).encode()
     taken: list[tuple[str, bytes]] = []  # (the page's URL, its block)
     size = len(head)
     left_out: list[str] = []  # the URLs of the pages left out, in order
     for converted in pages:
         block = b"" if left_out else page_block(converted).encode()
-        if left_out or size + len(block) > max_bytes:
+        if left_out or size + 1 + len(block) > max_bytes:
             left_out.append(converted.page.url)
             continue
         taken.append((converted.page.url, block))
-        size += len(block)
+        size += 1 + len(block)
     blocks = [block for _, block in taken]
     if left_out:
         blocks = _with_stop(taken, size, max_bytes, left_out)
-    return (head + b"".join(blocks)).rstrip(b"\n") + b"\n"
+    return b"\n".join([head, *blocks])
 
 
 def _with_stop(
@@ -102,11 +102,11 @@ def _with_stop(
     (or none is left: a head alone may pass the limit)."""
     while True:
         stop = stop_block(max_bytes, len(left_out), left_out[0]).encode()
-        if size + len(stop) <= max_bytes or not taken:
+        if size + 1 + len(stop) <= max_bytes or not taken:
             return [block for _, block in taken] + [stop]
         url, block = taken.pop()
         left_out.insert(0, url)
-        size -= len(block)
+        size -= 1 + len(block)
 
 
 def _one_line(text: str) -> str:

@@ -30,6 +30,10 @@ _BLANK_LINES: Final = re.compile(r"\n{3,}")
 _TRAILING: Final = re.compile(r"[ \t]+$", re.MULTILINE)
 _HEADING: Final = re.compile(r"#{1,6} ")
 _FENCE: Final = "```"
+# markdownify converts by recursion, three frames an element: a region nested deeper than this
+# is converted to this depth, the elements below each element at it read as their text alone
+# (a page of 500 nested <div>s would raise RecursionError; real pages nest 20 to 40 deep).
+MAX_DEPTH: Final = 120
 
 
 def code_language(pre: Tag) -> str | None:
@@ -118,9 +122,27 @@ def region_markdown(region: Region) -> str:
     """The Markdown of ``region``: its parts in order, blank-line runs collapsed, no trailing
     spaces; "" for a region with no text, else ending with one newline."""
     converter = RegionConverter(region.base)
+    for part in region.parts:
+        _flatten_below(part, MAX_DEPTH)
     text = "\n\n".join(str(converter.convert_soup(part)).strip("\n") for part in region.parts)
     text = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", text)).strip("\n")
     return text + "\n" if text.strip() else ""
+
+
+def _flatten_below(part: Tag, depth: int) -> None:
+    """Each element ``depth`` levels below ``part`` that holds elements holds their text
+    instead (one walk; the same for every caller, whatever its own stack)."""
+    depths = {id(part): 0}
+    deepest = []
+    for node in part.descendants:
+        if isinstance(node, Tag) and node.parent is not None:
+            level = depths[id(node.parent)] + 1 if id(node.parent) in depths else depth + 1
+            if level <= depth:
+                depths[id(node)] = level
+            if level == depth and node.find(True) is not None:
+                deepest.append(node)
+    for node in deepest:
+        node.string = " ".join(node.get_text(" ").split())
 
 
 def headings_down(markdown: str) -> str:

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urljoin
@@ -29,6 +28,7 @@ from urllib.parse import urljoin
 from bs4 import BeautifulSoup, Tag
 
 from sitemill.llms.parsing import main_slice, page_head, page_text
+from sitemill.llms.treewalk import drop_each, short_text, tags_of
 
 _NOT_TEXT: Final = frozenset(
     {
@@ -45,9 +45,10 @@ HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 # text ("¶", "#", "§", a zero-width space, nothing but an icon).
 _WORDLESS: Final = re.compile(r"[^\W_]")
 # A self-date: a short block whose text is a "last updated" label then a date (a digit or a
-# month's name first); "Updated" alone opens many a sentence ("Updated the ISO profile").
+# month's name first); "Updated" alone opens many a sentence ("Updated the ISO profile"). (No
+# leading white space in the pattern: it is searched in every text of the region.)
 _SELF_DATE: Final = re.compile(
-    r"\s*(?:page\s+)?(?:last\s+(?:updated|modified|update)\b|updated(?=\s*(?:on\s|:)))"
+    r"(?:page\s+)?(?:last\s+(?:updated|modified|update)\b|updated(?=\s*(?:on\s|:)))"
     r"(?:\s+on)?\s*:?\s*(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|$)",
     re.IGNORECASE,
 )
@@ -101,23 +102,6 @@ def _parts(soup: BeautifulSoup, title: str, whole: bool = False) -> tuple[Tag, .
         _drop_permalinks(part)
         _drop_self_dates(part)
     return parts
-
-
-def tags_of(root: Tag) -> list[Tag]:
-    """The elements inside ``root``, in document order (one walk: bs4's find_all matches a
-    filter at every element, several times slower)."""
-    return [node for node in root.descendants if isinstance(node, Tag)]
-
-
-def drop_each(tags: Iterable[Tag], wanted: Callable[[Tag], bool]) -> None:
-    """Leaves out each of ``tags`` (in document order) that is ``wanted``, and what it holds;
-    an element inside one left out is not asked about. (bs4's ``decomposed`` would tell, but an
-    attribute a Tag lacks is a search of its subtree: ``tag._decomposed`` is ``tag.find(...)``.)"""
-    gone: set[int] = set()
-    for tag in tags:
-        if id(tag) not in gone and wanted(tag):
-            gone.update(id(node) for node in tag.descendants)
-            tag.decompose()
 
 
 def _drop_furniture(soup: BeautifulSoup) -> None:
@@ -191,17 +175,24 @@ def _title_block(soup: BeautifulSoup, region: Tag, title: str) -> Tag | None:
 
 def _drop_permalinks(part: Tag) -> None:
     """Leaves out each heading's permalink (see _WORDLESS) and each empty in-page link."""
+    tags = tags_of(part)
+    in_heading: set[int] = set()  # (one walk down: an unclosed tag may nest thousands deep)
+    for tag in tags:
+        parent = tag.parent
+        if parent is not None and (parent.name in HEADINGS or id(parent) in in_heading):
+            in_heading.add(id(tag))
 
     def permalink(link: Tag) -> bool:
         if link.name != "a" or link.get("href") is None:
             return False
-        href, words = str(link["href"]), link.get_text()
-        symbol = "#" in href and not _WORDLESS.search(words)
-        if symbol and any(parent.name in HEADINGS for parent in link.parents):
+        href, words = str(link["href"]), short_text(link, _SELF_DATE_CHARS)
+        if words is None:
+            return False
+        if id(link) in in_heading and "#" in href and not _WORDLESS.search(words):
             return True
-        return href.startswith("#") and not words.strip() and link.find("img") is None
+        return href.startswith("#") and not words and link.find("img") is None
 
-    drop_each(tags_of(part), permalink)
+    drop_each(tags, permalink)
 
 
 def _drop_self_dates(part: Tag) -> None:
@@ -211,8 +202,8 @@ def _drop_self_dates(part: Tag) -> None:
     for text in part.find_all(string=_SELF_DATE):
         element, outermost = text.parent, None
         while isinstance(element, Tag) and element is not part:
-            words = element.get_text(" ", strip=True)
-            if len(words) > _SELF_DATE_CHARS or not _SELF_DATE.match(words + " "):
+            words = short_text(element, _SELF_DATE_CHARS)
+            if words is None or not _SELF_DATE.match(words + " "):
                 break
             if any(character.isdigit() for character in words):
                 outermost = element

@@ -1,7 +1,11 @@
 """An llms.txt's "## " sections: the named groups, else the top folders, in the sitemap's order."""
 
-# Sections hold the top folders below the file's own folder (sitemill.llms.paths). Pages in no
-# folder get a section of their own,
+# Sections hold the top folders below the file's own folder (sitemill.llms.paths) that hold more
+# than one page: a folder of one listed page is no section of the site but that page, a page of
+# its top (/about/ written as about/index.html, as MkDocs, Hugo and Docusaurus write each page).
+# The pages at the top come first (the home page's section); in a section, a folder's own page
+# before the pages in it (the URLs' paths in order, segment by segment: the home page first, then
+# docs/ before docs/intro/). Pages in no folder get a section of their own,
 # named for the folder they are in: "/" at the site's root, "/fr/" in a language's file. Such a
 # section is needed at all because a link between the summary and the first "## " is read as the
 # file's info text, not as a link (the reference parser). The name is true of every page in it, is
@@ -13,6 +17,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -58,7 +63,9 @@ def plan_sections(
     belows = [path_below(page.url, base_url).removeprefix(folder) for page in pages]
     language_of = {language.casefold(): language for language in languages}
     keyed: dict[_Key, list[LlmsPage]] = {}
-    for page, top in zip(pages, top_folders(belows), strict=True):
+    tops = top_folders(belows)
+    held = Counter(tops)  # (a folder of one listed page is that page, a page of the top)
+    for page, top in zip(pages, (top if held[top] > 1 else "" for top in tops), strict=True):
         language = language_of.get(page.hreflang.casefold(), "")
         group = one_line(page.group)
         keyed.setdefault(_Key(language, group, "" if group else top), []).append(page)
@@ -70,11 +77,16 @@ def plan_sections(
             language_rank.get(item[1].language, len(languages)),
             not item[1].group,
             rank.get(item[1].group, len(rank)),
+            bool(item[1].folder),  # (the pages at the top first: the home page's section)
             item[0],
         ),
     )
     names = _Names()
-    return [Section(names.take(key, folder), tuple(keyed[key])) for _, key in order]
+    below = {page.url: tuple(path.split("/")) for page, path in zip(pages, belows, strict=True)}
+    return [
+        Section(names.take(key, folder), tuple(sorted(keyed[key], key=lambda p: below[p.url])))
+        for _, key in order
+    ]
 
 
 class _Names:

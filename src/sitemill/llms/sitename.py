@@ -35,10 +35,10 @@ def site_name(pages: Sequence[LlmsPage], site: LlmsSite) -> str:
     return shared or urlsplit(site.base_url).netloc
 
 
-def shared_title_part(titles: Sequence[str], home_title: str = "") -> str:
+def common_title_part(titles: Sequence[str]) -> str:
     """The end part (first or last, between separators) or whole title that more than half of
-    ``titles`` hold, at least two of them; the home page's own part where the shared one begins
-    with it. "" when no part is shared so widely."""
+    ``titles`` hold, at least two of them ("" when none is shared so widely): the template's
+    part of a title, the site's name and its separator."""
     counts: Counter[str] = Counter()
     for title in titles:
         parts = _SEPARATOR.split(title)
@@ -46,7 +46,32 @@ def shared_title_part(titles: Sequence[str], home_title: str = "") -> str:
     if not counts:
         return ""
     shared, held = counts.most_common(1)[0]  # ties: the first counted, in the pages' order
-    if held < 2 or held * 2 <= len(titles):
+    return shared if held >= 2 and held * 2 > len(titles) else ""
+
+
+def own_title(title: str, shared: str) -> str:
+    """``title`` without the part most titles share (common_title_part) at either end: what
+    the page says of itself ("Installation — Python-Markdown 3.10.3 documentation" ->
+    "Installation"); the whole title when it is nothing but that part."""
+    if not shared or title == shared:
+        return title
+    parts = list(_SEPARATOR.finditer(title))
+    if not parts:
+        return title
+    first, last = parts[0], parts[-1]
+    if title[last.end() :] == shared:
+        return title[: last.start()]
+    if title[: first.start()] == shared:
+        return title[first.end() :]
+    return title
+
+
+def shared_title_part(titles: Sequence[str], home_title: str = "") -> str:
+    """The end part (first or last, between separators) or whole title that more than half of
+    ``titles`` hold, at least two of them; the home page's own part where the shared one begins
+    with it. "" when no part is shared so widely."""
+    shared = common_title_part(titles)
+    if not shared:
         return ""
     home_parts = _SEPARATOR.split(home_title) if home_title else []
     if len(home_parts) == 2 and shared in home_parts:

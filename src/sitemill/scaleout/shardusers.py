@@ -65,9 +65,10 @@ def full_users(
 def pass_config(config: Config, users: Sequence[str]) -> Config:
     """The configuration a full pass renders shards by: robots.txt is the commit's; with the
     user's sitemaps named or named groups, shards even for a site of one file (the entry is
-    an index whatever its size, and a partitioned bucket's children are shards' files)."""
+    an index whatever its size, and a partitioned bucket's children are shards' files); no
+    page read again for Markdown (llms.txt is made after the commit: scaleout.shardllms)."""
     sharded = ShardsMode.ON if users or config.groups else config.shards
-    return replace(config, robots_txt=False, shards=sharded)
+    return replace(config, robots_txt=False, shards=sharded, llms_full=False, llms_pages=False)
 
 
 def rebuild_paths(config: Config, base: IndexState) -> set[str]:

@@ -50,10 +50,13 @@ class StoredObject:
     size: int
 
 
+def _is_llms(name: str) -> bool:  # llms.txt, llms-full.txt, a twin (in its folder's listing)
+    return is_llms_name(name) or name.endswith(MARKDOWN_SUFFIX)
+
+
 @dataclass
 class Inventory:
-    """sitemill's own files, robots.txt and the llms files at the prefix root, as one listing
-    found them.
+    """sitemill's own files and robots.txt at the prefix root, as one listing found them.
 
     The source fills it while it streams the listing, so that the sink needs no second LIST;
     ``complete`` turns true once the whole listing has been read.
@@ -68,10 +71,8 @@ class Inventory:
 
     def note(self, name: str, obj: ObjectTypeDef) -> None:
         """Remember a root-level object if it is one that the sink may replace or delete (a
-        named group's child by its shape: the configuration says whose it is; an llms file
-        or a Markdown twin: writing.llmsoutputs says whose it is)."""
-        llms = is_llms_name(name) or name.endswith(MARKDOWN_SUFFIX)
-        if name == ROBOTS_TXT or is_own_name(name) or llms:
+        named group's child by its shape: the configuration says whose it is)."""
+        if name == ROBOTS_TXT or is_own_name(name) or _is_llms(name):
             self.objects[name] = StoredObject(obj.get("ETag", ""), obj.get("Size", 0))
         elif name.startswith("sitemap"):
             self.others.add(name)
@@ -81,7 +82,8 @@ class Inventory:
     def tells(self, name: str) -> bool:
         """Whether the listing notes a root-level object of that name (then one it does not
         hold is not there); of any other, it says nothing."""
-        return name == ROBOTS_TXT or name.startswith("sitemap") or is_own_name(name)
+        own = name == ROBOTS_TXT or is_own_name(name) or _is_llms(name)
+        return own or name.startswith("sitemap")
 
 
 def describe_error(exc: ClientError | BotoCoreError) -> str:

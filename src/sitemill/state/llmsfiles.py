@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Final
 
@@ -18,9 +19,26 @@ MAX_LLMS_FILES: Final = 200_000
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 
 
-def llms_to_json(document: dict[str, Any], files: dict[str, str]) -> None:
+@dataclass
+class LlmsRecord:
+    """What a run leaves of its llms files: each one sitemill's (name -> MD5), the digest of
+    what its Markdown was made from (writing.llmsoutputs: equal, nothing is converted again),
+    and the line on the site's languages (for the report, not the state)."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    source: str = ""
+    decision: str = ""
+
+
+def llms_to_json(document: dict[str, Any], files: dict[str, str], source: str) -> None:
     if files:
         document["llms"] = dict(sorted(files.items()))
+    if source:
+        document["llms_source"] = source
+
+
+def llms_source_from_json(value: object) -> str:
+    return value if isinstance(value, str) and _HEX32.fullmatch(value) else ""
 
 
 def llms_from_json(value: object) -> dict[str, str]:

@@ -105,6 +105,7 @@ class State:
     robots_sitemaps: frozenset[str] = frozenset()
     # The llms files it wrote (llms.txt, llms-full.txt, Markdown twins): name -> MD5.
     llms: dict[str, str] = field(default_factory=dict)
+    llms_source: str = ""  # what their Markdown was made from (writing.llmsoutputs)
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)
@@ -214,7 +215,7 @@ def state_document(state: State) -> dict[str, Any]:
     if state.written:
         document["written"] = dict(sorted(state.written.items()))
     user_sitemaps_to_json(document, state.found_sitemaps, state.robots_sitemaps)
-    llms_to_json(document, state.llms)
+    llms_to_json(document, state.llms, state.llms_source)
     if state.blobs:
         document["blobs"] = {"key": state.blob_key, "fingerprints": state.blobs}
     if state.history is not None:

@@ -31,7 +31,7 @@ from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
 from sitemill.state.bounded import load_state_json
 from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
-from sitemill.state.llmsfiles import llms_from_json
+from sitemill.state.llmsfiles import llms_from_json, llms_source_from_json
 from sitemill.state.model import (
     MAX_BLOBS,
     MAX_OUTPUTS,
@@ -102,6 +102,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     state.written = _written(state, document.get("written"), latest)
     state.found_sitemaps, state.robots_sitemaps = user_sitemaps_from_json(document)
     state.llms = llms_from_json(document.get("llms"))
+    state.llms_source = llms_source_from_json(document.get("llms_source"))
     return state
 
 

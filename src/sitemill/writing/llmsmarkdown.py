@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
@@ -19,8 +20,13 @@ from sitemill.llms.sitename import site_name
 from sitemill.llms.text import real_description
 from sitemill.llms.twins import twin_bytes, twin_name
 from sitemill.state.llmsfiles import is_llms_file
+from sitemill.version import __version__
+from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, pool_size
 
 PageBytes = Callable[[str], "bytes | None"]
+# Pages a site needs for its conversion to go to worker processes (their start costs a few
+# tenths of a second; a page costs 5 to 40 ms to convert: benchmarks/README.md, llms-full).
+POOL_PAGES = 64
 
 
 def markdown_files(
@@ -29,9 +35,12 @@ def markdown_files(
     keys: Sequence[str | None],
     site: LlmsSite,
     page_bytes: PageBytes | None,
+    parallel: bool = False,
 ) -> dict[str, bytes]:
     """llms-full.txt (llms_full) and each HTML page's twin (llms_pages), by name below the
-    site's root; none when the job cannot read its pages (``page_bytes`` None)."""
+    site's root; none when the job cannot read its pages (``page_bytes`` None). ``parallel``:
+    ``page_bytes`` pickles, and a site of POOL_PAGES or more is converted by worker processes
+    (``workers``: one per core by default), the same bytes as in one."""
     if page_bytes is None:
         return {}
     listed: list[ListedPage] = [
@@ -40,7 +49,21 @@ def markdown_files(
         if key is not None and key.lower().endswith(HTML_SUFFIXES)
     ]
     files: dict[str, bytes] = {}
-    converted = site_markdowns(listed)
+    workers = pool_size(config.workers, MIN_POOL_BYTES) if parallel else 1
+    with WorkPool(workers if len(listed) >= POOL_PAGES else 1) as pool:
+        _convert(config, listed, pages, site, pool, files)
+    return files
+
+
+def _convert(
+    config: Config,
+    listed: list[ListedPage],
+    pages: Sequence[LlmsPage],
+    site: LlmsSite,
+    pool: WorkPool,
+    files: dict[str, bytes],
+) -> None:
+    converted = site_markdowns(listed, pool if pool.workers > 1 else None)
     if config.llms_pages:
         converted = _twins(converted, site.base_url, files)
     if config.llms_full:
@@ -52,7 +75,6 @@ def markdown_files(
     else:
         for _ in converted:  # (the twins are made on the way)
             pass
-    return files
 
 
 def _twins(
@@ -68,3 +90,29 @@ def _twins(
 
 def _read(page_bytes: PageBytes, key: str) -> bytes:
     return page_bytes(key) or b""
+
+
+def markdown_source(
+    config: Config,
+    pages: Sequence[LlmsPage],
+    keys: Sequence[str | None],
+    site: LlmsSite,
+    fingerprint: Callable[[str], str | None] | None,
+) -> str:
+    """A digest of what llms-full.txt and the twins are made from: this sitemill (its
+    converter), the settings, the site's head, and each listed page's URL, title, description,
+    language and content fingerprint (what a reader sees of it). "" when a page has no
+    fingerprint a state vouches for: then they are made anew."""
+    if fingerprint is None:
+        return ""
+    digest = hashlib.blake2b(digest_size=16)
+    head = (__version__, config.llms_full, config.llms_pages, config.llms_full_max_bytes, site)
+    digest.update(repr(head).encode())
+    for page, key in zip(pages, keys, strict=True):
+        if key is None or not key.lower().endswith(HTML_SUFFIXES):
+            continue
+        printed = fingerprint(key)
+        if printed is None:
+            return ""
+        digest.update(repr((page, key, printed)).encode())
+    return digest.hexdigest()

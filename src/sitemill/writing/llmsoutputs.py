@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from sitemill.config.model import Config, LlmsMode, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SinkError
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, LLMS_FULL, content_type
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
@@ -42,6 +42,11 @@ class LlmsSetup:
 
     page_bytes: PageBytes | None = None
     known: Mapping[str, str] = field(default_factory=dict)  # name -> MD5 (state.llmsfiles)
+    # A listed page's content fingerprint after the run, by its key (None: no state vouches),
+    # and what the last run's Markdown was made from (State.llms_source): see markdown_source.
+    fingerprint: Callable[[str], str | None] | None = None
+    source: str = ""
+    parallel: bool = False  # ``page_bytes`` pickles: pages are converted in worker processes
 
 
 class LlmsOutputs:
@@ -55,6 +60,7 @@ class LlmsOutputs:
         self.home: Entry | None = None
         self._home_rank: tuple[int, int] | None = None
         self._kind: Callable[[Entry], int] | None = None
+        self._kept: dict[str, str] = {}  # Markdown files left as the last run wrote them
         if self.on and config.groups:
             from sitemill.writing.groupkind import kind_of
 
@@ -95,10 +101,28 @@ class LlmsOutputs:
             made = llms_files(pages, site, group_order=[g.name for g in self.config.groups])
             files |= made.files
             log.info("%s", made.decision)
-            result.llms_decision = made.decision
+            result.llms.decision = made.decision
         if self.config.llms_full or self.config.llms_pages:
-            files |= self._markdown_files(pages, site)
+            from sitemill.writing.llmsmarkdown import markdown_source
+
+            result.llms.source = markdown_source(
+                self.config, pages, self.keys, site, self.setup.fingerprint
+            )
+            self._kept = self._unchanged(result.llms.source)
+            if not self._kept:
+                files |= self._markdown_files(pages, site)
         return files
+
+    def _unchanged(self, source: str) -> dict[str, str]:
+        """The Markdown files the last run wrote (name -> MD5), when they were made from what
+        this run would make them from and llms-full.txt is still there: none is read again,
+        converted or written. Empty: convert (the first run, a page changed)."""
+        if not source or source != self.setup.source:
+            return {}
+        kept = {n: d for n, d in self.setup.known.items() if n == LLMS_FULL or n.endswith(".md")}
+        if self.config.llms_full and (LLMS_FULL not in kept or LLMS_FULL not in self.sink.names()):
+            return {}
+        return kept
 
     def _site(self) -> LlmsSite:
         base = self.config.base_url
@@ -111,7 +135,8 @@ class LlmsOutputs:
     def _markdown_files(self, pages: list[LlmsPage], site: LlmsSite) -> dict[str, bytes]:
         from sitemill.writing.llmsmarkdown import markdown_files
 
-        return markdown_files(self.config, pages, self.keys, site, self.setup.page_bytes)
+        reader = self.setup.page_bytes
+        return markdown_files(self.config, pages, self.keys, site, reader, self.setup.parallel)
 
     def _write(self, files: dict[str, bytes], result: WriteResult) -> None:
         known = self.setup.known
@@ -127,9 +152,10 @@ class LlmsOutputs:
                 continue
             if written is None:
                 continue
-            result.llms[name] = _md5(data)
+            result.llms.files[name] = _md5(data)
             (result.written if written else result.unchanged).append(name)
-        for name in sorted(set(known) - set(files)):
+        result.llms.files |= self._kept
+        for name in sorted(set(known) - set(files) - set(self._kept)):
             self._delete_own(name, known[name], result)
         if users:
             message = _users_message(users)
@@ -173,7 +199,7 @@ class LlmsOutputs:
             message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
             log.warning("%s", message)
             result.warnings.append(message)
-            result.llms[name] = digest
+            result.llms.files[name] = digest
             return
         result.deleted.append(name)
 

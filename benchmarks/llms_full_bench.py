@@ -1,0 +1,139 @@
+"""`make bench` section llms-full: llms-full.txt of a 1,500-page site against its fingerprints.
+
+The pages are real: a Docusaurus site's 388 built pages (/work/rs-speed/archcraft, or the folder
+LLMS_BENCH_SITE names), else the 24 committed pages of tests/llms/realpages; repeated (each copy
+at its own URL) to 1,500. In a child process per size, in this order: each page's content
+fingerprint (the floor: what a build already pays per page), then llms-full.txt's two passes
+(the site's repeated blocks, then each page's Markdown; llms.conversion) and the file
+(llms.full), in one process. Reported: the conversion's cost per page as a ratio to the
+fingerprint's, the seconds for 1,500 pages, and the child's peak memory at 1,500 pages against
+375 (the passes hold hashes and one page at a time: it must not grow with the pages; the file
+itself is bounded by its byte limit).
+
+    .venv/bin/python benchmarks/run.py --only llms-full
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+PAGES, QUICK_PAGES = 1_500, 300
+# The two passes (two bs4 parses and one markdownify conversion per page) against one
+# fingerprint of the same page: measured 15-16x on archcraft's pages (2 shared cores, load 4-5).
+TARGET_RATIO = 20.0
+MEMORY_GROWTH = 1.5  # peak memory at 4x the pages
+SITE = Path(os.environ.get("LLMS_BENCH_SITE", "/work/rs-speed/archcraft"))
+REAL_PAGES = Path(__file__).resolve().parent.parent / "tests" / "llms" / "realpages"
+BASE = "https://example.org/"
+
+
+def _site_pages(folder: Path) -> list[tuple[str, Path]]:
+    if not (SITE / "index.html").exists():
+        for archive in sorted(REAL_PAGES.glob("*.tar.xz")):
+            with tarfile.open(archive) as tar:
+                tar.extractall(folder / archive.name.removesuffix(".tar.xz"), filter="data")
+        root = folder
+    else:
+        root = SITE
+    found = []
+    for path in sorted(root.rglob("*.html")):
+        relative = path.relative_to(root).as_posix()
+        if "404" not in relative and b"http-equiv" not in path.read_bytes()[:4096]:
+            found.append((relative.removesuffix("index.html"), path))
+    return found
+
+
+def _child(count: int) -> dict[str, Any]:
+    from sitemill.lastmod.fingerprint.digest import fingerprint_html
+    from sitemill.llms.conversion import page_markdowns, repeated_blocks
+    from sitemill.llms.full import llms_full_text
+    from sitemill.llms.page import LlmsPage, LlmsSite
+
+    with tempfile.TemporaryDirectory() as scratch:
+        site = _site_pages(Path(scratch))
+        pages = [
+            (LlmsPage(f"{BASE}c{n // len(site)}/{site[n % len(site)][0]}", f"Page {n}"), path)
+            for n in range(count)
+            for path in [site[n % len(site)][1]]
+        ]
+        listed = [(page, functools.partial(Path.read_bytes, path)) for page, path in pages]
+        start = time.process_time()
+        for _, read in listed:
+            fingerprint_html(read())
+        floor = time.process_time() - start
+        start = time.process_time()
+        repeated = repeated_blocks(listed)
+        first = time.process_time() - start
+        llms = LlmsSite(BASE, BASE + "sitemap.xml", summary="A site.")
+        text = llms_full_text(llms, "Site", page_markdowns(listed, repeated))
+        both = time.process_time() - start
+    return {
+        "floor_s": floor,
+        "first_s": first,
+        "both_s": both,
+        "bytes": len(text),
+        "site_pages": len(site),
+        "stopped": b"llms-full.txt stops here" in text,
+        "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+    }
+
+
+def _run_child(count: int) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", str(count)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def bench_llms_full(section: Any, *, quick: bool) -> None:
+    """Fill ``section`` (run.Section) with the checks above."""
+    count = QUICK_PAGES if quick else PAGES
+    small, big = _run_child(count // 4), _run_child(count)
+    per_page = big["both_s"] / count * 1e6
+    ratio = big["both_s"] / big["floor_s"]
+    section.check(
+        f"llms-full of {count:,} pages vs their fingerprints (CPU)",
+        f"≤ {TARGET_RATIO:.0f}×",
+        f"{ratio:.1f}× ({per_page / 1000:,.1f} ms a page, "
+        f"{big['floor_s'] / count * 1e6:,.0f} µs a fingerprint)",
+        ratio <= TARGET_RATIO,
+    )
+    share = big["first_s"] / big["both_s"]
+    section.check(
+        "of which the first pass (repeated blocks)",
+        "≤ 0.60",
+        f"{share:.2f} ({big['first_s']:,.1f} s of {big['both_s']:,.1f} s)",
+        share <= 0.60,
+    )
+    growth = big["peak_rss"] / small["peak_rss"]
+    section.check(
+        f"peak memory, {count:,} pages vs {count // 4:,}",
+        f"≤ {MEMORY_GROWTH:.1f}×",
+        f"{growth:.2f}× ({big['peak_rss'] / 2**20:,.0f} MiB vs "
+        f"{small['peak_rss'] / 2**20:,.0f} MiB)",
+        growth <= MEMORY_GROWTH,
+    )
+    stop = "stopped at its limit" if big["stopped"] else "whole"
+    section.notes.append(
+        f"{big['site_pages']} real pages repeated to {count:,}; llms-full.txt "
+        f"{big['bytes']:,} bytes ({stop})"
+    )
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
+    print(json.dumps(_child(int(sys.argv[2]))))
