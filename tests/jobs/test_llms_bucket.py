@@ -73,7 +73,7 @@ def test_written_under_the_prefix_with_their_types(s3: Any) -> None:
         text = body(s3, PREFIX + name).decode()
         assert not [word for word in hidden_words() if word in text], name
     assert report.result.warnings == []
-    assert set(report.result.llms) == LLMS_FILES | TWINS
+    assert set(report.result.llms.files) == LLMS_FILES | TWINS
     assert set(recorded(s3)) == LLMS_FILES | TWINS
 
 
@@ -84,7 +84,7 @@ def test_a_second_run_puts_nothing(s3: Any) -> None:
     assert requests.count("PutObject") == 0, requests.calls
     assert report.result.warnings == []
     assert report.result.written == [] and not report.result.changed
-    assert set(report.result.llms) == LLMS_FILES | TWINS
+    assert set(report.result.llms.files) == LLMS_FILES | TWINS
 
 
 def test_the_record_is_kept_in_a_private_state(s3: Any) -> None:
