@@ -10,10 +10,10 @@ from checkstand import QUICK, built_site, check, config
 
 from enginestand import Stand
 from llmsrecord import keep_llms_digests, md5
-from sitemill.check.livellms import twin_url
 from sitemill.check.problems import LLMS
 from sitemill.check.published import published_from
 from sitemill.check.run import CheckOptions
+from sitemill.filenames.outputs import twin_url
 from sitemill.jobs.check import check_tree
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord

@@ -4,6 +4,7 @@ reference parser (llms-txt) that the writer must never meet."""
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from llmsreadings import Reading, commonmark_reading, reference_reading
 from sitemill.llms.files import llms_files, written_by_sitemill
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.sitename import common_title_part, own_title
+from sitemill.llms.sitename import common_title_part, own_title, site_name
 from sitemill.llms.text import one_line
 
 BASE = "https://example.org/"
@@ -236,10 +237,14 @@ TEXT_WITH_EMPHASIS = st.text(alphabet="ab *_*_ [](`\\", max_size=30)
 PATH = st.text(alphabet="abz09-.~()[]!$'+,;=:@/", max_size=20)
 
 
-def _own(page: LlmsPage, pages: list[LlmsPage]) -> str:
-    """The title an item shows: the page's less the part most of the titles share."""
+def _own(page: LlmsPage, pages: list[LlmsPage], site: LlmsSite = SITE) -> str:
+    """The title an item shows: the page's less the part most of the titles share; its path
+    when that is the site's name alone."""
     shared = common_title_part([title for p in pages if (title := one_line(p.title))])
-    return own_title(one_line(page.title), shared)
+    title = own_title(one_line(page.title), shared)
+    if title == site_name(pages, site) and page.url != site.base_url:
+        return unquote(urlsplit(page.url).path)
+    return title
 
 
 @settings(max_examples=300, deadline=None)
@@ -269,7 +274,7 @@ def test_both_readings_give_back_the_inputs(
     assert reading.summary == (one_line(summary) if one_line(summary) not in {"", "None"} else None)
     links = [link for _, section in reading.sections for link in section]
     assert [(title, url.replace("%28", "(").replace("%29", ")")) for title, url, _ in links] == [
-        (_own(page, pages), page.url) for page in _in_section_order(pages, reading)
+        (_own(page, pages, site), page.url) for page in _in_section_order(pages, reading)
     ]
     for (_, _, read), page in zip(links, _in_section_order(pages, reading), strict=True):
         assert read == (
@@ -296,7 +301,7 @@ def test_emphasis_markers_are_text_and_never_structure(
     reference = reference_reading(text)
     links = [link for _, section in reference.sections for link in section]
     assert [(title, description) for title, _, description in links] == [
-        (one_line(page.title), one_line(page.description) or None)
+        (_own(page, pages), one_line(page.description) or None)
         for page in _in_section_order(pages, reference)
     ]
     commonmark = commonmark_reading(text)
@@ -341,3 +346,16 @@ def test_a_section_of_a_versioned_site_takes_off_its_own_shared_part() -> None:
         ("4", ["a", "b", "c", "d"]),
         ("x", ["Foo: Part 1", "Foo: Part 2"]),
     ]
+
+
+def test_a_page_titled_with_the_sites_name_alone_is_named_by_its_path() -> None:
+    # dazwilkin (Hugo Ananke): its tag and pager pages' <title> is the site's name alone.
+    site = LlmsSite(BASE, BASE + "sitemap.xml", name="(p)retired")
+    pages = [
+        LlmsPage(BASE, "(p)retired"),
+        *(LlmsPage(BASE + f"posts/{n}/", f"Post {n} | (p)retired") for n in range(3)),
+        *(LlmsPage(BASE + f"tags/{tag}/", "(p)retired") for tag in ("go", "rust")),
+    ]
+    sections = both(write(pages, site)).sections
+    titles = [link[0] for _, links in sections for link in links]
+    assert titles == ["(p)retired", "Post 0", "Post 1", "Post 2", "/tags/go/", "/tags/rust/"]

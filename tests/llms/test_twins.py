@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pytest
 
+from sitemill.filenames.outputs import twin_url
 from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.ownership import written_by_sitemill
 from sitemill.llms.page import LlmsPage
@@ -42,3 +45,14 @@ def test_twin_bytes_are_the_title_the_mark_and_the_markdown() -> None:
 def test_a_twin_without_markdown_is_its_head() -> None:
     data = twin_bytes(PageMarkdown(LlmsPage("https://e.org/x/"), ""))
     assert data.startswith(b"# https://e.org/x/\n\n<!--") and data.endswith(b"-->\n")
+
+
+@pytest.mark.parametrize(
+    "path", ["", "guide/", "guide.html", "guide", "a/b/", "caf%C3%A9/x.html", "a%20b/"]
+)
+def test_a_twins_name_is_where_check_asks_for_it(path: str) -> None:
+    """The file a run writes (twin_name) is the one `sitemill check` asks (twin_url)."""
+    base = "https://example.org/docs/"
+    name = twin_name(base + path, base)
+    assert name is not None
+    assert unquote(twin_url(base + path)) == unquote(base) + name

@@ -20,7 +20,12 @@ from sitemill.check.problems import LLMS, CheckReport
 from sitemill.check.published import Published
 from sitemill.check.served import cache_fix, copy_age, media_type, status_problem
 from sitemill.errors import InflateError
-from sitemill.filenames.outputs import MARKDOWN_SUFFIX, content_type, read_limit, stored_digest
+from sitemill.filenames.outputs import (
+    content_type,
+    read_limit,
+    stored_digest,
+    twin_url,
+)
 from sitemill.urls import encode_uri_part
 from sitemill.web.livesite import LiveAnswer, LiveSite
 from sitemill.web.transport import REDIRECTS
@@ -138,13 +143,6 @@ def _charset(answer: LiveAnswer) -> str:
         if key.strip().lower() == "charset":
             return value.strip().strip('"').lower()[:40]
     return ""
-
-
-def twin_url(url: str) -> str:
-    """The Markdown twin of a page's URL (llmstxt.org): the URL plus .md, index.html.md for a
-    folder's (``guide/`` -> ``guide/index.html.md``, ``guide.html`` -> ``guide.html.md``,
-    ``guide`` -> ``guide.md``)."""
-    return url + ("index.html" if url.endswith("/") else "") + MARKDOWN_SUFFIX
 
 
 def _check_twins(

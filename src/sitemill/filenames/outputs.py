@@ -118,6 +118,13 @@ def is_staging_name(name: str, groups: Collection[str] = ()) -> bool:
     return is_group_child(name, groups, staging=True)
 
 
+def twin_url(url: str) -> str:
+    """The URL of a page's Markdown twin (llmstxt.org): the URL plus .md, index.html.md for a
+    folder's (``guide/`` -> ``guide/index.html.md``, ``guide.html`` -> ``guide.html.md``,
+    ``guide`` -> ``guide.md``)."""
+    return url + ("index.html" if url.endswith("/") else "") + MARKDOWN_SUFFIX
+
+
 def is_llms_name(name: str) -> bool:
     """llms.txt at the root or in a folder (one per language), or llms-full.txt."""
     return name == LLMS_FULL or PurePosixPath(name).name == LLMS_TXT

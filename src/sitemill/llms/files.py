@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 
 from sitemill.llms.languages import FilePlan, plan_languages
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.paths import path_below
+from sitemill.llms.paths import is_home, path_below
 from sitemill.llms.sections import plan_sections
 from sitemill.llms.sitename import common_title_part, own_title, site_name
 from sitemill.llms.text import (
@@ -108,7 +108,7 @@ def _render(
     for section in sections:
         lines += [f"## {heading_text(section.name)}", ""]
         here = _shared_part(section.pages) if len(section.pages) >= _SECTION_PAGES else ""
-        lines += [_item(page, here or shared) for page in section.pages]
+        lines += [_item(page, here or shared, (name, site.base_url)) for page in section.pages]
         lines.append("")
     return "\n".join(lines[:-1]) + "\n"
 
@@ -145,10 +145,14 @@ def _shared_part(pages: Sequence[LlmsPage]) -> str:
     return common_title_part([title for page in pages if (title := one_line(page.title))])
 
 
-def _item(page: LlmsPage, shared: str) -> str:
+def _item(page: LlmsPage, shared: str, site: tuple[str, str]) -> str:
     """``- [Title](URL): description``, the title less the part most titles of its file share;
-    a page without a title is named by its URL's path."""
+    a page without a title is named by its URL's path, and so is one titled with the site's
+    name alone (``site``: the name and the base URL; a tag or pager page: all alike to a
+    reader), but the home page."""
     title = own_title(one_line(page.title), shared)
+    if title == site[0] and not is_home(page.url, site[1]):
+        title = ""
     title = title or one_line(unquote(urlsplit(page.url).path)) or "/"
     link = f"- [{inline_text(title)}]({link_url(page.url)})"
     description = real_description(page.description)

@@ -7,14 +7,12 @@
 
 from __future__ import annotations
 
-from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from sitemill.filenames.outputs import twin_url
 from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.markdown import headings_down
 from sitemill.llms.ownership import SITEMILL_MARK
-
-TWIN_SUFFIX: Final = ".md"
 
 
 def twin_name(url: str, base_url: str) -> str | None:
@@ -27,10 +25,8 @@ def twin_name(url: str, base_url: str) -> str | None:
     path = page.path or "/"
     if not (path + "/").startswith(root):
         return None
-    relative = unquote(path[len(root) :]) if path.startswith(root) else ""
-    if relative == "" or relative.endswith("/"):
-        return relative + "index.html" + TWIN_SUFFIX
-    return relative + TWIN_SUFFIX
+    twin = twin_url(path if path.startswith(root) else root)  # (the root's own: /docs)
+    return unquote(twin[len(root) :])
 
 
 def twin_bytes(converted: PageMarkdown) -> bytes:
