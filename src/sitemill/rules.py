@@ -7,9 +7,9 @@ from typing import Final
 
 from sitemill.config.globs import compile_globs, matches_any
 from sitemill.config.groups import group_names
-from sitemill.config.model import DEFAULT_INCLUDE, Config
+from sitemill.config.model import DEFAULT_INCLUDE, Config, LlmsMode
 from sitemill.config.rules import Rule
-from sitemill.filenames.outputs import ROBOTS_TXT, is_own_name
+from sitemill.filenames.outputs import ROBOTS_TXT, is_llms_name, is_own_name
 
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 # The 404 page in every spelling a generator writes it, at any depth (a language's own too):
@@ -27,12 +27,14 @@ THEME_ASSET: Final = "a theme asset under _static/"
 VERIFICATION_FILE: Final = "search-engine verification file"
 # The details of the built-in excludes: files every site has, counted but never warned about.
 BUILTIN_EXCLUSIONS: Final = frozenset({NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE})
+# The Markdown twin of an HTML file's page (index.html.md, a/b.html.md: sitemill.llms.twins).
+_TWIN_OF_A_FILE: Final = (".html.md", ".htm.md")
 
 
 def is_candidate(config: Config, path: str) -> bool:
     """Include/exclude and the silent built-in excludes: dot-files and dot-directories,
-    sitemill's own outputs, the IndexNow key file and robots.txt at the root (files of a tree
-    or a bucket). The counted ones are ``builtin_exclusion``'s."""
+    sitemill's own outputs, the IndexNow key file and robots.txt at the root, the llms files
+    while on (files of a tree or a bucket). The counted ones are ``builtin_exclusion``'s."""
     if path.startswith(".") or "/." in path:
         return False
     if "/" not in path and (
@@ -43,7 +45,17 @@ def is_candidate(config: Config, path: str) -> bool:
         return False
     if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):
         return False
+    if path.endswith((".txt", ".md")) and _is_llms_output(config, path):
+        return False
     return not matches_any(config.exclude, path)
+
+
+def _is_llms_output(config: Config, path: str) -> bool:
+    """llms.txt (any folder's), llms-full.txt and an HTML file's Markdown twin, while sitemill
+    writes them: its outputs, never pages (an include of *.txt or *.md would list them)."""
+    if config.llms_txt is LlmsMode.OFF and not config.llms_full and not config.llms_pages:
+        return False
+    return is_llms_name(path) or path.endswith(_TWIN_OF_A_FILE)
 
 
 def builtin_exclusion(path: str) -> str | None:

@@ -72,7 +72,8 @@ class FolderView:
         return self.under.read(self.prefix + name)
 
     def names(self) -> Iterator[str]:
-        found = (name[len(self.prefix) :] for name in self.under.names())
+        inside = (name for name in self.under.names() if name.startswith(self.prefix))
+        found = (name[len(self.prefix) :] for name in inside)
         return (name for name in found if name and "/" not in name)
 
     def holds(self, name: str, staged: Path) -> bool:

@@ -190,6 +190,10 @@ class LlmsOutputs:
                 return
             if _md5(found) != digest:
                 return  # changed since sitemill wrote it: someone's now
+            from sitemill.llms.marks import written_by_sitemill
+
+            if not written_by_sitemill(name, found):
+                return  # never sitemill's, whatever a state says (it is input from outside)
             sink.delete(base)
         except SinkError as exc:
             message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
