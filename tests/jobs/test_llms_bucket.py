@@ -120,3 +120,17 @@ def test_turned_off_sitemills_own_go_and_a_users_twin_stays(s3: Any) -> None:
     assert sorted(report.result.deleted) == sorted(LLMS_FILES | TWINS)
     assert not (LLMS_FILES | TWINS) & keys(s3)
     assert body(s3, PREFIX + "about.html.md") == MINE
+
+
+def test_each_folder_of_twins_is_listed_once(s3: Any) -> None:
+    # A sink a folder (sinks.folders): the twins of one folder's pages share its one LIST.
+    for n in range(6):
+        page = SITE["docs/guide.html"].replace("Guide", f"Chapter {n}")
+        s3.put_object(Bucket=BUCKET, Key=f"{PREFIX}docs/c{n}.html", Body=page.encode())
+    requests = Requests(s3)
+    rebuild(s3)
+    twins = {name for name in keys(s3) if name.endswith(".md")}
+    folders = {name.rpartition("/")[0] for name in twins | LLMS_FILES}
+    assert len(twins) >= len(folders) + 6
+    listed = [key for name, key in requests.calls if name == "ListObjectsV2"]
+    assert len(listed) <= len(folders) + 2, listed  # (+ the pages' listing, the root's)

@@ -6,6 +6,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemill.config.model import Config
+from sitemill.errors import ConfigError
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.safefs import Root
 from sitemill.state.model import State
@@ -17,11 +19,19 @@ if TYPE_CHECKING:
     from sitemill.jobs.bucketsite import BucketSite
 
 
-def tree_llms_setup(site_dir: Path, known: State | None, remember: State) -> LlmsSetup:
+def tree_llms_setup(
+    config: Config, site_dir: Path, known: State | None, remember: State
+) -> LlmsSetup:
     """A page read inside the site root (no link out of it), as much as a fingerprint reads;
     its fingerprint as the run keeps it (``remember``), when the run keeps a state."""
     pages = TreePages(site_dir)
     if known is None:
+        if config.llms_pages:  # (no record of the twins: one of a page gone hidden would stay)
+            raise ConfigError(
+                "llms_pages",
+                "needs the state a build keeps to know which twins it wrote (their pages may "
+                'go): turn content dates on (content_dates = true, a lastmod other than "none")',
+            )
         return LlmsSetup(pages, parallel=True)
     fingerprint = partial(_fingerprint, remember)
     return LlmsSetup(pages, known.llms, fingerprint, known.llms_source, parallel=True)

@@ -99,7 +99,7 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
             expected=len(files), dates=dates, named=lambda: users,
-            llms=tree_llms_setup(site_dir, known, remember),
+            llms=tree_llms_setup(config, site_dir, known, remember),
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)

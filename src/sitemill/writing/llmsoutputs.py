@@ -61,6 +61,7 @@ class LlmsOutputs:
         self._home_rank: tuple[int, int] | None = None
         self._kind: Callable[[Entry], int] | None = None
         self._kept: dict[str, str] = {}  # Markdown files left as the last run wrote them
+        self._folders: dict[str, Sink] = {}  # (one sink a folder: an S3 prefix listed once)
         if self.on and config.groups:
             from sitemill.writing.groupkind import kind_of
 
@@ -165,7 +166,7 @@ class LlmsOutputs:
     def _put(self, name: str, data: bytes, users: list[str]) -> bool | None:
         """Whether the file was written (False: it held these bytes); None: the user's."""
         folder, base = split_name(name)
-        sink = folder_sink(self.sink, folder)
+        sink = self._folder(folder)
         found = sink.read(base)
         if found is not None and found != data and not self._ours(name, found):
             if self.config.llms_txt is not LlmsMode.REPLACE or name.endswith(".md"):
@@ -174,9 +175,14 @@ class LlmsOutputs:
             log.warning("%s", f'{name} was not sitemill\'s: replaced (llms_txt = "replace")')
         return sink.put(base, data, content_type=content_type(name))
 
+    def _folder(self, folder: str) -> Sink:
+        if folder not in self._folders:
+            self._folders[folder] = folder_sink(self.sink, folder)
+        return self._folders[folder]
+
     def _ours(self, name: str, data: bytes) -> bool:
-        if self.setup.known.get(name) == _md5(data):
-            return True
+        """Whether the file at ``name`` is sitemill's to write over: its own text says so (a
+        state is input from outside: its record alone makes no file of the user's ours)."""
         from sitemill.llms.marks import written_by_sitemill
 
         return written_by_sitemill(name, data)
@@ -184,7 +190,7 @@ class LlmsOutputs:
     def _delete_own(self, name: str, digest: str, result: WriteResult) -> None:
         folder, base = split_name(name)
         try:
-            sink = folder_sink(self.sink, folder)
+            sink = self._folder(folder)
             found = sink.read(base)
             if found is None:
                 return
