@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES, BlockCount
-from sitemill.llms.conversion import block_groups, page_block_keys, repeated_blocks, site_markdowns
+from sitemill.llms.conversion import page_block_keys, repeated_blocks, site_markdowns
 from sitemill.llms.page import LlmsPage
 from sitemill.workers.workpool import WorkPool
 
@@ -78,8 +78,7 @@ def test_pages_are_counted_by_language() -> None:
         (LlmsPage(page.url.replace("/p", "/fr/p"), page.title), read) for page, read in french
     ]
     repeated = repeated_blocks(english + french[:1])
-    languages = {group for group in repeated.by_lang if "\0" not in group}
-    assert languages == {"en", "fr"} and not repeated.by_lang["fr"]
+    assert set(repeated.by_lang) == {"en", "fr"} and not repeated.by_lang["fr"]
 
 
 def test_the_page_s_hreflang_is_its_language_before_html_lang() -> None:
@@ -90,7 +89,7 @@ def test_the_page_s_hreflang_is_its_language_before_html_lang() -> None:
         )
         for index in range(5)
     ]
-    assert {group for group in repeated_blocks(pages).by_lang if "\0" not in group} == {"de"}
+    assert set(repeated_blocks(pages).by_lang) == {"de"}
 
 
 def test_a_pool_gives_the_same_markdown_as_one_process() -> None:
@@ -113,23 +112,7 @@ def test_counts_of_two_shards_merge_to_the_whole_site_s() -> None:
     pages = pages_of([article(index) for index in range(4)] + ["<p>Other</p>"] * 3)
     shards = [BlockCount(), BlockCount()]
     for index, (page, read) in enumerate(pages):
-        lang, keys = page_block_keys(page, read())
-        for group in block_groups(page, lang):
-            shards[index % 2].add(group, keys)
+        shards[index % 2].add(*page_block_keys(page, read()))
     shards[0].merge(shards[1])
     assert shards[0].repeated() == repeated_blocks(pages)
     assert shards[0].repeated().by_lang["en"]  # (4 of 7 pages: repeated)
-
-
-def test_a_block_most_pages_of_a_section_repeat_goes_too() -> None:
-    # archcraft: its blog's "Edit this page" closes 41 of the site's 193 English pages, every
-    # page of blog/: fewer than half of the site's, most of its section's.
-    blog = [(f"blog/p{index}/", article(index)) for index in range(5)]
-    docs = [(f"docs/p{index}/", f"<p>Doc {index}.</p>") for index in range(8)]
-    pages = [
-        (LlmsPage(BASE + path, hreflang="en"), functools.partial(page_bytes, body))
-        for path, body in blog + docs
-    ]
-    converted = list(site_markdowns(pages))
-    assert not any("Edit this page" in page.markdown for page in converted)
-    assert all(f"Doc {index}." in converted[5 + index].markdown for index in range(8))

@@ -4,9 +4,7 @@
 # pages say which: a block (an innermost block element: a paragraph, a list item, a heading, a
 # table, a <div> holding no other block) whose text stands at the same end of the region on more
 # than half of the site's pages of one language, and on at least REPEATED_MIN_PAGES of them, is
-# the site's, not the page's; so is one that more than half of a section's pages of one language
-# hold (its top folder: a blog's "Edit this page"). Only the first and last EDGE_BLOCKS blocks of
-# a region count: a
+# the site's, not the page's. Only the first and last EDGE_BLOCKS blocks of a region count: a
 # template's blocks open or close it, while a "Parameters" heading or a "Note" label that many
 # pages hold in their middle is each page's own text.
 #
@@ -111,10 +109,9 @@ class RepeatedBlocks:
 
     by_lang: dict[str, frozenset[bytes]] = field(default_factory=dict)
 
-    def drop_from(self, parts: Iterable[Tag], *groups: str) -> int:
-        """Leaves out of ``parts`` the blocks the pages of any of ``groups`` (a language, a
-        language's section) repeat; how many."""
-        repeated = frozenset[bytes]().union(*(self.by_lang.get(g, frozenset()) for g in groups))
+    def drop_from(self, parts: Iterable[Tag], lang: str) -> int:
+        """Leaves out of ``parts`` the blocks the site's pages of ``lang`` repeat; how many."""
+        repeated = self.by_lang.get(lang, frozenset())
         if not repeated:
             return 0
         blocks = {id(block): block for key, block in edge_blocks(parts) if key in repeated}

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import TypeVar
-from urllib.parse import urlsplit
 
 from sitemill.llms.blocks import BlockCount, RepeatedBlocks, edge_blocks
 from sitemill.llms.markdown import region_markdown
@@ -57,20 +56,9 @@ def _hashes_of(chunk: Sequence[ListedPage]) -> list[tuple[str, list[bytes]]]:
 def repeated_blocks(pages: Sequence[ListedPage], pool: WorkPool | None = None) -> RepeatedBlocks:
     """The first pass: the blocks the pages repeat (llms.blocks), read in ``pool`` if given."""
     count = BlockCount()
-    found = chain.from_iterable(_mapped(_hashes_of, pages, pool))
-    for (page, _), (lang, keys) in zip(pages, found, strict=True):
-        for group in block_groups(page, lang):
-            count.add(group, keys)
+    for lang, keys in chain.from_iterable(_mapped(_hashes_of, pages, pool)):
+        count.add(lang, keys)
     return count.repeated()
-
-
-def block_groups(page: LlmsPage, lang: str) -> tuple[str, str]:
-    """What a page's blocks are counted over: the site's pages of its language, and those of
-    its language and top folder (a section: its blog's "Edit this page", which fewer than half
-    of the site's pages hold)."""
-    path = urlsplit(page.url).path.lstrip("/")
-    section = path.split("/", 1)[0] if "/" in path else ""
-    return lang, f"{lang}\0{section}"
 
 
 def _markdown_of(work: tuple[Sequence[ListedPage], RepeatedBlocks]) -> list[PageMarkdown]:
@@ -82,7 +70,7 @@ def page_markdown(page: LlmsPage, data: bytes, repeated: RepeatedBlocks) -> Page
     """The second pass for one page: its region (of ``data``), the site's repeated blocks left
     out, as Markdown."""
     region = content_region(data, page.url)
-    repeated.drop_from(region.parts, *block_groups(page, page_language(page, region.lang)))
+    repeated.drop_from(region.parts, page_language(page, region.lang))
     return PageMarkdown(page, region_markdown(region))
 
 
