@@ -26,9 +26,8 @@ ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 BLOCK_HEAD = re.compile(r"^---\n\n# \[(.*)\]\((\S+)\)\n", re.MULTILINE)
 STOP = "llms-full.txt stops here"
 LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
-BARE_URL = re.compile(r"<?https?://[^\s>)]+>?")
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-FENCE_INFO = re.compile(r"^(\s*(?:`{3,}|~{3,}))[^`\n]*$", re.MULTILINE)
+FENCE_INFO = re.compile(r"^([\s>]*(?:`{3,}|~{3,}))[^`\n]*$", re.MULTILINE)
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 WORST = 5
 
@@ -38,10 +37,10 @@ def words(text: str) -> Counter[str]:
 
 
 def markdown_words(markdown: str) -> Counter[str]:
-    """The words a reader of the Markdown reads: link and image targets and comments left out."""
+    """The words a reader of the Markdown reads: link and image targets, code fences' info
+    strings and comments left out (a URL written as text, in code or an autolink, is read)."""
     text = FENCE_INFO.sub(r"\1", COMMENT.sub(" ", markdown))
     text = LINK_TARGET.sub("] ", text)
-    text = BARE_URL.sub(" ", text)
     return words(html.unescape(text))
 
 
@@ -182,6 +181,9 @@ def title_verdict(item_title: str, page: Page, part: str) -> str:
         return "exact"
     if item_title == without_part(page.title, part):
         return "stripped"
+    parts = [p.strip() for p in oracle.TITLE_JOIN.split(page.title)]
+    if item_title in parts or item_title in (without_part(page.title, p) for p in parts):
+        return "other part"  # (a part of the title, or the title less another of its parts)
     return "other"
 
 
@@ -497,6 +499,7 @@ TABLES: list[list[Column]] = [
     [
         ("titles exact", lambda r: r["titles"]["titles"].get("exact", 0)),
         ("w/o shared part", lambda r: r["titles"]["titles"].get("stripped", 0)),
+        ("a part of it", lambda r: r["titles"]["titles"].get("other part", 0)),
         ("other", lambda r: r["titles"]["titles"].get("other", 0)),
         ("desc same", lambda r: r["titles"]["descriptions"].get("same", 0)),
         ("cut …", lambda r: r["titles"]["descriptions"].get("cut", 0)),
