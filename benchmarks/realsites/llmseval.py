@@ -75,7 +75,11 @@ def measure_cost(sitemill: list[str], site: dict[str, Any], runs: int) -> dict[s
     }
 
 
-def judge_site(sitemill: list[str], site: dict[str, Any], cost: int) -> dict[str, Any]:
+def judge_site(
+    sitemill: list[str], site: dict[str, Any], cost: int, cost_only: bool = False
+) -> dict[str, Any]:
+    if cost_only:
+        return {"cost": measure_cost(sitemill, site, cost)}
     with tempfile.TemporaryDirectory(prefix="llmseval-") as tmp:
         out = Path(tmp) / "out"
         wall, peak = build(sitemill, site, out, llms=True)
@@ -97,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--cost", type=int, default=0, help="runs of each build for the cost")
+    parser.add_argument("--cost-only", action="store_true", help="measure the cost alone")
     parser.add_argument("--details", type=Path)
     parser.add_argument("--markdown", type=Path, help="write the per-site tables here")
     args = parser.parse_args(argv)
@@ -110,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             results[site["name"]] = {"error": f"not checked out: {site['path']}"}
             continue
         try:
-            results[site["name"]] = judge_site(sitemill, site, args.cost)
+            results[site["name"]] = judge_site(sitemill, site, args.cost, args.cost_only)
         except RuntimeError as exc:
             results[site["name"]] = {"error": str(exc)[-2000:]}
         print(llmsread.summary_line(site["name"], results[site["name"]]), flush=True)

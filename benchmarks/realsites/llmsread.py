@@ -466,6 +466,8 @@ def judge_twins(out: Path, checkout: Path, pages: dict[str, Page]) -> dict[str, 
 def summary_line(name: str, r: dict[str, Any]) -> str:
     if "error" in r:
         return f"{name}: ERROR {r['error'][:300]}"
+    if "links" not in r:
+        return f"{name}: cost {r.get('cost')}"
     links, titles, full, twins = r["links"], r["titles"], r["full"], r["twins"]
     parts = [
         f"{name}: listed {r['listed']} linked {links['linked']} missing {links['missing']}",
@@ -493,6 +495,7 @@ TABLES: list[list[Column]] = [
         ("extra", lambda r: r["links"]["extra"]),
         ("linked twice", lambda r: r["links"]["twice"]),
         ("llms.txt files", lambda r: ", ".join(r["links"]["files"])),
+        ("pages' hreflang languages", lambda r: ", ".join(r["links"]["hreflang_languages"])),
         ("pages not of the file's language", lambda r: r["links"]["pages_not_of_file_language"]),
         ("files the two readings differ on", lambda r: r["links"]["readings_disagree"]),
     ],
@@ -549,7 +552,7 @@ def tables(results: dict[str, Any]) -> str:
         for name, result in results.items():
             if "error" in result:
                 rows.append(f"| {name} | error: {result['error'][:120]!r} |")
-            elif columns is not TABLES[-1] or "cost" in result:
+            elif ("cost" if columns is TABLES[-1] else "links") in result:
                 rows.append(f"| {name} | " + " | ".join(str(c(result)) for _, c in columns) + " |")
         if len(rows) > 2:
             out.append("\n".join(rows))
