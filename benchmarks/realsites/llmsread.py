@@ -38,9 +38,10 @@ def words(text: str) -> Counter[str]:
 
 def markdown_words(markdown: str) -> Counter[str]:
     """The words a reader of the Markdown reads: link and image targets, code fences' info
-    strings and comments left out (a URL written as text, in code or an autolink, is read)."""
+    strings and comments left out (a URL written as text, in code or an autolink, is read);
+    backticks join what they touch, as the page's inline <code> does (`a`s is one word)."""
     text = FENCE_INFO.sub(r"\1", COMMENT.sub(" ", markdown))
-    text = LINK_TARGET.sub("] ", text)
+    text = LINK_TARGET.sub("] ", text).replace("`", "")
     return words(html.unescape(text))
 
 
