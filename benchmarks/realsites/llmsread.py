@@ -305,6 +305,13 @@ def judge_titles(items: list[dict[str, Any]], pages: dict[str, Page]) -> dict[st
     desc: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
     page_descs = Counter(p.description for p in pages.values() if p.description)
+    # Titles that tell no page from another: the same title on several items of one section.
+    same = Counter((i["file"], i["section"], i["title"]) for i in items)
+    repeated = [i for i in items if same[i["file"], i["section"], i["title"]] > 1]
+    examples["repeated"] = sorted(
+        (f"{n}x {t!r} ({f} ## {s})" for (f, s, t), n in same.items() if n > 1),
+        key=lambda line: -int(line.split("x", 1)[0]),
+    )
     for item in items:
         page = pages.get(item["url"])
         if page is None or not page.html:
@@ -340,6 +347,8 @@ def judge_titles(items: list[dict[str, Any]], pages: dict[str, Page]) -> dict[st
         "shared_part": part,
         "titles": dict(verdicts),
         "descriptions": dict(desc),
+        "items_with_a_repeated_title": len(repeated),
+        "repeated_example_urls": [i["url"] for i in repeated[:WORST]],
         "examples": {k: v[:WORST] for k, v in examples.items()},
     }
 
@@ -505,6 +514,10 @@ TABLES: list[list[Column]] = [
         ("w/o shared part", lambda r: r["titles"]["titles"].get("stripped", 0)),
         ("a part of it", lambda r: r["titles"]["titles"].get("other part", 0)),
         ("other", lambda r: r["titles"]["titles"].get("other", 0)),
+        (
+            "items titled as another of its file",
+            lambda r: r["titles"]["items_with_a_repeated_title"],
+        ),
         ("desc same", lambda r: r["titles"]["descriptions"].get("same", 0)),
         ("cut …", lambda r: r["titles"]["descriptions"].get("cut", 0)),
         ("both none", lambda r: r["titles"]["descriptions"].get("both none", 0)),
