@@ -515,7 +515,7 @@ TABLES: list[list[Column]] = [
         ("a part of it", lambda r: r["titles"]["titles"].get("other part", 0)),
         ("other", lambda r: r["titles"]["titles"].get("other", 0)),
         (
-            "items titled as another of its file",
+            "items titled as another of its section",
             lambda r: r["titles"]["items_with_a_repeated_title"],
         ),
         ("desc same", lambda r: r["titles"]["descriptions"].get("same", 0)),
