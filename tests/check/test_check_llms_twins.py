@@ -108,10 +108,10 @@ def test_a_build_that_recorded_no_llms_file_is_asked_none(tmp_path: Path, stand:
     assert asked(stand, "llms.txt") == asked(stand, ".md") == []
 
 
-def test_llms_txt_off_asks_nothing(site: tuple[Path, str], stand: Stand) -> None:
+def test_llms_off_asks_nothing(site: tuple[Path, str], stand: Stand) -> None:
     root, base = site
     stand.files.pop("/llms.txt")
-    checked = check(root, base, llms_pages="true")
+    checked = check(root, base)
     assert checked.report.ok and asked(stand, "llms.txt") == asked(stand, ".md") == []
 
 
@@ -139,3 +139,10 @@ def test_the_sitemaps_published_leave_the_llms_files_apart() -> None:
     assert published.llms == {"llms.txt": md5(b"y"), "fr/llms.txt": md5(b"z")}
     assert not published.twins
     assert published_from(config(base), state, state.digests, {}).llms == {}
+
+
+def test_llms_full_alone_is_asked() -> None:
+    state = State(pages={"a.html": PageRecord(None, fingerprint="1")})
+    state.llms = {"llms-full.txt": md5(b"y")}
+    published = published_from(config("https://e.org/", llms_full="true"), state, {}, {})
+    assert published.llms == {"llms-full.txt": md5(b"y")}

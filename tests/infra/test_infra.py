@@ -494,7 +494,13 @@ def test_s3_reads_robots_txt_html_heads_the_state_and_own_outputs_and_lists_the_
     statements = stack.role_statements()
     prefix = stack.value("SourcePrefix")
     reads = {statement["Sid"]: statement for statement in statements_with(statements, "s3:Get")}
-    assert set(reads) == {"ReadRobotsTxt", "ReadPageHeads", "ReadWriteState", "ReadOwnOutputs"}
+    assert set(reads) == {
+        "ReadRobotsTxt",
+        "ReadPageHeads",
+        "ReadWriteState",
+        "ReadOwnOutputs",
+        "ReadDeleteLlmsFiles",
+    }
     for statement in reads.values():
         assert "Condition" not in statement
     assert _listed(reads["ReadRobotsTxt"]["Action"]) == ["s3:GetObject"]

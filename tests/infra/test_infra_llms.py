@@ -41,20 +41,23 @@ __all__ = ["template", "translated"]  # (the module's fixtures)
     ],
 )
 @pytest.mark.parametrize("role", ROLES)
-def test_llms_names_are_granted_only_when_on(
+def test_llms_names_are_written_only_when_on_and_deleted_whatever(
     translated: dict[str, Any], parameters: dict[str, str], files: bool, twins: bool, role: str
 ) -> None:
     stack = make_stack(translated, {"Shards": "auto"}, parameters)
     statements = stack.role_statements(role)
     sids = {statement.get("Sid") for statement in statements}
-    assert ("ReadWriteLlmsFiles" in sids) is files
-    assert ("ReadWriteMarkdownTwins" in sids) is twins
+    assert ("WriteLlmsFiles" in sids) is files
+    assert ("WriteMarkdownTwins" in sids) is twins
+    assert "ReadDeleteLlmsFiles" in sids  # (a run that turns them off deletes sitemill's)
     prefix = stack.value("SourcePrefix")
     for action in ACTIONS:
-        for name in LLMS:
-            assert allowed(statements, action, object_arn(prefix + name)) is files, (action, name)
-        for name in TWINS:
-            assert allowed(statements, action, object_arn(prefix + name)) is twins, (action, name)
+        for names, on in ((LLMS, files), (TWINS, twins)):
+            for name in names:
+                granted = allowed(statements, action, object_arn(prefix + name))
+                # (the root's llms.txt and llms-full.txt: read and deleted whatever the settings)
+                always = name in ("llms.txt", "llms-full.txt") and action != "s3:PutObject"
+                assert granted is (on or always), (action, name)
         for page in PAGES:
             if action != "s3:GetObject":  # (pages are read: ReadPageHeads)
                 assert not allowed(statements, action, object_arn(prefix + page)), page

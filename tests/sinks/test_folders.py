@@ -93,3 +93,14 @@ def test_an_s3_folder_is_a_longer_prefix(s3: Any) -> None:
     again = folder_sink(S3Sink(s3, BUCKET, "site/"), "fr")
     assert again.read("llms.txt") == b"# x\n"  # (the listing notes it: no blind PUT)
     assert not again.put("llms.txt", b"# x\n", content_type=TEXT)
+
+
+def test_a_lookup_makes_no_folder(tmp_path: Path) -> None:
+    # A state is input from outside: the folders of the files it names are looked in, never
+    # made (200,000 names would make as many folders); a write makes its own.
+    sink = folder_sink(LocalDirSink(tmp_path), "a/b/c")
+    assert sink.read("llms.txt") is None
+    sink.delete("llms.txt")
+    assert list(tmp_path.iterdir()) == []
+    assert sink.put("llms.txt", b"x", content_type=TEXT)
+    assert (tmp_path / "a" / "b" / "c" / "llms.txt").read_bytes() == b"x"

@@ -84,3 +84,24 @@ def test_a_deleted_llms_full_is_written_again(site: Path, conversions: list[int]
     (site / "llms-full.txt").unlink()
     build(site)
     assert conversions == [3, 3] and (site / "llms-full.txt").read_bytes() == full
+
+
+def test_markup_that_moves_no_date_still_makes_them_again(
+    site: Path, conversions: list[int]
+) -> None:
+    # A heading made a smaller one leaves the content fingerprint as it was (no date moves),
+    # but the Markdown shows it: what they are made from holds the page's bytes too.
+    build(site)
+    old = (site / "a" / "index.html").read_text()
+    (site / "a" / "index.html").write_text(old.replace("<h1>A</h1>", "<h3>A</h3>"))
+    build(site)
+    assert conversions == [3, 3]
+    assert b"### A" in (site / "a" / "index.html.md").read_bytes()
+
+
+def test_deleted_twins_are_written_again(site: Path, conversions: list[int]) -> None:
+    build(site)
+    twin = (site / "a" / "index.html.md").read_bytes()
+    (site / "a" / "index.html.md").unlink()
+    build(site)
+    assert conversions == [3, 3] and (site / "a" / "index.html.md").read_bytes() == twin

@@ -156,3 +156,19 @@ def test_a_state_naming_a_users_twin_is_no_licence_to_replace_it(tmp_path: Path)
     write_site(site, changed, mtime=1_709_380_800)  # (a page changed: the twins made again)
     build(site, *ALL)
     assert (site / "docs/guide.html.md").read_bytes() == mine
+
+
+def test_an_own_llms_txt_the_user_edited_since_is_kept_when_it_would_change(
+    tmp_path: Path,
+) -> None:
+    """Its mark stays in a file the user added to; its bytes are not the ones recorded: the
+    user's now, left as it is and said."""
+    site = write_site(tmp_path / "site", SITE)
+    build(site, *ALL)
+    edited = (site / "llms.txt").read_bytes() + b"\n## Mine\n\n- [Ours](https://example.org/x)\n"
+    (site / "llms.txt").write_bytes(edited)
+    changed = {"index.html": SITE["index.html"].replace("Welcome", "Hello")}
+    write_site(site, changed, mtime=1_709_380_800)
+    done = build(site, *ALL)
+    assert (site / "llms.txt").read_bytes() == edited
+    assert len(warnings(done, "llms.txt")) == 1

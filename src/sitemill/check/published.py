@@ -138,7 +138,8 @@ def published_from(
     """What the build that kept ``state`` published: its ``sitemaps`` (name -> MD5) and
     pages; as changed, the pages its run added or changed and those IndexNow holds pending."""
     pages = published_pages(config, state)
-    llms = llms_digests(state.llms) if config.llms_txt is not LlmsMode.OFF else {}
+    writes_llms = config.llms_txt is not LlmsMode.OFF or config.llms_full or config.llms_pages
+    llms = llms_digests(state.llms) if writes_llms else {}  # (what the build recorded)
     by_path = {page.path: url for url, page in pages.items()}
     announced, removed = pending_split(pending)
     changed = {by_path[path]: kind for path, kind in state.changes.items() if path in by_path}
@@ -159,8 +160,8 @@ def published_from(
         # asked, as a distributed rebuild keeps the list of the run before it)
         removals={url: item for url, item in state.removed.items() if url not in pages},
         llms=llms,
-        # (a twin's bytes are not recorded: asked only where the build published llms files)
-        twins=config.llms_pages and bool(llms),
+        # (asked only where the build recorded files: an older state has none to go by)
+        twins=config.llms_pages and bool(state.llms),
     )
 
 

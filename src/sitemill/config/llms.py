@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Final
+from typing import Final, Protocol
 
 from sitemill.config.values import parse_bool, parse_enum
+from sitemill.errors import ConfigError
 
 # llms-full.txt's default byte limit: the sitemaps' own (max_bytes), a size an agent reads whole.
 DEFAULT_LLMS_FULL_BYTES: Final = 10 * 1024 * 1024
@@ -29,3 +30,26 @@ def parse_llms_mode(key: str, value: object) -> LlmsMode:
     if isinstance(value, bool) or str(value).strip().lower() in _BOOLEAN_WORDS:
         return LlmsMode.ON if parse_bool(key, value) else LlmsMode.OFF
     return parse_enum(LlmsMode)(key, value)
+
+
+class LlmsSettings(Protocol):
+    @property
+    def llms_txt(self) -> LlmsMode: ...
+    @property
+    def llms_full(self) -> bool: ...
+    @property
+    def llms_pages(self) -> bool: ...
+
+
+def refuse_llms(config: LlmsSettings) -> None:
+    """llms.txt and its kin are made of pages' heads and content, which a URL list has not: a
+    ConfigError naming the key set, before anything is written."""
+    for key, on in (
+        ("llms_txt", config.llms_txt is not LlmsMode.OFF),
+        ("llms_full", config.llms_full),
+        ("llms_pages", config.llms_pages),
+    ):
+        if on:
+            raise ConfigError(
+                key, "is for a site folder or a bucket: a URL list holds no page to read"
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,8 +34,8 @@ def tree_llms_setup(
                 'go): turn content dates on (content_dates = true, a lastmod other than "none")',
             )
         return LlmsSetup(pages, parallel=True)
-    fingerprint = partial(_fingerprint, remember)
-    return LlmsSetup(pages, known.llms, fingerprint, known.llms_source, parallel=True)
+    printed = partial(_tree_print, pages, remember)
+    return LlmsSetup(pages, known.llms, printed, known.llms_source, parallel=True)
 
 
 class TreePages:
@@ -57,9 +58,22 @@ def bucket_llms_setup(
     def page_bytes(key: str) -> bytes | None:
         return read_object(client, site.bucket, site.root + key, limit=MAX_FINGERPRINT_BYTES)
 
-    return LlmsSetup(page_bytes, known.llms, partial(_fingerprint, remember), known.llms_source)
+    return LlmsSetup(page_bytes, known.llms, partial(_bucket_print, remember), known.llms_source)
 
 
-def _fingerprint(state: State, key: str) -> str | None:
+# What a page's Markdown is made from, as markdown_source takes it: the version of its bytes (a
+# bucket's ETag; a tree's MD5: a file is read again, as cheap as a state's blob is not at hand)
+# and its content fingerprint, which no markup counts (a heading made a list item moves none).
+def _bucket_print(state: State, key: str) -> str | None:
     record = state.pages.get(key)
-    return None if record is None else record.fingerprint
+    if record is None or record.fingerprint is None or record.version is None:
+        return None
+    return f"{record.version} {record.fingerprint}"
+
+
+def _tree_print(pages: TreePages, state: State, key: str) -> str | None:
+    record = state.pages.get(key)
+    data = None if record is None or record.fingerprint is None else pages(key)
+    if record is None or data is None:
+        return None
+    return f"{hashlib.md5(data, usedforsecurity=False).hexdigest()} {record.fingerprint}"

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemill.bounded.dedupe import SeenUrlBytes
 from sitemill.bounded.repeatfinder import FORK_AT_BYTES, repeat_finder
+from sitemill.config.llms import refuse_llms
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
@@ -46,6 +47,7 @@ def build_from_url_list(
     size its table once from the first chunk's line length instead of growing (and
     copying) it. A lastmod after the run's time is dropped (jobs.urllistdates)."""
     refuse_shards_on(config, "a URL list's children")
+    refuse_llms(config)
     if config.indexnow is not IndexNowMode.OFF:
         raise ConfigError(
             "indexnow",

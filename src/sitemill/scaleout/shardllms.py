@@ -52,7 +52,7 @@ def publish_llms(
         return
     from sitemill.sinks.s3 import S3Sink
 
-    sink = S3Sink(client, site.bucket, site.root)
+    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
     outputs = LlmsOutputs(shard_config(config), sink, LlmsSetup())
     for _ in outputs.watch(_entries(config, store)):
         pass

@@ -43,18 +43,16 @@ def folder_sink(sink: Sink, folder: str) -> Sink:
 
 
 def _own_directory(root: Path, parts: tuple[str, ...]) -> Path:
-    """``root``/``parts``, each step a directory of its own (made when missing), never a link."""
+    """``root``/``parts``, each step that exists a directory of its own, never a link (a step
+    missing: none below it exists either; the sink makes them when it writes, and a read or a
+    deletion there finds nothing)."""
     path = root
     for part in parts:
         path = path / part
         try:
             mode = os.lstat(path).st_mode
         except FileNotFoundError:
-            try:
-                path.mkdir()
-            except OSError as exc:
-                raise SinkError(f"cannot make {path}: {exc.strerror or exc}") from exc
-            continue
+            return root.joinpath(*parts)
         except OSError as exc:
             raise SinkError(f"cannot look at {path}: {exc.strerror or exc}") from exc
         if not stat.S_ISDIR(mode):

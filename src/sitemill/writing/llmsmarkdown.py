@@ -101,8 +101,9 @@ def markdown_source(
 ) -> str:
     """A digest of what llms-full.txt and the twins are made from: this sitemill (its
     converter), the settings, the site's head, and each listed page's URL, title, description,
-    language and content fingerprint (what a reader sees of it). "" when a page has no
-    fingerprint a state vouches for: then they are made anew."""
+    language, and the version of its bytes with its content fingerprint (``fingerprint``: the
+    job's; the Markdown shows markup the fingerprint does not count). "" when a page has none a
+    state vouches for: then they are made anew."""
     if fingerprint is None:
         return ""
     digest = hashlib.blake2b(digest_size=16)

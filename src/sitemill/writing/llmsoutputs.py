@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from sitemill.config.model import Config, LlmsMode, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, LLMS_FULL, content_type
+from sitemill.llms.entrypages import home_rank, own_hreflang, without_shared_descriptions
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
@@ -27,10 +27,6 @@ from sitemill.sinks.folders import folder_sink, split_name
 
 log = logging.getLogger(__name__)
 
-X_DEFAULT = "x-default"
-# A meta description on more than half of the pages (and on at least this many) is the site's,
-# not the page's: it tells nothing of one page (MkDocs writes the site's, or "None", on each).
-_SHARED_MIN_PAGES = 4
 
 PageBytes = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
 
@@ -77,10 +73,10 @@ class LlmsOutputs:
             group = None
             if self._kind is not None and (kind := self._kind(entry)):
                 group = self.config.groups[kind - 1].name
-            page = LlmsPage(entry.loc, entry.title, entry.description, _hreflang(entry), group)
+            page = LlmsPage(entry.loc, entry.title, entry.description, own_hreflang(entry), group)
             self.pages.append(page)
             self.keys.append(entry.key)
-            rank = _home_rank(entry.loc, base)
+            rank = home_rank(entry.loc, base)
             if self._home_rank is None or rank < self._home_rank:
                 self.home, self._home_rank = entry, rank
             yield entry
@@ -96,7 +92,7 @@ class LlmsOutputs:
         from sitemill.llms.files import llms_files
 
         site = self._site()
-        pages = _without_shared_descriptions(self.pages)
+        pages = without_shared_descriptions(self.pages)
         files: dict[str, bytes] = {}
         if self.config.llms_txt is not LlmsMode.OFF:
             made = llms_files(pages, site, group_order=[g.name for g in self.config.groups])
@@ -121,9 +117,21 @@ class LlmsOutputs:
         if not source or source != self.setup.source:
             return {}
         kept = {n: d for n, d in self.setup.known.items() if n == LLMS_FULL or n.endswith(".md")}
-        if self.config.llms_full and (LLMS_FULL not in kept or LLMS_FULL not in self.sink.names()):
+        if self.config.llms_full and LLMS_FULL not in kept:
             return {}
-        return kept
+        return kept if self._all_there(kept) else {}
+
+    def _all_there(self, names: Iterable[str]) -> bool:
+        """Whether every file of ``names`` is there (one listing a folder): one deleted since
+        is made again."""
+        by_folder: dict[str, set[str]] = {}
+        for name in names:
+            folder, base = split_name(name)
+            by_folder.setdefault(folder, set()).add(base)
+        try:
+            return all(bases <= set(self._folder(f).names()) for f, bases in by_folder.items())
+        except SinkError:
+            return False
 
     def _site(self) -> LlmsSite:
         base = self.config.base_url
@@ -181,11 +189,14 @@ class LlmsOutputs:
         return self._folders[folder]
 
     def _ours(self, name: str, data: bytes) -> bool:
-        """Whether the file at ``name`` is sitemill's to write over: its own text says so (a
-        state is input from outside: its record alone makes no file of the user's ours)."""
+        """Whether the file at ``name`` is sitemill's to write over or delete: its own text says
+        so (a state is input from outside: its record alone makes no file of the user's ours)
+        and, where the state records its bytes, they are those (one the user edited since,
+        mark and all, is theirs)."""
         from sitemill.llms.marks import written_by_sitemill
 
-        return written_by_sitemill(name, data)
+        recorded = self.setup.known.get(name)
+        return written_by_sitemill(name, data) and recorded in (None, _md5(data))
 
     def _delete_own(self, name: str, digest: str, result: WriteResult) -> None:
         folder, base = split_name(name)
@@ -217,39 +228,6 @@ def _users_message(users: list[str]) -> str:
         f"{first}{more} is there already and sitemill did not write it: left as it is "
         '(llms_txt = "replace" lets sitemill write llms.txt and llms-full.txt over yours)'
     )
-
-
-def _hreflang(entry: Entry) -> str:
-    """The page's own language, as its (reciprocal) hreflang cluster names it."""
-    for alternate in entry.alternates:
-        if alternate.href == entry.loc and alternate.hreflang.lower() != X_DEFAULT:
-            return alternate.hreflang
-    return ""
-
-
-def _home_rank(loc: str, base: str) -> tuple[int, int]:
-    """The site's home page is the one at the base URL; else (a root that redirects to
-    ``en/`` or ``current/``) the least deep folder page: ``(0, 0)`` beats every other."""
-    if loc == base:
-        return (0, 0)
-    rest = loc[len(base) :].partition("?")[0] if loc.startswith(base) else loc
-    folder_page = rest.endswith("/") or rest.rsplit("/", 1)[-1].startswith("index.")
-    return (1 if folder_page else 2, rest.rstrip("/").count("/"))
-
-
-def _without_shared_descriptions(pages: list[LlmsPage]) -> list[LlmsPage]:
-    counts = Counter(page.description for page in pages if page.description)
-    shared = {
-        text
-        for text, count in counts.items()
-        if count >= _SHARED_MIN_PAGES and count * 2 > len(pages)
-    }
-    if not shared:
-        return pages
-    return [
-        LlmsPage(p.url, p.title, None, p.hreflang, p.group) if p.description in shared else p
-        for p in pages
-    ]
 
 
 def _md5(data: bytes) -> str:
