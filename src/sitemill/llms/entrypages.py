@@ -6,9 +6,9 @@ from collections import Counter
 from typing import Final
 
 from sitemill.entries import Entry
+from sitemill.html.hreflang import X_DEFAULT
 from sitemill.llms.page import LlmsPage
 
-X_DEFAULT: Final = "x-default"
 # A meta description on more than half of the pages (and on at least this many) is the site's,
 # not the page's: it tells nothing of one page (MkDocs writes the site's, or "None", on each).
 _SHARED_MIN_PAGES: Final = 4

@@ -27,13 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from sitemill.config.llms import DEFAULT_LLMS_FULL_BYTES
 from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.markdown import headings_down
 from sitemill.llms.ownership import SITEMILL_MARK
 from sitemill.llms.page import LlmsSite
 
-# The configuration's default (llms_full_max_bytes: 10 MiB); a run passes the configured one.
-DEFAULT_MAX_BYTES: Final = 10 * 1024 * 1024
 _SEPARATOR: Final = "---\n\n"
 
 
@@ -73,7 +72,7 @@ def llms_full_text(
     site: LlmsSite,
     name: str,
     pages: Iterable[PageMarkdown],
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int = DEFAULT_LLMS_FULL_BYTES,
 ) -> bytes:
     """llms-full.txt's bytes from the pages' Markdown in sitemap order (see above): the head,
     then each page whole while the file stays within ``max_bytes``. Blocks are joined by a

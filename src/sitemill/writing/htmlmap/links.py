@@ -15,10 +15,10 @@ from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from sitemill.entries import Entry
+from sitemill.llms.entrypages import own_hreflang
 
 # As many links as one XML sitemap may hold (sitemaps.org): more are no help to a reader.
 MAX_HTML_LINKS: Final = 50_000
-X_DEFAULT: Final = "x-default"
 _NO_LANGUAGE: Final = (1, "", "")  # pages of no language sort after every language
 _ORDER: Final = itemgetter(0, 1, 2, 3, 4)  # loc is unique: nothing after it is compared
 
@@ -94,7 +94,5 @@ class LinkCollector:
 
 def _language(entry: Entry) -> tuple[int, str, str]:
     """The page's own language, as its hreflang cluster names it (not x-default)."""
-    for alternate in entry.alternates:
-        if alternate.href == entry.loc and alternate.hreflang.lower() != X_DEFAULT:
-            return (0, alternate.hreflang.casefold(), alternate.hreflang)
-    return _NO_LANGUAGE
+    hreflang = own_hreflang(entry)
+    return (0, hreflang.casefold(), hreflang) if hreflang else _NO_LANGUAGE
