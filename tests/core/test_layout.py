@@ -276,3 +276,13 @@ def test_nothing_cites_a_file_outside_the_repository() -> None:
             continue
         found.extend(f"{path.relative_to(root)}: {name}" for name in OUTSIDE if name in text)
     assert found == []
+
+
+def test_the_configuration_stands_below_the_stages() -> None:
+    """config/ reads values; it imports no stage for a constant (config/model.py imported
+    shards/plan.py for the shard fill, lifting the configuration above shards/ and its
+    imports)."""
+    stages = ("sitemill.shards", "sitemill.writing", "sitemill.jobs", "sitemill.scaleout")
+    for path in (PACKAGE / "config").glob("*.py"):
+        for name in imported_modules(path):
+            assert not name.startswith(stages), f"config/{path.name} imports {name}"

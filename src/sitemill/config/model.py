@@ -52,12 +52,12 @@ from sitemill.errors import ConfigError
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
+    DEFAULT_SHARD_FILL,
     MAX_BYTES_LIMIT,
     MAX_SITEMAPS_PER_INDEX_LIMIT,
     MAX_URLS_PER_SITEMAP,
     Precision,
 )
-from sitemill.shards.plan import DEFAULT_SHARD_FILL
 from sitemill.urls import UrlStyle
 
 _ALTERNATES_ON: Final = AlternatesSetting()

@@ -45,18 +45,6 @@ class DateReason(Enum):
     NONE_KEPT = "no date (unchanged, none remembered)"
 
 
-# The reasons of a page that gets no <lastmod>.
-UNDATED = frozenset(
-    {
-        DateReason.NONE_BUILD,
-        DateReason.NONE_SYNC,
-        DateReason.NONE_AFTER_RUN,
-        DateReason.NONE,
-        DateReason.NONE_KEPT,
-    }
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """A page's date from a rung between its history and its file time, and that rung."""

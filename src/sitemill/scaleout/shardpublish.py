@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from datetime import datetime
 from typing import Final
 
@@ -134,8 +133,3 @@ def merge_report(report: Report, item: Report) -> None:
     report.dates.update(item.dates)
     report.alternates += item.alternates
     report.images += item.images
-
-
-def without_entry(result: WriteResult) -> WriteResult:
-    """A writer's result with its own entry file forgotten (the commit names the entry)."""
-    return replace(result, entry_files=[], files=[], written=[], unchanged=[], deleted=[])

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.protocol import DEFAULT_SHARD_FILL
 from sitemill.shards.plan import (
     BYTE_FILL_SHARE,
-    DEFAULT_SHARD_FILL,
     ORDER_KEY,
     Order,
     Plan,

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.protocol import MAX_URLS_PER_SITEMAP
+from sitemill.protocol import DEFAULT_SHARD_FILL, MAX_URLS_PER_SITEMAP
 from sitemill.shards.cuts import cut_points
-from sitemill.shards.plan import DEFAULT_SHARD_FILL, Order, Plan
+from sitemill.shards.plan import Order, Plan
 
 PLAN_FORMAT: Final = "sitemill-shard-plan"
 PLAN_VERSION: Final = 1

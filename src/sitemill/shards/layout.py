@@ -17,10 +17,11 @@ from typing import Final
 
 from sitemill.entries import Entry
 from sitemill.errors import SitemillError
+from sitemill.protocol import DEFAULT_SHARD_FILL
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import drop_empty, split
-from sitemill.shards.plan import DEFAULT_SHARD_FILL, ORDER_KEY, Order, Plan, shard_id
+from sitemill.shards.plan import ORDER_KEY, Order, Plan, shard_id
 
 Render = Callable[[Iterator[Entry]], list[RenderedSitemap]]
 

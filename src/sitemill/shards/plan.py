@@ -17,8 +17,7 @@ from enum import Enum
 from itertools import pairwise
 from typing import Final
 
-# Cut after this many URLs (80 % of the protocol's 50,000), or 80 % of max_bytes (docs/output.md).
-DEFAULT_SHARD_FILL: Final = 40_000
+# Cut after DEFAULT_SHARD_FILL URLs (sitemill.protocol), or 80 % of max_bytes (docs/output.md).
 BYTE_FILL_SHARE: Final = 0.8
 # One index names at most 50,000 children (sitemaps.org), so a plan has at most as many shards.
 MAX_SHARDS: Final = 50_000

@@ -13,7 +13,6 @@ REMOVED: Final = "removed"
 KINDS: Final = (ADDED, CHANGED, REMOVED)
 # Pending URLs a state keeps at most (ten full batches); beyond, the oldest are dropped.
 MAX_PENDING: Final = 100_000
-MAX_URL_CHARS: Final = 2_048
 # The pages a state names as the last run's changes at most (sitemill.check.changes).
 MAX_CHANGES: Final = 10_000
 _URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}")
