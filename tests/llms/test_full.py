@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from sitemill.llms.conversion import PageMarkdown
@@ -88,3 +90,22 @@ def test_the_mark_tells_sitemill_s_file_from_a_user_s() -> None:
 def test_no_pages_is_the_head_alone() -> None:
     data = llms_full_text(SITE, "Example", [])
     assert data == full_head(SITE, "Example").encode() and data.endswith(b"-->\n")
+
+
+def test_past_the_limit_no_page_is_asked_for() -> None:
+    """With every page's URL given, the pages after the first that does not fit are counted
+    from the URLs, never taken from the (lazy, converting) stream."""
+    site = LlmsSite("https://e.org/", "https://e.org/sitemap.xml")
+    urls = [f"https://e.org/p{n}/" for n in range(50)]
+    taken: list[str] = []
+
+    def stream() -> Iterator[PageMarkdown]:
+        for url in urls:
+            taken.append(url)
+            yield PageMarkdown(LlmsPage(url, url), "word " * 2_000)
+
+    data = llms_full_text(site, "E", stream(), 64 * 1024, urls)
+    every = (PageMarkdown(LlmsPage(url, url), "word " * 2_000) for url in urls)
+    whole = llms_full_text(site, "E", every, 64 * 1024)
+    assert data == whole
+    assert len(taken) < 10

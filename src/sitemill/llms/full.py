@@ -24,7 +24,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from sitemill.config.llms import DEFAULT_LLMS_FULL_BYTES
@@ -73,16 +73,22 @@ def llms_full_text(
     name: str,
     pages: Iterable[PageMarkdown],
     max_bytes: int = DEFAULT_LLMS_FULL_BYTES,
+    urls: Sequence[str] = (),
 ) -> bytes:
     """llms-full.txt's bytes from the pages' Markdown in sitemap order (see above): the head,
     then each page whole while the file stays within ``max_bytes``. Blocks are joined by a
-    blank line (counted in ``size``); the file is built once, at the end."""
+    blank line (counted in ``size``); the file is built once, at the end. ``urls``: every
+    page's URL in the same order, when known: past the limit no page is asked for (none is
+    converted for nothing), the rest are counted from them."""
     head = full_head(site, name).encode()
     taken: list[tuple[str, bytes]] = []  # (the page's URL, its block)
     size = len(head)
     left_out: list[str] = []  # the URLs of the pages left out, in order
-    for converted in pages:
+    for index, converted in enumerate(pages):
         block = b"" if left_out else page_block(converted).encode()
+        if not left_out and size + 1 + len(block) > max_bytes and urls:
+            left_out = list(urls[index:])
+            break
         if left_out or size + 1 + len(block) > max_bytes:
             left_out.append(converted.page.url)
             continue

@@ -71,9 +71,10 @@ def _convert(
 
         head = replace(site, summary=real_description(site.summary) or None)
         name = site_name(pages, site)
-        files[LLMS_FULL] = llms_full_text(head, name, converted, config.llms_full_max_bytes)
-    else:
-        for _ in converted:  # (the twins are made on the way)
+        urls = [page.url for page, _ in listed]
+        files[LLMS_FULL] = llms_full_text(head, name, converted, config.llms_full_max_bytes, urls)
+    if config.llms_pages:
+        for _ in converted:  # (the twins are made on the way: those past llms-full's limit too)
             pass
 
 
