@@ -7,7 +7,8 @@ from typing import Final
 
 from sitemill.config.globs import compile_globs, matches_any
 from sitemill.config.groups import group_names
-from sitemill.config.model import DEFAULT_INCLUDE, Config, LlmsMode
+from sitemill.config.llms import writes_llms
+from sitemill.config.model import DEFAULT_INCLUDE, Config
 from sitemill.config.rules import Rule
 from sitemill.filenames.outputs import ROBOTS_TXT, is_llms_name, is_own_name
 
@@ -53,9 +54,7 @@ def is_candidate(config: Config, path: str) -> bool:
 def _is_llms_output(config: Config, path: str) -> bool:
     """llms.txt (any folder's), llms-full.txt and an HTML file's Markdown twin, while sitemill
     writes them: its outputs, never pages (an include of *.txt or *.md would list them)."""
-    if config.llms_txt is LlmsMode.OFF and not config.llms_full and not config.llms_pages:
-        return False
-    return is_llms_name(path) or path.endswith(_TWIN_OF_A_FILE)
+    return writes_llms(config) and (is_llms_name(path) or path.endswith(_TWIN_OF_A_FILE))
 
 
 def builtin_exclusion(path: str) -> str | None:

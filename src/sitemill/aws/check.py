@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.clients import make_s3_client
-from sitemill.aws.events import own_bucket
-from sitemill.aws.logs import configure_logging, register_env_secrets
-from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.aws.command import command_env, command_inputs
 from sitemill.check.run import CheckOptions
 from sitemill.errors import EventError, SitemillError
 from sitemill.jobs.check import Checked, check_record
@@ -42,15 +38,12 @@ def handle_check(
     s3: S3Client | None = None,
 ) -> dict[str, Any]:
     """Check the bucket's live site; the JSON answer (status ok, problems or error)."""
-    env = os.environ if env is None else env
-    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
-    register_env_secrets(env)
+    env = command_env(env)
     try:
         every = _read(event)
-        settings, config = LambdaSettings.from_env(env), lambda_config(env)
-        bucket = own_bucket(event, settings.site.bucket, "checks")
-        client = s3 if s3 is not None else make_s3_client()
-        record = bucket_record(config, client, settings.site.site(bucket))
+        command = command_inputs(event, env, s3, "checks")
+        settings, config, bucket = command.settings, command.config, command.bucket
+        record = bucket_record(config, command.client, settings.site.site(bucket))
         checked = check_record(config, record, CheckOptions(every=every), _limits(context))
     except SitemillError as exc:
         answer = {"status": "error", "error": shown(str(exc))}

@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.clients import make_s3_client
-from sitemill.aws.events import own_bucket
-from sitemill.aws.logs import configure_logging, register_env_secrets
-from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.aws.command import command_env, command_inputs
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
 from sitemill.errors import DiffError, EventError, SitemillError
@@ -51,15 +47,12 @@ def handle_diff(
     s3: S3Client | None = None,
 ) -> dict[str, Any]:
     """The change report of the function's bucket against its state (status ok or error)."""
-    env = os.environ if env is None else env
-    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
-    register_env_secrets(env)
+    env = command_env(env)
     try:
         _read(event)
-        settings, config = LambdaSettings.from_env(env), lambda_config(env)
-        bucket = own_bucket(event, settings.site.bucket, "diffs")
-        client = s3 if s3 is not None else make_s3_client()
-        found = _diff(config, client, settings.site.site(bucket))
+        command = command_inputs(event, env, s3, "diffs")
+        bucket = command.bucket
+        found = _diff(command.config, command.client, command.settings.site.site(bucket))
     except SitemillError as exc:
         failed = {"status": "error", "error": shown(str(exc))}
         log.error("%s", json.dumps(failed))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from sitemill.config.llms import LlmsMode
+from sitemill.config.llms import writes_llms
 from sitemill.config.model import Config, ContentScope
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_llms_name
 from sitemill.lastmod.fingerprint.digest import (
@@ -138,8 +138,7 @@ def published_from(
     """What the build that kept ``state`` published: its ``sitemaps`` (name -> MD5) and
     pages; as changed, the pages its run added or changed and those IndexNow holds pending."""
     pages = published_pages(config, state)
-    writes_llms = config.llms_txt is not LlmsMode.OFF or config.llms_full or config.llms_pages
-    llms = llms_digests(state.llms) if writes_llms else {}  # (what the build recorded)
+    llms = llms_digests(state.llms) if writes_llms(config) else {}  # (what the build recorded)
     by_path = {page.path: url for url, page in pages.items()}
     announced, removed = pending_split(pending)
     changed = {by_path[path]: kind for path, kind in state.changes.items() if path in by_path}

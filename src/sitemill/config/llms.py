@@ -41,6 +41,11 @@ class LlmsSettings(Protocol):
     def llms_pages(self) -> bool: ...
 
 
+def writes_llms(config: LlmsSettings) -> bool:
+    """Whether a run writes any of llms.txt, llms-full.txt and the Markdown twins."""
+    return config.llms_txt is not LlmsMode.OFF or config.llms_full or config.llms_pages
+
+
 def refuse_llms(config: LlmsSettings) -> None:
     """llms.txt and its kin are made of pages' heads and content, which a URL list has not: a
     ConfigError naming the key set, before anything is written."""

@@ -26,6 +26,7 @@ from sitemill.config.llms import (
     MAX_LLMS_FULL_BYTES,
     MIN_LLMS_FULL_BYTES,
     parse_llms_mode,
+    writes_llms,
 )
 from sitemill.config.llms import LlmsMode as LlmsMode
 from sitemill.config.names import ENV_PREFIX as ENV_PREFIX
@@ -144,8 +145,7 @@ class Config:
 
     @property
     def reads_titles(self) -> bool:  # pages' titles, descriptions, site names: shown by these
-        llms = self.llms_txt is not LlmsMode.OFF or self.llms_full or self.llms_pages
-        return self.html_sitemap or llms
+        return self.html_sitemap or writes_llms(self)
 
 
 # key -> parser. The key is the TOML spelling; flags use --kebab-case, env SITEMILL_UPPER_CASE.

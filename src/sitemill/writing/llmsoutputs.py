@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from sitemill.config.llms import writes_llms
 from sitemill.config.model import Config, LlmsMode, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import SinkError
@@ -50,7 +51,7 @@ class LlmsOutputs:
 
     def __init__(self, config: Config, sink: Sink, setup: LlmsSetup) -> None:
         self.config, self.sink, self.setup = config, sink, setup
-        self.on = config.llms_txt is not LlmsMode.OFF or config.llms_full or config.llms_pages
+        self.on = writes_llms(config)
         self.pages: list[LlmsPage] = []
         self.keys: list[str | None] = []
         self.home: Entry | None = None

@@ -1,0 +1,46 @@
+"""What a manual command of the function (`check`, `diff`) starts from: the environment read."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sitemill.aws.clients import make_s3_client
+from sitemill.aws.events import own_bucket
+from sitemill.aws.logs import configure_logging, register_env_secrets
+from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.config.model import Config
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+
+def command_env(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    """The environment (default: the process's), with logging set and its secrets masked:
+    before anything that may fail, so that the failure is logged as any answer is."""
+    env = os.environ if env is None else env
+    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    register_env_secrets(env)
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command's settings, configuration, bucket and S3 client."""
+
+    settings: LambdaSettings
+    config: Config
+    bucket: str
+    client: S3Client
+
+
+def command_inputs(
+    event: Mapping[str, Any], env: Mapping[str, str], s3: S3Client | None, verb: str
+) -> Command:
+    """The function's own bucket (``verb``: what the error says it does only there) and the
+    rest: a SitemillError for anything wrong."""
+    settings, config = LambdaSettings.from_env(env), lambda_config(env)
+    bucket = own_bucket(event, settings.site.bucket, verb)
+    return Command(settings, config, bucket, s3 if s3 is not None else make_s3_client())
