@@ -159,6 +159,7 @@ class LlmsOutputs:
                 message = f"{name} is not written: {exc}"
                 log.warning("%s", message)
                 result.warnings.append(message)
+                result.llms.source = ""  # (the next run makes them again, the missed one too)
                 continue
             if written is None:
                 continue
