@@ -37,7 +37,7 @@ def _worst(
 
 def bench_hostile(section: Any, *, quick: bool) -> None:
     """Fill ``section`` (run.Section) with the slowest shape of each reader and its target."""
-    for folder in ("", "html", "lastmod/fingerprint", "lastmod/sources"):
+    for folder in ("", "html", "lastmod/fingerprint", "lastmod/sourcefiles"):
         sys.path.insert(0, str(TESTS / folder))
     import test_digest  # (the tests' shapes, once the path holds them)
     import test_facts

@@ -118,7 +118,7 @@ def run(site: Path, with_map: bool) -> None:
     from sitemill.sinks import LocalDirSink
 
     try:
-        from sitemill.lastmod.sources import rung
+        from sitemill.lastmod.sourcefiles import rung
     except ImportError:
         rung = None  # type: ignore[assignment]  # main: no rung 2
     if rung is not None and not with_map:

@@ -28,9 +28,9 @@ from sitemill.workers.workpool import CHUNKS_PER_WORKER, PROGRESS_CHUNK
 FIRST_RUN_ONLY = (
     "sitemill.lastmod.declared",
     "sitemill.lastmod.declaredrung",
-    "sitemill.lastmod.sources.mapping",
-    "sitemill.lastmod.sources.rung",
-    "sitemill.lastmod.sources.textdates",
+    "sitemill.lastmod.sourcefiles.mapping",
+    "sitemill.lastmod.sourcefiles.rung",
+    "sitemill.lastmod.sourcefiles.textdates",
     "sitemill.lastmod.stampcheck",
     "sitemill.lastmod.w3cdate",
     "sitemill.writing.replaced",

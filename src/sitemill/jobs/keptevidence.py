@@ -29,7 +29,7 @@ def dating_source(site_dir: Path, watch: PageWatch) -> tuple[str | None, Commit 
     if not kept or watch.from_history or proof is None or proof.commit is None:
         return None
     if proof.rung is Rung.SOURCE:
-        from sitemill.lastmod.sources.rung import SourceRung
+        from sitemill.lastmod.sourcefiles.rung import SourceRung
 
         rung = SourceRung(site_dir, (watch.path,), datetime.now(UTC))
         try:

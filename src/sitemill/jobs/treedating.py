@@ -33,7 +33,7 @@ from sitemill.state.pagerecord import PageRecord, kept_sketch
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
     from sitemill.lastmod.declaredrung import DeclaredRung
-    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.sourcefiles.rung import SourceRung
     from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
@@ -248,6 +248,6 @@ def declared_rung(
 def first_run_sources(site_dir: Path, files: Iterable[TreeFile]) -> SourceRung:
     """Rung 2 over the candidate ``files`` of the site in ``site_dir``, started (it reads the
     repository while the pages are read); imported by a first run alone."""
-    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.sourcefiles.rung import SourceRung
 
     return SourceRung.started(site_dir, (file.path for file in files), datetime.now(UTC))

@@ -1,7 +1,8 @@
 """What a site folder and its repository say of the site's URL: CNAME, generator config, state."""
 # Evidence for listing.siteurl, read where the tree job is: the folder's ``CNAME`` (GitHub Pages
 # serves it at ``https://<CNAME>/``), the configured URL of the generator that built the folder (the
-# project sitemill.lastmod.sources.project finds, its config read by the conventions' readers), the
+# project sitemill.lastmod.sourcefiles.project finds, its config read by the conventions'
+# readers), the
 # base URL the previous state was written at, and the common base of the URLs in the generator's own
 # sitemap that this run replaces (weak: the home page may be missing from it). Nothing here fails a
 # run: what cannot be read says nothing.
@@ -18,10 +19,10 @@ from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError
 from sitemill.git.trust import find_top
-from sitemill.lastmod.sources.conventions.base import Project, Tree, config_text, read_settings
-from sitemill.lastmod.sources.output import builds_into, config_option
-from sitemill.lastmod.sources.project import CONFIG_FILES, find_project
-from sitemill.lastmod.sources.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, config_text, read_settings
+from sitemill.lastmod.sourcefiles.output import builds_into, config_option
+from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
+from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared, site_url_warning
 from sitemill.report import Declared, Report
 from sitemill.safefs import Root
@@ -39,7 +40,7 @@ CNAME: Final = "CNAME"  # GitHub Pages' custom domain, one name on the file's fi
 _CNAME_BYTES: Final = 512
 _CONFIG_BYTES: Final = 256 * 1024  # a generator's config file, read for one setting
 _HOST: Final = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
-# Folders beside a Hugo config.* that make it Hugo's (lastmod.sources.project), and the file
+# Folders beside a Hugo config.* that make it Hugo's (lastmod.sourcefiles.project), and the file
 # beside a _config.yml that makes it Hexo's.
 _PROJECT_MARKS: Final = ("content", "layouts", "archetypes", "themes", "package.json")
 log = logging.getLogger(__name__)
@@ -170,7 +171,7 @@ def _text(value: object) -> str | None:
 
 def _config_view(top: Path, site: str) -> RepoView:
     """The repository as far as finding the project needs: the config files in the site
-    folder's parent chain, and the names beside them that confirm one (lastmod.sources.
+    folder's parent chain, and the names beside them that confirm one (lastmod.sourcefiles.
     project); each read from disk, bounded."""
     root = Root(top)
     files: list[str] = []

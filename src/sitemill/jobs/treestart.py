@@ -22,7 +22,7 @@ from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 from sitemill.writing.childdates import ChildDates, child_dates
 
 if TYPE_CHECKING:
-    from sitemill.lastmod.sources.rung import SourceRung
+    from sitemill.lastmod.sourcefiles.rung import SourceRung
 
 log = logging.getLogger(__name__)
 

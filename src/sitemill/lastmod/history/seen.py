@@ -22,7 +22,7 @@ from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions
 from sitemill.lastmod.history.lastcommit import _git, _site_relative, log_command
 from sitemill.lastmod.history.seenrecord import SeenHistory
-from sitemill.lastmod.sources.repository import _is_partial
+from sitemill.lastmod.sourcefiles.repository import _is_partial
 
 
 def seen_history(

@@ -1,0 +1,71 @@
+"""MkDocs: which Markdown file each built page comes from."""
+# ``docs_dir/a/b.md`` -> ``a/b/index.html`` (``a/b.html`` without directory URLs); ``index.md`` or
+# ``README.md`` -> its folder's ``index.html`` (index.md first).
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Final
+
+from sitemill.lastmod.sourcefiles.conventions.base import (
+    MARKDOWN,
+    PageMap,
+    Project,
+    Tree,
+    add,
+    config_text,
+    directory_page,
+    file_page,
+    join,
+    split_extension,
+)
+from sitemill.lastmod.sourcefiles.yamlish import read_yaml
+
+# pymdownx.snippets (``--8<-- "file"``) and mkdocs-include-markdown-plugin
+# (``{% include-markdown "file" %}``, ``{% include "file" %}``): text put into the page.
+_SNIPPET: Final = re.compile(
+    r"""^[ \t]*-{1,}8<-{1,}[ \t]+["']([^"'\n]+)["']
+    | \{%[ \t]*include(?:-markdown)?[ \t]+["']([^"'\n]+)["']""",
+    re.M | re.X,
+)
+
+
+def mkdocs_pages(project: Project, tree: Tree) -> PageMap:
+    """Every page the MkDocs project builds from a Markdown file, honouring ``docs_dir``
+    (default docs) and ``use_directory_urls`` (default true)."""
+    settings = read_yaml(config_text(project, tree))
+    docs_dir = settings.get("docs_dir")
+    docs = join(project.folder, docs_dir if isinstance(docs_dir, str) else "docs")
+    directory_urls = settings.get("use_directory_urls", True) is not False
+    pages: PageMap = {}
+    readmes: list[tuple[str, tuple[str, ...]]] = []
+    for path, relative in tree.under(docs):
+        stem, extension = split_extension(relative)
+        if extension not in MARKDOWN:
+            continue
+        folder, name = posixpath.split(stem)
+        sources = (path, *_snippets(tree, path, (project.folder, docs)))
+        if name.lower() == "readme":
+            readmes.append((join(folder, "index.html"), sources))
+        elif name == "index":
+            add(pages, join(folder, "index.html"), *sources)
+        else:
+            add(pages, directory_page(stem) if directory_urls else file_page(stem), *sources)
+    for page, found in readmes:  # MkDocs takes index.md over README.md in one folder
+        add(pages, page, *found)
+    return pages
+
+
+def _snippets(tree: Tree, path: str, bases: tuple[str, ...]) -> list[str]:
+    """The files a page's snippet or include lines name, as the repository has them: found
+    beside the page, else under the project folder or docs_dir (snippets' base_path)."""
+    found: list[str] = []
+    for match in _SNIPPET.finditer(tree.text(path) or ""):
+        name = (match[1] or match[2]).split(":", 1)[0]  # "file.md:3:8" names lines of it
+        starts = (posixpath.dirname(path), *bases)
+        targets = (posixpath.normpath(join(start, name)) for start in starts)
+        target = next((t for t in targets if tree.exists(t)), None)
+        if target is not None and target not in found:
+            found.append(target)
+    return found

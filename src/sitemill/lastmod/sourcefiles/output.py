@@ -1,0 +1,106 @@
+"""Where a generator's project builds its site, and whether a folder is that build."""
+# docs/lastmod.md, "Rung 2: the page's source": a source dates a page only when the folder is that
+# generator's output for that configuration. The output folder is the config's setting (relative
+# to the config's folder), else the generator's default; Sphinx keeps none in conf.py (the builder
+# is told on its command line), so a folder named _build or build beside the config (or above it)
+# is taken, as is, for Sphinx and Docusaurus (whose --out-dir is a flag too), a folder whose built
+# pages' <meta name="generator"> names that generator. A folder whose pages name another generator
+# is no build of this config, wherever it stands. The site-URL evidence (jobs.treesiteurl) asks the
+# same question.
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Final
+
+from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, config_text, read_settings
+
+# Family -> the keys leading to its output setting in the config (lower case: Hugo's keys are
+# case-insensitive) and the folder it builds into without one.
+_SETTINGS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
+    "mkdocs": (("site_dir",), "site"),
+    "hugo": (("publishdir",), "public"),
+    "jekyll": (("destination",), "_site"),
+    "hexo": (("public_dir",), "public"),
+    "quarto": (("project", "output-dir"), "_site"),
+    "mdbook": (("build", "build-dir"), "book"),
+}
+# Family -> its output option in a JavaScript config (None: none there) and its default.
+_OPTIONS: Final[dict[str, tuple[str | None, str]]] = {
+    "astro": ("outDir", "dist"),
+    "eleventy": ("output", "_site"),  # (dir: { output: "..." })
+    "docusaurus": (None, "build"),  # (docusaurus build --out-dir is a flag)
+}
+_QUARTO_BOOK: Final = "_book"  # a Quarto book's default output folder
+# Generators whose output folder no config holds: their own generator meta proves a build.
+_NAMED_BY_META: Final = frozenset({"sphinx", "docusaurus"})
+_SPHINX_BUILDS: Final = ("_build", "build")  # sphinx-quickstart's and the Makefile's
+# A string option of a JavaScript or Python config (Docusaurus, Astro, Eleventy, Sphinx): key,
+# ":" or "=", a quoted value on one line.
+_OPTION: Final = r"""(?<![\w.])%s\s*[:=]\s*['"`]([^'"`\n]{0,2048})['"`]"""
+
+
+def config_option(text: str, key: str) -> str | None:
+    """The quoted string value of ``key`` in a JavaScript or Python config's ``text``."""
+    found = re.search(_OPTION % re.escape(key), text)
+    return found[1].strip() if found else None
+
+
+def output_folder(project: Project, tree: Tree) -> str | None:
+    """The folder (repo-relative) the project's config builds into, its setting else the
+    generator's default; None for Sphinx (the builder's command line names it)."""
+    if project.family in _SETTINGS:
+        keys, default = _SETTINGS[project.family]
+        value: object = read_settings(project.config, config_text(project, tree))
+        for key in keys:
+            table = value if isinstance(value, dict) else {}
+            value = {str(found).lower(): item for found, item in table.items()}.get(key)
+        if project.family == "quarto" and not isinstance(value, str):
+            default = _QUARTO_BOOK if _quarto_type(project, tree) == "book" else default
+        return _joined(project.folder, value if isinstance(value, str) else default)
+    if project.family in _OPTIONS:
+        name, default = _OPTIONS[project.family]
+        option = None if name is None else config_option(config_text(project, tree), name)
+        return _joined(project.folder, option or default)
+    return None
+
+
+def builds_into(project: Project, tree: Tree) -> bool:
+    """Whether ``project.site_dir`` is the project's own output: its configured (or default)
+    output folder, a Sphinx build folder, or (Sphinx, Docusaurus) a folder its pages'
+    generator meta names it in; never a folder whose pages name another generator."""
+    if project.generator is not None and project.generator != project.family:
+        return False
+    site = posixpath.normpath(project.site_dir.strip("/") or ".")
+    if site == output_folder(project, tree):
+        return True
+    if project.family == "sphinx" and _sphinx_build(project.folder, site):
+        return True
+    return project.family in _NAMED_BY_META and project.generator == project.family
+
+
+def _sphinx_build(folder: str, site: str) -> bool:
+    """Whether ``site`` is inside a _build or build folder that stands in the config's
+    ``folder`` or one above it (docs/_build/html, docs/build/html beside docs/source)."""
+    parts = site.split("/")
+    for at, part in enumerate(parts):
+        above = "/".join(parts[:at])
+        if part in _SPHINX_BUILDS and (not above or f"{folder}/".startswith(f"{above}/")):
+            return True
+    return False
+
+
+def _quarto_type(project: Project, tree: Tree) -> object:
+    table = read_settings(project.config, config_text(project, tree)).get("project")
+    return table.get("type") if isinstance(table, dict) else None
+
+
+def _joined(folder: str, output: str) -> str | None:
+    """``output`` (a config's setting) relative to the repository; None for a path outside
+    it (absolute, or above its root): no folder sitemill is given inside the repository."""
+    output = output.strip()
+    if not output or output.startswith(("/", "~")) or re.match(r"[A-Za-z]:[\\/]", output):
+        return None
+    joined = posixpath.normpath(posixpath.join(folder, output))
+    return None if joined == ".." or joined.startswith("../") else joined
