@@ -14,7 +14,7 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, config_text, read_settings
+from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
 
 # Family -> the keys leading to its output setting in the config (lower case: Hugo's keys are
 # case-insensitive) and the folder it builds into without one.
@@ -52,7 +52,7 @@ def output_folder(project: Project, tree: Tree) -> str | None:
     generator's default; None for Sphinx (the builder's command line names it)."""
     if project.family in _SETTINGS:
         keys, default = _SETTINGS[project.family]
-        value: object = read_settings(project.config, config_text(project, tree))
+        value: object = tree.settings(project.config)
         for key in keys:
             table = value if isinstance(value, dict) else {}
             value = {str(found).lower(): item for found, item in table.items()}.get(key)
@@ -61,7 +61,7 @@ def output_folder(project: Project, tree: Tree) -> str | None:
         return _joined(project.folder, value if isinstance(value, str) else default)
     if project.family in _OPTIONS:
         name, default = _OPTIONS[project.family]
-        option = None if name is None else config_option(config_text(project, tree), name)
+        option = None if name is None else config_option(tree.text(project.config) or "", name)
         return _joined(project.folder, option or default)
     return None
 
@@ -92,7 +92,7 @@ def _sphinx_build(folder: str, site: str) -> bool:
 
 
 def _quarto_type(project: Project, tree: Tree) -> object:
-    table = read_settings(project.config, config_text(project, tree)).get("project")
+    table = tree.settings(project.config).get("project")
     return table.get("type") if isinstance(table, dict) else None
 
 

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 SHINGLE_WORDS: Final = 4
-# About one shingle in SAMPLE is kept (by its first word's hash), on the pages and the
+# About one shingle in SHINGLE_SAMPLE is kept (by its first word's hash), on the pages and the
 # sources alike: the containment is estimated from a quarter of the shingles, in a quarter
 # of the time and memory.
-SAMPLE: Final = 4
+SHINGLE_SAMPLE: Final = 4
 # A shingle that this many sources hold says nothing of which one a page came from (a
 # licence footer, an include): it is left out of the index and of the page's count.
 COMMON: Final = 8
@@ -31,9 +31,9 @@ MAX_RUNNER_UP: Final = 0.6  # ... and the second best at most 60 % of what the b
 def shingles(words: Sequence[str]) -> set[int]:
     """The kept shingles of a text's words: a stable hash (CRC-32: the same in every run,
     unlike ``hash``) of each run of SHINGLE_WORDS words whose first word is kept (one word
-    in SAMPLE, by its own hash: a page and a source keep the same runs, and only the kept
+    in SHINGLE_SAMPLE, by its own hash: a page and a source keep the same runs, and only the kept
     runs are hashed)."""
-    first = {word for word in set(words) if _crc(word) % SAMPLE == 0}
+    first = {word for word in set(words) if _crc(word) % SHINGLE_SAMPLE == 0}
     last = len(words) - SHINGLE_WORDS + 1
     return {
         _crc(" ".join(words[at : at + SHINGLE_WORDS]))

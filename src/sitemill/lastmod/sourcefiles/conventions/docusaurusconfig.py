@@ -39,7 +39,7 @@ class Instance:
 
 
 @dataclass(frozen=True, slots=True)
-class Config:
+class DocusaurusConfig:
     """What the conventions read from ``docusaurus.config.*``."""
 
     default_locale: str
@@ -48,7 +48,7 @@ class Config:
     trailing_slash_false: bool
 
 
-def read_config(text: str) -> Config:
+def read_config(text: str) -> DocusaurusConfig:
     """The config's locales, content plugins (the classic preset's and the declared
     instances) and ``trailingSlash: false``; the defaults where a pattern finds nothing."""
     text = without_spans(text, _COMMENT_OPENERS, _COMMENT_CLOSERS, fill="")
@@ -65,7 +65,7 @@ def read_config(text: str) -> Config:
         for kind in _KINDS
         if not any(i.kind == kind and i.id == "default" for i in declared)
     ]
-    return Config(
+    return DocusaurusConfig(
         default_locale=default,
         locales=tuple(locales),
         instances=tuple(defaults + declared),
