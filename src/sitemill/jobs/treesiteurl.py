@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from sitemill.errors import RefusedError
 from sitemill.git.trust import find_top
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
-from sitemill.lastmod.sourcefiles.output import builds_into, config_option
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared, site_url_warning

@@ -7,7 +7,7 @@ from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
-class Generator:
+class GeneratorLayout:
     """One generator (its ``family``): its config files, relative to a folder of the site's
     parent chain, in the order tried; the starts of a ``<meta name="generator">`` content
     (lower case) that name it; and where it builds: the keys leading to its output setting in
@@ -46,21 +46,21 @@ _ELEVENTY_CONFIGS: Final = (
 )
 # In the order their config files are tried in a folder (Hexo's _config.yml before Jekyll's).
 GENERATORS: Final = (
-    Generator("mkdocs", _named("mkdocs", "yml", "yaml"), ("mkdocs",), "site", ("site_dir",)),
-    Generator("sphinx", (*_SPHINX_CONFIGS, "docs/source/conf.py"), ("sphinx",)),
-    Generator("hugo", _HUGO_CONFIGS, ("hugo",), "public", ("publishdir",)),
-    Generator("hexo", _named("_config", "yml", "yaml"), ("hexo",), "public", ("public_dir",)),
-    Generator(
+    GeneratorLayout("mkdocs", _named("mkdocs", "yml", "yaml"), ("mkdocs",), "site", ("site_dir",)),
+    GeneratorLayout("sphinx", (*_SPHINX_CONFIGS, "docs/source/conf.py"), ("sphinx",)),
+    GeneratorLayout("hugo", _HUGO_CONFIGS, ("hugo",), "public", ("publishdir",)),
+    GeneratorLayout("hexo", _named("_config", "yml", "yaml"), ("hexo",), "public", ("public_dir",)),
+    GeneratorLayout(
         "jekyll", _named("_config", "yml", "yaml", "toml"), ("jekyll",), "_site", ("destination",)
     ),
     # (docusaurus build --out-dir is a flag)
-    Generator(
+    GeneratorLayout(
         "docusaurus",
         _named("docusaurus.config", "js", "ts", "mjs", "cjs"),
         ("docusaurus",),
         "build",
     ),
-    Generator(
+    GeneratorLayout(
         "astro",
         _named("astro.config", "mjs", "ts", "js", "mts", "cjs"),
         ("astro", "starlight"),
@@ -68,10 +68,10 @@ GENERATORS: Final = (
         output_option="outDir",
     ),
     # (dir: { output: "..." })
-    Generator("eleventy", _ELEVENTY_CONFIGS, ("eleventy",), "_site", output_option="output"),
-    Generator(
+    GeneratorLayout("eleventy", _ELEVENTY_CONFIGS, ("eleventy",), "_site", output_option="output"),
+    GeneratorLayout(
         "quarto", _named("_quarto", "yml", "yaml"), ("quarto",), "_site", ("project", "output-dir")
     ),
-    Generator("mdbook", ("book.toml",), ("mdbook",), "book", ("build", "build-dir")),
+    GeneratorLayout("mdbook", ("book.toml",), ("mdbook",), "book", ("build", "build-dir")),
 )
 BY_FAMILY: Final = {generator.family: generator for generator in GENERATORS}

@@ -18,7 +18,7 @@ from sitemill.html.generator import page_generator
 from sitemill.html.noindex import PAGE_FACTS_BYTES
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
 from sitemill.lastmod.sourcefiles.generators import GENERATORS
-from sitemill.lastmod.sourcefiles.output import builds_into
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into
 from sitemill.safefs import Root
 
 logger = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ _HUGO_FOLDERS: Final = ("content", "layouts", "archetypes", "themes")
 def find_project(tree: Tree, site_dir: str, site_root: Path) -> Project | None:
     """The project that built ``site_dir``: of the config files found in its parent chain
     (nearest first), the nearest of the family the home page's generator names, else the
-    nearest whose output ``site_dir`` is (sitemill.lastmod.sourcefiles.output), else the
+    nearest whose output ``site_dir`` is (sitemill.lastmod.sourcefiles.outputfolder), else the
     nearest; None when there is none."""
     found = _candidates(tree, site_dir)
     if not found:
@@ -56,7 +56,7 @@ def _candidates(tree: Tree, site_dir: str) -> list[Project]:
             for name in names:
                 config = posixpath.join(level, name) if level else name
                 inside = config.startswith(f"{site_dir.strip('/')}/")  # built output
-                if tree.exists(config) and not inside and _plausible(tree, family, config):
+                if tree.exists(config) and not inside and _is_plausible(tree, family, config):
                     folder = posixpath.dirname(config).removesuffix("config/_default")
                     folder = folder.rstrip("/")
                     found.append(Project(family, folder, config, site_dir.strip("/")))
@@ -64,7 +64,7 @@ def _candidates(tree: Tree, site_dir: str) -> list[Project]:
     return found
 
 
-def _plausible(tree: Tree, family: str, config: str) -> bool:
+def _is_plausible(tree: Tree, family: str, config: str) -> bool:
     if family == "hexo":  # a _config.yml is Hexo's only beside a package.json that needs it
         package = tree.text(posixpath.join(posixpath.dirname(config), "package.json")) or ""
         return re.search(r'"hexo"\s*:', package) is not None

@@ -51,14 +51,14 @@ def _add_collection(
         if extension not in _PAGES or relative.startswith("_"):
             continue
         slug = text_value(tree.meta(path), "slug")
-        route = slug.strip("/") if slug else "/".join(map(_slugged, stem.split("/")))
+        route = slug.strip("/") if slug else "/".join(map(_slug, stem.split("/")))
         if posixpath.basename(route) == "index":
             route = posixpath.dirname(route)
         route = paths.join(base, route)
         pages.add(built(route) if route else paths.directory_page(route), path)
 
 
-def _slugged(segment: str) -> str:
+def _slug(segment: str) -> str:
     """A path segment as Astro's content slugs spell it (github-slugger): lower case,
     spaces to hyphens, other punctuation left out."""
     return _NOT_IN_SLUG.sub("", segment.lower().replace(" ", "-"))

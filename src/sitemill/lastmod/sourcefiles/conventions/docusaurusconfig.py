@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.spans import without_spans
+from sitemill.lastmod.sourcefiles.cutspans import cut_spans
 
 # A block comment, a line comment (not a URL's "//", nor one in a string's first characters).
 _COMMENT_OPENERS: Final = re.compile(r"/\*|(?<![:\w'\"`])//")
@@ -51,7 +51,7 @@ class DocusaurusConfig:
 def read_config(text: str) -> DocusaurusConfig:
     """The config's locales, content plugins (the classic preset's and the declared
     instances) and ``trailingSlash: false``; the defaults where a pattern finds nothing."""
-    text = without_spans(text, _COMMENT_OPENERS, _COMMENT_CLOSERS, fill="")
+    text = cut_spans(text, _COMMENT_OPENERS, _COMMENT_CLOSERS, fill="")
     default = _option(text, "defaultLocale") or "en"
     locales = [default]
     # (the list stops at the next "[": 40,000 unclosed "locales: [" took minutes)

@@ -11,7 +11,10 @@ from typing import Final
 
 from sitemill.lastmod.sourcefiles.conventions import paths
 from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
-from sitemill.lastmod.sourcefiles.conventions.hugolinks import permalink_patterns, permalink_url
+from sitemill.lastmod.sourcefiles.conventions.hugopermalinks import (
+    permalink_patterns,
+    permalink_url,
+)
 from sitemill.lastmod.sourcefiles.frontmatter import text_value
 
 _CONTENT: Final = frozenset(
@@ -65,7 +68,7 @@ class _Site:
             return ""
         return language
 
-    def spelled(self, route: str) -> str:
+    def spell(self, route: str) -> str:
         route = route.replace(" ", "-")
         return route.lower() if self.lower else route
 
@@ -93,10 +96,10 @@ def _page(meta: dict[str, object], folder: str, name: str, language: str, site: 
         filled = permalink_url(pattern, meta, folder, own)
         if filled is not None:
             return paths.url_page(
-                site.spelled(paths.join(prefix, filled) + ("/" * filled.endswith("/")))
+                site.spell(paths.join(prefix, filled) + ("/" * filled.endswith("/")))
             )
     if name == "_index":  # a section's list page (uglyURLs: posts.html)
-        route = site.spelled(paths.join(prefix, folder))
+        route = site.spell(paths.join(prefix, folder))
         return paths.file_page(route) if site.ugly and folder else paths.directory_page(route)
     if name == "index":
         route = paths.join(prefix, folder)
@@ -104,7 +107,7 @@ def _page(meta: dict[str, object], folder: str, name: str, language: str, site: 
             route = paths.join(prefix, posixpath.dirname(folder), text_value(meta, "slug") or "")
     else:
         route = paths.join(prefix, folder, text_value(meta, "slug") or name)
-    route = site.spelled(route)
+    route = site.spell(route)
     return paths.file_page(route) if site.ugly and route else paths.directory_page(route)
 
 

@@ -36,7 +36,7 @@ def sphinx_pages(project: Project, tree: Tree) -> Pages:
         docname, extension = paths.split_extension(relative)
         if extension not in suffixes or relative.split("/", 1)[0] in _NOT_DOCUMENTS:
             continue
-        sources = (path, *included(tree, path, project.folder))
+        sources = (path, *_included_files(tree, path, project.folder))
         if posixpath.basename(docname) == "index":
             pages.add(paths.file_page(docname), *sources)
             continue
@@ -48,7 +48,7 @@ def sphinx_pages(project: Project, tree: Tree) -> Pages:
     return pages
 
 
-def included(tree: Tree, path: str, folder: str) -> tuple[str, ...]:
+def _included_files(tree: Tree, path: str, folder: str) -> tuple[str, ...]:
     """The files a document's ``.. include::`` and ``.. literalinclude::`` directives (rST, or
     MyST's ``{include}``, ``{literalinclude}``) put in its page, as the repository has them:
     their text is the page's too (all of a file, where the page shows some of its lines)."""

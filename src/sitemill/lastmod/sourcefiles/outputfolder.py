@@ -42,11 +42,11 @@ def output_folder(project: Project, tree: Tree) -> str | None:
         default = generator.default_output
         if project.family == "quarto" and not isinstance(value, str):
             default = _QUARTO_BOOK if _quarto_type(project, tree) == "book" else default
-        return _joined(project.folder, value if isinstance(value, str) else default or "")
+        return _join_output(project.folder, value if isinstance(value, str) else default or "")
     if generator.default_output is not None:
         name = generator.output_option
         option = None if name is None else config_option(tree.text(project.config) or "", name)
-        return _joined(project.folder, option or generator.default_output)
+        return _join_output(project.folder, option or generator.default_output)
     return None
 
 
@@ -81,7 +81,7 @@ def _quarto_type(project: Project, tree: Tree) -> object:
     return table.get("type") if isinstance(table, dict) else None
 
 
-def _joined(folder: str, output: str) -> str | None:
+def _join_output(folder: str, output: str) -> str | None:
     """``output`` (a config's setting) relative to the repository; None for a path outside
     it (absolute, or above its root): no folder sitemill is given inside the repository."""
     output = output.strip()

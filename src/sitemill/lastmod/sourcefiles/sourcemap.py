@@ -1,7 +1,7 @@
 """Which source file a built page was rendered from (docs/lastmod.md, rung 2)."""
 # The generator's conventions first, else a content match, else none; none at all for a folder
 # that is not the output of the generator config found above it
-# (sitemill.lastmod.sourcefiles.output).
+# (sitemill.lastmod.sourcefiles.outputfolder).
 
 from __future__ import annotations
 
@@ -16,14 +16,13 @@ from typing import Final, Protocol
 
 from sitemill.errors import RefusedError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.lastmod.sourcefiles.contentmatch import TextIndex, page_words, source_words
 from sitemill.lastmod.sourcefiles.conventions import CONVENTIONS
 from sitemill.lastmod.sourcefiles.conventions.base import Pages, Tree
 from sitemill.lastmod.sourcefiles.conventions.paths import split_extension
-from sitemill.lastmod.sourcefiles.output import builds_into
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into
 from sitemill.lastmod.sourcefiles.project import find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.lastmod.sourcefiles.sourcetext import page_words, source_words
-from sitemill.lastmod.sourcefiles.textmatch import TextIndex
 from sitemill.safefs import Root
 
 logger = logging.getLogger(__name__)
