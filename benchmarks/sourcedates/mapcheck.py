@@ -5,8 +5,9 @@
 ORACLE_JSON maps each listed page to the generator's source for it (or null), or to a list:
 the source, then the files it includes (either one found counts as agreeing). Prints JSON: the
 counts (agree, other source, none found, a source for a page the generator gives none) and up
-to 20 examples of each disagreement. Needs a sitemill with ``sitemill.lastmod.sourcefiles.mapping``;
-the RepoView is built here from ``git ls-files`` and ``git show HEAD:path``.
+to 20 examples of each disagreement. Needs a sitemill with
+``sitemill.lastmod.sourcefiles.sourcemap``; the RepoView is built here from ``git ls-files``
+and ``git show HEAD:path``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sitemill.lastmod.sourcefiles.mapping import source_map
 from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.sourcemap import source_map
 
 clone, site_dir, oracle_json = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 oracle: dict[str, str | list[str] | None] = json.loads(oracle_json.read_text())

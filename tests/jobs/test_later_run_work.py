@@ -28,7 +28,7 @@ from sitemill.workers.workpool import CHUNKS_PER_WORKER, PROGRESS_CHUNK
 FIRST_RUN_ONLY = (
     "sitemill.lastmod.declared",
     "sitemill.lastmod.declaredrung",
-    "sitemill.lastmod.sourcefiles.mapping",
+    "sitemill.lastmod.sourcefiles.sourcemap",
     "sitemill.lastmod.sourcefiles.rung",
     "sitemill.lastmod.sourcefiles.textdates",
     "sitemill.lastmod.stampcheck",

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError
 from sitemill.git.trust import find_top
-from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, config_text, read_settings
-from sitemill.lastmod.sourcefiles.output import builds_into, config_option
+from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared, site_url_warning
@@ -133,7 +133,7 @@ def _configured(site_dir: Path) -> Declared | None:
     project = find_project(tree, folder, site_dir)
     if project is None:
         return None
-    settings = read_settings(project.config, config_text(project, tree))
+    settings = tree.settings(project.config)
     url = _site_url(project, {str(key).lower(): value for key, value in settings.items()}, tree)
     if not url:
         return None
@@ -154,7 +154,7 @@ def _site_url(project: Project, settings: dict[str, object], tree: Tree) -> str 
     if family == "quarto":
         website = settings.get("website")
         return _text(website.get("site-url")) if isinstance(website, dict) else None
-    text = config_text(project, tree)
+    text = tree.text(project.config) or ""
     keys = {"docusaurus": ("url", "baseUrl"), "astro": ("site", "base")}
     if family in keys:
         url_key, path_key = keys[family]

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 from srcmaputil import build_site, prose, repo_view
 
-from sitemill.lastmod.sourcefiles.mapping import source_map
+from sitemill.lastmod.sourcefiles.contentmatch import TextIndex, page_words, source_words
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.lastmod.sourcefiles.sourcetext import page_words, source_words
-from sitemill.lastmod.sourcefiles.textmatch import TextIndex
+from sitemill.lastmod.sourcefiles.sourcemap import source_map
 
 ALPHA, BETA, GAMMA = prose("alpha"), prose("beta"), prose("gamma")
 SOURCES = {

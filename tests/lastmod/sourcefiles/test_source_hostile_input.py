@@ -9,13 +9,13 @@ from collections.abc import Callable
 import pytest
 
 import timing
-from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, read_settings
+from sitemill.lastmod.sourcefiles.contentmatch import source_words
+from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, parse_settings
 from sitemill.lastmod.sourcefiles.conventions.docusaurusconfig import read_config
 from sitemill.lastmod.sourcefiles.conventions.mdbook import mdbook_pages
 from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
-from sitemill.lastmod.sourcefiles.readertext import reader_text
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.lastmod.sourcefiles.sourcetext import source_words
+from sitemill.lastmod.sourcefiles.visibletext import visible_text
 from sitemill.lastmod.sourcefiles.yamlish import read_yaml
 
 SMALL = 4_000  # characters; the large input is 8 times as long
@@ -44,7 +44,7 @@ HOSTILE: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
         lambda n: fill("a.", min(n, 60_000), "+++\n", "a = 1\n+++\nbody"),
     ),
     "toml settings: a dotted key": (
-        lambda text: read_settings("hugo.toml", text),
+        lambda text: parse_settings("hugo.toml", text),
         lambda n: fill("a.", n, "", "a = 1\n"),
     ),
     "words: unclosed comments": (source_words, lambda n: fill("<!--", n)),
@@ -93,13 +93,13 @@ def test_yaml_keys_values_and_comments_read_as_before(
 
 def test_a_dotted_key_too_long_to_read_is_no_front_matter() -> None:
     assert split_front_matter("+++\n" + "a." * 200 + "a = 1\n+++\nbody") == ({}, "body")
-    assert read_settings("hugo.toml", "a." * 200 + "a = 1\n") == {}
-    assert read_settings("hugo.toml", "a.b.c = 1\n") == {"a": {"b": {"c": 1}}}
+    assert parse_settings("hugo.toml", "a." * 200 + "a = 1\n") == {}
+    assert parse_settings("hugo.toml", "a.b.c = 1\n") == {"a": {"b": {"c": 1}}}
 
 
 def test_json_front_matter_nested_too_deep_is_text() -> None:
     text = '{"title": ' + "[" * 100_000
-    assert reader_text(text).endswith(text)
+    assert visible_text(text).endswith(text)
 
 
 def test_comments_and_templates_are_taken_out_as_before() -> None:

@@ -12,9 +12,9 @@ import pytest
 from sourcerepo import page, source_repo
 
 from gitutil import checkout, commit, git, git_env, head, make_repo, merge, unix
-from sitemill.lastmod.sourcefiles.readertext import reader_text
 from sitemill.lastmod.sourcefiles.repository import BlobReader, find_repository, repo_view
 from sitemill.lastmod.sourcefiles.textdates import TextDates, read_text_dates
+from sitemill.lastmod.sourcefiles.visibletext import visible_text
 
 T1, T2, T3, T4 = (
     "2021-03-01T10:00:00",
@@ -66,15 +66,15 @@ def when(found: TextDates, source: str) -> int | None:
     ],
 )
 def test_what_a_reader_sees_of_a_source(one: str, other: str, same: bool) -> None:
-    assert (reader_text(one) == reader_text(other)) is same
+    assert (visible_text(one) == visible_text(other)) is same
 
 
 def test_only_title_description_and_body_count() -> None:
-    base = reader_text(page("A", "Body.", date="2020-01-01", tags="[x]"))
-    assert reader_text(page("A", "Body.", date="2024-02-02", tags="[y]", weight="3")) == base
-    assert reader_text(page("B", "Body.", date="2020-01-01", tags="[x]")) != base
-    assert reader_text(page("A", "Body!", date="2020-01-01", tags="[x]")) != base
-    assert reader_text(page("A", "Body.", description="new")) != base
+    base = visible_text(page("A", "Body.", date="2020-01-01", tags="[x]"))
+    assert visible_text(page("A", "Body.", date="2024-02-02", tags="[y]", weight="3")) == base
+    assert visible_text(page("B", "Body.", date="2020-01-01", tags="[x]")) != base
+    assert visible_text(page("A", "Body!", date="2020-01-01", tags="[x]")) != base
+    assert visible_text(page("A", "Body.", description="new")) != base
 
 
 def test_a_body_edit_dates_the_source_a_front_matter_only_change_does_not(
@@ -158,7 +158,7 @@ def test_a_shallow_cut_is_no_evidence_until_the_history_is_fetched(tmp_path: Pat
     shallow = clone(repo, tmp_path / "shallow", "--depth", "1")
     (shallow / "public").mkdir()
     found = text_dates(shallow / "public", ["content/a.md", "content/b.md"])
-    assert found.dates == {} and found.cut == {"content/a.md", "content/b.md"}
+    assert found.dates == {} and not found.unknown
     git(shallow, "fetch", "-q", "--unshallow")
     found = text_dates(shallow / "public", ["content/a.md", "content/b.md"])
     assert when(found, "content/a.md") == unix(T1) and when(found, "content/b.md") == unix(T2)

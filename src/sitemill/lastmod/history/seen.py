@@ -22,7 +22,7 @@ from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions
 from sitemill.lastmod.history.lastcommit import _git, _site_relative, log_command
 from sitemill.lastmod.history.seenrecord import SeenHistory
-from sitemill.lastmod.sourcefiles.repository import _is_partial
+from sitemill.lastmod.sourcefiles.repository import is_partial
 
 
 def seen_history(
@@ -81,7 +81,7 @@ def unchanged_since(clean: CleanHead, seen: str) -> bool:
     after --end-of-options; an object git does not know, or not on that line, says no; so
     does a partial clone."""
     git = _git(clean.top)
-    if _is_partial(git):  # (its own walk may miss old versions, and says so: it walks)
+    if is_partial(git):  # (its own walk may miss old versions, and says so: it walks)
         return False
     if seen == clean.head:
         return True

@@ -1,9 +1,6 @@
 """Which generator built a site and where its project and config file are."""
 # A config file in the site folder's parent chain, confirmed by the built home page's ``<meta
 # name="generator">`` where it has one.
-#
-# Which generator built a site and where its project is: a config file in the site folder's parent
-# chain, confirmed by the built home page's ``<meta name="generator">`` where it has one.
 
 from __future__ import annotations
 
@@ -20,47 +17,14 @@ from sitemill.errors import RefusedError
 from sitemill.html.generator import page_generator
 from sitemill.html.noindex import PAGE_FACTS_BYTES
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
-from sitemill.lastmod.sourcefiles.output import builds_into
+from sitemill.lastmod.sourcefiles.generators import GENERATORS
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into
 from sitemill.safefs import Root
 
 logger = logging.getLogger(__name__)
 
-_HUGO_CONFIGS: Final = tuple(
-    f"{folder}{name}.{extension}"
-    for folder in ("", "config/_default/")
-    for name in ("hugo", "config")
-    for extension in ("toml", "yaml", "yml", "json")
-)
 # Config files relative to a folder of the chain, per family, in the order tried.
-CONFIG_FILES: Final = (
-    ("mkdocs", ("mkdocs.yml", "mkdocs.yaml")),
-    ("sphinx", ("conf.py", "source/conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py")),
-    ("hugo", _HUGO_CONFIGS),
-    ("hexo", ("_config.yml", "_config.yaml")),
-    ("jekyll", ("_config.yml", "_config.yaml", "_config.toml")),
-    ("docusaurus", tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs"))),
-    ("astro", tuple(f"astro.config.{e}" for e in ("mjs", "ts", "js", "mts", "cjs"))),
-    (
-        "eleventy",
-        (".eleventy.js", ".eleventy.cjs", *(f"eleventy.config.{e}" for e in ("js", "mjs", "cjs"))),
-    ),
-    ("quarto", ("_quarto.yml", "_quarto.yaml")),
-    ("mdbook", ("book.toml",)),
-)
-# The start of a <meta name="generator"> content, lower-cased -> the family.
-_GENERATORS: Final = (
-    ("mkdocs", "mkdocs"),
-    ("hugo", "hugo"),
-    ("jekyll", "jekyll"),
-    ("hexo", "hexo"),
-    ("docusaurus", "docusaurus"),
-    ("sphinx", "sphinx"),
-    ("astro", "astro"),
-    ("starlight", "astro"),
-    ("eleventy", "eleventy"),
-    ("quarto", "quarto"),
-    ("mdbook", "mdbook"),
-)
+CONFIG_FILES: Final = tuple((generator.family, generator.configs) for generator in GENERATORS)
 _SAMPLED: Final = 20  # pages read for a generator meta when the home page has none
 # A Hugo config named config.* is taken only beside a folder a Hugo project has.
 _HUGO_FOLDERS: Final = ("content", "layouts", "archetypes", "themes")
@@ -69,7 +33,7 @@ _HUGO_FOLDERS: Final = ("content", "layouts", "archetypes", "themes")
 def find_project(tree: Tree, site_dir: str, site_root: Path) -> Project | None:
     """The project that built ``site_dir``: of the config files found in its parent chain
     (nearest first), the nearest of the family the home page's generator names, else the
-    nearest whose output ``site_dir`` is (sitemill.lastmod.sourcefiles.output), else the
+    nearest whose output ``site_dir`` is (sitemill.lastmod.sourcefiles.outputfolder), else the
     nearest; None when there is none."""
     found = _candidates(tree, site_dir)
     if not found:
@@ -92,7 +56,7 @@ def _candidates(tree: Tree, site_dir: str) -> list[Project]:
             for name in names:
                 config = posixpath.join(level, name) if level else name
                 inside = config.startswith(f"{site_dir.strip('/')}/")  # built output
-                if tree.exists(config) and not inside and _plausible(tree, family, config):
+                if tree.exists(config) and not inside and _is_plausible(tree, family, config):
                     folder = posixpath.dirname(config).removesuffix("config/_default")
                     folder = folder.rstrip("/")
                     found.append(Project(family, folder, config, site_dir.strip("/")))
@@ -100,7 +64,7 @@ def _candidates(tree: Tree, site_dir: str) -> list[Project]:
     return found
 
 
-def _plausible(tree: Tree, family: str, config: str) -> bool:
+def _is_plausible(tree: Tree, family: str, config: str) -> bool:
     if family == "hexo":  # a _config.yml is Hexo's only beside a package.json that needs it
         package = tree.text(posixpath.join(posixpath.dirname(config), "package.json")) or ""
         return re.search(r'"hexo"\s*:', package) is not None
@@ -122,9 +86,8 @@ def _named_family(site_root: Path) -> str | None:
         generator = page_generator(data) if data else None
         if generator:
             lowered = generator.lower()
-            return next(
-                (family for start, family in _GENERATORS if lowered.startswith(start)), None
-            )
+            named = (g.family for g in GENERATORS if lowered.startswith(g.metas))
+            return next(named, None)
     return None
 
 

@@ -66,12 +66,12 @@ def find_repository(site_root: Path) -> Repository | None:
     if head is None:
         return None
     git = replace(_git(top), env={**_git(top).env, **NO_FETCH_ENV})
-    present = _present_objects(git) if _is_partial(git) else None
+    present = _present_objects(git) if is_partial(git) else None
     blobs = _head_blobs(git, head)
     return Repository(top, head, site_dir, shallow, blobs, present)
 
 
-def _is_partial(git: Git) -> bool:
+def is_partial(git: Git) -> bool:
     """Whether the clone is partial (a promisor remote: objects may be missing)."""
     done = git.run("config", "--get-regexp", r"^(remote\..*\.promisor|extensions\.partialclone)$")
     return any(
@@ -151,6 +151,6 @@ def repo_view(repository: Repository, reader: BlobReader) -> RepoView:
     return RepoView(files=tuple(sorted(repository.blobs)), read_text=reader.text)
 
 
-def tracked(repository: Repository, paths: Iterable[str]) -> list[str]:
+def tracked_paths(repository: Repository, paths: Iterable[str]) -> list[str]:
     """Those of ``paths`` (repo-relative) that HEAD holds."""
     return [path for path in paths if path in repository.blobs]

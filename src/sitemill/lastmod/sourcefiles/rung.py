@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -16,20 +16,17 @@ from sitemill.lastmod.decide import DateReason, Evidence
 from sitemill.lastmod.evidencetime import evidence_lastmod
 from sitemill.lastmod.history.commits import Commit
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.lastmod.sourcefiles.mapping import SourceMap, source_map
 from sitemill.lastmod.sourcefiles.repository import (
     BlobReader,
     Repository,
     find_repository,
     repo_view,
-    tracked,
+    tracked_paths,
 )
+from sitemill.lastmod.sourcefiles.sourcemap import source_map
 from sitemill.lastmod.sourcefiles.textdates import TextDate, TextDates, read_text_dates
 
 log = logging.getLogger(__name__)
-
-# The page-to-source mapping of a repository (sitemill.lastmod.sourcefiles.mapping).
-MapSources = Callable[..., SourceMap]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +63,10 @@ class SourceRung:
         site_root: Path,
         pages: Iterable[str],
         run_time: datetime,
-        mapper: MapSources | None = None,
     ) -> None:
         self._site_root = site_root
         self._pages = tuple(pages)
         self._run_time = run_time  # aware: no change after it is evidence
-        self._mapper = mapper
         self._repository: Repository | None = None
         self._found: _Found | None = None
         self._reader: BlobReader | None = None
@@ -80,7 +75,7 @@ class SourceRung:
         self._undated: set[str] = set()  # pages asked for, with sources and no date
 
     def __call__(self, path: str) -> Evidence | None:
-        found = self.found()
+        found = self._findings()
         dated = found.dates.get(path)
         if dated is None:
             if path in found.sourced:
@@ -139,11 +134,11 @@ class SourceRung:
     def start(self) -> None:
         """Begin in a thread (daemon: an interrupted run waits for nothing), see above."""
         if self._found is None and self._thread is None and self._pages:
-            self._thread = threading.Thread(target=self._early, name="sitemill-sources")
+            self._thread = threading.Thread(target=self._find_early, name="sitemill-sources")
             self._thread.daemon = True
             self._thread.start()
 
-    def found(self) -> _Found:
+    def _findings(self) -> _Found:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
@@ -163,7 +158,7 @@ class SourceRung:
             self._reader.close()
             self._reader = None
 
-    def _early(self) -> None:
+    def _find_early(self) -> None:
         try:
             self._repository = repository = find_repository(self._site_root)
         except Exception as exc:  # (raised where the dates are asked for)
@@ -190,9 +185,8 @@ class SourceRung:
         if repository is None or not repository.site_dir:
             return _Found(repository=repository)  # the site is the repository: no source
         self._reader = reader = BlobReader(repository)
-        mapper = self._mapper or source_map  # (looked up now: a test may stand in for it)
-        mapped = mapper(repo_view(repository, reader), repository.site_dir, self._site_root)
-        sources = {page: tracked(repository, mapped.sources(page)) for page in self._pages}
+        mapped = source_map(repo_view(repository, reader), repository.site_dir, self._site_root)
+        sources = {page: tracked_paths(repository, mapped.sources(page)) for page in self._pages}
         sources = {page: found for page, found in sources.items() if found}
         if not sources:
             return _Found(repository=repository)
@@ -200,13 +194,13 @@ class SourceRung:
         text = read_text_dates(repository, reader, wanted)
         dates = {}
         for page, found in sources.items():
-            dated = _newest(found, text)
+            dated = _newest_change(found, text)
             if dated is not None:
                 dates[page] = dated
         return _Found(dates, repository, frozenset(sources))
 
 
-def _newest(sources: list[str], text: TextDates) -> PageSource | None:
+def _newest_change(sources: list[str], text: TextDates) -> PageSource | None:
     """The newest text change among a page's sources; None when one of them is unknown (its
     change may be the newest) or none is dated. A source whose change lies before a shallow
     clone's cut is older than every dated one."""

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from sitemill.errors import GitError
 from sitemill.lastmod.history.lastcommit import log_command
 from sitemill.lastmod.history.versions import LogCommit, Version, VersionWalk, parse_raw_log
-from sitemill.lastmod.sourcefiles.readertext import reader_text
 from sitemill.lastmod.sourcefiles.repository import BlobReader, Repository, as_text
+from sitemill.lastmod.sourcefiles.visibletext import visible_text
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,11 @@ class TextDate:
 
 @dataclass(frozen=True, slots=True)
 class TextDates:
-    """Each source's last text change; ``cut``: sources whose last text change is older than
-    a shallow clone's history (no date); ``unknown``: a version git does not hold (a partial
-    clone: never fetched), so no date."""
+    """Each source's last text change; ``unknown``: a version git does not hold (a partial
+    clone: never fetched), so no date (a source whose last text change is older than a shallow
+    clone's history has none either)."""
 
     dates: dict[str, TextDate] = field(default_factory=dict)
-    cut: frozenset[str] = frozenset()
     unknown: frozenset[str] = frozenset()
 
 
@@ -76,7 +75,7 @@ def read_text_dates(
     repository: Repository, reader: BlobReader, sources: Collection[str]
 ) -> TextDates:
     """The last commit that changed each of ``sources`` (repo-relative, held at HEAD) as a
-    reader sees it (sitemill.lastmod.sourcefiles.readertext): its versions are compared pair by
+    reader sees it (sitemill.lastmod.sourcefiles.visibletext): its versions are compared pair by
     pair, newest first, round by round (one batch of blob reads per round)."""
     versions, shas = read_versions(repository, sources)
     dates: dict[str, TextDate] = {}
@@ -88,7 +87,7 @@ def read_text_dates(
         needed: set[bytes] = set()
         for path, index in list(at.items()):
             chain = versions[path]
-            decided = _decided(chain, index, repository.shallow)
+            decided = _decide(chain, index, repository.shallow)
             if decided is None:
                 needed.update(
                     blob for blob in (chain[index].blob, chain[index + 1].blob) if blob
@@ -101,7 +100,7 @@ def read_text_dates(
                 cut.add(path)
         for blob, data in reader.read(sorted(needed - texts.keys())):
             text = None if data is None else as_text(data)
-            texts[blob] = None if text is None else _digest(reader_text(text))
+            texts[blob] = None if text is None else _digest(visible_text(text))
         for path, index in list(at.items()):
             chain = versions[path]
             new, old = texts.get(chain[index].blob or b""), texts.get(chain[index + 1].blob or b"")
@@ -116,7 +115,7 @@ def read_text_dates(
     log.debug(
         "%d sources dated by their text, %d cut, %d unknown", len(dates), len(cut), len(unknown)
     )
-    return TextDates(dates, frozenset(cut), frozenset(unknown))
+    return TextDates(dates, frozenset(unknown))
 
 
 def _digest(text: str) -> bytes:
@@ -124,7 +123,7 @@ def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def _decided(chain: list[Version], index: int, shallow: bool) -> bool | None:
+def _decide(chain: list[Version], index: int, shallow: bool) -> bool | None:
     """Whether the change at ``chain[index]`` is the text's last change without reading
     (True: the file appeared there; False: a shallow clone's cut, which shows every file as
     added, so the real change may be older), or None: its blobs are to be compared."""

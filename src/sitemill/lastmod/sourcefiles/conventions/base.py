@@ -1,11 +1,10 @@
-"""What every generator convention works from: the project, the repository's files, paths."""
+"""What every generator convention works from: the project, the repository's files, the page map."""
 
 from __future__ import annotations
 
 import bisect
 import itertools
 import json
-import posixpath
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -16,9 +15,6 @@ from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
 from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.lastmod.sourcefiles.yamlish import read_yaml
 
-# A built page (site-relative path, "guide/install/index.html") -> the source file(s) it was
-# rendered from (repo-relative paths).
-PageMap = dict[str, tuple[str, ...]]
 MARKDOWN: Final = frozenset({".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"})
 # Folders no generator renders pages from.
 _SKIPPED: Final = frozenset({"node_modules", "__pycache__", "vendor"})
@@ -64,7 +60,7 @@ class Tree:
             if not path.startswith(prefix):
                 break
             relative = path[len(prefix) :]
-            if path.startswith(self._site) or _skipped(relative):
+            if path.startswith(self._site) or _is_skipped(relative):
                 continue
             yield path, relative
 
@@ -80,6 +76,10 @@ class Tree:
             return self._texts.pop(path)
         return self._read(path) if path in self._set else None
 
+    def settings(self, path: str) -> dict[str, object]:
+        """The settings of the config file at ``path`` (parse_settings: {} when unreadable)."""
+        return parse_settings(path, self.text(path) or "")
+
     def meta(self, path: str) -> dict[str, object]:
         """The front matter of ``path`` ({} when none or unreadable)."""
         if path not in self._meta:
@@ -87,61 +87,28 @@ class Tree:
         return self._meta[path]
 
 
-Convention = Callable[[Project, Tree], PageMap]
+class Pages(dict[str, tuple[str, ...]]):
+    """A built page (site-relative path, "guide/install/index.html") -> the source file(s)
+    it was rendered from (repo-relative paths)."""
+
+    def add(self, page: str, *sources: str) -> None:
+        """Map ``page`` to ``sources`` unless it is mapped already (the first source wins)."""
+        self.setdefault(page, tuple(sources))
+
+
+Convention = Callable[[Project, Tree], Pages]
 
 
 def _is_sorted(files: tuple[str, ...]) -> bool:
     return all(a <= b for a, b in itertools.pairwise(files))
 
 
-def _skipped(relative: str) -> bool:
+def _is_skipped(relative: str) -> bool:
     parts = relative.split("/")
     return any(part.startswith(".") or part in _SKIPPED for part in parts)
 
 
-def join(*parts: str) -> str:
-    """POSIX join that drops empty parts and leading/trailing slashes ("" for none)."""
-    return "/".join(part.strip("/") for part in parts if part.strip("/"))
-
-
-def split_extension(path: str) -> tuple[str, str]:
-    """``("a/b", ".md")`` for ``"a/b.md"``, the extension lower-cased."""
-    stem, extension = posixpath.splitext(path)
-    return stem, extension.lower()
-
-
-def directory_page(route: str) -> str:
-    """The file a route is built to in the directory style: "a/b" -> "a/b/index.html"."""
-    return join(route, "index.html")
-
-
-def file_page(route: str) -> str:
-    """The file a route is built to in the file style: "a/b" -> "a/b.html" ("" -> index)."""
-    return f"{route.strip('/')}.html" if route.strip("/") else "index.html"
-
-
-def url_page(url: str, *, bare: Callable[[str], str] = directory_page) -> str:
-    """The file a URL path from front matter or a permalink is built to: "/a/" ->
-    "a/index.html", "/a.html" as is, "/a" by ``bare`` (the generator's choice)."""
-    path = url.split("#", 1)[0].split("?", 1)[0]
-    if not path.strip("/") or path.endswith("/"):
-        return directory_page(path)
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    if "." in last:
-        return path.strip("/")
-    return bare(path)
-
-
-def add(pages: PageMap, page: str, *sources: str) -> None:
-    """Map ``page`` to ``sources`` unless it is mapped already (the first source wins)."""
-    pages.setdefault(page, tuple(sources))
-
-
-def config_text(project: Project, tree: Tree) -> str:
-    return tree.text(project.config) or ""
-
-
-def read_settings(path: str, text: str) -> dict[str, object]:
+def parse_settings(path: str, text: str) -> dict[str, object]:
     """A config file's settings by its extension: TOML, JSON or YAML ({} when unreadable)."""
     try:
         if path.endswith(".toml"):

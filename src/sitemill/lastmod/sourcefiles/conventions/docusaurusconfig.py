@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.spans import without_spans
+from sitemill.lastmod.sourcefiles.cutspans import cut_spans
 
 # A block comment, a line comment (not a URL's "//", nor one in a string's first characters).
 _COMMENT_OPENERS: Final = re.compile(r"/\*|(?<![:\w'\"`])//")
@@ -39,7 +39,7 @@ class Instance:
 
 
 @dataclass(frozen=True, slots=True)
-class Config:
+class DocusaurusConfig:
     """What the conventions read from ``docusaurus.config.*``."""
 
     default_locale: str
@@ -48,10 +48,10 @@ class Config:
     trailing_slash_false: bool
 
 
-def read_config(text: str) -> Config:
+def read_config(text: str) -> DocusaurusConfig:
     """The config's locales, content plugins (the classic preset's and the declared
     instances) and ``trailingSlash: false``; the defaults where a pattern finds nothing."""
-    text = without_spans(text, _COMMENT_OPENERS, _COMMENT_CLOSERS, fill="")
+    text = cut_spans(text, _COMMENT_OPENERS, _COMMENT_CLOSERS, fill="")
     default = _option(text, "defaultLocale") or "en"
     locales = [default]
     # (the list stops at the next "[": 40,000 unclosed "locales: [" took minutes)
@@ -65,7 +65,7 @@ def read_config(text: str) -> Config:
         for kind in _KINDS
         if not any(i.kind == kind and i.id == "default" for i in declared)
     ]
-    return Config(
+    return DocusaurusConfig(
         default_locale=default,
         locales=tuple(locales),
         instances=tuple(defaults + declared),

@@ -13,19 +13,8 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import (
-    MARKDOWN,
-    PageMap,
-    Project,
-    Tree,
-    add,
-    config_text,
-    directory_page,
-    join,
-    read_settings,
-    split_extension,
-    url_page,
-)
+from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions.base import MARKDOWN, Pages, Project, Tree
 from sitemill.lastmod.sourcefiles.frontmatter import text_value
 
 _DATE: Final = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -38,28 +27,28 @@ _NAME_FIELDS: Final = {"year": r"(?P<year>\d{4})", "month": r"(?P<month>\d{1,2})
 }
 
 
-def hexo_pages(project: Project, tree: Tree) -> PageMap:
+def hexo_pages(project: Project, tree: Tree) -> Pages:
     """Every page the Hexo project builds from a post or a page, and its date archives."""
-    settings = read_settings(project.config, config_text(project, tree))
-    source = join(project.folder, _setting(settings, "source_dir", "source"))
+    settings = tree.settings(project.config)
+    source = paths.join(project.folder, _setting(settings, "source_dir", "source"))
     permalink = _setting(settings, "permalink", ":year/:month/:day/:title/")
     name = _name_pattern(_setting(settings, "new_post_name", ":title.md"))
     archive = _setting(settings, "archive_dir", "archives").strip("/")
-    pages: PageMap = {}
-    for path, relative in tree.under(join(source, "_posts")):
-        stem, extension = split_extension(relative)
+    pages = Pages()
+    for path, relative in tree.under(paths.join(source, "_posts")):
+        stem, extension = paths.split_extension(relative)
         if extension not in MARKDOWN:
             continue
         page, date = _post_page(tree, path, stem, permalink, name)
         if page is not None:
-            add(pages, page, path)
+            pages.add(page, path)
         if date is not None and archive:  # the date archives list several posts
-            for route in (archive, join(archive, date[0]), join(archive, *date[:2])):
-                add(pages, directory_page(route))
+            for route in (archive, paths.join(archive, date[0]), paths.join(archive, *date[:2])):
+                pages.add(paths.directory_page(route))
     for path, relative in tree.under(source):
-        stem, extension = split_extension(relative)
+        stem, extension = paths.split_extension(relative)
         if extension in MARKDOWN and not any(p.startswith("_") for p in relative.split("/")):
-            add(pages, f"{stem}.html", path)
+            pages.add(f"{stem}.html", path)
     return pages
 
 
@@ -71,7 +60,7 @@ def _setting(settings: dict[str, object], key: str, default: str) -> str:
 def _name_pattern(new_post_name: str) -> re.Pattern[str] | None:
     """The pattern of a post's file stem (its path under ``_posts``) by ``new_post_name``;
     None when it holds a placeholder no file name says (then the stem is the title)."""
-    stem = split_extension(new_post_name)[0]
+    stem = paths.split_extension(new_post_name)[0]
     pattern, used = "", set()
     for part in re.split(r"(:[a-z_]+)", stem):
         if not part.startswith(":"):
@@ -102,7 +91,7 @@ def _post_page(
         date = (fields["year"], fields["month"].zfill(2), fields["day"].zfill(2))
     own = text_value(meta, "permalink")
     if own is not None:
-        return url_page("/" + own.lstrip("/")), date
+        return paths.url_page("/" + own.lstrip("/")), date
     values = {"title": title, "name": posixpath.basename(title), "post_title": title}
     if date is not None:
         year, month, day = date
@@ -112,4 +101,4 @@ def _post_page(
     if unknown:
         return None, date  # a placeholder with no evidence here (the file's time, an id)
     url = _PLACEHOLDER.sub(lambda m: values[m[1]], permalink)
-    return url_page("/" + url.lstrip("/"), bare=lambda route: route.strip("/")), date
+    return paths.url_page("/" + url.lstrip("/"), bare=lambda route: route.strip("/")), date

@@ -9,20 +9,12 @@ import posixpath
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import (
-    PageMap,
-    Project,
-    Tree,
-    add,
-    config_text,
-    directory_page,
-    file_page,
-    join,
-    read_settings,
-    split_extension,
-    url_page,
+from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
+from sitemill.lastmod.sourcefiles.conventions.hugopermalinks import (
+    permalink_patterns,
+    permalink_url,
 )
-from sitemill.lastmod.sourcefiles.conventions.hugolinks import permalink_patterns, permalink_url
 from sitemill.lastmod.sourcefiles.frontmatter import text_value
 
 _CONTENT: Final = frozenset(
@@ -31,7 +23,7 @@ _CONTENT: Final = frozenset(
 )
 
 
-def hugo_pages(project: Project, tree: Tree) -> PageMap:
+def hugo_pages(project: Project, tree: Tree) -> Pages:
     """Every page the Hugo project builds from a content file."""
     settings = _settings(project, tree)
     languages = settings.get("languages")
@@ -48,13 +40,13 @@ def hugo_pages(project: Project, tree: Tree) -> PageMap:
         lower=settings.get("disablepathtolower") is not True,
         permalinks=permalink_patterns(settings),
     )
-    roots = [(join(project.folder, str(settings.get("contentdir") or "content")), default)]
+    roots = [(paths.join(project.folder, str(settings.get("contentdir") or "content")), default)]
     for language, table in languages.items():
         if isinstance(table, dict):
             folder = {str(k).lower(): v for k, v in table.items()}.get("contentdir")
             if isinstance(folder, str):
-                roots.insert(0, (join(project.folder, folder), language))
-    pages: PageMap = {}
+                roots.insert(0, (paths.join(project.folder, folder), language))
+    pages = Pages()
     for root, language in roots:
         _add_root(pages, tree, root, language, site)
     return pages
@@ -76,13 +68,13 @@ class _Site:
             return ""
         return language
 
-    def spelled(self, route: str) -> str:
+    def spell(self, route: str) -> str:
         route = route.replace(" ", "-")
         return route.lower() if self.lower else route
 
 
-def _add_root(pages: PageMap, tree: Tree, root: str, language: str, site: _Site) -> None:
-    files = [(p, r) for p, r in tree.under(root) if split_extension(r)[1] in _CONTENT]
+def _add_root(pages: Pages, tree: Tree, root: str, language: str, site: _Site) -> None:
+    files = [(p, r) for p, r in tree.under(root) if paths.split_extension(r)[1] in _CONTENT]
     bundles = {posixpath.dirname(r) for _, r in files if _name(r)[0] == "index"} - {""}
     for path, relative in files:
         folder = posixpath.dirname(relative)
@@ -90,36 +82,38 @@ def _add_root(pages: PageMap, tree: Tree, root: str, language: str, site: _Site)
         if name not in ("index", "_index") and _inside_bundle(folder, bundles):
             continue  # a page resource of a leaf bundle, not a page
         page_language = named_language or language
-        add(pages, _page(tree.meta(path), folder, name, page_language, site), path)
+        pages.add(_page(tree.meta(path), folder, name, page_language, site), path)
 
 
 def _page(meta: dict[str, object], folder: str, name: str, language: str, site: _Site) -> str:
     url = text_value(meta, "url")
     if url is not None:  # taken as written: Hugo lower-cases the paths it makes, not this
-        return url_page(url)
+        return paths.url_page(url)
     prefix = site.prefix(language)
     pattern = site.permalinks.get(folder.split("/", 1)[0] if folder else "page")
     if pattern is not None and name != "_index":
         own = posixpath.basename(folder) if name == "index" else name
         filled = permalink_url(pattern, meta, folder, own)
         if filled is not None:
-            return url_page(site.spelled(join(prefix, filled) + ("/" * filled.endswith("/"))))
+            return paths.url_page(
+                site.spell(paths.join(prefix, filled) + ("/" * filled.endswith("/")))
+            )
     if name == "_index":  # a section's list page (uglyURLs: posts.html)
-        route = site.spelled(join(prefix, folder))
-        return file_page(route) if site.ugly and folder else directory_page(route)
+        route = site.spell(paths.join(prefix, folder))
+        return paths.file_page(route) if site.ugly and folder else paths.directory_page(route)
     if name == "index":
-        route = join(prefix, folder)
+        route = paths.join(prefix, folder)
         if text_value(meta, "slug"):
-            route = join(prefix, posixpath.dirname(folder), text_value(meta, "slug") or "")
+            route = paths.join(prefix, posixpath.dirname(folder), text_value(meta, "slug") or "")
     else:
-        route = join(prefix, folder, text_value(meta, "slug") or name)
-    route = site.spelled(route)
-    return file_page(route) if site.ugly and route else directory_page(route)
+        route = paths.join(prefix, folder, text_value(meta, "slug") or name)
+    route = site.spell(route)
+    return paths.file_page(route) if site.ugly and route else paths.directory_page(route)
 
 
 def _name(relative: str, languages: frozenset[str] = frozenset()) -> tuple[str, str | None]:
     """A content file's name without its extension and language (``x.fr.md`` -> x, fr)."""
-    stem = split_extension(posixpath.basename(relative))[0]
+    stem = paths.split_extension(posixpath.basename(relative))[0]
     base, dot, language = stem.rpartition(".")
     if dot and language.lower() in languages:
         return base, language.lower()
@@ -138,11 +132,10 @@ def _inside_bundle(folder: str, bundles: set[str]) -> bool:
 def _settings(project: Project, tree: Tree) -> dict[str, object]:
     """The config's settings with lower-cased keys (Hugo's are case-insensitive), with a
     config/_default folder's languages file merged in."""
-    settings = read_settings(project.config, config_text(project, tree))
+    settings = tree.settings(project.config)
     if "config/_default/" in f"/{project.config}":
         for extension in ("toml", "yaml", "yml", "json"):
-            languages = join(posixpath.dirname(project.config), f"languages.{extension}")
+            languages = paths.join(posixpath.dirname(project.config), f"languages.{extension}")
             if tree.exists(languages):
-                text = tree.text(languages) or ""
-                settings.setdefault("languages", read_settings(languages, text))
+                settings.setdefault("languages", tree.settings(languages))
     return {str(key).lower(): value for key, value in settings.items()}

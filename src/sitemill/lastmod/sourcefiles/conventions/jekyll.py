@@ -10,17 +10,8 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import (
-    PageMap,
-    Project,
-    Tree,
-    add,
-    config_text,
-    join,
-    read_settings,
-    split_extension,
-    url_page,
-)
+from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
 from sitemill.lastmod.sourcefiles.frontmatter import has_front_matter, text_value, words_value
 
 _RENDERED: Final = frozenset({".md", ".markdown", ".mkdown", ".mkd", ".html", ".htm", ".textile"})
@@ -35,17 +26,17 @@ _POST_NAME: Final = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)$")
 _PLACEHOLDER: Final = re.compile(r":([a-z_]+)")
 
 
-def jekyll_pages(project: Project, tree: Tree) -> PageMap:
+def jekyll_pages(project: Project, tree: Tree) -> Pages:
     """Every page the Jekyll project builds from a post, a page or a collection document."""
-    settings = read_settings(project.config, config_text(project, tree))
-    source = join(project.folder, str(settings.get("source") or ""))
+    settings = tree.settings(project.config)
+    source = paths.join(project.folder, str(settings.get("source") or ""))
     permalink = str(settings.get("permalink") or "date")
     template = _STYLES.get(permalink, permalink)
     collections = settings.get("collections")
     outputs = _output_collections(collections if isinstance(collections, dict) else {})
-    pages: PageMap = {}
+    pages = Pages()
     for path, relative in tree.under(source):
-        stem, extension = split_extension(relative)
+        stem, extension = paths.split_extension(relative)
         if extension not in _RENDERED:
             continue
         parts = relative.split("/")
@@ -59,7 +50,7 @@ def jekyll_pages(project: Project, tree: Tree) -> PageMap:
                 style,
                 {
                     "collection": parts[0][1:],
-                    "path": join(*parts[1:-1], posixpath.basename(stem)),
+                    "path": paths.join(*parts[1:-1], posixpath.basename(stem)),
                     "name": posixpath.basename(stem),
                     "title": posixpath.basename(stem),
                     "output_ext": ".html",
@@ -73,7 +64,7 @@ def jekyll_pages(project: Project, tree: Tree) -> PageMap:
             style = own or _with_suffix("/:path/:basename", permalink)
             page = _page(stem, style)
         if page:
-            add(pages, page, path)
+            pages.add(page, path)
     return pages
 
 
@@ -89,7 +80,7 @@ def _output_collections(collections: dict[str, object]) -> dict[str, str | None]
 
 def _post(relative: str, meta: dict[str, object], template: str) -> str | None:
     parts = relative.split("/")
-    stem = split_extension(parts[-1])[0]
+    stem = paths.split_extension(parts[-1])[0]
     named = _POST_NAME.match(stem)
     if named is None:
         return None
@@ -145,4 +136,4 @@ def _fill(template: str, values: dict[str, str]) -> str | None:
         return None
     url = _PLACEHOLDER.sub(lambda found: values[found[1]], template)
     url = re.sub(r"/{2,}", "/", url)
-    return url_page(url, bare=lambda route: f"{route.strip('/')}.html")
+    return paths.url_page(url, bare=lambda route: f"{route.strip('/')}.html")

@@ -8,41 +8,32 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import (
-    PageMap,
-    Project,
-    Tree,
-    add,
-    config_text,
-    file_page,
-    join,
-    read_settings,
-    split_extension,
-)
+from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
 
 # A chapter's link ``[Title](path.md#anchor)``. The path and the anchor stop at "(" and "#" (a
 # run reaching past the next "](" would be read again from each: 500 KB of "](" took minutes).
 _CHAPTER: Final = re.compile(r"\]\(\s*+<?([^()<>\s#]+\.md)(?:#[^()<>\s]*+)?>?\s*+\)")
 
 
-def mdbook_pages(project: Project, tree: Tree) -> PageMap:
+def mdbook_pages(project: Project, tree: Tree) -> Pages:
     """Every page the book builds from a chapter of its source folder."""
-    settings = read_settings(project.config, config_text(project, tree))
+    settings = tree.settings(project.config)
     book = settings.get("book")
     folder = book.get("src") if isinstance(book, dict) else None
-    source = join(project.folder, folder if isinstance(folder, str) else "src")
-    pages: PageMap = {}
+    source = paths.join(project.folder, folder if isinstance(folder, str) else "src")
+    pages = Pages()
     for path, relative in tree.under(source):
-        stem, extension = split_extension(relative)
+        stem, extension = paths.split_extension(relative)
         if extension != ".md" or relative == "SUMMARY.md":
             continue
         directory, name = posixpath.split(stem)
         if name.lower() == "readme":
-            add(pages, join(directory, "index.html"), path)
-        add(pages, file_page(stem), path)
+            pages.add(paths.join(directory, "index.html"), path)
+        pages.add(paths.file_page(stem), path)
     for whole_book in ("print.html", "toc.html"):  # every chapter at once; the sidebar
-        add(pages, whole_book)
-    first = _CHAPTER.search(tree.text(join(source, "SUMMARY.md")) or "")
-    if first is not None and tree.exists(join(source, posixpath.normpath(first[1]))):
-        add(pages, "index.html", join(source, posixpath.normpath(first[1])))
+        pages.add(whole_book)
+    first = _CHAPTER.search(tree.text(paths.join(source, "SUMMARY.md")) or "")
+    if first is not None and tree.exists(paths.join(source, posixpath.normpath(first[1]))):
+        pages.add("index.html", paths.join(source, posixpath.normpath(first[1])))
     return pages

@@ -8,19 +8,8 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import (
-    MARKDOWN,
-    PageMap,
-    Project,
-    Tree,
-    add,
-    config_text,
-    directory_page,
-    file_page,
-    join,
-    split_extension,
-)
-from sitemill.lastmod.sourcefiles.yamlish import read_yaml
+from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions.base import MARKDOWN, Pages, Project, Tree
 
 # pymdownx.snippets (``--8<-- "file"``) and mkdocs-include-markdown-plugin
 # (``{% include-markdown "file" %}``, ``{% include "file" %}``): text put into the page.
@@ -31,29 +20,30 @@ _SNIPPET: Final = re.compile(
 )
 
 
-def mkdocs_pages(project: Project, tree: Tree) -> PageMap:
+def mkdocs_pages(project: Project, tree: Tree) -> Pages:
     """Every page the MkDocs project builds from a Markdown file, honouring ``docs_dir``
     (default docs) and ``use_directory_urls`` (default true)."""
-    settings = read_yaml(config_text(project, tree))
+    settings = tree.settings(project.config)
     docs_dir = settings.get("docs_dir")
-    docs = join(project.folder, docs_dir if isinstance(docs_dir, str) else "docs")
+    docs = paths.join(project.folder, docs_dir if isinstance(docs_dir, str) else "docs")
     directory_urls = settings.get("use_directory_urls", True) is not False
-    pages: PageMap = {}
+    built = paths.directory_page if directory_urls else paths.file_page
+    pages = Pages()
     readmes: list[tuple[str, tuple[str, ...]]] = []
     for path, relative in tree.under(docs):
-        stem, extension = split_extension(relative)
+        stem, extension = paths.split_extension(relative)
         if extension not in MARKDOWN:
             continue
         folder, name = posixpath.split(stem)
         sources = (path, *_snippets(tree, path, (project.folder, docs)))
         if name.lower() == "readme":
-            readmes.append((join(folder, "index.html"), sources))
+            readmes.append((paths.join(folder, "index.html"), sources))
         elif name == "index":
-            add(pages, join(folder, "index.html"), *sources)
+            pages.add(paths.join(folder, "index.html"), *sources)
         else:
-            add(pages, directory_page(stem) if directory_urls else file_page(stem), *sources)
+            pages.add(built(stem), *sources)
     for page, found in readmes:  # MkDocs takes index.md over README.md in one folder
-        add(pages, page, *found)
+        pages.add(page, *found)
     return pages
 
 
@@ -64,7 +54,7 @@ def _snippets(tree: Tree, path: str, bases: tuple[str, ...]) -> list[str]:
     for match in _SNIPPET.finditer(tree.text(path) or ""):
         name = (match[1] or match[2]).split(":", 1)[0]  # "file.md:3:8" names lines of it
         starts = (posixpath.dirname(path), *bases)
-        targets = (posixpath.normpath(join(start, name)) for start in starts)
+        targets = (posixpath.normpath(paths.join(start, name)) for start in starts)
         target = next((t for t in targets if tree.exists(t)), None)
         if target is not None and target not in found:
             found.append(target)

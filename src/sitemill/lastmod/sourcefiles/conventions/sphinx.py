@@ -8,17 +8,8 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import (
-    PageMap,
-    Project,
-    Tree,
-    add,
-    config_text,
-    directory_page,
-    file_page,
-    join,
-    split_extension,
-)
+from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
 
 _SUFFIXES: Final = frozenset({".rst", ".md", ".ipynb", ".txt", ".myst"})
 # Folders of a Sphinx source tree that hold no documents (themes, templates, a build).
@@ -29,58 +20,60 @@ _INCLUDE: Final = re.compile(
 _SOURCE_SUFFIX: Final = re.compile(r"""^source_suffix\s*=""", re.M)
 
 
-def sphinx_pages(project: Project, tree: Tree) -> PageMap:
+def sphinx_pages(project: Project, tree: Tree) -> Pages:
     """Every page a Sphinx project builds from a document beside or under its conf.py."""
     dirhtml = "dirhtml" in project.site_dir.split("/")
-    suffixes = _suffixes(config_text(project, tree))
-    pages: PageMap = {}
+    suffixes = _suffixes(tree.text(project.config) or "")
+    pages = Pages()
+    built, other = paths.directory_page, paths.file_page
+    if not dirhtml:
+        built, other = other, built
     # The builder is not always in the output folder's name (`sphinx-build -b dirhtml docs
     # build/docs`): each document is mapped to the other builder's page too, after every
     # document's own, so a page both could name keeps the one its folder's name says.
     others: list[tuple[str, tuple[str, ...]]] = []
     for path, relative in tree.under(project.folder):
-        docname, extension = split_extension(relative)
+        docname, extension = paths.split_extension(relative)
         if extension not in suffixes or relative.split("/", 1)[0] in _NOT_DOCUMENTS:
             continue
-        sources = (path, *included(tree, path, project.folder))
+        sources = (path, *_included_files(tree, path, project.folder))
         if posixpath.basename(docname) == "index":
-            add(pages, file_page(docname), *sources)
+            pages.add(paths.file_page(docname), *sources)
             continue
-        built, other = (directory_page, file_page) if dirhtml else (file_page, directory_page)
-        add(pages, built(docname), *sources)
+        pages.add(built(docname), *sources)
         others.append((other(docname), sources))
     for page, sources in others:
-        add(pages, page, *sources)
+        pages.add(page, *sources)
     _add_module_pages(pages, tree, project)
     return pages
 
 
-def included(tree: Tree, path: str, folder: str) -> tuple[str, ...]:
+def _included_files(tree: Tree, path: str, folder: str) -> tuple[str, ...]:
     """The files a document's ``.. include::`` and ``.. literalinclude::`` directives (rST, or
     MyST's ``{include}``, ``{literalinclude}``) put in its page, as the repository has them:
     their text is the page's too (all of a file, where the page shows some of its lines)."""
     found = []
     for name in _INCLUDE.findall(tree.text(path) or ""):
         start = folder if name.startswith("/") else posixpath.dirname(path)
-        target = posixpath.normpath(join(start, name))
+        target = posixpath.normpath(paths.join(start, name))
         if tree.exists(target) and target not in found:
             found.append(target)
     return tuple(found)
 
 
-def _add_module_pages(pages: PageMap, tree: Tree, project: Project) -> None:
+def _add_module_pages(pages: Pages, tree: Tree, project: Project) -> None:
     """viewcode's ``_modules/a/b.html``: the highlighted source of the module ``a.b``, from
     ``a/b.py`` (or ``a/b/__init__.py``) at the repository's root, under ``src/`` or ``lib/``,
     or beside the project's parent folder."""
     parent = posixpath.dirname(project.folder)
-    for root in dict.fromkeys(("", "src", "lib", parent, join(parent, "src"))):
+    for root in dict.fromkeys(("", "src", "lib", parent, paths.join(parent, "src"))):
         for path, relative in tree.under(root):
-            stem, extension = split_extension(relative)
+            stem, extension = paths.split_extension(relative)
             if extension != ".py" or not stem.replace("/", "").replace("_", "a").isalnum():
                 continue
             module = posixpath.dirname(stem) if stem.endswith("/__init__") else stem
             if module and module != "__init__":
-                add(pages, f"_modules/{module}.html", path)
+                pages.add(f"_modules/{module}.html", path)
 
 
 def _suffixes(config: str) -> frozenset[str]:

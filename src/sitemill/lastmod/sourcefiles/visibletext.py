@@ -1,12 +1,9 @@
 """The part of a source file a reader sees: its body, its front matter's title and description."""
 # Its body without front matter, plus the front matter's title and description (docs/lastmod.md,
-# "Rung 2: the page's source").
-#
-# The title and description are compared as written, lines and all, not as parsed values
-# (sitemill.lastmod.sourcefiles.frontmatter reads YAML's plain shapes only: a folded
-# description's edit
-# would be invisible there). A change of quoting alone then counts as a change, which can only make
-# a date newer, never older than the text's last change.
+# "Rung 2: the page's source"). The title and description are compared as written, lines and all,
+# not as parsed values (sitemill.lastmod.sourcefiles.frontmatter reads YAML's plain shapes only: a
+# folded description's edit would be invisible there). A change of quoting alone then counts as a
+# change, which can only make a date newer, never older than the text's last change.
 
 from __future__ import annotations
 
@@ -28,10 +25,10 @@ _FENCED: Final = re.compile(
 _KEY_LINE: Final = re.compile(r"""^["']?(?P<key>[A-Za-z0-9_-]+)["']?[ \t]*[:=]""")
 
 
-def reader_text(text: str) -> str:
+def visible_text(text: str) -> str:
     """What a reader sees of a source's ``text``, in one spelling: the title and description
     lines of its front matter, then its body with line ends and trailing blanks made one."""
-    shown, body = split_front_matter(text.removeprefix(_BOM))
+    shown, body = _split_shown(text.removeprefix(_BOM))
     lines = [line.rstrip() for line in body.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
         lines.pop()
@@ -40,7 +37,7 @@ def reader_text(text: str) -> str:
     return "\0".join(shown) + "\0\0" + "\n".join(lines)
 
 
-def split_front_matter(text: str) -> tuple[tuple[str, ...], str]:
+def _split_shown(text: str) -> tuple[tuple[str, ...], str]:
     """The shown front-matter entries (``key: value`` as written, in order) and the body."""
     fenced = _FENCED.match(text)
     if fenced is not None:

@@ -14,27 +14,10 @@ import posixpath
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, config_text, read_settings
+from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
+from sitemill.lastmod.sourcefiles.generators import BY_FAMILY
 
-# Family -> the keys leading to its output setting in the config (lower case: Hugo's keys are
-# case-insensitive) and the folder it builds into without one.
-_SETTINGS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
-    "mkdocs": (("site_dir",), "site"),
-    "hugo": (("publishdir",), "public"),
-    "jekyll": (("destination",), "_site"),
-    "hexo": (("public_dir",), "public"),
-    "quarto": (("project", "output-dir"), "_site"),
-    "mdbook": (("build", "build-dir"), "book"),
-}
-# Family -> its output option in a JavaScript config (None: none there) and its default.
-_OPTIONS: Final[dict[str, tuple[str | None, str]]] = {
-    "astro": ("outDir", "dist"),
-    "eleventy": ("output", "_site"),  # (dir: { output: "..." })
-    "docusaurus": (None, "build"),  # (docusaurus build --out-dir is a flag)
-}
 _QUARTO_BOOK: Final = "_book"  # a Quarto book's default output folder
-# Generators whose output folder no config holds: their own generator meta proves a build.
-_NAMED_BY_META: Final = frozenset({"sphinx", "docusaurus"})
 _SPHINX_BUILDS: Final = ("_build", "build")  # sphinx-quickstart's and the Makefile's
 # A string option of a JavaScript or Python config (Docusaurus, Astro, Eleventy, Sphinx): key,
 # ":" or "=", a quoted value on one line.
@@ -50,19 +33,20 @@ def config_option(text: str, key: str) -> str | None:
 def output_folder(project: Project, tree: Tree) -> str | None:
     """The folder (repo-relative) the project's config builds into, its setting else the
     generator's default; None for Sphinx (the builder's command line names it)."""
-    if project.family in _SETTINGS:
-        keys, default = _SETTINGS[project.family]
-        value: object = read_settings(project.config, config_text(project, tree))
-        for key in keys:
+    generator = BY_FAMILY[project.family]
+    if generator.output_setting:
+        value: object = tree.settings(project.config)
+        for key in generator.output_setting:
             table = value if isinstance(value, dict) else {}
             value = {str(found).lower(): item for found, item in table.items()}.get(key)
+        default = generator.default_output
         if project.family == "quarto" and not isinstance(value, str):
             default = _QUARTO_BOOK if _quarto_type(project, tree) == "book" else default
-        return _joined(project.folder, value if isinstance(value, str) else default)
-    if project.family in _OPTIONS:
-        name, default = _OPTIONS[project.family]
-        option = None if name is None else config_option(config_text(project, tree), name)
-        return _joined(project.folder, option or default)
+        return _join_output(project.folder, value if isinstance(value, str) else default or "")
+    if generator.default_output is not None:
+        name = generator.output_option
+        option = None if name is None else config_option(tree.text(project.config) or "", name)
+        return _join_output(project.folder, option or generator.default_output)
     return None
 
 
@@ -77,7 +61,8 @@ def builds_into(project: Project, tree: Tree) -> bool:
         return True
     if project.family == "sphinx" and _sphinx_build(project.folder, site):
         return True
-    return project.family in _NAMED_BY_META and project.generator == project.family
+    named = BY_FAMILY[project.family].output_on_command_line
+    return named and project.generator == project.family
 
 
 def _sphinx_build(folder: str, site: str) -> bool:
@@ -92,11 +77,11 @@ def _sphinx_build(folder: str, site: str) -> bool:
 
 
 def _quarto_type(project: Project, tree: Tree) -> object:
-    table = read_settings(project.config, config_text(project, tree)).get("project")
+    table = tree.settings(project.config).get("project")
     return table.get("type") if isinstance(table, dict) else None
 
 
-def _joined(folder: str, output: str) -> str | None:
+def _join_output(folder: str, output: str) -> str | None:
     """``output`` (a config's setting) relative to the repository; None for a path outside
     it (absolute, or above its root): no folder sitemill is given inside the repository."""
     output = output.strip()

@@ -1,9 +1,6 @@
 """Hugo's ``[permalinks]`` setting: where a section's pages are built."""
 # A section's pages at ``/:year/:month/:title/`` and the like, filled from a page's front matter
 # (``date``, ``title``, ``slug``) and its place.
-#
-# Hugo's ``[permalinks]``: a section's pages at ``/:year/:month/:title/`` and the like, filled from
-# a page's front matter (``date``, ``title``, ``slug``) and its place.
 
 from __future__ import annotations
 

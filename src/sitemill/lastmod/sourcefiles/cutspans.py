@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 
 
-def without_spans(
+def cut_spans(
     text: str, openers: re.Pattern[str], closers: Mapping[str, str | None], fill: str = " "
 ) -> str:
     """``text`` with each span from an opener (a match of ``openers``, leftmost first) to the

@@ -1,7 +1,7 @@
 """Which source file a built page was rendered from (docs/lastmod.md, rung 2)."""
 # The generator's conventions first, else a content match, else none; none at all for a folder
 # that is not the output of the generator config found above it
-# (sitemill.lastmod.sourcefiles.output).
+# (sitemill.lastmod.sourcefiles.outputfolder).
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from typing import Final, Protocol
 
 from sitemill.errors import RefusedError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
+from sitemill.lastmod.sourcefiles.contentmatch import TextIndex, page_words, source_words
 from sitemill.lastmod.sourcefiles.conventions import CONVENTIONS
-from sitemill.lastmod.sourcefiles.conventions.base import PageMap, Tree, split_extension
-from sitemill.lastmod.sourcefiles.output import builds_into
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, Tree
+from sitemill.lastmod.sourcefiles.conventions.paths import split_extension
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into
 from sitemill.lastmod.sourcefiles.project import find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.lastmod.sourcefiles.sourcetext import page_words, source_words
-from sitemill.lastmod.sourcefiles.textmatch import TextIndex
 from sitemill.safefs import Root
 
 logger = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class ConventionsThenText:
     it (a blog's archive or home page shows the newest post in full) and lists others
     whose changes the source's history does not hold."""
 
-    def __init__(self, pages: PageMap, tree: Tree, folder: str, site_root: Path) -> None:
+    def __init__(self, pages: Pages, tree: Tree, folder: str, site_root: Path) -> None:
         self._pages = pages
         self._tree = tree
         self._folder = folder
@@ -138,6 +138,6 @@ def source_map(repo: RepoView, site_dir: str, site_root: Path) -> SourceMap:
             site_dir, project.config, project.family,
         )  # fmt: skip
         return NoSources()
-    pages = CONVENTIONS[project.family](project, tree) if project is not None else {}
+    pages = CONVENTIONS[project.family](project, tree) if project is not None else Pages()
     folder = project.folder if project is not None else ""
     return ConventionsThenText(pages, tree, folder, site_root)
