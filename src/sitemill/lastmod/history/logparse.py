@@ -1,5 +1,6 @@
 """Parse ``git log --first-parent -m -z --name-only`` and date paths from it."""
-# Paths are dated the way ``git log --first-parent -- path`` would.
+# Paths are dated the way ``git log --first-parent -- path`` would. The stream's tokens and each
+# commit's header are read here for history.versions' ``--raw`` log too.
 
 from __future__ import annotations
 
@@ -10,8 +11,31 @@ from typing import IO
 _CHUNK = 1 << 16
 
 
+class LogTokens:
+    """The NUL-separated tokens of a ``git log -z`` stream, a chunk's worth at a time;
+    ``tail``, once they are all read, what followed the last NUL (b"": the output ended on
+    one)."""
+
+    __slots__ = ("stream", "tail")
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream, self.tail = stream, b""
+
+    def __iter__(self) -> Iterator[list[bytes]]:
+        while chunk := self.stream.read(_CHUNK):
+            tokens = (self.tail + chunk).split(b"\0")
+            self.tail = tokens.pop()
+            yield tokens
+
+
+def read_header(token: bytes) -> tuple[bytes, int, list[bytes]]:
+    """A commit's id, committer time and parents from its ``%H %ct %P`` header."""
+    sha, time, *parents = token.split()
+    return sha, int(time), parents
+
+
 @dataclass(slots=True)
-class Commit:
+class NameOnlyCommit:
     """One commit of the log; a merge's one name block is what differs from its first parent."""
 
     sha: bytes
@@ -20,25 +44,22 @@ class Commit:
     blocks: list[list[bytes]] = field(default_factory=list)
 
 
-def parse_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[Commit]:
+def parse_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[NameOnlyCommit]:
     """Yield the commits of ``git log -z --name-only`` output, keeping only relevant names."""
-    commit: Commit | None = None
+    commit: NameOnlyCommit | None = None
     block: list[bytes] = []
     header_next = new_block = False
-    tail = b""
-    while chunk := stream.read(_CHUNK):
-        tokens = (tail + chunk).split(b"\0")
-        tail = tokens.pop()
+    for tokens in LogTokens(stream):
         for token in tokens:
             if not token:
                 header_next = True
             elif header_next:
                 header_next = False
-                sha, time, *parents = token.split()
+                sha, time, parents = read_header(token)
                 if commit is None or sha != commit.sha:
                     if commit is not None:
                         yield commit
-                    commit = Commit(sha, int(time), parents)
+                    commit = NameOnlyCommit(sha, time, parents)
                 block = []
                 new_block = True
             else:
@@ -64,7 +85,7 @@ class HistoryWalk:
         self.unresolved = set(targets)
         self.dates: dict[bytes, int] = {}
 
-    def visit(self, commit: Commit) -> bool:
+    def visit(self, commit: NameOnlyCommit) -> bool:
         """Account for one commit; return True when nothing older can change the result."""
         for path in commit.blocks[0] if commit.blocks else ():
             if path in self.unresolved:
