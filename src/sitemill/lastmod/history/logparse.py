@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Protocol, TypeVar
 
 _CHUNK = 1 << 16
 
@@ -28,10 +28,23 @@ class LogTokens:
             yield tokens
 
 
-def read_header(token: bytes) -> tuple[bytes, int, list[bytes]]:
-    """A commit's id, committer time and parents from its ``%H %ct %P`` header."""
-    sha, time, *parents = token.split()
-    return sha, int(time), parents
+class _Commit(Protocol):
+    sha: bytes
+
+
+_C = TypeVar("_C", bound=_Commit)
+
+
+def commit_at(
+    header: bytes, current: _C | None, make: Callable[[bytes, int, list[bytes]], _C]
+) -> tuple[_C | None, _C]:
+    """The commit a ``%H %ct %P`` header starts (``make``, from its id, committer time and
+    parents), and the one it ends (None: none, or ``current`` goes on, as -m repeats a
+    merge's header)."""
+    sha, time, *parents = header.split()
+    if current is not None and sha == current.sha:
+        return None, current
+    return current, make(sha, int(time), parents)
 
 
 @dataclass(slots=True)
@@ -55,11 +68,9 @@ def parse_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[NameOnlyCommi
                 header_next = True
             elif header_next:
                 header_next = False
-                sha, time, parents = read_header(token)
-                if commit is None or sha != commit.sha:
-                    if commit is not None:
-                        yield commit
-                    commit = NameOnlyCommit(sha, time, parents)
+                ended, commit = commit_at(token, commit, NameOnlyCommit)
+                if ended is not None:
+                    yield ended
                 block = []
                 new_block = True
             else:

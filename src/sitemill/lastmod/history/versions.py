@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple
 
-from sitemill.lastmod.history.logparse import LogTokens, read_header
+from sitemill.lastmod.history.logparse import LogTokens, commit_at
 
 
 class Version(NamedTuple):  # a tuple: one for each version of every file, made quickly
@@ -70,11 +70,9 @@ def parse_raw_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[LogCommit
                 header_next = True
             elif header_next:
                 header_next = False
-                sha, time, parents = read_header(token)
-                if commit is None or sha != commit.sha:
-                    if commit is not None:
-                        yield commit
-                    commit = LogCommit(sha, time, parents)
+                ended, commit = commit_at(token, commit, LogCommit)
+                if ended is not None:
+                    yield ended
                 new_block = True
             else:
                 meta = token.removeprefix(b"\n").split(b" ")
