@@ -56,6 +56,7 @@ from llms_full_bench import PAGES as LLMS_PAGES
 from llms_full_bench import QUICK_PAGES as QUICK_LLMS_PAGES
 from llms_full_bench import bench_llms_full
 from plan_bench import KEYS, QUICK_KEYS, bench_plan
+from second_impls_bench import bench_second_impls
 from secondrun_bench import NEW, bench_second_run
 from state_bench import bench_state
 from tree_pool_bench import PAGES as POOL_PAGES
@@ -538,6 +539,12 @@ def bench_ladder_3k(ctx: Context) -> Section:
     return section
 
 
+def bench_second_impls_section(ctx: Context) -> Section:
+    section = Section("second-impls", "each second implementation of a job against the first")
+    bench_second_impls(section, out=OUT, quick=ctx.quick, repeat=ctx.repeat)
+    return section
+
+
 def bench_diff_50k(ctx: Context) -> Section:
     pages = QUICK_DIFF_PAGES if ctx.quick else DIFF_PAGES
     section = Section(
@@ -571,6 +578,7 @@ BENCHMARKS: dict[str, Callable[[Context], Section]] = {
     "check-10k": bench_check_10k,
     "action-install": bench_action_install,
     "diff-50k": bench_diff_50k,
+    "second-impls": bench_second_impls_section,
 }
 
 

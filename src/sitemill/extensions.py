@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from sitemill.alternates.clusters import ClusterResolver
 from sitemill.alternates.declared import AlternateCounts, declared_alternates
 from sitemill.alternates.languages import folder_language
-from sitemill.bounded.spool import held
+from sitemill.bounded.spool import spool_all
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.html.facts import PageFacts
@@ -101,5 +101,5 @@ def across_the_site(
         look = None if chrome is None else chrome.look
         entries = resolver.resolve(entries, look)  # (spools every entry until the last)
     elif chrome is not None:
-        entries = held(chrome.count(entries))
+        entries = spool_all(chrome.count(entries))
     return entries if chrome is None else chrome.drop(entries)

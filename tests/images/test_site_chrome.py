@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sitemill.bounded.dedupe import SeenUrls
-from sitemill.bounded.spool import Spool, held
+from sitemill.bounded.spool import Spool, spool_all
 from sitemill.entries import Entry, Image
 from sitemill.images import chrome as chrome_module
 from sitemill.images.chrome import MIN_CHROME_PAGES, SiteChrome
@@ -27,7 +27,7 @@ def run(
     for entry in entries if read is None else read:
         pages_read.add(entry.loc)
     chrome = SiteChrome(share, pages_read)
-    return list(chrome.drop(held(chrome.count(entries)))), chrome
+    return list(chrome.drop(spool_all(chrome.count(entries)))), chrome
 
 
 def test_an_image_on_most_pages_is_left_out_and_the_rest_kept() -> None:

@@ -5,7 +5,7 @@ languages of MIN_LANGUAGE_PAGES pages is counted as one, exactly as before langu
 from __future__ import annotations
 
 from sitemill.bounded.dedupe import SeenUrls
-from sitemill.bounded.spool import Spool, held
+from sitemill.bounded.spool import Spool, spool_all
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.images.chrome import MIN_CHROME_PAGES, MIN_LANGUAGE_PAGES, SiteChrome
 
@@ -25,7 +25,7 @@ def run(entries: list[Entry], share: float = 0.5) -> tuple[list[Entry], SiteChro
     for entry in entries:
         pages_read.add(entry.loc)
     chrome = SiteChrome(share, pages_read)
-    return list(chrome.drop(held(chrome.count(entries)))), chrome
+    return list(chrome.drop(spool_all(chrome.count(entries)))), chrome
 
 
 def two_languages(pages: int = 30) -> list[Entry]:

@@ -46,7 +46,7 @@ def _literal(text: str, indent: str) -> str:
 
 
 def module_source() -> str:
-    lines = [*_HEAD.splitlines(), "PARTS: Final = {"]
+    lines = [*_HEAD.splitlines(), "BUILTIN_PARTS: Final = {"]
     for name, parts in current_parts().items():
         lines.append(f"    {name!r}: CompiledParts(")
         lines.append("        headers={")

@@ -12,7 +12,7 @@ from builtincode_source import current_parts, module_source
 
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.render.builtin import builtin_compiled, render_builtin_index
-from sitemill.render.builtincode import PARTS
+from sitemill.render.builtincode import BUILTIN_PARTS
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import load_template, make_environment
 from sitemill.render.indexes import IndexItem, render_index
@@ -23,13 +23,13 @@ ODD = "https://example.com/a&b<c>'d\"e/é"
 
 
 def test_the_kept_parts_are_what_the_template_files_compile_to() -> None:
-    assert current_parts() == PARTS, (
+    assert current_parts() == BUILTIN_PARTS, (
         "a built-in template changed: PYTHONPATH=src python tests/render/builtincode_source.py "
         "> src/sitemill/render/builtincode.py\n" + module_source()
     )
 
 
-@pytest.mark.parametrize("name", sorted(PARTS))
+@pytest.mark.parametrize("name", sorted(BUILTIN_PARTS))
 def test_a_kept_template_renders_as_the_compiled_file(name: str) -> None:
     entries = [
         Entry(loc="https://example.com/", lastmod="2024-03-01"),

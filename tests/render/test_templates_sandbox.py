@@ -18,13 +18,13 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     INDEX_TEMPLATE,
-    MAX_TEMPLATE_BYTES,
     TEXT_TEMPLATE,
     URLSET_TEMPLATE,
     load_template,
     make_environment,
 )
 from sitemill.render.split import render_sitemaps
+from sitemill.render.templatenames import MAX_TEMPLATE_BYTES
 from sitemill.sinks import LocalDirSink, MemorySink
 
 LOOP = "{% for entry in entries %}<url><loc>{{ entry.loc }}</loc></url>{% endfor %}"

@@ -1,5 +1,5 @@
 """`sitemill validate` on the sitemap extensions: hreflang alternates and images, per <url>
-and across a whole file set, with both engines."""
+and across a whole file set."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import SITEMAP_NS
 from sitemill.sinks import LocalDirSink
-from sitemill.validate import Engine, Violation, validate_paths
+from sitemill.validate import Violation, validate_paths
 
-ENGINES = pytest.mark.parametrize("engine", [Engine.LXML, Engine.XMLSCHEMA])
 XHTML = "http://www.w3.org/1999/xhtml"
 IMAGE = "http://www.google.com/schemas/sitemap-image/1.1"
 HEAD = (
@@ -50,26 +49,24 @@ def cluster(*pairs: tuple[str, str]) -> str:
 EN_FR = cluster(("en", "en/"), ("fr", "fr/"))
 
 
-def check(tmp_path: Path, text: str, engine: Engine) -> list[tuple[int | None, bool, str]]:
+def check(tmp_path: Path, text: str) -> list[tuple[int | None, bool, str]]:
     path = tmp_path / "sitemap.xml"
     path.write_text(text, encoding="utf-8")
-    return summary(validate_paths([path], SITE, engine=engine))
+    return summary(validate_paths([path], SITE))
 
 
 def summary(violations: list[Violation]) -> list[tuple[int | None, bool, str]]:
     return [(v.line, v.is_error, v.message) for v in violations]
 
 
-@ENGINES
-def test_a_reciprocal_cluster_with_images_is_valid(tmp_path: Path, engine: Engine) -> None:
+def test_a_reciprocal_cluster_with_images_is_valid(tmp_path: Path) -> None:
     text = urlset(
         url(SITE + "en/", EN_FR, link("x-default", SITE + "en/"), image(SITE + "a.png")),
         url(SITE + "fr/", EN_FR, link("x-default", SITE + "en/")),
     )
-    assert check(tmp_path, text, engine) == []
+    assert check(tmp_path, text) == []
 
 
-@ENGINES
 @pytest.mark.parametrize(
     ("parts", "expected"),
     [
@@ -96,9 +93,9 @@ def test_a_reciprocal_cluster_with_images_is_valid(tmp_path: Path, engine: Engin
         ("".join(image(f"{SITE}{n}.png") for n in range(1_001)), (True, "1,001 images")),
     ],
 )
-def test_each_rule(tmp_path: Path, engine: Engine, parts: str, expected: tuple[bool, str]) -> None:
+def test_each_rule(tmp_path: Path, parts: str, expected: tuple[bool, str]) -> None:
     text = urlset(url(SITE + "en/", parts), url(SITE + "fr/", EN_FR))
-    found = check(tmp_path, text, engine)
+    found = check(tmp_path, text)
     error, fragment = expected
     assert [(is_error, fragment) for _, is_error, message in found if fragment in message] == [
         (error, fragment)
@@ -106,14 +103,12 @@ def test_each_rule(tmp_path: Path, engine: Engine, parts: str, expected: tuple[b
     assert all(fragment in message or not is_error for _, is_error, message in found)
 
 
-@ENGINES
-def test_an_xsd_invalid_hreflang_is_reported_once(tmp_path: Path, engine: Engine) -> None:
-    found = check(tmp_path, urlset(url(SITE + "en/", cluster(("en_US", "en/")))), engine)
+def test_an_xsd_invalid_hreflang_is_reported_once(tmp_path: Path) -> None:
+    found = check(tmp_path, urlset(url(SITE + "en/", cluster(("en_US", "en/")))))
     assert [(error, message[:4]) for _, error, message in found] == [(True, "XSD:")]
 
 
-@ENGINES
-def test_reciprocity_is_checked_across_the_file_set(tmp_path: Path, engine: Engine) -> None:
+def test_reciprocity_is_checked_across_the_file_set(tmp_path: Path) -> None:
     # The index names three children (one gzipped); fr/ is in the second and lists another
     # cluster than en/ does; de/ is named by en/ but listed nowhere.
     en = cluster(("en", "en/"), ("fr", "fr/"), ("de", "de/"))
@@ -130,7 +125,7 @@ def test_reciprocity_is_checked_across_the_file_set(tmp_path: Path, engine: Engi
         f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">{index}'
         "</sitemapindex>\n"
     )
-    found = summary(validate_paths([tmp_path], SITE, engine=engine))
+    found = summary(validate_paths([tmp_path], SITE))
     first = str(tmp_path / "sitemap-1.xml")
     messages = [message for _, _, message in found]
     assert not [error for _, error, _ in found if error]
@@ -143,8 +138,7 @@ def test_reciprocity_is_checked_across_the_file_set(tmp_path: Path, engine: Engi
         for m in messages
     )
     assert all(
-        v.file in (first, str(tmp_path / "sitemap-2.xml"))
-        for v in validate_paths([tmp_path], SITE, engine=engine)
+        v.file in (first, str(tmp_path / "sitemap-2.xml")) for v in validate_paths([tmp_path], SITE)
     )
 
 
@@ -173,7 +167,7 @@ def test_sitemills_own_split_multilingual_output_passes_without_a_warning(
     assert capsys.readouterr().out.splitlines() == [f"valid: {out}"]
 
 
-# --- each rule's exact finding, from both engines ---------------------------------------------
+# --- each rule's exact finding -----------------------------------------------------------------
 
 NOT_ISO = (
     "is not an ISO 639-1 language (with an optional ISO 15924 script and ISO 3166-1 region, "
@@ -268,33 +262,30 @@ RULE_CASES = {
 }
 
 
-@ENGINES
 @pytest.mark.parametrize(("parts", "expected"), RULE_CASES.values(), ids=list(RULE_CASES))
 def test_each_rule_exactly(
-    tmp_path: Path, engine: Engine, parts: str, expected: list[tuple[int, bool, str]]
+    tmp_path: Path, parts: str, expected: list[tuple[int, bool, str]]
 ) -> None:
     text = urlset(url(SITE + "en/", parts), url(SITE + "fr/", EN_FR))
-    assert check(tmp_path, text, engine) == expected
+    assert check(tmp_path, text) == expected
 
 
-@ENGINES
-def test_an_underscore_hreflang_is_the_xsds_error_alone(tmp_path: Path, engine: Engine) -> None:
-    # en_US is outside the XSD's LanguageCode: the XSD reports it (each engine in its words).
+def test_an_underscore_hreflang_is_the_xsds_error_alone(tmp_path: Path) -> None:
+    # en_US is outside the XSD's LanguageCode: the XSD reports it.
     text = urlset(url(SITE + "en/", cluster(("en_US", "en/"))))
-    ((line, error, message),) = check(tmp_path, text, engine)
+    ((line, error, message),) = check(tmp_path, text)
     assert (line, error) == (3, True)
     assert message.startswith("XSD: <xhtml:link> attribute ")
     assert "en_US" in message
 
 
-@ENGINES
-def test_the_shared_invalid_hreflang_fixture(engine: Engine) -> None:
+def test_the_shared_invalid_hreflang_fixture() -> None:
     fixtures = Path(__file__).resolve().parents[1] / "schema_fixtures"
     path = fixtures / "invalid-hreflang.xml"
     shared = fixtures.parents[2] / "shared" / "schemas" / "fixtures" / path.name
     if shared.is_file():
         assert path.read_bytes() == shared.read_bytes()
-    found = summary(validate_paths([path], engine=engine))
+    found = summary(validate_paths([path]))
     assert found[0] == (
         13,
         False,
@@ -307,16 +298,14 @@ def test_the_shared_invalid_hreflang_fixture(engine: Engine) -> None:
     assert message.startswith("XSD: <xhtml:link> attribute ") and "'en_US!'" in message
 
 
-@ENGINES
-def test_a_cluster_not_reciprocated_in_another_file(tmp_path: Path, engine: Engine) -> None:
+def test_a_cluster_not_reciprocated_in_another_file(tmp_path: Path) -> None:
     (tmp_path / "sitemap-1.xml").write_text(urlset(url(SITE + "en/", EN_FR)))
     (tmp_path / "sitemap-2.xml").write_text(
         urlset(url(SITE + "fr/", cluster(("fr", "fr/"), ("de", "de/"))))
     )
     paths = [tmp_path / "sitemap-1.xml", tmp_path / "sitemap-2.xml"]
     found = [
-        (Path(v.file).name, v.line, v.is_error, v.message)
-        for v in validate_paths(paths, SITE, engine=engine)
+        (Path(v.file).name, v.line, v.is_error, v.message) for v in validate_paths(paths, SITE)
     ]
     assert found == [
         ("sitemap-1.xml", 3, False, NOT_RECIPROCAL.format("en/")),
@@ -345,7 +334,7 @@ BARE = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SITEMAP_NS}">\n
 NAMESPACE_CASES = {
     "xhtml:link": (BARE + url(SITE, link("en", SITE)), [(3, True, NO_XHTML)]),
     "image:image": (BARE + url(SITE, image(SITE + "a.png")), [(3, True, NO_IMAGE)]),
-    # A start tag over three lines: both engines name the line where it ends.
+    # A start tag over three lines: libxml2 names the line where it ends.
     "over lines": (
         BARE + f'<url><loc>{SITE}</loc>\n<xhtml:link\n rel="alternate" hreflang="en"\n'
         f' href="{SITE}"/></url>\n',
@@ -366,12 +355,11 @@ NAMESPACE_CASES = {
 }
 
 
-@ENGINES
 @pytest.mark.parametrize(("head", "expected"), NAMESPACE_CASES.values(), ids=list(NAMESPACE_CASES))
 def test_extension_namespaces(
-    tmp_path: Path, engine: Engine, head: str, expected: list[tuple[int, bool, str]]
+    tmp_path: Path, head: str, expected: list[tuple[int, bool, str]]
 ) -> None:
-    assert check(tmp_path, head + "</urlset>\n", engine) == expected
+    assert check(tmp_path, head + "</urlset>\n") == expected
 
 
 # --- a whole multilingual set, as a user runs it ----------------------------------------------
@@ -411,8 +399,7 @@ def test_a_valid_multilingual_set_passes_the_cli(
     assert capsys.readouterr().out.splitlines() == [f"valid: {tmp_path}"]
     assert main(["validate", str(tmp_path), "--base-url", SITE]) == 0
     assert capsys.readouterr().out.splitlines() == [f"valid: {tmp_path}"]
-    for engine in Engine:
-        assert validate_paths([tmp_path], SITE, engine=engine) == []
+    assert validate_paths([tmp_path], SITE) == []
 
 
 def test_a_child_alone_warns_about_the_pages_of_the_others(tmp_path: Path) -> None:
@@ -430,7 +417,7 @@ def test_memory_stays_bounded_on_a_large_multilingual_set(tmp_path: Path) -> Non
     )
     tracemalloc.start()
     try:
-        found = validate_paths([tmp_path], SITE, engine=Engine.LXML)
+        found = validate_paths([tmp_path], SITE)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

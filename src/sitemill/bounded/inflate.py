@@ -13,7 +13,7 @@ CHUNK: Final = 1024 * 1024
 _GZIP: Final = 16 + zlib.MAX_WBITS
 GZIP_MAGIC: Final = b"\x1f\x8b"
 # InflateError.kind
-TOO_BIG: Final = "too big"
+PAST_LIMIT: Final = "too big"
 NOT_GZIP: Final = "not gzip"
 CUT_OFF: Final = "cut off"
 MORE_MEMBERS: Final = "more members"
@@ -34,7 +34,7 @@ def inflate_chunks(
             pending = inflater.unconsumed_tail
             size += len(out)
             if size > limit:
-                raise InflateError(f"{what} inflates to more than {limit:,} bytes", TOO_BIG)
+                raise InflateError(f"{what} inflates to more than {limit:,} bytes", PAST_LIMIT)
             if out:
                 yield out
             if inflater.eof:

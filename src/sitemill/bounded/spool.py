@@ -65,7 +65,7 @@ def _chunks(file: IO[bytes]) -> Iterator[Entry]:
         yield from chunk
 
 
-def held(entries: Iterable[Entry], in_memory: int | None = None) -> Iterator[Entry]:
+def spool_all(entries: Iterable[Entry], in_memory: int | None = None) -> Iterator[Entry]:
     """``entries`` given back in order, the first only once the last was taken."""
     spool = Spool(in_memory)
     for entry in entries:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, chain, repeat
 from operator import add
@@ -17,6 +18,17 @@ from sitemill.errors import TemplateError
 from sitemill.render.compiledform import CompiledTemplate
 from sitemill.render.lineform import LineForm, entry_text
 from sitemill.render.rendered import RenderedSitemap
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A block's text, ``head + data + tail``, of which the last ``beyond`` bytes of ``data``
+    are in no file."""
+
+    data: bytes
+    head: bytes = b""
+    tail: bytes = b""
+    beyond: int = 0
 
 
 class _Written:
@@ -47,21 +59,18 @@ class _Written:
 
     def __init__(
         self,
-        data: bytes,
+        text: _Text,
         locs: list[bytes],
         lastmods: list[bytes] | list[bytes | None] | None,
         fixed: int = 0,
         *,
-        head: bytes = b"",
-        tail: bytes = b"",
-        beyond: int = 0,
         sized_lastmods: bool = False,
         every_dated: bool = False,
         ends: list[int] | None = None,
         whole_newest: bytes | None = None,
     ) -> None:
-        self.head, self.data, self.tail = head, data, tail
-        self.size = len(head) + len(data) + len(tail) - beyond  # (``data`` ends in more)
+        head, data, tail = self.head, self.data, self.tail = text.head, text.data, text.tail
+        self.size = len(head) + len(data) + len(tail) - text.beyond  # (``data`` ends in more)
         self.locs, self.lastmods, self.fixed = locs, lastmods, fixed
         self.sized_lastmods = sized_lastmods
         self._ends = ends
@@ -133,25 +142,25 @@ def _write_block(form: LineForm, block: UrlBlock) -> _Written:
         if lines is not None and lastmods is None:  # "loc\n" lines
             # (the copy of ``before`` after the last newline is in no file)
             data = lines.replace(b"\n", after + before)
-            return _Written(data, locs, None, fixed, head=before, beyond=len(before))
+            return _Written(_Text(data, head=before, beyond=len(before)), locs, None, fixed)
         data = (after + before).join(locs)
-        return _Written(data, locs, lastmods, fixed, head=before, tail=after)
+        return _Written(_Text(data, before, after), locs, lastmods, fixed)
     if not all(lastmods):  # some dated, some not
         texts = [entry_text(form, loc, stamp) for loc, stamp in zip(locs, lastmods, strict=True)]
         ends = list(accumulate(map(len, texts)))
-        return _Written(b"".join(texts), locs, lastmods, ends=ends)
+        return _Written(_Text(b"".join(texts)), locs, lastmods, ends=ends)
     stamps: list[bytes] = lastmods  # type: ignore[assignment]  # (all() said so)
     if between is None:  # the template writes no lastmod
         data = (after + before).join(locs)
         fixed = len(before) + len(after)
-        return _Written(data, locs, stamps, fixed, head=before, tail=after, every_dated=True)
+        return _Written(_Text(data, before, after), locs, stamps, fixed, every_dated=True)
     fixed = len(before) + len(between) + len(after)
     dated = partial(_Written, sized_lastmods=True, every_dated=True, whole_newest=block.newest)
     if lines is not None:  # "loc\tlastmod\n" lines
         data = lines.replace(b"\t", between).replace(b"\n", after + before)
-        return dated(data, locs, stamps, fixed, head=before, beyond=len(before))
+        return dated(_Text(data, head=before, beyond=len(before)), locs, stamps, fixed)
     fields = zip(repeat(before), locs, repeat(between), stamps, repeat(after))
-    return dated(b"".join(chain.from_iterable(fields)), locs, stamps, fixed)
+    return dated(_Text(b"".join(chain.from_iterable(fields))), locs, stamps, fixed)
 
 
 def render_block_sitemaps(

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
-from sitemill.render.builtincode import PARTS
+from sitemill.render.builtincode import BUILTIN_PARTS
 from sitemill.render.compiledform import CompiledTemplate, build_compiled
 from sitemill.render.escape import xml_escape
 from sitemill.render.indexes import IndexItem
@@ -26,7 +26,7 @@ _INDEX_FOOT: Final = "</sitemapindex>\n"
 @cache
 def builtin_compiled(name: str) -> CompiledTemplate:
     """The compiled built-in template ``name`` (URLSET_TEMPLATE or TEXT_TEMPLATE)."""
-    return build_compiled(PARTS[name])
+    return build_compiled(BUILTIN_PARTS[name])
 
 
 def render_builtin_index(sitemaps: Iterable[IndexItem]) -> bytes:

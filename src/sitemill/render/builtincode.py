@@ -9,7 +9,7 @@ from typing import Final
 
 from sitemill.render.compiledform import CompiledParts
 
-PARTS: Final = {
+BUILTIN_PARTS: Final = {
     "urlset.xml.j2": CompiledParts(
         headers={
             (False, False): (

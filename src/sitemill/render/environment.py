@@ -22,13 +22,11 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from sitemill.errors import ConfigError, TemplateError
 from sitemill.render.templatenames import HTML_TEMPLATE as HTML_TEMPLATE
 from sitemill.render.templatenames import INDEX_TEMPLATE as INDEX_TEMPLATE
+from sitemill.render.templatenames import MAX_TEMPLATE_BYTES
 from sitemill.render.templatenames import TEXT_TEMPLATE as TEXT_TEMPLATE
 from sitemill.render.templatenames import URLSET_TEMPLATE as URLSET_TEMPLATE
 
 _BUILTIN_NAMES: Final = (URLSET_TEMPLATE, INDEX_TEMPLATE, TEXT_TEMPLATE, HTML_TEMPLATE)
-# A template is markup: far below this. Bigger files, or ones that are not regular files
-# (a FIFO, a device), are refused rather than read.
-MAX_TEMPLATE_BYTES: Final = 1024 * 1024
 # What a template may build with "*" and "**" (the sandbox already bounds range() to
 # jinja2.sandbox.MAX_RANGE items): enough for any markup, far from exhausting memory.
 MAX_REPEAT: Final = 10_000_000  # items or characters of a repeated sequence

@@ -28,7 +28,7 @@ _BATCH = 1_024
 _LASTMOD = attrgetter("lastmod")
 _ALTERNATES = attrgetter("alternates")
 _IMAGES = attrgetter("images")
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 log = logging.getLogger(__name__)
 
@@ -228,7 +228,7 @@ def _render_with_jinja(
 
 
 def fit_within(
-    render: Callable[[list[T]], bytes], items: list[T], max_bytes: int
+    render: Callable[[list[_T]], bytes], items: list[_T], max_bytes: int
 ) -> tuple[int, bytes]:
     """The longest prefix of ``items`` whose rendering fits in ``max_bytes``, and its bytes.
 

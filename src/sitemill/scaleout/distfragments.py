@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final
 
-from sitemill.bounded.inflate import NOT_GZIP, TOO_BIG, inflate
+from sitemill.bounded.inflate import NOT_GZIP, PAST_LIMIT, inflate
 from sitemill.errors import IncompleteRunError, InflateError, StateError
 from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.runfiles import Item, RunFiles
@@ -133,7 +133,7 @@ def _inflated(data: bytes, where: str) -> bytes:
     try:
         text = inflate(data, _FRAGMENT_TEXT, single=True)
     except InflateError as exc:
-        if exc.kind == TOO_BIG:
+        if exc.kind == PAST_LIMIT:
             raise StateError(f"{where}: more than {_FRAGMENT_TEXT:,} bytes inflated") from exc
         if exc.kind == NOT_GZIP:
             raise StateError(f"{where}: not gzip ({exc.__cause__})") from exc

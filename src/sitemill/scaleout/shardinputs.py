@@ -6,20 +6,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import RefusedError
 from sitemill.filenames.outputs import ROBOTS_TXT
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.render.templatenames import MAX_TEMPLATE_BYTES
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.safefs import read_regular
 from sitemill.sources.s3 import read_missing_as_none
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-
-MAX_TEMPLATE_BYTES: Final = 1024 * 1024  # a template larger than this is hashed as unreadable
 
 
 def site_robots(

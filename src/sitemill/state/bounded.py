@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any, Final
 
-from sitemill.bounded.inflate import CUT_OFF, TOO_BIG, inflate_chunks
+from sitemill.bounded.inflate import CUT_OFF, PAST_LIMIT, inflate_chunks
 from sitemill.errors import InflateError, StateError
 
 # About 330,000 pages of a bucket's state (100,000 pages are 19 MB of JSON); past these, a
@@ -83,7 +83,7 @@ def _inflate(data: bytes) -> bytes:
             _check(chunk, size, containers, quotes)
             chunks.append(chunk)
     except InflateError as exc:
-        if exc.kind == TOO_BIG:
+        if exc.kind == PAST_LIMIT:
             raise StateError(_too_big()) from exc
         if exc.kind == CUT_OFF:
             raise StateError("cut off (the gzip stream does not end)") from exc

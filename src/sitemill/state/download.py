@@ -11,7 +11,7 @@ import urllib.request
 from typing import Any, Final
 from urllib.parse import urljoin
 
-from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, TOO_BIG, inflate
+from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, PAST_LIMIT, inflate
 from sitemill.errors import FetchError, InflateError, StateError
 from sitemill.messages import redact
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
@@ -111,7 +111,7 @@ def _decoded(body: bytes, encoding: str, limit: int, what: str) -> bytes:
     try:
         inner = inflate(body, limit)
     except InflateError as exc:
-        if exc.kind == TOO_BIG:
+        if exc.kind == PAST_LIMIT:
             raise StateError(
                 f"{what}: larger than {limit:,} bytes decoded, so not one sitemill wrote"
             ) from exc

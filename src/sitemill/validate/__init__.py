@@ -1,13 +1,13 @@
 """Check sitemap files against the official XSDs and the protocol rules no XSD can express, and
 llms.txt files against the format of llmstxt.org."""
 
-# A reader streams each document: libxml2 through lxml (lxml_reader, lxml_xsd) or, where lxml
-# is not installed, expat and xmlschema (expat_reader, py_xsd). Both hand the root's finished
-# children over in batches to one document.Document, which applies the rules (urls; paths
-# resolves dot segments for the location rule) and the XSD; limits bound what a hostile document
-# can cost; files picks the files (directories, index children, gzip, text sitemaps); ownindex
-# tells sitemill's own index by the state beside it (a user's sitemap it names and another app
-# serves is a note); engines picks the reader; llmstxt reads an llms.txt line by line.
+# libxml2 (lxml, the validate extra) streams each document (lxml_reader, the XSDs in lxml_xsd)
+# and hands the root's finished children over in batches to one document.Document, which applies
+# the rules (urls; paths resolves dot segments for the location rule) and the XSD; xmlcheck runs
+# one document's check; limits bound what a hostile document can cost; files picks the files
+# (directories, index children, gzip, text sitemaps); ownindex tells sitemill's own index by the
+# state beside it (a user's sitemap it names and another app serves is a note); llmstxt reads an
+# llms.txt line by line.
 
 from __future__ import annotations
 
@@ -17,18 +17,17 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from sitemill.validate.engines import Engine, reader
-from sitemill.validate.files import GZIP_MAGIC, Validator, natural_key, read_chunks
-from sitemill.validate.limits import CHUNK
+from sitemill.bounded.inflate import GZIP_MAGIC
+from sitemill.validate.files import Validator, file_chunks, natural_key
+from sitemill.validate.limits import FEED_BYTES
 from sitemill.validate.urls import base_place
 from sitemill.validate.violation import Severity, Violation, tally
+from sitemill.validate.xmlcheck import xml_check
 
-__all__ = ["Engine", "Severity", "Violation", "check_xsd", "tally", "validate_paths"]
+__all__ = ["Severity", "Violation", "check_xsd", "tally", "validate_paths"]
 
 
-def validate_paths(
-    paths: Sequence[Path], base_url: str | None = None, *, engine: Engine | None = None
-) -> list[Violation]:
+def validate_paths(paths: Sequence[Path], base_url: str | None = None) -> list[Violation]:
     """Validate sitemap files, indexes and output directories; return every finding, sorted.
 
     A directory stands for its ``sitemap.xml``/``sitemap.txt`` (and ``sitemap-index-N.xml``)
@@ -40,9 +39,9 @@ def validate_paths(
     Findings that consumers tolerate (a repeated loc) are warnings, and what could not be
     checked and is no fault (a user's sitemap sitemill's own index names, not in the folder)
     notes: see ``Violation.is_error``.
-    ``engine`` picks the XML engine; by default lxml when installed, else xmlschema.
+    XML is read by libxml2: a MissingExtraError says how to install lxml when it is not.
     """
-    validator = Validator(base_place(base_url) if base_url is not None else None, reader(engine))
+    validator = Validator(base_place(base_url) if base_url is not None else None, xml_check())
     for path in paths:
         validator.check_path(path)
     validator.violations.extend(validator.clusters.finish())
@@ -50,18 +49,17 @@ def validate_paths(
     return sorted(unique, key=lambda v: (natural_key(v.file), v.line or 0))
 
 
-def check_xsd(
-    data: bytes, name: str = "<document>", *, engine: Engine | None = None
-) -> list[Violation]:
+def check_xsd(data: bytes, name: str = "<document>") -> list[Violation]:
     """Well-formedness, safety and XSD violations of one in-memory document (gzip is detected)."""
     sink: list[Violation] = []
+    check = xml_check()
     if not data.startswith(GZIP_MAGIC):
-        chunks = (data[i : i + CHUNK] for i in range(0, len(data), CHUNK))
-        reader(engine).check(name, sink, None, chunks)
+        chunks = (data[i : i + FEED_BYTES] for i in range(0, len(data), FEED_BYTES))
+        check(name, sink, None, chunks)
         return sink
     try:  # decompressed as it is read: a bomb stops at the size limit, like a file's
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            reader(engine).check(name, sink, None, read_chunks(stream))
+            check(name, sink, None, file_chunks(stream))
     except (OSError, EOFError, zlib.error) as exc:
         sink.append(Violation(name, None, f"gzip data does not decompress: {exc}"))
     return sink

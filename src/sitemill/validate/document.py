@@ -1,7 +1,8 @@
 """One XML sitemap as a reader hands it over: the root, then batches of finished root children."""
 
-# Either reader (libxml2 or expat) drops what it has handed over, so a document costs about one
-# batch of tree at a time, whatever its size. Here each batch gets the protocol rules and the XSD.
+# The reader (libxml2: validate.lxml_reader) drops what it has handed over, so a document costs
+# about one batch of tree at a time, whatever its size. Here each batch gets the protocol rules
+# and the XSD.
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Final, NamedTuple, Protocol
 
 from sitemill.protocol import SITEMAP_NS
 from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
-from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX, URLSET, prefixed
+from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX_TAG, URLSET_TAG, prefixed
 from sitemill.validate.prolog import encoding_problem
 from sitemill.validate.urls import LocRules, lastmod_problems
 from sitemill.validate.violation import DocumentStop, Violation
@@ -22,7 +23,7 @@ _TAG: Final = operator.attrgetter("tag")
 
 
 class Node(Protocol):
-    """What both readers' elements offer (lxml's, and ElementTree's with a line)."""
+    """What the reader's elements offer (lxml's)."""
 
     @property
     def tag(self) -> object: ...  # lxml gives comments a function here, not a name
@@ -55,7 +56,7 @@ class BatchSchema(Protocol):
         ...
 
 
-def text_of(node: Node) -> str:
+def element_text(node: Node) -> str:
     """The text of a field, also when comments split it."""
     return (node.text or "") if len(node) == 0 else "".join(node.itertext())
 
@@ -93,7 +94,7 @@ class Document:
                 f"in {SITEMAP_NS}",
             )
         if self.rules is not None:
-            self.rules.index = tag == INDEX
+            self.rules.index = tag == INDEX_TAG
 
     def add(self, root: Node, children: Sequence[Node], *, last: bool) -> None:
         """A batch of finished root children, in document order; ``last`` ends the document."""
@@ -166,9 +167,9 @@ class Document:
     def _fields(self, rules: LocRules, batch: Batch, root: Node, children: Sequence[Node]) -> None:
         locs = list(map(str.strip, batch.locs))
         rules.check_all(locs, batch.loc_lines)
-        if rules.extensions is not None and self.root_tag == URLSET:
+        if rules.extensions is not None and self.root_tag == URLSET_TAG:
             rules.extensions(root, children, locs)
-        if self.root_tag == INDEX:
+        if self.root_tag == INDEX_TAG:
             self.children += zip(locs, batch.loc_lines, strict=True)
         for number, problem in lastmod_problems(batch.lastmods):
             self._report(batch.lastmod_line(number), problem)

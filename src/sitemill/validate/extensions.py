@@ -33,7 +33,7 @@ MAX_RECIPROCITY_REPORTS: Final = 100
 
 
 class Element(Protocol):
-    """What both readers' elements offer here."""
+    """What the reader's elements offer here."""
 
     @property
     def tag(self) -> object: ...

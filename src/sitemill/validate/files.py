@@ -12,20 +12,20 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from sitemill.bounded.inflate import GZIP_MAGIC
 from sitemill.filenames.outputs import LLMS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
 from sitemill.validate.document import MAX_ERRORS, Document
-from sitemill.validate.engines import Reader
 from sitemill.validate.extensions import ClusterSet, ExtensionRules
-from sitemill.validate.limits import CHUNK, NOT_FURTHER, TOO_BIG
+from sitemill.validate.limits import FEED_BYTES, NOT_FURTHER, TOO_MANY_BYTES
 from sitemill.validate.llmstxt import check_llms_txt_file, llms_txt_files
-from sitemill.validate.names import INDEX, short
+from sitemill.validate.names import INDEX_TAG, short
 from sitemill.validate.ownindex import OwnIndexes
-from sitemill.validate.paths import normal_path
-from sitemill.validate.urls import Group, LocRules, Place, place_of
+from sitemill.validate.paths import server_path
+from sitemill.validate.urls import ChildrenLocs, LocRules, Place, place_of
 from sitemill.validate.violation import Violation, note, warning
+from sitemill.validate.xmlcheck import XmlCheck
 
-GZIP_MAGIC: Final = b"\x1f\x8b"
 USERS: Final = (
     "one of your own sitemaps, which sitemill's index names on purpose (another app on the "
     "host may serve it); `sitemill check` asks it live"
@@ -39,8 +39,9 @@ def natural_key(text: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(part), "") if i % 2 else (-1, part) for i, part in enumerate(parts))
 
 
-def read_chunks(stream: io.BufferedIOBase) -> Iterator[bytes]:
-    return iter(lambda: stream.read(CHUNK), b"")
+def file_chunks(stream: io.BufferedIOBase) -> Iterator[bytes]:
+    """``stream``'s bytes, FEED_BYTES at a time."""
+    return iter(lambda: stream.read(FEED_BYTES), b"")
 
 
 def _is_file_name(name: str) -> bool:
@@ -53,7 +54,7 @@ def _names_under(home: Place, loc: str) -> list[str] | None:
     directory, from its resolved path; None when it names no file there (a query, a fragment,
     an empty name, a name holding a slash or NUL once decoded)."""
     parts = urlsplit(loc)
-    path = normal_path(parts.path)
+    path = server_path(parts.path)
     if parts.query or parts.fragment or not path.startswith(home.directory):
         return None
     names = [unquote(part) for part in path[len(home.directory) :].split("/")]
@@ -63,9 +64,9 @@ def _names_under(home: Place, loc: str) -> list[str] | None:
 class Validator:
     """Walks the given paths; collects violations in ``self.violations``."""
 
-    def __init__(self, base: Place | None, reader: Reader) -> None:
+    def __init__(self, base: Place | None, check_xml: XmlCheck) -> None:
         self.base = base
-        self.reader = reader
+        self.check_xml = check_xml
         self.violations: list[Violation] = []
         self.visited: set[Path] = set()
         self.clusters = ClusterSet()  # every urlset's hreflang clusters, for reciprocity
@@ -94,15 +95,15 @@ class Validator:
         if not entries:
             self._report(str(directory), None, "no sitemap.xml or sitemap.txt in this directory")
             return
-        group = Group()
+        group = ChildrenLocs()
         own = OwnIndexes(directory)
         for entry in entries:
             checked = self._check_file(entry, str(entry), self.base, None)
-            if checked is not None and checked.root_tag == INDEX:
+            if checked is not None and checked.root_tag == INDEX_TAG:
                 self._check_children(directory, entry, checked, group, own)
 
     def _check_children(
-        self, directory: Path, entry: Path, index: Document, group: Group, own: OwnIndexes
+        self, directory: Path, entry: Path, index: Document, group: ChildrenLocs, own: OwnIndexes
     ) -> None:
         home = self._home(directory, entry, index)
         if home is None:
@@ -131,7 +132,7 @@ class Validator:
                 self._report(str(entry), line, message)
                 continue
             checked = self._check_file(child, str(child), place, group)
-            if checked is not None and checked.root_tag == INDEX:
+            if checked is not None and checked.root_tag == INDEX_TAG:
                 message = f"child {short(loc)} is an index; indexes cannot nest"
                 self._report(str(entry), line, message)
 
@@ -157,7 +158,7 @@ class Validator:
         # The first child's file, looked for from the common directory up: names[level:] below
         # the index when it is served from the folder ``level`` folders deep (one stat a level).
         parts = urlsplit(located[0][0])
-        segments = normal_path(parts.path).split("/")[1:]
+        segments = server_path(parts.path).split("/")[1:]
         names = [unquote(segment) for segment in segments]
         bad = [number + 1 for number, name in enumerate(names) if not _is_file_name(name)]
         lowest = len(names) if parts.query or parts.fragment else max(bad, default=0)
@@ -169,7 +170,7 @@ class Validator:
         return Place(learnt.origin, common)  # where the missing files were looked for
 
     def _check_file(
-        self, path: Path, file: str, place: Place | None, group: Group | None
+        self, path: Path, file: str, place: Place | None, group: ChildrenLocs | None
     ) -> Document | None:
         resolved = path.resolve()
         if resolved in self.visited:
@@ -185,7 +186,7 @@ class Validator:
                     if path.name.removesuffix(".gz").endswith(".txt"):
                         self._check_text(stream, file, rules)
                         return None
-                    return self.reader.check(file, self.violations, rules, read_chunks(stream))
+                    return self.check_xml(file, self.violations, rules, file_chunks(stream))
         except (OSError, EOFError, zlib.error) as exc:
             reason = "gzip data does not decompress" if zipped else "cannot read the file"
             self._report(file, None, f"{reason}: {exc}")
@@ -210,7 +211,7 @@ class Validator:
             size += len(raw)
             number += 1
             if size > MAX_BYTES_LIMIT:
-                self._report(file, None, TOO_BIG)
+                self._report(file, None, TOO_MANY_BYTES)
                 return
             found = len(self.violations)
             urls += self._check_line(raw, number, file, rules)

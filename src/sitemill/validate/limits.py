@@ -10,10 +10,10 @@ from sitemill.validate.violation import DocumentStop
 
 # Bytes read and fed at a time; also the granularity at which finished entries are checked
 # and dropped, so memory holds about one chunk's worth of tree.
-CHUNK: Final = 1 << 16
+FEED_BYTES: Final = 1 << 16
 # The protocol's documents are at most 5 deep (urlset/url/video:video/video:price); far below
 # the point where a recursive validator would overflow its stack.
-MAX_DEPTH: Final = 64
+MAX_XML_DEPTH: Final = 64
 # Nodes (elements, attributes, texts, comments) in one <url> or <sitemap>: Google's limits
 # (1,000 images of up to 6 elements each, plus alternates and videos) stay well below it.
 MAX_ENTRY_NODES: Final = 20_000
@@ -23,15 +23,14 @@ MAX_OTHER_NODES: Final = 50_000
 # Bytes before the root element: a declaration, perhaps a comment or a stylesheet PI. Far less
 # than this; a parser keeps every comment it meets there, and nothing can be dropped yet.
 MAX_PROLOG: Final = 1 << 20
-# libxml2's limit for one text, attribute value, comment or name without XML_PARSE_HUGE; the
-# pure-Python path applies it too, so both paths stop on the same documents.
+# libxml2's limit for one text, attribute value, comment or name without XML_PARSE_HUGE.
 MAX_TOKEN: Final = 10_000_000
 
 NOT_FURTHER: Final = "not checked further"
-TOO_BIG: Final = (
+TOO_MANY_BYTES: Final = (
     f"more than {MAX_BYTES_LIMIT:,} bytes uncompressed (the protocol maximum); {NOT_FURTHER}"
 )
-TOO_DEEP: Final = f"elements nested more than {MAX_DEPTH} deep; {NOT_FURTHER}"
+TOO_DEEP: Final = f"elements nested more than {MAX_XML_DEPTH} deep; {NOT_FURTHER}"
 TOO_LONG: Final = (
     f"a text, attribute value, comment or name longer than {MAX_TOKEN:,} bytes; {NOT_FURTHER}"
 )
@@ -44,7 +43,7 @@ def capped(chunks: Iterable[bytes]) -> Iterator[bytes]:
     for chunk in chunks:
         size += len(chunk)
         if size > MAX_BYTES_LIMIT:
-            raise DocumentStop(None, TOO_BIG)
+            raise DocumentStop(None, TOO_MANY_BYTES)
         yield chunk
 
 

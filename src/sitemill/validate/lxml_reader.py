@@ -14,10 +14,10 @@ from lxml import etree
 
 from sitemill.validate.document import Document
 from sitemill.validate.limits import (
-    MAX_DEPTH,
     MAX_ENTRY_NODES,
     MAX_OTHER_NODES,
     MAX_PROLOG,
+    MAX_XML_DEPTH,
     NO_ROOT,
     NOT_FURTHER,
     TOO_DEEP,
@@ -25,8 +25,7 @@ from sitemill.validate.limits import (
     entry_too_big,
     too_many_around,
 )
-from sitemill.validate.lxml_xsd import LxmlSchema
-from sitemill.validate.names import INDEX, URLSET, prefixed, undeclared_prefix
+from sitemill.validate.names import INDEX_TAG, URLSET_TAG, prefixed, undeclared_prefix
 from sitemill.validate.prolog import doctype_in, doctype_line, doctype_message
 from sitemill.validate.violation import DocumentStop
 
@@ -36,9 +35,9 @@ _SAFE: Final[dict[str, Any]] = {
     "load_dtd": False,
     "huge_tree": False,  # keeps libxml2's limits: 10 MB per text or name, 256 levels deep
 }
-# The first element deeper than MAX_DEPTH; the nodes below the root (a quick bound); the first
+# The first element deeper than MAX_XML_DEPTH; the nodes below the root (a quick bound); the first
 # root child with too many nodes (only asked when that bound is over the limit).
-_TOO_DEEP = etree.XPath("(" + "/*" * (MAX_DEPTH + 1) + ")[1]")
+_TOO_DEEP = etree.XPath("(" + "/*" * (MAX_XML_DEPTH + 1) + ")[1]")
 _AROUND = etree.XPath("count(/node())")  # the root and the comments and PIs beside it
 _NODES = etree.XPath("count(/*/descendant::node()) + count(/*/descendant::*/@*)")
 _TOO_BIG = etree.XPath(
@@ -147,10 +146,10 @@ def _bounds(root: etree._Element) -> None:
         )
 
 
-def read(doc: Document, chunks: Iterable[bytes]) -> None:
+def feed_document(doc: Document, chunks: Iterable[bytes]) -> None:
     """Feed ``doc`` the document in ``chunks``: its root, then its children batch by batch."""
     head = _Head(doc)
-    main = _parser((URLSET, INDEX))
+    main = _parser((URLSET_TAG, INDEX_TAG))
     root: etree._Element | None = None
     try:
         fed = 0
@@ -179,8 +178,3 @@ def read(doc: Document, chunks: Iterable[bytes]) -> None:
         raise _stop(exc) from None
     _bounds(root)
     doc.add(root, list(root), last=True)
-
-
-def schema() -> LxmlSchema:
-    """The XSD side of this reader (the schemas themselves load on first use)."""
-    return LxmlSchema()

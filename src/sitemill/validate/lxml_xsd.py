@@ -13,14 +13,17 @@ from lxml import etree
 from sitemill.errors import SitemillError
 from sitemill.protocol import SITEMAP_NS
 from sitemill.schemas import schema_folder
-from sitemill.validate.document import Batch, Node, text_of
-from sitemill.validate.names import ENTRY_TAG, INDEX, LASTMOD, LOC, URLSET, clip, prefixed
+from sitemill.validate.document import Batch, Node, element_text
+from sitemill.validate.names import ENTRY_TAG, INDEX_TAG, LASTMOD, LOC, URLSET_TAG, clip, prefixed
 
 # "Element '{ns}name'[, attribute 'a']: what is wrong" is how libxml2 words a schema error.
 _ELEMENT = re.compile(r"Element '([^']*)'(?:, attribute '([^']*)')?: (?:\[facet '\w+'\] )?")
 _LASTMOD_HINT: Final = " (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm)"
 # A valid entry of each kind, placed around a batch that is not the document's first.
-_STAND_IN: Final = {URLSET: "https://example.com/", INDEX: "https://example.com/sitemap.xml"}
+_STAND_IN: Final = {
+    URLSET_TAG: "https://example.com/",
+    INDEX_TAG: "https://example.com/sitemap.xml",
+}
 
 
 def _xpath(path: str) -> etree.XPath:
@@ -29,8 +32,8 @@ def _xpath(path: str) -> etree.XPath:
 
 # Each entry's fields, found in C rather than element by element in Python. (No "|" unions:
 # libxml2 sorts their results, which takes minutes on 100,000 nodes.)
-_LOCS: Final = {URLSET: _xpath("s:url/s:loc"), INDEX: _xpath("s:sitemap/s:loc")}
-_LASTMODS: Final = {URLSET: _xpath("s:url/s:lastmod"), INDEX: _xpath("s:sitemap/s:lastmod")}
+_LOCS: Final = {URLSET_TAG: _xpath("s:url/s:loc"), INDEX_TAG: _xpath("s:sitemap/s:loc")}
+_LASTMODS: Final = {URLSET_TAG: _xpath("s:url/s:lastmod"), INDEX_TAG: _xpath("s:sitemap/s:lastmod")}
 
 
 class _Catalog(etree.Resolver):
@@ -60,7 +63,7 @@ def catalog(folder: Path) -> dict[str, Path]:
 @functools.cache
 def schema(root_tag: str) -> etree.XMLSchema:
     """The schema for a root (urlset: core + extensions; sitemapindex), built once per process."""
-    name = "siteindex.xsd" if root_tag == INDEX else "sitemap-all.xsd"
+    name = "siteindex.xsd" if root_tag == INDEX_TAG else "sitemap-all.xsd"
     with schema_folder() as folder:
         # no_network: anything the catalog does not map fails here instead of being fetched.
         parser = etree.XMLParser(no_network=True, resolve_entities=False, load_dtd=False)
@@ -131,5 +134,5 @@ def _fields(
 def _texts(fields: list[etree._Element]) -> list[str]:
     # A field has no children unless comments split its text.
     if any(map(len, fields)):
-        return [text_of(field) for field in fields]
+        return [element_text(field) for field in fields]
     return [field.text or "" for field in fields]

@@ -7,12 +7,12 @@ from typing import Final
 
 from sitemill.protocol import MAX_SITEMAPS_PER_INDEX_LIMIT, MAX_URLS_PER_SITEMAP, SITEMAP_NS
 
-URLSET: Final = f"{{{SITEMAP_NS}}}urlset"
-INDEX: Final = f"{{{SITEMAP_NS}}}sitemapindex"
+URLSET_TAG: Final = f"{{{SITEMAP_NS}}}urlset"
+INDEX_TAG: Final = f"{{{SITEMAP_NS}}}sitemapindex"
 LOC: Final = f"{{{SITEMAP_NS}}}loc"
 LASTMOD: Final = f"{{{SITEMAP_NS}}}lastmod"
-ENTRY_TAG: Final = {URLSET: f"{{{SITEMAP_NS}}}url", INDEX: f"{{{SITEMAP_NS}}}sitemap"}
-ENTRY_LIMIT: Final = {URLSET: MAX_URLS_PER_SITEMAP, INDEX: MAX_SITEMAPS_PER_INDEX_LIMIT}
+ENTRY_TAG: Final = {URLSET_TAG: f"{{{SITEMAP_NS}}}url", INDEX_TAG: f"{{{SITEMAP_NS}}}sitemap"}
+ENTRY_LIMIT: Final = {URLSET_TAG: MAX_URLS_PER_SITEMAP, INDEX_TAG: MAX_SITEMAPS_PER_INDEX_LIMIT}
 # Prefixes for element names in messages; the sitemap namespace prints unprefixed.
 PREFIXES: Final = {
     "": SITEMAP_NS,
@@ -33,8 +33,8 @@ def prefixed(text: str) -> str:
 
 
 def undeclared_prefix(prefix: str) -> str:
-    """The message for a prefix used without its xmlns declaration, the same from both readers
-    (libxml2 and expat word it differently and place it at different columns)."""
+    """The message for a prefix used without its xmlns declaration (libxml2's own words name
+    no fix)."""
     uri = PREFIXES.get(prefix) if prefix else None
     fix = (
         f'add xmlns:{prefix}="{uri}" to the root element'

@@ -14,7 +14,7 @@ def _normal_escape(match: re.Match[str]) -> str:
     return char if char in _UNRESERVED else match.group().upper()
 
 
-def normal_path(path: str) -> str:
+def server_path(path: str) -> str:
     """The path as a server resolves it (RFC 3986 6.2.2): unreserved characters decoded, other
     escapes in upper case, then dot segments removed (5.2.4), so ``%2e%2e`` climbs as ``..``
     does (WHATWG URL reads it so too); never above the root."""

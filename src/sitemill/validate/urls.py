@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from sitemill.errors import ConfigError
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.validate.names import short
-from sitemill.validate.paths import normal_path
+from sitemill.validate.paths import server_path
 from sitemill.validate.violation import Violation, warning
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -71,7 +71,7 @@ class Place:
 
 def place_of(url: str) -> Place | None:
     """The place of an absolute http(s) URL, or None when it is not one. Its directory is that
-    of the resolved path (normal_path); a query or fragment is no part of it."""
+    of the resolved path (server_path); a query or fragment is no part of it."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -79,7 +79,7 @@ def place_of(url: str) -> Place | None:
         return None
     if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
         return None
-    path = normal_path(parts.path)
+    path = server_path(parts.path)
     origin = (parts.scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[parts.scheme])
     return Place(origin, path[: path.rindex("/") + 1])
 
@@ -96,7 +96,7 @@ def base_place(base_url: str) -> Place:
 # --- the rules ----------------------------------------------------------------------------------
 
 
-class Group:
+class ChildrenLocs:
     """Fingerprints of the URLs in every child of a directory's indexes, to find duplicates."""
 
     def __init__(self) -> None:
@@ -108,7 +108,7 @@ class LocRules:
     """Checks each URL of one file: form, length, host, location rule; repeats are warnings."""
 
     def __init__(
-        self, file: str, sink: list[Violation], place: Place | None, group: Group | None
+        self, file: str, sink: list[Violation], place: Place | None, group: ChildrenLocs | None
     ) -> None:
         self.file, self.sink = file, sink
         self.place = place  # where every URL must lie; None: learnt from the first URL
@@ -205,8 +205,8 @@ class LocRules:
             # https://www.sitemaps.org/protocol.html#location
             path = urlsplit(loc).path or "/"
             shown = short(loc)
-            if normal_path(path) != path:
-                shown += f" (resolved: {short(place.origin_url + normal_path(path))})"
+            if server_path(path) != path:
+                shown += f" (resolved: {short(place.origin_url + server_path(path))})"
             if self.index:
                 yield (
                     f"index child {shown} is outside {expected.url}, the directory this index "

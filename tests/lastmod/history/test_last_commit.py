@@ -27,7 +27,7 @@ from gitutil import (
 from sitemill.errors import GitError
 from sitemill.lastmod.history import lastcommit as git_source
 from sitemill.lastmod.history.lastcommit import GitHistory, find_work_tree, read_git_history
-from sitemill.lastmod.history.logparse import Commit
+from sitemill.lastmod.history.logparse import NameOnlyCommit
 
 T1, T2, T3, T4, T5, T6, T7 = (f"2024-03-0{day}T10:00:00+00:00" for day in range(1, 8))
 
@@ -431,7 +431,7 @@ def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen = [0]
     parse = git_source._parse_log
 
-    def counting(stream: IO[bytes], relevant: set[bytes]) -> Iterator[Commit]:
+    def counting(stream: IO[bytes], relevant: set[bytes]) -> Iterator[NameOnlyCommit]:
         for one in parse(stream, relevant):
             seen[0] += 1
             yield one

@@ -1,17 +1,54 @@
 """Parse ``git log --first-parent -m -z --name-only`` and date paths from it."""
-# Paths are dated the way ``git log --first-parent -- path`` would.
+# Paths are dated the way ``git log --first-parent -- path`` would. The stream's tokens and each
+# commit's header are read here for history.versions' ``--raw`` log too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Protocol, TypeVar
 
 _CHUNK = 1 << 16
 
 
+class LogTokens:
+    """The NUL-separated tokens of a ``git log -z`` stream, a chunk's worth at a time;
+    ``tail``, once they are all read, what followed the last NUL (b"": the output ended on
+    one)."""
+
+    __slots__ = ("stream", "tail")
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream, self.tail = stream, b""
+
+    def __iter__(self) -> Iterator[list[bytes]]:
+        while chunk := self.stream.read(_CHUNK):
+            tokens = (self.tail + chunk).split(b"\0")
+            self.tail = tokens.pop()
+            yield tokens
+
+
+class _Commit(Protocol):
+    sha: bytes
+
+
+_C = TypeVar("_C", bound=_Commit)
+
+
+def commit_at(
+    header: bytes, current: _C | None, make: Callable[[bytes, int, list[bytes]], _C]
+) -> tuple[_C | None, _C]:
+    """The commit a ``%H %ct %P`` header starts (``make``, from its id, committer time and
+    parents), and the one it ends (None: none, or ``current`` goes on, as -m repeats a
+    merge's header)."""
+    sha, time, *parents = header.split()
+    if current is not None and sha == current.sha:
+        return None, current
+    return current, make(sha, int(time), parents)
+
+
 @dataclass(slots=True)
-class Commit:
+class NameOnlyCommit:
     """One commit of the log; a merge's one name block is what differs from its first parent."""
 
     sha: bytes
@@ -20,25 +57,20 @@ class Commit:
     blocks: list[list[bytes]] = field(default_factory=list)
 
 
-def parse_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[Commit]:
+def parse_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[NameOnlyCommit]:
     """Yield the commits of ``git log -z --name-only`` output, keeping only relevant names."""
-    commit: Commit | None = None
+    commit: NameOnlyCommit | None = None
     block: list[bytes] = []
     header_next = new_block = False
-    tail = b""
-    while chunk := stream.read(_CHUNK):
-        tokens = (tail + chunk).split(b"\0")
-        tail = tokens.pop()
+    for tokens in LogTokens(stream):
         for token in tokens:
             if not token:
                 header_next = True
             elif header_next:
                 header_next = False
-                sha, time, *parents = token.split()
-                if commit is None or sha != commit.sha:
-                    if commit is not None:
-                        yield commit
-                    commit = Commit(sha, int(time), parents)
+                ended, commit = commit_at(token, commit, NameOnlyCommit)
+                if ended is not None:
+                    yield ended
                 block = []
                 new_block = True
             else:
@@ -64,7 +96,7 @@ class HistoryWalk:
         self.unresolved = set(targets)
         self.dates: dict[bytes, int] = {}
 
-    def visit(self, commit: Commit) -> bool:
+    def visit(self, commit: NameOnlyCommit) -> bool:
         """Account for one commit; return True when nothing older can change the result."""
         for path in commit.blocks[0] if commit.blocks else ():
             if path in self.unresolved:

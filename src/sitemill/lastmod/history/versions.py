@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple
 
-_CHUNK = 1 << 16
+from sitemill.lastmod.history.logparse import LogTokens, commit_at
 
 
 class Version(NamedTuple):  # a tuple: one for each version of every file, made quickly
@@ -57,10 +57,8 @@ def parse_raw_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[LogCommit
     paths_left = 0
     header_next = new_block = False
     status = new_blob = source = b""
-    tail = b""
-    while chunk := stream.read(_CHUNK):
-        tokens = (tail + chunk).split(b"\0")
-        tail = tokens.pop()
+    tokens_read = LogTokens(stream)
+    for tokens in tokens_read:
         for token in tokens:
             if paths_left:
                 paths_left -= 1
@@ -72,11 +70,9 @@ def parse_raw_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[LogCommit
                 header_next = True
             elif header_next:
                 header_next = False
-                sha, time, *parents = token.split()
-                if commit is None or sha != commit.sha:
-                    if commit is not None:
-                        yield commit
-                    commit = LogCommit(sha, int(time), parents)
+                ended, commit = commit_at(token, commit, LogCommit)
+                if ended is not None:
+                    yield ended
                 new_block = True
             else:
                 meta = token.removeprefix(b"\n").split(b" ")
@@ -88,7 +84,7 @@ def parse_raw_log(stream: IO[bytes], relevant: set[bytes]) -> Iterator[LogCommit
                     new_block = False
                 new_blob, status, source = meta[3], meta[4], b""
                 paths_left = 2 if status[:1] in (b"R", b"C") else 1
-    if tail or paths_left:
+    if tokens_read.tail or paths_left:
         raise ValueError("git log output ends in the middle of a record")
     if commit is not None:
         yield commit
