@@ -44,9 +44,3 @@ def test_text_after_a_raw_script_tag_in_a_description_counts() -> None:
     # The description reads as its value: the same as a generator that escapes it.
     escaped = HEAD.replace("<s", "&lt;s").replace("<t", "&lt;t")
     assert reduce_html(before) == reduce_html(page("Compiled to HTML first.", escaped))
-
-
-def test_version_4_reads_as_it_did() -> None:
-    # Version 4 read a script from the description to the page's end: the title alone. It
-    # stays so, as a state of version 4 is compared by it.
-    assert reduce_html(page("Compiled to HTML first."), version=4) == "SFC"

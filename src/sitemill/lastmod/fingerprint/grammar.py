@@ -11,11 +11,13 @@ from typing import Final
 SPACE = r"[\t\n\f\r ]"
 END = r"(?:>|\Z)"  # a tag cut off by the end of the page runs to it
 NAME_END = r"(?=[\t\n\f\r />]|\Z)"
-VALUE = r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
+ATTRIBUTE_VALUE = (
+    r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
+)
 # A tag's attributes up to its ">". Quotes count only right after "=" (as the HTML tokenizer
 # reads them). The two alternatives begin differently and stop only at ">" or at the end of
 # the page, so a tag once started always matches: no position is scanned twice.
-ATTRS = rf"(?: [^>=]++ | = {SPACE}*+ {VALUE} )*+"
+ATTRS = rf"(?: [^>=]++ | = {SPACE}*+ {ATTRIBUTE_VALUE} )*+"
 # Elements whose content no reader sees. An unclosed one runs to the end of the page.
 _HIDDEN_ELEMENTS: Final = ("script", "style", "noscript", "template")
 _KEPT_ELEMENTS = "a|img|source|meta"
@@ -98,5 +100,5 @@ TAGS_PATTERN: Final = rf"""< (?: {COMMENT}
     | {_HIDDEN}
     | / {_NO_NAME}
     | (?P<name> / {_NOT_A_LINK_END} {_NAME} =?+ | {_NOT_KEPT} {_NAME} =?+ )
-      (?: (?<==) {SPACE}*+ {VALUE} )?+ {ATTRS} {END}
+      (?: (?<==) {SPACE}*+ {ATTRIBUTE_VALUE} )?+ {ATTRS} {END}
     )"""

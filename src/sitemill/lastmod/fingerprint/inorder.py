@@ -33,7 +33,7 @@ def in_order(text: str) -> str:
     parts = tags_and_names().split(text)
     tags: list[str] = parts[1::3]  # (the whole match: always a string)
     names: list[str | None] = parts[2::3]
-    replaced = replacements(names, main=True, version=3)
+    replaced = replacements(names, main=True)
     structure = contentregion.Structure()
     told = _told(tags, names)
     for at in compress(count(), map(told.__contains__, names)):
@@ -71,7 +71,7 @@ def told_spellings(spellings: Iterable[str], wanted: Container[str]) -> list[str
     """The tag names of ``spellings`` (grammar.TAGS_PATTERN's) whose names are ``wanted``,
     but an inline element's: NOT_TEXT's inline alternative, which no Structure is told."""
     named = [name for name in spellings if bare(name) in wanted]
-    kept = replacements(named, main=True, version=3)  # (an inline element's: nothing)
+    kept = replacements(named, main=True)  # (an inline element's: nothing)
     return [name for name, into in zip(named, kept, strict=True) if into]
 
 

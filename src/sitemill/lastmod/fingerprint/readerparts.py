@@ -13,14 +13,7 @@ from sitemill.lastmod.fingerprint.titleparts import title_parts
 def whole(kept: str) -> str:
     """A page with no main region and no article of its own, ``kept`` its marked text less
     its furniture: its title, its descriptions, then the rest of its text (joined)."""
-    found = regions.between(kept, *regions.TITLE_MARKERS)
-    title = ""
-    if found is not None:
-        start, end = (
-            found[0] - len(regions.TITLE_MARKERS[0]),
-            found[1] + len(regions.TITLE_MARKERS[1]),
-        )
-        title, kept = kept[found[0] : found[1]], kept[:start] + " " + kept[end:]
+    title, kept = regions.cut_title(kept)
     said = descriptions(kept)
     for mark in said:
         kept = kept.replace(mark, " ", 1)

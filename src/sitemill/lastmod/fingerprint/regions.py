@@ -3,17 +3,16 @@
 # changes the navigation, a footer's copyright year or a "recent posts" sidebar is none. On real
 # sites those moved most dates (444 of 504 pages of one MkDocs site carried the date of one theme
 # upgrade whose articles did not change a word). The main region is, in this order: the first
-# ``<main>`` (to its end tag), the first element whose ``role`` is ``main`` (to its matching end
-# tag), or the page's only ``<article>``. A page with none keeps its whole body.
+# ``<main>`` (to its own end tag), the first element whose ``role`` is ``main`` (to its matching
+# end tag), or the page's only ``<article>``. A page with none keeps its whole body.
 #
-# The fingerprint's pass over the tags (fingerprint.digest) calls a ``Structure`` for each tag it
-# replaces, in document order; the Structure leaves markers (never in the text) where the regions
-# start and end, and ``select`` keeps the title, the meta descriptions and the region.
+# The reduction's first pass leaves markers (never in the text) where these elements start and
+# end (fingerprint.contentregion, which also marks the furniture); this module finds the regions
+# between them.
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 from typing import Final
 
 # A marker is U+0002, a letter, U+0003; neither control character is left in the text, so
@@ -21,9 +20,9 @@ from typing import Final
 REGION_MARKS: Final = ("\x02", "\x03")
 _MAIN_START, _MAIN_END = "\x02m\x03", "\x02M\x03"
 _ROLE_START, _ROLE_END = "\x02r\x03", "\x02R\x03"
-_ARTICLE_START, _ARTICLE_END = "\x02a\x03", "\x02A\x03"
+ARTICLE_START, ARTICLE_END = "\x02a\x03", "\x02A\x03"
 _TITLE_START, _TITLE_END = "\x02t\x03", "\x02T\x03"
-_MARKERS: Final = re.compile("\x02[a-zA-Z]\x03")
+ANY_MARKER: Final = re.compile("\x02[a-zA-Z]\x03")
 # Any marker, its letter as group 1 (fingerprint.contentregion's furniture, fingerprint.titleblock's
 # headers).
 LETTERED: Final = re.compile("\x02([a-zA-Z])\x03")
@@ -38,9 +37,9 @@ _ROLE_MAIN: Final = re.compile(
 )
 
 
+MAIN_MARKERS: Final = (_MAIN_START, _MAIN_END)
 ROLE_MARKERS: Final = (_ROLE_START, _ROLE_END)
-START_MARKERS: Final = {"main": _MAIN_START, "article": _ARTICLE_START, "title": _TITLE_START}
-END_MARKERS: Final = {"main": _MAIN_END, "article": _ARTICLE_END, "title": _TITLE_END}
+TITLE_MARKERS: Final = (_TITLE_START, _TITLE_END)
 
 
 # Where a role attribute may start (one character before its name): found in the page's bytes
@@ -72,15 +71,6 @@ def role_pattern(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 _ROLE_MAIN_BYTES: Final = role_pattern(_ROLE_MAIN)
 
 
-def may_have_role_main(text: str) -> bool:
-    """Whether a start tag in ``text`` may have role=main as flat_start finds it ("ole" in
-    the tag and _ROLE_MAIN in it), cheapest test first: False is sure, True may be wrong."""
-    if "ole" not in text:
-        return False
-    data = text.encode("utf-8", "surrogatepass")
-    return any(_ROLE_MAIN_BYTES.match(data, at) for at in role_attributes(data))
-
-
 def has_role_main(tag: str) -> bool:
     """Whether a start tag has role=main (the first token of its role)."""
     return _ROLE_MAIN.search(tag) is not None
@@ -92,113 +82,39 @@ def has_role_main_at(data: bytes, at: int) -> bool:
     return _ROLE_MAIN_BYTES.match(data, at) is not None
 
 
-def flat_start(name: str, tag: str) -> str | None:
-    """What a start tag becomes when no element of the page has role=main: a marker for
-    every <main>, <article> and <title>, else a space. ``select`` then takes the same region
-    as from Structure's markers (the first <main> to the next </main>; the other markers are
-    spaces), and each tag's replacement depends on that tag alone. None for a role=main
-    element: its page is read in order (Structure)."""
-    marker = START_MARKERS.get(name)
-    if marker is not None:
-        return marker
-    return None if "ole" in tag and _ROLE_MAIN.search(tag) else " "
-
-
-def flat_end(name: str) -> str:
-    """What an end tag becomes when no element has role=main (flat_start)."""
-    return END_MARKERS.get(name, " ")
-
-
 def region_sequence(text: str, letters: dict[int, int]) -> str:
     """The markers of <main>, </main>, <title> and </title> in ``text``, in order: m, M, t,
-    T translated by ``letters`` (flat_start writes one for every such tag, Structure for the
-    first <main> and the first </main> after it)."""
+    T translated by ``letters`` (contentregion.flat_start writes one for every such tag,
+    contentregion.Structure one for every <main> and the end tags that close them)."""
     if REGION_MARKS[0] not in text:
         return ""
     return "".join(_REGION_MARKERS.findall(text)).translate(letters).replace(" ", "")
 
 
-class Structure:
-    """Told each start and end tag the fingerprint removes (by its lower-case name and its
-    text), in document order; returns what the tag becomes: a marker or a space."""
-
-    __slots__ = ("_main", "_role", "_role_depth", "_role_state")
-
-    def __init__(self) -> None:
-        self._main = 0  # 0: none seen, 1: open, 2: closed
-        self._role: str | None = None  # the element name of the role=main element
-        self._role_depth = 0
-        self._role_state = 0
-
-    def start(self, name: str, tag: str) -> str:
-        if name == "main" and not self._main:
-            self._main = 1
-            return _MAIN_START
-        if name == "article":
-            return _ARTICLE_START
-        if name == "title":
-            return _TITLE_START
-        if self._role_state == 1 and name == self._role:
-            self._role_depth += 1
-        elif not self._role_state and "ole" in tag and _ROLE_MAIN.search(tag):
-            self._role, self._role_state, self._role_depth = name, 1, 1
-            return _ROLE_START
-        return " "
-
-    def end(self, name: str) -> str:
-        if name == "main" and self._main == 1:
-            self._main = 2
-            return _MAIN_END
-        if name == "article":
-            return _ARTICLE_END
-        if name == "title":
-            return _TITLE_END
-        if self._role_state == 1 and name == self._role:
-            self._role_depth -= 1
-            if not self._role_depth:
-                self._role_state = 2
-                return _ROLE_END
-        return " "
-
-
-TITLE_MARKERS: Final = (_TITLE_START, _TITLE_END)
-
-
-def region_of(text: str, *, nested: bool = False) -> tuple[int, int] | None:
-    """Where the main region of a marked ``text`` is: its first <main>, else its role=main
-    element, else its only <article> (None: none). The first <main> runs to the next </main>,
-    or with ``nested`` (fingerprint version 5) to its own end tag, past the <main> elements
-    nested in it (a home page that nests one per section)."""
-    region = (matching if nested else between)(text, _MAIN_START, _MAIN_END)
+def region_of(text: str) -> tuple[int, int] | None:
+    """Where the main region of a marked ``text`` is: its first <main> to its own end tag, past
+    the <main> elements nested in it (a home page that nests one per section), else its
+    role=main element, else its only <article> (None: none)."""
+    region = matching(text, _MAIN_START, _MAIN_END)
     region = region or between(text, _ROLE_START, _ROLE_END)
-    if region is None and text.count(_ARTICLE_START) == 1:
-        region = between(text, _ARTICLE_START, _ARTICLE_END)
+    if region is None and text.count(ARTICLE_START) == 1:
+        region = between(text, ARTICLE_START, ARTICLE_END)
     return region
 
 
 def unmarked(text: str) -> str:
     """``text`` with every marker a space."""
-    return _MARKERS.sub(" ", text)
+    return ANY_MARKER.sub(" ", text)
 
 
-def select(text: str, descriptions: Callable[[str], Iterable[str]]) -> str:
-    """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
-    main region of ``text`` when it has one; else ``text``; markers removed either way."""
-    if REGION_MARKS[0] not in text:
-        return text
-    region = region_of(text)
-    if region is not None:
-        start, end = region
-        title = between(text, _TITLE_START, _TITLE_END)
-        outside = text[:start] + " " + text[end:]
-        text = " ".join(
-            (
-                "" if title is None else text[title[0] : title[1]],
-                *descriptions(outside),
-                text[start:end],
-            )
-        )
-    return _MARKERS.sub(" ", text)
+def cut_title(text: str) -> tuple[str, str]:
+    """The text of the <title> of a marked ``text`` ("": none) and ``text`` without it, its
+    markers and all (a space in its place)."""
+    found = between(text, _TITLE_START, _TITLE_END)
+    if found is None:
+        return "", text
+    start, end = found[0] - len(_TITLE_START), found[1] + len(_TITLE_END)
+    return text[found[0] : found[1]], text[:start] + " " + text[end:]
 
 
 def matching(text: str, start_marker: str, end_marker: str) -> tuple[int, int] | None:

@@ -80,12 +80,12 @@ def role_names(data: bytes) -> tuple[str, ...]:
     return tuple(sorted(names - _NO_ROLE))
 
 
-def first_pass(names: Sequence[str], text: str) -> str:
+def first_pass_with_roles(names: Sequence[str], text: str) -> str:
     """firstpass.first_pass of version 3 with the role ``names``' markers (see above)."""
     parts = tags_and_names().split(text)
     tags: list[str] = parts[1::3]
     spelled: list[str | None] = parts[2::3]
-    replaced = replacements(spelled, main=True, version=3)
+    replaced = replacements(spelled, main=True)
     index = {name: str(number) for number, name in enumerate(names)}
     table = _name_markers({name for name in set(spelled) if name is not None}, index)
     if table:
