@@ -233,7 +233,7 @@ def test_the_reduction_is_text_and_marked_targets_in_document_order() -> None:
     ],
 )
 def test_the_targets_of_a_tag(tag: str, marks: list[str]) -> None:
-    """What the reduction reads of a tag (its targets then spelled: test_contentregion.py)."""
+    """What the reduction reads of a tag (its targets then spelled: test_regionselect.py)."""
     reduction = reduce_html(f"<p>x</p>{tag}".encode())
     assert reduction.split("\x01")[1::2] == marks
 

@@ -11,7 +11,7 @@ import pytest
 
 from htmlutil import text_of
 from sitemill.lastmod.fingerprint.digest import LineMemo, fingerprint_html, reduce_html
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 
 BASE = "https://blog.example.org"
 POSTS = {
@@ -208,7 +208,7 @@ def test_a_teaser_that_holds_the_headline_is_no_article_of_the_page() -> None:
 @pytest.mark.parametrize("make", [post, tag_page, home])
 @pytest.mark.parametrize("role", [True, False])
 def test_teasers_read_the_same_line_by_line(make: object, role: bool) -> None:
-    # A real page has a line per tag or so: read line by line (fingerprint.rolelines with its
+    # A real page has a line per tag or so: read line by line (fingerprint.rolemarkers with its
     # role=main, fingerprint.linememo without), the memo shared by two pages, it reduces as whole.
     assert callable(make)
     memo = LineMemo()

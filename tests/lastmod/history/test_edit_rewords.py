@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE, TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history import edits
 from sitemill.lastmod.history.datevalues import RESPELLED, named_by_kind, respelled
 from sitemill.lastmod.history.edits import hashed, names_of

@@ -1,16 +1,16 @@
-"""Which article of a region is the page's (fingerprint.contentregion), and the heading markers."""
+"""Which article of a region is the page's (fingerprint.regionselect), and the heading markers."""
 
 from __future__ import annotations
 
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.regions import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
 
-# The markers of the page's headline (<h1>), which contentregion writes.
+# The markers of the page's headline (<h1>), which regionselect writes.
 HEADLINE_START: Final = "\x02g\x03"
 HEADLINE_END: Final = "\x02G\x03"
-# The markers of the other headings (<h2> to <h6>), which contentregion writes (and version 5
+# The markers of the other headings (<h2> to <h6>), which regionselect writes (and version 5
 # reads as spaces): a teaser's title (fingerprint.teasers).
 HEADING_START: Final = "\x02k\x03"
 HEADING_END: Final = "\x02K\x03"

@@ -11,8 +11,8 @@ from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
-from sitemill.lastmod.fingerprint.marks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.structureddata import structured_data
+from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
@@ -106,7 +106,7 @@ def fingerprint_html(
     words; every other tag does. With ``main`` (``content_scope = "main"``), a page with a main
     region (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides
     its title and description, and a page without one its body; furniture (navigation, headers,
-    footers and sidebars) is left out wherever it stands (fingerprint.contentregion); self-dates
+    footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
     the one of EARLIER_VERSIONS (5 or 6), to compare with what a state of an earlier sitemill

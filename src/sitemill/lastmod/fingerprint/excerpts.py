@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.lastmod.fingerprint.titleparts import split_title
 
 _MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)")
@@ -41,8 +41,8 @@ def is_excerpt(description: str, page_letters: str) -> bool:
     return len(own) >= MIN_LETTERS and own in page_letters
 
 
-def authored(marks: list[str], body: str, title: str = "") -> list[str]:
-    """The description ``marks`` (fingerprint.marks: a MARK_EDGE, "D", the value, a MARK_EDGE)
+def own_descriptions(marks: list[str], body: str, title: str = "") -> list[str]:
+    """The description ``marks`` (fingerprint.targetmarks: a MARK_EDGE, "D", the value, a MARK_EDGE)
     that are not excerpts of ``body``, the page's kept text (its start: START_CHARS and twice the
     description's length, read once for each such length, and only for a description long
     enough to be one), nor are the page's ``title`` or one of its parts (see above)."""

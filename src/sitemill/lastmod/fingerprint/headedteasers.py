@@ -22,8 +22,8 @@ from sitemill.lastmod.fingerprint.articles import (
     HEADLINE_END,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK_EDGE
-from sitemill.lastmod.fingerprint.regions import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 # An article's start or end, a heading's start (<h1>, <h2> to <h6>).
 _OPENINGS: Final = re.compile("\x02[aAgk]\x03")

@@ -10,19 +10,21 @@ import re
 from functools import cache, partial
 from typing import Final
 
-from sitemill.lastmod.fingerprint import contentregion, rolelines, targets, titleblock
-from sitemill.lastmod.fingerprint.firstpass import first_pass
-from sitemill.lastmod.fingerprint.furniture import (
+from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
+from sitemill.lastmod.fingerprint.linebatch import Passes
+from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
+from sitemill.lastmod.fingerprint.neighbourlinks import read_neighbours
+from sitemill.lastmod.fingerprint.orderedpass import in_order
+from sitemill.lastmod.fingerprint.regionkey import (
     NOTE_SIGNS,
     piece_notes,
     region_key,
     same_in_order,
 )
-from sitemill.lastmod.fingerprint.grammar import NOT_TEXT
-from sitemill.lastmod.fingerprint.inorder import in_order
-from sitemill.lastmod.fingerprint.linebatch import Passes
-from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
-from sitemill.lastmod.fingerprint.marks import (
+from sitemill.lastmod.fingerprint.regionmarkers import REGION_MARKS
+from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
+from sitemill.lastmod.fingerprint.tagpass import first_pass
+from sitemill.lastmod.fingerprint.targetmarks import (
     KEPT_TAG,
     LINK_END_MARK,
     LINK_END_TAG,
@@ -31,8 +33,6 @@ from sitemill.lastmod.fingerprint.marks import (
     mark_targets,
     unspace_marks,
 )
-from sitemill.lastmod.fingerprint.neighbours import read_neighbours
-from sitemill.lastmod.fingerprint.regions import REGION_MARKS
 from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
@@ -56,7 +56,7 @@ def reduce_markup(
     """What fingerprint_html hashes (digest.reduce_html: the same, escaped first; the JSON-LD
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
-    (fingerprint.contentregion); targets spelled as a reader follows them from ``url``
+    (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
     (fingerprint.targets). ``version``: 5 or 6 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
@@ -73,14 +73,14 @@ def reduce_markup(
 
 
 def _finished(text: str, *, main: bool, url: str, version: int) -> str:
-    """After the passes: its region (fingerprint.contentregion) and targets
-    (fingerprint.targets); version 6 leaves a post's neighbours out (fingerprint.neighbours).
+    """After the passes: its region (fingerprint.regionselect) and targets
+    (fingerprint.targets); version 6 leaves a post's neighbours out (fingerprint.neighbourlinks).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
     text = read_neighbours(text, version)
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
-        text = contentregion.select(text, descriptions, version, url)
+        text = regionselect.select(text, descriptions, version, url)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url))
 
 
@@ -97,10 +97,10 @@ def _by_lines(
     memo: LineMemo,
     page: tuple[int, str],
 ) -> str | None:
-    """The reduction line by line, each tag replaced on its own (contentregion.flat_start): the
-    same as in order (contentregion.Structure) unless the page's <main> and </main> tags are not
+    """The reduction line by line, each tag replaced on its own (regionselect.flat_start): the
+    same as in order (regionselect.Structure) unless the page's <main> and </main> tags are not
     one of each, in that order (None: read it in order); elements with roles are marked and
-    resolved (fingerprint.rolelines). A page whose region, title and descriptions are those of a
+    resolved (fingerprint.rolemarkers). A page whose region, title and descriptions are those of a
     page reduced before is that page's (not one with roles, whose markers are resolved over the
     whole page). ``page``: the version and the page's URL (for its targets)."""
     version, url = page
@@ -111,18 +111,18 @@ def _by_lines(
             raw = raw.replace(mark, b" ")
     passes = _FLAT_MAIN if main else _FLAT_BODY
     scope: object = (version, main)
-    names = rolelines.role_names(raw) if main else ()
-    if names:  # (elements with roles: fingerprint.rolelines)
+    names = rolemarkers.role_names(raw) if main else ()
+    if names:  # (elements with roles: fingerprint.rolemarkers)
         passes, scope = _role_passes(names), (version, main, names)
     try:
         lines = reduce_lines(raw, passes, memo, scope)
-    except (_InOrder, rolelines.IN_ORDER):
+    except (_InOrder, rolemarkers.IN_ORDER):
         return None
     notes = lines.all_notes()
     if not same_in_order(notes):
         return None
     if names:
-        resolved = rolelines.resolved(names, lines.text())
+        resolved = rolemarkers.resolve_roles(names, lines.text())
         return _finished(resolved, main=main, url=url, version=version)
     key = region_key(lines, notes) if main else None
     if key and titleblock.headline_beside((*lines.pieces, lines.tail), key[1:]):
@@ -132,7 +132,7 @@ def _by_lines(
     page_key = (str(version), url, *key)
     reduced = memo.results.get(page_key)
     if reduced is None:
-        # The key's pieces select as the page does (furniture.region_key): the title, the
+        # The key's pieces select as the page does (regionkey.region_key): the title, the
         # descriptions and the region, with no navigation or footer to copy and scan.
         reduced = _finished("".join(key[1:]), main=True, url=url, version=version)
         memo.remember(page_key, reduced)
@@ -151,21 +151,21 @@ def _rest(text: str) -> str:
 
 def _flat_main(found: re.Match[str]) -> str:
     """NOT_TEXT's replacement with a marker where a main region or furniture may start or end
-    (contentregion.flat_start)."""
+    (regionselect.flat_start)."""
     if found.start("inline") >= 0:
         return ""
     name = found["start"]
     if name is not None:
-        replaced = contentregion.flat_start(name.lower(), found[0])
+        replaced = regionselect.flat_start(name.lower(), found[0])
         if replaced is None:
             raise _InOrder
         return replaced
     name = found["end"]
-    return " " if name is None else contentregion.flat_end(name.lower())
+    return " " if name is None else regionselect.flat_end(name.lower())
 
 
 class _InOrder(Exception):
-    """The page is read again, its tags in order (contentregion.Structure): see _by_lines."""
+    """The page is read again, its tags in order (regionselect.Structure): see _by_lines."""
 
 
 def _flat_body(found: re.Match[str]) -> str:
@@ -180,7 +180,7 @@ def _no_notes(first: str, reduced: str) -> str:
 
 def _first(main: bool, text: str) -> str:
     """The first pass of a page read line by line: NOT_TEXT.sub with _flat_main (``main``)
-    or _flat_body, by one split where no element may have a role (fingerprint.firstpass)."""
+    or _flat_body, by one split where no element may have a role (fingerprint.tagpass)."""
     first = first_pass(text, main=main)
     if first is not None:
         return first
@@ -193,5 +193,5 @@ _FLAT_BODY: Final = Passes(partial(_first, False), _rest, _no_notes)
 
 @cache
 def _role_passes(names: tuple[str, ...]) -> Passes:
-    """The passes of a page whose elements of ``names`` have roles (fingerprint.rolelines)."""
-    return Passes(partial(rolelines.first_pass_with_roles, names), _rest, piece_notes, NOTE_SIGNS)
+    """The passes of a page whose elements of ``names`` have roles (fingerprint.rolemarkers)."""
+    return Passes(partial(rolemarkers.first_pass_with_roles, names), _rest, piece_notes, NOTE_SIGNS)

@@ -13,7 +13,7 @@
 # - a target that leads to the page itself (its ``url``, ``mainEntityOfPage``, an ``@id`` of
 #   ``#webpage``), as a self link counts as none. A value of ``@id`` and one in the shape of a
 #   URL (``http(s)://``, ``//``, ``/``, ``./``, ``../``) is a target, spelled as a link's
-#   (fingerprint.targets.follow, an asset's cache buster cut: marks.without_cache_buster).
+#   (fingerprint.targets.follow, an asset's cache buster cut: targetmarks.without_cache_buster).
 #
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
@@ -21,7 +21,8 @@
 #
 # Bounded: a script of more than MAX_SCRIPT_CHARS, or nested deeper than MAX_STRUCTURED_DEPTH, and
 # one that is no JSON, count as nothing and raise nothing; the pass over the page is linear (a
-# comment or a script still open where the page ends runs to it, as fingerprint.grammar reads them).
+# comment or a script still open where the page ends runs to it, as fingerprint.taggrammar reads
+# them).
 
 from __future__ import annotations
 
@@ -30,19 +31,23 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from sitemill.lastmod.fingerprint.grammar import ATTRS, COMMENT, END, NAME_END
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE, attribute_value, without_cache_buster
+from sitemill.lastmod.fingerprint.taggrammar import ATTRS, COMMENT, END, NAME_END
+from sitemill.lastmod.fingerprint.targetmarks import (
+    MARK_EDGE,
+    attribute_value,
+    without_cache_buster,
+)
 from sitemill.lastmod.fingerprint.targets import follow
 
 # A script of more characters counts as nothing (a page's own data is a few kilobytes).
 MAX_SCRIPT_CHARS: Final = 512 * 1024
 # A script nested deeper counts as nothing (the json module's own limit is about 1,000).
 MAX_STRUCTURED_DEPTH: Final = 32
-KIND: Final = "J"  # (marks.py's kinds: H, E, I, S, D, T)
+KIND: Final = "J"  # (targetmarks.py's kinds: H, E, I, S, D, T)
 # Its type, any case but for "ld+json" (found first, at one search's cost: digest.reduce_html).
 MEDIA_TYPE: Final = "application/ld+json"
 # A comment (skipped: what it holds is no script) or a script element with its type and content,
-# as fingerprint.grammar reads hidden elements.
+# as fingerprint.taggrammar reads hidden elements.
 _SCRIPT: Final = re.compile(
     rf"""< (?: {COMMENT}
     | (?ai:script){NAME_END} {attribute_value("type", "type")} {ATTRS} {END}

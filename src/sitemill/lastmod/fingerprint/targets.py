@@ -30,7 +30,7 @@ from typing import Final
 from urllib.parse import unquote
 
 from sitemill.lastmod.fingerprint import selflinks
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")
@@ -39,7 +39,7 @@ _KINDS: Final = ("H", "I", "S")
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
 _SPELLED: dict[tuple[str, str], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
-_TARGETS_REMEMBERED: Final = 4096  # (marks.py: a link's target, an image's, a srcset's)
+_TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
 _SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _MONTH: Final = (
@@ -141,7 +141,7 @@ def _self_date(found: re.Match[str]) -> str:
 def _unlinked(parts: list[str], links: list[int]) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
     ``links`` read as no link: each one's mark and the end mark after it left out, before the
-    spaces beside marks go (marks.unspace_marks), so the text reads as the
+    spaces beside marks go (targetmarks.unspace_marks), so the text reads as the
     same page's without the link."""
     dropped = set()
     for index in links:

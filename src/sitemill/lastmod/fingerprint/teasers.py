@@ -33,8 +33,8 @@ from sitemill.lastmod.fingerprint.articles import (
     HEADLINE_START,
 )
 from sitemill.lastmod.fingerprint.headedteasers import read_headed
-from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK_EDGE
-from sitemill.lastmod.fingerprint.regions import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 _ARTICLE, _HEADLINE, _HEADING = ARTICLE_START[1], HEADLINE_START[1], HEADING_START[1]
 _TREE: Final = re.compile(

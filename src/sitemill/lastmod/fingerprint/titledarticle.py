@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from sitemill.lastmod.fingerprint import regions
+from sitemill.lastmod.fingerprint import regionmarkers
 from sitemill.lastmod.fingerprint.articles import (
     HEADLINE_END,
     HEADLINE_START,
@@ -27,7 +27,7 @@ from sitemill.lastmod.fingerprint.excerpts import letters
 from sitemill.lastmod.fingerprint.titleparts import split_title
 
 
-def narrowing(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
+def article_finder(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
     """Where the page's own article in a region is, as fingerprint ``version`` (5 or 6) finds
     it: 5 articles.own_article, 6 titled_article (``title``: the text of the page's <title>)."""
     if version >= 6:
@@ -43,23 +43,26 @@ def titled_article(text: str, title: str) -> tuple[int, int] | None:
     found = own_article(text)
     if found is None or not title:
         return found
-    headline = regions.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)
+    headline = regionmarkers.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)
     if headline is not None and _named(text[headline[0] : headline[1]], title):
         return found
     parts = [words for words in (_words(part) for part in split_title(title)) if words]
     # Its <title> out: a page without a region holds it beside its article.
-    before, after = regions.cut_title(text[: found[0]])[1], regions.cut_title(text[found[1] :])[1]
-    beside = letters(regions.unmarked(before + " " + after))  # (most often little: read first)
+    before, after = (
+        regionmarkers.cut_title(text[: found[0]])[1],
+        regionmarkers.cut_title(text[found[1] :])[1],
+    )
+    beside = letters(regionmarkers.unmark(before + " " + after))  # (most often little: read first)
     if not any(_stands(words, beside) for words in parts):
         return found
-    inside = letters(regions.unmarked(text[found[0] : found[1]]))
+    inside = letters(regionmarkers.unmark(text[found[0] : found[1]]))
     return found if any(_stands(words, inside) for words in parts) else None
 
 
 def _named(headline: str, title: str) -> bool:
     """Whether the marked text of an <h1> is named by ``title`` (its letters and digits stand
     in the title's): the page's headline (fingerprint.titleblock reads a banner's so)."""
-    found = letters(regions.unmarked(headline))
+    found = letters(regionmarkers.unmark(headline))
     return bool(found) and found in letters(title)
 
 

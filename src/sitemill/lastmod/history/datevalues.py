@@ -30,7 +30,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Final
 
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE, TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history.dateforms import MONTHS, any_date, any_date_forms, time_of_day
 from sitemill.lastmod.history.respacing import unspaced
 

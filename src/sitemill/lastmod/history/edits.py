@@ -8,7 +8,7 @@ import hashlib
 from collections import Counter
 from typing import Final
 
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE, TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
     named_by_kind,

@@ -13,7 +13,7 @@ import re
 from typing import Final
 
 from sitemill.lastmod.fingerprint.digest import reduce_html
-from sitemill.lastmod.fingerprint.marks import MARK_EDGE
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
 from sitemill.lastmod.sourcefiles.spans import without_spans
 

@@ -1,12 +1,13 @@
-"""A raw "<" in a link's, image's or meta tag's quoted value (fingerprint.marks.escape_kept_values):
-the reduction's first pass skips those tags whole, so what follows them is still read."""
+"""A raw "<" in a link's, image's or meta tag's quoted value
+(fingerprint.targetmarks.escape_kept_values): the reduction's first pass skips those tags whole,
+so what follows them is still read."""
 
 from __future__ import annotations
 
 import pytest
 
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
-from sitemill.lastmod.fingerprint.marks import escape_kept_values
+from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
 
 HEAD = '<meta property="og:description" content="Tags: <script> and <style>, in <template>.">'
 

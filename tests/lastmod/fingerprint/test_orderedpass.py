@@ -1,5 +1,5 @@
-"""fingerprint.inorder: a page read in order by one split, the Structure told only the tags that can
-change its answers, is what NOT_TEXT.sub with a call per tag makes of it."""
+"""fingerprint.orderedpass: a page read in order by one split, the Structure told only the tags that
+can change its answers, is what NOT_TEXT.sub with a call per tag makes of it."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_firstpass import TAG_PIECES
+from test_tagpass import TAG_PIECES
 
-from sitemill.lastmod.fingerprint import contentregion
-from sitemill.lastmod.fingerprint.grammar import NOT_TEXT
-from sitemill.lastmod.fingerprint.inorder import in_order
+from sitemill.lastmod.fingerprint import regionselect
+from sitemill.lastmod.fingerprint.orderedpass import in_order
+from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
 
 ROLE_PIECES = st.sampled_from(
     [
@@ -28,7 +28,7 @@ ROLE_PIECES = st.sampled_from(
 
 def by_calls(text: str) -> str:
     """NOT_TEXT.sub with a call per tag, the Structure told each one in order."""
-    structure = contentregion.Structure()
+    structure = regionselect.Structure()
 
     def told(found: re.Match[str]) -> str:
         if found.start("inline") >= 0:

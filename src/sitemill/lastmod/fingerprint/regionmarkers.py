@@ -7,7 +7,7 @@
 # end tag), or the page's only ``<article>``. A page with none keeps its whole body.
 #
 # The reduction's first pass leaves markers (never in the text) where these elements start and
-# end (fingerprint.contentregion, which also marks the furniture); this module finds the regions
+# end (fingerprint.regionselect, which also marks the furniture); this module finds the regions
 # between them.
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _ROLE_START, _ROLE_END = "\x02r\x03", "\x02R\x03"
 ARTICLE_START, ARTICLE_END = "\x02a\x03", "\x02A\x03"
 _TITLE_START, _TITLE_END = "\x02t\x03", "\x02T\x03"
 ANY_MARKER: Final = re.compile("\x02[a-zA-Z]\x03")
-# Any marker, its letter as group 1 (fingerprint.contentregion's furniture, fingerprint.titleblock's
+# Any marker, its letter as group 1 (fingerprint.regionselect's furniture, fingerprint.titleblock's
 # headers).
 LETTERED: Final = re.compile("\x02([a-zA-Z])\x03")
 _REGION_MARKERS: Final = re.compile("\x02([mMtT])\x03")
@@ -84,8 +84,8 @@ def has_role_main_at(data: bytes, at: int) -> bool:
 
 def region_sequence(text: str, letters: dict[int, int]) -> str:
     """The markers of <main>, </main>, <title> and </title> in ``text``, in order: m, M, t,
-    T translated by ``letters`` (contentregion.flat_start writes one for every such tag,
-    contentregion.Structure one for every <main> and the end tags that close them)."""
+    T translated by ``letters`` (regionselect.flat_start writes one for every such tag,
+    regionselect.Structure one for every <main> and the end tags that close them)."""
     if REGION_MARKS[0] not in text:
         return ""
     return "".join(_REGION_MARKERS.findall(text)).translate(letters).replace(" ", "")
@@ -102,7 +102,7 @@ def region_of(text: str) -> tuple[int, int] | None:
     return region
 
 
-def unmarked(text: str) -> str:
+def unmark(text: str) -> str:
     """``text`` with every marker a space."""
     return ANY_MARKER.sub(" ", text)
 

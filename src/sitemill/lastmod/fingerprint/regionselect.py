@@ -1,9 +1,9 @@
 """The content region of a page: its main region, furniture left out wherever it stands."""
-# The main region (fingerprint.regions) of real themes holds furniture too: Material for MkDocs
-# wraps its navigation and table-of-contents sidebars in ``<main class="md-main">``, Starlight ends
-# ``<main>`` with a ``<footer>`` whose prev/next labels renumber when a chapter is inserted,
-# Docusaurus puts its paginator (``nav``) in ``<main>``. Left out, inside the region and in a page
-# without one alike:
+# The main region (fingerprint.regionmarkers) of real themes holds furniture too: Material for
+# MkDocs wraps its navigation and table-of-contents sidebars in ``<main class="md-main">``,
+# Starlight ends ``<main>`` with a ``<footer>`` whose prev/next labels renumber when a chapter is
+# inserted, Docusaurus puts its paginator (``nav``) in ``<main>``. Left out, inside the region and
+# in a page without one alike:
 #
 # - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
 #   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
@@ -14,9 +14,9 @@
 # and then a region (or a page without one) narrows to the page's own article
 # (fingerprint.titledarticle). What only the page says is kept wherever it stands.
 #
-# The tags are told to a ``Structure`` in document order (fingerprint.inorder), or replaced each
-# on its own (flat_start) where that is the same; either leaves markers (regions.REGION_MARKS, never
-# in the text) where these elements start and end, and ``select`` reads them.
+# The tags are told to a ``Structure`` in document order (fingerprint.orderedpass), or replaced each
+# on its own (flat_start) where that is the same; either leaves markers (regionmarkers.REGION_MARKS,
+# never in the text) where these elements start and end, and ``select`` reads them.
 
 from __future__ import annotations
 
@@ -24,12 +24,12 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from sitemill.lastmod.fingerprint import readerparts, regions, titleblock, titledarticle
+from sitemill.lastmod.fingerprint import regionmarkers, titleblock, titledarticle, titledescriptions
 from sitemill.lastmod.fingerprint.articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.regions import ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint.teasers import read_teasers
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -38,19 +38,19 @@ _FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
 _FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
 _PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
 _PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
-_MAIN_START, _MAIN_END = regions.MAIN_MARKERS
-_ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
-_TITLE_START, _TITLE_END = regions.TITLE_MARKERS
+_MAIN_START, _MAIN_END = regionmarkers.MAIN_MARKERS
+_ROLE_MAIN_START, _ROLE_MAIN_END = regionmarkers.ROLE_MARKERS
+_TITLE_START, _TITLE_END = regionmarkers.TITLE_MARKERS
 # Start and end markers by the tag's name: the regions', the furniture's, and the page's headline
 # (<h1>: which article is the page's) and other headings (a teaser's title: fingerprint.teasers).
 START_MARKERS: Final = {
-    **{"main": _MAIN_START, "article": regions.ARTICLE_START, "title": _TITLE_START},
+    **{"main": _MAIN_START, "article": regionmarkers.ARTICLE_START, "title": _TITLE_START},
     **_FURNITURE_START,
     **_PAGE_START,
     **HEADING_MARKERS[0],
 }
 END_MARKERS: Final = {
-    **{"main": _MAIN_END, "article": regions.ARTICLE_END, "title": _TITLE_END},
+    **{"main": _MAIN_END, "article": regionmarkers.ARTICLE_END, "title": _TITLE_END},
     **_FURNITURE_END,
     **_PAGE_END,
     **HEADING_MARKERS[1],
@@ -61,7 +61,7 @@ _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != 
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
 # Each furniture start letter and its end letter; h and f only outside an article.
 _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
-_MARKERS: Final = regions.LETTERED
+_MARKERS: Final = regionmarkers.LETTERED
 _ROLE_FURNITURE: Final = re.compile(
     r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
     (?: "[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^"]*)?"
@@ -69,7 +69,7 @@ _ROLE_FURNITURE: Final = re.compile(
     | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
-_ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
+_ROLE_FURNITURE_BYTES: Final = regionmarkers.role_pattern(_ROLE_FURNITURE)
 
 
 def may_have_role(text: str) -> bool:
@@ -78,7 +78,7 @@ def may_have_role(text: str) -> bool:
     if "ole" not in text:
         return False
     data = text.encode("utf-8", "surrogatepass")
-    return any(has_role_at(data, at) for at in regions.role_attributes(data))
+    return any(has_role_at(data, at) for at in regionmarkers.role_attributes(data))
 
 
 def has_furniture_role(tag: str) -> bool:
@@ -88,8 +88,11 @@ def has_furniture_role(tag: str) -> bool:
 
 def has_role_at(data: bytes, at: int) -> bool:
     """Whether role=main or a furniture role starts at ``at`` in ``data``, a text's UTF-8
-    (regions.role_attributes)."""
-    return regions.has_role_main_at(data, at) or _ROLE_FURNITURE_BYTES.match(data, at) is not None
+    (regionmarkers.role_attributes)."""
+    return (
+        regionmarkers.has_role_main_at(data, at)
+        or _ROLE_FURNITURE_BYTES.match(data, at) is not None
+    )
 
 
 def flat_start(name: str, tag: str) -> str | None:
@@ -98,7 +101,7 @@ def flat_start(name: str, tag: str) -> str | None:
     marker = START_MARKERS.get(name)
     if marker is not None:
         return marker
-    if "ole" in tag and (regions.has_role_main(tag) or has_furniture_role(tag)):
+    if "ole" in tag and (regionmarkers.has_role_main(tag) or has_furniture_role(tag)):
         return None
     return " "
 
@@ -130,7 +133,7 @@ class Structure:
                 self._main = 1
                 return _MAIN_START
             # Every later <main> is marked as well, as a page read line by line has them all
-            # (flat_start): regions.region_of finds the end tag of the first.
+            # (flat_start): regionmarkers.region_of finds the end tag of the first.
             replaced = self._start(name, tag)
             return _MAIN_START if replaced == " " else _MAIN_START + replaced
         return self._start(name, tag)
@@ -142,7 +145,7 @@ class Structure:
             self._depth += 1
         if "ole" not in tag:
             return " "
-        if not self._state and regions.has_role_main(tag):
+        if not self._state and regionmarkers.has_role_main(tag):
             self._name, self._role_depth, self._state = name, 1, 1
             return _ROLE_MAIN_START
         if not self._depth and has_furniture_role(tag):
@@ -181,16 +184,16 @@ def select(
 ) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to the page's own article
-    (fingerprint.titledarticle.narrowing); a page with no main region: its text without its
-    furniture, or its title, descriptions and own article; read as fingerprint.readerparts
+    (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
+    furniture, or its title, descriptions and own article; read as fingerprint.titledescriptions
     does. Version 6 (``version``: 5 or 6) reads teasers as the links to the pages they tease
     (fingerprint.teasers: ``url``, the page's)."""
     if REGION_MARKS[0] not in text:
         return text
-    found = regions.between(text, *regions.TITLE_MARKERS)
+    found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
-    narrowed = titledarticle.narrowing(version, regions.unmarked(title))
-    region = regions.region_of(text)
+    narrowed = titledarticle.article_finder(version, regionmarkers.unmark(title))
+    region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
         if HEADLINE_START not in kept and titleblock.titled_headline(text, text):
@@ -200,7 +203,7 @@ def select(
             kept = read_teasers(kept, url, page=text)
         region = narrowed(kept)
         if region is None:
-            return readerparts.whole(kept)
+            return titledescriptions.join_page(kept)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
@@ -216,7 +219,7 @@ def select(
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    return readerparts.joined(title, list(said), body)
+    return titledescriptions.join_selection(title, list(said), body)
 
 
 def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:

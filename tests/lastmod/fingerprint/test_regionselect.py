@@ -1,4 +1,4 @@
-"""The content region and the targets (fingerprint.contentregion, fingerprint.targets): furniture
+"""The content region and the targets (fingerprint.regionselect, fingerprint.targets): furniture
 is left out wherever it stands, a region narrows to the page's own article, self-dates and empty
 descriptions are left out, and link targets count as a reader follows them."""
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import timing
 from htmlutil import text_of
-from sitemill.lastmod.fingerprint import contentregion, regions
+from sitemill.lastmod.fingerprint import regionmarkers, regionselect
 from sitemill.lastmod.fingerprint.digest import LineMemo, file_url, fingerprint_html, reduce_html
 from sitemill.lastmod.fingerprint.targets import target
 
@@ -209,9 +209,9 @@ def test_where_a_role_may_stand_is_where_a_search_finds_one(pieces: list[str]) -
     case-insensitive search of its text (which took most of a fingerprint's time): the same
     answer, in any case and around characters outside ASCII."""
     text = "".join(pieces)
-    main = "ole" in text and regions.has_role_main(text)
-    furniture = "ole" in text and contentregion._ROLE_FURNITURE.search(text) is not None
-    assert contentregion.may_have_role(text) == (main or furniture)
+    main = "ole" in text and regionmarkers.has_role_main(text)
+    furniture = "ole" in text and regionselect._ROLE_FURNITURE.search(text) is not None
+    assert regionselect.may_have_role(text) == (main or furniture)
 
 
 def test_a_self_date_beside_a_link_leaves_no_space_there() -> None:
@@ -294,8 +294,9 @@ def test_without_one_headline_article_every_article_counts(page: str) -> None:
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
-    # A real page has a line per tag or so: read line by line (fingerprint.rolelines, its role=main;
-    # fingerprint.linememo without it), the memo shared by two pages, it reduces as read whole.
+    # A real page has a line per tag or so: read line by line (fingerprint.rolemarkers, its
+    # role=main; fingerprint.linememo without it), the memo shared by two pages, it reduces as read
+    # whole.
     memo = LineMemo()
     for text in (MINIMAL_MISTAKES, MINIMAL_MISTAKES.replace(" role=main", "")):
         page = text.format(TEASERS).replace("><", ">\n<").encode()

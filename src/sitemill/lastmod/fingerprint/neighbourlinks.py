@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, NEIGHBOUR_MARK
-from sitemill.lastmod.fingerprint.regions import ANY_MARKER
+from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, NEIGHBOUR_MARK
 
 
 def read_neighbours(text: str, version: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.grammar import ATTRIBUTE_VALUE, ATTRS, END, NAME_END, SPACE
+from sitemill.lastmod.fingerprint.taggrammar import ATTRIBUTE_VALUE, ATTRS, END, NAME_END, SPACE
 
 # A query string on a URL whose path ends so is a cache buster (?v=123, ?h=abc): left out.
 ASSET_EXTENSIONS: Final = frozenset(
@@ -27,7 +27,7 @@ LINK_END_MARK: Final = f"{MARK_EDGE}{_LINK_END}{MARK_EDGE}"
 DESCRIPTION_START: Final = f"{MARK_EDGE}{_DESCRIPTION}"  # (or a mark's end and a "D")
 # Before a link whose rel names the previous or next page of a sequence (HTML's "prev" and
 # "next" link types: a post's neighbours); version 6 leaves such a link out
-# (fingerprint.neighbours), the versions before it read the link alone.
+# (fingerprint.neighbourlinks), the versions before it read the link alone.
 NEIGHBOUR_MARK: Final = f"{MARK_EDGE}N{MARK_EDGE}"
 # Where the title ends (fingerprint version 5): what comes before this mark is the title's.
 TITLE_END: Final = f"{MARK_EDGE}T{MARK_EDGE}"
@@ -68,11 +68,11 @@ _DESCRIPTION_MARKS: Final = re.compile(
 )
 
 
-# A kept tag (fingerprint.grammar's first pass skips it, so what it holds is read as markup) with a
-# raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"``
-# in a description, and the first pass read a script from there to the page's end. Up to that
-# "<"; quotes count only right after "=", as the tokenizer reads them. No alternative runs past
-# a "<", so a search that fails at one tag fails there (linear: a page of unclosed tags).
+# A kept tag (fingerprint.taggrammar's first pass skips it, so what it holds is read as markup) with
+# a raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"`` in a
+# description, and the first pass read a script from there to the page's end. Up to that "<"; quotes
+# count only right after "=", as the tokenizer reads them. No alternative runs past a "<", so a
+# search that fails at one tag fails there (linear: a page of unclosed tags).
 _KEPT_WITH_LT: Final = re.compile(
     rf"""<(?i:a|img|source|meta){NAME_END}
     (?: [^<>="']++ | ={SPACE}*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r ><]*+ )

@@ -1,4 +1,4 @@
-"""The first pass by one split (fingerprint.firstpass) is the first pass by a Python call per tag
+"""The first pass by one split (fingerprint.tagpass) is the first pass by a Python call per tag
 (NOT_TEXT.sub with reduction._flat_main or _flat_body), character for character: on generated
 markup, on tags whose names are odd (any case, non-ASCII, "=" right after them), and where an
 element has role=main or a furniture role (first_pass leaves the page to the caller)."""
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.firstpass import first_pass
-from sitemill.lastmod.fingerprint.grammar import NOT_TEXT, TAGS_PATTERN
+from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT, TAGS_PATTERN
+from sitemill.lastmod.fingerprint.tagpass import first_pass
 
 TAG_PIECES = st.sampled_from(
     [
@@ -27,7 +27,7 @@ TAG_PIECES = st.sampled_from(
         *("<!--", "-->", "<!doctype html>", "<?x", "</>", '<p title=">">', "<p = '>'>"),
         *("<my-element>", "</my-element>", "<h1>", "<x:y>", "<p==x>", '<p= "a>b">', "<1>"),
         *("role", "ole", "whole", "<span role=main>", '<tr role="main">', "<main role=x>"),
-        # The furniture (fingerprint.contentregion).
+        # The furniture (fingerprint.regionselect).
         *("<nav>", "</NAV>", "<aside class=x>", "</aside>", "<Header>", "</header>", "<footer"),
         *("</footer>", "<nav=x>", "<div role=navigation>", "<p role='search x'>", "role=banner"),
     ]
