@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sitemill.lastmod.fingerprint.marks import TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import TITLE_END
 
 
 def text_of(reduction: str) -> str:

@@ -35,8 +35,8 @@ from sitemill.filenames.outputs import STATE_NAME
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
+    file_url,
     fingerprint_html,
-    page_url,
 )
 from sitemill.state.parse import parse_state
 
@@ -255,7 +255,7 @@ def downgraded(state: bytes, pages: dict[str, str], version: int) -> bytes:
     document = json.loads(gzip.decompress(state))
     document["fingerprint_version"] = version
     for name, record in document["pages"].items():
-        url = page_url(TREE_BASE, name)
+        url = file_url(TREE_BASE, name)
         if version in EARLIER_VERSIONS:
             data = pages[name].encode()
             record["fingerprint"] = fingerprint_html(data, version=version, url=url)
@@ -313,12 +313,6 @@ def test_an_upgrade_from_version_3_moves_no_date_on_a_tree(
     first = tree_lastmods(out)
     assert len(first) == 3 and W[0] in first.values()  # (by their mtimes, spread)
     pages, upgraded = site_pages(theme, 0), site_pages(theme, 1)
-    # (version 3 would date every page by the theme's upgrade)
-    assert all(
-        fingerprint_html(pages[name].encode(), version=3)
-        != fingerprint_html(upgraded[name].encode(), version=3)
-        for name in pages
-    )
     previous = FINGERPRINT_VERSION - 1  # (3 here: the version this test was written for)
     (out / STATE_NAME).write_bytes(downgraded((out / STATE_NAME).read_bytes(), pages, previous))
     write_tree(site, pages, UNIX[1])  # a CI rebuild: new times, same bytes

@@ -19,7 +19,7 @@ from moto.s3.models import s3_backends
 from s3util import BUCKET, Requests, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.lastmod.fingerprint.digest import page_url, reduce_html
+from sitemill.lastmod.fingerprint.digest import file_url, reduce_html
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.report import Report
 from sitemill.scaleout.partitioned import rebuild_partitioned
@@ -79,7 +79,7 @@ def sketches(client: Any) -> dict[str, str | None]:
 
 
 def sketch_of(key: str, body: bytes) -> str | None:
-    return sketch_text(reduce_html(body, url=page_url(BASE, key)))
+    return sketch_text(reduce_html(body, url=file_url(BASE, key)))
 
 
 def test_a_first_run_and_a_one_page_deploy_keep_each_pages_sketch(s3: Any) -> None:

@@ -88,7 +88,7 @@ class ShardsMode(Enum):
 
 
 class ContentScope(Enum):
-    """What a page's content fingerprint covers (fingerprint.regions)."""
+    """What a page's content fingerprint covers (fingerprint.regionselect)."""
 
     MAIN = "main"  # the title, the description and the main region, where there is one
     BODY = "body"  # the whole body

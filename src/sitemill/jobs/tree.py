@@ -22,7 +22,7 @@ from sitemill.jobs.treeremoved import remember_removed_urls
 from sitemill.jobs.treerobots import site_robots
 from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
-from sitemill.lastmod.fingerprint.digest import page_url
+from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.pagesread import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -181,7 +181,7 @@ def _find_takeover(
     from sitemill.writing.replaced import replaced_dates  # (a first run's only)
 
     dates = replaced_dates(files_of(sink), found, config.base_url)
-    return found, lambda path: dates.date_of(page_url(config.base_url, path))
+    return found, lambda path: dates.date_of(file_url(config.base_url, path))
 
 
 def _user_sitemaps(

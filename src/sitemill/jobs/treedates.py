@@ -23,10 +23,10 @@ from sitemill.html.facts import (
 from sitemill.lastmod.fingerprint.digest import (
     MAX_FINGERPRINT_BYTES,
     LineMemo,
+    file_url,
     fingerprint_bytes,
     fingerprint_html,
     fingerprint_html_reduced,
-    page_url,
 )
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.pagesread import reads_candidate
@@ -205,14 +205,14 @@ def _fingerprint(
         reads.fingerprints[path] = fingerprint_bytes(data)
         return
     ignore, main = config.fingerprint_ignore, config.content_scope is ContentScope.MAIN
-    url = page_url(config.base_url, path)
+    url = file_url(config.base_url, path)
     found = fingerprint_html_reduced(data, ignore, main=main, memo=memo, url=url)
     reads.fingerprints[path] = found[0]
     if (sketch := sketch_text(found[1])) is not None:
         reads.sketches[path] = sketch
     if earlier is not None:
         version, scope, base = earlier
-        url = page_url(base, path)
+        url = file_url(base, path)
         reads.earlier[path] = fingerprint_html(data, ignore, version, main=scope, url=url)
 
 

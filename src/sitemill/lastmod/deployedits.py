@@ -131,10 +131,10 @@ class DeployEdits:
     ) -> str:
         """The page's fingerprint (fingerprint.digest.fingerprint_html, its links resolved
         from the site's ``base`` URL), its parts and its sketch (from the same reduction) noted."""
-        from sitemill.lastmod.fingerprint.digest import page_url, reduce_html, reduction_fingerprint
+        from sitemill.lastmod.fingerprint.digest import file_url, reduce_html, reduction_fingerprint
         from sitemill.lastmod.fingerprint.resemblance import sketch_text
 
-        reduction = reduce_html(data, ignore, main=main, url=page_url(base, path))
+        reduction = reduce_html(data, ignore, main=main, url=file_url(base, path))
         self.parts[path] = page_parts(reduction, self.times.get(path))
         if (sketch := sketch_text(reduction)) is not None:
             self.sketches[path] = sketch

@@ -17,7 +17,6 @@ def test_an_excerpt_recut_and_re_escaped_moves_nothing() -> None:
     old = PAGE.format("TCP/IP&#39;s layers each do one job: the link layer mo...")
     new = PAGE.format("TCP/IP's layers each do one job: the link layer moves frames, the &quot;net")
     assert fingerprint_html(old.encode()) == fingerprint_html(new.encode())
-    assert fingerprint_html(old.encode(), version=4) != fingerprint_html(new.encode(), version=4)
     # It adds nothing beyond the text: the page reads as without it.
     assert fingerprint_html(old.encode()) == fingerprint_html(
         PAGE.replace('<meta name="description" content="{}">', "").encode()

@@ -1,6 +1,6 @@
 """Reducing a page line by line (fingerprint.linememo) gives the reduction of the whole page,
 character for character: on generated markup full of constructs that run across lines, on hostile
-pages, and against the reduction that reads every tag in order (regions.Structure)."""
+pages, and against the reduction that reads every tag in order (regionselect.Structure)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from sitemill.lastmod.fingerprint.digest import (
 pytestmark = pytest.mark.usefixtures("every_page_by_lines")
 
 
-# The key of the main scope's lines in a memo: fingerprint version 3's (fingerprint.reduction).
+# The key of the main scope's lines in a memo (fingerprint.reduction).
 SCOPE = (FINGERPRINT_VERSION, True)
 SHARED = LineMemo()  # across examples too: lines of other pages are found in it
 
@@ -42,11 +42,11 @@ PIECES = st.sampled_from(
         *("&nbsp;", "&", "\x00", "\x01", "\x02", "\x03", "\xa0", "é", "\t", "<noscript>"),
         *("<template>", "</template>", "<main", "<article\n", "\n>", "href\n=\n'", "role="),
         *("\udcff", "\udce2\udc82", "\udcf0\udc9f\udc98", "\ufeff"),  # (bytes not UTF-8)
-        # Fingerprint version 3's furniture (fingerprint.contentregion), inside the region and out.
+        # The furniture (fingerprint.regionselect), inside the region and out.
         *("<nav>", "</nav>", "<aside class=x>", "</aside>", "<header>", "</header>"),
         *("<footer>", "</footer>", "<div role=navigation>", "<p role='search'>", "</p>"),
         *("Last updated on 2024-01-02", "<a href=https://x/commit/1>", "<a href=./x/>"),
-        # Elements with roles, read line by line too (fingerprint.rolelines).
+        # Elements with roles, read line by line too (fingerprint.rolemarkers).
         *("<div class=md-search role=search>", "<DIV Role='banner x'>", "</DIV>", "<Div>"),
         *("<ol role=navigation>", "</ol>", "<ol>", "<div=x role=contentinfo>", "</div="),
         *("<span role=search>", "<main role=main>", "<nav role=search>", "<p class=console>"),
@@ -62,10 +62,9 @@ def encoded(pieces: list[str]) -> bytes:
 
 def in_order(data: bytes, main: bool) -> str:
     """The oracle: every tag read in document order (as where a role=main element needs it),
-    never a tag replaced on its own (flat_start, fingerprint.firstpass)."""
+    never a tag replaced on its own (flat_start, fingerprint.tagpass)."""
     with (
-        mock.patch("sitemill.lastmod.fingerprint.reduction.flat_start", return_value=None),
-        mock.patch("sitemill.lastmod.fingerprint.contentregion.flat_start", return_value=None),
+        mock.patch("sitemill.lastmod.fingerprint.regionselect.flat_start", return_value=None),
         mock.patch("sitemill.lastmod.fingerprint.reduction.first_pass", return_value=None),
     ):
         return reduce_html(data, main=main, memo=LineMemo())
@@ -138,7 +137,7 @@ def test_a_result_is_hashed_once_and_nothing_else_is_kept() -> None:
 
 
 def test_a_page_with_roles_is_read_line_by_line() -> None:
-    """Its elements with roles end where reading in order ends them (fingerprint.rolelines): the
+    """Its elements with roles end where reading in order ends them (fingerprint.rolemarkers): the
     role=main region, its nested <div>s counted, and the search box inside it left out."""
     data = (
         b"<nav>Menu</nav>\n<div role=main>\n<div>Text</div>\n"

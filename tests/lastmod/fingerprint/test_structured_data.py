@@ -15,7 +15,7 @@ import pytest
 
 import timing
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
-from sitemill.lastmod.fingerprint.structureddata import MAX_DEPTH, MAX_SCRIPT_CHARS
+from sitemill.lastmod.fingerprint.structureddata import MAX_SCRIPT_CHARS, MAX_STRUCTURED_DEPTH
 
 URL = "https://example.org/posts/tea/index.html"
 
@@ -203,7 +203,7 @@ def test_fingerprint_ignore_applies_to_json_ld_as_written() -> None:
 
 
 def too_deep() -> str:
-    return '{"a": ' * (MAX_DEPTH + 1) + '"x"' + "}" * (MAX_DEPTH + 1)
+    return '{"a": ' * (MAX_STRUCTURED_DEPTH + 1) + '"x"' + "}" * (MAX_STRUCTURED_DEPTH + 1)
 
 
 @pytest.mark.parametrize(
@@ -228,7 +228,7 @@ def test_a_script_that_is_no_json_too_deep_or_too_big_counts_as_nothing(body: st
 
 
 def test_a_script_just_within_the_bounds_counts() -> None:
-    deep = '{"a": ' * MAX_DEPTH + '"x"' + "}" * MAX_DEPTH
+    deep = '{"a": ' * MAX_STRUCTURED_DEPTH + '"x"' + "}" * MAX_STRUCTURED_DEPTH
     data = BASE.replace(
         b"</main>", b"</main><script type='application/ld+json'>" + deep.encode() + b"</script>"
     )

@@ -11,7 +11,7 @@ import pytest
 
 from htmlutil import text_of
 from sitemill.lastmod.fingerprint.digest import LineMemo, fingerprint_html, reduce_html
-from sitemill.lastmod.fingerprint.marks import MARK
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 
 BASE = "https://blog.example.org"
 POSTS = {
@@ -127,7 +127,8 @@ def test_what_a_list_page_lists_moves_it(entries: str) -> None:
 def test_a_teaser_counts_as_its_link_and_title() -> None:
     reduced = reduce_html(tag_page(teaser("/life/road-trip/")), url=BASE + "/tags/")
     assert reduced.endswith(
-        f"Driving{MARK}H/life/road-trip{MARK}Road Trip 2025{MARK}E{MARK}Back to top"
+        f"Driving{MARK_EDGE}H/life/road-trip{MARK_EDGE}Road Trip 2025"
+        f"{MARK_EDGE}E{MARK_EDGE}Back to top"
     )
     assert "minute read" not in reduced
     assert "minute read" in reduce_html(tag_page(), url=BASE + "/tags/", version=5)
@@ -199,13 +200,15 @@ def test_a_teaser_that_holds_the_headline_is_no_article_of_the_page() -> None:
         "<article><h2><a href=/b/>B</a></h2><p>Teaser 1.</p></article></main>"
     )
     reduced = reduce_html(page.encode(), url=BASE + "/")
-    assert reduced.endswith(f"{MARK}H/a{MARK}A{MARK}E{MARK}{MARK}H/b{MARK}B{MARK}E{MARK}")
+    assert reduced.endswith(
+        f"{MARK_EDGE}H/a{MARK_EDGE}A{MARK_EDGE}E{MARK_EDGE}{MARK_EDGE}H/b{MARK_EDGE}B{MARK_EDGE}E{MARK_EDGE}"
+    )
 
 
 @pytest.mark.parametrize("make", [post, tag_page, home])
 @pytest.mark.parametrize("role", [True, False])
 def test_teasers_read_the_same_line_by_line(make: object, role: bool) -> None:
-    # A real page has a line per tag or so: read line by line (fingerprint.rolelines with its
+    # A real page has a line per tag or so: read line by line (fingerprint.rolemarkers with its
     # role=main, fingerprint.linememo without), the memo shared by two pages, it reduces as whole.
     assert callable(make)
     memo = LineMemo()
@@ -263,7 +266,7 @@ def test_a_card_teaser_counts_as_its_link_and_heading(make: object) -> None:
     assert fingerprint(listing("Teaser one.", "Mar 3, 2024"), "/") == fingerprint(listing(), "/")
     assert fingerprint(listing(name="gamma"), "/") != fingerprint(listing(), "/")
     reduced = reduce_html(listing(), url=BASE + "/")
-    assert reduced.endswith(f"{MARK}H/posts/beta{MARK}Beta{MARK}E{MARK}")
+    assert reduced.endswith(f"{MARK_EDGE}H/posts/beta{MARK_EDGE}Beta{MARK_EDGE}E{MARK_EDGE}")
     assert "Teaser" not in reduced
 
 
@@ -273,7 +276,9 @@ def test_a_heading_with_an_image_before_its_link() -> None:
         "<main><h1>Blog</h1><article><h2><img src=/i.png>Hello <a href=/p/>P</a></h2>"
         "<p>Teaser 0.</p></article></main>"
     )
-    assert reduce_html(page.encode(), url=BASE + "/").endswith(f"{MARK}H/p{MARK}P{MARK}E{MARK}")
+    assert reduce_html(page.encode(), url=BASE + "/").endswith(
+        f"{MARK_EDGE}H/p{MARK_EDGE}P{MARK_EDGE}E{MARK_EDGE}"
+    )
 
 
 def intro_home(entries: str) -> bytes:
@@ -294,7 +299,9 @@ def test_teasers_beside_a_home_pages_intro_article_are_its_list() -> None:
     )
     more = intro_home(entry("gamma", "Teaser 2.", "Jan 3") + entries)
     assert fingerprint(more, "/") != fingerprint(page, "/")
-    assert f"{MARK}H/posts/beta{MARK}Beta{MARK}E{MARK}" in reduce_html(page, url=BASE + "/")
+    assert f"{MARK_EDGE}H/posts/beta{MARK_EDGE}Beta{MARK_EDGE}E{MARK_EDGE}" in reduce_html(
+        page, url=BASE + "/"
+    )
 
 
 def test_teasers_beside_a_post_without_a_heading_of_their_own_are_listed() -> None:
@@ -303,5 +310,5 @@ def test_teasers_beside_a_post_without_a_heading_of_their_own_are_listed() -> No
     page = post().replace(b"<h2 class=page__related-title>You may also enjoy</h2>", b"")
     assert b"You may also enjoy" not in page
     reduced = reduce_html(page, url=BASE + "/tech/tags/")
-    assert f"{MARK}H/tech/notes{MARK}Taking Notes{MARK}E{MARK}" in reduced
+    assert f"{MARK_EDGE}H/tech/notes{MARK_EDGE}Taking Notes{MARK_EDGE}E{MARK_EDGE}" in reduced
     assert "minute read" not in reduced.partition("Tags:")[2]

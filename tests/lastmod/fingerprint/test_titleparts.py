@@ -22,7 +22,6 @@ def test_parts_that_move_or_change_separator_are_one_title(before: str, after: s
     page = "<title>{}</title><main><p>Body.</p></main>"
     old, new = page.format(before).encode(), page.format(after).encode()
     assert fingerprint_html(old) == fingerprint_html(new)
-    assert fingerprint_html(old, version=4) != fingerprint_html(new, version=4)
 
 
 @pytest.mark.parametrize(

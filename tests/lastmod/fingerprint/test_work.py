@@ -37,18 +37,18 @@ def test_a_page_compiles_no_expression(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_pages_that_spell_the_same_tags_are_looked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Which tags a page read in order tells its Structure depends on the names it spells
-    (fingerprint.inorder): the pages of one template spell the same, and are looked at once."""
-    from sitemill.lastmod.fingerprint import inorder
+    (fingerprint.orderedpass): the pages of one template spell the same, and are looked at once."""
+    from sitemill.lastmod.fingerprint import orderedpass
 
     looked: list[object] = []
-    real = inorder.told_spellings
+    real = orderedpass.told_spellings
 
     def counted(*args: object) -> list[str]:
         looked.append(args)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(inorder, "told_spellings", counted)
-    monkeypatch.setattr(inorder, "_TOLD", {}, raising=False)
+    monkeypatch.setattr(orderedpass, "told_spellings", counted)
+    monkeypatch.setattr(orderedpass, "_TOLD", {}, raising=False)
     pages = [
         f"<title>Page {n}</title><nav role=navigation>Menu</nav><p>Words of page {n}.</p>".encode()
         for n in range(20)

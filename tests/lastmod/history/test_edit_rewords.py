@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history import edits
 from sitemill.lastmod.history.datevalues import RESPELLED, named_by_kind, respelled
 from sitemill.lastmod.history.edits import hashed, names_of
@@ -60,7 +60,9 @@ TEXT = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(MARKS).map(lam
 
 def _reduction(title: list[str], pieces: list[str | tuple[str]]) -> str:
     """A reduction: its title's words, then text words and marks (each between two MARKs)."""
-    body = "".join(f" {MARK}{p[0]}{MARK} " if isinstance(p, tuple) else f" {p}" for p in pieces)
+    body = "".join(
+        f" {MARK_EDGE}{p[0]}{MARK_EDGE} " if isinstance(p, tuple) else f" {p}" for p in pieces
+    )
     return " ".join(title) + TITLE_END + body
 
 

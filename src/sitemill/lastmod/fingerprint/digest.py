@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Final
+from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
-from sitemill.lastmod.fingerprint.marks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.structureddata import structured_data
+from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
@@ -29,13 +29,13 @@ __all__ = [
     "HTML_SUFFIXES",
     "MAX_FINGERPRINT_BYTES",
     "LineMemo",
+    "file_url",
     "fingerprint_bytes",
     "fingerprint_file",
     "fingerprint_html",
     "fingerprint_html_reduced",
     "fingerprint_key",
     "fingerprint_reduced",
-    "page_url",
     "reduce_file",
     "reduce_html",
     "reduction_fingerprint",
@@ -65,6 +65,7 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (5 and 6)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -72,50 +73,58 @@ def fingerprint_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
 
 
+class ReadingScope(TypedDict, total=False):
+    """How a page is read besides its bytes, ``ignore`` patterns and ``version``: ``main``
+    (content_scope = "main"; True unless said) and ``memo`` (lines of pages reduced before, which
+    make a page that shares them cheaper to reduce: the same reduction)."""
+
+    main: bool
+    memo: LineMemo | None
+
+
+class HtmlReading(ReadingScope, total=False):
+    """A ReadingScope and ``url``, the page's URL, its links resolved from (fingerprint.targets)."""
+
+    url: str
+
+
 def fingerprint_html(
     data: bytes,
     ignore: tuple[re.Pattern[str], ...] = (),
     version: int = FINGERPRINT_VERSION,
-    *,
-    main: bool = True,
-    memo: LineMemo | None = None,
-    url: str = "",
+    **reading: Unpack[HtmlReading],
 ) -> str:
-    """The fingerprint of an HTML page: a hash of what a reader sees.
+    """The fingerprint of an HTML page: a hash of what a reader sees (reduce_html).
 
-    That is the title and body text (character references decoded, white space collapsed;
-    from version 5 left out beside anything but a letter or digit: _SPACING; from 6 beside Han and
-    kana too: _BESIDE_UNSPACED),
-    the meta description and, in document order, the targets of links and images. Left out:
-    the matches of the ``ignore`` regexes (removed first, from the page's text as it is),
-    comments, scripts, styles, <noscript> and <template> content, <link> and other <meta>
-    tags, every other attribute, the query strings of asset URLs and white space between tags.
-    The tags of inline elements (``<span>``, ``<code>``, ``<em>`` ...) separate no words; every
-    other tag does. With ``main`` (``content_scope = "main"``), a page with a main region
-    (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides its
-    title and description: navigation, headers, footers and sidebars outside it are furniture;
-    from version 3 inside it too, and a page without one counts its body less its furniture
-    (fingerprint.contentregion); self-dates and empty descriptions are left out, and link and image
-    targets are spelled as a reader follows them from ``url``, the page's URL (fingerprint.targets).
-    ``version``: the algorithm of an earlier sitemill (EARLIER_VERSIONS), to compare with what
-    a state of it remembers. ``memo``: lines of other pages or versions reduced before, which
-    make the fingerprint of a page that shares them cheaper (the same fingerprint).
+    That is the title and body text (character references decoded, white space collapsed and
+    left out beside anything but a letter or digit: _SPACING; from version 6 beside Han and kana
+    too: _BESIDE_UNSPACED), the meta description and, in document order, the targets of links
+    and images. Left out: the matches of the ``ignore`` regexes (removed first, from the page's
+    text as it is), comments, scripts, styles, <noscript> and <template> content, <link> and
+    other <meta> tags, every other attribute, the query strings of asset URLs and white space
+    between tags. The tags of inline elements (``<span>``, ``<code>``, ``<em>`` ...) separate no
+    words; every other tag does. With ``main`` (``content_scope = "main"``), a page with a main
+    region (``<main>``, ``[role=main]``, its only ``<article>``) counts only that region besides
+    its title and description, and a page without one its body; furniture (navigation, headers,
+    footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
+    and empty descriptions are left out, and link and image targets are spelled as a reader
+    follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
+    the one of EARLIER_VERSIONS (5 or 6), to compare with what a state of an earlier sitemill
+    remembers.
     """
-    return fingerprint_html_reduced(data, ignore, version, main=main, memo=memo, url=url)[0]
+    return fingerprint_html_reduced(data, ignore, version, **reading)[0]
 
 
 def fingerprint_html_reduced(
     data: bytes,
     ignore: tuple[re.Pattern[str], ...] = (),
     version: int = FINGERPRINT_VERSION,
-    *,
-    main: bool = True,
-    memo: LineMemo | None = None,
-    url: str = "",
+    **reading: Unpack[HtmlReading],
 ) -> tuple[str, str]:
     """fingerprint_html, and what it hashed: the page's reduction (reduce_html), from one
     pass (a page's resemblance sketch is made from it: fingerprint.resemblance)."""
-    reduction = reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    reduction = reduce_html(data, ignore, version, **reading)
+    memo = reading.get("memo")
     if memo is None:
         return reduction_fingerprint(reduction, version), reduction
     return memo.digest(_spaced(reduction, version), _hashed), reduction
@@ -127,10 +136,8 @@ def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) ->
 
 
 def _spaced(reduction: str, version: int) -> str:
-    """``reduction`` less the white space that is no word's end (from version 5: _SPACING; from
-    version 6, beside Han and kana too: _BESIDE_UNSPACED)."""
-    if version < 5:
-        return reduction
+    """``reduction`` less the white space that is no word's end (_SPACING; from version 6,
+    beside Han and kana too: _BESIDE_UNSPACED)."""
     reduction = _SPACING.sub("", reduction)
     if version >= 6 and _UNSPACED_CHARACTER.search(reduction):
         reduction = _BESIDE_UNSPACED.sub("", reduction)
@@ -147,13 +154,12 @@ def fingerprint_file(
     ignore: tuple[re.Pattern[str], ...] = (),
     version: int = FINGERPRINT_VERSION,
     *,
-    main: bool = True,
-    memo: LineMemo | None = None,
     base: str = "",
+    **scope: Unpack[ReadingScope],
 ) -> str:
     """The fingerprint of a file by its name: an HTML page's or its bytes'. ``base``: the
     site's base URL, which with ``path`` (the file's path in the site) makes the page's URL."""
-    return fingerprint_reduced(path, data, ignore, version, main=main, memo=memo, base=base)[0]
+    return fingerprint_reduced(path, data, ignore, version, base=base, **scope)[0]
 
 
 def fingerprint_reduced(
@@ -162,17 +168,16 @@ def fingerprint_reduced(
     ignore: tuple[re.Pattern[str], ...] = (),
     version: int = FINGERPRINT_VERSION,
     *,
-    main: bool = True,
-    memo: LineMemo | None = None,
     base: str = "",
+    **scope: Unpack[ReadingScope],
 ) -> tuple[str, str | None]:
     """fingerprint_file, and what it hashed of an HTML page: its reduction (reduce_file; None
     for another file), from one pass: the walk through git names the edits at its stops from
     the reductions it made (history.stopnames), not from a second one."""
     if not path.lower().endswith(HTML_SUFFIXES):
         return fingerprint_bytes(data), None
-    url = page_url(base, path)
-    return fingerprint_html_reduced(data, ignore, version, main=main, memo=memo, url=url)
+    url = file_url(base, path)
+    return fingerprint_html_reduced(data, ignore, version, url=url, **scope)
 
 
 def reduce_file(
@@ -181,19 +186,18 @@ def reduce_file(
     ignore: tuple[re.Pattern[str], ...] = (),
     version: int = FINGERPRINT_VERSION,
     *,
-    main: bool = True,
-    memo: LineMemo | None = None,
     base: str = "",
+    **scope: Unpack[ReadingScope],
 ) -> str:
     """What fingerprint_file hashes for an HTML page: its reduction (reduce_html), its links
     resolved from its URL (``base`` and ``path``)."""
-    url = page_url(base, path)
-    return reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    return reduce_html(data, ignore, version, url=file_url(base, path), **scope)
 
 
-def page_url(base: str, path: str) -> str:
-    """The URL a page's links are resolved from (version 3): the site's ``base`` URL and the
-    page's ``path`` in the site (a file's path, as a browser that opened it resolves them)."""
+def file_url(base: str, path: str) -> str:
+    """The URL a page's links are resolved from: the site's ``base`` URL and the page's
+    ``path`` in the site (a file's path, as a browser that opened it resolves them; not
+    urls.page_url, a <loc>'s, which depends on url_style and is percent-encoded)."""
     if not base:
         return ""
     return base.rstrip("/") + "/" + path.lstrip("/")
@@ -214,19 +218,19 @@ def reduce_html(
     data: bytes,
     ignore: tuple[re.Pattern[str], ...] = (),
     version: int = FINGERPRINT_VERSION,
-    *,
-    main: bool = True,
-    memo: LineMemo | None = None,
-    url: str = "",
+    **reading: Unpack[HtmlReading],
 ) -> str:
-    """What fingerprint_html hashes (from version 5, less the white space _SPACING leaves
-    out): the page's text with its marked link and image targets; with ``main`` (version 2),
-    only the title, the meta description and the main region (fingerprint.regions); from
-    version 6, then its JSON-LD, wherever it stands (fingerprint.structureddata)."""
+    """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
+    with its marked link and image targets; with ``main``, only the title, the meta description
+    and the main region (fingerprint.reduction); from version 6, then its JSON-LD, wherever it
+    stands (fingerprint.structureddata). ``version``: 5 or 6 (a ValueError else)."""
+    if version not in _COMPUTABLE:
+        raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
+    url = reading.get("url", "")
     structured = _structured_data(data, ignore, url) if version >= 6 else ""
-    if version >= 5:  # (a raw "<" in a link's, image's or meta tag's value is a value)
-        data = escape_kept_values(data)
-    reduced = reduction.reduce_html(data, ignore, version, main=main, memo=memo, url=url)
+    data = escape_kept_values(data)  # (a raw "<" in a link's, image's or meta tag's value)
+    main, memo = reading.get("main", True), reading.get("memo")
+    reduced = reduction.reduce_markup(data, ignore, version, main=main, memo=memo, url=url)
     return reduced + structured if structured else reduced
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.marks import MARK
-from sitemill.lastmod.fingerprint.titleparts import parts_of
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
+from sitemill.lastmod.fingerprint.titleparts import split_title
 
-_MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)")
+_MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)")
 _NOT_LETTERS: Final = re.compile(r"[\W_]+")
 MIN_LETTERS: Final = 24  # (five or six words)
 # An excerpt is the start of the page's text: it is looked for in the text's first this many
@@ -29,7 +29,7 @@ START_CHARS: Final = 2048
 
 def letters(text: str) -> str:
     """``text`` as its letters and digits alone, case folded (marks left out)."""
-    if MARK in text:
+    if MARK_EDGE in text:
         text = _MARKS.sub(" ", text)
     return _NOT_LETTERS.sub("", text.casefold())
 
@@ -41,14 +41,14 @@ def is_excerpt(description: str, page_letters: str) -> bool:
     return len(own) >= MIN_LETTERS and own in page_letters
 
 
-def authored(marks: list[str], body: str, title: str = "") -> list[str]:
-    """The description ``marks`` (fingerprint.marks: a MARK, "D", the value, a MARK) that are not
-    excerpts of ``body``, the page's kept text (its start: START_CHARS and twice the
+def own_descriptions(marks: list[str], body: str, title: str = "") -> list[str]:
+    """The description ``marks`` (fingerprint.targetmarks: a MARK_EDGE, "D", the value, a MARK_EDGE)
+    that are not excerpts of ``body``, the page's kept text (its start: START_CHARS and twice the
     description's length, read once for each such length, and only for a description long
     enough to be one), nor are the page's ``title`` or one of its parts (see above)."""
     starts: dict[int, str] = {}
     kept = []
-    titled = {letters(part) for part in (title, *parts_of(title))} - {""}
+    titled = {letters(part) for part in (title, *split_title(title))} - {""}
     for mark in marks:
         value = mark[2:-1]
         if letters(value) in titled:

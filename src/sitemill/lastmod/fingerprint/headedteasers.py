@@ -17,21 +17,19 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint import targets
 from sitemill.lastmod.fingerprint.articles import (
-    ARTICLE_START,
     HEADING_END,
     HEADING_START,
     HEADLINE_END,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK
-from sitemill.lastmod.fingerprint.regions import END_MARKERS
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
-_ARTICLE_END: Final = END_MARKERS["article"]
 # An article's start or end, a heading's start (<h1>, <h2> to <h6>).
 _OPENINGS: Final = re.compile("\x02[aAgk]\x03")
 _CLOSES: Final = {"\x02g\x03": HEADLINE_END, "\x02k\x03": HEADING_END}
-_LINK: Final = re.compile(f"{MARK}H([^{MARK}]*){MARK}")
-_MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)|\x02[a-zA-Z]\x03")
+_LINK: Final = re.compile(f"{MARK_EDGE}H([^{MARK_EDGE}]*){MARK_EDGE}")
+_MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03")
 
 
 def read_headed(text: str, url: str) -> str:
@@ -46,7 +44,7 @@ def read_headed(text: str, url: str) -> str:
         if marker == ARTICLE_START:
             depth += 1
             continue
-        if marker == _ARTICLE_END:
+        if marker == ARTICLE_END:
             depth = max(depth - 1, 0)
             continue
         if depth or found.start() < done:
@@ -56,7 +54,9 @@ def read_headed(text: str, url: str) -> str:
             continue
         end, replaced = teaser
         gap = text[after_teaser : found.start()]
-        start = after_teaser if pieces and "\x02" not in gap and MARK not in gap else found.start()
+        start = (
+            after_teaser if pieces and "\x02" not in gap and MARK_EDGE not in gap else found.start()
+        )
         pieces += (text[done:start], replaced)
         done = after_teaser = end
     if not pieces:
@@ -86,7 +86,7 @@ def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | N
     if link is None:
         return None
     target = link[1]
-    found = targets.followed(target, url)
+    found = targets.follow(target, url)
     if found is None or not found.startswith("/"):
         return None
     limit = _limit(text, close + len(HEADLINE_END), marker)
@@ -99,5 +99,5 @@ def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | N
     stop = text.find(LINK_END_MARK, link.end(), close)
     words = text[link.end() : close if stop < 0 else stop]
     title = " ".join(_MARKS.sub(" ", words).split())
-    replaced = f" {marker}{MARK}H{target}{MARK}{title}{LINK_END_MARK}{_CLOSES[marker]} "
+    replaced = f" {marker}{MARK_EDGE}H{target}{MARK_EDGE}{title}{LINK_END_MARK}{_CLOSES[marker]} "
     return end + len(LINK_END_MARK), replaced

@@ -18,8 +18,8 @@ from typing import Final
 # So a separator is either where it was, the scan there at top level, or gone; one that came
 # through has its newline before it (a construct that swallows the newline ends at a ">" or at
 # the end of the text, and a separator holds no ">"). Numbered when some do not come through.
-SEPARATOR: Final = "\x02\" '\x02"
-JOIN: Final = b"\n" + SEPARATOR.encode()
+LINE_SEPARATOR: Final = "\x02\" '\x02"
+JOIN: Final = b"\n" + LINE_SEPARATOR.encode()
 _NUMBERED: Final = re.compile("\x02\" '([0-9]+)\x02")
 OPEN: Final = ""  # a line whose reduction runs on into the next one (a closed one ends "\n")
 # Lines of a page whose batch left them unsettled (reduced one by one) at most: a page of more
@@ -47,24 +47,24 @@ class Passes:
 
 
 # Lines' reductions, and the notes of those with any.
-Reduced = tuple[list[str], dict[bytes, str]]
+LineReductions = tuple[list[str], dict[bytes, str]]
 
 
-def text_of(data: bytes) -> str:
+def decode_lines(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def reduce_many(lines: Sequence[bytes], passes: Passes) -> Reduced | None:
+def reduce_many(lines: Sequence[bytes], passes: Passes) -> LineReductions | None:
     """Each line's reduction alone (OPEN for a line left open), in one call when all come
     through; else the lines whose numbered separators before and after came through are
     settled, and the others reduced one by one (None: too many of them)."""
-    first = passes.first(text_of(JOIN.join(lines) + JOIN))
+    first = passes.first(decode_lines(JOIN.join(lines) + JOIN))
     reduced = passes.rest(first)
-    pieces = reduced.split(SEPARATOR)
+    pieces = reduced.split(LINE_SEPARATOR)
     if len(pieces) == len(lines) + 1:  # (all came through: each piece ends "\n")
         pieces.pop()
         noted = passes.notes(first, reduced)
-        return pieces, _notes(lines, first.split(SEPARATOR), pieces, passes) if noted else {}
+        return pieces, _notes(lines, first.split(LINE_SEPARATOR), pieces, passes) if noted else {}
     return _reduce_numbered(lines, passes)
 
 
@@ -81,10 +81,10 @@ def _notes(
     return notes
 
 
-def _reduce_numbered(lines: Sequence[bytes], passes: Passes) -> Reduced | None:
+def _reduce_numbered(lines: Sequence[bytes], passes: Passes) -> LineReductions | None:
     """_reduce_many when some line is left open (see there)."""
     numbered = b"".join([line + b"\n\x02\" '%d\x02" % number for number, line in enumerate(lines)])
-    first = passes.first(text_of(numbered))
+    first = passes.first(decode_lines(numbered))
     whole = passes.rest(first)
     reduced = _settled(_NUMBERED.split(whole), len(lines))
     notes: dict[bytes, str] = {}
@@ -122,5 +122,5 @@ def _settled(parts: list[str], count: int) -> list[str | None]:
 def reduce_one(lines: bytes, passes: Passes) -> tuple[str, str]:
     """The reduction of ``lines`` and a newline alone, or OPEN if their end is left open;
     and their notes."""
-    reduced, notes = passes.whole(text_of(lines + JOIN))
-    return (reduced[: -len(SEPARATOR)] if reduced.endswith(SEPARATOR) else OPEN), notes
+    reduced, notes = passes.whole(decode_lines(lines + JOIN))
+    return (reduced[: -len(LINE_SEPARATOR)] if reduced.endswith(LINE_SEPARATOR) else OPEN), notes

@@ -23,11 +23,11 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.linebatch import (
     OPEN,
+    LineReductions,
     Passes,
-    Reduced,
+    decode_lines,
     reduce_many,
     reduce_one,
-    text_of,
 )
 
 # Lines reduced together at most before the rest of the page is reduced in one piece.
@@ -101,7 +101,7 @@ class LineMemo:
         """The reductions of the lines, and their notes where not empty."""
         return self._tables.setdefault(scope, ({}, {}))
 
-    def add(self, scope: object, lines: Sequence[bytes], reduced: Reduced) -> None:
+    def add(self, scope: object, lines: Sequence[bytes], reduced: LineReductions) -> None:
         size = sum(map(len, lines)) + sum(map(len, reduced[0]))
         if self._size + size > MEMO_CHARS:
             for table, noted in self._tables.values():
@@ -129,7 +129,7 @@ def reduce_lines(data: bytes, passes: Passes, memo: LineMemo, scope: object) -> 
         missing = list(dict.fromkeys(compress(lines, map(is_, found, repeat(None)))))
         reduced = reduce_many(missing, passes)
         if reduced is None:
-            return Lines([], [], *passes.whole(text_of(data)))
+            return Lines([], [], *passes.whole(decode_lines(data)))
         memo.add(scope, missing, reduced)
         found = list(map(dict(zip(missing, reduced[0], strict=True)).get, lines, found))
         if reduced[1]:
@@ -137,7 +137,7 @@ def reduce_lines(data: bytes, passes: Passes, memo: LineMemo, scope: object) -> 
     settled: list[str] = found  # type: ignore[assignment]
     if OPEN in settled:
         return _grouped(lines, (settled, notes), last, passes, memo, scope)
-    return Lines(settled, notes, *(passes.whole(text_of(last)) if last else ("", "")))
+    return Lines(settled, notes, *(passes.whole(decode_lines(last)) if last else ("", "")))
 
 
 def _grouped(
@@ -176,4 +176,4 @@ def _grouped(
         pieces.append(reduced)
         notes.append(note)
         start += size
-    return Lines(pieces, notes, *(passes.whole(text_of(last)) if last else ("", "")))
+    return Lines(pieces, notes, *(passes.whole(decode_lines(last)) if last else ("", "")))

@@ -10,34 +10,28 @@ import re
 from functools import cache, partial
 from typing import Final
 
-from sitemill.lastmod.fingerprint import contentregion, rolelines, targets, titleblock
-from sitemill.lastmod.fingerprint.firstpass import first_pass
-from sitemill.lastmod.fingerprint.furniture import (
+from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
+from sitemill.lastmod.fingerprint.linebatch import Passes
+from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
+from sitemill.lastmod.fingerprint.neighbourlinks import read_neighbours
+from sitemill.lastmod.fingerprint.orderedpass import in_order
+from sitemill.lastmod.fingerprint.regionkey import (
     NOTE_SIGNS,
     piece_notes,
     region_key,
     same_in_order,
 )
-from sitemill.lastmod.fingerprint.grammar import NOT_TEXT
-from sitemill.lastmod.fingerprint.inorder import in_order
-from sitemill.lastmod.fingerprint.linebatch import Passes
-from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
-from sitemill.lastmod.fingerprint.marks import (
+from sitemill.lastmod.fingerprint.regionmarkers import REGION_MARKS
+from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
+from sitemill.lastmod.fingerprint.tagpass import first_pass
+from sitemill.lastmod.fingerprint.targetmarks import (
     KEPT_TAG,
     LINK_END_MARK,
     LINK_END_TAG,
-    MARK,
+    MARK_EDGE,
     descriptions,
     mark_targets,
     unspace_marks,
-)
-from sitemill.lastmod.fingerprint.neighbours import read_neighbours
-from sitemill.lastmod.fingerprint.regions import (
-    REGION_MARKS,
-    Structure,
-    flat_end,
-    flat_start,
-    select,
 )
 from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace
 
@@ -50,7 +44,7 @@ _MEMO_LINES: Final = 8
 _LINES_SEEN: Final = 64 * 1024  # (where they are counted: a page's first bytes tell)
 
 
-def reduce_html(
+def reduce_markup(
     data: bytes,
     ignore: tuple[re.Pattern[str], ...],
     version: int,
@@ -59,55 +53,35 @@ def reduce_html(
     memo: LineMemo | None = None,
     url: str = "",
 ) -> str:
-    """What fingerprint_html hashes: the page's text with its marked link and image targets;
-    with ``main`` (version 2), only the title, the meta description and the main region
-    (fingerprint.regions) when the page has one; version 3 leaves the furniture out
-    of it (fingerprint.contentregion) and spells targets as a reader follows them from ``url``
-    (fingerprint.targets). ``memo``: lines reduced before (the same result, line by line:
-    fingerprint.linememo)."""
+    """What fingerprint_html hashes (digest.reduce_html: the same, escaped first; the JSON-LD
+    after): the page's text with its marked link and image targets;
+    with ``main``, only the title, the meta description and the main region less its furniture
+    (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
+    (fingerprint.targets). ``version``: 5 or 6 (fingerprint.versions). ``memo``: lines reduced
+    before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    if memo is not None and version >= 2 and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
+    if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
             return reduced
     text = _ignored(raw.decode("utf-8", "replace"), ignore)
-    if MARK in text:
-        text = text.replace(MARK, " ")
-    if version < 2:
-        return _finished(_rest(NOT_TEXT.sub(" ", text)), main=False)
-    for mark in REGION_MARKS:
+    for mark in (MARK_EDGE, *REGION_MARKS):
         if mark in text:
             text = text.replace(mark, " ")
-    if version >= 3 and main:
-        return _finished3(_rest(in_order(text)), main=main, url=url, version=version)
-    structure = Structure() if main else None
-    text = _rest(NOT_TEXT.sub(partial(_not_text, structure), text))
-    if version < 3:
-        return _finished(text, main=main)
-    return _finished3(text, main=main, url=url, version=version)
+    first = in_order(text) if main else NOT_TEXT.sub(_flat_body, text)
+    return _finished(_rest(first), main=main, url=url, version=version)
 
 
-def _finished3(text: str, *, main: bool, url: str, version: int) -> str:
-    """_finished of version 3 and later: its region (fingerprint.contentregion) and targets
-    (fingerprint.targets); version 6 leaves a post's neighbours out (fingerprint.neighbours)."""
+def _finished(text: str, *, main: bool, url: str, version: int) -> str:
+    """After the passes: its region (fingerprint.regionselect) and targets
+    (fingerprint.targets); version 6 leaves a post's neighbours out (fingerprint.neighbourlinks).
+    Links read as no link go before the spaces beside marks (fingerprint.targets)."""
     text = read_neighbours(text, version)
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
-        text = contentregion.select(text, descriptions, version, url)
-    if (
-        version >= 5
-    ):  # (links read as no link go before the spaces beside marks: fingerprint.targets)
-        return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
-    return targets.finish_reduction(_finished(text, main=False), url, version)
-
-
-def _finished(text: str, *, main: bool) -> str:
-    """The title, descriptions and main region (``main``), white space collapsed."""
-    text = read_neighbours(text, 2)
-    if main:
-        text = select(text, descriptions)
-    return unspace_marks(collapse_whitespace(text))
+        text = regionselect.select(text, descriptions, version, url)
+    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url))
 
 
 def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
@@ -123,50 +97,44 @@ def _by_lines(
     memo: LineMemo,
     page: tuple[int, str],
 ) -> str | None:
-    """The reduction line by line, each tag replaced on its own (flat_start): the same as in
-    order (regions.Structure) unless an element has role=main (version 2; from version 3,
-    elements with roles are marked and resolved: fingerprint.rolelines) or the page's <main> and
-    </main> tags are not one of each, in that order (None: read it in order). A page whose
-    region, title and descriptions are those of a page reduced before is that page's (not one
-    with roles, whose markers are resolved over the whole page). ``page``: the version and the
-    page's URL (version 3's targets)."""
+    """The reduction line by line, each tag replaced on its own (regionselect.flat_start): the
+    same as in order (regionselect.Structure) unless the page's <main> and </main> tags are not
+    one of each, in that order (None: read it in order); elements with roles are marked and
+    resolved (fingerprint.rolemarkers). A page whose region, title and descriptions are those of a
+    page reduced before is that page's (not one with roles, whose markers are resolved over the
+    whole page). ``page``: the version and the page's URL (for its targets)."""
     version, url = page
     if ignore:
         raw = _ignored(raw.decode("utf-8", "replace"), ignore).encode("utf-8", "surrogatepass")
-    for mark in _MARK_BYTES:  # (MARK and REGION_MARKS: never in the text the passes read)
+    for mark in _MARK_BYTES:  # (MARK_EDGE and REGION_MARKS: never in the text the passes read)
         if mark in raw:
             raw = raw.replace(mark, b" ")
-    passes = (_FLAT_MAIN if version < 3 else _FLAT_MAIN3) if main else _FLAT_BODY
-    scope: object = (version, main) if version >= 3 else main
-    names = rolelines.role_names(raw) if version >= 3 and main else ()
-    if names:  # (elements with roles: fingerprint.rolelines)
+    passes = _FLAT_MAIN if main else _FLAT_BODY
+    scope: object = (version, main)
+    names = rolemarkers.role_names(raw) if main else ()
+    if names:  # (elements with roles: fingerprint.rolemarkers)
         passes, scope = _role_passes(names), (version, main, names)
     try:
         lines = reduce_lines(raw, passes, memo, scope)
-    except (_InOrder, rolelines.IN_ORDER):
+    except (_InOrder, rolemarkers.IN_ORDER):
         return None
     notes = lines.all_notes()
     if not same_in_order(notes):
         return None
     if names:
-        resolved = rolelines.resolved(names, lines.text())
-        return _finished3(resolved, main=main, url=url, version=version)
+        resolved = rolemarkers.resolve_roles(names, lines.text())
+        return _finished(resolved, main=main, url=url, version=version)
     key = region_key(lines, notes) if main else None
-    if key and version >= 5 and titleblock.headline_beside((*lines.pieces, lines.tail), key[1:]):
+    if key and titleblock.headline_beside((*lines.pieces, lines.tail), key[1:]):
         key = None  # (its title block may stand outside the region: fingerprint.titleblock)
     if key is None:
-        if version < 3:
-            return _finished(lines.text(), main=main)
-        return _finished3(lines.text(), main=main, url=url, version=version)
-    page_key = key if version < 3 else (str(version), url, *key)
+        return _finished(lines.text(), main=main, url=url, version=version)
+    page_key = (str(version), url, *key)
     reduced = memo.results.get(page_key)
     if reduced is None:
-        # The key's pieces select as the page does (furniture.region_key): the title, the
+        # The key's pieces select as the page does (regionkey.region_key): the title, the
         # descriptions and the region, with no navigation or footer to copy and scan.
-        if version < 3:
-            reduced = _finished("".join(key[1:]), main=True)
-        else:
-            reduced = _finished3("".join(key[1:]), main=True, url=url, version=version)
+        reduced = _finished("".join(key[1:]), main=True, url=url, version=version)
         memo.remember(page_key, reduced)
     return reduced
 
@@ -181,32 +149,28 @@ def _rest(text: str) -> str:
     return html.unescape(text)
 
 
-def _flat_main(found: re.Match[str], version: int = 2) -> str:
-    """_not_text with a marker where a main region may start or end (regions.flat_start;
-    from ``version`` 3, where furniture may: contentregion.flat_start)."""
+def _flat_main(found: re.Match[str]) -> str:
+    """NOT_TEXT's replacement with a marker where a main region or furniture may start or end
+    (regionselect.flat_start)."""
     if found.start("inline") >= 0:
         return ""
     name = found["start"]
     if name is not None:
-        if version < 3:
-            replaced = flat_start(name.lower(), found[0])
-        else:
-            replaced = contentregion.flat_start(name.lower(), found[0])
+        replaced = regionselect.flat_start(name.lower(), found[0])
         if replaced is None:
             raise _InOrder
         return replaced
     name = found["end"]
-    if name is None:
-        return " "
-    return flat_end(name.lower()) if version < 3 else contentregion.flat_end(name.lower())
+    return " " if name is None else regionselect.flat_end(name.lower())
 
 
 class _InOrder(Exception):
-    """The page is read again, its tags in order (regions.Structure): see _reduced."""
+    """The page is read again, its tags in order (regionselect.Structure): see _by_lines."""
 
 
 def _flat_body(found: re.Match[str]) -> str:
-    """_not_text for content_scope = "body": an inline element's tag is nothing."""
+    """NOT_TEXT's replacement for content_scope = "body": an inline element's tag is nothing,
+    any other tag, comment or hidden element a space."""
     return "" if found.start("inline") >= 0 else " "
 
 
@@ -214,35 +178,20 @@ def _no_notes(first: str, reduced: str) -> str:
     return ""
 
 
-def _first(main: bool, version: int, text: str) -> str:
+def _first(main: bool, text: str) -> str:
     """The first pass of a page read line by line: NOT_TEXT.sub with _flat_main (``main``)
-    or _flat_body, by one split where no element may have role=main (fingerprint.firstpass)."""
-    first = first_pass(text, main=main, version=version)
+    or _flat_body, by one split where no element may have a role (fingerprint.tagpass)."""
+    first = first_pass(text, main=main)
     if first is not None:
         return first
-    return NOT_TEXT.sub(partial(_flat_main, version=version) if main else _flat_body, text)
+    return NOT_TEXT.sub(_flat_main if main else _flat_body, text)
 
 
-_FLAT_MAIN: Final = Passes(partial(_first, True, 2), _rest, piece_notes, NOTE_SIGNS)
-_FLAT_MAIN3: Final = Passes(partial(_first, True, 3), _rest, piece_notes, NOTE_SIGNS)
-_FLAT_BODY: Final = Passes(partial(_first, False, 2), _rest, _no_notes)
+_FLAT_MAIN: Final = Passes(partial(_first, True), _rest, piece_notes, NOTE_SIGNS)
+_FLAT_BODY: Final = Passes(partial(_first, False), _rest, _no_notes)
 
 
 @cache
 def _role_passes(names: tuple[str, ...]) -> Passes:
-    """The passes of a page whose elements of ``names`` have roles (fingerprint.rolelines)."""
-    return Passes(partial(rolelines.first_pass, names), _rest, piece_notes, NOTE_SIGNS)
-
-
-def _not_text(structure: Structure | contentregion.Structure | None, found: re.Match[str]) -> str:
-    """An inline element's tag is nothing; any other tag, comment or hidden element a space,
-    or a marker where a main region starts or ends (``structure``, told each tag in order)."""
-    if found.start("inline") >= 0:
-        return ""
-    if structure is None:
-        return " "
-    name = found["start"]
-    if name is not None:
-        return structure.start(name.lower(), found[0])
-    name = found["end"]
-    return " " if name is None else structure.end(name.lower())
+    """The passes of a page whose elements of ``names`` have roles (fingerprint.rolemarkers)."""
+    return Passes(partial(rolemarkers.first_pass_with_roles, names), _rest, piece_notes, NOTE_SIGNS)

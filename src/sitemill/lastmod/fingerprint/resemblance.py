@@ -39,7 +39,7 @@ _NONE: Final = 1 << 32  # a bin no pair's hash fell in (above every CRC-32)
 _WIDE_SPACE: Final = re.compile(
     "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 )
-_MARK: Final = "\x01"  # (fingerprint.marks.MARK: around a mark's kind and value)
+_MARK: Final = "\x01"  # (fingerprint.targetmarks.MARK_EDGE: around a mark's kind and value)
 _UNSPACED_CHARACTER: Final = re.compile(f"[{UNSPACED}]")
 
 

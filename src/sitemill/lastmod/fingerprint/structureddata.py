@@ -13,15 +13,16 @@
 # - a target that leads to the page itself (its ``url``, ``mainEntityOfPage``, an ``@id`` of
 #   ``#webpage``), as a self link counts as none. A value of ``@id`` and one in the shape of a
 #   URL (``http(s)://``, ``//``, ``/``, ``./``, ``../``) is a target, spelled as a link's
-#   (fingerprint.targets.followed, an asset's cache buster cut: marks.without_cache_buster).
+#   (fingerprint.targets.follow, an asset's cache buster cut: targetmarks.without_cache_buster).
 #
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
 # most pages of a commit is template (history.templateedits). Each leaf is one token there.
 #
-# Bounded: a script of more than MAX_SCRIPT_CHARS, or nested deeper than MAX_DEPTH, and one that
-# is no JSON, count as nothing and raise nothing; the pass over the page is linear (a comment or a
-# script still open where the page ends runs to it, as fingerprint.grammar reads them).
+# Bounded: a script of more than MAX_SCRIPT_CHARS, or nested deeper than MAX_STRUCTURED_DEPTH, and
+# one that is no JSON, count as nothing and raise nothing; the pass over the page is linear (a
+# comment or a script still open where the page ends runs to it, as fingerprint.taggrammar reads
+# them).
 
 from __future__ import annotations
 
@@ -30,19 +31,23 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from sitemill.lastmod.fingerprint.grammar import ATTRS, COMMENT, END, NAME_END
-from sitemill.lastmod.fingerprint.marks import MARK, attribute_value, without_cache_buster
-from sitemill.lastmod.fingerprint.targets import followed
+from sitemill.lastmod.fingerprint.taggrammar import ATTRS, COMMENT, END, NAME_END
+from sitemill.lastmod.fingerprint.targetmarks import (
+    MARK_EDGE,
+    attribute_value,
+    without_cache_buster,
+)
+from sitemill.lastmod.fingerprint.targets import follow
 
 # A script of more characters counts as nothing (a page's own data is a few kilobytes).
 MAX_SCRIPT_CHARS: Final = 512 * 1024
 # A script nested deeper counts as nothing (the json module's own limit is about 1,000).
-MAX_DEPTH: Final = 32
-KIND: Final = "J"  # (marks.py's kinds: H, E, I, S, D, T)
+MAX_STRUCTURED_DEPTH: Final = 32
+KIND: Final = "J"  # (targetmarks.py's kinds: H, E, I, S, D, T)
 # Its type, any case but for "ld+json" (found first, at one search's cost: digest.reduce_html).
 MEDIA_TYPE: Final = "application/ld+json"
 # A comment (skipped: what it holds is no script) or a script element with its type and content,
-# as fingerprint.grammar reads hidden elements.
+# as fingerprint.taggrammar reads hidden elements.
 _SCRIPT: Final = re.compile(
     rf"""< (?: {COMMENT}
     | (?ai:script){NAME_END} {attribute_value("type", "type")} {ATTRS} {END}
@@ -61,7 +66,7 @@ _DIGIT: Final = re.compile(r"\d")
 
 
 class _TooDeep(Exception):
-    """A script nested deeper than MAX_DEPTH: it counts as nothing."""
+    """A script nested deeper than MAX_STRUCTURED_DEPTH: it counts as nothing."""
 
 
 def structured_data(text: str, url: str) -> str:
@@ -72,7 +77,7 @@ def structured_data(text: str, url: str) -> str:
         if body is None or not _is_json_ld(found["type"]):
             continue
         leaves = _leaves(body.strip(), url)
-        marks.extend(f"{MARK}{KIND}{leaf}{MARK}" for leaf in leaves)
+        marks.extend(f"{MARK_EDGE}{KIND}{leaf}{MARK_EDGE}" for leaf in leaves)
     return "".join(marks)
 
 
@@ -98,13 +103,13 @@ def _leaves(body: str, url: str) -> list[str]:
 
 def _walk(node: object, path: str, key: str, url: str, depth: int) -> Iterator[str]:
     """The leaves under ``node`` at ``path`` (``key``: its own key), in order."""
-    if depth > MAX_DEPTH:
+    if depth > MAX_STRUCTURED_DEPTH:
         raise _TooDeep
     if isinstance(node, dict):
         for name in sorted(node):
             if name == "@context":
                 continue
-            clean = " ".join(name.replace(MARK, " ").split())
+            clean = " ".join(name.replace(MARK_EDGE, " ").split())
             inner = f"{path}.{clean}" if path else clean
             yield from _walk(node[name], inner, name, url, depth + 1)
     elif isinstance(node, list):
@@ -122,11 +127,11 @@ def _value(node: object, key: str, url: str) -> str | None:
         return None
     if node is True or node is False:
         return "true" if node else "false"
-    value = " ".join(str(node).replace(MARK, " ").split())
+    value = " ".join(str(node).replace(MARK_EDGE, " ").split())
     if _DATE.fullmatch(value) or ("date" in key.lower() and _DIGIT.search(value)):
         return None
     if key == "@id" and value.startswith("_:"):
         return None
     if key == "@id" or _URL.match(value):
-        return followed(without_cache_buster(value), url)
+        return follow(without_cache_buster(value), url)
     return value

@@ -1,4 +1,4 @@
-"""What fingerprint version 3 does to a page's reduction after its region is selected."""
+"""What the fingerprint does to a page's reduction after its region is selected."""
 # Link and image targets in one spelling, self-dates and empty descriptions left out.
 #
 # - **Targets as a reader follows them**: each link, image and srcset target is resolved against the
@@ -14,13 +14,12 @@
 #   changed: they change with it (or with a repository rename) and are no content.
 # - **An empty description** (``content=""`` or a bare ``content``) is none.
 #
-# Version 4 mends two things of version 3: a self-date left out beside a link or image leaves no
-# space by its mark (a mark has none beside it elsewhere: Material's "Last update" next to an
-# article's sponsor link re-dated 15 pages of a real site when the self-date moved out of the
-# article), and an inline image (a ``data:`` target) counts by its media type, not its bytes: a
-# blurred placeholder that an image library encodes anew (Gatsby, Next.js, Astro) is what a reader
-# sees for a moment while the image itself loads (one library upgrade re-dated 35 of 52 pages of a
-# Gatsby blog). The image's own URL, beside it, still counts.
+# - **Inline targets** (``data:``): an image by its media type, not its bytes: a blurred placeholder
+#   that an image library encodes anew (Gatsby, Next.js, Astro) is what a reader sees for a moment
+#   while the image itself loads (one library upgrade re-dated 35 of 52 pages of a Gatsby blog);
+#   the image's own URL, beside it, still counts. A link's or an SVG image's by its bytes too.
+# - **Links that lead nowhere new** (to the page itself, share buttons: fingerprint.selflinks) are
+#   read as no link.
 
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ from typing import Final
 from urllib.parse import unquote
 
 from sitemill.lastmod.fingerprint import selflinks
-from sitemill.lastmod.fingerprint.marks import MARK, unspace_marks
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")
@@ -40,8 +39,8 @@ _KINDS: Final = ("H", "I", "S")
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
 _SPELLED: dict[tuple[str, str], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
-_TARGETS_REMEMBERED: Final = 4096  # (marks.py: a link's target, an image's, a srcset's)
-EMPTY_DESCRIPTION: Final = f"{MARK}D{MARK}"  # (left out before the white space collapses)
+_TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
+EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
 _SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _MONTH: Final = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -53,47 +52,37 @@ _DATE: Final = (
     r" | \d{4}[-/.]\d{1,2}[-/.]\d{1,2} | \d{1,2}[-/.]\d{1,2}[-/.]\d{4} )"
     r"(?: ,?\ (?:at\ )?\d{1,2}:\d{2}(?::\d{2})?(?:\ ?[ap]m)?(?:\ ?(?:utc|gmt|[+-]\d{2}:?\d{2}))? )?"
 )
-# A self-date, with the link to its commit where one follows (the link's text is the commit's
-# message): the reduction's white space is collapsed and a mark has no space beside it.
-SELF_DATE: Final = re.compile(
-    rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
-    (?: \ ?[:,-]?\ ?{MARK}H[^{MARK}]*/commits?/[^{MARK}]*{MARK}[^{MARK}]*{MARK}E{MARK} )?""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-
-# Version 5's self-date: a commit link beside it is part of it only when its text names the
+# A self-date (the reduction's white space is collapsed and a mark has no space beside it): a
+# commit link beside it is part of it only when its text names the
 # commit: its hash, a date, or words that end with the hash the link's own URL has (Docsy's
 # "Last modified <date>: <message> (<hash>)", the commit's own description); any other words
 # are content. A label that opens no block (in lower case after other words: "…the data was
 # last changed on 2024-01-02") is a sentence of the page, not a self-date.
 _HASH: Final = r"\(?[0-9a-f]{7,40}\)?"
-SELF_DATE5: Final = re.compile(
+SELF_DATE: Final = re.compile(
     rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
-    (?: \ ?[:,-]?\ ?{MARK}H[^{MARK}]*/commits?/(?P<sha>[0-9a-f]{{7}})[0-9a-f]*
-        (?:[?#][^{MARK}]*)?{MARK}
-        \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
-        {MARK}E{MARK} )?""",
+    (?: \ ?[:,-]?\ ?{MARK_EDGE}H[^{MARK_EDGE}]*/commits?/(?P<sha>[0-9a-f]{{7}})[0-9a-f]*
+        (?:[?#][^{MARK_EDGE}]*)?{MARK_EDGE}
+        \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK_EDGE}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
+        {MARK_EDGE}E{MARK_EDGE} )?""",
     re.IGNORECASE | re.VERBOSE,
 )
-DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes (version 5)
+DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes
 
 
 # What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
 _SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
 
 
-def finish_reduction(text: str, url: str, version: int = 3) -> str:
-    """A collapsed reduction of ``version`` 3 to 5 (see above), for the page at ``url``."""
+def finish_reduction(text: str, url: str) -> str:
+    """A collapsed reduction (see above), for the page at ``url``."""
     if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
-        dated = SELF_DATE.sub("", text) if version < 5 else SELF_DATE5.sub(_self_date5, text)
+        dated = SELF_DATE.sub(_self_date, text)
         if dated != text:
             text = _SPACES.sub(" ", dated).strip(" ")
-            if version == 4:  # (as reduction._finished has it: no space beside a mark)
-                text = unspace_marks(text)
-    if MARK not in text:
+    if MARK_EDGE not in text:
         return text
-    parts = text.split(MARK)  # (marks and text alternate: the marks are at odd places)
+    parts = text.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
     origin, _, page = _split(url)
     spelled = _SPELLED.get((origin, page))
     if spelled is None:
@@ -101,12 +90,12 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
             _SPELLED.clear()
         spelled = _SPELLED[origin, page] = {}
     marks = parts[1::2]
-    nowhere: list[int] = []  # (version 5: the links that lead nowhere new)
-    own = _spelled(page) if version >= 5 and url else ""  # (no URL: no page to be)
+    nowhere: list[int] = []  # (the links that lead nowhere new)
+    own = _spelled(page) if url else ""  # (no URL: no page to be)
     for index, mark in enumerate(marks):
         if mark[:1] in _KINDS:
-            if version >= 4 and mark[1:6].lower() == "data:":
-                marks[index] = mark[0] + (inline(mark[1:]) if version < 5 else inline5(mark))
+            if mark[1:6].lower() == "data:":
+                marks[index] = mark[0] + inline_target(mark)
                 continue
             found = spelled.get(mark)
             if found is None:
@@ -129,10 +118,10 @@ def finish_reduction(text: str, url: str, version: int = 3) -> str:
     parts[1::2] = marks
     if nowhere:
         return _unlinked(parts, nowhere)
-    return MARK.join(parts)
+    return MARK_EDGE.join(parts)
 
 
-def followed(value: str, url: str) -> str | None:
+def follow(value: str, url: str) -> str | None:
     """A target ``value`` on the page at ``url`` in the one spelling of a link's (target),
     None where it leads to the page itself (a self link: selflinks.is_self_link)."""
     origin, _, page = _split(url)
@@ -142,17 +131,17 @@ def followed(value: str, url: str) -> str | None:
     return found
 
 
-def _self_date5(found: re.Match[str]) -> str:
-    """A version-5 self-date left out, where it opens a block (see SELF_DATE5)."""
+def _self_date(found: re.Match[str]) -> str:
+    """A self-date left out, where it opens a block (see SELF_DATE)."""
     start = found.start()
-    opens = not start or found.string[start - 1] == MARK or found[0][:1].isupper()
+    opens = not start or found.string[start - 1] == MARK_EDGE or found[0][:1].isupper()
     return "" if opens else found[0]
 
 
 def _unlinked(parts: list[str], links: list[int]) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
-    ``links`` read as no link: each one's mark and the end mark after it left out. Version 5
-    does so before the spaces beside marks go (marks.unspace_marks), so the text reads as the
+    ``links`` read as no link: each one's mark and the end mark after it left out, before the
+    spaces beside marks go (targetmarks.unspace_marks), so the text reads as the
     same page's without the link."""
     dropped = set()
     for index in links:
@@ -170,24 +159,24 @@ def _unlinked(parts: list[str], links: list[int]) -> str:
             kept[-1] += following
         else:
             kept.extend((parts[place], following))
-    return _SPACES.sub(" ", MARK.join(kept)).strip(" ")
+    return _SPACES.sub(" ", MARK_EDGE.join(kept)).strip(" ")
 
 
-def inline5(mark: str) -> str:
-    """A ``data:`` target as version 5 counts it (``mark``: its kind letter and value): a
+def inline_target(mark: str) -> str:
+    """A ``data:`` target as the fingerprint counts it (``mark``: its kind letter and value): a
     link's or an SVG image's by its bytes (an inline drawing or a download is content embedded
     in the page), any other image's by its media type (a blurred placeholder an image library
-    encodes anew: version 4)."""
+    encodes anew)."""
     value = mark[1:]
-    media = inline(value)
+    media = _media_type(value)
     if mark[0] != "H" and media != "data:image/svg+xml":
         return media
     digest = hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=DIGEST_HEX // 2)
     return f"{media};{digest.hexdigest()}"
 
 
-def inline(value: str) -> str:
-    """A ``data:`` target as version 4 counts it: its media type alone, in lower case."""
+def _media_type(value: str) -> str:
+    """A ``data:`` target's media type alone, in lower case."""
     media = value[len("data:") :].split(",", 1)[0].split(";", 1)[0]
     return "data:" + media.strip().lower()
 

@@ -27,24 +27,22 @@ from typing import Final, NamedTuple
 
 from sitemill.lastmod.fingerprint import targets, titleblock
 from sitemill.lastmod.fingerprint.articles import (
-    ARTICLE_START,
     HEADING_END,
     HEADING_START,
     HEADLINE_END,
     HEADLINE_START,
 )
 from sitemill.lastmod.fingerprint.headedteasers import read_headed
-from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, MARK
-from sitemill.lastmod.fingerprint.regions import END_MARKERS
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
-ARTICLE_END: Final = END_MARKERS["article"]
 _ARTICLE, _HEADLINE, _HEADING = ARTICLE_START[1], HEADLINE_START[1], HEADING_START[1]
 _TREE: Final = re.compile(
     f"\x02([{_ARTICLE}{_ARTICLE.upper()}{_HEADLINE}{HEADLINE_END[1]}{_HEADING}{HEADING_END[1]}])\x03"
 )
-_MARKS: Final = re.compile(f"{MARK}[^{MARK}]*(?:{MARK}|\\Z)|\x02[a-zA-Z]\x03")
+_MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03")
 _HEADING_CLOSE: Final = re.compile(f"\x02[{HEADLINE_END[1]}{HEADING_END[1]}]\x03")
-_MARK: Final = re.compile(f"{MARK}([^{MARK}]*)(?:{MARK}|\\Z)")
+_MARK: Final = re.compile(f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)")
 
 
 class _Article(NamedTuple):
@@ -123,7 +121,7 @@ def _replaced(text: str, article: _Article, url: str, *, beside: bool) -> str | 
     if beside:
         return f" {ARTICLE_START}{ARTICLE_END} "
     target, title = link
-    return f" {ARTICLE_START}{MARK}H{target}{MARK}{title}{LINK_END_MARK}{ARTICLE_END} "
+    return f" {ARTICLE_START}{MARK_EDGE}H{target}{MARK_EDGE}{title}{LINK_END_MARK}{ARTICLE_END} "
 
 
 def _own(text: str, articles: list[_Article], headline_outside: bool, url: str) -> _Article | None:
@@ -196,7 +194,7 @@ def _link_words(text: str, at: int) -> str:
 
 def _after_mark(text: str, at: int) -> int:
     """Where the text after the mark that starts at ``at`` starts (one left open: the end)."""
-    return (text.find(MARK, at + 1) + 1) or len(text)
+    return (text.find(MARK_EDGE, at + 1) + 1) or len(text)
 
 
 def _words(text: str) -> str:
@@ -215,7 +213,7 @@ def _first_heading(text: str, article: _Article) -> int:
 def _another_page(value: str, url: str) -> bool:
     """Whether a link's target ``value`` (as written) leads to another page of the site than
     the one at ``url``: on its origin, not to the page itself (fingerprint.targets spells both)."""
-    found = targets.followed(value, url)
+    found = targets.follow(value, url)
     return found is not None and found.startswith("/")  # (not another site, mailto:, data:)
 
 

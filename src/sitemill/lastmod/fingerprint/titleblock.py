@@ -1,5 +1,5 @@
 """A page's title block outside its main region (fingerprint version 5)."""
-# See fingerprint.contentregion: the page-level header that holds the page's ``<h1>`` when the
+# See fingerprint.regionselect: the page-level header that holds the page's ``<h1>`` when the
 # region holds none of its own, and whose ``<h1>`` the page's ``<title>`` names (a Docusaurus home
 # page's hero before ``<main>``: its headline and tagline are what only this page says; a site's
 # banner whose ``<h1>`` is its motto, as Hexo NexT's list pages have it, is the site's).
@@ -10,11 +10,11 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from sitemill.lastmod.fingerprint import regions
+from sitemill.lastmod.fingerprint import regionmarkers
 from sitemill.lastmod.fingerprint.articles import HEADLINE_END, HEADLINE_START
 from sitemill.lastmod.fingerprint.excerpts import letters
 
-# The markers of a page-level header (fingerprint.contentregion: "h", "H") and of the page's <h1>.
+# The markers of a page-level header (fingerprint.regionselect: "h", "H") and of the page's <h1>.
 _HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
 
 
@@ -26,7 +26,7 @@ def outside(text: str, region: tuple[int, int]) -> str:
         if HEADLINE_START not in part:
             continue
         article = 0
-        for found in regions.LETTERED.finditer(part):
+        for found in regionmarkers.LETTERED.finditer(part):
             letter = found[1]
             if letter == "a":
                 article += 1
@@ -41,7 +41,7 @@ def outside(text: str, region: tuple[int, int]) -> str:
 
 def headline_beside(pieces: Iterable[str], kept: Iterable[str]) -> bool:
     """Whether an <h1> marker of a page's ``pieces`` stands outside those ``kept`` (its region,
-    title and descriptions, fingerprint.furniture.region_key): its title block may be there."""
+    title and descriptions, fingerprint.regionkey.region_key): its title block may be there."""
     return sum(map(_headlines, pieces)) > sum(map(_headlines, kept))
 
 
@@ -52,12 +52,12 @@ def _headlines(piece: str) -> int:
 def titled_headline(text: str, page: str) -> bool:
     """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (its letters and
     digits, in lower case, stand in the title's): the page's headline, not a site's motto."""
-    found = regions.between(text, HEADLINE_START, HEADLINE_END)
-    title = regions.between(page, *regions.TITLE_MARKERS)
+    found = regionmarkers.between(text, HEADLINE_START, HEADLINE_END)
+    title = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
     if found is None or title is None:
         return False
-    headline = letters(regions.unmarked(text[found[0] : found[1]]))
-    return bool(headline) and headline in letters(regions.unmarked(page[title[0] : title[1]]))
+    headline = letters(regionmarkers.unmark(text[found[0] : found[1]]))
+    return bool(headline) and headline in letters(regionmarkers.unmark(page[title[0] : title[1]]))
 
 
 def header_span(text: str, start: int) -> tuple[bool, int]:

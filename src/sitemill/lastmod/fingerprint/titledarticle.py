@@ -17,24 +17,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from sitemill.lastmod.fingerprint import regions
+from sitemill.lastmod.fingerprint import regionmarkers
 from sitemill.lastmod.fingerprint.articles import (
     HEADLINE_END,
     HEADLINE_START,
-    one_article,
     own_article,
 )
 from sitemill.lastmod.fingerprint.excerpts import letters
-from sitemill.lastmod.fingerprint.titleparts import parts_of
+from sitemill.lastmod.fingerprint.titleparts import split_title
 
 
-def narrowing(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
-    """Where the page's own article in a region is, as fingerprint ``version`` finds it: 3
-    and 4 articles.one_article, 5 articles.own_article, 6 titled_article (``title``: the text
-    of the page's <title>)."""
+def article_finder(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
+    """Where the page's own article in a region is, as fingerprint ``version`` (5 or 6) finds
+    it: 5 articles.own_article, 6 titled_article (``title``: the text of the page's <title>)."""
     if version >= 6:
         return partial(titled_article, title=title)
-    return own_article if version >= 5 else partial(one_article, version=version)
+    return own_article
 
 
 def titled_article(text: str, title: str) -> tuple[int, int] | None:
@@ -45,22 +43,26 @@ def titled_article(text: str, title: str) -> tuple[int, int] | None:
     found = own_article(text)
     if found is None or not title:
         return found
-    headline = regions.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)
+    headline = regionmarkers.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)
     if headline is not None and _named(text[headline[0] : headline[1]], title):
         return found
-    parts = [words for words in (_words(part) for part in parts_of(title)) if words]
-    beside = regions.unmarked(_untitled(text[: found[0]]) + " " + _untitled(text[found[1] :]))
-    beside = letters(beside)  # (most often little: read before the article)
+    parts = [words for words in (_words(part) for part in split_title(title)) if words]
+    # Its <title> out: a page without a region holds it beside its article.
+    before, after = (
+        regionmarkers.cut_title(text[: found[0]])[1],
+        regionmarkers.cut_title(text[found[1] :])[1],
+    )
+    beside = letters(regionmarkers.unmark(before + " " + after))  # (most often little: read first)
     if not any(_stands(words, beside) for words in parts):
         return found
-    inside = letters(regions.unmarked(text[found[0] : found[1]]))
+    inside = letters(regionmarkers.unmark(text[found[0] : found[1]]))
     return found if any(_stands(words, inside) for words in parts) else None
 
 
 def _named(headline: str, title: str) -> bool:
     """Whether the marked text of an <h1> is named by ``title`` (its letters and digits stand
     in the title's): the page's headline (fingerprint.titleblock reads a banner's so)."""
-    found = letters(regions.unmarked(headline))
+    found = letters(regionmarkers.unmark(headline))
     return bool(found) and found in letters(title)
 
 
@@ -72,12 +74,3 @@ def _words(part: str) -> list[str]:
 def _stands(words: list[str], text: str) -> bool:
     """Whether each of ``words`` stands in ``text`` (both as letters and digits)."""
     return all(word in text for word in words)
-
-
-def _untitled(text: str) -> str:
-    """``text`` without its <title> (a page without a region holds it beside its article)."""
-    found = regions.between(text, *regions.TITLE_MARKERS)
-    if found is None:
-        return text
-    start = found[0] - len(regions.TITLE_MARKERS[0])
-    return text[:start] + " " + text[found[1] + len(regions.TITLE_MARKERS[1]) :]

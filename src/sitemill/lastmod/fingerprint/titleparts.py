@@ -20,9 +20,9 @@ def title_parts(title: str) -> str:
     """``title`` (its text, white space as written) as its parts in sorted order."""
     if not _SEPARATOR.search(title):
         return title
-    return JOINER.join(sorted(parts_of(title)))
+    return JOINER.join(sorted(split_title(title)))
 
 
-def parts_of(title: str) -> list[str]:
+def split_title(title: str) -> list[str]:
     """The parts of ``title`` (see above), in their order, none empty."""
     return [part for part in map(str.strip, _SEPARATOR.split(title)) if part]

@@ -12,7 +12,7 @@ from typing import Final
 # tests/lastmod/fingerprint/test_digest.py fail first when the algorithm changes. 1: every tag a
 # word boundary. 2: the tags of inline elements are not. 3: furniture left out inside the main
 # region too, one article narrowed to, self-dates and empty descriptions left out, targets resolved
-# from the page's URL (fingerprint.contentregion, fingerprint.targets). 4: no space left beside a
+# from the page's URL (fingerprint.regionselect, fingerprint.targets). 4: no space left beside a
 # mark where a self-date was, inline (data:) images by their media type, of several articles the one
 # with the page's <h1> narrowed to (fingerprint.articles). 5: what only this page says is content
 # wherever it stands (a header with the page's <h1>, articles beside the headline's), a title by its

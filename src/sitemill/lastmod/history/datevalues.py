@@ -30,7 +30,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Final
 
-from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history.dateforms import MONTHS, any_date, any_date_forms, time_of_day
 from sitemill.lastmod.history.respacing import unspaced
 
@@ -64,9 +64,9 @@ def valued_reduction(reduction: str) -> str:
     title, marked, rest = reduction.partition(TITLE_END)
     if not marked:
         title, rest = "", reduction
-    parts = rest.split(MARK)
+    parts = rest.split(MARK_EDGE)
     parts[::2] = _valued_parts(parts[::2])
-    return valued(title) + marked + MARK.join(parts)
+    return valued(title) + marked + MARK_EDGE.join(parts)
 
 
 def _valued_parts(parts: list[str]) -> list[str]:

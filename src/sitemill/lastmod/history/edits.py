@@ -8,7 +8,7 @@ import hashlib
 from collections import Counter
 from typing import Final
 
-from sitemill.lastmod.fingerprint.marks import MARK, TITLE_END
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
     named_by_kind,
@@ -198,7 +198,7 @@ def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
     if not marked:
         title, rest = "", reduction
     tokens: Counter[str] = Counter("t" + word for word in title.split())
-    for index, part in enumerate(rest.split(MARK)):
+    for index, part in enumerate(rest.split(MARK_EDGE)):
         if index % 2:
             tokens[part] += 1
         else:

@@ -1,12 +1,13 @@
-"""A raw "<" in a link's, image's or meta tag's quoted value (fingerprint.marks.escape_kept_values):
-the reduction's first pass skips those tags whole, so what follows them is still read."""
+"""A raw "<" in a link's, image's or meta tag's quoted value
+(fingerprint.targetmarks.escape_kept_values): the reduction's first pass skips those tags whole,
+so what follows them is still read."""
 
 from __future__ import annotations
 
 import pytest
 
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
-from sitemill.lastmod.fingerprint.marks import escape_kept_values
+from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
 
 HEAD = '<meta property="og:description" content="Tags: <script> and <style>, in <template>.">'
 
@@ -44,9 +45,3 @@ def test_text_after_a_raw_script_tag_in_a_description_counts() -> None:
     # The description reads as its value: the same as a generator that escapes it.
     escaped = HEAD.replace("<s", "&lt;s").replace("<t", "&lt;t")
     assert reduce_html(before) == reduce_html(page("Compiled to HTML first.", escaped))
-
-
-def test_version_4_reads_as_it_did() -> None:
-    # Version 4 read a script from the description to the page's end: the title alone. It
-    # stays so, as a state of version 4 is compared by it.
-    assert reduce_html(page("Compiled to HTML first."), version=4) == "SFC"

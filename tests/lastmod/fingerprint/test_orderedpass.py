@@ -1,17 +1,17 @@
-"""fingerprint.inorder: a page read in order by one split, the Structure told only the tags that can
-change its answers, is what NOT_TEXT.sub with a call per tag makes of it."""
+"""fingerprint.orderedpass: a page read in order by one split, the Structure told only the tags that
+can change its answers, is what NOT_TEXT.sub with a call per tag makes of it."""
 
 from __future__ import annotations
 
-from functools import partial
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_firstpass import TAG_PIECES
+from test_tagpass import TAG_PIECES
 
-from sitemill.lastmod.fingerprint import contentregion, reduction
-from sitemill.lastmod.fingerprint.grammar import NOT_TEXT
-from sitemill.lastmod.fingerprint.inorder import in_order
+from sitemill.lastmod.fingerprint import regionselect
+from sitemill.lastmod.fingerprint.orderedpass import in_order
+from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
 
 ROLE_PIECES = st.sampled_from(
     [
@@ -27,7 +27,17 @@ ROLE_PIECES = st.sampled_from(
 
 
 def by_calls(text: str) -> str:
-    return NOT_TEXT.sub(partial(reduction._not_text, contentregion.Structure()), text)
+    """NOT_TEXT.sub with a call per tag, the Structure told each one in order."""
+    structure = regionselect.Structure()
+
+    def told(found: re.Match[str]) -> str:
+        if found.start("inline") >= 0:
+            return ""
+        if found["start"] is not None:
+            return structure.start(found["start"].lower(), found[0])
+        return " " if found["end"] is None else structure.end(found["end"].lower())
+
+    return NOT_TEXT.sub(told, text)
 
 
 @settings(max_examples=1500, deadline=None)

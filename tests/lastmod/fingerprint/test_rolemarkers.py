@@ -1,4 +1,4 @@
-"""fingerprint.rolelines: a page whose elements have roles is read line by line, its role elements
+"""fingerprint.rolemarkers: a page whose elements have roles is read line by line, its role elements
 ending where reading in order ends them; where that cannot hold, it is read in order. (The
 property test is tests/lastmod/fingerprint/test_linememo.py's, whose pieces hold roles.)"""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from htmlutil import text_of
-from sitemill.lastmod.fingerprint import rolelines
+from sitemill.lastmod.fingerprint import rolemarkers
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, LineMemo, reduce_html
 
 MATERIAL = (
@@ -30,7 +30,7 @@ MATERIAL = (
     ],
 )
 def test_role_names(page: bytes, names: tuple[str, ...]) -> None:
-    assert rolelines.role_names(page) == names
+    assert rolemarkers.role_names(page) == names
 
 
 @pytest.mark.parametrize(
@@ -43,9 +43,9 @@ def test_role_names(page: bytes, names: tuple[str, ...]) -> None:
     ],
 )
 def test_where_markers_cannot_stand_the_page_is_read_in_order(text: str) -> None:
-    names = rolelines.role_names(text.encode()) or ("div",)
-    with pytest.raises(rolelines.IN_ORDER):
-        rolelines.first_pass(names, text)
+    names = rolemarkers.role_names(text.encode()) or ("div",)
+    with pytest.raises(rolemarkers.IN_ORDER):
+        rolemarkers.first_pass_with_roles(names, text)
     data = (text + "\n<p>after</p>\n" * 3).encode()
     assert reduce_html(data, memo=LineMemo()) == reduce_html(data)
 
@@ -65,6 +65,8 @@ def test_a_material_page_is_its_article_and_shares_its_lines() -> None:
 
 def test_markers_resolve_as_the_structure_answers() -> None:
     names = ("div",)
-    first = rolelines.first_pass(names, "<div role=search><div>a</div>b</div>c<div>d</div>")
+    first = rolemarkers.first_pass_with_roles(
+        names, "<div role=search><div>a</div>b</div>c<div>d</div>"
+    )
     assert "\x02\x05F0\x03" in first and first.count("\x02\x05e0\x03") == 3
-    assert rolelines.resolved(names, first) == "\x02l\x03 a b\x02L\x03c d "
+    assert rolemarkers.resolve_roles(names, first) == "\x02l\x03 a b\x02L\x03c d "

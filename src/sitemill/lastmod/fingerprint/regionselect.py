@@ -1,26 +1,22 @@
-"""The content region of fingerprint version 3: furniture is left out wherever it stands."""
-# Version 2 (fingerprint.regions) counts everything inside the main region. Real themes put their
-# furniture there too: Material for MkDocs wraps its navigation and table-of-contents sidebars in
-# ``<main class="md-main">``, Starlight ends ``<main>`` with a ``<footer>`` whose prev/next labels
-# renumber when a chapter is inserted, Docusaurus puts its paginator (``nav``) in ``<main>``.
-# Version 3 leaves out, inside the region and in a page without one alike:
+"""The content region of a page: its main region, furniture left out wherever it stands."""
+# The main region (fingerprint.regionmarkers) of real themes holds furniture too: Material for
+# MkDocs wraps its navigation and table-of-contents sidebars in ``<main class="md-main">``,
+# Starlight ends ``<main>`` with a ``<footer>`` whose prev/next labels renumber when a chapter is
+# inserted, Docusaurus puts its paginator (``nav``) in ``<main>``. Left out, inside the region and
+# in a page without one alike:
 #
 # - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
 #   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
 # - a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
-#   inside an ``<article>``);
+#   inside an ``<article>``), but one that holds the page's ``<h1>`` (its title block; outside the
+#   region too, when the region holds no ``<h1>``: fingerprint.titleblock);
 #
-# and then a region (or a page without one) that holds exactly one ``<article>`` narrows to it.
-# Version 4 narrows one that holds several to the one with the page's ``<h1>``
-# (fingerprint.articles; <h1> has markers from version 3 on, which version 3 reads as spaces).
-# Version 5 keeps what only the page says wherever it stands: a header that holds the page's
-# ``<h1>`` (its title block; outside the region too, when the region holds no ``<h1>``:
-# fingerprint.titleblock), and the region of a first ``<main>`` runs to its own end tag, past
-# ``<main>`` elements nested in it. Version 6 asks the page's <title> (fingerprint.titledarticle).
+# and then a region (or a page without one) narrows to the page's own article
+# (fingerprint.titledarticle). What only the page says is kept wherever it stands.
 #
-# The tags are told to a ``Structure`` in document order (fingerprint.reduction), which leaves
-# markers (regions.REGION_MARKS, never in the text) where these elements start and end; ``select``
-# reads them. The markers of <main>, role=main, <article> and <title> are version 2's.
+# The tags are told to a ``Structure`` in document order (fingerprint.orderedpass), or replaced each
+# on its own (flat_start) where that is the same; either leaves markers (regionmarkers.REGION_MARKS,
+# never in the text) where these elements start and end, and ``select`` reads them.
 
 from __future__ import annotations
 
@@ -28,13 +24,12 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from sitemill.lastmod.fingerprint import readerparts, regions, titleblock, titledarticle
+from sitemill.lastmod.fingerprint import regionmarkers, titleblock, titledarticle, titledescriptions
 from sitemill.lastmod.fingerprint.articles import (
-    ARTICLE_START,
-    HEADINGS,
+    HEADING_MARKERS,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.regions import REGION_MARKS
+from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint.teasers import read_teasers
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
@@ -43,19 +38,30 @@ _FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
 _FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
 _PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
 _PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
-# The page's headline (<h1>): which of several articles is the page's (version 4); the other
-# headings, a teaser's title (version 6: fingerprint.teasers).
-START_MARKERS: Final = {**regions.START_MARKERS, **_FURNITURE_START, **_PAGE_START, **HEADINGS[0]}
-END_MARKERS: Final = {**regions.END_MARKERS, **_FURNITURE_END, **_PAGE_END, **HEADINGS[1]}
+_MAIN_START, _MAIN_END = regionmarkers.MAIN_MARKERS
+_ROLE_MAIN_START, _ROLE_MAIN_END = regionmarkers.ROLE_MARKERS
+_TITLE_START, _TITLE_END = regionmarkers.TITLE_MARKERS
+# Start and end markers by the tag's name: the regions', the furniture's, and the page's headline
+# (<h1>: which article is the page's) and other headings (a teaser's title: fingerprint.teasers).
+START_MARKERS: Final = {
+    **{"main": _MAIN_START, "article": regionmarkers.ARTICLE_START, "title": _TITLE_START},
+    **_FURNITURE_START,
+    **_PAGE_START,
+    **HEADING_MARKERS[0],
+}
+END_MARKERS: Final = {
+    **{"main": _MAIN_END, "article": regionmarkers.ARTICLE_END, "title": _TITLE_END},
+    **_FURNITURE_END,
+    **_PAGE_END,
+    **HEADING_MARKERS[1],
+}
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
-_MAIN_START, _MAIN_END = regions.START_MARKERS["main"], regions.END_MARKERS["main"]
-_ROLE_MAIN_START, _ROLE_MAIN_END = regions.ROLE_MARKERS
 # The tags whose marker depends on their name alone (every one but <main>'s).
 _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
 # Each furniture start letter and its end letter; h and f only outside an article.
 _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
-_MARKERS: Final = regions.LETTERED
+_MARKERS: Final = regionmarkers.LETTERED
 _ROLE_FURNITURE: Final = re.compile(
     r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
     (?: "[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^"]*)?"
@@ -63,7 +69,7 @@ _ROLE_FURNITURE: Final = re.compile(
     | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
-_ROLE_FURNITURE_BYTES: Final = regions.role_pattern(_ROLE_FURNITURE)
+_ROLE_FURNITURE_BYTES: Final = regionmarkers.role_pattern(_ROLE_FURNITURE)
 
 
 def may_have_role(text: str) -> bool:
@@ -72,7 +78,7 @@ def may_have_role(text: str) -> bool:
     if "ole" not in text:
         return False
     data = text.encode("utf-8", "surrogatepass")
-    return any(has_role_at(data, at) for at in regions.role_attributes(data))
+    return any(has_role_at(data, at) for at in regionmarkers.role_attributes(data))
 
 
 def has_furniture_role(tag: str) -> bool:
@@ -82,8 +88,11 @@ def has_furniture_role(tag: str) -> bool:
 
 def has_role_at(data: bytes, at: int) -> bool:
     """Whether role=main or a furniture role starts at ``at`` in ``data``, a text's UTF-8
-    (regions.role_attributes)."""
-    return regions.has_role_main_at(data, at) or _ROLE_FURNITURE_BYTES.match(data, at) is not None
+    (regionmarkers.role_attributes)."""
+    return (
+        regionmarkers.has_role_main_at(data, at)
+        or _ROLE_FURNITURE_BYTES.match(data, at) is not None
+    )
 
 
 def flat_start(name: str, tag: str) -> str | None:
@@ -92,7 +101,7 @@ def flat_start(name: str, tag: str) -> str | None:
     marker = START_MARKERS.get(name)
     if marker is not None:
         return marker
-    if "ole" in tag and (regions.may_have_role_main(tag) or _ROLE_FURNITURE.search(tag)):
+    if "ole" in tag and (regionmarkers.has_role_main(tag) or has_furniture_role(tag)):
         return None
     return " "
 
@@ -103,9 +112,10 @@ def flat_end(name: str) -> str:
 
 
 class Structure:
-    """Version 2's regions.Structure (the same markers for <main>, role=main, <article> and
-    <title>), with markers for the furniture elements and roles (see above); one dict lookup
-    for most tags."""
+    """Told each start and end tag the fingerprint removes (by its lower-case name and its
+    text), in document order; returns what the tag becomes: a marker (START_MARKERS and
+    END_MARKERS, role=main's and a furniture role's, see above) or a space. One dict lookup for
+    most tags."""
 
     __slots__ = ("_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
 
@@ -123,7 +133,7 @@ class Structure:
                 self._main = 1
                 return _MAIN_START
             # Every later <main> is marked as well, as a page read line by line has them all
-            # (regions.flat_start): version 5 finds the end tag of the first (region_of).
+            # (flat_start): regionmarkers.region_of finds the end tag of the first.
             replaced = self._start(name, tag)
             return _MAIN_START if replaced == " " else _MAIN_START + replaced
         return self._start(name, tag)
@@ -135,7 +145,7 @@ class Structure:
             self._depth += 1
         if "ole" not in tag:
             return " "
-        if not self._state and regions.has_role_main(tag):
+        if not self._state and regionmarkers.has_role_main(tag):
             self._name, self._role_depth, self._state = name, 1, 1
             return _ROLE_MAIN_START
         if not self._depth and has_furniture_role(tag):
@@ -170,58 +180,52 @@ class Structure:
 
 
 def select(
-    text: str, descriptions: Callable[[str], Iterable[str]], version: int = 3, url: str = ""
+    text: str, descriptions: Callable[[str], Iterable[str]], version: int, url: str = ""
 ) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
-    main region of ``text`` without its furniture, narrowed to its one article (version 4: of
-    several, to the one with the page's <h1>; 5 and 6: fingerprint.titledarticle.narrowing); a
-    page with no main region: its text without its furniture, or its title, descriptions and one
-    article.
-    Version 5 reads the title and descriptions as fingerprint.readerparts does; version 6 reads
-    teasers as the links to the pages they tease (fingerprint.teasers: ``url``, the page's)."""
+    main region of ``text`` without its furniture, narrowed to the page's own article
+    (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
+    furniture, or its title, descriptions and own article; read as fingerprint.titledescriptions
+    does. Version 6 (``version``: 5 or 6) reads teasers as the links to the pages they tease
+    (fingerprint.teasers: ``url``, the page's)."""
     if REGION_MARKS[0] not in text:
         return text
-    found = regions.between(text, *regions.TITLE_MARKERS)
+    found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
-    narrowed = titledarticle.narrowing(version, regions.unmarked(title))
-    region = regions.region_of(text, nested=version >= 5)
+    narrowed = titledarticle.article_finder(version, regionmarkers.unmark(title))
+    region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        if version >= 5 and HEADLINE_START not in kept and titleblock.titled_headline(text, text):
-            kept = without_furniture(
-                text, headline=True
-            )  # (its title block: fingerprint.titleblock)
+        if HEADLINE_START not in kept and titleblock.titled_headline(text, text):
+            # (its title block: fingerprint.titleblock)
+            kept = without_furniture(text, headline=True)
         if version >= 6:
             kept = read_teasers(kept, url, page=text)
         region = narrowed(kept)
         if region is None:
-            return regions.unmarked(kept) if version < 5 else readerparts.whole(kept)
+            return titledescriptions.join_page(kept)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
-        kept = without_furniture(
-            text[region[0] : region[1]], article=int(within), headline=version >= 5
-        )
+        kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
         headline = HEADLINE_START in kept
         if version >= 6:
             kept = read_teasers(kept, url, own=within, page=text)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
-        if version >= 5 and not headline:
+        if not headline:
             header = titleblock.outside(text, region)
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    if version >= 5:
-        return readerparts.joined(title, list(said), body)
-    return regions.unmarked(" ".join((title, *said, body)))
+    return titledescriptions.join_selection(title, list(said), body)
 
 
 def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
-    furniture roles, and a header or footer outside any article (with ``headline``, version
-    5's, a header that holds the page's <h1> stays: Quarto's title block, its authors, date
+    furniture roles, and a header or footer outside any article (with ``headline``, a header
+    that holds the page's <h1> stays: Quarto's title block, its authors, date
     and DOI, is the page's own). One left open runs to the end of the text; furniture of the
     same kind nested in it closes with it. ``article``: 1 when the text is an article's."""
     if "\x02" not in text:

@@ -1,6 +1,6 @@
-"""Fingerprint versions 3 and 4 (fingerprint.contentregion, fingerprint.targets): furniture is left
-out wherever it stands, a region of one article narrows to it, self-dates and empty descriptions are
-left out, and link targets count as a reader follows them."""
+"""The content region and the targets (fingerprint.regionselect, fingerprint.targets): furniture
+is left out wherever it stands, a region narrows to the page's own article, self-dates and empty
+descriptions are left out, and link targets count as a reader follows them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import timing
 from htmlutil import text_of
-from sitemill.lastmod.fingerprint import contentregion, regions
-from sitemill.lastmod.fingerprint.digest import LineMemo, fingerprint_html, page_url, reduce_html
+from sitemill.lastmod.fingerprint import regionmarkers, regionselect
+from sitemill.lastmod.fingerprint.digest import LineMemo, file_url, fingerprint_html, reduce_html
 from sitemill.lastmod.fingerprint.targets import target
 
 
@@ -61,7 +61,7 @@ def test_the_region_without_its_furniture(page: str, reduction: str) -> None:
     ["x", "x/", "x/index.html", "./x/", "https://example.com/docs/x/", "/docs/x", "../docs/x"],
 )
 def test_a_target_has_one_spelling(spelling: str) -> None:
-    url = page_url("https://example.com/", "docs/index.html")
+    url = file_url("https://example.com/", "docs/index.html")
     assert target(spelling, "https://example.com", "/docs/index.html") == "/docs/x"
     page = f'<main><a href="{spelling}">X</a></main>'.encode()
     assert fingerprint_html(page, url=url) == fingerprint_html(
@@ -124,8 +124,6 @@ def test_a_self_date_moves_nothing(before: str, after: str) -> None:
     old, new = page.format(before).encode(), page.format(after).encode()
     assert reduce_html(new) == reduce_html(old)
     assert text_of(reduce_html(new)) == "T Article."
-    assert reduce_html(new, version=4) == reduce_html(old, version=4) == "T Article."
-    assert fingerprint_html(new, version=2) != fingerprint_html(old, version=2)
 
 
 @pytest.mark.parametrize(
@@ -156,7 +154,6 @@ def test_what_a_self_date_does_not_hold_moves_it(before: str, after: str) -> Non
     page = "<title>T</title><main><p>Article.</p><div>{}</div></main>"
     old, new = page.format(before).encode(), page.format(after).encode()
     assert fingerprint_html(new) != fingerprint_html(old)
-    assert fingerprint_html(new, version=4) == fingerprint_html(old, version=4)
 
 
 def test_an_empty_description_is_none() -> None:
@@ -212,10 +209,9 @@ def test_where_a_role_may_stand_is_where_a_search_finds_one(pieces: list[str]) -
     case-insensitive search of its text (which took most of a fingerprint's time): the same
     answer, in any case and around characters outside ASCII."""
     text = "".join(pieces)
-    main = "ole" in text and regions.has_role_main(text)
-    furniture = "ole" in text and contentregion._ROLE_FURNITURE.search(text) is not None
-    assert regions.may_have_role_main(text) == main
-    assert contentregion.may_have_role(text) == (main or furniture)
+    main = "ole" in text and regionmarkers.has_role_main(text)
+    furniture = "ole" in text and regionselect._ROLE_FURNITURE.search(text) is not None
+    assert regionselect.may_have_role(text) == (main or furniture)
 
 
 def test_a_self_date_beside_a_link_leaves_no_space_there() -> None:
@@ -225,8 +221,6 @@ def test_a_self_date_beside_a_link_leaves_no_space_there() -> None:
     old = article.format("<div><small>Last update: <span>March 2, 2023</span></small></div>")
     new = article.format("<aside><span>Last update: March 2, 2024</span></aside>")
     assert fingerprint_html(old.encode()) == fingerprint_html(new.encode())
-    # (version 3 left a space where the self-date was: the states it wrote compare by it)
-    assert fingerprint_html(old.encode(), version=3) != fingerprint_html(new.encode(), version=3)
 
 
 def test_an_inline_image_counts_by_its_media_type() -> None:
@@ -234,7 +228,6 @@ def test_an_inline_image_counts_by_its_media_type() -> None:
     page = '<main><p>Me.</p><img src="data:image/jpeg;base64,{}"><img src=/me.jpg></main>'
     old, new = page.format("/9j/2wBDABAL").encode(), page.format("/9j/2wBDAAEB").encode()
     assert fingerprint_html(old) == fingerprint_html(new)
-    assert fingerprint_html(old, version=3) != fingerprint_html(new, version=3)
     # Another kind of image, or the image itself, still moves the page.
     assert fingerprint_html(page.replace("jpeg", "png").format("x").encode()) != fingerprint_html(
         old
@@ -256,23 +249,10 @@ TEASERS = "".join(
 )
 
 
-def test_of_several_articles_the_one_with_the_headline_is_the_page() -> None:
-    # Minimal Mistakes: the post beside related-post teasers (articles) and the author sidebar
-    # (a div), all inside role=main: version 4 narrows to the post, whose <h1> it holds.
-    page = MINIMAL_MISTAKES.format(TEASERS).encode()
-    assert reduce_html(page, version=4) == "Post Post Text."
-    other = MINIMAL_MISTAKES.format(TEASERS.replace("Teaser 1", "Another")).encode()
-    assert fingerprint_html(other, version=4) == fingerprint_html(page, version=4)
-    assert fingerprint_html(other, version=3) != fingerprint_html(page, version=3)
-    # An edit of the post still moves it.
-    edited = page.replace(b"<p>Text.</p>", b"<p>Text, edited.</p>")
-    assert fingerprint_html(edited, version=4) != fingerprint_html(page, version=4)
-
-
 @pytest.mark.parametrize(
     "page",
     [
-        # Minimal Mistakes' post with its teasers beside it (version 4's case).
+        # Minimal Mistakes' post with its teasers beside it.
         MINIMAL_MISTAKES.format(TEASERS),
         # A home page: an intro article holds the <h1>, the posts' teasers stand beside it.
         "<main><article><h1>Hi</h1><p>Intro.</p></article>" + TEASERS + "</main>",
@@ -287,7 +267,6 @@ def test_version_5_drops_no_article_beside_the_headline(page: str) -> None:
     # where another article, or text outside the one, stands beside it.
     edited = page.replace("Teaser 1.", "Teaser one.").encode()
     assert fingerprint_html(edited, version=5) != fingerprint_html(page.encode(), version=5)
-    assert fingerprint_html(edited, version=4) == fingerprint_html(page.encode(), version=4)
 
 
 def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
@@ -312,17 +291,15 @@ def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
 )
 def test_without_one_headline_article_every_article_counts(page: str) -> None:
     assert "Teaser 0." in reduce_html(page.encode(), version=5)
-    assert text_of(reduce_html(page.encode(), version=5)) == reduce_html(page.encode(), version=3)
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
-    # A real page has a line per tag or so: read line by line (fingerprint.rolelines, its role=main;
-    # fingerprint.linememo without it), the memo shared by two pages, it reduces as read whole.
+    # A real page has a line per tag or so: read line by line (fingerprint.rolemarkers, its
+    # role=main; fingerprint.linememo without it), the memo shared by two pages, it reduces as read
+    # whole.
     memo = LineMemo()
     for text in (MINIMAL_MISTAKES, MINIMAL_MISTAKES.replace(" role=main", "")):
         page = text.format(TEASERS).replace("><", ">\n<").encode()
-        assert reduce_html(page, memo=memo, version=4) == reduce_html(page, version=4)
-        assert reduce_html(page, version=4) == "Post Post Text."
         assert reduce_html(page, memo=memo) == reduce_html(page)
 
 
@@ -338,7 +315,6 @@ def test_version_5_keeps_the_title_block_before_a_region_without_a_headline() ->
     # What only this page says is content wherever it stands: its title block outside the
     # region (less the furniture in it) when the region holds no <h1> of its own.
     assert text_of(reduce_html(HERO.encode())) == "Home | Tool Tool A tagline. Fast Features."
-    assert reduce_html(HERO.encode(), version=4) == "Home | Tool Fast Features."
     edited = HERO.replace("A tagline.", "A better tagline.").encode()
     assert fingerprint_html(edited) != fingerprint_html(HERO.encode())
     # Read line by line, the memo shared with the page before it, it reduces as read whole.
@@ -374,7 +350,6 @@ def test_a_page_without_a_region_keeps_its_title_block_when_nothing_else_holds_t
         "<p>Body.</p><footer>c"
     )
     assert text_of(reduce_html(page.encode())) == "Post | Site Post By Ann. Body."
-    assert reduce_html(page.encode(), version=4) == "Post - Site Body."
     banner = "<title>Post - Site</title><header><h1>Site</h1></header><h1>Post</h1><p>Body."
     assert text_of(reduce_html(banner.encode())) == "Post | Site Post Body."
 
@@ -386,8 +361,6 @@ NESTED = "<main><h1>H</h1><main>One.</main><section><main>Two.</main></section>A
 def test_version_5_reads_the_region_to_its_own_end_tag() -> None:
     assert text_of(reduce_html(NESTED.encode())) == "H One. Two. After."
     # Version 4 (and 3) end it at the first </main>, as they did.
-    assert reduce_html(NESTED.encode(), version=4) == "H One."
-    assert reduce_html(NESTED.encode(), version=3) == "H One."
     # One left open runs to the end; a </main> before the first <main> ends nothing.
     assert text_of(reduce_html(b"</main><main>A<main>B</main>C")) == "A B C"
 

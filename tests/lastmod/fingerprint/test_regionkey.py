@@ -1,5 +1,5 @@
 """A page version whose furniture alone changed reduces to the text of the version before it,
-taken from the LineMemo (fingerprint.furniture); whatever the reduction reads keeps its key
+taken from the LineMemo (fingerprint.regionkey); whatever the reduction reads keeps its key
 apart."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from sitemill.lastmod.fingerprint.digest import LineMemo, reduce_html
-from sitemill.lastmod.fingerprint.furniture import region_key
 from sitemill.lastmod.fingerprint.linememo import Lines
+from sitemill.lastmod.fingerprint.regionkey import region_key
 
 # Pages of any length read line by line (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("every_page_by_lines")

@@ -4,21 +4,17 @@
 # "previous post"/"next post" links, whose words are the neighbour's title (its words, not this
 # page's: a Gatsby blog re-dated 7 posts when a neighbour was published or retitled). What
 # another page says is that page's: version 6 leaves such a link out, its target and words, and
-# keeps the markers inside it; the versions before it read the link as any other.
+# keeps the markers inside it; version 5 reads the link as any other.
 
 from __future__ import annotations
 
-import re
-from typing import Final
-
-from sitemill.lastmod.fingerprint.marks import LINK_END_MARK, NEIGHBOUR_MARK
-
-_MARKERS: Final = re.compile("\x02[a-zA-Z]\x03")
+from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, NEIGHBOUR_MARK
 
 
 def read_neighbours(text: str, version: int) -> str:
     """``text`` (a reduction before its region is selected) with each link marked as a
-    neighbour left out (``version`` 6 on; before it, only the neighbour marks). A link left
+    neighbour left out (``version`` 6; 5 leaves only the neighbour marks out). A link left
     open: only its mark."""
     if NEIGHBOUR_MARK not in text:
         return text
@@ -33,7 +29,7 @@ def read_neighbours(text: str, version: int) -> str:
         if end < 0:
             done = at + len(NEIGHBOUR_MARK)
             break
-        pieces += (" ", *_MARKERS.findall(text, at, end), " ")
+        pieces += (" ", *ANY_MARKER.findall(text, at, end), " ")
         done = end + len(LINK_END_MARK)
         at = text.find(NEIGHBOUR_MARK, done)
     pieces.append(text[done:].replace(NEIGHBOUR_MARK, ""))

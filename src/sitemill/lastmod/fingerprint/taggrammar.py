@@ -11,11 +11,13 @@ from typing import Final
 SPACE = r"[\t\n\f\r ]"
 END = r"(?:>|\Z)"  # a tag cut off by the end of the page runs to it
 NAME_END = r"(?=[\t\n\f\r />]|\Z)"
-VALUE = r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
+ATTRIBUTE_VALUE = (
+    r"""(?: "[^"]*+"?+ | '[^']*+'?+ | [^\t\n\f\r >]*+ )"""  # quoted: to its quote or the end
+)
 # A tag's attributes up to its ">". Quotes count only right after "=" (as the HTML tokenizer
 # reads them). The two alternatives begin differently and stop only at ">" or at the end of
 # the page, so a tag once started always matches: no position is scanned twice.
-ATTRS = rf"(?: [^>=]++ | = {SPACE}*+ {VALUE} )*+"
+ATTRS = rf"(?: [^>=]++ | = {SPACE}*+ {ATTRIBUTE_VALUE} )*+"
 # Elements whose content no reader sees. An unclosed one runs to the end of the page.
 _HIDDEN_ELEMENTS: Final = ("script", "style", "noscript", "template")
 _KEPT_ELEMENTS = "a|img|source|meta"
@@ -88,15 +90,15 @@ NOT_TEXT: Final = re.compile(
 # NOT_TEXT again, its tags with one group, "name": a start or end tag's name as written ("/" before
 # an end tag's, "=" after a name that one follows directly), None for the rest (a comment, a
 # declaration, a hidden element, "</" with no name). The same matches, in the same places, as
-# NOT_TEXT (tests/lastmod/fingerprint/test_firstpass.py): what each becomes depends on its name
-# alone (fingerprint.firstpass), so one split replaces a Python call per tag. A "=" right after a
+# NOT_TEXT (tests/lastmod/fingerprint/test_tagpass.py): what each becomes depends on its name
+# alone (fingerprint.tagpass), so one split replaces a Python call per tag. A "=" right after a
 # name is the start of an attribute value in NOT_TEXT's ATTRS, read here as ATTRS would read it.
-# Compiled on first use (fingerprint.firstpass.first_pass): most runs read no page line by line, and
+# Compiled on first use (fingerprint.tagpass.first_pass): most runs read no page line by line, and
 # every start-up would pay for it.
 TAGS_PATTERN: Final = rf"""< (?: {COMMENT}
     | {_DECLARATION}
     | {_HIDDEN}
     | / {_NO_NAME}
     | (?P<name> / {_NOT_A_LINK_END} {_NAME} =?+ | {_NOT_KEPT} {_NAME} =?+ )
-      (?: (?<==) {SPACE}*+ {VALUE} )?+ {ATTRS} {END}
+      (?: (?<==) {SPACE}*+ {ATTRIBUTE_VALUE} )?+ {ATTRS} {END}
     )"""

@@ -15,8 +15,8 @@ from itertools import chain, compress
 from typing import Final
 
 from sitemill.lastmod.fingerprint.linememo import Lines
-from sitemill.lastmod.fingerprint.marks import DESCRIPTION_START
-from sitemill.lastmod.fingerprint.regions import REGION_MARKS, region_sequence
+from sitemill.lastmod.fingerprint.regionmarkers import REGION_MARKS, region_sequence
+from sitemill.lastmod.fingerprint.targetmarks import DESCRIPTION_START
 
 # A text has notes only if it holds the first of these after the first pass, or the second in
 # its reduction (linebatch.Passes.signs).
@@ -41,7 +41,7 @@ def piece_notes(first: str, reduced: str) -> str:
 
 def same_in_order(notes: str) -> bool:
     """Whether a page with these notes reduces the same with each tag replaced on its own
-    (regions.flat_start) as in order (regions.Structure): one <main>, then one </main>."""
+    (regionselect.flat_start) as in order (regionselect.Structure): one <main>, then one </main>."""
     return notes.translate(_ONLY_PASSED) in _SAME_IN_ORDER
 
 
@@ -49,7 +49,7 @@ def region_key(lines: Lines, notes: str) -> tuple[str, ...] | None:
     """The pieces the reduction of ``lines`` depends on, with their ``notes`` (all_notes),
     or None where that is not known: a region that is not one <main> marker then at most one
     </main> marker, a title that is not one <title> then one </title>. Joined, the pieces
-    select (regions.select) as the whole text does: the region and the title are runs of
+    select (regionselect.select) as the whole text does: the region and the title are runs of
     whole pieces, every description mark is in a noted piece, and the marks of a piece pair
     up within it (a line's reduction is closed), so the pieces left out shift no mark."""
     region, title = notes.translate(_ONLY_REGION), notes.translate(_ONLY_TITLE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.grammar import ATTRS, END, NAME_END, SPACE, VALUE
+from sitemill.lastmod.fingerprint.taggrammar import ATTRIBUTE_VALUE, ATTRS, END, NAME_END, SPACE
 
 # A query string on a URL whose path ends so is a cache buster (?v=123, ?h=abc): left out.
 ASSET_EXTENSIONS: Final = frozenset(
@@ -19,18 +19,18 @@ ASSET_EXTENSIONS: Final = frozenset(
 _HTML_SPACE: Final = " \t\n\f\r"
 # The reduction is text with marked tokens: a kind letter and a value between two MARKs
 # (a link's target, its end, an image's source, the first srcset candidate, the meta
-# description). No MARK is left in the text (it is replaced before the passes, and
+# description). No MARK_EDGE is left in the text (it is replaced before the passes, and
 # html.unescape never produces U+0001), so a reduction reads back one way only.
-MARK: Final = "\x01"
+MARK_EDGE: Final = "\x01"
 _LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
-LINK_END_MARK: Final = f"{MARK}{_LINK_END}{MARK}"
-DESCRIPTION_START: Final = f"{MARK}{_DESCRIPTION}"  # (or a mark's end and a "D")
+LINK_END_MARK: Final = f"{MARK_EDGE}{_LINK_END}{MARK_EDGE}"
+DESCRIPTION_START: Final = f"{MARK_EDGE}{_DESCRIPTION}"  # (or a mark's end and a "D")
 # Before a link whose rel names the previous or next page of a sequence (HTML's "prev" and
 # "next" link types: a post's neighbours); version 6 leaves such a link out
-# (fingerprint.neighbours), the versions before it read the link alone.
-NEIGHBOUR_MARK: Final = f"{MARK}N{MARK}"
+# (fingerprint.neighbourlinks), the versions before it read the link alone.
+NEIGHBOUR_MARK: Final = f"{MARK_EDGE}N{MARK_EDGE}"
 # Where the title ends (fingerprint version 5): what comes before this mark is the title's.
-TITLE_END: Final = f"{MARK}T{MARK}"
+TITLE_END: Final = f"{MARK_EDGE}T{MARK_EDGE}"
 
 
 def attribute_value(name: str, group: str) -> str:
@@ -38,11 +38,11 @@ def attribute_value(name: str, group: str) -> str:
     of the tag that follows (optional: the group is None where there is none)."""
     other = (
         rf"(?!(?ai:{name})(?:[\t\n\f\r /=>]|\Z)) [^\t\n\f\r />][^\t\n\f\r /=>]*+"
-        rf" (?: {SPACE}*+ = {SPACE}*+ {VALUE} )?+"
+        rf" (?: {SPACE}*+ = {SPACE}*+ {ATTRIBUTE_VALUE} )?+"
     )
     return (
         rf"(?= (?: [\t\n\f\r /]++ | {other} )*+"
-        rf" (?ai:{name}) {SPACE}*+ = {SPACE}*+ (?P<{group}>{VALUE}) )?+"
+        rf" (?ai:{name}) {SPACE}*+ = {SPACE}*+ (?P<{group}>{ATTRIBUTE_VALUE}) )?+"
     )
 
 
@@ -64,15 +64,15 @@ _FIRST_CANDIDATE: Final = re.compile(r"[\t\n\f\r ,]*+([^\t\n\f\r ]++)")
 # The values of a reduction's marks, left to right (marks and text alternate between MARKs;
 # one left open runs to the end): a description's whole, "" for any other.
 _DESCRIPTION_MARKS: Final = re.compile(
-    f"{MARK}(?:({_DESCRIPTION}[^{MARK}]*)|[^{MARK}]*)(?:{MARK}|\\Z)"
+    f"{MARK_EDGE}(?:({_DESCRIPTION}[^{MARK_EDGE}]*)|[^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)"
 )
 
 
-# A kept tag (fingerprint.grammar's first pass skips it, so what it holds is read as markup) with a
-# raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"``
-# in a description, and the first pass read a script from there to the page's end. Up to that
-# "<"; quotes count only right after "=", as the tokenizer reads them. No alternative runs past
-# a "<", so a search that fails at one tag fails there (linear: a page of unclosed tags).
+# A kept tag (fingerprint.taggrammar's first pass skips it, so what it holds is read as markup) with
+# a raw "<" in a quoted value: VuePress Theme Hope writes ``content="… <script> 和 <style> …"`` in a
+# description, and the first pass read a script from there to the page's end. Up to that "<"; quotes
+# count only right after "=", as the tokenizer reads them. No alternative runs past a "<", so a
+# search that fails at one tag fails there (linear: a page of unclosed tags).
 _KEPT_WITH_LT: Final = re.compile(
     rf"""<(?i:a|img|source|meta){NAME_END}
     (?: [^<>="']++ | ={SPACE}*+ (?: "[^"<]*+" | '[^'<]*+' | (?!["'])[^\t\n\f\r ><]*+ )
@@ -108,12 +108,12 @@ def escape_kept_values(data: bytes) -> bytes:
 
 def unspace_marks(text: str) -> str:
     """``text`` without the spaces beside its marks: a mark is a word boundary of its own."""
-    return text.replace(" " + MARK, MARK).replace(MARK + " ", MARK)
+    return text.replace(" " + MARK_EDGE, MARK_EDGE).replace(MARK_EDGE + " ", MARK_EDGE)
 
 
 def descriptions(text: str) -> list[str]:
     """The meta description marks of a reduction (marks and text alternate between _MARKs)."""
-    return [f"{MARK}{mark}{MARK}" for mark in _DESCRIPTION_MARKS.findall(text) if mark]
+    return [f"{MARK_EDGE}{mark}{MARK_EDGE}" for mark in _DESCRIPTION_MARKS.findall(text) if mark]
 
 
 def mark_targets(tag: re.Match[str]) -> str:
@@ -152,7 +152,7 @@ def _unquote(value: str | None) -> str | None:
 def _mark(kind: str, value: str | None) -> str:
     if value is None:
         return ""
-    return f"{MARK}{kind}{without_cache_buster(value.strip(_HTML_SPACE))}{MARK}"
+    return f"{MARK_EDGE}{kind}{without_cache_buster(value.strip(_HTML_SPACE))}{MARK_EDGE}"
 
 
 def without_cache_buster(value: str) -> str:

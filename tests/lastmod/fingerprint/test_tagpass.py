@@ -1,20 +1,19 @@
-"""The first pass by one split (fingerprint.firstpass) is the first pass by a Python call per tag
+"""The first pass by one split (fingerprint.tagpass) is the first pass by a Python call per tag
 (NOT_TEXT.sub with reduction._flat_main or _flat_body), character for character: on generated
 markup, on tags whose names are odd (any case, non-ASCII, "=" right after them), and where an
-element has role=main (first_pass leaves the page to the caller)."""
+element has role=main or a furniture role (first_pass leaves the page to the caller)."""
 
 from __future__ import annotations
 
 import re
-from functools import partial
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.firstpass import first_pass
-from sitemill.lastmod.fingerprint.grammar import NOT_TEXT, TAGS_PATTERN
+from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT, TAGS_PATTERN
+from sitemill.lastmod.fingerprint.tagpass import first_pass
 
 TAG_PIECES = st.sampled_from(
     [
@@ -28,28 +27,27 @@ TAG_PIECES = st.sampled_from(
         *("<!--", "-->", "<!doctype html>", "<?x", "</>", '<p title=">">', "<p = '>'>"),
         *("<my-element>", "</my-element>", "<h1>", "<x:y>", "<p==x>", '<p= "a>b">', "<1>"),
         *("role", "ole", "whole", "<span role=main>", '<tr role="main">', "<main role=x>"),
-        # Fingerprint version 3's furniture (fingerprint.contentregion).
+        # The furniture (fingerprint.regionselect).
         *("<nav>", "</NAV>", "<aside class=x>", "</aside>", "<Header>", "</header>", "<footer"),
         *("</footer>", "<nav=x>", "<div role=navigation>", "<p role='search x'>", "role=banner"),
     ]
 )
 
 
-def by_calls(text: str, main: bool, version: int = 2) -> str | None:
+def by_calls(text: str, main: bool) -> str | None:
     """The first pass with a Python call per tag; None where it reads the page in order."""
-    flat = partial(reduction._flat_main, version=version)
     try:
-        return NOT_TEXT.sub(flat if main else reduction._flat_body, text)
+        return NOT_TEXT.sub(reduction._flat_main if main else reduction._flat_body, text)
     except reduction._InOrder:
         return None
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.lists(TAG_PIECES, max_size=80), st.booleans(), st.sampled_from([2, 3]))
-def test_one_split_is_a_call_per_tag(pieces: list[str], main: bool, version: int) -> None:
+@given(st.lists(TAG_PIECES, max_size=80), st.booleans())
+def test_one_split_is_a_call_per_tag(pieces: list[str], main: bool) -> None:
     text = "".join(pieces)
-    expected = by_calls(text, main, version)
-    found = first_pass(text, main=main, version=version)
+    expected = by_calls(text, main)
+    found = first_pass(text, main=main)
     if found is None:  # (role=main, maybe: the caller's pass decides)
         assert main and re.search("(?i)role", text)
     else:
@@ -94,8 +92,5 @@ def test_cases(text: str, main: bool, expected: str | None) -> None:
         pytest.param("<div role=main>x</div>", None, id="role=main"),
     ],
 )
-def test_version_3_cases(text: str, expected: str | None) -> None:
-    assert first_pass(text, main=True, version=3) == expected
-    if expected is not None:
-        assert by_calls(text, True, 3) == expected
-    assert first_pass(text, main=True) == by_calls(text, True)  # (version 2: spaces)
+def test_furniture_cases(text: str, expected: str | None) -> None:
+    assert first_pass(text, main=True) == by_calls(text, True) == expected

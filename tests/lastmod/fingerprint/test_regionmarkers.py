@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 import timing
-from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import fingerprint_html
 
 
 def mkdocs(
@@ -75,29 +75,6 @@ def test_furniture_moves_no_date(before: bytes, after: bytes) -> None:
 @pytest.mark.parametrize(("before", "after"), CONTENT)
 def test_content_moves_the_date(before: bytes, after: bytes) -> None:
     assert fingerprint_html(after) != fingerprint_html(before)
-
-
-@pytest.mark.parametrize(
-    ("page", "reduction"),
-    [
-        ("<title>T</title><nav>n</nav><main>m</main><footer>f</footer>", "T m"),
-        ("<title>T</title><nav>n</nav><main>m", "T m"),  # unclosed: to the end
-        ("<nav>n</nav><div role=main>a<div>b</div>c</div><aside>s</aside>", "a b c"),
-        ("<div role='main navigation'>a</div><p>x</p>", "a"),  # the first token counts
-        ("<div data-role=main>a</div><p>x</p>", "a x"),  # another attribute
-        ("<nav>n</nav><article>a</article><footer>f</footer>", "a"),
-        ("<article>a</article><article>b</article><footer>f</footer>", "a b f"),  # a list
-        ("<main>m</main><div role=main>r</div>", "m"),  # <main> first
-        ("<!-- <main>x</main> --><p>a</p><script><main></script><p>b</p>", "a b"),
-        ("<p>no region</p><footer>f</footer>", "no region f"),
-        ("<MAIN>m</MAIN><p>x</p>", "m"),
-        ("<main>a<main>b</main>c</main>", "a b"),  # the first end tag closes it
-        ("<p>x\x02m\x03y</p>", "x m y"),  # marker characters in the page are text
-    ],
-)
-def test_the_region(page: str, reduction: str) -> None:
-    """Version 2's region (version 3 leaves furniture out of it: test_contentregion.py)."""
-    assert reduce_html(page.encode(), version=2) == reduction
 
 
 def repeat(unit: bytes) -> Callable[[int], bytes]:
