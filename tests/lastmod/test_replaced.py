@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.lastmod.w3cdate import REPLACED_SITEMAP, Precision
+from sitemill.lastmod.declared.w3cdate import REPLACED_SITEMAP, Precision
 from sitemill.writing.replaced import page_key, replaced_dates, urlset_dates
 from sitemill.writing.takeover import find_takeover
 from sitemill.writing.takeoverfiles import FolderFiles

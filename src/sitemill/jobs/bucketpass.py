@@ -13,12 +13,12 @@ from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
 from sitemill.jobs.llmsreads import bucket_llms_setup
 from sitemill.lastmod.decide import first_run_ladder
-from sitemill.lastmod.declared import declared_dates
-from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.deployedits import DeployEdits
+from sitemill.lastmod.declared.inpage import declared_dates
+from sitemill.lastmod.declared.rung import DeclaredRung
+from sitemill.lastmod.declared.w3cdate import DeclaredDate
+from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.evidencetime import evidence_ceiling
-from sitemill.lastmod.stamps import seconds
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.lastmod.filetimes.spread import seconds
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.pagesread import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages

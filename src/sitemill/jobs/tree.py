@@ -44,7 +44,7 @@ from sitemill.writing.takeoverfiles import FolderFiles, files_of
 from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
-    from sitemill.lastmod.w3cdate import DeclaredDate
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 

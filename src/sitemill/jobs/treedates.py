@@ -37,7 +37,7 @@ from sitemill.sources.tree import TreeFile
 from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports it not)
-    from sitemill.lastmod.w3cdate import DeclaredDate
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ def read_pages(
     most PROGRESS_CHUNK pages, when it tells a progress: without one, a pool's chunks are as
     few as its workers need, each one's set-up paid fewer times). With ``declare``
     (a first run), an HTML page's declared modification dates are read from the bytes read
-    (sitemill.lastmod.declared: up to its first 512 KiB, the head alone for a page left to
+    (sitemill.lastmod.declared.inpage: up to its first 512 KiB, the head alone for a page left to
     the walk through git history or fingerprinted by an earlier run)."""
     known = known or {}
     told = ticker is not None and ticker.progress is not None
@@ -219,7 +219,7 @@ def _fingerprint(
 def _declared_reader() -> Callable[[bytes], Iterator[DeclaredDate]]:
     """sitemill.lastmod.declared.declared_dates, imported by a first run only: a later run
     reads no declared date, and neither it nor a worker imports what reads them."""
-    from sitemill.lastmod.declared import declared_dates
+    from sitemill.lastmod.declared.inpage import declared_dates
 
     return declared_dates
 

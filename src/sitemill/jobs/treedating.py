@@ -32,9 +32,9 @@ from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
-    from sitemill.lastmod.declaredrung import DeclaredRung
+    from sitemill.lastmod.declared.rung import DeclaredRung
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
     from sitemill.lastmod.sourcefiles.rung import SourceRung
-    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ def declared_rung(
     the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
     pages ``history`` dates (git: their content's date) are what the site's declared dates
     are held against."""
-    from sitemill.lastmod.declaredrung import DeclaredRung
+    from sitemill.lastmod.declared.rung import DeclaredRung
 
     paths = [file.path for file in domain]
 

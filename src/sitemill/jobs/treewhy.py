@@ -15,10 +15,10 @@ from sitemill.jobs.keptevidence import dating_source
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
-from sitemill.lastmod.declaredrung import DeclaredRung
+from sitemill.lastmod.declared.rung import DeclaredRung
+from sitemill.lastmod.declared.w3cdate import DeclaredDate
+from sitemill.lastmod.filetimes.spread import Stamp, busiest_window
 from sitemill.lastmod.history.commits import Commit, page_commits
-from sitemill.lastmod.stamps import Stamp, busiest_window
-from sitemill.lastmod.w3cdate import DeclaredDate
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.overlay import OverlaySink

@@ -5,7 +5,7 @@
 # (docs/lastmod.md, "No date without evidence"): (1) the built page's own git history, or the
 # date the remembered state keeps for it; then the providers between, in order (the page's
 # source in the repository, its own declared modification date); then its file time or
-# ``LastModified`` when the stamp rule (sitemill.lastmod.stamps) says the run's times are no
+# ``LastModified`` when the stamp rule (lastmod.filetimes.spread) says the run's times are no
 # stamp; else none: no ``<lastmod>``. Rung 1 is the callers' (git history, the state): the
 # ladder is asked only for what no run has seen. Once a run has seen the site, a page that
 # changes or first appears is dated by the deploy that brought it, outside the ladder.
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from sitemill.lastmod.filetimes.spread import Stamp, judge_times
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.lastmod.stamps import Stamp, judge_times
 from sitemill.protocol import Precision
 
 

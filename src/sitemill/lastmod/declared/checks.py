@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
-from sitemill.lastmod.stampcheck import Page, StampCheck, drop_build_stamps, in_future
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.lastmod.declared.buildstamps import Page, StampCheck, drop_build_stamps, in_future
+from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 NOT_AFTER_PUBLICATION: Final = "not after the page's publication date"
 BEHIND_HISTORY: Final = "the site's declared dates are earlier than its history"
@@ -29,7 +29,7 @@ def check_declared(
 ) -> StampCheck[Page]:
     """The modification dates of ``candidates`` (each page's declarations, its publication
     dates among them) that say a modification: not after a publication date the page
-    declares, then no build stamp (sitemill.lastmod.stampcheck)."""
+    declares, then no build stamp (sitemill.lastmod.declared.buildstamps)."""
     kept: dict[Page, tuple[DeclaredDate, ...]] = {}
     refused: dict[Page, tuple[DeclaredDate, str]] = {}
     dropped: Counter[str] = Counter()

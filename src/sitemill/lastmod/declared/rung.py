@@ -1,7 +1,7 @@
 """Rung 3 of the evidence ladder: a first-seen page's declared modification date, asked."""
 # The candidates (each page's in-page declarations, then the replaced generator sitemap's
 # ``<lastmod>``: docs/lastmod.md, "Declared dates") of every page the ladder may date are gathered
-# first; the checks (sitemill.lastmod.declaredcheck: not the publication date, no build stamp, not
+# first; the checks (sitemill.lastmod.declared.checks: not the publication date, no build stamp, not
 # behind the history the run has) run once over all of them, the first time a page is asked for, so
 # the dates depend on the pages only, never on the order they are dated in.
 
@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from sitemill.lastmod.decide import DateReason, Evidence
-from sitemill.lastmod.declaredcheck import behind_history, check_declared, distrusted
+from sitemill.lastmod.declared.buildstamps import StampCheck
+from sitemill.lastmod.declared.checks import behind_history, check_declared, distrusted
+from sitemill.lastmod.declared.w3cdate import DeclaredDate, Precision
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.lastmod.stampcheck import StampCheck
-from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
 # Every first-seen page's candidates, in order of preference (called once, when asked first).
 Candidates = Callable[[], Mapping[str, Sequence[DeclaredDate]]]

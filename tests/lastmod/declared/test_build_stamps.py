@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.lastmod.declared import declared_dates
-from sitemill.lastmod.stampcheck import FUTURE, RUN_TIME, SHARED, drop_build_stamps
-from sitemill.lastmod.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
+from sitemill.lastmod.declared.buildstamps import FUTURE, RUN_TIME, SHARED, drop_build_stamps
+from sitemill.lastmod.declared.inpage import declared_dates
+from sitemill.lastmod.declared.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
 from sitemill.writing.replaced import urlset_dates
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 RUN = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
@@ -157,8 +157,8 @@ def test_a_date_at_the_calendar_s_end_is_in_the_future_and_raises_nothing(text: 
 
 
 def test_a_publication_date_at_the_calendar_s_end_holds_nothing_back() -> None:
-    from sitemill.lastmod.declaredcheck import check_declared
-    from sitemill.lastmod.w3cdate import JSON_LD_PUBLISHED
+    from sitemill.lastmod.declared.checks import check_declared
+    from sitemill.lastmod.declared.w3cdate import JSON_LD_PUBLISHED
 
     published = parse_declared("9999-12-31", JSON_LD_PUBLISHED)
     assert published is not None

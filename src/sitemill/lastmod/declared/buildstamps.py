@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Final, Generic, TypeVar
 
+from sitemill.lastmod.declared.w3cdate import DeclaredDate, Precision
 from sitemill.lastmod.evidencetime import evidence_time
-from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
 Page = TypeVar("Page", bound=Hashable)
 

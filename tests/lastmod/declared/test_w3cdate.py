@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sitemill.lastmod.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
+from sitemill.lastmod.declared.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
 
 DAY, TIME = Precision.DAY, Precision.TIME
 

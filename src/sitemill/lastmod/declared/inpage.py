@@ -18,7 +18,7 @@ from typing import Final
 
 from sitemill.html.head import StartTag
 from sitemill.html.tokens import RAW_TEXT_END, RAW_TEXT_TAGS, TOKEN
-from sitemill.lastmod.w3cdate import (
+from sitemill.lastmod.declared.w3cdate import (
     ARTICLE_MODIFIED,
     ARTICLE_PUBLISHED,
     ITEMPROP_MODIFIED,
@@ -72,7 +72,7 @@ def declared_dates(page: bytes) -> Iterator[DeclaredDate]:
     datetime), and the ``datetime`` of a ``<time>`` that a "last updated" line holds; and
     among them its publication dates (``published``: JSON-LD ``datePublished``,
     ``article:published_time``, ``itemprop="datePublished"``). A value that is no date is
-    skipped (sitemill.lastmod.w3cdate); malformed JSON is ignored."""
+    skipped (sitemill.lastmod.declared.w3cdate); malformed JSON is ignored."""
     data = page[:DECLARED_BYTES]
     low = data.lower()
     pos = 0

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 import timing
-from sitemill.lastmod.declared import (
+from sitemill.lastmod.declared.inpage import (
     DECLARED_BYTES,
     MAX_JSON_DEPTH,
     MAX_JSON_LD_BYTES,
     declared_date,
     declared_dates,
 )
-from sitemill.lastmod.w3cdate import (
+from sitemill.lastmod.declared.w3cdate import (
     ARTICLE_MODIFIED,
     ARTICLE_PUBLISHED,
     ITEMPROP_MODIFIED,
@@ -28,7 +28,7 @@ from sitemill.lastmod.w3cdate import (
     Precision,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 WHEN = "2023-05-06T07:08:09Z"
 INSTANT = datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC)
 
@@ -149,7 +149,7 @@ def test_publication_dates_are_read_as_such_and_never_as_modification_dates(
     head: str, source: str
 ) -> None:
     # The page may have been edited since: a publication date is read only to hold the
-    # modification dates against (sitemill.lastmod.declaredcheck), never to date the page.
+    # modification dates against (sitemill.lastmod.declared.checks), never to date the page.
     dates = list(declared_dates(page(head)))
     assert [(date.source, date.w3c(), date.published) for date in dates] == [
         (source, "2019-01-01T00:00:00Z", True)
