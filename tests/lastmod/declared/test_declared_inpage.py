@@ -25,7 +25,7 @@ from sitemill.lastmod.declared.w3cdate import (
     JSON_LD_PUBLISHED,
     LAST_UPDATED_LINE,
     OG_UPDATED,
-    Precision,
+    DeclaredPrecision,
 )
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -96,7 +96,7 @@ def ld(document: object) -> str:
 def test_each_kind_of_declaration_is_read(head: str, body: str, source: str) -> None:
     date = declared_date(page(head, body))
     assert date is not None
-    assert (date.when, date.precision, date.source) == (INSTANT, Precision.TIME, source)
+    assert (date.when, date.precision, date.source) == (INSTANT, DeclaredPrecision.TIME, source)
 
 
 PUBLISHED = "2019-01-01T00:00:00Z"

@@ -4,4 +4,4 @@
 import re
 from typing import Final
 
-PARTS: Final = re.compile(r"[0-9a-f]{12}(?:\.[0-9a-f]{12})?")  # (what a record keeps)
+PARTS_FORM: Final = re.compile(r"[0-9a-f]{12}(?:\.[0-9a-f]{12})?")  # (what a record keeps)
