@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from sitemill.config.model import load_config
-from sitemill.jobs.treedates import read_pages
+from sitemill.jobs.treedates import ReadOptions, read_pages
 from sitemill.pagesread import reads_candidate, reads_page
 from sitemill.progress import READING, Ticker
 from sitemill.rules import is_candidate
@@ -145,10 +145,9 @@ def test_pages_are_read_in_fewer_chunks_when_no_progress_is_shown(
         None,
         Root(tmp_path),
         files,
-        whole=True,
-        pool=pool,  # type: ignore[arg-type]
-        stream=True,
-        ticker=Ticker(progress, READING, len(files)),
+        ReadOptions(whole=True, stream=True),
+        pool,  # type: ignore[arg-type]
+        Ticker(progress, READING, len(files)),
     )
     reads.complete()
     assert len(reads.fingerprints) == pages

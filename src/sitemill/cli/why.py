@@ -15,7 +15,7 @@ from sitemill.lastmod.decide import DateReason
 
 if TYPE_CHECKING:
     from sitemill.jobs.treewhy import PageWhy, Window
-    from sitemill.lastmod.history.commits import Commit
+    from sitemill.lastmod.history.commits import NamedCommit
 
 
 def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
@@ -187,7 +187,7 @@ def _history(why: PageWhy) -> list[str]:
     return lines
 
 
-def _commit(commit: Commit | None) -> str:
+def _commit(commit: NamedCommit | None) -> str:
     if commit is None:
         return "(its commit is not in the file's log)"
     # The subject is the repository's text: its first line, cut (a 1 MB subject is no line).

@@ -107,7 +107,11 @@ def first_run_ladder(
 
 
 class Remembered(Protocol):
-    """What the last run remembered of a page (the state's record): its date and fingerprint."""
+    """What the last run remembered of a page (the state's record): the version of its bytes
+    (an S3 ETag), its date and fingerprint, and that date's root evidence."""
+
+    @property
+    def version(self) -> str | None: ...
 
     @property
     def lastmod(self) -> str | None: ...
@@ -178,7 +182,7 @@ def content_date(
         return Dated(found.lastmod, found.reason, fingerprint, found.proof)
     if plain is None:  # its time was after the run (sitemill.lastmod.evidencetime)
         return Dated(None, DateReason.NONE_AFTER_RUN, fingerprint)
-    return Dated(plain, moved(record), fingerprint, Proof(Rung.DEPLOY))
+    return Dated(plain, deploy_reason(record), fingerprint, Proof(Rung.DEPLOY))
 
 
 def history_date(
@@ -199,10 +203,10 @@ def history_date(
     if first_run:
         reason = DateReason.HISTORY_OLDER if older else DateReason.HISTORY_LAST
         return Dated(lastmod, reason, fingerprint, proof)
-    return Dated(lastmod, moved(record), fingerprint, proof)
+    return Dated(lastmod, deploy_reason(record), fingerprint, proof)
 
 
-def moved(record: Remembered | None) -> DateReason:
+def deploy_reason(record: Remembered | None) -> DateReason:
     """Why a page of a site a run has seen gets the deploy's date: new, or changed since."""
     return DateReason.NEW if record is None else DateReason.CHANGED
 

@@ -17,10 +17,11 @@ from typing import Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
-from sitemill.lastmod.decide import Ladder, at_precision, content_date
+from sitemill.lastmod.decide import Ladder, at_precision
 from sitemill.lastmod.declared.w3cdate import DeclaredDate
 from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.lastmod.pagedate import PageSeen, page_date, same_bytes
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state.facts import lacks_titles, without_titles
@@ -202,19 +203,12 @@ def _attach(
     record = knowledge.known.record(page.path)
     dated = None
     if knowledge.content_dates and fingerprint is not None:
-        # The same bytes (the same ETag) as a record of an earlier sitemill's fingerprint, or
-        # of one it can no longer compute (State.outdated), are the same content: an upgrade
-        # moves no date.
-        unchanged = (
-            record is not None
-            and page.version is not None
-            and record.version == page.version
-            and (record.fingerprint is not None or knowledge.known.outdated)
-        ) or (knowledge.deploy is not None and knowledge.deploy.unchanged(page.path))
-        dated = content_date(
-            record, fingerprint, page.lastmod, first_run=knowledge.first_run,
-            unchanged=unchanged, ladder=knowledge.ladder, path=page.path,
-        )  # fmt: skip
+        deploy = knowledge.deploy
+        unchanged = same_bytes(record, page.version, knowledge.known.outdated) or (
+            deploy is not None and deploy.unchanged(page.path)
+        )
+        seen = PageSeen(page.path, fingerprint, page.lastmod, unchanged=unchanged)
+        dated = page_date(record, seen, first_run=knowledge.first_run, ladder=knowledge.ladder)
     lastmod = page.lastmod if dated is None else dated.lastmod
     if page.version is not None and (facts is not None or knowledge.content_dates):
         knowledge.remember.pages[page.path] = PageRecord(
