@@ -13,7 +13,6 @@ from sitemill.lastmod.declared.inpage import (
     DECLARED_BYTES,
     MAX_JSON_DEPTH,
     MAX_JSON_LD_BYTES,
-    declared_date,
     declared_dates,
 )
 from sitemill.lastmod.declared.w3cdate import (
@@ -25,8 +24,15 @@ from sitemill.lastmod.declared.w3cdate import (
     JSON_LD_PUBLISHED,
     LAST_UPDATED_LINE,
     OG_UPDATED,
+    DeclaredDate,
     DeclaredPrecision,
 )
+
+
+def declared_date(page: bytes) -> DeclaredDate | None:
+    """The first modification date ``page`` declares (see declared_dates)."""
+    return next((date for date in declared_dates(page) if not date.published), None)
+
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 WHEN = "2023-05-06T07:08:09Z"

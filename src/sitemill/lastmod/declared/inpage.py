@@ -60,11 +60,6 @@ _JSON_STRING: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"')
 _BRACKET: Final = re.compile(rb"[\[\]{}]")
 
 
-def declared_date(page: bytes) -> DeclaredDate | None:
-    """The first modification date ``page`` declares (see declared_dates)."""
-    return next((date for date in declared_dates(page) if not date.published), None)
-
-
 def declared_dates(page: bytes) -> Iterator[DeclaredDate]:
     """Each valid modification date ``page`` declares, in the order they stand: JSON-LD
     ``dateModified`` (objects, arrays, ``@graph``), ``<meta property="article:modified_time">``
