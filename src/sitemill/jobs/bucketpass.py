@@ -12,8 +12,6 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
 from sitemill.jobs.llmsreads import bucket_llms_setup
-from sitemill.lastmod.declared.inpage import declared_dates
-from sitemill.lastmod.declared.w3cdate import DeclaredDate
 from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.evidencetime import evidence_ceiling
 from sitemill.lastmod.filetimes.spread import seconds
@@ -45,6 +43,7 @@ from sitemill.writing.childdates import ChildDates, child_dates
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
     from sitemill.writing.usersitemaps import UserSitemaps
 
 
@@ -229,8 +228,9 @@ def page_reader(
 
 
 def _declares(declared: dict[str, tuple[DeclaredDate, ...]], path: str, data: bytes) -> None:
-    """Note the modification dates the page at ``path`` declares in ``data`` (a head reader's
-    thread: one key each)."""
+    """Note the dates the page at ``path`` declares in ``data`` (a first run's head reader)."""
+    from sitemill.lastmod.declared.inpage import declared_dates
+
     if dates := tuple(declared_dates(data)):
         declared[path] = dates
 

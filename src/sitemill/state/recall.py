@@ -13,12 +13,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, wait
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.lastmod.decide import Ladder, at_precision
-from sitemill.lastmod.declared.w3cdate import DeclaredDate
 from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.pagedate import PageSeen, page_date, same_bytes
@@ -28,6 +27,9 @@ from sitemill.state.facts import lacks_titles, without_titles
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 from sitemill.workers.threadpool import generator_pool
+
+if TYPE_CHECKING:  # (a first run's only)
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 DEFAULT_WINDOW: Final = 1_024
 
