@@ -33,7 +33,7 @@ def hold_log_until_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], li
     real_take, real_read, real_log = (
         treedates.PageReads._take,
         treehistory.read_pages,
-        treehistory._resolve_lastmod,
+        treehistory.read_history,
     )
 
     def take(self: treedates.PageReads) -> None:
@@ -53,5 +53,5 @@ def hold_log_until_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], li
 
     monkeypatch.setattr(treedates.PageReads, "_take", take)
     monkeypatch.setattr(treehistory, "read_pages", read_pages)
-    monkeypatch.setattr(treehistory, "_resolve_lastmod", resolve_lastmod)
+    monkeypatch.setattr(treehistory, "read_history", resolve_lastmod)
     return chunks, by_then

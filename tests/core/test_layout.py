@@ -286,3 +286,47 @@ def test_the_configuration_stands_below_the_stages() -> None:
     for path in (PACKAGE / "config").glob("*.py"):
         for name in imported_modules(path):
             assert not name.startswith(stages), f"config/{path.name} imports {name}"
+
+
+# What decides a page's date (docs/lastmod.md, "No date without evidence"): a call of one of
+# these outside lastmod/ would be a date rule of its own beside the ladder's. The dated page,
+# a rung's evidence, the ladder and its rungs; the decisions; a time as a page's date; git's
+# dates or the pages' file times (the mode's choice, and its fallback from a shallow clone).
+DECIDES_A_DATE = frozenset(
+    {
+        "Dated", "Evidence", "Ladder", "DeclaredRung", "SourceRung",
+        "content_date", "history_date", "first_run_ladder", "judge_times",
+        "evidence_lastmod", "read_git_history", "read_file_versions",
+    }
+)  # fmt: skip
+
+
+def date_decisions(tree: ast.AST) -> Iterator[str]:
+    """The calls in ``tree`` that decide a date: ``name(...)`` or ``Name.method(...)``."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            func = func.value if func.value.id in DECIDES_A_DATE else func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name in DECIDES_A_DATE:
+            yield f"{name}():{node.lineno}"
+
+
+def test_no_module_outside_lastmod_decides_a_date() -> None:
+    """The jobs read pages, run git and pools; lastmod/ decides every date (its page date
+    module for one page, decide.py for the decision, a sub-package per rung)."""
+    found = {
+        str(path.relative_to(PACKAGE)): list(
+            date_decisions(ast.parse(path.read_text(encoding="utf-8")))
+        )
+        for path in package_modules()
+        if path.relative_to(PACKAGE).parts[0] != "lastmod"
+    }
+    assert {name: calls for name, calls in found.items() if calls} == {}
+
+
+def test_the_date_check_finds_a_decision() -> None:
+    tree = ast.parse("Ladder()\nSourceRung.started(a)\nx.content_date(r)\nhistory(y)")
+    assert list(date_decisions(tree)) == ["Ladder():1", "SourceRung():2", "content_date():3"]

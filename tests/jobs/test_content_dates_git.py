@@ -271,7 +271,7 @@ def test_a_commit_time_is_made_a_lastmod_once_for_all_the_pages_it_dates(
 ) -> None:
     # 12 pages in 2 commits: 2 commit times made lastmods, not one for each page (10,000 pages
     # written by 1,000 commits made 10,000).
-    from sitemill.jobs import treedating
+    from sitemill.lastmod import pagedate
 
     made: list[float] = []
 
@@ -279,8 +279,8 @@ def test_a_commit_time_is_made_a_lastmod_once_for_all_the_pages_it_dates(
         made.append(moment)
         return evidence_lastmod(moment, run_time)
 
-    evidence_lastmod = treedating.evidence_lastmod
-    monkeypatch.setattr(treedating, "evidence_lastmod", counted)
+    evidence_lastmod = pagedate.evidence_lastmod
+    monkeypatch.setattr(pagedate, "evidence_lastmod", counted)
     repo = make_repo(tmp_path / "site")
     for when, names in (("2024-01-10 09:00:00", "abcdef"), ("2024-02-11 09:00:00", "ghijkl")):
         commit(repo, {f"{name}.html": f"<p>Page {name}.</p>" for name in names}, when)

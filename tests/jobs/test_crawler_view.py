@@ -20,7 +20,7 @@ from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PAGE_FACTS_BYTES
 from sitemill.jobs.tree import build_from_tree
-from sitemill.jobs.treedates import MAX_PAGE_BYTES
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES as MAX_PAGE_BYTES
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink
 from xsd import assert_valid_sitemaps, assert_xsd_valid

@@ -1,7 +1,7 @@
 """A bucket deploy that makes one edit on most of the pages it changes (a version string in the
 content region, a link target moved on every page) moves none of their dates; a page whose own
 edit stands beside it is dated by the deploy; a deploy's own date printed in a page is no
-content (lastmod.deployedits, docs/lastmod.md "A deploy's template edit")."""
+content (lastmod.deploys.templateedits, docs/lastmod.md "A deploy's template edit")."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from sitemill.config.model import load_config
-from sitemill.jobs.treedates import read_pages
+from sitemill.jobs.treedates import ReadOptions, read_pages
 from sitemill.pagesread import reads_candidate, reads_page
 from sitemill.progress import READING, Ticker
 from sitemill.rules import is_candidate
@@ -26,13 +26,13 @@ from sitemill.workers.workpool import CHUNKS_PER_WORKER, PROGRESS_CHUNK
 # The modules of a first run's sources (rung 2), declared dates (rung 3) and of the replaced
 # sitemap's dates.
 FIRST_RUN_ONLY = (
-    "sitemill.lastmod.declared",
-    "sitemill.lastmod.declaredrung",
+    "sitemill.lastmod.declared.inpage",
+    "sitemill.lastmod.declared.rung",
     "sitemill.lastmod.sourcefiles.sourcemap",
     "sitemill.lastmod.sourcefiles.rung",
     "sitemill.lastmod.sourcefiles.textdates",
-    "sitemill.lastmod.stampcheck",
-    "sitemill.lastmod.w3cdate",
+    "sitemill.lastmod.declared.buildstamps",
+    "sitemill.lastmod.declared.w3cdate",
     "sitemill.writing.replaced",
 )
 
@@ -80,7 +80,7 @@ def test_a_later_run_imports_nothing_that_reads_declared_dates(tmp_path: Path) -
     out = tmp_path / "out"
     first = run(site, out)
     assert "<lastmod>2023-05-0" in first["sitemap"]  # (the declared dates dated the pages)
-    assert set(first["loaded"]) >= {"sitemill.lastmod.declared", "sitemill.writing.replaced"}
+    assert set(first["loaded"]) >= {"sitemill.lastmod.declared.inpage", "sitemill.writing.replaced"}
     for file in site.rglob("*.html"):  # rebuilt: the same bytes, new file times
         file.write_bytes(file.read_bytes())
     later = run(site, out)
@@ -145,10 +145,9 @@ def test_pages_are_read_in_fewer_chunks_when_no_progress_is_shown(
         None,
         Root(tmp_path),
         files,
-        whole=True,
-        pool=pool,  # type: ignore[arg-type]
-        stream=True,
-        ticker=Ticker(progress, READING, len(files)),
+        ReadOptions(whole=True, stream=True),
+        pool,  # type: ignore[arg-type]
+        Ticker(progress, READING, len(files)),
     )
     reads.complete()
     assert len(reads.fingerprints) == pages

@@ -123,7 +123,7 @@ def test_a_first_run_starts_the_walks_fork_server_while_git_log_runs(
     monkeypatch.setattr(workpool, "MIN_POOL_BYTES", pages * 2)
     logged = threading.Event()
     starts: list[bool] = []  # (whether git log had answered)
-    real_log = treehistory._resolve_lastmod
+    real_log = treehistory.read_history
 
     def resolve_lastmod(*args: Any, **kwargs: Any) -> Any:
         found = real_log(*args, **kwargs)
@@ -135,7 +135,7 @@ def test_a_first_run_starts_the_walks_fork_server_while_git_log_runs(
         real_start()
 
     real_start = workpool.start_fork_server
-    monkeypatch.setattr(treehistory, "_resolve_lastmod", resolve_lastmod)
+    monkeypatch.setattr(treehistory, "read_history", resolve_lastmod)
     monkeypatch.setattr(walkpool, "start_fork_server", start_fork_server, raising=False)
     monkeypatch.setattr(walkwork, "start_fork_server", start_fork_server)
     assert build(repo, tmp_path / "one", 1) and starts == []

@@ -19,14 +19,14 @@ from s3util import BUCKET, make_config, moto_bucket
 from sitemill.config.model import load_config
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
-from sitemill.lastmod.declaredcheck import (
+from sitemill.lastmod.declared.checks import (
     BEHIND_HISTORY,
     NOT_AFTER_PUBLICATION,
     behind_history,
     check_declared,
     distrusted,
 )
-from sitemill.lastmod.w3cdate import (
+from sitemill.lastmod.declared.w3cdate import (
     ARTICLE_MODIFIED,
     ARTICLE_PUBLISHED,
     JSON_LD_PUBLISHED,

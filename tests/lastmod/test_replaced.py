@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.lastmod.w3cdate import REPLACED_SITEMAP, Precision
+from sitemill.lastmod.declared.w3cdate import REPLACED_SITEMAP, DeclaredPrecision
 from sitemill.writing.replaced import page_key, replaced_dates, urlset_dates
 from sitemill.writing.takeover import find_takeover
 from sitemill.writing.takeoverfiles import FolderFiles
@@ -90,7 +90,10 @@ def test_real_mkdocs_sitemap(tmp_path: Path) -> None:
         "https://facelessuser.github.io/pymdown-extensions/",
     )
     date = dates.date_of("https://facelessuser.github.io/pymdown-extensions/faq/index.html")
-    assert date is not None and (date.w3c(), date.precision) == ("2025-07-28", Precision.DAY)
+    assert date is not None and (date.w3c(), date.precision) == (
+        "2025-07-28",
+        DeclaredPrecision.DAY,
+    )
     assert len(dates.dates) == 3
 
 

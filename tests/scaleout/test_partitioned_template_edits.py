@@ -1,5 +1,5 @@
 """A sharded layout's worker judges its deploy's edits as a rebuild does, per shard
-(lastmod.deployedits): one edit on most of the shard's changed pages moves none of their dates;
+(lastmod.deploys): one edit on most of the shard's changed pages moves none of their dates;
 a page whose own edit stands beside it is dated by the deploy."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a bucket's state keeps per page to name its next edit (lastmod.deployedits): at most 25
+"""What a bucket's state keeps per page to name its next edit (lastmod.deploys): at most 25
 hex characters, no text; written and read back, dropped when malformed or of another
 fingerprint version, absent in an older state (which loads as before); and its size."""
 
@@ -10,7 +10,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from sitemill.html.facts import PageFacts
-from sitemill.lastmod.deployedits import page_parts
+from sitemill.lastmod.deploys.templateedits import page_parts
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.lastmod.proof import Proof, Rung
 from sitemill.state.model import State, dump_document, dump_state, state_document

@@ -98,7 +98,7 @@ def _bucket_pending(
     env: Mapping[str, str],
 ) -> PendingStore:
     from sitemill.indexnow.pending import ObjectPending
-    from sitemill.jobs.bucket import BucketSettings, pending_store
+    from sitemill.jobs.bucket import BucketSettings, bucket_pending_store
     from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.state.store import open_state_store
 
@@ -107,4 +107,4 @@ def _bucket_pending(
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
         return ObjectPending(partitioned.pending_store())
-    return pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+    return bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))

@@ -15,7 +15,7 @@ from sitemill.lastmod.decide import DateReason
 
 if TYPE_CHECKING:
     from sitemill.jobs.treewhy import PageWhy, Window
-    from sitemill.lastmod.history.commits import Commit
+    from sitemill.lastmod.history.commits import NamedCommit
 
 
 def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
@@ -135,7 +135,7 @@ def _kept(why: PageWhy) -> list[str]:
 
 def _declarations() -> frozenset[str]:
     """The declarations a declared date is read from (a state's kind is shown if one)."""
-    from sitemill.lastmod import w3cdate as w
+    from sitemill.lastmod.declared import w3cdate as w
 
     return frozenset(
         {w.JSON_LD, w.ARTICLE_MODIFIED, w.OG_UPDATED, w.ITEMPROP_MODIFIED, w.LAST_UPDATED_LINE}
@@ -187,7 +187,7 @@ def _history(why: PageWhy) -> list[str]:
     return lines
 
 
-def _commit(commit: Commit | None) -> str:
+def _commit(commit: NamedCommit | None) -> str:
     if commit is None:
         return "(its commit is not in the file's log)"
     # The subject is the repository's text: its first line, cut (a 1 MB subject is no line).
@@ -206,7 +206,7 @@ def _remembered(why: PageWhy) -> str:
     date = "this date" if remembered is None else remembered.lastmod
     was = None if remembered is None or remembered.parts is None else remembered.fingerprint
     if was is not None and why.fingerprint is not None and was != why.fingerprint:
-        # (a bucket deploy's template edit, or its own date alone: lastmod.deployedits; a
+        # (a bucket deploy's template edit, or its own date alone: lastmod.deploys.templateedits; a
         # record with parts is a bucket's of this fingerprint version)
         return (
             f"{date}; the content fingerprint changed only by an edit this deploy made alike"
@@ -231,7 +231,7 @@ def _no_rung(why: PageWhy) -> str:
 
 
 def _times(window: Window | None) -> list[str]:
-    from sitemill.lastmod.stamps import STAMP_WINDOW, Stamp
+    from sitemill.lastmod.filetimes.spread import STAMP_WINDOW, Stamp
 
     if window is None:
         return []

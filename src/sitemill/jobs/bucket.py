@@ -10,7 +10,7 @@ from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
-from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
 from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Conflicts with another writer are retried this many times in all (each a fresh listing).
-ATTEMPTS: Final = 3
+STATE_ATTEMPTS: Final = 3
 GZIP_TYPE: Final = content_type(STATE_NAME)
 
 
@@ -75,10 +75,8 @@ def build_from_bucket(
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
-    report, knowledge = bucket_pass(
-        config, client, site, sink, start, pages, robots=robots, progress=progress,
-        empty=inventory.empty, named=naming, on_dated=listed.note,
-    )  # fmt: skip
+    told = PassOptions(robots, progress, empty=inventory.empty, named=naming, on_dated=listed.note)
+    report, knowledge = bucket_pass(config, client, site, sink, start, pages, told)
     listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
@@ -102,7 +100,7 @@ def build_from_bucket(
             start.state,
             knowledge.remember,
             first_run=start.first_run,
-            store=pending_store(client, site, state_store),
+            store=bucket_pending_store(client, site, state_store),
         )
         log_messages(report.indexnow, report.warnings)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
@@ -120,7 +118,9 @@ def _remember_users(naming: BucketNaming, remember: State, report: Report) -> No
         report.warnings.extend(users.warnings)
 
 
-def pending_store(client: S3Client, site: BucketSite, store: StateStore | None) -> StatePending:
+def bucket_pending_store(
+    client: S3Client, site: BucketSite, store: StateStore | None
+) -> StatePending:
     """Where IndexNow's URLs not sent yet are written back after sending: the state object
     (read again: the sink's write was conditional on the listing's ETag). Public in the
     site's bucket (it may be served), private elsewhere."""
@@ -159,10 +159,10 @@ def rebuild_bucket(
 ) -> Report:
     """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
     when another writer changed an output meanwhile, list again and redo (its pages may be
-    newer than ours), at most ATTEMPTS times, then give up with a SinkError."""
+    newer than ours), at most STATE_ATTEMPTS times, then give up with a SinkError."""
     earlier: list[str] = []
     requests: Counter[str] = Counter()  # every attempt's, by kind
-    for attempt in range(1, ATTEMPTS + 1):
+    for attempt in range(1, STATE_ATTEMPTS + 1):
         inventory = Inventory()
         sink = S3Sink(
             client,
@@ -186,9 +186,9 @@ def rebuild_bucket(
                 )
         except ConflictError as exc:
             earlier.extend(sink.written)
-            if attempt == ATTEMPTS:
+            if attempt == STATE_ATTEMPTS:
                 raise SinkError(
-                    f"{exc}, {ATTEMPTS} times: another rebuild is running; try again"
+                    f"{exc}, {STATE_ATTEMPTS} times: another rebuild is running; try again"
                 ) from exc
             log.warning("%s; listing the bucket again and redoing the rebuild", exc)
             continue

@@ -12,13 +12,10 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
 from sitemill.jobs.llmsreads import bucket_llms_setup
-from sitemill.lastmod.decide import first_run_ladder
-from sitemill.lastmod.declared import declared_dates
-from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.deployedits import DeployEdits
+from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.evidencetime import evidence_ceiling
-from sitemill.lastmod.stamps import seconds
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.lastmod.filetimes.spread import seconds
+from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.pagesread import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages
@@ -46,7 +43,30 @@ from sitemill.writing.childdates import ChildDates, child_dates
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
     from sitemill.writing.usersitemaps import UserSitemaps
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PassOptions:
+    """What one pass over a bucket is told besides its pages: ``plan``: the shard plan to keep
+    (default: the start state's); ``kept``: own files not to delete yet; ``on_page``, ``on_skip``,
+    ``on_dated``: told each page, in order (left out, and why; with its facts and date: ``why``);
+    ``others``: the site's other shards (scaleout.membership); ``raw_keys``: cut shards among
+    every candidate key, a duplicate's too (a private state's); ``empty``: Inventory.empty
+    (website redirects); ``named``: the user's sitemaps to name."""
+
+    robots: RobotsRules | None
+    progress: Progress | None = None
+    plan: Plan | None = None
+    kept: Collection[str] = ()
+    on_page: Callable[[Page], None] | None = None
+    on_skip: OnSkip | None = None
+    others: OtherShards | None = None
+    raw_keys: bool = False
+    empty: Container[str] | None = None
+    on_dated: Callable[[Page], None] | None = None
+    named: Callable[[], UserSitemaps] | None = None
 
 
 def bucket_pass(
@@ -56,50 +76,34 @@ def bucket_pass(
     sink: Sink,
     start: Start,
     pages: Iterable[Page],
-    *,
-    robots: RobotsRules | None,
-    progress: Progress | None = None,
-    plan: Plan | None = None,
-    kept: Collection[str] = (),
-    on_page: Callable[[Page], None] | None = None,
-    on_skip: OnSkip | None = None,
-    others: OtherShards | None = None,
-    raw_keys: bool = False,
-    empty: Container[str] | None = None,
-    on_dated: Callable[[Page], None] | None = None,
-    named: Callable[[], UserSitemaps] | None = None,
+    options: PassOptions,
 ) -> tuple[Report, Knowledge]:
     """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
     where the start state does not know them), generated and written through ``sink``; and
-    what the run learnt. ``plan``: the shard plan to keep (default: the start state's);
-    ``kept``: own files not to delete yet; ``on_page``: told each page, in order;
-    ``on_skip``: told each page left out, and why; ``others``: the site's other shards, as the
-    last build left them (sitemill.scaleout.membership); ``raw_keys``: cut shards among every
-    candidate key, a duplicate's too, so that one URL's keys share a shard (for a private
-    state: a boundary may then be a key the sitemaps leave out); ``empty``: Inventory.empty
-    (website redirects, asked when a canonical names one); ``on_dated``: told each page with
-    its facts and date, in order (sitemill why); ``named``: the user's sitemaps to name."""
+    what the run learnt (``options``: PassOptions)."""
+    robots, raw_keys, others = options.robots, options.raw_keys, options.others  # (short names)
     run_time = datetime.now(UTC)
     knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages, run_time)
     pages = _no_later(pages, evidence_ceiling(run_time))
     counts = HeadCounts()
-    setup = ShardSetup(Order.KEYS, plan or start.state.plan)
-    pages = _told(pages, on_page, config, setup.keys if raw_keys else None)
+    setup = ShardSetup(Order.KEYS, options.plan or start.state.plan)
+    pages = _told(pages, options.on_page, config, setup.keys if raw_keys else None)
     attached = _told(attach_facts(
         pages, needs=partial(reads_page, config, robots),
         read=page_reader(client, site, config, knowledge), knowledge=knowledge, counts=counts,
         workers=head_readers(client),
-    ), on_dated, config, None)  # fmt: skip
+    ), options.on_dated, config, None)  # fmt: skip
     inputs = SiteInputs(
         robots=robots, read_facts=None,
         lastmod=LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME,
-        warnings=start.warnings, progress=progress, remembered=start.state.outputs,
-        on_skip=_also(knowledge.remember.forget, on_skip),  # (the state names no such page)
-        shards=setup, kept=kept, others=others, style=start.state.url_style,
-        redirects=_either(website_redirects(config, client, site, empty), others),
+        warnings=start.warnings, progress=options.progress, remembered=start.state.outputs,
+        on_skip=_also(knowledge.remember.forget, options.on_skip),  # (the state: no such page)
+        shards=setup, kept=options.kept, others=others, style=start.state.url_style,
+        redirects=_either(website_redirects(config, client, site, options.empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
-        named=named, llms=bucket_llms_setup(client, site, start.state, knowledge.remember),
+        named=options.named,
+        llms=bucket_llms_setup(client, site, start.state, knowledge.remember),
     )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
@@ -138,12 +142,8 @@ def _judged(
         for page in held
         if page.lastmod is not None and reads_page(config, robots, page.path)
     )
-    if not knowledge.first_run:
-        ladder = first_run_ladder(times, uploads=True, now=run_time.timestamp())
-        return dataclasses.replace(knowledge, ladder=ladder), held
-    declared: dict[str, tuple[DeclaredDate, ...]] = {}
-    rung = DeclaredRung(lambda: declared, run_time)
-    ladder = first_run_ladder(times, uploads=True, providers=(rung,), now=run_time.timestamp())
+    declared: dict[str, tuple[DeclaredDate, ...]] | None = {} if knowledge.first_run else None
+    ladder = bucket_ladder(times, run_time, declared)
     return dataclasses.replace(knowledge, ladder=ladder, declared=declared), held
 
 
@@ -228,8 +228,9 @@ def page_reader(
 
 
 def _declares(declared: dict[str, tuple[DeclaredDate, ...]], path: str, data: bytes) -> None:
-    """Note the modification dates the page at ``path`` declares in ``data`` (a head reader's
-    thread: one key each)."""
+    """Note the dates the page at ``path`` declares in ``data`` (a first run's head reader)."""
+    from sitemill.lastmod.declared.inpage import declared_dates
+
     if dates := tuple(declared_dates(data)):
         declared[path] = dates
 

@@ -10,7 +10,7 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.config.names import did_you_mean
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
-from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.treewhy import (
     PageWhy,
@@ -21,7 +21,7 @@ from sitemill.jobs.treewhy import (
     spellings,
 )
 from sitemill.lastmod.decide import DateReason
-from sitemill.lastmod.stamps import Stamp, busiest_window, seconds
+from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
 from sitemill.pagesread import reads_page
 from sitemill.robots.rules import RobotsRules
 from sitemill.sinks.s3 import S3Sink
@@ -109,8 +109,9 @@ def explain_bucket_page(
     watch = _Watch(key_names(name, site.root), config, robots)
     pages = bucket_pages(config, list_objects(client, site.bucket, site.root), site.root, inventory)
     report, knowledge = bucket_pass(
-        config, client, site, sink, start, pages, robots=robots, on_page=watch.page,
-        on_skip=watch.skip, on_dated=watch.date, empty=inventory.empty,
+        config, client, site, sink, start, pages,
+        PassOptions(robots=robots, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date,
+                    empty=inventory.empty),
     )  # fmt: skip
     path = next((key for key in watch.names if key in watch.listed), None)
     if path is None:

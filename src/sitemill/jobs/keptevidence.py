@@ -4,18 +4,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
-from sitemill.errors import GitError, SitemillError
+from sitemill.errors import GitError
 from sitemill.git.run import Git, git_env
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason
-from sitemill.lastmod.history.commits import Commit
+from sitemill.lastmod.history.commits import NamedCommit
+from sitemill.lastmod.pagedate import source_again
 from sitemill.lastmod.proof import Rung
 
 
-def dating_source(site_dir: Path, watch: PageWatch) -> tuple[str | None, Commit | None] | None:
+def dating_source(site_dir: Path, watch: PageWatch) -> tuple[str | None, NamedCommit | None] | None:
     """The source (repo-relative) and the commit that dated the watched page by rung 2: the
     first run's rung, or the proof the state recorded for a date it kept (the source found
     again as a first run finds it, while that commit still last changed its text; the
@@ -28,23 +28,12 @@ def dating_source(site_dir: Path, watch: PageWatch) -> tuple[str | None, Commit 
     kept = watch.dated is not None and watch.dated.reason is DateReason.KEPT
     if not kept or watch.from_history or proof is None or proof.commit is None:
         return None
-    if proof.rung is Rung.SOURCE:
-        from sitemill.lastmod.sourcefiles.rung import SourceRung
-
-        rung = SourceRung(site_dir, (watch.path,), datetime.now(UTC))
-        try:
-            rung(watch.path)
-            found = rung.commit(watch.path)
-        except SitemillError:
-            found = None
-        finally:
-            rung.close()
-        if found is not None and found[1].sha == proof.commit:
-            return found
+    if proof.rung is Rung.SOURCE and (found := source_again(site_dir, watch.path, proof.commit)):
+        return found
     return None, named_commit(site_dir, proof.commit)
 
 
-def named_commit(site_dir: Path, sha: str) -> Commit | None:
+def named_commit(site_dir: Path, sha: str) -> NamedCommit | None:
     """The commit ``sha`` (a full hash, as a state keeps it) of the repository holding
     ``site_dir``, as a user names it; None when it has none such."""
     git = Git(site_dir, git_env(reading=True))
@@ -56,4 +45,4 @@ def named_commit(site_dir: Path, sha: str) -> Commit | None:
     when, _, subject = rest.partition(" ")
     if done.returncode != 0 or found != sha or not when.isdigit():
         return None
-    return Commit(sha, int(when), subject)
+    return NamedCommit(sha, int(when), subject)

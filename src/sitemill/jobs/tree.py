@@ -16,10 +16,10 @@ from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.llmsreads import tree_llms_setup
 from sitemill.jobs.treedating import PageWatch, TreeDating
-from sitemill.jobs.treehistory import read_pages_and_history
+from sitemill.jobs.treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
 from sitemill.jobs.treeremoved import remember_removed_urls
-from sitemill.jobs.treerobots import site_robots
+from sitemill.jobs.treerobots import tree_robots
 from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.lastmod.fingerprint.digest import file_url
@@ -44,7 +44,7 @@ from sitemill.writing.takeoverfiles import FolderFiles, files_of
 from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
 if TYPE_CHECKING:
-    from sitemill.lastmod.w3cdate import DeclaredDate
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -72,17 +72,18 @@ def build_from_tree(
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
-    robots_data, robots = site_robots(config, site_dir, warnings)
+    robots_data, robots = tree_robots(config, site_dir, warnings)
     dating = start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     users = _user_sitemaps(config, sink, found, dating, (site_dir, warnings))
     remember = _remembering(config, users)
     known = dating.known if dating is not None else None
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
+        declare = dating is not None and (dating.first_run or dating.known.outdated)
+        reading = TreeReading(config, site_dir, files, robots, declare)
         dating_mode, git_dates, newest, reads = read_pages_and_history(
-            config, site_dir, files, robots, warnings, known, remember, stack, progress,
-            declare=dating is not None and (dating.first_run or dating.known.outdated),
-        )  # fmt: skip
+            reading, warnings, known, remember, stack, progress
+        )
         plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
         plan.remember = remember
         dates = tree_child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)

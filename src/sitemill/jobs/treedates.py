@@ -37,11 +37,9 @@ from sitemill.sources.tree import TreeFile
 from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports it not)
-    from sitemill.lastmod.w3cdate import DeclaredDate
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
-
-MAX_PAGE_BYTES = MAX_FINGERPRINT_BYTES
 
 
 @dataclass
@@ -97,49 +95,58 @@ class PageReads:
                 self.ticker.finish()
 
 
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How read_pages reads: ``whole`` pages (fingerprints), compared in the ``earlier``
+    fingerprints too, those ``known`` not fingerprinted again, those the walk through git
+    history fingerprints (``defer``), reads taken in as the caller follows (``stream``), the
+    pages' declared dates read (``declare``)."""
+
+    whole: bool
+    earlier: tuple[int, bool, str] | None = None
+    known: Mapping[str, str] | None = None
+    defer: frozenset[str] = frozenset()
+    stream: bool = False
+    declare: bool = False
+
+
 def read_pages(
     config: Config,
     robots: RobotsRules | None,
     site: Root,
     files: list[TreeFile],
-    *,
-    whole: bool,
-    earlier: tuple[int, bool, str] | None = None,
-    known: Mapping[str, str] | None = None,
+    options: ReadOptions,
     pool: WorkPool | None = None,
-    defer: frozenset[str] = frozenset(),
-    stream: bool = False,
     ticker: Ticker | None = None,
-    declare: bool = False,
 ) -> PageReads:
-    """Read every page the pipeline will look at: the head of an HTML page for its facts;
-    with ``whole``, every such page up to MAX_PAGE_BYTES for its fingerprint too, and with
-    ``images`` on, an HTML page's body for its images (in the same read). ``earlier``: the
-    fingerprint version, scope (main or not) and base URL of the state to compare with, when
-    they are not the run's. ``known``: the fingerprints of pages whose bytes an earlier run
-    fingerprinted (their git blob): not computed again, and only the head is read unless
-    images need the body. ``pool``: worker processes that read chunks of ``files`` (the
-    result is the same with any number); with ``stream``, what they read is taken in as the
-    caller follows the files (PageReads.follow), so that this process goes on with the first
-    pages while the workers read the rest; ``ticker`` counts the pages read (by chunks of at
-    most PROGRESS_CHUNK pages, when it tells a progress: without one, a pool's chunks are as
-    few as its workers need, each one's set-up paid fewer times). With ``declare``
-    (a first run), an HTML page's declared modification dates are read from the bytes read
-    (sitemill.lastmod.declared: up to its first 512 KiB, the head alone for a page left to
-    the walk through git history or fingerprinted by an earlier run)."""
-    known = known or {}
-    told = ticker is not None and ticker.progress is not None
+    """Read every page the pipeline will look at: the head of an HTML page for its facts; with
+    ``whole`` (``options``: ReadOptions), every such page up to MAX_FINGERPRINT_BYTES for its
+    fingerprint too, and with ``images`` on, an HTML page's body for its images (in the same
+    read). ``earlier``: the fingerprint version, scope (main or not) and base URL of the state
+    to compare with, when they are not the run's. ``known``: the fingerprints of pages whose
+    bytes an earlier run fingerprinted (their git blob): not computed again, and only the head
+    is read unless images need the body. ``pool``: worker processes that read chunks of
+    ``files`` (the result is the same with any number); with ``stream``, what they read is taken
+    in as the caller follows the files (PageReads.follow), so that this process goes on with the
+    first pages while the workers read the rest; ``ticker`` counts the pages read (by chunks of
+    at most PROGRESS_CHUNK pages, when it tells a progress: without one, a pool's chunks are as
+    few as its workers need, each one's set-up paid fewer times). With ``declare`` (a first
+    run), an HTML page's declared modification dates are read from the bytes read
+    (sitemill.lastmod.declared.inpage: up to its first 512 KiB, the head alone for a page left
+    to the walk through git history or fingerprinted by an earlier run)."""
+    known, told = options.known or {}, ticker is not None and ticker.progress is not None
     chunks = [
         (chunk, {file.path: known[file.path] for file in chunk if file.path in known})
         for chunk in cut(
             files, 1 if pool is None else pool.workers, PROGRESS_CHUNK if told else None
         )
     ]
-    work = partial(_read_chunk, config, robots, site, (whole, declare), earlier, defer)
+    wants, earlier = (options.whole, options.declare), options.earlier
+    work = partial(_read_chunk, config, robots, site, wants, earlier, options.defer)
     parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
     sizes = deque(len(chunk) for chunk, _ in chunks)
     reads = PageReads(_pending=parts, _sizes=sizes, ticker=ticker)
-    return reads if stream and pool is not None else reads.complete()
+    return reads if options.stream and pool is not None else reads.complete()
 
 
 def _read_chunk(
@@ -168,7 +175,7 @@ def _read_chunk(
             continue
         deferred = whole and remembered is None and path in defer
         body = (whole and remembered is None and not deferred) or (images and html)
-        data = read_file(site, path, MAX_PAGE_BYTES if body else PAGE_FACTS_BYTES)
+        data = read_file(site, path, MAX_FINGERPRINT_BYTES if body else PAGE_FACTS_BYTES)
         if data is None:
             if html:
                 reads.facts[path] = None
@@ -217,16 +224,16 @@ def _fingerprint(
 
 
 def _declared_reader() -> Callable[[bytes], Iterator[DeclaredDate]]:
-    """sitemill.lastmod.declared.declared_dates, imported by a first run only: a later run
+    """sitemill.lastmod.declared.inpage.declared_dates, imported by a first run only: a later run
     reads no declared date, and neither it nor a worker imports what reads them."""
-    from sitemill.lastmod.declared import declared_dates
+    from sitemill.lastmod.declared.inpage import declared_dates
 
     return declared_dates
 
 
 def read_whole(site: Root, path: str) -> bytes | None:
-    """A page's first MAX_PAGE_BYTES, read inside the site only (None: refused)."""
-    return read_file(site, path, MAX_PAGE_BYTES)
+    """A page's first MAX_FINGERPRINT_BYTES, read inside the site only (None: refused)."""
+    return read_file(site, path, MAX_FINGERPRINT_BYTES)
 
 
 def read_file(site: Root, path: str, limit: int) -> bytes | None:

@@ -8,23 +8,16 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
+from functools import partial
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
-from sitemill.jobs.treehistory import SHALLOW_CLONE
-from sitemill.lastmod.decide import (
-    Dated,
-    EvidenceProvider,
-    Ladder,
-    at_precision,
-    content_date,
-    first_run_ladder,
-    history_date,
-)
-from sitemill.lastmod.evidencetime import evidence_lastmod, evidence_time
+from sitemill.lastmod.decide import Dated, Ladder, at_precision
+from sitemill.lastmod.evidencetime import evidence_dates
+from sitemill.lastmod.history.mode import SHALLOW_CLONE
+from sitemill.lastmod.pagedate import PageSeen, TreeRungs, page_date, page_time, tree_ladder
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
@@ -32,9 +25,8 @@ from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
-    from sitemill.lastmod.declaredrung import DeclaredRung
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
     from sitemill.lastmod.sourcefiles.rung import SourceRung
-    from sitemill.lastmod.w3cdate import DeclaredDate
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +75,7 @@ class TreeDating:
         # A commit after the run (a clock set to 2099, a time git keeps past the year 9999) is
         # no evidence (sitemill.lastmod.evidencetime): its page takes the ladder.
         if self.git_dates is not None:
-            dates, run_time = self.git_dates, self.run_time
-            kept = {t for t in set(dates.values()) if evidence_time(t, run_time)}
-            self.git_dates = {p: t for p, t in dates.items() if t in kept}
-            self.late = {p: t for p, t in dates.items() if p not in self.git_dates}
+            self.git_dates, self.late = evidence_dates(self.git_dates, self.run_time)
 
     def start(
         self,
@@ -112,13 +101,13 @@ class TreeDating:
         if first_run or known.undated():
             dated = self.git_dates or {}
             domain = [file for file in looked_at if file.path not in dated]
-            rungs: tuple[EvidenceProvider, ...] = ()
+            rungs = None
             if first_run:
                 if source is not None:
-                    self.source, rungs = source, (source,)
-                rungs += (declared_rung(reads, domain, replaced, dated, self.run_time),)
-            times, now = (f.mtime for f in domain), self.run_time.timestamp()
-            self.ladder = first_run_ladder(times, providers=rungs, now=now)
+                    self.source = source
+                rungs = TreeRungs(source, reads.complete, partial(_declared, reads, replaced))
+            first_seen = {file.path: file.mtime for file in domain}
+            self.ladder = tree_ladder(first_seen, dated, self.run_time, rungs)
             if self.watch is not None:
                 self.watch.times = tuple(f.mtime for f in domain)
 
@@ -161,10 +150,7 @@ class TreeDating:
                 yield Page(file.path)
                 continue
             when = None if self.git_dates is None else self.git_dates.get(file.path)
-            if when is None:
-                plain = evidence_lastmod(file.mtime, self.run_time)
-            elif (plain := self.lastmods.get(when, "")) == "":
-                plain = self.lastmods[when] = evidence_lastmod(when, self.run_time)
+            plain = page_time(when, file.mtime, self.run_time, self.lastmods)
             older = when is not None and when < self.newest.get(file.path, when)
             dated = self._date(file.path, plain, from_history=when is not None, older=older)
             if dated is None:
@@ -193,15 +179,9 @@ class TreeDating:
             return None
         fingerprint = self.fingerprints.get(path)
         record = self.known.record(path)
-        if from_history and plain is not None:
-            dated = history_date(record, fingerprint, plain, first_run=self.first_run, older=older)
-        elif fingerprint is not None:
-            earlier = self.earlier.get(path)
-            dated = content_date(
-                record, fingerprint, plain, first_run=self.first_run, earlier=earlier,
-                ladder=self.ladder, path=path,
-            )  # fmt: skip
-        else:
+        seen = PageSeen(path, fingerprint, plain, from_history, older, self.earlier.get(path))
+        dated = page_date(record, seen, first_run=self.first_run, ladder=self.ladder)
+        if dated is None:
             return None  # not read: a page the pipeline leaves out anyway
         self.remember.pages[path] = PageRecord(
             None, None, fingerprint, dated.lastmod, dated.proof if dated.lastmod else None,
@@ -212,42 +192,10 @@ class TreeDating:
         return dated
 
 
-def declared_rung(
-    reads: PageReads,
-    domain: Iterable[TreeFile],
-    replaced: Callable[[str], DeclaredDate | None] | None,
-    history: Mapping[str, int],
-    run_time: datetime,
-) -> DeclaredRung:
-    """Rung 3 over the first-seen pages of ``domain``: what each declares in the page, then
-    the ``replaced`` sitemap's date; read once every page is in (``reads`` may stream). The
-    pages ``history`` dates (git: their content's date) are what the site's declared dates
-    are held against."""
-    from sitemill.lastmod.declaredrung import DeclaredRung
-
-    paths = [file.path for file in domain]
-
-    def declared(path: str) -> tuple[DeclaredDate, ...]:
-        listed = None if replaced is None else replaced(path)
-        return reads.declared.get(path, ()) + (() if listed is None else (listed,))
-
-    def candidates() -> dict[str, tuple[DeclaredDate, ...]]:
-        reads.complete()
-        return {path: declared(path) for path in paths}
-
-    def held() -> tuple[dict[str, tuple[DeclaredDate, ...]], dict[str, datetime]]:
-        reads.complete()
-        return (
-            {path: declared(path) for path in history},
-            {path: datetime.fromtimestamp(when, UTC) for path, when in history.items()},
-        )
-
-    return DeclaredRung(candidates, run_time, held if history else None)
-
-
-def first_run_sources(site_dir: Path, files: Iterable[TreeFile]) -> SourceRung:
-    """Rung 2 over the candidate ``files`` of the site in ``site_dir``, started (it reads the
-    repository while the pages are read); imported by a first run alone."""
-    from sitemill.lastmod.sourcefiles.rung import SourceRung
-
-    return SourceRung.started(site_dir, (file.path for file in files), datetime.now(UTC))
+def _declared(
+    reads: PageReads, replaced: Callable[[str], DeclaredDate | None] | None, path: str
+) -> tuple[DeclaredDate, ...]:
+    """The modification dates the page at ``path`` declares, then the ``replaced`` sitemap's
+    date of it (rung 3's candidates, in order of preference)."""
+    listed = None if replaced is None else replaced(path)
+    return reads.declared.get(path, ()) + (() if listed is None else (listed,))

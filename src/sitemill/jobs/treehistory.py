@@ -8,15 +8,15 @@ import logging
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from contextlib import ExitStack
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Final, TypeVar
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
-from sitemill.errors import ConfigError, GitError
-from sitemill.jobs.treedates import PageReads, read_pages, read_whole
+from sitemill.jobs.treedates import PageReads, ReadOptions, read_pages, read_whole
 from sitemill.jobs.treeseen import recall, remember_walk, remembered_prints
-from sitemill.jobs.walkpool import History, log_then_workers, pool_for_walk, read_before_walk
+from sitemill.jobs.walkpool import log_then_workers, pool_for_walk, read_before_walk
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
@@ -29,10 +29,9 @@ from sitemill.lastmod.history.contentdates import (
     FileVersions,
     date_by_content,
     history_warnings,
-    read_file_versions,
 )
-from sitemill.lastmod.history.lastcommit import find_work_tree, read_git_history
-from sitemill.progress import DATES, HISTORY, READING, Progress, Ticker
+from sitemill.lastmod.history.mode import LoggedHistory, read_history
+from sitemill.progress import DATES, READING, Progress, Ticker
 from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
@@ -47,8 +46,6 @@ _T = TypeVar("_T")
 # git log runs, not after it by the walk: their older versions share fewer lines with them
 # than the wait costs (build-git-10k, 10,000 pages of 120 bytes: git log takes 0.4 s).
 DEFER_MEAN_BYTES: Final = 8 * 1024
-# How the warning on a shallow clone begins (one such warning per run: jobs.tree).
-SHALLOW_CLONE: Final = "this is a shallow clone"
 
 
 def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool, str] | None:
@@ -64,24 +61,33 @@ def earlier_fingerprints(config: Config, known: State) -> tuple[int, bool, str] 
     return None if kind == now else kind
 
 
+@dataclass(frozen=True, slots=True)
+class TreeReading:
+    """What read_pages_and_history reads: the ``files`` of the site in ``site_dir`` that
+    ``robots`` lets it read, under ``config``; with ``declare``, the pages' declared dates too
+    (read_pages)."""
+
+    config: Config
+    site_dir: Path
+    files: list[TreeFile]
+    robots: RobotsRules | None
+    declare: bool = False
+
+
 def read_pages_and_history(
-    config: Config,
-    site_dir: Path,
-    files: list[TreeFile],
-    robots: RobotsRules | None,
+    site: TreeReading,
     warnings: list[str],
     known: State | None,
     remember: State,
     stack: ExitStack,
     progress: Progress | None = None,
-    *,
-    declare: bool = False,  # the pages' declared dates are read too (read_pages)
 ) -> tuple[LastmodMode, Mapping[str, int] | None, Mapping[str, int], PageReads]:
     """The pages' facts (and fingerprints), and git's dates, or (content dates: the last run's
     state ``known``) content dates from git with each file's last commit. The blob fingerprints
     ``known`` remembers under this run's key are not read again; ``remember`` gets this run's.
     The workers stay up until ``stack`` closes: without a walk through git history, the reads
     come in as the caller follows the files. ``progress`` is told the commits, pages, dates."""
+    config, site_dir, files = site.config, site.site_dir, site.files
     by_content = known is not None
     earlier = None if known is None else earlier_fingerprints(config, known)
     key = _blobs_key(config)
@@ -92,24 +98,18 @@ def read_pages_and_history(
     with interruptible_pool(1, "sitemill-git") as pool:
         ahead = read_before_walk(config, site_dir, by_content)
         start = partial(log_then_workers, pool, config, files, cached, work, progress, ahead)
-        resolve = partial(_resolve_lastmod, config, site_dir, files, warnings, by_content, dirty)
+        paths = [file.path for file in files]
+        resolve = partial(
+            read_history, config.lastmod, site_dir, paths, warnings, dirty, by_content
+        )
         logged = None if record else start(resolve)
         root = Root(site_dir)
         walked = _walked(logged, workers, by_content and earlier is None and _defers(work, sizes))
-        reads = read_pages(
-            config,
-            robots,
-            root,
-            files,
-            whole=by_content,
-            earlier=earlier,
-            known=remembered,
-            pool=workers,
-            defer=walked,
-            stream=_streams(ahead, logged, workers),
-            ticker=Ticker(progress, READING, len(files)),
-            declare=declare,
+        options = ReadOptions(
+            by_content, earlier, remembered, walked, _streams(ahead, logged, workers), site.declare
         )
+        ticker = Ticker(progress, READING, len(files))
+        reads = read_pages(config, site.robots, root, files, options, workers, ticker)
         if record and (kept := recall(record, key, reads, cached, remember)):
             return LastmodMode.GIT, kept.dates, kept.newest, reads
         history, walking = logged or start(resolve)
@@ -185,7 +185,7 @@ def _fingerprint(config: Config, function: Callable[..., _T]) -> partial[_T]:
 
 
 def _walked(
-    logged: tuple[Future[History], Future[int]] | None, workers: WorkPool, defer: bool
+    logged: tuple[Future[LoggedHistory], Future[int]] | None, workers: WorkPool, defer: bool
 ) -> frozenset[str]:
     """The files that content dates walk back (more than one version in git), from git log
     (``logged``), while the ``workers`` start: none unless their reads ``defer`` to the walk."""
@@ -212,49 +212,3 @@ def _pages_pool(
     (page_work), and the pool it sizes, which lasts as long as ``stack``."""
     work = sum(map(page_work, sizes)) if by_content or config.images else 0
     return work, stack.enter_context(WorkPool(pool_size(config.workers, work)))
-
-
-def _resolve_lastmod(
-    config: Config,
-    site_dir: Path,
-    files: list[TreeFile],
-    warnings: list[str],
-    by_content: bool,
-    dirty: frozenset[str] | None,
-    progress: Progress | None = None,
-) -> History:
-    """The mode that applies, and git's dates (each file's last commit), or with content
-    dates each file's versions (dated once the pages' fingerprints are known); ``dirty``: what
-    git status said already, if it was asked."""
-    mode = config.lastmod
-    if mode is LastmodMode.NONE:
-        return mode, None
-    if find_work_tree(site_dir) is None:
-        if mode is LastmodMode.GIT:
-            raise ConfigError("lastmod", f"git needs a git work tree, and {site_dir} is not in one")
-        return LastmodMode.MTIME, None
-    if mode is LastmodMode.MTIME:
-        return mode, None
-    paths = {file.path for file in files}
-    commits = Ticker(progress, HISTORY)
-    history = (
-        read_file_versions(site_dir, paths, dirty, commits.to)
-        if by_content
-        else read_git_history(site_dir, paths, commits.to)
-    )
-    commits.finish()
-    # A shallow clone that holds none of the site's files (untracked build output) says
-    # nothing here: its pages have no history to cut; the sources' rung says what it lost.
-    tracks = history.versions if isinstance(history, FileVersions) else history.dates
-    if history.shallow and tracks:
-        advice = f"{SHALLOW_CLONE}, so git dates would all be the newest commit's; " + (
-            "fetch the full history (actions/checkout: fetch-depth: 0)"
-        )
-        if mode is LastmodMode.GIT:
-            raise GitError(f"lastmod = git: {advice}")
-        warnings.append(f"{advice}. Using file modification times instead.")
-        log.warning("%s; using file modification times", advice)
-        return LastmodMode.MTIME, None
-    if isinstance(history, FileVersions):
-        return LastmodMode.GIT, history
-    return LastmodMode.GIT, {p: when for p, when in history.dates.items() if p not in history.dirty}

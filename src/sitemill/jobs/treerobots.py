@@ -15,7 +15,7 @@ from sitemill.safefs import Root
 log = logging.getLogger(__name__)
 
 
-def site_robots(
+def tree_robots(
     config: Config, site_dir: Path, warnings: list[str]
 ) -> tuple[bytes | None, RobotsRules | None]:
     """The site's robots.txt (the starting point of one sitemill maintains) and its rules

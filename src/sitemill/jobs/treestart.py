@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
-from sitemill.jobs.treedating import first_run_sources
 from sitemill.lastmod.evidencetime import evidence_time
 from sitemill.lastmod.history.lastcommit import head_time
+from sitemill.lastmod.pagedate import first_run_sources
 from sitemill.sinks import Sink
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import State
@@ -57,7 +57,9 @@ def start_dating(
         log.warning("%s", message)
         warnings.append(message)
     lost = start.missing and not {ENTRY_XML, ENTRY_TXT}.isdisjoint(sink.names())
-    source = first_run_sources(*site) if start.first_run or start.state.outdated else None
+    source = None
+    if start.first_run or start.state.outdated:
+        source = first_run_sources(site[0], (file.path for file in site[1]))
     return TreeStart(store, start.state, start.first_run, lost, source)
 
 

@@ -15,10 +15,10 @@ from sitemill.jobs.keptevidence import dating_source
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
-from sitemill.lastmod.declaredrung import DeclaredRung
-from sitemill.lastmod.history.commits import Commit, page_commits
-from sitemill.lastmod.stamps import Stamp, busiest_window
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.lastmod.declared.rung import DeclaredRung
+from sitemill.lastmod.declared.w3cdate import DeclaredDate
+from sitemill.lastmod.filetimes.spread import Stamp, busiest_window
+from sitemill.lastmod.history.commits import NamedCommit, page_commits
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.overlay import OverlaySink
@@ -53,10 +53,10 @@ class PageWhy:
     near: str = ""
     mtime: float | None = None
     from_history: bool = False  # dated by the page's own git history
-    content_commit: Commit | None = None  # history: the oldest version with today's content
-    last_commit: Commit | None = None  # the file's last commit
+    content_commit: NamedCommit | None = None  # history: the oldest version with today's content
+    last_commit: NamedCommit | None = None  # the file's last commit
     source: str | None = None  # rung 2: the source file that dated it (repo-relative) ...
-    source_commit: Commit | None = None  # ... and the commit that last changed its text
+    source_commit: NamedCommit | None = None  # ... and the commit that last changed its text
     remembered: PageRecord | None = None
     state_from: str | None = None  # where the remembered state was read; None: no state
     fingerprint: str | None = None
@@ -226,7 +226,7 @@ def _site_entry(site_dir: Path, path: str) -> bool:
     return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
 
 
-def _commits(site_dir: Path, watch: PageWatch) -> tuple[Commit | None, Commit | None]:
+def _commits(site_dir: Path, watch: PageWatch) -> tuple[NamedCommit | None, NamedCommit | None]:
     plan = watch.plan
     if not watch.from_history or plan is None or plan.git_dates is None:
         return None, None

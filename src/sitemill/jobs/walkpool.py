@@ -11,13 +11,11 @@ from pathlib import Path
 from sitemill.config.model import Config, LastmodMode
 from sitemill.git.trust import find_top
 from sitemill.lastmod.history.files import FileVersions
+from sitemill.lastmod.history.mode import LoggedHistory
 from sitemill.lastmod.history.walkwork import EXPECTED_READS, walk_workers
 from sitemill.progress import Progress
 from sitemill.sources.tree import TreeFile
 from sitemill.workers.workpool import WorkPool, pool_size, start_fork_server
-
-# What git log gives (jobs.treehistory): the mode, and dates or each file's versions.
-History = tuple[LastmodMode, dict[str, int] | FileVersions | None]
 
 
 def log_then_workers(
@@ -28,8 +26,8 @@ def log_then_workers(
     work: int,
     progress: Progress | None,
     ahead: bool,
-    resolve: Callable[[Progress | None], History],
-) -> tuple[Future[History], Future[int]]:
+    resolve: Callable[[Progress | None], LoggedHistory],
+) -> tuple[Future[LoggedHistory], Future[int]]:
     """git log (``resolve``) in the git thread of ``pool``, and after it the workers the walk
     it names calls for (workers_after_log), while this thread reads the pages; when they are
     read ``ahead`` of a walk (read_before_walk), their fork server perhaps at once (start_ahead)."""
@@ -41,7 +39,7 @@ def log_then_workers(
 
 def workers_after_log(
     config: Config,
-    history: Future[History],
+    history: Future[LoggedHistory],
     files: list[TreeFile],
     known: Mapping[str, str],
     work: int,

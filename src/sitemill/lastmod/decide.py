@@ -5,7 +5,7 @@
 # (docs/lastmod.md, "No date without evidence"): (1) the built page's own git history, or the
 # date the remembered state keeps for it; then the providers between, in order (the page's
 # source in the repository, its own declared modification date); then its file time or
-# ``LastModified`` when the stamp rule (sitemill.lastmod.stamps) says the run's times are no
+# ``LastModified`` when the stamp rule (lastmod.filetimes.spread) says the run's times are no
 # stamp; else none: no ``<lastmod>``. Rung 1 is the callers' (git history, the state): the
 # ladder is asked only for what no run has seen. Once a run has seen the site, a page that
 # changes or first appears is dated by the deploy that brought it, outside the ladder.
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from sitemill.lastmod.filetimes.spread import Stamp, judge_times
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.lastmod.stamps import Stamp, judge_times
 from sitemill.protocol import Precision
 
 
@@ -107,7 +107,11 @@ def first_run_ladder(
 
 
 class Remembered(Protocol):
-    """What the last run remembered of a page (the state's record): its date and fingerprint."""
+    """What the last run remembered of a page (the state's record): the version of its bytes
+    (an S3 ETag), its date and fingerprint, and that date's root evidence."""
+
+    @property
+    def version(self) -> str | None: ...
 
     @property
     def lastmod(self) -> str | None: ...
@@ -178,7 +182,7 @@ def content_date(
         return Dated(found.lastmod, found.reason, fingerprint, found.proof)
     if plain is None:  # its time was after the run (sitemill.lastmod.evidencetime)
         return Dated(None, DateReason.NONE_AFTER_RUN, fingerprint)
-    return Dated(plain, moved(record), fingerprint, Proof(Rung.DEPLOY))
+    return Dated(plain, deploy_reason(record), fingerprint, Proof(Rung.DEPLOY))
 
 
 def history_date(
@@ -199,10 +203,10 @@ def history_date(
     if first_run:
         reason = DateReason.HISTORY_OLDER if older else DateReason.HISTORY_LAST
         return Dated(lastmod, reason, fingerprint, proof)
-    return Dated(lastmod, moved(record), fingerprint, proof)
+    return Dated(lastmod, deploy_reason(record), fingerprint, proof)
 
 
-def moved(record: Remembered | None) -> DateReason:
+def deploy_reason(record: Remembered | None) -> DateReason:
     """Why a page of a site a run has seen gets the deploy's date: new, or changed since."""
     return DateReason.NEW if record is None else DateReason.CHANGED
 

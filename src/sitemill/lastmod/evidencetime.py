@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from sitemill.protocol import CLOCK_SKEW, Precision, format_lastmod
@@ -49,3 +50,14 @@ def evidence_lastmod(moment: datetime | float, run_time: datetime) -> str | None
     evidence (evidence_time), else None."""
     found = evidence_time(moment, run_time)
     return None if found is None else format_lastmod(found, Precision.DATETIME)
+
+
+def evidence_dates(
+    dates: Mapping[str, int], run_time: datetime
+) -> tuple[dict[str, int], dict[str, int]]:
+    """``dates`` (git's commit times, by page) split into those that are evidence and those
+    after the run (a clock set to 2099, a time git keeps past the year 9999), which are not:
+    such a page takes the ladder. Each commit time is judged once (a commit dates many pages)."""
+    kept = {t for t in set(dates.values()) if evidence_time(t, run_time)}
+    evidence = {p: t for p, t in dates.items() if t in kept}
+    return evidence, {p: t for p, t in dates.items() if p not in evidence}

@@ -23,7 +23,7 @@ class Rung(Enum):
     DEPLOY = "deploy"  # the deploy that brought or changed it: its file time or LastModified
 
 
-# A declaration's name (sitemill.lastmod.w3cdate's labels; not imported: a later run reads the state
+# A declaration's name (lastmod.declared.w3cdate's labels; not imported: a later run reads the state
 # and no declared date), short printable ASCII; `why` names only one it knows.
 _KIND: Final = re.compile(r"[\x20-\x7e]{1,64}")
 _COMMIT: Final = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256

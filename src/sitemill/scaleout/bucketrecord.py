@@ -12,7 +12,7 @@ from sitemill.config.model import Config
 from sitemill.errors import SourceError
 from sitemill.indexnow.outcome import PendingStore
 from sitemill.indexnow.pending import ObjectPending
-from sitemill.jobs.bucket import pending_store
+from sitemill.jobs.bucket import bucket_pending_store
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.model import State
@@ -36,7 +36,7 @@ def bucket_record(
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
         return _partitioned_record(partitioned, site)
-    pending = pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+    pending = bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
     state = pending.state()
     if state is None:
         raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))

@@ -20,7 +20,7 @@ from sitemill.config.model import Config, IndexNowMode, ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
 from sitemill.indexnow.run import found_changes
-from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.distgroup import group_shards
@@ -139,9 +139,9 @@ def _render_range(
     try:
         report, knowledge = bucket_pass(
             config, run.client, run.site, sink, start,
-            bucket_pages(config, objects, run.site.root, inventory), robots=robots,
+            bucket_pages(config, objects, run.site.root, inventory), PassOptions(robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,
+            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty),
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:

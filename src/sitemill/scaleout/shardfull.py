@@ -16,7 +16,7 @@ from sitemill.config.groups import group_names
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.indexnow.run import found_changes
-from sitemill.jobs.bucketpass import bucket_pass
+from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
@@ -94,9 +94,9 @@ def rebuild_full(
     listed_objects = _listing(run, base.plan) if objects is None else objects
     report, knowledge = bucket_pass(
         pass_config(config, users.index), run.client, site, staged, start,
-        bucket_pages(config, listed_objects, site.root, inventory), robots=robots,
+        bucket_pages(config, listed_objects, site.root, inventory), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty, on_dated=before.note,
+        empty=inventory.empty, on_dated=before.note),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)

@@ -16,7 +16,7 @@ class PageRecord:
     """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
     facts (None: not remembered), its content fingerprint, the lastmod it was given and that
     date's root evidence (``proof``; None: no date, or a state that recorded none); with
-    content dates, what names its next edit in a bucket (``parts``: lastmod.deployedits), and
+    content dates, what names its next edit in a bucket (``parts``: lastmod.deploys), and
     how nearly another page holds its text (``sketch``: lastmod.fingerprint.resemblance)."""
 
     version: str | None

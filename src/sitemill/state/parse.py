@@ -17,7 +17,7 @@ from sitemill.errors import StateError
 from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
-from sitemill.lastmod.deployparts import PARTS
+from sitemill.lastmod.deploys.parts import PARTS_FORM
 from sitemill.lastmod.evidencetime import latest_evidence
 from sitemill.lastmod.fingerprint.resemblance import is_sketch
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION, HTML_SUFFIXES
@@ -180,10 +180,10 @@ def _sketch(value: object, fingerprint: str | None) -> str | None:
 
 
 def _parts(value: object, version: int) -> str | None:
-    """A record's parts (lastmod.deployedits), of this fingerprint ``version`` only."""
+    """A record's parts (lastmod.deploys.templateedits), of this fingerprint ``version`` only."""
     if version != FINGERPRINT_VERSION or not isinstance(value, str):
         return None
-    return value if PARTS.fullmatch(value) else None
+    return value if PARTS_FORM.fullmatch(value) else None
 
 
 def _token(value: object) -> str | None:

@@ -13,20 +13,23 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, wait
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
-from sitemill.lastmod.decide import Ladder, at_precision, content_date
-from sitemill.lastmod.deployedits import DeployEdits
+from sitemill.lastmod.decide import Ladder, at_precision
+from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.lastmod.pagedate import PageSeen, page_date, same_bytes
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state.facts import lacks_titles, without_titles
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 from sitemill.workers.threadpool import generator_pool
+
+if TYPE_CHECKING:  # (a first run's only)
+    from sitemill.lastmod.declared.w3cdate import DeclaredDate
 
 DEFAULT_WINDOW: Final = 1_024
 
@@ -61,13 +64,13 @@ class Knowledge:
     # A first run: the modification dates each page read declares (filled by the reads; the
     # ladder's declared rung decides over all of them, so no page is dated before all are in).
     declared: dict[str, tuple[DeclaredDate, ...]] | None = None
-    # With content dates, the deploy's edits (lastmod.deployedits): each page's parts, kept
+    # With content dates, the deploy's edits (lastmod.deploys): each page's parts, kept
     # for the next run; a run after the first judges its changed pages once all are read.
     deploy: DeployEdits | None = None
 
     @property
     def judges(self) -> bool:
-        """Whether this run judges its changed pages' edits (lastmod.deployedits)."""
+        """Whether this run judges its changed pages' edits (lastmod.deploys.templateedits)."""
         return self.deploy is not None and self.content_dates and not self.first_run
 
 
@@ -96,7 +99,7 @@ def attach_facts(
                 counts.reused += wants_facts(page.path)
                 page = known
             elif wants_facts(page.path):
-                if knowledge.deploy is not None:  # (its stamps: lastmod.deployedits)
+                if knowledge.deploy is not None:  # (its stamps: lastmod.deploys.templateedits)
                     knowledge.deploy.times[page.path] = page.lastmod
                 future = pool.submit(read, page.path)
                 counts.read += 1
@@ -116,7 +119,7 @@ def _changed(
     waiting: Iterable[tuple[Page, Future[Reading] | None]], knowledge: Knowledge
 ) -> Iterator[tuple[str, str | None, str]]:
     """The pages read whose fingerprint is not the one remembered: the path, the parts and
-    the fingerprint their record holds (lastmod.deployedits.DeployEdits.judge)."""
+    the fingerprint their record holds (lastmod.deploys.templateedits.DeployEdits.judge)."""
     for page, future in waiting:
         if future is None or future.exception() is not None:
             continue  # (a failed read raises in order: _finish)
@@ -202,19 +205,12 @@ def _attach(
     record = knowledge.known.record(page.path)
     dated = None
     if knowledge.content_dates and fingerprint is not None:
-        # The same bytes (the same ETag) as a record of an earlier sitemill's fingerprint, or
-        # of one it can no longer compute (State.outdated), are the same content: an upgrade
-        # moves no date.
-        unchanged = (
-            record is not None
-            and page.version is not None
-            and record.version == page.version
-            and (record.fingerprint is not None or knowledge.known.outdated)
-        ) or (knowledge.deploy is not None and knowledge.deploy.unchanged(page.path))
-        dated = content_date(
-            record, fingerprint, page.lastmod, first_run=knowledge.first_run,
-            unchanged=unchanged, ladder=knowledge.ladder, path=page.path,
-        )  # fmt: skip
+        deploy = knowledge.deploy
+        unchanged = same_bytes(record, page.version, knowledge.known.outdated) or (
+            deploy is not None and deploy.unchanged(page.path)
+        )
+        seen = PageSeen(page.path, fingerprint, page.lastmod, unchanged=unchanged)
+        dated = page_date(record, seen, first_run=knowledge.first_run, ladder=knowledge.ladder)
     lastmod = page.lastmod if dated is None else dated.lastmod
     if page.version is not None and (facts is not None or knowledge.content_dates):
         knowledge.remember.pages[page.path] = PageRecord(
@@ -236,7 +232,7 @@ def _attach(
 def _kept(
     page: Page, record: PageRecord | None, fingerprint: str | None, knowledge: Knowledge
 ) -> tuple[str | None, str | None]:
-    """With content dates, the page's parts (lastmod.deployedits) and sketch as read now,
+    """With content dates, the page's parts (lastmod.deploys.templateedits) and sketch as read now,
     else as remembered of these bytes (parts) or of this ``fingerprint`` (the sketch)."""
     if not knowledge.content_dates:
         return None, None

@@ -1,5 +1,5 @@
 """A stop's edit named three ways at once (history.edits.names_of): each version's tokens made
-once, the same names as edit_of, exact_of and editparts.parts_of give one by one."""
+once, the same names as edit_of, exact_of and editparts.edit_parts give one by one."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
 from sitemill.lastmod.history import edits
 from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
-from sitemill.lastmod.history.editparts import parts_named, parts_of
+from sitemill.lastmod.history.editparts import edit_parts, parts_named
 from sitemill.lastmod.history.edits import edit_of, exact_of, moves_of, names_of
 from sitemill.lastmod.history.respacing import unspaced
 
@@ -53,7 +53,7 @@ def test_names_of_names_an_edit_as_each_naming_does(changed: dict[str, str]) -> 
         named = names_of(newer, older, own)
         assert named[:2] == (edit_of(newer, older, own), exact_of(newer, older))
         assert named[2] == moves_of(newer, older, own)
-        assert parts_named(named[2]) == parts_of(newer, older, own)
+        assert parts_named(named[2]) == edit_parts(newer, older, own)
 
 
 def test_a_stop_is_named_from_one_tokenizing_of_each_version(

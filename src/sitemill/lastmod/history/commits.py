@@ -10,7 +10,7 @@ from sitemill.git.run import Git, git_env
 
 
 @dataclass(frozen=True, slots=True)
-class Commit:
+class NamedCommit:
     """A commit as a user names it: its sha, its committer time (POSIX), its subject."""
 
     sha: str
@@ -18,7 +18,7 @@ class Commit:
     subject: str
 
 
-def file_log(site_dir: Path, path: str) -> list[Commit]:
+def file_log(site_dir: Path, path: str) -> list[NamedCommit]:
     """The commits of HEAD's first-parent line that changed ``path`` (relative to
     ``site_dir``, renames followed; a merge that brought a change, not the merged branch's
     commits), newest first, as the dates walk them; [] when git cannot tell (no repository, a
@@ -37,13 +37,13 @@ def file_log(site_dir: Path, path: str) -> list[Commit]:
         sha, _, rest = record.strip("\n").partition(" ")
         when, _, subject = rest.partition(" ")
         if sha and when.isdigit():
-            commits.append(Commit(sha, int(when), subject))
+            commits.append(NamedCommit(sha, int(when), subject))
     return commits
 
 
 def page_commits(
     site_dir: Path, path: str, content: int, last: int
-) -> tuple[Commit | None, Commit | None]:
+) -> tuple[NamedCommit | None, NamedCommit | None]:
     """The commit whose time is the page's ``content`` date (the oldest of the unbroken run
     of versions with today's content) and its ``last`` commit, found in the file's log."""
     commits = file_log(site_dir, path)

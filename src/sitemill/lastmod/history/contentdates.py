@@ -24,15 +24,15 @@ from sitemill.lastmod.history.stopnames import (
 )
 from sitemill.lastmod.history.templateedits import follow_template_edits
 from sitemill.lastmod.history.walk import (
-    Chunk,
     Fingerprint,
     NameStops,
     ReadFile,
     Run,
+    WalkChunk,
     Walked,
     blob_key,
     chunk_of,
-    compare,
+    compare_versions,
     walk,
 )
 from sitemill.lastmod.history.walkgit import OnDemand, blob_reader, release
@@ -41,7 +41,7 @@ from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
 
 log = logging.getLogger(__name__)
 
-# Runs carried past template edits walked on together (walk.compare holds one reduction each).
+# Runs carried past template edits walked on together (walk.compare_versions: one reduction each).
 _EXTEND_GROUP: Final = 64
 
 __all__ = [
@@ -179,8 +179,8 @@ def date_by_content(
 
 
 def _walked(
-    work: Callable[[Chunk], Walked],
-    chunks: tuple[list[Chunk], list[Sequence[str]]],
+    work: Callable[[WalkChunk], Walked],
+    chunks: tuple[list[WalkChunk], list[Sequence[str]]],
     pool: WorkPool | None,
     ticker: Ticker | None,
 ) -> Walked:
@@ -250,7 +250,7 @@ def _past_templates(
             paths = list(some)
             for start in range(0, len(paths), _EXTEND_GROUP):
                 group = {path: some[path] for path in paths[start : start + _EXTEND_GROUP]}
-                walked.read += compare(
+                walked.read += compare_versions(
                     batch, group, fingerprint, reference, remembered, walked.unreadable, held.add
                 )
 

@@ -37,7 +37,7 @@ from sitemill.lastmod.history.respacing import unspaced
 # The name of an edit that only re-spelled dates (history.edits.edit_of): of the kind that
 # changed the text's words (its first digit 0 to 3), apart from every other name.
 RESPELLED: Final = "1" + "0" * 31
-VALUE: Final = "\x00"  # (starts a word read as a value: it stands in no reduction's text)
+VALUE_MARK: Final = "\x00"  # (starts a word read as a value: it stands in no reduction's text)
 _YEAR: Final = re.compile(r"[12]\d{3}")  # (every date's form holds one: history.dateforms)
 _TIME: Final = re.compile(rf"(?<![\d:.]){time_of_day(named=True)}(?![\d:])")
 _NUMBER: Final = re.compile(r"\(?[+-]?\d+(?:[.,]\d+)*%?\)?[,.;:]?")
@@ -47,7 +47,7 @@ _LAST_PARTS: Final[list[dict[str, str]]] = [{}]
 
 
 def valued(text: str) -> str:
-    """``text`` with each date and each time of day alone (see above) read as one word: VALUE
+    """``text`` with each date and each time of day alone (see above) read as one word: VALUE_MARK
     and its value, spaces around it."""
     if _YEAR.search(text):
         text = _dates()[0].sub(_date_value, text)
@@ -104,11 +104,11 @@ def named_by_kind(removed: list[str], added: list[str]) -> tuple[list[str], list
 
 def _kinds(tokens: Iterable[str], of_kind: Callable[[str], bool], kind: str) -> list[str]:
     """``tokens`` with those ``of_kind`` named by ``kind`` alone."""
-    return sorted({token[:1] + VALUE + kind if of_kind(token) else token for token in tokens})
+    return sorted({token[:1] + VALUE_MARK + kind if of_kind(token) else token for token in tokens})
 
 
 def _is_value(token: str) -> bool:
-    return token[:1] in "wt" and token[1:2] == VALUE and token[2:3].isdigit()
+    return token[:1] in "wt" and token[1:2] == VALUE_MARK and token[2:3].isdigit()
 
 
 def _is_number(token: str) -> bool:
@@ -136,7 +136,7 @@ def _date_value(found: re.Match[str]) -> str:
             day = date(int(fields["y"]), month, int(fields["d"]))
         except ValueError:
             continue
-        return f" {VALUE}{day.isoformat()} "
+        return f" {VALUE_MARK}{day.isoformat()} "
     return found[0]
 
 
@@ -153,4 +153,4 @@ def _time_value(found: re.Match[str]) -> str:
     hours = hours % 12 + (12 if half == "p" else 0) if half else hours
     if hours > 23 or minutes > 59 or (seconds is not None and int(seconds) > 59):
         return found[0]
-    return f" {VALUE}{hours:02}:{minutes:02}{'' if seconds is None else ':' + seconds} "
+    return f" {VALUE_MARK}{hours:02}:{minutes:02}{'' if seconds is None else ':' + seconds} "

@@ -9,12 +9,12 @@ from typing import Final
 from sitemill.lastmod.history.edits import Moves, hashed, moves_of
 from sitemill.lastmod.history.targetmoves import TARGET_KINDS
 
-# The parts of an edit named apart (parts_of): the title's words, descriptions, targets, the rest.
+# The parts of an edit named apart (edit_parts): the title's words, descriptions, targets, the rest.
 _PARTS: Final = ("t", "D", "targets", "rest")
 NO_PART: Final = "0" * 8
 
 
-def parts_of(newer: str, older: str, own: str = "") -> str:
+def edit_parts(newer: str, older: str, own: str = "") -> str:
     """The edit of edits.edit_of in its parts, each named in 8 hex digits, "0" * 8 for a part
     it has not: what it did to the title's words, to the descriptions, to the targets (moves
     named by the move), and to the rest (the text's words, any other mark). A page's edit is
@@ -25,7 +25,7 @@ def parts_of(newer: str, older: str, own: str = "") -> str:
 
 
 def parts_named(moves: Moves) -> str:
-    """parts_of's name of an edit from its moves (edits.moves_of)."""
+    """edit_parts's name of an edit from its moves (edits.moves_of)."""
     removed, added = moves
     names = []
     for part in _PARTS:
@@ -36,7 +36,7 @@ def parts_named(moves: Moves) -> str:
 
 
 def part_names(parts: str) -> list[tuple[int, str]]:
-    """The parts a parts_of name holds: (the part's place, its name)."""
+    """The parts an edit_parts name holds: (the part's place, its name)."""
     found = [(at, parts[8 * at : 8 * at + 8]) for at in range(len(_PARTS))]
     return [(at, name) for at, name in found if name != NO_PART]
 

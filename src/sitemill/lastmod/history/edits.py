@@ -136,7 +136,7 @@ def token_sum(reduction: str) -> int:
     counted), as one number: the sum of each token's hash, each as often as it stands, modulo
     2 ** SUM_BITS. The difference of two versions' sums names what the edit took out and put
     in, counted (sum_edit), without either version's text: what a bucket's state keeps
-    (lastmod.deployedits). A target moved is named by both its ends, not by its move."""
+    (lastmod.deploys.templateedits). A target moved is named by both its ends, not by its move."""
     total = 0
     for token, count in _tokens(reduction, valued=False).items():
         data = token.encode("utf-8", "surrogatepass")

@@ -113,7 +113,7 @@ def shared_parts(
     parts: Edits,
     counts: tuple[int, Mapping[int, int] | None],
 ) -> set[tuple[int, int, str]]:
-    """The parts (the commit, the part's place, its name: editparts.parts_of) of at least
+    """The parts (the commit, the part's place, its name: editparts.edit_parts) of at least
     ``counts[0]`` of ``stops`` at their commit and of more than half of the pages it changed
     (``counts[1]``, by commit; None: of the stops named there)."""
     least, changed = counts

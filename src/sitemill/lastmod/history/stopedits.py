@@ -23,7 +23,7 @@ _HELD_CHARS: Final = 8 << 20
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
-# Edits, their exact names (edits.exact_of) or their parts (editparts.parts_of) by stop (path, its
+# Edits, their exact names (edits.exact_of) or their parts (editparts.edit_parts) by stop (path, its
 # run's end at the stop).
 Edits = dict[tuple[str, int], str | None]
 # The names of a stop's edit, in the order name_stops takes them: its key's (exact, kind).
@@ -62,14 +62,14 @@ SpreadNames = tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], s
 # What names a stop's edit: the git to read blobs with, a reduction, the commits' stamps (None:
 # none), the reductions held from the stops named before, and where stops whose versions none
 # holds are named instead of here (None: here).
-Reader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions, Spread | None]
+StopReader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions, Spread | None]
 
 
 def name_stops(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
-    reader: Reader,
+    reader: StopReader,
     edits: tuple[Edits, Edits, Edits],
 ) -> int:
     """Name the edit of each stop of ``stops``, its exact edit and its parts (remembered, or
@@ -119,14 +119,14 @@ def recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> 
 def _name_edits(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    reader: Reader,
+    reader: StopReader,
     edits: tuple[Edits, Edits, Edits],
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
     _GROUP stops at a time (or held: HeldReductions): STAMP_EDIT when it changed only the
-    commits' stamps, else edit_of, exact_of and parts_of (edits.names_of: each version's
+    commits' stamps, else edit_of, exact_of and edit_parts (edits.names_of: each version's
     tokens made once); a stop whose versions git lacks gets none (it is no template). Stops
-    whose versions none holds are named by the Reader's Spread, if any, several at once."""
+    whose versions none holds are named by the StopReader's Spread, if any, several at once."""
     batch, reduce, stamps, held, spread = reader
     read = 0
     if spread is not None:

@@ -77,7 +77,7 @@ from sitemill.lastmod.history.stopedits import (
 )
 from sitemill.lastmod.history.walk import Run, blob_key
 
-# Probes of a commit that must share a part (history.editparts.parts_of) for it to be named whole.
+# Probes of a commit that must share a part (history.editparts.edit_parts) for it to be named whole.
 PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one). A round that carried

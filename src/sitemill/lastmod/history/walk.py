@@ -62,11 +62,13 @@ class Walked:
 
 # Some files' runs, their current fingerprints (None: the walk takes it, reading the file),
 # the remembered fingerprints of their versions: what a worker needs.
-Chunk = tuple[dict[str, "Run"], dict[str, str | None], dict[str, str]]
+WalkChunk = tuple[dict[str, "Run"], dict[str, str | None], dict[str, str]]
 
 
-def chunk_of(runs: dict[str, Run], current: Mapping[str, str], known: Mapping[str, str]) -> Chunk:
-    """The Chunk of ``runs``: those not in ``current`` get their fingerprint in the walk.
+def chunk_of(
+    runs: dict[str, Run], current: Mapping[str, str], known: Mapping[str, str]
+) -> WalkChunk:
+    """The WalkChunk of ``runs``: those not in ``current`` get their fingerprint in the walk.
     With nothing ``known`` (a first run), no version's blob_key is made."""
     remembered: dict[str, str] = {}
     for path, run in runs.items() if known else ():
@@ -81,7 +83,7 @@ def walk(
     top: Path,
     fingerprint: Fingerprint,
     read: ReadFile | None,
-    chunk: Chunk,
+    chunk: WalkChunk,
     *,
     keep: bool = False,
     name: NameStops | None = None,
@@ -104,7 +106,7 @@ def walk(
             current = _current(group, wanted, fingerprint, read, taken)
             remembered = (known, walked.blobs)
             kept = None if held is None else held.keep
-            walked.read += compare(
+            walked.read += compare_versions(
                 batch, group, fingerprint, current, remembered, walked.unreadable, kept
             )
             if name is not None and held is not None:
@@ -199,7 +201,7 @@ class Run:
         return self.end == len(self.chain) and self.chain[-1].root
 
 
-def compare(
+def compare_versions(
     batch: GitBatch,
     runs: dict[str, Run],
     fingerprint: Fingerprint,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from sitemill.lastmod.fingerprint.digest import reduce_html
-from sitemill.lastmod.fingerprint.marks import MARK
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.lastmod.sourcefiles.cutspans import cut_spans
 from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
 
@@ -128,5 +128,5 @@ def page_words(data: bytes) -> list[str]:
     """The words of a built page's title and main region (or article), lower-cased: the
     content fingerprint's reduction with its link and image marks left out."""
     reduction = reduce_html(data, main=True)
-    pieces = reduction.split(MARK)
+    pieces = reduction.split(MARK_EDGE)
     return _WORD.findall(" ".join(pieces[::2]).lower())

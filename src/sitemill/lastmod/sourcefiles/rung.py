@@ -14,7 +14,7 @@ from pathlib import Path
 from sitemill.errors import GitError
 from sitemill.lastmod.decide import DateReason, Evidence
 from sitemill.lastmod.evidencetime import evidence_lastmod
-from sitemill.lastmod.history.commits import Commit
+from sitemill.lastmod.history.commits import NamedCommit
 from sitemill.lastmod.proof import Proof, Rung
 from sitemill.lastmod.sourcefiles.repository import (
     BlobReader,
@@ -91,7 +91,7 @@ class SourceRung:
         """The source and the commit that dated the page at ``path``, if this rung did."""
         return None if self._found is None else self._found.dates.get(path)
 
-    def commit(self, path: str) -> tuple[str, Commit] | None:
+    def commit(self, path: str) -> tuple[str, NamedCommit] | None:
         """The source that dated the page at ``path`` and its commit as a user names it (the
         subject asked of git here: for ``sitemill why``)."""
         found = self.explain(path)
@@ -102,7 +102,7 @@ class SourceRung:
             "log", "-1", "--no-show-signature", "--format=%s", found.change.sha, "--"
         )
         subject = done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
-        return found.source, Commit(found.change.sha, found.change.time, subject)
+        return found.source, NamedCommit(found.change.sha, found.change.time, subject)
 
     def shallow_note(self) -> str | None:
         """The one line on a shallow clone whose cut left pages asked for undated though

@@ -6,9 +6,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sitemill.lastmod.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
+from sitemill.lastmod.declared.w3cdate import (
+    JSON_LD,
+    DeclaredDate,
+    DeclaredPrecision,
+    parse_declared,
+)
 
-DAY, TIME = Precision.DAY, Precision.TIME
+DAY, TIME = DeclaredPrecision.DAY, DeclaredPrecision.TIME
 
 
 @pytest.mark.parametrize(
@@ -27,7 +32,7 @@ DAY, TIME = Precision.DAY, Precision.TIME
         ("2024-01-02T23:30:00", datetime(2024, 1, 2, tzinfo=UTC), DAY),
     ],
 )
-def test_w3c_forms_read_into_utc(text: str, when: datetime, precision: Precision) -> None:
+def test_w3c_forms_read_into_utc(text: str, when: datetime, precision: DeclaredPrecision) -> None:
     assert parse_declared(text, JSON_LD) == DeclaredDate(when, precision, JSON_LD)
 
 

@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Final, TypeVar
 
-from sitemill.lastmod.stampcheck import Page, StampCheck, drop_build_stamps, in_future
-from sitemill.lastmod.w3cdate import DeclaredDate
+from sitemill.lastmod.declared.buildstamps import StampCheck, drop_build_stamps, in_future
+from sitemill.lastmod.declared.w3cdate import DeclaredDate
+
+_Page = TypeVar("_Page", bound=Hashable)
 
 NOT_AFTER_PUBLICATION: Final = "not after the page's publication date"
 BEHIND_HISTORY: Final = "the site's declared dates are earlier than its history"
@@ -25,13 +27,13 @@ HISTORY_LAG: Final = timedelta(days=1)
 
 
 def check_declared(
-    candidates: Mapping[Page, Sequence[DeclaredDate]], run_time: datetime
-) -> StampCheck[Page]:
+    candidates: Mapping[_Page, Sequence[DeclaredDate]], run_time: datetime
+) -> StampCheck[_Page]:
     """The modification dates of ``candidates`` (each page's declarations, its publication
     dates among them) that say a modification: not after a publication date the page
-    declares, then no build stamp (sitemill.lastmod.stampcheck)."""
-    kept: dict[Page, tuple[DeclaredDate, ...]] = {}
-    refused: dict[Page, tuple[DeclaredDate, str]] = {}
+    declares, then no build stamp (sitemill.lastmod.declared.buildstamps)."""
+    kept: dict[_Page, tuple[DeclaredDate, ...]] = {}
+    refused: dict[_Page, tuple[DeclaredDate, str]] = {}
     dropped: Counter[str] = Counter()
     for page, dates in candidates.items():
         # (a publication after the run is no date: nothing is held against it)
@@ -60,8 +62,8 @@ def _repeats(changed: DeclaredDate, published: Sequence[DeclaredDate]) -> bool:
 
 
 def behind_history(
-    accepted: Mapping[Page, DeclaredDate], history: Mapping[Page, datetime]
-) -> list[Page]:
+    accepted: Mapping[_Page, DeclaredDate], history: Mapping[_Page, datetime]
+) -> list[_Page]:
     """The pages whose accepted declared date is more than HISTORY_LAG before the date the
     history gives the same page (its content's last change), sorted."""
     behind = [
@@ -72,7 +74,7 @@ def behind_history(
     return sorted(behind, key=str)
 
 
-def distrusted(check: StampCheck[Page], behind: Sequence[Page]) -> StampCheck[Page]:
+def distrusted(check: StampCheck[_Page], behind: Sequence[_Page]) -> StampCheck[_Page]:
     """``check`` with none accepted: ``behind`` (pages with history) shows the site's declared
     dates lag its content."""
     if not behind or not check.accepted:

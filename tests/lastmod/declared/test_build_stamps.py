@@ -7,12 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.lastmod.declared import declared_dates
-from sitemill.lastmod.stampcheck import FUTURE, RUN_TIME, SHARED, drop_build_stamps
-from sitemill.lastmod.w3cdate import JSON_LD, DeclaredDate, Precision, parse_declared
+from sitemill.lastmod.declared.buildstamps import FUTURE, RUN_TIME, SHARED, drop_build_stamps
+from sitemill.lastmod.declared.inpage import declared_dates
+from sitemill.lastmod.declared.w3cdate import (
+    JSON_LD,
+    DeclaredDate,
+    DeclaredPrecision,
+    parse_declared,
+)
 from sitemill.writing.replaced import urlset_dates
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 RUN = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
@@ -39,7 +44,8 @@ def test_a_fake_build_declaring_one_instant_on_every_page_is_all_dropped() -> No
 def test_a_build_stamping_pages_as_it_goes_is_one_instant() -> None:
     first = datetime(2025, 5, 31, 8, 0, 50, tzinfo=UTC)
     stamps = [
-        DeclaredDate(first + timedelta(seconds=13 * n), Precision.TIME, JSON_LD) for n in range(30)
+        DeclaredDate(first + timedelta(seconds=13 * n), DeclaredPrecision.TIME, JSON_LD)
+        for n in range(30)
     ]
     pages = {f"b{n}": [stamp] for n, stamp in enumerate(stamps)}  # 6.5 minutes of a build
     pages |= spread(10)  # the real dates of 10 other pages stay
@@ -157,8 +163,8 @@ def test_a_date_at_the_calendar_s_end_is_in_the_future_and_raises_nothing(text: 
 
 
 def test_a_publication_date_at_the_calendar_s_end_holds_nothing_back() -> None:
-    from sitemill.lastmod.declaredcheck import check_declared
-    from sitemill.lastmod.w3cdate import JSON_LD_PUBLISHED
+    from sitemill.lastmod.declared.checks import check_declared
+    from sitemill.lastmod.declared.w3cdate import JSON_LD_PUBLISHED
 
     published = parse_declared("9999-12-31", JSON_LD_PUBLISHED)
     assert published is not None

@@ -1,11 +1,11 @@
-"""One deploy's judgement of its changed pages (lastmod.deployedits): an edit on at least four
+"""One deploy's judgement of its changed pages (lastmod.deploys): an edit on at least four
 of them and more than half is template; a page with no parts remembered counts and is never
 kept; an edit that took out and put in nothing (a reorder) is never template; a page whose
 stamps alone changed is kept however few."""
 
 from __future__ import annotations
 
-from sitemill.lastmod.deployedits import DeployEdits, page_parts
+from sitemill.lastmod.deploys.templateedits import DeployEdits, page_parts
 from sitemill.lastmod.fingerprint.digest import reduction_fingerprint
 
 WHEN = "2024-03-01T12:00:00+00:00"

@@ -18,7 +18,7 @@ from typing import Final
 
 from sitemill.html.head import StartTag
 from sitemill.html.tokens import RAW_TEXT_END, RAW_TEXT_TAGS, TOKEN
-from sitemill.lastmod.w3cdate import (
+from sitemill.lastmod.declared.w3cdate import (
     ARTICLE_MODIFIED,
     ARTICLE_PUBLISHED,
     ITEMPROP_MODIFIED,
@@ -60,11 +60,6 @@ _JSON_STRING: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"')
 _BRACKET: Final = re.compile(rb"[\[\]{}]")
 
 
-def declared_date(page: bytes) -> DeclaredDate | None:
-    """The first modification date ``page`` declares (see declared_dates)."""
-    return next((date for date in declared_dates(page) if not date.published), None)
-
-
 def declared_dates(page: bytes) -> Iterator[DeclaredDate]:
     """Each valid modification date ``page`` declares, in the order they stand: JSON-LD
     ``dateModified`` (objects, arrays, ``@graph``), ``<meta property="article:modified_time">``
@@ -72,7 +67,7 @@ def declared_dates(page: bytes) -> Iterator[DeclaredDate]:
     datetime), and the ``datetime`` of a ``<time>`` that a "last updated" line holds; and
     among them its publication dates (``published``: JSON-LD ``datePublished``,
     ``article:published_time``, ``itemprop="datePublished"``). A value that is no date is
-    skipped (sitemill.lastmod.w3cdate); malformed JSON is ignored."""
+    skipped (sitemill.lastmod.declared.w3cdate); malformed JSON is ignored."""
     data = page[:DECLARED_BYTES]
     low = data.lower()
     pos = 0

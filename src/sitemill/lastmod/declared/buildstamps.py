@@ -15,16 +15,17 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Final, Generic, TypeVar
 
+from sitemill.lastmod.declared.w3cdate import DeclaredDate, DeclaredPrecision
 from sitemill.lastmod.evidencetime import evidence_time
-from sitemill.lastmod.w3cdate import DeclaredDate, Precision
+from sitemill.lastmod.filetimes.spread import STAMP_WINDOW
 
-Page = TypeVar("Page", bound=Hashable)
+_Page = TypeVar("_Page", bound=Hashable)
 
 RUN_MINUTES: Final = timedelta(minutes=10)  # before the run's start: the build's own minutes
 # One build's stamps: times within STAMP_WINDOW of each other (a build stamps its pages as it
 # goes), or one date, on more than half of the pages that declare a date and on at least
 # MIN_STAMPED_PAGES of them.
-STAMP_WINDOW: Final = timedelta(minutes=10)
+_WINDOW: Final = timedelta(seconds=STAMP_WINDOW)
 MIN_STAMPED_PAGES: Final = 5
 FUTURE: Final = "in the future"
 RUN_TIME: Final = "within the run's minutes"
@@ -32,13 +33,13 @@ SHARED: Final = "one instant on most pages"
 
 
 @dataclass(frozen=True)
-class StampCheck(Generic[Page]):
+class StampCheck(Generic[_Page]):
     """The date each page keeps (the first of its candidates left); for each page that
     declared dates and keeps none, its first and why it was refused (for ``sitemill why``);
     how many candidate dates were dropped, by reason."""
 
-    accepted: Mapping[Page, DeclaredDate]
-    refused: Mapping[Page, tuple[DeclaredDate, str]] = field(default_factory=dict)
+    accepted: Mapping[_Page, DeclaredDate]
+    refused: Mapping[_Page, tuple[DeclaredDate, str]] = field(default_factory=dict)
     dropped: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -50,18 +51,18 @@ class _Stamps:
     days: frozenset[date]
 
     def holds(self, declared: DeclaredDate) -> bool:
-        if declared.precision is Precision.DAY:
+        if declared.precision is DeclaredPrecision.DAY:
             return declared.when.date() in self.days
         return any(start <= declared.when <= end for start, end in self.windows)
 
 
 def drop_build_stamps(
-    candidates: Mapping[Page, Sequence[DeclaredDate]],
+    candidates: Mapping[_Page, Sequence[DeclaredDate]],
     run_time: datetime,
     *,
     run_minutes: timedelta = RUN_MINUTES,
     min_pages: int = MIN_STAMPED_PAGES,
-) -> StampCheck[Page]:
+) -> StampCheck[_Page]:
     """The declared dates of a run's first-seen pages (each page's in order of preference)
     less the build stamps: any after ``run_time`` (aware), any that may fall within
     ``run_minutes`` before it, and any on the instant most of the declaring pages share.
@@ -72,8 +73,8 @@ def drop_build_stamps(
     }
     stamps = _shared(candidates.values(), min_pages, run_time)
     since = run_time - run_minutes
-    accepted: dict[Page, DeclaredDate] = {}
-    refused: dict[Page, tuple[DeclaredDate, str]] = {}
+    accepted: dict[_Page, DeclaredDate] = {}
+    refused: dict[_Page, tuple[DeclaredDate, str]] = {}
     dropped: Counter[str] = Counter()
     for page, dates in candidates.items():
         for declared in dates:
@@ -118,8 +119,8 @@ def _shared(
     for number, declared in enumerate(candidates):
         pages += bool(declared)
         dates = [d for d in declared if not in_future(d, run_time)]
-        days.update({d.when.date() for d in dates if d.precision is Precision.DAY})
-        times.extend({(d.when, number) for d in dates if d.precision is Precision.TIME})
+        days.update({d.when.date() for d in dates if d.precision is DeclaredPrecision.DAY})
+        times.extend({(d.when, number) for d in dates if d.precision is DeclaredPrecision.TIME})
     least = max(min_pages, pages // 2 + 1)
     return _Stamps(
         _windows(sorted(times), least),
@@ -136,14 +137,14 @@ def _windows(
     inside: Counter[int] = Counter()
     end = 0
     for start, (first, _page) in enumerate(times):
-        while end < len(times) and times[end][0] <= first + STAMP_WINDOW:
+        while end < len(times) and times[end][0] <= first + _WINDOW:
             inside[times[end][1]] += 1
             end += 1
         if len(inside) >= least:
             if windows and first <= windows[-1][1]:  # overlapping windows are one
-                windows[-1] = (windows[-1][0], first + STAMP_WINDOW)
+                windows[-1] = (windows[-1][0], first + _WINDOW)
             else:
-                windows.append((first, first + STAMP_WINDOW))
+                windows.append((first, first + _WINDOW))
         page = times[start][1]
         inside[page] -= 1
         if not inside[page]:

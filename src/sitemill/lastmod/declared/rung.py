@@ -1,7 +1,7 @@
 """Rung 3 of the evidence ladder: a first-seen page's declared modification date, asked."""
 # The candidates (each page's in-page declarations, then the replaced generator sitemap's
 # ``<lastmod>``: docs/lastmod.md, "Declared dates") of every page the ladder may date are gathered
-# first; the checks (sitemill.lastmod.declaredcheck: not the publication date, no build stamp, not
+# first; the checks (sitemill.lastmod.declared.checks: not the publication date, no build stamp, not
 # behind the history the run has) run once over all of them, the first time a page is asked for, so
 # the dates depend on the pages only, never on the order they are dated in.
 
@@ -11,15 +11,15 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from sitemill.lastmod.decide import DateReason, Evidence
-from sitemill.lastmod.declaredcheck import behind_history, check_declared, distrusted
+from sitemill.lastmod.declared.buildstamps import StampCheck
+from sitemill.lastmod.declared.checks import behind_history, check_declared, distrusted
+from sitemill.lastmod.declared.w3cdate import DeclaredDate, DeclaredPrecision
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.lastmod.stampcheck import StampCheck
-from sitemill.lastmod.w3cdate import DeclaredDate, Precision
 
 # Every first-seen page's candidates, in order of preference (called once, when asked first).
 Candidates = Callable[[], Mapping[str, Sequence[DeclaredDate]]]
 # The pages the run's history dates: each one's declarations, and its history date.
-History = Callable[[], tuple[Mapping[str, Sequence[DeclaredDate]], Mapping[str, datetime]]]
+HistoryDates = Callable[[], tuple[Mapping[str, Sequence[DeclaredDate]], Mapping[str, datetime]]]
 
 
 class DeclaredRung:
@@ -29,7 +29,7 @@ class DeclaredRung:
     (None: the run has none, as in a bucket)."""
 
     def __init__(
-        self, candidates: Candidates, run_time: datetime, history: History | None = None
+        self, candidates: Candidates, run_time: datetime, history: HistoryDates | None = None
     ) -> None:
         self._candidates = candidates
         self._run_time = run_time
@@ -57,6 +57,6 @@ class DeclaredRung:
 
 def as_lastmod(declared: DeclaredDate) -> str:
     """``YYYY-MM-DD`` for a date, ``YYYY-MM-DDThh:mm:ss+00:00`` for an instant."""
-    if declared.precision is Precision.DAY:
+    if declared.precision is DeclaredPrecision.DAY:
         return declared.when.strftime("%Y-%m-%d")
     return declared.when.strftime("%Y-%m-%dT%H:%M:%S+00:00")

@@ -38,7 +38,7 @@ _W3C: Final = re.compile(
 )
 
 
-class Precision(Enum):
+class DeclaredPrecision(Enum):
     """How much of an instant a declared date says."""
 
     DAY = "day"  # a date (or a time without an offset): ``when`` is its midnight UTC
@@ -51,7 +51,7 @@ class DeclaredDate:
     publication date (``published``: its source is one of PUBLICATIONS)."""
 
     when: datetime  # aware, UTC
-    precision: Precision
+    precision: DeclaredPrecision
     source: str  # where it was read: one of the names above
 
     @property
@@ -61,17 +61,21 @@ class DeclaredDate:
 
     def earliest(self) -> datetime:
         """The earliest instant it may mean: a date begins first at UTC+14."""
-        return self.when - timedelta(hours=14) if self.precision is Precision.DAY else self.when
+        return (
+            self.when - timedelta(hours=14)
+            if self.precision is DeclaredPrecision.DAY
+            else self.when
+        )
 
     def latest(self) -> datetime:
         """The latest instant it may mean: a date ends last at UTC-12."""
-        if self.precision is Precision.DAY:
+        if self.precision is DeclaredPrecision.DAY:
             return self.when + timedelta(hours=36)
         return self.when
 
     def w3c(self) -> str:
         """As a sitemap's <lastmod> writes it."""
-        if self.precision is Precision.DAY:
+        if self.precision is DeclaredPrecision.DAY:
             return self.when.strftime("%Y-%m-%d")
         return self.when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -87,7 +91,7 @@ def parse_declared(text: str, source: str) -> DeclaredDate | None:
     try:
         day = datetime(int(part["year"]), int(part["month"]), int(part["day"]), tzinfo=UTC)
         if part["hour"] is None or (part["utc"] is None and part["sign"] is None):
-            when, precision = day, Precision.DAY
+            when, precision = day, DeclaredPrecision.DAY
         else:
             fraction = (part["fraction"] or "0")[:6].ljust(6, "0")
             offset = timedelta(hours=int(part["oh"] or 0), minutes=int(part["om"] or 0))
@@ -100,7 +104,7 @@ def parse_declared(text: str, source: str) -> DeclaredDate | None:
                 microsecond=int(fraction),
             )
             when = local - offset if part["sign"] == "+" else local + offset
-            precision = Precision.TIME
+            precision = DeclaredPrecision.TIME
     except (ValueError, OverflowError):
         return None
     if when < EARLIEST:

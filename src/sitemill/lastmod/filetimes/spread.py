@@ -18,7 +18,7 @@ from typing import Final
 STAMP_WINDOW: Final = 600.0  # seconds
 # A time this little after the run's is still taken as before it (a coarse file-system clock,
 # a file written as the run started).
-CLOCK_SKEW: Final = 60.0  # seconds
+AFTER_RUN_GRACE: Final = 60.0  # seconds
 
 
 class Stamp(Enum):
@@ -35,7 +35,7 @@ def judge_times(times: Iterable[float], now: float | None = None) -> Stamp:
     ordered = sorted(times)
     if not ordered:
         return Stamp.SPREAD  # no page to date: nothing is claimed
-    if ordered[-1] > (time.time() if now is None else now) + CLOCK_SKEW:
+    if ordered[-1] > (time.time() if now is None else now) + AFTER_RUN_GRACE:
         return Stamp.AFTER_RUN
     if busiest_window(ordered) * 2 > len(ordered):
         return Stamp.ONE_DEPLOY

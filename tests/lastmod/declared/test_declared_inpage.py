@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 
 import timing
-from sitemill.lastmod.declared import (
+from sitemill.lastmod.declared.inpage import (
     DECLARED_BYTES,
     MAX_JSON_DEPTH,
     MAX_JSON_LD_BYTES,
-    declared_date,
     declared_dates,
 )
-from sitemill.lastmod.w3cdate import (
+from sitemill.lastmod.declared.w3cdate import (
     ARTICLE_MODIFIED,
     ARTICLE_PUBLISHED,
     ITEMPROP_MODIFIED,
@@ -25,10 +24,17 @@ from sitemill.lastmod.w3cdate import (
     JSON_LD_PUBLISHED,
     LAST_UPDATED_LINE,
     OG_UPDATED,
-    Precision,
+    DeclaredDate,
+    DeclaredPrecision,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures"
+
+def declared_date(page: bytes) -> DeclaredDate | None:
+    """The first modification date ``page`` declares (see declared_dates)."""
+    return next((date for date in declared_dates(page) if not date.published), None)
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 WHEN = "2023-05-06T07:08:09Z"
 INSTANT = datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC)
 
@@ -96,7 +102,7 @@ def ld(document: object) -> str:
 def test_each_kind_of_declaration_is_read(head: str, body: str, source: str) -> None:
     date = declared_date(page(head, body))
     assert date is not None
-    assert (date.when, date.precision, date.source) == (INSTANT, Precision.TIME, source)
+    assert (date.when, date.precision, date.source) == (INSTANT, DeclaredPrecision.TIME, source)
 
 
 PUBLISHED = "2019-01-01T00:00:00Z"
@@ -149,7 +155,7 @@ def test_publication_dates_are_read_as_such_and_never_as_modification_dates(
     head: str, source: str
 ) -> None:
     # The page may have been edited since: a publication date is read only to hold the
-    # modification dates against (sitemill.lastmod.declaredcheck), never to date the page.
+    # modification dates against (sitemill.lastmod.declared.checks), never to date the page.
     dates = list(declared_dates(page(head)))
     assert [(date.source, date.w3c(), date.published) for date in dates] == [
         (source, "2019-01-01T00:00:00Z", True)

@@ -8,7 +8,13 @@ from collections import Counter
 import pytest
 
 from sitemill.lastmod.decide import DateReason, Evidence, Ladder, first_run_ladder
-from sitemill.lastmod.stamps import STAMP_WINDOW, Stamp, busiest_window, judge_times, seconds
+from sitemill.lastmod.filetimes.spread import (
+    STAMP_WINDOW,
+    Stamp,
+    busiest_window,
+    judge_times,
+    seconds,
+)
 from sitemill.lastmod.summary import dates_text
 
 NOW = 1_800_000_000.0
@@ -42,7 +48,7 @@ def test_the_busiest_window_is_counted_exactly() -> None:
 
 
 def declared(path: str) -> Evidence | None:
-    """A stand-in for rung 3 (sitemill.lastmod.declared, built apart)."""
+    """A stand-in for rung 3 (sitemill.lastmod.declared.inpage, built apart)."""
     if path == "post.html":
         return Evidence("2023-05-06T07:08:09+00:00", DateReason.DECLARED)
     return None

@@ -1,7 +1,0 @@
-"""The form of a page's deploy-edit parts as a state keeps them (lastmod.deployedits)."""
-# Apart from deployedits, so that a state is read without the reduction and the edits' names.
-
-import re
-from typing import Final
-
-PARTS: Final = re.compile(r"[0-9a-f]{12}(?:\.[0-9a-f]{12})?")  # (what a record keeps)

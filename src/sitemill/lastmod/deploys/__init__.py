@@ -1,0 +1,1 @@
+"""A bucket's deploys: the edit one deploy made on most of the pages it changed moves no date."""
