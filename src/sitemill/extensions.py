@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sitemill.alternates.clusters import ClusterResolver
-from sitemill.alternates.declared import AlternateCounts, declared_alternates
+from sitemill.alternates.declared import AlternateCounts, declared_alternate_keys
 from sitemill.alternates.languages import folder_language
 from sitemill.bounded.spool import held
 from sitemill.config.model import Config, OutputFormat
@@ -71,7 +71,7 @@ class Extensions:
             (facts is not None and facts.alternates) or config.alternates.folders
         ):
             return ()
-        pairs = declared_alternates(
+        pairs = declared_alternate_keys(
             facts,
             path,
             loc,

@@ -13,7 +13,7 @@ from sitemill.alternates.clusters import MAX_CLUSTER, ClusterResolver
 from sitemill.alternates.declared import (
     AlternateCounts,
     AlternatesSetting,
-    declared_alternates,
+    declared_alternate_keys,
     folder_versions,
     parse_alternates,
 )
@@ -223,7 +223,7 @@ def test_folder_versions_use_the_longest_folder() -> None:
 
 def declared(facts: PageFacts, loc: str = SITE + "en/a/") -> tuple[tuple[str, str], ...]:
     counts = AlternateCounts()
-    return declared_alternates(
+    return declared_alternate_keys(
         facts,
         "en/a/index.html",
         loc,

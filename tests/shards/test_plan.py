@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.errors import StateError
-from sitemill.shards.cuts import Cutter, canonical_plan, family
+from sitemill.shards.cuts import Cutter, canonical_plan, family_of
 from sitemill.shards.evolve import (
     MAX_KEY_BYTES,
     drop_empty,
+    exceeds_one_file,
     merge_small,
-    outgrows,
     plan_from_json,
     plan_to_json,
     split,
@@ -201,7 +201,7 @@ def test_no_family_is_ever_parted(keys: list[str], fill: int, clean: bool, order
     plan = canonical_plan(weighted(keys), fill=fill, max_bytes=BIG, clean=clean, order=order)
     homes: dict[str, set[int]] = {}
     for key in keys:
-        stem = family(key, clean=clean)
+        stem = family_of(key, clean=clean)
         if stem is not None:
             homes.setdefault(stem, set()).add(plan.shard_of(key))
     assert all(len(shards) == 1 for shards in homes.values()), homes
@@ -221,7 +221,7 @@ def test_a_new_section_splits_only_the_shard_it_lands_in() -> None:
     grown = [
         index
         for index, part in enumerate(parts)
-        if outgrows(len(part), 0, max_urls=1_250, max_bytes=BIG)
+        if exceeds_one_file(len(part), 0, max_urls=1_250, max_bytes=BIG)
     ]
     assert len(grown) == 1
     after = split(plan, grown[0], weighted(parts[grown[0]]), fill=1_000, max_bytes=BIG, clean=False)

@@ -23,7 +23,7 @@ __all__ = [
     "X_DEFAULT",
     "AlternateCounts",
     "AlternatesSetting",
-    "declared_alternates",
+    "declared_alternate_keys",
     "folder_versions",
     "parse_alternates",
 ]
@@ -58,7 +58,7 @@ class AlternateCounts:
                 yield f"{self.counts[kind]:,} {text}, e.g. {self.examples[kind]}"
 
 
-def declared_alternates(
+def declared_alternate_keys(
     facts: PageFacts | None,
     path: str,
     loc: str,

@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit
 
-from sitemill.indexnow.key import IndexNowSettings
+from sitemill.indexnow.key import IndexNowTarget
 from sitemill.indexnow.post import Answer, key_file_problem, post, retry_wait
 from sitemill.messages import register_secret, shown
 
 BATCH_SIZE: Final = 10_000  # the most URLs IndexNow takes in one POST
-NO_KEY: Final = "no IndexNow key (set SITEMILL_INDEXNOW_KEY or indexnow_key)"
+KEY_MISSING: Final = "no IndexNow key (set SITEMILL_INDEXNOW_KEY or indexnow_key)"
 NOT_LIVE: Final = "key file not live"
 NO_ANSWER: Final = "no answer"
-NOT_CHECKED: Final = "the check did not read it"
+KEY_FILE_UNREAD: Final = "the check did not read it"
 _REFUSED: Final = {400: "400 bad request", 422: "422 URLs not for this host or key"}
 _NOT_HTTP: Final = "not an absolute http(s) URL"
 
@@ -42,7 +42,7 @@ class SendReport:
 
 def send_announcements(
     urls: Mapping[str, str],
-    settings: IndexNowSettings,
+    settings: IndexNowTarget,
     *,
     dry_run: bool = False,
     batch_size: int = BATCH_SIZE,
@@ -72,13 +72,13 @@ def send_announcements(
             for batch in _batches(group, batch_size)
         ]
         if not settings.key and groups:
-            report.messages.append(f"IndexNow: {NO_KEY}: a real run would send nothing")
+            report.messages.append(f"IndexNow: {KEY_MISSING}: a real run would send nothing")
         return report
     if not settings.key:
         for _, group in groups:
             _keep(report, urls, group, "no key")
         if groups:
-            report.messages.append(f"IndexNow: {NO_KEY}; {_urls(len(report.pending))} kept")
+            report.messages.append(f"IndexNow: {KEY_MISSING}; {_urls(len(report.pending))} kept")
         return report
     sender = _Sender(settings, report, urls, sleep, timeout, deadline, max_wait, key_files)
     for origin, group in groups:
@@ -121,7 +121,7 @@ class _Sender:
 
     def __init__(
         self,
-        settings: IndexNowSettings,
+        settings: IndexNowTarget,
         report: SendReport,
         urls: Mapping[str, str],
         sleep: Callable[[float], None],
@@ -156,7 +156,7 @@ class _Sender:
     def _key_file_problem(self, location: str) -> str | None:
         """Why the key file at ``location`` is not live: as the check found it, else asked."""
         if self.key_files is not None:
-            return self.key_files.get(location, NOT_CHECKED)
+            return self.key_files.get(location, KEY_FILE_UNREAD)
         return key_file_problem(
             location, self.settings.key, timeout=self.timeout, deadline=self.deadline
         )

@@ -19,10 +19,10 @@ from sitemill.sources.s3 import read_missing_as_none
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-MAX_TEMPLATE_BYTES: Final = 1024 * 1024  # a template larger than this is hashed as unreadable
+_MAX_TEMPLATE_BYTES: Final = 1024 * 1024  # a template larger than this is hashed as unreadable
 
 
-def site_robots(
+def bucket_robots(
     config: Config, client: S3Client, site: BucketSite
 ) -> tuple[bytes | None, RobotsRules | None]:
     """robots.txt's bytes when the configuration reads it, and its rules when it obeys them."""
@@ -66,7 +66,7 @@ def inputs_fingerprint(config: Config, robots: bytes | None) -> str:
         folder = Path(config.templates_dir)
         for path in sorted(folder.glob("*.j2")) if folder.is_dir() else ():
             try:  # (a regular file only: never a link, a FIFO, a device)
-                data = read_regular(path, MAX_TEMPLATE_BYTES, whole=True, follow_symlinks=False)
+                data = read_regular(path, _MAX_TEMPLATE_BYTES, whole=True, follow_symlinks=False)
             except (OSError, RefusedError):
                 data = b"\0unreadable"
             digest.update(b"\0" + path.name.encode("utf-8", "surrogateescape") + b"\0" + data)

@@ -20,7 +20,7 @@ MAX_KEY_BYTES: Final = 1024  # S3's longest key
 SMALL_SHARE: Final = 0.25
 
 
-def outgrows(
+def exceeds_one_file(
     count: int, size: int, *, max_urls: int = MAX_URLS_PER_SITEMAP, max_bytes: int
 ) -> bool:
     """Whether a shard no longer fits one sitemap file."""

@@ -23,7 +23,7 @@ from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import drop_empty, split
 from sitemill.shards.plan import ORDER_KEY, Order, Plan, shard_id
 
-Render = Callable[[Iterator[Entry]], list[RenderedSitemap]]
+RenderShardFiles = Callable[[Iterator[Entry]], list[RenderedSitemap]]
 
 # What a <url> costs besides its values: <url><loc></loc><lastmod></lastmod></url> and so on.
 _ENTRY_BYTES: Final = 64
@@ -80,7 +80,7 @@ def weight(entry: Entry) -> int:
 def render_shards(
     entries: list[Entry],
     plan: Plan | None,
-    render: Render,
+    render: RenderShardFiles,
     *,
     order: Order,
     max_bytes: int,
@@ -137,7 +137,7 @@ def render_shards(
 
 
 def _render_kinds(
-    entries: list[Entry], render: Render, kinds: Callable[[Entry], int] | None
+    entries: list[Entry], render: RenderShardFiles, kinds: Callable[[Entry], int] | None
 ) -> list[tuple[int, list[RenderedSitemap]]]:
     """A shard's files, per kind of its entries (in the kinds' order; one kind, 0, without
     ``kinds``)."""

@@ -23,7 +23,7 @@ from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.publish import Publisher
 from sitemill.writing.usersitemaps import UserSitemaps
 
-Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
+RenderSitemaps = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
 
 
 @dataclass(slots=True)
@@ -115,7 +115,7 @@ def shard_children(
 def render_planned(
     listed: list[Entry],
     shards: ShardSetup,
-    render: Render,
+    render: RenderSitemaps,
     config: Config,
     kinds: Callable[[Entry], int] | None = None,
 ) -> tuple[Plan, list[ShardFile]]:
