@@ -12,7 +12,7 @@ import logging
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 from sitemill.errors import SinkError
 from sitemill.robots.rules import RobotsRules
@@ -20,9 +20,6 @@ from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner, RunRequ
 from sitemill.scaleout.distreduce import ReducedRun, reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
 from sitemill.scaleout.runfiles import Item, item_from_json
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
