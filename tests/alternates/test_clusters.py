@@ -13,6 +13,7 @@ from sitemill.alternates.clusters import MAX_CLUSTER, ClusterResolver
 from sitemill.alternates.declared import (
     AlternateCounts,
     AlternatesSetting,
+    SiteKeys,
     declared_alternate_keys,
     folder_versions,
     parse_alternates,
@@ -228,11 +229,8 @@ def declared(facts: PageFacts, loc: str = SITE + "en/a/") -> tuple[tuple[str, st
         "en/a/index.html",
         loc,
         AlternatesSetting(),
-        own_key=url_key,
-        site_key=SITE,
-        base_url=SITE,
-        page_url=lambda path: SITE + path,
-        counts=counts,
+        SiteKeys(SITE, SITE, own_key=url_key, page_url=lambda path: SITE + path),
+        counts,
     )
 
 

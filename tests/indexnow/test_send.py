@@ -14,7 +14,15 @@ import pytest
 from enginestand import KEY, Reply, Stand
 from sitemill.indexnow.key import IndexNowTarget
 from sitemill.indexnow.post import MAX_RETRY_WAIT, retry_wait
-from sitemill.indexnow.send import BATCH_SIZE, KEY_MISSING, SendReport, send_announcements
+from sitemill.indexnow.send import (
+    BATCH_SIZE,
+    KEY_MISSING,
+    SendLimits,
+    SendReport,
+    send_announcements,
+)
+
+LIMITS = ("batch_size", "sleep", "timeout", "deadline", "max_wait")  # SendLimits' fields
 
 
 def no_sleep(seconds: float) -> None:
@@ -22,9 +30,10 @@ def no_sleep(seconds: float) -> None:
 
 
 def send(stand: Stand, urls: dict[str, str], **options: Any) -> SendReport:
-    options.setdefault("sleep", no_sleep)
+    limits = {name: options.pop(name) for name in LIMITS if name in options}
+    limits.setdefault("sleep", no_sleep)
     settings = options.pop("settings", None) or stand.settings()
-    report = send_announcements(urls, settings, **options)
+    report = send_announcements(urls, settings, limits=SendLimits(**limits), **options)
     assert_no_key(report)
     return report
 
@@ -282,7 +291,7 @@ def test_the_key_is_in_no_message_nor_repr(stand: Stand) -> None:
     settings = stand.settings()
     assert KEY not in repr(settings) and KEY not in str(settings)
     with pytest.raises(ValueError) as caught:
-        send_announcements(urls, settings, batch_size=0)
+        send_announcements(urls, settings, limits=SendLimits(batch_size=0))
     assert KEY not in str(caught.value)
 
 

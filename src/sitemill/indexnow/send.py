@@ -28,6 +28,22 @@ _REFUSED: Final = {400: "400 bad request", 422: "422 URLs not for this host or k
 _NOT_HTTP: Final = "not an absolute http(s) URL"
 
 
+@dataclass(frozen=True, slots=True)
+class SendLimits:
+    """How much a send may take: ``batch_size`` URLs to a POST; ``timeout`` bounds each
+    silence and ``deadline`` each request (the key file's GET and every POST); ``max_wait``
+    bounds the seconds ``sleep`` is given after 429s, all origins together."""
+
+    batch_size: int = BATCH_SIZE
+    sleep: Callable[[float], None] = time.sleep
+    timeout: float = 10.0
+    deadline: float = 30.0
+    max_wait: float = 60.0
+
+
+_LIMITS: Final = SendLimits()
+
+
 @dataclass
 class SendReport:
     """What one call sent, kept for the next run and dropped; URLs map to their kind."""
@@ -45,20 +61,16 @@ def send_announcements(
     settings: IndexNowTarget,
     *,
     dry_run: bool = False,
-    batch_size: int = BATCH_SIZE,
-    sleep: Callable[[float], None] = time.sleep,
-    timeout: float = 10.0,
-    deadline: float = 30.0,
-    max_wait: float = 60.0,
     key_files: Mapping[str, str | None] | None = None,
+    limits: SendLimits = _LIMITS,
 ) -> SendReport:
-    """Post ``urls`` (URL -> "added", "changed" or "removed") to ``settings.endpoint``.
+    """Post ``urls`` (URL -> "added", "changed" or "removed") to ``settings.endpoint``, within
+    ``limits`` (SendLimits).
 
-    ``timeout`` bounds each silence and ``deadline`` each request (the key file's GET and
-    every POST); ``max_wait`` bounds the seconds ``sleep`` is given after 429s, all origins
-    together. ``key_files``: what a check found of each key file (location -> why it is not
+    ``key_files``: what a check found of each key file (location -> why it is not
     live, None when it is), taken as it is: no key file is read again, and one it did not
     read is not live. A dry run contacts nothing and lists the batches it would post."""
+    batch_size = limits.batch_size
     if batch_size < 1:
         raise ValueError(f"batch_size must be 1 or more ({batch_size} given)")
     if settings.key:
@@ -80,7 +92,7 @@ def send_announcements(
         if groups:
             report.messages.append(f"IndexNow: {KEY_MISSING}; {_urls(len(report.pending))} kept")
         return report
-    sender = _Sender(settings, report, urls, sleep, timeout, deadline, max_wait, key_files)
+    sender = _Sender(settings, report, urls, limits, key_files)
     for origin, group in groups:
         sender.send_origin(origin, _batches(group, batch_size))
     return report
@@ -124,15 +136,12 @@ class _Sender:
         settings: IndexNowTarget,
         report: SendReport,
         urls: Mapping[str, str],
-        sleep: Callable[[float], None],
-        timeout: float,
-        deadline: float,
-        max_wait: float,
+        limits: SendLimits,
         key_files: Mapping[str, str | None] | None,
     ) -> None:
-        self.settings, self.report, self.urls, self.sleep = settings, report, urls, sleep
+        self.settings, self.report, self.urls, self.sleep = settings, report, urls, limits.sleep
         self.key_files = key_files
-        self.timeout, self.deadline, self.budget = timeout, deadline, max_wait
+        self.timeout, self.deadline, self.budget = limits.timeout, limits.deadline, limits.max_wait
         self.endpoint = self._quoted(settings.endpoint)
 
     def send_origin(self, origin: str, batches: list[list[str]]) -> None:

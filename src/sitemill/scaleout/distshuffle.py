@@ -37,7 +37,7 @@ from sitemill.scaleout.runfiles import RUN_NAME, Item, RunFiles
 from sitemill.shards.cuts import family_of
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
-from sitemill.sinks.s3 import put_object
+from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.inventory import (
     InventoryFile,
     InventoryReport,
@@ -245,6 +245,5 @@ def _refuse(run: DistributedRun, manifest: str) -> None:
     data = json.dumps(keys).encode("ascii")
     put_object(
         run.client, run.state_bucket, run.store.prefix + _REFUSED, data,
-        digest=bytes.fromhex(stored_digest(data)), content_type="application/json",
-        expected_etag=None, conditional=False,
+        digest=bytes.fromhex(stored_digest(data)), headers=Headers("application/json"),
     )  # fmt: skip

@@ -57,6 +57,25 @@ DEFAULT_THREADS: Final = 4
 _ATTEMPTS: Final = 3
 
 
+@dataclass(frozen=True, slots=True)
+class RebuildOptions:
+    """How a partitioned rebuild runs: ``threads`` shards listed (or rendered) at a time, up to
+    ``max_touched`` shards rendered by the router itself, a ``dry_run`` that writes nothing,
+    whom to tell the ``progress``; ``distribute`` starts a distributed full rebuild and names
+    it, for a site of more than ``max_touched`` shards, or with no plan yet more than that many
+    shards' worth of pages (sitemill.jobs.fitsrouter; the report then says so and why, and
+    nothing else is done)."""
+
+    threads: int = DEFAULT_THREADS
+    max_touched: int = MAX_TOUCHED
+    dry_run: bool = False
+    progress: Progress | None = None
+    distribute: Callable[[str], str] | None = None
+
+
+_DEFAULTS: Final = RebuildOptions()
+
+
 def rebuild_partitioned(
     config: Config,
     client: S3Client,
@@ -65,33 +84,23 @@ def rebuild_partitioned(
     *,
     changed: Collection[str] | None = None,
     deleted: Collection[str] = (),
-    threads: int = DEFAULT_THREADS,
-    max_touched: int = MAX_TOUCHED,
-    dry_run: bool = False,
-    progress: Progress | None = None,
     now: datetime | None = None,
-    distribute: Callable[[str], str] | None = None,
+    options: RebuildOptions = _DEFAULTS,
 ) -> Report:
     """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
     where that gives what a full rebuild would; else (and with ``changed`` None) in full.
     ``deleted``: sitemill's own files someone deleted (one the manifest names, or the entry
     file, is a full rebuild; the others were this run's predecessors' retired files).
-    ``distribute``: starts a distributed full rebuild and names it, for a site of more than
-    ``max_touched`` shards, or with no plan yet more than that many shards' worth of pages
-    (sitemill.jobs.fitsrouter; the report then says so and why, and nothing else is done).
-    A run that finds another run committed meanwhile starts again from its manifest."""
+    ``options``: how it runs (RebuildOptions). A run that finds another run committed
+    meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)
+    dry_run = options.dry_run
+    run = _Run(config, client, site, store, options.threads, options.max_touched, dry_run, moment)
     for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
-                report = _attempt(
-                    _Run(config, client, site, store, threads, max_touched, dry_run, moment),
-                    changed,
-                    deleted,
-                    progress,
-                    distribute,
-                )
+                report = _attempt(run, changed, deleted, options.progress, options.distribute)
         except ConflictError as exc:
             store.warnings.clear()
             if attempt == _ATTEMPTS:

@@ -43,7 +43,8 @@ from sitemill.shards.manifest import (
 )
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import MAX_SHARDS
-from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
+from sitemill.sinks.s3 import S3Sink, supports_conditional_put
+from sitemill.sinks.s3conditional import Headers, IfMatch, put_object
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.removedurls import RemovedUrl
@@ -94,10 +95,7 @@ def put_child(client: S3Client, site: BucketSite, name: str, data: bytes) -> Non
         site.root + name,
         data,
         digest=bytes.fromhex(stored_digest(data)),
-        content_type=content_type(name),
-        cache_control=site.cache_control,
-        expected_etag=None,
-        conditional=False,
+        headers=Headers(content_type(name), site.cache_control),
     )
 
 
@@ -199,10 +197,8 @@ def go_live(
                 site.root + name,
                 data,
                 digest=bytes.fromhex(digest),
-                content_type=content_type(name),
-                cache_control=site.cache_control,
-                expected_etag=live.etag,
-                conditional=supports_conditional_put(client),
+                headers=Headers(content_type(name), site.cache_control),
+                condition=IfMatch(live.etag) if supports_conditional_put(client) else None,
             )
         except ConflictError:
             live = head_live(client, site, name)  # (first: then the manifest it must match)
