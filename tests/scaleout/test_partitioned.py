@@ -33,7 +33,7 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import shards_line, summary_counts
-from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
@@ -68,10 +68,12 @@ def store_of(s3: Any, config: Config) -> PartitionedStore:
     return PartitionedStore(s3, *where)
 
 
-def run(s3: Any, config: Config, changed: list[str] | None = None, **more: Any) -> Any:
+def run(s3: Any, config: Config, changed: list[str] | None = None, **options: Any) -> Any:
+    store = store_of(s3, config)
     return rebuild_partitioned(
-        config, s3, BucketSite(BUCKET), store_of(s3, config), changed=changed, now=NOW, **more
-    )
+        config, s3, BucketSite(BUCKET), store, changed=changed, now=NOW,
+        options=RebuildOptions(**options),
+    )  # fmt: skip
 
 
 def test_the_state_lives_under_the_state_location_in_parts(s3: Any) -> None:

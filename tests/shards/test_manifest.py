@@ -14,7 +14,7 @@ from sitemill.errors import StateError
 from sitemill.shards.manifest import (
     DELETE_AFTER,
     IndexState,
-    PublishedShards,
+    Publication,
     child_version,
     next_manifest,
     state_version,
@@ -51,7 +51,7 @@ def manifest(**changes: Any) -> IndexState:
     return IndexState(**(values | changes))
 
 
-def published(base: IndexState, **changes: Any) -> PublishedShards:
+def published(base: IndexState, **changes: Any) -> Publication:
     assert base.plan is not None
     values: dict[str, Any] = {
         "plan": base.plan,
@@ -61,7 +61,7 @@ def published(base: IndexState, **changes: Any) -> PublishedShards:
         "entry": base.entry,
         "digest": base.digest,
     }
-    return PublishedShards(**(values | changes))
+    return Publication(**(values | changes))
 
 
 def test_a_name_is_given_by_the_content_and_salted_past_retired_names() -> None:

@@ -60,6 +60,16 @@ class Trigger:
         return self.bucket or (buckets.pop() if len(buckets) == 1 else None)
 
 
+def is_check_event(event: object) -> bool:
+    """``{"action": "check"}``: sitemill.aws.check answers it, not the router."""
+    return isinstance(event, Mapping) and event.get("action") == "check"
+
+
+def is_diff_event(event: object) -> bool:
+    """``{"action": "diff"}``: sitemill.aws.diff answers it, not the router."""
+    return isinstance(event, Mapping) and event.get("action") == "diff"
+
+
 def own_bucket(event: Mapping[str, Any], configured: str | None, verb: str) -> str:
     """The function's own bucket (SITEMILL_BUCKET, the stack's) for a check or a diff
     (``verb``: what the function does with it): an event that names another is an error

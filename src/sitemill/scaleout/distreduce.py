@@ -35,7 +35,7 @@ from sitemill.scaleout.shardllms import publish_llms
 from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
-from sitemill.shards.manifest import IndexState, PublishedShards
+from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.state.pending import KINDS
@@ -105,9 +105,7 @@ def reduce_run(
     inputs = str(manifest.get("inputs", ""))
     robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
     named = (tuple(users.index), tuple(users.found), robots.lines)
-    published = PublishedShards(
-        plan_next, inputs, parts, states, entry, stored_digest(data), *named
-    )
+    published = Publication(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     # Kept before the commit (never lost to a failure after it); a first build has none.

@@ -38,7 +38,7 @@ from sitemill.report import WriteResult
 from sitemill.scaleout.shardcollect import delete_retired
 from sitemill.shards.manifest import (
     IndexState,
-    PublishedShards,
+    Publication,
     next_manifest,
 )
 from sitemill.shards.partition import Part
@@ -143,7 +143,7 @@ class ShardCommit:
     URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept)."""
 
     base: IndexState
-    published: PublishedShards
+    published: Publication
     entry: bytes
     strays: tuple[str, ...] = ()
     removed: dict[str, RemovedUrl] | None = None

@@ -22,7 +22,7 @@ from sitemill.scaleout.shardcommit import (
     put_child,
 )
 from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
-from sitemill.shards.manifest import IndexState, PublishedShards
+from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import StateRef, current_parts, next_plan
 from sitemill.state.removedurls import RemovedUrl
 
@@ -64,9 +64,7 @@ def publish_shards(
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
     parts = index_parts(config, parts, base, now)
     entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
-    published = PublishedShards(
-        plan, inputs, parts, states, entry, stored_digest(data), *_kept(base)
-    )
+    published = Publication(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
     committed = commit_and_go_live(
         job.client,
         job.site,

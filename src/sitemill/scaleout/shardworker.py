@@ -226,7 +226,7 @@ def rendered_parts(
     """The parts a pass rendered, each under the name its content gives (past the names
     being ``retired``: sitemill.shards.manifest), their bytes put in ``data`` by that name
     (``single``: a site of one part keeps the single sitemap.xml)."""
-    parts = written_parts(report.result)
+    parts = parts_in(report.result)
     if single and len(parts) == 1 and not config.groups:  # (groups: always an index)
         data[parts[0].name] = sink.files[parts[0].name]
         return [_single_part(config, parts[0], data)]
@@ -245,7 +245,7 @@ def _single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
     return replace(part, name=name, digest=stored_digest(raw))
 
 
-def written_parts(result: WriteResult) -> list[Part]:
+def parts_in(result: WriteResult) -> list[Part]:
     """The shard files a writer wrote (WriteResult.boundaries, .sitemaps), in its order; a
     single sitemap.xml is the first shard's."""
     if not result.boundaries and result.entry_files:

@@ -112,7 +112,7 @@ def is_state_object(name: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class PublishedShards:
+class Publication:
     """What a run publishes: the plan, the inputs' fingerprint, every shard's file and state,
     and the entry file's name and digest."""
 
@@ -128,7 +128,7 @@ class PublishedShards:
 
 
 def next_manifest(
-    base: IndexState, published: PublishedShards, now: datetime, strays: Iterable[str] = ()
+    base: IndexState, published: Publication, now: datetime, strays: Iterable[str] = ()
 ) -> tuple[IndexState, list[str]]:
     """The manifest once ``published`` is committed over ``base``; and the names that commit
     retires, to delete once it is committed (never before: a racing run's commit may name
