@@ -74,9 +74,9 @@ def seed(endpoint: str, pages: int) -> str:
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.scaleout.partitioned import DEFAULT_THREADS
     from sitemill.scaleout.partitionedstore import open_partitioned
-    from sitemill.scaleout.shardcommit import read_live
+    from sitemill.scaleout.shardcommit import head_live
     from sitemill.scaleout.shardfull import FullRun, rebuild_full
-    from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+    from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
     from sitemill.state.model import PageRecord, State, dump_state
     from sitemill.state.s3 import S3StateStore, parse_s3_location
 
@@ -94,8 +94,8 @@ def seed(endpoint: str, pages: int) -> str:
     # the listing above instead of a LIST: children staged, every shard's state, one commit.
     store = open_partitioned(config, client, site)
     assert store is not None
-    robots_data, robots = site_robots(config, client, site)
-    live = read_live(client, site)
+    robots_data, robots = bucket_robots(config, client, site)
+    live = head_live(client, site)
     base = store.read_manifest()
     run = FullRun(config, client, site, store, DEFAULT_THREADS, datetime.now(UTC))
     inputs = inputs_fingerprint(config, robots_data)

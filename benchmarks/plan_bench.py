@@ -145,15 +145,16 @@ def shard_positions(plan: Plan, index: int, count: int) -> range:
 def new_section(plan: Plan, count: int) -> dict[str, Any]:
     """A new section between two others: the shards its keys land in (one), the parts that
     shard splits into (all inside it), and the old plan's ids that are gone (none) or moved."""
-    from sitemill.protocol import DEFAULT_MAX_BYTES
-    from sitemill.shards.evolve import outgrows, split
+    from sitemill.protocol import DEFAULT_MAX_BYTES, MAX_URLS_PER_SITEMAP
+    from sitemill.shards.evolve import split
 
     added = list(section_keys(NEW_SECTION, NEW_SECTION_KEYS))
     landed = {plan.shard_of(key) for key in added}
     target = min(landed)
     old = [key_at(count, position) for position in shard_positions(plan, target, count)]
     items = [(key, ENTRY_BYTES + len(key)) for key in sorted([*old, *added])]
-    grown = outgrows(len(items), sum(size for _, size in items), max_bytes=DEFAULT_MAX_BYTES)
+    size = sum(size for _, size in items)
+    grown = len(items) > MAX_URLS_PER_SITEMAP or size > DEFAULT_MAX_BYTES  # past one file
     bigger = split(plan, target, items, fill=FILL, max_bytes=DEFAULT_MAX_BYTES, clean=CLEAN)
     new_ids = set(bigger.ids) - set(plan.ids)
     kept = [shard for shard in bigger.ids if shard not in new_ids]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from livesite import loopback
-from sitemill.indexnow.key import IndexNowSettings
+from sitemill.indexnow.key import IndexNowTarget
 
 KEY = "5f0c2a9e-sitemill-test-key-7b41"
 KINDS = ("added", "changed", "removed")
@@ -84,5 +84,5 @@ class Stand:
     def urls(self, count: int, start: int = 0) -> dict[str, str]:
         return {f"{self.origin}/p/{n:05d}": KINDS[n % 3] for n in range(start, start + count)}
 
-    def settings(self, **changes: Any) -> IndexNowSettings:
-        return IndexNowSettings(**{"endpoint": f"{self.origin}/indexnow", "key": KEY, **changes})
+    def settings(self, **changes: Any) -> IndexNowTarget:
+        return IndexNowTarget(**{"endpoint": f"{self.origin}/indexnow", "key": KEY, **changes})

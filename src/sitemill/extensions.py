@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sitemill.alternates.clusters import ClusterResolver
-from sitemill.alternates.declared import AlternateCounts, declared_alternates
+from sitemill.alternates.declared import AlternateCounts, SiteKeys, declared_alternate_keys
 from sitemill.alternates.languages import folder_language
 from sitemill.bounded.spool import spool_all
 from sitemill.config.model import Config, OutputFormat
@@ -71,17 +71,13 @@ class Extensions:
             (facts is not None and facts.alternates) or config.alternates.folders
         ):
             return ()
-        pairs = declared_alternates(
-            facts,
-            path,
-            loc,
-            config.alternates,
+        site = SiteKeys(
+            config.base_url,
+            self.checks.site_key,
             own_key=self.checks.own_key,
-            site_key=self.checks.site_key,
-            base_url=config.base_url,
             page_url=lambda version: page_url(config.base_url, version, config.url_style),
-            counts=self.counts,
         )
+        pairs = declared_alternate_keys(facts, path, loc, config.alternates, site, self.counts)
         return tuple(Alternate(hreflang, key) for hreflang, key in pairs)
 
 

@@ -29,7 +29,7 @@ from sitemill.urlstyle import StyleDecision, settled
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.llmsoutputs import LlmsOutputs, LlmsSetup
-from sitemill.writing.writer import write_sitemaps
+from sitemill.writing.writer import WriteSetup, write_sitemaps
 
 if TYPE_CHECKING:
     from sitemill.images.pages import HasFile
@@ -100,13 +100,12 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     llms = LlmsOutputs(config, sink, site.llms or LlmsSetup())
     entries = llms.watch(entries)
     with explain_empty_run(report.skipped):
-        report.result = write_sitemaps(
-            entries, sink, config, on_file=file_progress(progress),
-            robots_source=site.robots_source, remembered=site.remembered, shards=site.shards,
-            extensions=extensions.alternates or extensions.images, kept=site.kept,
-            dates=site.dates,
-            named=site.named,
+        setup = WriteSetup(
+            on_file=file_progress(progress), robots_source=site.robots_source,
+            extensions=extensions.alternates or extensions.images, remembered=site.remembered,
+            shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
         )  # fmt: skip
+        report.result = write_sitemaps(entries, sink, config, setup)
     llms.publish(report.result)
     _summarize(report, checks, extensions)
     if site.on_stubs is not None:

@@ -52,7 +52,7 @@ class WriteResult:
     warnings: list[str] = field(default_factory=list)
     plan: Plan | None = None  # the shard plan the sitemaps were written by (None: not sharded)
     # Each sitemap file (not an index) as written: name -> (URLs, newest lastmod, MD5 of the
-    # bytes stored, "" where the job took none: write_sitemaps(digests=False)); and each shard
+    # bytes stored, "" where the job took none: WriteSetup(digests=False)); and each shard
     # child's boundary (sitemill.shards.partition keeps both).
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)

@@ -13,7 +13,8 @@ from sitemill.alternates.clusters import MAX_CLUSTER, ClusterResolver
 from sitemill.alternates.declared import (
     AlternateCounts,
     AlternatesSetting,
-    declared_alternates,
+    SiteKeys,
+    declared_alternate_keys,
     folder_versions,
     parse_alternates,
 )
@@ -223,16 +224,13 @@ def test_folder_versions_use_the_longest_folder() -> None:
 
 def declared(facts: PageFacts, loc: str = SITE + "en/a/") -> tuple[tuple[str, str], ...]:
     counts = AlternateCounts()
-    return declared_alternates(
+    return declared_alternate_keys(
         facts,
         "en/a/index.html",
         loc,
         AlternatesSetting(),
-        own_key=url_key,
-        site_key=SITE,
-        base_url=SITE,
-        page_url=lambda path: SITE + path,
-        counts=counts,
+        SiteKeys(SITE, SITE, own_key=url_key, page_url=lambda path: SITE + path),
+        counts,
     )
 
 

@@ -143,7 +143,8 @@ def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The waits after a 429, recorded rather than slept (run.deliver imports the sender
     when it sends)."""
     recorded: list[float] = []
-    quick = functools.partial(sitemill.indexnow.send.send_announcements, sleep=recorded.append)
+    limits = sitemill.indexnow.send.SendLimits(sleep=recorded.append)
+    quick = functools.partial(sitemill.indexnow.send.send_announcements, limits=limits)
     monkeypatch.setattr(sitemill.indexnow.send, "send_announcements", quick)
     return recorded
 

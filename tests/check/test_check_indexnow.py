@@ -178,7 +178,7 @@ def test_a_build_that_writes_the_state_while_the_check_writes_back_loses_nothing
 ) -> None:
     root, base, _ = announced_site
     write_site(root, {"news.html": page("News", "Fresh.")})
-    settle = pending_module.settled
+    settle = pending_module.merge_pending
     builds: list[int] = []
 
     def a_build_comes_in_between(
@@ -189,7 +189,7 @@ def test_a_build_that_writes_the_state_while_the_check_writes_back_loses_nothing
             build(root, base, "--indexnow", "later")
         return settle(read, now, kept)
 
-    monkeypatch.setattr(pending_module, "settled", a_build_comes_in_between)
+    monkeypatch.setattr(pending_module, "merge_pending", a_build_comes_in_between)
     checked = check(root, base, every=False, **settings(stand))
     assert builds and checked.report.ok
     assert [post["urlList"] for post in stand.posts] == [sorted(base + p for p in EDITS)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sitemill.indexnow.key import (
-    IndexNowSettings,
+    IndexNowTarget,
     below_root_warning,
     key_file_name,
     site_key_location,
@@ -14,9 +14,9 @@ KEY = "abcdef0123456789"
 
 
 def test_each_host_has_its_root_key_file_unless_one_is_configured() -> None:
-    default = IndexNowSettings("https://engine/", KEY)
+    default = IndexNowTarget("https://engine/", KEY)
     assert default.location_for("https://a.example") == f"https://a.example/{KEY}.txt"
-    placed = IndexNowSettings("https://engine/", KEY, f"https://a.example/keys/{KEY}.txt")
+    placed = IndexNowTarget("https://engine/", KEY, f"https://a.example/keys/{KEY}.txt")
     assert placed.location_for("https://a.example") == f"https://a.example/keys/{KEY}.txt"
     assert placed.location_for("https://b.example") == f"https://b.example/{KEY}.txt"
     assert KEY not in repr(placed)

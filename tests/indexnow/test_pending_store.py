@@ -1,4 +1,4 @@
-"""The pending URLs are written over what the store holds now (indexnow.pending.settled): what
+"""The pending URLs are written over what the store holds now (indexnow.pending.merge_pending): what
 was sent leaves, what another writer added or changed since the read stays."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.indexnow import pending as pending_module
-from sitemill.indexnow.pending import StatePending, settled
+from sitemill.indexnow.pending import StatePending, merge_pending
 from sitemill.sinks import LocalDirSink
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import parse_state
@@ -36,7 +36,7 @@ def test_what_was_sent_leaves_and_what_another_writer_added_stays(
     read: dict[str, str] | None, now: dict[str, str], kept: dict[str, str],
     written: dict[str, str],
 ) -> None:  # fmt: skip
-    assert settled(read, now, kept) == written
+    assert merge_pending(read, now, kept) == written
 
 
 @pytest.mark.parametrize("beside", [True, False])
@@ -56,7 +56,7 @@ def test_a_file_written_between_the_re_read_and_the_write_is_settled_over_not_re
     path.chmod(0o600)
     pending = StatePending(store, public=False)
     assert pending.read() == {"https://e.org/a": "changed"}
-    settle, calls = pending_module.settled, []
+    settle, calls = pending_module.merge_pending, []
 
     def another_writer_first(
         read: dict[str, str] | None, now: dict[str, str], kept: dict[str, str]
@@ -67,7 +67,7 @@ def test_a_file_written_between_the_re_read_and_the_write_is_settled_over_not_re
             FileStateStore(path).write(dump_state(other))
         return settle(read, now, kept)
 
-    monkeypatch.setattr(pending_module, "settled", another_writer_first)
+    monkeypatch.setattr(pending_module, "merge_pending", another_writer_first)
     assert pending.write({})  # (a was sent)
     assert len(calls) == 2  # the first settling was over a file replaced since: again
     assert parse_state(path.read_bytes()).pending == {"https://e.org/b": "added"}

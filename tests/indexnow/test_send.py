@@ -12,9 +12,17 @@ from typing import Any
 import pytest
 
 from enginestand import KEY, Reply, Stand
-from sitemill.indexnow.key import IndexNowSettings
+from sitemill.indexnow.key import IndexNowTarget
 from sitemill.indexnow.post import MAX_RETRY_WAIT, retry_wait
-from sitemill.indexnow.send import BATCH_SIZE, NO_KEY, SendReport, send_announcements
+from sitemill.indexnow.send import (
+    BATCH_SIZE,
+    KEY_MISSING,
+    SendLimits,
+    SendReport,
+    send_announcements,
+)
+
+LIMITS = ("batch_size", "sleep", "timeout", "deadline", "max_wait")  # SendLimits' fields
 
 
 def no_sleep(seconds: float) -> None:
@@ -22,9 +30,10 @@ def no_sleep(seconds: float) -> None:
 
 
 def send(stand: Stand, urls: dict[str, str], **options: Any) -> SendReport:
-    options.setdefault("sleep", no_sleep)
+    limits = {name: options.pop(name) for name in LIMITS if name in options}
+    limits.setdefault("sleep", no_sleep)
     settings = options.pop("settings", None) or stand.settings()
-    report = send_announcements(urls, settings, **options)
+    report = send_announcements(urls, settings, limits=SendLimits(**limits), **options)
     assert_no_key(report)
     return report
 
@@ -266,7 +275,7 @@ def test_no_key_sends_nothing(stand: Stand) -> None:
     assert stand.requests == []
     assert (report.sent, report.pending, report.held) == ({}, urls, {"no key": 3})
     [message] = report.messages
-    assert NO_KEY in message
+    assert KEY_MISSING in message
 
 
 def test_the_key_is_in_no_message_nor_repr(stand: Stand) -> None:
@@ -282,7 +291,7 @@ def test_the_key_is_in_no_message_nor_repr(stand: Stand) -> None:
     settings = stand.settings()
     assert KEY not in repr(settings) and KEY not in str(settings)
     with pytest.raises(ValueError) as caught:
-        send_announcements(urls, settings, batch_size=0)
+        send_announcements(urls, settings, limits=SendLimits(batch_size=0))
     assert KEY not in str(caught.value)
 
 
@@ -339,11 +348,11 @@ def test_a_dry_run_contacts_nothing(stands: list[Stand]) -> None:
 
 
 def test_a_dry_run_without_a_key_says_so() -> None:
-    settings = IndexNowSettings(endpoint="http://127.0.0.1:9/indexnow")
+    settings = IndexNowTarget(endpoint="http://127.0.0.1:9/indexnow")
     report = send_announcements({"http://127.0.0.1:9/a": "added"}, settings, dry_run=True)
     assert report.would_send == [("http://127.0.0.1:9", 1)]
     assert report.pending == {}
-    assert [NO_KEY in message for message in report.messages] == [True]
+    assert [KEY_MISSING in message for message in report.messages] == [True]
 
 
 def test_urls_without_an_http_host_are_refused(stand: Stand) -> None:

@@ -35,7 +35,7 @@ from sitemill.render.environment import TEXT_TEMPLATE, URLSET_TEMPLATE
 from sitemill.report import WriteResult
 from sitemill.sinks import MemorySink
 from sitemill.writing import writer
-from sitemill.writing.writer import write_sitemaps
+from sitemill.writing.writer import WriteSetup, write_sitemaps
 
 BASE = "https://example.com/"
 SWITCHED_OFF = Declined("switched off by the fence")
@@ -196,7 +196,7 @@ def test_the_writer_writes_the_same_bytes_either_way(
     config = make_config(format_, LAYOUTS[layout])
 
     def write(sink: MemorySink, on_file: OnFile) -> WriteResult:
-        return write_sitemaps(iter(entries), sink, config, on_file=on_file)
+        return write_sitemaps(iter(entries), sink, config, WriteSetup(on_file=on_file))
 
     fast = run(monkeypatch, write, compiled=True)
     slow = run(monkeypatch, write, compiled=False)
@@ -218,7 +218,7 @@ def test_a_file_that_fills_max_bytes_exactly_is_split_the_same_way(
         config = make_config(format_, {"max_bytes": max_bytes})
 
         def write(sink: MemorySink, on_file: OnFile, config: Config = config) -> WriteResult:
-            return write_sitemaps(iter(entries), sink, config, on_file=on_file)
+            return write_sitemaps(iter(entries), sink, config, WriteSetup(on_file=on_file))
 
         fast = run(monkeypatch, write, compiled=True)
         slow = run(monkeypatch, write, compiled=False)
@@ -236,7 +236,7 @@ def test_an_entry_too_large_for_max_bytes_is_the_same_error(
     for compiled in (True, False):
 
         def write(sink: MemorySink, on_file: OnFile) -> WriteResult:
-            return write_sitemaps(iter(entries), sink, config, on_file=on_file)
+            return write_sitemaps(iter(entries), sink, config, WriteSetup(on_file=on_file))
 
         with pytest.raises(TemplateError) as caught:
             run(monkeypatch, write, compiled=compiled)
@@ -268,7 +268,7 @@ def test_a_user_template_that_compiles_writes_the_same_bytes(
     config = make_config(format_, LAYOUTS[layout], templates_dir=str(tmp_path))
 
     def write(sink: MemorySink, on_file: OnFile) -> WriteResult:
-        return write_sitemaps(iter(entries), sink, config, on_file=on_file)
+        return write_sitemaps(iter(entries), sink, config, WriteSetup(on_file=on_file))
 
     fast = run(monkeypatch, write, compiled=True)
     slow = run(monkeypatch, write, compiled=False)

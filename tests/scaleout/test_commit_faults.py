@@ -35,7 +35,7 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 
 STATE_BUCKET = "state-bucket"
@@ -71,7 +71,8 @@ def run(s3: Any, changed: list[str] | None = None, config: Config | None = None)
     store = open_partitioned(config, s3, BucketSite(BUCKET))
     assert store is not None
     site = BucketSite(BUCKET)
-    return rebuild_partitioned(config, s3, site, store, changed=changed, now=NOW, threads=2)
+    options = RebuildOptions(threads=2)
+    return rebuild_partitioned(config, s3, site, store, changed=changed, now=NOW, options=options)
 
 
 def distributed(s3: Any, name: str) -> Any:

@@ -26,7 +26,7 @@ from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import range_listing, render_item
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor, run_name
-from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import Item, item_from_json, item_to_json
 from xsd import assert_xsd_valid
@@ -310,8 +310,9 @@ def test_what_needs_the_whole_site_is_never_distributed(
     # The router rebuilds such a site itself, exactly, however big.
     started: list[str] = []
     report = rebuild_partitioned(
-        run.config, s3, run.site, run.store, distribute=lambda why: started.append(why) or "arn"
-    )
+        run.config, s3, run.site, run.store,
+        options=RebuildOptions(distribute=lambda why: started.append(why) or "arn"),
+    )  # fmt: skip
     assert started == [] and report.execution is None and report.result.url_count == 36
     assert "Contents" in s3.list_objects_v2(Bucket="site-g", Prefix="sitemap")
 
@@ -322,8 +323,10 @@ def test_the_router_distributes_a_site_without_a_plan_that_does_not_fit_it(s3: A
     # One shard of 20 pages is all the function takes here: 36 do not fit.
     started: list[str] = []
     report = rebuild_partitioned(
-        run.config, s3, run.site, run.store, max_touched=1,
-        distribute=lambda why: started.append(why) or "arn:execution:x",
+        run.config, s3, run.site, run.store,
+        options=RebuildOptions(
+            max_touched=1, distribute=lambda why: started.append(why) or "arn:execution:x"
+        ),
     )  # fmt: skip
     assert report.execution == "arn:execution:x" and report.result.written == []
     assert started == ["no plan yet, and more than 20 pages (1 shard of 20 the function takes)"]
@@ -335,7 +338,11 @@ def test_the_router_rebuilds_a_site_without_a_plan_that_fits_it_itself(s3: Any) 
     run = run_of(s3, "site-h2")
     started: list[str] = []
     report = rebuild_partitioned(
-        run.config, s3, run.site, run.store, distribute=lambda why: started.append(why) or "arn"
+        run.config,
+        s3,
+        run.site,
+        run.store,
+        options=RebuildOptions(distribute=lambda why: started.append(why) or "arn"),
     )  # (36 pages: 2 shards of 20, of the 20 the function takes)
     assert started == [] and report.execution is None and report.result.url_count == 36
     assert len(report.result.written) == 3 and report.state_written

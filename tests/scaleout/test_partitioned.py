@@ -33,11 +33,11 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.report import shards_line, summary_counts
-from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
-from sitemill.scaleout.shardcommit import read_live
+from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
-from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix
@@ -68,10 +68,12 @@ def store_of(s3: Any, config: Config) -> PartitionedStore:
     return PartitionedStore(s3, *where)
 
 
-def run(s3: Any, config: Config, changed: list[str] | None = None, **more: Any) -> Any:
+def run(s3: Any, config: Config, changed: list[str] | None = None, **options: Any) -> Any:
+    store = store_of(s3, config)
     return rebuild_partitioned(
-        config, s3, BucketSite(BUCKET), store_of(s3, config), changed=changed, now=NOW, **more
-    )
+        config, s3, BucketSite(BUCKET), store, changed=changed, now=NOW,
+        options=RebuildOptions(**options),
+    )  # fmt: skip
 
 
 def test_the_state_lives_under_the_state_location_in_parts(s3: Any) -> None:
@@ -395,8 +397,8 @@ def test_a_full_rebuild_over_a_given_listing_lists_nothing_and_commits(s3: Any) 
     site = BucketSite(BUCKET)
     store = open_partitioned(config, s3, site)
     assert store is not None
-    robots_data, robots = site_robots(config, s3, site)
-    live, base = read_live(s3, site), store.read_manifest()
+    robots_data, robots = bucket_robots(config, s3, site)
+    live, base = head_live(s3, site), store.read_manifest()
     listed: list[dict[str, Any]] = []
     s3.meta.events.register(
         "before-parameter-build.s3.ListObjectsV2", lambda params, **_: listed.append(params)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from s3util import BUCKET, make_config, moto_bucket, sitemap_files
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
-from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix
 
@@ -66,7 +66,13 @@ def run(s3: Any, config: Config, changed: list[str] | None, threads: int) -> Any
     assert where is not None
     store = PartitionedStore(s3, *where)
     return rebuild_partitioned(
-        config, s3, BucketSite(BUCKET), store, changed=changed, threads=threads, now=NOW
+        config,
+        s3,
+        BucketSite(BUCKET),
+        store,
+        changed=changed,
+        now=NOW,
+        options=RebuildOptions(threads=threads),
     )
 
 

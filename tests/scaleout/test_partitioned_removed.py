@@ -22,7 +22,7 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import rebuild_partitioned
+from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.partitioned import MAX_REMOVED_CHARS, bounded_removed
 from sitemill.state.removedurls import RemovedUrl
@@ -52,7 +52,8 @@ def run(s3: Any, changed: list[str] | None = None) -> Report:
     store = open_partitioned(CONFIG, s3, BucketSite(BUCKET))
     assert store is not None
     site = BucketSite(BUCKET)
-    return rebuild_partitioned(CONFIG, s3, site, store, changed=changed, now=NOW, threads=2)
+    options = RebuildOptions(threads=2)
+    return rebuild_partitioned(CONFIG, s3, site, store, changed=changed, now=NOW, options=options)
 
 
 def put(s3: Any, key: str, body: bytes | None = None, **more: Any) -> None:

@@ -14,11 +14,11 @@ from sitemill.errors import StateError
 from sitemill.shards.manifest import (
     DELETE_AFTER,
     IndexState,
-    Published,
+    Publication,
     child_version,
     next_manifest,
     state_version,
-    versioned,
+    versioned_name,
 )
 from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
 from sitemill.shards.partition import Part, StateRef
@@ -51,7 +51,7 @@ def manifest(**changes: Any) -> IndexState:
     return IndexState(**(values | changes))
 
 
-def published(base: IndexState, **changes: Any) -> Published:
+def published(base: IndexState, **changes: Any) -> Publication:
     assert base.plan is not None
     values: dict[str, Any] = {
         "plan": base.plan,
@@ -61,16 +61,18 @@ def published(base: IndexState, **changes: Any) -> Published:
         "entry": base.entry,
         "digest": base.digest,
     }
-    return Published(**(values | changes))
+    return Publication(**(values | changes))
 
 
 def test_a_name_is_given_by_the_content_and_salted_past_retired_names() -> None:
-    first = versioned("sitemap-raaaaaaaa", "0" * 32, ".xml", ())
-    assert first == versioned("sitemap-raaaaaaaa", "0" * 32, ".xml", ())  # a retry: the same
-    assert first != versioned("sitemap-raaaaaaaa", "1" * 32, ".xml", ())
+    first = versioned_name("sitemap-raaaaaaaa", "0" * 32, ".xml", ())
+    assert first == versioned_name("sitemap-raaaaaaaa", "0" * 32, ".xml", ())  # a retry: the same
+    assert first != versioned_name("sitemap-raaaaaaaa", "1" * 32, ".xml", ())
     assert first.startswith("sitemap-raaaaaaaa-") and first.endswith(".xml")
-    salted = versioned("sitemap-raaaaaaaa", "0" * 32, ".xml", {first})
-    assert salted != first and salted == versioned("sitemap-raaaaaaaa", "0" * 32, ".xml", {first})
+    salted = versioned_name("sitemap-raaaaaaaa", "0" * 32, ".xml", {first})
+    assert salted != first and salted == versioned_name(
+        "sitemap-raaaaaaaa", "0" * 32, ".xml", {first}
+    )
     assert child_version("sitemap-raaaaaaaa.xml.gz", "0" * 32, ()).endswith(".xml.gz")
 
 

@@ -12,12 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.errors import StateError
-from sitemill.shards.cuts import Cutter, canonical_plan, family
+from sitemill.shards.cuts import Cutter, canonical_plan, family_of
 from sitemill.shards.evolve import (
     MAX_KEY_BYTES,
     drop_empty,
-    merge_small,
-    outgrows,
     plan_from_json,
     plan_to_json,
     split,
@@ -201,7 +199,7 @@ def test_no_family_is_ever_parted(keys: list[str], fill: int, clean: bool, order
     plan = canonical_plan(weighted(keys), fill=fill, max_bytes=BIG, clean=clean, order=order)
     homes: dict[str, set[int]] = {}
     for key in keys:
-        stem = family(key, clean=clean)
+        stem = family_of(key, clean=clean)
         if stem is not None:
             homes.setdefault(stem, set()).add(plan.shard_of(key))
     assert all(len(shards) == 1 for shards in homes.values()), homes
@@ -218,11 +216,7 @@ def test_a_new_section_splits_only_the_shard_it_lands_in() -> None:
     added = [f"guides/{n:05d}.html" for n in range(5_000)]
     keys = sorted(SITE + added)
     parts = shards_of(plan, keys)
-    grown = [
-        index
-        for index, part in enumerate(parts)
-        if outgrows(len(part), 0, max_urls=1_250, max_bytes=BIG)
-    ]
+    grown = [index for index, part in enumerate(parts) if len(part) > 1_250]  # past one file
     assert len(grown) == 1
     after = split(plan, grown[0], weighted(parts[grown[0]]), fill=1_000, max_bytes=BIG, clean=False)
     assert set(plan.ids) <= set(after.ids)  # every old name stays
@@ -239,16 +233,6 @@ def test_an_emptied_shard_goes_to_its_left_neighbour() -> None:
     assert smaller.afters == ("", "d")
     assert set(smaller.ids) <= set(plan.ids)
     assert drop_empty(plan, {0: 0, 1: 3, 2: 3, 3: 3}) == plan  # the first shard starts the keys
-
-
-def test_small_neighbours_merge_and_the_left_keeps_its_id() -> None:
-    plan = Plan(("", "b", "d", "f", "h"), Order.KEYS)
-    merged = merge_small(plan, {0: 100, 1: 100, 2: 900, 3: 50, 4: 60}, fill=1_000)
-    assert merged.afters == ("", "d", "f")
-    assert set(merged.ids) <= set(plan.ids)
-    # Only the shards counted may merge: one run's touched shards say nothing of the others.
-    assert merge_small(plan, {}, fill=1_000) == plan
-    assert merge_small(plan, {3: 50, 4: 60}, fill=1_000).afters == (*plan.afters[:4],)
 
 
 # --- the plan as JSON (it lives in the state: untrusted) ---------------------------------------

@@ -19,6 +19,7 @@ from sitemill.render.renderer import Renderer
 from sitemill.report import Report
 from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.shards.cuts import CutRule
 from sitemill.shards.layout import render_shards, sorted_entries
 from sitemill.shards.plan import Order
 from xsd import assert_xsd_valid
@@ -35,7 +36,7 @@ def render(keys: list[str], urls: list[str], *, clean: bool = False, max_urls: i
         return list(RENDERER.render_sitemaps(items, max_urls=max_urls, max_bytes=10_000_000))
 
     return render_shards(
-        entries, None, files, order=Order.KEYS, max_bytes=10_000_000, clean=clean, fill=4,
+        entries, None, files, CutRule(Order.KEYS, 10_000_000, clean=clean, fill=4),
         keys=sorted(keys),
     )  # fmt: skip
 

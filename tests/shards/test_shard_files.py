@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from sitemill.entries import Entry
 from sitemill.render.renderer import Renderer
+from sitemill.shards.cuts import CutRule
 from sitemill.shards.layout import ShardFile, render_shards, sorted_entries
 from sitemill.shards.plan import Order, Plan, shard_id
 
@@ -29,7 +30,7 @@ def build(
         )
 
     return render_shards(
-        entries(keys), plan, render, order=Order.WALK, max_bytes=50_000_000, clean=False, fill=fill
+        entries(keys), plan, render, CutRule(Order.WALK, 50_000_000, clean=False, fill=fill)
     )
 
 

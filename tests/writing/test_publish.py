@@ -15,7 +15,7 @@ from sitemill.errors import SinkError
 from sitemill.filenames.outputs import CHILD_NAME, STAGING_NAME, is_own_name
 from sitemill.filenames.staging import STAGING_MAX_AGE, Staging
 from sitemill.sinks import MemorySink
-from sitemill.writing.writer import write_sitemaps
+from sitemill.writing.writer import WriteSetup, write_sitemaps
 
 BASE = "https://example.com/"
 BEGAN = datetime(2026, 11, 23, 10, 15, tzinfo=UTC)
@@ -101,7 +101,7 @@ def test_a_staging_copy_is_a_leftover_when_old_or_impossible(name: str, leftover
 def test_several_changed_children_go_live_through_this_runs_own_copies() -> None:
     sink = WatchedSink()
     write_sitemaps(shifted(12), sink, config())
-    result = write_sitemaps(shifted(12, 1), sink, config(), staging=RUN)
+    result = write_sitemaps(shifted(12, 1), sink, config(), WriteSetup(staging=RUN))
     assert sorted(sink.files) == sorted(result.files) == result.outputs
     assert sink.checks > 0
     assert_one_build(sink.files.get, urls(12, 1))
@@ -121,11 +121,13 @@ def test_a_writer_never_deletes_the_copies_another_writers_interim_index_will_na
             fired.append(name)
             sink.before = None
             # A: the same pages as already live, plus one page in the last child.
-            write_sitemaps(shifted(13), sink, config(), staging=RUN)
+            write_sitemaps(shifted(13), sink, config(), WriteSetup(staging=RUN))
             sink.before = run_a_before_the_interim_index
 
     sink.before = run_a_before_the_interim_index
-    write_sitemaps(shifted(12, 1, day=2), sink, config(), staging=other)  # B: every child
+    write_sitemaps(
+        shifted(12, 1, day=2), sink, config(), WriteSetup(staging=other)
+    )  # B: every child
     assert fired
     assert sink.checks > 5
     assert_one_build(sink.files.get, urls(12, 1))
@@ -141,11 +143,13 @@ def test_leftovers_of_a_crashed_run_are_deleted_and_fresh_copies_of_another_kept
     running = "sitemap-1-next-20261123101450-0ddba1.xml"  # another writer, 10 s ago
     for name in (crashed, legacy, running):
         sink.files[name] = b"<urlset/>"
-    result = write_sitemaps(shifted(12), sink, config(), staging=RUN)
+    result = write_sitemaps(shifted(12), sink, config(), WriteSetup(staging=RUN))
     assert result.deleted == [crashed, legacy]
     assert running in sink.files
     later = Staging(BEGAN + STAGING_MAX_AGE * 2, "123456")
-    assert write_sitemaps(shifted(12), sink, config(), staging=later).deleted == [running]
+    assert write_sitemaps(shifted(12), sink, config(), WriteSetup(staging=later)).deleted == [
+        running
+    ]
 
 
 def test_a_copy_the_live_index_names_is_never_deleted_however_old() -> None:
@@ -165,7 +169,7 @@ def test_a_copy_the_live_index_names_is_never_deleted_however_old() -> None:
         delete(name)
 
     sink.delete = spy  # type: ignore[method-assign]
-    write_sitemaps(shifted(12), sink, config(), staging=RUN)
+    write_sitemaps(shifted(12), sink, config(), WriteSetup(staging=RUN))
     assert deletions == [old]  # after the index that no longer names it went live
     assert_one_build(sink.files.get, urls(12))
 
@@ -198,7 +202,7 @@ def test_a_deletion_failing_part_way_is_remembered_and_done_by_the_next_run() ->
     sink.failing.clear()
     # No index names sitemap-4.xml any more: only the remembered outputs can tell.
     assert write_sitemaps(shifted(8), sink, config()).deleted == []
-    second = write_sitemaps(shifted(8), sink, config(), remembered=first.outputs)
+    second = write_sitemaps(shifted(8), sink, config(), WriteSetup(remembered=first.outputs))
     assert second.deleted == ["sitemap-4.xml"]
     assert second.outputs == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
     assert sorted(sink.files) == second.outputs
@@ -212,7 +216,7 @@ def test_only_remembered_names_that_exist_and_are_not_live_are_deleted() -> None
     delete = sink.delete
     sink.delete = lambda name: (deletions.append(name), delete(name))[1]  # type: ignore[method-assign]
     remembered = ["sitemap-1.xml", "sitemap-2.xml", "sitemap-7.xml", "sitemap.xml"]
-    result = write_sitemaps(shifted(8), sink, config(), remembered=remembered)
+    result = write_sitemaps(shifted(8), sink, config(), WriteSetup(remembered=remembered))
     assert deletions == [] and result.deleted == []  # 7 is gone already; 9 is not remembered
     assert "sitemap-9.xml" in sink.files
 
@@ -221,7 +225,9 @@ def test_an_entry_file_is_never_deleted_on_the_states_word() -> None:
     # Switched to text: the state remembers sitemap.xml, which may be a hand-written one now.
     sink = MemorySink()
     sink.files["sitemap.xml"] = b"<urlset>hand-written</urlset>"
-    result = write_sitemaps(shifted(3), sink, config(format="txt"), remembered=["sitemap.xml"])
+    result = write_sitemaps(
+        shifted(3), sink, config(format="txt"), WriteSetup(remembered=["sitemap.xml"])
+    )
     assert result.deleted == [] and "sitemap.xml" in sink.files
 
 
@@ -235,6 +241,6 @@ def test_a_failed_publish_takes_its_unnamed_staging_copies_with_it() -> None:
 
     sink.before = fail_at_the_interim_index
     with pytest.raises(SinkError):
-        write_sitemaps(shifted(12, 1), sink, config(), staging=RUN)
+        write_sitemaps(shifted(12, 1), sink, config(), WriteSetup(staging=RUN))
     assert not [name for name in sink.files if "-next" in name]
     assert_one_build(sink.files.get, urls(12))

@@ -19,7 +19,7 @@ from sitemill.filenames.outputs import content_type, is_own_name
 from sitemill.filenames.staging import Staging
 from sitemill.sinks import LocalDirSink, MemorySink
 from sitemill.writing import writer
-from sitemill.writing.writer import write_sitemaps
+from sitemill.writing.writer import WriteSetup, write_sitemaps
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 
 BASE = "https://example.com/"
@@ -193,7 +193,7 @@ def test_a_failure_at_any_write_leaves_one_build_live(fail_at: int, gzip_childre
     assert_one_build(sink.files.get, build_urls(14), build_urls(17, 1))
     sink.fail_at = 0
     # The next run repairs everything.
-    write_sitemaps(shifted(17, 1), sink, settings, remembered=remembered)
+    write_sitemaps(shifted(17, 1), sink, settings, WriteSetup(remembered=remembered))
     assert_one_build(sink.files.get, build_urls(17, 1))
     assert not [name for name in sink.files if "-next" in name]
 
@@ -212,7 +212,7 @@ def test_several_changed_children_go_live_through_staging_copies() -> None:
 
     sink.put = spy  # type: ignore[method-assign]
     run = Staging(datetime(2026, 11, 23, 10, 15, tzinfo=UTC), "1a2b3c")
-    result = write_sitemaps(shifted(12, 1), sink, settings, staging=run)
+    result = write_sitemaps(shifted(12, 1), sink, settings, WriteSetup(staging=run))
     copies = [f"sitemap-{n}-next-20261123101500-1a2b3c.xml" for n in (1, 2, 3)]
     assert seen == [
         ("sitemap.xml", copies),

@@ -23,7 +23,8 @@ __all__ = [
     "X_DEFAULT",
     "AlternateCounts",
     "AlternatesSetting",
-    "declared_alternates",
+    "SiteKeys",
+    "declared_alternate_keys",
     "folder_versions",
     "parse_alternates",
 ]
@@ -58,21 +59,29 @@ class AlternateCounts:
                 yield f"{self.counts[kind]:,} {text}, e.g. {self.examples[kind]}"
 
 
-def declared_alternates(
+@dataclass(frozen=True, slots=True)
+class SiteKeys:
+    """How a declared alternate is keyed on this site: ``own_key`` is the key of a URL that
+    sitemill wrote (fast: for one under ``base_url``), ``site_key`` the key every URL of the
+    site starts with, ``page_url`` the URL of a site path."""
+
+    base_url: str
+    site_key: str
+    own_key: Callable[[str], str]
+    page_url: Callable[[str], str]
+
+
+def declared_alternate_keys(
     facts: PageFacts | None,
     path: str,
     loc: str,
     setting: AlternatesSetting,
-    *,
-    own_key: Callable[[str], str],
-    site_key: str,
-    base_url: str,
-    page_url: Callable[[str], str],
+    site: SiteKeys,
     counts: AlternateCounts,
 ) -> tuple[tuple[str, str], ...]:
     """The (hreflang, URL key) pairs the page at ``path`` declares: its head's alternates on
-    this site, else its language folders' versions. ``own_key`` is the key of a URL that
-    sitemill wrote (fast: for one under ``base_url``), ``page_url`` the URL of a site path."""
+    this site, else its language folders' versions."""
+    own_key, site_key, base_url = site.own_key, site.site_key, site.base_url
     pairs: list[tuple[str, str]] = []
     if facts is not None and facts.alternates:
         for raw, href in facts.alternates:
@@ -87,7 +96,7 @@ def declared_alternates(
             pairs.append((hreflang, key))
     elif setting.folders:
         pairs = [
-            (hreflang, own_key(page_url(version)))
+            (hreflang, own_key(site.page_url(version)))
             for hreflang, version in folder_versions(setting.folders, path)
         ]
     return tuple(dict.fromkeys(pairs))  # each pair once, in order

@@ -73,13 +73,19 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
         store = open_state_store(config, s3_client=lambda: client)
         return diff_bucket(config, client, site, state_store=store, previous=open_previous(config))
     from sitemill.jobs.fitsrouter import too_big
-    from sitemill.scaleout.partitioned import DEFAULT_THREADS, MAX_TOUCHED, rebuild_partitioned
+    from sitemill.scaleout.partitioned import (
+        DEFAULT_THREADS,
+        MAX_TOUCHED,
+        RebuildOptions,
+        rebuild_partitioned,
+    )
 
     why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
     if why is not None:
         raise DiffError(TOO_BIG.format(why=why))
     threads = config.workers or DEFAULT_THREADS
-    report = rebuild_partitioned(config, client, site, partitioned, dry_run=True, threads=threads)
+    options = RebuildOptions(threads=threads, dry_run=True)
+    report = rebuild_partitioned(config, client, site, partitioned, options=options)
     if report.diff is None:
         raise DiffError(f"no state to compare with at {config.state}")
     return BucketDiff(report.diff, report)

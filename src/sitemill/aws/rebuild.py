@@ -93,7 +93,11 @@ def _rebuild(
     then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
-        from sitemill.scaleout.partitioned import DEFAULT_THREADS, rebuild_partitioned
+        from sitemill.scaleout.partitioned import (
+            DEFAULT_THREADS,
+            RebuildOptions,
+            rebuild_partitioned,
+        )
 
         # A deletion of sitemill's own file, or its replacement by other bytes, is a full
         # rebuild when the manifest names it (the router tells); its own retired files'
@@ -105,9 +109,11 @@ def _rebuild(
             partitioned,
             changed=None if trigger.rebuild else selection.paths,
             deleted=[*selection.own_deleted, *selection.own_replaced],
-            dry_run=trigger.dry_run,
-            threads=config.workers or DEFAULT_THREADS,
-            distribute=distribute,
+            options=RebuildOptions(
+                threads=config.workers or DEFAULT_THREADS,
+                dry_run=trigger.dry_run,
+                distribute=distribute,
+            ),
         )
     return rebuild_bucket(
         config,

@@ -30,7 +30,7 @@ from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import item_from_json
-from sitemill.scaleout.shardinputs import site_robots
+from sitemill.scaleout.shardinputs import bucket_robots
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
@@ -122,7 +122,9 @@ def shard(event: Any, context: Any = None, *, env: Mapping[str, str] | None = No
     objects = item_objects(run, item)
 
     def work() -> dict[str, Any]:
-        summary = render_item(run, item, objects, site_robots(run.config, run.client, run.site)[1])
+        summary = render_item(
+            run, item, objects, bucket_robots(run.config, run.client, run.site)[1]
+        )
         return {"run": item.run, "item": item.shard, **summary["report"]}
 
     return _timed("shard", work)

@@ -20,7 +20,7 @@ from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.messages import counted
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import DEFAULT_THREADS, rebuild_partitioned
+from sitemill.scaleout.partitioned import DEFAULT_THREADS, RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -54,9 +54,11 @@ def run_s3_command(
                 s3,
                 site,
                 partitioned,
-                dry_run=args.dry_run,
-                progress=progress,
-                threads=config.workers or DEFAULT_THREADS,
+                options=RebuildOptions(
+                    threads=config.workers or DEFAULT_THREADS,
+                    dry_run=args.dry_run,
+                    progress=progress,
+                ),
             )
         else:
             report = rebuild_bucket(

@@ -45,7 +45,7 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
     comparable = (old.fingerprint_version, old.fingerprint_main) == (
         new.fingerprint_version,
         new.fingerprint_main,
-    ) and not moved(old, new)
+    ) and not changes_base_url(old, new)
     found: dict[str, str] = {}
     added: set[str] = set()
     remembered = old.pages.get
@@ -67,7 +67,7 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
     return found
 
 
-def moved(old: State, new: State) -> bool:
+def changes_base_url(old: State, new: State) -> bool:
     """Whether ``new`` was made at another base URL than ``old`` (both known)."""
     return None not in (old.base_url, new.base_url) and old.base_url != new.base_url
 

@@ -14,7 +14,7 @@ def key_file_name(key: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class IndexNowSettings:
+class IndexNowTarget:
     """Where to announce, with which key, and where engines read the key file."""
 
     endpoint: str

@@ -26,7 +26,7 @@ PENDING_FORMAT: Final = "sitemill-indexnow"
 _ATTEMPTS: Final = 3
 
 
-def settled(
+def merge_pending(
     read: dict[str, str] | None, now: dict[str, str], kept: dict[str, str]
 ) -> dict[str, str]:
     """The pending URLs to write: ``kept`` (what is left of ``read`` after sending), and each
@@ -82,7 +82,7 @@ class StatePending:
         if data is None:
             return False
         state = parse_state(data)
-        merged = settled(self._read, state.pending, pending)
+        merged = merge_pending(self._read, state.pending, pending)
         if state.pending == merged:
             return False
         state.pending = merged
@@ -115,7 +115,7 @@ class ObjectPending:
 
     def _write_once(self, pending: dict[str, str]) -> bool:
         data = self.store.read()
-        merged = settled(self._read, _pending_document(data), pending)
+        merged = merge_pending(self._read, _pending_document(data), pending)
         if data is None and not merged:
             return False
         written = self.store.write(dump_document({"format": PENDING_FORMAT, "pending": merged}))

@@ -17,7 +17,7 @@ from typing import Final
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
 from sitemill.indexnow.announce import Announcements, announcements, changes, kept_pending
-from sitemill.indexnow.key import IndexNowSettings, below_root_warning, site_key_location
+from sitemill.indexnow.key import IndexNowTarget, below_root_warning, site_key_location
 from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
 from sitemill.indexnow.pending import StatePending
 from sitemill.state.model import State
@@ -29,12 +29,12 @@ log = logging.getLogger(__name__)
 NOT_CHECKED: Final = "not live at its version yet (sitemill check)"
 
 
-def settings_of(config: Config) -> IndexNowSettings:
+def settings_of(config: Config) -> IndexNowTarget:
     written = config.indexnow_write_key_file
     location = site_key_location(
         config.base_url, config.indexnow_key, config.indexnow_key_location, written=written
     )
-    return IndexNowSettings(config.indexnow_endpoint, config.indexnow_key, location)
+    return IndexNowTarget(config.indexnow_endpoint, config.indexnow_key, location)
 
 
 def record(

@@ -20,7 +20,7 @@ from sitemill.filenames.outputs import STATE_NAME
 from sitemill.sinks import LocalDirSink
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore, replace_file
 
-Identity = tuple[int, int, int, int, int] | None  # device, inode, size, mtime, mode; None: none
+FileIdentity = tuple[int, int, int, int, int] | None  # device, inode, size, mtime, mode; None: none
 
 
 def local_path(store: StateStore) -> Path | None:
@@ -32,7 +32,7 @@ def local_path(store: StateStore) -> Path | None:
     return None
 
 
-def identity(path: Path) -> Identity:
+def identity(path: Path) -> FileIdentity:
     """What names the file at ``path`` as it is now (None: there is none)."""
     try:
         found = os.lstat(path)
@@ -43,7 +43,9 @@ def identity(path: Path) -> Identity:
     return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_mode)
 
 
-def read_identified(read: Callable[[], bytes | None], path: Path) -> tuple[bytes | None, Identity]:
+def read_identified(
+    read: Callable[[], bytes | None], path: Path
+) -> tuple[bytes | None, FileIdentity]:
     """``read()`` of the file at ``path`` and the identity of what it read (a ConflictError
     when another writer replaced it meanwhile)."""
     before = identity(path)
@@ -53,7 +55,7 @@ def read_identified(read: Callable[[], bytes | None], path: Path) -> tuple[bytes
     return data, before
 
 
-def replace_if_same(path: Path, data: bytes, read: Identity) -> bool:
+def replace_if_same(path: Path, data: bytes, read: FileIdentity) -> bool:
     """Put ``data`` at ``path`` if the file there is still the one ``read`` names; a
     ConflictError when another writer replaced it since. True when written."""
     if read is None:

@@ -15,17 +15,33 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit
 
-from sitemill.indexnow.key import IndexNowSettings
+from sitemill.indexnow.key import IndexNowTarget
 from sitemill.indexnow.post import Answer, key_file_problem, post, retry_wait
 from sitemill.messages import register_secret, shown
 
 BATCH_SIZE: Final = 10_000  # the most URLs IndexNow takes in one POST
-NO_KEY: Final = "no IndexNow key (set SITEMILL_INDEXNOW_KEY or indexnow_key)"
+KEY_MISSING: Final = "no IndexNow key (set SITEMILL_INDEXNOW_KEY or indexnow_key)"
 NOT_LIVE: Final = "key file not live"
 NO_ANSWER: Final = "no answer"
-NOT_CHECKED: Final = "the check did not read it"
+KEY_FILE_UNREAD: Final = "the check did not read it"
 _REFUSED: Final = {400: "400 bad request", 422: "422 URLs not for this host or key"}
 _NOT_HTTP: Final = "not an absolute http(s) URL"
+
+
+@dataclass(frozen=True, slots=True)
+class SendLimits:
+    """How much a send may take: ``batch_size`` URLs to a POST; ``timeout`` bounds each
+    silence and ``deadline`` each request (the key file's GET and every POST); ``max_wait``
+    bounds the seconds ``sleep`` is given after 429s, all origins together."""
+
+    batch_size: int = BATCH_SIZE
+    sleep: Callable[[float], None] = time.sleep
+    timeout: float = 10.0
+    deadline: float = 30.0
+    max_wait: float = 60.0
+
+
+_LIMITS: Final = SendLimits()
 
 
 @dataclass
@@ -42,23 +58,19 @@ class SendReport:
 
 def send_announcements(
     urls: Mapping[str, str],
-    settings: IndexNowSettings,
+    settings: IndexNowTarget,
     *,
     dry_run: bool = False,
-    batch_size: int = BATCH_SIZE,
-    sleep: Callable[[float], None] = time.sleep,
-    timeout: float = 10.0,
-    deadline: float = 30.0,
-    max_wait: float = 60.0,
     key_files: Mapping[str, str | None] | None = None,
+    limits: SendLimits = _LIMITS,
 ) -> SendReport:
-    """Post ``urls`` (URL -> "added", "changed" or "removed") to ``settings.endpoint``.
+    """Post ``urls`` (URL -> "added", "changed" or "removed") to ``settings.endpoint``, within
+    ``limits`` (SendLimits).
 
-    ``timeout`` bounds each silence and ``deadline`` each request (the key file's GET and
-    every POST); ``max_wait`` bounds the seconds ``sleep`` is given after 429s, all origins
-    together. ``key_files``: what a check found of each key file (location -> why it is not
+    ``key_files``: what a check found of each key file (location -> why it is not
     live, None when it is), taken as it is: no key file is read again, and one it did not
     read is not live. A dry run contacts nothing and lists the batches it would post."""
+    batch_size = limits.batch_size
     if batch_size < 1:
         raise ValueError(f"batch_size must be 1 or more ({batch_size} given)")
     if settings.key:
@@ -72,15 +84,15 @@ def send_announcements(
             for batch in _batches(group, batch_size)
         ]
         if not settings.key and groups:
-            report.messages.append(f"IndexNow: {NO_KEY}: a real run would send nothing")
+            report.messages.append(f"IndexNow: {KEY_MISSING}: a real run would send nothing")
         return report
     if not settings.key:
         for _, group in groups:
             _keep(report, urls, group, "no key")
         if groups:
-            report.messages.append(f"IndexNow: {NO_KEY}; {_urls(len(report.pending))} kept")
+            report.messages.append(f"IndexNow: {KEY_MISSING}; {_urls(len(report.pending))} kept")
         return report
-    sender = _Sender(settings, report, urls, sleep, timeout, deadline, max_wait, key_files)
+    sender = _Sender(settings, report, urls, limits, key_files)
     for origin, group in groups:
         sender.send_origin(origin, _batches(group, batch_size))
     return report
@@ -121,18 +133,15 @@ class _Sender:
 
     def __init__(
         self,
-        settings: IndexNowSettings,
+        settings: IndexNowTarget,
         report: SendReport,
         urls: Mapping[str, str],
-        sleep: Callable[[float], None],
-        timeout: float,
-        deadline: float,
-        max_wait: float,
+        limits: SendLimits,
         key_files: Mapping[str, str | None] | None,
     ) -> None:
-        self.settings, self.report, self.urls, self.sleep = settings, report, urls, sleep
+        self.settings, self.report, self.urls, self.sleep = settings, report, urls, limits.sleep
         self.key_files = key_files
-        self.timeout, self.deadline, self.budget = timeout, deadline, max_wait
+        self.timeout, self.deadline, self.budget = limits.timeout, limits.deadline, limits.max_wait
         self.endpoint = self._quoted(settings.endpoint)
 
     def send_origin(self, origin: str, batches: list[list[str]]) -> None:
@@ -156,7 +165,7 @@ class _Sender:
     def _key_file_problem(self, location: str) -> str | None:
         """Why the key file at ``location`` is not live: as the check found it, else asked."""
         if self.key_files is not None:
-            return self.key_files.get(location, NOT_CHECKED)
+            return self.key_files.get(location, KEY_FILE_UNREAD)
         return key_file_problem(
             location, self.settings.key, timeout=self.timeout, deadline=self.deadline
         )

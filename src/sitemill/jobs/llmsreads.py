@@ -61,9 +61,9 @@ def bucket_llms_setup(
     return LlmsSetup(page_bytes, known.llms, partial(_bucket_print, remember), known.llms_source)
 
 
-# What a page's Markdown is made from, as markdown_source takes it: the version of its bytes (a
-# bucket's ETag; a tree's MD5: a file is read again, as cheap as a state's blob is not at hand)
-# and its content fingerprint, which no markup counts (a heading made a list item moves none).
+# What a page's Markdown is made from, as markdown_source_digest takes it: the version of its
+# bytes (a bucket's ETag; a tree's MD5: a file is read again, as cheap as a state's blob is not at
+# hand) and its content fingerprint, which no markup counts (a heading made a list item moves none).
 def _bucket_print(state: State, key: str) -> str | None:
     record = state.pages.get(key)
     if record is None or record.fingerprint is None or record.version is None:

@@ -26,7 +26,7 @@ from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
 from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.usersitemaps import user_sitemaps
-from sitemill.writing.writer import write_sitemaps
+from sitemill.writing.writer import WriteSetup, write_sitemaps
 
 T = TypeVar("T")
 
@@ -61,9 +61,8 @@ def build_from_url_list(
     on_file = file_progress(progress)  # (a list keeps no state: no digest of its files)
     named = user_sitemaps(config, None, None, ())  # (named as given: no site to read)
     with explain_empty_run(report.skipped):
-        report.result = write_sitemaps(
-            entries, sink, config, on_file=on_file, digests=False, named=lambda: named
-        )
+        setup = WriteSetup(on_file=on_file, digests=False, named=lambda: named)
+        report.result = write_sitemaps(entries, sink, config, setup)
     report.warnings.extend(named.warnings + report.result.warnings + late.warnings())
     report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
     return report

@@ -21,8 +21,8 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.rules import is_candidate
 from sitemill.scaleout.membership import not_distributable
 from sitemill.scaleout.runfiles import Item, RunFiles, item_to_json
-from sitemill.scaleout.shardcommit import read_live
-from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+from sitemill.scaleout.shardcommit import head_live
+from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
 from sitemill.scaleout.shardusers import full_users, users_to_json
 from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import plan_to_json
@@ -101,8 +101,8 @@ def plan_run(
     if why is not None:
         raise ConfigError("shards", f"a distributed rebuild cannot run here: {why}")
     files = run.files(request.run)
-    inputs = inputs_fingerprint(config, site_robots(config, run.client, run.site)[0])
-    live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
+    inputs = inputs_fingerprint(config, bucket_robots(config, run.client, run.site)[0])
+    live = head_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
     base = store.read_manifest()
     store.say_move()  # (in the plan step's log: a distributed run's summary has no warnings)
     plan = base.plan

@@ -25,17 +25,17 @@ from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.runfiles import Item, RunFiles, item_from_json
 from sitemill.scaleout.shardcollect import find_strays
 from sitemill.scaleout.shardcommit import (
-    Commit,
+    ShardCommit,
     commit_and_go_live,
     entry_of,
+    head_live,
     index_parts,
-    read_live,
 )
 from sitemill.scaleout.shardllms import publish_llms
 from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
-from sitemill.shards.manifest import IndexState, Published
+from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.state.pending import KINDS
@@ -57,7 +57,7 @@ class Collected:
 
 
 @dataclass(frozen=True, slots=True)
-class Reduced:
+class ReducedRun:
     """A published run: its report (with its URLs to announce: IndexNow) and its verdict."""
 
     report: Report
@@ -66,7 +66,7 @@ class Reduced:
 
 def reduce_run(
     run: DistributedRun, name: str, hand_on: Callable[[str], str] | None = None
-) -> Reduced:
+) -> ReducedRun:
     """Check the run, publish it; the report and the verdict (also ``verdict.json``).
     IncompleteRunError, after writing the verdict, when an item or a shard is missing, or
     when another run committed since this one was planned (then nothing was published, and
@@ -82,7 +82,7 @@ def reduce_run(
     raw_plan = manifest.get("plan")
     afters = tuple(item.afters[0] for item in items)
     plan = plan_from_json(raw_plan) if raw_plan is not None else Plan(afters)
-    live = read_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
+    live = head_live(run.client, run.site)  # (first, then the manifest: shardcommit.go_live)
     base = run.store.read_manifest()
     if run.store.etag != manifest.get("base"):
         _superseded(files, hand_on)
@@ -105,7 +105,7 @@ def reduce_run(
     inputs = str(manifest.get("inputs", ""))
     robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
     named = (tuple(users.index), tuple(users.found), robots.lines)
-    published = Published(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
+    published = Publication(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
     # Kept before the commit (never lost to a failure after it); a first build has none.
@@ -114,7 +114,7 @@ def reduce_run(
     outcome = record_pending(run.config, run.store, found, first_run=first_run)
     try:
         saved = commit_and_go_live(
-            run.client, run.site, run.store, Commit(base, published, data, strays), live,
+            run.client, run.site, run.store, ShardCommit(base, published, data, strays), live,
             run.now, result,
         )  # fmt: skip
     except ConflictError:
@@ -134,7 +134,7 @@ def _published(
     parts: list[Part],
     result: WriteResult,
     saved: bool,
-) -> Reduced:
+) -> ReducedRun:
     """The report and verdict of a published run (``verdict.json`` written)."""
     mode = LastmodMode.NONE if run.config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     report = Report(result, mode)
@@ -152,7 +152,7 @@ def _published(
     }
     files.put_json("verdict.json", verdict)
     log.info("run %s published: %d shards, %d URLs", name, len(parts), result.url_count)
-    return Reduced(report, verdict)
+    return ReducedRun(report, verdict)
 
 
 def _superseded(files: RunFiles, hand_on: Callable[[str], str] | None) -> NoReturn:

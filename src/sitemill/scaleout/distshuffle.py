@@ -34,10 +34,10 @@ from sitemill.scaleout.distfragments import (
 from sitemill.scaleout.distfragments import fragment_listing as fragment_listing
 from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner
 from sitemill.scaleout.runfiles import RUN_NAME, Item, RunFiles
-from sitemill.shards.cuts import family
+from sitemill.shards.cuts import family_of
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
-from sitemill.sinks.s3 import put_object
+from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.inventory import (
     InventoryFile,
     InventoryReport,
@@ -110,7 +110,7 @@ def _group_afters(sample: list[bytes], groups: int, clean: bool) -> list[str]:
     afters, ids = [""], {shard_id("")}
     for index in range(1, groups):
         key = sample[index * len(sample) // groups].decode("utf-8", "surrogateescape")
-        stem = family(key, clean=clean)
+        stem = family_of(key, clean=clean)
         after = key if stem is None else stem + ".html"
         if key_order(after) > key_order(afters[-1]) and shard_id(after) not in ids:
             afters.append(after)
@@ -245,6 +245,5 @@ def _refuse(run: DistributedRun, manifest: str) -> None:
     data = json.dumps(keys).encode("ascii")
     put_object(
         run.client, run.state_bucket, run.store.prefix + _REFUSED, data,
-        digest=bytes.fromhex(stored_digest(data)), content_type="application/json",
-        expected_etag=None, conditional=False,
+        digest=bytes.fromhex(stored_digest(data)), headers=Headers("application/json"),
     )  # fmt: skip

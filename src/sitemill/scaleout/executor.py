@@ -12,17 +12,14 @@ import logging
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 from sitemill.errors import SinkError
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner, RunRequest, plan_run
-from sitemill.scaleout.distreduce import Reduced, reduce_run
+from sitemill.scaleout.distreduce import ReducedRun, reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
 from sitemill.scaleout.runfiles import Item, item_from_json
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +108,7 @@ class LocalExecutor:
         self.threads = threads
         self.inventory = inventory
 
-    def execute(self, request: RunRequest, location: str = "") -> Reduced:
+    def execute(self, request: RunRequest, location: str = "") -> ReducedRun:
         """Run every step; ``location``: the inventory's (for its shuffle items)."""
         planned = plan_run(self.run, request, self.inventory)
         files = self.run.files(request.run)

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from sitemill.alternates.declared import AlternateCounts, declared_alternates
+from sitemill.alternates.declared import AlternateCounts, SiteKeys, declared_alternate_keys
 from sitemill.config.model import Config
 from sitemill.entries import Alternate
 from sitemill.html.facts import PageFacts
@@ -57,11 +57,13 @@ class PreviousMembership:
         path, record = found
         config = self.config
         loc = self._url(path)
-        pairs = declared_alternates(
-            record.facts, path, loc, config.alternates, own_key=url_key, site_key=self.site_key,
-            base_url=config.base_url, counts=AlternateCounts(),
+        site = SiteKeys(
+            config.base_url, self.site_key, own_key=url_key,
             page_url=lambda version: page_url(config.base_url, version, config.url_style),
         )  # fmt: skip
+        pairs = declared_alternate_keys(
+            record.facts, path, loc, config.alternates, site, AlternateCounts()
+        )
         return loc, tuple(Alternate(hreflang, target) for hreflang, target in pairs)
 
     def redirect(self, key: str) -> tuple[str, str] | None:
@@ -121,7 +123,7 @@ class PreviousMembership:
         return found
 
 
-def crosses(config: Config, records: Mapping[str, PageRecord]) -> bool:
+def names_other_pages(config: Config, records: Mapping[str, PageRecord]) -> bool:
     """Whether a page of ``records`` names another page of the site: a canonical that is not
     its own URL, or alternates (their membership is decided across the whole site)."""
     if config.alternates.enabled and config.alternates.folders:

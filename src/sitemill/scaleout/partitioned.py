@@ -32,9 +32,9 @@ from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.scaleout.membership import not_distributable
 from sitemill.scaleout.pendingurls import record_pending
-from sitemill.scaleout.shardcommit import Live, read_live
+from sitemill.scaleout.shardcommit import Live, head_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
-from sitemill.scaleout.shardinputs import inputs_fingerprint, site_robots
+from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
 from sitemill.scaleout.shardllms import publish_llms
 from sitemill.scaleout.shardpublish import publish_shards
 from sitemill.scaleout.shardremoved import removed_by
@@ -54,7 +54,26 @@ log = logging.getLogger(__name__)
 MAX_TOUCHED: Final = 20
 # Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
 DEFAULT_THREADS: Final = 4
-ATTEMPTS: Final = 3
+_ATTEMPTS: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RebuildOptions:
+    """How a partitioned rebuild runs: ``threads`` shards listed (or rendered) at a time, up to
+    ``max_touched`` shards rendered by the router itself, a ``dry_run`` that writes nothing,
+    whom to tell the ``progress``; ``distribute`` starts a distributed full rebuild and names
+    it, for a site of more than ``max_touched`` shards, or with no plan yet more than that many
+    shards' worth of pages (sitemill.jobs.fitsrouter; the report then says so and why, and
+    nothing else is done)."""
+
+    threads: int = DEFAULT_THREADS
+    max_touched: int = MAX_TOUCHED
+    dry_run: bool = False
+    progress: Progress | None = None
+    distribute: Callable[[str], str] | None = None
+
+
+_DEFAULTS: Final = RebuildOptions()
 
 
 def rebuild_partitioned(
@@ -65,37 +84,27 @@ def rebuild_partitioned(
     *,
     changed: Collection[str] | None = None,
     deleted: Collection[str] = (),
-    threads: int = DEFAULT_THREADS,
-    max_touched: int = MAX_TOUCHED,
-    dry_run: bool = False,
-    progress: Progress | None = None,
     now: datetime | None = None,
-    distribute: Callable[[str], str] | None = None,
+    options: RebuildOptions = _DEFAULTS,
 ) -> Report:
     """Rebuild the sitemaps of ``site``: ``changed`` paths (relative to the site root) only,
     where that gives what a full rebuild would; else (and with ``changed`` None) in full.
     ``deleted``: sitemill's own files someone deleted (one the manifest names, or the entry
     file, is a full rebuild; the others were this run's predecessors' retired files).
-    ``distribute``: starts a distributed full rebuild and names it, for a site of more than
-    ``max_touched`` shards, or with no plan yet more than that many shards' worth of pages
-    (sitemill.jobs.fitsrouter; the report then says so and why, and nothing else is done).
-    A run that finds another run committed meanwhile starts again from its manifest."""
+    ``options``: how it runs (RebuildOptions). A run that finds another run committed
+    meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)
-    for attempt in range(1, ATTEMPTS + 1):
+    dry_run = options.dry_run
+    run = _Run(config, client, site, store, options.threads, options.max_touched, dry_run, moment)
+    for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
-                report = _attempt(
-                    _Run(config, client, site, store, threads, max_touched, dry_run, moment),
-                    changed,
-                    deleted,
-                    progress,
-                    distribute,
-                )
+                report = _attempt(run, changed, deleted, options.progress, options.distribute)
         except ConflictError as exc:
             store.warnings.clear()
-            if attempt == ATTEMPTS:
-                raise SinkError(f"{exc}, {ATTEMPTS} times: another rebuild is running") from exc
+            if attempt == _ATTEMPTS:
+                raise SinkError(f"{exc}, {_ATTEMPTS} times: another rebuild is running") from exc
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         if not dry_run and report.execution is None:  # (committed: llms.txt from its states)
@@ -126,10 +135,10 @@ def _attempt(
     distribute: Callable[[str], str] | None,
 ) -> Report:
     config, client, site, store = run.config, run.client, run.site, run.store
-    robots_data, robots = site_robots(config, client, site)
+    robots_data, robots = bucket_robots(config, client, site)
     inputs = inputs_fingerprint(config, robots_data)
     # The live entry first, then the manifest: a run goes live only over what it read.
-    lives = {name: read_live(client, site, name) for name in _entry_names(config)}
+    lives = {name: head_live(client, site, name) for name in _entry_names(config)}
     base = store.read_manifest()
     store.say_move()
     live = lives.get(base.entry) or next(iter(lives.values()))

@@ -18,7 +18,7 @@ from sitemill.errors import SinkError, StateError
 from sitemill.filenames.outputs import stored_digest
 from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, shard_id
-from sitemill.sinks.s3 import put_object
+from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.s3 import describe_error, list_objects, read_missing_as_none
 from sitemill.state.bounded import load_json_text
 
@@ -114,9 +114,7 @@ class RunFiles:
             self.key(name),
             data,
             digest=bytes.fromhex(stored_digest(data)),
-            content_type=content_type,
-            expected_etag=None,
-            conditional=False,
+            headers=Headers(content_type),
         )
 
     def get(self, name: str, limit: int = _SMALL_LIMIT) -> bytes | None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def collect(
+def delete_retired(
     client: S3Client, site: BucketSite, store: PartitionedStore, due: Iterable[str]
 ) -> list[str]:
     """Delete what a committed manifest retired: children from the site, states from the

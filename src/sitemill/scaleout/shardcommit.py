@@ -35,15 +35,16 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.render.indexes import IndexItem
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
-from sitemill.scaleout.shardcollect import collect
+from sitemill.scaleout.shardcollect import delete_retired
 from sitemill.shards.manifest import (
     IndexState,
-    Published,
+    Publication,
     next_manifest,
 )
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import MAX_SHARDS
-from sitemill.sinks.s3 import S3Sink, put_object, supports_conditional_put
+from sitemill.sinks.s3 import S3Sink, supports_conditional_put
+from sitemill.sinks.s3conditional import Headers, IfMatch, put_object
 from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.removedurls import RemovedUrl
@@ -72,7 +73,7 @@ class Live:
         return None if self.etag is None else self.etag.strip('"')
 
 
-def read_live(client: S3Client, site: BucketSite, name: str = ENTRY_XML) -> Live:
+def head_live(client: S3Client, site: BucketSite, name: str = ENTRY_XML) -> Live:
     """The live entry file's ETag, by one HEAD (the MD5 of its bytes: one PUT wrote it)."""
     try:
         head = client.head_object(Bucket=site.bucket, Key=site.root + name)
@@ -94,14 +95,11 @@ def put_child(client: S3Client, site: BucketSite, name: str, data: bytes) -> Non
         site.root + name,
         data,
         digest=bytes.fromhex(stored_digest(data)),
-        content_type=content_type(name),
-        cache_control=site.cache_control,
-        expected_etag=None,
-        conditional=False,
+        headers=Headers(content_type(name), site.cache_control),
     )
 
 
-def render_index(config: Config, parts: list[Part], users: Sequence[str] = ()) -> bytes:
+def render_manifest_index(config: Config, parts: list[Part], users: Sequence[str] = ()) -> bytes:
     """The index of ``parts`` (the children a manifest names, in the plan's order), as it
     goes live: the default children first, then each named group's (docs/output.md), then
     the ``users``' sitemaps (absolute locs, sorted), without a <lastmod>, as a one-state run's."""
@@ -126,7 +124,7 @@ def entry_of(
         if single is None:
             raise ValueError("a single sitemap's bytes are needed to publish it")
         return parts[0].name, single
-    return ENTRY_XML, render_index(config, parts, users)
+    return ENTRY_XML, render_manifest_index(config, parts, users)
 
 
 def is_single(parts: list[Part]) -> bool:
@@ -140,12 +138,12 @@ def index_parts(config: Config, parts: list[Part], base: IndexState, now: dateti
 
 
 @dataclass(frozen=True, slots=True)
-class Commit:
+class ShardCommit:
     """What a run publishes over ``base``: the manifest's parts and its entry's bytes; and the
     URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept)."""
 
     base: IndexState
-    published: Published
+    published: Publication
     entry: bytes
     strays: tuple[str, ...] = ()
     removed: dict[str, RemovedUrl] | None = None
@@ -155,7 +153,7 @@ def commit_and_go_live(
     client: S3Client,
     site: BucketSite,
     store: PartitionedStore,
-    commit: Commit,
+    commit: ShardCommit,
     live: Live,
     now: datetime,
     result: WriteResult,
@@ -166,7 +164,7 @@ def commit_and_go_live(
     manifest, due = next_manifest(commit.base, commit.published, now, commit.strays)
     name = commit.published.entry
     if live.name != name:  # (one file became an index, or the other way round)
-        live = read_live(client, site, name)
+        live = head_live(client, site, name)
     committed = store.commit(manifest, commit.removed)
     result.entry_files.append(name)
     result.files[:0] = [name] + [p.name for p in commit.published.children if p.name != name]
@@ -177,7 +175,7 @@ def commit_and_go_live(
     old = commit.base.entry
     if old and old != name:  # the entry file the index replaces (its own URL in robots.txt)
         due = [*due, old]
-    result.deleted.extend(collect(client, site, store, due))
+    result.deleted.extend(delete_retired(client, site, store, due))
     return committed
 
 
@@ -199,13 +197,11 @@ def go_live(
                 site.root + name,
                 data,
                 digest=bytes.fromhex(digest),
-                content_type=content_type(name),
-                cache_control=site.cache_control,
-                expected_etag=live.etag,
-                conditional=supports_conditional_put(client),
+                headers=Headers(content_type(name), site.cache_control),
+                condition=IfMatch(live.etag) if supports_conditional_put(client) else None,
             )
         except ConflictError:
-            live = read_live(client, site, name)  # (first: then the manifest it must match)
+            live = head_live(client, site, name)  # (first: then the manifest it must match)
             store.read_manifest()
             if store.etag != ours or attempt == _GO_LIVE_TRIES:
                 log.warning(

@@ -25,8 +25,8 @@ from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.shardcollect import find_strays
 from sitemill.scaleout.shardcommit import (
-    Commit,
     Live,
+    ShardCommit,
     commit_and_go_live,
     entry_of,
     index_parts,
@@ -35,8 +35,8 @@ from sitemill.scaleout.shardcommit import (
 from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardstage import StagedOutputs
 from sitemill.scaleout.shardusers import full_users, pass_config
-from sitemill.scaleout.shardworker import KeptListing, parts_of
-from sitemill.shards.manifest import IndexState, Published
+from sitemill.scaleout.shardworker import KeptListing, parts_in
+from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
@@ -106,7 +106,7 @@ def rebuild_full(
         report.indexnow = record_pending(
             config, run.store, found, first_run=start.first_run, dry_run=dry_run
         )
-    parts = [replace(p, name=staged.names_of.get(p.name, p.name)) for p in parts_of(report.result)]
+    parts = [replace(p, name=staged.names_of.get(p.name, p.name)) for p in parts_in(report.result)]
     plan = report.result.plan or Plan()
     report.result = WriteResult(
         plan=plan, url_count=report.result.url_count, written=list(staged.written),
@@ -173,10 +173,10 @@ def _publish_full(
     robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
     named = (tuple(users.index), tuple(users.found), robots.lines)
     refs_by_shard = dict(zip(plan.ids, refs, strict=True))
-    published = Published(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
+    published = Publication(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
-    commit = Commit(base, published, data, strays, remember.removed)
+    commit = ShardCommit(base, published, data, strays, remember.removed)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
     write_robots(robots, result)

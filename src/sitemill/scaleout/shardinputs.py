@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 
-def site_robots(
+def bucket_robots(
     config: Config, client: S3Client, site: BucketSite
 ) -> tuple[bytes | None, RobotsRules | None]:
     """robots.txt's bytes when the configuration reads it, and its rules when it obeys them."""

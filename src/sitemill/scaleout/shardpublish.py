@@ -14,15 +14,15 @@ from sitemill.config.model import LastmodMode, ShardsMode
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.report import Report, WriteResult
 from sitemill.scaleout.shardcommit import (
-    Commit,
     Live,
+    ShardCommit,
     commit_and_go_live,
     entry_of,
     index_parts,
     put_child,
 )
 from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
-from sitemill.shards.manifest import IndexState, Published
+from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import StateRef, current_parts, next_plan
 from sitemill.state.removedurls import RemovedUrl
 
@@ -64,12 +64,12 @@ def publish_shards(
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
     parts = index_parts(config, parts, base, now)
     entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
-    published = Published(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
+    published = Publication(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
     committed = commit_and_go_live(
         job.client,
         job.site,
         store,
-        Commit(base, published, data, removed=removed),
+        ShardCommit(base, published, data, removed=removed),
         live,
         now,
         result,

@@ -28,7 +28,7 @@ from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
-from sitemill.scaleout.membership import crosses
+from sitemill.scaleout.membership import names_other_pages
 from sitemill.scaleout.shardllms import shard_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
@@ -123,7 +123,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     config = shard_config(config)  # (llms.txt is made after the commit: scaleout.shardllms)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
-    if not alone and crosses(job.config, previous.state.pages):
+    if not alone and names_other_pages(job.config, previous.state.pages):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     start, inventory = Start(previous.state.with_style_kept(), first_run=False), Inventory()
     pages = _patched(job, previous.listing, changed, inventory)
@@ -144,7 +144,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     # (the previous state's records were checked above: only new or changed ones now)
     before = previous.state.pages
     fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
-    if not alone and crosses(job.config, fresh):
+    if not alone and names_other_pages(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
     if not alone and _stub_changed(job.config, knowledge.remember, previous, pages, changed):
         raise FullRebuildNeeded(
@@ -226,7 +226,7 @@ def rendered_parts(
     """The parts a pass rendered, each under the name its content gives (past the names
     being ``retired``: sitemill.shards.manifest), their bytes put in ``data`` by that name
     (``single``: a site of one part keeps the single sitemap.xml)."""
-    parts = parts_of(report.result)
+    parts = parts_in(report.result)
     if single and len(parts) == 1 and not config.groups:  # (groups: always an index)
         data[parts[0].name] = sink.files[parts[0].name]
         return [_single_part(config, parts[0], data)]
@@ -245,7 +245,7 @@ def _single_part(config: Config, part: Part, data: dict[str, bytes]) -> Part:
     return replace(part, name=name, digest=stored_digest(raw))
 
 
-def parts_of(result: WriteResult) -> list[Part]:
+def parts_in(result: WriteResult) -> list[Part]:
     """The shard files a writer wrote (WriteResult.boundaries, .sitemaps), in its order; a
     single sitemap.xml is the first shard's."""
     if not result.boundaries and result.entry_files:

@@ -28,7 +28,19 @@ _SUFFIXES: Final = (".html", ".htm")
 _LAST_MEMBER: Final = ".html"  # s < s.htm < s.html: the last key a family can have
 
 
-def family(key: str, *, clean: bool) -> str | None:
+@dataclass(frozen=True, slots=True)
+class CutRule:
+    """The cut rule's settings: a shard is cut after ``fill`` keys or a share of ``max_bytes``
+    estimated bytes (byte_fill), never within a family (``clean``: a key without a suffix is
+    one too), among keys sorted in ``order``."""
+
+    order: Order
+    max_bytes: int
+    clean: bool
+    fill: int = DEFAULT_SHARD_FILL
+
+
+def family_of(key: str, *, clean: bool) -> str | None:
     """The stem of the keys that can share ``key``'s URL, or None when no other key can."""
     for suffix in _SUFFIXES:
         if key.endswith(suffix):
@@ -84,7 +96,7 @@ class Cutter:
         open_now = self._open
         if open_now:
             open_now = self._open = [item for item in open_now if sort_key <= item[1]]
-        stem = family(key, clean=self.clean)
+        stem = family_of(key, clean=self.clean)
         if self._pending:
             self._settle(sort_key, stem)
         start_count, start_size = (

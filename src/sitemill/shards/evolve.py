@@ -9,22 +9,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.protocol import DEFAULT_SHARD_FILL, MAX_URLS_PER_SITEMAP
+from sitemill.protocol import DEFAULT_SHARD_FILL
 from sitemill.shards.cuts import cut_points
 from sitemill.shards.plan import Order, Plan
 
 PLAN_FORMAT: Final = "sitemill-shard-plan"
 PLAN_VERSION: Final = 1
 MAX_KEY_BYTES: Final = 1024  # S3's longest key
-# Two neighbours that each hold fewer than this share of shard_fill may merge.
-SMALL_SHARE: Final = 0.25
-
-
-def outgrows(
-    count: int, size: int, *, max_urls: int = MAX_URLS_PER_SITEMAP, max_bytes: int
-) -> bool:
-    """Whether a shard no longer fits one sitemap file."""
-    return count > max_urls or size > max_bytes
 
 
 def split(
@@ -55,22 +46,6 @@ def drop_empty(plan: Plan, counts: Mapping[int, int]) -> Plan:
     afters.extend(
         after for index, after in enumerate(plan.afters) if index and counts.get(index, 1) != 0
     )
-    return plan.with_afters(afters)
-
-
-def merge_small(plan: Plan, counts: Mapping[int, int], *, fill: int = DEFAULT_SHARD_FILL) -> Plan:
-    """Neighbours that each hold under a quarter of ``fill`` become one (the left keeps its id).
-    A shard missing from ``counts`` is not known to be small: it merges with nothing."""
-    small = fill * SMALL_SHARE
-    afters = [plan.afters[0]]
-    held = counts.get(0, fill)
-    for index in range(1, len(plan.afters)):
-        count = counts.get(index, fill)
-        if held < small and count < small:
-            held += count  # the left absorbs it: its boundary goes
-        else:
-            afters.append(plan.afters[index])
-            held = count
     return plan.with_afters(afters)
 
 

@@ -17,13 +17,12 @@ from typing import Final
 
 from sitemill.entries import Entry
 from sitemill.errors import SitemillError
-from sitemill.protocol import DEFAULT_SHARD_FILL
 from sitemill.render.rendered import RenderedSitemap
-from sitemill.shards.cuts import canonical_plan
+from sitemill.shards.cuts import CutRule, canonical_plan
 from sitemill.shards.evolve import drop_empty, split
 from sitemill.shards.plan import ORDER_KEY, Order, Plan, shard_id
 
-Render = Callable[[Iterator[Entry]], list[RenderedSitemap]]
+RenderShardFiles = Callable[[Iterator[Entry]], list[RenderedSitemap]]
 
 # What a <url> costs besides its values: <url><loc></loc><lastmod></lastmod></url> and so on.
 _ENTRY_BYTES: Final = 64
@@ -80,23 +79,20 @@ def weight(entry: Entry) -> int:
 def render_shards(
     entries: list[Entry],
     plan: Plan | None,
-    render: Render,
+    render: RenderShardFiles,
+    rule: CutRule,
     *,
-    order: Order,
-    max_bytes: int,
-    clean: bool,
-    fill: int = DEFAULT_SHARD_FILL,
     keys: list[str] | None = None,
     kinds: Callable[[Entry], int] | None = None,
 ) -> tuple[Plan, list[ShardFile]]:
-    """Render ``entries`` (sorted_entries) shard by shard: the plan as this build leaves it
-    and the files of each shard that holds entries, in the plan's order. ``keys``: every
-    candidate key in order (ShardSetup.keys), which the cuts fall among (default: the
-    entries' own). ``kinds``: each entry's kind (a named group's number, 0 for none): a
-    shard's entries of each kind are rendered apart, kind by kind (the plan is the one plan
-    of every entry: a kind's entries are a part of the shard's)."""
-    cuts = _Cuts(entries, keys, order, fill=fill, max_bytes=max_bytes, clean=clean)
-    if plan is None or plan.order is not order:
+    """Render ``entries`` (sorted_entries) shard by shard, cut by ``rule``: the plan as this
+    build leaves it and the files of each shard that holds entries, in the plan's order.
+    ``keys``: every candidate key in order (ShardSetup.keys), which the cuts fall among
+    (default: the entries' own). ``kinds``: each entry's kind (a named group's number, 0 for
+    none): a shard's entries of each kind are rendered apart, kind by kind (the plan is the one
+    plan of every entry: a kind's entries are a part of the shard's)."""
+    cuts = _Cuts(entries, keys, rule)
+    if plan is None or plan.order is not rule.order:
         plan = cuts.canonical()
     # A shard's files by (boundary, its sorted entries' span): a round after a split renders
     # only the parts that changed, not every shard again.
@@ -137,7 +133,7 @@ def render_shards(
 
 
 def _render_kinds(
-    entries: list[Entry], render: Render, kinds: Callable[[Entry], int] | None
+    entries: list[Entry], render: RenderShardFiles, kinds: Callable[[Entry], int] | None
 ) -> list[tuple[int, list[RenderedSitemap]]]:
     """A shard's files, per kind of its entries (in the kinds' order; one kind, 0, without
     ``kinds``)."""
@@ -167,21 +163,12 @@ class _Cuts:
     """Where cuts fall: among the raw keys in order, each with its entry's estimated bytes
     and one URL, or none (a key that gives no URL)."""
 
-    def __init__(
-        self,
-        entries: list[Entry],
-        keys: list[str] | None,
-        order: Order,
-        *,
-        fill: int,
-        max_bytes: int,
-        clean: bool,
-    ) -> None:
+    def __init__(self, entries: list[Entry], keys: list[str] | None, rule: CutRule) -> None:
         self.weights = {entry.key or "": weight(entry) for entry in entries}
-        self.order, self.sort_key = order, ORDER_KEY[order]
+        self.order, self.sort_key = rule.order, ORDER_KEY[rule.order]
         # (a source lists in its own order: a tree's walk need not be the plan's)
         self.keys = sorted(keys, key=self.sort_key) if keys else [e.key or "" for e in entries]
-        self.fill, self.max_bytes, self.clean = fill, max_bytes, clean
+        self.fill, self.max_bytes, self.clean = rule.fill, rule.max_bytes, rule.clean
         self.split_once: set[str] = set()  # shards split in this build already
         self.whole: set[str] = set()  # shards no cut can split: they keep several files
 

@@ -80,7 +80,7 @@ class IndexState:
         return names
 
 
-def versioned(stem: str, digest: str, suffix: str, retired: Container[str]) -> str:
+def versioned_name(stem: str, digest: str, suffix: str, retired: Container[str]) -> str:
     """``<stem>-<8 base32>`` + ``suffix``: a name given by the content's ``digest``, salted
     past the names that are ``retired`` (being deleted)."""
     for salt in range(_SALTS):
@@ -98,12 +98,12 @@ def child_version(name: str, digest: str, retired: Container[str]) -> str:
     found = SHARD_STEM.match(stem)
     if found is None:
         raise ValueError(f"{name} is no shard's file")
-    return versioned(found.group(), digest, dot + suffix, retired)
+    return versioned_name(found.group(), digest, dot + suffix, retired)
 
 
 def state_version(shard: str, digest: str, retired: Container[str]) -> str:
     """The name of a shard's state object under the state prefix."""
-    return versioned(f"shards/{shard}", digest, STATE_SUFFIX, retired)
+    return versioned_name(f"shards/{shard}", digest, STATE_SUFFIX, retired)
 
 
 def is_state_object(name: str) -> bool:
@@ -112,7 +112,7 @@ def is_state_object(name: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Published:
+class Publication:
     """What a run publishes: the plan, the inputs' fingerprint, every shard's file and state,
     and the entry file's name and digest."""
 
@@ -128,7 +128,7 @@ class Published:
 
 
 def next_manifest(
-    base: IndexState, published: Published, now: datetime, strays: Iterable[str] = ()
+    base: IndexState, published: Publication, now: datetime, strays: Iterable[str] = ()
 ) -> tuple[IndexState, list[str]]:
     """The manifest once ``published`` is committed over ``base``; and the names that commit
     retires, to delete once it is committed (never before: a racing run's commit may name
@@ -139,7 +139,7 @@ def next_manifest(
     clash = named & set(base.retired)
     if clash:
         raise ValueError(f"{sorted(clash)[0]} is being deleted; it names nothing new")
-    stamp = moment(now)
+    stamp = manifest_time(now)
     unnamed = {name: since for name, since in base.unnamed.items() if name not in named}
     for name in sorted((base.named() | set(strays)) - named - set(base.retired)):
         unnamed.setdefault(name, stamp)
@@ -173,7 +173,7 @@ def next_manifest(
     return manifest, due
 
 
-def moment(now: datetime) -> str:
+def manifest_time(now: datetime) -> str:
     """A UTC time as the manifest keeps it (seconds, ``+00:00``)."""
     return now.astimezone(UTC).replace(microsecond=0).isoformat()
 

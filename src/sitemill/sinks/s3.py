@@ -2,41 +2,37 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from sitemill.errors import ConflictError, RefusedError, SinkError
+from sitemill.errors import RefusedError, SinkError
 from sitemill.filenames.outputs import (
     DEFAULT_CACHE_CONTROL,
     ENTRY_XML,
     normalize_prefix,
     read_limit,
 )
-from sitemill.sinks.s3conditional import delete_object, renew_object
+from sitemill.sinks.s3conditional import (
+    Headers,
+    IfMatch,
+    delete_object,
+    put_object,
+    renew_object,
+)
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,
-    describe_error,
-    is_not_found,
     list_objects,
     read_object,
 )
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-    from mypy_boto3_s3.type_defs import PutObjectRequestTypeDef
 
 log = logging.getLogger(__name__)
-
-# 412: the ETag no longer matches (or the key now exists); 409: a concurrent conditional write.
-# https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
-_CONFLICT_STATUSES: Final = frozenset({409, 412})
 
 
 def _md5(data: bytes) -> bytes:
@@ -153,16 +149,17 @@ class S3Sink:
         *,
         expected: StoredObject | None,
     ) -> str:
+        condition = None
+        if self._conditional():  # (over the version listed, or where the key is still absent)
+            condition = IfMatch(None if expected is None else expected.etag)
         return put_object(
             self.client,
             self.bucket,
             self.prefix + name,
             data,
             digest=digest,
-            content_type=content_type,
-            cache_control=self.cache_control,
-            expected_etag=None if expected is None else expected.etag,
-            conditional=self._conditional(),
+            headers=Headers(content_type, self.cache_control),
+            condition=condition,
         )
 
     def _conditional(self) -> bool:
@@ -196,51 +193,6 @@ class S3Sink:
         self.deleted.append(name)
 
 
-def put_object(
-    client: S3Client,
-    bucket: str,
-    key: str,
-    data: bytes,
-    *,
-    digest: bytes,
-    content_type: str,
-    cache_control: str | None = None,
-    expected_etag: str | None,
-    conditional: bool,
-    label: str | None = None,
-) -> str:
-    """PUT ``data`` and return its new ETag. With ``conditional``, only over the version
-    with ``expected_etag`` (``If-Match``), or where the key is still absent (``If-None-Match:
-    *``): a version another writer put there meanwhile is never replaced, a ConflictError.
-    ``label`` names the object in errors (default: its s3:// URI).
-    https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
-    """
-    request: PutObjectRequestTypeDef = {
-        "Bucket": bucket,
-        "Key": key,
-        "Body": data,
-        "ContentType": content_type,
-        "ContentMD5": base64.b64encode(digest).decode("ascii"),
-    }
-    if cache_control is not None:
-        request["CacheControl"] = cache_control
-    if conditional:
-        if expected_etag is not None:
-            request["IfMatch"] = expected_etag
-        else:
-            request["IfNoneMatch"] = "*"
-    uri = label or f"s3://{bucket}/{key}"
-    try:
-        response = client.put_object(**request)
-    except ClientError as exc:
-        if conditional and _is_conflict(exc, expected_etag is not None):
-            raise ConflictError(f"{uri} was changed by another writer during this run") from exc
-        raise SinkError(f"cannot write {uri}: {describe_error(exc)}") from exc
-    except BotoCoreError as exc:
-        raise SinkError(f"cannot write {uri}: {describe_error(exc)}") from exc
-    return response.get("ETag", "")
-
-
 def supports_conditional_put(client: S3Client) -> bool:
     """Whether this botocore knows PutObject's IfMatch (added in late 2024).
 
@@ -252,9 +204,3 @@ def supports_conditional_put(client: S3Client) -> bool:
         return True
     log.warning("this botocore cannot make conditional writes; writing unconditionally")
     return False
-
-
-def _is_conflict(exc: ClientError, had_etag: bool) -> bool:
-    status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
-    # With IfMatch, a key deleted by another writer answers 404 NoSuchKey.
-    return status in _CONFLICT_STATUSES or (had_etag and is_not_found(exc))

@@ -1,4 +1,5 @@
-"""S3 deletions conditional on the version listed, and writes that give an object a new ETag."""
+"""S3 writes and deletions conditional on the version listed, and writes that give an object a
+new ETag."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import base64
 import hashlib
 import logging
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -15,9 +17,77 @@ from sitemill.sources.s3 import describe_error, is_not_found
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-    from mypy_boto3_s3.type_defs import CompletedMultipartUploadTypeDef
+    from mypy_boto3_s3.type_defs import CompletedMultipartUploadTypeDef, PutObjectRequestTypeDef
 
 log = logging.getLogger(__name__)
+
+# 412: the ETag no longer matches (or the key now exists); 409: a concurrent conditional write.
+# https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
+_CONFLICT_STATUSES: Final = frozenset({409, 412})
+
+
+@dataclass(frozen=True, slots=True)
+class Headers:
+    """An object's Content-Type and Cache-Control (None: none is set)."""
+
+    content_type: str
+    cache_control: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IfMatch:
+    """A conditional PUT: only over the version with ``etag`` (If-Match), or, with None, where
+    the key is still absent (If-None-Match: *)."""
+
+    etag: str | None
+
+
+def put_object(
+    client: S3Client,
+    bucket: str,
+    key: str,
+    data: bytes,
+    *,
+    digest: bytes,
+    headers: Headers,
+    condition: IfMatch | None = None,
+    label: str | None = None,
+) -> str:
+    """PUT ``data`` and return its new ETag. With a ``condition``, a version another writer
+    put there meanwhile is never replaced: a ConflictError (None: whatever is there).
+    ``label`` names the object in errors (default: its s3:// URI).
+    https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
+    """
+    request: PutObjectRequestTypeDef = {
+        "Bucket": bucket,
+        "Key": key,
+        "Body": data,
+        "ContentType": headers.content_type,
+        "ContentMD5": base64.b64encode(digest).decode("ascii"),
+    }
+    if headers.cache_control is not None:
+        request["CacheControl"] = headers.cache_control
+    if condition is not None:
+        if condition.etag is not None:
+            request["IfMatch"] = condition.etag
+        else:
+            request["IfNoneMatch"] = "*"
+    uri = label or f"s3://{bucket}/{key}"
+    try:
+        response = client.put_object(**request)
+    except ClientError as exc:
+        if condition is not None and _is_conflict(exc, condition.etag is not None):
+            raise ConflictError(f"{uri} was changed by another writer during this run") from exc
+        raise SinkError(f"cannot write {uri}: {describe_error(exc)}") from exc
+    except BotoCoreError as exc:
+        raise SinkError(f"cannot write {uri}: {describe_error(exc)}") from exc
+    return response.get("ETag", "")
+
+
+def _is_conflict(exc: ClientError, had_etag: bool) -> bool:
+    status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+    # With IfMatch, a key deleted by another writer answers 404 NoSuchKey.
+    return status in _CONFLICT_STATUSES or (had_etag and is_not_found(exc))
 
 
 def delete_object(client: S3Client, bucket: str, key: str, etag: str | None, uri: str) -> None:

@@ -28,7 +28,7 @@ from sitemill.shards.manifest import STATE_SUFFIX, IndexState, state_version
 from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
 from sitemill.shards.partition import StateRef
 from sitemill.shards.plan import MAX_SHARDS
-from sitemill.sinks.s3 import put_object
+from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.s3 import describe_error
 from sitemill.state.bounded import load_json_text
 from sitemill.state.removedurls import RemovedUrl, removed_from_json, removed_to_json
@@ -186,9 +186,7 @@ class PartitionedStore:
             self.prefix + name,
             data,
             digest=bytes.fromhex(digest),
-            content_type=_STATE_TYPE,
-            expected_etag=None,
-            conditional=False,
+            headers=Headers(_STATE_TYPE),
             label=f"the shard state {self.where}{name}",
         )
         return StateRef(name, digest)

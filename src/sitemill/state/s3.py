@@ -13,7 +13,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConfigError, ConflictError, SinkError, SourceError
 from sitemill.filenames.outputs import STATE_NAME, content_type, stored_digest
-from sitemill.sinks.s3 import put_object, supports_conditional_put
+from sitemill.sinks.s3 import supports_conditional_put
+from sitemill.sinks.s3conditional import Headers, IfMatch, put_object
 from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_none
 from sitemill.state.bounded import MAX_STATE_READ_BYTES
 
@@ -114,9 +115,8 @@ class S3StateStore:
                 self.key,
                 data,
                 digest=bytes.fromhex(stored_digest(data)),
-                content_type=_STATE_TYPE,
-                expected_etag=self._etag,
-                conditional=supports_conditional_put(self.client),
+                headers=Headers(_STATE_TYPE),
+                condition=IfMatch(self._etag) if supports_conditional_put(self.client) else None,
                 label=f"the state {self.where}",
             )
         except ConflictError:

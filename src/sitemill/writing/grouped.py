@@ -23,7 +23,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import child_name
 from sitemill.writing.generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
-from sitemill.writing.layouts import Out, Render, render_planned, suffix_of
+from sitemill.writing.layouts import Out, RenderSitemaps, render_planned, suffix_of
 from sitemill.writing.publish import Publisher
 
 Children = Iterator[tuple[str, RenderedSitemap]]
@@ -31,7 +31,7 @@ _SNIFF: Final = 4_096  # bytes of a file enough to tell whose it is
 
 
 def grouped_children(
-    entries: Iterator[Entry], shards: ShardSetup | None, render: Render, out: Out
+    entries: Iterator[Entry], shards: ShardSetup | None, render: RenderSitemaps, out: Out
 ) -> tuple[Children, bool]:
     """The children of every kind, in the index's order, and whether they are shards. The
     entries are held: each kind is rendered apart."""
@@ -51,7 +51,7 @@ def grouped_children(
     return _numbered(kinds, config, render), False
 
 
-def _numbered(kinds: list[list[Entry]], config: Config, render: Render) -> Children:
+def _numbered(kinds: list[list[Entry]], config: Config, render: RenderSitemaps) -> Children:
     """sitemap-1.xml, ... for the default children; sitemap-<group>.xml, -2.xml, ... for
     each group's."""
     suffix = suffix_of(config)
@@ -71,7 +71,7 @@ def _numbered(kinds: list[list[Entry]], config: Config, render: Render) -> Child
 def _sharded(
     listed: list[Entry],
     shards: ShardSetup,
-    render: Render,
+    render: RenderSitemaps,
     out: Out,
     kind: Callable[[Entry], int],
 ) -> Children:

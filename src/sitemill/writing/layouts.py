@@ -15,6 +15,7 @@ from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
 from sitemill.robots.lines import replace_sitemap_lines, written_lines
+from sitemill.shards.cuts import CutRule
 from sitemill.shards.layout import ShardFile, ShardSetup, render_shards, sorted_entries
 from sitemill.shards.plan import Plan, child_name
 from sitemill.sinks import Sink
@@ -23,7 +24,7 @@ from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.publish import Publisher
 from sitemill.writing.usersitemaps import UserSitemaps
 
-Render = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
+RenderSitemaps = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
 
 
 @dataclass(slots=True)
@@ -115,7 +116,7 @@ def shard_children(
 def render_planned(
     listed: list[Entry],
     shards: ShardSetup,
-    render: Render,
+    render: RenderSitemaps,
     config: Config,
     kinds: Callable[[Entry], int] | None = None,
 ) -> tuple[Plan, list[ShardFile]]:
@@ -125,10 +126,12 @@ def render_planned(
         sorted_entries(listed, shards.order),
         shards.plan,
         lambda part: list(render(part)),
-        order=shards.order,
-        max_bytes=config.max_bytes,
-        clean=config.url_style is UrlStyle.CLEAN,
-        fill=min(config.shard_fill, config.max_urls),
+        CutRule(
+            shards.order,
+            config.max_bytes,
+            clean=config.url_style is UrlStyle.CLEAN,
+            fill=min(config.shard_fill, config.max_urls),
+        ),
         keys=shards.keys,
         kinds=kinds,
     )

@@ -23,7 +23,7 @@ from sitemill.state.llmsfiles import is_llms_file
 from sitemill.version import __version__
 from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, pool_size
 
-PageBytes = Callable[[str], "bytes | None"]
+_PageBytes = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
 # Pages a site needs for its conversion to go to worker processes (their start costs a few
 # tenths of a second; a page costs 5 to 40 ms to convert: benchmarks/README.md, llms-full).
 POOL_PAGES = 64
@@ -34,7 +34,7 @@ def markdown_files(
     pages: Sequence[LlmsPage],
     keys: Sequence[str | None],
     site: LlmsSite,
-    page_bytes: PageBytes | None,
+    page_bytes: _PageBytes | None,
     parallel: bool = False,
 ) -> dict[str, bytes]:
     """llms-full.txt (llms_full) and each HTML page's twin (llms_pages), by name below the
@@ -89,11 +89,11 @@ def _twins(
         yield page
 
 
-def _read(page_bytes: PageBytes, key: str) -> bytes:
+def _read(page_bytes: _PageBytes, key: str) -> bytes:
     return page_bytes(key) or b""
 
 
-def markdown_source(
+def markdown_source_digest(
     config: Config,
     pages: Sequence[LlmsPage],
     keys: Sequence[str | None],

@@ -29,7 +29,7 @@ from sitemill.sinks.folders import folder_sink, split_name
 log = logging.getLogger(__name__)
 
 
-PageBytes = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
+PageBytesByKey = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
 
 
 @dataclass
@@ -37,10 +37,11 @@ class LlmsSetup:
     """What a job gives the run: how to read a listed page's bytes by its key (for
     llms-full.txt and the twins; None: the job cannot), and the files the state records."""
 
-    page_bytes: PageBytes | None = None
+    page_bytes: PageBytesByKey | None = None
     known: Mapping[str, str] = field(default_factory=dict)  # name -> MD5 (state.llmsfiles)
     # A listed page's content fingerprint after the run, by its key (None: no state vouches),
-    # and what the last run's Markdown was made from (State.llms_source): see markdown_source.
+    # and what the last run's Markdown was made from (State.llms_source): see
+    # writing.llmsmarkdown.markdown_source_digest.
     fingerprint: Callable[[str], str | None] | None = None
     source: str = ""
     parallel: bool = False  # ``page_bytes`` pickles: pages are converted in worker processes
@@ -101,9 +102,9 @@ class LlmsOutputs:
             log.info("%s", made.decision)
             result.llms.decision = made.decision
         if self.config.llms_full or self.config.llms_pages:
-            from sitemill.writing.llmsmarkdown import markdown_source
+            from sitemill.writing.llmsmarkdown import markdown_source_digest
 
-            result.llms.source = markdown_source(
+            result.llms.source = markdown_source_digest(
                 self.config, pages, self.keys, site, self.setup.fingerprint
             )
             self._kept = self._unchanged(result.llms.source)

@@ -44,7 +44,7 @@ from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
 
 log = logging.getLogger(__name__)
 
-Render = Callable[[list[str]], list[tuple[str, bytes]]]
+RenderIndexes = Callable[[list[str]], list[tuple[str, bytes]]]
 ContentType = Callable[[str], str]
 
 
@@ -84,7 +84,7 @@ class Publisher:
         self.staged: set[str] = set()
 
     def publish_split(
-        self, children: list[StagedChild], indexes: list[tuple[str, bytes]], render: Render
+        self, children: list[StagedChild], indexes: list[tuple[str, bytes]], render: RenderIndexes
     ) -> None:
         """Children, then ``indexes``; ``render`` makes the indexes for other child names (the
         interim index that names staging copies)."""

@@ -19,7 +19,7 @@ from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
 from sitemill.writing.namedsitemaps import index_children
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
-    SEPARATOR,
+    NS_SEPARATOR,
     SITEMAPINDEX,
     parse_sitemap,
     sitemap_root,
@@ -28,10 +28,10 @@ from sitemill.writing.sitemapfile import (
 from sitemill.writing.takeover import Files, Takeover
 
 MAX_CHILDREN: Final = 1_000  # an index's children read (a generator writes a few)
-_URLSET: Final = f"{SITEMAP_NS}{SEPARATOR}urlset"
-_URL: Final = (_URLSET, f"{SITEMAP_NS}{SEPARATOR}url")
-_LOC: Final = f"{SITEMAP_NS}{SEPARATOR}loc"
-_LASTMOD: Final = f"{SITEMAP_NS}{SEPARATOR}lastmod"
+_URLSET: Final = f"{SITEMAP_NS}{NS_SEPARATOR}urlset"
+_URL: Final = (_URLSET, f"{SITEMAP_NS}{NS_SEPARATOR}url")
+_LOC: Final = f"{SITEMAP_NS}{NS_SEPARATOR}loc"
+_LASTMOD: Final = f"{SITEMAP_NS}{NS_SEPARATOR}lastmod"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,13 +13,15 @@ from sitemill.protocol import SITEMAP_NS
 
 # A sitemap's root element comes after its declaration and perhaps a comment: well within.
 HEAD_BYTES: Final = 64 * 1024
-URLSET: Final = "urlset"
+_URLSET: Final = "urlset"
 SITEMAPINDEX: Final = "sitemapindex"
-SEPARATOR: Final = "}"
+NS_SEPARATOR: Final = "}"
 _LOC_PATH: Final = tuple(
-    f"{SITEMAP_NS}{SEPARATOR}{name}" for name in (SITEMAPINDEX, "sitemap", "loc")
+    f"{SITEMAP_NS}{NS_SEPARATOR}{name}" for name in (SITEMAPINDEX, "sitemap", "loc")
 )
-_URL_LOC_PATH: Final = tuple(f"{SITEMAP_NS}{SEPARATOR}{name}" for name in (URLSET, "url", "loc"))
+_URL_LOC_PATH: Final = tuple(
+    f"{SITEMAP_NS}{NS_SEPARATOR}{name}" for name in (_URLSET, "url", "loc")
+)
 
 
 class _Stop(Exception):
@@ -48,7 +50,7 @@ def parse_sitemap(
     def doctype(*_: object) -> None:
         raise _Stop
 
-    parser = expat.ParserCreate(namespace_separator=SEPARATOR)
+    parser = expat.ParserCreate(namespace_separator=NS_SEPARATOR)
     parser.buffer_text = True
     parser.StartElementHandler = start
     if end is not None:
@@ -78,8 +80,8 @@ def sitemap_root(head: bytes) -> str | None:
     parse_sitemap(head[:HEAD_BYTES], start, final=False)
     if not found:
         return None
-    namespace, _, local = found[0].rpartition(SEPARATOR)
-    if namespace != SITEMAP_NS or local not in (URLSET, SITEMAPINDEX):
+    namespace, _, local = found[0].rpartition(NS_SEPARATOR)
+    if namespace != SITEMAP_NS or local not in (_URLSET, SITEMAPINDEX):
         return None
     return local
 

@@ -6,8 +6,10 @@ import logging
 import tempfile
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Final
 
 from sitemill.config.groups import group_names
 from sitemill.config.model import Config, OutputFormat, ShardsMode
@@ -38,38 +40,48 @@ from sitemill.writing.usersitemaps import UserSitemaps
 log = logging.getLogger(__name__)
 
 
-def write_sitemaps(
-    entries: Iterator[Entry],
-    sink: Sink,
-    config: Config,
-    *,
-    on_file: Callable[[str, int], None] | None = None,
-    robots_source: bytes | None = None,
-    extensions: bool = False,
-    remembered: Collection[str] = (),
-    staging: Staging | None = None,
-    shards: ShardSetup | None = None,
-    kept: Collection[str] = (),
-    digests: bool = True,
-    dates: ChildDates | None = None,
-    named: Callable[[], UserSitemaps] | None = None,
-) -> WriteResult:
-    """Render all entries, then publish through the sink only if everything rendered.
+@dataclass(frozen=True, slots=True)
+class WriteSetup:
+    """What a job tells the writer beside the entries, the sink and the configuration.
 
-    ``extensions``: whether entries may carry alternates or images (else not looked for).
+    ``on_file`` is told each file staged (its name and URLs). ``robots_source``: the site's
+    robots.txt when sitemill keeps one elsewhere (``--out``). ``extensions``: whether entries
+    may carry alternates or images (else not looked for). ``remembered``: the own files the
+    state says earlier runs left (deleted unless this build names them); ``staging``: this
+    run's staging names (default: new ones). ``shards``: the source's key order and last plan,
+    when its sitemaps may be shards (config.shards): then the entries are held, and written as
+    shards when one file is not enough (or shards = "on"), each child named by its shard's
+    stable id (sitemill.shards.layout). ``kept``: own files not to delete in this run although
+    no index names them (a deferred deletion). ``digests``: whether to take the MD5 of each
+    file as stored (``WriteResult.sitemaps``, the state's record for `sitemill check`), which
+    a job keeping no state skips ("" then). ``dates``: when each child's bytes changed
+    (writing.childdates; None: no state, its newest page's date). ``named``: the user's
+    sitemaps the index names too (writing.usersitemaps)."""
+
+    on_file: Callable[[str, int], None] | None = None
+    robots_source: bytes | None = None
+    extensions: bool = False
+    remembered: Collection[str] = ()
+    staging: Staging | None = None
+    shards: ShardSetup | None = None
+    kept: Collection[str] = ()
+    digests: bool = True
+    dates: ChildDates | None = None
+    named: Callable[[], UserSitemaps] | None = None
+
+
+_NO_SETUP: Final = WriteSetup()
+
+
+def write_sitemaps(
+    entries: Iterator[Entry], sink: Sink, config: Config, setup: WriteSetup = _NO_SETUP
+) -> WriteResult:
+    """Render all entries, then publish through the sink only if everything rendered
+    (``setup``: what the job tells besides, WriteSetup).
+
     Children are staged in a temporary directory so that a failure while rendering (a bad
     line in a URL list, a template error, ill-formed output) leaves the previous output exactly
-    as it was; publishing keeps the live index consistent at every step (writing.publish).
-    ``remembered``: the own files the state says earlier runs left (deleted unless this build
-    names them); ``staging``: this run's staging names (default: new ones). ``shards``: the
-    source's key order and last plan, when its sitemaps may be shards (config.shards): then
-    the entries are held, and written as shards when one file is not enough (or shards =
-    "on"), each child named by its shard's stable id (sitemill.shards.layout). ``kept``:
-    own files not to delete in this run although no index names them (a deferred deletion).
-    ``digests``: whether to take the MD5 of each file as stored (``WriteResult.sitemaps``, the
-    state's record for `sitemill check`), which a job keeping no state skips ("" then).
-    ``dates``: when each child's bytes changed (writing.childdates; None: no state, its newest
-    page's date). ``named``: the user's sitemaps the index names too (writing.usersitemaps)."""
+    as it was; publishing keeps the live index consistent at every step (writing.publish)."""
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
     html = HtmlSitemap(config, sink)  # sitemap.html: its links are taken on the way
@@ -78,19 +90,23 @@ def write_sitemaps(
         renderer.render_sitemaps,
         max_urls=config.max_urls,
         max_bytes=config.max_bytes,
-        extensions=extensions,
+        extensions=setup.extensions,
     )
     result = WriteResult()
-    out = Out(sink, config, renderer, html, result, robots_source, digests=digests, named=named)
-    publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result), remembered, staging, out.locs,
-        groups=known_groups(group_names(config.groups), remembered),
+    out = Out(
+        sink, config, renderer, html, result, setup.robots_source,
+        digests=setup.digests, named=setup.named,
     )  # fmt: skip
-    children, max_per_index = _children(entries, shards, render, out, publisher_for)
+    remembered = setup.remembered
+    publisher_for = partial(
+        Publisher, sink, content_type, partial(_record, result), remembered, setup.staging,
+        out.locs, groups=known_groups(group_names(config.groups), remembered),
+    )  # fmt: skip
+    children, max_per_index = _children(entries, setup.shards, render, out, publisher_for)
     if children is not None:
-        _publish_children(children, out, on_file, publisher_for, max_per_index, dates)
+        _publish_children(children, out, setup.on_file, publisher_for, max_per_index, setup.dates)
     assert out.publisher is not None
-    _finish(out.publisher, out.robots, result, html, kept)
+    _finish(out.publisher, out.robots, result, html, setup.kept)
     return result
 
 

@@ -52,7 +52,7 @@ class Folder(TypedDict):
     links: list[PageLink]
 
 
-class Section(TypedDict):
+class MapSection(TypedDict):
     id: str  # unique in the page ("language-1", "group-1")
     language: str | None  # an hreflang value ("de", "en-GB"), None: pages of no language
     group: str | None  # a named group's name ([[groups]]), None: the pages of no group
@@ -72,7 +72,7 @@ def page_variables(
     ordered = sorted(links, key=_display_order)
     folders = _Folders()
     sections = [
-        Section(
+        MapSection(
             id=f"group-{kind}",
             language=None,
             group=groups[kind - 1],
@@ -87,7 +87,7 @@ def page_variables(
         start=1,
     ):
         sections.append(
-            Section(
+            MapSection(
                 id=f"language-{number}",
                 language=language[2] or None,
                 group=None,
