@@ -48,7 +48,7 @@ from sitemill.sources.inventory import (
 )
 from sitemill.sources.inventorymanifest import check_columns
 from sitemill.sources.s3 import read_missing_as_none
-from sitemill.state.bounded import load_json_text
+from sitemill.state.jsondecode import load_json_text
 from sitemill.urls import UrlStyle
 
 log = logging.getLogger(__name__)

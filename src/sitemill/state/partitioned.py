@@ -30,7 +30,7 @@ from sitemill.shards.partition import StateRef
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import put_object
 from sitemill.sources.s3 import describe_error
-from sitemill.state.bounded import load_json_text
+from sitemill.state.jsondecode import load_json_text
 from sitemill.state.removedurls import RemovedUrl, removed_from_json, removed_to_json
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state

@@ -18,7 +18,7 @@ from sitemill.config.values import PREVIOUS_NONE
 from sitemill.errors import ConfigError, RefusedError
 from sitemill.messages import redact
 from sitemill.safefs import read_regular
-from sitemill.state.bounded import MAX_STATE_READ_BYTES
+from sitemill.state.jsondecode import MAX_STATE_READ_BYTES
 
 log = logging.getLogger(__name__)
 

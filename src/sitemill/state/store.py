@@ -18,7 +18,7 @@ from sitemill.errors import ConfigError, MissingExtraError, RefusedError, SinkEr
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.safefs import read_regular
 from sitemill.sinks import Sink
-from sitemill.state.bounded import MAX_STATE_READ_BYTES
+from sitemill.state.jsondecode import MAX_STATE_READ_BYTES
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
