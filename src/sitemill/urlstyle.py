@@ -186,7 +186,7 @@ def settle_style(
     return votes.decision(), iter(held)
 
 
-def settled(
+def resolve_url_style(
     config: Config,
     pages: Iterator[Page],
     robots: RobotsRules | None,

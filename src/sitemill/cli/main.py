@@ -17,7 +17,7 @@ from sitemill.cli.check import add_check_command
 from sitemill.cli.diff import add_diff_command, run_diff_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
-from sitemill.cli.output import interrupted, one_line, say
+from sitemill.cli.output import exit_interrupted, one_line_message, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
@@ -241,12 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
-        say(sys.stderr, f"sitemill: error: {one_line(str(exc))}")
+        say(sys.stderr, f"sitemill: error: {one_line_message(str(exc))}")
         # A wrong command line or configuration is a usage error; the rest is invalid input.
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
     except KeyboardInterrupt:
-        return interrupted()
+        return exit_interrupted()
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1
