@@ -4,7 +4,7 @@
 # a dry run, which starts from every shard's pages at once, when it fits the function (at most
 # MAX_TOUCHED shards, as a manual rebuild runs in it); a larger one (the state machine's) is
 # refused in one line. The answer is the change report's JSON (diff.model.diff_to_json) with
-# each list cut_lists to MAX_URLS_ANSWERED items, first in URL order; the counts are always every
+# each list bounded to MAX_URLS_ANSWERED items, first in URL order; the counts are always every
 # URL's.
 # A malformed event or a failure is status "error" and one line, never a traceback.
 

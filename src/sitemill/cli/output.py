@@ -32,7 +32,7 @@ def exit_interrupted() -> int:
     (workers.threadpool, workers.workpool), but a thread may still run it (git log over a long
     history): the interpreter would wait for it at exit, so the process ends here instead."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a second Ctrl-C: no traceback now)
-    sys.stderr.write("sitemill: exit_interrupted; nothing half-written was published\n")
+    sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
     if threading.active_count() > 1:
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()

@@ -15,6 +15,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
+from logging import LogRecord
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms t
     from multiprocessing.context import BaseContext
 
 log = logging.getLogger(__name__)
-
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 
@@ -225,7 +225,7 @@ def start_fork_server() -> None:
         log.debug("fork server not started ahead: %s", exc)
 
 
-def _logged(done: Iterator[tuple[_R, list[logging.LogRecord]]]) -> Iterator[_R]:
+def _logged(done: Iterator[tuple[_R, list[LogRecord]]]) -> Iterator[_R]:
     for result, records in done:
         for record in records:
             logging.getLogger(record.name).handle(record)
@@ -247,9 +247,7 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
-def _run_logged(
-    work: Callable[[_T], _R], chunk: _T, level: int
-) -> tuple[_R, list[logging.LogRecord]]:
+def _run_logged(work: Callable[[_T], _R], chunk: _T, level: int) -> tuple[_R, list[LogRecord]]:
     """In a worker: ``work(chunk)`` and what it logged at ``level`` or above."""
     logger = logging.getLogger(_LOGGER)
     collect = _Collect()
