@@ -11,7 +11,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
-from sitemill.diff.renames import Content, Rename, Renames
+from sitemill.diff.renames import PageContent, Rename, Renames
 from sitemill.lastmod.proof import Proof, Rung
 from sitemill.state.pagerecord import PageRecord
 
@@ -56,8 +56,8 @@ def compare_builds(
     return SiteDiff(tuple(added), tuple(changed), tuple(removed))
 
 
-def _content(record: PageRecord, same_fingerprints: bool) -> Content:
-    return Content(record.fingerprint if same_fingerprints else None, record.sketch)
+def _content(record: PageRecord, same_fingerprints: bool) -> PageContent:
+    return PageContent(record.fingerprint if same_fingerprints else None, record.sketch)
 
 
 def _differs(old: PageRecord, new: PageRecord, same_fingerprints: bool) -> bool:

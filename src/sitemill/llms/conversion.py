@@ -24,8 +24,8 @@ from sitemill.workers.workpool import WorkPool, cut
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
-PageBytes = Callable[[], bytes]
-ListedPage = tuple[LlmsPage, PageBytes]
+LazyBytes = Callable[[], bytes]
+ListedPage = tuple[LlmsPage, LazyBytes]
 
 
 @dataclass(frozen=True, slots=True)

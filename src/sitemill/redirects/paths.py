@@ -52,7 +52,7 @@ def site_relative(path: str, base_path: str) -> str | None:
     return "/" + path[len(base) :] if path.startswith(base) else None
 
 
-def markdown_source(site_path: str) -> str:
+def mkdocs_source(site_path: str) -> str:
     """A guess at the Markdown page a site path was built from, as MkDocs names its pages:
     "/a/b/" and "/a/b.html" are "a/b.md", "/" is "index.md"."""
     name = decode_path(site_path).strip("/")

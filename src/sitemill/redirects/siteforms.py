@@ -14,7 +14,7 @@ from sitemill.redirects.model import Redirect, RedirectForm
 from sitemill.redirects.paths import (
     decode_path,
     is_absolute,
-    markdown_source,
+    mkdocs_source,
     site_relative,
     url_text,
 )
@@ -94,8 +94,8 @@ def render_mkdocs(paths: SitePaths, notes: Sequence[str]) -> str:
     lines = [*comment_lines(notes), "plugins:", "  - redirects:", "      redirect_maps:"]
     maps: dict[str, str] = {}
     for source, target, _ in paths.inside:  # two URLs of one guessed page: the first is kept
-        page = target if is_absolute(target) else markdown_source(target)
-        maps.setdefault(markdown_source(source), page)
+        page = target if is_absolute(target) else mkdocs_source(target)
+        maps.setdefault(mkdocs_source(source), page)
     for source, target in sorted(maps.items()):
         lines.append(f"        {yaml_string(source)}: {yaml_string(target)}")
     return "\n".join(lines) + "\n"
