@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from sitemill.github.action import main
+from sitemill.github.action import run_github_action
 
 if __name__ == "__main__":
-    sys.exit(main(os.environ, Path.cwd(), sys.stdout, sys.stderr))
+    sys.exit(run_github_action(os.environ, Path.cwd(), sys.stdout, sys.stderr))

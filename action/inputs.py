@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from sitemill.config.model import env_name
 from sitemill.errors import SitemillError
 from sitemill.github.commands import append_to, mask_secret, workflow_command
-from sitemill.github.settings import read_settings
+from sitemill.github.settings import read_inputs
 from sitemill.github.summary import render_failure
 
 
@@ -25,7 +25,7 @@ def main() -> int:
     env = os.environ
     sys.stdout.writelines(mask_secret(env.get(env_name("indexnow_key"), "")))
     try:
-        settings = read_settings(env, Path.cwd())
+        settings = read_inputs(env, Path.cwd())
     except SitemillError as exc:
         print(workflow_command("error", str(exc), title="sitemill"))
         append_to(env.get("GITHUB_STEP_SUMMARY"), render_failure(str(exc)))

@@ -25,7 +25,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.urls import page_url, site_root_path
-from sitemill.urlstyle import StyleDecision, settled
+from sitemill.urlstyle import StyleDecision, resolve_url_style
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.llmsoutputs import LlmsOutputs, LlmsSetup
@@ -84,7 +84,9 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     robots, read_facts, progress, others = site.robots, site.read_facts, site.progress, site.others
     report = Report(WriteResult(), site.lastmod, warnings=list(site.warnings or []))
     tally = Tally(report.skipped, report.skips, site.on_skip)
-    config, pages, report.url_style = settled(config, pages, robots, read_facts, site.style)
+    config, pages, report.url_style = resolve_url_style(
+        config, pages, robots, read_facts, site.style
+    )
     lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
     checks = PageChecks(
         config, tally, site.has_file, lists, site.redirects, hint=report.url_style is None

@@ -23,7 +23,7 @@ from sitemill.config.model import Config
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.messages import counted
-from sitemill.pagesread import reads_head
+from sitemill.pagefilter import reads_head
 from sitemill.robots.rules import RobotsRules
 from sitemill.sources.page import Page
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path, url_path
@@ -186,7 +186,7 @@ def settle_style(
     return votes.decision(), iter(held)
 
 
-def settled(
+def resolve_url_style(
     config: Config,
     pages: Iterator[Page],
     robots: RobotsRules | None,

@@ -1,6 +1,6 @@
 """`{"action": "diff"}` in the Lambda and the removed URLs in each rebuild's summary: the
 bucket's next rebuild as a dry run against the stack's state (nothing written), its lists
-bounded and its counts exact; a partitioned state diffed by its full rebuild as a dry run, one
+cut_lists and its counts exact; a partitioned state diffed by its full rebuild as a dry run, one
 too big for the function one error line; the summary and its log line name what a rebuild took
 out of the sitemaps."""
 
@@ -17,7 +17,7 @@ import pytest
 import sitemill.aws.command
 import sitemill.scaleout.partitioned
 from s3util import BASE, BUCKET, STATE_BUCKET, Requests, moto_bucket, restored_logging, words_page
-from sitemill.aws.diff import TOO_BIG, handle_diff
+from sitemill.aws.diff import DIFF_TOO_BIG, handle_diff
 from sitemill.aws.handler import handle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def test_the_diff_answers_the_change_report_and_writes_nothing(s3: Any) -> None:
 def test_each_list_is_bounded_and_the_counts_are_every_url_s(
     s3: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sitemill.aws.diff, "MAX_LISTED", 2)
+    monkeypatch.setattr(sitemill.aws.diff, "MAX_URLS_ANSWERED", 2)
     assert handle({"action": "rebuild"}, env=ONE_STATE, s3=s3)["status"] == "ok"
     for number in range(5):
         s3.delete_object(Bucket=BUCKET, Key=f"p{number}.html")
@@ -116,7 +116,7 @@ def test_a_partitioned_site_too_big_for_the_function_is_one_error_line(
     monkeypatch.setattr(sitemill.scaleout.partitioned, "MAX_TOUCHED", 0)
     requests = Requests(s3)
     answer = handle_diff(EVENT, env=ENV, s3=s3)
-    assert answer == {"status": "error", "error": TOO_BIG.format(why="1 shards, more than 0")}
+    assert answer == {"status": "error", "error": DIFF_TOO_BIG.format(why="1 shards, more than 0")}
     assert requests.count("ListObjectsV2") == 0  # (the plan says so: no listing)
 
 

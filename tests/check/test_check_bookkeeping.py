@@ -31,13 +31,13 @@ def _pairs(count: int) -> dict[str, PageVerdict]:
 
 def test_alternates_make_each_checked_pages_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[str] = []
-    key = alternates.url_key
+    key = alternates.resource_key
 
     def counted(url: str) -> tuple[str, str, str, str]:
         made.append(url)
         return key(url)
 
-    monkeypatch.setattr(alternates, "url_key", counted)
+    monkeypatch.setattr(alternates, "resource_key", counted)
     verdicts = _pairs(50)
     report = CheckReport(BASE + "/", listed=len(verdicts))
     alternates.check_alternates(LiveSite(frozenset({BASE})), verdicts, report)

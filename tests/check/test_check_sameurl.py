@@ -25,7 +25,7 @@ def test_the_key_is_urlsplits_for_any_url() -> None:
         urls.append(draw.choice(["http://", "https://"]) + "".join(
             draw.choice(PIECES[5:]) for _ in range(draw.randint(1, 6))))  # fmt: skip
     for url in urls:
-        assert sameurl.url_key(url) == sameurl._parsed_key(url), url
+        assert sameurl.resource_key(url) == sameurl._parsed_key(url), url
 
 
 def test_a_plain_url_asks_nothing_of_urlsplit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,6 +34,6 @@ def test_a_plain_url_asks_nothing_of_urlsplit(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(sameurl, "urlsplit", refused)
     page = "https://example.org/en/docs/page-1.html"
-    assert sameurl.url_key(page) == ("https", "example.org", "/en/docs/page-1.html", "")
-    assert sameurl.url_key("http://example.org") == ("http", "example.org", "/", "")
+    assert sameurl.resource_key(page) == ("https", "example.org", "/en/docs/page-1.html", "")
+    assert sameurl.resource_key("http://example.org") == ("http", "example.org", "/", "")
     assert sameurl.same_url(page, "https://example.org/en/docs/page-1.html")

@@ -13,7 +13,7 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
-from sitemill.cli.console import print_report
+from sitemill.cli.report import print_report
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.report import Report, WriteResult, dates_line

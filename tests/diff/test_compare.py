@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from sitemill.diff.compare import compare
+from sitemill.diff.compare import compare_builds
 from sitemill.diff.model import Verdict, diff_to_json
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.lastmod.proof import Proof, Rung
@@ -37,7 +37,7 @@ def test_added_changed_removed_and_kept() -> None:
     new[B + "b.html"] = PageRecord(
         None, None, "changed".ljust(32, "0"), "2024-02-02", Proof(Rung.GIT, "ab" * 20)
     )
-    diff = compare(old, new, no_redirects, same_fingerprints=True)
+    diff = compare_builds(old, new, no_redirects, same_fingerprints=True)
     assert diff.added == (B + "d.html",)
     assert [item.url for item in diff.changed] == [B + "b.html"]
     assert diff.changed[0].evidence == "2024-02-02 from the page's git history, commit abababababab"
@@ -53,7 +53,7 @@ def test_a_moved_page_is_renamed_by_its_content_not_its_name() -> None:
         B + "docs/setup/install.html": page(2, edit=0.02),  # usage's text, install's name
         B + "docs/setup/usage.html": page(1),  # install's text (the same fingerprint)
     }
-    diff = compare(old, new, no_redirects, same_fingerprints=True)
+    diff = compare_builds(old, new, no_redirects, same_fingerprints=True)
     found = {item.url: (item.verdict, item.target) for item in diff.removed}
     assert found == {
         B + "guide/install.html": (Verdict.RENAMED, B + "docs/setup/usage.html"),
@@ -65,14 +65,14 @@ def test_a_moved_page_is_renamed_by_its_content_not_its_name() -> None:
 def test_an_edited_beyond_recognition_page_is_gone() -> None:
     old = {B + "a.html": page(1)}
     new = {B + "b.html": page(1, edit=0.6)}
-    (item,) = compare(old, new, no_redirects, same_fingerprints=True).removed
+    (item,) = compare_builds(old, new, no_redirects, same_fingerprints=True).removed
     assert item.verdict is Verdict.GONE and item.target is None
 
 
 def test_equally_good_copies_are_told_apart_by_the_nearest_url() -> None:
     old = {B + "4/editor.html": page(1)}
     new = {B + "current/panes/editor.html": page(1), B + "4/panes/editor.html": page(1)}
-    (item,) = compare(old, new, no_redirects, same_fingerprints=True).removed
+    (item,) = compare_builds(old, new, no_redirects, same_fingerprints=True).removed
     assert item.target == B + "4/panes/editor.html"
 
 
@@ -80,9 +80,9 @@ def test_a_placeholder_is_renamed_only_by_a_fingerprint_no_other_page_shares() -
     short = PageRecord(None, None, "p".ljust(32, "0"), "2024-01-01")  # (no sketch: no text)
     old = {B + "a/": short, B + "b/": short}
     new = {B + "x/": short}
-    diff = compare(old, new, no_redirects, same_fingerprints=True)
+    diff = compare_builds(old, new, no_redirects, same_fingerprints=True)
     assert {item.verdict for item in diff.removed} == {Verdict.GONE}
-    diff = compare({B + "a/": short}, new, no_redirects, same_fingerprints=True)
+    diff = compare_builds({B + "a/": short}, new, no_redirects, same_fingerprints=True)
     assert diff.removed[0].verdict is Verdict.RENAMED
 
 
@@ -103,7 +103,7 @@ def test_a_redirect_counts_only_when_it_ends_on_a_page_served() -> None:
 
     found = {
         item.url[len(B) :]: item
-        for item in compare(old, new, redirect_of, same_fingerprints=True).removed
+        for item in compare_builds(old, new, redirect_of, same_fingerprints=True).removed
     }
     assert {url: item.verdict for url, item in found.items()} == {
         "a.html": Verdict.REDIRECTED,
@@ -118,7 +118,7 @@ def test_a_redirect_counts_only_when_it_ends_on_a_page_served() -> None:
 def test_fingerprints_of_another_version_are_not_compared() -> None:
     old = {B + "a.html": page(1)}
     new = {B + "a.html": page(1, printed="other".ljust(32, "0")), B + "b.html": page(5)}
-    diff = compare(old, new, no_redirects, same_fingerprints=False)
+    diff = compare_builds(old, new, no_redirects, same_fingerprints=False)
     assert diff.changed == ()  # (the same date: not said to have changed)
 
 
@@ -140,7 +140,7 @@ def test_the_work_grows_with_the_pages_not_their_pairs() -> None:
         new = {B + f"new/{n}.html": page(n, edit=0.03) for n in range(size)}
         renames.resemblance = counted  # type: ignore[assignment]
         try:
-            diff = compare(old, new, no_redirects, same_fingerprints=True)
+            diff = compare_builds(old, new, no_redirects, same_fingerprints=True)
         finally:
             renames.resemblance = real  # type: ignore[assignment]
         assert sum(item.verdict is Verdict.RENAMED for item in diff.removed) >= 0.95 * size
@@ -160,7 +160,7 @@ def test_a_redirect_to_a_url_the_comparison_cannot_see_is_a_redirect() -> None:
     def unseen(url: str) -> bool:
         return url.startswith(B + "far/")
 
-    (gone,) = compare(old, new, redirect_of, same_fingerprints=True).removed
-    (kept,) = compare(old, new, redirect_of, same_fingerprints=True, unseen=unseen).removed
+    (gone,) = compare_builds(old, new, redirect_of, same_fingerprints=True).removed
+    (kept,) = compare_builds(old, new, redirect_of, same_fingerprints=True, unseen=unseen).removed
     assert gone.verdict is Verdict.GONE and kept.verdict is Verdict.REDIRECTED
     assert kept.target == B + "far/away.html" and "did not read" in kept.detail

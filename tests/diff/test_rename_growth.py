@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import sitemill.diff.renames
-from sitemill.diff.compare import compare
+from sitemill.diff.compare import compare_builds
 from sitemill.diff.model import Verdict
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.state.pagerecord import PageRecord
@@ -55,7 +55,7 @@ def comparisons(pages: int, monkeypatch: pytest.MonkeyPatch) -> int:
 
     monkeypatch.setattr(sitemill.diff.renames, "resemblance", counting)
     old, new, moved = site(pages)
-    found = compare(old, new, lambda url: None, same_fingerprints=True)
+    found = compare_builds(old, new, lambda url: None, same_fingerprints=True)
     renamed = {item.url for item in found.removed if item.verdict is Verdict.RENAMED}
     assert renamed == moved
     return counted[0]

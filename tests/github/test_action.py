@@ -21,14 +21,14 @@ from gitutil import commit, git, head, make_repo
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError
-from sitemill.github.action import main
+from sitemill.github.action import run_github_action
 from sitemill.github.commands import escape_data, escape_property, workflow_command
-from sitemill.github.repo import Identity, redact
+from sitemill.github.repo import GitIdentity, redact
 from sitemill.github.settings import (
     ACTION_INPUT_ENV,
     CONFIG_INPUT_ENV,
     DEFAULT_COMMITTER,
-    read_settings,
+    read_inputs,
 )
 from sitemill.github.summary import SKIP_REASONS, markdown_text, render_summary
 from sitemill.report import Report, WriteResult
@@ -700,13 +700,13 @@ def test_an_annotation_stays_on_one_line() -> None:
     ],
 )
 def test_identity_parse(text: str, name: str, email: str) -> None:
-    assert Identity.parse(text) == Identity(name, email)
+    assert GitIdentity.parse(text) == GitIdentity(name, email)
 
 
 @pytest.mark.parametrize("text", ["", "Jane", "<jane@example.com>", "Jane <jane>", "A\nB <a@b.c>"])
 def test_identity_parse_rejects(text: str) -> None:
     with pytest.raises(ConfigError, match="committer"):
-        Identity.parse(text)
+        GitIdentity.parse(text)
 
 
 def test_redact_hides_user_info_in_urls() -> None:
@@ -726,7 +726,7 @@ def test_empty_inputs_leave_the_config_file_in_charge(tmp_path: Path) -> None:
         "SITEMILL_ACTION_COMMIT": "",
     }
 
-    settings = read_settings(env, Path("/nonexistent"))
+    settings = read_inputs(env, Path("/nonexistent"))
 
     assert settings.config.gzip is True
     assert settings.config.max_urls == 20
@@ -749,7 +749,7 @@ def test_outputs_survive_values_that_look_like_syntax(project: Project) -> None:
     }
     stdout, stderr = io.StringIO(), io.StringIO()
 
-    assert main(env, project.workspace, stdout, stderr) == 0, stdout.getvalue()
+    assert run_github_action(env, project.workspace, stdout, stderr) == 0, stdout.getvalue()
     outputs = parse_outputs(output.read_text(encoding="utf-8"))
     assert outputs["earlier"] == "1"
     index, *children = outputs["files"].split("\n")
@@ -785,17 +785,17 @@ def test_a_config_linked_out_of_the_workspace_is_an_error(tmp_path: Path) -> Non
         ConfigError,
         match=r"config: 'conf\.toml' leads outside the workspace through a symbolic link",
     ):
-        read_settings(settings_env(workspace, config="conf.toml"), tmp_path)
+        read_inputs(settings_env(workspace, config="conf.toml"), tmp_path)
     # Found rather than named: a sitemill.toml linked out is refused the same way.
     (workspace / "sitemill.toml").symlink_to(outside)
     with pytest.raises(
         ConfigError, match=r"'sitemill\.toml' leads outside the workspace through a symbolic link"
     ):
-        read_settings(settings_env(workspace), tmp_path)
+        read_inputs(settings_env(workspace), tmp_path)
     # A linked directory on the way counts the same.
     (workspace / "conf").symlink_to(tmp_path)
     with pytest.raises(ConfigError, match=r"config: 'conf/outside\.toml' leads outside"):
-        read_settings(settings_env(workspace, config="conf/outside.toml"), tmp_path)
+        read_inputs(settings_env(workspace, config="conf/outside.toml"), tmp_path)
 
 
 def test_an_output_dir_linked_out_of_the_workspace_is_an_error(tmp_path: Path) -> None:
@@ -804,14 +804,14 @@ def test_an_output_dir_linked_out_of_the_workspace_is_an_error(tmp_path: Path) -
     (tmp_path / "elsewhere").mkdir()
     (workspace / "public").symlink_to(tmp_path / "elsewhere")
     with pytest.raises(ConfigError, match="output-dir: 'public' leads outside the workspace"):
-        read_settings(settings_env(workspace, output_dir="public"), tmp_path)
+        read_inputs(settings_env(workspace, output_dir="public"), tmp_path)
 
 
 def test_a_config_linked_inside_the_workspace_is_read(tmp_path: Path) -> None:
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github" / "sitemill.toml").write_text('url_style = "file"\n', encoding="utf-8")
     (tmp_path / "sitemill.toml").symlink_to(".github/sitemill.toml")
-    settings = read_settings(settings_env(tmp_path), tmp_path)
+    settings = read_inputs(settings_env(tmp_path), tmp_path)
     assert settings.config.url_style.value == "file"
 
 
@@ -822,10 +822,10 @@ def test_templates_dir_must_stay_in_the_workspace(tmp_path: Path, value: str) ->
     (tmp_path / "tpl").mkdir()
     (workspace / "linked").symlink_to(tmp_path / "tpl")
     with pytest.raises(ConfigError, match=r"templates_dir: .*outside the workspace"):
-        read_settings(settings_env(workspace, templates_dir=value), tmp_path)
+        read_inputs(settings_env(workspace, templates_dir=value), tmp_path)
     (workspace / "sitemill.toml").write_text(f'templates_dir = "{value}"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"templates_dir: .* leads outside"):
-        read_settings(settings_env(workspace), tmp_path)
+        read_inputs(settings_env(workspace), tmp_path)
 
 
 def leaked(remote: Path, secret: str) -> bool:
@@ -1025,7 +1025,7 @@ def test_respect_redirects_and_respect_canonical_inputs(project: Project) -> Non
 )
 def test_page_check_switches_reach_the_config(tmp_path: Path, value: str, expected: bool) -> None:
     env = settings_env(tmp_path, respect_redirects=value, respect_canonical=value)
-    config = read_settings(env, tmp_path).config
+    config = read_inputs(env, tmp_path).config
     assert (config.respect_redirects, config.respect_canonical) == (expected, expected)
 
 

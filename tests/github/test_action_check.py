@@ -24,7 +24,7 @@ from actionsteps import parse_outputs
 from enginestand import KEY, Stand
 from gitutil import git
 from llmsrecord import keep_llms_digests
-from sitemill.github.action import main
+from sitemill.github.action import run_github_action
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -148,7 +148,7 @@ def test_an_llms_file_a_cache_serves_older_is_an_annotation_and_a_summary_row(
         "SITEMILL_ACTION_COMMAND": "check",
     }
     stdout, stderr = io.StringIO(), io.StringIO()
-    assert main(env, project.workspace, stdout, stderr) == 1, stdout.getvalue()
+    assert run_github_action(env, project.workspace, stdout, stderr) == 1, stdout.getvalue()
     (error,) = [line for line in stdout.getvalue().splitlines() if line.startswith("::error")]
     assert (
         f"{base(stand)}llms.txt: is not the file this build published (a cached copy 90 s" in error

@@ -21,7 +21,7 @@ from gitutil import commit, git
 from sitemill.config.model import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github.mismatch import refuse_mismatch
-from sitemill.github.settings import ACTION_INPUT_ENV, read_settings
+from sitemill.github.settings import ACTION_INPUT_ENV, read_inputs
 from sitemill.listing.siteurl import Declared
 from sitemill.report import Report, WriteResult
 
@@ -127,7 +127,7 @@ def test_the_error_names_what_to_fix(
     evidence = [Declared(declared, "canonical on 5 of 5 pages", strong=True)]
     report = Report(WriteResult(), LastmodMode.MTIME, site_urls=evidence)
     with pytest.raises(ConfigError) as raised:
-        refuse_mismatch(read_settings(env, tmp_path), report)
+        refuse_mismatch(read_inputs(env, tmp_path), report)
     assert raised.value.key == key and advice in str(raised.value)
     env[ACTION_INPUT_ENV["allow-base-url-mismatch"]] = "true"
-    refuse_mismatch(read_settings(env, tmp_path), report)  # (meant: no error)
+    refuse_mismatch(read_inputs(env, tmp_path), report)  # (meant: no error)

@@ -26,7 +26,7 @@ from gitutil import git, head
 from livesite import recording_server
 from sitemill.config.model import LastmodMode
 from sitemill.errors import ConfigError
-from sitemill.github.settings import read_settings
+from sitemill.github.settings import read_inputs
 from sitemill.github.summary import render_summary
 from sitemill.report import Report, WriteResult
 
@@ -212,7 +212,7 @@ def test_content_dates_off_keeps_and_commits_no_state(project: Project) -> None:
 
 def test_fingerprint_ignore_input_reaches_the_config(tmp_path: Path) -> None:
     env = settings_env(tmp_path, fingerprint_ignore="Last updated on [^<]*\nbuild [0-9]+")
-    patterns = read_settings(env, tmp_path).config.fingerprint_ignore
+    patterns = read_inputs(env, tmp_path).config.fingerprint_ignore
     assert [pattern.pattern for pattern in patterns] == ["Last updated on [^<]*", "build [0-9]+"]
 
 
@@ -232,7 +232,7 @@ def test_state_inputs_stay_in_the_workspace(
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     with pytest.raises(ConfigError, match=re.escape(message)):
-        read_settings(settings_env(workspace, **inputs), workspace)
+        read_inputs(settings_env(workspace, **inputs), workspace)
 
 
 def test_a_state_in_the_config_file_stays_in_the_workspace(tmp_path: Path) -> None:
@@ -240,16 +240,16 @@ def test_a_state_in_the_config_file_stays_in_the_workspace(tmp_path: Path) -> No
     with pytest.raises(
         ConfigError, match=r"state: '/home/runner/\.bashrc' (is|in .*) (outside|leads outside)"
     ):
-        read_settings(settings_env(tmp_path), tmp_path)
+        read_inputs(settings_env(tmp_path), tmp_path)
     (tmp_path / "sitemill.toml").write_text('state = "keep/s.gz"\n', encoding="utf-8")
-    assert read_settings(settings_env(tmp_path), tmp_path).config.state == str(
+    assert read_inputs(settings_env(tmp_path), tmp_path).config.state == str(
         tmp_path.resolve() / "keep" / "s.gz"
     )
 
 
 def test_a_previous_state_url_input_is_kept_as_it_is(tmp_path: Path) -> None:
     url = "https://example.com/sitemill-state.json.gz"
-    settings = read_settings(settings_env(tmp_path, previous_state=url), tmp_path)
+    settings = read_inputs(settings_env(tmp_path, previous_state=url), tmp_path)
     assert settings.config.previous_state == url
 
 

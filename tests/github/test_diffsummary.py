@@ -12,9 +12,9 @@ from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
 from sitemill.diff.suggested import Suggested
 from sitemill.github.diffsummary import (
     MAX_ANNOTATED,
-    MAX_LISTED,
     MAX_REDIRECT_CHARS,
     MAX_REMOVED_ROWS,
+    MAX_URLS_LISTED,
     cell,
     diff_outputs,
     gone_annotations,
@@ -74,15 +74,15 @@ def test_gone_urls_come_first_then_renamed_then_redirected() -> None:
 def test_long_lists_are_cut_with_a_count() -> None:
     extra = 7
     diff = SiteDiff(
-        tuple(f"{SITE}new/{n}" for n in range(MAX_LISTED + extra)),
-        tuple(Changed(f"{SITE}c/{n}", None, "content") for n in range(MAX_LISTED + 1)),
+        tuple(f"{SITE}new/{n}" for n in range(MAX_URLS_LISTED + extra)),
+        tuple(Changed(f"{SITE}c/{n}", None, "content") for n in range(MAX_URLS_LISTED + 1)),
         tuple(removed(f"{SITE}old/{n:04}") for n in range(MAX_REMOVED_ROWS + extra)),
     )
     summary = render_diff_summary(diff, AGAINST, None)
     assert len(rows(summary, "#### Removed URLs")) == MAX_REMOVED_ROWS
     assert summary.count(f"… and {extra:,} more.") == 2  # removed, added
     assert summary.count("… and 1 more.") == 1  # changed
-    assert summary.count(f"- {SITE}new/") == MAX_LISTED
+    assert summary.count(f"- {SITE}new/") == MAX_URLS_LISTED
 
 
 def test_the_suggested_redirects_are_one_fenced_block_whatever_they_hold() -> None:

@@ -12,9 +12,9 @@ import pytest
 
 from gitutil import commit, git, git_env, make_repo
 from sitemill.errors import GitError
-from sitemill.github.repo import Identity, Repo
+from sitemill.github.repo import GitIdentity, Repo
 
-BOT = Identity("bot", "bot@sitemill.invalid")
+BOT = GitIdentity("bot", "bot@sitemill.invalid")
 STATE = "../.sitemill/state.json.gz"
 
 

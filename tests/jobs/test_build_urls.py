@@ -15,7 +15,7 @@ from sitemill.errors import SourceError
 from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
-from sitemill.sources.urlchunks import read_chunks
+from sitemill.sources.urlchunks import read_line_chunks
 from xsd import assert_xsd_valid
 
 BASE = "https://example.com/"
@@ -199,7 +199,8 @@ def test_the_duplicate_check_on_a_second_core_gives_the_same_files(
         lines.append(f"{url}\t2024-01-{n % 28 + 1:02d}T00:00:00+00:00\n")
     data = "".join(lines).encode()
     monkeypatch.setattr(
-        "sitemill.sources.urlchunks.read_chunks", functools.partial(read_chunks, size=4096)
+        "sitemill.sources.urlchunks.read_line_chunks",
+        functools.partial(read_line_chunks, size=4096),
     )
 
     def run(workers: int) -> tuple[MemorySink, Report]:
@@ -230,7 +231,8 @@ def test_an_error_after_the_helper_started_loses_nothing(monkeypatch: pytest.Mon
     first chunk is full): the run stops with its error, nothing written, the helper gone."""
     data = "".join(f"{BASE}p/{n}\n" for n in range(2_000)).encode() + b"\xff\n"
     monkeypatch.setattr(
-        "sitemill.sources.urlchunks.read_chunks", functools.partial(read_chunks, size=1024)
+        "sitemill.sources.urlchunks.read_line_chunks",
+        functools.partial(read_line_chunks, size=1024),
     )
     monkeypatch.setattr("sitemill.jobs.urllist.CHUNK_BYTES", 1024)
     monkeypatch.setattr("sitemill.bounded.repeatfinder._can_fork", lambda: True)

@@ -16,7 +16,7 @@ import pytest
 
 from sitemill.config.model import load_config
 from sitemill.jobs.treedates import ReadOptions, read_pages
-from sitemill.pagesread import reads_candidate, reads_page
+from sitemill.pagefilter import reads_candidate, reads_page
 from sitemill.progress import READING, Ticker
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root

@@ -18,7 +18,7 @@ from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.summary import render_summary
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.tree import build_from_tree
-from sitemill.pagesread import reads_page
+from sitemill.pagefilter import reads_page
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.sinks import MemorySink

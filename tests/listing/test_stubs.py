@@ -104,7 +104,7 @@ def test_a_stub_back_to_the_page_itself_keeps_it(steps: list[Step]) -> None:
 
 
 def test_a_chain_longer_than_the_bound_leads_nowhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gate_module, "MAX_HOPS", 3)
+    monkeypatch.setattr(gate_module, "MAX_STUB_HOPS", 3)
     short = [("stub", f"s{i}", f"s{i + 1}") for i in range(3)] + [("stub", "s3", "t")]
     assert run([("offer", "a", "s0"), *short, ("offer", "t", "")]) == (["t"], ["a"])
     long = [("stub", f"s{i}", f"s{i + 1}") for i in range(4)] + [("stub", "s4", "t")]

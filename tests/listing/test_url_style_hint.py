@@ -13,7 +13,7 @@ import pytest
 from conftest import write_site
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
-from sitemill.listing.canonicalstyle import MIN_PAGES, StyleHint
+from sitemill.listing.canonicalstyle import MIN_STYLE_PAGES, StyleHint
 from sitemill.sinks import MemorySink
 from sitemill.urls import UrlStyle
 
@@ -57,15 +57,15 @@ def test_auto_says_nothing_it_lists_what_the_canonicals_say(tmp_path: Path) -> N
 def test_the_matching_style_says_nothing(tmp_path: Path) -> None:
     assert hints(tmp_path, CLEAN_CANONICALS, url_style="clean") == []
     html_canonicals = {
-        f"p{n}.html": page(f"https://example.com/p{n}.html") for n in range(MIN_PAGES + 2)
+        f"p{n}.html": page(f"https://example.com/p{n}.html") for n in range(MIN_STYLE_PAGES + 2)
     }
     assert hints(tmp_path / "b", html_canonicals) == []
-    folders = {f"d{n}/index.html": page(f"/d{n}/") for n in range(MIN_PAGES + 2)}
+    folders = {f"d{n}/index.html": page(f"/d{n}/") for n in range(MIN_STYLE_PAGES + 2)}
     assert hints(tmp_path / "c", folders) == []  # directory and clean agree on /d/
 
 
 def test_a_few_pages_or_a_mixed_site_say_nothing(tmp_path: Path) -> None:
-    few = dict(list(CLEAN_CANONICALS.items())[: MIN_PAGES - 1])
+    few = dict(list(CLEAN_CANONICALS.items())[: MIN_STYLE_PAGES - 1])
     assert hints(tmp_path, few) == []
     mixed = {
         **{f"a{n}.html": page(f"/a{n}") for n in range(6)},
@@ -76,7 +76,7 @@ def test_a_few_pages_or_a_mixed_site_say_nothing(tmp_path: Path) -> None:
 
 def test_folder_canonicals_on_a_file_build_suggest_directory() -> None:
     hint = StyleHint(UrlStyle.FILE)
-    for n in range(MIN_PAGES):
+    for n in range(MIN_STYLE_PAGES):
         loc = f"https://example.com/d{n}/index.html"
         hint.saw(f"d{n}/index.html", loc, f"https://example.com/d{n}/")
     message = hint.message()
@@ -86,7 +86,7 @@ def test_folder_canonicals_on_a_file_build_suggest_directory() -> None:
 @pytest.mark.parametrize("canonical", ["/posts/caf%C3%A9", "/posts/café"])
 def test_escapes_do_not_matter(canonical: str) -> None:
     hint = StyleHint(UrlStyle.DIRECTORY)
-    for _ in range(MIN_PAGES):
+    for _ in range(MIN_STYLE_PAGES):
         hint.saw("posts/café.html", "https://example.com/posts/caf%C3%A9.html", canonical)
     message = hint.message()
     assert message is not None and '"clean"' in message

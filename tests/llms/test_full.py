@@ -8,7 +8,7 @@ import pytest
 
 from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.full import full_head, llms_full_text, page_block
-from sitemill.llms.ownership import SITEMILL_MARK, written_by_sitemill
+from sitemill.llms.ownership import SITEMILL_MARK, has_mark_line
 from sitemill.llms.page import LlmsPage, LlmsSite
 
 SITE = LlmsSite("https://example.org/", "https://example.org/sitemap.xml", summary="A site.")
@@ -81,10 +81,10 @@ def test_bytes_are_utf8_lf_ending_with_one_lf_and_the_same_twice() -> None:
 
 
 def test_the_mark_tells_sitemill_s_file_from_a_user_s() -> None:
-    assert written_by_sitemill(llms_full_text(SITE, "Ex", converted(1)))
-    assert not written_by_sitemill(b"# My own llms-full.txt\n\nWords.\n")
+    assert has_mark_line(llms_full_text(SITE, "Ex", converted(1)))
+    assert not has_mark_line(b"# My own llms-full.txt\n\nWords.\n")
     quoted = f"A line quoting the mark: {SITEMILL_MARK}\n".encode()
-    assert not written_by_sitemill(quoted)
+    assert not has_mark_line(quoted)
 
 
 def test_no_pages_is_the_head_alone() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmsreadings import Reading, commonmark_reading, reference_reading
-from sitemill.llms.files import llms_files, written_by_sitemill
+from sitemill.llms.files import has_llms_txt_mark, llms_files
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.llms.sitename import common_title_part, own_title, site_name
 from sitemill.llms.text import one_line
@@ -196,7 +196,7 @@ def test_no_pages_gives_a_head_only() -> None:
         "# example.org\n\n"
         "The pages that the sitemap <https://example.org/sitemap.xml> lists; written by sitemill.\n"
     )
-    assert written_by_sitemill(text.encode())
+    assert has_llms_txt_mark(text.encode())
 
 
 def test_the_bytes_are_deterministic() -> None:
@@ -227,7 +227,7 @@ def test_the_bytes_are_deterministic() -> None:
     ],
 )
 def test_written_by_sitemill(data: bytes, ours: bool) -> None:
-    assert written_by_sitemill(data) is ours
+    assert has_llms_txt_mark(data) is ours
 
 
 # Text with what either reading could take for structure (brackets, parentheses, "#", ">", "`",
@@ -268,7 +268,7 @@ def test_both_readings_give_back_the_inputs(
     site = LlmsSite(BASE, BASE + "sitemap.xml", name=name, summary=summary)
     data = llms_files(pages, site, group_order=groups).files["llms.txt"]
     assert_grammar(data)
-    assert written_by_sitemill(data)
+    assert has_llms_txt_mark(data)
     reading = both(data.decode("utf-8"))
     assert reading.name == one_line(name)
     assert reading.summary == (one_line(summary) if one_line(summary) not in {"", "None"} else None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.llms.markdown import MAX_DEPTH, headings_down, region_markdown
+from sitemill.llms.markdown import MAX_MARKDOWN_DEPTH, headings_down, region_markdown
 from sitemill.llms.region import content_region
 
 URL = "https://example.org/docs/guide/"
@@ -108,5 +108,9 @@ def test_a_region_nested_deeper_than_the_converter_recurses_keeps_its_words() ->
 
 
 def test_a_region_at_the_depth_limit_is_converted_whole() -> None:
-    nested = "<div>" * (MAX_DEPTH - 3) + "<p>deep <b>words</b></p>" + "</div>" * (MAX_DEPTH - 3)
+    nested = (
+        "<div>" * (MAX_MARKDOWN_DEPTH - 3)
+        + "<p>deep <b>words</b></p>"
+        + "</div>" * (MAX_MARKDOWN_DEPTH - 3)
+    )
     assert markdown_of(nested) == "deep **words**\n"

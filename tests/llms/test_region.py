@@ -8,7 +8,7 @@ import pytest
 
 import timing
 from sitemill.llms.markdown import region_markdown
-from sitemill.llms.parsing import MAX_PAGE_BYTES, without_raw_text
+from sitemill.llms.parsing import MAX_PARSED_BYTES, without_raw_text
 from sitemill.llms.region import content_region
 
 URL = "https://example.org/docs/guide/"
@@ -133,10 +133,10 @@ def test_the_language_and_base_are_the_page_s() -> None:
 def test_input_is_bounded() -> None:
     padding = "<p>" + "a" * 1000 + "</p>"
     page = (
-        "<main>" + padding * (MAX_PAGE_BYTES // len(padding) + 10) + "<p>Tail</p></main>"
+        "<main>" + padding * (MAX_PARSED_BYTES // len(padding) + 10) + "<p>Tail</p></main>"
     ).encode()
     text = region_markdown(content_region(page, URL))
-    assert "Tail" not in text and len(text) <= MAX_PAGE_BYTES
+    assert "Tail" not in text and len(text) <= MAX_PARSED_BYTES
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 
 from sitemill.filenames.outputs import twin_url
 from sitemill.llms.conversion import PageMarkdown
-from sitemill.llms.ownership import written_by_sitemill
+from sitemill.llms.ownership import has_mark_line
 from sitemill.llms.page import LlmsPage
 from sitemill.llms.twins import twin_bytes, twin_name
 
@@ -38,8 +38,8 @@ def test_twin_bytes_are_the_title_the_mark_and_the_markdown() -> None:
         b"# Guide\n\n<!-- Written by sitemill from the pages its sitemap lists. -->\n\n"
         b"## Guide\n\nWords.\n"
     )
-    assert written_by_sitemill(data)
-    assert not written_by_sitemill(b"# Guide\n\nA twin the user wrote.\n")
+    assert has_mark_line(data)
+    assert not has_mark_line(b"# Guide\n\nA twin the user wrote.\n")
 
 
 def test_a_twin_without_markdown_is_its_head() -> None:

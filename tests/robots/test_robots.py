@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.robots.lines import MARK, replace_sitemap_lines, written_lines
+from sitemill.robots.lines import NAMED_MARK, replace_sitemap_lines, written_lines
 from sitemill.robots.rules import (
-    MAX_LINE_BYTES,
+    MAX_ROBOTS_LINE_BYTES,
     MAX_ROBOTS_TXT_BYTES,
     RobotsRules,
     normalise_path,
@@ -241,7 +241,7 @@ def test_google_ignores_what_follows_a_lines_limit() -> None:
     def disallow(value: str) -> str:
         return "User-agent: *\nDisallow: " + value + "\n"
 
-    stars = "*" * (MAX_LINE_BYTES - len("Disallow: /"))
+    stars = "*" * (MAX_ROBOTS_LINE_BYTES - len("Disallow: /"))
     assert not RobotsRules.parse(disallow("/" + stars + "x")).allows("/y")  # the "x" is cut off
     assert RobotsRules.parse(disallow("/" + stars[1:] + "x")).allows("/y")  # it fits
     # A character cut in two leaves its first bytes, percent-encoded.
@@ -371,7 +371,7 @@ def test_replace_sitemap_lines(text: str | None, urls: list[str], expected: str)
 
 
 USER = "https://shop.example.net/sitemap.xml"
-OURS = f"Sitemap: {USER} {MARK}"  # (a line sitemill writes for a user's sitemap)
+OURS = f"Sitemap: {USER} {NAMED_MARK}"  # (a line sitemill writes for a user's sitemap)
 
 
 @pytest.mark.parametrize(

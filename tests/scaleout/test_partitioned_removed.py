@@ -24,7 +24,7 @@ from sitemill.scaleout.distplan import DistributedRun, RunRequest
 from sitemill.scaleout.executor import LocalExecutor
 from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
-from sitemill.state.partitioned import MAX_REMOVED_CHARS, bounded_removed
+from sitemill.state.partitioned import MAX_REMOVED_CHARS, keep_removed
 from sitemill.state.removedurls import RemovedUrl
 
 STATE_BUCKET = "state-bucket"
@@ -205,7 +205,7 @@ def test_a_manifest_s_list_is_read_checked_and_kept_bounded() -> None:
         run(s3, ["c/p1.html"])  # (removes nothing: keeps the checked list)
         assert kept(s3) == {f"{BASE}b/p1.html": GONE}
     long = {f"{BASE}{n:05}/" + "x" * 1_900: RemovedUrl("gone") for n in range(1_000)}
-    bounded = bounded_removed(long)
+    bounded = keep_removed(long)
     assert 0 < len(bounded) < len(long)
     assert list(bounded) == sorted(long)[: len(bounded)]
     assert sum(len(url) for url in bounded) <= MAX_REMOVED_CHARS

@@ -35,7 +35,7 @@ from sitemill.sources.inventory import (
     InventoryReport,
     decode_key,
     find_report,
-    parse_location,
+    parse_inventory_location,
     read_rows,
     sample_report,
 )
@@ -310,7 +310,7 @@ def test_manifest_and_checksum_are_read_bounded(s3: Any, monkeypatch: pytest.Mon
     ],
 )
 def test_parse_location(location: str, expected: tuple[str, str]) -> None:
-    assert parse_location(location) == expected
+    assert parse_inventory_location(location) == expected
 
 
 @pytest.mark.parametrize(
@@ -318,7 +318,7 @@ def test_parse_location(location: str, expected: tuple[str, str]) -> None:
 )
 def test_parse_location_refuses(location: str) -> None:
     with pytest.raises(InventoryError):
-        parse_location(location)
+        parse_inventory_location(location)
 
 
 # --- reading its rows -----------------------------------------------------------------------

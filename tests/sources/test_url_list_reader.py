@@ -14,10 +14,10 @@ from sitemill.entries import Entry, Skip, UrlBlock
 from sitemill.errors import SourceError
 from sitemill.jobs.urllist import _listed_block, _listed_entries, _unique
 from sitemill.sources.urlchunks import (
-    MAX_LINE_BYTES,
+    MAX_URL_LINE_BYTES,
     PlainChunks,
     chunks_of_lines,
-    read_chunks,
+    read_line_chunks,
 )
 
 BASE = "https://example.com/"
@@ -78,7 +78,7 @@ def run_chunks(data: bytes, size: int) -> Outcome:
     config = load_config({"base_url": BASE})
     skips: list[Skip] = []
     try:
-        chunks = read_chunks(io.BytesIO(data), size)
+        chunks = read_line_chunks(io.BytesIO(data), size)
         return list(_listed_entries(config, chunks, "urls.txt", skips.append)), by_reason(skips)
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
@@ -181,7 +181,7 @@ def test_plain_chunks_take_dates_and_z_datetimes() -> None:
 
 def test_chunks_number_their_lines_and_bytes() -> None:
     data = b"\xef\xbb\xbf" + b"".join(b"%d\n" % i for i in range(10)) + b"x\ry\r\nlast"
-    chunks = list(read_chunks(io.BytesIO(data), size=8))
+    chunks = list(read_line_chunks(io.BytesIO(data), size=8))
     assert b"".join(chunk.data for chunk in chunks) == data[3:] + b"\n"
     for chunk in chunks:
         assert data[chunk.offset :].startswith(chunk.data.rstrip(b"\n"))
@@ -193,10 +193,10 @@ def test_chunks_number_their_lines_and_bytes() -> None:
 
 
 def test_a_huge_line_is_cut_not_held() -> None:
-    huge = BASE.encode() + b"a" * (3 * MAX_LINE_BYTES) + b"\xc3\xa9" * 10
+    huge = BASE.encode() + b"a" * (3 * MAX_URL_LINE_BYTES) + b"\xc3\xa9" * 10
     data = f"{BASE}first\n".encode() + huge + f"\n{BASE}last\n".encode()
-    chunks = list(read_chunks(io.BytesIO(data), size=1 << 16))
-    assert max(len(chunk.data) for chunk in chunks) <= MAX_LINE_BYTES + 1
+    chunks = list(read_line_chunks(io.BytesIO(data), size=1 << 16))
+    assert max(len(chunk.data) for chunk in chunks) <= MAX_URL_LINE_BYTES + 1
     assert [chunk.first_line for chunk in chunks if b"last" in chunk.data] == [3]
     config = load_config({"base_url": BASE})
     skips: list[Skip] = []
@@ -212,7 +212,7 @@ def test_errors_name_the_right_line_in_a_later_chunk() -> None:
         list(_listed_entries(config, chunks_of_lines(lines_), "urls.txt", lambda skip: None))
     data = "".join(lines_).encode()
     with pytest.raises(SourceError, match=r"urls\.txt:20001: 'not a url'"):
-        list(_listed_entries(config, read_chunks(io.BytesIO(data), 4096), "urls.txt", print))
+        list(_listed_entries(config, read_line_chunks(io.BytesIO(data), 4096), "urls.txt", print))
 
 
 def test_bytes_that_are_not_utf8_are_named_by_their_offset() -> None:
@@ -221,7 +221,7 @@ def test_bytes_that_are_not_utf8_are_named_by_their_offset() -> None:
     with pytest.raises(
         SourceError, match=rf"not UTF-8 text \(invalid start byte at byte {len(data) - 2}\)"
     ):
-        list(_listed_entries(config, read_chunks(io.BytesIO(data), 1000), "urls.txt", print))
+        list(_listed_entries(config, read_line_chunks(io.BytesIO(data), 1000), "urls.txt", print))
 
 
 @pytest.mark.parametrize(

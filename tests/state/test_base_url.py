@@ -12,8 +12,8 @@ import pytest
 from sitemill.state.model import State, dump_state
 from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
-from sitemill.state.pending import rebased
-from sitemill.state.start import base_moved, start_state
+from sitemill.state.pending import rebase_pending
+from sitemill.state.start import base_move_warning, start_state
 
 OLD, NEW = "http://user.github.io/", "https://user.github.io/project/"
 
@@ -55,7 +55,7 @@ def test_a_base_url_of_another_shape_is_none(value: Any) -> None:
 def test_a_move_is_said_naming_both_and_pending_urls_move_along() -> None:
     state = State(base_url=OLD, pending={OLD + "a.html": "changed", "https://x.org/b": "added"})
     start = start_state(Store(dump_state(state)), None, base_url=NEW)
-    assert start.warnings == [base_moved(OLD, NEW)]
+    assert start.warnings == [base_move_warning(OLD, NEW)]
     assert f"every URL moved from {OLD} to {NEW}" in start.warnings[0]
     assert start.state.pending == {NEW + "a.html": "changed", "https://x.org/b": "added"}
 
@@ -64,11 +64,11 @@ def test_a_move_is_said_naming_both_and_pending_urls_move_along() -> None:
 def test_no_move_no_word(before: str | None, now: str | None) -> None:
     start = start_state(Store(dump_state(State(base_url=before))), None, base_url=now)
     assert start.warnings == []
-    assert base_moved(before, now) is None
+    assert base_move_warning(before, now) is None
 
 
 def test_rebased_leaves_a_table_alone_without_a_move() -> None:
     pending = {OLD + "a.html": "added"}
-    assert rebased(pending, None, NEW) == pending
-    assert rebased(pending, OLD, OLD) == pending
-    assert rebased(pending, OLD, NEW) == {NEW + "a.html": "added"}
+    assert rebase_pending(pending, None, NEW) == pending
+    assert rebase_pending(pending, OLD, OLD) == pending
+    assert rebase_pending(pending, OLD, NEW) == {NEW + "a.html": "added"}

@@ -15,8 +15,8 @@ import pytest
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
-from sitemill.state import bounded
-from sitemill.state.bounded import load_state_json
+from sitemill.state import jsondecode
+from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import STATE_FORMAT, STATE_VERSION
 from sitemill.state.parse import CLOCK_SKEW, parse_state, trusted_lastmod
 from sitemill.state.start import start_state
@@ -74,7 +74,7 @@ def test_a_hostile_document_is_one_state_error(text: bytes, problem: str) -> Non
 
 
 def test_the_inflated_size_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bounded, "MAX_STATE_BYTES", 3 * 1024 * 1024)
+    monkeypatch.setattr(jsondecode, "MAX_STATE_BYTES", 3 * 1024 * 1024)
     text = b'{"pages":"' + b"x" * (3 * 1024 * 1024) + b'"}'
     with pytest.raises(StateError, match="larger than 3 MiB uncompressed"):
         load_state_json(gz(text))

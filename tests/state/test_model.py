@@ -17,7 +17,7 @@ from sitemill.entries import SkipReason
 from sitemill.errors import StateError
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
-from sitemill.state import bounded, parse
+from sitemill.state import jsondecode, parse
 from sitemill.state.model import STATE_FORMAT, STATE_VERSION, State, dump_state
 from sitemill.state.pagerecord import PageRecord
 from sitemill.state.parse import parse_state
@@ -225,7 +225,7 @@ def test_any_gzip_gives_a_state_or_a_state_error(data: bytes) -> None:
 
 
 def test_a_gzip_bomb_stops_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bounded, "MAX_STATE_BYTES", 1024 * 1024)
+    monkeypatch.setattr(jsondecode, "MAX_STATE_BYTES", 1024 * 1024)
     bomb = gzip.compress(b" " * (64 * 1024 * 1024), compresslevel=9)  # 64 MiB of spaces
     assert len(bomb) < 100_000
     inflated: list[int] = []  # what zlib inflated, call by call
@@ -251,9 +251,9 @@ def test_a_gzip_bomb_stops_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_a_state_just_under_the_limit_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     data = json.dumps(header()).encode()
-    monkeypatch.setattr(bounded, "MAX_STATE_BYTES", len(data))
+    monkeypatch.setattr(jsondecode, "MAX_STATE_BYTES", len(data))
     assert parse_state(gzip.compress(data)) == State()
-    monkeypatch.setattr(bounded, "MAX_STATE_BYTES", len(data) - 1)
+    monkeypatch.setattr(jsondecode, "MAX_STATE_BYTES", len(data) - 1)
     with pytest.raises(StateError):
         parse_state(gzip.compress(data))
 

@@ -13,11 +13,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.command import command_env, command_inputs
+from sitemill.aws.command import CommandInputs, answer_command
 from sitemill.check.run import CheckOptions
-from sitemill.errors import EventError, SitemillError
+from sitemill.errors import EventError
 from sitemill.jobs.check import Checked, check_record
-from sitemill.messages import shown
 from sitemill.scaleout.bucketrecord import bucket_record
 from sitemill.web.livesite import Limits
 
@@ -38,20 +37,16 @@ def handle_check(
     s3: S3Client | None = None,
 ) -> dict[str, Any]:
     """Check the bucket's live site; the JSON answer (status ok, problems or error)."""
-    env = command_env(env)
-    try:
-        every = _read(event)
-        command = command_inputs(event, env, s3, "checks")
+
+    def answer(command: CommandInputs, every: bool) -> dict[str, Any]:
         settings, config, bucket = command.settings, command.config, command.bucket
         record = bucket_record(config, command.client, settings.site.site(bucket))
         checked = check_record(config, record, CheckOptions(every=every), _limits(context))
-    except SitemillError as exc:
-        answer = {"status": "error", "error": shown(str(exc))}
-        log.error("%s", json.dumps(answer))
-        return answer
-    answer = {"bucket": bucket, **_answer(checked, settings.distribution_id)}
-    log.info("%s", json.dumps({key: answer[key] for key in answer if key != "problems"}))
-    return answer
+        found = {"bucket": bucket, **_answer(checked, settings.distribution_id)}
+        log.info("%s", json.dumps({key: found[key] for key in found if key != "problems"}))
+        return found
+
+    return answer_command(event, env, s3, "checks", (_read, answer), log)
 
 
 def _limits(context: object) -> Limits:

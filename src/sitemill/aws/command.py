@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.events import own_bucket
 from sitemill.aws.logs import configure_logging, register_env_secrets
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
+from sitemill.errors import SitemillError
+from sitemill.messages import shown
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+_T = TypeVar("_T")
 
 
 def command_env(env: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -27,7 +33,7 @@ def command_env(env: Mapping[str, str] | None) -> Mapping[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
+class CommandInputs:
     """A command's settings, configuration, bucket and S3 client."""
 
     settings: LambdaSettings
@@ -38,9 +44,31 @@ class Command:
 
 def command_inputs(
     event: Mapping[str, Any], env: Mapping[str, str], s3: S3Client | None, verb: str
-) -> Command:
+) -> CommandInputs:
     """The function's own bucket (``verb``: what the error says it does only there) and the
     rest: a SitemillError for anything wrong."""
     settings, config = LambdaSettings.from_env(env), lambda_config(env)
     bucket = own_bucket(event, settings.site.bucket, verb)
-    return Command(settings, config, bucket, s3 if s3 is not None else make_s3_client())
+    return CommandInputs(settings, config, bucket, s3 if s3 is not None else make_s3_client())
+
+
+def answer_command(
+    event: Mapping[str, Any],
+    env: Mapping[str, str] | None,
+    s3: S3Client | None,
+    verb: str,
+    steps: tuple[Callable[[Mapping[str, Any]], _T], Callable[[CommandInputs, _T], dict[str, Any]]],
+    log: logging.Logger,
+) -> dict[str, Any]:
+    """A manual command's JSON answer: the event read (``steps[0]``), then the inputs, then the
+    answer (``steps[1]``); any SitemillError on the way is status "error", one line logged on
+    ``log`` (the command's own logger)."""
+    read, answer = steps
+    env = command_env(env)
+    try:
+        found = read(event)
+        return answer(command_inputs(event, env, s3, verb), found)
+    except SitemillError as exc:
+        failed = {"status": "error", "error": shown(str(exc))}
+        log.error("%s", json.dumps(failed))
+        return failed

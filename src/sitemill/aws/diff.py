@@ -4,7 +4,8 @@
 # a dry run, which starts from every shard's pages at once, when it fits the function (at most
 # MAX_TOUCHED shards, as a manual rebuild runs in it); a larger one (the state machine's) is
 # refused in one line. The answer is the change report's JSON (diff.model.diff_to_json) with
-# each list bounded to MAX_LISTED items, first in URL order; the counts are always every URL's.
+# each list bounded to MAX_URLS_ANSWERED items, first in URL order; the counts are always every
+# URL's.
 # A malformed event or a failure is status "error" and one line, never a traceback.
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.command import command_env, command_inputs
+from sitemill.aws.command import CommandInputs, answer_command
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
-from sitemill.errors import DiffError, EventError, SitemillError
+from sitemill.errors import DiffError, EventError
 from sitemill.jobs.bucketdiff import BucketDiff, diff_bucket
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.messages import shown
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -32,8 +32,8 @@ log = logging.getLogger(__name__)
 _KEYS: Final = frozenset({"action", "bucket"})
 # Items of each list (added, changed, removed) an answer holds at most: a Lambda's answer is
 # 6 MB at most, and a restructure of a large site removes tens of thousands of URLs.
-MAX_LISTED: Final = 1_000
-TOO_BIG: Final = (
+MAX_URLS_ANSWERED: Final = 1_000
+DIFF_TOO_BIG: Final = (
     "this site's rebuild does not fit one function ({why}): its diff is not supported yet "
     "(the rebuild runs on the state machine)"
 )
@@ -47,18 +47,14 @@ def handle_diff(
     s3: S3Client | None = None,
 ) -> dict[str, Any]:
     """The change report of the function's bucket against its state (status ok or error)."""
-    env = command_env(env)
-    try:
-        _read(event)
-        command = command_inputs(event, env, s3, "diffs")
-        bucket = command.bucket
-        found = _diff(command.config, command.client, command.settings.site.site(bucket))
-    except SitemillError as exc:
-        failed = {"status": "error", "error": shown(str(exc))}
-        log.error("%s", json.dumps(failed))
-        return failed
+    return answer_command(event, env, s3, "diffs", (_read, _answer), log)
+
+
+def _answer(command: CommandInputs, _: None) -> dict[str, Any]:
+    bucket = command.bucket
+    found = _diff(command.config, command.client, command.settings.site.site(bucket))
     report = diff_to_json(found.diff)
-    answer: dict[str, Any] = {"status": "ok", "bucket": bucket, **bounded(report)}
+    answer: dict[str, Any] = {"status": "ok", "bucket": bucket, **cut_lists(report)}
     answer["requests"] = dict(sorted(found.report.requests.items()))
     if found.report.warnings:
         answer["warnings"] = found.report.warnings[:20]
@@ -82,7 +78,7 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
 
     why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
     if why is not None:
-        raise DiffError(TOO_BIG.format(why=why))
+        raise DiffError(DIFF_TOO_BIG.format(why=why))
     threads = config.workers or DEFAULT_THREADS
     options = RebuildOptions(threads=threads, dry_run=True)
     report = rebuild_partitioned(config, client, site, partitioned, options=options)
@@ -91,13 +87,13 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
     return BucketDiff(report.diff, report)
 
 
-def bounded(report: dict[str, Any]) -> dict[str, Any]:
-    """The report with each list cut to its first MAX_LISTED items (``listed_at_most`` says
+def cut_lists(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with each list cut to its first MAX_URLS_ANSWERED items (``listed_at_most`` says
     so when one was cut; ``counts`` are every URL's)."""
     lists = ("added", "changed", "removed")
-    cut = {name: report[name][:MAX_LISTED] for name in lists}
-    if any(len(report[name]) > MAX_LISTED for name in lists):
-        cut["listed_at_most"] = MAX_LISTED
+    cut = {name: report[name][:MAX_URLS_ANSWERED] for name in lists}
+    if any(len(report[name]) > MAX_URLS_ANSWERED for name in lists):
+        cut["listed_at_most"] = MAX_URLS_ANSWERED
     return report | cut
 
 

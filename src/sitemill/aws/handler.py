@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import CloudFrontClient, make_s3_client
 from sitemill.aws.events import Trigger, parse_event, unreadable_batch
-from sitemill.aws.logs import configure_logging, log_summary, redacted, register_env_secrets
+from sitemill.aws.logs import configure_logging, log_summary, redact_error, register_env_secrets
 from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, select_changes
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
@@ -93,9 +93,9 @@ def handle(
     level = logging.ERROR if summary["status"] == "error" else logging.INFO
     log_summary(summary, trigger, started, request_id, level)
     if failure is not None:
-        if redacted(failure) is failure:
+        if redact_error(failure) is failure:
             raise failure
-        raise redacted(failure) from None
+        raise redact_error(failure) from None
     if trigger is not None and trigger.from_sqs:
         failed = trigger.message_ids if summary["status"] == "error" else trigger.bad_messages
         summary["batchItemFailures"] = [{"itemIdentifier": message_id} for message_id in failed]

@@ -35,7 +35,7 @@ def register_env_secrets(env: Mapping[str, str]) -> None:
             register_secret(value)
 
 
-def redacted(exc: Exception) -> Exception:
+def redact_error(exc: Exception) -> Exception:
     """``exc``, or, when its text holds a secret, a RedactedError naming its type with the
     text redacted (raise it ``from None``: the runtime shows no chained text either)."""
     text = str(exc)

@@ -18,7 +18,7 @@ from sitemill.aws.clients import (
     make_states_client,
 )
 from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.logs import configure_logging, redacted, register_env_secrets
+from sitemill.aws.logs import configure_logging, redact_error, register_env_secrets
 from sitemill.aws.settings import LambdaSettings
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
@@ -79,9 +79,9 @@ def _timed(step: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         log.error("sitemill step failed", extra={"fields": fields})
         if not isinstance(exc, SitemillError):
             log.exception("%s failed", step)
-        if redacted(exc) is exc:
+        if redact_error(exc) is exc:
             raise
-        raise redacted(exc) from None  # (its text is the execution's error cause)
+        raise redact_error(exc) from None  # (its text is the execution's error cause)
     fields = {"step": step, **result, "duration_ms": round((time.monotonic() - started) * 1000)}
     log.info("sitemill step", extra={"fields": fields})
     return result

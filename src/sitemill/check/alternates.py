@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.check.livepages import PageVerdict, declared_alternates
+from sitemill.check.livepages import PageVerdict, live_alternates
 from sitemill.check.problems import ALTERNATES, CheckReport
-from sitemill.check.sameurl import url_key
+from sitemill.check.sameurl import resource_key
 from sitemill.check.served import status_problem
 from sitemill.html.facts import read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
@@ -24,7 +24,7 @@ def check_alternates(
 ) -> None:
     """A problem at each checked page for each of its alternates that is not live or that
     does not name it back."""
-    keys = {url: url_key(url) for url in verdicts}  # (an href that is a page's URL: its key)
+    keys = {url: resource_key(url) for url in verdicts}  # (an href that is a page's URL: its key)
     known = {keys[url]: verdict for url, verdict in verdicts.items()}
     wanted = sorted(
         {
@@ -37,7 +37,7 @@ def check_alternates(
     for verdict in site.get_many(
         wanted[:MAX_OTHERS], MAX_FINGERPRINT_BYTES, _alternates_of, head=True
     ):
-        known[url_key(verdict.url)] = verdict
+        known[resource_key(verdict.url)] = verdict
     for url in sorted(verdicts):
         mine = keys[url]  # (each page's key made once: 10,000 pages made 150,000 of them)
         for lang, href in verdicts[url].alternates:
@@ -62,8 +62,8 @@ def check_alternates(
 
 
 def _key(keys: Mapping[str, tuple[str, str, str, str]], href: str) -> tuple[str, str, str, str]:
-    """``href``'s url_key: the one made for a checked page's URL when it is one."""
-    return keys.get(href) or url_key(href)
+    """``href``'s resource_key: the one made for a checked page's URL when it is one."""
+    return keys.get(href) or resource_key(href)
 
 
 def _alternates_of(answer: LiveAnswer) -> PageVerdict:
@@ -71,5 +71,5 @@ def _alternates_of(answer: LiveAnswer) -> PageVerdict:
         said = status_problem(answer, what="page")
         return PageVerdict(answer.url, said=said[0] if said else "")
     facts = read_page_facts(answer.body)
-    alternates = declared_alternates(answer.url, facts)
+    alternates = live_alternates(answer.url, facts)
     return PageVerdict(answer.url, alternates=alternates, live=True)

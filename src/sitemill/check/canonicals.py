@@ -1,9 +1,10 @@
 """Step two's canonical part: a page whose canonical names another URL, and what that URL is."""
 # A canonical that names another URL tells engines to index that one instead, so the <loc> is not
 # the URL they keep. What fixes it depends on what the canonical URL answers, so each one on the
-# site is asked (at most MAX_ASKED): one that redirects back to the <loc> is the page's mistake (a
-# generator's trailing-slash or clean-URL setting the host does not follow); one that is live is
-# the URL to list; one that is not live is a broken canonical. One on another host may be a move.
+# site is asked (at most MAX_CANONICALS_ASKED): one that redirects back to the <loc> is the page's
+# mistake (a generator's trailing-slash or clean-URL setting the host does not follow); one that is
+# live is the URL to list; one that is not live is a broken canonical. One on another host may be a
+# move.
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from sitemill.check.sameurl import same_url
 from sitemill.check.served import redirect_target, status_problem
 from sitemill.web.livesite import LiveAnswer, LiveSite
 
-MAX_ASKED: Final = 2_000  # canonical URLs asked, at most
+MAX_CANONICALS_ASKED: Final = 2_000  # canonical URLs asked, at most
 _LOCAL_HOSTS: Final = frozenset({"localhost", "::1", "0.0.0.0"})  # noqa: S104 (a name, not a bind)
 
 
@@ -27,7 +28,7 @@ def check_canonicals(
     """A problem at each checked page whose canonical names another URL, with its fix."""
     named = {url: verdict.canonical for url, verdict in verdicts.items() if verdict.canonical}
     asked = sorted({target for target in named.values() if site.on_site(target)})
-    answers = {a.url: a for a in site.answers(asked[:MAX_ASKED])}
+    answers = {a.url: a for a in site.answers(asked[:MAX_CANONICALS_ASKED])}
     for url in sorted(named):
         target = named[url]
         report.add(url, CANONICAL, *_explained(url, target, answers.get(target), site))

@@ -7,17 +7,14 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from sitemill.check.problems import KEY_FILE, CheckReport
 from sitemill.check.served import media_type, status_problem
 from sitemill.config.model import Config
+from sitemill.indexnow.post import KEY_FILE_LIMIT
 from sitemill.indexnow.run import settings_of
 from sitemill.messages import register_secret
 from sitemill.urls import url_origin
 from sitemill.web.livesite import OFF_SITE, LiveSite
-
-KEY_FILE_LIMIT: Final = 1024  # bytes of a key file read (a key is at most 128 characters)
 
 
 def check_key_file(site: LiveSite, config: Config, report: CheckReport) -> bool:

@@ -36,7 +36,7 @@ _IDENTITY: Final = frozenset({"", "identity"})
 _HTML_START: Final = re.compile(rb"\s*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE)
 _TWIN_READ: Final = 1024  # a twin's first bytes: its status and type are what is asked
 
-Problem = tuple[str, str]  # (what, fix)
+LlmsProblem = tuple[str, str]  # (what, fix)
 
 
 def check_llms(site: LiveSite, published: Published, report: CheckReport, urls: list[str]) -> None:
@@ -53,7 +53,7 @@ def check_llms(site: LiveSite, published: Published, report: CheckReport, urls: 
         _check_twins(site, published, report, urls)
 
 
-def _judged(answer: LiveAnswer, name: str, digests: dict[str, str]) -> Problem | None:
+def _judged(answer: LiveAnswer, name: str, digests: dict[str, str]) -> LlmsProblem | None:
     """What is wrong with one llms file as served (what, fix), or None."""
     problem = _status(answer, name)
     if problem is not None:
@@ -82,7 +82,7 @@ def _judged(answer: LiveAnswer, name: str, digests: dict[str, str]) -> Problem |
     return problem or _charset_problem(answer, name, body)
 
 
-def _status(answer: LiveAnswer, name: str, files: str = ".txt") -> Problem | None:
+def _status(answer: LiveAnswer, name: str, files: str = ".txt") -> LlmsProblem | None:
     """A status other than 200 (what, fix), with a fix for a file agents ask at its URL."""
     problem = status_problem(answer, what=name)
     if problem is None or answer.status is None:
@@ -95,7 +95,9 @@ def _status(answer: LiveAnswer, name: str, files: str = ".txt") -> Problem | Non
     return (what, fix)
 
 
-def _type_problem(answer: LiveAnswer, name: str, body: bytes, *, published: bool) -> Problem | None:
+def _type_problem(
+    answer: LiveAnswer, name: str, body: bytes, *, published: bool
+) -> LlmsProblem | None:
     """A Content-Type that is no text type; an HTML page in the file's place (by its type or
     its first bytes: an llms file starts with "# "), said as such."""
     kind, wanted = media_type(answer), content_type(name)
@@ -113,7 +115,7 @@ def _type_problem(answer: LiveAnswer, name: str, body: bytes, *, published: bool
     )
 
 
-def _charset_problem(answer: LiveAnswer, name: str, body: bytes) -> Problem | None:
+def _charset_problem(answer: LiveAnswer, name: str, body: bytes) -> LlmsProblem | None:
     """UTF-8 text beyond ASCII served with another charset, or none: a client that follows
     HTTP reads it as ASCII or Latin-1 (RFC 6657; RFC 7763 requires a charset on Markdown)."""
     charset = _charset(answer)

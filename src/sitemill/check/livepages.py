@@ -115,10 +115,10 @@ def _read_head(
         found.append(Problem(url, PAGE, "is noindex (robots meta) as served", fix))
     canonical = (resolve_url(facts.canonical, url, facts.base) or "") if facts.canonical else ""
     other = canonical if canonical and not same_url(canonical, url) else ""
-    return declared_alternates(url, facts), other
+    return live_alternates(url, facts), other
 
 
-def declared_alternates(url: str, facts: PageFacts) -> tuple[tuple[str, str], ...]:
+def live_alternates(url: str, facts: PageFacts) -> tuple[tuple[str, str], ...]:
     """The hreflang alternates of the page at ``url``, each (language, absolute URL)."""
     pairs = ((lang, resolve_url(href, url, facts.base)) for lang, href in facts.alternates)
     return tuple((lang, href) for lang, href in pairs if href)

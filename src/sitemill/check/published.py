@@ -30,7 +30,7 @@ from sitemill.state.removedurls import RemovedUrl
 from sitemill.urls import encode_uri_part, page_url
 from sitemill.urlstyle import style_kept
 
-SAMPLE: Final = 100  # URLs sampled from those the publishing run did not change
+UNCHANGED_SAMPLE: Final = 100  # URLs sampled from those the publishing run did not change
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ def fingerprinting_of(config: Config, state: State) -> Fingerprinting:
     )
 
 
-def chosen_urls(published: Published, *, every: bool, sample: int = SAMPLE) -> list[str]:
+def chosen_urls(published: Published, *, every: bool, sample: int = UNCHANGED_SAMPLE) -> list[str]:
     """The URLs a check asks, in a stable order: every one (``every``), or those added or
     changed and ``sample`` of the rest."""
     if every:

@@ -2,8 +2,8 @@
 # A <loc> that redirects is never followed for the page's checks, but the fix depends on where it
 # leads: a host that only adds a slash or strips ".html" serves the page at the URL a url_style
 # lists (sitemill.check.served), so that style is the fix, but only if that URL answers 200. Each
-# target on the site is asked once (at most MAX_ASKED); one that is not live means the page is
-# served at neither URL.
+# target on the site is asked once (at most MAX_TARGETS_ASKED); one that is not live means the
+# page is served at neither URL.
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sitemill.check.livepages import PageVerdict
 from sitemill.check.served import status_problem
 from sitemill.web.livesite import LiveSite
 
-MAX_ASKED: Final = 2_000  # redirect targets asked, at most
+MAX_TARGETS_ASKED: Final = 2_000  # redirect targets asked, at most
 
 
 def redirect_fixes(site: LiveSite, verdicts: Mapping[str, PageVerdict]) -> dict[str, str]:
@@ -23,7 +23,7 @@ def redirect_fixes(site: LiveSite, verdicts: Mapping[str, PageVerdict]) -> dict[
     targets = {
         url: v.redirect for url, v in verdicts.items() if v.redirect and site.on_site(v.redirect)
     }  # ("" is no URL: never on the site, and not remembered as one, so not asked about)
-    asked = sorted(set(targets.values()))[:MAX_ASKED]
+    asked = sorted(set(targets.values()))[:MAX_TARGETS_ASKED]
     answers = {a.url: a for a in site.answers(asked)}
     fixes: dict[str, str] = {}
     for url, target in targets.items():

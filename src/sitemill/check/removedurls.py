@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from sitemill.bounded.inflate import inflate_head
 from sitemill.check.problems import REMOVED_URL, UNCHECKED, CheckReport, Problem
 from sitemill.check.published import Published, smallest_hashes
-from sitemill.check.redirects import MAX_ASKED
+from sitemill.check.redirects import MAX_TARGETS_ASKED
 from sitemill.check.sameurl import same_url
 from sitemill.check.served import redirect_target
 from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
@@ -126,9 +126,9 @@ def _led(url: str, removed: RemovedUrl, target: str, how: str, site: LiveSite) -
 def _one_hop(
     site: LiveSite, judged: list[RemovedAnswer], removals: Mapping[str, RemovedUrl]
 ) -> list[RemovedAnswer]:
-    """Each redirect's target on the site asked once (at most MAX_ASKED): one that answers
+    """Each redirect's target on the site asked once (at most MAX_TARGETS_ASKED): one that answers
     404 or 410 makes the redirect a problem (a reader still lands on nothing)."""
-    asked = sorted({j.leads_to for j in judged if j.leads_to})[:MAX_ASKED]
+    asked = sorted({j.leads_to for j in judged if j.leads_to})[:MAX_TARGETS_ASKED]
     if not asked:
         return judged
     missing = {a.url: a.status for a in site.answers(asked) if a.status in _NOT_FOUND}

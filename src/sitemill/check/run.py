@@ -16,7 +16,7 @@ from sitemill.check.livellms import check_llms
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
-from sitemill.check.published import SAMPLE, Fingerprinting, Published, chosen_urls
+from sitemill.check.published import UNCHANGED_SAMPLE, Fingerprinting, Published, chosen_urls
 from sitemill.check.redirects import redirect_fixes
 from sitemill.check.removedurls import check_removed
 from sitemill.check.sitefolder import SiteFolder
@@ -29,7 +29,7 @@ from sitemill.web.livesite import LiveSite, origin_or_blank
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
     every: bool = False  # every <loc>, not the changed ones and a sample
-    sample: int = SAMPLE
+    sample: int = UNCHANGED_SAMPLE
     key_file: bool = False  # IndexNow is on with a key: its file is checked
 
 

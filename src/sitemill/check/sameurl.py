@@ -12,7 +12,7 @@ _NOT_PLAIN_PATH: Final = re.compile(r'[^!"$&->@-~]')
 _NOT_PLAIN_HOST: Final = re.compile(r"[^a-z0-9._~!$&'()*+,;=-]")
 
 
-def url_key(url: str) -> tuple[str, str, str, str]:
+def resource_key(url: str) -> tuple[str, str, str, str]:
     """What names the resource: the scheme and host lower-cased, a default port dropped,
     the path's escapes decoded ("/" for none), the query; no user info, no fragment."""
     return _plain_key(url) or _parsed_key(url)
@@ -48,4 +48,4 @@ def _parsed_key(url: str) -> tuple[str, str, str, str]:
 
 
 def same_url(one: str, other: str) -> bool:
-    return url_key(one) == url_key(other)
+    return resource_key(one) == resource_key(other)

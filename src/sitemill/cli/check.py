@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli.buildrecord import add_record_arguments
-from sitemill.cli.terminal import say
+from sitemill.cli.output import say
 from sitemill.cli.usage import (
     Parser,
 )

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemill.cli.options import add_config_flags
-from sitemill.cli.terminal import say
+from sitemill.cli.output import say
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
@@ -54,8 +54,8 @@ def add_diff_command(commands: Any, common: argparse.ArgumentParser) -> None:
 def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Build the site in memory, compare it with the state, print the report."""
     from sitemill.cli.diffredirects import suggestions, write_suggestions
-    from sitemill.cli.liveline import live_line
     from sitemill.cli.options import site_and_config
+    from sitemill.cli.progress import live_line
     from sitemill.jobs.treediff import diff_tree
 
     site_dir, out_dir, config = site_and_config(args, env)

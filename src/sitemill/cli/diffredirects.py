@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from sitemill.jobs.treediff import TreeDiff
     from sitemill.redirects import RedirectForm
 
-MARK = b"suggested by sitemill diff"  # in the first lines of every form that has comments
+SUGGESTED_MARK = b"suggested by sitemill diff"  # in the first lines of every form that has comments
 
 
 def suggestions(
@@ -49,7 +49,7 @@ def write_suggestions(file: Path, suggested: dict[str, Any] | None) -> str:
         raise UsageError(
             f"--write-redirects: cannot read {shown(str(file))}: {exc.strerror}"
         ) from None
-    if before is not None and before != data and MARK not in before[:1024]:
+    if before is not None and before != data and SUGGESTED_MARK not in before[:1024]:
         raise UsageError(
             f"--write-redirects: {shown(str(file))} is not a file sitemill wrote; name a new "
             "file and merge its lines into yours"

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli.buildrecord import add_record_arguments
-from sitemill.cli.terminal import say
+from sitemill.cli.output import say
 from sitemill.cli.usage import (
     Parser,
 )
@@ -82,25 +82,16 @@ def _pending_store(
     env: Mapping[str, str],
 ) -> PendingStore:
     """Where the pending URLs are: the same place as a run with these options keeps them."""
-    from sitemill.indexnow.pending import tree_pending
     from sitemill.state.store import open_state_store
 
-    if args.bucket:
-        return _bucket_pending(args, config, s3_client, env)
-    store = open_state_store(config, s3_client=s3_client)
-    return tree_pending(store, args.site_dir, args.out or args.site_dir)
+    if not args.bucket:
+        from sitemill.indexnow.pending import tree_pending
 
-
-def _bucket_pending(
-    args: argparse.Namespace,
-    config: Config,
-    s3_client: Callable[[], S3Client],
-    env: Mapping[str, str],
-) -> PendingStore:
+        store = open_state_store(config, s3_client=s3_client)
+        return tree_pending(store, args.site_dir, args.out or args.site_dir)
     from sitemill.indexnow.pending import ObjectPending
     from sitemill.jobs.bucket import BucketSettings, bucket_pending_store
     from sitemill.scaleout.partitionedstore import open_partitioned
-    from sitemill.state.store import open_state_store
 
     site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
     client = s3_client()

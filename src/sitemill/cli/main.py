@@ -17,7 +17,7 @@ from sitemill.cli.check import add_check_command
 from sitemill.cli.diff import add_diff_command, run_diff_command
 from sitemill.cli.indexnow import add_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
-from sitemill.cli.terminal import interrupted, one_line, say
+from sitemill.cli.output import exit_interrupted, one_line_message, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
@@ -30,7 +30,7 @@ from sitemill.cli.usage import (
     parse_command_line,
     require_s3_extra,
 )
-from sitemill.cli.whycommand import add_why_command, run_why_command
+from sitemill.cli.why import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__
@@ -102,8 +102,8 @@ def build_parser() -> Parser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.console import print_report
-    from sitemill.cli.liveline import live_line
+    from sitemill.cli.progress import live_line
+    from sitemill.cli.report import print_report
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
     from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
     from sitemill.sinks import LocalDirSink
@@ -138,8 +138,8 @@ def _s3_client(endpoint_url: str | None = None) -> S3Client:
 
 
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.console import print_report
-    from sitemill.cli.liveline import live_line
+    from sitemill.cli.progress import live_line
+    from sitemill.cli.report import print_report
     from sitemill.jobs.urllist import build_from_url_list
     from sitemill.sinks import LocalDirSink
 
@@ -241,12 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
-        say(sys.stderr, f"sitemill: error: {one_line(str(exc))}")
+        say(sys.stderr, f"sitemill: error: {one_line_message(str(exc))}")
         # A wrong command line or configuration is a usage error; the rest is invalid input.
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
     except KeyboardInterrupt:
-        return interrupted()
+        return exit_interrupted()
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1

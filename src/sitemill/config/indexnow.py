@@ -89,7 +89,7 @@ def parse_indexnow_mode(key: str, value: object) -> IndexNowMode:
 _BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "1", "0"})
 
 
-class IndexNowSettings(Protocol):
+class IndexNowConfig(Protocol):
     """The settings IndexNow's checks read (sitemill.config.model.Config has them)."""
 
     @property
@@ -104,7 +104,7 @@ class IndexNowSettings(Protocol):
     def indexnow_write_key_file(self) -> bool: ...
 
 
-def check_indexnow(config: IndexNowSettings, *, dated: bool) -> None:
+def check_indexnow(config: IndexNowConfig, *, dated: bool) -> None:
     """IndexNow announces what content dates tell changed: it needs them, and a key to send;
     its key file lies on the site's host. ``dated``: whether the run has content dates."""
     check_key_location(config.base_url, config.indexnow_key_location)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
 from sitemill.config.globs import Glob
@@ -65,7 +65,6 @@ _ALTERNATES_ON: Final = AlternatesSetting()
 DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
 # Smallest sensible file: the XML header, one <url> and the closing tag.
 _MIN_MAX_BYTES: Final = 1_024
-E = TypeVar("E", bound=Enum)
 
 
 class LastmodMode(Enum):

@@ -14,7 +14,7 @@ from sitemill.protocol import format_priority
 from sitemill.urls import encode_host, normalize_base_url
 from sitemill.workers.workpool import MAX_WORKERS
 
-E = TypeVar("E", bound=Enum)
+_E = TypeVar("_E", bound=Enum)
 
 
 def parse_bool(key: str, value: object) -> bool:
@@ -29,8 +29,8 @@ def parse_bool(key: str, value: object) -> bool:
     raise ConfigError(key, f"{value!r} is not a boolean (use true or false)")
 
 
-def parse_enum(enum: type[E]) -> Callable[[str, object], E]:
-    def parse(key: str, value: object) -> E:
+def parse_enum(enum: type[_E]) -> Callable[[str, object], _E]:
+    def parse(key: str, value: object) -> _E:
         text = str(value).strip().lower()
         for member in enum:
             if member.value == text:
@@ -63,13 +63,18 @@ def parse_workers(key: str, value: object) -> int | None:
     return parse_int_range(1, MAX_WORKERS)(key, value)
 
 
-def parse_globs(key: str, value: object) -> tuple[Glob, ...]:
+def _items(key: str, value: object, what: str, split: Callable[[str], list[str]]) -> list[str]:
+    """A list's items: a list's or tuple's as strings, a string's cut by ``split``; anything
+    else a ConfigError (``what``: what the list holds)."""
     if isinstance(value, str):
-        items = [part for line in value.splitlines() for part in line.split(",")]
-    elif isinstance(value, list | tuple):
-        items = [str(item) for item in value]
-    else:
-        raise ConfigError(key, f"{value!r} is not a list of glob patterns")
+        return split(value)
+    if isinstance(value, list | tuple):
+        return [str(item) for item in value]
+    raise ConfigError(key, f"{value!r} is not a list of {what}")
+
+
+def parse_globs(key: str, value: object) -> tuple[Glob, ...]:
+    items = _items(key, value, "glob patterns", _lines_and_commas)
     globs = []
     for item in items:
         if not item.strip():
@@ -119,12 +124,7 @@ def parse_share(key: str, value: object) -> float:
 
 
 def parse_regexes(key: str, value: object) -> tuple[re.Pattern[str], ...]:
-    if isinstance(value, str):
-        items = [line for line in value.splitlines() if line.strip()]
-    elif isinstance(value, list | tuple):
-        items = [str(item) for item in value]
-    else:
-        raise ConfigError(key, f"{value!r} is not a list of regular expressions")
+    items = _items(key, value, "regular expressions", _nonblank_lines)
     patterns = []
     for item in items:
         try:
@@ -208,3 +208,11 @@ def _listed(key: str, value: object, what: str) -> list[str]:
     else:
         raise ConfigError(key, f"{value!r} is not a list of {what}")
     return list(filter(None, items))
+
+
+def _lines_and_commas(text: str) -> list[str]:
+    return [part for line in text.splitlines() for part in line.split(",")]
+
+
+def _nonblank_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]

@@ -1,8 +1,8 @@
 """The change report of two builds' listed pages: added, changed, removed and where each went."""
 # Pure: the two builds' records by URL in, the report out. A removed URL is "redirected" when the
-# new build serves a redirect for it that ends, within MAX_HOPS, on a page the new build lists or
-# on another host; a redirect that ends nowhere is no way out ("gone", said so). Else "renamed"
-# when a new page holds its content (diff.renames), else "gone".
+# new build serves a redirect for it that ends, within MAX_REDIRECT_HOPS, on a page the new build
+# lists or on another host; a redirect that ends nowhere is no way out ("gone", said so). Else
+# "renamed" when a new page holds its content (diff.renames), else "gone".
 
 from __future__ import annotations
 
@@ -11,17 +11,19 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
-from sitemill.diff.renames import Content, Rename, Renames
+from sitemill.diff.renames import PageContent, Rename, Renames
 from sitemill.lastmod.proof import Proof, Rung
 from sitemill.state.pagerecord import PageRecord
 
-MAX_HOPS: Final = 5  # redirects followed from a removed URL before it counts as leading nowhere
+MAX_REDIRECT_HOPS: Final = (
+    5  # redirects followed from a removed URL before it counts as leading nowhere
+)
 # Where the new build sends a URL (the target as an absolute URL, and how: "a redirect stub",
 # "_redirects line 12"), None when it serves no redirect there.
 RedirectOf = Callable[[str], tuple[str, str] | None]
 
 
-def compare(
+def compare_builds(
     old: Mapping[str, PageRecord],
     new: Mapping[str, PageRecord],
     redirect_of: RedirectOf,
@@ -54,8 +56,8 @@ def compare(
     return SiteDiff(tuple(added), tuple(changed), tuple(removed))
 
 
-def _content(record: PageRecord, same_fingerprints: bool) -> Content:
-    return Content(record.fingerprint if same_fingerprints else None, record.sketch)
+def _content(record: PageRecord, same_fingerprints: bool) -> PageContent:
+    return PageContent(record.fingerprint if same_fingerprints else None, record.sketch)
 
 
 def _differs(old: PageRecord, new: PageRecord, same_fingerprints: bool) -> bool:
@@ -103,7 +105,7 @@ def _redirected(
         return None
     target, how = first
     seen = {url}
-    for _ in range(MAX_HOPS):
+    for _ in range(MAX_REDIRECT_HOPS):
         if _served(target, new) or _origin(target) != _origin(url):
             return Removed(url, Verdict.REDIRECTED, first[0], detail=how)
         if unseen is not None and unseen(target):

@@ -27,7 +27,7 @@ _TIE: Final = 0.02  # candidates this close to the best are equally good
 
 
 @dataclass(frozen=True, slots=True)
-class Content:
+class PageContent:
     """What the state says of one page's content: its fingerprint and sketch."""
 
     fingerprint: str | None
@@ -45,7 +45,7 @@ class Rename:
 class Renames:
     """The added pages (URL -> content), indexed to find where each removed page went."""
 
-    def __init__(self, added: Mapping[str, Content], removed: Iterable[Content]) -> None:
+    def __init__(self, added: Mapping[str, PageContent], removed: Iterable[PageContent]) -> None:
         self.added = added
         self.by_fingerprint: dict[str, list[str]] = defaultdict(list)
         self.by_band: dict[tuple[int, bytes], list[str]] = defaultdict(list)
@@ -56,7 +56,7 @@ class Renames:
                 self.by_band[band].append(url)
         self.removed_prints = Counter(c.fingerprint for c in removed if c.fingerprint is not None)
 
-    def find(self, url: str, content: Content) -> Rename | None:
+    def find(self, url: str, content: PageContent) -> Rename | None:
         """Where the removed page at ``url`` went, if a new page holds its content."""
         same = [] if content.fingerprint is None else self.by_fingerprint[content.fingerprint]
         if same and (content.sketch is not None or self._unique(content, same)):
@@ -75,7 +75,7 @@ class Renames:
         ties = [candidate for candidate, score in scores.items() if score >= best - _TIE]
         return Rename(_nearest_url(url, ties), best)
 
-    def _unique(self, content: Content, same: list[str]) -> bool:
+    def _unique(self, content: PageContent, same: list[str]) -> bool:
         printed = content.fingerprint
         return len(same) == 1 and printed is not None and self.removed_prints[printed] == 1
 

@@ -36,6 +36,9 @@ MARKDOWN_SUFFIX: Final = ".md"
 MAX_LLMS_TXT_BYTES: Final = 64 * 1024 * 1024
 # What the last run saw (sitemill.state.model); sitemill's own file, never a page.
 STATE_NAME: Final = "sitemill-state.json.gz"
+# A stored state (gzip) larger than this is not one sitemill wrote (a million pages compress to
+# ~20 MB): no store reads more.
+MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 # Sitemaps change with every deploy; a short max-age lets crawlers see new ones soon.
 DEFAULT_CACHE_CONTROL: Final = "public, max-age=300"
 # Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<8 base32>.xml, see

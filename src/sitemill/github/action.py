@@ -23,13 +23,13 @@ from sitemill.github.commands import (
     write_outputs,
 )
 from sitemill.github.deepen import deepen_checkout
-from sitemill.github.groups import log_groups
+from sitemill.github.loggroups import log_groups
 from sitemill.github.mismatch import refuse_mismatch
 from sitemill.github.pages import project_site_question
 from sitemill.github.prdiff import diff_pull_request, finish_diff
 from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
-from sitemill.github.push import Published, commit_outputs
-from sitemill.github.settings import Command, Settings, read_settings
+from sitemill.github.push import Pushed, commit_outputs
+from sitemill.github.settings import Command, Settings, read_inputs
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name
 from sitemill.jobs.afterpublish import folder_writer
@@ -47,7 +47,7 @@ class Outcome:
     """The final build report and what happened in git."""
 
     report: Report
-    published: Published | None = None
+    published: Pushed | None = None
     not_committed: str = ""  # why, when commit was asked for and not done
     warnings: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # expected, but worth a line (::notice::)
@@ -59,13 +59,13 @@ class Outcome:
         return self.report.result.changed
 
 
-def main(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> int:
+def run_github_action(env: Mapping[str, str], cwd: Path, stdout: TextIO, stderr: TextIO) -> int:
     """Run the Action once; 0 on success, 1 (after one ``::error::`` line) on a SitemillError."""
     # First of all: the runner hides the key in every later line of the log.
     stdout.writelines(mask_secret(env.get(KEY_ENV, "")))
     with log_lines(stderr) as held:
         try:
-            settings = read_settings(env, cwd)
+            settings = read_inputs(env, cwd)
             if settings.config.indexnow_key != env.get(KEY_ENV, "").strip():
                 stdout.writelines(mask_secret(settings.config.indexnow_key))  # sitemill.toml's
             if settings.command is Command.CHECK:

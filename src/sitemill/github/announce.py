@@ -21,7 +21,7 @@ from sitemill.jobs.afterpublish import WriteFile, after_publishing
 from sitemill.report import Report
 from sitemill.state.store import open_state_store
 
-NO_KEY = (
+NO_KEY_INPUT = (
     "is required to send: set the indexnow-key input from a secret "
     "(indexnow-key: ${{ secrets.INDEXNOW_KEY }})"
 )
@@ -100,8 +100,8 @@ def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
     """Send the URLs the state holds pending; commit the state with what is left."""
     config = settings.config
     if not config.indexnow_key:
-        raise ConfigError("indexnow_key", NO_KEY)
-    store = pending_store(settings)
+        raise ConfigError("indexnow_key", NO_KEY_INPUT)
+    store = action_pending_store(settings)
     name = state_name(settings)
     announcer = Announcer(config)
     runs: list[tuple[IndexNowOutcome, bool]] = []
@@ -124,7 +124,7 @@ def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
     return Announced(outcome, committed, changed, list(dict.fromkeys(warnings)))
 
 
-def pending_store(settings: Settings) -> StatePending:
+def action_pending_store(settings: Settings) -> StatePending:
     """The pending URLs where a build with these inputs keeps them: the state beside the
     sitemaps (public: it keeps no removed URL), or the ``state`` input's file."""
     store = open_state_store(settings.config)

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
-from sitemill.github.announce import SENT_NOT_KEPT, Announcer, pending_store
+from sitemill.github.announce import SENT_NOT_KEPT, Announcer, action_pending_store
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.previous import state_name
 from sitemill.github.push import Committed, commit_outputs
@@ -44,7 +44,7 @@ def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
     )
     if not config.indexnow_key:  # (only a build with IndexNow on leaves URLs pending)
         return CheckRun(checked)
-    pending, announcer = pending_store(settings), Announcer(config)
+    pending, announcer = action_pending_store(settings), Announcer(config)
     outcomes: list[IndexNowOutcome] = []
 
     def produce() -> list[str]:

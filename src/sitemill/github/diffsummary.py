@@ -18,7 +18,7 @@ from sitemill.github.summary import markdown_text
 from sitemill.messages import counted, shown
 
 MAX_REMOVED_ROWS: Final = 100  # removed URLs the summary's table shows (gone ones first)
-MAX_LISTED: Final = 50  # added, and changed, URLs the summary lists
+MAX_URLS_LISTED: Final = 50  # added, and changed, URLs the summary lists
 MAX_ANNOTATED: Final = 50  # gone URLs annotated (the runner keeps 50 annotations a job)
 MAX_REDIRECT_CHARS: Final = 65_536  # of the suggested redirects shown (the summary's cap: 1 MiB)
 TITLE: Final = "sitemill diff"
@@ -140,7 +140,11 @@ def _listed(heading: str, items: Sequence[str]) -> list[str]:
     if not items:
         return []
     lines = ["", f"#### {heading} URLs", ""]
-    return lines + [f"- {item}" for item in items[:MAX_LISTED]] + _more(len(items), MAX_LISTED)
+    return (
+        lines
+        + [f"- {item}" for item in items[:MAX_URLS_LISTED]]
+        + _more(len(items), MAX_URLS_LISTED)
+    )
 
 
 def _more(count: int, shown_count: int) -> list[str]:

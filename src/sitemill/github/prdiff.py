@@ -25,7 +25,7 @@ from sitemill.github.diffsummary import (
     render_diff_summary,
     render_nothing_to_compare,
 )
-from sitemill.github.groups import log_groups
+from sitemill.github.loggroups import log_groups
 from sitemill.github.settings import Settings
 from sitemill.jobs.treediff import TreeDiff, diff_tree
 from sitemill.messages import redact

@@ -24,7 +24,7 @@ _CREDENTIALS_HINT: Final = (
 
 
 @dataclass
-class Published:
+class Pushed:
     """What commit_and_push did: the pushed commit (None: nothing to commit) and its files."""
 
     sha: str | None
@@ -40,7 +40,7 @@ def commit_and_push(
     message: str,
     *,
     attempts: int = PUSH_ATTEMPTS,
-) -> Published:
+) -> Pushed:
     """Generate (``produce`` returns the output names), commit the changes and push them.
 
     A push that fails because the remote moved is replayed on the new tip (regenerating, so
@@ -51,11 +51,11 @@ def commit_and_push(
     for attempt in range(1, attempts + 1):
         changed = repo.stage(produce())
         if not changed:
-            return Published(None, branch, attempts=attempt)
+            return Pushed(None, branch, attempts=attempt)
         sha = repo.commit(changed, message)
         error = repo.push(remote, ref)
         if error is None:
-            return Published(sha, branch, changed, attempt)
+            return Pushed(sha, branch, changed, attempt)
         tip = repo.fetch(remote, ref)
         if tip is None or repo.contains(f"{sha}~1", tip):
             # The remote did not move, so retrying cannot help: report git's own reason.
@@ -72,7 +72,7 @@ def commit_and_push(
 class Committed:
     """What ``commit_outputs`` did: the push (None: no commit was made, and why not)."""
 
-    published: Published | None
+    published: Pushed | None
     not_committed: str = ""
     warnings: list[str] = field(default_factory=list)
 

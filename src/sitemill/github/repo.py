@@ -27,14 +27,14 @@ _IDENTITY: Final = re.compile(r"\s*([^<>\x00-\x1f]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*
 
 
 @dataclass(frozen=True, slots=True)
-class Identity:
+class GitIdentity:
     """The author and committer of sitemill's commits, e.g. ``Name <email>``."""
 
     name: str
     email: str
 
     @classmethod
-    def parse(cls, text: str) -> Identity:
+    def parse(cls, text: str) -> GitIdentity:
         """Read ``Name <email>``; anything else is a ConfigError on ``committer``."""
         match = _IDENTITY.fullmatch(text)
         if match is None:
@@ -53,7 +53,7 @@ class Repo:
     --no-verify), no filter or merge driver, no fsmonitor, editor, pager or signing.
     """
 
-    def __init__(self, workdir: Path, top: Path, identity: Identity, env: Mapping[str, str]):
+    def __init__(self, workdir: Path, top: Path, identity: GitIdentity, env: Mapping[str, str]):
         self.workdir = workdir
         self.identity = identity
         inside = Path(os.path.realpath(workdir)).relative_to(top).as_posix()
@@ -67,7 +67,7 @@ class Repo:
         self._tree_git: Git | None = None
 
     @classmethod
-    def open(cls, workdir: Path, identity: Identity, env: Mapping[str, str]) -> Repo:
+    def open(cls, workdir: Path, identity: GitIdentity, env: Mapping[str, str]) -> Repo:
         """The repository that holds ``workdir``; GitError when there is none."""
         top = find_top(workdir, env)
         if top is not None:

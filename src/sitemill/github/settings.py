@@ -14,7 +14,7 @@ from sitemill.config.file import read_config_file
 from sitemill.config.model import CONFIG_KEYS, FILE_ONLY, Config, env_name, load_config
 from sitemill.config.values import PREVIOUS_NONE, parse_bool, parse_enum
 from sitemill.errors import ConfigError
-from sitemill.github.repo import Identity
+from sitemill.github.repo import GitIdentity
 from sitemill.redirects.model import RedirectForm
 
 # The Action's own inputs (not config keys) reach us as these env names (action.yml `env:`).
@@ -64,7 +64,7 @@ class Settings:
     out_dir: Path
     commit: bool
     message: str
-    committer: Identity
+    committer: GitIdentity
     command: Command = Command.BUILD
     # Commit even when most pages' canonicals declare another base URL (github.mismatch).
     allow_base_url_mismatch: bool = False
@@ -80,7 +80,7 @@ class Settings:
     redirects_form: RedirectForm | None = None
 
 
-def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
+def read_inputs(env: Mapping[str, str], cwd: Path) -> Settings:
     """Validate every input; inputs override the config file, empty inputs count as unset."""
     workspace = Path(env.get("GITHUB_WORKSPACE") or cwd).resolve()
     site_dir = _inside(workspace, _input(env, "path") or ".", "path")
@@ -111,7 +111,7 @@ def read_settings(env: Mapping[str, str], cwd: Path) -> Settings:
         out_dir=out_dir,
         commit=parse_bool("commit", _input(env, "commit") or "true"),
         message=message,
-        committer=Identity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
+        committer=GitIdentity.parse(_input(env, "committer").strip() or DEFAULT_COMMITTER),
         command=command,
         allow_base_url_mismatch=parse_bool(
             "allow-base-url-mismatch", _input(env, "allow-base-url-mismatch") or "false"

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from sitemill.entries import SkipReason
-from sitemill.github.push import Published
+from sitemill.github.push import Pushed
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.messages import counted, shown
 from sitemill.report import Report, dates_line, extensions_line, shards_line, style_line
-from sitemill.state.pending import KINDS
+from sitemill.state.pending import CHANGE_KINDS
 
 # The runner shows only a few annotations per step; the summary has the full counts.
 MAX_FILES_LISTED: Final = 20
@@ -40,7 +40,7 @@ _URL: Final = re.compile(r"(https?://\S+)")
 def render_summary(
     report: Report,
     files: Sequence[str],
-    published: Published | None,
+    published: Pushed | None,
     not_committed: str,
     warnings: Sequence[str],
     out_prefix: str = "",
@@ -89,7 +89,7 @@ def render_summary(
 
 def render_indexnow_summary(
     outcome: IndexNowOutcome,
-    published: Published | None,
+    published: Pushed | None,
     not_committed: str,
     changed: bool,
     warnings: Sequence[str],
@@ -111,7 +111,7 @@ def render_indexnow_summary(
 
 def indexnow_line(outcome: IndexNowOutcome) -> str:
     """What a run found to announce, and what became of it."""
-    parts = [f"{outcome.found[kind]:,} {kind}" for kind in KINDS if outcome.found[kind]]
+    parts = [f"{outcome.found[kind]:,} {kind}" for kind in CHANGE_KINDS if outcome.found[kind]]
     if outcome.carried:
         parts.append(f"{outcome.carried:,} from earlier runs")
     count = len(outcome.urls)
@@ -143,7 +143,7 @@ def markdown_text(text: str) -> str:
 
 
 def _commit_line(
-    written: bool, published: Published | None, not_committed: str, out_prefix: str
+    written: bool, published: Pushed | None, not_committed: str, out_prefix: str
 ) -> str:
     if published is None:
         state = "the files changed" if written else "nothing changed"

@@ -8,7 +8,7 @@
 # version or scope: sitemill was upgraded, ``content_scope`` switched; another base URL, which
 # relative links are resolved from), when its lastmod did, which content dates move only for a
 # change a reader sees. A base URL change is no content change: pages are compared by path, so it
-# announces nothing, and what was pending moves with it (state.pending.rebased).
+# announces nothing, and what was pending moves with it (state.pending.rebase_pending).
 #
 # Every URL announced is below the base URL (no dot segment leads out of it): one a run file, a
 # summary or a state names elsewhere is dropped, so the key file is only ever read from the site's

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sitemill.config.model import IndexNowMode
-from sitemill.state.pending import KINDS
+from sitemill.state.pending import CHANGE_KINDS
 
 
 class PendingStore(Protocol):
@@ -60,7 +60,7 @@ class IndexNowOutcome:
         """The numbers for a Lambda summary or a job summary."""
         counts: dict[str, Any] = {
             "mode": self.mode.value,
-            "found": {kind: self.found[kind] for kind in KINDS if self.found[kind]},
+            "found": {kind: self.found[kind] for kind in CHANGE_KINDS if self.found[kind]},
             "from_earlier_runs": self.carried,
             "sent": sum(self.sent.values()),
             "pending": self.pending,
@@ -78,7 +78,9 @@ class IndexNowOutcome:
 
     def line(self) -> str:
         """One line for a terminal: what was found, and sent, kept or refused."""
-        kinds = ", ".join(f"{self.found[kind]:,} {kind}" for kind in KINDS if self.found[kind])
+        kinds = ", ".join(
+            f"{self.found[kind]:,} {kind}" for kind in CHANGE_KINDS if self.found[kind]
+        )
         found = f"{len(self.urls):,} URL(s) to announce ({kinds or 'none new'}"
         found += f"; {self.carried:,} from earlier runs)" if self.carried else ")"
         if self.would_send:

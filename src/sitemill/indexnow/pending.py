@@ -15,7 +15,7 @@ from typing import Any, Final
 from sitemill.errors import ConflictError, StateError
 from sitemill.indexnow.samefile import local_path, read_identified, replace_if_same
 from sitemill.sinks import LocalDirSink
-from sitemill.state.bounded import load_state_json
+from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, dump_state
 from sitemill.state.pending import pending_from_json
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore

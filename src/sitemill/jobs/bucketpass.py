@@ -17,7 +17,7 @@ from sitemill.lastmod.evidencetime import evidence_ceiling
 from sitemill.lastmod.filetimes.spread import seconds
 from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
-from sitemill.pagesread import reads_page
+from sitemill.pagefilter import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules

@@ -22,7 +22,7 @@ from sitemill.jobs.treewhy import (
 )
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
-from sitemill.pagesread import reads_page
+from sitemill.pagefilter import reads_page
 from sitemill.robots.rules import RobotsRules
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from sitemill.config.model import Config
-from sitemill.diff.compare import RedirectOf, compare
+from sitemill.diff.compare import RedirectOf, compare_builds
 from sitemill.diff.model import Removed, SiteDiff, Verdict
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.state.model import State
@@ -68,7 +68,7 @@ def diff_states(
         FINGERPRINT_VERSION,
         after.fingerprint_main,
     )
-    return compare(old, new, redirect_of, same_fingerprints=same, unseen=unseen)
+    return compare_builds(old, new, redirect_of, same_fingerprints=same, unseen=unseen)
 
 
 def remember_removed(

@@ -23,7 +23,7 @@ from sitemill.jobs.treerobots import tree_robots
 from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.lastmod.fingerprint.digest import file_url
-from sitemill.pagesread import reads_candidate
+from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report

@@ -29,7 +29,7 @@ from sitemill.lastmod.fingerprint.digest import (
     fingerprint_html_reduced,
 )
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
-from sitemill.pagesread import reads_candidate
+from sitemill.pagefilter import reads_candidate
 from sitemill.progress import Ticker
 from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root

@@ -23,7 +23,7 @@ from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
 from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.listing.siteurl import declared, site_url_warning
+from sitemill.listing.siteurl import declared_base, site_url_warning
 from sitemill.report import Declared, Report
 from sitemill.safefs import Root
 from sitemill.state.model import State
@@ -68,7 +68,9 @@ def tree_site_urls(
     have been the mistake), unless ``base_url`` only moves it from http to https (a
     correction)."""
     found = [_cname(site_dir), _configured(site_dir), _generator_sitemap(replaced)]
-    state = None if state_base is None else declared(state_base, "the previous state", strong=True)
+    state = (
+        None if state_base is None else declared_base(state_base, "the previous state", strong=True)
+    )
     if state is not None and base_url not in (state.base, _https(state.base)):
         found.append(state)
     return [item for item in found if item is not None]
@@ -85,7 +87,7 @@ def _generator_sitemap(replaced: Takeover | None) -> Declared | None:
     index = sitemap_root(replaced.data[:HEAD_BYTES]) == SITEMAPINDEX
     base = common_base((index_locs if index else urlset_locs)(replaced.data))
     source = f"{replaced.generator.owner} {replaced.replaced}"
-    return None if base is None else declared(base, source)
+    return None if base is None else declared_base(base, source)
 
 
 def common_base(urls: list[str]) -> str | None:
@@ -119,7 +121,7 @@ def _cname(site_dir: Path) -> Declared | None:
     name = lines[0].strip() if lines else ""
     if not _HOST.fullmatch(name):
         return None
-    return declared(f"https://{name}/", CNAME, strong=True)
+    return declared_base(f"https://{name}/", CNAME, strong=True)
 
 
 def _configured(site_dir: Path) -> Declared | None:
@@ -138,7 +140,7 @@ def _configured(site_dir: Path) -> Declared | None:
     if not url:
         return None
     builds_here = builds_into(project, tree)  # (the folder rung 2 takes sources for)
-    return declared(url, f"{project.config} of {project.family}", strong=builds_here)
+    return declared_base(url, f"{project.config} of {project.family}", strong=builds_here)
 
 
 def _site_url(project: Project, settings: dict[str, object], tree: Tree) -> str | None:

@@ -21,14 +21,14 @@ from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
-from sitemill.sources.urlchunks import CHUNK_BYTES, Chunk, PlainChunks, chunks_of
+from sitemill.sources.urlchunks import CHUNK_BYTES, LineChunk, PlainChunks, chunks_of
 from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
 from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.usersitemaps import user_sitemaps
 from sitemill.writing.writer import WriteSetup, write_sitemaps
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def build_from_url_list(
@@ -70,7 +70,7 @@ def build_from_url_list(
 
 def _listed_entries(
     config: Config,
-    chunks: Iterable[Chunk],
+    chunks: Iterable[LineChunk],
     name: str,
     record: Callable[[Skip], None],
     size_hint: int | None = None,
@@ -85,7 +85,7 @@ def _listed_entries(
 
 def _listed_parts(
     config: Config,
-    chunks: Iterable[Chunk],
+    chunks: Iterable[LineChunk],
     name: str,
     record: Callable[[Skip], None],
     size_hint: int | None,
@@ -124,7 +124,7 @@ def _listed_parts(
         finder.close()
 
 
-def _long(first: Chunk, size_hint: int | None) -> bool:
+def _long(first: LineChunk, size_hint: int | None) -> bool:
     """Whether a list is long enough to give its duplicate check a helper: FORK_AT_BYTES,
     or of unknown length (a pipe) with a full first chunk (cut at a line's end: over half
     CHUNK_BYTES). Judged at the first chunk: a later fork might copy a lock held by the
@@ -132,7 +132,7 @@ def _long(first: Chunk, size_hint: int | None) -> bool:
     return size_hint >= FORK_AT_BYTES if size_hint else len(first.data) > CHUNK_BYTES // 2
 
 
-def _table_size(chunk: Chunk, size_hint: int | None) -> int:
+def _table_size(chunk: LineChunk, size_hint: int | None) -> int:
     """The URLs a list of ``size_hint`` bytes holds, judged by its first chunk (so that
     the duplicate check sizes its table once instead of growing it), or 0."""
     if not size_hint or not chunk.data:
@@ -164,13 +164,13 @@ def _unique(
     return _kept(part, repeated)
 
 
-def _kept(items: list[T], dropped: list[int]) -> list[T]:
+def _kept(items: list[_T], dropped: list[int]) -> list[_T]:
     """``items`` without those at the positions ``dropped``."""
     gone = set(dropped)
     return [item for position, item in enumerate(items) if position not in gone]
 
 
-def _text_of(chunk: Chunk, name: str) -> str:
+def _text_of(chunk: LineChunk, name: str) -> str:
     try:
         return chunk.data.decode("utf-8")
     except UnicodeDecodeError as exc:

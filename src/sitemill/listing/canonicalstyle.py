@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 from sitemill.urls import UrlStyle, url_path
 
 # Pages with a canonical of their own needed before a style is suggested.
-MIN_PAGES: Final = 10
+MIN_STYLE_PAGES: Final = 10
 
 
 class StyleHint:
@@ -39,7 +39,7 @@ class StyleHint:
 
     def message(self) -> str | None:
         pages, matches = self._pages, self._matches
-        if pages < MIN_PAGES:
+        if pages < MIN_STYLE_PAGES:
             return None
         best = max(UrlStyle, key=lambda style: (matches[style], style is self._style))
         if best is self._style or matches[best] * 2 <= pages:

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from sitemill.listing.siteurl import QUESTION, declared
+from sitemill.listing.siteurl import QUESTION, declared_base
 from sitemill.report import Declared
 
 # Pages declaring another base URL needed before the question is asked (a stray page or two
 # keeps the off-site or unlisted canonical warning).
-MIN_PAGES: Final = 3
+MIN_BASE_PAGES: Final = 3
 # Distinct declared base URLs counted at most (a site whose canonicals all go elsewhere).
 _MAX_BASES: Final = 1_000
 
@@ -59,20 +59,20 @@ class DeclaredBase:
         if not self._bases:
             return None
         base, count = self._bases.most_common(1)[0]
-        if base == self._site_key or count < MIN_PAGES or count * 2 <= self.pages:
+        if base == self._site_key or count < MIN_BASE_PAGES or count * 2 <= self.pages:
             return None
         return base
 
     def evidence(self, what: str) -> Declared | None:
         """The base URL most pages with ``what`` (canonical, og:url) declare, the run's own
-        included, as strong evidence of the site's URL; None when fewer than MIN_PAGES do."""
+        included, as strong evidence of the site's URL; None when fewer than MIN_BASE_PAGES do."""
         if not self._bases:
             return None
         base, count = self._bases.most_common(1)[0]
-        if count < MIN_PAGES or count * 2 <= self.pages:
+        if count < MIN_BASE_PAGES or count * 2 <= self.pages:
             return None
         url = self._base_url if base == self._site_key else base
-        return declared(url, f"{what} on {count:,} of {self.pages:,} pages", strong=True)
+        return declared_base(url, f"{what} on {count:,} of {self.pages:,} pages", strong=True)
 
     def message(self) -> str | None:
         """The question, when most pages with a canonical declare another base URL."""

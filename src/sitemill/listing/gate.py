@@ -20,7 +20,7 @@ from sitemill.listing.aliases import FolderAliases
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.
 MAX_HELD: Final = 100_000
 # Redirect stubs followed from a canonical at most (a browser stops at about 20 redirects).
-MAX_HOPS: Final = 20
+MAX_STUB_HOPS: Final = 20
 
 
 @dataclass(eq=False, slots=True)
@@ -101,7 +101,7 @@ class CanonicalGate:
         seen = {key}
         end = key
         while (after := self._redirects.get(end)) is not None:
-            if after in seen or len(seen) > MAX_HOPS:
+            if after in seen or len(seen) > MAX_STUB_HOPS:
                 return key
             seen.add(after)
             end = after

@@ -42,7 +42,7 @@ class SiteSays:
         return ", ".join(self.sources)
 
 
-def declared(url: str, source: str, *, strong: bool = False) -> Declared | None:
+def declared_base(url: str, source: str, *, strong: bool = False) -> Declared | None:
     """A piece of evidence; None when ``url`` is no base URL (relative, not http(s), a
     query, user info: nothing of it is said)."""
     try:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from sitemill.html.links import resolve_url, url_key
 from sitemill.listing.aliases import FolderAliases
-from sitemill.listing.gate import MAX_HOPS, CanonicalGate
+from sitemill.listing.gate import MAX_STUB_HOPS, CanonicalGate
 
 # The URL of an object at a URL key no page has, and its website redirect as written.
 WebsiteRedirect = Callable[[str], tuple[str, str] | None]
@@ -43,12 +43,12 @@ class Stubs:
 
     def ask(self, redirects: WebsiteRedirect) -> None:
         """Canonicals still waiting on a URL that no page has may name an object with a
-        website redirect: it is a stub like any other (followed up to MAX_HOPS of them)."""
+        website redirect: it is a stub like any other (followed up to MAX_STUB_HOPS of them)."""
         gate = self.gate
         if gate is None:
             return
         asked: set[str] = set()
-        for _ in range(MAX_HOPS):
+        for _ in range(MAX_STUB_HOPS):
             targets = [key for key in gate.waiting_targets() if key not in asked]
             targets = [key for key in targets if not self.aliases.knows(key)]
             if not targets:

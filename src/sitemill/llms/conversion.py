@@ -22,10 +22,10 @@ from sitemill.llms.page import LlmsPage
 from sitemill.llms.region import content_region
 from sitemill.workers.workpool import WorkPool, cut
 
-T = TypeVar("T")
-R = TypeVar("R")
-PageBytes = Callable[[], bytes]
-ListedPage = tuple[LlmsPage, PageBytes]
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+LazyBytes = Callable[[], bytes]
+ListedPage = tuple[LlmsPage, LazyBytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,5 +102,5 @@ def _mapped(
     return _run(work, _chunks(pages, pool), pool)
 
 
-def _run(work: Callable[[T], R], chunks: Sequence[T], pool: WorkPool | None) -> Iterator[R]:
+def _run(work: Callable[[_T], _R], chunks: Sequence[_T], pool: WorkPool | None) -> Iterator[_R]:
     return pool.imap(work, chunks) if pool is not None else map(work, chunks)

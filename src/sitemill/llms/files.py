@@ -15,7 +15,7 @@
 #
 # The paragraph after the head is always written: without it the reference parser reads a summary
 # as the info text, and a file with neither stops it. It ends with INFO_MARK, by which a run tells
-# its own llms.txt from one a person wrote (written_by_sitemill). UTF-8, LF, no byte-order mark, no
+# its own llms.txt from one a person wrote (has_llms_txt_mark). UTF-8, LF, no byte-order mark, no
 # trailing space, one LF at the end; the same pages give the same bytes.
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def llms_files(
     return LlmsFiles(files, plan.decision)
 
 
-def written_by_sitemill(data: bytes) -> bool:
+def has_llms_txt_mark(data: bytes) -> bool:
     """Whether ``data`` is an llms.txt sitemill wrote: its first paragraph after the name (and
     the summary) ends with INFO_MARK. A file a person wrote is theirs, never replaced."""
     try:

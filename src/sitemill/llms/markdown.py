@@ -33,7 +33,7 @@ _FENCE: Final = "```"
 # markdownify converts by recursion, three frames an element: a region nested deeper than this
 # is converted to this depth, the elements below each element at it read as their text alone
 # (a page of 500 nested <div>s would raise RecursionError; real pages nest 20 to 40 deep).
-MAX_DEPTH: Final = 120
+MAX_MARKDOWN_DEPTH: Final = 120
 
 
 def code_language(pre: Tag) -> str | None:
@@ -123,7 +123,7 @@ def region_markdown(region: Region) -> str:
     spaces; "" for a region with no text, else ending with one newline."""
     converter = RegionConverter(region.base)
     for part in region.parts:
-        _flatten_below(part, MAX_DEPTH)
+        _flatten_below(part, MAX_MARKDOWN_DEPTH)
     text = "\n\n".join(str(converter.convert_soup(part)).strip("\n") for part in region.parts)
     text = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", text)).strip("\n")
     return text + "\n" if text.strip() else ""

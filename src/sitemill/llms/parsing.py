@@ -11,7 +11,7 @@ from sitemill.html.head import head_start_tags
 
 # Bytes of a page read at most: a page past this is read to there (html.parser closes what is
 # open), so a 100 MB file costs no more than a 4 MB one.
-MAX_PAGE_BYTES: Final = 4 * 1024 * 1024
+MAX_PARSED_BYTES: Final = 4 * 1024 * 1024
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 RAW_TEXT: Final = ("script", "style", "svg", "math", "template", "noscript", "textarea")
 _RAW_START: Final = re.compile(rf"<!--|<({'|'.join(RAW_TEXT)})\b", re.IGNORECASE)
@@ -36,7 +36,7 @@ class PageHead:
 def page_head(data: bytes) -> PageHead:
     """The head of the page ``data`` (sitemill.html.head's scan: no parse of the body)."""
     found: dict[str, str] = {}
-    for tag in head_start_tags(data[:MAX_PAGE_BYTES], _HEAD_TAGS):
+    for tag in head_start_tags(data[:MAX_PARSED_BYTES], _HEAD_TAGS):
         if tag.name == "title" and "title" not in found:
             found["title"] = " ".join(html.unescape(tag.text.decode("utf-8", "replace")).split())
         for name, value in tag.attributes():
@@ -47,10 +47,10 @@ def page_head(data: bytes) -> PageHead:
 
 
 def page_text(data: bytes) -> str:
-    """A page's bytes (UTF-8, as the fingerprint decodes them; at most MAX_PAGE_BYTES) as text
+    """A page's bytes (UTF-8, as the fingerprint decodes them; at most MAX_PARSED_BYTES) as text
     for the stdlib parser (no lxml: the same tree on every platform), its raw text and
     comments left out (without_raw_text)."""
-    text = data[:MAX_PAGE_BYTES].removeprefix(_UTF8_BOM).decode("utf-8", "replace")
+    text = data[:MAX_PARSED_BYTES].removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     return without_raw_text(text)
 
 

@@ -40,7 +40,7 @@ _HOLDS_PAGE: Final = frozenset({"main", "article", "h1", "h2", "h3", "h4", "h5",
 _FURNITURE_ROLES: Final = frozenset(
     {"navigation", "complementary", "search", "banner", "contentinfo"}
 )
-HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
+HEADING_TAGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 # A heading's permalink: an in-page link (its target a fragment) with no letter or digit in its
 # text ("¶", "#", "§", a zero-width space, nothing but an icon).
 _WORDLESS: Final = re.compile(r"[^\W_]")
@@ -179,7 +179,7 @@ def _drop_permalinks(part: Tag) -> None:
     in_heading: set[int] = set()  # (one walk down: an unclosed tag may nest thousands deep)
     for tag in tags:
         parent = tag.parent
-        if parent is not None and (parent.name in HEADINGS or id(parent) in in_heading):
+        if parent is not None and (parent.name in HEADING_TAGS or id(parent) in in_heading):
             in_heading.add(id(tag))
 
     def permalink(link: Tag) -> bool:

@@ -31,7 +31,7 @@ OPTIONAL: Final = "optional"  # llmstxt.org's section of links that may be skipp
 
 
 @dataclass(frozen=True, slots=True)
-class Section:
+class LlmsSection:
     """One "## " section: its name (plain text, unique in its file) and its pages, in order."""
 
     name: str
@@ -55,7 +55,7 @@ def plan_sections(
     folder: str = "",
     group_order: Sequence[str] = (),
     languages: Sequence[str] = (),
-) -> list[Section]:
+) -> list[LlmsSection]:
     """The sections of one file whose pages live in ``folder`` ("" or "fr/") below ``base_url``:
     with ``languages`` (the file holds several) a run of sections per language, in that order,
     then the pages of none; in each run the groups in ``group_order`` (then any other group),
@@ -84,7 +84,7 @@ def plan_sections(
     names = _Names()
     below = {page.url: tuple(path.split("/")) for page, path in zip(pages, belows, strict=True)}
     return [
-        Section(names.take(key, folder), tuple(sorted(keyed[key], key=lambda p: below[p.url])))
+        LlmsSection(names.take(key, folder), tuple(sorted(keyed[key], key=lambda p: below[p.url])))
         for _, key in order
     ]
 

@@ -1,7 +1,7 @@
 """Redirects for removed URLs: written in a host's or a generator's own form, and read from
 the rules a build serves (`_redirects`, S3 routing rules). Pure: text in, text out."""
 
-from sitemill.redirects.choose import detect_generator, form_for, generator_form
+from sitemill.redirects.formchoice import detect_generator, form_for, generator_form
 from sitemill.redirects.model import (
     MAX_ROUTING_RULES,
     Redirect,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sitemill.redirects.model import Redirect
-from sitemill.redirects.paths import bucket_key, decoded, is_absolute, url_text
+from sitemill.redirects.paths import bucket_key, decode_path, is_absolute, url_text
 from sitemill.redirects.quoting import json_text
 
 
@@ -67,7 +67,7 @@ def _rule_redirect(redirect: Redirect, host_name: str | None) -> dict[str, str]:
         if host_name:
             out["HostName"] = host_name
             out["Protocol"] = "https"
-    out["ReplaceKeyWith"] = decoded("/" + path).lstrip("/")
+    out["ReplaceKeyWith"] = decode_path("/" + path).lstrip("/")
     out["HttpRedirectCode"] = str(redirect.status)
     return out
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sitemill.redirects.paths import url_text
-from sitemill.redirects.rules import RedirectRules, Rule
+from sitemill.redirects.rules import RedirectRule, RedirectRules
 from sitemill.urls import path_key
 
 # Netlify sets no small cap on `_redirects` (it advises a few thousand rules for speed):
@@ -50,7 +50,7 @@ NETLIFY: Final = Dialect(MAX_RULES, MAX_DYNAMIC_RULES, 301)
 CLOUDFLARE: Final = Dialect(CLOUDFLARE_STATIC_RULES, CLOUDFLARE_DYNAMIC_RULES, 302)
 
 
-def normal_path(path: str) -> str:
+def rule_path(path: str) -> str:
     """A path as rules compare it: encoded in one spelling, no trailing "/" (Netlify matches
     "/a" and "/a/" alike)."""
     key = path_key(url_text(path))
@@ -111,7 +111,7 @@ class RuleReading:
     """The rules read so far (a `_redirects` file's, a netlify.toml's) and what was left."""
 
     exact: dict[str, tuple[int, str, int]] = field(default_factory=dict)
-    rules: list[tuple[int, Rule]] = field(default_factory=list)
+    rules: list[tuple[int, RedirectRule]] = field(default_factory=list)
     ignored: int = 0
     invalid: int = 0
     truncated: int = 0
@@ -121,7 +121,7 @@ class RuleReading:
         return RedirectRules(
             self.rules,
             exact=self.exact,
-            normalize=normal_path,
+            normalize=rule_path,
             ignored=self.ignored,
             invalid=self.invalid,
             truncated=self.truncated,
@@ -214,7 +214,7 @@ def add_rule(
         if len(reading.rules) >= host.dynamic_rules:
             reading.truncated += 1
             return
-        pattern = compile_from(normal_path(source))
+        pattern = compile_from(rule_path(source))
         if pattern is None:
             reading.invalid += 1
             return
@@ -222,4 +222,4 @@ def add_rule(
     elif len(reading.exact) >= host.static_rules:
         reading.truncated += 1
     else:
-        reading.exact.setdefault(normal_path(source), (order, target, status))
+        reading.exact.setdefault(rule_path(source), (order, target, status))

@@ -29,7 +29,7 @@ def url_text(value: str) -> str:
     return encode_uri_part(value if value.startswith("/") else "/" + value)
 
 
-def decoded(path: str) -> str:
+def decode_path(path: str) -> str:
     """The path as a file name reads: percent-escapes decoded as UTF-8."""
     return unquote(url_text(path), errors="replace")
 
@@ -52,13 +52,13 @@ def site_relative(path: str, base_path: str) -> str | None:
     return "/" + path[len(base) :] if path.startswith(base) else None
 
 
-def markdown_source(site_path: str) -> str:
+def mkdocs_source(site_path: str) -> str:
     """A guess at the Markdown page a site path was built from, as MkDocs names its pages:
     "/a/b/" and "/a/b.html" are "a/b.md", "/" is "index.md"."""
-    name = decoded(site_path).strip("/")
+    name = decode_path(site_path).strip("/")
     if not name:
         return "index.md"
-    if decoded(site_path).endswith("/"):  # a folder's page ("/v1.2/" has no suffix)
+    if decode_path(site_path).endswith("/"):  # a folder's page ("/v1.2/" has no suffix)
         return name + ".md"
     stem, suffix = posixpath.splitext(name)
     if suffix.lower() in _PAGE_SUFFIXES:
@@ -71,5 +71,5 @@ def markdown_source(site_path: str) -> str:
 def bucket_key(path: str, prefix: str, *, index: bool) -> str:
     """The S3 key a host path is served from: decoded, below ``prefix``; with ``index``, a
     folder's path ("/a/" or "/") names its index document."""
-    key = prefix + decoded(path).lstrip("/")
+    key = prefix + decode_path(path).lstrip("/")
     return key + INDEX_DOCUMENT if index and (not key or key.endswith("/")) else key

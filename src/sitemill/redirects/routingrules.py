@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sitemill.redirects.paths import INDEX_DOCUMENT, decoded
-from sitemill.redirects.rules import RedirectRules, Rule
+from sitemill.redirects.paths import INDEX_DOCUMENT, decode_path
+from sitemill.redirects.rules import RedirectRule, RedirectRules
 from sitemill.urls import encode_path
 
 MAX_RULES_READ: Final = 1_000  # S3 holds 50; a longer answer is not S3's: the rest unread
@@ -40,7 +40,7 @@ class RoutingRule:
         return not self.key_prefix and self.replace_key is not None
 
     def target_of(self, path: str) -> tuple[str, int] | None:
-        key = self.prefix + decoded(path).lstrip("/")
+        key = self.prefix + decode_path(path).lstrip("/")
         if not key.startswith(self.key_prefix):
             # a folder's URL is its index document's key too (S3 appends the suffix)
             folder = not key or key.endswith("/")
@@ -74,7 +74,7 @@ def parse_routing_rules(
     listed = config.get("RoutingRules") or []
     if not isinstance(listed, list):
         return RedirectRules(invalid=1)
-    rules: list[tuple[int, Rule]] = []
+    rules: list[tuple[int, RedirectRule]] = []
     ignored = invalid = 0
     for order, item in enumerate(listed[:MAX_RULES_READ]):
         try:

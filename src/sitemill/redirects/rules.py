@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 
-class Rule(Protocol):
+class RedirectRule(Protocol):
     """One rule that may send a path elsewhere."""
 
     def target_of(self, path: str) -> tuple[str, int] | None:
@@ -35,7 +35,7 @@ class RedirectRules:
 
     def __init__(
         self,
-        rules: Sequence[tuple[int, Rule]] = (),
+        rules: Sequence[tuple[int, RedirectRule]] = (),
         *,
         exact: Mapping[str, tuple[int, str, int]] | None = None,
         normalize: Callable[[str], str] = str,

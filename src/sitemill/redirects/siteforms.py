@@ -11,7 +11,13 @@ from typing import Final
 
 from sitemill.redirects.hostforms import comment_lines
 from sitemill.redirects.model import Redirect, RedirectForm
-from sitemill.redirects.paths import decoded, is_absolute, markdown_source, site_relative, url_text
+from sitemill.redirects.paths import (
+    decode_path,
+    is_absolute,
+    mkdocs_source,
+    site_relative,
+    url_text,
+)
 from sitemill.redirects.quoting import json_text, toml_list, yaml_list, yaml_string
 
 
@@ -44,7 +50,11 @@ def split_by_site(redirects: Sequence[Redirect], base_path: str, form: RedirectF
         target: str | None = site_relative(redirect.target, base_path)
         if target is None and form in _EXTERNAL_TARGETS and is_absolute(redirect.target):
             target = url_text(redirect.target)
-        if form is RedirectForm.DOCUSAURUS and source and _NOT_A_PATHNAME.search(decoded(source)):
+        if (
+            form is RedirectForm.DOCUSAURUS
+            and source
+            and _NOT_A_PATHNAME.search(decode_path(source))
+        ):
             source = None
         if source is None or target is None:
             outside.append(redirect)
@@ -67,7 +77,7 @@ def render_front_matter(paths: SitePaths, key: str, notes: Sequence[str], *, tom
     the TOML spelling beside it where the generator reads TOML front matter."""
     by_target: dict[str, list[str]] = {}
     for source, _, served_at in paths.inside:
-        by_target.setdefault(served_at, []).append(decoded(source))
+        by_target.setdefault(served_at, []).append(decode_path(source))
     lines = comment_lines(notes)
     for target, sources in sorted(by_target.items()):
         lines.append("")
@@ -84,8 +94,8 @@ def render_mkdocs(paths: SitePaths, notes: Sequence[str]) -> str:
     lines = [*comment_lines(notes), "plugins:", "  - redirects:", "      redirect_maps:"]
     maps: dict[str, str] = {}
     for source, target, _ in paths.inside:  # two URLs of one guessed page: the first is kept
-        page = target if is_absolute(target) else markdown_source(target)
-        maps.setdefault(markdown_source(source), page)
+        page = target if is_absolute(target) else mkdocs_source(target)
+        maps.setdefault(mkdocs_source(source), page)
     for source, target in sorted(maps.items()):
         lines.append(f"        {yaml_string(source)}: {yaml_string(target)}")
     return "\n".join(lines) + "\n"
@@ -94,6 +104,7 @@ def render_mkdocs(paths: SitePaths, notes: Sequence[str]) -> str:
 def render_docusaurus(paths: SitePaths) -> str:
     """@docusaurus/plugin-client-redirects' options: {"redirects": [{"from", "to"}, ...]}."""
     redirects = [
-        {"from": decoded(source), "to": decoded(target)} for source, target, _ in paths.inside
+        {"from": decode_path(source), "to": decode_path(target)}
+        for source, target, _ in paths.inside
     ]
     return json_text({"redirects": redirects})

@@ -13,7 +13,7 @@ _LINES_WITH_ENDS: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 # above the index's folder): the file itself then says which lines are sitemill's, so a state that
 # names a line (robots_sitemaps: a tampered one may name the user's own) removes only a line that
 # bears it. sitemill's own sitemaps are known by their names and need none.
-MARK: Final = "# named by sitemill"
+NAMED_MARK: Final = "# named by sitemill"
 # The spellings Google's parser takes for a Sitemap record.
 _SITEMAP_LINE: Final = re.compile(
     r"[ \t]*(?:sitemap|site-map)(?:[ \t]*:|[ \t])[ \t]*(?P<url>[^#]*?)[ \t]*(?:#.*)?", re.IGNORECASE
@@ -35,7 +35,7 @@ def replace_sitemap_lines(
     """robots.txt with our Sitemap lines in place of the old ones; every other byte is kept.
 
     A ``Sitemap:`` line is ours when ``is_own(url)`` is true or sitemill wrote it (its URL is
-    ``written``: the state keeps them, and the line bears MARK); any other is the user's and
+    ``written``: the state keeps them, and the line bears NAMED_MARK); any other is the user's and
     stays, and a URL it names is not written twice. The new lines go where the first of ours
     was, else at the end, and use the file's own line ending, so running this twice gives the
     same text.
@@ -59,7 +59,7 @@ def replace_sitemap_lines(
             continue
         kept.append(line)
 
-    marks = {url: "" if is_own(url) else " " + MARK for url in urls}
+    marks = {url: "" if is_own(url) else " " + NAMED_MARK for url in urls}
     new_lines = [f"Sitemap: {url}{marks[url]}{newline}" for url in urls]
     if insert_at is None:
         insert_at = len(kept)
@@ -76,7 +76,7 @@ def users_sitemap_lines(
     text: str, is_own: Callable[[str], bool], written: Collection[str]
 ) -> list[str]:
     """The URLs of the Sitemap lines the user wrote: neither sitemill's own names nor one it
-    wrote (``written``, on a line that bears MARK)."""
+    wrote (``written``, on a line that bears NAMED_MARK)."""
     found = []
     for line in _LINE_END.split(text.removeprefix("\ufeff")):
         record = _SITEMAP_LINE.fullmatch(line)
@@ -87,7 +87,7 @@ def users_sitemap_lines(
 
 
 def _marked(line: str) -> bool:
-    return line.rstrip(" \t\r\n").endswith(MARK)
+    return line.rstrip(" \t\r\n").endswith(NAMED_MARK)
 
 
 def written_lines(

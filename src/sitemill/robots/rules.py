@@ -42,7 +42,7 @@ from typing import Final
 MAX_ROBOTS_TXT_BYTES: Final = 500 * 1024
 # Google's parser reads at most this many bytes of a line and ignores the rest of it (robots.cc:
 # "kBrowserMaxLineLen * 8", less the C string's final NUL).
-MAX_LINE_BYTES: Final = 2083 * 8 - 1
+MAX_ROBOTS_LINE_BYTES: Final = 2083 * 8 - 1
 
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 # Google's parser accepts these spellings (and anything starting with them) as field names.
@@ -222,11 +222,11 @@ def _names_every_crawler(agent: str) -> bool:
 
 def _split_record(line: str) -> tuple[str, str] | None:
     """The field name (ASCII lower-cased) and the value of a robots.txt line, without comment."""
-    if len(line) > MAX_LINE_BYTES // 4:  # else even 4-byte characters cannot reach the limit
+    if len(line) > MAX_ROBOTS_LINE_BYTES // 4:  # else even 4-byte characters cannot reach the limit
         data = line.encode("utf-8", "surrogatepass")
-        if len(data) > MAX_LINE_BYTES:
+        if len(data) > MAX_ROBOTS_LINE_BYTES:
             # A character cut in two leaves bytes that are no UTF-8: surrogate escapes keep them.
-            line = data[:MAX_LINE_BYTES].decode("utf-8", "surrogateescape")
+            line = data[:MAX_ROBOTS_LINE_BYTES].decode("utf-8", "surrogateescape")
     line = line.partition("#")[0].strip(_SPACES)
     key, colon, value = line.partition(":")
     if not colon:

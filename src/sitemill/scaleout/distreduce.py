@@ -38,7 +38,7 @@ from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json
 from sitemill.shards.plan import Plan, shard_id
-from sitemill.state.pending import KINDS
+from sitemill.state.pending import CHANGE_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ def _collect(files: RunFiles, items: list[Item]) -> Collected:
         assert isinstance(value, dict)
         found = value.get("found")
         if isinstance(found, dict):
-            collected.found.update((k, v) for k, v in found.items() if v in KINDS)
+            collected.found.update((k, v) for k, v in found.items() if v in CHANGE_KINDS)
         counts = value.get("report")
         if isinstance(counts, dict):
             for key, count in counts.items():

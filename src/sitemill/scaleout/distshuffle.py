@@ -42,13 +42,13 @@ from sitemill.sources.inventory import (
     InventoryFile,
     InventoryReport,
     find_report,
-    parse_location,
+    parse_inventory_location,
     read_rows,
     sample_report,
 )
 from sitemill.sources.inventorymanifest import check_columns
 from sitemill.sources.s3 import read_missing_as_none
-from sitemill.state.bounded import load_json_text
+from sitemill.state.jsondecode import load_json_text
 from sitemill.urls import UrlStyle
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ def _shuffle_source(
 ) -> tuple[int, InventoryFile, InventoryReport]:
     """The data file a shuffle item names: checked to lie in the configured report folder,
     and to be what the planner writes (an item is a file of the state bucket: input)."""
-    bucket, prefix = parse_location(location)
+    bucket, prefix = parse_inventory_location(location)
     index, key, size, md5 = (event.get(k) for k in ("index", "key", "size", "md5"))
     columns, manifest = event.get("columns"), event.get("manifest")
     if not (_is_count(index) and index < _MAX_FILES):

@@ -20,7 +20,7 @@ from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, shard_id
 from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.s3 import describe_error, list_objects, read_missing_as_none
-from sitemill.state.bounded import load_json_text
+from sitemill.state.jsondecode import load_json_text
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

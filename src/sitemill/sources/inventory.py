@@ -55,7 +55,7 @@ class InventoryReport:
     files: tuple[InventoryFile, ...]
 
 
-def parse_location(location: str) -> tuple[str, str]:
+def parse_inventory_location(location: str) -> tuple[str, str]:
     """``s3://bucket/folder/`` as (bucket, folder ending in "/", or "" for the bucket's root)."""
     text = location.strip()
     if not text.startswith("s3://"):
@@ -83,7 +83,7 @@ def find_report(
     A report that fails one is skipped with a warning saying why, for the one before it, as
     long as that one is no older than ``max_age``; none left is an InventoryError (one line).
     """
-    bucket, folder = parse_location(location)
+    bucket, folder = parse_inventory_location(location)
     now = datetime.now(UTC) if now is None else now.astimezone(UTC)
     oldest = now - max_age
     where = f"s3://{bucket}/{folder}"

@@ -27,7 +27,7 @@ BLOCK_BYTES: Final = 256 * 1024
 # A key is at most 1,024 bytes of UTF-8, 3,072 URL-encoded; the other columns add a few hundred.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html
 MAX_KEY_BYTES: Final = 1024
-MAX_LINE_BYTES: Final = 8 * 1024
+MAX_CSV_LINE_BYTES: Final = 8 * 1024
 _SIZE: Final = re.compile(r"[0-9]{1,20}")
 _ETAG: Final = re.compile(r"[!#-~]{1,160}")  # printable ASCII but '"' (the quotes come after)
 
@@ -174,7 +174,7 @@ def _inflate(blocks: Iterator[bytes], where: str) -> Iterator[bytes]:
 
 
 def _lines(blocks: Iterator[bytes], where: str) -> Iterator[bytes]:
-    """The lines of the text; one over MAX_LINE_BYTES is refused before it is all read."""
+    """The lines of the text; one over MAX_CSV_LINE_BYTES is refused before it is all read."""
     rest, number = b"", 0
     for block in blocks:
         *lines, rest = (rest + block).split(b"\n")
@@ -187,8 +187,8 @@ def _lines(blocks: Iterator[bytes], where: str) -> Iterator[bytes]:
 
 
 def _bounded(line: bytes, number: int, where: str) -> bytes:
-    if len(line) > MAX_LINE_BYTES:
-        raise InventoryError(f"{where}: row {number} is over {MAX_LINE_BYTES:,} bytes")
+    if len(line) > MAX_CSV_LINE_BYTES:
+        raise InventoryError(f"{where}: row {number} is over {MAX_CSV_LINE_BYTES:,} bytes")
     return line
 
 

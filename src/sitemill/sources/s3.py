@@ -17,6 +17,7 @@ from sitemill.filenames.outputs import (
     ENTRY_TXT,
     ENTRY_XML,
     MARKDOWN_SUFFIX,
+    MAX_STATE_READ_BYTES,
     ROBOTS_TXT,
     STATE_NAME,
     is_llms_name,
@@ -37,8 +38,6 @@ log = logging.getLogger(__name__)
 LIST_PAGE_SIZE: Final = 1_000
 # Empty "folder" markers made by the S3 console (key ending in "/") and by Hadoop tools.
 _FOLDER_MARKER_SUFFIX: Final = "_$folder$"
-# A state larger than this is not one sitemill wrote (a million pages compress to ~20 MB).
-MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 _NOT_FOUND_CODES: Final = frozenset({"NoSuchKey", "404", "NotFound"})
 
 

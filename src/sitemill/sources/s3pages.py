@@ -24,7 +24,6 @@ from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_no
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-MAX_PAGE_BYTES: Final = MAX_FINGERPRINT_BYTES
 _PAGE_SUFFIXES: Final = (".html", ".htm")
 _INDEX_NAMES: Final = ("index.html", "index.htm")
 
@@ -41,11 +40,11 @@ def read_page(
 ) -> tuple[PageFacts, str | None] | None:
     """The facts of an HTML object (its first PAGE_FACTS_BYTES: one ranged GET; its title
     with ``titles``) and, with ``fingerprint``, the fingerprint of its content, with
-    ``images`` the images it shows (then the GET reads the object, up to MAX_PAGE_BYTES);
+    ``images`` the images it shows (then the GET reads the object, up to MAX_FINGERPRINT_BYTES);
     None when the object is gone since it was listed (its deletion brings another rebuild).
     An object with a website redirect is a redirect stub to it, whatever its bytes say.
     ``seen`` is given the bytes read (a first run's declared dates are read from them)."""
-    limit = PAGE_FACTS_BYTES if fingerprint is None and not images else MAX_PAGE_BYTES
+    limit = PAGE_FACTS_BYTES if fingerprint is None and not images else MAX_FINGERPRINT_BYTES
     redirect: list[str] = []
     data = read_missing_as_none(client, bucket, key, limit=limit, redirect=redirect)
     if data is None:

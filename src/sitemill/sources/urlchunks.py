@@ -20,7 +20,7 @@ from sitemill.urls import URI_CHARS
 CHUNK_BYTES: Final = 1 << 18
 # A longer line can be no listed URL: it is cut here (and then skipped as too long, or
 # refused for its lastmod) rather than held whole, however long it runs.
-MAX_LINE_BYTES: Final = 1 << 20
+MAX_URL_LINE_BYTES: Final = 1 << 20
 _BOM: Final = b"\xef\xbb\xbf"
 _LINES_PER_BLOCK: Final = 8_192
 _URI: Final = b"[" + re.escape(URI_CHARS.encode("ascii")) + b"]"
@@ -39,7 +39,7 @@ _DOT_SEGMENT: Final = re.compile(rb"/\.")
 
 
 @dataclass(frozen=True, slots=True)
-class Chunk:
+class LineChunk:
     """Whole lines of the list, each ending in a newline (the last one's added if missing),
     with the number of the first line and the offset of the first byte."""
 
@@ -48,10 +48,10 @@ class Chunk:
     offset: int
 
 
-def read_chunks(stream: BinaryIO, size: int = CHUNK_BYTES) -> Iterator[Chunk]:
+def read_line_chunks(stream: BinaryIO, size: int = CHUNK_BYTES) -> Iterator[LineChunk]:
     """The stream in chunks of about ``size`` bytes, cut after a line's end (a newline; a
     CR alone where no newline comes). A byte-order mark at the very start (editors on
-    Windows write one) is dropped; a line of more than MAX_LINE_BYTES is cut to that (at a
+    Windows write one) is dropped; a line of more than MAX_URL_LINE_BYTES is cut to that (at a
     UTF-8 character's start) and the rest of it skipped."""
     cutter = _Cutter()
     carry = b""
@@ -72,8 +72,8 @@ def read_chunks(stream: BinaryIO, size: int = CHUNK_BYTES) -> Iterator[Chunk]:
             carry = data[cut:]
         else:
             carry = data
-        if len(carry) > MAX_LINE_BYTES:
-            yield cutter.chunk(_utf8_prefix(carry, MAX_LINE_BYTES) + b"\n", taken=len(carry))
+        if len(carry) > MAX_URL_LINE_BYTES:
+            yield cutter.chunk(_utf8_prefix(carry, MAX_URL_LINE_BYTES) + b"\n", taken=len(carry))
             carry, skipping = b"", True
     if carry:
         yield cutter.chunk(carry + b"\n", taken=len(carry))
@@ -86,12 +86,12 @@ class _Cutter:
         self.line = 1
         self.offset = 0
 
-    def chunk(self, data: bytes, taken: int | None = None) -> Chunk:
+    def chunk(self, data: bytes, taken: int | None = None) -> LineChunk:
         """``data`` as the next chunk, ``taken`` bytes of the stream (default: its length)."""
         taken = len(data) if taken is None else taken
         if self.offset == 0 and data.startswith(_BOM):
             data, taken, self.offset = data[len(_BOM) :], taken - len(_BOM), len(_BOM)
-        chunk = Chunk(data, self.line, self.offset)
+        chunk = LineChunk(data, self.line, self.offset)
         self.line += _line_ends(data)
         self.offset += taken
         return chunk
@@ -113,14 +113,14 @@ def _utf8_prefix(data: bytes, limit: int) -> bytes:
     return data[:end]
 
 
-def chunks_of(lines: Iterable[str] | BinaryIO) -> Iterator[Chunk]:
+def chunks_of(lines: Iterable[str] | BinaryIO) -> Iterator[LineChunk]:
     """A binary stream read a chunk at a time, or lines of text gathered in chunks."""
     if hasattr(lines, "read") and not isinstance(lines, io.TextIOBase):
-        return read_chunks(cast(BinaryIO, lines))
+        return read_line_chunks(cast(BinaryIO, lines))
     return chunks_of_lines(lines)
 
 
-def chunks_of_lines(lines: Iterable[str]) -> Iterator[Chunk]:
+def chunks_of_lines(lines: Iterable[str]) -> Iterator[LineChunk]:
     """Lines given as text (the library's callers) as chunks of UTF-8."""
     source = iter(lines)
     cutter = _Cutter()

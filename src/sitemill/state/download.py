@@ -13,8 +13,8 @@ from urllib.parse import urljoin
 
 from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, PAST_LIMIT, inflate
 from sitemill.errors import FetchError, InflateError, StateError
+from sitemill.filenames.outputs import MAX_STATE_READ_BYTES
 from sitemill.messages import redact
-from sitemill.state.bounded import MAX_STATE_READ_BYTES
 from sitemill.version import __version__
 from sitemill.web.transport import REDIRECTS, deadline_open
 

@@ -1,4 +1,4 @@
-"""Reading a state: bounded (sitemill.state.bounded), and trusting none of what it remembers."""
+"""Reading a state: bounded (sitemill.state.jsondecode), and trusting none of what it remembers."""
 # A state or previous state is input from outside: a live site's copy is whatever answers at the
 # base URL. A remembered lastmod is used only if it is a W3C datetime in the forms sitemill writes,
 # not after the run's time and not before the web began; fingerprints and ETags are short printable
@@ -29,8 +29,8 @@ from sitemill.protocol import kept_base_url
 from sitemill.protocol import trusted_lastmod as trusted_lastmod
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
-from sitemill.state.bounded import load_state_json
 from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
+from sitemill.state.jsondecode import load_state_json
 from sitemill.state.llmsfiles import llms_from_json, llms_source_from_json
 from sitemill.state.model import (
     MAX_BLOBS,

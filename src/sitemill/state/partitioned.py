@@ -30,11 +30,11 @@ from sitemill.shards.partition import StateRef
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.s3 import describe_error
-from sitemill.state.bounded import load_json_text
+from sitemill.state.jsondecode import load_json_text
 from sitemill.state.removedurls import RemovedUrl, removed_from_json, removed_to_json
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
-from sitemill.state.start import base_moved
+from sitemill.state.start import base_move_warning
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -114,7 +114,7 @@ class PartitionedStore:
     def say_move(self) -> None:
         """Warn when the manifest read was committed at another base URL than this run's
         (by the step that starts a run: once, not by each of a distributed run's workers)."""
-        moved = base_moved(self.manifest.base_url, self.base_url)
+        moved = base_move_warning(self.manifest.base_url, self.base_url)
         if moved is not None:
             self._warn(moved)
 
@@ -127,7 +127,7 @@ class PartitionedStore:
         True written, False unchanged. A ConflictError: another run committed meanwhile.
         ``removed``: the URLs the run removed (None: those of the manifest read, kept)."""
         manifest = replace(manifest, base_url=self.base_url or manifest.base_url)
-        kept = bounded_removed(self.removed if removed is None else removed)
+        kept = keep_removed(self.removed if removed is None else removed)
         document = manifest_to_json(manifest)
         if kept:  # (absent when none: a manifest's bytes as before)
             document["removed"] = removed_to_json(kept)
@@ -202,7 +202,7 @@ class PartitionedStore:
         return True
 
 
-def bounded_removed(removed: dict[str, RemovedUrl]) -> dict[str, RemovedUrl]:
+def keep_removed(removed: dict[str, RemovedUrl]) -> dict[str, RemovedUrl]:
     """The removed URLs a manifest keeps: the first in URL order, MAX_REMOVED_CHARS of them."""
     kept: dict[str, RemovedUrl] = {}
     size = 0

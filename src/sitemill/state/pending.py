@@ -10,7 +10,7 @@ from typing import Final
 ADDED: Final = "added"
 CHANGED: Final = "changed"
 REMOVED: Final = "removed"
-KINDS: Final = (ADDED, CHANGED, REMOVED)
+CHANGE_KINDS: Final = (ADDED, CHANGED, REMOVED)
 # Pending URLs a state keeps at most (ten full batches); beyond, the oldest are dropped.
 MAX_PENDING: Final = 100_000
 # The pages a state names as the last run's changes at most (sitemill.check.changes).
@@ -30,11 +30,11 @@ def pending_from_json(value: object) -> dict[str, str]:
     return {
         url: kind
         for url, kind in table.items()
-        if isinstance(url, str) and _URL.fullmatch(url) and kind in KINDS
+        if isinstance(url, str) and _URL.fullmatch(url) and kind in CHANGE_KINDS
     }
 
 
-def rebased(pending: Mapping[str, str], before: str | None, now: str) -> dict[str, str]:
+def rebase_pending(pending: Mapping[str, str], before: str | None, now: str) -> dict[str, str]:
     """The pending URLs of a state written at base URL ``before``, moved below ``now`` (the
     same pages, announced at their new URLs); others stay as they are (announcements drops
     those not below the base URL)."""

@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 from sitemill.config.model import Config
 from sitemill.config.values import PREVIOUS_NONE
 from sitemill.errors import ConfigError, RefusedError
+from sitemill.filenames.outputs import MAX_STATE_READ_BYTES
 from sitemill.messages import redact
 from sitemill.safefs import read_regular
-from sitemill.state.bounded import MAX_STATE_READ_BYTES
 
 log = logging.getLogger(__name__)
 

@@ -12,12 +12,12 @@ from typing import Any, Final
 
 MAX_REMOVED: Final = 10_000  # URLs kept at most (the first in URL order)
 MAX_URL: Final = 2_048  # characters of a removed URL or target read at most (the protocol's)
-VERDICTS: Final = ("redirected", "renamed", "gone")
+FATES: Final = ("redirected", "renamed", "gone")
 
 
 @dataclass(frozen=True, slots=True)
 class RemovedUrl:
-    """What the build that removed a URL found of it: ``verdict`` (one of VERDICTS) and the
+    """What the build that removed a URL found of it: ``verdict`` (one of FATES) and the
     URL its redirect leads to or the one suggested (None: gone)."""
 
     verdict: str
@@ -43,7 +43,7 @@ def removed_from_json(value: object) -> dict[str, RemovedUrl]:
         if not _is_url(url) or not isinstance(item, dict):
             continue
         verdict, target = item.get("verdict"), item.get("target")
-        if verdict not in VERDICTS or not (target is None or _is_url(target)):
+        if verdict not in FATES or not (target is None or _is_url(target)):
             continue
         found[url] = RemovedUrl(verdict, target)
     return found

@@ -12,11 +12,15 @@ from typing import TYPE_CHECKING, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import ConfigError, ConflictError, SinkError, SourceError
-from sitemill.filenames.outputs import STATE_NAME, content_type, stored_digest
+from sitemill.filenames.outputs import (
+    MAX_STATE_READ_BYTES,
+    STATE_NAME,
+    content_type,
+    stored_digest,
+)
 from sitemill.sinks.s3 import supports_conditional_put
 from sitemill.sinks.s3conditional import Headers, IfMatch, put_object
 from sitemill.sources.s3 import describe_error, is_not_found, read_missing_as_none
-from sitemill.state.bounded import MAX_STATE_READ_BYTES
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

@@ -18,7 +18,7 @@ from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.partition import Part, part_from_json, part_to_json
 from sitemill.shards.plan import key_order, shard_id
 from sitemill.sources.page import Page
-from sitemill.state.bounded import load_state_json
+from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, state_document
 from sitemill.state.parse import state_from_document, trusted_lastmod
 

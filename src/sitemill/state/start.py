@@ -13,7 +13,7 @@ from sitemill.errors import ConflictError, SitemillError, StateError
 from sitemill.messages import redact
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import OLDEST_LASTMOD, parse_state
-from sitemill.state.pending import rebased
+from sitemill.state.pending import rebase_pending
 from sitemill.urls import spelt_base_url
 
 if TYPE_CHECKING:
@@ -83,18 +83,20 @@ def start_state(
             f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
             f"(e.g. {state.refused_example!r}): those pages are dated anew, from evidence only"
         )
-    moved = base_moved(state.base_url, base_url)
+    moved = base_move_warning(state.base_url, base_url)
     if moved is not None:
         start.warnings.append(moved)
     if state.base_url is not None and base_url is not None and state.base_url != base_url:
-        state.pending = rebased(state.pending, state.base_url, base_url)  # (or a new spelling)
+        state.pending = rebase_pending(
+            state.pending, state.base_url, base_url
+        )  # (or a new spelling)
     if borrowed:  # dates from elsewhere, yes; but only this place's own state names its files
         state.outputs = frozenset()
     start.state, start.first_run, start.missing = state, False, False
     return start
 
 
-def base_moved(before: str | None, now: str | None) -> str | None:
+def base_move_warning(before: str | None, now: str | None) -> str | None:
     """The warning of a run at another base URL than the one its state was written at (a
     state of an earlier sitemill names none: nothing to say). The state is keyed by path:
     dates stay, and IndexNow announces no page for the move (indexnow.announce.changes)."""

@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, MissingExtraError, RefusedError, SinkError, install_hint
-from sitemill.filenames.outputs import STATE_NAME, content_type
+from sitemill.filenames.outputs import MAX_STATE_READ_BYTES, STATE_NAME, content_type
 from sitemill.safefs import read_regular
 from sitemill.sinks import Sink
-from sitemill.state.bounded import MAX_STATE_READ_BYTES
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

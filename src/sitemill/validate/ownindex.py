@@ -60,7 +60,7 @@ class OwnIndexes:
 def _read_state(path: Path) -> _Record | None:
     """What the state at ``path`` records; None when there is none or it cannot be read."""
     # (imported here: the state's parser and what it checks are loaded only when needed)
-    from sitemill.state.bounded import MAX_STATE_READ_BYTES
+    from sitemill.filenames.outputs import MAX_STATE_READ_BYTES
     from sitemill.state.parse import parse_state
 
     try:

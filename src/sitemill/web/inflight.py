@@ -13,22 +13,22 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TypeVar
 
 S = TypeVar("S")
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def in_flight(
     items: Iterable[S],
-    work: Callable[[S], Awaitable[T]],
+    work: Callable[[S], Awaitable[_T]],
     at_once: int,
     *,
     after: Callable[[], None] = lambda: None,
-) -> Iterator[T]:
+) -> Iterator[_T]:
     """``work(item)``'s result for each item, in the order they are done, at most ``at_once``
     awaited at once; ``after`` runs in the loop when it is done (closes what the work opened).
     An exception of ``work`` ends it, raised here."""
     loop = asyncio.new_event_loop()
     source = iter(items)
-    done: deque[T] = deque()
+    done: deque[_T] = deque()
     failure: list[Exception] = []
     waiting: list[asyncio.Future[None]] = []
     running = max(1, at_once)

@@ -24,7 +24,7 @@ from sitemill.version import __version__
 if TYPE_CHECKING:
     from sitemill.web.streams import Streams
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 USER_AGENT: Final = f"sitemill/{__version__} (sitemap check of the site's own pages)"
 _HEADERS: Final = MappingProxyType({"User-Agent": USER_AGENT, "Accept-Encoding": "identity"})
@@ -133,10 +133,10 @@ class LiveSite:
         self,
         urls: Iterable[str],
         limit: int,
-        process: Callable[[LiveAnswer], T],
+        process: Callable[[LiveAnswer], _T],
         *,
         head: bool = False,
-    ) -> Iterator[T]:
+    ) -> Iterator[_T]:
         """``process`` of each URL's answer, in the order they come, at most
         ``limits.concurrency`` requests at once (and as many answers held): one event loop in
         this thread, ``process`` run in it as each answer is read, its connections kept alive
@@ -146,7 +146,7 @@ class LiveSite:
 
         connections = Streams()
 
-        async def asked(url: str) -> T:
+        async def asked(url: str) -> _T:
             return process(await self._get(url, limit, head, connections))
 
         return in_flight(urls, asked, self.limits.concurrency, after=connections.close)

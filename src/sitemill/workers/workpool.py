@@ -15,6 +15,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
+from logging import LogRecord
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
@@ -25,9 +26,8 @@ if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms t
     from multiprocessing.context import BaseContext
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
-R = TypeVar("R")
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 # Below this many bytes of pages to read whole, one process: starting workers (~0.2 s) costs
 # more than it saves (benchmarks/README.md, "workers": the crossover measured on 2 cores).
@@ -65,7 +65,7 @@ def pool_size(setting: int | None, work_bytes: int) -> int:
     return max(1, min(wanted, MAX_WORKERS)) if work_bytes >= MIN_POOL_BYTES else 1
 
 
-def cut(items: Sequence[T], workers: int, most: int | None = None) -> list[Sequence[T]]:
+def cut(items: Sequence[_T], workers: int, most: int | None = None) -> list[Sequence[_T]]:
     """``items`` in contiguous chunks, CHUNKS_PER_WORKER per worker (one chunk: one worker),
     and of at most ``most`` items each (a phase whose progress is counted by chunk moves)."""
     parts = 1 if workers <= 1 else workers * CHUNKS_PER_WORKER
@@ -128,11 +128,11 @@ class WorkPool:
         if executor is not None:
             list(self._taken(lambda: executor.map(_nothing, range(self.workers)), _nothing, ()))
 
-    def map(self, work: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
+    def map(self, work: Callable[[_T], _R], chunks: Sequence[_T]) -> list[_R]:
         """``work`` of each chunk, in order; in this process when there are no workers."""
         return list(self.imap(work, chunks))
 
-    def imap(self, work: Callable[[T], R], chunks: Sequence[T]) -> Iterator[R]:
+    def imap(self, work: Callable[[_T], _R], chunks: Sequence[_T]) -> Iterator[_R]:
         """``map``, each result as soon as it and those before it are done: every chunk is
         handed to the workers now, so they go on while the caller uses the first results
         (in this process, each chunk is worked when its result is asked for)."""
@@ -147,8 +147,8 @@ class WorkPool:
         )
 
     def _taken(
-        self, submit: Callable[[], Iterator[R]], work: Callable[[T], R], chunks: Sequence[T]
-    ) -> Iterator[R]:
+        self, submit: Callable[[], Iterator[_R]], work: Callable[[_T], _R], chunks: Sequence[_T]
+    ) -> Iterator[_R]:
         """The results of ``submit()``, which hands every chunk to the workers now (not when
         the first result is asked for); from the first chunk whose worker died (the kernel's
         OOM killer, a kill -9), or all of them if the pool was found broken, the rest of
@@ -163,8 +163,8 @@ class WorkPool:
         return self._followed(results, work, chunks)
 
     def _followed(
-        self, results: Iterator[R], work: Callable[[T], R], chunks: Sequence[T]
-    ) -> Iterator[R]:
+        self, results: Iterator[_R], work: Callable[[_T], _R], chunks: Sequence[_T]
+    ) -> Iterator[_R]:
         from concurrent.futures.process import BrokenProcessPool
 
         taken = 0
@@ -175,7 +175,7 @@ class WorkPool:
         except BrokenProcessPool:
             yield from self._here(work, chunks[taken:])
 
-    def _here(self, work: Callable[[T], R], chunks: Sequence[T]) -> Iterator[R]:
+    def _here(self, work: Callable[[_T], _R], chunks: Sequence[_T]) -> Iterator[_R]:
         log.warning(
             "a worker process ended abruptly (out of memory?); the rest of the work runs in "
             "this process"
@@ -225,7 +225,7 @@ def start_fork_server() -> None:
         log.debug("fork server not started ahead: %s", exc)
 
 
-def _logged(done: Iterator[tuple[R, list[logging.LogRecord]]]) -> Iterator[R]:
+def _logged(done: Iterator[tuple[_R, list[LogRecord]]]) -> Iterator[_R]:
     for result, records in done:
         for record in records:
             logging.getLogger(record.name).handle(record)
@@ -247,7 +247,7 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
-def _run_logged(work: Callable[[T], R], chunk: T, level: int) -> tuple[R, list[logging.LogRecord]]:
+def _run_logged(work: Callable[[_T], _R], chunk: _T, level: int) -> tuple[_R, list[LogRecord]]:
     """In a worker: ``work(chunk)`` and what it logged at ``level`` or above."""
     logger = logging.getLogger(_LOGGER)
     collect = _Collect()

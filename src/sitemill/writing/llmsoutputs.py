@@ -196,7 +196,7 @@ class LlmsOutputs:
         so (a state is input from outside: its record alone makes no file of the user's ours)
         and, where the state records its bytes, they are those (one the user edited since,
         mark and all, is theirs)."""
-        from sitemill.llms.marks import written_by_sitemill
+        from sitemill.llms.ownership import written_by_sitemill
 
         recorded = self.setup.known.get(name)
         return written_by_sitemill(name, data) and recorded in (None, _md5(data))
@@ -210,7 +210,7 @@ class LlmsOutputs:
                 return
             if _md5(found) != digest:
                 return  # changed since sitemill wrote it: someone's now
-            from sitemill.llms.marks import written_by_sitemill
+            from sitemill.llms.ownership import written_by_sitemill
 
             if not written_by_sitemill(name, found):
                 return  # never sitemill's, whatever a state says (it is input from outside)

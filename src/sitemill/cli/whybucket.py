@@ -7,9 +7,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from sitemill.cli.options import config_from_args
-from sitemill.cli.terminal import say
+from sitemill.cli.output import say
 from sitemill.cli.usage import EXIT_INVALID, require_s3_extra
-from sitemill.cli.why import run_why, why_code, why_lines
+from sitemill.cli.whylines import why_code, why_lines
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -18,15 +18,6 @@ if TYPE_CHECKING:
     from sitemill.config.model import Config
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.state.start import Start
-
-
-def run_why_command(args: argparse.Namespace, env: dict[str, str]) -> int:
-    """``sitemill why``: a page of a bucket (``--bucket``), else of a folder."""
-    if args.bucket is not None:
-        return run_bucket_why(args, env)
-    if args.prefix is not None or args.endpoint_url is not None:
-        raise ConfigError("bucket", "--prefix and --endpoint-url name a bucket: give --bucket")
-    return run_why(args, env)
 
 
 def run_bucket_why(args: argparse.Namespace, env: dict[str, str]) -> int:

@@ -23,9 +23,6 @@ from sitemill.errors import InflateError, StateError
 # state is not one sitemill wrote. They bound what a hostile one costs: at most about
 # 64 MiB of text and what a million containers and three million strings take.
 MAX_STATE_BYTES: Final = 64 * 1024 * 1024
-# A stored state (gzip) larger than this is not one sitemill wrote (a million pages
-# compress to ~20 MB): no store reads more.
-MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 MAX_CONTAINERS: Final = 1_000_000
 MAX_STRINGS: Final = 3_000_000
 MAX_NUMBERS: Final = 64

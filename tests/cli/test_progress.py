@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from clirun import run_sitemill
-from sitemill.cli import liveline
-from sitemill.cli.liveline import LiveLine
+from sitemill.cli import progress
+from sitemill.cli.progress import LiveLine
 
 BASE = "https://example.com/"
 SLOW = 2.0  # seconds the reading of the pages is made to take
@@ -117,8 +117,8 @@ def test_the_line_moves_while_no_count_does(monkeypatch: pytest.MonkeyPatch) -> 
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.setattr(liveline, "CLOCK", 0.05)
-    monkeypatch.setattr(liveline, "SHOW_TIME", 0.0)
+    monkeypatch.setattr(progress, "CLOCK", 0.05)
+    monkeypatch.setattr(progress, "SHOW_TIME", 0.0)
     screen = Terminal()
     line = LiveLine(screen, active=True)
     line("history", 0, None)

@@ -1,10 +1,10 @@
-"""What the CLI shows at the end of a run: its report (the live line: sitemill.cli.liveline)."""
+"""What the CLI shows at the end of a run: its report (the live line: sitemill.cli.progress)."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from sitemill.cli.terminal import say
+from sitemill.cli.output import say
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import MARKDOWN_SUFFIX
 from sitemill.lastmod.summary import dated_by

@@ -21,13 +21,13 @@ def say(stream: TextIO, line: str) -> None:
     stream.write(f"{shown(line)}\n")
 
 
-def one_line(text: str) -> str:
+def one_line_message(text: str) -> str:
     """``text`` with its line breaks and runs of white space as single spaces (a message of
     several lines, an OSError's): one line, as an error is shown."""
     return " ".join(text.split()) if "\n" in text else text
 
 
-def interrupted() -> int:
+def exit_interrupted() -> int:
     """Ctrl-C: say so, and exit 130 at once. The pools wait for no work under way
     (workers.threadpool, workers.workpool), but a thread may still run it (git log over a long
     history): the interpreter would wait for it at exit, so the process ends here instead."""
