@@ -13,6 +13,9 @@ MAX_URLS_PER_SITEMAP: Final = 50_000
 # A shard is cut after this many URLs (80 % of the above: room to grow before it must split;
 # sitemill.shards, docs/output.md), unless the configuration's shard_fill says otherwise.
 DEFAULT_SHARD_FILL: Final = 40_000
+# S3's longest object key in UTF-8 bytes, and so the longest shard boundary, state key or
+# inventory report key (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html).
+MAX_KEY_BYTES: Final = 1024
 # "... and must be no larger than 50MB (52,428,800 bytes)" uncompressed (sitemaps.org protocol).
 MAX_BYTES_LIMIT: Final = 52_428_800
 # Our default size (docs/configuration.md, max_bytes): the older 10 MB figure of the protocol text.

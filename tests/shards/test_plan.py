@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.errors import StateError
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.shards.cuts import Cutter, canonical_plan, family_of
 from sitemill.shards.evolve import (
-    MAX_KEY_BYTES,
     drop_empty,
     plan_from_json,
     plan_to_json,

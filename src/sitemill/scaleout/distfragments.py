@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.bounded.inflate import NOT_GZIP, PAST_LIMIT, inflate
 from sitemill.errors import IncompleteRunError, InflateError, StateError
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.runfiles import Item, RunFiles
-from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import key_order
 from sitemill.sources.inventorycsv import UntrustedDates
 from sitemill.state.parse import CLOCK_SKEW, trusted_lastmod

@@ -24,6 +24,7 @@ from typing import Any, Final, TypeGuard
 
 from sitemill.errors import InventoryError, StateError
 from sitemill.filenames.outputs import stored_digest
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.scaleout.distfragments import (
     FLUSH_BYTES,
     fragment_line,
@@ -35,7 +36,6 @@ from sitemill.scaleout.distfragments import fragment_listing as fragment_listing
 from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner
 from sitemill.scaleout.runfiles import RUN_NAME, Item, RunFiles
 from sitemill.shards.cuts import family_of
-from sitemill.shards.evolve import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
 from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.inventory import (

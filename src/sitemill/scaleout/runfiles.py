@@ -16,7 +16,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import SinkError, StateError
 from sitemill.filenames.outputs import stored_digest
-from sitemill.shards.evolve import MAX_KEY_BYTES
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, shard_id
 from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.s3 import describe_error, list_objects, read_missing_as_none

@@ -9,13 +9,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.protocol import DEFAULT_SHARD_FILL
+from sitemill.protocol import DEFAULT_SHARD_FILL, MAX_KEY_BYTES
 from sitemill.shards.cuts import cut_points
 from sitemill.shards.plan import Order, Plan
 
 PLAN_FORMAT: Final = "sitemill-shard-plan"
 PLAN_VERSION: Final = 1
-MAX_KEY_BYTES: Final = 1024  # S3's longest key
 
 
 def split(

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, is_recorded_child
-from sitemill.shards.evolve import MAX_KEY_BYTES
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.shards.plan import MAX_SHARDS, Plan, shard_id
 
 SUMMARY_FORMAT: Final = "sitemill-shard-summary"

@@ -16,6 +16,7 @@ from urllib.parse import unquote_plus
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import InventoryError
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.sources.s3 import describe_error
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 BLOCK_BYTES: Final = 256 * 1024
 # A key is at most 1,024 bytes of UTF-8, 3,072 URL-encoded; the other columns add a few hundred.
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html
-MAX_KEY_BYTES: Final = 1024
 MAX_CSV_LINE_BYTES: Final = 8 * 1024
 _SIZE: Final = re.compile(r"[0-9]{1,20}")
 _ETAG: Final = re.compile(r"[!#-~]{1,160}")  # printable ASCII but '"' (the quotes come after)

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from sitemill.errors import StateError
 from sitemill.lastmod.evidencetime import latest_evidence
-from sitemill.shards.evolve import MAX_KEY_BYTES
+from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.shards.partition import Part, part_from_json, part_to_json
 from sitemill.shards.plan import key_order, shard_id
 from sitemill.sources.page import Page
