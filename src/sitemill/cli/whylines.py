@@ -116,7 +116,7 @@ def _kept_commit(why: PageWhy, sha: str | None) -> str:
 
 
 def _late(why: PageWhy) -> list[str]:
-    """The page's git date, dropped: after the run's time (sitemill.lastmod.evidencetime)."""
+    """The page's git date, dropped: after the run's time (sitemill.lastmod.decide)."""
     if why.late is None:
         return []
     return [f"git history: its content's commit, {_time(why.late)}, is after the run: no evidence"]

@@ -12,8 +12,8 @@ from sitemill.config.model import Config, ContentScope, LastmodMode, OutputForma
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
 from sitemill.jobs.llmsreads import bucket_llms_setup
+from sitemill.lastmod.decide import evidence_ceiling
 from sitemill.lastmod.deploys.templateedits import DeployEdits
-from sitemill.lastmod.evidencetime import evidence_ceiling
 from sitemill.lastmod.filetimes.spread import seconds
 from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
@@ -114,7 +114,7 @@ def bucket_pass(
 
 def _no_later(pages: Iterable[Page], ceiling: str) -> Iterator[Page]:
     """The pages, a LastModified after the run (``ceiling``: the latest that is evidence,
-    sitemill.lastmod.evidencetime) taken from each: no time its bytes changed. (The stamp
+    sitemill.lastmod.decide) taken from each: no time its bytes changed. (The stamp
     rule has judged them already: one such time makes a first run's times no evidence.)"""
     for page in pages:
         if page.lastmod is not None and page.lastmod > ceiling:

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.jobs.treedates import PageReads
-from sitemill.lastmod.decide import Dated, Ladder, at_precision
-from sitemill.lastmod.evidencetime import evidence_dates
+from sitemill.lastmod.decide import Dated, Ladder, at_precision, evidence_dates
 from sitemill.lastmod.history.mode import SHALLOW_CLONE
 from sitemill.lastmod.pagedate import PageSeen, TreeRungs, page_date, page_time, tree_ladder
 from sitemill.protocol import Precision
@@ -73,7 +72,7 @@ class TreeDating:
 
     def __post_init__(self) -> None:
         # A commit after the run (a clock set to 2099, a time git keeps past the year 9999) is
-        # no evidence (sitemill.lastmod.evidencetime): its page takes the ladder.
+        # no evidence (sitemill.lastmod.decide): its page takes the ladder.
         if self.git_dates is not None:
             self.git_dates, self.late = evidence_dates(self.git_dates, self.run_time)
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
-from sitemill.lastmod.evidencetime import evidence_time
+from sitemill.lastmod.decide import evidence_time
 from sitemill.lastmod.history.lastcommit import head_time
 from sitemill.lastmod.pagedate import first_run_sources
 from sitemill.sinks import Sink

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sitemill.entries import Entry, UrlBlock, UrlBlocks
-from sitemill.lastmod.evidencetime import evidence_ceiling
+from sitemill.lastmod.decide import evidence_ceiling
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class LateLastmods:
-    """Drops each lastmod that sorts after ``ceiling`` (sitemill.lastmod.evidencetime: the
+    """Drops each lastmod that sorts after ``ceiling`` (sitemill.lastmod.decide: the
     written forms sort as the instants they name), counting them."""
 
     ceiling: str

@@ -1,25 +1,22 @@
-"""Where a page's lastmod is decided: the remembered date, git history, or the evidence ladder."""
+"""Where a page's lastmod is decided (kept, git history, the ladder), and what may be evidence."""
 
-# The evidence ladder: how a page no run has seen is dated, and every date's reason.
-# A page gets a ``<lastmod>`` only from evidence, from the first rung that answers
-# (docs/lastmod.md, "No date without evidence"): (1) the built page's own git history, or the
-# date the remembered state keeps for it; then the providers between, in order (the page's
-# source in the repository, its own declared modification date); then its file time or
-# ``LastModified`` when the stamp rule (lastmod.filetimes.spread) says the run's times are no
-# stamp; else none: no ``<lastmod>``. Rung 1 is the callers' (git history, the state): the
-# ladder is asked only for what no run has seen. Once a run has seen the site, a page that
-# changes or first appears is dated by the deploy that brought it, outside the ladder.
+# The evidence ladder (docs/lastmod.md, "No date without evidence"): a page no run has seen is
+# dated by the first rung that answers: (1) its git history (the callers'); the providers, in
+# order (its source, its declared date); its file time or LastModified when the stamp rule
+# (lastmod.filetimes.spread) says the run's times are no stamp; else no ``<lastmod>``. Once a run
+# has seen the site, a page that changes or first appears takes the deploy's date.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Protocol
 
 from sitemill.lastmod.filetimes.spread import Stamp, judge_times
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.protocol import Precision
+from sitemill.protocol import CLOCK_SKEW, Precision, format_lastmod
 
 
 class DateReason(Enum):
@@ -70,14 +67,9 @@ class Ladder:
     uploads: bool = False
     providers: tuple[EvidenceProvider, ...] = ()
 
-    def first_date(self, path: str, file_time: str | None) -> tuple[str | None, DateReason]:
-        """The page's lastmod (None: no ``<lastmod>``) and why, from the first rung that
-        answers; ``file_time``: its mtime or LastModified at full precision."""
-        found = self.first_evidence(path, file_time)
-        return (None, self.undated_reason()) if found is None else (found.lastmod, found.reason)
-
     def first_evidence(self, path: str, file_time: str | None) -> Evidence | None:
-        """``first_date``'s answer with its proof; None: no rung answers (no date)."""
+        """The evidence of the first rung that answers for the page at ``path``, whose file time
+        or LastModified is ``file_time`` (full precision); None: no rung answers (no date)."""
         for provider in self.providers:
             found = provider(path)
             if found is not None:
@@ -123,17 +115,12 @@ class Remembered(Protocol):
     def proof(self) -> Proof | None: ...
 
 
-# lastmod by content: a page keeps the date the last run gave it while its fingerprint holds.
-# docs/lastmod.md: a page whose content fingerprint equals the one remembered in the state
-# keeps the remembered date (or stays without one); one whose content changed, or that is new
-# since a run that saw the site, gets its plain date (the file's mtime, the object's
-# LastModified: the deploy that brought it). git history, where there is some, gives the date
-# directly (sitemill.lastmod.history.contentdates). A page no run has seen takes the evidence ladder
-# (below): no evidence, no date. Each decision has a reason
-# (DateReason), counted in the report.
-#
-# Dates are remembered at full precision (``YYYY-MM-DDThh:mm:ss+00:00``) and written at the
-# configured one, so switching ``lastmod_precision`` moves no date.
+# lastmod by content (docs/lastmod.md): a page keeps the date the last run gave it (or stays
+# without one) while its fingerprint holds; one that changed, or is new since a run that saw the
+# site, gets its plain date (mtime, LastModified: the deploy that brought it). Git history gives
+# the date directly (lastmod.history.contentdates); a page no run has seen takes the ladder.
+# Dates are remembered at full precision and written at the configured one, so switching
+# ``lastmod_precision`` moves no date.
 @dataclass(frozen=True, slots=True)
 class Dated:
     """A page's lastmod (full precision), why it is that, and what to remember: its
@@ -180,7 +167,7 @@ def content_date(
         if found is None:
             return Dated(None, ladder.undated_reason(), fingerprint)
         return Dated(found.lastmod, found.reason, fingerprint, found.proof)
-    if plain is None:  # its time was after the run (sitemill.lastmod.evidencetime)
+    if plain is None:  # its time was after the run (evidence_time, below)
         return Dated(None, DateReason.NONE_AFTER_RUN, fingerprint)
     return Dated(plain, deploy_reason(record), fingerprint, Proof(Rung.DEPLOY))
 
@@ -216,3 +203,58 @@ def at_precision(lastmod: str | None, precision: Precision) -> str | None:
     if lastmod is None or precision is Precision.DATETIME:
         return lastmod
     return lastmod[:10]
+
+
+# Whether a moment may be evidence (docs/lastmod.md, "No date from the future"): every date a run
+# may publish passes here. Git keeps commit times past the year 9999, which no datetime holds, and
+# a page may declare 9999-12-31: neither may reach a sitemap, nor raise on its way. A time after
+# the run (by more than two machines' clocks differ) is no time a page changed: the next rung
+# answers.
+
+
+def latest_evidence(run_time: datetime) -> datetime:
+    """The latest moment that is evidence in a run started at ``run_time`` (aware)."""
+    return run_time + CLOCK_SKEW
+
+
+def evidence_ceiling(run_time: datetime) -> str:
+    """The latest lastmod that is evidence in a run started at ``run_time``, as sitemill
+    writes one (``YYYY-MM-DDThh:mm:ss+00:00``): a lastmod in that form, or a date
+    (``YYYY-MM-DD``), is evidence when it sorts at or before it (one string comparison, for
+    a listing of millions of objects)."""
+    return format_lastmod(latest_evidence(run_time), Precision.DATETIME)
+
+
+def evidence_time(moment: datetime | float, run_time: datetime) -> datetime | None:
+    """``moment`` (an aware datetime, or POSIX seconds: a commit's, a file's) in UTC when it
+    is evidence: a moment the calendar holds, not after ``run_time`` (aware; CLOCK_SKEW
+    allowed); else None."""
+    if not isinstance(moment, datetime):
+        try:
+            moment = datetime.fromtimestamp(int(moment), UTC)
+        except (OverflowError, OSError, ValueError):  # past the year 9999, NaN, infinite
+            return None
+    if moment > latest_evidence(run_time):
+        return None
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # (the year 1 in an offset east of UTC)
+        return None
+
+
+def evidence_lastmod(moment: datetime | float, run_time: datetime) -> str | None:
+    """``moment`` as a full-precision lastmod (``YYYY-MM-DDThh:mm:ss+00:00``) when it is
+    evidence (evidence_time), else None."""
+    found = evidence_time(moment, run_time)
+    return None if found is None else format_lastmod(found, Precision.DATETIME)
+
+
+def evidence_dates(
+    dates: Mapping[str, int], run_time: datetime
+) -> tuple[dict[str, int], dict[str, int]]:
+    """``dates`` (git's commit times, by page) split into those that are evidence and those
+    after the run (a clock set to 2099, a time git keeps past the year 9999), which are not:
+    such a page takes the ladder. Each commit time is judged once (a commit dates many pages)."""
+    kept = {t for t in set(dates.values()) if evidence_time(t, run_time)}
+    evidence = {p: t for p, t in dates.items() if t in kept}
+    return evidence, {p: t for p, t in dates.items() if p not in evidence}

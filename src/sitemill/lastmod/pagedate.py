@@ -20,10 +20,10 @@ from sitemill.lastmod.decide import (
     Ladder,
     Remembered,
     content_date,
+    evidence_lastmod,
     first_run_ladder,
     history_date,
 )
-from sitemill.lastmod.evidencetime import evidence_lastmod
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
     from sitemill.lastmod.declared.w3cdate import DeclaredDate
@@ -159,7 +159,7 @@ def page_time(
 ) -> str | None:
     """A tree page's time as a date (full precision): its commit's (``when``, POSIX seconds;
     each commit's made once in ``made``: a commit dates many pages), else its ``mtime``;
-    None when it is no evidence (after the run: lastmod.evidencetime)."""
+    None when it is no evidence (after the run: lastmod.decide)."""
     if when is None:
         return evidence_lastmod(mtime, run_time)
     if (plain := made.get(when, "")) == "":

@@ -17,8 +17,8 @@ from sitemill.errors import StateError
 from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import FACTS_VERSION
+from sitemill.lastmod.decide import latest_evidence
 from sitemill.lastmod.deploys.parts import PARTS_FORM
-from sitemill.lastmod.evidencetime import latest_evidence
 from sitemill.lastmod.fingerprint.resemblance import is_sketch
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION, HTML_SUFFIXES
 from sitemill.lastmod.history.seenrecord import seen_from_json
@@ -86,7 +86,7 @@ def state_from_document(document: object, now: datetime | None = None) -> State:
     fingerprints_current = not state.outdated
     if fingerprints_current:
         state.fingerprint_main = document.get("fingerprint_scope") != "body"
-    latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.evidencetime)
+    latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.decide)
     commits = commits_from_json(document.get("commits"), MAX_BLOBS)  # (lastmod.proof)
     records = _records(state, pages, facts_current, fingerprints_current, latest, commits)
     state.pages = dict(records)

@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import Any, Final
 
 from sitemill.errors import StateError
-from sitemill.lastmod.evidencetime import latest_evidence
+from sitemill.lastmod.decide import latest_evidence
 from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.shards.partition import Part, part_from_json, part_to_json
 from sitemill.shards.plan import key_order, shard_id
@@ -72,7 +72,7 @@ def parse_shard_state(
         raise StateError("the shard state's id does not match its boundary")
     if bounds is not None and after != bounds[0]:
         raise StateError("the shard state's boundary is not its shard's")
-    latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.evidencetime)
+    latest = latest_evidence(now or datetime.now(UTC))  # (sitemill.lastmod.decide)
     listing = _listing(document.get("listing"), latest)
     if bounds is not None:
         _check_range(listing, *bounds)

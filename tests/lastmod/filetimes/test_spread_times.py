@@ -54,22 +54,28 @@ def declared(path: str) -> Evidence | None:
     return None
 
 
+def first_date(ladder: Ladder, path: str, file_time: str) -> tuple[str | None, DateReason]:
+    """The page's lastmod and why, as a job takes them from the ladder."""
+    found = ladder.first_evidence(path, file_time)
+    return (None, ladder.undated_reason()) if found is None else (found.lastmod, found.reason)
+
+
 def test_the_rungs_between_history_and_file_times_are_asked_in_order() -> None:
     stamped = first_run_ladder([NOW] * 3, providers=[declared], now=NOW)
-    assert stamped.first_date("post.html", "2026-01-01T00:00:00+00:00") == (
+    assert first_date(stamped, "post.html", "2026-01-01T00:00:00+00:00") == (
         "2023-05-06T07:08:09+00:00",
         DateReason.DECLARED,
     )
-    assert stamped.first_date("page.html", "2026-01-01T00:00:00+00:00") == (
+    assert first_date(stamped, "page.html", "2026-01-01T00:00:00+00:00") == (
         None,
         DateReason.NONE_BUILD,
     )
     spread = first_run_ladder([NOW - n * 40 * DAY for n in range(3)], uploads=True, now=NOW)
     when = "2025-01-01T00:00:00+00:00"
-    assert spread.first_date("page.html", when) == (when, DateReason.FILE_TIME)
+    assert first_date(spread, "page.html", when) == (when, DateReason.FILE_TIME)
     synced = first_run_ladder([NOW - 9] * 3, uploads=True, now=NOW)
-    assert synced.first_date("page.html", when) == (None, DateReason.NONE_SYNC)
-    assert Ladder().first_date("page.html", when) == (None, DateReason.NONE)  # nothing judged
+    assert first_date(synced, "page.html", when) == (None, DateReason.NONE_SYNC)
+    assert first_date(Ladder(), "page.html", when) == (None, DateReason.NONE)  # nothing judged
 
 
 @pytest.mark.parametrize(

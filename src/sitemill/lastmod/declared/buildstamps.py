@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Final, Generic, TypeVar
 
+from sitemill.lastmod.decide import evidence_time
 from sitemill.lastmod.declared.w3cdate import DeclaredDate, DeclaredPrecision
-from sitemill.lastmod.evidencetime import evidence_time
 from sitemill.lastmod.filetimes.spread import STAMP_WINDOW
 
 _Page = TypeVar("_Page", bound=Hashable)
@@ -103,7 +103,7 @@ def _stamp(
 
 def in_future(declared: DeclaredDate, run_time: datetime) -> bool:
     """Whether ``declared`` is after the run (``run_time``, aware): every instant it may mean
-    is (sitemill.lastmod.evidencetime). Such a date is no evidence, and no other check
+    is (sitemill.lastmod.decide). Such a date is no evidence, and no other check
     reckons with it (the day after 9999-12-31 is no date)."""
     return evidence_time(declared.earliest(), run_time) is None
 

@@ -12,8 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sitemill.errors import GitError
-from sitemill.lastmod.decide import DateReason, Evidence
-from sitemill.lastmod.evidencetime import evidence_lastmod
+from sitemill.lastmod.decide import DateReason, Evidence, evidence_lastmod
 from sitemill.lastmod.history.commits import NamedCommit
 from sitemill.lastmod.proof import Proof, Rung
 from sitemill.lastmod.sourcefiles.repository import (
@@ -81,7 +80,7 @@ class SourceRung:
             if path in found.sourced:
                 self._undated.add(path)
             return None
-        # A source's change after the run is no evidence (sitemill.lastmod.evidencetime).
+        # A source's change after the run is no evidence (sitemill.lastmod.decide).
         lastmod = evidence_lastmod(dated.change.time, self._run_time)
         if lastmod is None:
             return None

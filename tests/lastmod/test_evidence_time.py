@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from sitemill.lastmod.evidencetime import evidence_ceiling, evidence_lastmod, evidence_time
+from sitemill.lastmod.decide import evidence_ceiling, evidence_lastmod, evidence_time
 from sitemill.protocol import CLOCK_SKEW
 
 RUN = datetime(2026, 11, 26, 20, 0, tzinfo=UTC)
