@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Final, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from sitemill.config.values import parse_bool, parse_enum
+from sitemill.config.values import parse_enum_or_bool
 from sitemill.errors import ConfigError
 from sitemill.messages import register_secret
 from sitemill.urls import url_origin
@@ -79,14 +79,8 @@ class IndexNowMode(Enum):
     LATER = "later"  # kept pending in the state: `sitemill indexnow` sends them after a deploy
 
 
-def parse_indexnow_mode(key: str, value: object) -> IndexNowMode:
-    """off, send or later; a boolean too (true: send)."""
-    if isinstance(value, bool) or str(value).strip().lower() in _BOOLEAN_WORDS:
-        return IndexNowMode.SEND if parse_bool(key, value) else IndexNowMode.OFF
-    return parse_enum(IndexNowMode)(key, value)
-
-
-_BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "1", "0"})
+# off, send or later; a boolean too (true: send).
+parse_indexnow_mode: Final = parse_enum_or_bool(IndexNowMode.SEND, IndexNowMode.OFF)
 
 
 class IndexNowConfig(Protocol):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final, Protocol
 
-from sitemill.config.values import parse_bool, parse_enum
+from sitemill.config.values import parse_enum_or_bool
 from sitemill.errors import ConfigError
 
 # llms-full.txt's default byte limit: the sitemaps' own (max_bytes), a size an agent reads whole.
@@ -22,14 +22,8 @@ class LlmsMode(Enum):
     REPLACE = "replace"  # written over an llms.txt sitemill did not write (said once)
 
 
-_BOOLEAN_WORDS: Final = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0"})
-
-
-def parse_llms_mode(key: str, value: object) -> LlmsMode:
-    """off, on or replace; a boolean too (true: on)."""
-    if isinstance(value, bool) or str(value).strip().lower() in _BOOLEAN_WORDS:
-        return LlmsMode.ON if parse_bool(key, value) else LlmsMode.OFF
-    return parse_enum(LlmsMode)(key, value)
+# off, on or replace; a boolean too (true: on).
+parse_llms_mode: Final = parse_enum_or_bool(LlmsMode.ON, LlmsMode.OFF)
 
 
 class LlmsSettings(Protocol):

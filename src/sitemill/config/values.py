@@ -17,14 +17,18 @@ from sitemill.workers.workpool import MAX_WORKERS
 _E = TypeVar("_E", bound=Enum)
 
 
+_TRUE_WORDS: Final = ("true", "yes", "on", "1")
+_FALSE_WORDS: Final = ("false", "no", "off", "0")
+
+
 def parse_bool(key: str, value: object) -> bool:
     """The one boolean parser: TOML booleans, and true/false/yes/no/on/off/1/0 strings."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
-    if text in ("true", "yes", "on", "1"):
+    if text in _TRUE_WORDS:
         return True
-    if text in ("false", "no", "off", "0"):
+    if text in _FALSE_WORDS:
         return False
     raise ConfigError(key, f"{value!r} is not a boolean (use true or false)")
 
@@ -37,6 +41,19 @@ def parse_enum(enum: type[_E]) -> Callable[[str, object], _E]:
                 return member
         allowed = ", ".join(str(member.value) for member in enum)
         raise ConfigError(key, f"{value!r} is not one of: {allowed}")
+
+    return parse
+
+
+def parse_enum_or_bool(on: _E, off: _E) -> Callable[[str, object], _E]:
+    """A parser of the values of ``on``'s enum, and of a boolean too (parse_bool; true:
+    ``on``, false: ``off``)."""
+    members = parse_enum(type(on))
+
+    def parse(key: str, value: object) -> _E:
+        if isinstance(value, bool) or str(value).strip().lower() in (*_TRUE_WORDS, *_FALSE_WORDS):
+            return on if parse_bool(key, value) else off
+        return members(key, value)
 
     return parse
 

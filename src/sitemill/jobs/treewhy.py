@@ -6,6 +6,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from sitemill.config.model import Config, LastmodMode
@@ -67,11 +68,15 @@ class PageWhy:
     late: int | None = None  # its git date, after the run's time: no evidence
 
 
-class _Seen:
+_S = TypeVar("_S", StateStore, Previous)
+
+
+class _Seen(Generic[_S]):
     """Reads through ``source`` and notes whether any read found a state (``found``)."""
 
-    def __init__(self, source: StateStore | Previous) -> None:
-        self.source, self.found = source, False
+    def __init__(self, source: _S) -> None:
+        self.source: _S = source
+        self.found = False
 
     def read(self) -> bytes | None:
         data = self.source.read()
@@ -79,31 +84,23 @@ class _Seen:
         return data
 
 
-class ReadOnlyStore(_Seen):
+class ReadOnlyStore(_Seen[StateStore]):
     """A state store that is read (``found``: whether it held a state), its writes dropped."""
-
-    def __init__(self, store: StateStore) -> None:
-        super().__init__(store)
-        self.store = store
 
     @property
     def where(self) -> str:
-        return self.store.where
+        return self.source.where
 
     def write(self, data: bytes) -> bool:
         return False
 
 
-class SeenPrevious(_Seen):
+class SeenPrevious(_Seen[Previous]):
     """A previous state that is read, noting whether it held one (``found``)."""
-
-    def __init__(self, previous: Previous) -> None:
-        super().__init__(previous)
-        self.previous = previous
 
     @property
     def location(self) -> str:
-        return self.previous.location
+        return self.source.location
 
 
 def site_path(page: str, base_url: str | None) -> str | None:
