@@ -97,7 +97,7 @@ class State:
     # them): kept, so that a small change to the site never moves every URL.
     url_style: StyleDecision | None = None
     # The base URL the run that wrote the state served the pages at: a run at another one
-    # says once that every URL moved (state.start.base_moved), and announces nothing for it.
+    # says once that every URL moved (state.start.base_move_warning), and announces nothing for it.
     base_url: str | None = None
     # The user's sitemaps a replaced index named, named while there (writing.usersitemaps).
     found_sitemaps: frozenset[str] = frozenset()

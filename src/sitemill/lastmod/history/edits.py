@@ -29,7 +29,7 @@ from sitemill.lastmod.history.targetmoves import (
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
-_LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
+_LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key) since dates are named by their values and kinds
 # (history.datevalues), a JSON-LD move away from the site's base and a fragment re-pointed alone
 # by the move (history.targetmoves): a name an earlier sitemill remembered is not recalled. At
