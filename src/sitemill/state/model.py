@@ -68,7 +68,7 @@ class State:
     refused: int = 0
     refused_example: str = ""
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of
-    # an earlier sitemill: fingerprint.digest.EARLIER_VERSIONS; 0: none a sitemill wrote);
+    # an earlier sitemill: fingerprint.versions.EARLIER_VERSIONS; 0: none a sitemill wrote);
     # written as the current one. See ``outdated``.
     fingerprint_version: int = FINGERPRINT_VERSION
     # Whether the fingerprints cover the main region (content_scope = "main") or the body;
