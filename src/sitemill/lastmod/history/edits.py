@@ -69,7 +69,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
         return RESPACED, RESPACED, moves
     if respelled(newer, older):
         return RESPELLED, RESPELLED, moves
-    return _edit_name(new, old, moves), hashed(*named_by_kind(*repeats)), moves
+    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
@@ -82,7 +82,7 @@ def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
         kind = "site-wide"
     else:
         kind = "other"
-    name = hashed(removed, added)
+    name = hash_edit(removed, added)
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
 
 
@@ -128,7 +128,7 @@ def exact_of(newer: str, older: str) -> str:
         return RESPACED
     if respelled(newer, older):
         return RESPELLED
-    return hashed(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
+    return hash_edit(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
 
 
 def token_sum(reduction: str) -> int:
@@ -164,7 +164,7 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     return sorted(set(removed)), sorted(set(added))
 
 
-def hashed(removed: list[str], added: list[str]) -> str:
+def hash_edit(removed: list[str], added: list[str]) -> str:
     text = "\0".join((*removed, "\1", *added))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
