@@ -3,9 +3,9 @@
     .venv/bin/python benchmarks/robots_agreement.py [--cases 20000] [--seed 9309] [--examples 5]
 
 Draws random adversarial robots.txt/path pairs with a fixed seed, using the generator of
-tests/test_robots_google.py (the same one its hypothesis test uses), asks both parsers, and
-prints the agreement rate, the disagreements robots.py documents (and why), and examples of any
-other disagreement. Exits 1 when there is an undocumented one. Needs the dev extra.
+tests/robots/test_robots_google.py (the same one its hypothesis test uses), asks both parsers, and
+prints the agreement rate, the disagreements robots/rules.py documents (and why), and examples of
+any other disagreement. Exits 1 when there is an undocumented one. Needs the dev extra.
 """
 
 from __future__ import annotations

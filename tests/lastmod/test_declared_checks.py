@@ -24,7 +24,7 @@ from sitemill.lastmod.declared.checks import (
     NOT_AFTER_PUBLICATION,
     behind_history,
     check_declared,
-    distrusted,
+    distrust_when_behind,
 )
 from sitemill.lastmod.declared.w3cdate import (
     ARTICLE_MODIFIED,
@@ -103,10 +103,10 @@ def test_declared_dates_behind_the_history_distrust_the_site() -> None:
     assert behind_history(known, history) == ["old.html"]
     assert behind_history({k: v for k, v in known.items() if k != "old.html"}, history) == []
     fresh = check_declared({"new.html": [date("2024-06-01T00:00:00Z")]}, RUN)
-    check = distrusted(fresh, ["old.html"])
+    check = distrust_when_behind(fresh, ["old.html"])
     assert check.accepted == {}
     assert check.refused == {"new.html": (date("2024-06-01T00:00:00Z"), BEHIND_HISTORY)}
-    assert distrusted(fresh, []) == fresh
+    assert distrust_when_behind(fresh, []) == fresh
 
 
 POST = (

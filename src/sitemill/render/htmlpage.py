@@ -2,7 +2,7 @@
 # The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a template
 # that loops far more than its links cannot hold the run's memory. A user's template must keep
 # sitemill's generator meta tag, by which a later run tells its own sitemap.html from a page someone
-# wrote by hand under that name (sitemill.writing.htmlmap.own).
+# wrote by hand under that name (sitemill.html.generator.made_by_sitemill).
 
 from __future__ import annotations
 

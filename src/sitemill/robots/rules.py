@@ -10,8 +10,8 @@ from typing import Final
 # Parsing and matching follow RFC 9309 (https://www.rfc-editor.org/rfc/rfc9309) as Google reads
 # it: https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt and its
 # open-source parser, https://github.com/google/robotstxt/blob/master/robots.cc ("production
-# code used by Googlebot"). tests/test_robots_google.py checks the decisions against the Python
-# binding of a fork of it, fast-robotstxt (https://github.com/nzrsky/robotstxt).
+# code used by Googlebot"). tests/robots/test_robots_google.py checks the decisions against the
+# Python binding of a fork of it, fast-robotstxt (https://github.com/nzrsky/robotstxt).
 #
 # Paths and patterns are compared in RFC 9309's form (section 2.2.2): escapes of unreserved
 # characters decoded ("%7E" is "~"), other escapes kept, with upper-case hex, and what a URL

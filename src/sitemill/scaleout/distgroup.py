@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
-from sitemill.scaleout.distplan import weighted
+from sitemill.scaleout.distplan import page_weights
 from sitemill.scaleout.runfiles import Item
 from sitemill.shards.cuts import Cutter, byte_fill
 from sitemill.shards.plan import Order, key_order, shard_id
@@ -33,7 +33,7 @@ def group_shards(
     after = item.afters[0]
     chunk: list[ObjectTypeDef] = []  # the rows since the last cut (bucket_pages adds them)
     pages = bucket_pages(config, _kept_in(rows, chunk), root, Inventory())
-    for path, size in weighted(config, pages):
+    for path, size in page_weights(config, pages):
         for cut in cutter.add(path, size):
             yield after, cut, _split(chunk, root, cut)
             after = cut

@@ -171,7 +171,7 @@ def _listed_plan(run: DistributedRun) -> Plan:
     config = run.config
     objects = list_objects(run.client, run.site.bucket, run.site.root)
     return canonical_plan(
-        weighted(config, bucket_pages(config, objects, run.site.root, Inventory())),
+        page_weights(config, bucket_pages(config, objects, run.site.root, Inventory())),
         fill=config.shard_fill,
         max_bytes=config.max_bytes,
         clean=config.url_style is UrlStyle.CLEAN,
@@ -179,7 +179,7 @@ def _listed_plan(run: DistributedRun) -> Plan:
     )
 
 
-def weighted(config: Config, pages: Iterable[Page]) -> Iterator[tuple[str, int]]:
+def page_weights(config: Config, pages: Iterable[Page]) -> Iterator[tuple[str, int]]:
     """(key, estimated bytes) of every candidate page, in key order: what the cut rule
     counts (sitemill.shards.cuts)."""
     for page in pages:

@@ -1,7 +1,8 @@
 """Pages of a shard that name pages of others, and the other shards as the last build left them."""
-# ``crosses``: an incremental run cannot render such a shard alone. The other shards as the last
-# build left them are what a distributed worker asks of a canonical or an hreflang alternate that
-# names a page of another shard (docs/distributed.md, What it does not do: one build behind).
+# ``names_other_pages``: an incremental run cannot render such a shard alone. The other shards as
+# the last build left them are what a distributed worker asks of a canonical or an hreflang
+# alternate that names a page of another shard (docs/distributed.md, What it does not do: one build
+# behind).
 #
 # The URL's key is turned back into the keys that could hold it (``x.html``, ``x.htm``, ``x``,
 # ``x/index.html``...), and each is looked up in the last state of the shard whose range holds it: a

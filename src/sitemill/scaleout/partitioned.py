@@ -9,7 +9,7 @@
 # whose pages name pages of other shards, the run is a full rebuild: the whole listing through one
 # pass (its shards' ranges listed in parallel by ``threads``), which then writes every shard's
 # state. Children no index names are deleted only once they have been unnamed longer than a rebuild
-# can take (sitemill.shards.partition.DELETE_AFTER).
+# can take (sitemill.shards.manifest.DELETE_AFTER).
 
 from __future__ import annotations
 

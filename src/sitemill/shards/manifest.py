@@ -55,7 +55,7 @@ class IndexState:
     states: dict[str, StateRef] = field(default_factory=dict)  # shard id -> its state
     retired: dict[str, str] = field(default_factory=dict)  # name -> since (UTC)
     legacy: bool = False
-    base_url: str | None = None  # the run's that committed it (state.start.base_moved)
+    base_url: str | None = None  # the run's that committed it (state.start.base_move_warning)
     # The user's sitemaps the index names after sitemill's own (absolute locs, sorted), and
     # those of them a replaced index named, remembered by name (sitemill.writing.usersitemaps).
     users: tuple[str, ...] = ()

@@ -68,7 +68,7 @@ class State:
     refused: int = 0
     refused_example: str = ""
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of
-    # an earlier sitemill: fingerprint.digest.EARLIER_VERSIONS; 0: none a sitemill wrote);
+    # an earlier sitemill: fingerprint.versions.EARLIER_VERSIONS; 0: none a sitemill wrote);
     # written as the current one. See ``outdated``.
     fingerprint_version: int = FINGERPRINT_VERSION
     # Whether the fingerprints cover the main region (content_scope = "main") or the body;
@@ -97,7 +97,7 @@ class State:
     # them): kept, so that a small change to the site never moves every URL.
     url_style: StyleDecision | None = None
     # The base URL the run that wrote the state served the pages at: a run at another one
-    # says once that every URL moved (state.start.base_moved), and announces nothing for it.
+    # says once that every URL moved (state.start.base_move_warning), and announces nothing for it.
     base_url: str | None = None
     # The user's sitemaps a replaced index named, named while there (writing.usersitemaps).
     found_sitemaps: frozenset[str] = frozenset()

@@ -36,7 +36,7 @@ TOO_LONG: Final = (
 )
 
 
-def capped(chunks: Iterable[bytes]) -> Iterator[bytes]:
+def cap_bytes(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """``chunks`` up to MAX_BYTES_LIMIT bytes in all; past it, DocumentStop (a gzip bomb ends
     here)."""
     size = 0

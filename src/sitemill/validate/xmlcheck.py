@@ -9,7 +9,7 @@ from functools import partial
 
 from sitemill.errors import MissingExtraError, install_hint
 from sitemill.validate.document import BatchSchema, Document
-from sitemill.validate.limits import capped
+from sitemill.validate.limits import cap_bytes
 from sitemill.validate.urls import LocRules
 from sitemill.validate.violation import DocumentStop, Violation
 
@@ -43,7 +43,7 @@ def _check(
     document = Document(file, sink, rules, schema)
     try:
         with _collection_paused():
-            feed(document, capped(chunks))
+            feed(document, cap_bytes(chunks))
     except DocumentStop as stop:
         sink.append(Violation(file, stop.line, stop.message))
         return None

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history import edits
 from sitemill.lastmod.history.datevalues import RESPELLED, named_by_kind, respelled
-from sitemill.lastmod.history.edits import hashed, names_of
+from sitemill.lastmod.history.edits import hash_edit, names_of
 from sitemill.lastmod.history.respacing import RESPACED, respaced
 
 
@@ -42,10 +42,10 @@ def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Mo
         kind = "site-wide"
     else:
         kind = "other"
-    name = hashed(removed, added)
+    name = hash_edit(removed, added)
     digits = edits._KIND_DIGITS[kind]
     edit = digits[int(name[0], 16) % len(digits)] + name[1:]
-    return edit, hashed(*named_by_kind(*edits._repeats(old, new))), moves
+    return edit, hash_edit(*named_by_kind(*edits._repeats(old, new))), moves
 
 
 # Words whose letter case folds together (ß and SS, the dotted İ), dates, numbers, marks of

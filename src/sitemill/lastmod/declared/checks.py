@@ -74,7 +74,7 @@ def behind_history(
     return sorted(behind, key=str)
 
 
-def distrusted(check: StampCheck[_Page], behind: Sequence[_Page]) -> StampCheck[_Page]:
+def distrust_when_behind(check: StampCheck[_Page], behind: Sequence[_Page]) -> StampCheck[_Page]:
     """``check`` with none accepted: ``behind`` (pages with history) shows the site's declared
     dates lag its content."""
     if not behind or not check.accepted:

@@ -6,7 +6,7 @@
 # a meta inside <noscript> is text). A page may have been edited since it was published, so
 # datePublished and article:published_time never date it: they are read only to tell a modification
 # date that merely repeats the publication date (a template's default), which is no evidence of a
-# modification (sitemill.lastmod.nomodification).
+# modification (sitemill.lastmod.declared.checks).
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from sitemill.lastmod.decide import DateReason, Evidence
 from sitemill.lastmod.declared.buildstamps import StampCheck
-from sitemill.lastmod.declared.checks import behind_history, check_declared, distrusted
+from sitemill.lastmod.declared.checks import behind_history, check_declared, distrust_when_behind
 from sitemill.lastmod.declared.w3cdate import DeclaredDate, DeclaredPrecision
 from sitemill.lastmod.proof import Proof, Rung
 
@@ -44,7 +44,7 @@ class DeclaredRung:
             if self._history is not None and self._check.accepted:
                 declared, dates = self._history()
                 known = check_declared(declared, self._run_time).accepted
-                self._check = distrusted(self._check, behind_history(known, dates))
+                self._check = distrust_when_behind(self._check, behind_history(known, dates))
         return self._check
 
     def __call__(self, path: str) -> Evidence | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.lastmod.history.edits import Moves, hashed, moves_of
+from sitemill.lastmod.history.edits import Moves, hash_edit, moves_of
 from sitemill.lastmod.history.targetmoves import TARGET_KINDS
 
 # The parts of an edit named apart (edit_parts): the title's words, descriptions, targets, the rest.
@@ -31,7 +31,7 @@ def parts_named(moves: Moves) -> str:
     for part in _PARTS:
         gone = [token for token in removed if _part_of(token) == part]
         come = [token for token in added if _part_of(token) == part]
-        names.append(hashed(gone, come)[:8] if gone or come else NO_PART)
+        names.append(hash_edit(gone, come)[:8] if gone or come else NO_PART)
     return "".join(names)
 
 

@@ -29,7 +29,7 @@ from sitemill.lastmod.history.targetmoves import (
 _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"}
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
-_LINK_END: Final = "E"  # (the token of a link's end: marks.LINK_END_MARK)
+_LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key) since dates are named by their values and kinds
 # (history.datevalues), a JSON-LD move away from the site's base and a fragment re-pointed alone
 # by the move (history.targetmoves): a name an earlier sitemill remembered is not recalled. At
@@ -69,7 +69,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
         return RESPACED, RESPACED, moves
     if respelled(newer, older):
         return RESPELLED, RESPELLED, moves
-    return _edit_name(new, old, moves), hashed(*named_by_kind(*repeats)), moves
+    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
@@ -82,7 +82,7 @@ def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
         kind = "site-wide"
     else:
         kind = "other"
-    name = hashed(removed, added)
+    name = hash_edit(removed, added)
     return _KIND_DIGITS[kind][int(name[0], 16) % len(_KIND_DIGITS[kind])] + name[1:]
 
 
@@ -128,7 +128,7 @@ def exact_of(newer: str, older: str) -> str:
         return RESPACED
     if respelled(newer, older):
         return RESPELLED
-    return hashed(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
+    return hash_edit(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
 
 
 def token_sum(reduction: str) -> int:
@@ -164,7 +164,7 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     return sorted(set(removed)), sorted(set(added))
 
 
-def hashed(removed: list[str], added: list[str]) -> str:
+def hash_edit(removed: list[str], added: list[str]) -> str:
     text = "\0".join((*removed, "\1", *added))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 

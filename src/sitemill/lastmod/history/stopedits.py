@@ -94,7 +94,7 @@ def _unknown(
     unknown = []
     for path, end in wanted:
         keys = [_edit_key_of(path, pages[path], end, exact=e, kind=k) for e, k in _NAMES]
-        named = [None if key is None else recalled(remembered, key) for key in keys]
+        named = [None if key is None else recall_name(remembered, key) for key in keys]
         if None in named:
             unknown.append((path, end))
             continue
@@ -111,7 +111,7 @@ def _edit_key_of(path: str, run: Run, end: int, *, exact: bool, kind: str) -> st
     return edit_key(path, newer, older, exact=exact, kind=kind)
 
 
-def recalled(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> str | None:
+def recall_name(remembered: tuple[Mapping[str, str], dict[str, str]], key: str) -> str | None:
     """What this run (``remembered[1]``) or an earlier one (``[0]``) remembers under ``key``."""
     return remembered[1].get(key) or remembered[0].get(key)
 

@@ -32,7 +32,7 @@ from sitemill.lastmod.history.stopedits import (
     stop_keys,
     stop_names,
 )
-from sitemill.lastmod.history.walk import Fingerprint, Run, fingerprinted
+from sitemill.lastmod.history.walk import Fingerprint, Run, fingerprint_with_reduction
 from sitemill.lastmod.history.walkgit import KEPT, blob_reader
 from sitemill.lastmod.history.walkreductions import Named, Reductions, hand
 from sitemill.workers.workpool import WorkPool, cut
@@ -133,7 +133,7 @@ def _reduce_tips(
             taken = held.current.get(path)
             reduction = taken[1] if taken is not None and taken[0] == data else None
             if reduction is None:
-                reduction = fingerprinted(fingerprint, path, data)[1]
+                reduction = fingerprint_with_reduction(fingerprint, path, data)[1]
             if reduction is not None:
                 held.versions[blob, path] = reduction
 

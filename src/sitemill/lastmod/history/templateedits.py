@@ -73,7 +73,7 @@ from sitemill.lastmod.history.stopedits import (
     Reduce,
     Spread,
     name_stops,
-    recalled,
+    recall_name,
 )
 from sitemill.lastmod.history.walk import Run, blob_key
 
@@ -169,7 +169,7 @@ def _carried(
     reference = {}
     for path, end in template:
         older = pages[path].chain[end].blob  # (a stop's: never a deletion)
-        found = None if older is None else recalled(remembered, blob_key(path, older))
+        found = None if older is None else recall_name(remembered, blob_key(path, older))
         if found is not None:
             pages[path].end = end + 1
             reference[path] = found

@@ -129,7 +129,7 @@ def _current(
     for path in group:
         found = wanted.get(path)
         if found is None and read is not None and (data := read(path)) is not None:
-            found, reduction = fingerprinted(fingerprint, path, data)
+            found, reduction = fingerprint_with_reduction(fingerprint, path, data)
             taken[0][path] = found
             if reduction is not None and (sketch := sketch_text(reduction)) is not None:
                 taken[1][path] = sketch
@@ -140,7 +140,9 @@ def _current(
     return current
 
 
-def fingerprinted(fingerprint: Fingerprint, path: str, data: bytes) -> tuple[str, str | None]:
+def fingerprint_with_reduction(
+    fingerprint: Fingerprint, path: str, data: bytes
+) -> tuple[str, str | None]:
     """The fingerprint of ``data`` at ``path``, and its reduction when ``fingerprint`` gives
     one (None: another file, or a fingerprint that gives none)."""
     found = fingerprint(path, data)
@@ -236,7 +238,7 @@ def compare_versions(
                 key = blob_key(path, blob)  # (not HTML: another path's bytes are the same)
                 found, reduction = blobs.get(key), None
                 if found is None:
-                    found, reduction = fingerprinted(fingerprint, path, data)
+                    found, reduction = fingerprint_with_reduction(fingerprint, path, data)
                     blobs[key] = found
                 if found == current[path]:
                     run.end += 1
