@@ -27,8 +27,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# PYTHONDONTWRITEBYTECODE emptied: with it set, each worker rewrote every test module's asserts
+# and each `sitemill` a test starts compiled the sources again (13.5 s, 0.37 s of CPU; 5.9, 0.18 cached).
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist worksteal
 
 test: lint typecheck pytest
 
