@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -39,6 +40,7 @@ def parameter_count(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return count - (bool(every) and every[0].arg in ("self", "cls"))
 
 
+@functools.cache
 def parsed_modules() -> dict[str, ast.Module]:
     modules = {
         str(path.relative_to(PACKAGE)): ast.parse(path.read_text(encoding="utf-8"))
