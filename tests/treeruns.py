@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sitemill.config.model import load_config
-from sitemill.jobs import treedates, treehistory
+from sitemill.jobs import treehistory, treereads
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 
@@ -31,16 +31,16 @@ def hold_log_until_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], li
     by_then: list[int] = []
     returned = threading.Event()
     real_take, real_read, real_log = (
-        treedates.PageReads._take,
+        treereads.PageReads._take,
         treehistory.read_pages,
         treehistory.read_history,
     )
 
-    def take(self: treedates.PageReads) -> None:
+    def take(self: treereads.PageReads) -> None:
         chunks.append("chunk")
         real_take(self)
 
-    def read_pages(*args: Any, **kwargs: Any) -> treedates.PageReads:
+    def read_pages(*args: Any, **kwargs: Any) -> treereads.PageReads:
         reads = real_read(*args, **kwargs)
         by_then.append(len(chunks))
         returned.set()
@@ -51,7 +51,7 @@ def hold_log_until_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], li
         returned.wait(timeout=60)
         return found
 
-    monkeypatch.setattr(treedates.PageReads, "_take", take)
+    monkeypatch.setattr(treereads.PageReads, "_take", take)
     monkeypatch.setattr(treehistory, "read_pages", read_pages)
     monkeypatch.setattr(treehistory, "read_history", resolve_lastmod)
     return chunks, by_then

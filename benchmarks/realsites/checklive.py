@@ -46,7 +46,7 @@ from sitemill.config.model import load_config
 from sitemill.jobs.check import Checked, check_tree
 from sitemill.state.parse import parse_state
 from sitemill.urls import page_url, url_origin
-from sitemill.urlstyle import style_kept
+from sitemill.urlstyle import rendering_style
 from sitemill.web.livesite import Limits
 
 ALTERNATES = "//link[translate(@rel,'ALTERNT','alternt')='alternate'][@hreflang]/@href"
@@ -120,7 +120,7 @@ def url_paths(out: Path, base: str) -> dict[str, str]:
     """URL -> the file's path, as the build's state lists them."""
     state = parse_state((out / "sitemill-state.json.gz").read_bytes())
     config = load_config({"base_url": base}, {}, {})
-    style = style_kept(config.url_style, state.url_style)
+    style = rendering_style(config.url_style, state.url_style)
     return {page_url(config.base_url, path, style): path for path in state.pages}
 
 

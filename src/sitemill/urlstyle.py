@@ -100,7 +100,7 @@ class StyleDecision:
         )
 
 
-def style_kept(style: UrlStyle, decision: StyleDecision | None) -> UrlStyle:
+def rendering_style(style: UrlStyle, decision: StyleDecision | None) -> UrlStyle:
     """The style a run that does not decide renders in: ``style`` when set, else (``auto``)
     the ``decision`` a state keeps, ``directory`` while it keeps none."""
     if style is not UrlStyle.AUTO:
@@ -174,7 +174,7 @@ def settle_style(
     kept: StyleDecision | None,
 ) -> tuple[StyleDecision, Iterator[Page]]:
     """The style of a run with ``url_style = "auto"``: the ``kept`` decision of an earlier
-    run when enough pages made it (or it is marked to stand: as_kept), else the votes of
+    run when enough pages made it (or it is marked to stand: keep_decision), else the votes of
     every page's facts (``facts_of``: None for a page that does not count); and the pages,
     as they came (held, when they were all read for the votes)."""
     if kept is not None and (kept.decided or kept.kept):
@@ -233,10 +233,10 @@ def kept_style(config: Config, state: Keeps) -> Config:
     """For a run that renders a part of the site (shards): ``config`` with the style that
     ``state`` keeps for ``auto`` (the votes are the whole site's: a part cannot count them),
     ``directory`` while it keeps none (the next full rebuild decides)."""
-    return replace(config, url_style=style_kept(config.url_style, state.url_style))
+    return replace(config, url_style=rendering_style(config.url_style, state.url_style))
 
 
-def as_kept(decision: StyleDecision | None) -> StyleDecision:
+def keep_decision(decision: StyleDecision | None) -> StyleDecision:
     """The decision a state keeps, for a run over a part of the site (shards): it stands as
     it is, ``directory`` while there is none (the whole site's votes decide, which a part
     cannot count: the next full rebuild does)."""

@@ -13,7 +13,7 @@ import pytest
 from gitutil import commit, git, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs import treedates, treehistory
+from sitemill.jobs import treehistory, treereads
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history import blobs
 from sitemill.protocol import Precision, lastmod_from_timestamp
@@ -188,7 +188,7 @@ def test_unchanged_pages_are_not_fingerprinted_again(
     # that fingerprint: only new, edited or uncommitted pages are fingerprinted.
     # (The current fingerprint of a page with history is taken by the walk through it.)
     fingerprinted: list[int] = []
-    fingerprint_html = treedates.fingerprint_html_reduced
+    fingerprint_html = treereads.fingerprint_html_reduced
     fingerprint_file = treehistory.fingerprint_reduced
 
     def counting(data: bytes, *args: Any, **values: Any) -> tuple[str, str]:
@@ -199,7 +199,7 @@ def test_unchanged_pages_are_not_fingerprinted_again(
         fingerprinted.append(len(data))
         return fingerprint_file(path, data, *args, **values)
 
-    monkeypatch.setattr(treedates, "fingerprint_html_reduced", counting)
+    monkeypatch.setattr(treereads, "fingerprint_html_reduced", counting)
     monkeypatch.setattr(treehistory, "fingerprint_reduced", counting_file)
     repo = make_repo(tmp_path / "site")
     out = tmp_path / "out"

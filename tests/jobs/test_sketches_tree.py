@@ -14,7 +14,7 @@ import pytest
 from gitutil import commit, make_repo
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs import treedates, treehistory
+from sitemill.jobs import treehistory, treereads
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import reduce_file
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
@@ -74,7 +74,7 @@ def sketched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return count
 
     # (raising=False: a sitemill that made no sketch fails the tests' own assertions)
-    monkeypatch.setattr(treedates, "sketch_text", counting("read"), raising=False)
+    monkeypatch.setattr(treereads, "sketch_text", counting("read"), raising=False)
     monkeypatch.setattr(walk, "sketch_text", counting("walk"), raising=False)
     return made
 
@@ -83,14 +83,14 @@ def sketched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def whole_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The pages read whole (for a fingerprint) rather than their head alone."""
     read: list[str] = []
-    real: Callable[..., bytes | None] = treedates.read_file
+    real: Callable[..., bytes | None] = treereads.read_file
 
     def counting(site: Any, path: str, limit: int) -> bytes | None:
-        if limit > treedates.PAGE_FACTS_BYTES:
+        if limit > treereads.PAGE_FACTS_BYTES:
             read.append(path)
         return real(site, path, limit)
 
-    monkeypatch.setattr(treedates, "read_file", counting)
+    monkeypatch.setattr(treereads, "read_file", counting)
     monkeypatch.setattr(treehistory, "read_whole", lambda site, path: counting(site, path, 1 << 30))
     return read
 

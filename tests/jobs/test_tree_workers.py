@@ -15,7 +15,7 @@ import treeruns
 from gitutil import commit, make_repo
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs import treedates, treedating
+from sitemill.jobs import treedating, treereads
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.workers import workpool
@@ -102,9 +102,9 @@ def test_without_history_a_later_run_starts_the_pipeline_before_the_last_chunk_i
     folder = plain_site(tmp_path / "site")
     monkeypatch.setattr(workpool, "MIN_POOL_BYTES", 0)
     events: list[str] = []
-    real_take, real_pages = treedates.PageReads._take, treedating.TreeDating.pages
+    real_take, real_pages = treereads.PageReads._take, treedating.TreeDating.pages
 
-    def take(self: treedates.PageReads) -> None:
+    def take(self: treereads.PageReads) -> None:
         events.append("chunk")
         real_take(self)
 
@@ -113,7 +113,7 @@ def test_without_history_a_later_run_starts_the_pipeline_before_the_last_chunk_i
             events.append("page")
             yield item
 
-    monkeypatch.setattr(treedates.PageReads, "_take", take)
+    monkeypatch.setattr(treereads.PageReads, "_take", take)
     monkeypatch.setattr(treedating.TreeDating, "pages", pages)
     one = outputs(folder, tmp_path / "one", 1)
     assert events == ["chunk"] + ["page"] * 60  # one process: read first, then the pipeline
@@ -140,15 +140,15 @@ def test_a_chunk_that_fails_late_publishes_nothing(
     monkeypatch.setattr(workpool, "MIN_POOL_BYTES", 0)
     # Threads stand in for the processes, so that the failure below reaches the workers.
     monkeypatch.setattr(workpool, "_executor", lambda workers: ThreadPoolExecutor(workers))
-    real_chunk = treedates._read_chunk
+    real_chunk = treereads._read_chunk
 
-    def failing(*arguments: Any) -> treedates.PageReads:
+    def failing(*arguments: Any) -> treereads.PageReads:
         files = arguments[-1][0]
         if any(file.path == "p58.html" for file in files):
             raise SourceError(f"cannot read {folder / 'p58.html'}: Input/output error")
         return real_chunk(*arguments)
 
-    monkeypatch.setattr(treedates, "_read_chunk", failing)
+    monkeypatch.setattr(treereads, "_read_chunk", failing)
     out = tmp_path / "out"
     with pytest.raises(SourceError, match=r"p58\.html: Input/output error"):
         outputs(folder, out, 4)

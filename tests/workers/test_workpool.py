@@ -27,8 +27,8 @@ def square_all(chunk: list[int]) -> list[int]:
 
 def warn_each(chunk: list[str]) -> int:
     for name in chunk:
-        logging.getLogger("sitemill.jobs.treedates").warning("not reading %s", name)
-    logging.getLogger("sitemill.jobs.treedates").debug("below the level: %s", chunk)
+        logging.getLogger("sitemill.jobs.treereads").warning("not reading %s", name)
+    logging.getLogger("sitemill.jobs.treereads").debug("below the level: %s", chunk)
     return len(chunk)
 
 
@@ -234,7 +234,7 @@ def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
 
 
 def test_the_fork_server_imports_what_the_workers_run_not_the_history_walk() -> None:
-    # A worker reads and fingerprints pages (jobs.treedates); the git history is walked in the
+    # A worker reads and fingerprints pages (jobs.treereads); the git history is walked in the
     # main process. The fork server is a third process that imports its preload: before, the
     # whole of jobs.treehistory (175 modules, the history walk's and git's among them).
     from multiprocessing import forkserver
@@ -250,7 +250,7 @@ def test_the_fork_server_imports_what_the_workers_run_not_the_history_walk() -> 
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     imported = done.stdout.split()
-    assert done.returncode == 0 and "sitemill.jobs.treedates" in imported, done.stderr
+    assert done.returncode == 0 and "sitemill.jobs.treereads" in imported, done.stderr
     walk = [
         name for name in imported if name.startswith(("sitemill.lastmod.history", "sitemill.git"))
     ]

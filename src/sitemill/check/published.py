@@ -28,7 +28,7 @@ from sitemill.state.model import State
 from sitemill.state.pending import REMOVED
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.urls import encode_uri_part, page_url
-from sitemill.urlstyle import style_kept
+from sitemill.urlstyle import rendering_style
 
 UNCHANGED_SAMPLE: Final = 100  # URLs sampled from those the publishing run did not change
 
@@ -82,7 +82,7 @@ class Published:
 
 def published_pages(config: Config, state: State) -> dict[str, PublishedPage]:
     """Each page ``state`` lists, by its URL in the style the run used."""
-    style = style_kept(config.url_style, state.url_style)
+    style = rendering_style(config.url_style, state.url_style)
     base = config.base_url
     return {
         (url := page_url(base, path, style)): PublishedPage(

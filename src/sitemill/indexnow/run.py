@@ -23,7 +23,7 @@ from sitemill.indexnow.pending import StatePending
 from sitemill.state.model import State
 from sitemill.state.pending import MAX_PENDING
 from sitemill.urls import page_url
-from sitemill.urlstyle import style_kept
+from sitemill.urlstyle import rendering_style
 
 log = logging.getLogger(__name__)
 NOT_CHECKED: Final = "not live at its version yet (sitemill check)"
@@ -81,7 +81,7 @@ def pending_outcome(config: Config, store: PendingStore) -> IndexNowOutcome:
 
 def _listed(config: Config, state: State | None) -> set[str]:
     """The URLs of the pages ``state`` lists (in the style it keeps, with ``auto``)."""
-    style = style_kept(config.url_style, None if state is None else state.url_style)
+    style = rendering_style(config.url_style, None if state is None else state.url_style)
     return set() if state is None else {page_url(config.base_url, p, style) for p in state.pages}
 
 

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
-from sitemill.jobs.treedates import PageReads
+from sitemill.jobs.treereads import PageReads
 from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions, clean_head
 from sitemill.lastmod.history.lastcommit import find_work_tree

@@ -21,7 +21,7 @@ from sitemill.report import Report
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.urls import page_url
-from sitemill.urlstyle import style_kept
+from sitemill.urlstyle import rendering_style
 from sitemill.writing.llmsoutputs import LlmsOutputs, LlmsSetup
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def _entries(config: Config, store: PartitionedStore) -> Iterator[Entry]:
 
 def _state_entries(config: Config, state: State) -> Iterator[Entry]:
     """Each page the state lists, as the sitemaps list it, with what its head said."""
-    style = style_kept(config.url_style, state.url_style)
+    style = rendering_style(config.url_style, state.url_style)
     for path in sorted(state.pages):
         facts = state.pages[path].facts
         loc = page_url(config.base_url, path, style)

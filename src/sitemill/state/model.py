@@ -38,7 +38,7 @@ from sitemill.state.llmsfiles import llms_to_json
 from sitemill.state.pagerecord import PageRecord, record_values
 from sitemill.state.removedurls import RemovedUrl, removed_to_json
 from sitemill.state.usersitemaps import user_sitemaps_to_json
-from sitemill.urlstyle import StyleDecision, as_kept
+from sitemill.urlstyle import StyleDecision, keep_decision
 
 STATE_FORMAT: Final = "sitemill-state"
 STATE_VERSION: Final = 1
@@ -173,8 +173,8 @@ class State:
 
     def with_style_kept(self) -> State:
         """This state for a run over a part of the site (shards): the style it keeps for
-        ``auto`` stands (sitemill.urlstyle.as_kept)."""
-        return replace(self, url_style=as_kept(self.url_style))
+        ``auto`` stands (sitemill.urlstyle.keep_decision)."""
+        return replace(self, url_style=keep_decision(self.url_style))
 
     def undated(self) -> frozenset[str]:
         """The pages remembered by their content but with no date (no evidence yet)."""

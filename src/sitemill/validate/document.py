@@ -12,7 +12,7 @@ from typing import Final, NamedTuple, Protocol
 
 from sitemill.protocol import SITEMAP_NS
 from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
-from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX_TAG, URLSET_TAG, prefixed
+from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX_TAG, URLSET_TAG, with_prefixes
 from sitemill.validate.prolog import encoding_problem
 from sitemill.validate.urls import LocRules, lastmod_problems
 from sitemill.validate.violation import DocumentStop, Violation
@@ -90,7 +90,7 @@ class Document:
         if tag not in ENTRY_TAG:
             raise DocumentStop(
                 line,
-                f"root element is <{prefixed(tag)}>; expected <urlset> or <sitemapindex> "
+                f"root element is <{with_prefixes(tag)}>; expected <urlset> or <sitemapindex> "
                 f"in {SITEMAP_NS}",
             )
         if self.rules is not None:
@@ -121,15 +121,18 @@ class Document:
             self.entries += 1
             limit = ENTRY_LIMIT[self.root_tag]
             if self.entries > limit:
-                message = f"more than {limit:,} <{prefixed(entry)}> in one file (protocol maximum)"
+                message = (
+                    f"more than {limit:,} <{with_prefixes(entry)}> in one file (protocol maximum)"
+                )
                 return DocumentStop(child.sourceline, f"{message}; {NOT_FURTHER}")
             return None
         if isinstance(tag, str) and (self.entries or _in_own_namespace(tag)):
             # Only elements of other namespaces, before the first entry, may stand here (XSD).
             return DocumentStop(
                 child.sourceline,
-                f"XSD: <{prefixed(tag)}> is not expected here: <{prefixed(self.root_tag)}> holds "
-                f"<{prefixed(entry)}> elements, after any of other namespaces; {NOT_FURTHER}",
+                f"XSD: <{with_prefixes(tag)}> is not expected here: "
+                f"<{with_prefixes(self.root_tag)}> holds <{with_prefixes(entry)}> elements, "
+                f"after any of other namespaces; {NOT_FURTHER}",
             )
         return self._count_other(child.sourceline)
 
@@ -144,7 +147,9 @@ class Document:
         if self.others <= MAX_OTHER_NODES:
             return None
         entry = ENTRY_TAG[self.root_tag]
-        return DocumentStop(line, too_many_others(prefixed(self.root_tag), prefixed(entry)))
+        return DocumentStop(
+            line, too_many_others(with_prefixes(self.root_tag), with_prefixes(entry))
+        )
 
     def _xsd(self, root: Node, children: Sequence[Node], before: int, *, last: bool) -> None:
         if not children and not (last and (not self.root_checked or not self.entries)):

@@ -25,7 +25,7 @@ from sitemill.validate.limits import (
     entry_too_big,
     too_many_around,
 )
-from sitemill.validate.names import INDEX_TAG, URLSET_TAG, prefixed, undeclared_prefix
+from sitemill.validate.names import INDEX_TAG, URLSET_TAG, undeclared_prefix, with_prefixes
 from sitemill.validate.prolog import doctype_in, doctype_line, doctype_message
 from sitemill.validate.violation import DocumentStop
 
@@ -132,7 +132,7 @@ def _recoverable_errors(parser: etree.XMLPullParser) -> None:
 def _bounds(root: etree._Element) -> None:
     """DocumentStop at an element too deep, or a root child too big, in the tree held now."""
     if cast(float, _AROUND(root)) > MAX_OTHER_NODES + 1:  # + 1: the root itself
-        raise DocumentStop(None, too_many_around(prefixed(str(root.tag))))
+        raise DocumentStop(None, too_many_around(with_prefixes(str(root.tag))))
     deep = _TOO_DEEP(root)
     if isinstance(deep, list) and deep:
         raise DocumentStop(getattr(deep[0], "sourceline", None), TOO_DEEP)
@@ -142,7 +142,7 @@ def _bounds(root: etree._Element) -> None:
     if isinstance(big, list) and big:
         node = big[0]
         raise DocumentStop(
-            getattr(node, "sourceline", None), entry_too_big(prefixed(str(node.tag)))
+            getattr(node, "sourceline", None), entry_too_big(with_prefixes(str(node.tag)))
         )
 
 

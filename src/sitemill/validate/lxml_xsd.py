@@ -14,7 +14,15 @@ from sitemill.errors import SitemillError
 from sitemill.protocol import SITEMAP_NS
 from sitemill.schemas import schema_folder
 from sitemill.validate.document import Batch, Node, element_text
-from sitemill.validate.names import ENTRY_TAG, INDEX_TAG, LASTMOD, LOC, URLSET_TAG, clip, prefixed
+from sitemill.validate.names import (
+    ENTRY_TAG,
+    INDEX_TAG,
+    LASTMOD,
+    LOC,
+    URLSET_TAG,
+    clip,
+    with_prefixes,
+)
 
 # "Element '{ns}name'[, attribute 'a']: what is wrong" is how libxml2 words a schema error.
 _ELEMENT = re.compile(r"Element '([^']*)'(?:, attribute '([^']*)')?: (?:\[facet '\w+'\] )?")
@@ -78,11 +86,11 @@ def message(text: str) -> str:
     """libxml2's wording made short: prefixes for namespaces, the element first."""
     match = _ELEMENT.match(text)
     if match is None:
-        return clip(prefixed(f"XSD: {text}"))
+        return clip(with_prefixes(f"XSD: {text}"))
     element, attribute, rest = match[1], match[2], text[match.end() :]
     where = f"<{element}>" + (f" attribute {attribute!r}:" if attribute else "")
     hint = _LASTMOD_HINT if element == LASTMOD else ""
-    return clip(prefixed(f"XSD: {where} {rest}".rstrip(".") + hint))
+    return clip(with_prefixes(f"XSD: {where} {rest}".rstrip(".") + hint))
 
 
 def _stand_in(root_tag: str) -> etree._Element:

@@ -25,7 +25,7 @@ PREFIXES: Final = {
 _LONG_QUOTED = re.compile(r"'([^']{101,})'")
 
 
-def prefixed(text: str) -> str:
+def with_prefixes(text: str) -> str:
     """``text`` with each known ``{namespace}`` written as its prefix from PREFIXES."""
     for prefix, uri in PREFIXES.items():
         text = text.replace(f"{{{uri}}}", f"{prefix}:" if prefix else "")

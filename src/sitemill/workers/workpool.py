@@ -41,7 +41,7 @@ CHUNKS_PER_WORKER: Final = 4
 # Items at most in a chunk counted as progress: else a small phase sits at "0 of 382".
 PROGRESS_CHUNK: Final = 64
 _LOGGER = "sitemill"
-PRELOAD: Final = ("sitemill.jobs.treedates",)  # the fork server's: the work (page reads) only
+PRELOAD: Final = ("sitemill.jobs.treereads",)  # the fork server's: the work (page reads) only
 
 
 def machine_cores() -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from treedates import at, dated
+from treereads import at, dated
 
 POSTS = (
     "life/sourdough",

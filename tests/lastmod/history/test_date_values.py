@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 from pytest import MonkeyPatch
+from treereads import at, dated
 
 from sitemill.lastmod.history import datevalues
-from sitemill.lastmod.history.datevalues import RESPELLED, respelled, valued
+from sitemill.lastmod.history.datevalues import RESPELLED, is_respelled, mark_date_values
 from sitemill.lastmod.history.edits import edit_of, exact_of, names_of
-from treedates import at, dated
 
 Build = dict[str, str]
 DAYS = ["Mar 22, 2018", "Jun 23, 2020", "Jan 5, 2019", "Oct 30, 2021", "Feb 14, 2017"]
@@ -213,13 +213,15 @@ def test_dates_are_their_values_and_numbers_put_in_are_named_by_their_kind() -> 
     assert edit_of(page + " Score 13", page + " Score 4") != edit_of(
         page + " Score 12", page + " Score 4"
     )
-    assert respelled(
+    assert is_respelled(
         page + " Published: 2018年1月23日 22:14", page + " Published: Jan 23, 2018 10:14 PM"
     )
     assert edit_of(page + " 23.01.2018", page + " 2018-01-23") == RESPELLED
-    assert not respelled(page + " Jan 24, 2018", page + " Jan 23, 2018")
-    assert valued("at 12:05 AM, 2024-03-09T10:00:00Z") == valued("at 0:05, 9 March 2024")
-    assert valued("25:70 and 2018-02-30") == "25:70 and 2018-02-30"
+    assert not is_respelled(page + " Jan 24, 2018", page + " Jan 23, 2018")
+    assert mark_date_values("at 12:05 AM, 2024-03-09T10:00:00Z") == mark_date_values(
+        "at 0:05, 9 March 2024"
+    )
+    assert mark_date_values("25:70 and 2018-02-30") == "25:70 and 2018-02-30"
 
 
 def test_the_expressions_of_any_date_are_compiled_when_a_text_first_holds_a_year() -> None:
@@ -234,10 +236,10 @@ def test_the_expressions_of_any_date_are_compiled_when_a_text_first_holds_a_year
         "    setattr(dateforms, name, lambda _c=call, _n=name: made.append(_n) or _c())\n"
         "from sitemill.lastmod.history import datevalues, templateedits\n"
         "before = list(made)\n"
-        "datevalues.valued('no date at all, 12:30')\n"
+        "datevalues.mark_date_values('no date at all, 12:30')\n"
         "quiet = list(made)\n"
-        "assert datevalues.valued('on 9 March 2024') == 'on  \\x002024-03-09 '\n"
-        "datevalues.valued('and 2024-03-10')\n"
+        "assert datevalues.mark_date_values('on 9 March 2024') == 'on  \\x002024-03-09 '\n"
+        "datevalues.mark_date_values('and 2024-03-10')\n"
         "print(repr((before, quiet, made)))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
@@ -248,15 +250,15 @@ def test_the_expressions_of_any_date_are_compiled_when_a_text_first_holds_a_year
 
 def test_a_stops_two_versions_value_their_shared_text_once(monkeypatch: MonkeyPatch) -> None:
     # Counting work: the older version of a stop shares most of its text parts with the newer;
-    # each part is valued (its dates read) once, not once a version (datevalues._valued_parts).
+    # each part is valued (its dates read) once, not once a version (datevalues._marked_parts).
     read: list[str] = []
 
     def counted(text: str) -> str:
         read.append(text)
-        return valued(text)
+        return mark_date_values(text)
 
-    monkeypatch.setattr(datevalues, "valued", counted)
-    datevalues.valued_reduction.cache_clear()
+    monkeypatch.setattr(datevalues, "mark_date_values", counted)
+    datevalues.mark_reduction_dates.cache_clear()
     shared = [f"Post {n} of 3 March 2021, updated at 10:14 PM" for n in range(40)]
     mark = "\x01Hhttps://example.com/\x01"
     newer = mark.join([*shared, "Now on 4 March 2021"])
@@ -264,5 +266,5 @@ def test_a_stops_two_versions_value_their_shared_text_once(monkeypatch: MonkeyPa
     names_of(newer, older, "/post/")
     assert len(read) == 2 + len(shared) + 2  # (each version's title, the shared parts once)
     parts = older.split("\x01")
-    parts[::2] = [valued(part) for part in parts[::2]]
-    assert datevalues.valued_reduction(older) == "\x01".join(parts)
+    parts[::2] = [mark_date_values(part) for part in parts[::2]]
+    assert datevalues.mark_reduction_dates(older) == "\x01".join(parts)

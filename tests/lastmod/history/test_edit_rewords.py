@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history import edits
-from sitemill.lastmod.history.datevalues import RESPELLED, named_by_kind, respelled
+from sitemill.lastmod.history.datevalues import RESPELLED, is_respelled, named_by_kind
 from sitemill.lastmod.history.edits import hash_edit, names_of
 from sitemill.lastmod.history.respacing import RESPACED, respaced
 
@@ -32,7 +32,7 @@ def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Mo
     moves = edits._named_moves(new, old, own)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves
-    if respelled(newer, older):
+    if is_respelled(newer, older):
         return RESPELLED, RESPELLED, moves
     removed, added = moves
     tokens = (*removed, *added)

@@ -11,9 +11,9 @@ from typing import Final
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
+    is_respelled,
+    mark_reduction_dates,
     named_by_kind,
-    respelled,
-    valued_reduction,
 )
 from sitemill.lastmod.history.respacing import RESPACED, respaced
 from sitemill.lastmod.history.targetmoves import (
@@ -53,7 +53,7 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     kind (history.datevalues)."""
     if respaced(newer, older):
         return RESPACED
-    if respelled(newer, older):
+    if is_respelled(newer, older):
         return RESPELLED
     new, old = _tokens(newer), _tokens(older)
     return _edit_name(new, old, _named_moves(new, old, own))
@@ -67,7 +67,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
     moves = _named_moves(new, old, own, repeats)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves
-    if respelled(newer, older):
+    if is_respelled(newer, older):
         return RESPELLED, RESPELLED, moves
     return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves
 
@@ -126,7 +126,7 @@ def exact_of(newer: str, older: str) -> str:
     RESPELLED, and dates and numbers are named as edit_of names them."""
     if respaced(newer, older):
         return RESPACED
-    if respelled(newer, older):
+    if is_respelled(newer, older):
         return RESPELLED
     return hash_edit(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
 
@@ -191,9 +191,9 @@ def is_site_wide(edit: str) -> bool:
 
 def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
     """A reduction's title words ("t"), marks (their kind letter and value) and text words
-    ("w"), counted; ``valued``: each date as its value (history.datevalues)."""
+    ("w"), counted; ``mark_date_values``: each date as its value (history.datevalues)."""
     if valued:
-        reduction = valued_reduction(reduction)
+        reduction = mark_reduction_dates(reduction)
     title, marked, rest = reduction.partition(TITLE_END)
     if not marked:
         title, rest = "", reduction
