@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from treereads import WHEN, at, dated
+from treedates import WHEN, at, dated
 
 BASE = "https://example.org/"
 POSTS = ("green", "black", "white", "oolong", "puerh", "matcha")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from treereads import at, dated
+from treedates import at, dated
 
 POSTS = (
     "life/sourdough",

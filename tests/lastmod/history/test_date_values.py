@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 from pytest import MonkeyPatch
-from treereads import at, dated
 
 from sitemill.lastmod.history import datevalues
 from sitemill.lastmod.history.datevalues import RESPELLED, is_respelled, mark_date_values
 from sitemill.lastmod.history.edits import edit_of, exact_of, names_of
+from treedates import at, dated
 
 Build = dict[str, str]
 DAYS = ["Mar 22, 2018", "Jun 23, 2020", "Jan 5, 2019", "Oct 30, 2021", "Feb 14, 2017"]

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from treereads import built_lastmods
-
 from gitutil import commit, make_repo, unix
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from treedates import built_lastmods
 
 WHEN = ["2024-01-10 09:00:00", "2024-02-11 09:00:00"]
 TOPICS = ("install", "usage", "config", "api", "faq", "changes", "plugins", "support")

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from treereads import WHEN, at, built_lastmods
 
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint import digest
@@ -19,6 +18,7 @@ from sitemill.lastmod.history import stamps
 from sitemill.lastmod.history.stamps import stamp_pattern
 from sitemill.lastmod.history.templateedits import MAX_ROUNDS
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from treedates import WHEN, at, built_lastmods
 
 CHAPTERS = ("intro", "spatial", "raster", "vector", "maps")
 

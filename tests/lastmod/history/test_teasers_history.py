@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from treereads import built_lastmods
-
 from gitutil import commit, make_repo, unix
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from treedates import built_lastmods
 
 BASE = "https://example.org/"
 WHEN = ("2024-01-10 09:00:00", "2024-02-11 09:00:00", "2024-03-12 09:00:00")

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from treereads import built_lastmods
 
 from gitutil import commit, git, make_repo, unix, write
 from sitemill.lastmod.history import stamps
 from sitemill.lastmod.history.edits import edit_of, exact_of
 from sitemill.lastmod.history.stamps import CommitFacts, is_stamp_edit, stamp_pattern
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from treedates import built_lastmods
 
 BASE = "https://example.org/"
 WHEN = [f"2024-0{month}-1{day} 09:00:00" for month, day in ((1, 0), (2, 1), (3, 2), (4, 3))]
