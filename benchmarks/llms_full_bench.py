@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import resource
 import subprocess
 import sys
 import tarfile
@@ -26,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from harness import own_peak_rss_bytes
 
 PAGES, QUICK_PAGES = 1_500, 300
 # The two passes (two bs4 parses and one markdownify conversion per page) against one
@@ -84,7 +85,7 @@ def _child(count: int) -> dict[str, Any]:
         "bytes": len(text),
         "site_pages": len(site),
         "stopped": b"llms-full.txt stops here" in text,
-        "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "peak_rss": own_peak_rss_bytes(),  # (ru_maxrss would be run.py's peak as well)
     }
 
 

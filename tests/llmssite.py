@@ -4,15 +4,15 @@ tree, a bucket, the Action and check."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from pathlib import Path
 
 from llms_txt.miniparse import parse_llms_txt
 from lxml import etree
 
-BASE = "https://example.com/"
-FIXED_MTIME = 1_709_294_400  # 2024-03-01T12:00:00Z
+from conftest import BASE_URL as BASE
+from conftest import FIXED_MTIME as FIXED_MTIME
+from conftest import write_site as write_site
+
 ALTERNATES = (
     f'<link rel="alternate" hreflang="en" href="{BASE}">'
     f'<link rel="alternate" hreflang="fr" href="{BASE}fr/">'
@@ -57,15 +57,6 @@ SITE = {**LISTED, **HIDDEN}
 # The twins of the listed HTML pages (none for the PDF).
 TWINS = {"index.html.md", "fr/index.html.md", "docs/guide.html.md"}
 LLMS_FILES = {"llms.txt", "fr/llms.txt", "llms-full.txt"}
-
-
-def write_site(root: Path, files: Mapping[str, str | bytes], mtime: int = FIXED_MTIME) -> Path:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content.encode() if isinstance(content, str) else content)
-        os.utime(path, (mtime, mtime))
-    return root
 
 
 def links(text: str) -> list[str]:

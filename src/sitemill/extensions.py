@@ -35,6 +35,12 @@ class Extensions:
         self.alternates = xml and config.alternates.enabled
         self.images = xml and config.images
         self.counts = AlternateCounts()
+        self.site_keys = SiteKeys(  # (the run's: made once, not per page)
+            config.base_url,
+            checks.site_key,
+            own_key=checks.own_key,
+            page_url=lambda version: page_url(config.base_url, version, config.url_style),
+        )
         self.page_images: PageImages | None = None
         self.chrome: SiteChrome | None = None
         if self.images:
@@ -71,13 +77,9 @@ class Extensions:
             (facts is not None and facts.alternates) or config.alternates.folders
         ):
             return ()
-        site = SiteKeys(
-            config.base_url,
-            self.checks.site_key,
-            own_key=self.checks.own_key,
-            page_url=lambda version: page_url(config.base_url, version, config.url_style),
+        pairs = declared_alternate_keys(
+            facts, path, loc, config.alternates, self.site_keys, self.counts
         )
-        pairs = declared_alternate_keys(facts, path, loc, config.alternates, site, self.counts)
         return tuple(Alternate(hreflang, key) for hreflang, key in pairs)
 
 

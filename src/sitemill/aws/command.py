@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.events import own_bucket
-from sitemill.aws.logs import configure_logging, register_env_secrets
+from sitemill.aws.logs import function_env
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
@@ -21,15 +20,6 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 _T = TypeVar("_T")
-
-
-def command_env(env: Mapping[str, str] | None) -> Mapping[str, str]:
-    """The environment (default: the process's), with logging set and its secrets masked:
-    before anything that may fail, so that the failure is logged as any answer is."""
-    env = os.environ if env is None else env
-    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
-    register_env_secrets(env)
-    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +54,7 @@ def answer_command(
     answer (``steps[1]``); any SitemillError on the way is status "error", one line logged on
     ``log`` (the command's own logger)."""
     read, answer = steps
-    env = command_env(env)
+    env = function_env(env)
     try:
         found = read(event)
         return answer(command_inputs(event, env, s3, verb), found)

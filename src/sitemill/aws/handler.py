@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import CloudFrontClient, make_s3_client
 from sitemill.aws.events import Trigger, parse_event, unreadable_batch
-from sitemill.aws.logs import configure_logging, log_summary, redact_error, register_env_secrets
+from sitemill.aws.logs import function_env, log_summary, redact_error
 from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, select_changes
 from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
@@ -59,9 +58,7 @@ def handle(
     dead-lettered); a message that cannot be read is returned alone, and a batch with no
     readable message is an error. Direct invocations raise.
     """
-    env = os.environ if env is None else env
-    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
-    register_env_secrets(env)
+    env = function_env(env)
     started = time.monotonic()
     request_id = str(getattr(context, "aws_request_id", "")) or None
     summary: dict[str, Any] = dict(_EMPTY_SUMMARY)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import time
@@ -26,6 +27,15 @@ _SECRET_NAME: Final = re.compile(r"(?:KEY|TOKEN|SECRET|PASSWORD)\Z")
 class RedactedError(SitemillError):
     """An error whose text held a secret, raised in its place with the secret redacted (the
     Lambda runtime shows a raised error's text to the caller; Step Functions keeps it)."""
+
+
+def function_env(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    """The function's environment (default: the process's), with logging set and its secrets
+    masked: the first thing every entry point does, so that any failure after it is logged."""
+    env = os.environ if env is None else env
+    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
+    register_env_secrets(env)
+    return env
 
 
 def register_env_secrets(env: Mapping[str, str]) -> None:

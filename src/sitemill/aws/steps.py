@@ -18,7 +18,7 @@ from sitemill.aws.clients import (
     make_states_client,
 )
 from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.logs import configure_logging, redact_error, register_env_secrets
+from sitemill.aws.logs import function_env, redact_error
 from sitemill.aws.settings import LambdaSettings
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
@@ -46,9 +46,7 @@ INVENTORY_ENV: Final = "SITEMILL_INVENTORY"
 def _setup(
     env: Mapping[str, str] | None, s3: S3Client | None, bucket: str | None = None
 ) -> DistributedRun:
-    env = os.environ if env is None else env
-    configure_logging(env.get("SITEMILL_LOG_LEVEL", "INFO"))
-    register_env_secrets(env)
+    env = function_env(env)
     settings = LambdaSettings.from_env(env)
     config = load_config({}, env)
     name = settings.site.bucket or bucket

@@ -82,12 +82,6 @@ class BlockCount:
         self.pages[lang] += 1
         self.holding.setdefault(lang, Counter()).update(set(hashes))
 
-    def merge(self, other: BlockCount) -> None:
-        """Adds the pages ``other`` counted (another shard's, another worker's): counts add."""
-        self.pages.update(other.pages)
-        for lang, counter in other.holding.items():
-            self.holding.setdefault(lang, Counter()).update(counter)
-
     def repeated(self) -> RepeatedBlocks:
         """The blocks each language's pages repeat: on more than half of them and on at least
         REPEATED_MIN_PAGES."""

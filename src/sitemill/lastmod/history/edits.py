@@ -191,7 +191,7 @@ def is_site_wide(edit: str) -> bool:
 
 def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
     """A reduction's title words ("t"), marks (their kind letter and value) and text words
-    ("w"), counted; ``mark_date_values``: each date as its value (history.datevalues)."""
+    ("w"), counted; ``valued``: each date as its value (history.datevalues.mark_date_values)."""
     if valued:
         reduction = mark_reduction_dates(reduction)
     title, marked, rest = reduction.partition(TITLE_END)
