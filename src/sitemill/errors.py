@@ -111,6 +111,11 @@ class RefusedError(SitemillError, ValueError):
         self.reason = reason
 
 
+class TooLargeError(RefusedError):
+    """A file that holds more than the caller reads whole (the file may be fine: only its
+    head is read, where that tells enough)."""
+
+
 class InflateError(SitemillError):
     """gzip data that is no gzip, is cut off, or would inflate past the bound it is read to
     (a few MB may inflate to gigabytes): sitemill.bounded.inflate. ``kind`` says which:

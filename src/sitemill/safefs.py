@@ -29,7 +29,7 @@ import stat
 from pathlib import Path
 from typing import Final
 
-from sitemill.errors import RefusedError
+from sitemill.errors import RefusedError, TooLargeError
 
 # A FIFO opened for reading would wait for a writer; a link at the last component is refused.
 _O_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
@@ -156,7 +156,7 @@ def _read_checked(
     finally:
         os.close(descriptor)
     if whole and len(data) > limit:
-        raise RefusedError(path, f"is larger than {limit:,} bytes")
+        raise TooLargeError(path, f"is larger than {limit:,} bytes")
     return data
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 from bombs import gzip_bomb
 from s3util import BASE, BUCKET, PAGE, moto_bucket, restored_logging
 from sitemill.aws.handler import handle
+from sitemill.protocol import MAX_BYTES_LIMIT
+from sitemill.writing.sitemapfile import HEAD_BYTES
 
 ENV = {"SITEMILL_BASE_URL": BASE, "SITEMILL_BUCKET": BUCKET}
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -116,3 +119,57 @@ def test_astros_takeover_keeps_the_objects_the_user_wrote(
         "sitemap-0.xml; keeping and naming blog-sitemap.xml, docs/sitemap.xml, sitemap-blog.xml, "
         "not Astro's own): "
     )
+
+
+class BytesRead:
+    """The bytes S3 sent for each GET of one key (its responses' ContentLength), counted by a
+    botocore ``after-call`` hook: what a run read of it, whatever it did with them."""
+
+    def __init__(self, client: Any, key: str) -> None:
+        self.key, self.sent = key, 0
+        client.meta.events.register("before-call.s3.GetObject", self._asked)
+        client.meta.events.register("after-call.s3.GetObject", self._answered)
+        self._this: list[bool] = []
+
+    def _asked(self, params: dict[str, Any], **_: Any) -> None:
+        self._this.append(params["url_path"].rstrip("/").endswith("/" + self.key))
+
+    def _answered(self, parsed: dict[str, Any], **_: Any) -> None:
+        if self._this.pop():
+            self.sent += int(parsed.get("ContentLength", 0))
+
+
+def write_large_urlset(path: Path, size: int) -> int:
+    """A generator's urlset of at least ``size`` bytes, written a line at a time."""
+    head = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n'.encode()
+    written = 0
+    with path.open("wb") as out:
+        written += out.write(head)
+        n = 0
+        while written < size:
+            n += 1
+            written += out.write(f"<url><loc>{BASE}page-{n:09d}/</loc></url>\n".encode())
+        written += out.write(b"</urlset>\n")
+    return written
+
+
+def test_a_generators_52_mib_sitemap_is_replaced_reading_its_head(
+    s3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 78: an `aws s3 sync` of a build folder whose sitemap.xml (a urlset) is 52 MiB,
+    over the protocol's bound: whose it is and what it is are told from its head; it is
+    replaced as a smaller one is, and no event fails ("refusing to read or replace")."""
+    big = tmp_path / "sitemap.xml"
+    size = write_large_urlset(big, 52 * 1024 * 1024)
+    assert size > MAX_BYTES_LIMIT
+    s3.upload_file(str(big), BUCKET, "sitemap.xml")
+    big.unlink()
+    counted = BytesRead(s3, "sitemap.xml")
+    capsys.readouterr()
+    result = handle(REBUILD, Context(), env=ENV, s3=s3)
+    assert result["status"] == "ok", result
+    assert counted.sent <= HEAD_BYTES  # its head, not its 54 MB
+    body = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
+    assert b"page-000000001" not in body and f"<loc>{BASE}</loc>".encode() in body
+    (warning,) = warnings_of(capsys)
+    assert warning.startswith("replacing a sitemap.xml sitemill did not write"), warning

@@ -9,6 +9,8 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
 from livesite import recording_server
@@ -115,3 +117,77 @@ def test_a_corrupt_state_beside_earlier_sitemaps_is_one_warning(
     (warning,) = stderr.splitlines()
     assert "was the state deleted?" in warning
     assert FIXED_MTIME
+
+
+# Page names a state may hold that name no page of this site (issue 78): each is dropped at
+# parse with one warning, never reported as a removed URL, never opened.
+HOSTILE_NAMES = [
+    "x\x00y.html",
+    "p%00q.html",  # NUL once unquoted
+    "../outside.html",
+    "a/../../outside.html",
+    "%2e%2e/outside.html",
+    "/etc/passwd",
+    "a\\b.html",
+    "https://other.example/page.html",
+    "//other.example/page.html",
+    "new\nline.html",
+    "tab\t.html",
+    "del\x7f.html",
+    "a//b.html",
+    "./a.html",
+]
+
+
+def _with_page_name(state: Path, name: str) -> None:
+    document = json.loads(gzip.decompress(state.read_bytes()))
+    document["pages"][name] = document["pages"]["gone.html"]
+    state.write_bytes(gzip.compress(json.dumps(document).encode()))
+
+
+def _site_and_state(make_site: SiteMaker, tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """A site built once (its state naming gone.html too), then the hostile ``name`` added
+    to that state's pages; gone.html is gone since: one URL truly removed."""
+    site = make_site({"index.html": page("home"), "gone.html": page("gone")})
+    assert build(site, site)[0] == 0
+    (site / "gone.html").unlink()
+    state = tmp_path / "state.json.gz"
+    state.write_bytes((site / STATE_NAME).read_bytes())
+    _with_page_name(state, name)
+    return site, state
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_page_name_that_is_no_page_of_the_site_is_dropped_by_build(
+    make_site: SiteMaker, tmp_path: Path, name: str
+) -> None:
+    site, state = _site_and_state(make_site, tmp_path, name)
+    (site / STATE_NAME).write_bytes(state.read_bytes())
+    code, _, stderr = build(site, site)
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    (warning,) = stderr.splitlines()
+    assert warning.startswith(
+        f"sitemill: warning: ignoring 1 page name(s) of the state {STATE_NAME} that name no "
+        f"page of this site (e.g. {name!r})"
+    ), warning
+    kept = json.loads(gzip.decompress((site / STATE_NAME).read_bytes()))
+    assert set(kept.get("removed", {})) == {f"{BASE_URL}gone.html"}
+    assert name not in kept["pages"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_page_name_that_is_no_page_of_the_site_is_dropped_by_diff(
+    make_site: SiteMaker, tmp_path: Path, name: str
+) -> None:
+    site, state = _site_and_state(make_site, tmp_path, name)
+    done = run_sitemill(
+        "diff", str(site), "--base-url", BASE_URL, "--against", str(state), env=NO_PROXY
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    (warning,) = done.stderr.splitlines()
+    assert warning.startswith("sitemill: warning: ignoring 1 page name(s) of the state")
+    assert f"(e.g. {name!r})" in warning
+    assert "0 added, 0 changed, 1 removed" in done.stdout, done.stdout
+    assert "other.example" not in done.stdout and "outside" not in done.stdout

@@ -515,3 +515,54 @@ def test_an_index_in_astros_shape_naming_none_of_astros_sitemaps_is_the_users(
     assert (site / "sitemap-posts.xml").read_bytes() == BLOG_SITEMAP
     assert (site / "sitemap-pages.xml").read_bytes() == DOCS_SITEMAP
     assert "deleted" not in stdout
+
+
+def test_a_generators_52_mib_sitemap_is_replaced_in_one_warning(make_site: SiteMaker) -> None:
+    """Issue 78: a urlset over the protocol's bound is told from its head and replaced as a
+    smaller one is; the run says so once (no "refusing to read or replace" beside it)."""
+    site = make_site({"index.html": page("home")})
+    head = MKDOCS.partition(b"    <url>")[0]
+    row = f"<url><loc>{BASE_URL}page/</loc></url>\n".encode()
+    with (site / "sitemap.xml").open("wb") as out:
+        out.write(head)
+        for _ in range(52 * 1024 * 1024 // (len(row) * 1024) + 1):
+            out.write(row * 1024)
+        out.write(b"</urlset>\n")
+    assert (site / "sitemap.xml").stat().st_size > 52 * 1024 * 1024
+    code, _, stderr = build(site)
+    assert code == 0, stderr
+    (warning,) = warnings_of(stderr)
+    assert warning.startswith("sitemill: warning: replacing a sitemap.xml sitemill did not write")
+    assert b"page/" not in (site / "sitemap.xml").read_bytes()
+
+
+def test_an_index_over_the_protocols_bound_keeps_what_it_names_past_it(
+    make_site: SiteMaker,
+) -> None:
+    """Issue 78: what a replaced index names is read to the protocol's bound (50 MiB), never
+    further: the children named before it go with it, those named past it stay (nothing
+    read shows they are sitemaps), and the one warning says so."""
+    site = make_site(
+        {
+            "index.html": page("home"),
+            "en/sitemap.xml": hugo_urlset(BASE_URL),
+            "fr/sitemap.xml": hugo_urlset(f"{BASE_URL}fr/"),
+        }
+    )
+    start, _, _ = HUGO_INDEX.partition("<sitemap>")
+    padding = b"<!--" + b" " * (1024 * 1024) + b"-->"
+    with (site / "sitemap.xml").open("wb") as out:
+        out.write(f"{start}<sitemap><loc>/en/sitemap.xml</loc></sitemap>".encode())
+        for _ in range(51):
+            out.write(padding)
+        out.write(b"<sitemap><loc>/fr/sitemap.xml</loc></sitemap></sitemapindex>")
+    code, _, stderr = build(site)
+    assert code == 0, stderr
+    (warning,) = warnings_of(stderr)
+    assert warning.startswith(
+        "sitemill: warning: replacing Hugo's sitemap.xml with sitemill's (deleting "
+        "en/sitemap.xml with it; it is larger than an index may be (52,428,800 bytes): the "
+        "files it names past that stay, delete them yourself): "
+    ), warning
+    assert not (site / "en" / "sitemap.xml").exists()
+    assert (site / "fr" / "sitemap.xml").exists()

@@ -37,9 +37,11 @@ class BucketFiles:
 
     def read(self, name: str, limit: int) -> bytes | None:
         listed = name in self.inventory.objects or name in self.inventory.others
-        if name == ENTRY_XML and (self.sink.entry_before is not None or not self.text):
-            data = self.sink.entry_before  # what the run replaced (None: nothing)
-            return None if data is None else data[:limit]
+        before = self.sink.entry_before
+        if before is None:
+            before = self.sink.entry_head  # (too large to read whole: its telling head)
+        if name == ENTRY_XML and (before is not None or not self.text):
+            return None if before is None else before[:limit]  # what the run replaced
         if "/" not in name and not listed and self.inventory.tells(name):
             return None  # the listing says it is not there: no GET
         key = self.site.root + name
@@ -49,7 +51,7 @@ class BucketFiles:
                 self.site.bucket,
                 key,
                 error=SinkError,
-                limit=min(limit, read_limit(name)),
+                limit=min(limit, read_limit(name) + 1),  # (+1: an index's INDEX_READ_BYTES)
             )
         except SinkError:
             return None
@@ -73,7 +75,7 @@ def find_bucket_takeover(
     """Where the files are, and the sitemap this run replaced (or, with ``text``, left) under
     the site's prefix that sitemill did not write; None when there was none."""
     files = BucketFiles(client, site, sink, inventory, text)
-    if sink.entry_before is None and not inventory.others and not text:
+    if sink.entry_before is None and sink.entry_head is None and not inventory.others and not text:
         return files, None
     return files, find_takeover(files, text=text, remembered=remembered)
 
@@ -103,7 +105,7 @@ class BucketNaming:
         """find_bucket_takeover, once (before the run writes: sitemap.xml read as it was)."""
         if self._found is None:
             if ENTRY_XML in self.inventory.objects and not self.sink.written:
-                self.sink.read(ENTRY_XML)  # (the sink keeps what it replaces: entry_before)
+                self.sink.keep_entry()  # (the sink keeps what it replaces: entry_before)
             text = self.config.format is OutputFormat.TXT
             self._found = find_bucket_takeover(
                 self.client, self.site, self.sink, self.inventory,

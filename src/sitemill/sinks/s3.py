@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.errors import RefusedError, SinkError
+from sitemill.errors import SinkError, TooLargeError
 from sitemill.filenames.outputs import (
     DEFAULT_CACHE_CONTROL,
     ENTRY_XML,
@@ -77,6 +77,9 @@ class S3Sink:
         self.deleted: list[str] = []
         self._inventory = inventory
         self.entry_before: bytes | None = None  # sitemap.xml as first read, before any write
+        # sitemap.xml larger than any sitemill writes (someone else's): what tells whose it is
+        # and what it names (sitemill.writing.sitemapfile.read_size), read before any write.
+        self.entry_head: bytes | None = None
         self._pending: dict[str, bytes] = {}  # a dry run's would-be writes, for reading back
         self._supports_conditions: bool | None = None
 
@@ -104,14 +107,37 @@ class S3Sink:
             return self.entry_before  # (read before this run wrote: the version listed)
         if stored.size > (limit := read_limit(name)):
             # As for a local folder: no sitemap or robots.txt sitemill rewrites is this big.
+            if name == ENTRY_XML and not self.written and self.entry_head is None:
+                self.entry_head = self._read_entry_head()  # (whose it was: buckettakeover)
             raise SinkError(
                 f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
                 f"than such a file may hold ({limit:,}); remove or shrink it"
-            ) from RefusedError(self._uri(name), f"is larger than {limit:,} bytes")
+            ) from TooLargeError(self._uri(name), f"is larger than {limit:,} bytes")
         data = read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
         if name == ENTRY_XML and not self.written and self.entry_before is None:
             self.entry_before = data  # (sitemill.jobs.buckettakeover: whose it was)
         return data
+
+    def keep_entry(self) -> None:
+        """Keep sitemap.xml as listed, before this run writes: its bytes (entry_before), or
+        when it is larger than a sitemap may be, its telling head (entry_head), bounded."""
+        try:
+            self.read(ENTRY_XML)
+        except SinkError as exc:
+            if not isinstance(exc.__cause__, TooLargeError):
+                raise
+
+    def _read_entry_head(self) -> bytes:
+        """The first bytes of a sitemap.xml too large to read whole: its head, or a sitemap
+        index's first INDEX_READ_BYTES (ranged GETs: never the whole object)."""
+        from sitemill.writing.sitemapfile import HEAD_BYTES, read_size  # (rarely: a takeover)
+
+        key = self.prefix + ENTRY_XML
+        head = read_object(self.client, self.bucket, key, error=SinkError, limit=HEAD_BYTES)
+        size = read_size(head or b"")
+        if head is None or len(head) < HEAD_BYTES or size <= len(head):
+            return head or b""
+        return read_object(self.client, self.bucket, key, error=SinkError, limit=size) or head
 
     def names(self) -> Iterator[str]:
         return iter(sorted(self._objects()))

@@ -67,6 +67,11 @@ class State:
     # W3C datetime, ...), how many and the first one, for one warning.
     refused: int = 0
     refused_example: str = ""
+    # Read, not written: page names of the state that name no page of this site (a way out of
+    # it, an absolute path, another host's URL, a control character), dropped: how many and
+    # the first one, for one warning (sitemill.state.parse.is_page_name).
+    strangers: int = 0
+    stranger_example: str = ""
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of
     # an earlier sitemill: fingerprint.versions.EARLIER_VERSIONS; 0: none a sitemill wrote);
     # written as the current one. See ``outdated``.

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
+from urllib.parse import unquote
 
 from sitemill.errors import StateError
 from sitemill.filenames.groupnames import child_group
@@ -46,6 +47,10 @@ from sitemill.state.usersitemaps import user_sitemaps_from_json
 from sitemill.urlstyle import StyleDecision
 
 log = logging.getLogger(__name__)
+
+# What no page name holds: C0 and C1 control characters, DEL.
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NO_PAGE_SEGMENTS: Final = frozenset({"", ".", ".."})  # a folder, the root, its parent
 
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
@@ -143,6 +148,10 @@ def _records(
     commits: tuple[str, ...],
 ) -> Iterator[tuple[str, PageRecord]]:
     for path, item in pages.items():
+        if not is_page_name(path):
+            state.strangers += 1
+            state.stranger_example = state.stranger_example or _cut(path)
+            continue  # (never a removed URL, never a path opened: dropped here, once)
         if not isinstance(item, dict):
             raise StateError(f"the record of {path[:80]!r} is not a table")
         lastmod = item.get("lastmod")
@@ -167,11 +176,28 @@ def _records(
         )
 
 
+def is_page_name(path: str) -> bool:
+    """Whether a state's page name can name a page of this site: a path below its root, as a
+    walk or a listing names one ("docs/a.html"). Not: an absolute path, a backslash, an empty,
+    ``.`` or ``..`` segment (a way out, another host's URL: "https://host/..."), a control
+    character (NUL, a newline), the same once percent-decoded ("%00", "%2e%2e/")."""
+    return _is_relative_path(path) and _is_relative_path(unquote(path))
+
+
+def _is_relative_path(path: str) -> bool:
+    if not path or path.startswith("/") or "\\" in path or _CONTROL.search(path):
+        return False
+    return _NO_PAGE_SEGMENTS.isdisjoint(path.split("/"))
+
+
 def _refuse(state: State, value: object) -> None:
     state.refused += 1
     if not state.refused_example:
-        text = value if isinstance(value, str) else repr(value)
-        state.refused_example = text if len(text) <= 80 else text[:77] + "..."
+        state.refused_example = _cut(value if isinstance(value, str) else repr(value))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _sketch(value: object, fingerprint: str | None) -> str | None:

@@ -83,6 +83,12 @@ def start_state(
             f"that are no W3C datetime between {OLDEST_LASTMOD:%Y-%m-%d} and now "
             f"(e.g. {state.refused_example!r}): those pages are dated anew, from evidence only"
         )
+    if state.strangers:
+        start.warnings.append(
+            f"ignoring {state.strangers:,} page name(s) of the state {where} that name no page "
+            f"of this site (e.g. {state.stranger_example!r}): never reported as removed, "
+            "never opened"
+        )
     moved = base_move_warning(state.base_url, base_url)
     if moved is not None:
         start.warnings.append(moved)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from typing import Final
 
-from sitemill.errors import RefusedError, SinkError
+from sitemill.errors import RefusedError, SinkError, TooLargeError
 from sitemill.filenames.outputs import ENTRY_XML, MORE_INDEX_NAME, is_child_name, is_staging_name
 from sitemill.sinks import Sink
 
@@ -62,6 +62,11 @@ def _read_index(sink: Sink, name: str) -> bytes | None:
     except SinkError as exc:
         if not isinstance(exc.__cause__, RefusedError):
             raise
+        if name == ENTRY_XML and isinstance(exc.__cause__, TooLargeError):
+            # Larger than any sitemap sitemill writes: someone else's, and the takeover says
+            # whose (sitemill.writing.takeover reads its head), in one line.
+            log.info("%s: it is replaced, and names nothing sitemill would delete", exc)
+            return None
         log.warning("%s: it is replaced, and names nothing sitemill would delete", exc)
         return None
 

@@ -9,10 +9,13 @@ from collections.abc import Callable
 from typing import Final, NoReturn
 
 from sitemill.bounded.inflate import GZIP_MAGIC, inflate_head
-from sitemill.protocol import SITEMAP_NS
+from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
 
 # A sitemap's root element comes after its declaration and perhaps a comment: well within.
 HEAD_BYTES: Final = 64 * 1024
+# What is read of someone else's sitemap index to know the children it names: as much as the
+# protocol lets an index hold, and one byte more to tell that it holds more (read_size).
+INDEX_READ_BYTES: Final = MAX_BYTES_LIMIT + 1
 _URLSET: Final = "urlset"
 SITEMAPINDEX: Final = "sitemapindex"
 NS_SEPARATOR: Final = "}"
@@ -84,6 +87,19 @@ def sitemap_root(head: bytes) -> str | None:
     if namespace != SITEMAP_NS or local not in (_URLSET, SITEMAPINDEX):
         return None
     return local
+
+
+def read_size(head: bytes) -> int:
+    """How much of a file whose first HEAD_BYTES are ``head`` tells what it is and what it
+    names: a sitemap index's first INDEX_READ_BYTES (its ``<sitemap>`` entries), else the head
+    alone (a urlset of any size names no file to delete)."""
+    return INDEX_READ_BYTES if sitemap_root(head) == SITEMAPINDEX else len(head)
+
+
+def is_cut(index: bytes) -> bool:
+    """Whether ``index``, read to INDEX_READ_BYTES, holds more than the protocol lets an
+    index hold: the children it names past that bound are not known."""
+    return len(index) > MAX_BYTES_LIMIT
 
 
 def is_sitemap(name: str, head: bytes) -> bool:

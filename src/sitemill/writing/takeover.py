@@ -42,7 +42,13 @@ from sitemill.writing.namedsitemaps import (
     names_its_own,
     sort_named,
 )
-from sitemill.writing.sitemapfile import HEAD_BYTES, SITEMAPINDEX, sitemap_root
+from sitemill.writing.sitemapfile import (
+    HEAD_BYTES,
+    SITEMAPINDEX,
+    is_cut,
+    read_size,
+    sitemap_root,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +104,12 @@ class Takeover:
         if self.replaced in self.twins:  # Astro's index goes too
             parts = [f"deleting it{' and ' + _listed(gone) if gone else ''}"]
         parts += self._keeping(owner)
+        if sitemap_root(self.data[:HEAD_BYTES]) == SITEMAPINDEX and is_cut(self.data):
+            # (what it names past the protocol's bound is not read: nothing shows it is a sitemap)
+            parts.append(
+                f"it is larger than an index may be ({MAX_BYTES_LIMIT:,} bytes): the files it "
+                "names past that stay, delete them yourself"
+            )
         also = f" ({'; '.join(parts)})" if parts else ""
         return f"{what}{also}: {setting}"
 
@@ -121,14 +133,22 @@ def find_takeover(files: Files, *, text: bool, remembered: Collection[str] = ())
     if head is not None and not looks_like_sitemills(head):
         generator = written_by(head)
         if generator is not None or ENTRY_XML not in remembered:
-            entry = head if len(head) < HEAD_BYTES else files.read(ENTRY_XML, MAX_BYTES_LIMIT)
-            return Takeover(generator, ENTRY_XML, entry or head, kept=text)
+            return Takeover(generator, ENTRY_XML, _telling(files, ENTRY_XML, head), kept=text)
     astro = files.read(ASTRO_INDEX, HEAD_BYTES)
     if astro is not None and is_astro_index(astro):
-        whole = astro if len(astro) < HEAD_BYTES else files.read(ASTRO_INDEX, MAX_BYTES_LIMIT)
-        if names_its_own(ASTRO, whole or astro):  # else the user's, in Astro's shape
-            return Takeover(ASTRO, ASTRO_INDEX, whole or astro, kept=text)
+        whole = _telling(files, ASTRO_INDEX, astro)
+        if names_its_own(ASTRO, whole):  # else the user's, in Astro's shape
+            return Takeover(ASTRO, ASTRO_INDEX, whole, kept=text)
     return None
+
+
+def _telling(files: Files, name: str, head: bytes) -> bytes:
+    """As much of ``name`` as tells what it names (sitemapfile.read_size): a urlset's head,
+    whatever its size; an index's first INDEX_READ_BYTES, never all of a larger one."""
+    size = read_size(head)
+    if len(head) < HEAD_BYTES or size <= len(head):
+        return head
+    return files.read(name, size) or head
 
 
 def take_over(
