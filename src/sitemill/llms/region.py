@@ -55,7 +55,8 @@ _SELF_DATE: Final = re.compile(
 )
 _SELF_DATE_CHARS: Final = 160
 _HIDING_STYLE: Final = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)",
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))"
+    r"\s*(?:!important\s*)?(?:;|$)",
     re.IGNORECASE,
 )
 _SPACES: Final = re.compile(r"\s+")
