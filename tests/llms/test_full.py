@@ -6,10 +6,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from sitemill.llms.conversion import PageMarkdown
+import timing
+from sitemill.llms.blocks import RepeatedBlocks
+from sitemill.llms.conversion import PageMarkdown, page_block_keys, page_markdown
 from sitemill.llms.full import full_head, llms_full_text, page_block
 from sitemill.llms.ownership import SITEMILL_MARK, has_mark_line
 from sitemill.llms.page import LlmsPage, LlmsSite
+from sitemill.llms.twins import twin_bytes
 
 SITE = LlmsSite("https://example.org/", "https://example.org/sitemap.xml", summary="A site.")
 
@@ -109,3 +112,31 @@ def test_past_the_limit_no_page_is_asked_for() -> None:
     whole = llms_full_text(site, "E", every, 64 * 1024)
     assert data == whole
     assert len(taken) < 10
+
+
+@pytest.mark.parametrize(
+    "filler",
+    [
+        "<ul><li>",  # (issue 78: unclosed lists after a paragraph, 20,000 of them)
+        "<ul><li>item ",
+        "<ul>\n  <li><p>item [1] &lt;b&gt; \u202e",  # (escaped text, controls removed)
+        "<div style='display:none'><p hidden>x",  # (hidden elements, each left out)
+        "<li><a href='javascript:x' title='t\\'>a</a><img src='data:,' alt='[i]'>",
+        "<pre>```\n",  # (code blocks holding fences)
+    ],
+)
+def test_a_page_s_markdown_files_cost_grows_linearly(filler: str) -> None:
+    # Every reader of the page's markup on the way to llms-full.txt and its twin: the head,
+    # the region, the repeated blocks' hashes, the Markdown, the file's block, the twin.
+    page = LlmsPage("https://example.org/big/", "Big <b>page</b>")
+
+    def html_page(count: int) -> bytes:
+        body = "<p>A paragraph.</p>" + filler * count
+        return f"<html><head><title>Big</title></head><body>{body}</body></html>".encode()
+
+    def write(data: bytes) -> int:
+        page_block_keys(page, data)
+        converted = page_markdown(page, data, RepeatedBlocks())
+        return len(llms_full_text(SITE, "Example", [converted])) + len(twin_bytes(converted))
+
+    assert timing.linear(write, html_page(400), html_page(3_200), 20)

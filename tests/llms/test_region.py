@@ -208,3 +208,20 @@ def test_a_page_s_cost_grows_linearly(filler: str) -> None:
         return region_markdown(content_region(data, URL))
 
     assert timing.linear(convert, page(1_000), page(8_000), 20)
+
+
+@pytest.mark.parametrize(
+    ("element", "kept"),
+    [
+        ("<p hidden>Gone</p>", False),
+        ("<p HIDDEN='hidden'>Gone</p>", False),
+        ("<div style='margin:0;DISPLAY: none !important'><p>Gone</p></div>", False),
+        ("<p style='visibility:hidden'>Gone</p>", False),
+        ("<p hidden='until-found'>Gone</p>", True),  # (a find in the page shows it)
+        ("<p aria-hidden='true'>Gone</p>", True),  # (hidden from a screen reader, not the eye)
+        ("<p style='display: nonesuch'>Gone</p>", True),
+        ("<p data-style='display:none'>Gone</p>", True),
+    ],
+)
+def test_what_no_reader_sees_is_gone(element: str, kept: bool) -> None:
+    assert ("Gone" in markdown_of(f"<main><h1>Guide</h1>{element}<p>Shown.</p></main>")) is kept

@@ -32,16 +32,17 @@ from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.markdown import headings_down
 from sitemill.llms.ownership import SITEMILL_MARK
 from sitemill.llms.page import LlmsSite
+from sitemill.llms.text import block_text, heading_text, inline_text, link_url, one_line
 
 _SEPARATOR: Final = "---\n\n"
 
 
 def full_head(site: LlmsSite, name: str) -> str:
     """The head of llms-full.txt: the name as H1, the summary (if any), one info line, the mark."""
-    lines = [f"# {_one_line(name)}", ""]
-    summary = _one_line(site.summary or "")
+    lines = [f"# {heading_text(one_line(name))}", ""]
+    summary = one_line(site.summary)
     if summary:
-        lines += [f"> {summary}", ""]
+        lines += [f"> {block_text(summary)}", ""]
     lines += [
         f"The content of the pages {site.sitemap_url} lists, as Markdown, in its order.",
         "",
@@ -53,8 +54,8 @@ def full_head(site: LlmsSite, name: str) -> str:
 def page_block(converted: PageMarkdown) -> str:
     """One page's block: the separator, ``# [Title](URL)``, its Markdown a level down."""
     page = converted.page
-    title = _one_line(page.title or page.url).replace("[", "&#91;").replace("]", "&#93;")
-    url = page.url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+    title = inline_text(one_line(page.title) or one_line(page.url))
+    url = link_url(one_line(page.url))
     body = headings_down(converted.markdown).strip("\n")
     return f"{_SEPARATOR}# [{title}]({url})\n" + (f"\n{body}\n" if body else "")
 
@@ -112,7 +113,3 @@ def _with_stop(
         url, block = taken.pop()
         left_out.insert(0, url)
         size -= 1 + len(block)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())

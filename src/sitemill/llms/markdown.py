@@ -23,6 +23,7 @@ from bs4.element import NavigableString
 from markdownify import ATX, MarkdownConverter
 
 from sitemill.llms.region import Region
+from sitemill.llms.text import escape_body, one_line, safe_target, without_controls
 
 _LANGUAGE: Final = re.compile(r"^(?:language|lang|highlight)-([A-Za-z0-9_+#.-]+)$")
 _NO_LANGUAGE: Final = frozenset({"default", "none", "text", "plaintext", "plain", "nohighlight"})
@@ -30,6 +31,7 @@ _BLANK_LINES: Final = re.compile(r"\n{3,}")
 _TRAILING: Final = re.compile(r"[ \t]+$", re.MULTILINE)
 _HEADING: Final = re.compile(r"#{1,6} ")
 _FENCE: Final = "```"
+_BACKTICKS: Final = re.compile("`+")
 # markdownify converts by recursion, three frames an element: a region nested deeper than this
 # is converted to this depth, the elements below each element at it read as their text alone
 # (a page of 500 nested <div>s would raise RecursionError; real pages nest 20 to 40 deep).
@@ -64,30 +66,56 @@ class RegionConverter(MarkdownConverter):
         self.base = base
         super().__init__(heading_style=ATX, bullets="-", code_language_callback=code_language)
 
-    def _absolute(self, reference: Any) -> str:
-        return urljoin(self.base, str(reference or "").strip())
+    def _target(self, reference: Any) -> str | None:
+        """``reference`` made absolute, as a destination; None for a scheme no reader may
+        follow (llms.text.safe_target: javascript:, data:, vbscript:, file:)."""
+        return safe_target(urljoin(self.base, without_controls(str(reference or "")).strip()))
+
+    def escape(self, text: str, parent_tags: set[str]) -> str:
+        return str(_BASE.escape(self, escape_body(text), parent_tags))
 
     def convert_a(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         href = el.get("href")
-        if href is not None and not str(href).strip().lower().startswith("javascript:"):
-            el["href"] = self._absolute(href)
-        elif href is not None:
-            del el["href"]
+        target = self._target(href) if href is not None else None
+        if target is None:
+            el.attrs.pop("href", None)
+        else:
+            el["href"] = target
+        _escape_title(el)
         return str(_BASE.convert_a(self, el, text, parent_tags))
 
     def convert_img(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        alt = escape_body(" ".join(str(el.get("alt") or "").split()))
         source = str(el.get("src") or "").strip()
-        if not source or source.lower().startswith("data:"):
-            return str(el.get("alt") or "")
-        el["src"] = self._absolute(source)
+        target = self._target(source) if source else None
+        if target is None:  # (none, data:, another unsafe scheme: its alt text)
+            return alt
+        el["src"], el["alt"] = target, alt
+        _escape_title(el)
         return str(_BASE.convert_img(self, el, text, parent_tags))
 
     def convert_video(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         for element in (el, *el.find_all("source")):
             for name in ("src", "poster"):
                 if element.get(name):
-                    element[name] = self._absolute(element[name])
+                    target = self._target(element[name])
+                    if target is None:
+                        del element[name]
+                    else:
+                        element[name] = target
         return str(_BASE.convert_video(self, el, text, parent_tags))
+
+    def convert_pre(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        """As markdownify's, fenced with more backticks than any run in the code: a line of
+        ``` in it cannot end the block."""
+        fenced = str(_BASE.convert_pre(self, el, text, parent_tags))
+        longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+        if longest < len(_FENCE):
+            return fenced
+        fence = "`" * (longest + 1)
+        head, _, rest = fenced.partition(_FENCE)
+        body, _, tail = rest.rpartition(_FENCE)
+        return f"{head}{fence}{body}{fence}{tail}"
 
     def convert_code(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         if "pre" in parent_tags or el.find("a", href=True) is None:
@@ -102,11 +130,22 @@ class RegionConverter(MarkdownConverter):
             if link is None and isinstance(child, Tag):
                 link = child.find("a", href=True)
             words = child.get_text() if isinstance(child, Tag) else str(child)
-            if isinstance(child, NavigableString) or link is None or not link.get("href"):
+            target = self._target(link["href"]) if link is not None and link.get("href") else None
+            if isinstance(child, NavigableString) or target is None:
                 pieces.append(_code_span(words))
             else:
-                pieces.append(f"[{_code_span(words)}]({self._absolute(link['href'])})")
+                pieces.append(f"[{_code_span(words)}]({target})")
         return pieces
+
+
+def _escape_title(el: Tag) -> None:
+    """A link's or image's title, on one line, its backslashes escaped (markdownify escapes
+    its quotes: a title ending in a backslash would escape the closing quote)."""
+    title = one_line(str(el.get("title") or ""))
+    if title:
+        el["title"] = title.replace("\\", "\\\\")
+    else:
+        el.attrs.pop("title", None)
 
 
 def _code_span(words: str) -> str:
@@ -123,10 +162,20 @@ def region_markdown(region: Region) -> str:
     spaces; "" for a region with no text, else ending with one newline."""
     converter = RegionConverter(region.base)
     for part in region.parts:
+        _without_controls(part)
         _flatten_below(part, MAX_MARKDOWN_DEPTH)
     text = "\n\n".join(str(converter.convert_soup(part)).strip("\n") for part in region.parts)
     text = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", text)).strip("\n")
     return text + "\n" if text.strip() else ""
+
+
+def _without_controls(part: Tag) -> None:
+    """Each text of ``part`` without the characters no reader sees (llms.text.CONTROLS),
+    code's too, before any is escaped (one walk)."""
+    texts = [node for node in part.descendants if isinstance(node, NavigableString)]
+    for node in texts:
+        if (cleaned := without_controls(node)) != node:
+            node.replace_with(type(node)(cleaned))
 
 
 def _flatten_below(part: Tag, depth: int) -> None:
@@ -147,12 +196,18 @@ def _flatten_below(part: Tag, depth: int) -> None:
 
 def headings_down(markdown: str) -> str:
     """``markdown`` with each ATX heading outside code fences one level deeper (an H6 stays):
-    under a page's own title, its headings become its sections."""
+    under a page's own title, its headings become its sections. A fence ends at a line of as
+    many backticks or more (convert_pre writes a longer one around code holding ```)."""
     lines = markdown.split("\n")
-    fenced = False
+    fence = ""
     for index, line in enumerate(lines):
         if line.startswith(_FENCE):
-            fenced = not fenced
-        elif not fenced and _HEADING.match(line) and not line.startswith("###### "):
+            run = _BACKTICKS.match(line)
+            ticks = run.group() if run is not None else _FENCE
+            if not fence:
+                fence = ticks
+            elif ticks.startswith(fence) and not line[len(ticks) :].strip():
+                fence = ""
+        elif not fence and _HEADING.match(line) and not line.startswith("###### "):
             lines[index] = "#" + line
     return "\n".join(lines)

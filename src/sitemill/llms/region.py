@@ -8,7 +8,8 @@
 # - furniture is left out wherever it stands: nav, aside, the furniture roles, a header or footer
 #   that belongs to the page (not inside an article) unless it holds the page's <h1>, what a reader
 #   does not read as text (script, style, template, noscript, svg, buttons, form controls, a form
-#   that holds no heading), heading permalinks and self-dates ("Last updated on <date>");
+#   that holds no heading), what no reader sees (a hidden attribute, an inline display: none),
+#   heading permalinks and self-dates ("Last updated on <date>");
 # - a region whose one outermost <article> holds the page's <h1> (or the region holds none) and
 #   no <h1> beside it narrows to it; a region of several articles stays whole (fingerprint
 #   version 5: a Hugo blog's home page holds its intro in one article, its posts' teasers in
@@ -53,6 +54,11 @@ _SELF_DATE: Final = re.compile(
     re.IGNORECASE,
 )
 _SELF_DATE_CHARS: Final = 160
+_HIDING_STYLE: Final = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))"
+    r"\s*(?:!important\s*)?(?:;|$)",
+    re.IGNORECASE,
+)
 _SPACES: Final = re.compile(r"\s+")
 
 
@@ -109,9 +115,20 @@ def _drop_furniture(soup: BeautifulSoup) -> None:
 
 
 def _is_furniture(element: Tag) -> bool:
-    if element.name in _NOT_TEXT or _role(element) in _FURNITURE_ROLES:
+    if element.name in _NOT_TEXT or _role(element) in _FURNITURE_ROLES or _is_hidden(element):
         return True
     return element.name == "form" and not any(tag.name in _HOLDS_PAGE for tag in tags_of(element))
+
+
+def _is_hidden(element: Tag) -> bool:
+    """Whether no reader sees ``element``: its ``hidden`` attribute (not "until-found", which
+    a find in the page shows) or an inline style of ``display: none`` or ``visibility:
+    hidden``. ``aria-hidden`` is not: it hides from a screen reader what the eye reads."""
+    hidden = element.get("hidden")
+    if hidden is not None and str(hidden).strip().lower() != "until-found":
+        return True
+    style = element.get("style")
+    return style is not None and _HIDING_STYLE.search(str(style)) is not None
 
 
 def _role(element: Tag) -> str:

@@ -1,5 +1,19 @@
-"""Text as llms.txt writes it: one line, and read back the same by the reference parser and by
-CommonMark alike."""
+"""Page text as every Markdown file sitemill writes holds it: escaped one way, read as text."""
+
+# One rule for llms.txt, llms-full.txt and the twins (docs/llms-full.md, "Page text is text"):
+# what a page says (its title, the site's name, a description, its body's text, a link's text
+# and target) is written so that no reader takes it for structure it did not have as markup:
+# - invisible controls are removed first (CONTROLS: C0 and C1 controls, bidi embeddings,
+#   overrides, isolates and marks, the byte-order mark), as a reader could not see them;
+# - "<" (raw HTML, an autolink), "[" and "]" (a link, an image, a reference), a "\" that would
+#   escape what follows, and an "&" that starts a character reference are escaped: in a line of
+#   llms.txt and in every heading as character references (below), in body text as CommonMark
+#   backslash escapes ("\<", "\[", the way markdownify writes "\*" and "\_": escape_body);
+# - a link or image keeps its target only with a scheme a reader may follow (SAFE_SCHEMES, or a
+#   relative one, made absolute); written as a destination (link_url), it cannot end early.
+#
+# Text as llms.txt writes it: one line, read back the same by the reference parser and by
+# CommonMark alike.
 
 # The reference parser (llms-txt's miniparse) reads every line raw with three regexes; a CommonMark
 # reader renders it. Both read a text back as the page gave it only when it holds nothing either
@@ -22,8 +36,24 @@ from typing import Final
 from urllib.parse import quote
 
 _WHITE: Final = re.compile(r"\s+")
-_ENTITY_START: Final = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]*;)")
-_BACKSLASH_ESCAPE: Final = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
+# Characters no reader sees, removed from page text: C0 controls but white space, DEL, C1
+# controls, the Arabic letter mark, LRM/RLM, the bidi embeddings and overrides (U+202A-U+202E)
+# and isolates (U+2066-U+2069), the byte-order mark / zero-width no-break space; the line and
+# paragraph separators are a space (a reader that splits lines on them would see a new line).
+CONTROLS: Final = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
+_SEPARATORS: Final = re.compile("[\u2028\u2029]")
+# Links and images keep their target only with one of these schemes (or none: relative).
+SAFE_SCHEMES: Final = frozenset({"http", "https", "mailto"})
+# In body text: what would open raw HTML, an autolink, a link, an image or a reference; a "\"
+# before punctuation (it would escape the next character, or an escape of ours); an "&" that
+# starts a character reference.
+_REFERENCE_START: Final = r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]*;)"
+_ESCAPING_BACKSLASH: Final = r"\\(?=[!-/:-@\[-`{-~]|$)"
+_BODY_SPECIAL: Final = re.compile(rf"[<\[\]]|{_ESCAPING_BACKSLASH}|{_REFERENCE_START}")
+_ENTITY_START: Final = re.compile(_REFERENCE_START)
+_BACKSLASH_ESCAPE: Final = re.compile(_ESCAPING_BACKSLASH)
 _INLINE: Final = {"[": "&#91;", "]": "&#93;", "`": "&#96;", "<": "&lt;", "~": "&#126;"}
 _INLINE_CHARS: Final = re.compile(r"[\[\]`<]|~(?=~)|(?<=~)~")
 # A line that starts with one of these opens a block (a heading, a quote, a list, a fence, a
@@ -39,9 +69,36 @@ _URL_SAFE: Final = "!#$%&'*+,/:;=?@[]~"
 NO_DESCRIPTION: Final = "None"  # what MkDocs writes in a page's description when it has none
 
 
+def without_controls(text: str) -> str:
+    """``text`` without the characters no reader sees (CONTROLS), its line and paragraph
+    separators as spaces."""
+    return _SEPARATORS.sub(" ", CONTROLS.sub("", text))
+
+
 def one_line(text: str | None) -> str:
-    """``text`` on one line: runs of white space (newlines included) as one space, trimmed."""
-    return _WHITE.sub(" ", text).strip() if text else ""
+    """``text`` on one line, without controls (CONTROLS): runs of white space (newlines
+    included) as one space, trimmed."""
+    return _WHITE.sub(" ", without_controls(text)).strip() if text else ""
+
+
+def escape_body(text: str) -> str:
+    """Text of a page's body (a text node, an image's alt text) as Markdown text: controls
+    removed, then what would open raw HTML, an autolink, a link or an image ("<", "[", "]")
+    escaped with a backslash, as are a backslash before punctuation and an "&" that starts a
+    character reference. Backticks, ``*`` and ``_`` are left to the
+    converter (a code span shows, it injects nothing)."""
+    return _BODY_SPECIAL.sub(lambda match: "\\" + match.group(), without_controls(text))
+
+
+def safe_target(url: str) -> str | None:
+    """``url`` (absolute) as a link's or image's destination (link_url), or None when its
+    scheme is not one a reader may follow (SAFE_SCHEMES: ``javascript:``, ``data:``,
+    ``vbscript:``, ``file:`` are none)."""
+    url = without_controls(url).strip()
+    scheme, colon, _ = url.partition(":")
+    if not colon or scheme.lower() not in SAFE_SCHEMES:
+        return None
+    return link_url(url)
 
 
 def real_description(text: str | None) -> str:
@@ -52,8 +109,8 @@ def real_description(text: str | None) -> str:
 
 def inline_text(text: str) -> str:
     """A one-line text for the middle of a line (a link's title, a description): what either
-    reading would take for structure written as a character reference."""
-    text = _ENTITY_START.sub("&amp;", text)
+    reading would take for structure written as a character reference (controls removed)."""
+    text = _ENTITY_START.sub("&amp;", without_controls(text))
     text = _BACKSLASH_ESCAPE.sub("&#92;", text)
     return _INLINE_CHARS.sub(lambda match: _INLINE[match.group()], text)
 

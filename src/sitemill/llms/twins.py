@@ -13,6 +13,7 @@ from sitemill.filenames.outputs import twin_url
 from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.markdown import headings_down
 from sitemill.llms.ownership import SITEMILL_MARK
+from sitemill.llms.text import heading_text, one_line
 
 
 def twin_name(url: str, base_url: str) -> str | None:
@@ -30,9 +31,9 @@ def twin_name(url: str, base_url: str) -> str | None:
 
 
 def twin_bytes(converted: PageMarkdown) -> bytes:
-    """The twin of one page: ``# Title`` (its URL when it has none), the mark, its Markdown;
-    UTF-8, LF, ending with one LF."""
-    title = " ".join((converted.page.title or converted.page.url).split())
+    """The twin of one page: ``# Title`` (its URL when it has none; escaped as llms.txt
+    escapes a heading: llms.text), the mark, its Markdown; UTF-8, LF, ending with one LF."""
+    title = heading_text(one_line(converted.page.title) or one_line(converted.page.url))
     body = headings_down(converted.markdown).strip("\n")
     text = f"# {title}\n\n{SITEMILL_MARK}\n" + (f"\n{body}\n" if body else "")
     return text.encode()
