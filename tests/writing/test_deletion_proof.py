@@ -17,6 +17,7 @@ import pytest
 from conftest import BASE_URL, page, write_site
 from s3util import BASE, BUCKET, moto_bucket, put_pages, upload
 from sitemill.config.model import load_config
+from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.tree import build_from_tree
@@ -149,3 +150,81 @@ def test_a_file_goes_only_when_its_own_bytes_prove_it(
     name: str, data: bytes | None, recorded: str | None, kept: bool
 ) -> None:
     assert may_delete(name, data, recorded) is not kept
+
+
+NEWS_GROUP = {"name": "news", "include": ["news/**"]}
+
+
+def news_site(root: Path) -> Path:
+    return write_site(
+        root, {f"{s}/p{n}.html": page(f"{s} {n}") for s in ("a", "blog", "news") for n in range(2)}
+    )
+
+
+def test_a_child_of_a_group_only_the_state_remembers_goes_only_on_its_recorded_bytes(
+    tmp_path: Path,
+) -> None:
+    """The live index names it, but that index was taken for sitemill's because the state says
+    the group is sitemill's: a user's bytes written over the child since are not deleted."""
+    site, out = news_site(tmp_path / "site"), tmp_path / "out"
+    build(site, out, BLOG, NEWS_GROUP)
+    (out / "sitemap-news.xml").write_bytes(NEWS)  # (the user's now; the index still names it)
+    report = build(site, out, BLOG)  # (news no longer configured: only the state names it)
+    assert (out / "sitemap-news.xml").read_bytes() == NEWS
+    assert report.result.deleted == []
+
+
+def test_a_child_of_a_group_only_the_state_remembers_in_a_bucket_goes_only_on_its_bytes(
+    s3: Any,
+) -> None:
+    put_pages(s3, "index.html", "blog/a.html", "news/a.html")
+    rebuild_bucket(
+        load_config({"base_url": BASE}, {}, {"groups": [BLOG, NEWS_GROUP]}), s3, BucketSite(BUCKET)
+    )
+    upload(s3, {"sitemap-news.xml": NEWS})
+    report = rebuild_bucket(
+        load_config({"base_url": BASE}, {}, {"groups": [BLOG]}), s3, BucketSite(BUCKET)
+    )
+    assert s3.get_object(Bucket=BUCKET, Key="sitemap-news.xml")["Body"].read() == NEWS
+    assert report.result.deleted == []
+
+
+@pytest.mark.parametrize("digests", [False, True])
+def test_a_tampered_state_naming_a_users_sitemap_under_a_groups_name_stops_the_run(
+    tmp_path: Path, digests: bool
+) -> None:
+    """Writing over a file is deleting it: a state that remembers the user's sitemap-news.xml
+    as sitemill's no more lets a new group's child replace it than when no state names it."""
+    site, out = news_site(tmp_path / "site"), tmp_path / "out"
+    build(site, out, BLOG)
+    (out / "sitemap-news.xml").write_bytes(NEWS)
+    mine = {"sitemap-news.xml": NEWS}
+    (out / STATE_NAME).write_bytes(tamper((out / STATE_NAME).read_bytes(), mine, digests=digests))
+    with pytest.raises(ConfigError) as caught:
+        build(site, out, BLOG, NEWS_GROUP)
+    assert caught.value.key == "groups[2].name" and "sitemill did not write it" in str(caught.value)
+    assert (out / "sitemap-news.xml").read_bytes() == NEWS
+
+
+def test_a_tampered_state_naming_a_users_sitemap_in_a_bucket_under_a_groups_name_stops_the_run(
+    s3: Any,
+) -> None:
+    put_pages(s3, "index.html", "blog/a.html", "news/a.html")
+    rebuild_bucket(load_config({"base_url": BASE}, {}, {"groups": [BLOG]}), s3, BucketSite(BUCKET))
+    upload(s3, {"sitemap-news.xml": NEWS})
+    state = s3.get_object(Bucket=BUCKET, Key=STATE_NAME)["Body"].read()
+    upload(s3, {STATE_NAME: tamper(state, {"sitemap-news.xml": NEWS}, digests=True)})
+    config = load_config({"base_url": BASE}, {}, {"groups": [BLOG, NEWS_GROUP]})
+    with pytest.raises(ConfigError):
+        rebuild_bucket(config, s3, BucketSite(BUCKET))
+    assert s3.get_object(Bucket=BUCKET, Key="sitemap-news.xml")["Body"].read() == NEWS
+
+
+def test_a_name_its_content_gives_proves_its_bytes_and_no_others() -> None:
+    from sitemill.shards.manifest import child_version, state_version
+
+    child = child_version("sitemap-blog-rabcdefgh-2.xml.gz", md5(NEWS), ())
+    state = state_version("rabcdefgh", md5(SEVEN), ())
+    assert may_delete(child, NEWS) and may_delete(state, SEVEN)
+    assert not may_delete(child, SEVEN) and not may_delete(state, NEWS)
+    assert not may_delete("sitemap-rabcdefgh-abcdefgh.xml", NEWS)  # (the shape alone)

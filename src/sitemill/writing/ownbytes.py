@@ -17,6 +17,13 @@
 #   ``replaced`` claim): its root element is urlset or sitemapindex in the sitemaps.org namespace
 #   (writing.sitemapfile). Those files are not sitemill's, and are deleted only because they
 #   would contradict sitemill's sitemaps.
+# - a shard's file or state in a bucket with a partitioned state, under the name its content gives
+#   (sitemap-r<id>-<version>.xml, shards/r<id>-<version>.json.gz: shards.manifest.child_version):
+#   the name is the proof, its version the one the MD5 of its bytes gives. A manifest's word that
+#   such a file is a failed run's, or retired, proves nothing; a name of any other shape that no
+#   record proves stays (scaleout.shardcollect).
+# - a child of a group that only a state remembers (no configuration names it) is proven by its
+#   record even when a live index names it: that index's own bytes are the user's to write.
 # Files the live index of sitemill's names (writing.liveindex: an index whose every child is one
 # of sitemill's names) and this run's own staging copies are proven by what this run read and
 # wrote, not by a record (writing.publish).
@@ -35,6 +42,7 @@ from sitemill.filenames.outputs import (
     MARKDOWN_SUFFIX,
 )
 from sitemill.llms.ownership import SITEMILL_MARK
+from sitemill.shards.manifest import names_its_content
 from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
 
 _MARK: Final = SITEMILL_MARK
@@ -57,6 +65,8 @@ def may_delete(
         return False
     if replaced:
         return sitemap_root(data[:HEAD_BYTES]) is not None
+    if names_its_content(name, data):
+        return True
     if recorded is None or hashlib.md5(data, usedforsecurity=False).hexdigest() != recorded:
         return False
     base = PurePosixPath(name).name

@@ -20,7 +20,9 @@
 # Only sitemill's own files are deleted: those its earlier index named, this run's staging copies,
 # another run's once old enough to be a crashed run's leftovers, and those the state remembers it
 # wrote when their bytes prove it (writing.ownbytes: the MD5 its record holds; a state is a claim
-# from outside). A deletion that fails is a warning; the state remembers the name and its MD5.
+# from outside). A child of a group only the state remembers is proven so even when the live index
+# names it: that index was taken for sitemill's on the state's word that the group is its own. A
+# deletion that fails is a warning; the state remembers the name and its MD5.
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from functools import partial
 from pathlib import Path
 
 from sitemill.errors import ConflictError, SinkError
+from sitemill.filenames.groupnames import is_group_child
 from sitemill.filenames.outputs import (
     ENTRY_XML,
     MORE_INDEX_NAME,
@@ -59,7 +62,9 @@ class Publisher:
     """Writes one build through a sink in the order the module docstring tells.
     ``remembered``: own files the state says earlier runs left (deleted when this build does
     not name them, when their bytes are the ones ``recorded``: name -> MD5, the state's
-    digests); ``staging`` names this run's staging copies; ``named``, the user's."""
+    digests); ``staging`` names this run's staging copies; ``named``, the user's;
+    ``groups``: the named groups whose children are sitemill's, ``configured`` those of them
+    the configuration names (a child of another is deleted only on its recorded bytes)."""
 
     def __init__(
         self,
@@ -71,8 +76,12 @@ class Publisher:
         named: Callable[[], Collection[str]] = tuple,
         groups: Collection[str] = (),
         recorded: Mapping[str, str] | None = None,
+        configured: Collection[str] = (),
     ) -> None:
         self.sink = sink
+        # The groups that only the state remembers (``groups`` but not ``configured``): their
+        # children are proven by their bytes, even when a live index names them.
+        self.hearsay = frozenset(groups) - frozenset(configured)
         self.recorded = recorded or {}
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
@@ -169,6 +178,7 @@ class Publisher:
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
         on_word = self.remembered - self.live.indexes - self.live.children - self.staged - leftovers
+        on_word |= {n for n in stale if is_group_child(n, self.hearsay)} - self.staged
         for name in stale:
             if name in now.children or name in now.indexes:
                 continue

@@ -104,7 +104,7 @@ def write_sitemaps(
     publisher_for = partial(
         Publisher, sink, content_type, partial(_record, result), remembered, setup.staging,
         out.locs, groups=known_groups(group_names(config.groups), remembered),
-        recorded=setup.recorded,
+        recorded=setup.recorded, configured=group_names(config.groups),
     )  # fmt: skip
     children, max_per_index = _children(entries, setup.shards, render, out, publisher_for)
     if children is not None:
