@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from sitemill.bounded.dedupe import SeenUrls
@@ -65,6 +65,7 @@ class SiteInputs:
     progress: Progress | None = None
     robots_source: bytes | None = None
     remembered: Collection[str] = ()
+    recorded: Mapping[str, str] = field(default_factory=dict)  # their MD5s (WriteSetup)
     on_skip: OnSkip | None = None
     has_file: HasFile | None = None
     shards: ShardSetup | None = None
@@ -105,6 +106,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
         setup = WriteSetup(
             on_file=file_progress(progress), robots_source=site.robots_source,
             extensions=extensions.alternates or extensions.images, remembered=site.remembered,
+            recorded=site.recorded,
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)

@@ -57,6 +57,9 @@ class WriteResult:
     sitemaps: dict[str, tuple[int, str | None, str]] = field(default_factory=dict)
     boundaries: dict[str, str] = field(default_factory=dict)
     index_digests: dict[str, str] = field(default_factory=dict)  # each index's, by name
+    # The MD5 of each stale file a deletion failed on (what proves it sitemill's to the next
+    # run: writing.ownbytes).
+    left_digests: dict[str, str] = field(default_factory=dict)
     llms: LlmsRecord = field(default_factory=LlmsRecord)  # (writing.llmsoutputs)
 
     def count_as_written(self, names: list[str]) -> None:
@@ -72,6 +75,7 @@ class WriteResult:
         MD5 of its bytes as stored."""
         found = {name: digest for name, (_, _, digest) in self.sitemaps.items()}
         found |= self.index_digests
+        found |= self.left_digests
         return {name: digest for name, digest in found.items() if name in self.outputs}
 
     @property

@@ -12,7 +12,7 @@ from consistency import assert_one_build, live_urls
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import SinkError
-from sitemill.filenames.outputs import CHILD_NAME, STAGING_NAME, is_own_name
+from sitemill.filenames.outputs import CHILD_NAME, STAGING_NAME, is_own_name, stored_digest
 from sitemill.filenames.staging import STAGING_MAX_AGE, Staging
 from sitemill.sinks import MemorySink
 from sitemill.writing.writer import WriteSetup, write_sitemaps
@@ -202,7 +202,10 @@ def test_a_deletion_failing_part_way_is_remembered_and_done_by_the_next_run() ->
     sink.failing.clear()
     # No index names sitemap-4.xml any more: only the remembered outputs can tell.
     assert write_sitemaps(shifted(8), sink, config()).deleted == []
-    second = write_sitemaps(shifted(8), sink, config(), WriteSetup(remembered=first.outputs))
+    # (the state keeps each name with its MD5, which proves the file sitemill's: writing.ownbytes)
+    assert first.digests()["sitemap-4.xml"] == stored_digest(sink.files["sitemap-4.xml"])
+    remembered = WriteSetup(remembered=first.outputs, recorded=first.digests())
+    second = write_sitemaps(shifted(8), sink, config(), remembered)
     assert second.deleted == ["sitemap-4.xml"]
     assert second.outputs == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
     assert sorted(sink.files) == second.outputs

@@ -97,6 +97,7 @@ def bucket_pass(
         robots=robots, read_facts=None,
         lastmod=LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME,
         warnings=start.warnings, progress=options.progress, remembered=start.state.outputs,
+        recorded=start.state.digests,
         on_skip=_also(knowledge.remember.forget, options.on_skip),  # (the state: no such page)
         shards=setup, kept=options.kept, others=others, style=start.state.url_style,
         redirects=_either(website_redirects(config, client, site, options.empty), others),

@@ -95,6 +95,7 @@ def build_from_tree(
             read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
             robots_source=robots_data,  # the same file when the output folder is the site
             remembered=() if dating is None else dating.known.outputs,
+            recorded={} if dating is None else dating.known.digests,
             on_skip=plan.skipped,  # the state names no page the sitemaps leave out
             has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
@@ -153,7 +154,9 @@ def _keep_state(
     remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
     remember.written = None if dates is None else dates.kept(remember.outputs)
-    remember.digests = report.result.digests() if remember.written else {}
+    # (a stale file a deletion failed on keeps its MD5: what proves it sitemill's next time)
+    left = remember.written or report.result.left_digests
+    remember.digests = report.result.digests() if left else {}
     remember.plan = report.result.plan
     remember.llms, remember.llms_source = report.result.llms.files, report.result.llms.source
     remember_changes(dating.known, remember, first_run=dating.first_run)

@@ -1,22 +1,27 @@
 """What the manifests of a sharded bucket no longer name: found, and deleted once retired."""
-# See sitemill.shards.manifest: a failed run's leftovers, an earlier layout's files, deleted once a
-# commit retired them.
+# See sitemill.shards.manifest: a failed run's leftovers, deleted once a commit retired them. A
+# manifest is a claim from outside (anyone who may write the bucket may write one): a child goes
+# only when its own bytes prove it sitemill's (writing.ownbytes: the name its content gives, or
+# the MD5 the manifest holds for a file it names now), read by one bounded GET. A stray of any
+# other shape (an earlier layout's sitemap-N.xml, or a user's) stays.
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from sitemill.errors import SourceError
 from sitemill.filenames.groupnames import SHARD_STEM, is_group_child
-from sitemill.filenames.outputs import CHILD_NAME
+from sitemill.filenames.outputs import CHILD_NAME, read_limit
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.shards.manifest import DELETE_AFTER, IndexState, is_state_object
-from sitemill.sources.s3 import describe_error, list_objects
+from sitemill.shards.manifest import DELETE_AFTER, IndexState, is_state_object, versioned_parts
+from sitemill.sources.s3 import describe_error, list_objects, read_object
 from sitemill.state.partitioned import PartitionedStore
+from sitemill.writing.ownbytes import may_delete
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -25,14 +30,23 @@ log = logging.getLogger(__name__)
 
 
 def delete_retired(
-    client: S3Client, site: BucketSite, store: PartitionedStore, due: Iterable[str]
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    due: Iterable[str],
+    recorded: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """Delete what a committed manifest retired: children from the site, states from the
-    state location (a failure is a warning: the object stays, named by nothing)."""
+    """Delete what a committed manifest retired: children from the site whose bytes prove
+    them sitemill's (``recorded``: name -> MD5, what the manifest read holds for the files it
+    named), states from the state location (a failure is a warning: the object stays, named
+    by nothing)."""
     deleted: list[str] = []
     for name in due:
         if is_state_object(name):
             store.delete(name)
+            continue
+        if not may_delete(name, _read_child(client, site, name), (recorded or {}).get(name)):
+            log.info("%s is kept: its bytes do not prove it sitemill's", name)
             continue
         try:
             client.delete_object(Bucket=site.bucket, Key=site.root + name)
@@ -54,8 +68,9 @@ def find_strays(
     groups: Collection[str] = (),
 ) -> list[str]:
     """sitemill's objects that no manifest knows and that are older than DELETE_AFTER: a
-    failed run's files and states, an earlier layout's children (a running run's are young).
-    One LIST per 1,000 of the site's ``sitemap-`` keys and of the shard states."""
+    failed run's files and states (a running run's are young); a child only when its bytes
+    prove it (``_proven_stray``). One LIST per 1,000 of the site's ``sitemap-`` keys and of
+    the shard states, one GET per child so found."""
     known = base.named() | set(base.unnamed) | set(base.retired)
     found: list[str] = []
     places = ((site.bucket, site.root, "sitemap-"), (store.bucket, store.prefix, "shards/"))
@@ -68,9 +83,29 @@ def find_strays(
                 and (_own_child(name, groups) or is_state_object(name))
                 and modified is not None
                 and now - modified >= DELETE_AFTER
+                and (start != "sitemap-" or _proven_stray(client, site, name, obj.get("Size")))
             ):
                 found.append(name)
     return found
+
+
+def _proven_stray(client: S3Client, site: BucketSite, name: str, size: int | None) -> bool:
+    """Whether a child no manifest names is sitemill's by its own bytes: only a name its
+    content gives can be (no record holds another's MD5); one GET for such a name."""
+    if versioned_parts(name) is None or size is None or size > read_limit(name):
+        return False
+    return may_delete(name, _read_child(client, site, name))
+
+
+def _read_child(client: S3Client, site: BucketSite, name: str) -> bytes | None:
+    """A child's bytes (None: gone, unreadable, or larger than sitemill writes one)."""
+    limit = read_limit(name)
+    try:
+        data = read_object(client, site.bucket, site.root + name, limit=limit + 1)
+    except SourceError as exc:
+        log.warning("%s is kept: %s", name, exc)
+        return None
+    return None if data is None or len(data) > limit else data
 
 
 def _own_child(name: str, groups: Collection[str]) -> bool:

@@ -175,7 +175,9 @@ def commit_and_go_live(
     old = commit.base.entry
     if old and old != name:  # the entry file the index replaces (its own URL in robots.txt)
         due = [*due, old]
-    result.deleted.extend(delete_retired(client, site, store, due))
+    base = commit.base  # (the MD5s of the files it named prove them: writing.ownbytes)
+    recorded = {part.name: part.digest for part in base.children} | {base.entry: base.digest}
+    result.deleted.extend(delete_retired(client, site, store, due, recorded))
     return committed
 
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from sitemill.filenames.groupnames import SHARD_STEM
-from sitemill.filenames.outputs import is_recorded_child
+from sitemill.filenames.outputs import is_recorded_child, stored_digest
 from sitemill.shards.partition import Part, StateRef
 from sitemill.shards.plan import Plan
 
@@ -36,6 +36,12 @@ DELETE_AFTER: Final = timedelta(minutes=30)
 # The objects of the state location a manifest may name (and so retire): shard states.
 STATE_OBJECT: Final = re.compile(r"shards/r[a-z2-7]{8}(?:-[a-z2-7]{8})?\.json\.gz")
 STATE_SUFFIX: Final = ".json.gz"
+# A name its content gives: a shard's file (sitemap-[<group>-]r<id>-<version>.xml, .xml.gz, .txt,
+# .txt.gz) or a shard's state (shards/r<id>-<version>.json.gz).
+VERSIONED_NAME: Final = re.compile(
+    r"(?P<stem>sitemap-(?:[a-z0-9-]+?-)?r[a-z2-7]{8}|shards/r[a-z2-7]{8})-[a-z2-7]{8}"
+    r"(?P<suffix>\.(?:xml|txt)(?:\.gz)?|\.json\.gz)"
+)
 _SALTS: Final = 64  # a name is retired at most once per DELETE_AFTER: a few salts suffice
 
 
@@ -83,12 +89,33 @@ class IndexState:
 def versioned_name(stem: str, digest: str, suffix: str, retired: Container[str]) -> str:
     """``<stem>-<8 base32>`` + ``suffix``: a name given by the content's ``digest``, salted
     past the names that are ``retired`` (being deleted)."""
-    for salt in range(_SALTS):
-        token = hashlib.blake2b(f"{digest}/{salt}".encode("ascii"), digest_size=5).digest()
-        name = f"{stem}-{base64.b32encode(token).decode('ascii').lower()}{suffix}"
+    for name in _salted_names(stem, digest, suffix):
         if name not in retired:
             return name
     raise ValueError(f"{stem}: every salted name is retired")  # (a manifest bounds them)
+
+
+def _salted_names(stem: str, digest: str, suffix: str) -> Iterator[str]:
+    for salt in range(_SALTS):
+        token = hashlib.blake2b(f"{digest}/{salt}".encode("ascii"), digest_size=5).digest()
+        yield f"{stem}-{base64.b32encode(token).decode('ascii').lower()}{suffix}"
+
+
+def versioned_parts(name: str) -> tuple[str, str] | None:
+    """``name``'s stem and suffix when it is a name its content gives (a shard's file or
+    state in a bucket with a partitioned state: ``child_version``, ``state_version``)."""
+    found = VERSIONED_NAME.fullmatch(name)
+    return None if found is None else (found["stem"], found["suffix"])
+
+
+def names_its_content(name: str, data: bytes) -> bool:
+    """Whether ``name`` is the name ``data``, the bytes it holds, give (under any salt): the
+    proof that sitemill wrote them there (sitemill.writing.ownbytes)."""
+    parts = versioned_parts(name)
+    if parts is None:
+        return False
+    stem, suffix = parts
+    return name in _salted_names(stem, stored_digest(data), suffix)
 
 
 def child_version(name: str, digest: str, retired: Container[str]) -> str:

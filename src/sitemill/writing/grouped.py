@@ -24,6 +24,7 @@ from sitemill.shards.plan import child_name
 from sitemill.writing.generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
 from sitemill.writing.layouts import Out, RenderSitemaps, render_planned, suffix_of
+from sitemill.writing.ownbytes import may_delete
 from sitemill.writing.publish import Publisher
 
 Children = Iterator[tuple[str, RenderedSitemap]]
@@ -96,18 +97,20 @@ def _sharded(
 
 def refuse_others(publisher: Publisher, names: Iterable[str], config: Config) -> None:
     """A ConfigError naming the group when one of its children would replace a sitemap that
-    sitemill did not write: no index of sitemill's names it, the state does not remember it,
-    and its bytes are not as sitemill writes them (a hand-written sitemap-news.xml; text
-    children cannot be told: they are taken as sitemill's). Checked before anything is
-    written."""
+    sitemill did not write: no index of sitemill's names it, its bytes are not the ones the
+    state recorded for it (writing.ownbytes: a state's word is no proof), and they are not as
+    sitemill writes them (a hand-written sitemap-news.xml; text children cannot be told: they
+    are taken as sitemill's). Checked before anything is written."""
     live, numbers = publisher.live, {group.name: n for n, group in enumerate(config.groups, 1)}
     for name in names:
         group = child_group(name)
         if group is None or name not in live.names or name in live.children:
             continue
-        if name in publisher.remembered or ".txt" in name:
+        if ".txt" in name:
             continue
         data = publisher.sink.read(name) or b""
+        if name in publisher.remembered and may_delete(name, data, publisher.recorded.get(name)):
+            continue  # (the bytes the state recorded: a state alone proves nothing)
         if name.endswith(".gz"):
             head = inflate_head(data, _SNIFF)
             if head is None:

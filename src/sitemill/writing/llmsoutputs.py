@@ -208,12 +208,10 @@ class LlmsOutputs:
             found = sink.read(base)
             if found is None:
                 return
-            if _md5(found) != digest:
-                return  # changed since sitemill wrote it: someone's now
-            from sitemill.llms.ownership import written_by_sitemill
+            from sitemill.writing.ownbytes import may_delete
 
-            if not written_by_sitemill(name, found):
-                return  # never sitemill's, whatever a state says (it is input from outside)
+            if not may_delete(name, found, digest, base_url=self.config.base_url):
+                return  # not the bytes sitemill wrote, whatever a state says (writing.ownbytes)
             sink.delete(base)
         except SinkError as exc:
             message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"

@@ -17,30 +17,34 @@
 #    is conditional on the version listed (S3's ETag), and a child that is there but that the index
 #    read did not name is written again under a new version (sinks.port.Renewing).
 #
-# Only sitemill's own files are deleted: those its earlier index named, those the state remembers it
-# wrote, this run's staging copies, and another run's once old enough to be a crashed run's
-# leftovers. A deletion that fails is a warning; the state remembers the name.
+# Only sitemill's own files are deleted: those its earlier index named, this run's staging copies,
+# another run's once old enough to be a crashed run's leftovers, and those the state remembers it
+# wrote when their bytes prove it (writing.ownbytes: the MD5 its record holds; a state is a claim
+# from outside). A child of a group only the state remembers is proven so even when the live index
+# names it: that index was taken for sitemill's on the state's word that the group is its own. A
+# deletion that fails is a warning; the state remembers the name and its MD5.
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from sitemill.errors import ConflictError, SinkError
-from sitemill.filenames.groupnames import child_group
+from sitemill.filenames.groupnames import is_group_child
 from sitemill.filenames.outputs import (
     ENTRY_XML,
     MORE_INDEX_NAME,
     is_child_name,
+    stored_digest,
 )
 from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
 from sitemill.sinks.port import Renewing
 from sitemill.writing.liveindex import read_live
-from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
+from sitemill.writing.ownbytes import may_delete
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +61,10 @@ class StagedChild:
 class Publisher:
     """Writes one build through a sink in the order the module docstring tells.
     ``remembered``: own files the state says earlier runs left (deleted when this build does
-    not name them); ``staging`` names this run's staging copies; ``named``, the user's."""
+    not name them, when their bytes are the ones ``recorded``: name -> MD5, the state's
+    digests); ``staging`` names this run's staging copies; ``named``, the user's;
+    ``groups``: the named groups whose children are sitemill's, ``configured`` those of them
+    the configuration names (a child of another is deleted only on its recorded bytes)."""
 
     def __init__(
         self,
@@ -68,8 +75,14 @@ class Publisher:
         staging: Staging | None = None,
         named: Callable[[], Collection[str]] = tuple,
         groups: Collection[str] = (),
+        recorded: Mapping[str, str] | None = None,
+        configured: Collection[str] = (),
     ) -> None:
         self.sink = sink
+        # The groups that only the state remembers (``groups`` but not ``configured``): their
+        # children are proven by their bytes, even when a live index names them.
+        self.hearsay = frozenset(groups) - frozenset(configured)
+        self.recorded = recorded or {}
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
         self.named = frozenset(named())  # the user's sitemaps the index names too (locs)
@@ -165,17 +178,20 @@ class Publisher:
         if self.entry_bytes is not None and now.entry != self.entry_bytes:
             raise ConflictError(f"{ENTRY_XML} was replaced by another writer during this run")
         on_word = self.remembered - self.live.indexes - self.live.children - self.staged - leftovers
+        on_word |= {n for n in stale if is_group_child(n, self.hearsay)} - self.staged
         for name in stale:
             if name in now.children or name in now.indexes:
                 continue
-            if name in on_word and child_group(name) is not None and not self._is_sitemap(name):
-                continue  # (a group's name on a state's word alone: only a sitemap goes)
+            if name in on_word and not may_delete(name, self._read(name), self.recorded.get(name)):
+                continue  # (named by a state alone: its bytes are not the ones recorded)
             try:
                 self.sink.delete(name)
             except ConflictError:
                 raise  # (another writer's version: its index may name it now)
             except SinkError as exc:
                 done.failed.append(name)
+                if (digest := self._digest(name)) is not None:
+                    done.digests[name] = digest  # (what proves it to the next run)
                 done.first_error = done.first_error or str(exc)
                 continue
             # This run's own staging copies come and go within it: nothing to report.
@@ -183,9 +199,19 @@ class Publisher:
                 done.deleted.append(name)
         return done
 
-    def _is_sitemap(self, name: str) -> bool:
-        data = self.sink.read(name)
-        return data is not None and sitemap_root(data[:HEAD_BYTES]) is not None
+    def _read(self, name: str) -> bytes | None:
+        try:
+            return self.sink.read(name)
+        except SinkError:
+            return None  # (not readable: nothing proves it)
+
+    def _digest(self, name: str) -> str | None:
+        """The MD5 that proves ``name`` sitemill's to the next run: the one recorded, else
+        that of its bytes now (sitemill's live index named it)."""
+        if name in self.recorded:
+            return self.recorded[name]
+        data = self._read(name)
+        return None if data is None else stored_digest(data)
 
 
 @dataclass
@@ -195,6 +221,7 @@ class Deletion:
 
     deleted: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    digests: dict[str, str] = field(default_factory=dict)  # each failed one's MD5, to prove it
     first_error: str = ""
 
     def warning(self) -> str | None:

@@ -42,6 +42,7 @@ from sitemill.writing.namedsitemaps import (
     names_its_own,
     sort_named,
 )
+from sitemill.writing.ownbytes import may_delete
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     SITEMAPINDEX,
@@ -184,7 +185,9 @@ def settle(files: Files, found: Takeover | None, report: Report, base_url: str) 
         return None
     twin = GZ_TWIN if found.replaced == ENTRY_XML else ASTRO_INDEX
     passed = twin in result.outputs or twin in found.twins  # this run wrote it, or it goes
-    if not passed and (twin == found.replaced or sitemap_root(files.read(twin, HEAD_BYTES) or b"")):
+    if not passed and (
+        twin == found.replaced or may_delete(twin, files.read(twin, HEAD_BYTES), replaced=True)
+    ):
         found.twins.append(twin)
     if sitemap_root(found.data[:HEAD_BYTES]) == SITEMAPINDEX:
         done = {*result.outputs, *found.twins}

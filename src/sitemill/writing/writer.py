@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Final
@@ -56,7 +56,9 @@ class WriteSetup:
     file as stored (``WriteResult.sitemaps``, the state's record for `sitemill check`), which
     a job keeping no state skips ("" then). ``dates``: when each child's bytes changed
     (writing.childdates; None: no state, its newest page's date). ``named``: the user's
-    sitemaps the index names too (writing.usersitemaps)."""
+    sitemaps the index names too (writing.usersitemaps). ``recorded``: the MD5 the state
+    holds for each of ``remembered`` (a remembered file is deleted only when its bytes are
+    those: writing.ownbytes)."""
 
     on_file: Callable[[str, int], None] | None = None
     robots_source: bytes | None = None
@@ -68,6 +70,7 @@ class WriteSetup:
     digests: bool = True
     dates: ChildDates | None = None
     named: Callable[[], UserSitemaps] | None = None
+    recorded: Mapping[str, str] = field(default_factory=dict)
 
 
 _NO_SETUP: Final = WriteSetup()
@@ -101,6 +104,7 @@ def write_sitemaps(
     publisher_for = partial(
         Publisher, sink, content_type, partial(_record, result), remembered, setup.staging,
         out.locs, groups=known_groups(group_names(config.groups), remembered),
+        recorded=setup.recorded, configured=group_names(config.groups),
     )  # fmt: skip
     children, max_per_index = _children(entries, setup.shards, render, out, publisher_for)
     if children is not None:
@@ -180,6 +184,7 @@ def _finish(
             publisher.put(ROBOTS_TXT, robots)
         deletion = publisher.delete_stale([*result.files, *kept])
     result.deleted.extend(deletion.deleted)
+    result.left_digests = deletion.digests
     result.outputs = sorted({*result.files, *deletion.failed, *(set(kept) & publisher.live.names)})
     warning = deletion.warning()
     if warning is not None:
