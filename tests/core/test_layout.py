@@ -19,7 +19,8 @@ FRONT_ENDS = ("cli", "github", "aws")
 FRONT_ENDS_AT = frozenset(f"sitemill.{front}" for front in FRONT_ENDS)
 WING = "scaleout"  # the router's shard worker and publisher, the full rebuild, the Step Functions
 MAX_FLAT_MODULES = 16
-MAX_MODULE_LINES = 260  # "~250" in style.md
+# style.md: ~250 lines is a guide, not a cap to split a concern at; past 400 a module surely holds two.
+MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
 

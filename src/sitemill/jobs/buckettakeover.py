@@ -15,6 +15,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sinks.s3conditional import delete_object
 from sitemill.sources.s3 import Inventory, read_object
+from sitemill.writing.sitemapfile import HEAD_BYTES, read_size
 from sitemill.writing.takeover import Takeover, find_takeover
 from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 
@@ -105,7 +106,7 @@ class BucketNaming:
         """find_bucket_takeover, once (before the run writes: sitemap.xml read as it was)."""
         if self._found is None:
             if ENTRY_XML in self.inventory.objects and not self.sink.written:
-                self.sink.keep_entry()  # (the sink keeps what it replaces: entry_before)
+                self.sink.keep_entry(HEAD_BYTES, read_size)  # (what it replaces: entry_before)
             text = self.config.format is OutputFormat.TXT
             self._found = find_bucket_takeover(
                 self.client, self.site, self.sink, self.inventory,

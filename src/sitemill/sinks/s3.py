@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,6 +80,7 @@ class S3Sink:
         # sitemap.xml larger than any sitemill writes (someone else's): what tells whose it is
         # and what it names (sitemill.writing.sitemapfile.read_size), read before any write.
         self.entry_head: bytes | None = None
+        self._head: tuple[int, Callable[[bytes], int]] | None = None  # (keep_entry's reading)
         self._pending: dict[str, bytes] = {}  # a dry run's would-be writes, for reading back
         self._supports_conditions: bool | None = None
 
@@ -107,8 +108,9 @@ class S3Sink:
             return self.entry_before  # (read before this run wrote: the version listed)
         if stored.size > (limit := read_limit(name)):
             # As for a local folder: no sitemap or robots.txt sitemill rewrites is this big.
-            if name == ENTRY_XML and not self.written and self.entry_head is None:
-                self.entry_head = self._read_entry_head()  # (whose it was: buckettakeover)
+            if name == ENTRY_XML and not self.written and self._head is not None:
+                self.entry_head = self._read_entry_head(*self._head)  # (buckettakeover)
+                self._head = None
             raise SinkError(
                 f"refusing to read or replace {self._uri(name)}: {stored.size:,} bytes is more "
                 f"than such a file may hold ({limit:,}); remove or shrink it"
@@ -118,24 +120,26 @@ class S3Sink:
             self.entry_before = data  # (sitemill.jobs.buckettakeover: whose it was)
         return data
 
-    def keep_entry(self) -> None:
+    def keep_entry(self, head_bytes: int, size_of: Callable[[bytes], int]) -> None:
         """Keep sitemap.xml as listed, before this run writes: its bytes (entry_before), or
-        when it is larger than a sitemap may be, its telling head (entry_head), bounded."""
+        when it is larger than a sitemap may be, its telling head (entry_head), bounded: its
+        first ``head_bytes``, then as much as ``size_of`` that head says tells what it names
+        (the caller's reading of a sitemap: a sink knows no sitemap)."""
+        if self.entry_head is None:
+            self._head = (head_bytes, size_of)
         try:
             self.read(ENTRY_XML)
         except SinkError as exc:
             if not isinstance(exc.__cause__, TooLargeError):
                 raise
 
-    def _read_entry_head(self) -> bytes:
-        """The first bytes of a sitemap.xml too large to read whole: its head, or a sitemap
-        index's first INDEX_READ_BYTES (ranged GETs: never the whole object)."""
-        from sitemill.writing.sitemapfile import HEAD_BYTES, read_size  # (rarely: a takeover)
-
+    def _read_entry_head(self, head_bytes: int, size_of: Callable[[bytes], int]) -> bytes:
+        """The first bytes of a sitemap.xml too large to read whole: its head, or as much as
+        that head says tells what it names (ranged GETs: never the whole object)."""
         key = self.prefix + ENTRY_XML
-        head = read_object(self.client, self.bucket, key, error=SinkError, limit=HEAD_BYTES)
-        size = read_size(head or b"")
-        if head is None or len(head) < HEAD_BYTES or size <= len(head):
+        head = read_object(self.client, self.bucket, key, error=SinkError, limit=head_bytes)
+        size = size_of(head or b"")
+        if head is None or len(head) < head_bytes or size <= len(head):
             return head or b""
         return read_object(self.client, self.bucket, key, error=SinkError, limit=size) or head
 
