@@ -94,8 +94,7 @@ def build_from_tree(
             robots=robots, lastmod=dating_mode, warnings=warnings, progress=progress,
             read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
             robots_source=robots_data,  # the same file when the output folder is the site
-            remembered=() if dating is None else dating.known.outputs,
-            recorded={} if dating is None else dating.known.digests,
+            remembered=() if known is None else known.outputs, recorded=_digests(known),
             on_skip=plan.skipped,  # the state names no page the sitemaps leave out
             has_file=TreeFiles(site_dir).holds,  # missing image files; links to /x (folder pages)
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
@@ -110,6 +109,11 @@ def build_from_tree(
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), dates)
     return report
+
+
+def _digests(known: State | None) -> dict[str, str]:
+    """The MD5 the state records per file sitemill wrote (writing.ownbytes: what proves one)."""
+    return {} if known is None else dict(known.digests)
 
 
 def _remembering(config: Config, users: UserSitemaps) -> State:
