@@ -1,4 +1,4 @@
-"""Safe reads inside a root: only regular files, resolved inside it, never more than a limit."""
+"""Safe reads and writes inside a root: only regular files, never through a link, bounded."""
 # Every file sitemill reads from a site, a workspace or an output folder goes through here, so that
 # a committed symbolic link cannot make it read ``../.git/config`` or ``/proc/self/environ`` (and
 # write their bytes into a robots.txt it commits), and a FIFO or ``/dev/zero`` cannot make it hang
@@ -20,12 +20,19 @@
 #
 # A process that swaps a directory of the root for a link *while* sitemill reads can still race the
 # resolve-then-open sequence above; the threat here is committed content, not a live attacker.
+#
+# A file sitemill writes for the user (``write_inside``) is held to the same wall: no folder
+# between the root and the file is a link, the file itself is a regular file or none, and it is
+# written to a temporary file beside it, then renamed over it (a rename replaces a link that
+# appears meanwhile, it never writes through one).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import Final
 
@@ -158,6 +165,50 @@ def _read_checked(
     if whole and len(data) > limit:
         raise TooLargeError(path, f"is larger than {limit:,} bytes")
     return data
+
+
+def check_writable(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> int | None:
+    """The mode of the regular file at ``path`` (None when there is none), where ``path`` lies
+    inside ``root`` (as spelt) and may be written: RefusedError when a folder between the root
+    and it is a link or no folder, or ``path`` is a link (a dangling one too) or no regular
+    file. ``root`` itself may be a link (the user names it); what lies below it may not."""
+    top = os.path.abspath(root)
+    target = os.path.abspath(path)
+    inside = relative_inside(top, target)
+    if not inside:
+        raise RefusedError(path, f"is not a file inside {os.fspath(root)}")
+    folder = top
+    for part in inside.split(os.sep)[:-1]:
+        folder = os.path.join(folder, part)
+        mode = os.lstat(folder).st_mode
+        if stat.S_ISLNK(mode):
+            raise RefusedError(folder, "is a symbolic link, not a folder")
+        if not stat.S_ISDIR(mode):
+            raise RefusedError(folder, "is not a folder")
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return None
+    _require_regular(path, mode)
+    return mode
+
+
+def write_inside(root: str | os.PathLike[str], path: str | os.PathLike[str], data: bytes) -> None:
+    """Put ``data`` at ``path`` inside ``root`` (see check_writable): written to a temporary
+    file beside it, then renamed over it, keeping an existing file's permissions."""
+    mode = check_writable(root, path)
+    folder = os.path.dirname(os.path.abspath(path))
+    # mkstemp creates with O_EXCL: never an existing file, never through a link.
+    handle, temporary = tempfile.mkstemp(prefix=".sitemill-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            os.fchmod(stream.fileno(), 0o644 if mode is None else stat.S_IMODE(mode))
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def relative_inside(root_real: str, real: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,69 @@ def test_a_file_sitemill_did_not_write_is_never_replaced(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a file sitemill wrote" in err
     assert users.read_text(encoding="utf-8") == "/a /b 301\n"
+
+
+@pytest.mark.parametrize("kind", ["link to a file", "dangling link", "linked folder", "FIFO"])
+def test_redirects_are_never_written_through_a_link_nor_into_what_is_no_file(
+    kind: str,
+    changed_site: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A committed `_redirects -> ~/.bashrc` (or a folder linked out of the site) must not let
+    --write-redirects replace a file outside the site or create a link's target."""
+    site, out = changed_site
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    victim = outside / "victim"
+    victim.write_bytes(b"# suggested by sitemill diff (a file sitemill may replace)\n")
+    target = site / "_redirects"
+    if kind == "link to a file":
+        target.symlink_to(victim)
+    elif kind == "dangling link":
+        target.symlink_to(outside / "created")
+    elif kind == "linked folder":
+        (site / "static").symlink_to(outside, target_is_directory=True)
+        target = site / "static" / "victim"
+    else:
+        os.mkfifo(target)
+    # a reader on the FIFO: a write into it would not wait, it would be seen
+    reader = os.open(target, os.O_RDONLY | os.O_NONBLOCK) if kind == "FIFO" else None
+    argv = ["diff", str(site), "--base-url", BASE, "--out", str(out)]
+    try:
+        assert main([*argv, "--write-redirects", str(target)]) == 2
+        assert reader is None or _drained(reader) == b""
+    finally:
+        if reader is not None:
+            os.close(reader)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sitemill: error: --write-redirects: ")
+    assert "never through a link" in err
+    assert victim.read_bytes() == b"# suggested by sitemill diff (a file sitemill may replace)\n"
+    assert sorted(path.name for path in outside.iterdir()) == ["victim"]
+    assert not [path for path in site.rglob(".sitemill-*")]  # no temporary file left
+
+
+def _drained(descriptor: int) -> bytes:
+    try:
+        return os.read(descriptor, 1 << 20)
+    except BlockingIOError:
+        return b""
+
+
+def test_redirects_replace_a_file_sitemill_wrote_by_a_rename_keeping_its_mode(
+    changed_site: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, out = changed_site
+    target = site / "_redirects"
+    target.write_bytes(b"# suggested by sitemill diff\n")
+    target.chmod(0o640)
+    inode = target.stat().st_ino
+    argv = ["diff", str(site), "--base-url", BASE, "--out", str(out), "--write-redirects"]
+    assert main([*argv, str(target)]) == 0
+    assert "wrote " in capsys.readouterr().out
+    assert target.stat().st_ino != inode and target.stat().st_mode & 0o777 == 0o640
+    assert "/docs/setup/install.html" in target.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("form", "line"), [

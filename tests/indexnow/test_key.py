@@ -22,6 +22,15 @@ def test_each_host_has_its_root_key_file_unless_one_is_configured() -> None:
     assert KEY not in repr(placed)
 
 
+def test_the_repr_names_the_class_and_hides_the_key_also_in_its_location() -> None:
+    placed = IndexNowTarget("https://engine/", KEY, f"https://a.example/keys/{KEY}.txt")
+    assert repr(placed) == (
+        "IndexNowTarget(endpoint='https://engine/', key=***,"
+        " key_location='https://a.example/keys/***.txt')"
+    )
+    assert repr(IndexNowTarget("https://engine/")).startswith("IndexNowTarget(")
+
+
 def test_a_project_site_that_writes_its_key_file_announces_it_scoped_to_the_site() -> None:
     base = "https://user.github.io/project/"
     assert site_key_location(base, KEY, None, written=True) == base + key_file_name(KEY)

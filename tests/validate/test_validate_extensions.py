@@ -423,3 +423,16 @@ def test_memory_stays_bounded_on_a_large_multilingual_set(tmp_path: Path) -> Non
         tracemalloc.stop()
     assert found == []
     assert peak < 60 * 2**20, f"peak {peak / 2**20:.0f} MiB"
+
+
+def test_a_warning_repeated_on_every_url_is_a_few_lines_and_a_count(tmp_path: Path) -> None:
+    """Eight pages each naming an image twice: the first five say so, one line counts the
+    other three (and the summary all eight)."""
+    pages = [url(f"{SITE}p{n}/", image(SITE + "a.png") * 2) for n in range(8)]
+    found = check(tmp_path, urlset(*pages))
+    twice = (False, "image https://example.com/a.png is listed twice")
+    assert found == [
+        *((line, *twice) for line in range(3, 8)),
+        (8, False, "… and 3 more image listed twice (up to line 10)"),
+    ]
+    assert sum(v.count for v in validate_paths([tmp_path / "sitemap.xml"], SITE)) == 8

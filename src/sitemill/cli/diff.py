@@ -59,14 +59,14 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.jobs.treediff import diff_tree
 
     site_dir, out_dir, config = site_and_config(args, env)
-    _check_redirects_file(args.write_redirects)
+    _check_redirects_file(args.write_redirects, site_dir)
     against = _against(args, config, out_dir)
     with live_line(sys.stderr, quiet=args.quiet or args.json) as line:
         found = diff_tree(config, site_dir, against, progress=line if line.active else None)
     suggested = suggestions(found, config.base_url, args.redirects_form, args.write_redirects)
     written = None
     if args.write_redirects is not None:
-        written = write_suggestions(args.write_redirects, suggested)
+        written = write_suggestions(args.write_redirects, suggested, site_dir)
     if args.json:
         print_json(found.diff, suggested, sys.stdout)
     elif not args.quiet:
@@ -86,9 +86,10 @@ def _say_suggested(suggested: dict[str, Any] | None, written: str | None, stream
         )
 
 
-def _check_redirects_file(path: Path | None) -> None:
-    """--write-redirects names a file to write, in a folder that is there (one line now,
-    not after the build)."""
+def _check_redirects_file(path: Path | None, site_dir: Path) -> None:
+    """--write-redirects names a file to write, in a folder that is there, and no link (one
+    line now, not after the build)."""
+    from sitemill.cli.diffredirects import check_redirects_target
     from sitemill.errors import UsageError
 
     if path is None:
@@ -97,6 +98,7 @@ def _check_redirects_file(path: Path | None) -> None:
         raise UsageError(f"--write-redirects: {shown(str(path))} is a folder; name a file")
     if not path.parent.is_dir():
         raise UsageError(f"--write-redirects: no folder {shown(str(path.parent))}")
+    check_redirects_target(path, site_dir)
 
 
 def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> PreviousState:

@@ -22,7 +22,11 @@ class IndexNowTarget:
     key_location: str | None = None  # None: <scheme>://<host>/<key>.txt for each host
 
     def __repr__(self) -> str:  # (the key never reaches a log through a repr)
-        return f"IndexNowSettings(endpoint={self.endpoint!r}, key=***)"
+        location = self.key_location
+        if location is not None and self.key:
+            location = location.replace(self.key, "***")  # the key file's URL names the key
+        name = type(self).__name__
+        return f"{name}(endpoint={self.endpoint!r}, key=***, key_location={location!r})"
 
     def location_for(self, origin: str) -> str:
         """The key file's URL for the host of ``origin`` (``scheme://host[:port]``)."""

@@ -157,10 +157,12 @@ class ExtensionRules:
             if images:
                 self._images(loc, images)
 
-    def _report(self, line: int | None, message: str, *, error: bool = True) -> None:
-        self.sink.append(
-            Violation(self.file, line, message) if error else warning(self.file, line, message)
-        )
+    def _report(self, line: int | None, message: str) -> None:
+        self.sink.append(Violation(self.file, line, message))
+
+    def _warn(self, kind: str, line: int | None, message: str) -> None:
+        """A warning of ``kind``: the file's first few each a line, the rest counted."""
+        self.rules.warn(kind, line, message)
 
     def _alternates(self, url: Element, loc: str, links: list[Element]) -> None:
         pairs: dict[str, str] = {}
@@ -186,27 +188,29 @@ class ExtensionRules:
             if not self._on_site(line, href):
                 continue
             if (hreflang, href) in seen:
-                self._report(
-                    line, f"alternate {hreflang} {short(href)} is listed twice", error=False
+                self._warn(
+                    "alternate listed twice",
+                    line,
+                    f"alternate {hreflang} {short(href)} is listed twice",
                 )
                 continue
             seen.add((hreflang, href))
             other = pairs.setdefault(hreflang.lower(), href)
             if other != href:
-                self._report(
+                self._warn(
+                    "hreflang naming two pages",
                     line,
                     f"hreflang {hreflang} names two pages in one cluster: {short(other)} and "
                     f"{short(href)}",
-                    error=False,
                 )
         if not seen:
             return
         if loc not in {href for _, href in seen}:
-            self._report(
+            self._warn(
+                "page missing from its own cluster",
                 url.sourceline,
                 f"the page {short(loc)} is missing from its own cluster (Google ignores its "
                 "alternates): one xhtml:link must name its own URL and language",
-                error=False,
             )
             return
         key = tuple(sorted(seen))
@@ -227,11 +231,11 @@ class ExtensionRules:
             self._report(line, f"alternate href {short(href)!r} is not an absolute http(s) URL")
             return False
         if site is not None and place.origin != site.origin:
-            self._report(
+            self._warn(
+                "alternate on another host",
                 line,
                 f"alternate {short(href)} is on {place.origin_url}, not {site.origin_url}: "
                 "Google reads it only when both sites are verified together",
-                error=False,
             )
             return False
         return True
@@ -254,5 +258,7 @@ class ExtensionRules:
                     image.sourceline, f"image:loc {short(url)!r} is not an absolute http(s) URL"
                 )
             elif url in seen:
-                self._report(image.sourceline, f"image {short(url)} is listed twice", error=False)
+                self._warn(
+                    "image listed twice", image.sourceline, f"image {short(url)} is listed twice"
+                )
             seen.add(url)

@@ -191,6 +191,8 @@ class Validator:
             reason = "gzip data does not decompress" if zipped else "cannot read the file"
             self._report(file, None, f"{reason}: {exc}")
             return None
+        finally:
+            rules.finish()
 
     def _sniff_gzip(self, raw: io.BufferedIOBase, file: str, named: bool) -> bool:
         """Whether the content is gzip, whatever the name says: consumers sniff it too."""

@@ -13,7 +13,7 @@ from sitemill.errors import ConfigError
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.validate.names import short
 from sitemill.validate.paths import server_path
-from sitemill.validate.violation import Violation, warning
+from sitemill.validate.violation import Violation, WarningsOfOneKind
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
@@ -118,6 +118,7 @@ class LocRules:
         # The extensions' rules of a urlset (sitemill.validate.extensions), when checked.
         self.extensions: Callable[[Any, Sequence[Any], list[str]], None] | None = None
         self.seen: dict[int, int] = {}  # fingerprint -> line
+        self.kinds: dict[str, WarningsOfOneKind] = {}  # warnings by kind, counted past a few
         self.group, self.number = group, 0
         if group is not None:
             self.number = len(group.files)
@@ -170,7 +171,20 @@ class LocRules:
         repeat = self._repeat(loc, hash(loc), line)
         if repeat is not None:
             # The protocol lets a URL appear twice and every consumer reads such a file.
-            self.sink.append(warning(self.file, line, repeat))
+            self.warn("duplicate loc", line, repeat)
+
+    def warn(self, kind: str, line: int | None, message: str) -> None:
+        """A warning of ``kind`` about this file: the first few each a line, the rest counted
+        (finish)."""
+        counted = self.kinds.get(kind)
+        if counted is None:
+            counted = self.kinds[kind] = WarningsOfOneKind(self.file, kind, self.sink)
+        counted.add(line, message)
+
+    def finish(self) -> None:
+        """After the file's last URL: for each kind, the line that counts those not shown."""
+        for counted in self.kinds.values():
+            counted.finish()
 
     def _problems(self, loc: str, line: int) -> Iterator[str]:
         if len(loc) > MAX_URL_LENGTH:

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from sitemill.errors import SitemillError
 
@@ -38,6 +39,7 @@ class Violation:
     line: int | None
     message: str
     severity: Severity = Severity.ERROR
+    count: int = 1  # the findings this line stands for: N for "… and N more"
 
     @property
     def is_error(self) -> bool:
@@ -59,9 +61,48 @@ def note(file: str, line: int | None, message: str) -> Violation:
     return Violation(file, line, message, Severity.NOTE)
 
 
+# Warnings of one kind in one file printed one per line before "… and N more" counts the rest: a
+# generated sitemap that repeats one URL 50,000 times is one finding, not 50,000 lines.
+MAX_SAME_WARNINGS: Final = 5
+
+
+class WarningsOfOneKind:
+    """The warnings of one kind (``kind``, e.g. "duplicate loc") in one file: the first
+    MAX_SAME_WARNINGS go into ``sink`` as they come, the others are counted, and ``finish``
+    adds one line for them at the first line it stands for."""
+
+    def __init__(self, file: str, kind: str, sink: list[Violation]) -> None:
+        self.file, self.kind, self.sink = file, kind, sink
+        self.seen = 0
+        self.first_hidden: int | None = None
+        self.last_hidden: int | None = None
+
+    def add(self, line: int | None, message: str) -> None:
+        self.seen += 1
+        if self.seen <= MAX_SAME_WARNINGS:
+            self.sink.append(warning(self.file, line, message))
+            return
+        if self.first_hidden is None:
+            self.first_hidden = line
+        self.last_hidden = line
+
+    def finish(self) -> None:
+        """The one line for the warnings not shown (none when all were)."""
+        hidden = self.seen - MAX_SAME_WARNINGS
+        if hidden <= 0:
+            return
+        until = f" (up to line {self.last_hidden:,})" if self.last_hidden is not None else ""
+        message = f"… and {hidden:,} more {self.kind}{until}"
+        self.sink.append(Violation(self.file, self.first_hidden, message, Severity.WARNING, hidden))
+        self.seen = MAX_SAME_WARNINGS  # (a second finish adds nothing)
+
+
 def tally(violations: Iterable[Violation]) -> str:
-    """How many warnings and notes: "2 warnings and 1 note" ("" for none)."""
-    counts = Counter(violation.severity for violation in violations)
+    """How many warnings and notes: "2 warnings and 1 note" ("" for none); a "… and N more"
+    line counts N."""
+    counts: Counter[Severity] = Counter()
+    for violation in violations:
+        counts[violation.severity] += violation.count
     kinds = (Severity.WARNING, Severity.NOTE)
-    said = [f"{n} {kind.value}{'s' if n != 1 else ''}" for kind in kinds if (n := counts[kind])]
+    said = [f"{n:,} {kind.value}{'s' if n != 1 else ''}" for kind in kinds if (n := counts[kind])]
     return " and ".join(said)

@@ -7,7 +7,8 @@
 # other threads may hold locks). Where processes cannot start (AWS Lambda has no /dev/shm, a sandbox
 # may forbid them) the chunks run here, one after another. A worker's log records come back with its
 # result and are emitted here, chunk by chunk in order. Ctrl-C is the main process's alone
-# (workers.interrupts): it ends the workers, the work under way dropped.
+# (workers.interrupts): it ends the workers, the work under way dropped. The workers, and the fork
+# server after them, end when this process does, however it ends (workers.lifeline).
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from logging import LogRecord
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from sitemill.workers.interrupts import ignore_interrupts, interrupts_held
+from sitemill.workers.interrupts import interrupts_held
+from sitemill.workers.lifeline import lifeline, start_worker
 
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
@@ -199,7 +201,9 @@ def _executor(workers: int) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
     start_fork_server()  # (with Ctrl-C held: workers.interrupts)
-    return ProcessPoolExecutor(workers, mp_context=_context(), initializer=ignore_interrupts)
+    return ProcessPoolExecutor(
+        workers, mp_context=_context(), initializer=start_worker, initargs=(lifeline(),)
+    )
 
 
 def _context() -> BaseContext:
