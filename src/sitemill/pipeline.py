@@ -19,7 +19,13 @@ from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
 from sitemill.robots.rules import RobotsRules
-from sitemill.rules import builtin_exclusion, first_rule, is_candidate, rule_values
+from sitemill.rules import (
+    NO_PAGE_NAME,
+    builtin_exclusion,
+    first_rule,
+    is_candidate,
+    rule_values,
+)
 from sitemill.shards.crossshard import OtherShards
 from sitemill.shards.layout import ShardSetup
 from sitemill.sinks import Sink
@@ -84,7 +90,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     """Generate sitemaps from any source of files (a tree, a bucket listing)."""
     robots, read_facts, progress, others = site.robots, site.read_facts, site.progress, site.others
     report = Report(WriteResult(), site.lastmod, warnings=list(site.warnings or []))
-    tally = Tally(report.skipped, report.skips, site.on_skip)
+    tally = _Tally(report.skipped, report.skips, site.on_skip)
     config, pages, report.url_style = resolve_url_style(
         config, pages, robots, read_facts, site.style
     )
@@ -111,18 +117,44 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
     llms.publish(report.result)
-    _summarize(report, checks, extensions)
+    _summarize(report, checks, extensions, tally.strangers_line())
     if site.on_stubs is not None:
         site.on_stubs(checks.stub_ends())
     return report
 
 
-def _summarize(report: Report, checks: PageChecks, extensions: Extensions) -> None:
+class _Tally(Tally):
+    """The report's tally, counting the files whose names can name no page for one warning
+    (never one per file: sitemill.filenames.pagenames)."""
+
+    strangers, stranger_example = 0, ""
+
+    def skip(self, path: str, reason: SkipReason, detail: str = "") -> None:
+        if detail is NO_PAGE_NAME:
+            self.strangers += 1
+            self.stranger_example = self.stranger_example or path
+        super().skip(path, reason, detail)
+
+    def strangers_line(self) -> str:
+        """``excluded 2 file(s) whose name can name no page …, e.g. 'new\\nline.html'``;
+        empty when none."""
+        if not self.strangers:
+            return ""
+        example = self.stranger_example
+        example = example if len(example) <= 80 else example[:77] + "..."
+        return (
+            f"excluded {self.strangers:,} file(s) whose name can name no page of the site "
+            "(a control character such as a newline or a tab, a backslash, an empty, '.' or "
+            f"'..' segment), e.g. {example!r}"
+        )
+
+
+def _summarize(report: Report, checks: PageChecks, extensions: Extensions, strangers: str) -> None:
     """The run's summary lines into ``report`` (and the log)."""
     report.warnings.extend(report.result.warnings)
     report.image_chrome = 0 if extensions.chrome is None else extensions.chrome.left_out
     report.site_urls.extend(checks.declared_urls())
-    summary = checks.summary(changed=report.result.changed)
+    summary = [*([strangers] if strangers else []), *checks.summary(changed=report.result.changed)]
     for message in (*summary, *extensions.counts.messages(), *extensions.messages()):
         log.warning("%s", message)
         report.warnings.append(message)

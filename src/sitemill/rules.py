@@ -11,6 +11,7 @@ from sitemill.config.llms import writes_llms
 from sitemill.config.model import DEFAULT_INCLUDE, Config
 from sitemill.config.rules import Rule
 from sitemill.filenames.outputs import ROBOTS_TXT, is_llms_name, is_own_name
+from sitemill.filenames.pagenames import is_page_name
 
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 # The 404 page in every spelling a generator writes it, at any depth (a language's own too):
@@ -26,8 +27,12 @@ _THEME_ASSETS: Final = "_static/"
 NOT_FOUND_PAGE: Final = "the 404 page"
 THEME_ASSET: Final = "a theme asset under _static/"
 VERIFICATION_FILE: Final = "search-engine verification file"
-# The details of the built-in excludes: files every site has, counted but never warned about.
-BUILTIN_EXCLUSIONS: Final = frozenset({NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE})
+# A name no URL reaches as it is (sitemill.filenames.pagenames): one warning counts them all.
+NO_PAGE_NAME: Final = "a name that can name no page (a control character, a backslash)"
+# The details of the built-in excludes: counted but never warned about one by one.
+BUILTIN_EXCLUSIONS: Final = frozenset(
+    {NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE, NO_PAGE_NAME}
+)
 # The Markdown twin of an HTML file's page (index.html.md, a/b.html.md: sitemill.llms.twins).
 _TWIN_OF_A_FILE: Final = (".html.md", ".htm.md")
 
@@ -60,7 +65,10 @@ def _is_llms_output(config: Config, path: str) -> bool:
 def builtin_exclusion(path: str) -> str | None:
     """Why a candidate is never a page, counted under ``excluded`` (trees and buckets alike):
     a 404 page in any spelling at any depth, a theme asset under ``_static/``, a
-    search-engine verification file; None for any other path."""
+    search-engine verification file, a name that can name no page (a newline, a backslash:
+    ``is_page_name``); None for any other path."""
+    if not is_page_name(path):
+        return NO_PAGE_NAME
     if path.endswith(_NOT_FOUND_PAGES) and _whole_tail(path, _NOT_FOUND_PAGES):
         return NOT_FOUND_PAGE
     if path.startswith(_THEME_ASSETS) or f"/{_THEME_ASSETS}" in path:

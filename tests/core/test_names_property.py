@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from conftest import BASE_URL, page
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import is_own_name
+from sitemill.filenames.pagenames import is_page_name
 from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
@@ -48,7 +49,9 @@ def test_arbitrary_names_are_escaped_and_encoded(stems_: list[str]) -> None:
         for loc in locs:
             assert_least_encoded(loc[len(BASE_URL) :])
         paths = {unquote_to_bytes(loc[len(BASE_URL) :]) for loc in locs}
-        assert paths == {os.fsencode(name) for name in names} | {b"sub dir/x.html"}
+        # A name that can name no page (a control character, a backslash) is left out (issue 78).
+        listed = {os.fsencode(name) for name in names if is_page_name(name)}
+        assert paths == listed | {b"sub dir/x.html"}
 
 
 LOC = "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"

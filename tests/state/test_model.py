@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 
 from sitemill.entries import SkipReason
 from sitemill.errors import StateError
+from sitemill.filenames.pagenames import is_page_name
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.state import jsondecode, parse
 from sitemill.state.model import STATE_FORMAT, STATE_VERSION, State, dump_state
 from sitemill.state.pagerecord import PageRecord
-from sitemill.state.parse import is_page_name, parse_state
+from sitemill.state.parse import parse_state
 
 FACTS = [
     PageFacts(),

@@ -69,7 +69,7 @@ class State:
     refused_example: str = ""
     # Read, not written: page names of the state that name no page of this site (a way out of
     # it, an absolute path, another host's URL, a control character), dropped: how many and
-    # the first one, for one warning (sitemill.state.parse.is_page_name).
+    # the first one, for one warning (sitemill.filenames.pagenames.is_page_name).
     strangers: int = 0
     stranger_example: str = ""
     # Read, not written: the fingerprint version of the remembered fingerprints (a state of

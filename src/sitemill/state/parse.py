@@ -12,11 +12,11 @@ import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
-from urllib.parse import unquote
 
 from sitemill.errors import StateError
 from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
+from sitemill.filenames.pagenames import is_page_name
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.decide import latest_evidence
 from sitemill.lastmod.deploys.parts import PARTS_FORM
@@ -47,10 +47,6 @@ from sitemill.state.usersitemaps import user_sitemaps_from_json
 from sitemill.urlstyle import StyleDecision
 
 log = logging.getLogger(__name__)
-
-# What no page name holds: C0 and C1 control characters, DEL.
-_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_NO_PAGE_SEGMENTS: Final = frozenset({"", ".", ".."})  # a folder, the root, its parent
 
 # An ETag or a fingerprint sitemill keeps is short printable ASCII ("9b2c…", "version:…").
 _TOKEN: Final = re.compile(r"[\x20-\x7e]{1,1100}")
@@ -174,20 +170,6 @@ def _records(
                 _sketch(item.get("sketch"), fingerprint),
             ),
         )
-
-
-def is_page_name(path: str) -> bool:
-    """Whether a state's page name can name a page of this site: a path below its root, as a
-    walk or a listing names one ("docs/a.html"). Not: an absolute path, a backslash, an empty,
-    ``.`` or ``..`` segment (a way out, another host's URL: "https://host/..."), a control
-    character (NUL, a newline), the same once percent-decoded ("%00", "%2e%2e/")."""
-    return _is_relative_path(path) and _is_relative_path(unquote(path))
-
-
-def _is_relative_path(path: str) -> bool:
-    if not path or path.startswith("/") or "\\" in path or _CONTROL.search(path):
-        return False
-    return _NO_PAGE_SEGMENTS.isdisjoint(path.split("/"))
 
 
 def _refuse(state: State, value: object) -> None:
