@@ -19,7 +19,7 @@ FRONT_ENDS = ("cli", "github", "aws")
 FRONT_ENDS_AT = frozenset(f"sitemill.{front}" for front in FRONT_ENDS)
 WING = "scaleout"  # the router's shard worker and publisher, the full rebuild, the Step Functions
 MAX_FLAT_MODULES = 16
-# style.md: ~250 lines is a guide, not a cap to split a concern at; past 400 a module surely holds two.
+# style.md: ~250 lines is a guide, not a cap to split one concern at; past 400 a module holds two.
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
