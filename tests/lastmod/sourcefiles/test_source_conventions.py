@@ -393,3 +393,10 @@ def test_a_convention_maps_each_built_page_to_its_source(
     tmp_path: Path, files: dict[str, str], site_dir: str, expected: dict[str, tuple[str, ...]]
 ) -> None:
     assert mapped(tmp_path, files, site_dir, list(expected)) == expected
+
+
+def test_a_versions_json_nested_past_the_recursion_limit_is_no_versions(tmp_path: Path) -> None:
+    """json.loads recurses: a versions.json 100,000 deep is a RecursionError, read as none."""
+    files = {**DOCUSAURUS, "versions.json": "[" * 100_000 + "]" * 100_000}
+    found = mapped(tmp_path, files, "build", ["docs/intro/index.html"])
+    assert found == {"docs/intro/index.html": ("docs/intro.md",)}
