@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,40 @@ def test_no_line_inside_a_value_is_a_top_level_key(text: str) -> None:
     assert "date" not in ours and "permalink" not in ours
     assert ours["title"] == "T"
     assert agrees(ours, pyyaml(text), "") == []
+
+
+KEYS = ["a", "date", "b c", '"q"', "'s'"]
+VALUES = ["x", "", "|", ">-", "|+", "|2", '"a', "'b", "[a, b", "]", "yes", "2020-01-01", "a # c"]
+VALUES += ["#", "x:y", "'it''s'", '"e\\"s"', "&a v", "*a", "1.0", "~"]
+
+
+def test_a_generated_sweep_agrees_with_pyyaml() -> None:
+    """Documents of a few lines drawn from the shapes above, at random depths: wherever PyYAML
+    reads a mapping, every key the reader returns has PyYAML's value."""
+    rng = random.Random(78)
+
+    def line() -> str:
+        if rng.random() < 0.5:
+            return f"{rng.choice(KEYS)}: {rng.choice(VALUES)}"
+        indent = rng.choice(["", " ", "  ", "    "])
+        shape = rng.choice(["key", "item", "value", "blank", "text"])
+        body = {
+            "key": f"{rng.choice(KEYS)}: {rng.choice(VALUES)}",
+            "item": f"- {rng.choice(VALUES)}",
+            "value": rng.choice(VALUES),
+            "blank": "",
+            "text": "more text",
+        }[shape]
+        return indent + body
+
+    compared = 0
+    for _ in range(10_000):
+        text = "\n".join(line() for _ in range(rng.randint(1, 6))) + "\n"
+        try:
+            theirs = pyyaml(text)
+        except yaml.YAMLError:
+            continue
+        if isinstance(theirs, dict):
+            assert agrees(read_yaml(text), theirs, "") == [], text
+            compared += 1
+    assert compared > 1_000

@@ -43,7 +43,7 @@ class _Unreadable(Exception):
 
 def read_yaml(text: str) -> dict[str, object]:
     """The mapping ``text`` holds, as far as the simple shapes above go ({} for none)."""
-    lines = [line.rstrip() for line in text.splitlines()[:_MAX_LINES]]
+    lines = text.splitlines()[:_MAX_LINES]  # (a block scalar keeps its lines' blanks)
     start = _next_line(lines, 0)
     if start >= len(lines):
         return {}
@@ -85,6 +85,8 @@ def _read_value(lines: list[str], at: int, indent: int, text: str) -> tuple[obje
                 return _read_mapping(lines, following, _indent(line))
             if _indent(line) >= indent and _ITEM.match(line):
                 return _read_list(lines, following, _indent(line))
+            if _indent(line) > indent or (_indent(line) == indent and not _KEY.match(line)):
+                raise _Unreadable  # (a scalar on the lines below its key: not read)
         return None, _past_value(lines, at + 1, indent)
     if _BLOCK_HEADER.match(text):
         return _read_block(lines, at + 1, indent, text)
@@ -121,7 +123,7 @@ def _read_list(lines: list[str], start: int, indent: int) -> tuple[list[str], in
             break
         text = (item["value"] or "").strip()
         value: object
-        if not text or text[0] in "[{&*!|>%@`-?" or _KEY.match(" " * (indent + 2) + text):
+        if not text or text[0] in "[{&*!|>%@`-?#" or _KEY.match(" " * (indent + 2) + text):
             raise _Unreadable  # a list of mappings, of lists, or anchored
         if text[0] in "'\"":
             value, i = _read_quoted(lines, i, text)
@@ -181,6 +183,10 @@ def _read_block(lines: list[str], start: int, indent: int, header: str) -> tuple
     last = len(body)
     while last and not body[last - 1].strip():
         last -= 1
+    if any(len(line) > inner for line in body[last:]) or any(
+        line.strip() == "" and len(line) > inner for line in body[:last]
+    ):
+        raise _Unreadable  # (blanks past the indentation: text of their own, not read)
     kept = [line[inner:] for line in body[:last]]
     if header[0] == ">":
         if any(line[:1] in (" ", "\t") for line in kept):
