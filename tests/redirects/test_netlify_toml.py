@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from sitemill.cli.main import main
 from sitemill.redirects import parse_netlify_toml, parse_redirects_file
 from sitemill.redirects.netlifyfile import PatternRule
 
@@ -143,3 +146,37 @@ params = {a = "b"}
     assert rules.target_of("/spa/x") == ("/spa/x", 200)
     assert rules.target_of("/q") is None and rules.ignored == 1
     assert parse_netlify_toml(b"[redirects]\nfrom = '/a'\nto = '/b'\n").invalid == 1
+
+
+NESTED = b"x = " + b"[" * 5_000 + b"]" * 5_000 + b'\n[[redirects]]\nfrom = "/b"\nto = "/a"\n'
+
+
+def test_a_toml_nested_past_the_recursion_limit_gives_no_rules() -> None:
+    rules = parse_netlify_toml(NESTED)
+    assert (len(rules), rules.invalid) == (0, 1)
+    assert rules.target_of("/b") is None
+
+
+@pytest.mark.parametrize("command", ["build", "diff"])
+def test_build_and_diff_read_a_deeply_nested_netlify_toml_without_a_traceback(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page removed since the last build sends sitemill to the site's netlify.toml: one
+    nested 5,000 deep (tomllib recurses) is a file without rules, not a RecursionError."""
+    site, out = tmp_path / "site", tmp_path / "out"
+    site.mkdir()
+    for name in ("index", "a", "b"):
+        words = " ".join(f"{name}{n}" for n in range(80))
+        (site / f"{name}.html").write_text(
+            f"<html><head><title>{name}</title></head><body><main><p>{words}</p></main></body></html>",
+            encoding="utf-8",
+        )
+    argv = [str(site), "--out", str(out), "--base-url", "https://example.org/"]
+    assert main(["-q", "build", *argv]) == 0
+    (site / "b.html").unlink()
+    (site / "netlify.toml").write_bytes(NESTED)
+    capsys.readouterr()
+    assert main([command, *argv]) == 0
+    printed = capsys.readouterr()
+    assert "Traceback" not in printed.err and "Recursion" not in printed.err + printed.out
+    assert command == "build" or "1 gone" in printed.out

@@ -51,7 +51,7 @@ def compile_glob(pattern: str) -> Glob:
     if directories_only:
         regex += "/.*"  # the pattern names a directory: everything below it
     if not anchored:
-        regex = f"(?:.*/)?{regex}"
+        regex = _DIRECTORIES_REGEX + regex
     return Glob(pattern, re.compile(regex, re.DOTALL))
 
 
@@ -74,7 +74,79 @@ def _strip(pattern: str) -> str:
     return text
 
 
+# Tokens of a pattern besides one-character regexes: a segment's "*", a "/", a "**/" (zero or
+# more directories) and a final "**" (anything).
+_STAR, _SLASH, _DIRECTORIES, _ANYTHING = "*", "/", "**/", "**"
+_STAR_REGEX = "[^/]*"
+_DIRECTORIES_REGEX = "(?:[^/]*/)*"
+
+
 def _translate(body: str) -> str:
+    """The regex of a pattern's body, built so that matching is linear in the path.
+
+    Python's re backtracks: ``(?:[^/]*/)*`` six times over 60 folders, or ``*a*a*a*a*a*ab``
+    over one long name, tries every way to split the path (10 s and more). Each choice a
+    pattern leaves open is therefore closed as soon as it is made: consecutive ``**/`` are
+    one; a piece between two ``**/`` takes the first folder where it fits, as does a piece
+    between two ``*`` in a name (an atomic group). Taking the first place loses no match, as
+    whatever follows such a piece could also follow it there (see test_globs.py's linearity
+    and agreement tests). What is left backtracks over one choice at a time.
+    """
+    tokens = _collapse(_tokenize(body))
+    pieces: list[list[str]] = [[]]
+    for token in tokens:
+        if token == _DIRECTORIES:
+            pieces.append([])
+        else:
+            pieces[-1].append(token)
+    out = [_piece_regex(pieces[0])]
+    for index, piece in enumerate(pieces[1:], start=1):
+        if index < len(pieces) - 1:  # another "**/" follows: the first place is the best
+            out.append(f"(?>{_DIRECTORIES_REGEX}?{_piece_regex(piece)})")
+        else:
+            out.append(_DIRECTORIES_REGEX + _piece_regex(piece))
+    return "".join(out)
+
+
+def _collapse(tokens: list[str]) -> list[str]:
+    """``**/**/`` is ``**/``, and ``**/**`` is ``**``."""
+    out: list[str] = []
+    for token in tokens:
+        if token in (_DIRECTORIES, _ANYTHING) and out and out[-1] == _DIRECTORIES:
+            out.pop()
+        out.append(token)
+    return out
+
+
+def _piece_regex(piece: list[str]) -> str:
+    """The regex of the segments between two ``**/``: each segment's inner ``*`` pieces take
+    their first place in the name, the last one ends the name."""
+    segments: list[list[str]] = [[]]
+    for token in piece:
+        if token == _SLASH:
+            segments.append([])
+        else:
+            segments[-1].append(token)
+    return "/".join(_segment_regex(segment) for segment in segments)
+
+
+def _segment_regex(segment: list[str]) -> str:
+    if segment == [_ANYTHING]:
+        return ".*"
+    parts = [""]
+    for token in segment:
+        if token == _STAR:
+            parts.append("")
+        else:
+            parts[-1] += token
+    if len(parts) == 1:
+        return parts[0]
+    first, *middle, last = parts
+    inner = "".join(f"(?>{_STAR_REGEX}?{part})" for part in middle if part)
+    return f"{first}{inner}{_STAR_REGEX}{last}"
+
+
+def _tokenize(body: str) -> list[str]:
     out: list[str] = []
     i, n = 0, len(body)
     while i < n:
@@ -85,13 +157,13 @@ def _translate(body: str) -> str:
             if not before_ok or after not in ("", "/"):
                 raise GlobSyntaxError("'**' must be a whole path segment, as in 'a/**/b'")
             if after == "/":
-                out.append("(?:[^/]*/)*")  # zero or more directories
+                out.append(_DIRECTORIES)
                 i += 3
             else:
-                out.append(".*")
+                out.append(_ANYTHING)
                 i += 2
         elif char == "*":
-            out.append("[^/]*")
+            out.append(_STAR)
             i += 1
         elif char == "?":
             out.append("[^/]")
@@ -103,12 +175,15 @@ def _translate(body: str) -> str:
         elif char == "\\":
             if i + 1 >= n:
                 raise GlobSyntaxError("pattern ends with a lone backslash")
-            out.append(re.escape(body[i + 1]))
+            out.append(_SLASH if body[i + 1] == "/" else re.escape(body[i + 1]))
             i += 2
+        elif char == "/":
+            out.append(_SLASH)
+            i += 1
         else:
             out.append(re.escape(char))
             i += 1
-    return "".join(out)
+    return out
 
 
 def _translate_class(body: str, start: int, out: list[str]) -> int:

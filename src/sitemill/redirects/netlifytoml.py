@@ -23,13 +23,14 @@ def parse_netlify_toml(data: bytes) -> RedirectRules:
     """The redirects of a netlify.toml (its `[[redirects]]` tables, in order), bounded as a
     `_redirects` file is: `from`, `to`, `status` (301), `force`; a rule with a `query` or
     `conditions` never matches a plain path (ignored); a table of the wrong shape is invalid.
-    A file that is no TOML, or past MAX_FILE_BYTES, gives no rules and one invalid."""
+    A file that is no TOML, past MAX_FILE_BYTES or nested past what tomllib's recursion
+    takes, gives no rules and one invalid."""
     reading = RuleReading()
     try:
         if len(data) > MAX_FILE_BYTES:
             raise ValueError("too big")
         document = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):  # tomllib.TOMLDecodeError is a ValueError
+    except (UnicodeDecodeError, ValueError, RecursionError):  # TOMLDecodeError: a ValueError
         reading.invalid += 1
         return reading.rules_read()
     tables = document.get("redirects", [])

@@ -393,3 +393,29 @@ def test_a_convention_maps_each_built_page_to_its_source(
     tmp_path: Path, files: dict[str, str], site_dir: str, expected: dict[str, tuple[str, ...]]
 ) -> None:
     assert mapped(tmp_path, files, site_dir, list(expected)) == expected
+
+
+def test_a_versions_json_nested_past_the_recursion_limit_is_no_versions(tmp_path: Path) -> None:
+    """json.loads recurses: a versions.json 100,000 deep is a RecursionError, read as none."""
+    files = {**DOCUSAURUS, "versions.json": "[" * 100_000 + "]" * 100_000}
+    found = mapped(tmp_path, files, "build", ["docs/intro/index.html"])
+    assert found == {"docs/intro/index.html": ("docs/intro.md",)}
+
+
+EXCERPT = "---\ntitle: T\nexcerpt: |\n  date: 2019-09-09\n  permalink: /{0}/\n---\nHi"
+
+
+def test_a_date_or_permalink_inside_an_excerpt_is_no_evidence(tmp_path: Path) -> None:
+    """The lines of a block scalar are its text: an excerpt's ``date:`` does not date a Hexo
+    post, nor its ``permalink:`` move a Jekyll or Hexo post."""
+    jekyll = {**JEKYLL, "_posts/2024-03-07-quoted.md": EXCERPT.format("jekyll-moved")}
+    found = mapped(
+        tmp_path / "j", jekyll, "_site", ["2024/03/07/quoted.html", "jekyll-moved/index.html"]
+    )
+    assert found == {
+        "2024/03/07/quoted.html": ("_posts/2024-03-07-quoted.md",),
+        "jekyll-moved/index.html": (),
+    }
+    hexo = {**HEXO, "source/_posts/excerpted.md": EXCERPT.format("hexo-moved")}
+    pages = ["news/2019/09/09/excerpted/index.html", "hexo-moved/index.html"]
+    assert mapped(tmp_path / "h", hexo, "public", pages) == dict.fromkeys(pages, ())

@@ -116,7 +116,7 @@ def _versions(project: Project, tree: Tree, plugin: str) -> list[str]:
     name = "versions.json" if plugin == "default" else f"{plugin}_versions.json"
     try:
         versions = json.loads(tree.text(paths.join(project.folder, name)) or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # [[[[...]]]] past json's recursion
         return []
     return [str(v) for v in versions] if isinstance(versions, list) else []
 
