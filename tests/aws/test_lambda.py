@@ -542,6 +542,21 @@ def test_unreadable_sqs_message_is_failed_alone_and_the_rest_rebuilds(
     assert (summary["level"], summary["bad_messages"], summary["messages"]) == ("INFO", 1, 2)
 
 
+def test_a_message_nested_past_the_recursion_limit_is_failed_alone(
+    s3: Any, capsys: pytest.CaptureFixture[str], rebuilds: list[str]
+) -> None:
+    body = event("sqs_malformed_body.json")
+    bad = body["Records"][0]["messageId"]
+    body["Records"][0]["body"] = "[" * 100_000 + "]" * 100_000  # (issue 78: a RecursionError)
+    result = handle(body, Context(), env=ENV, s3=s3)
+    assert (result["status"], result["written"], rebuilds) == ("ok", 1, [BUCKET])
+    assert result["batchItemFailures"] == [{"itemIdentifier": bad}]
+    (complaint,) = [line for line in log_lines(capsys) if line["level"] == "ERROR"]
+    assert complaint["message"] == (
+        f"SQS message {bad} cannot be read: the body is nested too deep to read"
+    )
+
+
 def test_a_batch_of_only_unreadable_messages_is_an_error(
     s3: Any, capsys: pytest.CaptureFixture[str], rebuilds: list[str]
 ) -> None:

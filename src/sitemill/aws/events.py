@@ -113,7 +113,7 @@ def _parse_sqs(records: list[Any]) -> Trigger:
         try:
             body = json.loads(str(record.get("body", "")))
             _read_body(body, message, from_queue=True)
-        except (ValueError, EventError) as exc:
+        except (ValueError, RecursionError, EventError) as exc:
             trigger.bad_messages[message_id] = _why(exc)
             continue
         trigger.changes.extend(message.changes)
@@ -125,6 +125,8 @@ def _parse_sqs(records: list[Any]) -> Trigger:
 def _why(exc: Exception) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"the body is not JSON ({exc.msg} at character {exc.pos})"
+    if isinstance(exc, RecursionError):
+        return "the body is nested too deep to read"
     return str(exc)
 
 
