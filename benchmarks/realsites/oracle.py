@@ -157,6 +157,7 @@ def file_histories(checkout: Path) -> dict[str, list[Version]]:
             "--first-parent",
             "-m",
             "-M",
+            "--relative",  # (a site in a folder of its branch: paths from that folder)
             "--raw",
             "--no-abbrev",
             "-z",
