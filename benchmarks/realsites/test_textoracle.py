@@ -94,3 +94,20 @@ def test_run_measures_a_site_in_a_folder_of_its_branch(tmp_path: Path) -> None:
     assert results[0]["readings"]["text"]["pages"] == 1  # type: ignore[index]
     assert results[0]["readings"]["text"]["same"] == 1  # type: ignore[index]
     assert results[0]["readings"]["v6"]["same"] == 1  # type: ignore[index]
+
+
+def test_a_page_moved_into_the_site_folder_keeps_its_history(tmp_path: Path) -> None:
+    # eleventy (dat-ecosystem/blog): "_site -> docs" moved every page into the folder GitHub
+    # Pages serves; a reading of docs/ alone saw 76 pages added by that commit
+    repo = make_repo(tmp_path / "data" / "blog")
+    commit(repo, {"_site/p.html": page()}, DAY1)
+    commit(repo, {"_site/p.html": None, "docs/p.html": page(footer="2025")}, DAY2)
+    site = {"name": "blog", "repo": "x/blog", "commit": "", "base_url": BASE, "subdir": "docs"}
+    results, not_measured = run.measure_sites(
+        [site], tmp_path / "data", SITEMILL, readings=("v6", "text")
+    )
+    assert not_measured == {}
+    for reading in ("v6", "text"):
+        assert results[0]["readings"][reading]["same"] == 1  # type: ignore[index]
+    folder = tmp_path / "data" / "blog" / "docs"
+    assert textoracle.date_pages(folder, BASE)["p.html"].time == unix(DAY1)
