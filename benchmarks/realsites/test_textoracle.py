@@ -111,3 +111,13 @@ def test_a_page_moved_into_the_site_folder_keeps_its_history(tmp_path: Path) -> 
         assert results[0]["readings"][reading]["same"] == 1  # type: ignore[index]
     folder = tmp_path / "data" / "blog" / "docs"
     assert textoracle.date_pages(folder, BASE)["p.html"].time == unix(DAY1)
+
+
+def test_targets_resolve_against_the_page_and_a_permalink_is_none() -> None:
+    # metro: trafilatura given the URL read a heading's "#a" as the site's root and "../x/"
+    # from the root; the page's own address is what a browser resolves them against
+    html = page(link="../x/").replace(
+        "<h1>A page</h1>", '<h1 id="a">A page <a href="#a">#</a></h1>'
+    )
+    key = textoracle.text_key(html.encode(), "https://example.org/p/q/")
+    assert key.split("\n")[1].split("\x1f") == ["https://example.org/p/x/"]

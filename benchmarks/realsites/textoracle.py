@@ -15,8 +15,10 @@ The reading, per version of a page:
 
 - ``trafilatura.extract`` with fixed options (XML output, tables, links and images kept, no
   comments, no metadata, no deduplication across pages: its LRU cache would make one page's
-  reading depend on the pages read before it; no network, no time limit), the page's own URL
-  given so that it resolves relative targets;
+  reading depend on the pages read before it; no network, no time limit), without the page's
+  URL: given one, trafilatura resolves a link against the site's root, not the page
+  (``../x/`` from ``/p/q/`` read as ``/x/``, a heading's ``#a`` as the root), so the targets
+  are resolved here;
 - the text of that XML, white space left out (white space alone is no change, as the contract
   says);
 - the targets of its ``<ref>`` and ``<graphic>`` elements, resolved against the page's current
@@ -63,7 +65,7 @@ def _config() -> ConfigParser:
 CONFIG: ConfigParser | None = None
 
 
-def main_text(data: bytes, url: str) -> lxml.etree._Element | None:
+def main_text(data: bytes) -> lxml.etree._Element | None:
     """trafilatura's main text of the page, as its XML tree (None: it found none)."""
     import trafilatura
 
@@ -72,7 +74,6 @@ def main_text(data: bytes, url: str) -> lxml.etree._Element | None:
         CONFIG = _config()
     xml = trafilatura.extract(
         data.replace(b"\0", b""),
-        url=url,
         output_format="xml",
         include_comments=False,
         include_tables=True,
@@ -140,7 +141,7 @@ def structured_data(data: bytes) -> list[str]:
 
 def text_key(data: bytes, url: str) -> str:
     """The reading of one version of a page at ``url`` (see the module docstring)."""
-    tree = main_text(data, url)
+    tree = main_text(data)
     text, targets = "", []
     if tree is not None:
         text = WHITE.sub("", "".join(tree.itertext()))
