@@ -147,7 +147,22 @@ def parse_log(
 
 
 def file_histories(checkout: Path) -> dict[str, list[Version]]:
-    """Every HTML path's versions on the checked-out branch, newest first (first-parent)."""
+    """Every HTML path's versions on the checked-out branch, newest first (first-parent).
+
+    A site in a folder of its branch (``docs/`` of a source branch, ``content/`` of an ASF
+    ``asf-site`` branch: ``checkout`` is that folder) has its paths from that folder; a path
+    outside it (the folder's pages before a commit moved them there: ``_site/x.html`` made
+    ``docs/x.html``) is kept from the top with a leading ``/``, so a rename into the folder
+    still chains the page's older versions (``chained``)."""
+    prefix = (
+        subprocess.run(
+            ["git", "-C", str(checkout), "rev-parse", "--show-prefix"],
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode("utf-8", "surrogateescape")
+        .strip()
+    )
     raw = subprocess.run(
         [
             "git",
@@ -163,16 +178,23 @@ def file_histories(checkout: Path) -> dict[str, list[Version]]:
             "--format=%x01%H %ct %s",
             "HEAD",
             "--",
-            *(f"*{suffix}" for suffix in HTML_SUFFIXES),
+            *(f":(top)*{suffix}" for suffix in HTML_SUFFIXES),
         ],
         check=True,
         capture_output=True,
     ).stdout
+
+    def local(path: str) -> str:
+        if not prefix:
+            return path
+        return path[len(prefix) :] if path.startswith(prefix) else "/" + path
+
     histories: dict[str, list[Version]] = {}
     for order, (sha, time, subject, changes) in enumerate(parse_log(raw)):
         for path, blob, status, renamed in changes:
-            version = Version(sha, time, subject, status, blob, renamed, order)
-            histories.setdefault(path, []).append(version)
+            moved = local(renamed) if renamed is not None else None
+            version = Version(sha, time, subject, status, blob, moved, order)
+            histories.setdefault(local(path), []).append(version)
     return histories
 
 

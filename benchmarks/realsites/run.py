@@ -31,6 +31,11 @@ import lxml.etree
 sys.path.insert(0, str(Path(__file__).parent))
 import oracle
 
+# The readings this tool can hold sitemill's dates against: oracle.py's, and trafilatura's
+# (textoracle.py: the main text an extraction library nobody here wrote finds, its targets and
+# the page's JSON-LD less dates).
+READINGS = (*oracle.READINGS, "text")
+
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 SOURCE_SHA = re.compile(r"\b[0-9a-f]{40}\b")
 
@@ -190,6 +195,23 @@ def tally(
     return dict(counts)
 
 
+def date_with(
+    reading: str, folder: Path, xpath: str | None, base: str
+) -> dict[str, oracle.OracleDate]:
+    """One reading's dates for every page of the site folder."""
+    if reading == "text":
+        import textoracle  # (trafilatura: the realsites extra of pyproject.toml)
+
+        return textoracle.date_pages(folder, base)
+    return oracle.date_pages(folder, xpath, reading, base)
+
+
+def site_folder(site: dict[str, str], data: Path) -> Path:
+    """The built site's folder: the checkout, or its ``subdir`` (a site built into ``docs/`` of
+    the source branch, as GitHub Pages' "main, folder docs" publishes it)."""
+    return data / site["name"] / site.get("subdir", "")
+
+
 class OverBudget(Exception):
     """A reading of the oracle took longer than the run's --budget (a very large site)."""
 
@@ -206,7 +228,7 @@ def measure(
     readings: tuple[str, ...] = ("v6",),
     budget: int = 0,
 ) -> dict[str, object]:
-    checkout = data / site["name"]
+    checkout = site_folder(site, data)
     head = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "HEAD"],
         capture_output=True,
@@ -223,9 +245,7 @@ def measure(
         started = time.monotonic()
         signal.alarm(budget)
         try:
-            by_reading[reading] = oracle.date_pages(
-                checkout, site.get("article_xpath"), reading, base
-            )
+            by_reading[reading] = date_with(reading, checkout, site.get("article_xpath"), base)
         except OverBudget:
             print(
                 f"{site['name']}: oracle {reading} over {budget} s, not measured", file=sys.stderr
@@ -443,9 +463,7 @@ def measure_sites(
 
 def print_readings(results: list[dict[str, object]]) -> None:
     """Per site, the oracle's readings side by side: pages, later, earlier, no date."""
-    readings = [
-        reading for reading in oracle.READINGS if any(reading in r["readings"] for r in results)
-    ]  # type: ignore[operator]  # type: ignore[call-overload]
+    readings = [reading for reading in READINGS if any(reading in r["readings"] for r in results)]  # type: ignore[operator]  # type: ignore[call-overload]
     columns = ("pages", "dated", "same", "later", "earlier", "undated", "seconds")
     print(f"{'site':22}" + "".join(f" {c + ' ' + r:>13}" for c in columns for r in readings))
     totals: Counter[str] = Counter()
@@ -516,10 +534,11 @@ def main() -> int:
     parser.add_argument("--details", type=Path, help="write every finding as JSON here")
     parser.add_argument(
         "--oracle",
-        choices=("both", *oracle.READINGS),
         default="both",
-        help="the oracle's reading: v6 (repeated blocks, self-dates apart, targets), v5 (the "
-        "reading before the dates issue's decision 3), or both side by side (details from v6)",
+        help="the readings, comma-separated, the details from the first: v6 (oracle.py: "
+        "repeated blocks, self-dates apart, targets), v5 (the reading before the dates issue's "
+        "decision 3), text (textoracle.py: trafilatura's main text, its targets, JSON-LD less "
+        "dates); both is v6,v5",
     )
     parser.add_argument(
         "--budget",
@@ -535,7 +554,10 @@ def main() -> int:
         for site in json.loads(args.sites.read_text())
         if not args.only or site["name"] in args.only
     ]
-    readings = oracle.READINGS if args.oracle == "both" else (args.oracle,)
+    readings = oracle.READINGS if args.oracle == "both" else tuple(args.oracle.split(","))
+    unknown = [reading for reading in readings if reading not in READINGS]
+    if unknown:
+        parser.error(f"no reading {', '.join(unknown)} (one of {', '.join(READINGS)}, or both)")
     results, not_measured = measure_sites(
         sites, args.data, args.sitemill, args.top, readings, args.budget
     )
