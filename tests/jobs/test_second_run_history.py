@@ -156,7 +156,7 @@ def test_a_record_of_other_dating_code_walks_the_history_again(
     # A sitemill whose dating rules changed (same version number) finds the dates anew once.
     repo, out = site(tmp_path), tmp_path / "out"
     first = run(repo, out)
-    monkeypatch.setattr(treeseen, "dating_code", lambda: "rules of another sitemill")
+    monkeypatch.setattr(treeseen, "DATING_RULES", "rules of another sitemill")
     commands.clear()
     assert run(repo, out) == first
     assert logs(commands)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Mapping
-from functools import cache
 from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.jobs.treereads import PageReads
+from sitemill.lastmod.fingerprint.versions import DATING_RULES
 from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions, clean_head
 from sitemill.lastmod.history.lastcommit import find_work_tree
@@ -95,22 +94,4 @@ def recall(
 def _dated_by(key: str) -> str:
     """What content dates depend on besides the files and the commit: the fingerprint
     ``key`` and the sitemill that walked (another may walk alike, or not)."""
-    return f"{__version__} {dating_code()} {key}"
-
-
-# The packages whose code decides a tree's dates: which pages are read, how, and how dated.
-_DATING_PACKAGES = ("html", "jobs", "lastmod", "listing")
-
-
-@cache
-def dating_code() -> str:
-    """A digest of the source of the code that dates pages (about 3 ms, once a process): a
-    sitemill whose rules changed without a new version walks again once, not recalls the
-    dates the older rules found. Where no source is shipped, the version alone tells."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.blake2b(digest_size=16)
-    for package in _DATING_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            name = path.relative_to(root).as_posix().encode()
-            digest.update(name + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return f"{__version__} {DATING_RULES} {key}"

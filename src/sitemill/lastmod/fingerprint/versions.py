@@ -25,6 +25,12 @@ from typing import Final
 # (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
 FINGERPRINT_VERSION: Final = 6
 EARLIER_VERSIONS: Final = frozenset({5})
+# Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
+# are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
+# listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
+# so a sitemill with other rules walks the history again once. 1: issue 80 (was a digest of the
+# source of those packages, which any edit there, a comment too, changed).
+DATING_RULES: Final = 1
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
