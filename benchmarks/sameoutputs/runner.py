@@ -50,7 +50,10 @@ def run_steps(spec: dict[str, Any]) -> int:
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
     logging.getLogger("sitemill.lambda").setLevel(logging.ERROR)  # (its lines carry durations)
-    request = {"input": {"bucket": spec["bucket"], "prefix": "", "mode": "full"}, "run": spec["run"]}
+    request = {
+        "input": {"bucket": spec["bucket"], "prefix": "", "mode": "full"},
+        "run": spec["run"],
+    }
     planned = steps.plan(request, env=env, s3=client)
     print("plan:", json.dumps(planned, sort_keys=True))
     body = client.get_object(Bucket=planned["state_bucket"], Key=planned["shards_key"])["Body"]
@@ -71,10 +74,7 @@ def run_step(step: dict[str, Any]) -> None:
         sys.stderr = io.TextIOWrapper(stderr, encoding="utf-8", write_through=True)
         try:
             with time_machine.travel(datetime.fromtimestamp(step["at"], UTC), tick=False):
-                if "argv" in step:
-                    rc = run_cli(step["argv"])
-                else:
-                    rc = run_steps(step["steps"])
+                rc = run_cli(step["argv"]) if "argv" in step else run_steps(step["steps"])
         except SystemExit as exc:
             rc = exc.code if isinstance(exc.code, int) else 1
         except Exception:  # (a traceback is an output too: it is compared)
