@@ -36,12 +36,12 @@ def test_one_byte_is_a_difference_named_by_site_and_file(tmp_path: Path) -> None
         (tmp_path / side / "folder" / "same.xml").write_bytes(b"<a>1</a>")
         state = json.dumps({"x": 1, "y": "z"}).encode()
         (tmp_path / side / "folder" / "state.json.gz").write_bytes(gzip.compress(state, mtime=0))
-    assert sameoutputs.compare("t", tmp_path / "base", tmp_path / "head") == (2, [])
+    assert sameoutputs.compare("t", tmp_path / "base", tmp_path / "head") == (2, [], [])
     other = gzip.compress(json.dumps({"x": 2, "y": "z"}).encode(), mtime=0)
     (tmp_path / "head" / "folder" / "state.json.gz").write_bytes(other)
     (tmp_path / "head" / "folder" / "new.txt").write_bytes(b"")
-    count, problems = sameoutputs.compare("t", tmp_path / "base", tmp_path / "head")
-    assert count == 3
+    count, problems, explained = sameoutputs.compare("t", tmp_path / "base", tmp_path / "head")
+    assert count == 3 and explained == []
     assert problems[0] == "t: folder/new.txt: only HEAD has it"
     assert problems[1].startswith("t: folder/state.json.gz: differs\n")
     assert (
@@ -88,3 +88,18 @@ def test_a_snapshot_holds_what_a_run_wrote_and_lists_what_it_deleted(tmp_path: P
     }
     assert files == {".gitignore", "sitemap.xml", "p0/index.html.md"}
     assert (tmp_path / "snap" / "deleted").read_text() == "p5/index.html\n"
+
+
+def test_a_state_differing_by_the_dating_codes_digest_alone_is_told_apart(tmp_path: Path) -> None:
+    state = {"history": {"inputs": "a", "seen": "c0ffee"}, "pages": {"x": 1}}
+    for side, inputs in (("base", "a"), ("head", "b")):
+        state["history"]["inputs"] = inputs
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "s.json.gz").write_bytes(gzip.compress(json.dumps(state).encode()))
+    count, problems, explained = sameoutputs.compare("t", tmp_path / "base", tmp_path / "head")
+    assert (count, problems) == (1, [])
+    assert explained == ["t: s.json.gz: only history.inputs (the dating code's digest)"]
+    state["pages"]["x"] = 2  # (and anything else besides: a difference)
+    (tmp_path / "head" / "s.json.gz").write_bytes(gzip.compress(json.dumps(state).encode()))
+    count, problems, explained = sameoutputs.compare("t", tmp_path / "base", tmp_path / "head")
+    assert len(problems) == 1 and explained == []
