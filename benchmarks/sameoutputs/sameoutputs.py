@@ -237,10 +237,13 @@ def clean_env() -> dict[str, str]:
 
 
 def flags(site: Site) -> list[str]:
+    """The options of every run; no sitemap.html where the site has one of its own (sitemill
+    refuses to write over it: python-markdown)."""
+    html = [] if (site.pristine / "sitemap.html").exists() else ["--html-sitemap"]
     return [
+        *html,
         "--base-url",
         site.base_url,
-        "--html-sitemap",
         "--llms-txt",
         "--llms-full",
         "--llms-pages",
@@ -270,8 +273,9 @@ def folder_runs(python: Path, site: Site, facts: Facts, work: Path, out: Path) -
     run(python, [{"at": first, "argv": ["build", str(tree), *opts], "out": str(out / "01-build")}],
         work / "script.json")  # fmt: skip
     snapshot_tree(tree, out / "01-build" / "files")
-    state1 = work / "state1.json.gz"
-    shutil.copyfile(tree / "sitemill-state.json.gz", state1)
+    state1 = work / "state1.json.gz"  # (none when the build failed: then diff --against says so)
+    if (tree / "sitemill-state.json.gz").exists():
+        shutil.copyfile(tree / "sitemill-state.json.gz", state1)
     commit_change(tree, facts.change)
     redirects = work / "redirects" / "_redirects"
     redirects.parent.mkdir(parents=True, exist_ok=True)
