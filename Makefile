@@ -10,7 +10,7 @@ WORKERS ?= 2
 DOCS_SITE ?= site
 DOCS_URL  ?= http://127.0.0.1:8000/
 
-.PHONY: venv test lint typecheck pytest demo bench lambda-zip release-check action-lock docs config-docs clean
+.PHONY: venv test lint typecheck pytest demo bench sameoutputs lambda-zip release-check action-lock docs config-docs clean
 
 venv: $(STAMP)
 
@@ -41,6 +41,15 @@ demo: $(STAMP)
 # make bench REALSITES=DIR: second-run's real sites (benchmarks/realsites/checkout.py --data DIR).
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(REALSITES),--realsites $(REALSITES))
+
+# make sameoutputs BASE=<rev> [SITES=file.json] [DATA=dir] [MIRRORS=dir] [ONLY=name] [WHY=n]: this
+# work tree's outputs against BASE's, byte for byte, on real sites with their history (folder and
+# moto buckets: benchmarks/sameoutputs/README.md). Run by hand: it needs the sites' checkouts.
+# time-machine (the runs' fixed clock) is the harness's alone: installed here, not in an extra.
+sameoutputs: $(STAMP)
+	@test -n "$(BASE)" || { echo "make sameoutputs BASE=<rev>: name the revision to compare with"; exit 2; }
+	$(BIN)/python -c 'import time_machine' 2>/dev/null || $(BIN)/pip install --quiet time-machine
+	$(BIN)/python benchmarks/sameoutputs/sameoutputs.py --base $(BASE) $(if $(SITES),--sites $(SITES)) $(if $(DATA),--data $(DATA)) $(if $(MIRRORS),--mirrors $(MIRRORS)) $(foreach n,$(ONLY),--only $(n)) $(if $(WHY),--why $(WHY))
 
 # make lambda-zip LAMBDA_PYTHON=/path/to/python3.12: the Python of the function's runtime, which
 # compiles the zip's bytecode (found on PATH, or this one, when not named: else the build fails);
