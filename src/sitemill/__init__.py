@@ -36,6 +36,7 @@ _HOMES = {
             "EventError",
             "InventoryError",
             "RefusedError",
+            "TooLargeError",
             "InflateError",
             "SinkError",
             "IncompleteRunError",
@@ -76,6 +77,7 @@ __all__ = [
     "SourceError",
     "StateError",
     "TemplateError",
+    "TooLargeError",
     "UsageError",
     "WriteResult",
     "build_from_tree",
@@ -107,6 +109,7 @@ if TYPE_CHECKING:
         SourceError,
         StateError,
         TemplateError,
+        TooLargeError,
         UsageError,
     )
     from sitemill.jobs.bucket import BucketSite, rebuild_bucket

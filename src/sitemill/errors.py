@@ -8,6 +8,7 @@
     │   ├── EventError      a Lambda event (or one SQS message) cannot be read
     │   └── InventoryError  an S3 Inventory report cannot be trusted (the run lists instead)
     ├── RefusedError        a file sitemill will not read: outside its root, not regular, too big
+    │   └── TooLargeError   larger than it is read whole (its head may tell enough)
     ├── InflateError        gzip data that is no gzip, is cut off, or inflates past its bound
     ├── SinkError           an output cannot be written, replaced or deleted
     │   └── ConflictError   another writer changed an output during this run

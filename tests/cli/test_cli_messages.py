@@ -23,13 +23,18 @@ def _assert_safe(stderr: str) -> None:
 def test_a_hostile_file_name_cannot_forge_a_line_or_steer_the_terminal(
     make_site: SiteMaker, tmp_path: Path
 ) -> None:
-    # Two files of one URL: the second is skipped with a warning that names it.
-    site = make_site({f"{FORGED}/index.htm": page("a"), f"{FORGED}/index.html": page("b")})
+    # Two files of one URL: the second is skipped with a warning that names it; a name with a
+    # control character names no page (issue 78): one warning names it.
+    bidi = "forged\u202e\u2028"
+    site = make_site(
+        {f"{bidi}/index.htm": page("a"), f"{bidi}/index.html": page("b"), f"{FORGED}.html": page()}
+    )
     result = run_sitemill("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "o"))
     assert result.returncode == 0, result.stderr
     _assert_safe(result.stderr)
-    assert result.stderr.count("\n") == 1
-    assert "x\\x1b[2J\\x1b]0;owned\\x07\\x0asitemill: error: forged\\u202e/index.html: dup" in (
+    assert result.stderr.count("\n") == 2
+    assert "forged\\u202e\\u2028/index.html: dup" in result.stderr
+    assert "e.g. 'x\\x1b[2J\\x1b]0;owned\\x07\\nsitemill: error: forged\\u202e.html'" in (
         result.stderr
     )
 

@@ -21,7 +21,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from sitemill.workers.interrupts import interrupts_held
-from sitemill.workers.lifeline import lifeline, start_worker
 
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
@@ -199,6 +198,8 @@ class WorkPool:
 
 def _executor(workers: int) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
+
+    from sitemill.workers.lifeline import lifeline, start_worker  # (only where workers start)
 
     start_fork_server()  # (with Ctrl-C held: workers.interrupts)
     return ProcessPoolExecutor(

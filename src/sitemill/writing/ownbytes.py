@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import PurePosixPath
-from typing import Final
 
 from sitemill.filenames.outputs import (
     ENTRY_TXT,
@@ -41,11 +40,7 @@ from sitemill.filenames.outputs import (
     LLMS_TXT,
     MARKDOWN_SUFFIX,
 )
-from sitemill.llms.ownership import SITEMILL_MARK
-from sitemill.shards.manifest import names_its_content
 from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
-
-_MARK: Final = SITEMILL_MARK
 
 
 def may_delete(
@@ -65,6 +60,8 @@ def may_delete(
         return False
     if replaced:
         return sitemap_root(data[:HEAD_BYTES]) is not None
+    from sitemill.shards.manifest import names_its_content  # (a page's event deletes nothing)
+
     if names_its_content(name, data):
         return True
     if recorded is None or hashlib.md5(data, usedforsecurity=False).hexdigest() != recorded:
@@ -87,7 +84,7 @@ def _is_twin(data: bytes) -> bool:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    heading, found, rest = text.partition(f"\n\n{_MARK}\n")
+    heading, found, rest = text.partition(f"\n\n{_mark()}\n")
     if not found or not heading.startswith("# ") or "\n" in heading:
         return False
     title = heading[2:]
@@ -115,4 +112,10 @@ def _is_full_text(data: bytes, base_url: str) -> bool:
         f"The content of the pages {base_url}{entry} lists, as Markdown, in its order."
         for entry in (ENTRY_XML, ENTRY_TXT)
     )
-    return lines[at] in named and not lines[at + 1] and lines[at + 2] == _MARK
+    return lines[at] in named and not lines[at + 1] and lines[at + 2] == _mark()
+
+
+def _mark() -> str:
+    from sitemill.llms.ownership import SITEMILL_MARK  # (only where a deletion is weighed)
+
+    return SITEMILL_MARK

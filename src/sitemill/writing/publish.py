@@ -58,10 +58,19 @@ class StagedChild:
     path: Path
 
 
+@dataclass(frozen=True)
+class StateClaims:
+    """What a state says of the files earlier runs wrote: their names, and the MD5 of each it
+    recorded (a claim from outside: writing.ownbytes decides what it proves)."""
+
+    names: Collection[str] = ()
+    recorded: Mapping[str, str] = field(default_factory=dict)
+
+
 class Publisher:
     """Writes one build through a sink in the order the module docstring tells.
-    ``remembered``: own files the state says earlier runs left (deleted when this build does
-    not name them, when their bytes are the ones ``recorded``: name -> MD5, the state's
+    ``claims``: own files the state says earlier runs left (deleted when this build does
+    not name them, when their bytes are the ones it records: name -> MD5, the state's
     digests); ``staging`` names this run's staging copies; ``named``, the user's;
     ``groups``: the named groups whose children are sitemill's, ``configured`` those of them
     the configuration names (a child of another is deleted only on its recorded bytes)."""
@@ -71,18 +80,18 @@ class Publisher:
         sink: Sink,
         content_type: ContentType,
         record: Callable[[str, bool], None],
-        remembered: Collection[str] = (),
+        claims: StateClaims | None = None,
         staging: Staging | None = None,
         named: Callable[[], Collection[str]] = tuple,
         groups: Collection[str] = (),
-        recorded: Mapping[str, str] | None = None,
         configured: Collection[str] = (),
     ) -> None:
         self.sink = sink
         # The groups that only the state remembers (``groups`` but not ``configured``): their
         # children are proven by their bytes, even when a live index names them.
         self.hearsay = frozenset(groups) - frozenset(configured)
-        self.recorded = recorded or {}
+        claims = claims or StateClaims()
+        self.recorded = claims.recorded
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
         self.named = frozenset(named())  # the user's sitemaps the index names too (locs)
@@ -91,7 +100,8 @@ class Publisher:
         # Children, further indexes and staging copies; never an entry file (sitemap.xml,
         # sitemap.txt) on the state's word alone: a hand-written one may sit there.
         own = (partial(is_child_name, groups=groups), MORE_INDEX_NAME.fullmatch)
-        self.remembered = {n for n in set(remembered) & self.live.names if any(f(n) for f in own)}
+        remembered = set(claims.names) & self.live.names
+        self.remembered = {n for n in remembered if any(f(n) for f in own)}
         self.staging = staging or Staging.new()
         self.entry_bytes: bytes | None = None
         self.staged: set[str] = set()

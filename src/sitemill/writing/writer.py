@@ -33,7 +33,7 @@ from sitemill.writing.layouts import (
     shard_children,
     split_children,
 )
-from sitemill.writing.publish import Publisher, StagedChild
+from sitemill.writing.publish import Publisher, StagedChild, StateClaims
 from sitemill.writing.stagedfiles import StagedFile, stage_children
 from sitemill.writing.usersitemaps import UserSitemaps
 
@@ -102,9 +102,10 @@ def write_sitemaps(
     )  # fmt: skip
     remembered = setup.remembered
     publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result), remembered, setup.staging,
-        out.locs, groups=known_groups(group_names(config.groups), remembered),
-        recorded=setup.recorded, configured=group_names(config.groups),
+        Publisher, sink, content_type, partial(_record, result),
+        StateClaims(remembered, setup.recorded), setup.staging, out.locs,
+        groups=known_groups(group_names(config.groups), remembered),
+        configured=group_names(config.groups),
     )  # fmt: skip
     children, max_per_index = _children(entries, setup.shards, render, out, publisher_for)
     if children is not None:
