@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, write_site
 from gitutil import checkout, commit, commit_at_seconds, git, make_repo, merge
 from sitemill.cli.main import main
@@ -192,6 +193,24 @@ def test_a_hostile_file_name_is_shown_escaped(
     assert out.startswith(
         "x\\x1b]52;c;aGk=\\x07\\x0afake: <lastmod>2099<lastmod>.html: not listed: excluded"
     )
+
+
+def test_why_after_a_build_with_twins_in_folders_says_nothing_of_them(tmp_path: Path) -> None:
+    # (its dry run read the twins beside pages in folders through a sink of plain names only:
+    # "could not delete sitemill's old posts/a.html.md", one warning per twin, on every why)
+    pages = {"posts/a.html": html("A", "a"), "b.html": html("B", "b")}
+    site = write_site(tmp_path / "public", pages)
+    built = run_sitemill(
+        "build", str(site), "--base-url", BASE_URL, "--llms-txt", "on", "--llms-pages"
+    )
+    assert built.returncode == 0, built.stderr
+    assert (site / "posts" / "a.html.md").is_file()
+    before = snapshot(site)
+    asked = run_sitemill("why", "posts/a.html", str(site), "--base-url", BASE_URL)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.startswith("posts/a.html: no <lastmod>")
+    assert asked.stderr == ""
+    assert snapshot(site) == before
 
 
 def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

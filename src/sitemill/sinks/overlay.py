@@ -19,6 +19,13 @@ class OverlaySink:
     def read(self, name: str) -> bytes | None:
         if name in self.changed:
             return self.changed[name]
+        folder, _, base = name.rpartition("/")
+        if (
+            folder
+        ):  # (a Markdown twin beside its page: read as a run reads it, never through a link)
+            from sitemill.sinks.folders import folder_sink
+
+            return folder_sink(self.under, folder).read(base)
         return self.under.read(name)
 
     def names(self) -> Iterator[str]:
