@@ -266,7 +266,7 @@ def test_version_5_drops_no_article_beside_the_headline(page: str) -> None:
     # What only this page says is content wherever it stands: no article is narrowed to
     # where another article, or text outside the one, stands beside it.
     edited = page.replace("Teaser 1.", "Teaser one.").encode()
-    assert fingerprint_html(edited, version=5) != fingerprint_html(page.encode(), version=5)
+    assert fingerprint_html(edited) != fingerprint_html(page.encode())
 
 
 def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
@@ -290,7 +290,7 @@ def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
     ],
 )
 def test_without_one_headline_article_every_article_counts(page: str) -> None:
-    assert "Teaser 0." in reduce_html(page.encode(), version=5)
+    assert "Teaser 0." in reduce_html(page.encode())
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
@@ -408,13 +408,6 @@ def test_version_6_keeps_a_list_pages_headline_beside_its_one_teaser() -> None:
     assert "cacheTag" in reduce_html(NEXT_NEW.encode())
     # The teaser's <h1>, which the page's title does not name, is not the page's headline.
     assert fingerprint_html(NEXT_OLDEST.encode()) == fingerprint_html(NEXT_OLD.encode())
-    assert fingerprint_html(NEXT_OLDEST.encode(), version=5) != fingerprint_html(
-        NEXT_OLD.encode(), version=5
-    )
-    # Version 5 narrowed the new page to its teaser.
-    assert fingerprint_html(NEXT_NEW.encode(), version=5) != fingerprint_html(
-        NEXT_OLD.encode(), version=5
-    )
     # Read line by line, the memo shared with the page before it, it reduces as read whole.
     memo = LineMemo()
     for page in (NEXT_OLDEST, NEXT_OLD, NEXT_NEW):

@@ -23,8 +23,12 @@ from typing import Final
 # ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
 # its own URL: fingerprint.structureddata); white space beside Han and kana left out
 # (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
-FINGERPRINT_VERSION: Final = 6
-EARLIER_VERSIONS: Final = frozenset({5})
+# 7 (issue 79), each gated ``version >= 7`` where it is read: white space inside a link or image
+# target part of it (fingerprint.targets.spaced_targets), what no reader sees no words (control and
+# zero-width characters, a self link's symbols: fingerprint.invisible), a self-date's author and its
+# label in other languages part of it (fingerprint.selfdates).
+FINGERPRINT_VERSION: Final = 7
+EARLIER_VERSIONS: Final = frozenset({6})
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
