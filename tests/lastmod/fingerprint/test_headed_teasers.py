@@ -47,7 +47,6 @@ def test_a_div_teasers_excerpt_edited_keeps_the_list_page() -> None:
     edited = teaser("/posts/2501/", excerpt="The pump runs well now, after a new")
     after = tag_page(edited + teaser("/posts/2412/"))
     assert fingerprint(after) == fingerprint(tag_page())
-    assert fingerprint(after, 5) != fingerprint(tag_page(), 5)
 
 
 def test_the_label_between_two_div_teasers_is_theirs() -> None:
