@@ -23,8 +23,10 @@ from typing import Final
 # ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
 # its own URL: fingerprint.structureddata); white space beside Han and kana left out
 # (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
-FINGERPRINT_VERSION: Final = 6
-EARLIER_VERSIONS: Final = frozenset({5})
+# 7 (issue 79): JSON-LD that restates the page (its title, descriptions, text, the pages it
+# lists) left out (fingerprint.structureddata).
+FINGERPRINT_VERSION: Final = 7
+EARLIER_VERSIONS: Final = frozenset({6})
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
