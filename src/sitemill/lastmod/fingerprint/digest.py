@@ -11,7 +11,7 @@ from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
-from sitemill.lastmod.fingerprint.structureddata import structured_data
+from sitemill.lastmod.fingerprint.structureddata import Said, structured_data
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
@@ -227,22 +227,25 @@ def reduce_html(
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
-    structured = _structured_data(data, ignore, url)
-    data = escape_kept_values(data)  # (a raw "<" in a link's, image's or meta tag's value)
+    page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
     main, memo = reading.get("main", True), reading.get("memo")
     reduced = reduction.reduce_markup(data, ignore, version, main=main, memo=memo, url=url)
+    structured = _structured_data(page, ignore, url, reduced, version)
     return reduced + structured if structured else reduced
 
 
-def _structured_data(data: bytes, ignore: tuple[re.Pattern[str], ...], url: str) -> str:
-    """The page's JSON-LD as marks (from version 6: fingerprint.structureddata), wherever it
-    stands, after the ``ignore`` patterns; "" after one search for a page with none."""
+def _structured_data(
+    data: bytes, ignore: tuple[re.Pattern[str], ...], url: str, reduced: str, version: int
+) -> str:
+    """The page's JSON-LD as marks (version 6: fingerprint.structureddata), wherever it
+    stands, after the ``ignore`` patterns; from version 7 less what restates the page's
+    ``reduced`` text; "" after one search for a page with none."""
     if not _has_json_ld(data):
         return ""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
-    return structured_data(text, url)
+    return structured_data(text, url, Said(reduced) if version >= 7 else None)
 
 
 def _has_json_ld(data: bytes) -> bool:
