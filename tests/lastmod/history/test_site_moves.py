@@ -35,8 +35,7 @@ def meetup(host: str, day: str, extra: str = "") -> str:
 
 def build(host: str, edited: str = "") -> dict[str, str]:
     return {
-        f"{day}/index.html": meetup(host, day, " A note." if day == edited else "")
-        for day in DAYS
+        f"{day}/index.html": meetup(host, day, " A note." if day == edited else "") for day in DAYS
     }
 
 
