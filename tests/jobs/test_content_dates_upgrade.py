@@ -327,3 +327,37 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
     config, store = partitioned(s3)
     again = rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
     assert again.heads_read == 0 and not again.state_written and not again.result.written
+
+
+def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
+    tmp_path: Path,
+) -> None:
+    # Pages whose fingerprint the current version computes otherwise than the previous one (issue
+    # 79's version 7: a permalink anchor's NUL, white space in a target, a self-date's author):
+    # a state of the previous version compares them by its algorithm and every date is kept.
+    def pages(build: str) -> dict[str, bytes]:
+        return {
+            "a.html": render('Use<a href="#a">\x00\u200b</a> it.', build),
+            "b.html": render('<img src="nina\n  .svg"> Meet.', build),
+            "c.html": render("Text.</p><p>Last updated on Dec 17, 2024 by Luffy", build),
+        }
+
+    for name, data in pages("1").items():
+        previous = fingerprint_html(data, version=FINGERPRINT_VERSION - 1, url=BASE + name)
+        assert fingerprint_html(data, url=BASE + name) != previous
+    site, out = tmp_path / "public", tmp_path / "out"
+    write_folder(site, pages("1"), T1, spread=True)
+    run_tree(site, out, lastmod="mtime")
+    first = tree_lastmods(out)
+    state = out / STATE_NAME
+    document = json.loads(gzip.decompress(state.read_bytes()))
+    document["fingerprint_version"] = previous_version = FINGERPRINT_VERSION - 1
+    for name, record in document["pages"].items():
+        data = (site / name).read_bytes()
+        record["fingerprint"] = fingerprint_html(data, version=previous_version, url=BASE + name)
+    state.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+    write_folder(site, pages("2"), T2, spread=False)
+    report = run_tree(site, out, lastmod="mtime")
+    assert tree_lastmods(out) == first and len(first) == 3
+    assert report.dates == {"kept": 3}
+    assert parse_state(state.read_bytes()).fingerprint_version == FINGERPRINT_VERSION

@@ -164,6 +164,7 @@ def _dated(
         unread,
         told,
         _fingerprint(config, reduce_file),
+        config.base_url,
     )
     reads.fingerprints.update(dated.fingerprints)
     reads.sketches.update(dated.sketches)

@@ -54,18 +54,9 @@ def fingerprint(page: bytes, version: int = 6) -> str:
 )
 def test_a_posts_neighbours_move_it_no_more(around: str) -> None:
     assert fingerprint(post(around=around)) == fingerprint(post())
-    assert fingerprint(post(around=around), 5) != fingerprint(post(), 5)
 
 
 def test_a_posts_own_paragraph_and_its_own_links_still_move_it() -> None:
     assert fingerprint(post("Ctags make jumping to a symbol quicker.")) != fingerprint(post())
     assert "/notes/first-post" in reduce_html(post(), url=URL)
     assert "Previous post" not in reduce_html(post(), url=URL)
-
-
-def test_version_5_reads_a_neighbour_link_as_any_link() -> None:
-    plain = post().replace(b" rel=prev", b"")
-    for version in (5,):
-        assert reduce_html(post(), url=URL, version=version) == reduce_html(
-            plain, url=URL, version=version
-        )

@@ -249,26 +249,6 @@ TEASERS = "".join(
 )
 
 
-@pytest.mark.parametrize(
-    "page",
-    [
-        # Minimal Mistakes' post with its teasers beside it.
-        MINIMAL_MISTAKES.format(TEASERS),
-        # A home page: an intro article holds the <h1>, the posts' teasers stand beside it.
-        "<main><article><h1>Hi</h1><p>Intro.</p></article>" + TEASERS + "</main>",
-        # The body in an article beside the headline's.
-        "<main><article><h1>T</h1></article><article><p>Teaser 1.</p></article></main>",
-        # Body text beside one teaser, the <h1> outside it.
-        "<main><h1>T</h1><p>Teaser 1.</p><article><h2>Other</h2></article></main>",
-    ],
-)
-def test_version_5_drops_no_article_beside_the_headline(page: str) -> None:
-    # What only this page says is content wherever it stands: no article is narrowed to
-    # where another article, or text outside the one, stands beside it.
-    edited = page.replace("Teaser 1.", "Teaser one.").encode()
-    assert fingerprint_html(edited, version=5) != fingerprint_html(page.encode(), version=5)
-
-
 def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
     # Its comments (articles inside it) are its own; the furniture beside it stays out.
     page = (
@@ -276,21 +256,6 @@ def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
         "<article><p>A comment.</p></article></article></main>"
     )
     assert text_of(reduce_html(page.encode())) == "T Body. A comment."
-
-
-@pytest.mark.parametrize(
-    "page",
-    [
-        # A list page: its headline over the teasers, in none of them.
-        "<main><h1>Blog</h1>" + TEASERS + "</main>",
-        # Two articles with a headline each: neither is the page's alone.
-        "<main><article><h1>A</h1><p>Teaser 0.</p></article><article><h1>B</h1></article></main>",
-        # Teasers only, no headline at all.
-        "<main>" + TEASERS + "</main>",
-    ],
-)
-def test_without_one_headline_article_every_article_counts(page: str) -> None:
-    assert "Teaser 0." in reduce_html(page.encode(), version=5)
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
@@ -408,13 +373,6 @@ def test_version_6_keeps_a_list_pages_headline_beside_its_one_teaser() -> None:
     assert "cacheTag" in reduce_html(NEXT_NEW.encode())
     # The teaser's <h1>, which the page's title does not name, is not the page's headline.
     assert fingerprint_html(NEXT_OLDEST.encode()) == fingerprint_html(NEXT_OLD.encode())
-    assert fingerprint_html(NEXT_OLDEST.encode(), version=5) != fingerprint_html(
-        NEXT_OLD.encode(), version=5
-    )
-    # Version 5 narrowed the new page to its teaser.
-    assert fingerprint_html(NEXT_NEW.encode(), version=5) != fingerprint_html(
-        NEXT_OLD.encode(), version=5
-    )
     # Read line by line, the memo shared with the page before it, it reduces as read whole.
     memo = LineMemo()
     for page in (NEXT_OLDEST, NEXT_OLD, NEXT_NEW):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from htmlutil import text_of
-from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html, reduce_html
 
 URL = "https://example.org/posts/a/index.html"
 PAGE = "<title>A</title><main><h1>{}</h1><p>Read it (now).</p>{}</main>"
 
 
-def reduced(headline: str, extra: str = "", version: int = 5) -> str:
+def reduced(headline: str, extra: str = "", version: int = FINGERPRINT_VERSION) -> str:
     return text_of(reduce_html(PAGE.format(headline, extra).encode(), url=URL, version=version))
 
 

@@ -11,7 +11,7 @@ from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
-from sitemill.lastmod.fingerprint.structureddata import structured_data
+from sitemill.lastmod.fingerprint.structureddata import Said, structured_data
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
@@ -65,7 +65,7 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (5 and 6)
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (6 and 7)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -109,7 +109,7 @@ def fingerprint_html(
     footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
-    the one of EARLIER_VERSIONS (5 or 6), to compare with what a state of an earlier sitemill
+    the one of EARLIER_VERSIONS (6), to compare with what a state of an earlier sitemill
     remembers.
     """
     return fingerprint_html_reduced(data, ignore, version, **reading)[0]
@@ -136,10 +136,10 @@ def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) ->
 
 
 def _spaced(reduction: str, version: int) -> str:
-    """``reduction`` less the white space that is no word's end (_SPACING; from version 6,
-    beside Han and kana too: _BESIDE_UNSPACED)."""
+    """``reduction`` less the white space that is no word's end (_SPACING, and beside Han and
+    kana: _BESIDE_UNSPACED; every computable version)."""
     reduction = _SPACING.sub("", reduction)
-    if version >= 6 and _UNSPACED_CHARACTER.search(reduction):
+    if _UNSPACED_CHARACTER.search(reduction):
         reduction = _BESIDE_UNSPACED.sub("", reduction)
     return reduction
 
@@ -223,26 +223,29 @@ def reduce_html(
     """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
     with its marked link and image targets; with ``main``, only the title, the meta description
     and the main region (fingerprint.reduction); from version 6, then its JSON-LD, wherever it
-    stands (fingerprint.structureddata). ``version``: 5 or 6 (a ValueError else)."""
+    stands (fingerprint.structureddata). ``version``: 6 or 7 (a ValueError else)."""
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
-    structured = _structured_data(data, ignore, url) if version >= 6 else ""
-    data = escape_kept_values(data)  # (a raw "<" in a link's, image's or meta tag's value)
+    page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
     main, memo = reading.get("main", True), reading.get("memo")
     reduced = reduction.reduce_markup(data, ignore, version, main=main, memo=memo, url=url)
+    structured = _structured_data(page, ignore, url, reduced, version)
     return reduced + structured if structured else reduced
 
 
-def _structured_data(data: bytes, ignore: tuple[re.Pattern[str], ...], url: str) -> str:
+def _structured_data(
+    data: bytes, ignore: tuple[re.Pattern[str], ...], url: str, reduced: str, version: int
+) -> str:
     """The page's JSON-LD as marks (version 6: fingerprint.structureddata), wherever it
-    stands, after the ``ignore`` patterns; "" after one search for a page with none."""
+    stands, after the ``ignore`` patterns; from version 7 less what restates the page's
+    ``reduced`` text; "" after one search for a page with none."""
     if not _has_json_ld(data):
         return ""
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
-    return structured_data(text, url)
+    return structured_data(text, url, Said(reduced) if version >= 7 else None)
 
 
 def _has_json_ld(data: bytes) -> bool:

@@ -8,7 +8,10 @@
 # what stands between is that page's words (its excerpt, its date). Text between two such teasers
 # (one's closing link, the next one's heading, nothing else between) is theirs too (a list's own
 # words do not stand between its entries). Anything else counts: a heading whose text has no
-# second link to its page (a docs page's section) is the page's own.
+# second link to its page (a docs page's section) is the page's own. From version 7, a teaser
+# stands for one page, and prose that mentions it is not one: a block in which the page is linked
+# again before its closing link (an FAQ whose headline names the project's main page by a link and
+# whose sentences link to it nine times) is the page's own words.
 
 from __future__ import annotations
 
@@ -32,9 +35,9 @@ _LINK: Final = re.compile(f"{MARK_EDGE}H([^{MARK_EDGE}]*){MARK_EDGE}")
 _MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03")
 
 
-def read_headed(text: str, url: str) -> str:
+def read_headed(text: str, url: str, version: int) -> str:
     """``text`` (a marked region) with each teaser (see above) outside its articles as its
-    heading with the link to the page it teases and its title."""
+    heading with the link to the page it teases and its title (``version``: 6 or 7)."""
     if "\x02" not in text:
         return text
     pieces: list[str] = []
@@ -49,7 +52,7 @@ def read_headed(text: str, url: str) -> str:
             continue
         if depth or found.start() < done:
             continue
-        teaser = _teaser(text, found.start(), marker, url)
+        teaser = _teaser(text, found.start(), marker, (url, version))
         if teaser is None:
             continue
         end, replaced = teaser
@@ -76,9 +79,10 @@ def _limit(text: str, start: int, marker: str) -> int:
     return len(text) if at < 0 else at
 
 
-def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | None:
+def _teaser(text: str, start: int, marker: str, page: tuple[str, int]) -> tuple[int, str] | None:
     """Where the teaser whose heading marker starts at ``start`` ends, and what it becomes
-    (None: no teaser)."""
+    (None: no teaser); ``page``: the page's URL and the fingerprint's version."""
+    url, version = page
     close = text.find(_CLOSES[marker], start)
     if close < 0:
         return None
@@ -91,7 +95,7 @@ def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | N
         return None
     limit = _limit(text, close + len(HEADLINE_END), marker)
     closing = [m for m in _LINK.finditer(text, close, limit) if m[1] == target]
-    if not closing:
+    if not closing or (version >= 7 and len(closing) > 1):
         return None
     end = text.find(LINK_END_MARK, closing[-1].end(), limit)
     if end < 0:

@@ -33,7 +33,7 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     mark_targets,
     unspace_marks,
 )
-from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace
+from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace, drop_invisible
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _MARK_BYTES: Final = (b"\x01", b"\x02", b"\x03")
@@ -57,7 +57,7 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 5 or 6 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 6 or 7 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
@@ -81,7 +81,9 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
         text = regionselect.select(text, descriptions, version, url)
-    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url))
+    if version >= 7:  # (what no reader sees; white space in a target kept: fingerprint.targets)
+        text = targets.spaced_targets(drop_invisible(text))
+    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
 
 
 def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:

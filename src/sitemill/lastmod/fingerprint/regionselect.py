@@ -186,7 +186,7 @@ def select(
     main region of ``text`` without its furniture, narrowed to the page's own article
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
     furniture, or its title, descriptions and own article; read as fingerprint.titledescriptions
-    does. Version 6 (``version``: 5 or 6) reads teasers as the links to the pages they tease
+    does. Version 6 (``version``: 5 to 7) reads teasers as the links to the pages they tease
     (fingerprint.teasers: ``url``, the page's)."""
     if REGION_MARKS[0] not in text:
         return text
@@ -200,7 +200,7 @@ def select(
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
         if version >= 6:
-            kept = read_teasers(kept, url, page=text)
+            kept = read_teasers(kept, url, page=text, version=version)
         region = narrowed(kept)
         if region is None:
             return titledescriptions.join_page(kept)
@@ -211,7 +211,7 @@ def select(
         kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
         headline = HEADLINE_START in kept
         if version >= 6:
-            kept = read_teasers(kept, url, own=within, page=text)
+            kept = read_teasers(kept, url, own=within, page=text, version=version)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if not headline:

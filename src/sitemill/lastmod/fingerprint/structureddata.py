@@ -15,6 +15,17 @@
 #   URL (``http(s)://``, ``//``, ``/``, ``./``, ``../``) is a target, spelled as a link's
 #   (fingerprint.targets.follow, an asset's cache buster cut: targetmarks.without_cache_buster).
 #
+# What restates the page says nothing new (version 7): a text value whose letters and digits
+# (excerpts.letters) are the page's title or one of its parts, one of its descriptions, or a
+# sentence's worth of its kept text (excerpts.MIN_LETTERS: an auto-excerpt, as a description that
+# is one adds nothing), and a node that stands for another page of the site (its ``url`` or
+# ``item``, or an ``@id`` with no fragment, leads to a page of the site other than this one: a
+# listed page, a breadcrumb's crumb, the blog a post is part of), whole: its title and URL are the
+# list's, its other values that page's words (a teaser's). So an insertion that differs between
+# pages only by those values (a generator upgrade that writes BlogPosting, Blog and BreadcrumbList
+# JSON-LD into every page) is one edit on every page: template (history.templateedits). A node
+# left with nothing but its types and list positions says nothing either (_SHAPE_ONLY).
+#
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
 # most pages of a commit is template (history.templateedits). Each leaf is one token there.
@@ -31,13 +42,17 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from sitemill.lastmod.fingerprint.excerpts import MIN_LETTERS, letters
 from sitemill.lastmod.fingerprint.taggrammar import ATTRS, COMMENT, END, NAME_END
 from sitemill.lastmod.fingerprint.targetmarks import (
     MARK_EDGE,
+    TITLE_END,
     attribute_value,
+    descriptions,
     without_cache_buster,
 )
 from sitemill.lastmod.fingerprint.targets import follow
+from sitemill.lastmod.fingerprint.titleparts import split_title
 
 # A script of more characters counts as nothing (a page's own data is a few kilobytes).
 MAX_SCRIPT_CHARS: Final = 512 * 1024
@@ -63,20 +78,57 @@ _DATE: Final = re.compile(
 )
 _URL: Final = re.compile(r"(?:https?:)?//|\.{0,2}/", re.IGNORECASE)
 _DIGIT: Final = re.compile(r"\d")
+# A leaf that tells only a node's shape: its type, or its place in a list (which the list's
+# order tells): a node of nothing else (a BreadcrumbList whose one crumb is the page itself,
+# named by its title) says nothing (version 7).
+_SHAPE_ONLY: Final = re.compile(r"(?:^|\.)(?:@type|position)=[^=]*$")
+# The keys by which a node names the page it stands for (an @id only without a fragment: with
+# one it names a node, "#organization").
+_PAGE_KEYS: Final = ("url", "item", "@id")
+
+
+class Said:
+    """What the page says already (version 7), from its reduction: its title's parts and
+    descriptions as letters, and its kept text's letters, read once when first asked."""
+
+    def __init__(self, reduced: str) -> None:
+        title, ended, rest = reduced.partition(TITLE_END)
+        if not ended:
+            title, rest = "", reduced
+        self.short = {letters(part) for part in (title, *split_title(title))}
+        self.short.update(letters(mark[2:-1]) for mark in descriptions(rest))
+        self.short.discard("")
+        self._reduced = reduced
+        self._letters: str | None = None
+
+    def restates(self, value: str) -> bool:
+        """Whether the text ``value`` is the page's title, a part of it, a description of it,
+        or a sentence's worth of its kept text."""
+        own = letters(value)
+        if not own:
+            return False
+        if own in self.short:
+            return True
+        if len(own) < MIN_LETTERS:
+            return False
+        if self._letters is None:
+            self._letters = letters(self._reduced)
+        return own in self._letters
 
 
 class _TooDeep(Exception):
     """A script nested deeper than MAX_STRUCTURED_DEPTH: it counts as nothing."""
 
 
-def structured_data(text: str, url: str) -> str:
-    """The JSON-LD of the page ``text`` at ``url`` as marks (see above), "" if it has none."""
+def structured_data(text: str, url: str, said: Said | None = None) -> str:
+    """The JSON-LD of the page ``text`` at ``url`` as marks (see above), "" if it has none;
+    with ``said`` (version 7), less what restates the page."""
     marks: list[str] = []
     for found in _SCRIPT.finditer(text):
         body = found["body"]
         if body is None or not _is_json_ld(found["type"]):
             continue
-        leaves = _leaves(body.strip(), url)
+        leaves = _leaves(body.strip(), url, said)
         marks.extend(f"{MARK_EDGE}{KIND}{leaf}{MARK_EDGE}" for leaf in leaves)
     return "".join(marks)
 
@@ -90,35 +142,63 @@ def _is_json_ld(value: str | None) -> bool:
     return bare.strip("\t\n\f\r ").lower() == MEDIA_TYPE
 
 
-def _leaves(body: str, url: str) -> list[str]:
+def _leaves(body: str, url: str, said: Said | None) -> list[str]:
     """The leaves of a script's JSON (see above), none where it is not JSON or too big."""
     if not body or len(body) > MAX_SCRIPT_CHARS:
         return []
     try:  # (numbers as written: no conversion of a hostile number of digits)
         data = json.loads(body, parse_int=str, parse_float=str, parse_constant=str)
-        return list(_walk(data, "", "", url, 0))
+        return list(_walk(data, "", "", (url, said), 0))
     except (ValueError, RecursionError, _TooDeep):
         return []
 
 
-def _walk(node: object, path: str, key: str, url: str, depth: int) -> Iterator[str]:
-    """The leaves under ``node`` at ``path`` (``key``: its own key), in order."""
+def _walk(
+    node: object, path: str, key: str, page: tuple[str, Said | None], depth: int
+) -> Iterator[str]:
+    """The leaves under ``node`` at ``path`` (``key``: its own key), in order; ``page``: the
+    page's URL and, from version 7, what it says already."""
     if depth > MAX_STRUCTURED_DEPTH:
         raise _TooDeep
+    url, said = page
     if isinstance(node, dict):
+        if said is not None and _stands_for_another_page(node, url):
+            return
+        found: list[str] = []
         for name in sorted(node):
             if name == "@context":
                 continue
             clean = " ".join(name.replace(MARK_EDGE, " ").split())
             inner = f"{path}.{clean}" if path else clean
-            yield from _walk(node[name], inner, name, url, depth + 1)
+            found.extend(_walk(node[name], inner, name, page, depth + 1))
+        if said is None or not all(_SHAPE_ONLY.search(leaf) for leaf in found):
+            yield from found
     elif isinstance(node, list):
         for item in node:
-            yield from _walk(item, path, key, url, depth + 1)
+            yield from _walk(item, path, key, page, depth + 1)
     else:
         value = _value(node, key, url)
-        if value:
+        if value and not (said is not None and _restated(value, key, said)):
             yield f"{path}={value}"
+
+
+def _restated(value: str, key: str, said: Said) -> bool:
+    """Whether a leaf's ``value`` (under ``key``) is text that restates the page (see above):
+    types and targets never are."""
+    return key not in ("@type", "@id") and not _URL.match(value) and said.restates(value)
+
+
+def _stands_for_another_page(node: dict[str, object], url: str) -> bool:
+    """Whether a JSON-LD ``node`` stands for a page of the site other than the page at ``url``
+    (see above)."""
+    for name in _PAGE_KEYS:
+        value = node.get(name)
+        if not isinstance(value, str) or (name == "@id" and "#" in value):
+            continue
+        found = follow(without_cache_buster(value.strip()), url)
+        if found is not None and found.startswith("/") and not found.startswith("//"):
+            return True
+    return False
 
 
 def _value(node: object, key: str, url: str) -> str | None:

@@ -19,7 +19,12 @@
 #   while the image itself loads (one library upgrade re-dated 35 of 52 pages of a Gatsby blog);
 #   the image's own URL, beside it, still counts. A link's or an SVG image's by its bytes too.
 # - **Links that lead nowhere new** (to the page itself, share buttons: fingerprint.selflinks) are
-#   read as no link.
+#   read as no link; from version 7 one whose text holds no letter or digit (a heading's permalink
+#   anchor: "#", "¶", a zero-width space) with its text: its symbols are no words.
+# - **White space inside a target is part of it** (version 7), as a browser reads it (the URL
+#   standard: tabs and newlines left out, any other white space percent-encoded): an image repaired
+#   from ``meet-nina-alex⏎  .svg`` to ``meet-nina-alex.svg`` is a new target, where the reduction's
+#   white space collapsed and left out beside punctuation made the two one.
 
 from __future__ import annotations
 
@@ -27,68 +32,66 @@ import hashlib
 import re
 from functools import lru_cache
 from typing import Final
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
-from sitemill.lastmod.fingerprint import selflinks
+from sitemill.lastmod.fingerprint import selfdates, selflinks
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
+from sitemill.lastmod.fingerprint.whitespace import WHITESPACE
 from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
 # Marks spelled before, by the page's origin and path (a page's versions, and the pages of
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
-_SPELLED: dict[tuple[str, str], dict[str, str]] = {}
+_SPELLED: dict[tuple[str, str, bool], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
 _SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
-_MONTH: Final = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_DATE: Final = (
-    rf"(?: {_MONTH} \ \d{{1,2}}(?:st|nd|rd|th)?,?\ \d{{4}}"
-    rf" | \d{{1,2}}(?:st|nd|rd|th)?\.?\ {_MONTH},?\ \d{{4}}"
-    r" | \d{4}[-/.]\d{1,2}[-/.]\d{1,2} | \d{1,2}[-/.]\d{1,2}[-/.]\d{4} )"
-    r"(?: ,?\ (?:at\ )?\d{1,2}:\d{2}(?::\d{2})?(?:\ ?[ap]m)?(?:\ ?(?:utc|gmt|[+-]\d{2}:?\d{2}))? )?"
-)
-# A self-date (the reduction's white space is collapsed and a mark has no space beside it): a
-# commit link beside it is part of it only when its text names the
-# commit: its hash, a date, or words that end with the hash the link's own URL has (Docsy's
-# "Last modified <date>: <message> (<hash>)", the commit's own description); any other words
-# are content. A label that opens no block (in lower case after other words: "…the data was
-# last changed on 2024-01-02") is a sentence of the page, not a self-date.
-_HASH: Final = r"\(?[0-9a-f]{7,40}\)?"
-SELF_DATE: Final = re.compile(
-    rf"""(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?{_DATE}\.?
-    (?: \ ?[:,-]?\ ?{MARK_EDGE}H[^{MARK_EDGE}]*/commits?/(?P<sha>[0-9a-f]{{7}})[0-9a-f]*
-        (?:[?#][^{MARK_EDGE}]*)?{MARK_EDGE}
-        \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK_EDGE}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
-        {MARK_EDGE}E{MARK_EDGE} )?""",
-    re.IGNORECASE | re.VERBOSE,
-)
 DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes
 
 
-# What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
-_SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
+# White space in a target (version 7): the URL standard leaves tabs and newlines out.
+_SPACE_IN_TARGET: Final = re.compile(f"[{WHITESPACE}]")
+_SPACED_MARK: Final = re.compile(f"{MARK_EDGE}[HIS][^{MARK_EDGE}{WHITESPACE}]*+[{WHITESPACE}]")
+_URL_DROPPED: Final = "\t\n\r"
 
 
-def finish_reduction(text: str, url: str) -> str:
-    """A collapsed reduction (see above), for the page at ``url``."""
-    if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
-        dated = SELF_DATE.sub(_self_date, text)
-        if dated != text:
-            text = _SPACES.sub(" ", dated).strip(" ")
+def spaced_targets(text: str) -> str:
+    """A reduction before its white space collapses with the white space inside each link's,
+    image's and srcset's target as a browser reads it (version 7: see above), so that it stays a
+    part of the target. One search for a page without such a target."""
+    if _SPACED_MARK.search(text) is None:
+        return text
+    parts = text.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
+    for place in range(1, len(parts), 2):
+        mark = parts[place]
+        if mark[:1] in _KINDS and _SPACE_IN_TARGET.search(mark) is not None:
+            value = mark[1:]
+            for dropped in _URL_DROPPED:
+                value = value.replace(dropped, "")
+            parts[place] = mark[0] + _encoded_spaces(value)
+    return MARK_EDGE.join(parts)
+
+
+def _encoded_spaces(value: str) -> str:
+    """``value`` with each white-space character percent-encoded (its UTF-8)."""
+    return _SPACE_IN_TARGET.sub(lambda space: quote(space[0]), value)
+
+
+def finish_reduction(text: str, url: str, version: int) -> str:
+    """A collapsed reduction (see above), for the page at ``url``, by fingerprint ``version``."""
+    text = selfdates.without_self_dates(text, version)
     if MARK_EDGE not in text:
         return text
     parts = text.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
     origin, _, page = _split(url)
-    spelled = _SPELLED.get((origin, page))
+    spaced = version >= 7
+    spelled = _SPELLED.get((origin, page, spaced))
     if spelled is None:
         if len(_SPELLED) >= _PAGES_REMEMBERED:
             _SPELLED.clear()
-        spelled = _SPELLED[origin, page] = {}
+        spelled = _SPELLED[origin, page, spaced] = {}
     marks = parts[1::2]
     nowhere: list[int] = []  # (the links that lead nowhere new)
     own = _spelled(page) if url else ""  # (no URL: no page to be)
@@ -101,7 +104,10 @@ def finish_reduction(text: str, url: str) -> str:
             if found is None:
                 if len(spelled) >= _TARGETS_REMEMBERED:
                     spelled.clear()
-                found = spelled[mark] = mark[0] + target(mark[1:], origin, page)
+                found = mark[0] + target(mark[1:], origin, page)
+                if spaced and _SPACE_IN_TARGET.search(found) is not None:
+                    found = _encoded_spaces(found)  # (decoded from a %20: the same target)
+                spelled[mark] = found
             marks[index] = found
             if (
                 own
@@ -117,7 +123,7 @@ def finish_reduction(text: str, url: str) -> str:
                 nowhere.append(index)
     parts[1::2] = marks
     if nowhere:
-        return _unlinked(parts, nowhere)
+        return _unlinked(parts, nowhere, symbols=version >= 7)
     return MARK_EDGE.join(parts)
 
 
@@ -131,24 +137,20 @@ def follow(value: str, url: str) -> str | None:
     return found
 
 
-def _self_date(found: re.Match[str]) -> str:
-    """A self-date left out, where it opens a block (see SELF_DATE)."""
-    start = found.start()
-    opens = not start or found.string[start - 1] == MARK_EDGE or found[0][:1].isupper()
-    return "" if opens else found[0]
-
-
-def _unlinked(parts: list[str], links: list[int]) -> str:
+def _unlinked(parts: list[str], links: list[int], *, symbols: bool) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
     ``links`` read as no link: each one's mark and the end mark after it left out, before the
     spaces beside marks go (targetmarks.unspace_marks), so the text reads as the
-    same page's without the link."""
+    same page's without the link. With ``symbols`` (version 7), a link whose text holds no letter
+    or digit and no other mark goes with its text (a permalink anchor's "#" or "¶")."""
     dropped = set()
     for index in links:
         dropped.add(2 * index + 1)
         for place in range(2 * index + 3, len(parts), 2):
             if parts[place][:1] == "E":
                 dropped.add(place)
+                if symbols and place == 2 * index + 3 and not _has_word(parts[place - 1]):
+                    parts[place - 1] = " "
                 break
             if parts[place][:1] == "H":
                 break
@@ -160,6 +162,11 @@ def _unlinked(parts: list[str], links: list[int]) -> str:
         else:
             kept.extend((parts[place], following))
     return _SPACES.sub(" ", MARK_EDGE.join(kept)).strip(" ")
+
+
+def _has_word(text: str) -> bool:
+    """Whether ``text`` holds a letter or a digit."""
+    return any(character.isalnum() for character in text)
 
 
 def inline_target(mark: str) -> str:

@@ -23,14 +23,21 @@ from typing import Final
 # ``version >= 6`` where it is read (a page's JSON-LD as marks after its reduction, less dates and
 # its own URL: fingerprint.structureddata); white space beside Han and kana left out
 # (_BESIDE_UNSPACED); a list page's headline beside its one teaser kept (fingerprint.titledarticle).
-FINGERPRINT_VERSION: Final = 6
-EARLIER_VERSIONS: Final = frozenset({5})
+# 7 (issue 79), each gated ``version >= 7`` where it is read: white space inside a link or image
+# target part of it (fingerprint.targets.spaced_targets), what no reader sees no words (control and
+# zero-width characters, a self link's symbols: fingerprint.invisible), a self-date's author and its
+# label in other languages part of it (fingerprint.selfdates); JSON-LD that restates the page or
+# stands for another page of the site adds nothing, a heading's link mentioned again is prose, not
+# a teaser (fingerprint.structureddata, fingerprint.headedteasers).
+FINGERPRINT_VERSION: Final = 7
+EARLIER_VERSIONS: Final = frozenset({6})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
 # so a sitemill with other rules walks the history again once. 1: issue 80 (was a digest of the
-# source of those packages, which any edit there, a comment too, changed).
-DATING_RULES: Final = 1
+# source of those packages, which any edit there, a comment too, changed); 2: issue 79 (a move of
+# the site's host and base path is one edit: history.stopedits.own_path).
+DATING_RULES: Final = 2
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -132,6 +132,7 @@ def date_by_content(
     unread: tuple[Collection[str], ReadFile] | None = None,
     ticker: Ticker | None = None,
     reduce: Reduce | None = None,
+    base: str = "",
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
@@ -141,7 +142,8 @@ def date_by_content(
     pickle), and a page's sketch from the reduction a ``fingerprint`` that gives it hashed.
     ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes (history.
     templateedits's edits); a ``fingerprint`` that gives it too (walk.Fingerprint) names the
-    edits at the stops where it has their versions, the walk's workers' in parallel."""
+    edits at the stops where it has their versions, the walk's workers' in parallel.
+    ``base``: the base URL both resolve links from (stopedits.own_path)."""
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     deferred, read = unread or ((), None)
     known = known or {}
@@ -149,13 +151,14 @@ def date_by_content(
     groups = cut(dated, 1 if pool is None else pool.workers, PROGRESS_CHUNK)
     chunks = [chunk_of({path: runs[path] for path in paths}, current, known) for paths in groups]
     token = uuid.uuid4().hex  # (the walk's: stopnames.commit_stamps)
-    name = _stop_names(found.top, token, {p: runs[p] for p in dated}, fingerprint, known, reduce)
+    walking = {p: runs[p] for p in dated}
+    name = _stop_names((found.top, token, base), walking, fingerprint, known, reduce)
     work = partial(walk, found.top, fingerprint, read, keep=True, name=name)
     walked = _walked(work, (chunks, groups), pool, ticker)
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
-        at = (found.top, token, pool)
+        at = (found.top, token, pool, base)
         _past_templates(at, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
@@ -203,8 +206,7 @@ def _walked(
 
 
 def _stop_names(
-    top: Path,
-    token: str,
+    at: tuple[Path, str, str],
     runs: dict[str, Run],
     fingerprint: Fingerprint,
     known: Mapping[str, str],
@@ -212,15 +214,17 @@ def _stop_names(
 ) -> NameStops | None:
     """What names the stops of the walk of ``runs`` where it reduced their versions
     (stopnames.name_walk_stops), if anything: on a run that judges template edits, with no
-    earlier run's names (``known``), at the commits that may make one."""
+    earlier run's names (``known``), at the commits that may make one. ``at``: the work tree's
+    top, the walk's token and the base URL links are resolved from."""
     if reduce is None or known:
         return None
+    top, token, base = at
     busy = busy_commits(runs)
-    return partial(name_walk_stops, (top, token, busy, fingerprint)) if busy else None
+    return partial(name_walk_stops, (top, token, busy, fingerprint, base)) if busy else None
 
 
 def _past_templates(
-    at: tuple[Path, str, WorkPool | None],
+    at: tuple[Path, str, WorkPool | None, str],
     runs: dict[str, Run],
     walked: Walked,
     fingerprint: Fingerprint,
@@ -232,11 +236,12 @@ def _past_templates(
     template edit to judge, or a later run that remembers every edit and fingerprint it
     needs, starts none); what it reads is counted in ``walked``, what it names is remembered
     there. ``at``: the work tree's top, the walk's token (stopnames.commit_stamps) and its
-    pool, whose workers name stops several at a time (stopnames.spread_names); the names the
-    walk made are recalled as an earlier run's (``known``) are."""
-    top, token, pool = at
+    pool, whose workers name stops several at a time (stopnames.spread_names), and the base URL
+    links are resolved from; the names the walk made are recalled as an earlier run's
+    (``known``) are."""
+    top, token, pool, base = at
     many = None if pool is None or pool.workers < 2 else pool
-    spread = None if many is None else partial(spread_names, many, (top, token, reduce))
+    spread = None if many is None else partial(spread_names, many, (top, token, reduce, base))
     remembered = ({**known, **walked.named} if walked.named else known, walked.blobs)
     held = HeldReductions()  # (the walk's and the carried runs' around their next stops)
     for (blob, path), reduction in walked.reduced.items():
@@ -256,5 +261,5 @@ def _past_templates(
 
         stamps = commit_stamps(top, token)
         walked.read += follow_template_edits(
-            runs, remembered, batch, reduce, extend, stamps, (held, spread)
+            runs, remembered, batch, reduce, extend, stamps, (held, spread), base
         )

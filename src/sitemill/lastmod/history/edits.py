@@ -21,6 +21,7 @@ from sitemill.lastmod.history.targetmoves import (
     REPEAT,
     own_leaves,
     rewrites,
+    self_links,
     target_of,
 )
 
@@ -30,11 +31,11 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
-# The person of an edit's key (edit_key) since dates are named by their values and kinds
-# (history.datevalues), a JSON-LD move away from the site's base and a fragment re-pointed alone
-# by the move (history.targetmoves): a name an earlier sitemill remembered is not recalled. At
-# most 10 bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
-_KEYS: Final = b"datemoves"
+# The person of an edit's key (edit_key) since a page's own path is spelled as its reduction
+# spells its links, base path included (history.stopedits.own_path: a link that moved onto the
+# page itself is told by it): a name an earlier sitemill remembered is not recalled. At most 10
+# bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
+_KEYS: Final = b"ownpaths"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -100,10 +101,13 @@ def _named_moves(
     (history.datevalues). The page's own URL, moved (onto the site's base, or in JSON-LD away
     from it too), is still the page's own URL: where one version holds it at the other host or
     base path and the other leaves it out, it is counted on both, so that it is named by the
-    move."""
-    removed, added = rewrites(*(_repeats(old, new) if repeats is None else repeats))
-    if own and old[_LINK_END] == new[_LINK_END] + 1:
-        new_self = new + Counter({_LINK_END: 1, "H/" + own.lstrip("/"): 1})
+    move; so are the links to it that moved onto it, however many (its table of contents:
+    targetmoves.self_links)."""
+    repeats = _repeats(old, new) if repeats is None else repeats
+    removed, added = rewrites(*repeats)
+    lost = old[_LINK_END] - new[_LINK_END]
+    if own and lost > 0 and (onto_self := self_links(repeats[0], own, lost)):
+        new_self = new + onto_self + Counter({_LINK_END: lost})
         moved = rewrites(*_repeats(old, new_self))
         if not any(target_of(token, "H") for token in (*moved[0], *moved[1])):
             removed, added = moved

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Final
+from urllib.parse import urlsplit
 
 from sitemill.git.run import GitBatch
+from sitemill.lastmod.fingerprint.digest import file_url
+from sitemill.lastmod.fingerprint.targets import target
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.editparts import parts_named
 from sitemill.lastmod.history.edits import edit_key, names_of
@@ -60,9 +63,9 @@ StopVersions = tuple[str, tuple[bytes, bytes], tuple[int, int], tuple[str | None
 Spread = Callable[[list[StopVersions]], "SpreadNames"]
 SpreadNames = tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]
 # What names a stop's edit: the git to read blobs with, a reduction, the commits' stamps (None:
-# none), the reductions held from the stops named before, and where stops whose versions none
-# holds are named instead of here (None: here).
-StopReader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions, Spread | None]
+# none), the reductions held from the stops named before, where stops whose versions none holds
+# are named instead of here (None: here), and the base URL the reduction resolves links from.
+StopReader = tuple[GitBatch, Reduce, CommitStamps | None, HeldReductions, Spread | None, str]
 
 
 def name_stops(
@@ -127,7 +130,7 @@ def _name_edits(
     commits' stamps, else edit_of, exact_of and edit_parts (edits.names_of: each version's
     tokens made once); a stop whose versions git lacks gets none (it is no template). Stops
     whose versions none holds are named by the StopReader's Spread, if any, several at once."""
-    batch, reduce, stamps, held, spread = reader
+    batch, reduce, stamps, held, spread, base = reader
     read = 0
     if spread is not None:
         wanted, read = _spread(wanted, pages, (spread, held), edits)
@@ -155,7 +158,7 @@ def _name_edits(
             older = reductions.get((chain[end].blob, path))  # type: ignore[arg-type]
             if newer is not None and older is not None:
                 times = (chain[end - 1].time, chain[end].time)
-                named = stop_names((newer, older), path, stamps, times)
+                named = stop_names((newer, older), own_path(base, path), stamps, times)
                 for found, name in zip(edits, named, strict=True):
                     found[path, end] = name
     return read
@@ -197,17 +200,30 @@ def _spread(
     return rest, len(unread)
 
 
+def own_path(base: str, path: str) -> str:
+    """The path of the page at site path ``path`` as its reduction spells a link to it
+    (fingerprint.targets, from the ``base`` URL: "/blog/posts/a" for "posts/a/index.html" at
+    https://example.org/blog/), what a link that leads to the page itself is told by; "" with
+    no base URL (the reduction then knows no page to be: edits.edit_of's ``own``)."""
+    url = file_url(base, path)
+    if not url:
+        return ""
+    page = urlsplit(url).path or "/"
+    return target(page, "", page)
+
+
 def stop_names(
-    reductions: tuple[str, str], path: str, stamps: CommitStamps | None, times: tuple[int, int]
+    reductions: tuple[str, str], own: str, stamps: CommitStamps | None, times: tuple[int, int]
 ) -> tuple[str, str, str]:
     """The names of the edit from ``reductions[1]`` (the older version's, of the commit at
-    ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page ``path``:
-    its edit, exact edit and parts (edits.names_of, editparts.parts_named), or STAMP_EDIT
-    three times when it changed only the commits' stamps (``stamps``)."""
+    ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page whose path
+    the reduction spells ``own`` (own_path): its edit, exact edit and parts (edits.names_of,
+    editparts.parts_named), or STAMP_EDIT three times when it changed only the commits'
+    stamps (``stamps``)."""
     newer, older = reductions
     if stamps is not None and stamps.is_stamp_edit(newer, older, times):
         return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
-    edit, exact, moves = names_of(newer, older, path)
+    edit, exact, moves = names_of(newer, older, own)
     return edit, exact, parts_named(moves)
 
 

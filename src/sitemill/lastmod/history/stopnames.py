@@ -29,6 +29,7 @@ from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     Reduce,
     StopVersions,
+    own_path,
     stop_keys,
     stop_names,
 )
@@ -67,7 +68,7 @@ def commit_stamps(top: Path, token: str) -> CommitStamps:
 
 
 def name_walk_stops(
-    walk: tuple[Path, str, frozenset[int], Fingerprint],
+    walk: tuple[Path, str, frozenset[int], Fingerprint, str],
     batch: GitBatch,
     runs: dict[str, Run],
     held: Reductions,
@@ -81,8 +82,8 @@ def name_walk_stops(
     reduction is handed back: of many stops at one commit, history.probes names a few, and
     the tip's reduction would cost as much as naming it in the parent. ``walk``: the work
     tree's top, the walk's token (commit_stamps), the busy commits (busy_commits), the walk's
-    fingerprint (which reduces a tip whose bytes differ)."""
-    top, token, busy, fingerprint = walk
+    fingerprint (which reduces a tip whose bytes differ), the base URL it resolves links from."""
+    top, token, busy, fingerprint, base = walk
     stops = {path: run.end for path, run in runs.items() if _worth_naming(path, run, busy)}
     tips = {path: runs[path] for path, end in stops.items() if end == 1 and path in held.current}
     _reduce_tips(batch, tips, held, fingerprint)
@@ -97,7 +98,8 @@ def name_walk_stops(
         if newer is None or older is None or keys is None:
             continue
         times = (chain[end - 1].time, chain[end].time)
-        names = stop_names((newer, older), path, commit_stamps(top, token), times)
+        own = own_path(base, path)
+        names = stop_names((newer, older), own, commit_stamps(top, token), times)
         named.update(zip(keys, names, strict=True))
     return named, older_ones
 
@@ -139,7 +141,7 @@ def _reduce_tips(
 
 
 def spread_names(
-    pool: WorkPool, names: tuple[Path, str, Reduce], stops: list[StopVersions]
+    pool: WorkPool, names: tuple[Path, str, Reduce, str], stops: list[StopVersions]
 ) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
     """stopedits.Spread over the workers of ``pool``: each names parts of ``stops``
     (name_versions with ``names``), several a worker (workpool.cut: a census's four stops,
@@ -155,12 +157,13 @@ def spread_names(
 
 
 def name_versions(
-    names: tuple[Path, str, Reduce], stops: list[StopVersions]
+    names: tuple[Path, str, Reduce, str], stops: list[StopVersions]
 ) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
     """The names of the edits at ``stops`` (None: git lacks a version), read with this
     process's kept git and reduced with ``names``' reduction (the work tree's top, the walk's
-    token, the reduction); and the reductions made, up to HANDED_CHARS."""
-    top, token, reduce = names
+    token, the reduction, the base URL it resolves links from); and the reductions made, up
+    to HANDED_CHARS."""
+    top, token, reduce, base = names
     found: list[tuple[str, str, str] | None] = []
     handed: dict[tuple[bytes, str], str] = {}
     with KEPT.batch(blob_reader(top)) as batch:
@@ -184,6 +187,7 @@ def name_versions(
                 if pair[0] is None or pair[1] is None:
                     found.append(None)
                     continue
-                found.append(stop_names((pair[0], pair[1]), path, commit_stamps(top, token), times))
+                own = own_path(base, path)
+                found.append(stop_names((pair[0], pair[1]), own, commit_stamps(top, token), times))
             hand({}, handed, ({}, made))
     return found, handed

@@ -50,6 +50,29 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
     return sorted(set(out_removed)), sorted(out_added)
 
 
+def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
+    """The link tokens a newer version would hold if ``lost`` of the ``removed`` link targets
+    had moved onto the page itself (site path ``own``, spelled as the reduction spells it),
+    which the reduction reads as no link: the page's own table of contents, its sections'
+    anchors, at a host or base path the site moved from. They are ``lost`` removed links that
+    moved to the page's own path (each with its fragment) by one move, the least one of those
+    (a link to another page moved there would also change the path's own part); an empty
+    Counter when none or two such moves are. history.edits keeps them only where they make
+    the edit one move."""
+    spelled = "H/" + own.lstrip("/")
+    moved: dict[str, list[str]] = {}
+    for token in removed:
+        if target_of(token, "H"):
+            onto = spelled + "".join(token.partition("#")[1:])
+            name = _rewrite(token[1:], onto[1:])
+            if name is not None:
+                moved.setdefault(name, []).append(onto)
+    found = sorted((len(name), name) for name, onto in moved.items() if len(onto) == lost)
+    if not found or (len(found) > 1 and found[0][0] == found[1][0]):
+        return Counter()
+    return Counter(moved[found[0][1]])
+
+
 def own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
     """JSON-LD leaves ``new`` would hold if the values it has fewer of at a path than ``old``
     had led to the page itself (site path ``own``), which the reduction leaves out: a page's

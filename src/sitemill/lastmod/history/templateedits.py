@@ -94,6 +94,7 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
+    base: str = "",
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
@@ -102,7 +103,9 @@ def follow_template_edits(
     ``extend(runs, reference)`` walks those runs on while their older versions have the
     ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
     commits' stamps (history.stamps), an edit of nothing else being no content.
-    ``naming``: the Reader's last two (stopedits), ``extend``'s reductions held."""
+    ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s reductions
+    held. ``base``: the base URL ``reduce`` resolves links from (a link to the page itself is
+    told by it: stopedits.own_path)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
     changed = Counter(version.time for run in pages.values() for version in run.chain)
@@ -116,7 +119,7 @@ def follow_template_edits(
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
-    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)))
+    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         stops = [

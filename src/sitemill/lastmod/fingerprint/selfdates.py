@@ -1,0 +1,102 @@
+"""Self-dates: what a page says of when it changed, which changes with it and is no content."""
+# "Last updated on <date>", "Last modified <date>", "Page last updated <date>: <a
+# href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the page
+# changed: they change with it (or with a repository rename) and are left out of its reduction.
+# A self-date is a label, a date, an author's name and a commit link whose text is a hash or a
+# date; other words beside them are content.
+#
+# Version 7 (issue 79) reads its author and other languages' labels as part of it:
+#
+# - **The author**: "Last updated on <date> by <name>" (Docusaurus' showLastUpdateAuthor) where the
+#   name ends its block (a mark or the reduction's end follows it: a name of at most four words);
+#   the author of a page's last commit changes with the page as its date does.
+# - **Labels in Chinese**, in any word order: "最后由 <name> 于 <date> 更新" (Docusaurus' zh-Hans,
+#   zh-Hant "最後由 … 於 … 更新"), "最后由 <name> 更新于 <date>", "最后更新于 <date>",
+#   "最後更新時間：<date>", with dates as written there ("2024年12月17日"). A label is a phrase
+#   of a language: these are the phrases the tuning sites' generators write. A fingerprint is of one
+#   page alone (a page's other versions and the site's other pages are compared by it), so the
+#   site's other pages cannot be what tells a label here; words that stand beside a date on every
+#   page of a commit are the history's to read (history.templateedits).
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
+
+_SPACES: Final = re.compile("  +")
+_MONTH: Final = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DAY: Final = (
+    rf"(?: {_MONTH} \ \d{{1,2}}(?:st|nd|rd|th)?,?\ \d{{4}}"
+    rf" | \d{{1,2}}(?:st|nd|rd|th)?\.?\ {_MONTH},?\ \d{{4}}"
+    r" | \d{4}[-/.]\d{1,2}[-/.]\d{1,2} | \d{1,2}[-/.]\d{1,2}[-/.]\d{4} )"
+)
+_TIME: Final = (
+    r"(?: ,?\ (?:at\ )?\d{1,2}:\d{2}(?::\d{2})?(?:\ ?[ap]m)?(?:\ ?(?:utc|gmt|[+-]\d{2}:?\d{2}))? )?"
+)
+_DATE: Final = _DAY + _TIME
+# (version 7) A date as Chinese and Japanese write it: 2024年12月17日.
+_DATE_7: Final = rf"(?: {_DAY} | \d{{4}}\ ?年\ ?\d{{1,2}}\ ?月\ ?\d{{1,2}}\ ?日 ){_TIME}"
+# A commit link beside a self-date is part of it only when its text names the commit: its hash, a
+# date, or words that end with the hash the link's own URL has (Docsy's "Last modified <date>:
+# <message> (<hash>)", the commit's own description); any other words are content. A label that
+# opens no block (in lower case after other words: "…the data was last changed on 2024-01-02") is
+# a sentence of the page, not a self-date. (The reduction's white space is collapsed and a mark
+# has no space beside it.)
+_HASH: Final = r"\(?[0-9a-f]{7,40}\)?"
+_LABEL: Final = r"(?:page\ )?last\ (?:updated|modified|update|edited|changed)(?:\ on)?:?\ ?"
+_COMMIT: Final = rf"""(?: \ ?[:,-]?\ ?{MARK_EDGE}H[^{MARK_EDGE}]*/commits?/(?P<sha>[0-9a-f]{{7}})
+    [0-9a-f]*(?:[?#][^{MARK_EDGE}]*)?{MARK_EDGE}
+    \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK_EDGE}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
+    {MARK_EDGE}E{MARK_EDGE} )?"""
+SELF_DATE: Final = re.compile(rf"{_LABEL}{_DATE}\.?{_COMMIT}", re.IGNORECASE | re.VERBOSE)
+# An author's name: at most four words, none a mark.
+_NAME: Final = rf"[^{MARK_EDGE}\ ]+(?:\ [^{MARK_EDGE}\ ]+){{0,3}}?"
+_LAST: Final = "(?:最后|最後)"
+_SELF_DATE_7: Final = re.compile(
+    rf"""{_LABEL}{_DATE_7}\.?{_COMMIT} (?: \ by\ {_NAME} (?=\ ?{MARK_EDGE}|\ ?\Z) )?
+    | {_LAST}\ ?(?:由\ ?{_NAME}\ ?)?[于於]\ ?{_DATE_7}\ ?更新
+    | {_LAST}\ ?(?:由\ ?{_NAME}\ ?)?更新(?:于|於|时间|時間|日期)?\ ?[:：]?\ ?{_DATE_7}
+    | 最終更新(?:日)?\ ?[:：]?\ ?{_DATE_7}""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
+_SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
+_SELF_DATE_WORDS_7: Final = re.compile(
+    r"last (?:updated|modified|update|edited|changed)|最后|最後|最終更新"
+)
+
+
+def without_self_dates(text: str, version: int) -> str:
+    """A collapsed reduction ``text`` less its self-dates (see above), by fingerprint
+    ``version``."""
+    if version >= 7:
+        if ("ast " in text or "最" in text) and _SELF_DATE_WORDS_7.search(text.lower()):
+            return _spaced(_SELF_DATE_7.sub(_self_date_7, text), text)
+        return text
+    if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
+        return _spaced(SELF_DATE.sub(_self_date, text), text)
+    return text
+
+
+def _spaced(dated: str, text: str) -> str:
+    return text if dated == text else _SPACES.sub(" ", dated).strip(" ")
+
+
+def _self_date(found: re.Match[str]) -> str:
+    """A self-date left out, where it opens a block (see SELF_DATE)."""
+    start = found.start()
+    opens = not start or found.string[start - 1] == MARK_EDGE or found[0][:1].isupper()
+    return "" if opens else found[0]
+
+
+def _self_date_7(found: re.Match[str]) -> str:
+    """A self-date left out, where it opens a block (see SELF_DATE): a label in a script without
+    case opens one wherever it stands."""
+    start = found.start()
+    opens = not start or found.string[start - 1] == MARK_EDGE or not found[0][:1].islower()
+    return "" if opens else found[0]
