@@ -56,12 +56,8 @@ def check_redirects_target(file: Path, site_dir: Path) -> int | None:
 
     try:
         return check_writable(redirects_wall(file, site_dir), file)
-    except RefusedError as exc:
-        raise _refused(exc) from None
-    except OSError as exc:
-        raise UsageError(
-            f"--write-redirects: cannot write {shown(str(file))}: {exc.strerror}"
-        ) from None
+    except (RefusedError, OSError) as exc:
+        raise _cannot_write(file, exc) from None
 
 
 def write_suggestions(file: Path, suggested: dict[str, Any] | None, site_dir: Path) -> str:
@@ -85,14 +81,17 @@ def write_suggestions(file: Path, suggested: dict[str, Any] | None, site_dir: Pa
     if before != data:
         try:
             write_inside(redirects_wall(file, site_dir), file, data)
-        except RefusedError as exc:
-            raise _refused(exc) from None
-        except OSError as exc:
-            raise UsageError(
-                f"--write-redirects: cannot write {shown(str(file))}: {exc.strerror}"
-            ) from None
+        except (RefusedError, OSError) as exc:
+            raise _cannot_write(file, exc) from None
     count = suggested["count"]
     return f"wrote {count:,} suggested redirect(s) to {shown(str(file))} ({suggested['form']})"
+
+
+def _cannot_write(file: Path, exc: RefusedError | OSError) -> UsageError:
+    """The one line of a refusal (a link, no regular file) or of the system's answer."""
+    if isinstance(exc, RefusedError):
+        return _refused(exc)
+    return UsageError(f"--write-redirects: cannot write {shown(str(file))}: {exc.strerror}")
 
 
 def _refused(exc: RefusedError) -> UsageError:

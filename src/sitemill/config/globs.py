@@ -92,13 +92,7 @@ def _translate(body: str) -> str:
     whatever follows such a piece could also follow it there (see test_globs.py's linearity
     and agreement tests). What is left backtracks over one choice at a time.
     """
-    tokens = _collapse(_tokenize(body))
-    pieces: list[list[str]] = [[]]
-    for token in tokens:
-        if token == _DIRECTORIES:
-            pieces.append([])
-        else:
-            pieces[-1].append(token)
+    pieces = _split(_collapse(_tokenize(body)), _DIRECTORIES)
     out = [_piece_regex(pieces[0])]
     for index, piece in enumerate(pieces[1:], start=1):
         if index < len(pieces) - 1:  # another "**/" follows: the first place is the best
@@ -121,13 +115,18 @@ def _collapse(tokens: list[str]) -> list[str]:
 def _piece_regex(piece: list[str]) -> str:
     """The regex of the segments between two ``**/``: each segment's inner ``*`` pieces take
     their first place in the name, the last one ends the name."""
-    segments: list[list[str]] = [[]]
-    for token in piece:
-        if token == _SLASH:
-            segments.append([])
+    return "/".join(_segment_regex(segment) for segment in _split(piece, _SLASH))
+
+
+def _split(tokens: list[str], separator: str) -> list[list[str]]:
+    """``tokens`` cut at each ``separator`` (left out), as str.split cuts a string."""
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token == separator:
+            parts.append([])
         else:
-            segments[-1].append(token)
-    return "/".join(_segment_regex(segment) for segment in segments)
+            parts[-1].append(token)
+    return parts
 
 
 def _segment_regex(segment: list[str]) -> str:
