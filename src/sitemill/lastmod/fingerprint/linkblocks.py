@@ -9,8 +9,9 @@
 # in it) outside every article, then nothing but links until the next heading, article or region
 # marker or the end (white space between them; what stands inside a link is the link's: a card's
 # date and excerpt), at least two of them to other pages of the site and the others to the page
-# itself. Any word, image or link to another site between them, and the block is text (a post's
-# own reading list, a sentence with links).
+# itself; or a heading with nothing under it at the end of the text (such a list emptied: what a
+# heading over nothing says is no word of the post). Any word, image or link to another site
+# between them, and the block is text (a post's own reading list, a sentence with links).
 #
 # Such a block is left out on a post: a page whose first ``<h1>`` its ``<title>`` names and whose
 # own words (outside every link, without those blocks) outnumber the words of its links, letter
@@ -104,7 +105,7 @@ def _block_end(text: str, start: int, url: str) -> int | None:
     if close < 0 or MARK_EDGE in text[start:close]:
         return None
     at = close + len(HEADING_END)
-    linked = False
+    linked = linked_once = False
     others: set[str] = set()
     end = len(text)
     for found in _TOKEN.finditer(text, at):
@@ -119,7 +120,7 @@ def _block_end(text: str, start: int, url: str) -> int | None:
             end = found.start()
             break
         if mark[:1] == "H":
-            linked = True
+            linked = linked_once = True
             target = targets.follow(mark[1:], url)
             if target is not None:
                 if not target.startswith("/"):
@@ -132,4 +133,6 @@ def _block_end(text: str, start: int, url: str) -> int | None:
     else:
         if not linked and _WORD.search(text[at:]):
             return None
-    return end if len(others) >= _LEAST_LINKS else None
+    if len(others) >= _LEAST_LINKS or (not linked_once and end == len(text)):
+        return end
+    return None
