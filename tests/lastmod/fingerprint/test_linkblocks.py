@@ -105,3 +105,8 @@ def test_a_heading_over_a_heading_in_a_post_is_its_own() -> None:
     body = PROSE + "<h2>Root</h2>\n<h3>Cron</h3><p>The script runs as root.</p>\n"
     edited = body.replace("<h2>Root</h2>", "<h2>Privilege escalation</h2>")
     assert fingerprint(post(body=edited)) != fingerprint(post(body=body))
+
+
+def test_a_list_emptied_before_another_block_is_furniture_too() -> None:
+    emptied = "<div id=access-lastmod><h3 data-toc-skip>Recent Update</h3><ul>\n</ul></div>\n"
+    assert fingerprint(post(emptied + CLOUD)) == fingerprint(post(RECENT + CLOUD))

@@ -9,9 +9,10 @@
 # in it) outside every article, then nothing but links until the next heading, article or region
 # marker or the end (white space between them; what stands inside a link is the link's: a card's
 # date and excerpt), at least two of them to other pages of the site and the others to the page
-# itself; or a heading with nothing under it at the end of the text (such a list emptied: what a
-# heading over nothing says is no word of the post). Any word, image or link to another site
-# between them, and the block is text (a post's own reading list, a sentence with links).
+# itself; or a heading with nothing under it at the end of the text or before such a block (such
+# a list emptied: what a heading over nothing says is no word of the post). Any word, image or
+# link to another site between them, and the block is text (a post's own reading list, a
+# sentence with links).
 #
 # Such a block is left out on a post: a page whose first ``<h1>`` its ``<title>`` names and whose
 # own words (outside every link, without those blocks) outnumber the words of its links, letter
@@ -83,6 +84,7 @@ def _blocks(text: str, url: str) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     depth = done = 0
     linked = False
+    empty: tuple[int, int] | None = None
     for token in _TOKEN.finditer(text):
         if token[1] is not None:
             linked = token[1][:1] == "H" or (linked and token[0] != LINK_END_MARK)
@@ -92,15 +94,21 @@ def _blocks(text: str, url: str) -> list[tuple[int, int]]:
             depth = max(depth - 1, 0)
         elif token[0] == HEADING_START and not (depth or linked) and token.start() >= done:
             end = _block_end(text, token.start(), url)
-            if end is not None:
+            if end is None:
+                empty = None
+            elif end < 0:  # (a heading over nothing: a block when one follows it)
+                empty = (token.start(), -end)
+            else:
+                if empty is not None and empty[1] == token.start():
+                    found.append(empty)
                 found.append((token.start(), end))
-                done = end
+                done, empty = end, None
     return found
 
 
 def _block_end(text: str, start: int, url: str) -> int | None:
     """Where the block of links whose heading's marker starts at ``start`` ends (None: no
-    such block)."""
+    such block; minus where it ends: a heading over nothing before the end of the text)."""
     close = text.find(HEADING_END, start)
     if close < 0 or MARK_EDGE in text[start:close]:
         return None
@@ -135,4 +143,4 @@ def _block_end(text: str, start: int, url: str) -> int | None:
             return None
     if len(others) >= _LEAST_LINKS or (not linked_once and end == len(text)):
         return end
-    return None
+    return -end if not linked_once else None
