@@ -26,13 +26,17 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint import targets, titleblock
 from sitemill.lastmod.fingerprint.articles import HEADING_END, HEADING_START, HEADLINE_START
-from sitemill.lastmod.fingerprint.excerpts import letters
 from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
 from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 # A mark (its kind and value as group 1) or a marker (its letter as group 2).
 _TOKEN: Final = re.compile(f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)|\x02([a-zA-Z])\x03")
 _WORD: Final = re.compile(r"\w")
+_NOT_WORD: Final = re.compile(r"[\W_]+")
+# A link's words: from its mark to its end mark (one left open: to the end).
+_LINKED: Final = re.compile(
+    f"{MARK_EDGE}H[^{MARK_EDGE}]*{MARK_EDGE}(.*?)(?:{LINK_END_MARK}|\\Z)", re.DOTALL
+)
 _LEAST_LINKS: Final = 2
 
 
@@ -59,23 +63,13 @@ def leave_out_link_blocks(text: str, url: str, page: str) -> str:
 
 def _own_words_lead(text: str) -> bool:
     """Whether the letters of ``text`` outside its links outnumber those inside them."""
-    inside = outside = 0
-    linked = False
-    done = 0
-    for found in _TOKEN.finditer(text):
-        count = len(letters(text[done : found.start()]))
-        if linked:
-            inside += count
-        else:
-            outside += count
-        done = found.end()
-        kind = (found[1] or "")[:1]
-        if found[1] is not None and kind == "H":
-            linked = True
-        elif found[0] == LINK_END_MARK:
-            linked = False
-    outside += len(letters(text[done:]))
-    return outside > inside
+    inside = _count(_TOKEN.sub(" ", " ".join(_LINKED.findall(text))))
+    return _count(_TOKEN.sub(" ", text)) - inside > inside
+
+
+def _count(text: str) -> int:
+    """How many letters and digits ``text`` (without marks) holds."""
+    return len(_NOT_WORD.sub("", text))
 
 
 def _blocks(text: str, url: str) -> list[tuple[int, int]]:
