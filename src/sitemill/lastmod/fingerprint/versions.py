@@ -28,7 +28,9 @@ from typing import Final
 # zero-width characters, a self link's symbols: fingerprint.invisible), a self-date's author and its
 # label in other languages part of it (fingerprint.selfdates); JSON-LD that restates the page or
 # stands for another page of the site adds nothing, a heading's link mentioned again is prose, not
-# a teaser (fingerprint.structureddata, fingerprint.headedteasers).
+# a teaser (fingerprint.structureddata, fingerprint.headedteasers); a post's blocks of links to
+# other pages of the site outside every article (fingerprint.linkblocks); elements hidden by the
+# hidden attribute or an inline display:none / visibility:hidden (fingerprint.hiddenparts).
 FINGERPRINT_VERSION: Final = 7
 EARLIER_VERSIONS: Final = frozenset({6})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
