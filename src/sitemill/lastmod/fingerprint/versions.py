@@ -28,7 +28,8 @@ from typing import Final
 # zero-width characters, a self link's symbols: fingerprint.invisible), a self-date's author and its
 # label in other languages part of it (fingerprint.selfdates); JSON-LD that restates the page or
 # stands for another page of the site adds nothing, a heading's link mentioned again is prose, not
-# a teaser (fingerprint.structureddata, fingerprint.headedteasers).
+# a teaser (fingerprint.structureddata, fingerprint.headedteasers); a share button's query read as
+# a browser reads it, the page's URL anywhere in a value (fingerprint.selflinks.shared_paths).
 FINGERPRINT_VERSION: Final = 7
 EARLIER_VERSIONS: Final = frozenset({6})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
