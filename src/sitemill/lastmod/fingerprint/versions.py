@@ -37,8 +37,9 @@ EARLIER_VERSIONS: Final = frozenset({6})
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
 # so a sitemill with other rules walks the history again once. 1: issue 80 (was a digest of the
 # source of those packages, which any edit there, a comment too, changed); 2: issue 79 (a move of
-# the site's host and base path is one edit: history.stopedits.own_path).
-DATING_RULES: Final = 2
+# the site's host and base path is one edit: history.stopedits.own_path); 3: issue 79 (a link's
+# query rewritten one way is a move: history.targetmoves).
+DATING_RULES: Final = 3
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -31,11 +31,11 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
-# The person of an edit's key (edit_key) since a page's own path is spelled as its reduction
-# spells its links, base path included (history.stopedits.own_path: a link that moved onto the
-# page itself is told by it): a name an earlier sitemill remembered is not recalled. At most 10
-# bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
-_KEYS: Final = b"ownpaths"
+# The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
+# move (history.targetmoves, issue 79), after a page's own path spelled as its reduction spells
+# its links (history.stopedits.own_path): a name an earlier sitemill remembered is not recalled.
+# At most 10 bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
+_KEYS: Final = b"querymoves"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
