@@ -58,17 +58,32 @@ def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
     moved to the page's own path (each with its fragment) by one move, the least one of those
     (a link to another page moved there would also change the path's own part); an empty
     Counter when none or two such moves are. history.edits keeps them only where they make
-    the edit one move."""
+    the edit one move.
+
+    A link that named no part of the page (none ends with the page's last path segment: a
+    badge's link to another site's root, removed from every post) is no link to it at an
+    older address, unless other links of the page moved the same way (the site's root page,
+    linked from itself as from every other page, at the host it moved from): else each page
+    would name its own move, and a badge removed from most pages of a commit would date them
+    all (issue 79, cluster 6)."""
     spelled = "H/" + own.lstrip("/")
+    last = _split(own)[1].rpartition("/")[2]
     moved: dict[str, list[str]] = {}
+    named: dict[str, bool] = {}  # (whether a link moved by the move named a part of the page)
+    links = 0
     for token in removed:
         if target_of(token, "H"):
+            links += 1
             onto = spelled + "".join(token.partition("#")[1:])
             name = _rewrite(token[1:], onto[1:])
             if name is not None:
                 moved.setdefault(name, []).append(onto)
+                names_page = bool(last) and _split(token[1:])[1].endswith("/" + last)
+                named[name] = named.get(name, False) or names_page
     found = sorted((len(name), name) for name, onto in moved.items() if len(onto) == lost)
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
+        return Counter()
+    if not named[found[0][1]] and links == lost:
         return Counter()
     return Counter(moved[found[0][1]])
 
