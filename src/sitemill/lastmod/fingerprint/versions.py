@@ -38,7 +38,8 @@ EARLIER_VERSIONS: Final = frozenset({6})
 # so a sitemill with other rules walks the history again once. 1: issue 80 (was a digest of the
 # source of those packages, which any edit there, a comment too, changed); 2: issue 79 (a move of
 # the site's host and base path is one edit: history.stopedits.own_path); 3: issue 79 (a link's
-# query rewritten one way is a move: history.targetmoves).
+# query rewritten one way is a move, a link that named no part of the page no link to it at
+# an older address: history.targetmoves; what an edit kept but moved named: history.reorders).
 DATING_RULES: Final = 3
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
