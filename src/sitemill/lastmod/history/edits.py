@@ -35,9 +35,10 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
 # move (history.targetmoves, issue 79) and what an edit kept but moved is named beside it
 # (history.reorders), after a page's own path spelled as its reduction spells
-# its links (history.stopedits.own_path): a name an earlier sitemill remembered is not recalled.
-# At most 10 bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
-_KEYS: Final = b"querymoves"
+# its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
+# name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
+# "/parts" or "/sketch" it fits blake2b's person (16).
+_KEYS: Final = b"qmoves"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
