@@ -13,7 +13,7 @@ import pytest
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
 from sitemill.lastmod.history import edits
-from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
+from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.lastmod.history.editparts import edit_parts, parts_named
 from sitemill.lastmod.history.edits import edit_of, exact_of, moves_of, names_of
 from sitemill.lastmod.history.respacing import unspaced
@@ -78,7 +78,9 @@ def test_a_stop_is_named_from_one_tokenizing_of_each_version(
     fingerprint = partial(fingerprint_file, base=BASE)
     current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
     reduce = partial(reduce_file, base=BASE)
-    found = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
+    found = date_by_content(
+        read_file_versions(repo, paths), fingerprint, current, reducing=Reducing(reduce)
+    )
     assert set(found.dates.values()) == {unix(T2)}
     assert sum(key.startswith("e") for key in found.blobs) == 4 * len(paths)  # (named: 4 names)
     assert sum(tokenized.values()) == 2 * len(paths)

@@ -111,10 +111,8 @@ def follow_template_edits(
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
     changed = Counter(version.time for run in pages.values() for version in run.chain)
-    edits: Edits = {}  # (path, its run's end at the stop): edit
-    exact: Edits = {}
-    parts: Edits = {}
-    sketches: Edits = {}
+    tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
+    edits, exact, parts, sketches = tables
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     members: dict[str, list[str]] = {}
@@ -125,11 +123,8 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
-        stops = [
-            stop
-            for stop in stops
-            if commit_of(stop, pages) not in unmoved or stop not in commit_only
-        ]
+        unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
+        stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
         name = partial(
             name_stops,
