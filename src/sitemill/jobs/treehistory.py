@@ -27,6 +27,7 @@ from sitemill.lastmod.fingerprint.digest import (
 from sitemill.lastmod.history.contentdates import (
     ContentHistory,
     FileVersions,
+    Reducing,
     date_by_content,
     history_warnings,
 )
@@ -163,8 +164,7 @@ def _dated(
         workers,
         unread,
         told,
-        _fingerprint(config, reduce_file),
-        config.base_url,
+        Reducing(_fingerprint(config, reduce_file), config.base_url),
     )
     reads.fingerprints.update(dated.fingerprints)
     reads.sketches.update(dated.sketches)

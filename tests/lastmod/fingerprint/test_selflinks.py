@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 
 from htmlutil import text_of
@@ -85,3 +87,60 @@ def test_an_inline_raster_image_still_counts_by_its_media_type() -> None:
     old = '<img src="data:image/jpeg;base64,/9j/2wBDABAL">'
     new = '<img src="data:image/jpeg;base64,/9j/2wBDAAEB">'
     assert reduced("T", old) == reduced("T", new)
+
+
+# A Jekyll (Minimal Mistakes) page's share buttons: its URL ends in .html, and the tweet button
+# carries it inside ``text=`` after the title (issue 79: aeadataeditor.github.io, deploy 20ada9e,
+# ``via=AEAData&`` dropped from 119 pages' tweet buttons).
+JEKYLL_URL = "https://example.org/guidance/Licensing_guidance.html"
+TWEET = (
+    "https://twitter.com/intent/tweet?{}text=Licensing+Guidance%20"
+    "https%3A%2F%2Fexample.org%2Fguidance%2FLicensing_guidance.html"
+)
+
+
+def shared(href: str, version: int = FINGERPRINT_VERSION) -> str:
+    page = PAGE.format("Licensing Guidance", f'<p><a href="{href}">Twitter</a></p>').encode()
+    return text_of(reduce_html(page, url=JEKYLL_URL, version=version))
+
+
+def test_a_tweet_button_with_the_page_url_inside_its_text_is_no_link() -> None:
+    with_via, without = shared(TWEET.format("via=AEAData&")), shared(TWEET.format(""))
+    assert with_via == without == "A Licensing Guidance Read it (now). Twitter"
+
+
+def test_by_version_6_the_tweet_button_stays_a_link_as_it_was() -> None:
+    assert "\x01H" in shared(TWEET.format("via=AEAData&"), version=6)
+
+
+@pytest.mark.parametrize(
+    "carried",
+    [
+        "http://example.org/guidance/Licensing_guidance.html",
+        "https://EXAMPLE.org/guidance/Licensing_guidance",
+        "https://example.org/guidance/Licensing_guidance/",
+        "https://example.org/guidance/Licensing_guidance/index.html",
+        "//example.org/guidance/Licensing_guidance.html#top",
+        "example.org/guidance/Licensing_guidance.html",
+        "https%3A%2F%2Fexample.org%2Fguidance%2FLicensing_guidance.html",  # (encoded twice)
+        "Read+this:+https://example.org/guidance/Licensing_guidance.html+now",
+    ],
+)
+def test_the_page_url_anywhere_in_a_query_value_is_the_page(carried: str) -> None:
+    href = "https://share.example.net/post?title=Licensing&u=" + quote(carried, safe="+:/")
+    assert shared(href) == "A Licensing Guidance Read it (now). Twitter"
+
+
+@pytest.mark.parametrize(
+    "carried",
+    [
+        "https://example.org/guidance/Licensing_guidance_old.html",
+        "https://example.org/guidance/Licensing_guidance.html?lang=fr",
+        "https://example.org/guidance/",
+        "https://notexample.org/guidance/Licensing_guidance.html",
+        "https://example.org:8080/guidance/Licensing_guidance.html",
+    ],
+)
+def test_a_query_that_carries_another_url_stays_a_link(carried: str) -> None:
+    href = "https://share.example.net/post?u=" + quote(carried, safe=":/")
+    assert "\x01H" in shared(href)

@@ -316,15 +316,3 @@ def test_json_ld_that_says_something_new_still_counts_in_version_7() -> None:
     assert fingerprint(page(renamed), 7) != fingerprint(BASE, 7)
     assert "description=Water below boiling, two minutes." in leaves(BASE, 7)
     assert "itemListElement.name=Posts" not in leaves(BASE, 7)  # (a crumb: another page's)
-
-
-def test_a_breadcrumb_of_the_page_alone_says_nothing_from_version_7() -> None:
-    # Docusaurus 3.8's docs pages: a BreadcrumbList whose one crumb is the page, by its title.
-    crumb = {"@type": "ListItem", "position": 1, "name": "Brewing green tea", "item": URL}
-    crumbs = {
-        "@context": "https://schema.org",
-        "@type": "BreadcrumbList",
-        "itemListElement": [crumb],
-    }
-    assert leaves(page(None, crumbs), 7) == []
-    assert leaves(page(None, crumbs), 6) != []

@@ -13,7 +13,7 @@ import pytest
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
 from sitemill.lastmod.history import edits
-from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
+from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.lastmod.history.editparts import edit_parts, parts_named
 from sitemill.lastmod.history.edits import edit_of, exact_of, moves_of, names_of
 from sitemill.lastmod.history.respacing import unspaced
@@ -60,7 +60,7 @@ def test_a_stop_is_named_from_one_tokenizing_of_each_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Five pages of one section, each one's own words edited by one commit: five stops named, each
-    # version of each read into tokens once for its three names (three times before).
+    # version of each read into tokens once for its four names (its sketch too: issue 79).
     repo = make_repo(tmp_path / "site")
     names = ("alpha", "beta", "gamma", "delta", "epsilon")
     paths = [f"blog/{name}/index.html" for name in names]
@@ -68,19 +68,21 @@ def test_a_stop_is_named_from_one_tokenizing_of_each_version(
     edited = {f"blog/{n}/index.html": PAGE.format(**{**_OLD, "text": f"{n} {n}s"}) for n in names}
     commit(repo, edited, T2)
     tokenized: Counter[str] = Counter()
-    tokens = edits._tokens
+    tokens = edits._sequence  # (each version's tokens, in order since issue 79: history.reorders)
 
-    def counted(reduction: str, *, valued: bool = True) -> Counter[str]:
+    def counted(reduction: str, *, valued: bool = True) -> list[str]:
         tokenized[reduction] += 1
         return tokens(reduction, valued=valued)
 
-    monkeypatch.setattr(edits, "_tokens", counted)
+    monkeypatch.setattr(edits, "_sequence", counted)
     fingerprint = partial(fingerprint_file, base=BASE)
     current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
     reduce = partial(reduce_file, base=BASE)
-    found = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
+    found = date_by_content(
+        read_file_versions(repo, paths), fingerprint, current, reducing=Reducing(reduce)
+    )
     assert set(found.dates.values()) == {unix(T2)}
-    assert sum(key.startswith("e") for key in found.blobs) == 3 * len(paths)  # (named: 3 names)
+    assert sum(key.startswith("e") for key in found.blobs) == 4 * len(paths)  # (named: 4 names)
     assert sum(tokenized.values()) == 2 * len(paths)
     assert set(tokenized.values()) == {1}
 

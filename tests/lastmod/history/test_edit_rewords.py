@@ -27,9 +27,11 @@ def first_words(tokens: Counter[str]) -> Counter[str]:
 
 
 def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Moves]:
-    """names_of as it was: the words compared whole, _repeats made twice."""
+    """names_of as it was: the words compared whole, _repeats made twice (and, since issue 79,
+    what the edit kept but moved named beside its moves: history.reorders)."""
     new, old = edits._tokens(newer), edits._tokens(older)
-    moves = edits._named_moves(new, old, own)
+    sequences = (edits._sequence(older), edits._sequence(newer))
+    moves = edits._ordered(edits._named_moves(new, old, own), sequences, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves
     if is_respelled(newer, older):

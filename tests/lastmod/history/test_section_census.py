@@ -14,7 +14,7 @@ from test_template_principles import BASE, WHEN, Build, at, dated, expect, on, p
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
 from sitemill.lastmod.history import templateedits
-from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
+from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import edit_of, rewords
 from sitemill.lastmod.history.probes import PROBE, section_of
 from sitemill.lastmod.history.respacing import RESPACED
@@ -138,7 +138,9 @@ def census_reads(tmp_path: Path, count: int, edited: int = 1, link: int = 0) -> 
     paths = sorted(rerendered(count, 0))
     fingerprint, reduce = partial(fingerprint_file, base=BASE), partial(reduce_file, base=BASE)
     current = {path: fingerprint(path, (repo / path).read_bytes()) for path in paths}
-    found = date_by_content(read_file_versions(repo, paths), fingerprint, current, reduce=reduce)
+    found = date_by_content(
+        read_file_versions(repo, paths), fingerprint, current, reducing=Reducing(reduce)
+    )
     moved = {*paths[:edited], *paths[link : link + 1]}  # (link -1: no link moved)
     assert {found.dates[path] for path in moved} == {unix(WHEN[1])}
     assert {found.dates[path] for path in paths if path not in moved} == {unix(WHEN[0])}

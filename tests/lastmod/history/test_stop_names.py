@@ -17,7 +17,7 @@ from sitemill.git.run import Git
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint import digest
 from sitemill.lastmod.history import stopedits
-from sitemill.lastmod.history.contentdates import date_by_content, read_file_versions
+from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 from sitemill.workers.workpool import WorkPool
@@ -53,7 +53,7 @@ def dated(repo: Path, pool: WorkPool | None = None) -> tuple[dict[str, int], dic
     current = {path: fingerprint(path, (repo / path).read_bytes())[0] for path in paths}
     reduce = partial(digest.reduce_file, base=BASE)
     found = read_file_versions(repo, paths)
-    history = date_by_content(found, fingerprint, current, pool=pool, reduce=reduce)
+    history = date_by_content(found, fingerprint, current, pool=pool, reducing=Reducing(reduce))
     return history.dates, history.blobs
 
 

@@ -11,6 +11,7 @@ from functools import cache, partial
 from typing import Final
 
 from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
+from sitemill.lastmod.fingerprint.hiddenparts import leave_out_hidden
 from sitemill.lastmod.fingerprint.linebatch import Passes
 from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
 from sitemill.lastmod.fingerprint.neighbourlinks import read_neighbours
@@ -60,6 +61,8 @@ def reduce_markup(
     (fingerprint.targets). ``version``: 6 or 7 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
+    if version >= 7:  # (what no reader sees: fingerprint.hiddenparts)
+        raw = leave_out_hidden(raw)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:

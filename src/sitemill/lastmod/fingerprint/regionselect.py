@@ -24,7 +24,13 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from sitemill.lastmod.fingerprint import regionmarkers, titleblock, titledarticle, titledescriptions
+from sitemill.lastmod.fingerprint import (
+    linkblocks,
+    regionmarkers,
+    titleblock,
+    titledarticle,
+    titledescriptions,
+)
 from sitemill.lastmod.fingerprint.articles import (
     HEADING_MARKERS,
     HEADLINE_START,
@@ -187,7 +193,8 @@ def select(
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
     furniture, or its title, descriptions and own article; read as fingerprint.titledescriptions
     does. Version 6 (``version``: 5 to 7) reads teasers as the links to the pages they tease
-    (fingerprint.teasers: ``url``, the page's)."""
+    (fingerprint.teasers: ``url``, the page's); version 7 leaves out a post's blocks of links
+    outside its article (fingerprint.linkblocks)."""
     if REGION_MARKS[0] not in text:
         return text
     found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
@@ -201,6 +208,8 @@ def select(
             kept = without_furniture(text, headline=True)
         if version >= 6:
             kept = read_teasers(kept, url, page=text, version=version)
+        if version >= 7:
+            kept = linkblocks.leave_out_link_blocks(kept, url, text)
         region = narrowed(kept)
         if region is None:
             return titledescriptions.join_page(kept)
@@ -212,6 +221,8 @@ def select(
         headline = HEADLINE_START in kept
         if version >= 6:
             kept = read_teasers(kept, url, own=within, page=text, version=version)
+        if version >= 7 and not within:
+            kept = linkblocks.leave_out_link_blocks(kept, url, text)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if not headline:

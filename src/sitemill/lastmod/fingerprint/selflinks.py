@@ -2,6 +2,13 @@
 # A link to the page itself and a share button's link, which carries the page's own URL in its
 # query.
 #
+# From version 7 the query is read as a browser reads it (shared_paths): each parameter's value
+# percent-decoded (``+`` a space), and the page's URL found anywhere inside a value, with any
+# scheme or none, spelled as the page's own links are (fingerprint.targets: with or without a
+# trailing slash, ``index.html`` or ``.html``). A tweet button's ``text=<title> <URL>`` carries
+# it after the title, and a Jekyll page's URL ends in ``.html``: a deploy that dropped
+# ``via=AEAData&`` from such buttons re-dated 38 pages (issue 79).
+#
 # A theme that makes a post's headline a link to the post, or whose share buttons move from one
 # social site's address to another's, changes no word a reader reads on the page, and what a crawler
 # follows from it is the page it is on. Such a link counts as no link: its target and the mark where
@@ -12,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import Final
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
 # After a page's own URL in a query: its end, another parameter, a fragment or a quote.
 _URL_END: Final = r"(?:/(?:index\.html?)?)?(?:$|[&#;\"'\s])"
@@ -32,11 +39,42 @@ def own_url(origin: str, spelled: str) -> re.Pattern[str] | None:
 
 def is_share_link(value: str, own: re.Pattern[str] | None) -> bool:
     """Whether a link's target ``value`` (as written) carries the page's own URL (``own``)
-    in its query: a share button's link."""
+    in its query: a share button's link (by version 6; from 7: shared_paths)."""
     query = value.partition("?")[2]
     if own is None or not query:
         return False
     return own.search(unquote(unquote(query.partition("#")[0]))) is not None
+
+
+@lru_cache(maxsize=1024)
+def _host_in_value(host: str) -> re.Pattern[str]:
+    """``host`` (its name and port) inside a query's value, not inside a longer host name,
+    any scheme or none before it, and the path, query and fragment after it (up to a space,
+    a quote or a bracket)."""
+    return re.compile(
+        rf"(?<![\w.-]){re.escape(host)}(?![\w.:-])((?:[/?#][^\s\"'<>]*)?)",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=4096)
+def shared_paths(value: str, origin: str) -> tuple[str, ...]:
+    """The paths on ``origin`` of the URLs that a link's target ``value`` (as written) carries in
+    its query's values, read as a browser reads them (version 7: see above), each without its
+    fragment, and only those with no query of their own ("" for the origin's root)."""
+    host = origin.partition("://")[2]
+    query = value.partition("?")[2].partition("#")[0]
+    if not host or not query:
+        return ()
+    found = []
+    for _, carried in parse_qsl(query, keep_blank_values=True):
+        if "%" in carried:  # (a URL encoded twice: some buttons encode the page's URL again)
+            carried = unquote(carried)
+        for match in _host_in_value(host).finditer(carried):
+            path = match[1].partition("#")[0]
+            if "?" not in path:
+                found.append(path)
+    return tuple(found)
 
 
 def is_self_link(spelled_target: str, spelled_page: str) -> bool:

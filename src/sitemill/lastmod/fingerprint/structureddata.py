@@ -23,8 +23,7 @@
 # listed page, a breadcrumb's crumb, the blog a post is part of), whole: its title and URL are the
 # list's, its other values that page's words (a teaser's). So an insertion that differs between
 # pages only by those values (a generator upgrade that writes BlogPosting, Blog and BreadcrumbList
-# JSON-LD into every page) is one edit on every page: template (history.templateedits). A node
-# left with nothing but its types and list positions says nothing either (_SHAPE_ONLY).
+# JSON-LD into every page) is one edit on every page: template (history.templateedits).
 #
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
@@ -78,10 +77,6 @@ _DATE: Final = re.compile(
 )
 _URL: Final = re.compile(r"(?:https?:)?//|\.{0,2}/", re.IGNORECASE)
 _DIGIT: Final = re.compile(r"\d")
-# A leaf that tells only a node's shape: its type, or its place in a list (which the list's
-# order tells): a node of nothing else (a BreadcrumbList whose one crumb is the page itself,
-# named by its title) says nothing (version 7).
-_SHAPE_ONLY: Final = re.compile(r"(?:^|\.)(?:@type|position)=[^=]*$")
 # The keys by which a node names the page it stands for (an @id only without a fragment: with
 # one it names a node, "#organization").
 _PAGE_KEYS: Final = ("url", "item", "@id")
@@ -171,8 +166,7 @@ def _walk(
             clean = " ".join(name.replace(MARK_EDGE, " ").split())
             inner = f"{path}.{clean}" if path else clean
             found.extend(_walk(node[name], inner, name, page, depth + 1))
-        if said is None or not all(_SHAPE_ONLY.search(leaf) for leaf in found):
-            yield from found
+        yield from found
     elif isinstance(node, list):
         for item in node:
             yield from _walk(item, path, key, page, depth + 1)

@@ -114,10 +114,7 @@ def finish_reduction(text: str, url: str, version: int) -> str:
                 and mark[0] == "H"
                 and (
                     selflinks.is_self_link(found[1:], own)
-                    or (  # (the page's own URL compiled only for a link with a query)
-                        "?" in mark
-                        and selflinks.is_share_link(mark[1:], selflinks.own_url(origin, own))
-                    )
+                    or ("?" in mark and _is_share_link(mark[1:], origin, own, version))
                 )
             ):
                 nowhere.append(index)
@@ -125,6 +122,15 @@ def finish_reduction(text: str, url: str, version: int) -> str:
     if nowhere:
         return _unlinked(parts, nowhere, symbols=version >= 7)
     return MARK_EDGE.join(parts)
+
+
+def _is_share_link(value: str, origin: str, own: str, version: int) -> bool:
+    """Whether a link's target ``value`` (as written, with a query) on the page whose path is
+    spelled ``own`` (on ``origin``) carries the page's own URL in its query: a share button
+    (fingerprint.selflinks; from version 7 its query read as a browser reads it)."""
+    if version < 7:  # (the page's own URL compiled only for a link with a query)
+        return selflinks.is_share_link(value, selflinks.own_url(origin, own))
+    return any(_spelled(path or "/") == own for path in selflinks.shared_paths(value, origin))
 
 
 def follow(value: str, url: str) -> str | None:

@@ -28,7 +28,11 @@ from typing import Final
 # zero-width characters, a self link's symbols: fingerprint.invisible), a self-date's author and its
 # label in other languages part of it (fingerprint.selfdates); JSON-LD that restates the page or
 # stands for another page of the site adds nothing, a heading's link mentioned again is prose, not
-# a teaser (fingerprint.structureddata, fingerprint.headedteasers).
+# a teaser (fingerprint.structureddata, fingerprint.headedteasers); a post's blocks of links to
+# other pages of the site outside every article (fingerprint.linkblocks); elements hidden by the
+# hidden attribute or an inline display:none / visibility:hidden (fingerprint.hiddenparts); a share
+# button's query read as a browser reads it, the page's URL anywhere in a value
+# (fingerprint.selflinks.shared_paths).
 FINGERPRINT_VERSION: Final = 7
 EARLIER_VERSIONS: Final = frozenset({6})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
@@ -36,8 +40,12 @@ EARLIER_VERSIONS: Final = frozenset({6})
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
 # so a sitemill with other rules walks the history again once. 1: issue 80 (was a digest of the
 # source of those packages, which any edit there, a comment too, changed); 2: issue 79 (a move of
-# the site's host and base path is one edit: history.stopedits.own_path).
-DATING_RULES: Final = 2
+# the site's host and base path is one edit: history.stopedits.own_path); 3: issue 79 (an edit
+# held whole in the edits of most pages of a commit, beside their own, is template:
+# history.probes.contained_edits, each stop's sketch remembered: editparts.edit_sketch; a link's
+# query rewritten one way is a move, a link that named no part of the page no link to it at
+# an older address: history.targetmoves; what an edit kept but moved named: history.reorders).
+DATING_RULES: Final = 3
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -11,7 +11,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Final, cast
+from typing import Final, NamedTuple, cast
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.files import FileVersions, read_file_versions
@@ -123,6 +123,14 @@ def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
     return []
 
 
+class Reducing(NamedTuple):
+    """What the fingerprint hashes (history.templateedits's edits) and the base URL its links
+    are resolved from."""
+
+    reduce: Reduce
+    base: str = ""
+
+
 def date_by_content(
     found: FileVersions,
     fingerprint: Fingerprint,
@@ -131,8 +139,7 @@ def date_by_content(
     pool: WorkPool | None = None,
     unread: tuple[Collection[str], ReadFile] | None = None,
     ticker: Ticker | None = None,
-    reduce: Reduce | None = None,
-    base: str = "",
+    reducing: Reducing | None = None,
 ) -> ContentHistory:
     """Date the files ``found`` by content, reading the older blobs needed (see above);
     ``known``: blob fingerprints of an earlier run (blob_key), which are not read again.
@@ -140,10 +147,11 @@ def date_by_content(
     number, the same dates; ``fingerprint`` must pickle). ``unread``: files missing from
     ``current`` whose fingerprint the walk takes (read with the given function, which must
     pickle), and a page's sketch from the reduction a ``fingerprint`` that gives it hashed.
-    ``ticker`` counts the files dated. ``reduce``: what the fingerprint hashes (history.
-    templateedits's edits); a ``fingerprint`` that gives it too (walk.Fingerprint) names the
-    edits at the stops where it has their versions, the walk's workers' in parallel.
-    ``base``: the base URL both resolve links from (stopedits.own_path)."""
+    ``ticker`` counts the files dated. ``reducing``: ``reduce``, what the fingerprint hashes
+    (history.templateedits's edits; a ``fingerprint`` that gives it too, walk.Fingerprint,
+    names the edits at the stops where it has their versions, the walk's workers' in
+    parallel), and ``base``, the base URL both resolve links from (stopedits.own_path)."""
+    reduce, base = reducing or (None, "")
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     deferred, read = unread or ((), None)
     known = known or {}

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Final
 
 from sitemill.lastmod.history.edits import Moves, hash_edit, moves_of
@@ -12,6 +13,13 @@ from sitemill.lastmod.history.targetmoves import TARGET_KINDS
 # The parts of an edit named apart (edit_parts): the title's words, descriptions, targets, the rest.
 _PARTS: Final = ("t", "D", "targets", "rest")
 NO_PART: Final = "0" * 8
+# An edit's sketch (edit_sketch): how many tokens it took out and put in (its first byte, at most
+# 255), and each token as _SKETCH_PROBES bits of the other _SKETCH_BITS (a Bloom filter): 128 bits,
+# the size of every name a state remembers. An edit of more than SKETCH_MOST tokens fills so many
+# of them that it would seem to hold any other: it contains none (a page rewritten is its own).
+_SKETCH_BITS: Final = 120
+_SKETCH_PROBES: Final = 2
+SKETCH_MOST: Final = 40
 
 
 def edit_parts(newer: str, older: str, own: str = "") -> str:
@@ -46,3 +54,30 @@ def _part_of(token: str) -> str:
     if kind == "R" or kind in TARGET_KINDS:  # (a move, of whatever kinds of target)
         return "targets"
     return kind if kind in ("t", "D") else "rest"
+
+
+def edit_sketch(moves: Moves) -> str:
+    """A sketch of the edit of ``moves`` (edits.moves_of), in 32 hex digits: what tells whether
+    it holds another edit (contains): each token it took out and each it put in, apart."""
+    removed, added = moves
+    tokens = {"-" + token for token in removed} | {"+" + token for token in added}
+    bits = 0
+    for token in tokens:
+        named = hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        for probe in range(_SKETCH_PROBES):
+            bits |= 1 << (int.from_bytes(named[4 * probe : 4 * probe + 4]) % _SKETCH_BITS)
+    return f"{min(len(tokens), 255):02x}{bits:030x}"
+
+
+def contains(outer: str, inner: str) -> bool:
+    """Whether the edit sketched ``outer`` (edit_sketch) took out and put in all that the one
+    sketched ``inner`` did, and perhaps more (a page's own edit beside a release bumped on every
+    page); never when ``outer`` made more than SKETCH_MOST (it would seem to hold any edit) or
+    ``inner`` made nothing."""
+    if len(outer) != 32 or len(inner) != 32:
+        return False
+    many, few = int(outer[:2], 16), int(inner[:2], 16)
+    if not 0 < few <= many <= SKETCH_MOST:
+        return False
+    wanted = int(inner[2:], 16)
+    return wanted & int(outer[2:], 16) == wanted

@@ -15,6 +15,7 @@ from sitemill.lastmod.history.datevalues import (
     mark_reduction_dates,
     named_by_kind,
 )
+from sitemill.lastmod.history.reorders import moved_within
 from sitemill.lastmod.history.respacing import RESPACED, respaced
 from sitemill.lastmod.history.targetmoves import (
     LEAF,
@@ -31,11 +32,13 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
-# The person of an edit's key (edit_key) since a page's own path is spelled as its reduction
-# spells its links, base path included (history.stopedits.own_path: a link that moved onto the
-# page itself is told by it): a name an earlier sitemill remembered is not recalled. At most 10
-# bytes, so that with "/exact" or "/parts" it fits blake2b's person (16).
-_KEYS: Final = b"ownpaths"
+# The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
+# move (history.targetmoves, issue 79) and what an edit kept but moved is named beside it
+# (history.reorders), after a page's own path spelled as its reduction spells
+# its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
+# name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
+# "/parts" or "/sketch" it fits blake2b's person (16).
+_KEYS: Final = b"qmoves"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -51,21 +54,23 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     page itself is read as no link (fingerprint.selflinks), and is named by the move; white
     space moved alone is RESPACED (history.respacing). A date is its value (dates re-spelled
     alone: RESPELLED), and dates, and numbers put in or taken out alone, are named by their
-    kind (history.datevalues)."""
+    kind (history.datevalues). What it kept but moved is named too (history.reorders)."""
     if respaced(newer, older):
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    new, old = _tokens(newer), _tokens(older)
-    return _edit_name(new, old, _named_moves(new, old, own))
+    sequences = (_sequence(older), _sequence(newer))
+    old, new = Counter(sequences[0]), Counter(sequences[1])
+    return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
 
 
 def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
     """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
     stop's edit is named all three ways: history.stopedits)."""
-    new, old = _tokens(newer), _tokens(older)
+    sequences = (_sequence(older), _sequence(newer))
+    old, new = Counter(sequences[0]), Counter(sequences[1])
     repeats = _repeats(old, new)
-    moves = _named_moves(new, old, own, repeats)
+    moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves
     if is_respelled(newer, older):
@@ -89,8 +94,24 @@ def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
 
 def moves_of(newer: str, older: str, own: str = "") -> Moves:
     """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
-    mark's kind letter and value, "t" and a title word, "w" and a word, or "R" and a move."""
-    return _named_moves(_tokens(newer), _tokens(older), own)
+    mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
+    "O" and a token it kept but moved (history.reorders)."""
+    sequences = (_sequence(older), _sequence(newer))
+    old, new = Counter(sequences[0]), Counter(sequences[1])
+    return _ordered(_named_moves(new, old, own), sequences, old, new)
+
+
+def _ordered(
+    moves: Moves, sequences: tuple[list[str], list[str]], old: Counter[str], new: Counter[str]
+) -> Moves:
+    """``moves`` with what the edit kept but moved among what it put in (history.reorders),
+    where it took out or put in anything: an edit that only moved what the page holds is
+    named apart (reorders)."""
+    removed, added = moves
+    if not (removed or added):
+        return moves
+    order = moved_within(*sequences, old, new)
+    return (removed, sorted(added + order)) if order else moves
 
 
 def _named_moves(
@@ -196,17 +217,22 @@ def is_site_wide(edit: str) -> bool:
 def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
     """A reduction's title words ("t"), marks (their kind letter and value) and text words
     ("w"), counted; ``valued``: each date as its value (history.datevalues.mark_date_values)."""
+    return Counter(_sequence(reduction, valued=valued))
+
+
+def _sequence(reduction: str, *, valued: bool = True) -> list[str]:
+    """_tokens's tokens in the order they stand in ``reduction``."""
     if valued:
         reduction = mark_reduction_dates(reduction)
     title, marked, rest = reduction.partition(TITLE_END)
     if not marked:
         title, rest = "", reduction
-    tokens: Counter[str] = Counter("t" + word for word in title.split())
+    tokens = ["t" + word for word in title.split()]
     for index, part in enumerate(rest.split(MARK_EDGE)):
         if index % 2:
-            tokens[part] += 1
+            tokens.append(part)
         else:
-            tokens.update("w" + word for word in part.split())
+            tokens.extend("w" + word for word in part.split())
     return tokens
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.lastmod.history.editparts import part_names
+from sitemill.lastmod.history.editparts import contains, part_names
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
@@ -130,6 +130,33 @@ def shared_parts(
         for part, count in found.items()
         if count >= least and 2 * count > (named if changed is None else changed)[part[0]]
     }
+
+
+def contained_edits(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    sketches: Edits,
+    counts: tuple[int, Mapping[int, int] | None],
+) -> set[tuple[str, int]]:
+    """The stops of ``stops`` whose whole edit (its sketch: editparts.edit_sketch) the edits of
+    at least ``counts[0]`` of ``stops`` at its commit hold, its own among them, whatever else
+    they edited (editparts.contains), and of more than half of the pages the commit changed
+    (``counts[1]``, by commit; None: of the stops named there): a release bumped on every
+    page, the whole edit of a few and beside their own edit on the others, is template."""
+    least, changed = counts
+    by_commit: dict[int, Counter[str]] = {}
+    for stop in stops:
+        sketch = sketches.get(stop)
+        if sketch is not None and sketch != STAMP_EDIT:
+            by_commit.setdefault(commit_of(stop, pages), Counter())[sketch] += 1
+    held: set[tuple[int, str]] = set()
+    for when, found in by_commit.items():
+        most = sum(found.values()) if changed is None else changed.get(when, 0)
+        for inner in found:
+            count = sum(n for outer, n in found.items() if contains(outer, inner))
+            if count >= least and 2 * count > most:
+                held.add((when, inner))
+    return {stop for stop in stops if (commit_of(stop, pages), sketches.get(stop)) in held}
 
 
 def section_of(path: str) -> str:

@@ -13,7 +13,7 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.targets import target
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.editparts import parts_named
+from sitemill.lastmod.history.editparts import edit_sketch, parts_named
 from sitemill.lastmod.history.edits import edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import Run
@@ -26,11 +26,13 @@ _HELD_CHARS: Final = 8 << 20
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
-# Edits, their exact names (edits.exact_of) or their parts (editparts.edit_parts) by stop (path, its
-# run's end at the stop).
+# Edits, their exact names (edits.exact_of), their parts (editparts.edit_parts) or their sketches
+# (editparts.edit_sketch) by stop (path, its run's end at the stop).
 Edits = dict[tuple[str, int], str | None]
 # The names of a stop's edit, in the order name_stops takes them: its key's (exact, kind).
-_NAMES: Final = ((False, ""), (True, ""), (False, "parts"))
+_NAMES: Final = ((False, ""), (True, ""), (False, "parts"), (False, "sketch"))
+# A stop's edit, exact edit, parts and sketch, each by stop (name_stops fills them).
+StopEdits = tuple[Edits, Edits, Edits, Edits]
 
 
 class HeldReductions:
@@ -61,7 +63,7 @@ class HeldReductions:
 # lacks a version), and the reductions it made.
 StopVersions = tuple[str, tuple[bytes, bytes], tuple[int, int], tuple[str | None, str | None]]
 Spread = Callable[[list[StopVersions]], "SpreadNames"]
-SpreadNames = tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]
+SpreadNames = tuple[list[tuple[str, ...] | None], dict[tuple[bytes, str], str]]
 # What names a stop's edit: the git to read blobs with, a reduction, the commits' stamps (None:
 # none), the reductions held from the stops named before, where stops whose versions none holds
 # are named instead of here (None: here), and the base URL the reduction resolves links from.
@@ -73,10 +75,10 @@ def name_stops(
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
     reader: StopReader,
-    edits: tuple[Edits, Edits, Edits],
+    edits: StopEdits,
 ) -> int:
-    """Name the edit of each stop of ``stops``, its exact edit and its parts (remembered, or
-    read: _name_edits) and remember them; return the number of blobs read."""
+    """Name the edit of each stop of ``stops``, its exact edit, its parts and its sketch
+    (remembered, or read: _name_edits) and remember them; return the number of blobs read."""
     read = _name_edits(_unknown(stops, pages, remembered, edits), pages, reader, edits)
     for path, end in stops:
         for (exact, kind), found in zip(_NAMES, edits, strict=True):
@@ -90,7 +92,7 @@ def _unknown(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
     remembered: tuple[Mapping[str, str], dict[str, str]],
-    edits: tuple[Edits, Edits, Edits],
+    edits: StopEdits,
 ) -> list[tuple[str, int]]:
     """The stops of ``wanted`` whose edit no run named before (the others are named in
     ``edits`` from what is remembered)."""
@@ -123,7 +125,7 @@ def _name_edits(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
     reader: StopReader,
-    edits: tuple[Edits, Edits, Edits],
+    edits: StopEdits,
 ) -> int:
     """Name the edit at each stop of ``wanted`` from the two versions around it, read
     _GROUP stops at a time (or held: HeldReductions): STAMP_EDIT when it changed only the
@@ -168,7 +170,7 @@ def _spread(
     wanted: list[tuple[str, int]],
     pages: Mapping[str, Run],
     spread: tuple[Spread, HeldReductions],
-    edits: tuple[Edits, Edits, Edits],
+    edits: StopEdits,
 ) -> tuple[list[tuple[str, int]], int]:
     """Name the stops of ``wanted`` with ``spread[0]`` (when two or more have both versions),
     with the reductions held of them, holding those it made; return the others, and the blobs
@@ -214,17 +216,17 @@ def own_path(base: str, path: str) -> str:
 
 def stop_names(
     reductions: tuple[str, str], own: str, stamps: CommitStamps | None, times: tuple[int, int]
-) -> tuple[str, str, str]:
+) -> tuple[str, str, str, str]:
     """The names of the edit from ``reductions[1]`` (the older version's, of the commit at
     ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page whose path
-    the reduction spells ``own`` (own_path): its edit, exact edit and parts (edits.names_of,
-    editparts.parts_named), or STAMP_EDIT three times when it changed only the commits'
-    stamps (``stamps``)."""
+    the reduction spells ``own`` (own_path): its edit, exact edit, parts and sketch
+    (edits.names_of, editparts.parts_named and edit_sketch), or STAMP_EDIT four times when it
+    changed only the commits' stamps (``stamps``)."""
     newer, older = reductions
     if stamps is not None and stamps.is_stamp_edit(newer, older, times):
-        return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
+        return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
     edit, exact, moves = names_of(newer, older, own)
-    return edit, exact, parts_named(moves)
+    return edit, exact, parts_named(moves), edit_sketch(moves)
 
 
 def stop_keys(path: str, run: Run, end: int) -> list[str] | None:

@@ -142,13 +142,13 @@ def _reduce_tips(
 
 def spread_names(
     pool: WorkPool, names: tuple[Path, str, Reduce, str], stops: list[StopVersions]
-) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
+) -> tuple[list[tuple[str, ...] | None], dict[tuple[bytes, str], str]]:
     """stopedits.Spread over the workers of ``pool``: each names parts of ``stops``
     (name_versions with ``names``), several a worker (workpool.cut: a census's four stops,
     one of them read and reduced, the others' reductions held, are four parts, not two); the
     reductions they made, up to HANDED_CHARS a part."""
     parts = [list(part) for part in cut(stops, pool.workers)]
-    named: list[tuple[str, str, str] | None] = []
+    named: list[tuple[str, ...] | None] = []
     reduced: dict[tuple[bytes, str], str] = {}
     for part_names, part_reduced in pool.imap(partial(name_versions, names), parts):
         named += part_names
@@ -158,13 +158,13 @@ def spread_names(
 
 def name_versions(
     names: tuple[Path, str, Reduce, str], stops: list[StopVersions]
-) -> tuple[list[tuple[str, str, str] | None], dict[tuple[bytes, str], str]]:
+) -> tuple[list[tuple[str, ...] | None], dict[tuple[bytes, str], str]]:
     """The names of the edits at ``stops`` (None: git lacks a version), read with this
     process's kept git and reduced with ``names``' reduction (the work tree's top, the walk's
     token, the reduction, the base URL it resolves links from); and the reductions made, up
     to HANDED_CHARS."""
     top, token, reduce, base = names
-    found: list[tuple[str, str, str] | None] = []
+    found: list[tuple[str, ...] | None] = []
     handed: dict[tuple[bytes, str], str] = {}
     with KEPT.batch(blob_reader(top)) as batch:
         for start in range(0, len(stops), _GROUP):

@@ -58,17 +58,32 @@ def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
     moved to the page's own path (each with its fragment) by one move, the least one of those
     (a link to another page moved there would also change the path's own part); an empty
     Counter when none or two such moves are. history.edits keeps them only where they make
-    the edit one move."""
+    the edit one move.
+
+    A link that named no part of the page (none ends with the page's last path segment: a
+    badge's link to another site's root, removed from every post) is no link to it at an
+    older address, unless other links of the page moved the same way (the site's root page,
+    linked from itself as from every other page, at the host it moved from): else each page
+    would name its own move, and a badge removed from most pages of a commit would date them
+    all (issue 79, cluster 6)."""
     spelled = "H/" + own.lstrip("/")
+    last = _split(own)[1].rpartition("/")[2]
     moved: dict[str, list[str]] = {}
+    named: dict[str, bool] = {}  # (whether a link moved by the move named a part of the page)
+    links = 0
     for token in removed:
         if target_of(token, "H"):
+            links += 1
             onto = spelled + "".join(token.partition("#")[1:])
             name = _rewrite(token[1:], onto[1:])
             if name is not None:
                 moved.setdefault(name, []).append(onto)
+                names_page = bool(last) and _split(token[1:])[1].endswith("/" + last)
+                named[name] = named.get(name, False) or names_page
     found = sorted((len(name), name) for name, onto in moved.items() if len(onto) == lost)
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
+        return Counter()
+    if not named[found[0][1]] and links == lost:
         return Counter()
     return Counter(moved[found[0][1]])
 
@@ -113,40 +128,48 @@ def target_of(token: str, kind: str) -> bool:
 
 def _rewrite(old: str, new: str) -> str | None:
     """How a target moved: its host's change, then what differs between its paths once their
-    common start and end are cut off (an insertion or a deletion as far left as it can stand:
-    "/" made "/base" and "/posts" made "/base/posts" are one move); None when the query
-    changed, or the fragment with the path. A fragment alone changed re-pointed the link within
-    the document it leads to (RFC 3986 section 3.5: a part of the same document): every such
-    pair is one move, whatever the fragments (a generator that makes each cross-reference lead
-    to its target's top section anchor, "faq.html" made "faq.html#faq", on most pages). A
-    site's own paths are compared without a trailing "/", "index.html" or ".html", which the
-    reduction leaves off its own links (fingerprint.targets) but not another host's."""
+    common start and end are cut off (_middle: "/" made "/base" and "/posts" made "/base/posts"
+    are one move), and between its queries alike where they differ (``via=X&`` dropped before
+    each page's own ``title=``: a query rewritten one way on most pages of a commit is the
+    template's, as a path moved is); None when the fragment changed with the path or the
+    query. A fragment alone changed re-pointed the link within the document it leads to (RFC
+    3986 section 3.5: a part of the same document): every such pair is one move, whatever the
+    fragments (a generator that makes each cross-reference lead to its target's top section
+    anchor, "faq.html" made "faq.html#faq", on most pages). A site's own paths are compared
+    without a trailing "/", "index.html" or ".html", which the reduction leaves off its own
+    links (fingerprint.targets) but not another host's."""
     old_host, old_path, old_rest = _split(old)
     new_host, new_path, new_rest = _split(new)
-    if old_rest != new_rest:
-        if (old_host, old_path) != (new_host, new_path) or _query(old_rest) != _query(new_rest):
+    old_query, old_hash, old_fragment = old_rest.partition("#")
+    new_query, new_hash, new_fragment = new_rest.partition("#")
+    if (old_hash, old_fragment) != (new_hash, new_fragment):
+        if (old_host, old_path, old_query) != (new_host, new_path, new_query):
             return None
         return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
-    start, limit = 0, min(len(old_path), len(new_path))
-    while start < limit and old_path[start] == new_path[start]:
+    name = f"{old_host}\2{new_host}\2" + "\2".join(_middle(old_path, new_path))
+    if old_query != new_query:
+        name += "\2?\2" + "\2".join(_middle(old_query, new_query))
+    return name
+
+
+def _middle(old: str, new: str) -> tuple[str, str]:
+    """What differs between ``old`` and ``new`` once their common start and end are cut off,
+    an insertion or a deletion as far left as it can stand."""
+    start, limit = 0, min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
         start += 1
     end = 0
-    while end < limit - start and old_path[-1 - end] == new_path[-1 - end]:
+    while end < limit - start and old[-1 - end] == new[-1 - end]:
         end += 1
-    cut, put = old_path[start : len(old_path) - end], new_path[start : len(new_path) - end]
+    cut, put = old[start : len(old) - end], new[start : len(new) - end]
     while (cut == "") != (put == "") and start:  # (slide a pure insertion or deletion left)
         moved = cut or put
-        if old_path[start - 1] != moved[-1]:
+        if old[start - 1] != moved[-1]:
             break
         start -= 1
         moved = moved[-1] + moved[:-1]
         cut, put = (moved, "") if cut else ("", moved)
-    return f"{old_host}\2{new_host}\2{cut}\2{put}"
-
-
-def _query(rest: str) -> str:
-    """The query of a target's query and fragment (_split), without the fragment."""
-    return rest.partition("#")[0]
+    return cut, put
 
 
 def _split(target: str) -> tuple[str, str, str]:

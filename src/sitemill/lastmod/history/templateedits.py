@@ -56,6 +56,7 @@ from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.probes import (
     PROBE_MORE,
     commit_of,
+    contained_edits,
     probes,
     section_of,
     shared_parts,
@@ -72,6 +73,7 @@ from sitemill.lastmod.history.stopedits import (
     HeldReductions,
     Reduce,
     Spread,
+    StopEdits,
     name_stops,
     recall_name,
 )
@@ -109,9 +111,8 @@ def follow_template_edits(
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections = Counter(section_of(path) for path in pages)
     changed = Counter(version.time for run in pages.values() for version in run.chain)
-    edits: Edits = {}  # (path, its run's end at the stop): edit
-    exact: Edits = {}
-    parts: Edits = {}
+    tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
+    edits, exact, parts, sketches = tables
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     members: dict[str, list[str]] = {}
@@ -122,22 +123,19 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
-        stops = [
-            stop
-            for stop in stops
-            if commit_of(stop, pages) not in unmoved or stop not in commit_only
-        ]
+        unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
+        stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
         name = partial(
             name_stops,
             pages=pages,
             remembered=remembered,
             reader=reader,
-            edits=(edits, exact, parts),
+            edits=(edits, exact, parts, sketches),
         )
-        read += _probed(wanted, commit_only, pages, (edits, parts), name, unmoved)
+        read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, pages, (sections, changed), (edits, exact, parts))
+        chosen = _templates(named, pages, (sections, changed), (edits, exact, parts, sketches))
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
@@ -183,18 +181,20 @@ def _templates(
     named: list[tuple[str, int]],
     pages: Mapping[str, Run],
     counts: tuple[Counter[str], Counter[int]],
-    edits: tuple[Edits, Edits, Edits],
+    edits: StopEdits,
 ) -> list[tuple[str, int]]:
-    """The stops of ``named`` whose edit is template (see above), a stamp edit, or made of
-    parts each of which most pages the commit changed made (shared_parts), less those whose
+    """The stops of ``named`` whose edit is template (see above), a stamp edit, made of
+    parts each of which most pages the commit changed made (shared_parts), or held whole in
+    the edits of most of them (contained_edits), less those whose
     exact edit is not the one most pages with their edit made (a page whose own edit stands
     beside the site-wide one, named by the same moves). ``counts``: the pages of each
     section, the pages each commit changed."""
-    names, exact, parts = edits
+    names, exact, parts, sketches = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
     common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
+    held = contained_edits(named, pages, sketches, (MIN_SECTION, changed))
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)
@@ -207,6 +207,7 @@ def _templates(
             or (in_section and not rewords(edit or "") and not reorders(edit or ""))
             or place[1:] in template
             or (own and all((place[1], *part) in common for part in own))
+            or (path, end) in held
         ):
             chosen.append((path, end))
     groups: dict[tuple[int, str | None], Counter[str | None]] = {}
@@ -225,16 +226,16 @@ def _probed(
     wanted: list[tuple[str, int]],
     commit_only: set[tuple[str, int]],
     pages: Mapping[str, Run],
-    named: tuple[Edits, Edits],
+    named: tuple[Edits, Edits, Edits],
     name: Callable[[list[tuple[str, int]]], int],
     unmoved: set[int],
 ) -> int:
     """Name the edits of ``wanted`` with ``name``: each one a section's census wants, and of
     the stops only a commit's counts (``commit_only``) its probes first (history.probes),
     the rest where those found a site-wide edit or a part most of them made; add the commits
-    they showed neither at to ``unmoved``. ``named``: the edits and their parts. Return the
-    number of blobs read."""
-    edits, parts = named
+    they showed neither at to ``unmoved``. ``named``: the edits, their parts and sketches (an
+    edit the others' hold: contained_edits). Return the number of blobs read."""
+    edits, parts, sketches = named
     first, later = probes(wanted, commit_only, pages)
     read = name(first)
     for _ in range(PROBE_MORE):  # (probes whose pages changed their words tell nothing)
@@ -245,6 +246,10 @@ def _probed(
         first += more
     moved = {when for when, _ in template_edits(first, pages, edits)}
     moved |= {when for when, _, _ in shared_parts(first, pages, parts, (PROBE_LEAST, None))}
+    moved |= {
+        commit_of(stop, pages)
+        for stop in contained_edits(first, pages, sketches, (PROBE_LEAST, None))
+    }
     moved |= {commit_of(stop, pages) for stop in first if edits.get(stop) == STAMP_EDIT}
     unmoved |= {commit_of(stop, pages) for stop in later} - moved
     return read + name([stop for stop in later if commit_of(stop, pages) in moved])
