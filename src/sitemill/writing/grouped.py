@@ -24,7 +24,6 @@ from sitemill.shards.plan import child_name
 from sitemill.writing.generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
 from sitemill.writing.layouts import Out, RenderSitemaps, render_planned, suffix_of
-from sitemill.writing.ownbytes import may_delete
 from sitemill.writing.publish import Publisher
 
 Children = Iterator[tuple[str, RenderedSitemap]]
@@ -109,6 +108,8 @@ def refuse_others(publisher: Publisher, names: Iterable[str], config: Config) ->
         if ".txt" in name:
             continue
         data = publisher.sink.read(name) or b""
+        from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
+
         if name in publisher.remembered and may_delete(name, data, publisher.recorded.get(name)):
             continue  # (the bytes the state recorded: a state alone proves nothing)
         if name.endswith(".gz"):

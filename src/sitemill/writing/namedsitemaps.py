@@ -15,7 +15,6 @@ from urllib.parse import SplitResult, urlsplit
 
 from sitemill.messages import printable
 from sitemill.writing.generators import Generator
-from sitemill.writing.ownbytes import may_delete
 from sitemill.writing.sitemapfile import HEAD_BYTES, index_locs
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -76,6 +75,8 @@ def sort_named(
         if name is None or name in seen:
             continue
         seen.add(name)
+        from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
+
         if not may_delete(name, read(name, HEAD_BYTES), replaced=True):
             continue  # (no sitemap: neither the generator's to delete, writing.ownbytes, nor yours)
         if generator is not None and generator.writes_child(name):

@@ -44,7 +44,6 @@ from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
 from sitemill.sinks.port import Renewing
 from sitemill.writing.liveindex import read_live
-from sitemill.writing.ownbytes import may_delete
 
 log = logging.getLogger(__name__)
 
@@ -192,6 +191,8 @@ class Publisher:
         for name in stale:
             if name in now.children or name in now.indexes:
                 continue
+            from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
+
             if name in on_word and not may_delete(name, self._read(name), self.recorded.get(name)):
                 continue  # (named by a state alone: its bytes are not the ones recorded)
             try:

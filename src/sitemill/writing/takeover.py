@@ -42,7 +42,6 @@ from sitemill.writing.namedsitemaps import (
     names_its_own,
     sort_named,
 )
-from sitemill.writing.ownbytes import may_delete
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     SITEMAPINDEX,
@@ -185,6 +184,8 @@ def settle(files: Files, found: Takeover | None, report: Report, base_url: str) 
         return None
     twin = GZ_TWIN if found.replaced == ENTRY_XML else ASTRO_INDEX
     passed = twin in result.outputs or twin in found.twins  # this run wrote it, or it goes
+    from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
+
     if not passed and (
         twin == found.replaced or may_delete(twin, files.read(twin, HEAD_BYTES), replaced=True)
     ):

@@ -68,7 +68,7 @@ def test_a_stop_is_named_from_one_tokenizing_of_each_version(
     edited = {f"blog/{n}/index.html": PAGE.format(**{**_OLD, "text": f"{n} {n}s"}) for n in names}
     commit(repo, edited, T2)
     tokenized: Counter[str] = Counter()
-    tokens = edits._sequence  # (each version's tokens, in order since issue 79: history.reorders)
+    tokens = edits._sequence  # (each version's tokens, in order since issue 79: moved_within)
 
     def counted(reduction: str, *, valued: bool = True) -> list[str]:
         tokenized[reduction] += 1

@@ -28,7 +28,7 @@ def first_words(tokens: Counter[str]) -> Counter[str]:
 
 def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Moves]:
     """names_of as it was: the words compared whole, _repeats made twice (and, since issue 79,
-    what the edit kept but moved named beside its moves: history.reorders)."""
+    what the edit kept but moved named beside its moves: history.edits.moved_within)."""
     new, old = edits._tokens(newer), edits._tokens(older)
     sequences = (edits._sequence(older), edits._sequence(newer))
     moves = edits._ordered(edits._named_moves(new, old, own), sequences, old, new)

@@ -30,8 +30,8 @@ from typing import Final
 # stands for another page of the site adds nothing, a heading's link mentioned again is prose, not
 # a teaser (fingerprint.structureddata, fingerprint.headedteasers); a post's blocks of links to
 # other pages of the site outside every article (fingerprint.linkblocks); elements hidden by the
-# hidden attribute or an inline display:none / visibility:hidden (fingerprint.hiddenparts); a share
-# button's query read as a browser reads it, the page's URL anywhere in a value
+# hidden attribute or an inline display:none / visibility:hidden (reduction.leave_out_hidden);
+# a share button's query read as a browser reads it, the page's URL anywhere in a value
 # (fingerprint.selflinks.shared_paths).
 FINGERPRINT_VERSION: Final = 7
 EARLIER_VERSIONS: Final = frozenset({6})
@@ -44,7 +44,7 @@ EARLIER_VERSIONS: Final = frozenset({6})
 # held whole in the edits of most pages of a commit, beside their own, is template:
 # history.probes.contained_edits, each stop's sketch remembered: editparts.edit_sketch; a link's
 # query rewritten one way is a move, a link that named no part of the page no link to it at
-# an older address: history.targetmoves; what an edit kept but moved named: history.reorders).
+# an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within).
 DATING_RULES: Final = 3
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a

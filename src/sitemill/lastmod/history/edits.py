@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from difflib import SequenceMatcher
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
@@ -15,7 +16,6 @@ from sitemill.lastmod.history.datevalues import (
     mark_reduction_dates,
     named_by_kind,
 )
-from sitemill.lastmod.history.reorders import moved_within
 from sitemill.lastmod.history.respacing import RESPACED, respaced
 from sitemill.lastmod.history.targetmoves import (
     LEAF,
@@ -34,7 +34,7 @@ _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
 # move (history.targetmoves, issue 79) and what an edit kept but moved is named beside it
-# (history.reorders), after a page's own path spelled as its reduction spells
+# (moved_within), after a page's own path spelled as its reduction spells
 # its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
 # name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
 # "/parts" or "/sketch" it fits blake2b's person (16).
@@ -54,7 +54,7 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     page itself is read as no link (fingerprint.selflinks), and is named by the move; white
     space moved alone is RESPACED (history.respacing). A date is its value (dates re-spelled
     alone: RESPELLED), and dates, and numbers put in or taken out alone, are named by their
-    kind (history.datevalues). What it kept but moved is named too (history.reorders)."""
+    kind (history.datevalues). What it kept but moved is named too (moved_within)."""
     if respaced(newer, older):
         return RESPACED
     if is_respelled(newer, older):
@@ -95,7 +95,7 @@ def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
 def moves_of(newer: str, older: str, own: str = "") -> Moves:
     """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
-    "O" and a token it kept but moved (history.reorders)."""
+    "O" and a token it kept but moved (moved_within)."""
     sequences = (_sequence(older), _sequence(newer))
     old, new = Counter(sequences[0]), Counter(sequences[1])
     return _ordered(_named_moves(new, old, own), sequences, old, new)
@@ -104,7 +104,7 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
 def _ordered(
     moves: Moves, sequences: tuple[list[str], list[str]], old: Counter[str], new: Counter[str]
 ) -> Moves:
-    """``moves`` with what the edit kept but moved among what it put in (history.reorders),
+    """``moves`` with what the edit kept but moved among what it put in (moved_within),
     where it took out or put in anything: an edit that only moved what the page holds is
     named apart (reorders)."""
     removed, added = moves
@@ -263,3 +263,45 @@ def edit_key(path: str, newer: bytes, older: bytes, *, exact: bool = False, kind
 
 
 _REORDERED: Final = edit_of("\1T\1", "\1T\1")  # (the name of an edit that changed no token)
+
+
+# What an edit moved within a page: the words and targets it kept, in another order.
+# Order is a list's content (issue 79, cluster 6). An edit is named by what it took out and put
+# in, counted (above), so two posts of one day that swapped places on a tag page, in the
+# commit that gave every page a new description, left that page's edit named as the description
+# edit alone: template, and the page kept its older date. What the edit kept but moved is named
+# too (ORDER and each such token), so the page's edit is its own; a block that a theme moved on
+# every page (the same tokens) is still one edit. An edit that only moved what the page holds is
+# named apart (reorders), as before.
+
+ORDER: Final = "O"  # (the kind of a token an edit kept but moved)
+# What a reader sees in order: the text's words, the links' and images' targets.
+_ORDERED: Final = frozenset("wHIS")
+
+
+def moved_within(
+    older: list[str], newer: list[str], old: Counter[str], new: Counter[str]
+) -> list[str]:
+    """The tokens (ORDER and the token, sorted, once each) that the edit from the token
+    sequence ``older`` to ``newer`` (counted: ``old``, ``new``) kept, each counted alike on
+    both sides, but moved: those out of the longest runs the two versions keep in one order
+    (difflib), past the start and the end they share. [] when what it kept is in order."""
+    before = [token for token in older if token[:1] in _ORDERED and old[token] == new[token]]
+    after = [token for token in newer if token[:1] in _ORDERED and old[token] == new[token]]
+    if before == after:
+        return []
+    start, limit = 0, min(len(before), len(after))
+    while start < limit and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < limit - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    before, after = before[start : len(before) - end], after[start : len(after) - end]
+    matcher = SequenceMatcher(None, before, after)
+    moved = {
+        ORDER + token
+        for kind, first, last, _, _ in matcher.get_opcodes()
+        if kind != "equal"
+        for token in before[first:last]
+    }
+    return sorted(moved)
