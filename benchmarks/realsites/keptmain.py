@@ -6,7 +6,7 @@
 Issue 79's cluster 9: a fingerprint that keeps only the end of a page's prose (the text after
 the last link to another page, read as a teaser) misses a rewrite of the rest. For every page of
 the checkout at its tip (redirect stubs, ``noindex`` and 404 pages left out, as the oracle does),
-the words (letters and digits, case ignored) of trafilatura's main text are held against the words
+the words (letters and digits, case ignored; each Han or kana character one word) of trafilatura's main text are held against the words
 of the fingerprint's reduction of the same file (``reduce_html`` of the installed sitemill, the
 page's URL given, its link and image targets and JSON-LD left out: words only). The ratio is the
 share of the main text's words, counted with their repeats, that the reduction holds too. Per
@@ -29,7 +29,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import oracle
 import textoracle
 
-WORD = re.compile(r"\w+")
+# (a Han or kana character is a word of its own: Chinese and Japanese prose has no spaces)
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+WORD = re.compile(f"[{CJK}]|[^\\W{CJK}]+")
 MARKED_TARGET = re.compile("\x01[HI][^\x01]*\x01E")
 MIN_WORDS = 20
 

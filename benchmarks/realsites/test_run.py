@@ -66,23 +66,26 @@ def test_the_details_name_each_page_a_reading_dates_apart_with_both_commits(
         "https://example.org/b.html": "2024-01-01T10:00:00+00:00",  # before its edit
     }
     found = run.differing(listed, dates, "https://example.org/")
-    assert found == {
-        "later": [
-            {
-                "page": "a.html",
-                "sitemill": "2024-02-01T10:00:00+00:00",
-                "sitemill_commit": "",  # (no commit of a.html at that time)
-                "reading": "2024-01-01",
-                "reading_commit": log[0][:10],
-            }
-        ],
-        "earlier": [
-            {
-                "page": "b.html",
-                "sitemill": "2024-01-01T10:00:00+00:00",
-                "sitemill_commit": log[0][:10],
-                "reading": "2024-02-01",
-                "reading_commit": log[1][:10],
-            }
-        ],
-    }
+    assert (
+        found
+        == {
+            "later": [
+                {
+                    "page": "a.html",
+                    "sitemill": "2024-02-01T10:00:00+00:00",
+                    "sitemill_commit": "",  # (no commit of a.html at that time)
+                    "reading": "2024-01-01",
+                    "reading_commit": log[0][:10],
+                }
+            ],
+            "earlier": [
+                {
+                    "page": "b.html",
+                    "sitemill": "2024-01-01T10:00:00+00:00",
+                    "sitemill_commit": log[0][:10],
+                    "reading": "2024-02-01",
+                    "reading_commit": log[1][:10],
+                }
+            ],
+        }
+    )
