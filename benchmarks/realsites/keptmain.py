@@ -6,9 +6,10 @@
 Issue 79's cluster 9: a fingerprint that keeps only the end of a page's prose (the text after
 the last link to another page, read as a teaser) misses a rewrite of the rest. For every page of
 the checkout at its tip (redirect stubs, ``noindex`` and 404 pages left out, as the oracle does),
-the words (letters and digits, case ignored; each Han or kana character one word) of trafilatura's main text are held against the words
-of the fingerprint's reduction of the same file (``reduce_html`` of the installed sitemill, the
-page's URL given, its link and image targets and JSON-LD left out: words only). The ratio is the
+the words (letters and digits, case ignored; each Han or kana character one word) of
+trafilatura's main text are held against the words of the fingerprint's reduction of the same
+file (``reduce_html`` of the installed sitemill, the page's URL given, its link and image targets
+and JSON-LD left out: words only). The ratio is the
 share of the main text's words, counted with their repeats, that the reduction holds too. Per
 site: the median ratio and every page under ``--below``. Pages trafilatura finds no main text in
 (or fewer than 20 words) are counted apart.
