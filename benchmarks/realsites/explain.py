@@ -45,19 +45,20 @@ def element_lines(data: bytes, article_xpath: str | None) -> list[str]:
     return lines
 
 
-def sitemill_words(data: bytes) -> list[str]:
+def sitemill_words(data: bytes, url: str = "") -> list[str]:
     from sitemill.lastmod.fingerprint.digest import reduce_html
 
-    text = reduce_html(data)
+    text = reduce_html(data, url=url)
     for mark, shown in (("\x01H", " ⟨H "), ("\x01I", " ⟨I "), ("\x01S", " ⟨S "), ("\x01D", " ⟨D ")):
         text = text.replace(mark, shown)
     return text.replace("\x01E", " ⟩ ").replace("\x01", " ").split()
 
 
-def word_changes(before: bytes, after: bytes) -> list[str]:
+def word_changes(before: bytes, after: bytes, url: str = "") -> list[str]:
     """Where sitemill's reductions of two versions differ, word by word (its link and image
-    marks shown as ⟨H target⟩ / ⟨I target⟩)."""
-    old, new = sitemill_words(before), sitemill_words(after)
+    marks shown as ⟨H target⟩ / ⟨I target⟩); ``url``: the page's, its links resolved from it
+    as sitemill resolves them (without it, a relative target reads as from the root)."""
+    old, new = sitemill_words(before, url), sitemill_words(after, url)
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     changes = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -73,6 +74,7 @@ def show(
     article_xpath: str | None,
     context: int,
     with_sitemill: bool = False,
+    base: str = "",
 ) -> None:
     def blob(rev: str) -> bytes:
         return subprocess.run(
@@ -101,7 +103,8 @@ def show(
         print(line[:300])
     if with_sitemill:
         print("--- what sitemill's fingerprint read differently (words):")
-        for change in word_changes(before, after):
+        url = base.rstrip("/") + "/" + page if base else ""
+        for change in word_changes(before, after, url):
             print(f"  {change[:600]}")
 
 
@@ -113,8 +116,13 @@ def main() -> int:
     parser.add_argument("--xpath", help="the site's article_xpath (sites.json)")
     parser.add_argument("--context", type=int, default=1)
     parser.add_argument("--sitemill", action="store_true", help="diff sitemill's reduction too")
+    parser.add_argument(
+        "--base",
+        default="",
+        help="the site's base URL (sites.json): links read from the page's URL",
+    )
     args = parser.parse_args()
-    show(args.checkout, args.page, args.commit, args.xpath, args.context, args.sitemill)
+    show(args.checkout, args.page, args.commit, args.xpath, args.context, args.sitemill, args.base)
     return 0
 
 

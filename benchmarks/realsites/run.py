@@ -16,6 +16,7 @@ import argparse
 import gzip
 import json
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -62,6 +63,12 @@ def read_sitemaps(out: Path) -> dict[str, str | None]:
             loc = url.findtext(SM + "loc") or ""
             entries[loc] = url.findtext(SM + "lastmod")
     return entries
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) the finished children of this process used so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_sitemill(sitemill: str, checkout: Path, base_url: str, out: Path) -> tuple[float, str]:
@@ -195,6 +202,37 @@ def tally(
     return dict(counts)
 
 
+def differing(
+    listed: dict[str, str | None], dates: dict[str, oracle.OracleDate], base: str
+) -> dict[str, list[dict[str, str]]]:
+    """The pages one reading dates apart from sitemill, each with both dates and the commit
+    the reading dates it by: ``later`` (sitemill's date after the reading's) and ``earlier``."""
+    by_key: dict[str, str] = {}
+    for path in dates:
+        for key in url_keys(path):
+            by_key.setdefault(key, path)
+    found: dict[str, list[dict[str, str]]] = {"later": [], "earlier": []}
+    for loc, lastmod in sorted(listed.items()):
+        path = by_key.get(unquote(loc[len(base) :])) if loc.startswith(base) else None
+        if path is None:
+            continue
+        verdict = dates[path]
+        theirs, ours = verdict.time, epoch(lastmod)
+        if theirs is None or ours is None or ours == theirs:
+            continue
+        at = next((v for v in verdict.versions if v.time == ours), None)
+        found["later" if ours > theirs else "earlier"].append(
+            {
+                "page": path,
+                "sitemill": lastmod or "",
+                "sitemill_commit": at.commit[:10] if at else "",
+                "reading": day(theirs),
+                "reading_commit": (verdict.commit or "")[:10],
+            }
+        )
+    return found
+
+
 def date_with(
     reading: str, folder: Path, xpath: str | None, base: str
 ) -> dict[str, oracle.OracleDate]:
@@ -237,7 +275,9 @@ def measure(
     ).stdout.strip()
     base = site["base_url"]
     with tempfile.TemporaryDirectory(prefix="sitemill-realsites-") as tmp:
+        cpu_before = children_cpu()
         seconds, said = run_sitemill(sitemill, checkout, base, Path(tmp))
+        cpu_seconds = children_cpu() - cpu_before
         listed = read_sitemaps(Path(tmp))
     by_reading: dict[str, dict[str, oracle.OracleDate]] = {}
     seconds_by_reading: dict[str, float] = {}
@@ -270,13 +310,18 @@ def measure(
         "head": head,
         "expected_commit": site["commit"],
         "sitemill_seconds": round(seconds, 1),
+        "sitemill_cpu_seconds": round(cpu_seconds, 1),
         "oracle_seconds": round(oracle_seconds, 1),
         "sitemill_said": said,
         "listed": len(listed),
         "oracle_dated": sum(1 for d in dates.values() if d.time is not None),
         "reading": readings[0],
         "readings": {
-            reading: {**tally(listed, by_reading[reading], base), "seconds": seconds}
+            reading: {
+                **tally(listed, by_reading[reading], base),
+                "seconds": seconds,
+                "pages_apart": differing(listed, by_reading[reading], base),
+            }
             for reading, seconds in seconds_by_reading.items()
         },
     }

@@ -49,3 +49,43 @@ def test_a_site_whose_history_git_cannot_read_is_not_measured_and_the_others_are
     assert results[0]["same"] == 1
     assert list(not_measured) == ["broken"]
     assert not_measured["broken"] == f"git log: fatal: unable to read {lost}"
+
+
+def test_the_details_name_each_page_a_reading_dates_apart_with_both_commits(
+    tmp_path: Path,
+) -> None:
+    # issue 79's measurement: the clusters are found page by page from the details, for the text
+    # reading too (its counts alone said how many, not which pages nor which commits).
+    site = make_repo(tmp_path / "data" / "site")
+    commit(site, {"a.html": page("First words"), "b.html": page("Other words")}, DAY1)
+    commit(site, {"b.html": page("Other words, made new")}, DAY2)
+    log = git(site, "log", "--format=%H", "--reverse").decode().split()
+    dates = run.oracle.date_pages(site, None, "v6", "https://example.org/")
+    listed = {
+        "https://example.org/a.html": "2024-02-01T10:00:00+00:00",  # after its content
+        "https://example.org/b.html": "2024-01-01T10:00:00+00:00",  # before its edit
+    }
+    found = run.differing(listed, dates, "https://example.org/")
+    assert (
+        found
+        == {
+            "later": [
+                {
+                    "page": "a.html",
+                    "sitemill": "2024-02-01T10:00:00+00:00",
+                    "sitemill_commit": "",  # (no commit of a.html at that time)
+                    "reading": "2024-01-01",
+                    "reading_commit": log[0][:10],
+                }
+            ],
+            "earlier": [
+                {
+                    "page": "b.html",
+                    "sitemill": "2024-01-01T10:00:00+00:00",
+                    "sitemill_commit": log[0][:10],
+                    "reading": "2024-02-01",
+                    "reading_commit": log[1][:10],
+                }
+            ],
+        }
+    )
