@@ -39,3 +39,30 @@ def test_what_an_edit_kept_but_moved_is_read_from_the_tokens_counted_alike(
     moved = edits.moved_within(older, newer, old, new)
     assert (moved == []) == (before == after)
     assert {token[1:] for token in moved} <= set(before)
+
+
+_LEAVES = st.lists(
+    st.sampled_from(["Lname=a", "Lname=b", "Lurl=/x", "Lurl=/y", "Lurl=/x", "wa", "Hh"]),
+    max_size=10,
+)
+
+
+@given(_LEAVES, _LEAVES)
+def test_own_leaves_read_from_the_leaves_counted_differently(
+    older: list[str], newer: list[str]
+) -> None:
+    """The JSON-LD leaves a version would hold at the page's own URL are summed over the leaves
+    counted differently only: each leaf counted alike adds as much to both sides."""
+    from sitemill.lastmod.history.targetmoves import LEAF, own_leaves
+
+    old, new = (
+        Counter(t.replace("L", LEAF, 1) for t in older),
+        Counter(t.replace("L", LEAF, 1) for t in newer),
+    )
+    fewer: Counter[str] = Counter()
+    for tokens, sign in ((old, 1), (new, -1)):
+        for token, count in tokens.items():
+            if token[:1] == LEAF:
+                fewer[token.partition("=")[0]] += sign * count
+    expected = Counter({f"{path}=/p/": count for path, count in fewer.items() if count > 0})
+    assert own_leaves(old, new, "p/") == expected
