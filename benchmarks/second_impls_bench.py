@@ -22,8 +22,9 @@ machine's load moves both alike; wall time is reported beside it). The outputs a
 - The content fingerprint's twins (lastmod/fingerprint), each against the reference it falls back
   to, the fingerprints checked equal:
   - fp-linememo, fp-linebatch, fp-tagpass: the first run with content dates (`--workers 1`) of
-    content-dates-2k's repository (history_bench; 200 pages of 200 KB, 5 versions each, as its
-    `--quick`; `--quick` here: 40), all sitemill writes compared: each page reduced line by line,
+    content-dates-2k's repository (history_bench; 200 pages of 200 KB, 5 versions each, its
+    `--quick` size: its 2,000 would take about an hour of builds; `--quick` here: 40), all
+    sitemill writes compared: each page reduced line by line,
     each line's reduction remembered (linememo) against each page reduced whole; a page's new
     lines reduced in one call (linebatch.reduce_many) against one call per line
     (linebatch.reduce_one, its own fallback); the first pass by one split (tagpass.first_pass)
