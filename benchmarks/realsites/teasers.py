@@ -15,7 +15,7 @@ furniture. A careful reader tells a teaser by what it says, not by its class nam
 - a link whose ``rel`` names the page before or after this one in a sequence (HTML's ``prev``
   and ``next`` link types: a post's previous/next links, a list's next page) is a neighbour:
   left out, its target and its words (the neighbour's title), as sitemill's fingerprint
-  reads it (fingerprint/neighbourlinks.py), whatever the theme calls it.
+  reads it (fingerprint/reduction.py, read_neighbours), whatever the theme calls it.
 
 The proof is the cross-page check: the excerpt is the teased page's own words at that version
 (white space and case aside, a trailing ellipsis cut). What it cannot tell: an excerpt rewritten

@@ -13,8 +13,7 @@ from sitemill.alternates.languages import folder_language
 from sitemill.bounded.spool import spool_all
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.html.facts import PageFacts
-from sitemill.html.lang import language_tag
+from sitemill.html.facts import PageFacts, language_tag
 from sitemill.listing.checks import PageChecks
 from sitemill.shards.crossshard import OtherShards
 from sitemill.urls import page_url

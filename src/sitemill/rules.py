@@ -6,10 +6,9 @@ import re
 from typing import Final
 
 from sitemill.config.globs import compile_globs, matches_any
-from sitemill.config.groups import group_names
 from sitemill.config.llms import writes_llms
 from sitemill.config.model import DEFAULT_INCLUDE, Config
-from sitemill.config.rules import Rule
+from sitemill.config.tables import Rule, group_names
 from sitemill.filenames.outputs import ROBOTS_TXT, is_llms_name, is_own_name
 from sitemill.filenames.pagenames import is_page_name
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from sitemill.config.groups import group_of
 from sitemill.config.model import load_config
+from sitemill.config.tables import group_of
 from sitemill.errors import ConfigError
 from sitemill.filenames.groupnames import child_group, group_child_name, is_group_child
 from sitemill.filenames.outputs import is_own_name, is_sitemap_file, is_staging_name

@@ -1,13 +1,19 @@
 """<html lang>: read with a page's images (facts version 6), remembered in the state, and
-compared as hreflang values are (sitemill.html.lang)."""
+compared as hreflang values are (sitemill.html.facts)."""
 
 from __future__ import annotations
 
 import pytest
 
 import timing
-from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts, read_page_facts, with_images
-from sitemill.html.lang import language_tag, read_html_lang
+from sitemill.html.facts import (
+    PAGE_FACTS_BYTES,
+    PageFacts,
+    language_tag,
+    read_html_lang,
+    read_page_facts,
+    with_images,
+)
 from sitemill.state.facts import facts_from_json, facts_to_json
 
 

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.render.compiled import compile_template
+from sitemill.render.compiledform import xml_escape
 from sitemill.render.environment import (
     TEXT_TEMPLATE,
     URLSET_TEMPLATE,
     load_template,
     make_environment,
 )
-from sitemill.render.escape import xml_escape
 
 field = st.one_of(st.none(), st.text(), st.sampled_from(["", "a&b", "<'\">", "0.5"]))
 text = st.one_of(st.text(), st.sampled_from(["", "a&b", "<'\">", "%s", "x-default"]))

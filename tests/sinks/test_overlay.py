@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitemill.sinks import LocalDirSink
-from sitemill.sinks.overlay import OverlaySink
+from sitemill.sinks.folders import OverlaySink
 
 
 def test_writes_and_deletes_stay_in_memory(tmp_path: Path) -> None:

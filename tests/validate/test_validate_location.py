@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sitemill.cli.main import main
 from sitemill.protocol import SITEMAP_NS
 from sitemill.validate import validate_paths
-from sitemill.validate.paths import server_path
+from sitemill.validate.urls import server_path
 
 HUGO = Path(__file__).resolve().parent / "hugo"
 SUBDIR = HUGO / "lang_in_subdir" / "public"  # defaultContentLanguageInSubdir = true

@@ -1,19 +1,21 @@
 """The check's asyncio client reads an answer as http.client reads it: for each raw answer a
 server may send (chunked, folded headers, 100 Continue, to the connection's end, cut off, no HTTP
 at all), LiveSite's answer (status, headers, body, problem) is the one http.client's reading of
-the same bytes gives (web.transport.deadline_open, the client the check used before)."""
+the same bytes gives (the reading of web.transport.deadline_open, the client the check used
+before, sitemill's second client until issue 80: http.client's, with its bounded body)."""
 
 from __future__ import annotations
 
+import http.client
 import socket
 import threading
-import urllib.request
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
+from sitemill.errors import FetchError
 from sitemill.web.livesite import Limits, LiveSite
-from sitemill.web.transport import deadline_open
 
 PAGE = b"<!doctype html><title>a page</title>"
 RAW = {
@@ -65,23 +67,43 @@ def origin(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     listening.close()
 
 
+def read_body(response: http.client.HTTPResponse, limit: int) -> bytes:
+    """At most ``limit`` bytes (FetchError on one more), as web.transport read a body."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := response.read1(min(64 * 1024, limit + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise FetchError(f"larger than {limit:,} bytes")
+    if getattr(response, "length", None):  # read1 ends quietly where the connection did
+        raise FetchError("the body is cut off")
+    return b"".join(chunks)
+
+
 def by_http_client(
     url: str, limit: int
 ) -> tuple[int | None, tuple[tuple[str, str], ...], bytes, str]:
     """What reading the answer with http.client gives (LiveSite's problem for an exception)."""
+    parts = urlsplit(url)  # (the target as written: urlsplit drops tabs)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
     try:
-        with deadline_open(urllib.request.Request(url), timeout=5, deadline=5) as (response, read):
-            status, headers = response.status, tuple(response.headers.items())
-            if status != 200:
-                return status, headers, b"", ""
-            try:
-                return status, headers, read(limit), ""
-            except Exception as exc:
-                if "larger than" in str(exc):
-                    return status, headers, b"", f"larger than {limit:,} bytes"
-                raise
+        target = "/" + url.split("/", 3)[3]
+        connection.request("GET", target, headers={"Connection": "close"})
+        response = connection.getresponse()
+        status, headers = response.status, tuple(response.headers.items())
+        if status != 200:
+            return status, headers, b"", ""
+        try:
+            return status, headers, read_body(response, limit), ""
+        except Exception as exc:
+            if "larger than" in str(exc):
+                return status, headers, b"", f"larger than {limit:,} bytes"
+            raise
     except Exception as exc:
         return None, (), b"", " ".join(str(exc).split())[:200] or type(exc).__name__
+    finally:
+        connection.close()
 
 
 @pytest.mark.parametrize("path", sorted(RAW))

@@ -27,8 +27,7 @@ from sitemill.filenames.outputs import (
     twin_url,
 )
 from sitemill.urls import encode_uri_part
-from sitemill.web.livesite import LiveAnswer, LiveSite
-from sitemill.web.transport import REDIRECTS
+from sitemill.web.livesite import REDIRECTS, LiveAnswer, LiveSite
 
 TEXT_TYPES: Final = frozenset({"text/plain", "text/markdown"})
 _UTF8: Final = frozenset({"utf-8", "utf8"})

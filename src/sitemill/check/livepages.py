@@ -26,8 +26,7 @@ from sitemill.check.sitefolder import SiteFolder
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
-from sitemill.web.livesite import RUN_DEADLINE, LiveAnswer
-from sitemill.web.transport import REDIRECTS
+from sitemill.web.livesite import REDIRECTS, RUN_DEADLINE, LiveAnswer
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # Problems after which a URL is not announced: it is not live at the version dated.

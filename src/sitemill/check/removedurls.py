@@ -24,8 +24,7 @@ from sitemill.check.served import redirect_target
 from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.state.removedurls import RemovedUrl
-from sitemill.web.livesite import RUN_DEADLINE, LiveAnswer, LiveSite
-from sitemill.web.transport import REDIRECTS
+from sitemill.web.livesite import REDIRECTS, RUN_DEADLINE, LiveAnswer, LiveSite
 
 _NOT_FOUND: Final = frozenset({404, 410})
 MAX_NOTED: Final = 20  # "redirected now" notes, one a URL; the rest are counted in one more

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import urljoin, urlsplit
 
-from sitemill.web.livesite import LiveAnswer
-from sitemill.web.transport import REDIRECTS
+from sitemill.web.livesite import REDIRECTS, LiveAnswer
 
 _GONE: Final = frozenset({404, 410})
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urljoin, urlsplit
 
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
 from sitemill.config.globs import Glob
-from sitemill.config.groups import Group, parse_groups
 from sitemill.config.indexnow import (
     DEFAULT_ENDPOINT,
     check_indexnow,
@@ -32,8 +32,7 @@ from sitemill.config.llms import LlmsMode as LlmsMode
 from sitemill.config.names import ENV_PREFIX as ENV_PREFIX
 from sitemill.config.names import env_name as env_name
 from sitemill.config.names import warn_unknown_env
-from sitemill.config.rules import Rule, parse_rules
-from sitemill.config.sitemaps import resolve_sitemaps
+from sitemill.config.tables import Group, Rule, parse_groups, parse_rules
 from sitemill.config.values import (
     parse_base_url,
     parse_bool,
@@ -50,16 +49,18 @@ from sitemill.config.values import (
     parse_workers,
 )
 from sitemill.errors import ConfigError
+from sitemill.filenames.outputs import is_own_name
 from sitemill.protocol import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_SITEMAPS_PER_INDEX,
     DEFAULT_SHARD_FILL,
     MAX_BYTES_LIMIT,
     MAX_SITEMAPS_PER_INDEX_LIMIT,
+    MAX_URL_LENGTH,
     MAX_URLS_PER_SITEMAP,
     Precision,
 )
-from sitemill.urls import UrlStyle
+from sitemill.urls import UrlStyle, encode_uri_part, remove_dot_segments, url_origin
 
 _ALTERNATES_ON: Final = AlternatesSetting()
 DEFAULT_INCLUDE: Final = ("**/*.html", "**/*.htm", "**/*.pdf")
@@ -110,7 +111,7 @@ class Config:
     respect_canonical: bool = True
     respect_robots_txt: bool = True
     robots_txt: bool = False
-    # The user's sitemaps to name, absolute URLs (config.sitemaps, writing.usersitemaps).
+    # The user's sitemaps to name, absolute URLs (resolved below, writing.usersitemaps).
     sitemaps: tuple[str, ...] = ()
     gzip: bool = False
     format: OutputFormat = OutputFormat.XML
@@ -257,3 +258,53 @@ def _pick(
         if text is not None and text.strip():
             return text
     return file_values.get(key)
+
+
+# The user's sitemaps to name (``sitemaps``), resolved against the base URL into one spelling.
+# A relative name is resolved as a browser resolves a link on the site's root page
+# (``docs/sitemap.xml`` below the base URL's folder, ``/shop/sitemap.xml`` at the host's root); an
+# absolute URL is taken as it is. Each is spelt as the base URL is (lower-case scheme and host, no
+# default port, the least percent-encoding), so that a name compares equal to the loc sitemill
+# writes. Where each may be named (sitemill's index, or robots.txt only) is the location rule's:
+# sitemill.writing.usersitemaps.
+KEY = "sitemaps"
+
+
+def resolve_sitemaps(names: tuple[str, ...], base_url: str) -> tuple[str, ...]:
+    """Each name as an absolute URL, in the order given, each once; as given when there is
+    no base URL (a command that needs none)."""
+    if not base_url:
+        return names
+    return tuple(dict.fromkeys(resolve_sitemap(name, base_url) for name in names))
+
+
+def resolve_sitemap(name: str, base_url: str) -> str:
+    """``name`` resolved against ``base_url`` in one spelling; a ConfigError naming the key
+    when it names no sitemap file sitemill may name (a folder, another scheme, user info,
+    sitemill's own output, a URL too long)."""
+    quoted = "the URL given" if "@" in name else repr(name)  # (never a password quoted)
+    joined = urljoin(base_url, name)
+    try:
+        parts = urlsplit(joined)
+        parts.port  # noqa: B018 (a port that is no number raises here)
+    except ValueError:
+        raise ConfigError(KEY, f"{quoted} has a port that is no number") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ConfigError(
+            KEY, f"{quoted} is neither a name relative to base_url nor an absolute http(s) URL"
+        )
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(KEY, f"{quoted} must not contain user info")
+    try:
+        origin = url_origin(joined)
+    except ConfigError as exc:
+        raise ConfigError(KEY, f"{quoted}: {str(exc).partition(': ')[2]}") from exc
+    path = remove_dot_segments(encode_uri_part(parts.path or "/"))
+    if path.endswith("/"):
+        raise ConfigError(KEY, f"{quoted} names a folder, not a sitemap file")
+    url = origin + path + ("?" + encode_uri_part(parts.query) if parts.query else "")
+    if len(url) > MAX_URL_LENGTH:
+        raise ConfigError(KEY, f"{quoted} is longer than {MAX_URL_LENGTH:,} characters")
+    if url.startswith(base_url) and is_own_name(url[len(base_url) :]):
+        raise ConfigError(KEY, f"{quoted} is sitemill's own output: name the user's sitemaps")
+    return url

@@ -202,7 +202,7 @@ _NOT_IN_URL: Final = re.compile(r"[\x00-\x20\x7f]")
 def parse_sitemaps(key: str, value: object) -> tuple[str, ...]:
     """The user's sitemaps to name (``sitemaps``): names relative to the base URL
     (``blog-sitemap.xml``) or absolute http(s) URLs, a list or a comma/newline string; checked
-    here for their spelling, resolved against the base URL by sitemill.config.sitemaps."""
+    here for their spelling, resolved against the base URL by sitemill.config.model."""
     names: list[str] = []
     for item in _listed(key, value, "sitemap names or URLs"):
         if item.encode("utf-8", "ignore").decode("utf-8") != item:  # (argv's non-UTF-8 bytes)

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sitemill.config.groups import group_names
 from sitemill.config.model import Config, IndexNowMode, env_name
+from sitemill.config.tables import group_names
 from sitemill.errors import SitemillError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name

@@ -9,7 +9,7 @@
 # - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
 # - ``description`` and ``site_name``: its meta description and ``og:site_name``, with the title
 #   (sitemill.html.title: tidied alike; llms.txt);
-# - ``lang``: its ``<html lang>``, read with the images (sitemill.html.lang: site chrome);
+# - ``lang``: its ``<html lang>``, read with the images (below: site chrome);
 # - ``document``: whether the file is an HTML document at all, not a template, a macro or include
 #   fragment, or a text file with an .html name (a search-engine verification file).
 #
@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.html.head import HTML_SPACE, StartTag, head_start_tags
+from sitemill.html.hreflang import X_DEFAULT, normalize_hreflang
 from sitemill.html.images import read_image_sources
-from sitemill.html.lang import read_html_lang
 from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
-from sitemill.html.refresh import read_refresh, refresh_url
 from sitemill.html.title import read_label, read_title
 
 __all__ = [
@@ -248,3 +247,63 @@ _HTML_SUFFIXES: Final = (".html", ".htm")
 def wants_facts(path: str) -> bool:
     """Whether a page's head is read for facts: HTML files only."""
     return path.lower().endswith(_HTML_SUFFIXES)
+
+
+# A meta refresh's content as the HTML standard reads it: whether it is valid, and its URL.
+def refresh_url(content: str) -> str | None:
+    """The URL a meta refresh's ``content`` names, or None when it only reloads the page
+    (or is not valid: see ``read_refresh``)."""
+    return read_refresh(content)[1]
+
+
+def read_refresh(content: str) -> tuple[bool, str | None]:
+    """Whether a meta refresh's ``content`` is valid, and the URL it names (None: a reload).
+
+    The HTML standard's "shared declarative refresh steps": a time, then an optional
+    separator, ``url=`` and an optionally quoted URL. Only the first valid refresh of a
+    page counts: an invalid one (no time) is ignored, as if it were not there.
+    https://html.spec.whatwg.org/multipage/semantics.html#shared-declarative-refresh-steps
+    """
+    text = content.lstrip(HTML_SPACE)
+    rest = text.lstrip("0123456789")
+    if rest == text and not rest.startswith("."):
+        return False, None  # no time: the steps stop, and the next refresh may count
+    rest = rest.lstrip("0123456789.")
+    if rest and rest[0] not in ";," + HTML_SPACE:
+        return False, None
+    rest = rest.lstrip(HTML_SPACE)
+    if rest[:1] in (";", ","):
+        rest = rest[1:].lstrip(HTML_SPACE)
+    if rest[:3].lower() == "url":
+        after = rest[3:].lstrip(HTML_SPACE)
+        if after.startswith("="):  # else the URL is all the rest, "url" included
+            rest = after[1:].lstrip(HTML_SPACE)
+    if rest[:1] in ("'", '"'):
+        quote, rest = rest[0], rest[1:]
+        rest = rest.split(quote, 1)[0]
+    url = rest.strip(HTML_SPACE)
+    return True, url or None
+
+
+# A page's language as its ``<html lang>`` gives it.
+# The last way sitemill knows a page's language (after its hreflang cluster and its language
+# folder), for the site chrome among images, which is counted per language (sitemill.images.chrome).
+_HTML: Final = frozenset({"html"})
+
+
+def read_html_lang(data: bytes) -> str:
+    """The ``lang`` of the page's first ``<html>`` tag as written (stripped), "" for none.
+    The scan ends with the head, as a parser's <html> ends before the body."""
+    for tag in head_start_tags(data, _HTML):
+        for name, value in tag.attributes():
+            if name == "lang":
+                return value.strip(HTML_SPACE)
+        return ""
+    return ""
+
+
+def language_tag(value: str) -> str:
+    """A language as sitemill compares it: the hreflang's canonical case (``en-US``; ``en_US``
+    as ``en-US``), "" when ``value`` is no language Google accepts in hreflang, or x-default."""
+    normalized = normalize_hreflang(value.replace("_", "-")) if value else None
+    return "" if normalized is None or normalized == X_DEFAULT else normalized

@@ -1,10 +1,11 @@
 """The two requests of an IndexNow announcement: the key file's GET and the engine's POST."""
-# Both run under ``deadline_open``: one deadline for the whole request, the body read bounded; an
-# answer cut by it (its headers or its body) is no answer, whatever its status line said. The GET
+# Both run under one deadline for the whole request, the body read bounded; a 2xx answer cut by
+# it (its headers or its body) is no answer, whatever its status line said. The GET
 # is a request to the site, asked as `sitemill check` asks it (web.livesite.LiveSite: the site's
 # origin only, no redirect followed: a key file that redirects is not live, and another host is
-# never asked); the POST follows no redirect either (a 3xx is an answer like any other). Neither
-# raises: what went wrong is a short reason, one line, for a message.
+# never asked); the POST (web.livesite.exchange) follows no redirect either (a 3xx is an answer
+# like any other; the body of an answer that is not 2xx is only quoted). Neither raises: what
+# went wrong is a short reason, one line, for a message.
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import contextlib
 import http.client
 import json
 import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Final
@@ -21,14 +21,14 @@ from urllib.parse import urljoin
 from sitemill.errors import FetchError, SitemillError
 from sitemill.urls import url_origin
 from sitemill.version import __version__
-from sitemill.web.livesite import Limits, LiveSite
-from sitemill.web.transport import REDIRECTS, deadline_open
+from sitemill.web.livesite import REDIRECTS, Limits, LiveSite, exchange
 
 KEY_FILE_LIMIT: Final = 1024  # bytes of a key file read (a key is at most 128 characters)
 ANSWER_LIMIT: Final = 4 * 1024  # bytes of an engine's answer read, to quote in a message
 MAX_RETRY_WAIT: Final = 30.0  # seconds: the longest one wait after a 429, whatever it asks
 MIN_RETRY_WAIT: Final = 1.0  # and the shortest (a "Retry-After: 0" is no reason to hammer)
 _EXCERPT: Final = 200
+_ACCEPTED: Final = range(200, 300)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,24 +69,25 @@ def key_file_problem(location: str, key: str, *, timeout: float, deadline: float
 def post(endpoint: str, body: dict[str, object], *, timeout: float, deadline: float) -> Answer:
     """One POST of ``body`` as JSON, its redirects not followed: the answer's status, and
     its body (bounded, one line) when not 2xx. The detail may quote the key: redact it."""
+    from sitemill.web.answers import BodyWanted  # (asyncio: imported when a batch is sent)
+
     data = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    headers = {
+        "User-Agent": f"sitemill/{__version__}",
+        "Content-Type": "application/json; charset=utf-8",
+    }
+    # (a 2xx is accepted once the whole answer came within the deadline; another's body, the
+    # status being the answer, is only quoted: none when it did not come whole)
+    reading = BodyWanted(ANSWER_LIMIT, statuses=_ACCEPTED, quote=ANSWER_LIMIT)
     try:
-        with deadline_open(_request(endpoint, data), timeout=timeout, deadline=deadline) as (
-            response,
-            read,
-        ):
-            status = response.status
-            if 200 <= status <= 299:  # (accepted once the whole answer came within the deadline)
-                read(ANSWER_LIMIT)
-                return Answer(status)
-            retry_after = response.headers.get("Retry-After")
-            try:
-                detail = _one_line(read(ANSWER_LIMIT).decode("utf-8", "replace"))
-            except (FetchError, OSError, http.client.HTTPException, ValueError):
-                detail = ""  # the status is the answer; its body is only quoted
-            return Answer(status, detail, retry_after)
+        reply = exchange("POST", endpoint, headers, reading, data, timeout=timeout,
+                         deadline=deadline)  # fmt: skip
     except (FetchError, OSError, http.client.HTTPException, ValueError) as exc:
         return Answer(None, _why(exc, timeout))
+    if reply.status in _ACCEPTED:
+        return Answer(reply.status)
+    detail = _one_line(reply.body.decode("utf-8", "replace"))
+    return Answer(reply.status, detail, reply.header("Retry-After"))
 
 
 def retry_wait(retry_after: str | None, attempt: int, now: float) -> float:
@@ -101,13 +102,6 @@ def retry_wait(retry_after: str | None, attempt: int, now: float) -> float:
         with contextlib.suppress(TypeError, ValueError, OverflowError):
             wait = max(0.0, parsedate_to_datetime(text).timestamp() - now)
     return min(max(wait, MIN_RETRY_WAIT), MAX_RETRY_WAIT)
-
-
-def _request(url: str, data: bytes | None = None) -> urllib.request.Request:
-    headers = {"User-Agent": f"sitemill/{__version__}"}
-    if data is not None:
-        headers["Content-Type"] = "application/json; charset=utf-8"
-    return urllib.request.Request(url, data=data, headers=headers)  # noqa: S310 (http(s) only)
 
 
 def _why(exc: BaseException, timeout: float) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemill.config.groups import group_names
 from sitemill.config.model import Config, LastmodMode
 from sitemill.config.names import did_you_mean
+from sitemill.config.tables import group_names
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.jobs.bucketpass import PassOptions, bucket_pass

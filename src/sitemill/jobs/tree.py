@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.check.changes import remember_changes
-from sitemill.config.groups import group_names
 from sitemill.config.model import Config, ContentScope, OutputFormat
+from sitemill.config.tables import group_names
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record

@@ -19,7 +19,7 @@ from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import detect_generator
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
-from sitemill.sinks.memory import MemorySink
+from sitemill.sinks.port import MemorySink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState

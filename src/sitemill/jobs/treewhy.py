@@ -22,7 +22,7 @@ from sitemill.lastmod.filetimes.spread import Stamp, busiest_window
 from sitemill.lastmod.history.commits import NamedCommit, page_commits
 from sitemill.rules import is_candidate
 from sitemill.safefs import Root, relative_inside
-from sitemill.sinks.overlay import OverlaySink
+from sitemill.sinks.folders import OverlaySink
 from sitemill.sinks.port import Sink
 from sitemill.state.pagerecord import PageRecord
 from sitemill.state.start import Previous

@@ -1,5 +1,5 @@
-"""Redirects for removed URLs: written in a host's or a generator's own form, and read from
-the rules a build serves (`_redirects`, S3 routing rules). Pure: text in, text out."""
+"""Redirects for removed URLs, pure: written in a host's or generator's form, read from a build."""
+# Read from the rules a build serves (`_redirects`, S3 routing rules). Text in, text out.
 
 from sitemill.redirects.formchoice import detect_generator, form_for, generator_form
 from sitemill.redirects.model import (

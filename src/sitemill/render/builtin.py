@@ -12,8 +12,7 @@ from functools import cache
 from typing import Final
 
 from sitemill.render.builtincode import BUILTIN_PARTS
-from sitemill.render.compiledform import CompiledTemplate, build_compiled
-from sitemill.render.escape import xml_escape
+from sitemill.render.compiledform import CompiledTemplate, build_compiled, xml_escape
 from sitemill.render.indexes import IndexItem
 
 _INDEX_HEAD: Final = (

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import ENTRY_XML
 from sitemill.render.split import fit_within
-from sitemill.render.wellformed import check_well_formed
 
 if TYPE_CHECKING:  # (a user's template: the built-in one renders without Jinja, render.builtin)
     import jinja2
@@ -62,3 +61,19 @@ def render_indexes(
         indexes.append((name, data))
         start += count
     return indexes
+
+
+# Check that what a user's XML template wrote is well-formed XML, before anything is written.
+def check_well_formed(name: str, data: bytes) -> None:
+    """A TemplateError naming the file when ``data`` is not well-formed XML."""
+    from xml.parsers import expat  # (a user's template only: not on the built-ins' path)
+
+    parser = expat.ParserCreate()
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        reason = expat.ErrorString(exc.code)
+        raise TemplateError(
+            f"{name}: the template rendered XML that is not well-formed ({reason} at line "
+            f"{exc.lineno}, column {exc.offset + 1}); nothing was written"
+        ) from exc

@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from sitemill.entries import Entry, UrlBlocks
 from sitemill.render.builtin import builtin_compiled, render_builtin_index
-from sitemill.render.indexes import IndexItem, render_index, render_indexes
+from sitemill.render.indexes import IndexItem, check_well_formed, render_index, render_indexes
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.split import render_compiled, render_sitemaps
 from sitemill.render.templatenames import INDEX_TEMPLATE, TEXT_TEMPLATE, URLSET_TEMPLATE
-from sitemill.render.wellformed import check_well_formed
 
 if TYPE_CHECKING:
     import jinja2

@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
-from sitemill.config.groups import group_names
 from sitemill.config.model import LastmodMode
+from sitemill.config.tables import group_names
 from sitemill.errors import ConflictError, IncompleteRunError, StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
 from sitemill.report import Report, WriteResult

@@ -33,7 +33,7 @@ from sitemill.scaleout.shardusers import users_from_json
 from sitemill.scaleout.shardworker import KeptListing, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
-from sitemill.sinks.memory import MemorySink
+from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.state.model import State

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.config.groups import group_names
 from sitemill.config.model import Config
+from sitemill.config.tables import group_names
 from sitemill.errors import ConflictError, SourceError
 from sitemill.filenames.groupnames import index_rank
 from sitemill.filenames.outputs import (

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sitemill.config.groups import group_names
 from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.tables import group_names
 from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import PassOptions, bucket_pass

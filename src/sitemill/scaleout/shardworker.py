@@ -33,7 +33,7 @@ from sitemill.scaleout.shardllms import shard_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
-from sitemill.sinks.memory import MemorySink
+from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
 from sitemill.state.model import State

@@ -1,4 +1,4 @@
-"""The shard plan (docs/output.md): key ranges with stable names."""
+"""Sharded sitemaps: the shard plan (stable key ranges), its manifest, layout, workers' reports."""
 # Stable names, so that a small deploy rewrites one child and the index, and adding a page near the
 # front renames nothing.
 #

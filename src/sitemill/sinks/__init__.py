@@ -1,4 +1,4 @@
-"""Where output files go: the Sink port and its local and in-memory implementations."""
+"""Where output files go: the Sink port; folder, S3, in-memory and overlay sinks."""
 # ``S3Sink`` lives in ``sitemill.sinks.s3`` (it needs boto3, an optional extra). Each name is
 # imported on first use: a bucket's run, which writes through S3Sink, loads no local sink.
 
@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sitemill.sinks.local import LocalDirSink
-    from sitemill.sinks.memory import MemorySink
-    from sitemill.sinks.port import Sink
+    from sitemill.sinks.port import MemorySink, Sink
 
 __all__ = ["LocalDirSink", "MemorySink", "Sink"]
 _HOMES = {
     "LocalDirSink": "sitemill.sinks.local",
-    "MemorySink": "sitemill.sinks.memory",
+    "MemorySink": "sitemill.sinks.port",
     "Sink": "sitemill.sinks.port",
 }
 

@@ -1,4 +1,4 @@
-"""A sink for a folder below another sink's: where llms.txt's kin go (fr/llms.txt, a/b.html.md)."""
+"""Sinks over another: a folder below it (llms.txt's kin: fr/llms.txt), an overlay (a dry run)."""
 # A sink is a flat namespace (sinks.port). A file in a folder of the site is written through a
 # sink of that folder: for a local folder, one whose every step below the root is a directory of
 # its own, never a link (the site root is a wall); for an S3 prefix, the longer prefix; for a sink
@@ -85,3 +85,42 @@ class FolderView:
 
     def delete(self, name: str) -> None:
         self.under.delete(self.prefix + name)
+
+
+# A sink that reads another and keeps what it would write in memory: a dry run over a folder.
+class OverlaySink:
+    """Reads ``under`` (a folder's sitemaps and state, as a run finds them); writes and
+    deletes stay here, in memory: ``under`` is never changed."""
+
+    def __init__(self, under: Sink) -> None:
+        self.under = under
+        self.changed: dict[str, bytes | None] = {}  # None: deleted
+
+    def read(self, name: str) -> bytes | None:
+        if name in self.changed:
+            return self.changed[name]
+        folder, _, base = name.rpartition("/")
+        if (
+            folder
+        ):  # (a Markdown twin beside its page: read as a run reads it, never through a link)
+            return folder_sink(self.under, folder).read(base)
+        return self.under.read(name)
+
+    def names(self) -> Iterator[str]:
+        names = set(self.under.names()) | set(self.changed)
+        return iter(sorted(name for name in names if self.changed.get(name, b"") is not None))
+
+    def holds(self, name: str, staged: Path) -> bool:
+        return self.read(name) == staged.read_bytes()
+
+    def put(self, name: str, data: bytes, *, content_type: str) -> bool:
+        if self.read(name) == data:
+            return False
+        self.changed[name] = data
+        return True
+
+    def put_file(self, name: str, staged: Path, *, content_type: str) -> bool:
+        return self.put(name, staged.read_bytes(), content_type=content_type)
+
+    def delete(self, name: str) -> None:
+        self.changed[name] = None

@@ -1,14 +1,13 @@
 """Downloading the live site's copy of the state: bounded, and every failure one line."""
-# Apart from state.previous so that http.client, ssl and email load only when a previous state is
-# fetched (a Lambda cold start never fetches one).
+# Apart from state.previous so that the web client (asyncio, ssl) loads only when a previous state
+# is fetched (a Lambda cold start never fetches one).
 
 from __future__ import annotations
 
 import http.client
 import logging
 import urllib.error
-import urllib.request
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urljoin
 
 from sitemill.bounded.inflate import CUT_OFF, GZIP_MAGIC, PAST_LIMIT, inflate
@@ -16,7 +15,10 @@ from sitemill.errors import FetchError, InflateError, StateError
 from sitemill.filenames.outputs import MAX_STATE_READ_BYTES
 from sitemill.messages import redact
 from sitemill.version import __version__
-from sitemill.web.transport import REDIRECTS, deadline_open
+from sitemill.web.livesite import REDIRECTS, exchange
+
+if TYPE_CHECKING:
+    from sitemill.web.answers import Reply
 
 log = logging.getLogger("sitemill.state.previous")
 
@@ -52,23 +54,22 @@ def download(
     where it leads), a DNS, TLS or connection failure, ``timeout`` seconds of silence, an
     answer not complete within ``deadline`` seconds (connecting, headers and body), or one of
     more than ``limit`` bytes."""
-    request = urllib.request.Request(  # noqa: S310 (the scheme was checked: http(s) only)
-        url,
-        headers={
-            "User-Agent": f"sitemill/{__version__}",
-            "Accept": "application/gzip, application/octet-stream;q=0.9, */*;q=0.5",
-            "Accept-Encoding": "gzip",
-        },
-    )
+    from sitemill.web.answers import BodyWanted  # (asyncio: imported when a state is fetched)
+
+    headers = {
+        "User-Agent": f"sitemill/{__version__}",
+        "Accept": "application/gzip, application/octet-stream;q=0.9, */*;q=0.5",
+        "Accept-Encoding": "gzip",
+    }
     what = f"cannot fetch the previous state {redact(url)}"
     try:
-        with deadline_open(request, timeout=timeout, deadline=deadline) as (response, read):
-            status = response.status
-            if status in _GONE:
-                return None
-            answered = _answered(url, status, response) if status != 200 else None
-            body = read(limit) if answered is None else b""
-            encoding = response.headers.get("Content-Encoding", "")
+        reply = exchange("GET", url, headers, BodyWanted(limit), timeout=timeout, deadline=deadline)
+        status = reply.status
+        if status in _GONE:
+            return None
+        answered = _answered(url, status, reply) if status != 200 else None
+        body = reply.body
+        encoding = reply.header("Content-Encoding") or ""
     except FetchError as exc:
         raise StateError(f"{what}: {exc}") from exc
     except urllib.error.URLError as exc:
@@ -82,11 +83,11 @@ def download(
     return _decoded(body, encoding, limit, what)
 
 
-def _answered(url: str, status: int, response: http.client.HTTPResponse) -> str:
+def _answered(url: str, status: int, reply: Reply) -> str:
     """What an answer other than 200 says: its status, and where a redirect leads."""
     if status not in REDIRECTS:
-        return f"HTTP {status} {_one_line(response.reason)}".rstrip()
-    location = response.headers.get("Location", "").strip()
+        return f"HTTP {status} {_one_line(reply.reason)}".rstrip()
+    location = (reply.header("Location") or "").strip()
     target = _one_line(urljoin(url, location)) if location else "nowhere"
     return (
         f"HTTP {status}, a redirect to {redact(target)} (not followed: set previous_state "

@@ -39,11 +39,11 @@ from sitemill.state.model import (
     STATE_FORMAT,
     STATE_VERSION,
     State,
+    user_sitemaps_from_json,
 )
 from sitemill.state.pagerecord import PageRecord
 from sitemill.state.pending import changes_from_json, pending_from_json
 from sitemill.state.removedurls import removed_from_json
-from sitemill.state.usersitemaps import user_sitemaps_from_json
 from sitemill.urlstyle import StyleDecision
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
-"""Check sitemap files against the official XSDs and the protocol rules no XSD can express, and
-llms.txt files against the format of llmstxt.org."""
+"""`sitemill validate`: sitemaps against the official XSDs and the protocol's rules; llms.txt."""
+# (llms.txt files against the format of llmstxt.org.)
 
 # libxml2 (lxml, the validate extra) streams each document (lxml_reader, the XSDs in lxml_xsd)
 # and hands the root's finished children over in batches to one document.Document, which applies

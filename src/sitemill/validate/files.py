@@ -21,8 +21,7 @@ from sitemill.validate.limits import FEED_BYTES, NOT_FURTHER, TOO_MANY_BYTES
 from sitemill.validate.llmstxt import check_llms_txt_file, llms_txt_files
 from sitemill.validate.names import INDEX_TAG, short
 from sitemill.validate.ownindex import OwnIndexes
-from sitemill.validate.paths import server_path
-from sitemill.validate.urls import ChildrenLocs, LocRules, Place, place_of
+from sitemill.validate.urls import ChildrenLocs, LocRules, Place, place_of, server_path
 from sitemill.validate.violation import Violation, note, warning
 from sitemill.validate.xmlcheck import XmlCheck
 

@@ -2,8 +2,9 @@
 # The status line, the headers and the body by the rules (and with the exceptions) of
 # http.client.HTTPResponse, so that the check reports what it reported when it read answers
 # through it: the same statuses, header values, "the body is cut off", IncompleteRead, and a
-# body larger than asked said (``too_large``), not kept. Only a 200's body is read, no further
-# than asked; an answer whose body is then read whole (or whose rest is small enough to read)
+# body larger than asked said (``too_large``), not kept. Only the body of a status asked for is
+# read (a 200's for the check), no further than asked, and the first bytes of another's to quote
+# when asked; an answer whose body is then read whole (or whose rest is small enough to read)
 # leaves its connection for the next request. Every wait is armed first (``Waits``: what is left
 # of the request's deadline, or the silence allowed).
 
@@ -13,6 +14,7 @@ import asyncio
 import http.client
 import io
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Final
 
@@ -36,9 +38,22 @@ class Status:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class BodyWanted:
+    """What of an answer's body is read: at most ``limit`` bytes of the body of a status in
+    ``statuses`` (FetchError when cut off; one byte more is ``too_large`` unless ``head``: then
+    its first ``limit``), and the first ``quote`` bytes of any other's (empty when it is longer,
+    cut off or late: it is only quoted)."""
+
+    limit: int
+    head: bool = False
+    statuses: Container[int] = (200,)
+    quote: int = 0
+
+
 @dataclass(slots=True)
 class Reply:
-    """An answer: its status, its headers as sent, the body of a 200 (what was asked of it)."""
+    """An answer: its status, its headers as sent, the body read (what was asked of it)."""
 
     status: int
     headers: tuple[tuple[str, str], ...]
@@ -46,7 +61,13 @@ class Reply:
     length: int | None = None  # of the body not yet read (None: chunked, or to the end)
     chunked: bool = False
     will_close: bool = False
-    too_large: bool = False  # a 200 whose body is longer than asked (none read)
+    too_large: bool = False  # a body asked for that is longer than asked (none read)
+    reason: str = ""  # the status line's reason phrase
+
+    def header(self, name: str) -> str | None:
+        """Header ``name``'s first value (as HTTPMessage.get), None when none."""
+        low = name.lower()
+        return next((value for key, value in self.headers if key.lower() == low), None)
 
 
 async def read_status(reader: asyncio.StreamReader, waits: Waits) -> Status:
@@ -96,7 +117,7 @@ def _status(line: str) -> Status:
 
 async def read_head(reader: asyncio.StreamReader, status: Status, waits: Waits) -> Reply:
     """The headers after ``status``, and how its body is delimited (http.client's begin)."""
-    reply = Reply(status.code, await _headers(reader, waits))
+    reply = Reply(status.code, await _headers(reader, waits), reason=status.reason.strip())
     first: dict[str, str] = {}  # (each name's first value, as HTTPMessage.get)
     for name, value in reply.headers:
         first.setdefault(name.lower(), value)
@@ -163,21 +184,19 @@ def _buffered_headers(
 
 
 async def read_reply(
-    reader: asyncio.StreamReader, reply: Reply, limit: int, head: bool, waits: Waits
+    reader: asyncio.StreamReader, reply: Reply, reading: BodyWanted, waits: Waits
 ) -> bool:
-    """Read a 200's body into ``reply`` (at most ``limit`` bytes: FetchError on one more;
-    ``head``: its first ``limit``); whether the connection can carry the next request."""
-    if reply.status == 200:
-        if reply.chunked:
-            body = await _chunked(reader, reply, limit + 1, waits)
-        else:
-            body = await _upto(reader, reply, limit + 1, waits)
-            if len(body) <= limit and reply.length:  # (the connection ended before the body)
-                raise FetchError("the body is cut off")
-        if len(body) > limit and not head:
+    """Read the body ``reading`` asks for into ``reply``; whether the connection can carry the
+    next request."""
+    limit = reading.limit
+    if reply.status in reading.statuses:
+        body = await _body(reader, reply, limit + 1, waits)
+        if len(body) > limit and not reading.head:
             reply.too_large = True
             return False
         reply.body = body[:limit]
+    elif reading.quote:
+        return await _quote(reader, reply, reading.quote, waits)
     if reply.will_close or reply.length is None or reply.length > DRAIN:
         return False
     try:
@@ -189,6 +208,31 @@ async def read_reply(
     except (OSError, http.client.HTTPException, ValueError):
         return False
     return reply.length == 0
+
+
+async def _body(reader: asyncio.StreamReader, reply: Reply, want: int, waits: Waits) -> bytes:
+    """Up to ``want`` bytes of the body (FetchError when the connection ends before it)."""
+    if reply.chunked:
+        return await _chunked(reader, reply, want, waits)
+    body = await _upto(reader, reply, want, waits)
+    if len(body) < want and reply.length:  # (the connection ended before the body)
+        raise FetchError("the body is cut off")
+    return body
+
+
+async def _quote(reader: asyncio.StreamReader, reply: Reply, quote: int, waits: Waits) -> bool:
+    """The body of an answer only quoted: its first ``quote`` bytes when it is no longer and
+    came whole within the request's bounds, else none (the answer stands). Never kept."""
+    try:
+        body = await _body(reader, reply, quote + 1, waits)
+    except asyncio.CancelledError:
+        if not waits.spent():
+            raise
+        return False
+    except (FetchError, OSError, http.client.HTTPException, ValueError):
+        return False
+    reply.body = body if len(body) <= quote else b""
+    return False
 
 
 async def _upto(reader: asyncio.StreamReader, reply: Reply, want: int, waits: Waits) -> bytes:

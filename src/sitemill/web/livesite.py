@@ -1,11 +1,15 @@
-"""GETs of the live site, polite and bounded: few at a time, each and all under a deadline."""
+"""Requests sitemill makes: GETs of the live site, few at a time, each and all under a deadline;
+one-off requests (the state's download, an IndexNow POST), each under one deadline."""
 # No redirect is followed: a <loc> that redirects is a problem to report, not a page to read, and a
 # redirect to another host is never a request. Only the site's own origins are asked (whatever a
 # page names elsewhere is not read), with a user agent that says who asks and why. Each body is
 # read no further than its caller's limit; a response is handed to a ``process`` function as soon
 # as it is read (in the one event loop that asks them all: web.inflight, web.streams), and only
 # what that returns is kept, so memory is bounded by the number of requests in flight, not by the
-# size of the site. (That one loop's coroutines alone touch the bookkeeping: no lock.)
+# size of the site. (That one loop's coroutines alone touch the bookkeeping: no lock.) A one-off
+# request (``exchange``) goes the same way on a connection of its own, closed after its answer:
+# the first answer is the response, whatever its status; a redirect is an answer its caller
+# reports (with where it leads), never a request to another host.
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from sitemill.urls import url_origin
 from sitemill.version import __version__
 
 if TYPE_CHECKING:
+    from sitemill.web.answers import BodyWanted, Reply
     from sitemill.web.streams import Streams
 
 _T = TypeVar("_T")
@@ -35,6 +40,8 @@ TOO_LARGE: Final = "larger than"
 # Requests that found no connection to an origin that never answered, after which it is taken as
 # unreachable (DNS, a refused or dropped connection, TLS) and asked no more: one cause, said once.
 UNREACHABLE_AFTER: Final = 3
+# The statuses that name another URL in their Location: reported, never followed.
+REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 
 
 def origin_or_blank(url: str) -> str:
@@ -141,13 +148,15 @@ class LiveSite:
         ``limits.concurrency`` requests at once (and as many answers held): one event loop in
         this thread, ``process`` run in it as each answer is read, its connections kept alive
         between the requests of these URLs, then closed."""
-        from sitemill.web.inflight import in_flight  # (asyncio: imported when a site is asked)
+        from sitemill.web.answers import BodyWanted  # (asyncio: imported when a site is asked)
+        from sitemill.web.inflight import in_flight
         from sitemill.web.streams import Streams
 
         connections = Streams()
+        reading = BodyWanted(limit, head)
 
         async def asked(url: str) -> _T:
-            return process(await self._get(url, limit, head, connections))
+            return process(await self._get(url, reading, connections))
 
         return in_flight(urls, asked, self.limits.concurrency, after=connections.close)
 
@@ -156,7 +165,7 @@ class LiveSite:
         body read: a status is all most callers ask)."""
         return self.get_many(urls, limit, _as_is, head=True)
 
-    async def _get(self, url: str, limit: int, head: bool, connections: Streams) -> LiveAnswer:
+    async def _get(self, url: str, reading: BodyWanted, connections: Streams) -> LiveAnswer:
         origin = self._site_origin(url)
         if not origin:
             return LiveAnswer(url, problem=OFF_SITE, asked=False)
@@ -168,7 +177,7 @@ class LiveSite:
             return LiveAnswer(url, problem=UNREACHED, asked=False)
         self.requests += 1
         try:
-            answer = await self._ask(url, origin, limit, deadline, head, connections)
+            answer = await self._ask(url, origin, reading, deadline, connections)
         except urllib.error.URLError as exc:  # (no connection: no answer came at all)
             reason = _one_line(exc.reason)
             failures, first = self._unreached.get(origin, (0, reason))
@@ -182,7 +191,7 @@ class LiveSite:
         return answer
 
     async def _ask(
-        self, url: str, origin: str, limit: int, deadline: float, head: bool, connections: Streams
+        self, url: str, origin: str, reading: BodyWanted, deadline: float, connections: Streams
     ) -> LiveAnswer:
         target = url
         headers: Mapping[str, str] = _HEADERS
@@ -190,11 +199,45 @@ class LiveSite:
             target = self.connect[origin] + url[len(origin) :]
             headers = {**_HEADERS, "Host": origin.partition("://")[2]}
         timeout = self.limits.timeout
-        reply = await connections.ask(target, headers, limit=limit, head=head, timeout=timeout,
+        reply = await connections.ask(target, headers, reading, timeout=timeout,
                           deadline=deadline)  # fmt: skip
         if reply.too_large:
+            limit = reading.limit
             return LiveAnswer(url, 200, reply.headers, problem=f"{TOO_LARGE} {limit:,} bytes")
         return LiveAnswer(url, reply.status, reply.headers, reply.body)
+
+
+def exchange(
+    method: str,
+    url: str,
+    headers: Mapping[str, str],
+    reading: BodyWanted,
+    data: bytes = b"",
+    *,
+    timeout: float,
+    deadline: float,
+) -> Reply:
+    """One request (``data`` its body) on a connection of its own, closed after it: the answer,
+    whatever its status (no redirect is followed), its body read as ``reading`` says (FetchError
+    for one larger than its limit). All of it ends by ``deadline`` seconds from now (FetchError
+    otherwise); ``timeout`` bounds each silence (TimeoutError); URLError when no connection could
+    be made. The environment's proxies are read for it."""
+    from sitemill.web.inflight import in_flight  # (asyncio: imported when a request is made)
+    from sitemill.web.streams import Streams
+
+    connections = Streams()
+    sent = {"Accept-Encoding": "identity", **headers, "Connection": "close"}  # (as http.client)
+    if data or method != "GET":
+        sent["Content-Length"] = str(len(data))
+
+    async def asked(_: str) -> Reply:
+        return await connections.ask(url, sent, reading, timeout=timeout, deadline=deadline,
+                                     method=method, data=data)  # fmt: skip
+
+    (reply,) = in_flight([url], asked, 1, after=connections.close)
+    if reply.too_large:
+        raise FetchError(f"{TOO_LARGE} {reading.limit:,} bytes")
+    return reply
 
 
 def _as_is(answer: LiveAnswer) -> LiveAnswer:

@@ -1,10 +1,10 @@
-"""GETs on asyncio streams: connections kept alive, every wait bounded, each body read bounded."""
-# The check's client (web.livesite): one event loop in the calling thread, no thread per request
-# or per connection (a host's name is resolved by asyncio's resolver thread; an IP address needs
-# none). Every wait (connecting, a proxy's CONNECT, the TLS handshake, each read) ends by the
-# request's deadline or its silence, whichever is sooner, as web.connection's sockets end theirs,
-# and ends the same way: a connection that cannot be made (or a request not sent on a new one) is
-# a URLError, a deadline met a FetchError, a silence a TimeoutError. Routes and proxies are
+"""Requests on asyncio streams: connections kept alive, every wait and each body read bounded."""
+# sitemill's one HTTP client (web.livesite): one event loop in the calling thread, no thread per
+# request or per connection (a host's name is resolved by asyncio's resolver thread; an IP address
+# needs none). Every wait (connecting, a proxy's CONNECT, the TLS handshake, each read) ends by the
+# request's deadline or its silence, whichever is sooner, and ends as a socket's timeout ends it
+# under urllib: a connection that cannot be made (or a request not sent on a new one) is a
+# URLError, a deadline met a FetchError, a silence a TimeoutError. Routes and proxies are
 # web.connection's; the answer is read as http.client reads it (web.answers). A connection whose
 # answer was read whole goes back to ``Streams`` for the next request to its origin.
 
@@ -22,7 +22,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from sitemill.web import connection
-from sitemill.web.answers import Reply, read_head, read_reply, read_status
+from sitemill.web.answers import BodyWanted, Reply, read_head, read_reply, read_status
 from sitemill.web.connection import Route
 from sitemill.web.dialing import Stream, open_stream
 from sitemill.web.waits import Waits, Watch
@@ -52,9 +52,11 @@ class Streams:
             found = self._routes[origin] = connection.route(origin + "/", self.proxies)
         return found
 
-    def request(self, url: str, origin: str, headers: Mapping[str, str]) -> bytes:
-        """A GET of ``url`` (on ``origin``): its request line, then its headers' block, made
-        once for each origin and headers."""
+    def request(
+        self, url: str, origin: str, headers: Mapping[str, str], method: str = "GET"
+    ) -> bytes:
+        """A request of ``url`` (on ``origin``): its request line, then its headers' block,
+        made once for each origin and headers."""
         way = self.route(origin)
         key = (origin, tuple(headers.items()))
         block = self._heads.get(key)
@@ -64,11 +66,13 @@ class Streams:
         if found := _DISALLOWED.search(target):
             said = f"{target!r} (found at least {found.group()!r})"
             raise http.client.InvalidURL(f"URL can't contain control characters. {said}")
-        return f"GET {target} HTTP/1.1\r\n".encode("ascii") + block
+        return f"{method} {target} HTTP/1.1\r\n".encode("ascii") + block
 
-    async def ask(self, url: str, headers: Mapping[str, str], **bounds: Any) -> Reply:
-        """``ask`` on these connections (``bounds``: its limit, head, timeout, deadline)."""
-        return await ask(self, url, headers, **bounds)
+    async def ask(
+        self, url: str, headers: Mapping[str, str], reading: BodyWanted, **bounds: Any
+    ) -> Reply:
+        """``ask`` on these connections (``bounds``: its timeout, deadline, method, data)."""
+        return await ask(self, url, headers, reading, **bounds)
 
     def take(self, origin: str) -> Stream | None:
         idle = self._idle.get(origin)
@@ -93,21 +97,23 @@ async def ask(
     streams: Streams,
     url: str,
     headers: Mapping[str, str],
+    reading: BodyWanted,
     *,
-    limit: int,
-    head: bool,
     timeout: float,
     deadline: float,
+    method: str = "GET",
+    data: bytes = b"",
 ) -> Reply:
-    """The answer to a GET of ``url``: its status, headers, and the body of a 200, at most
-    ``limit`` bytes (FetchError on one more; ``head``: its first ``limit``). Any status is the
-    answer (a redirect is never followed)."""
+    """The answer to a request of ``url`` (``data`` its body): its status, headers, and the
+    body ``reading`` asks for. Any status is the answer (a redirect is never followed)."""
     origin = "/".join(url.split("/", 3)[:3])  # (scheme://host[:port])
-    request = streams.request(url, origin, headers)
+    request = streams.request(url, origin, headers, method)
+    if data:
+        request += data
     waits = streams.watch.start(deadline, timeout)
     try:
         waits.arm()
-        return await _exchange(streams, origin, request, waits, limit, head)
+        return await _exchange(streams, origin, request, waits, reading)
     except asyncio.CancelledError:
         if not waits.spent():
             raise
@@ -121,7 +127,7 @@ async def ask(
 
 
 async def _exchange(
-    streams: Streams, origin: str, request: bytes, waits: Waits, limit: int, head: bool
+    streams: Streams, origin: str, request: bytes, waits: Waits, reading: BodyWanted
 ) -> Reply:
     taken = streams.take(origin)
     while True:
@@ -146,7 +152,7 @@ async def _exchange(
     kept = False
     try:
         reply = await read_head(reader, status, waits)
-        kept = await read_reply(reader, reply, limit, head, waits)
+        kept = await read_reply(reader, reply, reading, waits)
         return reply
     finally:
         if kept:
@@ -156,7 +162,7 @@ async def _exchange(
 
 
 def _headers(origin: str, way: Route, headers: Mapping[str, str]) -> bytes:
-    """A GET's headers: Host, ``headers`` and a proxy's credentials, as http.client writes
+    """A request's headers: Host, ``headers`` and a proxy's credentials, as http.client writes
     them, and the blank line."""
     scheme, _, authority = origin.partition("//")
     lines = [] if "Host" in headers else [f"Host: {_host(scheme, authority)}"]

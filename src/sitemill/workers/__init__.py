@@ -1,1 +1,1 @@
-"""Work spread over threads and processes, and Ctrl-C with worker processes."""
+"""Work spread over threads and processes, Ctrl-C with worker processes, the collector paced."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
-from sitemill.config.groups import Group, group_of
 from sitemill.config.model import Config
+from sitemill.config.tables import Group, group_of
 from sitemill.entries import Entry
 
 

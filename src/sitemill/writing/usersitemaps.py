@@ -1,7 +1,7 @@
 """The user's sitemaps sitemill names: which, where (its index or robots.txt), whether each is."""
 # Three sources, one decision (docs/output.md, "The user's own sitemaps"):
 #
-# - ``sitemaps = [...]`` (sitemill.config.sitemaps has made each an absolute URL);
+# - ``sitemaps = [...]`` (sitemill.config.model has made each an absolute URL);
 # - those a replaced generator's index named beside its own children (sitemill.writing.takeover's
 #   ``users``), each read there and found a sitemap;
 # - those an earlier run found so and the state remembers (after a takeover in a bucket or a

@@ -11,8 +11,8 @@ from functools import partial
 from pathlib import Path
 from typing import Final
 
-from sitemill.config.groups import group_names
 from sitemill.config.model import Config, OutputFormat, ShardsMode
+from sitemill.config.tables import group_names
 from sitemill.entries import Entry
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest

@@ -13,7 +13,6 @@ from typing import Final
 from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
 from sitemill.lastmod.fingerprint.linebatch import Passes
 from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
-from sitemill.lastmod.fingerprint.neighbourlinks import read_neighbours
 from sitemill.lastmod.fingerprint.orderedpass import in_order
 from sitemill.lastmod.fingerprint.regionkey import (
     NOTE_SIGNS,
@@ -21,7 +20,7 @@ from sitemill.lastmod.fingerprint.regionkey import (
     region_key,
     same_in_order,
 )
-from sitemill.lastmod.fingerprint.regionmarkers import REGION_MARKS
+from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint.tagpass import first_pass
 from sitemill.lastmod.fingerprint.targetmarks import (
@@ -29,6 +28,7 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     LINK_END_MARK,
     LINK_END_TAG,
     MARK_EDGE,
+    NEIGHBOUR_MARK,
     descriptions,
     mark_targets,
     unspace_marks,
@@ -76,7 +76,7 @@ def reduce_markup(
 
 def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
-    (fingerprint.targets); version 6 leaves a post's neighbours out (fingerprint.neighbourlinks).
+    (fingerprint.targets); version 6 leaves a post's neighbours out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
     text = read_neighbours(text, version)
     if targets.EMPTY_DESCRIPTION in text:
@@ -333,3 +333,34 @@ def _closing(data: bytes, name: bytes, start: int) -> int:
 def _end_tags(name: bytes) -> re.Pattern[bytes]:
     """The start and end tags of the elements of ``name`` (its name lower-cased)."""
     return re.compile(rb"<(/?)" + re.escape(name) + rb"(?=[\t\n\f\r />])[^>]*>", re.IGNORECASE)
+
+
+# A post's neighbours: links to the page before and after it (fingerprint version 6).
+# A link whose rel is "prev" or "next" (HTML's link types: the page is part of a sequence and
+# the link leads to the one before or after it) says which page stands beside this one: a post's
+# "previous post"/"next post" links, whose words are the neighbour's title (its words, not this
+# page's: a Gatsby blog re-dated 7 posts when a neighbour was published or retitled). What
+# another page says is that page's: version 6 leaves such a link out, its target and words, and
+# keeps the markers inside it; version 5 reads the link as any other.
+def read_neighbours(text: str, version: int) -> str:
+    """``text`` (a reduction before its region is selected) with each link marked as a
+    neighbour left out (``version`` 6; 5 leaves only the neighbour marks out). A link left
+    open: only its mark."""
+    if NEIGHBOUR_MARK not in text:
+        return text
+    if version < 6:
+        return text.replace(NEIGHBOUR_MARK, "")
+    pieces: list[str] = []
+    done = 0
+    at = text.find(NEIGHBOUR_MARK)
+    while at >= 0:
+        end = text.find(LINK_END_MARK, at)
+        pieces.append(text[done:at])
+        if end < 0:
+            done = at + len(NEIGHBOUR_MARK)
+            break
+        pieces += (" ", *ANY_MARKER.findall(text, at, end), " ")
+        done = end + len(LINK_END_MARK)
+        at = text.find(NEIGHBOUR_MARK, done)
+    pieces.append(text[done:].replace(NEIGHBOUR_MARK, ""))
+    return "".join(pieces)

@@ -25,18 +25,20 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from sitemill.lastmod.fingerprint import (
+    excerpts,
     linkblocks,
     regionmarkers,
     titleblock,
     titledarticle,
-    titledescriptions,
 )
 from sitemill.lastmod.fingerprint.articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
 from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
 from sitemill.lastmod.fingerprint.teasers import read_teasers
+from sitemill.lastmod.fingerprint.titleparts import title_parts
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
 # a furniture role (tracked in order, like role=main: its end tag is found by its name).
@@ -191,7 +193,7 @@ def select(
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to the page's own article
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
-    furniture, or its title, descriptions and own article; read as fingerprint.titledescriptions
+    furniture, or its title, descriptions and own article; read as join_page
     does. Version 6 (``version``: 5 to 7) reads teasers as the links to the pages they tease
     (fingerprint.teasers: ``url``, the page's); version 7 leaves out a post's blocks of links
     outside its article (fingerprint.linkblocks)."""
@@ -212,7 +214,7 @@ def select(
             kept = linkblocks.leave_out_link_blocks(kept, url, text)
         region = narrowed(kept)
         if region is None:
-            return titledescriptions.join_page(kept)
+            return join_page(kept)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
@@ -230,7 +232,7 @@ def select(
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    return titledescriptions.join_selection(title, list(said), body)
+    return join_selection(title, list(said), body)
 
 
 def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
@@ -269,3 +271,27 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
     if not skipping:
         kept.append(text[position:])
     return " ".join(kept)
+
+
+# What the fingerprint reads of a page besides its region: its title and descriptions.
+# Besides its region (fingerprint.regionselect): its title by its parts (fingerprint.titleparts),
+# with its end marked (targetmarks.TITLE_END: history.templateedits reads the title apart), and its
+# meta descriptions less an excerpt of the text kept (fingerprint.excerpts), before that text.
+def join_page(kept: str) -> str:
+    """A page with no main region and no article of its own, ``kept`` its marked text less
+    its furniture: its title, its descriptions, then the rest of its text (joined)."""
+    title, kept = regionmarkers.cut_title(kept)
+    said = descriptions(kept)
+    for mark in said:
+        kept = kept.replace(mark, " ", 1)
+    return join_selection(title, said, kept)
+
+
+def join_selection(title: str, said: list[str], body: str) -> str:
+    """The title (by its parts, its end marked), the descriptions (an excerpt of the body
+    left out) and the body of a page's selected text (see above), joined."""
+    title = regionmarkers.unmark(title)
+    if said:
+        said = excerpts.own_descriptions(said, body, title)
+    title = title_parts(title) + TITLE_END
+    return regionmarkers.unmark(" ".join((title, *said, body)))

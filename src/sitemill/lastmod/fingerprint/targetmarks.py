@@ -27,7 +27,7 @@ LINK_END_MARK: Final = f"{MARK_EDGE}{_LINK_END}{MARK_EDGE}"
 DESCRIPTION_START: Final = f"{MARK_EDGE}{_DESCRIPTION}"  # (or a mark's end and a "D")
 # Before a link whose rel names the previous or next page of a sequence (HTML's "prev" and
 # "next" link types: a post's neighbours); version 6 leaves such a link out
-# (fingerprint.neighbourlinks), the versions before it read the link alone.
+# (fingerprint.reduction.read_neighbours), the versions before it read the link alone.
 NEIGHBOUR_MARK: Final = f"{MARK_EDGE}N{MARK_EDGE}"
 # Where the title ends (fingerprint version 5): what comes before this mark is the title's.
 TITLE_END: Final = f"{MARK_EDGE}T{MARK_EDGE}"

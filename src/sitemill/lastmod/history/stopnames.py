@@ -33,9 +33,15 @@ from sitemill.lastmod.history.stopedits import (
     stop_keys,
     stop_names,
 )
-from sitemill.lastmod.history.walk import Fingerprint, Run, fingerprint_with_reduction
+from sitemill.lastmod.history.walk import (
+    Fingerprint,
+    Named,
+    Reductions,
+    Run,
+    fingerprint_with_reduction,
+    hand,
+)
 from sitemill.lastmod.history.walkgit import KEPT, blob_reader
-from sitemill.lastmod.history.walkreductions import Named, Reductions, hand
 from sitemill.workers.workpool import WorkPool, cut
 
 # Stops named together in a worker, their versions' reductions held at once (stopedits').

@@ -1,5 +1,5 @@
-"""deadline_open (every request sitemill makes, a GET of a site or an IndexNow POST): the first
-answer is the response, whatever its status, and an error's body is read within the deadline too."""
+"""exchange (a one-off request: the state's download, an IndexNow POST): the first answer is the
+response, whatever its status, and an error's body is read within the deadline too."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import contextlib
 import http.server
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from sitemill.errors import FetchError
-from sitemill.web.transport import deadline_open
+from sitemill.web.answers import BodyWanted, Reply
+from sitemill.web.livesite import exchange
 
 
 @pytest.fixture
@@ -53,24 +53,20 @@ def origin(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     thread.join()
 
 
-def post(url: str) -> urllib.request.Request:
-    return urllib.request.Request(url, data=b"{}", method="POST")
+def post(url: str, limit: int, *, timeout: float, deadline: float) -> Reply:
+    """A POST of ``{}``, the body of any status read (at most ``limit`` bytes)."""
+    every = BodyWanted(limit, statuses=range(100, 1000))
+    return exchange("POST", url, {}, every, b"{}", timeout=timeout, deadline=deadline)
 
 
 @pytest.mark.parametrize(
     ("path", "status", "body"), [("/moved", 301, b""), ("/broken", 500, b"oops")]
 )
 def test_any_status_is_the_response(origin: str, path: str, status: int, body: bytes) -> None:
-    with deadline_open(post(origin + path), timeout=2, deadline=2) as (
-        response,
-        read,
-    ):
-        assert (response.status, read(100)) == (status, body)
+    response = post(origin + path, 100, timeout=2, deadline=2)
+    assert (response.status, response.body) == (status, body)
 
 
 def test_an_error_body_is_read_within_the_deadline(origin: str) -> None:
-    with (
-        pytest.raises(FetchError, match=r"within 0\.3 s"),
-        deadline_open(post(origin + "/drip"), timeout=2, deadline=0.3) as (_, read),
-    ):
-        read(1000)
+    with pytest.raises(FetchError, match=r"within 0\.3 s"):
+        post(origin + "/drip", 1000, timeout=2, deadline=0.3)
