@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.command import CommandInputs, answer_command
 from sitemill.check.run import CheckOptions
+from sitemill.commands.check import Checked, check_record
 from sitemill.errors import EventError
-from sitemill.jobs.check import Checked, check_record
 from sitemill.scaleout.bucketrecord import bucket_record
 from sitemill.web.livesite import Limits
 

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.events import own_bucket
-from sitemill.aws.logs import function_env
-from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.aws.logs import LambdaSettings, function_env, lambda_config
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.messages import shown

@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli.buildrecord import add_record_arguments
 from sitemill.cli.output import say
-from sitemill.cli.usage import (
-    Parser,
-)
+from sitemill.cli.usage import Parser, add_command
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.commands.check import Checked
     from sitemill.config.model import Config
-    from sitemill.jobs.check import Checked
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
@@ -41,9 +39,7 @@ def add_check_command(
     commands: argparse._SubParsersAction[Parser], common: Parser
 ) -> argparse.ArgumentParser:
     """The parser of `sitemill check --base-url URL [SITE_DIR | --bucket NAME] [--all]`."""
-    command: argparse.ArgumentParser = commands.add_parser(
-        "check", parents=[common], help="after a deploy: is what is live what was published?"
-    )
+    command = add_command(commands, common, "check")
     add_record_arguments(command, "a bucket's site, not a folder's")
     command.add_argument("--all", action="store_true", dest="every", help="check every URL")
     command.add_argument(
@@ -76,7 +72,7 @@ def run_check_command(
 ) -> int:
     """Check the live site; exit 1 on any problem unless --warn-only."""
     from sitemill.check.run import CheckOptions
-    from sitemill.jobs.check import check_record, check_tree
+    from sitemill.commands.check import check_record, check_tree
     from sitemill.state.store import open_state_store
     from sitemill.web.livesite import Limits
 

@@ -12,9 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli.buildrecord import add_record_arguments
 from sitemill.cli.output import say
-from sitemill.cli.usage import (
-    Parser,
-)
+from sitemill.cli.usage import Parser, add_command
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
@@ -30,11 +28,7 @@ def add_indexnow_command(
     common: Parser,
 ) -> argparse.ArgumentParser:
     """The parser of `sitemill indexnow [SITE_DIR | --bucket NAME] [--dry-run]`."""
-    command: argparse.ArgumentParser = commands.add_parser(
-        "indexnow",
-        parents=[common],
-        help="announce the URLs the state holds pending (after a deploy)",
-    )
+    command = add_command(commands, common, "indexnow")
     add_record_arguments(command, "a bucket's pending URLs, not a folder's")
     command.add_argument("--dry-run", action="store_true", help="print what would be sent")
     return command
@@ -89,13 +83,8 @@ def _pending_store(
 
         store = open_state_store(config, s3_client=s3_client)
         return tree_pending(store, args.site_dir, args.out or args.site_dir)
-    from sitemill.indexnow.pending import ObjectPending
-    from sitemill.jobs.bucket import BucketSettings, bucket_pending_store
-    from sitemill.scaleout.partitionedstore import open_partitioned
+    from sitemill.jobs.bucket import BucketSettings
+    from sitemill.scaleout.bucketrecord import bucket_pending
 
     site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
-    client = s3_client()
-    partitioned = open_partitioned(config, client, site)
-    if partitioned is not None:
-        return ObjectPending(partitioned.pending_store())
-    return bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+    return bucket_pending(config, s3_client(), site)

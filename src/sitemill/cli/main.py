@@ -22,6 +22,7 @@ from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
     Parser,
+    add_command,
     bucket_name,
     check_out_dir,
     endpoint_url,
@@ -60,21 +61,17 @@ def build_parser() -> Parser:
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    build = commands.add_parser("build", parents=[common], help="sitemaps for a site directory")
+    build = add_command(commands, common, "build")
     build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
     add_config_flags(build)
 
-    urls = commands.add_parser(
-        "urls", parents=[common], help="sitemaps from a URL list (one per line, TAB lastmod)"
-    )
+    urls = add_command(commands, common, "urls")
     urls.add_argument("url_file", metavar="FILE|-")
     urls.add_argument("--out", type=Path, default=Path("."), help="output directory (default: .)")
     add_config_flags(urls)
 
-    s3 = commands.add_parser(
-        "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
-    )
+    s3 = add_command(commands, common, "s3")
     s3.add_argument(
         "--bucket", type=bucket_name, metavar="NAME",
         help="the site bucket (or SITEMILL_BUCKET, or --function's)",
@@ -93,9 +90,7 @@ def build_parser() -> Parser:
     add_why_command(commands, common)
     add_diff_command(commands, common)
 
-    validate = commands.add_parser(
-        "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
-    )
+    validate = add_command(commands, common, "validate")
     validate.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     validate.add_argument("--base-url", help="URL the sitemaps are served from")
     return parser

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Final, NoReturn
 from urllib.parse import urlsplit
 
+from sitemill.commands import COMMANDS
 from sitemill.config.names import did_you_mean
 from sitemill.errors import MissingExtraError, UsageError, install_hint
 from sitemill.messages import shown
@@ -34,6 +35,16 @@ class Parser(argparse.ArgumentParser):
         # argparse quotes argv (an unknown flag, a refused value): shown as any message is,
         # with no URL's user info and no character that steers the terminal.
         self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)} (see {self.prog} --help)\n")
+
+
+def add_command(
+    commands: argparse._SubParsersAction[Parser], common: Parser, name: str
+) -> argparse.ArgumentParser:
+    """The parser of the command ``name`` (sitemill.commands), with the common options."""
+    command: argparse.ArgumentParser = commands.add_parser(
+        name, parents=[common], help=COMMANDS[name].does
+    )
+    return command
 
 
 def parse_command_line(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:
