@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+from pathlib import Path
 
 from sitemill.aws.events import is_check_event, is_diff_event, parse_event
 from sitemill.cli.main import build_parser
@@ -39,3 +41,26 @@ def test_the_lambda_answers_the_events_the_table_names_for_it() -> None:
 def test_each_commands_run_is_a_module_of_the_package() -> None:
     for command in COMMANDS.values():
         assert importlib.import_module(f"sitemill.{command.runs}").__name__.endswith(command.runs)
+
+
+# A bucket's run chooses between the bucket job and the partitioned rebuild in one place
+# (scaleout.bucketrun): no front end calls either itself.
+RUN_INSIDES = {"rebuild_bucket", "rebuild_partitioned", "RebuildOptions", "merged_start"}
+FRONT_ENDS = ("cli", "github", "aws")
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "sitemill"
+
+
+def test_no_front_end_chooses_a_buckets_run_itself() -> None:
+    found = {}
+    for front in FRONT_ENDS:
+        for path in sorted((PACKAGE / front).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)
+                for alias in node.names
+            }
+            if names & RUN_INSIDES:
+                found[str(path.relative_to(PACKAGE))] = sorted(names & RUN_INSIDES)
+    assert found == {}

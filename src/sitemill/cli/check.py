@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.buildrecord import add_record_arguments
+from sitemill.cli.buildrecord import add_record_arguments, record_config
 from sitemill.cli.output import say
-from sitemill.cli.usage import Parser, add_command
+from sitemill.cli.usage import Parser, add_command, s3_client
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
-
     from sitemill.commands.check import Checked
-    from sitemill.config.model import Config
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
@@ -62,15 +59,9 @@ def add_check_command(
     return command
 
 
-def run_check_command(
-    args: argparse.Namespace,
-    config: Config,
-    stdout: TextIO,
-    *,
-    s3_client: Callable[[str | None], S3Client],
-    env: Mapping[str, str],
-) -> int:
+def run_check_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Check the live site; exit 1 on any problem unless --warn-only."""
+    config = record_config(args, env)
     from sitemill.check.run import CheckOptions
     from sitemill.commands.check import check_record, check_tree
     from sitemill.state.store import open_state_store
@@ -89,7 +80,7 @@ def run_check_command(
         store = open_state_store(config, s3_client=client)
         out = args.out or args.site_dir
         checked = check_tree(config, args.site_dir, out, store, options, limits)
-    print_checked(checked, stdout, quiet=args.quiet)
+    print_checked(checked, sys.stdout, quiet=args.quiet)
     return 0 if checked.report.ok or args.warn_only else 1
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemill.cli.options import add_config_flags
 from sitemill.cli.output import say
-from sitemill.cli.usage import Parser, add_command
+from sitemill.cli.usage import Parser, add_command, s3_client
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> Previou
     from sitemill.state.previous import PreviousState, open_previous, previous_state
     from sitemill.state.store import open_state_store
 
-    store = open_state_store(config, s3_client=_s3_client)  # (a bad location: one line now)
+    store = open_state_store(config, s3_client=s3_client)  # (a bad location: one line now)
     if args.against:
         return previous_state(args.against)
     if store is not None:
@@ -121,15 +121,6 @@ def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> Previou
             "give --against with the live site's state (BASE_URL/sitemill-state.json.gz)"
         )
     return found
-
-
-def _s3_client() -> Any:
-    from sitemill.cli.usage import require_s3_extra
-
-    require_s3_extra()
-    from sitemill.aws.clients import make_s3_client
-
-    return make_s3_client(None)
 
 
 def print_json(diff: SiteDiff, suggested: dict[str, Any] | None, stream: TextIO) -> None:

@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.buildrecord import add_record_arguments
+from sitemill.cli.buildrecord import add_record_arguments, record_config
 from sitemill.cli.output import say
-from sitemill.cli.usage import Parser, add_command
+from sitemill.cli.usage import Parser, add_command, s3_client
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
@@ -34,18 +34,12 @@ def add_indexnow_command(
     return command
 
 
-def run_indexnow_command(
-    args: argparse.Namespace,
-    config: Config,
-    stdout: TextIO,
-    *,
-    s3_client: Callable[[str | None], S3Client],
-    env: Mapping[str, str],
-) -> int:
+def run_indexnow_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Send the pending URLs; exit 1 when an engine refused some (400, 422). ``s3_client``
     makes a client at an endpoint (--endpoint-url, as `sitemill s3`'s), when one is needed."""
     from sitemill.indexnow.run import deliver, pending_outcome
 
+    config = record_config(args, env)
     if not config.indexnow_key and not args.dry_run:
         raise ConfigError("indexnow_key", "is required to send (SITEMILL_INDEXNOW_KEY)")
     client = partial(s3_client, args.endpoint_url)
@@ -54,7 +48,7 @@ def run_indexnow_command(
     for message in outcome.messages:
         say(sys.stderr, f"sitemill: warning: {message}")
     if not args.quiet:
-        print_outcome(outcome, stdout, dry_run=args.dry_run)
+        print_outcome(outcome, sys.stdout, dry_run=args.dry_run)
     return 1 if outcome.refused else 0
 
 

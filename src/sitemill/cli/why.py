@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.output import say
@@ -19,6 +18,7 @@ from sitemill.cli.usage import (
     endpoint_url,
     key_prefix,
     require_s3_extra,
+    s3_client,
 )
 from sitemill.errors import ConfigError
 
@@ -68,7 +68,7 @@ def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
         return EXIT_INVALID
     sink = LocalDirSink(out_dir)
     beside = SinkStateStore(sink, str(out_dir / STATE_NAME))
-    store = open_state_store(config, s3_client=_s3_client) or beside
+    store = open_state_store(config, s3_client=s3_client) or beside
     why = explain_page(config, site_dir, name, sink, store, open_previous(config))
     for line in why_lines(why, args.page):
         say(sys.stdout, line)
@@ -81,7 +81,6 @@ def run_bucket_why(args: argparse.Namespace, env: dict[str, str]) -> int:
     if args.site_dir is not None or args.out is not None:
         raise ConfigError("bucket", "give a SITE_DIR (and --out) or --bucket, not both")
     require_s3_extra()  # (before sitemill.aws, whose modules import botocore)
-    from sitemill.aws.clients import make_s3_client
     from sitemill.cli.s3function import stack_state_elsewhere
     from sitemill.cli.whylines import why_code, why_lines
     from sitemill.commands.why import site_path
@@ -97,7 +96,7 @@ def run_bucket_why(args: argparse.Namespace, env: dict[str, str]) -> int:
         say(sys.stdout, f"{args.page} is not under the base URL {config.base_url}")
         return EXIT_INVALID
     site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
-    s3 = make_s3_client(args.endpoint_url)
+    s3 = s3_client(args.endpoint_url)
     elsewhere = stack_state_elsewhere(config, s3, site)
     if elsewhere is not None:  # (the dates the stack keeps are not where this run looks)
         raise ConfigError("state", elsewhere)
@@ -109,11 +108,3 @@ def run_bucket_why(args: argparse.Namespace, env: dict[str, str]) -> int:
     for line in why_lines(why, args.page):
         say(sys.stdout, line)
     return why_code(why)
-
-
-def _s3_client(endpoint_url: str | None = None) -> Any:
-    """An S3 client for an s3:// --state (boto3 is an extra)."""
-    require_s3_extra()
-    from sitemill.aws.clients import make_s3_client
-
-    return make_s3_client(endpoint_url)
