@@ -15,11 +15,11 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.command import CommandInputs, answer_command
+from sitemill.aws.command import CommandInputs, answer_command, read_keys
 from sitemill.commands.diff import BucketDiff, diff_bucket, found_diff
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
-from sitemill.errors import DiffError, EventError
+from sitemill.errors import DiffError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger(__name__)
-_KEYS: Final = frozenset({"action", "bucket"})
 # Items of each list (added, changed, removed) an answer holds at most: a Lambda's answer is
 # 6 MB at most, and a restructure of a large site removes tens of thousands of URLs.
 MAX_URLS_ANSWERED: Final = 1_000
@@ -90,8 +89,4 @@ def cut_lists(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read(event: Mapping[str, Any]) -> None:
-    unknown = sorted(set(event) - _KEYS)
-    if unknown:
-        raise EventError(f"unknown key {unknown[0]!r} in a diff event (known: action, bucket)")
-    if "bucket" in event and not isinstance(event["bucket"], str):
-        raise EventError('"bucket" must be a bucket name')
+    read_keys(event, "diff", ("action", "bucket"))
