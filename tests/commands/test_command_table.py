@@ -44,8 +44,8 @@ def test_each_commands_run_is_a_module_of_the_package() -> None:
 
 
 # A bucket's run chooses between the bucket job and the partitioned rebuild in one place
-# (scaleout.bucketrun): no front end calls either itself.
-RUN_INSIDES = {"rebuild_bucket", "rebuild_partitioned", "RebuildOptions", "merged_start"}
+# (scaleout.bucketrun): no front end calls the partitioned rebuild itself.
+RUN_INSIDES = {"rebuild_partitioned", "RebuildOptions", "merged_start"}
 FRONT_ENDS = ("cli", "github", "aws")
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "sitemill"
 

@@ -44,12 +44,13 @@ def rebuild_site(
     site: BucketSite,
     asked: RunAsked,
     partitioned: PartitionedStore | None = None,
+    job: Callable[..., Report] = rebuild_bucket,
 ) -> Report:
     """Rebuild ``site``'s sitemaps (or run it dry) from its state: ``partitioned`` (as
-    open_partitioned opened it; None: the bucket job's one state object, where ``config``
-    names it, else beside the sitemaps, and ``previous_state``)."""
+    open_partitioned opened it; None: the bucket ``job``'s one state object, where
+    ``config`` names it, else beside the sitemaps, and ``previous_state``)."""
     if partitioned is None:
-        return rebuild_bucket(
+        return job(
             config,
             client,
             site,
