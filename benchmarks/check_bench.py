@@ -104,8 +104,8 @@ def _serve(root: Path, port: int, server: str, latency_ms: int = 0) -> subproces
 def _check_once(root: Path, port: int, concurrency: int) -> tuple[Any, float, float]:
     """One `sitemill check --all`: its report, wall and CPU seconds."""
     from sitemill.check.run import CheckOptions
+    from sitemill.commands.check import check_tree
     from sitemill.config.model import load_config
-    from sitemill.jobs.check import check_tree
     from sitemill.web.livesite import Limits
 
     config = load_config({"base_url": BASE}, {}, {})

@@ -7,7 +7,7 @@ change like a documentation restructure: MOVED_SAME pages move with their bytes 
 MOVED_EDITED move with about 5 % of their words replaced, REMOVED are deleted and EDITED are
 edited in place (about 5 % of their words). Timed, round by round:
 
-- the diff (`diff_driver.py`: sitemill.jobs.treediff.diff_tree, as `sitemill diff SITE
+- the diff (`diff_driver.py`: sitemill.commands.diff.diff_tree, as `sitemill diff SITE
   --against STATE` runs it): the ordinary build of the changed site as a dry run from the old
   state into memory, then the comparison by URL;
 - its floor: a plain `sitemill build` of the same changed site from its own state, nothing new

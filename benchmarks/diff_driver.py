@@ -1,4 +1,4 @@
-"""diff-50k's diff in one process: sitemill.jobs.treediff.diff_tree of SITE against the state
+"""diff-50k's diff in one process: sitemill.commands.diff.diff_tree of SITE against the state
 STATE at BASE_URL, as `sitemill diff SITE --against STATE` runs it; the counts and each renamed
 URL's resemblance written as JSON to OUT.
 
@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
+from sitemill.commands.diff import diff_tree
 from sitemill.config.model import load_config
 from sitemill.diff.model import Verdict
-from sitemill.jobs.treediff import diff_tree
 from sitemill.state.previous import previous_state
 
 

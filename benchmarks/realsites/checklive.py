@@ -42,8 +42,8 @@ import oracle
 
 from livesite import serving  # (the tests' loopback server)
 from sitemill.check.run import CheckOptions
+from sitemill.commands.check import Checked, check_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.check import Checked, check_tree
 from sitemill.state.parse import parse_state
 from sitemill.urls import page_url, url_origin
 from sitemill.urlstyle import rendering_style

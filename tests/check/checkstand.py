@@ -9,8 +9,8 @@ from pathlib import Path
 from enginestand import KEY, Stand
 from sitemill.check.run import CheckOptions
 from sitemill.cli.main import main
+from sitemill.commands.check import Checked, check_tree
 from sitemill.config.model import Config, load_config
-from sitemill.jobs.check import Checked, check_tree
 from sitemill.web.livesite import Limits
 
 QUICK = Limits(concurrency=4, timeout=5.0, request_deadline=5.0, run_deadline=60.0)

@@ -13,8 +13,8 @@ from llmsrecord import keep_llms_digests, md5
 from sitemill.check.problems import LLMS
 from sitemill.check.published import published_from
 from sitemill.check.run import CheckOptions
+from sitemill.commands.check import check_tree
 from sitemill.filenames.outputs import twin_url
-from sitemill.jobs.check import check_tree
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord
 

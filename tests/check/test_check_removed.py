@@ -14,8 +14,8 @@ from enginestand import Stand
 from sitemill.check.problems import REMOVED_URL
 from sitemill.check.run import CheckOptions
 from sitemill.cli.main import main
+from sitemill.commands.check import check_tree
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.check import check_tree
 from sitemill.state.model import dump_state
 from sitemill.state.parse import parse_state
 from sitemill.state.removedurls import RemovedUrl

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.command import CommandInputs, answer_command
+from sitemill.aws.command import CommandInputs, answer_command, read_keys
 from sitemill.check.run import CheckOptions
+from sitemill.commands.check import Checked, check_record
 from sitemill.errors import EventError
-from sitemill.jobs.check import Checked, check_record
 from sitemill.scaleout.bucketrecord import bucket_record
 from sitemill.web.livesite import Limits
 
@@ -59,17 +59,11 @@ def _limits(context: object) -> Limits:
 
 
 def _read(event: Mapping[str, Any]) -> bool:
-    unknown = sorted(set(event) - _KEYS)
-    if unknown:
-        raise EventError(
-            f"unknown key {unknown[0]!r} in a check event (known: action, bucket, all)"
-        )
     every = event.get("all", False)
-    if not isinstance(every, bool):
+    if set(event) <= _KEYS and not isinstance(every, bool):  # (before a bucket that is no name)
         raise EventError('"all" must be true or false')
-    if "bucket" in event and not isinstance(event["bucket"], str):
-        raise EventError('"bucket" must be a bucket name')
-    return every
+    read_keys(event, "check", ("action", "bucket", "all"))
+    return bool(every)
 
 
 def _answer(checked: Checked, distribution: str | None) -> dict[str, Any]:

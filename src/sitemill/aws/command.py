@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.events import own_bucket
-from sitemill.aws.logs import function_env
-from sitemill.aws.settings import LambdaSettings, lambda_config
+from sitemill.aws.logs import LambdaSettings, function_env, lambda_config
 from sitemill.config.model import Config
-from sitemill.errors import SitemillError
+from sitemill.errors import EventError, SitemillError
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
@@ -62,3 +61,15 @@ def answer_command(
         failed = {"status": "error", "error": shown(str(exc))}
         log.error("%s", json.dumps(failed))
         return failed
+
+
+def read_keys(event: Mapping[str, Any], verb: str, known: tuple[str, ...]) -> None:
+    """A ``verb`` event of the ``known`` keys only, its bucket (if named) a string: an
+    EventError otherwise."""
+    unknown = sorted(set(event) - set(known))
+    if unknown:
+        raise EventError(
+            f"unknown key {unknown[0]!r} in a {verb} event (known: {', '.join(known)})"
+        )
+    if "bucket" in event and not isinstance(event["bucket"], str):
+        raise EventError('"bucket" must be a bucket name')

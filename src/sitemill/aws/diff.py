@@ -1,5 +1,5 @@
 """`{"action": "diff"}`: what the bucket's next rebuild would add, change and remove."""
-# The rebuild as a dry run from the stack's state (jobs.bucketdiff): nothing is written, not the
+# The rebuild as a dry run from the stack's state (commands.diff): nothing is written, not the
 # state either. A partitioned state (the stack's sharded sites) is diffed by its full rebuild as
 # a dry run, which starts from every shard's pages at once, when it fits the function (at most
 # MAX_TOUCHED shards, as a manual rebuild runs in it); a larger one (the state machine's) is
@@ -15,12 +15,13 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.command import CommandInputs, answer_command
+from sitemill.aws.command import CommandInputs, answer_command, read_keys
+from sitemill.commands.diff import BucketDiff, diff_bucket, found_diff
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
-from sitemill.errors import DiffError, EventError
-from sitemill.jobs.bucketdiff import BucketDiff, diff_bucket
+from sitemill.errors import DiffError
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger(__name__)
-_KEYS: Final = frozenset({"action", "bucket"})
 # Items of each list (added, changed, removed) an answer holds at most: a Lambda's answer is
 # 6 MB at most, and a restructure of a large site removes tens of thousands of URLs.
 MAX_URLS_ANSWERED: Final = 1_000
@@ -69,22 +69,13 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
         store = open_state_store(config, s3_client=lambda: client)
         return diff_bucket(config, client, site, state_store=store, previous=open_previous(config))
     from sitemill.jobs.fitsrouter import too_big
-    from sitemill.scaleout.partitioned import (
-        DEFAULT_THREADS,
-        MAX_TOUCHED,
-        RebuildOptions,
-        rebuild_partitioned,
-    )
+    from sitemill.scaleout.partitioned import MAX_TOUCHED
 
     why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
     if why is not None:
         raise DiffError(DIFF_TOO_BIG.format(why=why))
-    threads = config.workers or DEFAULT_THREADS
-    options = RebuildOptions(threads=threads, dry_run=True)
-    report = rebuild_partitioned(config, client, site, partitioned, options=options)
-    if report.diff is None:
-        raise DiffError(f"no state to compare with at {config.state}")
-    return BucketDiff(report.diff, report)
+    report = rebuild_site(config, client, site, RunAsked(dry_run=True), partitioned)
+    return BucketDiff(found_diff(report, config.state, site), report)
 
 
 def cut_lists(report: dict[str, Any]) -> dict[str, Any]:
@@ -98,8 +89,4 @@ def cut_lists(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read(event: Mapping[str, Any]) -> None:
-    unknown = sorted(set(event) - _KEYS)
-    if unknown:
-        raise EventError(f"unknown key {unknown[0]!r} in a diff event (known: action, bucket)")
-    if "bucket" in event and not isinstance(event["bucket"], str):
-        raise EventError('"bucket" must be a bucket name')
+    read_keys(event, "diff", ("action", "bucket"))

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws.clients import CloudFrontClient, make_s3_client
 from sitemill.aws.events import Trigger, parse_event, unreadable_batch
-from sitemill.aws.logs import function_env, log_summary, redact_error
+from sitemill.aws.logs import LambdaSettings, function_env, lambda_config, log_summary, redact_error
 from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, select_changes
-from sitemill.aws.settings import LambdaSettings, lambda_config
 from sitemill.config.model import Config
 from sitemill.errors import EventError, SitemillError
 from sitemill.filenames.outputs import normalize_prefix

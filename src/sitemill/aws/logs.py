@@ -1,4 +1,5 @@
-"""JSON-lines logging for the Lambda: one object per line, easy to query in CloudWatch."""
+"""The function's environment: its SITEMILL_* settings and Config, its secrets masked, and
+JSON-lines logging (one object per line, easy to query in CloudWatch)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import re
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.errors import SitemillError
+from sitemill.config.model import Config, env_name, load_config
+from sitemill.errors import ConfigError, SitemillError
+from sitemill.jobs.bucketsite import BucketSettings
 from sitemill.messages import redact, register_secret, shown
 
 if TYPE_CHECKING:
@@ -27,6 +31,35 @@ _SECRET_NAME: Final = re.compile(r"(?:KEY|TOKEN|SECRET|PASSWORD)\Z")
 class RedactedError(SitemillError):
     """An error whose text held a secret, raised in its place with the secret redacted (the
     Lambda runtime shows a raised error's text to the caller; Step Functions keeps it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LambdaSettings:
+    """The Lambda's own SITEMILL_* variables (the sitemap options are in Config)."""
+
+    site: BucketSettings  # SITEMILL_BUCKET, _PREFIX, _CACHE_CONTROL
+    distribution_id: str | None
+    state_machine: str | None = None  # the distributed rebuild's (infra/rebuild.asl.json)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LambdaSettings:
+        """Read the bucket settings, SITEMILL_CLOUDFRONT_DISTRIBUTION_ID and
+        SITEMILL_STATE_MACHINE_ARN."""
+        return cls(
+            site=BucketSettings.read(env),
+            distribution_id=env.get("SITEMILL_CLOUDFRONT_DISTRIBUTION_ID", "").strip() or None,
+            state_machine=env.get("SITEMILL_STATE_MACHINE_ARN", "").strip() or None,
+        )
+
+
+def lambda_config(env: Mapping[str, str]) -> Config:
+    """The function's Config; a missing base URL names the stack's parameter (no flags here)."""
+    if not env.get(env_name("base_url"), "").strip():
+        raise ConfigError(
+            "base_url",
+            "is required: set the stack's BaseUrl parameter (the function's SITEMILL_BASE_URL)",
+        )
+    return load_config({}, env)
 
 
 def function_env(env: Mapping[str, str] | None) -> Mapping[str, str]:

@@ -10,16 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
 from sitemill.aws.events import Trigger
+from sitemill.aws.logs import LambdaSettings
 from sitemill.aws.selection import Selection
-from sitemill.aws.settings import LambdaSettings
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.report import Report, summary_counts
+from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
-from sitemill.state.previous import open_previous
-from sitemill.state.store import open_state_store
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
@@ -90,36 +89,15 @@ def _rebuild(
 ) -> Report:
     """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
     read and written with this client; partitioned there when the sitemaps may be shards:
-    then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets)."""
-    partitioned = open_partitioned(config, client, site)
-    if partitioned is not None:
-        from sitemill.scaleout.partitioned import (
-            DEFAULT_THREADS,
-            RebuildOptions,
-            rebuild_partitioned,
-        )
-
-        # A deletion of sitemill's own file, or its replacement by other bytes, is a full
-        # rebuild when the manifest names it (the router tells); its own retired files'
-        # deletions change nothing.
-        return rebuild_partitioned(
-            config,
-            client,
-            site,
-            partitioned,
-            changed=None if trigger.rebuild else selection.paths,
-            deleted=[*selection.own_deleted, *selection.own_replaced],
-            options=RebuildOptions(
-                threads=config.workers or DEFAULT_THREADS,
-                dry_run=trigger.dry_run,
-                distribute=distribute,
-            ),
-        )
-    return rebuild_bucket(
-        config,
-        client,
-        site,
+    then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets). A deletion
+    of sitemill's own file, or its replacement by other bytes, is a full rebuild when the
+    manifest names it (the router tells); its own retired files' deletions change nothing."""
+    asked = RunAsked(
+        changed=None if trigger.rebuild else selection.paths,
+        deleted=[*selection.own_deleted, *selection.own_replaced],
         dry_run=trigger.dry_run,
-        state_store=open_state_store(config, s3_client=lambda: client),
-        previous=open_previous(config),
+        distribute=distribute,
     )
+    partitioned = open_partitioned(config, client, site)
+    # (the bucket job by this module's name for it, which a test may wrap to count the rebuilds)
+    return rebuild_site(config, client, site, asked, partitioned, job=rebuild_bucket)

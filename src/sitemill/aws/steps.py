@@ -18,8 +18,7 @@ from sitemill.aws.clients import (
     make_states_client,
 )
 from sitemill.aws.cloudfront import invalidate
-from sitemill.aws.logs import function_env, redact_error
-from sitemill.aws.settings import LambdaSettings
+from sitemill.aws.logs import LambdaSettings, function_env, redact_error
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing

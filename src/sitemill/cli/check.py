@@ -7,21 +7,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.buildrecord import add_record_arguments
+from sitemill.cli.buildrecord import add_record_arguments, record_config
 from sitemill.cli.output import say
-from sitemill.cli.usage import (
-    Parser,
-)
+from sitemill.cli.usage import Parser, add_command, s3_client
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
-
-    from sitemill.config.model import Config
-    from sitemill.jobs.check import Checked
+    from sitemill.commands.check import Checked
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
@@ -41,9 +36,7 @@ def add_check_command(
     commands: argparse._SubParsersAction[Parser], common: Parser
 ) -> argparse.ArgumentParser:
     """The parser of `sitemill check --base-url URL [SITE_DIR | --bucket NAME] [--all]`."""
-    command: argparse.ArgumentParser = commands.add_parser(
-        "check", parents=[common], help="after a deploy: is what is live what was published?"
-    )
+    command = add_command(commands, common, "check")
     add_record_arguments(command, "a bucket's site, not a folder's")
     command.add_argument("--all", action="store_true", dest="every", help="check every URL")
     command.add_argument(
@@ -66,17 +59,11 @@ def add_check_command(
     return command
 
 
-def run_check_command(
-    args: argparse.Namespace,
-    config: Config,
-    stdout: TextIO,
-    *,
-    s3_client: Callable[[str | None], S3Client],
-    env: Mapping[str, str],
-) -> int:
+def run_check_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Check the live site; exit 1 on any problem unless --warn-only."""
+    config = record_config(args, env)
     from sitemill.check.run import CheckOptions
-    from sitemill.jobs.check import check_record, check_tree
+    from sitemill.commands.check import check_record, check_tree
     from sitemill.state.store import open_state_store
     from sitemill.web.livesite import Limits
 
@@ -93,7 +80,7 @@ def run_check_command(
         store = open_state_store(config, s3_client=client)
         out = args.out or args.site_dir
         checked = check_tree(config, args.site_dir, out, store, options, limits)
-    print_checked(checked, stdout, quiet=args.quiet)
+    print_checked(checked, sys.stdout, quiet=args.quiet)
     return 0 if checked.report.ok or args.warn_only else 1
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemill.cli.options import add_config_flags
 from sitemill.cli.output import say
+from sitemill.cli.usage import Parser, add_command, s3_client
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
@@ -25,13 +26,9 @@ SHOWN: int = 50  # lines of one list a table shows before "and N more"
 REDIRECT_FORMS = ("netlify", "s3-rules", "s3-objects", "hugo", "mkdocs", "docusaurus", "jekyll")
 
 
-def add_diff_command(commands: Any, common: argparse.ArgumentParser) -> None:
+def add_diff_command(commands: argparse._SubParsersAction[Parser], common: Parser) -> None:
     """The ``diff`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
-    diff = commands.add_parser(
-        "diff",
-        parents=[common],
-        help="the URLs a change adds, changes and removes (writes nothing)",
-    )
+    diff = add_command(commands, common, "diff")
     diff.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     diff.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
     diff.add_argument(
@@ -56,7 +53,7 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.diffredirects import suggestions, write_suggestions
     from sitemill.cli.options import site_and_config
     from sitemill.cli.progress import live_line
-    from sitemill.jobs.treediff import diff_tree
+    from sitemill.commands.diff import diff_tree
 
     site_dir, out_dir, config = site_and_config(args, env)
     _check_redirects_file(args.write_redirects, site_dir)
@@ -109,7 +106,7 @@ def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> Previou
     from sitemill.state.previous import PreviousState, open_previous, previous_state
     from sitemill.state.store import open_state_store
 
-    store = open_state_store(config, s3_client=_s3_client)  # (a bad location: one line now)
+    store = open_state_store(config, s3_client=s3_client)  # (a bad location: one line now)
     if args.against:
         return previous_state(args.against)
     if store is not None:
@@ -124,15 +121,6 @@ def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> Previou
             "give --against with the live site's state (BASE_URL/sitemill-state.json.gz)"
         )
     return found
-
-
-def _s3_client() -> Any:
-    from sitemill.cli.usage import require_s3_extra
-
-    require_s3_extra()
-    from sitemill.aws.clients import make_s3_client
-
-    return make_s3_client(None)
 
 
 def print_json(diff: SiteDiff, suggested: dict[str, Any] | None, stream: TextIO) -> None:

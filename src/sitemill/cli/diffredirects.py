@@ -15,7 +15,7 @@ from sitemill.errors import RefusedError, UsageError
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
-    from sitemill.jobs.treediff import TreeDiff
+    from sitemill.commands.diff import TreeDiff
     from sitemill.redirects import RedirectForm
 
 SUGGESTED_MARK = b"suggested by sitemill diff"  # in the first lines of every form that has comments

@@ -10,11 +10,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.buildrecord import add_record_arguments
+from sitemill.cli.buildrecord import add_record_arguments, record_config
 from sitemill.cli.output import say
-from sitemill.cli.usage import (
-    Parser,
-)
+from sitemill.cli.usage import Parser, add_command, s3_client
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
@@ -30,28 +28,18 @@ def add_indexnow_command(
     common: Parser,
 ) -> argparse.ArgumentParser:
     """The parser of `sitemill indexnow [SITE_DIR | --bucket NAME] [--dry-run]`."""
-    command: argparse.ArgumentParser = commands.add_parser(
-        "indexnow",
-        parents=[common],
-        help="announce the URLs the state holds pending (after a deploy)",
-    )
+    command = add_command(commands, common, "indexnow")
     add_record_arguments(command, "a bucket's pending URLs, not a folder's")
     command.add_argument("--dry-run", action="store_true", help="print what would be sent")
     return command
 
 
-def run_indexnow_command(
-    args: argparse.Namespace,
-    config: Config,
-    stdout: TextIO,
-    *,
-    s3_client: Callable[[str | None], S3Client],
-    env: Mapping[str, str],
-) -> int:
+def run_indexnow_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Send the pending URLs; exit 1 when an engine refused some (400, 422). ``s3_client``
     makes a client at an endpoint (--endpoint-url, as `sitemill s3`'s), when one is needed."""
     from sitemill.indexnow.run import deliver, pending_outcome
 
+    config = record_config(args, env)
     if not config.indexnow_key and not args.dry_run:
         raise ConfigError("indexnow_key", "is required to send (SITEMILL_INDEXNOW_KEY)")
     client = partial(s3_client, args.endpoint_url)
@@ -60,7 +48,7 @@ def run_indexnow_command(
     for message in outcome.messages:
         say(sys.stderr, f"sitemill: warning: {message}")
     if not args.quiet:
-        print_outcome(outcome, stdout, dry_run=args.dry_run)
+        print_outcome(outcome, sys.stdout, dry_run=args.dry_run)
     return 1 if outcome.refused else 0
 
 
@@ -89,13 +77,8 @@ def _pending_store(
 
         store = open_state_store(config, s3_client=s3_client)
         return tree_pending(store, args.site_dir, args.out or args.site_dir)
-    from sitemill.indexnow.pending import ObjectPending
-    from sitemill.jobs.bucket import BucketSettings, bucket_pending_store
-    from sitemill.scaleout.partitionedstore import open_partitioned
+    from sitemill.jobs.bucket import BucketSettings
+    from sitemill.scaleout.bucketrecord import bucket_pending
 
     site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
-    client = s3_client()
-    partitioned = open_partitioned(config, client, site)
-    if partitioned is not None:
-        return ObjectPending(partitioned.pending_store())
-    return bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+    return bucket_pending(config, s3_client(), site)

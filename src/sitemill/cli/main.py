@@ -12,16 +12,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from sitemill.cli.buildrecord import record_config
-from sitemill.cli.check import add_check_command
+from sitemill.cli.check import add_check_command, run_check_command
 from sitemill.cli.diff import add_diff_command, run_diff_command
-from sitemill.cli.indexnow import add_indexnow_command
+from sitemill.cli.indexnow import add_indexnow_command, run_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.output import exit_interrupted, one_line_message, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
     Parser,
+    add_command,
     bucket_name,
     check_out_dir,
     endpoint_url,
@@ -29,6 +29,7 @@ from sitemill.cli.usage import (
     key_prefix,
     parse_command_line,
     require_s3_extra,
+    s3_client,
 )
 from sitemill.cli.why import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
@@ -37,7 +38,7 @@ from sitemill.version import __version__
 from sitemill.workers.collector import fewer_collections
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
+    pass
 
 log = logging.getLogger("sitemill")
 
@@ -60,21 +61,17 @@ def build_parser() -> Parser:
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    build = commands.add_parser("build", parents=[common], help="sitemaps for a site directory")
+    build = add_command(commands, common, "build")
     build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
     add_config_flags(build)
 
-    urls = commands.add_parser(
-        "urls", parents=[common], help="sitemaps from a URL list (one per line, TAB lastmod)"
-    )
+    urls = add_command(commands, common, "urls")
     urls.add_argument("url_file", metavar="FILE|-")
     urls.add_argument("--out", type=Path, default=Path("."), help="output directory (default: .)")
     add_config_flags(urls)
 
-    s3 = commands.add_parser(
-        "s3", parents=[common], help="sitemaps for an S3 bucket, written to the bucket"
-    )
+    s3 = add_command(commands, common, "s3")
     s3.add_argument(
         "--bucket", type=bucket_name, metavar="NAME",
         help="the site bucket (or SITEMILL_BUCKET, or --function's)",
@@ -93,9 +90,7 @@ def build_parser() -> Parser:
     add_why_command(commands, common)
     add_diff_command(commands, common)
 
-    validate = commands.add_parser(
-        "validate", parents=[common], help="check sitemaps against XSDs and the protocol"
-    )
+    validate = add_command(commands, common, "validate")
     validate.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     validate.add_argument("--base-url", help="URL the sitemaps are served from")
     return parser
@@ -111,7 +106,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.state.store import open_state_store
 
     site_dir, out_dir, config = site_and_config(args, env)
-    state_store = open_state_store(config, s3_client=_s3_client)
+    state_store = open_state_store(config, s3_client=s3_client)
     previous = open_previous(config)
     with live_line(sys.stderr, quiet=args.quiet) as line:
         report = build_from_tree(
@@ -127,14 +122,6 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0
-
-
-def _s3_client(endpoint_url: str | None = None) -> S3Client:
-    """An S3 client, made only when one is needed (boto3 is an extra)."""
-    require_s3_extra()
-    from sitemill.aws.clients import make_s3_client
-
-    return make_s3_client(endpoint_url)
 
 
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
@@ -206,27 +193,13 @@ def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
     return run_s3_command(args, config, sys.stdout, env=env)
 
 
-def _run_indexnow(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.indexnow import run_indexnow_command
-
-    config = record_config(args, env)
-    return run_indexnow_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
-
-
-def _run_check(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.check import run_check_command
-
-    config = record_config(args, env)
-    return run_check_command(args, config, sys.stdout, s3_client=_s3_client, env=env)
-
-
 _COMMANDS: dict[str, Callable[[argparse.Namespace, dict[str, str]], int]] = {
     "build": fewer_collections()(_run_build),  # (the tables a build keeps: workers.collector)
     "urls": _run_urls,
     "validate": _run_validate,
     "s3": _run_s3,
-    "indexnow": _run_indexnow,
-    "check": _run_check,
+    "indexnow": run_indexnow_command,
+    "check": run_check_command,
     "why": run_why_command,
     "diff": run_diff_command,
 }

@@ -16,14 +16,12 @@ from sitemill.cli.s3function import stack_state_elsewhere
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing
-from sitemill.jobs.bucket import BucketSettings, rebuild_bucket
+from sitemill.jobs.bucket import BucketSettings
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.messages import counted
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import DEFAULT_THREADS, RebuildOptions, rebuild_partitioned
+from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
-from sitemill.state.previous import open_previous
-from sitemill.state.store import open_state_store
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -45,31 +43,10 @@ def run_s3_command(
     elsewhere = stack_state_elsewhere(config, s3, site)
     if elsewhere is not None:  # (a second state would start over: every date, every head)
         raise ConfigError("state", elsewhere)
-    state_store = open_state_store(config, s3_client=lambda: s3)
-    partitioned = open_partitioned(config, s3, site)
+    partitioned = open_partitioned(config, s3, site)  # (a sharded bucket's: in parallel)
     with live_line(sys.stderr, quiet=args.quiet) as progress:
-        if partitioned is not None:  # a sharded bucket with its state in parts: in parallel
-            report = rebuild_partitioned(
-                config,
-                s3,
-                site,
-                partitioned,
-                options=RebuildOptions(
-                    threads=config.workers or DEFAULT_THREADS,
-                    dry_run=args.dry_run,
-                    progress=progress,
-                ),
-            )
-        else:
-            report = rebuild_bucket(
-                config,
-                s3,
-                site,
-                dry_run=args.dry_run,
-                progress=progress,
-                state_store=state_store,
-                previous=open_previous(config),
-            )
+        asked = RunAsked(dry_run=args.dry_run, progress=progress)
+        report = rebuild_site(config, s3, site, asked, partitioned)
     after_publishing(config, report, bucket_file_writer(s3, site), dry_run=args.dry_run)
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:

@@ -7,12 +7,16 @@ import argparse
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn
 from urllib.parse import urlsplit
 
+from sitemill.commands import COMMANDS
 from sitemill.config.names import did_you_mean
 from sitemill.errors import MissingExtraError, UsageError, install_hint
 from sitemill.messages import shown
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
 
 # Exit codes (docs/configuration.md, Exit codes): 1 for an input that cannot be read or fails
 # validation, 2 for a command line or a configuration that is wrong before any input is read.
@@ -34,6 +38,16 @@ class Parser(argparse.ArgumentParser):
         # argparse quotes argv (an unknown flag, a refused value): shown as any message is,
         # with no URL's user info and no character that steers the terminal.
         self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)} (see {self.prog} --help)\n")
+
+
+def add_command(
+    commands: argparse._SubParsersAction[Parser], common: Parser, name: str
+) -> argparse.ArgumentParser:
+    """The parser of the command ``name`` (sitemill.commands), with the common options."""
+    command: argparse.ArgumentParser = commands.add_parser(
+        name, parents=[common], help=COMMANDS[name].does
+    )
+    return command
 
 
 def parse_command_line(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:
@@ -153,3 +167,12 @@ def require_s3_extra() -> None:
         import botocore  # noqa: F401
     except ImportError as exc:
         raise MissingExtraError(f"S3 support needs boto3: {install_hint('s3')}") from exc
+
+
+def s3_client(endpoint_url: str | None = None) -> S3Client:
+    """An S3 client, made only when one is needed (an s3:// --state, a bucket: boto3 is an
+    extra)."""
+    require_s3_extra()
+    from sitemill.aws.clients import make_s3_client
+
+    return make_s3_client(endpoint_url)

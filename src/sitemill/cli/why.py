@@ -1,4 +1,4 @@
-"""`sitemill why PAGE [SITE_DIR]`: one page's date and its evidence (of a bucket: cli.whybucket)."""
+"""`sitemill why PAGE [SITE_DIR | --bucket NAME]`: one page's date and its evidence."""
 # `sitemill --version` and the other commands load this parser only: none of the dating code `why`
 # explains (sitemill.cli.whylines, imported when the command runs).
 
@@ -7,25 +7,30 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from sitemill.cli.options import add_config_flags, site_and_config
+from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli.output import say
 from sitemill.cli.usage import (
     EXIT_INVALID,
+    Parser,
+    add_command,
     bucket_name,
     endpoint_url,
     key_prefix,
     require_s3_extra,
+    s3_client,
 )
 from sitemill.errors import ConfigError
 
+if TYPE_CHECKING:
+    from sitemill.commands.why import PageWhy
+    from sitemill.config.model import Config
 
-def add_why_command(commands: Any, common: argparse.ArgumentParser) -> None:
+
+def add_why_command(commands: argparse._SubParsersAction[Parser], common: Parser) -> None:
     """The ``why`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
-    why = commands.add_parser(
-        "why", parents=[common], help="one page's date and its evidence (writes nothing)"
-    )
+    why = add_command(commands, common, "why")
     why.add_argument("page", type=_page, metavar="PAGE", help="a site path (blog/post/) or a URL")
     why.add_argument("site_dir", nargs="?", type=Path, metavar="SITE_DIR")
     why.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
@@ -43,44 +48,64 @@ def _page(text: str) -> str:
 
 
 def run_why_command(args: argparse.Namespace, env: dict[str, str]) -> int:
-    """``sitemill why``: a page of a bucket (``--bucket``, sitemill.cli.whybucket), else of a
-    folder."""
+    """``sitemill why``: run the build dry (of a bucket with ``--bucket``: nothing is written
+    to it) and print what it decided for PAGE: a site path, a key under the prefix, or a URL
+    under the base URL."""
     if args.bucket is not None:
-        from sitemill.cli.whybucket import run_bucket_why
-
-        return run_bucket_why(args, env)
-    if args.prefix is not None or args.endpoint_url is not None:
-        raise ConfigError("bucket", "--prefix and --endpoint-url name a bucket: give --bucket")
-    return run_why(args, env)
-
-
-def run_why(args: argparse.Namespace, env: dict[str, str]) -> int:
-    """Run the build's reading and dating dry, and print what it decided for PAGE."""
+        if args.site_dir is not None or args.out is not None:
+            raise ConfigError("bucket", "give a SITE_DIR (and --out) or --bucket, not both")
+        require_s3_extra()  # (before sitemill.aws, whose modules import botocore)
+        config = config_from_args(args, env)
+    else:
+        if args.prefix is not None or args.endpoint_url is not None:
+            raise ConfigError("bucket", "--prefix and --endpoint-url name a bucket: give --bucket")
+        args.site_dir = Path(".") if args.site_dir is None else args.site_dir
+        args.site_dir, args.out, config = site_and_config(args, env)
     from sitemill.cli.whylines import why_code, why_lines
-    from sitemill.filenames.outputs import STATE_NAME
-    from sitemill.jobs.treewhy import explain_page, site_path
-    from sitemill.sinks import LocalDirSink
-    from sitemill.state.previous import open_previous
-    from sitemill.state.store import SinkStateStore, open_state_store
+    from sitemill.commands.why import site_path
 
-    args.site_dir = Path(".") if args.site_dir is None else args.site_dir
-    site_dir, out_dir, config = site_and_config(args, env)
     name = site_path(args.page, config.base_url)
     if name is None:
         say(sys.stdout, f"{args.page} is not under the base URL {config.base_url}")
         return EXIT_INVALID
-    sink = LocalDirSink(out_dir)
-    beside = SinkStateStore(sink, str(out_dir / STATE_NAME))
-    store = open_state_store(config, s3_client=_s3_client) or beside
-    why = explain_page(config, site_dir, name, sink, store, open_previous(config))
+    why = _bucket_page(args, env, config, name) if args.bucket else _folder_page(args, config, name)
     for line in why_lines(why, args.page):
         say(sys.stdout, line)
     return why_code(why)
 
 
-def _s3_client(endpoint_url: str | None = None) -> Any:
-    """An S3 client for an s3:// --state (boto3 is an extra)."""
-    require_s3_extra()
-    from sitemill.aws.clients import make_s3_client
+def _folder_page(args: argparse.Namespace, config: Config, name: str) -> PageWhy:
+    """The tree job run dry on SITE_DIR, the page ``name`` watched."""
+    from sitemill.commands.why import explain_page
+    from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.sinks import LocalDirSink
+    from sitemill.state.previous import open_previous
+    from sitemill.state.store import SinkStateStore, open_state_store
 
-    return make_s3_client(endpoint_url)
+    sink = LocalDirSink(args.out)
+    beside = SinkStateStore(sink, str(args.out / STATE_NAME))
+    store = open_state_store(config, s3_client=s3_client) or beside
+    return explain_page(config, args.site_dir, name, sink, store, open_previous(config))
+
+
+def _bucket_page(
+    args: argparse.Namespace, env: dict[str, str], config: Config, name: str
+) -> PageWhy:
+    """The bucket job's reading and dating run dry, the page ``name`` watched."""
+    from sitemill.cli.s3function import stack_state_elsewhere
+    from sitemill.commands.whybucket import explain_bucket_page
+    from sitemill.jobs.bucketsite import BucketSettings
+    from sitemill.scaleout.bucketrun import partitioned_start
+    from sitemill.state.previous import open_previous
+    from sitemill.state.store import open_state_store
+
+    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
+    s3 = s3_client(args.endpoint_url)
+    elsewhere = stack_state_elsewhere(config, s3, site)
+    if elsewhere is not None:  # (the dates the stack keeps are not where this run looks)
+        raise ConfigError("state", elsewhere)
+    store = open_state_store(config, s3_client=lambda: s3)
+    begun = partitioned_start(config, s3, site)
+    return explain_bucket_page(
+        config, s3, site, name, state_store=store, previous=open_previous(config), begun=begun
+    )

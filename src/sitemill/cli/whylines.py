@@ -9,7 +9,7 @@ from sitemill.cli.usage import EXIT_INVALID
 from sitemill.lastmod.decide import DateReason
 
 if TYPE_CHECKING:
-    from sitemill.jobs.treewhy import PageWhy, Window
+    from sitemill.commands.why import PageWhy, Window
     from sitemill.lastmod.history.commits import NamedCommit
 
 

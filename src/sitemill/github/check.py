@@ -13,6 +13,7 @@ from typing import TextIO
 
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
+from sitemill.commands.check import Checked, check_tree
 from sitemill.github.announce import SENT_NOT_KEPT, Announcer, action_pending_store
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.previous import state_name
@@ -21,7 +22,6 @@ from sitemill.github.settings import Settings
 from sitemill.github.summary import indexnow_line, indexnow_table, markdown_text
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.run import pending_outcome
-from sitemill.jobs.check import Checked, check_tree
 from sitemill.state.store import open_state_store
 from sitemill.web.livesite import Limits
 

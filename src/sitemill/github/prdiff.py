@@ -1,5 +1,5 @@
 """`command: diff` in the Action: a pull request's site against the live site's state."""
-# The build is a dry run in memory (jobs.treediff): nothing is written into the site, and nothing is
+# The build is a dry run in memory (commands.diff): nothing is written into the site, and nothing is
 # committed or pushed, whatever the commit input says, so the job needs no token beyond the default
 # read-only one. It compares with the state a build would start from: the state in the checkout
 # (beside the sitemaps, or the state input's file), else previous-state, else the live site's copy;
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from sitemill.commands.diff import TreeDiff, diff_tree
 from sitemill.config.values import PREVIOUS_NONE
 from sitemill.diff.suggested import Suggested, suggest
 from sitemill.errors import DiffError, StateError
@@ -27,7 +28,6 @@ from sitemill.github.diffsummary import (
 )
 from sitemill.github.loggroups import log_groups
 from sitemill.github.settings import Settings
-from sitemill.jobs.treediff import TreeDiff, diff_tree
 from sitemill.messages import redact
 from sitemill.redirects import form_for
 from sitemill.state.download import download

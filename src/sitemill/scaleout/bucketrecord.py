@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config
 from sitemill.errors import SourceError
 from sitemill.indexnow.outcome import PendingStore
-from sitemill.indexnow.pending import ObjectPending
+from sitemill.indexnow.pending import ObjectPending, StatePending
 from sitemill.jobs.bucket import bucket_pending_store
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.partitionedstore import open_partitioned
@@ -36,11 +36,23 @@ def bucket_record(
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
         return _partitioned_record(partitioned, site)
-    pending = bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+    pending = _one_object_pending(config, client, site)
     state = pending.state()
     if state is None:
         raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
     return state, state.digests, pending
+
+
+def bucket_pending(config: Config, client: S3Client, site: BucketSite) -> PendingStore:
+    """Where the bucket's last run keeps IndexNow's pending URLs (`sitemill indexnow`)."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        return ObjectPending(partitioned.pending_store())
+    return _one_object_pending(config, client, site)
+
+
+def _one_object_pending(config: Config, client: S3Client, site: BucketSite) -> StatePending:
+    return bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
 
 
 def _partitioned_record(

@@ -5,14 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemill.config.model import Config, LastmodMode
-from sitemill.config.names import did_you_mean
-from sitemill.config.tables import group_names
-from sitemill.entries import SkipReason
-from sitemill.filenames.outputs import STATE_NAME, is_own_name
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
-from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.treewhy import (
+from sitemill.commands.why import (
     PageWhy,
     ReadOnlyStore,
     SeenPrevious,
@@ -20,6 +13,13 @@ from sitemill.jobs.treewhy import (
     declared_rung,
     spellings,
 )
+from sitemill.config.model import Config, LastmodMode
+from sitemill.config.names import did_you_mean
+from sitemill.config.tables import group_names
+from sitemill.entries import SkipReason
+from sitemill.filenames.outputs import STATE_NAME, is_own_name
+from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
 from sitemill.pagefilter import reads_page

@@ -1,19 +1,26 @@
-"""`sitemill diff` of a site directory: build it in memory and compare it with a state."""
-# The new build is a dry run of the ordinary one (the same pages, the same dates, a memory sink:
-# nothing is written) starting from the state compared against, so that its dates are the ones
-# the real build would give. Its redirects are read where a removed URL's file would be (a stub:
-# a meta refresh, as Hugo aliases and the redirect plugins write them) and in the host's rules.
+"""The `diff` command's run: a site's build as a dry run, compared with the state it starts from."""
+# A site directory (diff_tree: `sitemill diff`, the Action's `command: diff`): the ordinary build
+# into memory (the same pages, the same dates: nothing is written) starting from the state compared
+# against, so that its dates are the ones the real build would give; its redirects are read where
+# a removed URL's file would be (a stub: a meta refresh, as Hugo aliases and the redirect plugins
+# write them) and in the host's rules. A bucket (diff_bucket: the Lambda's `{"action": "diff"}`):
+# the ordinary rebuild with nothing written, not the state either; the rebuild itself compares the
+# state it would write with the one it started from (jobs.bucketremoved), asking the bucket only
+# where a removed URL leads. A partitioned state's full rebuild makes the same report
+# (scaleout.shardfull), which the front end asks for.
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import DiffError
 from sitemill.filenames.outputs import STATE_NAME
+from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import detect_generator
@@ -23,7 +30,11 @@ from sitemill.sinks.port import MemorySink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
-from sitemill.state.store import SinkStateStore
+from sitemill.state.start import Previous
+from sitemill.state.store import SinkStateStore, StateStore
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
 
 log = logging.getLogger(__name__)
 
@@ -65,3 +76,36 @@ def diff_tree(
     diff = diff_states(config, before, after, style, site_redirects(site, config.base_url))
     generator = detect_generator(lambda name: stub_page(site, name))
     return TreeDiff(diff, report, before, after, generator)
+
+
+@dataclass(frozen=True)
+class BucketDiff:
+    """A bucket's change report and the dry run that made it (its requests, its warnings)."""
+
+    diff: SiteDiff
+    report: Report
+
+
+def diff_bucket(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    *,
+    state_store: StateStore | None = None,
+    previous: Previous | None = None,
+) -> BucketDiff:
+    """The change report of ``site``'s objects against its state (``state_store``, default
+    beside the sitemaps; ``previous`` when it holds none): nothing is written."""
+    report = rebuild_bucket(
+        config, client, site, dry_run=True, state_store=state_store, previous=previous
+    )
+    return BucketDiff(found_diff(report, state_store.where if state_store else None, site), report)
+
+
+def found_diff(report: Report, where: str | None, site: BucketSite) -> SiteDiff:
+    """A bucket's dry run's change report; a DiffError when it had no state to compare with
+    (at ``where``, default beside the sitemaps)."""
+    if report.diff is None:
+        place = where or f"s3://{site.bucket}/{site.root}{STATE_NAME}"
+        raise DiffError(f"no state to compare with at {place}")
+    return report.diff

@@ -1,0 +1,90 @@
+"""A bucket site's run over its state as it is kept: one object, or in parts (partitioned)."""
+# What `sitemill s3`, the Lambda's rebuild and its diff run alike: a partitioned state (a sharded
+# site whose state is in a location of its own) is rebuilt by its shards in parallel, any other by
+# the bucket job. Only this and the full rebuild choose; the front ends say how (dry, changed keys,
+# progress, a distributed rebuild to start).
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sitemill.config.model import Config
+from sitemill.jobs.bucket import rebuild_bucket
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.report import Progress, Report
+from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.state.previous import open_previous
+from sitemill.state.store import open_state_store
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.state.partitioned import PartitionedStore
+    from sitemill.state.start import Start
+
+
+@dataclass(frozen=True, slots=True)
+class RunAsked:
+    """How a front end asks for the run: ``changed`` keys only (None: in full), sitemill's own
+    files someone ``deleted``, a ``dry_run``, whom to tell the ``progress``, and ``distribute``
+    (a partitioned state's distributed rebuild, started and named)."""
+
+    changed: Collection[str] | None = None
+    deleted: Collection[str] = ()
+    dry_run: bool = False
+    progress: Progress | None = None
+    distribute: Callable[[str], str] | None = None
+
+
+def rebuild_site(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    asked: RunAsked,
+    partitioned: PartitionedStore | None = None,
+    job: Callable[..., Report] = rebuild_bucket,
+) -> Report:
+    """Rebuild ``site``'s sitemaps (or run it dry) from its state: ``partitioned`` (as
+    open_partitioned opened it; None: the bucket ``job``'s one state object, where
+    ``config`` names it, else beside the sitemaps, and ``previous_state``)."""
+    if partitioned is None:
+        return job(
+            config,
+            client,
+            site,
+            dry_run=asked.dry_run,
+            progress=asked.progress,
+            state_store=open_state_store(config, s3_client=lambda: client),
+            previous=open_previous(config),
+        )
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS, RebuildOptions, rebuild_partitioned
+
+    options = RebuildOptions(
+        threads=config.workers or DEFAULT_THREADS,
+        dry_run=asked.dry_run,
+        progress=asked.progress,
+        distribute=asked.distribute,
+    )
+    return rebuild_partitioned(
+        config, client, site, partitioned, changed=asked.changed, deleted=asked.deleted,
+        options=options,
+    )  # fmt: skip
+
+
+def partitioned_start(
+    config: Config, client: S3Client, site: BucketSite
+) -> tuple[Start, str] | None:
+    """The state a rebuild starts from when it is kept in parts (every shard's pages in one),
+    and where it was read; None: the state is one object."""
+    from sitemill.scaleout.partitioned import DEFAULT_THREADS
+    from sitemill.scaleout.shardfull import merged_start
+
+    store = open_partitioned(config, client, site)
+    if store is None:
+        return None
+    plan = store.read_manifest().plan
+    start, _ = merged_start(store, plan, config.workers or DEFAULT_THREADS)
+    legacy = store.legacy
+    return start, store.where if plan is not None or legacy is None else legacy.where
