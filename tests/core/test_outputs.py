@@ -117,3 +117,16 @@ def test_llms_files_are_written_by_modules_of_its_folder_alone() -> None:
         if path.parent.name not in ("llms", "config", "state", "validate", "check")
     ]
     assert outside == []
+
+
+def test_only_the_list_and_the_deletion_proof_import_the_llms_folder() -> None:
+    # The front ends' list names the feature; a deletion anywhere asks llms.ownership whether a
+    # file at an llms name is in the form sitemill writes (writing.ownbytes). No one else reaches
+    # into llms/: an entry's own language is the entries' (entries.own_hreflang).
+    importers = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.parent.name != "llms"
+        and any(name.startswith("sitemill.llms") for name in _imports(path))
+    )
+    assert importers == ["jobs/features.py", "writing/ownbytes.py"]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.llms import writes_llms
 from sitemill.config.model import Config, LlmsMode, OutputFormat
-from sitemill.entries import Entry
+from sitemill.entries import Entry, own_hreflang
 from sitemill.errors import ConfigError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, LLMS_FULL, content_type
 from sitemill.report import WriteResult
@@ -153,7 +153,7 @@ class LlmsOutputs:
         return self._take(entries) if self.on else entries
 
     def _take(self, entries: Iterator[Entry]) -> Iterator[Entry]:
-        from sitemill.llms.entrypages import home_rank, own_hreflang  # (only when on)
+        from sitemill.llms.entrypages import home_rank  # (only when on)
         from sitemill.llms.page import LlmsPage
 
         base = self.config.base_url
