@@ -8,6 +8,8 @@ from enum import Enum
 from itertools import chain
 from typing import NamedTuple
 
+from sitemill.html.hreflang import X_DEFAULT
+
 
 class Alternate(NamedTuple):
     """One ``<xhtml:link rel="alternate" hreflang href>`` of an entry: a version of the page
@@ -52,6 +54,14 @@ class Entry(NamedTuple):
     language: str = ""
     description: str | None = None
     site_name: str | None = None
+
+
+def own_hreflang(entry: Entry) -> str:
+    """The page's own language, as its (reciprocal) hreflang cluster names it ("": none)."""
+    for alternate in entry.alternates:
+        if alternate.href == entry.loc and alternate.hreflang.lower() != X_DEFAULT:
+            return alternate.hreflang
+    return ""
 
 
 class SkipReason(Enum):

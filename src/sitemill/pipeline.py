@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -15,6 +15,7 @@ from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.listing.checks import PageChecks
 from sitemill.listing.stubs import WebsiteRedirect
+from sitemill.outputs import Output, OutputFeature, OutputRun, PageReading
 from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
@@ -34,11 +35,11 @@ from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, resolve_url_style
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.emptyrun import explain_empty_run
-from sitemill.writing.llmsoutputs import LlmsOutputs, LlmsSetup
 from sitemill.writing.writer import WriteSetup, write_sitemaps
 
 if TYPE_CHECKING:
     from sitemill.images.pages import HasFile
+    from sitemill.state.model import State
     from sitemill.writing.usersitemaps import UserSitemaps
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,10 @@ class SiteInputs:
     ``style``: what ``url_style = "auto"`` decided before (sitemill.urlstyle); ``redirects``: the
     website redirect of an object no page is; ``on_stubs``: told where each redirect stub
     leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress);
-    ``named``: the user's sitemaps the index names (sitemill.writing.usersitemaps).
+    ``named``: the user's sitemaps the index names (sitemill.writing.usersitemaps);
+    ``outputs``: the features written beside the sitemaps (sitemill.outputs), with ``pages``,
+    how they read a listed page again, and ``known`` and ``keep``, the state the last run left
+    and the one this run keeps.
     """
 
     robots: RobotsRules | None
@@ -83,7 +87,10 @@ class SiteInputs:
     expected: int | None = None
     dates: ChildDates | None = None  # when each index child's bytes changed (the state's)
     named: Callable[[], UserSitemaps] | None = None
-    llms: LlmsSetup | None = None  # llms.txt and its kin: how to read pages, what is ours
+    outputs: Sequence[OutputFeature] = ()
+    pages: PageReading | None = None
+    known: State | None = None
+    keep: State | None = None
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -94,6 +101,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     config, pages, report.url_style = resolve_url_style(
         config, pages, robots, read_facts, site.style
     )
+    outputs = _started(config, sink, site)  # (llms_pages without a state: refused here)
     lists = None if others is None else others.lists  # (a style set: hint when pages disagree)
     checks = PageChecks(
         config, tally, site.has_file, lists, site.redirects, hint=report.url_style is None
@@ -106,8 +114,8 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
-    llms = LlmsOutputs(config, sink, site.llms or LlmsSetup())
-    entries = llms.watch(entries)
+    for output in outputs:
+        entries = output.watch(entries)
     with explain_empty_run(report.skipped):
         setup = WriteSetup(
             on_file=file_progress(progress), robots_source=site.robots_source,
@@ -116,11 +124,27 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
-    llms.publish(report.result)
+    for output in outputs:
+        output.finish(report.result)
     _summarize(report, checks, extensions, tally.strangers_line())
     if site.on_stubs is not None:
         site.on_stubs(checks.stub_ends())
     return report
+
+
+def _started(config: Config, sink: Sink, site: SiteInputs) -> list[Output]:
+    """Each output feature's part in this run (sitemill.outputs)."""
+    group = None
+    if config.groups:
+        from sitemill.writing.groupkind import kind_name, kind_of
+
+        kind = kind_of(config)
+
+        def group(entry: Entry) -> str | None:
+            return kind_name(config.groups, kind(entry))
+
+    run = OutputRun(config, sink, site.pages, site.known, site.keep, group)
+    return [feature.start(run) for feature in site.outputs]
 
 
 class _Tally(Tally):

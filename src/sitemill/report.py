@@ -60,7 +60,7 @@ class WriteResult:
     # The MD5 of each stale file a deletion failed on (what proves it sitemill's to the next
     # run: writing.ownbytes).
     left_digests: dict[str, str] = field(default_factory=dict)
-    llms: LlmsRecord = field(default_factory=LlmsRecord)  # (writing.llmsoutputs)
+    llms: LlmsRecord = field(default_factory=LlmsRecord)  # (llms.run)
 
     def count_as_written(self, names: list[str]) -> None:
         """Files an earlier, failed attempt of this run wrote: changed too (a CDN must

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import sitemill.writing.llmsmarkdown as llmsmarkdown
+import sitemill.llms.markdownfiles as llmsmarkdown
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report

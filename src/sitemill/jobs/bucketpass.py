@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
-from sitemill.jobs.llmsreads import bucket_llms_setup
+from sitemill.jobs.features import OUTPUTS
 from sitemill.lastmod.decide import evidence_ceiling
 from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.filetimes.spread import seconds
+from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
+from sitemill.outputs import PageReading
 from sitemill.pagefilter import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
@@ -104,7 +106,8 @@ def bucket_pass(
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
         named=options.named,
-        llms=bucket_llms_setup(client, site, start.state, knowledge.remember),
+        outputs=OUTPUTS, pages=bucket_reading(client, site, knowledge.remember),
+        known=start.state, keep=knowledge.remember,
     )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)
@@ -154,7 +157,21 @@ def _remember_files(remember: State, result: WriteResult, dates: ChildDates | No
     remember.digests = result.digests()
     remember.written = None if dates is None else dates.kept(remember.outputs)
     remember.plan = result.plan
-    remember.llms, remember.llms_source = result.llms.files, result.llms.source
+
+
+def bucket_reading(client: S3Client, site: BucketSite, remember: State) -> PageReading:
+    """A page read again by one GET of as much as a fingerprint reads; the version of its
+    bytes, the ETag the run keeps for it."""
+    from sitemill.sources.s3 import read_object
+
+    def page_bytes(key: str) -> bytes | None:
+        return read_object(client, site.bucket, site.root + key, limit=MAX_FINGERPRINT_BYTES)
+
+    def version(key: str) -> str | None:
+        record = remember.pages.get(key)
+        return None if record is None else record.version
+
+    return PageReading(page_bytes, version)
 
 
 def website_redirects(

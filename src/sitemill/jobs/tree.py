@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +16,7 @@ from sitemill.config.tables import group_names
 from sitemill.html.facts import ORDINARY_PAGE
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.llmsreads import tree_llms_setup
+from sitemill.jobs.features import OUTPUTS
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
@@ -23,11 +25,14 @@ from sitemill.jobs.treerobots import tree_robots
 from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.lastmod.fingerprint.digest import file_url
+from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
+from sitemill.outputs import PageReading
 from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report
 from sitemill.rules import is_candidate
+from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order
 from sitemill.sinks import Sink
@@ -100,7 +105,7 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
             expected=len(files), dates=dates, named=lambda: users,
-            llms=tree_llms_setup(config, site_dir, known, remember),
+            outputs=OUTPUTS, pages=tree_reading(site_dir), known=known, keep=remember,
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)
@@ -109,6 +114,29 @@ def build_from_tree(
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), dates)
     return report
+
+
+def tree_reading(site_dir: Path) -> PageReading:
+    """A page read again inside the site root (no link out of it), as much as a fingerprint
+    reads; the version of its bytes, their MD5 (as cheap as a state's blob is not at hand)."""
+    pages = TreePages(site_dir)
+    return PageReading(pages, partial(_md5_of, pages), parallel=True)
+
+
+class TreePages:
+    """A tree's page by its key: a callable that pickles (worker processes read the pages
+    they convert)."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
+
+    def __call__(self, key: str) -> bytes | None:
+        return Root(self.site_dir).read(key, MAX_FINGERPRINT_BYTES)
+
+
+def _md5_of(pages: TreePages, key: str) -> str | None:
+    data = pages(key)
+    return None if data is None else hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
 def _digests(known: State | None) -> dict[str, str]:
@@ -162,7 +190,6 @@ def _keep_state(
     left = remember.written or report.result.left_digests
     remember.digests = report.result.digests() if left else {}
     remember.plan = report.result.plan
-    remember.llms, remember.llms_source = report.result.llms.files, report.result.llms.source
     remember_changes(dating.known, remember, first_run=dating.first_run)
     if not dating.first_run:
         style = report.url_style.style if report.url_style is not None else config.url_style

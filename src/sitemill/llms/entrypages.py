@@ -1,25 +1,15 @@
-"""An entry as llms.txt takes it: its own language, whether it is the home page, its description."""
+"""An entry as llms.txt takes it: whether it is the home page, whether its description is shared."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Final
 
-from sitemill.entries import Entry
-from sitemill.html.hreflang import X_DEFAULT
 from sitemill.llms.page import LlmsPage
 
 # A meta description on more than half of the pages (and on at least this many) is the site's,
 # not the page's: it tells nothing of one page (MkDocs writes the site's, or "None", on each).
 _SHARED_MIN_PAGES: Final = 4
-
-
-def own_hreflang(entry: Entry) -> str:
-    """The page's own language, as its (reciprocal) hreflang cluster names it."""
-    for alternate in entry.alternates:
-        if alternate.href == entry.loc and alternate.hreflang.lower() != X_DEFAULT:
-            return alternate.hreflang
-    return ""
 
 
 def home_rank(loc: str, base: str) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from sitemill.scaleout.shardcommit import (
     head_live,
     index_parts,
 )
-from sitemill.scaleout.shardllms import publish_llms
+from sitemill.scaleout.shardoutputs import merge_outputs
 from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
@@ -122,7 +122,7 @@ def reduce_run(
     write_robots(robots, result)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
-    publish_llms(run.config, run.client, run.site, run.store, reduced.report)
+    merge_outputs(run.config, run.client, run.site, run.store, reduced.report)
     return reduced
 
 

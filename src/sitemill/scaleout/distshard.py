@@ -28,7 +28,7 @@ from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.membership import PreviousMembership
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
-from sitemill.scaleout.shardllms import shard_config
+from sitemill.scaleout.shardoutputs import outputs_shard_config
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.scaleout.shardworker import KeptListing, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
@@ -132,7 +132,7 @@ def _render_range(
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
-    config = shard_config(config)  # (llms.txt is made after the commit: scaleout.shardllms)
+    config = outputs_shard_config(config)  # (llms.txt: after the commit)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()
     start = Start(state.with_style_kept(), first_run=not any(before))

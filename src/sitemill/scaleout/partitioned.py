@@ -35,7 +35,7 @@ from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.shardcommit import Live, head_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
-from sitemill.scaleout.shardllms import publish_llms
+from sitemill.scaleout.shardoutputs import merge_outputs
 from sitemill.scaleout.shardpublish import publish_shards
 from sitemill.scaleout.shardremoved import removed_by
 from sitemill.scaleout.shardusers import rebuild_paths
@@ -108,7 +108,7 @@ def rebuild_partitioned(
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         if not dry_run and report.execution is None:  # (committed: llms.txt from its states)
-            publish_llms(config, client, site, store, report)
+            merge_outputs(config, client, site, store, report)
         report.requests = requests
         report.warnings.extend(store.warnings)
         return report

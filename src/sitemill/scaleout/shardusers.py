@@ -18,6 +18,7 @@ from sitemill.errors import SinkError
 from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.shardcommit import Live
+from sitemill.scaleout.shardoutputs import outputs_shard_config
 from sitemill.shards.manifest import IndexState
 from sitemill.sources.s3 import read_object
 from sitemill.urls import site_file_path
@@ -66,9 +67,9 @@ def pass_config(config: Config, users: Sequence[str]) -> Config:
     """The configuration a full pass renders shards by: robots.txt is the commit's; with the
     user's sitemaps named or named groups, shards even for a site of one file (the entry is
     an index whatever its size, and a partitioned bucket's children are shards' files); no
-    page read again for Markdown (llms.txt is made after the commit: scaleout.shardllms)."""
+    page read again for Markdown (llms.txt is made after the commit: scaleout.shardoutputs)."""
     sharded = ShardsMode.ON if users or config.groups else config.shards
-    return replace(config, robots_txt=False, shards=sharded, llms_full=False, llms_pages=False)
+    return outputs_shard_config(replace(config, robots_txt=False, shards=sharded))
 
 
 def rebuild_paths(config: Config, base: IndexState) -> set[str]:

@@ -29,7 +29,7 @@ from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.scaleout.membership import names_other_pages
-from sitemill.scaleout.shardllms import shard_config
+from sitemill.scaleout.shardoutputs import outputs_shard_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -120,7 +120,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         raise FullRebuildNeeded("url_style = auto has not decided the style yet")
     # auto stays auto, the style the state keeps standing (with_style_kept); its URLs are in it
     config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
-    config = shard_config(config)  # (llms.txt is made after the commit: scaleout.shardllms)
+    config = outputs_shard_config(config)  # (llms.txt: after the commit)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
     if not alone and names_other_pages(job.config, previous.state.pages):

@@ -22,7 +22,7 @@ _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 @dataclass
 class LlmsRecord:
     """What a run leaves of its llms files: each one sitemill's (name -> MD5), the digest of
-    what its Markdown was made from (writing.llmsoutputs: equal, nothing is converted again),
+    what its Markdown was made from (llms.run: equal, nothing is converted again),
     and the line on the site's languages (for the report, not the state)."""
 
     files: dict[str, str] = field(default_factory=dict)

@@ -111,7 +111,7 @@ class State:
     robots_sitemaps: frozenset[str] = frozenset()
     # The llms files it wrote (llms.txt, llms-full.txt, Markdown twins): name -> MD5.
     llms: dict[str, str] = field(default_factory=dict)
-    llms_source: str = ""  # what their Markdown was made from (writing.llmsoutputs)
+    llms_source: str = ""  # what their Markdown was made from (llms.run)
     # Not written: the redirect stubs this run read (path -> ETag, facts, why left out),
     # until ``settle_stubs`` knows where each leads.
     stubs: dict[str, tuple[str, PageFacts, SkipReason]] = field(default_factory=dict)

@@ -33,13 +33,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePosixPath
 
-from sitemill.filenames.outputs import (
-    ENTRY_TXT,
-    ENTRY_XML,
-    LLMS_FULL,
-    LLMS_TXT,
-    MARKDOWN_SUFFIX,
-)
+from sitemill.filenames.outputs import LLMS_FULL, LLMS_TXT, MARKDOWN_SUFFIX
 from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
 
 
@@ -66,56 +60,8 @@ def may_delete(
         return True
     if recorded is None or hashlib.md5(data, usedforsecurity=False).hexdigest() != recorded:
         return False
-    base = PurePosixPath(name).name
-    if base == LLMS_TXT:
-        from sitemill.llms.files import has_llms_txt_mark
+    if PurePosixPath(name).name == LLMS_TXT or name == LLMS_FULL or name.endswith(MARKDOWN_SUFFIX):
+        from sitemill.llms.ownership import proves_llms_file  # (llms.txt's kin: their form)
 
-        return has_llms_txt_mark(data)
-    if name == LLMS_FULL:
-        return _is_full_text(data, base_url)
-    if name.endswith(MARKDOWN_SUFFIX):
-        return _is_twin(data)
+        return proves_llms_file(name, data, base_url)
     return True
-
-
-def _is_twin(data: bytes) -> bool:
-    """Whether ``data`` is whole in the form of a twin (llms.twins.twin_bytes)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    heading, found, rest = text.partition(f"\n\n{_mark()}\n")
-    if not found or not heading.startswith("# ") or "\n" in heading:
-        return False
-    title = heading[2:]
-    if not title or " ".join(title.split()) != title:
-        return False
-    if not rest:
-        return True
-    return (
-        rest.startswith("\n") and rest[1:2] != "\n" and rest.endswith("\n") and rest[-2:] != "\n\n"
-    )
-
-
-def _is_full_text(data: bytes, base_url: str) -> bool:
-    """Whether ``data`` begins with the head llms-full.txt has for the site at ``base_url``
-    (llms.full.full_head): its name, an optional summary, the line naming the site's sitemap,
-    the mark."""
-    text = data[: 64 * 1024].decode("utf-8", "ignore")
-    lines = text.split("\n", 8)
-    if len(lines) < 5 or not lines[0].startswith("# ") or lines[1]:
-        return False
-    at = 4 if lines[2].startswith("> ") and not lines[3] else 2
-    if len(lines) < at + 4:
-        return False
-    named = (
-        f"The content of the pages {base_url}{entry} lists, as Markdown, in its order."
-        for entry in (ENTRY_XML, ENTRY_TXT)
-    )
-    return lines[at] in named and not lines[at + 1] and lines[at + 2] == _mark()
-
-
-def _mark() -> str:
-    from sitemill.llms.ownership import SITEMILL_MARK  # (only where a deletion is weighed)
-
-    return SITEMILL_MARK

@@ -14,8 +14,7 @@ from operator import itemgetter
 from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from sitemill.entries import Entry
-from sitemill.llms.entrypages import own_hreflang
+from sitemill.entries import Entry, own_hreflang
 
 # As many links as one XML sitemap may hold (sitemaps.org): more are no help to a reader.
 MAX_HTML_LINKS: Final = 50_000

@@ -1,4 +1,4 @@
-"""llms.txt and its kin in a run: pages taken from the entries, written after the sitemaps."""
+"""llms.txt and its kin in a run, behind the output port: the listed pages taken on the way."""
 # The entries stream to the sitemaps; each one the sitemaps list is taken on the way (its URL,
 # title, description, hreflang and group: nothing the sitemaps leave out can be named), and once
 # the sitemaps are published the files are made from them (sitemill.llms) and written where their
@@ -6,25 +6,30 @@
 # state records for it nor sitemill's mark in its text) is the user's: left as it is and said,
 # unless llms_txt = "replace". Files an earlier run wrote that this one does not (a language
 # folder gone, a twin of a page no longer listed, everything once the settings are off) are
-# deleted, when they are still sitemill's.
+# deleted, when they are still sitemill's. A sharded bucket's are made after the commit from its
+# shards' states (llms.shards).
 
 from __future__ import annotations
 
 import hashlib
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from sitemill.config.llms import writes_llms
 from sitemill.config.model import Config, LlmsMode, OutputFormat
-from sitemill.entries import Entry
-from sitemill.errors import SinkError
+from sitemill.entries import Entry, own_hreflang
+from sitemill.errors import ConfigError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, LLMS_FULL, content_type
-from sitemill.llms.entrypages import home_rank, own_hreflang, without_shared_descriptions
-from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
-from sitemill.sinks.folders import folder_sink, split_name
+
+if TYPE_CHECKING:
+    from sitemill.llms.page import LlmsPage, LlmsSite
+    from sitemill.outputs import OutputRun, PageReading
+    from sitemill.report import Report
+    from sitemill.state.model import State
 
 log = logging.getLogger(__name__)
 
@@ -32,49 +37,128 @@ log = logging.getLogger(__name__)
 PageBytesByKey = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
 
 
+class LlmsFeature:
+    """llms.txt, llms-full.txt and the Markdown twins, as a front end lists them
+    (sitemill.outputs.OutputFeature)."""
+
+    def start(self, run: OutputRun) -> LlmsOutputs:
+        return LlmsOutputs(run.config, run.sink, _setup(run), run.keep, run.group)
+
+    def shard_config(self, config: Config) -> Config:
+        return shard_config(config)
+
+    def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
+        """llms.txt from the shards' states (those the committed manifest names, in its
+        order), written where it changed (llms.shards)."""
+        from sitemill.llms.shards import NOT_SHARDED, state_entries
+
+        if config.llms_full or config.llms_pages:
+            log.warning("%s", NOT_SHARDED)
+            report.warnings.append(NOT_SHARDED)
+        if config.llms_txt is LlmsMode.OFF:
+            return
+        outputs = LlmsOutputs(shard_config(config), sink, LlmsSetup())
+        entries = (entry for state in states for entry in state_entries(config, state))
+        for _ in outputs.watch(entries):
+            pass
+        warned = len(report.result.warnings)
+        outputs.finish(report.result)
+        report.warnings.extend(report.result.warnings[warned:])
+
+
+LLMS_FILES = LlmsFeature()
+
+
+def shard_config(config: Config) -> Config:
+    """The configuration a shard renders with: titles read and kept (llms_txt), no page read
+    again for Markdown (llms.txt is made after the commit: llms.shards)."""
+    return replace(config, llms_full=False, llms_pages=False)
+
+
 @dataclass
 class LlmsSetup:
-    """What a job gives the run: how to read a listed page's bytes by its key (for
+    """What a run gives llms.txt's kin: how to read a listed page's bytes by its key (for
     llms-full.txt and the twins; None: the job cannot), and the files the state records."""
 
     page_bytes: PageBytesByKey | None = None
     known: Mapping[str, str] = field(default_factory=dict)  # name -> MD5 (state.llmsfiles)
     # A listed page's content fingerprint after the run, by its key (None: no state vouches),
     # and what the last run's Markdown was made from (State.llms_source): see
-    # writing.llmsmarkdown.markdown_source_digest.
+    # llms.markdownfiles.markdown_source_digest.
     fingerprint: Callable[[str], str | None] | None = None
     source: str = ""
     parallel: bool = False  # ``page_bytes`` pickles: pages are converted in worker processes
 
 
+def _setup(run: OutputRun) -> LlmsSetup:
+    """A page read as the job reads it; with the state the run keeps, its fingerprint there."""
+    pages, known = run.pages, run.known
+    read = None if pages is None else pages.read
+    parallel = pages is not None and pages.parallel
+    if known is None:
+        if run.config.llms_pages:  # (no record of the twins: one of a page gone hidden would stay)
+            raise ConfigError(
+                "llms_pages",
+                "needs the state a build keeps to know which twins it wrote (their pages may "
+                'go): turn content dates on (content_dates = true, a lastmod other than "none")',
+            )
+        return LlmsSetup(read, parallel=parallel)
+    printed = None
+    if pages is not None and run.keep is not None:
+        printed = _Printed(pages, run.keep)
+    return LlmsSetup(read, known.llms, printed, known.llms_source, parallel=parallel)
+
+
+@dataclass(frozen=True, slots=True)
+class _Printed:
+    """What a page's Markdown is made from, as markdown_source_digest takes it: the version of
+    its bytes (a bucket's ETag; a tree's MD5: a file is read again, as cheap as a state's blob is
+    not at hand) and its content fingerprint, which no markup counts (a heading made a list item
+    moves none)."""
+
+    pages: PageReading
+    state: State
+
+    def __call__(self, key: str) -> str | None:
+        record = self.state.pages.get(key)
+        if record is None or record.fingerprint is None:
+            return None
+        version = self.pages.version(key)
+        return None if version is None else f"{version} {record.fingerprint}"
+
+
 class LlmsOutputs:
     """What a run does with llms.txt and its kin (see the module's comment)."""
 
-    def __init__(self, config: Config, sink: Sink, setup: LlmsSetup) -> None:
-        self.config, self.sink, self.setup = config, sink, setup
+    def __init__(
+        self,
+        config: Config,
+        sink: Sink,
+        setup: LlmsSetup,
+        keep: State | None = None,
+        group: Callable[[Entry], str | None] | None = None,
+    ) -> None:
+        self.config, self.sink, self.setup, self.keep = config, sink, setup, keep
         self.on = writes_llms(config)
         self.pages: list[LlmsPage] = []
         self.keys: list[str | None] = []
         self.home: Entry | None = None
         self._home_rank: tuple[int, int] | None = None
-        self._kind: Callable[[Entry], int] | None = None
+        self._group = group if self.on else None
         self._kept: dict[str, str] = {}  # Markdown files left as the last run wrote them
         self._folders: dict[str, Sink] = {}  # (one sink a folder: an S3 prefix listed once)
-        if self.on and config.groups:
-            from sitemill.writing.groupkind import kind_of
-
-            self._kind = kind_of(config)
 
     def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
         """The entries, each one taken on its way to the sitemaps (when on)."""
         return self._take(entries) if self.on else entries
 
     def _take(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        from sitemill.llms.entrypages import home_rank  # (only when on)
+        from sitemill.llms.page import LlmsPage
+
         base = self.config.base_url
         for entry in entries:
-            group = None
-            if self._kind is not None and (kind := self._kind(entry)):
-                group = self.config.groups[kind - 1].name
+            group = None if self._group is None else self._group(entry)
             page = LlmsPage(entry.loc, entry.title, entry.description, own_hreflang(entry), group)
             self.pages.append(page)
             self.keys.append(entry.key)
@@ -83,14 +167,17 @@ class LlmsOutputs:
                 self.home, self._home_rank = entry, rank
             yield entry
 
-    def publish(self, result: WriteResult) -> None:
+    def finish(self, result: WriteResult) -> None:
         """After the sitemaps: the files made and written where they changed; the record of
-        what is sitemill's in ``result.llms`` (for the state)."""
+        what is sitemill's in ``result.llms``, and in the state the run keeps."""
         files = self._files(result) if self.on and self.pages else {}
         if not self.on or self.pages:
             self._write(files, result)
+        if self.keep is not None:
+            self.keep.llms, self.keep.llms_source = result.llms.files, result.llms.source
 
     def _files(self, result: WriteResult) -> dict[str, bytes]:
+        from sitemill.llms.entrypages import without_shared_descriptions
         from sitemill.llms.files import llms_files
 
         site = self._site()
@@ -102,7 +189,7 @@ class LlmsOutputs:
             log.info("%s", made.decision)
             result.llms.decision = made.decision
         if self.config.llms_full or self.config.llms_pages:
-            from sitemill.writing.llmsmarkdown import markdown_source_digest
+            from sitemill.llms.markdownfiles import markdown_source_digest
 
             result.llms.source = markdown_source_digest(
                 self.config, pages, self.keys, site, self.setup.fingerprint
@@ -128,7 +215,7 @@ class LlmsOutputs:
         is made again."""
         by_folder: dict[str, set[str]] = {}
         for name in names:
-            folder, base = split_name(name)
+            folder, base = _split_name(name)
             by_folder.setdefault(folder, set()).add(base)
         try:
             return all(bases <= set(self._folder(f).names()) for f, bases in by_folder.items())
@@ -136,6 +223,8 @@ class LlmsOutputs:
             return False
 
     def _site(self) -> LlmsSite:
+        from sitemill.llms.page import LlmsSite
+
         base = self.config.base_url
         entry = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
         home = self.home
@@ -144,7 +233,7 @@ class LlmsOutputs:
         return LlmsSite(base, base + entry, name, summary)
 
     def _markdown_files(self, pages: list[LlmsPage], site: LlmsSite) -> dict[str, bytes]:
-        from sitemill.writing.llmsmarkdown import markdown_files
+        from sitemill.llms.markdownfiles import markdown_files
 
         reader = self.setup.page_bytes
         return markdown_files(self.config, pages, self.keys, site, reader, self.setup.parallel)
@@ -176,7 +265,7 @@ class LlmsOutputs:
 
     def _put(self, name: str, data: bytes, users: list[str]) -> bool | None:
         """Whether the file was written (False: it held these bytes); None: the user's."""
-        folder, base = split_name(name)
+        folder, base = _split_name(name)
         sink = self._folder(folder)
         found = sink.read(base)
         if found is not None and found != data and not self._ours(name, found):
@@ -188,6 +277,8 @@ class LlmsOutputs:
 
     def _folder(self, folder: str) -> Sink:
         if folder not in self._folders:
+            from sitemill.sinks.folders import folder_sink
+
             self._folders[folder] = folder_sink(self.sink, folder)
         return self._folders[folder]
 
@@ -196,22 +287,22 @@ class LlmsOutputs:
         so (a state is input from outside: its record alone makes no file of the user's ours)
         and, where the state records its bytes, they are those (one the user edited since,
         mark and all, is theirs)."""
-        from sitemill.llms.ownership import written_by_sitemill
+        from sitemill.llms.ownership import written_by_sitemill  # (one is there to weigh)
 
         recorded = self.setup.known.get(name)
         return written_by_sitemill(name, data) and recorded in (None, _md5(data))
 
     def _delete_own(self, name: str, digest: str, result: WriteResult) -> None:
-        folder, base = split_name(name)
+        from sitemill.llms.ownership import proves_llms_file  # (a deletion is weighed)
+
+        folder, base = _split_name(name)
         try:
             sink = self._folder(folder)
             found = sink.read(base)
             if found is None:
                 return
-            from sitemill.writing.ownbytes import may_delete
-
-            if not may_delete(name, found, digest, base_url=self.config.base_url):
-                return  # not the bytes sitemill wrote, whatever a state says (writing.ownbytes)
+            if _md5(found) != digest or not proves_llms_file(name, found, self.config.base_url):
+                return  # not the bytes sitemill wrote, whatever a state says (llms.ownership)
             sink.delete(base)
         except SinkError as exc:
             message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
@@ -220,6 +311,12 @@ class LlmsOutputs:
             result.llms.files[name] = digest
             return
         result.deleted.append(name)
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    from sitemill.sinks.folders import split_name  # (only where a file is written or weighed)
+
+    return split_name(name)
 
 
 def _users_message(users: list[str]) -> str:

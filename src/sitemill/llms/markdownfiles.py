@@ -1,5 +1,5 @@
 """llms-full.txt and the Markdown twins of a run: the listed pages read once more, converted."""
-# The pages are the ones llms.txt links (writing.llmsoutputs), in the sitemap's order; an HTML
+# The pages are the ones llms.txt links (llms.run), in the sitemap's order; an HTML
 # page is read by its key (a tree's file, a bucket's object: the job's reader) and converted in
 # two passes (llms.conversion: the blocks the site repeats, then each page). A page that is gone
 # since it was listed, or is no HTML file (a PDF), has no Markdown: it is left out of both.

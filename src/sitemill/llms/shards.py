@@ -8,26 +8,14 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
-from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from sitemill.config.model import Config, LlmsMode
+from sitemill.config.model import Config
 from sitemill.entries import Alternate, Entry
 from sitemill.html.links import resolve_url, url_key
-from sitemill.jobs.bucketsite import BucketSite
-from sitemill.report import Report
 from sitemill.state.model import State
-from sitemill.state.partitioned import PartitionedStore
 from sitemill.urls import page_url
 from sitemill.urlstyle import rendering_style
-from sitemill.writing.llmsoutputs import LlmsOutputs, LlmsSetup
-
-if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
-
-log = logging.getLogger(__name__)
 
 NOT_SHARDED = (
     "llms-full.txt and the Markdown twins are not written for a sharded bucket (they would read "
@@ -35,41 +23,7 @@ NOT_SHARDED = (
 )
 
 
-def shard_config(config: Config) -> Config:
-    """The configuration a shard renders with: titles read and kept (llms_txt), no page read
-    again for Markdown."""
-    return replace(config, llms_full=False, llms_pages=False)
-
-
-def publish_llms(
-    config: Config, client: S3Client, site: BucketSite, store: PartitionedStore, report: Report
-) -> None:
-    """llms.txt from the states the committed manifest names, written where it changed."""
-    if config.llms_full or config.llms_pages:
-        log.warning("%s", NOT_SHARDED)
-        report.warnings.append(NOT_SHARDED)
-    if config.llms_txt is LlmsMode.OFF:
-        return
-    from sitemill.sinks.s3 import S3Sink
-
-    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    outputs = LlmsOutputs(shard_config(config), sink, LlmsSetup())
-    for _ in outputs.watch(_entries(config, store)):
-        pass
-    warned = len(report.result.warnings)
-    outputs.publish(report.result)
-    report.warnings.extend(report.result.warnings[warned:])
-
-
-def _entries(config: Config, store: PartitionedStore) -> Iterator[Entry]:
-    plan = store.manifest.plan
-    for shard in () if plan is None else plan.ids:
-        found = store.read_shard(shard)
-        if found is not None:
-            yield from _state_entries(config, found.state)
-
-
-def _state_entries(config: Config, state: State) -> Iterator[Entry]:
+def state_entries(config: Config, state: State) -> Iterator[Entry]:
     """Each page the state lists, as the sitemaps list it, with what its head said."""
     style = rendering_style(config.url_style, state.url_style)
     for path in sorted(state.pages):

@@ -1,0 +1,74 @@
+"""The output port: what an output feature beside the sitemaps sees, finishes and merges."""
+# An output feature (llms.txt with its kin, ...) is one folder behind this port. A run starts each
+# feature its front end lists (jobs.features) with what the run knows (OutputRun), hands it every
+# entry the sitemaps list as the run produces it (watch), and once the sitemaps are written it
+# finishes with the sink and the state the run keeps (finish). A sharded bucket renders its
+# shards by each feature's shard configuration and, after the commit, has each merge the parts
+# the shards' states keep (merge). The core imports no feature by name.
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from sitemill.config.model import Config
+    from sitemill.entries import Entry
+    from sitemill.report import Report, WriteResult
+    from sitemill.sinks import Sink
+    from sitemill.state.model import State
+
+
+@dataclass(frozen=True, slots=True)
+class PageReading:
+    """How a job reads a listed page again by its key (as much as a fingerprint reads; None:
+    gone), and the version of its bytes now (a bucket's ETag, a tree file's MD5). ``parallel``:
+    ``read`` pickles, worker processes may call it."""
+
+    read: Callable[[str], bytes | None]
+    version: Callable[[str], str | None]
+    parallel: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OutputRun:
+    """What a run tells each output it starts: ``known``, the state the last run left (None:
+    the run keeps none); ``keep``, the one this run keeps; ``group``, an entry's named group
+    (None: the site has none)."""
+
+    config: Config
+    sink: Sink
+    pages: PageReading | None = None
+    known: State | None = None
+    keep: State | None = None
+    group: Callable[[Entry], str | None] | None = None
+
+
+class Output(Protocol):
+    """One feature's part in one run."""
+
+    def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        """The entries, each seen on its way to the sitemaps."""
+        ...
+
+    def finish(self, result: WriteResult) -> None:
+        """After the sitemaps: its files written through the sink, what it wrote said in
+        ``result`` and kept in the run's state."""
+        ...
+
+
+class OutputFeature(Protocol):
+    """An output feature, as a front end lists it."""
+
+    def start(self, run: OutputRun) -> Output:
+        """Its part in a run."""
+        ...
+
+    def shard_config(self, config: Config) -> Config:
+        """The configuration a shard of a sharded bucket renders by."""
+        ...
+
+    def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
+        """After a sharded bucket's commit: its files from every shard's state."""
+        ...

@@ -1,0 +1,45 @@
+"""The output features of a sharded bucket: the shards' configuration, merged after the commit."""
+# A shard renders by every feature's shard configuration (llms.txt: titles read and kept, no page
+# read again); once the commit is live each feature makes its files from the states the committed
+# manifest names, in its order (sitemill.outputs).
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from sitemill.config.model import Config
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.features import OUTPUTS
+from sitemill.report import Report
+from sitemill.state.model import State
+from sitemill.state.partitioned import PartitionedStore
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+
+def outputs_shard_config(config: Config) -> Config:
+    """The configuration a shard renders by."""
+    for feature in OUTPUTS:
+        config = feature.shard_config(config)
+    return config
+
+
+def merge_outputs(
+    config: Config, client: S3Client, site: BucketSite, store: PartitionedStore, report: Report
+) -> None:
+    """Each feature's files from the states the committed manifest names."""
+    from sitemill.sinks.s3 import S3Sink
+
+    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
+    for feature in OUTPUTS:
+        feature.merge(config, sink, _states(store), report)
+
+
+def _states(store: PartitionedStore) -> Iterator[State]:
+    plan = store.manifest.plan
+    for shard in () if plan is None else plan.ids:
+        found = store.read_shard(shard)
+        if found is not None:
+            yield found.state

@@ -1,0 +1,132 @@
+"""An output feature is one folder behind one port: it sees each listed entry, finishes with the
+sink and the state; the core (the pipeline, the jobs, the scale-out wing) names no feature."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from sitemill import pipeline
+from sitemill.config.model import Config, LastmodMode, load_config
+from sitemill.entries import Entry
+from sitemill.report import Report, WriteResult
+from sitemill.sinks import MemorySink, Sink
+from sitemill.sources.page import Page
+from sitemill.state.model import State
+
+PACKAGE = Path(pipeline.__file__).resolve().parent
+
+
+@dataclass
+class _Listed:
+    """A feature of the test's: a file naming the listed URLs, written after the sitemaps."""
+
+    run: object = None
+    seen: list[str] = field(default_factory=list)
+    sitemaps_first: bool = False
+
+    def start(self, run: object) -> _Listed:
+        self.run = run
+        return self
+
+    def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        for entry in entries:
+            self.seen.append(entry.loc)
+            yield entry
+
+    def finish(self, result: WriteResult) -> None:
+        assert self.run is not None
+        sink: Sink = self.run.sink  # type: ignore[attr-defined]
+        self.sitemaps_first = sink.read("sitemap.xml") is not None
+        sink.put("listed.txt", "\n".join(self.seen).encode(), content_type="text/plain")
+        keep: State = self.run.keep  # type: ignore[attr-defined]
+        keep.found_sitemaps = frozenset({"listed.txt"})
+        result.written.append("listed.txt")
+
+    def shard_config(self, config: Config) -> Config:
+        return config
+
+    def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
+        raise AssertionError("no shards here")
+
+
+def test_a_feature_sees_each_listed_entry_then_finishes_with_the_sink_and_the_state() -> None:
+    config = load_config({"base_url": "https://example.com/", "exclude": ["drafts/**"]})
+    sink, known, keep, feature = MemorySink(), State(), State(), _Listed()
+    pages = iter([Page("index.html"), Page("drafts/x.html"), Page("docs/a.html")])
+    site = pipeline.SiteInputs(
+        robots=None, read_facts=None, lastmod=LastmodMode.NONE, outputs=(feature,),
+        known=known, keep=keep,
+    )  # fmt: skip
+    report = pipeline.build_from_pages(config, pages, sink, site)
+    listed = ["https://example.com/", "https://example.com/docs/a.html"]
+    assert feature.seen == listed  # (the excluded page never reaches it)
+    assert feature.sitemaps_first
+    assert sink.files["listed.txt"] == "\n".join(listed).encode()
+    assert keep.found_sitemaps == {"listed.txt"} and "listed.txt" in report.result.written
+    assert feature.run.known is known  # type: ignore[attr-defined]
+
+
+def test_the_front_ends_list_decides_what_a_run_writes() -> None:
+    # With no feature listed, a run with llms_txt on writes the sitemaps alone: nothing in the
+    # pipeline writes llms.txt by itself.
+    config = load_config({"base_url": "https://example.com/", "llms_txt": "on"})
+    sink = MemorySink()
+    site = pipeline.SiteInputs(robots=None, read_facts=None, lastmod=LastmodMode.NONE)
+    pipeline.build_from_pages(config, iter([Page("index.html")]), sink, site)
+    assert set(sink.files) == {"sitemap.xml"}
+    from sitemill.jobs.features import OUTPUTS
+
+    sink = MemorySink()
+    site = replace(site, outputs=OUTPUTS)
+    pipeline.build_from_pages(config, iter([Page("index.html")]), sink, site)
+    assert set(sink.files) == {"sitemap.xml", "llms.txt"}
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_the_core_names_no_output_feature() -> None:
+    core = [PACKAGE / "pipeline.py", PACKAGE / "jobs" / "tree.py"]
+    core += sorted((PACKAGE / "jobs").glob("bucket*.py"))
+    core += sorted((PACKAGE / "scaleout").glob("*.py"))
+    offenders = {
+        str(path.relative_to(PACKAGE)): sorted(
+            name for name in _imports(path) if name.startswith("sitemill.") and "llms" in name
+        )
+        for path in core
+    }
+    assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_llms_files_are_written_by_modules_of_its_folder_alone() -> None:
+    # llms.txt's run, its Markdown files and a sharded bucket's are in llms/; nothing else writes.
+    outside = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*llms*.py")
+        if path.parent.name not in ("llms", "config", "state", "validate", "check")
+    ]
+    assert outside == []
+
+
+def test_only_the_list_and_the_deletion_proof_import_the_llms_folder() -> None:
+    # The front ends' list names the feature; a deletion anywhere asks llms.ownership whether a
+    # file at an llms name is in the form sitemill writes (writing.ownbytes). No one else reaches
+    # into llms/: an entry's own language is the entries' (entries.own_hreflang).
+    importers = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.parent.name != "llms"
+        and any(name.startswith("sitemill.llms") for name in _imports(path))
+    )
+    assert importers == ["jobs/features.py", "writing/ownbytes.py"]
