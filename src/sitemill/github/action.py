@@ -220,7 +220,7 @@ def output_names(report: Report, config: Config) -> list[str]:
     """sitemill's own files in the output directory this run wrote, kept or deleted."""
     result, groups = report.result, known_groups(group_names(config.groups), report.result.deleted)
     names = [name for name in (*result.files, *result.deleted) if is_own_name(name, groups)]
-    # llms.txt and its kin sitemill keeps, and those it deleted (writing.llmsoutputs)
+    # llms.txt and its kin sitemill keeps, and those it deleted (llms.run)
     names += [*result.llms.files, *(name for name in result.deleted if is_llms_file(name))]
     if config.robots_txt:
         names.append(ROBOTS_TXT)
