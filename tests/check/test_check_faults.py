@@ -26,8 +26,8 @@ from faults import Calls, Signature, fail
 from s3util import BUCKET, STATE_BUCKET, three_page_bucket, words_page, world_kept
 from sitemill.cli.main import main
 
-# The module (the package's own `main` attribute is the function of that name).
-CLI_MAIN = importlib.import_module("sitemill.cli.main")
+# Where every front end's S3 client is made (cli.usage.s3_client imports it when called).
+CLIENTS = importlib.import_module("sitemill.aws.clients")
 SEND = importlib.import_module("sitemill.indexnow.send")
 SENT_UNKEPT = "the URLs are sent, but what is left pending could not be kept"
 
@@ -35,7 +35,7 @@ SENT_UNKEPT = "the URLs are sent, but what is left pending could not be kept"
 @pytest.fixture
 def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     for client in three_page_bucket(monkeypatch):
-        monkeypatch.setattr(CLI_MAIN, "_s3_client", lambda endpoint=None, client=client: client)
+        monkeypatch.setattr(CLIENTS, "make_s3_client", lambda endpoint=None, client=client: client)
         yield client
 
 

@@ -20,7 +20,6 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.model import SiteDiff
 from sitemill.errors import DiffError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import detect_generator
@@ -35,6 +34,8 @@ from sitemill.state.store import SinkStateStore, StateStore
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.jobs.bucket import BucketSite
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,8 @@ def diff_bucket(
 ) -> BucketDiff:
     """The change report of ``site``'s objects against its state (``state_store``, default
     beside the sitemaps; ``previous`` when it holds none): nothing is written."""
+    from sitemill.jobs.bucket import rebuild_bucket  # (boto's: the Action has no S3 extra)
+
     report = rebuild_bucket(
         config, client, site, dry_run=True, state_store=state_store, previous=previous
     )
