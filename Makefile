@@ -42,7 +42,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(REALSITES),--realsites $(REALSITES))
 
-# make sameoutputs BASE=<rev> [SITES=file.json] [DATA=dir] [MIRRORS=dir] [ONLY=name] [WHY=n]: this
+# make sameoutputs BASE=<rev> [SITES=file.json] [DATA=dir] [MIRRORS=dir] [ONLY="name ..."] [WHY=n]: this
 # work tree's outputs against BASE's, byte for byte, on real sites with their history (folder and
 # moto buckets: benchmarks/sameoutputs/README.md). Run by hand: it needs the sites' checkouts.
 # time-machine (the runs' fixed clock) is the harness's alone: installed here, not in an extra.
