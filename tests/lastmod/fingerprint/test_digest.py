@@ -335,12 +335,20 @@ PAGE_V7 = (
 )
 GOLDEN_PAGE_V7 = "21d58f14ac45606fc7c65bf91e63698a"
 GOLDEN_PAGE_V7_BY_6 = "1666606ac35f3498f0b42efee312c77d"
+# A page of version 8's rule (a hidden tab panel is content), at https://example.org/a/, by
+# version 8 and 7 (7 leaves the hidden panel out).
+PAGE_V8 = (
+    b'<title>Install</title><main><h1>Install</h1><div role="tabpanel"><p>Docker.</p></div>'
+    b'<div role="tabpanel" hidden=""><p>Binary.</p></div></main>'
+)
+GOLDEN_PAGE_V8 = "98dfe045bc89030d3ec561b6b13f1c79"
+GOLDEN_PAGE_V8_BY_7 = "9e63a15a8a3c53ca487e47f5e0ae5e14"
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 8])
-def test_only_the_current_and_the_previous_version_are_computable(version: int) -> None:
+@pytest.mark.parametrize("version", [1, 4, 5, 9])
+def test_only_the_current_and_the_two_previous_versions_are_computable(version: int) -> None:
     # (an older state's pages are dated by the evidence ladder: State.outdated)
-    assert {FINGERPRINT_VERSION, *EARLIER_VERSIONS} == {6, 7}
+    assert {FINGERPRINT_VERSION, *EARLIER_VERSIONS} == {6, 7, 8}
     with pytest.raises(ValueError, match="not computable"):
         fingerprint_html(PAGE, version=version)
 
@@ -367,6 +375,8 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fingerprint_html(PAGE_V6, url=url, version=6) == GOLDEN_PAGE_V6
     assert fingerprint_html(PAGE_V7, url=url) == GOLDEN_PAGE_V7
     assert fingerprint_html(PAGE_V7, url=url, version=6) == GOLDEN_PAGE_V7_BY_6
+    assert fingerprint_html(PAGE_V8, url=url) == GOLDEN_PAGE_V8
+    assert fingerprint_html(PAGE_V8, url=url, version=7) == GOLDEN_PAGE_V8_BY_7
     url = "https://example.org/tags/vim/"
     assert fingerprint_html(LIST_PAGE_V6, url=url) == GOLDEN_LIST_V6
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)

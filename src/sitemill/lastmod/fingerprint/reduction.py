@@ -57,11 +57,11 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 6 or 7 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 6, 7 or 8 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    if version >= 7:  # (what no reader sees: leave_out_hidden)
-        raw = leave_out_hidden(raw)
+    if version >= 7:  # (what no reader sees: leave_out_hidden; a tab panel seen from 8 on)
+        raw = leave_out_hidden(raw, tab_panels=version >= 8)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
@@ -210,6 +210,9 @@ def _role_passes(names: tuple[str, ...]) -> Passes:
 # end tag that closes it (the elements of its name nested in it counted); a void element
 # (``<img hidden>``) is its tag alone, and so is an element whose end tag is not found (what follows
 # it stays counted). A tag inside a script, a style or a comment is not read as one.
+# From fingerprint v8, a tab panel (role="tabpanel", among other roles too) is content however it
+# is hidden: a reader sees each tab's panel by choosing its tab (a Docusaurus page's inactive tabs
+# are ``<div role="tabpanel" hidden>``: version 7 kept 296 of an install page's 718 words).
 
 _HIDING: Final = re.compile(rb"hidden|display|visibility", re.IGNORECASE)
 _START_TAG: Final = re.compile(rb"<([a-zA-Z][^\t\n\f\r />]*)([^>]*)>")
@@ -222,6 +225,10 @@ _STYLE: Final = re.compile(
     rb"""[\t\n\f\r /]style[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
     re.IGNORECASE,
 )
+_ROLE: Final = re.compile(
+    rb"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
+    re.IGNORECASE,
+)
 _HIDING_STYLE: Final = re.compile(
     rb"(?:^|[;\s\"'])(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$|[\"'])",
     re.IGNORECASE,
@@ -230,13 +237,15 @@ _WORDS: Final = (b"hidden", b"display", b"visibility")  # (none overlaps itself 
 _CODE: Final = ((b"<!--", b"-->"), (b"<script", b"</script"), (b"<style", b"</style"))
 _VOID: Final = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
 # Start tags' attributes judged (_hides), by their bytes: a template's tags are the same on every
-# page. Forgotten past this many.
+# page. Forgotten past this many. One memory a reading: version 7's, and 8's (tab panels shown).
 _JUDGED: dict[bytes, bool] = {}
+_JUDGED_TAB_PANELS: dict[bytes, bool] = {}
 _JUDGED_REMEMBERED: Final = 4096
 
 
-def leave_out_hidden(data: bytes) -> bytes:
-    """``data`` (a page's bytes) with each hidden element (see above) a space. Each place one of
+def leave_out_hidden(data: bytes, *, tab_panels: bool = False) -> bytes:
+    """``data`` (a page's bytes) with each hidden element (see above) a space; with
+    ``tab_panels`` (version 8), a hidden tab panel kept. Each place one of
     the words stands is judged in the start tag opened by the last "<" before it: the places up
     to the next "<" are judged alike, so each stretch between two "<" is judged once, and each
     start tag's attributes once a process (a CSS block full of ``display`` costs one search)."""
@@ -248,7 +257,12 @@ def leave_out_hidden(data: bytes) -> bytes:
     while place >= 0:
         opening = data.rfind(b"<", done, place)
         tag = _START_TAG.match(data, opening) if opening >= 0 else None
-        if tag is None or tag.end() <= place or not _judged(tag[2]) or _in_code(lowered, opening):
+        if (
+            tag is None
+            or tag.end() <= place
+            or not _judged(tag[2], tab_panels=tab_panels)
+            or _in_code(lowered, opening)
+        ):
             following = data.find(b"<", place)  # (the next stretch: judged by another tag)
             place = -1 if following < 0 else words.next(following)
             continue
@@ -285,13 +299,16 @@ class _Places:
         return first
 
 
-def _judged(attributes: bytes) -> bool:
-    """_hides, remembered by the attributes' bytes."""
-    hides = _JUDGED.get(attributes)
+def _judged(attributes: bytes, *, tab_panels: bool) -> bool:
+    """_hides, remembered by the attributes' bytes (apart for each reading of tab panels)."""
+    judged = _JUDGED_TAB_PANELS if tab_panels else _JUDGED
+    hides = judged.get(attributes)
     if hides is None:
-        if len(_JUDGED) >= _JUDGED_REMEMBERED:
-            _JUDGED.clear()
-        hides = _JUDGED[attributes] = _hides(attributes)
+        if len(judged) >= _JUDGED_REMEMBERED:
+            judged.clear()
+        hides = judged[attributes] = (
+            _hides(attributes, tab_panels=True) if tab_panels else _hides(attributes)
+        )
     return hides
 
 
@@ -305,17 +322,26 @@ def _in_code(lowered: bytes, at: int) -> bool:
     return False
 
 
-def _hides(attributes: bytes) -> bool:
-    """Whether a start tag's ``attributes`` hide its element (see above)."""
+def _hides(attributes: bytes, *, tab_panels: bool = False) -> bool:
+    """Whether a start tag's ``attributes`` hide its element (see above); with ``tab_panels``, a
+    tab panel's never do."""
     if _HIDING.search(attributes) is None:
         return False
     hidden = _HIDDEN_ATTRIBUTE.search(attributes)
     if hidden is not None:
         value = (hidden[1] or b"").strip(b"\"'").strip().lower()
         if value != b"until-found":
-            return True
+            return not (tab_panels and _is_tab_panel(attributes))
     style = _STYLE.search(attributes)
-    return style is not None and _HIDING_STYLE.search(style[1].strip(b"\"'")) is not None
+    if style is None or _HIDING_STYLE.search(style[1].strip(b"\"'")) is None:
+        return False
+    return not (tab_panels and _is_tab_panel(attributes))
+
+
+def _is_tab_panel(attributes: bytes) -> bool:
+    """Whether a start tag's ``attributes`` give its element the role tabpanel (among others)."""
+    role = _ROLE.search(attributes)
+    return role is not None and b"tabpanel" in role[1].strip(b"\"'").lower().split()
 
 
 def _closing(data: bytes, name: bytes, start: int) -> int:

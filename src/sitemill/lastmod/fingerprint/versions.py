@@ -5,7 +5,7 @@
 from typing import Final
 
 # Bumped whenever a page would be hashed differently. A state written with the previous version is
-# compared by that version's fingerprint (EARLIER_VERSIONS: the previous version alone stays
+# compared by that version's fingerprint (EARLIER_VERSIONS: the previous two versions stay
 # computable), so no date moves because sitemill was upgraded; with an older one, a page whose blob
 # or ETag is unchanged keeps its date and others take the evidence ladder
 # (sitemill.state.model.State.outdated). The golden values pinned in
@@ -32,9 +32,11 @@ from typing import Final
 # other pages of the site outside every article (fingerprint.linkblocks); elements hidden by the
 # hidden attribute or an inline display:none / visibility:hidden (reduction.leave_out_hidden);
 # a share button's query read as a browser reads it, the page's URL anywhere in a value
-# (fingerprint.selflinks.shared_paths).
-FINGERPRINT_VERSION: Final = 7
-EARLIER_VERSIONS: Final = frozenset({6})
+# (fingerprint.selflinks.shared_paths). 8 (issue 79), gated ``version >= 8`` where it is read: a
+# tab panel (role="tabpanel") hidden by the attribute or an inline style is content: a reader sees
+# it by choosing its tab (reduction.leave_out_hidden's tab_panels).
+FINGERPRINT_VERSION: Final = 8
+EARLIER_VERSIONS: Final = frozenset({6, 7})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,

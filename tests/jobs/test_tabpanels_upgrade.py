@@ -1,0 +1,106 @@
+"""Fingerprint version 8 (a hidden tab panel is content): a state of version 7 keeps every date
+on the upgrade, and the next edit inside a hidden tab panel moves its page's date."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+from pathlib import Path
+
+from sitemill.config.model import load_config
+from sitemill.filenames.outputs import STATE_NAME
+from sitemill.jobs.tree import build_from_tree
+from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.report import Report
+from sitemill.sinks import LocalDirSink
+from sitemill.state.parse import parse_state
+
+BASE = "https://example.com/"
+T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000
+SPREAD = 45 * 86_400
+
+
+def install(binary: str) -> bytes:
+    """A Docusaurus install page: the Docker tab shown, the Binary tab's panel hidden."""
+    return (
+        "<!DOCTYPE html><html><head><title>Installation | Docs</title></head><body><main>"
+        '<h1>Installation</h1><div class="tabs-container"><ul role="tablist">'
+        '<li role="tab">Docker</li><li role="tab">Binary</li></ul>'
+        '<div role="tabpanel" class="tabItem_s4ch"><p>Run the image with docker run.</p></div>'
+        f'<div role="tabpanel" class="tabItem_s4ch" hidden=""><p>{binary}</p></div></div>'
+        "</main></body></html>\n"
+    ).encode()
+
+
+def pages(binary: str = "Download the binary, then run answer init.") -> dict[str, bytes]:
+    return {
+        "install.html": install(binary),
+        "other.html": b"<!DOCTYPE html><html><head><title>Other</title></head><body><main>"
+        b"<h1>Other</h1><p>Nothing in tabs.</p></main></body></html>\n",
+    }
+
+
+def write(site: Path, when: int, *, spread: bool, binary: str | None = None) -> None:
+    """Every page written fresh, as a CI build does (``spread``: each SPREAD before the last)."""
+    for index, (name, data) in enumerate((pages() if binary is None else pages(binary)).items()):
+        path = site / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        stamp = when - index * SPREAD if spread else when
+        os.utime(path, (stamp, stamp))
+
+
+def run(site: Path, out: Path) -> Report:
+    config = load_config({"base_url": BASE, "lastmod": "mtime"})
+    return build_from_tree(config, site, LocalDirSink(out), output_dir=out)
+
+
+def lastmods(out: Path) -> dict[str, str]:
+    text = (out / "sitemap.xml").read_text()
+    return dict(re.findall(r"<loc>https://example.com/(.*?)</loc><lastmod>(.*?)</lastmod>", text))
+
+
+def as_version_7(site: Path, out: Path) -> None:
+    """The state in ``out`` as sitemill of fingerprint version 7 wrote it."""
+    path = out / STATE_NAME
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    document["fingerprint_version"] = 7
+    for name, record in document["pages"].items():
+        if name.endswith(".html"):
+            data = (site / name).read_bytes()
+            record["fingerprint"] = fingerprint_html(data, version=7, url=BASE + name)
+    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+
+
+def test_a_state_of_version_7_keeps_every_date_and_then_sees_the_tabs(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    write(site, T1, spread=True)
+    run(site, out)
+    first = lastmods(out)
+    assert first == {
+        "install.html": lastmod_from_timestamp(T1, Precision.DATETIME),
+        "other.html": lastmod_from_timestamp(T1 - SPREAD, Precision.DATETIME),
+    }
+    as_version_7(site, out)
+    data = (site / "install.html").read_bytes()
+    by_7 = fingerprint_html(data, version=7, url=BASE + "install.html")
+    by_8 = fingerprint_html(data, version=8, url=BASE + "install.html")
+    assert by_7 != by_8  # (the upgrade changes the tab page's fingerprint)
+
+    write(site, T2, spread=False)  # (a CI build: every page written anew, none changed)
+    report = run(site, out)
+    assert lastmods(out) == first and report.dates == {"kept": 2}
+    state = parse_state((out / STATE_NAME).read_bytes())
+    assert state.fingerprint_version == 8  # (written anew, in version 8)
+    assert state.pages["install.html"].fingerprint == by_8
+
+    write(site, T3, spread=False, binary="Download the binary, then run answer init -C ./data/.")
+    report = run(site, out)
+    assert lastmods(out) == {
+        **first,
+        "install.html": lastmod_from_timestamp(T3, Precision.DATETIME),
+    }
+    assert report.dates == {"kept": 1, "content changed": 1}

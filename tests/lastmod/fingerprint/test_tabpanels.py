@@ -1,0 +1,101 @@
+"""A tab panel is content however it is hidden (fingerprint version 8): a reader sees each tab's
+panel by choosing its tab, as a find in the page shows ``hidden=until-found``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sitemill.lastmod.fingerprint import reduction
+from sitemill.lastmod.fingerprint.digest import fingerprint_html, fingerprint_html_reduced
+
+URL = "https://docs.example.org/install/"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+ANSWER_URL = "https://answer.apache.org/docs/installation/"
+
+
+def page(binary: str, panel: str = '<div role="tabpanel" class="tabItem_s4ch" hidden="">') -> bytes:
+    """A Docusaurus page of two tabs: the first shown, the second's panel hidden."""
+    return (
+        "<html><head><title>Installation | Docs</title></head><body><main><h1>Installation</h1>"
+        '<div class="tabs-container"><ul role="tablist"><li role="tab">Docker</li>'
+        '<li role="tab">Binary</li></ul><div class="margin-top--md">'
+        '<div role="tabpanel" class="tabItem_s4ch"><p>Run the image with docker run.</p></div>'
+        f"{panel}<p>{binary}</p></div></div></div><p>That is all.</p></main></body></html>"
+    ).encode()
+
+
+def fingerprint(data: bytes, version: int) -> str:
+    return fingerprint_html(data, version=version, url=URL)
+
+
+@pytest.mark.parametrize(
+    "panel",
+    [
+        '<div role="tabpanel" class="tabItem_s4ch" hidden="">',
+        "<div ROLE='TabPanel' hidden>",
+        '<div role="region tabpanel" hidden>',
+        '<div role=tabpanel style="display: none">',
+        "<div style='visibility:hidden' role='tabpanel'>",
+    ],
+)
+def test_an_edit_inside_a_hidden_tab_panel_moves_version_8_not_7(panel: str) -> None:
+    before = page("Download the binary, then run ./answer init.", panel)
+    after = page("Download the binary, then run ./answer init -C ./answer-data/.", panel)
+    assert fingerprint(before, 8) != fingerprint(after, 8)
+    assert fingerprint(before, 7) == fingerprint(after, 7)  # (version 7 as it was: no content)
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        '<div role="tab" hidden="">',
+        '<div role="tablist" hidden>',
+        '<div class="tabpanel" hidden>',
+        '<div data-role="tabpanel" hidden>',
+        '<div role="tabpanels" style="display:none">',
+    ],
+)
+def test_other_hidden_elements_stay_left_out_in_version_8(hidden: str) -> None:
+    before = page("Download the binary.", hidden)
+    after = page("Download the binary, edited.", hidden)
+    assert fingerprint(before, 8) == fingerprint(after, 8)
+
+
+def test_the_judged_attributes_of_one_version_are_not_the_others() -> None:
+    # The same start tag judged by version 8 first, then 7, then 8 again, in one process: each
+    # reads it its own way (the remembered judgements are apart for each).
+    before, after = page("Binary."), page("Binary, edited.")
+    for _ in range(2):
+        assert fingerprint(before, 8) != fingerprint(after, 8)
+        assert fingerprint(before, 7) == fingerprint(after, 7)
+    panel = b' role="tabpanel" hidden=""'
+    assert reduction.leave_out_hidden(b"<div" + panel + b">x</div>") == b" "
+    assert reduction.leave_out_hidden(b"<div" + panel + b">x</div>", tab_panels=True) == (
+        b"<div" + panel + b">x</div>"
+    )
+
+
+def words(version: int) -> list[str]:
+    data = (FIXTURES / "answer-docusaurus-tabs.html").read_bytes()
+    reduced = fingerprint_html_reduced(data, version=version, url=ANSWER_URL)[1]
+    return re.findall(r"\w+", reduced)
+
+
+def test_a_docusaurus_install_page_keeps_every_tab() -> None:
+    # apache/incubator-answer-website's docs/installation/ (four tabs: Docker compose, Docker,
+    # Binary, aaPanel; the last three <div role="tabpanel" hidden="">): version 7 kept the first
+    # tab's words alone (356 of 865), version 8 every tab's.
+    kept_7, kept_8 = " ".join(words(7)), " ".join(words(8))
+    first = "We recommend using Docker Compose to run Apache Answer"
+    inactive = [
+        "You can find all the available Docker images on",
+        "As a golang project Apache Answer can be compiled into a binary file",
+        "To install Apache Answer on aaPanel you need to install the aaPanel first",
+    ]
+    assert first in kept_7 and first in kept_8
+    assert [text in kept_8 for text in inactive] == [True, True, True]
+    assert [text in kept_7 for text in inactive] == [False, False, False]
+    assert (len(words(7)), len(words(8))) == (356, 865)
