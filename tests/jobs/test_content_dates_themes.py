@@ -273,8 +273,8 @@ def write_tree(root: Path, pages: dict[str, str], when: int) -> None:
         os.utime(root / name, (when - index * 86_400,) * 2)
 
 
-def test_an_upgrade_from_two_versions_back_takes_the_ladder_on_a_tree(tmp_path: Path) -> None:
-    # Material's pages: a state two versions old, which this sitemill no longer computes. A folder
+def test_an_upgrade_from_three_versions_back_takes_the_ladder_on_a_tree(tmp_path: Path) -> None:
+    # Material's pages: a state three versions old, which this sitemill no longer computes. A folder
     # has no blob to say a page is unchanged: its pages take the evidence ladder once, as on
     # a first run (their spread mtimes), and are compared from then on.
     site, out = tmp_path / "public", tmp_path / "out"
@@ -284,7 +284,7 @@ def test_an_upgrade_from_two_versions_back_takes_the_ladder_on_a_tree(tmp_path: 
     assert len(first) == 3 and W[0] in first.values()  # (by their mtimes, spread)
     (out / STATE_NAME).write_bytes(
         downgraded(
-            (out / STATE_NAME).read_bytes(), site_pages(material, 0), FINGERPRINT_VERSION - 2
+            (out / STATE_NAME).read_bytes(), site_pages(material, 0), FINGERPRINT_VERSION - 3
         )
     )
     write_tree(site, site_pages(material, 0), UNIX[1])  # a CI rebuild: new times, same bytes

@@ -225,9 +225,11 @@ _STYLE: Final = re.compile(
     rb"""[\t\n\f\r /]style[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
     re.IGNORECASE,
 )
-_ROLE: Final = re.compile(
-    rb"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
-    re.IGNORECASE,
+# A start tag's attribute, its name and value as a browser's tokenizer reads them (from v8).
+_ATTRIBUTE: Final = re.compile(
+    rb"""([^\t\n\f\r /=>][^\t\n\f\r />=]*)
+    (?:[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*))?""",
+    re.VERBOSE,
 )
 _HIDING_STYLE: Final = re.compile(
     rb"(?:^|[;\s\"'])(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$|[\"'])",
@@ -306,9 +308,7 @@ def _judged(attributes: bytes, *, tab_panels: bool) -> bool:
     if hides is None:
         if len(judged) >= _JUDGED_REMEMBERED:
             judged.clear()
-        hides = judged[attributes] = (
-            _hides(attributes, tab_panels=True) if tab_panels else _hides(attributes)
-        )
+        hides = judged[attributes] = _hides_apart(attributes) if tab_panels else _hides(attributes)
     return hides
 
 
@@ -322,26 +322,34 @@ def _in_code(lowered: bytes, at: int) -> bool:
     return False
 
 
-def _hides(attributes: bytes, *, tab_panels: bool = False) -> bool:
-    """Whether a start tag's ``attributes`` hide its element (see above); with ``tab_panels``, a
-    tab panel's never do."""
+def _hides(attributes: bytes) -> bool:
+    """Whether a start tag's ``attributes`` hide its element (see above), as version 7 reads
+    them: ``hidden`` found anywhere, also in a value (``class="a hidden b"``, ``href=/hidden``)."""
     if _HIDING.search(attributes) is None:
         return False
     hidden = _HIDDEN_ATTRIBUTE.search(attributes)
     if hidden is not None:
         value = (hidden[1] or b"").strip(b"\"'").strip().lower()
         if value != b"until-found":
-            return not (tab_panels and _is_tab_panel(attributes))
+            return True
     style = _STYLE.search(attributes)
-    if style is None or _HIDING_STYLE.search(style[1].strip(b"\"'")) is None:
+    return style is not None and _HIDING_STYLE.search(style[1].strip(b"\"'")) is not None
+
+
+def _hides_apart(attributes: bytes) -> bool:
+    """Whether a start tag's ``attributes``, read one by one (the first of a name counts), hide
+    its element (see above) from fingerprint version 8: a tab panel's never do."""
+    if _HIDING.search(attributes) is None:
         return False
-    return not (tab_panels and _is_tab_panel(attributes))
-
-
-def _is_tab_panel(attributes: bytes) -> bool:
-    """Whether a start tag's ``attributes`` give its element the role tabpanel (among others)."""
-    role = _ROLE.search(attributes)
-    return role is not None and b"tabpanel" in role[1].strip(b"\"'").lower().split()
+    values: dict[bytes, bytes] = {}
+    for found in _ATTRIBUTE.finditer(attributes):
+        values.setdefault(found[1].lower(), (found[2] or b"").strip(b"\"'"))
+    hidden = values.get(b"hidden")
+    style = values.get(b"style")
+    hides = (hidden is not None and hidden.strip().lower() != b"until-found") or (
+        style is not None and _HIDING_STYLE.search(style) is not None
+    )
+    return hides and b"tabpanel" not in values.get(b"role", b"").lower().split()
 
 
 def _closing(data: bytes, name: bytes, start: int) -> int:
