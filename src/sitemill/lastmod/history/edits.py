@@ -23,6 +23,7 @@ from sitemill.lastmod.history.targetmoves import (
     own_leaves,
     rewrites,
     self_links,
+    shared_ends,
     target_of,
 )
 
@@ -296,12 +297,7 @@ def moved_within(
     after = [token for token in newer if token in kept and token[:1] in _ORDERED]
     if before == after:
         return []
-    start, limit = 0, min(len(before), len(after))
-    while start < limit and before[start] == after[start]:
-        start += 1
-    end = 0
-    while end < limit - start and before[-1 - end] == after[-1 - end]:
-        end += 1
+    start, end = shared_ends(before, after)
     before, after = before[start : len(before) - end], after[start : len(after) - end]
     matcher = SequenceMatcher(None, before, after)
     moved = {

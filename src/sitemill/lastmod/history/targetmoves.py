@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Final
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
@@ -152,15 +153,22 @@ def _rewrite(old: str, new: str) -> str | None:
     return name
 
 
-def _middle(old: str, new: str) -> tuple[str, str]:
-    """What differs between ``old`` and ``new`` once their common start and end are cut off,
-    an insertion or a deletion as far left as it can stand."""
+def shared_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """How many items ``old`` and ``new`` share at their start, then at their end (never
+    counting an item twice)."""
     start, limit = 0, min(len(old), len(new))
     while start < limit and old[start] == new[start]:
         start += 1
     end = 0
     while end < limit - start and old[-1 - end] == new[-1 - end]:
         end += 1
+    return start, end
+
+
+def _middle(old: str, new: str) -> tuple[str, str]:
+    """What differs between ``old`` and ``new`` once their common start and end are cut off,
+    an insertion or a deletion as far left as it can stand."""
+    start, end = shared_ends(old, new)
     cut, put = old[start : len(old) - end], new[start : len(new) - end]
     while (cut == "") != (put == "") and start:  # (slide a pure insertion or deletion left)
         moved = cut or put
