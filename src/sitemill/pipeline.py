@@ -122,6 +122,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             extensions=extensions.alternates or extensions.images, remembered=site.remembered,
             recorded=site.recorded,
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
+            outputs=outputs,
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
     for output in outputs:
