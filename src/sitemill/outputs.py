@@ -41,7 +41,9 @@ class PageReading:
 class OutputRun:
     """What a run tells each output it starts: ``known``, the state the last run left (None:
     the run keeps none); ``keep``, the one this run keeps; ``group``, an entry's named group
-    (None: the site has none)."""
+    (None: the site has none); ``live``, where what is live now is read when the run writes
+    through a sink of its own first (a sharded bucket's full pass stages until its commit;
+    None: the sink)."""
 
     config: Config
     sink: Sink
@@ -49,6 +51,7 @@ class OutputRun:
     known: State | None = None
     keep: State | None = None
     group: Callable[[Entry], str | None] | None = None
+    live: Sink | None = None
 
 
 class Output(Protocol):

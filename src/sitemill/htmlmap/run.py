@@ -37,7 +37,7 @@ class HtmlSitemapFeature:
     """sitemap.html, as a front end lists it (sitemill.outputs.OutputFeature)."""
 
     def start(self, run: OutputRun) -> HtmlSitemap:
-        return HtmlSitemap(run.config, run.sink)
+        return HtmlSitemap(run.config, run.sink, run.live)
 
     def shard_config(self, config: Config) -> Config:
         """A full pass renders it (every page at once); a shard apart never runs with it on
@@ -57,8 +57,9 @@ SITEMAP_HTML = HtmlSitemapFeature()
 class HtmlSitemap:
     """What a run does with sitemap.html (see the module docstring)."""
 
-    def __init__(self, config: Config, sink: Sink) -> None:
-        self.config, self.sink = config, sink
+    def __init__(self, config: Config, sink: Sink, live: Sink | None = None) -> None:
+        """``live``: where the sitemap.html live now is read (None: ``sink``)."""
+        self.config, self.live = config, sink if live is None else live
         self.collector: LinkCollector | None = None
         if config.html_sitemap:
             from sitemill.htmlmap.links import LinkCollector
@@ -82,7 +83,7 @@ class HtmlSitemap:
         collector = self.collector
         if collector is None:
             return
-        _refuse_foreign(self.sink)
+        _refuse_foreign(self.live)
         entry_file = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
         from sitemill.htmlmap.page import (  # (the page's head and Jinja: when there is one)
             page_variables,

@@ -96,7 +96,7 @@ def rebuild_full(
         pass_config(config, users.index), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty, on_dated=before.note),
+        empty=inventory.empty, on_dated=before.note, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
