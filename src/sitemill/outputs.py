@@ -1,10 +1,16 @@
 """The output port: what an output feature beside the sitemaps sees, finishes and merges."""
-# An output feature (llms.txt with its kin, ...) is one folder behind this port. A run starts each
-# feature its front end lists (jobs.features) with what the run knows (OutputRun), hands it every
-# entry the sitemaps list as the run produces it (watch), and once the sitemaps are written it
-# finishes with the sink and the state the run keeps (finish). A sharded bucket renders its
-# shards by each feature's shard configuration and, after the commit, has each merge the parts
-# the shards' states keep (merge). The core imports no feature by name.
+# An output feature (sitemap.html, llms.txt with its kin, ...) is one folder behind this port. A
+# run starts each feature its front end lists (jobs.features) with what the run knows (OutputRun),
+# hands it every entry the sitemaps list as the run produces it (watch), and once the sitemaps are
+# written it finishes with the sink and the state the run keeps (finish). An output whose file goes
+# up with the sitemaps (sitemap.html) takes part in the publication itself
+# (writing.layouts.PublishedOutput): it renders once every entry has gone by and before anything is
+# published (a refusal or a template error leaves the site as it was), and publishes through the
+# run's Publisher after the index, before what the build no longer names is deleted. A sharded
+# bucket renders its shards by each feature's shard configuration and, after the commit, has each
+# merge the parts the shards' states keep (merge); a feature that needs every page at once says why
+# (whole_site): the run is then a full rebuild, never one of shards apart. The core imports no
+# feature by name.
 
 from __future__ import annotations
 
@@ -35,7 +41,9 @@ class PageReading:
 class OutputRun:
     """What a run tells each output it starts: ``known``, the state the last run left (None:
     the run keeps none); ``keep``, the one this run keeps; ``group``, an entry's named group
-    (None: the site has none)."""
+    (None: the site has none); ``live``, where what is live now is read when the run writes
+    through a sink of its own first (a sharded bucket's full pass stages until its commit;
+    None: the sink)."""
 
     config: Config
     sink: Sink
@@ -43,6 +51,7 @@ class OutputRun:
     known: State | None = None
     keep: State | None = None
     group: Callable[[Entry], str | None] | None = None
+    live: Sink | None = None
 
 
 class Output(Protocol):
@@ -71,4 +80,8 @@ class OutputFeature(Protocol):
 
     def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
         """After a sharded bucket's commit: its files from every shard's state."""
+        ...
+
+    def whole_site(self, config: Config) -> str | None:
+        """Why shards rendered apart cannot give its files (None: they can)."""
         ...

@@ -64,8 +64,8 @@ class SiteInputs:
     leads, at the end (sitemill.listing.stubs); ``expected``: the pages, if known (progress);
     ``named``: the user's sitemaps the index names (sitemill.writing.usersitemaps);
     ``outputs``: the features written beside the sitemaps (sitemill.outputs), with ``pages``,
-    how they read a listed page again, and ``known`` and ``keep``, the state the last run left
-    and the one this run keeps.
+    how they read a listed page again, ``known`` and ``keep``, the state the last run left
+    and the one this run keeps, and ``live``, where they read what is live (OutputRun).
     """
 
     robots: RobotsRules | None
@@ -91,6 +91,7 @@ class SiteInputs:
     pages: PageReading | None = None
     known: State | None = None
     keep: State | None = None
+    live: Sink | None = None
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -122,6 +123,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             extensions=extensions.alternates or extensions.images, remembered=site.remembered,
             recorded=site.recorded,
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
+            outputs=outputs,
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
     for output in outputs:
@@ -143,7 +145,7 @@ def _started(config: Config, sink: Sink, site: SiteInputs) -> list[Output]:
         def group(entry: Entry) -> str | None:
             return kind_name(config.groups, kind(entry))
 
-    run = OutputRun(config, sink, site.pages, site.known, site.keep, group)
+    run = OutputRun(config, sink, site.pages, site.known, site.keep, group, site.live)
     return [feature.start(run) for feature in site.outputs]
 
 

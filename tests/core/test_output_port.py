@@ -7,10 +7,14 @@ import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sitemill import pipeline
 from sitemill.config.model import Config, LastmodMode, load_config
 from sitemill.entries import Entry
+from sitemill.errors import ConfigError
 from sitemill.report import Report, WriteResult
 from sitemill.sinks import MemorySink, Sink
 from sitemill.sources.page import Page
@@ -130,3 +134,93 @@ def test_only_the_list_and_the_deletion_proof_import_the_llms_folder() -> None:
         and any(name.startswith("sitemill.llms") for name in _imports(path))
     )
     assert importers == ["jobs/features.py", "writing/ownbytes.py"]
+
+
+def test_only_the_list_imports_the_html_sitemaps_folder() -> None:
+    # sitemap.html is one folder behind the port: the writer, the jobs, the scale-out wing and the
+    # renderer reach it through the port alone; the front ends' list names it.
+    importers = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.parent.name != "htmlmap"
+        and any("htmlmap" in name or "htmlpage" in name for name in _imports(path))
+    )
+    assert importers == ["jobs/features.py"]
+
+
+@dataclass
+class _Published:
+    """A feature of the test's whose file goes up with the sitemaps (a page naming the listed
+    URLs): made before anything is published, put after the index."""
+
+    refuse: bool = False
+    seen: list[str] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)
+    index_live: bool = False
+
+    def start(self, run: object) -> _Published:
+        return self
+
+    def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        for entry in entries:
+            self.seen.append(entry.loc)
+            yield entry
+
+    def render(self, renderer: object, result: WriteResult) -> None:
+        self.calls.append("render")
+        if self.refuse:
+            raise ConfigError("listed", "refused before anything is published")
+        result.files.append("listed.html")
+
+    def publish(self, publisher: Any, result: WriteResult) -> None:
+        self.calls.append("publish")
+        sink = publisher.sink
+        self.index_live = all(sink.read(name) for name in ("sitemap.xml", "sitemap-2.xml"))
+        publisher.put("listed.html", "\n".join(self.seen).encode())
+
+    def finish(self, result: WriteResult) -> None:
+        self.calls.append("finish")
+
+    def shard_config(self, config: Config) -> Config:
+        return config
+
+    def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
+        raise AssertionError("no shards here")
+
+    def whole_site(self, config: Config) -> str | None:
+        return None
+
+
+def _published_run(feature: _Published, pages: list[str], sink: MemorySink) -> Report:
+    config = load_config({"base_url": "https://example.com/", "max_urls": 1})
+    site = pipeline.SiteInputs(
+        robots=None, read_facts=None, lastmod=LastmodMode.NONE, outputs=(feature,)
+    )
+    return pipeline.build_from_pages(config, iter([Page(path) for path in pages]), sink, site)
+
+
+def test_an_output_published_with_the_sitemaps_goes_up_after_the_index() -> None:
+    feature, sink = _Published(), MemorySink()
+    report = _published_run(feature, ["index.html", "a.html"], sink)
+    assert feature.calls == ["render", "publish", "finish"]
+    assert feature.index_live  # (the index and its two children were live before it)
+    assert sink.files["listed.html"] == b"https://example.com/\nhttps://example.com/a.html"
+    assert "listed.html" in report.result.written and "listed.html" in report.result.outputs
+
+
+def test_an_output_that_refuses_while_rendering_leaves_the_site_as_it_was() -> None:
+    feature, sink = _Published(refuse=True), MemorySink()
+    with pytest.raises(ConfigError, match=r"^listed: refused"):
+        _published_run(feature, ["index.html", "a.html"], sink)
+    assert feature.calls == ["render"] and sink.files == {}
+
+
+def test_a_url_list_hands_its_entries_to_the_outputs_it_is_given() -> None:
+    from sitemill.jobs.urllist import build_from_url_list
+
+    config = load_config({"base_url": "https://example.com/"})
+    feature, sink = _Published(), MemorySink()
+    lines = ["https://example.com/a\n", "https://example.com/b\n"]
+    build_from_url_list(config, lines, sink, outputs=(feature,))
+    assert feature.calls == ["render", "publish", "finish"]
+    assert sink.files["listed.html"] == b"https://example.com/a\nhttps://example.com/b"

@@ -129,7 +129,7 @@ class Config:
     keep_image_chrome: bool = False  # list images shown on most pages (logos) all the same
     image_chrome_share: float = 0.5  # "most": more than this share of the pages
     alternates: AlternatesSetting = _ALTERNATES_ON  # hreflang, from heads or folders
-    html_sitemap: bool = False  # sitemap.html for people (sitemill.writing.htmlmap)
+    html_sitemap: bool = False  # sitemap.html for people (sitemill.htmlmap)
     llms_txt: LlmsMode = LlmsMode.OFF  # llms.txt from the listed pages (sitemill.llms)
     llms_full: bool = False  # llms-full.txt: each listed page's content region as Markdown
     llms_pages: bool = False  # a Markdown twin of each listed page at its URL plus ".md"

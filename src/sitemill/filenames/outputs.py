@@ -17,7 +17,7 @@ from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 ENTRY_XML: Final = "sitemap.xml"
 ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
-# The HTML sitemap for people (html_sitemap, sitemill.writing.htmlmap). Its name is sitemill's
+# The HTML sitemap for people (html_sitemap, sitemill.htmlmap). Its name is sitemill's
 # whether or not a run writes it: never listed as a page, and written or deleted only when
 # its head says sitemill wrote it (sitemill.html.generator.made_by_sitemill).
 HTML_SITEMAP: Final = "sitemap.html"

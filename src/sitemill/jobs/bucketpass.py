@@ -56,7 +56,8 @@ class PassOptions:
     ``on_dated``: told each page, in order (left out, and why; with its facts and date: ``why``);
     ``others``: the site's other shards (scaleout.membership); ``raw_keys``: cut shards among
     every candidate key, a duplicate's too (a private state's); ``empty``: Inventory.empty
-    (website redirects); ``named``: the user's sitemaps to name."""
+    (website redirects); ``named``: the user's sitemaps to name; ``live``: where the outputs
+    read what is live, when ``sink`` stages (sitemill.outputs.OutputRun)."""
 
     robots: RobotsRules | None
     progress: Progress | None = None
@@ -69,6 +70,7 @@ class PassOptions:
     empty: Container[str] | None = None
     on_dated: Callable[[Page], None] | None = None
     named: Callable[[], UserSitemaps] | None = None
+    live: Sink | None = None
 
 
 def bucket_pass(
@@ -107,7 +109,7 @@ def bucket_pass(
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
         named=options.named,
         outputs=OUTPUTS, pages=bucket_reading(client, site, knowledge.remember),
-        known=start.state, keep=knowledge.remember,
+        known=start.state, keep=knowledge.remember, live=options.live,
     )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)
     keep_style(config, report.url_style, knowledge.remember)

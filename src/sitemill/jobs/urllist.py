@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import BinaryIO, TypeVar, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -15,8 +15,10 @@ from sitemill.config.llms import refuse_llms
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
+from sitemill.jobs.features import URL_LIST_OUTPUTS
 from sitemill.jobs.urllistdates import LateLastmods
 from sitemill.lastmod.summary import list_dates_from
+from sitemill.outputs import OutputFeature, OutputRun
 from sitemill.protocol import MAX_URL_LENGTH, Precision
 from sitemill.report import Progress, Report, Tally, WriteResult, file_progress
 from sitemill.rules import first_rule, is_listed_url_path, rule_values
@@ -39,8 +41,10 @@ def build_from_url_list(
     name: str = "-",
     progress: Progress | None = None,
     size_hint: int | None = None,
+    outputs: Sequence[OutputFeature] = URL_LIST_OUTPUTS,
 ) -> Report:
-    """Generate sitemaps from a URL list (one URL per line, optional TAB + lastmod).
+    """Generate sitemaps from a URL list (one URL per line, optional TAB + lastmod), and the
+    ``outputs`` written beside them (sitemill.outputs: no page read, no state kept).
 
     ``lines``: the list's lines as text, or a binary stream of it (UTF-8), read a chunk at
     a time. ``size_hint``, the list's size in bytes when known, lets the duplicate check
@@ -60,9 +64,14 @@ def build_from_url_list(
     entries = late.dropped(_listed_entries(config, chunks_of(lines), name, tally.record, size_hint))
     on_file = file_progress(progress)  # (a list keeps no state: no digest of its files)
     named = user_sitemaps(config, None, None, ())  # (named as given: no site to read)
+    started = [feature.start(OutputRun(config, sink)) for feature in outputs]
+    for output in started:
+        entries = output.watch(entries)
     with explain_empty_run(report.skipped):
-        setup = WriteSetup(on_file=on_file, digests=False, named=lambda: named)
+        setup = WriteSetup(on_file=on_file, digests=False, named=lambda: named, outputs=started)
         report.result = write_sitemaps(entries, sink, config, setup)
+    for output in started:
+        output.finish(report.result)
     report.warnings.extend(named.warnings + report.result.warnings + late.warnings())
     report.lastmod_from = list_dates_from(report.result.sitemaps, mode)
     return report

@@ -65,6 +65,9 @@ class LlmsFeature:
         outputs.finish(report.result)
         report.warnings.extend(report.result.warnings[warned:])
 
+    def whole_site(self, config: Config) -> str | None:
+        return None  # (made after the commit from every shard's state: merge)
+
 
 LLMS_FILES = LlmsFeature()
 

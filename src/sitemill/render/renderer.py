@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sitemill.entries import Entry, UrlBlocks
 from sitemill.render.builtin import builtin_compiled, render_builtin_index
@@ -44,11 +44,13 @@ class Renderer:
             return
         from sitemill.render.environment import is_user_template, load_template
 
-        self._template = load_template(self._environment(), self._name)
+        self._template = load_template(self.environment(), self._name)
         # A user's XML template may write anything: what it wrote is checked to be XML.
         self._checked = not text and is_user_template(self._template)
 
-    def _environment(self) -> jinja2.Environment:
+    def environment(self) -> jinja2.Environment:
+        """The Jinja environment of this run's templates (the user's before the built-in
+        ones), made once: an output that renders a page of its own renders through it."""
         if self._jinja is None:
             from sitemill.render.environment import make_environment
 
@@ -102,14 +104,8 @@ class Renderer:
         else:
             from sitemill.render.environment import is_user_template, load_template
 
-            template = load_template(self._environment(), INDEX_TEMPLATE)
+            template = load_template(self.environment(), INDEX_TEMPLATE)
             render, checked = partial(render_index, template), is_user_template(template)
         return render_indexes(
             render, items, checked=checked, max_per_index=max_per_index, max_bytes=max_bytes
         )
-
-    def render_html(self, variables: Mapping[str, Any]) -> bytes:
-        """sitemap.html from its variables (see render.htmlpage, writing.htmlmap.page)."""
-        from sitemill.render.htmlpage import render_html_page
-
-        return render_html_page(self._environment(), variables)

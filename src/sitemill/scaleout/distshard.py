@@ -131,7 +131,7 @@ def _render_range(
     state, previous = merged_states(before)
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
-    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False)
     config = outputs_shard_config(config)  # (llms.txt: after the commit)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()

@@ -147,8 +147,11 @@ def not_distributable(config: Config) -> str | None:
     """Why shards rendered apart cannot give this configuration's sitemaps (None: they can).
     A canonical or an hreflang alternate naming another shard's page is decided by the last
     build (one build behind); these need every page at once."""
-    if config.html_sitemap:
-        return "sitemap.html lists the whole site"
+    from sitemill.scaleout.shardoutputs import whole_site  # (the features: when a run plans)
+
+    why = whole_site(config)
+    if why is not None:
+        return why
     if config.images and not config.keep_image_chrome:
         return "the site chrome among images is counted over the whole site"
     return None

@@ -35,7 +35,7 @@ from sitemill.scaleout.pendingurls import record_pending
 from sitemill.scaleout.shardcommit import Live, head_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
-from sitemill.scaleout.shardoutputs import merge_outputs
+from sitemill.scaleout.shardoutputs import merge_outputs, whole_site
 from sitemill.scaleout.shardpublish import publish_shards
 from sitemill.scaleout.shardremoved import removed_by
 from sitemill.scaleout.shardusers import rebuild_paths
@@ -191,8 +191,9 @@ def _incremental(
     inputs: str,
     run: _Run,
 ) -> Report:
-    if job.config.html_sitemap:
-        raise FullRebuildNeeded("sitemap.html lists the whole site")
+    why = whole_site(job.config)
+    if why is not None:
+        raise FullRebuildNeeded(why)
     if job.config.images and not job.config.keep_image_chrome:
         raise FullRebuildNeeded("the site chrome among images is counted over the whole site")
     if rebuild_paths(job.config, base) & set(changed):

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -27,7 +27,6 @@ from sitemill.filenames.groupnames import index_rank
 from sitemill.filenames.outputs import (
     ENTRY_TXT,
     ENTRY_XML,
-    HTML_SITEMAP,
     content_type,
     stored_digest,
 )
@@ -217,10 +216,12 @@ def go_live(
     return False
 
 
-def publish_html_sitemap(
-    client: S3Client, site: BucketSite, data: bytes, result: WriteResult
+def publish_after_commit(
+    client: S3Client, site: BucketSite, files: Mapping[str, bytes], result: WriteResult
 ) -> None:
-    """sitemap.html, once the sitemaps it links are live (in place, conditional)."""
+    """The files the outputs published with the sitemaps made (sitemap.html), once the
+    sitemaps they link are live (each in place, conditional)."""
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    if sink.put(HTML_SITEMAP, data, content_type=content_type(HTML_SITEMAP)):
-        result.written.append(HTML_SITEMAP)
+    for name, data in files.items():
+        if sink.put(name, data, content_type=content_type(name)):
+            result.written.append(name)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.config.tables import group_names
-from sitemill.filenames.outputs import HTML_SITEMAP, stored_digest
+from sitemill.filenames.outputs import stored_digest
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.jobs.bucketremoved import ListedBefore
@@ -30,7 +30,7 @@ from sitemill.scaleout.shardcommit import (
     commit_and_go_live,
     entry_of,
     index_parts,
-    publish_html_sitemap,
+    publish_after_commit,
 )
 from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardstage import StagedOutputs
@@ -96,7 +96,7 @@ def rebuild_full(
         pass_config(config, users.index), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty, on_dated=before.note),
+        empty=inventory.empty, on_dated=before.note, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
@@ -108,6 +108,7 @@ def rebuild_full(
         )
     parts = [replace(p, name=staged.names_of.get(p.name, p.name)) for p in parts_in(report.result)]
     plan = report.result.plan or Plan()
+    later = _published_later(report.result, staged)
     report.result = WriteResult(
         plan=plan, url_count=report.result.url_count, written=list(staged.written),
         unchanged=list(staged.unchanged), warnings=report.result.warnings,
@@ -121,9 +122,19 @@ def rebuild_full(
     report.state_written = _publish_full(
         run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
     )
-    if HTML_SITEMAP in staged.files:
-        publish_html_sitemap(run.client, site, staged.files[HTML_SITEMAP], report.result)
+    publish_after_commit(run.client, site, later, report.result)
     return report
+
+
+def _published_later(result: WriteResult, staged: StagedOutputs) -> dict[str, bytes]:
+    """What the outputs published with the sitemaps made in the pass (sitemap.html), by
+    name: it goes up once the sitemaps it names are live."""
+    entries = set(result.entry_files)
+    return {
+        name: staged.files[name]
+        for name in result.files
+        if name in staged.files and name not in entries
+    }
 
 
 def _would_publish(

@@ -1,7 +1,8 @@
 """The output features of a sharded bucket: the shards' configuration, merged after the commit."""
 # A shard renders by every feature's shard configuration (llms.txt: titles read and kept, no page
 # read again); once the commit is live each feature makes its files from the states the committed
-# manifest names, in its order (sitemill.outputs).
+# manifest names, in its order (sitemill.outputs). A feature that needs every page at once
+# (sitemap.html) makes the run a full rebuild, never one of shards rendered apart (whole_site).
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def outputs_shard_config(config: Config) -> Config:
     for feature in OUTPUTS:
         config = feature.shard_config(config)
     return config
+
+
+def whole_site(config: Config) -> str | None:
+    """Why shards rendered apart cannot give some feature's files (None: they can)."""
+    return next((why for why in (feature.whole_site(config) for feature in OUTPUTS) if why), None)
 
 
 def merge_outputs(

@@ -1,7 +1,8 @@
 """The sink a full pass of a sharded bucket writes through (scaleout.shardcommit)."""
 # Each child goes up at once under the name its content gives, unless the bucket holds it already;
-# everything else the writer makes (its own index, robots.txt, sitemap.html) is kept here for after
-# the commit. The writer sees an empty folder: nothing is replaced, nothing deleted.
+# everything else the writer makes (its own index, robots.txt, an output published with the sitemaps
+# such as sitemap.html) is kept here for after the commit. The writer sees an empty folder: nothing
+# is replaced, nothing deleted (the outputs read what is live elsewhere: OutputRun.live).
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_recorded_child, stored_digest
+from sitemill.filenames.outputs import ROBOTS_TXT, is_recorded_child, stored_digest
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.shardcommit import put_child
 from sitemill.shards.manifest import child_version
@@ -35,8 +36,8 @@ class StagedOutputs:
         live: Sink,
     ) -> None:
         """``inventory``: the listing's (what the bucket holds); ``retired``: names being
-        deleted, which no content takes; ``live``: a sink to read robots.txt and sitemap.html
-        from (the writer starts from them)."""
+        deleted, which no content takes; ``live``: a sink to read robots.txt from (the writer
+        starts from it)."""
         self.client, self.site, self.inventory = client, site, inventory
         self.retired, self.dry_run, self.live = retired, dry_run, live
         self.files: dict[str, bytes] = {}
@@ -45,7 +46,7 @@ class StagedOutputs:
         self.unchanged: list[str] = []
 
     def read(self, name: str) -> bytes | None:
-        if name in (ROBOTS_TXT, HTML_SITEMAP):
+        if name == ROBOTS_TXT:
             return self.live.read(name)
         return self.files.get(name)
 

@@ -119,7 +119,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     if job.config.url_style is UrlStyle.AUTO and previous.state.url_style is None:
         raise FullRebuildNeeded("url_style = auto has not decided the style yet")
     # auto stays auto, the style the state keeps standing (with_style_kept); its URLs are in it
-    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False, html_sitemap=False)
+    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False)
     config = outputs_shard_config(config)  # (llms.txt: after the commit)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard

@@ -1,11 +1,12 @@
 """How entries become files: one sitemap.xml, children split by count, or shards."""
-# Shards with stable names (sitemill.shards.layout); and what is published last of all
-# (sitemap.html, robots.txt).
+# Shards with stable names (sitemill.shards.layout); and what is published last of all (the
+# outputs published with the sitemaps, such as sitemap.html; robots.txt).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.entries import Entry
@@ -20,11 +21,24 @@ from sitemill.shards.layout import ShardFile, ShardSetup, render_shards, sorted_
 from sitemill.shards.plan import Plan, child_name
 from sitemill.sinks import Sink
 from sitemill.urls import UrlStyle
-from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.publish import Publisher
 from sitemill.writing.usersitemaps import UserSitemaps
 
 RenderSitemaps = Callable[[Iterator[Entry]], Iterator[RenderedSitemap]]
+
+
+@runtime_checkable
+class PublishedOutput(Protocol):
+    """An output whose file goes up with the sitemaps (sitemill.outputs: sitemap.html)."""
+
+    def render(self, renderer: Renderer, result: WriteResult) -> None:
+        """Once every entry has gone by, before anything is published: its bytes made (a
+        problem raised here leaves the site as it was), named in ``result.files``."""
+        ...
+
+    def publish(self, publisher: Publisher, result: WriteResult) -> None:
+        """After the index, before the deletion of what the build no longer names."""
+        ...
 
 
 @dataclass(slots=True)
@@ -34,7 +48,7 @@ class Out:
     sink: Sink
     config: Config
     renderer: Renderer
-    html: HtmlSitemap
+    published: Sequence[PublishedOutput]  # the outputs that go up with the sitemaps
     result: WriteResult
     robots_source: bytes | None
     publisher: Publisher | None = None
@@ -159,9 +173,11 @@ def _first(rendered: Iterator[RenderedSitemap]) -> RenderedSitemap:
 
 
 def rendered_last(out: Out, result: WriteResult) -> bytes | None:
-    """Once every entry has been rendered: sitemap.html, and robots.txt's new bytes (its
-    Sitemap lines: sitemill's entry files, then the user's sitemaps only it may name)."""
-    out.html.render(out.renderer, result)
+    """Once every entry has been rendered: the outputs published with the sitemaps, and
+    robots.txt's new bytes (its Sitemap lines: sitemill's entry files, then the user's sitemaps
+    only it may name)."""
+    for output in out.published:
+        output.render(out.renderer, result)
     urls = [out.config.base_url + name for name in result.entry_files] + out.users().robots
     return new_robots(out.sink, out.config, urls, out.robots_source, out.users())
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,9 +26,9 @@ from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.grouped import grouped_children, refuse_others
-from sitemill.writing.htmlmap.output import HtmlSitemap
 from sitemill.writing.layouts import (
     Out,
+    PublishedOutput,
     rendered_last,
     shard_children,
     split_children,
@@ -58,7 +58,9 @@ class WriteSetup:
     (writing.childdates; None: no state, its newest page's date). ``named``: the user's
     sitemaps the index names too (writing.usersitemaps). ``recorded``: the MD5 the state
     holds for each of ``remembered`` (a remembered file is deleted only when its bytes are
-    those: writing.ownbytes)."""
+    those: writing.ownbytes). ``outputs``: the run's started outputs (sitemill.outputs);
+    those that go up with the sitemaps (PublishedOutput) render before anything is published and
+    publish after the index."""
 
     on_file: Callable[[str, int], None] | None = None
     robots_source: bytes | None = None
@@ -71,6 +73,7 @@ class WriteSetup:
     dates: ChildDates | None = None
     named: Callable[[], UserSitemaps] | None = None
     recorded: Mapping[str, str] = field(default_factory=dict)
+    outputs: Sequence[object] = ()
 
 
 _NO_SETUP: Final = WriteSetup()
@@ -87,8 +90,7 @@ def write_sitemaps(
     as it was; publishing keeps the live index consistent at every step (writing.publish)."""
     text = config.format is OutputFormat.TXT
     renderer = Renderer(config.templates_dir, text=text)
-    html = HtmlSitemap(config, sink)  # sitemap.html: its links are taken on the way
-    entries = html.watch(entries)
+    published = [output for output in setup.outputs if isinstance(output, PublishedOutput)]
     render = partial(
         renderer.render_sitemaps,
         max_urls=config.max_urls,
@@ -97,7 +99,7 @@ def write_sitemaps(
     )
     result = WriteResult()
     out = Out(
-        sink, config, renderer, html, result, setup.robots_source,
+        sink, config, renderer, published, result, setup.robots_source,
         digests=setup.digests, named=setup.named,
     )  # fmt: skip
     remembered = setup.remembered
@@ -111,7 +113,7 @@ def write_sitemaps(
     if children is not None:
         _publish_children(children, out, setup.on_file, publisher_for, max_per_index, setup.dates)
     assert out.publisher is not None
-    _finish(out.publisher, out.robots, result, html, setup.kept)
+    _finish(out.publisher, out.robots, result, published, setup.kept)
     return result
 
 
@@ -173,14 +175,16 @@ def _finish(
     publisher: Publisher,
     robots: bytes | None,
     result: WriteResult,
-    html: HtmlSitemap,
+    published: Sequence[PublishedOutput],
     kept: Collection[str] = (),
 ) -> None:
-    """sitemap.html and robots.txt, then the deletion of what this build no longer names;
+    """The outputs published with the sitemaps and robots.txt, then the deletion of what this
+    build no longer names;
     ``result.outputs`` is what is left of sitemill's files (a failed deletion is a warning,
     tried again later)."""
     with _abandoned_on_failure(publisher):
-        html.publish(publisher, result)
+        for output in published:
+            output.publish(publisher, result)
         if robots is not None:
             publisher.put(ROBOTS_TXT, robots)
         deletion = publisher.delete_stale([*result.files, *kept])

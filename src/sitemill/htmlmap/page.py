@@ -1,4 +1,4 @@
-"""What the HTML sitemap shows, as plain data for its template (sitemap.html.j2)."""
+"""sitemap.html: what it shows, as plain data for its template (sitemap.html.j2), and its bytes."""
 # A section per language (only when the pages carry hreflang alternates: a site in one language gets
 # one section without a language), in it a folder per URL folder, in it a link per page: its title,
 # or its URL path when it has none, and its lastmod, written for a reader (``1 May 2024``) and for
@@ -6,18 +6,30 @@
 # markup. Plain dicts (typed below): the sandbox checks every attribute it reads of an object, and
 # reads a dict's items as they are (2.5 times as fast for a page of 50,000 links); a template writes
 # ``link.url`` all the same.
+#
+# The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a template
+# that loops far more than its links cannot hold the run's memory. A user's template must keep
+# sitemill's generator meta tag, by which a later run tells its own sitemap.html from a page someone
+# wrote by hand under that name (sitemill.html.generator.made_by_sitemill).
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
-from typing import Any, Final, TypedDict
+from typing import TYPE_CHECKING, Any, Final, TypedDict
 from urllib.parse import urlsplit
 
-from sitemill.html.generator import SITEMILL_GENERATOR
-from sitemill.writing.htmlmap.links import Link
+from sitemill.errors import TemplateError
+from sitemill.filenames.outputs import MAX_HTML_SITEMAP_BYTES
+from sitemill.html.generator import SITEMILL_GENERATOR, made_by_sitemill
+from sitemill.htmlmap.links import Link
 
+if TYPE_CHECKING:  # (the HTML sitemap is off by default: Jinja loads when a run writes it)
+    import jinja2
+
+MAX_HTML_BYTES: Final = MAX_HTML_SITEMAP_BYTES
+MARKER: Final = '<meta name="generator" content="sitemill">'
 PAGE_LANGUAGE: Final = "en"  # the language of the built-in template's own words
 _DAY: Final = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")
 _MONTHS: Final = (
@@ -164,3 +176,37 @@ def readable_date(lastmod: str | None) -> str | None:
     if found is None or not 1 <= int(found["month"]) <= 12:
         return None
     return f"{int(found['day'])} {_MONTHS[int(found['month']) - 1]} {found['year']}"
+
+
+def render_html_page(environment: jinja2.Environment, variables: Mapping[str, Any]) -> bytes:
+    """The bytes of sitemap.html: UTF-8, from ``variables`` (page_variables)."""
+    from sitemill.render.environment import (
+        HTML_TEMPLATE,
+        is_user_template,
+        load_template,
+        template_error,
+    )
+
+    template = load_template(environment, HTML_TEMPLATE)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        for text in template.generate(**variables):
+            chunk = text.encode("utf-8", "replace")  # a lone surrogate is no UTF-8
+            size += len(chunk)
+            if size > MAX_HTML_BYTES:
+                raise TemplateError(
+                    f"template {HTML_TEMPLATE}: wrote more than {MAX_HTML_BYTES:,} bytes"
+                )
+            chunks.append(chunk)
+    except TemplateError:
+        raise
+    except Exception as exc:  # anything the template's code did (see template_error)
+        raise template_error(HTML_TEMPLATE, exc) from exc
+    data = b"".join(chunks)
+    if is_user_template(template) and not made_by_sitemill(data):
+        raise TemplateError(
+            f"template {HTML_TEMPLATE}: its page must keep {MARKER} in its <head>: by it "
+            "sitemill tells its own sitemap.html from a page written by hand"
+        )
+    return data

@@ -1,7 +1,9 @@
-"""sitemap.html in one run: its links collected, the page rendered, published after the index."""
-# Its links are collected as the entries stream to the sitemaps, the page rendered once they all
-# have, and published after the index; with html_sitemap off, sitemill's own copy from an earlier
-# run is deleted.
+"""sitemap.html in a run, behind the output port: links collected, page rendered, published."""
+# Its links are collected as the entries stream to the sitemaps (links), the page rendered once
+# they all have (page), before anything is published, and published after the index; with
+# html_sitemap off, sitemill's own copy from an earlier run is deleted. The page lists the whole
+# site: a sharded bucket's run that renders shards apart is a full rebuild instead, which
+# publishes it once the commit is live (sitemill.outputs).
 #
 # "sitemap.html" is also a name people give pages of their own. sitemill replaces or deletes a
 # sitemap.html only when its head says sitemill made it (``<meta name="generator"
@@ -11,7 +13,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, OutputFormat
@@ -19,25 +21,49 @@ from sitemill.entries import Entry
 from sitemill.errors import ConfigError, RefusedError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, HTML_SITEMAP
 from sitemill.render.renderer import Renderer
-from sitemill.report import WriteResult
+from sitemill.report import Report, WriteResult
 from sitemill.sinks import Sink
 from sitemill.writing.publish import Publisher
 
 if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected when it is on)
-    from sitemill.writing.htmlmap.links import LinkCollector
+    from sitemill.htmlmap.links import LinkCollector
+    from sitemill.outputs import OutputRun
+    from sitemill.state.model import State
 
 log = logging.getLogger(__name__)
+
+
+class HtmlSitemapFeature:
+    """sitemap.html, as a front end lists it (sitemill.outputs.OutputFeature)."""
+
+    def start(self, run: OutputRun) -> HtmlSitemap:
+        return HtmlSitemap(run.config, run.sink, run.live)
+
+    def shard_config(self, config: Config) -> Config:
+        """A full pass renders it (every page at once); a shard apart never runs with it on
+        (whole_site)."""
+        return config
+
+    def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
+        """Nothing from the shards' states: a full rebuild's pass made the page."""
+
+    def whole_site(self, config: Config) -> str | None:
+        return "sitemap.html lists the whole site" if config.html_sitemap else None
+
+
+SITEMAP_HTML = HtmlSitemapFeature()
 
 
 class HtmlSitemap:
     """What a run does with sitemap.html (see the module docstring)."""
 
-    def __init__(self, config: Config, sink: Sink) -> None:
-        self.config, self.sink = config, sink
+    def __init__(self, config: Config, sink: Sink, live: Sink | None = None) -> None:
+        """``live``: where the sitemap.html live now is read (None: ``sink``)."""
+        self.config, self.live = config, sink if live is None else live
         self.collector: LinkCollector | None = None
         if config.html_sitemap:
+            from sitemill.htmlmap.links import LinkCollector
             from sitemill.writing.groupkind import kind_of
-            from sitemill.writing.htmlmap.links import LinkCollector
 
             kinds = kind_of(config) if config.groups else None
             self.collector = LinkCollector(config.base_url, kind_of=kinds)
@@ -47,6 +73,9 @@ class HtmlSitemap:
         """The entries, each one collected on its way to the sitemaps (when on)."""
         return entries if self.collector is None else self.collector.watch(entries)
 
+    def finish(self, result: WriteResult) -> None:
+        """Nothing after the sitemaps: the page went up with them (publish)."""
+
     def render(self, renderer: Renderer, result: WriteResult) -> None:
         """Render the page, once every entry has gone by (a bucket's listing is complete),
         before anything is published: a sitemap.html that is not sitemill's, or a template
@@ -54,10 +83,11 @@ class HtmlSitemap:
         collector = self.collector
         if collector is None:
             return
-        _refuse_foreign(self.sink)
+        _refuse_foreign(self.live)
         entry_file = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
-        from sitemill.writing.htmlmap.page import (
-            page_variables,  # (the page's head: when there is one)
+        from sitemill.htmlmap.page import (  # (the page's head and Jinja: when there is one)
+            page_variables,
+            render_html_page,
         )
 
         variables = page_variables(
@@ -67,10 +97,10 @@ class HtmlSitemap:
             entry_file=entry_file,
             groups=[group.name for group in self.config.groups],
         )
-        self.page = renderer.render_html(variables)
+        self.page = render_html_page(renderer.environment(), variables)
         result.files.append(HTML_SITEMAP)
         if collector.omitted:
-            from sitemill.writing.htmlmap.links import MAX_HTML_LINKS
+            from sitemill.htmlmap.links import MAX_HTML_LINKS
 
             message = (
                 f"{HTML_SITEMAP} links {collector.total - collector.omitted:,} of the "
@@ -124,7 +154,7 @@ def _refuse_foreign(sink: Sink) -> None:
     """A ConfigError when a sitemap.html that sitemill did not write sits where it would go."""
     data = sink.read(HTML_SITEMAP)  # a link or a FIFO there: a SinkError says so
     if data is not None and not _made_by_sitemill(data):
-        from sitemill.render.htmlpage import MARKER
+        from sitemill.htmlmap.page import MARKER
 
         raise ConfigError(
             "html_sitemap",

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from sitemill.entries import Alternate, Entry
-from sitemill.writing.htmlmap.links import LinkCollector
-from sitemill.writing.htmlmap.page import page_variables, readable_date
+from sitemill.htmlmap.links import LinkCollector
+from sitemill.htmlmap.page import page_variables, readable_date
 
 BASE = "https://example.com/"
 

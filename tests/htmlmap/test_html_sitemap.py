@@ -17,11 +17,11 @@ from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SinkError, TemplateError
 from sitemill.filenames.outputs import HTML_SITEMAP, content_type, is_own_name
 from sitemill.github.action import output_names
+from sitemill.htmlmap.links import MAX_HTML_LINKS
 from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink
-from sitemill.writing.htmlmap.links import MAX_HTML_LINKS
 from xsd import assert_valid_sitemaps
 
 MARKER = b'<meta name="generator" content="sitemill">'
@@ -339,7 +339,7 @@ def contrast(one: str, other: str) -> float:
 
 
 def test_the_built_in_colours_have_good_contrast_in_light_and_dark_mode() -> None:
-    template = Path(__file__).resolve().parents[3] / "templates" / "sitemap.html.j2"
+    template = Path(__file__).resolve().parents[2] / "templates" / "sitemap.html.j2"
     schemes = re.findall(r":root \{ ([^}]*) \}", template.read_text("utf-8"))
     assert len(schemes) == 2  # light, and dark (prefers-color-scheme)
     for scheme in schemes:
