@@ -24,6 +24,8 @@ from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint.tagpass import first_pass
 from sitemill.lastmod.fingerprint.targetmarks import (
+    COPIES_MARK,
+    COPIES_START,
     KEPT_TAG,
     LINK_END_MARK,
     LINK_END_TAG,
@@ -78,7 +80,7 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
     (fingerprint.targets); version 6 leaves a post's neighbours out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
-    text = read_neighbours(text, version)
+    text = read_neighbours(read_copies(text, version), version)
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
@@ -86,6 +88,16 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     if version >= 7:  # (what no reader sees; white space in a target kept: fingerprint.targets)
         text = targets.spaced_targets(drop_invisible(text))
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
+
+
+def read_copies(text: str, version: int) -> str:
+    """``text`` with the srcset marks of pictures already shown (targetmarks.COPIES_START) left
+    out (``version`` 9), or read as any srcset's (the versions before it)."""
+    if COPIES_START not in text:
+        return text
+    if version >= 9:
+        return COPIES_MARK.sub("", text)
+    return text.replace(COPIES_START, "")
 
 
 def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
