@@ -255,10 +255,11 @@ def test_the_targets_of_a_tag(tag: str, marks: list[str]) -> None:
     ("html", "text"),
     [
         ("<p>a</p>\n\n  <p>b</p>", "a b"),
-        ("<p>a<!-- hidden --->b</p>", "a b"),
-        ("a<!-->b", "a b"),
-        ("a<!--->b", "a b"),
-        ("a<!-- x --!>b", "a b"),
+        # (version 9, issue 79: a comment parts no words; version 8 read each as "a b")
+        ("<p>a<!-- hidden --->b</p>", "ab"),
+        ("a<!-->b", "ab"),
+        ("a<!--->b", "ab"),
+        ("a<!-- x --!>b", "ab"),
         ("a<!-- unclosed <p>b</p>", "a"),
         ("a<script>x</p>b</script >c", "a c"),
         ("a<SCRIPT type=module>x</Script>c", "a c"),

@@ -64,6 +64,8 @@ def reduce_markup(
     raw = data.removeprefix(_UTF8_BOM)
     if version >= 7:  # (what no reader sees: leave_out_hidden; a tab panel seen from 8 on)
         raw = leave_out_hidden(raw, tab_panels=version >= 8)
+    if version >= 9:  # (a comment parts no words: join_around_comments)
+        raw = join_around_comments(raw)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
@@ -379,6 +381,38 @@ def _closing(data: bytes, name: bytes, start: int) -> int:
 def _end_tags(name: bytes) -> re.Pattern[bytes]:
     """The start and end tags of the elements of ``name`` (its name lower-cased)."""
     return re.compile(rb"<(/?)" + re.escape(name) + rb"(?=[\t\n\f\r />])[^>]*>", re.IGNORECASE)
+
+
+# A comment is no word boundary (fingerprint v9): a browser renders nothing where it stands, so
+# ``tutorials<!-- --><span>1</span>`` reads "tutorials1" as ``tutorials<span>1</span>`` does (React
+# writes ``<!-- -->`` between two pieces of text of one element: answer's tag list at 952ab004c2).
+# Versions before 9 read a comment as a space, as any tag that is not an inline element's. A
+# comment that stands in a tag (a value holding "<!--"), in a script, a style or another comment is
+# not one; one left open is read by the passes, to the page's end.
+_COMMENT_END: Final = re.compile(rb"-?>|.*?--!?>", re.DOTALL)
+
+
+def join_around_comments(data: bytes) -> bytes:
+    """``data`` (a page's bytes) without its comments that stand in text (see above): the
+    words on either side joined, as a reader reads them."""
+    at = data.find(b"<!--")
+    if at < 0:
+        return data
+    lowered = data.lower()
+    pieces: list[bytes] = []
+    done = 0
+    while at >= 0:
+        end = _COMMENT_END.match(data, at + 4)
+        if end is None:  # (left open: the passes read it to the page's end)
+            break
+        if data.rfind(b">", 0, at) >= data.rfind(b"<", 0, at) and not _in_code(lowered, at):
+            pieces.append(data[done:at])
+            done = end.end()
+        at = data.find(b"<!--", end.end())
+    if not pieces:
+        return data
+    pieces.append(data[done:])
+    return b"".join(pieces)
 
 
 # A post's neighbours: links to the page before and after it (fingerprint version 6).
