@@ -11,6 +11,8 @@ from functools import cache, lru_cache, partial
 from typing import Final
 
 from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
+from sitemill.lastmod.fingerprint.comments import in_code as _in_code
+from sitemill.lastmod.fingerprint.comments import join_around_comments
 from sitemill.lastmod.fingerprint.linebatch import Passes
 from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
 from sitemill.lastmod.fingerprint.orderedpass import in_order
@@ -24,8 +26,6 @@ from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint.tagpass import first_pass
 from sitemill.lastmod.fingerprint.targetmarks import (
-    COPIES_MARK,
-    COPIES_START,
     KEPT_TAG,
     LINK_END_MARK,
     LINK_END_TAG,
@@ -33,6 +33,7 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     NEIGHBOUR_MARK,
     descriptions,
     mark_targets,
+    read_copies,
     unspace_marks,
 )
 from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace, drop_invisible
@@ -90,16 +91,6 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     if version >= 7:  # (what no reader sees; white space in a target kept: fingerprint.targets)
         text = targets.spaced_targets(drop_invisible(text))
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
-
-
-def read_copies(text: str, version: int) -> str:
-    """``text`` with the srcset marks of pictures already shown (targetmarks.COPIES_START) left
-    out (``version`` 9), or read as any srcset's (the versions before it)."""
-    if COPIES_START not in text:
-        return text
-    if version >= 9:
-        return COPIES_MARK.sub("", text)
-    return text.replace(COPIES_START, "")
 
 
 def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
@@ -250,7 +241,6 @@ _HIDING_STYLE: Final = re.compile(
     re.IGNORECASE,
 )
 _WORDS: Final = (b"hidden", b"display", b"visibility")  # (none overlaps itself or another)
-_CODE: Final = ((b"<!--", b"-->"), (b"<script", b"</script"), (b"<style", b"</style"))
 _VOID: Final = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
 # Start tags' attributes judged (_hides), by their bytes: a template's tags are the same on every
 # page. Forgotten past this many. One memory a reading: version 7's, and 8's (tab panels shown).
@@ -326,16 +316,6 @@ def _judged(attributes: bytes, *, tab_panels: bool) -> bool:
     return hides
 
 
-def _in_code(lowered: bytes, at: int) -> bool:
-    """Whether the place ``at`` of a page's ``lowered`` bytes is inside a comment, a script or
-    a style (opened before it and not closed between)."""
-    for opening, closing in _CODE:
-        start = lowered.rfind(opening, 0, at)
-        if start >= 0 and lowered.find(closing, start, at) < 0:
-            return True
-    return False
-
-
 def _hides(attributes: bytes) -> bool:
     """Whether a start tag's ``attributes`` hide its element (see above), as version 7 reads
     them: ``hidden`` found anywhere, also in a value (``class="a hidden b"``, ``href=/hidden``)."""
@@ -381,38 +361,6 @@ def _closing(data: bytes, name: bytes, start: int) -> int:
 def _end_tags(name: bytes) -> re.Pattern[bytes]:
     """The start and end tags of the elements of ``name`` (its name lower-cased)."""
     return re.compile(rb"<(/?)" + re.escape(name) + rb"(?=[\t\n\f\r />])[^>]*>", re.IGNORECASE)
-
-
-# A comment is no word boundary (fingerprint v9): a browser renders nothing where it stands, so
-# ``tutorials<!-- --><span>1</span>`` reads "tutorials1" as ``tutorials<span>1</span>`` does (React
-# writes ``<!-- -->`` between two pieces of text of one element: answer's tag list at 952ab004c2).
-# Versions before 9 read a comment as a space, as any tag that is not an inline element's. A
-# comment that stands in a tag (a value holding "<!--"), in a script, a style or another comment is
-# not one; one left open is read by the passes, to the page's end.
-_COMMENT_END: Final = re.compile(rb"-?>|.*?--!?>", re.DOTALL)
-
-
-def join_around_comments(data: bytes) -> bytes:
-    """``data`` (a page's bytes) without its comments that stand in text (see above): the
-    words on either side joined, as a reader reads them."""
-    at = data.find(b"<!--")
-    if at < 0:
-        return data
-    lowered = data.lower()
-    pieces: list[bytes] = []
-    done = 0
-    while at >= 0:
-        end = _COMMENT_END.match(data, at + 4)
-        if end is None:  # (left open: the passes read it to the page's end)
-            break
-        if data.rfind(b">", 0, at) >= data.rfind(b"<", 0, at) and not _in_code(lowered, at):
-            pieces.append(data[done:at])
-            done = end.end()
-        at = data.find(b"<!--", end.end())
-    if not pieces:
-        return data
-    pieces.append(data[done:])
-    return b"".join(pieces)
 
 
 # A post's neighbours: links to the page before and after it (fingerprint version 6).

@@ -189,3 +189,13 @@ def _first_candidate(srcset: str | None) -> str | None:
     it has none). https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute"""
     found = _FIRST_CANDIDATE.match(srcset or "")
     return found[1].rstrip(",") if found else None
+
+
+def read_copies(text: str, version: int) -> str:
+    """``text`` with the srcset marks of pictures already shown (targetmarks.COPIES_START) left
+    out (``version`` 9), or read as any srcset's (the versions before it)."""
+    if COPIES_START not in text:
+        return text
+    if version >= 9:
+        return COPIES_MARK.sub("", text)
+    return text.replace(COPIES_START, "")
