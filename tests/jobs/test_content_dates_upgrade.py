@@ -333,19 +333,23 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
 def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
     tmp_path: Path,
 ) -> None:
-    # Pages whose fingerprint version 7 computes otherwise than version 6 (issue 79: a permalink
-    # anchor's NUL, white space in a target, a self-date's author): a state of version 6 (two
-    # versions old, still computable) compares them by its algorithm and every date is kept.
-    # (Version 8's tab panels, from a state of version 7: test_tabpanels_upgrade.)
+    # Pages whose fingerprint version 9 computes otherwise than version 7 (issue 79: a hidden
+    # tab panel, a picture's resized copies): a state of version 7 (two versions old, still
+    # computable) compares them by its algorithm and every date is kept. (Version 8's tab
+    # panels, from a state of version 7: test_tabpanels_upgrade; 9's from 8: test_version9_upgrade.)
     def pages(build: str) -> dict[str, bytes]:
         return {
-            "a.html": render('Use<a href="#a">\x00\u200b</a> it.', build),
-            "b.html": render('<img src="nina\n  .svg"> Meet.', build),
-            "c.html": render("Text.</p><p>Last updated on Dec 17, 2024 by Luffy", build),
+            "a.html": render(
+                'Use it.</p><div role="tabpanel" hidden><p>Binary.</p></div><p>', build
+            ),
+            "b.html": render('<img src="/nina.svg" srcset="/nina-480.png 480w"> Meet.', build),
+            "c.html": render(
+                '<picture><source srcset="/c.webp"><img src="/c.png"></picture>', build
+            ),
         }
 
     for name, data in pages("1").items():
-        previous = fingerprint_html(data, version=6, url=BASE + name)
+        previous = fingerprint_html(data, version=FINGERPRINT_VERSION - 2, url=BASE + name)
         assert fingerprint_html(data, url=BASE + name) != previous
     site, out = tmp_path / "public", tmp_path / "out"
     write_folder(site, pages("1"), T1, spread=True)
@@ -353,7 +357,7 @@ def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_versi
     first = tree_lastmods(out)
     state = out / STATE_NAME
     document = json.loads(gzip.decompress(state.read_bytes()))
-    document["fingerprint_version"] = previous_version = 6
+    document["fingerprint_version"] = previous_version = FINGERPRINT_VERSION - 2
     for name, record in document["pages"].items():
         data = (site / name).read_bytes()
         record["fingerprint"] = fingerprint_html(data, version=previous_version, url=BASE + name)

@@ -65,7 +65,7 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (6, 7 and 8)
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (7, 8 and 9)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -109,7 +109,7 @@ def fingerprint_html(
     footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
-    one of EARLIER_VERSIONS (6, 7), to compare with what a state of an earlier sitemill
+    one of EARLIER_VERSIONS (7, 8), to compare with what a state of an earlier sitemill
     remembers.
     """
     return fingerprint_html_reduced(data, ignore, version, **reading)[0]

@@ -11,6 +11,8 @@ from functools import cache, lru_cache, partial
 from typing import Final
 
 from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
+from sitemill.lastmod.fingerprint.comments import in_code as _in_code
+from sitemill.lastmod.fingerprint.comments import join_around_comments
 from sitemill.lastmod.fingerprint.linebatch import Passes
 from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
 from sitemill.lastmod.fingerprint.orderedpass import in_order
@@ -31,6 +33,7 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     NEIGHBOUR_MARK,
     descriptions,
     mark_targets,
+    read_copies,
     unspace_marks,
 )
 from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace, drop_invisible
@@ -62,6 +65,8 @@ def reduce_markup(
     raw = data.removeprefix(_UTF8_BOM)
     if version >= 7:  # (what no reader sees: leave_out_hidden; a tab panel seen from 8 on)
         raw = leave_out_hidden(raw, tab_panels=version >= 8)
+    if version >= 9:  # (a comment parts no words: join_around_comments)
+        raw = join_around_comments(raw)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
@@ -78,7 +83,7 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
     (fingerprint.targets); version 6 leaves a post's neighbours out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
-    text = read_neighbours(text, version)
+    text = read_neighbours(read_copies(text, version), version)
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
@@ -236,7 +241,6 @@ _HIDING_STYLE: Final = re.compile(
     re.IGNORECASE,
 )
 _WORDS: Final = (b"hidden", b"display", b"visibility")  # (none overlaps itself or another)
-_CODE: Final = ((b"<!--", b"-->"), (b"<script", b"</script"), (b"<style", b"</style"))
 _VOID: Final = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
 # Start tags' attributes judged (_hides), by their bytes: a template's tags are the same on every
 # page. Forgotten past this many. One memory a reading: version 7's, and 8's (tab panels shown).
@@ -310,16 +314,6 @@ def _judged(attributes: bytes, *, tab_panels: bool) -> bool:
             judged.clear()
         hides = judged[attributes] = _hides_apart(attributes) if tab_panels else _hides(attributes)
     return hides
-
-
-def _in_code(lowered: bytes, at: int) -> bool:
-    """Whether the place ``at`` of a page's ``lowered`` bytes is inside a comment, a script or
-    a style (opened before it and not closed between)."""
-    for opening, closing in _CODE:
-        start = lowered.rfind(opening, 0, at)
-        if start >= 0 and lowered.find(closing, start, at) < 0:
-            return True
-    return False
 
 
 def _hides(attributes: bytes) -> bool:

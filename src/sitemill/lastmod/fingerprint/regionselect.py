@@ -214,7 +214,7 @@ def select(
             kept = linkblocks.leave_out_link_blocks(kept, url, text)
         region = narrowed(kept)
         if region is None:
-            return join_page(kept)
+            return join_page(kept, version)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
@@ -232,7 +232,7 @@ def select(
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    return join_selection(title, list(said), body)
+    return join_selection(title, list(said), body, version)
 
 
 def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
@@ -277,21 +277,25 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
 # Besides its region (fingerprint.regionselect): its title by its parts (fingerprint.titleparts),
 # with its end marked (targetmarks.TITLE_END: history.templateedits reads the title apart), and its
 # meta descriptions less an excerpt of the text kept (fingerprint.excerpts), before that text.
-def join_page(kept: str) -> str:
+def join_page(kept: str, version: int = 8) -> str:
     """A page with no main region and no article of its own, ``kept`` its marked text less
     its furniture: its title, its descriptions, then the rest of its text (joined)."""
     title, kept = regionmarkers.cut_title(kept)
     said = descriptions(kept)
     for mark in said:
         kept = kept.replace(mark, " ", 1)
-    return join_selection(title, said, kept)
+    return join_selection(title, said, kept, version)
 
 
-def join_selection(title: str, said: list[str], body: str) -> str:
+def join_selection(title: str, said: list[str], body: str, version: int = 8) -> str:
     """The title (by its parts, its end marked), the descriptions (an excerpt of the body
-    left out) and the body of a page's selected text (see above), joined."""
+    left out) and the body of a page's selected text (see above), joined. From ``version`` 9
+    the body's markers (a heading's start and end, an article's) are no letters of the text an
+    excerpt is looked for in: version 8 read the letter of each (``<h2>`` as a "k"), so no
+    description that runs past a heading was ever found to be an excerpt."""
     title = regionmarkers.unmark(title)
     if said:
-        said = excerpts.own_descriptions(said, body, title)
+        page = regionmarkers.unmark(body) if version >= 9 else body
+        said = excerpts.own_descriptions(said, page, title)
     title = title_parts(title) + TITLE_END
     return regionmarkers.unmark(" ".join((title, *said, body)))

@@ -29,6 +29,16 @@ DESCRIPTION_START: Final = f"{MARK_EDGE}{_DESCRIPTION}"  # (or a mark's end and 
 # "next" link types: a post's neighbours); version 6 leaves such a link out
 # (fingerprint.reduction.read_neighbours), the versions before it read the link alone.
 NEIGHBOUR_MARK: Final = f"{MARK_EDGE}N{MARK_EDGE}"
+# A srcset's first candidate where the picture is already shown by an image's src (fingerprint
+# version 9): the srcset of a <picture>'s <source> (its <img> is the picture) and of an <img> with
+# a src that is an address. The same picture at other sizes or in another format says nothing new
+# (a gallery wrapped in <picture> elements with .640.webp copies: no picture changed for a reader).
+# Its srcset mark follows COPIES_START, two region-marker characters that no marker writes side by
+# side (regionmarkers: each holds a letter between them), so no text reads as it: the versions
+# before 9 read the mark as any srcset's, 9 leaves it out (fingerprint.reduction.read_copies). A
+# srcset alone (an <img> with no src) is the picture: its mark stays a srcset's.
+COPIES_START: Final = "\x02\x03"
+COPIES_MARK: Final = re.compile(f"\x02\x03(?:{MARK_EDGE}S[^{MARK_EDGE}]*+(?:{MARK_EDGE}|\\Z))?")
 # Where the title ends (fingerprint version 5): what comes before this mark is the title's.
 TITLE_END: Final = f"{MARK_EDGE}T{MARK_EDGE}"
 
@@ -124,12 +134,22 @@ def mark_targets(tag: re.Match[str]) -> str:
             marks = NEIGHBOUR_MARK + marks
     elif tag["image"] is not None:
         srcset = _first_candidate(_unquote(tag["srcset"]))
-        marks = _mark(_IMAGE, _unquote(tag["src"])) + _mark(_SRCSET, srcset)
+        source = _unquote(tag["src"])
+        copies = srcset is not None and (_addressed(source) or tag[0][1:2] in "sS")
+        copy = _mark(_SRCSET, srcset)
+        marks = _mark(_IMAGE, source) + (COPIES_START + copy if copies else copy)
     elif (_unquote(tag["meta_name"]) or "").strip(_HTML_SPACE).lower() == "description":
         marks = _mark(_DESCRIPTION, _unquote(tag["content"]))
     else:
         marks = ""
     return marks or " "
+
+
+def _addressed(source: str | None) -> bool:
+    """Whether an image's src is the address of a picture (not empty, not a ``data:``
+    placeholder that a script replaces with one of its srcset's)."""
+    value = (source or "").strip(_HTML_SPACE)
+    return bool(value) and value[:5].lower() != "data:"
 
 
 def _neighbour(tag: str) -> bool:
@@ -169,3 +189,13 @@ def _first_candidate(srcset: str | None) -> str | None:
     it has none). https://html.spec.whatwg.org/multipage/images.html#parsing-a-srcset-attribute"""
     found = _FIRST_CANDIDATE.match(srcset or "")
     return found[1].rstrip(",") if found else None
+
+
+def read_copies(text: str, version: int) -> str:
+    """``text`` with the srcset marks of pictures already shown (targetmarks.COPIES_START) left
+    out (``version`` 9), or read as any srcset's (the versions before it)."""
+    if COPIES_START not in text:
+        return text
+    if version >= 9:
+        return COPIES_MARK.sub("", text)
+    return text.replace(COPIES_START, "")

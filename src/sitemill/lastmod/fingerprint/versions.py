@@ -34,9 +34,13 @@ from typing import Final
 # a share button's query read as a browser reads it, the page's URL anywhere in a value
 # (fingerprint.selflinks.shared_paths). 8 (issue 79), gated ``version >= 8`` where it is read: a
 # tab panel (role="tabpanel") hidden by the attribute or an inline style is content: a reader sees
-# it by choosing its tab (reduction.leave_out_hidden's tab_panels).
-FINGERPRINT_VERSION: Final = 8
-EARLIER_VERSIONS: Final = frozenset({6, 7})
+# it by choosing its tab (reduction.leave_out_hidden's tab_panels). 9 (issue 79), gated
+# ``version >= 9`` where it is read: a heading's markers are no letters of the text a description is
+# looked for in as an excerpt (regionselect.join_selection: an auto-excerpt that runs past a
+# heading adds nothing); a <source> of a <picture> and an image's srcset beside its src are the
+# same picture at other sizes (fingerprint.targetmarks' resized copies, left out: targets).
+FINGERPRINT_VERSION: Final = 9
+EARLIER_VERSIONS: Final = frozenset({7, 8})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
