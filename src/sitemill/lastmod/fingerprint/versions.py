@@ -34,9 +34,12 @@ from typing import Final
 # a share button's query read as a browser reads it, the page's URL anywhere in a value
 # (fingerprint.selflinks.shared_paths). 8 (issue 79), gated ``version >= 8`` where it is read: a
 # tab panel (role="tabpanel") hidden by the attribute or an inline style is content: a reader sees
-# it by choosing its tab (reduction.leave_out_hidden's tab_panels).
-FINGERPRINT_VERSION: Final = 8
-EARLIER_VERSIONS: Final = frozenset({6, 7})
+# it by choosing its tab (reduction.leave_out_hidden's tab_panels). 9 (issue 79), gated
+# ``version >= 9`` where it is read: a list page's content is which pages it lists: a date that
+# stands alone beside a listed page's link is that page's, and a paginated page's "N/M" counts as N
+# (fingerprint.listpages).
+FINGERPRINT_VERSION: Final = 9
+EARLIER_VERSIONS: Final = frozenset({7, 8})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
