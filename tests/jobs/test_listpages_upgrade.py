@@ -158,3 +158,53 @@ def test_in_a_git_history_a_listed_date_moves_nothing_and_the_list_itself_does(
     # One removed.
     commit(repo, {page: tag_page(["kelly"], moved).decode()}, "2024-05-05 12:00:00")
     assert git_dates(repo)["categories/betting/"] == iso("2024-05-05 12:00:00")
+
+
+def list_of_teasers(host: str, excerpt: str = "What the meetup was about.") -> str:
+    """A Zola list page whose teasers link to the posts by the site's host (``host``)."""
+    articles = "".join(
+        f'<article class="post"><header><h1><a href="{host}posts/{name}/">{POSTS[name][0]}</a>'
+        f"</h1><span>{POSTS[name][1][:10]}</span></header><p>{excerpt}</p>"
+        f'<a href="{host}posts/{name}/">Read more...</a></article>'
+        for name in ("kelly", "normal")
+    )
+    return (
+        "<!DOCTYPE html><html><head><title>Desert Rust</title></head><body>"
+        f'<nav><a href="{host}">Home</a></nav><main><div class="posts">{articles}</div></main>'
+        "</body></html>\n"
+    )
+
+
+def meetup(name: str, host: str) -> str:
+    """A post titled by a link to itself, whose text links to "mcmc" (itself, on that page)."""
+    return (
+        f"<!DOCTYPE html><html><head><title>{POSTS[name][0]}</title></head><body>"
+        f'<nav><a href="{host}">Home</a></nav><main><article>'
+        f'<h1><a href="{host}posts/{name}/">{POSTS[name][0]}</a></h1>'
+        f'<p>What the post says about {name}, with <a href="{host}posts/mcmc/">a link</a>.</p>'
+        "</article></main></body></html>\n"
+    )
+
+
+def meetups(host: str) -> dict[str, str]:
+    return {
+        "index.html": list_of_teasers(host),
+        **{f"posts/{name}/index.html": meetup(name, host) for name in POSTS},
+    }
+
+
+def test_a_move_of_the_sites_host_moves_no_list_page(tmp_path: Path) -> None:
+    # (desert-rustaceans: every absolute link re-pointed from its old host to its new one; the
+    # list pages' teasers named the old host, which version 8 read as no teaser: the excerpts
+    # counted before the move and not after it; "mcmc" links to itself twice at the old host, its
+    # title and a sentence: both no link after the move)
+    repo = make_repo(tmp_path / "site")
+    commit(repo, meetups("https://rust.example.org/"), "2024-01-10 09:00:00")
+    commit(repo, meetups(BASE), "2024-02-20 10:00:00")
+    dates = git_dates(repo)
+    assert dates[""] == iso("2024-01-10 09:00:00")
+    assert set(dates.values()) == {iso("2024-01-10 09:00:00")}
+    # What the list lists still moves it: a teaser retitled.
+    edited = list_of_teasers(BASE).replace(POSTS["kelly"][0], "Kelly, retitled", 1)
+    commit(repo, {"index.html": edited}, "2024-03-30 11:00:00")
+    assert git_dates(repo)[""] == iso("2024-03-30 11:00:00")

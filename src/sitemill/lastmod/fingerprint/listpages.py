@@ -9,10 +9,11 @@
 #
 # - **A listed page's date**: a date (fingerprint.selfdates' grammar: numbers in any order, an
 #   English month's name, 2024年3月9日; a time of day after it) that stands alone between a link to
-#   another page of the site and the marks or markers around it (nothing but white space and signs
+#   another page (of the site, or on another host: a site whose links named the host it moved
+#   from) and the marks or markers around it (nothing but white space and signs
 #   beside it: no word of a sentence) is that page's, and left out, on a list page: a text whose
 #   words outside links and headings (those dates left out; a heading is the list's title) do not
-#   outnumber, letter for letter, the words of its links to other pages of the site. On a post, a
+#   outnumber, letter for letter, the words of its links to other pages. On a post, a
 #   date beside a link stays its own words.
 # - **The pager's count**: a paginated list page (its URL's last segment a number, as /page/2/ or
 #   /page-list/1/) that writes itself as "N/M" (its number, then how many pages the list has: an
@@ -61,8 +62,8 @@ def leave_out_listed_dates(text: str, url: str) -> str:
     tokens = list(_TOKEN.finditer(text))
     listed: list[tuple[int, int]] = []  # (each such date's piece of text)
     own = linked = 0
-    opened: bool | None = None  # (in a link: whether to another page of the site)
-    closed_other = False  # (the last token closed a link to another page of the site)
+    opened: bool | None = None  # (in a link: whether to another page)
+    closed_other = False  # (the last token closed a link to another page)
     headed = False  # (in a heading: the list's title, neither its own words nor its links')
     done = 0
     for token in [*tokens, None]:
@@ -133,11 +134,13 @@ def _alone(piece: str) -> bool:
 
 
 def _leads_on(mark: str | None, url: str) -> bool:
-    """Whether ``mark`` (a mark's kind and value) is a link to another page of the site."""
+    """Whether ``mark`` (a mark's kind and value) is a link to another page: of the site, or
+    on another host (a site whose links named the host it moved from; a list of other sites'
+    pages, their dates theirs too)."""
     if not mark or mark[:1] != "H":
         return False
     found = targets.follow(mark[1:], url)
-    return found is not None and found.startswith("/")
+    return found is not None and found.startswith(("/", "http://", "https://"))
 
 
 def _count(text: str) -> int:
