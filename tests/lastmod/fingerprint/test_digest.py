@@ -358,6 +358,15 @@ PAGE_V8 = (
 )
 GOLDEN_TABS_V8 = "98dfe045bc89030d3ec561b6b13f1c79"
 GOLDEN_TABS_V8_BY_7 = "9e63a15a8a3c53ca487e47f5e0ae5e14"
+# Version 9 (issue 79): a list page's listed dates and its pager's count are not its words.
+PAGE_V9 = (
+    b"<title>Blog | Page 2/7</title><main><h1>Page 2/7</h1><ul>"
+    b'<li><time>2015-10-03 20:28</time><a href="/posts/sat/">Accessible Satisfiability</a></li>'
+    b'<li><time>2015-10-14 20:30</time><a href="/posts/logic/">Extended Logic</a><a></a></li>'
+    b"</ul></main>"
+)
+GOLDEN_PAGE_V9 = "8cc3aa231c5a4b45d6314f88d94bd1e8"
+GOLDEN_PAGE_V9_BY_8 = "359d7ffe0214bd46a052742797486451"
 
 
 @pytest.mark.parametrize("version", [1, 4, 5, 6, 10])
@@ -391,6 +400,9 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fingerprint_html(PAGE_V7, url=url) == GOLDEN_PAGE_V7
     assert fingerprint_html(PAGE_V8, url=url) == GOLDEN_TABS_V8
     assert fingerprint_html(PAGE_V8, url=url, version=7) == GOLDEN_TABS_V8_BY_7
+    paged = "https://example.org/page/2/"
+    assert fingerprint_html(PAGE_V9, url=paged) == GOLDEN_PAGE_V9
+    assert fingerprint_html(PAGE_V9, url=paged, version=8) == GOLDEN_PAGE_V9_BY_8
     url = "https://example.org/tags/vim/"
     assert fingerprint_html(LIST_PAGE_V6, url=url) == GOLDEN_LIST_V6
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)

@@ -27,6 +27,7 @@ from typing import Final
 from sitemill.lastmod.fingerprint import (
     excerpts,
     linkblocks,
+    listpages,
     regionmarkers,
     titleblock,
     titledarticle,
@@ -196,7 +197,8 @@ def select(
     furniture, or its title, descriptions and own article; read as join_page
     does. Version 6 (``version``: 5 to 7) reads teasers as the links to the pages they tease
     (fingerprint.teasers: ``url``, the page's); version 7 leaves out a post's blocks of links
-    outside its article (fingerprint.linkblocks)."""
+    outside its article (fingerprint.linkblocks); version 9 leaves out the dates of the pages a
+    list page lists and its pager's count (_listed)."""
     if REGION_MARKS[0] not in text:
         return text
     found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
@@ -214,7 +216,7 @@ def select(
             kept = linkblocks.leave_out_link_blocks(kept, url, text)
         region = narrowed(kept)
         if region is None:
-            return join_page(kept, version)
+            return join_page(_listed(kept, url, version), version)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
@@ -232,7 +234,18 @@ def select(
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    return join_selection(title, list(said), body, version)
+    if version >= 9:
+        title = listpages.read_pager(title, url)
+    return join_selection(title, list(said), _listed(body, url, version), version)
+
+
+def _listed(text: str, url: str, version: int) -> str:
+    """From version 9, ``text`` (what a page counts of its region, title aside) without the
+    dates of the pages it lists and the pager's count (fingerprint.listpages)."""
+    if version < 9:
+        return text
+    text = listpages.without_stray_ends(listpages.leave_out_listed_dates(text, url))
+    return listpages.read_pager(text, url)
 
 
 def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:

@@ -41,6 +41,8 @@ _TIME: Final = (
 _DATE: Final = _DAY + _TIME
 # (version 7) A date as Chinese and Japanese write it: 2024年12月17日.
 _DATE_7: Final = rf"(?: {_DAY} | \d{{4}}\ ?年\ ?\d{{1,2}}\ ?月\ ?\d{{1,2}}\ ?日 ){_TIME}"
+# (version 9) Any date as above, for a verbose, case-insensitive pattern (fingerprint.listpages).
+ANY_DATE: Final = _DATE_7
 # A commit link beside a self-date is part of it only when its text names the commit: its hash, a
 # date, or words that end with the hash the link's own URL has (Docsy's "Last modified <date>:
 # <message> (<hash>)", the commit's own description); any other words are content. A label that

@@ -120,7 +120,7 @@ def finish_reduction(text: str, url: str, version: int) -> str:
                 nowhere.append(index)
     parts[1::2] = marks
     if nowhere:
-        return _unlinked(parts, nowhere, symbols=version >= 7)
+        return _unlinked(parts, nowhere, symbols=version >= 7, apart=version >= 9)
     return MARK_EDGE.join(parts)
 
 
@@ -143,12 +143,15 @@ def follow(value: str, url: str) -> str | None:
     return found
 
 
-def _unlinked(parts: list[str], links: list[int], *, symbols: bool) -> str:
+def _unlinked(parts: list[str], links: list[int], *, symbols: bool, apart: bool = False) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
     ``links`` read as no link: each one's mark and the end mark after it left out, before the
     spaces beside marks go (targetmarks.unspace_marks), so the text reads as the
     same page's without the link. With ``symbols`` (version 7), a link whose text holds no letter
-    or digit and no other mark goes with its text (a permalink anchor's "#" or "¶")."""
+    or digit and no other mark goes with its text (a permalink anchor's "#" or "¶"). With
+    ``apart`` (version 9), a space stands where each mark was, so that the words beside it stay
+    apart as they were beside the link (history.edits reads "link." and "link", "." as other
+    words: a post that linked to itself at the host the site moved from had an edit of its own)."""
     dropped = set()
     for index in links:
         dropped.add(2 * index + 1)
@@ -164,7 +167,7 @@ def _unlinked(parts: list[str], links: list[int], *, symbols: bool) -> str:
     for place in range(1, len(parts), 2):
         following = parts[place + 1] if place + 1 < len(parts) else ""
         if place in dropped:
-            kept[-1] += following
+            kept[-1] += " " + following if apart else following
         else:
             kept.extend((parts[place], following))
     return _SPACES.sub(" ", MARK_EDGE.join(kept)).strip(" ")

@@ -17,6 +17,11 @@
 #   teasers are its list.
 # The shape is the evidence: a block that is no article titled by a link to another page (an
 # ``<li>`` with a link, a date, an excerpt) counts whole (its page may be dated later, not earlier).
+# From version 9, in a list of articles (two or more, outermost), a teaser may stand for a page on
+# another host too: a site whose absolute links named its old host (a Zola list page before its
+# custom domain was dropped: ``https://rust.azdevs.org/2019-03-27/``) listed teasers that version 8
+# read whole, excerpts and dates, and read as teasers once the links named the new host, so the
+# move of the site's host re-dated its six list pages.
 
 from __future__ import annotations
 
@@ -45,6 +50,17 @@ _HEADING_CLOSE: Final = re.compile(f"\x02[{HEADLINE_END[1]}{HEADING_END[1]}]\x03
 _MARK: Final = re.compile(f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)")
 
 
+class _Where(NamedTuple):
+    """The page's URL, and whether a teaser may stand for a page on another host (version 9)."""
+
+    url: str
+    elsewhere: bool
+
+
+_LISTED: Final = 2  # (articles in a list: from version 9, teasers of pages on any host)
+_WEB: Final = ("http://", "https://")
+
+
 class _Article(NamedTuple):
     """An article: where its markers start and end, whether an <h1> is in it, those in it."""
 
@@ -69,17 +85,18 @@ def read_teasers(
     if ARTICLE_START not in text:
         return text
     articles, headline_outside, headings = _articles(text)
-    mine = None if own else _own(text, articles, headline_outside, url)
+    where = _Where(url, elsewhere=version >= 9 and len(articles) >= _LISTED)
+    mine = None if own else _own(text, articles, headline_outside, where)
     post: bool | None = None  # (asked once, when a teaser stands beside the page's article)
     replacements: list[tuple[_Article, str | None]] = []
     for article in articles:
         if article is mine or own:
-            replaced = _nested(text, article, url)
+            replaced = _nested(text, article, where)
         else:
             if mine is not None and post is None and _grouped(headings, mine, article):
                 post = titleblock.titled_headline(text[mine.start : mine.end], page)
             beside = bool(post) and mine is not None and _grouped(headings, mine, article)
-            replaced = _replaced(text, article, url, beside=beside)
+            replaced = _replaced(text, article, where, beside=beside)
         replacements.append((article, replaced))
     return text if (spliced := _spliced(text, 0, len(text), replacements)) is None else spliced
 
@@ -107,27 +124,29 @@ def _grouped(headings: list[int], mine: _Article, article: _Article) -> bool:
     return any(start <= at < end for at in headings)
 
 
-def _nested(text: str, article: _Article, url: str) -> str | None:
+def _nested(text: str, article: _Article, where: _Where) -> str | None:
     """An article (the page's own, or one that is no teaser) with the teasers nested in it as
     their links and titles (None: none)."""
-    inner = ((one, _replaced(text, one, url, beside=False)) for one in article.inner)
+    inner = ((one, _replaced(text, one, where, beside=False)) for one in article.inner)
     return _spliced(text, article.start, article.end, inner)
 
 
-def _replaced(text: str, article: _Article, url: str, *, beside: bool) -> str | None:
+def _replaced(text: str, article: _Article, where: _Where, *, beside: bool) -> str | None:
     """What an article that is not the page's own becomes: a teaser an article of its link and
     title, or an empty one ``beside`` the page's own article; any other article its nested
     teasers' (None: unchanged)."""
-    link = _teaser_link(text, article, url)
+    link = _teaser_link(text, article, where)
     if link is None:
-        return _nested(text, article, url)
+        return _nested(text, article, where)
     if beside:
         return f" {ARTICLE_START}{ARTICLE_END} "
     target, title = link
     return f" {ARTICLE_START}{MARK_EDGE}H{target}{MARK_EDGE}{title}{LINK_END_MARK}{ARTICLE_END} "
 
 
-def _own(text: str, articles: list[_Article], headline_outside: bool, url: str) -> _Article | None:
+def _own(
+    text: str, articles: list[_Article], headline_outside: bool, where: _Where
+) -> _Article | None:
     """The page's own article among the outermost ``articles``: the one that holds the page's
     <h1> (none standing outside them), or with no <h1> the only one; never a teaser."""
     if headline_outside:
@@ -139,10 +158,10 @@ def _own(text: str, articles: list[_Article], headline_outside: bool, url: str) 
         found = articles[0]
     else:
         return None
-    return None if _teaser_link(text, found, url) is not None else found
+    return None if _teaser_link(text, found, where) is not None else found
 
 
-def _teaser_link(text: str, article: _Article, url: str) -> tuple[str, str] | None:
+def _teaser_link(text: str, article: _Article, where: _Where) -> tuple[str, str] | None:
     """The target (as written) and the title (its words) of the page that ``article`` teases:
     the link to another page of the site that its first heading holds (its words the title), or
     that holds its first heading (a card that is one link), or its one link when that link has no
@@ -165,7 +184,7 @@ def _teaser_link(text: str, article: _Article, url: str) -> tuple[str, str] | No
             if len(links) == 1 and not _words(_link_words(text, links[0][0])):
                 target = links[0][1]
         words = text[start:end]
-    if target is None or not _another_page(target, url):
+    if target is None or not _another_page(target, where):
         return None
     return target, _words(words)
 
@@ -213,11 +232,14 @@ def _first_heading(text: str, article: _Article) -> int:
     return -1
 
 
-def _another_page(value: str, url: str) -> bool:
+def _another_page(value: str, where: _Where) -> bool:
     """Whether a link's target ``value`` (as written) leads to another page of the site than
-    the one at ``url``: on its origin, not to the page itself (fingerprint.targets spells both)."""
-    found = targets.follow(value, url)
-    return found is not None and found.startswith("/")  # (not another site, mailto:, data:)
+    the one at ``where``: on its origin, not to the page itself (fingerprint.targets spells both);
+    with ``where.elsewhere`` (version 9, a list of articles), or on another host (see above)."""
+    found = targets.follow(value, where.url)
+    if found is None:
+        return False
+    return found.startswith("/") or (where.elsewhere and found.startswith(_WEB))
 
 
 def _articles(text: str) -> tuple[list[_Article], bool, list[int]]:

@@ -38,7 +38,10 @@ from typing import Final
 # ``version >= 9`` where it is read: a heading's markers are no letters of the text a description is
 # looked for in as an excerpt (regionselect.join_selection: an auto-excerpt that runs past a
 # heading adds nothing); a <source> of a <picture> and an image's srcset beside its src are the
-# same picture at other sizes (fingerprint.targetmarks' resized copies, left out: targets).
+# same picture at other sizes (fingerprint.targetmarks' resized copies, left out: targets); a
+# comment in text parts no words (fingerprint.comments); a list page's content is which pages it
+# lists: a date that stands alone beside a listed page's link is that page's, and a paginated
+# page's "N/M" counts as N (fingerprint.listpages).
 FINGERPRINT_VERSION: Final = 9
 EARLIER_VERSIONS: Final = frozenset({7, 8})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
@@ -50,8 +53,10 @@ EARLIER_VERSIONS: Final = frozenset({7, 8})
 # held whole in the edits of most pages of a commit, beside their own, is template:
 # history.probes.contained_edits, each stop's sketch remembered: editparts.edit_sketch; a link's
 # query rewritten one way is a move, a link that named no part of the page no link to it at
-# an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within).
-DATING_RULES: Final = 3
+# an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within);
+# 4: issue 79 (one link that moved onto the page itself stands for every link end the edit lost:
+# the same link written twice, history.targetmoves.self_links).
+DATING_RULES: Final = 4
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

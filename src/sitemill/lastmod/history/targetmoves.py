@@ -59,7 +59,9 @@ def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
     moved to the page's own path (each with its fragment) by one move, the least one of those
     (a link to another page moved there would also change the path's own part); an empty
     Counter when none or two such moves are. history.edits keeps them only where they make
-    the edit one move.
+    the edit one move. ``removed`` names a target once however often it stood: one link that
+    moved onto the page stands for all ``lost`` (a post whose title and a sentence both linked to
+    it at the host the site moved from: issue 79, cluster 7).
 
     A link that named no part of the page (none ends with the page's last path segment: a
     badge's link to another site's root, removed from every post) is no link to it at an
@@ -81,12 +83,17 @@ def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
                 moved.setdefault(name, []).append(onto)
                 names_page = bool(last) and _split(token[1:])[1].endswith("/" + last)
                 named[name] = named.get(name, False) or names_page
-    found = sorted((len(name), name) for name, onto in moved.items() if len(onto) == lost)
+    found = sorted(
+        (len(name), name)
+        for name, onto in moved.items()
+        if len(onto) == lost or (len(onto) == 1 and lost > 1)
+    )
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return Counter()
     if not named[found[0][1]] and links == lost:
         return Counter()
-    return Counter(moved[found[0][1]])
+    landed = moved[found[0][1]]
+    return Counter({landed[0]: lost}) if len(landed) == 1 else Counter(landed)
 
 
 def own_leaves(old: Counter[str], new: Counter[str], own: str) -> Counter[str]:
