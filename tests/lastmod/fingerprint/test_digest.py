@@ -450,8 +450,9 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "script escapes": lambda size: b"<script>" + b"<!--<script>" * (size // 12),
     "marks and spaces": repeat(b"\x01 \n\xc2\xa0"),
     # (version 9 joins the words around each comment in text: reduction.join_around_comments)
-    "React's comments after a script": lambda size: b"<script></script><style></style><p>"
-    + b"a<!-- -->b" * (size // 10),
+    "React's comments after a script": lambda size: (
+        b"<script></script><style></style><p>" + b"a<!-- -->b" * (size // 10)
+    ),
     "comments in a script": lambda size: b"<script>" + b"x<!-- -->" * (size // 9),
 }
 
