@@ -105,16 +105,22 @@ VERSIONS = [
 ]
 
 
-def test_versions_of_a_page_share_their_lines() -> None:
+@pytest.mark.parametrize("version", [8, FINGERPRINT_VERSION])
+def test_versions_of_a_page_share_their_lines(version: int) -> None:
     memo = LineMemo()
     for data in VERSIONS:
-        assert reduce_html(data, memo=memo) == reduce_html(data) == in_order(data, True)
-    table = memo.tables(SCOPE)[0]
-    assert b"<p>One.</p>" in table and b"<!-- a comment" in table  # closed; open
-    assert table[b"<!-- a comment"] == ""  # left open: reduced with the line after it
+        by_lines = reduce_html(data, memo=memo, version=version)
+        assert by_lines == reduce_html(data, version=version)
+        assert version < FINGERPRINT_VERSION or by_lines == in_order(data, True)
+    table = memo.tables((version, True))[0]
+    assert b"<p>One.</p>" in table  # a closed line
+    if version == 8:  # (from version 9 a comment in text is gone before the lines are read)
+        assert table[b"<!-- a comment"] == ""  # left open: reduced with the line after it
+    else:
+        assert not any(b"<!--" in line for line in table)
     known = len(table)
     edited = VERSIONS[0].replace(b"<p>Three.</p>", b"<p>Three, edited.</p>")
-    assert reduce_html(edited, memo=memo) == reduce_html(edited)
+    assert reduce_html(edited, memo=memo, version=version) == reduce_html(edited, version=version)
     assert len(table) == known + 1  # the one new line
 
 
