@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
 
 BASE = "https://blog.example.org"
 POSTS = {
@@ -39,7 +39,7 @@ def tag_page(entries: str = "", intro: str = "Pages tagged “Home”") -> bytes
     ).encode()
 
 
-def fingerprint(page: bytes, version: int = 6) -> str:
+def fingerprint(page: bytes, version: int = FINGERPRINT_VERSION) -> str:
     return fingerprint_html(page, version=version, url=BASE + "/tags/home/")
 
 

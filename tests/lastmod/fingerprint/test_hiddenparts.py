@@ -57,11 +57,6 @@ def test_text_after_a_hidden_element_counts() -> None:
     assert fingerprint(page(hidden + "<p>kept</p>")) != fingerprint(page(hidden))
 
 
-def test_version_6_reads_hidden_elements_as_before() -> None:
-    hidden = "<div hidden><p>Search results</p></div>"
-    assert fingerprint(page(hidden), version=6) != fingerprint(page(""), version=6)
-
-
 def _place_by_place(data: bytes) -> bytes:
     """leave_out_hidden as fingerprint version 7 first read it: every place of each word judged
     in the start tag opened before it (the oracle of the reading that judges each stretch once)."""

@@ -51,10 +51,6 @@ def test_a_recent_list_beside_a_post_is_furniture() -> None:
     assert fingerprint(post(other + CLOUD)) == fingerprint(post())
 
 
-def test_version_6_reads_the_cloud_as_before() -> None:
-    assert fingerprint(post(RECENT), version=6) != fingerprint(post(), version=6)
-
-
 def test_the_post_itself_still_counts() -> None:
     edited = PROSE.replace("every minute", "every hour")
     assert fingerprint(post(body=edited)) != fingerprint(post())

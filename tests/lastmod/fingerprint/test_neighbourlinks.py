@@ -1,4 +1,4 @@
-"""A post's neighbours (rel=prev/next links) are the neighbours' words (fingerprint version 6)."""
+"""A post's neighbours (rel=prev/next links) are the neighbours' words (from version 6)."""
 # Shaped like a Gatsby 2 blog's post (structure copied, text our own): no <main>, no <article>;
 # the post's title, date and content in <div>s, share buttons, then a block of two links, each
 # with rel=prev or rel=next, holding a label ("Previous post") and the neighbour's title.
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html, reduce_html
 
 URL = "https://blog.example.org/notes/second-post/"
 
@@ -41,7 +41,7 @@ def post(text: str = "Ctags make jumping to a symbol quick.", around: str = "") 
     ).encode()
 
 
-def fingerprint(page: bytes, version: int = 6) -> str:
+def fingerprint(page: bytes, version: int = FINGERPRINT_VERSION) -> str:
     return fingerprint_html(page, version=version, url=URL)
 
 

@@ -109,10 +109,6 @@ def test_a_tweet_button_with_the_page_url_inside_its_text_is_no_link() -> None:
     assert with_via == without == "A Licensing Guidance Read it (now). Twitter"
 
 
-def test_by_version_6_the_tweet_button_stays_a_link_as_it_was() -> None:
-    assert "\x01H" in shared(TWEET.format("via=AEAData&"), version=6)
-
-
 @pytest.mark.parametrize(
     "carried",
     [
