@@ -46,8 +46,10 @@ EARLIER_VERSIONS: Final = frozenset({6, 7})
 # held whole in the edits of most pages of a commit, beside their own, is template:
 # history.probes.contained_edits, each stop's sketch remembered: editparts.edit_sketch; a link's
 # query rewritten one way is a move, a link that named no part of the page no link to it at
-# an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within).
-DATING_RULES: Final = 3
+# an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within);
+# 4: issue 79 (an edit is counted over every page its commit changed, not only the pages whose
+# walk stops there: history.templateedits' commit census).
+DATING_RULES: Final = 4
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

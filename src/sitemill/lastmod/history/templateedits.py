@@ -51,9 +51,10 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.editparts import part_names
-from sitemill.lastmod.history.edits import reorders, rewords
+from sitemill.lastmod.history.editparts import contains, part_names
+from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.probes import (
+    PROBE,
     PROBE_MORE,
     commit_of,
     contained_edits,
@@ -64,7 +65,7 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
+from sitemill.lastmod.history.sectioncensus import Changes, census_templates, section_changes
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
@@ -119,6 +120,7 @@ def follow_template_edits(
     for path in pages:
         members.setdefault(section_of(path), []).append(path)
     census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
+    commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     while True:
@@ -136,6 +138,12 @@ def follow_template_edits(
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         chosen = _templates(named, pages, (sections, changed), (edits, exact, parts, sketches))
+        others, more = _commit_census(named, chosen, pages, commits, name, tables)
+        read += more
+        if others:  # (counted beside the stops, never carried: commit_census)
+            stopped = set(named)
+            counted_all = _templates(named + others, pages, (sections, changed), tables)
+            chosen = [stop for stop in counted_all if stop in stopped]
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
@@ -147,6 +155,105 @@ def follow_template_edits(
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
+
+
+def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
+    """The pages each commit changed (sectioncensus.section_changes, by the commit's time
+    alone), as stops, by path."""
+    commits: dict[int, list[tuple[str, int]]] = {}
+    for (_, when), stops in sorted(changes.items()):
+        commits.setdefault(when, []).extend(stops)
+    for stops in commits.values():
+        stops.sort()
+    return commits
+
+
+def _commit_census(
+    named: list[tuple[str, int]],
+    chosen: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    commits: dict[int, list[tuple[str, int]]],
+    name: Callable[[list[tuple[str, int]]], int],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """The other pages of the commits of ``named`` that need them (see above), named, to be
+    counted beside the stops; and the blobs read. A commit needs them where at least
+    MIN_SECTION of ``named`` stop there, beside other pages it changed, and one of those stops
+    is not template by the stops alone (not in ``chosen``) or is by a site-wide edit made on
+    no more of its pages than the stops (a move counted among pages that all made it). Its
+    first PROBE other pages are named; all of them where those show what a stop there made
+    (_shows), or where a site-wide edit was taken from the stops alone."""
+    edits = tables[0]
+    taken = set(chosen)
+    at: dict[int, list[tuple[str, int]]] = {}
+    for stop in named:
+        at.setdefault(commit_of(stop, pages), []).append(stop)
+    wanted: dict[int, tuple[list[tuple[str, int]], list[tuple[str, int]], bool]] = {}
+    for when, stops in sorted(at.items()):
+        here = set(stops)
+        rest = [stop for stop in commits.get(when, ()) if stop not in here]
+        if len(stops) < MIN_SECTION or not rest:
+            continue
+        loose = any(stop in taken and is_site_wide(edits[stop] or "") for stop in stops)
+        if loose or not here <= taken:
+            wanted[when] = (stops, rest, loose)
+    probed = {when: _spread_out(rest) for when, (_, rest, _) in wanted.items()}
+    read = _name_all(name, list(probed.values()))
+    full = [
+        when
+        for when, (stops, _, loose) in wanted.items()
+        if loose or _shows(stops, probed[when], tables)
+    ]
+    read += _name_all(name, [wanted[when][1] for when in full])
+    return [stop for when in full for stop in wanted[when][1]], read
+
+
+def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """PROBE of ``stops`` (sorted by path) spread evenly over them: the pages a commit changed
+    in one folder are often alike (a folder of guides whose reading it did not change beside
+    posts it did), and the first few of them would tell of that folder alone."""
+    if len(stops) <= PROBE:
+        return stops
+    return [stops[at * len(stops) // PROBE] for at in range(PROBE)]
+
+
+def _name_all(
+    name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[str, int]]]
+) -> int:
+    """The blobs ``name`` read naming the stops of ``steps``, all in one call; none for none."""
+    stops = [stop for step in steps for stop in step]
+    return name(stops) if stops else 0
+
+
+def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: StopEdits) -> bool:
+    """Whether at least half of the ``probed`` pages made what one of ``stops`` made: its
+    edit, one of its parts (editparts.part_names), or an edit one of theirs holds or that holds
+    one of theirs (editparts.contains), of those whose edit tells (_telling: a page whose
+    reading the commit did not change, or changed only in its stamps, tells nothing)."""
+    edits, _, parts, sketches = tables
+    made = {edit for stop in stops if _telling(edit := edits.get(stop))}
+    shared = {part for stop in stops if edits.get(stop) in made for part in _parts(stop, parts)}
+    inner = {sketches.get(stop) or "" for stop in stops if edits.get(stop) in made}
+
+    def alike(probe: tuple[str, int]) -> bool:
+        edit, sketch = edits.get(probe), sketches.get(probe) or ""
+        return (
+            edit in made
+            or any(part in shared for part in _parts(probe, parts))
+            or any(contains(sketch, held) or contains(held, sketch) for held in inner)
+        )
+
+    telling = [probe for probe in probed if _telling(edits.get(probe))]
+    return 2 * sum(alike(probe) for probe in telling) >= len(telling) > 0
+
+
+def _telling(edit: str | None) -> bool:
+    """Whether a stop's edit tells what a commit made on its pages (not a stamp, a reorder)."""
+    return edit is not None and edit != STAMP_EDIT and not reorders(edit)
+
+
+def _parts(stop: tuple[str, int], parts: Edits) -> list[tuple[int, str]]:
+    return part_names(parts.get(stop) or "")
 
 
 def _this_round(
