@@ -22,11 +22,20 @@
 # alike), a page whose exact edit differs (its own repaired link beside the move) is its own.
 # A mark kept but repeated more or fewer times (a description written twice, now once) is named by
 # its kind; so are the dates an edit put in or took out, each read as its value (a date re-spelled
-# is none), and the numbers it only put in or only took out (history.datevalues). Only pages whose
-# walk reaches a commit count for it, so an edit is taken as template on less evidence than it
-# has, never on more.
+# is none), and the numbers it only put in or only took out (history.datevalues).
 #
-# Only pages whose walk reaches a commit count in these censuses; a stop no census made template,
+# An edit is counted over every page its commit changed, not only the pages whose walk stops
+# there (issue 79): a page whose own later edit stopped its walk sooner made the commit's edit all
+# the same (a release bumped on 532 pages, 118 of them stopping there), and a move counted among
+# the stops alone may be on few of the commit's pages (18 chapters' own figures re-encoded, in a
+# deploy that re-rendered 58). Where at least MIN_SECTION pages stop at a commit beside others it
+# changed, and a stop there is not template by the stops alone (or is by a site-wide edit, taken
+# from the stops alone), the commit's census (_commit_census) names PROBE of its other pages,
+# spread over them, and all of them where those show what a stop made, or for a site-wide edit;
+# they are counted beside the stops, never carried. The others are named as stops are (and
+# remembered): a first run reads the versions around one commit for them once.
+#
+# A stop no census made template,
 # whose edit rewords no text, is counted again over every page of its section the commit changed
 # (history.sectioncensus).
 #
@@ -128,22 +137,12 @@ def follow_template_edits(
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
         stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
-        name = partial(
-            name_stops,
-            pages=pages,
-            remembered=remembered,
-            reader=reader,
-            edits=(edits, exact, parts, sketches),
-        )
+        name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, pages, (sections, changed), (edits, exact, parts, sketches))
-        others, more = _commit_census(named, chosen, pages, commits, name, tables)
+        chosen = _templates(named, pages, (sections, changed), tables)
+        chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
         read += more
-        if others:  # (counted beside the stops, never carried: commit_census)
-            stopped = set(named)
-            counted_all = _templates(named + others, pages, (sections, changed), tables)
-            chosen = [stop for stop in counted_all if stop in stopped]
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
@@ -166,6 +165,26 @@ def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
     for stops in commits.values():
         stops.sort()
     return commits
+
+
+def _by_commits(
+    named: list[tuple[str, int]],
+    chosen: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], Counter[int]],
+    name: Callable[[list[tuple[str, int]]], int],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """The stops of ``named`` whose edit is template (``chosen``: by the stops alone) once
+    counted with the other pages their commit changed (_commit_census), and the blobs read.
+    ``counts``: _commit_changes, the pages of each section, the pages each commit changed."""
+    commits, sections, changed = counts
+    others, read = _commit_census(named, chosen, pages, commits, name, tables)
+    if not others:
+        return chosen, read
+    stopped = set(named)  # (the others are counted beside the stops, never carried)
+    counted = _templates(named + others, pages, (sections, changed), tables)
+    return [stop for stop in counted if stop in stopped], read
 
 
 def _commit_census(
