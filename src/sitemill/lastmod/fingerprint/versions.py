@@ -55,7 +55,8 @@ EARLIER_VERSIONS: Final = frozenset({7, 8})
 # query rewritten one way is a move, a link that named no part of the page no link to it at
 # an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within);
 # 4: issue 79 (one link that moved onto the page itself stands for every link end the edit lost:
-# the same link written twice, history.targetmoves.self_links).
+# the same link written twice, history.targetmoves.self_links; an edit is counted over every page
+# its commit changed, not only the pages whose walk stops there: history.templateedits' census).
 DATING_RULES: Final = 4
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
