@@ -10,6 +10,7 @@ from sitemill.check.changes import remember_changes
 from sitemill.check.published import PublishedPage, smallest_hashes
 from sitemill.check.sameurl import same_url
 from sitemill.check.served import robots_header_noindex
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord
 
@@ -68,7 +69,7 @@ def test_the_published_bytes_decide_before_a_remembered_fingerprint(tmp_path: Pa
     from sitemill.check.sameversion import same_version
     from sitemill.check.sitefolder import SiteFolder
 
-    how = Fingerprinting(6, True, (), "https://e.org/")
+    how = Fingerprinting(FINGERPRINT_VERSION, True, (), "https://e.org/")
     body = b"<title>A</title><main><p>Words of the page.</p></main>"
     (tmp_path / "a.html").write_bytes(body)
     odd = PublishedPage("https://e.org/a.html", "a.html", "0" * 32)  # (not what a page gives)
@@ -99,7 +100,9 @@ def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_byte
     from sitemill.check.sitefolder import SiteFolder
     from sitemill.web.livesite import LiveAnswer
 
-    how = Fingerprinting(6, True, (), "https://e.org/", remembered=False)  # (a version 99 state)
+    how = Fingerprinting(
+        FINGERPRINT_VERSION, True, (), "https://e.org/", remembered=False
+    )  # (a version 99 state)
     body = b"<title>A</title><main><p>Words of the page.</p></main>"
     answer = LiveAnswer("https://e.org/a.html", 200, (("Content-Type", "text/html"),), body)
     # A bucket's page: the state keeps its ETag; the version-99 fingerprint is dropped.
