@@ -4,10 +4,6 @@ more, in a tree and in a git history, while a post added, removed or reordered s
 
 from __future__ import annotations
 
-import gzip
-import json
-import os
-import re
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
@@ -16,13 +12,13 @@ from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import fingerprint_html
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.report import Report
-from sitemill.sinks import LocalDirSink, MemorySink
+from sitemill.sinks import MemorySink
 from sitemill.state.parse import parse_state
+from upgrades import BASE, as_version, run
+from upgrades import sitemap_lastmods as lastmods
+from upgrades import write_pages as write
 
-BASE = "https://example.com/"
 T1, T2, T3, T4 = 1_700_000_000, 1_710_000_000, 1_720_000_000, 1_730_000_000
-SPREAD = 45 * 86_400
 POSTS = {
     "kelly": ("Optimal Betting and the Kelly Criterion", "2015-11-15 16:13"),
     "normal": ("Sampling from a Normal Distribution", "2015-11-28 21:57"),
@@ -60,37 +56,6 @@ def pages(listed: list[str], dates: dict[str, str] | None = None) -> dict[str, b
     }
 
 
-def write(site: Path, files: dict[str, bytes], when: int, *, spread: bool) -> None:
-    """Every page written fresh, as a CI build does (``spread``: each SPREAD before the last)."""
-    for index, (name, data) in enumerate(files.items()):
-        path = site / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        stamp = when - index * SPREAD if spread else when
-        os.utime(path, (stamp, stamp))
-
-
-def run(site: Path, out: Path) -> Report:
-    config = load_config({"base_url": BASE, "lastmod": "mtime"})
-    return build_from_tree(config, site, LocalDirSink(out), output_dir=out)
-
-
-def lastmods(text: str) -> dict[str, str]:
-    return dict(re.findall(r"<loc>https://example.com/(.*?)</loc><lastmod>(.*?)</lastmod>", text))
-
-
-def as_version_8(site: Path, out: Path) -> None:
-    """The state in ``out`` as sitemill of fingerprint version 8 wrote it."""
-    path = out / STATE_NAME
-    document = json.loads(gzip.decompress(path.read_bytes()))
-    document["fingerprint_version"] = 8
-    for name, record in document["pages"].items():
-        if name.endswith(".html"):
-            data = (site / name).read_bytes()
-            record["fingerprint"] = fingerprint_html(data, version=8, url=BASE + name)
-    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
-
-
 def at(stamp: int) -> str:
     return lastmod_from_timestamp(stamp, Precision.DATETIME)
 
@@ -104,7 +69,7 @@ def test_a_state_of_version_8_keeps_every_date_then_a_listed_date_moves_nothing(
     run(site, out)
     first = lastmods((out / "sitemap.xml").read_text())
     assert first["categories/betting/"] == at(T1)
-    as_version_8(site, out)
+    as_version(site, out, 8)
     data = (site / "categories/betting/index.html").read_bytes()
     url = BASE + "categories/betting/index.html"
     assert fingerprint_html(data, version=8, url=url) != fingerprint_html(data, url=url)

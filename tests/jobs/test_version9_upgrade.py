@@ -4,24 +4,15 @@ reader sees moves its page's date."""
 
 from __future__ import annotations
 
-import gzip
-import json
-import os
-import re
 from pathlib import Path
 
-from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import fingerprint_html
 from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.report import Report
-from sitemill.sinks import LocalDirSink
 from sitemill.state.parse import parse_state
+from upgrades import BASE, SPREAD, as_version, run, sitemap_lastmods, write_pages
 
-BASE = "https://example.com/"
 T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000
-SPREAD = 45 * 86_400
 
 
 def gallery(caption: str) -> bytes:
@@ -45,35 +36,11 @@ def pages(caption: str = "Glico.") -> dict[str, bytes]:
 
 
 def write(site: Path, when: int, *, spread: bool, caption: str | None = None) -> None:
-    """Every page written fresh, as a CI build does (``spread``: each SPREAD before the last)."""
-    for index, (name, data) in enumerate((pages() if caption is None else pages(caption)).items()):
-        path = site / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        stamp = when - index * SPREAD if spread else when
-        os.utime(path, (stamp, stamp))
-
-
-def run(site: Path, out: Path) -> Report:
-    config = load_config({"base_url": BASE, "lastmod": "mtime"})
-    return build_from_tree(config, site, LocalDirSink(out), output_dir=out)
+    write_pages(site, pages() if caption is None else pages(caption), when, spread=spread)
 
 
 def lastmods(out: Path) -> dict[str, str]:
-    text = (out / "sitemap.xml").read_text()
-    return dict(re.findall(r"<loc>https://example.com/(.*?)</loc><lastmod>(.*?)</lastmod>", text))
-
-
-def as_version_8(site: Path, out: Path) -> None:
-    """The state in ``out`` as sitemill of fingerprint version 7 wrote it."""
-    path = out / STATE_NAME
-    document = json.loads(gzip.decompress(path.read_bytes()))
-    document["fingerprint_version"] = 8
-    for name, record in document["pages"].items():
-        if name.endswith(".html"):
-            data = (site / name).read_bytes()
-            record["fingerprint"] = fingerprint_html(data, version=8, url=BASE + name)
-    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+    return sitemap_lastmods((out / "sitemap.xml").read_text())
 
 
 def test_a_state_of_version_8_keeps_every_date_and_then_sees_an_edit(tmp_path: Path) -> None:
@@ -85,7 +52,7 @@ def test_a_state_of_version_8_keeps_every_date_and_then_sees_an_edit(tmp_path: P
         "japan.html": lastmod_from_timestamp(T1, Precision.DATETIME),
         "other.html": lastmod_from_timestamp(T1 - SPREAD, Precision.DATETIME),
     }
-    as_version_8(site, out)
+    as_version(site, out, 8)
     data = (site / "japan.html").read_bytes()
     by_8 = fingerprint_html(data, version=8, url=BASE + "japan.html")
     by_9 = fingerprint_html(data, version=9, url=BASE + "japan.html")
