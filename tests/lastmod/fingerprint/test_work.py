@@ -13,7 +13,7 @@ from sitemill.lastmod.fingerprint.digest import fingerprint_html
 def test_a_page_compiles_no_expression(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every expression a fingerprint uses is compiled once a process: re's module functions
     with a pattern string (re.match(r"...", url)) look it up in re's cache on each call, and
-    the page's own URL (selflinks.own_url) is compiled only for a link with a query."""
+    a share button's query is read without an expression of the page's URL."""
 
     def page(n: int) -> bytes:
         return (

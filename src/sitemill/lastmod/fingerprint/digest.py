@@ -245,7 +245,7 @@ def _structured_data(
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
-    return structured_data(text, url, Said(reduced) if version >= 7 else None)
+    return structured_data(text, url, Said(reduced))
 
 
 def _has_json_ld(data: bytes) -> bool:

@@ -35,9 +35,9 @@ _LINK: Final = re.compile(f"{MARK_EDGE}H([^{MARK_EDGE}]*){MARK_EDGE}")
 _MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03")
 
 
-def read_headed(text: str, url: str, version: int) -> str:
+def read_headed(text: str, url: str) -> str:
     """``text`` (a marked region) with each teaser (see above) outside its articles as its
-    heading with the link to the page it teases and its title (``version``: 6 or 7)."""
+    heading with the link to the page it teases and its title."""
     if "\x02" not in text:
         return text
     pieces: list[str] = []
@@ -52,7 +52,7 @@ def read_headed(text: str, url: str, version: int) -> str:
             continue
         if depth or found.start() < done:
             continue
-        teaser = _teaser(text, found.start(), marker, (url, version))
+        teaser = _teaser(text, found.start(), marker, url)
         if teaser is None:
             continue
         end, replaced = teaser
@@ -79,10 +79,9 @@ def _limit(text: str, start: int, marker: str) -> int:
     return len(text) if at < 0 else at
 
 
-def _teaser(text: str, start: int, marker: str, page: tuple[str, int]) -> tuple[int, str] | None:
+def _teaser(text: str, start: int, marker: str, url: str) -> tuple[int, str] | None:
     """Where the teaser whose heading marker starts at ``start`` ends, and what it becomes
-    (None: no teaser); ``page``: the page's URL and the fingerprint's version."""
-    url, version = page
+    (None: no teaser) on the page at ``url``."""
     close = text.find(_CLOSES[marker], start)
     if close < 0:
         return None
@@ -95,7 +94,7 @@ def _teaser(text: str, start: int, marker: str, page: tuple[str, int]) -> tuple[
         return None
     limit = _limit(text, close + len(HEADLINE_END), marker)
     closing = [m for m in _LINK.finditer(text, close, limit) if m[1] == target]
-    if not closing or (version >= 7 and len(closing) > 1):
+    if len(closing) != 1:
         return None
     end = text.find(LINK_END_MARK, closing[-1].end(), limit)
     if end < 0:

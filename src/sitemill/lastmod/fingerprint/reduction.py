@@ -63,8 +63,7 @@ def reduce_markup(
     (fingerprint.targets). ``version``: 6, 7 or 8 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    if version >= 7:  # (what no reader sees: leave_out_hidden; a tab panel seen from 8 on)
-        raw = leave_out_hidden(raw, tab_panels=version >= 8)
+    raw = leave_out_hidden(raw, tab_panels=version >= 8)  # (what no reader sees; tab panels: 8)
     if version >= 9:  # (a comment parts no words: join_around_comments)
         raw = join_around_comments(raw)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
@@ -88,8 +87,7 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
         text = regionselect.select(text, descriptions, version, url)
-    if version >= 7:  # (what no reader sees; white space in a target kept: fingerprint.targets)
-        text = targets.spaced_targets(drop_invisible(text))
+    text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
 
 
@@ -376,8 +374,6 @@ def read_neighbours(text: str, version: int) -> str:
     open: only its mark."""
     if NEIGHBOUR_MARK not in text:
         return text
-    if version < 6:
-        return text.replace(NEIGHBOUR_MARK, "")
     pieces: list[str] = []
     done = 0
     at = text.find(NEIGHBOUR_MARK)

@@ -210,10 +210,8 @@ def select(
         if HEADLINE_START not in kept and titleblock.titled_headline(text, text):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
-        if version >= 6:
-            kept = read_teasers(kept, url, page=text, version=version)
-        if version >= 7:
-            kept = linkblocks.leave_out_link_blocks(kept, url, text)
+        kept = read_teasers(kept, url, page=text, version=version)
+        kept = linkblocks.leave_out_link_blocks(kept, url, text)
         region = narrowed(kept)
         if region is None:
             return join_page(_listed(kept, url, version), version)
@@ -223,9 +221,8 @@ def select(
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
         kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
         headline = HEADLINE_START in kept
-        if version >= 6:
-            kept = read_teasers(kept, url, own=within, page=text, version=version)
-        if version >= 7 and not within:
+        kept = read_teasers(kept, url, own=within, page=text, version=version)
+        if not within:
             kept = linkblocks.leave_out_link_blocks(kept, url, text)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]

@@ -55,7 +55,6 @@ _COMMIT: Final = rf"""(?: \ ?[:,-]?\ ?{MARK_EDGE}H[^{MARK_EDGE}]*/commits?/(?P<s
     [0-9a-f]*(?:[?#][^{MARK_EDGE}]*)?{MARK_EDGE}
     \ ?(?: {_HASH} | \(?{_DATE}\)? | [^{MARK_EDGE}]*\((?P=sha)[0-9a-f]{{0,33}}\) )\ ?
     {MARK_EDGE}E{MARK_EDGE} )?"""
-SELF_DATE: Final = re.compile(rf"{_LABEL}{_DATE}\.?{_COMMIT}", re.IGNORECASE | re.VERBOSE)
 # An author's name: at most four words, none a mark.
 _NAME: Final = rf"[^{MARK_EDGE}\ ]+(?:\ [^{MARK_EDGE}\ ]+){{0,3}}?"
 _LAST: Final = "(?:最后|最後)"
@@ -66,8 +65,7 @@ _SELF_DATE_7: Final = re.compile(
     | 最終更新(?:日)?\ ?[:：]?\ ?{_DATE_7}""",
     re.IGNORECASE | re.VERBOSE,
 )
-# What a self-date holds, in lower case: found at memchr speed, before SELF_DATE is run.
-_SELF_DATE_WORDS: Final = re.compile(r"last (?:updated|modified|update|edited|changed)")
+# What a self-date holds, in lower case: found at memchr speed, before _SELF_DATE_7 is run.
 _SELF_DATE_WORDS_7: Final = re.compile(
     r"last (?:updated|modified|update|edited|changed)|最后|最後|最終更新"
 )
@@ -76,12 +74,8 @@ _SELF_DATE_WORDS_7: Final = re.compile(
 def without_self_dates(text: str, version: int) -> str:
     """A collapsed reduction ``text`` less its self-dates (see above), by fingerprint
     ``version``."""
-    if version >= 7:
-        if ("ast " in text or "最" in text) and _SELF_DATE_WORDS_7.search(text.lower()):
-            return _spaced(_SELF_DATE_7.sub(_self_date_7, text), text)
-        return text
-    if "ast " in text and _SELF_DATE_WORDS.search(text.lower()) is not None:
-        return _spaced(SELF_DATE.sub(_self_date, text), text)
+    if ("ast " in text or "最" in text) and _SELF_DATE_WORDS_7.search(text.lower()):
+        return _spaced(_SELF_DATE_7.sub(_self_date_7, text), text)
     return text
 
 
@@ -89,15 +83,8 @@ def _spaced(dated: str, text: str) -> str:
     return text if dated == text else _SPACES.sub(" ", dated).strip(" ")
 
 
-def _self_date(found: re.Match[str]) -> str:
-    """A self-date left out, where it opens a block (see SELF_DATE)."""
-    start = found.start()
-    opens = not start or found.string[start - 1] == MARK_EDGE or found[0][:1].isupper()
-    return "" if opens else found[0]
-
-
 def _self_date_7(found: re.Match[str]) -> str:
-    """A self-date left out, where it opens a block (see SELF_DATE): a label in a script without
+    """A self-date left out, where it opens a block (see _SELF_DATE_7): a label in a script without
     case opens one wherever it stands."""
     start = found.start()
     opens = not start or found.string[start - 1] == MARK_EDGE or not found[0][:1].islower()

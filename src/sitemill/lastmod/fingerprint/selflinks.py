@@ -18,32 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Final
 from urllib.parse import parse_qsl, unquote
-
-# After a page's own URL in a query: its end, another parameter, a fragment or a quote.
-_URL_END: Final = r"(?:/(?:index\.html?)?)?(?:$|[&#;\"'\s])"
-
-
-@lru_cache(maxsize=4096)
-def own_url(origin: str, spelled: str) -> re.Pattern[str] | None:
-    """How the page at ``spelled`` (its path in one spelling, fingerprint.targets) on ``origin``
-    reads inside another URL's decoded query: its host and path, any scheme, with or without
-    a trailing slash or index.html. None without an origin (no base URL known)."""
-    host = origin.partition("://")[2]
-    if not host:
-        return None
-    path = "" if spelled == "/" else spelled
-    return re.compile(re.escape(host + path) + _URL_END, re.IGNORECASE)
-
-
-def is_share_link(value: str, own: re.Pattern[str] | None) -> bool:
-    """Whether a link's target ``value`` (as written) carries the page's own URL (``own``)
-    in its query: a share button's link (by version 6; from 7: shared_paths)."""
-    query = value.partition("?")[2]
-    if own is None or not query:
-        return False
-    return own.search(unquote(unquote(query.partition("#")[0]))) is not None
 
 
 @lru_cache(maxsize=1024)

@@ -114,22 +114,20 @@ def finish_reduction(text: str, url: str, version: int) -> str:
                 and mark[0] == "H"
                 and (
                     selflinks.is_self_link(found[1:], own)
-                    or ("?" in mark and _is_share_link(mark[1:], origin, own, version))
+                    or ("?" in mark and _is_share_link(mark[1:], origin, own))
                 )
             ):
                 nowhere.append(index)
     parts[1::2] = marks
     if nowhere:
-        return _unlinked(parts, nowhere, symbols=version >= 7, apart=version >= 9)
+        return _unlinked(parts, nowhere, apart=version >= 9)
     return MARK_EDGE.join(parts)
 
 
-def _is_share_link(value: str, origin: str, own: str, version: int) -> bool:
+def _is_share_link(value: str, origin: str, own: str) -> bool:
     """Whether a link's target ``value`` (as written, with a query) on the page whose path is
-    spelled ``own`` (on ``origin``) carries the page's own URL in its query: a share button
-    (fingerprint.selflinks; from version 7 its query read as a browser reads it)."""
-    if version < 7:  # (the page's own URL compiled only for a link with a query)
-        return selflinks.is_share_link(value, selflinks.own_url(origin, own))
+    spelled ``own`` (on ``origin``) carries the page's own URL in its query, read as a browser
+    reads it: a share button (fingerprint.selflinks)."""
     return any(_spelled(path or "/") == own for path in selflinks.shared_paths(value, origin))
 
 
@@ -143,11 +141,11 @@ def follow(value: str, url: str) -> str | None:
     return found
 
 
-def _unlinked(parts: list[str], links: list[int], *, symbols: bool, apart: bool = False) -> str:
+def _unlinked(parts: list[str], links: list[int], *, apart: bool = False) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
     ``links`` read as no link: each one's mark and the end mark after it left out, before the
     spaces beside marks go (targetmarks.unspace_marks), so the text reads as the
-    same page's without the link. With ``symbols`` (version 7), a link whose text holds no letter
+    same page's without the link. A link whose text holds no letter
     or digit and no other mark goes with its text (a permalink anchor's "#" or "¶"). With
     ``apart`` (version 9), a space stands where each mark was, so that the words beside it stay
     apart as they were beside the link (history.edits reads "link." and "link", "." as other
@@ -158,7 +156,7 @@ def _unlinked(parts: list[str], links: list[int], *, symbols: bool, apart: bool 
         for place in range(2 * index + 3, len(parts), 2):
             if parts[place][:1] == "E":
                 dropped.add(place)
-                if symbols and place == 2 * index + 3 and not _has_word(parts[place - 1]):
+                if place == 2 * index + 3 and not _has_word(parts[place - 1]):
                     parts[place - 1] = " "
                 break
             if parts[place][:1] == "H":

@@ -81,7 +81,7 @@ def read_teasers(
     the region narrows to the page's article where version 5 narrowed it. A teaser that is no
     article (fingerprint.headedteasers) counts as its heading's link and title (``version``:
     6 or 7)."""
-    text = read_headed(text, url, version)
+    text = read_headed(text, url)
     if ARTICLE_START not in text:
         return text
     articles, headline_outside, headings = _articles(text)

@@ -30,9 +30,7 @@ from sitemill.lastmod.fingerprint.titleparts import split_title
 def article_finder(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
     """Where the page's own article in a region is, as fingerprint ``version`` (5 or 6) finds
     it: 5 articles.own_article, 6 titled_article (``title``: the text of the page's <title>)."""
-    if version >= 6:
-        return partial(titled_article, title=title)
-    return own_article
+    return partial(titled_article, title=title)
 
 
 def titled_article(text: str, title: str) -> tuple[int, int] | None:
