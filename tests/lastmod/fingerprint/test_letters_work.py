@@ -1,4 +1,4 @@
-"""A text's letters (fingerprint.excerpts.letters) and their count (linkblocks): an ASCII text's
+"""A text's letters (fingerprint.excerpts.letters) and their count (count_letters): an ASCII text's
 read by one translate, the same letters as the pattern's (issue 79's cost)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.lastmod.fingerprint import excerpts, linkblocks
+from sitemill.lastmod.fingerprint import excerpts
 
 _PATTERN = re.compile(r"[\W_]+")
 _TEXT = st.text(st.sampled_from([*map(chr, range(128)), "é", "ß", "İ", "中", "\u00a0", "Ⅻ"]))
@@ -25,7 +25,7 @@ def _by_pattern(text: str) -> str:
 def test_letters_are_the_patterns(text: str) -> None:
     assert excerpts.letters(text) == _by_pattern(text)
     plain = text.replace(excerpts.MARK_EDGE, " ")
-    assert linkblocks._count(plain) == len(_PATTERN.sub("", plain))
+    assert excerpts.count_letters(plain) == len(_PATTERN.sub("", plain))
 
 
 class _Counted:
@@ -42,9 +42,8 @@ class _Counted:
 def test_an_ascii_text_is_read_without_the_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     monkeypatch.setattr(excerpts, "_NOT_LETTERS", _Counted(excerpts._NOT_LETTERS, calls))
-    monkeypatch.setattr(linkblocks, "_NOT_WORD", _Counted(linkblocks._NOT_WORD, calls))
     text = "The page's own words, read_as letters: 12 of them!" * 200
     assert excerpts.letters(text).startswith("thepagesownwordsreadasletters12ofthem")
-    assert linkblocks._count(text) == 37 * 200
+    assert excerpts.count_letters(text) == 37 * 200
     assert calls == []
     assert excerpts.letters("Ünïcode") == "ünïcode" and calls == [1]

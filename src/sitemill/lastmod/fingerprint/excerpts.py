@@ -41,6 +41,14 @@ def letters(text: str) -> str:
     return _NOT_LETTERS.sub("", text.casefold())
 
 
+def count_letters(text: str) -> int:
+    """How many letters and digits ``text`` (without marks) holds, case kept (an ASCII text's
+    by one translate)."""
+    if text.isascii():
+        return len(text.translate(NOT_ASCII_LETTERS))
+    return len(_NOT_LETTERS.sub("", text))
+
+
 def is_excerpt(description: str, page_letters: str) -> bool:
     """Whether a description mark's value (``description``) is an excerpt of the page whose
     kept text reads ``page_letters`` (``letters``): every letter of it stands there in order."""

@@ -26,14 +26,18 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint import targets, titleblock
 from sitemill.lastmod.fingerprint.articles import HEADING_END, HEADING_START, HEADLINE_START
-from sitemill.lastmod.fingerprint.excerpts import NOT_ASCII_LETTERS
+from sitemill.lastmod.fingerprint.excerpts import count_letters
 from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
-from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
+from sitemill.lastmod.fingerprint.targetmarks import (
+    LINK_END_MARK,
+    MARK_EDGE,
+    spaced_out,
+)
+from sitemill.lastmod.fingerprint.targetmarks import (
+    MARK_OR_MARKER as _TOKEN,
+)
 
-# A mark (its kind and value as group 1) or a marker (its letter as group 2).
-_TOKEN: Final = re.compile(f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)|\x02([a-zA-Z])\x03")
 _WORD: Final = re.compile(r"\w")
-_NOT_WORD: Final = re.compile(r"[\W_]+")
 # A link's words: from its mark to its end mark (one left open: to the end).
 _LINKED: Final = re.compile(
     f"{MARK_EDGE}H[^{MARK_EDGE}]*{MARK_EDGE}(.*?)(?:{LINK_END_MARK}|\\Z)", re.DOTALL
@@ -49,13 +53,7 @@ def leave_out_link_blocks(text: str, url: str, page: str) -> str:
     blocks = _blocks(text, url)
     if not blocks:
         return text
-    pieces: list[str] = []
-    done = 0
-    for start, end in blocks:
-        pieces += (text[done:start], " ")
-        done = end
-    pieces.append(text[done:])
-    rest = "".join(pieces)
+    rest = spaced_out(text, blocks)
     headline = text if HEADLINE_START in text else page
     if not titleblock.titled_headline(headline, page) or not _own_words_lead(rest):
         return text
@@ -64,16 +62,8 @@ def leave_out_link_blocks(text: str, url: str, page: str) -> str:
 
 def _own_words_lead(text: str) -> bool:
     """Whether the letters of ``text`` outside its links outnumber those inside them."""
-    inside = _count(_TOKEN.sub(" ", " ".join(_LINKED.findall(text))))
-    return _count(_TOKEN.sub(" ", text)) - inside > inside
-
-
-def _count(text: str) -> int:
-    """How many letters and digits ``text`` (without marks) holds (an ASCII text's by one
-    translate: excerpts.letters)."""
-    if text.isascii():
-        return len(text.translate(NOT_ASCII_LETTERS))
-    return len(_NOT_WORD.sub("", text))
+    inside = count_letters(_TOKEN.sub(" ", " ".join(_LINKED.findall(text))))
+    return count_letters(_TOKEN.sub(" ", text)) - inside > inside
 
 
 def _blocks(text: str, url: str) -> list[tuple[int, int]]:

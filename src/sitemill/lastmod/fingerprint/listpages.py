@@ -35,15 +35,19 @@ from sitemill.lastmod.fingerprint.articles import (
     HEADLINE_END,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.excerpts import NOT_ASCII_LETTERS
+from sitemill.lastmod.fingerprint.excerpts import count_letters
 from sitemill.lastmod.fingerprint.selfdates import ANY_DATE
-from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
+from sitemill.lastmod.fingerprint.targetmarks import (
+    LINK_END_MARK,
+    MARK_EDGE,
+    spaced_out,
+)
+from sitemill.lastmod.fingerprint.targetmarks import (
+    MARK_OR_MARKER as _TOKEN,
+)
 
-# A mark (its kind and value as group 1) or a marker (\x02 a letter \x03).
-_TOKEN: Final = re.compile(f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03")
 # A piece of text that is one date and signs or white space beside it, no letter or digit.
 _ALONE: Final = re.compile(rf"[\W_]*?(?P<date>{ANY_DATE})[\W_]*", re.IGNORECASE | re.VERBOSE)
-_NOT_WORD: Final = re.compile(r"[\W_]+")
 _HEADINGS: Final = {
     HEADLINE_START: True,
     HEADING_START: True,
@@ -69,7 +73,7 @@ def leave_out_listed_dates(text: str, url: str) -> str:
     for token in [*tokens, None]:
         start = len(text) if token is None else token.start()
         piece = text[done:start]
-        letters = 0 if headed else _count(piece)
+        letters = 0 if headed else count_letters(piece)
         if opened is not None:
             linked += letters if opened else 0
             own += 0 if opened else letters
@@ -95,13 +99,7 @@ def leave_out_listed_dates(text: str, url: str) -> str:
             opened = None
     if not listed or own > linked:
         return text
-    pieces: list[str] = []
-    done = 0
-    for start, end in listed:
-        pieces += (text[done:start], " ")
-        done = end
-    pieces.append(text[done:])
-    return "".join(pieces)
+    return spaced_out(text, listed)
 
 
 def without_stray_ends(text: str) -> str:
@@ -141,13 +139,6 @@ def _leads_on(mark: str | None, url: str) -> bool:
         return False
     found = targets.follow(mark[1:], url)
     return found is not None and found.startswith(("/", "http://", "https://"))
-
-
-def _count(text: str) -> int:
-    """How many letters and digits ``text`` holds."""
-    if text.isascii():
-        return len(text.translate(NOT_ASCII_LETTERS))
-    return len(_NOT_WORD.sub("", text))
 
 
 def read_pager(text: str, url: str) -> str:

@@ -60,7 +60,7 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 6, 7 or 8 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 7, 8 or 9 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
     raw = leave_out_hidden(raw, tab_panels=version >= 8)  # (what no reader sees; tab panels: 8)
@@ -80,9 +80,9 @@ def reduce_markup(
 
 def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
-    (fingerprint.targets); version 6 leaves a post's neighbours out (read_neighbours).
+    (fingerprint.targets), a post's neighbours left out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
-    text = read_neighbours(read_copies(text, version), version)
+    text = read_neighbours(read_copies(text, version))
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
@@ -368,10 +368,9 @@ def _end_tags(name: bytes) -> re.Pattern[bytes]:
 # page's: a Gatsby blog re-dated 7 posts when a neighbour was published or retitled). What
 # another page says is that page's: version 6 leaves such a link out, its target and words, and
 # keeps the markers inside it; version 5 reads the link as any other.
-def read_neighbours(text: str, version: int) -> str:
+def read_neighbours(text: str) -> str:
     """``text`` (a reduction before its region is selected) with each link marked as a
-    neighbour left out (``version`` 6; 5 leaves only the neighbour marks out). A link left
-    open: only its mark."""
+    neighbour left out. A link left open: only its mark."""
     if NEIGHBOUR_MARK not in text:
         return text
     pieces: list[str] = []

@@ -195,9 +195,9 @@ def select(
     main region of ``text`` without its furniture, narrowed to the page's own article
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
     furniture, or its title, descriptions and own article; read as join_page
-    does. Version 6 (``version``: 5 to 7) reads teasers as the links to the pages they tease
-    (fingerprint.teasers: ``url``, the page's); version 7 leaves out a post's blocks of links
-    outside its article (fingerprint.linkblocks); version 9 leaves out the dates of the pages a
+    does (``version``: 7 to 9). Teasers are read as the links to the pages they tease
+    (fingerprint.teasers: ``url``, the page's), a post's blocks of links outside its article left
+    out (fingerprint.linkblocks); version 9 leaves out the dates of the pages a
     list page lists and its pager's count (_listed)."""
     if REGION_MARKS[0] not in text:
         return text
@@ -287,7 +287,7 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
 # Besides its region (fingerprint.regionselect): its title by its parts (fingerprint.titleparts),
 # with its end marked (targetmarks.TITLE_END: history.templateedits reads the title apart), and its
 # meta descriptions less an excerpt of the text kept (fingerprint.excerpts), before that text.
-def join_page(kept: str, version: int = 8) -> str:
+def join_page(kept: str, version: int) -> str:
     """A page with no main region and no article of its own, ``kept`` its marked text less
     its furniture: its title, its descriptions, then the rest of its text (joined)."""
     title, kept = regionmarkers.cut_title(kept)
@@ -297,7 +297,7 @@ def join_page(kept: str, version: int = 8) -> str:
     return join_selection(title, said, kept, version)
 
 
-def join_selection(title: str, said: list[str], body: str, version: int = 8) -> str:
+def join_selection(title: str, said: list[str], body: str, version: int) -> str:
     """The title (by its parts, its end marked), the descriptions (an excerpt of the body
     left out) and the body of a page's selected text (see above), joined. From ``version`` 9
     the body's markers (a heading's start and end, an article's) are no letters of the text an

@@ -24,6 +24,10 @@ _HTML_SPACE: Final = " \t\n\f\r"
 MARK_EDGE: Final = "\x01"
 _LINK, _LINK_END, _IMAGE, _SRCSET, _DESCRIPTION = "H", "E", "I", "S", "D"
 LINK_END_MARK: Final = f"{MARK_EDGE}{_LINK_END}{MARK_EDGE}"
+# A mark (its kind and value as group 1) or a marker (its letter as group 2), in marked text.
+MARK_OR_MARKER: Final = re.compile(
+    f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)|\x02([a-zA-Z])\x03"
+)
 DESCRIPTION_START: Final = f"{MARK_EDGE}{_DESCRIPTION}"  # (or a mark's end and a "D")
 # Before a link whose rel names the previous or next page of a sequence (HTML's "prev" and
 # "next" link types: a post's neighbours); version 6 leaves such a link out
@@ -199,3 +203,14 @@ def read_copies(text: str, version: int) -> str:
     if version >= 9:
         return COPIES_MARK.sub("", text)
     return text.replace(COPIES_START, "")
+
+
+def spaced_out(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (start and end, in order, apart) made one space."""
+    pieces: list[str] = []
+    done = 0
+    for start, end in spans:
+        pieces += (text[done:start], " ")
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
