@@ -142,7 +142,7 @@ def expected_dates(s3: Any) -> dict[str, str]:
     LastModified (the oracle: no sitemill code)."""
     found: dict[str, str] = {}
     for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]:
-        if item["Key"].endswith(".html"):
+        if item["Key"].endswith(".html") and item["Key"] != "sitemap.html":  # (sitemill's)
             moment = item["LastModified"].astimezone(UTC).replace(microsecond=0)
             found[BASE + item["Key"]] = moment.isoformat()
     return found
@@ -364,3 +364,39 @@ def test_a_tampered_manifest_is_refused_whole_and_the_run_rebuilds_in_full() -> 
         assert any("index-state.json is ignored" in w for w in report.warnings), report.warnings
         assert b"2999" not in b"".join(live_files(s3).values())
         assert_converged(s3)
+
+
+@pytest.mark.parametrize("fault", [fail, precondition_failed], ids=["failure", "412"])
+def test_a_fault_at_any_call_of_a_full_rebuild_with_sitemap_html_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch, fault: Callable[[], None]
+) -> None:
+    """sitemap.html goes up after the commit (publish_after_commit): a fault at each call of a
+    full rebuild leaves one whole build whose sitemap.html names no page that is not there, and
+    done again, the full rebuild's bytes with every page in sitemap.html."""
+    html = make_config(
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+        shards="on", max_urls=5, shard_fill=4, html_sitemap=True,
+    )  # fmt: skip
+    monkeypatch.setattr(sys.modules[__name__], "CONFIG", html)
+    signatures = dry_pass(split, full_rebuild)
+    assert ("PutObject", BUCKET, "sitemap.html") in signatures, signatures
+    if fault is precondition_failed:
+        signatures = [call for call in signatures if call[0] == "PutObject"]
+    for call in signatures:
+        with faulted(call, full_rebuild, fault) as (s3, before):
+            linked = _html_links(reader(s3))
+            assert linked <= {BASE + key for key in (*PAGES, *SPLIT)}, call
+            full_rebuild(s3)  # done again
+            assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
+            assert _html_links(reader(s3)) == set(before + urls(*SPLIT)), call
+            assert_converged(s3)
+
+
+def _html_links(read: Callable[[str], bytes | None]) -> set[str]:
+    """The pages sitemap.html links to (none when there is none)."""
+    import re
+
+    data = read("sitemap.html") or b""
+    return {
+        link.decode() for link in re.findall(rb'href="(https://example\.com/[^"]*\.html)"', data)
+    }
