@@ -60,10 +60,10 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 7, 8 or 9 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 8, 9 or 10 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    raw = leave_out_hidden(raw, tab_panels=version >= 8)  # (what no reader sees; tab panels: 8)
+    raw = leave_out_hidden(raw, tab_panels=True)  # (what no reader sees; tab panels: 8)
     if version >= 9:  # (a comment parts no words: join_around_comments)
         raw = join_around_comments(raw)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
