@@ -315,7 +315,10 @@ def test_json_ld_that_restates_the_page_adds_nothing_from_version_7() -> None:
     ]
     assert leaves(first, 9, url("tea")) == leaves(first, 8, url("tea"))
     assert leaves(first, url=url("tea")) == leaves(third, url=url("pump"))  # (version 10: types)
-    assert leaves(first, url=url("tea")) == ["author.name=Ann Lee", "author.url=https://github.com/annlee"]
+    assert leaves(first, url=url("tea")) == [
+        "author.name=Ann Lee",
+        "author.url=https://github.com/annlee",
+    ]
 
 
 @pytest.mark.parametrize("version", [8, FINGERPRINT_VERSION])

@@ -138,5 +138,6 @@ def test_the_page_s_own_node_keeps_its_other_values() -> None:
     page = html("Release one", node, "<h1>Release one</h1><p>Words.</p>")
     assert leaves(page, url) == ["keywords=tea"]
     graph = {"@context": "https://schema.org", "@graph": [{**node, "@context": None}]}
-    assert leaves(html("Release one", graph, "<h1>Release one</h1>"), url) == ["@graph.keywords=tea"]
+    in_graph = html("Release one", graph, "<h1>Release one</h1>")
+    assert leaves(in_graph, url) == ["@graph.keywords=tea"]
     assert "mainEntityOfPage.name=Elsewhere" in leaves(page, url, 9)
