@@ -146,14 +146,14 @@ def test_a_tag_or_a_style_block_full_of_the_words_is_judged_once(
     from sitemill.lastmod.fingerprint import reduction
 
     judged: list[bytes] = []
-    real = reduction._hides_apart  # (the current reading: version 8 on)
+    real = reduction._hides
 
     def counted(attributes: bytes) -> bool:
         judged.append(attributes)
         return real(attributes)
 
-    monkeypatch.setattr(reduction, "_hides_apart", counted)
-    monkeypatch.setattr(reduction, "_JUDGED_TAB_PANELS", {}, raising=False)
+    monkeypatch.setattr(reduction, "_hides", counted)
+    monkeypatch.setattr(reduction, "_JUDGED", {}, raising=False)
     words = " ".join(["hidden-sm md:block display-flex visibility-x"] * 50)
     css = "\n".join(f".c{n} {{ display: none; visibility: hidden }}" for n in range(200))
     pages = [
