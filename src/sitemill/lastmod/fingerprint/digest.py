@@ -11,7 +11,8 @@ from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint.linememo import LineMemo
-from sitemill.lastmod.fingerprint.structureddata import Said, structured_data
+from sitemill.lastmod.fingerprint.restated import Said
+from sitemill.lastmod.fingerprint.structureddata import structured_data
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
@@ -65,7 +66,7 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (7, 8 and 9)
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (8, 9 and 10)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -109,7 +110,7 @@ def fingerprint_html(
     footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
-    one of EARLIER_VERSIONS (7, 8), to compare with what a state of an earlier sitemill
+    one of EARLIER_VERSIONS (8, 9), to compare with what a state of an earlier sitemill
     remembers.
     """
     return fingerprint_html_reduced(data, ignore, version, **reading)[0]
@@ -223,7 +224,7 @@ def reduce_html(
     """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
     with its marked link and image targets; with ``main``, only the title, the meta description
     and the main region (fingerprint.reduction); from version 6, then its JSON-LD, wherever it
-    stands (fingerprint.structureddata). ``version``: 6 or 7 (a ValueError else)."""
+    stands (fingerprint.structureddata). ``version``: 8, 9 or 10 (a ValueError else)."""
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
@@ -245,7 +246,7 @@ def _structured_data(
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
-    return structured_data(text, url, Said(reduced))
+    return structured_data(text, url, Said(reduced), version)
 
 
 def _has_json_ld(data: bytes) -> bool:
