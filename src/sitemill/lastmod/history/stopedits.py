@@ -129,7 +129,11 @@ def _name_edits(
     _GROUP stops at a time (or held: HeldReductions): STAMP_EDIT when it changed only the
     commits' stamps, else edit_of, exact_of and edit_parts (edits.names_of: each version's
     tokens made once); a stop whose versions git lacks gets none (it is no template). Stops
-    whose versions none holds are named by the StopReader's Spread, if any, several at once."""
+    whose versions none holds are named by the StopReader's Spread, if any, several at once.
+    Of the versions read here, the older ones at the stops are held (the next stop's newer
+    ones): a newer one held would push out the versions the walk reduced (walk.HELD_CHARS)
+    before a commit's census names the edits there (issue 79: doxygen's release on 532 pages
+    reduced 449 of them twice)."""
     batch, reduce, stamps, held, spread, base = reader
     read = 0
     if spread is not None:
@@ -147,8 +151,8 @@ def _name_edits(
                     reductions[version.blob, path] = reduced
                 else:
                     needed.setdefault(version.blob, set()).add(path)
-            if (older := pages[path].chain[end].blob) is not None:
-                older_ones.add((older, path))
+            if (before := pages[path].chain[end].blob) is not None:
+                older_ones.add((before, path))
         for blob, data in read_blobs(batch, list(needed)):
             read += 1
             if data is not None:
