@@ -189,3 +189,33 @@ def test_a_first_run_reduces_no_version_twice(
     beta = blog("Notes 1.1")["blog/beta/index.html"].encode()
     assert reduced[beta, f"{BASE}blog/beta/index.html"] == 1  # (the walk's, named by the census)
     assert set(reduced.values()) == {1}, reduced.most_common(3)
+
+
+def test_a_first_run_reduces_the_work_tree_s_pages_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each post stops at its tip (the theme's release, beta's own words), a commit the
+    # template pass names in this process: the tip's blob is the work tree's page, which the
+    # run read and reduced for its fingerprint. Before: the template pass reduced each tip a
+    # second time (linememo.PageMemo: the run's pages reduced, by their bytes).
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(), T1)
+    commit(repo, blog("Notes 1.1", edited="beta"), T2)
+    reduced: Counter[tuple[bytes, str]] = Counter()
+    reduce_markup = digest.reduction.reduce_markup
+
+    def counted(data: bytes, *args: Any, **kwargs: Any) -> str:
+        reduced[data, kwargs.get("url", "")] += 1
+        return reduce_markup(data, *args, **kwargs)
+
+    monkeypatch.setattr(digest.reduction, "reduce_markup", counted)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": BASE, "lastmod": "git", "workers": 1}), repo, sink)
+
+    sitemap = sink.files["sitemap.xml"].decode()
+    for post in POSTS:
+        when = lastmod_from_timestamp(unix(T2 if post == "beta" else T1), Precision.DATETIME)
+        assert f"<loc>{BASE}blog/{post}/</loc><lastmod>{when}</lastmod>" in sitemap
+    tips = {data.encode() for data in blog("Notes 1.1", edited="beta").values()}
+    assert sum(count for (data, _), count in reduced.items() if data in tips) == len(POSTS)
+    assert set(reduced.values()) == {1}, reduced.most_common(3)
