@@ -10,7 +10,7 @@ import re
 from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.linememo import LineMemo
+from sitemill.lastmod.fingerprint.linememo import LineMemo, PageMemo, page_digest_key
 from sitemill.lastmod.fingerprint.restated import Said
 from sitemill.lastmod.fingerprint.structureddata import structured_data
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
@@ -30,6 +30,7 @@ __all__ = [
     "HTML_SUFFIXES",
     "MAX_FINGERPRINT_BYTES",
     "LineMemo",
+    "PageMemo",
     "file_url",
     "fingerprint_bytes",
     "fingerprint_file",
@@ -228,11 +229,17 @@ def reduce_html(
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
-    page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
     main, memo = reading.get("main", True), reading.get("memo")
+    key = None if memo is None else page_digest_key(data, ignore, version, main, url)
+    if memo is not None and key is not None and (found := memo.pages.get(key)) is not None:
+        return found  # (a page reduced before in this process: linememo.PageMemo)
+    page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
     reduced = reduction.reduce_markup(data, ignore, version, main=main, memo=memo, url=url)
     structured = _structured_data(page, ignore, url, reduced, version)
-    return reduced + structured if structured else reduced
+    reduced = reduced + structured if structured else reduced
+    if memo is not None and key is not None:
+        memo.pages.add(key, reduced)
+    return reduced
 
 
 def _structured_data(
