@@ -46,7 +46,8 @@ _TWIN_OF_A_FILE: Final = (".html.md", ".htm.md")
 def is_candidate(config: Config, path: str) -> bool:
     """Include/exclude and the silent built-in excludes: dot-files and dot-directories,
     sitemill's own outputs, the IndexNow key file and robots.txt at the root (``own_output``),
-    the llms files while on (files of a tree or a bucket). The counted ones are ``builtin_exclusion``'s."""
+    the llms files while on (files of a tree or a bucket). The counted ones are
+    ``builtin_exclusion``'s."""
     if path.startswith(".") or "/." in path:
         return False
     if "/" not in path and own_output(config, path) is not None:
