@@ -17,7 +17,7 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.config.names import did_you_mean
 from sitemill.config.tables import group_names
 from sitemill.entries import SkipReason
-from sitemill.filenames.outputs import STATE_NAME, is_own_name
+from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
 from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import DateReason
@@ -117,8 +117,8 @@ def explain_bucket_page(
                     empty=inventory.empty),
     )  # fmt: skip
     path = next((key for key in watch.names if key in watch.listed), None)
-    if path is None:
-        return _missing(config, name, watch, inventory)
+    if path is None:  # (the dry run's deletion of a leftover took it out of the inventory)
+        return _missing(config, name, watch, inventory, report.result.deleted)
     state_from = None if start.first_run else where
     detail = next((s.detail for s in report.skips if s.path == path), "")
     return _decided(config, path, watch, start, knowledge, state_from, detail)
@@ -171,13 +171,18 @@ def _decided(
     )
 
 
-def _missing(config: Config, name: str, watch: _Watch, inventory: Inventory) -> PageWhy:
-    """No page answers ``name``: an object the job leaves out before the pipeline, or none."""
+def _missing(
+    config: Config, name: str, watch: _Watch, inventory: Inventory, deleted: list[str]
+) -> PageWhy:
+    """No page answers ``name``: an object the job leaves out before the pipeline (one of
+    sitemill's own, or its leftover sitemap.html, which the dry run ``deleted``), or none."""
     mode = config.lastmod
     for key in watch.names:
         if key in inventory.empty:
             return PageWhy(key, mode, detail=_EMPTY, excluded=True)
         groups = group_names(config.groups)
+        if key == HTML_SITEMAP and key in deleted:
+            return PageWhy(key, mode, detail=LEFTOVER_HTML_SITEMAP, excluded=True)
         if "/" not in key and is_own_name(key, groups) and key in inventory.objects:
             why = own_output(config, key) or LEFTOVER_HTML_SITEMAP  # (else it was a page)
             return PageWhy(key, mode, detail=why, excluded=True)
