@@ -79,11 +79,12 @@ def may_be_leftover(config: Config, path: str) -> bool:
     return path == HTML_SITEMAP and not config.html_sitemap
 
 
-def is_leftover_html_sitemap(config: Config, path: str, head: bytes | None) -> bool:
-    """Whether ``path`` is a root sitemap.html that sitemill made in an earlier run and this
-    run (html_sitemap off) deletes: never a page. ``head``: its first bytes (PAGE_FACTS_BYTES
-    are enough), None when it could not be read (then it is the user's page, as any)."""
-    if not may_be_leftover(config, path.rpartition("/")[2]) or head is None:
+def is_leftover_html_sitemap(head: bytes | None) -> bool:
+    """Whether a root sitemap.html for which ``may_be_leftover`` holds is sitemill's own from
+    an earlier run, which this run (html_sitemap off) deletes: never a page. ``head``: its
+    first bytes (PAGE_FACTS_BYTES are enough), None when it could not be read (then it is the
+    user's page, as any)."""
+    if head is None:
         return False
     from sitemill.html.generator import made_by_sitemill  # (loads only for a sitemap.html)
 

@@ -186,7 +186,7 @@ def is_leftover(config: Config, site_dir: Path, path: str, own: str | None) -> b
         head = Root(site_dir).read(path, PAGE_FACTS_BYTES)
     except (OSError, ValueError, RefusedError):
         head = None  # (unreadable: the page's own read says why, as for any page)
-    return is_leftover_html_sitemap(config, path, head)
+    return is_leftover_html_sitemap(head)
 
 
 def _keep_state(

@@ -95,7 +95,7 @@ def _users_page(
     one, as for weighing pages, it counts as a page)."""
     if not may_be_leftover(config, name) or obj.get("Size", 0) == 0:
         return False
-    return read_head is None or not is_leftover_html_sitemap(config, name, read_head(name))
+    return read_head is None or not is_leftover_html_sitemap(read_head(name))
 
 
 def describe_error(exc: ClientError | BotoCoreError) -> str:

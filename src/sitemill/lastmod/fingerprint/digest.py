@@ -224,8 +224,8 @@ def reduce_html(
 ) -> str:
     """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
     with its marked link and image targets; with ``main``, only the title, the meta description
-    and the main region (fingerprint.reduction); from version 6, then its JSON-LD, wherever it
-    stands (fingerprint.structureddata). ``version``: 8, 9 or 10 (a ValueError else)."""
+    and the main region (fingerprint.reduction); then its JSON-LD, wherever it stands
+    (fingerprint.structureddata). ``version``: 8, 9 or 10 (a ValueError else)."""
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
