@@ -22,7 +22,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config
 from sitemill.config.tables import group_names
-from sitemill.errors import ConflictError, SourceError
+from sitemill.errors import ConflictError, SinkError, SourceError
 from sitemill.filenames.groupnames import index_rank
 from sitemill.filenames.outputs import (
     ENTRY_TXT,
@@ -44,7 +44,7 @@ from sitemill.shards.partition import Part
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import S3Sink, supports_conditional_put
 from sitemill.sinks.s3conditional import Headers, IfMatch, put_object
-from sitemill.sources.s3 import describe_error, is_not_found
+from sitemill.sources.s3 import Inventory, describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.writing.childdates import dated_parts
@@ -217,11 +217,28 @@ def go_live(
 
 
 def publish_after_commit(
-    client: S3Client, site: BucketSite, files: Mapping[str, bytes], result: WriteResult
+    client: S3Client,
+    site: BucketSite,
+    files: Mapping[str, bytes],
+    result: WriteResult,
+    deletions: tuple[Sequence[str], Inventory] | None = None,
 ) -> None:
     """The files the outputs published with the sitemaps made (sitemap.html), once the
-    sitemaps they link are live (each in place, conditional)."""
+    sitemaps they link are live (each in place, conditional); then ``deletions``: the files
+    they proved their own from what the pass listed (sitemill's leftover sitemap.html), each
+    deleted only while it is the version listed there (a failure is a warning)."""
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
     for name, data in files.items():
         if sink.put(name, data, content_type=content_type(name)):
             result.written.append(name)
+    names, listed = deletions or ((), None)
+    listing = S3Sink(client, site.bucket, site.root, inventory=listed)
+    for name in names:
+        try:
+            listing.delete(name)
+        except SinkError as exc:
+            message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
+            log.warning("%s", message)
+            result.warnings.append(message)
+            continue
+        result.deleted.append(name)

@@ -123,7 +123,7 @@ def rebuild_full(
     report.state_written = _publish_full(
         run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
     )
-    publish_after_commit(run.client, site, later, report.result)
+    publish_after_commit(run.client, site, later, report.result, (staged.deletions, inventory))
     return report
 
 
