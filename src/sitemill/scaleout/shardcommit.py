@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -44,7 +44,7 @@ from sitemill.shards.partition import Part
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3 import S3Sink, supports_conditional_put
 from sitemill.sinks.s3conditional import Headers, IfMatch, put_object
-from sitemill.sources.s3 import Inventory, describe_error, is_not_found
+from sitemill.sources.s3 import describe_error, is_not_found
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.writing.childdates import dated_parts
@@ -217,25 +217,23 @@ def go_live(
 
 
 def publish_after_commit(
-    client: S3Client,
-    site: BucketSite,
-    files: Mapping[str, bytes],
-    result: WriteResult,
-    deletions: tuple[Sequence[str], Inventory] | None = None,
+    client: S3Client, site: BucketSite, files: Mapping[str, bytes], result: WriteResult
 ) -> None:
     """The files the outputs published with the sitemaps made (sitemap.html), once the
-    sitemaps they link are live (each in place, conditional); then ``deletions``: the files
-    they proved their own from what the pass listed (sitemill's leftover sitemap.html), each
-    deleted only while it is the version listed there (a failure is a warning)."""
+    sitemaps they link are live (each in place, conditional)."""
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
     for name, data in files.items():
         if sink.put(name, data, content_type=content_type(name)):
             result.written.append(name)
-    names, listed = deletions or ((), None)
-    listing = S3Sink(client, site.bucket, site.root, inventory=listed)
+
+
+def delete_after_commit(listed: S3Sink, names: Iterable[str], result: WriteResult) -> None:
+    """The files the outputs published with the sitemaps proved their own in the pass
+    (sitemill's leftover sitemap.html), deleted once the commit is live, each only while it
+    is the version ``listed`` (the pass's listing) holds (a failure is a warning)."""
     for name in names:
         try:
-            listing.delete(name)
+            listed.delete(name)
         except SinkError as exc:
             message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
             log.warning("%s", message)

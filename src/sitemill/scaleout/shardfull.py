@@ -28,6 +28,7 @@ from sitemill.scaleout.shardcommit import (
     Live,
     ShardCommit,
     commit_and_go_live,
+    delete_after_commit,
     entry_of,
     index_parts,
     publish_after_commit,
@@ -123,7 +124,9 @@ def rebuild_full(
     report.state_written = _publish_full(
         run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
     )
-    publish_after_commit(run.client, site, later, report.result, (staged.deletions, inventory))
+    publish_after_commit(run.client, site, later, report.result)
+    as_listed = S3Sink(run.client, site.bucket, site.root, inventory=inventory)
+    delete_after_commit(as_listed, staged.deletions, report.result)
     return report
 
 
