@@ -122,7 +122,7 @@ def reduce_run(
     write_robots(robots, result)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
-    merge_outputs(run.config, run.client, run.site, run.store, reduced.report)
+    merge_outputs(run.config, run.client, run.site, run.store, reduced.report, run.outputs)
     return reduced
 
 

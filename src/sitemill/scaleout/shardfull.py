@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -55,10 +55,13 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_s3.type_defs import ObjectTypeDef
 
+    from sitemill.outputs import OutputFeature
+
 
 @dataclass(frozen=True, slots=True)
 class FullRun:
-    """Where a full rebuild runs, with how many threads, at what time."""
+    """Where a full rebuild runs, with how many threads, at what time, and the output
+    features the front end lists."""
 
     config: Config
     client: S3Client
@@ -66,6 +69,7 @@ class FullRun:
     store: PartitionedStore
     threads: int
     now: datetime
+    outputs: Sequence[OutputFeature] = ()
 
 
 def rebuild_full(
@@ -95,10 +99,10 @@ def rebuild_full(
     listed_objects = _listing(run, base.plan) if objects is None else objects
     head = head_reader(run.client, site.bucket, site.root)  # (a sitemap.html's)
     report, knowledge = bucket_pass(
-        pass_config(config, users.index), run.client, site, staged, start,
+        pass_config(config, users.index, run.outputs), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory, head), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty, on_dated=before.note, live=reader),
+        empty=inventory.empty, on_dated=before.note, outputs=run.outputs, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
