@@ -52,6 +52,8 @@ from sitemill.writing.childdates import dated_parts
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.writing.ownbytes import OwnFiles
+
 log = logging.getLogger(__name__)
 
 # Times the entry file is written again after another writer replaced it right after this
@@ -138,14 +140,16 @@ def index_parts(config: Config, parts: list[Part], base: IndexState, now: dateti
 
 @dataclass(frozen=True, slots=True)
 class ShardCommit:
-    """What a run publishes over ``base``: the manifest's parts and its entry's bytes; and the
-    URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept)."""
+    """What a run publishes over ``base``: the manifest's parts and its entry's bytes; the
+    URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept); and
+    the ``owners``, the output features the run lists that a deletion asks too."""
 
     base: IndexState
     published: Publication
     entry: bytes
     strays: tuple[str, ...] = ()
     removed: dict[str, RemovedUrl] | None = None
+    owners: Sequence[OwnFiles] = ()
 
 
 def commit_and_go_live(
@@ -176,7 +180,7 @@ def commit_and_go_live(
         due = [*due, old]
     base = commit.base  # (the MD5s of the files it named prove them: writing.ownbytes)
     recorded = {part.name: part.digest for part in base.children} | {base.entry: base.digest}
-    result.deleted.extend(delete_retired(client, site, store, due, recorded))
+    result.deleted.extend(delete_retired(client, site, store, due, recorded, commit.owners))
     return committed
 
 

@@ -49,6 +49,7 @@ from sitemill.state.shardstate import ShardState, first_parts, split_states
 from sitemill.state.start import Start, start_state
 from sitemill.urlstyle import keep_style
 from sitemill.workers.threadpool import generator_pool
+from sitemill.writing.ownbytes import file_owners
 from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:
@@ -195,7 +196,8 @@ def _publish_full(
     published = Publication(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
-    commit = ShardCommit(base, published, data, strays, remember.removed)
+    owners = file_owners(run.outputs)  # (a deletion asks them too: writing.ownbytes)
+    commit = ShardCommit(base, published, data, strays, remember.removed, owners)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
     write_robots(robots, result)
