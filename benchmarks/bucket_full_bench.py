@@ -52,6 +52,7 @@ def child(endpoint: str, count: int) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
     from sitemill.scaleout.partitionedstore import open_partitioned
 
@@ -72,7 +73,9 @@ def child(endpoint: str, count: int) -> None:
     store = open_partitioned(config, client, site)
     assert store is not None
     started = time.perf_counter()
-    report = rebuild_partitioned(config, client, site, store, options=RebuildOptions(threads=4))
+    report = rebuild_partitioned(
+        config, client, site, store, options=RebuildOptions(threads=4, outputs=OUTPUTS)
+    )
     print(
         json.dumps(
             {

@@ -72,6 +72,7 @@ def seed(endpoint: str, pages: int) -> str:
     """The bucket as a full rebuild leaves it; returns the key the deploy changes."""
     from sitemill.html.facts import ORDINARY_PAGE
     from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import DEFAULT_THREADS
     from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.shardcommit import head_live
@@ -97,7 +98,7 @@ def seed(endpoint: str, pages: int) -> str:
     robots_data, robots = bucket_robots(config, client, site)
     live = head_live(client, site)
     base = store.read_manifest()
-    run = FullRun(config, client, site, store, DEFAULT_THREADS, datetime.now(UTC))
+    run = FullRun(config, client, site, store, DEFAULT_THREADS, datetime.now(UTC), OUTPUTS)
     inputs = inputs_fingerprint(config, robots_data)
     report = rebuild_full(
         run, base, live, robots, inputs, dry_run=False, progress=None, objects=objects
@@ -112,7 +113,8 @@ def seed(endpoint: str, pages: int) -> str:
 def child(endpoint: str, pages: int, key: str) -> None:
     """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.scaleout.partitioned import rebuild_partitioned
+    from sitemill.jobs.features import OUTPUTS
+    from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
     from sitemill.scaleout.partitionedstore import open_partitioned
 
     client, config = _client(endpoint), _config(pages)
@@ -122,7 +124,8 @@ def child(endpoint: str, pages: int, key: str) -> None:
     store = open_partitioned(config, client, site)
     assert store is not None
     started = time.perf_counter()
-    report = rebuild_partitioned(config, client, site, store, changed=[key])
+    options = RebuildOptions(outputs=OUTPUTS)
+    report = rebuild_partitioned(config, client, site, store, changed=[key], options=options)
     seconds = time.perf_counter() - started
     rss = _peak_rss_mb()
     print(

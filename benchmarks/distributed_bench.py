@@ -93,6 +93,7 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
     from sitemill.scaleout.distshard import render_item
     from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
@@ -105,7 +106,7 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     site = BucketSite(SITE)
     store = open_partitioned(config, client, site)
     assert store is not None
-    run = DistributedRun(config, client, site, store, STATE)
+    run = DistributedRun(config, client, site, store, STATE, outputs=OUTPUTS)
     location = f"s3://{STATE}/{FOLDER}"
     files = run.files(RUN)
     started = time.perf_counter()

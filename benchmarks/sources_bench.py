@@ -114,7 +114,8 @@ class NoSources:
 
 def run(site: Path, with_map: bool) -> None:
     from sitemill.config.model import load_config
-    from sitemill.jobs.tree import build_from_tree
+    from sitemill.jobs.features import OUTPUTS
+    from sitemill.jobs.tree import TreeAsked, build_from_tree
     from sitemill.sinks import LocalDirSink
 
     try:
@@ -125,7 +126,8 @@ def run(site: Path, with_map: bool) -> None:
         rung.source_map = lambda repo, site_dir, root: NoSources()  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        report = build_from_tree(load_config({"base_url": BASE}), site, LocalDirSink(Path(out)))
+        config, sink = load_config({"base_url": BASE}), LocalDirSink(Path(out))
+        report = build_from_tree(config, site, sink, asked=TreeAsked(OUTPUTS))
         took = time.perf_counter() - started
         text = (Path(out) / "sitemap.xml").read_text()
     if report.dates.get("source"):

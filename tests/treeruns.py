@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.jobs import treehistory, treereads
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 
 BASE = "https://example.com/"

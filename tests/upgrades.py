@@ -9,9 +9,9 @@ import os
 import re
 from pathlib import Path
 
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import fingerprint_html
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink

@@ -35,6 +35,7 @@ from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, resolve_url_style
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.emptyrun import explain_empty_run
+from sitemill.writing.ownbytes import file_owners
 from sitemill.writing.writer import WriteSetup, write_sitemaps
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             extensions=extensions.alternates or extensions.images, remembered=site.remembered,
             recorded=site.recorded,
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
-            outputs=outputs,
+            outputs=outputs, owners=file_owners(site.outputs),
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
     for output in outputs:

@@ -23,9 +23,10 @@ from botocore.config import Config
 import sitemill.jobs.bucket
 import sitemill.jobs.bucketpass
 from motoserver import moto_server
+from outputlist import rebuild_bucket
 from s3util import BUCKET, PAGE, make_config, restored_logging
 from sitemill.aws.clients import make_s3_client
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from xsd import assert_valid_sitemaps
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,15 +24,15 @@ from moto.s3.models import s3_backends
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 import inventoryutil
+from outputlist import DistributedRun, rebuild_partitioned
 from s3util import BASE, BUCKET, PAGE, restored_logging
 from sitemill.aws import steps
 from sitemill.aws.handler import handle
 from sitemill.config.model import load_config
 from sitemill.errors import IncompleteRunError, SourceError
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor, next_run_name
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 

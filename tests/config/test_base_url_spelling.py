@@ -11,9 +11,9 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import SiteMaker, page
+from outputlist import build_from_url_list
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.sinks import MemorySink
 from sitemill.state.model import State, dump_state
 from sitemill.state.start import start_state

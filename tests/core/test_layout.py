@@ -130,6 +130,32 @@ def test_the_feature_check_finds_an_import() -> None:
     assert feature_imports("sitemill.llms.run", imported) == ["sitemill.htmlmap.page"]
 
 
+def test_only_the_front_ends_name_the_list_of_features() -> None:
+    """The run takes its outputs from its front end (issue 80): no module of the core imports
+    the list (jobs/features.py), not even for a default; the front ends pass it down, and of
+    the tests only outputlist.py names it (the front ends' runs, for the tests)."""
+    core = {
+        module_name(path)
+        for path in core_modules()
+        if FEATURE_LIST in imported_modules(path) and module_name(path) != FEATURE_LIST
+    }
+    assert core == set()
+    tests = PACKAGE.parents[1] / "tests"
+    named = {
+        str(path.relative_to(tests))
+        for path in tests.rglob("*.py")
+        if FEATURE_LIST in path.read_text(encoding="utf-8") and path.name != "test_layout.py"
+    }
+    assert named == {"outputlist.py"}
+
+
+def test_the_list_check_finds_an_import() -> None:
+    here = PACKAGE / "jobs" / "tree.py"
+    imported = imported_modules(here)
+    assert FEATURE_LIST not in imported and "sitemill.outputs" in imported
+    assert FEATURE_LIST in imported_modules(PACKAGE / "cli" / "main.py")
+
+
 def test_modules_and_functions_stay_small() -> None:
     too_big = []
     for path in PACKAGE.rglob("*.py"):

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import BASE_URL, page
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import is_own_name
 from sitemill.filenames.pagenames import is_page_name
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
 

@@ -90,7 +90,7 @@ def test_the_front_ends_list_decides_what_a_run_writes() -> None:
     site = pipeline.SiteInputs(robots=None, read_facts=None, lastmod=LastmodMode.NONE)
     pipeline.build_from_pages(config, iter([Page("index.html")]), sink, site)
     assert set(sink.files) == {"sitemap.xml"}
-    from sitemill.jobs.features import OUTPUTS
+    from outputlist import OUTPUTS
 
     sink = MemorySink()
     site = replace(site, outputs=OUTPUTS)
@@ -226,7 +226,7 @@ def test_an_output_that_refuses_while_rendering_leaves_the_site_as_it_was() -> N
 
 
 def test_a_url_list_hands_its_entries_to_the_outputs_it_is_given() -> None:
-    from sitemill.jobs.urllist import build_from_url_list
+    from outputlist import build_from_url_list
 
     config = load_config({"base_url": "https://example.com/"})
     feature, sink = _Published(), MemorySink()

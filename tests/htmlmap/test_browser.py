@@ -18,9 +18,9 @@ import pytest
 from test_html_sitemap import links_of
 
 from conftest import BASE_URL, SiteMaker, page
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import HTML_SITEMAP
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 
 WIDTH, HEIGHT = 480, 800  # a phone's width: the page must stay readable there

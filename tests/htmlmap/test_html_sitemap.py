@@ -13,13 +13,12 @@ from typing import Any
 import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page, write_site
+from outputlist import build_from_tree, build_from_url_list
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SinkError, TemplateError
 from sitemill.filenames.outputs import HTML_SITEMAP, content_type, is_own_name
 from sitemill.github.action import output_names
 from sitemill.htmlmap.links import MAX_HTML_LINKS
-from sitemill.jobs.tree import build_from_tree
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink
 from xsd import assert_valid_sitemaps

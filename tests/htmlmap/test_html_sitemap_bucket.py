@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
+from outputlist import rebuild_bucket
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, upload
 from sitemill.aws.events import ObjectChange
 from sitemill.aws.selection import affects_sitemaps, select_changes
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME
 from sitemill.html.title import MAX_TITLE_CHARS
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.state.parse import parse_state
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from test_html_sitemap import links_of
 
 from conftest import BASE_URL, SiteMaker, page
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import HTML_SITEMAP
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 
 SITE = {

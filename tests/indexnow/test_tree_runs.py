@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from gitutil import commit, make_repo
+from outputlist import build_from_tree
 from sitemill.cli.main import main
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
-from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 

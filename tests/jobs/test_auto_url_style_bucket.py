@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from outputlist import rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, live_files, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report, shards_line
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.parse import parse_state
 from sitemill.urls import UrlStyle

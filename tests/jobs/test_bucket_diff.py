@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from outputlist import diff_bucket, rebuild_bucket
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, restored_logging, words_page
-from sitemill.commands.diff import diff_bucket
 from sitemill.diff.model import Verdict
 from sitemill.errors import DiffError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.removedurls import RemovedUrl

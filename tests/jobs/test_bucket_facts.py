@@ -22,6 +22,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 from hidden import json_strings
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BASE, BUCKET, make_config, moto_bucket, restored_logging
 from sitemill.aws.handler import handle
 from sitemill.cli.main import main
@@ -29,8 +30,7 @@ from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME, is_own_name
 from sitemill.html.facts import PAGE_FACTS_BYTES, PageFacts
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
 from sitemill.state.parse import parse_state

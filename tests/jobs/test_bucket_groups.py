@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from outputlist import rebuild_bucket
 from s3util import BASE, BUCKET, Requests, moto_bucket, put_pages, upload
 from sitemill.config.model import Config, load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from xsd import assert_xsd_valid
 

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from outputlist import rebuild_bucket
 from s3util import BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import requests_line, shards_line
 from xsd import assert_xsd_valid
 

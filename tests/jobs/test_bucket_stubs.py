@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from hidden import json_strings
+from outputlist import DistributedRun, rebuild_bucket, rebuild_partitioned
 from s3util import (
     BASE,
     BUCKET,
@@ -27,11 +28,10 @@ from s3util import (
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.html.facts import PageFacts
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
-from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state

@@ -10,9 +10,9 @@ import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, page
 from gitutil import commit, git, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import LastmodMode, load_config
 from sitemill.errors import GitError
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
 

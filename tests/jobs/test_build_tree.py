@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
+from outputlist import build_from_tree
 from sitemill.config.model import LastmodMode, load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError, SourceError
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink, MemorySink
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 

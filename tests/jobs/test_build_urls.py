@@ -8,11 +8,11 @@ import os
 
 import pytest
 
+from outputlist import build_from_url_list
 from sitemill.bounded.repeatfinder import ForkedRepeats
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.errors import SourceError
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
 from sitemill.sources.urlchunks import read_line_chunks

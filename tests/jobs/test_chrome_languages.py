@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from conftest import write_site
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BUCKET, moto_bucket
 from sitemill.alternates import clusters as clusters_module
 from sitemill.config.model import load_config
 from sitemill.images.chrome import MIN_CHROME_PAGES
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
 

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from faults import Calls, fail
+from outputlist import DistributedRun, rebuild_partitioned
 from s3util import BASE, BUCKET, PAGE, make_config, moto_bucket, put_pages, world_kept
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.jobs.bucket import BucketSite
-from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.scaleout.distplan import RunRequest, plan_run
 from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import item_from_json
 from sitemill.state.partitioned import PartitionedStore

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from gitutil import commit, git, make_repo, unix
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import treehistory, treereads
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history import blobs
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report, dates_line

@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink

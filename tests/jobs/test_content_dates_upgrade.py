@@ -19,11 +19,11 @@ from moto.s3.models import s3_backends
 from test_content_dates_bucket import SITE, page
 
 from gitutil import commit, make_repo, unix
+from outputlist import build_from_tree, rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config, load_config
 from sitemill.filenames.outputs import STATE_NAME, stored_digest
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
@@ -31,7 +31,6 @@ from sitemill.lastmod.fingerprint.digest import (
 )
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.shardfull import merged_states
 from sitemill.sinks import LocalDirSink
 from sitemill.state.model import State

@@ -15,11 +15,11 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import write_site
+from outputlist import build_from_tree
 from sitemill import safefs
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PAGE_FACTS_BYTES
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES as MAX_PAGE_BYTES
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink

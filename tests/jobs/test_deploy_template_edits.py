@@ -16,9 +16,10 @@ import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from outputlist import rebuild_bucket
 from s3util import BUCKET, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.state.model import dump_document
 from sitemill.state.parse import parse_state

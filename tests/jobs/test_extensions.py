@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import write_site
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BUCKET, moto_bucket
 from sitemill.alternates import clusters as clusters_module
 from sitemill.bounded import spool as spool_module
@@ -20,8 +21,7 @@ from sitemill.config.model import load_config
 from sitemill.images import chrome as chrome_module
 from sitemill.images import pages as image_pages_module
 from sitemill.images.chrome import MIN_CHROME_PAGES
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import extensions_line
 from sitemill.sinks import LocalDirSink, MemorySink
 from xsd import assert_valid_sitemaps, assert_xsd_valid

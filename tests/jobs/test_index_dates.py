@@ -12,9 +12,9 @@ from pathlib import Path
 
 from conftest import BASE_URL
 from gitutil import commit, git, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 from xsd import assert_valid_sitemaps

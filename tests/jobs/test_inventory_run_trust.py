@@ -20,11 +20,12 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 import inventoryutil
+from outputlist import DistributedRun
 from s3util import BASE, PAGE, make_config, moto_bucket
 from sitemill.errors import IncompleteRunError, InventoryError, StateError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout import distfragments
-from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
+from sitemill.scaleout.distplan import RunRequest, plan_run
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor
 from sitemill.scaleout.partitionedstore import open_partitioned

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink

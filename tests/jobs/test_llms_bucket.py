@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from llmssite import BASE, LLMS_FILES, SITE, TWINS, hidden_words, links, sitemap_locs
+from outputlist import rebuild_bucket
 from s3util import BUCKET, Requests, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.state.store import open_state_store
 

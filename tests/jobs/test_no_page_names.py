@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from conftest import BASE_URL, SiteMaker, page
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BUCKET, PAGE, make_config, moto_bucket
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 from sitemill.state.parse import parse_state

@@ -15,9 +15,10 @@ from botocore.exceptions import ClientError
 
 from consistency import assert_one_build, live_urls
 from motoserver import moto_server
+from outputlist import rebuild_bucket
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, put_pages
 from sitemill.errors import SinkError
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 
 
 @pytest.fixture

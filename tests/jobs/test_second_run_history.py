@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from gitutil import clock, commit, git, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.git.run import Git
 from sitemill.jobs import treeseen
-from sitemill.jobs.tree import build_from_tree
 from sitemill.sinks import LocalDirSink
 
 BASE = "https://example.com/"

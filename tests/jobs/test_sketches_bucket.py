@@ -16,13 +16,13 @@ import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from outputlist import rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, Requests, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.lastmod.fingerprint.digest import file_url, reduce_html
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.state.model import dump_document
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from gitutil import commit, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import treehistory, treereads
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import reduce_file
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.lastmod.history import walk

@@ -17,8 +17,9 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 
 from faults import Calls, Signature, one_request_at_a_time
+from outputlist import rebuild_bucket
 from s3util import BUCKET, make_config, put_pages, sitemap_files
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 
 # Three children of two URLs; the first run's build has two (e and f deleted), so it deletes
 # sitemap-3.xml; the second writer's has three again: the same third child (e and f come

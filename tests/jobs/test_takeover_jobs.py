@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bombs import gzip_bomb
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BASE, BUCKET, make_config, moto_bucket
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 

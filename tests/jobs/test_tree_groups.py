@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from conftest import BASE_URL, page, write_site
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.action import output_names
-from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.shards.plan import shard_id
 from sitemill.sinks import LocalDirSink

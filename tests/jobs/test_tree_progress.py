@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitutil import clock, commit, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.progress import DATES, READING
 from sitemill.sinks import LocalDirSink
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from conftest import BASE_URL, FIXED_MTIME, page, write_site
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import treedating
-from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.shards.plan import shard_id
 from sitemill.sinks import LocalDirSink
@@ -178,8 +178,8 @@ def test_a_hostile_plan_in_the_state_is_a_warning_and_the_canonical_plan(
 
 
 def test_shards_on_is_refused_where_the_source_cannot_shard(tmp_path: Path) -> None:
+    from outputlist import build_from_url_list
     from sitemill.errors import ConfigError
-    from sitemill.jobs.urllist import build_from_url_list
     from sitemill.sinks import MemorySink
 
     config = load_config({"base_url": BASE_URL, "shards": "on"})

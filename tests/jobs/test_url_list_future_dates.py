@@ -8,8 +8,8 @@ import re
 
 import pytest
 
+from outputlist import build_from_url_list
 from sitemill.config.model import load_config
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid

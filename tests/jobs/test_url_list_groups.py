@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from outputlist import build_from_url_list
 from sitemill.config.model import load_config
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.sinks import MemorySink
 from xsd import assert_xsd_valid
 

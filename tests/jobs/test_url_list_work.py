@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from outputlist import build_from_url_list
 from sitemill.config.model import load_config
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, local
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from gitutil import commit, make_repo, unix
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 

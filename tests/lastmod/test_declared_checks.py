@@ -15,10 +15,10 @@ from moto.s3.models import s3_backends
 from test_first_run import BASE, bucket_urls, build, listed
 
 from gitutil import commit, make_repo
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BUCKET, make_config, moto_bucket
 from sitemill.config.model import load_config
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.lastmod.declared.checks import (
     BEHIND_HISTORY,
     NOT_AFTER_PUBLICATION,

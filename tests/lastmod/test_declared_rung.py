@@ -15,8 +15,9 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 from test_first_run import BASE, bucket_urls, build, listed
 
+from outputlist import rebuild_bucket
 from s3util import BUCKET, make_config, moto_bucket
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import dates_line
 
 PAGE = (

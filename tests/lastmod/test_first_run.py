@@ -17,10 +17,10 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
 from gitutil import commit, make_repo
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BUCKET, make_config, moto_bucket
 from sitemill.config.model import load_config
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report, dates_line
 from sitemill.sinks import LocalDirSink
 from xsd import assert_xsd_valid

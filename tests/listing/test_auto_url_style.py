@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from conftest import write_site
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.summary import render_summary
 from sitemill.html.facts import PageFacts
-from sitemill.jobs.tree import build_from_tree
 from sitemill.pagefilter import reads_page
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules

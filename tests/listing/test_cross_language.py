@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from conftest import write_site
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.html.facts import read_page_facts
-from sitemill.jobs.tree import build_from_tree
 from sitemill.listing.crosslang import canonical_languages
 from sitemill.sinks import MemorySink
 

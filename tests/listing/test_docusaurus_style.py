@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 from conftest import write_site
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report, style_line
 from sitemill.sinks import MemorySink
 

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from conftest import write_site
+from outputlist import build_from_tree, rebuild_bucket
 from s3util import BUCKET, moto_bucket
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.listing.aliases import FolderAliases
 from sitemill.sinks import MemorySink
 from sitemill.urls import UrlStyle

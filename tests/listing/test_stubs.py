@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import BASE_URL, SiteMaker, page
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.entries import Entry, SkipReason
-from sitemill.jobs.tree import build_from_tree
 from sitemill.listing import gate as gate_module
 from sitemill.listing.gate import CanonicalGate
 from sitemill.report import Report

@@ -22,11 +22,11 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from outputlist import build_from_url_list
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
-from sitemill.jobs.urllist import build_from_url_list
 from sitemill.protocol import ChangeFreq, Precision, format_lastmod
 from sitemill.render import builtin, renderer, split
 from sitemill.render import compiled as compiler

@@ -11,10 +11,10 @@ import jinja2
 import pytest
 
 from conftest import BASE_URL, SiteMaker, page
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.errors import TemplateError
-from sitemill.jobs.tree import build_from_tree
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     INDEX_TEMPLATE,

@@ -28,14 +28,14 @@ from moto.s3.models import s3_backends
 
 from consistency import assert_one_build, live_urls
 from faults import Calls, Signature, fail, one_request_at_a_time, precondition_failed
+from outputlist import DistributedRun, RebuildOptions, rebuild_partitioned
 from s3util import BASE, BUCKET, PAGE, Objects, live_files, make_config, objects_of, put_back
 from sitemill.config.model import Config, load_config
 from sitemill.errors import IncompleteRunError, SitemillError
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
-from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 
 STATE_BUCKET = "state-bucket"

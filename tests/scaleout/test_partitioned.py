@@ -19,6 +19,7 @@ import pytest
 
 from consistency import live_urls
 from faults import one_request_at_a_time
+from outputlist import FullRun, RebuildOptions, rebuild_bucket, rebuild_partitioned
 from s3util import (
     BASE,
     BUCKET,
@@ -31,12 +32,11 @@ from s3util import (
 )
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.report import shards_line, summary_counts
-from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.shardcommit import head_live
-from sitemill.scaleout.shardfull import FullRun, rebuild_full
+from sitemill.scaleout.shardfull import rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore

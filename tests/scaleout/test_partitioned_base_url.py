@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from outputlist import rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 
 STATE_BUCKET = "sitemill-state-bucket"

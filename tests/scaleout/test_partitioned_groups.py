@@ -14,11 +14,11 @@ import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from outputlist import rebuild_partitioned
 from s3util import BASE, BUCKET, live_files, moto_bucket, put_pages, upload
 from sitemill.config.model import Config, load_config
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report, shards_line
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix

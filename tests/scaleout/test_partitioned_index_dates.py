@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
+from outputlist import DistributedRun, rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs import bucketpass
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.protocol import Precision, format_lastmod
-from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix

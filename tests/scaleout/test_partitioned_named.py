@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from test_partitioned import NOW, SHARD, STATE_BUCKET, config_of, run, store_of
 
+from outputlist import DistributedRun, rebuild_partitioned
 from s3util import BASE, BUCKET, USER_SITEMAP, astro_site, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
-from sitemill.scaleout.distplan import DistributedRun, RunRequest
+from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 

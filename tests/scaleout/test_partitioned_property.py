@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from outputlist import RebuildOptions, rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, sitemap_files
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
-from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix
 

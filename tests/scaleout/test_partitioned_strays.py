@@ -14,12 +14,12 @@ import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from outputlist import rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, put_pages, upload
 from sitemill.config.model import Config
 from sitemill.filenames.outputs import stored_digest
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.shards.manifest import DELETE_AFTER, child_version
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix

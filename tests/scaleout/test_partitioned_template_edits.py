@@ -13,10 +13,10 @@ import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.s3.models import s3_backends
 
+from outputlist import rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from consistency import live_urls
+from outputlist import rebuild_partitioned
 from s3util import BASE, BUCKET, live_files, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.jobs.bucket import BucketSite
 from sitemill.render.renderer import Renderer
 from sitemill.report import Report
-from sitemill.scaleout.partitioned import rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.shards.cuts import CutRule
 from sitemill.shards.layout import render_shards, sorted_entries

@@ -15,10 +15,11 @@ import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
 
 from consistency import assert_one_build
+from outputlist import rebuild_bucket
 from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket, put_pages
 from sitemill.cli.main import main
 from sitemill.errors import ConflictError, SinkError
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite
 from sitemill.sinks.s3 import S3Sink, holds, supports_conditional_put
 from sitemill.sources.s3 import Inventory, StoredObject
 from xsd import assert_xsd_valid

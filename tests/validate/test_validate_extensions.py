@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import write_site
-from outputlist import validate_paths
+from outputlist import build_from_tree, validate_paths
 from sitemill.cli.main import main
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import SITEMAP_NS
 from sitemill.sinks import LocalDirSink
 from sitemill.validate import Violation

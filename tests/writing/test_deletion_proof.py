@@ -15,13 +15,12 @@ from typing import Any
 import pytest
 
 from conftest import BASE_URL, page, write_site
-from outputlist import may_delete
+from outputlist import build_from_tree, may_delete, rebuild_bucket
 from s3util import BASE, BUCKET, moto_bucket, put_pages, upload
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.bucket import BucketSite
 from sitemill.llms.ownership import SITEMILL_MARK
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink

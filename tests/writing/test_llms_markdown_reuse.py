@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import sitemill.llms.markdownfiles as llmsmarkdown
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 

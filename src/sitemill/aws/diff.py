@@ -21,6 +21,7 @@ from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
 from sitemill.errors import DiffError
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.features import OUTPUTS
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
@@ -67,14 +68,19 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
     partitioned = open_partitioned(config, client, site)
     if partitioned is None:
         store = open_state_store(config, s3_client=lambda: client)
-        return diff_bucket(config, client, site, state_store=store, previous=open_previous(config))
+        previous = open_previous(config)
+        return diff_bucket(
+            config, client, site, state_store=store, previous=previous, outputs=OUTPUTS
+        )
     from sitemill.jobs.fitsrouter import too_big
     from sitemill.scaleout.partitioned import MAX_TOUCHED
 
     why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
     if why is not None:
         raise DiffError(DIFF_TOO_BIG.format(why=why))
-    report = rebuild_site(config, client, site, RunAsked(dry_run=True), partitioned)
+    report = rebuild_site(
+        config, client, site, RunAsked(dry_run=True, outputs=OUTPUTS), partitioned
+    )
     return BucketDiff(found_diff(report, config.state, site), report)
 
 

@@ -16,6 +16,7 @@ from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSite, rebuild_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report, summary_counts
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
@@ -97,6 +98,7 @@ def _rebuild(
         deleted=[*selection.own_deleted, *selection.own_replaced],
         dry_run=trigger.dry_run,
         distribute=distribute,
+        outputs=OUTPUTS,
     )
     partitioned = open_partitioned(config, client, site)
     # (the bucket job by this module's name for it, which a test may wrap to count the rebuilds)

@@ -54,12 +54,14 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.options import site_and_config
     from sitemill.cli.progress import live_line
     from sitemill.commands.diff import diff_tree
+    from sitemill.jobs.features import OUTPUTS
 
     site_dir, out_dir, config = site_and_config(args, env)
     _check_redirects_file(args.write_redirects, site_dir)
     against = _against(args, config, out_dir)
     with live_line(sys.stderr, quiet=args.quiet or args.json) as line:
-        found = diff_tree(config, site_dir, against, progress=line if line.active else None)
+        progress = line if line.active else None
+        found = diff_tree(config, site_dir, against, progress=progress, outputs=OUTPUTS)
     suggested = suggestions(found, config.base_url, args.redirects_form, args.write_redirects)
     written = None
     if args.write_redirects is not None:

@@ -100,7 +100,8 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.progress import live_line
     from sitemill.cli.report import print_report
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
-    from sitemill.jobs.tree import build_from_tree  # not at import: validate needs no Jinja
+    from sitemill.jobs.features import OUTPUTS
+    from sitemill.jobs.tree import TreeAsked, build_from_tree  # (validate needs no Jinja)
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
@@ -117,6 +118,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
             output_dir=out_dir,
             state_store=state_store,
             previous=previous,
+            asked=TreeAsked(OUTPUTS),
         )
     after_publishing(config, report, folder_writer(LocalDirSink(out_dir)))
     if not args.quiet:

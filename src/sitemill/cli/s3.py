@@ -18,6 +18,7 @@ from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSettings
 from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import counted
 from sitemill.report import Report
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
@@ -45,7 +46,7 @@ def run_s3_command(
         raise ConfigError("state", elsewhere)
     partitioned = open_partitioned(config, s3, site)  # (a sharded bucket's: in parallel)
     with live_line(sys.stderr, quiet=args.quiet) as progress:
-        asked = RunAsked(dry_run=args.dry_run, progress=progress)
+        asked = RunAsked(dry_run=args.dry_run, progress=progress, outputs=OUTPUTS)
         report = rebuild_site(config, s3, site, asked, partitioned)
     after_publishing(config, report, bucket_file_writer(s3, site), dry_run=args.dry_run)
     where = f"s3://{site.bucket}/{site.root}"

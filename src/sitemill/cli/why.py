@@ -78,6 +78,7 @@ def _folder_page(args: argparse.Namespace, config: Config, name: str) -> PageWhy
     """The tree job run dry on SITE_DIR, the page ``name`` watched."""
     from sitemill.commands.why import explain_page
     from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
     from sitemill.state.store import SinkStateStore, open_state_store
@@ -85,7 +86,7 @@ def _folder_page(args: argparse.Namespace, config: Config, name: str) -> PageWhy
     sink = LocalDirSink(args.out)
     beside = SinkStateStore(sink, str(args.out / STATE_NAME))
     store = open_state_store(config, s3_client=s3_client) or beside
-    return explain_page(config, args.site_dir, name, sink, store, open_previous(config))
+    return explain_page(config, args.site_dir, name, sink, store, open_previous(config), OUTPUTS)
 
 
 def _bucket_page(
@@ -95,6 +96,7 @@ def _bucket_page(
     from sitemill.cli.s3function import stack_state_elsewhere
     from sitemill.commands.whybucket import explain_bucket_page
     from sitemill.jobs.bucketsite import BucketSettings
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.bucketrun import partitioned_start
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
@@ -107,5 +109,6 @@ def _bucket_page(
     store = open_state_store(config, s3_client=lambda: s3)
     begun = partitioned_start(config, s3, site)
     return explain_bucket_page(
-        config, s3, site, name, state_store=store, previous=open_previous(config), begun=begun
-    )
+        config, s3, site, name, state_store=store, previous=open_previous(config), begun=begun,
+        outputs=OUTPUTS,
+    )  # fmt: skip

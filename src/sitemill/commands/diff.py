@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
     from sitemill.jobs.bucket import BucketSite
+    from sitemill.outputs import OutputFeature
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +54,16 @@ class TreeDiff:
 
 
 def diff_tree(
-    config: Config, site_dir: Path, against: PreviousState, *, progress: Progress | None = None
+    config: Config,
+    site_dir: Path,
+    against: PreviousState,
+    *,
+    progress: Progress | None = None,
+    outputs: Sequence[OutputFeature] = (),
 ) -> TreeDiff:
-    """The change report of the site directory against the state ``against`` names."""
-    from sitemill.jobs.tree import build_from_tree  # (Jinja and the workers: only here)
+    """The change report of the site directory against the state ``against`` names (its
+    dry build with the ``outputs`` the front end lists)."""
+    from sitemill.jobs.tree import TreeAsked, build_from_tree  # (Jinja, the workers: here)
 
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         raise DiffError(
@@ -69,7 +77,10 @@ def diff_tree(
     kept = MemorySink({STATE_NAME: data})  # (the dry run's state store: what it would write)
     store = SinkStateStore(kept)
     dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
-    report = build_from_tree(dry, site_dir, MemorySink(), progress=progress, state_store=store)
+    report = build_from_tree(
+        dry, site_dir, MemorySink(), progress=progress, state_store=store,
+        asked=TreeAsked(outputs),
+    )  # fmt: skip
     written = kept.files[STATE_NAME]
     after = before if written == data else parse_state(written)
     style = report.url_style.style if report.url_style is not None else config.url_style
@@ -94,14 +105,17 @@ def diff_bucket(
     *,
     state_store: StateStore | None = None,
     previous: Previous | None = None,
+    outputs: Sequence[OutputFeature] = (),
 ) -> BucketDiff:
     """The change report of ``site``'s objects against its state (``state_store``, default
-    beside the sitemaps; ``previous`` when it holds none): nothing is written."""
+    beside the sitemaps; ``previous`` when it holds none; ``outputs``: the output features
+    the front end lists): nothing is written."""
     from sitemill.jobs.bucket import rebuild_bucket  # (boto's: the Action has no S3 extra)
 
     report = rebuild_bucket(
-        config, client, site, dry_run=True, state_store=state_store, previous=previous
-    )
+        config, client, site, dry_run=True, state_store=state_store, previous=previous,
+        outputs=outputs,
+    )  # fmt: skip
     return BucketDiff(found_diff(report, state_store.where if state_store else None, site), report)
 
 

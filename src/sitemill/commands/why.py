@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -13,13 +14,14 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import RefusedError
 from sitemill.jobs.keptevidence import dating_source
-from sitemill.jobs.tree import build_from_tree, is_leftover
+from sitemill.jobs.tree import TreeAsked, build_from_tree, is_leftover
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
 from sitemill.lastmod.declared.rung import DeclaredRung
 from sitemill.lastmod.declared.w3cdate import DeclaredDate
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window
 from sitemill.lastmod.history.commits import NamedCommit, page_commits
+from sitemill.outputs import OutputFeature
 from sitemill.rules import LEFTOVER_HTML_SITEMAP, is_candidate, own_output
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.folders import OverlaySink
@@ -129,16 +131,19 @@ def explain_page(
     sink: Sink,
     store: StateStore,
     previous: Previous | None = None,
+    outputs: Sequence[OutputFeature] = (),
 ) -> PageWhy:
     """Run the tree job dry on ``site_dir`` (the sitemaps and state as ``sink`` and ``store``
-    hold them; nothing is written) and say what it decided for the page ``name`` (a site path)."""
+    hold them; nothing is written), with the ``outputs`` the front end lists, and say what it
+    decided for the page ``name`` (a site path)."""
     watched = _watch_for(site_dir, name)
     seen = ReadOnlyStore(store)
     before = None if previous is None else SeenPrevious(previous)
     watch = PageWatch(watched)
     report = build_from_tree(
-        config, site_dir, OverlaySink(sink), state_store=seen, previous=before, watch=watch
-    )
+        config, site_dir, OverlaySink(sink), state_store=seen, previous=before,
+        asked=TreeAsked(outputs, watch),
+    )  # fmt: skip
     paths = set(watch.paths)
     if watched not in paths:
         return _missing(config, site_dir, name, watched, watch.paths)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,8 @@ from sitemill.state.store import StateStore
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.outputs import OutputFeature
 
 # Objects the bucket job lists but never takes for a page: said as the rebuild would.
 _EMPTY = "an empty object (a folder marker, a placeholder or a website redirect): not a page"
@@ -93,11 +96,13 @@ def explain_bucket_page(
     state_store: StateStore | None = None,
     previous: Previous | None = None,
     begun: tuple[Start, str] | None = None,
+    outputs: Sequence[OutputFeature] = (),
 ) -> PageWhy:
     """Run the bucket job's reading and dating dry on ``site`` (a dry-run sink: nothing is
     written, deleted or remembered) and say what it decided for the page ``name``. The state
     is read from ``state_store`` (default: beside the sitemaps), else ``previous``; or
-    ``begun``: the start state already read (a partitioned one) and where it was read."""
+    ``begun``: the start state already read (a partitioned one) and where it was read;
+    ``outputs``: the output features the front end lists."""
     robots = None
     if config.respect_robots_txt:
         robots = read_bucket_robots(client, site.bucket, site.root)
@@ -114,7 +119,7 @@ def explain_bucket_page(
     report, knowledge = bucket_pass(
         config, client, site, sink, start, pages,
         PassOptions(robots=robots, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date,
-                    empty=inventory.empty),
+                    empty=inventory.empty, outputs=outputs),
     )  # fmt: skip
     path = next((key for key in watch.names if key in watch.listed), None)
     if path is None:  # (the dry run's deletion of a leftover took it out of the inventory)

@@ -33,7 +33,8 @@ from sitemill.github.settings import Command, Settings, read_inputs
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name
 from sitemill.jobs.afterpublish import folder_writer
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.features import OUTPUTS
+from sitemill.jobs.tree import TreeAsked, build_from_tree
 from sitemill.listing.siteurl import QUESTION
 from sitemill.progress import Progress
 from sitemill.report import Report
@@ -181,6 +182,7 @@ def execute(
             state_store=state_store,
             previous=previous,
             progress=progress,
+            asked=TreeAsked(OUTPUTS),
         )
         refuse_mismatch(settings, report)  # (before anything is announced or committed)
         announcer.after_publishing(report, folder_writer(sink))

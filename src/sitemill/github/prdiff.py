@@ -28,6 +28,7 @@ from sitemill.github.diffsummary import (
 )
 from sitemill.github.loggroups import log_groups
 from sitemill.github.settings import Settings
+from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import redact
 from sitemill.redirects import form_for
 from sitemill.state.download import download
@@ -62,6 +63,7 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str], stdout: TextIO
             settings.site_dir,
             PreviousState(where, lambda: data),
             progress=progress,
+            outputs=OUTPUTS,
         )
     warnings = [deepened.warning] if deepened.warning else []
     warnings += tree.report.warnings

@@ -75,8 +75,10 @@ class HtmlSitemap:
     """What a run does with sitemap.html (see the module docstring)."""
 
     def __init__(self, config: Config, sink: Sink, live: Sink | None = None) -> None:
-        """``live``: where the sitemap.html live now is read (None: ``sink``)."""
+        """``live``: where the sitemap.html live now is read (None: ``sink``; else ``sink``
+        stages, and what is live is only there: sitemill.outputs.OutputRun)."""
         self.config, self.live = config, sink if live is None else live
+        self.staging = live is not None
         self.collector: LinkCollector | None = None
         if config.html_sitemap:
             from sitemill.htmlmap.links import LinkCollector
@@ -133,13 +135,15 @@ class HtmlSitemap:
         if self.page is not None:
             publisher.put(HTML_SITEMAP, self.page)
             return
-        if self.collector is not None or HTML_SITEMAP not in publisher.live.names:
+        if self.collector is not None:
             return
-        sink = publisher.sink
+        live = set(self.live.names()) if self.staging else publisher.live.names
+        if HTML_SITEMAP not in live:
+            return
         try:
-            if not _made_by_sitemill(_read(sink) or b""):
+            if not _made_by_sitemill(_read(self.live) or b""):
                 return  # someone's own page: not sitemill's to delete
-            sink.delete(HTML_SITEMAP)
+            publisher.sink.delete(HTML_SITEMAP)  # (a staging sink: after its commit)
         except SinkError as exc:
             message = (
                 f"could not delete sitemill's old {HTML_SITEMAP} ({exc}); the next run tries again"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from sitemill.check.changes import remember_changes
@@ -19,6 +21,7 @@ from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
 from sitemill.jobs.buckettakeover import BucketNaming
+from sitemill.outputs import OutputFeature
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
@@ -56,14 +59,15 @@ def build_from_bucket(
     sink: S3Sink,
     inventory: Inventory,
     *,
-    progress: Progress | None = None,
+    told: PassOptions,
     state_store: StateStore | None = None,
     previous: Previous | None = None,
 ) -> Report:
-    """One pass: robots.txt and the state (a GET each), the listing (one LIST per 1,000
-    keys) with a GET of each HTML page that is new or changed since the state was written
-    (many at a time: its head for the facts, its content with content dates), then the
-    writes, and the state last (with what the run removed: report.diff, State.removed).
+    """One pass (``told``: its progress and outputs): robots.txt and the state (a GET
+    each), the listing (one LIST per 1,000 keys) with a GET of each HTML page that is new or
+    changed since the state was written (many at a time: its head for the facts, its content
+    with content dates), then the writes, and the state last (with what the run removed:
+    report.diff, State.removed).
     ``inventory`` must be the sink's: the listing fills it with the ETags of old outputs.
     ``state_store`` is where the state lives (default: beside the sitemaps).
     """
@@ -77,7 +81,7 @@ def build_from_bucket(
     pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory, heads)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
-    told = PassOptions(robots, progress, empty=inventory.empty, named=naming, on_dated=listed.note)
+    told = replace(told, robots=robots, empty=inventory.empty, named=naming, on_dated=listed.note)
     report, knowledge = bucket_pass(config, client, site, sink, start, pages, told)
     listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
@@ -158,10 +162,12 @@ def rebuild_bucket(
     progress: Progress | None = None,
     state_store: StateStore | None = None,
     previous: Previous | None = None,
+    outputs: Sequence[OutputFeature] = (),
 ) -> Report:
-    """Rebuild the sitemaps of ``site``. Every write is conditional on what the listing saw;
-    when another writer changed an output meanwhile, list again and redo (its pages may be
-    newer than ours), at most STATE_ATTEMPTS times, then give up with a SinkError."""
+    """Rebuild the sitemaps of ``site``, and the ``outputs`` beside them (sitemill.outputs;
+    none unless listed). Every write is conditional on what the listing saw; when another
+    writer changed an output meanwhile, list again and redo (its pages may be newer than
+    ours), at most STATE_ATTEMPTS times, then give up with a SinkError."""
     earlier: list[str] = []
     requests: Counter[str] = Counter()  # every attempt's, by kind
     for attempt in range(1, STATE_ATTEMPTS + 1):
@@ -182,7 +188,7 @@ def rebuild_bucket(
                     site,
                     sink,
                     inventory,
-                    progress=progress,
+                    told=PassOptions(None, progress, outputs=outputs),
                     state_store=state_store,
                     previous=previous,
                 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Container, Iterable, Iterator
+from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING
@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
-from sitemill.jobs.features import OUTPUTS
 from sitemill.lastmod.decide import evidence_ceiling
 from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.filetimes.spread import seconds
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
-from sitemill.outputs import PageReading
+from sitemill.outputs import OutputFeature, PageReading
 from sitemill.pagefilter import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
@@ -56,8 +55,9 @@ class PassOptions:
     ``on_dated``: told each page, in order (left out, and why; with its facts and date: ``why``);
     ``others``: the site's other shards (scaleout.membership); ``raw_keys``: cut shards among
     every candidate key, a duplicate's too (a private state's); ``empty``: Inventory.empty
-    (website redirects); ``named``: the user's sitemaps to name; ``live``: where the outputs
-    read what is live, when ``sink`` stages (sitemill.outputs.OutputRun)."""
+    (website redirects); ``named``: the user's sitemaps to name; ``outputs``: the output
+    features the front end lists (none unless listed); ``live``: where they read what is
+    live, when ``sink`` stages (sitemill.outputs.OutputRun)."""
 
     robots: RobotsRules | None
     progress: Progress | None = None
@@ -70,6 +70,7 @@ class PassOptions:
     empty: Container[str] | None = None
     on_dated: Callable[[Page], None] | None = None
     named: Callable[[], UserSitemaps] | None = None
+    outputs: Sequence[OutputFeature] = ()
     live: Sink | None = None
 
 
@@ -108,7 +109,7 @@ def bucket_pass(
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
         named=options.named,
-        outputs=OUTPUTS, pages=bucket_reading(client, site, knowledge.remember),
+        outputs=options.outputs, pages=bucket_reading(client, site, knowledge.remember),
         known=start.state, keep=knowledge.remember, live=options.live,
     )  # fmt: skip
     report = build_from_pages(config, attached, sink, inputs)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +18,6 @@ from sitemill.errors import RefusedError
 from sitemill.html.facts import ORDINARY_PAGE, PAGE_FACTS_BYTES
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
-from sitemill.jobs.features import OUTPUTS
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.jobs.treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs.treeoutputs import is_output, outputs_prefix
@@ -27,7 +27,7 @@ from sitemill.jobs.treesiteurl import say_site_url
 from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
-from sitemill.outputs import PageReading
+from sitemill.outputs import OutputFeature, PageReading
 from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -55,6 +55,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class TreeAsked:
+    """What a front end asks of a tree run besides its sitemaps: the ``outputs`` it writes
+    beside them (sitemill.outputs; none unless listed), and a ``watch`` that sees one page
+    dated (sitemill why)."""
+
+    outputs: Sequence[OutputFeature] = ()
+    watch: PageWatch | None = None
+
+
+_SITEMAPS_ALONE = TreeAsked()
+
+
 def build_from_tree(
     config: Config,
     site_dir: Path,
@@ -64,17 +77,16 @@ def build_from_tree(
     output_dir: Path | None = None,
     state_store: StateStore | None = None,
     previous: Previous | None = None,
-    watch: PageWatch | None = None,  # sees one page dated (sitemill why)
+    asked: TreeAsked = _SITEMAPS_ALONE,
 ) -> Report:
-    """Generate the sitemaps of a site directory (a static build, a repository checkout).
-
-    ``output_dir``, a folder inside the site where the sink writes, keeps sitemill's own files
-    there out of the pages. Pages and robots.txt are read only where they resolve inside the
-    site (``sitemill.safefs``: links leading outside, FIFOs, directories reached twice are one
-    warning per reason). With content dates, ``state_store`` keeps what this run saw (default:
-    beside the sitemaps, or ``config.state``); a first run may start from ``previous``."""
-    skipped = WalkSkips()
-    own = outputs_prefix(site_dir, output_dir)
+    """Generate the sitemaps of a site directory (a static build, a repository checkout),
+    and the output features ``asked`` lists beside them (TreeAsked). ``output_dir``, a folder
+    inside the site where the sink writes, keeps sitemill's own files there out of the pages.
+    Pages and robots.txt are read only where they resolve inside the site (``safefs``: links
+    leading outside, FIFOs, directories reached twice are one warning per reason). With
+    content dates, ``state_store`` keeps what this run saw (default: beside the sitemaps, or
+    ``config.state``); a first run may start from ``previous``."""
+    skipped, own = WalkSkips(), outputs_prefix(site_dir, output_dir)
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
@@ -90,7 +102,8 @@ def build_from_tree(
         dating_mode, git_dates, newest, reads = read_pages_and_history(
             reading, warnings, known, remember, stack, progress
         )
-        plan = TreeDating(dating_mode, config.lastmod_precision, git_dates, newest, watch=watch)
+        precision = config.lastmod_precision
+        plan = TreeDating(dating_mode, precision, git_dates, newest, watch=asked.watch)
         plan.remember = remember
         dates = tree_child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
         if dating is not None:
@@ -106,7 +119,7 @@ def build_from_tree(
             shards=ShardSetup(Order.WALK, None if dating is None else dating.known.plan),
             style=None if dating is None else dating.known.url_style,
             expected=len(files), dates=dates, named=lambda: users,
-            outputs=OUTPUTS, pages=tree_reading(site_dir), known=known, keep=remember,
+            outputs=asked.outputs, pages=tree_reading(site_dir), known=known, keep=remember,
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
     _take_over(config, sink, found, report, dating, site_dir)

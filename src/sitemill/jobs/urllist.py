@@ -15,7 +15,6 @@ from sitemill.config.llms import refuse_llms
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
-from sitemill.jobs.features import URL_LIST_OUTPUTS
 from sitemill.jobs.urllistdates import LateLastmods
 from sitemill.lastmod.summary import list_dates_from
 from sitemill.outputs import OutputFeature, OutputRun
@@ -41,10 +40,11 @@ def build_from_url_list(
     name: str = "-",
     progress: Progress | None = None,
     size_hint: int | None = None,
-    outputs: Sequence[OutputFeature] = URL_LIST_OUTPUTS,
+    outputs: Sequence[OutputFeature] = (),
 ) -> Report:
     """Generate sitemaps from a URL list (one URL per line, optional TAB + lastmod), and the
-    ``outputs`` written beside them (sitemill.outputs: no page read, no state kept).
+    ``outputs`` written beside them (sitemill.outputs: no page read, no state kept; none
+    unless listed).
 
     ``lines``: the list's lines as text, or a binary stream of it (UTF-8), read a chunk at
     a time. ``size_hint``, the list's size in bytes when known, lets the duplicate check

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,7 @@ from sitemill.state.store import open_state_store
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.outputs import OutputFeature
     from sitemill.state.partitioned import PartitionedStore
     from sitemill.state.start import Start
 
@@ -28,14 +29,16 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class RunAsked:
     """How a front end asks for the run: ``changed`` keys only (None: in full), sitemill's own
-    files someone ``deleted``, a ``dry_run``, whom to tell the ``progress``, and ``distribute``
-    (a partitioned state's distributed rebuild, started and named)."""
+    files someone ``deleted``, a ``dry_run``, whom to tell the ``progress``, ``distribute``
+    (a partitioned state's distributed rebuild, started and named), and the ``outputs`` it
+    writes beside the sitemaps (sitemill.outputs: none unless listed)."""
 
     changed: Collection[str] | None = None
     deleted: Collection[str] = ()
     dry_run: bool = False
     progress: Progress | None = None
     distribute: Callable[[str], str] | None = None
+    outputs: Sequence[OutputFeature] = ()
 
 
 def rebuild_site(
@@ -58,6 +61,7 @@ def rebuild_site(
             progress=asked.progress,
             state_store=open_state_store(config, s3_client=lambda: client),
             previous=open_previous(config),
+            outputs=asked.outputs,
         )
     from sitemill.scaleout.partitioned import DEFAULT_THREADS, RebuildOptions, rebuild_partitioned
 
@@ -66,6 +70,7 @@ def rebuild_site(
         dry_run=asked.dry_run,
         progress=asked.progress,
         distribute=asked.distribute,
+        outputs=asked.outputs,
     )
     return rebuild_partitioned(
         config, client, site, partitioned, changed=asked.changed, deleted=asked.deleted,

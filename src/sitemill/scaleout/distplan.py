@@ -36,6 +36,8 @@ from sitemill.urls import UrlStyle, page_url
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.outputs import OutputFeature
+
 log = logging.getLogger(__name__)
 
 RUN_FORMAT: Final = "sitemill-run"
@@ -75,7 +77,8 @@ class RunRequest:
 
 @dataclass(frozen=True, slots=True)
 class DistributedRun:
-    """Where a distributed rebuild runs: the site, its partitioned state, the clients."""
+    """Where a distributed rebuild runs: the site, its partitioned state, the clients, and
+    the output features the front end lists (none unless listed)."""
 
     config: Config
     client: S3Client
@@ -83,6 +86,7 @@ class DistributedRun:
     store: PartitionedStore
     state_bucket: str
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    outputs: Sequence[OutputFeature] = ()
 
     def files(self, run: str) -> RunFiles:
         return RunFiles(self.client, self.state_bucket, self.store.prefix, run)
@@ -97,7 +101,7 @@ def plan_run(
 ) -> dict[str, Any]:
     """Write the run's files; return the state machine's next input (infra/rebuild.asl.json)."""
     config, store = run.config, run.store
-    why = not_distributable(config)
+    why = not_distributable(config, run.outputs)
     if why is not None:
         raise ConfigError("shards", f"a distributed rebuild cannot run here: {why}")
     files = run.files(request.run)

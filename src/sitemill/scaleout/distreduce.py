@@ -39,6 +39,7 @@ from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.state.pending import CHANGE_KINDS
+from sitemill.writing.ownbytes import file_owners
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,8 @@ def reduce_run(
     outcome = record_pending(run.config, run.store, found, first_run=first_run)
     try:
         saved = commit_and_go_live(
-            run.client, run.site, run.store, ShardCommit(base, published, data, strays), live,
+            run.client, run.site, run.store,
+            ShardCommit(base, published, data, strays, owners=file_owners(run.outputs)), live,
             run.now, result,
         )  # fmt: skip
     except ConflictError:
@@ -122,7 +124,7 @@ def reduce_run(
     write_robots(robots, result)
     reduced = _published(run, name, files, collected, parts, result, saved)
     reduced.report.indexnow = outcome
-    merge_outputs(run.config, run.client, run.site, run.store, reduced.report)
+    merge_outputs(run.config, run.client, run.site, run.store, reduced.report, run.outputs)
     return reduced
 
 

@@ -132,7 +132,7 @@ def _render_range(
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False)
-    config = outputs_shard_config(config)  # (llms.txt: after the commit)
+    config = outputs_shard_config(config, run.outputs)  # (llms.txt: after the commit)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()
     reads = head_reader(run.client, run.site.bucket, run.site.root)  # (a sitemap.html's)
@@ -143,7 +143,8 @@ def _render_range(
             config, run.client, run.site, sink, start,
             pages, PassOptions(robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty),
+            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,
+            outputs=run.outputs),
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:

@@ -13,8 +13,8 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from typing import Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.alternates.declared import AlternateCounts, SiteKeys, declared_alternate_keys
 from sitemill.config.model import Config
@@ -27,6 +27,9 @@ from sitemill.state.pagerecord import PageRecord
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 from sitemill.urls import page_url
+
+if TYPE_CHECKING:
+    from sitemill.outputs import OutputFeature
 
 # Shard states kept per worker (each up to a few MB: 40,000 pages' records).
 CACHED_SHARDS: Final = 8
@@ -143,13 +146,14 @@ def names_other_pages(config: Config, records: Mapping[str, PageRecord]) -> bool
     return False
 
 
-def not_distributable(config: Config) -> str | None:
-    """Why shards rendered apart cannot give this configuration's sitemaps (None: they can).
+def not_distributable(config: Config, outputs: Sequence[OutputFeature]) -> str | None:
+    """Why shards rendered apart cannot give this configuration's sitemaps and ``outputs``
+    (the output features the run lists; None: they can).
     A canonical or an hreflang alternate naming another shard's page is decided by the last
     build (one build behind); these need every page at once."""
     from sitemill.scaleout.shardoutputs import whole_site  # (the features: when a run plans)
 
-    why = whole_site(config)
+    why = whole_site(config, outputs)
     if why is not None:
         return why
     if config.images and not config.keep_image_chrome:

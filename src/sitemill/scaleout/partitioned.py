@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +48,8 @@ from sitemill.state.partitioned import PartitionedStore
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.outputs import OutputFeature
+
 log = logging.getLogger(__name__)
 
 # The router renders up to this many touched shards itself (docs/s3-lambda.md, Sharded buckets).
@@ -61,7 +63,8 @@ _ATTEMPTS: Final = 3
 class RebuildOptions:
     """How a partitioned rebuild runs: ``threads`` shards listed (or rendered) at a time, up to
     ``max_touched`` shards rendered by the router itself, a ``dry_run`` that writes nothing,
-    whom to tell the ``progress``; ``distribute`` starts a distributed full rebuild and names
+    whom to tell the ``progress``, the ``outputs`` (the output features the front end lists:
+    none unless listed); ``distribute`` starts a distributed full rebuild and names
     it, for a site of more than ``max_touched`` shards, or with no plan yet more than that many
     shards' worth of pages (sitemill.jobs.fitsrouter; the report then says so and why, and
     nothing else is done)."""
@@ -71,6 +74,7 @@ class RebuildOptions:
     dry_run: bool = False
     progress: Progress | None = None
     distribute: Callable[[str], str] | None = None
+    outputs: Sequence[OutputFeature] = ()
 
 
 _DEFAULTS: Final = RebuildOptions()
@@ -96,7 +100,10 @@ def rebuild_partitioned(
     requests: Counter[str] = Counter()
     moment = now or datetime.now(UTC)
     dry_run = options.dry_run
-    run = _Run(config, client, site, store, options.threads, options.max_touched, dry_run, moment)
+    run = _Run(
+        config, client, site, store, options.threads, options.max_touched, dry_run, moment,
+        options.outputs,
+    )  # fmt: skip
     for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
@@ -108,7 +115,7 @@ def rebuild_partitioned(
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         if not dry_run and report.execution is None:  # (committed: llms.txt from its states)
-            merge_outputs(config, client, site, store, report)
+            merge_outputs(config, client, site, store, report, options.outputs)
         report.requests = requests
         report.warnings.extend(store.warnings)
         return report
@@ -125,6 +132,7 @@ class _Run:
     max_touched: int
     dry_run: bool
     now: datetime
+    outputs: Sequence[OutputFeature]
 
 
 def _attempt(
@@ -144,14 +152,19 @@ def _attempt(
     live = lives.get(base.entry) or next(iter(lives.values()))
     if changed is not None and not run.dry_run:
         try:
-            job = ShardJob(config, client, site, store, _fresh_plan(store, live, inputs), robots)
+            fresh = _fresh_plan(store, live, inputs)
+            job = ShardJob(config, client, site, store, fresh, robots, run.outputs)
             if set(deleted) & (base.named() | {base.entry}):
                 raise FullRebuildNeeded("a file the sitemaps name was deleted")
             return _incremental(job, changed, base, live, inputs, run)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
     plan = base.plan
-    if distribute is not None and not run.dry_run and not_distributable(config) is None:
+    if (
+        distribute is not None
+        and not run.dry_run
+        and not_distributable(config, run.outputs) is None
+    ):
         # In this function when the site fits it (a small site's first rebuild answers with
         # its URLs), else on the state machine: the report names the execution, and why.
         why = too_big(config, client, site, plan, run.max_touched)
@@ -160,7 +173,7 @@ def _attempt(
             started.execution = distribute(why)
             log.info("a distributed rebuild (%s): %s", why, started.execution)
             return started
-    full = FullRun(config, client, site, store, run.threads, run.now)
+    full = FullRun(config, client, site, store, run.threads, run.now, run.outputs)
     return rebuild_full(full, base, live, robots, inputs, dry_run=run.dry_run, progress=progress)
 
 
@@ -191,7 +204,7 @@ def _incremental(
     inputs: str,
     run: _Run,
 ) -> Report:
-    why = whole_site(job.config)
+    why = whole_site(job.config, job.outputs)
     if why is not None:
         raise FullRebuildNeeded(why)
     if job.config.images and not job.config.keep_image_chrome:

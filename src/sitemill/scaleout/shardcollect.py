@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.shards.manifest import DELETE_AFTER, IndexState, is_state_object, versioned_parts
 from sitemill.sources.s3 import describe_error, list_objects, read_object
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.writing.ownbytes import may_delete
+from sitemill.writing.ownbytes import OwnFiles, may_delete
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -35,17 +35,20 @@ def delete_retired(
     store: PartitionedStore,
     due: Iterable[str],
     recorded: Mapping[str, str] | None = None,
+    owners: Sequence[OwnFiles] = (),
 ) -> list[str]:
     """Delete what a committed manifest retired: children from the site whose bytes prove
     them sitemill's (``recorded``: name -> MD5, what the manifest read holds for the files it
-    named), states from the state location (a failure is a warning: the object stays, named
-    by nothing)."""
+    named; ``owners``: the output features the run lists, asked too), states from the state
+    location (a failure is a warning: the object stays, named by nothing)."""
     deleted: list[str] = []
+    base_url = store.base_url or ""
     for name in due:
         if is_state_object(name):
             store.delete(name)
             continue
-        if not may_delete(name, _read_child(client, site, name), (recorded or {}).get(name)):
+        data, digest = _read_child(client, site, name), (recorded or {}).get(name)
+        if not may_delete(name, data, digest, base_url=base_url, outputs=owners):
             log.info("%s is kept: its bytes do not prove it sitemill's", name)
             continue
         try:

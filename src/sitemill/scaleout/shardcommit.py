@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -22,7 +22,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config
 from sitemill.config.tables import group_names
-from sitemill.errors import ConflictError, SourceError
+from sitemill.errors import ConflictError, SinkError, SourceError
 from sitemill.filenames.groupnames import index_rank
 from sitemill.filenames.outputs import (
     ENTRY_TXT,
@@ -51,6 +51,8 @@ from sitemill.writing.childdates import dated_parts
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.writing.ownbytes import OwnFiles
 
 log = logging.getLogger(__name__)
 
@@ -138,14 +140,16 @@ def index_parts(config: Config, parts: list[Part], base: IndexState, now: dateti
 
 @dataclass(frozen=True, slots=True)
 class ShardCommit:
-    """What a run publishes over ``base``: the manifest's parts and its entry's bytes; and the
-    URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept)."""
+    """What a run publishes over ``base``: the manifest's parts and its entry's bytes; the
+    URLs it removed, kept in the manifest for `sitemill check` (None: the base's, kept); and
+    the ``owners``, the output features the run lists that a deletion asks too."""
 
     base: IndexState
     published: Publication
     entry: bytes
     strays: tuple[str, ...] = ()
     removed: dict[str, RemovedUrl] | None = None
+    owners: Sequence[OwnFiles] = ()
 
 
 def commit_and_go_live(
@@ -176,7 +180,7 @@ def commit_and_go_live(
         due = [*due, old]
     base = commit.base  # (the MD5s of the files it named prove them: writing.ownbytes)
     recorded = {part.name: part.digest for part in base.children} | {base.entry: base.digest}
-    result.deleted.extend(delete_retired(client, site, store, due, recorded))
+    result.deleted.extend(delete_retired(client, site, store, due, recorded, commit.owners))
     return committed
 
 
@@ -225,3 +229,18 @@ def publish_after_commit(
     for name, data in files.items():
         if sink.put(name, data, content_type=content_type(name)):
             result.written.append(name)
+
+
+def delete_after_commit(listed: S3Sink, names: Iterable[str], result: WriteResult) -> None:
+    """The files the outputs published with the sitemaps proved their own in the pass
+    (sitemill's leftover sitemap.html), deleted once the commit is live, each only while it
+    is the version ``listed`` (the pass's listing) holds (a failure is a warning)."""
+    for name in names:
+        try:
+            listed.delete(name)
+        except SinkError as exc:
+            message = f"could not delete sitemill's old {name} ({exc}); the next run tries again"
+            log.warning("%s", message)
+            result.warnings.append(message)
+            continue
+        result.deleted.append(name)

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -28,6 +28,7 @@ from sitemill.scaleout.shardcommit import (
     Live,
     ShardCommit,
     commit_and_go_live,
+    delete_after_commit,
     entry_of,
     index_parts,
     publish_after_commit,
@@ -48,16 +49,20 @@ from sitemill.state.shardstate import ShardState, first_parts, split_states
 from sitemill.state.start import Start, start_state
 from sitemill.urlstyle import keep_style
 from sitemill.workers.threadpool import generator_pool
+from sitemill.writing.ownbytes import file_owners
 from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_s3.type_defs import ObjectTypeDef
 
+    from sitemill.outputs import OutputFeature
+
 
 @dataclass(frozen=True, slots=True)
 class FullRun:
-    """Where a full rebuild runs, with how many threads, at what time."""
+    """Where a full rebuild runs, with how many threads, at what time, and the output
+    features the front end lists."""
 
     config: Config
     client: S3Client
@@ -65,6 +70,7 @@ class FullRun:
     store: PartitionedStore
     threads: int
     now: datetime
+    outputs: Sequence[OutputFeature] = ()
 
 
 def rebuild_full(
@@ -94,10 +100,10 @@ def rebuild_full(
     listed_objects = _listing(run, base.plan) if objects is None else objects
     head = head_reader(run.client, site.bucket, site.root)  # (a sitemap.html's)
     report, knowledge = bucket_pass(
-        pass_config(config, users.index), run.client, site, staged, start,
+        pass_config(config, users.index, run.outputs), run.client, site, staged, start,
         bucket_pages(config, listed_objects, site.root, inventory, head), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty, on_dated=before.note, live=reader),
+        empty=inventory.empty, on_dated=before.note, outputs=run.outputs, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
@@ -124,6 +130,8 @@ def rebuild_full(
         run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
     )
     publish_after_commit(run.client, site, later, report.result)
+    as_listed = S3Sink(run.client, site.bucket, site.root, inventory=inventory)
+    delete_after_commit(as_listed, staged.deletions, report.result)
     return report
 
 
@@ -188,7 +196,8 @@ def _publish_full(
     published = Publication(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
-    commit = ShardCommit(base, published, data, strays, remember.removed)
+    owners = file_owners(run.outputs)  # (a deletion asks them too: writing.ownbytes)
+    commit = ShardCommit(base, published, data, strays, remember.removed, owners)
     result = report.result
     committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
     write_robots(robots, result)

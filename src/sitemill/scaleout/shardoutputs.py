@@ -1,17 +1,18 @@
 """The output features of a sharded bucket: the shards' configuration, merged after the commit."""
-# A shard renders by every feature's shard configuration (llms.txt: titles read and kept, no page
-# read again); once the commit is live each feature makes its files from the states the committed
-# manifest names, in its order (sitemill.outputs). A feature that needs every page at once
-# (sitemap.html) makes the run a full rebuild, never one of shards rendered apart (whole_site).
+# The features are those the front end lists. A shard renders by every feature's shard configuration
+# (llms.txt: titles read and kept, no page read again); once the commit is live each feature makes
+# its files from the states the committed manifest names, in its order (sitemill.outputs). A feature
+# that needs every page at once (sitemap.html) makes the run a full rebuild, never one of shards
+# rendered apart (whole_site).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.features import OUTPUTS
+from sitemill.outputs import OutputFeature
 from sitemill.report import Report
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
@@ -20,26 +21,31 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 
-def outputs_shard_config(config: Config) -> Config:
-    """The configuration a shard renders by."""
-    for feature in OUTPUTS:
+def outputs_shard_config(config: Config, outputs: Sequence[OutputFeature]) -> Config:
+    """The configuration a shard renders by, each of the ``outputs`` the run lists asked."""
+    for feature in outputs:
         config = feature.shard_config(config)
     return config
 
 
-def whole_site(config: Config) -> str | None:
+def whole_site(config: Config, outputs: Sequence[OutputFeature]) -> str | None:
     """Why shards rendered apart cannot give some feature's files (None: they can)."""
-    return next((why for why in (feature.whole_site(config) for feature in OUTPUTS) if why), None)
+    return next((why for why in (feature.whole_site(config) for feature in outputs) if why), None)
 
 
 def merge_outputs(
-    config: Config, client: S3Client, site: BucketSite, store: PartitionedStore, report: Report
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    store: PartitionedStore,
+    report: Report,
+    outputs: Sequence[OutputFeature],
 ) -> None:
     """Each feature's files from the states the committed manifest names."""
     from sitemill.sinks.s3 import S3Sink
 
     sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    for feature in OUTPUTS:
+    for feature in outputs:
         feature.merge(config, sink, _states(store), report)
 
 

@@ -25,6 +25,7 @@ from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
 from sitemill.shards.manifest import IndexState, Publication
 from sitemill.shards.partition import StateRef, current_parts, next_plan
 from sitemill.state.removedurls import RemovedUrl
+from sitemill.writing.ownbytes import file_owners
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def publish_shards(
         job.client,
         job.site,
         store,
-        ShardCommit(base, published, data, removed=removed),
+        ShardCommit(base, published, data, removed=removed, owners=file_owners(job.outputs)),
         live,
         now,
         result,

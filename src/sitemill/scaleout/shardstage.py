@@ -2,7 +2,8 @@
 # Each child goes up at once under the name its content gives, unless the bucket holds it already;
 # everything else the writer makes (its own index, robots.txt, an output published with the sitemaps
 # such as sitemap.html) is kept here for after the commit. The writer sees an empty folder: nothing
-# is replaced, nothing deleted (the outputs read what is live elsewhere: OutputRun.live).
+# is replaced (the outputs read what is live elsewhere: OutputRun.live), and nothing deleted but
+# what an output proved its own there (sitemill's leftover sitemap.html), after the commit too.
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class StagedOutputs:
         self.names_of: dict[str, str] = {}  # a child's name as the writer gave it -> its own
         self.written: list[str] = []
         self.unchanged: list[str] = []
+        self.deletions: list[str] = []  # an output's files to delete after the commit
 
     def read(self, name: str) -> bytes | None:
         if name == ROBOTS_TXT:
@@ -75,4 +77,8 @@ class StagedOutputs:
         return self.put(name, staged.read_bytes(), content_type=content_type)
 
     def delete(self, name: str) -> None:
-        """Nothing is deleted here: what the manifest no longer names goes after a while."""
+        """An output's file, proven its own by what is live: deleted after the commit
+        (``deletions``). No child is deleted here: what the manifest no longer names goes
+        after a while."""
+        if not is_recorded_child(name) and name not in self.deletions:
+            self.deletions.append(name)

@@ -28,6 +28,8 @@ from sitemill.writing.usersitemaps import UserSitemaps, user_sitemaps
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.outputs import OutputFeature
+
 
 class PrefixFiles:
     """The files under the site's prefix as sitemill.writing.takeover reads them (a ranged
@@ -63,13 +65,13 @@ def full_users(
     return user_sitemaps(config, files, found, base.found)
 
 
-def pass_config(config: Config, users: Sequence[str]) -> Config:
+def pass_config(config: Config, users: Sequence[str], outputs: Sequence[OutputFeature]) -> Config:
     """The configuration a full pass renders shards by: robots.txt is the commit's; with the
     user's sitemaps named or named groups, shards even for a site of one file (the entry is
     an index whatever its size, and a partitioned bucket's children are shards' files); no
     page read again for Markdown (llms.txt is made after the commit: scaleout.shardoutputs)."""
     sharded = ShardsMode.ON if users or config.groups else config.shards
-    return outputs_shard_config(replace(config, robots_txt=False, shards=sharded))
+    return outputs_shard_config(replace(config, robots_txt=False, shards=sharded), outputs)
 
 
 def rebuild_paths(config: Config, base: IndexState) -> set[str]:

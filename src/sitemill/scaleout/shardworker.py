@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container, Iterable, Iterator, Mapping
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
@@ -45,6 +45,8 @@ from sitemill.urlstyle import kept_style
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+    from sitemill.outputs import OutputFeature
 
 
 # A page left out for one of these stays in its shard's listing: a change elsewhere in the
@@ -87,7 +89,8 @@ class KeptListing:
 
 @dataclass(frozen=True, slots=True)
 class ShardJob:
-    """What every worker of one run shares."""
+    """What every worker of one run shares (``outputs``: the output features the front end
+    lists)."""
 
     config: Config
     client: S3Client
@@ -95,6 +98,7 @@ class ShardJob:
     store: PartitionedStore
     plan: Plan
     robots: RobotsRules | None
+    outputs: Sequence[OutputFeature] = ()
 
 
 @dataclass
@@ -120,7 +124,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         raise FullRebuildNeeded("url_style = auto has not decided the style yet")
     # auto stays auto, the style the state keeps standing (with_style_kept); its URLs are in it
     config = replace(job.config, shards=ShardsMode.ON, robots_txt=False)
-    config = outputs_shard_config(config)  # (llms.txt: after the commit)
+    config = outputs_shard_config(config, job.outputs)  # (llms.txt: after the commit)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
     if not alone and names_other_pages(job.config, previous.state.pages):
@@ -134,7 +138,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     try:
         report, knowledge = bucket_pass(
             config, job.client, job.site, sink, start, pages, PassOptions(robots=job.robots,
-            plan=local, on_skip=listing, raw_keys=True, on_dated=seen.note),
+            plan=local, on_skip=listing, raw_keys=True, on_dated=seen.note, outputs=job.outputs),
         )  # fmt: skip
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
         found = _found(job, previous.state, State())

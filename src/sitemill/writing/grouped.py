@@ -108,9 +108,7 @@ def refuse_others(publisher: Publisher, names: Iterable[str], config: Config) ->
         if ".txt" in name:
             continue
         data = publisher.sink.read(name) or b""
-        from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
-
-        if name in publisher.remembered and may_delete(name, data, publisher.recorded.get(name)):
+        if name in publisher.remembered and publisher.proven(name, data):
             continue  # (the bytes the state recorded: a state alone proves nothing)
         if name.endswith(".gz"):
             head = inflate_head(data, _SNIFF)

@@ -9,7 +9,9 @@
 #   No record, no proof: the file stays (an earlier sitemill's state kept none in a tree).
 # - an output feature's file (llms.txt, llms-full.txt, a Markdown twin: sitemill.outputs): the
 #   recorded MD5, and the form the feature writes there, as the feature proves it (its own_file:
-#   the llms files' mark, llms-full.txt's head for this site, a twin whole in its form).
+#   the llms files' mark, llms-full.txt's head for this site, a twin whole in its form). Every
+#   deletion on a record asks the features the run's front end lists (``file_owners``: the
+#   Publisher's StateClaims, a sharded commit's ShardCommit), whatever names reach it.
 # - a generator's sitemap that goes with the one sitemill replaces (writing.takeover, the
 #   ``replaced`` claim): its root element is urlset or sitemapindex in the sitemaps.org namespace
 #   (writing.sitemapfile). Those files are not sitemill's, and are deleted only because they
@@ -29,11 +31,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
 
 
+@runtime_checkable
 class OwnFiles(Protocol):
     """An output feature's part in a deletion (sitemill.outputs): what proves a file its own."""
 
@@ -41,6 +44,12 @@ class OwnFiles(Protocol):
         """Whether ``data``, at ``name`` and with the MD5 sitemill recorded for it, is in the
         form the feature writes there (``base_url``: the site's); None: no name of its."""
         ...
+
+
+def file_owners(features: Iterable[object]) -> tuple[OwnFiles, ...]:
+    """The features of a run's list that answer for their files in a deletion (OwnFiles):
+    every deletion the run weighs asks them (``may_delete``'s ``outputs``)."""
+    return tuple(feature for feature in features if isinstance(feature, OwnFiles))
 
 
 def may_delete(

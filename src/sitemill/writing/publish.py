@@ -27,10 +27,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.groupnames import is_group_child
@@ -44,6 +45,9 @@ from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
 from sitemill.sinks.port import Renewing
 from sitemill.writing.liveindex import read_live
+
+if TYPE_CHECKING:
+    from sitemill.writing.ownbytes import OwnFiles
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +64,13 @@ class StagedChild:
 @dataclass(frozen=True)
 class StateClaims:
     """What a state says of the files earlier runs wrote: their names, and the MD5 of each it
-    recorded (a claim from outside: writing.ownbytes decides what it proves)."""
+    recorded (a claim from outside: writing.ownbytes decides what it proves, asking the
+    ``owners``, the output features the run lists, with the site's ``base_url``)."""
 
     names: Collection[str] = ()
     recorded: Mapping[str, str] = field(default_factory=dict)
+    owners: Sequence[OwnFiles] = ()
+    base_url: str = ""
 
 
 class Publisher:
@@ -90,7 +97,7 @@ class Publisher:
         # children are proven by their bytes, even when a live index names them.
         self.hearsay = frozenset(groups) - frozenset(configured)
         claims = claims or StateClaims()
-        self.recorded = claims.recorded
+        self.claims, self.recorded = claims, claims.recorded
         self.content_type = content_type
         self.record = record  # (name, written) for the run's report
         self.named = frozenset(named())  # the user's sitemaps the index names too (locs)
@@ -191,9 +198,7 @@ class Publisher:
         for name in stale:
             if name in now.children or name in now.indexes:
                 continue
-            from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
-
-            if name in on_word and not may_delete(name, self._read(name), self.recorded.get(name)):
+            if name in on_word and not self.proven(name, self._read(name)):
                 continue  # (named by a state alone: its bytes are not the ones recorded)
             try:
                 self.sink.delete(name)
@@ -209,6 +214,15 @@ class Publisher:
             if name not in self.staged:
                 done.deleted.append(name)
         return done
+
+    def proven(self, name: str, data: bytes | None) -> bool:
+        """Whether ``data``, the bytes at ``name`` now, prove it sitemill's on the state's
+        record (writing.ownbytes, the run's output features asked too)."""
+        from sitemill.writing.ownbytes import may_delete  # (a page's event deletes nothing)
+
+        claims = self.claims
+        recorded = self.recorded.get(name)
+        return may_delete(name, data, recorded, base_url=claims.base_url, outputs=claims.owners)
 
     def _read(self, name: str) -> bytes | None:
         try:

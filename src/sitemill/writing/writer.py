@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.config.tables import group_names
@@ -37,6 +37,9 @@ from sitemill.writing.publish import Publisher, StagedChild, StateClaims
 from sitemill.writing.stagedfiles import StagedFile, stage_children
 from sitemill.writing.usersitemaps import UserSitemaps
 
+if TYPE_CHECKING:
+    from sitemill.writing.ownbytes import OwnFiles
+
 log = logging.getLogger(__name__)
 
 
@@ -58,7 +61,8 @@ class WriteSetup:
     (writing.childdates; None: no state, its newest page's date). ``named``: the user's
     sitemaps the index names too (writing.usersitemaps). ``recorded``: the MD5 the state
     holds for each of ``remembered`` (a remembered file is deleted only when its bytes are
-    those: writing.ownbytes). ``outputs``: the run's started outputs (sitemill.outputs);
+    those: writing.ownbytes, which asks the ``owners``: the features of the run's list that
+    answer for their files). ``outputs``: the run's started outputs (sitemill.outputs);
     those that go up with the sitemaps (PublishedOutput) render before anything is published and
     publish after the index."""
 
@@ -74,6 +78,7 @@ class WriteSetup:
     named: Callable[[], UserSitemaps] | None = None
     recorded: Mapping[str, str] = field(default_factory=dict)
     outputs: Sequence[object] = ()
+    owners: Sequence[OwnFiles] = ()
 
 
 _NO_SETUP: Final = WriteSetup()
@@ -105,7 +110,8 @@ def write_sitemaps(
     remembered = setup.remembered
     publisher_for = partial(
         Publisher, sink, content_type, partial(_record, result),
-        StateClaims(remembered, setup.recorded), setup.staging, out.locs,
+        StateClaims(remembered, setup.recorded, setup.owners, config.base_url),
+        setup.staging, out.locs,
         groups=known_groups(group_names(config.groups), remembered),
         configured=group_names(config.groups),
     )  # fmt: skip

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.history.stopedits import own_path
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink

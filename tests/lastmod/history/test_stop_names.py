@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from gitutil import commit, make_repo, unix
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.git.run import Git
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint import digest
 from sitemill.lastmod.history import stopedits
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from gitutil import commit, make_repo, unix
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.git.run import Git
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import edit_of, is_site_wide, rewords

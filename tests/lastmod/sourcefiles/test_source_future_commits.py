@@ -12,8 +12,8 @@ import pytest
 from sourcerepo import BASE, TableMap, build_site, page
 
 from gitutil import commit, commit_at_seconds, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.sourcefiles import rung
 from sitemill.sinks import LocalDirSink
 

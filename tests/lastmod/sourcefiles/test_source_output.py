@@ -14,8 +14,8 @@ import pytest
 from srcmaputil import prose
 
 from gitutil import commit, make_repo
+from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
 from sitemill.jobs.treesiteurl import tree_site_urls
 from sitemill.sinks import LocalDirSink
 

@@ -15,10 +15,10 @@ import pytest
 from sourcerepo import BASE, TableMap, build_site, page, source_repo
 
 from gitutil import git, git_env
+from outputlist import build_from_tree
 from sitemill.cli.main import main
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs.tree import build_from_tree
 from sitemill.lastmod.sourcefiles import rung
 from sitemill.report import Report, dates_line, summary_counts
 from sitemill.sinks import LocalDirSink
