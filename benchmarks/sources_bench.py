@@ -115,7 +115,7 @@ class NoSources:
 def run(site: Path, with_map: bool) -> None:
     from sitemill.config.model import load_config
     from sitemill.jobs.features import OUTPUTS
-    from sitemill.jobs.tree import TreeAsked, build_from_tree
+    from sitemill.jobs.tree import TreeAsked, build_tree
     from sitemill.sinks import LocalDirSink
 
     try:
@@ -127,7 +127,7 @@ def run(site: Path, with_map: bool) -> None:
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
         config, sink = load_config({"base_url": BASE}), LocalDirSink(Path(out))
-        report = build_from_tree(config, site, sink, asked=TreeAsked(OUTPUTS))
+        report = build_tree(config, site, sink, asked=TreeAsked(OUTPUTS))
         took = time.perf_counter() - started
         text = (Path(out) / "sitemap.xml").read_text()
     if report.dates.get("source"):

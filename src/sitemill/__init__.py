@@ -12,9 +12,9 @@ from sitemill.version import __version__ as __version__
 
 # name -> the module that defines it
 _HOMES = {
-    "build_from_tree": "sitemill.jobs.tree",
-    "build_from_url_list": "sitemill.jobs.urllist",
-    "rebuild_bucket": "sitemill.jobs.bucket",
+    "build_from_tree": "sitemill.library",
+    "build_from_url_list": "sitemill.library",
+    "rebuild_bucket": "sitemill.library",
     "BucketSite": "sitemill.jobs.bucket",
     "Config": "sitemill.config.model",
     "load_config": "sitemill.config.model",
@@ -112,9 +112,8 @@ if TYPE_CHECKING:
         TooLargeError,
         UsageError,
     )
-    from sitemill.jobs.bucket import BucketSite, rebuild_bucket
-    from sitemill.jobs.tree import build_from_tree
-    from sitemill.jobs.urllist import build_from_url_list
+    from sitemill.jobs.bucket import BucketSite
+    from sitemill.library import build_from_tree, build_from_url_list, rebuild_bucket
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import LocalDirSink, MemorySink, Sink
     from sitemill.sinks.s3 import S3Sink

@@ -7,6 +7,7 @@ import inspect
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import sitemill
 from sitemill import _HOMES
@@ -160,3 +161,24 @@ def test_building_from_a_tree_loads_no_aws_scale_out_or_validation_module() -> N
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_public_runs_write_the_outputs_the_config_turns_on(tmp_path: Path) -> None:
+    """A program calling sitemill as a library gets sitemap.html and llms.txt as the CLI does:
+    the runs of sitemill.jobs write only what their front end passes (the core names no
+    feature), and sitemill.library is that front end."""
+    site = tmp_path / "site"
+    site.mkdir()
+    page = "<html><head><title>{0}</title></head><body><main><h1>{0}</h1><p>Words.</p></main>"
+    for name in ("index", "about"):
+        (site / f"{name}.html").write_text(page.format(name), encoding="utf-8")
+    config = sitemill.load_config(
+        {"base_url": "https://example.org/", "html_sitemap": True, "llms_txt": "on"}
+    )
+    sink = sitemill.MemorySink()
+    sitemill.build_from_tree(config, site, sink)
+    assert {"sitemap.xml", "sitemap.html", "llms.txt"} <= set(sink.files)
+    listed = sitemill.MemorySink()
+    listing = sitemill.load_config({"base_url": "https://example.org/", "html_sitemap": True})
+    sitemill.build_from_url_list(listing, ["https://example.org/a"], listed)
+    assert {"sitemap.xml", "sitemap.html"} <= set(listed.files)

@@ -41,7 +41,7 @@ RUN = """
 import json, sys
 from pathlib import Path
 from sitemill.config.model import load_config
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.tree import build_tree as build_from_tree
 from sitemill.sinks import LocalDirSink
 
 site, out = Path(sys.argv[1]), Path(sys.argv[2])

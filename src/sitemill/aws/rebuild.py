@@ -14,7 +14,7 @@ from sitemill.aws.logs import LambdaSettings
 from sitemill.aws.selection import Selection
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing
-from sitemill.jobs.bucket import BucketSite, rebuild_bucket
+from sitemill.jobs.bucket import BucketSite, build_bucket
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report, summary_counts
@@ -102,4 +102,4 @@ def _rebuild(
     )
     partitioned = open_partitioned(config, client, site)
     # (the bucket job by this module's name for it, which a test may wrap to count the rebuilds)
-    return rebuild_site(config, client, site, asked, partitioned, job=rebuild_bucket)
+    return rebuild_site(config, client, site, asked, partitioned, job=build_bucket)

@@ -101,7 +101,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.report import print_report
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
     from sitemill.jobs.features import OUTPUTS
-    from sitemill.jobs.tree import TreeAsked, build_from_tree  # (validate needs no Jinja)
+    from sitemill.jobs.tree import TreeAsked, build_tree  # (validate needs no Jinja)
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
@@ -110,7 +110,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     state_store = open_state_store(config, s3_client=s3_client)
     previous = open_previous(config)
     with live_line(sys.stderr, quiet=args.quiet) as line:
-        report = build_from_tree(
+        report = build_tree(
             config,
             site_dir,
             LocalDirSink(out_dir),
@@ -130,7 +130,7 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.progress import live_line
     from sitemill.cli.report import print_report
     from sitemill.jobs.features import URL_LIST_OUTPUTS
-    from sitemill.jobs.urllist import build_from_url_list
+    from sitemill.jobs.urllist import build_url_list
     from sitemill.sinks import LocalDirSink
 
     check_out_dir(None, args.out)
@@ -150,7 +150,7 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
                 size_hint: int | None = os.fstat(lines.fileno()).st_size or None
             except (OSError, ValueError, io.UnsupportedOperation):
                 size_hint = None
-            report = build_from_url_list(
+            report = build_url_list(
                 config,
                 lines,
                 LocalDirSink(args.out),

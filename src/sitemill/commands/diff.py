@@ -63,7 +63,7 @@ def diff_tree(
 ) -> TreeDiff:
     """The change report of the site directory against the state ``against`` names (its
     dry build with the ``outputs`` the front end lists)."""
-    from sitemill.jobs.tree import TreeAsked, build_from_tree  # (Jinja, the workers: here)
+    from sitemill.jobs.tree import TreeAsked, build_tree  # (Jinja, the workers: here)
 
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         raise DiffError(
@@ -77,7 +77,7 @@ def diff_tree(
     kept = MemorySink({STATE_NAME: data})  # (the dry run's state store: what it would write)
     store = SinkStateStore(kept)
     dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
-    report = build_from_tree(
+    report = build_tree(
         dry, site_dir, MemorySink(), progress=progress, state_store=store,
         asked=TreeAsked(outputs),
     )  # fmt: skip
@@ -110,9 +110,9 @@ def diff_bucket(
     """The change report of ``site``'s objects against its state (``state_store``, default
     beside the sitemaps; ``previous`` when it holds none; ``outputs``: the output features
     the front end lists): nothing is written."""
-    from sitemill.jobs.bucket import rebuild_bucket  # (boto's: the Action has no S3 extra)
+    from sitemill.jobs.bucket import build_bucket  # (boto's: the Action has no S3 extra)
 
-    report = rebuild_bucket(
+    report = build_bucket(
         config, client, site, dry_run=True, state_store=state_store, previous=previous,
         outputs=outputs,
     )  # fmt: skip

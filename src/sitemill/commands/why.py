@@ -14,7 +14,7 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import RefusedError
 from sitemill.jobs.keptevidence import dating_source
-from sitemill.jobs.tree import TreeAsked, build_from_tree, is_leftover
+from sitemill.jobs.tree import TreeAsked, build_tree, is_leftover
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
 from sitemill.lastmod.declared.rung import DeclaredRung
@@ -140,7 +140,7 @@ def explain_page(
     seen = ReadOnlyStore(store)
     before = None if previous is None else SeenPrevious(previous)
     watch = PageWatch(watched)
-    report = build_from_tree(
+    report = build_tree(
         config, site_dir, OverlaySink(sink), state_store=seen, previous=before,
         asked=TreeAsked(outputs, watch),
     )  # fmt: skip

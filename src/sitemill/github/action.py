@@ -34,7 +34,7 @@ from sitemill.github.summary import render_failure, render_indexnow_summary, ren
 from sitemill.indexnow.key import key_file_name
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.features import OUTPUTS
-from sitemill.jobs.tree import TreeAsked, build_from_tree
+from sitemill.jobs.tree import TreeAsked, build_tree
 from sitemill.listing.siteurl import QUESTION
 from sitemill.progress import Progress
 from sitemill.report import Report
@@ -174,7 +174,7 @@ def execute(
     sink = LocalDirSink(settings.out_dir)
 
     def produce() -> list[str]:
-        report = build_from_tree(
+        report = build_tree(
             settings.config,
             settings.site_dir,
             sink,

@@ -153,7 +153,7 @@ class _BesideSitemaps:
         return self.sink.put(STATE_NAME, data, content_type=GZIP_TYPE)
 
 
-def rebuild_bucket(
+def build_bucket(
     config: Config,
     client: S3Client,
     site: BucketSite,

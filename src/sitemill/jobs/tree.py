@@ -68,7 +68,7 @@ class TreeAsked:
 _SITEMAPS_ALONE = TreeAsked()
 
 
-def build_from_tree(
+def build_tree(
     config: Config,
     site_dir: Path,
     sink: Sink,

@@ -32,7 +32,7 @@ from sitemill.writing.writer import WriteSetup, write_sitemaps
 _T = TypeVar("_T")
 
 
-def build_from_url_list(
+def build_url_list(
     config: Config,
     lines: Iterable[str] | BinaryIO,
     sink: Sink,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
-from sitemill.jobs.bucket import rebuild_bucket
+from sitemill.jobs.bucket import build_bucket
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Progress, Report
 from sitemill.scaleout.partitionedstore import open_partitioned
@@ -47,7 +47,7 @@ def rebuild_site(
     site: BucketSite,
     asked: RunAsked,
     partitioned: PartitionedStore | None = None,
-    job: Callable[..., Report] = rebuild_bucket,
+    job: Callable[..., Report] = build_bucket,
 ) -> Report:
     """Rebuild ``site``'s sitemaps (or run it dry) from its state: ``partitioned`` (as
     open_partitioned opened it; None: the bucket ``job``'s one state object, where

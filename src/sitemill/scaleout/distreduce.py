@@ -113,12 +113,9 @@ def reduce_run(
     first_run = not run.store.trusted
     found = {} if first_run else collected.found
     outcome = record_pending(run.config, run.store, found, first_run=first_run)
+    commit = ShardCommit(base, published, data, strays, owners=file_owners(run.outputs))
     try:
-        saved = commit_and_go_live(
-            run.client, run.site, run.store,
-            ShardCommit(base, published, data, strays, owners=file_owners(run.outputs)), live,
-            run.now, result,
-        )  # fmt: skip
+        saved = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
     except ConflictError:
         _superseded(files, hand_on)
     write_robots(robots, result)
