@@ -5,13 +5,17 @@ in a subfolder would shadow, depending on the order of collection.)"""
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+import botocore.parsers
 import botocore.session
+import botocore.utils
 import pytest
 import yaml
+from moto.s3.models import S3Backend
 
 from enginestand import Stand
 from livesite import serve_folder
@@ -20,6 +24,25 @@ from sitemill.lastmod.fingerprint import reduction
 # moto gives every test a fresh boto3 session, and each session read the service models (JSON,
 # read-only) again: about 0.2 s per client. One loader per data path for the whole process.
 botocore.session.create_loader = functools.cache(botocore.session.create_loader)  # type: ignore[attr-defined]
+
+# botocore parses every timestamp of a response with dateutil (0.1 ms each), and moto parses the
+# LastModified it keeps as text again for each listing it serializes: a third of a LIST of ten
+# objects. A timestamp's text gives the same (immutable) datetime every time: parsed once.
+_parse_timestamp = functools.lru_cache(maxsize=65_536)(botocore.utils.parse_timestamp)
+botocore.utils.parse_timestamp = _parse_timestamp
+botocore.parsers.DEFAULT_TIMESTAMP_PARSER = _parse_timestamp  # (bound when botocore was imported)
+
+
+# moto reloads moto.s3.urls for every S3 request, as MOTO_S3_CUSTOM_ENDPOINTS (read when the module
+# runs) may have changed: once per value of it.
+@functools.cache
+def _s3_urls(custom_endpoints: str | None) -> object:
+    import moto.s3.urls
+
+    return importlib.reload(moto.s3.urls)
+
+
+S3Backend._url_module = property(lambda self: _s3_urls(os.environ.get("MOTO_S3_CUSTOM_ENDPOINTS")))
 
 BASE_URL = "https://example.com/"
 # A fixed mtime (2024-03-01T12:00:00Z) so that mtime-based lastmod values are predictable.
