@@ -44,6 +44,18 @@ def _s3_urls(custom_endpoints: str | None) -> object:
 
 S3Backend._url_module = property(lambda self: _s3_urls(os.environ.get("MOTO_S3_CUSTOM_ENDPOINTS")))
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "heavy: a module of long tests, run first")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of modules marked heavy first, each module's in its order: pytest-xdist's
+    worksteal hands each worker a contiguous part of this list and steals from the ends, so a
+    long test left for last would keep one worker busy while the other has nothing to do."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
 BASE_URL = "https://example.com/"
 # A fixed mtime (2024-03-01T12:00:00Z) so that mtime-based lastmod values are predictable.
 FIXED_MTIME = 1_709_294_400

@@ -39,6 +39,8 @@ from sitemill.scaleout.executor import LocalExecutor
 from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
 from sitemill.scaleout.partitionedstore import open_partitioned
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 UPLOADED = datetime(2024, 1, 1, 12, 0)  # (moto's times: naive UTC)
