@@ -1,5 +1,6 @@
 """What the suite's shared setup (tests/conftest.py) saves on every moto S3 call, counted: moto's
-URL table is loaded once, and a timestamp's text is parsed by dateutil once (issue 80)."""
+URL table is loaded once, a timestamp's text is parsed by dateutil once, and a mock_aws() start
+makes no new `responses` stubs (issue 80)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import botocore.utils
 import dateutil.parser
 import moto.s3.models
 import pytest
+import responses
+from moto import mock_aws
 
 from s3util import BUCKET, moto_bucket
 
@@ -62,3 +65,13 @@ def test_each_timestamp_text_is_parsed_once_and_to_the_same_moment(
     texts = {*parsed, "2024-01-01T12:00:00.000Z", "Mon, 01 Jan 2024 12:00:00 GMT", "1704110400"}
     for text in texts:  # the cached reading is botocore's own
         assert botocore.utils.parse_timestamp(text) == uncached(text), text
+
+
+def test_a_mock_aws_start_makes_the_same_stubs_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    with mock_aws():  # (the first start in this process, if it is)
+        pass
+    made = counted(monkeypatch, responses.CallbackResponse, "__init__")
+    for _ in range(2):
+        with mock_aws():
+            pass
+    assert len(made) == 0, len(made)  # (moto alone: 1,288 per start)
