@@ -4,6 +4,7 @@ makes no new `responses` stubs (issue 80)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -75,3 +76,20 @@ def test_a_mock_aws_start_makes_the_same_stubs_once(monkeypatch: pytest.MonkeyPa
         with mock_aws():
             pass
     assert len(made) == 0, len(made)  # (moto alone: 1,288 per start)
+
+
+def test_a_handlers_kwargs_and_an_events_alias_read_as_botocore_reads_them() -> None:
+    import botocore.compat
+    import botocore.handlers
+    import botocore.hooks
+
+    handlers = [entry[1] for entry in botocore.handlers.BUILTIN_HANDLERS]
+    handlers += [lambda x: x, lambda **kw: kw, len, functools.partial(lambda a, **k: a, 1)]
+    for handler in handlers:
+        takes = botocore.hooks.accepts_kwargs(handler)
+        assert takes == bool(botocore.compat.accepts_kwargs(handler)), handler  # (its name)
+    for entry in botocore.handlers.BUILTIN_HANDLERS:
+        alone = botocore.hooks.EventAliaser(botocore.hooks.HierarchicalEmitter(), {})
+        alone._event_aliases = dict(botocore.hooks.EVENT_ALIASES)  # (not botocore's own table)
+        shared = botocore.hooks.EventAliaser(botocore.hooks.HierarchicalEmitter())
+        assert shared._alias_event_name(entry[0]) == alone._alias_event_name(entry[0])
